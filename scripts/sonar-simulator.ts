@@ -1,0 +1,326 @@
+/**
+ * A code-quality server simulator on loopback: answers `api/ce/task` and
+ * `api/qualitygates/project_status` like SonarQube does, with scripted scenarios. It serves the
+ * end-to-end tests, the demo, the benchmarks and the CI job that runs the action itself.
+ *
+ * As a program: `npm run simulator -- --port 9000 --scenario pending-success --report .scannerwork/report-task.txt`
+ * starts it, writes a report file for one analysis and serves until stopped.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { AddressInfo } from 'node:net'
+
+const FIXTURES = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../__fixtures__/sonarqube'
+)
+
+/** How one analysis behaves on the simulated server. */
+export interface AnalysisScript {
+  /** Milliseconds after creation at which the task ends (PENDING, then IN_PROGRESS, before). */
+  finishAfterMs: number
+  /** How the task ends. */
+  taskStatus: 'SUCCESS' | 'FAILED' | 'CANCELED'
+  errorMessage?: string
+  /** Warnings of the finished task. */
+  warnings?: string[]
+  /** The `projectStatus` object the gate endpoint answers. */
+  projectStatus: Record<string, unknown>
+  /** The first N requests for this analysis get 503 (then it behaves). */
+  failFirstRequests?: number
+  /** Every reply for this analysis is delayed this long. */
+  replyDelayMs?: number
+  projectKey?: string
+}
+
+export interface Analysis {
+  taskId: string
+  analysisId: string
+  /** Epoch milliseconds at which the task ends. */
+  finishesAt: number
+  script: AnalysisScript
+}
+
+export interface RecordedRequest {
+  method: string
+  url: string
+  authorization: string | undefined
+  userAgent: string | undefined
+  at: number
+}
+
+const passingGate = {
+  status: 'OK',
+  conditions: [
+    {
+      status: 'OK',
+      metricKey: 'new_coverage',
+      comparator: 'LT',
+      errorThreshold: '80',
+      actualValue: '91.3'
+    },
+    {
+      status: 'OK',
+      metricKey: 'new_duplicated_lines_density',
+      comparator: 'GT',
+      errorThreshold: '3',
+      actualValue: '0.4'
+    },
+    {
+      status: 'OK',
+      metricKey: 'new_reliability_rating',
+      comparator: 'GT',
+      errorThreshold: '1',
+      actualValue: '1'
+    },
+    {
+      status: 'OK',
+      metricKey: 'new_security_hotspots_reviewed',
+      comparator: 'LT',
+      errorThreshold: '100',
+      actualValue: '100'
+    }
+  ],
+  ignoredConditions: false
+}
+
+/** The named scenarios of the demo, the CI job and the tests. */
+export async function scenario(name: string): Promise<AnalysisScript> {
+  const failingGate = JSON.parse(
+    await readFile(path.join(FIXTURES, 'project_status-example.json'), 'utf8')
+  ) as { projectStatus: Record<string, unknown> }
+  const taskExample = JSON.parse(
+    await readFile(path.join(FIXTURES, 'task-example.json'), 'utf8')
+  ) as {
+    task: { warnings: string[] }
+  }
+  switch (name) {
+    case 'pending-success':
+      return { finishAfterMs: 2500, taskStatus: 'SUCCESS', projectStatus: passingGate }
+    case 'done':
+      return { finishAfterMs: 0, taskStatus: 'SUCCESS', projectStatus: passingGate }
+    case 'gate-error':
+      return {
+        finishAfterMs: 2500,
+        taskStatus: 'SUCCESS',
+        warnings: taskExample.task.warnings,
+        projectStatus: failingGate.projectStatus
+      }
+    case 'gate-warn':
+      return {
+        finishAfterMs: 0,
+        taskStatus: 'SUCCESS',
+        projectStatus: { ...passingGate, status: 'WARN' }
+      }
+    case 'no-gate':
+      return {
+        finishAfterMs: 0,
+        taskStatus: 'SUCCESS',
+        projectStatus: { status: 'NONE', conditions: [] }
+      }
+    case 'task-failed':
+      return {
+        finishAfterMs: 1500,
+        taskStatus: 'FAILED',
+        errorMessage: 'Fail to extract report AYhSC2-LY0CHkWJxvNA9 from database',
+        projectStatus: passingGate
+      }
+    case 'flaky':
+      return {
+        finishAfterMs: 0,
+        taskStatus: 'SUCCESS',
+        projectStatus: passingGate,
+        failFirstRequests: 2
+      }
+    case 'slow':
+      return { finishAfterMs: 120_000, taskStatus: 'SUCCESS', projectStatus: passingGate }
+    default:
+      throw new Error(
+        `Unknown scenario "${name}": use pending-success, done, gate-error, gate-warn, no-gate, task-failed, flaky or slow.`
+      )
+  }
+}
+
+export interface SimulatorOptions {
+  port?: number
+  /** When set, every request must carry Basic auth with this token as user. */
+  token?: string
+  now?: () => number
+}
+
+/**
+ * A running simulator.
+ *
+ * @example const sim = await Simulator.start({ token: 's3cret' }); const a = sim.addAnalysis(await scenario('done'))
+ */
+export class Simulator {
+  readonly requests: RecordedRequest[] = []
+  private readonly analyses = new Map<string, Analysis>()
+  private readonly answered = new Map<string, number>()
+  private next = 1
+
+  private constructor(
+    private readonly server: Server,
+    private readonly options: SimulatorOptions
+  ) {}
+
+  static async start(options: SimulatorOptions = {}): Promise<Simulator> {
+    const server = createServer()
+    const simulator = new Simulator(server, options)
+    server.on('request', (request, response) => void simulator.handle(request, response))
+    await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
+    return simulator
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)()
+  }
+
+  addAnalysis(script: AnalysisScript): Analysis {
+    const n = this.next++
+    const analysis = {
+      taskId: `AYTask${String(n).padStart(4, '0')}`,
+      analysisId: `AYAnalysis${String(n).padStart(4, '0')}`,
+      finishesAt: this.now() + script.finishAfterMs,
+      script
+    }
+    this.analyses.set(analysis.taskId, analysis)
+    this.analyses.set(analysis.analysisId, analysis)
+    return analysis
+  }
+
+  /** The report-task.txt a scanner would write for this analysis. */
+  reportFile(analysis: Analysis): string {
+    const projectKey = analysis.script.projectKey ?? 'demo-project'
+    return [
+      `projectKey=${projectKey}`,
+      `serverUrl=${this.url}`,
+      `serverVersion=10.7.0.96327`,
+      `dashboardUrl=${this.url}/dashboard?id=${projectKey}`,
+      `ceTaskId=${analysis.taskId}`,
+      `ceTaskUrl=${this.url}/api/ce/task?id=${analysis.taskId}`,
+      ''
+    ].join('\n')
+  }
+
+  async writeReportFile(analysis: Analysis, file: string): Promise<void> {
+    await mkdir(path.dirname(file), { recursive: true })
+    await writeFile(file, this.reportFile(analysis))
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections()
+    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', this.url)
+    this.requests.push({
+      method: request.method ?? 'GET',
+      url: url.pathname + url.search,
+      authorization: request.headers.authorization,
+      userAgent: request.headers['user-agent'],
+      at: this.now()
+    })
+    const expected = this.options.token
+      ? `Basic ${Buffer.from(`${this.options.token}:`).toString('base64')}`
+      : undefined
+    if (expected && request.headers.authorization !== expected) {
+      return send(response, 401, { errors: [{ msg: 'Authentication required' }] })
+    }
+
+    const id = url.searchParams.get('id') ?? url.searchParams.get('analysisId') ?? ''
+    const analysis = this.analyses.get(id)
+    if (analysis) {
+      const count = (this.answered.get(analysis.taskId) ?? 0) + 1
+      this.answered.set(analysis.taskId, count)
+      if (analysis.script.replyDelayMs) await sleep(analysis.script.replyDelayMs)
+      if (count <= (analysis.script.failFirstRequests ?? 0)) {
+        return send(response, 503, { errors: [{ msg: 'Service temporarily unavailable' }] })
+      }
+    }
+
+    if (url.pathname === '/api/ce/task') {
+      if (!analysis)
+        return send(response, 404, { errors: [{ msg: `No activity found for task '${id}'` }] })
+      return send(response, 200, { task: this.taskState(analysis) })
+    }
+    if (url.pathname === '/api/qualitygates/project_status') {
+      if (!analysis || this.now() < analysis.finishesAt) {
+        return send(response, 404, { errors: [{ msg: `Analysis with id '${id}' is not found` }] })
+      }
+      return send(response, 200, { projectStatus: analysis.script.projectStatus })
+    }
+    if (url.pathname === '/dashboard') {
+      response.writeHead(200, { 'content-type': 'text/html' })
+      return void response.end(
+        `<h1>Dashboard of ${escapeHtml(url.searchParams.get('id') ?? '')}</h1>`
+      )
+    }
+    return send(response, 404, { errors: [{ msg: `Unknown url: ${url.pathname}` }] })
+  }
+
+  private taskState(analysis: Analysis): Record<string, unknown> {
+    const { script } = analysis
+    const remaining = analysis.finishesAt - this.now()
+    const base = {
+      id: analysis.taskId,
+      type: 'REPORT',
+      componentKey: script.projectKey ?? 'demo-project',
+      submittedAt: new Date(analysis.finishesAt - script.finishAfterMs).toISOString()
+    }
+    if (remaining > script.finishAfterMs / 2) return { ...base, status: 'PENDING' }
+    if (remaining > 0) return { ...base, status: 'IN_PROGRESS' }
+    return {
+      ...base,
+      status: script.taskStatus,
+      ...(script.taskStatus === 'SUCCESS' ? { analysisId: analysis.analysisId } : {}),
+      ...(script.errorMessage ? { errorMessage: script.errorMessage } : {}),
+      warningCount: script.warnings?.length ?? 0,
+      warnings: script.warnings ?? []
+    }
+  }
+}
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' })
+  response.end(JSON.stringify(body))
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`)
+}
+
+async function main(argv: string[]): Promise<void> {
+  const option = (name: string): string | undefined => {
+    const index = argv.indexOf(`--${name}`)
+    return index >= 0 ? argv[index + 1] : undefined
+  }
+  const simulator = await Simulator.start({
+    port: Number(option('port') ?? 9000),
+    token: option('token') ?? process.env['SIMULATOR_TOKEN']
+  })
+  const analysis = simulator.addAnalysis(await scenario(option('scenario') ?? 'pending-success'))
+  const report = option('report')
+  if (report) await simulator.writeReportFile(analysis, report)
+  console.log(
+    `Simulator listening on ${simulator.url}; task ${analysis.taskId}${report ? `, report file ${report}` : ''}`
+  )
+  const stop = (): void => void simulator.stop().then(() => process.exit(0))
+  process.on('SIGTERM', stop)
+  process.on('SIGINT', stop)
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await main(process.argv.slice(2))
+}

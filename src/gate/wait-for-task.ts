@@ -1,0 +1,65 @@
+import type { Clock } from '../clock.js'
+import { ServerRequestError, TaskFailedError, TimeoutError } from '../errors.js'
+import type { Task } from '../sonar/types.js'
+
+export interface WaitForTaskOptions {
+  /** One poll of the task; retries of a single request happen inside it. */
+  fetchTask: () => Promise<Task>
+  clock: Clock
+  /** Clock time the step started: elapsed times count from here. */
+  startedAt: number
+  /** Clock time of the overall time-out. */
+  deadline: number
+  initialDelayMs: number
+  pollingIntervalMs: number
+  /** Called after every poll with what the server said. */
+  onPoll?: (task: Task, elapsedMs: number) => void
+}
+
+/** A task that ended SUCCESS, with the analysis it produced. */
+export type FinishedTask = Task & { analysisId: string }
+
+/**
+ * Waits `initialDelayMs`, then polls every `pollingIntervalMs` until the task is SUCCESS.
+ * FAILED and CANCELED fail at once with the server's message; running out of time fails with the
+ * last status seen. Never sleeps past the deadline.
+ *
+ * @example const task = await waitForTask({ fetchTask, clock, startedAt, deadline, initialDelayMs: 3000, pollingIntervalMs: 1000 })
+ */
+export async function waitForTask(options: WaitForTaskOptions): Promise<FinishedTask> {
+  const { clock, deadline, startedAt } = options
+  const elapsed = (): number => clock.now() - startedAt
+  let last: Task | undefined
+
+  let pause = options.initialDelayMs
+  for (;;) {
+    await clock.sleep(Math.min(pause, Math.max(0, deadline - clock.now())))
+    if (clock.now() >= deadline) {
+      throw new TimeoutError(
+        `Timed out after ${seconds(elapsed())} waiting for the analysis task${last ? ` ${last.id}: its last status was ${last.status}` : ': no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${seconds(deadline - startedAt)}).`
+      )
+    }
+    const task = await options.fetchTask()
+    last = task
+    options.onPoll?.(task, elapsed())
+
+    if (task.status === 'SUCCESS') {
+      if (!task.analysisId) {
+        throw new ServerRequestError(
+          `Task ${task.id} succeeded but names no analysis: it is not an analysis report task. Check the taskId input.`
+        )
+      }
+      return { ...task, analysisId: task.analysisId }
+    }
+    if (task.status === 'FAILED' || task.status === 'CANCELED') {
+      throw new TaskFailedError(
+        `The analysis task ${task.id} ended ${task.status}: ${task.errorMessage ?? 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`
+      )
+    }
+    pause = options.pollingIntervalMs
+  }
+}
+
+export function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`
+}

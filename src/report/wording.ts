@@ -1,0 +1,146 @@
+import type { EvaluatedCondition } from '../gate/evaluate.js'
+
+/** How a metric's value reads: ratings are letters, percentages carry %, durations are minutes. */
+type MetricKind = 'rating' | 'percent' | 'minutes' | 'count'
+
+interface Metric {
+  name: string
+  kind: MetricKind
+}
+
+const rating = (name: string): Metric => ({ name, kind: 'rating' })
+const percent = (name: string): Metric => ({ name, kind: 'percent' })
+const count = (name: string): Metric => ({ name, kind: 'count' })
+const minutes = (name: string): Metric => ({ name, kind: 'minutes' })
+
+/** The metrics quality gates use, by the key the server sends ("new_" prefix: new code). */
+const METRICS: Record<string, Metric> = {
+  coverage: percent('Coverage'),
+  line_coverage: percent('Line Coverage'),
+  branch_coverage: percent('Condition Coverage'),
+  duplicated_lines_density: percent('Duplicated Lines (%)'),
+  security_hotspots_reviewed: percent('Security Hotspots Reviewed'),
+  sqale_debt_ratio: percent('Technical Debt Ratio'),
+  reliability_rating: rating('Reliability Rating'),
+  security_rating: rating('Security Rating'),
+  sqale_rating: rating('Maintainability Rating'),
+  maintainability_rating: rating('Maintainability Rating'),
+  security_review_rating: rating('Security Review Rating'),
+  software_quality_reliability_rating: rating('Reliability Rating'),
+  software_quality_security_rating: rating('Security Rating'),
+  software_quality_maintainability_rating: rating('Maintainability Rating'),
+  sqale_index: minutes('Technical Debt'),
+  technical_debt: minutes('Technical Debt'),
+  violations: count('Issues'),
+  open_issues: count('Open Issues'),
+  reopened_issues: count('Reopened Issues'),
+  confirmed_issues: count('Confirmed Issues'),
+  accepted_issues: count('Accepted Issues'),
+  blocker_violations: count('Blocker Issues'),
+  critical_violations: count('Critical Issues'),
+  major_violations: count('Major Issues'),
+  minor_violations: count('Minor Issues'),
+  info_violations: count('Info Issues'),
+  bugs: count('Bugs'),
+  vulnerabilities: count('Vulnerabilities'),
+  code_smells: count('Code Smells'),
+  security_hotspots: count('Security Hotspots'),
+  lines_to_cover: count('Lines to Cover'),
+  uncovered_lines: count('Uncovered Lines'),
+  duplicated_lines: count('Duplicated Lines'),
+  skipped_tests: count('Skipped Unit Tests'),
+  test_failures: count('Unit Test Failures'),
+  test_errors: count('Unit Test Errors'),
+  software_quality_blocker_issues: count('Blocker Severity Issues'),
+  software_quality_high_issues: count('High Severity Issues')
+}
+
+const NEW_CODE_PREFIX = 'new_'
+
+/** The metric as a person reads it: `new_coverage` → "Coverage on New Code". */
+export function metricName(key: string): string {
+  return describeMetric(key).name
+}
+
+function describeMetric(key: string): Metric {
+  const known = METRICS[key]
+  if (known) return known
+  if (key.startsWith(NEW_CODE_PREFIX)) {
+    const base = METRICS[key.slice(NEW_CODE_PREFIX.length)]
+    const name = base?.name ?? humanize(key.slice(NEW_CODE_PREFIX.length))
+    return { name: `${name} on New Code`, kind: base?.kind ?? guessKind(key) }
+  }
+  return { name: humanize(key), kind: guessKind(key) }
+}
+
+function guessKind(key: string): MetricKind {
+  if (key.endsWith('_rating')) return 'rating'
+  if (key.endsWith('_density') || key.endsWith('_coverage') || key.endsWith('_ratio')) {
+    return 'percent'
+  }
+  return 'count'
+}
+
+function humanize(key: string): string {
+  const words = key.replace(/_/g, ' ').trim()
+  return words.charAt(0).toUpperCase() + words.slice(1)
+}
+
+const RATING_LETTERS = ['A', 'B', 'C', 'D', 'E']
+
+/** A metric value as a person reads it: rating 3 → "C", 82.5056 → "82.51%". */
+export function formatValue(key: string, value: string | undefined): string {
+  if (value === undefined || value === '') return '–'
+  const number = Number(value)
+  if (!Number.isFinite(number)) return value
+  switch (describeMetric(key).kind) {
+    case 'rating':
+      return RATING_LETTERS[Math.round(number) - 1] ?? value
+    case 'percent':
+      return `${round(number)}%`
+    case 'minutes':
+      return formatMinutes(number)
+    case 'count':
+      return String(round(number))
+  }
+}
+
+function round(number: number): number {
+  return Math.round(number * 100) / 100
+}
+
+function formatMinutes(total: number): string {
+  const hours = Math.floor(total / 60)
+  const rest = Math.round(total % 60)
+  return hours > 0 ? `${hours} h ${rest} min` : `${rest} min`
+}
+
+/** How a comparator reads for a metric: ratings are worse or better, numbers greater or less. */
+export function comparatorWords(key: string, comparator: string | undefined): string {
+  const isRating = describeMetric(key).kind === 'rating'
+  switch (comparator) {
+    case 'GT':
+      return isRating ? 'worse than' : 'greater than'
+    case 'LT':
+      return isRating ? 'better than' : 'less than'
+    case 'EQ':
+      return 'equal to'
+    case 'NE':
+      return 'not equal to'
+    default:
+      return comparator ? `${comparator}` : 'compared with'
+  }
+}
+
+/**
+ * One condition in words, e.g. "Coverage on New Code is 82.51% (fails when less than 85%)", or,
+ * without a threshold, "Open Issues is 17 (ERROR by the server, which sent no threshold)".
+ */
+export function describeCondition({ condition }: EvaluatedCondition): string {
+  const { metricKey, actualValue, errorThreshold, comparator, status } = condition
+  const subject = `${metricName(metricKey)} is ${formatValue(metricKey, actualValue)}`
+  if (errorThreshold === undefined) {
+    return `${subject} (${status} by the server, which sent no threshold)`
+  }
+  return `${subject} (fails when ${comparatorWords(metricKey, comparator)} ${formatValue(metricKey, errorThreshold)})`
+}

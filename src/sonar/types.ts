@@ -1,0 +1,97 @@
+/**
+ * The server's Web API as the action reads it: the shapes of `api/ce/task` and
+ * `api/qualitygates/project_status`, and the decoders that check a reply has them. Real servers
+ * add fields (caycStatus, period, ignoredConditions...) and drop some (errorThreshold on old
+ * warning-only conditions): unknown fields are ignored, missing optional ones stay undefined.
+ */
+
+export type TaskStatus = 'PENDING' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILED' | 'CANCELED'
+
+export interface Task {
+  id: string
+  /** A status this version does not know stays a plain string: the action keeps waiting. */
+  status: TaskStatus | (string & {})
+  analysisId: string | undefined
+  errorMessage: string | undefined
+  /** Analysis warnings (missing blame information, deprecated properties...). */
+  warnings: string[]
+  componentKey: string | undefined
+}
+
+export type GateStatus = 'OK' | 'WARN' | 'ERROR' | 'NONE'
+
+export interface Condition {
+  status: string
+  metricKey: string
+  /** GT and LT on current servers; EQ and NE on old ones. */
+  comparator: string | undefined
+  errorThreshold: string | undefined
+  warningThreshold: string | undefined
+  actualValue: string | undefined
+  periodIndex: number | undefined
+}
+
+export interface ProjectStatus {
+  status: GateStatus | (string & {})
+  conditions: Condition[]
+  /** The conditions exactly as the server sent them, for the `conditions` output. */
+  rawConditions: unknown[]
+}
+
+/** A reply that is JSON but not of the expected shape; the caller turns it into a user message. */
+export class UnexpectedShape extends Error {}
+
+type Json = Record<string, unknown>
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+const optionalString = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined
+
+/** Decodes the body of `GET api/ce/task?id=`. */
+export function decodeTask(body: unknown): Task {
+  const task = isObject(body) ? body['task'] : undefined
+  if (!isObject(task) || typeof task['status'] !== 'string') {
+    throw new UnexpectedShape('expected {"task": {"status": ...}}')
+  }
+  return {
+    id: optionalString(task['id']) ?? '',
+    status: task['status'],
+    analysisId: optionalString(task['analysisId']) || undefined,
+    errorMessage: optionalString(task['errorMessage']),
+    warnings: Array.isArray(task['warnings'])
+      ? task['warnings'].filter((w): w is string => typeof w === 'string')
+      : [],
+    componentKey: optionalString(task['componentKey'])
+  }
+}
+
+/** Decodes the body of `GET api/qualitygates/project_status`. */
+export function decodeProjectStatus(body: unknown): ProjectStatus {
+  const projectStatus = isObject(body) ? body['projectStatus'] : undefined
+  if (!isObject(projectStatus) || typeof projectStatus['status'] !== 'string') {
+    throw new UnexpectedShape('expected {"projectStatus": {"status": ...}}')
+  }
+  const rawConditions = Array.isArray(projectStatus['conditions'])
+    ? projectStatus['conditions']
+    : []
+  return {
+    status: projectStatus['status'],
+    conditions: rawConditions.filter(isObject).map(decodeCondition),
+    rawConditions
+  }
+}
+
+function decodeCondition(condition: Json): Condition {
+  const periodIndex = condition['periodIndex']
+  return {
+    status: optionalString(condition['status']) ?? 'NONE',
+    metricKey: optionalString(condition['metricKey']) ?? 'unknown metric',
+    comparator: optionalString(condition['comparator']),
+    errorThreshold: optionalString(condition['errorThreshold']),
+    warningThreshold: optionalString(condition['warningThreshold']),
+    actualValue: optionalString(condition['actualValue']),
+    periodIndex: typeof periodIndex === 'number' ? periodIndex : undefined
+  }
+}
