@@ -31961,11 +31961,12 @@ class SonarClient {
     options;
     serverBase;
     constructor(options) {
+        // Defaults by ??, not by spreading: an option passed as undefined still gets its default.
         this.options = {
-            requestTimeoutMs: 10_000,
-            random: Math.random,
-            onRetry: () => { },
-            ...options
+            ...options,
+            requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
+            random: options.random ?? Math.random,
+            onRetry: options.onRetry ?? (() => { })
         };
         // The spec: make the server address end in '/' before appending the API path.
         this.serverBase = serverBase(options.serverUrl);
@@ -32717,7 +32718,8 @@ function settings_boolean(input, name, fallback) {
 const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
 /** The action: settings → check → outputs, annotations, summary, verdict. */
 async function run() {
-    const startedAt = systemClock.now();
+    // The time-out counts from the step's start: the process start, module loading included.
+    const startedAt = Math.min(systemClock.now(), Math.round(performance.timeOrigin));
     try {
         const settings = readSettings(getInput, process.env);
         if (settings.sonarToken)

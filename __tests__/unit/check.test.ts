@@ -108,6 +108,27 @@ describe('report file → task → analysis → gate', () => {
   })
 })
 
+describe('the defaults of the dependencies apply when they are not given', () => {
+  it('retries with real randomness when no random source is injected', async () => {
+    let calls = 0
+    server.use(
+      http.get(`${SERVER}/api/qualitygates/project_status`, () =>
+        ++calls === 1
+          ? new HttpResponse(null, { status: 503 })
+          : HttpResponse.json({ projectStatus: { status: 'OK', conditions: [] } })
+      )
+    )
+    const { deps: d, clock } = deps({})
+    const result = await checkQualityGate(settings({ analysisId: 'A', sonarHostUrl: SERVER }), {
+      ...d,
+      random: undefined
+    })
+    expect(result.status).toBe('OK')
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(125)
+    expect(clock.sleeps[0]).toBeLessThanOrEqual(250)
+  })
+})
+
 describe('sonarHostUrl overrides the report: the task address is built from it', () => {
   it('asks <host>/api/ce/task?id=<ceTaskId>, whatever the report says', async () => {
     const requests = serverWithTask('https://internal.example.com/sonar', [])

@@ -51,11 +51,12 @@ export class SonarClient {
   private readonly serverBase: URL
 
   constructor(options: SonarClientOptions) {
+    // Defaults by ??, not by spreading: an option passed as undefined still gets its default.
     this.options = {
-      requestTimeoutMs: 10_000,
-      random: Math.random,
-      onRetry: () => {},
-      ...options
+      ...options,
+      requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
+      random: options.random ?? Math.random,
+      onRetry: options.onRetry ?? (() => {})
     }
     // The spec: make the server address end in '/' before appending the API path.
     this.serverBase = serverBase(options.serverUrl)
