@@ -32290,76 +32290,68 @@ async function checkQualityGate(settings, deps) {
         random: deps.random,
         onRetry: (message) => log.info(message)
     });
-    let analysisId = target.analysisId;
-    let taskWarnings = [];
-    let projectKey = target.projectKey;
-    if (target.task) {
-        const { id } = target.task;
-        const url = target.task.url ?? client.taskUrl(id);
-        log.startGroup(`Waiting for analysis task ${id}`);
-        try {
-            const task = await waitForTask({
-                fetchTask: () => client.getTask(url, id),
-                clock,
-                startedAt,
-                deadline: startedAt + settings.pollingTimeoutMs,
-                initialDelayMs: settings.initialDelayMs,
-                pollingIntervalMs: settings.pollingIntervalMs,
-                onPoll: (task, elapsedMs) => log.info(`${task.status} after ${seconds(elapsedMs)}`)
-            });
-            analysisId = task.analysisId;
-            taskWarnings = task.warnings;
-            projectKey ??= task.componentKey;
-        }
-        finally {
-            log.endGroup();
-        }
+    let finished;
+    let analysisId;
+    if (target.kind === 'task') {
+        finished = await waitFor(target, client, settings, deps);
+        analysisId = finished.analysisId;
     }
-    if (analysisId === undefined)
-        throw new Error('unreachable: a target has a task or an analysis');
+    else {
+        analysisId = target.analysisId;
+    }
+    const projectKey = target.projectKey ?? finished?.componentKey;
     const gate = await client.getProjectStatus(analysisId);
     return {
         status: gate.status,
         qualityGateStatus: toQualityGateStatus(gate.status),
         analysisId,
-        taskId: target.task?.id,
+        taskId: target.kind === 'task' ? target.taskId : undefined,
         dashboardUrl: target.dashboardUrl ?? dashboardFor(target.serverUrl, projectKey),
         projectKey,
         conditions: evaluateConditions(gate.conditions),
         rawConditions: gate.rawConditions,
-        taskWarnings,
+        taskWarnings: finished?.warnings ?? [],
         elapsedMs: clock.now() - startedAt
     };
 }
 async function resolveTarget(settings, deps) {
     const host = settings.sonarHostUrl;
+    const manual = { dashboardUrl: undefined, projectKey: undefined };
     if (host && settings.analysisId) {
-        return {
-            serverUrl: host,
-            task: undefined,
-            analysisId: settings.analysisId,
-            dashboardUrl: undefined,
-            projectKey: undefined
-        };
+        return { kind: 'analysis', serverUrl: host, analysisId: settings.analysisId, ...manual };
     }
     if (host && settings.taskId) {
-        return {
-            serverUrl: host,
-            task: { id: settings.taskId, url: undefined },
-            analysisId: undefined,
-            dashboardUrl: undefined,
-            projectKey: undefined
-        };
+        return { kind: 'task', serverUrl: host, taskId: settings.taskId, taskUrl: undefined, ...manual };
     }
     const report = await loadReportFile(settings.scanMetadataReportFile, deps.cwd, deps.readFile ?? readTextFile);
     return {
+        kind: 'task',
         serverUrl: host ?? report.serverUrl,
+        taskId: report.ceTaskId,
         // With sonarHostUrl set, the task address is built from it, never taken from the file.
-        task: { id: report.ceTaskId, url: host ? undefined : report.ceTaskUrl },
-        analysisId: undefined,
+        taskUrl: host ? undefined : report.ceTaskUrl,
         dashboardUrl: report.dashboardUrl?.href,
         projectKey: report.projectKey
     };
+}
+/** Waits for the target's task, its polls logged in one collapsed group. */
+async function waitFor(target, client, settings, { clock, startedAt, log }) {
+    log.startGroup(`Waiting for analysis task ${target.taskId}`);
+    try {
+        const taskUrl = target.taskUrl ?? client.taskUrl(target.taskId);
+        return await waitForTask({
+            fetchTask: () => client.getTask(taskUrl, target.taskId),
+            clock,
+            startedAt,
+            deadline: startedAt + settings.pollingTimeoutMs,
+            initialDelayMs: settings.initialDelayMs,
+            pollingIntervalMs: settings.pollingIntervalMs,
+            onPoll: (task, elapsedMs) => log.info(`${task.status} after ${seconds(elapsedMs)}`)
+        });
+    }
+    finally {
+        log.endGroup();
+    }
 }
 function toQualityGateStatus(status) {
     switch (status) {

@@ -5,7 +5,7 @@ import type { Settings } from '../settings.js'
 import { SonarClient } from '../sonar/client.js'
 import { serverBase } from '../sonar/origin.js'
 import { evaluateConditions, type EvaluatedCondition } from './evaluate.js'
-import { seconds, waitForTask } from './wait-for-task.js'
+import { seconds, waitForTask, type FinishedTask } from './wait-for-task.js'
 
 /** The SonarSource action's output values, for drop-in compatibility. */
 export type QualityGateStatus = 'PASSED' | 'WARN' | 'FAILED' | 'NONE'
@@ -38,14 +38,15 @@ export interface CheckDependencies {
   random?: () => number
 }
 
-/** Where to look: the server, and the task to wait for or the analysis to read directly. */
-interface Target {
+/** Where to look: the server, and either a task to wait for or an analysis to read at once. */
+type Target = {
   serverUrl: URL
-  task: { id: string; url: URL | undefined } | undefined
-  analysisId: string | undefined
   dashboardUrl: string | undefined
   projectKey: string | undefined
-}
+} & (
+  | { kind: 'task'; taskId: string; taskUrl: URL | undefined }
+  | { kind: 'analysis'; analysisId: string }
+)
 
 /**
  * The whole check: find the analysis (report file, taskId or analysisId), wait for its task,
@@ -71,66 +72,39 @@ export async function checkQualityGate(
     onRetry: (message) => log.info(message)
   })
 
-  let analysisId = target.analysisId
-  let taskWarnings: string[] = []
-  let projectKey = target.projectKey
-  if (target.task) {
-    const { id } = target.task
-    const url = target.task.url ?? client.taskUrl(id)
-    log.startGroup(`Waiting for analysis task ${id}`)
-    try {
-      const task = await waitForTask({
-        fetchTask: () => client.getTask(url, id),
-        clock,
-        startedAt,
-        deadline: startedAt + settings.pollingTimeoutMs,
-        initialDelayMs: settings.initialDelayMs,
-        pollingIntervalMs: settings.pollingIntervalMs,
-        onPoll: (task, elapsedMs) => log.info(`${task.status} after ${seconds(elapsedMs)}`)
-      })
-      analysisId = task.analysisId
-      taskWarnings = task.warnings
-      projectKey ??= task.componentKey
-    } finally {
-      log.endGroup()
-    }
+  let finished: FinishedTask | undefined
+  let analysisId: string
+  if (target.kind === 'task') {
+    finished = await waitFor(target, client, settings, deps)
+    analysisId = finished.analysisId
+  } else {
+    analysisId = target.analysisId
   }
-  if (analysisId === undefined) throw new Error('unreachable: a target has a task or an analysis')
+  const projectKey = target.projectKey ?? finished?.componentKey
 
   const gate = await client.getProjectStatus(analysisId)
   return {
     status: gate.status,
     qualityGateStatus: toQualityGateStatus(gate.status),
     analysisId,
-    taskId: target.task?.id,
+    taskId: target.kind === 'task' ? target.taskId : undefined,
     dashboardUrl: target.dashboardUrl ?? dashboardFor(target.serverUrl, projectKey),
     projectKey,
     conditions: evaluateConditions(gate.conditions),
     rawConditions: gate.rawConditions,
-    taskWarnings,
+    taskWarnings: finished?.warnings ?? [],
     elapsedMs: clock.now() - startedAt
   }
 }
 
 async function resolveTarget(settings: Settings, deps: CheckDependencies): Promise<Target> {
   const host = settings.sonarHostUrl
+  const manual = { dashboardUrl: undefined, projectKey: undefined }
   if (host && settings.analysisId) {
-    return {
-      serverUrl: host,
-      task: undefined,
-      analysisId: settings.analysisId,
-      dashboardUrl: undefined,
-      projectKey: undefined
-    }
+    return { kind: 'analysis', serverUrl: host, analysisId: settings.analysisId, ...manual }
   }
   if (host && settings.taskId) {
-    return {
-      serverUrl: host,
-      task: { id: settings.taskId, url: undefined },
-      analysisId: undefined,
-      dashboardUrl: undefined,
-      projectKey: undefined
-    }
+    return { kind: 'task', serverUrl: host, taskId: settings.taskId, taskUrl: undefined, ...manual }
   }
   const report = await loadReportFile(
     settings.scanMetadataReportFile,
@@ -138,12 +112,37 @@ async function resolveTarget(settings: Settings, deps: CheckDependencies): Promi
     deps.readFile ?? readTextFile
   )
   return {
+    kind: 'task',
     serverUrl: host ?? report.serverUrl,
+    taskId: report.ceTaskId,
     // With sonarHostUrl set, the task address is built from it, never taken from the file.
-    task: { id: report.ceTaskId, url: host ? undefined : report.ceTaskUrl },
-    analysisId: undefined,
+    taskUrl: host ? undefined : report.ceTaskUrl,
     dashboardUrl: report.dashboardUrl?.href,
     projectKey: report.projectKey
+  }
+}
+
+/** Waits for the target's task, its polls logged in one collapsed group. */
+async function waitFor(
+  target: Target & { kind: 'task' },
+  client: SonarClient,
+  settings: Settings,
+  { clock, startedAt, log }: CheckDependencies
+): Promise<FinishedTask> {
+  log.startGroup(`Waiting for analysis task ${target.taskId}`)
+  try {
+    const taskUrl = target.taskUrl ?? client.taskUrl(target.taskId)
+    return await waitForTask({
+      fetchTask: () => client.getTask(taskUrl, target.taskId),
+      clock,
+      startedAt,
+      deadline: startedAt + settings.pollingTimeoutMs,
+      initialDelayMs: settings.initialDelayMs,
+      pollingIntervalMs: settings.pollingIntervalMs,
+      onPoll: (task, elapsedMs) => log.info(`${task.status} after ${seconds(elapsedMs)}`)
+    })
+  } finally {
+    log.endGroup()
   }
 }
 
