@@ -31960,6 +31960,7 @@ const MAX_REDIRECTS = 5;
 class SonarClient {
     options;
     serverBase;
+    http;
     constructor(options) {
         // Defaults by ??, not by spreading: an option passed as undefined still gets its default.
         this.options = {
@@ -32044,23 +32045,34 @@ class SonarClient {
             url = next;
         }
     }
+    /** Ends the kept-alive connections; the client reconnects if used again. */
+    close() {
+        this.http?.dispose();
+        this.http = undefined;
+    }
+    /** Polls reuse one kept-alive connection: no new TCP and TLS handshake every second. */
+    connection() {
+        this.http ??= new HttpClient(this.options.userAgent, this.options.rootCert ? [new TrustExtraCa(this.options.rootCert)] : [], {
+            allowRedirects: false,
+            allowRetries: false,
+            keepAlive: true,
+            socketTimeout: this.options.requestTimeoutMs
+        });
+        return this.http;
+    }
     /** One request, body included, with a hard time-out; a network failure becomes a NetworkFailure. */
     async send(url) {
         const remaining = this.options.deadline - this.options.clock.now();
         const timeoutMs = Math.max(1, Math.min(this.options.requestTimeoutMs, remaining));
-        const handlers = this.options.rootCert ? [new TrustExtraCa(this.options.rootCert)] : [];
-        const client = new HttpClient(this.options.userAgent, handlers, {
-            allowRedirects: false,
-            allowRetries: false,
-            socketTimeout: timeoutMs
-        });
+        const client = this.connection();
         const headers = { accept: 'application/json' };
         if (this.options.token !== undefined)
             headers['authorization'] = basicAuth(this.options.token);
         let timer;
         const timeout = new Promise((_, reject) => {
             timer = setTimeout(() => {
-                client.dispose();
+                // The only way to abandon a request: destroy its sockets. The next one reconnects.
+                this.close();
                 reject(new NetworkFailure(`no reply within ${timeoutMs} ms`));
             }, timeoutMs);
         });
@@ -32229,7 +32241,8 @@ function toNumber(value) {
 ;// CONCATENATED MODULE: ./src/gate/wait-for-task.ts
 
 /**
- * Waits `initialDelayMs`, then polls every `pollingIntervalMs` until the task is SUCCESS.
+ * Waits `initialDelayMs` from the step's start, then polls every `pollingIntervalMs` until the
+ * task is SUCCESS.
  * FAILED and CANCELED fail at once with the server's message; running out of time fails with the
  * last status seen. Never sleeps past the deadline.
  *
@@ -32239,9 +32252,11 @@ async function waitForTask(options) {
     const { clock, deadline, startedAt } = options;
     const elapsed = () => clock.now() - startedAt;
     let last;
-    let pause = options.initialDelayMs;
+    // Polls keep a fixed cadence from the step's start: the first at initialDelayMs, then one
+    // every pollingIntervalMs, however long each request took.
+    let nextPollAt = startedAt + options.initialDelayMs;
     for (;;) {
-        await clock.sleep(Math.min(pause, Math.max(0, deadline - clock.now())));
+        await clock.sleep(Math.max(0, Math.min(nextPollAt, deadline) - clock.now()));
         if (clock.now() >= deadline) {
             throw new TimeoutError(`Timed out after ${seconds(elapsed())} waiting for the analysis task${last ? ` ${last.id}: its last status was ${last.status}` : ': no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${seconds(deadline - startedAt)}).`);
         }
@@ -32257,7 +32272,7 @@ async function waitForTask(options) {
         if (task.status === 'FAILED' || task.status === 'CANCELED') {
             throw new TaskFailedError(`The analysis task ${task.id} ended ${task.status}: ${task.errorMessage ?? 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
         }
-        pause = options.pollingIntervalMs;
+        nextPollAt = Math.max(nextPollAt + options.pollingIntervalMs, clock.now());
     }
 }
 function seconds(ms) {
@@ -32290,6 +32305,14 @@ async function checkQualityGate(settings, deps) {
         random: deps.random,
         onRetry: (message) => log.info(message)
     });
+    try {
+        return await readGate(target, client, settings, deps);
+    }
+    finally {
+        client.close();
+    }
+}
+async function readGate(target, client, settings, deps) {
     let finished;
     let analysisId;
     if (target.kind === 'task') {
@@ -32311,7 +32334,7 @@ async function checkQualityGate(settings, deps) {
         conditions: evaluateConditions(gate.conditions),
         rawConditions: gate.rawConditions,
         taskWarnings: finished?.warnings ?? [],
-        elapsedMs: clock.now() - startedAt
+        elapsedMs: deps.clock.now() - deps.startedAt
     };
 }
 async function resolveTarget(settings, deps) {

@@ -125,9 +125,11 @@ describe('the overall time-out counts from the step start, initial wait included
       deadline: 4000
     })
     await expect(waiting).rejects.toThrow(
-      /Timed out after 4.0 s.*raise pollingTimeoutSec \(now 4.0 s\)/
+      /Timed out after 4.0 s.*its last status was PENDING.*raise pollingTimeoutSec \(now 4.0 s\)/
     )
-    expect(server.polls).toBe(0)
+    // the first poll comes initialDelayMs after the step's start, not after this call
+    expect(clock.sleeps).toEqual([1000, 1000])
+    expect(server.polls).toBe(1)
   })
 
   it('an initial delay longer than the time-out ends with no status received', async () => {
@@ -148,6 +150,24 @@ describe('the overall time-out counts from the step start, initial wait included
     await expect(
       waitForTask({ ...options(clock, slowServer), initialDelayMs: 0, deadline: 4000 })
     ).rejects.toThrow(TimeoutError)
-    expect(clock.now()).toBe(4000)
+    // requests slower than the interval: the next poll follows at once, none starts after the deadline
+    expect(clock.sleeps).toEqual([0, 0, 0, 0])
+    expect(clock.now()).toBe(4500)
+  })
+})
+
+describe('polls keep a fixed cadence, however long each request takes', () => {
+  it('sleeps only what is left of the interval after a request', async () => {
+    const clock = new FakeClock()
+    const statuses = ['PENDING', 'PENDING', 'IN_PROGRESS', 'SUCCESS']
+    const polledAt: number[] = []
+    const server = async () => {
+      polledAt.push(clock.now())
+      clock.advance(300)
+      return task(statuses[polledAt.length - 1] as string)
+    }
+    await waitForTask(options(clock, server))
+    expect(polledAt).toEqual([3000, 4000, 5000, 6000])
+    expect(clock.sleeps).toEqual([3000, 700, 700, 700])
   })
 })

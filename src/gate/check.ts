@@ -72,6 +72,19 @@ export async function checkQualityGate(
     onRetry: (message) => log.info(message)
   })
 
+  try {
+    return await readGate(target, client, settings, deps)
+  } finally {
+    client.close()
+  }
+}
+
+async function readGate(
+  target: Target,
+  client: SonarClient,
+  settings: Settings,
+  deps: CheckDependencies
+): Promise<GateResult> {
   let finished: FinishedTask | undefined
   let analysisId: string
   if (target.kind === 'task') {
@@ -93,7 +106,7 @@ export async function checkQualityGate(
     conditions: evaluateConditions(gate.conditions),
     rawConditions: gate.rawConditions,
     taskWarnings: finished?.warnings ?? [],
-    elapsedMs: clock.now() - startedAt
+    elapsedMs: deps.clock.now() - deps.startedAt
   }
 }
 

@@ -20,7 +20,8 @@ export interface WaitForTaskOptions {
 export type FinishedTask = Task & { analysisId: string }
 
 /**
- * Waits `initialDelayMs`, then polls every `pollingIntervalMs` until the task is SUCCESS.
+ * Waits `initialDelayMs` from the step's start, then polls every `pollingIntervalMs` until the
+ * task is SUCCESS.
  * FAILED and CANCELED fail at once with the server's message; running out of time fails with the
  * last status seen. Never sleeps past the deadline.
  *
@@ -31,9 +32,11 @@ export async function waitForTask(options: WaitForTaskOptions): Promise<Finished
   const elapsed = (): number => clock.now() - startedAt
   let last: Task | undefined
 
-  let pause = options.initialDelayMs
+  // Polls keep a fixed cadence from the step's start: the first at initialDelayMs, then one
+  // every pollingIntervalMs, however long each request took.
+  let nextPollAt = startedAt + options.initialDelayMs
   for (;;) {
-    await clock.sleep(Math.min(pause, Math.max(0, deadline - clock.now())))
+    await clock.sleep(Math.max(0, Math.min(nextPollAt, deadline) - clock.now()))
     if (clock.now() >= deadline) {
       throw new TimeoutError(
         `Timed out after ${seconds(elapsed())} waiting for the analysis task${last ? ` ${last.id}: its last status was ${last.status}` : ': no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${seconds(deadline - startedAt)}).`
@@ -56,7 +59,7 @@ export async function waitForTask(options: WaitForTaskOptions): Promise<Finished
         `The analysis task ${task.id} ended ${task.status}: ${task.errorMessage ?? 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`
       )
     }
-    pause = options.pollingIntervalMs
+    nextPollAt = Math.max(nextPollAt + options.pollingIntervalMs, clock.now())
   }
 }
 
