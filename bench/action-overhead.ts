@@ -1,0 +1,252 @@
+/**
+ * Whole-process wall time of the action on an analysis that is already done, against a floor
+ * (node + the same two GETs) and, when its path is given, SonarSource's bash script. Every
+ * program runs once per round, in an order that rotates each round; the claims are medians of
+ * per-round ratios and differences, so the shared machine's noise hits all of them alike.
+ *
+ * npm run bench:overhead -- [--rounds 30] [--warmup 2] [--node <path>] [--sonarsource-script <path>]
+ */
+import os from 'node:os'
+import { parseArgs } from 'node:util'
+import { scenario, Simulator } from '../scripts/sonar-simulator.js'
+import {
+  createWorkspace,
+  expectExit,
+  nodeBinary,
+  readOutputs,
+  removeWorkspace,
+  REPO,
+  resetRunnerFiles,
+  runAction,
+  runFloor,
+  runnerEnv,
+  runSonarSource,
+  sonarSourceScript,
+  timeChild,
+  TOKEN,
+  type Exit,
+  type Workspace
+} from './run-action.js'
+import { median, ms, printTable, quantile } from './stats.js'
+
+const TARGET_RATIO = 2.5
+
+/** One program the bench times, and how to tell that its run was a real one. */
+interface Program {
+  name: string
+  run: () => Promise<Exit>
+  check: (exit: Exit) => Promise<void> | void
+}
+
+type Samples = Map<string, number[]>
+
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '30' },
+    warmup: { type: 'string', default: '2' },
+    node: { type: 'string' },
+    'sonarsource-script': { type: 'string' }
+  }
+})
+
+/** `node -e <code>` (ESM) from the repository root, so node_modules resolve. */
+function nodeEval(node: string, workspace: Workspace, code: string): () => Promise<Exit> {
+  return () =>
+    timeChild(node, ['--input-type=module', '-e', code], { cwd: REPO, env: runnerEnv(workspace) })
+}
+
+function programs(
+  node: string,
+  workspace: Workspace,
+  ceTaskUrl: string,
+  script?: string
+): Program[] {
+  const list: Program[] = [
+    {
+      name: 'node start',
+      run: nodeEval(node, workspace, ''),
+      check: (e) => expectExit('node', e, 0)
+    },
+    {
+      name: 'import node:http',
+      run: nodeEval(node, workspace, "await import('node:http')"),
+      check: (e) => expectExit('import node:http', e, 0)
+    },
+    {
+      name: 'import @actions/core',
+      run: nodeEval(node, workspace, "await import('@actions/core')"),
+      check: (e) => expectExit('import @actions/core', e, 0)
+    },
+    {
+      name: 'import undici',
+      run: nodeEval(node, workspace, "await import('undici')"),
+      check: (e) => expectExit('import undici', e, 0)
+    },
+    {
+      name: 'bundle, no report file',
+      run: () => runAction(node, workspace, { scanMetadataReportFile: 'missing/report-task.txt' }),
+      check: (e) => expectExit('bundle without report file', e, 1, 'Report file not found')
+    },
+    {
+      name: 'floor',
+      run: () => runFloor(node, workspace, ceTaskUrl),
+      check: (e) => expectExit('floor', e, 0, 'OK')
+    },
+    {
+      name: 'action',
+      run: () => runAction(node, workspace, { initialDelayMs: '0' }),
+      check: async (e) => {
+        expectExit('action', e, 0)
+        const status = (await readOutputs(workspace))['status']
+        if (status !== 'OK') throw new Error(`action wrote status=${status}, expected OK`)
+      }
+    }
+  ]
+  if (script) {
+    list.push({
+      name: 'SonarSource script',
+      run: () => runSonarSource(script, workspace),
+      check: (e) => expectExit('SonarSource script', e, 0, 'PASSED')
+    })
+  }
+  return list
+}
+
+/** Round r runs the programs starting at index r: each program takes every place in turn. */
+function rotate<T>(items: readonly T[], by: number): T[] {
+  const k = by % items.length
+  return [...items.slice(k), ...items.slice(0, k)]
+}
+
+async function measure(list: Program[], workspace: Workspace, rounds: number, warmup: number) {
+  const samples: Samples = new Map(list.map((p) => [p.name, []]))
+  for (let round = -warmup; round < rounds; round++) {
+    for (const program of rotate(list, round + warmup)) {
+      await resetRunnerFiles(workspace)
+      const exit = await program.run()
+      await program.check(exit)
+      if (round >= 0) samples.get(program.name)?.push(exit.ms)
+    }
+  }
+  return samples
+}
+
+/** Per-round a/b or a−b, then the median: both sides of each pair ran in the same round. */
+function perRound(samples: Samples, a: string, b: string, op: (x: number, y: number) => number) {
+  const xs = samples.get(a) ?? []
+  const ys = samples.get(b) ?? []
+  return median(xs.map((x, i) => op(x, ys[i] as number)))
+}
+const ratio = (x: number, y: number): number => x / y
+const minus = (x: number, y: number): number => x - y
+
+function printWallTimes(samples: Samples): void {
+  printTable(
+    ['program', 'median ms', 'p90 ms', 'min ms'],
+    [...samples].map(([name, xs]) => [
+      name,
+      ms(median(xs)),
+      ms(quantile(xs, 0.9)),
+      ms(Math.min(...xs))
+    ])
+  )
+}
+
+function printRatios(samples: Samples): void {
+  const actionFloor = perRound(samples, 'action', 'floor', ratio)
+  const verdict = actionFloor <= TARGET_RATIO ? 'meets' : 'MISSES'
+  const rows = [['action / floor', ms(actionFloor, 2), `${verdict} target ≤ ${TARGET_RATIO}`]]
+  if (samples.has('SonarSource script')) {
+    rows.push([
+      'SonarSource script / floor',
+      ms(perRound(samples, 'SonarSource script', 'floor', ratio), 2),
+      ''
+    ])
+    rows.push([
+      'action / SonarSource script',
+      ms(perRound(samples, 'action', 'SonarSource script', ratio), 2),
+      ''
+    ])
+  }
+  printTable(['median of per-round ratios', 'ratio', ''], rows)
+}
+
+/** Each part: a program's median time minus the program it adds to, per round. */
+const PARTS = [
+  ['node start', "node -e ''", 'node start', undefined],
+  [
+    'bundle load + run without network',
+    'bundle, no report file − node start',
+    'bundle, no report file',
+    'node start'
+  ],
+  [
+    'network: task + gate GETs, outputs, summary',
+    'action − bundle, no report file',
+    'action',
+    'bundle, no report file'
+  ],
+  ['total', 'action', 'action', undefined]
+] as const
+
+const REFERENCES = [
+  ['import @actions/core from node_modules', 'import @actions/core', 'node start'],
+  ['import undici from node_modules', 'import undici', 'node start'],
+  ['import node:http (ESM)', 'import node:http', 'node start'],
+  ['floor: node:http + two GETs', 'floor', 'node start'],
+  ['floor: the two GETs alone', 'floor', 'import node:http']
+] as const
+
+function difference(samples: Samples, a: string, b: string | undefined): number {
+  return b ? perRound(samples, a, b, minus) : median(samples.get(a) ?? [])
+}
+
+function printBreakdown(samples: Samples): void {
+  const action = median(samples.get('action') ?? [])
+  printTable(
+    ['part of the action', 'measured as (median of per-round differences)', 'ms', 'share'],
+    PARTS.map(([part, how, a, b]) => {
+      const value = difference(samples, a, b)
+      return [part, how, ms(value), `${((100 * value) / action).toFixed(0)} %`]
+    })
+  )
+  console.log()
+  printTable(
+    ['for comparison', 'measured as', 'ms'],
+    REFERENCES.map(([what, a, b]) => [what, `${a} − ${b}`, ms(difference(samples, a, b))])
+  )
+}
+
+async function main(): Promise<void> {
+  const rounds = Number(args.rounds)
+  const warmup = Number(args.warmup)
+  const node = nodeBinary(args.node)
+  const script = sonarSourceScript(args['sonarsource-script'])
+
+  const simulator = await Simulator.start({ token: TOKEN })
+  const workspace = await createWorkspace()
+  try {
+    const analysis = simulator.addAnalysis(await scenario('done'))
+    await simulator.writeReportFile(analysis, workspace.reportFile)
+    const ceTaskUrl = `${simulator.url}/api/ce/task?id=${analysis.taskId}`
+    const list = programs(node, workspace, ceTaskUrl, script)
+
+    console.log(
+      `${new Date().toISOString()} · ${os.cpus().length} CPUs · load ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} · ${node} · ${rounds} rounds (+${warmup} warm-up), rotating order\n`
+    )
+    const samples = await measure(list, workspace, rounds, warmup)
+    printWallTimes(samples)
+    console.log()
+    printRatios(samples)
+    console.log()
+    printBreakdown(samples)
+  } finally {
+    await removeWorkspace(workspace)
+    await simulator.stop()
+  }
+}
+
+await main()
