@@ -166,7 +166,7 @@ export function sonarSourceScript(given: string | undefined): string | undefined
   const script = given ?? process.env['SONARSOURCE_SCRIPT']
   if (script) return path.resolve(script)
   console.log(
-    'SonarSource comparison skipped: no script given. To include it: git clone --depth 1 https://github.com/SonarSource/sonarqube-quality-gate-action /tmp/sonarsource && pass --sonarsource-script /tmp/sonarsource/script/check-quality-gate.sh (or set SONARSOURCE_SCRIPT).\n'
+    'SonarSource comparison skipped: no script given. To include it: git clone --depth 1 https://github.com/SonarSource/sonarqube-quality-gate-action ../sonarqube-quality-gate-action && pass --sonarsource-script ../sonarqube-quality-gate-action/script/check-quality-gate.sh (or set SONARSOURCE_SCRIPT).\n'
   )
   return undefined
 }
