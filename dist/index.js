@@ -31961,11 +31961,12 @@ class SonarClient {
     options;
     serverBase;
     constructor(options) {
+        // Defaults by ??, not by spreading: an option passed as undefined still gets its default.
         this.options = {
-            requestTimeoutMs: 10_000,
-            random: Math.random,
-            onRetry: () => { },
-            ...options
+            ...options,
+            requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
+            random: options.random ?? Math.random,
+            onRetry: options.onRetry ?? (() => { })
         };
         // The spec: make the server address end in '/' before appending the API path.
         this.serverBase = serverBase(options.serverUrl);
@@ -32012,6 +32013,9 @@ class SonarClient {
                 if (!(error instanceof NetworkFailure))
                     throw error;
                 failure = new ServerRequestError(`Could not reach the server for ${resource.what} at ${url.href}: ${error.message}. Check sonarHostUrl / the report's serverUrl, the network, and for https a private CA (sonarRootCert).`);
+                // An untrusted certificate does not heal by waiting.
+                if (!error.retryable)
+                    throw failure;
             }
             const delay = retryDelayMs(attempt, retryAfter, this.options.random, Date.now());
             if (clock.now() + delay >= deadline) {
@@ -32071,7 +32075,8 @@ class SonarClient {
         catch (error) {
             if (error instanceof NetworkFailure)
                 throw error;
-            throw new NetworkFailure(describeNetworkError(error));
+            const { code } = error;
+            throw new NetworkFailure(describeNetworkError(error), !isCertificateError(code));
         }
         finally {
             clearTimeout(timer);
@@ -32083,6 +32088,11 @@ function basicAuth(token) {
     return `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
 }
 class NetworkFailure extends Error {
+    retryable;
+    constructor(message, retryable = true) {
+        super(message);
+        this.retryable = retryable;
+    }
 }
 /** Adds the private CA to this client's TLS options only: no global trust store change. */
 class TrustExtraCa {
@@ -32112,10 +32122,13 @@ function describeNetworkError(error) {
         return 'host not found';
     if (code === 'ECONNRESET')
         return 'connection reset';
-    if (code && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) {
+    if (isCertificateError(code)) {
         return `TLS certificate not trusted (${code}); for a private CA set sonarRootCert or SONAR_ROOT_CERT`;
     }
     return code ? `${code}: ${message}` : message;
+}
+function isCertificateError(code) {
+    return code !== undefined && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code);
 }
 function decodeJson(url, reply, resource) {
     const contentType = headerValue(reply, 'content-type') ?? 'no content type';
@@ -32705,7 +32718,8 @@ function settings_boolean(input, name, fallback) {
 const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
 /** The action: settings → check → outputs, annotations, summary, verdict. */
 async function run() {
-    const startedAt = systemClock.now();
+    // The time-out counts from the step's start: the process start, module loading included.
+    const startedAt = Math.min(systemClock.now(), Math.round(performance.timeOrigin));
     try {
         const settings = readSettings(getInput, process.env);
         if (settings.sonarToken)

@@ -51,11 +51,12 @@ export class SonarClient {
   private readonly serverBase: URL
 
   constructor(options: SonarClientOptions) {
+    // Defaults by ??, not by spreading: an option passed as undefined still gets its default.
     this.options = {
-      requestTimeoutMs: 10_000,
-      random: Math.random,
-      onRetry: () => {},
-      ...options
+      ...options,
+      requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
+      random: options.random ?? Math.random,
+      onRetry: options.onRetry ?? (() => {})
     }
     // The spec: make the server address end in '/' before appending the API path.
     this.serverBase = serverBase(options.serverUrl)
@@ -109,6 +110,8 @@ export class SonarClient {
         failure = new ServerRequestError(
           `Could not reach the server for ${resource.what} at ${url.href}: ${error.message}. Check sonarHostUrl / the report's serverUrl, the network, and for https a private CA (sonarRootCert).`
         )
+        // An untrusted certificate does not heal by waiting.
+        if (!error.retryable) throw failure
       }
       const delay = retryDelayMs(attempt, retryAfter, this.options.random, Date.now())
       if (clock.now() + delay >= deadline) {
@@ -178,7 +181,8 @@ export class SonarClient {
       return await Promise.race([reply, timeout])
     } catch (error) {
       if (error instanceof NetworkFailure) throw error
-      throw new NetworkFailure(describeNetworkError(error))
+      const { code } = error as NodeJS.ErrnoException
+      throw new NetworkFailure(describeNetworkError(error), !isCertificateError(code))
     } finally {
       clearTimeout(timer)
     }
@@ -190,7 +194,14 @@ export function basicAuth(token: string): string {
   return `Basic ${Buffer.from(`${token}:`).toString('base64')}`
 }
 
-class NetworkFailure extends Error {}
+class NetworkFailure extends Error {
+  constructor(
+    message: string,
+    readonly retryable = true
+  ) {
+    super(message)
+  }
+}
 
 /** A reply read in full. */
 interface Reply {
@@ -223,10 +234,14 @@ function describeNetworkError(error: unknown): string {
   if (code === 'ECONNREFUSED') return 'connection refused'
   if (code === 'ENOTFOUND') return 'host not found'
   if (code === 'ECONNRESET') return 'connection reset'
-  if (code && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) {
+  if (isCertificateError(code)) {
     return `TLS certificate not trusted (${code}); for a private CA set sonarRootCert or SONAR_ROOT_CERT`
   }
   return code ? `${code}: ${message}` : message
+}
+
+function isCertificateError(code: string | undefined): boolean {
+  return code !== undefined && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)
 }
 
 function decodeJson(url: URL, reply: Reply, resource: Resource): unknown {

@@ -1,0 +1,16 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const load = (file: string): unknown => JSON.parse(readFileSync(path.join(here, file), 'utf8'))
+
+/** The server's own example of `GET api/ce/task`: a SUCCESS task with warnings. */
+export const taskExample = load('task-example.json') as {
+  task: { id: string; analysisId: string; warnings: string[]; status: string }
+}
+
+/** The server's own example of `GET api/qualitygates/project_status`: ERROR, odd shapes. */
+export const projectStatusExample = load('project_status-example.json') as {
+  projectStatus: { status: string; conditions: Record<string, string>[] }
+}

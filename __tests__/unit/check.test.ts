@@ -1,0 +1,202 @@
+import { http, HttpResponse } from 'msw'
+import { describe, expect, it } from 'vitest'
+import { checkQualityGate } from '../../src/gate/check.js'
+import { readSettings, type Settings } from '../../src/settings.js'
+import { FakeClock } from '../../__fixtures__/clock.js'
+import { RecordingLog } from '../../__fixtures__/log.js'
+import { useMockServer } from '../../__fixtures__/msw.js'
+import { projectStatusExample, taskExample } from '../../__fixtures__/sonarqube/index.js'
+
+const server = useMockServer()
+const SERVER = 'https://sonar.example.com'
+
+const report = (serverUrl = SERVER, taskUrl = `${SERVER}/api/ce/task?id=AYhSC2-LY0CHkWJxvNA9`) =>
+  [
+    'projectKey=my-project',
+    `serverUrl=${serverUrl}`,
+    `dashboardUrl=${serverUrl}/dashboard?id=my-project`,
+    'ceTaskId=AYhSC2-LY0CHkWJxvNA9',
+    `ceTaskUrl=${taskUrl}`
+  ].join('\n')
+
+function settings(values: Record<string, string> = {}): Settings {
+  return readSettings((name) => values[name] ?? '', { SONAR_TOKEN: 'squ_token' })
+}
+
+function deps(files: Record<string, string> = { '.scannerwork/report-task.txt': report() }) {
+  const clock = new FakeClock()
+  const log = new RecordingLog()
+  return {
+    clock,
+    log,
+    deps: {
+      cwd: '/repo',
+      clock,
+      startedAt: 0,
+      log,
+      userAgent: 'test',
+      random: () => 0.5,
+      readFile: async (file: string) =>
+        Object.entries(files).find(([name]) => file.endsWith(name))?.[1]
+    }
+  }
+}
+
+/** The server: the task goes PENDING, IN_PROGRESS, then the server's own SUCCESS example. */
+function serverWithTask(base = SERVER, statuses = ['PENDING', 'IN_PROGRESS']) {
+  const taskRequests: URL[] = []
+  server.use(
+    http.get(`${base}/api/ce/task`, ({ request }) => {
+      taskRequests.push(new URL(request.url))
+      const status = statuses[taskRequests.length - 1]
+      return HttpResponse.json(
+        status ? { task: { id: 'AYhSC2-LY0CHkWJxvNA9', status } } : taskExample
+      )
+    }),
+    http.get(`${base}/api/qualitygates/project_status`, ({ request }) =>
+      new URL(request.url).searchParams.get('analysisId') === 'AYhSC3WDE6ILQDIMAPIp'
+        ? HttpResponse.json(projectStatusExample)
+        : HttpResponse.json({ errors: [{ msg: 'not found' }] }, { status: 404 })
+    )
+  )
+  return taskRequests
+}
+
+describe('report file → task → analysis → gate', () => {
+  it("reads the gate of the task's analysis, with everything the outputs and summary need", async () => {
+    serverWithTask()
+    const { deps: d, log } = deps()
+    const result = await checkQualityGate(settings(), d)
+    expect(result).toMatchObject({
+      status: 'ERROR',
+      qualityGateStatus: 'FAILED',
+      analysisId: 'AYhSC3WDE6ILQDIMAPIp',
+      taskId: 'AYhSC2-LY0CHkWJxvNA9',
+      dashboardUrl: `${SERVER}/dashboard?id=my-project`,
+      projectKey: 'my-project',
+      taskWarnings: taskExample.task.warnings,
+      elapsedMs: 5000
+    })
+    expect(result.rawConditions).toEqual(projectStatusExample.projectStatus.conditions)
+    expect(result.conditions).toHaveLength(7)
+    expect(log.of('group')).toEqual(['Waiting for analysis task AYhSC2-LY0CHkWJxvNA9'])
+    expect(log.of('info')).toEqual([
+      'PENDING after 3.0 s',
+      'IN_PROGRESS after 4.0 s',
+      'SUCCESS after 5.0 s'
+    ])
+    expect(log.of('endgroup')).toHaveLength(1)
+  })
+
+  it('closes the log group when the wait fails', async () => {
+    serverWithTask(SERVER, ['FAILED'])
+    const { deps: d, log } = deps()
+    await expect(checkQualityGate(settings(), d)).rejects.toThrow(/ended FAILED/)
+    expect(log.of('endgroup')).toHaveLength(1)
+  })
+
+  it('refuses a report whose task address is on another origin than its server', async () => {
+    const { deps: d } = deps({
+      '.scannerwork/report-task.txt': report(
+        SERVER,
+        'https://collector.example.net/api/ce/task?id=X'
+      )
+    })
+    await expect(checkQualityGate(settings(), d)).rejects.toThrow(
+      /Refusing to send the token to https:\/\/collector.example.net/
+    )
+  })
+})
+
+describe('the defaults of the dependencies apply when they are not given', () => {
+  it('retries with real randomness when no random source is injected', async () => {
+    let calls = 0
+    server.use(
+      http.get(`${SERVER}/api/qualitygates/project_status`, () =>
+        ++calls === 1
+          ? new HttpResponse(null, { status: 503 })
+          : HttpResponse.json({ projectStatus: { status: 'OK', conditions: [] } })
+      )
+    )
+    const { deps: d, clock } = deps({})
+    const result = await checkQualityGate(settings({ analysisId: 'A', sonarHostUrl: SERVER }), {
+      ...d,
+      random: undefined
+    })
+    expect(result.status).toBe('OK')
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(125)
+    expect(clock.sleeps[0]).toBeLessThanOrEqual(250)
+  })
+})
+
+describe('sonarHostUrl overrides the report: the task address is built from it', () => {
+  it('asks <host>/api/ce/task?id=<ceTaskId>, whatever the report says', async () => {
+    const requests = serverWithTask('https://internal.example.com/sonar', [])
+    const { deps: d } = deps({
+      '.scannerwork/report-task.txt': report(
+        SERVER,
+        `${SERVER}/api/ce/task?id=AYhSC2-LY0CHkWJxvNA9`
+      )
+    })
+    const result = await checkQualityGate(
+      settings({ sonarHostUrl: 'https://internal.example.com/sonar' }),
+      d
+    )
+    expect(requests[0]?.href).toBe(
+      'https://internal.example.com/sonar/api/ce/task?id=AYhSC2-LY0CHkWJxvNA9'
+    )
+    expect(result.status).toBe('ERROR')
+  })
+})
+
+describe('taskId and analysisId check without a report file', () => {
+  it('taskId: waits for that task on the host', async () => {
+    const requests = serverWithTask(SERVER, [])
+    const { deps: d } = deps({})
+    const result = await checkQualityGate(
+      settings({ taskId: 'AYhSC2-LY0CHkWJxvNA9', sonarHostUrl: SERVER }),
+      d
+    )
+    expect(requests).toHaveLength(1)
+    expect(result).toMatchObject({
+      taskId: 'AYhSC2-LY0CHkWJxvNA9',
+      projectKey: 'sonarsource_test_AYhCAUXoEy1XQQcbVndf',
+      dashboardUrl: `${SERVER}/dashboard?id=sonarsource_test_AYhCAUXoEy1XQQcbVndf`
+    })
+  })
+
+  it('analysisId: reads the gate at once, no task, no wait', async () => {
+    const requests = serverWithTask()
+    const { deps: d, clock } = deps({})
+    const result = await checkQualityGate(
+      settings({ analysisId: 'AYhSC3WDE6ILQDIMAPIp', sonarHostUrl: SERVER }),
+      d
+    )
+    expect(requests).toHaveLength(0)
+    expect(clock.sleeps).toEqual([])
+    expect(result).toMatchObject({
+      status: 'ERROR',
+      taskId: undefined,
+      analysisId: 'AYhSC3WDE6ILQDIMAPIp'
+    })
+  })
+})
+
+describe('the gate status maps to the SonarSource action output', () => {
+  it.each([
+    ['OK', 'PASSED'],
+    ['WARN', 'WARN'],
+    ['ERROR', 'FAILED'],
+    ['NONE', 'NONE'],
+    ['SOMETHING_NEW', 'NONE']
+  ])('%s → %s', async (status, qualityGateStatus) => {
+    server.use(
+      http.get(`${SERVER}/api/qualitygates/project_status`, () =>
+        HttpResponse.json({ projectStatus: { status, conditions: [] } })
+      )
+    )
+    const { deps: d } = deps({})
+    const result = await checkQualityGate(settings({ analysisId: 'A', sonarHostUrl: SERVER }), d)
+    expect(result.qualityGateStatus).toBe(qualityGateStatus)
+  })
+})

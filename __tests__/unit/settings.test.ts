@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest'
+import { SettingsError } from '../../src/errors.js'
+import { readSettings } from '../../src/settings.js'
+
+const inputs =
+  (values: Record<string, string>) =>
+  (name: string): string =>
+    values[name] ?? ''
+
+describe('defaults apply in code, since the bundle can run without the runner filling them in', () => {
+  it('uses the spec defaults when no input is set', () => {
+    const settings = readSettings(inputs({}), {})
+    expect(settings).toEqual({
+      scanMetadataReportFile: undefined,
+      sonarToken: undefined,
+      sonarHostUrl: undefined,
+      sonarRootCert: undefined,
+      pollingTimeoutMs: 60_000,
+      initialDelayMs: 3000,
+      pollingIntervalMs: 1000,
+      failOnError: true,
+      taskId: undefined,
+      analysisId: undefined
+    })
+  })
+})
+
+describe('token, host and CA come from inputs, else from the SonarSource environment variables', () => {
+  const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----'
+  const env = {
+    SONAR_TOKEN: 'env-token',
+    SONAR_HOST_URL: 'https://env.example',
+    SONAR_ROOT_CERT: pem
+  }
+
+  it('reads the environment when the inputs are empty', () => {
+    const settings = readSettings(inputs({}), env)
+    expect(settings.sonarToken).toBe('env-token')
+    expect(settings.sonarHostUrl?.href).toBe('https://env.example/')
+    expect(settings.sonarRootCert).toBe(pem)
+  })
+
+  it('prefers the inputs', () => {
+    const settings = readSettings(
+      inputs({ sonarToken: 'input-token', sonarHostUrl: 'https://input.example/sonar' }),
+      env
+    )
+    expect(settings.sonarToken).toBe('input-token')
+    expect(settings.sonarHostUrl?.href).toBe('https://input.example/sonar')
+  })
+
+  it('trims a token pasted with a trailing newline', () => {
+    expect(readSettings(inputs({}), { SONAR_TOKEN: 'squ_abc\n' }).sonarToken).toBe('squ_abc')
+  })
+})
+
+describe('every bad input is refused with a message that names it and says what to do', () => {
+  it.each([
+    [
+      { pollingTimeoutSec: '0' },
+      /pollingTimeoutSec is "0": it must be a whole number of at least 1/
+    ],
+    [{ pollingTimeoutSec: '1.5' }, /pollingTimeoutSec/],
+    [{ initialDelayMs: '-1' }, /initialDelayMs is "-1"/],
+    [{ pollingIntervalMs: 'fast' }, /pollingIntervalMs is "fast"/],
+    [{ pollingIntervalMs: '0' }, /at least 1/],
+    [{ failOnError: 'yes' }, /failOnError is "yes": it must be true or false/],
+    [{ sonarHostUrl: 'sonar.example.com' }, /is not a URL: give the server's address/],
+    [{ sonarHostUrl: 'ftp://sonar.example.com' }, /must start with https:\/\/ or http:\/\//],
+    [{ sonarHostUrl: 'https://user:pw@sonar.example.com' }, /must not contain credentials/],
+    [{ sonarRootCert: '/etc/ssl/ca.pem' }, /is not a PEM certificate/],
+    [
+      { taskId: 'AY1' },
+      /taskId needs the server address: set the sonarHostUrl input or the SONAR_HOST_URL/
+    ],
+    [{ analysisId: 'AY2' }, /analysisId needs the server address/],
+    [
+      { taskId: 'AY1', analysisId: 'AY2', sonarHostUrl: 'https://s.example' },
+      /taskId and analysisId are both set/
+    ]
+  ])('%j', (values, message) => {
+    expect(() => readSettings(inputs(values), {})).toThrow(SettingsError)
+    expect(() => readSettings(inputs(values), {})).toThrow(message)
+  })
+
+  it('accepts booleans in any case and whole numbers with spaces around', () => {
+    const settings = readSettings(
+      inputs({ failOnError: ' FALSE ', pollingTimeoutSec: ' 120 ', initialDelayMs: '0' }),
+      {}
+    )
+    expect(settings.failOnError).toBe(false)
+    expect(settings.pollingTimeoutMs).toBe(120_000)
+    expect(settings.initialDelayMs).toBe(0)
+  })
+
+  it('never repeats the token in a message', () => {
+    const token = 'squ_secret_value'
+    try {
+      readSettings(inputs({ sonarToken: token, failOnError: 'maybe' }), {})
+      expect.unreachable()
+    } catch (error) {
+      expect((error as Error).message).not.toContain(token)
+    }
+  })
+})

@@ -1,0 +1,334 @@
+import { delay, http, HttpResponse } from 'msw'
+import { describe, expect, it } from 'vitest'
+import { ServerRequestError, UnsafeRequestError } from '../../src/errors.js'
+import { SonarClient, type SonarClientOptions } from '../../src/sonar/client.js'
+import { FakeClock } from '../../__fixtures__/clock.js'
+import { useMockServer } from '../../__fixtures__/msw.js'
+import { projectStatusExample, taskExample } from '../../__fixtures__/sonarqube/index.js'
+
+const server = useMockServer()
+const SERVER = 'https://sonar.example.com'
+const TOKEN = 'squ_0123456789abcdef'
+const TASK_URL = new URL(`${SERVER}/api/ce/task?id=AYTask1`)
+
+function client(options: Partial<SonarClientOptions> = {}): {
+  client: SonarClient
+  clock: FakeClock
+} {
+  const clock = new FakeClock()
+  return {
+    clock,
+    client: new SonarClient({
+      serverUrl: new URL(SERVER),
+      token: TOKEN,
+      rootCert: undefined,
+      userAgent: 'sonar-quality-gate-action/test',
+      clock,
+      deadline: 60_000,
+      random: () => 0.5,
+      ...options
+    })
+  }
+}
+
+/** Answers the task endpoint with the given replies in turn, recording each request. */
+function taskReplies(...replies: (() => Response | Promise<Response>)[]) {
+  const requests: Request[] = []
+  server.use(
+    http.get(`${SERVER}/api/ce/task`, async ({ request }) => {
+      requests.push(request)
+      const reply = replies[Math.min(requests.length - 1, replies.length - 1)] as () => Response
+      return reply()
+    })
+  )
+  return requests
+}
+
+const ok = () => HttpResponse.json(taskExample)
+
+describe('requests carry Basic auth with the token as user, and name the action', () => {
+  it('sends Authorization: Basic base64(token:), a User-Agent and Accept: application/json', async () => {
+    const requests = taskReplies(ok)
+    const task = await client().client.getTask(TASK_URL, 'AYTask1')
+    expect(task.analysisId).toBe('AYhSC3WDE6ILQDIMAPIp')
+    const headers = requests[0]?.headers
+    expect(headers?.get('authorization')).toBe(
+      `Basic ${Buffer.from(`${TOKEN}:`).toString('base64')}`
+    )
+    expect(headers?.get('user-agent')).toBe('sonar-quality-gate-action/test')
+    expect(headers?.get('accept')).toBe('application/json')
+  })
+
+  it('sends no Authorization at all without a token', async () => {
+    const requests = taskReplies(ok)
+    await client({ token: undefined }).client.getTask(TASK_URL, 'AYTask1')
+    expect(requests[0]?.headers.has('authorization')).toBe(false)
+  })
+})
+
+describe('the gate is read at <server>/api/qualitygates/project_status, the server address ending in /', () => {
+  it.each([
+    ['https://sonar.example.com', 'https://sonar.example.com/api/qualitygates/project_status'],
+    ['https://sonar.example.com/', 'https://sonar.example.com/api/qualitygates/project_status'],
+    [
+      'https://sonar.example.com/sonar',
+      'https://sonar.example.com/sonar/api/qualitygates/project_status'
+    ],
+    [
+      'https://sonar.example.com/sonar/',
+      'https://sonar.example.com/sonar/api/qualitygates/project_status'
+    ]
+  ])('server %s', async (serverUrl, endpoint) => {
+    let asked: URL | undefined
+    server.use(
+      http.get(endpoint, ({ request }) => {
+        asked = new URL(request.url)
+        return HttpResponse.json(projectStatusExample)
+      })
+    )
+    const gate = await client({ serverUrl: new URL(serverUrl) }).client.getProjectStatus('AY/1 2')
+    expect(gate.status).toBe('ERROR')
+    expect(asked?.searchParams.get('analysisId')).toBe('AY/1 2')
+  })
+
+  it('builds the task address from the server for taskId and sonarHostUrl', () => {
+    const { client: c } = client({ serverUrl: new URL('https://sonar.example.com/sonar') })
+    expect(c.taskUrl('AY 1').href).toBe('https://sonar.example.com/sonar/api/ce/task?id=AY%201')
+  })
+})
+
+describe('429, 500, 502, 503, 504 and network errors are retried with backoff inside the deadline', () => {
+  it.each([429, 500, 502, 503, 504])('HTTP %i, then success', async (status) => {
+    const requests = taskReplies(
+      () => HttpResponse.json({ errors: [{ msg: 'busy' }] }, { status }),
+      () => HttpResponse.json({ errors: [{ msg: 'busy' }] }, { status }),
+      ok
+    )
+    const { client: c, clock } = client()
+    await c.getTask(TASK_URL, 'AYTask1')
+    expect(requests).toHaveLength(3)
+    // equal jitter with random 0.5: 3/4 of 250 ms, then of 500 ms
+    expect(clock.sleeps).toEqual([188, 375])
+  })
+
+  it('a network error, then success', async () => {
+    const requests = taskReplies(() => HttpResponse.error(), ok)
+    const retries: string[] = []
+    await client({ onRetry: (m) => retries.push(m) }).client.getTask(TASK_URL, 'AYTask1')
+    expect(requests).toHaveLength(2)
+    expect(retries).toEqual(['No reply for task AYTask1; trying again in 188 ms (try 2).'])
+  })
+
+  it("honours the server's Retry-After, in seconds or as a date", async () => {
+    taskReplies(
+      () => new HttpResponse(null, { status: 429, headers: { 'retry-after': '2' } }),
+      () =>
+        new HttpResponse(null, {
+          status: 503,
+          headers: { 'retry-after': new Date(Date.now() + 30_000).toUTCString() }
+        }),
+      ok
+    )
+    const { client: c, clock } = client()
+    await c.getTask(TASK_URL, 'AYTask1')
+    expect(clock.sleeps[0]).toBe(2000)
+    expect(clock.sleeps[1]).toBeGreaterThan(28_000)
+    expect(clock.sleeps[1]).toBeLessThanOrEqual(30_000)
+  })
+
+  it('gives up when the next wait would pass the deadline, saying why', async () => {
+    const requests = taskReplies(() => new HttpResponse(null, { status: 503 }))
+    const { client: c } = client({ deadline: 1000 })
+    const reading = c.getTask(TASK_URL, 'AYTask1')
+    await expect(reading).rejects.toThrow(ServerRequestError)
+    await expect(reading).rejects.toThrow(
+      /HTTP 503 .*Gave up after 3 tries: the overall time-out \(pollingTimeoutSec\) leaves no time for another/
+    )
+    expect(requests.length).toBeGreaterThan(1)
+  })
+
+  it('a Retry-After beyond the deadline is not waited for', async () => {
+    const requests = taskReplies(
+      () => new HttpResponse(null, { status: 429, headers: { 'retry-after': '120' } })
+    )
+    const { client: c, clock } = client({ deadline: 60_000 })
+    await expect(c.getTask(TASK_URL, 'AYTask1')).rejects.toThrow(/Gave up after 1 try/)
+    expect(requests).toHaveLength(1)
+    expect(clock.sleeps).toEqual([])
+  })
+
+  it('a request that hangs is cut at the per-request time-out and tried again', async () => {
+    const requests = taskReplies(async () => {
+      await delay('infinite')
+      return ok()
+    }, ok)
+    const task = await client({ requestTimeoutMs: 50 }).client.getTask(TASK_URL, 'AYTask1')
+    expect(task.status).toBe('SUCCESS')
+    expect(requests).toHaveLength(2)
+  })
+})
+
+describe('401, 403 and 404 are not retried, and each gets its own explanation', () => {
+  it.each([
+    [
+      401,
+      TOKEN,
+      /The server rejected the token \(HTTP 401 at https:\/\/sonar.example.com\/api\/ce\/task\?id=AYTask1\): it is wrong, expired or revoked/
+    ],
+    [
+      401,
+      undefined,
+      /The server requires a token \(HTTP 401 .*\) and none was given: set the SONAR_TOKEN environment variable or the sonarToken input/
+    ],
+    [
+      403,
+      TOKEN,
+      /The token may not read task AYTask1 \(HTTP 403 .*\): its user needs the Browse permission on the project, and Execute Analysis/
+    ],
+    [
+      404,
+      TOKEN,
+      /Task AYTask1 was not found: the report file may come from another server or an earlier run, or the taskId input is wrong/
+    ]
+  ])('HTTP %i (token %s)', async (status, token, message) => {
+    const requests = taskReplies(() => HttpResponse.json({ errors: [{ msg: 'x' }] }, { status }))
+    const reading = client({ token }).client.getTask(TASK_URL, 'AYTask1')
+    await expect(reading).rejects.toThrow(message)
+    await expect(reading).rejects.toMatchObject({ status })
+    expect(requests).toHaveLength(1)
+  })
+
+  it('an unknown analysis says which one', async () => {
+    server.use(
+      http.get(`${SERVER}/api/qualitygates/project_status`, () =>
+        HttpResponse.json({ errors: [{ msg: 'not found' }] }, { status: 404 })
+      )
+    )
+    await expect(client().client.getProjectStatus('AYnope')).rejects.toThrow(
+      /Analysis AYnope was not found: check the analysisId input/
+    )
+  })
+
+  it("other errors carry the server's own message", async () => {
+    taskReplies(() =>
+      HttpResponse.json({ errors: [{ msg: "The 'id' parameter is missing" }] }, { status: 400 })
+    )
+    await expect(client().client.getTask(TASK_URL, 'AYTask1')).rejects.toThrow(
+      "The server failed to answer for task AYTask1 (HTTP 400 at https://sonar.example.com/api/ce/task?id=AYTask1): The 'id' parameter is missing."
+    )
+  })
+})
+
+describe('a reply that is not the JSON asked for is a clear error that says so', () => {
+  it('an HTML login page', async () => {
+    taskReplies(() => HttpResponse.html('<!DOCTYPE html><html><body>Log in</body></html>'))
+    await expect(client().client.getTask(TASK_URL, 'AYTask1')).rejects.toThrow(
+      /Expected JSON for task AYTask1 from https:\/\/sonar.example.com\/api\/ce\/task\?id=AYTask1 but got text\/html \(an HTML page: a login page or a proxy error page\)/
+    )
+  })
+
+  it('JSON of another shape', async () => {
+    taskReplies(() => HttpResponse.json({ hello: 'world' }))
+    await expect(client().client.getTask(TASK_URL, 'AYTask1')).rejects.toThrow(
+      /Unexpected reply for task AYTask1 .*expected \{"task": \{"status": \.\.\.\}\}. Is this a SonarQube or SonarCloud server\?/
+    )
+  })
+})
+
+describe('the token goes to the server origin only', () => {
+  it('refuses a task address on another origin without sending anything', async () => {
+    const elsewhere: Request[] = []
+    server.use(
+      http.get('https://evil.example.net/*', ({ request }) => {
+        elsewhere.push(request)
+        return ok()
+      })
+    )
+    const reading = client().client.getTask(
+      new URL('https://evil.example.net/api/ce/task?id=AYTask1'),
+      'AYTask1'
+    )
+    await expect(reading).rejects.toThrow(UnsafeRequestError)
+    await expect(reading).rejects.toThrow(
+      /Refusing to send the token to https:\/\/evil.example.net: the task address is not on the server https:\/\/sonar.example.com/
+    )
+    expect(elsewhere).toHaveLength(0)
+  })
+
+  it.each([
+    ['another port', 'https://sonar.example.com:8443/api/ce/task?id=AYTask1'],
+    ['plain http', 'http://sonar.example.com/api/ce/task?id=AYTask1'],
+    ['a look-alike host', 'https://sonar.example.com.evil.net/api/ce/task?id=AYTask1']
+  ])('counts %s as another origin', async (_, address) => {
+    await expect(client().client.getTask(new URL(address), 'AYTask1')).rejects.toThrow(
+      UnsafeRequestError
+    )
+  })
+
+  it('follows a redirect on the same origin, with the token', async () => {
+    const moved: Request[] = []
+    server.use(
+      http.get(`${SERVER}/api/ce/task`, () =>
+        HttpResponse.redirect(`${SERVER}/sonar/api/ce/task?id=AYTask1`, 301)
+      ),
+      http.get(`${SERVER}/sonar/api/ce/task`, ({ request }) => {
+        moved.push(request)
+        return ok()
+      })
+    )
+    await client().client.getTask(TASK_URL, 'AYTask1')
+    expect(moved[0]?.headers.get('authorization')).toMatch(/^Basic /)
+  })
+
+  it('follows an http → https upgrade of the same host', async () => {
+    const upgraded: Request[] = []
+    server.use(
+      http.get('http://sonar.example.com/api/ce/task', () =>
+        HttpResponse.redirect(`${SERVER}/api/ce/task?id=AYTask1`, 308)
+      ),
+      http.get(`${SERVER}/api/ce/task`, ({ request }) => {
+        upgraded.push(request)
+        return ok()
+      })
+    )
+    const { client: c } = client({ serverUrl: new URL('http://sonar.example.com') })
+    await c.getTask(new URL('http://sonar.example.com/api/ce/task?id=AYTask1'), 'AYTask1')
+    expect(upgraded).toHaveLength(1)
+  })
+
+  it.each([
+    ['another host', 'https://login.example.org/sso?next=/api/ce/task'],
+    ['an https → http downgrade', 'http://sonar.example.com/api/ce/task?id=AYTask1']
+  ])('refuses a redirect to %s, sending nothing there', async (_, location) => {
+    const elsewhere: Request[] = []
+    server.use(
+      http.get(`${SERVER}/api/ce/task`, () => HttpResponse.redirect(location, 302)),
+      http.get(location.split('?')[0] as string, ({ request }) => {
+        elsewhere.push(request)
+        return ok()
+      })
+    )
+    await expect(client().client.getTask(TASK_URL, 'AYTask1')).rejects.toThrow(
+      /Refusing to follow a redirect from https:\/\/sonar.example.com to .* with the token/
+    )
+    expect(elsewhere).toHaveLength(0)
+  })
+
+  it('stops after 5 redirects', async () => {
+    server.use(http.get(`${SERVER}/api/ce/task`, () => HttpResponse.redirect(TASK_URL.href, 302)))
+    await expect(client().client.getTask(TASK_URL, 'AYTask1')).rejects.toThrow(
+      /Too many redirects \(5\)/
+    )
+  })
+
+  it('never puts the token in an error message', async () => {
+    for (const status of [400, 401, 403, 404, 500]) {
+      taskReplies(() => HttpResponse.json({ errors: [{ msg: 'no' }] }, { status }))
+      const error = await client({ deadline: 1 })
+        .client.getTask(TASK_URL, 'AYTask1')
+        .catch((e: Error) => e)
+      expect((error as Error).message).not.toContain(TOKEN)
+      expect((error as Error).message).not.toContain(Buffer.from(`${TOKEN}:`).toString('base64'))
+    }
+  })
+})

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest'
+import { decodeProjectStatus, decodeTask, UnexpectedShape } from '../../src/sonar/types.js'
+import { projectStatusExample, taskExample } from '../../__fixtures__/sonarqube/index.js'
+
+describe('the task reply is read as real servers send it', () => {
+  it("reads the server's own example: analysis id and warnings", () => {
+    const task = decodeTask(taskExample)
+    expect(task).toMatchObject({
+      id: 'AYhSC2-LY0CHkWJxvNA9',
+      status: 'SUCCESS',
+      analysisId: 'AYhSC3WDE6ILQDIMAPIp',
+      componentKey: 'sonarsource_test_AYhCAUXoEy1XQQcbVndf'
+    })
+    expect(task.warnings).toHaveLength(2)
+  })
+
+  it('a pending task has no analysis yet', () => {
+    expect(decodeTask({ task: { id: 'T', status: 'PENDING' } })).toMatchObject({
+      analysisId: undefined,
+      warnings: []
+    })
+  })
+
+  it.each([null, [], 'text', {}, { task: {} }, { task: { status: 3 } }, { errors: [] }])(
+    'refuses %j',
+    (body) => {
+      expect(() => decodeTask(body)).toThrow(UnexpectedShape)
+    }
+  )
+})
+
+describe('the gate reply is read as real servers send it, unknown fields ignored', () => {
+  it("reads the server's own example: period, caycStatus, conditions without errorThreshold", () => {
+    const gate = decodeProjectStatus(projectStatusExample)
+    expect(gate.status).toBe('ERROR')
+    expect(gate.conditions).toHaveLength(7)
+    expect(gate.conditions[5]).toEqual({
+      status: 'ERROR',
+      metricKey: 'open_issues',
+      comparator: 'GT',
+      errorThreshold: undefined,
+      warningThreshold: undefined,
+      actualValue: '17',
+      periodIndex: undefined
+    })
+    expect(gate.rawConditions).toBe(projectStatusExample.projectStatus.conditions)
+  })
+
+  it('a gate with no conditions (NONE) has an empty list', () => {
+    expect(decodeProjectStatus({ projectStatus: { status: 'NONE' } })).toEqual({
+      status: 'NONE',
+      conditions: [],
+      rawConditions: []
+    })
+  })
+
+  it('numbers where strings are expected and odd entries do not crash', () => {
+    const gate = decodeProjectStatus({
+      projectStatus: {
+        status: 'OK',
+        conditions: [
+          { status: 'OK', metricKey: 'coverage', actualValue: 91, periodIndex: 1 },
+          null,
+          'x'
+        ]
+      }
+    })
+    expect(gate.conditions).toEqual([
+      expect.objectContaining({ actualValue: '91', periodIndex: 1, comparator: undefined })
+    ])
+  })
+
+  it.each([{}, { projectStatus: null }, { projectStatus: { conditions: [] } }])(
+    'refuses %j',
+    (body) => {
+      expect(() => decodeProjectStatus(body)).toThrow(UnexpectedShape)
+    }
+  )
+})

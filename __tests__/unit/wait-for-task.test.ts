@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest'
+import { ServerRequestError, TaskFailedError, TimeoutError } from '../../src/errors.js'
+import { waitForTask } from '../../src/gate/wait-for-task.js'
+import type { Task } from '../../src/sonar/types.js'
+import { FakeClock } from '../../__fixtures__/clock.js'
+
+const task = (status: string, fields: Partial<Task> = {}): Task => ({
+  id: 'AYTask1',
+  status,
+  analysisId: status === 'SUCCESS' ? 'AYAnalysis1' : undefined,
+  errorMessage: undefined,
+  warnings: [],
+  componentKey: 'p',
+  ...fields
+})
+
+/** A server whose task goes through the given statuses, one per poll (the last repeats). */
+function scriptedTask(statuses: (string | Task)[]) {
+  let polls = 0
+  return {
+    get polls() {
+      return polls
+    },
+    fetchTask: async () => {
+      const next = statuses[Math.min(polls++, statuses.length - 1)] as string | Task
+      return typeof next === 'string' ? task(next) : next
+    }
+  }
+}
+
+const options = (clock: FakeClock, fetchTask: () => Promise<Task>) => ({
+  fetchTask,
+  clock,
+  startedAt: 0,
+  deadline: 60_000,
+  initialDelayMs: 3000,
+  pollingIntervalMs: 1000
+})
+
+describe('waits initialDelayMs, then polls every pollingIntervalMs until SUCCESS', () => {
+  it('returns the finished task with its analysis id', async () => {
+    const clock = new FakeClock()
+    const server = scriptedTask(['PENDING', 'IN_PROGRESS', 'IN_PROGRESS', 'SUCCESS'])
+    const seen: [string, number][] = []
+    const finished = await waitForTask({
+      ...options(clock, server.fetchTask),
+      onPoll: (t, elapsed) => seen.push([t.status, elapsed])
+    })
+    expect(finished.analysisId).toBe('AYAnalysis1')
+    expect(clock.sleeps).toEqual([3000, 1000, 1000, 1000])
+    expect(seen).toEqual([
+      ['PENDING', 3000],
+      ['IN_PROGRESS', 4000],
+      ['IN_PROGRESS', 5000],
+      ['SUCCESS', 6000]
+    ])
+  })
+
+  it('an initial delay of 0 polls at once', async () => {
+    const clock = new FakeClock()
+    await waitForTask({ ...options(clock, scriptedTask(['SUCCESS']).fetchTask), initialDelayMs: 0 })
+    expect(clock.sleeps).toEqual([0])
+  })
+
+  it("keeps waiting on a status this version does not know, and reports the task's warnings", async () => {
+    const clock = new FakeClock()
+    const server = scriptedTask([
+      'QUEUED_SOMEWHERE',
+      task('SUCCESS', { warnings: ['Missing blame information'] })
+    ])
+    const finished = await waitForTask(options(clock, server.fetchTask))
+    expect(server.polls).toBe(2)
+    expect(finished.warnings).toEqual(['Missing blame information'])
+  })
+})
+
+describe('a task that ends FAILED or CANCELED fails at once with the server message', () => {
+  it.each(['FAILED', 'CANCELED'])('%s', async (status) => {
+    const clock = new FakeClock()
+    const server = scriptedTask([
+      'PENDING',
+      task(status, { errorMessage: 'Fail to extract report AYTask1 from database' })
+    ])
+    const waiting = waitForTask(options(clock, server.fetchTask))
+    await expect(waiting).rejects.toThrow(TaskFailedError)
+    await expect(waiting).rejects.toThrow(
+      `The analysis task AYTask1 ended ${status}: Fail to extract report AYTask1 from database.`
+    )
+    expect(server.polls).toBe(2)
+  })
+
+  it('says so when the server gave no reason', async () => {
+    const clock = new FakeClock()
+    await expect(waitForTask(options(clock, scriptedTask(['CANCELED']).fetchTask))).rejects.toThrow(
+      /ended CANCELED: the server gave no reason/
+    )
+  })
+
+  it('a SUCCESS task without an analysis is an error, not a crash', async () => {
+    const clock = new FakeClock()
+    const server = scriptedTask([task('SUCCESS', { analysisId: undefined })])
+    await expect(waitForTask(options(clock, server.fetchTask))).rejects.toThrow(ServerRequestError)
+  })
+})
+
+describe('the overall time-out counts from the step start, initial wait included', () => {
+  it('fails with the last status seen and the elapsed time, never sleeping past the deadline', async () => {
+    const clock = new FakeClock()
+    const server = scriptedTask(['PENDING', 'IN_PROGRESS'])
+    const waiting = waitForTask({ ...options(clock, server.fetchTask), deadline: 5500 })
+    await expect(waiting).rejects.toThrow(TimeoutError)
+    await expect(waiting).rejects.toThrow(
+      'Timed out after 5.5 s waiting for the analysis task AYTask1: its last status was IN_PROGRESS.'
+    )
+    expect(clock.now()).toBe(5500)
+    expect(clock.sleeps).toEqual([3000, 1000, 1000, 500])
+  })
+
+  it('counts time already spent before the wait (the step started earlier)', async () => {
+    const clock = new FakeClock(2000)
+    const server = scriptedTask(['PENDING'])
+    const waiting = waitForTask({
+      ...options(clock, server.fetchTask),
+      startedAt: 0,
+      deadline: 4000
+    })
+    await expect(waiting).rejects.toThrow(
+      /Timed out after 4.0 s.*raise pollingTimeoutSec \(now 4.0 s\)/
+    )
+    expect(server.polls).toBe(0)
+  })
+
+  it('an initial delay longer than the time-out ends with no status received', async () => {
+    const clock = new FakeClock()
+    const server = scriptedTask(['SUCCESS'])
+    await expect(
+      waitForTask({ ...options(clock, server.fetchTask), initialDelayMs: 10_000, deadline: 2000 })
+    ).rejects.toThrow(/Timed out after 2.0 s waiting for the analysis task: no status was received/)
+    expect(server.polls).toBe(0)
+  })
+
+  it('time spent in requests counts too', async () => {
+    const clock = new FakeClock()
+    const slowServer = async () => {
+      clock.advance(1500)
+      return task('PENDING')
+    }
+    await expect(
+      waitForTask({ ...options(clock, slowServer), initialDelayMs: 0, deadline: 4000 })
+    ).rejects.toThrow(TimeoutError)
+    expect(clock.now()).toBe(4000)
+  })
+})

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest'
+import { formatValue, metricName } from '../../src/report/wording.js'
+
+describe('metrics read in words', () => {
+  it.each([
+    ['new_coverage', 'Coverage on New Code'],
+    ['coverage', 'Coverage'],
+    ['new_duplicated_lines_density', 'Duplicated Lines (%) on New Code'],
+    ['sqale_rating', 'Maintainability Rating'],
+    ['new_maintainability_rating', 'Maintainability Rating on New Code'],
+    ['new_security_hotspots_reviewed', 'Security Hotspots Reviewed on New Code'],
+    ['some_future_metric', 'Some future metric'],
+    ['new_some_future_metric', 'Some future metric on New Code']
+  ])('%s → %s', (key, name) => {
+    expect(metricName(key)).toBe(name)
+  })
+})
+
+describe('values read as people read them', () => {
+  it.each([
+    ['new_reliability_rating', '1', 'A'],
+    ['security_rating', '5.0', 'E'],
+    ['new_custom_rating', '2', 'B'],
+    ['sqale_rating', '9', '9'],
+    ['new_coverage', '82.50562381034781', '82.51%'],
+    ['duplicated_lines_density', '3', '3%'],
+    ['sqale_index', '150', '2 h 30 min'],
+    ['sqale_index', '45', '45 min'],
+    ['open_issues', '17', '17'],
+    ['alert_status', 'ERROR', 'ERROR'],
+    ['open_issues', undefined, '–']
+  ])('%s %s → %s', (key, value, text) => {
+    expect(formatValue(key, value)).toBe(text)
+  })
+})
