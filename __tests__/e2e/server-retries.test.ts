@@ -1,7 +1,6 @@
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Simulator } from '../../scripts/sonar-simulator.js'
+import { closedPort } from './loopback-server.js'
 import { annotations, RUNTIMES, runAction, script, TOKEN, workspace } from './run-action.js'
 
 describe.each(RUNTIMES)('trying the server again, on $runtime', ({ node }) => {
@@ -33,7 +32,7 @@ describe.each(RUNTIMES)('trying the server again, on $runtime', ({ node }) => {
 
   describe('a server that cannot be reached fails the job within the time-out', () => {
     it('says the connection was refused and how many tries were made', async () => {
-      const closedPort = await freePort()
+      const port = await closedPort()
       const ws = await workspace()
 
       const run = await runAction(ws, {
@@ -41,7 +40,7 @@ describe.each(RUNTIMES)('trying the server again, on $runtime', ({ node }) => {
         inputs: {
           sonarToken: TOKEN,
           taskId: 'AYTask0000',
-          sonarHostUrl: `http://127.0.0.1:${closedPort}`,
+          sonarHostUrl: `http://127.0.0.1:${port}`,
           pollingTimeoutSec: '1'
         }
       })
@@ -49,7 +48,7 @@ describe.each(RUNTIMES)('trying the server again, on $runtime', ({ node }) => {
       expect(run.exitCode).toBe(1)
       expect(annotations(run.stdout, 'error')).toEqual([
         expect.stringMatching(
-          `^Could not reach the server for task AYTask0000 at http://127\\.0\\.0\\.1:${closedPort}/api/ce/task\\?id=AYTask0000: connection refused\\. .* Gave up after \\d+ tries`
+          `^Could not reach the server for task AYTask0000 at http://127\\.0\\.0\\.1:${port}/api/ce/task\\?id=AYTask0000: connection refused\\. .* Gave up after \\d+ tries`
         )
       ])
       expect(run.stdout).toMatch(
@@ -59,12 +58,3 @@ describe.each(RUNTIMES)('trying the server again, on $runtime', ({ node }) => {
     })
   })
 })
-
-/** A loopback port nothing listens on (it was free a moment ago). */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}

@@ -1,8 +1,7 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { writeFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Simulator } from '../../scripts/sonar-simulator.js'
+import { json, startLoopbackServer, type LoopbackServer } from './loopback-server.js'
 import { annotations, RUNTIMES, runAction, script, TOKEN, workspace } from './run-action.js'
 
 describe.each(RUNTIMES)('the token, on $runtime', ({ node }) => {
@@ -70,20 +69,11 @@ describe.each(RUNTIMES)('the token, on $runtime', ({ node }) => {
   })
 
   describe('the token is never sent to a task address on another origin', () => {
-    let other: { url: string; received: IncomingHttpHeaders[]; close: () => Promise<void> }
+    let other: LoopbackServer
     beforeAll(async () => {
-      const received: IncomingHttpHeaders[] = []
-      const server = createServer((request, response) => {
-        received.push(request.headers)
-        response.writeHead(200, { 'content-type': 'application/json' })
-        response.end(JSON.stringify({ task: { id: 'AYTask9999', status: 'PENDING' } }))
-      })
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-      other = {
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        received,
-        close: () => new Promise((resolve) => server.close(() => resolve()))
-      }
+      other = await startLoopbackServer((_, response) =>
+        json(response, { task: { id: 'AYTask9999', status: 'PENDING' } })
+      )
     })
     afterAll(() => other.close())
 
