@@ -13,12 +13,15 @@ import type { AddressInfo } from 'node:net'
 
 export interface LoopbackServer {
   url: string
-  /** Headers of every request received, in order. */
+  /** Every request received, in order. */
   received: { url: string; headers: IncomingHttpHeaders }[]
   close(): Promise<void>
 }
 
-/** Starts a server answering each request with `handle`; a handler that never ends the reply leaves it hanging. */
+/**
+ * Starts a server that answers each request with `handle` (`count` is 1 for the first request).
+ * A handler that never ends the reply leaves the request hanging until `close`.
+ */
 export async function startLoopbackServer(
   handle: (request: IncomingMessage, response: ServerResponse, count: number) => void
 ): Promise<LoopbackServer> {
