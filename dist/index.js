@@ -31734,6 +31734,22 @@ class QualityGateFailure extends ActionError {
     }
 }
 
+;// CONCATENATED MODULE: ./src/log.ts
+/**
+ * The runner's log as a Log. Messages may quote the server (statuses, ids): `info` is kept to one
+ * line so no text can start a line with `::` and become a workflow command. The annotation and
+ * group commands of `@actions/core` escape their text themselves.
+ */
+function runnerLog(core) {
+    return {
+        info: (message) => core.info(message.replace(/[\r\n]+/g, ' ')),
+        warning: (message) => core.warning(message),
+        notice: (message) => core.notice(message),
+        startGroup: (name) => core.startGroup(name),
+        endGroup: () => core.endGroup()
+    };
+}
+
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: external "node:path"
@@ -31898,16 +31914,27 @@ function parseRetryAfter(value, nowEpochMs) {
 class UnexpectedShape extends Error {
 }
 const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/**
+ * Statuses are words (PENDING, IN_PROGRESS, OK, ERROR...). Anything else — new lines above all,
+ * which could smuggle workflow commands into the log — means the reply is not a server's.
+ */
+const STATUS_WORD = /^[A-Z][A-Z_]{0,39}$/;
+function statusWord(value, where) {
+    if (typeof value !== 'string' || !STATUS_WORD.test(value)) {
+        throw new UnexpectedShape(`${where} is ${JSON.stringify(value)?.slice(0, 60)}, not a status word like OK or ERROR`);
+    }
+    return value;
+}
 const optionalString = (value) => typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
 /** Decodes the body of `GET api/ce/task?id=`. */
 function decodeTask(body) {
     const task = isObject(body) ? body['task'] : undefined;
-    if (!isObject(task) || typeof task['status'] !== 'string') {
+    if (!isObject(task) || task['status'] === undefined) {
         throw new UnexpectedShape('expected {"task": {"status": ...}}');
     }
     return {
         id: optionalString(task['id']) ?? '',
-        status: task['status'],
+        status: statusWord(task['status'], 'task.status'),
         analysisId: optionalString(task['analysisId']) || undefined,
         errorMessage: optionalString(task['errorMessage']),
         warnings: Array.isArray(task['warnings'])
@@ -31919,14 +31946,14 @@ function decodeTask(body) {
 /** Decodes the body of `GET api/qualitygates/project_status`. */
 function decodeProjectStatus(body) {
     const projectStatus = isObject(body) ? body['projectStatus'] : undefined;
-    if (!isObject(projectStatus) || typeof projectStatus['status'] !== 'string') {
+    if (!isObject(projectStatus) || projectStatus['status'] === undefined) {
         throw new UnexpectedShape('expected {"projectStatus": {"status": ...}}');
     }
     const rawConditions = Array.isArray(projectStatus['conditions'])
         ? projectStatus['conditions']
         : [];
     return {
-        status: projectStatus['status'],
+        status: statusWord(projectStatus['status'], 'projectStatus.status'),
         conditions: rawConditions.filter(isObject).map(decodeCondition),
         rawConditions
     };
@@ -31934,7 +31961,9 @@ function decodeProjectStatus(body) {
 function decodeCondition(condition) {
     const periodIndex = condition['periodIndex'];
     return {
-        status: optionalString(condition['status']) ?? 'NONE',
+        status: condition['status'] === undefined
+            ? 'NONE'
+            : statusWord(condition['status'], 'a condition status'),
         metricKey: optionalString(condition['metricKey']) ?? 'unknown metric',
         comparator: optionalString(condition['comparator']),
         errorThreshold: optionalString(condition['errorThreshold']),
@@ -31952,6 +31981,11 @@ function decodeCondition(condition) {
 
 
 const MAX_REDIRECTS = 5;
+/**
+ * The least time a request is given, even near the deadline: a poll or gate read that starts
+ * just before it must still have a chance to bring a verdict that is there.
+ */
+const MIN_REQUEST_MS = 1000;
 /**
  * The one HTTP client of the action: Basic auth with the token as user, same-origin rules for the
  * token, per-request time-outs, retries inside the overall deadline, JSON checks, and a message
@@ -32011,6 +32045,9 @@ class SonarClient {
                 retryAfter = headerValue(reply, 'retry-after');
             }
             catch (error) {
+                if (error instanceof DeadlineReached) {
+                    throw new TimeoutError(`The overall time-out (pollingTimeoutSec) ran out while waiting for ${resource.what} from ${url.href}.`);
+                }
                 if (!(error instanceof NetworkFailure))
                     throw error;
                 failure = new ServerRequestError(`Could not reach the server for ${resource.what} at ${url.href}: ${error.message}. Check sonarHostUrl / the report's serverUrl, the network, and for https a private CA (sonarRootCert).`);
@@ -32063,7 +32100,10 @@ class SonarClient {
     /** One request, body included, with a hard time-out; a network failure becomes a NetworkFailure. */
     async send(url) {
         const remaining = this.options.deadline - this.options.clock.now();
-        const timeoutMs = Math.max(1, Math.min(this.options.requestTimeoutMs, remaining));
+        const cutByDeadline = remaining < this.options.requestTimeoutMs;
+        const timeoutMs = cutByDeadline
+            ? Math.max(remaining, MIN_REQUEST_MS)
+            : this.options.requestTimeoutMs;
         const client = this.connection();
         const headers = { accept: 'application/json' };
         if (this.options.token !== undefined)
@@ -32073,7 +32113,9 @@ class SonarClient {
             timer = setTimeout(() => {
                 // The only way to abandon a request: destroy its sockets. The next one reconnects.
                 this.close();
-                reject(new NetworkFailure(`no reply within ${timeoutMs} ms`));
+                reject(cutByDeadline
+                    ? new DeadlineReached()
+                    : new NetworkFailure(`no reply within ${timeoutMs} ms`));
             }, timeoutMs);
         });
         try {
@@ -32085,7 +32127,7 @@ class SonarClient {
             return await Promise.race([reply, timeout]);
         }
         catch (error) {
-            if (error instanceof NetworkFailure)
+            if (error instanceof NetworkFailure || error instanceof DeadlineReached)
                 throw error;
             const { code } = error;
             throw new NetworkFailure(describeNetworkError(error), !isCertificateError(code));
@@ -32105,6 +32147,9 @@ class NetworkFailure extends Error {
         super(message);
         this.retryable = retryable;
     }
+}
+/** A request the overall deadline cut short: a time-out, not a server fault. */
+class DeadlineReached extends Error {
 }
 /** Adds the private CA to this client's TLS options only: no global trust store change. */
 class TrustExtraCa {
@@ -32252,15 +32297,24 @@ async function waitForTask(options) {
     const { clock, deadline, startedAt } = options;
     const elapsed = () => clock.now() - startedAt;
     let last;
+    const timedOut = () => new TimeoutError(`Timed out after ${seconds(elapsed())} waiting for the analysis task${last ? ` ${last.id}: its last status was ${last.status}` : ': no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${seconds(deadline - startedAt)}).`);
     // Polls keep a fixed cadence from the step's start: the first at initialDelayMs, then one
     // every pollingIntervalMs, however long each request took.
     let nextPollAt = startedAt + options.initialDelayMs;
     for (;;) {
         await clock.sleep(Math.max(0, Math.min(nextPollAt, deadline) - clock.now()));
-        if (clock.now() >= deadline) {
-            throw new TimeoutError(`Timed out after ${seconds(elapsed())} waiting for the analysis task${last ? ` ${last.id}: its last status was ${last.status}` : ': no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${seconds(deadline - startedAt)}).`);
+        if (clock.now() >= deadline)
+            throw timedOut();
+        let task;
+        try {
+            task = await options.fetchTask();
         }
-        const task = await options.fetchTask();
+        catch (error) {
+            // A poll the deadline cut short is a time-out like any other: say the last status seen.
+            if (error instanceof TimeoutError)
+                throw timedOut();
+            throw error;
+        }
         last = task;
         options.onPoll?.(task, elapsed());
         if (task.status === 'SUCCESS') {
@@ -32730,7 +32784,9 @@ function settings_boolean(input, name, fallback) {
 
 
 
+
 const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
+const log = runnerLog(core_namespaceObject);
 /** The action: settings → check → outputs, annotations, summary, verdict. */
 async function run() {
     // The time-out counts from the step's start: the process start, module loading included.
@@ -32743,11 +32799,11 @@ async function run() {
             cwd: process.cwd(),
             clock: systemClock,
             startedAt,
-            log: core_namespaceObject,
+            log,
             userAgent: USER_AGENT
         });
         setOutputs(result);
-        annotate(result, core_namespaceObject);
+        annotate(result, log);
         await writeSummary(renderSummary(result));
         if (result.status === 'ERROR') {
             if (settings.failOnError)
@@ -32755,7 +32811,7 @@ async function run() {
             warning(`${gateFailureMessage(result)}\nfailOnError is false: the job goes on.`);
         }
         else {
-            info(`Quality Gate status: ${result.status}`);
+            log.info(`Quality Gate status: ${result.status}`);
         }
     }
     catch (error) {
@@ -32781,7 +32837,7 @@ async function writeSummary(markdown) {
         await summary.addRaw(markdown, true).write();
     }
     catch (error) {
-        info(`Could not write the job summary: ${error.message}`);
+        log.info(`Could not write the job summary: ${error.message}`);
     }
 }
 

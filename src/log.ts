@@ -6,3 +6,18 @@ export interface Log {
   startGroup(name: string): void
   endGroup(): void
 }
+
+/**
+ * The runner's log as a Log. Messages may quote the server (statuses, ids): `info` is kept to one
+ * line so no text can start a line with `::` and become a workflow command. The annotation and
+ * group commands of `@actions/core` escape their text themselves.
+ */
+export function runnerLog(core: Log): Log {
+  return {
+    info: (message) => core.info(message.replace(/[\r\n]+/g, ' ')),
+    warning: (message) => core.warning(message),
+    notice: (message) => core.notice(message),
+    startGroup: (name) => core.startGroup(name),
+    endGroup: () => core.endGroup()
+  }
+}

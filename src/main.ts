@@ -1,6 +1,7 @@
 import * as core from '@actions/core'
 import { systemClock } from './clock.js'
 import { QualityGateFailure } from './errors.js'
+import { runnerLog } from './log.js'
 import { checkQualityGate, type GateResult } from './gate/check.js'
 import {
   annotate,
@@ -12,6 +13,7 @@ import { tokenForms } from './secrets.js'
 import { readSettings } from './settings.js'
 
 const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`
+const log = runnerLog(core)
 
 /** The action: settings → check → outputs, annotations, summary, verdict. */
 export async function run(): Promise<void> {
@@ -25,18 +27,18 @@ export async function run(): Promise<void> {
       cwd: process.cwd(),
       clock: systemClock,
       startedAt,
-      log: core,
+      log,
       userAgent: USER_AGENT
     })
     setOutputs(result)
-    annotate(result, core)
+    annotate(result, log)
     await writeSummary(renderSummary(result))
 
     if (result.status === 'ERROR') {
       if (settings.failOnError) throw new QualityGateFailure(gateFailureMessage(result))
       core.warning(`${gateFailureMessage(result)}\nfailOnError is false: the job goes on.`)
     } else {
-      core.info(`Quality Gate status: ${result.status}`)
+      log.info(`Quality Gate status: ${result.status}`)
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
@@ -60,6 +62,6 @@ async function writeSummary(markdown: string): Promise<void> {
   try {
     await core.summary.addRaw(markdown, true).write()
   } catch (error) {
-    core.info(`Could not write the job summary: ${(error as Error).message}`)
+    log.info(`Could not write the job summary: ${(error as Error).message}`)
   }
 }

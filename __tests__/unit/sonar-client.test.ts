@@ -1,6 +1,6 @@
 import { delay, http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
-import { ServerRequestError, UnsafeRequestError } from '../../src/errors.js'
+import { ServerRequestError, TimeoutError, UnsafeRequestError } from '../../src/errors.js'
 import { SonarClient, type SonarClientOptions } from '../../src/sonar/client.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { useMockServer } from '../../__fixtures__/msw.js'
@@ -330,5 +330,30 @@ describe('the token goes to the server origin only', () => {
       expect((error as Error).message).not.toContain(TOKEN)
       expect((error as Error).message).not.toContain(Buffer.from(`${TOKEN}:`).toString('base64'))
     }
+  })
+})
+
+describe('near the overall deadline, a request is a time-out, and still gets a fair chance', () => {
+  it('a request the deadline cuts short is a TimeoutError, not an unreachable server', async () => {
+    taskReplies(async () => {
+      await delay('infinite')
+      return ok()
+    })
+    const clock = new FakeClock()
+    const { client: c } = client({ clock, deadline: 50, requestTimeoutMs: 10_000 })
+    const reading = c.getTask(TASK_URL, 'AYTask1')
+    await expect(reading).rejects.toThrow(TimeoutError)
+    await expect(reading).rejects.toThrow(
+      'The overall time-out (pollingTimeoutSec) ran out while waiting for task AYTask1 from https://sonar.example.com/api/ce/task?id=AYTask1.'
+    )
+  })
+
+  it('a request that starts at the deadline still gets a second to answer', async () => {
+    taskReplies(async () => {
+      await delay(200)
+      return ok()
+    })
+    const { client: c } = client({ deadline: 0 })
+    await expect(c.getTask(TASK_URL, 'AYTask1')).resolves.toMatchObject({ status: 'SUCCESS' })
   })
 })

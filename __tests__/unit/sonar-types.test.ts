@@ -77,3 +77,23 @@ describe('the gate reply is read as real servers send it, unknown fields ignored
     }
   )
 })
+
+describe('statuses are status words: text that could smuggle workflow commands is refused', () => {
+  const injected = 'PENDING\n::error::injected'
+  it.each([
+    ['task.status', () => decodeTask({ task: { status: injected } })],
+    ['projectStatus.status', () => decodeProjectStatus({ projectStatus: { status: injected } })],
+    [
+      'a condition status',
+      () =>
+        decodeProjectStatus({
+          projectStatus: { status: 'OK', conditions: [{ status: injected, metricKey: 'x' }] }
+        })
+    ],
+    ['task.status', () => decodeTask({ task: { status: 'pending' } })],
+    ['task.status', () => decodeTask({ task: { status: 42 } })]
+  ])('%s', (where, decode) => {
+    expect(decode).toThrow(UnexpectedShape)
+    expect(decode).toThrow(new RegExp(`^${where.replace('.', '\\.')} is .*, not a status word`))
+  })
+})

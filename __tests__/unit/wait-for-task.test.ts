@@ -171,3 +171,29 @@ describe('polls keep a fixed cadence, however long each request takes', () => {
     expect(clock.sleeps).toEqual([3000, 700, 700, 700])
   })
 })
+
+describe('a poll the deadline cuts short ends as a time-out with the last status seen', () => {
+  it('turns the request time-out into the usual message', async () => {
+    const clock = new FakeClock()
+    let polls = 0
+    const server = async () => {
+      if (++polls === 1) return task('IN_PROGRESS')
+      clock.advance(2000)
+      throw new TimeoutError('The overall time-out (pollingTimeoutSec) ran out while waiting')
+    }
+    const waiting = waitForTask({ ...options(clock, server), initialDelayMs: 0, deadline: 2500 })
+    await expect(waiting).rejects.toThrow(
+      'Timed out after 3.0 s waiting for the analysis task AYTask1: its last status was IN_PROGRESS.'
+    )
+  })
+
+  it('other failures of a poll pass through unchanged', async () => {
+    const clock = new FakeClock()
+    const server = async (): Promise<Task> => {
+      throw new ServerRequestError('The server rejected the token')
+    }
+    await expect(waitForTask(options(clock, server))).rejects.toThrow(
+      'The server rejected the token'
+    )
+  })
+})

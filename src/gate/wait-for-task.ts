@@ -31,18 +31,25 @@ export async function waitForTask(options: WaitForTaskOptions): Promise<Finished
   const { clock, deadline, startedAt } = options
   const elapsed = (): number => clock.now() - startedAt
   let last: Task | undefined
+  const timedOut = (): TimeoutError =>
+    new TimeoutError(
+      `Timed out after ${seconds(elapsed())} waiting for the analysis task${last ? ` ${last.id}: its last status was ${last.status}` : ': no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${seconds(deadline - startedAt)}).`
+    )
 
   // Polls keep a fixed cadence from the step's start: the first at initialDelayMs, then one
   // every pollingIntervalMs, however long each request took.
   let nextPollAt = startedAt + options.initialDelayMs
   for (;;) {
     await clock.sleep(Math.max(0, Math.min(nextPollAt, deadline) - clock.now()))
-    if (clock.now() >= deadline) {
-      throw new TimeoutError(
-        `Timed out after ${seconds(elapsed())} waiting for the analysis task${last ? ` ${last.id}: its last status was ${last.status}` : ': no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${seconds(deadline - startedAt)}).`
-      )
+    if (clock.now() >= deadline) throw timedOut()
+    let task: Task
+    try {
+      task = await options.fetchTask()
+    } catch (error) {
+      // A poll the deadline cut short is a time-out like any other: say the last status seen.
+      if (error instanceof TimeoutError) throw timedOut()
+      throw error
     }
-    const task = await options.fetchTask()
     last = task
     options.onPoll?.(task, elapsed())
 

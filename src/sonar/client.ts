@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders, RequestOptions } from 'node:http'
 import { HttpClient, type HttpClientResponse } from '@actions/http-client'
 import type { RequestHandler } from '@actions/http-client/lib/interfaces'
 import type { Clock } from '../clock.js'
-import { ServerRequestError, UnsafeRequestError } from '../errors.js'
+import { ServerRequestError, TimeoutError, UnsafeRequestError } from '../errors.js'
 import { isAllowedRedirect, isSameOrigin, serverBase } from './origin.js'
 import { RETRYABLE_STATUSES, retryDelayMs } from './retry-policy.js'
 import {
@@ -32,6 +32,12 @@ export interface SonarClientOptions {
 }
 
 const MAX_REDIRECTS = 5
+
+/**
+ * The least time a request is given, even near the deadline: a poll or gate read that starts
+ * just before it must still have a chance to bring a verdict that is there.
+ */
+const MIN_REQUEST_MS = 1000
 
 /** What the caller wants to read, for messages that say what went wrong. */
 interface Resource {
@@ -107,6 +113,11 @@ export class SonarClient {
         if (!RETRYABLE_STATUSES.has(reply.status)) throw failure
         retryAfter = headerValue(reply, 'retry-after')
       } catch (error) {
+        if (error instanceof DeadlineReached) {
+          throw new TimeoutError(
+            `The overall time-out (pollingTimeoutSec) ran out while waiting for ${resource.what} from ${url.href}.`
+          )
+        }
         if (!(error instanceof NetworkFailure)) throw error
         failure = new ServerRequestError(
           `Could not reach the server for ${resource.what} at ${url.href}: ${error.message}. Check sonarHostUrl / the report's serverUrl, the network, and for https a private CA (sonarRootCert).`
@@ -177,7 +188,10 @@ export class SonarClient {
   /** One request, body included, with a hard time-out; a network failure becomes a NetworkFailure. */
   private async send(url: URL): Promise<Reply> {
     const remaining = this.options.deadline - this.options.clock.now()
-    const timeoutMs = Math.max(1, Math.min(this.options.requestTimeoutMs, remaining))
+    const cutByDeadline = remaining < this.options.requestTimeoutMs
+    const timeoutMs = cutByDeadline
+      ? Math.max(remaining, MIN_REQUEST_MS)
+      : this.options.requestTimeoutMs
     const client = this.connection()
     const headers: Record<string, string> = { accept: 'application/json' }
     if (this.options.token !== undefined) headers['authorization'] = basicAuth(this.options.token)
@@ -187,7 +201,11 @@ export class SonarClient {
       timer = setTimeout(() => {
         // The only way to abandon a request: destroy its sockets. The next one reconnects.
         this.close()
-        reject(new NetworkFailure(`no reply within ${timeoutMs} ms`))
+        reject(
+          cutByDeadline
+            ? new DeadlineReached()
+            : new NetworkFailure(`no reply within ${timeoutMs} ms`)
+        )
       }, timeoutMs)
     })
     try {
@@ -198,7 +216,7 @@ export class SonarClient {
       }))
       return await Promise.race([reply, timeout])
     } catch (error) {
-      if (error instanceof NetworkFailure) throw error
+      if (error instanceof NetworkFailure || error instanceof DeadlineReached) throw error
       const { code } = error as NodeJS.ErrnoException
       throw new NetworkFailure(describeNetworkError(error), !isCertificateError(code))
     } finally {
@@ -220,6 +238,9 @@ class NetworkFailure extends Error {
     super(message)
   }
 }
+
+/** A request the overall deadline cut short: a time-out, not a server fault. */
+class DeadlineReached extends Error {}
 
 /** A reply read in full. */
 interface Reply {

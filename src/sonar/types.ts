@@ -46,18 +46,33 @@ type Json = Record<string, unknown>
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
+/**
+ * Statuses are words (PENDING, IN_PROGRESS, OK, ERROR...). Anything else — new lines above all,
+ * which could smuggle workflow commands into the log — means the reply is not a server's.
+ */
+const STATUS_WORD = /^[A-Z][A-Z_]{0,39}$/
+
+function statusWord(value: unknown, where: string): string {
+  if (typeof value !== 'string' || !STATUS_WORD.test(value)) {
+    throw new UnexpectedShape(
+      `${where} is ${JSON.stringify(value)?.slice(0, 60)}, not a status word like OK or ERROR`
+    )
+  }
+  return value
+}
+
 const optionalString = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined
 
 /** Decodes the body of `GET api/ce/task?id=`. */
 export function decodeTask(body: unknown): Task {
   const task = isObject(body) ? body['task'] : undefined
-  if (!isObject(task) || typeof task['status'] !== 'string') {
+  if (!isObject(task) || task['status'] === undefined) {
     throw new UnexpectedShape('expected {"task": {"status": ...}}')
   }
   return {
     id: optionalString(task['id']) ?? '',
-    status: task['status'],
+    status: statusWord(task['status'], 'task.status'),
     analysisId: optionalString(task['analysisId']) || undefined,
     errorMessage: optionalString(task['errorMessage']),
     warnings: Array.isArray(task['warnings'])
@@ -70,14 +85,14 @@ export function decodeTask(body: unknown): Task {
 /** Decodes the body of `GET api/qualitygates/project_status`. */
 export function decodeProjectStatus(body: unknown): ProjectStatus {
   const projectStatus = isObject(body) ? body['projectStatus'] : undefined
-  if (!isObject(projectStatus) || typeof projectStatus['status'] !== 'string') {
+  if (!isObject(projectStatus) || projectStatus['status'] === undefined) {
     throw new UnexpectedShape('expected {"projectStatus": {"status": ...}}')
   }
   const rawConditions = Array.isArray(projectStatus['conditions'])
     ? projectStatus['conditions']
     : []
   return {
-    status: projectStatus['status'],
+    status: statusWord(projectStatus['status'], 'projectStatus.status'),
     conditions: rawConditions.filter(isObject).map(decodeCondition),
     rawConditions
   }
@@ -86,7 +101,10 @@ export function decodeProjectStatus(body: unknown): ProjectStatus {
 function decodeCondition(condition: Json): Condition {
   const periodIndex = condition['periodIndex']
   return {
-    status: optionalString(condition['status']) ?? 'NONE',
+    status:
+      condition['status'] === undefined
+        ? 'NONE'
+        : statusWord(condition['status'], 'a condition status'),
     metricKey: optionalString(condition['metricKey']) ?? 'unknown metric',
     comparator: optionalString(condition['comparator']),
     errorThreshold: optionalString(condition['errorThreshold']),
