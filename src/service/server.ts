@@ -18,13 +18,16 @@ export interface ServerLimits {
   requestTimeoutMs: number
   /** An idle keep-alive connection is closed after this. */
   keepAliveTimeoutMs: number
+  /** How often Node checks the two time-outs above (its default is 30 s, too coarse). */
+  checkIntervalMs: number
 }
 
 export const DEFAULT_LIMITS: ServerLimits = {
   maxHeaderSize: 16 * 1024,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000
+  keepAliveTimeoutMs: 5_000,
+  checkIntervalMs: 1_000
 }
 
 export interface ServiceServerOptions {
@@ -88,7 +91,8 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     {
       maxHeaderSize: limits.maxHeaderSize,
       headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: limits.checkIntervalMs
     },
     (req, res) => {
       // The filter and runHandler never reject; this is the last line of defence.
