@@ -1,12 +1,14 @@
 import { ConfigError, loadConfig } from './config.js'
 import { GenresFileError } from './genres.js'
+import { createBatchingSink } from './log-sink.js'
 import { createLogger } from './logger.js'
 import { startService } from './service.js'
 
 // The entry point: the only module that reads process.env and handles signals.
 async function main(): Promise<void> {
   const config = loadConfig(process.env)
-  const logger = createLogger(config.logLevel, (line) => process.stdout.write(line))
+  const sink = createBatchingSink((text) => process.stdout.write(text))
+  const logger = createLogger(config.logLevel, sink.write)
   const service = await startService(config, logger)
   console.log(`genre service listening on ${service.url}`)
 
@@ -17,6 +19,7 @@ async function main(): Promise<void> {
     logger.info('shutting down', { signal })
     service.close().then((outcome) => {
       logger.info('stopped', { outcome })
+      sink.flush()
       process.exit(0)
     })
   }

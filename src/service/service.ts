@@ -3,7 +3,7 @@ import type { Server } from 'node:http'
 import type { TokenVerifier } from './auth-filter.js'
 import type { Config } from './config.js'
 import { loadGenres } from './genres.js'
-import { createIdTokenVerifier } from './id-token.js'
+import { createIdTokenVerifier, type IdTokenVerifier } from './id-token.js'
 import { GOOGLE_JWKS_URL, isGoogle } from './issuer.js'
 import { createKeySet } from './key-set.js'
 import type { Logger } from './logger.js'
@@ -66,23 +66,21 @@ export function createTokenVerifier(
     getKey: keySet.getKey,
     clockToleranceSec: config.clockToleranceSec
   })
-  const verify: TokenVerifier = config.verifyCache
-    ? cachingVerifier(
-        verifyIdToken,
-        new VerificationCache({
-          maxEntries: tuning.cacheMaxEntries,
-          maxAgeMs: tuning.cacheMaxAgeMs
-        })
-      )
-    : async (token) => (await verifyIdToken(token)).subject
-  return async (token) => {
+  // Only full verifications are logged (at debug), with jose's reason code, never the token.
+  const verifyAndLog: IdTokenVerifier = async (token) => {
     try {
-      return await verify(token)
+      return await verifyIdToken(token)
     } catch (error) {
       logger.debug('token rejected', { reason: error instanceof Error ? error.message : 'unknown' })
       throw error
     }
   }
+  if (!config.verifyCache) return async (token) => (await verifyAndLog(token)).subject
+  const cache = new VerificationCache({
+    maxEntries: tuning.cacheMaxEntries,
+    maxAgeMs: tuning.cacheMaxAgeMs
+  })
+  return cachingVerifier(verifyAndLog, cache)
 }
 
 /** Loads the genres, builds the verifier and listens; rejects when GENRES_FILE is bad. */
