@@ -8,8 +8,9 @@ const file = new URL('../data/genres.json', import.meta.url).pathname
 const body = Buffer.from(JSON.stringify(parseGenres(file, readFileSync(file, 'utf8'))))
 const port = Number(process.argv[2])
 
+const headers = { 'Content-Type': 'application/json', 'Content-Length': String(body.length) }
+
 createServer((_req, res) => {
-  res.setHeader('Content-Type', 'application/json')
-  res.setHeader('Content-Length', body.length)
+  res.writeHead(200, headers)
   res.end(body)
 }).listen(port, '127.0.0.1')

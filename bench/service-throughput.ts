@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import autocannon from 'autocannon'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const DURATION_SEC = Number(process.env.BENCH_DURATION_SEC ?? 5)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
 const CLIENT_ID = 'bench-client'
@@ -135,7 +135,9 @@ async function main(): Promise<void> {
   try {
     for (const target of targets) await measure(target, 2) // warm-up, JIT and key fetch
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const target of targets) {
+      // Alternate the order so that drift in the machine's load does not favour one target.
+      const order = round % 2 === 1 ? targets : [...targets].reverse()
+      for (const target of order) {
         const sample = await measure(target, DURATION_SEC)
         samples.get(target.name)?.push(sample)
         console.log(
@@ -150,20 +152,29 @@ async function main(): Promise<void> {
   }
 
   const floorName = targets[0]?.name ?? ''
+  const floor = samples.get(floorName) ?? []
   const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length
-  const floorRps = mean((samples.get(floorName) ?? []).map((s) => s.rps))
+  const median = (values: number[]): number => {
+    const sorted = [...values].sort((a, b) => a - b)
+    const middle = Math.floor(sorted.length / 2)
+    return sorted.length % 2 === 1
+      ? (sorted[middle] as number)
+      : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
+  }
   console.log(
     `\n${new Date().toISOString()}  node ${process.version}  ${ROUNDS} rounds × ${DURATION_SEC} s, ` +
       `${CONNECTIONS} connections\n`
   )
   console.log(
-    '| target | req/s (mean) | ratio to floor | p99 ms (worst) | non-2xx | errors | peak RSS MB |'
+    '| target | req/s (mean) | ratio to floor (median of rounds) | p99 ms (worst round) | ' +
+      'non-2xx | errors | peak RSS MB |'
   )
   console.log('|---|---|---|---|---|---|---|')
   for (const [name, list] of samples) {
-    const rps = mean(list.map((s) => s.rps))
+    // Each round's ratio compares runs made seconds apart, which cancels slow drift.
+    const ratio = median(list.map((sample, round) => sample.rps / (floor[round]?.rps ?? NaN)))
     console.log(
-      `| ${name} | ${Math.round(rps)} | ${(rps / floorRps).toFixed(2)} | ` +
+      `| ${name} | ${Math.round(mean(list.map((s) => s.rps)))} | ${ratio.toFixed(2)} | ` +
         `${Math.max(...list.map((s) => s.p99))} | ${list.reduce((a, s) => a + s.non2xx, 0)} | ` +
         `${list.reduce((a, s) => a + s.errors, 0)} | ${Math.max(...list.map((s) => s.rssMb))} |`
     )

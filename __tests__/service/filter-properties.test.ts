@@ -5,6 +5,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/service/config.js'
 import { createLogger } from '../../src/service/logger.js'
+import { jsonReply } from '../../src/service/responses.js'
 import { createServiceServer } from '../../src/service/server.js'
 import { createTokenVerifier, DEFAULT_TUNING } from '../../src/service/service.js'
 import { shutDown } from '../../src/service/shutdown.js'
@@ -45,13 +46,13 @@ beforeAll(async () => {
     allowedOrigin: config.allowedOrigin,
     verify: createTokenVerifier(config, DEFAULT_TUNING, logger),
     routes: {
-      root: (_req, res) => {
+      root: () => {
         calls.root++
-        res.end()
+        return jsonReply(200, 'root')
       },
-      protected: (_req, res) => {
+      protected: () => {
         calls.protected++
-        res.end()
+        return jsonReply(200, 'protected')
       }
     },
     logger

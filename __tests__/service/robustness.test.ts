@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process'
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { Reply } from '../../src/service/handler.js'
+import { jsonReply } from '../../src/service/responses.js'
 import type { Routes } from '../../src/service/routes.js'
 import { createLogger } from '../../src/service/logger.js'
 import { createServiceServer } from '../../src/service/server.js'
@@ -21,7 +23,7 @@ afterEach(async () => {
 })
 
 async function serve(routes: Partial<Routes>): Promise<string> {
-  const ok: Routes['root'] = (_req, res) => void res.end('ok')
+  const ok: Routes['root'] = () => jsonReply(200, 'ok')
   server = createServiceServer({
     basePath: '',
     allowedOrigin: 'https://app.example.com',
@@ -69,10 +71,10 @@ describe('graceful shutdown: stop accepting, finish requests in flight, then clo
     let started: () => void = () => undefined
     const inFlight = new Promise<void>((resolve) => (started = resolve))
     const origin = await serve({
-      protected: async (_req, res) => {
+      protected: async () => {
         started()
         await new Promise<void>((resolve) => (release = resolve))
-        res.end('finished')
+        return jsonReply(200, 'finished')
       }
     })
     const slow = fetch(`${origin}/slow`, { headers: { Authorization: VALID } })
@@ -81,7 +83,7 @@ describe('graceful shutdown: stop accepting, finish requests in flight, then clo
     await expect(fetch(`${origin}/`)).rejects.toThrow()
     release()
     const response = await slow
-    expect(await response.text()).toBe('finished')
+    expect(await response.json()).toBe('finished')
     expect(await closing).toBe('drained')
   })
 
@@ -91,7 +93,7 @@ describe('graceful shutdown: stop accepting, finish requests in flight, then clo
     const origin = await serve({
       protected: () => {
         started()
-        return new Promise<void>(() => undefined)
+        return new Promise<Reply>(() => undefined)
       }
     })
     const hanging = fetch(`${origin}/hang`, { headers: { Authorization: VALID } }).catch(

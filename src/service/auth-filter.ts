@@ -14,33 +14,46 @@ export interface FilterInput {
   authorization: string | undefined
 }
 
-/** Resolves to the subject of a valid ID token; rejects otherwise. */
-export type TokenVerifier = (token: string) => Promise<string>
+/**
+ * Gives the subject of a valid ID token, or throws/rejects. It may answer synchronously
+ * (a verification-cache hit), so the common case costs no promise.
+ */
+export type TokenVerifier = (token: string) => string | Promise<string>
+
+const ROOT: FilterDecision = { rule: 1, kind: 'root' }
+const PREFLIGHT: FilterDecision = { rule: 2, kind: 'preflight' }
+const NO_HEADER: FilterDecision = { rule: 3, kind: 'unauthorised' }
+const EMPTY_VALUE: FilterDecision = { rule: 4, kind: 'unauthorised' }
+const NOT_VERIFIED: FilterDecision = { rule: 5, kind: 'unauthorised' }
+const authenticated = (subject: string): FilterDecision => ({ rule: 6, kind: 'handler', subject })
+const notVerified = (): FilterDecision => NOT_VERIFIED
 
 /**
- * Spec 4.3, in order. Pure apart from the verifier it is given; never throws, so the
- * filter itself can never produce a 5xx.
+ * Spec 4.3, in order. Pure apart from the verifier it is given; never throws or rejects,
+ * so the filter itself can never produce a 5xx.
  */
-export async function applyFilter(
+export function applyFilter(
   input: FilterInput,
   basePath: string,
   verify: TokenVerifier
-): Promise<FilterDecision> {
+): FilterDecision | Promise<FilterDecision> {
   // 4.3 rule 1: the root target goes to its handler unchanged, no auth, no CORS.
-  if (relativePath(input.target, basePath) === '/') return { rule: 1, kind: 'root' }
+  if (relativePath(input.target, basePath) === '/') return ROOT
   // 4.3 rule 2: OPTIONS gets CORS, no handler.
-  if (input.method === 'OPTIONS') return { rule: 2, kind: 'preflight' }
+  if (input.method === 'OPTIONS') return PREFLIGHT
   // 4.3 rule 3: no Authorization header.
-  if (input.authorization === undefined) return { rule: 3, kind: 'unauthorised' }
+  if (input.authorization === undefined) return NO_HEADER
   // 4.3 rule 4: the first value is empty.
-  if (input.authorization === '') return { rule: 4, kind: 'unauthorised' }
+  if (input.authorization === '') return EMPTY_VALUE
   // 4.3 rule 5: the raw value must verify as an ID token (no "Bearer" word).
-  let subject: string
+  let verified: string | Promise<string>
   try {
-    subject = await verify(input.authorization)
+    verified = verify(input.authorization)
   } catch {
-    return { rule: 5, kind: 'unauthorised' }
+    return NOT_VERIFIED
   }
   // 4.3 rule 6: the handler runs; its reply gets the CORS headers.
-  return { rule: 6, kind: 'handler', subject }
+  return typeof verified === 'string'
+    ? authenticated(verified)
+    : verified.then(authenticated, notVerified)
 }

@@ -4,7 +4,10 @@ type EntryLevel = Exclude<LogLevel, 'silent'>
 
 export type LogFields = Record<string, string | number | boolean | undefined>
 
-/** One JSON object per line. Callers pass fields, never tokens or header values. */
+/**
+ * One JSON object per line. Callers pass fields, never tokens or header values; field names
+ * are plain identifiers chosen in code, so they need no escaping.
+ */
 export interface Logger {
   error(message: string, fields?: LogFields): void
   warn(message: string, fields?: LogFields): void
@@ -18,17 +21,29 @@ export function createLogger(
   now: () => number = Date.now
 ): Logger {
   const threshold = LOG_LEVELS.indexOf(level)
+  // Many lines share a millisecond under load; format its timestamp once.
+  let lastMs = NaN
+  let lastTime = ''
+  const timestamp = (): string => {
+    const ms = now()
+    if (ms !== lastMs) {
+      lastMs = ms
+      lastTime = new Date(ms).toISOString()
+    }
+    return lastTime
+  }
   const entry = (entryLevel: EntryLevel) => {
     const enabled = threshold !== 0 && LOG_LEVELS.indexOf(entryLevel) <= threshold
     const prefix = `","level":"${entryLevel}","msg":`
     return (message: string, fields?: LogFields): void => {
       if (!enabled) return
       // Built by hand rather than by spreading into one object: this runs once per request.
-      let line = `{"time":"${new Date(now()).toISOString()}${prefix}${JSON.stringify(message)}`
+      let line = `{"time":"${timestamp()}${prefix}${JSON.stringify(message)}`
       if (fields !== undefined) {
         for (const name in fields) {
           const value = fields[name]
-          if (value !== undefined) line += `,${JSON.stringify(name)}:${JSON.stringify(value)}`
+          if (value === undefined) continue
+          line += `,"${name}":${typeof value === 'string' ? JSON.stringify(value) : String(value)}`
         }
       }
       write(line + '}\n')

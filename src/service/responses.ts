@@ -1,49 +1,63 @@
 import type { ServerResponse } from 'node:http'
+import type { Reply } from './handler.js'
 
-/** The single place that builds the JSON replies, so each body and header set exists once. */
+/** The single place that builds the JSON replies and writes replies to the socket. */
 
-const UNAUTHORISED_BODY = Buffer.from(
-  JSON.stringify({ httpStatusCode: 401, error: 'Not authorised: could not authenticate user' })
-)
+export function jsonReply(
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {}
+): Reply {
+  return bodyReply(status, Buffer.from(JSON.stringify(value)), headers)
+}
+
+/** A body serialised once, e.g. the genre list, and reused for every request. */
+export function bodyReply(
+  status: number,
+  body: Buffer,
+  headers: Record<string, string> = {}
+): Reply {
+  return Object.freeze({
+    status,
+    headers: Object.freeze({
+      'Content-Type': 'application/json',
+      'Content-Length': String(body.length),
+      ...headers
+    }),
+    body
+  })
+}
+
+function errorReply(status: number, error: string, headers?: Record<string, string>): Reply {
+  return jsonReply(status, { httpStatusCode: status, error }, headers)
+}
 
 /** Spec 4.3 rules 3–5: exactly this body, JSON, and no CORS headers. */
-export function sendUnauthorised(res: ServerResponse): void {
-  sendBody(res, 401, UNAUTHORISED_BODY)
-}
+export const UNAUTHORISED = errorReply(401, 'Not authorised: could not authenticate user')
 
-export function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  sendBody(res, status, Buffer.from(JSON.stringify(value)))
-}
-
-/** A body serialised once, e.g. the genre list, sent as is on every request. */
-export function sendBody(res: ServerResponse, status: number, body: Buffer): void {
-  res.statusCode = status
-  res.setHeader('Content-Type', 'application/json')
-  res.setHeader('Content-Length', body.length)
-  res.end(res.req.method === 'HEAD' ? undefined : body)
-}
-
-export function sendError(res: ServerResponse, status: number, error: string): void {
-  sendJson(res, status, { httpStatusCode: status, error })
-}
-
-export function sendNotFound(res: ServerResponse): void {
-  sendError(res, 404, 'Not found')
-}
-
-export function sendMethodNotAllowed(res: ServerResponse, allow: readonly string[]): void {
-  res.setHeader('Allow', allow.join(', '))
-  sendError(res, 405, 'Method not allowed')
-}
+export const NOT_FOUND = errorReply(404, 'Not found')
 
 /** No message or stack from the failure reaches the client. */
-export function sendInternalError(res: ServerResponse): void {
-  sendError(res, 500, 'Internal server error')
+export const INTERNAL_ERROR = errorReply(500, 'Internal server error')
+
+export function methodNotAllowed(allow: readonly string[]): Reply {
+  return errorReply(405, 'Method not allowed', { Allow: allow.join(', ') })
 }
 
 /** Spec 4.3 rule 2: an empty reply carrying the CORS headers. */
-export function sendPreflight(res: ServerResponse, cors: Readonly<Record<string, string>>): void {
-  res.statusCode = 204
-  for (const [name, value] of Object.entries(cors)) res.setHeader(name, value)
-  res.end()
+export function preflightReply(cors: Readonly<Record<string, string>>): Reply {
+  return Object.freeze({ status: 204, headers: cors, body: Buffer.alloc(0) })
+}
+
+/** Writes status and headers in one call (cheaper than setHeader one by one); no body for HEAD. */
+export function writeReply(
+  res: ServerResponse,
+  reply: Reply,
+  extraHeaders?: Readonly<Record<string, string>>
+): void {
+  res.writeHead(
+    reply.status,
+    extraHeaders === undefined ? reply.headers : { ...reply.headers, ...extraHeaders }
+  )
+  res.end(res.req.method === 'HEAD' || reply.body.length === 0 ? undefined : reply.body)
 }

@@ -1,6 +1,6 @@
 import type { Genre } from './genres.js'
 import type { Handler } from './handler.js'
-import { sendBody, sendJson, sendMethodNotAllowed, sendNotFound } from './responses.js'
+import { bodyReply, jsonReply, methodNotAllowed, NOT_FOUND } from './responses.js'
 
 const READ_METHODS = ['GET', 'HEAD']
 
@@ -12,17 +12,18 @@ export interface Routes {
 }
 
 export function createRoutes(genres: readonly Genre[]): Routes {
-  // Serialised once: the list does not change while the service runs.
-  const genresBody = Buffer.from(JSON.stringify(genres.map(({ id, name }) => ({ id, name }))))
+  // Built once: the list does not change while the service runs.
+  const genresReply = bodyReply(
+    200,
+    Buffer.from(JSON.stringify(genres.map(({ id, name }) => ({ id, name }))))
+  )
+  const statusReply = jsonReply(200, { status: 'ok' })
+  const readOnly = methodNotAllowed(READ_METHODS)
   return {
-    root: (req, res) => {
-      if (!READ_METHODS.includes(req.method ?? '')) return sendMethodNotAllowed(res, READ_METHODS)
-      sendJson(res, 200, { status: 'ok' })
-    },
-    protected: (req, res, { path }) => {
-      if (path !== '/genre') return sendNotFound(res)
-      if (!READ_METHODS.includes(req.method ?? '')) return sendMethodNotAllowed(res, READ_METHODS)
-      sendBody(res, 200, genresBody)
+    root: ({ method }) => (READ_METHODS.includes(method) ? statusReply : readOnly),
+    protected: ({ method, path }) => {
+      if (path !== '/genre') return NOT_FOUND
+      return READ_METHODS.includes(method) ? genresReply : readOnly
     }
   }
 }

@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import { applyFilter, type TokenVerifier } from './auth-filter.js'
+import { applyFilter, type FilterDecision, type TokenVerifier } from './auth-filter.js'
 import { corsHeaders } from './cors.js'
 import { firstHeaderValue } from './first-header.js'
-import type { Handler, RequestContext } from './handler.js'
+import type { Handler, Reply } from './handler.js'
 import type { Logger } from './logger.js'
-import { logRequestWhenDone } from './request-log.js'
-import { sendInternalError, sendPreflight, sendUnauthorised } from './responses.js'
+import { logRequest } from './request-log.js'
+import { INTERNAL_ERROR, preflightReply, UNAUTHORISED, writeReply } from './responses.js'
 import type { Routes } from './routes.js'
 import { relativePath } from './target.js'
 
@@ -43,48 +43,80 @@ export function createServiceServer(options: ServiceServerOptions): Server {
   const { basePath, verify, routes, logger } = options
   const limits = { ...DEFAULT_LIMITS, ...options.limits }
   const cors = corsHeaders(options.allowedOrigin)
+  const preflight = preflightReply(cors)
 
-  const runHandler = async (
+  const finish = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    startedAt: number,
+    reply: Reply,
+    subject?: string
+  ): void => {
+    // 4.3 rule 6: whatever the handler answers, its reply carries the CORS headers.
+    writeReply(res, reply, subject === undefined ? undefined : cors)
+    logRequest(logger, req.method ?? '', req.url ?? '', reply.status, startedAt, subject)
+  }
+
+  const runHandler = (
     handler: Handler,
     req: IncomingMessage,
     res: ServerResponse,
-    context: RequestContext
-  ): Promise<void> => {
-    try {
-      await handler(req, res, context)
-    } catch (error) {
+    startedAt: number,
+    subject?: string
+  ): void => {
+    const failed = (error: unknown): void => {
       logger.error('handler failed', { error: error instanceof Error ? error.name : 'unknown' })
-      if (res.headersSent) res.destroy()
-      else sendInternalError(res)
+      finish(req, res, startedAt, INTERNAL_ERROR, subject)
+    }
+    let reply: Reply | Promise<Reply>
+    try {
+      reply = handler({
+        method: req.method ?? '',
+        path: relativePath(req.url ?? '', basePath),
+        subject
+      })
+    } catch (error) {
+      return failed(error)
+    }
+    if (reply instanceof Promise) {
+      reply.then((value) => finish(req, res, startedAt, value, subject), failed)
+    } else {
+      finish(req, res, startedAt, reply, subject)
     }
   }
 
-  const onRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    let subject: string | undefined
-    logRequestWhenDone(req, res, logger, () => subject)
-    const target = req.url ?? ''
-    const decision = await applyFilter(
+  const act = (
+    decision: FilterDecision,
+    req: IncomingMessage,
+    res: ServerResponse,
+    startedAt: number
+  ): void => {
+    switch (decision.kind) {
+      case 'root':
+        return runHandler(routes.root, req, res, startedAt)
+      case 'preflight':
+        return finish(req, res, startedAt, preflight)
+      case 'unauthorised':
+        return finish(req, res, startedAt, UNAUTHORISED)
+      case 'handler':
+        return runHandler(routes.protected, req, res, startedAt, decision.subject)
+    }
+  }
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    const startedAt = performance.now()
+    const decision = applyFilter(
       {
         method: req.method ?? '',
-        target,
+        target: req.url ?? '',
         authorization: firstHeaderValue(req.rawHeaders, 'authorization')
       },
       basePath,
       verify
     )
-    const path = relativePath(target, basePath)
-    switch (decision.kind) {
-      case 'root':
-        return runHandler(routes.root, req, res, { path })
-      case 'preflight':
-        return sendPreflight(res, cors)
-      case 'unauthorised':
-        return sendUnauthorised(res)
-      case 'handler':
-        subject = decision.subject
-        for (const [name, value] of Object.entries(cors)) res.setHeader(name, value)
-        return runHandler(routes.protected, req, res, { path, subject })
-    }
+    // The filter never rejects; a cache hit decides synchronously.
+    if (decision instanceof Promise) decision.then((value) => act(value, req, res, startedAt))
+    else act(decision, req, res, startedAt)
   }
 
   const server = createServer(
@@ -94,12 +126,7 @@ export function createServiceServer(options: ServiceServerOptions): Server {
       requestTimeout: limits.requestTimeoutMs,
       connectionsCheckingInterval: limits.checkIntervalMs
     },
-    (req, res) => {
-      // The filter and runHandler never reject; this is the last line of defence.
-      onRequest(req, res).catch(() => {
-        if (!res.headersSent) sendInternalError(res)
-      })
-    }
+    onRequest
   )
   server.keepAliveTimeout = limits.keepAliveTimeoutMs
   return server

@@ -75,7 +75,7 @@ export function createTokenVerifier(
       throw error
     }
   }
-  if (!config.verifyCache) return async (token) => (await verifyAndLog(token)).subject
+  if (!config.verifyCache) return (token) => verifyAndLog(token).then(({ subject }) => subject)
   const cache = new VerificationCache({
     maxEntries: tuning.cacheMaxEntries,
     maxAgeMs: tuning.cacheMaxAgeMs

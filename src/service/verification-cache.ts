@@ -60,16 +60,20 @@ function hashOf(token: string): string {
   return createHash('sha256').update(token).digest('base64')
 }
 
-/** A verifier that consults the cache first and stores what the real verifier accepted. */
+/**
+ * A verifier that consults the cache first (answering synchronously on a hit) and stores
+ * what the real verifier accepted.
+ */
 export function cachingVerifier(
   verify: IdTokenVerifier,
   cache: VerificationCache
-): (token: string) => Promise<string> {
-  return async (token) => {
+): (token: string) => string | Promise<string> {
+  return (token) => {
     const cached = cache.lookup(token)
     if (cached !== undefined) return cached
-    const verified = await verify(token)
-    cache.store(token, verified.subject, verified.expiresAt)
-    return verified.subject
+    return verify(token).then((verified) => {
+      cache.store(token, verified.subject, verified.expiresAt)
+      return verified.subject
+    })
   }
 }
