@@ -22,6 +22,8 @@ interface Target {
 
 interface Sample {
   rps: number
+  /** CPU time (user + system) the server process used per request, in microseconds. */
+  cpuUsPerRequest: number
   p99: number
   non2xx: number
   errors: number
@@ -48,6 +50,12 @@ async function untilUp(url: string): Promise<void> {
   throw new Error(`${url} did not come up`)
 }
 
+/** utime + stime of a process in milliseconds (Linux, 100 ticks per second). */
+function cpuMs(pid: number | undefined): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
 function rssMb(pid: number | undefined): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
@@ -57,6 +65,7 @@ function rssMb(pid: number | undefined): number {
 async function measure(target: Target, durationSec: number): Promise<Sample> {
   let peak = 0
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(target.child.pid))), 250)
+  const cpuBefore = cpuMs(target.child.pid)
   const result = await autocannon({
     url: target.url,
     connections: CONNECTIONS,
@@ -66,6 +75,7 @@ async function measure(target: Target, durationSec: number): Promise<Sample> {
   clearInterval(sampler)
   return {
     rps: result.requests.average,
+    cpuUsPerRequest: ((cpuMs(target.child.pid) - cpuBefore) * 1000) / result.requests.total,
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
@@ -112,7 +122,7 @@ async function main(): Promise<void> {
     await untilUp(`http://127.0.0.1:${port}/`)
     return { name, url, child, headers: { Authorization: token } }
   }
-  const startFloor = async (): Promise<Target> => {
+  const startFloor = async (token: string): Promise<Target> => {
     const port = await freePort()
     const child = spawn(
       process.execPath,
@@ -123,11 +133,12 @@ async function main(): Promise<void> {
     )
     const url = `http://127.0.0.1:${port}/genre`
     await untilUp(url)
-    return { name: 'floor (bare node:http)', url, child, headers: {} }
+    // The floor receives the same request, token included, and ignores it.
+    return { name: 'floor (bare node:http)', url, child, headers: { Authorization: token } }
   }
 
   const targets: Target[] = [
-    await startFloor(),
+    await startFloor(token),
     await startService('service, verification cache on', 'on'),
     await startService('service, verification cache off', 'off')
   ]
@@ -141,7 +152,8 @@ async function main(): Promise<void> {
         const sample = await measure(target, DURATION_SEC)
         samples.get(target.name)?.push(sample)
         console.log(
-          `round ${round} ${target.name}: ${Math.round(sample.rps)} req/s, p99 ${sample.p99} ms, ` +
+          `round ${round} ${target.name}: ${Math.round(sample.rps)} req/s, ` +
+            `${sample.cpuUsPerRequest.toFixed(1)} µs CPU/req, p99 ${sample.p99} ms, ` +
             `non-2xx ${sample.non2xx}, errors ${sample.errors}, RSS ${sample.rssMb} MB`
         )
       }
@@ -166,15 +178,16 @@ async function main(): Promise<void> {
       `${CONNECTIONS} connections\n`
   )
   console.log(
-    '| target | req/s (mean) | ratio to floor (median of rounds) | p99 ms (worst round) | ' +
-      'non-2xx | errors | peak RSS MB |'
+    '| target | req/s (mean) | ratio to floor (median of rounds) | server CPU µs/req (median) | ' +
+      'p99 ms (worst round) | non-2xx | errors | peak RSS MB |'
   )
-  console.log('|---|---|---|---|---|---|---|')
+  console.log('|---|---|---|---|---|---|---|---|')
   for (const [name, list] of samples) {
     // Each round's ratio compares runs made seconds apart, which cancels slow drift.
     const ratio = median(list.map((sample, round) => sample.rps / (floor[round]?.rps ?? NaN)))
     console.log(
       `| ${name} | ${Math.round(mean(list.map((s) => s.rps)))} | ${ratio.toFixed(2)} | ` +
+        `${median(list.map((s) => s.cpuUsPerRequest)).toFixed(1)} | ` +
         `${Math.max(...list.map((s) => s.p99))} | ${list.reduce((a, s) => a + s.non2xx, 0)} | ` +
         `${list.reduce((a, s) => a + s.errors, 0)} | ${Math.max(...list.map((s) => s.rssMb))} |`
     )

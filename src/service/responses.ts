@@ -49,6 +49,18 @@ export function preflightReply(cors: Readonly<Record<string, string>>): Reply {
   return Object.freeze({ status: 204, headers: cors, body: Buffer.alloc(0) })
 }
 
+// Replies are mostly constants, so each reply's headers merged with the CORS set are built
+// once and reused: a fresh merged object per request measurably slows writeHead down.
+const merged = new WeakMap<Reply, WeakMap<object, Readonly<Record<string, string>>>>()
+
+function headersWith(reply: Reply, extra: Readonly<Record<string, string>>) {
+  let byExtra = merged.get(reply)
+  if (byExtra === undefined) merged.set(reply, (byExtra = new WeakMap()))
+  let headers = byExtra.get(extra)
+  if (headers === undefined) byExtra.set(extra, (headers = { ...reply.headers, ...extra }))
+  return headers
+}
+
 /** Writes status and headers in one call (cheaper than setHeader one by one); no body for HEAD. */
 export function writeReply(
   res: ServerResponse,
@@ -57,7 +69,7 @@ export function writeReply(
 ): void {
   res.writeHead(
     reply.status,
-    extraHeaders === undefined ? reply.headers : { ...reply.headers, ...extraHeaders }
+    extraHeaders === undefined ? reply.headers : headersWith(reply, extraHeaders)
   )
   res.end(res.req.method === 'HEAD' || reply.body.length === 0 ? undefined : reply.body)
 }

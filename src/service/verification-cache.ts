@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import type { IdTokenVerifier } from './id-token.js'
 
 export interface VerificationCacheOptions {
@@ -57,7 +57,7 @@ export class VerificationCache {
 }
 
 function hashOf(token: string): string {
-  return createHash('sha256').update(token).digest('base64')
+  return hash('sha256', token, 'base64')
 }
 
 /**
