@@ -122,7 +122,7 @@ async function main(): Promise<void> {
     await untilUp(`http://127.0.0.1:${port}/`)
     return { name, url, child, headers: { Authorization: token } }
   }
-  const startFloor = async (token: string): Promise<Target> => {
+  const startFloor = async (): Promise<Target> => {
     const port = await freePort()
     const child = spawn(
       process.execPath,
@@ -138,7 +138,7 @@ async function main(): Promise<void> {
   }
 
   const targets: Target[] = [
-    await startFloor(token),
+    await startFloor(),
     await startService('service, verification cache on', 'on'),
     await startService('service, verification cache off', 'off')
   ]

@@ -109,6 +109,17 @@ for (const basePath of ['', '/api']) {
         expect(corsHeadersOf(response)).toEqual(EXPECTED_CORS)
       })
 
+      it('HEAD /genre answers the headers without a body', async () => {
+        const response = await fetch(at('/genre'), {
+          method: 'HEAD',
+          headers: { Authorization: token }
+        })
+        expect(response.status).toBe(200)
+        expect(Number(response.headers.get('content-length'))).toBeGreaterThan(0)
+        expect(await response.text()).toBe('')
+        expect(corsHeadersOf(response)).toEqual(EXPECTED_CORS)
+      })
+
       it('an unknown path behind the filter is a 404 JSON with CORS', async () => {
         const response = await fetch(at('/nothing-here'), { headers: { Authorization: token } })
         expect(response.status).toBe(404)

@@ -1,7 +1,13 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { IdTokenVerifier } from '../../src/service/id-token.js'
 import { cachingVerifier, VerificationCache } from '../../src/service/verification-cache.js'
+import {
+  createSigningKey,
+  LocalIdentityProvider,
+  mintIdToken
+} from './support/identity-provider.js'
+import { CLIENT_ID, startTestService } from './support/test-service.js'
 
 function fixture(maxEntries = 100, maxAgeMs = 60_000) {
   let now = 1_000_000_000_000
@@ -92,5 +98,31 @@ describe('the cache is bounded and evicts the least recently used entry', () => 
     await cached('a')
     await cached('b')
     expect(calls).toEqual(['a', 'b', 'c', 'b'])
+  })
+})
+
+describe('through the service, a cached token stops working at exp', () => {
+  it('answers 401 once exp has passed, with no leeway', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const key = await createSigningKey('k')
+    const provider = await LocalIdentityProvider.start([key])
+    const service = await startTestService(provider, { CLOCK_TOLERANCE_SEC: '0' })
+    try {
+      const nowSec = Math.floor(Date.now() / 1000)
+      const token = await mintIdToken(provider, CLIENT_ID, {
+        key,
+        claims: { iat: nowSec, exp: nowSec + 20 }
+      })
+      const status = async () =>
+        (await fetch(`${service.url}genre`, { headers: { Authorization: token } })).status
+      expect(await status()).toBe(200)
+      expect(await status()).toBe(200)
+      vi.setSystemTime((nowSec + 20) * 1000)
+      expect(await status()).toBe(401)
+    } finally {
+      vi.useRealTimers()
+      await service.close()
+      await provider.stop()
+    }
   })
 })
