@@ -55,6 +55,14 @@ describe('a failing handler gives 500 JSON without details', () => {
     expect(corsHeadersOf(response)['access-control-allow-origin']).toBe('https://app.example.com')
   })
 
+  it('a reply that cannot be written closes the connection instead of crashing', async () => {
+    const origin = await serve({
+      protected: () => ({ status: 200, headers: { 'Bad\nName': 'x' }, body: Buffer.from('x') })
+    })
+    await expect(fetch(`${origin}/genre`, { headers: { Authorization: VALID } })).rejects.toThrow()
+    expect((await fetch(`${origin}/`)).status).toBe(200)
+  })
+
   it('a failing root handler is a 500 too', async () => {
     const origin = await serve({
       root: () => {

@@ -52,8 +52,14 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     reply: Reply,
     subject?: string
   ): void => {
-    // 4.3 rule 6: whatever the handler answers, its reply carries the CORS headers.
-    writeReply(res, reply, subject === undefined ? undefined : cors)
+    try {
+      // 4.3 rule 6: whatever the handler answers, its reply carries the CORS headers.
+      writeReply(res, reply, subject === undefined ? undefined : cors)
+    } catch (error) {
+      // Only a broken reply object can get here; the connection is all that is left to close.
+      logger.error('reply failed', { error: error instanceof Error ? error.name : 'unknown' })
+      res.destroy()
+    }
     logRequest(logger, req.method ?? '', req.url ?? '', reply.status, startedAt, subject)
   }
 
