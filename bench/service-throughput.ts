@@ -1,0 +1,200 @@
+// Throughput of GET /genre through the service against a bare node:http floor, in one run.
+// Each server is a child process, so autocannon (in this process) does not share its event
+// loop; everything is on loopback. Run with `npm run bench:service` (builds first).
+import { spawn, type ChildProcess } from 'node:child_process'
+import { openSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import autocannon from 'autocannon'
+import { exportJWK, generateKeyPair, SignJWT } from 'jose'
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
+const DURATION_SEC = Number(process.env.BENCH_DURATION_SEC ?? 5)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
+const CLIENT_ID = 'bench-client'
+
+interface Target {
+  name: string
+  url: string
+  child: ChildProcess
+  headers: Record<string, string>
+}
+
+interface Sample {
+  rps: number
+  /** CPU time (user + system) the server process used per request, in microseconds. */
+  cpuUsPerRequest: number
+  p99: number
+  non2xx: number
+  errors: number
+  rssMb: number
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+async function untilUp(url: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      await (await fetch(url)).arrayBuffer()
+      return
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  }
+  throw new Error(`${url} did not come up`)
+}
+
+/** utime + stime of a process in milliseconds (Linux, 100 ticks per second). */
+function cpuMs(pid: number | undefined): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+function rssMb(pid: number | undefined): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
+  return Math.round(kb / 1024)
+}
+
+async function measure(target: Target, durationSec: number): Promise<Sample> {
+  let peak = 0
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(target.child.pid))), 250)
+  const cpuBefore = cpuMs(target.child.pid)
+  const result = await autocannon({
+    url: target.url,
+    connections: CONNECTIONS,
+    duration: durationSec,
+    headers: target.headers
+  })
+  clearInterval(sampler)
+  return {
+    rps: result.requests.average,
+    cpuUsPerRequest: ((cpuMs(target.child.pid) - cpuBefore) * 1000) / result.requests.total,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    rssMb: peak
+  }
+}
+
+async function main(): Promise<void> {
+  // A loopback identity provider: one RS256 key, like Google's.
+  const { privateKey, publicKey } = await generateKeyPair('RS256')
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'bench', alg: 'RS256', use: 'sig' }
+  const idp = createServer((_req, res) => {
+    res.setHeader('Content-Type', 'application/json')
+    res.end(JSON.stringify({ keys: [jwk] }))
+  })
+  await new Promise<void>((resolve) => idp.listen(0, '127.0.0.1', resolve))
+  const issuer = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`
+  const token = await new SignJWT({ aud: CLIENT_ID, azp: CLIENT_ID, sub: 'bench-user' })
+    .setProtectedHeader({ alg: 'RS256', kid: 'bench' })
+    .setIssuer(issuer)
+    .setIssuedAt()
+    .setExpirationTime('2h')
+    .sign(privateKey)
+
+  // Request logs go to /dev/null: the service still formats and writes one line per request.
+  const devNull = openSync('/dev/null', 'w')
+  const startService = async (name: string, verifyCache: 'on' | 'off'): Promise<Target> => {
+    const port = await freePort()
+    const child = spawn(process.execPath, ['build/service/index.js'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        CLIENT_ID,
+        ALLOWED_ORIGIN: 'https://app.example.com',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        OIDC_ISSUER: issuer,
+        OIDC_JWKS_URL: `${issuer}/jwks`,
+        VERIFY_CACHE: verifyCache,
+        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info'
+      },
+      stdio: ['ignore', devNull, 'inherit']
+    })
+    const url = `http://127.0.0.1:${port}/genre`
+    await untilUp(`http://127.0.0.1:${port}/`)
+    return { name, url, child, headers: { Authorization: token } }
+  }
+  const startFloor = async (): Promise<Target> => {
+    const port = await freePort()
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'bench/service-floor-server.ts', String(port)],
+      {
+        stdio: ['ignore', 'ignore', 'inherit']
+      }
+    )
+    const url = `http://127.0.0.1:${port}/genre`
+    await untilUp(url)
+    // The floor receives the same request, token included, and ignores it.
+    return { name: 'floor (bare node:http)', url, child, headers: { Authorization: token } }
+  }
+
+  const targets: Target[] = [
+    await startFloor(),
+    await startService('service, verification cache on', 'on'),
+    await startService('service, verification cache off', 'off')
+  ]
+  const samples = new Map<string, Sample[]>(targets.map((target) => [target.name, []]))
+  try {
+    for (const target of targets) await measure(target, 2) // warm-up, JIT and key fetch
+    for (let round = 1; round <= ROUNDS; round++) {
+      // Alternate the order so that drift in the machine's load does not favour one target.
+      const order = round % 2 === 1 ? targets : [...targets].reverse()
+      for (const target of order) {
+        const sample = await measure(target, DURATION_SEC)
+        samples.get(target.name)?.push(sample)
+        console.log(
+          `round ${round} ${target.name}: ${Math.round(sample.rps)} req/s, ` +
+            `${sample.cpuUsPerRequest.toFixed(1)} µs CPU/req, p99 ${sample.p99} ms, ` +
+            `non-2xx ${sample.non2xx}, errors ${sample.errors}, RSS ${sample.rssMb} MB`
+        )
+      }
+    }
+  } finally {
+    for (const target of targets) target.child.kill('SIGTERM')
+    idp.close()
+  }
+
+  const floorName = targets[0]?.name ?? ''
+  const floor = samples.get(floorName) ?? []
+  const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length
+  const median = (values: number[]): number => {
+    const sorted = [...values].sort((a, b) => a - b)
+    const middle = Math.floor(sorted.length / 2)
+    return sorted.length % 2 === 1
+      ? (sorted[middle] as number)
+      : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
+  }
+  console.log(
+    `\n${new Date().toISOString()}  node ${process.version}  ${ROUNDS} rounds × ${DURATION_SEC} s, ` +
+      `${CONNECTIONS} connections\n`
+  )
+  console.log(
+    '| target | req/s (mean) | ratio to floor (median of rounds) | server CPU µs/req (median) | ' +
+      'p99 ms (worst round) | non-2xx | errors | peak RSS MB |'
+  )
+  console.log('|---|---|---|---|---|---|---|---|')
+  for (const [name, list] of samples) {
+    // Each round's ratio compares runs made seconds apart, which cancels slow drift.
+    const ratio = median(list.map((sample, round) => sample.rps / (floor[round]?.rps ?? NaN)))
+    console.log(
+      `| ${name} | ${Math.round(mean(list.map((s) => s.rps)))} | ${ratio.toFixed(2)} | ` +
+        `${median(list.map((s) => s.cpuUsPerRequest)).toFixed(1)} | ` +
+        `${Math.max(...list.map((s) => s.p99))} | ${list.reduce((a, s) => a + s.non2xx, 0)} | ` +
+        `${list.reduce((a, s) => a + s.errors, 0)} | ${Math.max(...list.map((s) => s.rssMb))} |`
+    )
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})

@@ -1,0 +1,24 @@
+import type { Logger } from './logger.js'
+import { pathOf } from './target.js'
+
+/**
+ * One line per request when its reply is written: method, path without the query, status,
+ * duration, and the subject when authenticated. Headers are never logged, so the token
+ * cannot appear.
+ */
+export function logRequest(
+  logger: Logger,
+  method: string,
+  target: string,
+  status: number,
+  startedAt: number,
+  subject: string | undefined
+): void {
+  logger.info('request', {
+    method,
+    path: pathOf(target),
+    status,
+    durationMs: Math.round((performance.now() - startedAt) * 100) / 100,
+    sub: subject
+  })
+}
