@@ -32008,20 +32008,20 @@ class SonarClient {
     }
     /** `GET <taskUrl>`: the compute-engine task the analysis submitted. */
     async getTask(taskUrl, taskId) {
-        return (await this.getJson(taskUrl, {
+        return this.getJson(taskUrl, {
             what: `task ${taskId}`,
             notFound: `Task ${taskId} was not found: the report file may come from another server or an earlier run, or the taskId input is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
             decode: decodeTask
-        }));
+        });
     }
     /** `GET <server>/api/qualitygates/project_status?analysisId=`: the gate of one analysis. */
     async getProjectStatus(analysisId) {
         const url = new URL(`api/qualitygates/project_status?analysisId=${encodeURIComponent(analysisId)}`, this.serverBase);
-        return (await this.getJson(url, {
+        return this.getJson(url, {
             what: `the quality gate status of analysis ${analysisId}`,
             notFound: `Analysis ${analysisId} was not found: check the analysisId input, or the analysis was deleted by the server's housekeeping.`,
             decode: decodeProjectStatus
-        }));
+        });
     }
     /** The task address for a task id on this server: `<server>/api/ce/task?id=<id>`. */
     taskUrl(taskId) {

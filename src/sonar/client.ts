@@ -40,10 +40,10 @@ const MAX_REDIRECTS = 5
 const MIN_REQUEST_MS = 1000
 
 /** What the caller wants to read, for messages that say what went wrong. */
-interface Resource {
+interface Resource<T> {
   what: string
   notFound: string
-  decode: (body: unknown) => unknown
+  decode: (body: unknown) => T
 }
 
 /**
@@ -71,11 +71,11 @@ export class SonarClient {
 
   /** `GET <taskUrl>`: the compute-engine task the analysis submitted. */
   async getTask(taskUrl: URL, taskId: string): Promise<Task> {
-    return (await this.getJson(taskUrl, {
+    return this.getJson(taskUrl, {
       what: `task ${taskId}`,
       notFound: `Task ${taskId} was not found: the report file may come from another server or an earlier run, or the taskId input is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
       decode: decodeTask
-    })) as Task
+    })
   }
 
   /** `GET <server>/api/qualitygates/project_status?analysisId=`: the gate of one analysis. */
@@ -84,11 +84,11 @@ export class SonarClient {
       `api/qualitygates/project_status?analysisId=${encodeURIComponent(analysisId)}`,
       this.serverBase
     )
-    return (await this.getJson(url, {
+    return this.getJson(url, {
       what: `the quality gate status of analysis ${analysisId}`,
       notFound: `Analysis ${analysisId} was not found: check the analysisId input, or the analysis was deleted by the server's housekeeping.`,
       decode: decodeProjectStatus
-    })) as ProjectStatus
+    })
   }
 
   /** The task address for a task id on this server: `<server>/api/ce/task?id=<id>`. */
@@ -96,7 +96,7 @@ export class SonarClient {
     return new URL(`api/ce/task?id=${encodeURIComponent(taskId)}`, this.serverBase)
   }
 
-  private async getJson(url: URL, resource: Resource): Promise<unknown> {
+  private async getJson<T>(url: URL, resource: Resource<T>): Promise<T> {
     if (!isSameOrigin(url, this.options.serverUrl)) {
       throw new UnsafeRequestError(
         `Refusing to send the token to ${url.origin}: the task address is not on the server ${this.options.serverUrl.origin}. The report file may be tampered with or from another server; set sonarHostUrl to the server you trust to build the task address from it.`
@@ -283,7 +283,7 @@ function isCertificateError(code: string | undefined): boolean {
   return code !== undefined && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)
 }
 
-function decodeJson(url: URL, reply: Reply, resource: Resource): unknown {
+function decodeJson<T>(url: URL, reply: Reply, resource: Resource<T>): T {
   const contentType = headerValue(reply, 'content-type') ?? 'no content type'
   let json: unknown
   try {
@@ -309,7 +309,7 @@ function decodeJson(url: URL, reply: Reply, resource: Resource): unknown {
 function explainStatus(
   { status, body }: Reply,
   url: URL,
-  resource: Resource,
+  resource: Resource<unknown>,
   tokenSent: boolean
 ): ServerRequestError {
   const at = `(HTTP ${status} at ${url.href})`
