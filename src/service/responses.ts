@@ -49,11 +49,15 @@ export function preflightReply(cors: Readonly<Record<string, string>>): Reply {
   return Object.freeze({ status: 204, headers: cors, body: Buffer.alloc(0) })
 }
 
-// Replies are mostly constants, so each reply's headers merged with the CORS set are built
-// once and reused: a fresh merged object per request measurably slows writeHead down.
+// Each reply's headers merged with the CORS set are built once and reused: a fresh merged
+// object per request measurably slows writeHead down.
 const merged = new WeakMap<Reply, WeakMap<object, Readonly<Record<string, string>>>>()
 
-function headersWith(reply: Reply, extra: Readonly<Record<string, string>>) {
+/** The reply's headers followed by `extra`, the same object for the same pair. */
+export function headersWith(
+  reply: Reply,
+  extra: Readonly<Record<string, string>>
+): Readonly<Record<string, string>> {
   let byExtra = merged.get(reply)
   if (byExtra === undefined) merged.set(reply, (byExtra = new WeakMap()))
   let headers = byExtra.get(extra)
@@ -61,15 +65,16 @@ function headersWith(reply: Reply, extra: Readonly<Record<string, string>>) {
   return headers
 }
 
-/** Writes status and headers in one call (cheaper than setHeader one by one); no body for HEAD. */
+/**
+ * Writes status and headers in one call (cheaper than setHeader one by one), then the body
+ * in the same write; no body for HEAD.
+ */
 export function writeReply(
   res: ServerResponse,
+  method: string,
   reply: Reply,
-  extraHeaders?: Readonly<Record<string, string>>
+  headers: Readonly<Record<string, string>>
 ): void {
-  res.writeHead(
-    reply.status,
-    extraHeaders === undefined ? reply.headers : headersWith(reply, extraHeaders)
-  )
-  res.end(res.req.method === 'HEAD' || reply.body.length === 0 ? undefined : reply.body)
+  res.writeHead(reply.status, headers)
+  res.end(method === 'HEAD' || reply.body.length === 0 ? undefined : reply.body)
 }
