@@ -6,7 +6,7 @@ import type { Handler, Reply } from './handler.js'
 import type { Logger } from './logger.js'
 import { logRequest } from './request-log.js'
 import {
-  headersWith,
+  headerList,
   INTERNAL_ERROR,
   preflightReply,
   UNAUTHORISED,
@@ -51,13 +51,13 @@ export function createServiceServer(options: ServiceServerOptions): Server {
   const cors = corsHeaders(options.allowedOrigin)
   const preflight = preflightReply(cors)
 
-  // Replies are mostly constants: remember the last reply's headers merged with CORS, so
-  // that the common case (the same reply again) costs no lookup.
+  // Replies are mostly constants: remember the header list of the last reply with CORS,
+  // so that the common case (the same reply again) costs no lookup.
   let lastReply: Reply | undefined
-  let lastHeaders: Readonly<Record<string, string>> = {}
-  const withCors = (reply: Reply): Readonly<Record<string, string>> => {
+  let lastHeaders: readonly string[] = []
+  const withCors = (reply: Reply): readonly string[] => {
     if (reply !== lastReply) {
-      lastHeaders = headersWith(reply, cors)
+      lastHeaders = headerList(reply, cors)
       lastReply = reply
     }
     return lastHeaders
@@ -73,7 +73,7 @@ export function createServiceServer(options: ServiceServerOptions): Server {
   ): void => {
     try {
       // 4.3 rule 6: whatever the handler answers, its reply carries the CORS headers.
-      writeReply(res, method, reply, subject === undefined ? reply.headers : withCors(reply))
+      writeReply(res, method, reply, subject === undefined ? headerList(reply) : withCors(reply))
     } catch (error) {
       // Only a broken reply object can get here; the connection is all that is left to close.
       logger.error('reply failed', { error: error instanceof Error ? error.name : 'unknown' })
