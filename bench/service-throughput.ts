@@ -1,7 +1,7 @@
 // Throughput of GET /genre through the service against a bare node:http floor, in one run.
 // Each server is a child process, so autocannon (in this process) does not share its event
 // loop; everything is on loopback. Run with `npm run bench:service` (builds first).
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { openSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -12,6 +12,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const DURATION_SEC = Number(process.env.BENCH_DURATION_SEC ?? 5)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
 const CLIENT_ID = 'bench-client'
+/** `autocannon` (default, in this process) or `wrk` (a separate C process, lighter). */
+const LOAD = process.env.BENCH_LOAD ?? 'autocannon'
 
 interface Target {
   name: string
@@ -28,6 +30,16 @@ interface Sample {
   non2xx: number
   errors: number
   rssMb: number
+  /** CPU the load generator used, in cores (1 = one core busy for the whole round). */
+  loadCores: number
+}
+
+interface LoadResult {
+  rps: number
+  total: number
+  p99: number
+  non2xx: number
+  errors: number
 }
 
 async function freePort(): Promise<number> {
@@ -62,28 +74,108 @@ function rssMb(pid: number | undefined): number {
   return Math.round(kb / 1024)
 }
 
-async function measure(target: Target, durationSec: number): Promise<Sample> {
-  let peak = 0
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(target.child.pid))), 250)
-  const cpuBefore = cpuMs(target.child.pid)
+async function runAutocannon(target: Target, durationSec: number): Promise<LoadResult> {
   const result = await autocannon({
     url: target.url,
     connections: CONNECTIONS,
     duration: durationSec,
     headers: target.headers
   })
-  clearInterval(sampler)
   return {
     rps: result.requests.average,
-    cpuUsPerRequest: ((cpuMs(target.child.pid) - cpuBefore) * 1000) / result.requests.total,
+    total: result.requests.total,
     p99: result.latency.p99,
     non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-    rssMb: peak
+    errors: result.errors + result.timeouts
+  }
+}
+
+/** Milliseconds from wrk's latency notation (`850.00us`, `2.10ms`, `1.02s`). */
+function wrkMs(text: string | undefined): number {
+  const match = /^([\d.]+)(us|ms|s)$/.exec(text ?? '')
+  if (match === null) return NaN
+  const value = Number(match[1])
+  return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value
+}
+
+/** wrk with one thread; its CPU is sampled from /proc while it runs (`onPid`). */
+function runWrk(
+  target: Target,
+  durationSec: number,
+  onPid: (pid: number | undefined) => void
+): Promise<LoadResult> {
+  const headers = Object.entries(target.headers).flatMap(([name, value]) => [
+    '-H',
+    `${name}: ${value}`
+  ])
+  const args = ['-t1', `-c${CONNECTIONS}`, `-d${durationSec}s`, '--latency', ...headers, target.url]
+  return new Promise((resolve, reject) => {
+    const child = execFile('wrk', args, (error, stdout) => {
+      if (error) return reject(error)
+      const number = (pattern: RegExp): number => Number(pattern.exec(stdout)?.[1] ?? 0)
+      const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/
+        .exec(stdout)
+        ?.slice(1)
+        .reduce((sum, value) => sum + Number(value), 0)
+      resolve({
+        rps: number(/Requests\/sec:\s+([\d.]+)/),
+        total: number(/(\d+) requests in/),
+        p99: wrkMs(/\s99%\s+(\S+)/.exec(stdout)?.[1]),
+        non2xx: number(/Non-2xx or 3xx responses: (\d+)/),
+        errors: socketErrors ?? 0
+      })
+    })
+    onPid(child.pid)
+  })
+}
+
+async function measure(target: Target, durationSec: number): Promise<Sample> {
+  let peak = 0
+  let loadPid: number | undefined
+  let loadCpuMs = 0
+  const startedAt = performance.now()
+  let sampledAt = startedAt
+  const ownCpu = process.cpuUsage()
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssMb(target.child.pid))
+    if (loadPid === undefined) return
+    try {
+      loadCpuMs = cpuMs(loadPid)
+      sampledAt = performance.now()
+    } catch {
+      // wrk has just exited; keep the last sample.
+    }
+  }, 250)
+  const cpuBefore = cpuMs(target.child.pid)
+  const result =
+    LOAD === 'wrk'
+      ? await runWrk(target, durationSec, (pid) => (loadPid = pid))
+      : await runAutocannon(target, durationSec)
+  const serverCpuMs = cpuMs(target.child.pid) - cpuBefore
+  clearInterval(sampler)
+  const own = process.cpuUsage(ownCpu)
+  const loadCores =
+    LOAD === 'wrk'
+      ? loadCpuMs / (sampledAt - startedAt)
+      : (own.user + own.system) / 1000 / (performance.now() - startedAt)
+  return {
+    rps: result.rps,
+    cpuUsPerRequest: (serverCpuMs * 1000) / result.total,
+    p99: result.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    rssMb: peak,
+    loadCores
   }
 }
 
 async function main(): Promise<void> {
+  if (LOAD !== 'autocannon' && LOAD !== 'wrk')
+    throw new Error(`BENCH_LOAD: autocannon or wrk, got ${LOAD}`)
+  if (LOAD === 'wrk' && spawnSync('wrk', ['-v']).error !== undefined) {
+    console.error('BENCH_LOAD=wrk needs wrk on the PATH (Debian: apt-get install -y wrk)')
+    process.exit(1)
+  }
   // A loopback identity provider: one RS256 key, like Google's.
   const { privateKey, publicKey } = await generateKeyPair('RS256')
   const jwk = { ...(await exportJWK(publicKey)), kid: 'bench', alg: 'RS256', use: 'sig' }
@@ -154,7 +246,8 @@ async function main(): Promise<void> {
         console.log(
           `round ${round} ${target.name}: ${Math.round(sample.rps)} req/s, ` +
             `${sample.cpuUsPerRequest.toFixed(1)} µs CPU/req, p99 ${sample.p99} ms, ` +
-            `non-2xx ${sample.non2xx}, errors ${sample.errors}, RSS ${sample.rssMb} MB`
+            `non-2xx ${sample.non2xx}, errors ${sample.errors}, RSS ${sample.rssMb} MB, ` +
+            `${LOAD} ${sample.loadCores.toFixed(2)} cores`
         )
       }
     }
@@ -175,13 +268,13 @@ async function main(): Promise<void> {
   }
   console.log(
     `\n${new Date().toISOString()}  node ${process.version}  ${ROUNDS} rounds × ${DURATION_SEC} s, ` +
-      `${CONNECTIONS} connections\n`
+      `${CONNECTIONS} connections, load from ${LOAD}\n`
   )
   console.log(
     '| target | req/s (mean) | ratio to floor (median of rounds) | server CPU µs/req (median) | ' +
-      'p99 ms (worst round) | non-2xx | errors | peak RSS MB |'
+      `p99 ms (worst round) | non-2xx | errors | peak RSS MB | ${LOAD} cores (median) |`
   )
-  console.log('|---|---|---|---|---|---|---|---|')
+  console.log('|---|---|---|---|---|---|---|---|---|')
   for (const [name, list] of samples) {
     // Each round's ratio compares runs made seconds apart, which cancels slow drift.
     const ratio = median(list.map((sample, round) => sample.rps / (floor[round]?.rps ?? NaN)))
@@ -189,7 +282,8 @@ async function main(): Promise<void> {
       `| ${name} | ${Math.round(mean(list.map((s) => s.rps)))} | ${ratio.toFixed(2)} | ` +
         `${median(list.map((s) => s.cpuUsPerRequest)).toFixed(1)} | ` +
         `${Math.max(...list.map((s) => s.p99))} | ${list.reduce((a, s) => a + s.non2xx, 0)} | ` +
-        `${list.reduce((a, s) => a + s.errors, 0)} | ${Math.max(...list.map((s) => s.rssMb))} |`
+        `${list.reduce((a, s) => a + s.errors, 0)} | ${Math.max(...list.map((s) => s.rssMb))} | ` +
+        `${median(list.map((s) => s.loadCores)).toFixed(2)} |`
     )
   }
 }

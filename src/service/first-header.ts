@@ -1,12 +1,23 @@
 /**
  * The first value of a header as received. Node joins or drops repeated headers in
  * `req.headers`, so the spec's "first value" (4.3 rule 4) is read from `rawHeaders`.
+ * `name` must be lower case; names are compared ASCII-case-insensitively (RFC 9110 5.1),
+ * by hand, without allocating: this runs once per request.
  */
 export function firstHeaderValue(rawHeaders: readonly string[], name: string): string | undefined {
-  const wanted = name.toLowerCase()
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    const key = rawHeaders[i] as string
-    if (key.length === wanted.length && key.toLowerCase() === wanted) return rawHeaders[i + 1]
+    if (sameName(rawHeaders[i] as string, name)) return rawHeaders[i + 1]
   }
   return undefined
+}
+
+function sameName(key: string, name: string): boolean {
+  if (key.length !== name.length) return false
+  for (let i = 0; i < key.length; i++) {
+    const code = key.charCodeAt(i)
+    // Only A–Z fold to a–z: Node refuses non-token header names anyway.
+    const lower = code >= 0x41 && code <= 0x5a ? code | 0x20 : code
+    if (lower !== name.charCodeAt(i)) return false
+  }
+  return true
 }

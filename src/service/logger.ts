@@ -2,6 +2,8 @@ export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'] as const
 export type LogLevel = (typeof LOG_LEVELS)[number]
 type EntryLevel = Exclude<LogLevel, 'silent'>
 
+import { jsonString } from './json-string.js'
+
 export type LogFields = Record<string, string | number | boolean | undefined>
 
 /**
@@ -13,6 +15,18 @@ export interface Logger {
   warn(message: string, fields?: LogFields): void
   info(message: string, fields?: LogFields): void
   debug(message: string, fields?: LogFields): void
+  /**
+   * The per-request line at `info`: the same text as
+   * `info('request', { method, path, status, durationMs, sub })`, built without a fields
+   * object because it runs once per request.
+   */
+  request(
+    method: string,
+    path: string,
+    status: number,
+    durationMs: number,
+    subject: string | undefined
+  ): void
 }
 
 export function createLogger(
@@ -49,5 +63,30 @@ export function createLogger(
       write(line + '}\n')
     }
   }
-  return { error: entry('error'), warn: entry('warn'), info: entry('info'), debug: entry('debug') }
+  const requestEnabled = threshold >= LOG_LEVELS.indexOf('info')
+  // Under load most lines carry the same subject: escape it once.
+  let lastSubject = ''
+  let lastSubjectJson = '""'
+  const request: Logger['request'] = (method, path, status, durationMs, subject) => {
+    if (!requestEnabled) return
+    let sub = ''
+    if (subject !== undefined) {
+      if (subject !== lastSubject) {
+        lastSubject = subject
+        lastSubjectJson = jsonString(subject)
+      }
+      sub = `,"sub":${lastSubjectJson}`
+    }
+    write(
+      `{"time":"${timestamp()}","level":"info","msg":"request","method":${jsonString(method)},` +
+        `"path":${jsonString(path)},"status":${status},"durationMs":${durationMs}${sub}}\n`
+    )
+  }
+  return {
+    error: entry('error'),
+    warn: entry('warn'),
+    info: entry('info'),
+    debug: entry('debug'),
+    request
+  }
 }

@@ -1,5 +1,4 @@
 import type { Logger } from './logger.js'
-import { pathOf } from './target.js'
 
 /**
  * One line per request when its reply is written: method, path without the query, status,
@@ -9,16 +8,16 @@ import { pathOf } from './target.js'
 export function logRequest(
   logger: Logger,
   method: string,
-  target: string,
+  path: string,
   status: number,
   startedAt: number,
   subject: string | undefined
 ): void {
-  logger.info('request', {
+  logger.request(
     method,
-    path: pathOf(target),
+    path,
     status,
-    durationMs: Math.round((performance.now() - startedAt) * 100) / 100,
-    sub: subject
-  })
+    Math.round((performance.now() - startedAt) * 100) / 100,
+    subject
+  )
 }

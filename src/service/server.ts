@@ -5,9 +5,15 @@ import { firstHeaderValue } from './first-header.js'
 import type { Handler, Reply } from './handler.js'
 import type { Logger } from './logger.js'
 import { logRequest } from './request-log.js'
-import { INTERNAL_ERROR, preflightReply, UNAUTHORISED, writeReply } from './responses.js'
+import {
+  headerList,
+  INTERNAL_ERROR,
+  preflightReply,
+  UNAUTHORISED,
+  writeReply
+} from './responses.js'
 import type { Routes } from './routes.js'
-import { relativePath } from './target.js'
+import { pathOf, relativePath } from './target.js'
 
 export interface ServerLimits {
   /** Larger request heads get Node's own 431 reply. */
@@ -45,84 +51,109 @@ export function createServiceServer(options: ServiceServerOptions): Server {
   const cors = corsHeaders(options.allowedOrigin)
   const preflight = preflightReply(cors)
 
+  // Replies are mostly constants: remember the header list of the last reply with CORS,
+  // so that the common case (the same reply again) costs no lookup.
+  let lastReply: Reply | undefined
+  let lastHeaders: readonly string[] = []
+  const withCors = (reply: Reply): readonly string[] => {
+    if (reply !== lastReply) {
+      lastHeaders = headerList(reply, cors)
+      lastReply = reply
+    }
+    return lastHeaders
+  }
+
   const finish = (
-    req: IncomingMessage,
     res: ServerResponse,
+    method: string,
+    target: string,
     startedAt: number,
     reply: Reply,
     subject?: string
   ): void => {
     try {
       // 4.3 rule 6: whatever the handler answers, its reply carries the CORS headers.
-      writeReply(res, reply, subject === undefined ? undefined : cors)
+      writeReply(res, method, reply, subject === undefined ? headerList(reply) : withCors(reply))
     } catch (error) {
       // Only a broken reply object can get here; the connection is all that is left to close.
       logger.error('reply failed', { error: error instanceof Error ? error.name : 'unknown' })
       res.destroy()
     }
-    logRequest(logger, req.method ?? '', req.url ?? '', reply.status, startedAt, subject)
+    logRequest(logger, method, pathOf(target), reply.status, startedAt, subject)
   }
 
   const runHandler = (
     handler: Handler,
-    req: IncomingMessage,
     res: ServerResponse,
+    method: string,
+    target: string,
     startedAt: number,
     subject?: string
   ): void => {
-    const failed = (error: unknown): void => {
-      logger.error('handler failed', { error: error instanceof Error ? error.name : 'unknown' })
-      finish(req, res, startedAt, INTERNAL_ERROR, subject)
-    }
     let reply: Reply | Promise<Reply>
     try {
-      reply = handler({
-        method: req.method ?? '',
-        path: relativePath(req.url ?? '', basePath),
-        subject
-      })
+      reply = handler({ method, path: relativePath(target, basePath), subject })
     } catch (error) {
-      return failed(error)
+      return handlerFailed(error, res, method, target, startedAt, subject)
     }
     if (reply instanceof Promise) {
-      reply.then((value) => finish(req, res, startedAt, value, subject), failed)
+      reply.then(
+        (value) => finish(res, method, target, startedAt, value, subject),
+        (error: unknown) => handlerFailed(error, res, method, target, startedAt, subject)
+      )
     } else {
-      finish(req, res, startedAt, reply, subject)
+      finish(res, method, target, startedAt, reply, subject)
     }
+  }
+
+  const handlerFailed = (
+    error: unknown,
+    res: ServerResponse,
+    method: string,
+    target: string,
+    startedAt: number,
+    subject?: string
+  ): void => {
+    logger.error('handler failed', { error: error instanceof Error ? error.name : 'unknown' })
+    finish(res, method, target, startedAt, INTERNAL_ERROR, subject)
   }
 
   const act = (
     decision: FilterDecision,
-    req: IncomingMessage,
     res: ServerResponse,
+    method: string,
+    target: string,
     startedAt: number
   ): void => {
     switch (decision.kind) {
       case 'root':
-        return runHandler(routes.root, req, res, startedAt)
+        return runHandler(routes.root, res, method, target, startedAt)
       case 'preflight':
-        return finish(req, res, startedAt, preflight)
+        return finish(res, method, target, startedAt, preflight)
       case 'unauthorised':
-        return finish(req, res, startedAt, UNAUTHORISED)
+        return finish(res, method, target, startedAt, UNAUTHORISED)
       case 'handler':
-        return runHandler(routes.protected, req, res, startedAt, decision.subject)
+        return runHandler(routes.protected, res, method, target, startedAt, decision.subject)
     }
   }
 
+  // Synchronous from request to res.end when the verifier answers synchronously (a
+  // verification-cache hit): no promise is created on that path.
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const startedAt = performance.now()
+    const method = req.method ?? ''
+    const target = req.url ?? ''
     const decision = applyFilter(
-      {
-        method: req.method ?? '',
-        target: req.url ?? '',
-        authorization: firstHeaderValue(req.rawHeaders, 'authorization')
-      },
+      { method, target, authorization: firstHeaderValue(req.rawHeaders, 'authorization') },
       basePath,
       verify
     )
-    // The filter never rejects; a cache hit decides synchronously.
-    if (decision instanceof Promise) decision.then((value) => act(value, req, res, startedAt))
-    else act(decision, req, res, startedAt)
+    // The filter never rejects.
+    if (decision instanceof Promise) {
+      decision.then((value) => act(value, res, method, target, startedAt))
+    } else {
+      act(decision, res, method, target, startedAt)
+    }
   }
 
   const server = createServer(

@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto'
+import * as crypto from 'node:crypto'
 import type { IdTokenVerifier } from './id-token.js'
 
 export interface VerificationCacheOptions {
@@ -56,9 +56,12 @@ export class VerificationCache {
   }
 }
 
-function hashOf(token: string): string {
-  return hash('sha256', token, 'base64')
-}
+// The one-shot crypto.hash (Node 20.12+/21.7+) costs about a third less than
+// createHash().update().digest() for a token; older Node falls back to the latter.
+const hashOf: (token: string) => string =
+  typeof crypto.hash === 'function'
+    ? (token) => crypto.hash('sha256', token, 'base64')
+    : (token) => crypto.createHash('sha256').update(token).digest('base64')
 
 /**
  * A verifier that consults the cache first (answering synchronously on a hit) and stores
