@@ -1,21 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Simulator, type AnalysisScript } from '../../scripts/sonar-simulator.js'
-import { annotations, RUNTIMES, runAction, script, TOKEN, workspace } from './run-action.js'
+import { describe, expect, it } from 'vitest'
+import { annotations, RUNTIMES, script, simulatedServer } from './run-action.js'
 
 describe.each(RUNTIMES)('the gate decides the verdict, on $runtime', ({ node, version }) => {
-  let simulator: Simulator
-  beforeAll(async () => {
-    simulator = await Simulator.start({ token: TOKEN })
-  })
-  afterAll(() => simulator.stop())
-
-  async function check(analysisScript: AnalysisScript, inputs: Record<string, string> = {}) {
-    const analysis = simulator.addAnalysis(analysisScript)
-    const ws = await workspace()
-    await simulator.writeReportFile(analysis, ws.file('.scannerwork/report-task.txt'))
-    const run = await runAction(ws, { node, inputs: { sonarToken: TOKEN, ...inputs } })
-    return { analysis, run }
-  }
+  const server = simulatedServer(node)
+  const check = server.check
 
   describe('a passing gate (OK) passes the job', () => {
     it('exits 0 and sets every output from the analysis', async () => {
@@ -28,7 +16,7 @@ describe.each(RUNTIMES)('the gate decides the verdict, on $runtime', ({ node, ve
         'quality-gate-status': 'PASSED',
         analysisId: analysis.analysisId,
         taskId: analysis.taskId,
-        dashboardUrl: `${simulator.url}/dashboard?id=demo-project`,
+        dashboardUrl: `${server.simulator.url}/dashboard?id=demo-project`,
         conditions: expect.any(String)
       })
       expect(JSON.parse(run.outputs['conditions'] ?? '')).toEqual(
@@ -49,7 +37,7 @@ describe.each(RUNTIMES)('the gate decides the verdict, on $runtime', ({ node, ve
     it(`runs on the runtime it is started with`, async () => {
       const { analysis } = await check(await script('done'))
 
-      const agents = simulator.requests
+      const agents = server.simulator.requests
         .filter((request) => request.url.includes(analysis.taskId))
         .map((request) => /\(node (v[\d.]+)\)/.exec(request.userAgent ?? '')?.[1])
       expect(agents.length).toBeGreaterThan(0)

@@ -8,9 +8,9 @@ import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { expect, onTestFinished } from 'vitest'
+import { afterAll, beforeAll, expect, onTestFinished } from 'vitest'
 import { NODE_24, runBuiltAction, type ActionRun } from '../../scripts/run-built-action.js'
-import { scenario, type AnalysisScript } from '../../scripts/sonar-simulator.js'
+import { scenario, Simulator, type AnalysisScript } from '../../scripts/sonar-simulator.js'
 
 /** The token the simulator accepts. */
 export const TOKEN = 'squ_e2e5f0c2d9b7a4e61c83f3a0b2d4c6e8f1a3b5d7'
@@ -144,4 +144,30 @@ export function annotations(stdout: string, command: 'error' | 'warning' | 'noti
     .map((line) =>
       line.slice(prefix.length).replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%')
     )
+}
+
+/**
+ * A token-protected simulator for the enclosing describe block, and `check`: one analysis on
+ * it, its report file in a fresh workspace, the action run on `node` with the token.
+ */
+export function simulatedServer(node: string) {
+  let simulator: Simulator
+  beforeAll(async () => {
+    simulator = await Simulator.start({ token: TOKEN })
+  })
+  afterAll(() => simulator.stop())
+
+  return {
+    get simulator(): Simulator {
+      return simulator
+    },
+    async check(analysisScript: AnalysisScript, inputs: Record<string, string> = {}) {
+      const analysis = simulator.addAnalysis(analysisScript)
+      const ws = await workspace()
+      await simulator.writeReportFile(analysis, ws.file('.scannerwork/report-task.txt'))
+      const run = await runAction(ws, { node, inputs: { sonarToken: TOKEN, ...inputs } })
+      const requests = simulator.requests.filter((request) => request.url.includes(analysis.taskId))
+      return { analysis, run, requests }
+    }
+  }
 }

@@ -1,22 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Simulator, type AnalysisScript } from '../../scripts/sonar-simulator.js'
-import { annotations, RUNTIMES, runAction, script, TOKEN, workspace } from './run-action.js'
+import { describe, expect, it } from 'vitest'
+import { annotations, RUNTIMES, script, simulatedServer } from './run-action.js'
 
 describe.each(RUNTIMES)('waiting for the analysis task, on $runtime', ({ node }) => {
-  let simulator: Simulator
-  beforeAll(async () => {
-    simulator = await Simulator.start({ token: TOKEN })
-  })
-  afterAll(() => simulator.stop())
-
-  async function check(analysisScript: AnalysisScript, inputs: Record<string, string> = {}) {
-    const analysis = simulator.addAnalysis(analysisScript)
-    const ws = await workspace()
-    await simulator.writeReportFile(analysis, ws.file('.scannerwork/report-task.txt'))
-    const run = await runAction(ws, { node, inputs: { sonarToken: TOKEN, ...inputs } })
-    const requests = simulator.requests.filter((request) => request.url.includes(analysis.taskId))
-    return { analysis, run, requests }
-  }
+  const server = simulatedServer(node)
+  const check = server.check
 
   describe('a task that is still running is polled until it succeeds', () => {
     it('logs each poll, PENDING then IN_PROGRESS then SUCCESS, in one group', async () => {
