@@ -1,6 +1,7 @@
-// Throughput of GET /genre through the service against a bare node:http floor, in one run.
-// Each server is a child process, so autocannon (in this process) does not share its event
-// loop; everything is on loopback. Run with `npm run bench:service` (builds first).
+// Throughput of GET /genre through the service against a bare node:http floor, in one run;
+// a second floor writes its replies per turn like the service, to show what the service's
+// own work costs. Each server is a child process, so autocannon (in this process) does not
+// share its event loop; everything is on loopback. Run with `npm run bench:service`.
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { openSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
@@ -214,11 +215,11 @@ async function main(): Promise<void> {
     await untilUp(`http://127.0.0.1:${port}/`)
     return { name, url, child, headers: { Authorization: token } }
   }
-  const startFloor = async (): Promise<Target> => {
+  const startFloor = async (name: string, mode: 'bare' | 'batched'): Promise<Target> => {
     const port = await freePort()
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'bench/service-floor-server.ts', String(port)],
+      ['--import', 'tsx', 'bench/service-floor-server.ts', String(port), mode],
       {
         stdio: ['ignore', 'ignore', 'inherit']
       }
@@ -226,11 +227,12 @@ async function main(): Promise<void> {
     const url = `http://127.0.0.1:${port}/genre`
     await untilUp(url)
     // The floor receives the same request, token included, and ignores it.
-    return { name: 'floor (bare node:http)', url, child, headers: { Authorization: token } }
+    return { name, url, child, headers: { Authorization: token } }
   }
 
   const targets: Target[] = [
-    await startFloor(),
+    await startFloor('floor (bare node:http)', 'bare'),
+    await startFloor('floor, replies batched per turn like the service', 'batched'),
     await startService('service, verification cache on', 'on'),
     await startService('service, verification cache off', 'off')
   ]
@@ -256,8 +258,8 @@ async function main(): Promise<void> {
     idp.close()
   }
 
-  const floorName = targets[0]?.name ?? ''
-  const floor = samples.get(floorName) ?? []
+  const bareFloor = samples.get(targets[0]?.name ?? '') ?? []
+  const batchedFloor = samples.get(targets[1]?.name ?? '') ?? []
   const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length
   const median = (values: number[]): number => {
     const sorted = [...values].sort((a, b) => a - b)
@@ -271,15 +273,19 @@ async function main(): Promise<void> {
       `${CONNECTIONS} connections, load from ${LOAD}\n`
   )
   console.log(
-    '| target | req/s (mean) | ratio to floor (median of rounds) | server CPU µs/req (median) | ' +
-      `p99 ms (worst round) | non-2xx | errors | peak RSS MB | ${LOAD} cores (median) |`
+    '| target | req/s (mean) | ratio to bare floor | ratio to batched floor | ' +
+      'server CPU µs/req (median) | p99 ms (worst round) | non-2xx | errors | peak RSS MB | ' +
+      `${LOAD} cores (median) |`
   )
-  console.log('|---|---|---|---|---|---|---|---|---|')
+  console.log('|---|---|---|---|---|---|---|---|---|---|')
+  // A ratio is the median of the per-round ratios: runs made seconds apart, which cancels
+  // slow drift in the machine's load.
+  const ratio = (list: Sample[], floor: Sample[]): string =>
+    median(list.map((sample, round) => sample.rps / (floor[round]?.rps ?? NaN))).toFixed(2)
   for (const [name, list] of samples) {
-    // Each round's ratio compares runs made seconds apart, which cancels slow drift.
-    const ratio = median(list.map((sample, round) => sample.rps / (floor[round]?.rps ?? NaN)))
     console.log(
-      `| ${name} | ${Math.round(mean(list.map((s) => s.rps)))} | ${ratio.toFixed(2)} | ` +
+      `| ${name} | ${Math.round(mean(list.map((s) => s.rps)))} | ${ratio(list, bareFloor)} | ` +
+        `${ratio(list, batchedFloor)} | ` +
         `${median(list.map((s) => s.cpuUsPerRequest)).toFixed(1)} | ` +
         `${Math.max(...list.map((s) => s.p99))} | ${list.reduce((a, s) => a + s.non2xx, 0)} | ` +
         `${list.reduce((a, s) => a + s.errors, 0)} | ${Math.max(...list.map((s) => s.rssMb))} | ` +

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Reply } from '../../src/service/handler.js'
-import { jsonReply } from '../../src/service/responses.js'
+import { bodyReply, jsonReply } from '../../src/service/responses.js'
 import type { Routes } from '../../src/service/routes.js'
 import { createLogger } from '../../src/service/logger.js'
 import { createServiceServer } from '../../src/service/server.js'
@@ -57,7 +57,7 @@ describe('a failing handler gives 500 JSON without details', () => {
 
   it('a reply that cannot be written closes the connection instead of crashing', async () => {
     const origin = await serve({
-      protected: () => ({ status: 200, headers: { 'Bad\nName': 'x' }, body: Buffer.from('x') })
+      protected: () => ({ status: 200, headers: { 'Bad\nName': 'x' }, body: 'x' })
     })
     await expect(fetch(`${origin}/genre`, { headers: { Authorization: VALID } })).rejects.toThrow()
     expect((await fetch(`${origin}/`)).status).toBe(200)
@@ -70,6 +70,31 @@ describe('a failing handler gives 500 JSON without details', () => {
       }
     })
     expect((await fetch(`${origin}/`)).status).toBe(500)
+  })
+})
+
+describe('replies', () => {
+  it('a body outside ASCII goes out as UTF-8 with its byte length', async () => {
+    const body = JSON.stringify([{ id: 1, name: 'Ciné-roman ✓ 😀' }])
+    const origin = await serve({ protected: () => bodyReply(200, body) })
+    const response = await fetch(`${origin}/genre`, { headers: { Authorization: VALID } })
+    expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength(body)))
+    expect(Buffer.byteLength(body)).toBeGreaterThan(body.length)
+    expect(await response.text()).toBe(body)
+  })
+
+  it('every request of a burst on many connections gets its own reply', async () => {
+    const origin = await serve({
+      protected: ({ path }) => jsonReply(200, { path })
+    })
+    const paths = Array.from({ length: 64 }, (_, i) => `/item/${i}`)
+    const bodies = await Promise.all(
+      paths.map(async (path) => {
+        const response = await fetch(`${origin}${path}`, { headers: { Authorization: VALID } })
+        return (await response.json()) as { path: string }
+      })
+    )
+    expect(bodies.map(({ path }) => path)).toEqual(paths)
   })
 })
 

@@ -11,7 +11,8 @@ export interface HandlerRequest {
 export interface Reply {
   status: number
   headers: Readonly<Record<string, string>>
-  body: Buffer
+  /** JSON text; Content-Length is its UTF-8 byte length. */
+  body: string
 }
 
 /** A throw or rejection becomes a 500 without details. */

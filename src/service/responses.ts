@@ -8,20 +8,24 @@ export function jsonReply(
   value: unknown,
   headers: Record<string, string> = {}
 ): Reply {
-  return bodyReply(status, Buffer.from(JSON.stringify(value)), headers)
+  return bodyReply(status, JSON.stringify(value), headers)
 }
 
-/** A body serialised once, e.g. the genre list, and reused for every request. */
+/**
+ * A body serialised once, e.g. the genre list, and reused for every request. It stays a
+ * string: Node then sends head and body in one buffer and one write, where a Buffer body
+ * goes out as a second chunk.
+ */
 export function bodyReply(
   status: number,
-  body: Buffer,
+  body: string,
   headers: Record<string, string> = {}
 ): Reply {
   return Object.freeze({
     status,
     headers: Object.freeze({
       'Content-Type': 'application/json',
-      'Content-Length': String(body.length),
+      'Content-Length': String(Buffer.byteLength(body)),
       ...headers
     }),
     body
@@ -46,7 +50,7 @@ export function methodNotAllowed(allow: readonly string[]): Reply {
 
 /** Spec 4.3 rule 2: an empty reply carrying the CORS headers. */
 export function preflightReply(cors: Readonly<Record<string, string>>): Reply {
-  return Object.freeze({ status: 204, headers: cors, body: Buffer.alloc(0) })
+  return Object.freeze({ status: 204, headers: cors, body: '' })
 }
 
 // Each reply's header list, with and without the CORS set appended, is built once and
@@ -87,5 +91,5 @@ export function writeReply(
   headers: readonly string[]
 ): void {
   res.writeHead(reply.status, headers as string[])
-  res.end(method === 'HEAD' || reply.body.length === 0 ? undefined : reply.body)
+  res.end(method === 'HEAD' || reply.body === '' ? undefined : reply.body)
 }

@@ -13,10 +13,7 @@ export interface Routes {
 
 export function createRoutes(genres: readonly Genre[]): Routes {
   // Built once: the list does not change while the service runs.
-  const genresReply = bodyReply(
-    200,
-    Buffer.from(JSON.stringify(genres.map(({ id, name }) => ({ id, name }))))
-  )
+  const genresReply = bodyReply(200, JSON.stringify(genres.map(({ id, name }) => ({ id, name }))))
   const statusReply = jsonReply(200, { status: 'ok' })
   const readOnly = methodNotAllowed(READ_METHODS)
   return {

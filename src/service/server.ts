@@ -14,6 +14,17 @@ import {
 } from './responses.js'
 import type { Routes } from './routes.js'
 import { pathOf, relativePath } from './target.js'
+import { createTurnBatch } from './turn-batch.js'
+
+/** A reply waiting for the end of the event-loop turn (see turn-batch.ts). */
+interface PendingReply {
+  res: ServerResponse
+  method: string
+  target: string
+  startedAt: number
+  reply: Reply
+  subject: string | undefined
+}
 
 export interface ServerLimits {
   /** Larger request heads get Node's own 431 reply. */
@@ -63,16 +74,9 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     return lastHeaders
   }
 
-  const finish = (
-    res: ServerResponse,
-    method: string,
-    target: string,
-    startedAt: number,
-    reply: Reply,
-    subject?: string
-  ): void => {
+  // Spec 4.3 rule 6: whatever the handler answers, its reply carries the CORS headers.
+  const write = ({ res, method, target, startedAt, reply, subject }: PendingReply): void => {
     try {
-      // 4.3 rule 6: whatever the handler answers, its reply carries the CORS headers.
       writeReply(res, method, reply, subject === undefined ? headerList(reply) : withCors(reply))
     } catch (error) {
       // Only a broken reply object can get here; the connection is all that is left to close.
@@ -81,6 +85,16 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     }
     logRequest(logger, method, pathOf(target), reply.status, startedAt, subject)
   }
+  const send = createTurnBatch(write)
+
+  const finish = (
+    res: ServerResponse,
+    method: string,
+    target: string,
+    startedAt: number,
+    reply: Reply,
+    subject?: string
+  ): void => send({ res, method, target, startedAt, reply, subject })
 
   const runHandler = (
     handler: Handler,

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest'
+import { createTurnBatch } from '../../src/service/turn-batch.js'
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+describe('createTurnBatch hands over what one turn collected, together, after the turn', () => {
+  it('writes nothing during the turn, then everything in the order it came', async () => {
+    const written: number[] = []
+    const add = createTurnBatch<number>((item) => written.push(item))
+    add(1)
+    add(2)
+    await Promise.resolve()
+    add(3)
+    expect(written).toEqual([])
+    await nextTurn()
+    expect(written).toEqual([1, 2, 3])
+  })
+
+  it('starts a new batch for items added while or after a batch is written', async () => {
+    const written: string[] = []
+    let add: (item: string) => void = () => undefined
+    add = createTurnBatch<string>((item) => {
+      written.push(item)
+      if (item === 'first') add('added while writing')
+    })
+    add('first')
+    await nextTurn()
+    expect(written).toEqual(['first'])
+    await nextTurn()
+    expect(written).toEqual(['first', 'added while writing'])
+    add('later')
+    await nextTurn()
+    expect(written).toEqual(['first', 'added while writing', 'later'])
+  })
+})
