@@ -151,7 +151,7 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     }
   }
 
-  // Synchronous from request to res.end when the verifier answers synchronously (a
+  // Synchronous from request to queued reply when the verifier answers synchronously (a
   // verification-cache hit): no promise is created on that path.
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const startedAt = performance.now()
