@@ -21,6 +21,10 @@ const reply = (res: ServerResponse): void => {
   res.writeHead(200, headers)
   res.end(body)
 }
-const send = batched ? createTurnBatch(reply) : reply
+const send = batched
+  ? createTurnBatch(reply, (error) => {
+      throw error
+    })
+  : reply
 
 createServer((_req, res) => send(res)).listen(port, '127.0.0.1')

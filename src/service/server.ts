@@ -85,7 +85,9 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     }
     logRequest(logger, method, pathOf(target), reply.status, startedAt, subject)
   }
-  const send = createTurnBatch(write)
+  const send = createTurnBatch(write, (error) =>
+    logger.error('reply failed', { error: error instanceof Error ? error.name : 'unknown' })
+  )
 
   const finish = (
     res: ServerResponse,
