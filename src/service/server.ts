@@ -3,7 +3,7 @@ import { applyFilter, type FilterDecision, type TokenVerifier } from './auth-fil
 import { corsHeaders } from './cors.js'
 import { firstHeaderValue } from './first-header.js'
 import type { Handler, Reply } from './handler.js'
-import type { Logger } from './logger.js'
+import type { LogFields, Logger } from './logger.js'
 import { logRequest } from './request-log.js'
 import {
   headerList,
@@ -56,6 +56,11 @@ export interface ServiceServerOptions {
   limits?: Partial<ServerLimits>
 }
 
+/** What is logged of a failure: its class name only, never a message that might carry data. */
+function errorFields(error: unknown): LogFields {
+  return { error: error instanceof Error ? error.name : 'unknown' }
+}
+
 export function createServiceServer(options: ServiceServerOptions): Server {
   const { basePath, verify, routes, logger } = options
   const limits = { ...DEFAULT_LIMITS, ...options.limits }
@@ -74,20 +79,19 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     return lastHeaders
   }
 
-  // Spec 4.3 rule 6: whatever the handler answers, its reply carries the CORS headers.
   const write = ({ res, method, target, startedAt, reply, subject }: PendingReply): void => {
     try {
+      // Spec 4.3 rule 6: whatever the handler answers, its reply carries the CORS headers.
       writeReply(res, method, reply, subject === undefined ? headerList(reply) : withCors(reply))
     } catch (error) {
       // Only a broken reply object can get here; the connection is all that is left to close.
-      logger.error('reply failed', { error: error instanceof Error ? error.name : 'unknown' })
+      replyFailed(error)
       res.destroy()
     }
     logRequest(logger, method, pathOf(target), reply.status, startedAt, subject)
   }
-  const send = createTurnBatch(write, (error) =>
-    logger.error('reply failed', { error: error instanceof Error ? error.name : 'unknown' })
-  )
+  const replyFailed = (error: unknown): void => logger.error('reply failed', errorFields(error))
+  const send = createTurnBatch(write, replyFailed)
 
   const finish = (
     res: ServerResponse,
@@ -130,7 +134,7 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     startedAt: number,
     subject?: string
   ): void => {
-    logger.error('handler failed', { error: error instanceof Error ? error.name : 'unknown' })
+    logger.error('handler failed', errorFields(error))
     finish(res, method, target, startedAt, INTERNAL_ERROR, subject)
   }
 
