@@ -32050,7 +32050,10 @@ class SonarClient {
                 }
                 if (!(error instanceof NetworkFailure))
                     throw error;
-                failure = new ServerRequestError(`Could not reach the server for ${resource.what} at ${url.href}: ${error.message}. Check sonarHostUrl / the report's serverUrl, the network, and for https a private CA (sonarRootCert).`);
+                failure = new ServerRequestError(`Could not reach the server for ${resource.what} at ${url.href}: ${error.message}` +
+                    (error.retryable
+                        ? ". Check sonarHostUrl / the report's serverUrl, the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way."
+                        : ''));
                 // An untrusted certificate does not heal by waiting.
                 if (!error.retryable)
                     throw failure;
@@ -32130,7 +32133,10 @@ class SonarClient {
             if (error instanceof NetworkFailure || error instanceof DeadlineReached)
                 throw error;
             const { code } = error;
-            throw new NetworkFailure(describeNetworkError(error), !isCertificateError(code));
+            if (isCertificateError(code)) {
+                throw new NetworkFailure(certificateAdvice(code, this.options.rootCert !== undefined), false);
+            }
+            throw new NetworkFailure(describeNetworkError(error));
         }
         finally {
             clearTimeout(timer);
@@ -32158,7 +32164,14 @@ class TrustExtraCa {
         this.pem = pem;
     }
     prepareRequest(options) {
-        options.ca = [...external_node_tls_.rootCertificates, this.pem];
+        const ca = [...external_node_tls_.rootCertificates, this.pem];
+        options.ca = ca;
+        // Behind HTTPS_PROXY the request goes through a tunnelling agent, which opens the TLS
+        // connection with its own options rather than the request's: it needs the CA too. Both
+        // kinds of agent belong to this client's HttpClient alone.
+        const agent = options.agent;
+        if (agent?.options !== undefined)
+            agent.options.ca = ca;
     }
     canHandleAuthentication() {
         return false;
@@ -32179,10 +32192,12 @@ function describeNetworkError(error) {
         return 'host not found';
     if (code === 'ECONNRESET')
         return 'connection reset';
-    if (isCertificateError(code)) {
-        return `TLS certificate not trusted (${code}); for a private CA set sonarRootCert or SONAR_ROOT_CERT`;
-    }
     return code ? `${code}: ${message}` : message;
+}
+function certificateAdvice(code, rootCertGiven) {
+    return rootCertGiven
+        ? `TLS certificate not trusted (${code}) even with sonarRootCert: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`
+        : `TLS certificate not trusted (${code}). For a server behind a private CA, set sonarRootCert or SONAR_ROOT_CERT to that CA's certificate (PEM).`;
 }
 function isCertificateError(code) {
     return code !== undefined && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code);

@@ -1,69 +1,48 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { get } from 'node:https'
 import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server as HttpServer
+} from 'node:http'
+import { connect, type Socket } from 'node:net'
 import { SonarClient } from '../../src/sonar/client.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { taskExample } from '../../__fixtures__/sonarqube/index.js'
+
+/** A name only the proxy knows: it sends every CONNECT to the loopback server. */
+const PROXIED_HOST = 'sonar.internal.test'
 
 describe("sonarRootCert is trusted for the action's requests only, with no global side effect", () => {
   let server: Server
   let url: URL
   let caPem: string
+  let otherCaPem: string
 
   beforeAll(async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'private-ca-'))
-    const run = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' })
-    run(
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      'ca.key',
-      '-out',
-      'ca.pem',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=Test Private CA'
+    // Arguments separated by single spaces; none of them contains one.
+    const openssl = (args: string) =>
+      execFileSync('openssl', args.split(' '), { cwd: dir, stdio: 'pipe' })
+    const selfSignedCa = (name: string): string => {
+      openssl(
+        `req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=${name} -keyout ${name}.key -out ${name}.pem`
+      )
+      return readFileSync(path.join(dir, `${name}.pem`), 'utf8')
+    }
+    caPem = selfSignedCa('Test-Private-CA')
+    otherCaPem = selfSignedCa('Another-CA')
+    openssl('req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 -keyout server.key -out server.csr')
+    writeFileSync(path.join(dir, 'san.ext'), `subjectAltName=IP:127.0.0.1,DNS:${PROXIED_HOST}\n`)
+    openssl(
+      'x509 -req -in server.csr -CA Test-Private-CA.pem -CAkey Test-Private-CA.key -CAcreateserial -days 1 -extfile san.ext -out server.pem'
     )
-    run(
-      'req',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      'server.key',
-      '-out',
-      'server.csr',
-      '-subj',
-      '/CN=127.0.0.1'
-    )
-    execFileSync('sh', ['-c', 'printf "subjectAltName=IP:127.0.0.1\\n" > san.ext'], { cwd: dir })
-    run(
-      'x509',
-      '-req',
-      '-in',
-      'server.csr',
-      '-CA',
-      'ca.pem',
-      '-CAkey',
-      'ca.key',
-      '-CAcreateserial',
-      '-out',
-      'server.pem',
-      '-days',
-      '1',
-      '-extfile',
-      'san.ext'
-    )
-    caPem = readFileSync(path.join(dir, 'ca.pem'), 'utf8')
     server = createServer(
       {
         key: readFileSync(path.join(dir, 'server.key')),
@@ -80,9 +59,9 @@ describe("sonarRootCert is trusted for the action's requests only, with no globa
 
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
-  const sonarClient = (rootCert: string | undefined, clock = new FakeClock()) =>
+  const sonarClient = (rootCert: string | undefined, clock = new FakeClock(), serverUrl = url) =>
     new SonarClient({
-      serverUrl: url,
+      serverUrl,
       token: 't',
       rootCert,
       userAgent: 'test',
@@ -96,7 +75,7 @@ describe("sonarRootCert is trusted for the action's requests only, with no globa
     await expect(
       sonarClient(undefined, clock).getTask(new URL('/api/ce/task?id=1', url), '1')
     ).rejects.toThrow(
-      /TLS certificate not trusted \(.*\); for a private CA set sonarRootCert or SONAR_ROOT_CERT/
+      /TLS certificate not trusted \(.*\)\. For a server behind a private CA, set sonarRootCert or SONAR_ROOT_CERT to that CA's certificate \(PEM\)\.$/
     )
     expect(clock.sleeps).toEqual([])
   })
@@ -104,6 +83,16 @@ describe("sonarRootCert is trusted for the action's requests only, with no globa
   it('with it, the request succeeds', async () => {
     const task = await sonarClient(caPem).getTask(new URL('/api/ce/task?id=1', url), '1')
     expect(task.status).toBe('SUCCESS')
+  })
+
+  it('with the wrong CA, the error says that sonarRootCert is set but did not match', async () => {
+    const clock = new FakeClock()
+    await expect(
+      sonarClient(otherCaPem, clock).getTask(new URL('/api/ce/task?id=1', url), '1')
+    ).rejects.toThrow(
+      /TLS certificate not trusted \(.*\) even with sonarRootCert: it must hold, as PEM, the CA certificate that issued the server's certificate/
+    )
+    expect(clock.sleeps).toEqual([])
   })
 
   it('other requests of the process still do not trust that CA', async () => {
@@ -115,5 +104,66 @@ describe("sonarRootCert is trusted for the action's requests only, with no globa
       )
     })
     expect((error as NodeJS.ErrnoException).code).toMatch(/CERT|SIGNED|VERIFY/)
+  })
+
+  describe('through an HTTPS_PROXY tunnel (CONNECT)', () => {
+    let proxy: HttpServer
+    const connects: string[] = []
+    const tunnels = new Set<Socket>()
+    const saved = process.env['HTTPS_PROXY']
+
+    beforeAll(async () => {
+      proxy = createHttpServer()
+      proxy.on('connect', (request: IncomingMessage, client: Socket, head: Buffer) => {
+        connects.push(request.url ?? '')
+        tunnels.add(client)
+        const upstream = connect((server.address() as AddressInfo).port, '127.0.0.1', () => {
+          client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
+          upstream.write(head)
+          tunnels.add(upstream)
+          upstream.pipe(client)
+          client.pipe(upstream)
+        })
+        upstream.on('error', () => client.destroy())
+        client.on('error', () => upstream.destroy())
+      })
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+      process.env['HTTPS_PROXY'] = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
+    })
+
+    afterAll(async () => {
+      if (saved === undefined) delete process.env['HTTPS_PROXY']
+      else process.env['HTTPS_PROXY'] = saved
+      // Tunnels are no longer the HTTP server's connections: end them by hand.
+      for (const socket of tunnels) socket.destroy()
+      await new Promise<void>((resolve) => proxy.close(() => resolve()))
+    })
+
+    const proxied = new URL(`https://${PROXIED_HOST}:8443`)
+
+    it('trusts the private CA for the server behind the tunnel', async () => {
+      connects.length = 0
+      const client = sonarClient(caPem, new FakeClock(), proxied)
+      try {
+        const task = await client.getTask(new URL('/api/ce/task?id=1', proxied), '1')
+        expect(task.status).toBe('SUCCESS')
+      } finally {
+        client.close()
+      }
+      expect(connects).toEqual([`${PROXIED_HOST}:8443`])
+    })
+
+    it('without it, still refuses the server at once with advice to set it', async () => {
+      const clock = new FakeClock()
+      const client = sonarClient(undefined, clock, proxied)
+      try {
+        await expect(client.getTask(new URL('/api/ce/task?id=1', proxied), '1')).rejects.toThrow(
+          /TLS certificate not trusted .*sonarRootCert/
+        )
+      } finally {
+        client.close()
+      }
+      expect(clock.sleeps).toEqual([])
+    })
   })
 })

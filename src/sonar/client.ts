@@ -120,7 +120,10 @@ export class SonarClient {
         }
         if (!(error instanceof NetworkFailure)) throw error
         failure = new ServerRequestError(
-          `Could not reach the server for ${resource.what} at ${url.href}: ${error.message}. Check sonarHostUrl / the report's serverUrl, the network, and for https a private CA (sonarRootCert).`
+          `Could not reach the server for ${resource.what} at ${url.href}: ${error.message}` +
+            (error.retryable
+              ? ". Check sonarHostUrl / the report's serverUrl, the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way."
+              : '')
         )
         // An untrusted certificate does not heal by waiting.
         if (!error.retryable) throw failure
@@ -218,7 +221,13 @@ export class SonarClient {
     } catch (error) {
       if (error instanceof NetworkFailure || error instanceof DeadlineReached) throw error
       const { code } = error as NodeJS.ErrnoException
-      throw new NetworkFailure(describeNetworkError(error), !isCertificateError(code))
+      if (isCertificateError(code)) {
+        throw new NetworkFailure(
+          certificateAdvice(code, this.options.rootCert !== undefined),
+          false
+        )
+      }
+      throw new NetworkFailure(describeNetworkError(error))
     } finally {
       clearTimeout(timer)
     }
@@ -253,7 +262,13 @@ interface Reply {
 class TrustExtraCa implements RequestHandler {
   constructor(private readonly pem: string) {}
   prepareRequest(options: RequestOptions & { ca?: string[] }): void {
-    options.ca = [...rootCertificates, this.pem]
+    const ca = [...rootCertificates, this.pem]
+    options.ca = ca
+    // Behind HTTPS_PROXY the request goes through a tunnelling agent, which opens the TLS
+    // connection with its own options rather than the request's: it needs the CA too. Both
+    // kinds of agent belong to this client's HttpClient alone.
+    const agent = options.agent as { options?: { ca?: string[] } } | undefined
+    if (agent?.options !== undefined) agent.options.ca = ca
   }
   canHandleAuthentication(): boolean {
     return false
@@ -273,10 +288,13 @@ function describeNetworkError(error: unknown): string {
   if (code === 'ECONNREFUSED') return 'connection refused'
   if (code === 'ENOTFOUND') return 'host not found'
   if (code === 'ECONNRESET') return 'connection reset'
-  if (isCertificateError(code)) {
-    return `TLS certificate not trusted (${code}); for a private CA set sonarRootCert or SONAR_ROOT_CERT`
-  }
   return code ? `${code}: ${message}` : message
+}
+
+function certificateAdvice(code: string | undefined, rootCertGiven: boolean): string {
+  return rootCertGiven
+    ? `TLS certificate not trusted (${code}) even with sonarRootCert: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`
+    : `TLS certificate not trusted (${code}). For a server behind a private CA, set sonarRootCert or SONAR_ROOT_CERT to that CA's certificate (PEM).`
 }
 
 function isCertificateError(code: string | undefined): boolean {
