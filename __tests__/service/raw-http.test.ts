@@ -98,3 +98,30 @@ describe('absolute-form and asterisk targets are not the root', () => {
     )
   })
 })
+
+describe('pipelined requests on one connection', () => {
+  it('get their replies in order, each with its own rules', async () => {
+    const request = (target: string, headers: string[]): string =>
+      [`GET ${target} HTTP/1.1`, 'Host: test', ...headers, '', ''].join('\r\n')
+    const reply = await rawRequest(
+      service.origin,
+      request('/genre', [`Authorization: ${token}`]) +
+        request('/', []) +
+        request('/genre', ['Connection: close'])
+    )
+    const replies = reply.text
+      .split(/(?=HTTP\/1\.1 \d{3} )/)
+      .map((text) => ({ statusLine: text.split('\r\n')[0], text }))
+    expect(replies.map(({ statusLine }) => statusLine)).toEqual([
+      'HTTP/1.1 200 OK',
+      'HTTP/1.1 200 OK',
+      'HTTP/1.1 401 Unauthorized'
+    ])
+    const [genres, root, unauthorised] = replies.map(({ text }) => text)
+    expect(genres).toContain('Access-Control-Allow-Origin: https://app.example.com')
+    expect(genres).toContain('"name":"Action"')
+    expect(root).not.toContain('Access-Control-Allow-Origin')
+    expect(root).toContain('{"status":"ok"}')
+    expect(unauthorised?.endsWith(UNAUTHORISED_BODY)).toBe(true)
+  })
+})

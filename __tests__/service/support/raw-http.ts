@@ -4,6 +4,8 @@ export interface RawReply {
   status: number
   head: string
   body: string
+  /** Everything the server sent, e.g. several pipelined replies. */
+  text: string
 }
 
 /** Sends bytes exactly as given (e.g. repeated headers) and reads until the server closes. */
@@ -17,7 +19,7 @@ export function rawRequest(origin: string, request: string): Promise<RawReply> {
     socket.on('close', () => {
       const text = Buffer.concat(chunks).toString('latin1')
       const [head = '', body = ''] = text.split('\r\n\r\n')
-      resolve({ status: Number(head.split(' ')[1]), head, body })
+      resolve({ status: Number(head.split(' ')[1]), head, body, text })
     })
     socket.write(request)
   })
