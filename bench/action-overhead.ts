@@ -61,27 +61,17 @@ function programs(
   ceTaskUrl: string,
   script?: string
 ): Program[] {
+  /** A `nodeEval` of `code` that must exit 0. */
+  const evalProgram = (name: string, code: string): Program => ({
+    name,
+    run: nodeEval(node, workspace, code),
+    check: (e) => expectExit(name, e, 0)
+  })
   const list: Program[] = [
-    {
-      name: 'node start',
-      run: nodeEval(node, workspace, ''),
-      check: (e) => expectExit('node', e, 0)
-    },
-    {
-      name: 'import node:http',
-      run: nodeEval(node, workspace, "await import('node:http')"),
-      check: (e) => expectExit('import node:http', e, 0)
-    },
-    {
-      name: 'import @actions/core',
-      run: nodeEval(node, workspace, "await import('@actions/core')"),
-      check: (e) => expectExit('import @actions/core', e, 0)
-    },
-    {
-      name: 'import undici',
-      run: nodeEval(node, workspace, "await import('undici')"),
-      check: (e) => expectExit('import undici', e, 0)
-    },
+    evalProgram('node start', ''),
+    evalProgram('import node:http', "await import('node:http')"),
+    evalProgram('import @actions/core', "await import('@actions/core')"),
+    evalProgram('import undici', "await import('undici')"),
     {
       name: 'bundle, no report file',
       run: () => runAction(node, workspace, { scanMetadataReportFile: 'missing/report-task.txt' }),

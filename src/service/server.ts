@@ -16,14 +16,20 @@ import type { Routes } from './routes.js'
 import { pathOf, relativePath } from './target.js'
 import { createTurnBatch } from './turn-batch.js'
 
-/** A reply waiting for the end of the event-loop turn (see turn-batch.ts). */
-interface PendingReply {
+/** One request on its way from the filter to its reply. */
+interface Exchange {
   res: ServerResponse
   method: string
   target: string
   startedAt: number
-  reply: Reply
+  /** Set when the filter authenticated the request (rule 6). */
   subject: string | undefined
+}
+
+/** A reply waiting for the end of the event-loop turn (see turn-batch.ts). */
+interface PendingReply {
+  exchange: Exchange
+  reply: Reply
 }
 
 export interface ServerLimits {
@@ -79,7 +85,8 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     return lastHeaders
   }
 
-  const write = ({ res, method, target, startedAt, reply, subject }: PendingReply): void => {
+  const write = ({ exchange, reply }: PendingReply): void => {
+    const { res, method, target, startedAt, subject } = exchange
     try {
       // Spec 4.3 rule 6: whatever the handler answers, its reply carries the CORS headers.
       writeReply(res, method, reply, subject === undefined ? headerList(reply) : withCors(reply))
@@ -93,49 +100,29 @@ export function createServiceServer(options: ServiceServerOptions): Server {
   const replyFailed = (error: unknown): void => logger.error('reply failed', errorFields(error))
   const send = createTurnBatch(write, replyFailed)
 
-  const finish = (
-    res: ServerResponse,
-    method: string,
-    target: string,
-    startedAt: number,
-    reply: Reply,
-    subject?: string
-  ): void => send({ res, method, target, startedAt, reply, subject })
+  const finish = (exchange: Exchange, reply: Reply): void => send({ exchange, reply })
 
-  const runHandler = (
-    handler: Handler,
-    res: ServerResponse,
-    method: string,
-    target: string,
-    startedAt: number,
-    subject?: string
-  ): void => {
+  const handlerFailed = (error: unknown, exchange: Exchange): void => {
+    logger.error('handler failed', errorFields(error))
+    finish(exchange, INTERNAL_ERROR)
+  }
+
+  const runHandler = (handler: Handler, exchange: Exchange): void => {
+    const { method, target, subject } = exchange
     let reply: Reply | Promise<Reply>
     try {
       reply = handler({ method, path: relativePath(target, basePath), subject })
     } catch (error) {
-      return handlerFailed(error, res, method, target, startedAt, subject)
+      return handlerFailed(error, exchange)
     }
     if (reply instanceof Promise) {
       reply.then(
-        (value) => finish(res, method, target, startedAt, value, subject),
-        (error: unknown) => handlerFailed(error, res, method, target, startedAt, subject)
+        (value) => finish(exchange, value),
+        (error: unknown) => handlerFailed(error, exchange)
       )
     } else {
-      finish(res, method, target, startedAt, reply, subject)
+      finish(exchange, reply)
     }
-  }
-
-  const handlerFailed = (
-    error: unknown,
-    res: ServerResponse,
-    method: string,
-    target: string,
-    startedAt: number,
-    subject?: string
-  ): void => {
-    logger.error('handler failed', errorFields(error))
-    finish(res, method, target, startedAt, INTERNAL_ERROR, subject)
   }
 
   const act = (
@@ -145,15 +132,17 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     target: string,
     startedAt: number
   ): void => {
+    const subject = decision.kind === 'handler' ? decision.subject : undefined
+    const exchange: Exchange = { res, method, target, startedAt, subject }
     switch (decision.kind) {
       case 'root':
-        return runHandler(routes.root, res, method, target, startedAt)
+        return runHandler(routes.root, exchange)
       case 'preflight':
-        return finish(res, method, target, startedAt, preflight)
+        return finish(exchange, preflight)
       case 'unauthorised':
-        return finish(res, method, target, startedAt, UNAUTHORISED)
+        return finish(exchange, UNAUTHORISED)
       case 'handler':
-        return runHandler(routes.protected, res, method, target, startedAt, decision.subject)
+        return runHandler(routes.protected, exchange)
     }
   }
 
