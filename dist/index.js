@@ -32159,12 +32159,12 @@ class DeadlineReached extends Error {
 }
 /** Adds the private CA to this client's TLS options only: no global trust store change. */
 class TrustExtraCa {
-    pem;
+    ca;
     constructor(pem) {
-        this.pem = pem;
+        this.ca = [...external_node_tls_.rootCertificates, pem];
     }
     prepareRequest(options) {
-        const ca = [...external_node_tls_.rootCertificates, this.pem];
+        const { ca } = this;
         options.ca = ca;
         // Behind HTTPS_PROXY the request goes through a tunnelling agent, which opens the TLS
         // connection with its own options rather than the request's: it needs the CA too. Both

@@ -260,9 +260,12 @@ interface Reply {
 
 /** Adds the private CA to this client's TLS options only: no global trust store change. */
 class TrustExtraCa implements RequestHandler {
-  constructor(private readonly pem: string) {}
+  private readonly ca: string[]
+  constructor(pem: string) {
+    this.ca = [...rootCertificates, pem]
+  }
   prepareRequest(options: RequestOptions & { ca?: string[] }): void {
-    const ca = [...rootCertificates, this.pem]
+    const { ca } = this
     options.ca = ca
     // Behind HTTPS_PROXY the request goes through a tunnelling agent, which opens the TLS
     // connection with its own options rather than the request's: it needs the CA too. Both
