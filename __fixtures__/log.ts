@@ -1,9 +1,14 @@
-import type { Log } from '../src/log.js'
+import type { RunnerCommands } from '../src/log.js'
 
-/** A Log that keeps every line, tagged with its kind, for assertions. */
-export class RecordingLog implements Log {
-  readonly lines: { kind: 'info' | 'warning' | 'notice' | 'group' | 'endgroup'; text: string }[] =
-    []
+type Kind = 'info' | 'warning' | 'notice' | 'group' | 'endgroup' | 'failed' | 'secret'
+
+/**
+ * A Log that keeps every line, tagged with its kind, for assertions. It also stands for the
+ * runner's commands (`setFailed` included), so `runnerLog(new RecordingLog())` records what the
+ * action would send to the runner.
+ */
+export class RecordingLog implements RunnerCommands {
+  readonly lines: { kind: Kind; text: string }[] = []
 
   info(text: string): void {
     this.lines.push({ kind: 'info', text })
@@ -20,8 +25,14 @@ export class RecordingLog implements Log {
   endGroup(): void {
     this.lines.push({ kind: 'endgroup', text: '' })
   }
+  setFailed(text: string): void {
+    this.lines.push({ kind: 'failed', text })
+  }
+  setSecret(text: string): void {
+    this.lines.push({ kind: 'secret', text })
+  }
 
-  of(kind: RecordingLog['lines'][number]['kind']): string[] {
+  of(kind: Kind): string[] {
     return this.lines.filter((line) => line.kind === kind).map((line) => line.text)
   }
 }

@@ -31669,9 +31669,22 @@ function getIDToken(aud) {
 
 //# sourceMappingURL=core.js.map
 ;// CONCATENATED MODULE: ./src/clock.ts
+/**
+ * The longest delay setTimeout honours: past it the delay overflows a signed 32-bit integer and
+ * Node fires the timer at once (with a warning), which would turn a long wait into a hot loop.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 const systemClock = {
     now: () => Date.now(),
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)))
+    // Settings already bound every wait; sleeping in steps keeps any other delay safe too.
+    sleep: async (ms) => {
+        let left = Math.max(0, ms);
+        do {
+            const step = Math.min(left, MAX_TIMER_MS);
+            await new Promise((resolve) => setTimeout(resolve, step));
+            left -= step;
+        } while (left > 0);
+    }
 };
 
 ;// CONCATENATED MODULE: ./src/errors.ts
@@ -31734,119 +31747,157 @@ class QualityGateFailure extends ActionError {
     }
 }
 
-;// CONCATENATED MODULE: ./src/log.ts
+;// CONCATENATED MODULE: ./src/untrusted-text.ts
 /**
- * The runner's log as a Log. Messages may quote the server (statuses, ids): `info` is kept to one
- * line so no text can start a line with `::` and become a workflow command. The annotation and
- * group commands of `@actions/core` escape their text themselves.
+ * Text from a server, a report file or an input, made fit to quote inside one of our own
+ * messages. Every destination (the runner's log, the job summary, the outputs) has its own gate
+ * on top of this one; this one only keeps quoted text to one readable line of bounded length.
  */
-function runnerLog(core) {
-    return {
-        info: (message) => core.info(message.replace(/[\r\n]+/g, ' ')),
-        warning: (message) => core.warning(message),
-        notice: (message) => core.notice(message),
-        startGroup: (name) => core.startGroup(name),
-        endGroup: () => core.endGroup()
-    };
+/** How long quoted text may be: ids and keys, and free text such as a server's error message. */
+const QUOTE_LIMITS = { short: 200, long: 1000 };
+/**
+ * Control characters, and the Unicode ones that move text around without being seen: line and
+ * paragraph separators and bidirectional overrides (which can make a line read backwards).
+ */
+// eslint-disable-next-line no-control-regex
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+const NAMED_ESCAPES = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+/**
+ * The character as an escape a reader can see: `\n`, `\x1B`, `\u2028`.
+ *
+ * @example escapeInvisible('\u001b') // '\\x1B'
+ */
+function escapeInvisible(character) {
+    const named = NAMED_ESCAPES[character];
+    if (named)
+        return named;
+    const code = character.charCodeAt(0);
+    const hex = code.toString(16).toUpperCase();
+    return code <= 0xff ? `\\x${hex.padStart(2, '0')}` : `\\u${hex.padStart(4, '0')}`;
+}
+/** Every invisible or line-breaking character shown as its escape. */
+function showInvisible(text) {
+    return text.replace(INVISIBLE, escapeInvisible);
+}
+/**
+ * Cuts `text` to at most `max` characters, the last of them an ellipsis, without splitting a
+ * surrogate pair.
+ *
+ * @example cut('abcdef', 4) // 'abc…'
+ */
+function cut(text, max) {
+    if (text.length <= max)
+        return text;
+    let end = Math.max(0, max - 1);
+    const last = text.charCodeAt(end - 1);
+    if (last >= 0xd800 && last <= 0xdbff)
+        end--;
+    return `${text.slice(0, end)}…`;
+}
+/**
+ * Untrusted text as one line of bounded length: cut first (so a huge value costs nothing
+ * more), then every control character shown as an escape.
+ *
+ * @example oneLine('PENDING\n::error::x') // 'PENDING\\n::error::x'
+ */
+function oneLine(text, max = QUOTE_LIMITS.short) {
+    return showInvisible(cut(text, max));
+}
+/**
+ * Text that may be a URL with credentials, fit to quote in an error: everything between the
+ * scheme and the last `@` hidden. Text that does not parse as a URL cannot be split into user,
+ * password and path reliably, so this hides more rather than less.
+ *
+ * @example hideCredentials('https://user:pass@host/x') // 'https://***@host/x'
+ */
+function hideCredentials(text) {
+    return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^]*@/i, (_, scheme) => `${scheme ?? ''}***@`);
 }
 
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
-;// CONCATENATED MODULE: ./src/report-file.ts
+;// CONCATENATED MODULE: ./src/sonar/json-reply.ts
 
-
-
-/** Where each scanner writes the file, in the order the action looks for it. */
-const DEFAULT_REPORT_LOCATIONS = [
-    { file: '.scannerwork/report-task.txt', scanner: 'sonar-scanner CLI and the scan actions' },
-    { file: 'target/sonar/report-task.txt', scanner: 'Maven' },
-    { file: 'build/sonar/report-task.txt', scanner: 'Gradle' },
-    { file: '.sonarqube/out/.sonar/report-task.txt', scanner: 'SonarScanner for .NET' }
-];
-const WHERE_SCANNERS_WRITE = DEFAULT_REPORT_LOCATIONS.map(({ file, scanner }) => `${file} (${scanner})`).join(', ');
-const readTextFile = async (file) => {
+/** Deeper than any Web API reply; keeps every later walk over the value far from the stack limit. */
+const MAX_JSON_DEPTH = 64;
+/** Why a body is not the JSON asked for. `truncated` may heal on another try; the rest do not. */
+class BodyProblem extends Error {
+    truncated;
+    constructor(message, truncated = false) {
+        super(message);
+        this.truncated = truncated;
+    }
+}
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+const GZIP_MAGIC = [0x1f, 0x8b];
+/**
+ * Parses a reply body as JSON. A UTF-8 byte order mark before it is skipped (RFC 8259 lets a
+ * reader ignore it). Throws a BodyProblem whose message completes "The reply …".
+ *
+ * @example parseJsonBody(Buffer.from('{"task":{}}'), { 'content-type': 'application/json' })
+ */
+function parseJsonBody(body, headers) {
+    const encoding = headers['content-encoding']?.trim().toLowerCase();
+    if (encoding && encoding !== 'identity') {
+        throw new BodyProblem(`is compressed (Content-Encoding: ${oneLine(encoding, 40)}) though the action asks for none: a proxy in front of the server compresses it unasked; configure it to pass the Web API's replies through as they are`);
+    }
+    if (startsWith(body, GZIP_MAGIC)) {
+        throw new BodyProblem('is gzip-compressed data without a Content-Encoding header: a proxy in front of the server compresses it unasked; configure it to pass the Web API replies through as they are');
+    }
+    const text = body.toString('utf8', startsWith(body, UTF8_BOM) ? UTF8_BOM.length : 0);
+    if (text.trim() === '') {
+        throw new BodyProblem(`is empty (${body.length} bytes${headers['content-length'] === undefined ? '' : `, Content-Length ${oneLine(String(headers['content-length']), 20)}`}): a server's Web API always answers with JSON; a proxy or load balancer in front of it may be dropping the body`);
+    }
+    const contentType = oneLine(headers['content-type'] ?? 'no content type', 80);
+    if (/^\s*</.test(text)) {
+        throw new BodyProblem(`is an HTML page (${contentType}), not JSON: a login page or a proxy error page. Check that sonarHostUrl / the report's serverUrl is the server's own address and that no proxy or SSO page stands in front of its Web API`);
+    }
+    const shape = scanJson(text);
+    if (shape === 'too-deep') {
+        throw new BodyProblem(`nests deeper than ${MAX_JSON_DEPTH} levels: it is not a Web API reply`);
+    }
     try {
-        return await (0,promises_namespaceObject.readFile)(file, 'utf8');
+        return JSON.parse(text);
     }
-    catch (error) {
-        if (error.code === 'ENOENT')
-            return undefined;
-        throw new ReportFileError(`Cannot read the report file ${file}: ${error.message}. Check the scanMetadataReportFile input.`);
+    catch {
+        if (shape === 'unfinished') {
+            throw new BodyProblem(`ends in the middle of its JSON after ${body.length} bytes: it was cut off on the way`, true);
+        }
+        throw new BodyProblem(`is not JSON (${contentType}); it starts with "${oneLine(text.trimStart(), 80)}". Check that sonarHostUrl / the report's serverUrl is the server's own address`);
     }
-};
-/**
- * Finds and parses report-task.txt: the given path, or else the first default location that
- * exists, relative to `cwd`.
- *
- * @example await loadReportFile(undefined, process.cwd()) // finds target/sonar/report-task.txt after Maven
- */
-async function loadReportFile(given, cwd, read = readTextFile) {
-    const candidates = given ? [given] : DEFAULT_REPORT_LOCATIONS.map(({ file }) => file);
-    for (const file of candidates) {
-        const text = await read(external_node_path_default().resolve(cwd, file));
-        if (text !== undefined)
-            return parseReportFile(text, file);
-    }
-    throw new ReportFileError(given
-        ? `Report file not found at ${given}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set scanMetadataReportFile to where yours is, and run this step after the analysis in the same job and working directory.`
-        : `No report file found: looked for ${WHERE_SCANNERS_WRITE}. Run this step after the analysis in the same job and working directory, or set scanMetadataReportFile.`);
 }
 /**
- * Parses the key=value text a scanner writes. Tolerates CRLF, a UTF-8 BOM, blank lines and `#`
- * comments; values keep any `=` they contain. Throws a ReportFileError naming the file and key.
- *
- * @example parseReportFile('serverUrl=https://sonar.example.com\n...', 'target/sonar/report-task.txt')
+ * One pass over the text that tracks strings and brackets, in linear time and constant stack:
+ * whether the JSON nests too deep, or ends with a string or a bracket still open.
  */
-function parseReportFile(text, file) {
-    const values = new Map();
-    for (const rawLine of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
-        const line = rawLine.trim();
-        if (line === '' || line.startsWith('#'))
-            continue;
-        const separator = line.indexOf('=');
-        if (separator <= 0) {
-            throw new ReportFileError(`Report file ${file} has a line that is not key=value: "${line.slice(0, 80)}". Scanners write ${WHERE_SCANNERS_WRITE}; point scanMetadataReportFile at that file, not at another one.`);
+function scanJson(text) {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === 0x5c)
+                i++; // backslash: skip the escaped character
+            else if (c === 0x22)
+                inString = false;
         }
-        values.set(line.slice(0, separator).trim(), line.slice(separator + 1).trim());
+        else if (c === 0x22) {
+            inString = true;
+        }
+        else if (c === 0x7b || c === 0x5b) {
+            if (++depth > MAX_JSON_DEPTH)
+                return 'too-deep';
+        }
+        else if (c === 0x7d || c === 0x5d) {
+            depth--;
+        }
     }
-    const required = (key) => {
-        const value = values.get(key);
-        if (!value) {
-            throw new ReportFileError(`Report file ${file} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`);
-        }
-        return value;
-    };
-    const url = (key, value) => {
-        let parsed;
-        try {
-            parsed = new URL(value);
-        }
-        catch {
-            throw new ReportFileError(`Report file ${file}: ${key} "${value}" is not a URL.`);
-        }
-        if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-            throw new ReportFileError(`Report file ${file}: ${key} "${value}" must be an http:// or https:// address.`);
-        }
-        return parsed;
-    };
-    const dashboard = values.get('dashboardUrl');
-    return {
-        file,
-        serverUrl: url('serverUrl', required('serverUrl')),
-        ceTaskUrl: url('ceTaskUrl', required('ceTaskUrl')),
-        ceTaskId: required('ceTaskId'),
-        dashboardUrl: dashboard ? url('dashboardUrl', dashboard) : undefined,
-        projectKey: values.get('projectKey') || undefined,
-        serverVersion: values.get('serverVersion') || undefined
-    };
+    return inString || depth > 0 ? 'unfinished' : 'closed';
+}
+function startsWith(body, bytes) {
+    return bytes.every((byte, index) => body[index] === byte);
 }
 
-// EXTERNAL MODULE: external "node:tls"
-var external_node_tls_ = __nccwpck_require__(1692);
 ;// CONCATENATED MODULE: ./src/sonar/origin.ts
+
 /**
  * Where the token may go. The token belongs to one server: it is sent only to that server's
  * origin, and a redirect is followed only to the same origin or to the https:// form of the same
@@ -31867,11 +31918,25 @@ function isAllowedRedirect(from, to) {
 function serverBase(server) {
     return new URL(server.href.endsWith('/') ? server.href : `${server.href}/`);
 }
+/**
+ * A URL as messages show it: never with credentials, on one line of bounded length (a redirect's
+ * Location is the server's text). `origin` shows only scheme, host and port.
+ *
+ * @example shownUrl(new URL('https://u:p@sonar.example.com/api?id=1')) // 'https://sonar.example.com/api?id=1'
+ */
+function shownUrl(url, part = 'href') {
+    if (part === 'origin')
+        return oneLine(url.origin, QUOTE_LIMITS.short);
+    const bare = new URL(url.href);
+    bare.username = '';
+    bare.password = '';
+    return oneLine(bare.href, QUOTE_LIMITS.long);
+}
 
 ;// CONCATENATED MODULE: ./src/sonar/retry-policy.ts
 /**
- * When to try a request again and how long to wait first. Pure: the client supplies the clock
- * and the random source.
+ * When to try a request again and how long to wait first. Pure: the client supplies the time
+ * left, the attempt number and the random source.
  */
 /** Rate limiting, server errors and gateway trouble: worth another try. 401/403/404 are not. */
 const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
@@ -31880,27 +31945,293 @@ const BACKOFF = {
     maxMs: 8000
 };
 /**
- * Delay before retry number `attempt` (0 for the first retry): exponential backoff with equal
- * jitter, so concurrent jobs do not retry in step, or the server's own `Retry-After` when it
- * sent one (seconds or an HTTP date).
- *
- * @example retryDelayMs(2, undefined, Math.random, Date.now()) // between 500 and 1000
+ * Tries in all when nothing answers at the address (connection refused, host not found): a wrong
+ * address does not heal by waiting, so the step fails in about a second instead of at the
+ * time-out.
  */
-function retryDelayMs(attempt, retryAfter, random, nowEpochMs) {
-    const asked = parseRetryAfter(retryAfter, nowEpochMs);
-    if (asked !== undefined)
-        return asked;
-    const ceiling = Math.min(BACKOFF.maxMs, BACKOFF.baseMs * 2 ** attempt);
+const MAX_TRIES_UNREACHABLE = 3;
+/**
+ * Whether to try again after try number `attempt` (0 for the first) failed with `fault`, and
+ * after how long. The delay is exponential backoff with equal jitter, never less: a server's
+ * `Retry-After` can lengthen it, never shorten it, so no reply can make a hot loop. A wait that
+ * would end past the deadline is not made.
+ *
+ * @example decideRetry({ kind: 'transient' }, 0, 60_000, Math.random, Date.now()) // { retry: true, delayMs: 125..250 }
+ */
+function decideRetry(fault, attempt, remainingMs, random, nowEpochMs) {
+    const tries = attempt + 1;
+    if (fault.kind === 'final')
+        return { retry: false, why: '' };
+    if (fault.kind === 'status' && !RETRYABLE_STATUSES.has(fault.status)) {
+        return { retry: false, why: '' };
+    }
+    if (fault.kind === 'unreachable' && tries >= MAX_TRIES_UNREACHABLE) {
+        return { retry: false, why: `Gave up after ${tries} tries.` };
+    }
+    let delayMs = backoffMs(attempt, random);
+    if (fault.kind === 'status') {
+        const askedMs = parseRetryAfter(fault.retryAfter, nowEpochMs);
+        if (askedMs !== undefined && askedMs >= remainingMs) {
+            return {
+                retry: false,
+                why: `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than the overall time-out (pollingTimeoutSec) leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
+            };
+        }
+        delayMs = Math.max(delayMs, askedMs ?? 0);
+    }
+    if (delayMs >= remainingMs) {
+        return {
+            retry: false,
+            why: `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: the overall time-out (pollingTimeoutSec) leaves no time for another.`
+        };
+    }
+    return { retry: true, delayMs };
+}
+/**
+ * Delay before retry number `attempt` (0 for the first retry): exponential backoff with equal
+ * jitter, so concurrent jobs do not retry in step.
+ *
+ * @example backoffMs(2, Math.random) // between 500 and 1000
+ */
+function backoffMs(attempt, random) {
+    const ceiling = Math.min(BACKOFF.maxMs, BACKOFF.baseMs * 2 ** Math.min(attempt, 30));
     return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
-/** `Retry-After: 120` or `Retry-After: Wed, 21 Oct 2026 07:28:00 GMT` → milliseconds from now. */
+/**
+ * `Retry-After: 120` or `Retry-After: Wed, 21 Oct 2026 07:28:00 GMT` → milliseconds from now
+ * (0 for a date past). Anything else (`1.5`, `-5`, garbage) → undefined: the header is ignored.
+ */
 function parseRetryAfter(value, nowEpochMs) {
-    if (value === undefined || value.trim() === '')
+    const text = value?.trim();
+    if (!text)
         return undefined;
-    if (/^\d+$/.test(value.trim()))
-        return Number(value.trim()) * 1000;
-    const at = Date.parse(value);
+    if (/^\d+$/.test(text))
+        return Number(text) * 1000;
+    // An HTTP date names its weekday; Date.parse alone would take "-5" or "1.5" for a year.
+    if (!/^[A-Za-z]{3},/.test(text))
+        return undefined;
+    const at = Date.parse(text);
     return Number.isNaN(at) ? undefined : Math.max(0, at - nowEpochMs);
+}
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+// EXTERNAL MODULE: external "node:tls"
+var external_node_tls_ = __nccwpck_require__(1692);
+;// CONCATENATED MODULE: ./src/sonar/transport.ts
+/**
+ * One GET on the wire: the connection (kept alive, one pool per protocol, through HTTPS_PROXY
+ * when the environment says so), the private CA, a hard time-out on the whole exchange, and a
+ * body read in linear time up to a size limit. Every way it can fail becomes a TransportFailure
+ * that names its cause; whether to try again is the retry policy's decision, not this module's.
+ */
+
+
+
+
+/** The largest reply body read: real replies are a few kilobytes. */
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+class TransportFailure extends Error {
+    reason;
+    code;
+    constructor(reason, message, 
+    /** The error code Node gave (ECONNREFUSED, CERT_HAS_EXPIRED...), for the messages. */
+    code) {
+        super(message);
+        this.reason = reason;
+        this.code = code;
+    }
+}
+/**
+ * Kept-alive connections for one server. `@actions/http-client` provides the agents, so that
+ * HTTPS_PROXY, HTTP_PROXY and NO_PROXY work as in every other action; each protocol has its own
+ * client because its kept-alive agent serves only the protocol of its first request (an
+ * http:// → https:// redirect would otherwise fail with ERR_INVALID_PROTOCOL).
+ */
+class HttpTransport {
+    options;
+    clients = new Map();
+    ca;
+    maxBodyBytes;
+    constructor(options) {
+        this.options = options;
+        this.ca = options.rootCert ? [...external_node_tls_.rootCertificates, options.rootCert] : undefined;
+        this.maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+    }
+    /**
+     * GETs `url` and reads the whole body, or fails within `timeoutMs` (connection, headers and
+     * body together).
+     *
+     * @example const reply = await transport.get(new URL('https://sonar.example.com/api/ce/task?id=AY1'), { accept: 'application/json' }, 10_000)
+     */
+    async get(url, headers, timeoutMs) {
+        const abort = new AbortController();
+        const timer = setTimeout(() => abort.abort(), timeoutMs);
+        try {
+            return await this.exchange(url, headers, abort.signal);
+        }
+        catch (error) {
+            if (abort.signal.aborted) {
+                throw new TransportFailure('timeout', `no reply within ${seconds(timeoutMs)}`);
+            }
+            throw error instanceof TransportFailure ? error : describe(error);
+        }
+        finally {
+            clearTimeout(timer);
+        }
+    }
+    /** Ends the kept-alive connections; the next request opens new ones. */
+    close() {
+        for (const client of this.clients.values())
+            client.dispose();
+        this.clients.clear();
+    }
+    exchange(url, headers, signal) {
+        const secure = url.protocol === 'https:';
+        return new Promise((resolve, reject) => {
+            // Node parses the URL itself: an IPv6 literal ([::1]) loses its brackets as it must.
+            const request = (secure ? external_node_https_namespaceObject : external_node_http_).request(url, {
+                method: 'GET',
+                agent: this.agentFor(url),
+                headers: { 'user-agent': this.options.userAgent, ...headers },
+                signal,
+                ...(secure && this.ca ? { ca: this.ca } : {})
+            }, (message) => {
+                readBody(message, this.maxBodyBytes).then((body) => resolve({ status: message.statusCode ?? 0, headers: message.headers, body }), reject);
+            });
+            request.on('error', reject);
+            request.end();
+        });
+    }
+    agentFor(url) {
+        let client = this.clients.get(url.protocol);
+        if (!client) {
+            client = new HttpClient(this.options.userAgent, [], { keepAlive: true });
+            this.clients.set(url.protocol, client);
+        }
+        const agent = client.getAgent(url.href);
+        // Behind HTTPS_PROXY the agent tunnels and opens TLS with its own options, not the
+        // request's: it needs the CA too. The agent belongs to this transport alone.
+        if (this.ca && agent.options)
+            agent.options.ca = this.ca;
+        return agent;
+    }
+}
+/** Reads a body into one buffer (chunks kept, joined once), failing past `limit` bytes. */
+function readBody(message, limit) {
+    return new Promise((resolve, reject) => {
+        const tooLarge = () => {
+            message.destroy();
+            return new TransportFailure('too-large', `the reply body is larger than ${megabytes(limit)}, the most the action reads`);
+        };
+        const declared = Number(message.headers['content-length']);
+        if (declared > limit) {
+            reject(tooLarge());
+            return;
+        }
+        const chunks = [];
+        let size = 0;
+        let settled = false;
+        const fail = (failure) => {
+            if (settled)
+                return;
+            settled = true;
+            reject(failure);
+        };
+        message.on('data', (chunk) => {
+            size += chunk.length;
+            if (size > limit)
+                fail(tooLarge());
+            else
+                chunks.push(chunk);
+        });
+        message.on('end', () => {
+            if (settled)
+                return;
+            settled = true;
+            resolve(Buffer.concat(chunks, size));
+        });
+        // A connection reset or closed before the body is complete: seen at once, not at the
+        // time-out.
+        const cutOff = () => fail(new TransportFailure('truncated', `the connection closed after ${size} bytes of the reply body, before its end`));
+        message.on('error', cutOff);
+        message.on('close', () => {
+            if (!message.complete)
+                cutOff();
+        });
+    });
+}
+const CONNECT_CAUSES = {
+    ECONNREFUSED: 'refused',
+    ENOTFOUND: 'dns',
+    EAI_AGAIN: 'dns',
+    EAI_FAIL: 'dns',
+    EAI_NONAME: 'dns',
+    EHOSTUNREACH: 'unreachable',
+    ENETUNREACH: 'unreachable',
+    EHOSTDOWN: 'unreachable',
+    EADDRNOTAVAIL: 'unreachable',
+    ECONNRESET: 'reset',
+    EPIPE: 'reset',
+    ECONNABORTED: 'reset'
+};
+const CAUSE_WORDS = {
+    refused: 'connection refused',
+    dns: 'host not found (DNS)',
+    unreachable: 'host unreachable',
+    reset: 'connection reset'
+};
+/** A Node network error as a TransportFailure with its cause in words. */
+function describe(error) {
+    const { code, message } = error;
+    if (isCertificateError(code))
+        return new TransportFailure('tls', message, code);
+    // Node's HTTP parser refused the reply: the server does not speak HTTP/1.1 properly.
+    if (code?.startsWith('HPE_')) {
+        return new TransportFailure('malformed', `the reply is not valid HTTP (${code}: ${message})`, code);
+    }
+    const cause = (code && CONNECT_CAUSES[code]) || 'other';
+    const words = CAUSE_WORDS[cause] ?? (code ? `${code}: ${message}` : message);
+    return new TransportFailure(cause, words, code);
+}
+function isCertificateError(code) {
+    return code !== undefined && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code);
+}
+function seconds(ms) {
+    return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+function megabytes(bytes) {
+    return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+}
+
+;// CONCATENATED MODULE: ./src/identifier.ts
+/**
+ * What an id or key may look like: task ids, analysis ids and project keys come from inputs, the
+ * report file and the server, go back to the server in the next request and into every message.
+ */
+
+/** No server makes a task id, analysis id or project key longer than this (project keys: 400). */
+const MAX_ID_LENGTH = 400;
+/**
+ * Why `value` cannot be an id or key (too long, holding a control character, an invisible
+ * format character such as a bidirectional override, or white space), or undefined when it can.
+ * Shared by the inputs, the report file and the server's replies, so all refuse the same values.
+ *
+ * @example idProblem('AY\n1') // 'holds the control character \\n'
+ */
+function idProblem(value) {
+    if (value.length > MAX_ID_LENGTH) {
+        return `is ${value.length} characters long, more than the ${MAX_ID_LENGTH} an id may have`;
+    }
+    const control = /\p{Cc}/u.exec(value);
+    if (control)
+        return `holds the control character ${escapeInvisible(control[0])}`;
+    const invisible = /[\p{Cf}\p{Zl}\p{Zp}]/u.exec(value);
+    if (invisible)
+        return `holds the invisible character ${escapeInvisible(invisible[0])}`;
+    return /\s/.test(value) ? 'holds white space' : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/sonar/types.ts
@@ -31910,6 +32241,8 @@ function parseRetryAfter(value, nowEpochMs) {
  * add fields (caycStatus, period, ignoredConditions...) and drop some (errorThreshold on old
  * warning-only conditions): unknown fields are ignored, missing optional ones stay undefined.
  */
+
+
 /** A reply that is JSON but not of the expected shape; the caller turns it into a user message. */
 class UnexpectedShape extends Error {
 }
@@ -31921,9 +32254,19 @@ const isObject = (value) => typeof value === 'object' && value !== null && !Arra
 const STATUS_WORD = /^[A-Z][A-Z_]{0,39}$/;
 function statusWord(value, where) {
     if (typeof value !== 'string' || !STATUS_WORD.test(value)) {
-        throw new UnexpectedShape(`${where} is ${JSON.stringify(value)?.slice(0, 60)}, not a status word like OK or ERROR`);
+        throw new UnexpectedShape(`${where} is ${typeof value === 'string' ? `"${oneLine(value, 60)}"` : oneLine(String(JSON.stringify(value)), 60)}, not a status word like OK or ERROR`);
     }
     return value;
+}
+/** An id the server sends: one that cannot be an id means the reply is not a server's. */
+function optionalId(value, where) {
+    const id = optionalString(value);
+    if (id === undefined || id === '')
+        return undefined;
+    const problem = idProblem(id);
+    if (problem)
+        throw new UnexpectedShape(`${where} "${oneLine(id, 60)}" ${problem}: it is not an id`);
+    return id;
 }
 const optionalString = (value) => typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
 /** Decodes the body of `GET api/ce/task?id=`. */
@@ -31935,7 +32278,7 @@ function decodeTask(body) {
     return {
         id: optionalString(task['id']) ?? '',
         status: statusWord(task['status'], 'task.status'),
-        analysisId: optionalString(task['analysisId']) || undefined,
+        analysisId: optionalId(task['analysisId'], 'task.analysisId'),
         errorMessage: optionalString(task['errorMessage']),
         warnings: Array.isArray(task['warnings'])
             ? task['warnings'].filter((w) => typeof w === 'string')
@@ -31949,13 +32292,10 @@ function decodeProjectStatus(body) {
     if (!isObject(projectStatus) || projectStatus['status'] === undefined) {
         throw new UnexpectedShape('expected {"projectStatus": {"status": ...}}');
     }
-    const rawConditions = Array.isArray(projectStatus['conditions'])
-        ? projectStatus['conditions']
-        : [];
+    const conditions = Array.isArray(projectStatus['conditions']) ? projectStatus['conditions'] : [];
     return {
         status: statusWord(projectStatus['status'], 'projectStatus.status'),
-        conditions: rawConditions.filter(isObject).map(decodeCondition),
-        rawConditions
+        conditions: conditions.filter(isObject).map(decodeCondition)
     };
 }
 function decodeCondition(condition) {
@@ -31980,12 +32320,14 @@ function decodeCondition(condition) {
 
 
 
+
 const MAX_REDIRECTS = 5;
 /**
- * The least time a request is given, even near the deadline: a poll or gate read that starts
- * just before it must still have a chance to bring a verdict that is there.
+ * The least time a request is given, even near or just past the deadline: a poll or gate read
+ * that starts then must have a chance to bring a verdict that is there. Nothing runs past
+ * deadline + DEADLINE_GRACE_MS: that is the exact bound of the overall time-out.
  */
-const MIN_REQUEST_MS = 1000;
+const DEADLINE_GRACE_MS = 1000;
 /**
  * The one HTTP client of the action: Basic auth with the token as user, same-origin rules for the
  * token, per-request time-outs, retries inside the overall deadline, JSON checks, and a message
@@ -31994,7 +32336,8 @@ const MIN_REQUEST_MS = 1000;
 class SonarClient {
     options;
     serverBase;
-    http;
+    transport;
+    rootCertGiven;
     constructor(options) {
         // Defaults by ??, not by spreading: an option passed as undefined still gets its default.
         this.options = {
@@ -32005,21 +32348,35 @@ class SonarClient {
         };
         // The spec: make the server address end in '/' before appending the API path.
         this.serverBase = serverBase(options.serverUrl);
+        this.rootCertGiven = options.rootCert !== undefined;
+        this.transport = new HttpTransport({
+            userAgent: options.userAgent,
+            rootCert: options.rootCert,
+            maxBodyBytes: options.maxBodyBytes
+        });
     }
     /** `GET <taskUrl>`: the compute-engine task the analysis submitted. */
     async getTask(taskUrl, taskId) {
+        const task = oneLine(taskId);
         return this.getJson(taskUrl, {
-            what: `task ${taskId}`,
-            notFound: `Task ${taskId} was not found: the report file may come from another server or an earlier run, or the taskId input is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
+            what: `task ${task}`,
+            advice: {
+                notFound: `Task ${task} was not found: the report file may come from another server or an earlier run, or the taskId input is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
+                badRequest: `The server refused the request for task ${task}: check the taskId input or the report file's ceTaskId.`
+            },
             decode: decodeTask
         });
     }
     /** `GET <server>/api/qualitygates/project_status?analysisId=`: the gate of one analysis. */
     async getProjectStatus(analysisId) {
         const url = new URL(`api/qualitygates/project_status?analysisId=${encodeURIComponent(analysisId)}`, this.serverBase);
+        const analysis = oneLine(analysisId);
         return this.getJson(url, {
-            what: `the quality gate status of analysis ${analysisId}`,
-            notFound: `Analysis ${analysisId} was not found: check the analysisId input, or the analysis was deleted by the server's housekeeping.`,
+            what: `the quality gate status of analysis ${analysis}`,
+            advice: {
+                notFound: `Analysis ${analysis} was not found: check the analysisId input, or the analysis was deleted by the server's housekeeping.`,
+                badRequest: `The server refused the request for analysis ${analysis}: check the analysisId input.`
+            },
             decode: decodeProjectStatus
         });
     }
@@ -32027,47 +32384,92 @@ class SonarClient {
     taskUrl(taskId) {
         return new URL(`api/ce/task?id=${encodeURIComponent(taskId)}`, this.serverBase);
     }
+    /** Ends the kept-alive connections; the client reconnects if used again. */
+    close() {
+        this.transport.close();
+    }
     async getJson(url, resource) {
         if (!isSameOrigin(url, this.options.serverUrl)) {
-            throw new UnsafeRequestError(`Refusing to send the token to ${url.origin}: the task address is not on the server ${this.options.serverUrl.origin}. The report file may be tampered with or from another server; set sonarHostUrl to the server you trust to build the task address from it.`);
+            throw new UnsafeRequestError(`Refusing to send the token to ${shownUrl(url, 'origin')}: the task address is not on the server ${shownUrl(this.options.serverUrl, 'origin')}. The report file may be tampered with or from another server; set sonarHostUrl to the server you trust to build the task address from it.`);
         }
         const { clock, deadline } = this.options;
         for (let attempt = 0;; attempt++) {
-            let retryAfter;
-            let failure;
+            let failed;
             try {
-                const reply = await this.followRedirects(url);
+                const reply = await this.followRedirects(url, resource);
                 if (reply.status >= 200 && reply.status < 300)
                     return decodeJson(url, reply, resource);
-                failure = explainStatus(reply, url, resource, this.options.token !== undefined);
-                if (!RETRYABLE_STATUSES.has(reply.status))
-                    throw failure;
-                retryAfter = headerValue(reply, 'retry-after');
+                failed = {
+                    error: explainStatus(reply, url, resource, this.options.token !== undefined),
+                    fault: {
+                        kind: 'status',
+                        status: reply.status,
+                        retryAfter: headerValue(reply, 'retry-after')
+                    },
+                    cause: `HTTP ${reply.status}`
+                };
             }
             catch (error) {
                 if (error instanceof DeadlineReached) {
-                    throw new TimeoutError(`The overall time-out (pollingTimeoutSec) ran out while waiting for ${resource.what} from ${url.href}.`);
+                    throw new TimeoutError(`The overall time-out (pollingTimeoutSec) ran out while waiting for ${resource.what} from ${shownUrl(url)}.`);
                 }
-                if (!(error instanceof NetworkFailure))
+                if (error instanceof FailedTryError)
+                    failed = error.failed;
+                else if (error instanceof TransportFailure)
+                    failed = this.explainTransport(error, url, resource);
+                else
                     throw error;
-                failure = new ServerRequestError(`Could not reach the server for ${resource.what} at ${url.href}: ${error.message}` +
-                    (error.retryable
-                        ? ". Check sonarHostUrl / the report's serverUrl, the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way."
-                        : ''));
-                // An untrusted certificate does not heal by waiting.
-                if (!error.retryable)
-                    throw failure;
             }
-            const delay = retryDelayMs(attempt, retryAfter, this.options.random, Date.now());
-            if (clock.now() + delay >= deadline) {
-                throw new ServerRequestError(`${failure.message} Gave up after ${attempt + 1} ${attempt === 0 ? 'try' : 'tries'}: the overall time-out (pollingTimeoutSec) leaves no time for another.`, failure.status);
+            const decision = decideRetry(failed.fault, attempt, deadline - clock.now(), this.options.random, Date.now());
+            if (!decision.retry) {
+                if (!decision.why)
+                    throw failed.error;
+                throw new ServerRequestError(`${failed.error.message} ${decision.why}`, failed.error.status);
             }
-            this.options.onRetry(`${failure.status ? `HTTP ${failure.status}` : 'No reply'} for ${resource.what}; trying again in ${delay} ms (try ${attempt + 2}).`);
-            await clock.sleep(delay);
+            this.options.onRetry(`${failed.cause} for ${resource.what}; trying again in ${decision.delayMs} ms (try ${attempt + 2}).`);
+            await clock.sleep(decision.delayMs);
+        }
+    }
+    /** A failure on the way to the server, in words, with how it weighs for retrying. */
+    explainTransport(failure, url, resource) {
+        const where = `for ${resource.what} at ${shownUrl(url)}`;
+        switch (failure.reason) {
+            case 'tls':
+                return {
+                    error: new ServerRequestError(`Could not reach the server ${where}: ${certificateAdvice(failure.code, this.rootCertGiven)}`),
+                    fault: { kind: 'final' },
+                    cause: 'TLS certificate not trusted'
+                };
+            case 'malformed':
+                return {
+                    error: new ServerRequestError(`Could not read the server's reply ${where}: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address and what stands in front of it.`),
+                    fault: { kind: 'final' },
+                    cause: 'invalid HTTP'
+                };
+            case 'too-large':
+                return {
+                    error: new ServerRequestError(`The server's reply ${where} was refused: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address.`),
+                    fault: { kind: 'final' },
+                    cause: 'reply too large'
+                };
+            case 'refused':
+            case 'dns':
+            case 'unreachable':
+                return {
+                    error: new ServerRequestError(`Could not reach the server ${where}: ${failure.message}. Check the address (sonarHostUrl or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`),
+                    fault: { kind: 'unreachable' },
+                    cause: failure.message
+                };
+            default:
+                return {
+                    error: new ServerRequestError(`Could not read the server's reply ${where}: ${failure.message}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`),
+                    fault: { kind: 'transient' },
+                    cause: failure.message
+                };
         }
     }
     /** One GET, following same-origin redirects by hand so the token never leaves the server. */
-    async followRedirects(start) {
+    async followRedirects(start, resource) {
         let url = start;
         for (let hop = 0;; hop++) {
             const reply = await this.send(url);
@@ -32075,71 +32477,37 @@ class SonarClient {
             if (reply.status < 300 || reply.status >= 400 || reply.status === 304 || !location) {
                 return reply;
             }
-            const next = new URL(location, url);
+            const next = redirectTarget(location, url, resource);
             if (!isAllowedRedirect(url, next)) {
-                throw new UnsafeRequestError(`Refusing to follow a redirect from ${url.origin} to ${next.origin} with the token: redirects are followed only on the same server (or its https:// address). Set sonarHostUrl to the address the server really answers on.`);
+                throw new UnsafeRequestError(`Refusing to follow a redirect from ${shownUrl(url, 'origin')} to ${shownUrl(next, 'origin')} with the token: redirects are followed only on the same server (or its https:// address). Set sonarHostUrl to the address the server really answers on.`);
             }
             if (hop + 1 >= MAX_REDIRECTS) {
-                throw new ServerRequestError(`Too many redirects (${MAX_REDIRECTS}) starting at ${start.href}: set sonarHostUrl to the address the server really answers on.`, reply.status);
+                throw new ServerRequestError(`Too many redirects (${MAX_REDIRECTS}) starting at ${shownUrl(start)}: set sonarHostUrl to the address the server really answers on.`, reply.status);
             }
             url = next;
         }
     }
-    /** Ends the kept-alive connections; the client reconnects if used again. */
-    close() {
-        this.http?.dispose();
-        this.http = undefined;
-    }
-    /** Polls reuse one kept-alive connection: no new TCP and TLS handshake every second. */
-    connection() {
-        this.http ??= new HttpClient(this.options.userAgent, this.options.rootCert ? [new TrustExtraCa(this.options.rootCert)] : [], {
-            allowRedirects: false,
-            allowRetries: false,
-            keepAlive: true,
-            socketTimeout: this.options.requestTimeoutMs
-        });
-        return this.http;
-    }
-    /** One request, body included, with a hard time-out; a network failure becomes a NetworkFailure. */
+    /** One request, body included, within its time-out and never past deadline + grace. */
     async send(url) {
-        const remaining = this.options.deadline - this.options.clock.now();
-        const cutByDeadline = remaining < this.options.requestTimeoutMs;
-        const timeoutMs = cutByDeadline
-            ? Math.max(remaining, MIN_REQUEST_MS)
-            : this.options.requestTimeoutMs;
-        const client = this.connection();
-        const headers = { accept: 'application/json' };
-        if (this.options.token !== undefined)
-            headers['authorization'] = basicAuth(this.options.token);
-        let timer;
-        const timeout = new Promise((_, reject) => {
-            timer = setTimeout(() => {
-                // The only way to abandon a request: destroy its sockets. The next one reconnects.
-                this.close();
-                reject(cutByDeadline
-                    ? new DeadlineReached()
-                    : new NetworkFailure(`no reply within ${timeoutMs} ms`));
-            }, timeoutMs);
-        });
+        const { deadline, clock, requestTimeoutMs, token, userAgent } = this.options;
+        // Up to the deadline, or 1 s if that is less, but never past deadline + grace.
+        const now = clock.now();
+        const hardLeftMs = deadline + DEADLINE_GRACE_MS - now;
+        if (hardLeftMs <= 0)
+            throw new DeadlineReached();
+        const leftMs = Math.min(Math.max(deadline - now, DEADLINE_GRACE_MS), hardLeftMs);
+        const cutByDeadline = leftMs < requestTimeoutMs;
+        const headers = { accept: 'application/json', 'user-agent': userAgent };
+        if (token !== undefined)
+            headers['authorization'] = basicAuth(token);
         try {
-            const reply = client.get(url.href, headers).then(async (response) => ({
-                status: response.message.statusCode ?? 0,
-                headers: response.message.headers,
-                body: await response.readBody()
-            }));
-            return await Promise.race([reply, timeout]);
+            return await this.transport.get(url, headers, Math.min(leftMs, requestTimeoutMs));
         }
         catch (error) {
-            if (error instanceof NetworkFailure || error instanceof DeadlineReached)
-                throw error;
-            const { code } = error;
-            if (isCertificateError(code)) {
-                throw new NetworkFailure(certificateAdvice(code, this.options.rootCert !== undefined), false);
+            if (cutByDeadline && error instanceof TransportFailure && error.reason === 'timeout') {
+                throw new DeadlineReached();
             }
-            throw new NetworkFailure(describeNetworkError(error));
-        }
-        finally {
-            clearTimeout(timer);
+            throw error;
         }
     }
 }
@@ -32147,70 +32515,61 @@ class SonarClient {
 function basicAuth(token) {
     return `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
 }
-class NetworkFailure extends Error {
-    retryable;
-    constructor(message, retryable = true) {
-        super(message);
-        this.retryable = retryable;
-    }
-}
 /** A request the overall deadline cut short: a time-out, not a server fault. */
 class DeadlineReached extends Error {
 }
-/** Adds the private CA to this client's TLS options only: no global trust store change. */
-class TrustExtraCa {
-    ca;
-    constructor(pem) {
-        this.ca = [...external_node_tls_.rootCertificates, pem];
+/** A failed try thrown from deep inside a try (a 2xx body cut off mid-JSON). */
+class FailedTryError extends Error {
+    failed;
+    constructor(failed) {
+        super(failed.error.message);
+        this.failed = failed;
     }
-    prepareRequest(options) {
-        const { ca } = this;
-        options.ca = ca;
-        // Behind HTTPS_PROXY the request goes through a tunnelling agent, which opens the TLS
-        // connection with its own options rather than the request's: it needs the CA too. Both
-        // kinds of agent belong to this client's HttpClient alone.
-        const agent = options.agent;
-        if (agent?.options !== undefined)
-            agent.options.ca = ca;
+}
+/** A redirect's Location as a URL, or a clear refusal: only http(s) addresses are followed. */
+function redirectTarget(location, from, resource) {
+    let next;
+    try {
+        next = new URL(location, from);
     }
-    canHandleAuthentication() {
-        return false;
+    catch {
+        next = undefined;
     }
-    handleAuthentication() {
-        throw new Error('not used');
+    const quoted = `"${oneLine(location, QUOTE_LIMITS.short)}"`;
+    if (!next || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
+        throw new ServerRequestError(`The server redirected the request for ${resource.what} to ${next ? quoted : `${quoted}, which is not an address`}: only http:// and https:// addresses on the same server are followed. Set sonarHostUrl to the address the server really answers on.`);
     }
+    if (next.username || next.password) {
+        throw new UnsafeRequestError(`Refusing to follow a redirect to an address with credentials in it (${shownUrl(next, 'origin')}): the action sends only its own token.`);
+    }
+    return next;
 }
 function headerValue(reply, name) {
     const value = reply.headers[name];
     return Array.isArray(value) ? value[0] : value;
-}
-function describeNetworkError(error) {
-    const { code, message } = error;
-    if (code === 'ECONNREFUSED')
-        return 'connection refused';
-    if (code === 'ENOTFOUND')
-        return 'host not found';
-    if (code === 'ECONNRESET')
-        return 'connection reset';
-    return code ? `${code}: ${message}` : message;
 }
 function certificateAdvice(code, rootCertGiven) {
     return rootCertGiven
         ? `TLS certificate not trusted (${code}) even with sonarRootCert: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`
         : `TLS certificate not trusted (${code}). For a server behind a private CA, set sonarRootCert or SONAR_ROOT_CERT to that CA's certificate (PEM).`;
 }
-function isCertificateError(code) {
-    return code !== undefined && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code);
-}
 function decodeJson(url, reply, resource) {
-    const contentType = headerValue(reply, 'content-type') ?? 'no content type';
+    const from = `for ${resource.what} from ${shownUrl(url)}`;
     let json;
     try {
-        json = JSON.parse(reply.body);
+        json = parseJsonBody(reply.body, reply.headers);
     }
-    catch {
-        const looksLikeHtml = /^\s*</.test(reply.body);
-        throw new ServerRequestError(`Expected JSON for ${resource.what} from ${url.href} but got ${contentType}${looksLikeHtml ? ' (an HTML page: a login page or a proxy error page)' : ''}. Check that sonarHostUrl / the report's serverUrl is the server's own address and that no proxy or SSO page stands in front of its Web API.`, reply.status);
+    catch (error) {
+        if (!(error instanceof BodyProblem))
+            throw error;
+        const failure = new ServerRequestError(`The reply ${from} ${error.message}.`, reply.status);
+        if (!error.truncated)
+            throw failure;
+        throw new FailedTryError({
+            error: failure,
+            fault: { kind: 'transient' },
+            cause: 'truncated body'
+        });
     }
     try {
         return resource.decode(json);
@@ -32218,36 +32577,369 @@ function decodeJson(url, reply, resource) {
     catch (error) {
         if (!(error instanceof UnexpectedShape))
             throw error;
-        throw new ServerRequestError(`Unexpected reply for ${resource.what} from ${url.href}: ${error.message}. Is this a SonarQube or SonarCloud server?`, reply.status);
+        throw new ServerRequestError(`Unexpected reply ${from}: ${error.message}. Is this a SonarQube or SonarCloud server?`, reply.status);
     }
 }
-function explainStatus({ status, body }, url, resource, tokenSent) {
-    const at = `(HTTP ${status} at ${url.href})`;
+function explainStatus(reply, url, resource, tokenSent) {
+    const { status } = reply;
+    const at = `(HTTP ${status} at ${shownUrl(url)})`;
+    const words = serverWords(reply);
+    // The server's own words first: they name the task, the analysis or the permission (a 401's
+    // "Authentication required" adds nothing to ours).
+    const said = words && status !== 401 ? `The server says: ${words}. ` : '';
     switch (status) {
         case 401:
-            return new ServerRequestError(tokenSent
+            return new ServerRequestError(`${said}${tokenSent
                 ? `The server rejected the token ${at}: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
-                : `The server requires a token ${at} and none was given: set the SONAR_TOKEN environment variable or the sonarToken input.`, status);
+                : `The server requires a token ${at} and none was given: set the SONAR_TOKEN environment variable or the sonarToken input.`}`, status);
         case 403:
-            return new ServerRequestError(`The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`, status);
+            return new ServerRequestError(`${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`, status);
         case 404:
-            return new ServerRequestError(`${resource.notFound} ${at}`, status);
-        default: {
-            const detail = serverErrorMessage(body);
-            return new ServerRequestError(`The server failed to answer for ${resource.what} ${at}${detail ? `: ${detail}` : ''}.`, status);
-        }
+            return new ServerRequestError(`${said}${resource.advice.notFound} ${at}`, status);
+        case 400:
+            return new ServerRequestError(`${said}${resource.advice.badRequest} ${at}`, status);
+        default:
+            return new ServerRequestError(`The server failed to answer for ${resource.what} ${at}${words ? `: ${words}` : ''}.`, status);
     }
 }
-/** SonarQube errors look like {"errors":[{"msg":"..."}]}. */
-function serverErrorMessage(body) {
+/** The most error messages quoted from one reply. */
+const MAX_SERVER_MESSAGES = 3;
+/**
+ * The server's own words from `{"errors":[{"msg":"..."}]}`, quoted and bounded; entries that are
+ * not of that shape are skipped. undefined when the body holds none.
+ */
+function serverWords(reply) {
+    let body;
     try {
-        const parsed = JSON.parse(body);
-        const messages = parsed.errors?.map((e) => e.msg).filter((m) => typeof m === 'string');
-        return messages?.length ? messages.join('; ') : undefined;
+        body = parseJsonBody(reply.body, reply.headers);
     }
     catch {
         return undefined;
     }
+    const errors = body?.errors;
+    if (!Array.isArray(errors))
+        return undefined;
+    const messages = [];
+    for (const entry of errors) {
+        const msg = entry?.msg;
+        if (typeof msg === 'string' && msg.trim() !== '') {
+            messages.push(`"${oneLine(msg.trim(), QUOTE_LIMITS.long)}"`);
+        }
+        if (messages.length === MAX_SERVER_MESSAGES)
+            break;
+    }
+    return messages.length ? messages.join('; ') : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/secrets.ts
+
+/** What a secret becomes where it is removed. */
+const REDACTED = '***';
+/**
+ * Every form of the token that could reach a log, the job summary or an output: itself, the
+ * Basic auth header, its base64 part, its URL-encoded form and its form inside a JSON string.
+ * The runner masks each of these in the log; `redactSecrets` removes them everywhere else.
+ */
+function tokenForms(token) {
+    const header = basicAuth(token);
+    const forms = [
+        token,
+        header,
+        header.slice('Basic '.length),
+        encodeURIComponent(token),
+        JSON.stringify(token).slice(1, -1)
+    ];
+    return [...new Set(forms)];
+}
+/**
+ * `text` with every occurrence of every secret replaced by `***`, longest secret first (so a
+ * secret inside a longer one leaves nothing of the longer one). The runner masks the log, not
+ * the job summary or the output file: everything written there goes through this.
+ *
+ * @example redactSecrets('echoed squ_abc', tokenForms('squ_abc')) // 'echoed ***'
+ */
+function redactSecrets(text, secrets) {
+    const longestFirst = secrets.filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
+    return longestFirst.reduce((redacted, secret) => redacted.replaceAll(secret, REDACTED), text);
+}
+
+;// CONCATENATED MODULE: ./src/log.ts
+
+
+/** How long one line of the log may be, and how many lines one message may have. */
+const LOG_LIMITS = { lineChars: 4000, messageLines: 100 };
+/**
+ * The runner's log as a Log: every message, whatever it quotes, goes through `forTheLog` on its
+ * way to the runner, so no text the server sends can become a workflow command.
+ *
+ * @example const log = runnerLog(core); log.fail(error.message)
+ */
+function runnerLog(core) {
+    let secrets = [];
+    const safe = (message) => forTheLog(redactSecrets(message, secrets));
+    return {
+        info: (message) => core.info(safe(message)),
+        // Annotations stay one annotation: `@actions/core` escapes their line breaks.
+        warning: (message) => core.warning(safe(message)),
+        notice: (message) => core.notice(safe(message)),
+        fail: (message) => core.setFailed(safe(message)),
+        // A group's name is one line: its line feeds are shown as `\n`.
+        startGroup: (name) => core.startGroup(logLine(redactSecrets(name, secrets))),
+        endGroup: () => core.endGroup(),
+        hideSecrets: (more) => {
+            more.forEach((secret) => core.setSecret(secret));
+            secrets = [...secrets, ...more];
+        }
+    };
+}
+/**
+ * The one gate between a message and the runner's log. The message keeps its line feeds (our
+ * own messages have several lines); each of its lines goes through `logLine`, and a message of
+ * more than 100 lines ends with "… N more lines". A lone CR is not a line break here: it is
+ * shown as `\r`, so the runner (which also breaks lines at a lone CR) sees exactly these lines.
+ *
+ * @example forTheLog('PENDING\r::error::x') // 'PENDING\\r::error::x'
+ */
+function forTheLog(message) {
+    const lines = message.split('\n');
+    const shown = lines.slice(0, LOG_LIMITS.messageLines).map(logLine);
+    const hidden = lines.length - shown.length;
+    if (hidden > 0)
+        shown.push(`… ${hidden} more lines`);
+    return shown.join('\n');
+}
+/**
+ * One line made safe for the runner, which reads a line as a workflow command when it starts,
+ * after white space, with `::`, or when it holds the legacy `##[` anywhere:
+ * - every control character but TAB (C0, DEL, C1, CR, LF, U+2028/2029, bidi overrides) is shown
+ *   as an escape (`\r`, `\x1B`, `\u202E`);
+ * - a line that starts, after white space, with `::` gets a space between the two colons
+ *   (`::error::x` → `: :error::x`);
+ * - every `##[` gets a space after its first `#` (`##[error]x` → `# #[error]x`);
+ * - the line is cut to 4,000 characters, the last an ellipsis.
+ *
+ * @example logLine('  ::set-output name=a::b ##[error]') // '  : :set-output name=a::b # #[error]'
+ */
+function logLine(text) {
+    const max = LOG_LIMITS.lineChars;
+    // Cut before escaping (a huge line costs nothing more) and after (escapes lengthen it).
+    const visible = cut(text, max)
+        .split('\t')
+        .map((part) => showInvisible(part))
+        .join('\t');
+    return cut(neutraliseCommands(visible), max);
+}
+function neutraliseCommands(line) {
+    // `\s` is every Unicode white space the runner's TrimStart skips.
+    return line.replace(/^(\s*):(?=:)/u, '$1: ').replaceAll('##[', '# #[');
+}
+
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
+;// CONCATENATED MODULE: ./src/report-file.ts
+
+
+
+
+
+
+/** Where each scanner writes the file, in the order the action looks for it. */
+const DEFAULT_REPORT_LOCATIONS = [
+    { file: '.scannerwork/report-task.txt', scanner: 'sonar-scanner CLI and the scan actions' },
+    { file: 'target/sonar/report-task.txt', scanner: 'Maven' },
+    { file: 'build/sonar/report-task.txt', scanner: 'Gradle' },
+    { file: '.sonarqube/out/.sonar/report-task.txt', scanner: 'SonarScanner for .NET' }
+];
+/** The largest report file read. Real ones are under 1 KiB; this only stops a wrong file early. */
+const MAX_REPORT_BYTES = 64 * 1024;
+const WHERE_SCANNERS_WRITE = DEFAULT_REPORT_LOCATIONS.map(({ file, scanner }) => `${file} (${scanner})`).join(', ');
+const POINT_AT_THE_REPORT = `Scanners write ${WHERE_SCANNERS_WRITE}; point scanMetadataReportFile at that file, not at another one.`;
+/**
+ * Reads a report file, refusing anything that is not a small regular text file. Opening with
+ * O_NONBLOCK makes a FIFO open at once instead of waiting for a writer; the checks then run on
+ * the opened handle, so the file cannot be swapped between the check and the read.
+ */
+const readTextFile = async (file) => {
+    let handle;
+    try {
+        // O_NONBLOCK does not exist on Windows, where opening a pipe does not block either.
+        handle = await (0,promises_namespaceObject.open)(file, external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NONBLOCK ?? 0));
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return undefined;
+        throw new ReportFileError(`Cannot read the report file ${oneLine(file, QUOTE_LIMITS.long)}: ${oneLine(error.message, QUOTE_LIMITS.long)}. Check the scanMetadataReportFile input.`);
+    }
+    try {
+        const kind = notRegular(await handle.stat());
+        if (kind) {
+            throw new ReportFileError(`Report file ${oneLine(file, QUOTE_LIMITS.long)} is ${kind}, not a regular file. ${POINT_AT_THE_REPORT}`);
+        }
+        // One byte past the limit tells a file at the limit from a larger one, whatever stat said
+        // (files in /proc report size 0, and a file may grow while it is read).
+        const bytes = Buffer.alloc(MAX_REPORT_BYTES + 1);
+        let length = 0;
+        for (;;) {
+            const { bytesRead } = await handle.read(bytes, length, bytes.length - length, length);
+            if (bytesRead === 0 || (length += bytesRead) === bytes.length)
+                break;
+        }
+        if (length > MAX_REPORT_BYTES) {
+            throw new ReportFileError(`Report file ${oneLine(file, QUOTE_LIMITS.long)} is larger than ${MAX_REPORT_BYTES / 1024} KiB, so it is not a scanner's report-task.txt (those are under 1 KiB). ${POINT_AT_THE_REPORT}`);
+        }
+        try {
+            return new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, length));
+        }
+        catch {
+            throw notTextError(oneLine(file, QUOTE_LIMITS.long), 'it is not UTF-8 text');
+        }
+    }
+    finally {
+        await handle.close();
+    }
+};
+/** What a non-regular file is, for the message; undefined for a regular file. */
+function notRegular(stats) {
+    if (stats.isFile())
+        return undefined;
+    if (stats.isDirectory())
+        return 'a directory';
+    if (stats.isFIFO())
+        return 'a named pipe (FIFO)';
+    if (stats.isCharacterDevice() || stats.isBlockDevice())
+        return 'a device';
+    if (stats.isSocket())
+        return 'a socket';
+    return 'not a file';
+}
+function notTextError(name, why) {
+    return new ReportFileError(`Report file ${name} is not a text report file: ${why}. ${POINT_AT_THE_REPORT}`);
+}
+/**
+ * Finds and parses report-task.txt: the given path, or else the first default location that
+ * exists, relative to `cwd`.
+ *
+ * @example await loadReportFile(undefined, process.cwd()) // finds target/sonar/report-task.txt after Maven
+ */
+async function loadReportFile(given, cwd, read = readTextFile) {
+    const candidates = given ? [given] : DEFAULT_REPORT_LOCATIONS.map(({ file }) => file);
+    for (const file of candidates) {
+        const text = await read(external_node_path_default().resolve(cwd, file));
+        if (text !== undefined)
+            return parseReportFile(text, file);
+    }
+    throw new ReportFileError(given
+        ? `Report file not found at ${oneLine(given, QUOTE_LIMITS.long)}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set scanMetadataReportFile to where yours is, and run this step after the analysis in the same job and working directory.`
+        : `No report file found: looked for ${WHERE_SCANNERS_WRITE}. Run this step after the analysis in the same job and working directory, or set scanMetadataReportFile.`);
+}
+/**
+ * Parses the key=value text a scanner writes. Tolerates CRLF, a UTF-8 BOM, blank lines and `#`
+ * comments; values keep any `=` they contain. Throws a ReportFileError naming the file and key.
+ *
+ * @example parseReportFile('serverUrl=https://sonar.example.com\n...', 'target/sonar/report-task.txt')
+ */
+function parseReportFile(text, file) {
+    const name = oneLine(file, QUOTE_LIMITS.long);
+    const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+    lines.forEach((line, index) => {
+        // Tab, CR and LF are the only control characters a text file has any business holding.
+        // eslint-disable-next-line no-control-regex
+        const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.exec(line);
+        if (control) {
+            throw notTextError(name, `line ${index + 1} holds the control character ${escapeInvisible(control[0])}`);
+        }
+    });
+    const values = new Map();
+    for (const rawLine of lines) {
+        const line = rawLine.trim();
+        if (line === '' || line.startsWith('#'))
+            continue;
+        const separator = line.indexOf('=');
+        if (separator <= 0) {
+            throw new ReportFileError(`Report file ${name} has a line that is not key=value: "${oneLine(line, 80)}". ${POINT_AT_THE_REPORT}`);
+        }
+        values.set(line.slice(0, separator).trim(), line.slice(separator + 1).trim());
+    }
+    const value = (key) => values.get(key) || undefined;
+    const url = (key) => {
+        const text = value(key);
+        return text === undefined ? undefined : httpUrl(name, key, text);
+    };
+    const id = (key, text) => {
+        const problem = text === undefined ? undefined : idProblem(text);
+        if (problem) {
+            throw new ReportFileError(`Report file ${name}: ${key} "${oneLine(text ?? '')}" ${problem}. The scanner never writes such a value: ${POINT_AT_THE_REPORT}`);
+        }
+        return text;
+    };
+    const ceTaskUrl = url('ceTaskUrl');
+    return {
+        file,
+        serverUrl: url('serverUrl'),
+        ceTaskUrl,
+        ceTaskId: taskId(name, id('ceTaskId', value('ceTaskId')), ceTaskUrl && id('the id in ceTaskUrl', ceTaskUrl.searchParams.get('id') || undefined)),
+        dashboardUrl: url('dashboardUrl'),
+        projectKey: id('projectKey', value('projectKey')),
+        serverVersion: value('serverVersion')
+    };
+}
+/** An http(s) address without credentials, or a ReportFileError that never shows them. */
+function httpUrl(name, key, text) {
+    let parsed;
+    try {
+        parsed = new URL(text);
+    }
+    catch {
+        throw new ReportFileError(`Report file ${name}: ${key} "${oneLine(hideCredentials(text), QUOTE_LIMITS.long)}" is not a URL.`);
+    }
+    if (parsed.username || parsed.password) {
+        throw new ReportFileError(`Report file ${name}: ${key} holds credentials (user:password@), which the action never sends anywhere. Remove them from the address; the token goes in sonarToken or SONAR_TOKEN.`);
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+        throw new ReportFileError(`Report file ${name}: ${key} "${oneLine(text, QUOTE_LIMITS.long)}" must be an http:// or https:// address.`);
+    }
+    return parsed;
+}
+/** The task to wait for: ceTaskId, or else the id ceTaskUrl asks for; both must agree. */
+function taskId(name, fromKey, fromUrl) {
+    if (fromKey !== undefined && fromUrl !== undefined && fromKey !== fromUrl) {
+        throw new ReportFileError(`Report file ${name}: ceTaskId "${oneLine(fromKey)}" and the id in ceTaskUrl "${oneLine(fromUrl)}" differ, so it is not clear which analysis task to wait for. The scanner writes the same id in both: ${POINT_AT_THE_REPORT}`);
+    }
+    const id = fromKey ?? fromUrl;
+    if (id === undefined) {
+        throw new ReportFileError(`Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: the action needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with the sonarHostUrl input set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`);
+    }
+    return id;
+}
+/**
+ * Where to ask for the report's task. With sonarHostUrl set, the address is built from the host
+ * and the file needs only the task id; without it, the file must give serverUrl and ceTaskUrl.
+ *
+ * @example taskAddress(report, settings.sonarHostUrl) // { serverUrl, taskUrl: undefined } with a host
+ */
+function taskAddress(report, host) {
+    // The host replaces the file's addresses entirely: they are never used, whatever they say.
+    if (host)
+        return { serverUrl: host, taskUrl: undefined };
+    const needed = (key) => {
+        const url = report[key];
+        if (!url) {
+            throw new ReportFileError(`Report file ${oneLine(report.file, QUOTE_LIMITS.long)} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run, or set the sonarHostUrl input to build the task address from the server's address.`);
+        }
+        return url;
+    };
+    const serverUrl = needed('serverUrl');
+    const taskUrl = needed('ceTaskUrl');
+    // The address is asked as written: without the id, the server would not know which task.
+    if (!taskUrl.searchParams.get('id')) {
+        throw new ReportFileError(`Report file ${oneLine(report.file, QUOTE_LIMITS.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point scanMetadataReportFile at the scanner's own file, or set the sonarHostUrl input to build the task address from the server's address.`);
+    }
+    return { serverUrl, taskUrl };
 }
 
 ;// CONCATENATED MODULE: ./src/gate/evaluate.ts
@@ -32300,6 +32992,7 @@ function toNumber(value) {
 
 ;// CONCATENATED MODULE: ./src/gate/wait-for-task.ts
 
+
 /**
  * Waits `initialDelayMs` from the step's start, then polls every `pollingIntervalMs` until the
  * task is SUCCESS.
@@ -32312,7 +33005,7 @@ async function waitForTask(options) {
     const { clock, deadline, startedAt } = options;
     const elapsed = () => clock.now() - startedAt;
     let last;
-    const timedOut = () => new TimeoutError(`Timed out after ${seconds(elapsed())} waiting for the analysis task${last ? ` ${last.id}: its last status was ${last.status}` : ': no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${seconds(deadline - startedAt)}).`);
+    const timedOut = () => new TimeoutError(`Timed out after ${wait_for_task_seconds(elapsed())} waiting for the analysis task${last ? ` ${oneLine(last.id)}: its last status was ${last.status}` : ': no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${wait_for_task_seconds(deadline - startedAt)}).`);
     // Polls keep a fixed cadence from the step's start: the first at initialDelayMs, then one
     // every pollingIntervalMs, however long each request took.
     let nextPollAt = startedAt + options.initialDelayMs;
@@ -32334,17 +33027,17 @@ async function waitForTask(options) {
         options.onPoll?.(task, elapsed());
         if (task.status === 'SUCCESS') {
             if (!task.analysisId) {
-                throw new ServerRequestError(`Task ${task.id} succeeded but names no analysis: it is not an analysis report task. Check the taskId input.`);
+                throw new ServerRequestError(`Task ${oneLine(task.id)} succeeded but names no analysis: it is not an analysis report task. Check the taskId input.`);
             }
             return { ...task, analysisId: task.analysisId };
         }
         if (task.status === 'FAILED' || task.status === 'CANCELED') {
-            throw new TaskFailedError(`The analysis task ${task.id} ended ${task.status}: ${task.errorMessage ?? 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
+            throw new TaskFailedError(`The analysis task ${oneLine(task.id)} ended ${task.status}: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
         }
         nextPollAt = Math.max(nextPollAt + options.pollingIntervalMs, clock.now());
     }
 }
-function seconds(ms) {
+function wait_for_task_seconds(ms) {
     return `${(ms / 1000).toFixed(1)} s`;
 }
 
@@ -32398,10 +33091,10 @@ async function readGate(target, client, settings, deps) {
         qualityGateStatus: toQualityGateStatus(gate.status),
         analysisId,
         taskId: target.kind === 'task' ? target.taskId : undefined,
+        serverUrl: target.serverUrl.href,
         dashboardUrl: target.dashboardUrl ?? dashboardFor(target.serverUrl, projectKey),
         projectKey,
         conditions: evaluateConditions(gate.conditions),
-        rawConditions: gate.rawConditions,
         taskWarnings: finished?.warnings ?? [],
         elapsedMs: deps.clock.now() - deps.startedAt
     };
@@ -32416,12 +33109,13 @@ async function resolveTarget(settings, deps) {
         return { kind: 'task', serverUrl: host, taskId: settings.taskId, taskUrl: undefined, ...manual };
     }
     const report = await loadReportFile(settings.scanMetadataReportFile, deps.cwd, deps.readFile ?? readTextFile);
+    // With sonarHostUrl set, the task address is built from it, never taken from the file.
+    const { serverUrl, taskUrl } = taskAddress(report, host);
     return {
         kind: 'task',
-        serverUrl: host ?? report.serverUrl,
+        serverUrl,
         taskId: report.ceTaskId,
-        // With sonarHostUrl set, the task address is built from it, never taken from the file.
-        taskUrl: host ? undefined : report.ceTaskUrl,
+        taskUrl,
         dashboardUrl: report.dashboardUrl?.href,
         projectKey: report.projectKey
     };
@@ -32438,13 +33132,19 @@ async function waitFor(target, client, settings, { clock, startedAt, log }) {
             deadline: startedAt + settings.pollingTimeoutMs,
             initialDelayMs: settings.initialDelayMs,
             pollingIntervalMs: settings.pollingIntervalMs,
-            onPoll: (task, elapsedMs) => log.info(`${task.status} after ${seconds(elapsedMs)}`)
+            onPoll: (task, elapsedMs) => log.info(`${task.status} after ${wait_for_task_seconds(elapsedMs)}`)
         });
     }
     finally {
         log.endGroup();
     }
 }
+/**
+ * The SonarSource action's `quality-gate-status` for a gate status. A status this action does
+ * not know (FAILED, say, which no server sends for a gate) is NONE: only ERROR fails.
+ *
+ * @example toQualityGateStatus('ERROR') // 'FAILED'
+ */
 function toQualityGateStatus(status) {
     switch (status) {
         case 'OK':
@@ -32463,7 +33163,180 @@ function dashboardFor(server, projectKey) {
     return new URL(`dashboard?id=${encodeURIComponent(projectKey)}`, serverBase(server)).href;
 }
 
+;// CONCATENATED MODULE: ./src/report/dashboard-link.ts
+/** Longer addresses are left out rather than cut: a cut address leads nowhere. */
+const MAX_ADDRESS_CHARS = 2000;
+/**
+ * The dashboard address as the log, the outputs and the summary may show it, or undefined when
+ * it is not an http(s) address (a `javascript:` one, say) or too long to be real. A user name
+ * or password in it is removed: no address with credentials is ever shown or linked.
+ *
+ * @example dashboardAddress('https://u:p@sonar.example.com/dashboard?id=a', 'https://sonar.example.com/')
+ * // { href: 'https://sonar.example.com/dashboard?id=a', onServer: true }
+ */
+function dashboardAddress(address, serverUrl) {
+    const url = parse(address);
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+        return undefined;
+    url.username = '';
+    url.password = '';
+    if (url.href.length > MAX_ADDRESS_CHARS)
+        return undefined;
+    return { href: url.href, onServer: url.origin === parse(serverUrl)?.origin };
+}
+function parse(address) {
+    if (address === undefined || address.length > MAX_ADDRESS_CHARS)
+        return undefined;
+    try {
+        return new URL(address);
+    }
+    catch {
+        return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/report/outputs.ts
+
+
+/** GitHub takes outputs of up to 1 MB: each output stays within this many UTF-8 bytes. */
+const OUTPUT_BYTES = 1_000_000;
+/**
+ * The outputs of a gate: every value on one line and cut to 1,000 characters (`outputText`),
+ * the dashboard address only as an http(s) address without credentials, and the conditions as
+ * bounded JSON (`conditionsOutput`).
+ *
+ * @example for (const [name, value] of Object.entries(gateOutputs(result).values)) core.setOutput(name, value)
+ */
+function gateOutputs(result) {
+    const conditions = conditionsOutput(result.conditions.map(({ condition }) => condition));
+    return {
+        values: {
+            status: outputText(result.status),
+            'quality-gate-status': result.qualityGateStatus,
+            analysisId: outputText(result.analysisId),
+            taskId: outputText(result.taskId ?? ''),
+            dashboardUrl: dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
+            conditions: conditions.json
+        },
+        conditionsLeftOut: conditions.leftOut
+    };
+}
+/** A server value as an output: one line (control characters as escapes), at most 1,000 characters. */
+function outputText(value) {
+    return oneLine(value, QUOTE_LIMITS.long);
+}
+/**
+ * The `conditions` output: a JSON array of the decoded conditions with the server's key names
+ * (status, metricKey, comparator, errorThreshold, warningThreshold, actualValue, periodIndex;
+ * undefined ones omitted), each string cut to 200 characters, and as many conditions, in the
+ * server's order, as fit in `maxBytes`. Always valid JSON.
+ *
+ * @example conditionsOutput(conditions).json // '[{"status":"ERROR","metricKey":"new_coverage",…}]'
+ */
+function conditionsOutput(conditions, maxBytes = OUTPUT_BYTES) {
+    const items = [];
+    let bytes = '[]'.length;
+    for (const condition of conditions) {
+        const item = JSON.stringify(boundedCondition(condition));
+        const more = Buffer.byteLength(item) + (items.length > 0 ? 1 : 0);
+        if (bytes + more > maxBytes)
+            break;
+        items.push(item);
+        bytes += more;
+    }
+    return { json: `[${items.join(',')}]`, leftOut: conditions.length - items.length };
+}
+/** The condition with each string cut; JSON.stringify leaves the undefined ones out. */
+function boundedCondition(condition) {
+    const bounded = (value) => value === undefined ? undefined : cut(value, QUOTE_LIMITS.short);
+    return {
+        status: bounded(condition.status),
+        metricKey: bounded(condition.metricKey),
+        comparator: bounded(condition.comparator),
+        errorThreshold: bounded(condition.errorThreshold),
+        warningThreshold: bounded(condition.warningThreshold),
+        actualValue: bounded(condition.actualValue),
+        periodIndex: condition.periodIndex
+    };
+}
+
+;// CONCATENATED MODULE: ./src/report/analysis-warning.ts
+
+
+// A link as SonarQube writes it in a warning: <a href="https://docs…">the documentation</a>.
+const LINK = /<a\s[^>]*?href="([^"]*)"[^>]*>([^<]*)<\/a>/gi;
+const TAG = /<[^>]*>/g;
+/**
+ * A task warning as plain text: its links become "text (address)", any other tag is dropped,
+ * and the result is cut to 1,000 characters. The destination (log or summary) escapes it.
+ *
+ * @example analysisWarningText('see <a href="https://docs.example/x">the docs</a>.')
+ * // 'see the docs (https://docs.example/x).'
+ */
+function analysisWarningText(warning) {
+    // Cut first: the patterns then run over a bounded text.
+    const text = cut(warning, 2 * QUOTE_LIMITS.long)
+        .replace(LINK, (_, href, words) => `${words} (${address(href)})`)
+        .replace(TAG, '');
+    return cut(text, QUOTE_LIMITS.long);
+}
+/** The link's address without credentials, or as written when it is not a full URL. */
+function address(href) {
+    try {
+        return shownUrl(new URL(href));
+    }
+    catch {
+        return href;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/report/summary-text.ts
+
+/**
+ * Why the job summary is HTML. GitHub renders the summary file as Markdown, where any server
+ * string could start a heading (after a lone CR), end a code span (a backtick), split a table
+ * (a pipe), become a link (`[x](…)`, or a bare `https://…` autolinked) or carry raw HTML. So the
+ * summary is written as HTML blocks (`<h2>`, `<p>`, `<table>`), as `@actions/core`'s own
+ * `summary.addHeading` and `addTable` do: inside an HTML block GitHub does no Markdown and no
+ * autolinking, and such a block ends only at a blank line, which no escaped value can hold. Each
+ * server value reaches the summary only through `summaryText`, which also escapes the characters
+ * of Markdown's inline syntax (emphasis, code, links, tables), so a value stays inert even if it
+ * ever lands in a Markdown paragraph. Punctuation with no meaning mid-line (`. - : / % =`) stays
+ * as it is: the summary's source remains readable.
+ */
+/**
+ * The one gate between server text and the job summary: the value on one line (control
+ * characters shown as escapes such as `\r`), cut to `max` characters with an ellipsis, then
+ * each of `< > & " ' [ ] ( ) | * _ \` ~ \` written as a decimal character reference
+ * (`<` → `&#60;`). Everything else stays as it is.
+ *
+ * @example summaryText('<img src=x>') // '&#60;img src&#61;x&#62;'
+ */
+function summaryText(value, max = QUOTE_LIMITS.short) {
+    return escapeHtml(oneLine(value, max));
+}
+/**
+ * The forms secrets take once written through `summaryText` (besides their own), for
+ * `redactSecrets`: a token echoed by the server is in the summary escaped.
+ */
+function summaryForms(secrets) {
+    return [...secrets, ...secrets.map((secret) => summaryText(secret, Infinity))];
+}
+// HTML's special characters, and Markdown's inline syntax: emphasis, code spans, links, tables.
+const PUNCTUATION = /[&<>"'`[\]()|*_~\\]/g;
+function escapeHtml(text) {
+    return text.replace(PUNCTUATION, (character) => `&#${character.charCodeAt(0)};`);
+}
+
 ;// CONCATENATED MODULE: ./src/report/wording.ts
+
+/**
+ * Words for conditions. Every server value they quote (metric keys, values, comparators,
+ * statuses) is cut to 200 characters; escaping is left to the destination's gate (the log's
+ * `forTheLog`, the summary's `summaryText`).
+ */
+/** A server value quoted in our words: at most 200 characters. */
+const quoted = (value) => cut(value, QUOTE_LIMITS.short);
 const rating = (name) => ({ name, kind: 'rating' });
 const percent = (name) => ({ name, kind: 'percent' });
 const count = (name) => ({ name, kind: 'count' });
@@ -32514,7 +33387,8 @@ const NEW_CODE_PREFIX = 'new_';
 function metricName(key) {
     return describeMetric(key).name;
 }
-function describeMetric(key) {
+function describeMetric(serverKey) {
+    const key = quoted(serverKey);
     const known = METRICS[key];
     if (known)
         return known;
@@ -32544,10 +33418,10 @@ function formatValue(key, value) {
         return '–';
     const number = Number(value);
     if (!Number.isFinite(number))
-        return value;
+        return quoted(value);
     switch (describeMetric(key).kind) {
         case 'rating':
-            return RATING_LETTERS[Math.round(number) - 1] ?? value;
+            return RATING_LETTERS[Math.round(number) - 1] ?? quoted(value);
         case 'percent':
             return `${round(number)}%`;
         case 'minutes':
@@ -32577,7 +33451,7 @@ function comparatorWords(key, comparator) {
         case 'NE':
             return 'not equal to';
         default:
-            return comparator ? `${comparator}` : 'compared with';
+            return comparator ? quoted(comparator) : 'compared with';
     }
 }
 /**
@@ -32588,7 +33462,7 @@ function describeCondition({ condition }) {
     const { metricKey, actualValue, errorThreshold, comparator, status } = condition;
     const subject = `${metricName(metricKey)} is ${formatValue(metricKey, actualValue)}`;
     if (errorThreshold === undefined) {
-        return `${subject} (${status} by the server, which sent no threshold)`;
+        return `${subject} (${quoted(status)} by the server, which sent no threshold)`;
     }
     return `${subject} (fails when ${comparatorWords(metricKey, comparator)} ${formatValue(metricKey, errorThreshold)})`;
 }
@@ -32596,6 +33470,27 @@ function describeCondition({ condition }) {
 ;// CONCATENATED MODULE: ./src/report/summary.ts
 
 
+
+
+
+
+/**
+ * How much the summary and the messages show. GitHub refuses a step summary over 1 MiB: the
+ * summary stays within `bytes` (UTF-8) whatever the server sends.
+ */
+const SUMMARY_LIMITS = {
+    bytes: 1_000_000,
+    /** Table rows; past them (or past the byte budget) "… and N more conditions". */
+    rows: 100,
+    /** Analysis warnings, in the summary and as annotations. */
+    warnings: 20,
+    /** Failing conditions listed in the failure message. */
+    failuresListed: 20,
+    /** Notices where the rule and the server disagree. */
+    notices: 10,
+    /** The message of a check that could not reach a verdict. */
+    messageChars: 4000
+};
 const HEADLINES = {
     OK: '✅ Quality Gate passed',
     WARN: '⚠️ Quality Gate passed with warnings',
@@ -32603,104 +33498,188 @@ const HEADLINES = {
     NONE: '➖ No Quality Gate'
 };
 const STATUS_ICONS = { OK: '✅', WARN: '⚠️', ERROR: '❌' };
+/** Failing conditions first, then warning ones, then the rest, each in the server's order. */
+const STATUS_ORDER = { ERROR: 0, WARN: 1 };
+const isKnownStatus = (status) => status in HEADLINES;
 /**
- * The job summary in Markdown: verdict, one table row per condition, dashboard link, analysis
- * id and time taken.
+ * The job summary, as HTML blocks (see summary-text.ts for why): verdict, one table row per
+ * condition (failing ones first), analysis warnings, dashboard link, analysis id and time
+ * taken. Every server value goes through `summaryText`; the dashboard is linked only when it is
+ * an http(s) address on the server's origin. At most `SUMMARY_LIMITS.bytes` bytes.
  *
- * @example await core.summary.addRaw(renderSummary(result)).write()
+ * @example await core.summary.addRaw(renderSummary(result), true).write()
  */
 function renderSummary(result) {
-    const headline = HEADLINES[result.status] ?? `Quality Gate status ${result.status}`;
-    const about = [
-        result.projectKey ? `Project \`${result.projectKey}\`` : undefined,
-        `analysis \`${result.analysisId}\``,
-        result.taskId ? `task \`${result.taskId}\`` : undefined,
-        `checked in ${seconds(result.elapsedMs)}`
-    ].filter(Boolean);
-    const lines = [`## ${headline}`, '', `${about.join(' · ')}`, ''];
-    if (result.conditions.length === 0) {
-        lines.push('The server returned no conditions for this analysis.', '');
-    }
-    else {
-        lines.push('| Metric | Status | Actual | Fails when |', '| --- | --- | --- | --- |');
-        for (const { condition } of result.conditions) {
-            const { metricKey, status, actualValue, errorThreshold, comparator } = condition;
-            const threshold = errorThreshold === undefined
-                ? 'no threshold sent'
-                : `${comparatorWords(metricKey, comparator)} ${formatValue(metricKey, errorThreshold)}`;
-            lines.push(`| ${cell(metricName(metricKey))} | ${STATUS_ICONS[status] ?? ''} ${status} | ${cell(formatValue(metricKey, actualValue))} | ${cell(threshold)} |`);
-        }
-        lines.push('');
-    }
-    if (result.dashboardUrl)
-        lines.push(`[See the analysis on the dashboard](${result.dashboardUrl})`, '');
-    return lines.join('\n');
-}
-/** The job summary of a check that could not reach a verdict. */
-function renderFailureSummary(message) {
-    return ['## ❌ Quality Gate check failed', '', cell(message), ''].join('\n');
+    const head = [`<h2>${headline(result.status)}</h2>`, `<p>${about(result)}</p>`];
+    const tail = [...warningsBlock(result.taskWarnings), ...dashboardBlock(result)];
+    const table = conditionsBlock(result.conditions, SUMMARY_LIMITS.bytes - byteSize([...head, ...tail]));
+    const summary = blocks([...head, ...table, ...tail]);
+    // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
+    if (Buffer.byteLength(summary) <= SUMMARY_LIMITS.bytes)
+        return summary;
+    return blocks([head[0], '<p>The summary is too large to show: see the log.</p>']);
 }
 /**
- * `Quality Gate Failure` followed by each failing condition in words: the message the job
- * fails with.
+ * The job summary of a check that could not reach a verdict: the message, line by line, cut to
+ * 4,000 characters, every line through `summaryText`.
+ */
+function renderFailureSummary(message) {
+    const lines = cut(message, SUMMARY_LIMITS.messageChars).split('\n');
+    const text = lines.map((line) => summaryText(line, SUMMARY_LIMITS.messageChars)).join('<br>');
+    return blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`]);
+}
+/**
+ * `Quality Gate Failure` followed by each failing condition in words (the first 20, then how
+ * many more): the message the job fails with. The log's gate escapes it.
  */
 function gateFailureMessage(result) {
     const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR');
-    const where = result.projectKey ? ` for ${result.projectKey}` : '';
-    const lines = failing.map((evaluated) => `- ${describeCondition(evaluated)}`);
-    const link = result.dashboardUrl ? [`Details: ${result.dashboardUrl}`] : [];
+    const where = result.projectKey ? ` for ${cut(result.projectKey, QUOTE_LIMITS.short)}` : '';
+    const listed = failing.slice(0, SUMMARY_LIMITS.failuresListed);
+    const lines = listed.map((evaluated) => `- ${describeCondition(evaluated)}`);
+    if (failing.length > listed.length) {
+        lines.push(`- … and ${failing.length - listed.length} more: see the job summary`);
+    }
+    const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl);
+    const link = dashboard ? [`Details: ${dashboard.href}`] : [];
     return [
         `Quality Gate Failure${where}: ${failing.length} of ${result.conditions.length} conditions failed.`,
         ...lines,
         ...link
     ].join('\n');
 }
-/** Annotations: task warnings, a WARN or NONE gate, and conditions where the rule disagrees. */
+/**
+ * Annotations: task warnings, a WARN, NONE or unknown gate, and conditions where the rule
+ * disagrees. Server text is cut here and escaped by the log's gate.
+ */
 function annotate(result, log) {
-    for (const warning of result.taskWarnings)
-        log.warning(`Analysis warning: ${stripTags(warning)}`);
+    const warnings = result.taskWarnings.slice(0, SUMMARY_LIMITS.warnings);
+    for (const warning of warnings)
+        log.warning(`Analysis warning: ${analysisWarningText(warning)}`);
+    if (result.taskWarnings.length > warnings.length) {
+        log.info(`${result.taskWarnings.length - warnings.length} more analysis warnings not shown.`);
+    }
     if (result.status === 'WARN') {
         log.warning('Quality Gate passed with warnings (WARN): see the conditions in the job summary.');
     }
     else if (result.status === 'NONE') {
         log.warning('No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful.');
     }
-    for (const evaluated of result.conditions) {
-        if (!evaluated.agreesWithServer) {
-            log.notice(`The server says ${evaluated.condition.status} for ${describeCondition(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`);
-        }
+    else if (!isKnownStatus(result.status)) {
+        log.warning(`Unknown Quality Gate status "${cut(result.status, QUOTE_LIMITS.short)}": only ERROR fails, so the check passes (quality-gate-status NONE).`);
+    }
+    const disagreeing = result.conditions.filter((evaluated) => !evaluated.agreesWithServer);
+    for (const evaluated of disagreeing.slice(0, SUMMARY_LIMITS.notices)) {
+        log.notice(`The server says ${cut(evaluated.condition.status, QUOTE_LIMITS.short)} for ${describeCondition(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`);
+    }
+    if (disagreeing.length > SUMMARY_LIMITS.notices) {
+        log.info(`${disagreeing.length - SUMMARY_LIMITS.notices} more conditions where the rule disagrees with the server.`);
     }
 }
-/** Markdown table cells cannot hold pipes or newlines. */
-function cell(text) {
-    return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+function headline(status) {
+    return (HEADLINES[status] ?? `❔ Unknown Quality Gate status ${summaryText(status)}: the check passes`);
 }
-/** Server warnings may carry HTML links; annotations are plain text. */
-function stripTags(text) {
-    return text
-        .replace(/<a [^>]*href="([^"]*)"[^>]*>([^<]*)<\/a>/g, '$2 ($1)')
-        .replace(/<[^>]+>/g, '');
+function about(result) {
+    const parts = [
+        result.projectKey ? `Project <code>${summaryText(result.projectKey)}</code>` : undefined,
+        `analysis <code>${summaryText(result.analysisId)}</code>`,
+        result.taskId ? `task <code>${summaryText(result.taskId)}</code>` : undefined,
+        `checked in ${wait_for_task_seconds(result.elapsedMs)}`
+    ];
+    return parts.filter(Boolean).join(' · ');
 }
-
-;// CONCATENATED MODULE: ./src/secrets.ts
-
+const TABLE_HEAD = [
+    '<table>',
+    '<thead><tr><th>Metric</th><th>Status</th><th>Actual</th><th>Fails when</th></tr></thead>',
+    '<tbody>'
+];
+const TABLE_END = ['</tbody>', '</table>'];
+/** Room kept for the table's frame and the "… and N more" line. */
+const TABLE_FRAME_BYTES = 1000;
+/** The conditions table: as many rows as `SUMMARY_LIMITS.rows` and `budget` bytes allow. */
+function conditionsBlock(conditions, budget) {
+    if (conditions.length === 0) {
+        return ['<p>The server returned no conditions for this analysis.</p>'];
+    }
+    const ordered = [...conditions].sort((a, b) => (STATUS_ORDER[a.condition.status] ?? 2) - (STATUS_ORDER[b.condition.status] ?? 2));
+    const rows = [];
+    let bytes = TABLE_FRAME_BYTES;
+    for (const evaluated of ordered.slice(0, SUMMARY_LIMITS.rows)) {
+        const row = tableRow(evaluated);
+        bytes += Buffer.byteLength(row) + 1;
+        if (bytes > budget)
+            break;
+        rows.push(row);
+    }
+    const more = conditions.length - rows.length;
+    const note = more > 0
+        ? [`<p>… and ${more} more conditions: see the dashboard or the conditions output.</p>`]
+        : [];
+    return [...TABLE_HEAD, ...rows, ...TABLE_END, ...note];
+}
+function tableRow({ condition }) {
+    const { metricKey, status, actualValue, errorThreshold, comparator } = condition;
+    const threshold = errorThreshold === undefined
+        ? 'no threshold sent'
+        : `${comparatorWords(metricKey, comparator)} ${formatValue(metricKey, errorThreshold)}`;
+    const icon = STATUS_ICONS[status];
+    const cells = [
+        summaryText(metricName(metricKey)),
+        `${icon ? `${icon} ` : ''}${summaryText(status)}`,
+        summaryText(formatValue(metricKey, actualValue)),
+        summaryText(threshold)
+    ];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+}
+function warningsBlock(warnings) {
+    if (warnings.length === 0)
+        return [];
+    const shown = warnings.slice(0, SUMMARY_LIMITS.warnings);
+    const items = shown.map((warning) => `<li>${summaryText(analysisWarningText(warning), QUOTE_LIMITS.long)}</li>`);
+    if (warnings.length > shown.length)
+        items.push(`<li>… and ${warnings.length - shown.length} more</li>`);
+    return ['<h3>Analysis warnings</h3>', '<ul>', ...items, '</ul>'];
+}
+/** A link on the server's origin; another http(s) address as text; anything else left out. */
+function dashboardBlock(result) {
+    const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl);
+    if (!dashboard)
+        return [];
+    const address = summaryText(dashboard.href, Infinity);
+    return dashboard.onServer
+        ? [`<p><a href="${address}">See the analysis on the dashboard</a></p>`]
+        : [`<p>Dashboard (not linked: not on the server's origin): <code>${address}</code></p>`];
+}
 /**
- * Every form of the token that could reach a log: itself, the Basic auth header, its base64
- * part, and its URL-encoded form. The runner masks each of these.
+ * The blocks one per line, with no blank line between them: one HTML block for GitHub, which
+ * ends at the blank line after it.
  */
-function tokenForms(token) {
-    const header = basicAuth(token);
-    const forms = [token, header, header.slice('Basic '.length), encodeURIComponent(token)];
-    return [...new Set(forms)];
+function blocks(lines) {
+    return `${lines.join('\n')}\n`;
+}
+function byteSize(lines) {
+    return lines.reduce((total, line) => total + Buffer.byteLength(line) + 1, 0);
 }
 
 ;// CONCATENATED MODULE: ./src/settings.ts
+
+
 
 const DEFAULTS = {
     pollingTimeoutSec: 60,
     initialDelayMs: 3000,
     pollingIntervalMs: 1000,
     failOnError: true
+};
+/**
+ * The longest wait any input may ask for: 5 days, the longest a job on a self-hosted runner may
+ * run (GitHub-hosted jobs stop at 6 hours). Anything longer is a typo, and a timer past 2^31 ms
+ * would overflow in Node and fire at once, turning the poll loop hot.
+ */
+const LIMITS = {
+    pollingTimeoutSec: 432_000,
+    initialDelayMs: 432_000_000,
+    pollingIntervalMs: 432_000_000
 };
 /**
  * Turns the step's inputs and environment into Settings, or throws a SettingsError naming the
@@ -32716,8 +33695,8 @@ function readSettings(input, env) {
     };
     const sonarHostUrl = optionalUrl(text('sonarHostUrl', 'SONAR_HOST_URL'));
     const sonarRootCert = optionalCertificate(text('sonarRootCert', 'SONAR_ROOT_CERT'));
-    const taskId = text('taskId');
-    const analysisId = text('analysisId');
+    const taskId = settings_optionalId('taskId', text('taskId'));
+    const analysisId = settings_optionalId('analysisId', text('analysisId'));
     if (taskId && analysisId) {
         throw new SettingsError('Inputs taskId and analysisId are both set: set one of them (analysisId skips the task).');
     }
@@ -32735,11 +33714,9 @@ function readSettings(input, env) {
         sonarToken: text('sonarToken', 'SONAR_TOKEN'),
         sonarHostUrl,
         sonarRootCert,
-        pollingTimeoutMs: integer(input, 'pollingTimeoutSec', DEFAULTS.pollingTimeoutSec, { min: 1 }) * 1000,
-        initialDelayMs: integer(input, 'initialDelayMs', DEFAULTS.initialDelayMs, { min: 0 }),
-        pollingIntervalMs: integer(input, 'pollingIntervalMs', DEFAULTS.pollingIntervalMs, {
-            min: 1
-        }),
+        pollingTimeoutMs: integer(input, 'pollingTimeoutSec', { min: 1 }) * 1000,
+        initialDelayMs: integer(input, 'initialDelayMs', { min: 0 }),
+        pollingIntervalMs: integer(input, 'pollingIntervalMs', { min: 1 }),
         failOnError: settings_boolean(input, 'failOnError', DEFAULTS.failOnError),
         taskId,
         analysisId
@@ -32753,13 +33730,18 @@ function optionalUrl(value) {
         url = new URL(value);
     }
     catch {
-        throw new SettingsError(`sonarHostUrl (or SONAR_HOST_URL) "${value}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new SettingsError(`sonarHostUrl (or SONAR_HOST_URL) must start with https:// or http://, not ${url.protocol}//.`);
+        throw new SettingsError(`sonarHostUrl (or SONAR_HOST_URL) "${oneLine(hideCredentials(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`);
     }
     if (url.username || url.password) {
         throw new SettingsError('sonarHostUrl (or SONAR_HOST_URL) must not contain credentials: pass the token in sonarToken or SONAR_TOKEN.');
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw new SettingsError(`sonarHostUrl (or SONAR_HOST_URL) must start with https:// or http://, not ${oneLine(url.protocol)}//.`);
+    }
+    // API paths are appended to the address: a query or fragment would end up in the middle.
+    // The value is not quoted: a query is where a token pasted by mistake would be.
+    if (/[?#]/.test(url.href)) {
+        throw new SettingsError("sonarHostUrl (or SONAR_HOST_URL) must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.");
     }
     return url;
 }
@@ -32771,12 +33753,26 @@ function optionalCertificate(value) {
     }
     return value;
 }
-function integer(input, name, fallback, { min }) {
+function settings_optionalId(name, value) {
+    if (value === undefined)
+        return undefined;
+    const problem = idProblem(value);
+    if (problem) {
+        const where = name === 'taskId'
+            ? 'the ceTaskId of report-task.txt, or the id of the task on the server'
+            : "the analysisId of a finished task (the server's api/ce/task answer)";
+        throw new SettingsError(`Input ${name} "${oneLine(value)}" ${problem}: give ${where}.`);
+    }
+    return value;
+}
+/** A whole-number input between `min` and its limit; its default when empty. */
+function integer(input, name, { min }) {
     const raw = input(name).trim();
+    const [fallback, max] = [DEFAULTS[name], LIMITS[name]];
     if (raw === '')
         return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < min || !Number.isSafeInteger(Number(raw))) {
-        throw new SettingsError(`Input ${name} is "${raw}": it must be a whole number of at least ${min} (default ${fallback}).`);
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+        throw new SettingsError(`Input ${name} is "${oneLine(raw)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`);
     }
     return Number(raw);
 }
@@ -32788,7 +33784,7 @@ function settings_boolean(input, name, fallback) {
         return true;
     if (raw === 'false')
         return false;
-    throw new SettingsError(`Input ${name} is "${raw}": it must be true or false.`);
+    throw new SettingsError(`Input ${name} is "${oneLine(raw)}": it must be true or false.`);
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts
@@ -32800,16 +33796,23 @@ function settings_boolean(input, name, fallback) {
 
 
 
+
+
 const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
+/** Every line the action logs, annotations and the failure included, goes through this gate. */
 const log = runnerLog(core_namespaceObject);
-/** The action: settings → check → outputs, annotations, summary, verdict. */
-async function run() {
-    // The time-out counts from the step's start: the process start, module loading included.
-    const startedAt = Math.min(systemClock.now(), Math.round(performance.timeOrigin));
+/**
+ * The action: settings → check → outputs, annotations, summary, verdict. The time-out counts
+ * from `startedAt`: by default the process start, module loading included (tests pass a time).
+ */
+async function run(startedAt = Math.min(systemClock.now(), Math.round(performance.timeOrigin))) {
+    // The runner masks these in the log only: the summary and the outputs are redacted here.
+    let secrets = [];
     try {
         const settings = readSettings(getInput, process.env);
         if (settings.sonarToken)
-            tokenForms(settings.sonarToken).forEach(setSecret);
+            secrets = tokenForms(settings.sonarToken);
+        log.hideSecrets(secrets);
         const result = await checkQualityGate(settings, {
             cwd: process.cwd(),
             clock: systemClock,
@@ -32817,13 +33820,13 @@ async function run() {
             log,
             userAgent: USER_AGENT
         });
-        setOutputs(result);
+        setOutputs(result, secrets);
         annotate(result, log);
-        await writeSummary(renderSummary(result));
+        await writeSummary(renderSummary(result), secrets);
         if (result.status === 'ERROR') {
             if (settings.failOnError)
                 throw new QualityGateFailure(gateFailureMessage(result));
-            warning(`${gateFailureMessage(result)}\nfailOnError is false: the job goes on.`);
+            log.warning(`${gateFailureMessage(result)}\nfailOnError is false: the job goes on.`);
         }
         else {
             log.info(`Quality Gate status: ${result.status}`);
@@ -32831,25 +33834,31 @@ async function run() {
     }
     catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        if (!(error instanceof QualityGateFailure))
-            await writeSummary(renderFailureSummary(message));
-        setFailed(message);
+        if (!(error instanceof QualityGateFailure)) {
+            await writeSummary(renderFailureSummary(message), secrets);
+        }
+        log.fail(message);
     }
 }
-function setOutputs(result) {
-    setOutput('status', result.status);
-    setOutput('quality-gate-status', result.qualityGateStatus);
-    setOutput('analysisId', result.analysisId);
-    setOutput('taskId', result.taskId ?? '');
-    setOutput('dashboardUrl', result.dashboardUrl ?? '');
-    setOutput('conditions', JSON.stringify(result.rawConditions));
+/** The outputs, bounded by `gateOutputs` and with every form of the token removed. */
+function setOutputs(result, secrets) {
+    const { values, conditionsLeftOut } = gateOutputs(result);
+    for (const [name, value] of Object.entries(values)) {
+        setOutput(name, redactSecrets(value, secrets));
+    }
+    if (conditionsLeftOut > 0) {
+        log.info(`The conditions output leaves out the last ${conditionsLeftOut} of ${result.conditions.length} conditions: it is limited to ${OUTPUT_BYTES} bytes.`);
+    }
 }
-/** Best-effort: a summary that cannot be written never fails the job. */
-async function writeSummary(markdown) {
+/**
+ * Best-effort: a summary that cannot be written never fails the job. Every form of the token,
+ * as written and as the summary escapes it, is removed first.
+ */
+async function writeSummary(html, secrets) {
     if (!process.env['GITHUB_STEP_SUMMARY'])
         return;
     try {
-        await summary.addRaw(markdown, true).write();
+        await summary.addRaw(redactSecrets(html, summaryForms(secrets)), true).write();
     }
     catch (error) {
         log.info(`Could not write the job summary: ${error.message}`);

@@ -5,7 +5,21 @@ export interface Clock {
   sleep(ms: number): Promise<void>
 }
 
+/**
+ * The longest delay setTimeout honours: past it the delay overflows a signed 32-bit integer and
+ * Node fires the timer at once (with a warning), which would turn a long wait into a hot loop.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1
+
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)))
+  // Settings already bound every wait; sleeping in steps keeps any other delay safe too.
+  sleep: async (ms) => {
+    let left = Math.max(0, ms)
+    do {
+      const step = Math.min(left, MAX_TIMER_MS)
+      await new Promise((resolve) => setTimeout(resolve, step))
+      left -= step
+    } while (left > 0)
+  }
 }

@@ -1,3 +1,6 @@
+import { redactSecrets } from './secrets.js'
+import { cut, showInvisible } from './untrusted-text.js'
+
 /** The log calls the core logic makes; `@actions/core` in the action, a recorder in tests. */
 export interface Log {
   info(message: string): void
@@ -7,17 +10,89 @@ export interface Log {
   endGroup(): void
 }
 
+/** The runner's commands the action writes through: the Log's, and failing the step. */
+export interface RunnerCommands extends Log {
+  setFailed(message: string): void
+  setSecret(secret: string): void
+}
+
+/** The action's own log: a Log that can also fail the step with a message. */
+export interface RunnerLog extends Log {
+  fail(message: string): void
+  /**
+   * Has the runner mask these, and removes them from every later message itself: a server that
+   * echoes the token is not shown, even where no runner masks the log.
+   */
+  hideSecrets(secrets: readonly string[]): void
+}
+
+/** How long one line of the log may be, and how many lines one message may have. */
+export const LOG_LIMITS = { lineChars: 4000, messageLines: 100 } as const
+
 /**
- * The runner's log as a Log. Messages may quote the server (statuses, ids): `info` is kept to one
- * line so no text can start a line with `::` and become a workflow command. The annotation and
- * group commands of `@actions/core` escape their text themselves.
+ * The runner's log as a Log: every message, whatever it quotes, goes through `forTheLog` on its
+ * way to the runner, so no text the server sends can become a workflow command.
+ *
+ * @example const log = runnerLog(core); log.fail(error.message)
  */
-export function runnerLog(core: Log): Log {
+export function runnerLog(core: RunnerCommands): RunnerLog {
+  let secrets: readonly string[] = []
+  const safe = (message: string) => forTheLog(redactSecrets(message, secrets))
   return {
-    info: (message) => core.info(message.replace(/[\r\n]+/g, ' ')),
-    warning: (message) => core.warning(message),
-    notice: (message) => core.notice(message),
-    startGroup: (name) => core.startGroup(name),
-    endGroup: () => core.endGroup()
+    info: (message) => core.info(safe(message)),
+    // Annotations stay one annotation: `@actions/core` escapes their line breaks.
+    warning: (message) => core.warning(safe(message)),
+    notice: (message) => core.notice(safe(message)),
+    fail: (message) => core.setFailed(safe(message)),
+    // A group's name is one line: its line feeds are shown as `\n`.
+    startGroup: (name) => core.startGroup(logLine(redactSecrets(name, secrets))),
+    endGroup: () => core.endGroup(),
+    hideSecrets: (more) => {
+      more.forEach((secret) => core.setSecret(secret))
+      secrets = [...secrets, ...more]
+    }
   }
+}
+
+/**
+ * The one gate between a message and the runner's log. The message keeps its line feeds (our
+ * own messages have several lines); each of its lines goes through `logLine`, and a message of
+ * more than 100 lines ends with "… N more lines". A lone CR is not a line break here: it is
+ * shown as `\r`, so the runner (which also breaks lines at a lone CR) sees exactly these lines.
+ *
+ * @example forTheLog('PENDING\r::error::x') // 'PENDING\\r::error::x'
+ */
+export function forTheLog(message: string): string {
+  const lines = message.split('\n')
+  const shown = lines.slice(0, LOG_LIMITS.messageLines).map(logLine)
+  const hidden = lines.length - shown.length
+  if (hidden > 0) shown.push(`… ${hidden} more lines`)
+  return shown.join('\n')
+}
+
+/**
+ * One line made safe for the runner, which reads a line as a workflow command when it starts,
+ * after white space, with `::`, or when it holds the legacy `##[` anywhere:
+ * - every control character but TAB (C0, DEL, C1, CR, LF, U+2028/2029, bidi overrides) is shown
+ *   as an escape (`\r`, `\x1B`, `\u202E`);
+ * - a line that starts, after white space, with `::` gets a space between the two colons
+ *   (`::error::x` → `: :error::x`);
+ * - every `##[` gets a space after its first `#` (`##[error]x` → `# #[error]x`);
+ * - the line is cut to 4,000 characters, the last an ellipsis.
+ *
+ * @example logLine('  ::set-output name=a::b ##[error]') // '  : :set-output name=a::b # #[error]'
+ */
+export function logLine(text: string): string {
+  const max = LOG_LIMITS.lineChars
+  // Cut before escaping (a huge line costs nothing more) and after (escapes lengthen it).
+  const visible = cut(text, max)
+    .split('\t')
+    .map((part) => showInvisible(part))
+    .join('\t')
+  return cut(neutraliseCommands(visible), max)
+}
+
+function neutraliseCommands(line: string): string {
+  // `\s` is every Unicode white space the runner's TrimStart skips.
+  return line.replace(/^(\s*):(?=:)/u, '$1: ').replaceAll('##[', '# #[')
 }

@@ -1,13 +1,20 @@
-import { readFile } from 'node:fs/promises'
+import { constants, type Stats } from 'node:fs'
+import { open } from 'node:fs/promises'
 import path from 'node:path'
 import { ReportFileError } from './errors.js'
+import { idProblem } from './identifier.js'
+import { escapeInvisible, hideCredentials, oneLine, QUOTE_LIMITS } from './untrusted-text.js'
 
-/** What the scanner says about the analysis it submitted, from report-task.txt. */
+/**
+ * What the scanner says about the analysis it submitted, from report-task.txt. Only the task id
+ * is always there; which addresses the action needs depends on sonarHostUrl (see taskAddress).
+ */
 export interface ReportTask {
   /** The file it came from, as given or found (relative to the working directory). */
   file: string
-  serverUrl: URL
-  ceTaskUrl: URL
+  serverUrl: URL | undefined
+  ceTaskUrl: URL | undefined
+  /** ceTaskId, or else the `id` parameter of ceTaskUrl (all some scanners' fixtures hold). */
   ceTaskId: string
   dashboardUrl: URL | undefined
   projectKey: string | undefined
@@ -22,22 +29,78 @@ export const DEFAULT_REPORT_LOCATIONS = [
   { file: '.sonarqube/out/.sonar/report-task.txt', scanner: 'SonarScanner for .NET' }
 ] as const
 
+/** The largest report file read. Real ones are under 1 KiB; this only stops a wrong file early. */
+export const MAX_REPORT_BYTES = 64 * 1024
+
 const WHERE_SCANNERS_WRITE = DEFAULT_REPORT_LOCATIONS.map(
   ({ file, scanner }) => `${file} (${scanner})`
 ).join(', ')
 
+const POINT_AT_THE_REPORT = `Scanners write ${WHERE_SCANNERS_WRITE}; point scanMetadataReportFile at that file, not at another one.`
+
 /** Reads a file's text, or undefined when it does not exist. */
 export type TextFileReader = (file: string) => Promise<string | undefined>
 
+/**
+ * Reads a report file, refusing anything that is not a small regular text file. Opening with
+ * O_NONBLOCK makes a FIFO open at once instead of waiting for a writer; the checks then run on
+ * the opened handle, so the file cannot be swapped between the check and the read.
+ */
 export const readTextFile: TextFileReader = async (file) => {
+  let handle
   try {
-    return await readFile(file, 'utf8')
+    // O_NONBLOCK does not exist on Windows, where opening a pipe does not block either.
+    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw new ReportFileError(
-      `Cannot read the report file ${file}: ${(error as Error).message}. Check the scanMetadataReportFile input.`
+      `Cannot read the report file ${oneLine(file, QUOTE_LIMITS.long)}: ${oneLine((error as Error).message, QUOTE_LIMITS.long)}. Check the scanMetadataReportFile input.`
     )
   }
+  try {
+    const kind = notRegular(await handle.stat())
+    if (kind) {
+      throw new ReportFileError(
+        `Report file ${oneLine(file, QUOTE_LIMITS.long)} is ${kind}, not a regular file. ${POINT_AT_THE_REPORT}`
+      )
+    }
+    // One byte past the limit tells a file at the limit from a larger one, whatever stat said
+    // (files in /proc report size 0, and a file may grow while it is read).
+    const bytes = Buffer.alloc(MAX_REPORT_BYTES + 1)
+    let length = 0
+    for (;;) {
+      const { bytesRead } = await handle.read(bytes, length, bytes.length - length, length)
+      if (bytesRead === 0 || (length += bytesRead) === bytes.length) break
+    }
+    if (length > MAX_REPORT_BYTES) {
+      throw new ReportFileError(
+        `Report file ${oneLine(file, QUOTE_LIMITS.long)} is larger than ${MAX_REPORT_BYTES / 1024} KiB, so it is not a scanner's report-task.txt (those are under 1 KiB). ${POINT_AT_THE_REPORT}`
+      )
+    }
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, length))
+    } catch {
+      throw notTextError(oneLine(file, QUOTE_LIMITS.long), 'it is not UTF-8 text')
+    }
+  } finally {
+    await handle.close()
+  }
+}
+
+/** What a non-regular file is, for the message; undefined for a regular file. */
+function notRegular(stats: Stats): string | undefined {
+  if (stats.isFile()) return undefined
+  if (stats.isDirectory()) return 'a directory'
+  if (stats.isFIFO()) return 'a named pipe (FIFO)'
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device'
+  if (stats.isSocket()) return 'a socket'
+  return 'not a file'
+}
+
+function notTextError(name: string, why: string): ReportFileError {
+  return new ReportFileError(
+    `Report file ${name} is not a text report file: ${why}. ${POINT_AT_THE_REPORT}`
+  )
 }
 
 /**
@@ -58,7 +121,7 @@ export async function loadReportFile(
   }
   throw new ReportFileError(
     given
-      ? `Report file not found at ${given}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set scanMetadataReportFile to where yours is, and run this step after the analysis in the same job and working directory.`
+      ? `Report file not found at ${oneLine(given, QUOTE_LIMITS.long)}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set scanMetadataReportFile to where yours is, and run this step after the analysis in the same job and working directory.`
       : `No report file found: looked for ${WHERE_SCANNERS_WRITE}. Run this step after the analysis in the same job and working directory, or set scanMetadataReportFile.`
   )
 }
@@ -70,51 +133,131 @@ export async function loadReportFile(
  * @example parseReportFile('serverUrl=https://sonar.example.com\n...', 'target/sonar/report-task.txt')
  */
 export function parseReportFile(text: string, file: string): ReportTask {
+  const name = oneLine(file, QUOTE_LIMITS.long)
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/)
+  lines.forEach((line, index) => {
+    // Tab, CR and LF are the only control characters a text file has any business holding.
+    // eslint-disable-next-line no-control-regex
+    const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.exec(line)
+    if (control) {
+      throw notTextError(
+        name,
+        `line ${index + 1} holds the control character ${escapeInvisible(control[0])}`
+      )
+    }
+  })
+
   const values = new Map<string, string>()
-  for (const rawLine of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
+  for (const rawLine of lines) {
     const line = rawLine.trim()
     if (line === '' || line.startsWith('#')) continue
     const separator = line.indexOf('=')
     if (separator <= 0) {
       throw new ReportFileError(
-        `Report file ${file} has a line that is not key=value: "${line.slice(0, 80)}". Scanners write ${WHERE_SCANNERS_WRITE}; point scanMetadataReportFile at that file, not at another one.`
+        `Report file ${name} has a line that is not key=value: "${oneLine(line, 80)}". ${POINT_AT_THE_REPORT}`
       )
     }
     values.set(line.slice(0, separator).trim(), line.slice(separator + 1).trim())
   }
 
-  const required = (key: string): string => {
-    const value = values.get(key)
-    if (!value) {
+  const value = (key: string): string | undefined => values.get(key) || undefined
+  const url = (key: string): URL | undefined => {
+    const text = value(key)
+    return text === undefined ? undefined : httpUrl(name, key, text)
+  }
+  const id = (key: string, text: string | undefined): string | undefined => {
+    const problem = text === undefined ? undefined : idProblem(text)
+    if (problem) {
       throw new ReportFileError(
-        `Report file ${file} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`
+        `Report file ${name}: ${key} "${oneLine(text ?? '')}" ${problem}. The scanner never writes such a value: ${POINT_AT_THE_REPORT}`
       )
     }
-    return value
+    return text
   }
-  const url = (key: string, value: string): URL => {
-    let parsed: URL
-    try {
-      parsed = new URL(value)
-    } catch {
-      throw new ReportFileError(`Report file ${file}: ${key} "${value}" is not a URL.`)
-    }
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-      throw new ReportFileError(
-        `Report file ${file}: ${key} "${value}" must be an http:// or https:// address.`
-      )
-    }
-    return parsed
-  }
-  const dashboard = values.get('dashboardUrl')
 
+  const ceTaskUrl = url('ceTaskUrl')
   return {
     file,
-    serverUrl: url('serverUrl', required('serverUrl')),
-    ceTaskUrl: url('ceTaskUrl', required('ceTaskUrl')),
-    ceTaskId: required('ceTaskId'),
-    dashboardUrl: dashboard ? url('dashboardUrl', dashboard) : undefined,
-    projectKey: values.get('projectKey') || undefined,
-    serverVersion: values.get('serverVersion') || undefined
+    serverUrl: url('serverUrl'),
+    ceTaskUrl,
+    ceTaskId: taskId(
+      name,
+      id('ceTaskId', value('ceTaskId')),
+      ceTaskUrl && id('the id in ceTaskUrl', ceTaskUrl.searchParams.get('id') || undefined)
+    ),
+    dashboardUrl: url('dashboardUrl'),
+    projectKey: id('projectKey', value('projectKey')),
+    serverVersion: value('serverVersion')
   }
+}
+
+/** An http(s) address without credentials, or a ReportFileError that never shows them. */
+function httpUrl(name: string, key: string, text: string): URL {
+  let parsed: URL
+  try {
+    parsed = new URL(text)
+  } catch {
+    throw new ReportFileError(
+      `Report file ${name}: ${key} "${oneLine(hideCredentials(text), QUOTE_LIMITS.long)}" is not a URL.`
+    )
+  }
+  if (parsed.username || parsed.password) {
+    throw new ReportFileError(
+      `Report file ${name}: ${key} holds credentials (user:password@), which the action never sends anywhere. Remove them from the address; the token goes in sonarToken or SONAR_TOKEN.`
+    )
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new ReportFileError(
+      `Report file ${name}: ${key} "${oneLine(text, QUOTE_LIMITS.long)}" must be an http:// or https:// address.`
+    )
+  }
+  return parsed
+}
+
+/** The task to wait for: ceTaskId, or else the id ceTaskUrl asks for; both must agree. */
+function taskId(name: string, fromKey: string | undefined, fromUrl: string | undefined): string {
+  if (fromKey !== undefined && fromUrl !== undefined && fromKey !== fromUrl) {
+    throw new ReportFileError(
+      `Report file ${name}: ceTaskId "${oneLine(fromKey)}" and the id in ceTaskUrl "${oneLine(fromUrl)}" differ, so it is not clear which analysis task to wait for. The scanner writes the same id in both: ${POINT_AT_THE_REPORT}`
+    )
+  }
+  const id = fromKey ?? fromUrl
+  if (id === undefined) {
+    throw new ReportFileError(
+      `Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: the action needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with the sonarHostUrl input set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`
+    )
+  }
+  return id
+}
+
+/**
+ * Where to ask for the report's task. With sonarHostUrl set, the address is built from the host
+ * and the file needs only the task id; without it, the file must give serverUrl and ceTaskUrl.
+ *
+ * @example taskAddress(report, settings.sonarHostUrl) // { serverUrl, taskUrl: undefined } with a host
+ */
+export function taskAddress(
+  report: ReportTask,
+  host: URL | undefined
+): { serverUrl: URL; taskUrl: URL | undefined } {
+  // The host replaces the file's addresses entirely: they are never used, whatever they say.
+  if (host) return { serverUrl: host, taskUrl: undefined }
+  const needed = (key: 'serverUrl' | 'ceTaskUrl'): URL => {
+    const url = report[key]
+    if (!url) {
+      throw new ReportFileError(
+        `Report file ${oneLine(report.file, QUOTE_LIMITS.long)} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run, or set the sonarHostUrl input to build the task address from the server's address.`
+      )
+    }
+    return url
+  }
+  const serverUrl = needed('serverUrl')
+  const taskUrl = needed('ceTaskUrl')
+  // The address is asked as written: without the id, the server would not know which task.
+  if (!taskUrl.searchParams.get('id')) {
+    throw new ReportFileError(
+      `Report file ${oneLine(report.file, QUOTE_LIMITS.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point scanMetadataReportFile at the scanner's own file, or set the sonarHostUrl input to build the task address from the server's address.`
+    )
+  }
+  return { serverUrl, taskUrl }
 }

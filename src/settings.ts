@@ -1,4 +1,6 @@
 import { SettingsError } from './errors.js'
+import { idProblem } from './identifier.js'
+import { hideCredentials, oneLine } from './untrusted-text.js'
 
 /** What the action was asked to do, validated. Keys follow action.yml's input names. */
 export interface Settings {
@@ -35,6 +37,17 @@ export const DEFAULTS = {
 } as const
 
 /**
+ * The longest wait any input may ask for: 5 days, the longest a job on a self-hosted runner may
+ * run (GitHub-hosted jobs stop at 6 hours). Anything longer is a typo, and a timer past 2^31 ms
+ * would overflow in Node and fire at once, turning the poll loop hot.
+ */
+export const LIMITS = {
+  pollingTimeoutSec: 432_000,
+  initialDelayMs: 432_000_000,
+  pollingIntervalMs: 432_000_000
+} as const
+
+/**
  * Turns the step's inputs and environment into Settings, or throws a SettingsError naming the
  * input that is wrong. Defaults apply here too: the bundle may run without the runner filling
  * in action.yml's defaults.
@@ -49,8 +62,8 @@ export function readSettings(input: InputReader, env: NodeJS.ProcessEnv): Settin
 
   const sonarHostUrl = optionalUrl(text('sonarHostUrl', 'SONAR_HOST_URL'))
   const sonarRootCert = optionalCertificate(text('sonarRootCert', 'SONAR_ROOT_CERT'))
-  const taskId = text('taskId')
-  const analysisId = text('analysisId')
+  const taskId = optionalId('taskId', text('taskId'))
+  const analysisId = optionalId('analysisId', text('analysisId'))
 
   if (taskId && analysisId) {
     throw new SettingsError(
@@ -74,12 +87,9 @@ export function readSettings(input: InputReader, env: NodeJS.ProcessEnv): Settin
     sonarToken: text('sonarToken', 'SONAR_TOKEN'),
     sonarHostUrl,
     sonarRootCert,
-    pollingTimeoutMs:
-      integer(input, 'pollingTimeoutSec', DEFAULTS.pollingTimeoutSec, { min: 1 }) * 1000,
-    initialDelayMs: integer(input, 'initialDelayMs', DEFAULTS.initialDelayMs, { min: 0 }),
-    pollingIntervalMs: integer(input, 'pollingIntervalMs', DEFAULTS.pollingIntervalMs, {
-      min: 1
-    }),
+    pollingTimeoutMs: integer(input, 'pollingTimeoutSec', { min: 1 }) * 1000,
+    initialDelayMs: integer(input, 'initialDelayMs', { min: 0 }),
+    pollingIntervalMs: integer(input, 'pollingIntervalMs', { min: 1 }),
     failOnError: boolean(input, 'failOnError', DEFAULTS.failOnError),
     taskId,
     analysisId
@@ -93,17 +103,24 @@ function optionalUrl(value: string | undefined): URL | undefined {
     url = new URL(value)
   } catch {
     throw new SettingsError(
-      `sonarHostUrl (or SONAR_HOST_URL) "${value}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`
-    )
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new SettingsError(
-      `sonarHostUrl (or SONAR_HOST_URL) must start with https:// or http://, not ${url.protocol}//.`
+      `sonarHostUrl (or SONAR_HOST_URL) "${oneLine(hideCredentials(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`
     )
   }
   if (url.username || url.password) {
     throw new SettingsError(
       'sonarHostUrl (or SONAR_HOST_URL) must not contain credentials: pass the token in sonarToken or SONAR_TOKEN.'
+    )
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new SettingsError(
+      `sonarHostUrl (or SONAR_HOST_URL) must start with https:// or http://, not ${oneLine(url.protocol)}//.`
+    )
+  }
+  // API paths are appended to the address: a query or fragment would end up in the middle.
+  // The value is not quoted: a query is where a token pasted by mistake would be.
+  if (/[?#]/.test(url.href)) {
+    throw new SettingsError(
+      "sonarHostUrl (or SONAR_HOST_URL) must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar."
     )
   }
   return url
@@ -119,17 +136,27 @@ function optionalCertificate(value: string | undefined): string | undefined {
   return value
 }
 
-function integer(
-  input: InputReader,
-  name: string,
-  fallback: number,
-  { min }: { min: number }
-): number {
+function optionalId(name: 'taskId' | 'analysisId', value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  const problem = idProblem(value)
+  if (problem) {
+    const where =
+      name === 'taskId'
+        ? 'the ceTaskId of report-task.txt, or the id of the task on the server'
+        : "the analysisId of a finished task (the server's api/ce/task answer)"
+    throw new SettingsError(`Input ${name} "${oneLine(value)}" ${problem}: give ${where}.`)
+  }
+  return value
+}
+
+/** A whole-number input between `min` and its limit; its default when empty. */
+function integer(input: InputReader, name: keyof typeof LIMITS, { min }: { min: number }): number {
   const raw = input(name).trim()
+  const [fallback, max] = [DEFAULTS[name], LIMITS[name]]
   if (raw === '') return fallback
-  if (!/^\d+$/.test(raw) || Number(raw) < min || !Number.isSafeInteger(Number(raw))) {
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
     throw new SettingsError(
-      `Input ${name} is "${raw}": it must be a whole number of at least ${min} (default ${fallback}).`
+      `Input ${name} is "${oneLine(raw)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`
     )
   }
   return Number(raw)
@@ -140,5 +167,5 @@ function boolean(input: InputReader, name: string, fallback: boolean): boolean {
   if (raw === '') return fallback
   if (raw === 'true') return true
   if (raw === 'false') return false
-  throw new SettingsError(`Input ${name} is "${raw}": it must be true or false.`)
+  throw new SettingsError(`Input ${name} is "${oneLine(raw)}": it must be true or false.`)
 }

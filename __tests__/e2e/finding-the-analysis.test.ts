@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Simulator } from '../../scripts/sonar-simulator.js'
 import { annotations, RUNTIMES, runAction, script, TOKEN, workspace } from './run-action.js'
+import { renderAsGitHub } from '../support/summary-as-github.js'
 
 describe.each(RUNTIMES)('finding the analysis to check, on $runtime', ({ node }) => {
   let simulator: Simulator
@@ -40,7 +41,7 @@ describe.each(RUNTIMES)('finding the analysis to check, on $runtime', ({ node })
       ]) {
         expect(error).toContain(location)
       }
-      expect(run.summary).toContain('## ❌ Quality Gate check failed')
+      expect(renderAsGitHub(run.summary).of('h2')[0]?.text).toBe('❌ Quality Gate check failed')
     })
   })
 

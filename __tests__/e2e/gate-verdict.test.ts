@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { annotations, RUNTIMES, script, simulatedServer } from './run-action.js'
+import { renderAsGitHub } from '../support/summary-as-github.js'
 
 describe.each(RUNTIMES)('the gate decides the verdict, on $runtime', ({ node, version }) => {
   const server = simulatedServer(node)
@@ -27,11 +28,13 @@ describe.each(RUNTIMES)('the gate decides the verdict, on $runtime', ({ node, ve
     it('writes the verdict and one table row per condition to the job summary', async () => {
       const { analysis, run } = await check(await script('done'))
 
-      expect(run.summary).toContain('## ✅ Quality Gate passed')
-      expect(run.summary).toContain('| Metric | Status | Actual | Fails when |')
-      expect(run.summary).toContain('| Coverage on New Code | ✅ OK | 91.3% | less than 80% |')
-      expect(run.summary).toContain(`analysis \`${analysis.analysisId}\``)
-      expect(run.summary.match(/^\| .* \| ✅ OK \|/gm)).toHaveLength(4)
+      const summary = renderAsGitHub(run.summary)
+      expect(summary.of('h2').map((heading) => heading.text)).toEqual(['✅ Quality Gate passed'])
+      const rows = summary.of('tr').map((row) => row.cells)
+      expect(rows[0]).toEqual(['Metric', 'Status', 'Actual', 'Fails when'])
+      expect(rows).toContainEqual(['Coverage on New Code', '✅ OK', '91.3%', 'less than 80%'])
+      expect(rows.filter((row) => row[1] === '✅ OK')).toHaveLength(4)
+      expect(summary.text).toContain(`analysis ${analysis.analysisId}`)
     })
 
     it(`runs on the runtime it is started with`, async () => {
@@ -70,10 +73,12 @@ describe.each(RUNTIMES)('the gate decides the verdict, on $runtime', ({ node, ve
     it('lists the conditions in the job summary, those without a threshold included', async () => {
       const { run } = await check(await script('gate-error', { finishAfterMs: 0 }))
 
-      expect(run.summary).toContain('## ❌ Quality Gate failed')
-      expect(run.summary).toContain('| Coverage on New Code | ❌ ERROR | 82.51% | less than 85% |')
-      expect(run.summary).toContain('| Open Issues | ❌ ERROR | 17 | no threshold sent |')
-      expect(run.summary.match(/^\| .* \| (✅ OK|❌ ERROR) \|/gm)).toHaveLength(7)
+      const summary = renderAsGitHub(run.summary)
+      expect(summary.of('h2').map((heading) => heading.text)).toEqual(['❌ Quality Gate failed'])
+      const rows = summary.of('tr').map((row) => row.cells)
+      expect(rows).toContainEqual(['Coverage on New Code', '❌ ERROR', '82.51%', 'less than 85%'])
+      expect(rows).toContainEqual(['Open Issues', '❌ ERROR', '17', 'no threshold sent'])
+      expect(rows.filter((row) => /^(✅ OK|❌ ERROR)$/.test(row[1] ?? ''))).toHaveLength(7)
     })
 
     it("turns the analysis task's warnings into warning annotations, without HTML", async () => {

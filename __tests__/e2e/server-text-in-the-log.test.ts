@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { json, startLoopbackServer, type LoopbackServer } from './loopback-server.js'
+import { json, startLoopbackServer, type LoopbackServer } from '../fault-kit/http-server.js'
 import { RUNTIMES, runAction, TOKEN, workspace } from './run-action.js'
 
 const INJECTED = ['::error::injected by the server', '::set-output name=status::OK']

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { annotations, RUNTIMES, script, simulatedServer } from './run-action.js'
+import { renderAsGitHub } from '../support/summary-as-github.js'
 
 describe.each(RUNTIMES)('waiting for the analysis task, on $runtime', ({ node }) => {
   const server = simulatedServer(node)
@@ -34,8 +35,11 @@ describe.each(RUNTIMES)('waiting for the analysis task, on $runtime', ({ node })
       expect(run.exitCode).toBe(1)
       const message = `The analysis task ${analysis.taskId} ended FAILED: Fail to extract report AYhSC2-LY0CHkWJxvNA9 from database.`
       expect(annotations(run.stdout, 'error')).toEqual([expect.stringContaining(message)])
-      expect(run.summary).toContain('## ❌ Quality Gate check failed')
-      expect(run.summary).toContain(message)
+      const summary = renderAsGitHub(run.summary)
+      expect(summary.of('h2').map((heading) => heading.text)).toEqual([
+        '❌ Quality Gate check failed'
+      ])
+      expect(summary.text).toContain(message)
       expect(run.outputs).toEqual({})
     })
   })

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { json, startLoopbackServer, type LoopbackServer } from './loopback-server.js'
+import { json, startLoopbackServer, type LoopbackServer } from '../fault-kit/http-server.js'
 import { annotations, RUNTIMES, runAction, TOKEN, workspace } from './run-action.js'
 
 describe.each(RUNTIMES)('the time-out during a poll, on $runtime', ({ node }) => {

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Simulator } from '../../scripts/sonar-simulator.js'
-import { json, startLoopbackServer, type LoopbackServer } from './loopback-server.js'
+import { json, startLoopbackServer, type LoopbackServer } from '../fault-kit/http-server.js'
 import { annotations, RUNTIMES, runAction, script, TOKEN, workspace } from './run-action.js'
 
 describe.each(RUNTIMES)('the token, on $runtime', ({ node }) => {

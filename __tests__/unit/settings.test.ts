@@ -58,16 +58,17 @@ describe('every bad input is refused with a message that names it and says what 
   it.each([
     [
       { pollingTimeoutSec: '0' },
-      /pollingTimeoutSec is "0": it must be a whole number of at least 1/
+      /pollingTimeoutSec is "0": it must be a whole number from 1 to 432000/
     ],
     [{ pollingTimeoutSec: '1.5' }, /pollingTimeoutSec/],
     [{ initialDelayMs: '-1' }, /initialDelayMs is "-1"/],
     [{ pollingIntervalMs: 'fast' }, /pollingIntervalMs is "fast"/],
-    [{ pollingIntervalMs: '0' }, /at least 1/],
+    [{ pollingIntervalMs: '0' }, /from 1 to 432000000/],
     [{ failOnError: 'yes' }, /failOnError is "yes": it must be true or false/],
     [{ sonarHostUrl: 'sonar.example.com' }, /is not a URL: give the server's address/],
     [{ sonarHostUrl: 'ftp://sonar.example.com' }, /must start with https:\/\/ or http:\/\//],
     [{ sonarHostUrl: 'https://user:pw@sonar.example.com' }, /must not contain credentials/],
+    [{ sonarHostUrl: 'https://sonar.example.com/?x=1' }, /must not have a query/],
     [{ sonarRootCert: '/etc/ssl/ca.pem' }, /is not a PEM certificate/],
     [
       { taskId: 'AY1' },
@@ -101,5 +102,54 @@ describe('every bad input is refused with a message that names it and says what 
     } catch (error) {
       expect((error as Error).message).not.toContain(token)
     }
+  })
+})
+
+describe('sonarHostUrl is an address only: API paths are appended to it', () => {
+  it.each([
+    'https://sonar.example.com/?x=1',
+    'https://sonar.example.com/sonar?token=squ_abc',
+    'https://sonar.example.com/?',
+    'https://sonar.example.com/#x',
+    'https://sonar.example.com#'
+  ])('a query or fragment is refused without quoting it: %s', (url) => {
+    expect(() => readSettings(inputs({ sonarHostUrl: url }), {})).toThrow(
+      new SettingsError(
+        "sonarHostUrl (or SONAR_HOST_URL) must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar."
+      )
+    )
+  })
+
+  it('a value that is not a URL is quoted with any credentials hidden', () => {
+    expect(() =>
+      readSettings(inputs({ sonarHostUrl: 'https://alice:s3cret@sonar example' }), {})
+    ).toThrow('sonarHostUrl (or SONAR_HOST_URL) "https://***@sonar example" is not a URL')
+  })
+})
+
+describe('taskId and analysisId are at most 400 characters, without control characters', () => {
+  const host = 'https://sonar.example.com'
+
+  it.each([
+    [
+      { taskId: 'AY\u001b[2J', sonarHostUrl: host },
+      'Input taskId "AY\\x1B[2J" holds the control character \\x1B: give the ceTaskId of report-task.txt, or the id of the task on the server.'
+    ],
+    [
+      { analysisId: 'AY\n::error::x', sonarHostUrl: host },
+      'Input analysisId "AY\\n::error::x" holds the control character \\n: give the analysisId of a finished task'
+    ],
+    [
+      { taskId: 'A'.repeat(401), sonarHostUrl: host },
+      `Input taskId "${'A'.repeat(199)}…" is 401 characters long, more than the 400 an id may have`
+    ]
+  ])('%j', (values, message) => {
+    expect(() => readSettings(inputs(values), {})).toThrow(SettingsError)
+    expect(() => readSettings(inputs(values), {})).toThrow(message)
+  })
+
+  it('400 characters are accepted', () => {
+    const taskId = 'A'.repeat(400)
+    expect(readSettings(inputs({ taskId, sonarHostUrl: host }), {}).taskId).toBe(taskId)
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { isAllowedRedirect, isSameOrigin, serverBase } from '../../src/sonar/origin.js'
-import { parseRetryAfter, retryDelayMs } from '../../src/sonar/retry-policy.js'
+import { backoffMs, decideRetry, parseRetryAfter } from '../../src/sonar/retry-policy.js'
 import { tokenForms } from '../../src/secrets.js'
 
 describe('a redirect may carry the token only on the same origin or its https upgrade', () => {
@@ -31,14 +31,14 @@ describe('a redirect may carry the token only on the same origin or its https up
   })
 })
 
-describe('retries back off exponentially with jitter, or as the server asks', () => {
+describe('retries back off exponentially with jitter; the server may lengthen a wait, never shorten it', () => {
   it('doubles the ceiling each time, up to 8 s, and jitters within its upper half', () => {
-    expect([0, 1, 2, 3, 10].map((attempt) => retryDelayMs(attempt, undefined, () => 0, 0))).toEqual(
-      [125, 250, 500, 1000, 4000]
-    )
-    expect([0, 1, 2, 3, 10].map((attempt) => retryDelayMs(attempt, undefined, () => 1, 0))).toEqual(
-      [250, 500, 1000, 2000, 8000]
-    )
+    expect([0, 1, 2, 3, 10].map((attempt) => backoffMs(attempt, () => 0))).toEqual([
+      125, 250, 500, 1000, 4000
+    ])
+    expect([0, 1, 2, 3, 10].map((attempt) => backoffMs(attempt, () => 1))).toEqual([
+      250, 500, 1000, 2000, 8000
+    ])
   })
 
   it.each([
@@ -46,10 +46,66 @@ describe('retries back off exponentially with jitter, or as the server asks', ()
     [' 0 ', 0],
     ['Wed, 21 Oct 2026 07:28:05 GMT', 5000],
     ['Wed, 21 Oct 2026 07:27:00 GMT', 0],
+    ['1.5', undefined],
+    ['-5', undefined],
+    ['2026-10-21T07:30:00Z', undefined],
     ['soon', undefined],
     ['', undefined]
   ])('Retry-After %j → %s ms', (header, ms) => {
     expect(parseRetryAfter(header, Date.parse('Wed, 21 Oct 2026 07:28:00 GMT'))).toBe(ms)
+  })
+
+  const busy = (retryAfter: string | undefined) =>
+    ({ kind: 'status', status: 429, retryAfter }) as const
+  const now = Date.parse('Wed, 21 Oct 2026 07:28:00 GMT')
+
+  it.each(['0', '1.5', '-5', 'garbage', 'Wed, 21 Oct 2026 07:00:00 GMT', undefined])(
+    'Retry-After %j never waits less than the backoff',
+    (header) => {
+      expect(decideRetry(busy(header), 3, 60_000, () => 0, now)).toEqual({
+        retry: true,
+        delayMs: 1000
+      })
+    }
+  )
+
+  it('a longer Retry-After lengthens the wait', () => {
+    expect(decideRetry(busy('7'), 0, 60_000, () => 0, now)).toEqual({ retry: true, delayMs: 7000 })
+  })
+
+  it('a Retry-After past what the time-out leaves fails at once, and says so', () => {
+    expect(decideRetry(busy('120'), 0, 30_500, () => 0, now)).toEqual({
+      retry: false,
+      why: 'The server asked to wait 120 s before another try (Retry-After), more than the overall time-out (pollingTimeoutSec) leaves (30 s).'
+    })
+  })
+
+  it('nothing answering at the address gets 3 tries in all; faults on the way get more', () => {
+    const unreachable = [0, 1, 2].map((attempt) =>
+      decideRetry({ kind: 'unreachable' }, attempt, 60_000, () => 0, now)
+    )
+    expect(unreachable.map((decision) => decision.retry)).toEqual([true, true, false])
+    expect(decideRetry({ kind: 'transient' }, 5, 60_000, () => 0, now).retry).toBe(true)
+  })
+
+  it('final faults and statuses other than 429 and 5xx gateway errors are never retried', () => {
+    expect(decideRetry({ kind: 'final' }, 0, 60_000, () => 0, now)).toEqual({
+      retry: false,
+      why: ''
+    })
+    for (const status of [400, 401, 403, 404, 501]) {
+      expect(
+        decideRetry({ kind: 'status', status, retryAfter: undefined }, 0, 60_000, () => 0, now)
+          .retry
+      ).toBe(false)
+    }
+  })
+
+  it('no wait that would end past the deadline', () => {
+    expect(decideRetry({ kind: 'transient' }, 0, 100, () => 0, now)).toEqual({
+      retry: false,
+      why: 'Gave up after 1 try: the overall time-out (pollingTimeoutSec) leaves no time for another.'
+    })
   })
 })
 

@@ -116,7 +116,7 @@ describe('429, 500, 502, 503, 504 and network errors are retried with backoff in
     const retries: string[] = []
     await client({ onRetry: (m) => retries.push(m) }).client.getTask(TASK_URL, 'AYTask1')
     expect(requests).toHaveLength(2)
-    expect(retries).toEqual(['No reply for task AYTask1; trying again in 188 ms (try 2).'])
+    expect(retries).toEqual(['Network error for task AYTask1; trying again in 188 ms (try 2).'])
   })
 
   it("honours the server's Retry-After, in seconds or as a date", async () => {
@@ -152,7 +152,9 @@ describe('429, 500, 502, 503, 504 and network errors are retried with backoff in
       () => new HttpResponse(null, { status: 429, headers: { 'retry-after': '120' } })
     )
     const { client: c, clock } = client({ deadline: 60_000 })
-    await expect(c.getTask(TASK_URL, 'AYTask1')).rejects.toThrow(/Gave up after 1 try/)
+    await expect(c.getTask(TASK_URL, 'AYTask1')).rejects.toThrow(
+      /HTTP 429 .*The server asked to wait 120 s before another try \(Retry-After\), more than the overall time-out \(pollingTimeoutSec\) leaves \(60 s\)\.$/
+    )
     expect(requests).toHaveLength(1)
     expect(clock.sleeps).toEqual([])
   })
@@ -209,21 +211,55 @@ describe('401, 403 and 404 are not retried, and each gets its own explanation', 
     )
   })
 
-  it("other errors carry the server's own message", async () => {
+  it("a 400 quotes the server's own message, then our advice", async () => {
     taskReplies(() =>
       HttpResponse.json({ errors: [{ msg: "The 'id' parameter is missing" }] }, { status: 400 })
     )
     await expect(client().client.getTask(TASK_URL, 'AYTask1')).rejects.toThrow(
-      "The server failed to answer for task AYTask1 (HTTP 400 at https://sonar.example.com/api/ce/task?id=AYTask1): The 'id' parameter is missing."
+      `The server says: "The 'id' parameter is missing". The server refused the request for task AYTask1: check the taskId input or the report file's ceTaskId. (HTTP 400 at https://sonar.example.com/api/ce/task?id=AYTask1)`
     )
   })
+
+  it.each([
+    [404, "No activity found for task 'AYTask1'"],
+    [403, 'Insufficient privileges']
+  ])("a %i quotes the server's own words before the advice", async (status, msg) => {
+    taskReplies(() => HttpResponse.json({ errors: [{ msg }] }, { status }))
+    await expect(client().client.getTask(TASK_URL, 'AYTask1')).rejects.toThrow(
+      new RegExp(
+        `^The server says: "${msg}"\\. (Task AYTask1 was not found|The token may not read)`
+      )
+    )
+  })
+
+  it('skips junk in errors[] and keeps the messages that are there', async () => {
+    taskReplies(() =>
+      HttpResponse.json(
+        { errors: [null, 7, { msg: 42 }, { msg: ['x'] }, 'text', { msg: 'Real message' }] },
+        { status: 404 }
+      )
+    )
+    await expect(client().client.getTask(TASK_URL, 'AYTask1')).rejects.toThrow(
+      /^The server says: "Real message"\. Task AYTask1 was not found/
+    )
+  })
+
+  it.each([{ errors: 'nope' }, { errors: {} }, [], 'text', null])(
+    'errors of another shape (%j) add nothing and break nothing',
+    async (body) => {
+      taskReplies(() => HttpResponse.json(body, { status: 404 }))
+      await expect(client().client.getTask(TASK_URL, 'AYTask1')).rejects.toThrow(
+        /^Task AYTask1 was not found/
+      )
+    }
+  )
 })
 
 describe('a reply that is not the JSON asked for is a clear error that says so', () => {
   it('an HTML login page', async () => {
     taskReplies(() => HttpResponse.html('<!DOCTYPE html><html><body>Log in</body></html>'))
     await expect(client().client.getTask(TASK_URL, 'AYTask1')).rejects.toThrow(
-      /Expected JSON for task AYTask1 from https:\/\/sonar.example.com\/api\/ce\/task\?id=AYTask1 but got text\/html \(an HTML page: a login page or a proxy error page\)/
+      /The reply for task AYTask1 from https:\/\/sonar.example.com\/api\/ce\/task\?id=AYTask1 is an HTML page \(text\/html\), not JSON: a login page or a proxy error page/
     )
   })
 
@@ -355,5 +391,29 @@ describe('near the overall deadline, a request is a time-out, and still gets a f
     })
     const { client: c } = client({ deadline: 0 })
     await expect(c.getTask(TASK_URL, 'AYTask1')).resolves.toMatchObject({ status: 'SUCCESS' })
+  })
+
+  it('no request runs past deadline + 1 s: one that starts 600 ms after it gets the 400 ms left', async () => {
+    taskReplies(async () => {
+      await delay('infinite')
+      return ok()
+    })
+    const clock = new FakeClock()
+    clock.advance(600)
+    const { client: c } = client({ clock, deadline: 0 })
+    const started = performance.now()
+    await expect(c.getTask(TASK_URL, 'AYTask1')).rejects.toThrow(TimeoutError)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(350)
+    expect(performance.now() - started).toBeLessThan(900)
+  })
+
+  it('at deadline + 1 s no request is started at all', async () => {
+    const requests = taskReplies(ok)
+    const clock = new FakeClock()
+    clock.advance(1000)
+    await expect(
+      client({ clock, deadline: 0 }).client.getTask(TASK_URL, 'AYTask1')
+    ).rejects.toThrow(TimeoutError)
+    expect(requests).toHaveLength(0)
   })
 })

@@ -43,14 +43,12 @@ describe('the gate reply is read as real servers send it, unknown fields ignored
       actualValue: '17',
       periodIndex: undefined
     })
-    expect(gate.rawConditions).toBe(projectStatusExample.projectStatus.conditions)
   })
 
   it('a gate with no conditions (NONE) has an empty list', () => {
     expect(decodeProjectStatus({ projectStatus: { status: 'NONE' } })).toEqual({
       status: 'NONE',
-      conditions: [],
-      rawConditions: []
+      conditions: []
     })
   })
 
@@ -96,4 +94,27 @@ describe('statuses are status words: text that could smuggle workflow commands i
     expect(decode).toThrow(UnexpectedShape)
     expect(decode).toThrow(new RegExp(`^${where.replace('.', '\\.')} is .*, not a status word`))
   })
+})
+
+describe('an analysis id goes back to the server and into messages: it must look like an id', () => {
+  it.each([
+    ['a new line and a command', 'AY1\n::error::x'],
+    ['a space', 'AY 1'],
+    ['a bidirectional override', 'AY\u202e1'],
+    ['1,000 characters', 'A'.repeat(1000)]
+  ])('refuses %s, quoting it visibly', (_, analysisId) => {
+    const decoding = () => decodeTask({ task: { ...taskExample.task, analysisId } })
+    expect(decoding).toThrow(UnexpectedShape)
+    expect(decoding).toThrow(
+      /^task\.analysisId ".*" (holds|is \d+ characters long).*: it is not an id$/
+    )
+    expect(decoding).not.toThrow(/\n/)
+  })
+
+  it.each(['AYhSC3WDE6ILQDIMAPIp', 'b5a0a7d2-8f4e-4a53-9c4d-3e2f1a0b9c8d', 'é-ünicode'])(
+    'takes %s',
+    (analysisId) => {
+      expect(decodeTask({ task: { ...taskExample.task, analysisId } }).analysisId).toBe(analysisId)
+    }
+  )
 })

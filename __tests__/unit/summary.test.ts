@@ -1,26 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import { evaluateConditions } from '../../src/gate/evaluate.js'
-import type { GateResult } from '../../src/gate/check.js'
 import { annotate, gateFailureMessage, renderSummary } from '../../src/report/summary.js'
-import { decodeProjectStatus, type Condition } from '../../src/sonar/types.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
-import { projectStatusExample, taskExample } from '../../__fixtures__/sonarqube/index.js'
+import { taskExample } from '../../__fixtures__/sonarqube/index.js'
+import { renderAsGitHub } from '../support/summary-as-github.js'
+import { condition, gateResult as result } from './summary-gate-result.js'
 
-function result(fields: Partial<GateResult> = {}): GateResult {
-  const gate = decodeProjectStatus(projectStatusExample)
-  return {
-    status: gate.status,
-    qualityGateStatus: 'FAILED',
-    analysisId: 'AYAnalysis1',
-    taskId: 'AYTask1',
-    dashboardUrl: 'https://sonar.example.com/dashboard?id=my-project',
-    projectKey: 'my-project',
-    conditions: evaluateConditions(gate.conditions),
-    rawConditions: gate.rawConditions,
-    taskWarnings: [],
-    elapsedMs: 4200,
-    ...fields
+/** The table as a reader sees it: one array of cell texts per row, the header first. */
+function rowsOf(summary: string): string[][] {
+  const rows: string[][] = []
+  for (const element of renderAsGitHub(summary).elements) {
+    if (element.tag === 'tr') rows.push([])
+    else if (element.tag === 'td' || element.tag === 'th') rows.at(-1)!.push(element.text)
   }
+  return rows
 }
 
 describe('an ERROR gate fails with "Quality Gate Failure" and each failing condition in words', () => {
@@ -38,18 +31,10 @@ describe('an ERROR gate fails with "Quality Gate Failure" and each failing condi
   })
 
   it('words ratings as letters, worse or better', () => {
-    const condition: Condition = {
-      status: 'ERROR',
-      metricKey: 'new_reliability_rating',
-      comparator: 'GT',
-      errorThreshold: '1',
-      warningThreshold: undefined,
-      actualValue: '3',
-      periodIndex: undefined
-    }
+    const rating = condition({ metricKey: 'new_reliability_rating', comparator: 'GT' })
     const message = gateFailureMessage(
       result({
-        conditions: evaluateConditions([condition]),
+        conditions: evaluateConditions([{ ...rating, errorThreshold: '1', actualValue: '3' }]),
         dashboardUrl: undefined,
         projectKey: undefined
       })
@@ -58,54 +43,84 @@ describe('an ERROR gate fails with "Quality Gate Failure" and each failing condi
       'Quality Gate Failure: 1 of 1 conditions failed.\n- Reliability Rating on New Code is C (fails when worse than A)'
     )
   })
+
+  it('lists the first 20 failing conditions, then says how many more', () => {
+    const many = evaluateConditions(Array.from({ length: 25 }, () => condition()))
+    const lines = gateFailureMessage(result({ conditions: many })).split('\n')
+    expect(lines[0]).toBe('Quality Gate Failure for my-project: 25 of 25 conditions failed.')
+    expect(lines.filter((line) => line.startsWith('- Coverage'))).toHaveLength(20)
+    expect(lines).toContain('- … and 5 more: see the job summary')
+  })
+
+  it('shows the dashboard without credentials, and no address that is not http(s)', () => {
+    const withCredentials = 'https://admin:secret@sonar.example.com/dashboard?id=my-project'
+    expect(gateFailureMessage(result({ dashboardUrl: withCredentials }))).toContain(
+      'Details: https://sonar.example.com/dashboard?id=my-project'
+    )
+    expect(gateFailureMessage(result({ dashboardUrl: 'javascript:alert(1)' }))).not.toMatch(
+      /Details/
+    )
+  })
 })
 
 describe('the job summary shows verdict, every condition, the dashboard, the analysis and the time taken', () => {
-  it("renders the server's own example", () => {
-    expect(renderSummary(result())).toBe(
-      [
-        '## ❌ Quality Gate failed',
-        '',
-        'Project `my-project` · analysis `AYAnalysis1` · task `AYTask1` · checked in 4.2 s',
-        '',
-        '| Metric | Status | Actual | Fails when |',
-        '| --- | --- | --- | --- |',
-        '| Coverage on New Code | ❌ ERROR | 82.51% | less than 85% |',
-        '| Blocker Issues on New Code | ❌ ERROR | 14 | greater than 0 |',
-        '| Critical Issues on New Code | ❌ ERROR | 1 | greater than 0 |',
-        '| Technical Debt Ratio on New Code | ✅ OK | 0.66% | greater than 5% |',
-        '| Reopened Issues | ✅ OK | 0 | no threshold sent |',
-        '| Open Issues | ❌ ERROR | 17 | no threshold sent |',
-        '| Skipped Unit Tests | ✅ OK | 0 | no threshold sent |',
-        '',
-        '[See the analysis on the dashboard](https://sonar.example.com/dashboard?id=my-project)',
-        ''
-      ].join('\n')
+  it("renders the server's own example, failing conditions first", () => {
+    const rendered = renderAsGitHub(renderSummary(result()))
+    expect(rendered.of('h2').map((h2) => h2.text)).toEqual(['❌ Quality Gate failed'])
+    expect(rendered.of('p')[0]!.text).toBe(
+      'Project my-project · analysis AYAnalysis1 · task AYTask1 · checked in 4.2 s'
     )
+    expect(rowsOf(renderSummary(result()))).toEqual([
+      ['Metric', 'Status', 'Actual', 'Fails when'],
+      ['Coverage on New Code', '❌ ERROR', '82.51%', 'less than 85%'],
+      ['Blocker Issues on New Code', '❌ ERROR', '14', 'greater than 0'],
+      ['Critical Issues on New Code', '❌ ERROR', '1', 'greater than 0'],
+      ['Open Issues', '❌ ERROR', '17', 'no threshold sent'],
+      ['Technical Debt Ratio on New Code', '✅ OK', '0.66%', 'greater than 5%'],
+      ['Reopened Issues', '✅ OK', '0', 'no threshold sent'],
+      ['Skipped Unit Tests', '✅ OK', '0', 'no threshold sent']
+    ])
+    expect(rendered.of('a')).toEqual([
+      {
+        tag: 'a',
+        attributes: { href: 'https://sonar.example.com/dashboard?id=my-project' },
+        text: 'See the analysis on the dashboard',
+        cells: []
+      }
+    ])
+  })
+
+  it('is HTML blocks GitHub shows as they are, ending with a blank line once written', () => {
+    const summary = renderSummary(result())
+    expect(summary.startsWith('<h2>')).toBe(true)
+    expect(summary).not.toMatch(/\n\n./)
+    expect(renderAsGitHub(summary).html.startsWith('<h2>')).toBe(true)
   })
 
   it.each([
-    ['OK', '## ✅ Quality Gate passed'],
-    ['WARN', '## ⚠️ Quality Gate passed with warnings'],
-    ['NONE', '## ➖ No Quality Gate']
+    ['OK', '✅ Quality Gate passed'],
+    ['WARN', '⚠️ Quality Gate passed with warnings'],
+    ['NONE', '➖ No Quality Gate']
   ])('headline for %s', (status, headline) => {
-    expect(renderSummary(result({ status })).split('\n')[0]).toBe(headline)
+    expect(renderAsGitHub(renderSummary(result({ status }))).of('h2')[0]!.text).toBe(headline)
   })
 
-  it('says so when there are no conditions, and escapes table cells', () => {
-    expect(renderSummary(result({ conditions: [] }))).toContain('The server returned no conditions')
-    const odd = evaluateConditions([
-      {
-        status: 'OK',
-        metricKey: 'a|b',
-        comparator: 'GT',
-        errorThreshold: '1',
-        warningThreshold: undefined,
-        actualValue: '0',
-        periodIndex: undefined
-      }
+  it('says so when there are no conditions', () => {
+    expect(renderAsGitHub(renderSummary(result({ conditions: [] }))).text).toContain(
+      'The server returned no conditions for this analysis.'
+    )
+  })
+
+  it('shows the analysis warnings as text, their links as "text (address)"', () => {
+    const rendered = renderAsGitHub(
+      renderSummary(result({ taskWarnings: taskExample.task.warnings }))
+    )
+    expect(rendered.of('h3').map((h3) => h3.text)).toEqual(['Analysis warnings'])
+    expect(rendered.of('li').map((li) => li.text)).toEqual([
+      "The properties 'sonar.login' and 'sonar.password' are deprecated and will be removed in the future. Please pass a token with the 'sonar.token' property instead.",
+      'Missing blame information for 2 files. This may lead to some features not working correctly. Please check the analysis logs and refer to the documentation (https://docs.sonarqube.org/latest/analyzing-source-code/scm-integration/).'
     ])
-    expect(renderSummary(result({ conditions: odd }))).toContain('| A\\|b |')
+    expect(rendered.of('a')).toHaveLength(1)
   })
 })
 
@@ -117,6 +132,14 @@ describe('annotations: task warnings, WARN and NONE gates, and disagreements wit
       "Analysis warning: The properties 'sonar.login' and 'sonar.password' are deprecated and will be removed in the future. Please pass a token with the 'sonar.token' property instead.",
       'Analysis warning: Missing blame information for 2 files. This may lead to some features not working correctly. Please check the analysis logs and refer to the documentation (https://docs.sonarqube.org/latest/analyzing-source-code/scm-integration/).'
     ])
+  })
+
+  it('shows at most 20 analysis warnings, each cut to 1,000 characters', () => {
+    const log = new RecordingLog()
+    annotate(result({ taskWarnings: Array.from({ length: 25 }, () => 'w'.repeat(5000)) }), log)
+    expect(log.of('warning')).toHaveLength(20)
+    expect(log.of('warning')[0]).toBe(`Analysis warning: ${'w'.repeat(999)}…`)
+    expect(log.of('info')).toEqual(['5 more analysis warnings not shown.'])
   })
 
   it.each([
@@ -133,19 +156,32 @@ describe('annotations: task warnings, WARN and NONE gates, and disagreements wit
     annotate(result(), log)
     expect(log.of('notice')).toEqual([])
     const disagreeing = evaluateConditions([
-      {
-        status: 'OK',
-        metricKey: 'new_coverage',
-        comparator: 'LT',
-        errorThreshold: '80',
-        warningThreshold: undefined,
-        actualValue: '75',
-        periodIndex: undefined
-      }
+      condition({ status: 'OK', errorThreshold: '80', actualValue: '75' })
     ])
     annotate(result({ status: 'OK', conditions: disagreeing }), log)
     expect(log.of('notice')).toEqual([
       "The server says OK for Coverage on New Code is 75% (fails when less than 80%), the rule says ERROR: the server's verdict is used."
+    ])
+  })
+})
+
+describe('an unknown gate status passes (only ERROR fails), with a warning that names it', () => {
+  it('warns with the status quoted', () => {
+    const log = new RecordingLog()
+    annotate(result({ status: 'FAILED', qualityGateStatus: 'NONE', conditions: [] }), log)
+    expect(log.of('warning')).toEqual([
+      'Unknown Quality Gate status "FAILED": only ERROR fails, so the check passes (quality-gate-status NONE).'
+    ])
+  })
+
+  it('shows the status in the headline, escaped', () => {
+    const headline = (status: string) =>
+      renderAsGitHub(renderSummary(result({ status, conditions: [] }))).of('h2')
+    expect(headline('FAILED').map((h2) => h2.text)).toEqual([
+      '❔ Unknown Quality Gate status FAILED: the check passes'
+    ])
+    expect(headline('<b>X</b>\r## OK').map((h2) => h2.text)).toEqual([
+      '❔ Unknown Quality Gate status <b>X</b>\\r## OK: the check passes'
     ])
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatValue, metricName } from '../../src/report/wording.js'
+import { comparatorWords, formatValue, metricName } from '../../src/report/wording.js'
 
 describe('metrics read in words', () => {
   it.each([
@@ -31,5 +31,19 @@ describe('values read as people read them', () => {
     ['open_issues', undefined, '–']
   ])('%s %s → %s', (key, value, text) => {
     expect(formatValue(key, value)).toBe(text)
+  })
+})
+
+describe('server values quoted in words are cut to 200 characters', () => {
+  const long = 'x'.repeat(1_000_000)
+
+  it('cuts an unknown metric key, a non-numeric value and an unknown comparator', () => {
+    expect(metricName(long)).toBe(`X${'x'.repeat(198)}…`)
+    expect(formatValue('open_issues', long)).toBe(`${'x'.repeat(199)}…`)
+    expect(comparatorWords('coverage', long)).toBe(`${'x'.repeat(199)}…`)
+  })
+
+  it('leaves escaping to the destination: the words keep the text as sent', () => {
+    expect(formatValue('alert_status', '<b>\n')).toBe('<b>\n')
   })
 })

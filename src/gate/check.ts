@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js'
 import type { Log } from '../log.js'
-import { loadReportFile, readTextFile, type TextFileReader } from '../report-file.js'
+import { loadReportFile, readTextFile, taskAddress, type TextFileReader } from '../report-file.js'
 import type { Settings } from '../settings.js'
 import { SonarClient } from '../sonar/client.js'
 import { serverBase } from '../sonar/origin.js'
@@ -17,11 +17,11 @@ export interface GateResult {
   qualityGateStatus: QualityGateStatus
   analysisId: string
   taskId: string | undefined
+  /** The server the gate was read from (its href): only its origin's addresses are linked. */
+  serverUrl: string
   dashboardUrl: string | undefined
   projectKey: string | undefined
   conditions: EvaluatedCondition[]
-  /** The conditions exactly as the server sent them. */
-  rawConditions: unknown[]
   /** Warnings of the finished analysis task (missing blame information...). */
   taskWarnings: string[]
   elapsedMs: number
@@ -101,10 +101,10 @@ async function readGate(
     qualityGateStatus: toQualityGateStatus(gate.status),
     analysisId,
     taskId: target.kind === 'task' ? target.taskId : undefined,
+    serverUrl: target.serverUrl.href,
     dashboardUrl: target.dashboardUrl ?? dashboardFor(target.serverUrl, projectKey),
     projectKey,
     conditions: evaluateConditions(gate.conditions),
-    rawConditions: gate.rawConditions,
     taskWarnings: finished?.warnings ?? [],
     elapsedMs: deps.clock.now() - deps.startedAt
   }
@@ -124,12 +124,13 @@ async function resolveTarget(settings: Settings, deps: CheckDependencies): Promi
     deps.cwd,
     deps.readFile ?? readTextFile
   )
+  // With sonarHostUrl set, the task address is built from it, never taken from the file.
+  const { serverUrl, taskUrl } = taskAddress(report, host)
   return {
     kind: 'task',
-    serverUrl: host ?? report.serverUrl,
+    serverUrl,
     taskId: report.ceTaskId,
-    // With sonarHostUrl set, the task address is built from it, never taken from the file.
-    taskUrl: host ? undefined : report.ceTaskUrl,
+    taskUrl,
     dashboardUrl: report.dashboardUrl?.href,
     projectKey: report.projectKey
   }
@@ -159,7 +160,13 @@ async function waitFor(
   }
 }
 
-function toQualityGateStatus(status: string): QualityGateStatus {
+/**
+ * The SonarSource action's `quality-gate-status` for a gate status. A status this action does
+ * not know (FAILED, say, which no server sends for a gate) is NONE: only ERROR fails.
+ *
+ * @example toQualityGateStatus('ERROR') // 'FAILED'
+ */
+export function toQualityGateStatus(status: string): QualityGateStatus {
   switch (status) {
     case 'OK':
       return 'PASSED'

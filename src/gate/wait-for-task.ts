@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js'
 import { ServerRequestError, TaskFailedError, TimeoutError } from '../errors.js'
 import type { Task } from '../sonar/types.js'
+import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 
 export interface WaitForTaskOptions {
   /** One poll of the task; retries of a single request happen inside it. */
@@ -33,7 +34,7 @@ export async function waitForTask(options: WaitForTaskOptions): Promise<Finished
   let last: Task | undefined
   const timedOut = (): TimeoutError =>
     new TimeoutError(
-      `Timed out after ${seconds(elapsed())} waiting for the analysis task${last ? ` ${last.id}: its last status was ${last.status}` : ': no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${seconds(deadline - startedAt)}).`
+      `Timed out after ${seconds(elapsed())} waiting for the analysis task${last ? ` ${oneLine(last.id)}: its last status was ${last.status}` : ': no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${seconds(deadline - startedAt)}).`
     )
 
   // Polls keep a fixed cadence from the step's start: the first at initialDelayMs, then one
@@ -56,14 +57,14 @@ export async function waitForTask(options: WaitForTaskOptions): Promise<Finished
     if (task.status === 'SUCCESS') {
       if (!task.analysisId) {
         throw new ServerRequestError(
-          `Task ${task.id} succeeded but names no analysis: it is not an analysis report task. Check the taskId input.`
+          `Task ${oneLine(task.id)} succeeded but names no analysis: it is not an analysis report task. Check the taskId input.`
         )
       }
       return { ...task, analysisId: task.analysisId }
     }
     if (task.status === 'FAILED' || task.status === 'CANCELED') {
       throw new TaskFailedError(
-        `The analysis task ${task.id} ended ${task.status}: ${task.errorMessage ?? 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`
+        `The analysis task ${oneLine(task.id)} ended ${task.status}: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`
       )
     }
     nextPollAt = Math.max(nextPollAt + options.pollingIntervalMs, clock.now())

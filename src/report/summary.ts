@@ -1,7 +1,30 @@
 import type { GateResult } from '../gate/check.js'
+import type { EvaluatedCondition } from '../gate/evaluate.js'
 import { seconds } from '../gate/wait-for-task.js'
 import type { Log } from '../log.js'
+import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
+import { analysisWarningText } from './analysis-warning.js'
+import { dashboardAddress } from './dashboard-link.js'
+import { summaryText } from './summary-text.js'
 import { comparatorWords, describeCondition, formatValue, metricName } from './wording.js'
+
+/**
+ * How much the summary and the messages show. GitHub refuses a step summary over 1 MiB: the
+ * summary stays within `bytes` (UTF-8) whatever the server sends.
+ */
+export const SUMMARY_LIMITS = {
+  bytes: 1_000_000,
+  /** Table rows; past them (or past the byte budget) "… and N more conditions". */
+  rows: 100,
+  /** Analysis warnings, in the summary and as annotations. */
+  warnings: 20,
+  /** Failing conditions listed in the failure message. */
+  failuresListed: 20,
+  /** Notices where the rule and the server disagree. */
+  notices: 10,
+  /** The message of a check that could not reach a verdict. */
+  messageChars: 4000
+} as const
 
 const HEADLINES: Record<string, string> = {
   OK: '✅ Quality Gate passed',
@@ -12,57 +35,56 @@ const HEADLINES: Record<string, string> = {
 
 const STATUS_ICONS: Record<string, string> = { OK: '✅', WARN: '⚠️', ERROR: '❌' }
 
+/** Failing conditions first, then warning ones, then the rest, each in the server's order. */
+const STATUS_ORDER: Record<string, number> = { ERROR: 0, WARN: 1 }
+
+const isKnownStatus = (status: string): boolean => status in HEADLINES
+
 /**
- * The job summary in Markdown: verdict, one table row per condition, dashboard link, analysis
- * id and time taken.
+ * The job summary, as HTML blocks (see summary-text.ts for why): verdict, one table row per
+ * condition (failing ones first), analysis warnings, dashboard link, analysis id and time
+ * taken. Every server value goes through `summaryText`; the dashboard is linked only when it is
+ * an http(s) address on the server's origin. At most `SUMMARY_LIMITS.bytes` bytes.
  *
- * @example await core.summary.addRaw(renderSummary(result)).write()
+ * @example await core.summary.addRaw(renderSummary(result), true).write()
  */
 export function renderSummary(result: GateResult): string {
-  const headline = HEADLINES[result.status] ?? `Quality Gate status ${result.status}`
-  const about = [
-    result.projectKey ? `Project \`${result.projectKey}\`` : undefined,
-    `analysis \`${result.analysisId}\``,
-    result.taskId ? `task \`${result.taskId}\`` : undefined,
-    `checked in ${seconds(result.elapsedMs)}`
-  ].filter(Boolean)
-  const lines = [`## ${headline}`, '', `${about.join(' · ')}`, '']
-
-  if (result.conditions.length === 0) {
-    lines.push('The server returned no conditions for this analysis.', '')
-  } else {
-    lines.push('| Metric | Status | Actual | Fails when |', '| --- | --- | --- | --- |')
-    for (const { condition } of result.conditions) {
-      const { metricKey, status, actualValue, errorThreshold, comparator } = condition
-      const threshold =
-        errorThreshold === undefined
-          ? 'no threshold sent'
-          : `${comparatorWords(metricKey, comparator)} ${formatValue(metricKey, errorThreshold)}`
-      lines.push(
-        `| ${cell(metricName(metricKey))} | ${STATUS_ICONS[status] ?? ''} ${status} | ${cell(formatValue(metricKey, actualValue))} | ${cell(threshold)} |`
-      )
-    }
-    lines.push('')
-  }
-  if (result.dashboardUrl)
-    lines.push(`[See the analysis on the dashboard](${result.dashboardUrl})`, '')
-  return lines.join('\n')
-}
-
-/** The job summary of a check that could not reach a verdict. */
-export function renderFailureSummary(message: string): string {
-  return ['## ❌ Quality Gate check failed', '', cell(message), ''].join('\n')
+  const head = [`<h2>${headline(result.status)}</h2>`, `<p>${about(result)}</p>`]
+  const tail = [...warningsBlock(result.taskWarnings), ...dashboardBlock(result)]
+  const table = conditionsBlock(
+    result.conditions,
+    SUMMARY_LIMITS.bytes - byteSize([...head, ...tail])
+  )
+  const summary = blocks([...head, ...table, ...tail])
+  // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
+  if (Buffer.byteLength(summary) <= SUMMARY_LIMITS.bytes) return summary
+  return blocks([head[0]!, '<p>The summary is too large to show: see the log.</p>'])
 }
 
 /**
- * `Quality Gate Failure` followed by each failing condition in words: the message the job
- * fails with.
+ * The job summary of a check that could not reach a verdict: the message, line by line, cut to
+ * 4,000 characters, every line through `summaryText`.
+ */
+export function renderFailureSummary(message: string): string {
+  const lines = cut(message, SUMMARY_LIMITS.messageChars).split('\n')
+  const text = lines.map((line) => summaryText(line, SUMMARY_LIMITS.messageChars)).join('<br>')
+  return blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`])
+}
+
+/**
+ * `Quality Gate Failure` followed by each failing condition in words (the first 20, then how
+ * many more): the message the job fails with. The log's gate escapes it.
  */
 export function gateFailureMessage(result: GateResult): string {
   const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR')
-  const where = result.projectKey ? ` for ${result.projectKey}` : ''
-  const lines = failing.map((evaluated) => `- ${describeCondition(evaluated)}`)
-  const link = result.dashboardUrl ? [`Details: ${result.dashboardUrl}`] : []
+  const where = result.projectKey ? ` for ${cut(result.projectKey, QUOTE_LIMITS.short)}` : ''
+  const listed = failing.slice(0, SUMMARY_LIMITS.failuresListed)
+  const lines = listed.map((evaluated) => `- ${describeCondition(evaluated)}`)
+  if (failing.length > listed.length) {
+    lines.push(`- … and ${failing.length - listed.length} more: see the job summary`)
+  }
+  const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl)
+  const link = dashboard ? [`Details: ${dashboard.href}`] : []
   return [
     `Quality Gate Failure${where}: ${failing.length} of ${result.conditions.length} conditions failed.`,
     ...lines,
@@ -70,33 +92,136 @@ export function gateFailureMessage(result: GateResult): string {
   ].join('\n')
 }
 
-/** Annotations: task warnings, a WARN or NONE gate, and conditions where the rule disagrees. */
+/**
+ * Annotations: task warnings, a WARN, NONE or unknown gate, and conditions where the rule
+ * disagrees. Server text is cut here and escaped by the log's gate.
+ */
 export function annotate(result: GateResult, log: Log): void {
-  for (const warning of result.taskWarnings) log.warning(`Analysis warning: ${stripTags(warning)}`)
+  const warnings = result.taskWarnings.slice(0, SUMMARY_LIMITS.warnings)
+  for (const warning of warnings) log.warning(`Analysis warning: ${analysisWarningText(warning)}`)
+  if (result.taskWarnings.length > warnings.length) {
+    log.info(`${result.taskWarnings.length - warnings.length} more analysis warnings not shown.`)
+  }
+
   if (result.status === 'WARN') {
     log.warning('Quality Gate passed with warnings (WARN): see the conditions in the job summary.')
   } else if (result.status === 'NONE') {
     log.warning(
       'No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful.'
     )
+  } else if (!isKnownStatus(result.status)) {
+    log.warning(
+      `Unknown Quality Gate status "${cut(result.status, QUOTE_LIMITS.short)}": only ERROR fails, so the check passes (quality-gate-status NONE).`
+    )
   }
-  for (const evaluated of result.conditions) {
-    if (!evaluated.agreesWithServer) {
-      log.notice(
-        `The server says ${evaluated.condition.status} for ${describeCondition(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`
-      )
-    }
+
+  const disagreeing = result.conditions.filter((evaluated) => !evaluated.agreesWithServer)
+  for (const evaluated of disagreeing.slice(0, SUMMARY_LIMITS.notices)) {
+    log.notice(
+      `The server says ${cut(evaluated.condition.status, QUOTE_LIMITS.short)} for ${describeCondition(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`
+    )
+  }
+  if (disagreeing.length > SUMMARY_LIMITS.notices) {
+    log.info(
+      `${disagreeing.length - SUMMARY_LIMITS.notices} more conditions where the rule disagrees with the server.`
+    )
   }
 }
 
-/** Markdown table cells cannot hold pipes or newlines. */
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
+function headline(status: string): string {
+  return (
+    HEADLINES[status] ?? `❔ Unknown Quality Gate status ${summaryText(status)}: the check passes`
+  )
 }
 
-/** Server warnings may carry HTML links; annotations are plain text. */
-function stripTags(text: string): string {
-  return text
-    .replace(/<a [^>]*href="([^"]*)"[^>]*>([^<]*)<\/a>/g, '$2 ($1)')
-    .replace(/<[^>]+>/g, '')
+function about(result: GateResult): string {
+  const parts = [
+    result.projectKey ? `Project <code>${summaryText(result.projectKey)}</code>` : undefined,
+    `analysis <code>${summaryText(result.analysisId)}</code>`,
+    result.taskId ? `task <code>${summaryText(result.taskId)}</code>` : undefined,
+    `checked in ${seconds(result.elapsedMs)}`
+  ]
+  return parts.filter(Boolean).join(' · ')
+}
+
+const TABLE_HEAD = [
+  '<table>',
+  '<thead><tr><th>Metric</th><th>Status</th><th>Actual</th><th>Fails when</th></tr></thead>',
+  '<tbody>'
+]
+const TABLE_END = ['</tbody>', '</table>']
+/** Room kept for the table's frame and the "… and N more" line. */
+const TABLE_FRAME_BYTES = 1000
+
+/** The conditions table: as many rows as `SUMMARY_LIMITS.rows` and `budget` bytes allow. */
+function conditionsBlock(conditions: readonly EvaluatedCondition[], budget: number): string[] {
+  if (conditions.length === 0) {
+    return ['<p>The server returned no conditions for this analysis.</p>']
+  }
+  const ordered = [...conditions].sort(
+    (a, b) => (STATUS_ORDER[a.condition.status] ?? 2) - (STATUS_ORDER[b.condition.status] ?? 2)
+  )
+  const rows: string[] = []
+  let bytes = TABLE_FRAME_BYTES
+  for (const evaluated of ordered.slice(0, SUMMARY_LIMITS.rows)) {
+    const row = tableRow(evaluated)
+    bytes += Buffer.byteLength(row) + 1
+    if (bytes > budget) break
+    rows.push(row)
+  }
+  const more = conditions.length - rows.length
+  const note =
+    more > 0
+      ? [`<p>… and ${more} more conditions: see the dashboard or the conditions output.</p>`]
+      : []
+  return [...TABLE_HEAD, ...rows, ...TABLE_END, ...note]
+}
+
+function tableRow({ condition }: EvaluatedCondition): string {
+  const { metricKey, status, actualValue, errorThreshold, comparator } = condition
+  const threshold =
+    errorThreshold === undefined
+      ? 'no threshold sent'
+      : `${comparatorWords(metricKey, comparator)} ${formatValue(metricKey, errorThreshold)}`
+  const icon = STATUS_ICONS[status]
+  const cells = [
+    summaryText(metricName(metricKey)),
+    `${icon ? `${icon} ` : ''}${summaryText(status)}`,
+    summaryText(formatValue(metricKey, actualValue)),
+    summaryText(threshold)
+  ]
+  return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`
+}
+
+function warningsBlock(warnings: readonly string[]): string[] {
+  if (warnings.length === 0) return []
+  const shown = warnings.slice(0, SUMMARY_LIMITS.warnings)
+  const items = shown.map(
+    (warning) => `<li>${summaryText(analysisWarningText(warning), QUOTE_LIMITS.long)}</li>`
+  )
+  if (warnings.length > shown.length)
+    items.push(`<li>… and ${warnings.length - shown.length} more</li>`)
+  return ['<h3>Analysis warnings</h3>', '<ul>', ...items, '</ul>']
+}
+
+/** A link on the server's origin; another http(s) address as text; anything else left out. */
+function dashboardBlock(result: GateResult): string[] {
+  const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl)
+  if (!dashboard) return []
+  const address = summaryText(dashboard.href, Infinity)
+  return dashboard.onServer
+    ? [`<p><a href="${address}">See the analysis on the dashboard</a></p>`]
+    : [`<p>Dashboard (not linked: not on the server's origin): <code>${address}</code></p>`]
+}
+
+/**
+ * The blocks one per line, with no blank line between them: one HTML block for GitHub, which
+ * ends at the blank line after it.
+ */
+function blocks(lines: readonly string[]): string {
+  return `${lines.join('\n')}\n`
+}
+
+function byteSize(lines: readonly string[]): number {
+  return lines.reduce((total, line) => total + Buffer.byteLength(line) + 1, 0)
 }

@@ -1,4 +1,14 @@
 import type { EvaluatedCondition } from '../gate/evaluate.js'
+import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
+
+/**
+ * Words for conditions. Every server value they quote (metric keys, values, comparators,
+ * statuses) is cut to 200 characters; escaping is left to the destination's gate (the log's
+ * `forTheLog`, the summary's `summaryText`).
+ */
+
+/** A server value quoted in our words: at most 200 characters. */
+const quoted = (value: string): string => cut(value, QUOTE_LIMITS.short)
 
 /** How a metric's value reads: ratings are letters, percentages carry %, durations are minutes. */
 type MetricKind = 'rating' | 'percent' | 'minutes' | 'count'
@@ -62,7 +72,8 @@ export function metricName(key: string): string {
   return describeMetric(key).name
 }
 
-function describeMetric(key: string): Metric {
+function describeMetric(serverKey: string): Metric {
+  const key = quoted(serverKey)
   const known = METRICS[key]
   if (known) return known
   if (key.startsWith(NEW_CODE_PREFIX)) {
@@ -92,10 +103,10 @@ const RATING_LETTERS = ['A', 'B', 'C', 'D', 'E']
 export function formatValue(key: string, value: string | undefined): string {
   if (value === undefined || value === '') return '–'
   const number = Number(value)
-  if (!Number.isFinite(number)) return value
+  if (!Number.isFinite(number)) return quoted(value)
   switch (describeMetric(key).kind) {
     case 'rating':
-      return RATING_LETTERS[Math.round(number) - 1] ?? value
+      return RATING_LETTERS[Math.round(number) - 1] ?? quoted(value)
     case 'percent':
       return `${round(number)}%`
     case 'minutes':
@@ -128,7 +139,7 @@ export function comparatorWords(key: string, comparator: string | undefined): st
     case 'NE':
       return 'not equal to'
     default:
-      return comparator ? `${comparator}` : 'compared with'
+      return comparator ? quoted(comparator) : 'compared with'
   }
 }
 
@@ -140,7 +151,7 @@ export function describeCondition({ condition }: EvaluatedCondition): string {
   const { metricKey, actualValue, errorThreshold, comparator, status } = condition
   const subject = `${metricName(metricKey)} is ${formatValue(metricKey, actualValue)}`
   if (errorThreshold === undefined) {
-    return `${subject} (${status} by the server, which sent no threshold)`
+    return `${subject} (${quoted(status)} by the server, which sent no threshold)`
   }
   return `${subject} (fails when ${comparatorWords(metricKey, comparator)} ${formatValue(metricKey, errorThreshold)})`
 }

@@ -1,11 +1,10 @@
-import { rootCertificates } from 'node:tls'
-import type { IncomingHttpHeaders, RequestOptions } from 'node:http'
-import { HttpClient, type HttpClientResponse } from '@actions/http-client'
-import type { RequestHandler } from '@actions/http-client/lib/interfaces'
 import type { Clock } from '../clock.js'
 import { ServerRequestError, TimeoutError, UnsafeRequestError } from '../errors.js'
-import { isAllowedRedirect, isSameOrigin, serverBase } from './origin.js'
-import { RETRYABLE_STATUSES, retryDelayMs } from './retry-policy.js'
+import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+import { BodyProblem, parseJsonBody } from './json-reply.js'
+import { isAllowedRedirect, isSameOrigin, serverBase, shownUrl } from './origin.js'
+import { decideRetry, type Fault } from './retry-policy.js'
+import { HttpTransport, TransportFailure, type Reply } from './transport.js'
 import {
   decodeProjectStatus,
   decodeTask,
@@ -26,6 +25,8 @@ export interface SonarClientOptions {
   deadline: number
   /** Longest a single request may take, capped by the deadline. */
   requestTimeoutMs?: number
+  /** Largest reply body read (default 10 MB). */
+  maxBodyBytes?: number
   random?: () => number
   /** Where retries are reported (one line each). */
   onRetry?: (message: string) => void
@@ -34,15 +35,17 @@ export interface SonarClientOptions {
 const MAX_REDIRECTS = 5
 
 /**
- * The least time a request is given, even near the deadline: a poll or gate read that starts
- * just before it must still have a chance to bring a verdict that is there.
+ * The least time a request is given, even near or just past the deadline: a poll or gate read
+ * that starts then must have a chance to bring a verdict that is there. Nothing runs past
+ * deadline + DEADLINE_GRACE_MS: that is the exact bound of the overall time-out.
  */
-const MIN_REQUEST_MS = 1000
+export const DEADLINE_GRACE_MS = 1000
 
 /** What the caller wants to read, for messages that say what went wrong. */
 interface Resource<T> {
   what: string
-  notFound: string
+  /** What to check when the server says 404 or 400. */
+  advice: { notFound: string; badRequest: string }
   decode: (body: unknown) => T
 }
 
@@ -52,10 +55,13 @@ interface Resource<T> {
  * a user can act on for every failure.
  */
 export class SonarClient {
-  private readonly options: Required<Omit<SonarClientOptions, 'token' | 'rootCert'>> &
-    Pick<SonarClientOptions, 'token' | 'rootCert'>
+  private readonly options: Required<
+    Omit<SonarClientOptions, 'token' | 'rootCert' | 'maxBodyBytes'>
+  > &
+    Pick<SonarClientOptions, 'token'>
   private readonly serverBase: URL
-  private http: HttpClient | undefined
+  private readonly transport: HttpTransport
+  private readonly rootCertGiven: boolean
 
   constructor(options: SonarClientOptions) {
     // Defaults by ??, not by spreading: an option passed as undefined still gets its default.
@@ -67,13 +73,23 @@ export class SonarClient {
     }
     // The spec: make the server address end in '/' before appending the API path.
     this.serverBase = serverBase(options.serverUrl)
+    this.rootCertGiven = options.rootCert !== undefined
+    this.transport = new HttpTransport({
+      userAgent: options.userAgent,
+      rootCert: options.rootCert,
+      maxBodyBytes: options.maxBodyBytes
+    })
   }
 
   /** `GET <taskUrl>`: the compute-engine task the analysis submitted. */
   async getTask(taskUrl: URL, taskId: string): Promise<Task> {
+    const task = oneLine(taskId)
     return this.getJson(taskUrl, {
-      what: `task ${taskId}`,
-      notFound: `Task ${taskId} was not found: the report file may come from another server or an earlier run, or the taskId input is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
+      what: `task ${task}`,
+      advice: {
+        notFound: `Task ${task} was not found: the report file may come from another server or an earlier run, or the taskId input is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
+        badRequest: `The server refused the request for task ${task}: check the taskId input or the report file's ceTaskId.`
+      },
       decode: decodeTask
     })
   }
@@ -84,9 +100,13 @@ export class SonarClient {
       `api/qualitygates/project_status?analysisId=${encodeURIComponent(analysisId)}`,
       this.serverBase
     )
+    const analysis = oneLine(analysisId)
     return this.getJson(url, {
-      what: `the quality gate status of analysis ${analysisId}`,
-      notFound: `Analysis ${analysisId} was not found: check the analysisId input, or the analysis was deleted by the server's housekeeping.`,
+      what: `the quality gate status of analysis ${analysis}`,
+      advice: {
+        notFound: `Analysis ${analysis} was not found: check the analysisId input, or the analysis was deleted by the server's housekeeping.`,
+        badRequest: `The server refused the request for analysis ${analysis}: check the analysisId input.`
+      },
       decode: decodeProjectStatus
     })
   }
@@ -96,54 +116,116 @@ export class SonarClient {
     return new URL(`api/ce/task?id=${encodeURIComponent(taskId)}`, this.serverBase)
   }
 
+  /** Ends the kept-alive connections; the client reconnects if used again. */
+  close(): void {
+    this.transport.close()
+  }
+
   private async getJson<T>(url: URL, resource: Resource<T>): Promise<T> {
     if (!isSameOrigin(url, this.options.serverUrl)) {
       throw new UnsafeRequestError(
-        `Refusing to send the token to ${url.origin}: the task address is not on the server ${this.options.serverUrl.origin}. The report file may be tampered with or from another server; set sonarHostUrl to the server you trust to build the task address from it.`
+        `Refusing to send the token to ${shownUrl(url, 'origin')}: the task address is not on the server ${shownUrl(this.options.serverUrl, 'origin')}. The report file may be tampered with or from another server; set sonarHostUrl to the server you trust to build the task address from it.`
       )
     }
     const { clock, deadline } = this.options
     for (let attempt = 0; ; attempt++) {
-      let retryAfter: string | undefined
-      let failure: ServerRequestError
+      let failed: FailedTry
       try {
-        const reply = await this.followRedirects(url)
+        const reply = await this.followRedirects(url, resource)
         if (reply.status >= 200 && reply.status < 300) return decodeJson(url, reply, resource)
-        failure = explainStatus(reply, url, resource, this.options.token !== undefined)
-        if (!RETRYABLE_STATUSES.has(reply.status)) throw failure
-        retryAfter = headerValue(reply, 'retry-after')
+        failed = {
+          error: explainStatus(reply, url, resource, this.options.token !== undefined),
+          fault: {
+            kind: 'status',
+            status: reply.status,
+            retryAfter: headerValue(reply, 'retry-after')
+          },
+          cause: `HTTP ${reply.status}`
+        }
       } catch (error) {
         if (error instanceof DeadlineReached) {
           throw new TimeoutError(
-            `The overall time-out (pollingTimeoutSec) ran out while waiting for ${resource.what} from ${url.href}.`
+            `The overall time-out (pollingTimeoutSec) ran out while waiting for ${resource.what} from ${shownUrl(url)}.`
           )
         }
-        if (!(error instanceof NetworkFailure)) throw error
-        failure = new ServerRequestError(
-          `Could not reach the server for ${resource.what} at ${url.href}: ${error.message}` +
-            (error.retryable
-              ? ". Check sonarHostUrl / the report's serverUrl, the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way."
-              : '')
-        )
-        // An untrusted certificate does not heal by waiting.
-        if (!error.retryable) throw failure
+        if (error instanceof FailedTryError) failed = error.failed
+        else if (error instanceof TransportFailure)
+          failed = this.explainTransport(error, url, resource)
+        else throw error
       }
-      const delay = retryDelayMs(attempt, retryAfter, this.options.random, Date.now())
-      if (clock.now() + delay >= deadline) {
-        throw new ServerRequestError(
-          `${failure.message} Gave up after ${attempt + 1} ${attempt === 0 ? 'try' : 'tries'}: the overall time-out (pollingTimeoutSec) leaves no time for another.`,
-          failure.status
-        )
+      const decision = decideRetry(
+        failed.fault,
+        attempt,
+        deadline - clock.now(),
+        this.options.random,
+        Date.now()
+      )
+      if (!decision.retry) {
+        if (!decision.why) throw failed.error
+        throw new ServerRequestError(`${failed.error.message} ${decision.why}`, failed.error.status)
       }
       this.options.onRetry(
-        `${failure.status ? `HTTP ${failure.status}` : 'No reply'} for ${resource.what}; trying again in ${delay} ms (try ${attempt + 2}).`
+        `${failed.cause} for ${resource.what}; trying again in ${decision.delayMs} ms (try ${attempt + 2}).`
       )
-      await clock.sleep(delay)
+      await clock.sleep(decision.delayMs)
+    }
+  }
+
+  /** A failure on the way to the server, in words, with how it weighs for retrying. */
+  private explainTransport(
+    failure: TransportFailure,
+    url: URL,
+    resource: Resource<unknown>
+  ): FailedTry {
+    const where = `for ${resource.what} at ${shownUrl(url)}`
+    switch (failure.reason) {
+      case 'tls':
+        return {
+          error: new ServerRequestError(
+            `Could not reach the server ${where}: ${certificateAdvice(failure.code, this.rootCertGiven)}`
+          ),
+          fault: { kind: 'final' },
+          cause: 'TLS certificate not trusted'
+        }
+      case 'malformed':
+        return {
+          error: new ServerRequestError(
+            `Could not read the server's reply ${where}: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address and what stands in front of it.`
+          ),
+          fault: { kind: 'final' },
+          cause: 'invalid HTTP'
+        }
+      case 'too-large':
+        return {
+          error: new ServerRequestError(
+            `The server's reply ${where} was refused: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address.`
+          ),
+          fault: { kind: 'final' },
+          cause: 'reply too large'
+        }
+      case 'refused':
+      case 'dns':
+      case 'unreachable':
+        return {
+          error: new ServerRequestError(
+            `Could not reach the server ${where}: ${failure.message}. Check the address (sonarHostUrl or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`
+          ),
+          fault: { kind: 'unreachable' },
+          cause: failure.message
+        }
+      default:
+        return {
+          error: new ServerRequestError(
+            `Could not read the server's reply ${where}: ${failure.message}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`
+          ),
+          fault: { kind: 'transient' },
+          cause: failure.message
+        }
     }
   }
 
   /** One GET, following same-origin redirects by hand so the token never leaves the server. */
-  private async followRedirects(start: URL): Promise<Reply> {
+  private async followRedirects(start: URL, resource: Resource<unknown>): Promise<Reply> {
     let url = start
     for (let hop = 0; ; hop++) {
       const reply = await this.send(url)
@@ -151,15 +233,15 @@ export class SonarClient {
       if (reply.status < 300 || reply.status >= 400 || reply.status === 304 || !location) {
         return reply
       }
-      const next = new URL(location, url)
+      const next = redirectTarget(location, url, resource)
       if (!isAllowedRedirect(url, next)) {
         throw new UnsafeRequestError(
-          `Refusing to follow a redirect from ${url.origin} to ${next.origin} with the token: redirects are followed only on the same server (or its https:// address). Set sonarHostUrl to the address the server really answers on.`
+          `Refusing to follow a redirect from ${shownUrl(url, 'origin')} to ${shownUrl(next, 'origin')} with the token: redirects are followed only on the same server (or its https:// address). Set sonarHostUrl to the address the server really answers on.`
         )
       }
       if (hop + 1 >= MAX_REDIRECTS) {
         throw new ServerRequestError(
-          `Too many redirects (${MAX_REDIRECTS}) starting at ${start.href}: set sonarHostUrl to the address the server really answers on.`,
+          `Too many redirects (${MAX_REDIRECTS}) starting at ${shownUrl(start)}: set sonarHostUrl to the address the server really answers on.`,
           reply.status
         )
       }
@@ -167,69 +249,24 @@ export class SonarClient {
     }
   }
 
-  /** Ends the kept-alive connections; the client reconnects if used again. */
-  close(): void {
-    this.http?.dispose()
-    this.http = undefined
-  }
-
-  /** Polls reuse one kept-alive connection: no new TCP and TLS handshake every second. */
-  private connection(): HttpClient {
-    this.http ??= new HttpClient(
-      this.options.userAgent,
-      this.options.rootCert ? [new TrustExtraCa(this.options.rootCert)] : [],
-      {
-        allowRedirects: false,
-        allowRetries: false,
-        keepAlive: true,
-        socketTimeout: this.options.requestTimeoutMs
-      }
-    )
-    return this.http
-  }
-
-  /** One request, body included, with a hard time-out; a network failure becomes a NetworkFailure. */
+  /** One request, body included, within its time-out and never past deadline + grace. */
   private async send(url: URL): Promise<Reply> {
-    const remaining = this.options.deadline - this.options.clock.now()
-    const cutByDeadline = remaining < this.options.requestTimeoutMs
-    const timeoutMs = cutByDeadline
-      ? Math.max(remaining, MIN_REQUEST_MS)
-      : this.options.requestTimeoutMs
-    const client = this.connection()
-    const headers: Record<string, string> = { accept: 'application/json' }
-    if (this.options.token !== undefined) headers['authorization'] = basicAuth(this.options.token)
-
-    let timer: NodeJS.Timeout | undefined
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        // The only way to abandon a request: destroy its sockets. The next one reconnects.
-        this.close()
-        reject(
-          cutByDeadline
-            ? new DeadlineReached()
-            : new NetworkFailure(`no reply within ${timeoutMs} ms`)
-        )
-      }, timeoutMs)
-    })
+    const { deadline, clock, requestTimeoutMs, token, userAgent } = this.options
+    // Up to the deadline, or 1 s if that is less, but never past deadline + grace.
+    const now = clock.now()
+    const hardLeftMs = deadline + DEADLINE_GRACE_MS - now
+    if (hardLeftMs <= 0) throw new DeadlineReached()
+    const leftMs = Math.min(Math.max(deadline - now, DEADLINE_GRACE_MS), hardLeftMs)
+    const cutByDeadline = leftMs < requestTimeoutMs
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent }
+    if (token !== undefined) headers['authorization'] = basicAuth(token)
     try {
-      const reply = client.get(url.href, headers).then(async (response) => ({
-        status: response.message.statusCode ?? 0,
-        headers: response.message.headers,
-        body: await response.readBody()
-      }))
-      return await Promise.race([reply, timeout])
+      return await this.transport.get(url, headers, Math.min(leftMs, requestTimeoutMs))
     } catch (error) {
-      if (error instanceof NetworkFailure || error instanceof DeadlineReached) throw error
-      const { code } = error as NodeJS.ErrnoException
-      if (isCertificateError(code)) {
-        throw new NetworkFailure(
-          certificateAdvice(code, this.options.rootCert !== undefined),
-          false
-        )
+      if (cutByDeadline && error instanceof TransportFailure && error.reason === 'timeout') {
+        throw new DeadlineReached()
       }
-      throw new NetworkFailure(describeNetworkError(error))
-    } finally {
-      clearTimeout(timer)
+      throw error
     }
   }
 }
@@ -239,59 +276,49 @@ export function basicAuth(token: string): string {
   return `Basic ${Buffer.from(`${token}:`).toString('base64')}`
 }
 
-class NetworkFailure extends Error {
-  constructor(
-    message: string,
-    readonly retryable = true
-  ) {
-    super(message)
-  }
-}
-
 /** A request the overall deadline cut short: a time-out, not a server fault. */
 class DeadlineReached extends Error {}
 
-/** A reply read in full. */
-interface Reply {
-  status: number
-  headers: IncomingHttpHeaders
-  body: string
+/** One try that failed: the error to report, how it weighs for retrying, and a short cause. */
+interface FailedTry {
+  error: ServerRequestError
+  fault: Fault
+  /** A few words for the retry line: "HTTP 503", "connection refused", "no reply within 10 s". */
+  cause: string
 }
 
-/** Adds the private CA to this client's TLS options only: no global trust store change. */
-class TrustExtraCa implements RequestHandler {
-  private readonly ca: string[]
-  constructor(pem: string) {
-    this.ca = [...rootCertificates, pem]
+/** A failed try thrown from deep inside a try (a 2xx body cut off mid-JSON). */
+class FailedTryError extends Error {
+  constructor(readonly failed: FailedTry) {
+    super(failed.error.message)
   }
-  prepareRequest(options: RequestOptions & { ca?: string[] }): void {
-    const { ca } = this
-    options.ca = ca
-    // Behind HTTPS_PROXY the request goes through a tunnelling agent, which opens the TLS
-    // connection with its own options rather than the request's: it needs the CA too. Both
-    // kinds of agent belong to this client's HttpClient alone.
-    const agent = options.agent as { options?: { ca?: string[] } } | undefined
-    if (agent?.options !== undefined) agent.options.ca = ca
+}
+
+/** A redirect's Location as a URL, or a clear refusal: only http(s) addresses are followed. */
+function redirectTarget(location: string, from: URL, resource: Resource<unknown>): URL {
+  let next: URL | undefined
+  try {
+    next = new URL(location, from)
+  } catch {
+    next = undefined
   }
-  canHandleAuthentication(): boolean {
-    return false
+  const quoted = `"${oneLine(location, QUOTE_LIMITS.short)}"`
+  if (!next || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
+    throw new ServerRequestError(
+      `The server redirected the request for ${resource.what} to ${next ? quoted : `${quoted}, which is not an address`}: only http:// and https:// addresses on the same server are followed. Set sonarHostUrl to the address the server really answers on.`
+    )
   }
-  handleAuthentication(): Promise<HttpClientResponse> {
-    throw new Error('not used')
+  if (next.username || next.password) {
+    throw new UnsafeRequestError(
+      `Refusing to follow a redirect to an address with credentials in it (${shownUrl(next, 'origin')}): the action sends only its own token.`
+    )
   }
+  return next
 }
 
 function headerValue(reply: Reply, name: string): string | undefined {
   const value = reply.headers[name]
   return Array.isArray(value) ? value[0] : value
-}
-
-function describeNetworkError(error: unknown): string {
-  const { code, message } = error as NodeJS.ErrnoException
-  if (code === 'ECONNREFUSED') return 'connection refused'
-  if (code === 'ENOTFOUND') return 'host not found'
-  if (code === 'ECONNRESET') return 'connection reset'
-  return code ? `${code}: ${message}` : message
 }
 
 function certificateAdvice(code: string | undefined, rootCertGiven: boolean): string {
@@ -300,72 +327,94 @@ function certificateAdvice(code: string | undefined, rootCertGiven: boolean): st
     : `TLS certificate not trusted (${code}). For a server behind a private CA, set sonarRootCert or SONAR_ROOT_CERT to that CA's certificate (PEM).`
 }
 
-function isCertificateError(code: string | undefined): boolean {
-  return code !== undefined && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)
-}
-
 function decodeJson<T>(url: URL, reply: Reply, resource: Resource<T>): T {
-  const contentType = headerValue(reply, 'content-type') ?? 'no content type'
+  const from = `for ${resource.what} from ${shownUrl(url)}`
   let json: unknown
   try {
-    json = JSON.parse(reply.body)
-  } catch {
-    const looksLikeHtml = /^\s*</.test(reply.body)
-    throw new ServerRequestError(
-      `Expected JSON for ${resource.what} from ${url.href} but got ${contentType}${looksLikeHtml ? ' (an HTML page: a login page or a proxy error page)' : ''}. Check that sonarHostUrl / the report's serverUrl is the server's own address and that no proxy or SSO page stands in front of its Web API.`,
-      reply.status
-    )
+    json = parseJsonBody(reply.body, reply.headers)
+  } catch (error) {
+    if (!(error instanceof BodyProblem)) throw error
+    const failure = new ServerRequestError(`The reply ${from} ${error.message}.`, reply.status)
+    if (!error.truncated) throw failure
+    throw new FailedTryError({
+      error: failure,
+      fault: { kind: 'transient' },
+      cause: 'truncated body'
+    })
   }
   try {
     return resource.decode(json)
   } catch (error) {
     if (!(error instanceof UnexpectedShape)) throw error
     throw new ServerRequestError(
-      `Unexpected reply for ${resource.what} from ${url.href}: ${error.message}. Is this a SonarQube or SonarCloud server?`,
+      `Unexpected reply ${from}: ${error.message}. Is this a SonarQube or SonarCloud server?`,
       reply.status
     )
   }
 }
 
 function explainStatus(
-  { status, body }: Reply,
+  reply: Reply,
   url: URL,
   resource: Resource<unknown>,
   tokenSent: boolean
 ): ServerRequestError {
-  const at = `(HTTP ${status} at ${url.href})`
+  const { status } = reply
+  const at = `(HTTP ${status} at ${shownUrl(url)})`
+  const words = serverWords(reply)
+  // The server's own words first: they name the task, the analysis or the permission (a 401's
+  // "Authentication required" adds nothing to ours).
+  const said = words && status !== 401 ? `The server says: ${words}. ` : ''
   switch (status) {
     case 401:
       return new ServerRequestError(
-        tokenSent
-          ? `The server rejected the token ${at}: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
-          : `The server requires a token ${at} and none was given: set the SONAR_TOKEN environment variable or the sonarToken input.`,
+        `${said}${
+          tokenSent
+            ? `The server rejected the token ${at}: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
+            : `The server requires a token ${at} and none was given: set the SONAR_TOKEN environment variable or the sonarToken input.`
+        }`,
         status
       )
     case 403:
       return new ServerRequestError(
-        `The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`,
+        `${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`,
         status
       )
     case 404:
-      return new ServerRequestError(`${resource.notFound} ${at}`, status)
-    default: {
-      const detail = serverErrorMessage(body)
+      return new ServerRequestError(`${said}${resource.advice.notFound} ${at}`, status)
+    case 400:
+      return new ServerRequestError(`${said}${resource.advice.badRequest} ${at}`, status)
+    default:
       return new ServerRequestError(
-        `The server failed to answer for ${resource.what} ${at}${detail ? `: ${detail}` : ''}.`,
+        `The server failed to answer for ${resource.what} ${at}${words ? `: ${words}` : ''}.`,
         status
       )
-    }
   }
 }
 
-/** SonarQube errors look like {"errors":[{"msg":"..."}]}. */
-function serverErrorMessage(body: string): string | undefined {
+/** The most error messages quoted from one reply. */
+const MAX_SERVER_MESSAGES = 3
+
+/**
+ * The server's own words from `{"errors":[{"msg":"..."}]}`, quoted and bounded; entries that are
+ * not of that shape are skipped. undefined when the body holds none.
+ */
+function serverWords(reply: Reply): string | undefined {
+  let body: unknown
   try {
-    const parsed = JSON.parse(body) as { errors?: { msg?: unknown }[] }
-    const messages = parsed.errors?.map((e) => e.msg).filter((m) => typeof m === 'string')
-    return messages?.length ? messages.join('; ') : undefined
+    body = parseJsonBody(reply.body, reply.headers)
   } catch {
     return undefined
   }
+  const errors = (body as { errors?: unknown } | null)?.errors
+  if (!Array.isArray(errors)) return undefined
+  const messages: string[] = []
+  for (const entry of errors) {
+    const msg = (entry as { msg?: unknown } | null)?.msg
+    if (typeof msg === 'string' && msg.trim() !== '') {
+      messages.push(`"${oneLine(msg.trim(), QUOTE_LIMITS.long)}"`)
+    }
+    if (messages.length === MAX_SERVER_MESSAGES) break
+  }
+  return messages.length ? messages.join('; ') : undefined
 }

@@ -1,6 +1,6 @@
 /**
- * When to try a request again and how long to wait first. Pure: the client supplies the clock
- * and the random source.
+ * When to try a request again and how long to wait first. Pure: the client supplies the time
+ * left, the attempt number and the random source.
  */
 
 /** Rate limiting, server errors and gateway trouble: worth another try. 401/403/404 are not. */
@@ -12,28 +12,92 @@ export const BACKOFF = {
 } as const
 
 /**
- * Delay before retry number `attempt` (0 for the first retry): exponential backoff with equal
- * jitter, so concurrent jobs do not retry in step, or the server's own `Retry-After` when it
- * sent one (seconds or an HTTP date).
- *
- * @example retryDelayMs(2, undefined, Math.random, Date.now()) // between 500 and 1000
+ * Tries in all when nothing answers at the address (connection refused, host not found): a wrong
+ * address does not heal by waiting, so the step fails in about a second instead of at the
+ * time-out.
  */
-export function retryDelayMs(
+export const MAX_TRIES_UNREACHABLE = 3
+
+/** What went wrong with one try, as far as retrying is concerned. */
+export type Fault =
+  /** The server answered with this status; `retryAfter` is its Retry-After header. */
+  | { kind: 'status'; status: number; retryAfter: string | undefined }
+  /** Nothing answers at the address: refused, DNS, unreachable. */
+  | { kind: 'unreachable' }
+  /** A fault on the way that may heal: reset, a body cut off, no reply in time. */
+  | { kind: 'transient' }
+  /** Waiting does not fix it: a certificate, a body too large, a redirect refused. */
+  | { kind: 'final' }
+
+export type RetryDecision =
+  | { retry: true; delayMs: number }
+  /** `why` says why no other try is made, or is '' when the fault speaks for itself. */
+  | { retry: false; why: string }
+
+/**
+ * Whether to try again after try number `attempt` (0 for the first) failed with `fault`, and
+ * after how long. The delay is exponential backoff with equal jitter, never less: a server's
+ * `Retry-After` can lengthen it, never shorten it, so no reply can make a hot loop. A wait that
+ * would end past the deadline is not made.
+ *
+ * @example decideRetry({ kind: 'transient' }, 0, 60_000, Math.random, Date.now()) // { retry: true, delayMs: 125..250 }
+ */
+export function decideRetry(
+  fault: Fault,
   attempt: number,
-  retryAfter: string | undefined,
+  remainingMs: number,
   random: () => number,
   nowEpochMs: number
-): number {
-  const asked = parseRetryAfter(retryAfter, nowEpochMs)
-  if (asked !== undefined) return asked
-  const ceiling = Math.min(BACKOFF.maxMs, BACKOFF.baseMs * 2 ** attempt)
+): RetryDecision {
+  const tries = attempt + 1
+  if (fault.kind === 'final') return { retry: false, why: '' }
+  if (fault.kind === 'status' && !RETRYABLE_STATUSES.has(fault.status)) {
+    return { retry: false, why: '' }
+  }
+  if (fault.kind === 'unreachable' && tries >= MAX_TRIES_UNREACHABLE) {
+    return { retry: false, why: `Gave up after ${tries} tries.` }
+  }
+  let delayMs = backoffMs(attempt, random)
+  if (fault.kind === 'status') {
+    const askedMs = parseRetryAfter(fault.retryAfter, nowEpochMs)
+    if (askedMs !== undefined && askedMs >= remainingMs) {
+      return {
+        retry: false,
+        why: `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than the overall time-out (pollingTimeoutSec) leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
+      }
+    }
+    delayMs = Math.max(delayMs, askedMs ?? 0)
+  }
+  if (delayMs >= remainingMs) {
+    return {
+      retry: false,
+      why: `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: the overall time-out (pollingTimeoutSec) leaves no time for another.`
+    }
+  }
+  return { retry: true, delayMs }
+}
+
+/**
+ * Delay before retry number `attempt` (0 for the first retry): exponential backoff with equal
+ * jitter, so concurrent jobs do not retry in step.
+ *
+ * @example backoffMs(2, Math.random) // between 500 and 1000
+ */
+export function backoffMs(attempt: number, random: () => number): number {
+  const ceiling = Math.min(BACKOFF.maxMs, BACKOFF.baseMs * 2 ** Math.min(attempt, 30))
   return Math.round(ceiling / 2 + (random() * ceiling) / 2)
 }
 
-/** `Retry-After: 120` or `Retry-After: Wed, 21 Oct 2026 07:28:00 GMT` → milliseconds from now. */
+/**
+ * `Retry-After: 120` or `Retry-After: Wed, 21 Oct 2026 07:28:00 GMT` → milliseconds from now
+ * (0 for a date past). Anything else (`1.5`, `-5`, garbage) → undefined: the header is ignored.
+ */
 export function parseRetryAfter(value: string | undefined, nowEpochMs: number): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000
-  const at = Date.parse(value)
+  const text = value?.trim()
+  if (!text) return undefined
+  if (/^\d+$/.test(text)) return Number(text) * 1000
+  // An HTTP date names its weekday; Date.parse alone would take "-5" or "1.5" for a year.
+  if (!/^[A-Za-z]{3},/.test(text)) return undefined
+  const at = Date.parse(text)
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowEpochMs)
 }

@@ -4,6 +4,8 @@
  * add fields (caycStatus, period, ignoredConditions...) and drop some (errorThreshold on old
  * warning-only conditions): unknown fields are ignored, missing optional ones stay undefined.
  */
+import { idProblem } from '../identifier.js'
+import { oneLine } from '../untrusted-text.js'
 
 export type TaskStatus = 'PENDING' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILED' | 'CANCELED'
 
@@ -34,8 +36,6 @@ export interface Condition {
 export interface ProjectStatus {
   status: GateStatus | (string & {})
   conditions: Condition[]
-  /** The conditions exactly as the server sent them, for the `conditions` output. */
-  rawConditions: unknown[]
 }
 
 /** A reply that is JSON but not of the expected shape; the caller turns it into a user message. */
@@ -55,10 +55,20 @@ const STATUS_WORD = /^[A-Z][A-Z_]{0,39}$/
 function statusWord(value: unknown, where: string): string {
   if (typeof value !== 'string' || !STATUS_WORD.test(value)) {
     throw new UnexpectedShape(
-      `${where} is ${JSON.stringify(value)?.slice(0, 60)}, not a status word like OK or ERROR`
+      `${where} is ${typeof value === 'string' ? `"${oneLine(value, 60)}"` : oneLine(String(JSON.stringify(value)), 60)}, not a status word like OK or ERROR`
     )
   }
   return value
+}
+
+/** An id the server sends: one that cannot be an id means the reply is not a server's. */
+function optionalId(value: unknown, where: string): string | undefined {
+  const id = optionalString(value)
+  if (id === undefined || id === '') return undefined
+  const problem = idProblem(id)
+  if (problem)
+    throw new UnexpectedShape(`${where} "${oneLine(id, 60)}" ${problem}: it is not an id`)
+  return id
 }
 
 const optionalString = (value: unknown): string | undefined =>
@@ -73,7 +83,7 @@ export function decodeTask(body: unknown): Task {
   return {
     id: optionalString(task['id']) ?? '',
     status: statusWord(task['status'], 'task.status'),
-    analysisId: optionalString(task['analysisId']) || undefined,
+    analysisId: optionalId(task['analysisId'], 'task.analysisId'),
     errorMessage: optionalString(task['errorMessage']),
     warnings: Array.isArray(task['warnings'])
       ? task['warnings'].filter((w): w is string => typeof w === 'string')
@@ -88,13 +98,10 @@ export function decodeProjectStatus(body: unknown): ProjectStatus {
   if (!isObject(projectStatus) || projectStatus['status'] === undefined) {
     throw new UnexpectedShape('expected {"projectStatus": {"status": ...}}')
   }
-  const rawConditions = Array.isArray(projectStatus['conditions'])
-    ? projectStatus['conditions']
-    : []
+  const conditions = Array.isArray(projectStatus['conditions']) ? projectStatus['conditions'] : []
   return {
     status: statusWord(projectStatus['status'], 'projectStatus.status'),
-    conditions: rawConditions.filter(isObject).map(decodeCondition),
-    rawConditions
+    conditions: conditions.filter(isObject).map(decodeCondition)
   }
 }
 

@@ -1,21 +1,34 @@
 /**
- * A plain HTTP server on loopback for the cases the simulator does not play: another origin that
- * must receive nothing, a server that stops answering, a server that sends odd text. It records
- * what it receives.
+ * Real servers on loopback for the cases the simulator does not play: another origin that must
+ * receive nothing, a server that stops answering, odd or hostile replies, http and https side by
+ * side. Each records what it receives.
  */
 import {
-  createServer,
+  createServer as createHttpServer,
   type IncomingHttpHeaders,
   type IncomingMessage,
+  type Server,
   type ServerResponse
 } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
+import { testCertificates } from './certificates.js'
 
 export interface LoopbackServer {
+  /** The server's address, e.g. `http://127.0.0.1:40123` or `https://[::1]:40124`. */
   url: string
   /** Every request received, in order. */
   received: { url: string; headers: IncomingHttpHeaders }[]
   close(): Promise<void>
+}
+
+export type Handler = (request: IncomingMessage, response: ServerResponse, count: number) => void
+
+export interface ServerOptions {
+  /** https with a certificate of the kit's private CA (see certificates.ts). */
+  tls?: boolean
+  /** The loopback address to listen on. */
+  host?: '127.0.0.1' | '::1'
 }
 
 /**
@@ -23,16 +36,21 @@ export interface LoopbackServer {
  * A handler that never ends the reply leaves the request hanging until `close`.
  */
 export async function startLoopbackServer(
-  handle: (request: IncomingMessage, response: ServerResponse, count: number) => void
+  handle: Handler,
+  { tls = false, host = '127.0.0.1' }: ServerOptions = {}
 ): Promise<LoopbackServer> {
   const received: LoopbackServer['received'] = []
-  const server = createServer((request, response) => {
+  const listener = (request: IncomingMessage, response: ServerResponse) => {
     received.push({ url: request.url ?? '', headers: request.headers })
     handle(request, response, received.length)
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  }
+  const server: Server = tls
+    ? createHttpsServer({ key: testCertificates().key, cert: testCertificates().cert }, listener)
+    : createHttpServer(listener)
+  await new Promise<void>((resolve) => server.listen(0, host, resolve))
+  const { port } = server.address() as AddressInfo
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
     received,
     close: () => {
       server.closeAllConnections()

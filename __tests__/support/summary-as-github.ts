@@ -1,0 +1,61 @@
+import MarkdownIt from 'markdown-it'
+import { parseFragment, type DefaultTreeAdapterTypes } from 'parse5'
+
+/**
+ * The job summary as GitHub shows it: Markdown with raw HTML allowed and bare addresses turned
+ * into links (markdown-it configured like GitHub), then parsed as a browser parses HTML.
+ */
+const github = new MarkdownIt({ html: true, linkify: true })
+
+export interface RenderedElement {
+  tag: string
+  attributes: Record<string, string>
+  /** The element's visible text, entities decoded. */
+  text: string
+  /** For a table row: each cell's visible text. */
+  cells: string[]
+}
+
+export interface RenderedSummary {
+  /** What markdown-it made of the summary. */
+  html: string
+  /** Every element, in document order; comments count as elements named `#comment`. */
+  elements: RenderedElement[]
+  /** The visible text of the whole summary. */
+  text: string
+  of(tag: string): RenderedElement[]
+}
+
+export function renderAsGitHub(summary: string): RenderedSummary {
+  const html = github.render(summary)
+  const elements: RenderedElement[] = []
+  const fragment = parseFragment(html)
+  for (const node of fragment.childNodes) collect(node, elements)
+  return {
+    html,
+    elements,
+    text: fragment.childNodes.map(textOf).join(''),
+    of: (tag) => elements.filter((element) => element.tag === tag)
+  }
+}
+
+type Node = DefaultTreeAdapterTypes.ChildNode
+
+function collect(node: Node, into: RenderedElement[]): void {
+  if (node.nodeName === '#comment') {
+    into.push({ tag: '#comment', attributes: {}, text: '', cells: [] })
+  } else if ('tagName' in node) {
+    const attributes = Object.fromEntries(node.attrs.map(({ name, value }) => [name, value]))
+    const cells = node.childNodes.filter(
+      (child) => child.nodeName === 'td' || child.nodeName === 'th'
+    )
+    into.push({ tag: node.tagName, attributes, text: textOf(node), cells: cells.map(textOf) })
+    for (const child of node.childNodes) collect(child, into)
+  }
+}
+
+function textOf(node: Node): string {
+  if (node.nodeName === '#text') return (node as DefaultTreeAdapterTypes.TextNode).value
+  if ('childNodes' in node) return node.childNodes.map(textOf).join('')
+  return ''
+}

@@ -1,0 +1,41 @@
+import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+
+/**
+ * Why the job summary is HTML. GitHub renders the summary file as Markdown, where any server
+ * string could start a heading (after a lone CR), end a code span (a backtick), split a table
+ * (a pipe), become a link (`[x](…)`, or a bare `https://…` autolinked) or carry raw HTML. So the
+ * summary is written as HTML blocks (`<h2>`, `<p>`, `<table>`), as `@actions/core`'s own
+ * `summary.addHeading` and `addTable` do: inside an HTML block GitHub does no Markdown and no
+ * autolinking, and such a block ends only at a blank line, which no escaped value can hold. Each
+ * server value reaches the summary only through `summaryText`, which also escapes the characters
+ * of Markdown's inline syntax (emphasis, code, links, tables), so a value stays inert even if it
+ * ever lands in a Markdown paragraph. Punctuation with no meaning mid-line (`. - : / % =`) stays
+ * as it is: the summary's source remains readable.
+ */
+
+/**
+ * The one gate between server text and the job summary: the value on one line (control
+ * characters shown as escapes such as `\r`), cut to `max` characters with an ellipsis, then
+ * each of `< > & " ' [ ] ( ) | * _ \` ~ \` written as a decimal character reference
+ * (`<` → `&#60;`). Everything else stays as it is.
+ *
+ * @example summaryText('<img src=x>') // '&#60;img src&#61;x&#62;'
+ */
+export function summaryText(value: string, max: number = QUOTE_LIMITS.short): string {
+  return escapeHtml(oneLine(value, max))
+}
+
+/**
+ * The forms secrets take once written through `summaryText` (besides their own), for
+ * `redactSecrets`: a token echoed by the server is in the summary escaped.
+ */
+export function summaryForms(secrets: readonly string[]): string[] {
+  return [...secrets, ...secrets.map((secret) => summaryText(secret, Infinity))]
+}
+
+// HTML's special characters, and Markdown's inline syntax: emphasis, code spans, links, tables.
+const PUNCTUATION = /[&<>"'`[\]()|*_~\\]/g
+
+function escapeHtml(text: string): string {
+  return text.replace(PUNCTUATION, (character) => `&#${character.charCodeAt(0)};`)
+}
