@@ -2,18 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { forTheLog, LOG_LIMITS, logLine, runnerLog } from '../../src/log.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
-
-/** White space as the runner's TrimStart (.NET `char.IsWhiteSpace`) skips it. */
-const RUNNER_WHITE_SPACE =
-  /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*/
-
-/** The runner's rule: `::` first after white space, or the legacy `##[` anywhere. */
-function isRunnerCommand(line: string): boolean {
-  return line.replace(RUNNER_WHITE_SPACE, '').startsWith('::') || line.includes('##[')
-}
-
-/** Lines as the runner reads its input: a new line at LF, CR and CRLF. */
-const runnerLines = (text: string): string[] => text.split(/\r\n|\r|\n/)
+import { isRunnerCommand, runnerLines } from '../support/runner-log.js'
 
 /** Every way the action writes a line: info, annotations, the failure, a group's name. */
 function everyWayLogged(message: string): RecordingLog {

@@ -15,6 +15,7 @@ import { run } from '../../src/main.js'
 import { projectStatusExample, taskExample } from '../../__fixtures__/sonarqube/index.js'
 import { HOSTILE_STRINGS } from '../fault-kit/faults.js'
 import { startLoopbackServer, type LoopbackServer } from '../fault-kit/http-server.js'
+import { foreignCommands } from '../support/runner-log.js'
 
 const TOKEN = 'squ_property0123456789abcdef'
 const TIMEOUT_SEC = 1
@@ -155,32 +156,6 @@ function reply(shaped: fc.Arbitrary<unknown>): fc.Arbitrary<Reply> {
   })
 }
 
-const runnerCommands = new Set([
-  'add-mask',
-  'group',
-  'endgroup',
-  'warning',
-  'error',
-  'notice',
-  'debug'
-])
-
-/** The runner reads lines split at LF, CR and CRLF; core writes each of its lines ending in LF. */
-function commandProblems(stdout: string): string[] {
-  const problems: string[] = []
-  if (stdout.includes('\r')) problems.push('a CR, which the runner reads as a line break')
-  for (const line of stdout.split('\n')) {
-    if (line.includes('##[')) problems.push(`legacy command marker in: ${line.slice(0, 120)}`)
-    if (line.startsWith('::')) {
-      const name = /^::([\w-]+)/.exec(line)?.[1] ?? ''
-      if (!runnerCommands.has(name)) problems.push(`unexpected command: ${line.slice(0, 120)}`)
-    } else if (line.trimStart().startsWith('::')) {
-      problems.push(`a line that reads as a command: ${line.slice(0, 120)}`)
-    }
-  }
-  return problems
-}
-
 const JAVASCRIPT_ERRORS =
   /TypeError|RangeError|ReferenceError|SyntaxError|Maximum call stack|Cannot read propert|is not a function|is not iterable|\[object Object\]|undefined is not/
 
@@ -260,7 +235,7 @@ describe('whatever the server sends, the run ends in time, fails cleanly and inj
         const { ms, stdout, outputs, summary } = await runOnce()
 
         expect(ms).toBeLessThanOrEqual(MOST_MS)
-        expect(commandProblems(stdout)).toEqual([])
+        expect(foreignCommands(stdout)).toEqual([])
         const errors = stdout.split('\n').filter((line) => line.startsWith('::error::'))
         for (const error of errors) expect(error).not.toMatch(JAVASCRIPT_ERRORS)
         const unmasked = stdout.split('\n').filter((line) => !line.startsWith('::add-mask::'))
