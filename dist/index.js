@@ -31747,6 +31747,45 @@ class QualityGateFailure extends ActionError {
     }
 }
 
+;// CONCATENATED MODULE: ./src/sonar/authorization.ts
+/** How the token is sent to the server. */
+/** `Basic base64(token + ':')`: the token as user name with an empty password. */
+function basicAuth(token) {
+    return `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
+}
+
+;// CONCATENATED MODULE: ./src/secrets.ts
+
+/** What a secret becomes where it is removed. */
+const REDACTED = '***';
+/**
+ * Every form of the token that could reach a log, the job summary or an output: itself, the
+ * Basic auth header, its base64 part, its URL-encoded form and its form inside a JSON string.
+ * The runner masks each of these in the log; `redactSecrets` removes them everywhere else.
+ */
+function tokenForms(token) {
+    const header = basicAuth(token);
+    const forms = [
+        token,
+        header,
+        header.slice('Basic '.length),
+        encodeURIComponent(token),
+        JSON.stringify(token).slice(1, -1)
+    ];
+    return [...new Set(forms)];
+}
+/**
+ * `text` with every occurrence of every secret replaced by `***`, longest secret first (so a
+ * secret inside a longer one leaves nothing of the longer one). The runner masks the log, not
+ * the job summary or the output file: everything written there goes through this.
+ *
+ * @example redactSecrets('echoed squ_abc', tokenForms('squ_abc')) // 'echoed ***'
+ */
+function redactSecrets(text, secrets) {
+    const longestFirst = secrets.filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
+    return longestFirst.reduce((redacted, secret) => redacted.replaceAll(secret, REDACTED), text);
+}
+
 ;// CONCATENATED MODULE: ./src/untrusted-text.ts
 /**
  * Text from a server, a report file or an input, made fit to quote inside one of our own
@@ -31812,855 +31851,6 @@ function oneLine(text, max = QUOTE_LIMITS.short) {
  */
 function hideCredentials(text) {
     return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^]*@/i, (_, scheme) => `${scheme ?? ''}***@`);
-}
-
-;// CONCATENATED MODULE: ./src/sonar/json-reply.ts
-
-/** Deeper than any Web API reply; keeps every later walk over the value far from the stack limit. */
-const MAX_JSON_DEPTH = 64;
-/** Why a body is not the JSON asked for. `truncated` may heal on another try; the rest do not. */
-class BodyProblem extends Error {
-    truncated;
-    constructor(message, truncated = false) {
-        super(message);
-        this.truncated = truncated;
-    }
-}
-const UTF8_BOM = [0xef, 0xbb, 0xbf];
-const GZIP_MAGIC = [0x1f, 0x8b];
-/**
- * Parses a reply body as JSON. A UTF-8 byte order mark before it is skipped (RFC 8259 lets a
- * reader ignore it). Throws a BodyProblem whose message completes "The reply …".
- *
- * @example parseJsonBody(Buffer.from('{"task":{}}'), { 'content-type': 'application/json' })
- */
-function parseJsonBody(body, headers) {
-    const encoding = headers['content-encoding']?.trim().toLowerCase();
-    if (encoding && encoding !== 'identity') {
-        throw new BodyProblem(`is compressed (Content-Encoding: ${oneLine(encoding, 40)}) though the action asks for none: a proxy in front of the server compresses it unasked; configure it to pass the Web API's replies through as they are`);
-    }
-    if (startsWith(body, GZIP_MAGIC)) {
-        throw new BodyProblem('is gzip-compressed data without a Content-Encoding header: a proxy in front of the server compresses it unasked; configure it to pass the Web API replies through as they are');
-    }
-    const text = body.toString('utf8', startsWith(body, UTF8_BOM) ? UTF8_BOM.length : 0);
-    if (text.trim() === '') {
-        throw new BodyProblem(`is empty (${body.length} bytes${headers['content-length'] === undefined ? '' : `, Content-Length ${oneLine(String(headers['content-length']), 20)}`}): a server's Web API always answers with JSON; a proxy or load balancer in front of it may be dropping the body`);
-    }
-    const contentType = oneLine(headers['content-type'] ?? 'no content type', 80);
-    if (/^\s*</.test(text)) {
-        throw new BodyProblem(`is an HTML page (${contentType}), not JSON: a login page or a proxy error page. Check that sonarHostUrl / the report's serverUrl is the server's own address and that no proxy or SSO page stands in front of its Web API`);
-    }
-    const shape = scanJson(text);
-    if (shape === 'too-deep') {
-        throw new BodyProblem(`nests deeper than ${MAX_JSON_DEPTH} levels: it is not a Web API reply`);
-    }
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        if (shape === 'unfinished') {
-            throw new BodyProblem(`ends in the middle of its JSON after ${body.length} bytes: it was cut off on the way`, true);
-        }
-        throw new BodyProblem(`is not JSON (${contentType}); it starts with "${oneLine(text.trimStart(), 80)}". Check that sonarHostUrl / the report's serverUrl is the server's own address`);
-    }
-}
-/**
- * One pass over the text that tracks strings and brackets, in linear time and constant stack:
- * whether the JSON nests too deep, or ends with a string or a bracket still open.
- */
-function scanJson(text) {
-    let depth = 0;
-    let inString = false;
-    for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (inString) {
-            if (c === 0x5c)
-                i++; // backslash: skip the escaped character
-            else if (c === 0x22)
-                inString = false;
-        }
-        else if (c === 0x22) {
-            inString = true;
-        }
-        else if (c === 0x7b || c === 0x5b) {
-            if (++depth > MAX_JSON_DEPTH)
-                return 'too-deep';
-        }
-        else if (c === 0x7d || c === 0x5d) {
-            depth--;
-        }
-    }
-    return inString || depth > 0 ? 'unfinished' : 'closed';
-}
-function startsWith(body, bytes) {
-    return bytes.every((byte, index) => body[index] === byte);
-}
-
-;// CONCATENATED MODULE: ./src/sonar/origin.ts
-
-/**
- * Where the token may go. The token belongs to one server: it is sent only to that server's
- * origin, and a redirect is followed only to the same origin or to the https:// form of the same
- * host (a server that upgrades plain http).
- */
-/** true when `target` is the server's own origin (scheme, host and port). */
-function isSameOrigin(target, server) {
-    return target.origin === server.origin;
-}
-/** true when a redirect from `from` to `to` may carry the token. */
-function isAllowedRedirect(from, to) {
-    if (isSameOrigin(to, from))
-        return true;
-    // http→https of the same host: the server upgrading plain http, whatever port TLS is on.
-    return from.protocol === 'http:' && to.protocol === 'https:' && from.hostname === to.hostname;
-}
-/** The server address ending in '/', so relative API paths append instead of replacing. */
-function serverBase(server) {
-    return new URL(server.href.endsWith('/') ? server.href : `${server.href}/`);
-}
-/**
- * A URL as messages show it: never with credentials, on one line of bounded length (a redirect's
- * Location is the server's text). `origin` shows only scheme, host and port.
- *
- * @example shownUrl(new URL('https://u:p@sonar.example.com/api?id=1')) // 'https://sonar.example.com/api?id=1'
- */
-function shownUrl(url, part = 'href') {
-    if (part === 'origin')
-        return oneLine(url.origin, QUOTE_LIMITS.short);
-    const bare = new URL(url.href);
-    bare.username = '';
-    bare.password = '';
-    return oneLine(bare.href, QUOTE_LIMITS.long);
-}
-
-;// CONCATENATED MODULE: ./src/sonar/retry-policy.ts
-/**
- * When to try a request again and how long to wait first. Pure: the client supplies the time
- * left, the attempt number and the random source.
- */
-/** Rate limiting, server errors and gateway trouble: worth another try. 401/403/404 are not. */
-const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
-const BACKOFF = {
-    baseMs: 250,
-    maxMs: 8000
-};
-/**
- * Tries in all when nothing answers at the address (connection refused, host not found): a wrong
- * address does not heal by waiting, so the step fails in about a second instead of at the
- * time-out.
- */
-const MAX_TRIES_UNREACHABLE = 3;
-/**
- * Whether to try again after try number `attempt` (0 for the first) failed with `fault`, and
- * after how long. The delay is exponential backoff with equal jitter, never less: a server's
- * `Retry-After` can lengthen it, never shorten it, so no reply can make a hot loop. A wait that
- * would end past the deadline is not made.
- *
- * @example decideRetry({ kind: 'transient' }, 0, 60_000, Math.random, Date.now()) // { retry: true, delayMs: 125..250 }
- */
-function decideRetry(fault, attempt, remainingMs, random, nowEpochMs) {
-    const tries = attempt + 1;
-    if (fault.kind === 'final')
-        return { retry: false, why: '' };
-    if (fault.kind === 'status' && !RETRYABLE_STATUSES.has(fault.status)) {
-        return { retry: false, why: '' };
-    }
-    if (fault.kind === 'unreachable' && tries >= MAX_TRIES_UNREACHABLE) {
-        return { retry: false, why: `Gave up after ${tries} tries.` };
-    }
-    let delayMs = backoffMs(attempt, random);
-    if (fault.kind === 'status') {
-        const askedMs = parseRetryAfter(fault.retryAfter, nowEpochMs);
-        if (askedMs !== undefined && askedMs >= remainingMs) {
-            return {
-                retry: false,
-                why: `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than the overall time-out (pollingTimeoutSec) leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
-            };
-        }
-        delayMs = Math.max(delayMs, askedMs ?? 0);
-    }
-    if (delayMs >= remainingMs) {
-        return {
-            retry: false,
-            why: `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: the overall time-out (pollingTimeoutSec) leaves no time for another.`
-        };
-    }
-    return { retry: true, delayMs };
-}
-/**
- * Delay before retry number `attempt` (0 for the first retry): exponential backoff with equal
- * jitter, so concurrent jobs do not retry in step.
- *
- * @example backoffMs(2, Math.random) // between 500 and 1000
- */
-function backoffMs(attempt, random) {
-    const ceiling = Math.min(BACKOFF.maxMs, BACKOFF.baseMs * 2 ** Math.min(attempt, 30));
-    return Math.round(ceiling / 2 + (random() * ceiling) / 2);
-}
-/**
- * `Retry-After: 120` or `Retry-After: Wed, 21 Oct 2026 07:28:00 GMT` → milliseconds from now
- * (0 for a date past). Anything else (`1.5`, `-5`, garbage) → undefined: the header is ignored.
- */
-function parseRetryAfter(value, nowEpochMs) {
-    const text = value?.trim();
-    if (!text)
-        return undefined;
-    if (/^\d+$/.test(text))
-        return Number(text) * 1000;
-    // An HTTP date names its weekday; Date.parse alone would take "-5" or "1.5" for a year.
-    if (!/^[A-Za-z]{3},/.test(text))
-        return undefined;
-    const at = Date.parse(text);
-    return Number.isNaN(at) ? undefined : Math.max(0, at - nowEpochMs);
-}
-
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-// EXTERNAL MODULE: external "node:tls"
-var external_node_tls_ = __nccwpck_require__(1692);
-;// CONCATENATED MODULE: ./src/sonar/transport.ts
-/**
- * One GET on the wire: the connection (kept alive, one pool per protocol, through HTTPS_PROXY
- * when the environment says so), the private CA, a hard time-out on the whole exchange, and a
- * body read in linear time up to a size limit. Every way it can fail becomes a TransportFailure
- * that names its cause; whether to try again is the retry policy's decision, not this module's.
- */
-
-
-
-
-/** The largest reply body read: real replies are a few kilobytes. */
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
-class TransportFailure extends Error {
-    reason;
-    code;
-    constructor(reason, message, 
-    /** The error code Node gave (ECONNREFUSED, CERT_HAS_EXPIRED...), for the messages. */
-    code) {
-        super(message);
-        this.reason = reason;
-        this.code = code;
-    }
-}
-/**
- * Kept-alive connections for one server. `@actions/http-client` provides the agents, so that
- * HTTPS_PROXY, HTTP_PROXY and NO_PROXY work as in every other action; each protocol has its own
- * client because its kept-alive agent serves only the protocol of its first request (an
- * http:// → https:// redirect would otherwise fail with ERR_INVALID_PROTOCOL).
- */
-class HttpTransport {
-    options;
-    clients = new Map();
-    ca;
-    maxBodyBytes;
-    constructor(options) {
-        this.options = options;
-        this.ca = options.rootCert ? [...external_node_tls_.rootCertificates, options.rootCert] : undefined;
-        this.maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
-    }
-    /**
-     * GETs `url` and reads the whole body, or fails within `timeoutMs` (connection, headers and
-     * body together).
-     *
-     * @example const reply = await transport.get(new URL('https://sonar.example.com/api/ce/task?id=AY1'), { accept: 'application/json' }, 10_000)
-     */
-    async get(url, headers, timeoutMs) {
-        const abort = new AbortController();
-        const timer = setTimeout(() => abort.abort(), timeoutMs);
-        try {
-            return await this.exchange(url, headers, abort.signal);
-        }
-        catch (error) {
-            if (abort.signal.aborted) {
-                throw new TransportFailure('timeout', `no reply within ${seconds(timeoutMs)}`);
-            }
-            throw error instanceof TransportFailure ? error : describe(error);
-        }
-        finally {
-            clearTimeout(timer);
-        }
-    }
-    /** Ends the kept-alive connections; the next request opens new ones. */
-    close() {
-        for (const client of this.clients.values())
-            client.dispose();
-        this.clients.clear();
-    }
-    exchange(url, headers, signal) {
-        const secure = url.protocol === 'https:';
-        return new Promise((resolve, reject) => {
-            // Node parses the URL itself: an IPv6 literal ([::1]) loses its brackets as it must.
-            const request = (secure ? external_node_https_namespaceObject : external_node_http_).request(url, {
-                method: 'GET',
-                agent: this.agentFor(url),
-                headers: { 'user-agent': this.options.userAgent, ...headers },
-                signal,
-                ...(secure && this.ca ? { ca: this.ca } : {})
-            }, (message) => {
-                readBody(message, this.maxBodyBytes).then((body) => resolve({ status: message.statusCode ?? 0, headers: message.headers, body }), reject);
-            });
-            request.on('error', reject);
-            request.end();
-        });
-    }
-    agentFor(url) {
-        let client = this.clients.get(url.protocol);
-        if (!client) {
-            client = new HttpClient(this.options.userAgent, [], { keepAlive: true });
-            this.clients.set(url.protocol, client);
-        }
-        const agent = client.getAgent(url.href);
-        // Behind HTTPS_PROXY the agent tunnels and opens TLS with its own options, not the
-        // request's: it needs the CA too. The agent belongs to this transport alone.
-        if (this.ca && agent.options)
-            agent.options.ca = this.ca;
-        return agent;
-    }
-}
-/** Reads a body into one buffer (chunks kept, joined once), failing past `limit` bytes. */
-function readBody(message, limit) {
-    return new Promise((resolve, reject) => {
-        const tooLarge = () => {
-            message.destroy();
-            return new TransportFailure('too-large', `the reply body is larger than ${megabytes(limit)}, the most the action reads`);
-        };
-        const declared = Number(message.headers['content-length']);
-        if (declared > limit) {
-            reject(tooLarge());
-            return;
-        }
-        const chunks = [];
-        let size = 0;
-        let settled = false;
-        const fail = (failure) => {
-            if (settled)
-                return;
-            settled = true;
-            reject(failure);
-        };
-        message.on('data', (chunk) => {
-            size += chunk.length;
-            if (size > limit)
-                fail(tooLarge());
-            else
-                chunks.push(chunk);
-        });
-        message.on('end', () => {
-            if (settled)
-                return;
-            settled = true;
-            resolve(Buffer.concat(chunks, size));
-        });
-        // A connection reset or closed before the body is complete: seen at once, not at the
-        // time-out.
-        const cutOff = () => fail(new TransportFailure('truncated', `the connection closed after ${size} bytes of the reply body, before its end`));
-        message.on('error', cutOff);
-        message.on('close', () => {
-            if (!message.complete)
-                cutOff();
-        });
-    });
-}
-const CONNECT_CAUSES = {
-    ECONNREFUSED: 'refused',
-    ENOTFOUND: 'dns',
-    EAI_AGAIN: 'dns',
-    EAI_FAIL: 'dns',
-    EAI_NONAME: 'dns',
-    EHOSTUNREACH: 'unreachable',
-    ENETUNREACH: 'unreachable',
-    EHOSTDOWN: 'unreachable',
-    EADDRNOTAVAIL: 'unreachable',
-    ECONNRESET: 'reset',
-    EPIPE: 'reset',
-    ECONNABORTED: 'reset'
-};
-const CAUSE_WORDS = {
-    refused: 'connection refused',
-    dns: 'host not found (DNS)',
-    unreachable: 'host unreachable',
-    reset: 'connection reset'
-};
-/** A Node network error as a TransportFailure with its cause in words. */
-function describe(error) {
-    const { code, message } = error;
-    if (isCertificateError(code))
-        return new TransportFailure('tls', message, code);
-    // Node's HTTP parser refused the reply: the server does not speak HTTP/1.1 properly.
-    if (code?.startsWith('HPE_')) {
-        return new TransportFailure('malformed', `the reply is not valid HTTP (${code}: ${message})`, code);
-    }
-    const cause = (code && CONNECT_CAUSES[code]) || 'other';
-    const words = CAUSE_WORDS[cause] ?? (code ? `${code}: ${message}` : message);
-    return new TransportFailure(cause, words, code);
-}
-function isCertificateError(code) {
-    return code !== undefined && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code);
-}
-function seconds(ms) {
-    return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
-}
-function megabytes(bytes) {
-    return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
-}
-
-;// CONCATENATED MODULE: ./src/identifier.ts
-/**
- * What an id or key may look like: task ids, analysis ids and project keys come from inputs, the
- * report file and the server, go back to the server in the next request and into every message.
- */
-
-/** No server makes a task id, analysis id or project key longer than this (project keys: 400). */
-const MAX_ID_LENGTH = 400;
-/**
- * Why `value` cannot be an id or key (too long, holding a control character, an invisible
- * format character such as a bidirectional override, or white space), or undefined when it can.
- * Shared by the inputs, the report file and the server's replies, so all refuse the same values.
- *
- * @example idProblem('AY\n1') // 'holds the control character \\n'
- */
-function idProblem(value) {
-    if (value.length > MAX_ID_LENGTH) {
-        return `is ${value.length} characters long, more than the ${MAX_ID_LENGTH} an id may have`;
-    }
-    const control = /\p{Cc}/u.exec(value);
-    if (control)
-        return `holds the control character ${escapeInvisible(control[0])}`;
-    const invisible = /[\p{Cf}\p{Zl}\p{Zp}]/u.exec(value);
-    if (invisible)
-        return `holds the invisible character ${escapeInvisible(invisible[0])}`;
-    return /\s/.test(value) ? 'holds white space' : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/sonar/types.ts
-/**
- * The server's Web API as the action reads it: the shapes of `api/ce/task` and
- * `api/qualitygates/project_status`, and the decoders that check a reply has them. Real servers
- * add fields (caycStatus, period, ignoredConditions...) and drop some (errorThreshold on old
- * warning-only conditions): unknown fields are ignored, missing optional ones stay undefined.
- */
-
-
-/** A reply that is JSON but not of the expected shape; the caller turns it into a user message. */
-class UnexpectedShape extends Error {
-}
-const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
-/**
- * Statuses are words (PENDING, IN_PROGRESS, OK, ERROR...). Anything else — new lines above all,
- * which could smuggle workflow commands into the log — means the reply is not a server's.
- */
-const STATUS_WORD = /^[A-Z][A-Z_]{0,39}$/;
-function statusWord(value, where) {
-    if (typeof value !== 'string' || !STATUS_WORD.test(value)) {
-        throw new UnexpectedShape(`${where} is ${typeof value === 'string' ? `"${oneLine(value, 60)}"` : oneLine(String(JSON.stringify(value)), 60)}, not a status word like OK or ERROR`);
-    }
-    return value;
-}
-/** An id the server sends: one that cannot be an id means the reply is not a server's. */
-function optionalId(value, where) {
-    const id = optionalString(value);
-    if (id === undefined || id === '')
-        return undefined;
-    const problem = idProblem(id);
-    if (problem)
-        throw new UnexpectedShape(`${where} "${oneLine(id, 60)}" ${problem}: it is not an id`);
-    return id;
-}
-const optionalString = (value) => typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
-/** Decodes the body of `GET api/ce/task?id=`. */
-function decodeTask(body) {
-    const task = isObject(body) ? body['task'] : undefined;
-    if (!isObject(task) || task['status'] === undefined) {
-        throw new UnexpectedShape('expected {"task": {"status": ...}}');
-    }
-    return {
-        id: optionalString(task['id']) ?? '',
-        status: statusWord(task['status'], 'task.status'),
-        analysisId: optionalId(task['analysisId'], 'task.analysisId'),
-        errorMessage: optionalString(task['errorMessage']),
-        warnings: Array.isArray(task['warnings'])
-            ? task['warnings'].filter((w) => typeof w === 'string')
-            : [],
-        componentKey: optionalString(task['componentKey'])
-    };
-}
-/** Decodes the body of `GET api/qualitygates/project_status`. */
-function decodeProjectStatus(body) {
-    const projectStatus = isObject(body) ? body['projectStatus'] : undefined;
-    if (!isObject(projectStatus) || projectStatus['status'] === undefined) {
-        throw new UnexpectedShape('expected {"projectStatus": {"status": ...}}');
-    }
-    const conditions = Array.isArray(projectStatus['conditions']) ? projectStatus['conditions'] : [];
-    return {
-        status: statusWord(projectStatus['status'], 'projectStatus.status'),
-        conditions: conditions.filter(isObject).map(decodeCondition)
-    };
-}
-function decodeCondition(condition) {
-    const periodIndex = condition['periodIndex'];
-    return {
-        status: condition['status'] === undefined
-            ? 'NONE'
-            : statusWord(condition['status'], 'a condition status'),
-        metricKey: optionalString(condition['metricKey']) ?? 'unknown metric',
-        comparator: optionalString(condition['comparator']),
-        errorThreshold: optionalString(condition['errorThreshold']),
-        warningThreshold: optionalString(condition['warningThreshold']),
-        actualValue: optionalString(condition['actualValue']),
-        periodIndex: typeof periodIndex === 'number' ? periodIndex : undefined
-    };
-}
-
-;// CONCATENATED MODULE: ./src/sonar/client.ts
-
-
-
-
-
-
-
-const MAX_REDIRECTS = 5;
-/**
- * The least time a request is given, even near or just past the deadline: a poll or gate read
- * that starts then must have a chance to bring a verdict that is there. Nothing runs past
- * deadline + DEADLINE_GRACE_MS: that is the exact bound of the overall time-out.
- */
-const DEADLINE_GRACE_MS = 1000;
-/**
- * The one HTTP client of the action: Basic auth with the token as user, same-origin rules for the
- * token, per-request time-outs, retries inside the overall deadline, JSON checks, and a message
- * a user can act on for every failure.
- */
-class SonarClient {
-    options;
-    serverBase;
-    transport;
-    rootCertGiven;
-    constructor(options) {
-        // Defaults by ??, not by spreading: an option passed as undefined still gets its default.
-        this.options = {
-            ...options,
-            requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
-            random: options.random ?? Math.random,
-            onRetry: options.onRetry ?? (() => { })
-        };
-        // The spec: make the server address end in '/' before appending the API path.
-        this.serverBase = serverBase(options.serverUrl);
-        this.rootCertGiven = options.rootCert !== undefined;
-        this.transport = new HttpTransport({
-            userAgent: options.userAgent,
-            rootCert: options.rootCert,
-            maxBodyBytes: options.maxBodyBytes
-        });
-    }
-    /** `GET <taskUrl>`: the compute-engine task the analysis submitted. */
-    async getTask(taskUrl, taskId) {
-        const task = oneLine(taskId);
-        return this.getJson(taskUrl, {
-            what: `task ${task}`,
-            advice: {
-                notFound: `Task ${task} was not found: the report file may come from another server or an earlier run, or the taskId input is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
-                badRequest: `The server refused the request for task ${task}: check the taskId input or the report file's ceTaskId.`
-            },
-            decode: decodeTask
-        });
-    }
-    /** `GET <server>/api/qualitygates/project_status?analysisId=`: the gate of one analysis. */
-    async getProjectStatus(analysisId) {
-        const url = new URL(`api/qualitygates/project_status?analysisId=${encodeURIComponent(analysisId)}`, this.serverBase);
-        const analysis = oneLine(analysisId);
-        return this.getJson(url, {
-            what: `the quality gate status of analysis ${analysis}`,
-            advice: {
-                notFound: `Analysis ${analysis} was not found: check the analysisId input, or the analysis was deleted by the server's housekeeping.`,
-                badRequest: `The server refused the request for analysis ${analysis}: check the analysisId input.`
-            },
-            decode: decodeProjectStatus
-        });
-    }
-    /** The task address for a task id on this server: `<server>/api/ce/task?id=<id>`. */
-    taskUrl(taskId) {
-        return new URL(`api/ce/task?id=${encodeURIComponent(taskId)}`, this.serverBase);
-    }
-    /** Ends the kept-alive connections; the client reconnects if used again. */
-    close() {
-        this.transport.close();
-    }
-    async getJson(url, resource) {
-        if (!isSameOrigin(url, this.options.serverUrl)) {
-            throw new UnsafeRequestError(`Refusing to send the token to ${shownUrl(url, 'origin')}: the task address is not on the server ${shownUrl(this.options.serverUrl, 'origin')}. The report file may be tampered with or from another server; set sonarHostUrl to the server you trust to build the task address from it.`);
-        }
-        const { clock, deadline } = this.options;
-        for (let attempt = 0;; attempt++) {
-            let failed;
-            try {
-                const reply = await this.followRedirects(url, resource);
-                if (reply.status >= 200 && reply.status < 300)
-                    return decodeJson(url, reply, resource);
-                failed = {
-                    error: explainStatus(reply, url, resource, this.options.token !== undefined),
-                    fault: {
-                        kind: 'status',
-                        status: reply.status,
-                        retryAfter: headerValue(reply, 'retry-after')
-                    },
-                    cause: `HTTP ${reply.status}`
-                };
-            }
-            catch (error) {
-                if (error instanceof DeadlineReached) {
-                    throw new TimeoutError(`The overall time-out (pollingTimeoutSec) ran out while waiting for ${resource.what} from ${shownUrl(url)}.`);
-                }
-                if (error instanceof FailedTryError)
-                    failed = error.failed;
-                else if (error instanceof TransportFailure)
-                    failed = this.explainTransport(error, url, resource);
-                else
-                    throw error;
-            }
-            const decision = decideRetry(failed.fault, attempt, deadline - clock.now(), this.options.random, Date.now());
-            if (!decision.retry) {
-                if (!decision.why)
-                    throw failed.error;
-                throw new ServerRequestError(`${failed.error.message} ${decision.why}`, failed.error.status);
-            }
-            this.options.onRetry(`${failed.cause} for ${resource.what}; trying again in ${decision.delayMs} ms (try ${attempt + 2}).`);
-            await clock.sleep(decision.delayMs);
-        }
-    }
-    /** A failure on the way to the server, in words, with how it weighs for retrying. */
-    explainTransport(failure, url, resource) {
-        const where = `for ${resource.what} at ${shownUrl(url)}`;
-        switch (failure.reason) {
-            case 'tls':
-                return {
-                    error: new ServerRequestError(`Could not reach the server ${where}: ${certificateAdvice(failure.code, this.rootCertGiven)}`),
-                    fault: { kind: 'final' },
-                    cause: 'TLS certificate not trusted'
-                };
-            case 'malformed':
-                return {
-                    error: new ServerRequestError(`Could not read the server's reply ${where}: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address and what stands in front of it.`),
-                    fault: { kind: 'final' },
-                    cause: 'invalid HTTP'
-                };
-            case 'too-large':
-                return {
-                    error: new ServerRequestError(`The server's reply ${where} was refused: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address.`),
-                    fault: { kind: 'final' },
-                    cause: 'reply too large'
-                };
-            case 'refused':
-            case 'dns':
-            case 'unreachable':
-                return {
-                    error: new ServerRequestError(`Could not reach the server ${where}: ${failure.message}. Check the address (sonarHostUrl or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`),
-                    fault: { kind: 'unreachable' },
-                    cause: failure.message
-                };
-            default:
-                return {
-                    error: new ServerRequestError(`Could not read the server's reply ${where}: ${failure.message}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`),
-                    fault: { kind: 'transient' },
-                    cause: failure.message
-                };
-        }
-    }
-    /** One GET, following same-origin redirects by hand so the token never leaves the server. */
-    async followRedirects(start, resource) {
-        let url = start;
-        for (let hop = 0;; hop++) {
-            const reply = await this.send(url);
-            const location = headerValue(reply, 'location');
-            if (reply.status < 300 || reply.status >= 400 || reply.status === 304 || !location) {
-                return reply;
-            }
-            const next = redirectTarget(location, url, resource);
-            if (!isAllowedRedirect(url, next)) {
-                throw new UnsafeRequestError(`Refusing to follow a redirect from ${shownUrl(url, 'origin')} to ${shownUrl(next, 'origin')} with the token: redirects are followed only on the same server (or its https:// address). Set sonarHostUrl to the address the server really answers on.`);
-            }
-            if (hop + 1 >= MAX_REDIRECTS) {
-                throw new ServerRequestError(`Too many redirects (${MAX_REDIRECTS}) starting at ${shownUrl(start)}: set sonarHostUrl to the address the server really answers on.`, reply.status);
-            }
-            url = next;
-        }
-    }
-    /** One request, body included, within its time-out and never past deadline + grace. */
-    async send(url) {
-        const { deadline, clock, requestTimeoutMs, token, userAgent } = this.options;
-        // Up to the deadline, or 1 s if that is less, but never past deadline + grace.
-        const now = clock.now();
-        const hardLeftMs = deadline + DEADLINE_GRACE_MS - now;
-        if (hardLeftMs <= 0)
-            throw new DeadlineReached();
-        const leftMs = Math.min(Math.max(deadline - now, DEADLINE_GRACE_MS), hardLeftMs);
-        const cutByDeadline = leftMs < requestTimeoutMs;
-        const headers = { accept: 'application/json', 'user-agent': userAgent };
-        if (token !== undefined)
-            headers['authorization'] = basicAuth(token);
-        try {
-            return await this.transport.get(url, headers, Math.min(leftMs, requestTimeoutMs));
-        }
-        catch (error) {
-            if (cutByDeadline && error instanceof TransportFailure && error.reason === 'timeout') {
-                throw new DeadlineReached();
-            }
-            throw error;
-        }
-    }
-}
-/** `Basic base64(token + ':')`: the token as user name with an empty password. */
-function basicAuth(token) {
-    return `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
-}
-/** A request the overall deadline cut short: a time-out, not a server fault. */
-class DeadlineReached extends Error {
-}
-/** A failed try thrown from deep inside a try (a 2xx body cut off mid-JSON). */
-class FailedTryError extends Error {
-    failed;
-    constructor(failed) {
-        super(failed.error.message);
-        this.failed = failed;
-    }
-}
-/** A redirect's Location as a URL, or a clear refusal: only http(s) addresses are followed. */
-function redirectTarget(location, from, resource) {
-    let next;
-    try {
-        next = new URL(location, from);
-    }
-    catch {
-        next = undefined;
-    }
-    const quoted = `"${oneLine(location, QUOTE_LIMITS.short)}"`;
-    if (!next || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
-        throw new ServerRequestError(`The server redirected the request for ${resource.what} to ${next ? quoted : `${quoted}, which is not an address`}: only http:// and https:// addresses on the same server are followed. Set sonarHostUrl to the address the server really answers on.`);
-    }
-    if (next.username || next.password) {
-        throw new UnsafeRequestError(`Refusing to follow a redirect to an address with credentials in it (${shownUrl(next, 'origin')}): the action sends only its own token.`);
-    }
-    return next;
-}
-function headerValue(reply, name) {
-    const value = reply.headers[name];
-    return Array.isArray(value) ? value[0] : value;
-}
-function certificateAdvice(code, rootCertGiven) {
-    return rootCertGiven
-        ? `TLS certificate not trusted (${code}) even with sonarRootCert: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`
-        : `TLS certificate not trusted (${code}). For a server behind a private CA, set sonarRootCert or SONAR_ROOT_CERT to that CA's certificate (PEM).`;
-}
-function decodeJson(url, reply, resource) {
-    const from = `for ${resource.what} from ${shownUrl(url)}`;
-    let json;
-    try {
-        json = parseJsonBody(reply.body, reply.headers);
-    }
-    catch (error) {
-        if (!(error instanceof BodyProblem))
-            throw error;
-        const failure = new ServerRequestError(`The reply ${from} ${error.message}.`, reply.status);
-        if (!error.truncated)
-            throw failure;
-        throw new FailedTryError({
-            error: failure,
-            fault: { kind: 'transient' },
-            cause: 'truncated body'
-        });
-    }
-    try {
-        return resource.decode(json);
-    }
-    catch (error) {
-        if (!(error instanceof UnexpectedShape))
-            throw error;
-        throw new ServerRequestError(`Unexpected reply ${from}: ${error.message}. Is this a SonarQube or SonarCloud server?`, reply.status);
-    }
-}
-function explainStatus(reply, url, resource, tokenSent) {
-    const { status } = reply;
-    const at = `(HTTP ${status} at ${shownUrl(url)})`;
-    const words = serverWords(reply);
-    // The server's own words first: they name the task, the analysis or the permission (a 401's
-    // "Authentication required" adds nothing to ours).
-    const said = words && status !== 401 ? `The server says: ${words}. ` : '';
-    switch (status) {
-        case 401:
-            return new ServerRequestError(`${said}${tokenSent
-                ? `The server rejected the token ${at}: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
-                : `The server requires a token ${at} and none was given: set the SONAR_TOKEN environment variable or the sonarToken input.`}`, status);
-        case 403:
-            return new ServerRequestError(`${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`, status);
-        case 404:
-            return new ServerRequestError(`${said}${resource.advice.notFound} ${at}`, status);
-        case 400:
-            return new ServerRequestError(`${said}${resource.advice.badRequest} ${at}`, status);
-        default:
-            return new ServerRequestError(`The server failed to answer for ${resource.what} ${at}${words ? `: ${words}` : ''}.`, status);
-    }
-}
-/** The most error messages quoted from one reply. */
-const MAX_SERVER_MESSAGES = 3;
-/**
- * The server's own words from `{"errors":[{"msg":"..."}]}`, quoted and bounded; entries that are
- * not of that shape are skipped. undefined when the body holds none.
- */
-function serverWords(reply) {
-    let body;
-    try {
-        body = parseJsonBody(reply.body, reply.headers);
-    }
-    catch {
-        return undefined;
-    }
-    const errors = body?.errors;
-    if (!Array.isArray(errors))
-        return undefined;
-    const messages = [];
-    for (const entry of errors) {
-        const msg = entry?.msg;
-        if (typeof msg === 'string' && msg.trim() !== '') {
-            messages.push(`"${oneLine(msg.trim(), QUOTE_LIMITS.long)}"`);
-        }
-        if (messages.length === MAX_SERVER_MESSAGES)
-            break;
-    }
-    return messages.length ? messages.join('; ') : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/secrets.ts
-
-/** What a secret becomes where it is removed. */
-const REDACTED = '***';
-/**
- * Every form of the token that could reach a log, the job summary or an output: itself, the
- * Basic auth header, its base64 part, its URL-encoded form and its form inside a JSON string.
- * The runner masks each of these in the log; `redactSecrets` removes them everywhere else.
- */
-function tokenForms(token) {
-    const header = basicAuth(token);
-    const forms = [
-        token,
-        header,
-        header.slice('Basic '.length),
-        encodeURIComponent(token),
-        JSON.stringify(token).slice(1, -1)
-    ];
-    return [...new Set(forms)];
-}
-/**
- * `text` with every occurrence of every secret replaced by `***`, longest secret first (so a
- * secret inside a longer one leaves nothing of the longer one). The runner masks the log, not
- * the job summary or the output file: everything written there goes through this.
- *
- * @example redactSecrets('echoed squ_abc', tokenForms('squ_abc')) // 'echoed ***'
- */
-function redactSecrets(text, secrets) {
-    const longestFirst = secrets.filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
-    return longestFirst.reduce((redacted, secret) => redacted.replaceAll(secret, REDACTED), text);
 }
 
 ;// CONCATENATED MODULE: ./src/log.ts
@@ -32741,6 +31931,34 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
+;// CONCATENATED MODULE: ./src/identifier.ts
+/**
+ * What an id or key may look like: task ids, analysis ids and project keys come from inputs, the
+ * report file and the server, go back to the server in the next request and into every message.
+ */
+
+/** No server makes a task id, analysis id or project key longer than this (project keys: 400). */
+const MAX_ID_LENGTH = 400;
+/**
+ * Why `value` cannot be an id or key (too long, holding a control character, an invisible
+ * format character such as a bidirectional override, or white space), or undefined when it can.
+ * Shared by the inputs, the report file and the server's replies, so all refuse the same values.
+ *
+ * @example idProblem('AY\n1') // 'holds the control character \\n'
+ */
+function idProblem(value) {
+    if (value.length > MAX_ID_LENGTH) {
+        return `is ${value.length} characters long, more than the ${MAX_ID_LENGTH} an id may have`;
+    }
+    const control = /\p{Cc}/u.exec(value);
+    if (control)
+        return `holds the control character ${escapeInvisible(control[0])}`;
+    const invisible = /[\p{Cf}\p{Zl}\p{Zp}]/u.exec(value);
+    if (invisible)
+        return `holds the invisible character ${escapeInvisible(invisible[0])}`;
+    return /\s/.test(value) ? 'holds white space' : undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/report-file.ts
 
 
@@ -32940,6 +32158,806 @@ function taskAddress(report, host) {
         throw new ReportFileError(`Report file ${oneLine(report.file, QUOTE_LIMITS.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point scanMetadataReportFile at the scanner's own file, or set the sonarHostUrl input to build the task address from the server's address.`);
     }
     return { serverUrl, taskUrl };
+}
+
+;// CONCATENATED MODULE: ./src/sonar/json-reply.ts
+
+/** Deeper than any Web API reply; keeps every later walk over the value far from the stack limit. */
+const MAX_JSON_DEPTH = 64;
+/** Why a body is not the JSON asked for. `truncated` may heal on another try; the rest do not. */
+class BodyProblem extends Error {
+    truncated;
+    constructor(message, truncated = false) {
+        super(message);
+        this.truncated = truncated;
+    }
+}
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+const GZIP_MAGIC = [0x1f, 0x8b];
+/**
+ * Parses a reply body as JSON. A UTF-8 byte order mark before it is skipped (RFC 8259 lets a
+ * reader ignore it). Throws a BodyProblem whose message completes "The reply …".
+ *
+ * @example parseJsonBody(Buffer.from('{"task":{}}'), { 'content-type': 'application/json' })
+ */
+function parseJsonBody(body, headers) {
+    const encoding = headers['content-encoding']?.trim().toLowerCase();
+    if (encoding && encoding !== 'identity') {
+        throw new BodyProblem(`is compressed (Content-Encoding: ${oneLine(encoding, 40)}) though the action asks for none: a proxy in front of the server compresses it unasked; configure it to pass the Web API's replies through as they are`);
+    }
+    if (startsWith(body, GZIP_MAGIC)) {
+        throw new BodyProblem('is gzip-compressed data without a Content-Encoding header: a proxy in front of the server compresses it unasked; configure it to pass the Web API replies through as they are');
+    }
+    const text = body.toString('utf8', startsWith(body, UTF8_BOM) ? UTF8_BOM.length : 0);
+    if (text.trim() === '') {
+        throw new BodyProblem(`is empty (${body.length} bytes${headers['content-length'] === undefined ? '' : `, Content-Length ${oneLine(String(headers['content-length']), 20)}`}): a server's Web API always answers with JSON; a proxy or load balancer in front of it may be dropping the body`);
+    }
+    const contentType = oneLine(headers['content-type'] ?? 'no content type', 80);
+    if (/^\s*</.test(text)) {
+        throw new BodyProblem(`is an HTML page (${contentType}), not JSON: a login page or a proxy error page. Check that sonarHostUrl / the report's serverUrl is the server's own address and that no proxy or SSO page stands in front of its Web API`);
+    }
+    const shape = scanJson(text);
+    if (shape === 'too-deep') {
+        throw new BodyProblem(`nests deeper than ${MAX_JSON_DEPTH} levels: it is not a Web API reply`);
+    }
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        if (shape === 'unfinished') {
+            throw new BodyProblem(`ends in the middle of its JSON after ${body.length} bytes: it was cut off on the way`, true);
+        }
+        throw new BodyProblem(`is not JSON (${contentType}); it starts with "${oneLine(text.trimStart(), 80)}". Check that sonarHostUrl / the report's serverUrl is the server's own address`);
+    }
+}
+/**
+ * One pass over the text that tracks strings and brackets, in linear time and constant stack:
+ * whether the JSON nests too deep, or ends with a string or a bracket still open.
+ */
+function scanJson(text) {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === 0x5c)
+                i++; // backslash: skip the escaped character
+            else if (c === 0x22)
+                inString = false;
+        }
+        else if (c === 0x22) {
+            inString = true;
+        }
+        else if (c === 0x7b || c === 0x5b) {
+            if (++depth > MAX_JSON_DEPTH)
+                return 'too-deep';
+        }
+        else if (c === 0x7d || c === 0x5d) {
+            depth--;
+        }
+    }
+    return inString || depth > 0 ? 'unfinished' : 'closed';
+}
+function startsWith(body, bytes) {
+    return bytes.every((byte, index) => body[index] === byte);
+}
+
+;// CONCATENATED MODULE: ./src/sonar/origin.ts
+
+/**
+ * Where the token may go. The token belongs to one server: it is sent only to that server's
+ * origin, and a redirect is followed only to the same origin or to the https:// form of the same
+ * host (a server that upgrades plain http).
+ */
+/** true when `target` is the server's own origin (scheme, host and port). */
+function isSameOrigin(target, server) {
+    return target.origin === server.origin;
+}
+/** true when a redirect from `from` to `to` may carry the token. */
+function isAllowedRedirect(from, to) {
+    if (isSameOrigin(to, from))
+        return true;
+    // http→https of the same host: the server upgrading plain http, whatever port TLS is on.
+    return from.protocol === 'http:' && to.protocol === 'https:' && from.hostname === to.hostname;
+}
+/** The server address ending in '/', so relative API paths append instead of replacing. */
+function serverBase(server) {
+    return new URL(server.href.endsWith('/') ? server.href : `${server.href}/`);
+}
+/**
+ * A URL as messages show it: never with credentials, on one line of bounded length (a redirect's
+ * Location is the server's text). `origin` shows only scheme, host and port.
+ *
+ * @example shownUrl(new URL('https://u:p@sonar.example.com/api?id=1')) // 'https://sonar.example.com/api?id=1'
+ */
+function shownUrl(url, part = 'href') {
+    if (part === 'origin')
+        return oneLine(url.origin, QUOTE_LIMITS.short);
+    const bare = new URL(url.href);
+    bare.username = '';
+    bare.password = '';
+    return oneLine(bare.href, QUOTE_LIMITS.long);
+}
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+// EXTERNAL MODULE: external "node:tls"
+var external_node_tls_ = __nccwpck_require__(1692);
+;// CONCATENATED MODULE: ./src/sonar/transport.ts
+/**
+ * One GET on the wire: the connection (kept alive, one pool per protocol, through HTTPS_PROXY
+ * when the environment says so), the private CA, a hard time-out on the whole exchange, and a
+ * body read in linear time up to a size limit. Every way it can fail becomes a TransportFailure
+ * that names its cause; whether to try again is the retry policy's decision, not this module's.
+ */
+
+
+
+
+/** The largest reply body read: real replies are a few kilobytes. */
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+class TransportFailure extends Error {
+    reason;
+    code;
+    constructor(reason, message, 
+    /** The error code Node gave (ECONNREFUSED, CERT_HAS_EXPIRED...), for the messages. */
+    code) {
+        super(message);
+        this.reason = reason;
+        this.code = code;
+    }
+}
+/**
+ * Kept-alive connections for one server. `@actions/http-client` provides the agents, so that
+ * HTTPS_PROXY, HTTP_PROXY and NO_PROXY work as in every other action; each protocol has its own
+ * client because its kept-alive agent serves only the protocol of its first request (an
+ * http:// → https:// redirect would otherwise fail with ERR_INVALID_PROTOCOL).
+ */
+class HttpTransport {
+    options;
+    clients = new Map();
+    ca;
+    maxBodyBytes;
+    constructor(options) {
+        this.options = options;
+        this.ca = options.rootCert ? [...external_node_tls_.rootCertificates, options.rootCert] : undefined;
+        this.maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+    }
+    /**
+     * GETs `url` and reads the whole body, or fails within `timeoutMs` (connection, headers and
+     * body together).
+     *
+     * @example const reply = await transport.get(new URL('https://sonar.example.com/api/ce/task?id=AY1'), { accept: 'application/json' }, 10_000)
+     */
+    async get(url, headers, timeoutMs) {
+        const abort = new AbortController();
+        const timer = setTimeout(() => abort.abort(), timeoutMs);
+        try {
+            return await this.exchange(url, headers, abort.signal);
+        }
+        catch (error) {
+            if (abort.signal.aborted) {
+                throw new TransportFailure('timeout', `no reply within ${seconds(timeoutMs)}`);
+            }
+            throw error instanceof TransportFailure ? error : describe(error);
+        }
+        finally {
+            clearTimeout(timer);
+        }
+    }
+    /** Ends the kept-alive connections; the next request opens new ones. */
+    close() {
+        for (const client of this.clients.values())
+            client.dispose();
+        this.clients.clear();
+    }
+    exchange(url, headers, signal) {
+        const secure = url.protocol === 'https:';
+        return new Promise((resolve, reject) => {
+            // Node parses the URL itself: an IPv6 literal ([::1]) loses its brackets as it must.
+            const request = (secure ? external_node_https_namespaceObject : external_node_http_).request(url, {
+                method: 'GET',
+                agent: this.agentFor(url),
+                headers: { 'user-agent': this.options.userAgent, ...headers },
+                signal,
+                ...(secure && this.ca ? { ca: this.ca } : {})
+            }, (message) => {
+                readBody(message, this.maxBodyBytes).then((body) => resolve({ status: message.statusCode ?? 0, headers: message.headers, body }), reject);
+            });
+            request.on('error', reject);
+            request.end();
+        });
+    }
+    agentFor(url) {
+        let client = this.clients.get(url.protocol);
+        if (!client) {
+            client = new HttpClient(this.options.userAgent, [], { keepAlive: true });
+            this.clients.set(url.protocol, client);
+        }
+        const agent = client.getAgent(url.href);
+        // Behind HTTPS_PROXY the agent tunnels and opens TLS with its own options, not the
+        // request's: it needs the CA too. The agent belongs to this transport alone.
+        if (this.ca && agent.options)
+            agent.options.ca = this.ca;
+        return agent;
+    }
+}
+/** A header's first value. */
+function headerValue(reply, name) {
+    const value = reply.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+}
+/** Reads a body into one buffer (chunks kept, joined once), failing past `limit` bytes. */
+function readBody(message, limit) {
+    return new Promise((resolve, reject) => {
+        const tooLarge = () => {
+            message.destroy();
+            return new TransportFailure('too-large', `the reply body is larger than ${megabytes(limit)}, the most the action reads`);
+        };
+        const declared = Number(message.headers['content-length']);
+        if (declared > limit) {
+            reject(tooLarge());
+            return;
+        }
+        const chunks = [];
+        let size = 0;
+        let settled = false;
+        const fail = (failure) => {
+            if (settled)
+                return;
+            settled = true;
+            reject(failure);
+        };
+        message.on('data', (chunk) => {
+            size += chunk.length;
+            if (size > limit)
+                fail(tooLarge());
+            else
+                chunks.push(chunk);
+        });
+        message.on('end', () => {
+            if (settled)
+                return;
+            settled = true;
+            resolve(Buffer.concat(chunks, size));
+        });
+        // A connection reset or closed before the body is complete: seen at once, not at the
+        // time-out.
+        const cutOff = () => fail(new TransportFailure('truncated', `the connection closed after ${size} bytes of the reply body, before its end`));
+        message.on('error', cutOff);
+        message.on('close', () => {
+            if (!message.complete)
+                cutOff();
+        });
+    });
+}
+const CONNECT_CAUSES = {
+    ECONNREFUSED: 'refused',
+    ENOTFOUND: 'dns',
+    EAI_AGAIN: 'dns',
+    EAI_FAIL: 'dns',
+    EAI_NONAME: 'dns',
+    EHOSTUNREACH: 'unreachable',
+    ENETUNREACH: 'unreachable',
+    EHOSTDOWN: 'unreachable',
+    EADDRNOTAVAIL: 'unreachable',
+    ECONNRESET: 'reset',
+    EPIPE: 'reset',
+    ECONNABORTED: 'reset'
+};
+const CAUSE_WORDS = {
+    refused: 'connection refused',
+    dns: 'host not found (DNS)',
+    unreachable: 'host unreachable',
+    reset: 'connection reset'
+};
+/** A Node network error as a TransportFailure with its cause in words. */
+function describe(error) {
+    const { code, message } = error;
+    if (isCertificateError(code))
+        return new TransportFailure('tls', message, code);
+    // Node's HTTP parser refused the reply: the server does not speak HTTP/1.1 properly.
+    if (code?.startsWith('HPE_')) {
+        return new TransportFailure('malformed', `the reply is not valid HTTP (${code}: ${message})`, code);
+    }
+    const cause = (code && CONNECT_CAUSES[code]) || 'other';
+    const words = CAUSE_WORDS[cause] ?? (code ? `${code}: ${message}` : message);
+    return new TransportFailure(cause, words, code);
+}
+function isCertificateError(code) {
+    return code !== undefined && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code);
+}
+function seconds(ms) {
+    return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+function megabytes(bytes) {
+    return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+}
+
+;// CONCATENATED MODULE: ./src/sonar/failed-try.ts
+/**
+ * One try that failed, in words a user can act on, with how it weighs for retrying: a status the
+ * server answered, or a failure on the way. The server's own words come first where they help.
+ */
+
+
+
+
+
+/** A failed try thrown from deep inside a try (a 2xx body cut off mid-JSON). */
+class FailedTryError extends Error {
+    failed;
+    constructor(failed) {
+        super(failed.error.message);
+        this.failed = failed;
+    }
+}
+/** A failure on the way to the server, in words, with how it weighs for retrying. */
+function transportFailure(failure, url, resource, rootCertGiven) {
+    const where = `for ${resource.what} at ${shownUrl(url)}`;
+    switch (failure.reason) {
+        case 'tls':
+            return {
+                error: new ServerRequestError(`Could not reach the server ${where}: ${certificateAdvice(failure.code, rootCertGiven)}`),
+                fault: { kind: 'final' },
+                cause: 'TLS certificate not trusted'
+            };
+        case 'malformed':
+            return {
+                error: new ServerRequestError(`Could not read the server's reply ${where}: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address and what stands in front of it.`),
+                fault: { kind: 'final' },
+                cause: 'invalid HTTP'
+            };
+        case 'too-large':
+            return {
+                error: new ServerRequestError(`The server's reply ${where} was refused: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address.`),
+                fault: { kind: 'final' },
+                cause: 'reply too large'
+            };
+        case 'refused':
+        case 'dns':
+        case 'unreachable':
+            return {
+                error: new ServerRequestError(`Could not reach the server ${where}: ${failure.message}. Check the address (sonarHostUrl or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`),
+                fault: { kind: 'unreachable' },
+                cause: failure.message
+            };
+        default:
+            return {
+                error: new ServerRequestError(`Could not read the server's reply ${where}: ${failure.message}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`),
+                fault: { kind: 'transient' },
+                cause: failure.message
+            };
+    }
+}
+/** A status the server answered instead of the JSON asked for, in words. */
+function statusFailure(reply, url, resource, tokenSent) {
+    const retryAfter = headerValue(reply, 'retry-after');
+    return {
+        error: statusError(reply, url, resource, tokenSent),
+        fault: { kind: 'status', status: reply.status, retryAfter },
+        cause: `HTTP ${reply.status}`
+    };
+}
+function statusError(reply, url, resource, tokenSent) {
+    const { status } = reply;
+    const at = `(HTTP ${status} at ${shownUrl(url)})`;
+    const words = serverWords(reply);
+    // The server's own words first: they name the task, the analysis or the permission (a 401's
+    // "Authentication required" adds nothing to ours).
+    const said = words && status !== 401 ? `The server says: ${words}. ` : '';
+    switch (status) {
+        case 401:
+            return new ServerRequestError(`${said}${tokenSent
+                ? `The server rejected the token ${at}: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
+                : `The server requires a token ${at} and none was given: set the SONAR_TOKEN environment variable or the sonarToken input.`}`, status);
+        case 403:
+            return new ServerRequestError(`${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`, status);
+        case 404:
+            return new ServerRequestError(`${said}${resource.advice.notFound} ${at}`, status);
+        case 400:
+            return new ServerRequestError(`${said}${resource.advice.badRequest} ${at}`, status);
+        default:
+            return new ServerRequestError(`The server failed to answer for ${resource.what} ${at}${words ? `: ${words}` : ''}.`, status);
+    }
+}
+/** The most error messages quoted from one reply. */
+const MAX_SERVER_MESSAGES = 3;
+/**
+ * The server's own words from `{"errors":[{"msg":"..."}]}`, quoted and bounded; entries that are
+ * not of that shape are skipped. undefined when the body holds none.
+ */
+function serverWords(reply) {
+    let body;
+    try {
+        body = parseJsonBody(reply.body, reply.headers);
+    }
+    catch {
+        return undefined;
+    }
+    const errors = body?.errors;
+    if (!Array.isArray(errors))
+        return undefined;
+    const messages = [];
+    for (const entry of errors) {
+        const msg = entry?.msg;
+        if (typeof msg === 'string' && msg.trim() !== '') {
+            messages.push(`"${oneLine(msg.trim(), QUOTE_LIMITS.long)}"`);
+        }
+        if (messages.length === MAX_SERVER_MESSAGES)
+            break;
+    }
+    return messages.length ? messages.join('; ') : undefined;
+}
+function certificateAdvice(code, rootCertGiven) {
+    return rootCertGiven
+        ? `TLS certificate not trusted (${code}) even with sonarRootCert: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`
+        : `TLS certificate not trusted (${code}). For a server behind a private CA, set sonarRootCert or SONAR_ROOT_CERT to that CA's certificate (PEM).`;
+}
+
+;// CONCATENATED MODULE: ./src/sonar/retry-policy.ts
+/**
+ * When to try a request again and how long to wait first. Pure: the client supplies the time
+ * left, the attempt number and the random source.
+ */
+/** Rate limiting, server errors and gateway trouble: worth another try. 401/403/404 are not. */
+const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
+const BACKOFF = {
+    baseMs: 250,
+    maxMs: 8000
+};
+/**
+ * Tries in all when nothing answers at the address (connection refused, host not found): a wrong
+ * address does not heal by waiting, so the step fails in about a second instead of at the
+ * time-out.
+ */
+const MAX_TRIES_UNREACHABLE = 3;
+/**
+ * Whether to try again after try number `attempt` (0 for the first) failed with `fault`, and
+ * after how long. The delay is exponential backoff with equal jitter, never less: a server's
+ * `Retry-After` can lengthen it, never shorten it, so no reply can make a hot loop. A wait that
+ * would end past the deadline is not made.
+ *
+ * @example decideRetry({ kind: 'transient' }, 0, 60_000, Math.random, Date.now()) // { retry: true, delayMs: 125..250 }
+ */
+function decideRetry(fault, attempt, remainingMs, random, nowEpochMs) {
+    const tries = attempt + 1;
+    if (fault.kind === 'final')
+        return { retry: false, why: '' };
+    if (fault.kind === 'status' && !RETRYABLE_STATUSES.has(fault.status)) {
+        return { retry: false, why: '' };
+    }
+    if (fault.kind === 'unreachable' && tries >= MAX_TRIES_UNREACHABLE) {
+        return { retry: false, why: `Gave up after ${tries} tries.` };
+    }
+    let delayMs = backoffMs(attempt, random);
+    if (fault.kind === 'status') {
+        const askedMs = parseRetryAfter(fault.retryAfter, nowEpochMs);
+        if (askedMs !== undefined && askedMs >= remainingMs) {
+            return {
+                retry: false,
+                why: `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than the overall time-out (pollingTimeoutSec) leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
+            };
+        }
+        delayMs = Math.max(delayMs, askedMs ?? 0);
+    }
+    if (delayMs >= remainingMs) {
+        return {
+            retry: false,
+            why: `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: the overall time-out (pollingTimeoutSec) leaves no time for another.`
+        };
+    }
+    return { retry: true, delayMs };
+}
+/**
+ * Delay before retry number `attempt` (0 for the first retry): exponential backoff with equal
+ * jitter, so concurrent jobs do not retry in step.
+ *
+ * @example backoffMs(2, Math.random) // between 500 and 1000
+ */
+function backoffMs(attempt, random) {
+    const ceiling = Math.min(BACKOFF.maxMs, BACKOFF.baseMs * 2 ** Math.min(attempt, 30));
+    return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+/**
+ * `Retry-After: 120` or `Retry-After: Wed, 21 Oct 2026 07:28:00 GMT` → milliseconds from now
+ * (0 for a date past). Anything else (`1.5`, `-5`, garbage) → undefined: the header is ignored.
+ */
+function parseRetryAfter(value, nowEpochMs) {
+    const text = value?.trim();
+    if (!text)
+        return undefined;
+    if (/^\d+$/.test(text))
+        return Number(text) * 1000;
+    // An HTTP date names its weekday; Date.parse alone would take "-5" or "1.5" for a year.
+    if (!/^[A-Za-z]{3},/.test(text))
+        return undefined;
+    const at = Date.parse(text);
+    return Number.isNaN(at) ? undefined : Math.max(0, at - nowEpochMs);
+}
+
+;// CONCATENATED MODULE: ./src/sonar/types.ts
+/**
+ * The server's Web API as the action reads it: the shapes of `api/ce/task` and
+ * `api/qualitygates/project_status`, and the decoders that check a reply has them. Real servers
+ * add fields (caycStatus, period, ignoredConditions...) and drop some (errorThreshold on old
+ * warning-only conditions): unknown fields are ignored, missing optional ones stay undefined.
+ */
+
+
+/** A reply that is JSON but not of the expected shape; the caller turns it into a user message. */
+class UnexpectedShape extends Error {
+}
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/**
+ * Statuses are words (PENDING, IN_PROGRESS, OK, ERROR...). Anything else — new lines above all,
+ * which could smuggle workflow commands into the log — means the reply is not a server's.
+ */
+const STATUS_WORD = /^[A-Z][A-Z_]{0,39}$/;
+function statusWord(value, where) {
+    if (typeof value !== 'string' || !STATUS_WORD.test(value)) {
+        throw new UnexpectedShape(`${where} is ${typeof value === 'string' ? `"${oneLine(value, 60)}"` : oneLine(String(JSON.stringify(value)), 60)}, not a status word like OK or ERROR`);
+    }
+    return value;
+}
+/** An id the server sends: one that cannot be an id means the reply is not a server's. */
+function optionalId(value, where) {
+    const id = optionalString(value);
+    if (id === undefined || id === '')
+        return undefined;
+    const problem = idProblem(id);
+    if (problem)
+        throw new UnexpectedShape(`${where} "${oneLine(id, 60)}" ${problem}: it is not an id`);
+    return id;
+}
+const optionalString = (value) => typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+/** Decodes the body of `GET api/ce/task?id=`. */
+function decodeTask(body) {
+    const task = isObject(body) ? body['task'] : undefined;
+    if (!isObject(task) || task['status'] === undefined) {
+        throw new UnexpectedShape('expected {"task": {"status": ...}}');
+    }
+    return {
+        id: optionalString(task['id']) ?? '',
+        status: statusWord(task['status'], 'task.status'),
+        analysisId: optionalId(task['analysisId'], 'task.analysisId'),
+        errorMessage: optionalString(task['errorMessage']),
+        warnings: Array.isArray(task['warnings'])
+            ? task['warnings'].filter((w) => typeof w === 'string')
+            : [],
+        componentKey: optionalString(task['componentKey'])
+    };
+}
+/** Decodes the body of `GET api/qualitygates/project_status`. */
+function decodeProjectStatus(body) {
+    const projectStatus = isObject(body) ? body['projectStatus'] : undefined;
+    if (!isObject(projectStatus) || projectStatus['status'] === undefined) {
+        throw new UnexpectedShape('expected {"projectStatus": {"status": ...}}');
+    }
+    const conditions = Array.isArray(projectStatus['conditions']) ? projectStatus['conditions'] : [];
+    return {
+        status: statusWord(projectStatus['status'], 'projectStatus.status'),
+        conditions: conditions.filter(isObject).map(decodeCondition)
+    };
+}
+function decodeCondition(condition) {
+    const periodIndex = condition['periodIndex'];
+    return {
+        status: condition['status'] === undefined
+            ? 'NONE'
+            : statusWord(condition['status'], 'a condition status'),
+        metricKey: optionalString(condition['metricKey']) ?? 'unknown metric',
+        comparator: optionalString(condition['comparator']),
+        errorThreshold: optionalString(condition['errorThreshold']),
+        warningThreshold: optionalString(condition['warningThreshold']),
+        actualValue: optionalString(condition['actualValue']),
+        periodIndex: typeof periodIndex === 'number' ? periodIndex : undefined
+    };
+}
+
+;// CONCATENATED MODULE: ./src/sonar/client.ts
+
+
+
+
+
+
+
+
+
+const MAX_REDIRECTS = 5;
+/**
+ * The least time a request is given, even near or just past the deadline: a poll or gate read
+ * that starts then must have a chance to bring a verdict that is there. Nothing runs past
+ * deadline + DEADLINE_GRACE_MS: that is the exact bound of the overall time-out.
+ */
+const DEADLINE_GRACE_MS = 1000;
+/**
+ * The one HTTP client of the action: Basic auth with the token as user, same-origin rules for the
+ * token, per-request time-outs, retries inside the overall deadline, JSON checks, and a message
+ * a user can act on for every failure.
+ */
+class SonarClient {
+    options;
+    serverBase;
+    transport;
+    rootCertGiven;
+    constructor(options) {
+        // Defaults by ??, not by spreading: an option passed as undefined still gets its default.
+        this.options = {
+            ...options,
+            requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
+            random: options.random ?? Math.random,
+            onRetry: options.onRetry ?? (() => { })
+        };
+        // The spec: make the server address end in '/' before appending the API path.
+        this.serverBase = serverBase(options.serverUrl);
+        this.rootCertGiven = options.rootCert !== undefined;
+        this.transport = new HttpTransport({
+            userAgent: options.userAgent,
+            rootCert: options.rootCert,
+            maxBodyBytes: options.maxBodyBytes
+        });
+    }
+    /** `GET <taskUrl>`: the compute-engine task the analysis submitted. */
+    async getTask(taskUrl, taskId) {
+        const task = oneLine(taskId);
+        return this.getJson(taskUrl, {
+            what: `task ${task}`,
+            advice: {
+                notFound: `Task ${task} was not found: the report file may come from another server or an earlier run, or the taskId input is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
+                badRequest: `The server refused the request for task ${task}: check the taskId input or the report file's ceTaskId.`
+            },
+            decode: decodeTask
+        });
+    }
+    /** `GET <server>/api/qualitygates/project_status?analysisId=`: the gate of one analysis. */
+    async getProjectStatus(analysisId) {
+        const url = new URL(`api/qualitygates/project_status?analysisId=${encodeURIComponent(analysisId)}`, this.serverBase);
+        const analysis = oneLine(analysisId);
+        return this.getJson(url, {
+            what: `the quality gate status of analysis ${analysis}`,
+            advice: {
+                notFound: `Analysis ${analysis} was not found: check the analysisId input, or the analysis was deleted by the server's housekeeping.`,
+                badRequest: `The server refused the request for analysis ${analysis}: check the analysisId input.`
+            },
+            decode: decodeProjectStatus
+        });
+    }
+    /** The task address for a task id on this server: `<server>/api/ce/task?id=<id>`. */
+    taskUrl(taskId) {
+        return new URL(`api/ce/task?id=${encodeURIComponent(taskId)}`, this.serverBase);
+    }
+    /** Ends the kept-alive connections; the client reconnects if used again. */
+    close() {
+        this.transport.close();
+    }
+    async getJson(url, resource) {
+        if (!isSameOrigin(url, this.options.serverUrl)) {
+            throw new UnsafeRequestError(`Refusing to send the token to ${shownUrl(url, 'origin')}: the task address is not on the server ${shownUrl(this.options.serverUrl, 'origin')}. The report file may be tampered with or from another server; set sonarHostUrl to the server you trust to build the task address from it.`);
+        }
+        const { clock, deadline } = this.options;
+        for (let attempt = 0;; attempt++) {
+            let failed;
+            try {
+                const reply = await this.followRedirects(url, resource);
+                if (reply.status >= 200 && reply.status < 300)
+                    return decodeJson(url, reply, resource);
+                failed = statusFailure(reply, url, resource, this.options.token !== undefined);
+            }
+            catch (error) {
+                if (error instanceof DeadlineReached) {
+                    throw new TimeoutError(`The overall time-out (pollingTimeoutSec) ran out while waiting for ${resource.what} from ${shownUrl(url)}.`);
+                }
+                if (error instanceof FailedTryError)
+                    failed = error.failed;
+                else if (error instanceof TransportFailure)
+                    failed = transportFailure(error, url, resource, this.rootCertGiven);
+                else
+                    throw error;
+            }
+            const decision = decideRetry(failed.fault, attempt, deadline - clock.now(), this.options.random, Date.now());
+            if (!decision.retry) {
+                if (!decision.why)
+                    throw failed.error;
+                throw new ServerRequestError(`${failed.error.message} ${decision.why}`, failed.error.status);
+            }
+            this.options.onRetry(`${failed.cause} for ${resource.what}; trying again in ${decision.delayMs} ms (try ${attempt + 2}).`);
+            await clock.sleep(decision.delayMs);
+        }
+    }
+    /** One GET, following same-origin redirects by hand so the token never leaves the server. */
+    async followRedirects(start, resource) {
+        let url = start;
+        for (let hop = 0;; hop++) {
+            const reply = await this.send(url);
+            const location = headerValue(reply, 'location');
+            if (reply.status < 300 || reply.status >= 400 || reply.status === 304 || !location) {
+                return reply;
+            }
+            const next = redirectTarget(location, url, resource);
+            if (!isAllowedRedirect(url, next)) {
+                throw new UnsafeRequestError(`Refusing to follow a redirect from ${shownUrl(url, 'origin')} to ${shownUrl(next, 'origin')} with the token: redirects are followed only on the same server (or its https:// address). Set sonarHostUrl to the address the server really answers on.`);
+            }
+            if (hop + 1 >= MAX_REDIRECTS) {
+                throw new ServerRequestError(`Too many redirects (${MAX_REDIRECTS}) starting at ${shownUrl(start)}: set sonarHostUrl to the address the server really answers on.`, reply.status);
+            }
+            url = next;
+        }
+    }
+    /** One request, body included, within its time-out and never past deadline + grace. */
+    async send(url) {
+        const { deadline, clock, requestTimeoutMs, token } = this.options;
+        // Up to the deadline, or 1 s if that is less, but never past deadline + grace.
+        const now = clock.now();
+        const hardLeftMs = deadline + DEADLINE_GRACE_MS - now;
+        if (hardLeftMs <= 0)
+            throw new DeadlineReached();
+        const leftMs = Math.min(Math.max(deadline - now, DEADLINE_GRACE_MS), hardLeftMs);
+        const cutByDeadline = leftMs < requestTimeoutMs;
+        const headers = { accept: 'application/json' };
+        if (token !== undefined)
+            headers['authorization'] = basicAuth(token);
+        try {
+            return await this.transport.get(url, headers, Math.min(leftMs, requestTimeoutMs));
+        }
+        catch (error) {
+            if (cutByDeadline && error instanceof TransportFailure && error.reason === 'timeout') {
+                throw new DeadlineReached();
+            }
+            throw error;
+        }
+    }
+}
+/** A request the overall deadline cut short: a time-out, not a server fault. */
+class DeadlineReached extends Error {
+}
+/** A redirect's Location as a URL, or a clear refusal: only http(s) addresses are followed. */
+function redirectTarget(location, from, resource) {
+    let next;
+    try {
+        next = new URL(location, from);
+    }
+    catch {
+        next = undefined;
+    }
+    const quoted = `"${oneLine(location, QUOTE_LIMITS.short)}"`;
+    if (!next || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
+        throw new ServerRequestError(`The server redirected the request for ${resource.what} to ${next ? quoted : `${quoted}, which is not an address`}: only http:// and https:// addresses on the same server are followed. Set sonarHostUrl to the address the server really answers on.`);
+    }
+    if (next.username || next.password) {
+        throw new UnsafeRequestError(`Refusing to follow a redirect to an address with credentials in it (${shownUrl(next, 'origin')}): the action sends only its own token.`);
+    }
+    return next;
+}
+function decodeJson(url, reply, resource) {
+    const from = `for ${resource.what} from ${shownUrl(url)}`;
+    let json;
+    try {
+        json = parseJsonBody(reply.body, reply.headers);
+    }
+    catch (error) {
+        if (!(error instanceof BodyProblem))
+            throw error;
+        const failure = new ServerRequestError(`The reply ${from} ${error.message}.`, reply.status);
+        if (!error.truncated)
+            throw failure;
+        throw new FailedTryError({
+            error: failure,
+            fault: { kind: 'transient' },
+            cause: 'truncated body'
+        });
+    }
+    try {
+        return resource.decode(json);
+    }
+    catch (error) {
+        if (!(error instanceof UnexpectedShape))
+            throw error;
+        throw new ServerRequestError(`Unexpected reply ${from}: ${error.message}. Is this a SonarQube or SonarCloud server?`, reply.status);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/gate/evaluate.ts

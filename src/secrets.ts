@@ -1,4 +1,4 @@
-import { basicAuth } from './sonar/client.js'
+import { basicAuth } from './sonar/authorization.js'
 
 /** What a secret becomes where it is removed. */
 export const REDACTED = '***'

@@ -1,10 +1,18 @@
 import type { Clock } from '../clock.js'
 import { ServerRequestError, TimeoutError, UnsafeRequestError } from '../errors.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+import { basicAuth } from './authorization.js'
+import {
+  FailedTryError,
+  statusFailure,
+  transportFailure,
+  type FailedTry,
+  type ResourceWords
+} from './failed-try.js'
 import { BodyProblem, parseJsonBody } from './json-reply.js'
 import { isAllowedRedirect, isSameOrigin, serverBase, shownUrl } from './origin.js'
-import { decideRetry, type Fault } from './retry-policy.js'
-import { HttpTransport, TransportFailure, type Reply } from './transport.js'
+import { decideRetry } from './retry-policy.js'
+import { headerValue, HttpTransport, TransportFailure, type Reply } from './transport.js'
 import {
   decodeProjectStatus,
   decodeTask,
@@ -41,11 +49,8 @@ const MAX_REDIRECTS = 5
  */
 export const DEADLINE_GRACE_MS = 1000
 
-/** What the caller wants to read, for messages that say what went wrong. */
-interface Resource<T> {
-  what: string
-  /** What to check when the server says 404 or 400. */
-  advice: { notFound: string; badRequest: string }
+/** What the caller wants to read: how messages name it, and how to decode it. */
+interface Resource<T> extends ResourceWords {
   decode: (body: unknown) => T
 }
 
@@ -133,15 +138,7 @@ export class SonarClient {
       try {
         const reply = await this.followRedirects(url, resource)
         if (reply.status >= 200 && reply.status < 300) return decodeJson(url, reply, resource)
-        failed = {
-          error: explainStatus(reply, url, resource, this.options.token !== undefined),
-          fault: {
-            kind: 'status',
-            status: reply.status,
-            retryAfter: headerValue(reply, 'retry-after')
-          },
-          cause: `HTTP ${reply.status}`
-        }
+        failed = statusFailure(reply, url, resource, this.options.token !== undefined)
       } catch (error) {
         if (error instanceof DeadlineReached) {
           throw new TimeoutError(
@@ -150,7 +147,7 @@ export class SonarClient {
         }
         if (error instanceof FailedTryError) failed = error.failed
         else if (error instanceof TransportFailure)
-          failed = this.explainTransport(error, url, resource)
+          failed = transportFailure(error, url, resource, this.rootCertGiven)
         else throw error
       }
       const decision = decideRetry(
@@ -168,59 +165,6 @@ export class SonarClient {
         `${failed.cause} for ${resource.what}; trying again in ${decision.delayMs} ms (try ${attempt + 2}).`
       )
       await clock.sleep(decision.delayMs)
-    }
-  }
-
-  /** A failure on the way to the server, in words, with how it weighs for retrying. */
-  private explainTransport(
-    failure: TransportFailure,
-    url: URL,
-    resource: Resource<unknown>
-  ): FailedTry {
-    const where = `for ${resource.what} at ${shownUrl(url)}`
-    switch (failure.reason) {
-      case 'tls':
-        return {
-          error: new ServerRequestError(
-            `Could not reach the server ${where}: ${certificateAdvice(failure.code, this.rootCertGiven)}`
-          ),
-          fault: { kind: 'final' },
-          cause: 'TLS certificate not trusted'
-        }
-      case 'malformed':
-        return {
-          error: new ServerRequestError(
-            `Could not read the server's reply ${where}: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address and what stands in front of it.`
-          ),
-          fault: { kind: 'final' },
-          cause: 'invalid HTTP'
-        }
-      case 'too-large':
-        return {
-          error: new ServerRequestError(
-            `The server's reply ${where} was refused: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address.`
-          ),
-          fault: { kind: 'final' },
-          cause: 'reply too large'
-        }
-      case 'refused':
-      case 'dns':
-      case 'unreachable':
-        return {
-          error: new ServerRequestError(
-            `Could not reach the server ${where}: ${failure.message}. Check the address (sonarHostUrl or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`
-          ),
-          fault: { kind: 'unreachable' },
-          cause: failure.message
-        }
-      default:
-        return {
-          error: new ServerRequestError(
-            `Could not read the server's reply ${where}: ${failure.message}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`
-          ),
-          fault: { kind: 'transient' },
-          cause: failure.message
-        }
     }
   }
 
@@ -251,14 +195,14 @@ export class SonarClient {
 
   /** One request, body included, within its time-out and never past deadline + grace. */
   private async send(url: URL): Promise<Reply> {
-    const { deadline, clock, requestTimeoutMs, token, userAgent } = this.options
+    const { deadline, clock, requestTimeoutMs, token } = this.options
     // Up to the deadline, or 1 s if that is less, but never past deadline + grace.
     const now = clock.now()
     const hardLeftMs = deadline + DEADLINE_GRACE_MS - now
     if (hardLeftMs <= 0) throw new DeadlineReached()
     const leftMs = Math.min(Math.max(deadline - now, DEADLINE_GRACE_MS), hardLeftMs)
     const cutByDeadline = leftMs < requestTimeoutMs
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent }
+    const headers: Record<string, string> = { accept: 'application/json' }
     if (token !== undefined) headers['authorization'] = basicAuth(token)
     try {
       return await this.transport.get(url, headers, Math.min(leftMs, requestTimeoutMs))
@@ -271,28 +215,8 @@ export class SonarClient {
   }
 }
 
-/** `Basic base64(token + ':')`: the token as user name with an empty password. */
-export function basicAuth(token: string): string {
-  return `Basic ${Buffer.from(`${token}:`).toString('base64')}`
-}
-
 /** A request the overall deadline cut short: a time-out, not a server fault. */
 class DeadlineReached extends Error {}
-
-/** One try that failed: the error to report, how it weighs for retrying, and a short cause. */
-interface FailedTry {
-  error: ServerRequestError
-  fault: Fault
-  /** A few words for the retry line: "HTTP 503", "connection refused", "no reply within 10 s". */
-  cause: string
-}
-
-/** A failed try thrown from deep inside a try (a 2xx body cut off mid-JSON). */
-class FailedTryError extends Error {
-  constructor(readonly failed: FailedTry) {
-    super(failed.error.message)
-  }
-}
 
 /** A redirect's Location as a URL, or a clear refusal: only http(s) addresses are followed. */
 function redirectTarget(location: string, from: URL, resource: Resource<unknown>): URL {
@@ -314,17 +238,6 @@ function redirectTarget(location: string, from: URL, resource: Resource<unknown>
     )
   }
   return next
-}
-
-function headerValue(reply: Reply, name: string): string | undefined {
-  const value = reply.headers[name]
-  return Array.isArray(value) ? value[0] : value
-}
-
-function certificateAdvice(code: string | undefined, rootCertGiven: boolean): string {
-  return rootCertGiven
-    ? `TLS certificate not trusted (${code}) even with sonarRootCert: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`
-    : `TLS certificate not trusted (${code}). For a server behind a private CA, set sonarRootCert or SONAR_ROOT_CERT to that CA's certificate (PEM).`
 }
 
 function decodeJson<T>(url: URL, reply: Reply, resource: Resource<T>): T {
@@ -351,70 +264,4 @@ function decodeJson<T>(url: URL, reply: Reply, resource: Resource<T>): T {
       reply.status
     )
   }
-}
-
-function explainStatus(
-  reply: Reply,
-  url: URL,
-  resource: Resource<unknown>,
-  tokenSent: boolean
-): ServerRequestError {
-  const { status } = reply
-  const at = `(HTTP ${status} at ${shownUrl(url)})`
-  const words = serverWords(reply)
-  // The server's own words first: they name the task, the analysis or the permission (a 401's
-  // "Authentication required" adds nothing to ours).
-  const said = words && status !== 401 ? `The server says: ${words}. ` : ''
-  switch (status) {
-    case 401:
-      return new ServerRequestError(
-        `${said}${
-          tokenSent
-            ? `The server rejected the token ${at}: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
-            : `The server requires a token ${at} and none was given: set the SONAR_TOKEN environment variable or the sonarToken input.`
-        }`,
-        status
-      )
-    case 403:
-      return new ServerRequestError(
-        `${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`,
-        status
-      )
-    case 404:
-      return new ServerRequestError(`${said}${resource.advice.notFound} ${at}`, status)
-    case 400:
-      return new ServerRequestError(`${said}${resource.advice.badRequest} ${at}`, status)
-    default:
-      return new ServerRequestError(
-        `The server failed to answer for ${resource.what} ${at}${words ? `: ${words}` : ''}.`,
-        status
-      )
-  }
-}
-
-/** The most error messages quoted from one reply. */
-const MAX_SERVER_MESSAGES = 3
-
-/**
- * The server's own words from `{"errors":[{"msg":"..."}]}`, quoted and bounded; entries that are
- * not of that shape are skipped. undefined when the body holds none.
- */
-function serverWords(reply: Reply): string | undefined {
-  let body: unknown
-  try {
-    body = parseJsonBody(reply.body, reply.headers)
-  } catch {
-    return undefined
-  }
-  const errors = (body as { errors?: unknown } | null)?.errors
-  if (!Array.isArray(errors)) return undefined
-  const messages: string[] = []
-  for (const entry of errors) {
-    const msg = (entry as { msg?: unknown } | null)?.msg
-    if (typeof msg === 'string' && msg.trim() !== '') {
-      messages.push(`"${oneLine(msg.trim(), QUOTE_LIMITS.long)}"`)
-    }
-    if (messages.length === MAX_SERVER_MESSAGES) break
-  }
-  return messages.length ? messages.join('; ') : undefined
 }

@@ -136,6 +136,12 @@ export class HttpTransport {
   }
 }
 
+/** A header's first value. */
+export function headerValue(reply: Reply, name: string): string | undefined {
+  const value = reply.headers[name]
+  return Array.isArray(value) ? value[0] : value
+}
+
 /** Reads a body into one buffer (chunks kept, joined once), failing past `limit` bytes. */
 function readBody(message: http.IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
