@@ -32724,10 +32724,15 @@ function decodeTask(body) {
         status: statusWord(task['status'], 'task.status'),
         analysisId: optionalId(task['analysisId'], 'task.analysisId'),
         errorMessage: optionalString(task['errorMessage']),
+        errorType: optionalString(task['errorType']),
         warnings: Array.isArray(task['warnings'])
             ? task['warnings'].filter((w) => typeof w === 'string')
             : [],
-        componentKey: optionalString(task['componentKey'])
+        componentKey: optionalString(task['componentKey']),
+        branch: optionalString(task['branch']) || undefined,
+        branchType: optionalString(task['branchType']) || undefined,
+        pullRequest: optionalString(task['pullRequest']) || undefined,
+        executionTimeMs: optionalCount(task['executionTimeMs'])
     };
 }
 /** Decodes the body of `GET api/qualitygates/project_status`. */
@@ -32737,10 +32742,31 @@ function decodeProjectStatus(body) {
         throw new UnexpectedShape('expected {"projectStatus": {"status": ...}}');
     }
     const conditions = Array.isArray(projectStatus['conditions']) ? projectStatus['conditions'] : [];
+    const periods = projectStatus['periods'];
+    const ignored = projectStatus['ignoredConditions'];
     return {
         status: statusWord(projectStatus['status'], 'projectStatus.status'),
-        conditions: conditions.filter(isObject).map(decodeCondition)
+        conditions: conditions.filter(isObject).map(decodeCondition),
+        period: decodePeriod(projectStatus['period'] ?? (Array.isArray(periods) ? periods[0] : undefined)),
+        caycStatus: optionalString(projectStatus['caycStatus']) || undefined,
+        ignoredConditions: typeof ignored === 'boolean' ? ignored : undefined
     };
+}
+function decodePeriod(period) {
+    if (!isObject(period))
+        return undefined;
+    const mode = optionalString(period['mode']);
+    if (!mode)
+        return undefined;
+    return {
+        mode,
+        date: optionalString(period['date']) || undefined,
+        parameter: optionalString(period['parameter']) || undefined
+    };
+}
+/** A whole number of at least 0 (a duration, a count), or undefined. */
+function optionalCount(value) {
+    return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
 function decodeCondition(condition) {
     const periodIndex = condition['periodIndex'];
@@ -33050,7 +33076,7 @@ async function waitForTask(options) {
             return { ...task, analysisId: task.analysisId };
         }
         if (task.status === 'FAILED' || task.status === 'CANCELED') {
-            throw new TaskFailedError(`The analysis task ${oneLine(task.id)} ended ${task.status}: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
+            throw new TaskFailedError(`The analysis task ${oneLine(task.id)} ended ${task.status}${task.errorType ? ` (${oneLine(task.errorType)})` : ''}: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
         }
         nextPollAt = Math.max(nextPollAt + options.pollingIntervalMs, clock.now());
     }
@@ -33114,7 +33140,13 @@ async function readGate(target, client, settings, deps) {
         projectKey,
         conditions: evaluateConditions(gate.conditions),
         taskWarnings: finished?.warnings ?? [],
-        elapsedMs: deps.clock.now() - deps.startedAt
+        elapsedMs: deps.clock.now() - deps.startedAt,
+        branch: finished?.branch,
+        branchType: finished?.branchType,
+        pullRequest: finished?.pullRequest,
+        period: gate.period,
+        caycStatus: gate.caycStatus,
+        ignoredConditions: gate.ignoredConditions
     };
 }
 async function resolveTarget(settings, deps) {
@@ -33234,7 +33266,9 @@ function gateOutputs(result) {
             analysisId: outputText(result.analysisId),
             taskId: outputText(result.taskId ?? ''),
             dashboardUrl: dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
-            conditions: conditions.json
+            conditions: conditions.json,
+            branch: outputText(result.branch ?? ''),
+            pullRequest: outputText(result.pullRequest ?? '')
         },
         conditionsLeftOut: conditions.leftOut
     };
@@ -33484,6 +33518,48 @@ function describeCondition({ condition }) {
     }
     return `${subject} (fails when ${comparatorWords(metricKey, comparator)} ${formatValue(metricKey, errorThreshold)})`;
 }
+/**
+ * What the server counts as new code, in words: `previous_version` → "since the previous
+ * version", `days` 30 → "the last 30 days", `reference_branch` main → "compared with branch
+ * main"; the date it starts from follows when the server gives it. Old servers write the modes
+ * in capitals (PREVIOUS_VERSION, NUMBER_OF_DAYS...).
+ *
+ * @example newCodeWords({ mode: 'days', parameter: '30', date: undefined }) // 'the last 30 days'
+ */
+function newCodeWords(period) {
+    const parameter = period.parameter ? cut(period.parameter, QUOTE_LIMITS.short) : undefined;
+    const words = (() => {
+        switch (period.mode.toLowerCase()) {
+            case 'previous_version':
+                return 'since the previous version';
+            case 'days':
+            case 'number_of_days':
+                return parameter ? `the last ${parameter} days` : 'the last days';
+            case 'date':
+            case 'specific_date':
+                return 'since a date';
+            case 'version':
+                return parameter ? `since version ${parameter}` : 'since a version';
+            case 'reference_branch':
+                return parameter ? `compared with branch ${parameter}` : 'compared with a reference branch';
+            case 'specific_analysis':
+            case 'previous_analysis':
+                return 'since an analysis';
+            default:
+                return cut(period.mode, QUOTE_LIMITS.short);
+        }
+    })();
+    return period.date ? `${words} (${cut(period.date, QUOTE_LIMITS.short)})` : words;
+}
+const CAYC_WORDS = {
+    compliant: 'compliant',
+    'non-compliant': 'not compliant',
+    'over-compliant': 'compliant, with conditions beyond it'
+};
+/** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
+function caycWords(status) {
+    return CAYC_WORDS[status] ?? cut(status, QUOTE_LIMITS.short);
+}
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
 
@@ -33528,7 +33604,11 @@ const isKnownStatus = (status) => status in HEADLINES;
  * @example await core.summary.addRaw(renderSummary(result), true).write()
  */
 function renderSummary(result) {
-    const head = [`<h2>${headline(result.status)}</h2>`, `<p>${about(result)}</p>`];
+    const head = [
+        `<h2>${headline(result.status)}</h2>`,
+        `<p>${about(result)}</p>`,
+        ...gateDetailsBlock(result)
+    ];
     const tail = [...warningsBlock(result.taskWarnings), ...dashboardBlock(result)];
     const table = conditionsBlock(result.conditions, SUMMARY_LIMITS.bytes - byteSize([...head, ...tail]));
     const summary = blocks([...head, ...table, ...tail]);
@@ -33600,11 +33680,36 @@ function headline(status) {
 function about(result) {
     const parts = [
         result.projectKey ? `Project <code>${summaryText(result.projectKey)}</code>` : undefined,
+        result.pullRequest
+            ? `pull request <code>${summaryText(result.pullRequest)}</code>`
+            : result.branch
+                ? `branch <code>${summaryText(result.branch)}</code>${branchKind(result.branchType)}`
+                : undefined,
         `analysis <code>${summaryText(result.analysisId)}</code>`,
         result.taskId ? `task <code>${summaryText(result.taskId)}</code>` : undefined,
         `checked in ${wait_for_task_seconds(result.elapsedMs)}`
     ];
     return parts.filter(Boolean).join(' · ');
+}
+/** The branch's type when it says more than "a branch": LONG or SHORT on old servers. */
+function branchKind(branchType) {
+    return branchType && branchType !== 'BRANCH' ? ` (${summaryText(branchType)})` : '';
+}
+/**
+ * What the gate reply says beside its conditions: the new code period, Clean as You Code
+ * compliance, and conditions the server ignored.
+ */
+function gateDetailsBlock(result) {
+    const lines = [
+        result.period ? `New code: ${summaryText(newCodeWords(result.period))}` : undefined,
+        result.caycStatus
+            ? `Clean as You Code: ${summaryText(caycWords(result.caycStatus))}`
+            : undefined,
+        result.ignoredConditions
+            ? 'Some conditions on new code were ignored: the new code has too few lines to judge.'
+            : undefined
+    ].filter((line) => line !== undefined);
+    return lines.length ? [`<p>${lines.join('<br>')}</p>`] : [];
 }
 const TABLE_HEAD = [
     '<table>',

@@ -18,7 +18,9 @@ describe.each(RUNTIMES)('the gate decides the verdict, on $runtime', ({ node, ve
         analysisId: analysis.analysisId,
         taskId: analysis.taskId,
         dashboardUrl: `${server.simulator.url}/dashboard?id=demo-project`,
-        conditions: expect.any(String)
+        conditions: expect.any(String),
+        branch: '',
+        pullRequest: ''
       })
       expect(JSON.parse(run.outputs['conditions'] ?? '')).toEqual(
         analysis.script.projectStatus['conditions']

@@ -107,3 +107,19 @@ describe('an unknown gate status passes, as NONE', () => {
     })
   })
 })
+
+describe('the branch and the pull request the task names are outputs', () => {
+  it('a branch', () => {
+    expect(gateOutputs(gateResult({ branch: 'main', branchType: 'BRANCH' })).values).toMatchObject({
+      branch: 'main',
+      pullRequest: ''
+    })
+  })
+
+  it('a pull request', () => {
+    expect(gateOutputs(gateResult({ pullRequest: '42' })).values).toMatchObject({
+      branch: '',
+      pullRequest: '42'
+    })
+  })
+})

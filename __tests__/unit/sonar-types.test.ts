@@ -118,3 +118,60 @@ describe('an analysis id goes back to the server and into messages: it must look
     }
   )
 })
+
+describe('the fields each server generation adds are read when they are there', () => {
+  it('a task of a branch, a pull request, a failure type and the processing time', () => {
+    const task = decodeTask({
+      task: {
+        ...taskExample.task,
+        branch: 'feature/x',
+        branchType: 'BRANCH',
+        pullRequest: '42',
+        errorType: 'ANALYSIS_REPORT',
+        executionTimeMs: 2840
+      }
+    })
+    expect(task).toMatchObject({
+      branch: 'feature/x',
+      branchType: 'BRANCH',
+      pullRequest: '42',
+      errorType: 'ANALYSIS_REPORT',
+      executionTimeMs: 2840
+    })
+  })
+
+  it.each([
+    [
+      'period (10.0 and later)',
+      { period: { mode: 'PREVIOUS_VERSION', date: '2024-01-02T10:00:00+0000' } }
+    ],
+    [
+      'periods (9.9 and earlier, SonarCloud)',
+      { periods: [{ index: 1, mode: 'PREVIOUS_VERSION', date: '2024-01-02T10:00:00+0000' }] }
+    ]
+  ])('the new code period from %s', (_, shape) => {
+    const gate = decodeProjectStatus({ projectStatus: { status: 'OK', conditions: [], ...shape } })
+    expect(gate.period).toEqual({
+      mode: 'PREVIOUS_VERSION',
+      date: '2024-01-02T10:00:00+0000',
+      parameter: undefined
+    })
+  })
+
+  it('caycStatus and ignoredConditions, and nothing when they are absent or odd', () => {
+    expect(decodeProjectStatus(projectStatusExample)).toMatchObject({
+      caycStatus: 'non-compliant',
+      ignoredConditions: false
+    })
+    expect(
+      decodeProjectStatus({
+        projectStatus: {
+          status: 'OK',
+          ignoredConditions: 'yes',
+          period: { date: 'x' },
+          periods: 'x'
+        }
+      })
+    ).toMatchObject({ caycStatus: undefined, ignoredConditions: undefined, period: undefined })
+  })
+})

@@ -185,3 +185,42 @@ describe('an unknown gate status passes (only ERROR fails), with a warning that 
     ])
   })
 })
+
+describe('the summary says which branch or pull request, what new code is, and what the server ignored', () => {
+  const paragraphs = (summary: string) =>
+    renderAsGitHub(summary)
+      .of('p')
+      .map((p) => p.text)
+
+  it('a pull request, then a branch (its type when it says more than BRANCH)', () => {
+    expect(paragraphs(renderSummary(result({ pullRequest: '42', branch: 'feature' })))[0]).toMatch(
+      /^Project my-project · pull request 42 · analysis/
+    )
+    expect(paragraphs(renderSummary(result({ branch: 'release', branchType: 'LONG' })))[0]).toMatch(
+      /^Project my-project · branch release \(LONG\) · analysis/
+    )
+    expect(paragraphs(renderSummary(result({ branch: 'main', branchType: 'BRANCH' })))[0]).toMatch(
+      /^Project my-project · branch main · analysis/
+    )
+  })
+
+  it('the new code period, Clean as You Code compliance and ignored conditions', () => {
+    const summary = renderSummary(
+      result({
+        period: { mode: 'days', parameter: '30', date: '2024-01-02' },
+        caycStatus: 'compliant',
+        ignoredConditions: true
+      })
+    )
+    expect(renderAsGitHub(summary).text).toContain(
+      'New code: the last 30 days (2024-01-02)Clean as You Code: compliantSome conditions on new code were ignored: the new code has too few lines to judge.'
+    )
+  })
+
+  it('none of them when the server says nothing of them', () => {
+    const summary = renderSummary(
+      result({ period: undefined, caycStatus: undefined, ignoredConditions: undefined })
+    )
+    expect(renderAsGitHub(summary).text).not.toMatch(/New code|Clean as You Code|ignored/)
+  })
+})

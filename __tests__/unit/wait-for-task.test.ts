@@ -89,6 +89,16 @@ describe('a task that ends FAILED or CANCELED fails at once with the server mess
     expect(server.polls).toBe(2)
   })
 
+  it('names the kind of failure the server gives beside its message', async () => {
+    const clock = new FakeClock()
+    const server = scriptedTask([
+      task('FAILED', { errorType: 'ANALYSIS_REPORT', errorMessage: 'Report processing failed' })
+    ])
+    await expect(waitForTask(options(clock, server.fetchTask))).rejects.toThrow(
+      'The analysis task AYTask1 ended FAILED (ANALYSIS_REPORT): Report processing failed.'
+    )
+  })
+
   it('says so when the server gave no reason', async () => {
     const clock = new FakeClock()
     await expect(waitForTask(options(clock, scriptedTask(['CANCELED']).fetchTask))).rejects.toThrow(

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { comparatorWords, formatValue, metricName } from '../../src/report/wording.js'
+import {
+  caycWords,
+  comparatorWords,
+  formatValue,
+  metricName,
+  newCodeWords
+} from '../../src/report/wording.js'
 
 describe('metrics read in words', () => {
   it.each([
@@ -45,5 +51,28 @@ describe('server values quoted in words are cut to 200 characters', () => {
 
   it('leaves escaping to the destination: the words keep the text as sent', () => {
     expect(formatValue('alert_status', '<b>\n')).toBe('<b>\n')
+  })
+})
+
+describe('the new code period and Clean as You Code in words', () => {
+  it.each([
+    [{ mode: 'previous_version' }, 'since the previous version'],
+    [{ mode: 'PREVIOUS_VERSION', date: '2024-01-02' }, 'since the previous version (2024-01-02)'],
+    [{ mode: 'days', parameter: '30' }, 'the last 30 days'],
+    [{ mode: 'NUMBER_OF_DAYS', parameter: '7' }, 'the last 7 days'],
+    [{ mode: 'reference_branch', parameter: 'main' }, 'compared with branch main'],
+    [{ mode: 'version', parameter: '2.0' }, 'since version 2.0'],
+    [{ mode: 'something_new' }, 'something_new']
+  ])('%j → %s', (period, words) => {
+    expect(newCodeWords({ date: undefined, parameter: undefined, ...period })).toBe(words)
+  })
+
+  it.each([
+    ['compliant', 'compliant'],
+    ['non-compliant', 'not compliant'],
+    ['over-compliant', 'compliant, with conditions beyond it'],
+    ['other', 'other']
+  ])('caycStatus %s → %s', (status, words) => {
+    expect(caycWords(status)).toBe(words)
   })
 })

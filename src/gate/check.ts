@@ -3,6 +3,7 @@ import type { Log } from '../log.js'
 import { loadReportFile, readTextFile, taskAddress, type TextFileReader } from '../report-file.js'
 import type { Settings } from '../settings.js'
 import { SonarClient } from '../sonar/client.js'
+import type { NewCodePeriod } from '../sonar/types.js'
 import { serverBase } from '../sonar/origin.js'
 import { evaluateConditions, type EvaluatedCondition } from './evaluate.js'
 import { seconds, waitForTask, type FinishedTask } from './wait-for-task.js'
@@ -25,6 +26,17 @@ export interface GateResult {
   /** Warnings of the finished analysis task (missing blame information...). */
   taskWarnings: string[]
   elapsedMs: number
+  /** The branch analysed and its type, as the task says (unknown with the analysisId input). */
+  branch?: string
+  branchType?: string
+  /** The pull request analysed, as the task says. */
+  pullRequest?: string
+  /** What the server counts as new code for this gate. */
+  period?: NewCodePeriod
+  /** Clean as You Code compliance of the gate, when the server says. */
+  caycStatus?: string
+  /** true when the server ignored conditions on new code (too few new lines). */
+  ignoredConditions?: boolean
 }
 
 export interface CheckDependencies {
@@ -106,7 +118,13 @@ async function readGate(
     projectKey,
     conditions: evaluateConditions(gate.conditions),
     taskWarnings: finished?.warnings ?? [],
-    elapsedMs: deps.clock.now() - deps.startedAt
+    elapsedMs: deps.clock.now() - deps.startedAt,
+    branch: finished?.branch,
+    branchType: finished?.branchType,
+    pullRequest: finished?.pullRequest,
+    period: gate.period,
+    caycStatus: gate.caycStatus,
+    ignoredConditions: gate.ignoredConditions
   }
 }
 

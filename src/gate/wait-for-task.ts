@@ -64,7 +64,7 @@ export async function waitForTask(options: WaitForTaskOptions): Promise<Finished
     }
     if (task.status === 'FAILED' || task.status === 'CANCELED') {
       throw new TaskFailedError(
-        `The analysis task ${oneLine(task.id)} ended ${task.status}: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`
+        `The analysis task ${oneLine(task.id)} ended ${task.status}${task.errorType ? ` (${oneLine(task.errorType)})` : ''}: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`
       )
     }
     nextPollAt = Math.max(nextPollAt + options.pollingIntervalMs, clock.now())

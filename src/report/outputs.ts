@@ -15,6 +15,8 @@ export interface GateOutputs {
     taskId: string
     dashboardUrl: string
     conditions: string
+    branch: string
+    pullRequest: string
   }
   /** How many conditions did not fit in the `conditions` output. */
   conditionsLeftOut: number
@@ -36,7 +38,9 @@ export function gateOutputs(result: GateResult): GateOutputs {
       analysisId: outputText(result.analysisId),
       taskId: outputText(result.taskId ?? ''),
       dashboardUrl: dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
-      conditions: conditions.json
+      conditions: conditions.json,
+      branch: outputText(result.branch ?? ''),
+      pullRequest: outputText(result.pullRequest ?? '')
     },
     conditionsLeftOut: conditions.leftOut
   }

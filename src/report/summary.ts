@@ -6,7 +6,14 @@ import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
 import { analysisWarningText } from './analysis-warning.js'
 import { dashboardAddress } from './dashboard-link.js'
 import { summaryText } from './summary-text.js'
-import { comparatorWords, describeCondition, formatValue, metricName } from './wording.js'
+import {
+  caycWords,
+  comparatorWords,
+  describeCondition,
+  formatValue,
+  metricName,
+  newCodeWords
+} from './wording.js'
 
 /**
  * How much the summary and the messages show. GitHub refuses a step summary over 1 MiB: the
@@ -49,7 +56,11 @@ const isKnownStatus = (status: string): boolean => status in HEADLINES
  * @example await core.summary.addRaw(renderSummary(result), true).write()
  */
 export function renderSummary(result: GateResult): string {
-  const head = [`<h2>${headline(result.status)}</h2>`, `<p>${about(result)}</p>`]
+  const head = [
+    `<h2>${headline(result.status)}</h2>`,
+    `<p>${about(result)}</p>`,
+    ...gateDetailsBlock(result)
+  ]
   const tail = [...warningsBlock(result.taskWarnings), ...dashboardBlock(result)]
   const table = conditionsBlock(
     result.conditions,
@@ -137,11 +148,38 @@ function headline(status: string): string {
 function about(result: GateResult): string {
   const parts = [
     result.projectKey ? `Project <code>${summaryText(result.projectKey)}</code>` : undefined,
+    result.pullRequest
+      ? `pull request <code>${summaryText(result.pullRequest)}</code>`
+      : result.branch
+        ? `branch <code>${summaryText(result.branch)}</code>${branchKind(result.branchType)}`
+        : undefined,
     `analysis <code>${summaryText(result.analysisId)}</code>`,
     result.taskId ? `task <code>${summaryText(result.taskId)}</code>` : undefined,
     `checked in ${seconds(result.elapsedMs)}`
   ]
   return parts.filter(Boolean).join(' · ')
+}
+
+/** The branch's type when it says more than "a branch": LONG or SHORT on old servers. */
+function branchKind(branchType: string | undefined): string {
+  return branchType && branchType !== 'BRANCH' ? ` (${summaryText(branchType)})` : ''
+}
+
+/**
+ * What the gate reply says beside its conditions: the new code period, Clean as You Code
+ * compliance, and conditions the server ignored.
+ */
+function gateDetailsBlock(result: GateResult): string[] {
+  const lines = [
+    result.period ? `New code: ${summaryText(newCodeWords(result.period))}` : undefined,
+    result.caycStatus
+      ? `Clean as You Code: ${summaryText(caycWords(result.caycStatus))}`
+      : undefined,
+    result.ignoredConditions
+      ? 'Some conditions on new code were ignored: the new code has too few lines to judge.'
+      : undefined
+  ].filter((line) => line !== undefined)
+  return lines.length ? [`<p>${lines.join('<br>')}</p>`] : []
 }
 
 const TABLE_HEAD = [

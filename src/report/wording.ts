@@ -1,4 +1,5 @@
 import type { EvaluatedCondition } from '../gate/evaluate.js'
+import type { NewCodePeriod } from '../sonar/types.js'
 import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
 
 /**
@@ -154,4 +155,49 @@ export function describeCondition({ condition }: EvaluatedCondition): string {
     return `${subject} (${quoted(status)} by the server, which sent no threshold)`
   }
   return `${subject} (fails when ${comparatorWords(metricKey, comparator)} ${formatValue(metricKey, errorThreshold)})`
+}
+
+/**
+ * What the server counts as new code, in words: `previous_version` → "since the previous
+ * version", `days` 30 → "the last 30 days", `reference_branch` main → "compared with branch
+ * main"; the date it starts from follows when the server gives it. Old servers write the modes
+ * in capitals (PREVIOUS_VERSION, NUMBER_OF_DAYS...).
+ *
+ * @example newCodeWords({ mode: 'days', parameter: '30', date: undefined }) // 'the last 30 days'
+ */
+export function newCodeWords(period: NewCodePeriod): string {
+  const parameter = period.parameter ? cut(period.parameter, QUOTE_LIMITS.short) : undefined
+  const words = (() => {
+    switch (period.mode.toLowerCase()) {
+      case 'previous_version':
+        return 'since the previous version'
+      case 'days':
+      case 'number_of_days':
+        return parameter ? `the last ${parameter} days` : 'the last days'
+      case 'date':
+      case 'specific_date':
+        return 'since a date'
+      case 'version':
+        return parameter ? `since version ${parameter}` : 'since a version'
+      case 'reference_branch':
+        return parameter ? `compared with branch ${parameter}` : 'compared with a reference branch'
+      case 'specific_analysis':
+      case 'previous_analysis':
+        return 'since an analysis'
+      default:
+        return cut(period.mode, QUOTE_LIMITS.short)
+    }
+  })()
+  return period.date ? `${words} (${cut(period.date, QUOTE_LIMITS.short)})` : words
+}
+
+const CAYC_WORDS: Record<string, string> = {
+  compliant: 'compliant',
+  'non-compliant': 'not compliant',
+  'over-compliant': 'compliant, with conditions beyond it'
+}
+
+/** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
+export function caycWords(status: string): string {
+  return CAYC_WORDS[status] ?? cut(status, QUOTE_LIMITS.short)
 }

@@ -15,9 +15,18 @@ export interface Task {
   status: TaskStatus | (string & {})
   analysisId: string | undefined
   errorMessage: string | undefined
+  /** The kind of failure of a FAILED task (e.g. ANALYSIS_REPORT), beside its message. */
+  errorType?: string | undefined
   /** Analysis warnings (missing blame information, deprecated properties...). */
   warnings: string[]
   componentKey: string | undefined
+  /** The branch analysed, and its type (BRANCH, or LONG/SHORT on old servers). */
+  branch?: string | undefined
+  branchType?: string | undefined
+  /** The pull request analysed (its key, the number on GitHub). */
+  pullRequest?: string | undefined
+  /** How long the server took to process the analysis report. */
+  executionTimeMs?: number | undefined
 }
 
 export type GateStatus = 'OK' | 'WARN' | 'ERROR' | 'NONE'
@@ -33,9 +42,24 @@ export interface Condition {
   periodIndex: number | undefined
 }
 
+/** What the server counts as new code: `period` on 10.0+, the first of `periods` before and on SonarCloud. */
+export interface NewCodePeriod {
+  /** previous_version, days, date, version, reference_branch, PREVIOUS_VERSION... */
+  mode: string
+  /** When new code starts, as the server writes it. */
+  date: string | undefined
+  /** The mode's parameter: a number of days, a version, a branch. */
+  parameter: string | undefined
+}
+
 export interface ProjectStatus {
   status: GateStatus | (string & {})
   conditions: Condition[]
+  period?: NewCodePeriod | undefined
+  /** Clean as You Code compliance of the gate (compliant, non-compliant, over-compliant). */
+  caycStatus?: string | undefined
+  /** true when the server ignored conditions on new code (too few new lines to judge). */
+  ignoredConditions?: boolean | undefined
 }
 
 /** A reply that is JSON but not of the expected shape; the caller turns it into a user message. */
@@ -85,10 +109,15 @@ export function decodeTask(body: unknown): Task {
     status: statusWord(task['status'], 'task.status'),
     analysisId: optionalId(task['analysisId'], 'task.analysisId'),
     errorMessage: optionalString(task['errorMessage']),
+    errorType: optionalString(task['errorType']),
     warnings: Array.isArray(task['warnings'])
       ? task['warnings'].filter((w): w is string => typeof w === 'string')
       : [],
-    componentKey: optionalString(task['componentKey'])
+    componentKey: optionalString(task['componentKey']),
+    branch: optionalString(task['branch']) || undefined,
+    branchType: optionalString(task['branchType']) || undefined,
+    pullRequest: optionalString(task['pullRequest']) || undefined,
+    executionTimeMs: optionalCount(task['executionTimeMs'])
   }
 }
 
@@ -99,10 +128,33 @@ export function decodeProjectStatus(body: unknown): ProjectStatus {
     throw new UnexpectedShape('expected {"projectStatus": {"status": ...}}')
   }
   const conditions = Array.isArray(projectStatus['conditions']) ? projectStatus['conditions'] : []
+  const periods = projectStatus['periods']
+  const ignored = projectStatus['ignoredConditions']
   return {
     status: statusWord(projectStatus['status'], 'projectStatus.status'),
-    conditions: conditions.filter(isObject).map(decodeCondition)
+    conditions: conditions.filter(isObject).map(decodeCondition),
+    period: decodePeriod(
+      projectStatus['period'] ?? (Array.isArray(periods) ? (periods[0] as unknown) : undefined)
+    ),
+    caycStatus: optionalString(projectStatus['caycStatus']) || undefined,
+    ignoredConditions: typeof ignored === 'boolean' ? ignored : undefined
   }
+}
+
+function decodePeriod(period: unknown): NewCodePeriod | undefined {
+  if (!isObject(period)) return undefined
+  const mode = optionalString(period['mode'])
+  if (!mode) return undefined
+  return {
+    mode,
+    date: optionalString(period['date']) || undefined,
+    parameter: optionalString(period['parameter']) || undefined
+  }
+}
+
+/** A whole number of at least 0 (a duration, a count), or undefined. */
+function optionalCount(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined
 }
 
 function decodeCondition(condition: Json): Condition {
