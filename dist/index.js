@@ -31749,10 +31749,24 @@ class QualityGateFailure extends ActionError {
 
 ;// CONCATENATED MODULE: ./src/sonar/authorization.ts
 /** How the token is sent to the server. */
+/**
+ * The Authorization header for the token: `Bearer <token>`, or `Basic base64(token + ':')`, the
+ * token as user name with an empty password.
+ *
+ * @example authorization('squ_abc', 'bearer') // 'Bearer squ_abc'
+ */
+function authorization(token, scheme) {
+    return scheme === 'bearer' ? `Bearer ${token}` : basicAuth(token);
+}
 /** `Basic base64(token + ':')`: the token as user name with an empty password. */
 function basicAuth(token) {
     return `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
 }
+/** The other scheme, tried once when the server answers 401 to the first. */
+function otherScheme(scheme) {
+    return scheme === 'bearer' ? 'basic' : 'bearer';
+}
+const SCHEME_NAMES = { bearer: 'Bearer', basic: 'Basic' };
 
 ;// CONCATENATED MODULE: ./src/secrets.ts
 
@@ -32103,7 +32117,8 @@ function parseReportFile(text, file) {
         ceTaskId: taskId(name, id('ceTaskId', value('ceTaskId')), ceTaskUrl && id('the id in ceTaskUrl', ceTaskUrl.searchParams.get('id') || undefined)),
         dashboardUrl: url('dashboardUrl'),
         projectKey: id('projectKey', value('projectKey')),
-        serverVersion: value('serverVersion')
+        serverVersion: value('serverVersion'),
+        organization: value('organization')
     };
 }
 /** An http(s) address without credentials, or a ReportFileError that never shows them. */
@@ -32533,15 +32548,17 @@ function transportFailure(failure, url, resource, rootCertGiven) {
     }
 }
 /** A status the server answered instead of the JSON asked for, in words. */
-function statusFailure(reply, url, resource, tokenSent) {
+function statusFailure(reply, url, resource, 
+/** The schemes the token was sent with ("Bearer and Basic"); undefined without a token. */
+authTried) {
     const retryAfter = headerValue(reply, 'retry-after');
     return {
-        error: statusError(reply, url, resource, tokenSent),
+        error: statusError(reply, url, resource, authTried),
         fault: { kind: 'status', status: reply.status, retryAfter },
         cause: `HTTP ${reply.status}`
     };
 }
-function statusError(reply, url, resource, tokenSent) {
+function statusError(reply, url, resource, authTried) {
     const { status } = reply;
     const at = `(HTTP ${status} at ${shownUrl(url)})`;
     const words = serverWords(reply);
@@ -32550,8 +32567,8 @@ function statusError(reply, url, resource, tokenSent) {
     const said = words && status !== 401 ? `The server says: ${words}. ` : '';
     switch (status) {
         case 401:
-            return new ServerRequestError(`${said}${tokenSent
-                ? `The server rejected the token ${at}: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
+            return new ServerRequestError(`${said}${authTried
+                ? `The server rejected the token ${at}, sent with ${authTried} authentication: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
                 : `The server requires a token ${at} and none was given: set the SONAR_TOKEN environment variable or the sonarToken input.`}`, status);
         case 403:
             return new ServerRequestError(`${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`, status);
@@ -32678,6 +32695,97 @@ function parseRetryAfter(value, nowEpochMs) {
     return Number.isNaN(at) ? undefined : Math.max(0, at - nowEpochMs);
 }
 
+;// CONCATENATED MODULE: ./src/sonar/server-kind.ts
+/**
+ * Which server the action talks to, as far as it changes what the action sends: SonarQube Cloud
+ * (sonarcloud.io, sonarqube.us) or a SonarQube server of a known version. The report file tells:
+ * its host, its `organization` (written only for SonarQube Cloud) and its `serverVersion`.
+ */
+const CLOUD_HOSTS = ['sonarcloud.io', 'sonarqube.us'];
+/**
+ * @example serverKind(new URL('https://sonar.example.com'), { serverVersion: '9.9.4.87374' }) // { cloud: false, version: [9, 9] }
+ */
+function serverKind(serverUrl, report = {}) {
+    const host = serverUrl.hostname.toLowerCase();
+    const cloud = CLOUD_HOSTS.some((cloudHost) => host === cloudHost || host.endsWith(`.${cloudHost}`)) ||
+        report.organization !== undefined;
+    const version = /^(\d{1,4})\.(\d{1,4})(?:\.|$)/.exec(report.serverVersion ?? '');
+    return {
+        cloud,
+        version: !cloud && version ? [Number(version[1]), Number(version[2])] : undefined
+    };
+}
+/** true when the server's version is known to be at least `major.minor`. */
+function atLeast(kind, major, minor) {
+    if (!kind.version)
+        return false;
+    const [hasMajor, hasMinor] = kind.version;
+    return hasMajor > major || (hasMajor === major && hasMinor >= minor);
+}
+/**
+ * How the token is sent first: `Bearer` on SonarQube Cloud and SonarQube 10.0 and later, which
+ * document it; Basic (the token as user, empty password) on 9.x and older and when the version is
+ * unknown, since every version takes it. The client tries the other once after a 401.
+ */
+function firstAuthScheme(kind) {
+    return kind.cloud || atLeast(kind, 10, 0) ? 'bearer' : 'basic';
+}
+/**
+ * Whether `api/ce/task` must be asked for a finished task's warnings
+ * (`additionalFields=warnings`): on the cloud and on SonarQube before 10.1, which send them only
+ * when asked. 10.1 and later send them always; a server of unknown version is not asked (most
+ * are recent, and the report file, which names the version, is the usual source).
+ */
+function asksForTaskWarnings(kind) {
+    return kind.cloud || (kind.version !== undefined && !atLeast(kind, 10, 1));
+}
+
+;// CONCATENATED MODULE: ./src/sonar/token-expiration.ts
+/**
+ * The token's expiry, as servers send it on authenticated replies
+ * (`SonarQube-Authentication-Token-Expiration: 2025-06-01T00:00:00+0000`, for tokens that expire),
+ * and the warning the action gives when it is near, as the scanner does: within 7 days.
+ */
+const TOKEN_EXPIRATION_HEADER = 'sonarqube-authentication-token-expiration';
+/** How near the expiry must be for a warning: the scanner's own threshold. */
+const WARN_DAYS_BEFORE_EXPIRY = 7;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * The header's date (`yyyy-MM-dd'T'HH:mm:ssZ`, the offset with or without a colon), or undefined
+ * when it is not one.
+ *
+ * @example parseTokenExpiration('2025-06-01T00:00:00+0000') // Date 2025-06-01T00:00:00.000Z
+ */
+function parseTokenExpiration(value) {
+    const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(Z|[+-]\d{2}:?\d{2})$/.exec(value?.trim() ?? '');
+    if (!match)
+        return undefined;
+    const [, time, zone = 'Z'] = match;
+    const offset = zone === 'Z' ? zone : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
+    const at = Date.parse(`${time}${offset}`);
+    return Number.isNaN(at) ? undefined : new Date(at);
+}
+/**
+ * The warning to give for a token that expires at `expiresAt`, or undefined when it is more than
+ * 7 days away.
+ *
+ * @example tokenExpiryWarning(new Date('2025-06-01T00:00:00Z'), Date.parse('2025-05-29T00:00:00Z'))
+ * // 'The token expires on 2025-06-01 (in 3 days): …'
+ */
+function tokenExpiryWarning(expiresAt, nowEpochMs) {
+    const leftMs = expiresAt.getTime() - nowEpochMs;
+    if (leftMs > WARN_DAYS_BEFORE_EXPIRY * DAY_MS)
+        return undefined;
+    const date = expiresAt.toISOString().slice(0, 10);
+    const days = Math.floor(leftMs / DAY_MS);
+    const when = leftMs <= 0
+        ? 'has expired'
+        : days === 0
+            ? 'expires today'
+            : `expires in ${days} ${days === 1 ? 'day' : 'days'}`;
+    return `The token ${when} (${date}): checks with it will fail from then on. Create a new token on the server (My Account → Security) and update the SONAR_TOKEN secret.`;
+}
+
 ;// CONCATENATED MODULE: ./src/sonar/types.ts
 /**
  * The server's Web API as the action reads it: the shapes of `api/ce/task` and
@@ -32793,6 +32901,9 @@ function decodeCondition(condition) {
 
 
 
+
+
+const UNKNOWN_SERVER = { cloud: false, version: undefined };
 const MAX_REDIRECTS = 5;
 /**
  * The least time a request is given, even near or just past the deadline: a poll or gate read
@@ -32807,6 +32918,10 @@ const DEADLINE_GRACE_MS = 1000;
  */
 class SonarClient {
     options;
+    /** The scheme the token is sent with; switched once after a 401. */
+    scheme;
+    schemeSwitched = false;
+    expirationSeen = false;
     serverBase;
     transport;
     rootCertGiven;
@@ -32816,8 +32931,11 @@ class SonarClient {
             ...options,
             requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
             random: options.random ?? Math.random,
-            onRetry: options.onRetry ?? (() => { })
+            onRetry: options.onRetry ?? (() => { }),
+            kind: options.kind ?? UNKNOWN_SERVER,
+            onTokenExpiration: options.onTokenExpiration ?? (() => { })
         };
+        this.scheme = firstAuthScheme(this.options.kind);
         // The spec: make the server address end in '/' before appending the API path.
         this.serverBase = serverBase(options.serverUrl);
         this.rootCertGiven = options.rootCert !== undefined;
@@ -32827,10 +32945,17 @@ class SonarClient {
             maxBodyBytes: options.maxBodyBytes
         });
     }
-    /** `GET <taskUrl>`: the compute-engine task the analysis submitted. */
+    /**
+     * `GET <taskUrl>`: the compute-engine task the analysis submitted. Servers that send a finished
+     * task's warnings only when asked (the cloud, SonarQube before 10.1) are asked for them.
+     */
     async getTask(taskUrl, taskId) {
         const task = oneLine(taskId);
-        return this.getJson(taskUrl, {
+        const url = new URL(taskUrl);
+        if (asksForTaskWarnings(this.options.kind) && !url.searchParams.has('additionalFields')) {
+            url.searchParams.set('additionalFields', 'warnings');
+        }
+        return this.getJson(url, {
             what: `task ${task}`,
             advice: {
                 notFound: `Task ${task} was not found: the report file may come from another server or an earlier run, or the taskId input is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
@@ -32868,10 +32993,12 @@ class SonarClient {
         for (let attempt = 0;; attempt++) {
             let failed;
             try {
-                const reply = await this.followRedirects(url, resource);
-                if (reply.status >= 200 && reply.status < 300)
+                const reply = await this.authenticated(url, resource);
+                if (reply.status >= 200 && reply.status < 300) {
+                    this.noteTokenExpiration(reply);
                     return decodeJson(url, reply, resource);
-                failed = statusFailure(reply, url, resource, this.options.token !== undefined);
+                }
+                failed = statusFailure(reply, url, resource, this.authTried());
             }
             catch (error) {
                 if (error instanceof DeadlineReached) {
@@ -32893,6 +33020,39 @@ class SonarClient {
             this.options.onRetry(`${failed.cause} for ${resource.what}; trying again in ${decision.delayMs} ms (try ${attempt + 2}).`);
             await clock.sleep(decision.delayMs);
         }
+    }
+    /**
+     * One GET with the token; after a 401, the same GET once more with the other scheme (servers
+     * before 10.0 take only Basic; some proxies and the cloud may take only Bearer). The scheme that
+     * works is kept for every later request.
+     */
+    async authenticated(url, resource) {
+        const reply = await this.followRedirects(url, resource);
+        if (reply.status !== 401 || this.options.token === undefined || this.schemeSwitched) {
+            return reply;
+        }
+        const tried = this.scheme;
+        this.schemeSwitched = true;
+        this.scheme = otherScheme(tried);
+        this.options.onRetry(`HTTP 401 with ${SCHEME_NAMES[tried]} authentication for ${resource.what}; trying ${SCHEME_NAMES[this.scheme]} once.`);
+        return this.followRedirects(url, resource);
+    }
+    /** Which schemes the token was sent with, for the 401 message; undefined without a token. */
+    authTried() {
+        if (this.options.token === undefined)
+            return undefined;
+        const schemes = this.schemeSwitched ? [otherScheme(this.scheme), this.scheme] : [this.scheme];
+        return schemes.map((scheme) => SCHEME_NAMES[scheme]).join(' and ');
+    }
+    /** The token's expiry from the first reply that gives one. */
+    noteTokenExpiration(reply) {
+        if (this.expirationSeen)
+            return;
+        const expiresAt = parseTokenExpiration(headerValue(reply, TOKEN_EXPIRATION_HEADER));
+        if (!expiresAt)
+            return;
+        this.expirationSeen = true;
+        this.options.onTokenExpiration(expiresAt);
     }
     /** One GET, following same-origin redirects by hand so the token never leaves the server. */
     async followRedirects(start, resource) {
@@ -32925,7 +33085,7 @@ class SonarClient {
         const cutByDeadline = leftMs < requestTimeoutMs;
         const headers = { accept: 'application/json' };
         if (token !== undefined)
-            headers['authorization'] = basicAuth(token);
+            headers['authorization'] = authorization(token, this.scheme);
         try {
             return await this.transport.get(url, headers, Math.min(leftMs, requestTimeoutMs));
         }
@@ -33091,6 +33251,8 @@ function wait_for_task_seconds(ms) {
 
 
 
+
+
 /**
  * The whole check: find the analysis (report file, taskId or analysisId), wait for its task,
  * read its quality gate and re-evaluate the conditions. Throws an ActionError on any failure;
@@ -33106,6 +33268,12 @@ async function checkQualityGate(settings, deps) {
         token: settings.sonarToken,
         rootCert: settings.sonarRootCert,
         userAgent: deps.userAgent,
+        kind: target.kind,
+        onTokenExpiration: (expiresAt) => {
+            const warning = tokenExpiryWarning(expiresAt, clock.now());
+            if (warning)
+                log.warning(warning);
+        },
         clock,
         deadline: startedAt + settings.pollingTimeoutMs,
         random: deps.random,
@@ -33121,7 +33289,7 @@ async function checkQualityGate(settings, deps) {
 async function readGate(target, client, settings, deps) {
     let finished;
     let analysisId;
-    if (target.kind === 'task') {
+    if (target.wait === 'task') {
         finished = await waitFor(target, client, settings, deps);
         analysisId = finished.analysisId;
     }
@@ -33134,7 +33302,7 @@ async function readGate(target, client, settings, deps) {
         status: gate.status,
         qualityGateStatus: toQualityGateStatus(gate.status),
         analysisId,
-        taskId: target.kind === 'task' ? target.taskId : undefined,
+        taskId: target.wait === 'task' ? target.taskId : undefined,
         serverUrl: target.serverUrl.href,
         dashboardUrl: target.dashboardUrl ?? dashboardFor(target.serverUrl, projectKey),
         projectKey,
@@ -33152,18 +33320,20 @@ async function readGate(target, client, settings, deps) {
 async function resolveTarget(settings, deps) {
     const host = settings.sonarHostUrl;
     const manual = { dashboardUrl: undefined, projectKey: undefined };
+    const known = (server) => ({ serverUrl: server, kind: serverKind(server) });
     if (host && settings.analysisId) {
-        return { kind: 'analysis', serverUrl: host, analysisId: settings.analysisId, ...manual };
+        return { wait: 'analysis', ...known(host), analysisId: settings.analysisId, ...manual };
     }
     if (host && settings.taskId) {
-        return { kind: 'task', serverUrl: host, taskId: settings.taskId, taskUrl: undefined, ...manual };
+        return { wait: 'task', ...known(host), taskId: settings.taskId, taskUrl: undefined, ...manual };
     }
     const report = await loadReportFile(settings.scanMetadataReportFile, deps.cwd, deps.readFile ?? readTextFile);
     // With sonarHostUrl set, the task address is built from it, never taken from the file.
     const { serverUrl, taskUrl } = taskAddress(report, host);
     return {
-        kind: 'task',
+        wait: 'task',
         serverUrl,
+        kind: serverKind(serverUrl, report),
         taskId: report.ceTaskId,
         taskUrl,
         dashboardUrl: report.dashboardUrl?.href,

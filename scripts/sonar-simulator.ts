@@ -11,6 +11,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { AddressInfo } from 'node:net'
+import { GENERATIONS, type Generation } from './sonar-generations.js'
 
 const FIXTURES = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -33,6 +34,13 @@ export interface AnalysisScript {
   /** Every reply for this analysis is delayed this long. */
   replyDelayMs?: number
   projectKey?: string
+  /** The server generation that answers for it: auth, reply shapes, report file. Default 10.x. */
+  generation?: Generation
+  /** The analysis is of this branch (written to the report file and the task). */
+  branch?: string
+  /** The analysis is of this pull request (in the task). */
+  pullRequest?: string
+  errorType?: string
 }
 
 export interface Analysis {
@@ -86,6 +94,52 @@ const passingGate = {
   ignoredConditions: false
 }
 
+/** A gate of the Multi-Quality Rule mode (10.8 and 2025.x): software quality metrics. */
+const modeOfQualitiesGate = {
+  status: 'OK',
+  caycStatus: 'compliant',
+  ignoredConditions: false,
+  conditions: [
+    {
+      status: 'OK',
+      metricKey: 'new_software_quality_reliability_rating',
+      comparator: 'GT',
+      errorThreshold: '1',
+      actualValue: '1'
+    },
+    {
+      status: 'OK',
+      metricKey: 'new_software_quality_maintainability_issues',
+      comparator: 'GT',
+      errorThreshold: '0',
+      actualValue: '0'
+    },
+    {
+      status: 'OK',
+      metricKey: 'new_coverage',
+      comparator: 'LT',
+      errorThreshold: '80',
+      actualValue: '87.2'
+    }
+  ]
+}
+
+export const SCENARIOS = [
+  'pending-success',
+  'done',
+  'gate-error',
+  'gate-warn',
+  'no-gate',
+  'task-failed',
+  'flaky',
+  'slow',
+  'sonarqube-8.9',
+  'sonarqube-9.9',
+  'sonarqube-10',
+  'sonarqube-2025',
+  'sonarcloud'
+] as const
+
 /** The named scenarios of the demo, the CI job and the tests. */
 export async function scenario(name: string): Promise<AnalysisScript> {
   const failingGate = JSON.parse(
@@ -136,17 +190,59 @@ export async function scenario(name: string): Promise<AnalysisScript> {
       }
     case 'slow':
       return { finishAfterMs: 120_000, taskStatus: 'SUCCESS', projectStatus: passingGate }
+    // One per server generation, each with its own auth, reply shapes and report file.
+    case 'sonarqube-8.9':
+      return {
+        finishAfterMs: 1500,
+        taskStatus: 'SUCCESS',
+        generation: '8.9',
+        branch: 'main',
+        warnings: taskExample.task.warnings.slice(0, 1),
+        projectStatus: passingGate
+      }
+    case 'sonarqube-9.9':
+      return {
+        finishAfterMs: 1500,
+        taskStatus: 'SUCCESS',
+        generation: '9.9',
+        branch: 'release-2.x',
+        projectStatus: failingGate.projectStatus
+      }
+    case 'sonarqube-10':
+      return {
+        finishAfterMs: 1500,
+        taskStatus: 'SUCCESS',
+        generation: '10.x',
+        warnings: taskExample.task.warnings,
+        projectStatus: passingGate
+      }
+    case 'sonarqube-2025':
+      return {
+        finishAfterMs: 1500,
+        taskStatus: 'SUCCESS',
+        generation: '2025.x',
+        projectStatus: modeOfQualitiesGate
+      }
+    case 'sonarcloud':
+      return {
+        finishAfterMs: 1500,
+        taskStatus: 'SUCCESS',
+        generation: 'cloud',
+        pullRequest: '42',
+        warnings: taskExample.task.warnings.slice(1),
+        projectStatus: { ...passingGate, caycStatus: 'compliant' }
+      }
     default:
-      throw new Error(
-        `Unknown scenario "${name}": use pending-success, done, gate-error, gate-warn, no-gate, task-failed, flaky or slow.`
-      )
+      throw new Error(`Unknown scenario "${name}": use ${SCENARIOS.join(', ')}.`)
   }
 }
 
 export interface SimulatorOptions {
   port?: number
-  /** When set, every request must carry Basic auth with this token as user. */
+  /** When set, every request must carry this token, in a scheme its analysis's generation takes. */
   token?: string
+  /** When set, authenticated replies carry SonarQube-Authentication-Token-Expiration with it. */
+  tokenExpiresAt?: string
   now?: () => number
 }
 
@@ -197,12 +293,18 @@ export class Simulator {
 
   /** The report-task.txt a scanner would write for this analysis. */
   reportFile(analysis: Analysis): string {
-    const projectKey = analysis.script.projectKey ?? 'demo-project'
+    const { script } = analysis
+    const projectKey = script.projectKey ?? 'demo-project'
+    const traits = GENERATIONS[script.generation ?? '10.x']
+    const branch = script.branch ? `&branch=${encodeURIComponent(script.branch)}` : ''
+    // The scanner's order of keys; it ends lines with \n on every platform.
     return [
+      ...(traits.organization ? [`organization=${traits.organization}`] : []),
       `projectKey=${projectKey}`,
       `serverUrl=${this.url}`,
-      `serverVersion=10.7.0.96327`,
-      `dashboardUrl=${this.url}/dashboard?id=${projectKey}`,
+      `serverVersion=${traits.serverVersion}`,
+      ...(script.branch ? [`branch=${script.branch}`] : []),
+      `dashboardUrl=${this.url}/dashboard?id=${projectKey}${branch}`,
       `ceTaskId=${analysis.taskId}`,
       `ceTaskUrl=${this.url}/api/ce/task?id=${analysis.taskId}`,
       ''
@@ -228,15 +330,17 @@ export class Simulator {
       userAgent: request.headers['user-agent'],
       at: this.now()
     })
-    const expected = this.options.token
-      ? `Basic ${Buffer.from(`${this.options.token}:`).toString('base64')}`
-      : undefined
-    if (expected && request.headers.authorization !== expected) {
-      return send(response, 401, { errors: [{ msg: 'Authentication required' }] })
-    }
-
     const id = url.searchParams.get('id') ?? url.searchParams.get('analysisId') ?? ''
     const analysis = this.analyses.get(id)
+    const traits = GENERATIONS[analysis?.script.generation ?? '10.x']
+    if (!this.authorised(request.headers.authorization, traits.auth)) {
+      return send(response, 401, { errors: [{ msg: 'Authentication required' }] })
+    }
+    const headers: Record<string, string> =
+      this.options.token && this.options.tokenExpiresAt
+        ? { 'SonarQube-Authentication-Token-Expiration': this.options.tokenExpiresAt }
+        : {}
+
     if (analysis) {
       const count = (this.answered.get(analysis.taskId) ?? 0) + 1
       this.answered.set(analysis.taskId, count)
@@ -249,13 +353,22 @@ export class Simulator {
     if (url.pathname === '/api/ce/task') {
       if (!analysis)
         return send(response, 404, { errors: [{ msg: `No activity found for task '${id}'` }] })
-      return send(response, 200, { task: this.taskState(analysis) })
+      const warningsAsked = (url.searchParams.get('additionalFields') ?? '')
+        .split(',')
+        .includes('warnings')
+      const task = this.taskState(analysis, traits.warningsAlways || warningsAsked)
+      return send(response, 200, { task }, headers)
     }
     if (url.pathname === '/api/qualitygates/project_status') {
       if (!analysis || this.now() < analysis.finishesAt) {
         return send(response, 404, { errors: [{ msg: `Analysis with id '${id}' is not found` }] })
       }
-      return send(response, 200, { projectStatus: analysis.script.projectStatus })
+      return send(
+        response,
+        200,
+        { projectStatus: traits.gateShape(analysis.script.projectStatus) },
+        headers
+      )
     }
     if (url.pathname === '/dashboard') {
       response.writeHead(200, { 'content-type': 'text/html' })
@@ -266,13 +379,29 @@ export class Simulator {
     return send(response, 404, { errors: [{ msg: `Unknown url: ${url.pathname}` }] })
   }
 
-  private taskState(analysis: Analysis): Record<string, unknown> {
+  /** Whether the Authorization header carries the token in a scheme the generation takes. */
+  private authorised(
+    header: string | undefined,
+    schemes: readonly ('basic' | 'bearer')[]
+  ): boolean {
+    const { token } = this.options
+    if (!token) return true
+    return schemes.some((scheme) =>
+      scheme === 'bearer'
+        ? header === `Bearer ${token}`
+        : header === `Basic ${Buffer.from(`${token}:`).toString('base64')}`
+    )
+  }
+
+  private taskState(analysis: Analysis, withWarnings: boolean): Record<string, unknown> {
     const { script } = analysis
     const remaining = analysis.finishesAt - this.now()
     const base = {
       id: analysis.taskId,
       type: 'REPORT',
       componentKey: script.projectKey ?? 'demo-project',
+      ...(script.branch ? { branch: script.branch, branchType: 'BRANCH' } : {}),
+      ...(script.pullRequest ? { pullRequest: script.pullRequest } : {}),
       submittedAt: new Date(analysis.finishesAt - script.finishAfterMs).toISOString()
     }
     if (remaining > script.finishAfterMs / 2) return { ...base, status: 'PENDING' }
@@ -282,14 +411,21 @@ export class Simulator {
       status: script.taskStatus,
       ...(script.taskStatus === 'SUCCESS' ? { analysisId: analysis.analysisId } : {}),
       ...(script.errorMessage ? { errorMessage: script.errorMessage } : {}),
+      ...(script.errorType ? { errorType: script.errorType } : {}),
+      executionTimeMs: Math.max(1, script.finishAfterMs),
       warningCount: script.warnings?.length ?? 0,
-      warnings: script.warnings ?? []
+      ...(withWarnings ? { warnings: script.warnings ?? [] } : {})
     }
   }
 }
 
-function send(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' })
+function send(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {}
+): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers })
   response.end(JSON.stringify(body))
 }
 

@@ -19,6 +19,8 @@ export interface ReportTask {
   dashboardUrl: URL | undefined
   projectKey: string | undefined
   serverVersion: string | undefined
+  /** Written by scanners for SonarQube Cloud only. */
+  organization: string | undefined
 }
 
 /** Where each scanner writes the file, in the order the action looks for it. */
@@ -187,7 +189,8 @@ export function parseReportFile(text: string, file: string): ReportTask {
     ),
     dashboardUrl: url('dashboardUrl'),
     projectKey: id('projectKey', value('projectKey')),
-    serverVersion: value('serverVersion')
+    serverVersion: value('serverVersion'),
+    organization: value('organization')
   }
 }
 

@@ -20,15 +20,14 @@ describe.each(RUNTIMES)('the token, on $runtime', ({ node }) => {
     return { run, requests }
   }
 
-  describe('the token goes to the server as Basic auth user', () => {
+  describe('the token goes to the server as its version documents: Bearer from 10.0', () => {
     it('sends it with every request, taken from the sonarToken input', async () => {
       const { run, requests } = await check({ inputs: { sonarToken: TOKEN } })
 
       expect(run.exitCode).toBe(0)
       expect(requests.length).toBeGreaterThan(0)
-      for (const request of requests) {
-        expect(request.authorization).toBe(`Basic ${Buffer.from(`${TOKEN}:`).toString('base64')}`)
-      }
+      // The simulator's default report says serverVersion=10.7.
+      for (const request of requests) expect(request.authorization).toBe(`Bearer ${TOKEN}`)
     })
 
     it('takes it from the SONAR_TOKEN environment variable when the input is empty', async () => {
@@ -48,7 +47,7 @@ describe.each(RUNTIMES)('the token, on $runtime', ({ node }) => {
       expect(run.exitCode).toBe(1)
       expect(annotations(run.stdout, 'error')).toEqual([
         expect.stringMatching(
-          /^The server rejected the token \(HTTP 401 at http:\/\/127\.0\.0\.1:\d+\/api\/ce\/task\?id=AYTask\d+\): it is wrong, expired or revoked\./
+          /^The server rejected the token \(HTTP 401 at http:\/\/127\.0\.0\.1:\d+\/api\/ce\/task\?id=AYTask\d+\), sent with Bearer and Basic authentication: it is wrong, expired or revoked\./
         )
       ])
     })

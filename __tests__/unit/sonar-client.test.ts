@@ -175,7 +175,7 @@ describe('401, 403 and 404 are not retried, and each gets its own explanation', 
     [
       401,
       TOKEN,
-      /The server rejected the token \(HTTP 401 at https:\/\/sonar.example.com\/api\/ce\/task\?id=AYTask1\): it is wrong, expired or revoked/
+      /The server rejected the token \(HTTP 401 at https:\/\/sonar.example.com\/api\/ce\/task\?id=AYTask1\), sent with Basic and Bearer authentication: it is wrong, expired or revoked/
     ],
     [
       401,
@@ -197,7 +197,8 @@ describe('401, 403 and 404 are not retried, and each gets its own explanation', 
     const reading = client({ token }).client.getTask(TASK_URL, 'AYTask1')
     await expect(reading).rejects.toThrow(message)
     await expect(reading).rejects.toMatchObject({ status })
-    expect(requests).toHaveLength(1)
+    // A 401 to a token is tried once more with the other scheme; nothing else is tried again.
+    expect(requests).toHaveLength(status === 401 && token ? 2 : 1)
   })
 
   it('an unknown analysis says which one', async () => {
@@ -415,5 +416,111 @@ describe('near the overall deadline, a request is a time-out, and still gets a f
       client({ clock, deadline: 0 }).client.getTask(TASK_URL, 'AYTask1')
     ).rejects.toThrow(TimeoutError)
     expect(requests).toHaveLength(0)
+  })
+})
+
+describe('the token is sent as the server generation documents it; after a 401, once the other way', () => {
+  const bearer = `Bearer ${TOKEN}`
+  const basic = `Basic ${Buffer.from(`${TOKEN}:`).toString('base64')}`
+  const schemesSent = (requests: Request[]) =>
+    requests.map((request) => request.headers.get('authorization'))
+
+  it.each([
+    ['SonarQube 9.9 (Basic only before 10.0)', { cloud: false, version: [9, 9] as const }, basic],
+    ['SonarQube 10.0', { cloud: false, version: [10, 0] as const }, bearer],
+    ['SonarQube 2025.1', { cloud: false, version: [2025, 1] as const }, bearer],
+    ['SonarQube Cloud', { cloud: true, version: undefined }, bearer],
+    ['an unknown version', { cloud: false, version: undefined }, basic]
+  ])('%s: %s first', async (_, kind, header) => {
+    const requests = taskReplies(ok)
+    await client({ kind }).client.getTask(TASK_URL, 'AYTask1')
+    expect(schemesSent(requests)).toEqual([header])
+  })
+
+  it('a 401 to Bearer is tried once with Basic, which is kept for the next requests', async () => {
+    const requests: Request[] = []
+    server.use(
+      http.get(`${SERVER}/api/ce/task`, ({ request }) => {
+        requests.push(request)
+        return request.headers.get('authorization') === basic
+          ? ok()
+          : HttpResponse.json({ errors: [{ msg: 'Authentication required' }] }, { status: 401 })
+      })
+    )
+    const retries: string[] = []
+    const { client: c } = client({
+      kind: { cloud: false, version: [10, 4] },
+      onRetry: (line) => retries.push(line)
+    })
+    await c.getTask(TASK_URL, 'AYTask1')
+    await c.getTask(TASK_URL, 'AYTask1')
+    expect(schemesSent(requests)).toEqual([bearer, basic, basic])
+    expect(retries).toEqual([
+      'HTTP 401 with Bearer authentication for task AYTask1; trying Basic once.'
+    ])
+  })
+
+  it('a 401 to Basic is tried once with Bearer', async () => {
+    const requests: Request[] = []
+    server.use(
+      http.get(`${SERVER}/api/ce/task`, ({ request }) => {
+        requests.push(request)
+        return request.headers.get('authorization') === bearer
+          ? ok()
+          : new HttpResponse(null, { status: 401 })
+      })
+    )
+    await client({ kind: { cloud: false, version: [9, 9] } }).client.getTask(TASK_URL, 'AYTask1')
+    expect(schemesSent(requests)).toEqual([basic, bearer])
+  })
+
+  it('without a token nothing is tried again', async () => {
+    const requests = taskReplies(() => new HttpResponse(null, { status: 401 }))
+    await expect(client({ token: undefined }).client.getTask(TASK_URL, 'AYTask1')).rejects.toThrow(
+      /requires a token/
+    )
+    expect(requests).toHaveLength(1)
+  })
+})
+
+describe("a finished task's warnings are asked for where the server sends them only when asked", () => {
+  it.each([
+    ['SonarQube Cloud', { cloud: true, version: undefined }, 'warnings'],
+    ['SonarQube 9.9', { cloud: false, version: [9, 9] as const }, 'warnings'],
+    ['SonarQube 10.0', { cloud: false, version: [10, 0] as const }, 'warnings'],
+    ['SonarQube 10.1 (sends them always)', { cloud: false, version: [10, 1] as const }, null],
+    ['an unknown version', { cloud: false, version: undefined }, null]
+  ])('%s: additionalFields=%s', async (_, kind, asked) => {
+    const requests = taskReplies(ok)
+    await client({ kind }).client.getTask(TASK_URL, 'AYTask1')
+    const url = new URL(requests[0]?.url ?? '')
+    expect(url.searchParams.get('additionalFields')).toBe(asked)
+    expect(url.searchParams.get('id')).toBe('AYTask1')
+  })
+})
+
+describe("the token's expiry the server gives is reported once", () => {
+  it('from the first reply that carries SonarQube-Authentication-Token-Expiration', async () => {
+    taskReplies(() =>
+      HttpResponse.json(taskExample, {
+        headers: { 'SonarQube-Authentication-Token-Expiration': '2026-11-25T00:00:00+0000' }
+      })
+    )
+    const seen: Date[] = []
+    const { client: c } = client({ onTokenExpiration: (at) => seen.push(at) })
+    await c.getTask(TASK_URL, 'AYTask1')
+    await c.getTask(TASK_URL, 'AYTask1')
+    expect(seen.map((at) => at.toISOString())).toEqual(['2026-11-25T00:00:00.000Z'])
+  })
+
+  it('a header that is not a date is ignored', async () => {
+    taskReplies(() =>
+      HttpResponse.json(taskExample, {
+        headers: { 'SonarQube-Authentication-Token-Expiration': 'soon' }
+      })
+    )
+    const seen: Date[] = []
+    await client({ onTokenExpiration: (at) => seen.push(at) }).client.getTask(TASK_URL, 'AYTask1')
+    expect(seen).toEqual([])
   })
 })

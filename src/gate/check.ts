@@ -3,6 +3,8 @@ import type { Log } from '../log.js'
 import { loadReportFile, readTextFile, taskAddress, type TextFileReader } from '../report-file.js'
 import type { Settings } from '../settings.js'
 import { SonarClient } from '../sonar/client.js'
+import { serverKind, type ServerKind } from '../sonar/server-kind.js'
+import { tokenExpiryWarning } from '../sonar/token-expiration.js'
 import type { NewCodePeriod } from '../sonar/types.js'
 import { serverBase } from '../sonar/origin.js'
 import { evaluateConditions, type EvaluatedCondition } from './evaluate.js'
@@ -53,11 +55,13 @@ export interface CheckDependencies {
 /** Where to look: the server, and either a task to wait for or an analysis to read at once. */
 type Target = {
   serverUrl: URL
+  /** Which server it is, as far as the report file says. */
+  kind: ServerKind
   dashboardUrl: string | undefined
   projectKey: string | undefined
 } & (
-  | { kind: 'task'; taskId: string; taskUrl: URL | undefined }
-  | { kind: 'analysis'; analysisId: string }
+  | { wait: 'task'; taskId: string; taskUrl: URL | undefined }
+  | { wait: 'analysis'; analysisId: string }
 )
 
 /**
@@ -78,6 +82,11 @@ export async function checkQualityGate(
     token: settings.sonarToken,
     rootCert: settings.sonarRootCert,
     userAgent: deps.userAgent,
+    kind: target.kind,
+    onTokenExpiration: (expiresAt) => {
+      const warning = tokenExpiryWarning(expiresAt, clock.now())
+      if (warning) log.warning(warning)
+    },
     clock,
     deadline: startedAt + settings.pollingTimeoutMs,
     random: deps.random,
@@ -99,7 +108,7 @@ async function readGate(
 ): Promise<GateResult> {
   let finished: FinishedTask | undefined
   let analysisId: string
-  if (target.kind === 'task') {
+  if (target.wait === 'task') {
     finished = await waitFor(target, client, settings, deps)
     analysisId = finished.analysisId
   } else {
@@ -112,7 +121,7 @@ async function readGate(
     status: gate.status,
     qualityGateStatus: toQualityGateStatus(gate.status),
     analysisId,
-    taskId: target.kind === 'task' ? target.taskId : undefined,
+    taskId: target.wait === 'task' ? target.taskId : undefined,
     serverUrl: target.serverUrl.href,
     dashboardUrl: target.dashboardUrl ?? dashboardFor(target.serverUrl, projectKey),
     projectKey,
@@ -131,11 +140,12 @@ async function readGate(
 async function resolveTarget(settings: Settings, deps: CheckDependencies): Promise<Target> {
   const host = settings.sonarHostUrl
   const manual = { dashboardUrl: undefined, projectKey: undefined }
+  const known = (server: URL) => ({ serverUrl: server, kind: serverKind(server) })
   if (host && settings.analysisId) {
-    return { kind: 'analysis', serverUrl: host, analysisId: settings.analysisId, ...manual }
+    return { wait: 'analysis', ...known(host), analysisId: settings.analysisId, ...manual }
   }
   if (host && settings.taskId) {
-    return { kind: 'task', serverUrl: host, taskId: settings.taskId, taskUrl: undefined, ...manual }
+    return { wait: 'task', ...known(host), taskId: settings.taskId, taskUrl: undefined, ...manual }
   }
   const report = await loadReportFile(
     settings.scanMetadataReportFile,
@@ -145,8 +155,9 @@ async function resolveTarget(settings: Settings, deps: CheckDependencies): Promi
   // With sonarHostUrl set, the task address is built from it, never taken from the file.
   const { serverUrl, taskUrl } = taskAddress(report, host)
   return {
-    kind: 'task',
+    wait: 'task',
     serverUrl,
+    kind: serverKind(serverUrl, report),
     taskId: report.ceTaskId,
     taskUrl,
     dashboardUrl: report.dashboardUrl?.href,
@@ -156,7 +167,7 @@ async function resolveTarget(settings: Settings, deps: CheckDependencies): Promi
 
 /** Waits for the target's task, its polls logged in one collapsed group. */
 async function waitFor(
-  target: Target & { kind: 'task' },
+  target: Target & { wait: 'task' },
   client: SonarClient,
   settings: Settings,
   { clock, startedAt, log }: CheckDependencies

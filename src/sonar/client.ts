@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js'
 import { ServerRequestError, TimeoutError, UnsafeRequestError } from '../errors.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-import { basicAuth } from './authorization.js'
+import { authorization, otherScheme, SCHEME_NAMES, type AuthScheme } from './authorization.js'
 import {
   FailedTryError,
   statusFailure,
@@ -12,6 +12,8 @@ import {
 import { BodyProblem, parseJsonBody } from './json-reply.js'
 import { isAllowedRedirect, isSameOrigin, serverBase, shownUrl } from './origin.js'
 import { decideRetry } from './retry-policy.js'
+import { asksForTaskWarnings, firstAuthScheme, type ServerKind } from './server-kind.js'
+import { parseTokenExpiration, TOKEN_EXPIRATION_HEADER } from './token-expiration.js'
 import { headerValue, HttpTransport, TransportFailure, type Reply } from './transport.js'
 import {
   decodeProjectStatus,
@@ -38,7 +40,13 @@ export interface SonarClientOptions {
   random?: () => number
   /** Where retries are reported (one line each). */
   onRetry?: (message: string) => void
+  /** Which server it is: the auth scheme tried first and the task fields asked for depend on it. */
+  kind?: ServerKind
+  /** Called once, with the expiry the server gives for the token on its first reply that has one. */
+  onTokenExpiration?: (expiresAt: Date) => void
 }
+
+const UNKNOWN_SERVER: ServerKind = { cloud: false, version: undefined }
 
 const MAX_REDIRECTS = 5
 
@@ -64,6 +72,10 @@ export class SonarClient {
     Omit<SonarClientOptions, 'token' | 'rootCert' | 'maxBodyBytes'>
   > &
     Pick<SonarClientOptions, 'token'>
+  /** The scheme the token is sent with; switched once after a 401. */
+  private scheme: AuthScheme
+  private schemeSwitched = false
+  private expirationSeen = false
   private readonly serverBase: URL
   private readonly transport: HttpTransport
   private readonly rootCertGiven: boolean
@@ -74,8 +86,11 @@ export class SonarClient {
       ...options,
       requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
       random: options.random ?? Math.random,
-      onRetry: options.onRetry ?? (() => {})
+      onRetry: options.onRetry ?? (() => {}),
+      kind: options.kind ?? UNKNOWN_SERVER,
+      onTokenExpiration: options.onTokenExpiration ?? (() => {})
     }
+    this.scheme = firstAuthScheme(this.options.kind)
     // The spec: make the server address end in '/' before appending the API path.
     this.serverBase = serverBase(options.serverUrl)
     this.rootCertGiven = options.rootCert !== undefined
@@ -86,10 +101,17 @@ export class SonarClient {
     })
   }
 
-  /** `GET <taskUrl>`: the compute-engine task the analysis submitted. */
+  /**
+   * `GET <taskUrl>`: the compute-engine task the analysis submitted. Servers that send a finished
+   * task's warnings only when asked (the cloud, SonarQube before 10.1) are asked for them.
+   */
   async getTask(taskUrl: URL, taskId: string): Promise<Task> {
     const task = oneLine(taskId)
-    return this.getJson(taskUrl, {
+    const url = new URL(taskUrl)
+    if (asksForTaskWarnings(this.options.kind) && !url.searchParams.has('additionalFields')) {
+      url.searchParams.set('additionalFields', 'warnings')
+    }
+    return this.getJson(url, {
       what: `task ${task}`,
       advice: {
         notFound: `Task ${task} was not found: the report file may come from another server or an earlier run, or the taskId input is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
@@ -136,9 +158,12 @@ export class SonarClient {
     for (let attempt = 0; ; attempt++) {
       let failed: FailedTry
       try {
-        const reply = await this.followRedirects(url, resource)
-        if (reply.status >= 200 && reply.status < 300) return decodeJson(url, reply, resource)
-        failed = statusFailure(reply, url, resource, this.options.token !== undefined)
+        const reply = await this.authenticated(url, resource)
+        if (reply.status >= 200 && reply.status < 300) {
+          this.noteTokenExpiration(reply)
+          return decodeJson(url, reply, resource)
+        }
+        failed = statusFailure(reply, url, resource, this.authTried())
       } catch (error) {
         if (error instanceof DeadlineReached) {
           throw new TimeoutError(
@@ -168,8 +193,43 @@ export class SonarClient {
     }
   }
 
+  /**
+   * One GET with the token; after a 401, the same GET once more with the other scheme (servers
+   * before 10.0 take only Basic; some proxies and the cloud may take only Bearer). The scheme that
+   * works is kept for every later request.
+   */
+  private async authenticated(url: URL, resource: ResourceWords): Promise<Reply> {
+    const reply = await this.followRedirects(url, resource)
+    if (reply.status !== 401 || this.options.token === undefined || this.schemeSwitched) {
+      return reply
+    }
+    const tried = this.scheme
+    this.schemeSwitched = true
+    this.scheme = otherScheme(tried)
+    this.options.onRetry(
+      `HTTP 401 with ${SCHEME_NAMES[tried]} authentication for ${resource.what}; trying ${SCHEME_NAMES[this.scheme]} once.`
+    )
+    return this.followRedirects(url, resource)
+  }
+
+  /** Which schemes the token was sent with, for the 401 message; undefined without a token. */
+  private authTried(): string | undefined {
+    if (this.options.token === undefined) return undefined
+    const schemes = this.schemeSwitched ? [otherScheme(this.scheme), this.scheme] : [this.scheme]
+    return schemes.map((scheme) => SCHEME_NAMES[scheme]).join(' and ')
+  }
+
+  /** The token's expiry from the first reply that gives one. */
+  private noteTokenExpiration(reply: Reply): void {
+    if (this.expirationSeen) return
+    const expiresAt = parseTokenExpiration(headerValue(reply, TOKEN_EXPIRATION_HEADER))
+    if (!expiresAt) return
+    this.expirationSeen = true
+    this.options.onTokenExpiration(expiresAt)
+  }
+
   /** One GET, following same-origin redirects by hand so the token never leaves the server. */
-  private async followRedirects(start: URL, resource: Resource<unknown>): Promise<Reply> {
+  private async followRedirects(start: URL, resource: ResourceWords): Promise<Reply> {
     let url = start
     for (let hop = 0; ; hop++) {
       const reply = await this.send(url)
@@ -203,7 +263,7 @@ export class SonarClient {
     const leftMs = Math.min(Math.max(deadline - now, DEADLINE_GRACE_MS), hardLeftMs)
     const cutByDeadline = leftMs < requestTimeoutMs
     const headers: Record<string, string> = { accept: 'application/json' }
-    if (token !== undefined) headers['authorization'] = basicAuth(token)
+    if (token !== undefined) headers['authorization'] = authorization(token, this.scheme)
     try {
       return await this.transport.get(url, headers, Math.min(leftMs, requestTimeoutMs))
     } catch (error) {
@@ -219,7 +279,7 @@ export class SonarClient {
 class DeadlineReached extends Error {}
 
 /** A redirect's Location as a URL, or a clear refusal: only http(s) addresses are followed. */
-function redirectTarget(location: string, from: URL, resource: Resource<unknown>): URL {
+function redirectTarget(location: string, from: URL, resource: ResourceWords): URL {
   let next: URL | undefined
   try {
     next = new URL(location, from)

@@ -89,11 +89,12 @@ export function statusFailure(
   reply: Reply,
   url: URL,
   resource: ResourceWords,
-  tokenSent: boolean
+  /** The schemes the token was sent with ("Bearer and Basic"); undefined without a token. */
+  authTried: string | undefined
 ): FailedTry {
   const retryAfter = headerValue(reply, 'retry-after')
   return {
-    error: statusError(reply, url, resource, tokenSent),
+    error: statusError(reply, url, resource, authTried),
     fault: { kind: 'status', status: reply.status, retryAfter },
     cause: `HTTP ${reply.status}`
   }
@@ -103,7 +104,7 @@ function statusError(
   reply: Reply,
   url: URL,
   resource: ResourceWords,
-  tokenSent: boolean
+  authTried: string | undefined
 ): ServerRequestError {
   const { status } = reply
   const at = `(HTTP ${status} at ${shownUrl(url)})`
@@ -115,8 +116,8 @@ function statusError(
     case 401:
       return new ServerRequestError(
         `${said}${
-          tokenSent
-            ? `The server rejected the token ${at}: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
+          authTried
+            ? `The server rejected the token ${at}, sent with ${authTried} authentication: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
             : `The server requires a token ${at} and none was given: set the SONAR_TOKEN environment variable or the sonarToken input.`
         }`,
         status

@@ -1,0 +1,140 @@
+/**
+ * The built action against each server generation the simulator plays (SonarQube 8.9 LTS, 9.9 LTS,
+ * 10.x, 2025.x and SonarQube Cloud): its auth scheme, its reply shapes, its report file.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { scenario, Simulator } from '../../scripts/sonar-simulator.js'
+import { renderAsGitHub } from '../support/summary-as-github.js'
+import { annotations, RUNTIMES, runAction, TOKEN, workspace } from './run-action.js'
+
+const BEARER = `Bearer ${TOKEN}`
+const BASIC = `Basic ${Buffer.from(`${TOKEN}:`).toString('base64')}`
+
+const GENERATIONS = [
+  {
+    name: 'sonarqube-8.9',
+    auth: BASIC,
+    warningsAsked: true,
+    exitCode: 0,
+    about: /^Project demo-project · branch main · analysis/,
+    details: ['New code: since the previous version (2025-01-15T10:00:00+0000)'],
+    outputs: { branch: 'main', pullRequest: '' },
+    warnings: 1
+  },
+  {
+    name: 'sonarqube-9.9',
+    auth: BASIC,
+    warningsAsked: true,
+    exitCode: 1,
+    about: /^Project demo-project · branch release-2\.x · analysis/,
+    details: [
+      'New code: since the previous version (2025-01-15T10:00:00+0000)',
+      'Clean as You Code: not compliant'
+    ],
+    outputs: { branch: 'release-2.x', pullRequest: '' },
+    warnings: 0
+  },
+  {
+    name: 'sonarqube-10',
+    auth: BEARER,
+    warningsAsked: false,
+    exitCode: 0,
+    about: /^Project demo-project · analysis/,
+    details: ['New code: since the previous version (2025-01-15T10:00:00+0000)'],
+    outputs: { branch: '', pullRequest: '' },
+    warnings: 2
+  },
+  {
+    name: 'sonarqube-2025',
+    auth: BEARER,
+    warningsAsked: false,
+    exitCode: 0,
+    about: /^Project demo-project · analysis/,
+    details: [
+      'New code: since the previous version (2025-01-15T10:00:00+0000)',
+      'Clean as You Code: compliant'
+    ],
+    outputs: { branch: '', pullRequest: '' },
+    warnings: 0
+  },
+  {
+    name: 'sonarcloud',
+    auth: BEARER,
+    warningsAsked: true,
+    exitCode: 0,
+    about: /^Project demo-project · pull request 42 · analysis/,
+    details: [
+      'New code: since the previous version (2025-01-15T10:00:00+0000)',
+      'Clean as You Code: compliant'
+    ],
+    outputs: { branch: '', pullRequest: '42' },
+    warnings: 1
+  }
+]
+
+describe.each(RUNTIMES)('each server generation, on $runtime', ({ node }) => {
+  let simulator: Simulator
+  beforeAll(async () => {
+    simulator = await Simulator.start({ token: TOKEN })
+  })
+  afterAll(() => simulator.stop())
+
+  it.each(GENERATIONS)('$name', async (generation) => {
+    const analysis = simulator.addAnalysis({
+      ...(await scenario(generation.name)),
+      finishAfterMs: 0
+    })
+    const ws = await workspace()
+    await simulator.writeReportFile(analysis, ws.file('.scannerwork/report-task.txt'))
+
+    const run = await runAction(ws, { node, inputs: { sonarToken: TOKEN } })
+
+    expect(run.exitCode).toBe(generation.exitCode)
+    const requests = simulator.requests.filter(
+      (request) =>
+        request.url.includes(analysis.taskId) || request.url.includes(analysis.analysisId)
+    )
+    // The scheme the generation documents, first time: no 401, no second try.
+    expect(new Set(requests.map((request) => request.authorization))).toEqual(
+      new Set([generation.auth])
+    )
+    expect(run.stdout).not.toMatch(/HTTP 401/)
+    const taskRequest = requests.find((request) => request.url.startsWith('/api/ce/task'))
+    expect(taskRequest?.url.includes('additionalFields=warnings')).toBe(generation.warningsAsked)
+    expect(
+      annotations(run.stdout, 'warning').filter((line) => line.startsWith('Analysis warning:'))
+    ).toHaveLength(generation.warnings)
+
+    const summary = renderAsGitHub(run.summary)
+    const paragraphs = summary.of('p').map((p) => p.text)
+    expect(paragraphs[0]).toMatch(generation.about)
+    expect(paragraphs[1]?.split(/(?=New code|Clean as You Code)/)).toEqual(generation.details)
+    expect(run.outputs).toMatchObject(generation.outputs)
+  })
+
+  it('warns when the server says the token expires within 7 days', async () => {
+    const expiring = await Simulator.start({
+      token: TOKEN,
+      tokenExpiresAt: new Date(Date.now() + 3 * 24 * 3600_000 + 3600_000)
+        .toISOString()
+        .replace(/\.\d+Z$/, '+0000')
+    })
+    try {
+      const analysis = expiring.addAnalysis({
+        ...(await scenario('sonarqube-10')),
+        finishAfterMs: 0
+      })
+      const ws = await workspace()
+      await expiring.writeReportFile(analysis, ws.file('.scannerwork/report-task.txt'))
+      const run = await runAction(ws, { node, inputs: { sonarToken: TOKEN } })
+      expect(run.exitCode).toBe(0)
+      expect(annotations(run.stdout, 'warning')).toContainEqual(
+        expect.stringMatching(
+          /^The token expires in 3 days \(\d{4}-\d{2}-\d{2}\): checks with it will fail from then on\./
+        )
+      )
+    } finally {
+      await expiring.stop()
+    }
+  })
+})
