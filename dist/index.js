@@ -32890,6 +32890,23 @@ function decodeCondition(condition) {
         periodIndex: typeof periodIndex === 'number' ? periodIndex : undefined
     };
 }
+/** Decodes a page of `GET api/metrics/search` (`{metrics, total, p, ps}`); odd entries are skipped. */
+function decodeMetricsPage(body) {
+    const metrics = isObject(body) ? body['metrics'] : undefined;
+    if (!isObject(body) || !Array.isArray(metrics)) {
+        throw new UnexpectedShape('expected {"metrics": [...]}');
+    }
+    const total = body['total'];
+    return {
+        metrics: metrics.filter(isObject).flatMap((metric) => {
+            const [key, name, type] = [metric['key'], metric['name'], metric['type']];
+            return typeof key === 'string' && typeof name === 'string' && typeof type === 'string'
+                ? [{ key, name, type }]
+                : [];
+        }),
+        total: typeof total === 'number' && Number.isSafeInteger(total) ? total : metrics.length
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/sonar/client.ts
 
@@ -32911,6 +32928,9 @@ const MAX_REDIRECTS = 5;
  * deadline + DEADLINE_GRACE_MS: that is the exact bound of the overall time-out.
  */
 const DEADLINE_GRACE_MS = 1000;
+/** The largest page api/metrics/search gives, and the most pages read (its own limit: 10,000). */
+const METRICS_PAGE_SIZE = 500;
+const MAX_METRICS_PAGES = 20;
 /**
  * The one HTTP client of the action: Basic auth with the token as user, same-origin rules for the
  * token, per-request time-outs, retries inside the overall deadline, JSON checks, and a message
@@ -32977,6 +32997,29 @@ class SonarClient {
             decode: decodeProjectStatus
         });
     }
+    /**
+     * Every metric the server defines (`GET api/metrics/search`, page by page), for the names and
+     * value types of metrics the action does not know. Read once: a failure is not tried again.
+     */
+    async getMetrics() {
+        const metrics = [];
+        for (let page = 1; page <= MAX_METRICS_PAGES; page++) {
+            const url = new URL(`api/metrics/search?ps=${METRICS_PAGE_SIZE}&p=${page}`, this.serverBase);
+            const reply = await this.getJson(url, {
+                what: 'the metric definitions',
+                advice: {
+                    notFound: 'The server has no api/metrics/search.',
+                    badRequest: 'The server refused the metrics request.'
+                },
+                decode: decodeMetricsPage,
+                once: true
+            });
+            metrics.push(...reply.metrics);
+            if (reply.metrics.length === 0 || page * METRICS_PAGE_SIZE >= reply.total)
+                break;
+        }
+        return metrics;
+    }
     /** The task address for a task id on this server: `<server>/api/ce/task?id=<id>`. */
     taskUrl(taskId) {
         return new URL(`api/ce/task?id=${encodeURIComponent(taskId)}`, this.serverBase);
@@ -33011,6 +33054,8 @@ class SonarClient {
                 else
                     throw error;
             }
+            if (resource.once)
+                throw failed.error;
             const decision = decideRetry(failed.fault, attempt, deadline - clock.now(), this.options.random, Date.now());
             if (!decision.retry) {
                 if (!decision.why)
@@ -33146,6 +33191,218 @@ function decodeJson(url, reply, resource) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/report/wording.ts
+
+/**
+ * Words for conditions. Every server value they quote (metric keys, values, comparators,
+ * statuses) is cut to 200 characters; escaping is left to the destination's gate (the log's
+ * `forTheLog`, the summary's `summaryText`).
+ */
+/** A server value quoted in our words: at most 200 characters. */
+const quoted = (value) => cut(value, QUOTE_LIMITS.short);
+/** The kind of value of each type api/metrics/search gives. */
+const KIND_OF_TYPE = {
+    RATING: 'rating',
+    PERCENT: 'percent',
+    WORK_DUR: 'minutes',
+    MILLISEC: 'milliseconds',
+    INT: 'count',
+    FLOAT: 'count'
+};
+const rating = (name) => ({ name, kind: 'rating' });
+const percent = (name) => ({ name, kind: 'percent' });
+const count = (name) => ({ name, kind: 'count' });
+const minutes = (name) => ({ name, kind: 'minutes' });
+/** The metrics quality gates use, by the key the server sends ("new_" prefix: new code). */
+const METRICS = {
+    coverage: percent('Coverage'),
+    line_coverage: percent('Line Coverage'),
+    branch_coverage: percent('Condition Coverage'),
+    duplicated_lines_density: percent('Duplicated Lines (%)'),
+    security_hotspots_reviewed: percent('Security Hotspots Reviewed'),
+    sqale_debt_ratio: percent('Technical Debt Ratio'),
+    reliability_rating: rating('Reliability Rating'),
+    security_rating: rating('Security Rating'),
+    sqale_rating: rating('Maintainability Rating'),
+    maintainability_rating: rating('Maintainability Rating'),
+    security_review_rating: rating('Security Review Rating'),
+    software_quality_reliability_rating: rating('Reliability Rating'),
+    software_quality_security_rating: rating('Security Rating'),
+    software_quality_maintainability_rating: rating('Maintainability Rating'),
+    sqale_index: minutes('Technical Debt'),
+    technical_debt: minutes('Technical Debt'),
+    violations: count('Issues'),
+    open_issues: count('Open Issues'),
+    reopened_issues: count('Reopened Issues'),
+    confirmed_issues: count('Confirmed Issues'),
+    accepted_issues: count('Accepted Issues'),
+    blocker_violations: count('Blocker Issues'),
+    critical_violations: count('Critical Issues'),
+    major_violations: count('Major Issues'),
+    minor_violations: count('Minor Issues'),
+    info_violations: count('Info Issues'),
+    bugs: count('Bugs'),
+    vulnerabilities: count('Vulnerabilities'),
+    code_smells: count('Code Smells'),
+    security_hotspots: count('Security Hotspots'),
+    lines_to_cover: count('Lines to Cover'),
+    uncovered_lines: count('Uncovered Lines'),
+    duplicated_lines: count('Duplicated Lines'),
+    skipped_tests: count('Skipped Unit Tests'),
+    test_failures: count('Unit Test Failures'),
+    test_errors: count('Unit Test Errors'),
+    software_quality_blocker_issues: count('Blocker Severity Issues'),
+    software_quality_high_issues: count('High Severity Issues')
+};
+const NEW_CODE_PREFIX = 'new_';
+/** The metric as a person reads it: `new_coverage` → "Coverage on New Code". */
+function metricName(metric) {
+    return describeMetric(metric).name;
+}
+/**
+ * Whether the action words this metric from its own table (common metrics, and their new-code
+ * variants): only for other keys is the server's definition worth a request.
+ */
+function isKnownMetric(key) {
+    return (key in METRICS ||
+        (key.startsWith(NEW_CODE_PREFIX) && key.slice(NEW_CODE_PREFIX.length) in METRICS));
+}
+function describeMetric(ref) {
+    const { metricKey, metric: server } = typeof ref === 'string' ? { metricKey: ref, metric: undefined } : ref;
+    const key = quoted(metricKey);
+    const known = METRICS[key];
+    if (known)
+        return known;
+    const base = key.startsWith(NEW_CODE_PREFIX)
+        ? METRICS[key.slice(NEW_CODE_PREFIX.length)]
+        : undefined;
+    if (base)
+        return { name: `${base.name} on New Code`, kind: base.kind };
+    // The server's own name and type, for custom and newer metrics (software quality, MQR...).
+    if (server)
+        return { name: quoted(server.name), kind: KIND_OF_TYPE[server.type] ?? 'text' };
+    if (key.startsWith(NEW_CODE_PREFIX)) {
+        return {
+            name: `${humanize(key.slice(NEW_CODE_PREFIX.length))} on New Code`,
+            kind: guessKind(key)
+        };
+    }
+    return { name: humanize(key), kind: guessKind(key) };
+}
+function guessKind(key) {
+    if (key.endsWith('_rating'))
+        return 'rating';
+    if (key.endsWith('_density') || key.endsWith('_coverage') || key.endsWith('_ratio')) {
+        return 'percent';
+    }
+    return 'count';
+}
+function humanize(key) {
+    const words = key.replace(/_/g, ' ').trim();
+    return words.charAt(0).toUpperCase() + words.slice(1);
+}
+const RATING_LETTERS = ['A', 'B', 'C', 'D', 'E'];
+/** A metric value as a person reads it: rating 3 → "C", 82.5056 → "82.51%". */
+function formatValue(metric, value) {
+    if (value === undefined || value === '')
+        return '–';
+    const number = Number(value);
+    if (!Number.isFinite(number))
+        return quoted(value);
+    switch (describeMetric(metric).kind) {
+        case 'rating':
+            return RATING_LETTERS[Math.round(number) - 1] ?? quoted(value);
+        case 'percent':
+            return `${round(number)}%`;
+        case 'minutes':
+            return formatMinutes(number);
+        case 'milliseconds':
+            return number >= 1000 ? `${round(number / 1000)} s` : `${round(number)} ms`;
+        case 'count':
+            return String(round(number));
+        case 'text':
+            return quoted(value);
+    }
+}
+function round(number) {
+    return Math.round(number * 100) / 100;
+}
+function formatMinutes(total) {
+    const hours = Math.floor(total / 60);
+    const rest = Math.round(total % 60);
+    return hours > 0 ? `${hours} h ${rest} min` : `${rest} min`;
+}
+/** How a comparator reads for a metric: ratings are worse or better, numbers greater or less. */
+function comparatorWords(metric, comparator) {
+    const isRating = describeMetric(metric).kind === 'rating';
+    switch (comparator) {
+        case 'GT':
+            return isRating ? 'worse than' : 'greater than';
+        case 'LT':
+            return isRating ? 'better than' : 'less than';
+        case 'EQ':
+            return 'equal to';
+        case 'NE':
+            return 'not equal to';
+        default:
+            return comparator ? quoted(comparator) : 'compared with';
+    }
+}
+/**
+ * One condition in words, e.g. "Coverage on New Code is 82.51% (fails when less than 85%)", or,
+ * without a threshold, "Open Issues is 17 (ERROR by the server, which sent no threshold)".
+ */
+function describeCondition({ condition }) {
+    const { actualValue, errorThreshold, comparator, status } = condition;
+    const subject = `${metricName(condition)} is ${formatValue(condition, actualValue)}`;
+    if (errorThreshold === undefined) {
+        return `${subject} (${quoted(status)} by the server, which sent no threshold)`;
+    }
+    return `${subject} (fails when ${comparatorWords(condition, comparator)} ${formatValue(condition, errorThreshold)})`;
+}
+/**
+ * What the server counts as new code, in words: `previous_version` → "since the previous
+ * version", `days` 30 → "the last 30 days", `reference_branch` main → "compared with branch
+ * main"; the date it starts from follows when the server gives it. Old servers write the modes
+ * in capitals (PREVIOUS_VERSION, NUMBER_OF_DAYS...).
+ *
+ * @example newCodeWords({ mode: 'days', parameter: '30', date: undefined }) // 'the last 30 days'
+ */
+function newCodeWords(period) {
+    const parameter = period.parameter ? cut(period.parameter, QUOTE_LIMITS.short) : undefined;
+    const words = (() => {
+        switch (period.mode.toLowerCase()) {
+            case 'previous_version':
+                return 'since the previous version';
+            case 'days':
+            case 'number_of_days':
+                return parameter ? `the last ${parameter} days` : 'the last days';
+            case 'date':
+            case 'specific_date':
+                return 'since a date';
+            case 'version':
+                return parameter ? `since version ${parameter}` : 'since a version';
+            case 'reference_branch':
+                return parameter ? `compared with branch ${parameter}` : 'compared with a reference branch';
+            case 'specific_analysis':
+            case 'previous_analysis':
+                return 'since an analysis';
+            default:
+                return cut(period.mode, QUOTE_LIMITS.short);
+        }
+    })();
+    return period.date ? `${words} (${cut(period.date, QUOTE_LIMITS.short)})` : words;
+}
+const CAYC_WORDS = {
+    compliant: 'compliant',
+    'non-compliant': 'not compliant',
+    'over-compliant': 'compliant, with conditions beyond it'
+};
+/** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
+function caycWords(status) {
+    return CAYC_WORDS[status] ?? cut(status, QUOTE_LIMITS.short);
+}
+
 ;// CONCATENATED MODULE: ./src/gate/evaluate.ts
 /**
  * The spec's rule: a condition is ERROR when `actualValue` compares to `errorThreshold` in the
@@ -33253,6 +33510,8 @@ function wait_for_task_seconds(ms) {
 
 
 
+
+
 /**
  * The whole check: find the analysis (report file, taskId or analysisId), wait for its task,
  * read its quality gate and re-evaluate the conditions. Throws an ActionError on any failure;
@@ -33298,6 +33557,7 @@ async function readGate(target, client, settings, deps) {
     }
     const projectKey = target.projectKey ?? finished?.componentKey;
     const gate = await client.getProjectStatus(analysisId);
+    const conditions = await withServerMetrics(gate.conditions, client, deps.log);
     return {
         status: gate.status,
         qualityGateStatus: toQualityGateStatus(gate.status),
@@ -33306,7 +33566,7 @@ async function readGate(target, client, settings, deps) {
         serverUrl: target.serverUrl.href,
         dashboardUrl: target.dashboardUrl ?? dashboardFor(target.serverUrl, projectKey),
         projectKey,
-        conditions: evaluateConditions(gate.conditions),
+        conditions: evaluateConditions(conditions),
         taskWarnings: finished?.warnings ?? [],
         elapsedMs: deps.clock.now() - deps.startedAt,
         branch: finished?.branch,
@@ -33316,6 +33576,31 @@ async function readGate(target, client, settings, deps) {
         caycStatus: gate.caycStatus,
         ignoredConditions: gate.ignoredConditions
     };
+}
+/**
+ * The conditions, each with the server's definition of its metric when the action does not know
+ * the metric itself (custom metrics, software quality metrics...): its name and value type, read
+ * once from api/metrics/search. A token that may not read them (403) changes nothing: the keys
+ * are shown; any other failure says so in one line. The verdict never waits on a retry for this.
+ */
+async function withServerMetrics(conditions, client, log) {
+    if (conditions.every(({ metricKey }) => isKnownMetric(metricKey)))
+        return conditions;
+    let definitions;
+    try {
+        definitions = await client.getMetrics();
+    }
+    catch (error) {
+        if (!(error instanceof ServerRequestError && error.status === 403)) {
+            log.info(`Metric names could not be read, so metric keys are shown: ${error.message}`);
+        }
+        return conditions;
+    }
+    const byKey = new Map(definitions.map((definition) => [definition.key, definition]));
+    return conditions.map((condition) => {
+        const metric = byKey.get(condition.metricKey);
+        return metric ? { ...condition, metric } : condition;
+    });
 }
 async function resolveTarget(settings, deps) {
     const host = settings.sonarHostUrl;
@@ -33550,187 +33835,6 @@ function escapeHtml(text) {
     return text.replace(PUNCTUATION, (character) => `&#${character.charCodeAt(0)};`);
 }
 
-;// CONCATENATED MODULE: ./src/report/wording.ts
-
-/**
- * Words for conditions. Every server value they quote (metric keys, values, comparators,
- * statuses) is cut to 200 characters; escaping is left to the destination's gate (the log's
- * `forTheLog`, the summary's `summaryText`).
- */
-/** A server value quoted in our words: at most 200 characters. */
-const quoted = (value) => cut(value, QUOTE_LIMITS.short);
-const rating = (name) => ({ name, kind: 'rating' });
-const percent = (name) => ({ name, kind: 'percent' });
-const count = (name) => ({ name, kind: 'count' });
-const minutes = (name) => ({ name, kind: 'minutes' });
-/** The metrics quality gates use, by the key the server sends ("new_" prefix: new code). */
-const METRICS = {
-    coverage: percent('Coverage'),
-    line_coverage: percent('Line Coverage'),
-    branch_coverage: percent('Condition Coverage'),
-    duplicated_lines_density: percent('Duplicated Lines (%)'),
-    security_hotspots_reviewed: percent('Security Hotspots Reviewed'),
-    sqale_debt_ratio: percent('Technical Debt Ratio'),
-    reliability_rating: rating('Reliability Rating'),
-    security_rating: rating('Security Rating'),
-    sqale_rating: rating('Maintainability Rating'),
-    maintainability_rating: rating('Maintainability Rating'),
-    security_review_rating: rating('Security Review Rating'),
-    software_quality_reliability_rating: rating('Reliability Rating'),
-    software_quality_security_rating: rating('Security Rating'),
-    software_quality_maintainability_rating: rating('Maintainability Rating'),
-    sqale_index: minutes('Technical Debt'),
-    technical_debt: minutes('Technical Debt'),
-    violations: count('Issues'),
-    open_issues: count('Open Issues'),
-    reopened_issues: count('Reopened Issues'),
-    confirmed_issues: count('Confirmed Issues'),
-    accepted_issues: count('Accepted Issues'),
-    blocker_violations: count('Blocker Issues'),
-    critical_violations: count('Critical Issues'),
-    major_violations: count('Major Issues'),
-    minor_violations: count('Minor Issues'),
-    info_violations: count('Info Issues'),
-    bugs: count('Bugs'),
-    vulnerabilities: count('Vulnerabilities'),
-    code_smells: count('Code Smells'),
-    security_hotspots: count('Security Hotspots'),
-    lines_to_cover: count('Lines to Cover'),
-    uncovered_lines: count('Uncovered Lines'),
-    duplicated_lines: count('Duplicated Lines'),
-    skipped_tests: count('Skipped Unit Tests'),
-    test_failures: count('Unit Test Failures'),
-    test_errors: count('Unit Test Errors'),
-    software_quality_blocker_issues: count('Blocker Severity Issues'),
-    software_quality_high_issues: count('High Severity Issues')
-};
-const NEW_CODE_PREFIX = 'new_';
-/** The metric as a person reads it: `new_coverage` → "Coverage on New Code". */
-function metricName(key) {
-    return describeMetric(key).name;
-}
-function describeMetric(serverKey) {
-    const key = quoted(serverKey);
-    const known = METRICS[key];
-    if (known)
-        return known;
-    if (key.startsWith(NEW_CODE_PREFIX)) {
-        const base = METRICS[key.slice(NEW_CODE_PREFIX.length)];
-        const name = base?.name ?? humanize(key.slice(NEW_CODE_PREFIX.length));
-        return { name: `${name} on New Code`, kind: base?.kind ?? guessKind(key) };
-    }
-    return { name: humanize(key), kind: guessKind(key) };
-}
-function guessKind(key) {
-    if (key.endsWith('_rating'))
-        return 'rating';
-    if (key.endsWith('_density') || key.endsWith('_coverage') || key.endsWith('_ratio')) {
-        return 'percent';
-    }
-    return 'count';
-}
-function humanize(key) {
-    const words = key.replace(/_/g, ' ').trim();
-    return words.charAt(0).toUpperCase() + words.slice(1);
-}
-const RATING_LETTERS = ['A', 'B', 'C', 'D', 'E'];
-/** A metric value as a person reads it: rating 3 → "C", 82.5056 → "82.51%". */
-function formatValue(key, value) {
-    if (value === undefined || value === '')
-        return '–';
-    const number = Number(value);
-    if (!Number.isFinite(number))
-        return quoted(value);
-    switch (describeMetric(key).kind) {
-        case 'rating':
-            return RATING_LETTERS[Math.round(number) - 1] ?? quoted(value);
-        case 'percent':
-            return `${round(number)}%`;
-        case 'minutes':
-            return formatMinutes(number);
-        case 'count':
-            return String(round(number));
-    }
-}
-function round(number) {
-    return Math.round(number * 100) / 100;
-}
-function formatMinutes(total) {
-    const hours = Math.floor(total / 60);
-    const rest = Math.round(total % 60);
-    return hours > 0 ? `${hours} h ${rest} min` : `${rest} min`;
-}
-/** How a comparator reads for a metric: ratings are worse or better, numbers greater or less. */
-function comparatorWords(key, comparator) {
-    const isRating = describeMetric(key).kind === 'rating';
-    switch (comparator) {
-        case 'GT':
-            return isRating ? 'worse than' : 'greater than';
-        case 'LT':
-            return isRating ? 'better than' : 'less than';
-        case 'EQ':
-            return 'equal to';
-        case 'NE':
-            return 'not equal to';
-        default:
-            return comparator ? quoted(comparator) : 'compared with';
-    }
-}
-/**
- * One condition in words, e.g. "Coverage on New Code is 82.51% (fails when less than 85%)", or,
- * without a threshold, "Open Issues is 17 (ERROR by the server, which sent no threshold)".
- */
-function describeCondition({ condition }) {
-    const { metricKey, actualValue, errorThreshold, comparator, status } = condition;
-    const subject = `${metricName(metricKey)} is ${formatValue(metricKey, actualValue)}`;
-    if (errorThreshold === undefined) {
-        return `${subject} (${quoted(status)} by the server, which sent no threshold)`;
-    }
-    return `${subject} (fails when ${comparatorWords(metricKey, comparator)} ${formatValue(metricKey, errorThreshold)})`;
-}
-/**
- * What the server counts as new code, in words: `previous_version` → "since the previous
- * version", `days` 30 → "the last 30 days", `reference_branch` main → "compared with branch
- * main"; the date it starts from follows when the server gives it. Old servers write the modes
- * in capitals (PREVIOUS_VERSION, NUMBER_OF_DAYS...).
- *
- * @example newCodeWords({ mode: 'days', parameter: '30', date: undefined }) // 'the last 30 days'
- */
-function newCodeWords(period) {
-    const parameter = period.parameter ? cut(period.parameter, QUOTE_LIMITS.short) : undefined;
-    const words = (() => {
-        switch (period.mode.toLowerCase()) {
-            case 'previous_version':
-                return 'since the previous version';
-            case 'days':
-            case 'number_of_days':
-                return parameter ? `the last ${parameter} days` : 'the last days';
-            case 'date':
-            case 'specific_date':
-                return 'since a date';
-            case 'version':
-                return parameter ? `since version ${parameter}` : 'since a version';
-            case 'reference_branch':
-                return parameter ? `compared with branch ${parameter}` : 'compared with a reference branch';
-            case 'specific_analysis':
-            case 'previous_analysis':
-                return 'since an analysis';
-            default:
-                return cut(period.mode, QUOTE_LIMITS.short);
-        }
-    })();
-    return period.date ? `${words} (${cut(period.date, QUOTE_LIMITS.short)})` : words;
-}
-const CAYC_WORDS = {
-    compliant: 'compliant',
-    'non-compliant': 'not compliant',
-    'over-compliant': 'compliant, with conditions beyond it'
-};
-/** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
-function caycWords(status) {
-    return CAYC_WORDS[status] ?? cut(status, QUOTE_LIMITS.short);
-}
-
 ;// CONCATENATED MODULE: ./src/report/summary.ts
 
 
@@ -33911,15 +34015,15 @@ function conditionsBlock(conditions, budget) {
     return [...TABLE_HEAD, ...rows, ...TABLE_END, ...note];
 }
 function tableRow({ condition }) {
-    const { metricKey, status, actualValue, errorThreshold, comparator } = condition;
+    const { status, actualValue, errorThreshold, comparator } = condition;
     const threshold = errorThreshold === undefined
         ? 'no threshold sent'
-        : `${comparatorWords(metricKey, comparator)} ${formatValue(metricKey, errorThreshold)}`;
+        : `${comparatorWords(condition, comparator)} ${formatValue(condition, errorThreshold)}`;
     const icon = STATUS_ICONS[status];
     const cells = [
-        summaryText(metricName(metricKey)),
+        summaryText(metricName(condition)),
         `${icon ? `${icon} ` : ''}${summaryText(status)}`,
-        summaryText(formatValue(metricKey, actualValue)),
+        summaryText(formatValue(condition, actualValue)),
         summaryText(threshold)
     ];
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;

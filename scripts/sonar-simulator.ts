@@ -124,6 +124,23 @@ const modeOfQualitiesGate = {
   ]
 }
 
+/** What api/metrics/search says of the metrics the scenarios use that the action has no words for. */
+const METRIC_DEFINITIONS = [
+  {
+    key: 'new_software_quality_maintainability_issues',
+    name: 'New Maintainability Issues',
+    type: 'INT',
+    domain: 'Maintainability'
+  },
+  {
+    key: 'software_quality_maintainability_issues',
+    name: 'Maintainability Issues',
+    type: 'INT',
+    domain: 'Maintainability'
+  },
+  { key: 'coverage', name: 'Coverage', type: 'PERCENT', domain: 'Coverage' }
+]
+
 export const SCENARIOS = [
   'pending-success',
   'done',
@@ -369,6 +386,12 @@ export class Simulator {
         { projectStatus: traits.gateShape(analysis.script.projectStatus) },
         headers
       )
+    }
+    if (url.pathname === '/api/metrics/search') {
+      const page = Number(url.searchParams.get('p') ?? '1')
+      const size = Number(url.searchParams.get('ps') ?? '100')
+      const metrics = METRIC_DEFINITIONS.slice((page - 1) * size, page * size)
+      return send(response, 200, { metrics, total: METRIC_DEFINITIONS.length, p: page, ps: size })
     }
     if (url.pathname === '/dashboard') {
       response.writeHead(200, { 'content-type': 'text/html' })

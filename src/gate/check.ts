@@ -5,7 +5,9 @@ import type { Settings } from '../settings.js'
 import { SonarClient } from '../sonar/client.js'
 import { serverKind, type ServerKind } from '../sonar/server-kind.js'
 import { tokenExpiryWarning } from '../sonar/token-expiration.js'
-import type { NewCodePeriod } from '../sonar/types.js'
+import type { Condition, MetricDefinition, NewCodePeriod } from '../sonar/types.js'
+import { ServerRequestError } from '../errors.js'
+import { isKnownMetric } from '../report/wording.js'
 import { serverBase } from '../sonar/origin.js'
 import { evaluateConditions, type EvaluatedCondition } from './evaluate.js'
 import { seconds, waitForTask, type FinishedTask } from './wait-for-task.js'
@@ -117,6 +119,7 @@ async function readGate(
   const projectKey = target.projectKey ?? finished?.componentKey
 
   const gate = await client.getProjectStatus(analysisId)
+  const conditions = await withServerMetrics(gate.conditions, client, deps.log)
   return {
     status: gate.status,
     qualityGateStatus: toQualityGateStatus(gate.status),
@@ -125,7 +128,7 @@ async function readGate(
     serverUrl: target.serverUrl.href,
     dashboardUrl: target.dashboardUrl ?? dashboardFor(target.serverUrl, projectKey),
     projectKey,
-    conditions: evaluateConditions(gate.conditions),
+    conditions: evaluateConditions(conditions),
     taskWarnings: finished?.warnings ?? [],
     elapsedMs: deps.clock.now() - deps.startedAt,
     branch: finished?.branch,
@@ -135,6 +138,36 @@ async function readGate(
     caycStatus: gate.caycStatus,
     ignoredConditions: gate.ignoredConditions
   }
+}
+
+/**
+ * The conditions, each with the server's definition of its metric when the action does not know
+ * the metric itself (custom metrics, software quality metrics...): its name and value type, read
+ * once from api/metrics/search. A token that may not read them (403) changes nothing: the keys
+ * are shown; any other failure says so in one line. The verdict never waits on a retry for this.
+ */
+async function withServerMetrics(
+  conditions: Condition[],
+  client: SonarClient,
+  log: Log
+): Promise<Condition[]> {
+  if (conditions.every(({ metricKey }) => isKnownMetric(metricKey))) return conditions
+  let definitions: MetricDefinition[]
+  try {
+    definitions = await client.getMetrics()
+  } catch (error) {
+    if (!(error instanceof ServerRequestError && error.status === 403)) {
+      log.info(
+        `Metric names could not be read, so metric keys are shown: ${(error as Error).message}`
+      )
+    }
+    return conditions
+  }
+  const byKey = new Map(definitions.map((definition) => [definition.key, definition]))
+  return conditions.map((condition) => {
+    const metric = byKey.get(condition.metricKey)
+    return metric ? { ...condition, metric } : condition
+  })
 }
 
 async function resolveTarget(settings: Settings, deps: CheckDependencies): Promise<Target> {

@@ -78,7 +78,7 @@ export function conditionsOutput(
 /** The condition with each string cut; JSON.stringify leaves the undefined ones out. */
 function boundedCondition(
   condition: Condition
-): Record<keyof Condition, string | number | undefined> {
+): Record<Exclude<keyof Condition, 'metric'>, string | number | undefined> {
   const bounded = (value: string | undefined) =>
     value === undefined ? undefined : cut(value, QUOTE_LIMITS.short)
   return {

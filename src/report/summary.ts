@@ -216,16 +216,16 @@ function conditionsBlock(conditions: readonly EvaluatedCondition[], budget: numb
 }
 
 function tableRow({ condition }: EvaluatedCondition): string {
-  const { metricKey, status, actualValue, errorThreshold, comparator } = condition
+  const { status, actualValue, errorThreshold, comparator } = condition
   const threshold =
     errorThreshold === undefined
       ? 'no threshold sent'
-      : `${comparatorWords(metricKey, comparator)} ${formatValue(metricKey, errorThreshold)}`
+      : `${comparatorWords(condition, comparator)} ${formatValue(condition, errorThreshold)}`
   const icon = STATUS_ICONS[status]
   const cells = [
-    summaryText(metricName(metricKey)),
+    summaryText(metricName(condition)),
     `${icon ? `${icon} ` : ''}${summaryText(status)}`,
-    summaryText(formatValue(metricKey, actualValue)),
+    summaryText(formatValue(condition, actualValue)),
     summaryText(threshold)
   ]
   return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`

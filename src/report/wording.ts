@@ -1,5 +1,5 @@
 import type { EvaluatedCondition } from '../gate/evaluate.js'
-import type { NewCodePeriod } from '../sonar/types.js'
+import type { Condition, NewCodePeriod } from '../sonar/types.js'
 import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
 
 /**
@@ -11,8 +11,27 @@ import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
 /** A server value quoted in our words: at most 200 characters. */
 const quoted = (value: string): string => cut(value, QUOTE_LIMITS.short)
 
-/** How a metric's value reads: ratings are letters, percentages carry %, durations are minutes. */
-type MetricKind = 'rating' | 'percent' | 'minutes' | 'count'
+/**
+ * How a metric's value reads: ratings are letters, percentages carry %, work durations are
+ * minutes, milliseconds are ms; counts are numbers; levels and text stay as the server writes them.
+ */
+type MetricKind = 'rating' | 'percent' | 'minutes' | 'milliseconds' | 'count' | 'text'
+
+/**
+ * A metric as the words need it: its key, or a condition, which may carry the server's own
+ * definition of the metric (read from api/metrics/search for keys the action does not know).
+ */
+export type MetricRef = string | Pick<Condition, 'metricKey' | 'metric'>
+
+/** The kind of value of each type api/metrics/search gives. */
+const KIND_OF_TYPE: Record<string, MetricKind> = {
+  RATING: 'rating',
+  PERCENT: 'percent',
+  WORK_DUR: 'minutes',
+  MILLISEC: 'milliseconds',
+  INT: 'count',
+  FLOAT: 'count'
+}
 
 interface Metric {
   name: string
@@ -69,18 +88,38 @@ const METRICS: Record<string, Metric> = {
 const NEW_CODE_PREFIX = 'new_'
 
 /** The metric as a person reads it: `new_coverage` → "Coverage on New Code". */
-export function metricName(key: string): string {
-  return describeMetric(key).name
+export function metricName(metric: MetricRef): string {
+  return describeMetric(metric).name
 }
 
-function describeMetric(serverKey: string): Metric {
-  const key = quoted(serverKey)
+/**
+ * Whether the action words this metric from its own table (common metrics, and their new-code
+ * variants): only for other keys is the server's definition worth a request.
+ */
+export function isKnownMetric(key: string): boolean {
+  return (
+    key in METRICS ||
+    (key.startsWith(NEW_CODE_PREFIX) && key.slice(NEW_CODE_PREFIX.length) in METRICS)
+  )
+}
+
+function describeMetric(ref: MetricRef): Metric {
+  const { metricKey, metric: server } =
+    typeof ref === 'string' ? { metricKey: ref, metric: undefined } : ref
+  const key = quoted(metricKey)
   const known = METRICS[key]
   if (known) return known
+  const base = key.startsWith(NEW_CODE_PREFIX)
+    ? METRICS[key.slice(NEW_CODE_PREFIX.length)]
+    : undefined
+  if (base) return { name: `${base.name} on New Code`, kind: base.kind }
+  // The server's own name and type, for custom and newer metrics (software quality, MQR...).
+  if (server) return { name: quoted(server.name), kind: KIND_OF_TYPE[server.type] ?? 'text' }
   if (key.startsWith(NEW_CODE_PREFIX)) {
-    const base = METRICS[key.slice(NEW_CODE_PREFIX.length)]
-    const name = base?.name ?? humanize(key.slice(NEW_CODE_PREFIX.length))
-    return { name: `${name} on New Code`, kind: base?.kind ?? guessKind(key) }
+    return {
+      name: `${humanize(key.slice(NEW_CODE_PREFIX.length))} on New Code`,
+      kind: guessKind(key)
+    }
   }
   return { name: humanize(key), kind: guessKind(key) }
 }
@@ -101,19 +140,23 @@ function humanize(key: string): string {
 const RATING_LETTERS = ['A', 'B', 'C', 'D', 'E']
 
 /** A metric value as a person reads it: rating 3 → "C", 82.5056 → "82.51%". */
-export function formatValue(key: string, value: string | undefined): string {
+export function formatValue(metric: MetricRef, value: string | undefined): string {
   if (value === undefined || value === '') return '–'
   const number = Number(value)
   if (!Number.isFinite(number)) return quoted(value)
-  switch (describeMetric(key).kind) {
+  switch (describeMetric(metric).kind) {
     case 'rating':
       return RATING_LETTERS[Math.round(number) - 1] ?? quoted(value)
     case 'percent':
       return `${round(number)}%`
     case 'minutes':
       return formatMinutes(number)
+    case 'milliseconds':
+      return number >= 1000 ? `${round(number / 1000)} s` : `${round(number)} ms`
     case 'count':
       return String(round(number))
+    case 'text':
+      return quoted(value)
   }
 }
 
@@ -128,8 +171,8 @@ function formatMinutes(total: number): string {
 }
 
 /** How a comparator reads for a metric: ratings are worse or better, numbers greater or less. */
-export function comparatorWords(key: string, comparator: string | undefined): string {
-  const isRating = describeMetric(key).kind === 'rating'
+export function comparatorWords(metric: MetricRef, comparator: string | undefined): string {
+  const isRating = describeMetric(metric).kind === 'rating'
   switch (comparator) {
     case 'GT':
       return isRating ? 'worse than' : 'greater than'
@@ -149,12 +192,12 @@ export function comparatorWords(key: string, comparator: string | undefined): st
  * without a threshold, "Open Issues is 17 (ERROR by the server, which sent no threshold)".
  */
 export function describeCondition({ condition }: EvaluatedCondition): string {
-  const { metricKey, actualValue, errorThreshold, comparator, status } = condition
-  const subject = `${metricName(metricKey)} is ${formatValue(metricKey, actualValue)}`
+  const { actualValue, errorThreshold, comparator, status } = condition
+  const subject = `${metricName(condition)} is ${formatValue(condition, actualValue)}`
   if (errorThreshold === undefined) {
     return `${subject} (${quoted(status)} by the server, which sent no threshold)`
   }
-  return `${subject} (fails when ${comparatorWords(metricKey, comparator)} ${formatValue(metricKey, errorThreshold)})`
+  return `${subject} (fails when ${comparatorWords(condition, comparator)} ${formatValue(condition, errorThreshold)})`
 }
 
 /**

@@ -16,8 +16,10 @@ import { asksForTaskWarnings, firstAuthScheme, type ServerKind } from './server-
 import { parseTokenExpiration, TOKEN_EXPIRATION_HEADER } from './token-expiration.js'
 import { headerValue, HttpTransport, TransportFailure, type Reply } from './transport.js'
 import {
+  decodeMetricsPage,
   decodeProjectStatus,
   decodeTask,
+  type MetricDefinition,
   UnexpectedShape,
   type ProjectStatus,
   type Task
@@ -60,7 +62,13 @@ export const DEADLINE_GRACE_MS = 1000
 /** What the caller wants to read: how messages name it, and how to decode it. */
 interface Resource<T> extends ResourceWords {
   decode: (body: unknown) => T
+  /** Read it once: a failure is not tried again (what the verdict does not need). */
+  once?: boolean
 }
+
+/** The largest page api/metrics/search gives, and the most pages read (its own limit: 10,000). */
+const METRICS_PAGE_SIZE = 500
+const MAX_METRICS_PAGES = 20
 
 /**
  * The one HTTP client of the action: Basic auth with the token as user, same-origin rules for the
@@ -138,6 +146,29 @@ export class SonarClient {
     })
   }
 
+  /**
+   * Every metric the server defines (`GET api/metrics/search`, page by page), for the names and
+   * value types of metrics the action does not know. Read once: a failure is not tried again.
+   */
+  async getMetrics(): Promise<MetricDefinition[]> {
+    const metrics: MetricDefinition[] = []
+    for (let page = 1; page <= MAX_METRICS_PAGES; page++) {
+      const url = new URL(`api/metrics/search?ps=${METRICS_PAGE_SIZE}&p=${page}`, this.serverBase)
+      const reply = await this.getJson(url, {
+        what: 'the metric definitions',
+        advice: {
+          notFound: 'The server has no api/metrics/search.',
+          badRequest: 'The server refused the metrics request.'
+        },
+        decode: decodeMetricsPage,
+        once: true
+      })
+      metrics.push(...reply.metrics)
+      if (reply.metrics.length === 0 || page * METRICS_PAGE_SIZE >= reply.total) break
+    }
+    return metrics
+  }
+
   /** The task address for a task id on this server: `<server>/api/ce/task?id=<id>`. */
   taskUrl(taskId: string): URL {
     return new URL(`api/ce/task?id=${encodeURIComponent(taskId)}`, this.serverBase)
@@ -175,6 +206,7 @@ export class SonarClient {
           failed = transportFailure(error, url, resource, this.rootCertGiven)
         else throw error
       }
+      if (resource.once) throw failed.error
       const decision = decideRetry(
         failed.fault,
         attempt,

@@ -40,6 +40,23 @@ export interface Condition {
   warningThreshold: string | undefined
   actualValue: string | undefined
   periodIndex: number | undefined
+  /** The server's own definition of the metric, when the action read it (api/metrics/search). */
+  metric?: MetricDefinition
+}
+
+/** A metric as `api/metrics/search` defines it. */
+export interface MetricDefinition {
+  key: string
+  /** The name the server's UI shows. */
+  name: string
+  /** INT, FLOAT, PERCENT, BOOL, STRING, MILLISEC, DATA, LEVEL, DISTRIB, RATING, WORK_DUR. */
+  type: string
+}
+
+/** One page of `api/metrics/search`: its metrics, and how many there are in all. */
+export interface MetricsPage {
+  metrics: MetricDefinition[]
+  total: number
 }
 
 /** What the server counts as new code: `period` on 10.0+, the first of `periods` before and on SonarCloud. */
@@ -170,5 +187,23 @@ function decodeCondition(condition: Json): Condition {
     warningThreshold: optionalString(condition['warningThreshold']),
     actualValue: optionalString(condition['actualValue']),
     periodIndex: typeof periodIndex === 'number' ? periodIndex : undefined
+  }
+}
+
+/** Decodes a page of `GET api/metrics/search` (`{metrics, total, p, ps}`); odd entries are skipped. */
+export function decodeMetricsPage(body: unknown): MetricsPage {
+  const metrics = isObject(body) ? body['metrics'] : undefined
+  if (!isObject(body) || !Array.isArray(metrics)) {
+    throw new UnexpectedShape('expected {"metrics": [...]}')
+  }
+  const total = body['total']
+  return {
+    metrics: metrics.filter(isObject).flatMap((metric) => {
+      const [key, name, type] = [metric['key'], metric['name'], metric['type']]
+      return typeof key === 'string' && typeof name === 'string' && typeof type === 'string'
+        ? [{ key, name, type }]
+        : []
+    }),
+    total: typeof total === 'number' && Number.isSafeInteger(total) ? total : metrics.length
   }
 }
