@@ -32907,6 +32907,19 @@ function decodeMetricsPage(body) {
         total: typeof total === 'number' && Number.isSafeInteger(total) ? total : metrics.length
     };
 }
+/**
+ * Decodes `GET api/ce/component` (`{queue: [...], current: {...}}`): how long the last finished
+ * task (`current`) took to process, when it succeeded and says so.
+ */
+function decodeLastProcessingMs(body) {
+    if (!isObject(body) || !Array.isArray(body['queue'])) {
+        throw new UnexpectedShape('expected {"queue": [...], "current": {...}}');
+    }
+    const current = body['current'];
+    if (!isObject(current) || current['status'] !== 'SUCCESS')
+        return undefined;
+    return optionalCount(current['executionTimeMs']);
+}
 
 ;// CONCATENATED MODULE: ./src/sonar/client.ts
 
@@ -33019,6 +33032,23 @@ class SonarClient {
                 break;
         }
         return metrics;
+    }
+    /**
+     * How long the project's last finished analysis took to process (`GET api/ce/component`,
+     * Browse permission), or undefined when the server names none. Read once: a failure is not
+     * tried again.
+     */
+    async getPreviousProcessingMs(projectKey) {
+        const url = new URL(`api/ce/component?component=${encodeURIComponent(projectKey)}`, this.serverBase);
+        return this.getJson(url, {
+            what: `the last analysis of ${oneLine(projectKey)}`,
+            advice: {
+                notFound: `The server does not know the project ${oneLine(projectKey)}.`,
+                badRequest: 'The server refused the request for the last analysis.'
+            },
+            decode: decodeLastProcessingMs,
+            once: true
+        });
     }
     /** The task address for a task id on this server: `<server>/api/ce/task?id=<id>`. */
     taskUrl(taskId) {
@@ -33451,12 +33481,82 @@ function toNumber(value) {
     return Number.isFinite(number) ? number : undefined;
 }
 
+;// CONCATENATED MODULE: ./src/gate/poll-plan.ts
+/**
+ * When to poll the task. The fixed cadence of the specification (the first poll `initialDelayMs`
+ * after the step's start, then one every `pollingIntervalMs`, anchored to the start) unless the
+ * action can predict when the task ends: the project's previous analysis took `previousMs` to
+ * process, and a poll of the task in progress says how long it has been processing. Then a few
+ * polls close together cover a window around the predicted end, and the fixed polls just before
+ * and inside that window, which would find the task still running, are left out. Pure: the
+ * caller supplies every time.
+ */
+/** The window's polls: this many, spread evenly over it, its first and last at its edges. */
+const WINDOW_POLLS = 3;
+/**
+ * How far off a prediction may be: this analysis may take up to 1.2 times as long as the previous
+ * one, or as little as 1/1.2 of it, so it ends up to a sixth of the previous time early and up to
+ * a fifth late; never less than 150 ms, never more than 2 s either way. An end outside the window
+ * is caught by the fixed cadence, as without a prediction.
+ */
+const RATIO = 1.2;
+const EDGE = { minMs: 150, maxMs: 2000 };
+/**
+ * The predicted end of a task that has been processing `elapsedMs` (as the server said, at
+ * clock time `polledAt`) when the previous analysis took `previousMs`.
+ *
+ * @example predictEnd(3000, 800, 2400) // { endsAt: 4600, earlyMs: 400, lateMs: 480 }
+ */
+function predictEnd(polledAt, elapsedMs, previousMs) {
+    const edge = (ms) => Math.round(Math.min(EDGE.maxMs, Math.max(EDGE.minMs, ms)));
+    return {
+        endsAt: polledAt + Math.max(0, previousMs - elapsedMs),
+        earlyMs: edge(previousMs - previousMs / RATIO),
+        lateMs: edge(previousMs * (RATIO - 1))
+    };
+}
+/**
+ * Clock time of the next poll after the one at `lastPollAt` (undefined before the first).
+ *
+ * @example nextPollAt({ startedAt: 0, initialDelayMs: 3000, intervalMs: 1000 }, 3000, undefined) // 4000
+ */
+function nextPollAt(cadence, lastPollAt, prediction) {
+    const first = cadence.startedAt + cadence.initialDelayMs;
+    if (lastPollAt === undefined)
+        return first;
+    const fixed = nextFixedAfter(cadence, lastPollAt);
+    if (!prediction)
+        return fixed;
+    const { endsAt, earlyMs, lateMs } = prediction;
+    const windowStart = endsAt - earlyMs;
+    const windowEnd = endsAt + lateMs;
+    const step = (earlyMs + lateMs) / (WINDOW_POLLS - 1);
+    const windowPolls = Array.from({ length: WINDOW_POLLS }, (_, i) => windowStart + i * step);
+    const nextInWindow = windowPolls.find((at) => at > lastPollAt);
+    // Fixed polls within an interval before the window, inside it, or within a step after it would
+    // find the task still running or tell nothing new: left out. Earlier and later ones stay, so a
+    // prediction far off costs at most what the fixed cadence would.
+    let nextFixed = fixed;
+    while (nextFixed > windowStart - cadence.intervalMs && nextFixed <= windowEnd + step) {
+        nextFixed += cadence.intervalMs;
+    }
+    return nextInWindow === undefined ? nextFixed : Math.min(nextInWindow, nextFixed);
+}
+/** The first time of the fixed cadence after `time`. */
+function nextFixedAfter({ startedAt, initialDelayMs, intervalMs }, time) {
+    const first = startedAt + initialDelayMs;
+    if (time < first)
+        return first;
+    return first + (Math.floor((time - first) / intervalMs) + 1) * intervalMs;
+}
+
 ;// CONCATENATED MODULE: ./src/gate/wait-for-task.ts
+
 
 
 /**
  * Waits `initialDelayMs` from the step's start, then polls every `pollingIntervalMs` until the
- * task is SUCCESS.
+ * task is SUCCESS, or more closely around its predicted end when `previousProcessingMs` gives one.
  * FAILED and CANCELED fail at once with the server's message; running out of time fails with the
  * last status seen. Never sleeps past the deadline.
  *
@@ -33467,13 +33567,33 @@ async function waitForTask(options) {
     const elapsed = () => clock.now() - startedAt;
     let last;
     const timedOut = () => new TimeoutError(`Timed out after ${wait_for_task_seconds(elapsed())} waiting for the analysis task${last ? ` ${oneLine(last.id)}: its last status was ${last.status}` : ': no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${wait_for_task_seconds(deadline - startedAt)}).`);
-    // Polls keep a fixed cadence from the step's start: the first at initialDelayMs, then one
-    // every pollingIntervalMs, however long each request took.
-    let nextPollAt = startedAt + options.initialDelayMs;
+    // Polls keep a fixed cadence from the step's start (the first at initialDelayMs, then one
+    // every pollingIntervalMs, however long each request took), or gather around a predicted end.
+    const cadence = {
+        startedAt,
+        initialDelayMs: options.initialDelayMs,
+        intervalMs: options.pollingIntervalMs
+    };
+    let previousMs;
+    let asked = false;
+    const askPrevious = () => {
+        if (asked || !options.readPreviousProcessingMs)
+            return;
+        asked = true;
+        void options.readPreviousProcessingMs().then((ms) => (previousMs = ms));
+    };
+    if (options.initialDelayMs > 0)
+        askPrevious();
+    let prediction;
+    let lastPollAt;
     for (;;) {
-        await clock.sleep(Math.max(0, Math.min(nextPollAt, deadline) - clock.now()));
+        const pollAt = nextPollAt(cadence, lastPollAt, prediction);
+        await clock.sleep(Math.max(0, Math.min(pollAt, deadline) - clock.now()));
         if (clock.now() >= deadline)
             throw timedOut();
+        // The planned time, or later when the sleep ran late: a timer that fires a millisecond early
+        // must not make the same poll twice.
+        lastPollAt = Math.max(pollAt, clock.now());
         let task;
         try {
             task = await options.fetchTask();
@@ -33495,7 +33615,16 @@ async function waitForTask(options) {
         if (task.status === 'FAILED' || task.status === 'CANCELED') {
             throw new TaskFailedError(`The analysis task ${oneLine(task.id)} ended ${task.status}${task.errorType ? ` (${oneLine(task.errorType)})` : ''}: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
         }
-        nextPollAt = Math.max(nextPollAt + options.pollingIntervalMs, clock.now());
+        askPrevious();
+        // The server says how long a task in progress has been processing: with the previous
+        // analysis's time, that predicts its end.
+        if (!prediction &&
+            previousMs !== undefined &&
+            task.status === 'IN_PROGRESS' &&
+            task.executionTimeMs !== undefined) {
+            prediction = predictEnd(lastPollAt, task.executionTimeMs, previousMs);
+            options.onPrediction?.(prediction);
+        }
     }
 }
 function wait_for_task_seconds(ms) {
@@ -33630,6 +33759,11 @@ async function waitFor(target, client, settings, { clock, startedAt, log }) {
     log.startGroup(`Waiting for analysis task ${target.taskId}`);
     try {
         const taskUrl = target.taskUrl ?? client.taskUrl(target.taskId);
+        // Any failure (a token without Browse on the project...) leaves the fixed cadence.
+        const { projectKey } = target;
+        const readPreviousProcessingMs = settings.adaptivePolling && projectKey
+            ? () => client.getPreviousProcessingMs(projectKey).catch(() => undefined)
+            : undefined;
         return await waitForTask({
             fetchTask: () => client.getTask(taskUrl, target.taskId),
             clock,
@@ -33637,7 +33771,9 @@ async function waitFor(target, client, settings, { clock, startedAt, log }) {
             deadline: startedAt + settings.pollingTimeoutMs,
             initialDelayMs: settings.initialDelayMs,
             pollingIntervalMs: settings.pollingIntervalMs,
-            onPoll: (task, elapsedMs) => log.info(`${task.status} after ${wait_for_task_seconds(elapsedMs)}`)
+            onPoll: (task, elapsedMs) => log.info(`${task.status} after ${wait_for_task_seconds(elapsedMs)}`),
+            readPreviousProcessingMs,
+            onPrediction: ({ endsAt, earlyMs, lateMs }) => log.info(`The project's previous analysis predicts the end at about ${wait_for_task_seconds(endsAt - startedAt)}: polling closer together from ${wait_for_task_seconds(endsAt - earlyMs - startedAt)} to ${wait_for_task_seconds(endsAt + lateMs - startedAt)}.`)
         });
     }
     finally {
@@ -34114,6 +34250,7 @@ function readSettings(input, env) {
         pollingTimeoutMs: integer(input, 'pollingTimeoutSec', { min: 1 }) * 1000,
         initialDelayMs: integer(input, 'initialDelayMs', { min: 0 }),
         pollingIntervalMs: integer(input, 'pollingIntervalMs', { min: 1 }),
+        adaptivePolling: input('pollingIntervalMs').trim() === '',
         failOnError: settings_boolean(input, 'failOnError', DEFAULTS.failOnError),
         taskId,
         analysisId

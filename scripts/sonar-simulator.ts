@@ -41,6 +41,11 @@ export interface AnalysisScript {
   /** The analysis is of this pull request (in the task). */
   pullRequest?: string
   errorType?: string
+  /**
+   * How long the project's previous analysis took to process, as api/ce/component says; default:
+   * as long as this one (the second half of finishAfterMs, while the task is IN_PROGRESS).
+   */
+  previousProcessingMs?: number
 }
 
 export interface Analysis {
@@ -387,6 +392,14 @@ export class Simulator {
         headers
       )
     }
+    if (url.pathname === '/api/ce/component') {
+      return send(
+        response,
+        200,
+        this.componentActivity(url.searchParams.get('component') ?? ''),
+        headers
+      )
+    }
     if (url.pathname === '/api/metrics/search') {
       const page = Number(url.searchParams.get('p') ?? '1')
       const size = Number(url.searchParams.get('ps') ?? '100')
@@ -400,6 +413,33 @@ export class Simulator {
       )
     }
     return send(response, 404, { errors: [{ msg: `Unknown url: ${url.pathname}` }] })
+  }
+
+  /**
+   * api/ce/component: the project's queued tasks, and its last finished one, an earlier analysis
+   * that took `previousProcessingMs` to process.
+   */
+  private componentActivity(component: string): Record<string, unknown> {
+    const ofProject = [...new Set(this.analyses.values())].filter(
+      (analysis) => (analysis.script.projectKey ?? 'demo-project') === component
+    )
+    const latest = ofProject.at(-1)
+    const queue = ofProject
+      .filter((analysis) => this.now() < analysis.finishesAt)
+      .map((analysis) => this.taskState(analysis, false))
+    if (!latest) return { queue }
+    const { script } = latest
+    return {
+      queue,
+      current: {
+        id: 'AYPreviousTask',
+        type: 'REPORT',
+        componentKey: component,
+        status: 'SUCCESS',
+        analysisId: 'AYPreviousAnalysis',
+        executionTimeMs: Math.round(script.previousProcessingMs ?? script.finishAfterMs / 2)
+      }
+    }
   }
 
   /** Whether the Authorization header carries the token in a scheme the generation takes. */
@@ -428,7 +468,16 @@ export class Simulator {
       submittedAt: new Date(analysis.finishesAt - script.finishAfterMs).toISOString()
     }
     if (remaining > script.finishAfterMs / 2) return { ...base, status: 'PENDING' }
-    if (remaining > 0) return { ...base, status: 'IN_PROGRESS' }
+    // In progress, the server says how long the task has been processing.
+    const startedAt = analysis.finishesAt - script.finishAfterMs / 2
+    if (remaining > 0) {
+      return {
+        ...base,
+        status: 'IN_PROGRESS',
+        startedAt: new Date(startedAt).toISOString(),
+        executionTimeMs: Math.round(this.now() - startedAt)
+      }
+    }
     return {
       ...base,
       status: script.taskStatus,

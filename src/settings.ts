@@ -18,6 +18,11 @@ export interface Settings {
   initialDelayMs: number
   /** Wait between polls, in milliseconds. */
   pollingIntervalMs: number
+  /**
+   * true when pollingIntervalMs was not given: polls may then gather around the task's predicted
+   * end. A given interval is honoured exactly.
+   */
+  adaptivePolling: boolean
   /** false: report an ERROR gate without failing the job. */
   failOnError: boolean
   /** Check this compute-engine task instead of reading a report file. */
@@ -90,6 +95,7 @@ export function readSettings(input: InputReader, env: NodeJS.ProcessEnv): Settin
     pollingTimeoutMs: integer(input, 'pollingTimeoutSec', { min: 1 }) * 1000,
     initialDelayMs: integer(input, 'initialDelayMs', { min: 0 }),
     pollingIntervalMs: integer(input, 'pollingIntervalMs', { min: 1 }),
+    adaptivePolling: input('pollingIntervalMs').trim() === '',
     failOnError: boolean(input, 'failOnError', DEFAULTS.failOnError),
     taskId,
     analysisId

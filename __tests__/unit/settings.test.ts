@@ -18,9 +18,17 @@ describe('defaults apply in code, since the bundle can run without the runner fi
       pollingTimeoutMs: 60_000,
       initialDelayMs: 3000,
       pollingIntervalMs: 1000,
+      adaptivePolling: true,
       failOnError: true,
       taskId: undefined,
       analysisId: undefined
+    })
+  })
+
+  it('a pollingIntervalMs given, even 1000, is honoured exactly: no polls around a predicted end', () => {
+    expect(readSettings((name) => (name === 'pollingIntervalMs' ? '1000' : ''), {})).toMatchObject({
+      pollingIntervalMs: 1000,
+      adaptivePolling: false
     })
   })
 })

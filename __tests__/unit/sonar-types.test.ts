@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { decodeProjectStatus, decodeTask, UnexpectedShape } from '../../src/sonar/types.js'
+import {
+  decodeLastProcessingMs,
+  decodeProjectStatus,
+  decodeTask,
+  UnexpectedShape
+} from '../../src/sonar/types.js'
 import { projectStatusExample, taskExample } from '../../__fixtures__/sonarqube/index.js'
 
 describe('the task reply is read as real servers send it', () => {
@@ -173,5 +178,20 @@ describe('the fields each server generation adds are read when they are there', 
         }
       })
     ).toMatchObject({ caycStatus: undefined, ignoredConditions: undefined, period: undefined })
+  })
+})
+
+describe("api/ce/component gives how long the project's last finished analysis took", () => {
+  it.each([
+    [{ queue: [], current: { status: 'SUCCESS', executionTimeMs: 2840 } }, 2840],
+    [{ queue: [], current: { status: 'FAILED', executionTimeMs: 2840 } }, undefined],
+    [{ queue: [] }, undefined],
+    [{ queue: [], current: { status: 'SUCCESS', executionTimeMs: -1 } }, undefined]
+  ])('%j → %s', (body, ms) => {
+    expect(decodeLastProcessingMs(body)).toBe(ms)
+  })
+
+  it('another shape is refused', () => {
+    expect(() => decodeLastProcessingMs({ current: {} })).toThrow(UnexpectedShape)
   })
 })

@@ -208,6 +208,12 @@ async function waitFor(
   log.startGroup(`Waiting for analysis task ${target.taskId}`)
   try {
     const taskUrl = target.taskUrl ?? client.taskUrl(target.taskId)
+    // Any failure (a token without Browse on the project...) leaves the fixed cadence.
+    const { projectKey } = target
+    const readPreviousProcessingMs =
+      settings.adaptivePolling && projectKey
+        ? () => client.getPreviousProcessingMs(projectKey).catch(() => undefined)
+        : undefined
     return await waitForTask({
       fetchTask: () => client.getTask(taskUrl, target.taskId),
       clock,
@@ -215,7 +221,12 @@ async function waitFor(
       deadline: startedAt + settings.pollingTimeoutMs,
       initialDelayMs: settings.initialDelayMs,
       pollingIntervalMs: settings.pollingIntervalMs,
-      onPoll: (task, elapsedMs) => log.info(`${task.status} after ${seconds(elapsedMs)}`)
+      onPoll: (task, elapsedMs) => log.info(`${task.status} after ${seconds(elapsedMs)}`),
+      readPreviousProcessingMs,
+      onPrediction: ({ endsAt, earlyMs, lateMs }) =>
+        log.info(
+          `The project's previous analysis predicts the end at about ${seconds(endsAt - startedAt)}: polling closer together from ${seconds(endsAt - earlyMs - startedAt)} to ${seconds(endsAt + lateMs - startedAt)}.`
+        )
     })
   } finally {
     log.endGroup()

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js'
 import { ServerRequestError, TaskFailedError, TimeoutError } from '../errors.js'
 import type { Task } from '../sonar/types.js'
+import { nextPollAt, predictEnd, type Prediction } from './poll-plan.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 
 export interface WaitForTaskOptions {
@@ -15,6 +16,16 @@ export interface WaitForTaskOptions {
   pollingIntervalMs: number
   /** Called after every poll with what the server said. */
   onPoll?: (task: Task, elapsedMs: number) => void
+  /**
+   * Reads how long the project's previous analysis took to process, when it can be known: polls
+   * then gather around the task's predicted end (see poll-plan.ts). Called once: at the start,
+   * while the initial wait runs, or, without an initial wait, after a first poll that finds the
+   * task still queued or running (an analysis already done costs no request). A poll never waits
+   * for it.
+   */
+  readPreviousProcessingMs?: () => Promise<number | undefined>
+  /** Called once when a prediction is made, with the predicted end and its spread. */
+  onPrediction?: (prediction: Prediction) => void
 }
 
 /** A task that ended SUCCESS, with the analysis it produced. */
@@ -22,7 +33,7 @@ export type FinishedTask = Task & { analysisId: string }
 
 /**
  * Waits `initialDelayMs` from the step's start, then polls every `pollingIntervalMs` until the
- * task is SUCCESS.
+ * task is SUCCESS, or more closely around its predicted end when `previousProcessingMs` gives one.
  * FAILED and CANCELED fail at once with the server's message; running out of time fails with the
  * last status seen. Never sleeps past the deadline.
  *
@@ -37,12 +48,30 @@ export async function waitForTask(options: WaitForTaskOptions): Promise<Finished
       `Timed out after ${seconds(elapsed())} waiting for the analysis task${last ? ` ${oneLine(last.id)}: its last status was ${last.status}` : ': no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${seconds(deadline - startedAt)}).`
     )
 
-  // Polls keep a fixed cadence from the step's start: the first at initialDelayMs, then one
-  // every pollingIntervalMs, however long each request took.
-  let nextPollAt = startedAt + options.initialDelayMs
+  // Polls keep a fixed cadence from the step's start (the first at initialDelayMs, then one
+  // every pollingIntervalMs, however long each request took), or gather around a predicted end.
+  const cadence = {
+    startedAt,
+    initialDelayMs: options.initialDelayMs,
+    intervalMs: options.pollingIntervalMs
+  }
+  let previousMs: number | undefined
+  let asked = false
+  const askPrevious = (): void => {
+    if (asked || !options.readPreviousProcessingMs) return
+    asked = true
+    void options.readPreviousProcessingMs().then((ms) => (previousMs = ms))
+  }
+  if (options.initialDelayMs > 0) askPrevious()
+  let prediction: Prediction | undefined
+  let lastPollAt: number | undefined
   for (;;) {
-    await clock.sleep(Math.max(0, Math.min(nextPollAt, deadline) - clock.now()))
+    const pollAt = nextPollAt(cadence, lastPollAt, prediction)
+    await clock.sleep(Math.max(0, Math.min(pollAt, deadline) - clock.now()))
     if (clock.now() >= deadline) throw timedOut()
+    // The planned time, or later when the sleep ran late: a timer that fires a millisecond early
+    // must not make the same poll twice.
+    lastPollAt = Math.max(pollAt, clock.now())
     let task: Task
     try {
       task = await options.fetchTask()
@@ -67,7 +96,18 @@ export async function waitForTask(options: WaitForTaskOptions): Promise<Finished
         `The analysis task ${oneLine(task.id)} ended ${task.status}${task.errorType ? ` (${oneLine(task.errorType)})` : ''}: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`
       )
     }
-    nextPollAt = Math.max(nextPollAt + options.pollingIntervalMs, clock.now())
+    askPrevious()
+    // The server says how long a task in progress has been processing: with the previous
+    // analysis's time, that predicts its end.
+    if (
+      !prediction &&
+      previousMs !== undefined &&
+      task.status === 'IN_PROGRESS' &&
+      task.executionTimeMs !== undefined
+    ) {
+      prediction = predictEnd(lastPollAt, task.executionTimeMs, previousMs)
+      options.onPrediction?.(prediction)
+    }
   }
 }
 

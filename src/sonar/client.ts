@@ -16,6 +16,7 @@ import { asksForTaskWarnings, firstAuthScheme, type ServerKind } from './server-
 import { parseTokenExpiration, TOKEN_EXPIRATION_HEADER } from './token-expiration.js'
 import { headerValue, HttpTransport, TransportFailure, type Reply } from './transport.js'
 import {
+  decodeLastProcessingMs,
   decodeMetricsPage,
   decodeProjectStatus,
   decodeTask,
@@ -167,6 +168,27 @@ export class SonarClient {
       if (reply.metrics.length === 0 || page * METRICS_PAGE_SIZE >= reply.total) break
     }
     return metrics
+  }
+
+  /**
+   * How long the project's last finished analysis took to process (`GET api/ce/component`,
+   * Browse permission), or undefined when the server names none. Read once: a failure is not
+   * tried again.
+   */
+  async getPreviousProcessingMs(projectKey: string): Promise<number | undefined> {
+    const url = new URL(
+      `api/ce/component?component=${encodeURIComponent(projectKey)}`,
+      this.serverBase
+    )
+    return this.getJson(url, {
+      what: `the last analysis of ${oneLine(projectKey)}`,
+      advice: {
+        notFound: `The server does not know the project ${oneLine(projectKey)}.`,
+        badRequest: 'The server refused the request for the last analysis.'
+      },
+      decode: decodeLastProcessingMs,
+      once: true
+    })
   }
 
   /** The task address for a task id on this server: `<server>/api/ce/task?id=<id>`. */

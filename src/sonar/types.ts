@@ -207,3 +207,16 @@ export function decodeMetricsPage(body: unknown): MetricsPage {
     total: typeof total === 'number' && Number.isSafeInteger(total) ? total : metrics.length
   }
 }
+
+/**
+ * Decodes `GET api/ce/component` (`{queue: [...], current: {...}}`): how long the last finished
+ * task (`current`) took to process, when it succeeded and says so.
+ */
+export function decodeLastProcessingMs(body: unknown): number | undefined {
+  if (!isObject(body) || !Array.isArray(body['queue'])) {
+    throw new UnexpectedShape('expected {"queue": [...], "current": {...}}')
+  }
+  const current = body['current']
+  if (!isObject(current) || current['status'] !== 'SUCCESS') return undefined
+  return optionalCount(current['executionTimeMs'])
+}
