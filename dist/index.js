@@ -33383,12 +33383,24 @@ function comparatorWords(metric, comparator) {
  * without a threshold, "Open Issues is 17 (ERROR by the server, which sent no threshold)".
  */
 function describeCondition({ condition }) {
-    const { actualValue, errorThreshold, comparator, status } = condition;
+    const { actualValue, comparator, status } = condition;
     const subject = `${metricName(condition)} is ${formatValue(condition, actualValue)}`;
-    if (errorThreshold === undefined) {
+    const threshold = thresholdWords(condition);
+    if (threshold === undefined) {
         return `${subject} (${quoted(status)} by the server, which sent no threshold)`;
     }
-    return `${subject} (fails when ${comparatorWords(condition, comparator)} ${formatValue(condition, errorThreshold)})`;
+    return `${subject} (${threshold})`;
+}
+/**
+ * The condition's threshold in words: "fails when less than 85%", or, on old servers whose
+ * condition only warns, "warns when greater than 3"; undefined when the server sent neither.
+ */
+function thresholdWords(condition) {
+    const { comparator, errorThreshold, warningThreshold } = condition;
+    const [verb, threshold] = errorThreshold !== undefined ? ['fails', errorThreshold] : ['warns', warningThreshold];
+    if (threshold === undefined)
+        return undefined;
+    return `${verb} when ${comparatorWords(condition, comparator)} ${formatValue(condition, threshold)}`;
 }
 /**
  * What the server counts as new code, in words: `previous_version` → "since the previous
@@ -34123,7 +34135,7 @@ function gateDetailsBlock(result) {
 }
 const TABLE_HEAD = [
     '<table>',
-    '<thead><tr><th>Metric</th><th>Status</th><th>Actual</th><th>Fails when</th></tr></thead>',
+    '<thead><tr><th>Metric</th><th>Status</th><th>Actual</th><th>Threshold</th></tr></thead>',
     '<tbody>'
 ];
 const TABLE_END = ['</tbody>', '</table>'];
@@ -34151,10 +34163,8 @@ function conditionsBlock(conditions, budget) {
     return [...TABLE_HEAD, ...rows, ...TABLE_END, ...note];
 }
 function tableRow({ condition }) {
-    const { status, actualValue, errorThreshold, comparator } = condition;
-    const threshold = errorThreshold === undefined
-        ? 'no threshold sent'
-        : `${comparatorWords(condition, comparator)} ${formatValue(condition, errorThreshold)}`;
+    const { status, actualValue } = condition;
+    const threshold = thresholdWords(condition) ?? 'no threshold sent';
     const icon = STATUS_ICONS[status];
     const cells = [
         summaryText(metricName(condition)),

@@ -33,8 +33,13 @@ describe.each(RUNTIMES)('the gate decides the verdict, on $runtime', ({ node, ve
       const summary = renderAsGitHub(run.summary)
       expect(summary.of('h2').map((heading) => heading.text)).toEqual(['✅ Quality Gate passed'])
       const rows = summary.of('tr').map((row) => row.cells)
-      expect(rows[0]).toEqual(['Metric', 'Status', 'Actual', 'Fails when'])
-      expect(rows).toContainEqual(['Coverage on New Code', '✅ OK', '91.3%', 'less than 80%'])
+      expect(rows[0]).toEqual(['Metric', 'Status', 'Actual', 'Threshold'])
+      expect(rows).toContainEqual([
+        'Coverage on New Code',
+        '✅ OK',
+        '91.3%',
+        'fails when less than 80%'
+      ])
       expect(rows.filter((row) => row[1] === '✅ OK')).toHaveLength(4)
       expect(summary.text).toContain(`analysis ${analysis.analysisId}`)
     })
@@ -78,7 +83,12 @@ describe.each(RUNTIMES)('the gate decides the verdict, on $runtime', ({ node, ve
       const summary = renderAsGitHub(run.summary)
       expect(summary.of('h2').map((heading) => heading.text)).toEqual(['❌ Quality Gate failed'])
       const rows = summary.of('tr').map((row) => row.cells)
-      expect(rows).toContainEqual(['Coverage on New Code', '❌ ERROR', '82.51%', 'less than 85%'])
+      expect(rows).toContainEqual([
+        'Coverage on New Code',
+        '❌ ERROR',
+        '82.51%',
+        'fails when less than 85%'
+      ])
       expect(rows).toContainEqual(['Open Issues', '❌ ERROR', '17', 'no threshold sent'])
       expect(rows.filter((row) => /^(✅ OK|❌ ERROR)$/.test(row[1] ?? ''))).toHaveLength(7)
     })

@@ -71,12 +71,12 @@ describe('the job summary shows verdict, every condition, the dashboard, the ana
       'Project my-project · analysis AYAnalysis1 · task AYTask1 · checked in 4.2 s'
     )
     expect(rowsOf(renderSummary(result()))).toEqual([
-      ['Metric', 'Status', 'Actual', 'Fails when'],
-      ['Coverage on New Code', '❌ ERROR', '82.51%', 'less than 85%'],
-      ['Blocker Issues on New Code', '❌ ERROR', '14', 'greater than 0'],
-      ['Critical Issues on New Code', '❌ ERROR', '1', 'greater than 0'],
+      ['Metric', 'Status', 'Actual', 'Threshold'],
+      ['Coverage on New Code', '❌ ERROR', '82.51%', 'fails when less than 85%'],
+      ['Blocker Issues on New Code', '❌ ERROR', '14', 'fails when greater than 0'],
+      ['Critical Issues on New Code', '❌ ERROR', '1', 'fails when greater than 0'],
       ['Open Issues', '❌ ERROR', '17', 'no threshold sent'],
-      ['Technical Debt Ratio on New Code', '✅ OK', '0.66%', 'greater than 5%'],
+      ['Technical Debt Ratio on New Code', '✅ OK', '0.66%', 'fails when greater than 5%'],
       ['Reopened Issues', '✅ OK', '0', 'no threshold sent'],
       ['Skipped Unit Tests', '✅ OK', '0', 'no threshold sent']
     ])
@@ -222,5 +222,27 @@ describe('the summary says which branch or pull request, what new code is, and w
       result({ period: undefined, caycStatus: undefined, ignoredConditions: undefined })
     )
     expect(renderAsGitHub(summary).text).not.toMatch(/New code|Clean as You Code|ignored/)
+  })
+})
+
+describe('a condition of an old server that only warns shows its warning threshold', () => {
+  it('"warns when", in the table and in words', () => {
+    const warning = condition({
+      status: 'WARN',
+      metricKey: 'new_duplicated_lines_density',
+      comparator: 'GT',
+      errorThreshold: undefined,
+      warningThreshold: '3',
+      actualValue: '4.2'
+    })
+    const summary = renderSummary(
+      result({ status: 'WARN', conditions: evaluateConditions([warning]) })
+    )
+    expect(rowsOf(summary)[1]).toEqual([
+      'Duplicated Lines (%) on New Code',
+      '⚠️ WARN',
+      '4.2%',
+      'warns when greater than 3%'
+    ])
   })
 })

@@ -8,11 +8,11 @@ import { dashboardAddress } from './dashboard-link.js'
 import { summaryText } from './summary-text.js'
 import {
   caycWords,
-  comparatorWords,
   describeCondition,
   formatValue,
   metricName,
-  newCodeWords
+  newCodeWords,
+  thresholdWords
 } from './wording.js'
 
 /**
@@ -184,7 +184,7 @@ function gateDetailsBlock(result: GateResult): string[] {
 
 const TABLE_HEAD = [
   '<table>',
-  '<thead><tr><th>Metric</th><th>Status</th><th>Actual</th><th>Fails when</th></tr></thead>',
+  '<thead><tr><th>Metric</th><th>Status</th><th>Actual</th><th>Threshold</th></tr></thead>',
   '<tbody>'
 ]
 const TABLE_END = ['</tbody>', '</table>']
@@ -216,11 +216,8 @@ function conditionsBlock(conditions: readonly EvaluatedCondition[], budget: numb
 }
 
 function tableRow({ condition }: EvaluatedCondition): string {
-  const { status, actualValue, errorThreshold, comparator } = condition
-  const threshold =
-    errorThreshold === undefined
-      ? 'no threshold sent'
-      : `${comparatorWords(condition, comparator)} ${formatValue(condition, errorThreshold)}`
+  const { status, actualValue } = condition
+  const threshold = thresholdWords(condition) ?? 'no threshold sent'
   const icon = STATUS_ICONS[status]
   const cells = [
     summaryText(metricName(condition)),

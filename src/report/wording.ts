@@ -192,12 +192,30 @@ export function comparatorWords(metric: MetricRef, comparator: string | undefine
  * without a threshold, "Open Issues is 17 (ERROR by the server, which sent no threshold)".
  */
 export function describeCondition({ condition }: EvaluatedCondition): string {
-  const { actualValue, errorThreshold, comparator, status } = condition
+  const { actualValue, comparator, status } = condition
   const subject = `${metricName(condition)} is ${formatValue(condition, actualValue)}`
-  if (errorThreshold === undefined) {
+  const threshold = thresholdWords(condition)
+  if (threshold === undefined) {
     return `${subject} (${quoted(status)} by the server, which sent no threshold)`
   }
-  return `${subject} (fails when ${comparatorWords(condition, comparator)} ${formatValue(condition, errorThreshold)})`
+  return `${subject} (${threshold})`
+}
+
+/**
+ * The condition's threshold in words: "fails when less than 85%", or, on old servers whose
+ * condition only warns, "warns when greater than 3"; undefined when the server sent neither.
+ */
+export function thresholdWords(
+  condition: Pick<
+    Condition,
+    'metricKey' | 'metric' | 'comparator' | 'errorThreshold' | 'warningThreshold'
+  >
+): string | undefined {
+  const { comparator, errorThreshold, warningThreshold } = condition
+  const [verb, threshold] =
+    errorThreshold !== undefined ? ['fails', errorThreshold] : ['warns', warningThreshold]
+  if (threshold === undefined) return undefined
+  return `${verb} when ${comparatorWords(condition, comparator)} ${formatValue(condition, threshold)}`
 }
 
 /**
