@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { nextPollAt, predictEnd } from '../../src/gate/poll-plan.js'
 import { waitForTask } from '../../src/gate/wait-for-task.js'
-import type { Task } from '../../src/sonar/types.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
+import { task } from '../../__fixtures__/task.js'
 
 const cadence = { startedAt: 0, initialDelayMs: 3000, intervalMs: 1000 }
 
@@ -49,16 +49,6 @@ describe('a prediction gathers three polls around the predicted end and drops th
 })
 
 describe('waitForTask polls around the predicted end when the previous processing time is known', () => {
-  const task = (status: string, executionTimeMs?: number): Task => ({
-    id: 'AYTask1',
-    status,
-    analysisId: status === 'SUCCESS' ? 'AYAnalysis1' : undefined,
-    errorMessage: undefined,
-    warnings: [],
-    componentKey: 'p',
-    executionTimeMs
-  })
-
   async function run(previous: Promise<number | undefined> | undefined, endsAt = 4700) {
     const clock = new FakeClock()
     const polledAt: number[] = []
@@ -66,7 +56,7 @@ describe('waitForTask polls around the predicted end when the previous processin
       polledAt.push(clock.now())
       const now = clock.now()
       if (now >= endsAt) return task('SUCCESS')
-      return task('IN_PROGRESS', now - 2200) // processing started at 2.2 s
+      return task('IN_PROGRESS', { executionTimeMs: now - 2200 }) // processing started at 2.2 s
     }
     const predictions: number[] = []
     await waitForTask({
@@ -112,14 +102,7 @@ describe('the previous analysis is read only when it can help', () => {
       return 2000
     }
     const clock = new FakeClock()
-    const done: Task = {
-      id: 'AYTask1',
-      status: 'SUCCESS',
-      analysisId: 'AYAnalysis1',
-      errorMessage: undefined,
-      warnings: [],
-      componentKey: 'p'
-    }
+    const done = task('SUCCESS')
     const options = {
       clock,
       startedAt: 0,

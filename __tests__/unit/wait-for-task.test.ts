@@ -3,16 +3,7 @@ import { ServerRequestError, TaskFailedError, TimeoutError } from '../../src/err
 import { waitForTask } from '../../src/gate/wait-for-task.js'
 import type { Task } from '../../src/sonar/types.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
-
-const task = (status: string, fields: Partial<Task> = {}): Task => ({
-  id: 'AYTask1',
-  status,
-  analysisId: status === 'SUCCESS' ? 'AYAnalysis1' : undefined,
-  errorMessage: undefined,
-  warnings: [],
-  componentKey: 'p',
-  ...fields
-})
+import { task } from '../../__fixtures__/task.js'
 
 /** A server whose task goes through the given statuses, one per poll (the last repeats). */
 function scriptedTask(statuses: (string | Task)[]) {
