@@ -33383,7 +33383,7 @@ function comparatorWords(metric, comparator) {
  * without a threshold, "Open Issues is 17 (ERROR by the server, which sent no threshold)".
  */
 function describeCondition({ condition }) {
-    const { actualValue, comparator, status } = condition;
+    const { actualValue, status } = condition;
     const subject = `${metricName(condition)} is ${formatValue(condition, actualValue)}`;
     const threshold = thresholdWords(condition);
     if (threshold === undefined) {

@@ -192,7 +192,7 @@ export function comparatorWords(metric: MetricRef, comparator: string | undefine
  * without a threshold, "Open Issues is 17 (ERROR by the server, which sent no threshold)".
  */
 export function describeCondition({ condition }: EvaluatedCondition): string {
-  const { actualValue, comparator, status } = condition
+  const { actualValue, status } = condition
   const subject = `${metricName(condition)} is ${formatValue(condition, actualValue)}`
   const threshold = thresholdWords(condition)
   if (threshold === undefined) {
