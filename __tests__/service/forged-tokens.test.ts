@@ -80,6 +80,8 @@ const rejected: [string, () => Promise<string> | string][] = [
   ['no iss', () => mint({ iss: undefined })],
   ['expired beyond the 30 s leeway', () => mint({ iat: nowSec() - 3600, exp: nowSec() - 31 })],
   ['nbf beyond the leeway in the future', () => mint({ nbf: nowSec() + 60 })],
+  ['iat beyond the 30 s leeway in the future', () => mint({ iat: nowSec() + 30 + 60 })],
+  ['iat a day in the future', () => mint({ iat: nowSec() + 86_400, exp: nowSec() + 90_000 })],
   ['no exp', () => mint({ exp: undefined })],
   ['no iat', () => mint({ iat: undefined })],
   ['no sub', () => mint({ sub: undefined })],
@@ -103,7 +105,8 @@ const accepted: [string, () => Promise<string>][] = [
   ],
   ['aud ours with a different azp (single audience)', () => mint({ azp: 'android-client' })],
   ['expired within the leeway', () => mint({ iat: nowSec() - 3600, exp: nowSec() - 10 })],
-  ['nbf within the leeway', () => mint({ nbf: nowSec() + 10 })]
+  ['nbf within the leeway', () => mint({ nbf: nowSec() + 10 })],
+  ['iat within the leeway in the future', () => mint({ iat: nowSec() + 30 - 5 })]
 ]
 
 describe('rule 5: forged and broken tokens get the 401 and no CORS', () => {
@@ -137,6 +140,22 @@ describe('the token never appears in a log line or error', () => {
     }
   })
 
+  it("a rejected token is logged at debug with jose's error code only", async () => {
+    const token = await mint({ aud: 'another-client' })
+    const before = service.logLines.length
+    await (await fetch(`${service.url}genre`, { headers: { Authorization: token } })).text()
+    const rejections = service.logLines
+      .slice(before)
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry.msg === 'token rejected')
+    expect(rejections).toEqual([
+      expect.objectContaining({
+        level: 'debug',
+        reason: expect.stringContaining('ERR_JWT_CLAIM_VALIDATION_FAILED')
+      })
+    ])
+  })
+
   it('rejection errors carry a reason code only', async () => {
     const verify = createIdTokenVerifier({
       clientId: CLIENT_ID,
@@ -151,6 +170,46 @@ describe('the token never appears in a log line or error', () => {
     for (const part of token.split('.')) expect(String(error)).not.toContain(part)
   })
 })
+
+describe('iat: not in the future beyond the clock tolerance', () => {
+  const at = Date.parse('2026-01-01T00:00:00Z')
+  // Built per call: the key and the provider exist only once beforeAll has run.
+  const verify = (token: string) => createIdTokenVerifierAt(at, 30)(token)
+  const mintAt = (iat: number) =>
+    mintIdToken(provider, CLIENT_ID, { key, nowSec: at / 1000, claims: { iat } })
+
+  it("refuses iat = now + tolerance + 60 s with jose's claim code", async () => {
+    const error = await verify(await mintAt(at / 1000 + 30 + 60)).catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(InvalidIdTokenError)
+    expect((error as InvalidIdTokenError).reason).toBe('ERR_JWT_CLAIM_VALIDATION_FAILED')
+  })
+
+  it('refuses iat one second past the tolerance', async () => {
+    await expect(verify(await mintAt(at / 1000 + 31))).rejects.toBeInstanceOf(InvalidIdTokenError)
+  })
+
+  it.each([30 - 5, 30, 0, -600])('accepts iat = now + %i s', async (offset) => {
+    await expect(verify(await mintAt(at / 1000 + offset))).resolves.toMatchObject({
+      subject: '1234567890'
+    })
+  })
+
+  it('with no tolerance, refuses iat one second ahead', async () => {
+    const strict = createIdTokenVerifierAt(at, 0)
+    await expect(strict(await mintAt(at / 1000 + 1))).rejects.toBeInstanceOf(InvalidIdTokenError)
+    await expect(strict(await mintAt(at / 1000))).resolves.toBeDefined()
+  })
+})
+
+function createIdTokenVerifierAt(at: number, clockToleranceSec: number) {
+  return createIdTokenVerifier({
+    clientId: CLIENT_ID,
+    issuer: provider.issuer,
+    getKey: createLocalJWKSet({ keys: [key.publicJwk] }),
+    clockToleranceSec,
+    now: () => at
+  })
+}
 
 describe('iss: Google accepts both of its forms and nothing else', () => {
   const google = 'https://accounts.google.com'

@@ -50,6 +50,7 @@ export function createIdTokenVerifier(options: IdTokenVerifierOptions): IdTokenV
   const now = options.now ?? Date.now
   return async (token) => {
     let payload: JWTPayload
+    const currentDate = new Date(now())
     try {
       ;({ payload } = await jwtVerify(token, getKey, {
         algorithms: ASYMMETRIC_ALGORITHMS,
@@ -57,11 +58,16 @@ export function createIdTokenVerifier(options: IdTokenVerifierOptions): IdTokenV
         audience: clientId,
         requiredClaims: ['exp', 'iat', 'sub'],
         clockTolerance: clockToleranceSec,
-        currentDate: new Date(now())
+        currentDate
       }))
     } catch (error) {
       // jose's codes name the failed check; its messages are not passed on at all.
       throw new InvalidIdTokenError(codeOf(error))
+    }
+    // jose checks that iat is a number, but that it is not in the future only together with
+    // maxTokenAge; the leeway applies here too. Same code as jose gives for that check.
+    if ((payload.iat as number) > Math.floor(currentDate.getTime() / 1000) + clockToleranceSec) {
+      throw new InvalidIdTokenError('ERR_JWT_CLAIM_VALIDATION_FAILED')
     }
     // OIDC Core 3.1.3.7: with several audiences, the authorised party must be us.
     if (Array.isArray(payload.aud) && payload.azp !== undefined && payload.azp !== clientId) {

@@ -5,7 +5,7 @@ import type { Config } from './config.js'
 import { loadGenres } from './genres.js'
 import { createIdTokenVerifier, type IdTokenVerifier } from './id-token.js'
 import { GOOGLE_JWKS_URL, isGoogle } from './issuer.js'
-import { createKeySet } from './key-set.js'
+import { createKeySet, logFetches } from './key-set.js'
 import type { Logger } from './logger.js'
 import { discoverJwksUrl } from './oidc-discovery.js'
 import { createRoutes } from './routes.js'
@@ -57,8 +57,7 @@ export function createTokenVerifier(
     timeoutMs: tuning.jwksTimeoutMs,
     cooldownMs: tuning.jwksCooldownMs,
     refreshMs: tuning.jwksRefreshMs,
-    onFetch: (outcome) =>
-      outcome === 'ok' ? logger.debug('key set fetched') : logger.warn('key set fetch failed')
+    onFetch: logFetches(logger)
   })
   const verifyIdToken = createIdTokenVerifier({
     clientId: config.clientId,

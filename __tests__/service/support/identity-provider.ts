@@ -22,7 +22,8 @@ export async function createSigningKey(kid: string, alg = 'RS256'): Promise<Sign
   return { kid, alg, privateKey, publicJwk }
 }
 
-export type KeySetMode = 'up' | 'down' | 'slow' | 'garbage'
+/** `wrong-shape`: 200 with `wrongShapeBody`; `endless`: 200 with a chunked body that never ends. */
+export type KeySetMode = 'up' | 'down' | 'slow' | 'garbage' | 'wrong-shape' | 'endless'
 
 /**
  * A loopback identity provider for the tests: a JWKS endpoint (and a discovery document)
@@ -35,6 +36,13 @@ export class LocalIdentityProvider {
   mode: KeySetMode = 'up'
   jwksRequests = 0
   discoveryRequests = 0
+  /** The JSON body sent in `wrong-shape` mode. */
+  wrongShapeBody = '{"keys":"nope"}'
+  /** Replaces the discovery document when set. */
+  discoveryDocument: Record<string, unknown> | undefined
+  /** Bytes of endless bodies written so far, and how many of those replies were cut off. */
+  endlessBytesWritten = 0
+  endlessRepliesClosed = 0
 
   private constructor(
     private readonly server: Server,
@@ -59,7 +67,9 @@ export class LocalIdentityProvider {
     if (url === '/.well-known/openid-configuration') {
       this.discoveryRequests++
       res.setHeader('Content-Type', 'application/json')
-      res.end(JSON.stringify({ issuer: this.issuer, jwks_uri: this.jwksUrl }))
+      res.end(
+        JSON.stringify(this.discoveryDocument ?? { issuer: this.issuer, jwks_uri: this.jwksUrl })
+      )
       return
     }
     if (url !== '/jwks') {
@@ -81,10 +91,37 @@ export class LocalIdentityProvider {
       case 'slow':
         // Never answers within the service's time-out; the socket is closed at stop().
         return
+      case 'wrong-shape':
+        res.setHeader('Content-Type', 'application/json')
+        res.end(this.wrongShapeBody)
+        return
+      case 'endless':
+        this.sendEndless(res)
+        return
       case 'up':
         res.setHeader('Content-Type', 'application/json')
         res.end(body)
     }
+  }
+
+  /** `{"keys":[` and then spaces, 64 KiB at a time, until the client goes away. */
+  private sendEndless(res: ServerResponse): void {
+    const chunk = Buffer.alloc(64 * 1024, ' ')
+    let open = true
+    res.on('close', () => {
+      open = false
+      this.endlessRepliesClosed++
+    })
+    res.setHeader('Content-Type', 'application/json')
+    res.write('{"keys":[')
+    const pump = (): void => {
+      while (open && res.write(chunk)) this.endlessBytesWritten += chunk.length
+      if (open) {
+        this.endlessBytesWritten += chunk.length
+        res.once('drain', pump)
+      }
+    }
+    pump()
   }
 
   async stop(): Promise<void> {
