@@ -6,12 +6,7 @@ import {
   type SigningKey
 } from './support/identity-provider.js'
 import { CLIENT_ID, startTestService, type TestService } from './support/test-service.js'
-
-// jose's cooldown and our back-off read Date.now(); only Date is faked, timers stay real.
-const START = Date.parse('2026-01-01T00:00:00Z')
-const advance = (ms: number): void => {
-  vi.setSystemTime(Date.now() + ms)
-}
+import { advance, START } from './support/fake-date.js'
 
 let first: SigningKey
 let second: SigningKey

@@ -11,12 +11,8 @@ import {
   type SigningKey
 } from './support/identity-provider.js'
 import { CLIENT_ID, startTestService, type TestService } from './support/test-service.js'
+import { advance, START } from './support/fake-date.js'
 
-// The back-off reads Date.now(); only Date is faked, timers stay real.
-const START = Date.parse('2026-01-01T00:00:00Z')
-const advance = (ms: number): void => {
-  vi.setSystemTime(Date.now() + ms)
-}
 const TUNING = { jwksCooldownMs: 30_000, jwksRefreshMs: 600_000, jwksTimeoutMs: 2_000 }
 
 let first: SigningKey
