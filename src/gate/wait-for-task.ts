@@ -33,7 +33,8 @@ export type FinishedTask = Task & { analysisId: string }
 
 /**
  * Waits `initialDelayMs` from the step's start, then polls every `pollingIntervalMs` until the
- * task is SUCCESS, or more closely around its predicted end when `previousProcessingMs` gives one.
+ * task is SUCCESS, or more closely around its predicted end when `readPreviousProcessingMs` gives
+ * the previous analysis's processing time.
  * FAILED and CANCELED fail at once with the server's message; running out of time fails with the
  * last status seen. Never sleeps past the deadline.
  *
@@ -60,7 +61,11 @@ export async function waitForTask(options: WaitForTaskOptions): Promise<Finished
   const askPrevious = (): void => {
     if (asked || !options.readPreviousProcessingMs) return
     asked = true
-    void options.readPreviousProcessingMs().then((ms) => (previousMs = ms))
+    // Without it the fixed cadence goes on: a failure changes nothing.
+    options.readPreviousProcessingMs().then(
+      (ms) => (previousMs = ms),
+      () => {}
+    )
   }
   if (options.initialDelayMs > 0) askPrevious()
   let prediction: Prediction | undefined
