@@ -72,9 +72,10 @@ const METRICS_PAGE_SIZE = 500
 const MAX_METRICS_PAGES = 20
 
 /**
- * The one HTTP client of the action: Basic auth with the token as user, same-origin rules for the
- * token, per-request time-outs, retries inside the overall deadline, JSON checks, and a message
- * a user can act on for every failure.
+ * The one HTTP client of the action: the token sent as the server generation documents it
+ * (Bearer or Basic, the other once after a 401) and only to the server's origin, per-request
+ * time-outs, retries inside the overall deadline, JSON checks, and a message a user can act on for
+ * every failure.
  */
 export class SonarClient {
   private readonly options: Required<
