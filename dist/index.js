@@ -32175,6 +32175,230 @@ function taskAddress(report, host) {
     return { serverUrl, taskUrl };
 }
 
+;// CONCATENATED MODULE: ./src/report/wording.ts
+
+/**
+ * Words for conditions. Every server value they quote (metric keys, values, comparators,
+ * statuses) is cut to 200 characters; escaping is left to the destination's gate (the log's
+ * `forTheLog`, the summary's `summaryText`).
+ */
+/** A server value quoted in our words: at most 200 characters. */
+const quoted = (value) => cut(value, QUOTE_LIMITS.short);
+/** The kind of value of each type api/metrics/search gives. */
+const KIND_OF_TYPE = {
+    RATING: 'rating',
+    PERCENT: 'percent',
+    WORK_DUR: 'minutes',
+    MILLISEC: 'milliseconds',
+    INT: 'count',
+    FLOAT: 'count'
+};
+const rating = (name) => ({ name, kind: 'rating' });
+const percent = (name) => ({ name, kind: 'percent' });
+const count = (name) => ({ name, kind: 'count' });
+const minutes = (name) => ({ name, kind: 'minutes' });
+/** The metrics quality gates use, by the key the server sends ("new_" prefix: new code). */
+const METRICS = {
+    coverage: percent('Coverage'),
+    line_coverage: percent('Line Coverage'),
+    branch_coverage: percent('Condition Coverage'),
+    duplicated_lines_density: percent('Duplicated Lines (%)'),
+    security_hotspots_reviewed: percent('Security Hotspots Reviewed'),
+    sqale_debt_ratio: percent('Technical Debt Ratio'),
+    reliability_rating: rating('Reliability Rating'),
+    security_rating: rating('Security Rating'),
+    sqale_rating: rating('Maintainability Rating'),
+    maintainability_rating: rating('Maintainability Rating'),
+    security_review_rating: rating('Security Review Rating'),
+    software_quality_reliability_rating: rating('Reliability Rating'),
+    software_quality_security_rating: rating('Security Rating'),
+    software_quality_maintainability_rating: rating('Maintainability Rating'),
+    sqale_index: minutes('Technical Debt'),
+    technical_debt: minutes('Technical Debt'),
+    violations: count('Issues'),
+    open_issues: count('Open Issues'),
+    reopened_issues: count('Reopened Issues'),
+    confirmed_issues: count('Confirmed Issues'),
+    accepted_issues: count('Accepted Issues'),
+    blocker_violations: count('Blocker Issues'),
+    critical_violations: count('Critical Issues'),
+    major_violations: count('Major Issues'),
+    minor_violations: count('Minor Issues'),
+    info_violations: count('Info Issues'),
+    bugs: count('Bugs'),
+    vulnerabilities: count('Vulnerabilities'),
+    code_smells: count('Code Smells'),
+    security_hotspots: count('Security Hotspots'),
+    lines_to_cover: count('Lines to Cover'),
+    uncovered_lines: count('Uncovered Lines'),
+    duplicated_lines: count('Duplicated Lines'),
+    skipped_tests: count('Skipped Unit Tests'),
+    test_failures: count('Unit Test Failures'),
+    test_errors: count('Unit Test Errors'),
+    software_quality_blocker_issues: count('Blocker Severity Issues'),
+    software_quality_high_issues: count('High Severity Issues')
+};
+const NEW_CODE_PREFIX = 'new_';
+/** The metric as a person reads it: `new_coverage` → "Coverage on New Code". */
+function metricName(metric) {
+    return describeMetric(metric).name;
+}
+/**
+ * Whether the action words this metric from its own table (common metrics, and their new-code
+ * variants): only for other keys is the server's definition worth a request.
+ */
+function isKnownMetric(key) {
+    return (key in METRICS ||
+        (key.startsWith(NEW_CODE_PREFIX) && key.slice(NEW_CODE_PREFIX.length) in METRICS));
+}
+function describeMetric(ref) {
+    const { metricKey, metric: server } = typeof ref === 'string' ? { metricKey: ref, metric: undefined } : ref;
+    const key = quoted(metricKey);
+    const known = METRICS[key];
+    if (known)
+        return known;
+    const base = key.startsWith(NEW_CODE_PREFIX)
+        ? METRICS[key.slice(NEW_CODE_PREFIX.length)]
+        : undefined;
+    if (base)
+        return { name: `${base.name} on New Code`, kind: base.kind };
+    // The server's own name and type, for custom and newer metrics (software quality, MQR...).
+    if (server)
+        return { name: quoted(server.name), kind: KIND_OF_TYPE[server.type] ?? 'text' };
+    if (key.startsWith(NEW_CODE_PREFIX)) {
+        return {
+            name: `${humanize(key.slice(NEW_CODE_PREFIX.length))} on New Code`,
+            kind: guessKind(key)
+        };
+    }
+    return { name: humanize(key), kind: guessKind(key) };
+}
+function guessKind(key) {
+    if (key.endsWith('_rating'))
+        return 'rating';
+    if (key.endsWith('_density') || key.endsWith('_coverage') || key.endsWith('_ratio')) {
+        return 'percent';
+    }
+    return 'count';
+}
+function humanize(key) {
+    const words = key.replace(/_/g, ' ').trim();
+    return words.charAt(0).toUpperCase() + words.slice(1);
+}
+const RATING_LETTERS = ['A', 'B', 'C', 'D', 'E'];
+/** A metric value as a person reads it: rating 3 → "C", 82.5056 → "82.51%". */
+function formatValue(metric, value) {
+    if (value === undefined || value === '')
+        return '–';
+    const number = Number(value);
+    if (!Number.isFinite(number))
+        return quoted(value);
+    switch (describeMetric(metric).kind) {
+        case 'rating':
+            return RATING_LETTERS[Math.round(number) - 1] ?? quoted(value);
+        case 'percent':
+            return `${round(number)}%`;
+        case 'minutes':
+            return formatMinutes(number);
+        case 'milliseconds':
+            return number >= 1000 ? `${round(number / 1000)} s` : `${round(number)} ms`;
+        case 'count':
+            return String(round(number));
+        case 'text':
+            return quoted(value);
+    }
+}
+function round(number) {
+    return Math.round(number * 100) / 100;
+}
+function formatMinutes(total) {
+    const hours = Math.floor(total / 60);
+    const rest = Math.round(total % 60);
+    return hours > 0 ? `${hours} h ${rest} min` : `${rest} min`;
+}
+/** How a comparator reads for a metric: ratings are worse or better, numbers greater or less. */
+function comparatorWords(metric, comparator) {
+    const isRating = describeMetric(metric).kind === 'rating';
+    switch (comparator) {
+        case 'GT':
+            return isRating ? 'worse than' : 'greater than';
+        case 'LT':
+            return isRating ? 'better than' : 'less than';
+        case 'EQ':
+            return 'equal to';
+        case 'NE':
+            return 'not equal to';
+        default:
+            return comparator ? quoted(comparator) : 'compared with';
+    }
+}
+/**
+ * One condition in words, e.g. "Coverage on New Code is 82.51% (fails when less than 85%)", or,
+ * without a threshold, "Open Issues is 17 (ERROR by the server, which sent no threshold)".
+ */
+function describeCondition({ condition }) {
+    const { actualValue, status } = condition;
+    const subject = `${metricName(condition)} is ${formatValue(condition, actualValue)}`;
+    const threshold = thresholdWords(condition);
+    if (threshold === undefined) {
+        return `${subject} (${quoted(status)} by the server, which sent no threshold)`;
+    }
+    return `${subject} (${threshold})`;
+}
+/**
+ * The condition's threshold in words: "fails when less than 85%", or, on old servers whose
+ * condition only warns, "warns when greater than 3"; undefined when the server sent neither.
+ */
+function thresholdWords(condition) {
+    const { comparator, errorThreshold, warningThreshold } = condition;
+    const [verb, threshold] = errorThreshold !== undefined ? ['fails', errorThreshold] : ['warns', warningThreshold];
+    if (threshold === undefined)
+        return undefined;
+    return `${verb} when ${comparatorWords(condition, comparator)} ${formatValue(condition, threshold)}`;
+}
+/**
+ * What the server counts as new code, in words: `previous_version` → "since the previous
+ * version", `days` 30 → "the last 30 days", `reference_branch` main → "compared with branch
+ * main"; the date it starts from follows when the server gives it. Old servers write the modes
+ * in capitals (PREVIOUS_VERSION, NUMBER_OF_DAYS...).
+ *
+ * @example newCodeWords({ mode: 'days', parameter: '30', date: undefined }) // 'the last 30 days'
+ */
+function newCodeWords(period) {
+    const parameter = period.parameter ? cut(period.parameter, QUOTE_LIMITS.short) : undefined;
+    const words = (() => {
+        switch (period.mode.toLowerCase()) {
+            case 'previous_version':
+                return 'since the previous version';
+            case 'days':
+            case 'number_of_days':
+                return parameter ? `the last ${parameter} days` : 'the last days';
+            case 'date':
+            case 'specific_date':
+                return 'since a date';
+            case 'version':
+                return parameter ? `since version ${parameter}` : 'since a version';
+            case 'reference_branch':
+                return parameter ? `compared with branch ${parameter}` : 'compared with a reference branch';
+            case 'specific_analysis':
+            case 'previous_analysis':
+                return 'since an analysis';
+            default:
+                return cut(period.mode, QUOTE_LIMITS.short);
+        }
+    })();
+    return period.date ? `${words} (${cut(period.date, QUOTE_LIMITS.short)})` : words;
+}
+const CAYC_WORDS = {
+    compliant: 'compliant',
+    'non-compliant': 'not compliant',
+    'over-compliant': 'compliant, with conditions beyond it'
+};
+/** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
+function caycWords(status) {
+    return CAYC_WORDS[status] ?? cut(status, QUOTE_LIMITS.short);
+}
+
 ;// CONCATENATED MODULE: ./src/sonar/json-reply.ts
 
 /** Deeper than any Web API reply; keeps every later walk over the value far from the stack limit. */
@@ -33220,230 +33444,6 @@ function decodeJson(url, reply, resource) {
             throw error;
         throw new ServerRequestError(`Unexpected reply ${from}: ${error.message}. Is this a SonarQube or SonarCloud server?`, reply.status);
     }
-}
-
-;// CONCATENATED MODULE: ./src/report/wording.ts
-
-/**
- * Words for conditions. Every server value they quote (metric keys, values, comparators,
- * statuses) is cut to 200 characters; escaping is left to the destination's gate (the log's
- * `forTheLog`, the summary's `summaryText`).
- */
-/** A server value quoted in our words: at most 200 characters. */
-const quoted = (value) => cut(value, QUOTE_LIMITS.short);
-/** The kind of value of each type api/metrics/search gives. */
-const KIND_OF_TYPE = {
-    RATING: 'rating',
-    PERCENT: 'percent',
-    WORK_DUR: 'minutes',
-    MILLISEC: 'milliseconds',
-    INT: 'count',
-    FLOAT: 'count'
-};
-const rating = (name) => ({ name, kind: 'rating' });
-const percent = (name) => ({ name, kind: 'percent' });
-const count = (name) => ({ name, kind: 'count' });
-const minutes = (name) => ({ name, kind: 'minutes' });
-/** The metrics quality gates use, by the key the server sends ("new_" prefix: new code). */
-const METRICS = {
-    coverage: percent('Coverage'),
-    line_coverage: percent('Line Coverage'),
-    branch_coverage: percent('Condition Coverage'),
-    duplicated_lines_density: percent('Duplicated Lines (%)'),
-    security_hotspots_reviewed: percent('Security Hotspots Reviewed'),
-    sqale_debt_ratio: percent('Technical Debt Ratio'),
-    reliability_rating: rating('Reliability Rating'),
-    security_rating: rating('Security Rating'),
-    sqale_rating: rating('Maintainability Rating'),
-    maintainability_rating: rating('Maintainability Rating'),
-    security_review_rating: rating('Security Review Rating'),
-    software_quality_reliability_rating: rating('Reliability Rating'),
-    software_quality_security_rating: rating('Security Rating'),
-    software_quality_maintainability_rating: rating('Maintainability Rating'),
-    sqale_index: minutes('Technical Debt'),
-    technical_debt: minutes('Technical Debt'),
-    violations: count('Issues'),
-    open_issues: count('Open Issues'),
-    reopened_issues: count('Reopened Issues'),
-    confirmed_issues: count('Confirmed Issues'),
-    accepted_issues: count('Accepted Issues'),
-    blocker_violations: count('Blocker Issues'),
-    critical_violations: count('Critical Issues'),
-    major_violations: count('Major Issues'),
-    minor_violations: count('Minor Issues'),
-    info_violations: count('Info Issues'),
-    bugs: count('Bugs'),
-    vulnerabilities: count('Vulnerabilities'),
-    code_smells: count('Code Smells'),
-    security_hotspots: count('Security Hotspots'),
-    lines_to_cover: count('Lines to Cover'),
-    uncovered_lines: count('Uncovered Lines'),
-    duplicated_lines: count('Duplicated Lines'),
-    skipped_tests: count('Skipped Unit Tests'),
-    test_failures: count('Unit Test Failures'),
-    test_errors: count('Unit Test Errors'),
-    software_quality_blocker_issues: count('Blocker Severity Issues'),
-    software_quality_high_issues: count('High Severity Issues')
-};
-const NEW_CODE_PREFIX = 'new_';
-/** The metric as a person reads it: `new_coverage` → "Coverage on New Code". */
-function metricName(metric) {
-    return describeMetric(metric).name;
-}
-/**
- * Whether the action words this metric from its own table (common metrics, and their new-code
- * variants): only for other keys is the server's definition worth a request.
- */
-function isKnownMetric(key) {
-    return (key in METRICS ||
-        (key.startsWith(NEW_CODE_PREFIX) && key.slice(NEW_CODE_PREFIX.length) in METRICS));
-}
-function describeMetric(ref) {
-    const { metricKey, metric: server } = typeof ref === 'string' ? { metricKey: ref, metric: undefined } : ref;
-    const key = quoted(metricKey);
-    const known = METRICS[key];
-    if (known)
-        return known;
-    const base = key.startsWith(NEW_CODE_PREFIX)
-        ? METRICS[key.slice(NEW_CODE_PREFIX.length)]
-        : undefined;
-    if (base)
-        return { name: `${base.name} on New Code`, kind: base.kind };
-    // The server's own name and type, for custom and newer metrics (software quality, MQR...).
-    if (server)
-        return { name: quoted(server.name), kind: KIND_OF_TYPE[server.type] ?? 'text' };
-    if (key.startsWith(NEW_CODE_PREFIX)) {
-        return {
-            name: `${humanize(key.slice(NEW_CODE_PREFIX.length))} on New Code`,
-            kind: guessKind(key)
-        };
-    }
-    return { name: humanize(key), kind: guessKind(key) };
-}
-function guessKind(key) {
-    if (key.endsWith('_rating'))
-        return 'rating';
-    if (key.endsWith('_density') || key.endsWith('_coverage') || key.endsWith('_ratio')) {
-        return 'percent';
-    }
-    return 'count';
-}
-function humanize(key) {
-    const words = key.replace(/_/g, ' ').trim();
-    return words.charAt(0).toUpperCase() + words.slice(1);
-}
-const RATING_LETTERS = ['A', 'B', 'C', 'D', 'E'];
-/** A metric value as a person reads it: rating 3 → "C", 82.5056 → "82.51%". */
-function formatValue(metric, value) {
-    if (value === undefined || value === '')
-        return '–';
-    const number = Number(value);
-    if (!Number.isFinite(number))
-        return quoted(value);
-    switch (describeMetric(metric).kind) {
-        case 'rating':
-            return RATING_LETTERS[Math.round(number) - 1] ?? quoted(value);
-        case 'percent':
-            return `${round(number)}%`;
-        case 'minutes':
-            return formatMinutes(number);
-        case 'milliseconds':
-            return number >= 1000 ? `${round(number / 1000)} s` : `${round(number)} ms`;
-        case 'count':
-            return String(round(number));
-        case 'text':
-            return quoted(value);
-    }
-}
-function round(number) {
-    return Math.round(number * 100) / 100;
-}
-function formatMinutes(total) {
-    const hours = Math.floor(total / 60);
-    const rest = Math.round(total % 60);
-    return hours > 0 ? `${hours} h ${rest} min` : `${rest} min`;
-}
-/** How a comparator reads for a metric: ratings are worse or better, numbers greater or less. */
-function comparatorWords(metric, comparator) {
-    const isRating = describeMetric(metric).kind === 'rating';
-    switch (comparator) {
-        case 'GT':
-            return isRating ? 'worse than' : 'greater than';
-        case 'LT':
-            return isRating ? 'better than' : 'less than';
-        case 'EQ':
-            return 'equal to';
-        case 'NE':
-            return 'not equal to';
-        default:
-            return comparator ? quoted(comparator) : 'compared with';
-    }
-}
-/**
- * One condition in words, e.g. "Coverage on New Code is 82.51% (fails when less than 85%)", or,
- * without a threshold, "Open Issues is 17 (ERROR by the server, which sent no threshold)".
- */
-function describeCondition({ condition }) {
-    const { actualValue, status } = condition;
-    const subject = `${metricName(condition)} is ${formatValue(condition, actualValue)}`;
-    const threshold = thresholdWords(condition);
-    if (threshold === undefined) {
-        return `${subject} (${quoted(status)} by the server, which sent no threshold)`;
-    }
-    return `${subject} (${threshold})`;
-}
-/**
- * The condition's threshold in words: "fails when less than 85%", or, on old servers whose
- * condition only warns, "warns when greater than 3"; undefined when the server sent neither.
- */
-function thresholdWords(condition) {
-    const { comparator, errorThreshold, warningThreshold } = condition;
-    const [verb, threshold] = errorThreshold !== undefined ? ['fails', errorThreshold] : ['warns', warningThreshold];
-    if (threshold === undefined)
-        return undefined;
-    return `${verb} when ${comparatorWords(condition, comparator)} ${formatValue(condition, threshold)}`;
-}
-/**
- * What the server counts as new code, in words: `previous_version` → "since the previous
- * version", `days` 30 → "the last 30 days", `reference_branch` main → "compared with branch
- * main"; the date it starts from follows when the server gives it. Old servers write the modes
- * in capitals (PREVIOUS_VERSION, NUMBER_OF_DAYS...).
- *
- * @example newCodeWords({ mode: 'days', parameter: '30', date: undefined }) // 'the last 30 days'
- */
-function newCodeWords(period) {
-    const parameter = period.parameter ? cut(period.parameter, QUOTE_LIMITS.short) : undefined;
-    const words = (() => {
-        switch (period.mode.toLowerCase()) {
-            case 'previous_version':
-                return 'since the previous version';
-            case 'days':
-            case 'number_of_days':
-                return parameter ? `the last ${parameter} days` : 'the last days';
-            case 'date':
-            case 'specific_date':
-                return 'since a date';
-            case 'version':
-                return parameter ? `since version ${parameter}` : 'since a version';
-            case 'reference_branch':
-                return parameter ? `compared with branch ${parameter}` : 'compared with a reference branch';
-            case 'specific_analysis':
-            case 'previous_analysis':
-                return 'since an analysis';
-            default:
-                return cut(period.mode, QUOTE_LIMITS.short);
-        }
-    })();
-    return period.date ? `${words} (${cut(period.date, QUOTE_LIMITS.short)})` : words;
-}
-const CAYC_WORDS = {
-    compliant: 'compliant',
-    'non-compliant': 'not compliant',
-    'over-compliant': 'compliant, with conditions beyond it'
-};
-/** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
-function caycWords(status) {
-    return CAYC_WORDS[status] ?? cut(status, QUOTE_LIMITS.short);
 }
 
 ;// CONCATENATED MODULE: ./src/gate/evaluate.ts

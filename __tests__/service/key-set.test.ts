@@ -7,23 +7,14 @@ import {
 } from './support/identity-provider.js'
 import { CLIENT_ID, startTestService, type TestService } from './support/test-service.js'
 import { advance, START } from './support/fake-date.js'
+import { genreStatus, until } from './support/probes.js'
 
 let first: SigningKey
 let second: SigningKey
 let provider: LocalIdentityProvider
 let service: TestService
 
-async function statusWith(signer: SigningKey): Promise<number> {
-  const token = await mintIdToken(provider, CLIENT_ID, { key: signer })
-  const response = await fetch(`${service.url}genre`, { headers: { Authorization: token } })
-  await response.text()
-  return response.status
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 5))
-  expect(condition()).toBe(true)
-}
+const statusWith = (signer: SigningKey): Promise<number> => genreStatus(service, provider, signer)
 
 beforeEach(async () => {
   vi.useFakeTimers({ toFake: ['Date'] })

@@ -12,6 +12,7 @@ import {
 } from './support/identity-provider.js'
 import { CLIENT_ID, startTestService, type TestService } from './support/test-service.js'
 import { advance, START } from './support/fake-date.js'
+import { genreStatus, until } from './support/probes.js'
 
 const TUNING = { jwksCooldownMs: 30_000, jwksRefreshMs: 600_000, jwksTimeoutMs: 2_000 }
 
@@ -39,17 +40,8 @@ async function serviceWith(env: Record<string, string> = {}): Promise<TestServic
   return service
 }
 
-async function statusWith(service: TestService, signer: SigningKey): Promise<number> {
-  const token = await mintIdToken(provider, CLIENT_ID, { key: signer })
-  const response = await fetch(`${service.url}genre`, { headers: { Authorization: token } })
-  await response.text()
-  return response.status
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !condition(); i++) await new Promise((r) => setTimeout(r, 5))
-  expect(condition()).toBe(true)
-}
+const statusWith = (service: TestService, signer: SigningKey): Promise<number> =>
+  genreStatus(service, provider, signer)
 
 /** A key set straight from createKeySet, its log lines kept, and a verifier over it. */
 function keySetWith(options: Partial<KeySetOptions> & Pick<KeySetOptions, 'resolveUrl'>) {
