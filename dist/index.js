@@ -303,7 +303,7 @@ const buildConnector = __nccwpck_require__(9136)
 const MockClient = __nccwpck_require__(7365)
 const MockAgent = __nccwpck_require__(7501)
 const MockPool = __nccwpck_require__(4004)
-const mockErrors = __nccwpck_require__(2429)
+const mockErrors = __nccwpck_require__(4810)
 const RetryHandler = __nccwpck_require__(7816)
 const { getGlobalDispatcher, setGlobalDispatcher } = __nccwpck_require__(2581)
 const DecoratorHandler = __nccwpck_require__(8155)
@@ -10920,7 +10920,7 @@ module.exports = MockClient
 
 /***/ }),
 
-/***/ 2429:
+/***/ 4810:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -11270,7 +11270,7 @@ module.exports = {
 
 
 
-const { MockNotMatchedError } = __nccwpck_require__(2429)
+const { MockNotMatchedError } = __nccwpck_require__(4810)
 const {
   kDispatches,
   kMockAgent,
@@ -34334,7 +34334,7 @@ function settings_boolean(input, name, fallback) {
     throw new SettingsError(`Input ${name} is "${oneLine(raw)}": it must be true or false.`);
 }
 
-;// CONCATENATED MODULE: ./src/main.ts
+;// CONCATENATED MODULE: ./src/action/main.ts
 
 
 
@@ -34412,7 +34412,7 @@ async function writeSummary(html, secrets) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/index.ts
+;// CONCATENATED MODULE: ./src/action/index.ts
 
 void run();
 

@@ -1,18 +1,18 @@
 import * as core from '@actions/core'
-import { systemClock } from './clock.js'
-import { QualityGateFailure } from './errors.js'
-import { runnerLog } from './log.js'
-import { checkQualityGate, type GateResult } from './gate/check.js'
-import { gateOutputs, OUTPUT_BYTES } from './report/outputs.js'
+import { systemClock } from '../clock.js'
+import { QualityGateFailure } from '../errors.js'
+import { runnerLog } from '../log.js'
+import { checkQualityGate, type GateResult } from '../gate/check.js'
+import { gateOutputs, OUTPUT_BYTES } from '../report/outputs.js'
 import {
   annotate,
   gateFailureMessage,
   renderFailureSummary,
   renderSummary
-} from './report/summary.js'
-import { summaryForms } from './report/summary-text.js'
-import { redactSecrets, tokenForms } from './secrets.js'
-import { readSettings } from './settings.js'
+} from '../report/summary.js'
+import { summaryForms } from '../report/summary-text.js'
+import { redactSecrets, tokenForms } from '../secrets.js'
+import { readSettings } from '../settings.js'
 
 const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`
 /** Every line the action logs, annotations and the failure included, goes through this gate. */
