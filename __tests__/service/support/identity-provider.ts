@@ -1,26 +1,21 @@
-import { createServer, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import {
-  exportJWK,
-  generateKeyPair,
-  SignJWT,
-  type CryptoKey,
-  type JWK,
-  type JWTPayload
-} from 'jose'
+  DISCOVERY_PATH,
+  discoveryDocument,
+  JWKS_PATH,
+  keySetDocument,
+  sendProviderDocument,
+  type SigningKey
+} from '../../../src/service/dev/identity-provider.js'
+import { closeNow, listenOnLoopback } from '../../../src/service/dev/loopback.js'
 
-export interface SigningKey {
-  kid: string
-  alg: string
-  privateKey: CryptoKey
-  publicJwk: JWK
-}
-
-export async function createSigningKey(kid: string, alg = 'RS256'): Promise<SigningKey> {
-  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true })
-  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' }
-  return { kid, alg, privateKey, publicJwk }
-}
+// Keys, tokens and the provider's documents are dev mode's; this file adds the failure modes.
+export {
+  createSigningKey,
+  mintIdToken,
+  type MintOptions,
+  type SigningKey
+} from '../../../src/service/dev/identity-provider.js'
 
 /** `wrong-shape`: 200 with `wrongShapeBody`; `endless`: 200 with a chunked body that never ends. */
 export type KeySetMode = 'up' | 'down' | 'slow' | 'garbage' | 'wrong-shape' | 'endless'
@@ -50,35 +45,27 @@ export class LocalIdentityProvider {
     keys: SigningKey[]
   ) {
     this.issuer = base
-    this.jwksUrl = `${base}/jwks`
+    this.jwksUrl = base + JWKS_PATH
     this.published = keys
   }
 
   static async start(keys: SigningKey[]): Promise<LocalIdentityProvider> {
     const server = createServer()
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    const { port } = server.address() as AddressInfo
-    const provider = new LocalIdentityProvider(server, `http://127.0.0.1:${port}`, keys)
-    server.on('request', (req, res) => provider.handle(req.url ?? '', res))
+    const base = await listenOnLoopback(server, 0, "the test identity provider's port")
+    const provider = new LocalIdentityProvider(server, base, keys)
+    server.on('request', (req, res) => provider.handle(req, res))
     return provider
   }
 
-  private handle(url: string, res: ServerResponse): void {
-    if (url === '/.well-known/openid-configuration') {
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const url = req.url ?? ''
+    if (url === DISCOVERY_PATH) {
       this.discoveryRequests++
-      res.setHeader('Content-Type', 'application/json')
-      res.end(
-        JSON.stringify(this.discoveryDocument ?? { issuer: this.issuer, jwks_uri: this.jwksUrl })
-      )
+      sendProviderDocument(req, res, this.discoveryDocument ?? discoveryDocument(this.issuer))
       return
     }
-    if (url !== '/jwks') {
-      res.statusCode = 404
-      res.end()
-      return
-    }
+    if (url !== JWKS_PATH) return sendProviderDocument(req, res, undefined)
     this.jwksRequests++
-    const body = JSON.stringify({ keys: this.published.map((key) => key.publicJwk) })
     switch (this.mode) {
       case 'down':
         res.statusCode = 503
@@ -99,8 +86,7 @@ export class LocalIdentityProvider {
         this.sendEndless(res)
         return
       case 'up':
-        res.setHeader('Content-Type', 'application/json')
-        res.end(body)
+        sendProviderDocument(req, res, keySetDocument(this.published))
     }
   }
 
@@ -124,40 +110,7 @@ export class LocalIdentityProvider {
     pump()
   }
 
-  async stop(): Promise<void> {
-    this.server.closeAllConnections()
-    await new Promise((resolve) => this.server.close(resolve))
+  stop(): Promise<void> {
+    return closeNow(this.server)
   }
-}
-
-export interface MintOptions {
-  key: SigningKey
-  claims?: JWTPayload
-  /** Replaces the protected header entirely (e.g. to drop `kid`). */
-  header?: Record<string, unknown>
-  nowSec?: number
-}
-
-/** Signs a token like Google's: iss, aud, azp, sub, iat, exp one hour later. */
-export async function mintIdToken(
-  provider: { issuer: string },
-  clientId: string,
-  { key, claims = {}, header, nowSec = Math.floor(Date.now() / 1000) }: MintOptions
-): Promise<string> {
-  const payload: JWTPayload = {
-    iss: provider.issuer,
-    aud: clientId,
-    azp: clientId,
-    sub: '1234567890',
-    email: 'reader@example.com',
-    iat: nowSec,
-    exp: nowSec + 3600,
-    ...claims
-  }
-  for (const [name, value] of Object.entries(payload)) {
-    if (value === undefined) delete payload[name]
-  }
-  return new SignJWT(payload)
-    .setProtectedHeader((header ?? { alg: key.alg, kid: key.kid, typ: 'JWT' }) as { alg: string })
-    .sign(key.privateKey)
 }
