@@ -69,7 +69,9 @@ export function declaredInputs(actionYml = readFileSync(path.join(ROOT, 'action.
     }
     const fallback = /^ {4}default:\s*(.*)$/.exec(line)
     if (fallback?.[1] !== undefined && current) {
-      defaults.set(current, fallback[1].trim().replace(/^'(.*)'$|^"(.*)"$/, '$1$2'))
+      const value = fallback[1].trim().replace(/^'(.*)'$|^"(.*)"$/, '$1$2')
+      // An expression (`${{ github.token }}`) is the runner's to fill in: outside it, empty.
+      defaults.set(current, value.startsWith('${{') ? '' : value)
     }
   }
   return defaults

@@ -4,13 +4,15 @@
  * end-to-end tests, the demo, the benchmarks and the CI job that runs the action itself.
  *
  * As a program: `npm run simulator -- --port 9000 --scenario pending-success --report .scannerwork/report-task.txt`
- * starts it, writes a report file for one analysis and serves until stopped.
+ * starts it, writes a report file for one analysis and serves until stopped; `--help` lists the
+ * options (USAGE below).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { AddressInfo } from 'node:net'
+import { parseArgs } from 'node:util'
 import { GENERATIONS, type Generation } from './sonar-generations.js'
 
 const FIXTURES = path.join(
@@ -259,6 +261,30 @@ export async function scenario(name: string): Promise<AnalysisScript> {
   }
 }
 
+/**
+ * A monorepo's three analyses, one per project: one passes, one fails its gate, one is slow to
+ * process (and passes). Each needs its own report file (`writeReportFile`).
+ */
+export async function monorepoScenario(): Promise<AnalysisScript[]> {
+  const failing = await scenario('gate-error')
+  return [
+    {
+      finishAfterMs: 1500,
+      taskStatus: 'SUCCESS',
+      projectStatus: passingGate,
+      projectKey: 'shop-api'
+    },
+    { ...failing, projectKey: 'shop-web' },
+    {
+      finishAfterMs: 6000,
+      taskStatus: 'SUCCESS',
+      projectStatus: passingGate,
+      projectKey: 'shop-reports',
+      previousProcessingMs: 5000
+    }
+  ]
+}
+
 export interface SimulatorOptions {
   port?: number
   /** When set, every request must carry this token, in a scheme its analysis's generation takes. */
@@ -275,6 +301,8 @@ export interface SimulatorOptions {
  */
 export class Simulator {
   readonly requests: RecordedRequest[] = []
+  /** TCP connections accepted so far. */
+  connections = 0
   private readonly analyses = new Map<string, Analysis>()
   private readonly answered = new Map<string, number>()
   private next = 1
@@ -288,7 +316,15 @@ export class Simulator {
     const server = createServer()
     const simulator = new Simulator(server, options)
     server.on('request', (request, response) => void simulator.handle(request, response))
-    await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
+    server.on('connection', () => simulator.connections++)
+    // A port in use (EADDRINUSE) or refused (EACCES) rejects here, for the caller to say so.
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(options.port ?? 0, '127.0.0.1', () => {
+        server.off('error', reject)
+        resolve()
+      })
+    })
     return simulator
   }
 
@@ -509,26 +545,114 @@ function escapeHtml(text: string): string {
   return text.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`)
 }
 
-async function main(argv: string[]): Promise<void> {
-  const option = (name: string): string | undefined => {
-    const index = argv.indexOf(`--${name}`)
-    return index >= 0 ? argv[index + 1] : undefined
+/** The command line's options, as `--help` lists them. */
+export const USAGE = `Usage: npm run simulator -- [options]
+
+Starts a simulated SonarQube server on 127.0.0.1, adds one analysis that plays a scenario,
+optionally writes the report-task.txt a scanner would write for it, and serves until stopped
+(Ctrl+C or SIGTERM).
+
+Options:
+  --port <n>         port to listen on, 0 for any free one (default 9000)
+  --scenario <name>  how the analysis behaves (default pending-success); one of:
+${wrap(SCENARIOS.join(', '), 21, 96)}
+  --report <file>    write the analysis's report-task.txt there (folders are created)
+  --token <token>    accept only requests that carry this token (default: the SIMULATOR_TOKEN
+                     environment variable; neither: no token is asked)
+  -h, --help         show this help and exit
+
+Then run the built action against it, e.g.:
+  npm run simulator -- --report .scannerwork/report-task.txt --token local-token
+  npm run action:local   (in a second terminal; see the README, "Try it by hand")
+`
+
+/** Text cut into lines of at most `width` characters, each indented by `indent` spaces. */
+function wrap(text: string, indent: number, width: number): string {
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    if (line && indent + line.length + 1 + word.length > width) {
+      lines.push(line)
+      line = word
+    } else line = line ? `${line} ${word}` : word
   }
-  const simulator = await Simulator.start({
-    port: Number(option('port') ?? 9000),
-    token: option('token') ?? process.env['SIMULATOR_TOKEN']
-  })
-  const analysis = simulator.addAnalysis(await scenario(option('scenario') ?? 'pending-success'))
-  const report = option('report')
-  if (report) await simulator.writeReportFile(analysis, report)
+  return [...lines, line].map((each) => ' '.repeat(indent) + each).join('\n')
+}
+
+const COMMAND_OPTIONS = {
+  port: { type: 'string', default: '9000' },
+  scenario: { type: 'string', default: 'pending-success' },
+  report: { type: 'string' },
+  token: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false }
+} as const
+
+/** A mistake on the command line: one line on standard error, exit code 2. */
+class UsageError extends Error {}
+
+/**
+ * The simulator as a program. Resolves with the exit code for a mistake or for `--help`, or with
+ * undefined once it serves (the process then lives until a signal stops the server).
+ */
+export async function main(argv: string[]): Promise<number | undefined> {
+  let simulator: Simulator
+  let analysis: Analysis
+  let report: string | undefined
+  try {
+    const { values } = parseArgs({ args: argv, options: COMMAND_OPTIONS, allowPositionals: false })
+    if (values.help) {
+      process.stdout.write(USAGE)
+      return 0
+    }
+    const port = Number(values.port)
+    if (!/^\d+$/.test(values.port) || port > 65_535) {
+      throw new UsageError(`--port is "${values.port}": it must be a whole number from 0 to 65535.`)
+    }
+    const script = await scenario(values.scenario).catch((error: Error) => {
+      throw new UsageError(error.message)
+    })
+    report = values.report
+    simulator = await Simulator.start({
+      port,
+      token: values.token ?? process.env['SIMULATOR_TOKEN']
+    })
+    analysis = simulator.addAnalysis(script)
+    if (report) await simulator.writeReportFile(analysis, report)
+  } catch (error) {
+    const { message, code } = error as Error & { code?: string }
+    if (error instanceof UsageError || code?.startsWith('ERR_PARSE_ARGS_')) {
+      console.error(
+        `sonar-simulator: ${message.replace(/\.?$/, '.')} Run it with --help for the options.`
+      )
+      return 2
+    }
+    console.error(
+      `sonar-simulator: ${listenFailure(error as Error & { code?: string; port?: number })}`
+    )
+    return 1
+  }
   console.log(
     `Simulator listening on ${simulator.url}; task ${analysis.taskId}${report ? `, report file ${report}` : ''}`
   )
   const stop = (): void => void simulator.stop().then(() => process.exit(0))
   process.on('SIGTERM', stop)
   process.on('SIGINT', stop)
+  return undefined
+}
+
+/** A failure to start, in one line that says what to do. */
+function listenFailure(error: Error & { code?: string; port?: number }): string {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `port ${error.port} on 127.0.0.1 is in use (by another simulator?): stop what listens there, or choose another port with --port (0 picks a free one).`
+    case 'EACCES':
+      return `port ${error.port} on 127.0.0.1 may not be opened by this user: choose another port with --port (1024 and above, or 0 for a free one).`
+    default:
+      return `could not start: ${error.message}`
+  }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  await main(process.argv.slice(2))
+  const exitCode = await main(process.argv.slice(2))
+  if (exitCode !== undefined) process.exitCode = exitCode
 }

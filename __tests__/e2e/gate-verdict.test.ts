@@ -20,11 +20,24 @@ describe.each(RUNTIMES)('the gate decides the verdict, on $runtime', ({ node, ve
         dashboardUrl: `${server.simulator.url}/dashboard?id=demo-project`,
         conditions: expect.any(String),
         branch: '',
-        pullRequest: ''
+        pullRequest: '',
+        results: expect.any(String)
       })
       expect(JSON.parse(run.outputs['conditions'] ?? '')).toEqual(
         analysis.script.projectStatus['conditions']
       )
+      expect(JSON.parse(run.outputs['results'] ?? '')).toEqual([
+        {
+          projectKey: 'demo-project',
+          source: '.scannerwork/report-task.txt',
+          status: 'OK',
+          qualityGateStatus: 'PASSED',
+          analysisId: analysis.analysisId,
+          taskId: analysis.taskId,
+          dashboardUrl: `${server.simulator.url}/dashboard?id=demo-project`,
+          conditions: analysis.script.projectStatus['conditions']
+        }
+      ])
     })
 
     it('writes the verdict and one table row per condition to the job summary', async () => {

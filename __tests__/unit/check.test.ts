@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
-import { checkQualityGate } from '../../src/gate/check.js'
+import { checkOneQualityGate } from '../support/check-one.js'
 import { readSettings, type Settings } from '../../src/settings.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
@@ -66,7 +66,7 @@ describe('report file → task → analysis → gate', () => {
   it("reads the gate of the task's analysis, with everything the outputs and summary need", async () => {
     serverWithTask()
     const { deps: d, log } = deps()
-    const result = await checkQualityGate(settings(), d)
+    const result = await checkOneQualityGate(settings(), d)
     expect(result).toMatchObject({
       status: 'ERROR',
       qualityGateStatus: 'FAILED',
@@ -90,7 +90,7 @@ describe('report file → task → analysis → gate', () => {
   it('closes the log group when the wait fails', async () => {
     serverWithTask(SERVER, ['FAILED'])
     const { deps: d, log } = deps()
-    await expect(checkQualityGate(settings(), d)).rejects.toThrow(/ended FAILED/)
+    await expect(checkOneQualityGate(settings(), d)).rejects.toThrow(/ended FAILED/)
     expect(log.of('endgroup')).toHaveLength(1)
   })
 
@@ -101,7 +101,7 @@ describe('report file → task → analysis → gate', () => {
         'https://collector.example.net/api/ce/task?id=AYhSC2-LY0CHkWJxvNA9'
       )
     })
-    await expect(checkQualityGate(settings(), d)).rejects.toThrow(
+    await expect(checkOneQualityGate(settings(), d)).rejects.toThrow(
       /Refusing to send the token to https:\/\/collector.example.net/
     )
   })
@@ -118,7 +118,7 @@ describe('the defaults of the dependencies apply when they are not given', () =>
       )
     )
     const { deps: d, clock } = deps({})
-    const result = await checkQualityGate(settings({ analysisId: 'A', sonarHostUrl: SERVER }), {
+    const result = await checkOneQualityGate(settings({ analysisId: 'A', sonarHostUrl: SERVER }), {
       ...d,
       random: undefined
     })
@@ -137,7 +137,7 @@ describe('sonarHostUrl overrides the report: the task address is built from it',
         `${SERVER}/api/ce/task?id=AYhSC2-LY0CHkWJxvNA9`
       )
     })
-    const result = await checkQualityGate(
+    const result = await checkOneQualityGate(
       settings({ sonarHostUrl: 'https://internal.example.com/sonar' }),
       d
     )
@@ -152,7 +152,7 @@ describe('taskId and analysisId check without a report file', () => {
   it('taskId: waits for that task on the host', async () => {
     const requests = serverWithTask(SERVER, [])
     const { deps: d } = deps({})
-    const result = await checkQualityGate(
+    const result = await checkOneQualityGate(
       settings({ taskId: 'AYhSC2-LY0CHkWJxvNA9', sonarHostUrl: SERVER }),
       d
     )
@@ -167,7 +167,7 @@ describe('taskId and analysisId check without a report file', () => {
   it('analysisId: reads the gate at once, no task, no wait', async () => {
     const requests = serverWithTask()
     const { deps: d, clock } = deps({})
-    const result = await checkQualityGate(
+    const result = await checkOneQualityGate(
       settings({ analysisId: 'AYhSC3WDE6ILQDIMAPIp', sonarHostUrl: SERVER }),
       d
     )
@@ -195,7 +195,7 @@ describe('the gate status maps to the SonarSource action output', () => {
       )
     )
     const { deps: d } = deps({})
-    const result = await checkQualityGate(settings({ analysisId: 'A', sonarHostUrl: SERVER }), d)
+    const result = await checkOneQualityGate(settings({ analysisId: 'A', sonarHostUrl: SERVER }), d)
     expect(result.qualityGateStatus).toBe(qualityGateStatus)
   })
 })

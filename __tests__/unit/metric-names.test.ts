@@ -5,7 +5,7 @@
  */
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
-import { checkQualityGate } from '../../src/gate/check.js'
+import { checkOneQualityGate } from '../support/check-one.js'
 import { describeCondition, formatValue, metricName } from '../../src/report/wording.js'
 import { readSettings } from '../../src/settings.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
@@ -61,7 +61,7 @@ const DEFINITIONS = [
 
 async function check() {
   const log = new RecordingLog()
-  const result = await checkQualityGate(
+  const result = await checkOneQualityGate(
     readSettings((name) => ({ analysisId: 'AYAnalysis1', sonarHostUrl: SERVER })[name] ?? '', {
       SONAR_TOKEN: 'squ_token'
     }),

@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
-import { checkQualityGate } from '../../src/gate/check.js'
+import { checkOneQualityGate } from '../support/check-one.js'
 import { readSettings } from '../../src/settings.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
@@ -29,7 +29,7 @@ function serverAt(base: string): URL[] {
 
 function check(reportText: string, inputs: Record<string, string> = {}) {
   const settings = readSettings((name) => inputs[name] ?? '', { SONAR_TOKEN: 'squ_token' })
-  return checkQualityGate(settings, {
+  return checkOneQualityGate(settings, {
     cwd: '/repo',
     clock: new FakeClock(),
     startedAt: 0,

@@ -11,7 +11,7 @@ describe('defaults apply in code, since the bundle can run without the runner fi
   it('uses the spec defaults when no input is set', () => {
     const settings = readSettings(inputs({}), {})
     expect(settings).toEqual({
-      scanMetadataReportFile: undefined,
+      scanMetadataReportFile: [],
       sonarToken: undefined,
       sonarHostUrl: undefined,
       sonarRootCert: undefined,
@@ -21,7 +21,9 @@ describe('defaults apply in code, since the bundle can run without the runner fi
       adaptivePolling: true,
       failOnError: true,
       taskId: undefined,
-      analysisId: undefined
+      analysisId: undefined,
+      pullRequestComment: false,
+      githubToken: undefined
     })
   })
 
@@ -159,5 +161,50 @@ describe('taskId and analysisId are at most 400 characters, without control char
   it('400 characters are accepted', () => {
     const taskId = 'A'.repeat(400)
     expect(readSettings(inputs({ taskId, sonarHostUrl: host }), {}).taskId).toBe(taskId)
+  })
+})
+
+describe('scanMetadataReportFile: several lines, each a path or a glob', () => {
+  it('keeps each non-empty line, trimmed, whatever the line ends', () => {
+    const settings = readSettings(
+      inputs({
+        scanMetadataReportFile:
+          ' target/sonar/report-task.txt \r\n\n  frontend/**/report-task.txt\r'
+      }),
+      {}
+    )
+    expect(settings.scanMetadataReportFile).toEqual([
+      'target/sonar/report-task.txt',
+      'frontend/**/report-task.txt'
+    ])
+  })
+
+  it('refuses an exclusion, which @actions/glob would read as "everything else"', () => {
+    expect(() =>
+      readSettings(inputs({ scanMetadataReportFile: '**/report-task.txt\n!node_modules/**' }), {})
+    ).toThrow(/line "!node_modules\/\*\*": exclusions \(!\) are not supported/)
+  })
+
+  it('refuses more than 100 lines, naming the count', () => {
+    const lines = Array.from({ length: 101 }, (_, index) => `p${index}/report-task.txt`)
+    expect(() => readSettings(inputs({ scanMetadataReportFile: lines.join('\n') }), {})).toThrow(
+      /has 101 lines: give at most 100/
+    )
+  })
+})
+
+describe('the pull-request comment is opt-in', () => {
+  it('takes pullRequestComment and githubToken, the token trimmed', () => {
+    const settings = readSettings(
+      inputs({ pullRequestComment: 'true', githubToken: ' ghs_abc\n' }),
+      {}
+    )
+    expect(settings).toMatchObject({ pullRequestComment: true, githubToken: 'ghs_abc' })
+  })
+
+  it('refuses a pullRequestComment that is not true or false', () => {
+    expect(() => readSettings(inputs({ pullRequestComment: 'yes' }), {})).toThrow(
+      /Input pullRequestComment is "yes": it must be true or false/
+    )
   })
 })

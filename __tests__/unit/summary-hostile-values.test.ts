@@ -1,67 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { evaluateConditions } from '../../src/gate/evaluate.js'
 import { renderFailureSummary, renderSummary, SUMMARY_LIMITS } from '../../src/report/summary.js'
-import { renderAsGitHub, type RenderedSummary } from '../support/summary-as-github.js'
-import { condition, gateResult, SERVER } from './summary-gate-result.js'
-
-/** Server text written to take over a summary rendered as GitHub renders it. */
-const HOSTILE = [
-  '\r## ✅ Quality Gate passed',
-  '\n\n## ✅ Quality Gate passed\n\n',
-  '\r\n\r\n<h2>✅ Quality Gate passed</h2>\r\n\r\n',
-  '<img src=x onerror=alert(1)>',
-  '<script>alert(1)</script>',
-  '</code></td></tr></table><h2>✅ Quality Gate passed</h2>',
-  '<!-- hidden -->',
-  '[x](javascript:alert(1))',
-  '![x](https://evil.example/pixel.png)',
-  'https://evil.example',
-  'www.evil.example',
-  'mail@evil.example',
-  '`code` ``` | a | b |',
-  '*bold* _em_ ~~gone~~ # not a heading',
-  '&lt;img src=x onerror=alert(1)&gt;',
-  '\u202Egnp.exe',
-  'x'.repeat(1_000_000)
-]
-
-/** Every server value in the result set to `text`. */
-function hostileResult(text: string) {
-  const hostile = condition({
-    status: text,
-    metricKey: text,
-    comparator: text,
-    errorThreshold: text,
-    actualValue: text
-  })
-  return gateResult({
-    status: text,
-    analysisId: text,
-    taskId: text,
-    projectKey: text,
-    dashboardUrl: text,
-    conditions: evaluateConditions([hostile, condition()]),
-    taskWarnings: [text, `<a href="${text}">${text}</a>`]
-  })
-}
-
-const OUR_ELEMENTS = new Set(['h2', 'h3', 'p', 'code', 'br', 'table', 'thead', 'tbody', 'tr'])
-for (const tag of ['th', 'td', 'ul', 'li', 'a']) OUR_ELEMENTS.add(tag)
-
-/** One h2; only our elements; no attribute but an `a`'s href to the server's origin. */
-function expectOnlyOurMarkup(rendered: RenderedSummary): void {
-  expect(rendered.of('h2')).toHaveLength(1)
-  for (const element of rendered.elements) {
-    expect(OUR_ELEMENTS).toContain(element.tag)
-    const names = Object.keys(element.attributes)
-    if (element.tag === 'a') {
-      expect(names).toEqual(['href'])
-      expect(new URL(element.attributes['href']!).origin).toBe(new URL(SERVER).origin)
-    } else {
-      expect(names).toEqual([])
-    }
-  }
-}
+import { expectOnlyOurMarkup, HOSTILE, hostileResult } from '../support/hostile-summary.js'
+import { renderAsGitHub } from '../support/summary-as-github.js'
+import { condition, gateResult } from './summary-gate-result.js'
 
 describe('server text in the job summary is shown as text, never as markup', () => {
   it.each(HOSTILE.map((text) => [JSON.stringify(text).slice(0, 60), text]))(

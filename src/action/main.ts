@@ -1,72 +1,93 @@
 import * as core from '@actions/core'
 import { systemClock } from '../clock.js'
-import { QualityGateFailure } from '../errors.js'
+import { ActionError, QualityGateFailure } from '../errors.js'
+import { checkQualityGates } from '../gate/check-analyses.js'
+import type { AnalysisOutcome } from '../gate/outcome.js'
+import { stepVerdict } from '../gate/verdict.js'
 import { runnerLog } from '../log.js'
-import { checkQualityGate, type GateResult } from '../gate/check.js'
-import { gateOutputs, OUTPUT_BYTES } from '../report/outputs.js'
-import {
-  annotate,
-  gateFailureMessage,
-  renderFailureSummary,
-  renderSummary
-} from '../report/summary.js'
+import { analysesOutputs, OUTPUT_BYTES } from '../report/outputs.js'
+import { annotateAll, renderOverviewSummary } from '../report/overview.js'
+import { renderFailureSummary, renderSummary } from '../report/summary.js'
 import { summaryForms } from '../report/summary-text.js'
 import { redactSecrets, tokenForms } from '../secrets.js'
 import { readSettings } from '../settings.js'
+import { commentOnPullRequest } from './pull-request-comment.js'
+import { findReportFiles } from './report-globs.js'
 
 const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`
 /** Every line the action logs, annotations and the failure included, goes through this gate. */
 const log = runnerLog(core)
 
 /**
- * The action: settings → check → outputs, annotations, summary, verdict. The time-out counts
- * from `startedAt`: by default the process start, module loading included (tests pass a time).
+ * The action: settings → check of every analysis → outputs, annotations, summary, the
+ * pull-request comment when asked, verdict. The time-out counts from `startedAt`: by default the
+ * process start, module loading included (tests pass a time).
  */
 export async function run(
   startedAt: number = Math.min(systemClock.now(), Math.round(performance.timeOrigin))
 ): Promise<void> {
   // The runner masks these in the log only: the summary and the outputs are redacted here.
   let secrets: string[] = []
+  let summaryWritten = false
   try {
     const settings = readSettings(core.getInput, process.env)
     if (settings.sonarToken) secrets = tokenForms(settings.sonarToken)
     log.hideSecrets(secrets)
 
-    const result = await checkQualityGate(settings, {
+    const outcomes = await checkQualityGates(settings, {
       cwd: process.cwd(),
       clock: systemClock,
       startedAt,
       log,
-      userAgent: USER_AGENT
+      userAgent: USER_AGENT,
+      findFiles: findReportFiles
     })
-    setOutputs(result, secrets)
-    annotate(result, log)
-    await writeSummary(renderSummary(result), secrets)
-
-    if (result.status === 'ERROR') {
-      if (settings.failOnError) throw new QualityGateFailure(gateFailureMessage(result))
-      log.warning(`${gateFailureMessage(result)}\nfailOnError is false: the job goes on.`)
+    // One analysis that could not be read fails the step as it always did, with its own words
+    // and the failure summary; the pull request is still told.
+    const [only] = outcomes
+    const lone = outcomes.length === 1 ? only : undefined
+    if (!lone || lone.read) {
+      setOutputs(outcomes, secrets)
+      annotateAll(outcomes, log)
+      await writeSummary(
+        lone?.read ? renderSummary(lone.result) : renderOverviewSummary(outcomes),
+        secrets
+      )
+      summaryWritten = true
+    }
+    if (settings.pullRequestComment) {
+      await commentOnPullRequest(outcomes, {
+        token: settings.githubToken,
+        env: process.env,
+        log,
+        secrets
+      })
+    }
+    if (lone && !lone.read) throw lone.error
+    const verdict = stepVerdict(outcomes)
+    if (verdict.kind === 'unread') throw new ActionError('ERR_ANALYSES_UNREAD', verdict.message)
+    if (verdict.kind === 'gate-failed') {
+      if (settings.failOnError) throw new QualityGateFailure(verdict.message)
+      log.warning(`${verdict.message}\nfailOnError is false: the job goes on.`)
     } else {
-      log.info(`Quality Gate status: ${result.status}`)
+      for (const line of verdict.statuses) log.info(line)
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
-    if (!(error instanceof QualityGateFailure)) {
-      await writeSummary(renderFailureSummary(message), secrets)
-    }
+    if (!summaryWritten) await writeSummary(renderFailureSummary(message), secrets)
     log.fail(message)
   }
 }
 
-/** The outputs, bounded by `gateOutputs` and with every form of the token removed. */
-function setOutputs(result: GateResult, secrets: readonly string[]): void {
-  const { values, conditionsLeftOut } = gateOutputs(result)
+/** The outputs, bounded by `analysesOutputs` and with every form of the token removed. */
+function setOutputs(outcomes: readonly AnalysisOutcome[], secrets: readonly string[]): void {
+  const { values, conditionsLeftOut } = analysesOutputs(outcomes)
   for (const [name, value] of Object.entries(values)) {
     core.setOutput(name, redactSecrets(value, secrets))
   }
   if (conditionsLeftOut > 0) {
     log.info(
-      `The conditions output leaves out the last ${conditionsLeftOut} of ${result.conditions.length} conditions: it is limited to ${OUTPUT_BYTES} bytes.`
+      `The conditions output leaves out the last ${conditionsLeftOut} conditions: it is limited to ${OUTPUT_BYTES} bytes.`
     )
   }
 }

@@ -1,15 +1,14 @@
 import type { Clock } from '../clock.js'
 import { ServerRequestError } from '../errors.js'
 import type { Log } from '../log.js'
-import { loadReportFile, readTextFile, taskAddress, type TextFileReader } from '../report-file.js'
 import { isKnownMetric } from '../report/wording.js'
 import type { Settings } from '../settings.js'
 import { SonarClient } from '../sonar/client.js'
 import { serverBase } from '../sonar/origin.js'
-import { serverKind, type ServerKind } from '../sonar/server-kind.js'
 import { tokenExpiryWarning } from '../sonar/token-expiration.js'
 import type { Condition, MetricDefinition, NewCodePeriod } from '../sonar/types.js'
 import { evaluateConditions, type EvaluatedCondition } from './evaluate.js'
+import type { Target } from './targets.js'
 import { seconds, waitForTask, type FinishedTask } from './wait-for-task.js'
 
 /** The SonarSource action's output values, for drop-in compatibility. */
@@ -44,42 +43,26 @@ export interface GateResult {
 }
 
 export interface CheckDependencies {
-  cwd: string
   clock: Clock
   /** Clock time the step started: the overall time-out counts from here. */
   startedAt: number
   log: Log
   userAgent: string
-  readFile?: TextFileReader
   random?: () => number
 }
 
-/** Where to look: the server, and either a task to wait for or an analysis to read at once. */
-type Target = {
-  serverUrl: URL
-  /** Which server it is, as far as the report file says. */
-  kind: ServerKind
-  dashboardUrl: string | undefined
-  projectKey: string | undefined
-} & (
-  | { wait: 'task'; taskId: string; taskUrl: URL | undefined }
-  | { wait: 'analysis'; analysisId: string }
-)
-
 /**
- * The whole check: find the analysis (report file, taskId or analysisId), wait for its task,
- * read its quality gate and re-evaluate the conditions. Throws an ActionError on any failure;
- * an ERROR gate is a result, not an exception: the caller decides whether it fails the job.
- *
- * @example const result = await checkQualityGate(readSettings(core.getInput, process.env), deps)
+ * The client for a target's server: the token only to its origin, the overall deadline, the
+ * token's expiry and the retries reported in the log. Several targets on one server share it,
+ * and with it one kept-alive connection.
  */
-export async function checkQualityGate(
+export function clientFor(
+  target: Target,
   settings: Settings,
   deps: CheckDependencies
-): Promise<GateResult> {
+): SonarClient {
   const { clock, startedAt, log } = deps
-  const target = await resolveTarget(settings, deps)
-  const client = new SonarClient({
+  return new SonarClient({
     serverUrl: target.serverUrl,
     token: settings.sonarToken,
     rootCert: settings.sonarRootCert,
@@ -94,15 +77,16 @@ export async function checkQualityGate(
     random: deps.random,
     onRetry: (message) => log.info(message)
   })
-
-  try {
-    return await readGate(target, client, settings, deps)
-  } finally {
-    client.close()
-  }
 }
 
-async function readGate(
+/**
+ * The check of one analysis: wait for its task (unless the target is an analysis already), read
+ * its quality gate and re-evaluate the conditions. Throws an ActionError on any failure; an
+ * ERROR gate is a result, not an exception: the caller decides whether it fails the job.
+ *
+ * @example const result = await checkTarget(target, clientFor(target, settings, deps), settings, deps)
+ */
+export async function checkTarget(
   target: Target,
   client: SonarClient,
   settings: Settings,
@@ -168,34 +152,6 @@ async function withServerMetrics(
     const metric = byKey.get(condition.metricKey)
     return metric ? { ...condition, metric } : condition
   })
-}
-
-async function resolveTarget(settings: Settings, deps: CheckDependencies): Promise<Target> {
-  const host = settings.sonarHostUrl
-  const manual = { dashboardUrl: undefined, projectKey: undefined }
-  const known = (server: URL) => ({ serverUrl: server, kind: serverKind(server) })
-  if (host && settings.analysisId) {
-    return { wait: 'analysis', ...known(host), analysisId: settings.analysisId, ...manual }
-  }
-  if (host && settings.taskId) {
-    return { wait: 'task', ...known(host), taskId: settings.taskId, taskUrl: undefined, ...manual }
-  }
-  const report = await loadReportFile(
-    settings.scanMetadataReportFile,
-    deps.cwd,
-    deps.readFile ?? readTextFile
-  )
-  // With sonarHostUrl set, the task address is built from it, never taken from the file.
-  const { serverUrl, taskUrl } = taskAddress(report, host)
-  return {
-    wait: 'task',
-    serverUrl,
-    kind: serverKind(serverUrl, report),
-    taskId: report.ceTaskId,
-    taskUrl,
-    dashboardUrl: report.dashboardUrl?.href,
-    projectKey: report.projectKey
-  }
 }
 
 /** Waits for the target's task, its polls logged in one collapsed group. */

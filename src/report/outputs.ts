@@ -1,4 +1,5 @@
-import type { GateResult } from '../gate/check.js'
+import { toQualityGateStatus, type GateResult } from '../gate/check.js'
+import { worstStatus, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Condition } from '../sonar/types.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { dashboardAddress } from './dashboard-link.js'
@@ -6,7 +7,7 @@ import { dashboardAddress } from './dashboard-link.js'
 /** GitHub takes outputs of up to 1 MB: each output stays within this many UTF-8 bytes. */
 export const OUTPUT_BYTES = 1_000_000
 
-/** The action's outputs, by their action.yml names, each bounded. */
+/** The outputs of one gate, by their action.yml names, each bounded. */
 export interface GateOutputs {
   values: {
     status: string
@@ -20,6 +21,86 @@ export interface GateOutputs {
   }
   /** How many conditions did not fit in the `conditions` output. */
   conditionsLeftOut: number
+}
+
+/** The step's outputs: one gate's, and `results` for every analysis. */
+export interface StepOutputs {
+  values: GateOutputs['values'] & { results: string }
+  conditionsLeftOut: number
+}
+
+/**
+ * The outputs of the step: with one analysis read, its gate's (`gateOutputs`); with several,
+ * `status` and `quality-gate-status` are the worst verdict (ERROR > WARN > NONE > OK) and the
+ * single-analysis outputs are empty. `results` always lists every analysis (`resultsOutput`).
+ *
+ * @example for (const [name, value] of Object.entries(analysesOutputs(outcomes).values)) core.setOutput(name, value)
+ */
+export function analysesOutputs(outcomes: readonly AnalysisOutcome[]): StepOutputs {
+  const results = resultsOutput(outcomes)
+  const [only] = outcomes
+  if (outcomes.length === 1 && only?.read) {
+    const single = gateOutputs(only.result)
+    return { ...single, values: { ...single.values, results } }
+  }
+  const worst = worstStatus(outcomes.flatMap((o) => (o.read ? [o.result.status] : [])))
+  return {
+    values: {
+      status: worst,
+      'quality-gate-status': toQualityGateStatus(worst),
+      analysisId: '',
+      taskId: '',
+      dashboardUrl: '',
+      conditions: '[]',
+      branch: '',
+      pullRequest: '',
+      results
+    },
+    conditionsLeftOut: 0
+  }
+}
+
+/**
+ * The `results` output: a JSON array with one object per analysis, in the order they were
+ * found: projectKey, source (the report file), status, qualityGateStatus, analysisId, taskId,
+ * dashboardUrl and conditions (as in the `conditions` output), or projectKey, source and error
+ * for one that could not be read. Within `maxBytes`: each analysis gets an equal share for its
+ * conditions. Always valid JSON.
+ *
+ * @example JSON.parse(resultsOutput(outcomes))[0].qualityGateStatus // 'PASSED'
+ */
+export function resultsOutput(
+  outcomes: readonly AnalysisOutcome[],
+  maxBytes: number = OUTPUT_BYTES
+): string {
+  const bases = outcomes.map((outcome) => {
+    const common = {
+      projectKey: outputText((outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? ''),
+      source: outputText(outcome.source)
+    }
+    if (!outcome.read) return { ...common, error: outputText(outcome.message) }
+    const { result } = outcome
+    return {
+      ...common,
+      status: outputText(result.status),
+      qualityGateStatus: result.qualityGateStatus,
+      analysisId: outputText(result.analysisId),
+      taskId: outputText(result.taskId ?? ''),
+      dashboardUrl: dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? ''
+    }
+  })
+  const frame = Buffer.byteLength(JSON.stringify(bases)) + bases.length * '"conditions":[],'.length
+  const share = Math.max(2, Math.floor((maxBytes - frame) / Math.max(1, outcomes.length)))
+  const items = outcomes.map((outcome, index) => {
+    const base = bases[index]!
+    if (!outcome.read) return base
+    const { json } = conditionsOutput(
+      outcome.result.conditions.map(({ condition }) => condition),
+      share
+    )
+    return { ...base, conditions: JSON.parse(json) as unknown[] }
+  })
+  return JSON.stringify(items)
 }
 
 /**

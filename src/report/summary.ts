@@ -55,21 +55,29 @@ const isKnownStatus = (status: string): boolean => status in HEADLINES
  *
  * @example await core.summary.addRaw(renderSummary(result), true).write()
  */
-export function renderSummary(result: GateResult): string {
+export function renderSummary(result: GateResult, options: SectionOptions = {}): string {
+  const { section, maxBytes = SUMMARY_LIMITS.bytes } = options
+  const [h, sub] = section === undefined ? ['h2', 'h3'] : ['h3', 'h4']
+  const title = section === undefined ? '' : ` · ${summaryText(section)}`
   const head = [
-    `<h2>${headline(result.status)}</h2>`,
+    `<${h}>${headline(result.status)}${title}</${h}>`,
     `<p>${about(result)}</p>`,
     ...gateDetailsBlock(result)
   ]
-  const tail = [...warningsBlock(result.taskWarnings), ...dashboardBlock(result)]
-  const table = conditionsBlock(
-    result.conditions,
-    SUMMARY_LIMITS.bytes - byteSize([...head, ...tail])
-  )
+  const tail = [...warningsBlock(result.taskWarnings, sub), ...dashboardBlock(result)]
+  const table = conditionsBlock(result.conditions, maxBytes - byteSize([...head, ...tail]))
   const summary = blocks([...head, ...table, ...tail])
   // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
-  if (Buffer.byteLength(summary) <= SUMMARY_LIMITS.bytes) return summary
+  if (Buffer.byteLength(summary) <= maxBytes) return summary
   return blocks([head[0]!, '<p>The summary is too large to show: see the log.</p>'])
+}
+
+/** How renderSummary draws a gate: on its own, or as one project's section of several. */
+export interface SectionOptions {
+  /** The project's name when it is one section among several (a smaller heading names it). */
+  section?: string
+  /** The most bytes it may take (default: all of SUMMARY_LIMITS.bytes). */
+  maxBytes?: number
 }
 
 /**
@@ -139,7 +147,8 @@ export function annotate(result: GateResult, log: Log): void {
   }
 }
 
-function headline(status: string): string {
+/** The verdict in words with its icon, e.g. "✅ Quality Gate passed". */
+export function headline(status: string): string {
   return (
     HEADLINES[status] ?? `❔ Unknown Quality Gate status ${summaryText(status)}: the check passes`
   )
@@ -228,7 +237,7 @@ function tableRow({ condition }: EvaluatedCondition): string {
   return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`
 }
 
-function warningsBlock(warnings: readonly string[]): string[] {
+function warningsBlock(warnings: readonly string[], heading: string): string[] {
   if (warnings.length === 0) return []
   const shown = warnings.slice(0, SUMMARY_LIMITS.warnings)
   const items = shown.map(
@@ -236,7 +245,7 @@ function warningsBlock(warnings: readonly string[]): string[] {
   )
   if (warnings.length > shown.length)
     items.push(`<li>… and ${warnings.length - shown.length} more</li>`)
-  return ['<h3>Analysis warnings</h3>', '<ul>', ...items, '</ul>']
+  return [`<${heading}>Analysis warnings</${heading}>`, '<ul>', ...items, '</ul>']
 }
 
 /** A link on the server's origin; another http(s) address as text; anything else left out. */
@@ -253,7 +262,7 @@ function dashboardBlock(result: GateResult): string[] {
  * The blocks one per line, with no blank line between them: one HTML block for GitHub, which
  * ends at the blank line after it.
  */
-function blocks(lines: readonly string[]): string {
+export function blocks(lines: readonly string[]): string {
   return `${lines.join('\n')}\n`
 }
 

@@ -125,7 +125,9 @@ export class HttpTransport {
   private agentFor(url: URL): http.Agent {
     let client = this.clients.get(url.protocol)
     if (!client) {
-      client = new HttpClient(this.options.userAgent, [], { keepAlive: true })
+      // One connection per server, kept alive: analyses checked at the same time take turns on
+      // it (their requests are small) instead of opening one each.
+      client = new HttpClient(this.options.userAgent, [], { keepAlive: true, maxSockets: 1 })
       this.clients.set(url.protocol, client)
     }
     const agent = client.getAgent(url.href) as http.Agent & { options?: { ca?: string[] } }

@@ -1,0 +1,204 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { writeFile } from 'node:fs/promises'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { monorepoScenario, type AnalysisScript } from '../../scripts/sonar-simulator.js'
+import {
+  annotations,
+  RUNTIMES,
+  runAction,
+  simulatedServer,
+  TOKEN,
+  workspace,
+  type Workspace
+} from './run-action.js'
+
+const GITHUB_TOKEN = 'ghs_e2eCommentToken0123456789abcdefABCDEF'
+const HEAD_SHA = '8f14e45fceea167a5a36dedd4bea2543b2c4d1a7'
+const NUMBER = 7
+
+interface Comment {
+  id: number
+  body: string
+  user: { login: string; type: string }
+}
+
+interface SeenRequest {
+  method: string
+  url: string
+  authorization: string | undefined
+  body: string
+}
+
+/**
+ * A loopback stand-in for GitHub's issue-comment endpoints of one pull request: list (one page),
+ * create, update. `refuseWrites` answers 403 to writes, as GitHub does to a fork's token.
+ */
+class FakeGitHub {
+  readonly comments: Comment[] = []
+  readonly requests: SeenRequest[] = []
+  refuseWrites = false
+  private next = 1000
+  private server!: Server
+
+  async start(): Promise<void> {
+    this.server = createServer((request, response) => {
+      void body(request).then((text) => {
+        const url = new URL(request.url ?? '/', 'http://x')
+        this.requests.push({
+          method: request.method ?? '',
+          url: url.pathname + url.search,
+          authorization: request.headers.authorization,
+          body: text
+        })
+        const reply = (status: number, json: unknown) => {
+          response.writeHead(status, { 'content-type': 'application/json' })
+          response.end(JSON.stringify(json))
+        }
+        const list = `/repos/octo/shop/issues/${NUMBER}/comments`
+        const one = /^\/repos\/octo\/shop\/issues\/comments\/(\d+)$/.exec(url.pathname)
+        if (request.method === 'GET' && url.pathname === list) return reply(200, this.comments)
+        if (this.refuseWrites) {
+          return reply(403, { message: 'Resource not accessible by integration' })
+        }
+        if (request.method === 'POST' && url.pathname === list) {
+          const comment = {
+            id: this.next++,
+            body: (JSON.parse(text) as { body: string }).body,
+            user: { login: 'github-actions[bot]', type: 'Bot' }
+          }
+          this.comments.push(comment)
+          return reply(201, comment)
+        }
+        const existing = one && this.comments.find(({ id }) => id === Number(one[1]))
+        if (request.method === 'PATCH' && existing) {
+          existing.body = (JSON.parse(text) as { body: string }).body
+          return reply(200, existing)
+        }
+        reply(404, { message: 'Not Found' })
+      })
+    })
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve))
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()))
+  }
+}
+
+function body(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    let text = ''
+    request.setEncoding('utf8')
+    request.on('data', (chunk: string) => (text += chunk))
+    request.on('end', () => resolve(text))
+  })
+}
+
+describe.each(RUNTIMES)('the verdict on the pull request, on $runtime', ({ node }) => {
+  const server = simulatedServer(node)
+  const github = new FakeGitHub()
+  beforeAll(() => github.start())
+  afterAll(() => github.stop())
+
+  async function twoProjects(ws: Workspace): Promise<void> {
+    const [api, web] = await monorepoScenario()
+    const scripts: AnalysisScript[] = [
+      { ...api!, finishAfterMs: 0 },
+      { ...web!, finishAfterMs: 0 }
+    ]
+    for (const [index, script] of scripts.entries()) {
+      const analysis = server.simulator.addAnalysis(script)
+      await server.simulator.writeReportFile(analysis, ws.file(`p${index}/report-task.txt`))
+    }
+  }
+
+  async function runOnPullRequest(ws: Workspace, event = 'pull_request') {
+    const eventFile = ws.file('../event.json')
+    await writeFile(
+      eventFile,
+      JSON.stringify({ pull_request: { number: NUMBER, head: { sha: HEAD_SHA } } })
+    )
+    return runAction(ws, {
+      node,
+      inputs: {
+        sonarToken: TOKEN,
+        scanMetadataReportFile: '*/report-task.txt',
+        pullRequestComment: 'true',
+        githubToken: GITHUB_TOKEN
+      },
+      env: {
+        GITHUB_EVENT_NAME: event,
+        GITHUB_EVENT_PATH: eventFile,
+        GITHUB_REPOSITORY: 'octo/shop',
+        GITHUB_API_URL: github.url
+      }
+    })
+  }
+
+  it('one comment per project, updated in place on the next run, never a new one', async () => {
+    github.comments.length = 0
+    github.refuseWrites = false
+    const ws = await workspace()
+    await twoProjects(ws)
+
+    const first = await runOnPullRequest(ws)
+    const created = github.comments.map(({ id }) => id)
+    const second = await runOnPullRequest(ws)
+
+    expect(first.exitCode).toBe(1)
+    expect(second.exitCode).toBe(1)
+    expect(github.comments.map(({ id }) => id)).toEqual(created)
+    expect(created).toHaveLength(2)
+    const writes = github.requests.filter(({ method }) => method !== 'GET')
+    expect(writes.map(({ method }) => method)).toEqual(['POST', 'POST', 'PATCH', 'PATCH'])
+    const [api, web] = github.comments.map(({ body: text }) => text)
+    expect(api).toMatch(/^<!-- sonar-quality-gate: shop-api -->/)
+    expect(api).toContain('Quality Gate passed')
+    expect(web).toMatch(/^<!-- sonar-quality-gate: shop-web -->/)
+    expect(web).toContain('Quality Gate failed')
+    expect(web).toContain('Coverage on New Code')
+    expect(web).toContain(HEAD_SHA.slice(0, 7))
+    // The GitHub token goes to GitHub only; the Sonar token never does.
+    for (const request of github.requests) {
+      expect(request.authorization).toBe(`token ${GITHUB_TOKEN}`)
+      expect(request.body).not.toContain(TOKEN)
+    }
+    expect(
+      server.simulator.requests.filter(({ authorization }) => authorization?.includes(GITHUB_TOKEN))
+    ).toEqual([])
+    expect(`${first.stdout}${second.stdout}`).not.toContain(GITHUB_TOKEN)
+  })
+
+  it("a fork's read-only token: a warning that says how to grant the permission, the verdict unchanged", async () => {
+    github.comments.length = 0
+    github.refuseWrites = true
+    const ws = await workspace()
+    await twoProjects(ws)
+
+    const run = await runOnPullRequest(ws)
+
+    expect(run.exitCode).toBe(1)
+    expect(annotations(run.stdout, 'error')[0]).toMatch(/^Quality Gate Failure for shop-web/)
+    const warnings = annotations(run.stdout, 'warning').join('\n')
+    expect(warnings).toContain('pull-requests: write')
+    expect(github.comments).toEqual([])
+  })
+
+  it('on a push, the input does nothing and the log says so', async () => {
+    const before = github.requests.length
+    const ws = await workspace()
+    await twoProjects(ws)
+
+    const run = await runOnPullRequest(ws, 'push')
+
+    expect(github.requests.length).toBe(before)
+    expect(run.stdout).toContain(
+      'The pullRequestComment input does nothing on push events: it comments on pull_request and pull_request_target events only.'
+    )
+  })
+})

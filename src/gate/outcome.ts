@@ -1,0 +1,36 @@
+import type { GateResult } from './check.js'
+
+/**
+ * What became of one analysis in a step that checks several: its gate, or why it could not be
+ * read. One analysis failing to be read never loses the others' verdicts.
+ */
+export type AnalysisOutcome =
+  | { read: true; source: string; result: GateResult }
+  | {
+      read: false
+      /** What was checked: the report file (as found), or the taskId / analysisId input. */
+      source: string
+      /** The project, when the report file names it. */
+      projectKey: string | undefined
+      /** Why the gate could not be read, in words a user can act on. */
+      message: string
+      /** The failure itself (an ActionError, unless something unforeseen happened). */
+      error: Error
+    }
+
+/** The verdicts from worst to best: the step's `status` is the worst of its analyses'. */
+const VERDICT_ORDER = ['ERROR', 'WARN', 'NONE', 'OK'] as const
+
+/**
+ * The worst of the gate statuses (ERROR > WARN > NONE > OK); a status the action does not know
+ * counts as NONE; none at all is OK.
+ *
+ * @example worstStatus(['OK', 'ERROR', 'WARN']) // 'ERROR'
+ */
+export function worstStatus(statuses: readonly string[]): (typeof VERDICT_ORDER)[number] {
+  const rank = (status: string) => {
+    const index = (VERDICT_ORDER as readonly string[]).indexOf(status)
+    return index === -1 ? VERDICT_ORDER.indexOf('NONE') : index
+  }
+  return VERDICT_ORDER[Math.min(VERDICT_ORDER.length - 1, ...statuses.map(rank))] ?? 'OK'
+}

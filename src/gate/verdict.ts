@@ -1,0 +1,45 @@
+import { gateFailureMessage } from '../report/summary.js'
+import { projectName } from '../report/overview.js'
+import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+import type { AnalysisOutcome } from './outcome.js'
+
+/**
+ * What the step comes to, whichever edge reports it: every gate read and none ERROR; a gate
+ * ERROR (the edge decides, with failOnError, whether that fails); or analyses that could not be
+ * read, which always fails: their gates are unknown.
+ */
+export type StepVerdict =
+  | { kind: 'passed'; statuses: string[] }
+  | { kind: 'gate-failed'; message: string }
+  | { kind: 'unread'; message: string }
+
+/**
+ * The step's verdict, with the message it fails with: `Quality Gate Failure` and each failing
+ * condition of each failing gate, after one line per analysis that could not be read.
+ *
+ * @example const verdict = stepVerdict(outcomes); if (verdict.kind !== 'passed') throw …
+ */
+export function stepVerdict(outcomes: readonly AnalysisOutcome[]): StepVerdict {
+  const results = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result] : []))
+  const failures = results.filter(({ status }) => status === 'ERROR').map(gateFailureMessage)
+  const unread = outcomes.filter(
+    (outcome): outcome is AnalysisOutcome & { read: false } => !outcome.read
+  )
+  if (unread.length > 0) {
+    const lines = unread.map(
+      (outcome) =>
+        `- ${oneLine(projectName(outcome), QUOTE_LIMITS.long)}: ${outcome.message.split('\n')[0]}`
+    )
+    const head = `${unread.length} of ${outcomes.length} analyses could not be read: their gates are unknown.`
+    return { kind: 'unread', message: [head, ...lines, ...failures].join('\n') }
+  }
+  if (failures.length > 0) return { kind: 'gate-failed', message: failures.join('\n') }
+  const named = outcomes.length > 1
+  return {
+    kind: 'passed',
+    statuses: results.map(
+      ({ projectKey, status }) =>
+        `${named ? `${oneLine(projectKey ?? '', QUOTE_LIMITS.short)} ` : ''}Quality Gate status: ${oneLine(status, QUOTE_LIMITS.short)}`
+    )
+  }
+}

@@ -1,0 +1,111 @@
+import type { AnalysisOutcome } from '../gate/outcome.js'
+import { worstStatus } from '../gate/outcome.js'
+import type { Log } from '../log.js'
+import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
+import { dashboardAddress } from './dashboard-link.js'
+import { annotate, blocks, headline, renderSummary, SUMMARY_LIMITS } from './summary.js'
+import { summaryText } from './summary-text.js'
+import { metricName } from './wording.js'
+
+const VERDICTS: Record<string, string> = {
+  OK: '✅ passed',
+  WARN: '⚠️ passed with warnings',
+  ERROR: '❌ failed',
+  NONE: '➖ no gate'
+}
+
+/** Failing conditions named in a row of the overview; the rest are counted. */
+const FAILURES_NAMED = 3
+
+/**
+ * The job summary of several analyses: a verdict for the step, an overview table (project,
+ * verdict, failing conditions, link), then one section per project, as renderSummary draws a
+ * single one, or the reason it could not be read. Within SUMMARY_LIMITS.bytes in all: each
+ * section gets an equal share of what the overview leaves.
+ *
+ * @example await core.summary.addRaw(renderOverviewSummary(outcomes), true).write()
+ */
+export function renderOverviewSummary(outcomes: readonly AnalysisOutcome[]): string {
+  const unread = outcomes.filter((outcome) => !outcome.read).length
+  const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []))
+  const title =
+    unread > 0
+      ? `❌ ${unread} of ${outcomes.length} analyses could not be read`
+      : `${headline(worstStatus(statuses))} (${outcomes.length} analyses)`
+  const head = [
+    `<h2>${title}</h2>`,
+    '<table>',
+    '<thead><tr><th>Project</th><th>Verdict</th><th>Failing conditions</th><th>Analysis</th></tr></thead>',
+    '<tbody>',
+    ...outcomes.map(overviewRow),
+    '</tbody>',
+    '</table>'
+  ]
+  const headBytes = Buffer.byteLength(blocks(head))
+  const share = Math.floor((SUMMARY_LIMITS.bytes - headBytes) / Math.max(1, outcomes.length))
+  const sections = outcomes.map((outcome) =>
+    outcome.read
+      ? renderSummary(outcome.result, { section: projectName(outcome), maxBytes: share })
+      : unreadSection(outcome, share)
+  )
+  const summary = blocks(head) + sections.join('')
+  // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
+  if (Buffer.byteLength(summary) <= SUMMARY_LIMITS.bytes) return summary
+  return blocks([head[0]!, '<p>The summary is too large to show: see the log.</p>'])
+}
+
+function overviewRow(outcome: AnalysisOutcome): string {
+  const project = summaryText(projectName(outcome))
+  if (!outcome.read) {
+    return `<tr><td>${project}</td><td>❗ not read</td><td>see below</td><td></td></tr>`
+  }
+  const { result } = outcome
+  const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR')
+  const named = failing
+    .slice(0, FAILURES_NAMED)
+    .map(({ condition }) => summaryText(metricName(condition)))
+  if (failing.length > named.length) named.push(`${failing.length - named.length} more`)
+  const verdict = VERDICTS[result.status] ?? `❔ ${summaryText(result.status)} (unknown: passes)`
+  const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl)
+  const link = dashboard?.onServer
+    ? `<a href="${summaryText(dashboard.href, Infinity)}">dashboard</a>`
+    : ''
+  const cells = [project, verdict, named.join(', ') || '–', link]
+  return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`
+}
+
+/** A project that could not be read: its name and the message, line by line. */
+function unreadSection(outcome: AnalysisOutcome & { read: false }, maxBytes: number): string {
+  const heading = `<h3>❗ Not read · ${summaryText(projectName(outcome))}</h3>`
+  const room = Math.max(0, Math.min(SUMMARY_LIMITS.messageChars, Math.floor(maxBytes / 8) - 200))
+  const lines = cut(outcome.message, room).split('\n')
+  const text = lines.map((line) => summaryText(line, room)).join('<br>')
+  return blocks([heading, `<p>${text}</p>`])
+}
+
+/** The project key, or else where the analysis came from (its report file). */
+export function projectName(outcome: AnalysisOutcome): string {
+  return (outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? outcome.source
+}
+
+/**
+ * The annotations of every gate read (see `annotate`); with several analyses each message
+ * starts with its project's name, so an annotation says whose it is.
+ */
+export function annotateAll(outcomes: readonly AnalysisOutcome[], log: Log): void {
+  for (const outcome of outcomes) {
+    if (!outcome.read) continue
+    if (outcomes.length === 1) {
+      annotate(outcome.result, log)
+      continue
+    }
+    const prefix = `${cut(projectName(outcome), QUOTE_LIMITS.short)}: `
+    annotate(outcome.result, {
+      info: (message) => log.info(prefix + message),
+      warning: (message) => log.warning(prefix + message),
+      notice: (message) => log.notice(prefix + message),
+      startGroup: (name) => log.startGroup(name),
+      endGroup: () => log.endGroup()
+    })
+  }
+}

@@ -1,0 +1,212 @@
+import type { EvaluatedCondition } from '../gate/evaluate.js'
+import type { AnalysisOutcome } from '../gate/outcome.js'
+import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
+import { dashboardAddress } from './dashboard-link.js'
+import { projectName } from './overview.js'
+import { blocks, headline, SUMMARY_LIMITS } from './summary.js'
+import { summaryText } from './summary-text.js'
+import { describeCondition } from './wording.js'
+
+/**
+ * The pull-request comment of one project. GitHub renders a comment as it renders the job
+ * summary (Markdown with raw HTML), so the comment is written the same way: HTML blocks with
+ * every server value through `summaryText` (see summary-text.ts for why). Its first line is a
+ * hidden marker naming the project, by which the next run finds the comment and updates it.
+ */
+
+/**
+ * How large a comment may be. GitHub refuses a comment body over 65,536 characters: the comment
+ * keeps under `chars` (UTF-16 units, which are never fewer than characters) whatever the server
+ * sends, leaving room for the secrets' redaction.
+ */
+export const COMMENT_LIMITS = {
+  /** GitHub's own limit on a comment body. */
+  githubChars: 65_536,
+  /** What commentBody aims for. */
+  chars: 60_000,
+  /** Conditions listed; past them (or past the budget) "… and N more". */
+  conditions: 50,
+  /** Characters of the project key or source the marker names. */
+  markerKeyChars: QUOTE_LIMITS.long
+} as const
+
+const MARKER_PREFIX = '<!-- sonar-quality-gate: '
+const MARKER_SUFFIX = ' -->'
+
+/**
+ * The hidden first line of the comment for a project. The key is URL-encoded, so no key can
+ * close the HTML comment (`>` is `%3E`), break its line or hide another marker inside it; it is
+ * cut to 1,000 characters first, and a lone surrogate (which encodeURIComponent refuses) becomes
+ * U+FFFD.
+ *
+ * @example commentMarker('my project') // '<!-- sonar-quality-gate: my%20project -->'
+ */
+export function commentMarker(projectKey: string): string {
+  const key = wellFormed(cut(projectKey, COMMENT_LIMITS.markerKeyChars))
+  return `${MARKER_PREFIX}${encodeURIComponent(key)}${MARKER_SUFFIX}`
+}
+
+/**
+ * The marker of an outcome's comment: its project key, or else where the analysis came from
+ * (the report file, the taskId or analysisId input), as the job summary names it.
+ */
+export function outcomeMarker(outcome: AnalysisOutcome): string {
+  return commentMarker(projectName(outcome))
+}
+
+/**
+ * The marker a comment's body carries: its first line when that is a marker, as commentBody
+ * writes it (a line end GitHub stores as CRLF counts as one); otherwise undefined. A marker
+ * quoted further down (a reply quoting the comment, say) does not count.
+ *
+ * @example markerOf(commentBody(outcome, sha)) === outcomeMarker(outcome) // true
+ */
+export function markerOf(body: unknown): string | undefined {
+  if (typeof body !== 'string' || !body.startsWith(MARKER_PREFIX)) return undefined
+  const end = body.indexOf('\n')
+  const firstLine = (end === -1 ? body : body.slice(0, end)).replace(/\r$/, '')
+  return firstLine.endsWith(MARKER_SUFFIX) ? firstLine : undefined
+}
+
+/**
+ * Whether a comment's body is the comment carrying `marker` (see markerOf).
+ *
+ * @example carriesMarker(commentBody(outcome, sha), outcomeMarker(outcome)) // true
+ */
+export function carriesMarker(body: unknown, marker: string): boolean {
+  return markerOf(body) === marker
+}
+
+/** How commentBody draws a comment. */
+export interface CommentBodyOptions {
+  /** The most characters it may take (default COMMENT_LIMITS.chars). */
+  maxChars?: number
+}
+
+/**
+ * The comment for one project, as HTML blocks: the marker line, the verdict with its icon, the
+ * failing (then warning) conditions in words, a link to the analysis when it is on the server's
+ * origin, and the commit it is for; for an analysis that could not be read, the reason. Every
+ * server value goes through `summaryText`. At most `maxChars` characters.
+ *
+ * @example await octokit.rest.issues.createComment({ ...issue, body: commentBody(outcome, sha) })
+ */
+export function commentBody(
+  outcome: AnalysisOutcome,
+  commitSha: string,
+  options: CommentBodyOptions = {}
+): string {
+  const { maxChars = COMMENT_LIMITS.chars } = options
+  const marker = outcomeMarker(outcome)
+  const project = `<code>${summaryText(projectName(outcome))}</code>`
+  const commit = `commit <code>${summaryText(shortSha(commitSha))}</code>`
+  if (!outcome.read) {
+    const heading = `<h3>❗ Quality Gate could not be read · ${project}</h3>`
+    const lines = cut(outcome.message, SUMMARY_LIMITS.messageChars).split('\n')
+    const message = lines.map((line) => summaryText(line, SUMMARY_LIMITS.messageChars))
+    return bounded([marker, heading, `<p>${message.join('<br>')}</p>`, `<p>For ${commit}</p>`], {
+      marker,
+      heading,
+      maxChars
+    })
+  }
+
+  const { result } = outcome
+  const heading = `<h3>${headline(result.status)} · ${project}</h3>`
+  const facts = [`For ${commit}`, `analysis <code>${summaryText(result.analysisId)}</code>`]
+  const tail = [`<p>${[...facts, ...dashboardLink(result)].join(' · ')}</p>`]
+  const head = [marker, heading, conditionsIntro(result.conditions)]
+  const list = conditionsList(result.conditions, maxChars - length([...head, ...tail]))
+  return bounded([...head, ...list, ...tail], { marker, heading, maxChars })
+}
+
+/** Room kept for the list's frame and its "… and N more" line. */
+const LIST_FRAME_CHARS = 200
+
+const LISTED_ICONS: Record<string, string> = { ERROR: '❌', WARN: '⚠️' }
+
+/** Failing conditions, then warning ones, each in the server's order. */
+function listed(conditions: readonly EvaluatedCondition[]): EvaluatedCondition[] {
+  const withStatus = (status: string) =>
+    conditions.filter(({ condition }) => condition.status === status)
+  return [...withStatus('ERROR'), ...withStatus('WARN')]
+}
+
+function conditionsIntro(conditions: readonly EvaluatedCondition[]): string {
+  if (conditions.length === 0) return '<p>The server returned no conditions for this analysis.</p>'
+  const count = (status: string) =>
+    conditions.filter(({ condition }) => condition.status === status).length
+  const [failing, warning, total] = [count('ERROR'), count('WARN'), conditions.length]
+  if (failing === 0 && warning === 0) {
+    return `<p>${total === 1 ? 'The condition' : `All ${total} conditions`} passed.</p>`
+  }
+  const parts = [
+    failing > 0 ? `${failing} of ${total} conditions failed` : undefined,
+    warning > 0
+      ? `${warning}${failing > 0 ? '' : ` of ${total} conditions`} passed with warnings`
+      : undefined
+  ]
+  return `<p>${parts.filter(Boolean).join(', ')}:</p>`
+}
+
+/** The failing and warning conditions in words, as many as the limits and `budget` allow. */
+function conditionsList(conditions: readonly EvaluatedCondition[], budget: number): string[] {
+  const all = listed(conditions)
+  if (all.length === 0) return []
+  const items: string[] = []
+  let chars = LIST_FRAME_CHARS
+  for (const evaluated of all.slice(0, COMMENT_LIMITS.conditions)) {
+    const icon = LISTED_ICONS[evaluated.condition.status] ?? ''
+    const item = `<li>${icon} ${summaryText(describeCondition(evaluated), QUOTE_LIMITS.long)}</li>`
+    chars += item.length + 1
+    if (chars > budget) break
+    items.push(item)
+  }
+  const more = all.length - items.length
+  if (more > 0) items.push(`<li>… and ${more} more: see the job summary or the dashboard</li>`)
+  return ['<ul>', ...items, '</ul>']
+}
+
+/** A link on the server's origin; another http(s) address as text; anything else left out. */
+function dashboardLink(result: { dashboardUrl: string | undefined; serverUrl: string }): string[] {
+  const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl)
+  if (!dashboard) return []
+  const address = summaryText(dashboard.href, Infinity)
+  return dashboard.onServer
+    ? [`<a href="${address}">See the analysis on the dashboard</a>`]
+    : [`dashboard (not linked: not on the server's origin) <code>${address}</code>`]
+}
+
+/** A commit id as GitHub shows it (7 characters); anything else as it is, to be escaped. */
+function shortSha(sha: string): string {
+  return /^[0-9a-f]{7,64}$/i.test(sha) ? sha.slice(0, 7).toLowerCase() : sha
+}
+
+/**
+ * The lines as one HTML block, or, should they still exceed `maxChars` (the parts are bounded:
+ * this keeps the limit a guarantee, not a sum to trust), the marker and heading alone.
+ */
+function bounded(
+  lines: readonly string[],
+  fallback: { marker: string; heading: string; maxChars: number }
+): string {
+  const body = blocks(lines)
+  if (body.length <= fallback.maxChars) return body
+  return blocks([
+    fallback.marker,
+    fallback.heading,
+    '<p>The verdict is too large to show here: see the job summary.</p>'
+  ])
+}
+
+function length(lines: readonly string[]): number {
+  return lines.reduce((total, line) => total + line.length + 1, 0)
+}
+
+/** The text with every lone surrogate replaced by U+FFFD, as String#toWellFormed does. */
+function wellFormed(text: string): string {
+  return text.replace(
+    /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+    '\uFFFD'
+  )
+}
