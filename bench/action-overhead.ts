@@ -1,12 +1,14 @@
 /**
- * Whole-process wall time of the action on an analysis that is already done, against a floor
- * (node + the same two GETs) and, when its path is given, SonarSource's bash script. Every
+ * Whole-process wall time of the action, and of the command-line tool (dist/cli.js), on an
+ * analysis that is already done, against a floor (node + the same two GETs) and, when its path
+ * is given, SonarSource's bash script. Every
  * program runs once per round, in an order that rotates each round; the claims are medians of
  * per-round ratios and differences, so the shared machine's noise hits all of them alike.
  *
  * npm run bench:overhead -- [--rounds 30] [--warmup 2] [--node <path>] [--sonarsource-script <path>]
  */
 import os from 'node:os'
+import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { scenario, Simulator } from '../scripts/sonar-simulator.js'
 import {
@@ -31,6 +33,9 @@ import { median, ms, printTable, quantile } from './stats.js'
 
 const TARGET_RATIO = 2.5
 
+/** The command-line tool's bundle. */
+const CLI_ENTRY = path.join(REPO, 'dist/cli.js')
+
 /** One program the bench times, and how to tell that its run was a real one. */
 interface Program {
   name: string
@@ -48,6 +53,22 @@ const { values: args } = parseArgs({
     'sonarsource-script': { type: 'string' }
   }
 })
+
+/**
+ * `node dist/cli.js` in the workspace as a CI job runs it: the report file found where the
+ * scanner wrote it, the token in SONAR_TOKEN, no initial wait, CI set (so no colours).
+ */
+function runCli(node: string, workspace: Workspace, args: string[] = []): Promise<Exit> {
+  return timeChild(node, [CLI_ENTRY, '--initial-delay', '0', ...args], {
+    cwd: workspace.dir,
+    env: {
+      PATH: process.env['PATH'],
+      HOME: process.env['HOME'],
+      CI: 'true',
+      SONAR_TOKEN: TOKEN
+    }
+  })
+}
 
 /** `node -e <code>` (ESM) from the repository root, so node_modules resolve. */
 function nodeEval(node: string, workspace: Workspace, code: string): () => Promise<Exit> {
@@ -89,6 +110,21 @@ function programs(
         expectExit('action', e, 0)
         const status = (await readOutputs(workspace))['status']
         if (status !== 'OK') throw new Error(`action wrote status=${status}, expected OK`)
+      }
+    },
+    {
+      name: 'command, no report file',
+      run: () => runCli(node, workspace, ['--report', 'missing/report-task.txt']),
+      check: (e) => expectExit('command without report file', e, 2)
+    },
+    {
+      name: 'command',
+      run: () => runCli(node, workspace),
+      check: (e) => {
+        expectExit('command', e, 0)
+        if (!e.stderr.includes('Quality Gate status: OK')) {
+          throw new Error(`the command did not say the gate passed:\n${e.stderr}`)
+        }
       }
     }
   ]
@@ -145,7 +181,16 @@ function printWallTimes(samples: Samples): void {
 function printRatios(samples: Samples): void {
   const actionFloor = perRound(samples, 'action', 'floor', ratio)
   const verdict = actionFloor <= TARGET_RATIO ? 'meets' : 'MISSES'
-  const rows = [['action / floor', ms(actionFloor, 2), `${verdict} target ≤ ${TARGET_RATIO}`]]
+  const commandFloor = perRound(samples, 'command', 'floor', ratio)
+  const rows = [
+    ['action / floor', ms(actionFloor, 2), `${verdict} target ≤ ${TARGET_RATIO}`],
+    [
+      'command / floor',
+      ms(commandFloor, 2),
+      `${commandFloor <= TARGET_RATIO ? 'meets' : 'MISSES'} target ≤ ${TARGET_RATIO}`
+    ],
+    ['command / action', ms(perRound(samples, 'command', 'action', ratio), 2), '']
+  ]
   if (samples.has('SonarSource script')) {
     rows.push([
       'SonarSource script / floor',
@@ -179,6 +224,24 @@ const PARTS = [
   ['total', 'action', 'action', undefined]
 ] as const
 
+/** The same breakdown for the command. */
+const COMMAND_PARTS = [
+  ['node start', "node -e ''", 'node start', undefined],
+  [
+    'bundle load + run without network',
+    'command, no report file − node start',
+    'command, no report file',
+    'node start'
+  ],
+  [
+    'network: task + gate GETs, log',
+    'command − command, no report file',
+    'command',
+    'command, no report file'
+  ],
+  ['total', 'command', 'command', undefined]
+] as const
+
 const REFERENCES = [
   ['import @actions/core from node_modules', 'import @actions/core', 'node start'],
   ['import undici from node_modules', 'import undici', 'node start'],
@@ -198,6 +261,15 @@ function printBreakdown(samples: Samples): void {
     PARTS.map(([part, how, a, b]) => {
       const value = difference(samples, a, b)
       return [part, how, ms(value), `${((100 * value) / action).toFixed(0)} %`]
+    })
+  )
+  console.log()
+  const command = median(samples.get('command') ?? [])
+  printTable(
+    ['part of the command', 'measured as (median of per-round differences)', 'ms', 'share'],
+    COMMAND_PARTS.map(([part, how, a, b]) => {
+      const value = difference(samples, a, b)
+      return [part, how, ms(value), `${((100 * value) / command).toFixed(0)} %`]
     })
   )
   console.log()

@@ -1,31 +1,82 @@
 /**
  * The demo: `npm run demo` runs the built action (dist/index.js) the way the GitHub runner does,
- * against the simulated server, once for an analysis that passes its quality gate and once for
- * one that fails it, and shows what a workflow run would show: the log, the exit code, the outputs
- * and the job summary. Exits 0 when both runs end as they should (pass: 0, fail: 1).
+ * against the simulated server: an analysis that passes its quality gate, one that fails it, and
+ * a monorepo's three analyses in one step. It shows what a workflow run would show: the inputs
+ * set, the log, the exit code, the outputs and the job summary. Then it runs the command-line
+ * tool (dist/cli.js) once, as another CI would, on the monorepo's analyses: its standard error,
+ * its exit code and its JUnit report. Exits 0 when every run ends as it should.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { spawn } from 'node:child_process'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { runBuiltAction, type ActionRun } from './run-built-action.js'
-import { scenario, Simulator } from './sonar-simulator.js'
+import { monorepoScenario, scenario, Simulator, type AnalysisScript } from './sonar-simulator.js'
 
 const TOKEN = 'squ_demo7c1e0f9a3b5d2e4c6a8b0d1f3e5a7c9b2d4f6'
 
-const RUNS = [
+/** Report files by where the scanner writes them, each with how its analysis behaves. */
+type Reports = () => Promise<Record<string, AnalysisScript>>
+
+/**
+ * The inputs every run sets: shorter waits than the defaults (initialDelayMs 3000, and
+ * pollingIntervalMs empty: every second, closer together around the predicted end) so the
+ * demo is quick. The token goes in SONAR_TOKEN, as a workflow's secret would.
+ */
+const DEMO_INPUTS = { initialDelayMs: '500', pollingIntervalMs: '500' }
+
+const RUNS: {
+  title: string
+  reports: Reports
+  inputs?: Record<string, string>
+  expectedExitCode: number
+}[] = [
   {
     title: 'A passing analysis: the task is queued, then runs, then its gate passes',
-    scenario: 'pending-success',
+    reports: async () => ({ '.scannerwork/report-task.txt': await scenario('pending-success') }),
     expectedExitCode: 0
   },
   {
     title: 'A failing analysis: its quality gate is ERROR',
-    scenario: 'gate-error',
+    reports: async () => ({ '.scannerwork/report-task.txt': await scenario('gate-error') }),
+    expectedExitCode: 1
+  },
+  {
+    title: "A monorepo's three analyses in one step: one passes, one fails, one is slow",
+    reports: async () => {
+      const [api, web, reports] = await monorepoScenario()
+      return {
+        'api/target/sonar/report-task.txt': api!,
+        'web/.scannerwork/report-task.txt': web!,
+        'reports/build/sonar/report-task.txt': reports!
+      }
+    },
+    inputs: { scanMetadataReportFile: '*/**/report-task.txt' },
     expectedExitCode: 1
   }
-] as const
+]
 
 const RULE = '─'.repeat(78)
+
+/** The command-line tool's bundle. */
+const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js')
+
+/** The command's run: as a GitLab or Jenkins job would, on the monorepo's three analyses. */
+const COMMAND_RUN = {
+  title: 'The command-line tool (dist/cli.js), as another CI runs it, on the same monorepo',
+  args: [
+    '--report',
+    '*/**/report-task.txt',
+    '--initial-delay',
+    '500',
+    '--interval',
+    '500',
+    '--junit',
+    'reports/sonar-quality-gate.xml'
+  ],
+  expectedExitCode: 1
+}
 
 async function main(): Promise<number> {
   const simulator = await Simulator.start({ token: TOKEN })
@@ -35,10 +86,20 @@ async function main(): Promise<number> {
       `Simulated server: ${simulator.url} · action: dist/index.js on Node ${process.version}`
     )
     for (const [index, demo] of RUNS.entries()) {
-      const run = await runOnce(simulator, demo.scenario)
+      const inputs = { ...DEMO_INPUTS, ...demo.inputs }
+      const run = await runOnce(simulator, await demo.reports(), inputs)
       const asExpected = run.exitCode === demo.expectedExitCode
       if (!asExpected) failures++
       console.log(`\n${RULE}\n${index + 1}. ${demo.title}\n${RULE}`)
+      section(
+        'Inputs set (the rest are the defaults)',
+        [
+          ...Object.entries(inputs).map(
+            ([name, value]) => `${name}: ${value.replace(/\n/g, '\\n')}`
+          ),
+          'SONAR_TOKEN (environment): a token the simulated server accepts'
+        ].join('\n')
+      )
       section('Log', renderLog(run.stdout))
       if (run.stderr.trim()) section('Standard error', run.stderr.trimEnd())
       section(
@@ -48,24 +109,44 @@ async function main(): Promise<number> {
       section('Outputs', renderOutputs(run.outputs))
       section('Job summary', renderMarkdown(run.summary))
     }
+    const [index, command] = [RUNS.length + 1, COMMAND_RUN]
+    const run = await commandOnce(simulator, RUNS[2]!.reports, command.args)
+    const asExpected = run.exitCode === command.expectedExitCode
+    if (!asExpected) failures++
+    console.log(`\n${RULE}\n${index}. ${command.title}\n${RULE}`)
+    section(
+      'Command (SONAR_TOKEN in the environment; CI=true, so no colours)',
+      `sonar-quality-gate ${command.args.join(' ')}`
+    )
+    section('Standard error', run.stderr.trimEnd())
+    section(
+      'Exit code',
+      `${run.exitCode} (expected ${command.expectedExitCode}: a gate failed) ${asExpected ? '✓ as expected' : '✗ NOT as expected'} · took ${(run.durationMs / 1000).toFixed(1)} s`
+    )
+    section('JUnit report (reports/sonar-quality-gate.xml), its first lines', run.junit)
   } finally {
     await simulator.stop()
   }
   console.log(
     failures === 0
-      ? `\n${RULE}\nBoth runs ended as expected.`
+      ? `\n${RULE}\nEvery run ended as expected.`
       : `\n${RULE}\n${failures} run(s) did not end as expected.`
   )
   return failures === 0 ? 0 : 1
 }
 
-/** One step run in a fresh working directory holding the scanner's report file. */
-async function runOnce(simulator: Simulator, name: string): Promise<ActionRun> {
+/** One step run in a fresh working directory holding the scanners' report files. */
+async function runOnce(
+  simulator: Simulator,
+  reports: Record<string, AnalysisScript>,
+  inputs: Record<string, string>
+): Promise<ActionRun> {
   const root = await mkdtemp(path.join(tmpdir(), 'gate-demo-'))
   try {
-    const analysis = simulator.addAnalysis(await scenario(name))
     const cwd = path.join(root, 'work')
-    await simulator.writeReportFile(analysis, path.join(cwd, '.scannerwork/report-task.txt'))
+    for (const [file, script] of Object.entries(reports)) {
+      await simulator.writeReportFile(simulator.addAnalysis(script), path.join(cwd, file))
+    }
     const outputFile = path.join(root, 'github_output')
     const summaryFile = path.join(root, 'step_summary')
     await writeFile(outputFile, '')
@@ -74,11 +155,51 @@ async function runOnce(simulator: Simulator, name: string): Promise<ActionRun> {
       cwd,
       outputFile,
       summaryFile,
-      inputs: { initialDelayMs: '500', pollingIntervalMs: '500' },
+      inputs,
       env: { SONAR_TOKEN: TOKEN }
     })
   } finally {
     await rm(root, { recursive: true, force: true })
+  }
+}
+
+/** The command once, in a fresh working directory holding the scanners' report files. */
+async function commandOnce(
+  simulator: Simulator,
+  reports: Reports,
+  args: string[]
+): Promise<{ exitCode: number | null; stderr: string; junit: string; durationMs: number }> {
+  const cwd = await mkdtemp(path.join(tmpdir(), 'gate-demo-cli-'))
+  try {
+    for (const [file, script] of Object.entries(await reports())) {
+      await simulator.writeReportFile(simulator.addAnalysis(script), path.join(cwd, file))
+    }
+    const startedAt = Date.now()
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', CI: 'true', SONAR_TOKEN: TOKEN },
+      stdio: ['ignore', 'ignore', 'pipe']
+    })
+    let stderr = ''
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    const exitCode = await new Promise<number | null>((resolve, reject) => {
+      child.on('error', reject)
+      child.on('close', resolve)
+    })
+    const durationMs = Date.now() - startedAt
+    const junit = await readFile(path.join(cwd, 'reports/sonar-quality-gate.xml'), 'utf8').catch(
+      () => '(not written)'
+    )
+    const lines = junit.split('\n')
+    const shown = lines.slice(0, 16).join('\n')
+    return {
+      exitCode,
+      stderr,
+      junit: lines.length > 16 ? `${shown}\n… ${lines.length - 16} more lines` : shown,
+      durationMs
+    }
+  } finally {
+    await rm(cwd, { recursive: true, force: true })
   }
 }
 

@@ -1,0 +1,335 @@
+/**
+ * The command-line tool as a user runs it: the bundle dist/cli.js started with node, against the
+ * simulated server, in a fresh working directory; and the package packed, installed offline into
+ * an empty folder and run from there.
+ */
+import { execFile, spawn } from 'node:child_process'
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { validateXML } from 'xmllint-wasm'
+import { scenario, Simulator, type AnalysisScript } from '../../scripts/sonar-simulator.js'
+import { RUNTIMES, TOKEN, workspace, type Workspace } from './run-action.js'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+const CLI = path.join(ROOT, 'dist/cli.js')
+const ESC = '\u001b'
+
+interface CommandRun {
+  exitCode: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs a command with a clean environment (PATH and what is given) and collects its output. */
+async function run(
+  command: string,
+  args: string[],
+  {
+    cwd,
+    env = {},
+    timeoutMs = 30_000
+  }: { cwd: string; env?: Record<string, string>; timeoutMs?: number }
+): Promise<CommandRun> {
+  const child = spawn(command, args, {
+    cwd,
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+  const exitCode = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', resolve)
+  }).finally(() => clearTimeout(timer))
+  return { exitCode, stdout, stderr }
+}
+
+/** Quick polls, so the suite stays fast. */
+const QUICK = ['--initial-delay', '0', '--interval', '100']
+
+let simulator: Simulator
+beforeAll(async () => {
+  simulator = await Simulator.start({ token: TOKEN })
+})
+afterAll(() => simulator.stop())
+
+/** Report files in a fresh working directory, one per analysis script. */
+async function reports(files: Record<string, AnalysisScript>): Promise<Workspace> {
+  const ws = await workspace()
+  for (const [file, analysisScript] of Object.entries(files)) {
+    await simulator.writeReportFile(simulator.addAnalysis(analysisScript), ws.file(file))
+  }
+  return ws
+}
+
+function expectNoToken(...texts: string[]): void {
+  const forms = [TOKEN, Buffer.from(`${TOKEN}:`).toString('base64')]
+  for (const text of texts) for (const form of forms) expect(text).not.toContain(form)
+}
+
+async function expectValidJunit(xml: string): Promise<void> {
+  const schema = await readFile(path.join(ROOT, '__fixtures__/junit/JUnit.xsd'), 'utf8')
+  const result = await validateXML({
+    xml: [{ fileName: 'gate.xml', contents: xml }],
+    schema: [{ fileName: 'JUnit.xsd', contents: schema }]
+  })
+  expect(result.errors.map((error) => error.rawMessage)).toEqual([])
+}
+
+describe.each(RUNTIMES)('dist/cli.js on $runtime', ({ node }) => {
+  const cli = (ws: Workspace, args: string[], env: Record<string, string> = {}) =>
+    run(node, [CLI, ...args], { cwd: ws.cwd, env: { SONAR_TOKEN: TOKEN, ...env } })
+
+  it('a passing gate: exit 0, the verdict on standard error, nothing on standard output', async () => {
+    const ws = await reports({ '.scannerwork/report-task.txt': await scenario('done') })
+    const result = await cli(ws, QUICK)
+    expect(result.exitCode).toBe(0)
+    expect(result.stderr).toContain('Quality Gate status: OK')
+    expect(result.stdout).toBe('')
+    expect(result.stderr).not.toContain('::')
+    expect(result.stderr).not.toContain(ESC)
+    expectNoToken(result.stdout, result.stderr)
+  })
+
+  it('a failing gate: exit 1, every failing condition in words, and the three result files', async () => {
+    const ws = await reports({
+      'target/sonar/report-task.txt': { ...(await scenario('gate-error')), finishAfterMs: 300 }
+    })
+    const result = await cli(ws, [
+      ...QUICK,
+      '--json',
+      'out/gate.json',
+      '--junit',
+      'out/junit/gate.xml',
+      '--markdown',
+      'gate.md'
+    ])
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toContain(
+      'error: Quality Gate Failure for demo-project: 4 of 7 conditions failed.'
+    )
+    expect(result.stderr).toContain('- Coverage on New Code is 82.51% (fails when less than 85%)')
+    expect(result.stderr).toContain('Wrote the JUnit report to out/junit/gate.xml.')
+
+    const json = JSON.parse(await readFile(ws.file('out/gate.json'), 'utf8')) as unknown[]
+    expect(json).toEqual([
+      expect.objectContaining({
+        projectKey: 'demo-project',
+        source: 'target/sonar/report-task.txt',
+        status: 'ERROR',
+        qualityGateStatus: 'FAILED'
+      })
+    ])
+    const junit = await readFile(ws.file('out/junit/gate.xml'), 'utf8')
+    await expectValidJunit(junit)
+    expect(junit.match(/<failure type="ERROR"/g)).toHaveLength(4)
+    const markdown = await readFile(ws.file('gate.md'), 'utf8')
+    expect(markdown).toContain('<h2>❌ Quality Gate failed</h2>')
+    expectNoToken(result.stdout, result.stderr, junit, markdown, JSON.stringify(json))
+  })
+})
+
+describe('dist/cli.js', () => {
+  const cli = (ws: Workspace, args: string[], env: Record<string, string> = {}) =>
+    run(process.execPath, [CLI, ...args], { cwd: ws.cwd, env: { SONAR_TOKEN: TOKEN, ...env } })
+
+  it('several reports, a path and a glob: one verdict each, the worst decides', async () => {
+    const passing = await scenario('done')
+    const ws = await reports({
+      'api/target/sonar/report-task.txt': { ...passing, projectKey: 'shop-api' },
+      'web/.scannerwork/report-task.txt': { ...passing, projectKey: 'shop-web' },
+      'admin/.scannerwork/report-task.txt': {
+        ...(await scenario('gate-error')),
+        finishAfterMs: 0,
+        projectKey: 'shop-admin'
+      }
+    })
+    const result = await cli(ws, [
+      ...QUICK,
+      '--report',
+      'api/target/sonar/report-task.txt',
+      '--report',
+      '*/.scannerwork/report-task.txt',
+      '--json',
+      '-'
+    ])
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toContain('Checking 3 analyses at once')
+    expect(result.stderr).toMatch(/^▸ Analysis of shop-web$/m)
+    expect(result.stderr).toContain('Quality Gate Failure for shop-admin')
+    const json = JSON.parse(result.stdout) as { projectKey: string; status: string }[]
+    expect(json.map(({ projectKey, status }) => [projectKey, status])).toEqual([
+      ['shop-api', 'OK'],
+      ['shop-admin', 'ERROR'],
+      ['shop-web', 'OK']
+    ])
+  })
+
+  it('--no-fail: an ERROR gate exits 0 with a warning', async () => {
+    const ws = await reports({
+      '.scannerwork/report-task.txt': { ...(await scenario('gate-error')), finishAfterMs: 0 }
+    })
+    const result = await cli(ws, [...QUICK, '--no-fail'])
+    expect(result.exitCode).toBe(0)
+    expect(result.stderr).toContain('warning: Quality Gate Failure')
+    expect(result.stderr).toContain('--no-fail is given: the exit code is 0.')
+  })
+
+  it('the time-out: exit 3, the task’s last status, and a JUnit failure that says so', async () => {
+    const ws = await reports({ '.scannerwork/report-task.txt': await scenario('slow') })
+    const started = Date.now()
+    const result = await cli(ws, [...QUICK, '--timeout', '1', '--junit', 'gate.xml'])
+    expect(result.exitCode).toBe(3)
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(result.stderr).toMatch(/error: Timed out after 1\.0 s waiting for the analysis task/)
+    const junit = await readFile(ws.file('gate.xml'), 'utf8')
+    await expectValidJunit(junit)
+    expect(junit).toContain('<failure type="ERR_TIMEOUT"')
+  })
+
+  it('a server that cannot be reached: exit 3', async () => {
+    const ws = await workspace()
+    const result = await cli(ws, [
+      ...QUICK,
+      '--host',
+      'http://127.0.0.1:9',
+      '--analysis-id',
+      'AYAnalysis1'
+    ])
+    expect(result.exitCode).toBe(3)
+    expect(result.stderr).toContain('error: Could not reach the server')
+  })
+
+  it.each([
+    [['--bogus'], "error: Unknown option '--bogus'."],
+    [['report-task.txt'], 'error: Unexpected argument "report-task.txt"'],
+    [['--interval', 'fast'], 'error: Option --interval is "fast": it must be a whole number'],
+    [['--task-id', 'AY1'], 'error: Option --task-id needs the server address'],
+    [
+      ['--root-cert-file', 'missing.pem'],
+      'error: --root-cert-file "missing.pem": there is no such file.'
+    ]
+  ])('bad usage %j: exit 2, one error and the way to --help, no request', async (args, message) => {
+    const before = simulator.requests.length
+    const ws = await workspace()
+    const result = await cli(ws, args)
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain(message)
+    expect(result.stderr).toContain('Run sonar-quality-gate --help for the options.')
+    expect(result.stdout).toBe('')
+    expect(simulator.requests.length).toBe(before)
+  })
+
+  it('no report file: exit 2, where the scanners write it', async () => {
+    const ws = await workspace()
+    const result = await cli(ws, [...QUICK, '--markdown', 'gate.md'])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain('error: No report file found')
+    expect(await readFile(ws.file('gate.md'), 'utf8')).toContain('Quality Gate check failed')
+  })
+
+  it('a result file that cannot be written: exit 2, the verdict still given', async () => {
+    const ws = await reports({ '.scannerwork/report-task.txt': await scenario('done') })
+    await mkdir(ws.file('taken.xml'))
+    const result = await cli(ws, [...QUICK, '--junit', 'taken.xml'])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain('error: Could not write the JUnit report to "taken.xml"')
+    expect(result.stderr).toContain('Quality Gate status: OK')
+  })
+
+  it('colours only when asked for: FORCE_COLOR; none with CI or NO_COLOR', async () => {
+    const ws = await reports({
+      '.scannerwork/report-task.txt': { ...(await scenario('gate-error')), finishAfterMs: 0 }
+    })
+    expect((await cli(ws, QUICK, { FORCE_COLOR: '1', CI: 'true' })).stderr).toContain(`${ESC}[31m`)
+    expect((await cli(ws, QUICK, { CI: 'true' })).stderr).not.toContain(ESC)
+    expect((await cli(ws, QUICK, { NO_COLOR: '1' })).stderr).not.toContain(ESC)
+  })
+
+  it('server text cannot drive the terminal: escape sequences are shown, not sent', async () => {
+    const ws = await reports({
+      '.scannerwork/report-task.txt': {
+        ...(await scenario('done')),
+        warnings: [`${ESC}[2J${ESC}]0;owned\u0007 cleared\rover`]
+      }
+    })
+    const result = await cli(ws, QUICK, { FORCE_COLOR: '1' })
+    expect(result.exitCode).toBe(0)
+    expect(result.stderr).toContain('\\x1B[2J\\x1B]0;owned\\x07 cleared\\rover')
+    expect(result.stderr).not.toContain(`${ESC}[2J`)
+    expect(result.stderr).not.toContain(`${ESC}]`)
+  })
+
+  it('--help and --version on standard output, exit 0', async () => {
+    const ws = await workspace()
+    const help = await cli(ws, ['--help'])
+    expect(help.exitCode).toBe(0)
+    expect(help.stdout).toMatch(/^Usage: sonar-quality-gate \[options\]/)
+    const version = await cli(ws, ['--version'])
+    const { version: expected } = JSON.parse(
+      await readFile(path.join(ROOT, 'package.json'), 'utf8')
+    ) as { version: string }
+    expect(version).toEqual({ exitCode: 0, stdout: `${expected}\n`, stderr: '' })
+  })
+})
+
+describe('the npm package', () => {
+  const execFileAsync = promisify(execFile)
+  let folder: string
+
+  beforeAll(async () => {
+    folder = await mkdtemp(path.join(tmpdir(), 'gate-pack-'))
+  })
+  afterAll(() => rm(folder, { recursive: true, force: true }))
+
+  it('packs, installs offline into an empty folder with an empty cache, and its command runs', async () => {
+    const env = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false' }
+    const { stdout } = await execFileAsync(
+      'npm',
+      ['pack', '--json', '--pack-destination', folder],
+      { cwd: ROOT, env }
+    )
+    const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[]
+    expect(packed?.files.map((file) => file.path).sort()).toEqual(
+      expect.arrayContaining(['dist/cli.js', 'dist/cli-licenses.txt', 'package.json'])
+    )
+    // The action's bundle, the sources and the tests are not shipped.
+    expect(packed?.files.map((file) => file.path)).not.toContain('dist/index.js')
+    expect(packed?.files.some((file) => file.path.startsWith('src/'))).toBe(false)
+
+    const project = path.join(folder, 'project')
+    await mkdir(project)
+    await execFileAsync('npm', ['init', '-y'], { cwd: project, env })
+    // An empty cache and --offline: anything the package needed from the registry would fail.
+    await execFileAsync(
+      'npm',
+      [
+        'install',
+        '--offline',
+        '--no-audit',
+        '--no-fund',
+        '--cache',
+        path.join(folder, 'empty-cache'),
+        path.join(folder, packed!.filename)
+      ],
+      { cwd: project, env }
+    )
+    const installed = (await readdir(path.join(project, 'node_modules'))).filter(
+      (name) => !name.startsWith('.')
+    )
+    expect(installed).toEqual(['sonar-quality-gate'])
+
+    const bin = path.join(project, 'node_modules/.bin/sonar-quality-gate')
+    const ws = await reports({ '.scannerwork/report-task.txt': await scenario('done') })
+    const result = await run(bin, QUICK, { cwd: ws.cwd, env: { SONAR_TOKEN: TOKEN } })
+    expect(result.stderr).toContain('Quality Gate status: OK')
+    expect(result.exitCode).toBe(0)
+  }, 120_000)
+})

@@ -1,0 +1,283 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import {
+  EXIT,
+  exitCodeOfError,
+  exitCodeOfVerdict,
+  worstExitCode
+} from '../../src/cli/exit-codes.js'
+import {
+  COMMAND_OPTIONS,
+  commandInputs,
+  parseCommandLine,
+  USAGE,
+  UsageError
+} from '../../src/cli/options.js'
+import {
+  ReportFileError,
+  ServerRequestError,
+  SettingsError,
+  TaskFailedError,
+  TimeoutError,
+  UnsafeRequestError
+} from '../../src/errors.js'
+import type { AnalysisOutcome } from '../../src/gate/outcome.js'
+import { stepVerdict } from '../../src/gate/verdict.js'
+import { readRootCertFile } from '../../src/cli/root-cert-file.js'
+import { readSettings } from '../../src/settings.js'
+import { gateResult } from './summary-gate-result.js'
+
+function check(argv: string[]) {
+  const line = parseCommandLine(argv)
+  if (line.kind !== 'check') throw new Error(`expected a check, got ${line.kind}`)
+  return line
+}
+
+function settingsOf(argv: string[], env: NodeJS.ProcessEnv = {}) {
+  return readSettings(commandInputs(check(argv), undefined), env, COMMAND_OPTIONS)
+}
+
+describe('the command line maps onto the action’s settings', () => {
+  it('repeated --report lines become the report patterns, in order', () => {
+    expect(
+      settingsOf([
+        '--report',
+        'api/target/sonar/report-task.txt',
+        '-r',
+        '*/.scannerwork/report-task.txt'
+      ]).scanMetadataReportFile
+    ).toEqual(['api/target/sonar/report-task.txt', '*/.scannerwork/report-task.txt'])
+  })
+
+  it('every option reaches its setting, in the action’s units', () => {
+    const settings = settingsOf([
+      '--host=https://sonar.example.com',
+      '--task-id',
+      'AYTask1',
+      '--timeout',
+      '300',
+      '--initial-delay',
+      '0',
+      '--interval',
+      '500',
+      '--no-fail'
+    ])
+    expect(settings).toMatchObject({
+      sonarHostUrl: new URL('https://sonar.example.com'),
+      taskId: 'AYTask1',
+      pollingTimeoutMs: 300_000,
+      initialDelayMs: 0,
+      pollingIntervalMs: 500,
+      adaptivePolling: false,
+      failOnError: false,
+      pullRequestComment: false
+    })
+  })
+
+  it('without options: the action’s defaults, the token and the host from the environment', () => {
+    const settings = settingsOf([], {
+      SONAR_TOKEN: ' squ_x \n',
+      SONAR_HOST_URL: 'https://sonar.example.com'
+    })
+    expect(settings).toMatchObject({
+      scanMetadataReportFile: [],
+      sonarToken: 'squ_x',
+      sonarHostUrl: new URL('https://sonar.example.com'),
+      pollingTimeoutMs: 60_000,
+      initialDelayMs: 3000,
+      pollingIntervalMs: 1000,
+      adaptivePolling: true,
+      failOnError: true
+    })
+  })
+
+  it('--host wins over SONAR_HOST_URL', () => {
+    expect(
+      settingsOf(['--host', 'https://a.example.com'], { SONAR_HOST_URL: 'https://b.example.com' })
+        .sonarHostUrl?.href
+    ).toBe('https://a.example.com/')
+  })
+})
+
+describe('settings errors name the option, not the action’s input', () => {
+  it.each([
+    [
+      ['--interval', 'fast'],
+      'Option --interval is "fast": it must be a whole number from 1 to 432000000 (at most 5 days, the longest a job may run on a self-hosted runner); default 1000.'
+    ],
+    [['--timeout', '0'], 'Option --timeout is "0": it must be a whole number from 1 to 432000'],
+    [['--initial-delay=-1'], 'Option --initial-delay is "-1"'],
+    [
+      ['--task-id', 'AY1', '--analysis-id', 'AY2', '--host', 'https://s.example.com'],
+      'Options --task-id and --analysis-id are both set: set one of them (--analysis-id skips the task).'
+    ],
+    [
+      ['--task-id', 'AY1'],
+      'Option --task-id needs the server address: set the --host option or the SONAR_HOST_URL environment variable.'
+    ],
+    [
+      ['--host', 'https://user:pw@sonar.example.com'],
+      '--host (or SONAR_HOST_URL) must not contain credentials: pass the token in SONAR_TOKEN.'
+    ],
+    [['--host', 'ftp://sonar.example.com'], '--host (or SONAR_HOST_URL) must start with https://'],
+    [
+      ['--report', '!secret/report-task.txt'],
+      'Option --report has the line "!secret/report-task.txt"'
+    ]
+  ])('%j', (argv, message) => {
+    expect(() => settingsOf(argv)).toThrow(SettingsError)
+    expect(() => settingsOf(argv)).toThrow(message)
+  })
+
+  it('SONAR_ROOT_CERT that is not PEM is named as the variable', () => {
+    expect(() => settingsOf([], { SONAR_ROOT_CERT: '/etc/ca.pem' })).toThrow(
+      /^SONAR_ROOT_CERT is not a PEM certificate/
+    )
+  })
+})
+
+describe('usage errors', () => {
+  it.each([
+    [['--bogus'], "Unknown option '--bogus'"],
+    [['report-task.txt'], 'Unexpected argument "report-task.txt": every value follows its option'],
+    [['--host', 'https://a', '--host', 'https://b'], '--host is given twice: give it once.'],
+    [['--timeout='], '--timeout is empty'],
+    [['--no-fail=yes'], "Option '--no-fail' does not take an argument."],
+    [['--junit', '-', '--json', '-'], '--json and --junit both write to standard output (-)'],
+    [['--token', 'squ_x'], "Unknown option '--token'"]
+  ])('%j', (argv, message) => {
+    expect(() => parseCommandLine(argv)).toThrow(UsageError)
+    expect(() => parseCommandLine(argv)).toThrow(message)
+  })
+
+  it('--help and --version win over everything else', () => {
+    expect(parseCommandLine(['--report', 'x', '--help'])).toEqual({ kind: 'help' })
+    expect(parseCommandLine(['-v'])).toEqual({ kind: 'version' })
+  })
+})
+
+describe('--help lists every option with its default', () => {
+  it.each([
+    ['--report', '(default: the first of'],
+    ['--host', 'default: SONAR_HOST_URL'],
+    ['--task-id', ''],
+    ['--analysis-id', ''],
+    ['--timeout', 'default 60'],
+    ['--initial-delay', 'default 3000'],
+    ['--interval', 'default 1000'],
+    ['--no-fail', 'default: exit 1'],
+    ['--root-cert-file', 'default: the PEM text in SONAR_ROOT_CERT'],
+    ['--json', ''],
+    ['--junit', ''],
+    ['--markdown', 'default: none'],
+    ['--help', ''],
+    ['--version', '']
+  ])('%s', (option, fallback) => {
+    expect(USAGE).toMatch(new RegExp(`^ +(-\\w, )?${option}\\b`, 'm'))
+    expect(USAGE).toContain(fallback)
+  })
+
+  it('documents the exit codes and the token’s variable', () => {
+    expect(USAGE).toMatch(/^ {2}0 {2}every gate passed/m)
+    expect(USAGE).toMatch(/^ {2}1 {2}a quality gate failed/m)
+    expect(USAGE).toMatch(/^ {2}2 {2}bad usage or settings/m)
+    expect(USAGE).toMatch(/^ {2}3 {2}no verdict/m)
+    expect(USAGE).toContain('SONAR_TOKEN       the token (never an option')
+  })
+
+  it('fits an 100-column terminal', () => {
+    for (const line of USAGE.split('\n')) expect(line.length).toBeLessThanOrEqual(100)
+  })
+})
+
+describe('exit codes', () => {
+  const passed: AnalysisOutcome = {
+    read: true,
+    source: 'a',
+    result: gateResult({ status: 'OK', qualityGateStatus: 'PASSED', conditions: [] })
+  }
+  const failed: AnalysisOutcome = { read: true, source: 'b', result: gateResult() }
+  const unread = (error: Error): AnalysisOutcome => ({
+    read: false,
+    source: 'c',
+    projectKey: 'c',
+    message: error.message,
+    error
+  })
+  const codeOf = (outcomes: AnalysisOutcome[], failOnError = true) =>
+    exitCodeOfVerdict(stepVerdict(outcomes), outcomes, { failOnError })
+
+  it('0 when every gate passed, WARN and NONE included', () => {
+    expect(codeOf([passed])).toBe(EXIT.passed)
+    expect(
+      codeOf([{ ...passed, result: gateResult({ status: 'WARN', qualityGateStatus: 'WARN' }) }])
+    ).toBe(0)
+  })
+
+  it('1 for an ERROR gate; 0 with --no-fail', () => {
+    expect(codeOf([passed, failed])).toBe(EXIT.gateFailed)
+    expect(codeOf([passed, failed], false)).toBe(EXIT.passed)
+  })
+
+  it('2 for usage, settings and report-file errors', () => {
+    for (const error of [new UsageError('x'), new SettingsError('x'), new ReportFileError('x')]) {
+      expect(exitCodeOfError(error)).toBe(EXIT.usage)
+    }
+  })
+
+  it('3 when the server could not be read, the task failed, the time ran out, or the unforeseen', () => {
+    for (const error of [
+      new ServerRequestError('x', 503),
+      new TaskFailedError('x'),
+      new TimeoutError('x'),
+      new UnsafeRequestError('x'),
+      new TypeError('x')
+    ]) {
+      expect(exitCodeOfError(error)).toBe(EXIT.noVerdict)
+    }
+  })
+
+  it('an analysis that could not be read wins over a failed gate: its gate is unknown', () => {
+    expect(codeOf([failed, unread(new TimeoutError('t'))])).toBe(EXIT.noVerdict)
+    expect(codeOf([failed, unread(new TimeoutError('t')), unread(new ReportFileError('r'))])).toBe(
+      EXIT.usage
+    )
+  })
+
+  it('precedence: usage, then no verdict, then a failed gate', () => {
+    expect(worstExitCode([1, 3, 2])).toBe(2)
+    expect(worstExitCode([1, 3])).toBe(3)
+    expect(worstExitCode([0, 1])).toBe(1)
+    expect(worstExitCode([])).toBe(0)
+  })
+})
+
+describe('--root-cert-file is read bounded, with a clear error', () => {
+  async function folder(): Promise<string> {
+    const dir = await mkdtemp(path.join(tmpdir(), 'gate-cert-'))
+    onTestFinished(() => rm(dir, { recursive: true, force: true }))
+    return dir
+  }
+
+  it('a PEM file is read', async () => {
+    const dir = await folder()
+    const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n'
+    await writeFile(path.join(dir, 'ca.pem'), pem)
+    expect(await readRootCertFile('ca.pem', dir)).toBe(pem)
+  })
+
+  it.each([
+    ['a missing file', 'missing.pem', '--root-cert-file "missing.pem": there is no such file.'],
+    ['a folder', '.', '--root-cert-file "." is not a regular file'],
+    ['a DER file', 'ca.der', '--root-cert-file "ca.der" holds no PEM certificate'],
+    ['a file over 1 MiB', 'big.pem', '--root-cert-file "big.pem" is larger than 1 MiB']
+  ])('%s', async (_, file, message) => {
+    const dir = await folder()
+    await writeFile(path.join(dir, 'ca.der'), Buffer.from([0x30, 0x82, 0x01, 0x0a]))
+    await writeFile(path.join(dir, 'big.pem'), 'x'.repeat(1024 * 1024 + 1))
+    await expect(readRootCertFile(file, dir)).rejects.toThrow(SettingsError)
+    await expect(readRootCertFile(file, dir)).rejects.toThrow(message)
+  })
+})

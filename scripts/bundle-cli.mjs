@@ -1,0 +1,47 @@
+/**
+ * Bundles the command-line tool (src/cli/index.ts) into dist/cli.js with ncc, beside the action's
+ * dist/index.js: `npm run package` runs it after the action's build. ncc's own command line
+ * always names its output index.js and first deletes every .js file of its output folder, so the
+ * command is built through ncc's API and written here under its own names:
+ *
+ * - dist/cli.js: the whole command in one file (it keeps the `#!/usr/bin/env node` line of its
+ *   source), executable, run by `node` alone with nothing installed;
+ * - dist/cli-licenses.txt: the licences of what it bundles.
+ *
+ * The command must stay one file: a dynamic import would make ncc emit a chunk (`<id>.index.js`)
+ * that could collide with the action's chunks in dist/ and would not be shipped (package.json's
+ * `files`). Such a chunk fails the build here.
+ */
+import { Buffer } from 'node:buffer'
+import { chmod, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import ncc from '@vercel/ncc'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const ENTRY = path.join(ROOT, 'src/cli/index.ts')
+const DIST = path.join(ROOT, 'dist')
+
+const { code, assets } = await ncc(ENTRY, { license: 'licenses.txt', quiet: true })
+
+const chunks = Object.keys(assets).filter((name) => /\.[cm]?js$/.test(name))
+if (chunks.length > 0) {
+  console.error(
+    `bundle-cli: ncc emitted chunk files for the command (${chunks.join(', ')}): src/cli must not import anything dynamically, so that dist/cli.js stays one file.`
+  )
+  process.exit(1)
+}
+if (!code.startsWith('#!/usr/bin/env node\n')) {
+  console.error('bundle-cli: dist/cli.js must start with "#!/usr/bin/env node" (src/cli/index.ts).')
+  process.exit(1)
+}
+
+await writeFile(path.join(DIST, 'cli.js'), code)
+// The executable bit matters for running dist/cli.js directly from the repository; npm sets it
+// on the installed bin itself.
+await chmod(path.join(DIST, 'cli.js'), 0o755)
+const licenses = assets['licenses.txt']?.source
+if (licenses !== undefined) await writeFile(path.join(DIST, 'cli-licenses.txt'), licenses)
+console.log(
+  `dist/cli.js ${(Buffer.byteLength(code) / 1024).toFixed(0)} kB${licenses !== undefined ? ', dist/cli-licenses.txt' : ''}`
+)

@@ -1,0 +1,231 @@
+import { parseArgs } from 'node:util'
+import { DEFAULT_REPORT_LOCATIONS } from '../report-file.js'
+import { DEFAULTS, type InputReader, type SettingNames } from '../settings.js'
+
+/** The command's name, as installed (`bin` in package.json) and in its messages. */
+export const COMMAND = 'sonar-quality-gate'
+
+/** A mistake on the command line: its message says what is wrong; the exit code is 2. */
+export class UsageError extends Error {
+  readonly code = 'ERR_USAGE'
+}
+
+/** Where the command writes what it found besides its log; `-` is standard output. */
+export interface ResultFiles {
+  /** The action's `results` output: one object per analysis. */
+  json: string | undefined
+  /** A JUnit XML report: one testsuite per analysis, one testcase per condition. */
+  junit: string | undefined
+  /** The job summary (Markdown with HTML blocks), e.g. for a merge-request note. */
+  markdown: string | undefined
+}
+
+/** What the command line asks for. */
+export type CommandLine =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | {
+      kind: 'check'
+      /** Paths or globs of report files, one per --report. */
+      reports: string[]
+      host: string | undefined
+      taskId: string | undefined
+      analysisId: string | undefined
+      timeout: string | undefined
+      initialDelay: string | undefined
+      interval: string | undefined
+      noFail: boolean
+      rootCertFile: string | undefined
+      files: ResultFiles
+    }
+
+const OPTIONS = {
+  report: { type: 'string', short: 'r', multiple: true },
+  host: { type: 'string' },
+  'task-id': { type: 'string' },
+  'analysis-id': { type: 'string' },
+  timeout: { type: 'string' },
+  'initial-delay': { type: 'string' },
+  interval: { type: 'string' },
+  'no-fail': { type: 'boolean' },
+  'root-cert-file': { type: 'string' },
+  json: { type: 'string' },
+  junit: { type: 'string' },
+  markdown: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' }
+} as const
+
+/**
+ * How settings errors name the command's options: "Option --interval is …" where the action
+ * says "Input pollingIntervalMs is …". The token has no option (it would show in process
+ * lists): messages name SONAR_TOKEN alone. sonarRootCert reaches the settings only from
+ * SONAR_ROOT_CERT or a file the command has already checked, so messages name the variable.
+ */
+export const COMMAND_OPTIONS: SettingNames = {
+  kind: 'Option',
+  names: {
+    scanMetadataReportFile: '--report',
+    sonarToken: undefined,
+    sonarHostUrl: '--host',
+    sonarRootCert: undefined,
+    pollingTimeoutSec: '--timeout',
+    initialDelayMs: '--initial-delay',
+    pollingIntervalMs: '--interval',
+    failOnError: '--no-fail',
+    taskId: '--task-id',
+    analysisId: '--analysis-id',
+    pullRequestComment: undefined
+  }
+}
+
+/**
+ * The command line, parsed with Node's own `util.parseArgs`: unknown options, positional
+ * arguments, a value-taking option given twice or with an empty value, and two result files on
+ * standard output are usage errors.
+ *
+ * @example parseCommandLine(['--report', '*\/.scannerwork/report-task.txt', '--junit', 'gate.xml'])
+ */
+export function parseCommandLine(argv: readonly string[]): CommandLine {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: OPTIONS,
+      strict: true,
+      allowPositionals: false,
+      tokens: true
+    })
+  } catch (error) {
+    throw new UsageError(usageMessage(error as Error))
+  }
+  const { values, tokens } = parsed
+  if (values.help) return { kind: 'help' }
+  if (values.version) return { kind: 'version' }
+
+  const seen = new Set<string>()
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue
+    const option = OPTIONS[token.name as keyof typeof OPTIONS]
+    if (option.type !== 'string') continue
+    if (token.value === undefined || token.value.trim() === '') {
+      throw new UsageError(`--${token.name} is empty: give it a value, or leave it out.`)
+    }
+    if (!('multiple' in option) && seen.has(token.name)) {
+      throw new UsageError(`--${token.name} is given twice: give it once.`)
+    }
+    seen.add(token.name)
+  }
+
+  const files: ResultFiles = { json: values.json, junit: values.junit, markdown: values.markdown }
+  const onStdout = Object.entries(files).filter(([, file]) => file === '-')
+  if (onStdout.length > 1) {
+    throw new UsageError(
+      `${onStdout.map(([name]) => `--${name}`).join(' and ')} both write to standard output (-): give at most one of them -, the others a file.`
+    )
+  }
+  return {
+    kind: 'check',
+    reports: values.report ?? [],
+    host: values.host,
+    taskId: values['task-id'],
+    analysisId: values['analysis-id'],
+    timeout: values.timeout,
+    initialDelay: values['initial-delay'],
+    interval: values.interval,
+    noFail: values['no-fail'] ?? false,
+    rootCertFile: values['root-cert-file'],
+    files
+  }
+}
+
+/** parseArgs's own message, without its advice for positional arguments. */
+function usageMessage(error: Error): string {
+  const { code } = error as Error & { code?: string }
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    const argument = /'([^']*)'/.exec(error.message)?.[1]
+    return `Unexpected argument${argument === undefined ? '' : ` "${argument}"`}: every value follows its option (--report ${argument ?? '<path>'} for a report file).`
+  }
+  return error.message.replace(/\.?$/, '.')
+}
+
+/**
+ * The settings' inputs, from the command line: the action's input names, each read from its
+ * option. The token, and the host and CA certificate when no option gives them, come from the
+ * environment through readSettings (SONAR_TOKEN, SONAR_HOST_URL, SONAR_ROOT_CERT).
+ */
+export function commandInputs(
+  line: Extract<CommandLine, { kind: 'check' }>,
+  rootCert: string | undefined
+): InputReader {
+  const inputs: Record<string, string | undefined> = {
+    scanMetadataReportFile: line.reports.join('\n'),
+    sonarHostUrl: line.host,
+    sonarRootCert: rootCert,
+    pollingTimeoutSec: line.timeout,
+    initialDelayMs: line.initialDelay,
+    pollingIntervalMs: line.interval,
+    failOnError: line.noFail ? 'false' : 'true',
+    taskId: line.taskId,
+    analysisId: line.analysisId
+  }
+  return (name) => inputs[name] ?? ''
+}
+
+/** The scanners' default locations, one per line under the option's description. */
+const DEFAULT_REPORTS = DEFAULT_REPORT_LOCATIONS.map(({ file }) => `${' '.repeat(28)}${file}`).join(
+  ',\n'
+)
+
+/** `--help`: every option with its default, the environment and the exit codes. */
+export const USAGE = `Usage: ${COMMAND} [options]
+
+Waits for a SonarQube or SonarCloud analysis to finish and fails when its quality gate fails,
+saying which conditions failed. Run it after the scanner, in the same working directory.
+
+Options:
+  -r, --report <path|glob>  the scanner's report-task.txt; repeat it, or use globs (** for any
+                            folders; hidden folders are searched), to check several analyses
+                            at once (default: the first of
+${DEFAULT_REPORTS})
+      --host <url>          the server's address; the task address is built from it
+                            (default: SONAR_HOST_URL, else the report's serverUrl)
+      --task-id <id>        check this analysis task instead of a report file (needs a host)
+      --analysis-id <id>    read the gate of this analysis at once, no task (needs a host)
+      --timeout <seconds>   overall time-out, counted from the start (default ${DEFAULTS.pollingTimeoutSec})
+      --initial-delay <ms>  wait before the first poll (default ${DEFAULTS.initialDelayMs})
+      --interval <ms>       wait between polls (default ${DEFAULTS.pollingIntervalMs}, closer together around
+                            the end the project's previous analysis predicts; a value given
+                            is kept exactly)
+      --no-fail             report an ERROR gate without failing: exit 0 (default: exit 1)
+      --root-cert-file <file>
+                            PEM file of an extra CA, trusted for this command's requests only
+                            (default: the PEM text in SONAR_ROOT_CERT)
+      --json <file>         write every analysis's result as JSON (the action's results output)
+      --junit <file>        write a JUnit XML report: one testsuite per analysis, one testcase
+                            per condition, a failure for each ERROR
+      --markdown <file>     write the summary (Markdown with HTML blocks), e.g. for a GitLab
+                            merge-request note
+                            (--json, --junit, --markdown: - for standard output; default: none)
+  -h, --help                show this help and exit
+  -v, --version             show the version and exit
+
+Environment:
+  SONAR_TOKEN       the token (never an option: it would show in process lists); none for a
+                    public project
+  SONAR_HOST_URL    the server's address, when --host is not given
+  SONAR_ROOT_CERT   PEM text of an extra CA, when --root-cert-file is not given
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY   honoured; loopback addresses never use a proxy
+  NO_COLOR          no colours; FORCE_COLOR=1: colours even when not on a terminal or in CI
+                    (by default colours only on a terminal, never with CI set)
+
+Exit codes:
+  0  every gate passed (OK, WARN, NONE), or failed with --no-fail
+  1  a quality gate failed (ERROR)
+  2  bad usage or settings: an option, the environment, the report file, a result file
+  3  no verdict: the server could not be read, the analysis task failed, or the time-out was
+     reached
+
+The log goes to standard error; standard output holds only what --help, --version or a
+result file given as - writes.
+`
