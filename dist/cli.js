@@ -32679,6 +32679,49 @@ function worstExitCode(codes) {
     return PRECEDENCE.find((code) => codes.includes(code)) ?? EXIT.passed;
 }
 
+;// CONCATENATED MODULE: ./src/cli/command-words.ts
+/**
+ * The core's messages name the action's inputs ("raise pollingTimeoutSec", "set the sonarHostUrl
+ * input"): the command says the same with its own options. taskId and analysisId are also the
+ * server's field names, so they are renamed only where a message speaks of the input.
+ */
+const RENAMED = [
+    [/\bthe sonarToken input\b|\bsonarToken (?:\(or SONAR_TOKEN\)|or SONAR_TOKEN)/g, 'SONAR_TOKEN'],
+    [
+        /\bsonarRootCert (?:\(or SONAR_ROOT_CERT\)|or SONAR_ROOT_CERT)/g,
+        'SONAR_ROOT_CERT or --root-cert-file'
+    ],
+    ...[
+        ['taskId', '--task-id'],
+        ['analysisId', '--analysis-id'],
+        ['scanMetadataReportFile', '--report'],
+        ['sonarHostUrl', '--host'],
+        ['sonarRootCert', '--root-cert-file'],
+        ['pollingTimeoutSec', '--timeout'],
+        ['initialDelayMs', '--initial-delay'],
+        ['pollingIntervalMs', '--interval']
+    ].flatMap(([input, option]) => [
+        [new RegExp(`\\b(?:the )?${input} input\\b`, 'g'), `the ${option} option`],
+        [new RegExp(`\\binput ${input}\\b`, 'g'), `option ${option}`]
+    ]),
+    ...[
+        ['scanMetadataReportFile', '--report'],
+        ['sonarHostUrl', '--host'],
+        ['sonarRootCert', '--root-cert-file'],
+        ['pollingTimeoutSec', '--timeout'],
+        ['initialDelayMs', '--initial-delay'],
+        ['pollingIntervalMs', '--interval']
+    ].map(([input, option]) => [new RegExp(`\\b${input}\\b`, 'g'), option])
+];
+/**
+ * A message of the core in the command's words.
+ *
+ * @example inCommandWords('set the sonarHostUrl input or SONAR_HOST_URL') // 'set the --host option or SONAR_HOST_URL'
+ */
+function inCommandWords(message) {
+    return RENAMED.reduce((text, [pattern, words]) => text.replace(pattern, words), message);
+}
+
 ;// CONCATENATED MODULE: ./src/cli/root-cert-file.ts
 
 
@@ -36905,12 +36948,12 @@ function useColor(env, isTerminal) {
  *
  * @example const log = terminalLog(process.stderr, { color: useColor(process.env, process.stderr.isTTY) })
  */
-function terminalLog(sink, { color }) {
+function terminalLog(sink, { color, words = (message) => message }) {
     let secrets = [];
     let indent = '';
     const paint = (style, text) => color ? `${STYLES[style][0]}${text}${STYLES[style][1]}` : text;
     const write = (message, label, style) => {
-        const lines = forTheTerminal(secrets_redactSecrets(message, secrets)).split('\n');
+        const lines = forTheTerminal(secrets_redactSecrets(words(message), secrets)).split('\n');
         const head = label ? `${paint(label.style, paint('bold', label.text))} ` : '';
         const hanging = ' '.repeat(label ? label.text.length + 1 : 0);
         const shown = lines.map((line, index) => `${indent}${index === 0 ? head : hanging}${style ? paint(style, line) : line}`);
@@ -36982,6 +37025,7 @@ const VERSION = package_namespaceObject.rE;
 
 
 
+
 const USER_AGENT = `${COMMAND}/${VERSION} (node ${process.version})`;
 /**
  * The command: command line → settings → the check of every analysis → the log, the result
@@ -36994,7 +37038,10 @@ const USER_AGENT = `${COMMAND}/${VERSION} (node ${process.version})`;
  */
 async function runCommand(context) {
     const { env, cwd, stdout, stderr } = context;
-    const log = terminalLog(stderr, { color: useColor(env, stderr.isTTY === true) });
+    const log = terminalLog(stderr, {
+        color: useColor(env, stderr.isTTY === true),
+        words: inCommandWords
+    });
     let line;
     let settings;
     try {

@@ -189,6 +189,9 @@ describe('dist/cli.js', () => {
     expect(result.exitCode).toBe(3)
     expect(Date.now() - started).toBeLessThan(10_000)
     expect(result.stderr).toMatch(/error: Timed out after 1\.0 s waiting for the analysis task/)
+    // In the command's words: its option, not the action's input.
+    expect(result.stderr).toContain('raise --timeout (now 1.0 s)')
+    expect(result.stderr).not.toContain('pollingTimeoutSec')
     const junit = await readFile(ws.file('gate.xml'), 'utf8')
     await expectValidJunit(junit)
     expect(junit).toContain('<failure type="ERR_TIMEOUT"')

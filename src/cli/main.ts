@@ -21,6 +21,7 @@ import {
   USAGE,
   type CommandLine
 } from './options.js'
+import { inCommandWords } from './command-words.js'
 import { readRootCertFile } from './root-cert-file.js'
 import { findReportFiles } from './report-globs.js'
 import { writeResultFiles } from './result-files.js'
@@ -53,7 +54,10 @@ const USER_AGENT = `${COMMAND}/${VERSION} (node ${process.version})`
  */
 export async function runCommand(context: CommandContext): Promise<ExitCode> {
   const { env, cwd, stdout, stderr } = context
-  const log = terminalLog(stderr, { color: useColor(env, stderr.isTTY === true) })
+  const log = terminalLog(stderr, {
+    color: useColor(env, stderr.isTTY === true),
+    words: inCommandWords
+  })
 
   let line: Extract<CommandLine, { kind: 'check' }>
   let settings: Settings

@@ -54,13 +54,16 @@ export function useColor(env: NodeJS.ProcessEnv, isTerminal: boolean): boolean {
  *
  * @example const log = terminalLog(process.stderr, { color: useColor(process.env, process.stderr.isTTY) })
  */
-export function terminalLog(sink: TextSink, { color }: { color: boolean }): TerminalLog {
+export function terminalLog(
+  sink: TextSink,
+  { color, words = (message) => message }: { color: boolean; words?: (message: string) => string }
+): TerminalLog {
   let secrets: readonly string[] = []
   let indent = ''
   const paint = (style: Style, text: string) =>
     color ? `${STYLES[style][0]}${text}${STYLES[style][1]}` : text
   const write = (message: string, label?: { text: string; style: Style }, style?: Style) => {
-    const lines = forTheTerminal(redactSecrets(message, secrets)).split('\n')
+    const lines = forTheTerminal(redactSecrets(words(message), secrets)).split('\n')
     const head = label ? `${paint(label.style, paint('bold', label.text))} ` : ''
     const hanging = ' '.repeat(label ? label.text.length + 1 : 0)
     const shown = lines.map(
