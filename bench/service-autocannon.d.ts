@@ -14,6 +14,8 @@ declare module 'autocannon' {
     duration?: number
     pipelining?: number
     headers?: Record<string, string>
+    /** Sent in turn on each connection, e.g. one token each. */
+    requests?: { method?: string; path?: string; headers?: Record<string, string> }[]
   }
   interface Result {
     requests: Histogram & { total: number }

@@ -37,3 +37,15 @@ export function printTable(header: readonly string[], rows: readonly (readonly s
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`)
   rows.forEach((row) => console.log(line(row)))
 }
+
+/**
+ * The spread of a figure over several runs, `min–max` (one value when they agree), e.g.
+ * `range([0.93, 0.91, 0.95], 2)` is `0.91–0.95`. `-` when there is no figure.
+ */
+export function range(samples: readonly number[], digits = 0): string {
+  const values = samples.filter((value) => !Number.isNaN(value))
+  if (values.length === 0) return '-'
+  const low = Math.min(...values).toFixed(digits)
+  const high = Math.max(...values).toFixed(digits)
+  return low === high ? low : `${low}–${high}`
+}
