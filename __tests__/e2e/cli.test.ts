@@ -294,6 +294,7 @@ describe('the npm package', () => {
 
   it('packs, installs offline into an empty folder with an empty cache, and its command runs', async () => {
     const env = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false' }
+    const manifestBefore = await readFile(path.join(ROOT, 'package.json'), 'utf8')
     const { stdout } = await execFileAsync(
       'npm',
       ['pack', '--json', '--pack-destination', folder],
@@ -328,6 +329,15 @@ describe('the npm package', () => {
       (name) => !name.startsWith('.')
     )
     expect(installed).toEqual(['sonar-quality-gate'])
+    // The published manifest leaves out what only developing the repository needs (the optional
+    // Node 24 download above all); the repository's own is put back as it was.
+    const published = JSON.parse(
+      await readFile(path.join(project, 'node_modules/sonar-quality-gate/package.json'), 'utf8')
+    ) as Record<string, unknown>
+    expect(published).not.toHaveProperty('optionalDependencies')
+    expect(published).not.toHaveProperty('devDependencies')
+    expect(published['bin']).toEqual({ 'sonar-quality-gate': 'dist/cli.js' })
+    expect(await readFile(path.join(ROOT, 'package.json'), 'utf8')).toBe(manifestBefore)
 
     const bin = path.join(project, 'node_modules/.bin/sonar-quality-gate')
     const ws = await reports({ '.scannerwork/report-task.txt': await scenario('done') })
