@@ -32680,6 +32680,17 @@ function worstExitCode(codes) {
 }
 
 ;// CONCATENATED MODULE: ./src/cli/command-words.ts
+/** Each input the core's messages name, with the command's option for it. */
+const command_words_OPTIONS = [
+    ['taskId', '--task-id'],
+    ['analysisId', '--analysis-id'],
+    ['scanMetadataReportFile', '--report'],
+    ['sonarHostUrl', '--host'],
+    ['sonarRootCert', '--root-cert-file'],
+    ['pollingTimeoutSec', '--timeout'],
+    ['initialDelayMs', '--initial-delay'],
+    ['pollingIntervalMs', '--interval']
+];
 /**
  * The core's messages name the action's inputs ("raise pollingTimeoutSec", "set the sonarHostUrl
  * input"): the command says the same with its own options. taskId and analysisId are also the
@@ -32691,27 +32702,12 @@ const RENAMED = [
         /\bsonarRootCert (?:\(or SONAR_ROOT_CERT\)|or SONAR_ROOT_CERT)/g,
         'SONAR_ROOT_CERT or --root-cert-file'
     ],
-    ...[
-        ['taskId', '--task-id'],
-        ['analysisId', '--analysis-id'],
-        ['scanMetadataReportFile', '--report'],
-        ['sonarHostUrl', '--host'],
-        ['sonarRootCert', '--root-cert-file'],
-        ['pollingTimeoutSec', '--timeout'],
-        ['initialDelayMs', '--initial-delay'],
-        ['pollingIntervalMs', '--interval']
-    ].flatMap(([input, option]) => [
+    ...command_words_OPTIONS.flatMap(([input, option]) => [
         [new RegExp(`\\b(?:the )?${input} input\\b`, 'g'), `the ${option} option`],
         [new RegExp(`\\binput ${input}\\b`, 'g'), `option ${option}`]
     ]),
-    ...[
-        ['scanMetadataReportFile', '--report'],
-        ['sonarHostUrl', '--host'],
-        ['sonarRootCert', '--root-cert-file'],
-        ['pollingTimeoutSec', '--timeout'],
-        ['initialDelayMs', '--initial-delay'],
-        ['pollingIntervalMs', '--interval']
-    ].map(([input, option]) => [new RegExp(`\\b${input}\\b`, 'g'), option])
+    // The server's field names (taskId, analysisId) are not renamed on their own.
+    ...command_words_OPTIONS.filter(([input]) => input !== 'taskId' && input !== 'analysisId').map(([input, option]) => [new RegExp(`\\b${input}\\b`, 'g'), option])
 ];
 /**
  * A message of the core in the command's words.

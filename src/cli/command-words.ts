@@ -1,3 +1,15 @@
+/** Each input the core's messages name, with the command's option for it. */
+const OPTIONS = [
+  ['taskId', '--task-id'],
+  ['analysisId', '--analysis-id'],
+  ['scanMetadataReportFile', '--report'],
+  ['sonarHostUrl', '--host'],
+  ['sonarRootCert', '--root-cert-file'],
+  ['pollingTimeoutSec', '--timeout'],
+  ['initialDelayMs', '--initial-delay'],
+  ['pollingIntervalMs', '--interval']
+] as const
+
 /**
  * The core's messages name the action's inputs ("raise pollingTimeoutSec", "set the sonarHostUrl
  * input"): the command says the same with its own options. taskId and analysisId are also the
@@ -9,31 +21,14 @@ const RENAMED: ReadonlyArray<readonly [RegExp, string]> = [
     /\bsonarRootCert (?:\(or SONAR_ROOT_CERT\)|or SONAR_ROOT_CERT)/g,
     'SONAR_ROOT_CERT or --root-cert-file'
   ],
-  ...(
-    [
-      ['taskId', '--task-id'],
-      ['analysisId', '--analysis-id'],
-      ['scanMetadataReportFile', '--report'],
-      ['sonarHostUrl', '--host'],
-      ['sonarRootCert', '--root-cert-file'],
-      ['pollingTimeoutSec', '--timeout'],
-      ['initialDelayMs', '--initial-delay'],
-      ['pollingIntervalMs', '--interval']
-    ] as const
-  ).flatMap(([input, option]) => [
+  ...OPTIONS.flatMap(([input, option]) => [
     [new RegExp(`\\b(?:the )?${input} input\\b`, 'g'), `the ${option} option`] as const,
     [new RegExp(`\\binput ${input}\\b`, 'g'), `option ${option}`] as const
   ]),
-  ...(
-    [
-      ['scanMetadataReportFile', '--report'],
-      ['sonarHostUrl', '--host'],
-      ['sonarRootCert', '--root-cert-file'],
-      ['pollingTimeoutSec', '--timeout'],
-      ['initialDelayMs', '--initial-delay'],
-      ['pollingIntervalMs', '--interval']
-    ] as const
-  ).map(([input, option]) => [new RegExp(`\\b${input}\\b`, 'g'), option] as const)
+  // The server's field names (taskId, analysisId) are not renamed on their own.
+  ...OPTIONS.filter(([input]) => input !== 'taskId' && input !== 'analysisId').map(
+    ([input, option]) => [new RegExp(`\\b${input}\\b`, 'g'), option] as const
+  )
 ]
 
 /**
