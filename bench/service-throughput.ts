@@ -13,7 +13,7 @@ import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_proces
 import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
@@ -31,10 +31,12 @@ const TARGET_PEAK_RSS_MB = 110
 
 const USAGE = `npm run bench:service -- [--runs 3] [--rounds 3] [--duration 3] [--warmup 2]
   [--connections 32]
-  [--load autocannon|wrk] [--log-level info] [--service-flags='<node flags>']
+  [--load autocannon|wrk] [--log-level info] [--service-flags='<node flags>'] [--pin auto|on|off]
 
 --service-flags replaces the node flags of package.json's "serve" script, to compare others
-('' for none); without it the service starts exactly as "npm run serve" starts it.`
+('' for none); without it the service starts exactly as "npm run serve" starts it.
+--pin puts the load generator on CPU 0 and the servers on CPU 1 (taskset); auto does so when
+taskset is there and the machine has at least 2 CPUs.`
 
 interface Options {
   runs: number
@@ -46,6 +48,8 @@ interface Options {
   logLevel: string
   serviceFlags: string[]
   flagsFrom: string
+  /** Load generator on CPU 0, servers on CPU 1 (with taskset). */
+  pin: boolean
 }
 
 function readOptions(): Options {
@@ -59,6 +63,7 @@ function readOptions(): Options {
       load: { type: 'string', default: 'autocannon' },
       'log-level': { type: 'string', default: 'info' },
       'service-flags': { type: 'string' },
+      pin: { type: 'string', default: 'auto' },
       help: { type: 'boolean', default: false }
     }
   })
@@ -74,6 +79,10 @@ function readOptions(): Options {
   }
   if (values.load !== 'autocannon' && values.load !== 'wrk')
     throw new Error(`--load: autocannon or wrk, got "${values.load}"`)
+  if (!['auto', 'on', 'off'].includes(values.pin))
+    throw new Error(`--pin: auto, on or off, got "${values.pin}"`)
+  const canPin = spawnSync('taskset', ['-V']).error === undefined && availableParallelism() >= 2
+  if (values.pin === 'on' && !canPin) throw new Error('--pin on needs taskset and 2 CPUs')
   const given = values['service-flags']
   return {
     runs: whole('runs', values.runs, 1),
@@ -87,7 +96,8 @@ function readOptions(): Options {
       given === undefined
         ? readServeNodeFlags('package.json')
         : given.split(/\s+/).filter((word) => word !== ''),
-    flagsFrom: given === undefined ? 'the "serve" script' : '--service-flags'
+    flagsFrom: given === undefined ? 'the "serve" script' : '--service-flags',
+    pin: values.pin === 'on' || (values.pin === 'auto' && canPin)
   }
 }
 
@@ -125,6 +135,15 @@ interface RunningArm {
   /** Peak RSS in MiB over the process's life so far (NaN when there is no lasting process). */
   peakRssMb(): number
   stop(): Promise<void>
+}
+
+/** The load generator's CPU and the servers' CPU when pinned. */
+const LOAD_CPU = 0
+const SERVER_CPU = 1
+
+/** `command args` to run on `cpu` when pinning (taskset execs the command: same pid). */
+function onCpu(options: Options, cpu: number, command: string, args: string[]): [string, string[]] {
+  return options.pin ? ['taskset', ['-c', String(cpu), command, ...args]] : [command, args]
 }
 
 async function freePort(): Promise<number> {
@@ -186,6 +205,7 @@ function wrkMs(text: string | undefined): number {
 
 /** wrk with one thread; several tokens go through a Lua script that rotates them. */
 function runWrk(
+  options: Options,
   url: string,
   tokens: readonly string[],
   connections: number,
@@ -211,7 +231,8 @@ function runWrk(
   }
   const args = ['-t1', `-c${connections}`, `-d${durationSec}s`, '--latency', ...tokenArgs, url]
   return new Promise((resolve, reject) => {
-    const child = execFile('wrk', args, { env: {} }, (error, stdout) => {
+    const [command, commandArgs] = onCpu(options, LOAD_CPU, 'wrk', args)
+    const child = execFile(command, commandArgs, { env: {} }, (error, stdout) => {
       rmSync(scratch, { recursive: true, force: true })
       if (error) return reject(error)
       const number = (pattern: RegExp): number => Number(pattern.exec(stdout)?.[1] ?? 0)
@@ -259,7 +280,14 @@ async function measureServer(
   try {
     result =
       options.load === 'wrk'
-        ? await runWrk(url, tokens, options.connections, durationSec, (id) => (loadPid = id))
+        ? await runWrk(
+            options,
+            url,
+            tokens,
+            options.connections,
+            durationSec,
+            (id) => (loadPid = id)
+          )
         : await runAutocannon(url, tokens, options.connections, durationSec)
   } finally {
     clearInterval(sampler)
@@ -308,12 +336,20 @@ function serverArm(
 }
 
 /** The crypto.verify reference as an arm: one child process per measurement. */
-function verifyArm(name: string, publicKeyPem: string, tokens: readonly string[]): Arm {
+function verifyArm(
+  options: Options,
+  name: string,
+  publicKeyPem: string,
+  tokens: readonly string[]
+): Arm {
   const measure = async (durationSec: number): Promise<Sample> => {
-    const child = spawn(process.execPath, ['bench/service-verify-floor.mjs'], {
-      env: {},
-      stdio: ['pipe', 'pipe', 'inherit']
-    })
+    const child = spawn(
+      ...onCpu(options, SERVER_CPU, process.execPath, ['bench/service-verify-floor.mjs']),
+      {
+        env: {},
+        stdio: ['pipe', 'pipe', 'inherit']
+      }
+    )
     let stdout = ''
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
@@ -367,25 +403,35 @@ async function prepare(options: Options): Promise<Bench> {
   // Request logs go to /dev/null: the service still formats and writes one line per request.
   const devNull = openSync('/dev/null', 'w')
   const service = (verifyCache: 'on' | 'off') => (port: number) =>
-    spawn(process.execPath, [...options.serviceFlags, SERVICE_ENTRY], {
-      // Only what the service needs, as a supervisor would set it: nothing of this shell.
-      env: {
-        CLIENT_ID,
-        ALLOWED_ORIGIN: 'https://app.example.com',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        OIDC_ISSUER: issuer,
-        OIDC_JWKS_URL: `${issuer}/jwks`,
-        VERIFY_CACHE: verifyCache,
-        LOG_LEVEL: options.logLevel
-      },
-      stdio: ['ignore', devNull, 'inherit']
-    })
+    spawn(
+      ...onCpu(options, SERVER_CPU, process.execPath, [...options.serviceFlags, SERVICE_ENTRY]),
+      {
+        // Only what the service needs, as a supervisor would set it: nothing of this shell.
+        env: {
+          CLIENT_ID,
+          ALLOWED_ORIGIN: 'https://app.example.com',
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          OIDC_ISSUER: issuer,
+          OIDC_JWKS_URL: `${issuer}/jwks`,
+          VERIFY_CACHE: verifyCache,
+          LOG_LEVEL: options.logLevel
+        },
+        stdio: ['ignore', devNull, 'inherit']
+      }
+    )
   const floor = (mode: 'bare' | 'batched') => (port: number) =>
-    spawn(process.execPath, ['bench/service-floor-server.mjs', String(port), mode], {
-      env: {},
-      stdio: ['ignore', 'ignore', 'inherit']
-    })
+    spawn(
+      ...onCpu(options, SERVER_CPU, process.execPath, [
+        'bench/service-floor-server.mjs',
+        String(port),
+        mode
+      ]),
+      {
+        env: {},
+        stdio: ['ignore', 'ignore', 'inherit']
+      }
+    )
   // The floors receive the same request, token included, and ignore it.
   const genre = { probe: '/genre', load: '/genre' }
   const arms = [
@@ -399,7 +445,7 @@ async function prepare(options: Options): Promise<Bench> {
       probe: '/',
       load: '/genre'
     }),
-    verifyArm('crypto.verify, same tokens', await exportSPKI(publicKey), coldTokens)
+    verifyArm(options, 'crypto.verify, same tokens', await exportSPKI(publicKey), coldTokens)
   ]
   return { arms, close: () => idp.close() }
 }
@@ -471,6 +517,14 @@ async function main(): Promise<void> {
   }
   const flags = options.serviceFlags.join(' ') || '(none)'
   console.log(`service: node ${flags} ${SERVICE_ENTRY} (flags from ${options.flagsFrom})`)
+  if (options.pin) {
+    // autocannon runs in this process: all its threads go to the load generator's CPU.
+    const pinned = spawnSync('taskset', ['-a', '-p', '-c', String(LOAD_CPU), String(process.pid)])
+    if (pinned.status !== 0) throw new Error(`taskset could not pin the bench: ${pinned.stderr}`)
+  }
+  const pinning = options.pin
+    ? `load generator on CPU ${LOAD_CPU}, servers on CPU ${SERVER_CPU}`
+    : 'not pinned'
   const bench = await prepare(options)
   const runs: Run[] = []
   try {
@@ -510,7 +564,7 @@ async function main(): Promise<void> {
       `${options.rounds} rounds × ${options.durationSec} s per target ` +
       `(after ${options.warmupSec} s of warm-up), ` +
       `${options.connections} connections, load from ${options.load}; ` +
-      `service flags: ${flags}\n` +
+      `service flags: ${flags}; ${pinning}\n` +
       'Each cell is the range over the runs (min–max) of the per-run figure: the median over ' +
       "the run's rounds (of per-round ratios for a ratio), the worst p99; non-2xx and errors " +
       'are totals.\n'

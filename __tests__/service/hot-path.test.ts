@@ -81,8 +81,23 @@ describe('logger.request writes the request line', () => {
     return lines
   }
 
+  type RequestLine = [string, string, number, number, string | undefined]
+  /** The lines of `cases` through logger.request and through the generic info(). */
+  const bothWays = (cases: RequestLine[]): [string[], string[]] => [
+    linesOf('info', (log) => {
+      for (const [method, path, status, durationMs, sub] of cases) {
+        log.request(method, path, status, durationMs, sub)
+      }
+    }),
+    linesOf('info', (log) => {
+      for (const [method, path, status, durationMs, sub] of cases) {
+        log.info('request', { method, path, status, durationMs, sub })
+      }
+    })
+  ]
+
   it('the same text as info("request", fields)', () => {
-    const cases: [string, string, number, number, string | undefined][] = [
+    const cases: RequestLine[] = [
       ['GET', '/genre', 200, 0.21, 'user-1'],
       ['POST', '/a"b\\c\n', 405, 12, 'we"ird\u0001'],
       ['GET', '/', 200, 0, undefined],
@@ -90,16 +105,7 @@ describe('logger.request writes the request line', () => {
       ['GET', '/genre', 200, 0.3, 'user-1'],
       ['GET', '/genre', 200, 0.3, 'user-2']
     ]
-    const fast = linesOf('info', (log) => {
-      for (const [method, path, status, durationMs, sub] of cases) {
-        log.request(method, path, status, durationMs, sub)
-      }
-    })
-    const slow = linesOf('info', (log) => {
-      for (const [method, path, status, durationMs, sub] of cases) {
-        log.info('request', { method, path, status, durationMs, sub })
-      }
-    })
+    const [fast, slow] = bothWays(cases)
     expect(fast).toEqual(slow)
     expect(JSON.parse(fast[1] as string)).toEqual({
       time: '2026-01-02T03:04:05.678Z',
@@ -111,6 +117,24 @@ describe('logger.request writes the request line', () => {
       durationMs: 12,
       sub: 'we"ird\u0001'
     })
+  })
+
+  it('the same text for any sequence of requests, repeats included (property)', () => {
+    // Small pools, so that consecutive lines share and then change each part the logger
+    // reuses from the line before: method, path, status, subject.
+    const line = fc.tuple(
+      fc.constantFrom('GET', 'HEAD', 'OPTIONS'),
+      fc.constantFrom('/genre', '/', '/a"b'),
+      fc.constantFrom(200, 401, 404),
+      fc.constantFrom(0, 0.07, 1.5, 12),
+      fc.constantFrom(undefined, 'user-1', 'user-2', 'we"ird')
+    )
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 12 }), (cases) => {
+        const [fast, slow] = bothWays(cases)
+        expect(fast).toEqual(slow)
+      })
+    )
   })
 
   it('nothing below info', () => {

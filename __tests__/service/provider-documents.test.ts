@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { httpGet, type HttpGet } from '../../src/service/http-get.js'
 import { createIdTokenVerifier } from '../../src/service/id-token.js'
 import { createKeySet, logFetches, type KeySetOptions } from '../../src/service/key-set.js'
 import { createLogger } from '../../src/service/logger.js'
@@ -148,21 +149,21 @@ describe('bodies are read up to 1 MiB, then the connection is dropped', () => {
   it('an endless key set fails fast, after at most about 1 MiB read', async () => {
     provider.mode = 'endless'
     let bytesRead = 0
-    // Real fetch; the body is counted as the key set reads it.
-    const countingFetch = async (url: string, init: RequestInit): Promise<Response> => {
-      const response = await fetch(url, init)
-      const counter = new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
+    // The real GET; the body is counted as the key set reads it.
+    const countingGet: HttpGet = async (url, signal) => {
+      const reply = await httpGet(url, signal)
+      async function* counted(): AsyncIterable<Uint8Array> {
+        for await (const chunk of reply.body) {
           bytesRead += chunk.byteLength
-          controller.enqueue(chunk)
+          yield chunk
         }
-      })
-      return new Response(response.body?.pipeThrough(counter) ?? null, response)
+      }
+      return { ...reply, body: counted() }
     }
     const { verify, failures } = keySetWith({
       resolveUrl: async () => new URL(provider.jwksUrl),
       timeoutMs: 10_000,
-      fetch: countingFetch
+      get: countingGet
     })
     const started = performance.now()
     await expect(verify(await mintIdToken(provider, CLIENT_ID, { key: first }))).rejects.toThrow()

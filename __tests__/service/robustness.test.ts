@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process'
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -8,6 +11,7 @@ import type { Routes } from '../../src/service/routes.js'
 import { createLogger } from '../../src/service/logger.js'
 import { createServiceServer } from '../../src/service/server.js'
 import { shutDown } from '../../src/service/shutdown.js'
+import { until } from './support/probes.js'
 import { corsHeadersOf } from './support/test-service.js'
 
 const VALID = 'valid-token'
@@ -169,6 +173,47 @@ describe('the entry point', () => {
     child.kill('SIGTERM')
     expect(await exited).toBe(0)
     expect(stdout).toContain('"msg":"stopped"')
+  })
+
+  it('writes its log lines to a file given as stdout, none lost', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'service-log-'))
+    const file = path.join(dir, 'service.log')
+    const out = openSync(file, 'w')
+    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        CLIENT_ID: 'c',
+        ALLOWED_ORIGIN: 'https://app.example.com',
+        PORT: '0',
+        HOST: '127.0.0.1'
+      },
+      stdio: ['ignore', out, 'pipe']
+    })
+    try {
+      closeSync(out)
+      const listening = () => /listening on (\S+)/.exec(readFileSync(file, 'utf8'))?.[1]
+      await until(() => listening() !== undefined)
+      const url = listening() as string
+      // A burst at once: several lines per turn of the event loop.
+      const paths = Array.from({ length: 50 }, (_, i) => `/nowhere-${i}`)
+      const statuses = await Promise.all(
+        paths.map(async (p) => (await fetch(new URL(`.${p}`, url))).status)
+      )
+      expect(statuses.every((status) => status === 401)).toBe(true)
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+      child.kill('SIGTERM')
+      expect(await exited).toBe(0)
+      const entries = readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+      const logged = entries.filter((e) => e.msg === 'request').map((e) => e.path as string)
+      expect(logged.sort()).toEqual([...paths].sort())
+      expect(entries.at(-1)).toMatchObject({ msg: 'stopped' })
+    } finally {
+      child.kill('SIGKILL')
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('refuses to start with a message naming the variable', async () => {

@@ -101,6 +101,93 @@ describe('the cache is bounded and evicts the least recently used entry', () => 
   })
 })
 
+describe('a connection remembers the last token it presented', () => {
+  it('answers it again on that connection even once the entry has left the bounded map', async () => {
+    const { cached, calls } = fixture(1)
+    const connection = {}
+    expect(await cached('a', connection)).toBe('sub-of-a')
+    expect(await cached('b')).toBe('sub-of-b') // evicts a from the map
+    expect(await cached('a', connection)).toBe('sub-of-a')
+    expect(calls).toEqual(['a', 'b'])
+    // Another connection has only the map, which no longer holds a.
+    expect(await cached('a', {})).toBe('sub-of-a')
+    expect(calls).toEqual(['a', 'b', 'a'])
+  })
+
+  it('another token on the same connection is looked up, and a bad one rejected', async () => {
+    const { cached, calls } = fixture()
+    const connection = {}
+    await cached('a', connection)
+    await expect(cached('bad-a', connection)).rejects.toThrow()
+    expect(await cached('a', connection)).toBe('sub-of-a')
+    expect(calls).toEqual(['a', 'bad-a'])
+  })
+
+  it('stops answering at exp on that connection too', async () => {
+    const { cached, calls, advance, expiresAt, nowSec } = fixture(100, 60_000)
+    const connection = {}
+    expiresAt.set('t', nowSec() + 10)
+    await cached('t', connection)
+    advance(9_999)
+    await cached('t', connection)
+    advance(1)
+    await cached('t', connection)
+    expect(calls).toEqual(['t', 't'])
+  })
+
+  it('never answers a token it was not given, or after its validity (property)', () => {
+    const op = fc.oneof(
+      fc.record({
+        kind: fc.constant('store' as const),
+        token: fc.constantFrom('a', 'b', 'c'),
+        connection: fc.constantFrom(0, 1, undefined)
+      }),
+      fc.record({
+        kind: fc.constant('lookup' as const),
+        token: fc.constantFrom('a', 'b', 'c', 'x'),
+        connection: fc.constantFrom(0, 1, undefined)
+      }),
+      fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 0, max: 90_000 }) })
+    )
+    fc.assert(
+      // A token's exp is part of it: fixed per token, seconds after the start.
+      fc.property(
+        fc.array(op, { maxLength: 30 }),
+        fc.array(fc.integer({ min: -5, max: 200 }), { minLength: 3, maxLength: 3 }),
+        (ops, expOffsets) => {
+          let now = 1_700_000_000_000
+          const startSec = now / 1000
+          const expOf = (token: string) => startSec + (expOffsets['abc'.indexOf(token)] ?? 0)
+          const cache = new VerificationCache({ maxEntries: 2, maxAgeMs: 60_000, now: () => now })
+          const connections = [{}, {}]
+          // The model: each token's validity as of its latest store.
+          const validUntil = new Map<string, number>()
+          for (const step of ops) {
+            if (step.kind === 'wait') {
+              now += step.ms
+            } else if (step.kind === 'store') {
+              const exp = expOf(step.token)
+              const connection =
+                step.connection === undefined ? undefined : connections[step.connection]
+              cache.store(step.token, `sub-of-${step.token}`, exp, connection)
+              const until = Math.min(exp * 1000, now + 60_000)
+              if (until > now) validUntil.set(step.token, until)
+            } else {
+              const connection =
+                step.connection === undefined ? undefined : connections[step.connection]
+              const hit = cache.lookup(step.token, connection)
+              if (hit !== undefined) {
+                expect(hit).toBe(`sub-of-${step.token}`)
+                expect(now).toBeLessThan(validUntil.get(step.token) ?? -Infinity)
+              }
+            }
+          }
+        }
+      )
+    )
+  })
+})
+
 describe('through the service, a cached token stops working at exp', () => {
   it('answers 401 once exp has passed, with no leeway', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })

@@ -12,13 +12,16 @@ export interface FilterInput {
   target: string
   /** The first Authorization value as received, undefined when the header is absent. */
   authorization: string | undefined
+  /** Identifies the connection the request came on (its socket), for the verifier. */
+  connection?: object
 }
 
 /**
  * Gives the subject of a valid ID token, or throws/rejects. It may answer synchronously
- * (a verification-cache hit), so the common case costs no promise.
+ * (a verification-cache hit), so the common case costs no promise. `connection` identifies
+ * where the token came from (see verification-cache.ts); a verifier may ignore it.
  */
-export type TokenVerifier = (token: string) => string | Promise<string>
+export type TokenVerifier = (token: string, connection?: object) => string | Promise<string>
 
 const ROOT: FilterDecision = { rule: 1, kind: 'root' }
 const PREFLIGHT: FilterDecision = { rule: 2, kind: 'preflight' }
@@ -48,7 +51,7 @@ export function applyFilter(
   // 4.3 rule 5: the raw value must verify as an ID token (no "Bearer" word).
   let verified: string | Promise<string>
   try {
-    verified = verify(input.authorization)
+    verified = verify(input.authorization, input.connection)
   } catch {
     return NOT_VERIFIED
   }

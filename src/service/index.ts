@@ -3,11 +3,12 @@ import { GenresFileError } from './genres.js'
 import { createBatchingSink } from './log-sink.js'
 import { createLogger } from './logger.js'
 import { startService } from './service.js'
+import { stdoutWriter } from './stdout.js'
 
 // The entry point: the only module that reads process.env and handles signals.
 async function main(): Promise<void> {
   const config = loadConfig(process.env)
-  const sink = createBatchingSink((text) => process.stdout.write(text))
+  const sink = createBatchingSink(stdoutWriter())
   const logger = createLogger(config.logLevel, sink.write)
   const service = await startService(config, logger)
   console.log(`genre service listening on ${service.url}`)

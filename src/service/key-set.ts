@@ -1,13 +1,7 @@
-import { createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from 'jose'
+import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose'
+import { httpGet, type HttpGet } from './http-get.js'
 import type { Logger } from './logger.js'
-import {
-  DocumentFetchError,
-  fetchJsonDocument,
-  type Fetch,
-  type ReadDocument
-} from './remote-json.js'
-
-type RemoteKeySet = ReturnType<typeof createRemoteJWKSet>
+import { DocumentFetchError, fetchJsonDocument, type ReadDocument } from './remote-json.js'
 
 /** The key set could not be fetched; requests needing it get 401, never 5xx. */
 export class KeySetUnavailableError extends Error {
@@ -32,15 +26,16 @@ export interface KeySetOptions {
   /** Time-out of one HTTP fetch, reading the body included. */
   timeoutMs: number
   /**
-   * At most one fetch per this period: jose's cooldownDuration after a success, and the same
-   * back-off after a failure, so an outage is not hammered.
+   * At most one fetch per this period: an unknown `kid` refetches only once the keys are this
+   * old, and after a failure no fetch is made for this long, so an outage is not hammered.
    */
   cooldownMs: number
   /** Known keys are refreshed in the background after this age; they stay usable meanwhile. */
   refreshMs: number
   /** Bodies over this many bytes fail the fetch; default MAX_DOCUMENT_BYTES (1 MiB). */
   maxBytes?: number
-  fetch?: Fetch
+  /** The GET of the documents; node:http(s) unless a test wraps it. */
+  get?: HttpGet
   onFetch?: (outcome: 'ok' | 'failed', report: FetchReport) => void
 }
 
@@ -49,7 +44,7 @@ export interface KeySet {
 }
 
 /** RFC 7517 section 5: an object whose `keys` is an array of JWK objects. */
-export const readKeySet: ReadDocument<{ keys: object[] }> = (document) => {
+export const readKeySet: ReadDocument<JSONWebKeySet> = (document) => {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     return { problem: 'wrong shape: not a JSON object' }
   }
@@ -58,7 +53,7 @@ export const readKeySet: ReadDocument<{ keys: object[] }> = (document) => {
   if (!keys.every((key) => typeof key === 'object' && key !== null && !Array.isArray(key))) {
     return { problem: 'wrong shape: an entry of "keys" is not an object' }
   }
-  return { value: { keys: keys as object[] } }
+  return { value: { keys: keys as JSONWebKeySet['keys'] } }
 }
 
 /**
@@ -73,37 +68,31 @@ export function logFetches(logger: Logger): NonNullable<KeySetOptions['onFetch']
 }
 
 /**
- * jose's remote key set with `cacheMaxAge: Infinity`: jose then never refetches a set it
- * holds on its own (a failed refetch would throw and turn known keys unusable during an
- * outage). Refetches happen on an unknown `kid` (jose: one in-flight fetch shared by all
- * callers, at most once per cooldown) and in the background once the set is `refreshMs` old,
- * so keys removed by the identity provider stop working after about that long.
+ * The identity provider's keys, fetched on first use and held in jose's local key set.
+ * Refetches happen on an unknown `kid` (at most once per cooldown) and in the background once
+ * the keys are `refreshMs` old, so keys removed by the identity provider stop working after
+ * about that long. A failed refetch keeps the keys already held: an outage does not make
+ * known keys unusable. Concurrent callers share one fetch.
  *
  * Every fetch — discovery and key set — goes through `fetchDocument`: a reply that is not a
  * 200 with a bounded JSON body of the right shape is a failure, and after a failure no fetch
  * is made for the cooldown.
  */
 export function createKeySet(options: KeySetOptions): KeySet {
-  const baseFetch: Fetch = options.fetch ?? ((url, init) => fetch(url, init))
-  let lastSuccessAt = -Infinity
+  const get = options.get ?? httpGet
   let lastFailureAt = -Infinity
 
-  const gated = async <T>(
-    url: string,
-    read: ReadDocument<T>,
-    signal: AbortSignal | null | undefined
-  ): Promise<T> => {
+  const fetchDocument: DocumentFetch = async (url, read) => {
     if (Date.now() - lastFailureAt < options.cooldownMs) {
       throw new KeySetUnavailableError('recent fetch failed, backing off')
     }
     try {
       const value = await fetchJsonDocument(url, read, {
-        fetch: baseFetch,
-        signal: signal ?? AbortSignal.timeout(options.timeoutMs),
+        get,
+        signal: AbortSignal.timeout(options.timeoutMs),
         timeoutMs: options.timeoutMs,
         maxBytes: options.maxBytes
       })
-      lastSuccessAt = Date.now()
       options.onFetch?.('ok', { url })
       return value
     } catch (error) {
@@ -113,41 +102,55 @@ export function createKeySet(options: KeySetOptions): KeySet {
       throw new KeySetUnavailableError(reason)
     }
   }
-  const fetchDocument: DocumentFetch = (url, read) => gated(url, read, undefined)
-  // jose's customFetch: it passes its own time-out signal and reads the reply as JSON.
-  const joseFetch = async (url: string, init: RequestInit): Promise<Response> =>
-    Response.json(await gated(url, readKeySet, init.signal))
 
-  let remote: Promise<RemoteKeySet> | undefined
-  const resolveRemote = (): Promise<RemoteKeySet> => {
-    remote ??= options.resolveUrl(fetchDocument).then(
-      (url) =>
-        createRemoteJWKSet(url, {
-          timeoutDuration: options.timeoutMs,
-          cooldownDuration: options.cooldownMs,
-          cacheMaxAge: Infinity,
-          [customFetch]: joseFetch
-        }),
-      (error: unknown) => {
-        remote = undefined
-        throw error
-      }
-    )
-    return remote
+  // Discovery happens once; after a failure it is tried again with the next fetch.
+  let keySetUrl: Promise<URL> | undefined
+  const resolveUrl = (): Promise<URL> => {
+    keySetUrl ??= options.resolveUrl(fetchDocument).catch((error: unknown) => {
+      keySetUrl = undefined
+      throw error
+    })
+    return keySetUrl
+  }
+
+  let local: JWTVerifyGetKey | undefined
+  let fetchedAt = -Infinity
+  let pending: Promise<void> | undefined
+  const reload = (): Promise<void> => {
+    pending ??= (async () => {
+      const url = await resolveUrl()
+      const keys = await fetchDocument(url.href, readKeySet)
+      local = createLocalJWKSet(keys)
+      fetchedAt = Date.now()
+    })().finally(() => {
+      pending = undefined
+    })
+    return pending
   }
 
   const getKey: JWTVerifyGetKey = async (header, token) => {
-    const keySet = await resolveRemote()
-    const now = Date.now()
-    if (
-      keySet.fresh &&
-      !keySet.reloading &&
-      now - lastSuccessAt >= options.refreshMs &&
-      now - lastFailureAt >= options.cooldownMs
+    if (local === undefined) {
+      await reload()
+    } else if (
+      pending === undefined &&
+      Date.now() - fetchedAt >= options.refreshMs &&
+      Date.now() - lastFailureAt >= options.cooldownMs
     ) {
-      keySet.reload().catch(() => undefined)
+      reload().catch(() => undefined)
     }
-    return keySet(header, token)
+    const held = local as JWTVerifyGetKey
+    try {
+      return await held(header, token)
+    } catch (error) {
+      if (
+        !(error instanceof errors.JWKSNoMatchingKey) ||
+        Date.now() - fetchedAt < options.cooldownMs
+      ) {
+        throw error
+      }
+      await reload()
+      return (local as JWTVerifyGetKey)(header, token)
+    }
   }
   return { getKey }
 }

@@ -64,23 +64,29 @@ export function createLogger(
     }
   }
   const requestEnabled = threshold >= LOG_LEVELS.indexOf('info')
-  // Under load most lines carry the same subject: escape it once.
-  let lastSubject = ''
-  let lastSubjectJson = '""'
+  // Under load most lines share method, path, status and subject: the text between the time
+  // and the duration, and the subject's part, are escaped and joined once and reused.
+  let lastMethod = ''
+  let lastPath = ''
+  let lastStatus = NaN
+  let middle = ''
+  let lastSubject: string | undefined
+  let subjectPart = '}\n'
   const request: Logger['request'] = (method, path, status, durationMs, subject) => {
     if (!requestEnabled) return
-    let sub = ''
-    if (subject !== undefined) {
-      if (subject !== lastSubject) {
-        lastSubject = subject
-        lastSubjectJson = jsonString(subject)
-      }
-      sub = `,"sub":${lastSubjectJson}`
+    if (method !== lastMethod || path !== lastPath || status !== lastStatus) {
+      lastMethod = method
+      lastPath = path
+      lastStatus = status
+      middle =
+        `","level":"info","msg":"request","method":${jsonString(method)},` +
+        `"path":${jsonString(path)},"status":${status},"durationMs":`
     }
-    write(
-      `{"time":"${timestamp()}","level":"info","msg":"request","method":${jsonString(method)},` +
-        `"path":${jsonString(path)},"status":${status},"durationMs":${durationMs}${sub}}\n`
-    )
+    if (subject !== lastSubject) {
+      lastSubject = subject
+      subjectPart = subject === undefined ? '}\n' : `,"sub":${jsonString(subject)}}\n`
+    }
+    write(`{"time":"${timestamp()}${middle}${durationMs}${subjectPart}`)
   }
   return {
     error: entry('error'),

@@ -1,5 +1,4 @@
-/** `fetch` as the service calls it; tests may inject their own. */
-export type Fetch = (url: string, init: RequestInit) => Promise<Response>
+import type { HttpGet, HttpReply } from './http-get.js'
 
 /** Key sets and discovery documents are a few KiB; nothing an identity provider sends is near this. */
 export const MAX_DOCUMENT_BYTES = 1024 * 1024
@@ -19,7 +18,7 @@ export class DocumentFetchError extends Error {
 }
 
 export interface FetchJsonOptions {
-  fetch: Fetch
+  get: HttpGet
   /** Aborts the request and the reading of its body. */
   signal: AbortSignal
   timeoutMs: number
@@ -37,21 +36,15 @@ export async function fetchJsonDocument<T>(
   options: FetchJsonOptions
 ): Promise<T> {
   const maxBytes = options.maxBytes ?? MAX_DOCUMENT_BYTES
-  const stop = new AbortController()
-  const signal = AbortSignal.any([options.signal, stop.signal])
   let text: string
   try {
-    const response = await options.fetch(url, {
-      headers: { accept: 'application/json' },
-      redirect: 'manual',
-      signal
-    })
-    if (response.status !== 200) {
+    const reply = await options.get(url, options.signal)
+    if (reply.status !== 200) {
       // An error page is not read at all, however large it is.
-      await response.body?.cancel().catch(() => undefined)
-      throw new DocumentFetchError(`HTTP ${response.status}`)
+      reply.discard()
+      throw new DocumentFetchError(`HTTP ${reply.status}`)
     }
-    text = await readAtMost(response, maxBytes, stop)
+    text = await readAtMost(reply, maxBytes)
   } catch (error) {
     throw causeOf(error, options)
   }
@@ -66,46 +59,31 @@ export async function fetchJsonDocument<T>(
   return outcome.value
 }
 
-async function readAtMost(
-  response: Response,
-  maxBytes: number,
-  stop: AbortController
-): Promise<string> {
+async function readAtMost(reply: HttpReply, maxBytes: number): Promise<string> {
   const tooLarge = (): DocumentFetchError => {
-    stop.abort()
+    reply.discard()
     return new DocumentFetchError(`body larger than ${maxBytes} bytes`)
   }
-  if (Number(response.headers.get('content-length')) > maxBytes) {
-    await response.body?.cancel().catch(() => undefined)
-    throw tooLarge()
-  }
-  if (response.body === null) return ''
-  const reader = response.body.getReader()
+  if (reply.contentLength > maxBytes) throw tooLarge()
   const chunks: Uint8Array[] = []
   let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > maxBytes) {
-      reader.cancel().catch(() => undefined)
-      throw tooLarge()
-    }
-    chunks.push(value)
+  for await (const chunk of reply.body) {
+    size += chunk.byteLength
+    if (size > maxBytes) throw tooLarge()
+    chunks.push(chunk)
   }
   return Buffer.concat(chunks).toString('utf8')
 }
 
 function causeOf(error: unknown, options: FetchJsonOptions): DocumentFetchError {
   if (error instanceof DocumentFetchError) return error
-  if (error instanceof Error && error.name === 'TimeoutError') {
+  // The signal is the time-out: whatever the request or the body reports once it has fired
+  // (an AbortError, a reset), the cause is the time-out.
+  if (options.signal.aborted)
     return new DocumentFetchError(`timed out after ${options.timeoutMs} ms`)
-  }
-  // undici: TypeError('fetch failed') with the socket error (ECONNREFUSED, …) as its cause.
-  const inner = error instanceof Error ? error.cause : undefined
   const code =
-    inner instanceof Error && 'code' in inner && typeof inner.code === 'string'
-      ? inner.code
+    error instanceof Error && 'code' in error && typeof error.code === 'string'
+      ? error.code
       : error instanceof Error
         ? error.name
         : 'unknown'

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { applyFilter, type FilterDecision, type TokenVerifier } from './auth-filter.js'
 import { corsHeaders } from './cors.js'
 import { firstHeaderValue } from './first-header.js'
@@ -15,6 +15,11 @@ import {
 import type { Routes } from './routes.js'
 import { pathOf, relativePath } from './target.js'
 import { createTurnBatch } from './turn-batch.js'
+
+// node:http comes through getBuiltinModule: its ES import also loads Node's internal fetch
+// implementation (undici, about 13 MB of memory and 25 ms of start-up), which the service
+// does not use (see http-get.ts).
+const { createServer } = process.getBuiltinModule('node:http')
 
 /** One request on its way from the filter to its reply. */
 interface Exchange {
@@ -153,7 +158,12 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     const method = req.method ?? ''
     const target = req.url ?? ''
     const decision = applyFilter(
-      { method, target, authorization: firstHeaderValue(req.rawHeaders, 'authorization') },
+      {
+        method,
+        target,
+        authorization: firstHeaderValue(req.rawHeaders, 'authorization'),
+        connection: req.socket
+      },
       basePath,
       verify
     )
