@@ -1,18 +1,15 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   createSigningKey,
   LocalIdentityProvider,
   mintIdToken
 } from './support/identity-provider.js'
+import { launchChromium, noBrowser } from './support/chromium.js'
 import { CLIENT_ID, startTestService, type TestService } from './support/test-service.js'
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-// Skippable only on a developer machine without Chromium; in CI a missing browser fails.
-const skip = !existsSync(CHROMIUM) && process.env.CI === undefined
 
 const PAGE = readFileSync(new URL('../../examples/browser-client/index.html', import.meta.url))
 
@@ -25,7 +22,7 @@ async function servePage(): Promise<{ server: Server; port: number }> {
   return { server, port: (server.address() as AddressInfo).port }
 }
 
-describe.skipIf(skip)('a real browser honours the CORS headers', () => {
+describe.skipIf(noBrowser)('a real browser honours the CORS headers', () => {
   let provider: LocalIdentityProvider
   let service: TestService
   let pages: { server: Server; port: number }[]
@@ -35,7 +32,6 @@ describe.skipIf(skip)('a real browser honours the CORS headers', () => {
   let otherOrigin: string
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (CI is set)`)
     const key = await createSigningKey('k')
     provider = await LocalIdentityProvider.start([key])
     token = await mintIdToken(provider, CLIENT_ID, { key })
@@ -48,18 +44,7 @@ describe.skipIf(skip)('a real browser honours the CORS headers', () => {
       BASE_PATH: '/api',
       LOG_LEVEL: 'silent'
     })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync'
-      ]
-    })
+    browser = await launchChromium()
   }, 60_000)
 
   afterAll(async () => {

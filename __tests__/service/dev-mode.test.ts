@@ -5,21 +5,17 @@
  * refuses to start with one line.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchChromium, noBrowser } from './support/chromium.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const ENTRY = path.join(ROOT, 'src/service/dev/index.ts')
 const GENRES = JSON.parse(readFileSync(path.join(ROOT, 'data/genres.json'), 'utf8')) as unknown
 const PAGE_FILE = readFileSync(path.join(ROOT, 'examples/browser-client/index.html'), 'utf8')
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-// Skippable only on a developer machine without Chromium; in CI a missing browser fails.
-const noBrowser = !existsSync(CHROMIUM) && process.env.CI === undefined
 
 /** Only what a shell gives; HOST is set to show that dev mode ignores it. */
 const BASE_ENV = {
@@ -222,19 +218,7 @@ describe('npm run serve:dev', () => {
 
   describe.skipIf(noBrowser)('the printed browser address', () => {
     it('lists the genres in a real browser, with no request leaving loopback', async () => {
-      if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (CI is set)`)
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync'
-        ]
-      })
+      const browser = await launchChromium()
       try {
         const page = await browser.newPage()
         const requested: string[] = []

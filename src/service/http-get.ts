@@ -17,8 +17,8 @@ export interface HttpReply {
 export type HttpGet = (url: string, signal: AbortSignal) => Promise<HttpReply>
 
 // node:http and node:https come through getBuiltinModule: an ES import of node:http also
-// loads Node's internal fetch implementation (undici, about 13 MB of memory), which the
-// service does not use.
+// loads Node's internal fetch implementation (undici: 7–9 MB more at the peak under load,
+// and a slower start), which the service does not use.
 const clients = {
   'http:': () => process.getBuiltinModule('node:http'),
   'https:': () => process.getBuiltinModule('node:https')

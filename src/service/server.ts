@@ -17,8 +17,7 @@ import { pathOf, relativePath } from './target.js'
 import { createTurnBatch } from './turn-batch.js'
 
 // node:http comes through getBuiltinModule: its ES import also loads Node's internal fetch
-// implementation (undici, about 13 MB of memory and 25 ms of start-up), which the service
-// does not use (see http-get.ts).
+// implementation (undici), which the service does not use (see http-get.ts).
 const { createServer } = process.getBuiltinModule('node:http')
 
 /** One request on its way from the filter to its reply. */
