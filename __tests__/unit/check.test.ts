@@ -57,6 +57,9 @@ function serverWithTask(base = SERVER, statuses = ['PENDING', 'IN_PROGRESS']) {
       new URL(request.url).searchParams.get('analysisId') === 'AYhSC3WDE6ILQDIMAPIp'
         ? HttpResponse.json(projectStatusExample)
         : HttpResponse.json({ errors: [{ msg: 'not found' }] }, { status: 404 })
+    ),
+    http.get(`${base}/api/issues/search`, () =>
+      HttpResponse.json({ paging: { pageIndex: 1, pageSize: 500, total: 0 }, issues: [] })
     )
   )
   return taskRequests
@@ -82,7 +85,8 @@ describe('report file → task → analysis → gate', () => {
     expect(log.of('info')).toEqual([
       'PENDING after 3.0 s',
       'IN_PROGRESS after 4.0 s',
-      'SUCCESS after 5.0 s'
+      'SUCCESS after 5.0 s',
+      'New issues: 0 (1 request).'
     ])
     expect(log.of('endgroup')).toHaveLength(1)
   })

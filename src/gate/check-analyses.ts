@@ -1,3 +1,4 @@
+import { analysisBaseDir, locator, type FileCheck } from '../findings/locate.js'
 import type { Log } from '../log.js'
 import type { Settings } from '../settings.js'
 import { serverBase } from '../sonar/origin.js'
@@ -7,7 +8,16 @@ import { checkTarget, clientFor, type CheckDependencies } from './check.js'
 import type { AnalysisOutcome } from './outcome.js'
 import { findTargets, type Target, type TargetSources } from './targets.js'
 
-export type AnalysesDependencies = CheckDependencies & Omit<TargetSources, 'log'>
+export type AnalysesDependencies = CheckDependencies &
+  Omit<TargetSources, 'log'> & {
+    /**
+     * The repository's root, which findings' files are relative to (the workspace on a runner);
+     * without it findings have no file.
+     */
+    repoRoot?: string
+    /** Whether a path is a file of the checkout (tests pass their own). */
+    fileExists?: FileCheck
+  }
 
 /**
  * The whole check, for every analysis the settings name: each is waited for and read at the same
@@ -25,6 +35,12 @@ export async function checkQualityGates(
   deps: AnalysesDependencies
 ): Promise<AnalysisOutcome[]> {
   const found = await findTargets(settings, deps)
+  const { repoRoot } = deps
+  const locateFiles =
+    repoRoot === undefined
+      ? undefined
+      : (target: Target) =>
+          locator(analysisBaseDir(target.reportFile, deps.cwd), repoRoot, deps.fileExists)
   const clients = new Map<string, SonarClient>()
   const clientOf = ({ target }: { target: Target }): SonarClient => {
     const key = serverBase(target.serverUrl).href
@@ -52,7 +68,8 @@ export async function checkQualityGates(
           const log = group ?? deps.log
           const result = await checkTarget(entry.target, clientOf(entry), settings, {
             ...deps,
-            log
+            log,
+            locateFiles
           })
           return { read: true, source: entry.source, result }
         } catch (error) {

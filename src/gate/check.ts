@@ -6,8 +6,10 @@ import type { Settings } from '../settings.js'
 import { SonarClient } from '../sonar/client.js'
 import { serverBase } from '../sonar/origin.js'
 import { tokenExpiryWarning } from '../sonar/token-expiration.js'
+import type { IssueScope } from '../sonar/issues.js'
 import type { Condition, MetricDefinition, NewCodePeriod } from '../sonar/types.js'
 import { evaluateConditions, type EvaluatedCondition } from './evaluate.js'
+import { readNewIssues, type NewIssues } from './new-issues.js'
 import type { Target } from './targets.js'
 import { seconds, waitForTask, type FinishedTask } from './wait-for-task.js'
 
@@ -40,6 +42,8 @@ export interface GateResult {
   caycStatus?: string
   /** true when the server ignored conditions on new code (too few new lines). */
   ignoredConditions?: boolean
+  /** The analysis's open new issues, read after the verdict; undefined when the project is unknown. */
+  newIssues?: NewIssues
 }
 
 export interface CheckDependencies {
@@ -49,6 +53,11 @@ export interface CheckDependencies {
   log: Log
   userAgent: string
   random?: () => number
+  /**
+   * Where an issue's file is in the checkout, for the target's analysis: the repository path of
+   * a path relative to its base directory, or undefined. Without it no finding has a file.
+   */
+  locateFiles?: (target: Target) => (serverPath: string) => string | undefined
 }
 
 /**
@@ -104,6 +113,15 @@ export async function checkTarget(
 
   const gate = await client.getProjectStatus(analysisId)
   const conditions = await withServerMetrics(gate.conditions, client, deps.log)
+  const newIssues = projectKey
+    ? await readNewIssues(client, projectKey, issueScope(finished), {
+        serverUrl: target.serverUrl,
+        branch: finished?.branch,
+        pullRequest: finished?.pullRequest,
+        locate: deps.locateFiles?.(target) ?? (() => undefined)
+      })
+    : undefined
+  if (newIssues) deps.log.info(newIssuesLine(newIssues))
   return {
     status: gate.status,
     qualityGateStatus: toQualityGateStatus(gate.status),
@@ -120,8 +138,24 @@ export async function checkTarget(
     pullRequest: finished?.pullRequest,
     period: gate.period,
     caycStatus: gate.caycStatus,
-    ignoredConditions: gate.ignoredConditions
+    ignoredConditions: gate.ignoredConditions,
+    newIssues
   }
+}
+
+/** A pull request's issues when the analysis is of one, else the branch's new code. */
+function issueScope(task: FinishedTask | undefined): IssueScope {
+  return task?.pullRequest
+    ? { kind: 'pull-request', pullRequest: task.pullRequest }
+    : { kind: 'new-code', branch: task?.branch }
+}
+
+/** What was read, in one line: the count, and where the count goes past what was read. */
+function newIssuesLine(newIssues: NewIssues): string {
+  if (!newIssues.read) return newIssues.reason
+  const { findings, total, requests } = newIssues
+  const shown = findings.length < total ? `; the first ${findings.length} are shown` : ''
+  return `New issues: ${total}${shown} (${requests} ${requests === 1 ? 'request' : 'requests'}).`
 }
 
 /**

@@ -21,6 +21,8 @@ export type Target = {
   kind: ServerKind
   dashboardUrl: string | undefined
   projectKey: string | undefined
+  /** The report file it came from (relative to the working directory); none for an input's id. */
+  reportFile?: string
 } & (
   | { wait: 'task'; taskId: string; taskUrl: URL | undefined }
   | { wait: 'analysis'; analysisId: string }
@@ -119,7 +121,8 @@ function reportTarget(report: ReportTask, host: URL | undefined): Target {
     taskId: report.ceTaskId,
     taskUrl,
     dashboardUrl: report.dashboardUrl?.href,
-    projectKey: report.projectKey
+    projectKey: report.projectKey,
+    reportFile: report.file
   }
 }
 

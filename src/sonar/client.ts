@@ -12,6 +12,7 @@ import {
 import { BodyProblem, parseJsonBody } from './json-reply.js'
 import { isAllowedRedirect, isSameOrigin, serverBase, shownUrl } from './origin.js'
 import { decideRetry } from './retry-policy.js'
+import { decodeIssuesPage, issuesQuery, type IssueScope, type IssuesPage } from './issues.js'
 import { asksForTaskWarnings, firstAuthScheme, type ServerKind } from './server-kind.js'
 import { parseTokenExpiration, TOKEN_EXPIRATION_HEADER } from './token-expiration.js'
 import { headerValue, HttpTransport, TransportFailure, type Reply } from './transport.js'
@@ -188,6 +189,25 @@ export class SonarClient {
         badRequest: 'The server refused the request for the last analysis.'
       },
       decode: decodeLastProcessingMs,
+      once: true
+    })
+  }
+
+  /**
+   * One page of the project's open new issues (`GET api/issues/search`, Browse permission), in
+   * the parameters the server's generation takes (see issuesQuery). Read once: a failure is not
+   * tried again, since the verdict never waits on the issues.
+   */
+  async getIssuesPage(projectKey: string, scope: IssueScope, page: number): Promise<IssuesPage> {
+    const query = issuesQuery(projectKey, scope, this.options.kind, page)
+    const project = oneLine(projectKey)
+    return this.getJson(new URL(`api/issues/search?${query.toString()}`, this.serverBase), {
+      what: `the new issues of ${project}`,
+      advice: {
+        notFound: `The server has no api/issues/search, or does not know the project ${project}.`,
+        badRequest: `The server refused the issues request for ${project}.`
+      },
+      decode: decodeIssuesPage,
       once: true
     })
   }

@@ -32,7 +32,7 @@ export function serverKind(
 }
 
 /** true when the server's version is known to be at least `major.minor`. */
-function atLeast(kind: ServerKind, major: number, minor: number): boolean {
+export function atLeast(kind: ServerKind, major: number, minor: number): boolean {
   if (!kind.version) return false
   const [hasMajor, hasMinor] = kind.version
   return hasMajor > major || (hasMajor === major && hasMinor >= minor)

@@ -1,0 +1,195 @@
+/**
+ * `api/issues/search` as the action reads it: which parameters each server generation takes for
+ * "the open issues of this analysis's new code", and the decoder that checks a reply page.
+ * Facts from the server's own web service changelog:
+ * - `componentKeys` was renamed `components` in 10.2 (the old name stays a deprecated key), and
+ *   a server before 10.2 ignores `components`, which would return every project's issues: the
+ *   new name only to servers known to be 10.2 or later.
+ * - `sinceLeakPeriod` was deprecated in 9.4 for `inNewCodePeriod` and removed in 10.0, where it
+ *   would be ignored (all the branch's issues): the old name only to servers known to be older
+ *   than 9.4, and to SonarQube Cloud, whose API keeps it.
+ * - `resolved=false` (open issues) is in every generation; `statuses`/`resolutions` were
+ *   deprecated in 10.4 for `issueStatuses`, which older servers do not know.
+ * - `severity` and `type` are deprecated in 10.4 for `impacts` (10.2+): both are read.
+ * - `ps` is at most 500, and no page past the 10,000th result is served.
+ */
+import { idProblem } from '../identifier.js'
+import { atLeast, type ServerKind } from './server-kind.js'
+import { UnexpectedShape } from './types.js'
+
+/** The largest page api/issues/search serves, and the last result it serves at all. */
+export const ISSUES_PAGE_SIZE = 500
+export const ISSUES_RESULT_WINDOW = 10_000
+
+/** Which issues of the project are the analysis's new ones. */
+export type IssueScope =
+  /** The analysis is of a pull request: all its open issues are new. */
+  | { kind: 'pull-request'; pullRequest: string }
+  /** Of a branch (undefined: the main branch): its open issues in the new code period. */
+  | { kind: 'new-code'; branch: string | undefined }
+
+/** A location inside a file, as the server gives it (1-based lines, 0-based offsets). */
+export interface TextRange {
+  startLine: number
+  endLine: number
+  startOffset: number | undefined
+  endOffset: number | undefined
+}
+
+/** One issue as the server sends it, its fields checked and bounded in kind (not in length). */
+export interface SonarIssue {
+  key: string
+  /** `repository:rule`, e.g. `java:S1144`. */
+  rule: string
+  message: string
+  /** The component (file) key, e.g. `my-project:src/main/Foo.java`. */
+  component: string
+  /** The file's path in the project, from the reply's `components` (or else the key). */
+  path: string | undefined
+  line: number | undefined
+  textRange: TextRange | undefined
+  /** BLOCKER, CRITICAL, MAJOR, MINOR, INFO (deprecated in 10.4, still sent). */
+  severity: string | undefined
+  /** BUG, VULNERABILITY, CODE_SMELL (deprecated in 10.4, still sent). */
+  type: string | undefined
+  /** 10.2+: each software quality it hurts, with a severity (HIGH, MEDIUM, LOW; BLOCKER, INFO from 10.8). */
+  impacts: Array<{ softwareQuality: string; severity: string }>
+  /** 10.2+: the clean code attribute (e.g. CONVENTIONAL). */
+  cleanCodeAttribute: string | undefined
+}
+
+/** One page of the reply: its issues, the rules' names and how many issues match in all. */
+export interface IssuesPage {
+  issues: SonarIssue[]
+  /** Rule names by key, from `additionalFields=rules`. */
+  ruleNames: Map<string, string>
+  total: number
+}
+
+/**
+ * The query of one page: the project (and branch or pull request), open issues only, new ones
+ * only, with the rules' names, in each generation's parameter names.
+ *
+ * @example issuesQuery('shop', { kind: 'new-code', branch: 'main' }, { cloud: false, version: [10, 7] }, 1).toString()
+ * // 'components=shop&resolved=false&ps=500&p=1&additionalFields=rules&branch=main&inNewCodePeriod=true'
+ */
+export function issuesQuery(
+  projectKey: string,
+  scope: IssueScope,
+  kind: ServerKind,
+  page: number
+): URLSearchParams {
+  const components = !kind.cloud && atLeast(kind, 10, 2) ? 'components' : 'componentKeys'
+  const query = new URLSearchParams({
+    [components]: projectKey,
+    resolved: 'false',
+    ps: String(ISSUES_PAGE_SIZE),
+    p: String(page),
+    additionalFields: 'rules'
+  })
+  if (scope.kind === 'pull-request') {
+    query.set('pullRequest', scope.pullRequest)
+    return query
+  }
+  if (scope.branch !== undefined) query.set('branch', scope.branch)
+  const olderThan94 = kind.version !== undefined && !atLeast(kind, 9, 4)
+  query.set(kind.cloud || olderThan94 ? 'sinceLeakPeriod' : 'inNewCodePeriod', 'true')
+  return query
+}
+
+type Json = Record<string, unknown>
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
+
+/** A line number: a whole number of at least 1, or undefined. */
+const lineNumber = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 ? value : undefined
+
+/** An offset in a line: a whole number of at least 0, or undefined. */
+const offset = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined
+
+/** Severity and type words: upper case, short; anything else is dropped. */
+const WORD = /^[A-Z][A-Z_]{0,39}$/
+const word = (value: unknown): string | undefined => {
+  const found = text(value)
+  return found !== undefined && WORD.test(found) ? found : undefined
+}
+
+/**
+ * Decodes one page of `GET api/issues/search`. An issue without a key, rule, message or
+ * component is skipped (the reply is still used); a reply without `issues` is not the server's.
+ * `total` is `paging.total` (9.8+) or the deprecated top-level `total`.
+ */
+export function decodeIssuesPage(body: unknown): IssuesPage {
+  const issues = isObject(body) ? body['issues'] : undefined
+  if (!isObject(body) || !Array.isArray(issues)) {
+    throw new UnexpectedShape('expected {"issues": [...]}')
+  }
+  const paths = new Map<string, string>()
+  for (const component of arrayOf(body['components'])) {
+    const [key, path] = [text(component['key']), text(component['path'])]
+    if (key !== undefined && path !== undefined) paths.set(key, path)
+  }
+  const ruleNames = new Map<string, string>()
+  for (const rule of arrayOf(body['rules'])) {
+    const [key, name] = [text(rule['key']), text(rule['name'])]
+    if (key !== undefined && name !== undefined) ruleNames.set(key, name)
+  }
+  const paging = isObject(body['paging']) ? body['paging'] : {}
+  const total = [paging['total'], body['total']].find(
+    (value): value is number => typeof value === 'number' && Number.isSafeInteger(value)
+  )
+  const decoded = issues.filter(isObject).flatMap((issue) => decodeIssue(issue, paths))
+  return { issues: decoded, ruleNames, total: Math.max(0, total ?? decoded.length) }
+}
+
+function decodeIssue(issue: Json, paths: Map<string, string>): SonarIssue[] {
+  const [key, rule, message, component] = ['key', 'rule', 'message', 'component'].map((name) =>
+    text(issue[name])
+  )
+  if (!key || idProblem(key) || !rule || message === undefined || !component) return []
+  const project = text(issue['project'])
+  const fromKey =
+    project !== undefined && component.startsWith(`${project}:`)
+      ? component.slice(project.length + 1)
+      : undefined
+  return [
+    {
+      key,
+      rule,
+      message,
+      component,
+      path: paths.get(component) ?? fromKey,
+      line: lineNumber(issue['line']),
+      textRange: decodeTextRange(issue['textRange']),
+      severity: word(issue['severity']),
+      type: word(issue['type']),
+      impacts: arrayOf(issue['impacts']).flatMap((impact) => {
+        const [quality, severity] = [word(impact['softwareQuality']), word(impact['severity'])]
+        return quality && severity ? [{ softwareQuality: quality, severity }] : []
+      }),
+      cleanCodeAttribute: word(issue['cleanCodeAttribute'])
+    }
+  ]
+}
+
+function decodeTextRange(value: unknown): TextRange | undefined {
+  if (!isObject(value)) return undefined
+  const startLine = lineNumber(value['startLine'])
+  const endLine = lineNumber(value['endLine'])
+  if (startLine === undefined || endLine === undefined || endLine < startLine) return undefined
+  return {
+    startLine,
+    endLine,
+    startOffset: offset(value['startOffset']),
+    endOffset: offset(value['endOffset'])
+  }
+}
+
+function arrayOf(value: unknown): Json[] {
+  return Array.isArray(value) ? value.filter(isObject) : []
+}
