@@ -1,6 +1,6 @@
-import type { RunnerCommands } from '../src/log.js'
+import type { AnnotationWhere, RunnerCommands } from '../src/log.js'
 
-type Kind = 'info' | 'warning' | 'notice' | 'group' | 'endgroup' | 'failed' | 'secret'
+type Kind = 'info' | 'warning' | 'notice' | 'error' | 'group' | 'endgroup' | 'failed' | 'secret'
 
 /**
  * A Log that keeps every line, tagged with its kind, for assertions. It also stands for the
@@ -8,16 +8,19 @@ type Kind = 'info' | 'warning' | 'notice' | 'group' | 'endgroup' | 'failed' | 's
  * action would send to the runner.
  */
 export class RecordingLog implements RunnerCommands {
-  readonly lines: { kind: Kind; text: string }[] = []
+  readonly lines: { kind: Kind; text: string; where?: AnnotationWhere }[] = []
 
   info(text: string): void {
     this.lines.push({ kind: 'info', text })
   }
-  warning(text: string): void {
-    this.lines.push({ kind: 'warning', text })
+  warning(text: string, where?: AnnotationWhere): void {
+    this.lines.push({ kind: 'warning', text, ...(where ? { where } : {}) })
   }
-  notice(text: string): void {
-    this.lines.push({ kind: 'notice', text })
+  notice(text: string, where?: AnnotationWhere): void {
+    this.lines.push({ kind: 'notice', text, ...(where ? { where } : {}) })
+  }
+  error(text: string, where?: AnnotationWhere): void {
+    this.lines.push({ kind: 'error', text, ...(where ? { where } : {}) })
   }
   startGroup(text: string): void {
     this.lines.push({ kind: 'group', text })

@@ -28697,6 +28697,73 @@ const systemClock = {
 
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./src/errors.ts
+/**
+ * Every failure the action reports is one of these. Each carries a stable `code` so tests and
+ * callers can tell them apart without matching on words, and a message a user can act on.
+ * No message ever contains the token.
+ */
+class ActionError extends Error {
+    code;
+    constructor(code, message) {
+        super(message);
+        this.name = new.target.name;
+        this.code = code;
+    }
+}
+/** An input or environment variable is missing or malformed. */
+class SettingsError extends ActionError {
+    constructor(message) {
+        super('ERR_SETTINGS', message);
+    }
+}
+/** The scanner's report-task.txt is missing or does not say what the action needs. */
+class ReportFileError extends ActionError {
+    constructor(message) {
+        super('ERR_REPORT_FILE', message);
+    }
+}
+/** The action refused to do something unsafe (send the token to another origin). */
+class UnsafeRequestError extends ActionError {
+    constructor(message) {
+        super('ERR_UNSAFE_REQUEST', message);
+    }
+}
+/** The server could not be reached or answered something other than the JSON we asked for. */
+class ServerRequestError extends ActionError {
+    /** HTTP status, or undefined when no reply came (network error, time-out). */
+    status;
+    constructor(message, status) {
+        super('ERR_SERVER_REQUEST', message);
+        this.status = status;
+    }
+}
+/** The analysis task ended FAILED or CANCELED on the server. */
+class TaskFailedError extends ActionError {
+    constructor(message) {
+        super('ERR_TASK_FAILED', message);
+    }
+}
+/** The overall time-out ran out before the verdict was known. */
+class TimeoutError extends ActionError {
+    constructor(message) {
+        super('ERR_TIMEOUT', message);
+    }
+}
+/** The quality gate is ERROR and `failOnError` is true. */
+class QualityGateFailure extends ActionError {
+    constructor(message) {
+        super('ERR_QUALITY_GATE', message);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/untrusted-text.ts
 /**
  * Text from a server, a report file or an input, made fit to quote inside one of our own
@@ -28764,6 +28831,307 @@ function hideCredentials(text) {
     return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^]*@/i, (_, scheme) => `${scheme ?? ''}***@`);
 }
 
+;// CONCATENATED MODULE: ./src/identifier.ts
+/**
+ * What an id or key may look like: task ids, analysis ids and project keys come from inputs, the
+ * report file and the server, go back to the server in the next request and into every message.
+ */
+
+/** No server makes a task id, analysis id or project key longer than this (project keys: 400). */
+const MAX_ID_LENGTH = 400;
+/**
+ * Why `value` cannot be an id or key (too long, holding a control character, an invisible
+ * format character such as a bidirectional override, or white space), or undefined when it can.
+ * Shared by the inputs, the report file and the server's replies, so all refuse the same values.
+ *
+ * @example idProblem('AY\n1') // 'holds the control character \\n'
+ */
+function idProblem(value) {
+    if (value.length > MAX_ID_LENGTH) {
+        return `is ${value.length} characters long, more than the ${MAX_ID_LENGTH} an id may have`;
+    }
+    const control = /\p{Cc}/u.exec(value);
+    if (control)
+        return `holds the control character ${escapeInvisible(control[0])}`;
+    const invisible = /[\p{Cf}\p{Zl}\p{Zp}]/u.exec(value);
+    if (invisible)
+        return `holds the invisible character ${escapeInvisible(invisible[0])}`;
+    return /\s/.test(value) ? 'holds white space' : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/report-file.ts
+
+
+
+
+
+
+/** Where each scanner writes the file, in the order the action looks for it. */
+const DEFAULT_REPORT_LOCATIONS = [
+    { file: '.scannerwork/report-task.txt', scanner: 'sonar-scanner CLI and the scan actions' },
+    { file: 'target/sonar/report-task.txt', scanner: 'Maven' },
+    { file: 'build/sonar/report-task.txt', scanner: 'Gradle' },
+    { file: '.sonarqube/out/.sonar/report-task.txt', scanner: 'SonarScanner for .NET' }
+];
+/** The largest report file read. Real ones are under 1 KiB; this only stops a wrong file early. */
+const MAX_REPORT_BYTES = 64 * 1024;
+const WHERE_SCANNERS_WRITE = DEFAULT_REPORT_LOCATIONS.map(({ file, scanner }) => `${file} (${scanner})`).join(', ');
+const POINT_AT_THE_REPORT = `Scanners write ${WHERE_SCANNERS_WRITE}; point scanMetadataReportFile at that file, not at another one.`;
+/**
+ * Reads a report file, refusing anything that is not a small regular text file. Opening with
+ * O_NONBLOCK makes a FIFO open at once instead of waiting for a writer; the checks then run on
+ * the opened handle, so the file cannot be swapped between the check and the read.
+ */
+const readTextFile = async (file) => {
+    let handle;
+    try {
+        // O_NONBLOCK does not exist on Windows, where opening a pipe does not block either.
+        handle = await (0,promises_namespaceObject.open)(file, external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NONBLOCK ?? 0));
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return undefined;
+        throw new ReportFileError(`Cannot read the report file ${oneLine(file, QUOTE_LIMITS.long)}: ${oneLine(error.message, QUOTE_LIMITS.long)}. Check the scanMetadataReportFile input.`);
+    }
+    try {
+        const kind = notRegular(await handle.stat());
+        if (kind) {
+            throw new ReportFileError(`Report file ${oneLine(file, QUOTE_LIMITS.long)} is ${kind}, not a regular file. ${POINT_AT_THE_REPORT}`);
+        }
+        // One byte past the limit tells a file at the limit from a larger one, whatever stat said
+        // (files in /proc report size 0, and a file may grow while it is read).
+        const bytes = Buffer.alloc(MAX_REPORT_BYTES + 1);
+        let length = 0;
+        for (;;) {
+            const { bytesRead } = await handle.read(bytes, length, bytes.length - length, length);
+            if (bytesRead === 0 || (length += bytesRead) === bytes.length)
+                break;
+        }
+        if (length > MAX_REPORT_BYTES) {
+            throw new ReportFileError(`Report file ${oneLine(file, QUOTE_LIMITS.long)} is larger than ${MAX_REPORT_BYTES / 1024} KiB, so it is not a scanner's report-task.txt (those are under 1 KiB). ${POINT_AT_THE_REPORT}`);
+        }
+        try {
+            return new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, length));
+        }
+        catch {
+            throw notTextError(oneLine(file, QUOTE_LIMITS.long), 'it is not UTF-8 text');
+        }
+    }
+    finally {
+        await handle.close();
+    }
+};
+/** What a non-regular file is, for the message; undefined for a regular file. */
+function notRegular(stats) {
+    if (stats.isFile())
+        return undefined;
+    if (stats.isDirectory())
+        return 'a directory';
+    if (stats.isFIFO())
+        return 'a named pipe (FIFO)';
+    if (stats.isCharacterDevice() || stats.isBlockDevice())
+        return 'a device';
+    if (stats.isSocket())
+        return 'a socket';
+    return 'not a file';
+}
+function notTextError(name, why) {
+    return new ReportFileError(`Report file ${name} is not a text report file: ${why}. ${POINT_AT_THE_REPORT}`);
+}
+/**
+ * Finds and parses report-task.txt: the given path, or else the first default location that
+ * exists, relative to `cwd`.
+ *
+ * @example await loadReportFile(undefined, process.cwd()) // finds target/sonar/report-task.txt after Maven
+ */
+async function loadReportFile(given, cwd, read = readTextFile) {
+    const candidates = given ? [given] : DEFAULT_REPORT_LOCATIONS.map(({ file }) => file);
+    for (const file of candidates) {
+        const text = await read(external_node_path_default().resolve(cwd, file));
+        if (text !== undefined)
+            return parseReportFile(text, file);
+    }
+    throw new ReportFileError(given
+        ? `Report file not found at ${oneLine(given, QUOTE_LIMITS.long)}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set scanMetadataReportFile to where yours is, and run this step after the analysis in the same job and working directory.`
+        : `No report file found: looked for ${WHERE_SCANNERS_WRITE}. Run this step after the analysis in the same job and working directory, or set scanMetadataReportFile.`);
+}
+/**
+ * Parses the key=value text a scanner writes. Tolerates CRLF, a UTF-8 BOM, blank lines and `#`
+ * comments; values keep any `=` they contain. Throws a ReportFileError naming the file and key.
+ *
+ * @example parseReportFile('serverUrl=https://sonar.example.com\n...', 'target/sonar/report-task.txt')
+ */
+function parseReportFile(text, file) {
+    const name = oneLine(file, QUOTE_LIMITS.long);
+    const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+    lines.forEach((line, index) => {
+        // Tab, CR and LF are the only control characters a text file has any business holding.
+        // eslint-disable-next-line no-control-regex
+        const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.exec(line);
+        if (control) {
+            throw notTextError(name, `line ${index + 1} holds the control character ${escapeInvisible(control[0])}`);
+        }
+    });
+    const values = new Map();
+    for (const rawLine of lines) {
+        const line = rawLine.trim();
+        if (line === '' || line.startsWith('#'))
+            continue;
+        const separator = line.indexOf('=');
+        if (separator <= 0) {
+            throw new ReportFileError(`Report file ${name} has a line that is not key=value: "${oneLine(line, 80)}". ${POINT_AT_THE_REPORT}`);
+        }
+        values.set(line.slice(0, separator).trim(), line.slice(separator + 1).trim());
+    }
+    const value = (key) => values.get(key) || undefined;
+    const url = (key) => {
+        const text = value(key);
+        return text === undefined ? undefined : httpUrl(name, key, text);
+    };
+    const id = (key, text) => {
+        const problem = text === undefined ? undefined : idProblem(text);
+        if (problem) {
+            throw new ReportFileError(`Report file ${name}: ${key} "${oneLine(text ?? '')}" ${problem}. The scanner never writes such a value: ${POINT_AT_THE_REPORT}`);
+        }
+        return text;
+    };
+    const ceTaskUrl = url('ceTaskUrl');
+    return {
+        file,
+        serverUrl: url('serverUrl'),
+        ceTaskUrl,
+        ceTaskId: taskId(name, id('ceTaskId', value('ceTaskId')), ceTaskUrl && id('the id in ceTaskUrl', ceTaskUrl.searchParams.get('id') || undefined)),
+        dashboardUrl: url('dashboardUrl'),
+        projectKey: id('projectKey', value('projectKey')),
+        serverVersion: value('serverVersion'),
+        organization: value('organization')
+    };
+}
+/** An http(s) address without credentials, or a ReportFileError that never shows them. */
+function httpUrl(name, key, text) {
+    let parsed;
+    try {
+        parsed = new URL(text);
+    }
+    catch {
+        throw new ReportFileError(`Report file ${name}: ${key} "${oneLine(hideCredentials(text), QUOTE_LIMITS.long)}" is not a URL.`);
+    }
+    if (parsed.username || parsed.password) {
+        throw new ReportFileError(`Report file ${name}: ${key} holds credentials (user:password@), which the action never sends anywhere. Remove them from the address; the token goes in sonarToken or SONAR_TOKEN.`);
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+        throw new ReportFileError(`Report file ${name}: ${key} "${oneLine(text, QUOTE_LIMITS.long)}" must be an http:// or https:// address.`);
+    }
+    return parsed;
+}
+/** The task to wait for: ceTaskId, or else the id ceTaskUrl asks for; both must agree. */
+function taskId(name, fromKey, fromUrl) {
+    if (fromKey !== undefined && fromUrl !== undefined && fromKey !== fromUrl) {
+        throw new ReportFileError(`Report file ${name}: ceTaskId "${oneLine(fromKey)}" and the id in ceTaskUrl "${oneLine(fromUrl)}" differ, so it is not clear which analysis task to wait for. The scanner writes the same id in both: ${POINT_AT_THE_REPORT}`);
+    }
+    const id = fromKey ?? fromUrl;
+    if (id === undefined) {
+        throw new ReportFileError(`Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: the action needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with the sonarHostUrl input set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`);
+    }
+    return id;
+}
+/**
+ * Where to ask for the report's task. With sonarHostUrl set, the address is built from the host
+ * and the file needs only the task id; without it, the file must give serverUrl and ceTaskUrl.
+ *
+ * @example taskAddress(report, settings.sonarHostUrl) // { serverUrl, taskUrl: undefined } with a host
+ */
+function taskAddress(report, host) {
+    // The host replaces the file's addresses entirely: they are never used, whatever they say.
+    if (host)
+        return { serverUrl: host, taskUrl: undefined };
+    const needed = (key) => {
+        const url = report[key];
+        if (!url) {
+            throw new ReportFileError(`Report file ${oneLine(report.file, QUOTE_LIMITS.long)} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run, or set the sonarHostUrl input to build the task address from the server's address.`);
+        }
+        return url;
+    };
+    const serverUrl = needed('serverUrl');
+    const taskUrl = needed('ceTaskUrl');
+    // The address is asked as written: without the id, the server would not know which task.
+    if (!taskUrl.searchParams.get('id')) {
+        throw new ReportFileError(`Report file ${oneLine(report.file, QUOTE_LIMITS.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point scanMetadataReportFile at the scanner's own file, or set the sonarHostUrl input to build the task address from the server's address.`);
+    }
+    return { serverUrl, taskUrl };
+}
+
+;// CONCATENATED MODULE: ./src/findings/locate.ts
+/**
+ * Where an issue's file is in the checkout. The server gives each file's path relative to the
+ * analysis's base directory (`sonar.projectBaseDir`), which the report file's own location tells
+ * for each scanner; the annotation, check run and SARIF need it relative to the repository root.
+ */
+
+
+
+/**
+ * The analysis's base directory, from its report file (relative to `cwd`, or absolute): the
+ * folder above the scanner's own (`.scannerwork/`, `target/sonar/`, `build/sonar/`,
+ * `.sonarqube/out/.sonar/`), or else the folder above the report file's folder, where a custom
+ * working directory usually sits. Without a report file (taskId or analysisId input): `cwd`.
+ *
+ * @example analysisBaseDir('services/api/target/sonar/report-task.txt', '/repo') // '/repo/services/api'
+ */
+function analysisBaseDir(reportFile, cwd) {
+    if (reportFile === undefined)
+        return cwd;
+    const file = external_node_path_default().resolve(cwd, reportFile);
+    const slashed = file.split((external_node_path_default()).sep).join('/');
+    for (const { file: suffix } of DEFAULT_REPORT_LOCATIONS) {
+        if (slashed.endsWith(`/${suffix}`)) {
+            return external_node_path_default().resolve(file, ...suffix.split('/').map(() => '..'));
+        }
+    }
+    return external_node_path_default().resolve(external_node_path_default().dirname(file), '..');
+}
+const isFile = (absolutePath) => {
+    try {
+        return (0,external_node_fs_namespaceObject.statSync)(absolutePath).isFile();
+    }
+    catch {
+        return false;
+    }
+};
+/** The longest server path looked at: longer ones are not real files. */
+const MAX_PATH_CHARS = 1000;
+/**
+ * A function from a server path (relative to `baseDir`) to the path relative to `repoRoot`, with
+ * `/`, or undefined when the server path is absolute, holds a `..` segment, a control character
+ * or a backslash, leaves the repository, or is not a file there.
+ *
+ * @example locator('/repo/services/api', '/repo')('src/app.ts') // 'services/api/src/app.ts'
+ */
+function locator(baseDir, repoRoot, exists = isFile) {
+    const root = external_node_path_default().resolve(repoRoot);
+    return (serverPath) => {
+        if (!isSafeRelative(serverPath))
+            return undefined;
+        const absolute = external_node_path_default().resolve(baseDir, ...serverPath.split('/'));
+        const relative = external_node_path_default().relative(root, absolute);
+        if (relative === '' || relative.startsWith('..') || external_node_path_default().isAbsolute(relative))
+            return undefined;
+        if (!exists(absolute))
+            return undefined;
+        return relative.split((external_node_path_default()).sep).join('/');
+    };
+}
+function isSafeRelative(serverPath) {
+    if (serverPath === '' || serverPath.length > MAX_PATH_CHARS)
+        return false;
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029\\]/.test(serverPath))
+        return false;
+    if (serverPath.startsWith('/') || /^[a-z]:/i.test(serverPath))
+        return false;
+    return serverPath.split('/').every((segment) => segment !== '..' && segment !== '');
+}
+
 ;// CONCATENATED MODULE: ./src/sonar/origin.ts
 
 /**
@@ -28799,66 +29167,6 @@ function shownUrl(url, part = 'href') {
     bare.username = '';
     bare.password = '';
     return oneLine(bare.href, QUOTE_LIMITS.long);
-}
-
-;// CONCATENATED MODULE: ./src/errors.ts
-/**
- * Every failure the action reports is one of these. Each carries a stable `code` so tests and
- * callers can tell them apart without matching on words, and a message a user can act on.
- * No message ever contains the token.
- */
-class ActionError extends Error {
-    code;
-    constructor(code, message) {
-        super(message);
-        this.name = new.target.name;
-        this.code = code;
-    }
-}
-/** An input or environment variable is missing or malformed. */
-class SettingsError extends ActionError {
-    constructor(message) {
-        super('ERR_SETTINGS', message);
-    }
-}
-/** The scanner's report-task.txt is missing or does not say what the action needs. */
-class ReportFileError extends ActionError {
-    constructor(message) {
-        super('ERR_REPORT_FILE', message);
-    }
-}
-/** The action refused to do something unsafe (send the token to another origin). */
-class UnsafeRequestError extends ActionError {
-    constructor(message) {
-        super('ERR_UNSAFE_REQUEST', message);
-    }
-}
-/** The server could not be reached or answered something other than the JSON we asked for. */
-class ServerRequestError extends ActionError {
-    /** HTTP status, or undefined when no reply came (network error, time-out). */
-    status;
-    constructor(message, status) {
-        super('ERR_SERVER_REQUEST', message);
-        this.status = status;
-    }
-}
-/** The analysis task ended FAILED or CANCELED on the server. */
-class TaskFailedError extends ActionError {
-    constructor(message) {
-        super('ERR_TASK_FAILED', message);
-    }
-}
-/** The overall time-out ran out before the verdict was known. */
-class TimeoutError extends ActionError {
-    constructor(message) {
-        super('ERR_TIMEOUT', message);
-    }
-}
-/** The quality gate is ERROR and `failOnError` is true. */
-class QualityGateFailure extends ActionError {
-    constructor(message) {
-        super('ERR_QUALITY_GATE', message);
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/report/wording.ts
@@ -30434,80 +30742,6 @@ function asksForTaskWarnings(kind) {
     return kind.cloud || (kind.version !== undefined && !atLeast(kind, 10, 1));
 }
 
-;// CONCATENATED MODULE: ./src/sonar/token-expiration.ts
-/**
- * The token's expiry, as servers send it on authenticated replies
- * (`SonarQube-Authentication-Token-Expiration: 2025-06-01T00:00:00+0000`, for tokens that expire),
- * and the warning the action gives when it is near, as the scanner does: within 7 days.
- */
-const TOKEN_EXPIRATION_HEADER = 'sonarqube-authentication-token-expiration';
-/** How near the expiry must be for a warning: the scanner's own threshold. */
-const WARN_DAYS_BEFORE_EXPIRY = 7;
-const DAY_MS = 24 * 60 * 60 * 1000;
-/**
- * The header's date (`yyyy-MM-dd'T'HH:mm:ssZ`, the offset with or without a colon), or undefined
- * when it is not one.
- *
- * @example parseTokenExpiration('2025-06-01T00:00:00+0000') // Date 2025-06-01T00:00:00.000Z
- */
-function parseTokenExpiration(value) {
-    const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(Z|[+-]\d{2}:?\d{2})$/.exec(value?.trim() ?? '');
-    if (!match)
-        return undefined;
-    const [, time, zone = 'Z'] = match;
-    const offset = zone === 'Z' ? zone : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
-    const at = Date.parse(`${time}${offset}`);
-    return Number.isNaN(at) ? undefined : new Date(at);
-}
-/**
- * The warning to give for a token that expires at `expiresAt`, or undefined when it is more than
- * 7 days away.
- *
- * @example tokenExpiryWarning(new Date('2025-06-01T00:00:00Z'), Date.parse('2025-05-29T00:00:00Z'))
- * // 'The token expires on 2025-06-01 (in 3 days): …'
- */
-function tokenExpiryWarning(expiresAt, nowEpochMs) {
-    const leftMs = expiresAt.getTime() - nowEpochMs;
-    if (leftMs > WARN_DAYS_BEFORE_EXPIRY * DAY_MS)
-        return undefined;
-    const date = expiresAt.toISOString().slice(0, 10);
-    const days = Math.floor(leftMs / DAY_MS);
-    const when = leftMs <= 0
-        ? 'has expired'
-        : days === 0
-            ? 'expires today'
-            : `expires in ${days} ${days === 1 ? 'day' : 'days'}`;
-    return `The token ${when} (${date}): checks with it will fail from then on. Create a new token on the server (My Account → Security) and update the SONAR_TOKEN secret.`;
-}
-
-;// CONCATENATED MODULE: ./src/identifier.ts
-/**
- * What an id or key may look like: task ids, analysis ids and project keys come from inputs, the
- * report file and the server, go back to the server in the next request and into every message.
- */
-
-/** No server makes a task id, analysis id or project key longer than this (project keys: 400). */
-const MAX_ID_LENGTH = 400;
-/**
- * Why `value` cannot be an id or key (too long, holding a control character, an invisible
- * format character such as a bidirectional override, or white space), or undefined when it can.
- * Shared by the inputs, the report file and the server's replies, so all refuse the same values.
- *
- * @example idProblem('AY\n1') // 'holds the control character \\n'
- */
-function idProblem(value) {
-    if (value.length > MAX_ID_LENGTH) {
-        return `is ${value.length} characters long, more than the ${MAX_ID_LENGTH} an id may have`;
-    }
-    const control = /\p{Cc}/u.exec(value);
-    if (control)
-        return `holds the control character ${escapeInvisible(control[0])}`;
-    const invisible = /[\p{Cf}\p{Zl}\p{Zp}]/u.exec(value);
-    if (invisible)
-        return `holds the invisible character ${escapeInvisible(invisible[0])}`;
-    return /\s/.test(value) ? 'holds white space' : undefined;
-}
-
 ;// CONCATENATED MODULE: ./src/sonar/types.ts
 /**
  * The server's Web API as the action reads it: the shapes of `api/ce/task` and
@@ -30643,7 +30877,186 @@ function decodeLastProcessingMs(body) {
     return optionalCount(current['executionTimeMs']);
 }
 
+;// CONCATENATED MODULE: ./src/sonar/issues.ts
+/**
+ * `api/issues/search` as the action reads it: which parameters each server generation takes for
+ * "the open issues of this analysis's new code", and the decoder that checks a reply page.
+ * Facts from the server's own web service changelog:
+ * - `componentKeys` was renamed `components` in 10.2 (the old name stays a deprecated key), and
+ *   a server before 10.2 ignores `components`, which would return every project's issues: the
+ *   new name only to servers known to be 10.2 or later.
+ * - `sinceLeakPeriod` was deprecated in 9.4 for `inNewCodePeriod` and removed in 10.0, where it
+ *   would be ignored (all the branch's issues): the old name only to servers known to be older
+ *   than 9.4, and to SonarQube Cloud, whose API keeps it.
+ * - `resolved=false` (open issues) is in every generation; `statuses`/`resolutions` were
+ *   deprecated in 10.4 for `issueStatuses`, which older servers do not know.
+ * - `severity` and `type` are deprecated in 10.4 for `impacts` (10.2+): both are read.
+ * - `ps` is at most 500, and no page past the 10,000th result is served.
+ */
+
+
+
+/** The largest page api/issues/search serves, and the last result it serves at all. */
+const ISSUES_PAGE_SIZE = 500;
+const ISSUES_RESULT_WINDOW = 10_000;
+/**
+ * The query of one page: the project (and branch or pull request), open issues only, new ones
+ * only, with the rules' names, in each generation's parameter names.
+ *
+ * @example issuesQuery('shop', { kind: 'new-code', branch: 'main' }, { cloud: false, version: [10, 7] }, 1).toString()
+ * // 'components=shop&resolved=false&ps=500&p=1&additionalFields=rules&branch=main&inNewCodePeriod=true'
+ */
+function issuesQuery(projectKey, scope, kind, page) {
+    const components = !kind.cloud && atLeast(kind, 10, 2) ? 'components' : 'componentKeys';
+    const query = new URLSearchParams({
+        [components]: projectKey,
+        resolved: 'false',
+        ps: String(ISSUES_PAGE_SIZE),
+        p: String(page),
+        additionalFields: 'rules'
+    });
+    if (scope.kind === 'pull-request') {
+        query.set('pullRequest', scope.pullRequest);
+        return query;
+    }
+    if (scope.branch !== undefined)
+        query.set('branch', scope.branch);
+    const olderThan94 = kind.version !== undefined && !atLeast(kind, 9, 4);
+    query.set(kind.cloud || olderThan94 ? 'sinceLeakPeriod' : 'inNewCodePeriod', 'true');
+    return query;
+}
+const issues_isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const issues_text = (value) => (typeof value === 'string' ? value : undefined);
+/** A line number: a whole number of at least 1, or undefined. */
+const lineNumber = (value) => typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 ? value : undefined;
+/** An offset in a line: a whole number of at least 0, or undefined. */
+const offset = (value) => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+/** Severity and type words: upper case, short; anything else is dropped. */
+const WORD = /^[A-Z][A-Z_]{0,39}$/;
+const word = (value) => {
+    const found = issues_text(value);
+    return found !== undefined && WORD.test(found) ? found : undefined;
+};
+/**
+ * Decodes one page of `GET api/issues/search`. An issue without a key, rule, message or
+ * component is skipped (the reply is still used); a reply without `issues` is not the server's.
+ * `total` is `paging.total` (9.8+) or the deprecated top-level `total`.
+ */
+function decodeIssuesPage(body) {
+    const issues = issues_isObject(body) ? body['issues'] : undefined;
+    if (!issues_isObject(body) || !Array.isArray(issues)) {
+        throw new UnexpectedShape('expected {"issues": [...]}');
+    }
+    const paths = new Map();
+    for (const component of arrayOf(body['components'])) {
+        const [key, path] = [issues_text(component['key']), issues_text(component['path'])];
+        if (key !== undefined && path !== undefined)
+            paths.set(key, path);
+    }
+    const ruleNames = new Map();
+    for (const rule of arrayOf(body['rules'])) {
+        const [key, name] = [issues_text(rule['key']), issues_text(rule['name'])];
+        if (key !== undefined && name !== undefined)
+            ruleNames.set(key, name);
+    }
+    const paging = issues_isObject(body['paging']) ? body['paging'] : {};
+    const total = [paging['total'], body['total']].find((value) => typeof value === 'number' && Number.isSafeInteger(value));
+    const decoded = issues.filter(issues_isObject).flatMap((issue) => decodeIssue(issue, paths));
+    return { issues: decoded, ruleNames, total: Math.max(0, total ?? decoded.length) };
+}
+function decodeIssue(issue, paths) {
+    const [key, rule, message, component] = ['key', 'rule', 'message', 'component'].map((name) => issues_text(issue[name]));
+    if (!key || idProblem(key) || !rule || message === undefined || !component)
+        return [];
+    const project = issues_text(issue['project']);
+    const fromKey = project !== undefined && component.startsWith(`${project}:`)
+        ? component.slice(project.length + 1)
+        : undefined;
+    return [
+        {
+            key,
+            rule,
+            message,
+            component,
+            path: paths.get(component) ?? fromKey,
+            line: lineNumber(issue['line']),
+            textRange: decodeTextRange(issue['textRange']),
+            severity: word(issue['severity']),
+            type: word(issue['type']),
+            impacts: arrayOf(issue['impacts']).flatMap((impact) => {
+                const [quality, severity] = [word(impact['softwareQuality']), word(impact['severity'])];
+                return quality && severity ? [{ softwareQuality: quality, severity }] : [];
+            }),
+            cleanCodeAttribute: word(issue['cleanCodeAttribute'])
+        }
+    ];
+}
+function decodeTextRange(value) {
+    if (!issues_isObject(value))
+        return undefined;
+    const startLine = lineNumber(value['startLine']);
+    const endLine = lineNumber(value['endLine']);
+    if (startLine === undefined || endLine === undefined || endLine < startLine)
+        return undefined;
+    return {
+        startLine,
+        endLine,
+        startOffset: offset(value['startOffset']),
+        endOffset: offset(value['endOffset'])
+    };
+}
+function arrayOf(value) {
+    return Array.isArray(value) ? value.filter(issues_isObject) : [];
+}
+
+;// CONCATENATED MODULE: ./src/sonar/token-expiration.ts
+/**
+ * The token's expiry, as servers send it on authenticated replies
+ * (`SonarQube-Authentication-Token-Expiration: 2025-06-01T00:00:00+0000`, for tokens that expire),
+ * and the warning the action gives when it is near, as the scanner does: within 7 days.
+ */
+const TOKEN_EXPIRATION_HEADER = 'sonarqube-authentication-token-expiration';
+/** How near the expiry must be for a warning: the scanner's own threshold. */
+const WARN_DAYS_BEFORE_EXPIRY = 7;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * The header's date (`yyyy-MM-dd'T'HH:mm:ssZ`, the offset with or without a colon), or undefined
+ * when it is not one.
+ *
+ * @example parseTokenExpiration('2025-06-01T00:00:00+0000') // Date 2025-06-01T00:00:00.000Z
+ */
+function parseTokenExpiration(value) {
+    const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(Z|[+-]\d{2}:?\d{2})$/.exec(value?.trim() ?? '');
+    if (!match)
+        return undefined;
+    const [, time, zone = 'Z'] = match;
+    const offset = zone === 'Z' ? zone : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
+    const at = Date.parse(`${time}${offset}`);
+    return Number.isNaN(at) ? undefined : new Date(at);
+}
+/**
+ * The warning to give for a token that expires at `expiresAt`, or undefined when it is more than
+ * 7 days away.
+ *
+ * @example tokenExpiryWarning(new Date('2025-06-01T00:00:00Z'), Date.parse('2025-05-29T00:00:00Z'))
+ * // 'The token expires on 2025-06-01 (in 3 days): …'
+ */
+function tokenExpiryWarning(expiresAt, nowEpochMs) {
+    const leftMs = expiresAt.getTime() - nowEpochMs;
+    if (leftMs > WARN_DAYS_BEFORE_EXPIRY * DAY_MS)
+        return undefined;
+    const date = expiresAt.toISOString().slice(0, 10);
+    const days = Math.floor(leftMs / DAY_MS);
+    const when = leftMs <= 0
+        ? 'has expired'
+        : days === 0
+            ? 'expires today'
+            : `expires in ${days} ${days === 1 ? 'day' : 'days'}`;
+    return `The token ${when} (${date}): checks with it will fail from then on. Create a new token on the server (My Account → Security) and update the SONAR_TOKEN secret.`;
+}
+
 ;// CONCATENATED MODULE: ./src/sonar/client.ts
+
 
 
 
@@ -30770,6 +31183,24 @@ class SonarClient {
                 badRequest: 'The server refused the request for the last analysis.'
             },
             decode: decodeLastProcessingMs,
+            once: true
+        });
+    }
+    /**
+     * One page of the project's open new issues (`GET api/issues/search`, Browse permission), in
+     * the parameters the server's generation takes (see issuesQuery). Read once: a failure is not
+     * tried again, since the verdict never waits on the issues.
+     */
+    async getIssuesPage(projectKey, scope, page) {
+        const query = issuesQuery(projectKey, scope, this.options.kind, page);
+        const project = oneLine(projectKey);
+        return this.getJson(new URL(`api/issues/search?${query.toString()}`, this.serverBase), {
+            what: `the new issues of ${project}`,
+            advice: {
+                notFound: `The server has no api/issues/search, or does not know the project ${project}.`,
+                badRequest: `The server refused the issues request for ${project}.`
+            },
+            decode: decodeIssuesPage,
             once: true
         });
     }
@@ -30992,6 +31423,156 @@ function toNumber(value) {
     return Number.isFinite(number) ? number : undefined;
 }
 
+;// CONCATENATED MODULE: ./src/findings/finding.ts
+
+/** Most severe first: the order annotations are given out in. */
+const SEVERITY_ORDER = ['blocker', 'high', 'medium', 'low', 'info'];
+const FROM_SERVER = {
+    BLOCKER: 'blocker',
+    CRITICAL: 'high',
+    HIGH: 'high',
+    MAJOR: 'medium',
+    MEDIUM: 'medium',
+    MINOR: 'low',
+    LOW: 'low',
+    INFO: 'info'
+};
+/**
+ * The issue as a finding: its most severe impact (10.2+) or else its legacy severity (MAJOR when
+ * it has neither), its file located in the checkout, its region from the text range (or line).
+ *
+ * @example toFinding(issue, { serverUrl, projectKey: 'shop', locate: () => undefined }).severity // 'high'
+ */
+function toFinding(issue, ruleNames, context) {
+    const { severity, word } = severityOf(issue);
+    return {
+        key: issue.key,
+        rule: issue.rule,
+        ruleName: ruleNames.get(issue.rule),
+        message: issue.message,
+        severity,
+        severityWord: word,
+        type: issue.type,
+        file: issue.path === undefined ? undefined : context.locate(issue.path),
+        serverPath: issue.path,
+        region: regionOf(issue),
+        url: issueUrl(issue.key, context)
+    };
+}
+/** Most severe first, the server's order kept among equals. */
+function bySeverity(findings) {
+    return [...findings].sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity));
+}
+/** How many findings there are of each severity, every severity named. */
+function countBySeverity(findings) {
+    const counts = Object.fromEntries(SEVERITY_ORDER.map((s) => [s, 0]));
+    for (const finding of findings)
+        counts[finding.severity]++;
+    return counts;
+}
+function severityOf(issue) {
+    const impacts = issue.impacts.flatMap(({ severity }) => {
+        const scaled = FROM_SERVER[severity];
+        return scaled ? [{ severity: scaled, word: severity }] : [];
+    });
+    if (impacts.length > 0) {
+        return impacts.reduce((worst, impact) => SEVERITY_ORDER.indexOf(impact.severity) < SEVERITY_ORDER.indexOf(worst.severity)
+            ? impact
+            : worst);
+    }
+    const legacy = issue.severity === undefined ? undefined : FROM_SERVER[issue.severity];
+    return legacy
+        ? { severity: legacy, word: issue.severity }
+        : { severity: 'medium', word: 'MAJOR' };
+}
+function regionOf(issue) {
+    const range = issue.textRange;
+    if (range) {
+        const columns = range.startOffset !== undefined &&
+            range.endOffset !== undefined &&
+            (range.startLine < range.endLine || range.startOffset < range.endOffset);
+        return {
+            startLine: range.startLine,
+            endLine: range.endLine,
+            startColumn: columns ? range.startOffset + 1 : undefined,
+            endColumn: columns ? range.endOffset + 1 : undefined
+        };
+    }
+    if (issue.line === undefined)
+        return undefined;
+    return {
+        startLine: issue.line,
+        endLine: issue.line,
+        startColumn: undefined,
+        endColumn: undefined
+    };
+}
+function issueUrl(key, context) {
+    const query = new URLSearchParams({ id: context.projectKey, open: key });
+    if (context.pullRequest !== undefined)
+        query.set('pullRequest', context.pullRequest);
+    else if (context.branch !== undefined)
+        query.set('branch', context.branch);
+    return new URL(`project/issues?${query.toString()}`, serverBase(context.serverUrl)).href;
+}
+
+;// CONCATENATED MODULE: ./src/gate/new-issues.ts
+
+
+
+/**
+ * How many issues are read per analysis: 10 pages of 500, well inside the server's own window
+ * of 10,000. Past them the count still says how many there are.
+ */
+const NEW_ISSUE_LIMITS = { pages: 10, issues: 10 * ISSUES_PAGE_SIZE };
+/**
+ * The open new issues of an analysis (see IssueScope), page by page, at most
+ * NEW_ISSUE_LIMITS.pages pages: one request per 500 issues. Never throws: a token without the
+ * Browse permission (403) or any other failure is a reason, and the verdict stays as it is.
+ *
+ * @example const issues = await readNewIssues(client, 'shop', { kind: 'new-code', branch: undefined }, context)
+ */
+async function readNewIssues(client, projectKey, scope, context) {
+    const issues = [];
+    const ruleNames = new Map();
+    let total = 0;
+    let requests = 0;
+    try {
+        for (let page = 1; page <= NEW_ISSUE_LIMITS.pages; page++) {
+            requests++;
+            const reply = await client.getIssuesPage(projectKey, scope, page);
+            issues.push(...reply.issues.slice(0, NEW_ISSUE_LIMITS.issues - issues.length));
+            for (const [key, name] of reply.ruleNames)
+                ruleNames.set(key, name);
+            total = Math.max(reply.total, issues.length);
+            const served = page * ISSUES_PAGE_SIZE;
+            if (reply.issues.length < ISSUES_PAGE_SIZE || served >= total)
+                break;
+            if (served >= ISSUES_RESULT_WINDOW || issues.length >= NEW_ISSUE_LIMITS.issues)
+                break;
+        }
+    }
+    catch (error) {
+        return { read: false, reason: failureReason(error, issues.length) };
+    }
+    const full = { ...context, projectKey };
+    return {
+        read: true,
+        scope,
+        findings: issues.map((issue) => toFinding(issue, ruleNames, full)),
+        total,
+        requests
+    };
+}
+function failureReason(error, readSoFar) {
+    const partly = readSoFar > 0 ? ` (after ${readSoFar} of them)` : '';
+    if (error instanceof ServerRequestError && error.status === 403) {
+        return `The token may not browse the project's issues (HTTP 403)${partly}: new issues are not shown. Give the token's user the Browse permission on the project to see them.`;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return `The new issues could not be read${partly}: ${message}`;
+}
+
 ;// CONCATENATED MODULE: ./src/gate/poll-plan.ts
 /**
  * When to poll the task. The fixed cadence of the specification (the first poll `initialDelayMs`
@@ -31152,6 +31733,7 @@ function wait_for_task_seconds(ms) {
 
 
 
+
 /**
  * The client for a target's server: the token only to its origin, the overall deadline, the
  * token's expiry and the retries reported in the log. Several targets on one server share it,
@@ -31196,6 +31778,16 @@ async function checkTarget(target, client, settings, deps) {
     const projectKey = target.projectKey ?? finished?.componentKey;
     const gate = await client.getProjectStatus(analysisId);
     const conditions = await withServerMetrics(gate.conditions, client, deps.log);
+    const newIssues = projectKey
+        ? await readNewIssues(client, projectKey, issueScope(finished), {
+            serverUrl: target.serverUrl,
+            branch: finished?.branch,
+            pullRequest: finished?.pullRequest,
+            locate: deps.locateFiles?.(target) ?? (() => undefined)
+        })
+        : undefined;
+    if (newIssues)
+        deps.log.info(newIssuesLine(newIssues));
     return {
         status: gate.status,
         qualityGateStatus: check_toQualityGateStatus(gate.status),
@@ -31212,8 +31804,23 @@ async function checkTarget(target, client, settings, deps) {
         pullRequest: finished?.pullRequest,
         period: gate.period,
         caycStatus: gate.caycStatus,
-        ignoredConditions: gate.ignoredConditions
+        ignoredConditions: gate.ignoredConditions,
+        newIssues
     };
+}
+/** A pull request's issues when the analysis is of one, else the branch's new code. */
+function issueScope(task) {
+    return task?.pullRequest
+        ? { kind: 'pull-request', pullRequest: task.pullRequest }
+        : { kind: 'new-code', branch: task?.branch };
+}
+/** What was read, in one line: the count, and where the count goes past what was read. */
+function newIssuesLine(newIssues) {
+    if (!newIssues.read)
+        return newIssues.reason;
+    const { findings, total, requests } = newIssues;
+    const shown = findings.length < total ? `; the first ${findings.length} are shown` : '';
+    return `New issues: ${total}${shown} (${requests} ${requests === 1 ? 'request' : 'requests'}).`;
 }
 /**
  * The conditions, each with the server's definition of its metric when the action does not know
@@ -31290,215 +31897,6 @@ function dashboardFor(server, projectKey) {
     return new URL(`dashboard?id=${encodeURIComponent(projectKey)}`, serverBase(server)).href;
 }
 
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ./src/report-file.ts
-
-
-
-
-
-
-/** Where each scanner writes the file, in the order the action looks for it. */
-const DEFAULT_REPORT_LOCATIONS = [
-    { file: '.scannerwork/report-task.txt', scanner: 'sonar-scanner CLI and the scan actions' },
-    { file: 'target/sonar/report-task.txt', scanner: 'Maven' },
-    { file: 'build/sonar/report-task.txt', scanner: 'Gradle' },
-    { file: '.sonarqube/out/.sonar/report-task.txt', scanner: 'SonarScanner for .NET' }
-];
-/** The largest report file read. Real ones are under 1 KiB; this only stops a wrong file early. */
-const MAX_REPORT_BYTES = 64 * 1024;
-const WHERE_SCANNERS_WRITE = DEFAULT_REPORT_LOCATIONS.map(({ file, scanner }) => `${file} (${scanner})`).join(', ');
-const POINT_AT_THE_REPORT = `Scanners write ${WHERE_SCANNERS_WRITE}; point scanMetadataReportFile at that file, not at another one.`;
-/**
- * Reads a report file, refusing anything that is not a small regular text file. Opening with
- * O_NONBLOCK makes a FIFO open at once instead of waiting for a writer; the checks then run on
- * the opened handle, so the file cannot be swapped between the check and the read.
- */
-const readTextFile = async (file) => {
-    let handle;
-    try {
-        // O_NONBLOCK does not exist on Windows, where opening a pipe does not block either.
-        handle = await (0,promises_namespaceObject.open)(file, external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NONBLOCK ?? 0));
-    }
-    catch (error) {
-        if (error.code === 'ENOENT')
-            return undefined;
-        throw new ReportFileError(`Cannot read the report file ${oneLine(file, QUOTE_LIMITS.long)}: ${oneLine(error.message, QUOTE_LIMITS.long)}. Check the scanMetadataReportFile input.`);
-    }
-    try {
-        const kind = notRegular(await handle.stat());
-        if (kind) {
-            throw new ReportFileError(`Report file ${oneLine(file, QUOTE_LIMITS.long)} is ${kind}, not a regular file. ${POINT_AT_THE_REPORT}`);
-        }
-        // One byte past the limit tells a file at the limit from a larger one, whatever stat said
-        // (files in /proc report size 0, and a file may grow while it is read).
-        const bytes = Buffer.alloc(MAX_REPORT_BYTES + 1);
-        let length = 0;
-        for (;;) {
-            const { bytesRead } = await handle.read(bytes, length, bytes.length - length, length);
-            if (bytesRead === 0 || (length += bytesRead) === bytes.length)
-                break;
-        }
-        if (length > MAX_REPORT_BYTES) {
-            throw new ReportFileError(`Report file ${oneLine(file, QUOTE_LIMITS.long)} is larger than ${MAX_REPORT_BYTES / 1024} KiB, so it is not a scanner's report-task.txt (those are under 1 KiB). ${POINT_AT_THE_REPORT}`);
-        }
-        try {
-            return new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, length));
-        }
-        catch {
-            throw notTextError(oneLine(file, QUOTE_LIMITS.long), 'it is not UTF-8 text');
-        }
-    }
-    finally {
-        await handle.close();
-    }
-};
-/** What a non-regular file is, for the message; undefined for a regular file. */
-function notRegular(stats) {
-    if (stats.isFile())
-        return undefined;
-    if (stats.isDirectory())
-        return 'a directory';
-    if (stats.isFIFO())
-        return 'a named pipe (FIFO)';
-    if (stats.isCharacterDevice() || stats.isBlockDevice())
-        return 'a device';
-    if (stats.isSocket())
-        return 'a socket';
-    return 'not a file';
-}
-function notTextError(name, why) {
-    return new ReportFileError(`Report file ${name} is not a text report file: ${why}. ${POINT_AT_THE_REPORT}`);
-}
-/**
- * Finds and parses report-task.txt: the given path, or else the first default location that
- * exists, relative to `cwd`.
- *
- * @example await loadReportFile(undefined, process.cwd()) // finds target/sonar/report-task.txt after Maven
- */
-async function loadReportFile(given, cwd, read = readTextFile) {
-    const candidates = given ? [given] : DEFAULT_REPORT_LOCATIONS.map(({ file }) => file);
-    for (const file of candidates) {
-        const text = await read(external_node_path_default().resolve(cwd, file));
-        if (text !== undefined)
-            return parseReportFile(text, file);
-    }
-    throw new ReportFileError(given
-        ? `Report file not found at ${oneLine(given, QUOTE_LIMITS.long)}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set scanMetadataReportFile to where yours is, and run this step after the analysis in the same job and working directory.`
-        : `No report file found: looked for ${WHERE_SCANNERS_WRITE}. Run this step after the analysis in the same job and working directory, or set scanMetadataReportFile.`);
-}
-/**
- * Parses the key=value text a scanner writes. Tolerates CRLF, a UTF-8 BOM, blank lines and `#`
- * comments; values keep any `=` they contain. Throws a ReportFileError naming the file and key.
- *
- * @example parseReportFile('serverUrl=https://sonar.example.com\n...', 'target/sonar/report-task.txt')
- */
-function parseReportFile(text, file) {
-    const name = oneLine(file, QUOTE_LIMITS.long);
-    const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-    lines.forEach((line, index) => {
-        // Tab, CR and LF are the only control characters a text file has any business holding.
-        // eslint-disable-next-line no-control-regex
-        const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.exec(line);
-        if (control) {
-            throw notTextError(name, `line ${index + 1} holds the control character ${escapeInvisible(control[0])}`);
-        }
-    });
-    const values = new Map();
-    for (const rawLine of lines) {
-        const line = rawLine.trim();
-        if (line === '' || line.startsWith('#'))
-            continue;
-        const separator = line.indexOf('=');
-        if (separator <= 0) {
-            throw new ReportFileError(`Report file ${name} has a line that is not key=value: "${oneLine(line, 80)}". ${POINT_AT_THE_REPORT}`);
-        }
-        values.set(line.slice(0, separator).trim(), line.slice(separator + 1).trim());
-    }
-    const value = (key) => values.get(key) || undefined;
-    const url = (key) => {
-        const text = value(key);
-        return text === undefined ? undefined : httpUrl(name, key, text);
-    };
-    const id = (key, text) => {
-        const problem = text === undefined ? undefined : idProblem(text);
-        if (problem) {
-            throw new ReportFileError(`Report file ${name}: ${key} "${oneLine(text ?? '')}" ${problem}. The scanner never writes such a value: ${POINT_AT_THE_REPORT}`);
-        }
-        return text;
-    };
-    const ceTaskUrl = url('ceTaskUrl');
-    return {
-        file,
-        serverUrl: url('serverUrl'),
-        ceTaskUrl,
-        ceTaskId: taskId(name, id('ceTaskId', value('ceTaskId')), ceTaskUrl && id('the id in ceTaskUrl', ceTaskUrl.searchParams.get('id') || undefined)),
-        dashboardUrl: url('dashboardUrl'),
-        projectKey: id('projectKey', value('projectKey')),
-        serverVersion: value('serverVersion'),
-        organization: value('organization')
-    };
-}
-/** An http(s) address without credentials, or a ReportFileError that never shows them. */
-function httpUrl(name, key, text) {
-    let parsed;
-    try {
-        parsed = new URL(text);
-    }
-    catch {
-        throw new ReportFileError(`Report file ${name}: ${key} "${oneLine(hideCredentials(text), QUOTE_LIMITS.long)}" is not a URL.`);
-    }
-    if (parsed.username || parsed.password) {
-        throw new ReportFileError(`Report file ${name}: ${key} holds credentials (user:password@), which the action never sends anywhere. Remove them from the address; the token goes in sonarToken or SONAR_TOKEN.`);
-    }
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-        throw new ReportFileError(`Report file ${name}: ${key} "${oneLine(text, QUOTE_LIMITS.long)}" must be an http:// or https:// address.`);
-    }
-    return parsed;
-}
-/** The task to wait for: ceTaskId, or else the id ceTaskUrl asks for; both must agree. */
-function taskId(name, fromKey, fromUrl) {
-    if (fromKey !== undefined && fromUrl !== undefined && fromKey !== fromUrl) {
-        throw new ReportFileError(`Report file ${name}: ceTaskId "${oneLine(fromKey)}" and the id in ceTaskUrl "${oneLine(fromUrl)}" differ, so it is not clear which analysis task to wait for. The scanner writes the same id in both: ${POINT_AT_THE_REPORT}`);
-    }
-    const id = fromKey ?? fromUrl;
-    if (id === undefined) {
-        throw new ReportFileError(`Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: the action needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with the sonarHostUrl input set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`);
-    }
-    return id;
-}
-/**
- * Where to ask for the report's task. With sonarHostUrl set, the address is built from the host
- * and the file needs only the task id; without it, the file must give serverUrl and ceTaskUrl.
- *
- * @example taskAddress(report, settings.sonarHostUrl) // { serverUrl, taskUrl: undefined } with a host
- */
-function taskAddress(report, host) {
-    // The host replaces the file's addresses entirely: they are never used, whatever they say.
-    if (host)
-        return { serverUrl: host, taskUrl: undefined };
-    const needed = (key) => {
-        const url = report[key];
-        if (!url) {
-            throw new ReportFileError(`Report file ${oneLine(report.file, QUOTE_LIMITS.long)} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run, or set the sonarHostUrl input to build the task address from the server's address.`);
-        }
-        return url;
-    };
-    const serverUrl = needed('serverUrl');
-    const taskUrl = needed('ceTaskUrl');
-    // The address is asked as written: without the id, the server would not know which task.
-    if (!taskUrl.searchParams.get('id')) {
-        throw new ReportFileError(`Report file ${oneLine(report.file, QUOTE_LIMITS.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point scanMetadataReportFile at the scanner's own file, or set the sonarHostUrl input to build the task address from the server's address.`);
-    }
-    return { serverUrl, taskUrl };
-}
-
 ;// CONCATENATED MODULE: ./src/gate/targets.ts
 
 
@@ -31573,7 +31971,8 @@ function reportTarget(report, host) {
         taskId: report.ceTaskId,
         taskUrl,
         dashboardUrl: report.dashboardUrl?.href,
-        projectKey: report.projectKey
+        projectKey: report.projectKey,
+        reportFile: report.file
     };
 }
 /**
@@ -31643,6 +32042,7 @@ function shown(text) {
 
 
 
+
 /**
  * The whole check, for every analysis the settings name: each is waited for and read at the same
  * time under the one overall time-out, with one client (and one kept-alive connection) per
@@ -31656,6 +32056,10 @@ function shown(text) {
  */
 async function checkQualityGates(settings, deps) {
     const found = await findTargets(settings, deps);
+    const { repoRoot } = deps;
+    const locateFiles = repoRoot === undefined
+        ? undefined
+        : (target) => locator(analysisBaseDir(target.reportFile, deps.cwd), repoRoot, deps.fileExists);
     const clients = new Map();
     const clientOf = ({ target }) => {
         const key = serverBase(target.serverUrl).href;
@@ -31680,7 +32084,8 @@ async function checkQualityGates(settings, deps) {
                 const log = group ?? deps.log;
                 const result = await checkTarget(entry.target, clientOf(entry), settings, {
                     ...deps,
-                    log
+                    log,
+                    locateFiles
                 });
                 return { read: true, source: entry.source, result };
             }
@@ -31763,38 +32168,6 @@ function address(href) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/report/dashboard-link.ts
-/** Longer addresses are left out rather than cut: a cut address leads nowhere. */
-const MAX_ADDRESS_CHARS = 2000;
-/**
- * The dashboard address as the log, the outputs and the summary may show it, or undefined when
- * it is not an http(s) address (a `javascript:` one, say) or too long to be real. A user name
- * or password in it is removed: no address with credentials is ever shown or linked.
- *
- * @example dashboardAddress('https://u:p@sonar.example.com/dashboard?id=a', 'https://sonar.example.com/')
- * // { href: 'https://sonar.example.com/dashboard?id=a', onServer: true }
- */
-function dashboard_link_dashboardAddress(address, serverUrl) {
-    const url = parse(address);
-    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
-        return undefined;
-    url.username = '';
-    url.password = '';
-    if (url.href.length > MAX_ADDRESS_CHARS)
-        return undefined;
-    return { href: url.href, onServer: url.origin === parse(serverUrl)?.origin };
-}
-function parse(address) {
-    if (address === undefined || address.length > MAX_ADDRESS_CHARS)
-        return undefined;
-    try {
-        return new URL(address);
-    }
-    catch {
-        return undefined;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/report/summary-text.ts
 
 /**
@@ -31833,7 +32206,117 @@ function escapeHtml(text) {
     return text.replace(PUNCTUATION, (character) => `&#${character.charCodeAt(0)};`);
 }
 
+;// CONCATENATED MODULE: ./src/report/new-issues-block.ts
+/**
+ * The "New issues" part of the job summary and the pull-request comment: how many there are by
+ * severity, then the first ones, most severe first, each with its file and line (linked to the
+ * file at the commit on GitHub when the action knows it) and its rule (linked to the issue on
+ * the server's origin). HTML blocks, every server value through `summaryText`.
+ */
+
+
+
+const SEVERITY_ICONS = {
+    blocker: '🛑',
+    high: '🔴',
+    medium: '🟠',
+    low: '🟡',
+    info: '🔵'
+};
+/** Room kept for the block's frame and its "… and N more" line. */
+const FRAME_BYTES = 600;
+/**
+ * The block for one analysis, within `maxBytes` (UTF-8) and at most `listed` issues; nothing
+ * when the issues were not asked for (an unknown project).
+ *
+ * @example newIssuesBlock(result.newIssues, { heading: 'h3', listed: 20, maxBytes: 100_000 })
+ */
+function newIssuesBlock(newIssues, options) {
+    const { heading, listed, maxBytes, fileLink } = options;
+    if (!newIssues)
+        return [];
+    if (!newIssues.read) {
+        return [
+            `<${heading}>New issues</${heading}>`,
+            `<p>${summaryText(newIssues.reason, QUOTE_LIMITS.long)}</p>`
+        ];
+    }
+    const { findings, total } = newIssues;
+    const scope = options.scope ?? scopeWords(newIssues);
+    const title = `<${heading}>New issues: ${total}</${heading}>`;
+    if (total === 0)
+        return [title, `<p>No open issues ${scope}.</p>`];
+    const counts = countBySeverity(findings);
+    const bySeverityWords = SEVERITY_ORDER.filter((severity) => counts[severity] > 0)
+        .map((severity) => `${SEVERITY_ICONS[severity]} ${counts[severity]} ${severity}`)
+        .join(' · ');
+    const head = [title, `<p>Open issues ${scope}: ${bySeverityWords}</p>`];
+    const items = [];
+    let bytes = FRAME_BYTES + head.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
+    for (const finding of bySeverity(findings).slice(0, listed)) {
+        const item = issueItem(finding, fileLink);
+        bytes += Buffer.byteLength(item) + 1;
+        if (bytes > maxBytes)
+            break;
+        items.push(item);
+    }
+    const more = total - items.length;
+    if (more > 0) {
+        items.push(`<li>… and ${more} more: see the server, the SARIF file or the check run</li>`);
+    }
+    return [...head, '<ul>', ...items, '</ul>'];
+}
+function scopeWords(newIssues) {
+    return newIssues.scope.kind === 'pull-request' ? 'in the pull request' : 'in the new code';
+}
+function issueItem(finding, fileLink) {
+    const line = finding.region?.startLine;
+    const place = finding.file ?? finding.serverPath;
+    const placeText = place === undefined ? '' : `${place}${line === undefined ? '' : `:${line}`}`;
+    const link = finding.file !== undefined ? fileLink?.(finding.file, line) : undefined;
+    const where = placeText === ''
+        ? ''
+        : link
+            ? `<a href="${summaryText(link, Infinity)}"><code>${summaryText(placeText, QUOTE_LIMITS.long)}</code></a> `
+            : `<code>${summaryText(placeText, QUOTE_LIMITS.long)}</code> `;
+    const rule = summaryText(finding.ruleName ?? finding.rule);
+    return `<li>${SEVERITY_ICONS[finding.severity]} ${where}${summaryText(finding.message, QUOTE_LIMITS.long)} (<a href="${summaryText(finding.url, Infinity)}">${rule}</a>)</li>`;
+}
+
+;// CONCATENATED MODULE: ./src/report/dashboard-link.ts
+/** Longer addresses are left out rather than cut: a cut address leads nowhere. */
+const MAX_ADDRESS_CHARS = 2000;
+/**
+ * The dashboard address as the log, the outputs and the summary may show it, or undefined when
+ * it is not an http(s) address (a `javascript:` one, say) or too long to be real. A user name
+ * or password in it is removed: no address with credentials is ever shown or linked.
+ *
+ * @example dashboardAddress('https://u:p@sonar.example.com/dashboard?id=a', 'https://sonar.example.com/')
+ * // { href: 'https://sonar.example.com/dashboard?id=a', onServer: true }
+ */
+function dashboard_link_dashboardAddress(address, serverUrl) {
+    const url = parse(address);
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+        return undefined;
+    url.username = '';
+    url.password = '';
+    if (url.href.length > MAX_ADDRESS_CHARS)
+        return undefined;
+    return { href: url.href, onServer: url.origin === parse(serverUrl)?.origin };
+}
+function parse(address) {
+    if (address === undefined || address.length > MAX_ADDRESS_CHARS)
+        return undefined;
+    try {
+        return new URL(address);
+    }
+    catch {
+        return undefined;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/report/summary.ts
+
 
 
 
@@ -31855,7 +32338,9 @@ const SUMMARY_LIMITS = {
     /** Notices where the rule and the server disagree. */
     notices: 10,
     /** The message of a check that could not reach a verdict. */
-    messageChars: 4000
+    messageChars: 4000,
+    /** New issues listed, most severe first; the rest are counted. */
+    issuesListed: 20
 };
 const HEADLINES = {
     OK: '✅ Quality Gate passed',
@@ -31869,8 +32354,8 @@ const STATUS_ORDER = { ERROR: 0, WARN: 1 };
 const isKnownStatus = (status) => status in HEADLINES;
 /**
  * The job summary, as HTML blocks (see summary-text.ts for why): verdict, one table row per
- * condition (failing ones first), analysis warnings, dashboard link, analysis id and time
- * taken. Every server value goes through `summaryText`; the dashboard is linked only when it is
+ * condition (failing ones first), the new issues (counts and the first ones), analysis
+ * warnings, dashboard link, analysis id and time taken. Every server value goes through `summaryText`; the dashboard is linked only when it is
  * an http(s) address on the server's origin. At most `SUMMARY_LIMITS.bytes` bytes.
  *
  * @example await core.summary.addRaw(renderSummary(result), true).write()
@@ -31885,8 +32370,14 @@ function renderSummary(result, options = {}) {
         ...gateDetailsBlock(result)
     ];
     const tail = [...warningsBlock(result.taskWarnings, sub), ...dashboardBlock(result)];
-    const table = conditionsBlock(result.conditions, maxBytes - byteSize([...head, ...tail]));
-    const summary = blocks([...head, ...table, ...tail]);
+    const issues = newIssuesBlock(result.newIssues, {
+        heading: sub,
+        listed: SUMMARY_LIMITS.issuesListed,
+        maxBytes: Math.floor((maxBytes - byteSize([...head, ...tail])) / 3),
+        fileLink: options.fileLink
+    });
+    const table = conditionsBlock(result.conditions, maxBytes - byteSize([...head, ...issues, ...tail]));
+    const summary = blocks([...head, ...table, ...issues, ...tail]);
     // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
     if (Buffer.byteLength(summary) <= maxBytes)
         return summary;
@@ -32098,7 +32589,7 @@ const FAILURES_NAMED = 3;
  *
  * @example await core.summary.addRaw(renderOverviewSummary(outcomes), true).write()
  */
-function renderOverviewSummary(outcomes) {
+function renderOverviewSummary(outcomes, options = {}) {
     const unread = outcomes.filter((outcome) => !outcome.read).length;
     const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []));
     const title = unread > 0
@@ -32116,7 +32607,11 @@ function renderOverviewSummary(outcomes) {
     const headBytes = Buffer.byteLength(blocks(head));
     const share = Math.floor((SUMMARY_LIMITS.bytes - headBytes) / Math.max(1, outcomes.length));
     const sections = outcomes.map((outcome) => outcome.read
-        ? renderSummary(outcome.result, { section: projectName(outcome), maxBytes: share })
+        ? renderSummary(outcome.result, {
+            section: projectName(outcome),
+            maxBytes: share,
+            fileLink: options.fileLink
+        })
         : unreadSection(outcome, share));
     const summary = blocks(head) + sections.join('');
     // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
@@ -32248,7 +32743,9 @@ const DEFAULTS = {
     initialDelayMs: 3000,
     pollingIntervalMs: 1000,
     failOnError: true,
-    pullRequestComment: false
+    pullRequestComment: false,
+    annotateIssues: true,
+    issuesCheckRun: false
 };
 /** The most lines scanMetadataReportFile may have (each a path or a glob). */
 const MAX_REPORT_PATTERNS = 100;
@@ -32276,7 +32773,10 @@ const ACTION_INPUTS = {
         failOnError: 'failOnError',
         taskId: 'taskId',
         analysisId: 'analysisId',
-        pullRequestComment: 'pullRequestComment'
+        pullRequestComment: 'pullRequestComment',
+        annotateIssues: 'annotateIssues',
+        issuesCheckRun: 'issuesCheckRun',
+        sarifFile: 'sarifFile'
     }
 };
 /**
@@ -32307,6 +32807,7 @@ function readSettings(input, env, names = ACTION_INPUTS) {
     }
     const pullRequestComment = settings_boolean(input, 'pullRequestComment', DEFAULTS.pullRequestComment, named);
     const githubToken = text('githubToken', 'GITHUB_TOKEN');
+    const sarifFile = optionalFile(text('sarifFile'), 'sarifFile', named);
     return {
         scanMetadataReportFile: reportPatterns(input('scanMetadataReportFile'), named),
         // Trimmed like every input: a secret pasted with a trailing newline still works.
@@ -32321,8 +32822,21 @@ function readSettings(input, env, names = ACTION_INPUTS) {
         taskId,
         analysisId,
         pullRequestComment,
-        githubToken
+        githubToken,
+        annotateIssues: settings_boolean(input, 'annotateIssues', DEFAULTS.annotateIssues, named),
+        issuesCheckRun: settings_boolean(input, 'issuesCheckRun', DEFAULTS.issuesCheckRun, named),
+        sarifFile
     };
+}
+/** A file to write, relative to the working directory: one line, no control characters. */
+function optionalFile(value, name, named) {
+    if (value === undefined)
+        return undefined;
+    // eslint-disable-next-line no-control-regex
+    if (value.length > 1000 || /[\u0000-\u001f\u007f]/.test(value)) {
+        throw new SettingsError(`${named.setting(name)} "${oneLine(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`);
+    }
+    return value;
 }
 function namer({ kind, names }) {
     return {
@@ -32479,7 +32993,10 @@ const COMMAND_OPTIONS = {
         failOnError: '--no-fail',
         taskId: '--task-id',
         analysisId: '--analysis-id',
-        pullRequestComment: undefined
+        pullRequestComment: undefined,
+        annotateIssues: undefined,
+        issuesCheckRun: undefined,
+        sarifFile: '--sarif'
     }
 };
 /**
@@ -36444,6 +36961,7 @@ function analysesOutputs(outcomes) {
             conditions: '[]',
             branch: '',
             pullRequest: '',
+            newIssues: '',
             results
         },
         conditionsLeftOut: 0
@@ -36458,7 +36976,7 @@ function analysesOutputs(outcomes) {
  *
  * @example JSON.parse(resultsOutput(outcomes))[0].qualityGateStatus // 'PASSED'
  */
-function resultsOutput(outcomes, maxBytes = OUTPUT_BYTES) {
+function resultsOutput(outcomes, maxBytes = OUTPUT_BYTES, options = {}) {
     const bases = outcomes.map((outcome) => {
         const common = {
             projectKey: outputText((outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? ''),
@@ -36473,7 +36991,8 @@ function resultsOutput(outcomes, maxBytes = OUTPUT_BYTES) {
             qualityGateStatus: result.qualityGateStatus,
             analysisId: outputText(result.analysisId),
             taskId: outputText(result.taskId ?? ''),
-            dashboardUrl: dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? ''
+            dashboardUrl: dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
+            ...(result.newIssues?.read ? { newIssues: result.newIssues.total } : {})
         };
     });
     const frame = Buffer.byteLength(JSON.stringify(bases)) + bases.length * '"conditions":[],'.length;
@@ -36482,10 +37001,45 @@ function resultsOutput(outcomes, maxBytes = OUTPUT_BYTES) {
         const base = bases[index];
         if (!outcome.read)
             return base;
-        const { json } = conditionsOutput(outcome.result.conditions.map(({ condition }) => condition), share);
-        return { ...base, conditions: JSON.parse(json) };
+        const newIssues = options.issues ? outcome.result.newIssues : undefined;
+        const withIssues = newIssues?.read === true;
+        const { json } = conditionsOutput(outcome.result.conditions.map(({ condition }) => condition), withIssues ? Math.floor(share / 4) : share);
+        const conditions = JSON.parse(json);
+        if (!newIssues?.read)
+            return { ...base, conditions };
+        const used = Buffer.byteLength(JSON.stringify({ ...base, conditions }));
+        const issues = issuesOutput(newIssues.findings, share - used);
+        return { ...base, conditions, issues };
     });
     return JSON.stringify(items);
+}
+/**
+ * The findings as JSON objects (key, rule, severity, type, file or the server's path, lines,
+ * message, url), each string cut, as many as fit in `maxBytes`.
+ */
+function issuesOutput(findings, maxBytes) {
+    const items = [];
+    let bytes = 2;
+    for (const finding of findings) {
+        const item = {
+            key: untrusted_text_cut(finding.key, QUOTE_LIMITS.short),
+            rule: untrusted_text_cut(finding.rule, QUOTE_LIMITS.short),
+            severity: finding.severity,
+            serverSeverity: finding.severityWord,
+            type: finding.type,
+            file: finding.file,
+            serverPath: finding.serverPath === undefined ? undefined : untrusted_text_cut(finding.serverPath, QUOTE_LIMITS.long),
+            startLine: finding.region?.startLine,
+            endLine: finding.region?.endLine,
+            message: untrusted_text_cut(finding.message, QUOTE_LIMITS.long),
+            url: finding.url
+        };
+        bytes += Buffer.byteLength(JSON.stringify(item)) + 1;
+        if (bytes > maxBytes)
+            break;
+        items.push(item);
+    }
+    return items;
 }
 /**
  * The outputs of a gate: every value on one line and cut to 1,000 characters (`outputText`),
@@ -36505,10 +37059,15 @@ function gateOutputs(result) {
             dashboardUrl: dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
             conditions: conditions.json,
             branch: outputText(result.branch ?? ''),
-            pullRequest: outputText(result.pullRequest ?? '')
+            pullRequest: outputText(result.pullRequest ?? ''),
+            newIssues: newIssuesCount(result)
         },
         conditionsLeftOut: conditions.leftOut
     };
+}
+/** The count of new issues, or '' when they were not read. */
+function newIssuesCount(result) {
+    return result.newIssues?.read ? String(result.newIssues.total) : '';
 }
 /** A server value as an output: one line (control characters as escapes), at most 1,000 characters. */
 function outputText(value) {
@@ -36808,7 +37367,7 @@ function render(kind, report) {
     const { secrets } = context;
     switch (kind) {
         case 'json': {
-            const json = secrets_redactSecrets(resultsOutput(outcomes), secrets);
+            const json = secrets_redactSecrets(resultsOutput(outcomes, undefined, { issues: true }), secrets);
             // Indented for a reader; a token that happened to span JSON's own syntax leaves it as is.
             try {
                 return `${JSON.stringify(JSON.parse(json), null, 2)}\n`;
@@ -36835,6 +37394,15 @@ function markdown(outcomes) {
 ;// CONCATENATED MODULE: ./src/log.ts
 
 
+/**
+ * How many annotations of each level GitHub shows for one step (10 errors, 10 warnings, and the
+ * action keeps notices to 10 too): 30 at most, within the 50 GitHub shows for a whole job.
+ */
+const ANNOTATION_LIMITS = {
+    error: 10,
+    warning: 10,
+    notice: 10
+};
 /** How long one line of the log may be, and how many lines one message may have. */
 const LOG_LIMITS = { lineChars: 4000, messageLines: 100 };
 /**
@@ -36846,11 +37414,29 @@ const LOG_LIMITS = { lineChars: 4000, messageLines: 100 };
 function runnerLog(core) {
     let secrets = [];
     const safe = (message) => forTheLog(redactSecrets(message, secrets));
+    const used = { error: 0, warning: 0, notice: 0 };
+    // One error is kept for the failure the step may end with.
+    const limit = (level) => ANNOTATION_LIMITS[level] - (level === 'error' ? 1 : 0);
+    const annotate = (level, message, where) => {
+        if (used[level] >= limit(level)) {
+            core.info(safe(`${level} (not annotated: GitHub shows ${ANNOTATION_LIMITS[level]} per step): ${message}`));
+            return false;
+        }
+        used[level]++;
+        // Annotations stay one annotation: `@actions/core` escapes their line breaks and properties.
+        core[level](safe(message), where && safeWhere(where, secrets));
+        return true;
+    };
     return {
         info: (message) => core.info(safe(message)),
-        // Annotations stay one annotation: `@actions/core` escapes their line breaks.
-        warning: (message) => core.warning(safe(message)),
-        notice: (message) => core.notice(safe(message)),
+        warning: (message) => void annotate('warning', message),
+        notice: (message) => void annotate('notice', message),
+        annotate,
+        annotationsLeft: () => ({
+            error: limit('error') - used.error,
+            warning: limit('warning') - used.warning,
+            notice: limit('notice') - used.notice
+        }),
         fail: (message) => core.setFailed(safe(message)),
         // A group's name is one line: its line feeds are shown as `\n`.
         startGroup: (name) => core.startGroup(logLine(redactSecrets(name, secrets))),
@@ -36860,6 +37446,11 @@ function runnerLog(core) {
             secrets = [...secrets, ...more];
         }
     };
+}
+/** The annotation's title through the line gate; its file and numbers as the caller checked them. */
+function safeWhere(where, secrets) {
+    const title = where.title === undefined ? undefined : logLine(redactSecrets(where.title, secrets));
+    return { ...where, ...(title === undefined ? {} : { title: cut(title, 200) }) };
 }
 /**
  * The one gate between a message and the runner's log. The message keeps its line feeds (our

@@ -31893,6 +31893,13 @@ class QualityGateFailure extends ActionError {
     }
 }
 
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./src/untrusted-text.ts
 /**
  * Text from a server, a report file or an input, made fit to quote inside one of our own
@@ -31958,6 +31965,307 @@ function oneLine(text, max = QUOTE_LIMITS.short) {
  */
 function hideCredentials(text) {
     return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^]*@/i, (_, scheme) => `${scheme ?? ''}***@`);
+}
+
+;// CONCATENATED MODULE: ./src/identifier.ts
+/**
+ * What an id or key may look like: task ids, analysis ids and project keys come from inputs, the
+ * report file and the server, go back to the server in the next request and into every message.
+ */
+
+/** No server makes a task id, analysis id or project key longer than this (project keys: 400). */
+const MAX_ID_LENGTH = 400;
+/**
+ * Why `value` cannot be an id or key (too long, holding a control character, an invisible
+ * format character such as a bidirectional override, or white space), or undefined when it can.
+ * Shared by the inputs, the report file and the server's replies, so all refuse the same values.
+ *
+ * @example idProblem('AY\n1') // 'holds the control character \\n'
+ */
+function idProblem(value) {
+    if (value.length > MAX_ID_LENGTH) {
+        return `is ${value.length} characters long, more than the ${MAX_ID_LENGTH} an id may have`;
+    }
+    const control = /\p{Cc}/u.exec(value);
+    if (control)
+        return `holds the control character ${escapeInvisible(control[0])}`;
+    const invisible = /[\p{Cf}\p{Zl}\p{Zp}]/u.exec(value);
+    if (invisible)
+        return `holds the invisible character ${escapeInvisible(invisible[0])}`;
+    return /\s/.test(value) ? 'holds white space' : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/report-file.ts
+
+
+
+
+
+
+/** Where each scanner writes the file, in the order the action looks for it. */
+const DEFAULT_REPORT_LOCATIONS = [
+    { file: '.scannerwork/report-task.txt', scanner: 'sonar-scanner CLI and the scan actions' },
+    { file: 'target/sonar/report-task.txt', scanner: 'Maven' },
+    { file: 'build/sonar/report-task.txt', scanner: 'Gradle' },
+    { file: '.sonarqube/out/.sonar/report-task.txt', scanner: 'SonarScanner for .NET' }
+];
+/** The largest report file read. Real ones are under 1 KiB; this only stops a wrong file early. */
+const MAX_REPORT_BYTES = 64 * 1024;
+const WHERE_SCANNERS_WRITE = DEFAULT_REPORT_LOCATIONS.map(({ file, scanner }) => `${file} (${scanner})`).join(', ');
+const POINT_AT_THE_REPORT = `Scanners write ${WHERE_SCANNERS_WRITE}; point scanMetadataReportFile at that file, not at another one.`;
+/**
+ * Reads a report file, refusing anything that is not a small regular text file. Opening with
+ * O_NONBLOCK makes a FIFO open at once instead of waiting for a writer; the checks then run on
+ * the opened handle, so the file cannot be swapped between the check and the read.
+ */
+const readTextFile = async (file) => {
+    let handle;
+    try {
+        // O_NONBLOCK does not exist on Windows, where opening a pipe does not block either.
+        handle = await (0,promises_namespaceObject.open)(file, external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NONBLOCK ?? 0));
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return undefined;
+        throw new ReportFileError(`Cannot read the report file ${oneLine(file, QUOTE_LIMITS.long)}: ${oneLine(error.message, QUOTE_LIMITS.long)}. Check the scanMetadataReportFile input.`);
+    }
+    try {
+        const kind = notRegular(await handle.stat());
+        if (kind) {
+            throw new ReportFileError(`Report file ${oneLine(file, QUOTE_LIMITS.long)} is ${kind}, not a regular file. ${POINT_AT_THE_REPORT}`);
+        }
+        // One byte past the limit tells a file at the limit from a larger one, whatever stat said
+        // (files in /proc report size 0, and a file may grow while it is read).
+        const bytes = Buffer.alloc(MAX_REPORT_BYTES + 1);
+        let length = 0;
+        for (;;) {
+            const { bytesRead } = await handle.read(bytes, length, bytes.length - length, length);
+            if (bytesRead === 0 || (length += bytesRead) === bytes.length)
+                break;
+        }
+        if (length > MAX_REPORT_BYTES) {
+            throw new ReportFileError(`Report file ${oneLine(file, QUOTE_LIMITS.long)} is larger than ${MAX_REPORT_BYTES / 1024} KiB, so it is not a scanner's report-task.txt (those are under 1 KiB). ${POINT_AT_THE_REPORT}`);
+        }
+        try {
+            return new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, length));
+        }
+        catch {
+            throw notTextError(oneLine(file, QUOTE_LIMITS.long), 'it is not UTF-8 text');
+        }
+    }
+    finally {
+        await handle.close();
+    }
+};
+/** What a non-regular file is, for the message; undefined for a regular file. */
+function notRegular(stats) {
+    if (stats.isFile())
+        return undefined;
+    if (stats.isDirectory())
+        return 'a directory';
+    if (stats.isFIFO())
+        return 'a named pipe (FIFO)';
+    if (stats.isCharacterDevice() || stats.isBlockDevice())
+        return 'a device';
+    if (stats.isSocket())
+        return 'a socket';
+    return 'not a file';
+}
+function notTextError(name, why) {
+    return new ReportFileError(`Report file ${name} is not a text report file: ${why}. ${POINT_AT_THE_REPORT}`);
+}
+/**
+ * Finds and parses report-task.txt: the given path, or else the first default location that
+ * exists, relative to `cwd`.
+ *
+ * @example await loadReportFile(undefined, process.cwd()) // finds target/sonar/report-task.txt after Maven
+ */
+async function loadReportFile(given, cwd, read = readTextFile) {
+    const candidates = given ? [given] : DEFAULT_REPORT_LOCATIONS.map(({ file }) => file);
+    for (const file of candidates) {
+        const text = await read(external_node_path_default().resolve(cwd, file));
+        if (text !== undefined)
+            return parseReportFile(text, file);
+    }
+    throw new ReportFileError(given
+        ? `Report file not found at ${oneLine(given, QUOTE_LIMITS.long)}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set scanMetadataReportFile to where yours is, and run this step after the analysis in the same job and working directory.`
+        : `No report file found: looked for ${WHERE_SCANNERS_WRITE}. Run this step after the analysis in the same job and working directory, or set scanMetadataReportFile.`);
+}
+/**
+ * Parses the key=value text a scanner writes. Tolerates CRLF, a UTF-8 BOM, blank lines and `#`
+ * comments; values keep any `=` they contain. Throws a ReportFileError naming the file and key.
+ *
+ * @example parseReportFile('serverUrl=https://sonar.example.com\n...', 'target/sonar/report-task.txt')
+ */
+function parseReportFile(text, file) {
+    const name = oneLine(file, QUOTE_LIMITS.long);
+    const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+    lines.forEach((line, index) => {
+        // Tab, CR and LF are the only control characters a text file has any business holding.
+        // eslint-disable-next-line no-control-regex
+        const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.exec(line);
+        if (control) {
+            throw notTextError(name, `line ${index + 1} holds the control character ${escapeInvisible(control[0])}`);
+        }
+    });
+    const values = new Map();
+    for (const rawLine of lines) {
+        const line = rawLine.trim();
+        if (line === '' || line.startsWith('#'))
+            continue;
+        const separator = line.indexOf('=');
+        if (separator <= 0) {
+            throw new ReportFileError(`Report file ${name} has a line that is not key=value: "${oneLine(line, 80)}". ${POINT_AT_THE_REPORT}`);
+        }
+        values.set(line.slice(0, separator).trim(), line.slice(separator + 1).trim());
+    }
+    const value = (key) => values.get(key) || undefined;
+    const url = (key) => {
+        const text = value(key);
+        return text === undefined ? undefined : httpUrl(name, key, text);
+    };
+    const id = (key, text) => {
+        const problem = text === undefined ? undefined : idProblem(text);
+        if (problem) {
+            throw new ReportFileError(`Report file ${name}: ${key} "${oneLine(text ?? '')}" ${problem}. The scanner never writes such a value: ${POINT_AT_THE_REPORT}`);
+        }
+        return text;
+    };
+    const ceTaskUrl = url('ceTaskUrl');
+    return {
+        file,
+        serverUrl: url('serverUrl'),
+        ceTaskUrl,
+        ceTaskId: taskId(name, id('ceTaskId', value('ceTaskId')), ceTaskUrl && id('the id in ceTaskUrl', ceTaskUrl.searchParams.get('id') || undefined)),
+        dashboardUrl: url('dashboardUrl'),
+        projectKey: id('projectKey', value('projectKey')),
+        serverVersion: value('serverVersion'),
+        organization: value('organization')
+    };
+}
+/** An http(s) address without credentials, or a ReportFileError that never shows them. */
+function httpUrl(name, key, text) {
+    let parsed;
+    try {
+        parsed = new URL(text);
+    }
+    catch {
+        throw new ReportFileError(`Report file ${name}: ${key} "${oneLine(hideCredentials(text), QUOTE_LIMITS.long)}" is not a URL.`);
+    }
+    if (parsed.username || parsed.password) {
+        throw new ReportFileError(`Report file ${name}: ${key} holds credentials (user:password@), which the action never sends anywhere. Remove them from the address; the token goes in sonarToken or SONAR_TOKEN.`);
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+        throw new ReportFileError(`Report file ${name}: ${key} "${oneLine(text, QUOTE_LIMITS.long)}" must be an http:// or https:// address.`);
+    }
+    return parsed;
+}
+/** The task to wait for: ceTaskId, or else the id ceTaskUrl asks for; both must agree. */
+function taskId(name, fromKey, fromUrl) {
+    if (fromKey !== undefined && fromUrl !== undefined && fromKey !== fromUrl) {
+        throw new ReportFileError(`Report file ${name}: ceTaskId "${oneLine(fromKey)}" and the id in ceTaskUrl "${oneLine(fromUrl)}" differ, so it is not clear which analysis task to wait for. The scanner writes the same id in both: ${POINT_AT_THE_REPORT}`);
+    }
+    const id = fromKey ?? fromUrl;
+    if (id === undefined) {
+        throw new ReportFileError(`Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: the action needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with the sonarHostUrl input set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`);
+    }
+    return id;
+}
+/**
+ * Where to ask for the report's task. With sonarHostUrl set, the address is built from the host
+ * and the file needs only the task id; without it, the file must give serverUrl and ceTaskUrl.
+ *
+ * @example taskAddress(report, settings.sonarHostUrl) // { serverUrl, taskUrl: undefined } with a host
+ */
+function taskAddress(report, host) {
+    // The host replaces the file's addresses entirely: they are never used, whatever they say.
+    if (host)
+        return { serverUrl: host, taskUrl: undefined };
+    const needed = (key) => {
+        const url = report[key];
+        if (!url) {
+            throw new ReportFileError(`Report file ${oneLine(report.file, QUOTE_LIMITS.long)} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run, or set the sonarHostUrl input to build the task address from the server's address.`);
+        }
+        return url;
+    };
+    const serverUrl = needed('serverUrl');
+    const taskUrl = needed('ceTaskUrl');
+    // The address is asked as written: without the id, the server would not know which task.
+    if (!taskUrl.searchParams.get('id')) {
+        throw new ReportFileError(`Report file ${oneLine(report.file, QUOTE_LIMITS.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point scanMetadataReportFile at the scanner's own file, or set the sonarHostUrl input to build the task address from the server's address.`);
+    }
+    return { serverUrl, taskUrl };
+}
+
+;// CONCATENATED MODULE: ./src/findings/locate.ts
+/**
+ * Where an issue's file is in the checkout. The server gives each file's path relative to the
+ * analysis's base directory (`sonar.projectBaseDir`), which the report file's own location tells
+ * for each scanner; the annotation, check run and SARIF need it relative to the repository root.
+ */
+
+
+
+/**
+ * The analysis's base directory, from its report file (relative to `cwd`, or absolute): the
+ * folder above the scanner's own (`.scannerwork/`, `target/sonar/`, `build/sonar/`,
+ * `.sonarqube/out/.sonar/`), or else the folder above the report file's folder, where a custom
+ * working directory usually sits. Without a report file (taskId or analysisId input): `cwd`.
+ *
+ * @example analysisBaseDir('services/api/target/sonar/report-task.txt', '/repo') // '/repo/services/api'
+ */
+function analysisBaseDir(reportFile, cwd) {
+    if (reportFile === undefined)
+        return cwd;
+    const file = external_node_path_default().resolve(cwd, reportFile);
+    const slashed = file.split((external_node_path_default()).sep).join('/');
+    for (const { file: suffix } of DEFAULT_REPORT_LOCATIONS) {
+        if (slashed.endsWith(`/${suffix}`)) {
+            return external_node_path_default().resolve(file, ...suffix.split('/').map(() => '..'));
+        }
+    }
+    return external_node_path_default().resolve(external_node_path_default().dirname(file), '..');
+}
+const isFile = (absolutePath) => {
+    try {
+        return (0,external_node_fs_namespaceObject.statSync)(absolutePath).isFile();
+    }
+    catch {
+        return false;
+    }
+};
+/** The longest server path looked at: longer ones are not real files. */
+const MAX_PATH_CHARS = 1000;
+/**
+ * A function from a server path (relative to `baseDir`) to the path relative to `repoRoot`, with
+ * `/`, or undefined when the server path is absolute, holds a `..` segment, a control character
+ * or a backslash, leaves the repository, or is not a file there.
+ *
+ * @example locator('/repo/services/api', '/repo')('src/app.ts') // 'services/api/src/app.ts'
+ */
+function locator(baseDir, repoRoot, exists = isFile) {
+    const root = external_node_path_default().resolve(repoRoot);
+    return (serverPath) => {
+        if (!isSafeRelative(serverPath))
+            return undefined;
+        const absolute = external_node_path_default().resolve(baseDir, ...serverPath.split('/'));
+        const relative = external_node_path_default().relative(root, absolute);
+        if (relative === '' || relative.startsWith('..') || external_node_path_default().isAbsolute(relative))
+            return undefined;
+        if (!exists(absolute))
+            return undefined;
+        return relative.split((external_node_path_default()).sep).join('/');
+    };
+}
+function isSafeRelative(serverPath) {
+    if (serverPath === '' || serverPath.length > MAX_PATH_CHARS)
+        return false;
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029\\]/.test(serverPath))
+        return false;
+    if (serverPath.startsWith('/') || /^[a-z]:/i.test(serverPath))
+        return false;
+    return serverPath.split('/').every((segment) => segment !== '..' && segment !== '');
 }
 
 ;// CONCATENATED MODULE: ./src/sonar/origin.ts
@@ -32774,80 +33082,6 @@ function asksForTaskWarnings(kind) {
     return kind.cloud || (kind.version !== undefined && !atLeast(kind, 10, 1));
 }
 
-;// CONCATENATED MODULE: ./src/sonar/token-expiration.ts
-/**
- * The token's expiry, as servers send it on authenticated replies
- * (`SonarQube-Authentication-Token-Expiration: 2025-06-01T00:00:00+0000`, for tokens that expire),
- * and the warning the action gives when it is near, as the scanner does: within 7 days.
- */
-const TOKEN_EXPIRATION_HEADER = 'sonarqube-authentication-token-expiration';
-/** How near the expiry must be for a warning: the scanner's own threshold. */
-const WARN_DAYS_BEFORE_EXPIRY = 7;
-const DAY_MS = 24 * 60 * 60 * 1000;
-/**
- * The header's date (`yyyy-MM-dd'T'HH:mm:ssZ`, the offset with or without a colon), or undefined
- * when it is not one.
- *
- * @example parseTokenExpiration('2025-06-01T00:00:00+0000') // Date 2025-06-01T00:00:00.000Z
- */
-function parseTokenExpiration(value) {
-    const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(Z|[+-]\d{2}:?\d{2})$/.exec(value?.trim() ?? '');
-    if (!match)
-        return undefined;
-    const [, time, zone = 'Z'] = match;
-    const offset = zone === 'Z' ? zone : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
-    const at = Date.parse(`${time}${offset}`);
-    return Number.isNaN(at) ? undefined : new Date(at);
-}
-/**
- * The warning to give for a token that expires at `expiresAt`, or undefined when it is more than
- * 7 days away.
- *
- * @example tokenExpiryWarning(new Date('2025-06-01T00:00:00Z'), Date.parse('2025-05-29T00:00:00Z'))
- * // 'The token expires on 2025-06-01 (in 3 days): …'
- */
-function tokenExpiryWarning(expiresAt, nowEpochMs) {
-    const leftMs = expiresAt.getTime() - nowEpochMs;
-    if (leftMs > WARN_DAYS_BEFORE_EXPIRY * DAY_MS)
-        return undefined;
-    const date = expiresAt.toISOString().slice(0, 10);
-    const days = Math.floor(leftMs / DAY_MS);
-    const when = leftMs <= 0
-        ? 'has expired'
-        : days === 0
-            ? 'expires today'
-            : `expires in ${days} ${days === 1 ? 'day' : 'days'}`;
-    return `The token ${when} (${date}): checks with it will fail from then on. Create a new token on the server (My Account → Security) and update the SONAR_TOKEN secret.`;
-}
-
-;// CONCATENATED MODULE: ./src/identifier.ts
-/**
- * What an id or key may look like: task ids, analysis ids and project keys come from inputs, the
- * report file and the server, go back to the server in the next request and into every message.
- */
-
-/** No server makes a task id, analysis id or project key longer than this (project keys: 400). */
-const MAX_ID_LENGTH = 400;
-/**
- * Why `value` cannot be an id or key (too long, holding a control character, an invisible
- * format character such as a bidirectional override, or white space), or undefined when it can.
- * Shared by the inputs, the report file and the server's replies, so all refuse the same values.
- *
- * @example idProblem('AY\n1') // 'holds the control character \\n'
- */
-function idProblem(value) {
-    if (value.length > MAX_ID_LENGTH) {
-        return `is ${value.length} characters long, more than the ${MAX_ID_LENGTH} an id may have`;
-    }
-    const control = /\p{Cc}/u.exec(value);
-    if (control)
-        return `holds the control character ${escapeInvisible(control[0])}`;
-    const invisible = /[\p{Cf}\p{Zl}\p{Zp}]/u.exec(value);
-    if (invisible)
-        return `holds the invisible character ${escapeInvisible(invisible[0])}`;
-    return /\s/.test(value) ? 'holds white space' : undefined;
-}
-
 ;// CONCATENATED MODULE: ./src/sonar/types.ts
 /**
  * The server's Web API as the action reads it: the shapes of `api/ce/task` and
@@ -32983,7 +33217,186 @@ function decodeLastProcessingMs(body) {
     return optionalCount(current['executionTimeMs']);
 }
 
+;// CONCATENATED MODULE: ./src/sonar/issues.ts
+/**
+ * `api/issues/search` as the action reads it: which parameters each server generation takes for
+ * "the open issues of this analysis's new code", and the decoder that checks a reply page.
+ * Facts from the server's own web service changelog:
+ * - `componentKeys` was renamed `components` in 10.2 (the old name stays a deprecated key), and
+ *   a server before 10.2 ignores `components`, which would return every project's issues: the
+ *   new name only to servers known to be 10.2 or later.
+ * - `sinceLeakPeriod` was deprecated in 9.4 for `inNewCodePeriod` and removed in 10.0, where it
+ *   would be ignored (all the branch's issues): the old name only to servers known to be older
+ *   than 9.4, and to SonarQube Cloud, whose API keeps it.
+ * - `resolved=false` (open issues) is in every generation; `statuses`/`resolutions` were
+ *   deprecated in 10.4 for `issueStatuses`, which older servers do not know.
+ * - `severity` and `type` are deprecated in 10.4 for `impacts` (10.2+): both are read.
+ * - `ps` is at most 500, and no page past the 10,000th result is served.
+ */
+
+
+
+/** The largest page api/issues/search serves, and the last result it serves at all. */
+const ISSUES_PAGE_SIZE = 500;
+const ISSUES_RESULT_WINDOW = 10_000;
+/**
+ * The query of one page: the project (and branch or pull request), open issues only, new ones
+ * only, with the rules' names, in each generation's parameter names.
+ *
+ * @example issuesQuery('shop', { kind: 'new-code', branch: 'main' }, { cloud: false, version: [10, 7] }, 1).toString()
+ * // 'components=shop&resolved=false&ps=500&p=1&additionalFields=rules&branch=main&inNewCodePeriod=true'
+ */
+function issuesQuery(projectKey, scope, kind, page) {
+    const components = !kind.cloud && atLeast(kind, 10, 2) ? 'components' : 'componentKeys';
+    const query = new URLSearchParams({
+        [components]: projectKey,
+        resolved: 'false',
+        ps: String(ISSUES_PAGE_SIZE),
+        p: String(page),
+        additionalFields: 'rules'
+    });
+    if (scope.kind === 'pull-request') {
+        query.set('pullRequest', scope.pullRequest);
+        return query;
+    }
+    if (scope.branch !== undefined)
+        query.set('branch', scope.branch);
+    const olderThan94 = kind.version !== undefined && !atLeast(kind, 9, 4);
+    query.set(kind.cloud || olderThan94 ? 'sinceLeakPeriod' : 'inNewCodePeriod', 'true');
+    return query;
+}
+const issues_isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const issues_text = (value) => (typeof value === 'string' ? value : undefined);
+/** A line number: a whole number of at least 1, or undefined. */
+const lineNumber = (value) => typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 ? value : undefined;
+/** An offset in a line: a whole number of at least 0, or undefined. */
+const offset = (value) => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+/** Severity and type words: upper case, short; anything else is dropped. */
+const WORD = /^[A-Z][A-Z_]{0,39}$/;
+const word = (value) => {
+    const found = issues_text(value);
+    return found !== undefined && WORD.test(found) ? found : undefined;
+};
+/**
+ * Decodes one page of `GET api/issues/search`. An issue without a key, rule, message or
+ * component is skipped (the reply is still used); a reply without `issues` is not the server's.
+ * `total` is `paging.total` (9.8+) or the deprecated top-level `total`.
+ */
+function decodeIssuesPage(body) {
+    const issues = issues_isObject(body) ? body['issues'] : undefined;
+    if (!issues_isObject(body) || !Array.isArray(issues)) {
+        throw new UnexpectedShape('expected {"issues": [...]}');
+    }
+    const paths = new Map();
+    for (const component of arrayOf(body['components'])) {
+        const [key, path] = [issues_text(component['key']), issues_text(component['path'])];
+        if (key !== undefined && path !== undefined)
+            paths.set(key, path);
+    }
+    const ruleNames = new Map();
+    for (const rule of arrayOf(body['rules'])) {
+        const [key, name] = [issues_text(rule['key']), issues_text(rule['name'])];
+        if (key !== undefined && name !== undefined)
+            ruleNames.set(key, name);
+    }
+    const paging = issues_isObject(body['paging']) ? body['paging'] : {};
+    const total = [paging['total'], body['total']].find((value) => typeof value === 'number' && Number.isSafeInteger(value));
+    const decoded = issues.filter(issues_isObject).flatMap((issue) => decodeIssue(issue, paths));
+    return { issues: decoded, ruleNames, total: Math.max(0, total ?? decoded.length) };
+}
+function decodeIssue(issue, paths) {
+    const [key, rule, message, component] = ['key', 'rule', 'message', 'component'].map((name) => issues_text(issue[name]));
+    if (!key || idProblem(key) || !rule || message === undefined || !component)
+        return [];
+    const project = issues_text(issue['project']);
+    const fromKey = project !== undefined && component.startsWith(`${project}:`)
+        ? component.slice(project.length + 1)
+        : undefined;
+    return [
+        {
+            key,
+            rule,
+            message,
+            component,
+            path: paths.get(component) ?? fromKey,
+            line: lineNumber(issue['line']),
+            textRange: decodeTextRange(issue['textRange']),
+            severity: word(issue['severity']),
+            type: word(issue['type']),
+            impacts: arrayOf(issue['impacts']).flatMap((impact) => {
+                const [quality, severity] = [word(impact['softwareQuality']), word(impact['severity'])];
+                return quality && severity ? [{ softwareQuality: quality, severity }] : [];
+            }),
+            cleanCodeAttribute: word(issue['cleanCodeAttribute'])
+        }
+    ];
+}
+function decodeTextRange(value) {
+    if (!issues_isObject(value))
+        return undefined;
+    const startLine = lineNumber(value['startLine']);
+    const endLine = lineNumber(value['endLine']);
+    if (startLine === undefined || endLine === undefined || endLine < startLine)
+        return undefined;
+    return {
+        startLine,
+        endLine,
+        startOffset: offset(value['startOffset']),
+        endOffset: offset(value['endOffset'])
+    };
+}
+function arrayOf(value) {
+    return Array.isArray(value) ? value.filter(issues_isObject) : [];
+}
+
+;// CONCATENATED MODULE: ./src/sonar/token-expiration.ts
+/**
+ * The token's expiry, as servers send it on authenticated replies
+ * (`SonarQube-Authentication-Token-Expiration: 2025-06-01T00:00:00+0000`, for tokens that expire),
+ * and the warning the action gives when it is near, as the scanner does: within 7 days.
+ */
+const TOKEN_EXPIRATION_HEADER = 'sonarqube-authentication-token-expiration';
+/** How near the expiry must be for a warning: the scanner's own threshold. */
+const WARN_DAYS_BEFORE_EXPIRY = 7;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * The header's date (`yyyy-MM-dd'T'HH:mm:ssZ`, the offset with or without a colon), or undefined
+ * when it is not one.
+ *
+ * @example parseTokenExpiration('2025-06-01T00:00:00+0000') // Date 2025-06-01T00:00:00.000Z
+ */
+function parseTokenExpiration(value) {
+    const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(Z|[+-]\d{2}:?\d{2})$/.exec(value?.trim() ?? '');
+    if (!match)
+        return undefined;
+    const [, time, zone = 'Z'] = match;
+    const offset = zone === 'Z' ? zone : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
+    const at = Date.parse(`${time}${offset}`);
+    return Number.isNaN(at) ? undefined : new Date(at);
+}
+/**
+ * The warning to give for a token that expires at `expiresAt`, or undefined when it is more than
+ * 7 days away.
+ *
+ * @example tokenExpiryWarning(new Date('2025-06-01T00:00:00Z'), Date.parse('2025-05-29T00:00:00Z'))
+ * // 'The token expires on 2025-06-01 (in 3 days): …'
+ */
+function tokenExpiryWarning(expiresAt, nowEpochMs) {
+    const leftMs = expiresAt.getTime() - nowEpochMs;
+    if (leftMs > WARN_DAYS_BEFORE_EXPIRY * DAY_MS)
+        return undefined;
+    const date = expiresAt.toISOString().slice(0, 10);
+    const days = Math.floor(leftMs / DAY_MS);
+    const when = leftMs <= 0
+        ? 'has expired'
+        : days === 0
+            ? 'expires today'
+            : `expires in ${days} ${days === 1 ? 'day' : 'days'}`;
+    return `The token ${when} (${date}): checks with it will fail from then on. Create a new token on the server (My Account → Security) and update the SONAR_TOKEN secret.`;
+}
+
 ;// CONCATENATED MODULE: ./src/sonar/client.ts
+
 
 
 
@@ -33110,6 +33523,24 @@ class SonarClient {
                 badRequest: 'The server refused the request for the last analysis.'
             },
             decode: decodeLastProcessingMs,
+            once: true
+        });
+    }
+    /**
+     * One page of the project's open new issues (`GET api/issues/search`, Browse permission), in
+     * the parameters the server's generation takes (see issuesQuery). Read once: a failure is not
+     * tried again, since the verdict never waits on the issues.
+     */
+    async getIssuesPage(projectKey, scope, page) {
+        const query = issuesQuery(projectKey, scope, this.options.kind, page);
+        const project = oneLine(projectKey);
+        return this.getJson(new URL(`api/issues/search?${query.toString()}`, this.serverBase), {
+            what: `the new issues of ${project}`,
+            advice: {
+                notFound: `The server has no api/issues/search, or does not know the project ${project}.`,
+                badRequest: `The server refused the issues request for ${project}.`
+            },
+            decode: decodeIssuesPage,
             once: true
         });
     }
@@ -33332,6 +33763,156 @@ function toNumber(value) {
     return Number.isFinite(number) ? number : undefined;
 }
 
+;// CONCATENATED MODULE: ./src/findings/finding.ts
+
+/** Most severe first: the order annotations are given out in. */
+const SEVERITY_ORDER = ['blocker', 'high', 'medium', 'low', 'info'];
+const FROM_SERVER = {
+    BLOCKER: 'blocker',
+    CRITICAL: 'high',
+    HIGH: 'high',
+    MAJOR: 'medium',
+    MEDIUM: 'medium',
+    MINOR: 'low',
+    LOW: 'low',
+    INFO: 'info'
+};
+/**
+ * The issue as a finding: its most severe impact (10.2+) or else its legacy severity (MAJOR when
+ * it has neither), its file located in the checkout, its region from the text range (or line).
+ *
+ * @example toFinding(issue, { serverUrl, projectKey: 'shop', locate: () => undefined }).severity // 'high'
+ */
+function toFinding(issue, ruleNames, context) {
+    const { severity, word } = severityOf(issue);
+    return {
+        key: issue.key,
+        rule: issue.rule,
+        ruleName: ruleNames.get(issue.rule),
+        message: issue.message,
+        severity,
+        severityWord: word,
+        type: issue.type,
+        file: issue.path === undefined ? undefined : context.locate(issue.path),
+        serverPath: issue.path,
+        region: regionOf(issue),
+        url: issueUrl(issue.key, context)
+    };
+}
+/** Most severe first, the server's order kept among equals. */
+function bySeverity(findings) {
+    return [...findings].sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity));
+}
+/** How many findings there are of each severity, every severity named. */
+function countBySeverity(findings) {
+    const counts = Object.fromEntries(SEVERITY_ORDER.map((s) => [s, 0]));
+    for (const finding of findings)
+        counts[finding.severity]++;
+    return counts;
+}
+function severityOf(issue) {
+    const impacts = issue.impacts.flatMap(({ severity }) => {
+        const scaled = FROM_SERVER[severity];
+        return scaled ? [{ severity: scaled, word: severity }] : [];
+    });
+    if (impacts.length > 0) {
+        return impacts.reduce((worst, impact) => SEVERITY_ORDER.indexOf(impact.severity) < SEVERITY_ORDER.indexOf(worst.severity)
+            ? impact
+            : worst);
+    }
+    const legacy = issue.severity === undefined ? undefined : FROM_SERVER[issue.severity];
+    return legacy
+        ? { severity: legacy, word: issue.severity }
+        : { severity: 'medium', word: 'MAJOR' };
+}
+function regionOf(issue) {
+    const range = issue.textRange;
+    if (range) {
+        const columns = range.startOffset !== undefined &&
+            range.endOffset !== undefined &&
+            (range.startLine < range.endLine || range.startOffset < range.endOffset);
+        return {
+            startLine: range.startLine,
+            endLine: range.endLine,
+            startColumn: columns ? range.startOffset + 1 : undefined,
+            endColumn: columns ? range.endOffset + 1 : undefined
+        };
+    }
+    if (issue.line === undefined)
+        return undefined;
+    return {
+        startLine: issue.line,
+        endLine: issue.line,
+        startColumn: undefined,
+        endColumn: undefined
+    };
+}
+function issueUrl(key, context) {
+    const query = new URLSearchParams({ id: context.projectKey, open: key });
+    if (context.pullRequest !== undefined)
+        query.set('pullRequest', context.pullRequest);
+    else if (context.branch !== undefined)
+        query.set('branch', context.branch);
+    return new URL(`project/issues?${query.toString()}`, serverBase(context.serverUrl)).href;
+}
+
+;// CONCATENATED MODULE: ./src/gate/new-issues.ts
+
+
+
+/**
+ * How many issues are read per analysis: 10 pages of 500, well inside the server's own window
+ * of 10,000. Past them the count still says how many there are.
+ */
+const NEW_ISSUE_LIMITS = { pages: 10, issues: 10 * ISSUES_PAGE_SIZE };
+/**
+ * The open new issues of an analysis (see IssueScope), page by page, at most
+ * NEW_ISSUE_LIMITS.pages pages: one request per 500 issues. Never throws: a token without the
+ * Browse permission (403) or any other failure is a reason, and the verdict stays as it is.
+ *
+ * @example const issues = await readNewIssues(client, 'shop', { kind: 'new-code', branch: undefined }, context)
+ */
+async function readNewIssues(client, projectKey, scope, context) {
+    const issues = [];
+    const ruleNames = new Map();
+    let total = 0;
+    let requests = 0;
+    try {
+        for (let page = 1; page <= NEW_ISSUE_LIMITS.pages; page++) {
+            requests++;
+            const reply = await client.getIssuesPage(projectKey, scope, page);
+            issues.push(...reply.issues.slice(0, NEW_ISSUE_LIMITS.issues - issues.length));
+            for (const [key, name] of reply.ruleNames)
+                ruleNames.set(key, name);
+            total = Math.max(reply.total, issues.length);
+            const served = page * ISSUES_PAGE_SIZE;
+            if (reply.issues.length < ISSUES_PAGE_SIZE || served >= total)
+                break;
+            if (served >= ISSUES_RESULT_WINDOW || issues.length >= NEW_ISSUE_LIMITS.issues)
+                break;
+        }
+    }
+    catch (error) {
+        return { read: false, reason: failureReason(error, issues.length) };
+    }
+    const full = { ...context, projectKey };
+    return {
+        read: true,
+        scope,
+        findings: issues.map((issue) => toFinding(issue, ruleNames, full)),
+        total,
+        requests
+    };
+}
+function failureReason(error, readSoFar) {
+    const partly = readSoFar > 0 ? ` (after ${readSoFar} of them)` : '';
+    if (error instanceof ServerRequestError && error.status === 403) {
+        return `The token may not browse the project's issues (HTTP 403)${partly}: new issues are not shown. Give the token's user the Browse permission on the project to see them.`;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return `The new issues could not be read${partly}: ${message}`;
+}
+
 ;// CONCATENATED MODULE: ./src/gate/poll-plan.ts
 /**
  * When to poll the task. The fixed cadence of the specification (the first poll `initialDelayMs`
@@ -33492,6 +34073,7 @@ function wait_for_task_seconds(ms) {
 
 
 
+
 /**
  * The client for a target's server: the token only to its origin, the overall deadline, the
  * token's expiry and the retries reported in the log. Several targets on one server share it,
@@ -33536,6 +34118,16 @@ async function checkTarget(target, client, settings, deps) {
     const projectKey = target.projectKey ?? finished?.componentKey;
     const gate = await client.getProjectStatus(analysisId);
     const conditions = await withServerMetrics(gate.conditions, client, deps.log);
+    const newIssues = projectKey
+        ? await readNewIssues(client, projectKey, issueScope(finished), {
+            serverUrl: target.serverUrl,
+            branch: finished?.branch,
+            pullRequest: finished?.pullRequest,
+            locate: deps.locateFiles?.(target) ?? (() => undefined)
+        })
+        : undefined;
+    if (newIssues)
+        deps.log.info(newIssuesLine(newIssues));
     return {
         status: gate.status,
         qualityGateStatus: toQualityGateStatus(gate.status),
@@ -33552,8 +34144,23 @@ async function checkTarget(target, client, settings, deps) {
         pullRequest: finished?.pullRequest,
         period: gate.period,
         caycStatus: gate.caycStatus,
-        ignoredConditions: gate.ignoredConditions
+        ignoredConditions: gate.ignoredConditions,
+        newIssues
     };
+}
+/** A pull request's issues when the analysis is of one, else the branch's new code. */
+function issueScope(task) {
+    return task?.pullRequest
+        ? { kind: 'pull-request', pullRequest: task.pullRequest }
+        : { kind: 'new-code', branch: task?.branch };
+}
+/** What was read, in one line: the count, and where the count goes past what was read. */
+function newIssuesLine(newIssues) {
+    if (!newIssues.read)
+        return newIssues.reason;
+    const { findings, total, requests } = newIssues;
+    const shown = findings.length < total ? `; the first ${findings.length} are shown` : '';
+    return `New issues: ${total}${shown} (${requests} ${requests === 1 ? 'request' : 'requests'}).`;
 }
 /**
  * The conditions, each with the server's definition of its metric when the action does not know
@@ -33630,215 +34237,6 @@ function dashboardFor(server, projectKey) {
     return new URL(`dashboard?id=${encodeURIComponent(projectKey)}`, serverBase(server)).href;
 }
 
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ./src/report-file.ts
-
-
-
-
-
-
-/** Where each scanner writes the file, in the order the action looks for it. */
-const DEFAULT_REPORT_LOCATIONS = [
-    { file: '.scannerwork/report-task.txt', scanner: 'sonar-scanner CLI and the scan actions' },
-    { file: 'target/sonar/report-task.txt', scanner: 'Maven' },
-    { file: 'build/sonar/report-task.txt', scanner: 'Gradle' },
-    { file: '.sonarqube/out/.sonar/report-task.txt', scanner: 'SonarScanner for .NET' }
-];
-/** The largest report file read. Real ones are under 1 KiB; this only stops a wrong file early. */
-const MAX_REPORT_BYTES = 64 * 1024;
-const WHERE_SCANNERS_WRITE = DEFAULT_REPORT_LOCATIONS.map(({ file, scanner }) => `${file} (${scanner})`).join(', ');
-const POINT_AT_THE_REPORT = `Scanners write ${WHERE_SCANNERS_WRITE}; point scanMetadataReportFile at that file, not at another one.`;
-/**
- * Reads a report file, refusing anything that is not a small regular text file. Opening with
- * O_NONBLOCK makes a FIFO open at once instead of waiting for a writer; the checks then run on
- * the opened handle, so the file cannot be swapped between the check and the read.
- */
-const readTextFile = async (file) => {
-    let handle;
-    try {
-        // O_NONBLOCK does not exist on Windows, where opening a pipe does not block either.
-        handle = await (0,promises_namespaceObject.open)(file, external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NONBLOCK ?? 0));
-    }
-    catch (error) {
-        if (error.code === 'ENOENT')
-            return undefined;
-        throw new ReportFileError(`Cannot read the report file ${oneLine(file, QUOTE_LIMITS.long)}: ${oneLine(error.message, QUOTE_LIMITS.long)}. Check the scanMetadataReportFile input.`);
-    }
-    try {
-        const kind = notRegular(await handle.stat());
-        if (kind) {
-            throw new ReportFileError(`Report file ${oneLine(file, QUOTE_LIMITS.long)} is ${kind}, not a regular file. ${POINT_AT_THE_REPORT}`);
-        }
-        // One byte past the limit tells a file at the limit from a larger one, whatever stat said
-        // (files in /proc report size 0, and a file may grow while it is read).
-        const bytes = Buffer.alloc(MAX_REPORT_BYTES + 1);
-        let length = 0;
-        for (;;) {
-            const { bytesRead } = await handle.read(bytes, length, bytes.length - length, length);
-            if (bytesRead === 0 || (length += bytesRead) === bytes.length)
-                break;
-        }
-        if (length > MAX_REPORT_BYTES) {
-            throw new ReportFileError(`Report file ${oneLine(file, QUOTE_LIMITS.long)} is larger than ${MAX_REPORT_BYTES / 1024} KiB, so it is not a scanner's report-task.txt (those are under 1 KiB). ${POINT_AT_THE_REPORT}`);
-        }
-        try {
-            return new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, length));
-        }
-        catch {
-            throw notTextError(oneLine(file, QUOTE_LIMITS.long), 'it is not UTF-8 text');
-        }
-    }
-    finally {
-        await handle.close();
-    }
-};
-/** What a non-regular file is, for the message; undefined for a regular file. */
-function notRegular(stats) {
-    if (stats.isFile())
-        return undefined;
-    if (stats.isDirectory())
-        return 'a directory';
-    if (stats.isFIFO())
-        return 'a named pipe (FIFO)';
-    if (stats.isCharacterDevice() || stats.isBlockDevice())
-        return 'a device';
-    if (stats.isSocket())
-        return 'a socket';
-    return 'not a file';
-}
-function notTextError(name, why) {
-    return new ReportFileError(`Report file ${name} is not a text report file: ${why}. ${POINT_AT_THE_REPORT}`);
-}
-/**
- * Finds and parses report-task.txt: the given path, or else the first default location that
- * exists, relative to `cwd`.
- *
- * @example await loadReportFile(undefined, process.cwd()) // finds target/sonar/report-task.txt after Maven
- */
-async function loadReportFile(given, cwd, read = readTextFile) {
-    const candidates = given ? [given] : DEFAULT_REPORT_LOCATIONS.map(({ file }) => file);
-    for (const file of candidates) {
-        const text = await read(external_node_path_default().resolve(cwd, file));
-        if (text !== undefined)
-            return parseReportFile(text, file);
-    }
-    throw new ReportFileError(given
-        ? `Report file not found at ${oneLine(given, QUOTE_LIMITS.long)}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set scanMetadataReportFile to where yours is, and run this step after the analysis in the same job and working directory.`
-        : `No report file found: looked for ${WHERE_SCANNERS_WRITE}. Run this step after the analysis in the same job and working directory, or set scanMetadataReportFile.`);
-}
-/**
- * Parses the key=value text a scanner writes. Tolerates CRLF, a UTF-8 BOM, blank lines and `#`
- * comments; values keep any `=` they contain. Throws a ReportFileError naming the file and key.
- *
- * @example parseReportFile('serverUrl=https://sonar.example.com\n...', 'target/sonar/report-task.txt')
- */
-function parseReportFile(text, file) {
-    const name = oneLine(file, QUOTE_LIMITS.long);
-    const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-    lines.forEach((line, index) => {
-        // Tab, CR and LF are the only control characters a text file has any business holding.
-        // eslint-disable-next-line no-control-regex
-        const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.exec(line);
-        if (control) {
-            throw notTextError(name, `line ${index + 1} holds the control character ${escapeInvisible(control[0])}`);
-        }
-    });
-    const values = new Map();
-    for (const rawLine of lines) {
-        const line = rawLine.trim();
-        if (line === '' || line.startsWith('#'))
-            continue;
-        const separator = line.indexOf('=');
-        if (separator <= 0) {
-            throw new ReportFileError(`Report file ${name} has a line that is not key=value: "${oneLine(line, 80)}". ${POINT_AT_THE_REPORT}`);
-        }
-        values.set(line.slice(0, separator).trim(), line.slice(separator + 1).trim());
-    }
-    const value = (key) => values.get(key) || undefined;
-    const url = (key) => {
-        const text = value(key);
-        return text === undefined ? undefined : httpUrl(name, key, text);
-    };
-    const id = (key, text) => {
-        const problem = text === undefined ? undefined : idProblem(text);
-        if (problem) {
-            throw new ReportFileError(`Report file ${name}: ${key} "${oneLine(text ?? '')}" ${problem}. The scanner never writes such a value: ${POINT_AT_THE_REPORT}`);
-        }
-        return text;
-    };
-    const ceTaskUrl = url('ceTaskUrl');
-    return {
-        file,
-        serverUrl: url('serverUrl'),
-        ceTaskUrl,
-        ceTaskId: taskId(name, id('ceTaskId', value('ceTaskId')), ceTaskUrl && id('the id in ceTaskUrl', ceTaskUrl.searchParams.get('id') || undefined)),
-        dashboardUrl: url('dashboardUrl'),
-        projectKey: id('projectKey', value('projectKey')),
-        serverVersion: value('serverVersion'),
-        organization: value('organization')
-    };
-}
-/** An http(s) address without credentials, or a ReportFileError that never shows them. */
-function httpUrl(name, key, text) {
-    let parsed;
-    try {
-        parsed = new URL(text);
-    }
-    catch {
-        throw new ReportFileError(`Report file ${name}: ${key} "${oneLine(hideCredentials(text), QUOTE_LIMITS.long)}" is not a URL.`);
-    }
-    if (parsed.username || parsed.password) {
-        throw new ReportFileError(`Report file ${name}: ${key} holds credentials (user:password@), which the action never sends anywhere. Remove them from the address; the token goes in sonarToken or SONAR_TOKEN.`);
-    }
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-        throw new ReportFileError(`Report file ${name}: ${key} "${oneLine(text, QUOTE_LIMITS.long)}" must be an http:// or https:// address.`);
-    }
-    return parsed;
-}
-/** The task to wait for: ceTaskId, or else the id ceTaskUrl asks for; both must agree. */
-function taskId(name, fromKey, fromUrl) {
-    if (fromKey !== undefined && fromUrl !== undefined && fromKey !== fromUrl) {
-        throw new ReportFileError(`Report file ${name}: ceTaskId "${oneLine(fromKey)}" and the id in ceTaskUrl "${oneLine(fromUrl)}" differ, so it is not clear which analysis task to wait for. The scanner writes the same id in both: ${POINT_AT_THE_REPORT}`);
-    }
-    const id = fromKey ?? fromUrl;
-    if (id === undefined) {
-        throw new ReportFileError(`Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: the action needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with the sonarHostUrl input set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`);
-    }
-    return id;
-}
-/**
- * Where to ask for the report's task. With sonarHostUrl set, the address is built from the host
- * and the file needs only the task id; without it, the file must give serverUrl and ceTaskUrl.
- *
- * @example taskAddress(report, settings.sonarHostUrl) // { serverUrl, taskUrl: undefined } with a host
- */
-function taskAddress(report, host) {
-    // The host replaces the file's addresses entirely: they are never used, whatever they say.
-    if (host)
-        return { serverUrl: host, taskUrl: undefined };
-    const needed = (key) => {
-        const url = report[key];
-        if (!url) {
-            throw new ReportFileError(`Report file ${oneLine(report.file, QUOTE_LIMITS.long)} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run, or set the sonarHostUrl input to build the task address from the server's address.`);
-        }
-        return url;
-    };
-    const serverUrl = needed('serverUrl');
-    const taskUrl = needed('ceTaskUrl');
-    // The address is asked as written: without the id, the server would not know which task.
-    if (!taskUrl.searchParams.get('id')) {
-        throw new ReportFileError(`Report file ${oneLine(report.file, QUOTE_LIMITS.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point scanMetadataReportFile at the scanner's own file, or set the sonarHostUrl input to build the task address from the server's address.`);
-    }
-    return { serverUrl, taskUrl };
-}
-
 ;// CONCATENATED MODULE: ./src/gate/targets.ts
 
 
@@ -33913,7 +34311,8 @@ function reportTarget(report, host) {
         taskId: report.ceTaskId,
         taskUrl,
         dashboardUrl: report.dashboardUrl?.href,
-        projectKey: report.projectKey
+        projectKey: report.projectKey,
+        reportFile: report.file
     };
 }
 /**
@@ -33983,6 +34382,7 @@ function shown(text) {
 
 
 
+
 /**
  * The whole check, for every analysis the settings name: each is waited for and read at the same
  * time under the one overall time-out, with one client (and one kept-alive connection) per
@@ -33996,6 +34396,10 @@ function shown(text) {
  */
 async function checkQualityGates(settings, deps) {
     const found = await findTargets(settings, deps);
+    const { repoRoot } = deps;
+    const locateFiles = repoRoot === undefined
+        ? undefined
+        : (target) => locator(analysisBaseDir(target.reportFile, deps.cwd), repoRoot, deps.fileExists);
     const clients = new Map();
     const clientOf = ({ target }) => {
         const key = serverBase(target.serverUrl).href;
@@ -34020,7 +34424,8 @@ async function checkQualityGates(settings, deps) {
                 const log = group ?? deps.log;
                 const result = await checkTarget(entry.target, clientOf(entry), settings, {
                     ...deps,
-                    log
+                    log,
+                    locateFiles
                 });
                 return { read: true, source: entry.source, result };
             }
@@ -34103,38 +34508,6 @@ function address(href) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/report/dashboard-link.ts
-/** Longer addresses are left out rather than cut: a cut address leads nowhere. */
-const MAX_ADDRESS_CHARS = 2000;
-/**
- * The dashboard address as the log, the outputs and the summary may show it, or undefined when
- * it is not an http(s) address (a `javascript:` one, say) or too long to be real. A user name
- * or password in it is removed: no address with credentials is ever shown or linked.
- *
- * @example dashboardAddress('https://u:p@sonar.example.com/dashboard?id=a', 'https://sonar.example.com/')
- * // { href: 'https://sonar.example.com/dashboard?id=a', onServer: true }
- */
-function dashboardAddress(address, serverUrl) {
-    const url = parse(address);
-    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
-        return undefined;
-    url.username = '';
-    url.password = '';
-    if (url.href.length > MAX_ADDRESS_CHARS)
-        return undefined;
-    return { href: url.href, onServer: url.origin === parse(serverUrl)?.origin };
-}
-function parse(address) {
-    if (address === undefined || address.length > MAX_ADDRESS_CHARS)
-        return undefined;
-    try {
-        return new URL(address);
-    }
-    catch {
-        return undefined;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/report/summary-text.ts
 
 /**
@@ -34173,7 +34546,117 @@ function escapeHtml(text) {
     return text.replace(PUNCTUATION, (character) => `&#${character.charCodeAt(0)};`);
 }
 
+;// CONCATENATED MODULE: ./src/report/new-issues-block.ts
+/**
+ * The "New issues" part of the job summary and the pull-request comment: how many there are by
+ * severity, then the first ones, most severe first, each with its file and line (linked to the
+ * file at the commit on GitHub when the action knows it) and its rule (linked to the issue on
+ * the server's origin). HTML blocks, every server value through `summaryText`.
+ */
+
+
+
+const SEVERITY_ICONS = {
+    blocker: '🛑',
+    high: '🔴',
+    medium: '🟠',
+    low: '🟡',
+    info: '🔵'
+};
+/** Room kept for the block's frame and its "… and N more" line. */
+const FRAME_BYTES = 600;
+/**
+ * The block for one analysis, within `maxBytes` (UTF-8) and at most `listed` issues; nothing
+ * when the issues were not asked for (an unknown project).
+ *
+ * @example newIssuesBlock(result.newIssues, { heading: 'h3', listed: 20, maxBytes: 100_000 })
+ */
+function newIssuesBlock(newIssues, options) {
+    const { heading, listed, maxBytes, fileLink } = options;
+    if (!newIssues)
+        return [];
+    if (!newIssues.read) {
+        return [
+            `<${heading}>New issues</${heading}>`,
+            `<p>${summaryText(newIssues.reason, QUOTE_LIMITS.long)}</p>`
+        ];
+    }
+    const { findings, total } = newIssues;
+    const scope = options.scope ?? scopeWords(newIssues);
+    const title = `<${heading}>New issues: ${total}</${heading}>`;
+    if (total === 0)
+        return [title, `<p>No open issues ${scope}.</p>`];
+    const counts = countBySeverity(findings);
+    const bySeverityWords = SEVERITY_ORDER.filter((severity) => counts[severity] > 0)
+        .map((severity) => `${SEVERITY_ICONS[severity]} ${counts[severity]} ${severity}`)
+        .join(' · ');
+    const head = [title, `<p>Open issues ${scope}: ${bySeverityWords}</p>`];
+    const items = [];
+    let bytes = FRAME_BYTES + head.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
+    for (const finding of bySeverity(findings).slice(0, listed)) {
+        const item = issueItem(finding, fileLink);
+        bytes += Buffer.byteLength(item) + 1;
+        if (bytes > maxBytes)
+            break;
+        items.push(item);
+    }
+    const more = total - items.length;
+    if (more > 0) {
+        items.push(`<li>… and ${more} more: see the server, the SARIF file or the check run</li>`);
+    }
+    return [...head, '<ul>', ...items, '</ul>'];
+}
+function scopeWords(newIssues) {
+    return newIssues.scope.kind === 'pull-request' ? 'in the pull request' : 'in the new code';
+}
+function issueItem(finding, fileLink) {
+    const line = finding.region?.startLine;
+    const place = finding.file ?? finding.serverPath;
+    const placeText = place === undefined ? '' : `${place}${line === undefined ? '' : `:${line}`}`;
+    const link = finding.file !== undefined ? fileLink?.(finding.file, line) : undefined;
+    const where = placeText === ''
+        ? ''
+        : link
+            ? `<a href="${summaryText(link, Infinity)}"><code>${summaryText(placeText, QUOTE_LIMITS.long)}</code></a> `
+            : `<code>${summaryText(placeText, QUOTE_LIMITS.long)}</code> `;
+    const rule = summaryText(finding.ruleName ?? finding.rule);
+    return `<li>${SEVERITY_ICONS[finding.severity]} ${where}${summaryText(finding.message, QUOTE_LIMITS.long)} (<a href="${summaryText(finding.url, Infinity)}">${rule}</a>)</li>`;
+}
+
+;// CONCATENATED MODULE: ./src/report/dashboard-link.ts
+/** Longer addresses are left out rather than cut: a cut address leads nowhere. */
+const MAX_ADDRESS_CHARS = 2000;
+/**
+ * The dashboard address as the log, the outputs and the summary may show it, or undefined when
+ * it is not an http(s) address (a `javascript:` one, say) or too long to be real. A user name
+ * or password in it is removed: no address with credentials is ever shown or linked.
+ *
+ * @example dashboardAddress('https://u:p@sonar.example.com/dashboard?id=a', 'https://sonar.example.com/')
+ * // { href: 'https://sonar.example.com/dashboard?id=a', onServer: true }
+ */
+function dashboardAddress(address, serverUrl) {
+    const url = parse(address);
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+        return undefined;
+    url.username = '';
+    url.password = '';
+    if (url.href.length > MAX_ADDRESS_CHARS)
+        return undefined;
+    return { href: url.href, onServer: url.origin === parse(serverUrl)?.origin };
+}
+function parse(address) {
+    if (address === undefined || address.length > MAX_ADDRESS_CHARS)
+        return undefined;
+    try {
+        return new URL(address);
+    }
+    catch {
+        return undefined;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/report/summary.ts
+
 
 
 
@@ -34195,7 +34678,9 @@ const SUMMARY_LIMITS = {
     /** Notices where the rule and the server disagree. */
     notices: 10,
     /** The message of a check that could not reach a verdict. */
-    messageChars: 4000
+    messageChars: 4000,
+    /** New issues listed, most severe first; the rest are counted. */
+    issuesListed: 20
 };
 const HEADLINES = {
     OK: '✅ Quality Gate passed',
@@ -34209,8 +34694,8 @@ const STATUS_ORDER = { ERROR: 0, WARN: 1 };
 const isKnownStatus = (status) => status in HEADLINES;
 /**
  * The job summary, as HTML blocks (see summary-text.ts for why): verdict, one table row per
- * condition (failing ones first), analysis warnings, dashboard link, analysis id and time
- * taken. Every server value goes through `summaryText`; the dashboard is linked only when it is
+ * condition (failing ones first), the new issues (counts and the first ones), analysis
+ * warnings, dashboard link, analysis id and time taken. Every server value goes through `summaryText`; the dashboard is linked only when it is
  * an http(s) address on the server's origin. At most `SUMMARY_LIMITS.bytes` bytes.
  *
  * @example await core.summary.addRaw(renderSummary(result), true).write()
@@ -34225,8 +34710,14 @@ function renderSummary(result, options = {}) {
         ...gateDetailsBlock(result)
     ];
     const tail = [...warningsBlock(result.taskWarnings, sub), ...dashboardBlock(result)];
-    const table = conditionsBlock(result.conditions, maxBytes - byteSize([...head, ...tail]));
-    const summary = blocks([...head, ...table, ...tail]);
+    const issues = newIssuesBlock(result.newIssues, {
+        heading: sub,
+        listed: SUMMARY_LIMITS.issuesListed,
+        maxBytes: Math.floor((maxBytes - byteSize([...head, ...tail])) / 3),
+        fileLink: options.fileLink
+    });
+    const table = conditionsBlock(result.conditions, maxBytes - byteSize([...head, ...issues, ...tail]));
+    const summary = blocks([...head, ...table, ...issues, ...tail]);
     // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
     if (Buffer.byteLength(summary) <= maxBytes)
         return summary;
@@ -34438,7 +34929,7 @@ const FAILURES_NAMED = 3;
  *
  * @example await core.summary.addRaw(renderOverviewSummary(outcomes), true).write()
  */
-function renderOverviewSummary(outcomes) {
+function renderOverviewSummary(outcomes, options = {}) {
     const unread = outcomes.filter((outcome) => !outcome.read).length;
     const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []));
     const title = unread > 0
@@ -34456,7 +34947,11 @@ function renderOverviewSummary(outcomes) {
     const headBytes = Buffer.byteLength(blocks(head));
     const share = Math.floor((SUMMARY_LIMITS.bytes - headBytes) / Math.max(1, outcomes.length));
     const sections = outcomes.map((outcome) => outcome.read
-        ? renderSummary(outcome.result, { section: projectName(outcome), maxBytes: share })
+        ? renderSummary(outcome.result, {
+            section: projectName(outcome),
+            maxBytes: share,
+            fileLink: options.fileLink
+        })
         : unreadSection(outcome, share));
     const summary = blocks(head) + sections.join('');
     // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
@@ -34582,6 +35077,15 @@ function redactSecrets(text, secrets) {
 ;// CONCATENATED MODULE: ./src/log.ts
 
 
+/**
+ * How many annotations of each level GitHub shows for one step (10 errors, 10 warnings, and the
+ * action keeps notices to 10 too): 30 at most, within the 50 GitHub shows for a whole job.
+ */
+const ANNOTATION_LIMITS = {
+    error: 10,
+    warning: 10,
+    notice: 10
+};
 /** How long one line of the log may be, and how many lines one message may have. */
 const LOG_LIMITS = { lineChars: 4000, messageLines: 100 };
 /**
@@ -34593,11 +35097,29 @@ const LOG_LIMITS = { lineChars: 4000, messageLines: 100 };
 function runnerLog(core) {
     let secrets = [];
     const safe = (message) => forTheLog(redactSecrets(message, secrets));
+    const used = { error: 0, warning: 0, notice: 0 };
+    // One error is kept for the failure the step may end with.
+    const limit = (level) => ANNOTATION_LIMITS[level] - (level === 'error' ? 1 : 0);
+    const annotate = (level, message, where) => {
+        if (used[level] >= limit(level)) {
+            core.info(safe(`${level} (not annotated: GitHub shows ${ANNOTATION_LIMITS[level]} per step): ${message}`));
+            return false;
+        }
+        used[level]++;
+        // Annotations stay one annotation: `@actions/core` escapes their line breaks and properties.
+        core[level](safe(message), where && safeWhere(where, secrets));
+        return true;
+    };
     return {
         info: (message) => core.info(safe(message)),
-        // Annotations stay one annotation: `@actions/core` escapes their line breaks.
-        warning: (message) => core.warning(safe(message)),
-        notice: (message) => core.notice(safe(message)),
+        warning: (message) => void annotate('warning', message),
+        notice: (message) => void annotate('notice', message),
+        annotate,
+        annotationsLeft: () => ({
+            error: limit('error') - used.error,
+            warning: limit('warning') - used.warning,
+            notice: limit('notice') - used.notice
+        }),
         fail: (message) => core.setFailed(safe(message)),
         // A group's name is one line: its line feeds are shown as `\n`.
         startGroup: (name) => core.startGroup(logLine(redactSecrets(name, secrets))),
@@ -34607,6 +35129,11 @@ function runnerLog(core) {
             secrets = [...secrets, ...more];
         }
     };
+}
+/** The annotation's title through the line gate; its file and numbers as the caller checked them. */
+function safeWhere(where, secrets) {
+    const title = where.title === undefined ? undefined : logLine(redactSecrets(where.title, secrets));
+    return { ...where, ...(title === undefined ? {} : { title: cut(title, 200) }) };
 }
 /**
  * The one gate between a message and the runner's log. The message keeps its line feeds (our
@@ -34682,6 +35209,7 @@ function analysesOutputs(outcomes) {
             conditions: '[]',
             branch: '',
             pullRequest: '',
+            newIssues: '',
             results
         },
         conditionsLeftOut: 0
@@ -34696,7 +35224,7 @@ function analysesOutputs(outcomes) {
  *
  * @example JSON.parse(resultsOutput(outcomes))[0].qualityGateStatus // 'PASSED'
  */
-function resultsOutput(outcomes, maxBytes = OUTPUT_BYTES) {
+function resultsOutput(outcomes, maxBytes = OUTPUT_BYTES, options = {}) {
     const bases = outcomes.map((outcome) => {
         const common = {
             projectKey: outputText((outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? ''),
@@ -34711,7 +35239,8 @@ function resultsOutput(outcomes, maxBytes = OUTPUT_BYTES) {
             qualityGateStatus: result.qualityGateStatus,
             analysisId: outputText(result.analysisId),
             taskId: outputText(result.taskId ?? ''),
-            dashboardUrl: dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? ''
+            dashboardUrl: dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
+            ...(result.newIssues?.read ? { newIssues: result.newIssues.total } : {})
         };
     });
     const frame = Buffer.byteLength(JSON.stringify(bases)) + bases.length * '"conditions":[],'.length;
@@ -34720,10 +35249,45 @@ function resultsOutput(outcomes, maxBytes = OUTPUT_BYTES) {
         const base = bases[index];
         if (!outcome.read)
             return base;
-        const { json } = conditionsOutput(outcome.result.conditions.map(({ condition }) => condition), share);
-        return { ...base, conditions: JSON.parse(json) };
+        const newIssues = options.issues ? outcome.result.newIssues : undefined;
+        const withIssues = newIssues?.read === true;
+        const { json } = conditionsOutput(outcome.result.conditions.map(({ condition }) => condition), withIssues ? Math.floor(share / 4) : share);
+        const conditions = JSON.parse(json);
+        if (!newIssues?.read)
+            return { ...base, conditions };
+        const used = Buffer.byteLength(JSON.stringify({ ...base, conditions }));
+        const issues = issuesOutput(newIssues.findings, share - used);
+        return { ...base, conditions, issues };
     });
     return JSON.stringify(items);
+}
+/**
+ * The findings as JSON objects (key, rule, severity, type, file or the server's path, lines,
+ * message, url), each string cut, as many as fit in `maxBytes`.
+ */
+function issuesOutput(findings, maxBytes) {
+    const items = [];
+    let bytes = 2;
+    for (const finding of findings) {
+        const item = {
+            key: cut(finding.key, QUOTE_LIMITS.short),
+            rule: cut(finding.rule, QUOTE_LIMITS.short),
+            severity: finding.severity,
+            serverSeverity: finding.severityWord,
+            type: finding.type,
+            file: finding.file,
+            serverPath: finding.serverPath === undefined ? undefined : cut(finding.serverPath, QUOTE_LIMITS.long),
+            startLine: finding.region?.startLine,
+            endLine: finding.region?.endLine,
+            message: cut(finding.message, QUOTE_LIMITS.long),
+            url: finding.url
+        };
+        bytes += Buffer.byteLength(JSON.stringify(item)) + 1;
+        if (bytes > maxBytes)
+            break;
+        items.push(item);
+    }
+    return items;
 }
 /**
  * The outputs of a gate: every value on one line and cut to 1,000 characters (`outputText`),
@@ -34743,10 +35307,15 @@ function gateOutputs(result) {
             dashboardUrl: dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
             conditions: conditions.json,
             branch: outputText(result.branch ?? ''),
-            pullRequest: outputText(result.pullRequest ?? '')
+            pullRequest: outputText(result.pullRequest ?? ''),
+            newIssues: newIssuesCount(result)
         },
         conditionsLeftOut: conditions.leftOut
     };
+}
+/** The count of new issues, or '' when they were not read. */
+function newIssuesCount(result) {
+    return result.newIssues?.read ? String(result.newIssues.total) : '';
 }
 /** A server value as an output: one line (control characters as escapes), at most 1,000 characters. */
 function outputText(value) {
@@ -34796,7 +35365,9 @@ const DEFAULTS = {
     initialDelayMs: 3000,
     pollingIntervalMs: 1000,
     failOnError: true,
-    pullRequestComment: false
+    pullRequestComment: false,
+    annotateIssues: true,
+    issuesCheckRun: false
 };
 /** The most lines scanMetadataReportFile may have (each a path or a glob). */
 const MAX_REPORT_PATTERNS = 100;
@@ -34824,7 +35395,10 @@ const ACTION_INPUTS = {
         failOnError: 'failOnError',
         taskId: 'taskId',
         analysisId: 'analysisId',
-        pullRequestComment: 'pullRequestComment'
+        pullRequestComment: 'pullRequestComment',
+        annotateIssues: 'annotateIssues',
+        issuesCheckRun: 'issuesCheckRun',
+        sarifFile: 'sarifFile'
     }
 };
 /**
@@ -34855,6 +35429,7 @@ function readSettings(input, env, names = ACTION_INPUTS) {
     }
     const pullRequestComment = settings_boolean(input, 'pullRequestComment', DEFAULTS.pullRequestComment, named);
     const githubToken = text('githubToken', 'GITHUB_TOKEN');
+    const sarifFile = optionalFile(text('sarifFile'), 'sarifFile', named);
     return {
         scanMetadataReportFile: reportPatterns(input('scanMetadataReportFile'), named),
         // Trimmed like every input: a secret pasted with a trailing newline still works.
@@ -34869,8 +35444,21 @@ function readSettings(input, env, names = ACTION_INPUTS) {
         taskId,
         analysisId,
         pullRequestComment,
-        githubToken
+        githubToken,
+        annotateIssues: settings_boolean(input, 'annotateIssues', DEFAULTS.annotateIssues, named),
+        issuesCheckRun: settings_boolean(input, 'issuesCheckRun', DEFAULTS.issuesCheckRun, named),
+        sarifFile
     };
+}
+/** A file to write, relative to the working directory: one line, no control characters. */
+function optionalFile(value, name, named) {
+    if (value === undefined)
+        return undefined;
+    // eslint-disable-next-line no-control-regex
+    if (value.length > 1000 || /[\u0000-\u001f\u007f]/.test(value)) {
+        throw new SettingsError(`${named.setting(name)} "${oneLine(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`);
+    }
+    return value;
 }
 function namer({ kind, names }) {
     return {
@@ -34980,7 +35568,485 @@ function settings_boolean(input, name, fallback, named) {
     throw new SettingsError(`${named.setting(name)} is "${oneLine(raw)}": it must be true or false.`);
 }
 
+;// CONCATENATED MODULE: ./src/findings/annotations.ts
+
+
+const LEVEL_OF_SEVERITY = {
+    blocker: 'error',
+    high: 'error',
+    medium: 'warning',
+    low: 'notice',
+    info: 'notice'
+};
+/**
+ * The most severe findings first, each at its level while that level has room in `left`; when
+ * some do not fit, one slot (a notice, else a warning, else an error) is kept for the line that
+ * says how many more there are, which the caller writes. `labelOf` names a finding's project
+ * in its title (with several analyses).
+ *
+ * @example planAnnotations(findings, { error: 9, warning: 10, notice: 10 }).annotations.length
+ */
+function planAnnotations(findings, left, labelOf = () => undefined) {
+    const room = { ...left };
+    const fitsAll = findings.every((finding) => room[LEVEL_OF_SEVERITY[finding.severity]]-- > 0);
+    const budget = { ...left };
+    if (!fitsAll) {
+        const kept = ['notice', 'warning', 'error'].find((level) => budget[level] > 0);
+        if (kept)
+            budget[kept]--;
+    }
+    const annotations = [];
+    for (const finding of bySeverity(findings)) {
+        const level = LEVEL_OF_SEVERITY[finding.severity];
+        if (budget[level] <= 0)
+            continue;
+        budget[level]--;
+        annotations.push(findingAnnotation(finding, labelOf(finding)));
+    }
+    return { annotations, leftOut: findings.length - annotations.length };
+}
+/**
+ * The annotation of one finding: titled with its severity and rule, pointing at its file and
+ * lines when the checkout has the file (columns only within one line, as GitHub takes them);
+ * otherwise unlocated, its message naming the server's path. The message links the issue.
+ */
+function findingAnnotation(finding, label) {
+    const rule = finding.ruleName ? `${finding.ruleName} (${finding.rule})` : finding.rule;
+    const title = `${label ? `${label}: ` : ''}${finding.severityWord} · ${rule}`;
+    const region = finding.region;
+    const where = { title: oneLine(title, QUOTE_LIMITS.short) };
+    let place = '';
+    if (finding.file !== undefined) {
+        where.file = finding.file;
+        if (region) {
+            where.startLine = region.startLine;
+            where.endLine = region.endLine;
+            if (region.startLine === region.endLine && region.startColumn !== undefined) {
+                where.startColumn = region.startColumn;
+                where.endColumn = region.endColumn;
+            }
+        }
+    }
+    else if (finding.serverPath !== undefined) {
+        const line = region ? `:${region.startLine}` : '';
+        place = `${oneLine(finding.serverPath, QUOTE_LIMITS.short)}${line} (not in this checkout): `;
+    }
+    const message = cut(oneLine(finding.message, QUOTE_LIMITS.long), QUOTE_LIMITS.long);
+    return {
+        level: LEVEL_OF_SEVERITY[finding.severity],
+        message: `${place}${message}\n${finding.url}`,
+        where
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/github-api.ts
+/**
+ * GitHub's API as the action's GitHub features use it (the pull-request comment, the issues
+ * check run, the lines a pull request changes): the event's pull request, an Octokit whose
+ * replies are bounded and whose own messages go through the log, and GitHub's failures in words.
+ * `@actions/github` is loaded here only, so a run that uses none of them never loads it.
+ */
+
+
+/** The events whose pull request the action knows. */
+const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
+const GITHUB_API_LIMITS = {
+    /** The event payload file (GitHub caps webhook payloads at 25 MB). */
+    eventFileBytes: 25 * 1024 * 1024,
+    /** One reply of the API (100 comments of 65,536 characters, JSON-escaped, fit). */
+    replyBytes: 64 * 1024 * 1024
+};
+const DEFAULT_API_URL = 'https://api.github.com';
+/**
+ * The pull request of a `pull_request` or `pull_request_target` event, from the event file, and
+ * the repository from GITHUB_REPOSITORY; or why it cannot be known, in words.
+ */
+async function eventPullRequest(env) {
+    const repository = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
+    if (!repository) {
+        return {
+            problem: `GITHUB_REPOSITORY is not owner/name (${oneLine(env['GITHUB_REPOSITORY'] ?? '')})`
+        };
+    }
+    const path = env['GITHUB_EVENT_PATH'];
+    if (!path)
+        return { problem: 'GITHUB_EVENT_PATH is not set, so the pull request is unknown' };
+    let payload;
+    try {
+        payload = JSON.parse(await readBounded(path, GITHUB_API_LIMITS.eventFileBytes));
+    }
+    catch (error) {
+        return { problem: `the event file could not be read: ${quote(error)}` };
+    }
+    const pull = payload
+        ?.pull_request;
+    const number = pull?.number;
+    const sha = pull?.head?.sha;
+    if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) {
+        return { problem: 'the event file names no pull request number' };
+    }
+    if (typeof sha !== 'string' || !isCommitSha(sha)) {
+        return { problem: 'the event file names no head commit' };
+    }
+    return {
+        pullRequest: {
+            owner: repository[1],
+            repo: repository[2],
+            issue_number: number,
+            headSha: sha
+        }
+    };
+}
+/** A full commit id: 40 hex digits (SHA-1) or 64 (SHA-256). */
+function isCommitSha(text) {
+    return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(text);
+}
+/** The API's address without a trailing slash, or undefined when it is not http(s). */
+function apiBase(value) {
+    const text = value?.trim() || DEFAULT_API_URL;
+    try {
+        const url = new URL(text);
+        if (url.protocol !== 'https:' && url.protocol !== 'http:')
+            return undefined;
+        if (url.username || url.password)
+            return undefined;
+        return url.href.replace(/\/+$/, '');
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * `@actions/github`'s Octokit, loaded only now, with replies bounded in size and its own
+ * warnings written to the log as information. `fetch` is the tests'; by default
+ * `@actions/github`'s, which honours proxies.
+ */
+async function connect(token, baseUrl, { log, fetch: given }) {
+    const [{ getOctokit }, { defaults }] = await Promise.all([
+        Promise.all(/* import() */[__nccwpck_require__.e(665), __nccwpck_require__.e(351)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1351)),
+        __nccwpck_require__.e(/* import() */ 665).then(__nccwpck_require__.bind(__nccwpck_require__, 8665))
+    ]);
+    const fetch = given ?? defaults.request?.fetch ?? globalThis.fetch;
+    const quiet = {
+        debug: () => { },
+        info: () => { },
+        warn: (message) => log.info(`GitHub's API: ${message}`),
+        error: (message) => log.info(`GitHub's API: ${message}`)
+    };
+    return getOctokit(token, {
+        baseUrl,
+        log: quiet,
+        request: { fetch: boundedFetch(fetch, GITHUB_API_LIMITS.replyBytes), log: quiet }
+    });
+}
+/** A fetch whose replies fail once their body passes `maxBytes`. */
+function boundedFetch(fetch, maxBytes) {
+    return async (input, init) => {
+        const response = await fetch(input, init);
+        if (!response.body)
+            return response;
+        if (Number(response.headers.get('content-length')) > maxBytes) {
+            await response.body.cancel();
+            throw new Error(`GitHub's API replied with more than ${maxBytes} bytes`);
+        }
+        let bytes = 0;
+        const body = response.body.pipeThrough(new TransformStream({
+            transform(chunk, controller) {
+                bytes += chunk.byteLength;
+                if (bytes > maxBytes) {
+                    controller.error(new Error(`GitHub's API replied with more than ${maxBytes} bytes`));
+                }
+                else {
+                    controller.enqueue(chunk);
+                }
+            }
+        }));
+        const bounded = new Response(body, {
+            status: response.status,
+            statusText: response.statusText,
+            headers: response.headers
+        });
+        Object.defineProperty(bounded, 'url', { value: response.url });
+        return bounded;
+    };
+}
+/** The file as UTF-8, or an error when it holds more than `maxBytes`. */
+async function readBounded(path, maxBytes) {
+    const chunks = [];
+    let bytes = 0;
+    // One byte past the limit tells a file of exactly the limit from a larger one.
+    for await (const chunk of (0,external_node_fs_namespaceObject.createReadStream)(path, { end: maxBytes })) {
+        chunks.push(chunk);
+        bytes += chunk.length;
+    }
+    if (bytes > maxBytes)
+        throw new Error(`it is larger than ${maxBytes} bytes`);
+    return Buffer.concat(chunks).toString('utf8');
+}
+/** A 403 or 404 from GitHub: the token may not write (or see) what was asked. */
+function isRefusal(error) {
+    const status = statusOf(error);
+    return (status === 403 || status === 404) && !isRateLimit(error);
+}
+function isRateLimit(error) {
+    const status = statusOf(error);
+    const headers = error.response?.headers;
+    return ((status === 403 || status === 429) &&
+        (headers?.['x-ratelimit-remaining'] === '0' || /rate limit/i.test(messageOf(error))));
+}
+/** What GitHub said, or that it did not reply: Octokit gives a request with no reply status 500 too. */
+function githubSaid(error) {
+    const replied = typeof error?.response === 'object';
+    return replied
+        ? `GitHub said: ${statusOf(error)} ${quote(error)}`
+        : `no reply from GitHub's API: ${quote(error)}`;
+}
+function statusOf(error) {
+    const status = error?.status;
+    return typeof status === 'number' ? status : undefined;
+}
+function messageOf(error) {
+    return error instanceof Error ? error.message : String(error);
+}
+/** An error's message fit to quote: one line, cut. The log's gate escapes it. */
+function quote(error) {
+    return oneLine(cut(messageOf(error), QUOTE_LIMITS.long), QUOTE_LIMITS.long);
+}
+
+;// CONCATENATED MODULE: ./src/action/check-run.ts
+
+
+
+
+
+
+
+
+
+/**
+ * The check run's bounds: GitHub takes 50 annotations per request; the action sends at most
+ * 1,000 per project (20 requests), and keeps the summary under GitHub's 65,535 characters.
+ */
+const CHECK_RUN_LIMITS = {
+    annotations: 1000,
+    perRequest: 50,
+    summaryChars: 60_000,
+    issuesListed: 50,
+    totalMs: 120_000
+};
+const CHECK_LEVEL = { error: 'failure', warning: 'warning', notice: 'notice' };
+/**
+ * One completed check run per project, "Sonar issues: <project>", on the commit analysed (the
+ * pull request's head, not the merge commit), carrying every located new issue as an annotation
+ * (up to CHECK_RUN_LIMITS.annotations, 50 a request), concluded `failure` when the gate failed
+ * and `neutral` otherwise. Never throws: a token that may not create check runs (a fork's, or
+ * without `checks: write`) is one warning.
+ *
+ * @example await createCheckRuns(outcomes, { github, token, env: process.env, log, secrets })
+ */
+async function createCheckRuns(outcomes, options) {
+    const { github, token, log } = options;
+    const hidden = [...options.secrets, ...(token ? [token] : [])];
+    const warn = (message) => log.warning(redactSecrets(message, hidden));
+    const readOnes = outcomes.filter((outcome) => outcome.read && outcome.result.newIssues?.read === true);
+    if (readOnes.length === 0)
+        return;
+    const base = apiBase(options.env['GITHUB_API_URL']);
+    if (!token || !github.repository || !github.headSha || !base) {
+        warn(`No issues check run was created: ${!token ? 'no GitHub token (leave githubToken at its default)' : !github.repository ? 'GITHUB_REPOSITORY is not owner/name' : !github.headSha ? 'the commit analysed is unknown (GITHUB_SHA)' : 'GITHUB_API_URL is not an http(s) address'}.`);
+        return;
+    }
+    const octokit = await connect(token, base, options);
+    const signal = AbortSignal.timeout(CHECK_RUN_LIMITS.totalMs);
+    const forms = summaryForms(hidden);
+    for (const outcome of readOnes) {
+        const name = `Sonar issues: ${oneLine(projectName(outcome), 80)}`;
+        try {
+            const sent = await publish(octokit, outcome, { ...options, name, signal, forms });
+            log.info(`Created the check run "${name}" with ${sent} annotations.`);
+        }
+        catch (error) {
+            if (isRefusal(error)) {
+                warn([
+                    `The GitHub token may not create check runs (${githubSaid(error)}): the issues check run is left out.`,
+                    'Grant the job `permissions: checks: write`. Pull requests from forks get a read-only token whatever the workflow asks.'
+                ].join('\n'));
+                return;
+            }
+            warn(`Could not create the check run "${name}" (${githubSaid(error)}). The job goes on without it.`);
+        }
+    }
+}
+async function publish(octokit, outcome, context) {
+    const { result } = outcome;
+    const newIssues = result.newIssues;
+    const { owner, repo } = context.github.repository;
+    const located = bySeverity(newIssues.findings).filter((finding) => finding.file !== undefined);
+    const annotations = located.slice(0, CHECK_RUN_LIMITS.annotations).map(checkAnnotation);
+    const clean = (text) => redactSecrets(text, context.forms);
+    const output = (batch) => ({
+        title: clean(cut(`${newIssues.total} new ${newIssues.total === 1 ? 'issue' : 'issues'}`, 255)),
+        summary: clean(summary(outcome, located.length, annotations.length, context)),
+        annotations: batch
+    });
+    const batches = [];
+    for (let at = 0; at < annotations.length; at += CHECK_RUN_LIMITS.perRequest) {
+        batches.push(annotations.slice(at, at + CHECK_RUN_LIMITS.perRequest));
+    }
+    const { data } = await octokit.rest.checks.create({
+        owner,
+        repo,
+        name: context.name,
+        head_sha: context.github.headSha,
+        status: 'completed',
+        conclusion: result.status === 'ERROR' ? 'failure' : 'neutral',
+        output: output(batches[0] ?? []),
+        request: { signal: context.signal }
+    });
+    const id = data?.id;
+    if (typeof id !== 'number')
+        return batches[0]?.length ?? 0;
+    for (const batch of batches.slice(1)) {
+        await octokit.rest.checks.update({
+            owner,
+            repo,
+            check_run_id: id,
+            output: output(batch),
+            request: { signal: context.signal }
+        });
+    }
+    return annotations.length;
+}
+/** The check run's annotation of a located finding (see findingAnnotation for the words). */
+function checkAnnotation(finding) {
+    const { message, where } = findingAnnotation(finding);
+    const region = finding.region;
+    const oneLineRegion = region && region.startLine === region.endLine;
+    return {
+        path: finding.file,
+        start_line: region?.startLine ?? 1,
+        end_line: region?.endLine ?? 1,
+        ...(oneLineRegion && region.startColumn !== undefined && region.endColumn !== undefined
+            ? { start_column: region.startColumn, end_column: region.endColumn }
+            : {}),
+        annotation_level: CHECK_LEVEL[LEVEL_OF_SEVERITY[finding.severity]],
+        title: cut(where.title ?? finding.rule, 255),
+        message: cut(message, QUOTE_LIMITS.long + 500)
+    };
+}
+/** The verdict, the counts and the first issues (those without a file among them), as HTML. */
+function summary(outcome, located, annotated, context) {
+    const { result } = outcome;
+    const newIssues = result.newIssues;
+    const notes = [
+        annotated < located
+            ? `<p>${located - annotated} more located issues are not annotated: a check run carries at most ${CHECK_RUN_LIMITS.annotations}.</p>`
+            : undefined,
+        newIssues.findings.length > located
+            ? `<p>${newIssues.findings.length - located} issues have no file in this checkout, so no annotation: they are listed here.</p>`
+            : undefined
+    ].filter((note) => note !== undefined);
+    const gate = `<p>Quality Gate: ${result.status === 'ERROR' ? '❌ failed' : '✅ passed'} (${oneLine(result.status, 40)}).</p>`;
+    return blocks([
+        gate,
+        ...notes,
+        ...newIssuesBlock(newIssues, {
+            heading: 'h3',
+            listed: CHECK_RUN_LIMITS.issuesListed,
+            maxBytes: CHECK_RUN_LIMITS.summaryChars - 2000,
+            fileLink: context.github.fileLink
+        })
+    ]);
+}
+
+;// CONCATENATED MODULE: ./src/action/github-context.ts
+
+/**
+ * The run's GitHub context from the runner's environment; the event file is read only on
+ * pull-request events. Never throws: what cannot be known is undefined, with the reason.
+ *
+ * @example const github = await githubContext(process.env)
+ */
+async function githubContext(env) {
+    const event = env['GITHUB_EVENT_NAME'] ?? '';
+    const found = PULL_REQUEST_EVENTS.includes(event) ? await eventPullRequest(env) : undefined;
+    const pullRequest = found && 'pullRequest' in found ? found.pullRequest : undefined;
+    const sha = env['GITHUB_SHA'] ?? '';
+    const headSha = pullRequest?.headSha ?? (isCommitSha(sha) ? sha : undefined);
+    const name = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
+    const repository = name ? { owner: name[1], repo: name[2] } : undefined;
+    const server = webBase(env['GITHUB_SERVER_URL']);
+    return {
+        event,
+        pullRequest,
+        pullRequestProblem: found && 'problem' in found ? found.problem : undefined,
+        headSha,
+        repository,
+        fileLink: repository && headSha && server
+            ? (file, line) => `${server}/${repository.owner}/${repository.repo}/blob/${headSha}/${file
+                .split('/')
+                .map(encodeURIComponent)
+                .join('/')}${line === undefined ? '' : `#L${line}`}`
+            : undefined
+    };
+}
+/** GitHub's web address (GITHUB_SERVER_URL, default github.com) when it is http(s). */
+function webBase(value) {
+    try {
+        const url = new URL(value?.trim() || 'https://github.com');
+        if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
+            return undefined;
+        }
+        return url.href.replace(/\/+$/, '');
+    }
+    catch {
+        return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/action/issue-annotations.ts
+
+
+
+/**
+ * The new issues of every analysis as annotations on the diff, most severe first, in the room
+ * the gate's own annotations left (GitHub shows 10 of each level per step; one error stays kept
+ * for the failure), then one annotation that says how many more there are and where they are.
+ * With several analyses each title starts with its project's name.
+ *
+ * @example annotateNewIssues(outcomes, log, { checkRun: settings.issuesCheckRun })
+ */
+function annotateNewIssues(outcomes, log, { checkRun }) {
+    const several = outcomes.length > 1;
+    const findings = [];
+    for (const outcome of outcomes) {
+        if (!outcome.read || !outcome.result.newIssues?.read)
+            continue;
+        const label = several ? cut(projectName(outcome), QUOTE_LIMITS.short) : undefined;
+        for (const finding of outcome.result.newIssues.findings)
+            findings.push({ finding, label });
+    }
+    if (findings.length === 0)
+        return;
+    const labels = new Map(findings.map(({ finding, label }) => [finding, label]));
+    const plan = planAnnotations(findings.map(({ finding }) => finding), log.annotationsLeft(), (finding) => labels.get(finding));
+    for (const { level, message, where } of plan.annotations)
+        log.annotate(level, message, where);
+    const unread = outcomes.reduce((more, outcome) => more +
+        (outcome.read && outcome.result.newIssues?.read
+            ? outcome.result.newIssues.total - outcome.result.newIssues.findings.length
+            : 0), 0);
+    const more = plan.leftOut + unread;
+    if (more > 0) {
+        const where = checkRun
+            ? 'the "Sonar issues" check run, the job summary and the server'
+            : 'the job summary and the server (or set issuesCheckRun: true to annotate them all)';
+        log.annotate('notice', `${more} more new ${more === 1 ? 'issue is' : 'issues are'} not annotated here: GitHub shows 10 annotations of each level per step. See ${where}.`);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/report/pull-request-comment-body.ts
+
 
 
 
@@ -35005,6 +36071,8 @@ const COMMENT_LIMITS = {
     chars: 60_000,
     /** Conditions listed; past them (or past the budget) "… and N more". */
     conditions: 50,
+    /** New issues listed, most severe first. */
+    issues: 10,
     /** Characters of the project key or source the marker names. */
     markerKeyChars: QUOTE_LIMITS.long
 };
@@ -35079,8 +36147,15 @@ function commentBody(outcome, commitSha, options = {}) {
     const facts = [`For ${commit}`, `analysis <code>${summaryText(result.analysisId)}</code>`];
     const tail = [`<p>${[...facts, ...dashboardLink(result)].join(' · ')}</p>`];
     const head = [marker, heading, conditionsIntro(result.conditions)];
-    const list = conditionsList(result.conditions, maxChars - pull_request_comment_body_length([...head, ...tail]));
-    return bounded([...head, ...list, ...tail], { marker, heading, maxChars });
+    // Bytes bound characters from above: the issues keep within a third of what is left.
+    const issues = newIssuesBlock(result.newIssues, {
+        heading: 'h4',
+        listed: COMMENT_LIMITS.issues,
+        maxBytes: Math.floor((maxChars - pull_request_comment_body_length([...head, ...tail])) / 3),
+        fileLink: options.fileLink
+    });
+    const list = conditionsList(result.conditions, maxChars - pull_request_comment_body_length([...head, ...issues, ...tail]));
+    return bounded([...head, ...list, ...issues, ...tail], { marker, heading, maxChars });
 }
 /** Room kept for the list's frame and its "… and N more" line. */
 const LIST_FRAME_CHARS = 200;
@@ -35169,21 +36244,15 @@ function wellFormed(text) {
 
 
 
-/** The events whose pull request gets the comment. */
-const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
 /** How much of GitHub's replies and the runner's event file the comment reads, and how long. */
 const COMMENT_API_LIMITS = {
-    /** The event payload file (GitHub caps webhook payloads at 25 MB). */
-    eventFileBytes: 25 * 1024 * 1024,
+    ...GITHUB_API_LIMITS,
     /** Pages of comments searched for the marker, 100 comments each. */
     pages: 30,
     perPage: 100,
-    /** One reply of the API (100 comments of 65,536 characters, JSON-escaped, fit). */
-    replyBytes: 64 * 1024 * 1024,
     /** Everything the comment does with GitHub's API, all projects together. */
     totalMs: 120_000
 };
-const DEFAULT_API_URL = 'https://api.github.com';
 /**
  * On `pull_request` and `pull_request_target` events, one comment per project on the pull
  * request: found again by its hidden marker and updated in place, or created, one project after
@@ -35216,8 +36285,13 @@ async function comment(outcomes, options, warn) {
         warn('The pull request was not commented on: no GitHub token. Leave the githubToken input at its default (the job’s token, github.token) or set it to a token that may write pull requests.');
         return;
     }
-    const target = await pullRequest(env, warn);
-    if (!target || outcomes.length === 0)
+    const found = await eventPullRequest(env);
+    if ('problem' in found) {
+        warn(`The pull request was not commented on: ${found.problem}.`);
+        return;
+    }
+    const target = found.pullRequest;
+    if (outcomes.length === 0)
         return;
     const apiUrl = apiBase(env['GITHUB_API_URL']);
     if (!apiUrl) {
@@ -35239,11 +36313,11 @@ async function comment(outcomes, options, warn) {
     }
     for (const outcome of outcomes) {
         const marker = markerFor(outcome);
-        const body = fitted(outcome, target.headSha, forms);
+        const body = fitted(outcome, target.headSha, forms, options.fileLink);
         const id = existing.get(marker);
         const name = oneLine(projectName(outcome), QUOTE_LIMITS.short);
         try {
-            const written = await publish(octokit, target, { id, body, signal });
+            const written = await pull_request_comment_publish(octokit, target, { id, body, signal });
             // Two outcomes naming one project share one comment: the later one updates it.
             if (written.id !== undefined)
                 existing.set(marker, written.id);
@@ -35263,7 +36337,7 @@ async function comment(outcomes, options, warn) {
  * Updates comment `id` in place, or creates the comment when there is none, or when it was
  * deleted since it was found (a 404 on the update).
  */
-async function publish(octokit, target, { id, body, signal }) {
+async function pull_request_comment_publish(octokit, target, { id, body, signal }) {
     const repo = repoOf(target);
     if (id !== undefined) {
         try {
@@ -35293,11 +36367,11 @@ async function publish(octokit, target, { id, body, signal }) {
  * The comment's body without a secret, within GitHub's limit even should the redaction lengthen
  * it (a secret shorter than `***`).
  */
-function fitted(outcome, headSha, forms) {
-    const body = redactSecrets(commentBody(outcome, headSha), forms);
+function fitted(outcome, headSha, forms, fileLink) {
+    const body = redactSecrets(commentBody(outcome, headSha, { fileLink }), forms);
     if (body.length <= COMMENT_LIMITS.githubChars)
         return body;
-    return redactSecrets(commentBody(outcome, headSha, { maxChars: COMMENT_LIMITS.githubChars / 4 }), forms).slice(0, COMMENT_LIMITS.githubChars);
+    return redactSecrets(commentBody(outcome, headSha, { maxChars: COMMENT_LIMITS.githubChars / 4, fileLink }), forms).slice(0, COMMENT_LIMITS.githubChars);
 }
 /**
  * The comments carrying the markers, by marker, read a page at a time (at most 30 pages of
@@ -35345,147 +36419,13 @@ function asComment(item) {
     const type = typeof user === 'object' && user !== null ? user.type : undefined;
     return { id, body, byBot: type === 'Bot' };
 }
-/** `@actions/github`, loaded only now, with replies bounded in size and quiet about itself. */
-async function connect(token, baseUrl, options) {
-    const [{ getOctokit }, { defaults }] = await Promise.all([
-        Promise.all(/* import() */[__nccwpck_require__.e(665), __nccwpck_require__.e(351)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1351)),
-        __nccwpck_require__.e(/* import() */ 665).then(__nccwpck_require__.bind(__nccwpck_require__, 8665))
-    ]);
-    const fetch = options.fetch ??
-        defaults.request?.fetch ??
-        globalThis.fetch;
-    // Octokit writes its own warnings (a deprecated endpoint...) to the console: they go through
-    // the log's gate instead, as information.
-    const quiet = {
-        debug: () => { },
-        info: () => { },
-        warn: (message) => options.log.info(`GitHub's API: ${message}`),
-        error: (message) => options.log.info(`GitHub's API: ${message}`)
-    };
-    return getOctokit(token, {
-        baseUrl,
-        log: quiet,
-        request: { fetch: boundedFetch(fetch, COMMENT_API_LIMITS.replyBytes), log: quiet }
-    });
-}
-/** A fetch whose replies fail once their body passes `maxBytes`. */
-function boundedFetch(fetch, maxBytes) {
-    return async (input, init) => {
-        const response = await fetch(input, init);
-        if (!response.body)
-            return response;
-        if (Number(response.headers.get('content-length')) > maxBytes) {
-            await response.body.cancel();
-            throw new Error(`GitHub's API replied with more than ${maxBytes} bytes`);
-        }
-        let bytes = 0;
-        const body = response.body.pipeThrough(new TransformStream({
-            transform(chunk, controller) {
-                bytes += chunk.byteLength;
-                if (bytes > maxBytes) {
-                    controller.error(new Error(`GitHub's API replied with more than ${maxBytes} bytes`));
-                }
-                else {
-                    controller.enqueue(chunk);
-                }
-            }
-        }));
-        const bounded = new Response(body, {
-            status: response.status,
-            statusText: response.statusText,
-            headers: response.headers
-        });
-        Object.defineProperty(bounded, 'url', { value: response.url });
-        return bounded;
-    };
-}
-/**
- * The pull request and the commit it is at, from the event file, and the repository from
- * GITHUB_REPOSITORY; undefined (after a warning) when either cannot be read.
- */
-async function pullRequest(env, warn) {
-    const repository = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
-    if (!repository) {
-        warn(`The pull request was not commented on: GITHUB_REPOSITORY is not owner/name (${oneLine(env['GITHUB_REPOSITORY'] ?? '')}).`);
-        return undefined;
-    }
-    const path = env['GITHUB_EVENT_PATH'];
-    if (!path) {
-        warn('The pull request was not commented on: GITHUB_EVENT_PATH is not set, so the pull request is unknown.');
-        return undefined;
-    }
-    let payload;
-    try {
-        payload = JSON.parse(await readBounded(path, COMMENT_API_LIMITS.eventFileBytes));
-    }
-    catch (error) {
-        warn(`The pull request was not commented on: the event file could not be read: ${quote(error)}.`);
-        return undefined;
-    }
-    const pull = payload
-        ?.pull_request;
-    const number = pull?.number;
-    const sha = pull?.head?.sha;
-    if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) {
-        warn('The pull request was not commented on: the event file names no pull request number.');
-        return undefined;
-    }
-    if (typeof sha !== 'string' || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(sha)) {
-        warn('The pull request was not commented on: the event file names no head commit.');
-        return undefined;
-    }
-    return { owner: repository[1], repo: repository[2], issue_number: number, headSha: sha };
-}
 function repoOf({ owner, repo }) {
     return { owner, repo };
-}
-/** The file as UTF-8, or an error when it holds more than `maxBytes`. */
-async function readBounded(path, maxBytes) {
-    const chunks = [];
-    let bytes = 0;
-    // One byte past the limit tells a file of exactly the limit from a larger one.
-    for await (const chunk of (0,external_node_fs_namespaceObject.createReadStream)(path, { end: maxBytes })) {
-        chunks.push(chunk);
-        bytes += chunk.length;
-    }
-    if (bytes > maxBytes)
-        throw new Error(`it is larger than ${maxBytes} bytes`);
-    return Buffer.concat(chunks).toString('utf8');
-}
-/** The API's address without a trailing slash, or undefined when it is not http(s). */
-function apiBase(value) {
-    const text = value?.trim() || DEFAULT_API_URL;
-    try {
-        const url = new URL(text);
-        if (url.protocol !== 'https:' && url.protocol !== 'http:')
-            return undefined;
-        if (url.username || url.password)
-            return undefined;
-        return url.href.replace(/\/+$/, '');
-    }
-    catch {
-        return undefined;
-    }
-}
-/** A 403 or 404 from GitHub: the token may not write (or see) the pull request's comments. */
-function isRefusal(error) {
-    const status = statusOf(error);
-    return (status === 403 || status === 404) && !isRateLimit(error);
-}
-function isRateLimit(error) {
-    const status = statusOf(error);
-    const headers = error.response?.headers;
-    return ((status === 403 || status === 429) &&
-        (headers?.['x-ratelimit-remaining'] === '0' || /rate limit/i.test(messageOf(error))));
 }
 /** What went wrong, in words that say what to do. */
 function failureWords(doing, target, error) {
     const where = `pull request #${target.issue_number}`;
-    // Octokit gives a request that got no reply status 500 too: only a reply is GitHub's word.
-    const replied = typeof error?.response === 'object';
-    const said = replied
-        ? `GitHub said: ${statusOf(error)} ${quote(error)}`
-        : `no reply from GitHub's API: ${quote(error)}`;
+    const said = githubSaid(error);
     if (isRateLimit(error)) {
         return `Could not ${doing} ${where}: GitHub's API rate limit was reached (${said}). The comment is left as it was; the next run updates it.`;
     }
@@ -35501,16 +36441,137 @@ function failureWords(doing, target, error) {
     }
     return `Could not ${doing} ${where} (${said}). The job goes on without the comment.`;
 }
-function statusOf(error) {
-    const status = error?.status;
-    return typeof status === 'number' ? status : undefined;
+
+;// CONCATENATED MODULE: ./src/findings/changed-lines.ts
+/** The most lines of one patch looked at: GitHub's own patches stop well before. */
+const MAX_PATCH_LINES = 100_000;
+/**
+ * The new-side line numbers a patch adds (`+` lines), hunk by hunk. Lines of a malformed hunk
+ * header are skipped, never guessed.
+ *
+ * @example addedLines('@@ -1,2 +1,3 @@\n a\n+b\n c') // Set { 2 }
+ */
+function addedLines(patch) {
+    const added = new Set();
+    let next;
+    const lines = patch.split('\n', MAX_PATCH_LINES);
+    for (const line of lines) {
+        const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
+        if (hunk) {
+            next = Number(hunk[1]);
+            continue;
+        }
+        if (next === undefined)
+            continue;
+        if (line.startsWith('+'))
+            added.add(next++);
+        else if (line.startsWith(' '))
+            next++;
+        // '-' lines and "\ No newline at end of file" do not move the new side.
+    }
+    return added;
 }
-function messageOf(error) {
-    return error instanceof Error ? error.message : String(error);
+/**
+ * The findings on lines the pull request changes: in a changed file, and with a line of their
+ * region among its added lines (any line of a file GitHub gave no patch for). A finding with no
+ * file in the checkout, or no line, is not on the pull request's lines.
+ */
+function onChangedLines(findings, changed) {
+    return findings.filter((finding) => {
+        if (finding.file === undefined || finding.region === undefined)
+            return false;
+        const lines = changed.get(finding.file);
+        if (lines === undefined)
+            return false;
+        if (lines === 'whole')
+            return true;
+        const { startLine, endLine } = finding.region;
+        for (let line = startLine; line <= Math.min(endLine, startLine + 10_000); line++) {
+            if (lines.has(line))
+                return true;
+        }
+        return false;
+    });
 }
-/** An error's message fit to quote: one line, cut. The log's gate escapes it. */
-function quote(error) {
-    return oneLine(cut(messageOf(error), QUOTE_LIMITS.long), QUOTE_LIMITS.long);
+
+;// CONCATENATED MODULE: ./src/action/pull-request-lines.ts
+
+
+/** GitHub lists at most 3,000 files of a pull request, 100 a page. */
+const PULL_REQUEST_FILES_LIMITS = { pages: 30, perPage: 100, totalMs: 60_000 };
+/**
+ * On a pull request whose analysis is of a branch (Community Edition has no pull-request
+ * analysis): the branch's new-code issues narrowed to the lines the pull request adds or changes,
+ * read once from GitHub's pull-request files API. When the lines cannot be read, one line says
+ * so and the issues stay as they are. Analyses of the pull request itself are left alone.
+ *
+ * @example outcomes = await onPullRequestLines(outcomes, { pullRequest, token, env: process.env, log })
+ */
+async function onPullRequestLines(outcomes, options) {
+    const branchAnalyses = outcomes.filter((outcome) => outcome.read &&
+        outcome.result.newIssues?.read === true &&
+        outcome.result.newIssues.scope.kind === 'new-code');
+    if (branchAnalyses.length === 0)
+        return outcomes;
+    const number = options.pullRequest.issue_number;
+    let changed;
+    try {
+        changed = await readChangedLines(options);
+    }
+    catch (error) {
+        options.log.info(`The lines pull request #${number} changes could not be read (${githubSaid(error)}): the new code's issues are shown as they are, not narrowed to its lines. Leave githubToken at its default, with permissions pull-requests: read.`);
+        return outcomes;
+    }
+    return outcomes.map((outcome) => {
+        if (!branchAnalyses.includes(outcome) || !outcome.read)
+            return outcome;
+        const newIssues = outcome.result.newIssues;
+        if (!newIssues?.read)
+            return outcome;
+        const findings = onChangedLines(newIssues.findings, changed);
+        options.log.info(`${findings.length} of the ${newIssues.findings.length} new-code issues read are on the lines pull request #${number} changes.`);
+        return {
+            ...outcome,
+            result: {
+                ...outcome.result,
+                newIssues: { ...newIssues, findings, total: findings.length, onLinesOf: number }
+            }
+        };
+    });
+}
+/** The pull request's changed lines per file, page by page (at most 30 pages of 100 files). */
+async function readChangedLines(options) {
+    const { pullRequest, token } = options;
+    if (!token)
+        throw new Error('no GitHub token');
+    const base = apiBase(options.env['GITHUB_API_URL']);
+    if (!base)
+        throw new Error('GITHUB_API_URL is not an http(s) address');
+    const octokit = await connect(token, base, options);
+    const signal = AbortSignal.timeout(PULL_REQUEST_FILES_LIMITS.totalMs);
+    const changed = new Map();
+    for (let page = 1; page <= PULL_REQUEST_FILES_LIMITS.pages; page++) {
+        const { data } = await octokit.rest.pulls.listFiles({
+            owner: pullRequest.owner,
+            repo: pullRequest.repo,
+            pull_number: pullRequest.issue_number,
+            per_page: PULL_REQUEST_FILES_LIMITS.perPage,
+            page,
+            request: { signal }
+        });
+        const files = data;
+        if (!Array.isArray(files))
+            break;
+        for (const file of files) {
+            const { filename, patch, status } = (file ?? {});
+            if (typeof filename !== 'string' || status === 'removed')
+                continue;
+            changed.set(filename, typeof patch === 'string' ? addedLines(patch) : 'whole');
+        }
+        if (files.length < PULL_REQUEST_FILES_LIMITS.perPage)
+            break;
+    }
+    return changed;
 }
 
 ;// CONCATENATED MODULE: ./src/action/report-globs.ts
@@ -35565,6 +36626,10 @@ function globEscape(text) {
 
 
 
+
+
+
+
 const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
 /** Every line the action logs, annotations and the failure included, goes through this gate. */
 const log = runnerLog(core);
@@ -35582,31 +36647,47 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
         if (settings.sonarToken)
             secrets = tokenForms(settings.sonarToken);
         log.hideSecrets(secrets);
-        const outcomes = await checkQualityGates(settings, {
-            cwd: process.cwd(),
+        const cwd = process.cwd();
+        let outcomes = await checkQualityGates(settings, {
+            cwd,
+            repoRoot: process.env['GITHUB_WORKSPACE'] || cwd,
             clock: systemClock,
             startedAt,
             log,
             userAgent: USER_AGENT,
             findFiles: findReportFiles
         });
+        const github = await githubContext(process.env);
+        const token = settings.githubToken;
+        if (github.pullRequest) {
+            outcomes = await onPullRequestLines(outcomes, {
+                pullRequest: github.pullRequest,
+                token,
+                env: process.env,
+                log
+            });
+        }
         // One analysis that could not be read fails the step as it always did, with its own words
         // and the failure summary; the pull request is still told.
         const [only] = outcomes;
         const lone = outcomes.length === 1 ? only : undefined;
+        const { fileLink } = github;
         if (!lone || lone.read) {
             setOutputs(outcomes, secrets);
             annotateAll(outcomes, log);
-            await writeSummary(lone?.read ? renderSummary(lone.result) : renderOverviewSummary(outcomes), secrets);
+            if (settings.annotateIssues) {
+                annotateNewIssues(outcomes, log, { checkRun: settings.issuesCheckRun });
+            }
+            await writeSummary(lone?.read
+                ? renderSummary(lone.result, { fileLink })
+                : renderOverviewSummary(outcomes, { fileLink }), secrets);
             summaryWritten = true;
+            if (settings.issuesCheckRun) {
+                await createCheckRuns(outcomes, { github, token, env: process.env, log, secrets });
+            }
         }
         if (settings.pullRequestComment) {
-            await commentOnPullRequest(outcomes, {
-                token: settings.githubToken,
-                env: process.env,
-                log,
-                secrets
-            });
+            await commentOnPullRequest(outcomes, { token, env: process.env, log, secrets, fileLink });
         }
         if (lone && !lone.read)
             throw lone.error;

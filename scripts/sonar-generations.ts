@@ -75,3 +75,123 @@ export const GENERATIONS: Record<Generation, GenerationTraits> = {
     gateShape: (status) => withPeriods(without(status, 'period'))
   }
 }
+
+/** An issue as the simulator keeps it, whatever the generation that serves it. */
+export interface SimulatedIssue {
+  key: string
+  rule: string
+  ruleName: string
+  message: string
+  /** The file's path relative to the analysis's base directory. */
+  path: string
+  line?: number
+  textRange?: { startLine: number; endLine: number; startOffset: number; endOffset: number }
+  /** The legacy severity: BLOCKER, CRITICAL, MAJOR, MINOR, INFO. */
+  severity: string
+  /** BUG, VULNERABILITY, CODE_SMELL. */
+  type: string
+  /** The software quality impacts (10.2+, the cloud); derived from severity and type when absent. */
+  impacts?: Array<{ softwareQuality: string; severity: string }>
+  /** In the new code period (default true): older issues are left out only when asked right. */
+  inNewCode?: boolean
+}
+
+const IMPACT_OF_SEVERITY: Record<string, string> = {
+  BLOCKER: 'HIGH',
+  CRITICAL: 'HIGH',
+  MAJOR: 'MEDIUM',
+  MINOR: 'LOW',
+  INFO: 'LOW'
+}
+const QUALITY_OF_TYPE: Record<string, string> = {
+  BUG: 'RELIABILITY',
+  VULNERABILITY: 'SECURITY',
+  CODE_SMELL: 'MAINTAINABILITY'
+}
+
+/** How one generation's api/issues/search differs: its parameters and its reply's shape. */
+export interface IssueSearchTraits {
+  /** The name of the project parameter it reads (the other is ignored, as real servers do). */
+  componentsParameter: 'componentKeys' | 'components' | 'either'
+  /** The new-code parameter it reads (the other is ignored, returning old issues too). */
+  newCodeParameter: 'sinceLeakPeriod' | 'inNewCodePeriod' | 'either'
+  /** The top-level `total`, `p`, `ps` beside `paging` (deprecated in 9.8). */
+  topLevelTotal: boolean
+  /** impacts and cleanCodeAttribute on each issue (10.2+, the cloud). */
+  impacts: boolean
+  /** Impact severities BLOCKER and INFO (10.8+, 2025.x). */
+  fiveImpactSeverities: boolean
+}
+
+export const ISSUE_SEARCH: Record<Generation, IssueSearchTraits> = {
+  '8.9': {
+    componentsParameter: 'componentKeys',
+    newCodeParameter: 'sinceLeakPeriod',
+    topLevelTotal: true,
+    impacts: false,
+    fiveImpactSeverities: false
+  },
+  '9.9': {
+    componentsParameter: 'componentKeys',
+    newCodeParameter: 'inNewCodePeriod',
+    topLevelTotal: true,
+    impacts: false,
+    fiveImpactSeverities: false
+  },
+  '10.x': {
+    componentsParameter: 'either',
+    newCodeParameter: 'inNewCodePeriod',
+    topLevelTotal: false,
+    impacts: true,
+    fiveImpactSeverities: false
+  },
+  '2025.x': {
+    componentsParameter: 'either',
+    newCodeParameter: 'inNewCodePeriod',
+    topLevelTotal: false,
+    impacts: true,
+    fiveImpactSeverities: true
+  },
+  cloud: {
+    componentsParameter: 'componentKeys',
+    newCodeParameter: 'either',
+    topLevelTotal: true,
+    impacts: true,
+    fiveImpactSeverities: false
+  }
+}
+
+/** The issue as the generation's api/issues/search writes it. */
+export function issueShape(
+  issue: SimulatedIssue,
+  projectKey: string,
+  generation: Generation
+): Record<string, unknown> {
+  const traits = ISSUE_SEARCH[generation]
+  const impacts = issue.impacts ?? [
+    {
+      softwareQuality: QUALITY_OF_TYPE[issue.type] ?? 'MAINTAINABILITY',
+      severity:
+        traits.fiveImpactSeverities && (issue.severity === 'BLOCKER' || issue.severity === 'INFO')
+          ? issue.severity
+          : (IMPACT_OF_SEVERITY[issue.severity] ?? 'MEDIUM')
+    }
+  ]
+  return {
+    key: issue.key,
+    rule: issue.rule,
+    severity: issue.severity,
+    component: `${projectKey}:${issue.path}`,
+    project: projectKey,
+    ...(issue.line !== undefined ? { line: issue.line } : {}),
+    ...(issue.textRange ? { textRange: issue.textRange } : {}),
+    status: 'OPEN',
+    message: issue.message,
+    type: issue.type,
+    ...(generation === 'cloud' ? { organization: 'demo-org' } : {}),
+    ...(traits.impacts
+      ? { impacts, cleanCodeAttribute: 'CONVENTIONAL', cleanCodeAttributeCategory: 'CONSISTENT' }
+      : {}),
+    ...(generation === '10.x' || generation === '2025.x' ? { issueStatus: 'OPEN' } : {})
+  }
+}

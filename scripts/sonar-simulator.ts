@@ -13,7 +13,13 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { AddressInfo } from 'node:net'
 import { parseArgs } from 'node:util'
-import { GENERATIONS, type Generation } from './sonar-generations.js'
+import {
+  GENERATIONS,
+  ISSUE_SEARCH,
+  issueShape,
+  type Generation,
+  type SimulatedIssue
+} from './sonar-generations.js'
 
 const FIXTURES = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -48,6 +54,10 @@ export interface AnalysisScript {
    * as long as this one (the second half of finishAfterMs, while the task is IN_PROGRESS).
    */
   previousProcessingMs?: number
+  /** The project's open issues, as api/issues/search serves them (in its generation's shape). */
+  issues?: SimulatedIssue[]
+  /** api/issues/search answers with this status instead (403: a token without Browse). */
+  issuesStatus?: number
 }
 
 export interface Analysis {
@@ -148,6 +158,55 @@ const METRIC_DEFINITIONS = [
   { key: 'coverage', name: 'Coverage', type: 'PERCENT', domain: 'Coverage' }
 ]
 
+/** The files the sample issues are in, relative to the analysis's base directory. */
+export const SAMPLE_FILES = ['src/app.ts', 'src/db/query.ts', 'src/routes/orders.ts'] as const
+
+const SAMPLE_RULES = [
+  {
+    rule: 'typescript:S2068',
+    ruleName: 'Credentials should not be hard-coded',
+    type: 'VULNERABILITY'
+  },
+  { rule: 'typescript:S2259', ruleName: 'Null pointers should not be dereferenced', type: 'BUG' },
+  {
+    rule: 'typescript:S1854',
+    ruleName: 'Unused assignments should be removed',
+    type: 'CODE_SMELL'
+  },
+  {
+    rule: 'typescript:S3776',
+    ruleName: 'Cognitive Complexity of functions should not be too high',
+    type: 'CODE_SMELL'
+  }
+] as const
+
+/**
+ * `count` open new issues of the given severities in turn, spread over SAMPLE_FILES, with
+ * deterministic keys (`AYIssue00001`...), lines and ranges: the scenarios' and benches' issues.
+ */
+export function sampleIssues(
+  count: number,
+  severities: readonly string[] = ['BLOCKER', 'CRITICAL', 'MAJOR', 'MINOR', 'INFO'],
+  from = 1
+): SimulatedIssue[] {
+  return Array.from({ length: count }, (_, index) => {
+    const n = from + index
+    const { rule, ruleName, type } = SAMPLE_RULES[n % SAMPLE_RULES.length]!
+    const line = 3 + (n % 40)
+    return {
+      key: `AYIssue${String(n).padStart(5, '0')}`,
+      rule,
+      ruleName,
+      message: `${ruleName.replace(/ should.*/, '')}: issue ${n}.`,
+      path: SAMPLE_FILES[n % SAMPLE_FILES.length]!,
+      line,
+      textRange: { startLine: line, endLine: line, startOffset: 2, endOffset: 14 },
+      severity: severities[index % severities.length]!,
+      type
+    }
+  })
+}
+
 export const SCENARIOS = [
   'pending-success',
   'done',
@@ -161,7 +220,9 @@ export const SCENARIOS = [
   'sonarqube-9.9',
   'sonarqube-10',
   'sonarqube-2025',
-  'sonarcloud'
+  'sonarcloud',
+  'many-issues',
+  'issues-forbidden'
 ] as const
 
 /** The named scenarios of the demo, the CI job and the tests. */
@@ -180,11 +241,17 @@ export async function scenario(name: string): Promise<AnalysisScript> {
     case 'done':
       return { finishAfterMs: 0, taskStatus: 'SUCCESS', projectStatus: passingGate }
     case 'gate-error':
+      // As many blocker and critical issues as the gate's conditions count, and some others.
       return {
         finishAfterMs: 2500,
         taskStatus: 'SUCCESS',
         warnings: taskExample.task.warnings,
-        projectStatus: failingGate.projectStatus
+        projectStatus: failingGate.projectStatus,
+        issues: [
+          ...sampleIssues(14, ['BLOCKER']),
+          ...sampleIssues(1, ['CRITICAL'], 15),
+          ...sampleIssues(3, ['MAJOR', 'MINOR', 'INFO'], 16)
+        ]
       }
     case 'gate-warn':
       return {
@@ -220,6 +287,10 @@ export async function scenario(name: string): Promise<AnalysisScript> {
         finishAfterMs: 1500,
         taskStatus: 'SUCCESS',
         generation: '8.9',
+        issues: [
+          ...sampleIssues(4),
+          ...sampleIssues(2, ['MAJOR'], 5).map((issue) => ({ ...issue, inNewCode: false }))
+        ],
         branch: 'main',
         warnings: taskExample.task.warnings.slice(0, 1),
         projectStatus: passingGate
@@ -229,6 +300,10 @@ export async function scenario(name: string): Promise<AnalysisScript> {
         finishAfterMs: 1500,
         taskStatus: 'SUCCESS',
         generation: '9.9',
+        issues: [
+          ...sampleIssues(4),
+          ...sampleIssues(2, ['MAJOR'], 5).map((issue) => ({ ...issue, inNewCode: false }))
+        ],
         branch: 'release-2.x',
         projectStatus: failingGate.projectStatus
       }
@@ -237,6 +312,10 @@ export async function scenario(name: string): Promise<AnalysisScript> {
         finishAfterMs: 1500,
         taskStatus: 'SUCCESS',
         generation: '10.x',
+        issues: [
+          ...sampleIssues(4),
+          ...sampleIssues(2, ['MAJOR'], 5).map((issue) => ({ ...issue, inNewCode: false }))
+        ],
         warnings: taskExample.task.warnings,
         projectStatus: passingGate
       }
@@ -245,6 +324,10 @@ export async function scenario(name: string): Promise<AnalysisScript> {
         finishAfterMs: 1500,
         taskStatus: 'SUCCESS',
         generation: '2025.x',
+        issues: [
+          ...sampleIssues(4),
+          ...sampleIssues(2, ['MAJOR'], 5).map((issue) => ({ ...issue, inNewCode: false }))
+        ],
         projectStatus: modeOfQualitiesGate
       }
     case 'sonarcloud':
@@ -252,9 +335,33 @@ export async function scenario(name: string): Promise<AnalysisScript> {
         finishAfterMs: 1500,
         taskStatus: 'SUCCESS',
         generation: 'cloud',
+        issues: [
+          ...sampleIssues(4),
+          ...sampleIssues(2, ['MAJOR'], 5).map((issue) => ({ ...issue, inNewCode: false }))
+        ],
         pullRequest: '42',
         warnings: taskExample.task.warnings.slice(1),
         projectStatus: { ...passingGate, caycStatus: 'compliant' }
+      }
+    case 'many-issues':
+      // 1,200 new issues over three pages of 500, and older ones outside the new code period.
+      return {
+        finishAfterMs: 0,
+        taskStatus: 'SUCCESS',
+        branch: 'main',
+        projectStatus: passingGate,
+        issues: [
+          ...sampleIssues(1200),
+          ...sampleIssues(30, ['MAJOR'], 1201).map((issue) => ({ ...issue, inNewCode: false }))
+        ]
+      }
+    case 'issues-forbidden':
+      return {
+        finishAfterMs: 0,
+        taskStatus: 'SUCCESS',
+        projectStatus: passingGate,
+        issues: sampleIssues(3),
+        issuesStatus: 403
       }
     default:
       throw new Error(`Unknown scenario "${name}": use ${SCENARIOS.join(', ')}.`)
@@ -389,7 +496,8 @@ export class Simulator {
       at: this.now()
     })
     const id = url.searchParams.get('id') ?? url.searchParams.get('analysisId') ?? ''
-    const analysis = this.analyses.get(id)
+    const analysis =
+      url.pathname === '/api/issues/search' ? this.analysisOfIssues(url) : this.analyses.get(id)
     const traits = GENERATIONS[analysis?.script.generation ?? '10.x']
     if (!this.authorised(request.headers.authorization, traits.auth)) {
       return send(response, 401, { errors: [{ msg: 'Authentication required' }] })
@@ -436,6 +544,10 @@ export class Simulator {
         headers
       )
     }
+    if (url.pathname === '/api/issues/search') {
+      const [status, body] = this.searchIssues(url, analysis)
+      return send(response, status, body, headers)
+    }
     if (url.pathname === '/api/metrics/search') {
       const page = Number(url.searchParams.get('p') ?? '1')
       const size = Number(url.searchParams.get('ps') ?? '100')
@@ -449,6 +561,97 @@ export class Simulator {
       )
     }
     return send(response, 404, { errors: [{ msg: `Unknown url: ${url.pathname}` }] })
+  }
+
+  /** The latest analysis of the project the issues search names, by either parameter name. */
+  private analysisOfIssues(url: URL): Analysis | undefined {
+    const project =
+      url.searchParams.get('componentKeys') ?? url.searchParams.get('components') ?? ''
+    return [...new Set(this.analyses.values())]
+      .filter((analysis) => (analysis.script.projectKey ?? 'demo-project') === project)
+      .at(-1)
+  }
+
+  /**
+   * api/issues/search as the analysis's generation answers it: the project parameter and the
+   * new-code parameter it does not know are ignored, as real servers ignore unknown parameters
+   * (every project's issues, old ones too); ps over 500 and pages past the 10,000th result are
+   * refused; rule names come with additionalFields=rules.
+   */
+  private searchIssues(url: URL, analysis: Analysis | undefined): [number, unknown] {
+    const generation = analysis?.script.generation ?? '10.x'
+    const traits = ISSUE_SEARCH[generation]
+    const params = url.searchParams
+    if (analysis?.script.issuesStatus) {
+      const status = analysis.script.issuesStatus
+      return [status, { errors: [{ msg: status === 403 ? 'Insufficient privileges' : 'Error' }] }]
+    }
+    const page = Number(params.get('p') ?? '1')
+    const size = Number(params.get('ps') ?? '100')
+    if (!(size >= 1 && size <= 500)) {
+      return [400, { errors: [{ msg: `'ps' value (${size}) must be less than 500` }] }]
+    }
+    if (!(page >= 1) || page * size > 10_000) {
+      return [
+        400,
+        {
+          errors: [
+            { msg: `Can return only the first 10000 results. ${page * size}th result asked.` }
+          ]
+        }
+      ]
+    }
+    const reads = (name: string, trait: string) => trait === 'either' || trait === name
+    const projectNamed = ['componentKeys', 'components'].some(
+      (name) => params.has(name) && reads(name, traits.componentsParameter)
+    )
+    const newCodeOnly = ['sinceLeakPeriod', 'inNewCodePeriod'].some(
+      (name) => params.get(name) === 'true' && reads(name, traits.newCodeParameter)
+    )
+    const analyses = projectNamed
+      ? analysis
+        ? [analysis]
+        : []
+      : [...new Set(this.analyses.values())]
+    const all = analyses.flatMap(({ script }) =>
+      (script.issues ?? [])
+        .filter((issue) => !newCodeOnly || issue.inNewCode !== false)
+        .map((issue) => ({ issue, projectKey: script.projectKey ?? 'demo-project' }))
+    )
+    const slice = all.slice((page - 1) * size, page * size)
+    const withRules = (params.get('additionalFields') ?? '').split(',').includes('rules')
+    const paging = { pageIndex: page, pageSize: size, total: all.length }
+    return [
+      200,
+      {
+        ...(traits.topLevelTotal ? { total: all.length, p: page, ps: size } : {}),
+        paging,
+        issues: slice.map(({ issue, projectKey }) => issueShape(issue, projectKey, generation)),
+        components: [
+          ...new Map(
+            slice.map(({ issue, projectKey }) => [
+              `${projectKey}:${issue.path}`,
+              {
+                key: `${projectKey}:${issue.path}`,
+                qualifier: 'FIL',
+                name: issue.path.split('/').at(-1),
+                longName: issue.path,
+                path: issue.path
+              }
+            ])
+          ).values()
+        ],
+        ...(withRules
+          ? {
+              rules: [
+                ...new Map(
+                  slice.map(({ issue }) => [issue.rule, { key: issue.rule, name: issue.ruleName }])
+                ).values()
+              ]
+            }
+          : {})
+      }
+    ]
   }
 
   /**

@@ -10,14 +10,51 @@ export interface Log {
   endGroup(): void
 }
 
+/** Where an annotation points, as the runner's annotation commands take it. */
+export interface AnnotationWhere {
+  title?: string
+  /** Relative to the repository root. */
+  file?: string
+  startLine?: number
+  endLine?: number
+  /** Only with startLine equal to endLine. */
+  startColumn?: number
+  endColumn?: number
+}
+
+export type AnnotationLevel = 'error' | 'warning' | 'notice'
+
 /** The runner's commands the action writes through: the Log's, and failing the step. */
-export interface RunnerCommands extends Log {
+export interface RunnerCommands {
+  info(message: string): void
+  warning(message: string, where?: AnnotationWhere): void
+  notice(message: string, where?: AnnotationWhere): void
+  error(message: string, where?: AnnotationWhere): void
+  startGroup(name: string): void
+  endGroup(): void
   setFailed(message: string): void
   setSecret(secret: string): void
 }
 
+/**
+ * How many annotations of each level GitHub shows for one step (10 errors, 10 warnings, and the
+ * action keeps notices to 10 too): 30 at most, within the 50 GitHub shows for a whole job.
+ */
+export const ANNOTATION_LIMITS: Readonly<Record<AnnotationLevel, number>> = {
+  error: 10,
+  warning: 10,
+  notice: 10
+}
+
 /** The action's own log: a Log that can also fail the step with a message. */
 export interface RunnerLog extends Log {
+  /**
+   * An annotation of any level, pointing at a file when `where` says; past GitHub's limit for
+   * its level it is written as a plain line instead. Returns whether it was an annotation.
+   */
+  annotate(level: AnnotationLevel, message: string, where?: AnnotationWhere): boolean
+  /** Annotations of each level still shown; one error is always kept for the failure. */
+  annotationsLeft(): Record<AnnotationLevel, number>
   fail(message: string): void
   /**
    * Has the runner mask these, and removes them from every later message itself: a server that
@@ -38,11 +75,33 @@ export const LOG_LIMITS = { lineChars: 4000, messageLines: 100 } as const
 export function runnerLog(core: RunnerCommands): RunnerLog {
   let secrets: readonly string[] = []
   const safe = (message: string) => forTheLog(redactSecrets(message, secrets))
+  const used: Record<AnnotationLevel, number> = { error: 0, warning: 0, notice: 0 }
+  // One error is kept for the failure the step may end with.
+  const limit = (level: AnnotationLevel) => ANNOTATION_LIMITS[level] - (level === 'error' ? 1 : 0)
+  const annotate = (level: AnnotationLevel, message: string, where?: AnnotationWhere) => {
+    if (used[level] >= limit(level)) {
+      core.info(
+        safe(
+          `${level} (not annotated: GitHub shows ${ANNOTATION_LIMITS[level]} per step): ${message}`
+        )
+      )
+      return false
+    }
+    used[level]++
+    // Annotations stay one annotation: `@actions/core` escapes their line breaks and properties.
+    core[level](safe(message), where && safeWhere(where, secrets))
+    return true
+  }
   return {
     info: (message) => core.info(safe(message)),
-    // Annotations stay one annotation: `@actions/core` escapes their line breaks.
-    warning: (message) => core.warning(safe(message)),
-    notice: (message) => core.notice(safe(message)),
+    warning: (message) => void annotate('warning', message),
+    notice: (message) => void annotate('notice', message),
+    annotate,
+    annotationsLeft: () => ({
+      error: limit('error') - used.error,
+      warning: limit('warning') - used.warning,
+      notice: limit('notice') - used.notice
+    }),
     fail: (message) => core.setFailed(safe(message)),
     // A group's name is one line: its line feeds are shown as `\n`.
     startGroup: (name) => core.startGroup(logLine(redactSecrets(name, secrets))),
@@ -52,6 +111,12 @@ export function runnerLog(core: RunnerCommands): RunnerLog {
       secrets = [...secrets, ...more]
     }
   }
+}
+
+/** The annotation's title through the line gate; its file and numbers as the caller checked them. */
+function safeWhere(where: AnnotationWhere, secrets: readonly string[]): AnnotationWhere {
+  const title = where.title === undefined ? undefined : logLine(redactSecrets(where.title, secrets))
+  return { ...where, ...(title === undefined ? {} : { title: cut(title, 200) }) }
 }
 
 /**

@@ -34,8 +34,14 @@ export interface Settings {
   analysisId: string | undefined
   /** Comment each project's verdict on the pull request the workflow runs for. */
   pullRequestComment: boolean
-  /** Token for GitHub's API, for the pull-request comment only. */
+  /** Token for GitHub's API: the pull-request comment, the check run, the pull request's lines. */
   githubToken: string | undefined
+  /** Annotate the new issues on the diff (the summary and files list them either way). */
+  annotateIssues: boolean
+  /** One check run per project carrying every new issue as an annotation. */
+  issuesCheckRun: boolean
+  /** Where to write the new issues as SARIF 2.1.0; undefined: nowhere. */
+  sarifFile: string | undefined
 }
 
 /** Reads one input by its action.yml name; returns '' when unset, like `core.getInput`. */
@@ -46,7 +52,9 @@ export const DEFAULTS = {
   initialDelayMs: 3000,
   pollingIntervalMs: 1000,
   failOnError: true,
-  pullRequestComment: false
+  pullRequestComment: false,
+  annotateIssues: true,
+  issuesCheckRun: false
 } as const
 
 /** The most lines scanMetadataReportFile may have (each a path or a glob). */
@@ -92,7 +100,10 @@ export const ACTION_INPUTS = {
     failOnError: 'failOnError',
     taskId: 'taskId',
     analysisId: 'analysisId',
-    pullRequestComment: 'pullRequestComment'
+    pullRequestComment: 'pullRequestComment',
+    annotateIssues: 'annotateIssues',
+    issuesCheckRun: 'issuesCheckRun',
+    sarifFile: 'sarifFile'
   }
 } as const satisfies { kind: string; names: Record<string, string> }
 
@@ -140,6 +151,7 @@ export function readSettings(
     named
   )
   const githubToken = text('githubToken', 'GITHUB_TOKEN')
+  const sarifFile = optionalFile(text('sarifFile'), 'sarifFile', named)
   return {
     scanMetadataReportFile: reportPatterns(input('scanMetadataReportFile'), named),
     // Trimmed like every input: a secret pasted with a trailing newline still works.
@@ -154,8 +166,27 @@ export function readSettings(
     taskId,
     analysisId,
     pullRequestComment,
-    githubToken
+    githubToken,
+    annotateIssues: boolean(input, 'annotateIssues', DEFAULTS.annotateIssues, named),
+    issuesCheckRun: boolean(input, 'issuesCheckRun', DEFAULTS.issuesCheckRun, named),
+    sarifFile
   }
+}
+
+/** A file to write, relative to the working directory: one line, no control characters. */
+function optionalFile(
+  value: string | undefined,
+  name: 'sarifFile',
+  named: Namer
+): string | undefined {
+  if (value === undefined) return undefined
+  // eslint-disable-next-line no-control-regex
+  if (value.length > 1000 || /[\u0000-\u001f\u007f]/.test(value)) {
+    throw new SettingsError(
+      `${named.setting(name)} "${oneLine(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`
+    )
+  }
+  return value
 }
 
 /** How messages name a setting, from SettingNames. */
@@ -294,7 +325,7 @@ function integer(
 
 function boolean(
   input: InputReader,
-  name: 'failOnError' | 'pullRequestComment',
+  name: 'failOnError' | 'pullRequestComment' | 'annotateIssues' | 'issuesCheckRun',
   fallback: boolean,
   named: Namer
 ): boolean {

@@ -13,8 +13,12 @@ import { RUNTIMES, runAction, TOKEN, workspace } from './run-action.js'
 
 /** The server's own examples: task SUCCESS for the analysis whose gate is ERROR. */
 function sonarReplies(url: string | undefined): unknown {
+  if (url?.startsWith('/api/issues/search')) return { paging: { total: 0 }, issues: [] }
   return url?.startsWith('/api/ce/task') ? taskExample : projectStatusExample
 }
+
+/** The new issues' request, after the gate's: the task's project, its new code. */
+const ISSUES_REQUEST = `/api/issues/search?componentKeys=sonarsource_test_AYhCAUXoEy1XQQcbVndf&resolved=false&ps=500&p=1&additionalFields=rules&inNewCodePeriod=true`
 
 describe.each(RUNTIMES)('broken and odd servers, on $runtime', ({ node }) => {
   const servers: (LoopbackServer | RawServer)[] = []
@@ -47,7 +51,8 @@ describe.each(RUNTIMES)('broken and odd servers, on $runtime', ({ node }) => {
     expect(run.outputs['status']).toBe('ERROR') // the example gate: a verdict was reached
     expect(secure.received.map((request) => request.url)).toEqual([
       '/api/ce/task?id=AYTask1',
-      `/api/qualitygates/project_status?analysisId=${taskExample.task.analysisId}`
+      `/api/qualitygates/project_status?analysisId=${taskExample.task.analysisId}`,
+      ISSUES_REQUEST
     ])
   })
 
@@ -80,6 +85,10 @@ describe.each(RUNTIMES)('broken and odd servers, on $runtime', ({ node }) => {
     const run = await runAction(await workspace(), { node, inputs: inputs(server.url) })
 
     expect(run.outputs['status']).toBe('ERROR')
-    expect(server.received).toHaveLength(2)
+    expect(server.received.map((request) => request.url)).toEqual([
+      '/api/ce/task?id=AYTask1',
+      `/api/qualitygates/project_status?analysisId=${taskExample.task.analysisId}`,
+      ISSUES_REQUEST
+    ])
   })
 })

@@ -21,6 +21,7 @@ describe.each(RUNTIMES)('the gate decides the verdict, on $runtime', ({ node, ve
         conditions: expect.any(String),
         branch: '',
         pullRequest: '',
+        newIssues: '0',
         results: expect.any(String)
       })
       expect(JSON.parse(run.outputs['conditions'] ?? '')).toEqual(
@@ -35,6 +36,7 @@ describe.each(RUNTIMES)('the gate decides the verdict, on $runtime', ({ node, ve
           analysisId: analysis.analysisId,
           taskId: analysis.taskId,
           dashboardUrl: `${server.simulator.url}/dashboard?id=demo-project`,
+          newIssues: 0,
           conditions: analysis.script.projectStatus['conditions']
         }
       ])

@@ -23,7 +23,10 @@ describe('defaults apply in code, since the bundle can run without the runner fi
       taskId: undefined,
       analysisId: undefined,
       pullRequestComment: false,
-      githubToken: undefined
+      githubToken: undefined,
+      annotateIssues: true,
+      issuesCheckRun: false,
+      sarifFile: undefined
     })
   })
 

@@ -11,7 +11,11 @@ import { renderFailureSummary, renderSummary } from '../report/summary.js'
 import { summaryForms } from '../report/summary-text.js'
 import { redactSecrets, tokenForms } from '../secrets.js'
 import { readSettings } from '../settings.js'
+import { createCheckRuns } from './check-run.js'
+import { githubContext } from './github-context.js'
+import { annotateNewIssues } from './issue-annotations.js'
 import { commentOnPullRequest } from './pull-request-comment.js'
+import { onPullRequestLines } from './pull-request-lines.js'
 import { findReportFiles } from './report-globs.js'
 
 const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`
@@ -34,34 +38,50 @@ export async function run(
     if (settings.sonarToken) secrets = tokenForms(settings.sonarToken)
     log.hideSecrets(secrets)
 
-    const outcomes = await checkQualityGates(settings, {
-      cwd: process.cwd(),
+    const cwd = process.cwd()
+    let outcomes = await checkQualityGates(settings, {
+      cwd,
+      repoRoot: process.env['GITHUB_WORKSPACE'] || cwd,
       clock: systemClock,
       startedAt,
       log,
       userAgent: USER_AGENT,
       findFiles: findReportFiles
     })
+    const github = await githubContext(process.env)
+    const token = settings.githubToken
+    if (github.pullRequest) {
+      outcomes = await onPullRequestLines(outcomes, {
+        pullRequest: github.pullRequest,
+        token,
+        env: process.env,
+        log
+      })
+    }
     // One analysis that could not be read fails the step as it always did, with its own words
     // and the failure summary; the pull request is still told.
     const [only] = outcomes
     const lone = outcomes.length === 1 ? only : undefined
+    const { fileLink } = github
     if (!lone || lone.read) {
       setOutputs(outcomes, secrets)
       annotateAll(outcomes, log)
+      if (settings.annotateIssues) {
+        annotateNewIssues(outcomes, log, { checkRun: settings.issuesCheckRun })
+      }
       await writeSummary(
-        lone?.read ? renderSummary(lone.result) : renderOverviewSummary(outcomes),
+        lone?.read
+          ? renderSummary(lone.result, { fileLink })
+          : renderOverviewSummary(outcomes, { fileLink }),
         secrets
       )
       summaryWritten = true
+      if (settings.issuesCheckRun) {
+        await createCheckRuns(outcomes, { github, token, env: process.env, log, secrets })
+      }
     }
     if (settings.pullRequestComment) {
-      await commentOnPullRequest(outcomes, {
-        token: settings.githubToken,
-        env: process.env,
-        log,
-        secrets
-      })
+      await commentOnPullRequest(outcomes, { token, env: process.env, log, secrets, fileLink })
     }
     if (lone && !lone.read) throw lone.error
     const verdict = stepVerdict(outcomes)

@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs'
-import type { getOctokit } from '@actions/github'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
 import { projectName } from '../report/overview.js'
@@ -9,27 +7,34 @@ import {
   markerOf,
   outcomeMarker
 } from '../report/pull-request-comment-body.js'
+import type { FileLink } from '../report/new-issues-block.js'
 import { summaryForms } from '../report/summary-text.js'
 import { redactSecrets } from '../secrets.js'
-import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-
-/** The events whose pull request gets the comment. */
-export const PULL_REQUEST_EVENTS: readonly string[] = ['pull_request', 'pull_request_target']
+import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+import {
+  apiBase,
+  connect,
+  eventPullRequest,
+  GITHUB_API_LIMITS,
+  githubSaid,
+  isRateLimit,
+  isRefusal,
+  PULL_REQUEST_EVENTS,
+  quote,
+  statusOf,
+  type Octokit,
+  type PullRequest
+} from './github-api.js'
 
 /** How much of GitHub's replies and the runner's event file the comment reads, and how long. */
 export const COMMENT_API_LIMITS = {
-  /** The event payload file (GitHub caps webhook payloads at 25 MB). */
-  eventFileBytes: 25 * 1024 * 1024,
+  ...GITHUB_API_LIMITS,
   /** Pages of comments searched for the marker, 100 comments each. */
   pages: 30,
   perPage: 100,
-  /** One reply of the API (100 comments of 65,536 characters, JSON-escaped, fit). */
-  replyBytes: 64 * 1024 * 1024,
   /** Everything the comment does with GitHub's API, all projects together. */
   totalMs: 120_000
 } as const
-
-const DEFAULT_API_URL = 'https://api.github.com'
 
 export interface PullRequestCommentOptions {
   /** The githubToken input: the job's token by default. */
@@ -41,6 +46,8 @@ export interface PullRequestCommentOptions {
   secrets: readonly string[]
   /** The fetch Octokit sends with (tests); by default `@actions/github`'s, which honours proxies. */
   fetch?: typeof globalThis.fetch
+  /** Links a new issue's file to the file at the pull request's head, on GitHub. */
+  fileLink?: FileLink
 }
 
 /**
@@ -71,16 +78,6 @@ export async function commentOnPullRequest(
 
 type Warn = (message: string) => void
 
-/** Where the comments go. */
-interface PullRequest {
-  owner: string
-  repo: string
-  issue_number: number
-  headSha: string
-}
-
-type Octokit = ReturnType<typeof getOctokit>
-
 async function comment(
   outcomes: readonly AnalysisOutcome[],
   options: PullRequestCommentOptions,
@@ -100,8 +97,13 @@ async function comment(
     )
     return
   }
-  const target = await pullRequest(env, warn)
-  if (!target || outcomes.length === 0) return
+  const found = await eventPullRequest(env)
+  if ('problem' in found) {
+    warn(`The pull request was not commented on: ${found.problem}.`)
+    return
+  }
+  const target = found.pullRequest
+  if (outcomes.length === 0) return
   const apiUrl = apiBase(env['GITHUB_API_URL'])
   if (!apiUrl) {
     warn(
@@ -125,7 +127,7 @@ async function comment(
   }
   for (const outcome of outcomes) {
     const marker = markerFor(outcome)
-    const body = fitted(outcome, target.headSha, forms)
+    const body = fitted(outcome, target.headSha, forms, options.fileLink)
     const id = existing.get(marker)
     const name = oneLine(projectName(outcome), QUOTE_LIMITS.short)
     try {
@@ -182,11 +184,16 @@ async function publish(
  * The comment's body without a secret, within GitHub's limit even should the redaction lengthen
  * it (a secret shorter than `***`).
  */
-function fitted(outcome: AnalysisOutcome, headSha: string, forms: readonly string[]): string {
-  const body = redactSecrets(commentBody(outcome, headSha), forms)
+function fitted(
+  outcome: AnalysisOutcome,
+  headSha: string,
+  forms: readonly string[],
+  fileLink: FileLink | undefined
+): string {
+  const body = redactSecrets(commentBody(outcome, headSha, { fileLink }), forms)
   if (body.length <= COMMENT_LIMITS.githubChars) return body
   return redactSecrets(
-    commentBody(outcome, headSha, { maxChars: COMMENT_LIMITS.githubChars / 4 }),
+    commentBody(outcome, headSha, { maxChars: COMMENT_LIMITS.githubChars / 4, fileLink }),
     forms
   ).slice(0, COMMENT_LIMITS.githubChars)
 }
@@ -240,163 +247,14 @@ function asComment(item: unknown): { id: number; body: string; byBot: boolean } 
   return { id, body, byBot: type === 'Bot' }
 }
 
-/** `@actions/github`, loaded only now, with replies bounded in size and quiet about itself. */
-async function connect(
-  token: string,
-  baseUrl: string,
-  options: PullRequestCommentOptions
-): Promise<Octokit> {
-  const [{ getOctokit }, { defaults }] = await Promise.all([
-    import('@actions/github'),
-    import('@actions/github/lib/utils')
-  ])
-  const fetch: typeof globalThis.fetch =
-    options.fetch ??
-    (defaults.request?.fetch as typeof globalThis.fetch | undefined) ??
-    globalThis.fetch
-  // Octokit writes its own warnings (a deprecated endpoint...) to the console: they go through
-  // the log's gate instead, as information.
-  const quiet = {
-    debug: () => {},
-    info: () => {},
-    warn: (message: string) => options.log.info(`GitHub's API: ${message}`),
-    error: (message: string) => options.log.info(`GitHub's API: ${message}`)
-  }
-  return getOctokit(token, {
-    baseUrl,
-    log: quiet,
-    request: { fetch: boundedFetch(fetch, COMMENT_API_LIMITS.replyBytes), log: quiet }
-  })
-}
-
-/** A fetch whose replies fail once their body passes `maxBytes`. */
-function boundedFetch(fetch: typeof globalThis.fetch, maxBytes: number): typeof globalThis.fetch {
-  return async (input, init) => {
-    const response = await fetch(input, init)
-    if (!response.body) return response
-    if (Number(response.headers.get('content-length')) > maxBytes) {
-      await response.body.cancel()
-      throw new Error(`GitHub's API replied with more than ${maxBytes} bytes`)
-    }
-    let bytes = 0
-    const body = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          bytes += chunk.byteLength
-          if (bytes > maxBytes) {
-            controller.error(new Error(`GitHub's API replied with more than ${maxBytes} bytes`))
-          } else {
-            controller.enqueue(chunk)
-          }
-        }
-      })
-    )
-    const bounded = new Response(body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers
-    })
-    Object.defineProperty(bounded, 'url', { value: response.url })
-    return bounded
-  }
-}
-
-/**
- * The pull request and the commit it is at, from the event file, and the repository from
- * GITHUB_REPOSITORY; undefined (after a warning) when either cannot be read.
- */
-async function pullRequest(env: NodeJS.ProcessEnv, warn: Warn): Promise<PullRequest | undefined> {
-  const repository = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '')
-  if (!repository) {
-    warn(
-      `The pull request was not commented on: GITHUB_REPOSITORY is not owner/name (${oneLine(env['GITHUB_REPOSITORY'] ?? '')}).`
-    )
-    return undefined
-  }
-  const path = env['GITHUB_EVENT_PATH']
-  if (!path) {
-    warn(
-      'The pull request was not commented on: GITHUB_EVENT_PATH is not set, so the pull request is unknown.'
-    )
-    return undefined
-  }
-  let payload: unknown
-  try {
-    payload = JSON.parse(await readBounded(path, COMMENT_API_LIMITS.eventFileBytes))
-  } catch (error) {
-    warn(
-      `The pull request was not commented on: the event file could not be read: ${quote(error)}.`
-    )
-    return undefined
-  }
-  const pull = (payload as { pull_request?: { number?: unknown; head?: { sha?: unknown } } } | null)
-    ?.pull_request
-  const number = pull?.number
-  const sha = pull?.head?.sha
-  if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) {
-    warn('The pull request was not commented on: the event file names no pull request number.')
-    return undefined
-  }
-  if (typeof sha !== 'string' || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(sha)) {
-    warn('The pull request was not commented on: the event file names no head commit.')
-    return undefined
-  }
-  return { owner: repository[1]!, repo: repository[2]!, issue_number: number, headSha: sha }
-}
-
 function repoOf({ owner, repo }: PullRequest): { owner: string; repo: string } {
   return { owner, repo }
-}
-
-/** The file as UTF-8, or an error when it holds more than `maxBytes`. */
-async function readBounded(path: string, maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = []
-  let bytes = 0
-  // One byte past the limit tells a file of exactly the limit from a larger one.
-  for await (const chunk of createReadStream(path, { end: maxBytes })) {
-    chunks.push(chunk as Buffer)
-    bytes += (chunk as Buffer).length
-  }
-  if (bytes > maxBytes) throw new Error(`it is larger than ${maxBytes} bytes`)
-  return Buffer.concat(chunks).toString('utf8')
-}
-
-/** The API's address without a trailing slash, or undefined when it is not http(s). */
-function apiBase(value: string | undefined): string | undefined {
-  const text = value?.trim() || DEFAULT_API_URL
-  try {
-    const url = new URL(text)
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined
-    if (url.username || url.password) return undefined
-    return url.href.replace(/\/+$/, '')
-  } catch {
-    return undefined
-  }
-}
-
-/** A 403 or 404 from GitHub: the token may not write (or see) the pull request's comments. */
-function isRefusal(error: unknown): boolean {
-  const status = statusOf(error)
-  return (status === 403 || status === 404) && !isRateLimit(error)
-}
-
-function isRateLimit(error: unknown): boolean {
-  const status = statusOf(error)
-  const headers = (error as { response?: { headers?: Record<string, unknown> } }).response?.headers
-  return (
-    (status === 403 || status === 429) &&
-    (headers?.['x-ratelimit-remaining'] === '0' || /rate limit/i.test(messageOf(error)))
-  )
 }
 
 /** What went wrong, in words that say what to do. */
 function failureWords(doing: string, target: PullRequest, error: unknown): string {
   const where = `pull request #${target.issue_number}`
-  // Octokit gives a request that got no reply status 500 too: only a reply is GitHub's word.
-  const replied = typeof (error as { response?: unknown } | null)?.response === 'object'
-  const said = replied
-    ? `GitHub said: ${statusOf(error)} ${quote(error)}`
-    : `no reply from GitHub's API: ${quote(error)}`
+  const said = githubSaid(error)
   if (isRateLimit(error)) {
     return `Could not ${doing} ${where}: GitHub's API rate limit was reached (${said}). The comment is left as it was; the next run updates it.`
   }
@@ -411,18 +269,4 @@ function failureWords(doing: string, target: PullRequest, error: unknown): strin
     return `The GitHub token was refused when trying to ${doing} ${where} (${said}): check the githubToken input.`
   }
   return `Could not ${doing} ${where} (${said}). The job goes on without the comment.`
-}
-
-function statusOf(error: unknown): number | undefined {
-  const status = (error as { status?: unknown } | null)?.status
-  return typeof status === 'number' ? status : undefined
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
-
-/** An error's message fit to quote: one line, cut. The log's gate escapes it. */
-function quote(error: unknown): string {
-  return oneLine(cut(messageOf(error), QUOTE_LIMITS.long), QUOTE_LIMITS.long)
 }

@@ -75,7 +75,10 @@ export const COMMAND_OPTIONS: SettingNames = {
     failOnError: '--no-fail',
     taskId: '--task-id',
     analysisId: '--analysis-id',
-    pullRequestComment: undefined
+    pullRequestComment: undefined,
+    annotateIssues: undefined,
+    issuesCheckRun: undefined,
+    sarifFile: '--sarif'
   }
 }
 

@@ -74,7 +74,7 @@ function render(kind: keyof ResultFiles, report: CheckReport): string {
   const { secrets } = context
   switch (kind) {
     case 'json': {
-      const json = redactSecrets(resultsOutput(outcomes), secrets)
+      const json = redactSecrets(resultsOutput(outcomes, undefined, { issues: true }), secrets)
       // Indented for a reader; a token that happened to span JSON's own syntax leaves it as is.
       try {
         return `${JSON.stringify(JSON.parse(json), null, 2)}\n`

@@ -26,6 +26,11 @@ export type NewIssues =
       total: number
       /** Requests made to read them. */
       requests: number
+      /**
+       * Set when the findings were narrowed to the lines this pull request changes (a branch
+       * analysis on a pull request, as Community Edition makes): its number.
+       */
+      onLinesOf?: number
     }
   | {
       read: false

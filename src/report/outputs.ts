@@ -1,6 +1,7 @@
 import { toQualityGateStatus, type GateResult } from '../gate/check.js'
 import { worstStatus, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Condition } from '../sonar/types.js'
+import type { Finding } from '../findings/finding.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { dashboardAddress } from './dashboard-link.js'
 
@@ -18,6 +19,7 @@ export interface GateOutputs {
     conditions: string
     branch: string
     pullRequest: string
+    newIssues: string
   }
   /** How many conditions did not fit in the `conditions` output. */
   conditionsLeftOut: number
@@ -54,6 +56,7 @@ export function analysesOutputs(outcomes: readonly AnalysisOutcome[]): StepOutpu
       conditions: '[]',
       branch: '',
       pullRequest: '',
+      newIssues: '',
       results
     },
     conditionsLeftOut: 0
@@ -71,7 +74,8 @@ export function analysesOutputs(outcomes: readonly AnalysisOutcome[]): StepOutpu
  */
 export function resultsOutput(
   outcomes: readonly AnalysisOutcome[],
-  maxBytes: number = OUTPUT_BYTES
+  maxBytes: number = OUTPUT_BYTES,
+  options: { issues?: boolean } = {}
 ): string {
   const bases = outcomes.map((outcome) => {
     const common = {
@@ -86,7 +90,8 @@ export function resultsOutput(
       qualityGateStatus: result.qualityGateStatus,
       analysisId: outputText(result.analysisId),
       taskId: outputText(result.taskId ?? ''),
-      dashboardUrl: dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? ''
+      dashboardUrl: dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
+      ...(result.newIssues?.read ? { newIssues: result.newIssues.total } : {})
     }
   })
   const frame = Buffer.byteLength(JSON.stringify(bases)) + bases.length * '"conditions":[],'.length
@@ -94,13 +99,48 @@ export function resultsOutput(
   const items = outcomes.map((outcome, index) => {
     const base = bases[index]!
     if (!outcome.read) return base
+    const newIssues = options.issues ? outcome.result.newIssues : undefined
+    const withIssues = newIssues?.read === true
     const { json } = conditionsOutput(
       outcome.result.conditions.map(({ condition }) => condition),
-      share
+      withIssues ? Math.floor(share / 4) : share
     )
-    return { ...base, conditions: JSON.parse(json) as unknown[] }
+    const conditions = JSON.parse(json) as unknown[]
+    if (!newIssues?.read) return { ...base, conditions }
+    const used = Buffer.byteLength(JSON.stringify({ ...base, conditions }))
+    const issues = issuesOutput(newIssues.findings, share - used)
+    return { ...base, conditions, issues }
   })
   return JSON.stringify(items)
+}
+
+/**
+ * The findings as JSON objects (key, rule, severity, type, file or the server's path, lines,
+ * message, url), each string cut, as many as fit in `maxBytes`.
+ */
+function issuesOutput(findings: readonly Finding[], maxBytes: number): unknown[] {
+  const items: unknown[] = []
+  let bytes = 2
+  for (const finding of findings) {
+    const item = {
+      key: cut(finding.key, QUOTE_LIMITS.short),
+      rule: cut(finding.rule, QUOTE_LIMITS.short),
+      severity: finding.severity,
+      serverSeverity: finding.severityWord,
+      type: finding.type,
+      file: finding.file,
+      serverPath:
+        finding.serverPath === undefined ? undefined : cut(finding.serverPath, QUOTE_LIMITS.long),
+      startLine: finding.region?.startLine,
+      endLine: finding.region?.endLine,
+      message: cut(finding.message, QUOTE_LIMITS.long),
+      url: finding.url
+    }
+    bytes += Buffer.byteLength(JSON.stringify(item)) + 1
+    if (bytes > maxBytes) break
+    items.push(item)
+  }
+  return items
 }
 
 /**
@@ -121,10 +161,16 @@ export function gateOutputs(result: GateResult): GateOutputs {
       dashboardUrl: dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
       conditions: conditions.json,
       branch: outputText(result.branch ?? ''),
-      pullRequest: outputText(result.pullRequest ?? '')
+      pullRequest: outputText(result.pullRequest ?? ''),
+      newIssues: newIssuesCount(result)
     },
     conditionsLeftOut: conditions.leftOut
   }
+}
+
+/** The count of new issues, or '' when they were not read. */
+function newIssuesCount(result: GateResult): string {
+  return result.newIssues?.read ? String(result.newIssues.total) : ''
 }
 
 /** A server value as an output: one line (control characters as escapes), at most 1,000 characters. */

@@ -4,6 +4,7 @@ import type { Log } from '../log.js'
 import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
 import { dashboardAddress } from './dashboard-link.js'
 import { annotate, blocks, headline, renderSummary, SUMMARY_LIMITS } from './summary.js'
+import type { FileLink } from './new-issues-block.js'
 import { summaryText } from './summary-text.js'
 import { metricName } from './wording.js'
 
@@ -25,7 +26,10 @@ const FAILURES_NAMED = 3
  *
  * @example await core.summary.addRaw(renderOverviewSummary(outcomes), true).write()
  */
-export function renderOverviewSummary(outcomes: readonly AnalysisOutcome[]): string {
+export function renderOverviewSummary(
+  outcomes: readonly AnalysisOutcome[],
+  options: { fileLink?: FileLink } = {}
+): string {
   const unread = outcomes.filter((outcome) => !outcome.read).length
   const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []))
   const title =
@@ -45,7 +49,11 @@ export function renderOverviewSummary(outcomes: readonly AnalysisOutcome[]): str
   const share = Math.floor((SUMMARY_LIMITS.bytes - headBytes) / Math.max(1, outcomes.length))
   const sections = outcomes.map((outcome) =>
     outcome.read
-      ? renderSummary(outcome.result, { section: projectName(outcome), maxBytes: share })
+      ? renderSummary(outcome.result, {
+          section: projectName(outcome),
+          maxBytes: share,
+          fileLink: options.fileLink
+        })
       : unreadSection(outcome, share)
   )
   const summary = blocks(head) + sections.join('')

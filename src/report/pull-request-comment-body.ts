@@ -2,6 +2,7 @@ import type { EvaluatedCondition } from '../gate/evaluate.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
 import { dashboardAddress } from './dashboard-link.js'
+import { newIssuesBlock, type FileLink } from './new-issues-block.js'
 import { projectName } from './overview.js'
 import { blocks, headline, SUMMARY_LIMITS } from './summary.js'
 import { summaryText } from './summary-text.js'
@@ -26,6 +27,8 @@ export const COMMENT_LIMITS = {
   chars: 60_000,
   /** Conditions listed; past them (or past the budget) "… and N more". */
   conditions: 50,
+  /** New issues listed, most severe first. */
+  issues: 10,
   /** Characters of the project key or source the marker names. */
   markerKeyChars: QUOTE_LIMITS.long
 } as const
@@ -81,6 +84,8 @@ export function carriesMarker(body: unknown, marker: string): boolean {
 export interface CommentBodyOptions {
   /** The most characters it may take (default COMMENT_LIMITS.chars). */
   maxChars?: number
+  /** Links a new issue's file to the file at the commit, on GitHub. */
+  fileLink?: FileLink
 }
 
 /**
@@ -116,8 +121,15 @@ export function commentBody(
   const facts = [`For ${commit}`, `analysis <code>${summaryText(result.analysisId)}</code>`]
   const tail = [`<p>${[...facts, ...dashboardLink(result)].join(' · ')}</p>`]
   const head = [marker, heading, conditionsIntro(result.conditions)]
-  const list = conditionsList(result.conditions, maxChars - length([...head, ...tail]))
-  return bounded([...head, ...list, ...tail], { marker, heading, maxChars })
+  // Bytes bound characters from above: the issues keep within a third of what is left.
+  const issues = newIssuesBlock(result.newIssues, {
+    heading: 'h4',
+    listed: COMMENT_LIMITS.issues,
+    maxBytes: Math.floor((maxChars - length([...head, ...tail])) / 3),
+    fileLink: options.fileLink
+  })
+  const list = conditionsList(result.conditions, maxChars - length([...head, ...issues, ...tail]))
+  return bounded([...head, ...list, ...issues, ...tail], { marker, heading, maxChars })
 }
 
 /** Room kept for the list's frame and its "… and N more" line. */

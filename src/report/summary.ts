@@ -4,6 +4,7 @@ import { seconds } from '../gate/wait-for-task.js'
 import type { Log } from '../log.js'
 import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
 import { analysisWarningText } from './analysis-warning.js'
+import { newIssuesBlock, type FileLink } from './new-issues-block.js'
 import { dashboardAddress } from './dashboard-link.js'
 import { summaryText } from './summary-text.js'
 import {
@@ -30,7 +31,9 @@ export const SUMMARY_LIMITS = {
   /** Notices where the rule and the server disagree. */
   notices: 10,
   /** The message of a check that could not reach a verdict. */
-  messageChars: 4000
+  messageChars: 4000,
+  /** New issues listed, most severe first; the rest are counted. */
+  issuesListed: 20
 } as const
 
 const HEADLINES: Record<string, string> = {
@@ -49,8 +52,8 @@ const isKnownStatus = (status: string): boolean => status in HEADLINES
 
 /**
  * The job summary, as HTML blocks (see summary-text.ts for why): verdict, one table row per
- * condition (failing ones first), analysis warnings, dashboard link, analysis id and time
- * taken. Every server value goes through `summaryText`; the dashboard is linked only when it is
+ * condition (failing ones first), the new issues (counts and the first ones), analysis
+ * warnings, dashboard link, analysis id and time taken. Every server value goes through `summaryText`; the dashboard is linked only when it is
  * an http(s) address on the server's origin. At most `SUMMARY_LIMITS.bytes` bytes.
  *
  * @example await core.summary.addRaw(renderSummary(result), true).write()
@@ -65,8 +68,17 @@ export function renderSummary(result: GateResult, options: SectionOptions = {}):
     ...gateDetailsBlock(result)
   ]
   const tail = [...warningsBlock(result.taskWarnings, sub), ...dashboardBlock(result)]
-  const table = conditionsBlock(result.conditions, maxBytes - byteSize([...head, ...tail]))
-  const summary = blocks([...head, ...table, ...tail])
+  const issues = newIssuesBlock(result.newIssues, {
+    heading: sub,
+    listed: SUMMARY_LIMITS.issuesListed,
+    maxBytes: Math.floor((maxBytes - byteSize([...head, ...tail])) / 3),
+    fileLink: options.fileLink
+  })
+  const table = conditionsBlock(
+    result.conditions,
+    maxBytes - byteSize([...head, ...issues, ...tail])
+  )
+  const summary = blocks([...head, ...table, ...issues, ...tail])
   // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
   if (Buffer.byteLength(summary) <= maxBytes) return summary
   return blocks([head[0]!, '<p>The summary is too large to show: see the log.</p>'])
@@ -78,6 +90,8 @@ export interface SectionOptions {
   section?: string
   /** The most bytes it may take (default: all of SUMMARY_LIMITS.bytes). */
   maxBytes?: number
+  /** Links a new issue's file to the file at the commit analysed, on GitHub. */
+  fileLink?: FileLink
 }
 
 /**

@@ -1,0 +1,181 @@
+import { findingAnnotation, LEVEL_OF_SEVERITY } from '../findings/annotations.js'
+import { bySeverity, type Finding } from '../findings/finding.js'
+import type { AnalysisOutcome } from '../gate/outcome.js'
+import type { Log } from '../log.js'
+import { newIssuesBlock } from '../report/new-issues-block.js'
+import { projectName } from '../report/overview.js'
+import { blocks } from '../report/summary.js'
+import { summaryForms } from '../report/summary-text.js'
+import { redactSecrets } from '../secrets.js'
+import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+import { apiBase, connect, githubSaid, isRefusal, type Octokit } from './github-api.js'
+import type { GitHubContext } from './github-context.js'
+
+/**
+ * The check run's bounds: GitHub takes 50 annotations per request; the action sends at most
+ * 1,000 per project (20 requests), and keeps the summary under GitHub's 65,535 characters.
+ */
+export const CHECK_RUN_LIMITS = {
+  annotations: 1000,
+  perRequest: 50,
+  summaryChars: 60_000,
+  issuesListed: 50,
+  totalMs: 120_000
+} as const
+
+const CHECK_LEVEL = { error: 'failure', warning: 'warning', notice: 'notice' } as const
+
+export interface CheckRunOptions {
+  github: GitHubContext
+  token: string | undefined
+  env: NodeJS.ProcessEnv
+  log: Log
+  /** Every form of the Sonar token: removed from every text sent. */
+  secrets: readonly string[]
+  fetch?: typeof globalThis.fetch
+}
+
+/**
+ * One completed check run per project, "Sonar issues: <project>", on the commit analysed (the
+ * pull request's head, not the merge commit), carrying every located new issue as an annotation
+ * (up to CHECK_RUN_LIMITS.annotations, 50 a request), concluded `failure` when the gate failed
+ * and `neutral` otherwise. Never throws: a token that may not create check runs (a fork's, or
+ * without `checks: write`) is one warning.
+ *
+ * @example await createCheckRuns(outcomes, { github, token, env: process.env, log, secrets })
+ */
+export async function createCheckRuns(
+  outcomes: readonly AnalysisOutcome[],
+  options: CheckRunOptions
+): Promise<void> {
+  const { github, token, log } = options
+  const hidden = [...options.secrets, ...(token ? [token] : [])]
+  const warn = (message: string) => log.warning(redactSecrets(message, hidden))
+  const readOnes = outcomes.filter(
+    (outcome): outcome is AnalysisOutcome & { read: true } =>
+      outcome.read && outcome.result.newIssues?.read === true
+  )
+  if (readOnes.length === 0) return
+  const base = apiBase(options.env['GITHUB_API_URL'])
+  if (!token || !github.repository || !github.headSha || !base) {
+    warn(
+      `No issues check run was created: ${!token ? 'no GitHub token (leave githubToken at its default)' : !github.repository ? 'GITHUB_REPOSITORY is not owner/name' : !github.headSha ? 'the commit analysed is unknown (GITHUB_SHA)' : 'GITHUB_API_URL is not an http(s) address'}.`
+    )
+    return
+  }
+  const octokit = await connect(token, base, options)
+  const signal = AbortSignal.timeout(CHECK_RUN_LIMITS.totalMs)
+  const forms = summaryForms(hidden)
+  for (const outcome of readOnes) {
+    const name = `Sonar issues: ${oneLine(projectName(outcome), 80)}`
+    try {
+      const sent = await publish(octokit, outcome, { ...options, name, signal, forms })
+      log.info(`Created the check run "${name}" with ${sent} annotations.`)
+    } catch (error) {
+      if (isRefusal(error)) {
+        warn(
+          [
+            `The GitHub token may not create check runs (${githubSaid(error)}): the issues check run is left out.`,
+            'Grant the job `permissions: checks: write`. Pull requests from forks get a read-only token whatever the workflow asks.'
+          ].join('\n')
+        )
+        return
+      }
+      warn(
+        `Could not create the check run "${name}" (${githubSaid(error)}). The job goes on without it.`
+      )
+    }
+  }
+}
+
+async function publish(
+  octokit: Octokit,
+  outcome: AnalysisOutcome & { read: true },
+  context: CheckRunOptions & { name: string; signal: AbortSignal; forms: readonly string[] }
+): Promise<number> {
+  const { result } = outcome
+  const newIssues = result.newIssues as Extract<typeof result.newIssues, { read: true }>
+  const { owner, repo } = context.github.repository!
+  const located = bySeverity(newIssues.findings).filter((finding) => finding.file !== undefined)
+  const annotations = located.slice(0, CHECK_RUN_LIMITS.annotations).map(checkAnnotation)
+  const clean = (text: string) => redactSecrets(text, context.forms)
+  const output = (batch: typeof annotations) => ({
+    title: clean(cut(`${newIssues.total} new ${newIssues.total === 1 ? 'issue' : 'issues'}`, 255)),
+    summary: clean(summary(outcome, located.length, annotations.length, context)),
+    annotations: batch
+  })
+  const batches: Array<typeof annotations> = []
+  for (let at = 0; at < annotations.length; at += CHECK_RUN_LIMITS.perRequest) {
+    batches.push(annotations.slice(at, at + CHECK_RUN_LIMITS.perRequest))
+  }
+  const { data } = await octokit.rest.checks.create({
+    owner,
+    repo,
+    name: context.name,
+    head_sha: context.github.headSha!,
+    status: 'completed',
+    conclusion: result.status === 'ERROR' ? 'failure' : 'neutral',
+    output: output(batches[0] ?? []),
+    request: { signal: context.signal }
+  })
+  const id: unknown = (data as { id?: unknown } | undefined)?.id
+  if (typeof id !== 'number') return batches[0]?.length ?? 0
+  for (const batch of batches.slice(1)) {
+    await octokit.rest.checks.update({
+      owner,
+      repo,
+      check_run_id: id,
+      output: output(batch),
+      request: { signal: context.signal }
+    })
+  }
+  return annotations.length
+}
+
+/** The check run's annotation of a located finding (see findingAnnotation for the words). */
+function checkAnnotation(finding: Finding) {
+  const { message, where } = findingAnnotation(finding)
+  const region = finding.region
+  const oneLineRegion = region && region.startLine === region.endLine
+  return {
+    path: finding.file!,
+    start_line: region?.startLine ?? 1,
+    end_line: region?.endLine ?? 1,
+    ...(oneLineRegion && region.startColumn !== undefined && region.endColumn !== undefined
+      ? { start_column: region.startColumn, end_column: region.endColumn }
+      : {}),
+    annotation_level: CHECK_LEVEL[LEVEL_OF_SEVERITY[finding.severity]],
+    title: cut(where.title ?? finding.rule, 255),
+    message: cut(message, QUOTE_LIMITS.long + 500)
+  }
+}
+
+/** The verdict, the counts and the first issues (those without a file among them), as HTML. */
+function summary(
+  outcome: AnalysisOutcome & { read: true },
+  located: number,
+  annotated: number,
+  context: CheckRunOptions
+): string {
+  const { result } = outcome
+  const newIssues = result.newIssues as Extract<typeof result.newIssues, { read: true }>
+  const notes = [
+    annotated < located
+      ? `<p>${located - annotated} more located issues are not annotated: a check run carries at most ${CHECK_RUN_LIMITS.annotations}.</p>`
+      : undefined,
+    newIssues.findings.length > located
+      ? `<p>${newIssues.findings.length - located} issues have no file in this checkout, so no annotation: they are listed here.</p>`
+      : undefined
+  ].filter((note): note is string => note !== undefined)
+  const gate = `<p>Quality Gate: ${result.status === 'ERROR' ? '❌ failed' : '✅ passed'} (${oneLine(result.status, 40)}).</p>`
+  return blocks([
+    gate,
+    ...notes,
+    ...newIssuesBlock(newIssues, {
+      heading: 'h3',
+      listed: CHECK_RUN_LIMITS.issuesListed,
+      maxBytes: CHECK_RUN_LIMITS.summaryChars - 2000,
+      fileLink: context.github.fileLink
+    })
+  ])
+}

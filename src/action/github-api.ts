@@ -1,0 +1,202 @@
+/**
+ * GitHub's API as the action's GitHub features use it (the pull-request comment, the issues
+ * check run, the lines a pull request changes): the event's pull request, an Octokit whose
+ * replies are bounded and whose own messages go through the log, and GitHub's failures in words.
+ * `@actions/github` is loaded here only, so a run that uses none of them never loads it.
+ */
+import { createReadStream } from 'node:fs'
+import type { getOctokit } from '@actions/github'
+import type { Log } from '../log.js'
+import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+
+/** The events whose pull request the action knows. */
+export const PULL_REQUEST_EVENTS: readonly string[] = ['pull_request', 'pull_request_target']
+
+export const GITHUB_API_LIMITS = {
+  /** The event payload file (GitHub caps webhook payloads at 25 MB). */
+  eventFileBytes: 25 * 1024 * 1024,
+  /** One reply of the API (100 comments of 65,536 characters, JSON-escaped, fit). */
+  replyBytes: 64 * 1024 * 1024
+} as const
+
+const DEFAULT_API_URL = 'https://api.github.com'
+
+export type Octokit = ReturnType<typeof getOctokit>
+
+/** The repository, and the pull request of the event with the commit it is at. */
+export interface PullRequest {
+  owner: string
+  repo: string
+  issue_number: number
+  headSha: string
+}
+
+/**
+ * The pull request of a `pull_request` or `pull_request_target` event, from the event file, and
+ * the repository from GITHUB_REPOSITORY; or why it cannot be known, in words.
+ */
+export async function eventPullRequest(
+  env: NodeJS.ProcessEnv
+): Promise<{ pullRequest: PullRequest } | { problem: string }> {
+  const repository = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '')
+  if (!repository) {
+    return {
+      problem: `GITHUB_REPOSITORY is not owner/name (${oneLine(env['GITHUB_REPOSITORY'] ?? '')})`
+    }
+  }
+  const path = env['GITHUB_EVENT_PATH']
+  if (!path) return { problem: 'GITHUB_EVENT_PATH is not set, so the pull request is unknown' }
+  let payload: unknown
+  try {
+    payload = JSON.parse(await readBounded(path, GITHUB_API_LIMITS.eventFileBytes))
+  } catch (error) {
+    return { problem: `the event file could not be read: ${quote(error)}` }
+  }
+  const pull = (payload as { pull_request?: { number?: unknown; head?: { sha?: unknown } } } | null)
+    ?.pull_request
+  const number = pull?.number
+  const sha = pull?.head?.sha
+  if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) {
+    return { problem: 'the event file names no pull request number' }
+  }
+  if (typeof sha !== 'string' || !isCommitSha(sha)) {
+    return { problem: 'the event file names no head commit' }
+  }
+  return {
+    pullRequest: {
+      owner: repository[1]!,
+      repo: repository[2]!,
+      issue_number: number,
+      headSha: sha
+    }
+  }
+}
+
+/** A full commit id: 40 hex digits (SHA-1) or 64 (SHA-256). */
+export function isCommitSha(text: string): boolean {
+  return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(text)
+}
+
+/** The API's address without a trailing slash, or undefined when it is not http(s). */
+export function apiBase(value: string | undefined): string | undefined {
+  const text = value?.trim() || DEFAULT_API_URL
+  try {
+    const url = new URL(text)
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined
+    if (url.username || url.password) return undefined
+    return url.href.replace(/\/+$/, '')
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * `@actions/github`'s Octokit, loaded only now, with replies bounded in size and its own
+ * warnings written to the log as information. `fetch` is the tests'; by default
+ * `@actions/github`'s, which honours proxies.
+ */
+export async function connect(
+  token: string,
+  baseUrl: string,
+  { log, fetch: given }: { log: Log; fetch?: typeof globalThis.fetch }
+): Promise<Octokit> {
+  const [{ getOctokit }, { defaults }] = await Promise.all([
+    import('@actions/github'),
+    import('@actions/github/lib/utils')
+  ])
+  const fetch: typeof globalThis.fetch =
+    given ?? (defaults.request?.fetch as typeof globalThis.fetch | undefined) ?? globalThis.fetch
+  const quiet = {
+    debug: () => {},
+    info: () => {},
+    warn: (message: string) => log.info(`GitHub's API: ${message}`),
+    error: (message: string) => log.info(`GitHub's API: ${message}`)
+  }
+  return getOctokit(token, {
+    baseUrl,
+    log: quiet,
+    request: { fetch: boundedFetch(fetch, GITHUB_API_LIMITS.replyBytes), log: quiet }
+  })
+}
+
+/** A fetch whose replies fail once their body passes `maxBytes`. */
+function boundedFetch(fetch: typeof globalThis.fetch, maxBytes: number): typeof globalThis.fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init)
+    if (!response.body) return response
+    if (Number(response.headers.get('content-length')) > maxBytes) {
+      await response.body.cancel()
+      throw new Error(`GitHub's API replied with more than ${maxBytes} bytes`)
+    }
+    let bytes = 0
+    const body = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          bytes += chunk.byteLength
+          if (bytes > maxBytes) {
+            controller.error(new Error(`GitHub's API replied with more than ${maxBytes} bytes`))
+          } else {
+            controller.enqueue(chunk)
+          }
+        }
+      })
+    )
+    const bounded = new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers
+    })
+    Object.defineProperty(bounded, 'url', { value: response.url })
+    return bounded
+  }
+}
+
+/** The file as UTF-8, or an error when it holds more than `maxBytes`. */
+async function readBounded(path: string, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = []
+  let bytes = 0
+  // One byte past the limit tells a file of exactly the limit from a larger one.
+  for await (const chunk of createReadStream(path, { end: maxBytes })) {
+    chunks.push(chunk as Buffer)
+    bytes += (chunk as Buffer).length
+  }
+  if (bytes > maxBytes) throw new Error(`it is larger than ${maxBytes} bytes`)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+/** A 403 or 404 from GitHub: the token may not write (or see) what was asked. */
+export function isRefusal(error: unknown): boolean {
+  const status = statusOf(error)
+  return (status === 403 || status === 404) && !isRateLimit(error)
+}
+
+export function isRateLimit(error: unknown): boolean {
+  const status = statusOf(error)
+  const headers = (error as { response?: { headers?: Record<string, unknown> } }).response?.headers
+  return (
+    (status === 403 || status === 429) &&
+    (headers?.['x-ratelimit-remaining'] === '0' || /rate limit/i.test(messageOf(error)))
+  )
+}
+
+/** What GitHub said, or that it did not reply: Octokit gives a request with no reply status 500 too. */
+export function githubSaid(error: unknown): string {
+  const replied = typeof (error as { response?: unknown } | null)?.response === 'object'
+  return replied
+    ? `GitHub said: ${statusOf(error)} ${quote(error)}`
+    : `no reply from GitHub's API: ${quote(error)}`
+}
+
+export function statusOf(error: unknown): number | undefined {
+  const status = (error as { status?: unknown } | null)?.status
+  return typeof status === 'number' ? status : undefined
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** An error's message fit to quote: one line, cut. The log's gate escapes it. */
+export function quote(error: unknown): string {
+  return oneLine(cut(messageOf(error), QUOTE_LIMITS.long), QUOTE_LIMITS.long)
+}

@@ -1,0 +1,71 @@
+import type { FileLink } from '../report/new-issues-block.js'
+import {
+  eventPullRequest,
+  isCommitSha,
+  PULL_REQUEST_EVENTS,
+  type PullRequest
+} from './github-api.js'
+
+/** What the action knows of the workflow run on GitHub, for its GitHub features. */
+export interface GitHubContext {
+  /** GITHUB_EVENT_NAME. */
+  event: string
+  /** The event's pull request, on pull_request and pull_request_target events. */
+  pullRequest: PullRequest | undefined
+  /** Why the pull request of a pull-request event could not be known. */
+  pullRequestProblem: string | undefined
+  /**
+   * The commit the analysis is of: the pull request's head on pull-request events (where
+   * GITHUB_SHA is the merge commit), GITHUB_SHA otherwise; undefined when neither is a commit id.
+   */
+  headSha: string | undefined
+  /** owner/name, when GITHUB_REPOSITORY is one. */
+  repository: { owner: string; repo: string } | undefined
+  /** Links to a file of the checkout at headSha on GitHub, when both are known. */
+  fileLink: FileLink | undefined
+}
+
+/**
+ * The run's GitHub context from the runner's environment; the event file is read only on
+ * pull-request events. Never throws: what cannot be known is undefined, with the reason.
+ *
+ * @example const github = await githubContext(process.env)
+ */
+export async function githubContext(env: NodeJS.ProcessEnv): Promise<GitHubContext> {
+  const event = env['GITHUB_EVENT_NAME'] ?? ''
+  const found = PULL_REQUEST_EVENTS.includes(event) ? await eventPullRequest(env) : undefined
+  const pullRequest = found && 'pullRequest' in found ? found.pullRequest : undefined
+  const sha = env['GITHUB_SHA'] ?? ''
+  const headSha = pullRequest?.headSha ?? (isCommitSha(sha) ? sha : undefined)
+  const name = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '')
+  const repository = name ? { owner: name[1]!, repo: name[2]! } : undefined
+  const server = webBase(env['GITHUB_SERVER_URL'])
+  return {
+    event,
+    pullRequest,
+    pullRequestProblem: found && 'problem' in found ? found.problem : undefined,
+    headSha,
+    repository,
+    fileLink:
+      repository && headSha && server
+        ? (file, line) =>
+            `${server}/${repository.owner}/${repository.repo}/blob/${headSha}/${file
+              .split('/')
+              .map(encodeURIComponent)
+              .join('/')}${line === undefined ? '' : `#L${line}`}`
+        : undefined
+  }
+}
+
+/** GitHub's web address (GITHUB_SERVER_URL, default github.com) when it is http(s). */
+function webBase(value: string | undefined): string | undefined {
+  try {
+    const url = new URL(value?.trim() || 'https://github.com')
+    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
+      return undefined
+    }
+    return url.href.replace(/\/+$/, '')
+  } catch {
+    return undefined
+  }
+}

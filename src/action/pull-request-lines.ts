@@ -1,0 +1,92 @@
+import { addedLines, onChangedLines, type ChangedLines } from '../findings/changed-lines.js'
+import type { AnalysisOutcome } from '../gate/outcome.js'
+import type { Log } from '../log.js'
+import { apiBase, connect, githubSaid, type PullRequest } from './github-api.js'
+
+/** GitHub lists at most 3,000 files of a pull request, 100 a page. */
+export const PULL_REQUEST_FILES_LIMITS = { pages: 30, perPage: 100, totalMs: 60_000 } as const
+
+export interface PullRequestLinesOptions {
+  pullRequest: PullRequest
+  token: string | undefined
+  env: NodeJS.ProcessEnv
+  log: Log
+  fetch?: typeof globalThis.fetch
+}
+
+/**
+ * On a pull request whose analysis is of a branch (Community Edition has no pull-request
+ * analysis): the branch's new-code issues narrowed to the lines the pull request adds or changes,
+ * read once from GitHub's pull-request files API. When the lines cannot be read, one line says
+ * so and the issues stay as they are. Analyses of the pull request itself are left alone.
+ *
+ * @example outcomes = await onPullRequestLines(outcomes, { pullRequest, token, env: process.env, log })
+ */
+export async function onPullRequestLines(
+  outcomes: AnalysisOutcome[],
+  options: PullRequestLinesOptions
+): Promise<AnalysisOutcome[]> {
+  const branchAnalyses = outcomes.filter(
+    (outcome) =>
+      outcome.read &&
+      outcome.result.newIssues?.read === true &&
+      outcome.result.newIssues.scope.kind === 'new-code'
+  )
+  if (branchAnalyses.length === 0) return outcomes
+  const number = options.pullRequest.issue_number
+  let changed: ChangedLines
+  try {
+    changed = await readChangedLines(options)
+  } catch (error) {
+    options.log.info(
+      `The lines pull request #${number} changes could not be read (${githubSaid(error)}): the new code's issues are shown as they are, not narrowed to its lines. Leave githubToken at its default, with permissions pull-requests: read.`
+    )
+    return outcomes
+  }
+  return outcomes.map((outcome) => {
+    if (!branchAnalyses.includes(outcome) || !outcome.read) return outcome
+    const newIssues = outcome.result.newIssues
+    if (!newIssues?.read) return outcome
+    const findings = onChangedLines(newIssues.findings, changed)
+    options.log.info(
+      `${findings.length} of the ${newIssues.findings.length} new-code issues read are on the lines pull request #${number} changes.`
+    )
+    return {
+      ...outcome,
+      result: {
+        ...outcome.result,
+        newIssues: { ...newIssues, findings, total: findings.length, onLinesOf: number }
+      }
+    }
+  })
+}
+
+/** The pull request's changed lines per file, page by page (at most 30 pages of 100 files). */
+async function readChangedLines(options: PullRequestLinesOptions): Promise<ChangedLines> {
+  const { pullRequest, token } = options
+  if (!token) throw new Error('no GitHub token')
+  const base = apiBase(options.env['GITHUB_API_URL'])
+  if (!base) throw new Error('GITHUB_API_URL is not an http(s) address')
+  const octokit = await connect(token, base, options)
+  const signal = AbortSignal.timeout(PULL_REQUEST_FILES_LIMITS.totalMs)
+  const changed: ChangedLines = new Map()
+  for (let page = 1; page <= PULL_REQUEST_FILES_LIMITS.pages; page++) {
+    const { data } = await octokit.rest.pulls.listFiles({
+      owner: pullRequest.owner,
+      repo: pullRequest.repo,
+      pull_number: pullRequest.issue_number,
+      per_page: PULL_REQUEST_FILES_LIMITS.perPage,
+      page,
+      request: { signal }
+    })
+    const files: unknown = data
+    if (!Array.isArray(files)) break
+    for (const file of files as unknown[]) {
+      const { filename, patch, status } = (file ?? {}) as Record<string, unknown>
+      if (typeof filename !== 'string' || status === 'removed') continue
+      changed.set(filename, typeof patch === 'string' ? addedLines(patch) : 'whole')
+    }
+    if (files.length < PULL_REQUEST_FILES_LIMITS.perPage) break
+  }
+  return changed
+}

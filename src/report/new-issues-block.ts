@@ -1,0 +1,91 @@
+/**
+ * The "New issues" part of the job summary and the pull-request comment: how many there are by
+ * severity, then the first ones, most severe first, each with its file and line (linked to the
+ * file at the commit on GitHub when the action knows it) and its rule (linked to the issue on
+ * the server's origin). HTML blocks, every server value through `summaryText`.
+ */
+import { bySeverity, countBySeverity, SEVERITY_ORDER, type Finding } from '../findings/finding.js'
+import type { NewIssues } from '../gate/new-issues.js'
+import { summaryText } from './summary-text.js'
+import { QUOTE_LIMITS } from '../untrusted-text.js'
+
+/** The address of a checkout file at a line, on GitHub, at the commit analysed. */
+export type FileLink = (file: string, line: number | undefined) => string | undefined
+
+const SEVERITY_ICONS: Record<Finding['severity'], string> = {
+  blocker: '🛑',
+  high: '🔴',
+  medium: '🟠',
+  low: '🟡',
+  info: '🔵'
+}
+
+/** Room kept for the block's frame and its "… and N more" line. */
+const FRAME_BYTES = 600
+
+/**
+ * The block for one analysis, within `maxBytes` (UTF-8) and at most `listed` issues; nothing
+ * when the issues were not asked for (an unknown project).
+ *
+ * @example newIssuesBlock(result.newIssues, { heading: 'h3', listed: 20, maxBytes: 100_000 })
+ */
+export function newIssuesBlock(
+  newIssues: NewIssues | undefined,
+  options: {
+    heading: string
+    listed: number
+    maxBytes: number
+    fileLink?: FileLink
+    scope?: string
+  }
+): string[] {
+  const { heading, listed, maxBytes, fileLink } = options
+  if (!newIssues) return []
+  if (!newIssues.read) {
+    return [
+      `<${heading}>New issues</${heading}>`,
+      `<p>${summaryText(newIssues.reason, QUOTE_LIMITS.long)}</p>`
+    ]
+  }
+  const { findings, total } = newIssues
+  const scope = options.scope ?? scopeWords(newIssues)
+  const title = `<${heading}>New issues: ${total}</${heading}>`
+  if (total === 0) return [title, `<p>No open issues ${scope}.</p>`]
+  const counts = countBySeverity(findings)
+  const bySeverityWords = SEVERITY_ORDER.filter((severity) => counts[severity] > 0)
+    .map((severity) => `${SEVERITY_ICONS[severity]} ${counts[severity]} ${severity}`)
+    .join(' · ')
+  const head = [title, `<p>Open issues ${scope}: ${bySeverityWords}</p>`]
+  const items: string[] = []
+  let bytes = FRAME_BYTES + head.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0)
+  for (const finding of bySeverity(findings).slice(0, listed)) {
+    const item = issueItem(finding, fileLink)
+    bytes += Buffer.byteLength(item) + 1
+    if (bytes > maxBytes) break
+    items.push(item)
+  }
+  const more = total - items.length
+  if (more > 0) {
+    items.push(`<li>… and ${more} more: see the server, the SARIF file or the check run</li>`)
+  }
+  return [...head, '<ul>', ...items, '</ul>']
+}
+
+function scopeWords(newIssues: NewIssues & { read: true }): string {
+  return newIssues.scope.kind === 'pull-request' ? 'in the pull request' : 'in the new code'
+}
+
+function issueItem(finding: Finding, fileLink: FileLink | undefined): string {
+  const line = finding.region?.startLine
+  const place = finding.file ?? finding.serverPath
+  const placeText = place === undefined ? '' : `${place}${line === undefined ? '' : `:${line}`}`
+  const link = finding.file !== undefined ? fileLink?.(finding.file, line) : undefined
+  const where =
+    placeText === ''
+      ? ''
+      : link
+        ? `<a href="${summaryText(link, Infinity)}"><code>${summaryText(placeText, QUOTE_LIMITS.long)}</code></a> `
+        : `<code>${summaryText(placeText, QUOTE_LIMITS.long)}</code> `
+  const rule = summaryText(finding.ruleName ?? finding.rule)
+  return `<li>${SEVERITY_ICONS[finding.severity]} ${where}${summaryText(finding.message, QUOTE_LIMITS.long)} (<a href="${summaryText(finding.url, Infinity)}">${rule}</a>)</li>`
+}
