@@ -33778,8 +33778,8 @@ const FROM_SERVER = {
     INFO: 'info'
 };
 /**
- * The issue as a finding: its most severe impact (10.2+) or else its legacy severity (MAJOR when
- * it has neither), its file located in the checkout, its region from the text range (or line).
+ * The issue as a finding: the most severe of its impacts' severities (10.2+) and its legacy
+ * severity (a 10.x BLOCKER has a HIGH impact: it stays a blocker; MAJOR when it has neither), its file located in the checkout, its region from the text range (or line).
  *
  * @example toFinding(issue, { serverUrl, projectKey: 'shop', locate: () => undefined }).severity // 'high'
  */
@@ -33811,19 +33811,16 @@ function countBySeverity(findings) {
     return counts;
 }
 function severityOf(issue) {
-    const impacts = issue.impacts.flatMap(({ severity }) => {
-        const scaled = FROM_SERVER[severity];
-        return scaled ? [{ severity: scaled, word: severity }] : [];
+    const words = [...issue.impacts.map(({ severity }) => severity), issue.severity ?? ''];
+    const candidates = words.flatMap((word) => {
+        const scaled = FROM_SERVER[word];
+        return scaled ? [{ severity: scaled, word }] : [];
     });
-    if (impacts.length > 0) {
-        return impacts.reduce((worst, impact) => SEVERITY_ORDER.indexOf(impact.severity) < SEVERITY_ORDER.indexOf(worst.severity)
-            ? impact
-            : worst);
-    }
-    const legacy = issue.severity === undefined ? undefined : FROM_SERVER[issue.severity];
-    return legacy
-        ? { severity: legacy, word: issue.severity }
-        : { severity: 'medium', word: 'MAJOR' };
+    if (candidates.length === 0)
+        return { severity: 'medium', word: 'MAJOR' };
+    return candidates.reduce((worst, candidate) => SEVERITY_ORDER.indexOf(candidate.severity) < SEVERITY_ORDER.indexOf(worst.severity)
+        ? candidate
+        : worst);
 }
 function regionOf(issue) {
     const range = issue.textRange;

@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { writeFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { monorepoScenario, type AnalysisScript } from '../../scripts/sonar-simulator.js'
@@ -12,92 +10,10 @@ import {
   workspace,
   type Workspace
 } from './run-action.js'
+import { FakeGitHub, NUMBER } from '../support/fake-github.js'
 
 const GITHUB_TOKEN = 'ghs_e2eCommentToken0123456789abcdefABCDEF'
 const HEAD_SHA = '8f14e45fceea167a5a36dedd4bea2543b2c4d1a7'
-const NUMBER = 7
-
-interface Comment {
-  id: number
-  body: string
-  user: { login: string; type: string }
-}
-
-interface SeenRequest {
-  method: string
-  url: string
-  authorization: string | undefined
-  body: string
-}
-
-/**
- * A loopback stand-in for GitHub's issue-comment endpoints of one pull request: list (one page),
- * create, update. `refuseWrites` answers 403 to writes, as GitHub does to a fork's token.
- */
-class FakeGitHub {
-  readonly comments: Comment[] = []
-  readonly requests: SeenRequest[] = []
-  refuseWrites = false
-  private next = 1000
-  private server!: Server
-
-  async start(): Promise<void> {
-    this.server = createServer((request, response) => {
-      void body(request).then((text) => {
-        const url = new URL(request.url ?? '/', 'http://x')
-        this.requests.push({
-          method: request.method ?? '',
-          url: url.pathname + url.search,
-          authorization: request.headers.authorization,
-          body: text
-        })
-        const reply = (status: number, json: unknown) => {
-          response.writeHead(status, { 'content-type': 'application/json' })
-          response.end(JSON.stringify(json))
-        }
-        const list = `/repos/octo/shop/issues/${NUMBER}/comments`
-        const one = /^\/repos\/octo\/shop\/issues\/comments\/(\d+)$/.exec(url.pathname)
-        if (request.method === 'GET' && url.pathname === list) return reply(200, this.comments)
-        if (this.refuseWrites) {
-          return reply(403, { message: 'Resource not accessible by integration' })
-        }
-        if (request.method === 'POST' && url.pathname === list) {
-          const comment = {
-            id: this.next++,
-            body: (JSON.parse(text) as { body: string }).body,
-            user: { login: 'github-actions[bot]', type: 'Bot' }
-          }
-          this.comments.push(comment)
-          return reply(201, comment)
-        }
-        const existing = one && this.comments.find(({ id }) => id === Number(one[1]))
-        if (request.method === 'PATCH' && existing) {
-          existing.body = (JSON.parse(text) as { body: string }).body
-          return reply(200, existing)
-        }
-        reply(404, { message: 'Not Found' })
-      })
-    })
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve))
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`
-  }
-
-  stop(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()))
-  }
-}
-
-function body(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let text = ''
-    request.setEncoding('utf8')
-    request.on('data', (chunk: string) => (text += chunk))
-    request.on('end', () => resolve(text))
-  })
-}
 
 describe.each(RUNTIMES)('the verdict on the pull request, on $runtime', ({ node }) => {
   const server = simulatedServer(node)

@@ -171,3 +171,42 @@ export function simulatedServer(node: string) {
     }
   }
 }
+
+/** One annotation command of the log: its properties and message, decoded. */
+export interface AnnotationCommand {
+  properties: Record<string, string>
+  message: string
+}
+
+/**
+ * Every `::<command> <properties>::<message>` line, with or without properties, decoded as the
+ * runner decodes it.
+ *
+ * @example annotationCommands(run.stdout, 'error')[0].properties.file // 'src/app.ts'
+ */
+export function annotationCommands(
+  stdout: string,
+  command: 'error' | 'warning' | 'notice'
+): AnnotationCommand[] {
+  const decode = (text: string) =>
+    text
+      .replace(/%0D/g, '\r')
+      .replace(/%0A/g, '\n')
+      .replace(/%3A/g, ':')
+      .replace(/%2C/g, ',')
+      .replace(/%25/g, '%')
+  return stdout.split('\n').flatMap((line) => {
+    const match = new RegExp(`^::${command}(?: ([^:]*))?::(.*)$`).exec(line)
+    if (!match) return []
+    const properties = Object.fromEntries(
+      (match[1] ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((pair) => {
+          const at = pair.indexOf('=')
+          return [pair.slice(0, at), decode(pair.slice(at + 1))]
+        })
+    )
+    return [{ properties, message: decode(match[2] ?? '') }]
+  })
+}

@@ -37,7 +37,7 @@ describe('one severity scale for every generation', () => {
     expect(toFinding(issue({ severity }), new Map(), context).severity).toBe(scaled)
   })
 
-  it('impacts (10.2+) win over the deprecated severity, the most severe impact counting', () => {
+  it('the most severe of the impacts (10.2+) and the deprecated severity counts', () => {
     const finding = toFinding(
       issue({
         severity: 'MINOR',
@@ -50,6 +50,15 @@ describe('one severity scale for every generation', () => {
       context
     )
     expect(finding).toMatchObject({ severity: 'high', severityWord: 'HIGH' })
+  })
+
+  it('a 10.x BLOCKER, whose impact can only be HIGH, stays a blocker', () => {
+    const finding = toFinding(
+      issue({ severity: 'BLOCKER', impacts: [{ softwareQuality: 'SECURITY', severity: 'HIGH' }] }),
+      new Map(),
+      context
+    )
+    expect(finding).toMatchObject({ severity: 'blocker', severityWord: 'BLOCKER' })
   })
 
   it("2025.x's BLOCKER and INFO impacts keep their own level", () => {

@@ -1,0 +1,127 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+/** The pull request the fake knows, in the repository octo/shop. */
+export const NUMBER = 7
+
+interface Comment {
+  id: number
+  body: string
+  user: { login: string; type: string }
+}
+
+export interface SeenRequest {
+  method: string
+  url: string
+  authorization: string | undefined
+  body: string
+}
+
+/** A file of the pull request as GitHub's files API lists it. */
+export interface PullRequestFile {
+  filename: string
+  status: string
+  /** The unified diff; GitHub leaves it out for large diffs. */
+  patch?: string
+}
+
+/**
+ * A loopback stand-in for the parts of GitHub's API the action uses, for one pull request of
+ * octo/shop: its issue comments (list, create, update), its files (one page of up to 100 per
+ * `page`), and check runs (create, update). `refuseWrites` answers 403 to every write, as GitHub
+ * does to a fork's token; `refuseFiles` answers 403 to the files list.
+ */
+export class FakeGitHub {
+  readonly comments: Comment[] = []
+  readonly requests: SeenRequest[] = []
+  /** Check runs created, with every update's output appended. */
+  readonly checkRuns: Array<{
+    id: number
+    create: Record<string, unknown>
+    updates: Record<string, unknown>[]
+  }> = []
+  files: PullRequestFile[] = []
+  refuseWrites = false
+  refuseFiles = false
+  private next = 1000
+  private server!: Server
+
+  async start(): Promise<void> {
+    this.server = createServer((request, response) => {
+      void body(request).then((text) => {
+        const url = new URL(request.url ?? '/', 'http://x')
+        this.requests.push({
+          method: request.method ?? '',
+          url: url.pathname + url.search,
+          authorization: request.headers.authorization,
+          body: text
+        })
+        const reply = (status: number, json: unknown) => {
+          response.writeHead(status, { 'content-type': 'application/json' })
+          response.end(JSON.stringify(json))
+        }
+        const list = `/repos/octo/shop/issues/${NUMBER}/comments`
+        const one = /^\/repos\/octo\/shop\/issues\/comments\/(\d+)$/.exec(url.pathname)
+        if (request.method === 'GET' && url.pathname === list) return reply(200, this.comments)
+        if (request.method === 'GET' && url.pathname === `/repos/octo/shop/pulls/${NUMBER}/files`) {
+          if (this.refuseFiles)
+            return reply(403, { message: 'Resource not accessible by integration' })
+          const page = Number(url.searchParams.get('page') ?? '1')
+          const size = Number(url.searchParams.get('per_page') ?? '30')
+          return reply(200, this.files.slice((page - 1) * size, page * size))
+        }
+        if (this.refuseWrites) {
+          return reply(403, { message: 'Resource not accessible by integration' })
+        }
+        if (request.method === 'POST' && url.pathname === list) {
+          const comment = {
+            id: this.next++,
+            body: (JSON.parse(text) as { body: string }).body,
+            user: { login: 'github-actions[bot]', type: 'Bot' }
+          }
+          this.comments.push(comment)
+          return reply(201, comment)
+        }
+        const existing = one && this.comments.find(({ id }) => id === Number(one[1]))
+        if (request.method === 'PATCH' && existing) {
+          existing.body = (JSON.parse(text) as { body: string }).body
+          return reply(200, existing)
+        }
+        if (request.method === 'POST' && url.pathname === '/repos/octo/shop/check-runs') {
+          const run = {
+            id: this.next++,
+            create: JSON.parse(text) as Record<string, unknown>,
+            updates: []
+          }
+          this.checkRuns.push(run)
+          return reply(201, { id: run.id })
+        }
+        const checkRun = /^\/repos\/octo\/shop\/check-runs\/(\d+)$/.exec(url.pathname)
+        const run = checkRun && this.checkRuns.find(({ id }) => id === Number(checkRun[1]))
+        if (request.method === 'PATCH' && run) {
+          run.updates.push(JSON.parse(text) as Record<string, unknown>)
+          return reply(200, { id: run.id })
+        }
+        reply(404, { message: 'Not Found' })
+      })
+    })
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve))
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()))
+  }
+}
+
+function body(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    let text = ''
+    request.setEncoding('utf8')
+    request.on('data', (chunk: string) => (text += chunk))
+    request.on('end', () => resolve(text))
+  })
+}
