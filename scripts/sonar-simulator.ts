@@ -601,13 +601,25 @@ export class Simulator {
         }
       ]
     }
+    // A pull request's issues are its own: new by definition. An unknown branch or pull
+    // request is a 404, as the server answers.
+    const pullRequest = params.get('pullRequest')
+    const branch = params.get('branch')
+    if (pullRequest !== null && analysis?.script.pullRequest !== pullRequest) {
+      return [404, { errors: [{ msg: `Pull request '${pullRequest}' not found` }] }]
+    }
+    if (branch !== null && analysis?.script.branch !== branch) {
+      return [404, { errors: [{ msg: `Branch '${branch}' not found` }] }]
+    }
     const reads = (name: string, trait: string) => trait === 'either' || trait === name
     const projectNamed = ['componentKeys', 'components'].some(
       (name) => params.has(name) && reads(name, traits.componentsParameter)
     )
-    const newCodeOnly = ['sinceLeakPeriod', 'inNewCodePeriod'].some(
-      (name) => params.get(name) === 'true' && reads(name, traits.newCodeParameter)
-    )
+    const newCodeOnly =
+      pullRequest !== null ||
+      ['sinceLeakPeriod', 'inNewCodePeriod'].some(
+        (name) => params.get(name) === 'true' && reads(name, traits.newCodeParameter)
+      )
     const analyses = projectNamed
       ? analysis
         ? [analysis]

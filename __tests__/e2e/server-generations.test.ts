@@ -13,6 +13,7 @@ const BASIC = `Basic ${Buffer.from(`${TOKEN}:`).toString('base64')}`
 const GENERATIONS = [
   {
     name: 'sonarqube-8.9',
+    newCode: 'sinceLeakPeriod',
     auth: BASIC,
     warningsAsked: true,
     exitCode: 0,
@@ -23,6 +24,7 @@ const GENERATIONS = [
   },
   {
     name: 'sonarqube-9.9',
+    newCode: 'inNewCodePeriod',
     auth: BASIC,
     warningsAsked: true,
     exitCode: 1,
@@ -36,6 +38,7 @@ const GENERATIONS = [
   },
   {
     name: 'sonarqube-10',
+    newCode: 'inNewCodePeriod',
     auth: BEARER,
     warningsAsked: false,
     exitCode: 0,
@@ -46,6 +49,7 @@ const GENERATIONS = [
   },
   {
     name: 'sonarqube-2025',
+    newCode: 'inNewCodePeriod',
     auth: BEARER,
     warningsAsked: false,
     exitCode: 0,
@@ -59,6 +63,7 @@ const GENERATIONS = [
   },
   {
     name: 'sonarcloud',
+    newCode: 'pullRequest',
     auth: BEARER,
     warningsAsked: true,
     exitCode: 0,
@@ -78,6 +83,8 @@ describe.each(RUNTIMES)('each server generation, on $runtime', ({ node }) => {
     simulator = await Simulator.start({ token: TOKEN })
   })
   afterAll(() => simulator.stop())
+  const issueRequests = () =>
+    simulator.requests.filter((request) => request.url.startsWith('/api/issues/search'))
   const metricRequests = () =>
     simulator.requests.filter((request) => request.url.startsWith('/api/metrics/search')).length
 
@@ -90,6 +97,7 @@ describe.each(RUNTIMES)('each server generation, on $runtime', ({ node }) => {
     await simulator.writeReportFile(analysis, ws.file('.scannerwork/report-task.txt'))
 
     const metricRequestsBefore = metricRequests()
+    const issueRequestsBefore = issueRequests().length
     const run = await runAction(ws, { node, inputs: { sonarToken: TOKEN } })
 
     expect(run.exitCode).toBe(generation.exitCode)
@@ -102,6 +110,14 @@ describe.each(RUNTIMES)('each server generation, on $runtime', ({ node }) => {
       new Set([generation.auth])
     )
     expect(run.stdout).not.toMatch(/HTTP 401/)
+    // The new issues in the parameters the generation reads: the simulator, like the servers,
+    // ignores the others and would send the two older issues (or every project's) too.
+    const issueSearches = issueRequests().slice(issueRequestsBefore)
+    expect(issueSearches.map((request) => request.authorization)).toEqual([generation.auth])
+    expect(run.outputs['newIssues']).toBe('4')
+    expect(new URL(issueSearches[0]!.url, simulator.url).searchParams.get(generation.newCode)).toBe(
+      generation.newCode === 'pullRequest' ? '42' : 'true'
+    )
     const taskRequest = requests.find((request) => request.url.startsWith('/api/ce/task'))
     expect(taskRequest?.url.includes('additionalFields=warnings')).toBe(generation.warningsAsked)
     expect(
