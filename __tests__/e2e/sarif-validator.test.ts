@@ -91,7 +91,8 @@ interface ValidatorLog {
     results?: Array<{
       ruleId: string
       level?: string
-      message: { text?: string }
+      /** Text, or the id of a message template with its arguments. */
+      message: { text?: string; id?: string; arguments?: string[] }
       locations?: Array<{ physicalLocation?: { region?: { startLine?: number } } }>
     }>
     invocations?: Array<{
@@ -141,7 +142,10 @@ async function problemsOf(binary: string, log: string): Promise<string[]> {
     for (const result of run.results ?? []) {
       if (result.level !== 'error') continue
       const line = result.locations?.[0]?.physicalLocation?.region?.startLine
-      problems.push(`${result.ruleId} (line ${line ?? '?'}): ${result.message.text ?? ''}`)
+      const { text, id, arguments: args = [] } = result.message
+      problems.push(
+        `${result.ruleId} (line ${line ?? '?'}): ${text ?? `${id} ${args.join(' | ')}`}`
+      )
     }
     for (const invocation of run.invocations ?? []) {
       if (!invocation.executionSuccessful) problems.push('validate: execution not successful')
