@@ -1,5 +1,6 @@
 // prepack / postpack: the published package.json leaves out what only developing this
-// repository needs (the optional Node 24 download), and is put back as it was afterwards.
+// repository needs (the optional downloads: Node 24 and the SARIF validator), and is put back as
+// it was afterwards.
 import { copyFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 
 const [step] = process.argv.slice(2)

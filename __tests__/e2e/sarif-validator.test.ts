@@ -1,0 +1,320 @@
+/**
+ * The SARIF log as Microsoft's SARIF validator judges it: `Sarif.Multitool validate` with GitHub's
+ * ingestion rules (what GitHub code scanning needs on top of the specification), and the SDK's
+ * own reader (`Sarif.Multitool rewrite`), over a realistic set of findings written to a file.
+ *
+ * The validator comes from @microsoft/sarif-multitool-linux, an optional dependency built for
+ * Linux x64 only: elsewhere these tests are reported skipped with the reason, and with CI set
+ * they fail instead. Two facts about the tool shape the checks:
+ * - `validate` fetches every URI in the log (rule SARIF2006) unless told not to: the policy file
+ *   turns that rule off, so nothing leaves the machine.
+ * - A value outside one of SARIF's enumerations (a result `level` of "fatal") makes `validate`
+ *   drop everything it found in the file and report success; `rewrite` reads the log into the
+ *   SDK's object model, which refuses such a value. Both run, and either one's complaint fails.
+ */
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest'
+import { renderSarif } from '../../src/findings/sarif.js'
+import { analysis, HOSTILE_MESSAGES, serverIssue } from '../support/findings.js'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+const POLICY = path.join(ROOT, '__fixtures__/sarif/validator-policy.xml')
+
+/** Where Sarif.Multitool is, or why it is not here. */
+function findMultitool(): { path: string } | { missing: string } {
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    return {
+      missing: `Sarif.Multitool is built for Linux x64, this is ${process.platform} ${process.arch}`
+    }
+  }
+  try {
+    const binary = createRequire(import.meta.url)('@microsoft/sarif-multitool-linux') as string
+    if (existsSync(binary)) return { path: binary }
+    return { missing: `${binary} is missing: run npm ci` }
+  } catch {
+    return {
+      missing: '@microsoft/sarif-multitool-linux is not installed (npm ci installs it on Linux)'
+    }
+  }
+}
+
+const MULTITOOL = findMultitool()
+
+/** The validator's path; skips the test (with the reason) where it cannot run, unless in CI. */
+function multitool(context: TestContext): string {
+  if ('path' in MULTITOOL) return MULTITOOL.path
+  if (process.env['CI']) throw new Error(`${MULTITOOL.missing}; CI must run the SARIF validator`)
+  return context.skip(MULTITOOL.missing)
+}
+
+interface ToolRun {
+  exitCode: number
+  output: string
+}
+
+/**
+ * Runs the tool with a clean environment. .NET's invariant globalization spares it the ICU
+ * libraries, which a machine with only Node.js may not have.
+ */
+function runTool(binary: string, args: string[]): Promise<ToolRun> {
+  return new Promise((resolve) => {
+    execFile(
+      binary,
+      args,
+      {
+        env: {
+          PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+          HOME: process.env['HOME'] ?? tmpdir(),
+          DOTNET_SYSTEM_GLOBALIZATION_INVARIANT: '1',
+          DOTNET_CLI_TELEMETRY_OPTOUT: '1'
+        },
+        timeout: 60_000,
+        maxBuffer: 16 * 1024 * 1024
+      },
+      (error, stdout, stderr) => {
+        const exitCode = error ? (typeof error.code === 'number' ? error.code : -1) : 0
+        resolve({ exitCode, output: `${stdout}${stderr}` })
+      }
+    )
+  })
+}
+
+/** The parts of the validator's own SARIF log read here. */
+interface ValidatorLog {
+  runs: Array<{
+    results?: Array<{
+      ruleId: string
+      level?: string
+      /** Text, or the id of a message template with its arguments. */
+      message: { text?: string; id?: string; arguments?: string[] }
+      locations?: Array<{ physicalLocation?: { region?: { startLine?: number } } }>
+    }>
+    invocations?: Array<{
+      executionSuccessful: boolean
+      toolExecutionNotifications?: Array<{ level?: string; message: { text?: string } }>
+    }>
+  }>
+}
+
+let folder: string
+let files = 0
+
+beforeAll(async () => {
+  folder = await mkdtemp(path.join(tmpdir(), 'sarif-validator-'))
+})
+
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true })
+})
+
+/**
+ * What the validator and the SDK's reader find wrong with `log`, one line each, as
+ * `ruleId (line n): message`: the validator's errors with GitHub's rules, its execution
+ * failures, and the reader's refusal.
+ */
+async function problemsOf(binary: string, log: string): Promise<string[]> {
+  const input = path.join(folder, `log-${++files}.sarif`)
+  const output = `${input}.validation.sarif`
+  await writeFile(input, log)
+  const validate = await runTool(binary, [
+    'validate',
+    '--config',
+    POLICY,
+    '--rule-kind',
+    'Sarif;Ghas',
+    '--log',
+    'ForceOverwrite',
+    '--output',
+    output,
+    input
+  ])
+  if (!existsSync(output))
+    return [`validate wrote no log (exit ${validate.exitCode}): ${validate.output}`]
+  const judged = JSON.parse(await readFile(output, 'utf8')) as ValidatorLog
+  const problems: string[] = []
+  for (const run of judged.runs) {
+    for (const result of run.results ?? []) {
+      if (result.level !== 'error') continue
+      const line = result.locations?.[0]?.physicalLocation?.region?.startLine
+      const { text, id, arguments: args = [] } = result.message
+      problems.push(
+        `${result.ruleId} (line ${line ?? '?'}): ${text ?? `${id} ${args.join(' | ')}`}`
+      )
+    }
+    for (const invocation of run.invocations ?? []) {
+      if (!invocation.executionSuccessful) problems.push('validate: execution not successful')
+      for (const notification of invocation.toolExecutionNotifications ?? []) {
+        if (notification.level === 'error')
+          problems.push(`validate: ${notification.message.text ?? ''}`)
+      }
+    }
+  }
+  const rewrite = await runTool(binary, [
+    'rewrite',
+    '--log',
+    'ForceOverwrite',
+    '--output',
+    `${input}.rewritten.sarif`,
+    input
+  ])
+  if (rewrite.exitCode !== 0) {
+    problems.push(`rewrite (the SDK's reader) refused it: ${firstError(rewrite.output)}`)
+  }
+  return problems
+}
+
+/** The line of the tool's output that says what went wrong (not its stack trace). */
+function firstError(output: string): string {
+  const line = /^.*(?:error|Exception).*$/im.exec(output)?.[0] ?? output
+  return line.trim().slice(0, 500)
+}
+
+/**
+ * Findings of three analyses as a real step could read them: located code smells with columns,
+ * ranges over lines, file-level and line-only issues, vulnerabilities of one rule at two
+ * severities, a bug, a finding outside the checkout, a file name to percent-encode, the server's
+ * worst text, a server under a base path with credentials in its address, a project read twice
+ * and a project without new issues.
+ */
+function realisticLog(): string {
+  const shop = analysis({
+    projectKey: 'shop',
+    total: 14,
+    rules: [
+      { key: 'java:S1144', name: 'Unused "private" methods should be removed' },
+      {
+        key: 'javasecurity:S3649',
+        name: 'Database queries should not be vulnerable to injection attacks'
+      },
+      { key: 'java:S2259', name: 'Null pointers should not be dereferenced' }
+    ],
+    notInCheckout: ['generated/Parser.java'],
+    issues: [
+      serverIssue('AY-smell'),
+      serverIssue('AY-range', {
+        textRange: { startLine: 10, endLine: 14, startOffset: 4, endOffset: 1 }
+      }),
+      serverIssue('AY-file', { textRange: undefined, line: undefined }),
+      serverIssue('AY-line', { textRange: undefined, line: 7 }),
+      serverIssue('AY-sqli-1', {
+        rule: 'javasecurity:S3649',
+        type: 'VULNERABILITY',
+        severity: 'BLOCKER',
+        impacts: [{ softwareQuality: 'SECURITY', severity: 'BLOCKER' }],
+        component: 'shop:src/main/java/shop/Orders.java'
+      }),
+      serverIssue('AY-sqli-2', {
+        rule: 'javasecurity:S3649',
+        type: 'VULNERABILITY',
+        severity: 'CRITICAL',
+        impacts: [{ softwareQuality: 'SECURITY', severity: 'HIGH' }],
+        component: 'shop:src/main/java/shop/Orders.java'
+      }),
+      serverIssue('AY-npe', {
+        rule: 'java:S2259',
+        type: 'BUG',
+        severity: 'MAJOR',
+        impacts: [{ softwareQuality: 'RELIABILITY', severity: 'MEDIUM' }]
+      }),
+      serverIssue('AY-generated', { component: 'shop:generated/Parser.java' }),
+      serverIssue('AY-odd-name', {
+        component: 'shop:docs/a b#1%.md',
+        textRange: undefined,
+        line: 1
+      }),
+      ...Object.values(HOSTILE_MESSAGES).map((message, index) =>
+        serverIssue(`AY-hostile-${index}`, { message, rule: `java:S${index}\n::error::x` })
+      )
+    ]
+  })
+  const billing = analysis({
+    projectKey: 'billing',
+    serverUrl: 'https://ci:secret@sonar.example.com/sonar',
+    total: 6000,
+    issues: [
+      serverIssue('BL-1', { project: 'billing', component: 'billing:src/Invoice.ts' }),
+      serverIssue('BL-2', {
+        project: 'billing',
+        component: 'billing:src/Invoice.ts',
+        severity: 'INFO',
+        impacts: [{ softwareQuality: 'MAINTAINABILITY', severity: 'INFO' }]
+      })
+    ]
+  })
+  const quiet = analysis({ projectKey: 'quiet', issues: [] })
+  return renderSarif([shop, billing, quiet, shop], {
+    name: 'SonarQube',
+    informationUri: 'https://www.sonarsource.com/products/sonarqube/',
+    version: '10.7.0.96327'
+  }).json
+}
+
+describe("Microsoft's SARIF validator, with GitHub's ingestion rules", () => {
+  it(
+    'finds no error in the log of a realistic set of findings',
+    { timeout: 120_000 },
+    async (context) => {
+      const binary = multitool(context)
+      const log = realisticLog()
+      expect(JSON.parse(log).runs).toHaveLength(4)
+      expect(await problemsOf(binary, log)).toEqual([])
+    }
+  )
+
+  describe('and it can fail: the same log broken on purpose', () => {
+    const broken = (
+      change: (log: { runs: Array<{ results: Array<Record<string, unknown>> }> }) => void
+    ) => {
+      const log = JSON.parse(realisticLog()) as {
+        runs: Array<{ results: Array<Record<string, unknown>> }>
+      }
+      change(log)
+      return JSON.stringify(log, null, 2)
+    }
+
+    it('a region on line 0 is a schema error', { timeout: 120_000 }, async (context) => {
+      const binary = multitool(context)
+      const log = broken((sarif) => {
+        const location = (
+          sarif.runs[0]!.results[0]!['locations'] as Array<{
+            physicalLocation: { region: { startLine: number } }
+          }>
+        )[0]!
+        location.physicalLocation.region.startLine = 0
+      })
+      const problems = await problemsOf(binary, log)
+      expect(problems.some((problem) => problem.startsWith('JSON1008'))).toBe(true)
+    })
+
+    it(
+      'a result without a location is an error by GitHub rules: why unlocated findings are left out',
+      { timeout: 120_000 },
+      async (context) => {
+        const binary = multitool(context)
+        const log = broken((sarif) => {
+          delete sarif.runs[0]!.results[0]!['locations']
+        })
+        const problems = await problemsOf(binary, log)
+        expect(problems.some((problem) => problem.startsWith('GH1015'))).toBe(true)
+      }
+    )
+
+    it(
+      'a level outside error, warning, note and none is refused',
+      { timeout: 120_000 },
+      async (context) => {
+        const binary = multitool(context)
+        const log = broken((sarif) => {
+          sarif.runs[1]!.results[0]!['level'] = 'fatal'
+        })
+        expect(await problemsOf(binary, log)).not.toEqual([])
+      }
+    )
+  })
+})
