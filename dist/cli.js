@@ -32968,6 +32968,8 @@ const OPTIONS = {
     json: { type: 'string' },
     junit: { type: 'string' },
     markdown: { type: 'string' },
+    sarif: { type: 'string' },
+    codequality: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'v' }
 };
@@ -33037,7 +33039,13 @@ function parseCommandLine(argv) {
         }
         seen.add(token.name);
     }
-    const files = { json: values.json, junit: values.junit, markdown: values.markdown };
+    const files = {
+        json: values.json,
+        junit: values.junit,
+        markdown: values.markdown,
+        sarif: values.sarif,
+        codequality: values.codequality
+    };
     const onStdout = Object.entries(files).filter(([, file]) => file === '-');
     if (onStdout.length > 1) {
         throw new UsageError(`${onStdout.map(([name]) => `--${name}`).join(' and ')} both write to standard output (-): give at most one of them -, the others a file.`);
@@ -33110,12 +33118,17 @@ ${DEFAULT_REPORTS})
       --root-cert-file <file>
                             PEM file of an extra CA, trusted for this command's requests only
                             (default: the PEM text in SONAR_ROOT_CERT)
-      --json <file>         write every analysis's result as JSON (the action's results output)
+      --json <file>         write every analysis's result as JSON (the action's results output,
+                            with its new issues)
       --junit <file>        write a JUnit XML report: one testsuite per analysis, one testcase
                             per condition, a failure for each ERROR
       --markdown <file>     write the summary (Markdown with HTML blocks), e.g. for a GitLab
                             merge-request note
-                            (--json, --junit, --markdown: - for standard output; default: none)
+      --sarif <file>        write the new issues as SARIF 2.1.0 (GitHub code scanning, Azure
+                            DevOps, Jenkins Warnings NG)
+      --codequality <file>  write the new issues as GitLab's Code Quality report
+                            (artifacts:reports:codequality)
+                            (each: - for standard output; default: none)
   -h, --help                show this help and exit
   -v, --version             show the version and exit
 
@@ -36926,6 +36939,409 @@ function report_globs_shown(text) {
     return `"${oneLine(text, QUOTE_LIMITS.long)}"`;
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./src/findings/written-size.ts
+/**
+ * How many bytes a value takes inside a report written with JSON.stringify(report, null, 2): what
+ * the writers count against their size limits before they add an item.
+ */
+/**
+ * The bytes of `value` as an item of an indented array whose items start `indent` spaces in,
+ * with the comma and line break after it.
+ *
+ * @example writtenBytes({ a: 1 }, 2) // 20: '  {\n    "a": 1\n  },\n'
+ */
+function writtenBytes(value, indent) {
+    const text = JSON.stringify(value, null, 2);
+    let lines = 1;
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1))
+        lines++;
+    return Buffer.byteLength(text) + indent * lines + 2;
+}
+
+;// CONCATENATED MODULE: ./src/findings/code-quality.ts
+/**
+ * The new issues as a GitLab Code Quality report (`artifacts:reports:codequality`): a JSON array
+ * of Code Climate issues, in the subset GitLab reads. What GitLab requires of each item, from its
+ * parser: `description`, `fingerprint` and `severity` strings and a `location` object (its JSON
+ * schema), and a `location.path` with `location.lines.begin` (its documentation; the path makes
+ * the link to the file). GitLab stops reading a report at the first item its schema rejects, so
+ * every item here has all of them.
+ */
+
+
+
+/**
+ * Bounds of the report: at most 5,000 issues of an analysis (as many as are read), and `bytes`
+ * for the whole file as written, whatever the server sent; past them, issues are left out and
+ * counted.
+ */
+const CODE_QUALITY_LIMITS = {
+    issuesPerAnalysis: 5_000,
+    bytes: 8_000_000,
+    description: QUOTE_LIMITS.long,
+    text: QUOTE_LIMITS.short
+};
+const SEVERITY = {
+    blocker: 'blocker',
+    high: 'critical',
+    medium: 'major',
+    low: 'minor',
+    info: 'info'
+};
+/** Code Climate's categories (one is required by its spec) by the server's issue type. */
+const CATEGORY = new Map([
+    ['BUG', 'Bug Risk'],
+    ['VULNERABILITY', 'Security'],
+    ['SECURITY_HOTSPOT', 'Security'],
+    ['CODE_SMELL', 'Clarity']
+]);
+/** Items of the array start two spaces in. */
+const ARRAY_INDENT = 2;
+/**
+ * The GitLab Code Quality report of the analyses' findings.
+ *
+ * - A finding not located in the checkout (no `file`) is left out and counted: GitLab needs a path
+ *   in the repository (it links `location.path` at the commit; a report item without one breaks
+ *   that link), and the server's own path is not one when the finding has no file.
+ * - A finding on a file but no line (a file-level issue) is at line 1, where GitLab can show it.
+ * - Each issue's fingerprint is the SHA-256 of its key: stable from one pipeline to the next, so
+ *   GitLab tells new issues from resolved ones; an issue that comes twice is written once.
+ * - Pass only analyses whose issues were read (see analysisFindings).
+ *
+ * @example renderCodeQuality(analysisFindings(outcomes), 'sonarqube').json
+ */
+function renderCodeQuality(analyses, engineName) {
+    const engine = oneLine(engineName, CODE_QUALITY_LIMITS.text);
+    const issues = [];
+    const fingerprints = new Set();
+    let bytes = CODE_QUALITY_LIMITS.bytes;
+    let unlocated = 0;
+    let omitted = 0;
+    for (const analysis of analyses) {
+        let written = 0;
+        for (const finding of analysis.findings) {
+            if (finding.file === undefined) {
+                unlocated++;
+                continue;
+            }
+            const issue = codeQualityIssue(finding, finding.file, engine);
+            if (fingerprints.has(issue.fingerprint))
+                continue;
+            const size = writtenBytes(issue, ARRAY_INDENT);
+            if (written >= CODE_QUALITY_LIMITS.issuesPerAnalysis || size > bytes) {
+                omitted++;
+                continue;
+            }
+            bytes -= size;
+            written++;
+            fingerprints.add(issue.fingerprint);
+            issues.push(issue);
+        }
+    }
+    return { json: `${JSON.stringify(issues, null, 2)}\n`, issues: issues.length, unlocated, omitted };
+}
+function codeQualityIssue(finding, path, engine) {
+    const check = oneLine(finding.rule, CODE_QUALITY_LIMITS.text);
+    const description = oneLine(finding.message, CODE_QUALITY_LIMITS.description);
+    const { startLine, endLine } = finding.region ?? {};
+    const begin = isLine(startLine) ? startLine : 1;
+    const end = isLine(endLine) ? endLine : begin;
+    return {
+        type: 'issue',
+        description: description === '' ? check : description,
+        check_name: check,
+        fingerprint: (0,external_node_crypto_.createHash)('sha256').update(finding.key).digest('hex'),
+        severity: SEVERITY[finding.severity],
+        categories: [CATEGORY.get(finding.type ?? '') ?? 'Clarity'],
+        engine_name: engine,
+        location: { path, lines: end > begin ? { begin, end } : { begin } }
+    };
+}
+const isLine = (value) => value !== undefined && Number.isSafeInteger(value) && value >= 1;
+
+;// CONCATENATED MODULE: ./src/findings/sarif.ts
+/**
+ * The new issues as a SARIF 2.1.0 log, the file GitHub code scanning (and any SARIF viewer)
+ * reads: one run per analysis, each rule described once per run, each issue a result with its
+ * file and region. Written as the OASIS specification and Microsoft's SARIF validator say, within
+ * GitHub's upload limits. Every string comes from the server: each is bounded and kept to one
+ * line, and the same findings always give the same bytes.
+ */
+
+
+
+
+const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+/**
+ * Bounds of the log. GitHub rejects an upload over 10 MB gzipped or with more than 25,000 results
+ * in a run; at most 5,000 issues are read per analysis anyway. `bytes` bounds the results of all
+ * runs together (and their rules), as written, uncompressed, so the gzipped upload stays under
+ * GitHub's limit whatever the server sent: past it, results are left out and each run says how
+ * many (`omittedResults`).
+ */
+const SARIF_LIMITS = {
+    resultsPerRun: 5_000,
+    bytes: 8_000_000,
+    message: QUOTE_LIMITS.long,
+    text: QUOTE_LIMITS.short,
+    /** A link longer than this (an issue key the server made huge) is left out, never cut. */
+    url: 2_000
+};
+/**
+ * GitHub's `security-severity` (a CVSS-like score it turns into critical / high / medium / low:
+ * over 9.0 critical, 7.0 to 8.9 high, 4.0 to 6.9 medium, below low), for vulnerabilities only.
+ */
+const SECURITY_SEVERITY = {
+    blocker: '9.5',
+    high: '8.0',
+    medium: '5.5',
+    low: '3.0',
+    info: '1.0'
+};
+/** SARIF's result levels: GitHub shows error, warning and note as such. */
+const LEVEL = {
+    blocker: 'error',
+    high: 'error',
+    medium: 'warning',
+    low: 'note',
+    info: 'note'
+};
+const SEVERITY_RANK = { blocker: 0, high: 1, medium: 2, low: 3, info: 4 };
+/**
+ * The SARIF log of the analyses' findings.
+ *
+ * - One run per analysis, its `automationDetails.id` `sonar/<projectKey>/` so GitHub keeps each
+ *   project's alerts apart (a project that comes twice gets `sonar/<projectKey>/2` the second time).
+ * - A finding that is not located in the checkout (no `file`) is left out and counted: SARIF
+ *   allows a result without `locations`, but GitHub code scanning refuses the whole upload when a
+ *   single result has none ("locationFromSarifResult: expected at least one location"), and a
+ *   location pointing elsewhere than the issue would be wrong.
+ * - Each result's `partialFingerprints` is the issue key, so GitHub follows an issue from one
+ *   analysis to the next however its line moves.
+ * - Pass only analyses whose issues were read (see analysisFindings): a run without results tells
+ *   GitHub the project's alerts are fixed. When not all of an analysis's issues were read, its run
+ *   says so in `properties` (`newIssues` against `results`), and GitHub closes the alerts of the
+ *   ones left out.
+ *
+ * @example renderSarif(analysisFindings(outcomes), { name: 'SonarQube', informationUri: 'https://www.sonarsource.com/products/sonarqube/' }).json
+ */
+function renderSarif(analyses, tool) {
+    const tally = { bytes: SARIF_LIMITS.bytes, results: 0, unlocated: 0, omitted: 0 };
+    const seen = new Map();
+    const runs = analyses.map((analysis) => {
+        const times = (seen.get(analysis.projectKey) ?? 0) + 1;
+        seen.set(analysis.projectKey, times);
+        return sarifRun(analysis, tool, times, tally);
+    });
+    const log = { $schema: SARIF_SCHEMA, version: '2.1.0', runs };
+    return {
+        json: `${JSON.stringify(log, null, 2)}\n`,
+        results: tally.results,
+        unlocated: tally.unlocated,
+        omitted: tally.omitted
+    };
+}
+function sarifRun(analysis, tool, times, tally) {
+    const server = serverWithoutCredentials(analysis.serverUrl);
+    const rules = new Map();
+    const results = [];
+    let omitted = 0;
+    let unlocated = 0;
+    for (const finding of analysis.findings) {
+        if (finding.file === undefined) {
+            unlocated++;
+            continue;
+        }
+        if (results.length >= SARIF_LIMITS.resultsPerRun) {
+            omitted++;
+            continue;
+        }
+        const ruleId = oneLine(finding.rule, SARIF_LIMITS.text);
+        const known = rules.get(ruleId);
+        const entry = known ?? { index: rules.size, finding, securitySeverity: undefined };
+        const result = sarifResult(finding, finding.file, ruleId, entry.index);
+        // A new rule is counted at its largest (with a security severity) when first used.
+        const bytes = writtenBytes(result, RESULT_INDENT) +
+            (known
+                ? 0
+                : writtenBytes(sarifRule(ruleId, { ...entry, securitySeverity: 'blocker' }, server), RULE_INDENT));
+        if (bytes > tally.bytes) {
+            omitted++;
+            continue;
+        }
+        tally.bytes -= bytes;
+        results.push(result);
+        if (finding.type === 'VULNERABILITY') {
+            entry.securitySeverity = worse(entry.securitySeverity, finding.severity);
+        }
+        rules.set(ruleId, entry);
+    }
+    const key = oneLine(analysis.projectKey, SARIF_LIMITS.text);
+    tally.results += results.length;
+    tally.unlocated += unlocated;
+    tally.omitted += omitted;
+    return {
+        tool: {
+            driver: {
+                name: oneLine(tool.name, SARIF_LIMITS.text),
+                informationUri: tool.informationUri,
+                ...(tool.version === undefined
+                    ? {}
+                    : { version: oneLine(tool.version, SARIF_LIMITS.text) }),
+                rules: [...rules].map(([id, entry]) => sarifRule(id, entry, server))
+            }
+        },
+        automationDetails: {
+            id: `sonar/${categoryPart(analysis.projectKey)}/${times > 1 ? times : ''}`
+        },
+        results,
+        properties: {
+            projectKey: key,
+            newIssues: analysis.total,
+            results: results.length,
+            ...(unlocated > 0 ? { unlocatedIssues: unlocated } : {}),
+            ...(omitted > 0 ? { omittedResults: omitted } : {})
+        }
+    };
+}
+function sarifRule(id, { finding, securitySeverity }, server) {
+    const named = oneLine(finding.ruleName ?? finding.rule, SARIF_LIMITS.text);
+    const name = named === '' ? id : named;
+    const helpUri = server && ruleUrl(server, finding.rule);
+    return {
+        id,
+        shortDescription: { text: name },
+        // GitHub wants both (its ingestion rules GH2012); the server's description is not read.
+        fullDescription: { text: name },
+        help: { text: helpUri ? `${name}: ${helpUri}` : name },
+        ...(helpUri ? { helpUri } : {}),
+        ...(securitySeverity
+            ? {
+                properties: {
+                    tags: ['security'],
+                    'security-severity': SECURITY_SEVERITY[securitySeverity]
+                }
+            }
+            : {})
+    };
+}
+function sarifResult(finding, file, ruleId, ruleIndex) {
+    const message = oneLine(finding.message, SARIF_LIMITS.message);
+    const url = sarif_issueUrl(finding.url);
+    const region = finding.region && sarifRegion(finding.region);
+    return {
+        ruleId,
+        ruleIndex,
+        level: LEVEL[finding.severity],
+        message: { text: message === '' ? ruleId : message },
+        locations: [
+            {
+                physicalLocation: {
+                    artifactLocation: { uri: fileUri(file), uriBaseId: '%SRCROOT%' },
+                    ...(region ? { region } : {})
+                }
+            }
+        ],
+        partialFingerprints: { 'sonarIssueKey/v1': oneLine(finding.key, MAX_ID_LENGTH) },
+        ...(url ? { hostedViewerUri: url } : {}),
+        properties: {
+            sonarSeverity: oneLine(finding.severityWord, SARIF_LIMITS.text),
+            ...(finding.type === undefined
+                ? {}
+                : { sonarType: oneLine(finding.type, SARIF_LIMITS.text) }),
+            ...(url ? { sonarIssueUrl: url } : {})
+        }
+    };
+}
+/** Lines always; columns only when both are given and the range is not empty (SARIF §3.30). */
+function sarifRegion(region) {
+    const { startLine, startColumn, endColumn } = region;
+    if (!isCount(startLine))
+        return undefined;
+    const endLine = isCount(region.endLine) && region.endLine >= startLine ? region.endLine : startLine;
+    const columns = isCount(startColumn) && isCount(endColumn) && (endLine > startLine || endColumn > startColumn);
+    return {
+        startLine,
+        endLine,
+        ...(columns ? { startColumn, endColumn } : {})
+    };
+}
+/**
+ * The checkout path as a relative URI reference: each segment percent-encoded (a space, `#` or
+ * `%` in a file name would otherwise change what the URI names).
+ */
+function fileUri(file) {
+    return file.split('/').map(encodeURIComponent).join('/');
+}
+/** The rule's page on the server, e.g. `https://sonar.example.com/coding_rules?open=java%3AS1144&rule_key=java%3AS1144`. */
+function ruleUrl(server, rule) {
+    const key = untrusted_text_cut(rule, SARIF_LIMITS.text);
+    const query = new URLSearchParams({ open: key, rule_key: key });
+    return new URL(`coding_rules?${query.toString()}`, serverBase(server)).href;
+}
+/** The issue's link, when it is an http(s) address of bounded length; never with credentials. */
+function sarif_issueUrl(url) {
+    const href = serverWithoutCredentials(url)?.href;
+    return href !== undefined && href.length <= SARIF_LIMITS.url ? href : undefined;
+}
+function serverWithoutCredentials(href) {
+    if (!URL.canParse(href))
+        return undefined;
+    const url = new URL(href);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        return undefined;
+    url.username = '';
+    url.password = '';
+    return url;
+}
+/** A project key as part of a GitHub category, where `/` would end it early. */
+function categoryPart(projectKey) {
+    return untrusted_text_cut(projectKey, SARIF_LIMITS.text).replace(/[^\w.:-]/g, '_');
+}
+/** Where results and rules sit in the indented log: `runs[].results[]`, `runs[].tool.driver.rules[]`. */
+const RESULT_INDENT = 8;
+const RULE_INDENT = 12;
+function worse(a, b) {
+    return a !== undefined && SEVERITY_RANK[a] <= SEVERITY_RANK[b] ? a : b;
+}
+const isCount = (value) => value !== undefined && Number.isSafeInteger(value) && value >= 1;
+
+;// CONCATENATED MODULE: ./src/report/analysis-findings.ts
+
+/**
+ * The analyses whose gate and new issues were both read, in the order they were checked. An
+ * analysis whose issues could not be read is left out rather than written with none: an empty
+ * list would tell GitHub or GitLab that its issues were fixed.
+ *
+ * @example analysisFindings(outcomes).map((analysis) => analysis.projectKey) // ['shop', 'billing']
+ */
+function analysisFindings(outcomes) {
+    return outcomes.flatMap((outcome) => {
+        if (!outcome.read)
+            return [];
+        const { projectKey, serverUrl, newIssues } = outcome.result;
+        if (projectKey === undefined || newIssues === undefined || !newIssues.read)
+            return [];
+        return [{ projectKey, serverUrl, findings: newIssues.findings, total: newIssues.total }];
+    });
+}
+/**
+ * The analyser as SARIF names it: SonarQube Cloud when every analysis is from it, SonarQube
+ * otherwise.
+ */
+function sarifTool(outcomes) {
+    const servers = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.serverUrl] : []));
+    const cloud = servers.length > 0 && servers.every((server) => serverKind(new URL(server)).cloud);
+    return cloud
+        ? {
+            name: 'SonarQube Cloud',
+            informationUri: 'https://www.sonarsource.com/products/sonarcloud/'
+        }
+        : { name: 'SonarQube', informationUri: 'https://www.sonarsource.com/products/sonarqube/' };
+}
+
 ;// CONCATENATED MODULE: ./src/report/outputs.ts
 
 
@@ -37318,6 +37734,9 @@ function escapeXml(value) {
 
 
 
+
+
+
 /** A result file that could not be written: the exit code is 2. */
 class ResultFileError extends Error {
     code = 'ERR_RESULT_FILE';
@@ -37325,12 +37744,14 @@ class ResultFileError extends Error {
 const WHAT = {
     json: 'the JSON results',
     junit: 'the JUnit report',
-    markdown: 'the Markdown summary'
+    markdown: 'the Markdown summary',
+    sarif: 'the new issues as SARIF',
+    codequality: 'the new issues as GitLab Code Quality'
 };
 /**
- * The result files asked for: `--json` the action's `results` output (indented), `--junit` the
- * JUnit report, `--markdown` the job summary (one analysis's, the overview of several, or the
- * failure summary). Every form of the token is removed first, as from the action's summary and
+ * The result files asked for: `--json` the action's `results` output (indented) with the new
+ * issues, `--junit` the JUnit report, `--markdown` the job summary (one analysis's, the overview
+ * of several, or the failure summary), `--sarif` and `--codequality` the new issues. Every form of the token is removed first, as from the action's summary and
  * outputs. Folders are created; `-` writes to `stdout`. Resolves with the files written; throws
  * a ResultFileError naming the first that could not be.
  *
@@ -37338,7 +37759,7 @@ const WHAT = {
  */
 async function writeResultFiles(files, report, { cwd, stdout }) {
     const written = [];
-    for (const kind of ['json', 'junit', 'markdown']) {
+    for (const kind of ['json', 'junit', 'markdown', 'sarif', 'codequality']) {
         const file = files[kind];
         if (file === undefined)
             continue;
@@ -37377,6 +37798,10 @@ function render(kind, report) {
             return renderJunit(outcomes, context);
         case 'markdown':
             return secrets_redactSecrets(markdown(outcomes), summaryForms(secrets));
+        case 'sarif':
+            return `${secrets_redactSecrets(renderSarif(analysisFindings(outcomes), sarifTool(outcomes)).json, secrets)}\n`;
+        case 'codequality':
+            return `${secrets_redactSecrets(renderCodeQuality(analysisFindings(outcomes), 'sonarqube').json, secrets)}\n`;
     }
 }
 /** The job summary the action would write for the same outcomes. */
@@ -37653,6 +38078,7 @@ async function runCommand(context) {
     try {
         outcomes = await checkQualityGates(settings, {
             cwd,
+            repoRoot: cwd,
             clock: systemClock,
             startedAt: context.startedAt,
             log,

@@ -14,13 +14,14 @@
  */
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest'
 import { renderSarif } from '../../src/findings/sarif.js'
+import { SAMPLE_FILES, scenario, Simulator } from '../../scripts/sonar-simulator.js'
 import { analysis, HOSTILE_MESSAGES, serverIssue } from '../support/findings.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
@@ -256,6 +257,64 @@ function realisticLog(): string {
 }
 
 describe("Microsoft's SARIF validator, with GitHub's ingestion rules", () => {
+  it(
+    "finds no error in the built command's --sarif file for a failing gate's 18 issues",
+    { timeout: 120_000 },
+    async (context) => {
+      const binary = multitool(context)
+      const simulator = await Simulator.start()
+      try {
+        const cwd = await mkdtemp(path.join(folder, 'checkout-'))
+        const analysis = simulator.addAnalysis({
+          ...(await scenario('gate-error')),
+          finishAfterMs: 0
+        })
+        await simulator.writeReportFile(analysis, path.join(cwd, '.scannerwork/report-task.txt'))
+        for (const file of SAMPLE_FILES) {
+          await mkdir(path.dirname(path.join(cwd, file)), { recursive: true })
+          await writeFile(path.join(cwd, file), '// source\n'.repeat(60))
+        }
+        const exitCode = await new Promise<number | null>((resolve) => {
+          execFile(
+            process.execPath,
+            [
+              path.join(ROOT, 'dist/cli.js'),
+              '--initial-delay',
+              '0',
+              '--sarif',
+              'out/issues.sarif',
+              '--codequality',
+              'out/gl-code-quality.json'
+            ],
+            { cwd, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' }, timeout: 30_000 },
+            (error) => resolve(error ? (typeof error.code === 'number' ? error.code : -1) : 0)
+          )
+        })
+        expect(exitCode).toBe(1) // the gate failed; the files are written all the same
+        const sarif = await readFile(path.join(cwd, 'out/issues.sarif'), 'utf8')
+        const results = (
+          JSON.parse(sarif) as { runs: Array<{ results: Array<{ locations: unknown[] }> }> }
+        ).runs[0]!.results
+        expect(results).toHaveLength(18)
+        expect(await problemsOf(binary, sarif)).toEqual([])
+        const codeQuality = JSON.parse(
+          await readFile(path.join(cwd, 'out/gl-code-quality.json'), 'utf8')
+        ) as Array<Record<string, unknown>>
+        expect(codeQuality).toHaveLength(18)
+        expect(codeQuality[0]).toMatchObject({
+          check_name: expect.stringMatching(/^typescript:S\d+$/) as string,
+          severity: 'blocker',
+          location: {
+            path: expect.stringMatching(/^src\//) as string,
+            lines: { begin: expect.any(Number) as number }
+          }
+        })
+      } finally {
+        await simulator.stop()
+      }
+    }
+  )
+
   it(
     'finds no error in the log of a realistic set of findings',
     { timeout: 120_000 },

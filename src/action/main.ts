@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
 import * as core from '@actions/core'
 import { systemClock } from '../clock.js'
 import { ActionError, QualityGateFailure } from '../errors.js'
@@ -5,6 +7,8 @@ import { checkQualityGates } from '../gate/check-analyses.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import { stepVerdict } from '../gate/verdict.js'
 import { runnerLog } from '../log.js'
+import { renderSarif } from '../findings/sarif.js'
+import { analysisFindings, sarifTool } from '../report/analysis-findings.js'
 import { analysesOutputs, OUTPUT_BYTES } from '../report/outputs.js'
 import { annotateAll, renderOverviewSummary } from '../report/overview.js'
 import { renderFailureSummary, renderSummary } from '../report/summary.js'
@@ -76,6 +80,7 @@ export async function run(
         secrets
       )
       summaryWritten = true
+      if (settings.sarifFile) await writeSarifFile(settings.sarifFile, outcomes, secrets)
       if (settings.issuesCheckRun) {
         await createCheckRuns(outcomes, { github, token, env: process.env, log, secrets })
       }
@@ -108,6 +113,31 @@ function setOutputs(outcomes: readonly AnalysisOutcome[], secrets: readonly stri
   if (conditionsLeftOut > 0) {
     log.info(
       `The conditions output leaves out the last ${conditionsLeftOut} conditions: it is limited to ${OUTPUT_BYTES} bytes.`
+    )
+  }
+}
+
+/**
+ * The new issues as SARIF (see renderSarif), every form of the token removed. A file that cannot
+ * be written is a warning: the verdict never changes because of the issues.
+ */
+async function writeSarifFile(
+  file: string,
+  outcomes: readonly AnalysisOutcome[],
+  secrets: readonly string[]
+): Promise<void> {
+  const sarif = renderSarif(analysisFindings(outcomes), sarifTool(outcomes))
+  try {
+    const target = path.resolve(file)
+    await mkdir(path.dirname(target), { recursive: true })
+    await writeFile(target, redactSecrets(sarif.json, secrets))
+    const left = sarif.unlocated + sarif.omitted
+    log.info(
+      `Wrote ${sarif.results} new issues as SARIF to ${file}${left > 0 ? ` (${left} left out: ${sarif.unlocated} with no file in this checkout, ${sarif.omitted} past the size limit)` : ''}.`
+    )
+  } catch (error) {
+    log.warning(
+      `The SARIF file was not written to ${file}: ${(error as Error).message}. Check the sarifFile input.`
     )
   }
 }

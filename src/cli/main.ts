@@ -85,6 +85,7 @@ export async function runCommand(context: CommandContext): Promise<ExitCode> {
   try {
     outcomes = await checkQualityGates(settings, {
       cwd,
+      repoRoot: cwd,
       clock: systemClock,
       startedAt: context.startedAt,
       log,

@@ -18,6 +18,10 @@ export interface ResultFiles {
   junit: string | undefined
   /** The job summary (Markdown with HTML blocks), e.g. for a merge-request note. */
   markdown: string | undefined
+  /** The new issues as SARIF 2.1.0. */
+  sarif: string | undefined
+  /** The new issues as GitLab's Code Quality report. */
+  codequality: string | undefined
 }
 
 /** What the command line asks for. */
@@ -52,6 +56,8 @@ const OPTIONS = {
   json: { type: 'string' },
   junit: { type: 'string' },
   markdown: { type: 'string' },
+  sarif: { type: 'string' },
+  codequality: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' }
 } as const
@@ -120,7 +126,13 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     seen.add(token.name)
   }
 
-  const files: ResultFiles = { json: values.json, junit: values.junit, markdown: values.markdown }
+  const files: ResultFiles = {
+    json: values.json,
+    junit: values.junit,
+    markdown: values.markdown,
+    sarif: values.sarif,
+    codequality: values.codequality
+  }
   const onStdout = Object.entries(files).filter(([, file]) => file === '-')
   if (onStdout.length > 1) {
     throw new UsageError(
@@ -204,12 +216,17 @@ ${DEFAULT_REPORTS})
       --root-cert-file <file>
                             PEM file of an extra CA, trusted for this command's requests only
                             (default: the PEM text in SONAR_ROOT_CERT)
-      --json <file>         write every analysis's result as JSON (the action's results output)
+      --json <file>         write every analysis's result as JSON (the action's results output,
+                            with its new issues)
       --junit <file>        write a JUnit XML report: one testsuite per analysis, one testcase
                             per condition, a failure for each ERROR
       --markdown <file>     write the summary (Markdown with HTML blocks), e.g. for a GitLab
                             merge-request note
-                            (--json, --junit, --markdown: - for standard output; default: none)
+      --sarif <file>        write the new issues as SARIF 2.1.0 (GitHub code scanning, Azure
+                            DevOps, Jenkins Warnings NG)
+      --codequality <file>  write the new issues as GitLab's Code Quality report
+                            (artifacts:reports:codequality)
+                            (each: - for standard output; default: none)
   -h, --help                show this help and exit
   -v, --version             show the version and exit
 

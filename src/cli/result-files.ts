@@ -1,6 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { AnalysisOutcome } from '../gate/outcome.js'
+import { renderCodeQuality } from '../findings/code-quality.js'
+import { renderSarif } from '../findings/sarif.js'
+import { analysisFindings, sarifTool } from '../report/analysis-findings.js'
 import { resultsOutput } from '../report/outputs.js'
 import { renderOverviewSummary } from '../report/overview.js'
 import { renderFailureSummary, renderSummary } from '../report/summary.js'
@@ -29,13 +32,15 @@ export class ResultFileError extends Error {
 const WHAT = {
   json: 'the JSON results',
   junit: 'the JUnit report',
-  markdown: 'the Markdown summary'
+  markdown: 'the Markdown summary',
+  sarif: 'the new issues as SARIF',
+  codequality: 'the new issues as GitLab Code Quality'
 } as const
 
 /**
- * The result files asked for: `--json` the action's `results` output (indented), `--junit` the
- * JUnit report, `--markdown` the job summary (one analysis's, the overview of several, or the
- * failure summary). Every form of the token is removed first, as from the action's summary and
+ * The result files asked for: `--json` the action's `results` output (indented) with the new
+ * issues, `--junit` the JUnit report, `--markdown` the job summary (one analysis's, the overview
+ * of several, or the failure summary), `--sarif` and `--codequality` the new issues. Every form of the token is removed first, as from the action's summary and
  * outputs. Folders are created; `-` writes to `stdout`. Resolves with the files written; throws
  * a ResultFileError naming the first that could not be.
  *
@@ -47,7 +52,7 @@ export async function writeResultFiles(
   { cwd, stdout }: { cwd: string; stdout: TextSink }
 ): Promise<string[]> {
   const written: string[] = []
-  for (const kind of ['json', 'junit', 'markdown'] as const) {
+  for (const kind of ['json', 'junit', 'markdown', 'sarif', 'codequality'] as const) {
     const file = files[kind]
     if (file === undefined) continue
     const content = render(kind, report)
@@ -86,6 +91,10 @@ function render(kind: keyof ResultFiles, report: CheckReport): string {
       return renderJunit(outcomes, context)
     case 'markdown':
       return redactSecrets(markdown(outcomes), summaryForms(secrets))
+    case 'sarif':
+      return `${redactSecrets(renderSarif(analysisFindings(outcomes), sarifTool(outcomes)).json, secrets)}\n`
+    case 'codequality':
+      return `${redactSecrets(renderCodeQuality(analysisFindings(outcomes), 'sonarqube').json, secrets)}\n`
   }
 }
 
