@@ -11,8 +11,8 @@
 import { Buffer } from 'node:buffer'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { parseGenres } from '../build/service/genres.js'
-import { createTurnBatch } from '../build/service/turn-batch.js'
+import { parseGenres } from '../build/service/app/genres.js'
+import { createTurnBatch } from '../build/service/http/turn-batch.js'
 
 const { createServer } = createRequire(import.meta.url)('node:http')
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applyFilter, type TokenVerifier } from '../../src/service/auth-filter.js'
+import { applyFilter, type TokenVerifier } from '../../src/service/auth/filter.js'
 
 // The filter as a pure function: the verifier is a parameter, so no keys or network here.
 const verifySync: TokenVerifier = (token) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, DEFAULT_GENRES_FILE, loadConfig } from '../../src/service/config.js'
+import { ConfigError, DEFAULT_GENRES_FILE, loadConfig } from '../../src/service/app/config.js'
 
 const REQUIRED = { CLIENT_ID: 'client', ALLOWED_ORIGIN: 'https://app.example.com' }
 

@@ -1,7 +1,7 @@
 import { createPublicKey } from 'node:crypto'
 import { createLocalJWKSet, exportSPKI, SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createIdTokenVerifier, InvalidIdTokenError } from '../../src/service/id-token.js'
+import { createIdTokenVerifier, InvalidIdTokenError } from '../../src/service/auth/id-token.js'
 import {
   createSigningKey,
   LocalIdentityProvider,

@@ -1,8 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { firstHeaderValue } from '../../src/service/first-header.js'
-import { jsonString } from '../../src/service/json-string.js'
-import { createLogger } from '../../src/service/logger.js'
+import { firstHeaderValue } from '../../src/service/http/request.js'
+import { createLogger, jsonString } from '../../src/service/log/logger.js'
 
 describe('firstHeaderValue scans rawHeaders for the first value of a name', () => {
   it.each([

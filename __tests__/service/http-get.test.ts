@@ -4,9 +4,12 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, describe, expect, it } from 'vitest'
-import { httpGet } from '../../src/service/http-get.js'
-import { readKeySet } from '../../src/service/key-set.js'
-import { DocumentFetchError, fetchJsonDocument } from '../../src/service/remote-json.js'
+import { readKeySet } from '../../src/service/auth/key-set.js'
+import {
+  DocumentFetchError,
+  fetchJsonDocument,
+  httpGet
+} from '../../src/service/auth/remote-json.js'
 import { testCertificates } from '../fault-kit/certificates.js'
 import { json, startLoopbackServer, type LoopbackServer } from '../fault-kit/http-server.js'
 
@@ -57,9 +60,8 @@ describe('the key set over https', () => {
       // NODE_EXTRA_CA_CERTS is read when node starts: the GET runs in a child process.
       const modules = new URL('../../src/service/', import.meta.url).href
       const script =
-        `const { httpGet } = await import('${modules}http-get.ts');` +
-        `const { readKeySet } = await import('${modules}key-set.ts');` +
-        `const { fetchJsonDocument } = await import('${modules}remote-json.ts');` +
+        `const { fetchJsonDocument, httpGet } = await import('${modules}auth/remote-json.ts');` +
+        `const { readKeySet } = await import('${modules}auth/key-set.ts');` +
         `const keys = await fetchJsonDocument(process.argv[1], readKeySet, ` +
         `{ get: httpGet, signal: AbortSignal.timeout(5000), timeoutMs: 5000 });` +
         `console.log(JSON.stringify(keys))`

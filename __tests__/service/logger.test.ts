@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createBatchingSink } from '../../src/service/log-sink.js'
-import { createLogger, type LogLevel } from '../../src/service/logger.js'
+import { createBatchingSink } from '../../src/service/log/sink.js'
+import { createLogger, type LogLevel } from '../../src/service/log/logger.js'
 
 const NOW = Date.parse('2026-01-02T03:04:05.678Z')
 

@@ -1,10 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { httpGet, type HttpGet } from '../../src/service/http-get.js'
-import { createIdTokenVerifier } from '../../src/service/id-token.js'
-import { createKeySet, logFetches, type KeySetOptions } from '../../src/service/key-set.js'
-import { createLogger } from '../../src/service/logger.js'
-import { discoverJwksUrl } from '../../src/service/oidc-discovery.js'
-import { MAX_DOCUMENT_BYTES } from '../../src/service/remote-json.js'
+import { discoverJwksUrl } from '../../src/service/auth/discovery.js'
+import { createIdTokenVerifier } from '../../src/service/auth/id-token.js'
+import { createKeySet, logFetches, type KeySetOptions } from '../../src/service/auth/key-set.js'
+import { httpGet, MAX_DOCUMENT_BYTES, type HttpGet } from '../../src/service/auth/remote-json.js'
+import { createLogger } from '../../src/service/log/logger.js'
 import {
   createSigningKey,
   LocalIdentityProvider,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createTurnBatch } from '../../src/service/turn-batch.js'
+import { createTurnBatch } from '../../src/service/http/turn-batch.js'
 
 const fail = (error: unknown): never => {
   throw error

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
-import type { IdTokenVerifier } from '../../src/service/id-token.js'
-import { cachingVerifier, VerificationCache } from '../../src/service/verification-cache.js'
+import type { IdTokenVerifier } from '../../src/service/auth/id-token.js'
+import { cachingVerifier, VerificationCache } from '../../src/service/auth/verification-cache.js'
 import {
   createSigningKey,
   LocalIdentityProvider,

@@ -1,9 +1,8 @@
-import { ConfigError, loadConfig } from './config.js'
-import { GenresFileError } from './genres.js'
-import { createBatchingSink } from './log-sink.js'
-import { createLogger } from './logger.js'
+import { ConfigError, loadConfig } from './app/config.js'
+import { GenresFileError } from './app/genres.js'
+import { createLogger } from './log/logger.js'
+import { createBatchingSink, stdoutWriter } from './log/sink.js'
 import { startService } from './service.js'
-import { stdoutWriter } from './stdout.js'
 
 // The entry point: the only module that reads process.env and handles signals.
 async function main(): Promise<void> {

@@ -1,25 +1,18 @@
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
-import type { TokenVerifier } from './auth-filter.js'
-import type { Config } from './config.js'
-import { loadGenres } from './genres.js'
-import { createIdTokenVerifier, type IdTokenVerifier } from './id-token.js'
-import { GOOGLE_JWKS_URL, isGoogle } from './issuer.js'
-import { createKeySet, logFetches } from './key-set.js'
-import type { Logger } from './logger.js'
-import { discoverJwksUrl } from './oidc-discovery.js'
-import { createRoutes } from './routes.js'
-import { createServiceServer, type ServerLimits } from './server.js'
-import { shutDown, type ShutdownOutcome } from './shutdown.js'
-import { cachingVerifier, VerificationCache } from './verification-cache.js'
+import type { Config } from './app/config.js'
+import { loadGenres } from './app/genres.js'
+import { createRoutes } from './app/routes.js'
+import { createTokenVerifier, type VerifierTuning } from './auth/token-verifier.js'
+import { createServiceServer, type ServerLimits } from './http/server.js'
+import { shutDown, type ShutdownOutcome } from './http/shutdown.js'
+import type { Logger } from './log/logger.js'
+
+// The service assembled: the application's routes behind the HTTP edge, whose filter asks the
+// token verifier (auth/). The entry point (index.ts) and dev mode both start it from here.
 
 /** Tuning that is not an environment setting; tests and the benchmark may override it. */
-export interface ServiceTuning {
-  jwksTimeoutMs: number
-  jwksCooldownMs: number
-  jwksRefreshMs: number
-  cacheMaxEntries: number
-  cacheMaxAgeMs: number
+export interface ServiceTuning extends VerifierTuning {
   shutdownGraceMs: number
   limits: Partial<ServerLimits>
 }
@@ -39,47 +32,6 @@ export interface RunningService {
   /** e.g. http://127.0.0.1:8080/api/ — where the root target is. */
   url: string
   close(): Promise<ShutdownOutcome>
-}
-
-export function createTokenVerifier(
-  config: Config,
-  tuning: ServiceTuning,
-  logger: Logger
-): TokenVerifier {
-  const configuredUrl = config.jwksUrl
-  const keySet = createKeySet({
-    resolveUrl:
-      configuredUrl !== undefined
-        ? async () => configuredUrl
-        : isGoogle(config.issuer)
-          ? async () => GOOGLE_JWKS_URL
-          : (fetch) => discoverJwksUrl(config.issuer, fetch),
-    timeoutMs: tuning.jwksTimeoutMs,
-    cooldownMs: tuning.jwksCooldownMs,
-    refreshMs: tuning.jwksRefreshMs,
-    onFetch: logFetches(logger)
-  })
-  const verifyIdToken = createIdTokenVerifier({
-    clientId: config.clientId,
-    issuer: config.issuer,
-    getKey: keySet.getKey,
-    clockToleranceSec: config.clockToleranceSec
-  })
-  // Only full verifications are logged (at debug), with jose's reason code, never the token.
-  const verifyAndLog: IdTokenVerifier = async (token) => {
-    try {
-      return await verifyIdToken(token)
-    } catch (error) {
-      logger.debug('token rejected', { reason: error instanceof Error ? error.message : 'unknown' })
-      throw error
-    }
-  }
-  if (!config.verifyCache) return (token) => verifyAndLog(token).then(({ subject }) => subject)
-  const cache = new VerificationCache({
-    maxEntries: tuning.cacheMaxEntries,
-    maxAgeMs: tuning.cacheMaxAgeMs
-  })
-  return cachingVerifier(verifyAndLog, cache)
 }
 
 /** Loads the genres, builds the verifier and listens; rejects when GENRES_FILE is bad. */

@@ -1,5 +1,5 @@
-import { loadConfig } from '../../../src/service/config.js'
-import { createLogger } from '../../../src/service/logger.js'
+import { loadConfig } from '../../../src/service/app/config.js'
+import { createLogger } from '../../../src/service/log/logger.js'
 import {
   startService,
   type RunningService,

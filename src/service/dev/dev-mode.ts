@@ -1,5 +1,5 @@
-import { GenresFileError } from '../genres.js'
-import type { Logger } from '../logger.js'
+import { GenresFileError } from '../app/genres.js'
+import type { Logger } from '../log/logger.js'
 import { startService, type RunningService } from '../service.js'
 import { startExamplePage, type RunningExamplePage } from './example-page.js'
 import { DevIdentityProvider, type MintedToken } from './identity-provider.js'

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, type Config } from '../config.js'
+import { ConfigError, loadConfig, type Config } from '../app/config.js'
 import { LOOPBACK_HOST } from './loopback.js'
 
 /** The audience of dev tokens; not a Google client id, so no Google token is accepted. */

@@ -1,7 +1,14 @@
 import type { ServerResponse } from 'node:http'
-import type { Reply } from './handler.js'
 
-/** The single place that builds the JSON replies and writes replies to the socket. */
+/** The single place that builds the replies (the 401 among them) and writes them to the socket. */
+
+/** A complete reply, written by the server in one call. */
+export interface Reply {
+  status: number
+  headers: Readonly<Record<string, string>>
+  /** JSON text; Content-Length is its UTF-8 byte length. */
+  body: string
+}
 
 export function jsonReply(
   status: number,
@@ -46,6 +53,16 @@ export const INTERNAL_ERROR = errorReply(500, 'Internal server error')
 
 export function methodNotAllowed(allow: readonly string[]): Reply {
   return errorReply(405, 'Method not allowed', { Allow: allow.join(', ') })
+}
+
+/** The four fixed CORS headers of spec 4.3, for preflights and authenticated replies. */
+export function corsHeaders(allowedOrigin: string): Readonly<Record<string, string>> {
+  return Object.freeze({
+    'Access-Control-Allow-Origin': allowedOrigin,
+    'Access-Control-Allow-Headers': 'X-Requested-With, Content-Type, Accept, Origin, Authorization',
+    'Access-Control-Allow-Credentials': 'true',
+    'Access-Control-Allow-Methods': 'GET, POST, PUT, DELETE, PATCH, OPTIONS'
+  })
 }
 
 /** Spec 4.3 rule 2: an empty reply carrying the CORS headers. */

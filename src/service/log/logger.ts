@@ -2,8 +2,6 @@ export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'] as const
 export type LogLevel = (typeof LOG_LEVELS)[number]
 type EntryLevel = Exclude<LogLevel, 'silent'>
 
-import { jsonString } from './json-string.js'
-
 export type LogFields = Record<string, string | number | boolean | undefined>
 
 /**
@@ -95,4 +93,41 @@ export function createLogger(
     debug: entry('debug'),
     request
   }
+}
+
+/**
+ * One line per request when its reply is written: method, path without the query, status,
+ * duration, and the subject when authenticated. Headers are never logged, so the token
+ * cannot appear.
+ */
+export function logRequest(
+  logger: Logger,
+  method: string,
+  path: string,
+  status: number,
+  startedAt: number,
+  subject: string | undefined
+): void {
+  logger.request(
+    method,
+    path,
+    status,
+    Math.round((performance.now() - startedAt) * 100) / 100,
+    subject
+  )
+}
+
+/**
+ * A string as a JSON string literal, the same text `JSON.stringify` gives. Paths and
+ * subjects rarely need escaping, so a scan for `"`, `\`, control characters and surrogates
+ * (which JSON.stringify escapes when unpaired) decides whether the cheap form will do.
+ */
+export function jsonString(value: string): string {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i)
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) {
+      return JSON.stringify(value)
+    }
+  }
+  return `"${value}"`
 }

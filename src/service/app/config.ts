@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
-import { LOG_LEVELS, type LogLevel } from './logger.js'
-import { GOOGLE_ISSUER, normaliseIssuer } from './issuer.js'
+import { GOOGLE_ISSUER, normaliseIssuer } from '../auth/issuer.js'
+import { LOG_LEVELS, type LogLevel } from '../log/logger.js'
 
 /** Settings of the service, read from the environment and validated in exactly one place. */
 export interface Config {
@@ -30,7 +30,9 @@ export class ConfigError extends Error {
   }
 }
 
-export const DEFAULT_GENRES_FILE = fileURLToPath(new URL('../../data/genres.json', import.meta.url))
+export const DEFAULT_GENRES_FILE = fileURLToPath(
+  new URL('../../../data/genres.json', import.meta.url)
+)
 
 type Env = Readonly<Record<string, string | undefined>>
 

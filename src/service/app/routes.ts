@@ -1,6 +1,17 @@
+import { bodyReply, jsonReply, methodNotAllowed, NOT_FOUND, type Reply } from '../http/responses.js'
 import type { Genre } from './genres.js'
-import type { Handler } from './handler.js'
-import { bodyReply, jsonReply, methodNotAllowed, NOT_FOUND } from './responses.js'
+
+/** What a handler sees of a request: no socket, so handlers stay pure and easy to test. */
+export interface HandlerRequest {
+  method: string
+  /** The path relative to BASE_PATH without the query; undefined outside BASE_PATH. */
+  path: string | undefined
+  /** The ID token's `sub`, set when the filter authenticated the request (rule 6). */
+  subject: string | undefined
+}
+
+/** A throw or rejection becomes a 500 without details. */
+export type Handler = (request: HandlerRequest) => Reply | Promise<Reply>
 
 const READ_METHODS = ['GET', 'HEAD']
 
@@ -11,6 +22,7 @@ export interface Routes {
   protected: Handler
 }
 
+/** The service's routes; a new one goes into `protected` (behind the filter) or `root`. */
 export function createRoutes(genres: readonly Genre[]): Routes {
   // Built once: the list does not change while the service runs.
   const genresReply = bodyReply(200, JSON.stringify(genres.map(({ id, name }) => ({ id, name }))))

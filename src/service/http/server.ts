@@ -1,23 +1,21 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
-import { applyFilter, type FilterDecision, type TokenVerifier } from './auth-filter.js'
-import { corsHeaders } from './cors.js'
-import { firstHeaderValue } from './first-header.js'
-import type { Handler, Reply } from './handler.js'
-import type { LogFields, Logger } from './logger.js'
-import { logRequest } from './request-log.js'
+import type { Handler, Routes } from '../app/routes.js'
+import { applyFilter, type FilterDecision, type TokenVerifier } from '../auth/filter.js'
+import { logRequest, type LogFields, type Logger } from '../log/logger.js'
+import { firstHeaderValue, pathOf, relativePath } from './request.js'
 import {
+  corsHeaders,
   headerList,
   INTERNAL_ERROR,
   preflightReply,
   UNAUTHORISED,
-  writeReply
+  writeReply,
+  type Reply
 } from './responses.js'
-import type { Routes } from './routes.js'
-import { pathOf, relativePath } from './target.js'
 import { createTurnBatch } from './turn-batch.js'
 
 // node:http comes through getBuiltinModule: its ES import also loads Node's internal fetch
-// implementation (undici), which the service does not use (see http-get.ts).
+// implementation (undici), which the service does not use (see auth/remote-json.ts).
 const { createServer } = process.getBuiltinModule('node:http')
 
 /** One request on its way from the filter to its reply. */

@@ -1,7 +1,12 @@
 import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose'
-import { httpGet, type HttpGet } from './http-get.js'
-import type { Logger } from './logger.js'
-import { DocumentFetchError, fetchJsonDocument, type ReadDocument } from './remote-json.js'
+import type { Logger } from '../log/logger.js'
+import {
+  DocumentFetchError,
+  fetchJsonDocument,
+  httpGet,
+  type HttpGet,
+  type ReadDocument
+} from './remote-json.js'
 
 /** The key set could not be fetched; requests needing it get 401, never 5xx. */
 export class KeySetUnavailableError extends Error {

@@ -1,4 +1,4 @@
-import { relativePath } from './target.js'
+import { relativePath } from '../http/request.js'
 
 /** What the filter of spec 4.3 decides for one request; the server acts on it. */
 export type FilterDecision =
