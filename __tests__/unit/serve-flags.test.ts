@@ -52,4 +52,12 @@ describe('npm run serve, from the root or the service, starts node as npm start 
     expect(root['serve:dev']).toBe('exec npm --prefix service run dev')
     expect(root['service:build']).toBe('npm --prefix service run build')
   })
+
+  it('the container runs the same command as npm start, as PID 1 (exec form)', () => {
+    const flags = readStartNodeFlags('service/package.json')
+    const command = JSON.stringify(['node', ...flags, 'dist/index.js']).replaceAll(',', ', ')
+    expect(readFileSync('service/Containerfile', 'utf8')).toMatch(
+      new RegExp(`^CMD ${command.replace(/[[\]]/g, '\\$&')}$`, 'm')
+    )
+  })
 })
