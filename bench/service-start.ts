@@ -1,35 +1,39 @@
 // How the service benchmark starts the service: with the node flags of the production start
-// command, package.json's `serve` script, read from there so that the two cannot drift apart.
+// command, the `start` script of service/package.json, read from there so that the two cannot
+// drift apart.
 import { readFileSync } from 'node:fs'
 
-/** The entry point the `serve` script runs after compiling `src/service`. */
-export const SERVICE_ENTRY = 'build/service/index.js'
+/** The entry point the `start` script runs, relative to the service's package. */
+export const START_ENTRY = 'dist/index.js'
 
-/** The `serve` script does not run `exec node [--flags] build/service/index.js`. */
-export class ServeScriptError extends Error {
+/** The same entry point from the repository's root, where the benchmark runs. */
+export const SERVICE_ENTRY = `service/${START_ENTRY}`
+
+/** The `start` script does not run `exec node [--flags] dist/index.js`. */
+export class StartScriptError extends Error {
   constructor(script: string) {
     super(
-      `package.json's "serve" script must end in "exec node [--flag…] ${SERVICE_ENTRY}" ` +
+      `service/package.json's "start" script must be "exec node [--flag…] ${START_ENTRY}" ` +
         `for the service benchmark to start the service the same way; it is: ${script}`
     )
-    this.name = 'ServeScriptError'
+    this.name = 'StartScriptError'
   }
 }
 
 /**
- * The node flags of a `serve` script, in order, e.g.
- * `serveNodeFlags('tsc -p x.json && exec node --max-semi-space-size=2 build/service/index.js')`
- * is `['--max-semi-space-size=2']`. Only `--flag` and `--flag=value` words are accepted (no
+ * The node flags of a `start` script, in order, e.g.
+ * `startNodeFlags('exec node --max-semi-space-size=2 dist/index.js')` is
+ * `['--max-semi-space-size=2']`. Only `--flag` and `--flag=value` words are accepted (no
  * quoting, no environment), so the script and the benchmark cannot read them differently.
  */
-export function serveNodeFlags(script: string): string[] {
+export function startNodeFlags(script: string): string[] {
   const match = /(?:^|&&|;)\s*exec node((?:\s+--[\w-]+(?:=[\w.,/-]+)?)*)\s+(\S+)\s*$/.exec(script)
-  if (match === null || match[2] !== SERVICE_ENTRY) throw new ServeScriptError(script)
+  if (match === null || match[2] !== START_ENTRY) throw new StartScriptError(script)
   return (match[1] ?? '').split(/\s+/).filter((word) => word !== '')
 }
 
-/** The node flags of the `serve` script in the package.json at `path`. */
-export function readServeNodeFlags(path: string): string[] {
+/** The node flags of the `start` script in the package.json at `path`. */
+export function readStartNodeFlags(path: string): string[] {
   const manifest = JSON.parse(readFileSync(path, 'utf8')) as { scripts?: Record<string, string> }
-  return serveNodeFlags(manifest.scripts?.serve ?? '')
+  return startNodeFlags(manifest.scripts?.start ?? '')
 }

@@ -4,7 +4,7 @@
 // Every run starts fresh child processes, with a clean environment: two node:http floors
 // (`service-floor-server.mjs`, bare and batched per turn), the compiled service with its
 // verification cache on (one token, then 64 in turn) and with it off, started with the node
-// flags of package.json's `serve`
+// flags of service/package.json's `start`
 // script (`service-start.ts`), and, for the cold-verification reference, a plain
 // `crypto.verify` loop (`service-verify-floor.mjs`). A run has a few rounds; in each, the load
 // (autocannon in this process, or wrk) runs against one target at a time, in an order that
@@ -21,7 +21,7 @@ import autocannon from 'autocannon'
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey } from 'jose'
 import { median, printTable, range } from './stats.js'
 import { readCpuMs, readPeakRssMb } from './service-proc.js'
-import { readServeNodeFlags, SERVICE_ENTRY } from './service-start.js'
+import { readStartNodeFlags, SERVICE_ENTRY } from './service-start.js'
 
 const CLIENT_ID = 'bench-client'
 /** Distinct tokens of the cold-verification arms, sent in rotation. */
@@ -34,8 +34,8 @@ const USAGE = `npm run bench:service -- [--runs 3] [--rounds 3] [--duration 3] [
   [--connections 32]
   [--load autocannon|wrk] [--log-level info] [--service-flags='<node flags>'] [--pin auto|on|off]
 
---service-flags replaces the node flags of package.json's "serve" script, to compare others
-('' for none); without it the service starts exactly as "npm run serve" starts it.
+--service-flags replaces the node flags of service/package.json's "start" script, to compare
+others ('' for none); without it the service starts exactly as "npm start" starts it there.
 --pin puts the load generator on CPU 0 and the servers on CPU 1 (taskset); auto does so when
 taskset is there and the machine has at least 2 CPUs.`
 
@@ -95,9 +95,9 @@ function readOptions(): Options {
     logLevel: values['log-level'],
     serviceFlags:
       given === undefined
-        ? readServeNodeFlags('package.json')
+        ? readStartNodeFlags('service/package.json')
         : given.split(/\s+/).filter((word) => word !== ''),
-    flagsFrom: given === undefined ? 'the "serve" script' : '--service-flags',
+    flagsFrom: given === undefined ? 'service/package.json\'s "start" script' : '--service-flags',
     pin: values.pin === 'on' || (values.pin === 'auto' && canPin)
   }
 }

@@ -1,0 +1,35 @@
+import { ConfigError, loadConfig } from './app/config.js';
+import { GenresFileError } from './app/genres.js';
+import { createLogger } from './log/logger.js';
+import { createBatchingSink, stdoutWriter } from './log/sink.js';
+import { startService } from './service.js';
+// The entry point: the only module that reads process.env and handles signals.
+async function main() {
+    const config = loadConfig(process.env);
+    const sink = createBatchingSink(stdoutWriter());
+    const logger = createLogger(config.logLevel, sink.write);
+    const service = await startService(config, logger);
+    console.log(`genre service listening on ${service.url}`);
+    let stopping = false;
+    const stop = (signal) => {
+        if (stopping)
+            return;
+        stopping = true;
+        logger.info('shutting down', { signal });
+        service.close().then((outcome) => {
+            logger.info('stopped', { outcome });
+            sink.flush();
+            process.exit(0);
+        });
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+}
+main().catch((error) => {
+    // Catch once at the edge: a bad setting is reported by name, anything else by type only.
+    const message = error instanceof ConfigError || error instanceof GenresFileError
+        ? error.message
+        : `${error instanceof Error ? error.name : 'Error'}: ${error instanceof Error ? error.message : ''}`;
+    console.error(`genre service refused to start: ${message}`);
+    process.exit(1);
+});

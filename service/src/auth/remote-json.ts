@@ -1,0 +1,146 @@
+import type { IncomingMessage } from 'node:http'
+
+// How the key set and discovery documents are fetched: a GET over node:http(s) (httpGet), and
+// the bounded, checked read of its JSON body (fetchJsonDocument).
+
+/**
+ * What the key set needs of an HTTP GET: the status, the declared length and the body as it
+ * arrives, and a way to stop reading.
+ */
+export interface HttpReply {
+  status: number
+  /** The Content-Length header as a number; NaN when there is none. */
+  contentLength: number
+  body: AsyncIterable<Uint8Array>
+  /** Drops the connection: nothing more is read. */
+  discard(): void
+}
+
+/** A GET of an identity-provider document; tests may wrap the real one. */
+export type HttpGet = (url: string, signal: AbortSignal) => Promise<HttpReply>
+
+// node:http and node:https come through getBuiltinModule: an ES import of node:http also
+// loads Node's internal fetch implementation (undici: 7–9 MB more at the peak under load,
+// and a slower start), which the service does not use.
+const clients = {
+  'http:': () => process.getBuiltinModule('node:http'),
+  'https:': () => process.getBuiltinModule('node:https')
+}
+
+/**
+ * GET `url` with node:http or node:https. Redirects are not followed (a 3xx is a reply like
+ * any other), and the request and its body are aborted with `signal`.
+ */
+export const httpGet: HttpGet = (url, signal) => {
+  const target = new URL(url)
+  const client =
+    target.protocol === 'http:' || target.protocol === 'https:'
+      ? clients[target.protocol]()
+      : undefined
+  if (client === undefined)
+    return Promise.reject(new TypeError(`not an http(s) URL: ${target.protocol}`))
+  return new Promise((resolve, reject) => {
+    const request = client.get(
+      target,
+      { headers: { accept: 'application/json' }, signal },
+      (response: IncomingMessage) =>
+        resolve({
+          status: response.statusCode ?? 0,
+          contentLength: Number(response.headers['content-length'] ?? NaN),
+          body: response,
+          discard: () => response.destroy()
+        })
+    )
+    request.once('error', reject)
+  })
+}
+
+/** Key sets and discovery documents are a few KiB; nothing an identity provider sends is near this. */
+export const MAX_DOCUMENT_BYTES = 1024 * 1024
+
+/** What a document must look like: its typed value, or the problem for the log. */
+export type ReadDocument<T> = (document: unknown) => { value: T } | { problem: string }
+
+/**
+ * A fetch of an identity-provider document failed. `reason` is short and safe to log: the
+ * HTTP status, time-out, size, "not JSON" or the shape problem; never a body or a token.
+ */
+export class DocumentFetchError extends Error {
+  constructor(readonly reason: string) {
+    super(reason)
+    this.name = 'DocumentFetchError'
+  }
+}
+
+export interface FetchJsonOptions {
+  get: HttpGet
+  /** Aborts the request and the reading of its body. */
+  signal: AbortSignal
+  timeoutMs: number
+  maxBytes?: number
+}
+
+/**
+ * GETs `url` and returns the JSON document `read` accepts. Anything else — a status other
+ * than 200, a time-out, a body over `maxBytes` (the connection is dropped once that much
+ * has arrived), a body that is not JSON or not the right shape — throws DocumentFetchError.
+ */
+export async function fetchJsonDocument<T>(
+  url: string,
+  read: ReadDocument<T>,
+  options: FetchJsonOptions
+): Promise<T> {
+  const maxBytes = options.maxBytes ?? MAX_DOCUMENT_BYTES
+  let text: string
+  try {
+    const reply = await options.get(url, options.signal)
+    if (reply.status !== 200) {
+      // An error page is not read at all, however large it is.
+      reply.discard()
+      throw new DocumentFetchError(`HTTP ${reply.status}`)
+    }
+    text = await readAtMost(reply, maxBytes)
+  } catch (error) {
+    throw causeOf(error, options)
+  }
+  let document: unknown
+  try {
+    document = JSON.parse(text)
+  } catch {
+    throw new DocumentFetchError('not JSON')
+  }
+  const outcome = read(document)
+  if ('problem' in outcome) throw new DocumentFetchError(outcome.problem)
+  return outcome.value
+}
+
+async function readAtMost(reply: HttpReply, maxBytes: number): Promise<string> {
+  const tooLarge = (): DocumentFetchError => {
+    reply.discard()
+    return new DocumentFetchError(`body larger than ${maxBytes} bytes`)
+  }
+  if (reply.contentLength > maxBytes) throw tooLarge()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for await (const chunk of reply.body) {
+    size += chunk.byteLength
+    if (size > maxBytes) throw tooLarge()
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+function causeOf(error: unknown, options: FetchJsonOptions): DocumentFetchError {
+  if (error instanceof DocumentFetchError) return error
+  // The signal is the time-out: whatever the request or the body reports once it has fired
+  // (an AbortError, a reset), the cause is the time-out.
+  if (options.signal.aborted)
+    return new DocumentFetchError(`timed out after ${options.timeoutMs} ms`)
+  const code =
+    error instanceof Error && 'code' in error && typeof error.code === 'string'
+      ? error.code
+      : error instanceof Error
+        ? error.name
+        : 'unknown'
+  return new DocumentFetchError(`network error (${code})`)
+}

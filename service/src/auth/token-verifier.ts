@@ -1,0 +1,63 @@
+import type { Config } from '../app/config.js'
+import type { Logger } from '../log/logger.js'
+import { discoverJwksUrl } from './discovery.js'
+import type { TokenVerifier } from './filter.js'
+import { createIdTokenVerifier, type IdTokenVerifier } from './id-token.js'
+import { GOOGLE_JWKS_URL, isGoogle } from './issuer.js'
+import { createKeySet, logFetches } from './key-set.js'
+import { cachingVerifier, VerificationCache } from './verification-cache.js'
+
+/** The key set's and the cache's tuning; not environment settings (see ServiceTuning). */
+export interface VerifierTuning {
+  jwksTimeoutMs: number
+  jwksCooldownMs: number
+  jwksRefreshMs: number
+  cacheMaxEntries: number
+  cacheMaxAgeMs: number
+}
+
+/**
+ * The filter's verifier (spec 4.3 rule 5) as the settings make it: the identity provider's key
+ * set (Google's, OIDC_JWKS_URL, or found by discovery), the ID-token checks, and the
+ * verification cache in front unless VERIFY_CACHE is off.
+ */
+export function createTokenVerifier(
+  config: Config,
+  tuning: VerifierTuning,
+  logger: Logger
+): TokenVerifier {
+  const configuredUrl = config.jwksUrl
+  const keySet = createKeySet({
+    resolveUrl:
+      configuredUrl !== undefined
+        ? async () => configuredUrl
+        : isGoogle(config.issuer)
+          ? async () => GOOGLE_JWKS_URL
+          : (fetch) => discoverJwksUrl(config.issuer, fetch),
+    timeoutMs: tuning.jwksTimeoutMs,
+    cooldownMs: tuning.jwksCooldownMs,
+    refreshMs: tuning.jwksRefreshMs,
+    onFetch: logFetches(logger)
+  })
+  const verifyIdToken = createIdTokenVerifier({
+    clientId: config.clientId,
+    issuer: config.issuer,
+    getKey: keySet.getKey,
+    clockToleranceSec: config.clockToleranceSec
+  })
+  // Only full verifications are logged (at debug), with jose's reason code, never the token.
+  const verifyAndLog: IdTokenVerifier = async (token) => {
+    try {
+      return await verifyIdToken(token)
+    } catch (error) {
+      logger.debug('token rejected', { reason: error instanceof Error ? error.message : 'unknown' })
+      throw error
+    }
+  }
+  if (!config.verifyCache) return (token) => verifyAndLog(token).then(({ subject }) => subject)
+  const cache = new VerificationCache({
+    maxEntries: tuning.cacheMaxEntries,
+    maxAgeMs: tuning.cacheMaxAgeMs
+  })
+  return cachingVerifier(verifyAndLog, cache)
+}
