@@ -32245,7 +32245,14 @@ const MAX_PATH_CHARS = 1000;
  */
 function locator(baseDir, repoRoot, exists = isFile) {
     const root = external_node_path_default().resolve(repoRoot);
+    // Many issues share a file: each path is checked once.
+    const known = new Map();
     return (serverPath) => {
+        if (!known.has(serverPath))
+            known.set(serverPath, locate(serverPath));
+        return known.get(serverPath);
+    };
+    function locate(serverPath) {
         if (!isSafeRelative(serverPath))
             return undefined;
         const absolute = external_node_path_default().resolve(baseDir, ...serverPath.split('/'));
@@ -32255,7 +32262,7 @@ function locator(baseDir, repoRoot, exists = isFile) {
         if (!exists(absolute))
             return undefined;
         return relative.split((external_node_path_default()).sep).join('/');
-    };
+    }
 }
 function isSafeRelative(serverPath) {
     if (serverPath === '' || serverPath.length > MAX_PATH_CHARS)

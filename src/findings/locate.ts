@@ -54,7 +54,14 @@ export function locator(
   exists: FileCheck = isFile
 ): (serverPath: string) => string | undefined {
   const root = path.resolve(repoRoot)
+  // Many issues share a file: each path is checked once.
+  const known = new Map<string, string | undefined>()
   return (serverPath) => {
+    if (!known.has(serverPath)) known.set(serverPath, locate(serverPath))
+    return known.get(serverPath)
+  }
+
+  function locate(serverPath: string): string | undefined {
     if (!isSafeRelative(serverPath)) return undefined
     const absolute = path.resolve(baseDir, ...serverPath.split('/'))
     const relative = path.relative(root, absolute)
