@@ -34512,6 +34512,66 @@ function address(href) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/report/evidence-link.ts
+
+/** Issue-count metrics and the issues page's filter that lists what they count. */
+const ISSUE_FILTERS = {
+    violations: {},
+    blocker_violations: { severities: 'BLOCKER' },
+    critical_violations: { severities: 'CRITICAL' },
+    major_violations: { severities: 'MAJOR' },
+    minor_violations: { severities: 'MINOR' },
+    info_violations: { severities: 'INFO' },
+    bugs: { types: 'BUG' },
+    vulnerabilities: { types: 'VULNERABILITY' },
+    code_smells: { types: 'CODE_SMELL' },
+    software_quality_reliability_issues: { impactSoftwareQualities: 'RELIABILITY' },
+    software_quality_security_issues: { impactSoftwareQualities: 'SECURITY' },
+    software_quality_maintainability_issues: { impactSoftwareQualities: 'MAINTAINABILITY' },
+    software_quality_blocker_issues: { impactSeverities: 'BLOCKER' },
+    software_quality_high_issues: { impactSeverities: 'HIGH' }
+};
+/** Hotspot metrics: their page is the security hotspots'. */
+const HOTSPOT_METRICS = new Set([
+    'security_hotspots',
+    'security_hotspots_reviewed',
+    'security_review_rating'
+]);
+/**
+ * The address of the condition's evidence, or undefined when the project is unknown.
+ *
+ * @example evidenceUrl(result, { metricKey: 'new_blocker_violations', … })
+ * // 'https://sonar.example.com/project/issues?id=shop&resolved=false&inNewCodePeriod=true&severities=BLOCKER'
+ */
+function evidenceUrl(result, condition) {
+    if (!result.projectKey)
+        return undefined;
+    const base = serverBase(new URL(result.serverUrl));
+    const onNewCode = condition.metricKey.startsWith('new_');
+    const metric = onNewCode ? condition.metricKey.slice('new_'.length) : condition.metricKey;
+    const query = new URLSearchParams({ id: result.projectKey });
+    if (result.pullRequest)
+        query.set('pullRequest', result.pullRequest);
+    else if (result.branch)
+        query.set('branch', result.branch);
+    const filter = ISSUE_FILTERS[metric];
+    if (filter) {
+        query.set('resolved', 'false');
+        if (onNewCode)
+            query.set('inNewCodePeriod', 'true');
+        for (const [name, value] of Object.entries(filter))
+            query.set(name, value);
+        return new URL(`project/issues?${query.toString()}`, base).href;
+    }
+    if (HOTSPOT_METRICS.has(metric)) {
+        if (onNewCode)
+            query.set('inNewCodePeriod', 'true');
+        return new URL(`security_hotspots?${query.toString()}`, base).href;
+    }
+    query.set('metric', condition.metricKey);
+    return new URL(`component_measures?${query.toString()}`, base).href;
+}
+
 ;// CONCATENATED MODULE: ./src/report/summary-text.ts
 
 /**
@@ -34667,6 +34727,7 @@ function parse(address) {
 
 
 
+
 /**
  * How much the summary and the messages show. GitHub refuses a step summary over 1 MiB: the
  * summary stays within `bytes` (UTF-8) whatever the server sends.
@@ -34720,7 +34781,7 @@ function renderSummary(result, options = {}) {
         maxBytes: Math.floor((maxBytes - byteSize([...head, ...tail])) / 3),
         fileLink: options.fileLink
     });
-    const table = conditionsBlock(result.conditions, maxBytes - byteSize([...head, ...issues, ...tail]));
+    const table = conditionsBlock(result, maxBytes - byteSize([...head, ...issues, ...tail]));
     const summary = blocks([...head, ...table, ...issues, ...tail]);
     // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
     if (Buffer.byteLength(summary) <= maxBytes)
@@ -34744,7 +34805,10 @@ function gateFailureMessage(result) {
     const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR');
     const where = result.projectKey ? ` for ${cut(result.projectKey, QUOTE_LIMITS.short)}` : '';
     const listed = failing.slice(0, SUMMARY_LIMITS.failuresListed);
-    const lines = listed.map((evaluated) => `- ${describeCondition(evaluated)}`);
+    const lines = listed.map((evaluated) => {
+        const evidence = evidenceUrl(result, evaluated.condition);
+        return `- ${describeCondition(evaluated)}${evidence ? ` (${evidence})` : ''}`;
+    });
     if (failing.length > listed.length) {
         lines.push(`- … and ${failing.length - listed.length} more: see the job summary`);
     }
@@ -34831,7 +34895,8 @@ const TABLE_END = ['</tbody>', '</table>'];
 /** Room kept for the table's frame and the "… and N more" line. */
 const TABLE_FRAME_BYTES = 1000;
 /** The conditions table: as many rows as `SUMMARY_LIMITS.rows` and `budget` bytes allow. */
-function conditionsBlock(conditions, budget) {
+function conditionsBlock(result, budget) {
+    const { conditions } = result;
     if (conditions.length === 0) {
         return ['<p>The server returned no conditions for this analysis.</p>'];
     }
@@ -34839,7 +34904,7 @@ function conditionsBlock(conditions, budget) {
     const rows = [];
     let bytes = TABLE_FRAME_BYTES;
     for (const evaluated of ordered.slice(0, SUMMARY_LIMITS.rows)) {
-        const row = tableRow(evaluated);
+        const row = tableRow(evaluated, evidenceUrl(result, evaluated.condition));
         bytes += Buffer.byteLength(row) + 1;
         if (bytes > budget)
             break;
@@ -34851,12 +34916,13 @@ function conditionsBlock(conditions, budget) {
         : [];
     return [...TABLE_HEAD, ...rows, ...TABLE_END, ...note];
 }
-function tableRow({ condition }) {
+function tableRow({ condition }, evidence) {
     const { status, actualValue } = condition;
     const threshold = thresholdWords(condition) ?? 'no threshold sent';
     const icon = STATUS_ICONS[status];
+    const name = summaryText(metricName(condition));
     const cells = [
-        summaryText(metricName(condition)),
+        evidence ? `<a href="${summaryText(evidence, Infinity)}">${name}</a>` : name,
         `${icon ? `${icon} ` : ''}${summaryText(status)}`,
         summaryText(formatValue(condition, actualValue)),
         summaryText(threshold)
@@ -36357,6 +36423,7 @@ function annotateNewIssues(outcomes, log, { checkRun }) {
 
 
 
+
 /**
  * The pull-request comment of one project. GitHub renders a comment as it renders the job
  * summary (Markdown with raw HTML), so the comment is written the same way: HTML blocks with
@@ -36458,7 +36525,7 @@ function commentBody(outcome, commitSha, options = {}) {
         maxBytes: Math.floor((maxChars - pull_request_comment_body_length([...head, ...tail])) / 3),
         fileLink: options.fileLink
     });
-    const list = conditionsList(result.conditions, maxChars - pull_request_comment_body_length([...head, ...issues, ...tail]));
+    const list = conditionsList(result, maxChars - pull_request_comment_body_length([...head, ...issues, ...tail]));
     return bounded([...head, ...list, ...issues, ...tail], { marker, heading, maxChars });
 }
 /** Room kept for the list's frame and its "… and N more" line. */
@@ -36486,15 +36553,17 @@ function conditionsIntro(conditions) {
     return `<p>${parts.filter(Boolean).join(', ')}:</p>`;
 }
 /** The failing and warning conditions in words, as many as the limits and `budget` allow. */
-function conditionsList(conditions, budget) {
-    const all = listed(conditions);
+function conditionsList(result, budget) {
+    const all = listed(result.conditions);
     if (all.length === 0)
         return [];
     const items = [];
     let chars = LIST_FRAME_CHARS;
     for (const evaluated of all.slice(0, COMMENT_LIMITS.conditions)) {
         const icon = LISTED_ICONS[evaluated.condition.status] ?? '';
-        const item = `<li>${icon} ${summaryText(describeCondition(evaluated), QUOTE_LIMITS.long)}</li>`;
+        const words = summaryText(describeCondition(evaluated), QUOTE_LIMITS.long);
+        const evidence = evidenceUrl(result, evaluated.condition);
+        const item = `<li>${icon} ${evidence ? `<a href="${summaryText(evidence, Infinity)}">${words}</a>` : words}</li>`;
         chars += item.length + 1;
         if (chars > budget)
             break;

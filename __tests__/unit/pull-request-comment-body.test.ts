@@ -133,6 +133,10 @@ describe('the comment says the verdict, the failing conditions in words, the lin
       '❌ Coverage on New Code is 82.51% (fails when less than 85%)'
     )
     expect(rendered.of('a').map(({ attributes }) => attributes['href'])).toEqual([
+      'https://sonar.example.com/component_measures?id=web&metric=new_coverage',
+      'https://sonar.example.com/project/issues?id=web&resolved=false&inNewCodePeriod=true&severities=BLOCKER',
+      'https://sonar.example.com/project/issues?id=web&resolved=false&inNewCodePeriod=true&severities=CRITICAL',
+      'https://sonar.example.com/component_measures?id=web&metric=open_issues',
       'https://sonar.example.com/dashboard?id=my-project'
     ])
     expect(rendered.text).toContain('For commit 0123456 · analysis AYAnalysis1')
@@ -165,12 +169,12 @@ describe('the comment says the verdict, the failing conditions in words, the lin
     const elsewhere = renderAsGitHub(
       commentBody(read({ dashboardUrl: 'https://evil.example/dashboard?id=p' }), SHA)
     )
-    expect(elsewhere.of('a')).toEqual([])
+    expect(elsewhere.of('a').filter(({ text }) => text.startsWith('See '))).toEqual([])
     expect(elsewhere.text).toContain(
       "dashboard (not linked: not on the server's origin) https://evil.example/dashboard?id=p"
     )
     const script = renderAsGitHub(commentBody(read({ dashboardUrl: 'javascript:alert(1)' }), SHA))
-    expect(script.of('a')).toEqual([])
+    expect(script.of('a').filter(({ text }) => text.startsWith('See '))).toEqual([])
     expect(script.text).not.toMatch(/alert|dashboard/)
   })
 

@@ -1,7 +1,9 @@
 import type { EvaluatedCondition } from '../gate/evaluate.js'
+import type { GateResult } from '../gate/check.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
 import { dashboardAddress } from './dashboard-link.js'
+import { evidenceUrl } from './evidence-link.js'
 import { newIssuesBlock, type FileLink } from './new-issues-block.js'
 import { projectName } from './overview.js'
 import { blocks, headline, SUMMARY_LIMITS } from './summary.js'
@@ -128,7 +130,7 @@ export function commentBody(
     maxBytes: Math.floor((maxChars - length([...head, ...tail])) / 3),
     fileLink: options.fileLink
   })
-  const list = conditionsList(result.conditions, maxChars - length([...head, ...issues, ...tail]))
+  const list = conditionsList(result, maxChars - length([...head, ...issues, ...tail]))
   return bounded([...head, ...list, ...issues, ...tail], { marker, heading, maxChars })
 }
 
@@ -162,14 +164,16 @@ function conditionsIntro(conditions: readonly EvaluatedCondition[]): string {
 }
 
 /** The failing and warning conditions in words, as many as the limits and `budget` allow. */
-function conditionsList(conditions: readonly EvaluatedCondition[], budget: number): string[] {
-  const all = listed(conditions)
+function conditionsList(result: GateResult, budget: number): string[] {
+  const all = listed(result.conditions)
   if (all.length === 0) return []
   const items: string[] = []
   let chars = LIST_FRAME_CHARS
   for (const evaluated of all.slice(0, COMMENT_LIMITS.conditions)) {
     const icon = LISTED_ICONS[evaluated.condition.status] ?? ''
-    const item = `<li>${icon} ${summaryText(describeCondition(evaluated), QUOTE_LIMITS.long)}</li>`
+    const words = summaryText(describeCondition(evaluated), QUOTE_LIMITS.long)
+    const evidence = evidenceUrl(result, evaluated.condition)
+    const item = `<li>${icon} ${evidence ? `<a href="${summaryText(evidence, Infinity)}">${words}</a>` : words}</li>`
     chars += item.length + 1
     if (chars > budget) break
     items.push(item)

@@ -4,6 +4,7 @@ import { seconds } from '../gate/wait-for-task.js'
 import type { Log } from '../log.js'
 import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
 import { analysisWarningText } from './analysis-warning.js'
+import { evidenceUrl } from './evidence-link.js'
 import { newIssuesBlock, type FileLink } from './new-issues-block.js'
 import { dashboardAddress } from './dashboard-link.js'
 import { summaryText } from './summary-text.js'
@@ -74,10 +75,7 @@ export function renderSummary(result: GateResult, options: SectionOptions = {}):
     maxBytes: Math.floor((maxBytes - byteSize([...head, ...tail])) / 3),
     fileLink: options.fileLink
   })
-  const table = conditionsBlock(
-    result.conditions,
-    maxBytes - byteSize([...head, ...issues, ...tail])
-  )
+  const table = conditionsBlock(result, maxBytes - byteSize([...head, ...issues, ...tail]))
   const summary = blocks([...head, ...table, ...issues, ...tail])
   // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
   if (Buffer.byteLength(summary) <= maxBytes) return summary
@@ -112,7 +110,10 @@ export function gateFailureMessage(result: GateResult): string {
   const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR')
   const where = result.projectKey ? ` for ${cut(result.projectKey, QUOTE_LIMITS.short)}` : ''
   const listed = failing.slice(0, SUMMARY_LIMITS.failuresListed)
-  const lines = listed.map((evaluated) => `- ${describeCondition(evaluated)}`)
+  const lines = listed.map((evaluated) => {
+    const evidence = evidenceUrl(result, evaluated.condition)
+    return `- ${describeCondition(evaluated)}${evidence ? ` (${evidence})` : ''}`
+  })
   if (failing.length > listed.length) {
     lines.push(`- … and ${failing.length - listed.length} more: see the job summary`)
   }
@@ -215,7 +216,8 @@ const TABLE_END = ['</tbody>', '</table>']
 const TABLE_FRAME_BYTES = 1000
 
 /** The conditions table: as many rows as `SUMMARY_LIMITS.rows` and `budget` bytes allow. */
-function conditionsBlock(conditions: readonly EvaluatedCondition[], budget: number): string[] {
+function conditionsBlock(result: GateResult, budget: number): string[] {
+  const { conditions } = result
   if (conditions.length === 0) {
     return ['<p>The server returned no conditions for this analysis.</p>']
   }
@@ -225,7 +227,7 @@ function conditionsBlock(conditions: readonly EvaluatedCondition[], budget: numb
   const rows: string[] = []
   let bytes = TABLE_FRAME_BYTES
   for (const evaluated of ordered.slice(0, SUMMARY_LIMITS.rows)) {
-    const row = tableRow(evaluated)
+    const row = tableRow(evaluated, evidenceUrl(result, evaluated.condition))
     bytes += Buffer.byteLength(row) + 1
     if (bytes > budget) break
     rows.push(row)
@@ -238,12 +240,13 @@ function conditionsBlock(conditions: readonly EvaluatedCondition[], budget: numb
   return [...TABLE_HEAD, ...rows, ...TABLE_END, ...note]
 }
 
-function tableRow({ condition }: EvaluatedCondition): string {
+function tableRow({ condition }: EvaluatedCondition, evidence: string | undefined): string {
   const { status, actualValue } = condition
   const threshold = thresholdWords(condition) ?? 'no threshold sent'
   const icon = STATUS_ICONS[status]
+  const name = summaryText(metricName(condition))
   const cells = [
-    summaryText(metricName(condition)),
+    evidence ? `<a href="${summaryText(evidence, Infinity)}">${name}</a>` : name,
     `${icon ? `${icon} ` : ''}${summaryText(status)}`,
     summaryText(formatValue(condition, actualValue)),
     summaryText(threshold)
