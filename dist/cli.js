@@ -28861,15 +28861,12 @@ class QualityGateFailure extends ActionError {
     }
 }
 
-;// CONCATENATED MODULE: ./src/report/wording.ts
-
+;// CONCATENATED MODULE: ./src/sonar/metrics.ts
 /**
- * Words for conditions. Every server value they quote (metric keys, values, comparators,
- * statuses) is cut to 200 characters; escaping is left to the destination's gate (the log's
- * `forTheLog`, the summary's `summaryText`).
+ * The metrics quality gates use, as the server names them: the words for conditions read names
+ * and value kinds from here, and the check asks the server for a definition only of keys not
+ * known here. Below both, so the core never imports its presentation.
  */
-/** A server value quoted in our words: at most 200 characters. */
-const quoted = (value) => untrusted_text_cut(value, QUOTE_LIMITS.short);
 /** The kind of value of each type api/metrics/search gives. */
 const KIND_OF_TYPE = {
     RATING: 'rating',
@@ -28884,7 +28881,7 @@ const percent = (name) => ({ name, kind: 'percent' });
 const count = (name) => ({ name, kind: 'count' });
 const minutes = (name) => ({ name, kind: 'minutes' });
 /** The metrics quality gates use, by the key the server sends ("new_" prefix: new code). */
-const METRICS = {
+const KNOWN_METRICS = {
     coverage: percent('Coverage'),
     line_coverage: percent('Line Coverage'),
     branch_coverage: percent('Condition Coverage'),
@@ -28925,168 +28922,52 @@ const METRICS = {
     software_quality_high_issues: count('High Severity Issues')
 };
 const NEW_CODE_PREFIX = 'new_';
-/** The metric as a person reads it: `new_coverage` → "Coverage on New Code". */
-function metricName(metric) {
-    return describeMetric(metric).name;
-}
 /**
  * Whether the action words this metric from its own table (common metrics, and their new-code
  * variants): only for other keys is the server's definition worth a request.
  */
 function isKnownMetric(key) {
-    return (key in METRICS ||
-        (key.startsWith(NEW_CODE_PREFIX) && key.slice(NEW_CODE_PREFIX.length) in METRICS));
+    return (key in KNOWN_METRICS ||
+        (key.startsWith(NEW_CODE_PREFIX) && key.slice(NEW_CODE_PREFIX.length) in KNOWN_METRICS));
 }
-function describeMetric(ref) {
-    const { metricKey, metric: server } = typeof ref === 'string' ? { metricKey: ref, metric: undefined } : ref;
-    const key = quoted(metricKey);
-    const known = METRICS[key];
-    if (known)
-        return known;
-    const base = key.startsWith(NEW_CODE_PREFIX)
-        ? METRICS[key.slice(NEW_CODE_PREFIX.length)]
-        : undefined;
-    if (base)
-        return { name: `${base.name} on New Code`, kind: base.kind };
-    // The server's own name and type, for custom and newer metrics (software quality, MQR...).
-    if (server)
-        return { name: quoted(server.name), kind: KIND_OF_TYPE[server.type] ?? 'text' };
-    if (key.startsWith(NEW_CODE_PREFIX)) {
-        return {
-            name: `${humanize(key.slice(NEW_CODE_PREFIX.length))} on New Code`,
-            kind: guessKind(key)
-        };
-    }
-    return { name: humanize(key), kind: guessKind(key) };
-}
-function guessKind(key) {
-    if (key.endsWith('_rating'))
-        return 'rating';
-    if (key.endsWith('_density') || key.endsWith('_coverage') || key.endsWith('_ratio')) {
-        return 'percent';
-    }
-    return 'count';
-}
-function humanize(key) {
-    const words = key.replace(/_/g, ' ').trim();
-    return words.charAt(0).toUpperCase() + words.slice(1);
-}
-const RATING_LETTERS = ['A', 'B', 'C', 'D', 'E'];
-/** A metric value as a person reads it: rating 3 → "C", 82.5056 → "82.51%". */
-function formatValue(metric, value) {
-    if (value === undefined || value === '')
-        return '–';
-    const number = Number(value);
-    if (!Number.isFinite(number))
-        return quoted(value);
-    switch (describeMetric(metric).kind) {
-        case 'rating':
-            return RATING_LETTERS[Math.round(number) - 1] ?? quoted(value);
-        case 'percent':
-            return `${round(number)}%`;
-        case 'minutes':
-            return formatMinutes(number);
-        case 'milliseconds':
-            return number >= 1000 ? `${round(number / 1000)} s` : `${round(number)} ms`;
-        case 'count':
-            return String(round(number));
-        case 'text':
-            return quoted(value);
-    }
-}
-function round(number) {
-    return Math.round(number * 100) / 100;
-}
-function formatMinutes(total) {
-    const hours = Math.floor(total / 60);
-    const rest = Math.round(total % 60);
-    return hours > 0 ? `${hours} h ${rest} min` : `${rest} min`;
-}
-/** How a comparator reads for a metric: ratings are worse or better, numbers greater or less. */
-function comparatorWords(metric, comparator) {
-    const isRating = describeMetric(metric).kind === 'rating';
-    switch (comparator) {
-        case 'GT':
-            return isRating ? 'worse than' : 'greater than';
-        case 'LT':
-            return isRating ? 'better than' : 'less than';
-        case 'EQ':
-            return 'equal to';
-        case 'NE':
-            return 'not equal to';
-        default:
-            return comparator ? quoted(comparator) : 'compared with';
-    }
+
+;// CONCATENATED MODULE: ./src/secrets.ts
+/** What a secret becomes where it is removed. */
+const REDACTED = '***';
+/** `Basic base64(token + ':')`: the token as user name with an empty password. */
+function basicAuth(token) {
+    return `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
 }
 /**
- * One condition in words, e.g. "Coverage on New Code is 82.51% (fails when less than 85%)", or,
- * without a threshold, "Open Issues is 17 (ERROR by the server, which sent no threshold)".
+ * Every form of the token that could reach a log, the job summary or an output: itself, the
+ * Basic auth header, its base64 part, its URL-encoded form and its form inside a JSON string.
+ * The runner masks each of these in the log; `redactSecrets` removes them everywhere else.
  */
-function describeCondition({ condition }) {
-    const { actualValue, status } = condition;
-    const subject = `${metricName(condition)} is ${formatValue(condition, actualValue)}`;
-    const threshold = thresholdWords(condition);
-    if (threshold === undefined) {
-        return `${subject} (${quoted(status)} by the server, which sent no threshold)`;
-    }
-    return `${subject} (${threshold})`;
+function tokenForms(token) {
+    const header = basicAuth(token);
+    const forms = [
+        token,
+        header,
+        header.slice('Basic '.length),
+        encodeURIComponent(token),
+        JSON.stringify(token).slice(1, -1)
+    ];
+    return [...new Set(forms)];
 }
 /**
- * The condition's threshold in words: "fails when less than 85%", or, on old servers whose
- * condition only warns, "warns when greater than 3"; undefined when the server sent neither.
- */
-function thresholdWords(condition) {
-    const { comparator, errorThreshold, warningThreshold } = condition;
-    const [verb, threshold] = errorThreshold !== undefined ? ['fails', errorThreshold] : ['warns', warningThreshold];
-    if (threshold === undefined)
-        return undefined;
-    return `${verb} when ${comparatorWords(condition, comparator)} ${formatValue(condition, threshold)}`;
-}
-/**
- * What the server counts as new code, in words: `previous_version` → "since the previous
- * version", `days` 30 → "the last 30 days", `reference_branch` main → "compared with branch
- * main"; the date it starts from follows when the server gives it. Old servers write the modes
- * in capitals (PREVIOUS_VERSION, NUMBER_OF_DAYS...).
+ * `text` with every occurrence of every secret replaced by `***`, longest secret first (so a
+ * secret inside a longer one leaves nothing of the longer one). The runner masks the log, not
+ * the job summary or the output file: everything written there goes through this.
  *
- * @example newCodeWords({ mode: 'days', parameter: '30', date: undefined }) // 'the last 30 days'
+ * @example redactSecrets('echoed squ_abc', tokenForms('squ_abc')) // 'echoed ***'
  */
-function newCodeWords(period) {
-    const parameter = period.parameter ? untrusted_text_cut(period.parameter, QUOTE_LIMITS.short) : undefined;
-    const words = (() => {
-        switch (period.mode.toLowerCase()) {
-            case 'previous_version':
-                return 'since the previous version';
-            case 'days':
-            case 'number_of_days':
-                return parameter ? `the last ${parameter} days` : 'the last days';
-            case 'date':
-            case 'specific_date':
-                return 'since a date';
-            case 'version':
-                return parameter ? `since version ${parameter}` : 'since a version';
-            case 'reference_branch':
-                return parameter ? `compared with branch ${parameter}` : 'compared with a reference branch';
-            case 'specific_analysis':
-            case 'previous_analysis':
-                return 'since an analysis';
-            default:
-                return untrusted_text_cut(period.mode, QUOTE_LIMITS.short);
-        }
-    })();
-    return period.date ? `${words} (${untrusted_text_cut(period.date, QUOTE_LIMITS.short)})` : words;
-}
-const CAYC_WORDS = {
-    compliant: 'compliant',
-    'non-compliant': 'not compliant',
-    'over-compliant': 'compliant, with conditions beyond it'
-};
-/** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
-function caycWords(status) {
-    return CAYC_WORDS[status] ?? untrusted_text_cut(status, QUOTE_LIMITS.short);
+function secrets_redactSecrets(text, secrets) {
+    const longestFirst = secrets.filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
+    return longestFirst.reduce((redacted, secret) => redacted.replaceAll(secret, REDACTED), text);
 }
 
 ;// CONCATENATED MODULE: ./src/sonar/authorization.ts
-/** How the token is sent to the server. */
+
 /**
  * The Authorization header for the token: `Bearer <token>`, or `Basic base64(token + ':')`, the
  * token as user name with an empty password.
@@ -29095,10 +28976,6 @@ function caycWords(status) {
  */
 function authorization(token, scheme) {
     return scheme === 'bearer' ? `Bearer ${token}` : basicAuth(token);
-}
-/** `Basic base64(token + ':')`: the token as user name with an empty password. */
-function basicAuth(token) {
-    return `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
 }
 /** The other scheme, tried once when the server answers 401 to the first. */
 function otherScheme(scheme) {
@@ -31668,7 +31545,7 @@ async function checkQualityGates(settings, deps) {
     };
     const several = found.length > 1;
     if (several) {
-        deps.log.info(`Checking ${found.length} analyses at once: ${found.map(({ source }) => check_analyses_quoted(source)).join(', ')}.`);
+        deps.log.info(`Checking ${found.length} analyses at once: ${found.map(({ source }) => quoted(source)).join(', ')}.`);
     }
     try {
         return await Promise.all(found.map(async (entry) => {
@@ -31729,8 +31606,32 @@ function groupedLog(log) {
         }
     };
 }
-function check_analyses_quoted(text) {
+function quoted(text) {
     return oneLine(text, QUOTE_LIMITS.long);
+}
+
+;// CONCATENATED MODULE: ./src/gate/outcome.ts
+/**
+ * The project key, or else where the analysis came from (its report file): how every
+ * destination names the analysis.
+ */
+function projectName(outcome) {
+    return (outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? outcome.source;
+}
+/** The verdicts from worst to best: the step's `status` is the worst of its analyses'. */
+const VERDICT_ORDER = ['ERROR', 'WARN', 'NONE', 'OK'];
+/**
+ * The worst of the gate statuses (ERROR > WARN > NONE > OK); a status the action does not know
+ * counts as NONE; none at all is OK.
+ *
+ * @example worstStatus(['OK', 'ERROR', 'WARN']) // 'ERROR'
+ */
+function outcome_worstStatus(statuses) {
+    const rank = (status) => {
+        const index = VERDICT_ORDER.indexOf(status);
+        return index === -1 ? VERDICT_ORDER.indexOf('NONE') : index;
+    };
+    return VERDICT_ORDER[Math.min(VERDICT_ORDER.length - 1, ...statuses.map(rank))] ?? 'OK';
 }
 
 ;// CONCATENATED MODULE: ./src/report/analysis-warning.ts
@@ -31831,6 +31732,168 @@ function summaryForms(secrets) {
 const PUNCTUATION = /[&<>"'`[\]()|*_~\\]/g;
 function escapeHtml(text) {
     return text.replace(PUNCTUATION, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+;// CONCATENATED MODULE: ./src/report/wording.ts
+
+
+/**
+ * Words for conditions. Every server value they quote (metric keys, values, comparators,
+ * statuses) is cut to 200 characters; escaping is left to the destination's gate (the log's
+ * `forTheLog`, the summary's `summaryText`).
+ */
+/** A server value quoted in our words: at most 200 characters. */
+const wording_quoted = (value) => untrusted_text_cut(value, QUOTE_LIMITS.short);
+/** The metric as a person reads it: `new_coverage` → "Coverage on New Code". */
+function metricName(metric) {
+    return describeMetric(metric).name;
+}
+function describeMetric(ref) {
+    const { metricKey, metric: server } = typeof ref === 'string' ? { metricKey: ref, metric: undefined } : ref;
+    const key = wording_quoted(metricKey);
+    const known = KNOWN_METRICS[key];
+    if (known)
+        return known;
+    const base = key.startsWith(NEW_CODE_PREFIX)
+        ? KNOWN_METRICS[key.slice(NEW_CODE_PREFIX.length)]
+        : undefined;
+    if (base)
+        return { name: `${base.name} on New Code`, kind: base.kind };
+    // The server's own name and type, for custom and newer metrics (software quality, MQR...).
+    if (server)
+        return { name: wording_quoted(server.name), kind: KIND_OF_TYPE[server.type] ?? 'text' };
+    if (key.startsWith(NEW_CODE_PREFIX)) {
+        return {
+            name: `${humanize(key.slice(NEW_CODE_PREFIX.length))} on New Code`,
+            kind: guessKind(key)
+        };
+    }
+    return { name: humanize(key), kind: guessKind(key) };
+}
+function guessKind(key) {
+    if (key.endsWith('_rating'))
+        return 'rating';
+    if (key.endsWith('_density') || key.endsWith('_coverage') || key.endsWith('_ratio')) {
+        return 'percent';
+    }
+    return 'count';
+}
+function humanize(key) {
+    const words = key.replace(/_/g, ' ').trim();
+    return words.charAt(0).toUpperCase() + words.slice(1);
+}
+const RATING_LETTERS = ['A', 'B', 'C', 'D', 'E'];
+/** A metric value as a person reads it: rating 3 → "C", 82.5056 → "82.51%". */
+function formatValue(metric, value) {
+    if (value === undefined || value === '')
+        return '–';
+    const number = Number(value);
+    if (!Number.isFinite(number))
+        return wording_quoted(value);
+    switch (describeMetric(metric).kind) {
+        case 'rating':
+            return RATING_LETTERS[Math.round(number) - 1] ?? wording_quoted(value);
+        case 'percent':
+            return `${round(number)}%`;
+        case 'minutes':
+            return formatMinutes(number);
+        case 'milliseconds':
+            return number >= 1000 ? `${round(number / 1000)} s` : `${round(number)} ms`;
+        case 'count':
+            return String(round(number));
+        case 'text':
+            return wording_quoted(value);
+    }
+}
+function round(number) {
+    return Math.round(number * 100) / 100;
+}
+function formatMinutes(total) {
+    const hours = Math.floor(total / 60);
+    const rest = Math.round(total % 60);
+    return hours > 0 ? `${hours} h ${rest} min` : `${rest} min`;
+}
+/** How a comparator reads for a metric: ratings are worse or better, numbers greater or less. */
+function comparatorWords(metric, comparator) {
+    const isRating = describeMetric(metric).kind === 'rating';
+    switch (comparator) {
+        case 'GT':
+            return isRating ? 'worse than' : 'greater than';
+        case 'LT':
+            return isRating ? 'better than' : 'less than';
+        case 'EQ':
+            return 'equal to';
+        case 'NE':
+            return 'not equal to';
+        default:
+            return comparator ? wording_quoted(comparator) : 'compared with';
+    }
+}
+/**
+ * One condition in words, e.g. "Coverage on New Code is 82.51% (fails when less than 85%)", or,
+ * without a threshold, "Open Issues is 17 (ERROR by the server, which sent no threshold)".
+ */
+function describeCondition({ condition }) {
+    const { actualValue, status } = condition;
+    const subject = `${metricName(condition)} is ${formatValue(condition, actualValue)}`;
+    const threshold = thresholdWords(condition);
+    if (threshold === undefined) {
+        return `${subject} (${wording_quoted(status)} by the server, which sent no threshold)`;
+    }
+    return `${subject} (${threshold})`;
+}
+/**
+ * The condition's threshold in words: "fails when less than 85%", or, on old servers whose
+ * condition only warns, "warns when greater than 3"; undefined when the server sent neither.
+ */
+function thresholdWords(condition) {
+    const { comparator, errorThreshold, warningThreshold } = condition;
+    const [verb, threshold] = errorThreshold !== undefined ? ['fails', errorThreshold] : ['warns', warningThreshold];
+    if (threshold === undefined)
+        return undefined;
+    return `${verb} when ${comparatorWords(condition, comparator)} ${formatValue(condition, threshold)}`;
+}
+/**
+ * What the server counts as new code, in words: `previous_version` → "since the previous
+ * version", `days` 30 → "the last 30 days", `reference_branch` main → "compared with branch
+ * main"; the date it starts from follows when the server gives it. Old servers write the modes
+ * in capitals (PREVIOUS_VERSION, NUMBER_OF_DAYS...).
+ *
+ * @example newCodeWords({ mode: 'days', parameter: '30', date: undefined }) // 'the last 30 days'
+ */
+function newCodeWords(period) {
+    const parameter = period.parameter ? untrusted_text_cut(period.parameter, QUOTE_LIMITS.short) : undefined;
+    const words = (() => {
+        switch (period.mode.toLowerCase()) {
+            case 'previous_version':
+                return 'since the previous version';
+            case 'days':
+            case 'number_of_days':
+                return parameter ? `the last ${parameter} days` : 'the last days';
+            case 'date':
+            case 'specific_date':
+                return 'since a date';
+            case 'version':
+                return parameter ? `since version ${parameter}` : 'since a version';
+            case 'reference_branch':
+                return parameter ? `compared with branch ${parameter}` : 'compared with a reference branch';
+            case 'specific_analysis':
+            case 'previous_analysis':
+                return 'since an analysis';
+            default:
+                return untrusted_text_cut(period.mode, QUOTE_LIMITS.short);
+        }
+    })();
+    return period.date ? `${words} (${untrusted_text_cut(period.date, QUOTE_LIMITS.short)})` : words;
+}
+const CAYC_WORDS = {
+    compliant: 'compliant',
+    'non-compliant': 'not compliant',
+    'over-compliant': 'compliant, with conditions beyond it'
+};
+/** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
+function caycWords(status) {
+    return CAYC_WORDS[status] ?? untrusted_text_cut(status, QUOTE_LIMITS.short);
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
@@ -32058,21 +32121,32 @@ function byteSize(lines) {
     return lines.reduce((total, line) => total + Buffer.byteLength(line) + 1, 0);
 }
 
-;// CONCATENATED MODULE: ./src/gate/outcome.ts
-/** The verdicts from worst to best: the step's `status` is the worst of its analyses'. */
-const VERDICT_ORDER = ['ERROR', 'WARN', 'NONE', 'OK'];
+;// CONCATENATED MODULE: ./src/report/verdict.ts
+
+
+
 /**
- * The worst of the gate statuses (ERROR > WARN > NONE > OK); a status the action does not know
- * counts as NONE; none at all is OK.
+ * The step's verdict, with the message it fails with: `Quality Gate Failure` and each failing
+ * condition of each failing gate, after one line per analysis that could not be read.
  *
- * @example worstStatus(['OK', 'ERROR', 'WARN']) // 'ERROR'
+ * @example const verdict = stepVerdict(outcomes); if (verdict.kind !== 'passed') throw …
  */
-function outcome_worstStatus(statuses) {
-    const rank = (status) => {
-        const index = VERDICT_ORDER.indexOf(status);
-        return index === -1 ? VERDICT_ORDER.indexOf('NONE') : index;
+function stepVerdict(outcomes) {
+    const results = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result] : []));
+    const failures = results.filter(({ status }) => status === 'ERROR').map(gateFailureMessage);
+    const unread = outcomes.filter((outcome) => !outcome.read);
+    if (unread.length > 0) {
+        const lines = unread.map((outcome) => `- ${oneLine(projectName(outcome), QUOTE_LIMITS.long)}: ${outcome.message.split('\n')[0]}`);
+        const head = `${unread.length} of ${outcomes.length} analyses could not be read: their gates are unknown.`;
+        return { kind: 'unread', message: [head, ...lines, ...failures].join('\n') };
+    }
+    if (failures.length > 0)
+        return { kind: 'gate-failed', message: failures.join('\n') };
+    const named = outcomes.length > 1;
+    return {
+        kind: 'passed',
+        statuses: results.map(({ projectKey, status }) => `${named ? `${oneLine(projectKey ?? '', QUOTE_LIMITS.short)} ` : ''}Quality Gate status: ${oneLine(status, QUOTE_LIMITS.short)}`)
     };
-    return VERDICT_ORDER[Math.min(VERDICT_ORDER.length - 1, ...statuses.map(rank))] ?? 'OK';
 }
 
 ;// CONCATENATED MODULE: ./src/report/overview.ts
@@ -32152,10 +32226,6 @@ function unreadSection(outcome, maxBytes) {
     const text = lines.map((line) => summaryText(line, room)).join('<br>');
     return blocks([heading, `<p>${text}</p>`]);
 }
-/** The project key, or else where the analysis came from (its report file). */
-function projectName(outcome) {
-    return (outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? outcome.source;
-}
 /**
  * The annotations of every gate read (see `annotate`); with several analyses each message
  * starts with its project's name, so an annotation says whose it is.
@@ -32177,66 +32247,6 @@ function annotateAll(outcomes, log) {
             endGroup: () => log.endGroup()
         });
     }
-}
-
-;// CONCATENATED MODULE: ./src/gate/verdict.ts
-
-
-
-/**
- * The step's verdict, with the message it fails with: `Quality Gate Failure` and each failing
- * condition of each failing gate, after one line per analysis that could not be read.
- *
- * @example const verdict = stepVerdict(outcomes); if (verdict.kind !== 'passed') throw …
- */
-function stepVerdict(outcomes) {
-    const results = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result] : []));
-    const failures = results.filter(({ status }) => status === 'ERROR').map(gateFailureMessage);
-    const unread = outcomes.filter((outcome) => !outcome.read);
-    if (unread.length > 0) {
-        const lines = unread.map((outcome) => `- ${oneLine(projectName(outcome), QUOTE_LIMITS.long)}: ${outcome.message.split('\n')[0]}`);
-        const head = `${unread.length} of ${outcomes.length} analyses could not be read: their gates are unknown.`;
-        return { kind: 'unread', message: [head, ...lines, ...failures].join('\n') };
-    }
-    if (failures.length > 0)
-        return { kind: 'gate-failed', message: failures.join('\n') };
-    const named = outcomes.length > 1;
-    return {
-        kind: 'passed',
-        statuses: results.map(({ projectKey, status }) => `${named ? `${oneLine(projectKey ?? '', QUOTE_LIMITS.short)} ` : ''}Quality Gate status: ${oneLine(status, QUOTE_LIMITS.short)}`)
-    };
-}
-
-;// CONCATENATED MODULE: ./src/secrets.ts
-
-/** What a secret becomes where it is removed. */
-const REDACTED = '***';
-/**
- * Every form of the token that could reach a log, the job summary or an output: itself, the
- * Basic auth header, its base64 part, its URL-encoded form and its form inside a JSON string.
- * The runner masks each of these in the log; `redactSecrets` removes them everywhere else.
- */
-function tokenForms(token) {
-    const header = basicAuth(token);
-    const forms = [
-        token,
-        header,
-        header.slice('Basic '.length),
-        encodeURIComponent(token),
-        JSON.stringify(token).slice(1, -1)
-    ];
-    return [...new Set(forms)];
-}
-/**
- * `text` with every occurrence of every secret replaced by `***`, longest secret first (so a
- * secret inside a longer one leaves nothing of the longer one). The runner masks the log, not
- * the job summary or the output file: everything written there goes through this.
- *
- * @example redactSecrets('echoed squ_abc', tokenForms('squ_abc')) // 'echoed ***'
- */
-function secrets_redactSecrets(text, secrets) {
-    const longestFirst = secrets.filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
-    return longestFirst.reduce((redacted, secret) => redacted.replaceAll(secret, REDACTED), text);
 }
 
 ;// CONCATENATED MODULE: ./src/settings.ts

@@ -31997,15 +31997,12 @@ function shownUrl(url, part = 'href') {
     return oneLine(bare.href, QUOTE_LIMITS.long);
 }
 
-;// CONCATENATED MODULE: ./src/report/wording.ts
-
+;// CONCATENATED MODULE: ./src/sonar/metrics.ts
 /**
- * Words for conditions. Every server value they quote (metric keys, values, comparators,
- * statuses) is cut to 200 characters; escaping is left to the destination's gate (the log's
- * `forTheLog`, the summary's `summaryText`).
+ * The metrics quality gates use, as the server names them: the words for conditions read names
+ * and value kinds from here, and the check asks the server for a definition only of keys not
+ * known here. Below both, so the core never imports its presentation.
  */
-/** A server value quoted in our words: at most 200 characters. */
-const quoted = (value) => cut(value, QUOTE_LIMITS.short);
 /** The kind of value of each type api/metrics/search gives. */
 const KIND_OF_TYPE = {
     RATING: 'rating',
@@ -32020,7 +32017,7 @@ const percent = (name) => ({ name, kind: 'percent' });
 const count = (name) => ({ name, kind: 'count' });
 const minutes = (name) => ({ name, kind: 'minutes' });
 /** The metrics quality gates use, by the key the server sends ("new_" prefix: new code). */
-const METRICS = {
+const KNOWN_METRICS = {
     coverage: percent('Coverage'),
     line_coverage: percent('Line Coverage'),
     branch_coverage: percent('Condition Coverage'),
@@ -32061,168 +32058,52 @@ const METRICS = {
     software_quality_high_issues: count('High Severity Issues')
 };
 const NEW_CODE_PREFIX = 'new_';
-/** The metric as a person reads it: `new_coverage` → "Coverage on New Code". */
-function metricName(metric) {
-    return describeMetric(metric).name;
-}
 /**
  * Whether the action words this metric from its own table (common metrics, and their new-code
  * variants): only for other keys is the server's definition worth a request.
  */
 function isKnownMetric(key) {
-    return (key in METRICS ||
-        (key.startsWith(NEW_CODE_PREFIX) && key.slice(NEW_CODE_PREFIX.length) in METRICS));
+    return (key in KNOWN_METRICS ||
+        (key.startsWith(NEW_CODE_PREFIX) && key.slice(NEW_CODE_PREFIX.length) in KNOWN_METRICS));
 }
-function describeMetric(ref) {
-    const { metricKey, metric: server } = typeof ref === 'string' ? { metricKey: ref, metric: undefined } : ref;
-    const key = quoted(metricKey);
-    const known = METRICS[key];
-    if (known)
-        return known;
-    const base = key.startsWith(NEW_CODE_PREFIX)
-        ? METRICS[key.slice(NEW_CODE_PREFIX.length)]
-        : undefined;
-    if (base)
-        return { name: `${base.name} on New Code`, kind: base.kind };
-    // The server's own name and type, for custom and newer metrics (software quality, MQR...).
-    if (server)
-        return { name: quoted(server.name), kind: KIND_OF_TYPE[server.type] ?? 'text' };
-    if (key.startsWith(NEW_CODE_PREFIX)) {
-        return {
-            name: `${humanize(key.slice(NEW_CODE_PREFIX.length))} on New Code`,
-            kind: guessKind(key)
-        };
-    }
-    return { name: humanize(key), kind: guessKind(key) };
-}
-function guessKind(key) {
-    if (key.endsWith('_rating'))
-        return 'rating';
-    if (key.endsWith('_density') || key.endsWith('_coverage') || key.endsWith('_ratio')) {
-        return 'percent';
-    }
-    return 'count';
-}
-function humanize(key) {
-    const words = key.replace(/_/g, ' ').trim();
-    return words.charAt(0).toUpperCase() + words.slice(1);
-}
-const RATING_LETTERS = ['A', 'B', 'C', 'D', 'E'];
-/** A metric value as a person reads it: rating 3 → "C", 82.5056 → "82.51%". */
-function formatValue(metric, value) {
-    if (value === undefined || value === '')
-        return '–';
-    const number = Number(value);
-    if (!Number.isFinite(number))
-        return quoted(value);
-    switch (describeMetric(metric).kind) {
-        case 'rating':
-            return RATING_LETTERS[Math.round(number) - 1] ?? quoted(value);
-        case 'percent':
-            return `${round(number)}%`;
-        case 'minutes':
-            return formatMinutes(number);
-        case 'milliseconds':
-            return number >= 1000 ? `${round(number / 1000)} s` : `${round(number)} ms`;
-        case 'count':
-            return String(round(number));
-        case 'text':
-            return quoted(value);
-    }
-}
-function round(number) {
-    return Math.round(number * 100) / 100;
-}
-function formatMinutes(total) {
-    const hours = Math.floor(total / 60);
-    const rest = Math.round(total % 60);
-    return hours > 0 ? `${hours} h ${rest} min` : `${rest} min`;
-}
-/** How a comparator reads for a metric: ratings are worse or better, numbers greater or less. */
-function comparatorWords(metric, comparator) {
-    const isRating = describeMetric(metric).kind === 'rating';
-    switch (comparator) {
-        case 'GT':
-            return isRating ? 'worse than' : 'greater than';
-        case 'LT':
-            return isRating ? 'better than' : 'less than';
-        case 'EQ':
-            return 'equal to';
-        case 'NE':
-            return 'not equal to';
-        default:
-            return comparator ? quoted(comparator) : 'compared with';
-    }
+
+;// CONCATENATED MODULE: ./src/secrets.ts
+/** What a secret becomes where it is removed. */
+const REDACTED = '***';
+/** `Basic base64(token + ':')`: the token as user name with an empty password. */
+function basicAuth(token) {
+    return `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
 }
 /**
- * One condition in words, e.g. "Coverage on New Code is 82.51% (fails when less than 85%)", or,
- * without a threshold, "Open Issues is 17 (ERROR by the server, which sent no threshold)".
+ * Every form of the token that could reach a log, the job summary or an output: itself, the
+ * Basic auth header, its base64 part, its URL-encoded form and its form inside a JSON string.
+ * The runner masks each of these in the log; `redactSecrets` removes them everywhere else.
  */
-function describeCondition({ condition }) {
-    const { actualValue, status } = condition;
-    const subject = `${metricName(condition)} is ${formatValue(condition, actualValue)}`;
-    const threshold = thresholdWords(condition);
-    if (threshold === undefined) {
-        return `${subject} (${quoted(status)} by the server, which sent no threshold)`;
-    }
-    return `${subject} (${threshold})`;
+function tokenForms(token) {
+    const header = basicAuth(token);
+    const forms = [
+        token,
+        header,
+        header.slice('Basic '.length),
+        encodeURIComponent(token),
+        JSON.stringify(token).slice(1, -1)
+    ];
+    return [...new Set(forms)];
 }
 /**
- * The condition's threshold in words: "fails when less than 85%", or, on old servers whose
- * condition only warns, "warns when greater than 3"; undefined when the server sent neither.
- */
-function thresholdWords(condition) {
-    const { comparator, errorThreshold, warningThreshold } = condition;
-    const [verb, threshold] = errorThreshold !== undefined ? ['fails', errorThreshold] : ['warns', warningThreshold];
-    if (threshold === undefined)
-        return undefined;
-    return `${verb} when ${comparatorWords(condition, comparator)} ${formatValue(condition, threshold)}`;
-}
-/**
- * What the server counts as new code, in words: `previous_version` → "since the previous
- * version", `days` 30 → "the last 30 days", `reference_branch` main → "compared with branch
- * main"; the date it starts from follows when the server gives it. Old servers write the modes
- * in capitals (PREVIOUS_VERSION, NUMBER_OF_DAYS...).
+ * `text` with every occurrence of every secret replaced by `***`, longest secret first (so a
+ * secret inside a longer one leaves nothing of the longer one). The runner masks the log, not
+ * the job summary or the output file: everything written there goes through this.
  *
- * @example newCodeWords({ mode: 'days', parameter: '30', date: undefined }) // 'the last 30 days'
+ * @example redactSecrets('echoed squ_abc', tokenForms('squ_abc')) // 'echoed ***'
  */
-function newCodeWords(period) {
-    const parameter = period.parameter ? cut(period.parameter, QUOTE_LIMITS.short) : undefined;
-    const words = (() => {
-        switch (period.mode.toLowerCase()) {
-            case 'previous_version':
-                return 'since the previous version';
-            case 'days':
-            case 'number_of_days':
-                return parameter ? `the last ${parameter} days` : 'the last days';
-            case 'date':
-            case 'specific_date':
-                return 'since a date';
-            case 'version':
-                return parameter ? `since version ${parameter}` : 'since a version';
-            case 'reference_branch':
-                return parameter ? `compared with branch ${parameter}` : 'compared with a reference branch';
-            case 'specific_analysis':
-            case 'previous_analysis':
-                return 'since an analysis';
-            default:
-                return cut(period.mode, QUOTE_LIMITS.short);
-        }
-    })();
-    return period.date ? `${words} (${cut(period.date, QUOTE_LIMITS.short)})` : words;
-}
-const CAYC_WORDS = {
-    compliant: 'compliant',
-    'non-compliant': 'not compliant',
-    'over-compliant': 'compliant, with conditions beyond it'
-};
-/** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
-function caycWords(status) {
-    return CAYC_WORDS[status] ?? cut(status, QUOTE_LIMITS.short);
+function redactSecrets(text, secrets) {
+    const longestFirst = secrets.filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
+    return longestFirst.reduce((redacted, secret) => redacted.replaceAll(secret, REDACTED), text);
 }
 
 ;// CONCATENATED MODULE: ./src/sonar/authorization.ts
-/** How the token is sent to the server. */
+
 /**
  * The Authorization header for the token: `Bearer <token>`, or `Basic base64(token + ':')`, the
  * token as user name with an empty password.
@@ -32231,10 +32112,6 @@ function caycWords(status) {
  */
 function authorization(token, scheme) {
     return scheme === 'bearer' ? `Bearer ${token}` : basicAuth(token);
-}
-/** `Basic base64(token + ':')`: the token as user name with an empty password. */
-function basicAuth(token) {
-    return `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
 }
 /** The other scheme, tried once when the server answers 401 to the first. */
 function otherScheme(scheme) {
@@ -34008,7 +33885,7 @@ async function checkQualityGates(settings, deps) {
     };
     const several = found.length > 1;
     if (several) {
-        deps.log.info(`Checking ${found.length} analyses at once: ${found.map(({ source }) => check_analyses_quoted(source)).join(', ')}.`);
+        deps.log.info(`Checking ${found.length} analyses at once: ${found.map(({ source }) => quoted(source)).join(', ')}.`);
     }
     try {
         return await Promise.all(found.map(async (entry) => {
@@ -34069,8 +33946,32 @@ function groupedLog(log) {
         }
     };
 }
-function check_analyses_quoted(text) {
+function quoted(text) {
     return oneLine(text, QUOTE_LIMITS.long);
+}
+
+;// CONCATENATED MODULE: ./src/gate/outcome.ts
+/**
+ * The project key, or else where the analysis came from (its report file): how every
+ * destination names the analysis.
+ */
+function projectName(outcome) {
+    return (outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? outcome.source;
+}
+/** The verdicts from worst to best: the step's `status` is the worst of its analyses'. */
+const VERDICT_ORDER = ['ERROR', 'WARN', 'NONE', 'OK'];
+/**
+ * The worst of the gate statuses (ERROR > WARN > NONE > OK); a status the action does not know
+ * counts as NONE; none at all is OK.
+ *
+ * @example worstStatus(['OK', 'ERROR', 'WARN']) // 'ERROR'
+ */
+function worstStatus(statuses) {
+    const rank = (status) => {
+        const index = VERDICT_ORDER.indexOf(status);
+        return index === -1 ? VERDICT_ORDER.indexOf('NONE') : index;
+    };
+    return VERDICT_ORDER[Math.min(VERDICT_ORDER.length - 1, ...statuses.map(rank))] ?? 'OK';
 }
 
 ;// CONCATENATED MODULE: ./src/report/analysis-warning.ts
@@ -34171,6 +34072,168 @@ function summaryForms(secrets) {
 const PUNCTUATION = /[&<>"'`[\]()|*_~\\]/g;
 function escapeHtml(text) {
     return text.replace(PUNCTUATION, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+;// CONCATENATED MODULE: ./src/report/wording.ts
+
+
+/**
+ * Words for conditions. Every server value they quote (metric keys, values, comparators,
+ * statuses) is cut to 200 characters; escaping is left to the destination's gate (the log's
+ * `forTheLog`, the summary's `summaryText`).
+ */
+/** A server value quoted in our words: at most 200 characters. */
+const wording_quoted = (value) => cut(value, QUOTE_LIMITS.short);
+/** The metric as a person reads it: `new_coverage` → "Coverage on New Code". */
+function metricName(metric) {
+    return describeMetric(metric).name;
+}
+function describeMetric(ref) {
+    const { metricKey, metric: server } = typeof ref === 'string' ? { metricKey: ref, metric: undefined } : ref;
+    const key = wording_quoted(metricKey);
+    const known = KNOWN_METRICS[key];
+    if (known)
+        return known;
+    const base = key.startsWith(NEW_CODE_PREFIX)
+        ? KNOWN_METRICS[key.slice(NEW_CODE_PREFIX.length)]
+        : undefined;
+    if (base)
+        return { name: `${base.name} on New Code`, kind: base.kind };
+    // The server's own name and type, for custom and newer metrics (software quality, MQR...).
+    if (server)
+        return { name: wording_quoted(server.name), kind: KIND_OF_TYPE[server.type] ?? 'text' };
+    if (key.startsWith(NEW_CODE_PREFIX)) {
+        return {
+            name: `${humanize(key.slice(NEW_CODE_PREFIX.length))} on New Code`,
+            kind: guessKind(key)
+        };
+    }
+    return { name: humanize(key), kind: guessKind(key) };
+}
+function guessKind(key) {
+    if (key.endsWith('_rating'))
+        return 'rating';
+    if (key.endsWith('_density') || key.endsWith('_coverage') || key.endsWith('_ratio')) {
+        return 'percent';
+    }
+    return 'count';
+}
+function humanize(key) {
+    const words = key.replace(/_/g, ' ').trim();
+    return words.charAt(0).toUpperCase() + words.slice(1);
+}
+const RATING_LETTERS = ['A', 'B', 'C', 'D', 'E'];
+/** A metric value as a person reads it: rating 3 → "C", 82.5056 → "82.51%". */
+function formatValue(metric, value) {
+    if (value === undefined || value === '')
+        return '–';
+    const number = Number(value);
+    if (!Number.isFinite(number))
+        return wording_quoted(value);
+    switch (describeMetric(metric).kind) {
+        case 'rating':
+            return RATING_LETTERS[Math.round(number) - 1] ?? wording_quoted(value);
+        case 'percent':
+            return `${round(number)}%`;
+        case 'minutes':
+            return formatMinutes(number);
+        case 'milliseconds':
+            return number >= 1000 ? `${round(number / 1000)} s` : `${round(number)} ms`;
+        case 'count':
+            return String(round(number));
+        case 'text':
+            return wording_quoted(value);
+    }
+}
+function round(number) {
+    return Math.round(number * 100) / 100;
+}
+function formatMinutes(total) {
+    const hours = Math.floor(total / 60);
+    const rest = Math.round(total % 60);
+    return hours > 0 ? `${hours} h ${rest} min` : `${rest} min`;
+}
+/** How a comparator reads for a metric: ratings are worse or better, numbers greater or less. */
+function comparatorWords(metric, comparator) {
+    const isRating = describeMetric(metric).kind === 'rating';
+    switch (comparator) {
+        case 'GT':
+            return isRating ? 'worse than' : 'greater than';
+        case 'LT':
+            return isRating ? 'better than' : 'less than';
+        case 'EQ':
+            return 'equal to';
+        case 'NE':
+            return 'not equal to';
+        default:
+            return comparator ? wording_quoted(comparator) : 'compared with';
+    }
+}
+/**
+ * One condition in words, e.g. "Coverage on New Code is 82.51% (fails when less than 85%)", or,
+ * without a threshold, "Open Issues is 17 (ERROR by the server, which sent no threshold)".
+ */
+function describeCondition({ condition }) {
+    const { actualValue, status } = condition;
+    const subject = `${metricName(condition)} is ${formatValue(condition, actualValue)}`;
+    const threshold = thresholdWords(condition);
+    if (threshold === undefined) {
+        return `${subject} (${wording_quoted(status)} by the server, which sent no threshold)`;
+    }
+    return `${subject} (${threshold})`;
+}
+/**
+ * The condition's threshold in words: "fails when less than 85%", or, on old servers whose
+ * condition only warns, "warns when greater than 3"; undefined when the server sent neither.
+ */
+function thresholdWords(condition) {
+    const { comparator, errorThreshold, warningThreshold } = condition;
+    const [verb, threshold] = errorThreshold !== undefined ? ['fails', errorThreshold] : ['warns', warningThreshold];
+    if (threshold === undefined)
+        return undefined;
+    return `${verb} when ${comparatorWords(condition, comparator)} ${formatValue(condition, threshold)}`;
+}
+/**
+ * What the server counts as new code, in words: `previous_version` → "since the previous
+ * version", `days` 30 → "the last 30 days", `reference_branch` main → "compared with branch
+ * main"; the date it starts from follows when the server gives it. Old servers write the modes
+ * in capitals (PREVIOUS_VERSION, NUMBER_OF_DAYS...).
+ *
+ * @example newCodeWords({ mode: 'days', parameter: '30', date: undefined }) // 'the last 30 days'
+ */
+function newCodeWords(period) {
+    const parameter = period.parameter ? cut(period.parameter, QUOTE_LIMITS.short) : undefined;
+    const words = (() => {
+        switch (period.mode.toLowerCase()) {
+            case 'previous_version':
+                return 'since the previous version';
+            case 'days':
+            case 'number_of_days':
+                return parameter ? `the last ${parameter} days` : 'the last days';
+            case 'date':
+            case 'specific_date':
+                return 'since a date';
+            case 'version':
+                return parameter ? `since version ${parameter}` : 'since a version';
+            case 'reference_branch':
+                return parameter ? `compared with branch ${parameter}` : 'compared with a reference branch';
+            case 'specific_analysis':
+            case 'previous_analysis':
+                return 'since an analysis';
+            default:
+                return cut(period.mode, QUOTE_LIMITS.short);
+        }
+    })();
+    return period.date ? `${words} (${cut(period.date, QUOTE_LIMITS.short)})` : words;
+}
+const CAYC_WORDS = {
+    compliant: 'compliant',
+    'non-compliant': 'not compliant',
+    'over-compliant': 'compliant, with conditions beyond it'
+};
+/** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
+function caycWords(status) {
+    return CAYC_WORDS[status] ?? cut(status, QUOTE_LIMITS.short);
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
@@ -34398,128 +34461,7 @@ function byteSize(lines) {
     return lines.reduce((total, line) => total + Buffer.byteLength(line) + 1, 0);
 }
 
-;// CONCATENATED MODULE: ./src/gate/outcome.ts
-/** The verdicts from worst to best: the step's `status` is the worst of its analyses'. */
-const VERDICT_ORDER = ['ERROR', 'WARN', 'NONE', 'OK'];
-/**
- * The worst of the gate statuses (ERROR > WARN > NONE > OK); a status the action does not know
- * counts as NONE; none at all is OK.
- *
- * @example worstStatus(['OK', 'ERROR', 'WARN']) // 'ERROR'
- */
-function worstStatus(statuses) {
-    const rank = (status) => {
-        const index = VERDICT_ORDER.indexOf(status);
-        return index === -1 ? VERDICT_ORDER.indexOf('NONE') : index;
-    };
-    return VERDICT_ORDER[Math.min(VERDICT_ORDER.length - 1, ...statuses.map(rank))] ?? 'OK';
-}
-
-;// CONCATENATED MODULE: ./src/report/overview.ts
-
-
-
-
-
-
-const VERDICTS = {
-    OK: '✅ passed',
-    WARN: '⚠️ passed with warnings',
-    ERROR: '❌ failed',
-    NONE: '➖ no gate'
-};
-/** Failing conditions named in a row of the overview; the rest are counted. */
-const FAILURES_NAMED = 3;
-/**
- * The job summary of several analyses: a verdict for the step, an overview table (project,
- * verdict, failing conditions, link), then one section per project, as renderSummary draws a
- * single one, or the reason it could not be read. Within SUMMARY_LIMITS.bytes in all: each
- * section gets an equal share of what the overview leaves.
- *
- * @example await core.summary.addRaw(renderOverviewSummary(outcomes), true).write()
- */
-function renderOverviewSummary(outcomes) {
-    const unread = outcomes.filter((outcome) => !outcome.read).length;
-    const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []));
-    const title = unread > 0
-        ? `❌ ${unread} of ${outcomes.length} analyses could not be read`
-        : `${headline(worstStatus(statuses))} (${outcomes.length} analyses)`;
-    const head = [
-        `<h2>${title}</h2>`,
-        '<table>',
-        '<thead><tr><th>Project</th><th>Verdict</th><th>Failing conditions</th><th>Analysis</th></tr></thead>',
-        '<tbody>',
-        ...outcomes.map(overviewRow),
-        '</tbody>',
-        '</table>'
-    ];
-    const headBytes = Buffer.byteLength(blocks(head));
-    const share = Math.floor((SUMMARY_LIMITS.bytes - headBytes) / Math.max(1, outcomes.length));
-    const sections = outcomes.map((outcome) => outcome.read
-        ? renderSummary(outcome.result, { section: projectName(outcome), maxBytes: share })
-        : unreadSection(outcome, share));
-    const summary = blocks(head) + sections.join('');
-    // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
-    if (Buffer.byteLength(summary) <= SUMMARY_LIMITS.bytes)
-        return summary;
-    return blocks([head[0], '<p>The summary is too large to show: see the log.</p>']);
-}
-function overviewRow(outcome) {
-    const project = summaryText(projectName(outcome));
-    if (!outcome.read) {
-        return `<tr><td>${project}</td><td>❗ not read</td><td>see below</td><td></td></tr>`;
-    }
-    const { result } = outcome;
-    const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR');
-    const named = failing
-        .slice(0, FAILURES_NAMED)
-        .map(({ condition }) => summaryText(metricName(condition)));
-    if (failing.length > named.length)
-        named.push(`${failing.length - named.length} more`);
-    const verdict = VERDICTS[result.status] ?? `❔ ${summaryText(result.status)} (unknown: passes)`;
-    const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl);
-    const link = dashboard?.onServer
-        ? `<a href="${summaryText(dashboard.href, Infinity)}">dashboard</a>`
-        : '';
-    const cells = [project, verdict, named.join(', ') || '–', link];
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
-}
-/** A project that could not be read: its name and the message, line by line. */
-function unreadSection(outcome, maxBytes) {
-    const heading = `<h3>❗ Not read · ${summaryText(projectName(outcome))}</h3>`;
-    const room = Math.max(0, Math.min(SUMMARY_LIMITS.messageChars, Math.floor(maxBytes / 8) - 200));
-    const lines = cut(outcome.message, room).split('\n');
-    const text = lines.map((line) => summaryText(line, room)).join('<br>');
-    return blocks([heading, `<p>${text}</p>`]);
-}
-/** The project key, or else where the analysis came from (its report file). */
-function projectName(outcome) {
-    return (outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? outcome.source;
-}
-/**
- * The annotations of every gate read (see `annotate`); with several analyses each message
- * starts with its project's name, so an annotation says whose it is.
- */
-function annotateAll(outcomes, log) {
-    for (const outcome of outcomes) {
-        if (!outcome.read)
-            continue;
-        if (outcomes.length === 1) {
-            annotate(outcome.result, log);
-            continue;
-        }
-        const prefix = `${cut(projectName(outcome), QUOTE_LIMITS.short)}: `;
-        annotate(outcome.result, {
-            info: (message) => log.info(prefix + message),
-            warning: (message) => log.warning(prefix + message),
-            notice: (message) => log.notice(prefix + message),
-            startGroup: (name) => log.startGroup(name),
-            endGroup: () => log.endGroup()
-        });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/gate/verdict.ts
+;// CONCATENATED MODULE: ./src/report/verdict.ts
 
 
 
@@ -34545,38 +34487,6 @@ function stepVerdict(outcomes) {
         kind: 'passed',
         statuses: results.map(({ projectKey, status }) => `${named ? `${oneLine(projectKey ?? '', QUOTE_LIMITS.short)} ` : ''}Quality Gate status: ${oneLine(status, QUOTE_LIMITS.short)}`)
     };
-}
-
-;// CONCATENATED MODULE: ./src/secrets.ts
-
-/** What a secret becomes where it is removed. */
-const REDACTED = '***';
-/**
- * Every form of the token that could reach a log, the job summary or an output: itself, the
- * Basic auth header, its base64 part, its URL-encoded form and its form inside a JSON string.
- * The runner masks each of these in the log; `redactSecrets` removes them everywhere else.
- */
-function tokenForms(token) {
-    const header = basicAuth(token);
-    const forms = [
-        token,
-        header,
-        header.slice('Basic '.length),
-        encodeURIComponent(token),
-        JSON.stringify(token).slice(1, -1)
-    ];
-    return [...new Set(forms)];
-}
-/**
- * `text` with every occurrence of every secret replaced by `***`, longest secret first (so a
- * secret inside a longer one leaves nothing of the longer one). The runner masks the log, not
- * the job summary or the output file: everything written there goes through this.
- *
- * @example redactSecrets('echoed squ_abc', tokenForms('squ_abc')) // 'echoed ***'
- */
-function redactSecrets(text, secrets) {
-    const longestFirst = secrets.filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
-    return longestFirst.reduce((redacted, secret) => redacted.replaceAll(secret, REDACTED), text);
 }
 
 ;// CONCATENATED MODULE: ./src/log.ts
@@ -34785,6 +34695,106 @@ function boundedCondition(condition) {
         actualValue: bounded(condition.actualValue),
         periodIndex: condition.periodIndex
     };
+}
+
+;// CONCATENATED MODULE: ./src/report/overview.ts
+
+
+
+
+
+
+const VERDICTS = {
+    OK: '✅ passed',
+    WARN: '⚠️ passed with warnings',
+    ERROR: '❌ failed',
+    NONE: '➖ no gate'
+};
+/** Failing conditions named in a row of the overview; the rest are counted. */
+const FAILURES_NAMED = 3;
+/**
+ * The job summary of several analyses: a verdict for the step, an overview table (project,
+ * verdict, failing conditions, link), then one section per project, as renderSummary draws a
+ * single one, or the reason it could not be read. Within SUMMARY_LIMITS.bytes in all: each
+ * section gets an equal share of what the overview leaves.
+ *
+ * @example await core.summary.addRaw(renderOverviewSummary(outcomes), true).write()
+ */
+function renderOverviewSummary(outcomes) {
+    const unread = outcomes.filter((outcome) => !outcome.read).length;
+    const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []));
+    const title = unread > 0
+        ? `❌ ${unread} of ${outcomes.length} analyses could not be read`
+        : `${headline(worstStatus(statuses))} (${outcomes.length} analyses)`;
+    const head = [
+        `<h2>${title}</h2>`,
+        '<table>',
+        '<thead><tr><th>Project</th><th>Verdict</th><th>Failing conditions</th><th>Analysis</th></tr></thead>',
+        '<tbody>',
+        ...outcomes.map(overviewRow),
+        '</tbody>',
+        '</table>'
+    ];
+    const headBytes = Buffer.byteLength(blocks(head));
+    const share = Math.floor((SUMMARY_LIMITS.bytes - headBytes) / Math.max(1, outcomes.length));
+    const sections = outcomes.map((outcome) => outcome.read
+        ? renderSummary(outcome.result, { section: projectName(outcome), maxBytes: share })
+        : unreadSection(outcome, share));
+    const summary = blocks(head) + sections.join('');
+    // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
+    if (Buffer.byteLength(summary) <= SUMMARY_LIMITS.bytes)
+        return summary;
+    return blocks([head[0], '<p>The summary is too large to show: see the log.</p>']);
+}
+function overviewRow(outcome) {
+    const project = summaryText(projectName(outcome));
+    if (!outcome.read) {
+        return `<tr><td>${project}</td><td>❗ not read</td><td>see below</td><td></td></tr>`;
+    }
+    const { result } = outcome;
+    const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR');
+    const named = failing
+        .slice(0, FAILURES_NAMED)
+        .map(({ condition }) => summaryText(metricName(condition)));
+    if (failing.length > named.length)
+        named.push(`${failing.length - named.length} more`);
+    const verdict = VERDICTS[result.status] ?? `❔ ${summaryText(result.status)} (unknown: passes)`;
+    const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl);
+    const link = dashboard?.onServer
+        ? `<a href="${summaryText(dashboard.href, Infinity)}">dashboard</a>`
+        : '';
+    const cells = [project, verdict, named.join(', ') || '–', link];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+}
+/** A project that could not be read: its name and the message, line by line. */
+function unreadSection(outcome, maxBytes) {
+    const heading = `<h3>❗ Not read · ${summaryText(projectName(outcome))}</h3>`;
+    const room = Math.max(0, Math.min(SUMMARY_LIMITS.messageChars, Math.floor(maxBytes / 8) - 200));
+    const lines = cut(outcome.message, room).split('\n');
+    const text = lines.map((line) => summaryText(line, room)).join('<br>');
+    return blocks([heading, `<p>${text}</p>`]);
+}
+/**
+ * The annotations of every gate read (see `annotate`); with several analyses each message
+ * starts with its project's name, so an annotation says whose it is.
+ */
+function annotateAll(outcomes, log) {
+    for (const outcome of outcomes) {
+        if (!outcome.read)
+            continue;
+        if (outcomes.length === 1) {
+            annotate(outcome.result, log);
+            continue;
+        }
+        const prefix = `${cut(projectName(outcome), QUOTE_LIMITS.short)}: `;
+        annotate(outcome.result, {
+            info: (message) => log.info(prefix + message),
+            warning: (message) => log.warning(prefix + message),
+            notice: (message) => log.notice(prefix + message),
+            startGroup: (name) => log.startGroup(name),
+            endGroup: () => log.endGroup()
+        });
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/settings.ts

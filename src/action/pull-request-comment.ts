@@ -1,8 +1,7 @@
 import { createReadStream } from 'node:fs'
 import type { getOctokit } from '@actions/github'
-import type { AnalysisOutcome } from '../gate/outcome.js'
+import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
-import { projectName } from '../report/overview.js'
 import {
   commentBody,
   COMMENT_LIMITS,

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js'
 import { ServerRequestError } from '../errors.js'
 import type { Log } from '../log.js'
-import { isKnownMetric } from '../report/wording.js'
+import { isKnownMetric } from '../sonar/metrics.js'
 import type { Settings } from '../settings.js'
 import { SonarClient } from '../sonar/client.js'
 import { serverBase } from '../sonar/origin.js'

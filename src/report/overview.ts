@@ -1,5 +1,4 @@
-import type { AnalysisOutcome } from '../gate/outcome.js'
-import { worstStatus } from '../gate/outcome.js'
+import { projectName, worstStatus, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
 import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
 import { dashboardAddress } from './dashboard-link.js'
@@ -81,11 +80,6 @@ function unreadSection(outcome: AnalysisOutcome & { read: false }, maxBytes: num
   const lines = cut(outcome.message, room).split('\n')
   const text = lines.map((line) => summaryText(line, room)).join('<br>')
   return blocks([heading, `<p>${text}</p>`])
-}
-
-/** The project key, or else where the analysis came from (its report file). */
-export function projectName(outcome: AnalysisOutcome): string {
-  return (outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? outcome.source
 }
 
 /**
