@@ -28860,6 +28860,12 @@ class QualityGateFailure extends ActionError {
         super('ERR_QUALITY_GATE', message);
     }
 }
+/** The runner's output file (GITHUB_OUTPUT) could not take the step's outputs. */
+class OutputFileError extends ActionError {
+    constructor(message) {
+        super('ERR_OUTPUT_FILE', message);
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/sonar/metrics.ts
 /**
@@ -30954,8 +30960,9 @@ function nextFixedAfter({ startedAt, initialDelayMs, intervalMs }, time) {
 async function waitForTask(options) {
     const { clock, deadline, startedAt } = options;
     const elapsed = () => clock.now() - startedAt;
+    const taskId = oneLine(options.taskId);
     let last;
-    const timedOut = () => new TimeoutError(`Timed out after ${wait_for_task_seconds(elapsed())} waiting for the analysis task${last ? ` ${oneLine(last.id)}: its last status was ${last.status}` : ': no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${wait_for_task_seconds(deadline - startedAt)}).`);
+    const timedOut = () => new TimeoutError(`Timed out after ${wait_for_task_seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${wait_for_task_seconds(deadline - startedAt)}).`);
     // Polls keep a fixed cadence from the step's start (the first at initialDelayMs, then one
     // every pollingIntervalMs, however long each request took), or gather around a predicted end.
     const cadence = {
@@ -30998,12 +31005,12 @@ async function waitForTask(options) {
         options.onPoll?.(task, elapsed());
         if (task.status === 'SUCCESS') {
             if (!task.analysisId) {
-                throw new ServerRequestError(`Task ${oneLine(task.id)} succeeded but names no analysis: it is not an analysis report task. Check the taskId input.`);
+                throw new ServerRequestError(`Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check the taskId input.`);
             }
             return { ...task, analysisId: task.analysisId };
         }
         if (task.status === 'FAILED' || task.status === 'CANCELED') {
-            throw new TaskFailedError(`The analysis task ${oneLine(task.id)} ended ${task.status}${task.errorType ? ` (${oneLine(task.errorType)})` : ''}: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
+            throw new TaskFailedError(`The analysis task ${taskId} ended ${task.status}${task.errorType ? ` (${oneLine(task.errorType)})` : ''}: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
         }
         askPrevious();
         // The server says how long a task in progress has been processing: with the previous
@@ -31128,6 +31135,7 @@ async function waitFor(target, client, settings, { clock, startedAt, log }) {
             ? () => client.getPreviousProcessingMs(projectKey).catch(() => undefined)
             : undefined;
         return await waitForTask({
+            taskId: target.taskId,
             fetchTask: () => client.getTask(taskUrl, target.taskId),
             clock,
             startedAt,

@@ -31892,6 +31892,12 @@ class QualityGateFailure extends ActionError {
         super('ERR_QUALITY_GATE', message);
     }
 }
+/** The runner's output file (GITHUB_OUTPUT) could not take the step's outputs. */
+class OutputFileError extends ActionError {
+    constructor(message) {
+        super('ERR_OUTPUT_FILE', message);
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/untrusted-text.ts
 /**
@@ -33294,8 +33300,9 @@ function nextFixedAfter({ startedAt, initialDelayMs, intervalMs }, time) {
 async function waitForTask(options) {
     const { clock, deadline, startedAt } = options;
     const elapsed = () => clock.now() - startedAt;
+    const taskId = oneLine(options.taskId);
     let last;
-    const timedOut = () => new TimeoutError(`Timed out after ${wait_for_task_seconds(elapsed())} waiting for the analysis task${last ? ` ${oneLine(last.id)}: its last status was ${last.status}` : ': no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${wait_for_task_seconds(deadline - startedAt)}).`);
+    const timedOut = () => new TimeoutError(`Timed out after ${wait_for_task_seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${wait_for_task_seconds(deadline - startedAt)}).`);
     // Polls keep a fixed cadence from the step's start (the first at initialDelayMs, then one
     // every pollingIntervalMs, however long each request took), or gather around a predicted end.
     const cadence = {
@@ -33338,12 +33345,12 @@ async function waitForTask(options) {
         options.onPoll?.(task, elapsed());
         if (task.status === 'SUCCESS') {
             if (!task.analysisId) {
-                throw new ServerRequestError(`Task ${oneLine(task.id)} succeeded but names no analysis: it is not an analysis report task. Check the taskId input.`);
+                throw new ServerRequestError(`Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check the taskId input.`);
             }
             return { ...task, analysisId: task.analysisId };
         }
         if (task.status === 'FAILED' || task.status === 'CANCELED') {
-            throw new TaskFailedError(`The analysis task ${oneLine(task.id)} ended ${task.status}${task.errorType ? ` (${oneLine(task.errorType)})` : ''}: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
+            throw new TaskFailedError(`The analysis task ${taskId} ended ${task.status}${task.errorType ? ` (${oneLine(task.errorType)})` : ''}: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
         }
         askPrevious();
         // The server says how long a task in progress has been processing: with the previous
@@ -33468,6 +33475,7 @@ async function waitFor(target, client, settings, { clock, startedAt, log }) {
             ? () => client.getPreviousProcessingMs(projectKey).catch(() => undefined)
             : undefined;
         return await waitForTask({
+            taskId: target.taskId,
             fetchTask: () => client.getTask(taskUrl, target.taskId),
             clock,
             startedAt,
@@ -34990,6 +34998,40 @@ function settings_boolean(input, name, fallback, named) {
     throw new SettingsError(`${named.setting(name)} is "${oneLine(raw)}": it must be true or false.`);
 }
 
+;// CONCATENATED MODULE: ./src/action/output-file.ts
+
+
+/**
+ * Why the runner's output file could not be written, in words a user can act on: @actions/core
+ * says only "Missing file at path: …" or the system's EISDIR / EACCES. The file is looked at
+ * again to tell which.
+ *
+ * @example outputFileProblem('/tmp/out', error) // "The runner's output file (GITHUB_OUTPUT) could not be written: /tmp/out does not exist. …"
+ */
+function outputFileProblem(file, error) {
+    const shown = oneLine(file, QUOTE_LIMITS.long);
+    return [
+        `The runner's output file (GITHUB_OUTPUT) could not be written: ${shown} ${whatIsWrong(file, error)}.`,
+        'The runner creates it for each step: check that no earlier step removed or replaced it and that the workflow does not set GITHUB_OUTPUT itself.'
+    ].join(' ');
+}
+function whatIsWrong(file, error) {
+    const code = error?.code;
+    try {
+        if ((0,external_node_fs_namespaceObject.statSync)(file).isDirectory())
+            return 'is a directory';
+    }
+    catch (statError) {
+        if (statError.code === 'ENOENT')
+            return 'does not exist';
+    }
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+        return 'may not be written (permission denied)';
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return `could not be appended to (${oneLine(message, QUOTE_LIMITS.short)})`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/pull-request-comment-body.ts
 
 
@@ -35575,6 +35617,8 @@ function globEscape(text) {
 
 
 
+
+
 const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
 /** Every line the action logs, annotations and the failure included, goes through this gate. */
 const log = runnerLog(core);
@@ -35604,8 +35648,11 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
         // and the failure summary; the pull request is still told.
         const [only] = outcomes;
         const lone = outcomes.length === 1 ? only : undefined;
+        // Outputs that could not be written fail the step, but only after the gate has been
+        // reported: the failure then says what the gate itself came to.
+        let outputsProblem;
         if (!lone || lone.read) {
-            setOutputs(outcomes, secrets);
+            outputsProblem = setOutputs(outcomes, secrets);
             annotateAll(outcomes, log);
             await writeSummary(lone?.read ? renderSummary(lone.result) : renderOverviewSummary(outcomes), secrets);
             summaryWritten = true;
@@ -35624,13 +35671,20 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
         if (verdict.kind === 'unread')
             throw new ActionError('ERR_ANALYSES_UNREAD', verdict.message);
         if (verdict.kind === 'gate-failed') {
+            const also = outputsProblem ? `\n${outputsProblem}` : '';
             if (settings.failOnError)
-                throw new QualityGateFailure(verdict.message);
+                throw new QualityGateFailure(verdict.message + also);
             log.warning(`${verdict.message}\nfailOnError is false: the job goes on.`);
         }
         else {
             for (const line of verdict.statuses)
                 log.info(line);
+        }
+        if (outputsProblem) {
+            const gate = verdict.kind === 'passed'
+                ? `The Quality Gate itself passed (${gateStatuses(outcomes)})`
+                : 'The Quality Gate itself failed, and failOnError is false';
+            throw new OutputFileError(`${outputsProblem} ${gate}: the step fails only because its outputs could not be set.`);
         }
     }
     catch (error) {
@@ -35640,15 +35694,29 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
         log.fail(message);
     }
 }
-/** The outputs, bounded by `analysesOutputs` and with every form of the token removed. */
+/**
+ * The outputs, bounded by `analysesOutputs` and with every form of the token removed; what was
+ * wrong with the runner's output file when they could not be written.
+ */
 function setOutputs(outcomes, secrets) {
     const { values, conditionsLeftOut } = analysesOutputs(outcomes);
-    for (const [name, value] of Object.entries(values)) {
-        core.setOutput(name, redactSecrets(value, secrets));
+    try {
+        for (const [name, value] of Object.entries(values)) {
+            core.setOutput(name, redactSecrets(value, secrets));
+        }
+    }
+    catch (error) {
+        return outputFileProblem(process.env['GITHUB_OUTPUT'] ?? '', error);
     }
     if (conditionsLeftOut > 0) {
         log.info(`The conditions output leaves out the last ${conditionsLeftOut} conditions: it is limited to ${OUTPUT_BYTES} bytes.`);
     }
+    return undefined;
+}
+/** The gate statuses read, each once: `OK`, or `OK, WARN` with several analyses. */
+function gateStatuses(outcomes) {
+    const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []));
+    return [...new Set(statuses)].map((status) => oneLine(status, QUOTE_LIMITS.short)).join(', ');
 }
 /**
  * Best-effort: a summary that cannot be written never fails the job. Every form of the token,

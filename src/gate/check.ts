@@ -171,6 +171,7 @@ async function waitFor(
         ? () => client.getPreviousProcessingMs(projectKey).catch(() => undefined)
         : undefined
     return await waitForTask({
+      taskId: target.taskId,
       fetchTask: () => client.getTask(taskUrl, target.taskId),
       clock,
       startedAt,
