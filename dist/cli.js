@@ -31036,6 +31036,7 @@ function wait_for_task_seconds(ms) {
 
 
 
+
 /**
  * The client for a target's server: the token only to its origin, the overall deadline, the
  * token's expiry and the retries reported in the log. Several targets on one server share it,
@@ -31142,7 +31143,7 @@ async function waitFor(target, client, settings, { clock, startedAt, log }) {
             deadline: startedAt + settings.pollingTimeoutMs,
             initialDelayMs: settings.initialDelayMs,
             pollingIntervalMs: settings.pollingIntervalMs,
-            onPoll: (task, elapsedMs) => log.info(`${task.status} after ${wait_for_task_seconds(elapsedMs)}`),
+            onPoll: (task, elapsedMs) => log.info(`${oneLine(task.status)} after ${wait_for_task_seconds(elapsedMs)}`),
             readPreviousProcessingMs,
             onPrediction: ({ endsAt, earlyMs, lateMs }) => log.info(`The project's previous analysis predicts the end at about ${wait_for_task_seconds(endsAt - startedAt)}: polling closer together from ${wait_for_task_seconds(endsAt - earlyMs - startedAt)} to ${wait_for_task_seconds(endsAt + lateMs - startedAt)}.`)
         });
@@ -31649,8 +31650,10 @@ function outcome_worstStatus(statuses) {
 const LINK = /<a\s[^>]*?href="([^"]*)"[^>]*>([^<]*)<\/a>/gi;
 const TAG = /<[^>]*>/g;
 /**
- * A task warning as plain text: its links become "text (address)", any other tag is dropped,
- * and the result is cut to 1,000 characters. The destination (log or summary) escapes it.
+ * A task warning as plain text on one line: its links become "text (address)", any other tag
+ * is dropped, the result is cut to 1,000 characters and its control characters are shown as
+ * escapes (a line break in it must not start a line of an annotation). The destination (log or
+ * summary) escapes it for itself.
  *
  * @example analysisWarningText('see <a href="https://docs.example/x">the docs</a>.')
  * // 'see the docs (https://docs.example/x).'
@@ -31660,7 +31663,7 @@ function analysisWarningText(warning) {
     const text = untrusted_text_cut(warning, 2 * QUOTE_LIMITS.long)
         .replace(LINK, (_, href, words) => `${words} (${address(href)})`)
         .replace(TAG, '');
-    return untrusted_text_cut(text, QUOTE_LIMITS.long);
+    return oneLine(text, QUOTE_LIMITS.long);
 }
 /** The link's address without credentials, or as written when it is not a full URL. */
 function address(href) {
@@ -31747,11 +31750,13 @@ function escapeHtml(text) {
 
 /**
  * Words for conditions. Every server value they quote (metric keys, values, comparators,
- * statuses) is cut to 200 characters; escaping is left to the destination's gate (the log's
- * `forTheLog`, the summary's `summaryText`).
+ * statuses) is one line of at most 200 characters, its control characters shown as escapes: our
+ * messages have several lines, and a line break inside a server value must not start one of
+ * them. Escaping for the destination is left to its gate (the log's `forTheLog`, the summary's
+ * `summaryText`).
  */
-/** A server value quoted in our words: at most 200 characters. */
-const wording_quoted = (value) => untrusted_text_cut(value, QUOTE_LIMITS.short);
+/** A server value quoted in our words: one line, at most 200 characters. */
+const wording_quoted = (value) => oneLine(value, QUOTE_LIMITS.short);
 /** The metric as a person reads it: `new_coverage` → "Coverage on New Code". */
 function metricName(metric) {
     return describeMetric(metric).name;
@@ -31870,7 +31875,7 @@ function thresholdWords(condition) {
  * @example newCodeWords({ mode: 'days', parameter: '30', date: undefined }) // 'the last 30 days'
  */
 function newCodeWords(period) {
-    const parameter = period.parameter ? untrusted_text_cut(period.parameter, QUOTE_LIMITS.short) : undefined;
+    const parameter = period.parameter ? wording_quoted(period.parameter) : undefined;
     const words = (() => {
         switch (period.mode.toLowerCase()) {
             case 'previous_version':
@@ -31889,10 +31894,10 @@ function newCodeWords(period) {
             case 'previous_analysis':
                 return 'since an analysis';
             default:
-                return untrusted_text_cut(period.mode, QUOTE_LIMITS.short);
+                return wording_quoted(period.mode);
         }
     })();
-    return period.date ? `${words} (${untrusted_text_cut(period.date, QUOTE_LIMITS.short)})` : words;
+    return period.date ? `${words} (${wording_quoted(period.date)})` : words;
 }
 const CAYC_WORDS = {
     compliant: 'compliant',
@@ -31901,7 +31906,7 @@ const CAYC_WORDS = {
 };
 /** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
 function caycWords(status) {
-    return CAYC_WORDS[status] ?? untrusted_text_cut(status, QUOTE_LIMITS.short);
+    return CAYC_WORDS[status] ?? wording_quoted(status);
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
@@ -31978,7 +31983,7 @@ function renderFailureSummary(message) {
  */
 function gateFailureMessage(result) {
     const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR');
-    const where = result.projectKey ? ` for ${untrusted_text_cut(result.projectKey, QUOTE_LIMITS.short)}` : '';
+    const where = result.projectKey ? ` for ${oneLine(result.projectKey, QUOTE_LIMITS.short)}` : '';
     const listed = failing.slice(0, SUMMARY_LIMITS.failuresListed);
     const lines = listed.map((evaluated) => `- ${describeCondition(evaluated)}`);
     if (failing.length > listed.length) {
@@ -32010,11 +32015,11 @@ function annotate(result, log) {
         log.warning('No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful.');
     }
     else if (!isKnownStatus(result.status)) {
-        log.warning(`Unknown Quality Gate status "${untrusted_text_cut(result.status, QUOTE_LIMITS.short)}": only ERROR fails, so the check passes (quality-gate-status NONE).`);
+        log.warning(`Unknown Quality Gate status "${oneLine(result.status, QUOTE_LIMITS.short)}": only ERROR fails, so the check passes (quality-gate-status NONE).`);
     }
     const disagreeing = result.conditions.filter((evaluated) => !evaluated.agreesWithServer);
     for (const evaluated of disagreeing.slice(0, SUMMARY_LIMITS.notices)) {
-        log.notice(`The server says ${untrusted_text_cut(evaluated.condition.status, QUOTE_LIMITS.short)} for ${describeCondition(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`);
+        log.notice(`The server says ${oneLine(evaluated.condition.status, QUOTE_LIMITS.short)} for ${describeCondition(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`);
     }
     if (disagreeing.length > SUMMARY_LIMITS.notices) {
         log.info(`${disagreeing.length - SUMMARY_LIMITS.notices} more conditions where the rule disagrees with the server.`);
@@ -32246,7 +32251,7 @@ function annotateAll(outcomes, log) {
             annotate(outcome.result, log);
             continue;
         }
-        const prefix = `${untrusted_text_cut(projectName(outcome), QUOTE_LIMITS.short)}: `;
+        const prefix = `${oneLine(projectName(outcome), QUOTE_LIMITS.short)}: `;
         annotate(outcome.result, {
             info: (message) => log.info(prefix + message),
             warning: (message) => log.warning(prefix + message),
@@ -36683,7 +36688,7 @@ function gateSuite(result, source) {
         result.status === 'ERROR'
             ? gateFailureMessage(result)
             : [
-                `${headline(result.status)} (${result.status})`,
+                `${headline(result.status)} (${oneLine(result.status)})`,
                 ...(dashboard ? [`Details: ${dashboard}`] : [])
             ].join('\n'),
         ...(more > 0 ? [`… and ${more} more conditions: see the dashboard.`] : [])
@@ -36711,7 +36716,7 @@ function isError({ condition }) {
 /** "Coverage on New Code (new_coverage)"; the key alone when the metric has no other name. */
 function conditionName(evaluated) {
     const name = metricName(evaluated.condition);
-    const key = evaluated.condition.metricKey;
+    const key = oneLine(evaluated.condition.metricKey);
     return name === key ? key : `${name} (${key})`;
 }
 function failureText(words, result) {

@@ -258,8 +258,10 @@ async function connect(
   const quiet = {
     debug: () => {},
     info: () => {},
-    warn: (message: string) => options.log.info(`GitHub's API: ${message}`),
-    error: (message: string) => options.log.info(`GitHub's API: ${message}`)
+    warn: (message: string) =>
+      options.log.info(`GitHub's API: ${oneLine(message, QUOTE_LIMITS.long)}`),
+    error: (message: string) =>
+      options.log.info(`GitHub's API: ${oneLine(message, QUOTE_LIMITS.long)}`)
   }
   return getOctokit(token, {
     baseUrl,

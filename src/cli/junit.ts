@@ -141,7 +141,7 @@ function gateSuite(result: GateResult, source: string) {
     result.status === 'ERROR'
       ? gateFailureMessage(result)
       : [
-          `${headline(result.status)} (${result.status})`,
+          `${headline(result.status)} (${oneLine(result.status)})`,
           ...(dashboard ? [`Details: ${dashboard}`] : [])
         ].join('\n'),
     ...(more > 0 ? [`… and ${more} more conditions: see the dashboard.`] : [])
@@ -171,7 +171,7 @@ function isError({ condition }: EvaluatedCondition): boolean {
 /** "Coverage on New Code (new_coverage)"; the key alone when the metric has no other name. */
 function conditionName(evaluated: EvaluatedCondition): string {
   const name = metricName(evaluated.condition)
-  const key = evaluated.condition.metricKey
+  const key = oneLine(evaluated.condition.metricKey)
   return name === key ? key : `${name} (${key})`
 }
 

@@ -7,6 +7,7 @@ import { SonarClient } from '../sonar/client.js'
 import { serverBase } from '../sonar/origin.js'
 import { tokenExpiryWarning } from '../sonar/token-expiration.js'
 import type { Condition, MetricDefinition, NewCodePeriod } from '../sonar/types.js'
+import { oneLine } from '../untrusted-text.js'
 import { evaluateConditions, type EvaluatedCondition } from './evaluate.js'
 import type { Target } from './targets.js'
 import { seconds, waitForTask, type FinishedTask } from './wait-for-task.js'
@@ -178,7 +179,7 @@ async function waitFor(
       deadline: startedAt + settings.pollingTimeoutMs,
       initialDelayMs: settings.initialDelayMs,
       pollingIntervalMs: settings.pollingIntervalMs,
-      onPoll: (task, elapsedMs) => log.info(`${task.status} after ${seconds(elapsedMs)}`),
+      onPoll: (task, elapsedMs) => log.info(`${oneLine(task.status)} after ${seconds(elapsedMs)}`),
       readPreviousProcessingMs,
       onPrediction: ({ endsAt, earlyMs, lateMs }) =>
         log.info(

@@ -1,6 +1,6 @@
 import { projectName, worstStatus, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
-import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
+import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { dashboardAddress } from './dashboard-link.js'
 import { annotate, blocks, headline, renderSummary, SUMMARY_LIMITS } from './summary.js'
 import { summaryText } from './summary-text.js'
@@ -93,7 +93,7 @@ export function annotateAll(outcomes: readonly AnalysisOutcome[], log: Log): voi
       annotate(outcome.result, log)
       continue
     }
-    const prefix = `${cut(projectName(outcome), QUOTE_LIMITS.short)}: `
+    const prefix = `${oneLine(projectName(outcome), QUOTE_LIMITS.short)}: `
     annotate(outcome.result, {
       info: (message) => log.info(prefix + message),
       warning: (message) => log.warning(prefix + message),

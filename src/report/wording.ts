@@ -7,16 +7,18 @@ import {
   type Metric,
   type MetricKind
 } from '../sonar/metrics.js'
-import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
+import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 
 /**
  * Words for conditions. Every server value they quote (metric keys, values, comparators,
- * statuses) is cut to 200 characters; escaping is left to the destination's gate (the log's
- * `forTheLog`, the summary's `summaryText`).
+ * statuses) is one line of at most 200 characters, its control characters shown as escapes: our
+ * messages have several lines, and a line break inside a server value must not start one of
+ * them. Escaping for the destination is left to its gate (the log's `forTheLog`, the summary's
+ * `summaryText`).
  */
 
-/** A server value quoted in our words: at most 200 characters. */
-const quoted = (value: string): string => cut(value, QUOTE_LIMITS.short)
+/** A server value quoted in our words: one line, at most 200 characters. */
+const quoted = (value: string): string => oneLine(value, QUOTE_LIMITS.short)
 
 /**
  * A metric as the words need it: its key, or a condition, which may carry the server's own
@@ -153,7 +155,7 @@ export function thresholdWords(
  * @example newCodeWords({ mode: 'days', parameter: '30', date: undefined }) // 'the last 30 days'
  */
 export function newCodeWords(period: NewCodePeriod): string {
-  const parameter = period.parameter ? cut(period.parameter, QUOTE_LIMITS.short) : undefined
+  const parameter = period.parameter ? quoted(period.parameter) : undefined
   const words = (() => {
     switch (period.mode.toLowerCase()) {
       case 'previous_version':
@@ -172,10 +174,10 @@ export function newCodeWords(period: NewCodePeriod): string {
       case 'previous_analysis':
         return 'since an analysis'
       default:
-        return cut(period.mode, QUOTE_LIMITS.short)
+        return quoted(period.mode)
     }
   })()
-  return period.date ? `${words} (${cut(period.date, QUOTE_LIMITS.short)})` : words
+  return period.date ? `${words} (${quoted(period.date)})` : words
 }
 
 const CAYC_WORDS: Record<string, string> = {
@@ -186,5 +188,5 @@ const CAYC_WORDS: Record<string, string> = {
 
 /** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
 export function caycWords(status: string): string {
-  return CAYC_WORDS[status] ?? cut(status, QUOTE_LIMITS.short)
+  return CAYC_WORDS[status] ?? quoted(status)
 }
