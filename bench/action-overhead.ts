@@ -91,6 +91,7 @@ function programs(
   const list: Program[] = [
     evalProgram('node start', ''),
     evalProgram('import node:http', "await import('node:http')"),
+    evalProgram('require node:http', "process.getBuiltinModule('node:http')"),
     evalProgram('import @actions/core', "await import('@actions/core')"),
     evalProgram('import undici', "await import('undici')"),
     {
@@ -245,9 +246,10 @@ const COMMAND_PARTS = [
 const REFERENCES = [
   ['import @actions/core from node_modules', 'import @actions/core', 'node start'],
   ['import undici from node_modules', 'import undici', 'node start'],
-  ['import node:http (ESM)', 'import node:http', 'node start'],
+  ['import node:http (ESM: loads the internal undici too)', 'import node:http', 'node start'],
+  ['node:http through process.getBuiltinModule', 'require node:http', 'node start'],
   ['floor: node:http + two GETs', 'floor', 'node start'],
-  ['floor: the two GETs alone', 'floor', 'import node:http']
+  ['floor: the two GETs alone', 'floor', 'require node:http']
 ] as const
 
 function difference(samples: Samples, a: string, b: string | undefined): number {
