@@ -378,6 +378,36 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /******/ 	};
 /******/ })();
 /******/ 
+/******/ /* webpack/runtime/create fake namespace object */
+/******/ (() => {
+/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
+/******/ 	var leafPrototypes;
+/******/ 	// create a fake namespace object
+/******/ 	// mode & 1: value is a module id, require it
+/******/ 	// mode & 2: merge all properties of value into the ns
+/******/ 	// mode & 4: return value when already ns object
+/******/ 	// mode & 16: return value when it's Promise-like
+/******/ 	// mode & 8|1: behave like require
+/******/ 	__nccwpck_require__.t = function(value, mode) {
+/******/ 		if(mode & 1) value = this(value);
+/******/ 		if(mode & 8) return value;
+/******/ 		if(typeof value === 'object' && value) {
+/******/ 			if((mode & 4) && value.__esModule) return value;
+/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
+/******/ 		}
+/******/ 		var ns = Object.create(null);
+/******/ 		__nccwpck_require__.r(ns);
+/******/ 		var def = {};
+/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
+/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
+/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
+/******/ 		}
+/******/ 		def['default'] = () => (value);
+/******/ 		__nccwpck_require__.d(ns, def);
+/******/ 		return ns;
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/define property getters */
 /******/ (() => {
 /******/ 	// define getter functions for harmony exports
@@ -393,6 +423,17 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /******/ /* webpack/runtime/hasOwnProperty shorthand */
 /******/ (() => {
 /******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
 /******/ })();
 /******/ 
 /************************************************************************/
@@ -795,10 +836,6 @@ function startsWith(body, bytes) {
 
 ;// CONCATENATED MODULE: external "node:http"
 const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-;// CONCATENATED MODULE: external "node:tls"
-const external_node_tls_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:tls");
 ;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
 function getProxyUrl(reqUrl) {
     const usingSsl = reqUrl.protocol === 'https:';
@@ -890,8 +927,6 @@ class DecodedURL extends URL {
     }
 }
 //# sourceMappingURL=proxy.js.map
-// EXTERNAL MODULE: ./node_modules/tunnel/index.js
-var tunnel = __nccwpck_require__(770);
 ;// CONCATENATED MODULE: ./src/sonar/connection-agents.ts
 /**
  * The kept-alive agents a transport sends its requests through: a direct one per protocol, and
@@ -904,8 +939,11 @@ var tunnel = __nccwpck_require__(770);
  */
 
 
-
-
+// TLS and the tunnel are loaded when a request needs them, not at start-up: a server on http://
+// without a proxy needs neither (node:https, node:tls and tunnel's node:assert cost the command
+// several milliseconds at each start). "eager" keeps tunnel inside the one bundle file.
+const loadTunnel = async () => (await Promise.resolve(/* import() eager */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 770, 19))).default;
+const httpsModule = () => process.getBuiltinModule('node:https');
 class ConnectionAgents {
     ca;
     agents = new Map();
@@ -920,14 +958,14 @@ class ConnectionAgents {
      * The agent for `url`: one connection per protocol and route, kept alive, so analyses checked
      * at the same time take turns on it (their requests are small) instead of opening one each.
      *
-     * @example https.request(url, { agent: agents.for(url) })
+     * @example https.request(url, { agent: await agents.for(url) })
      */
-    for(url) {
+    async for(url) {
         const proxy = getProxyUrl(url);
         const key = `${url.protocol} ${proxy?.hostname ? proxy.href : 'direct'}`;
         let agent = this.agents.get(key);
         if (!agent) {
-            agent = proxy?.hostname ? tunnelling(url, proxy) : direct(url);
+            agent = proxy?.hostname ? await tunnelling(url, proxy) : direct(url);
             if (this.ca && agent.options)
                 agent.options.ca = this.ca;
             this.agents.set(key, agent);
@@ -948,10 +986,11 @@ class ConnectionAgents {
 }
 const OPTIONS = { keepAlive: true, maxSockets: 1 };
 function direct(url) {
-    return url.protocol === 'https:' ? new external_node_https_namespaceObject.Agent(OPTIONS) : new external_node_http_namespaceObject.Agent(OPTIONS);
+    return url.protocol === 'https:' ? new (httpsModule().Agent)(OPTIONS) : new external_node_http_namespaceObject.Agent(OPTIONS);
 }
 /** A CONNECT tunnel through the proxy, its credentials from the proxy's URL when it has any. */
-function tunnelling(url, proxy) {
+async function tunnelling(url, proxy) {
+    const tunnel = await loadTunnel();
     const options = {
         ...OPTIONS,
         proxy: {
@@ -976,8 +1015,6 @@ function tunnelling(url, proxy) {
  * body read in linear time up to a size limit. Every way it can fail becomes a TransportFailure
  * that names its cause; whether to try again is the retry policy's decision, not this module's.
  */
-
-
 
 
 /** The largest reply body read: real replies are a few kilobytes. */
@@ -1006,7 +1043,10 @@ class HttpTransport {
     maxBodyBytes;
     constructor(options) {
         this.options = options;
-        this.ca = options.rootCert ? [...external_node_tls_namespaceObject.rootCertificates, options.rootCert] : undefined;
+        // node:tls only when there is a CA to add: see connection-agents.ts.
+        this.ca = options.rootCert
+            ? [...process.getBuiltinModule('node:tls').rootCertificates, options.rootCert]
+            : undefined;
         this.agents = new ConnectionAgents(this.ca);
         this.maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
     }
@@ -1036,13 +1076,16 @@ class HttpTransport {
     close() {
         this.agents.destroy();
     }
-    exchange(url, headers, signal) {
+    async exchange(url, headers, signal) {
         const secure = url.protocol === 'https:';
+        const agent = await this.agents.for(url);
+        // node:https when a request needs it (see connection-agents.ts).
+        const protocol = secure ? process.getBuiltinModule('node:https') : external_node_http_namespaceObject;
         return new Promise((resolve, reject) => {
             // Node parses the URL itself: an IPv6 literal ([::1]) loses its brackets as it must.
-            const request = (secure ? external_node_https_namespaceObject : external_node_http_namespaceObject).request(url, {
+            const request = protocol.request(url, {
                 method: 'GET',
-                agent: this.agents.for(url),
+                agent,
                 headers: { 'user-agent': this.options.userAgent, ...headers },
                 signal,
                 ...(secure && this.ca ? { ca: this.ca } : {})

@@ -32204,14 +32204,8 @@ function startsWith(body, bytes) {
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-// EXTERNAL MODULE: external "node:tls"
-var external_node_tls_ = __nccwpck_require__(1692);
 // EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/proxy.js
 var lib_proxy = __nccwpck_require__(9783);
-// EXTERNAL MODULE: ./node_modules/tunnel/index.js
-var tunnel = __nccwpck_require__(770);
 ;// CONCATENATED MODULE: ./src/sonar/connection-agents.ts
 /**
  * The kept-alive agents a transport sends its requests through: a direct one per protocol, and
@@ -32224,8 +32218,11 @@ var tunnel = __nccwpck_require__(770);
  */
 
 
-
-
+// TLS and the tunnel are loaded when a request needs them, not at start-up: a server on http://
+// without a proxy needs neither (node:https, node:tls and tunnel's node:assert cost the command
+// several milliseconds at each start). "eager" keeps tunnel inside the one bundle file.
+const loadTunnel = async () => (await Promise.resolve(/* import() eager */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 770, 19))).default;
+const httpsModule = () => process.getBuiltinModule('node:https');
 class ConnectionAgents {
     ca;
     agents = new Map();
@@ -32240,14 +32237,14 @@ class ConnectionAgents {
      * The agent for `url`: one connection per protocol and route, kept alive, so analyses checked
      * at the same time take turns on it (their requests are small) instead of opening one each.
      *
-     * @example https.request(url, { agent: agents.for(url) })
+     * @example https.request(url, { agent: await agents.for(url) })
      */
-    for(url) {
+    async for(url) {
         const proxy = (0,lib_proxy/* getProxyUrl */.s)(url);
         const key = `${url.protocol} ${proxy?.hostname ? proxy.href : 'direct'}`;
         let agent = this.agents.get(key);
         if (!agent) {
-            agent = proxy?.hostname ? tunnelling(url, proxy) : direct(url);
+            agent = proxy?.hostname ? await tunnelling(url, proxy) : direct(url);
             if (this.ca && agent.options)
                 agent.options.ca = this.ca;
             this.agents.set(key, agent);
@@ -32268,10 +32265,11 @@ class ConnectionAgents {
 }
 const OPTIONS = { keepAlive: true, maxSockets: 1 };
 function direct(url) {
-    return url.protocol === 'https:' ? new external_node_https_namespaceObject.Agent(OPTIONS) : new external_node_http_.Agent(OPTIONS);
+    return url.protocol === 'https:' ? new (httpsModule().Agent)(OPTIONS) : new external_node_http_.Agent(OPTIONS);
 }
 /** A CONNECT tunnel through the proxy, its credentials from the proxy's URL when it has any. */
-function tunnelling(url, proxy) {
+async function tunnelling(url, proxy) {
+    const tunnel = await loadTunnel();
     const options = {
         ...OPTIONS,
         proxy: {
@@ -32296,8 +32294,6 @@ function tunnelling(url, proxy) {
  * body read in linear time up to a size limit. Every way it can fail becomes a TransportFailure
  * that names its cause; whether to try again is the retry policy's decision, not this module's.
  */
-
-
 
 
 /** The largest reply body read: real replies are a few kilobytes. */
@@ -32326,7 +32322,10 @@ class HttpTransport {
     maxBodyBytes;
     constructor(options) {
         this.options = options;
-        this.ca = options.rootCert ? [...external_node_tls_.rootCertificates, options.rootCert] : undefined;
+        // node:tls only when there is a CA to add: see connection-agents.ts.
+        this.ca = options.rootCert
+            ? [...process.getBuiltinModule('node:tls').rootCertificates, options.rootCert]
+            : undefined;
         this.agents = new ConnectionAgents(this.ca);
         this.maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
     }
@@ -32356,13 +32355,16 @@ class HttpTransport {
     close() {
         this.agents.destroy();
     }
-    exchange(url, headers, signal) {
+    async exchange(url, headers, signal) {
         const secure = url.protocol === 'https:';
+        const agent = await this.agents.for(url);
+        // node:https when a request needs it (see connection-agents.ts).
+        const protocol = secure ? process.getBuiltinModule('node:https') : external_node_http_;
         return new Promise((resolve, reject) => {
             // Node parses the URL itself: an IPv6 literal ([::1]) loses its brackets as it must.
-            const request = (secure ? external_node_https_namespaceObject : external_node_http_).request(url, {
+            const request = protocol.request(url, {
                 method: 'GET',
-                agent: this.agents.for(url),
+                agent,
                 headers: { 'user-agent': this.options.userAgent, ...headers },
                 signal,
                 ...(secure && this.ca ? { ca: this.ca } : {})

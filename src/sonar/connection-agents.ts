@@ -8,9 +8,14 @@
  * costs at start-up beyond node's own (see docs/performance.md).
  */
 import * as http from 'node:http'
-import * as https from 'node:https'
+import type * as https from 'node:https'
 import { getProxyUrl } from '@actions/http-client/lib/proxy'
-import tunnel from 'tunnel'
+
+// TLS and the tunnel are loaded when a request needs them, not at start-up: a server on http://
+// without a proxy needs neither (node:https, node:tls and tunnel's node:assert cost the command
+// several milliseconds at each start). "eager" keeps tunnel inside the one bundle file.
+const loadTunnel = async () => (await import(/* webpackMode: "eager" */ 'tunnel')).default
+const httpsModule = () => process.getBuiltinModule('node:https')
 
 /** An agent whose options the TLS connections it opens are made with. */
 type Agent = http.Agent & { options?: { ca?: https.AgentOptions['ca'] } }
@@ -28,14 +33,14 @@ export class ConnectionAgents {
    * The agent for `url`: one connection per protocol and route, kept alive, so analyses checked
    * at the same time take turns on it (their requests are small) instead of opening one each.
    *
-   * @example https.request(url, { agent: agents.for(url) })
+   * @example https.request(url, { agent: await agents.for(url) })
    */
-  for(url: URL): http.Agent {
+  async for(url: URL): Promise<http.Agent> {
     const proxy = getProxyUrl(url)
     const key = `${url.protocol} ${proxy?.hostname ? proxy.href : 'direct'}`
     let agent = this.agents.get(key)
     if (!agent) {
-      agent = proxy?.hostname ? tunnelling(url, proxy) : direct(url)
+      agent = proxy?.hostname ? await tunnelling(url, proxy) : direct(url)
       if (this.ca && agent.options) agent.options.ca = this.ca
       this.agents.set(key, agent)
     }
@@ -57,11 +62,12 @@ export class ConnectionAgents {
 const OPTIONS = { keepAlive: true, maxSockets: 1 } as const
 
 function direct(url: URL): Agent {
-  return url.protocol === 'https:' ? new https.Agent(OPTIONS) : new http.Agent(OPTIONS)
+  return url.protocol === 'https:' ? new (httpsModule().Agent)(OPTIONS) : new http.Agent(OPTIONS)
 }
 
 /** A CONNECT tunnel through the proxy, its credentials from the proxy's URL when it has any. */
-function tunnelling(url: URL, proxy: URL): Agent {
+async function tunnelling(url: URL, proxy: URL): Promise<Agent> {
+  const tunnel = await loadTunnel()
   const options = {
     ...OPTIONS,
     proxy: {

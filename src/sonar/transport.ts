@@ -5,8 +5,6 @@
  * that names its cause; whether to try again is the retry policy's decision, not this module's.
  */
 import * as http from 'node:http'
-import * as https from 'node:https'
-import { rootCertificates } from 'node:tls'
 import { ConnectionAgents } from './connection-agents.js'
 
 /** The largest reply body read: real replies are a few kilobytes. */
@@ -66,7 +64,10 @@ export class HttpTransport {
   private readonly maxBodyBytes: number
 
   constructor(private readonly options: TransportOptions) {
-    this.ca = options.rootCert ? [...rootCertificates, options.rootCert] : undefined
+    // node:tls only when there is a CA to add: see connection-agents.ts.
+    this.ca = options.rootCert
+      ? [...process.getBuiltinModule('node:tls').rootCertificates, options.rootCert]
+      : undefined
     this.agents = new ConnectionAgents(this.ca)
     this.maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES
   }
@@ -97,15 +98,22 @@ export class HttpTransport {
     this.agents.destroy()
   }
 
-  private exchange(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<Reply> {
+  private async exchange(
+    url: URL,
+    headers: Record<string, string>,
+    signal: AbortSignal
+  ): Promise<Reply> {
     const secure = url.protocol === 'https:'
+    const agent = await this.agents.for(url)
+    // node:https when a request needs it (see connection-agents.ts).
+    const protocol = secure ? process.getBuiltinModule('node:https') : http
     return new Promise<Reply>((resolve, reject) => {
       // Node parses the URL itself: an IPv6 literal ([::1]) loses its brackets as it must.
-      const request = (secure ? https : http).request(
+      const request = protocol.request(
         url,
         {
           method: 'GET',
-          agent: this.agents.for(url),
+          agent,
           headers: { 'user-agent': this.options.userAgent, ...headers },
           signal,
           ...(secure && this.ca ? { ca: this.ca } : {})
