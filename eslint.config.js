@@ -9,6 +9,7 @@ export default tseslint.config(
       'build/',
       'node_modules/',
       'coverage/',
+      '.tmp/',
       'examples/**/vendor/'
     ]
   },

@@ -14,8 +14,8 @@ __webpack_require__.d(__webpack_exports__, {
   hashFiles: () => (/* binding */ glob_hashFiles)
 });
 
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 14 modules
-var core = __webpack_require__(6288);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 15 modules
+var core = __webpack_require__(2275);
 // EXTERNAL MODULE: external "fs"
 var external_fs_ = __webpack_require__(9896);
 ;// CONCATENATED MODULE: ./node_modules/@actions/glob/lib/internal-glob-options-helper.js

@@ -28599,7 +28599,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 6288:
+/***/ 2275:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -28820,10 +28820,717 @@ function prepareKeyValueMessage(key, value) {
 //# sourceMappingURL=file-command.js.map
 // EXTERNAL MODULE: external "path"
 var external_path_ = __nccwpck_require__(6928);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __nccwpck_require__(4942);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
+// EXTERNAL MODULE: external "http"
+var external_http_ = __nccwpck_require__(8611);
+var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_http_, 2);
+// EXTERNAL MODULE: external "https"
+var external_https_ = __nccwpck_require__(5692);
+var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/proxy.js
+var proxy = __nccwpck_require__(9783);
+// EXTERNAL MODULE: ./node_modules/tunnel/index.js
+var tunnel = __nccwpck_require__(770);
+// EXTERNAL MODULE: ./node_modules/undici/index.js
+var undici = __nccwpck_require__(6752);
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
+/* eslint-disable @typescript-eslint/no-explicit-any */
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+var HttpCodes;
+(function (HttpCodes) {
+    HttpCodes[HttpCodes["OK"] = 200] = "OK";
+    HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
+    HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
+    HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
+    HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
+    HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
+    HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
+    HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
+    HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
+    HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
+    HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
+    HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
+    HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
+    HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
+    HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
+    HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
+    HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
+    HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
+    HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
+    HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
+    HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
+    HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
+    HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
+    HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
+    HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
+    HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
+    HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
+})(HttpCodes || (HttpCodes = {}));
+var Headers;
+(function (Headers) {
+    Headers["Accept"] = "accept";
+    Headers["ContentType"] = "content-type";
+})(Headers || (Headers = {}));
+var MediaTypes;
+(function (MediaTypes) {
+    MediaTypes["ApplicationJson"] = "application/json";
+})(MediaTypes || (MediaTypes = {}));
+/**
+ * Returns the proxy URL, depending upon the supplied url and proxy environment variables.
+ * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+ */
+function getProxyUrl(serverUrl) {
+    const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
+    return proxyUrl ? proxyUrl.href : '';
+}
+const HttpRedirectCodes = [
+    HttpCodes.MovedPermanently,
+    HttpCodes.ResourceMoved,
+    HttpCodes.SeeOther,
+    HttpCodes.TemporaryRedirect,
+    HttpCodes.PermanentRedirect
+];
+const HttpResponseRetryCodes = [
+    HttpCodes.BadGateway,
+    HttpCodes.ServiceUnavailable,
+    HttpCodes.GatewayTimeout
+];
+const RetryableHttpVerbs = ['OPTIONS', 'GET', 'DELETE', 'HEAD'];
+const ExponentialBackoffCeiling = 10;
+const ExponentialBackoffTimeSlice = 5;
+class HttpClientError extends Error {
+    constructor(message, statusCode) {
+        super(message);
+        this.name = 'HttpClientError';
+        this.statusCode = statusCode;
+        Object.setPrototypeOf(this, HttpClientError.prototype);
+    }
+}
+class HttpClientResponse {
+    constructor(message) {
+        this.message = message;
+    }
+    readBody() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+                let output = Buffer.alloc(0);
+                this.message.on('data', (chunk) => {
+                    output = Buffer.concat([output, chunk]);
+                });
+                this.message.on('end', () => {
+                    resolve(output.toString());
+                });
+            }));
+        });
+    }
+    readBodyBuffer() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+                const chunks = [];
+                this.message.on('data', (chunk) => {
+                    chunks.push(chunk);
+                });
+                this.message.on('end', () => {
+                    resolve(Buffer.concat(chunks));
+                });
+            }));
+        });
+    }
+}
+function isHttps(requestUrl) {
+    const parsedUrl = new URL(requestUrl);
+    return parsedUrl.protocol === 'https:';
+}
+class HttpClient {
+    constructor(userAgent, handlers, requestOptions) {
+        this._ignoreSslError = false;
+        this._allowRedirects = true;
+        this._allowRedirectDowngrade = false;
+        this._maxRedirects = 50;
+        this._allowRetries = false;
+        this._maxRetries = 1;
+        this._keepAlive = false;
+        this._disposed = false;
+        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
+        this.handlers = handlers || [];
+        this.requestOptions = requestOptions;
+        if (requestOptions) {
+            if (requestOptions.ignoreSslError != null) {
+                this._ignoreSslError = requestOptions.ignoreSslError;
+            }
+            this._socketTimeout = requestOptions.socketTimeout;
+            if (requestOptions.allowRedirects != null) {
+                this._allowRedirects = requestOptions.allowRedirects;
+            }
+            if (requestOptions.allowRedirectDowngrade != null) {
+                this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
+            }
+            if (requestOptions.maxRedirects != null) {
+                this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
+            }
+            if (requestOptions.keepAlive != null) {
+                this._keepAlive = requestOptions.keepAlive;
+            }
+            if (requestOptions.allowRetries != null) {
+                this._allowRetries = requestOptions.allowRetries;
+            }
+            if (requestOptions.maxRetries != null) {
+                this._maxRetries = requestOptions.maxRetries;
+            }
+        }
+    }
+    options(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('OPTIONS', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    get(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('GET', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    del(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('DELETE', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    post(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('POST', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    patch(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('PATCH', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    put(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('PUT', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    head(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('HEAD', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    sendStream(verb, requestUrl, stream, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request(verb, requestUrl, stream, additionalHeaders);
+        });
+    }
+    /**
+     * Gets a typed object from an endpoint
+     * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
+     */
+    getJson(requestUrl_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            const res = yield this.get(requestUrl, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    postJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.post(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    putJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.put(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    patchJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.patch(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    /**
+     * Makes a raw http request.
+     * All other methods such as get, post, patch, and request ultimately call this.
+     * Prefer get, del, post and patch
+     */
+    request(verb, requestUrl, data, headers) {
+        return __awaiter(this, void 0, void 0, function* () {
+            if (this._disposed) {
+                throw new Error('Client has already been disposed.');
+            }
+            const parsedUrl = new URL(requestUrl);
+            let info = this._prepareRequest(verb, parsedUrl, headers);
+            // Only perform retries on reads since writes may not be idempotent.
+            const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb)
+                ? this._maxRetries + 1
+                : 1;
+            let numTries = 0;
+            let response;
+            do {
+                response = yield this.requestRaw(info, data);
+                // Check if it's an authentication challenge
+                if (response &&
+                    response.message &&
+                    response.message.statusCode === HttpCodes.Unauthorized) {
+                    let authenticationHandler;
+                    for (const handler of this.handlers) {
+                        if (handler.canHandleAuthentication(response)) {
+                            authenticationHandler = handler;
+                            break;
+                        }
+                    }
+                    if (authenticationHandler) {
+                        return authenticationHandler.handleAuthentication(this, info, data);
+                    }
+                    else {
+                        // We have received an unauthorized response but have no handlers to handle it.
+                        // Let the response return to the caller.
+                        return response;
+                    }
+                }
+                let redirectsRemaining = this._maxRedirects;
+                while (response.message.statusCode &&
+                    HttpRedirectCodes.includes(response.message.statusCode) &&
+                    this._allowRedirects &&
+                    redirectsRemaining > 0) {
+                    const redirectUrl = response.message.headers['location'];
+                    if (!redirectUrl) {
+                        // if there's no location to redirect to, we won't
+                        break;
+                    }
+                    const parsedRedirectUrl = new URL(redirectUrl);
+                    if (parsedUrl.protocol === 'https:' &&
+                        parsedUrl.protocol !== parsedRedirectUrl.protocol &&
+                        !this._allowRedirectDowngrade) {
+                        throw new Error('Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.');
+                    }
+                    // we need to finish reading the response before reassigning response
+                    // which will leak the open socket.
+                    yield response.readBody();
+                    // strip authorization header if redirected to a different hostname
+                    if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
+                        for (const header in headers) {
+                            // header names are case insensitive
+                            if (header.toLowerCase() === 'authorization') {
+                                delete headers[header];
+                            }
+                        }
+                    }
+                    // let's make the request with the new redirectUrl
+                    info = this._prepareRequest(verb, parsedRedirectUrl, headers);
+                    response = yield this.requestRaw(info, data);
+                    redirectsRemaining--;
+                }
+                if (!response.message.statusCode ||
+                    !HttpResponseRetryCodes.includes(response.message.statusCode)) {
+                    // If not a retry code, return immediately instead of retrying
+                    return response;
+                }
+                numTries += 1;
+                if (numTries < maxTries) {
+                    yield response.readBody();
+                    yield this._performExponentialBackoff(numTries);
+                }
+            } while (numTries < maxTries);
+            return response;
+        });
+    }
+    /**
+     * Needs to be called if keepAlive is set to true in request options.
+     */
+    dispose() {
+        if (this._agent) {
+            this._agent.destroy();
+        }
+        this._disposed = true;
+    }
+    /**
+     * Raw request.
+     * @param info
+     * @param data
+     */
+    requestRaw(info, data) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve, reject) => {
+                function callbackForResult(err, res) {
+                    if (err) {
+                        reject(err);
+                    }
+                    else if (!res) {
+                        // If `err` is not passed, then `res` must be passed.
+                        reject(new Error('Unknown error'));
+                    }
+                    else {
+                        resolve(res);
+                    }
+                }
+                this.requestRawWithCallback(info, data, callbackForResult);
+            });
+        });
+    }
+    /**
+     * Raw request with callback.
+     * @param info
+     * @param data
+     * @param onResult
+     */
+    requestRawWithCallback(info, data, onResult) {
+        if (typeof data === 'string') {
+            if (!info.options.headers) {
+                info.options.headers = {};
+            }
+            info.options.headers['Content-Length'] = Buffer.byteLength(data, 'utf8');
+        }
+        let callbackCalled = false;
+        function handleResult(err, res) {
+            if (!callbackCalled) {
+                callbackCalled = true;
+                onResult(err, res);
+            }
+        }
+        const req = info.httpModule.request(info.options, (msg) => {
+            const res = new HttpClientResponse(msg);
+            handleResult(undefined, res);
+        });
+        let socket;
+        req.on('socket', sock => {
+            socket = sock;
+        });
+        // If we ever get disconnected, we want the socket to timeout eventually
+        req.setTimeout(this._socketTimeout || 3 * 60000, () => {
+            if (socket) {
+                socket.end();
+            }
+            handleResult(new Error(`Request timeout: ${info.options.path}`));
+        });
+        req.on('error', function (err) {
+            // err has statusCode property
+            // res should have headers
+            handleResult(err);
+        });
+        if (data && typeof data === 'string') {
+            req.write(data, 'utf8');
+        }
+        if (data && typeof data !== 'string') {
+            data.on('close', function () {
+                req.end();
+            });
+            data.pipe(req);
+        }
+        else {
+            req.end();
+        }
+    }
+    /**
+     * Gets an http agent. This function is useful when you need an http agent that handles
+     * routing through a proxy server - depending upon the url and proxy environment variables.
+     * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+     */
+    getAgent(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        return this._getAgent(parsedUrl);
+    }
+    getAgentDispatcher(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        const proxyUrl = proxy/* getProxyUrl */.s(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (!useProxy) {
+            return;
+        }
+        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
+    }
+    _prepareRequest(method, requestUrl, headers) {
+        const info = {};
+        info.parsedUrl = requestUrl;
+        const usingSsl = info.parsedUrl.protocol === 'https:';
+        info.httpModule = usingSsl ? external_https_namespaceObject : external_http_namespaceObject;
+        const defaultPort = usingSsl ? 443 : 80;
+        info.options = {};
+        info.options.host = info.parsedUrl.hostname;
+        info.options.port = info.parsedUrl.port
+            ? parseInt(info.parsedUrl.port)
+            : defaultPort;
+        info.options.path =
+            (info.parsedUrl.pathname || '') + (info.parsedUrl.search || '');
+        info.options.method = method;
+        info.options.headers = this._mergeHeaders(headers);
+        if (this.userAgent != null) {
+            info.options.headers['user-agent'] = this.userAgent;
+        }
+        info.options.agent = this._getAgent(info.parsedUrl);
+        // gives handlers an opportunity to participate
+        if (this.handlers) {
+            for (const handler of this.handlers) {
+                handler.prepareRequest(info.options);
+            }
+        }
+        return info;
+    }
+    _mergeHeaders(headers) {
+        if (this.requestOptions && this.requestOptions.headers) {
+            return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
+        }
+        return lowercaseKeys(headers || {});
+    }
+    /**
+     * Gets an existing header value or returns a default.
+     * Handles converting number header values to strings since HTTP headers must be strings.
+     * Note: This returns string | string[] since some headers can have multiple values.
+     * For headers that must always be a single string (like Content-Type), use the
+     * specialized _getExistingOrDefaultContentTypeHeader method instead.
+     */
+    _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+            const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
+            if (headerValue) {
+                clientHeader =
+                    typeof headerValue === 'number' ? headerValue.toString() : headerValue;
+            }
+        }
+        const additionalValue = additionalHeaders[header];
+        if (additionalValue !== undefined) {
+            return typeof additionalValue === 'number'
+                ? additionalValue.toString()
+                : additionalValue;
+        }
+        if (clientHeader !== undefined) {
+            return clientHeader;
+        }
+        return _default;
+    }
+    /**
+     * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
+     * Always returns a single string (not an array) since Content-Type should be a single value.
+     * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
+     * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
+     * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
+     */
+    _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+            const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
+            if (headerValue) {
+                if (typeof headerValue === 'number') {
+                    clientHeader = String(headerValue);
+                }
+                else if (Array.isArray(headerValue)) {
+                    clientHeader = headerValue.join(', ');
+                }
+                else {
+                    clientHeader = headerValue;
+                }
+            }
+        }
+        const additionalValue = additionalHeaders[Headers.ContentType];
+        // Return the first non-undefined value, converting numbers or arrays to strings if necessary
+        if (additionalValue !== undefined) {
+            if (typeof additionalValue === 'number') {
+                return String(additionalValue);
+            }
+            else if (Array.isArray(additionalValue)) {
+                return additionalValue.join(', ');
+            }
+            else {
+                return additionalValue;
+            }
+        }
+        if (clientHeader !== undefined) {
+            return clientHeader;
+        }
+        return _default;
+    }
+    _getAgent(parsedUrl) {
+        let agent;
+        const proxyUrl = proxy/* getProxyUrl */.s(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (this._keepAlive && useProxy) {
+            agent = this._proxyAgent;
+        }
+        if (!useProxy) {
+            agent = this._agent;
+        }
+        // if agent is already assigned use that agent.
+        if (agent) {
+            return agent;
+        }
+        const usingSsl = parsedUrl.protocol === 'https:';
+        let maxSockets = 100;
+        if (this.requestOptions) {
+            maxSockets = this.requestOptions.maxSockets || external_http_.globalAgent.maxSockets;
+        }
+        // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
+        if (proxyUrl && proxyUrl.hostname) {
+            const agentOptions = {
+                maxSockets,
+                keepAlive: this._keepAlive,
+                proxy: Object.assign(Object.assign({}, ((proxyUrl.username || proxyUrl.password) && {
+                    proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
+                })), { host: proxyUrl.hostname, port: proxyUrl.port })
+            };
+            let tunnelAgent;
+            const overHttps = proxyUrl.protocol === 'https:';
+            if (usingSsl) {
+                tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
+            }
+            else {
+                tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
+            }
+            agent = tunnelAgent(agentOptions);
+            this._proxyAgent = agent;
+        }
+        // if tunneling agent isn't assigned create a new agent
+        if (!agent) {
+            const options = { keepAlive: this._keepAlive, maxSockets };
+            agent = usingSsl ? new external_https_.Agent(options) : new external_http_.Agent(options);
+            this._agent = agent;
+        }
+        if (usingSsl && this._ignoreSslError) {
+            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
+            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
+            // we have to cast it to any and change it directly
+            agent.options = Object.assign(agent.options || {}, {
+                rejectUnauthorized: false
+            });
+        }
+        return agent;
+    }
+    _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
+        let proxyAgent;
+        if (this._keepAlive) {
+            proxyAgent = this._proxyAgentDispatcher;
+        }
+        // if agent is already assigned use that agent.
+        if (proxyAgent) {
+            return proxyAgent;
+        }
+        const usingSsl = parsedUrl.protocol === 'https:';
+        proxyAgent = new undici.ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
+            token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
+        })));
+        this._proxyAgentDispatcher = proxyAgent;
+        if (usingSsl && this._ignoreSslError) {
+            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
+            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
+            // we have to cast it to any and change it directly
+            proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
+                rejectUnauthorized: false
+            });
+        }
+        return proxyAgent;
+    }
+    _getUserAgentWithOrchestrationId(userAgent) {
+        const baseUserAgent = userAgent || 'actions/http-client';
+        const orchId = process.env['ACTIONS_ORCHESTRATION_ID'];
+        if (orchId) {
+            // Sanitize the orchestration ID to ensure it contains only valid characters
+            // Valid characters: 0-9, a-z, _, -, .
+            const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, '_');
+            return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
+        }
+        return baseUserAgent;
+    }
+    _performExponentialBackoff(retryNumber) {
+        return __awaiter(this, void 0, void 0, function* () {
+            retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
+            const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
+            return new Promise(resolve => setTimeout(() => resolve(), ms));
+        });
+    }
+    _processResponse(res, options) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
+                const statusCode = res.message.statusCode || 0;
+                const response = {
+                    statusCode,
+                    result: null,
+                    headers: {}
+                };
+                // not found leads to null obj returned
+                if (statusCode === HttpCodes.NotFound) {
+                    resolve(response);
+                }
+                // get the result from the body
+                function dateTimeDeserializer(key, value) {
+                    if (typeof value === 'string') {
+                        const a = new Date(value);
+                        if (!isNaN(a.valueOf())) {
+                            return a;
+                        }
+                    }
+                    return value;
+                }
+                let obj;
+                let contents;
+                try {
+                    contents = yield res.readBody();
+                    if (contents && contents.length > 0) {
+                        if (options && options.deserializeDates) {
+                            obj = JSON.parse(contents, dateTimeDeserializer);
+                        }
+                        else {
+                            obj = JSON.parse(contents);
+                        }
+                        response.result = obj;
+                    }
+                    response.headers = res.message.headers;
+                }
+                catch (err) {
+                    // Invalid resource (contents not json);  leaving result obj null
+                }
+                // note that 3xx redirects are handled by the http layer.
+                if (statusCode > 299) {
+                    let msg;
+                    // if exception/error in body, attempt to get better error
+                    if (obj && obj.message) {
+                        msg = obj.message;
+                    }
+                    else if (contents && contents.length > 0) {
+                        // it may be the case that the exception is in the body message as string
+                        msg = contents;
+                    }
+                    else {
+                        msg = `Failed request: (${statusCode})`;
+                    }
+                    const err = new HttpClientError(msg, statusCode);
+                    err.result = response.result;
+                    reject(err);
+                }
+                else {
+                    resolve(response);
+                }
+            }));
+        });
+    }
+}
+const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
+//# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
+var auth_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
         function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
@@ -28848,7 +29555,7 @@ class BasicCredentialHandler {
         return false;
     }
     handleAuthentication() {
-        return __awaiter(this, void 0, void 0, function* () {
+        return auth_awaiter(this, void 0, void 0, function* () {
             throw new Error('not implemented');
         });
     }
@@ -28870,7 +29577,7 @@ class BearerCredentialHandler {
         return false;
     }
     handleAuthentication() {
-        return __awaiter(this, void 0, void 0, function* () {
+        return auth_awaiter(this, void 0, void 0, function* () {
             throw new Error('not implemented');
         });
     }
@@ -28892,7 +29599,7 @@ class PersonalAccessTokenCredentialHandler {
         return false;
     }
     handleAuthentication() {
-        return __awaiter(this, void 0, void 0, function* () {
+        return auth_awaiter(this, void 0, void 0, function* () {
             throw new Error('not implemented');
         });
     }
@@ -28917,7 +29624,7 @@ class OidcClient {
             allowRetries: allowRetry,
             maxRetries: maxRetry
         };
-        return new lib/* HttpClient */.Qq('actions/oidc-client', [new BearerCredentialHandler(OidcClient.getRequestToken())], requestOptions);
+        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(OidcClient.getRequestToken())], requestOptions);
     }
     static getRequestToken() {
         const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
@@ -30803,24 +31510,13 @@ function getIDToken(aud) {
 
 /***/ }),
 
-/***/ 4942:
+/***/ 9783:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  Qq: () => (/* binding */ HttpClient)
-});
-
-// UNUSED EXPORTS: Headers, HttpClientError, HttpClientResponse, HttpCodes, MediaTypes, getProxyUrl, isHttps
-
-// EXTERNAL MODULE: external "http"
-var external_http_ = __nccwpck_require__(8611);
-var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_http_, 2);
-// EXTERNAL MODULE: external "https"
-var external_https_ = __nccwpck_require__(5692);
-var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   s: () => (/* binding */ getProxyUrl)
+/* harmony export */ });
+/* unused harmony export checkBypass */
 function getProxyUrl(reqUrl) {
     const usingSsl = reqUrl.protocol === 'https:';
     if (checkBypass(reqUrl)) {
@@ -30911,707 +31607,6 @@ class DecodedURL extends URL {
     }
 }
 //# sourceMappingURL=proxy.js.map
-// EXTERNAL MODULE: ./node_modules/tunnel/index.js
-var tunnel = __nccwpck_require__(770);
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
-/* eslint-disable @typescript-eslint/no-explicit-any */
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-var HttpCodes;
-(function (HttpCodes) {
-    HttpCodes[HttpCodes["OK"] = 200] = "OK";
-    HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
-    HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
-    HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
-    HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
-    HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
-    HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
-    HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
-    HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
-    HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
-    HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
-    HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
-    HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
-    HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
-    HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
-    HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
-    HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
-    HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
-    HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
-    HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
-    HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
-    HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
-    HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
-    HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
-    HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
-    HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
-    HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
-})(HttpCodes || (HttpCodes = {}));
-var Headers;
-(function (Headers) {
-    Headers["Accept"] = "accept";
-    Headers["ContentType"] = "content-type";
-})(Headers || (Headers = {}));
-var MediaTypes;
-(function (MediaTypes) {
-    MediaTypes["ApplicationJson"] = "application/json";
-})(MediaTypes || (MediaTypes = {}));
-/**
- * Returns the proxy URL, depending upon the supplied url and proxy environment variables.
- * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
- */
-function lib_getProxyUrl(serverUrl) {
-    const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
-    return proxyUrl ? proxyUrl.href : '';
-}
-const HttpRedirectCodes = [
-    HttpCodes.MovedPermanently,
-    HttpCodes.ResourceMoved,
-    HttpCodes.SeeOther,
-    HttpCodes.TemporaryRedirect,
-    HttpCodes.PermanentRedirect
-];
-const HttpResponseRetryCodes = [
-    HttpCodes.BadGateway,
-    HttpCodes.ServiceUnavailable,
-    HttpCodes.GatewayTimeout
-];
-const RetryableHttpVerbs = ['OPTIONS', 'GET', 'DELETE', 'HEAD'];
-const ExponentialBackoffCeiling = 10;
-const ExponentialBackoffTimeSlice = 5;
-class HttpClientError extends Error {
-    constructor(message, statusCode) {
-        super(message);
-        this.name = 'HttpClientError';
-        this.statusCode = statusCode;
-        Object.setPrototypeOf(this, HttpClientError.prototype);
-    }
-}
-class HttpClientResponse {
-    constructor(message) {
-        this.message = message;
-    }
-    readBody() {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
-                let output = Buffer.alloc(0);
-                this.message.on('data', (chunk) => {
-                    output = Buffer.concat([output, chunk]);
-                });
-                this.message.on('end', () => {
-                    resolve(output.toString());
-                });
-            }));
-        });
-    }
-    readBodyBuffer() {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
-                const chunks = [];
-                this.message.on('data', (chunk) => {
-                    chunks.push(chunk);
-                });
-                this.message.on('end', () => {
-                    resolve(Buffer.concat(chunks));
-                });
-            }));
-        });
-    }
-}
-function isHttps(requestUrl) {
-    const parsedUrl = new URL(requestUrl);
-    return parsedUrl.protocol === 'https:';
-}
-class HttpClient {
-    constructor(userAgent, handlers, requestOptions) {
-        this._ignoreSslError = false;
-        this._allowRedirects = true;
-        this._allowRedirectDowngrade = false;
-        this._maxRedirects = 50;
-        this._allowRetries = false;
-        this._maxRetries = 1;
-        this._keepAlive = false;
-        this._disposed = false;
-        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
-        this.handlers = handlers || [];
-        this.requestOptions = requestOptions;
-        if (requestOptions) {
-            if (requestOptions.ignoreSslError != null) {
-                this._ignoreSslError = requestOptions.ignoreSslError;
-            }
-            this._socketTimeout = requestOptions.socketTimeout;
-            if (requestOptions.allowRedirects != null) {
-                this._allowRedirects = requestOptions.allowRedirects;
-            }
-            if (requestOptions.allowRedirectDowngrade != null) {
-                this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
-            }
-            if (requestOptions.maxRedirects != null) {
-                this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
-            }
-            if (requestOptions.keepAlive != null) {
-                this._keepAlive = requestOptions.keepAlive;
-            }
-            if (requestOptions.allowRetries != null) {
-                this._allowRetries = requestOptions.allowRetries;
-            }
-            if (requestOptions.maxRetries != null) {
-                this._maxRetries = requestOptions.maxRetries;
-            }
-        }
-    }
-    options(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('OPTIONS', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    get(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('GET', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    del(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('DELETE', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    post(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('POST', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    patch(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('PATCH', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    put(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('PUT', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    head(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('HEAD', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    sendStream(verb, requestUrl, stream, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request(verb, requestUrl, stream, additionalHeaders);
-        });
-    }
-    /**
-     * Gets a typed object from an endpoint
-     * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
-     */
-    getJson(requestUrl_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            const res = yield this.get(requestUrl, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    postJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.post(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    putJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.put(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    patchJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.patch(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    /**
-     * Makes a raw http request.
-     * All other methods such as get, post, patch, and request ultimately call this.
-     * Prefer get, del, post and patch
-     */
-    request(verb, requestUrl, data, headers) {
-        return __awaiter(this, void 0, void 0, function* () {
-            if (this._disposed) {
-                throw new Error('Client has already been disposed.');
-            }
-            const parsedUrl = new URL(requestUrl);
-            let info = this._prepareRequest(verb, parsedUrl, headers);
-            // Only perform retries on reads since writes may not be idempotent.
-            const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb)
-                ? this._maxRetries + 1
-                : 1;
-            let numTries = 0;
-            let response;
-            do {
-                response = yield this.requestRaw(info, data);
-                // Check if it's an authentication challenge
-                if (response &&
-                    response.message &&
-                    response.message.statusCode === HttpCodes.Unauthorized) {
-                    let authenticationHandler;
-                    for (const handler of this.handlers) {
-                        if (handler.canHandleAuthentication(response)) {
-                            authenticationHandler = handler;
-                            break;
-                        }
-                    }
-                    if (authenticationHandler) {
-                        return authenticationHandler.handleAuthentication(this, info, data);
-                    }
-                    else {
-                        // We have received an unauthorized response but have no handlers to handle it.
-                        // Let the response return to the caller.
-                        return response;
-                    }
-                }
-                let redirectsRemaining = this._maxRedirects;
-                while (response.message.statusCode &&
-                    HttpRedirectCodes.includes(response.message.statusCode) &&
-                    this._allowRedirects &&
-                    redirectsRemaining > 0) {
-                    const redirectUrl = response.message.headers['location'];
-                    if (!redirectUrl) {
-                        // if there's no location to redirect to, we won't
-                        break;
-                    }
-                    const parsedRedirectUrl = new URL(redirectUrl);
-                    if (parsedUrl.protocol === 'https:' &&
-                        parsedUrl.protocol !== parsedRedirectUrl.protocol &&
-                        !this._allowRedirectDowngrade) {
-                        throw new Error('Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.');
-                    }
-                    // we need to finish reading the response before reassigning response
-                    // which will leak the open socket.
-                    yield response.readBody();
-                    // strip authorization header if redirected to a different hostname
-                    if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
-                        for (const header in headers) {
-                            // header names are case insensitive
-                            if (header.toLowerCase() === 'authorization') {
-                                delete headers[header];
-                            }
-                        }
-                    }
-                    // let's make the request with the new redirectUrl
-                    info = this._prepareRequest(verb, parsedRedirectUrl, headers);
-                    response = yield this.requestRaw(info, data);
-                    redirectsRemaining--;
-                }
-                if (!response.message.statusCode ||
-                    !HttpResponseRetryCodes.includes(response.message.statusCode)) {
-                    // If not a retry code, return immediately instead of retrying
-                    return response;
-                }
-                numTries += 1;
-                if (numTries < maxTries) {
-                    yield response.readBody();
-                    yield this._performExponentialBackoff(numTries);
-                }
-            } while (numTries < maxTries);
-            return response;
-        });
-    }
-    /**
-     * Needs to be called if keepAlive is set to true in request options.
-     */
-    dispose() {
-        if (this._agent) {
-            this._agent.destroy();
-        }
-        this._disposed = true;
-    }
-    /**
-     * Raw request.
-     * @param info
-     * @param data
-     */
-    requestRaw(info, data) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve, reject) => {
-                function callbackForResult(err, res) {
-                    if (err) {
-                        reject(err);
-                    }
-                    else if (!res) {
-                        // If `err` is not passed, then `res` must be passed.
-                        reject(new Error('Unknown error'));
-                    }
-                    else {
-                        resolve(res);
-                    }
-                }
-                this.requestRawWithCallback(info, data, callbackForResult);
-            });
-        });
-    }
-    /**
-     * Raw request with callback.
-     * @param info
-     * @param data
-     * @param onResult
-     */
-    requestRawWithCallback(info, data, onResult) {
-        if (typeof data === 'string') {
-            if (!info.options.headers) {
-                info.options.headers = {};
-            }
-            info.options.headers['Content-Length'] = Buffer.byteLength(data, 'utf8');
-        }
-        let callbackCalled = false;
-        function handleResult(err, res) {
-            if (!callbackCalled) {
-                callbackCalled = true;
-                onResult(err, res);
-            }
-        }
-        const req = info.httpModule.request(info.options, (msg) => {
-            const res = new HttpClientResponse(msg);
-            handleResult(undefined, res);
-        });
-        let socket;
-        req.on('socket', sock => {
-            socket = sock;
-        });
-        // If we ever get disconnected, we want the socket to timeout eventually
-        req.setTimeout(this._socketTimeout || 3 * 60000, () => {
-            if (socket) {
-                socket.end();
-            }
-            handleResult(new Error(`Request timeout: ${info.options.path}`));
-        });
-        req.on('error', function (err) {
-            // err has statusCode property
-            // res should have headers
-            handleResult(err);
-        });
-        if (data && typeof data === 'string') {
-            req.write(data, 'utf8');
-        }
-        if (data && typeof data !== 'string') {
-            data.on('close', function () {
-                req.end();
-            });
-            data.pipe(req);
-        }
-        else {
-            req.end();
-        }
-    }
-    /**
-     * Gets an http agent. This function is useful when you need an http agent that handles
-     * routing through a proxy server - depending upon the url and proxy environment variables.
-     * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
-     */
-    getAgent(serverUrl) {
-        const parsedUrl = new URL(serverUrl);
-        return this._getAgent(parsedUrl);
-    }
-    getAgentDispatcher(serverUrl) {
-        const parsedUrl = new URL(serverUrl);
-        const proxyUrl = getProxyUrl(parsedUrl);
-        const useProxy = proxyUrl && proxyUrl.hostname;
-        if (!useProxy) {
-            return;
-        }
-        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
-    }
-    _prepareRequest(method, requestUrl, headers) {
-        const info = {};
-        info.parsedUrl = requestUrl;
-        const usingSsl = info.parsedUrl.protocol === 'https:';
-        info.httpModule = usingSsl ? external_https_namespaceObject : external_http_namespaceObject;
-        const defaultPort = usingSsl ? 443 : 80;
-        info.options = {};
-        info.options.host = info.parsedUrl.hostname;
-        info.options.port = info.parsedUrl.port
-            ? parseInt(info.parsedUrl.port)
-            : defaultPort;
-        info.options.path =
-            (info.parsedUrl.pathname || '') + (info.parsedUrl.search || '');
-        info.options.method = method;
-        info.options.headers = this._mergeHeaders(headers);
-        if (this.userAgent != null) {
-            info.options.headers['user-agent'] = this.userAgent;
-        }
-        info.options.agent = this._getAgent(info.parsedUrl);
-        // gives handlers an opportunity to participate
-        if (this.handlers) {
-            for (const handler of this.handlers) {
-                handler.prepareRequest(info.options);
-            }
-        }
-        return info;
-    }
-    _mergeHeaders(headers) {
-        if (this.requestOptions && this.requestOptions.headers) {
-            return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
-        }
-        return lowercaseKeys(headers || {});
-    }
-    /**
-     * Gets an existing header value or returns a default.
-     * Handles converting number header values to strings since HTTP headers must be strings.
-     * Note: This returns string | string[] since some headers can have multiple values.
-     * For headers that must always be a single string (like Content-Type), use the
-     * specialized _getExistingOrDefaultContentTypeHeader method instead.
-     */
-    _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
-        let clientHeader;
-        if (this.requestOptions && this.requestOptions.headers) {
-            const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
-            if (headerValue) {
-                clientHeader =
-                    typeof headerValue === 'number' ? headerValue.toString() : headerValue;
-            }
-        }
-        const additionalValue = additionalHeaders[header];
-        if (additionalValue !== undefined) {
-            return typeof additionalValue === 'number'
-                ? additionalValue.toString()
-                : additionalValue;
-        }
-        if (clientHeader !== undefined) {
-            return clientHeader;
-        }
-        return _default;
-    }
-    /**
-     * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
-     * Always returns a single string (not an array) since Content-Type should be a single value.
-     * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
-     * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
-     * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
-     */
-    _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
-        let clientHeader;
-        if (this.requestOptions && this.requestOptions.headers) {
-            const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
-            if (headerValue) {
-                if (typeof headerValue === 'number') {
-                    clientHeader = String(headerValue);
-                }
-                else if (Array.isArray(headerValue)) {
-                    clientHeader = headerValue.join(', ');
-                }
-                else {
-                    clientHeader = headerValue;
-                }
-            }
-        }
-        const additionalValue = additionalHeaders[Headers.ContentType];
-        // Return the first non-undefined value, converting numbers or arrays to strings if necessary
-        if (additionalValue !== undefined) {
-            if (typeof additionalValue === 'number') {
-                return String(additionalValue);
-            }
-            else if (Array.isArray(additionalValue)) {
-                return additionalValue.join(', ');
-            }
-            else {
-                return additionalValue;
-            }
-        }
-        if (clientHeader !== undefined) {
-            return clientHeader;
-        }
-        return _default;
-    }
-    _getAgent(parsedUrl) {
-        let agent;
-        const proxyUrl = getProxyUrl(parsedUrl);
-        const useProxy = proxyUrl && proxyUrl.hostname;
-        if (this._keepAlive && useProxy) {
-            agent = this._proxyAgent;
-        }
-        if (!useProxy) {
-            agent = this._agent;
-        }
-        // if agent is already assigned use that agent.
-        if (agent) {
-            return agent;
-        }
-        const usingSsl = parsedUrl.protocol === 'https:';
-        let maxSockets = 100;
-        if (this.requestOptions) {
-            maxSockets = this.requestOptions.maxSockets || external_http_.globalAgent.maxSockets;
-        }
-        // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
-        if (proxyUrl && proxyUrl.hostname) {
-            const agentOptions = {
-                maxSockets,
-                keepAlive: this._keepAlive,
-                proxy: Object.assign(Object.assign({}, ((proxyUrl.username || proxyUrl.password) && {
-                    proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
-                })), { host: proxyUrl.hostname, port: proxyUrl.port })
-            };
-            let tunnelAgent;
-            const overHttps = proxyUrl.protocol === 'https:';
-            if (usingSsl) {
-                tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
-            }
-            else {
-                tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
-            }
-            agent = tunnelAgent(agentOptions);
-            this._proxyAgent = agent;
-        }
-        // if tunneling agent isn't assigned create a new agent
-        if (!agent) {
-            const options = { keepAlive: this._keepAlive, maxSockets };
-            agent = usingSsl ? new external_https_.Agent(options) : new external_http_.Agent(options);
-            this._agent = agent;
-        }
-        if (usingSsl && this._ignoreSslError) {
-            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
-            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
-            // we have to cast it to any and change it directly
-            agent.options = Object.assign(agent.options || {}, {
-                rejectUnauthorized: false
-            });
-        }
-        return agent;
-    }
-    _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
-        let proxyAgent;
-        if (this._keepAlive) {
-            proxyAgent = this._proxyAgentDispatcher;
-        }
-        // if agent is already assigned use that agent.
-        if (proxyAgent) {
-            return proxyAgent;
-        }
-        const usingSsl = parsedUrl.protocol === 'https:';
-        proxyAgent = new undici.ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
-            token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
-        })));
-        this._proxyAgentDispatcher = proxyAgent;
-        if (usingSsl && this._ignoreSslError) {
-            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
-            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
-            // we have to cast it to any and change it directly
-            proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
-                rejectUnauthorized: false
-            });
-        }
-        return proxyAgent;
-    }
-    _getUserAgentWithOrchestrationId(userAgent) {
-        const baseUserAgent = userAgent || 'actions/http-client';
-        const orchId = process.env['ACTIONS_ORCHESTRATION_ID'];
-        if (orchId) {
-            // Sanitize the orchestration ID to ensure it contains only valid characters
-            // Valid characters: 0-9, a-z, _, -, .
-            const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, '_');
-            return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
-        }
-        return baseUserAgent;
-    }
-    _performExponentialBackoff(retryNumber) {
-        return __awaiter(this, void 0, void 0, function* () {
-            retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
-            const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-            return new Promise(resolve => setTimeout(() => resolve(), ms));
-        });
-    }
-    _processResponse(res, options) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
-                const statusCode = res.message.statusCode || 0;
-                const response = {
-                    statusCode,
-                    result: null,
-                    headers: {}
-                };
-                // not found leads to null obj returned
-                if (statusCode === HttpCodes.NotFound) {
-                    resolve(response);
-                }
-                // get the result from the body
-                function dateTimeDeserializer(key, value) {
-                    if (typeof value === 'string') {
-                        const a = new Date(value);
-                        if (!isNaN(a.valueOf())) {
-                            return a;
-                        }
-                    }
-                    return value;
-                }
-                let obj;
-                let contents;
-                try {
-                    contents = yield res.readBody();
-                    if (contents && contents.length > 0) {
-                        if (options && options.deserializeDates) {
-                            obj = JSON.parse(contents, dateTimeDeserializer);
-                        }
-                        else {
-                            obj = JSON.parse(contents);
-                        }
-                        response.result = obj;
-                    }
-                    response.headers = res.message.headers;
-                }
-                catch (err) {
-                    // Invalid resource (contents not json);  leaving result obj null
-                }
-                // note that 3xx redirects are handled by the http layer.
-                if (statusCode > 299) {
-                    let msg;
-                    // if exception/error in body, attempt to get better error
-                    if (obj && obj.message) {
-                        msg = obj.message;
-                    }
-                    else if (contents && contents.length > 0) {
-                        // it may be the case that the exception is in the body message as string
-                        msg = contents;
-                    }
-                    else {
-                        msg = `Failed request: (${statusCode})`;
-                    }
-                    const err = new HttpClientError(msg, statusCode);
-                    err.result = response.result;
-                    reject(err);
-                }
-                else {
-                    resolve(response);
-                }
-            }));
-        });
-    }
-}
-const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
-//# sourceMappingURL=index.js.map
 
 /***/ })
 
@@ -31817,8 +31812,8 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 14 modules
-var core = __nccwpck_require__(6288);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 15 modules
+var core = __nccwpck_require__(2275);
 ;// CONCATENATED MODULE: ./src/clock.ts
 /**
  * The longest delay setTimeout honours: past it the delay overflows a signed 32-bit integer and
@@ -31895,6 +31890,12 @@ class TimeoutError extends ActionError {
 class QualityGateFailure extends ActionError {
     constructor(message) {
         super('ERR_QUALITY_GATE', message);
+    }
+}
+/** The runner's output file (GITHUB_OUTPUT) could not take the step's outputs. */
+class OutputFileError extends ActionError {
+    constructor(message) {
+        super('ERR_OUTPUT_FILE', message);
     }
 }
 
@@ -32312,15 +32313,12 @@ function shownUrl(url, part = 'href') {
     return oneLine(bare.href, QUOTE_LIMITS.long);
 }
 
-;// CONCATENATED MODULE: ./src/report/wording.ts
-
+;// CONCATENATED MODULE: ./src/sonar/metrics.ts
 /**
- * Words for conditions. Every server value they quote (metric keys, values, comparators,
- * statuses) is cut to 200 characters; escaping is left to the destination's gate (the log's
- * `forTheLog`, the summary's `summaryText`).
+ * The metrics quality gates use, as the server names them: the words for conditions read names
+ * and value kinds from here, and the check asks the server for a definition only of keys not
+ * known here. Below both, so the core never imports its presentation.
  */
-/** A server value quoted in our words: at most 200 characters. */
-const quoted = (value) => cut(value, QUOTE_LIMITS.short);
 /** The kind of value of each type api/metrics/search gives. */
 const KIND_OF_TYPE = {
     RATING: 'rating',
@@ -32335,7 +32333,7 @@ const percent = (name) => ({ name, kind: 'percent' });
 const count = (name) => ({ name, kind: 'count' });
 const minutes = (name) => ({ name, kind: 'minutes' });
 /** The metrics quality gates use, by the key the server sends ("new_" prefix: new code). */
-const METRICS = {
+const KNOWN_METRICS = {
     coverage: percent('Coverage'),
     line_coverage: percent('Line Coverage'),
     branch_coverage: percent('Condition Coverage'),
@@ -32376,168 +32374,52 @@ const METRICS = {
     software_quality_high_issues: count('High Severity Issues')
 };
 const NEW_CODE_PREFIX = 'new_';
-/** The metric as a person reads it: `new_coverage` → "Coverage on New Code". */
-function metricName(metric) {
-    return describeMetric(metric).name;
-}
 /**
  * Whether the action words this metric from its own table (common metrics, and their new-code
  * variants): only for other keys is the server's definition worth a request.
  */
 function isKnownMetric(key) {
-    return (key in METRICS ||
-        (key.startsWith(NEW_CODE_PREFIX) && key.slice(NEW_CODE_PREFIX.length) in METRICS));
+    return (key in KNOWN_METRICS ||
+        (key.startsWith(NEW_CODE_PREFIX) && key.slice(NEW_CODE_PREFIX.length) in KNOWN_METRICS));
 }
-function describeMetric(ref) {
-    const { metricKey, metric: server } = typeof ref === 'string' ? { metricKey: ref, metric: undefined } : ref;
-    const key = quoted(metricKey);
-    const known = METRICS[key];
-    if (known)
-        return known;
-    const base = key.startsWith(NEW_CODE_PREFIX)
-        ? METRICS[key.slice(NEW_CODE_PREFIX.length)]
-        : undefined;
-    if (base)
-        return { name: `${base.name} on New Code`, kind: base.kind };
-    // The server's own name and type, for custom and newer metrics (software quality, MQR...).
-    if (server)
-        return { name: quoted(server.name), kind: KIND_OF_TYPE[server.type] ?? 'text' };
-    if (key.startsWith(NEW_CODE_PREFIX)) {
-        return {
-            name: `${humanize(key.slice(NEW_CODE_PREFIX.length))} on New Code`,
-            kind: guessKind(key)
-        };
-    }
-    return { name: humanize(key), kind: guessKind(key) };
-}
-function guessKind(key) {
-    if (key.endsWith('_rating'))
-        return 'rating';
-    if (key.endsWith('_density') || key.endsWith('_coverage') || key.endsWith('_ratio')) {
-        return 'percent';
-    }
-    return 'count';
-}
-function humanize(key) {
-    const words = key.replace(/_/g, ' ').trim();
-    return words.charAt(0).toUpperCase() + words.slice(1);
-}
-const RATING_LETTERS = ['A', 'B', 'C', 'D', 'E'];
-/** A metric value as a person reads it: rating 3 → "C", 82.5056 → "82.51%". */
-function formatValue(metric, value) {
-    if (value === undefined || value === '')
-        return '–';
-    const number = Number(value);
-    if (!Number.isFinite(number))
-        return quoted(value);
-    switch (describeMetric(metric).kind) {
-        case 'rating':
-            return RATING_LETTERS[Math.round(number) - 1] ?? quoted(value);
-        case 'percent':
-            return `${round(number)}%`;
-        case 'minutes':
-            return formatMinutes(number);
-        case 'milliseconds':
-            return number >= 1000 ? `${round(number / 1000)} s` : `${round(number)} ms`;
-        case 'count':
-            return String(round(number));
-        case 'text':
-            return quoted(value);
-    }
-}
-function round(number) {
-    return Math.round(number * 100) / 100;
-}
-function formatMinutes(total) {
-    const hours = Math.floor(total / 60);
-    const rest = Math.round(total % 60);
-    return hours > 0 ? `${hours} h ${rest} min` : `${rest} min`;
-}
-/** How a comparator reads for a metric: ratings are worse or better, numbers greater or less. */
-function comparatorWords(metric, comparator) {
-    const isRating = describeMetric(metric).kind === 'rating';
-    switch (comparator) {
-        case 'GT':
-            return isRating ? 'worse than' : 'greater than';
-        case 'LT':
-            return isRating ? 'better than' : 'less than';
-        case 'EQ':
-            return 'equal to';
-        case 'NE':
-            return 'not equal to';
-        default:
-            return comparator ? quoted(comparator) : 'compared with';
-    }
+
+;// CONCATENATED MODULE: ./src/secrets.ts
+/** What a secret becomes where it is removed. */
+const REDACTED = '***';
+/** `Basic base64(token + ':')`: the token as user name with an empty password. */
+function basicAuth(token) {
+    return `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
 }
 /**
- * One condition in words, e.g. "Coverage on New Code is 82.51% (fails when less than 85%)", or,
- * without a threshold, "Open Issues is 17 (ERROR by the server, which sent no threshold)".
+ * Every form of the token that could reach a log, the job summary or an output: itself, the
+ * Basic auth header, its base64 part, its URL-encoded form and its form inside a JSON string.
+ * The runner masks each of these in the log; `redactSecrets` removes them everywhere else.
  */
-function describeCondition({ condition }) {
-    const { actualValue, status } = condition;
-    const subject = `${metricName(condition)} is ${formatValue(condition, actualValue)}`;
-    const threshold = thresholdWords(condition);
-    if (threshold === undefined) {
-        return `${subject} (${quoted(status)} by the server, which sent no threshold)`;
-    }
-    return `${subject} (${threshold})`;
+function tokenForms(token) {
+    const header = basicAuth(token);
+    const forms = [
+        token,
+        header,
+        header.slice('Basic '.length),
+        encodeURIComponent(token),
+        JSON.stringify(token).slice(1, -1)
+    ];
+    return [...new Set(forms)];
 }
 /**
- * The condition's threshold in words: "fails when less than 85%", or, on old servers whose
- * condition only warns, "warns when greater than 3"; undefined when the server sent neither.
- */
-function thresholdWords(condition) {
-    const { comparator, errorThreshold, warningThreshold } = condition;
-    const [verb, threshold] = errorThreshold !== undefined ? ['fails', errorThreshold] : ['warns', warningThreshold];
-    if (threshold === undefined)
-        return undefined;
-    return `${verb} when ${comparatorWords(condition, comparator)} ${formatValue(condition, threshold)}`;
-}
-/**
- * What the server counts as new code, in words: `previous_version` → "since the previous
- * version", `days` 30 → "the last 30 days", `reference_branch` main → "compared with branch
- * main"; the date it starts from follows when the server gives it. Old servers write the modes
- * in capitals (PREVIOUS_VERSION, NUMBER_OF_DAYS...).
+ * `text` with every occurrence of every secret replaced by `***`, longest secret first (so a
+ * secret inside a longer one leaves nothing of the longer one). The runner masks the log, not
+ * the job summary or the output file: everything written there goes through this.
  *
- * @example newCodeWords({ mode: 'days', parameter: '30', date: undefined }) // 'the last 30 days'
+ * @example redactSecrets('echoed squ_abc', tokenForms('squ_abc')) // 'echoed ***'
  */
-function newCodeWords(period) {
-    const parameter = period.parameter ? cut(period.parameter, QUOTE_LIMITS.short) : undefined;
-    const words = (() => {
-        switch (period.mode.toLowerCase()) {
-            case 'previous_version':
-                return 'since the previous version';
-            case 'days':
-            case 'number_of_days':
-                return parameter ? `the last ${parameter} days` : 'the last days';
-            case 'date':
-            case 'specific_date':
-                return 'since a date';
-            case 'version':
-                return parameter ? `since version ${parameter}` : 'since a version';
-            case 'reference_branch':
-                return parameter ? `compared with branch ${parameter}` : 'compared with a reference branch';
-            case 'specific_analysis':
-            case 'previous_analysis':
-                return 'since an analysis';
-            default:
-                return cut(period.mode, QUOTE_LIMITS.short);
-        }
-    })();
-    return period.date ? `${words} (${cut(period.date, QUOTE_LIMITS.short)})` : words;
-}
-const CAYC_WORDS = {
-    compliant: 'compliant',
-    'non-compliant': 'not compliant',
-    'over-compliant': 'compliant, with conditions beyond it'
-};
-/** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
-function caycWords(status) {
-    return CAYC_WORDS[status] ?? cut(status, QUOTE_LIMITS.short);
+function redactSecrets(text, secrets) {
+    const longestFirst = secrets.filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
+    return longestFirst.reduce((redacted, secret) => redacted.replaceAll(secret, REDACTED), text);
 }
 
 ;// CONCATENATED MODULE: ./src/sonar/authorization.ts
-/** How the token is sent to the server. */
+
 /**
  * The Authorization header for the token: `Bearer <token>`, or `Basic base64(token + ':')`, the
  * token as user name with an empty password.
@@ -32546,10 +32428,6 @@ function caycWords(status) {
  */
 function authorization(token, scheme) {
     return scheme === 'bearer' ? `Bearer ${token}` : basicAuth(token);
-}
-/** `Basic base64(token + ':')`: the token as user name with an empty password. */
-function basicAuth(token) {
-    return `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
 }
 /** The other scheme, tried once when the server answers 401 to the first. */
 function otherScheme(scheme) {
@@ -32641,12 +32519,89 @@ function startsWith(body, bytes) {
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-// EXTERNAL MODULE: external "node:tls"
-var external_node_tls_ = __nccwpck_require__(1692);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __nccwpck_require__(4942);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/proxy.js
+var lib_proxy = __nccwpck_require__(9783);
+;// CONCATENATED MODULE: ./src/sonar/connection-agents.ts
+/**
+ * The kept-alive agents a transport sends its requests through: a direct one per protocol, and
+ * one that tunnels through the proxy the environment names (HTTPS_PROXY or HTTP_PROXY, unless
+ * NO_PROXY names the host). They are built as `@actions/http-client`'s HttpClient builds its own,
+ * from the same proxy rules (`@actions/http-client/lib/proxy`) and the same `tunnel` package, so
+ * proxies work as in every other action. Not through HttpClient itself: its module also loads
+ * undici, for a fetch dispatcher nothing here uses, and that load is most of what the command
+ * costs at start-up beyond node's own (see docs/performance.md).
+ */
+
+
+// TLS and the tunnel are loaded when a request needs them, not at start-up: a server on http://
+// without a proxy needs neither (node:https, node:tls and tunnel's node:assert cost the command
+// several milliseconds at each start). "eager" keeps tunnel inside the one bundle file.
+const loadTunnel = async () => (await Promise.resolve(/* import() eager */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 770, 19))).default;
+const httpsModule = () => process.getBuiltinModule('node:https');
+class ConnectionAgents {
+    ca;
+    agents = new Map();
+    /**
+     * @param ca The CAs to trust (the usual roots and an extra one), or undefined for the usual
+     *   roots; a tunnelling agent opens TLS with its own options, so it needs them too.
+     */
+    constructor(ca) {
+        this.ca = ca;
+    }
+    /**
+     * The agent for `url`: one connection per protocol and route, kept alive, so analyses checked
+     * at the same time take turns on it (their requests are small) instead of opening one each.
+     *
+     * @example https.request(url, { agent: await agents.for(url) })
+     */
+    async for(url) {
+        const proxy = (0,lib_proxy/* getProxyUrl */.s)(url);
+        const key = `${url.protocol} ${proxy?.hostname ? proxy.href : 'direct'}`;
+        let agent = this.agents.get(key);
+        if (!agent) {
+            agent = proxy?.hostname ? await tunnelling(url, proxy) : direct(url);
+            if (this.ca && agent.options)
+                agent.options.ca = this.ca;
+            this.agents.set(key, agent);
+        }
+        return agent;
+    }
+    /**
+     * Ends the kept-alive connections; the next request opens new ones. A tunnelling agent has no
+     * `destroy` (as in HttpClient's `dispose`, it is left to close its own sockets).
+     */
+    destroy() {
+        for (const agent of this.agents.values()) {
+            if (typeof agent.destroy === 'function')
+                agent.destroy();
+        }
+        this.agents.clear();
+    }
+}
+const OPTIONS = { keepAlive: true, maxSockets: 1 };
+function direct(url) {
+    return url.protocol === 'https:' ? new (httpsModule().Agent)(OPTIONS) : new external_node_http_.Agent(OPTIONS);
+}
+/** A CONNECT tunnel through the proxy, its credentials from the proxy's URL when it has any. */
+async function tunnelling(url, proxy) {
+    const tunnel = await loadTunnel();
+    const options = {
+        ...OPTIONS,
+        proxy: {
+            host: proxy.hostname,
+            port: proxy.port,
+            ...(proxy.username || proxy.password
+                ? { proxyAuth: `${proxy.username}:${proxy.password}` }
+                : {})
+        }
+    };
+    const overHttps = proxy.protocol === 'https:';
+    if (url.protocol === 'https:') {
+        return overHttps ? tunnel.httpsOverHttps(options) : tunnel.httpsOverHttp(options);
+    }
+    return overHttps ? tunnel.httpOverHttps(options) : tunnel.httpOverHttp(options);
+}
+
 ;// CONCATENATED MODULE: ./src/sonar/transport.ts
 /**
  * One GET on the wire: the connection (kept alive, one pool per protocol, through HTTPS_PROXY
@@ -32654,8 +32609,6 @@ var lib = __nccwpck_require__(4942);
  * body read in linear time up to a size limit. Every way it can fail becomes a TransportFailure
  * that names its cause; whether to try again is the retry policy's decision, not this module's.
  */
-
-
 
 
 /** The largest reply body read: real replies are a few kilobytes. */
@@ -32672,19 +32625,23 @@ class TransportFailure extends Error {
     }
 }
 /**
- * Kept-alive connections for one server. `@actions/http-client` provides the agents, so that
- * HTTPS_PROXY, HTTP_PROXY and NO_PROXY work as in every other action; each protocol has its own
- * client because its kept-alive agent serves only the protocol of its first request (an
- * http:// → https:// redirect would otherwise fail with ERR_INVALID_PROTOCOL).
+ * Kept-alive connections for one server, through HTTPS_PROXY, HTTP_PROXY and NO_PROXY as every
+ * other action (connection-agents.ts); each protocol has its own agent because a kept-alive
+ * agent serves only the protocol of its first request (an http:// → https:// redirect would
+ * otherwise fail with ERR_INVALID_PROTOCOL).
  */
 class HttpTransport {
     options;
-    clients = new Map();
+    agents;
     ca;
     maxBodyBytes;
     constructor(options) {
         this.options = options;
-        this.ca = options.rootCert ? [...external_node_tls_.rootCertificates, options.rootCert] : undefined;
+        // node:tls only when there is a CA to add: see connection-agents.ts.
+        this.ca = options.rootCert
+            ? [...process.getBuiltinModule('node:tls').rootCertificates, options.rootCert]
+            : undefined;
+        this.agents = new ConnectionAgents(this.ca);
         this.maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
     }
     /**
@@ -32711,17 +32668,18 @@ class HttpTransport {
     }
     /** Ends the kept-alive connections; the next request opens new ones. */
     close() {
-        for (const client of this.clients.values())
-            client.dispose();
-        this.clients.clear();
+        this.agents.destroy();
     }
-    exchange(url, headers, signal) {
+    async exchange(url, headers, signal) {
         const secure = url.protocol === 'https:';
+        const agent = await this.agents.for(url);
+        // node:https when a request needs it (see connection-agents.ts).
+        const protocol = secure ? process.getBuiltinModule('node:https') : external_node_http_;
         return new Promise((resolve, reject) => {
             // Node parses the URL itself: an IPv6 literal ([::1]) loses its brackets as it must.
-            const request = (secure ? external_node_https_namespaceObject : external_node_http_).request(url, {
+            const request = protocol.request(url, {
                 method: 'GET',
-                agent: this.agentFor(url),
+                agent,
                 headers: { 'user-agent': this.options.userAgent, ...headers },
                 signal,
                 ...(secure && this.ca ? { ca: this.ca } : {})
@@ -32731,21 +32689,6 @@ class HttpTransport {
             request.on('error', reject);
             request.end();
         });
-    }
-    agentFor(url) {
-        let client = this.clients.get(url.protocol);
-        if (!client) {
-            // One connection per server, kept alive: analyses checked at the same time take turns on
-            // it (their requests are small) instead of opening one each.
-            client = new lib/* HttpClient */.Qq(this.options.userAgent, [], { keepAlive: true, maxSockets: 1 });
-            this.clients.set(url.protocol, client);
-        }
-        const agent = client.getAgent(url.href);
-        // Behind HTTPS_PROXY the agent tunnels and opens TLS with its own options, not the
-        // request's: it needs the CA too. The agent belongs to this transport alone.
-        if (this.ca && agent.options)
-            agent.options.ca = this.ca;
-        return agent;
     }
 }
 /** A header's first value. */
@@ -34002,8 +33945,9 @@ function nextFixedAfter({ startedAt, initialDelayMs, intervalMs }, time) {
 async function waitForTask(options) {
     const { clock, deadline, startedAt } = options;
     const elapsed = () => clock.now() - startedAt;
+    const taskId = oneLine(options.taskId);
     let last;
-    const timedOut = () => new TimeoutError(`Timed out after ${wait_for_task_seconds(elapsed())} waiting for the analysis task${last ? ` ${oneLine(last.id)}: its last status was ${last.status}` : ': no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${wait_for_task_seconds(deadline - startedAt)}).`);
+    const timedOut = () => new TimeoutError(`Timed out after ${wait_for_task_seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${wait_for_task_seconds(deadline - startedAt)}).`);
     // Polls keep a fixed cadence from the step's start (the first at initialDelayMs, then one
     // every pollingIntervalMs, however long each request took), or gather around a predicted end.
     const cadence = {
@@ -34046,12 +33990,12 @@ async function waitForTask(options) {
         options.onPoll?.(task, elapsed());
         if (task.status === 'SUCCESS') {
             if (!task.analysisId) {
-                throw new ServerRequestError(`Task ${oneLine(task.id)} succeeded but names no analysis: it is not an analysis report task. Check the taskId input.`);
+                throw new ServerRequestError(`Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check the taskId input.`);
             }
             return { ...task, analysisId: task.analysisId };
         }
         if (task.status === 'FAILED' || task.status === 'CANCELED') {
-            throw new TaskFailedError(`The analysis task ${oneLine(task.id)} ended ${task.status}${task.errorType ? ` (${oneLine(task.errorType)})` : ''}: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
+            throw new TaskFailedError(`The analysis task ${taskId} ended ${task.status}${task.errorType ? ` (${oneLine(task.errorType)})` : ''}: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
         }
         askPrevious();
         // The server says how long a task in progress has been processing: with the previous
@@ -34070,6 +34014,7 @@ function wait_for_task_seconds(ms) {
 }
 
 ;// CONCATENATED MODULE: ./src/gate/check.ts
+
 
 
 
@@ -34202,13 +34147,14 @@ async function waitFor(target, client, settings, { clock, startedAt, log }) {
             ? () => client.getPreviousProcessingMs(projectKey).catch(() => undefined)
             : undefined;
         return await waitForTask({
+            taskId: target.taskId,
             fetchTask: () => client.getTask(taskUrl, target.taskId),
             clock,
             startedAt,
             deadline: startedAt + settings.pollingTimeoutMs,
             initialDelayMs: settings.initialDelayMs,
             pollingIntervalMs: settings.pollingIntervalMs,
-            onPoll: (task, elapsedMs) => log.info(`${task.status} after ${wait_for_task_seconds(elapsedMs)}`),
+            onPoll: (task, elapsedMs) => log.info(`${oneLine(task.status)} after ${wait_for_task_seconds(elapsedMs)}`),
             readPreviousProcessingMs,
             onPrediction: ({ endsAt, earlyMs, lateMs }) => log.info(`The project's previous analysis predicts the end at about ${wait_for_task_seconds(endsAt - startedAt)}: polling closer together from ${wait_for_task_seconds(endsAt - earlyMs - startedAt)} to ${wait_for_task_seconds(endsAt + lateMs - startedAt)}.`)
         });
@@ -34416,7 +34362,7 @@ async function checkQualityGates(settings, deps) {
     };
     const several = found.length > 1;
     if (several) {
-        deps.log.info(`Checking ${found.length} analyses at once: ${found.map(({ source }) => check_analyses_quoted(source)).join(', ')}.`);
+        deps.log.info(`Checking ${found.length} analyses at once: ${found.map(({ source }) => quoted(source)).join(', ')}.`);
     }
     try {
         return await Promise.all(found.map(async (entry) => {
@@ -34478,8 +34424,32 @@ function groupedLog(log) {
         }
     };
 }
-function check_analyses_quoted(text) {
+function quoted(text) {
     return oneLine(text, QUOTE_LIMITS.long);
+}
+
+;// CONCATENATED MODULE: ./src/gate/outcome.ts
+/**
+ * The project key, or else where the analysis came from (its report file): how every
+ * destination names the analysis.
+ */
+function projectName(outcome) {
+    return (outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? outcome.source;
+}
+/** The verdicts from worst to best: the step's `status` is the worst of its analyses'. */
+const VERDICT_ORDER = ['ERROR', 'WARN', 'NONE', 'OK'];
+/**
+ * The worst of the gate statuses (ERROR > WARN > NONE > OK); a status the action does not know
+ * counts as NONE; none at all is OK.
+ *
+ * @example worstStatus(['OK', 'ERROR', 'WARN']) // 'ERROR'
+ */
+function worstStatus(statuses) {
+    const rank = (status) => {
+        const index = VERDICT_ORDER.indexOf(status);
+        return index === -1 ? VERDICT_ORDER.indexOf('NONE') : index;
+    };
+    return VERDICT_ORDER[Math.min(VERDICT_ORDER.length - 1, ...statuses.map(rank))] ?? 'OK';
 }
 
 ;// CONCATENATED MODULE: ./src/report/analysis-warning.ts
@@ -34489,8 +34459,10 @@ function check_analyses_quoted(text) {
 const LINK = /<a\s[^>]*?href="([^"]*)"[^>]*>([^<]*)<\/a>/gi;
 const TAG = /<[^>]*>/g;
 /**
- * A task warning as plain text: its links become "text (address)", any other tag is dropped,
- * and the result is cut to 1,000 characters. The destination (log or summary) escapes it.
+ * A task warning as plain text on one line: its links become "text (address)", any other tag
+ * is dropped, the result is cut to 1,000 characters and its control characters are shown as
+ * escapes (a line break in it must not start a line of an annotation). The destination (log or
+ * summary) escapes it for itself.
  *
  * @example analysisWarningText('see <a href="https://docs.example/x">the docs</a>.')
  * // 'see the docs (https://docs.example/x).'
@@ -34500,7 +34472,7 @@ function analysisWarningText(warning) {
     const text = cut(warning, 2 * QUOTE_LIMITS.long)
         .replace(LINK, (_, href, words) => `${words} (${address(href)})`)
         .replace(TAG, '');
-    return cut(text, QUOTE_LIMITS.long);
+    return oneLine(text, QUOTE_LIMITS.long);
 }
 /** The link's address without credentials, or as written when it is not a full URL. */
 function address(href) {
@@ -34719,6 +34691,170 @@ function parse(address) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/report/wording.ts
+
+
+/**
+ * Words for conditions. Every server value they quote (metric keys, values, comparators,
+ * statuses) is one line of at most 200 characters, its control characters shown as escapes: our
+ * messages have several lines, and a line break inside a server value must not start one of
+ * them. Escaping for the destination is left to its gate (the log's `forTheLog`, the summary's
+ * `summaryText`).
+ */
+/** A server value quoted in our words: one line, at most 200 characters. */
+const wording_quoted = (value) => oneLine(value, QUOTE_LIMITS.short);
+/** The metric as a person reads it: `new_coverage` → "Coverage on New Code". */
+function metricName(metric) {
+    return describeMetric(metric).name;
+}
+function describeMetric(ref) {
+    const { metricKey, metric: server } = typeof ref === 'string' ? { metricKey: ref, metric: undefined } : ref;
+    const key = wording_quoted(metricKey);
+    const known = KNOWN_METRICS[key];
+    if (known)
+        return known;
+    const base = key.startsWith(NEW_CODE_PREFIX)
+        ? KNOWN_METRICS[key.slice(NEW_CODE_PREFIX.length)]
+        : undefined;
+    if (base)
+        return { name: `${base.name} on New Code`, kind: base.kind };
+    // The server's own name and type, for custom and newer metrics (software quality, MQR...).
+    if (server)
+        return { name: wording_quoted(server.name), kind: KIND_OF_TYPE[server.type] ?? 'text' };
+    if (key.startsWith(NEW_CODE_PREFIX)) {
+        return {
+            name: `${humanize(key.slice(NEW_CODE_PREFIX.length))} on New Code`,
+            kind: guessKind(key)
+        };
+    }
+    return { name: humanize(key), kind: guessKind(key) };
+}
+function guessKind(key) {
+    if (key.endsWith('_rating'))
+        return 'rating';
+    if (key.endsWith('_density') || key.endsWith('_coverage') || key.endsWith('_ratio')) {
+        return 'percent';
+    }
+    return 'count';
+}
+function humanize(key) {
+    const words = key.replace(/_/g, ' ').trim();
+    return words.charAt(0).toUpperCase() + words.slice(1);
+}
+const RATING_LETTERS = ['A', 'B', 'C', 'D', 'E'];
+/** A metric value as a person reads it: rating 3 → "C", 82.5056 → "82.51%". */
+function formatValue(metric, value) {
+    if (value === undefined || value === '')
+        return '–';
+    const number = Number(value);
+    if (!Number.isFinite(number))
+        return wording_quoted(value);
+    switch (describeMetric(metric).kind) {
+        case 'rating':
+            return RATING_LETTERS[Math.round(number) - 1] ?? wording_quoted(value);
+        case 'percent':
+            return `${round(number)}%`;
+        case 'minutes':
+            return formatMinutes(number);
+        case 'milliseconds':
+            return number >= 1000 ? `${round(number / 1000)} s` : `${round(number)} ms`;
+        case 'count':
+            return String(round(number));
+        case 'text':
+            return wording_quoted(value);
+    }
+}
+function round(number) {
+    return Math.round(number * 100) / 100;
+}
+function formatMinutes(total) {
+    const hours = Math.floor(total / 60);
+    const rest = Math.round(total % 60);
+    return hours > 0 ? `${hours} h ${rest} min` : `${rest} min`;
+}
+/** How a comparator reads for a metric: ratings are worse or better, numbers greater or less. */
+function comparatorWords(metric, comparator) {
+    const isRating = describeMetric(metric).kind === 'rating';
+    switch (comparator) {
+        case 'GT':
+            return isRating ? 'worse than' : 'greater than';
+        case 'LT':
+            return isRating ? 'better than' : 'less than';
+        case 'EQ':
+            return 'equal to';
+        case 'NE':
+            return 'not equal to';
+        default:
+            return comparator ? wording_quoted(comparator) : 'compared with';
+    }
+}
+/**
+ * One condition in words, e.g. "Coverage on New Code is 82.51% (fails when less than 85%)", or,
+ * without a threshold, "Open Issues is 17 (ERROR by the server, which sent no threshold)".
+ */
+function describeCondition({ condition }) {
+    const { actualValue, status } = condition;
+    const subject = `${metricName(condition)} is ${formatValue(condition, actualValue)}`;
+    const threshold = thresholdWords(condition);
+    if (threshold === undefined) {
+        return `${subject} (${wording_quoted(status)} by the server, which sent no threshold)`;
+    }
+    return `${subject} (${threshold})`;
+}
+/**
+ * The condition's threshold in words: "fails when less than 85%", or, on old servers whose
+ * condition only warns, "warns when greater than 3"; undefined when the server sent neither.
+ */
+function thresholdWords(condition) {
+    const { comparator, errorThreshold, warningThreshold } = condition;
+    const [verb, threshold] = errorThreshold !== undefined ? ['fails', errorThreshold] : ['warns', warningThreshold];
+    if (threshold === undefined)
+        return undefined;
+    return `${verb} when ${comparatorWords(condition, comparator)} ${formatValue(condition, threshold)}`;
+}
+/**
+ * What the server counts as new code, in words: `previous_version` → "since the previous
+ * version", `days` 30 → "the last 30 days", `reference_branch` main → "compared with branch
+ * main"; the date it starts from follows when the server gives it. Old servers write the modes
+ * in capitals (PREVIOUS_VERSION, NUMBER_OF_DAYS...).
+ *
+ * @example newCodeWords({ mode: 'days', parameter: '30', date: undefined }) // 'the last 30 days'
+ */
+function newCodeWords(period) {
+    const parameter = period.parameter ? wording_quoted(period.parameter) : undefined;
+    const words = (() => {
+        switch (period.mode.toLowerCase()) {
+            case 'previous_version':
+                return 'since the previous version';
+            case 'days':
+            case 'number_of_days':
+                return parameter ? `the last ${parameter} days` : 'the last days';
+            case 'date':
+            case 'specific_date':
+                return 'since a date';
+            case 'version':
+                return parameter ? `since version ${parameter}` : 'since a version';
+            case 'reference_branch':
+                return parameter ? `compared with branch ${parameter}` : 'compared with a reference branch';
+            case 'specific_analysis':
+            case 'previous_analysis':
+                return 'since an analysis';
+            default:
+                return wording_quoted(period.mode);
+        }
+    })();
+    return period.date ? `${words} (${wording_quoted(period.date)})` : words;
+}
+const CAYC_WORDS = {
+    compliant: 'compliant',
+    'non-compliant': 'not compliant',
+    'over-compliant': 'compliant, with conditions beyond it'
+};
+/** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
+function caycWords(status) {
+    return CAYC_WORDS[status] ?? wording_quoted(status);
+}
+
 ;// CONCATENATED MODULE: ./src/report/summary.ts
 
 
@@ -34803,7 +34939,7 @@ function renderFailureSummary(message) {
  */
 function gateFailureMessage(result) {
     const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR');
-    const where = result.projectKey ? ` for ${cut(result.projectKey, QUOTE_LIMITS.short)}` : '';
+    const where = result.projectKey ? ` for ${oneLine(result.projectKey, QUOTE_LIMITS.short)}` : '';
     const listed = failing.slice(0, SUMMARY_LIMITS.failuresListed);
     const lines = listed.map((evaluated) => {
         const evidence = evidenceUrl(result, evaluated.condition);
@@ -34838,11 +34974,11 @@ function annotate(result, log) {
         log.warning('No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful.');
     }
     else if (!isKnownStatus(result.status)) {
-        log.warning(`Unknown Quality Gate status "${cut(result.status, QUOTE_LIMITS.short)}": only ERROR fails, so the check passes (quality-gate-status NONE).`);
+        log.warning(`Unknown Quality Gate status "${oneLine(result.status, QUOTE_LIMITS.short)}": only ERROR fails, so the check passes (quality-gate-status NONE).`);
     }
     const disagreeing = result.conditions.filter((evaluated) => !evaluated.agreesWithServer);
     for (const evaluated of disagreeing.slice(0, SUMMARY_LIMITS.notices)) {
-        log.notice(`The server says ${cut(evaluated.condition.status, QUOTE_LIMITS.short)} for ${describeCondition(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`);
+        log.notice(`The server says ${oneLine(evaluated.condition.status, QUOTE_LIMITS.short)} for ${describeCondition(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`);
     }
     if (disagreeing.length > SUMMARY_LIMITS.notices) {
         log.info(`${disagreeing.length - SUMMARY_LIMITS.notices} more conditions where the rule disagrees with the server.`);
@@ -34959,132 +35095,7 @@ function byteSize(lines) {
     return lines.reduce((total, line) => total + Buffer.byteLength(line) + 1, 0);
 }
 
-;// CONCATENATED MODULE: ./src/gate/outcome.ts
-/** The verdicts from worst to best: the step's `status` is the worst of its analyses'. */
-const VERDICT_ORDER = ['ERROR', 'WARN', 'NONE', 'OK'];
-/**
- * The worst of the gate statuses (ERROR > WARN > NONE > OK); a status the action does not know
- * counts as NONE; none at all is OK.
- *
- * @example worstStatus(['OK', 'ERROR', 'WARN']) // 'ERROR'
- */
-function worstStatus(statuses) {
-    const rank = (status) => {
-        const index = VERDICT_ORDER.indexOf(status);
-        return index === -1 ? VERDICT_ORDER.indexOf('NONE') : index;
-    };
-    return VERDICT_ORDER[Math.min(VERDICT_ORDER.length - 1, ...statuses.map(rank))] ?? 'OK';
-}
-
-;// CONCATENATED MODULE: ./src/report/overview.ts
-
-
-
-
-
-
-const VERDICTS = {
-    OK: '✅ passed',
-    WARN: '⚠️ passed with warnings',
-    ERROR: '❌ failed',
-    NONE: '➖ no gate'
-};
-/** Failing conditions named in a row of the overview; the rest are counted. */
-const FAILURES_NAMED = 3;
-/**
- * The job summary of several analyses: a verdict for the step, an overview table (project,
- * verdict, failing conditions, link), then one section per project, as renderSummary draws a
- * single one, or the reason it could not be read. Within SUMMARY_LIMITS.bytes in all: each
- * section gets an equal share of what the overview leaves.
- *
- * @example await core.summary.addRaw(renderOverviewSummary(outcomes), true).write()
- */
-function renderOverviewSummary(outcomes, options = {}) {
-    const unread = outcomes.filter((outcome) => !outcome.read).length;
-    const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []));
-    const title = unread > 0
-        ? `❌ ${unread} of ${outcomes.length} analyses could not be read`
-        : `${headline(worstStatus(statuses))} (${outcomes.length} analyses)`;
-    const head = [
-        `<h2>${title}</h2>`,
-        '<table>',
-        '<thead><tr><th>Project</th><th>Verdict</th><th>Failing conditions</th><th>Analysis</th></tr></thead>',
-        '<tbody>',
-        ...outcomes.map(overviewRow),
-        '</tbody>',
-        '</table>'
-    ];
-    const headBytes = Buffer.byteLength(blocks(head));
-    const share = Math.floor((SUMMARY_LIMITS.bytes - headBytes) / Math.max(1, outcomes.length));
-    const sections = outcomes.map((outcome) => outcome.read
-        ? renderSummary(outcome.result, {
-            section: projectName(outcome),
-            maxBytes: share,
-            fileLink: options.fileLink
-        })
-        : unreadSection(outcome, share));
-    const summary = blocks(head) + sections.join('');
-    // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
-    if (Buffer.byteLength(summary) <= SUMMARY_LIMITS.bytes)
-        return summary;
-    return blocks([head[0], '<p>The summary is too large to show: see the log.</p>']);
-}
-function overviewRow(outcome) {
-    const project = summaryText(projectName(outcome));
-    if (!outcome.read) {
-        return `<tr><td>${project}</td><td>❗ not read</td><td>see below</td><td></td></tr>`;
-    }
-    const { result } = outcome;
-    const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR');
-    const named = failing
-        .slice(0, FAILURES_NAMED)
-        .map(({ condition }) => summaryText(metricName(condition)));
-    if (failing.length > named.length)
-        named.push(`${failing.length - named.length} more`);
-    const verdict = VERDICTS[result.status] ?? `❔ ${summaryText(result.status)} (unknown: passes)`;
-    const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl);
-    const link = dashboard?.onServer
-        ? `<a href="${summaryText(dashboard.href, Infinity)}">dashboard</a>`
-        : '';
-    const cells = [project, verdict, named.join(', ') || '–', link];
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
-}
-/** A project that could not be read: its name and the message, line by line. */
-function unreadSection(outcome, maxBytes) {
-    const heading = `<h3>❗ Not read · ${summaryText(projectName(outcome))}</h3>`;
-    const room = Math.max(0, Math.min(SUMMARY_LIMITS.messageChars, Math.floor(maxBytes / 8) - 200));
-    const lines = cut(outcome.message, room).split('\n');
-    const text = lines.map((line) => summaryText(line, room)).join('<br>');
-    return blocks([heading, `<p>${text}</p>`]);
-}
-/** The project key, or else where the analysis came from (its report file). */
-function projectName(outcome) {
-    return (outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? outcome.source;
-}
-/**
- * The annotations of every gate read (see `annotate`); with several analyses each message
- * starts with its project's name, so an annotation says whose it is.
- */
-function annotateAll(outcomes, log) {
-    for (const outcome of outcomes) {
-        if (!outcome.read)
-            continue;
-        if (outcomes.length === 1) {
-            annotate(outcome.result, log);
-            continue;
-        }
-        const prefix = `${cut(projectName(outcome), QUOTE_LIMITS.short)}: `;
-        annotate(outcome.result, {
-            info: (message) => log.info(prefix + message),
-            warning: (message) => log.warning(prefix + message),
-            notice: (message) => log.notice(prefix + message),
-            startGroup: (name) => log.startGroup(name),
-            endGroup: () => log.endGroup()
-        });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/gate/verdict.ts
+;// CONCATENATED MODULE: ./src/report/verdict.ts
 
 
 
@@ -35110,38 +35121,6 @@ function stepVerdict(outcomes) {
         kind: 'passed',
         statuses: results.map(({ projectKey, status }) => `${named ? `${oneLine(projectKey ?? '', QUOTE_LIMITS.short)} ` : ''}Quality Gate status: ${oneLine(status, QUOTE_LIMITS.short)}`)
     };
-}
-
-;// CONCATENATED MODULE: ./src/secrets.ts
-
-/** What a secret becomes where it is removed. */
-const REDACTED = '***';
-/**
- * Every form of the token that could reach a log, the job summary or an output: itself, the
- * Basic auth header, its base64 part, its URL-encoded form and its form inside a JSON string.
- * The runner masks each of these in the log; `redactSecrets` removes them everywhere else.
- */
-function tokenForms(token) {
-    const header = basicAuth(token);
-    const forms = [
-        token,
-        header,
-        header.slice('Basic '.length),
-        encodeURIComponent(token),
-        JSON.stringify(token).slice(1, -1)
-    ];
-    return [...new Set(forms)];
-}
-/**
- * `text` with every occurrence of every secret replaced by `***`, longest secret first (so a
- * secret inside a longer one leaves nothing of the longer one). The runner masks the log, not
- * the job summary or the output file: everything written there goes through this.
- *
- * @example redactSecrets('echoed squ_abc', tokenForms('squ_abc')) // 'echoed ***'
- */
-function redactSecrets(text, secrets) {
-    const longestFirst = secrets.filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
-    return longestFirst.reduce((redacted, secret) => redacted.replaceAll(secret, REDACTED), text);
 }
 
 ;// CONCATENATED MODULE: ./src/log.ts
@@ -35726,6 +35705,110 @@ function boundedCondition(condition) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/report/overview.ts
+
+
+
+
+
+
+const VERDICTS = {
+    OK: '✅ passed',
+    WARN: '⚠️ passed with warnings',
+    ERROR: '❌ failed',
+    NONE: '➖ no gate'
+};
+/** Failing conditions named in a row of the overview; the rest are counted. */
+const FAILURES_NAMED = 3;
+/**
+ * The job summary of several analyses: a verdict for the step, an overview table (project,
+ * verdict, failing conditions, link), then one section per project, as renderSummary draws a
+ * single one, or the reason it could not be read. Within SUMMARY_LIMITS.bytes in all: each
+ * section gets an equal share of what the overview leaves.
+ *
+ * @example await core.summary.addRaw(renderOverviewSummary(outcomes), true).write()
+ */
+function renderOverviewSummary(outcomes, options = {}) {
+    const unread = outcomes.filter((outcome) => !outcome.read).length;
+    const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []));
+    const title = unread > 0
+        ? `❌ ${unread} of ${outcomes.length} analyses could not be read`
+        : `${headline(worstStatus(statuses))} (${outcomes.length} analyses)`;
+    const head = [
+        `<h2>${title}</h2>`,
+        '<table>',
+        '<thead><tr><th>Project</th><th>Verdict</th><th>Failing conditions</th><th>Analysis</th></tr></thead>',
+        '<tbody>',
+        ...outcomes.map(overviewRow),
+        '</tbody>',
+        '</table>'
+    ];
+    const headBytes = Buffer.byteLength(blocks(head));
+    const share = Math.floor((SUMMARY_LIMITS.bytes - headBytes) / Math.max(1, outcomes.length));
+    const sections = outcomes.map((outcome) => outcome.read
+        ? renderSummary(outcome.result, {
+            section: projectName(outcome),
+            maxBytes: share,
+            fileLink: options.fileLink
+        })
+        : unreadSection(outcome, share));
+    const summary = blocks(head) + sections.join('');
+    // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
+    if (Buffer.byteLength(summary) <= SUMMARY_LIMITS.bytes)
+        return summary;
+    return blocks([head[0], '<p>The summary is too large to show: see the log.</p>']);
+}
+function overviewRow(outcome) {
+    const project = summaryText(projectName(outcome));
+    if (!outcome.read) {
+        return `<tr><td>${project}</td><td>❗ not read</td><td>see below</td><td></td></tr>`;
+    }
+    const { result } = outcome;
+    const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR');
+    const named = failing
+        .slice(0, FAILURES_NAMED)
+        .map(({ condition }) => summaryText(metricName(condition)));
+    if (failing.length > named.length)
+        named.push(`${failing.length - named.length} more`);
+    const verdict = VERDICTS[result.status] ?? `❔ ${summaryText(result.status)} (unknown: passes)`;
+    const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl);
+    const link = dashboard?.onServer
+        ? `<a href="${summaryText(dashboard.href, Infinity)}">dashboard</a>`
+        : '';
+    const cells = [project, verdict, named.join(', ') || '–', link];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+}
+/** A project that could not be read: its name and the message, line by line. */
+function unreadSection(outcome, maxBytes) {
+    const heading = `<h3>❗ Not read · ${summaryText(projectName(outcome))}</h3>`;
+    const room = Math.max(0, Math.min(SUMMARY_LIMITS.messageChars, Math.floor(maxBytes / 8) - 200));
+    const lines = cut(outcome.message, room).split('\n');
+    const text = lines.map((line) => summaryText(line, room)).join('<br>');
+    return blocks([heading, `<p>${text}</p>`]);
+}
+/**
+ * The annotations of every gate read (see `annotate`); with several analyses each message
+ * starts with its project's name, so an annotation says whose it is.
+ */
+function annotateAll(outcomes, log) {
+    for (const outcome of outcomes) {
+        if (!outcome.read)
+            continue;
+        if (outcomes.length === 1) {
+            annotate(outcome.result, log);
+            continue;
+        }
+        const prefix = `${oneLine(projectName(outcome), QUOTE_LIMITS.short)}: `;
+        annotate(outcome.result, {
+            info: (message) => log.info(prefix + message),
+            warning: (message) => log.warning(prefix + message),
+            notice: (message) => log.notice(prefix + message),
+            startGroup: (name) => log.startGroup(name),
+            endGroup: () => log.endGroup()
+        });
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/settings.ts
 
 
@@ -36100,8 +36183,8 @@ async function connect(token, baseUrl, { log, fetch: given }) {
     const quiet = {
         debug: () => { },
         info: () => { },
-        warn: (message) => log.info(`GitHub's API: ${message}`),
-        error: (message) => log.info(`GitHub's API: ${message}`)
+        warn: (message) => log.info(`GitHub's API: ${oneLine(message, QUOTE_LIMITS.long)}`),
+        error: (message) => log.info(`GitHub's API: ${oneLine(message, QUOTE_LIMITS.long)}`)
     };
     return getOctokit(token, {
         baseUrl,
@@ -36413,6 +36496,40 @@ function annotateNewIssues(outcomes, log, { checkRun }) {
             : 'the job summary and the server (or set issuesCheckRun: true to annotate them all)';
         log.annotate('notice', `${more} more new ${more === 1 ? 'issue is' : 'issues are'} not annotated here: GitHub shows 10 annotations of each level per step. See ${where}.`);
     }
+}
+
+;// CONCATENATED MODULE: ./src/action/output-file.ts
+
+
+/**
+ * Why the runner's output file could not be written, in words a user can act on: @actions/core
+ * says only "Missing file at path: …" or the system's EISDIR / EACCES. The file is looked at
+ * again to tell which.
+ *
+ * @example outputFileProblem('/tmp/out', error) // "The runner's output file (GITHUB_OUTPUT) could not be written: /tmp/out does not exist. …"
+ */
+function outputFileProblem(file, error) {
+    const shown = oneLine(file, QUOTE_LIMITS.long);
+    return [
+        `The runner's output file (GITHUB_OUTPUT) could not be written: ${shown} ${whatIsWrong(file, error)}.`,
+        'The runner creates it for each step: check that no earlier step removed or replaced it and that the workflow does not set GITHUB_OUTPUT itself.'
+    ].join(' ');
+}
+function whatIsWrong(file, error) {
+    const code = error?.code;
+    try {
+        if ((0,external_node_fs_namespaceObject.statSync)(file).isDirectory())
+            return 'is a directory';
+    }
+    catch (statError) {
+        if (statError.code === 'ENOENT')
+            return 'does not exist';
+    }
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+        return 'may not be written (permission denied)';
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return `could not be appended to (${oneLine(message, QUOTE_LIMITS.short)})`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/pull-request-comment-body.ts
@@ -37007,6 +37124,8 @@ function globEscape(text) {
 
 
 
+
+
 const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
 /** Every line the action logs, annotations and the failure included, goes through this gate. */
 const log = runnerLog(core);
@@ -37049,8 +37168,11 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
         const [only] = outcomes;
         const lone = outcomes.length === 1 ? only : undefined;
         const { fileLink } = github;
+        // Outputs that could not be written fail the step, but only after the gate has been
+        // reported: the failure then says what the gate itself came to.
+        let outputsProblem;
         if (!lone || lone.read) {
-            setOutputs(outcomes, secrets);
+            outputsProblem = setOutputs(outcomes, secrets);
             annotateAll(outcomes, log);
             if (settings.annotateIssues) {
                 annotateNewIssues(outcomes, log, { checkRun: settings.issuesCheckRun });
@@ -37074,13 +37196,20 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
         if (verdict.kind === 'unread')
             throw new ActionError('ERR_ANALYSES_UNREAD', verdict.message);
         if (verdict.kind === 'gate-failed') {
+            const also = outputsProblem ? `\n${outputsProblem}` : '';
             if (settings.failOnError)
-                throw new QualityGateFailure(verdict.message);
+                throw new QualityGateFailure(verdict.message + also);
             log.warning(`${verdict.message}\nfailOnError is false: the job goes on.`);
         }
         else {
             for (const line of verdict.statuses)
                 log.info(line);
+        }
+        if (outputsProblem) {
+            const gate = verdict.kind === 'passed'
+                ? `The Quality Gate itself passed (${gateStatuses(outcomes)})`
+                : 'The Quality Gate itself failed, and failOnError is false';
+            throw new OutputFileError(`${outputsProblem} ${gate}: the step fails only because its outputs could not be set.`);
         }
     }
     catch (error) {
@@ -37090,15 +37219,29 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
         log.fail(message);
     }
 }
-/** The outputs, bounded by `analysesOutputs` and with every form of the token removed. */
+/**
+ * The outputs, bounded by `analysesOutputs` and with every form of the token removed; what was
+ * wrong with the runner's output file when they could not be written.
+ */
 function setOutputs(outcomes, secrets) {
     const { values, conditionsLeftOut } = analysesOutputs(outcomes);
-    for (const [name, value] of Object.entries(values)) {
-        core.setOutput(name, redactSecrets(value, secrets));
+    try {
+        for (const [name, value] of Object.entries(values)) {
+            core.setOutput(name, redactSecrets(value, secrets));
+        }
+    }
+    catch (error) {
+        return outputFileProblem(process.env['GITHUB_OUTPUT'] ?? '', error);
     }
     if (conditionsLeftOut > 0) {
         log.info(`The conditions output leaves out the last ${conditionsLeftOut} conditions: it is limited to ${OUTPUT_BYTES} bytes.`);
     }
+    return undefined;
+}
+/** The gate statuses read, each once: `OK`, or `OK, WARN` with several analyses. */
+function gateStatuses(outcomes) {
+    const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []));
+    return [...new Set(statuses)].map((status) => oneLine(status, QUOTE_LIMITS.short)).join(', ');
 }
 /**
  * The new issues as SARIF (see renderSarif), every form of the token removed. A file that cannot

@@ -778,7 +778,7 @@ ${wrap(SCENARIOS.join(', '), 21, 96)}
 
 Then run the built action against it, e.g.:
   npm run simulator -- --report .scannerwork/report-task.txt --token local-token
-  npm run action:local   (in a second terminal; see the README, "Try it by hand")
+  npm run action:local   (in a second terminal; see docs/development.md, "Try it by hand")
 `
 
 /** Text cut into lines of at most `width` characters, each indented by `indent` spaces. */

@@ -65,3 +65,10 @@ export class QualityGateFailure extends ActionError {
     super('ERR_QUALITY_GATE', message)
   }
 }
+
+/** The runner's output file (GITHUB_OUTPUT) could not take the step's outputs. */
+export class OutputFileError extends ActionError {
+  constructor(message: string) {
+    super('ERR_OUTPUT_FILE', message)
+  }
+}

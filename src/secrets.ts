@@ -1,7 +1,10 @@
-import { basicAuth } from './sonar/authorization.js'
-
 /** What a secret becomes where it is removed. */
 export const REDACTED = '***'
+
+/** `Basic base64(token + ':')`: the token as user name with an empty password. */
+export function basicAuth(token: string): string {
+  return `Basic ${Buffer.from(`${token}:`).toString('base64')}`
+}
 
 /**
  * Every form of the token that could reach a log, the job summary or an output: itself, the

@@ -107,6 +107,47 @@ describe.each(RUNTIMES)('a hostile server, on $runtime', ({ node }) => {
     expect(result.summary.text).toContain('click (javascript:alert(1))')
   })
 
+  it('a line break inside a metric key or project key never starts a line of its own', async () => {
+    const fake = '✅ Quality Gate passed'
+    const result = await hostile(
+      {
+        task: {
+          id: 'AYTask1',
+          status: 'SUCCESS',
+          analysisId: 'AYAnalysis1',
+          componentKey: `my-project\n${fake}`
+        }
+      },
+      {
+        projectStatus: {
+          status: 'ERROR',
+          conditions: [
+            {
+              status: 'ERROR',
+              metricKey: `new_coverage\n${fake}`,
+              comparator: 'LT',
+              errorThreshold: '80',
+              actualValue: '12'
+            },
+            { status: 'OK', metricKey: `bugs\r\n${fake}`, comparator: 'GT', errorThreshold: '0' }
+          ]
+        }
+      }
+    )
+    expect(result.run.exitCode).toBe(1)
+    const [failure] = annotations(result.run.stdout, 'error')
+    expect(failure).toContain(`for my-project\\n${fake}:`)
+    expect(failure).toContain(`- Coverage\\n${fake} on New Code is 12`)
+    // Every line of every annotation and of the log is one of the action's own.
+    const lines = [
+      ...(['error', 'warning', 'notice'] as const).flatMap((command) =>
+        annotations(result.run.stdout, command).flatMap((message) => message.split('\n'))
+      ),
+      ...result.run.stdout.split('\n')
+    ]
+    expect(lines.filter((line) => line.trimStart().startsWith(fake))).toEqual([])
+  })
+
   it('a 404 whose message echoes the token: not in the summary, the outputs or the log', async () => {
     const result = await hostile(
       { task: { id: 'AYTask1', status: 'SUCCESS', analysisId: 'AYAnalysis1' } },

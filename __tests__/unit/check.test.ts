@@ -111,6 +111,35 @@ describe('report file → task → analysis → gate', () => {
   })
 })
 
+describe('a task reply without an id is named by the task the action asked for', () => {
+  const replyWithoutId = (task: Record<string, unknown>) =>
+    server.use(http.get(`${SERVER}/api/ce/task`, () => HttpResponse.json({ task })))
+
+  it('FAILED with no id names the ceTaskId of the report file, never a blank', async () => {
+    replyWithoutId({ status: 'FAILED', errorMessage: 'Report processing failed' })
+    const { deps: d } = deps()
+    await expect(checkOneQualityGate(settings(), d)).rejects.toThrow(
+      'The analysis task AYhSC2-LY0CHkWJxvNA9 ended FAILED: Report processing failed.'
+    )
+  })
+
+  it('SUCCESS with no id and no analysis names it too', async () => {
+    replyWithoutId({ status: 'SUCCESS' })
+    const { deps: d } = deps()
+    await expect(checkOneQualityGate(settings(), d)).rejects.toThrow(
+      'Task AYhSC2-LY0CHkWJxvNA9 succeeded but names no analysis'
+    )
+  })
+
+  it('a time-out after replies with no id names it in the last status seen', async () => {
+    replyWithoutId({ status: 'IN_PROGRESS' })
+    const { deps: d } = deps()
+    await expect(checkOneQualityGate(settings({ pollingTimeoutSec: '10' }), d)).rejects.toThrow(
+      'waiting for the analysis task AYhSC2-LY0CHkWJxvNA9: its last status was IN_PROGRESS'
+    )
+  })
+})
+
 describe('the defaults of the dependencies apply when they are not given', () => {
   it('retries with real randomness when no random source is injected', async () => {
     let calls = 0

@@ -24,7 +24,7 @@ import {
   UnsafeRequestError
 } from '../../src/errors.js'
 import type { AnalysisOutcome } from '../../src/gate/outcome.js'
-import { stepVerdict } from '../../src/gate/verdict.js'
+import { stepVerdict } from '../../src/report/verdict.js'
 import { readRootCertFile } from '../../src/cli/root-cert-file.js'
 import { readSettings } from '../../src/settings.js'
 import { gateResult } from './summary-gate-result.js'

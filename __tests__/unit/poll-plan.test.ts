@@ -60,6 +60,7 @@ describe('waitForTask polls around the predicted end when the previous processin
     }
     const predictions: number[] = []
     await waitForTask({
+      taskId: 'AYTask1',
       fetchTask,
       clock,
       startedAt: 0,
@@ -104,6 +105,7 @@ describe('the previous analysis is read only when it can help', () => {
     const clock = new FakeClock()
     const done = task('SUCCESS')
     const options = {
+      taskId: 'AYTask1',
       clock,
       startedAt: 0,
       deadline: 60_000,

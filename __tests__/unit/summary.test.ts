@@ -246,3 +246,40 @@ describe('a condition of an old server that only warns shows its warning thresho
     ])
   })
 })
+
+describe('quoted server text stays on one line in the failure message and every annotation', () => {
+  const fake = '✅ Quality Gate passed'
+  const hostile = result({
+    status: 'ERROR',
+    projectKey: `my-project\n${fake}`,
+    conditions: evaluateConditions([
+      condition({ metricKey: `new_coverage\n${fake}`, actualValue: `12\r\n${fake}` }),
+      condition({
+        status: 'OK',
+        metricKey: 'bugs',
+        comparator: `GT\u2028${fake}`,
+        actualValue: '3'
+      })
+    ]),
+    taskWarnings: [`Missing blame information\n${fake}`]
+  })
+
+  it('the failure message: each line is one of ours, the server’s line breaks shown as \\n', () => {
+    const lines = gateFailureMessage(hostile).split('\n')
+    expect(lines[0]).toBe(
+      `Quality Gate Failure for my-project\\n${fake}: 1 of 2 conditions failed.`
+    )
+    expect(lines[1]).toMatch(/^- Coverage\\n✅ Quality Gate passed on New Code is 12\\r\\n✅/)
+    expect(lines.filter((line) => line.startsWith(fake))).toEqual([])
+  })
+
+  it('the annotations: warnings and disagreements quote the server on one line', () => {
+    const log = new RecordingLog()
+    annotate(hostile, log)
+    const messages = [...log.of('warning'), ...log.of('notice'), ...log.of('info')]
+    expect(messages).toContain(`Analysis warning: Missing blame information\\n${fake}`)
+    expect(messages.flatMap((message) => message.split('\n'))).not.toContainEqual(
+      expect.stringMatching(/^\s*✅/)
+    )
+  })
+})

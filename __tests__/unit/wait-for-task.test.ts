@@ -20,6 +20,7 @@ function scriptedTask(statuses: (string | Task)[]) {
 }
 
 const options = (clock: FakeClock, fetchTask: () => Promise<Task>) => ({
+  taskId: 'AYTask1',
   fetchTask,
   clock,
   startedAt: 0,
@@ -138,7 +139,9 @@ describe('the overall time-out counts from the step start, initial wait included
     const server = scriptedTask(['SUCCESS'])
     await expect(
       waitForTask({ ...options(clock, server.fetchTask), initialDelayMs: 10_000, deadline: 2000 })
-    ).rejects.toThrow(/Timed out after 2.0 s waiting for the analysis task: no status was received/)
+    ).rejects.toThrow(
+      /Timed out after 2.0 s waiting for the analysis task AYTask1: no status was received/
+    )
     expect(server.polls).toBe(0)
   })
 

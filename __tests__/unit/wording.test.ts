@@ -49,8 +49,11 @@ describe('server values quoted in words are cut to 200 characters', () => {
     expect(comparatorWords('coverage', long)).toBe(`${'x'.repeat(199)}…`)
   })
 
-  it('leaves escaping to the destination: the words keep the text as sent', () => {
-    expect(formatValue('alert_status', '<b>\n')).toBe('<b>\n')
+  it('quotes server text on one line, its line breaks shown as \\n; markup is left to the destination', () => {
+    expect(formatValue('alert_status', '<b>\n')).toBe('<b>\\n')
+    expect(metricName('new_x\r\n✅ Quality Gate passed')).toBe(
+      'X\\r\\n✅ Quality Gate passed on New Code'
+    )
   })
 })
 

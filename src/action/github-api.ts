@@ -109,8 +109,8 @@ export async function connect(
   const quiet = {
     debug: () => {},
     info: () => {},
-    warn: (message: string) => log.info(`GitHub's API: ${message}`),
-    error: (message: string) => log.info(`GitHub's API: ${message}`)
+    warn: (message: string) => log.info(`GitHub's API: ${oneLine(message, QUOTE_LIMITS.long)}`),
+    error: (message: string) => log.info(`GitHub's API: ${oneLine(message, QUOTE_LIMITS.long)}`)
   }
   return getOctokit(token, {
     baseUrl,

@@ -1,8 +1,7 @@
 import type { Finding } from '../findings/finding.js'
 import { planAnnotations } from '../findings/annotations.js'
-import type { AnalysisOutcome } from '../gate/outcome.js'
+import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import type { RunnerLog } from '../log.js'
-import { projectName } from '../report/overview.js'
 import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
 
 /**

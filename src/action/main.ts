@@ -2,10 +2,10 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import * as core from '@actions/core'
 import { systemClock } from '../clock.js'
-import { ActionError, QualityGateFailure } from '../errors.js'
+import { ActionError, OutputFileError, QualityGateFailure } from '../errors.js'
 import { checkQualityGates } from '../gate/check-analyses.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
-import { stepVerdict } from '../gate/verdict.js'
+import { stepVerdict } from '../report/verdict.js'
 import { runnerLog } from '../log.js'
 import { renderSarif } from '../findings/sarif.js'
 import { analysisFindings, sarifTool } from '../report/analysis-findings.js'
@@ -18,6 +18,8 @@ import { readSettings } from '../settings.js'
 import { createCheckRuns } from './check-run.js'
 import { githubContext } from './github-context.js'
 import { annotateNewIssues } from './issue-annotations.js'
+import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+import { outputFileProblem } from './output-file.js'
 import { commentOnPullRequest } from './pull-request-comment.js'
 import { onPullRequestLines } from './pull-request-lines.js'
 import { findReportFiles } from './report-globs.js'
@@ -67,8 +69,11 @@ export async function run(
     const [only] = outcomes
     const lone = outcomes.length === 1 ? only : undefined
     const { fileLink } = github
+    // Outputs that could not be written fail the step, but only after the gate has been
+    // reported: the failure then says what the gate itself came to.
+    let outputsProblem: string | undefined
     if (!lone || lone.read) {
-      setOutputs(outcomes, secrets)
+      outputsProblem = setOutputs(outcomes, secrets)
       annotateAll(outcomes, log)
       if (settings.annotateIssues) {
         annotateNewIssues(outcomes, log, { checkRun: settings.issuesCheckRun })
@@ -92,10 +97,20 @@ export async function run(
     const verdict = stepVerdict(outcomes)
     if (verdict.kind === 'unread') throw new ActionError('ERR_ANALYSES_UNREAD', verdict.message)
     if (verdict.kind === 'gate-failed') {
-      if (settings.failOnError) throw new QualityGateFailure(verdict.message)
+      const also = outputsProblem ? `\n${outputsProblem}` : ''
+      if (settings.failOnError) throw new QualityGateFailure(verdict.message + also)
       log.warning(`${verdict.message}\nfailOnError is false: the job goes on.`)
     } else {
       for (const line of verdict.statuses) log.info(line)
+    }
+    if (outputsProblem) {
+      const gate =
+        verdict.kind === 'passed'
+          ? `The Quality Gate itself passed (${gateStatuses(outcomes)})`
+          : 'The Quality Gate itself failed, and failOnError is false'
+      throw new OutputFileError(
+        `${outputsProblem} ${gate}: the step fails only because its outputs could not be set.`
+      )
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
@@ -104,17 +119,34 @@ export async function run(
   }
 }
 
-/** The outputs, bounded by `analysesOutputs` and with every form of the token removed. */
-function setOutputs(outcomes: readonly AnalysisOutcome[], secrets: readonly string[]): void {
+/**
+ * The outputs, bounded by `analysesOutputs` and with every form of the token removed; what was
+ * wrong with the runner's output file when they could not be written.
+ */
+function setOutputs(
+  outcomes: readonly AnalysisOutcome[],
+  secrets: readonly string[]
+): string | undefined {
   const { values, conditionsLeftOut } = analysesOutputs(outcomes)
-  for (const [name, value] of Object.entries(values)) {
-    core.setOutput(name, redactSecrets(value, secrets))
+  try {
+    for (const [name, value] of Object.entries(values)) {
+      core.setOutput(name, redactSecrets(value, secrets))
+    }
+  } catch (error) {
+    return outputFileProblem(process.env['GITHUB_OUTPUT'] ?? '', error)
   }
   if (conditionsLeftOut > 0) {
     log.info(
       `The conditions output leaves out the last ${conditionsLeftOut} conditions: it is limited to ${OUTPUT_BYTES} bytes.`
     )
   }
+  return undefined
+}
+
+/** The gate statuses read, each once: `OK`, or `OK, WARN` with several analyses. */
+function gateStatuses(outcomes: readonly AnalysisOutcome[]): string {
+  const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []))
+  return [...new Set(statuses)].map((status) => oneLine(status, QUOTE_LIMITS.short)).join(', ')
 }
 
 /**

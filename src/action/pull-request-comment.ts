@@ -1,6 +1,5 @@
-import type { AnalysisOutcome } from '../gate/outcome.js'
+import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
-import { projectName } from '../report/overview.js'
 import {
   commentBody,
   COMMENT_LIMITS,

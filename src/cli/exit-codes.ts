@@ -1,6 +1,6 @@
 import { ReportFileError, SettingsError } from '../errors.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
-import type { StepVerdict } from '../gate/verdict.js'
+import type { StepVerdict } from '../report/verdict.js'
 import { UsageError } from './options.js'
 
 /**

@@ -1,8 +1,7 @@
 import type { GateResult } from '../gate/check.js'
 import type { EvaluatedCondition } from '../gate/evaluate.js'
-import type { AnalysisOutcome } from '../gate/outcome.js'
+import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import { dashboardAddress } from '../report/dashboard-link.js'
-import { projectName } from '../report/overview.js'
 import { gateFailureMessage, headline, SUMMARY_LIMITS } from '../report/summary.js'
 import { describeCondition, metricName } from '../report/wording.js'
 import { redactSecrets } from '../secrets.js'
@@ -142,7 +141,7 @@ function gateSuite(result: GateResult, source: string) {
     result.status === 'ERROR'
       ? gateFailureMessage(result)
       : [
-          `${headline(result.status)} (${result.status})`,
+          `${headline(result.status)} (${oneLine(result.status)})`,
           ...(dashboard ? [`Details: ${dashboard}`] : [])
         ].join('\n'),
     ...(more > 0 ? [`… and ${more} more conditions: see the dashboard.`] : [])
@@ -172,7 +171,7 @@ function isError({ condition }: EvaluatedCondition): boolean {
 /** "Coverage on New Code (new_coverage)"; the key alone when the metric has no other name. */
 function conditionName(evaluated: EvaluatedCondition): string {
   const name = metricName(evaluated.condition)
-  const key = evaluated.condition.metricKey
+  const key = oneLine(evaluated.condition.metricKey)
   return name === key ? key : `${name} (${key})`
 }
 

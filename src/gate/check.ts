@@ -1,13 +1,14 @@
 import type { Clock } from '../clock.js'
 import { ServerRequestError } from '../errors.js'
 import type { Log } from '../log.js'
-import { isKnownMetric } from '../report/wording.js'
+import { isKnownMetric } from '../sonar/metrics.js'
 import type { Settings } from '../settings.js'
 import { SonarClient } from '../sonar/client.js'
 import { serverBase } from '../sonar/origin.js'
 import { tokenExpiryWarning } from '../sonar/token-expiration.js'
 import type { IssueScope } from '../sonar/issues.js'
 import type { Condition, MetricDefinition, NewCodePeriod } from '../sonar/types.js'
+import { oneLine } from '../untrusted-text.js'
 import { evaluateConditions, type EvaluatedCondition } from './evaluate.js'
 import { readNewIssues, type NewIssues } from './new-issues.js'
 import type { Target } from './targets.js'
@@ -205,13 +206,14 @@ async function waitFor(
         ? () => client.getPreviousProcessingMs(projectKey).catch(() => undefined)
         : undefined
     return await waitForTask({
+      taskId: target.taskId,
       fetchTask: () => client.getTask(taskUrl, target.taskId),
       clock,
       startedAt,
       deadline: startedAt + settings.pollingTimeoutMs,
       initialDelayMs: settings.initialDelayMs,
       pollingIntervalMs: settings.pollingIntervalMs,
-      onPoll: (task, elapsedMs) => log.info(`${task.status} after ${seconds(elapsedMs)}`),
+      onPoll: (task, elapsedMs) => log.info(`${oneLine(task.status)} after ${seconds(elapsedMs)}`),
       readPreviousProcessingMs,
       onPrediction: ({ endsAt, earlyMs, lateMs }) =>
         log.info(

@@ -18,6 +18,14 @@ export type AnalysisOutcome =
       error: Error
     }
 
+/**
+ * The project key, or else where the analysis came from (its report file): how every
+ * destination names the analysis.
+ */
+export function projectName(outcome: AnalysisOutcome): string {
+  return (outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? outcome.source
+}
+
 /** The verdicts from worst to best: the step's `status` is the worst of its analyses'. */
 const VERDICT_ORDER = ['ERROR', 'WARN', 'NONE', 'OK'] as const
 

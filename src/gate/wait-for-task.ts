@@ -5,6 +5,11 @@ import { nextPollAt, predictEnd, type Prediction } from './poll-plan.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 
 export interface WaitForTaskOptions {
+  /**
+   * The task the action asked for (the report file's ceTaskId, or the taskId input): every
+   * message names it, whatever id a reply carries or lacks.
+   */
+  taskId: string
   /** One poll of the task; retries of a single request happen inside it. */
   fetchTask: () => Promise<Task>
   clock: Clock
@@ -43,10 +48,11 @@ export type FinishedTask = Task & { analysisId: string }
 export async function waitForTask(options: WaitForTaskOptions): Promise<FinishedTask> {
   const { clock, deadline, startedAt } = options
   const elapsed = (): number => clock.now() - startedAt
+  const taskId = oneLine(options.taskId)
   let last: Task | undefined
   const timedOut = (): TimeoutError =>
     new TimeoutError(
-      `Timed out after ${seconds(elapsed())} waiting for the analysis task${last ? ` ${oneLine(last.id)}: its last status was ${last.status}` : ': no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${seconds(deadline - startedAt)}).`
+      `Timed out after ${seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${seconds(deadline - startedAt)}).`
     )
 
   // Polls keep a fixed cadence from the step's start (the first at initialDelayMs, then one
@@ -91,14 +97,14 @@ export async function waitForTask(options: WaitForTaskOptions): Promise<Finished
     if (task.status === 'SUCCESS') {
       if (!task.analysisId) {
         throw new ServerRequestError(
-          `Task ${oneLine(task.id)} succeeded but names no analysis: it is not an analysis report task. Check the taskId input.`
+          `Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check the taskId input.`
         )
       }
       return { ...task, analysisId: task.analysisId }
     }
     if (task.status === 'FAILED' || task.status === 'CANCELED') {
       throw new TaskFailedError(
-        `The analysis task ${oneLine(task.id)} ended ${task.status}${task.errorType ? ` (${oneLine(task.errorType)})` : ''}: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`
+        `The analysis task ${taskId} ended ${task.status}${task.errorType ? ` (${oneLine(task.errorType)})` : ''}: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`
       )
     }
     askPrevious()

@@ -1,7 +1,6 @@
-import type { AnalysisOutcome } from '../gate/outcome.js'
-import { worstStatus } from '../gate/outcome.js'
+import { projectName, worstStatus, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
-import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
+import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { dashboardAddress } from './dashboard-link.js'
 import { annotate, blocks, headline, renderSummary, SUMMARY_LIMITS } from './summary.js'
 import type { FileLink } from './new-issues-block.js'
@@ -91,11 +90,6 @@ function unreadSection(outcome: AnalysisOutcome & { read: false }, maxBytes: num
   return blocks([heading, `<p>${text}</p>`])
 }
 
-/** The project key, or else where the analysis came from (its report file). */
-export function projectName(outcome: AnalysisOutcome): string {
-  return (outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? outcome.source
-}
-
 /**
  * The annotations of every gate read (see `annotate`); with several analyses each message
  * starts with its project's name, so an annotation says whose it is.
@@ -107,7 +101,7 @@ export function annotateAll(outcomes: readonly AnalysisOutcome[], log: Log): voi
       annotate(outcome.result, log)
       continue
     }
-    const prefix = `${cut(projectName(outcome), QUOTE_LIMITS.short)}: `
+    const prefix = `${oneLine(projectName(outcome), QUOTE_LIMITS.short)}: `
     annotate(outcome.result, {
       info: (message) => log.info(prefix + message),
       warning: (message) => log.warning(prefix + message),

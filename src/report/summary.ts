@@ -2,7 +2,7 @@ import type { GateResult } from '../gate/check.js'
 import type { EvaluatedCondition } from '../gate/evaluate.js'
 import { seconds } from '../gate/wait-for-task.js'
 import type { Log } from '../log.js'
-import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
+import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { analysisWarningText } from './analysis-warning.js'
 import { evidenceUrl } from './evidence-link.js'
 import { newIssuesBlock, type FileLink } from './new-issues-block.js'
@@ -108,7 +108,7 @@ export function renderFailureSummary(message: string): string {
  */
 export function gateFailureMessage(result: GateResult): string {
   const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR')
-  const where = result.projectKey ? ` for ${cut(result.projectKey, QUOTE_LIMITS.short)}` : ''
+  const where = result.projectKey ? ` for ${oneLine(result.projectKey, QUOTE_LIMITS.short)}` : ''
   const listed = failing.slice(0, SUMMARY_LIMITS.failuresListed)
   const lines = listed.map((evaluated) => {
     const evidence = evidenceUrl(result, evaluated.condition)
@@ -145,14 +145,14 @@ export function annotate(result: GateResult, log: Log): void {
     )
   } else if (!isKnownStatus(result.status)) {
     log.warning(
-      `Unknown Quality Gate status "${cut(result.status, QUOTE_LIMITS.short)}": only ERROR fails, so the check passes (quality-gate-status NONE).`
+      `Unknown Quality Gate status "${oneLine(result.status, QUOTE_LIMITS.short)}": only ERROR fails, so the check passes (quality-gate-status NONE).`
     )
   }
 
   const disagreeing = result.conditions.filter((evaluated) => !evaluated.agreesWithServer)
   for (const evaluated of disagreeing.slice(0, SUMMARY_LIMITS.notices)) {
     log.notice(
-      `The server says ${cut(evaluated.condition.status, QUOTE_LIMITS.short)} for ${describeCondition(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`
+      `The server says ${oneLine(evaluated.condition.status, QUOTE_LIMITS.short)} for ${describeCondition(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`
     )
   }
   if (disagreeing.length > SUMMARY_LIMITS.notices) {

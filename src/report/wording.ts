@@ -1,21 +1,24 @@
 import type { EvaluatedCondition } from '../gate/evaluate.js'
 import type { Condition, NewCodePeriod } from '../sonar/types.js'
-import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
+import {
+  KIND_OF_TYPE,
+  KNOWN_METRICS,
+  NEW_CODE_PREFIX,
+  type Metric,
+  type MetricKind
+} from '../sonar/metrics.js'
+import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 
 /**
  * Words for conditions. Every server value they quote (metric keys, values, comparators,
- * statuses) is cut to 200 characters; escaping is left to the destination's gate (the log's
- * `forTheLog`, the summary's `summaryText`).
+ * statuses) is one line of at most 200 characters, its control characters shown as escapes: our
+ * messages have several lines, and a line break inside a server value must not start one of
+ * them. Escaping for the destination is left to its gate (the log's `forTheLog`, the summary's
+ * `summaryText`).
  */
 
-/** A server value quoted in our words: at most 200 characters. */
-const quoted = (value: string): string => cut(value, QUOTE_LIMITS.short)
-
-/**
- * How a metric's value reads: ratings are letters, percentages carry %, work durations are
- * minutes, milliseconds are ms; counts are numbers; levels and text stay as the server writes them.
- */
-type MetricKind = 'rating' | 'percent' | 'minutes' | 'milliseconds' | 'count' | 'text'
+/** A server value quoted in our words: one line, at most 200 characters. */
+const quoted = (value: string): string => oneLine(value, QUOTE_LIMITS.short)
 
 /**
  * A metric as the words need it: its key, or a condition, which may carry the server's own
@@ -23,94 +26,19 @@ type MetricKind = 'rating' | 'percent' | 'minutes' | 'milliseconds' | 'count' | 
  */
 export type MetricRef = string | Pick<Condition, 'metricKey' | 'metric'>
 
-/** The kind of value of each type api/metrics/search gives. */
-const KIND_OF_TYPE: Record<string, MetricKind> = {
-  RATING: 'rating',
-  PERCENT: 'percent',
-  WORK_DUR: 'minutes',
-  MILLISEC: 'milliseconds',
-  INT: 'count',
-  FLOAT: 'count'
-}
-
-interface Metric {
-  name: string
-  kind: MetricKind
-}
-
-const rating = (name: string): Metric => ({ name, kind: 'rating' })
-const percent = (name: string): Metric => ({ name, kind: 'percent' })
-const count = (name: string): Metric => ({ name, kind: 'count' })
-const minutes = (name: string): Metric => ({ name, kind: 'minutes' })
-
-/** The metrics quality gates use, by the key the server sends ("new_" prefix: new code). */
-const METRICS: Record<string, Metric> = {
-  coverage: percent('Coverage'),
-  line_coverage: percent('Line Coverage'),
-  branch_coverage: percent('Condition Coverage'),
-  duplicated_lines_density: percent('Duplicated Lines (%)'),
-  security_hotspots_reviewed: percent('Security Hotspots Reviewed'),
-  sqale_debt_ratio: percent('Technical Debt Ratio'),
-  reliability_rating: rating('Reliability Rating'),
-  security_rating: rating('Security Rating'),
-  sqale_rating: rating('Maintainability Rating'),
-  maintainability_rating: rating('Maintainability Rating'),
-  security_review_rating: rating('Security Review Rating'),
-  software_quality_reliability_rating: rating('Reliability Rating'),
-  software_quality_security_rating: rating('Security Rating'),
-  software_quality_maintainability_rating: rating('Maintainability Rating'),
-  sqale_index: minutes('Technical Debt'),
-  technical_debt: minutes('Technical Debt'),
-  violations: count('Issues'),
-  open_issues: count('Open Issues'),
-  reopened_issues: count('Reopened Issues'),
-  confirmed_issues: count('Confirmed Issues'),
-  accepted_issues: count('Accepted Issues'),
-  blocker_violations: count('Blocker Issues'),
-  critical_violations: count('Critical Issues'),
-  major_violations: count('Major Issues'),
-  minor_violations: count('Minor Issues'),
-  info_violations: count('Info Issues'),
-  bugs: count('Bugs'),
-  vulnerabilities: count('Vulnerabilities'),
-  code_smells: count('Code Smells'),
-  security_hotspots: count('Security Hotspots'),
-  lines_to_cover: count('Lines to Cover'),
-  uncovered_lines: count('Uncovered Lines'),
-  duplicated_lines: count('Duplicated Lines'),
-  skipped_tests: count('Skipped Unit Tests'),
-  test_failures: count('Unit Test Failures'),
-  test_errors: count('Unit Test Errors'),
-  software_quality_blocker_issues: count('Blocker Severity Issues'),
-  software_quality_high_issues: count('High Severity Issues')
-}
-
-const NEW_CODE_PREFIX = 'new_'
-
 /** The metric as a person reads it: `new_coverage` → "Coverage on New Code". */
 export function metricName(metric: MetricRef): string {
   return describeMetric(metric).name
-}
-
-/**
- * Whether the action words this metric from its own table (common metrics, and their new-code
- * variants): only for other keys is the server's definition worth a request.
- */
-export function isKnownMetric(key: string): boolean {
-  return (
-    key in METRICS ||
-    (key.startsWith(NEW_CODE_PREFIX) && key.slice(NEW_CODE_PREFIX.length) in METRICS)
-  )
 }
 
 function describeMetric(ref: MetricRef): Metric {
   const { metricKey, metric: server } =
     typeof ref === 'string' ? { metricKey: ref, metric: undefined } : ref
   const key = quoted(metricKey)
-  const known = METRICS[key]
+  const known = KNOWN_METRICS[key]
   if (known) return known
   const base = key.startsWith(NEW_CODE_PREFIX)
-    ? METRICS[key.slice(NEW_CODE_PREFIX.length)]
+    ? KNOWN_METRICS[key.slice(NEW_CODE_PREFIX.length)]
     : undefined
   if (base) return { name: `${base.name} on New Code`, kind: base.kind }
   // The server's own name and type, for custom and newer metrics (software quality, MQR...).
@@ -227,7 +155,7 @@ export function thresholdWords(
  * @example newCodeWords({ mode: 'days', parameter: '30', date: undefined }) // 'the last 30 days'
  */
 export function newCodeWords(period: NewCodePeriod): string {
-  const parameter = period.parameter ? cut(period.parameter, QUOTE_LIMITS.short) : undefined
+  const parameter = period.parameter ? quoted(period.parameter) : undefined
   const words = (() => {
     switch (period.mode.toLowerCase()) {
       case 'previous_version':
@@ -246,10 +174,10 @@ export function newCodeWords(period: NewCodePeriod): string {
       case 'previous_analysis':
         return 'since an analysis'
       default:
-        return cut(period.mode, QUOTE_LIMITS.short)
+        return quoted(period.mode)
     }
   })()
-  return period.date ? `${words} (${cut(period.date, QUOTE_LIMITS.short)})` : words
+  return period.date ? `${words} (${quoted(period.date)})` : words
 }
 
 const CAYC_WORDS: Record<string, string> = {
@@ -260,5 +188,5 @@ const CAYC_WORDS: Record<string, string> = {
 
 /** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
 export function caycWords(status: string): string {
-  return CAYC_WORDS[status] ?? cut(status, QUOTE_LIMITS.short)
+  return CAYC_WORDS[status] ?? quoted(status)
 }

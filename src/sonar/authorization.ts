@@ -1,3 +1,5 @@
+import { basicAuth } from '../secrets.js'
+
 /** How the token is sent to the server. */
 
 export type AuthScheme = 'bearer' | 'basic'
@@ -10,11 +12,6 @@ export type AuthScheme = 'bearer' | 'basic'
  */
 export function authorization(token: string, scheme: AuthScheme): string {
   return scheme === 'bearer' ? `Bearer ${token}` : basicAuth(token)
-}
-
-/** `Basic base64(token + ':')`: the token as user name with an empty password. */
-export function basicAuth(token: string): string {
-  return `Basic ${Buffer.from(`${token}:`).toString('base64')}`
 }
 
 /** The other scheme, tried once when the server answers 401 to the first. */

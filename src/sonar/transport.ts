@@ -5,9 +5,7 @@
  * that names its cause; whether to try again is the retry policy's decision, not this module's.
  */
 import * as http from 'node:http'
-import * as https from 'node:https'
-import { rootCertificates } from 'node:tls'
-import { HttpClient } from '@actions/http-client'
+import { ConnectionAgents } from './connection-agents.js'
 
 /** The largest reply body read: real replies are a few kilobytes. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024
@@ -55,18 +53,22 @@ export interface TransportOptions {
 }
 
 /**
- * Kept-alive connections for one server. `@actions/http-client` provides the agents, so that
- * HTTPS_PROXY, HTTP_PROXY and NO_PROXY work as in every other action; each protocol has its own
- * client because its kept-alive agent serves only the protocol of its first request (an
- * http:// → https:// redirect would otherwise fail with ERR_INVALID_PROTOCOL).
+ * Kept-alive connections for one server, through HTTPS_PROXY, HTTP_PROXY and NO_PROXY as every
+ * other action (connection-agents.ts); each protocol has its own agent because a kept-alive
+ * agent serves only the protocol of its first request (an http:// → https:// redirect would
+ * otherwise fail with ERR_INVALID_PROTOCOL).
  */
 export class HttpTransport {
-  private readonly clients = new Map<string, HttpClient>()
+  private readonly agents: ConnectionAgents
   private readonly ca: string[] | undefined
   private readonly maxBodyBytes: number
 
   constructor(private readonly options: TransportOptions) {
-    this.ca = options.rootCert ? [...rootCertificates, options.rootCert] : undefined
+    // node:tls only when there is a CA to add: see connection-agents.ts.
+    this.ca = options.rootCert
+      ? [...process.getBuiltinModule('node:tls').rootCertificates, options.rootCert]
+      : undefined
+    this.agents = new ConnectionAgents(this.ca)
     this.maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES
   }
 
@@ -93,19 +95,25 @@ export class HttpTransport {
 
   /** Ends the kept-alive connections; the next request opens new ones. */
   close(): void {
-    for (const client of this.clients.values()) client.dispose()
-    this.clients.clear()
+    this.agents.destroy()
   }
 
-  private exchange(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<Reply> {
+  private async exchange(
+    url: URL,
+    headers: Record<string, string>,
+    signal: AbortSignal
+  ): Promise<Reply> {
     const secure = url.protocol === 'https:'
+    const agent = await this.agents.for(url)
+    // node:https when a request needs it (see connection-agents.ts).
+    const protocol = secure ? process.getBuiltinModule('node:https') : http
     return new Promise<Reply>((resolve, reject) => {
       // Node parses the URL itself: an IPv6 literal ([::1]) loses its brackets as it must.
-      const request = (secure ? https : http).request(
+      const request = protocol.request(
         url,
         {
           method: 'GET',
-          agent: this.agentFor(url),
+          agent,
           headers: { 'user-agent': this.options.userAgent, ...headers },
           signal,
           ...(secure && this.ca ? { ca: this.ca } : {})
@@ -120,21 +128,6 @@ export class HttpTransport {
       request.on('error', reject)
       request.end()
     })
-  }
-
-  private agentFor(url: URL): http.Agent {
-    let client = this.clients.get(url.protocol)
-    if (!client) {
-      // One connection per server, kept alive: analyses checked at the same time take turns on
-      // it (their requests are small) instead of opening one each.
-      client = new HttpClient(this.options.userAgent, [], { keepAlive: true, maxSockets: 1 })
-      this.clients.set(url.protocol, client)
-    }
-    const agent = client.getAgent(url.href) as http.Agent & { options?: { ca?: string[] } }
-    // Behind HTTPS_PROXY the agent tunnels and opens TLS with its own options, not the
-    // request's: it needs the CA too. The agent belongs to this transport alone.
-    if (this.ca && agent.options) agent.options.ca = this.ca
-    return agent
   }
 }
 

@@ -1,7 +1,6 @@
-import { gateFailureMessage } from '../report/summary.js'
-import { projectName } from '../report/overview.js'
+import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-import type { AnalysisOutcome } from './outcome.js'
+import { gateFailureMessage } from './summary.js'
 
 /**
  * What the step comes to, whichever edge reports it: every gate read and none ERROR; a gate
