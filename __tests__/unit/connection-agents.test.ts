@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import * as http from 'node:http'
 import * as https from 'node:https'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -90,9 +91,11 @@ describe('the command starts without undici, and without TLS for an http:// serv
       [
         '--input-type=module',
         '-e',
-        `await import(${JSON.stringify(pathToFileURL(CLI).href)}); console.log(JSON.stringify(process.moduleLoadList))`
+        // The modules loaded once the bundle is, before any request; then out, before the
+        // command goes looking for a report file.
+        `await import(${JSON.stringify(pathToFileURL(CLI).href)}); console.log(JSON.stringify(process.moduleLoadList)); process.exit(0)`
       ],
-      { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } }
+      { encoding: 'utf8', cwd: tmpdir(), env: { PATH: process.env['PATH'] ?? '' } }
     )
     const loaded = JSON.parse(stdout.trim().split('\n').at(-1) ?? '[]') as string[]
     expect(loaded).toContain('NativeModule http')
