@@ -3,9 +3,19 @@
  * 10.x, 2025.x and SonarQube Cloud): its auth scheme, its reply shapes, its report file.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { scenario, Simulator } from '../../scripts/sonar-simulator.js'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { SAMPLE_FILES, scenario, Simulator } from '../../scripts/sonar-simulator.js'
+import { multitool, problemsOf } from '../support/sarif-validator.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
-import { annotations, RUNTIMES, runAction, TOKEN, workspace } from './run-action.js'
+import {
+  annotationCommands,
+  annotations,
+  RUNTIMES,
+  runAction,
+  TOKEN,
+  workspace
+} from './run-action.js'
 
 const BEARER = `Bearer ${TOKEN}`
 const BASIC = `Basic ${Buffer.from(`${TOKEN}:`).toString('base64')}`
@@ -88,7 +98,7 @@ describe.each(RUNTIMES)('each server generation, on $runtime', ({ node }) => {
   const metricRequests = () =>
     simulator.requests.filter((request) => request.url.startsWith('/api/metrics/search')).length
 
-  it.each(GENERATIONS)('$name', async (generation) => {
+  it.for(GENERATIONS)('$name', async (generation, context) => {
     const analysis = simulator.addAnalysis({
       ...(await scenario(generation.name)),
       finishAfterMs: 0
@@ -98,7 +108,14 @@ describe.each(RUNTIMES)('each server generation, on $runtime', ({ node }) => {
 
     const metricRequestsBefore = metricRequests()
     const issueRequestsBefore = issueRequests().length
-    const run = await runAction(ws, { node, inputs: { sonarToken: TOKEN } })
+    for (const file of SAMPLE_FILES) {
+      await mkdir(path.dirname(ws.file(file)), { recursive: true })
+      await writeFile(ws.file(file), '// source\n'.repeat(60))
+    }
+    const run = await runAction(ws, {
+      node,
+      inputs: { sonarToken: TOKEN, sarifFile: 'out/issues.sarif' }
+    })
 
     expect(run.exitCode).toBe(generation.exitCode)
     const requests = simulator.requests.filter(
@@ -115,6 +132,15 @@ describe.each(RUNTIMES)('each server generation, on $runtime', ({ node }) => {
     const issueSearches = issueRequests().slice(issueRequestsBefore)
     expect(issueSearches.map((request) => request.authorization)).toEqual([generation.auth])
     expect(run.outputs['newIssues']).toBe('4')
+    // The generation's issue shapes, located in the checkout, as SARIF Microsoft's validator
+    // finds no error in.
+    const sarif = await readFile(ws.file('out/issues.sarif'), 'utf8')
+    const results = (JSON.parse(sarif) as { runs: Array<{ results: unknown[] }> }).runs[0]!.results
+    expect(results).toHaveLength(4)
+    expect(
+      annotationCommands(run.stdout, 'error').filter(({ properties }) => properties['file'])
+    ).not.toEqual([])
+    if (node === RUNTIMES[0]!.node) expect(await problemsOf(multitool(context), sarif)).toEqual([])
     expect(new URL(issueSearches[0]!.url, simulator.url).searchParams.get(generation.newCode)).toBe(
       generation.newCode === 'pullRequest' ? '42' : 'true'
     )
