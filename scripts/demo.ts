@@ -7,12 +7,18 @@
  * its exit code and its JUnit report. Exits 0 when every run ends as it should.
  */
 import { spawn } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runBuiltAction, type ActionRun } from './run-built-action.js'
-import { monorepoScenario, scenario, Simulator, type AnalysisScript } from './sonar-simulator.js'
+import {
+  monorepoScenario,
+  SAMPLE_FILES,
+  scenario,
+  Simulator,
+  type AnalysisScript
+} from './sonar-simulator.js'
 
 const TOKEN = 'squ_demo7c1e0f9a3b5d2e4c6a8b0d1f3e5a7c9b2d4f6'
 
@@ -135,6 +141,18 @@ async function main(): Promise<number> {
   return failures === 0 ? 0 : 1
 }
 
+/**
+ * The files the simulated issues are in, beside the report file's analysis, as a checkout has
+ * them: the new issues' annotations then point at them.
+ */
+async function checkoutFiles(reportFile: string): Promise<void> {
+  const base = path.dirname(path.dirname(reportFile))
+  for (const file of SAMPLE_FILES) {
+    await mkdir(path.dirname(path.join(base, file)), { recursive: true })
+    await writeFile(path.join(base, file), '// source\n'.repeat(60))
+  }
+}
+
 /** One step run in a fresh working directory holding the scanners' report files. */
 async function runOnce(
   simulator: Simulator,
@@ -146,6 +164,7 @@ async function runOnce(
     const cwd = path.join(root, 'work')
     for (const [file, script] of Object.entries(reports)) {
       await simulator.writeReportFile(simulator.addAnalysis(script), path.join(cwd, file))
+      await checkoutFiles(path.join(cwd, file))
     }
     const outputFile = path.join(root, 'github_output')
     const summaryFile = path.join(root, 'step_summary')
@@ -222,13 +241,13 @@ function renderLog(stdout: string): string {
   const shown: string[] = []
   let depth = ''
   for (const line of stdout.replace(/\n$/, '').split('\n')) {
-    const command = /^::([\w-]+)(?: [^:]*)?::(.*)$/.exec(line)
+    const command = /^::([\w-]+)(?: ([^:]*))?::(.*)$/.exec(line)
     if (!command) {
       shown.push(depth + line)
       continue
     }
-    const [, name, data = ''] = command
-    const text = data.replace(/%0D/g, '').replace(/%0A/g, '\n').replace(/%25/g, '%')
+    const [, name, properties = '', data = ''] = command
+    const text = place(properties) + decode(data)
     switch (name) {
       case 'group':
         shown.push(`▸ ${text}`)
@@ -252,6 +271,30 @@ function renderLog(stdout: string): string {
     }
   }
   return shown.join('\n')
+}
+
+/** A workflow command's data or property value as the runner shows it. */
+function decode(text: string): string {
+  return text
+    .replace(/%0D/g, '')
+    .replace(/%0A/g, '\n')
+    .replace(/%3A/g, ':')
+    .replace(/%2C/g, ',')
+    .replace(/%25/g, '%')
+}
+
+/** Where an annotation points, as GitHub shows it on the diff: `file:line [title] `. */
+function place(properties: string): string {
+  const values = new Map(
+    properties
+      .split(',')
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), decode(pair.slice(pair.indexOf('=') + 1))])
+  )
+  const file = values.get('file')
+  const title = values.get('title')
+  const where = file ? `${file}${values.has('line') ? `:${values.get('line')}` : ''} ` : ''
+  return `${where}${title ? `[${title}] ` : ''}`
 }
 
 function labelled(label: string, text: string): string {
