@@ -28368,6 +28368,1752 @@ module.exports = {
 
 /***/ }),
 
+/***/ 2334:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $s: () => (/* binding */ githubSaid),
+/* harmony export */   Ng: () => (/* binding */ connect),
+/* harmony export */   S3: () => (/* binding */ GITHUB_API_LIMITS),
+/* harmony export */   Z: () => (/* binding */ eventPullRequest),
+/* harmony export */   _$: () => (/* binding */ isCommitSha),
+/* harmony export */   a5: () => (/* binding */ isRateLimit),
+/* harmony export */   av: () => (/* binding */ apiBase),
+/* harmony export */   c2: () => (/* binding */ statusOf),
+/* harmony export */   hD: () => (/* binding */ quote),
+/* harmony export */   m_: () => (/* binding */ PULL_REQUEST_EVENTS),
+/* harmony export */   vu: () => (/* binding */ isRefusal)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8521);
+/**
+ * GitHub's API as the action's GitHub features use it (the pull-request comment, the issues
+ * check run, the lines a pull request changes): the event's pull request, an Octokit whose
+ * replies are bounded and whose own messages go through the log, and GitHub's failures in words.
+ * `@actions/github` is loaded here only, so a run that uses none of them never loads it.
+ */
+
+
+/** The events whose pull request the action knows. */
+const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
+const GITHUB_API_LIMITS = {
+    /** The event payload file (GitHub caps webhook payloads at 25 MB). */
+    eventFileBytes: 25 * 1024 * 1024,
+    /** One reply of the API (100 comments of 65,536 characters, JSON-escaped, fit). */
+    replyBytes: 64 * 1024 * 1024
+};
+const DEFAULT_API_URL = 'https://api.github.com';
+/**
+ * The pull request of a `pull_request` or `pull_request_target` event, from the event file, and
+ * the repository from GITHUB_REPOSITORY; or why it cannot be known, in words.
+ */
+async function eventPullRequest(env) {
+    const repository = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
+    if (!repository) {
+        return {
+            problem: `GITHUB_REPOSITORY is not owner/name (${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(env['GITHUB_REPOSITORY'] ?? '')})`
+        };
+    }
+    const path = env['GITHUB_EVENT_PATH'];
+    if (!path)
+        return { problem: 'GITHUB_EVENT_PATH is not set, so the pull request is unknown' };
+    let payload;
+    try {
+        payload = JSON.parse(await readBounded(path, GITHUB_API_LIMITS.eventFileBytes));
+    }
+    catch (error) {
+        return { problem: `the event file could not be read: ${quote(error)}` };
+    }
+    const pull = payload
+        ?.pull_request;
+    const number = pull?.number;
+    const sha = pull?.head?.sha;
+    if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) {
+        return { problem: 'the event file names no pull request number' };
+    }
+    if (typeof sha !== 'string' || !isCommitSha(sha)) {
+        return { problem: 'the event file names no head commit' };
+    }
+    return {
+        pullRequest: {
+            owner: repository[1],
+            repo: repository[2],
+            issue_number: number,
+            headSha: sha
+        }
+    };
+}
+/** A full commit id: 40 hex digits (SHA-1) or 64 (SHA-256). */
+function isCommitSha(text) {
+    return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(text);
+}
+/** The API's address without a trailing slash, or undefined when it is not http(s). */
+function apiBase(value) {
+    const text = value?.trim() || DEFAULT_API_URL;
+    try {
+        const url = new URL(text);
+        if (url.protocol !== 'https:' && url.protocol !== 'http:')
+            return undefined;
+        if (url.username || url.password)
+            return undefined;
+        return url.href.replace(/\/+$/, '');
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * `@actions/github`'s Octokit, loaded only now, with replies bounded in size and its own
+ * warnings written to the log as information. `fetch` is the tests'; by default
+ * `@actions/github`'s, which honours proxies.
+ */
+async function connect(token, baseUrl, { log, fetch: given }) {
+    const [{ getOctokit }, { defaults }] = await Promise.all([
+        Promise.all(/* import() */[__nccwpck_require__.e(665), __nccwpck_require__.e(351)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1351)),
+        __nccwpck_require__.e(/* import() */ 665).then(__nccwpck_require__.bind(__nccwpck_require__, 8665))
+    ]);
+    const fetch = given ?? defaults.request?.fetch ?? globalThis.fetch;
+    const quiet = {
+        debug: () => { },
+        info: () => { },
+        warn: (message) => log.info(`GitHub's API: ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.long)}`),
+        error: (message) => log.info(`GitHub's API: ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.long)}`)
+    };
+    return getOctokit(token, {
+        baseUrl,
+        log: quiet,
+        request: { fetch: boundedFetch(fetch, GITHUB_API_LIMITS.replyBytes), log: quiet }
+    });
+}
+/** A fetch whose replies fail once their body passes `maxBytes`. */
+function boundedFetch(fetch, maxBytes) {
+    return async (input, init) => {
+        const response = await fetch(input, init);
+        if (!response.body)
+            return response;
+        if (Number(response.headers.get('content-length')) > maxBytes) {
+            await response.body.cancel();
+            throw new Error(`GitHub's API replied with more than ${maxBytes} bytes`);
+        }
+        let bytes = 0;
+        const body = response.body.pipeThrough(new TransformStream({
+            transform(chunk, controller) {
+                bytes += chunk.byteLength;
+                if (bytes > maxBytes) {
+                    controller.error(new Error(`GitHub's API replied with more than ${maxBytes} bytes`));
+                }
+                else {
+                    controller.enqueue(chunk);
+                }
+            }
+        }));
+        const bounded = new Response(body, {
+            status: response.status,
+            statusText: response.statusText,
+            headers: response.headers
+        });
+        Object.defineProperty(bounded, 'url', { value: response.url });
+        return bounded;
+    };
+}
+/** The file as UTF-8, or an error when it holds more than `maxBytes`. */
+async function readBounded(path, maxBytes) {
+    const chunks = [];
+    let bytes = 0;
+    // One byte past the limit tells a file of exactly the limit from a larger one.
+    for await (const chunk of (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.createReadStream)(path, { end: maxBytes })) {
+        chunks.push(chunk);
+        bytes += chunk.length;
+    }
+    if (bytes > maxBytes)
+        throw new Error(`it is larger than ${maxBytes} bytes`);
+    return Buffer.concat(chunks).toString('utf8');
+}
+/** A 403 or 404 from GitHub: the token may not write (or see) what was asked. */
+function isRefusal(error) {
+    const status = statusOf(error);
+    return (status === 403 || status === 404) && !isRateLimit(error);
+}
+function isRateLimit(error) {
+    const status = statusOf(error);
+    const headers = error.response?.headers;
+    return ((status === 403 || status === 429) &&
+        (headers?.['x-ratelimit-remaining'] === '0' || /rate limit/i.test(messageOf(error))));
+}
+/** What GitHub said, or that it did not reply: Octokit gives a request with no reply status 500 too. */
+function githubSaid(error) {
+    const replied = typeof error?.response === 'object';
+    return replied
+        ? `GitHub said: ${statusOf(error)} ${quote(error)}`
+        : `no reply from GitHub's API: ${quote(error)}`;
+}
+function statusOf(error) {
+    const status = error?.status;
+    return typeof status === 'number' ? status : undefined;
+}
+function messageOf(error) {
+    return error instanceof Error ? error.message : String(error);
+}
+/** An error's message fit to quote: one line, cut. The log's gate escapes it. */
+function quote(error) {
+    return (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(messageOf(error), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.long), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.long);
+}
+
+
+/***/ }),
+
+/***/ 3916:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   GN: () => (/* binding */ SettingsError),
+/* harmony export */   MU: () => (/* binding */ TimeoutError),
+/* harmony export */   dE: () => (/* binding */ QualityGateFailure),
+/* harmony export */   hP: () => (/* binding */ ServerRequestError),
+/* harmony export */   kZ: () => (/* binding */ OutputFileError),
+/* harmony export */   lZ: () => (/* binding */ ActionError),
+/* harmony export */   tG: () => (/* binding */ ReportFileError),
+/* harmony export */   uP: () => (/* binding */ UnsafeRequestError),
+/* harmony export */   zX: () => (/* binding */ TaskFailedError)
+/* harmony export */ });
+/**
+ * Every failure the action reports is one of these. Each carries a stable `code` so tests and
+ * callers can tell them apart without matching on words, and a message a user can act on.
+ * No message ever contains the token.
+ */
+class ActionError extends Error {
+    code;
+    constructor(code, message) {
+        super(message);
+        this.name = new.target.name;
+        this.code = code;
+    }
+}
+/** An input or environment variable is missing or malformed. */
+class SettingsError extends ActionError {
+    constructor(message) {
+        super('ERR_SETTINGS', message);
+    }
+}
+/** The scanner's report-task.txt is missing or does not say what the action needs. */
+class ReportFileError extends ActionError {
+    constructor(message) {
+        super('ERR_REPORT_FILE', message);
+    }
+}
+/** The action refused to do something unsafe (send the token to another origin). */
+class UnsafeRequestError extends ActionError {
+    constructor(message) {
+        super('ERR_UNSAFE_REQUEST', message);
+    }
+}
+/** The server could not be reached or answered something other than the JSON we asked for. */
+class ServerRequestError extends ActionError {
+    /** HTTP status, or undefined when no reply came (network error, time-out). */
+    status;
+    constructor(message, status) {
+        super('ERR_SERVER_REQUEST', message);
+        this.status = status;
+    }
+}
+/** The analysis task ended FAILED or CANCELED on the server. */
+class TaskFailedError extends ActionError {
+    constructor(message) {
+        super('ERR_TASK_FAILED', message);
+    }
+}
+/** The overall time-out ran out before the verdict was known. */
+class TimeoutError extends ActionError {
+    constructor(message) {
+        super('ERR_TIMEOUT', message);
+    }
+}
+/** The quality gate is ERROR and `failOnError` is true. */
+class QualityGateFailure extends ActionError {
+    constructor(message) {
+        super('ERR_QUALITY_GATE', message);
+    }
+}
+/** The runner's output file (GITHUB_OUTPUT) could not take the step's outputs. */
+class OutputFileError extends ActionError {
+    constructor(message) {
+        super('ERR_OUTPUT_FILE', message);
+    }
+}
+
+
+/***/ }),
+
+/***/ 4808:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   BN: () => (/* binding */ findingAnnotation),
+/* harmony export */   bA: () => (/* binding */ LEVEL_OF_SEVERITY),
+/* harmony export */   mc: () => (/* binding */ planAnnotations)
+/* harmony export */ });
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
+/* harmony import */ var _finding_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4879);
+
+
+const LEVEL_OF_SEVERITY = {
+    blocker: 'error',
+    high: 'error',
+    medium: 'warning',
+    low: 'notice',
+    info: 'notice'
+};
+/**
+ * The most severe findings first, each at its level while that level has room in `left`; when
+ * some do not fit, one slot (a notice, else a warning, else an error) is kept for the line that
+ * says how many more there are, which the caller writes. `labelOf` names a finding's project
+ * in its title (with several analyses).
+ *
+ * @example planAnnotations(findings, { error: 9, warning: 10, notice: 10 }).annotations.length
+ */
+function planAnnotations(findings, left, labelOf = () => undefined) {
+    const room = { ...left };
+    const fitsAll = findings.every((finding) => room[LEVEL_OF_SEVERITY[finding.severity]]-- > 0);
+    const budget = { ...left };
+    if (!fitsAll) {
+        const kept = ['notice', 'warning', 'error'].find((level) => budget[level] > 0);
+        if (kept)
+            budget[kept]--;
+    }
+    const annotations = [];
+    for (const finding of (0,_finding_js__WEBPACK_IMPORTED_MODULE_1__/* .bySeverity */ .Np)(findings)) {
+        const level = LEVEL_OF_SEVERITY[finding.severity];
+        if (budget[level] <= 0)
+            continue;
+        budget[level]--;
+        annotations.push(findingAnnotation(finding, labelOf(finding)));
+    }
+    return { annotations, leftOut: findings.length - annotations.length };
+}
+/**
+ * The annotation of one finding: titled with its severity and rule, pointing at its file and
+ * lines when the checkout has the file (columns only within one line, as GitHub takes them);
+ * otherwise unlocated, its message naming the server's path. The message links the issue.
+ */
+function findingAnnotation(finding, label) {
+    const rule = finding.ruleName ? `${finding.ruleName} (${finding.rule})` : finding.rule;
+    const title = `${label ? `${label}: ` : ''}${finding.severityWord} · ${rule}`;
+    const region = finding.region;
+    const where = { title: (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(title, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.short) };
+    let place = '';
+    if (finding.file !== undefined) {
+        where.file = finding.file;
+        if (region) {
+            where.startLine = region.startLine;
+            where.endLine = region.endLine;
+            if (region.startLine === region.endLine && region.startColumn !== undefined) {
+                where.startColumn = region.startColumn;
+                where.endColumn = region.endColumn;
+            }
+        }
+    }
+    else if (finding.serverPath !== undefined) {
+        const line = region ? `:${region.startLine}` : '';
+        place = `${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(finding.serverPath, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.short)}${line} (not in this checkout): `;
+    }
+    const message = (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cut */ .Jj)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(finding.message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.long), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.long);
+    return {
+        level: LEVEL_OF_SEVERITY[finding.severity],
+        message: `${place}${message}\n${finding.url}`,
+        where
+    };
+}
+
+
+/***/ }),
+
+/***/ 4879:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B: () => (/* binding */ SEVERITY_ORDER),
+/* harmony export */   N6: () => (/* binding */ toFinding),
+/* harmony export */   Np: () => (/* binding */ bySeverity),
+/* harmony export */   Ot: () => (/* binding */ countBySeverity)
+/* harmony export */ });
+/* harmony import */ var _sonar_origin_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4305);
+
+/** Most severe first: the order annotations are given out in. */
+const SEVERITY_ORDER = ['blocker', 'high', 'medium', 'low', 'info'];
+const FROM_SERVER = {
+    BLOCKER: 'blocker',
+    CRITICAL: 'high',
+    HIGH: 'high',
+    MAJOR: 'medium',
+    MEDIUM: 'medium',
+    MINOR: 'low',
+    LOW: 'low',
+    INFO: 'info'
+};
+/**
+ * The issue as a finding: the most severe of its impacts' severities (10.2+) and its legacy
+ * severity (a 10.x BLOCKER has a HIGH impact: it stays a blocker; MAJOR when it has neither), its file located in the checkout, its region from the text range (or line).
+ *
+ * @example toFinding(issue, { serverUrl, projectKey: 'shop', locate: () => undefined }).severity // 'high'
+ */
+function toFinding(issue, ruleNames, context) {
+    const { severity, word } = severityOf(issue);
+    return {
+        key: issue.key,
+        rule: issue.rule,
+        ruleName: ruleNames.get(issue.rule),
+        message: issue.message,
+        severity,
+        severityWord: word,
+        type: issue.type,
+        file: issue.path === undefined ? undefined : context.locate(issue.path),
+        serverPath: issue.path,
+        region: regionOf(issue),
+        url: issueUrl(issue.key, context)
+    };
+}
+/** Most severe first, the server's order kept among equals. */
+function bySeverity(findings) {
+    return [...findings].sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity));
+}
+/** How many findings there are of each severity, every severity named. */
+function countBySeverity(findings) {
+    const counts = Object.fromEntries(SEVERITY_ORDER.map((s) => [s, 0]));
+    for (const finding of findings)
+        counts[finding.severity]++;
+    return counts;
+}
+function severityOf(issue) {
+    const words = [...issue.impacts.map(({ severity }) => severity), issue.severity ?? ''];
+    const candidates = words.flatMap((word) => {
+        const scaled = FROM_SERVER[word];
+        return scaled ? [{ severity: scaled, word }] : [];
+    });
+    if (candidates.length === 0)
+        return { severity: 'medium', word: 'MAJOR' };
+    return candidates.reduce((worst, candidate) => SEVERITY_ORDER.indexOf(candidate.severity) < SEVERITY_ORDER.indexOf(worst.severity)
+        ? candidate
+        : worst);
+}
+function regionOf(issue) {
+    const range = issue.textRange;
+    if (range) {
+        const columns = range.startOffset !== undefined &&
+            range.endOffset !== undefined &&
+            (range.startLine < range.endLine || range.startOffset < range.endOffset);
+        return {
+            startLine: range.startLine,
+            endLine: range.endLine,
+            startColumn: columns ? range.startOffset + 1 : undefined,
+            endColumn: columns ? range.endOffset + 1 : undefined
+        };
+    }
+    if (issue.line === undefined)
+        return undefined;
+    return {
+        startLine: issue.line,
+        endLine: issue.line,
+        startColumn: undefined,
+        endColumn: undefined
+    };
+}
+function issueUrl(key, context) {
+    const query = new URLSearchParams({ id: context.projectKey, open: key });
+    if (context.pullRequest !== undefined)
+        query.set('pullRequest', context.pullRequest);
+    else if (context.branch !== undefined)
+        query.set('branch', context.branch);
+    return new URL(`project/issues?${query.toString()}`, (0,_sonar_origin_js__WEBPACK_IMPORTED_MODULE_0__/* .serverBase */ .pT)(context.serverUrl)).href;
+}
+
+
+/***/ }),
+
+/***/ 5163:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (/* binding */ worstStatus),
+/* harmony export */   j: () => (/* binding */ projectName)
+/* harmony export */ });
+/**
+ * The project key, or else where the analysis came from (its report file): how every
+ * destination names the analysis.
+ */
+function projectName(outcome) {
+    return (outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? outcome.source;
+}
+/** The verdicts from worst to best: the step's `status` is the worst of its analyses'. */
+const VERDICT_ORDER = ['ERROR', 'WARN', 'NONE', 'OK'];
+/**
+ * The worst of the gate statuses (ERROR > WARN > NONE > OK); a status the action does not know
+ * counts as NONE; none at all is OK.
+ *
+ * @example worstStatus(['OK', 'ERROR', 'WARN']) // 'ERROR'
+ */
+function worstStatus(statuses) {
+    const rank = (status) => {
+        const index = VERDICT_ORDER.indexOf(status);
+        return index === -1 ? VERDICT_ORDER.indexOf('NONE') : index;
+    };
+    return VERDICT_ORDER[Math.min(VERDICT_ORDER.length - 1, ...statuses.map(rank))] ?? 'OK';
+}
+
+
+/***/ }),
+
+/***/ 603:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Y: () => (/* binding */ seconds),
+  a: () => (/* binding */ waitForTask)
+});
+
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(3916);
+;// CONCATENATED MODULE: ./src/gate/poll-plan.ts
+/**
+ * When to poll the task. The fixed cadence of the specification (the first poll `initialDelayMs`
+ * after the step's start, then one every `pollingIntervalMs`, anchored to the start) unless the
+ * action can predict when the task ends: the project's previous analysis took `previousMs` to
+ * process, and a poll of the task in progress says how long it has been processing. Then a few
+ * polls close together cover a window around the predicted end, and the fixed polls just before
+ * and inside that window, which would find the task still running, are left out. Pure: the
+ * caller supplies every time.
+ */
+/** The window's polls: this many, spread evenly over it, its first and last at its edges. */
+const WINDOW_POLLS = 3;
+/**
+ * How far off a prediction may be: this analysis may take up to 1.2 times as long as the previous
+ * one, or as little as 1/1.2 of it, so it ends up to a sixth of the previous time early and up to
+ * a fifth late; never less than 150 ms, never more than 2 s either way. An end outside the window
+ * is caught by the fixed cadence, as without a prediction.
+ */
+const RATIO = 1.2;
+const EDGE = { minMs: 150, maxMs: 2000 };
+/**
+ * The predicted end of a task that has been processing `elapsedMs` (as the server said, at
+ * clock time `polledAt`) when the previous analysis took `previousMs`.
+ *
+ * @example predictEnd(3000, 800, 2400) // { endsAt: 4600, earlyMs: 400, lateMs: 480 }
+ */
+function predictEnd(polledAt, elapsedMs, previousMs) {
+    const edge = (ms) => Math.round(Math.min(EDGE.maxMs, Math.max(EDGE.minMs, ms)));
+    return {
+        endsAt: polledAt + Math.max(0, previousMs - elapsedMs),
+        earlyMs: edge(previousMs - previousMs / RATIO),
+        lateMs: edge(previousMs * (RATIO - 1))
+    };
+}
+/**
+ * Clock time of the next poll after the one at `lastPollAt` (undefined before the first).
+ *
+ * @example nextPollAt({ startedAt: 0, initialDelayMs: 3000, intervalMs: 1000 }, 3000, undefined) // 4000
+ */
+function nextPollAt(cadence, lastPollAt, prediction) {
+    const first = cadence.startedAt + cadence.initialDelayMs;
+    if (lastPollAt === undefined)
+        return first;
+    const fixed = nextFixedAfter(cadence, lastPollAt);
+    if (!prediction)
+        return fixed;
+    const { endsAt, earlyMs, lateMs } = prediction;
+    const windowStart = endsAt - earlyMs;
+    const windowEnd = endsAt + lateMs;
+    const step = (earlyMs + lateMs) / (WINDOW_POLLS - 1);
+    const windowPolls = Array.from({ length: WINDOW_POLLS }, (_, i) => windowStart + i * step);
+    const nextInWindow = windowPolls.find((at) => at > lastPollAt);
+    // Fixed polls within an interval before the window, inside it, or within a step after it would
+    // find the task still running or tell nothing new: left out. Earlier and later ones stay, so a
+    // prediction far off costs at most what the fixed cadence would.
+    let nextFixed = fixed;
+    while (nextFixed > windowStart - cadence.intervalMs && nextFixed <= windowEnd + step) {
+        nextFixed += cadence.intervalMs;
+    }
+    return nextInWindow === undefined ? nextFixed : Math.min(nextInWindow, nextFixed);
+}
+/** The first time of the fixed cadence after `time`. */
+function nextFixedAfter({ startedAt, initialDelayMs, intervalMs }, time) {
+    const first = startedAt + initialDelayMs;
+    if (time < first)
+        return first;
+    return first + (Math.floor((time - first) / intervalMs) + 1) * intervalMs;
+}
+
+// EXTERNAL MODULE: ./src/untrusted-text.ts
+var untrusted_text = __nccwpck_require__(8521);
+;// CONCATENATED MODULE: ./src/gate/wait-for-task.ts
+
+
+
+/**
+ * Waits `initialDelayMs` from the step's start, then polls every `pollingIntervalMs` until the
+ * task is SUCCESS, or more closely around its predicted end when `readPreviousProcessingMs` gives
+ * the previous analysis's processing time.
+ * FAILED and CANCELED fail at once with the server's message; running out of time fails with the
+ * last status seen. Never sleeps past the deadline.
+ *
+ * @example const task = await waitForTask({ fetchTask, clock, startedAt, deadline, initialDelayMs: 3000, pollingIntervalMs: 1000 })
+ */
+async function waitForTask(options) {
+    const { clock, deadline, startedAt } = options;
+    const elapsed = () => clock.now() - startedAt;
+    const taskId = (0,untrusted_text/* oneLine */.TN)(options.taskId);
+    let last;
+    const timedOut = () => new errors/* TimeoutError */.MU(`Timed out after ${seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${(0,untrusted_text/* oneLine */.TN)(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${seconds(deadline - startedAt)}).`);
+    // Polls keep a fixed cadence from the step's start (the first at initialDelayMs, then one
+    // every pollingIntervalMs, however long each request took), or gather around a predicted end.
+    const cadence = {
+        startedAt,
+        initialDelayMs: options.initialDelayMs,
+        intervalMs: options.pollingIntervalMs
+    };
+    let previousMs;
+    let asked = false;
+    const askPrevious = () => {
+        if (asked || !options.readPreviousProcessingMs)
+            return;
+        asked = true;
+        // Without it the fixed cadence goes on: a failure changes nothing.
+        options.readPreviousProcessingMs().then((ms) => (previousMs = ms), () => { });
+    };
+    if (options.initialDelayMs > 0)
+        askPrevious();
+    let prediction;
+    let lastPollAt;
+    for (;;) {
+        const pollAt = nextPollAt(cadence, lastPollAt, prediction);
+        await clock.sleep(Math.max(0, Math.min(pollAt, deadline) - clock.now()));
+        if (clock.now() >= deadline)
+            throw timedOut();
+        // The planned time, or later when the sleep ran late: a timer that fires a millisecond early
+        // must not make the same poll twice.
+        lastPollAt = Math.max(pollAt, clock.now());
+        let task;
+        try {
+            task = await options.fetchTask();
+        }
+        catch (error) {
+            // A poll the deadline cut short is a time-out like any other: say the last status seen.
+            if (error instanceof errors/* TimeoutError */.MU)
+                throw timedOut();
+            throw error;
+        }
+        last = task;
+        options.onPoll?.(task, elapsed());
+        if (task.status === 'SUCCESS') {
+            if (!task.analysisId) {
+                throw new errors/* ServerRequestError */.hP(`Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check the taskId input.`);
+            }
+            return { ...task, analysisId: task.analysisId };
+        }
+        if (task.status === 'FAILED' || task.status === 'CANCELED') {
+            throw new errors/* TaskFailedError */.zX(`The analysis task ${taskId} ended ${task.status}${task.errorType ? ` (${(0,untrusted_text/* oneLine */.TN)(task.errorType)})` : ''}: ${task.errorMessage ? (0,untrusted_text/* oneLine */.TN)(task.errorMessage, untrusted_text/* QUOTE_LIMITS */.gJ.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
+        }
+        askPrevious();
+        // The server says how long a task in progress has been processing: with the previous
+        // analysis's time, that predicts its end.
+        if (!prediction &&
+            previousMs !== undefined &&
+            task.status === 'IN_PROGRESS' &&
+            task.executionTimeMs !== undefined) {
+            prediction = predictEnd(lastPollAt, task.executionTimeMs, previousMs);
+            options.onPrediction?.(prediction);
+        }
+    }
+}
+function seconds(ms) {
+    return `${(ms / 1000).toFixed(1)} s`;
+}
+
+
+/***/ }),
+
+/***/ 8360:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Q: () => (/* binding */ MAX_ID_LENGTH),
+/* harmony export */   l: () => (/* binding */ idProblem)
+/* harmony export */ });
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
+/**
+ * What an id or key may look like: task ids, analysis ids and project keys come from inputs, the
+ * report file and the server, go back to the server in the next request and into every message.
+ */
+
+/** No server makes a task id, analysis id or project key longer than this (project keys: 400). */
+const MAX_ID_LENGTH = 400;
+/**
+ * Why `value` cannot be an id or key (too long, holding a control character, an invisible
+ * format character such as a bidirectional override, or white space), or undefined when it can.
+ * Shared by the inputs, the report file and the server's replies, so all refuse the same values.
+ *
+ * @example idProblem('AY\n1') // 'holds the control character \\n'
+ */
+function idProblem(value) {
+    if (value.length > MAX_ID_LENGTH) {
+        return `is ${value.length} characters long, more than the ${MAX_ID_LENGTH} an id may have`;
+    }
+    const control = /\p{Cc}/u.exec(value);
+    if (control)
+        return `holds the control character ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .escapeInvisible */ .ts)(control[0])}`;
+    const invisible = /[\p{Cf}\p{Zl}\p{Zp}]/u.exec(value);
+    if (invisible)
+        return `holds the invisible character ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .escapeInvisible */ .ts)(invisible[0])}`;
+    return /\s/.test(value) ? 'holds white space' : undefined;
+}
+
+
+/***/ }),
+
+/***/ 67:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   v: () => (/* binding */ dashboardAddress)
+/* harmony export */ });
+/** Longer addresses are left out rather than cut: a cut address leads nowhere. */
+const MAX_ADDRESS_CHARS = 2000;
+/**
+ * The dashboard address as the log, the outputs and the summary may show it, or undefined when
+ * it is not an http(s) address (a `javascript:` one, say) or too long to be real. A user name
+ * or password in it is removed: no address with credentials is ever shown or linked.
+ *
+ * @example dashboardAddress('https://u:p@sonar.example.com/dashboard?id=a', 'https://sonar.example.com/')
+ * // { href: 'https://sonar.example.com/dashboard?id=a', onServer: true }
+ */
+function dashboardAddress(address, serverUrl) {
+    const url = parse(address);
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+        return undefined;
+    url.username = '';
+    url.password = '';
+    if (url.href.length > MAX_ADDRESS_CHARS)
+        return undefined;
+    return { href: url.href, onServer: url.origin === parse(serverUrl)?.origin };
+}
+function parse(address) {
+    if (address === undefined || address.length > MAX_ADDRESS_CHARS)
+        return undefined;
+    try {
+        return new URL(address);
+    }
+    catch {
+        return undefined;
+    }
+}
+
+
+/***/ }),
+
+/***/ 3398:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   j: () => (/* binding */ evidenceUrl)
+/* harmony export */ });
+/* harmony import */ var _sonar_origin_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4305);
+
+/** Issue-count metrics and the issues page's filter that lists what they count. */
+const ISSUE_FILTERS = {
+    violations: {},
+    blocker_violations: { severities: 'BLOCKER' },
+    critical_violations: { severities: 'CRITICAL' },
+    major_violations: { severities: 'MAJOR' },
+    minor_violations: { severities: 'MINOR' },
+    info_violations: { severities: 'INFO' },
+    bugs: { types: 'BUG' },
+    vulnerabilities: { types: 'VULNERABILITY' },
+    code_smells: { types: 'CODE_SMELL' },
+    software_quality_reliability_issues: { impactSoftwareQualities: 'RELIABILITY' },
+    software_quality_security_issues: { impactSoftwareQualities: 'SECURITY' },
+    software_quality_maintainability_issues: { impactSoftwareQualities: 'MAINTAINABILITY' },
+    software_quality_blocker_issues: { impactSeverities: 'BLOCKER' },
+    software_quality_high_issues: { impactSeverities: 'HIGH' }
+};
+/** Hotspot metrics: their page is the security hotspots'. */
+const HOTSPOT_METRICS = new Set([
+    'security_hotspots',
+    'security_hotspots_reviewed',
+    'security_review_rating'
+]);
+/**
+ * The address of the condition's evidence, or undefined when the project is unknown.
+ *
+ * @example evidenceUrl(result, { metricKey: 'new_blocker_violations', … })
+ * // 'https://sonar.example.com/project/issues?id=shop&resolved=false&inNewCodePeriod=true&severities=BLOCKER'
+ */
+function evidenceUrl(result, condition) {
+    if (!result.projectKey)
+        return undefined;
+    const base = (0,_sonar_origin_js__WEBPACK_IMPORTED_MODULE_0__/* .serverBase */ .pT)(new URL(result.serverUrl));
+    const onNewCode = condition.metricKey.startsWith('new_');
+    const metric = onNewCode ? condition.metricKey.slice('new_'.length) : condition.metricKey;
+    const query = new URLSearchParams({ id: result.projectKey });
+    if (result.pullRequest)
+        query.set('pullRequest', result.pullRequest);
+    else if (result.branch)
+        query.set('branch', result.branch);
+    const filter = ISSUE_FILTERS[metric];
+    if (filter) {
+        query.set('resolved', 'false');
+        if (onNewCode)
+            query.set('inNewCodePeriod', 'true');
+        for (const [name, value] of Object.entries(filter))
+            query.set(name, value);
+        return new URL(`project/issues?${query.toString()}`, base).href;
+    }
+    if (HOTSPOT_METRICS.has(metric)) {
+        if (onNewCode)
+            query.set('inNewCodePeriod', 'true');
+        return new URL(`security_hotspots?${query.toString()}`, base).href;
+    }
+    query.set('metric', condition.metricKey);
+    return new URL(`component_measures?${query.toString()}`, base).href;
+}
+
+
+/***/ }),
+
+/***/ 9437:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Q: () => (/* binding */ newIssuesBlock)
+/* harmony export */ });
+/* harmony import */ var _findings_finding_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4879);
+/* harmony import */ var _summary_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2536);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8521);
+/**
+ * The "New issues" part of the job summary and the pull-request comment: how many there are by
+ * severity, then the first ones, most severe first, each with its file and line (linked to the
+ * file at the commit on GitHub when the action knows it) and its rule (linked to the issue on
+ * the server's origin). HTML blocks, every server value through `summaryText`.
+ */
+
+
+
+const SEVERITY_ICONS = {
+    blocker: '🛑',
+    high: '🔴',
+    medium: '🟠',
+    low: '🟡',
+    info: '🔵'
+};
+/** Room kept for the block's frame and its "… and N more" line. */
+const FRAME_BYTES = 600;
+/**
+ * The block for one analysis, within `maxBytes` (UTF-8) and at most `listed` issues; nothing
+ * when the issues were not asked for (an unknown project).
+ *
+ * @example newIssuesBlock(result.newIssues, { heading: 'h3', listed: 20, maxBytes: 100_000 })
+ */
+function newIssuesBlock(newIssues, options) {
+    const { heading, listed, maxBytes, fileLink } = options;
+    if (!newIssues)
+        return [];
+    if (!newIssues.read) {
+        return [
+            `<${heading}>New issues</${heading}>`,
+            `<p>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g)(newIssues.reason, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}</p>`
+        ];
+    }
+    const { findings, total } = newIssues;
+    const scope = options.scope ?? scopeWords(newIssues);
+    const title = `<${heading}>New issues: ${total}</${heading}>`;
+    if (total === 0)
+        return [title, `<p>No open issues ${scope}.</p>`];
+    const counts = (0,_findings_finding_js__WEBPACK_IMPORTED_MODULE_0__/* .countBySeverity */ .Ot)(findings);
+    const bySeverityWords = _findings_finding_js__WEBPACK_IMPORTED_MODULE_0__/* .SEVERITY_ORDER */ .B.filter((severity) => counts[severity] > 0)
+        .map((severity) => `${SEVERITY_ICONS[severity]} ${counts[severity]} ${severity}`)
+        .join(' · ');
+    const head = [title, `<p>Open issues ${scope}: ${bySeverityWords}</p>`];
+    const items = [];
+    let bytes = FRAME_BYTES + head.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
+    for (const finding of (0,_findings_finding_js__WEBPACK_IMPORTED_MODULE_0__/* .bySeverity */ .Np)(findings).slice(0, listed)) {
+        const item = issueItem(finding, fileLink);
+        bytes += Buffer.byteLength(item) + 1;
+        if (bytes > maxBytes)
+            break;
+        items.push(item);
+    }
+    const more = total - items.length;
+    if (more > 0) {
+        items.push(`<li>… and ${more} more: see the server, the SARIF file or the check run</li>`);
+    }
+    return [...head, '<ul>', ...items, '</ul>'];
+}
+function scopeWords(newIssues) {
+    return newIssues.scope.kind === 'pull-request' ? 'in the pull request' : 'in the new code';
+}
+function issueItem(finding, fileLink) {
+    const line = finding.region?.startLine;
+    const place = finding.file ?? finding.serverPath;
+    const placeText = place === undefined ? '' : `${place}${line === undefined ? '' : `:${line}`}`;
+    const link = finding.file !== undefined ? fileLink?.(finding.file, line) : undefined;
+    const where = placeText === ''
+        ? ''
+        : link
+            ? `<a href="${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g)(link, Infinity)}"><code>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g)(placeText, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}</code></a> `
+            : `<code>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g)(placeText, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}</code> `;
+    const rule = (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g)(finding.ruleName ?? finding.rule);
+    return `<li>${SEVERITY_ICONS[finding.severity]} ${where}${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g)(finding.message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)} (<a href="${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g)(finding.url, Infinity)}">${rule}</a>)</li>`;
+}
+
+
+/***/ }),
+
+/***/ 2536:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   c: () => (/* binding */ summaryForms),
+/* harmony export */   g: () => (/* binding */ summaryText)
+/* harmony export */ });
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
+
+/**
+ * Why the job summary is HTML. GitHub renders the summary file as Markdown, where any server
+ * string could start a heading (after a lone CR), end a code span (a backtick), split a table
+ * (a pipe), become a link (`[x](…)`, or a bare `https://…` autolinked) or carry raw HTML. So the
+ * summary is written as HTML blocks (`<h2>`, `<p>`, `<table>`), as `@actions/core`'s own
+ * `summary.addHeading` and `addTable` do: inside an HTML block GitHub does no Markdown and no
+ * autolinking, and such a block ends only at a blank line, which no escaped value can hold. Each
+ * server value reaches the summary only through `summaryText`, which also escapes the characters
+ * of Markdown's inline syntax (emphasis, code, links, tables), so a value stays inert even if it
+ * ever lands in a Markdown paragraph. Punctuation with no meaning mid-line (`. - : / % =`) stays
+ * as it is: the summary's source remains readable.
+ */
+/**
+ * The one gate between server text and the job summary: the value on one line (control
+ * characters shown as escapes such as `\r`), cut to `max` characters with an ellipsis, then
+ * each of `< > & " ' [ ] ( ) | * _ \` ~ \` written as a decimal character reference
+ * (`<` → `&#60;`). Everything else stays as it is.
+ *
+ * @example summaryText('<img src=x>') // '&#60;img src&#61;x&#62;'
+ */
+function summaryText(value, max = _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.short) {
+    return escapeHtml((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, max));
+}
+/**
+ * The forms secrets take once written through `summaryText` (besides their own), for
+ * `redactSecrets`: a token echoed by the server is in the summary escaped.
+ */
+function summaryForms(secrets) {
+    return [...secrets, ...secrets.map((secret) => summaryText(secret, Infinity))];
+}
+// HTML's special characters, and Markdown's inline syntax: emphasis, code spans, links, tables.
+const PUNCTUATION = /[&<>"'`[\]()|*_~\\]/g;
+function escapeHtml(text) {
+    return text.replace(PUNCTUATION, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+
+/***/ }),
+
+/***/ 1678:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  QF: () => (/* binding */ SUMMARY_LIMITS),
+  fz: () => (/* binding */ annotate),
+  Bv: () => (/* binding */ blocks),
+  hL: () => (/* binding */ gateFailureMessage),
+  Pl: () => (/* binding */ headline),
+  Fr: () => (/* binding */ renderFailureSummary),
+  Br: () => (/* binding */ renderSummary)
+});
+
+// EXTERNAL MODULE: ./src/gate/wait-for-task.ts + 1 modules
+var wait_for_task = __nccwpck_require__(603);
+// EXTERNAL MODULE: ./src/untrusted-text.ts
+var untrusted_text = __nccwpck_require__(8521);
+// EXTERNAL MODULE: ./src/sonar/origin.ts
+var origin = __nccwpck_require__(4305);
+;// CONCATENATED MODULE: ./src/report/analysis-warning.ts
+
+
+// A link as SonarQube writes it in a warning: <a href="https://docs…">the documentation</a>.
+const LINK = /<a\s[^>]*?href="([^"]*)"[^>]*>([^<]*)<\/a>/gi;
+const TAG = /<[^>]*>/g;
+/**
+ * A task warning as plain text on one line: its links become "text (address)", any other tag
+ * is dropped, the result is cut to 1,000 characters and its control characters are shown as
+ * escapes (a line break in it must not start a line of an annotation). The destination (log or
+ * summary) escapes it for itself.
+ *
+ * @example analysisWarningText('see <a href="https://docs.example/x">the docs</a>.')
+ * // 'see the docs (https://docs.example/x).'
+ */
+function analysisWarningText(warning) {
+    // Cut first: the patterns then run over a bounded text.
+    const text = (0,untrusted_text/* cut */.Jj)(warning, 2 * untrusted_text/* QUOTE_LIMITS */.gJ.long)
+        .replace(LINK, (_, href, words) => `${words} (${address(href)})`)
+        .replace(TAG, '');
+    return (0,untrusted_text/* oneLine */.TN)(text, untrusted_text/* QUOTE_LIMITS */.gJ.long);
+}
+/** The link's address without credentials, or as written when it is not a full URL. */
+function address(href) {
+    try {
+        return (0,origin/* shownUrl */.zA)(new URL(href));
+    }
+    catch {
+        return href;
+    }
+}
+
+// EXTERNAL MODULE: ./src/report/evidence-link.ts
+var evidence_link = __nccwpck_require__(3398);
+// EXTERNAL MODULE: ./src/report/new-issues-block.ts
+var new_issues_block = __nccwpck_require__(9437);
+// EXTERNAL MODULE: ./src/report/dashboard-link.ts
+var dashboard_link = __nccwpck_require__(67);
+// EXTERNAL MODULE: ./src/report/summary-text.ts
+var summary_text = __nccwpck_require__(2536);
+// EXTERNAL MODULE: ./src/report/wording.ts
+var wording = __nccwpck_require__(5594);
+;// CONCATENATED MODULE: ./src/report/summary.ts
+
+
+
+
+
+
+
+
+/**
+ * How much the summary and the messages show. GitHub refuses a step summary over 1 MiB: the
+ * summary stays within `bytes` (UTF-8) whatever the server sends.
+ */
+const SUMMARY_LIMITS = {
+    bytes: 1_000_000,
+    /** Table rows; past them (or past the byte budget) "… and N more conditions". */
+    rows: 100,
+    /** Analysis warnings, in the summary and as annotations. */
+    warnings: 20,
+    /** Failing conditions listed in the failure message. */
+    failuresListed: 20,
+    /** Notices where the rule and the server disagree. */
+    notices: 10,
+    /** The message of a check that could not reach a verdict. */
+    messageChars: 4000,
+    /** New issues listed, most severe first; the rest are counted. */
+    issuesListed: 20
+};
+const HEADLINES = {
+    OK: '✅ Quality Gate passed',
+    WARN: '⚠️ Quality Gate passed with warnings',
+    ERROR: '❌ Quality Gate failed',
+    NONE: '➖ No Quality Gate'
+};
+const STATUS_ICONS = { OK: '✅', WARN: '⚠️', ERROR: '❌' };
+/** Failing conditions first, then warning ones, then the rest, each in the server's order. */
+const STATUS_ORDER = { ERROR: 0, WARN: 1 };
+const isKnownStatus = (status) => status in HEADLINES;
+/**
+ * The job summary, as HTML blocks (see summary-text.ts for why): verdict, one table row per
+ * condition (failing ones first), the new issues (counts and the first ones), analysis
+ * warnings, dashboard link, analysis id and time taken. Every server value goes through `summaryText`; the dashboard is linked only when it is
+ * an http(s) address on the server's origin. At most `SUMMARY_LIMITS.bytes` bytes.
+ *
+ * @example await core.summary.addRaw(renderSummary(result), true).write()
+ */
+function renderSummary(result, options = {}) {
+    const { section, maxBytes = SUMMARY_LIMITS.bytes } = options;
+    const [h, sub] = section === undefined ? ['h2', 'h3'] : ['h3', 'h4'];
+    const title = section === undefined ? '' : ` · ${(0,summary_text/* summaryText */.g)(section)}`;
+    const head = [
+        `<${h}>${headline(result.status)}${title}</${h}>`,
+        `<p>${about(result)}</p>`,
+        ...gateDetailsBlock(result)
+    ];
+    const tail = [...warningsBlock(result.taskWarnings, sub), ...dashboardBlock(result)];
+    const issues = (0,new_issues_block/* newIssuesBlock */.Q)(result.newIssues, {
+        heading: sub,
+        listed: SUMMARY_LIMITS.issuesListed,
+        maxBytes: Math.floor((maxBytes - byteSize([...head, ...tail])) / 3),
+        fileLink: options.fileLink
+    });
+    const table = conditionsBlock(result, maxBytes - byteSize([...head, ...issues, ...tail]));
+    const summary = blocks([...head, ...table, ...issues, ...tail]);
+    // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
+    if (Buffer.byteLength(summary) <= maxBytes)
+        return summary;
+    return blocks([head[0], '<p>The summary is too large to show: see the log.</p>']);
+}
+/**
+ * The job summary of a check that could not reach a verdict: the message, line by line, cut to
+ * 4,000 characters, every line through `summaryText`.
+ */
+function renderFailureSummary(message) {
+    const lines = (0,untrusted_text/* cut */.Jj)(message, SUMMARY_LIMITS.messageChars).split('\n');
+    const text = lines.map((line) => (0,summary_text/* summaryText */.g)(line, SUMMARY_LIMITS.messageChars)).join('<br>');
+    return blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`]);
+}
+/**
+ * `Quality Gate Failure` followed by each failing condition in words (the first 20, then how
+ * many more): the message the job fails with. The log's gate escapes it.
+ */
+function gateFailureMessage(result) {
+    const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR');
+    const where = result.projectKey ? ` for ${(0,untrusted_text/* oneLine */.TN)(result.projectKey, untrusted_text/* QUOTE_LIMITS */.gJ.short)}` : '';
+    const listed = failing.slice(0, SUMMARY_LIMITS.failuresListed);
+    const lines = listed.map((evaluated) => {
+        const evidence = (0,evidence_link/* evidenceUrl */.j)(result, evaluated.condition);
+        return `- ${(0,wording/* describeCondition */.pu)(evaluated)}${evidence ? ` (${evidence})` : ''}`;
+    });
+    if (failing.length > listed.length) {
+        lines.push(`- … and ${failing.length - listed.length} more: see the job summary`);
+    }
+    const dashboard = (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl);
+    const link = dashboard ? [`Details: ${dashboard.href}`] : [];
+    return [
+        `Quality Gate Failure${where}: ${failing.length} of ${result.conditions.length} conditions failed.`,
+        ...lines,
+        ...link
+    ].join('\n');
+}
+/**
+ * Annotations: task warnings, a WARN, NONE or unknown gate, and conditions where the rule
+ * disagrees. Server text is cut here and escaped by the log's gate.
+ */
+function annotate(result, log) {
+    const warnings = result.taskWarnings.slice(0, SUMMARY_LIMITS.warnings);
+    for (const warning of warnings)
+        log.warning(`Analysis warning: ${analysisWarningText(warning)}`);
+    if (result.taskWarnings.length > warnings.length) {
+        log.info(`${result.taskWarnings.length - warnings.length} more analysis warnings not shown.`);
+    }
+    if (result.status === 'WARN') {
+        log.warning('Quality Gate passed with warnings (WARN): see the conditions in the job summary.');
+    }
+    else if (result.status === 'NONE') {
+        log.warning('No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful.');
+    }
+    else if (!isKnownStatus(result.status)) {
+        log.warning(`Unknown Quality Gate status "${(0,untrusted_text/* oneLine */.TN)(result.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)}": only ERROR fails, so the check passes (quality-gate-status NONE).`);
+    }
+    const disagreeing = result.conditions.filter((evaluated) => !evaluated.agreesWithServer);
+    for (const evaluated of disagreeing.slice(0, SUMMARY_LIMITS.notices)) {
+        log.notice(`The server says ${(0,untrusted_text/* oneLine */.TN)(evaluated.condition.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)} for ${(0,wording/* describeCondition */.pu)(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`);
+    }
+    if (disagreeing.length > SUMMARY_LIMITS.notices) {
+        log.info(`${disagreeing.length - SUMMARY_LIMITS.notices} more conditions where the rule disagrees with the server.`);
+    }
+}
+/** The verdict in words with its icon, e.g. "✅ Quality Gate passed". */
+function headline(status) {
+    return (HEADLINES[status] ?? `❔ Unknown Quality Gate status ${(0,summary_text/* summaryText */.g)(status)}: the check passes`);
+}
+function about(result) {
+    const parts = [
+        result.projectKey ? `Project <code>${(0,summary_text/* summaryText */.g)(result.projectKey)}</code>` : undefined,
+        result.pullRequest
+            ? `pull request <code>${(0,summary_text/* summaryText */.g)(result.pullRequest)}</code>`
+            : result.branch
+                ? `branch <code>${(0,summary_text/* summaryText */.g)(result.branch)}</code>${branchKind(result.branchType)}`
+                : undefined,
+        `analysis <code>${(0,summary_text/* summaryText */.g)(result.analysisId)}</code>`,
+        result.taskId ? `task <code>${(0,summary_text/* summaryText */.g)(result.taskId)}</code>` : undefined,
+        `checked in ${(0,wait_for_task/* seconds */.Y)(result.elapsedMs)}`
+    ];
+    return parts.filter(Boolean).join(' · ');
+}
+/** The branch's type when it says more than "a branch": LONG or SHORT on old servers. */
+function branchKind(branchType) {
+    return branchType && branchType !== 'BRANCH' ? ` (${(0,summary_text/* summaryText */.g)(branchType)})` : '';
+}
+/**
+ * What the gate reply says beside its conditions: the new code period, Clean as You Code
+ * compliance, and conditions the server ignored.
+ */
+function gateDetailsBlock(result) {
+    const lines = [
+        result.period ? `New code: ${(0,summary_text/* summaryText */.g)((0,wording/* newCodeWords */.vT)(result.period))}` : undefined,
+        result.caycStatus
+            ? `Clean as You Code: ${(0,summary_text/* summaryText */.g)((0,wording/* caycWords */.gw)(result.caycStatus))}`
+            : undefined,
+        result.ignoredConditions
+            ? 'Some conditions on new code were ignored: the new code has too few lines to judge.'
+            : undefined
+    ].filter((line) => line !== undefined);
+    return lines.length ? [`<p>${lines.join('<br>')}</p>`] : [];
+}
+const TABLE_HEAD = [
+    '<table>',
+    '<thead><tr><th>Metric</th><th>Status</th><th>Actual</th><th>Threshold</th></tr></thead>',
+    '<tbody>'
+];
+const TABLE_END = ['</tbody>', '</table>'];
+/** Room kept for the table's frame and the "… and N more" line. */
+const TABLE_FRAME_BYTES = 1000;
+/** The conditions table: as many rows as `SUMMARY_LIMITS.rows` and `budget` bytes allow. */
+function conditionsBlock(result, budget) {
+    const { conditions } = result;
+    if (conditions.length === 0) {
+        return ['<p>The server returned no conditions for this analysis.</p>'];
+    }
+    const ordered = [...conditions].sort((a, b) => (STATUS_ORDER[a.condition.status] ?? 2) - (STATUS_ORDER[b.condition.status] ?? 2));
+    const rows = [];
+    let bytes = TABLE_FRAME_BYTES;
+    for (const evaluated of ordered.slice(0, SUMMARY_LIMITS.rows)) {
+        const row = tableRow(evaluated, (0,evidence_link/* evidenceUrl */.j)(result, evaluated.condition));
+        bytes += Buffer.byteLength(row) + 1;
+        if (bytes > budget)
+            break;
+        rows.push(row);
+    }
+    const more = conditions.length - rows.length;
+    const note = more > 0
+        ? [`<p>… and ${more} more conditions: see the dashboard or the conditions output.</p>`]
+        : [];
+    return [...TABLE_HEAD, ...rows, ...TABLE_END, ...note];
+}
+function tableRow({ condition }, evidence) {
+    const { status, actualValue } = condition;
+    const threshold = (0,wording/* thresholdWords */.DH)(condition) ?? 'no threshold sent';
+    const icon = STATUS_ICONS[status];
+    const name = (0,summary_text/* summaryText */.g)((0,wording/* metricName */.Kh)(condition));
+    const cells = [
+        evidence ? `<a href="${(0,summary_text/* summaryText */.g)(evidence, Infinity)}">${name}</a>` : name,
+        `${icon ? `${icon} ` : ''}${(0,summary_text/* summaryText */.g)(status)}`,
+        (0,summary_text/* summaryText */.g)((0,wording/* formatValue */.Fl)(condition, actualValue)),
+        (0,summary_text/* summaryText */.g)(threshold)
+    ];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+}
+function warningsBlock(warnings, heading) {
+    if (warnings.length === 0)
+        return [];
+    const shown = warnings.slice(0, SUMMARY_LIMITS.warnings);
+    const items = shown.map((warning) => `<li>${(0,summary_text/* summaryText */.g)(analysisWarningText(warning), untrusted_text/* QUOTE_LIMITS */.gJ.long)}</li>`);
+    if (warnings.length > shown.length)
+        items.push(`<li>… and ${warnings.length - shown.length} more</li>`);
+    return [`<${heading}>Analysis warnings</${heading}>`, '<ul>', ...items, '</ul>'];
+}
+/** A link on the server's origin; another http(s) address as text; anything else left out. */
+function dashboardBlock(result) {
+    const dashboard = (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl);
+    if (!dashboard)
+        return [];
+    const address = (0,summary_text/* summaryText */.g)(dashboard.href, Infinity);
+    return dashboard.onServer
+        ? [`<p><a href="${address}">See the analysis on the dashboard</a></p>`]
+        : [`<p>Dashboard (not linked: not on the server's origin): <code>${address}</code></p>`];
+}
+/**
+ * The blocks one per line, with no blank line between them: one HTML block for GitHub, which
+ * ends at the blank line after it.
+ */
+function blocks(lines) {
+    return `${lines.join('\n')}\n`;
+}
+function byteSize(lines) {
+    return lines.reduce((total, line) => total + Buffer.byteLength(line) + 1, 0);
+}
+
+
+/***/ }),
+
+/***/ 5594:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   DH: () => (/* binding */ thresholdWords),
+/* harmony export */   Fl: () => (/* binding */ formatValue),
+/* harmony export */   Kh: () => (/* binding */ metricName),
+/* harmony export */   gw: () => (/* binding */ caycWords),
+/* harmony export */   pu: () => (/* binding */ describeCondition),
+/* harmony export */   vT: () => (/* binding */ newCodeWords)
+/* harmony export */ });
+/* unused harmony export comparatorWords */
+/* harmony import */ var _sonar_metrics_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2474);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8521);
+
+
+/**
+ * Words for conditions. Every server value they quote (metric keys, values, comparators,
+ * statuses) is one line of at most 200 characters, its control characters shown as escapes: our
+ * messages have several lines, and a line break inside a server value must not start one of
+ * them. Escaping for the destination is left to its gate (the log's `forTheLog`, the summary's
+ * `summaryText`).
+ */
+/** A server value quoted in our words: one line, at most 200 characters. */
+const quoted = (value) => (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(value, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.short);
+/** The metric as a person reads it: `new_coverage` → "Coverage on New Code". */
+function metricName(metric) {
+    return describeMetric(metric).name;
+}
+function describeMetric(ref) {
+    const { metricKey, metric: server } = typeof ref === 'string' ? { metricKey: ref, metric: undefined } : ref;
+    const key = quoted(metricKey);
+    const known = _sonar_metrics_js__WEBPACK_IMPORTED_MODULE_0__/* .KNOWN_METRICS */ .yX[key];
+    if (known)
+        return known;
+    const base = key.startsWith(_sonar_metrics_js__WEBPACK_IMPORTED_MODULE_0__/* .NEW_CODE_PREFIX */ .G6)
+        ? _sonar_metrics_js__WEBPACK_IMPORTED_MODULE_0__/* .KNOWN_METRICS */ .yX[key.slice(_sonar_metrics_js__WEBPACK_IMPORTED_MODULE_0__/* .NEW_CODE_PREFIX */ .G6.length)]
+        : undefined;
+    if (base)
+        return { name: `${base.name} on New Code`, kind: base.kind };
+    // The server's own name and type, for custom and newer metrics (software quality, MQR...).
+    if (server)
+        return { name: quoted(server.name), kind: _sonar_metrics_js__WEBPACK_IMPORTED_MODULE_0__/* .KIND_OF_TYPE */ .gE[server.type] ?? 'text' };
+    if (key.startsWith(_sonar_metrics_js__WEBPACK_IMPORTED_MODULE_0__/* .NEW_CODE_PREFIX */ .G6)) {
+        return {
+            name: `${humanize(key.slice(_sonar_metrics_js__WEBPACK_IMPORTED_MODULE_0__/* .NEW_CODE_PREFIX */ .G6.length))} on New Code`,
+            kind: guessKind(key)
+        };
+    }
+    return { name: humanize(key), kind: guessKind(key) };
+}
+function guessKind(key) {
+    if (key.endsWith('_rating'))
+        return 'rating';
+    if (key.endsWith('_density') || key.endsWith('_coverage') || key.endsWith('_ratio')) {
+        return 'percent';
+    }
+    return 'count';
+}
+function humanize(key) {
+    const words = key.replace(/_/g, ' ').trim();
+    return words.charAt(0).toUpperCase() + words.slice(1);
+}
+const RATING_LETTERS = ['A', 'B', 'C', 'D', 'E'];
+/** A metric value as a person reads it: rating 3 → "C", 82.5056 → "82.51%". */
+function formatValue(metric, value) {
+    if (value === undefined || value === '')
+        return '–';
+    const number = Number(value);
+    if (!Number.isFinite(number))
+        return quoted(value);
+    switch (describeMetric(metric).kind) {
+        case 'rating':
+            return RATING_LETTERS[Math.round(number) - 1] ?? quoted(value);
+        case 'percent':
+            return `${round(number)}%`;
+        case 'minutes':
+            return formatMinutes(number);
+        case 'milliseconds':
+            return number >= 1000 ? `${round(number / 1000)} s` : `${round(number)} ms`;
+        case 'count':
+            return String(round(number));
+        case 'text':
+            return quoted(value);
+    }
+}
+function round(number) {
+    return Math.round(number * 100) / 100;
+}
+function formatMinutes(total) {
+    const hours = Math.floor(total / 60);
+    const rest = Math.round(total % 60);
+    return hours > 0 ? `${hours} h ${rest} min` : `${rest} min`;
+}
+/** How a comparator reads for a metric: ratings are worse or better, numbers greater or less. */
+function comparatorWords(metric, comparator) {
+    const isRating = describeMetric(metric).kind === 'rating';
+    switch (comparator) {
+        case 'GT':
+            return isRating ? 'worse than' : 'greater than';
+        case 'LT':
+            return isRating ? 'better than' : 'less than';
+        case 'EQ':
+            return 'equal to';
+        case 'NE':
+            return 'not equal to';
+        default:
+            return comparator ? quoted(comparator) : 'compared with';
+    }
+}
+/**
+ * One condition in words, e.g. "Coverage on New Code is 82.51% (fails when less than 85%)", or,
+ * without a threshold, "Open Issues is 17 (ERROR by the server, which sent no threshold)".
+ */
+function describeCondition({ condition }) {
+    const { actualValue, status } = condition;
+    const subject = `${metricName(condition)} is ${formatValue(condition, actualValue)}`;
+    const threshold = thresholdWords(condition);
+    if (threshold === undefined) {
+        return `${subject} (${quoted(status)} by the server, which sent no threshold)`;
+    }
+    return `${subject} (${threshold})`;
+}
+/**
+ * The condition's threshold in words: "fails when less than 85%", or, on old servers whose
+ * condition only warns, "warns when greater than 3"; undefined when the server sent neither.
+ */
+function thresholdWords(condition) {
+    const { comparator, errorThreshold, warningThreshold } = condition;
+    const [verb, threshold] = errorThreshold !== undefined ? ['fails', errorThreshold] : ['warns', warningThreshold];
+    if (threshold === undefined)
+        return undefined;
+    return `${verb} when ${comparatorWords(condition, comparator)} ${formatValue(condition, threshold)}`;
+}
+/**
+ * What the server counts as new code, in words: `previous_version` → "since the previous
+ * version", `days` 30 → "the last 30 days", `reference_branch` main → "compared with branch
+ * main"; the date it starts from follows when the server gives it. Old servers write the modes
+ * in capitals (PREVIOUS_VERSION, NUMBER_OF_DAYS...).
+ *
+ * @example newCodeWords({ mode: 'days', parameter: '30', date: undefined }) // 'the last 30 days'
+ */
+function newCodeWords(period) {
+    const parameter = period.parameter ? quoted(period.parameter) : undefined;
+    const words = (() => {
+        switch (period.mode.toLowerCase()) {
+            case 'previous_version':
+                return 'since the previous version';
+            case 'days':
+            case 'number_of_days':
+                return parameter ? `the last ${parameter} days` : 'the last days';
+            case 'date':
+            case 'specific_date':
+                return 'since a date';
+            case 'version':
+                return parameter ? `since version ${parameter}` : 'since a version';
+            case 'reference_branch':
+                return parameter ? `compared with branch ${parameter}` : 'compared with a reference branch';
+            case 'specific_analysis':
+            case 'previous_analysis':
+                return 'since an analysis';
+            default:
+                return quoted(period.mode);
+        }
+    })();
+    return period.date ? `${words} (${quoted(period.date)})` : words;
+}
+const CAYC_WORDS = {
+    compliant: 'compliant',
+    'non-compliant': 'not compliant',
+    'over-compliant': 'compliant, with conditions beyond it'
+};
+/** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
+function caycWords(status) {
+    return CAYC_WORDS[status] ?? quoted(status);
+}
+
+
+/***/ }),
+
+/***/ 7194:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   fp: () => (/* binding */ redactSecrets),
+/* harmony export */   py: () => (/* binding */ tokenForms),
+/* harmony export */   tB: () => (/* binding */ basicAuth)
+/* harmony export */ });
+/* unused harmony export REDACTED */
+/** What a secret becomes where it is removed. */
+const REDACTED = '***';
+/** `Basic base64(token + ':')`: the token as user name with an empty password. */
+function basicAuth(token) {
+    return `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
+}
+/**
+ * Every form of the token that could reach a log, the job summary or an output: itself, the
+ * Basic auth header, its base64 part, its URL-encoded form and its form inside a JSON string.
+ * The runner masks each of these in the log; `redactSecrets` removes them everywhere else.
+ */
+function tokenForms(token) {
+    const header = basicAuth(token);
+    const forms = [
+        token,
+        header,
+        header.slice('Basic '.length),
+        encodeURIComponent(token),
+        JSON.stringify(token).slice(1, -1)
+    ];
+    return [...new Set(forms)];
+}
+/**
+ * `text` with every occurrence of every secret replaced by `***`, longest secret first (so a
+ * secret inside a longer one leaves nothing of the longer one). The runner masks the log, not
+ * the job summary or the output file: everything written there goes through this.
+ *
+ * @example redactSecrets('echoed squ_abc', tokenForms('squ_abc')) // 'echoed ***'
+ */
+function redactSecrets(text, secrets) {
+    const longestFirst = secrets.filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
+    return longestFirst.reduce((redacted, secret) => redacted.replaceAll(secret, REDACTED), text);
+}
+
+
+/***/ }),
+
+/***/ 2474:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   G6: () => (/* binding */ NEW_CODE_PREFIX),
+/* harmony export */   Oi: () => (/* binding */ isKnownMetric),
+/* harmony export */   gE: () => (/* binding */ KIND_OF_TYPE),
+/* harmony export */   yX: () => (/* binding */ KNOWN_METRICS)
+/* harmony export */ });
+/**
+ * The metrics quality gates use, as the server names them: the words for conditions read names
+ * and value kinds from here, and the check asks the server for a definition only of keys not
+ * known here. Below both, so the core never imports its presentation.
+ */
+/** The kind of value of each type api/metrics/search gives. */
+const KIND_OF_TYPE = {
+    RATING: 'rating',
+    PERCENT: 'percent',
+    WORK_DUR: 'minutes',
+    MILLISEC: 'milliseconds',
+    INT: 'count',
+    FLOAT: 'count'
+};
+const rating = (name) => ({ name, kind: 'rating' });
+const percent = (name) => ({ name, kind: 'percent' });
+const count = (name) => ({ name, kind: 'count' });
+const minutes = (name) => ({ name, kind: 'minutes' });
+/** The metrics quality gates use, by the key the server sends ("new_" prefix: new code). */
+const KNOWN_METRICS = {
+    coverage: percent('Coverage'),
+    line_coverage: percent('Line Coverage'),
+    branch_coverage: percent('Condition Coverage'),
+    duplicated_lines_density: percent('Duplicated Lines (%)'),
+    security_hotspots_reviewed: percent('Security Hotspots Reviewed'),
+    sqale_debt_ratio: percent('Technical Debt Ratio'),
+    reliability_rating: rating('Reliability Rating'),
+    security_rating: rating('Security Rating'),
+    sqale_rating: rating('Maintainability Rating'),
+    maintainability_rating: rating('Maintainability Rating'),
+    security_review_rating: rating('Security Review Rating'),
+    software_quality_reliability_rating: rating('Reliability Rating'),
+    software_quality_security_rating: rating('Security Rating'),
+    software_quality_maintainability_rating: rating('Maintainability Rating'),
+    sqale_index: minutes('Technical Debt'),
+    technical_debt: minutes('Technical Debt'),
+    violations: count('Issues'),
+    open_issues: count('Open Issues'),
+    reopened_issues: count('Reopened Issues'),
+    confirmed_issues: count('Confirmed Issues'),
+    accepted_issues: count('Accepted Issues'),
+    blocker_violations: count('Blocker Issues'),
+    critical_violations: count('Critical Issues'),
+    major_violations: count('Major Issues'),
+    minor_violations: count('Minor Issues'),
+    info_violations: count('Info Issues'),
+    bugs: count('Bugs'),
+    vulnerabilities: count('Vulnerabilities'),
+    code_smells: count('Code Smells'),
+    security_hotspots: count('Security Hotspots'),
+    lines_to_cover: count('Lines to Cover'),
+    uncovered_lines: count('Uncovered Lines'),
+    duplicated_lines: count('Duplicated Lines'),
+    skipped_tests: count('Skipped Unit Tests'),
+    test_failures: count('Unit Test Failures'),
+    test_errors: count('Unit Test Errors'),
+    software_quality_blocker_issues: count('Blocker Severity Issues'),
+    software_quality_high_issues: count('High Severity Issues')
+};
+const NEW_CODE_PREFIX = 'new_';
+/**
+ * Whether the action words this metric from its own table (common metrics, and their new-code
+ * variants): only for other keys is the server's definition worth a request.
+ */
+function isKnownMetric(key) {
+    return (key in KNOWN_METRICS ||
+        (key.startsWith(NEW_CODE_PREFIX) && key.slice(NEW_CODE_PREFIX.length) in KNOWN_METRICS));
+}
+
+
+/***/ }),
+
+/***/ 4305:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   J6: () => (/* binding */ isSameOrigin),
+/* harmony export */   pT: () => (/* binding */ serverBase),
+/* harmony export */   vU: () => (/* binding */ isAllowedRedirect),
+/* harmony export */   zA: () => (/* binding */ shownUrl)
+/* harmony export */ });
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
+
+/**
+ * Where the token may go. The token belongs to one server: it is sent only to that server's
+ * origin, and a redirect is followed only to the same origin or to the https:// form of the same
+ * host (a server that upgrades plain http).
+ */
+/** true when `target` is the server's own origin (scheme, host and port). */
+function isSameOrigin(target, server) {
+    return target.origin === server.origin;
+}
+/** true when a redirect from `from` to `to` may carry the token. */
+function isAllowedRedirect(from, to) {
+    if (isSameOrigin(to, from))
+        return true;
+    // http→https of the same host: the server upgrading plain http, whatever port TLS is on.
+    return from.protocol === 'http:' && to.protocol === 'https:' && from.hostname === to.hostname;
+}
+/** The server address ending in '/', so relative API paths append instead of replacing. */
+function serverBase(server) {
+    return new URL(server.href.endsWith('/') ? server.href : `${server.href}/`);
+}
+/**
+ * A URL as messages show it: never with credentials, on one line of bounded length (a redirect's
+ * Location is the server's text). `origin` shows only scheme, host and port.
+ *
+ * @example shownUrl(new URL('https://u:p@sonar.example.com/api?id=1')) // 'https://sonar.example.com/api?id=1'
+ */
+function shownUrl(url, part = 'href') {
+    if (part === 'origin')
+        return (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(url.origin, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.short);
+    const bare = new URL(url.href);
+    bare.username = '';
+    bare.password = '';
+    return (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(bare.href, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.long);
+}
+
+
+/***/ }),
+
+/***/ 6143:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   CG: () => (/* binding */ serverKind),
+/* harmony export */   e3: () => (/* binding */ asksForTaskWarnings),
+/* harmony export */   eQ: () => (/* binding */ firstAuthScheme),
+/* harmony export */   jZ: () => (/* binding */ atLeast)
+/* harmony export */ });
+/**
+ * Which server the action talks to, as far as it changes what the action sends: SonarQube Cloud
+ * (sonarcloud.io, sonarqube.us) or a SonarQube server of a known version. The report file tells:
+ * its host, its `organization` (written only for SonarQube Cloud) and its `serverVersion`.
+ */
+const CLOUD_HOSTS = ['sonarcloud.io', 'sonarqube.us'];
+/**
+ * @example serverKind(new URL('https://sonar.example.com'), { serverVersion: '9.9.4.87374' }) // { cloud: false, version: [9, 9] }
+ */
+function serverKind(serverUrl, report = {}) {
+    const host = serverUrl.hostname.toLowerCase();
+    const cloud = CLOUD_HOSTS.some((cloudHost) => host === cloudHost || host.endsWith(`.${cloudHost}`)) ||
+        report.organization !== undefined;
+    const version = /^(\d{1,4})\.(\d{1,4})(?:\.|$)/.exec(report.serverVersion ?? '');
+    return {
+        cloud,
+        version: !cloud && version ? [Number(version[1]), Number(version[2])] : undefined
+    };
+}
+/** true when the server's version is known to be at least `major.minor`. */
+function atLeast(kind, major, minor) {
+    if (!kind.version)
+        return false;
+    const [hasMajor, hasMinor] = kind.version;
+    return hasMajor > major || (hasMajor === major && hasMinor >= minor);
+}
+/**
+ * How the token is sent first: `Bearer` on SonarQube Cloud and SonarQube 10.0 and later, which
+ * document it; Basic (the token as user, empty password) on 9.x and older and when the version is
+ * unknown, since every version takes it. The client tries the other once after a 401.
+ */
+function firstAuthScheme(kind) {
+    return kind.cloud || atLeast(kind, 10, 0) ? 'bearer' : 'basic';
+}
+/**
+ * Whether `api/ce/task` must be asked for a finished task's warnings
+ * (`additionalFields=warnings`): on the cloud and on SonarQube before 10.1, which send them only
+ * when asked. 10.1 and later send them always; a server of unknown version is not asked (most
+ * are recent, and the report file, which names the version, is the usual source).
+ */
+function asksForTaskWarnings(kind) {
+    return kind.cloud || (kind.version !== undefined && !atLeast(kind, 10, 1));
+}
+
+
+/***/ }),
+
+/***/ 8521:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Jj: () => (/* binding */ cut),
+/* harmony export */   RW: () => (/* binding */ hideCredentials),
+/* harmony export */   TN: () => (/* binding */ oneLine),
+/* harmony export */   gJ: () => (/* binding */ QUOTE_LIMITS),
+/* harmony export */   jQ: () => (/* binding */ showInvisible),
+/* harmony export */   ts: () => (/* binding */ escapeInvisible)
+/* harmony export */ });
+/**
+ * Text from a server, a report file or an input, made fit to quote inside one of our own
+ * messages. Every destination (the runner's log, the job summary, the outputs) has its own gate
+ * on top of this one; this one only keeps quoted text to one readable line of bounded length.
+ */
+/** How long quoted text may be: ids and keys, and free text such as a server's error message. */
+const QUOTE_LIMITS = { short: 200, long: 1000 };
+/**
+ * Control characters, and the Unicode ones that move text around without being seen: line and
+ * paragraph separators and bidirectional overrides (which can make a line read backwards).
+ */
+// eslint-disable-next-line no-control-regex
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+const NAMED_ESCAPES = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+/**
+ * The character as an escape a reader can see: `\n`, `\x1B`, `\u2028`.
+ *
+ * @example escapeInvisible('\u001b') // '\\x1B'
+ */
+function escapeInvisible(character) {
+    const named = NAMED_ESCAPES[character];
+    if (named)
+        return named;
+    const code = character.charCodeAt(0);
+    const hex = code.toString(16).toUpperCase();
+    return code <= 0xff ? `\\x${hex.padStart(2, '0')}` : `\\u${hex.padStart(4, '0')}`;
+}
+/** Every invisible or line-breaking character shown as its escape. */
+function showInvisible(text) {
+    return text.replace(INVISIBLE, escapeInvisible);
+}
+/**
+ * Cuts `text` to at most `max` characters, the last of them an ellipsis, without splitting a
+ * surrogate pair.
+ *
+ * @example cut('abcdef', 4) // 'abc…'
+ */
+function cut(text, max) {
+    if (text.length <= max)
+        return text;
+    let end = Math.max(0, max - 1);
+    const last = text.charCodeAt(end - 1);
+    if (last >= 0xd800 && last <= 0xdbff)
+        end--;
+    return `${text.slice(0, end)}…`;
+}
+/**
+ * Untrusted text as one line of bounded length: cut first (so a huge value costs nothing
+ * more), then every control character shown as an escape.
+ *
+ * @example oneLine('PENDING\n::error::x') // 'PENDING\\n::error::x'
+ */
+function oneLine(text, max = QUOTE_LIMITS.short) {
+    return showInvisible(cut(text, max));
+}
+/**
+ * Text that may be a URL with credentials, fit to quote in an error: everything between the
+ * scheme and the last `@` hidden. Text that does not parse as a URL cannot be split into user,
+ * password and path reliably, so this hides more rather than less.
+ *
+ * @example hideCredentials('https://user:pass@host/x') // 'https://***@host/x'
+ */
+function hideCredentials(text) {
+    return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^]*@/i, (_, scheme) => `${scheme ?? ''}***@`);
+}
+
+
+/***/ }),
+
 /***/ 2613:
 /***/ ((module) => {
 
@@ -28473,6 +30219,20 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events"
 
 /***/ }),
 
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
+/***/ 1455:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+
+/***/ }),
+
 /***/ 7067:
 /***/ ((module) => {
 
@@ -28491,6 +30251,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2")
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
+
+/***/ }),
+
+/***/ 6760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 
 /***/ }),
 
@@ -31807,11 +33574,6 @@ class DecodedURL extends URL {
 /************************************************************************/
 var __webpack_exports__ = {};
 
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 15 modules
 var core = __nccwpck_require__(2275);
 ;// CONCATENATED MODULE: ./src/clock.ts
@@ -31833,169 +33595,19 @@ const systemClock = {
     }
 };
 
-;// CONCATENATED MODULE: ./src/errors.ts
-/**
- * Every failure the action reports is one of these. Each carries a stable `code` so tests and
- * callers can tell them apart without matching on words, and a message a user can act on.
- * No message ever contains the token.
- */
-class ActionError extends Error {
-    code;
-    constructor(code, message) {
-        super(message);
-        this.name = new.target.name;
-        this.code = code;
-    }
-}
-/** An input or environment variable is missing or malformed. */
-class SettingsError extends ActionError {
-    constructor(message) {
-        super('ERR_SETTINGS', message);
-    }
-}
-/** The scanner's report-task.txt is missing or does not say what the action needs. */
-class ReportFileError extends ActionError {
-    constructor(message) {
-        super('ERR_REPORT_FILE', message);
-    }
-}
-/** The action refused to do something unsafe (send the token to another origin). */
-class UnsafeRequestError extends ActionError {
-    constructor(message) {
-        super('ERR_UNSAFE_REQUEST', message);
-    }
-}
-/** The server could not be reached or answered something other than the JSON we asked for. */
-class ServerRequestError extends ActionError {
-    /** HTTP status, or undefined when no reply came (network error, time-out). */
-    status;
-    constructor(message, status) {
-        super('ERR_SERVER_REQUEST', message);
-        this.status = status;
-    }
-}
-/** The analysis task ended FAILED or CANCELED on the server. */
-class TaskFailedError extends ActionError {
-    constructor(message) {
-        super('ERR_TASK_FAILED', message);
-    }
-}
-/** The overall time-out ran out before the verdict was known. */
-class TimeoutError extends ActionError {
-    constructor(message) {
-        super('ERR_TIMEOUT', message);
-    }
-}
-/** The quality gate is ERROR and `failOnError` is true. */
-class QualityGateFailure extends ActionError {
-    constructor(message) {
-        super('ERR_QUALITY_GATE', message);
-    }
-}
-/** The runner's output file (GITHUB_OUTPUT) could not take the step's outputs. */
-class OutputFileError extends ActionError {
-    constructor(message) {
-        super('ERR_OUTPUT_FILE', message);
-    }
-}
-
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ./src/untrusted-text.ts
-/**
- * Text from a server, a report file or an input, made fit to quote inside one of our own
- * messages. Every destination (the runner's log, the job summary, the outputs) has its own gate
- * on top of this one; this one only keeps quoted text to one readable line of bounded length.
- */
-/** How long quoted text may be: ids and keys, and free text such as a server's error message. */
-const QUOTE_LIMITS = { short: 200, long: 1000 };
-/**
- * Control characters, and the Unicode ones that move text around without being seen: line and
- * paragraph separators and bidirectional overrides (which can make a line read backwards).
- */
-// eslint-disable-next-line no-control-regex
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
-const NAMED_ESCAPES = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-/**
- * The character as an escape a reader can see: `\n`, `\x1B`, `\u2028`.
- *
- * @example escapeInvisible('\u001b') // '\\x1B'
- */
-function escapeInvisible(character) {
-    const named = NAMED_ESCAPES[character];
-    if (named)
-        return named;
-    const code = character.charCodeAt(0);
-    const hex = code.toString(16).toUpperCase();
-    return code <= 0xff ? `\\x${hex.padStart(2, '0')}` : `\\u${hex.padStart(4, '0')}`;
-}
-/** Every invisible or line-breaking character shown as its escape. */
-function showInvisible(text) {
-    return text.replace(INVISIBLE, escapeInvisible);
-}
-/**
- * Cuts `text` to at most `max` characters, the last of them an ellipsis, without splitting a
- * surrogate pair.
- *
- * @example cut('abcdef', 4) // 'abc…'
- */
-function cut(text, max) {
-    if (text.length <= max)
-        return text;
-    let end = Math.max(0, max - 1);
-    const last = text.charCodeAt(end - 1);
-    if (last >= 0xd800 && last <= 0xdbff)
-        end--;
-    return `${text.slice(0, end)}…`;
-}
-/**
- * Untrusted text as one line of bounded length: cut first (so a huge value costs nothing
- * more), then every control character shown as an escape.
- *
- * @example oneLine('PENDING\n::error::x') // 'PENDING\\n::error::x'
- */
-function oneLine(text, max = QUOTE_LIMITS.short) {
-    return showInvisible(cut(text, max));
-}
-/**
- * Text that may be a URL with credentials, fit to quote in an error: everything between the
- * scheme and the last `@` hidden. Text that does not parse as a URL cannot be split into user,
- * password and path reliably, so this hides more rather than less.
- *
- * @example hideCredentials('https://user:pass@host/x') // 'https://***@host/x'
- */
-function hideCredentials(text) {
-    return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^]*@/i, (_, scheme) => `${scheme ?? ''}***@`);
-}
-
-;// CONCATENATED MODULE: ./src/identifier.ts
-/**
- * What an id or key may look like: task ids, analysis ids and project keys come from inputs, the
- * report file and the server, go back to the server in the next request and into every message.
- */
-
-/** No server makes a task id, analysis id or project key longer than this (project keys: 400). */
-const MAX_ID_LENGTH = 400;
-/**
- * Why `value` cannot be an id or key (too long, holding a control character, an invisible
- * format character such as a bidirectional override, or white space), or undefined when it can.
- * Shared by the inputs, the report file and the server's replies, so all refuse the same values.
- *
- * @example idProblem('AY\n1') // 'holds the control character \\n'
- */
-function idProblem(value) {
-    if (value.length > MAX_ID_LENGTH) {
-        return `is ${value.length} characters long, more than the ${MAX_ID_LENGTH} an id may have`;
-    }
-    const control = /\p{Cc}/u.exec(value);
-    if (control)
-        return `holds the control character ${escapeInvisible(control[0])}`;
-    const invisible = /[\p{Cf}\p{Zl}\p{Zp}]/u.exec(value);
-    if (invisible)
-        return `holds the invisible character ${escapeInvisible(invisible[0])}`;
-    return /\s/.test(value) ? 'holds white space' : undefined;
-}
-
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(3916);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: ./src/identifier.ts
+var identifier = __nccwpck_require__(8360);
+// EXTERNAL MODULE: ./src/untrusted-text.ts
+var untrusted_text = __nccwpck_require__(8521);
 ;// CONCATENATED MODULE: ./src/report-file.ts
 
 
@@ -32023,17 +33635,17 @@ const readTextFile = async (file) => {
     let handle;
     try {
         // O_NONBLOCK does not exist on Windows, where opening a pipe does not block either.
-        handle = await (0,promises_namespaceObject.open)(file, external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NONBLOCK ?? 0));
+        handle = await (0,promises_.open)(file, external_node_fs_.constants.O_RDONLY | (external_node_fs_.constants.O_NONBLOCK ?? 0));
     }
     catch (error) {
         if (error.code === 'ENOENT')
             return undefined;
-        throw new ReportFileError(`Cannot read the report file ${oneLine(file, QUOTE_LIMITS.long)}: ${oneLine(error.message, QUOTE_LIMITS.long)}. Check the scanMetadataReportFile input.`);
+        throw new errors/* ReportFileError */.tG(`Cannot read the report file ${(0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long)}: ${(0,untrusted_text/* oneLine */.TN)(error.message, untrusted_text/* QUOTE_LIMITS */.gJ.long)}. Check the scanMetadataReportFile input.`);
     }
     try {
         const kind = notRegular(await handle.stat());
         if (kind) {
-            throw new ReportFileError(`Report file ${oneLine(file, QUOTE_LIMITS.long)} is ${kind}, not a regular file. ${POINT_AT_THE_REPORT}`);
+            throw new errors/* ReportFileError */.tG(`Report file ${(0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long)} is ${kind}, not a regular file. ${POINT_AT_THE_REPORT}`);
         }
         // One byte past the limit tells a file at the limit from a larger one, whatever stat said
         // (files in /proc report size 0, and a file may grow while it is read).
@@ -32045,13 +33657,13 @@ const readTextFile = async (file) => {
                 break;
         }
         if (length > MAX_REPORT_BYTES) {
-            throw new ReportFileError(`Report file ${oneLine(file, QUOTE_LIMITS.long)} is larger than ${MAX_REPORT_BYTES / 1024} KiB, so it is not a scanner's report-task.txt (those are under 1 KiB). ${POINT_AT_THE_REPORT}`);
+            throw new errors/* ReportFileError */.tG(`Report file ${(0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long)} is larger than ${MAX_REPORT_BYTES / 1024} KiB, so it is not a scanner's report-task.txt (those are under 1 KiB). ${POINT_AT_THE_REPORT}`);
         }
         try {
             return new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, length));
         }
         catch {
-            throw notTextError(oneLine(file, QUOTE_LIMITS.long), 'it is not UTF-8 text');
+            throw notTextError((0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long), 'it is not UTF-8 text');
         }
     }
     finally {
@@ -32073,7 +33685,7 @@ function notRegular(stats) {
     return 'not a file';
 }
 function notTextError(name, why) {
-    return new ReportFileError(`Report file ${name} is not a text report file: ${why}. ${POINT_AT_THE_REPORT}`);
+    return new errors/* ReportFileError */.tG(`Report file ${name} is not a text report file: ${why}. ${POINT_AT_THE_REPORT}`);
 }
 /**
  * Finds and parses report-task.txt: the given path, or else the first default location that
@@ -32088,8 +33700,8 @@ async function loadReportFile(given, cwd, read = readTextFile) {
         if (text !== undefined)
             return parseReportFile(text, file);
     }
-    throw new ReportFileError(given
-        ? `Report file not found at ${oneLine(given, QUOTE_LIMITS.long)}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set scanMetadataReportFile to where yours is, and run this step after the analysis in the same job and working directory.`
+    throw new errors/* ReportFileError */.tG(given
+        ? `Report file not found at ${(0,untrusted_text/* oneLine */.TN)(given, untrusted_text/* QUOTE_LIMITS */.gJ.long)}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set scanMetadataReportFile to where yours is, and run this step after the analysis in the same job and working directory.`
         : `No report file found: looked for ${WHERE_SCANNERS_WRITE}. Run this step after the analysis in the same job and working directory, or set scanMetadataReportFile.`);
 }
 /**
@@ -32099,14 +33711,14 @@ async function loadReportFile(given, cwd, read = readTextFile) {
  * @example parseReportFile('serverUrl=https://sonar.example.com\n...', 'target/sonar/report-task.txt')
  */
 function parseReportFile(text, file) {
-    const name = oneLine(file, QUOTE_LIMITS.long);
+    const name = (0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long);
     const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
     lines.forEach((line, index) => {
         // Tab, CR and LF are the only control characters a text file has any business holding.
         // eslint-disable-next-line no-control-regex
         const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.exec(line);
         if (control) {
-            throw notTextError(name, `line ${index + 1} holds the control character ${escapeInvisible(control[0])}`);
+            throw notTextError(name, `line ${index + 1} holds the control character ${(0,untrusted_text/* escapeInvisible */.ts)(control[0])}`);
         }
     });
     const values = new Map();
@@ -32116,7 +33728,7 @@ function parseReportFile(text, file) {
             continue;
         const separator = line.indexOf('=');
         if (separator <= 0) {
-            throw new ReportFileError(`Report file ${name} has a line that is not key=value: "${oneLine(line, 80)}". ${POINT_AT_THE_REPORT}`);
+            throw new errors/* ReportFileError */.tG(`Report file ${name} has a line that is not key=value: "${(0,untrusted_text/* oneLine */.TN)(line, 80)}". ${POINT_AT_THE_REPORT}`);
         }
         values.set(line.slice(0, separator).trim(), line.slice(separator + 1).trim());
     }
@@ -32126,9 +33738,9 @@ function parseReportFile(text, file) {
         return text === undefined ? undefined : httpUrl(name, key, text);
     };
     const id = (key, text) => {
-        const problem = text === undefined ? undefined : idProblem(text);
+        const problem = text === undefined ? undefined : (0,identifier/* idProblem */.l)(text);
         if (problem) {
-            throw new ReportFileError(`Report file ${name}: ${key} "${oneLine(text ?? '')}" ${problem}. The scanner never writes such a value: ${POINT_AT_THE_REPORT}`);
+            throw new errors/* ReportFileError */.tG(`Report file ${name}: ${key} "${(0,untrusted_text/* oneLine */.TN)(text ?? '')}" ${problem}. The scanner never writes such a value: ${POINT_AT_THE_REPORT}`);
         }
         return text;
     };
@@ -32151,24 +33763,24 @@ function httpUrl(name, key, text) {
         parsed = new URL(text);
     }
     catch {
-        throw new ReportFileError(`Report file ${name}: ${key} "${oneLine(hideCredentials(text), QUOTE_LIMITS.long)}" is not a URL.`);
+        throw new errors/* ReportFileError */.tG(`Report file ${name}: ${key} "${(0,untrusted_text/* oneLine */.TN)((0,untrusted_text/* hideCredentials */.RW)(text), untrusted_text/* QUOTE_LIMITS */.gJ.long)}" is not a URL.`);
     }
     if (parsed.username || parsed.password) {
-        throw new ReportFileError(`Report file ${name}: ${key} holds credentials (user:password@), which the action never sends anywhere. Remove them from the address; the token goes in sonarToken or SONAR_TOKEN.`);
+        throw new errors/* ReportFileError */.tG(`Report file ${name}: ${key} holds credentials (user:password@), which the action never sends anywhere. Remove them from the address; the token goes in sonarToken or SONAR_TOKEN.`);
     }
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-        throw new ReportFileError(`Report file ${name}: ${key} "${oneLine(text, QUOTE_LIMITS.long)}" must be an http:// or https:// address.`);
+        throw new errors/* ReportFileError */.tG(`Report file ${name}: ${key} "${(0,untrusted_text/* oneLine */.TN)(text, untrusted_text/* QUOTE_LIMITS */.gJ.long)}" must be an http:// or https:// address.`);
     }
     return parsed;
 }
 /** The task to wait for: ceTaskId, or else the id ceTaskUrl asks for; both must agree. */
 function taskId(name, fromKey, fromUrl) {
     if (fromKey !== undefined && fromUrl !== undefined && fromKey !== fromUrl) {
-        throw new ReportFileError(`Report file ${name}: ceTaskId "${oneLine(fromKey)}" and the id in ceTaskUrl "${oneLine(fromUrl)}" differ, so it is not clear which analysis task to wait for. The scanner writes the same id in both: ${POINT_AT_THE_REPORT}`);
+        throw new errors/* ReportFileError */.tG(`Report file ${name}: ceTaskId "${(0,untrusted_text/* oneLine */.TN)(fromKey)}" and the id in ceTaskUrl "${(0,untrusted_text/* oneLine */.TN)(fromUrl)}" differ, so it is not clear which analysis task to wait for. The scanner writes the same id in both: ${POINT_AT_THE_REPORT}`);
     }
     const id = fromKey ?? fromUrl;
     if (id === undefined) {
-        throw new ReportFileError(`Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: the action needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with the sonarHostUrl input set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`);
+        throw new errors/* ReportFileError */.tG(`Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: the action needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with the sonarHostUrl input set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`);
     }
     return id;
 }
@@ -32185,7 +33797,7 @@ function taskAddress(report, host) {
     const needed = (key) => {
         const url = report[key];
         if (!url) {
-            throw new ReportFileError(`Report file ${oneLine(report.file, QUOTE_LIMITS.long)} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run, or set the sonarHostUrl input to build the task address from the server's address.`);
+            throw new errors/* ReportFileError */.tG(`Report file ${(0,untrusted_text/* oneLine */.TN)(report.file, untrusted_text/* QUOTE_LIMITS */.gJ.long)} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run, or set the sonarHostUrl input to build the task address from the server's address.`);
         }
         return url;
     };
@@ -32193,7 +33805,7 @@ function taskAddress(report, host) {
     const taskUrl = needed('ceTaskUrl');
     // The address is asked as written: without the id, the server would not know which task.
     if (!taskUrl.searchParams.get('id')) {
-        throw new ReportFileError(`Report file ${oneLine(report.file, QUOTE_LIMITS.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point scanMetadataReportFile at the scanner's own file, or set the sonarHostUrl input to build the task address from the server's address.`);
+        throw new errors/* ReportFileError */.tG(`Report file ${(0,untrusted_text/* oneLine */.TN)(report.file, untrusted_text/* QUOTE_LIMITS */.gJ.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point scanMetadataReportFile at the scanner's own file, or set the sonarHostUrl input to build the task address from the server's address.`);
     }
     return { serverUrl, taskUrl };
 }
@@ -32229,7 +33841,7 @@ function analysisBaseDir(reportFile, cwd) {
 }
 const isFile = (absolutePath) => {
     try {
-        return (0,external_node_fs_namespaceObject.statSync)(absolutePath).isFile();
+        return (0,external_node_fs_.statSync)(absolutePath).isFile();
     }
     catch {
         return false;
@@ -32276,148 +33888,12 @@ function isSafeRelative(serverPath) {
     return serverPath.split('/').every((segment) => segment !== '..' && segment !== '');
 }
 
-;// CONCATENATED MODULE: ./src/sonar/origin.ts
-
-/**
- * Where the token may go. The token belongs to one server: it is sent only to that server's
- * origin, and a redirect is followed only to the same origin or to the https:// form of the same
- * host (a server that upgrades plain http).
- */
-/** true when `target` is the server's own origin (scheme, host and port). */
-function isSameOrigin(target, server) {
-    return target.origin === server.origin;
-}
-/** true when a redirect from `from` to `to` may carry the token. */
-function isAllowedRedirect(from, to) {
-    if (isSameOrigin(to, from))
-        return true;
-    // http→https of the same host: the server upgrading plain http, whatever port TLS is on.
-    return from.protocol === 'http:' && to.protocol === 'https:' && from.hostname === to.hostname;
-}
-/** The server address ending in '/', so relative API paths append instead of replacing. */
-function serverBase(server) {
-    return new URL(server.href.endsWith('/') ? server.href : `${server.href}/`);
-}
-/**
- * A URL as messages show it: never with credentials, on one line of bounded length (a redirect's
- * Location is the server's text). `origin` shows only scheme, host and port.
- *
- * @example shownUrl(new URL('https://u:p@sonar.example.com/api?id=1')) // 'https://sonar.example.com/api?id=1'
- */
-function shownUrl(url, part = 'href') {
-    if (part === 'origin')
-        return oneLine(url.origin, QUOTE_LIMITS.short);
-    const bare = new URL(url.href);
-    bare.username = '';
-    bare.password = '';
-    return oneLine(bare.href, QUOTE_LIMITS.long);
-}
-
-;// CONCATENATED MODULE: ./src/sonar/metrics.ts
-/**
- * The metrics quality gates use, as the server names them: the words for conditions read names
- * and value kinds from here, and the check asks the server for a definition only of keys not
- * known here. Below both, so the core never imports its presentation.
- */
-/** The kind of value of each type api/metrics/search gives. */
-const KIND_OF_TYPE = {
-    RATING: 'rating',
-    PERCENT: 'percent',
-    WORK_DUR: 'minutes',
-    MILLISEC: 'milliseconds',
-    INT: 'count',
-    FLOAT: 'count'
-};
-const rating = (name) => ({ name, kind: 'rating' });
-const percent = (name) => ({ name, kind: 'percent' });
-const count = (name) => ({ name, kind: 'count' });
-const minutes = (name) => ({ name, kind: 'minutes' });
-/** The metrics quality gates use, by the key the server sends ("new_" prefix: new code). */
-const KNOWN_METRICS = {
-    coverage: percent('Coverage'),
-    line_coverage: percent('Line Coverage'),
-    branch_coverage: percent('Condition Coverage'),
-    duplicated_lines_density: percent('Duplicated Lines (%)'),
-    security_hotspots_reviewed: percent('Security Hotspots Reviewed'),
-    sqale_debt_ratio: percent('Technical Debt Ratio'),
-    reliability_rating: rating('Reliability Rating'),
-    security_rating: rating('Security Rating'),
-    sqale_rating: rating('Maintainability Rating'),
-    maintainability_rating: rating('Maintainability Rating'),
-    security_review_rating: rating('Security Review Rating'),
-    software_quality_reliability_rating: rating('Reliability Rating'),
-    software_quality_security_rating: rating('Security Rating'),
-    software_quality_maintainability_rating: rating('Maintainability Rating'),
-    sqale_index: minutes('Technical Debt'),
-    technical_debt: minutes('Technical Debt'),
-    violations: count('Issues'),
-    open_issues: count('Open Issues'),
-    reopened_issues: count('Reopened Issues'),
-    confirmed_issues: count('Confirmed Issues'),
-    accepted_issues: count('Accepted Issues'),
-    blocker_violations: count('Blocker Issues'),
-    critical_violations: count('Critical Issues'),
-    major_violations: count('Major Issues'),
-    minor_violations: count('Minor Issues'),
-    info_violations: count('Info Issues'),
-    bugs: count('Bugs'),
-    vulnerabilities: count('Vulnerabilities'),
-    code_smells: count('Code Smells'),
-    security_hotspots: count('Security Hotspots'),
-    lines_to_cover: count('Lines to Cover'),
-    uncovered_lines: count('Uncovered Lines'),
-    duplicated_lines: count('Duplicated Lines'),
-    skipped_tests: count('Skipped Unit Tests'),
-    test_failures: count('Unit Test Failures'),
-    test_errors: count('Unit Test Errors'),
-    software_quality_blocker_issues: count('Blocker Severity Issues'),
-    software_quality_high_issues: count('High Severity Issues')
-};
-const NEW_CODE_PREFIX = 'new_';
-/**
- * Whether the action words this metric from its own table (common metrics, and their new-code
- * variants): only for other keys is the server's definition worth a request.
- */
-function isKnownMetric(key) {
-    return (key in KNOWN_METRICS ||
-        (key.startsWith(NEW_CODE_PREFIX) && key.slice(NEW_CODE_PREFIX.length) in KNOWN_METRICS));
-}
-
-;// CONCATENATED MODULE: ./src/secrets.ts
-/** What a secret becomes where it is removed. */
-const REDACTED = '***';
-/** `Basic base64(token + ':')`: the token as user name with an empty password. */
-function basicAuth(token) {
-    return `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
-}
-/**
- * Every form of the token that could reach a log, the job summary or an output: itself, the
- * Basic auth header, its base64 part, its URL-encoded form and its form inside a JSON string.
- * The runner masks each of these in the log; `redactSecrets` removes them everywhere else.
- */
-function tokenForms(token) {
-    const header = basicAuth(token);
-    const forms = [
-        token,
-        header,
-        header.slice('Basic '.length),
-        encodeURIComponent(token),
-        JSON.stringify(token).slice(1, -1)
-    ];
-    return [...new Set(forms)];
-}
-/**
- * `text` with every occurrence of every secret replaced by `***`, longest secret first (so a
- * secret inside a longer one leaves nothing of the longer one). The runner masks the log, not
- * the job summary or the output file: everything written there goes through this.
- *
- * @example redactSecrets('echoed squ_abc', tokenForms('squ_abc')) // 'echoed ***'
- */
-function redactSecrets(text, secrets) {
-    const longestFirst = secrets.filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
-    return longestFirst.reduce((redacted, secret) => redacted.replaceAll(secret, REDACTED), text);
-}
-
+// EXTERNAL MODULE: ./src/sonar/origin.ts
+var origin = __nccwpck_require__(4305);
+// EXTERNAL MODULE: ./src/sonar/metrics.ts
+var metrics = __nccwpck_require__(2474);
+// EXTERNAL MODULE: ./src/secrets.ts
+var src_secrets = __nccwpck_require__(7194);
 ;// CONCATENATED MODULE: ./src/sonar/authorization.ts
 
 /**
@@ -32427,7 +33903,7 @@ function redactSecrets(text, secrets) {
  * @example authorization('squ_abc', 'bearer') // 'Bearer squ_abc'
  */
 function authorization(token, scheme) {
-    return scheme === 'bearer' ? `Bearer ${token}` : basicAuth(token);
+    return scheme === 'bearer' ? `Bearer ${token}` : (0,src_secrets/* basicAuth */.tB)(token);
 }
 /** The other scheme, tried once when the server answers 401 to the first. */
 function otherScheme(scheme) {
@@ -32458,16 +33934,16 @@ const GZIP_MAGIC = [0x1f, 0x8b];
 function parseJsonBody(body, headers) {
     const encoding = headers['content-encoding']?.trim().toLowerCase();
     if (encoding && encoding !== 'identity') {
-        throw new BodyProblem(`is compressed (Content-Encoding: ${oneLine(encoding, 40)}) though the action asks for none: a proxy in front of the server compresses it unasked; configure it to pass the Web API's replies through as they are`);
+        throw new BodyProblem(`is compressed (Content-Encoding: ${(0,untrusted_text/* oneLine */.TN)(encoding, 40)}) though the action asks for none: a proxy in front of the server compresses it unasked; configure it to pass the Web API's replies through as they are`);
     }
     if (startsWith(body, GZIP_MAGIC)) {
         throw new BodyProblem('is gzip-compressed data without a Content-Encoding header: a proxy in front of the server compresses it unasked; configure it to pass the Web API replies through as they are');
     }
     const text = body.toString('utf8', startsWith(body, UTF8_BOM) ? UTF8_BOM.length : 0);
     if (text.trim() === '') {
-        throw new BodyProblem(`is empty (${body.length} bytes${headers['content-length'] === undefined ? '' : `, Content-Length ${oneLine(String(headers['content-length']), 20)}`}): a server's Web API always answers with JSON; a proxy or load balancer in front of it may be dropping the body`);
+        throw new BodyProblem(`is empty (${body.length} bytes${headers['content-length'] === undefined ? '' : `, Content-Length ${(0,untrusted_text/* oneLine */.TN)(String(headers['content-length']), 20)}`}): a server's Web API always answers with JSON; a proxy or load balancer in front of it may be dropping the body`);
     }
-    const contentType = oneLine(headers['content-type'] ?? 'no content type', 80);
+    const contentType = (0,untrusted_text/* oneLine */.TN)(headers['content-type'] ?? 'no content type', 80);
     if (/^\s*</.test(text)) {
         throw new BodyProblem(`is an HTML page (${contentType}), not JSON: a login page or a proxy error page. Check that sonarHostUrl / the report's serverUrl is the server's own address and that no proxy or SSO page stands in front of its Web API`);
     }
@@ -32482,7 +33958,7 @@ function parseJsonBody(body, headers) {
         if (shape === 'unfinished') {
             throw new BodyProblem(`ends in the middle of its JSON after ${body.length} bytes: it was cut off on the way`, true);
         }
-        throw new BodyProblem(`is not JSON (${contentType}); it starts with "${oneLine(text.trimStart(), 80)}". Check that sonarHostUrl / the report's serverUrl is the server's own address`);
+        throw new BodyProblem(`is not JSON (${contentType}); it starts with "${(0,untrusted_text/* oneLine */.TN)(text.trimStart(), 80)}". Check that sonarHostUrl / the report's serverUrl is the server's own address`);
     }
 }
 /**
@@ -32803,23 +34279,23 @@ class FailedTryError extends Error {
 }
 /** A failure on the way to the server, in words, with how it weighs for retrying. */
 function transportFailure(failure, url, resource, rootCertGiven) {
-    const where = `for ${resource.what} at ${shownUrl(url)}`;
+    const where = `for ${resource.what} at ${(0,origin/* shownUrl */.zA)(url)}`;
     switch (failure.reason) {
         case 'tls':
             return {
-                error: new ServerRequestError(`Could not reach the server ${where}: ${certificateAdvice(failure.code, rootCertGiven)}`),
+                error: new errors/* ServerRequestError */.hP(`Could not reach the server ${where}: ${certificateAdvice(failure.code, rootCertGiven)}`),
                 fault: { kind: 'final' },
                 cause: 'TLS certificate not trusted'
             };
         case 'malformed':
             return {
-                error: new ServerRequestError(`Could not read the server's reply ${where}: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address and what stands in front of it.`),
+                error: new errors/* ServerRequestError */.hP(`Could not read the server's reply ${where}: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address and what stands in front of it.`),
                 fault: { kind: 'final' },
                 cause: 'invalid HTTP'
             };
         case 'too-large':
             return {
-                error: new ServerRequestError(`The server's reply ${where} was refused: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address.`),
+                error: new errors/* ServerRequestError */.hP(`The server's reply ${where} was refused: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address.`),
                 fault: { kind: 'final' },
                 cause: 'reply too large'
             };
@@ -32827,13 +34303,13 @@ function transportFailure(failure, url, resource, rootCertGiven) {
         case 'dns':
         case 'unreachable':
             return {
-                error: new ServerRequestError(`Could not reach the server ${where}: ${failure.message}. Check the address (sonarHostUrl or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`),
+                error: new errors/* ServerRequestError */.hP(`Could not reach the server ${where}: ${failure.message}. Check the address (sonarHostUrl or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`),
                 fault: { kind: 'unreachable' },
                 cause: failure.message
             };
         default:
             return {
-                error: new ServerRequestError(`Could not read the server's reply ${where}: ${failure.message}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`),
+                error: new errors/* ServerRequestError */.hP(`Could not read the server's reply ${where}: ${failure.message}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`),
                 fault: { kind: 'transient' },
                 cause: failure.message
             };
@@ -32852,24 +34328,24 @@ authTried) {
 }
 function statusError(reply, url, resource, authTried) {
     const { status } = reply;
-    const at = `(HTTP ${status} at ${shownUrl(url)})`;
+    const at = `(HTTP ${status} at ${(0,origin/* shownUrl */.zA)(url)})`;
     const words = serverWords(reply);
     // The server's own words first: they name the task, the analysis or the permission (a 401's
     // "Authentication required" adds nothing to ours).
     const said = words && status !== 401 ? `The server says: ${words}. ` : '';
     switch (status) {
         case 401:
-            return new ServerRequestError(`${said}${authTried
+            return new errors/* ServerRequestError */.hP(`${said}${authTried
                 ? `The server rejected the token ${at}, sent with ${authTried} authentication: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
                 : `The server requires a token ${at} and none was given: set the SONAR_TOKEN environment variable or the sonarToken input.`}`, status);
         case 403:
-            return new ServerRequestError(`${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`, status);
+            return new errors/* ServerRequestError */.hP(`${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`, status);
         case 404:
-            return new ServerRequestError(`${said}${resource.advice.notFound} ${at}`, status);
+            return new errors/* ServerRequestError */.hP(`${said}${resource.advice.notFound} ${at}`, status);
         case 400:
-            return new ServerRequestError(`${said}${resource.advice.badRequest} ${at}`, status);
+            return new errors/* ServerRequestError */.hP(`${said}${resource.advice.badRequest} ${at}`, status);
         default:
-            return new ServerRequestError(`The server failed to answer for ${resource.what} ${at}${words ? `: ${words}` : ''}.`, status);
+            return new errors/* ServerRequestError */.hP(`The server failed to answer for ${resource.what} ${at}${words ? `: ${words}` : ''}.`, status);
     }
 }
 /** The most error messages quoted from one reply. */
@@ -32893,7 +34369,7 @@ function serverWords(reply) {
     for (const entry of errors) {
         const msg = entry?.msg;
         if (typeof msg === 'string' && msg.trim() !== '') {
-            messages.push(`"${oneLine(msg.trim(), QUOTE_LIMITS.long)}"`);
+            messages.push(`"${(0,untrusted_text/* oneLine */.TN)(msg.trim(), untrusted_text/* QUOTE_LIMITS */.gJ.long)}"`);
         }
         if (messages.length === MAX_SERVER_MESSAGES)
             break;
@@ -32987,51 +34463,8 @@ function parseRetryAfter(value, nowEpochMs) {
     return Number.isNaN(at) ? undefined : Math.max(0, at - nowEpochMs);
 }
 
-;// CONCATENATED MODULE: ./src/sonar/server-kind.ts
-/**
- * Which server the action talks to, as far as it changes what the action sends: SonarQube Cloud
- * (sonarcloud.io, sonarqube.us) or a SonarQube server of a known version. The report file tells:
- * its host, its `organization` (written only for SonarQube Cloud) and its `serverVersion`.
- */
-const CLOUD_HOSTS = ['sonarcloud.io', 'sonarqube.us'];
-/**
- * @example serverKind(new URL('https://sonar.example.com'), { serverVersion: '9.9.4.87374' }) // { cloud: false, version: [9, 9] }
- */
-function serverKind(serverUrl, report = {}) {
-    const host = serverUrl.hostname.toLowerCase();
-    const cloud = CLOUD_HOSTS.some((cloudHost) => host === cloudHost || host.endsWith(`.${cloudHost}`)) ||
-        report.organization !== undefined;
-    const version = /^(\d{1,4})\.(\d{1,4})(?:\.|$)/.exec(report.serverVersion ?? '');
-    return {
-        cloud,
-        version: !cloud && version ? [Number(version[1]), Number(version[2])] : undefined
-    };
-}
-/** true when the server's version is known to be at least `major.minor`. */
-function atLeast(kind, major, minor) {
-    if (!kind.version)
-        return false;
-    const [hasMajor, hasMinor] = kind.version;
-    return hasMajor > major || (hasMajor === major && hasMinor >= minor);
-}
-/**
- * How the token is sent first: `Bearer` on SonarQube Cloud and SonarQube 10.0 and later, which
- * document it; Basic (the token as user, empty password) on 9.x and older and when the version is
- * unknown, since every version takes it. The client tries the other once after a 401.
- */
-function firstAuthScheme(kind) {
-    return kind.cloud || atLeast(kind, 10, 0) ? 'bearer' : 'basic';
-}
-/**
- * Whether `api/ce/task` must be asked for a finished task's warnings
- * (`additionalFields=warnings`): on the cloud and on SonarQube before 10.1, which send them only
- * when asked. 10.1 and later send them always; a server of unknown version is not asked (most
- * are recent, and the report file, which names the version, is the usual source).
- */
-function asksForTaskWarnings(kind) {
-    return kind.cloud || (kind.version !== undefined && !atLeast(kind, 10, 1));
-}
-
+// EXTERNAL MODULE: ./src/sonar/server-kind.ts
+var server_kind = __nccwpck_require__(6143);
 ;// CONCATENATED MODULE: ./src/sonar/types.ts
 /**
  * The server's Web API as the action reads it: the shapes of `api/ce/task` and
@@ -33052,7 +34485,7 @@ const isObject = (value) => typeof value === 'object' && value !== null && !Arra
 const STATUS_WORD = /^[A-Z][A-Z_]{0,39}$/;
 function statusWord(value, where) {
     if (typeof value !== 'string' || !STATUS_WORD.test(value)) {
-        throw new UnexpectedShape(`${where} is ${typeof value === 'string' ? `"${oneLine(value, 60)}"` : oneLine(String(JSON.stringify(value)), 60)}, not a status word like OK or ERROR`);
+        throw new UnexpectedShape(`${where} is ${typeof value === 'string' ? `"${(0,untrusted_text/* oneLine */.TN)(value, 60)}"` : (0,untrusted_text/* oneLine */.TN)(String(JSON.stringify(value)), 60)}, not a status word like OK or ERROR`);
     }
     return value;
 }
@@ -33061,9 +34494,9 @@ function optionalId(value, where) {
     const id = optionalString(value);
     if (id === undefined || id === '')
         return undefined;
-    const problem = idProblem(id);
+    const problem = (0,identifier/* idProblem */.l)(id);
     if (problem)
-        throw new UnexpectedShape(`${where} "${oneLine(id, 60)}" ${problem}: it is not an id`);
+        throw new UnexpectedShape(`${where} "${(0,untrusted_text/* oneLine */.TN)(id, 60)}" ${problem}: it is not an id`);
     return id;
 }
 const optionalString = (value) => typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
@@ -33197,7 +34630,7 @@ const ISSUES_RESULT_WINDOW = 10_000;
  * // 'components=shop&resolved=false&ps=500&p=1&additionalFields=rules&branch=main&inNewCodePeriod=true'
  */
 function issuesQuery(projectKey, scope, kind, page) {
-    const components = !kind.cloud && atLeast(kind, 10, 2) ? 'components' : 'componentKeys';
+    const components = !kind.cloud && (0,server_kind/* atLeast */.jZ)(kind, 10, 2) ? 'components' : 'componentKeys';
     const query = new URLSearchParams({
         [components]: projectKey,
         resolved: 'false',
@@ -33211,7 +34644,7 @@ function issuesQuery(projectKey, scope, kind, page) {
     }
     if (scope.branch !== undefined)
         query.set('branch', scope.branch);
-    const olderThan94 = kind.version !== undefined && !atLeast(kind, 9, 4);
+    const olderThan94 = kind.version !== undefined && !(0,server_kind/* atLeast */.jZ)(kind, 9, 4);
     query.set(kind.cloud || olderThan94 ? 'sinceLeakPeriod' : 'inNewCodePeriod', 'true');
     return query;
 }
@@ -33256,7 +34689,7 @@ function decodeIssuesPage(body) {
 }
 function decodeIssue(issue, paths) {
     const [key, rule, message, component] = ['key', 'rule', 'message', 'component'].map((name) => issues_text(issue[name]));
-    if (!key || idProblem(key) || !rule || message === undefined || !component)
+    if (!key || (0,identifier/* idProblem */.l)(key) || !rule || message === undefined || !component)
         return [];
     const project = issues_text(issue['project']);
     const fromKey = project !== undefined && component.startsWith(`${project}:`)
@@ -33394,9 +34827,9 @@ class SonarClient {
             kind: options.kind ?? UNKNOWN_SERVER,
             onTokenExpiration: options.onTokenExpiration ?? (() => { })
         };
-        this.scheme = firstAuthScheme(this.options.kind);
+        this.scheme = (0,server_kind/* firstAuthScheme */.eQ)(this.options.kind);
         // The spec: make the server address end in '/' before appending the API path.
-        this.serverBase = serverBase(options.serverUrl);
+        this.serverBase = (0,origin/* serverBase */.pT)(options.serverUrl);
         this.rootCertGiven = options.rootCert !== undefined;
         this.transport = new HttpTransport({
             userAgent: options.userAgent,
@@ -33409,9 +34842,9 @@ class SonarClient {
      * task's warnings only when asked (the cloud, SonarQube before 10.1) are asked for them.
      */
     async getTask(taskUrl, taskId) {
-        const task = oneLine(taskId);
+        const task = (0,untrusted_text/* oneLine */.TN)(taskId);
         const url = new URL(taskUrl);
-        if (asksForTaskWarnings(this.options.kind) && !url.searchParams.has('additionalFields')) {
+        if ((0,server_kind/* asksForTaskWarnings */.e3)(this.options.kind) && !url.searchParams.has('additionalFields')) {
             url.searchParams.set('additionalFields', 'warnings');
         }
         return this.getJson(url, {
@@ -33426,7 +34859,7 @@ class SonarClient {
     /** `GET <server>/api/qualitygates/project_status?analysisId=`: the gate of one analysis. */
     async getProjectStatus(analysisId) {
         const url = new URL(`api/qualitygates/project_status?analysisId=${encodeURIComponent(analysisId)}`, this.serverBase);
-        const analysis = oneLine(analysisId);
+        const analysis = (0,untrusted_text/* oneLine */.TN)(analysisId);
         return this.getJson(url, {
             what: `the quality gate status of analysis ${analysis}`,
             advice: {
@@ -33467,9 +34900,9 @@ class SonarClient {
     async getPreviousProcessingMs(projectKey) {
         const url = new URL(`api/ce/component?component=${encodeURIComponent(projectKey)}`, this.serverBase);
         return this.getJson(url, {
-            what: `the last analysis of ${oneLine(projectKey)}`,
+            what: `the last analysis of ${(0,untrusted_text/* oneLine */.TN)(projectKey)}`,
             advice: {
-                notFound: `The server does not know the project ${oneLine(projectKey)}.`,
+                notFound: `The server does not know the project ${(0,untrusted_text/* oneLine */.TN)(projectKey)}.`,
                 badRequest: 'The server refused the request for the last analysis.'
             },
             decode: decodeLastProcessingMs,
@@ -33483,7 +34916,7 @@ class SonarClient {
      */
     async getIssuesPage(projectKey, scope, page) {
         const query = issuesQuery(projectKey, scope, this.options.kind, page);
-        const project = oneLine(projectKey);
+        const project = (0,untrusted_text/* oneLine */.TN)(projectKey);
         return this.getJson(new URL(`api/issues/search?${query.toString()}`, this.serverBase), {
             what: `the new issues of ${project}`,
             advice: {
@@ -33503,8 +34936,8 @@ class SonarClient {
         this.transport.close();
     }
     async getJson(url, resource) {
-        if (!isSameOrigin(url, this.options.serverUrl)) {
-            throw new UnsafeRequestError(`Refusing to send the token to ${shownUrl(url, 'origin')}: the task address is not on the server ${shownUrl(this.options.serverUrl, 'origin')}. The report file may be tampered with or from another server; set sonarHostUrl to the server you trust to build the task address from it.`);
+        if (!(0,origin/* isSameOrigin */.J6)(url, this.options.serverUrl)) {
+            throw new errors/* UnsafeRequestError */.uP(`Refusing to send the token to ${(0,origin/* shownUrl */.zA)(url, 'origin')}: the task address is not on the server ${(0,origin/* shownUrl */.zA)(this.options.serverUrl, 'origin')}. The report file may be tampered with or from another server; set sonarHostUrl to the server you trust to build the task address from it.`);
         }
         const { clock, deadline } = this.options;
         for (let attempt = 0;; attempt++) {
@@ -33519,7 +34952,7 @@ class SonarClient {
             }
             catch (error) {
                 if (error instanceof DeadlineReached) {
-                    throw new TimeoutError(`The overall time-out (pollingTimeoutSec) ran out while waiting for ${resource.what} from ${shownUrl(url)}.`);
+                    throw new errors/* TimeoutError */.MU(`The overall time-out (pollingTimeoutSec) ran out while waiting for ${resource.what} from ${(0,origin/* shownUrl */.zA)(url)}.`);
                 }
                 if (error instanceof FailedTryError)
                     failed = error.failed;
@@ -33534,7 +34967,7 @@ class SonarClient {
             if (!decision.retry) {
                 if (!decision.why)
                     throw failed.error;
-                throw new ServerRequestError(`${failed.error.message} ${decision.why}`, failed.error.status);
+                throw new errors/* ServerRequestError */.hP(`${failed.error.message} ${decision.why}`, failed.error.status);
             }
             this.options.onRetry(`${failed.cause} for ${resource.what}; trying again in ${decision.delayMs} ms (try ${attempt + 2}).`);
             await clock.sleep(decision.delayMs);
@@ -33583,11 +35016,11 @@ class SonarClient {
                 return reply;
             }
             const next = redirectTarget(location, url, resource);
-            if (!isAllowedRedirect(url, next)) {
-                throw new UnsafeRequestError(`Refusing to follow a redirect from ${shownUrl(url, 'origin')} to ${shownUrl(next, 'origin')} with the token: redirects are followed only on the same server (or its https:// address). Set sonarHostUrl to the address the server really answers on.`);
+            if (!(0,origin/* isAllowedRedirect */.vU)(url, next)) {
+                throw new errors/* UnsafeRequestError */.uP(`Refusing to follow a redirect from ${(0,origin/* shownUrl */.zA)(url, 'origin')} to ${(0,origin/* shownUrl */.zA)(next, 'origin')} with the token: redirects are followed only on the same server (or its https:// address). Set sonarHostUrl to the address the server really answers on.`);
             }
             if (hop + 1 >= MAX_REDIRECTS) {
-                throw new ServerRequestError(`Too many redirects (${MAX_REDIRECTS}) starting at ${shownUrl(start)}: set sonarHostUrl to the address the server really answers on.`, reply.status);
+                throw new errors/* ServerRequestError */.hP(`Too many redirects (${MAX_REDIRECTS}) starting at ${(0,origin/* shownUrl */.zA)(start)}: set sonarHostUrl to the address the server really answers on.`, reply.status);
             }
             url = next;
         }
@@ -33628,17 +35061,17 @@ function redirectTarget(location, from, resource) {
     catch {
         next = undefined;
     }
-    const quoted = `"${oneLine(location, QUOTE_LIMITS.short)}"`;
+    const quoted = `"${(0,untrusted_text/* oneLine */.TN)(location, untrusted_text/* QUOTE_LIMITS */.gJ.short)}"`;
     if (!next || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
-        throw new ServerRequestError(`The server redirected the request for ${resource.what} to ${next ? quoted : `${quoted}, which is not an address`}: only http:// and https:// addresses on the same server are followed. Set sonarHostUrl to the address the server really answers on.`);
+        throw new errors/* ServerRequestError */.hP(`The server redirected the request for ${resource.what} to ${next ? quoted : `${quoted}, which is not an address`}: only http:// and https:// addresses on the same server are followed. Set sonarHostUrl to the address the server really answers on.`);
     }
     if (next.username || next.password) {
-        throw new UnsafeRequestError(`Refusing to follow a redirect to an address with credentials in it (${shownUrl(next, 'origin')}): the action sends only its own token.`);
+        throw new errors/* UnsafeRequestError */.uP(`Refusing to follow a redirect to an address with credentials in it (${(0,origin/* shownUrl */.zA)(next, 'origin')}): the action sends only its own token.`);
     }
     return next;
 }
 function decodeJson(url, reply, resource) {
-    const from = `for ${resource.what} from ${shownUrl(url)}`;
+    const from = `for ${resource.what} from ${(0,origin/* shownUrl */.zA)(url)}`;
     let json;
     try {
         json = parseJsonBody(reply.body, reply.headers);
@@ -33646,7 +35079,7 @@ function decodeJson(url, reply, resource) {
     catch (error) {
         if (!(error instanceof BodyProblem))
             throw error;
-        const failure = new ServerRequestError(`The reply ${from} ${error.message}.`, reply.status);
+        const failure = new errors/* ServerRequestError */.hP(`The reply ${from} ${error.message}.`, reply.status);
         if (!error.truncated)
             throw failure;
         throw new FailedTryError({
@@ -33661,7 +35094,7 @@ function decodeJson(url, reply, resource) {
     catch (error) {
         if (!(error instanceof UnexpectedShape))
             throw error;
-        throw new ServerRequestError(`Unexpected reply ${from}: ${error.message}. Is this a SonarQube or SonarCloud server?`, reply.status);
+        throw new errors/* ServerRequestError */.hP(`Unexpected reply ${from}: ${error.message}. Is this a SonarQube or SonarCloud server?`, reply.status);
     }
 }
 
@@ -33713,96 +35146,8 @@ function toNumber(value) {
     return Number.isFinite(number) ? number : undefined;
 }
 
-;// CONCATENATED MODULE: ./src/findings/finding.ts
-
-/** Most severe first: the order annotations are given out in. */
-const SEVERITY_ORDER = ['blocker', 'high', 'medium', 'low', 'info'];
-const FROM_SERVER = {
-    BLOCKER: 'blocker',
-    CRITICAL: 'high',
-    HIGH: 'high',
-    MAJOR: 'medium',
-    MEDIUM: 'medium',
-    MINOR: 'low',
-    LOW: 'low',
-    INFO: 'info'
-};
-/**
- * The issue as a finding: the most severe of its impacts' severities (10.2+) and its legacy
- * severity (a 10.x BLOCKER has a HIGH impact: it stays a blocker; MAJOR when it has neither), its file located in the checkout, its region from the text range (or line).
- *
- * @example toFinding(issue, { serverUrl, projectKey: 'shop', locate: () => undefined }).severity // 'high'
- */
-function toFinding(issue, ruleNames, context) {
-    const { severity, word } = severityOf(issue);
-    return {
-        key: issue.key,
-        rule: issue.rule,
-        ruleName: ruleNames.get(issue.rule),
-        message: issue.message,
-        severity,
-        severityWord: word,
-        type: issue.type,
-        file: issue.path === undefined ? undefined : context.locate(issue.path),
-        serverPath: issue.path,
-        region: regionOf(issue),
-        url: issueUrl(issue.key, context)
-    };
-}
-/** Most severe first, the server's order kept among equals. */
-function bySeverity(findings) {
-    return [...findings].sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity));
-}
-/** How many findings there are of each severity, every severity named. */
-function countBySeverity(findings) {
-    const counts = Object.fromEntries(SEVERITY_ORDER.map((s) => [s, 0]));
-    for (const finding of findings)
-        counts[finding.severity]++;
-    return counts;
-}
-function severityOf(issue) {
-    const words = [...issue.impacts.map(({ severity }) => severity), issue.severity ?? ''];
-    const candidates = words.flatMap((word) => {
-        const scaled = FROM_SERVER[word];
-        return scaled ? [{ severity: scaled, word }] : [];
-    });
-    if (candidates.length === 0)
-        return { severity: 'medium', word: 'MAJOR' };
-    return candidates.reduce((worst, candidate) => SEVERITY_ORDER.indexOf(candidate.severity) < SEVERITY_ORDER.indexOf(worst.severity)
-        ? candidate
-        : worst);
-}
-function regionOf(issue) {
-    const range = issue.textRange;
-    if (range) {
-        const columns = range.startOffset !== undefined &&
-            range.endOffset !== undefined &&
-            (range.startLine < range.endLine || range.startOffset < range.endOffset);
-        return {
-            startLine: range.startLine,
-            endLine: range.endLine,
-            startColumn: columns ? range.startOffset + 1 : undefined,
-            endColumn: columns ? range.endOffset + 1 : undefined
-        };
-    }
-    if (issue.line === undefined)
-        return undefined;
-    return {
-        startLine: issue.line,
-        endLine: issue.line,
-        startColumn: undefined,
-        endColumn: undefined
-    };
-}
-function issueUrl(key, context) {
-    const query = new URLSearchParams({ id: context.projectKey, open: key });
-    if (context.pullRequest !== undefined)
-        query.set('pullRequest', context.pullRequest);
-    else if (context.branch !== undefined)
-        query.set('branch', context.branch);
-    return new URL(`project/issues?${query.toString()}`, serverBase(context.serverUrl)).href;
-}
-
+// EXTERNAL MODULE: ./src/findings/finding.ts
+var finding = __nccwpck_require__(4879);
 ;// CONCATENATED MODULE: ./src/gate/new-issues.ts
 
 
@@ -33846,173 +35191,22 @@ async function readNewIssues(client, projectKey, scope, context) {
     return {
         read: true,
         scope,
-        findings: issues.map((issue) => toFinding(issue, ruleNames, full)),
+        findings: issues.map((issue) => (0,finding/* toFinding */.N6)(issue, ruleNames, full)),
         total,
         requests
     };
 }
 function failureReason(error, readSoFar) {
     const partly = readSoFar > 0 ? ` (after ${readSoFar} of them)` : '';
-    if (error instanceof ServerRequestError && error.status === 403) {
+    if (error instanceof errors/* ServerRequestError */.hP && error.status === 403) {
         return `The token may not browse the project's issues (HTTP 403)${partly}: new issues are not shown. Give the token's user the Browse permission on the project to see them.`;
     }
     const message = error instanceof Error ? error.message : String(error);
     return `The new issues could not be read${partly}: ${message}`;
 }
 
-;// CONCATENATED MODULE: ./src/gate/poll-plan.ts
-/**
- * When to poll the task. The fixed cadence of the specification (the first poll `initialDelayMs`
- * after the step's start, then one every `pollingIntervalMs`, anchored to the start) unless the
- * action can predict when the task ends: the project's previous analysis took `previousMs` to
- * process, and a poll of the task in progress says how long it has been processing. Then a few
- * polls close together cover a window around the predicted end, and the fixed polls just before
- * and inside that window, which would find the task still running, are left out. Pure: the
- * caller supplies every time.
- */
-/** The window's polls: this many, spread evenly over it, its first and last at its edges. */
-const WINDOW_POLLS = 3;
-/**
- * How far off a prediction may be: this analysis may take up to 1.2 times as long as the previous
- * one, or as little as 1/1.2 of it, so it ends up to a sixth of the previous time early and up to
- * a fifth late; never less than 150 ms, never more than 2 s either way. An end outside the window
- * is caught by the fixed cadence, as without a prediction.
- */
-const RATIO = 1.2;
-const EDGE = { minMs: 150, maxMs: 2000 };
-/**
- * The predicted end of a task that has been processing `elapsedMs` (as the server said, at
- * clock time `polledAt`) when the previous analysis took `previousMs`.
- *
- * @example predictEnd(3000, 800, 2400) // { endsAt: 4600, earlyMs: 400, lateMs: 480 }
- */
-function predictEnd(polledAt, elapsedMs, previousMs) {
-    const edge = (ms) => Math.round(Math.min(EDGE.maxMs, Math.max(EDGE.minMs, ms)));
-    return {
-        endsAt: polledAt + Math.max(0, previousMs - elapsedMs),
-        earlyMs: edge(previousMs - previousMs / RATIO),
-        lateMs: edge(previousMs * (RATIO - 1))
-    };
-}
-/**
- * Clock time of the next poll after the one at `lastPollAt` (undefined before the first).
- *
- * @example nextPollAt({ startedAt: 0, initialDelayMs: 3000, intervalMs: 1000 }, 3000, undefined) // 4000
- */
-function nextPollAt(cadence, lastPollAt, prediction) {
-    const first = cadence.startedAt + cadence.initialDelayMs;
-    if (lastPollAt === undefined)
-        return first;
-    const fixed = nextFixedAfter(cadence, lastPollAt);
-    if (!prediction)
-        return fixed;
-    const { endsAt, earlyMs, lateMs } = prediction;
-    const windowStart = endsAt - earlyMs;
-    const windowEnd = endsAt + lateMs;
-    const step = (earlyMs + lateMs) / (WINDOW_POLLS - 1);
-    const windowPolls = Array.from({ length: WINDOW_POLLS }, (_, i) => windowStart + i * step);
-    const nextInWindow = windowPolls.find((at) => at > lastPollAt);
-    // Fixed polls within an interval before the window, inside it, or within a step after it would
-    // find the task still running or tell nothing new: left out. Earlier and later ones stay, so a
-    // prediction far off costs at most what the fixed cadence would.
-    let nextFixed = fixed;
-    while (nextFixed > windowStart - cadence.intervalMs && nextFixed <= windowEnd + step) {
-        nextFixed += cadence.intervalMs;
-    }
-    return nextInWindow === undefined ? nextFixed : Math.min(nextInWindow, nextFixed);
-}
-/** The first time of the fixed cadence after `time`. */
-function nextFixedAfter({ startedAt, initialDelayMs, intervalMs }, time) {
-    const first = startedAt + initialDelayMs;
-    if (time < first)
-        return first;
-    return first + (Math.floor((time - first) / intervalMs) + 1) * intervalMs;
-}
-
-;// CONCATENATED MODULE: ./src/gate/wait-for-task.ts
-
-
-
-/**
- * Waits `initialDelayMs` from the step's start, then polls every `pollingIntervalMs` until the
- * task is SUCCESS, or more closely around its predicted end when `readPreviousProcessingMs` gives
- * the previous analysis's processing time.
- * FAILED and CANCELED fail at once with the server's message; running out of time fails with the
- * last status seen. Never sleeps past the deadline.
- *
- * @example const task = await waitForTask({ fetchTask, clock, startedAt, deadline, initialDelayMs: 3000, pollingIntervalMs: 1000 })
- */
-async function waitForTask(options) {
-    const { clock, deadline, startedAt } = options;
-    const elapsed = () => clock.now() - startedAt;
-    const taskId = oneLine(options.taskId);
-    let last;
-    const timedOut = () => new TimeoutError(`Timed out after ${wait_for_task_seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${wait_for_task_seconds(deadline - startedAt)}).`);
-    // Polls keep a fixed cadence from the step's start (the first at initialDelayMs, then one
-    // every pollingIntervalMs, however long each request took), or gather around a predicted end.
-    const cadence = {
-        startedAt,
-        initialDelayMs: options.initialDelayMs,
-        intervalMs: options.pollingIntervalMs
-    };
-    let previousMs;
-    let asked = false;
-    const askPrevious = () => {
-        if (asked || !options.readPreviousProcessingMs)
-            return;
-        asked = true;
-        // Without it the fixed cadence goes on: a failure changes nothing.
-        options.readPreviousProcessingMs().then((ms) => (previousMs = ms), () => { });
-    };
-    if (options.initialDelayMs > 0)
-        askPrevious();
-    let prediction;
-    let lastPollAt;
-    for (;;) {
-        const pollAt = nextPollAt(cadence, lastPollAt, prediction);
-        await clock.sleep(Math.max(0, Math.min(pollAt, deadline) - clock.now()));
-        if (clock.now() >= deadline)
-            throw timedOut();
-        // The planned time, or later when the sleep ran late: a timer that fires a millisecond early
-        // must not make the same poll twice.
-        lastPollAt = Math.max(pollAt, clock.now());
-        let task;
-        try {
-            task = await options.fetchTask();
-        }
-        catch (error) {
-            // A poll the deadline cut short is a time-out like any other: say the last status seen.
-            if (error instanceof TimeoutError)
-                throw timedOut();
-            throw error;
-        }
-        last = task;
-        options.onPoll?.(task, elapsed());
-        if (task.status === 'SUCCESS') {
-            if (!task.analysisId) {
-                throw new ServerRequestError(`Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check the taskId input.`);
-            }
-            return { ...task, analysisId: task.analysisId };
-        }
-        if (task.status === 'FAILED' || task.status === 'CANCELED') {
-            throw new TaskFailedError(`The analysis task ${taskId} ended ${task.status}${task.errorType ? ` (${oneLine(task.errorType)})` : ''}: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
-        }
-        askPrevious();
-        // The server says how long a task in progress has been processing: with the previous
-        // analysis's time, that predicts its end.
-        if (!prediction &&
-            previousMs !== undefined &&
-            task.status === 'IN_PROGRESS' &&
-            task.executionTimeMs !== undefined) {
-            prediction = predictEnd(lastPollAt, task.executionTimeMs, previousMs);
-            options.onPrediction?.(prediction);
-        }
-    }
-}
-function wait_for_task_seconds(ms) {
-    return `${(ms / 1000).toFixed(1)} s`;
-}
-
+// EXTERNAL MODULE: ./src/gate/wait-for-task.ts + 1 modules
+var wait_for_task = __nccwpck_require__(603);
 ;// CONCATENATED MODULE: ./src/gate/check.ts
 
 
@@ -34118,14 +35312,14 @@ function newIssuesLine(newIssues) {
  * are shown; any other failure says so in one line. The verdict never waits on a retry for this.
  */
 async function withServerMetrics(conditions, client, log) {
-    if (conditions.every(({ metricKey }) => isKnownMetric(metricKey)))
+    if (conditions.every(({ metricKey }) => (0,metrics/* isKnownMetric */.Oi)(metricKey)))
         return conditions;
     let definitions;
     try {
         definitions = await client.getMetrics();
     }
     catch (error) {
-        if (!(error instanceof ServerRequestError && error.status === 403)) {
+        if (!(error instanceof errors/* ServerRequestError */.hP && error.status === 403)) {
             log.info(`Metric names could not be read, so metric keys are shown: ${error.message}`);
         }
         return conditions;
@@ -34146,7 +35340,7 @@ async function waitFor(target, client, settings, { clock, startedAt, log }) {
         const readPreviousProcessingMs = settings.adaptivePolling && projectKey
             ? () => client.getPreviousProcessingMs(projectKey).catch(() => undefined)
             : undefined;
-        return await waitForTask({
+        return await (0,wait_for_task/* waitForTask */.a)({
             taskId: target.taskId,
             fetchTask: () => client.getTask(taskUrl, target.taskId),
             clock,
@@ -34154,9 +35348,9 @@ async function waitFor(target, client, settings, { clock, startedAt, log }) {
             deadline: startedAt + settings.pollingTimeoutMs,
             initialDelayMs: settings.initialDelayMs,
             pollingIntervalMs: settings.pollingIntervalMs,
-            onPoll: (task, elapsedMs) => log.info(`${oneLine(task.status)} after ${wait_for_task_seconds(elapsedMs)}`),
+            onPoll: (task, elapsedMs) => log.info(`${(0,untrusted_text/* oneLine */.TN)(task.status)} after ${(0,wait_for_task/* seconds */.Y)(elapsedMs)}`),
             readPreviousProcessingMs,
-            onPrediction: ({ endsAt, earlyMs, lateMs }) => log.info(`The project's previous analysis predicts the end at about ${wait_for_task_seconds(endsAt - startedAt)}: polling closer together from ${wait_for_task_seconds(endsAt - earlyMs - startedAt)} to ${wait_for_task_seconds(endsAt + lateMs - startedAt)}.`)
+            onPrediction: ({ endsAt, earlyMs, lateMs }) => log.info(`The project's previous analysis predicts the end at about ${(0,wait_for_task/* seconds */.Y)(endsAt - startedAt)}: polling closer together from ${(0,wait_for_task/* seconds */.Y)(endsAt - earlyMs - startedAt)} to ${(0,wait_for_task/* seconds */.Y)(endsAt + lateMs - startedAt)}.`)
         });
     }
     finally {
@@ -34184,7 +35378,7 @@ function toQualityGateStatus(status) {
 function dashboardFor(server, projectKey) {
     if (!projectKey)
         return undefined;
-    return new URL(`dashboard?id=${encodeURIComponent(projectKey)}`, serverBase(server)).href;
+    return new URL(`dashboard?id=${encodeURIComponent(projectKey)}`, (0,origin/* serverBase */.pT)(server)).href;
 }
 
 ;// CONCATENATED MODULE: ./src/gate/targets.ts
@@ -34210,7 +35404,7 @@ const GLOB_CHARACTERS = /[*?[]/;
  */
 async function findTargets(settings, sources) {
     const host = settings.sonarHostUrl;
-    const known = (server) => ({ serverUrl: server, kind: serverKind(server) });
+    const known = (server) => ({ serverUrl: server, kind: (0,server_kind/* serverKind */.CG)(server) });
     const manual = { dashboardUrl: undefined, projectKey: undefined };
     if (host && settings.analysisId) {
         const target = {
@@ -34257,7 +35451,7 @@ function reportTarget(report, host) {
     return {
         wait: 'task',
         serverUrl,
-        kind: serverKind(serverUrl, report),
+        kind: (0,server_kind/* serverKind */.CG)(serverUrl, report),
         taskId: report.ceTaskId,
         taskUrl,
         dashboardUrl: report.dashboardUrl?.href,
@@ -34284,7 +35478,7 @@ async function reportFiles(lines, sources) {
                 files.set(key, file);
         }
         if (files.size > MAX_ANALYSES) {
-            throw new ReportFileError(`scanMetadataReportFile matches more than ${MAX_ANALYSES} report files (${shown(line)} among them): one step checks at most ${MAX_ANALYSES} analyses. Narrow the globs, e.g. services/*/target/sonar/report-task.txt rather than **/report-task.txt, which also finds copies in dependencies.`);
+            throw new errors/* ReportFileError */.tG(`scanMetadataReportFile matches more than ${MAX_ANALYSES} report files (${shown(line)} among them): one step checks at most ${MAX_ANALYSES} analyses. Narrow the globs, e.g. services/*/target/sonar/report-task.txt rather than **/report-task.txt, which also finds copies in dependencies.`);
         }
     }
     // One path that is missing keeps its own message (where scanners write the file); several
@@ -34294,7 +35488,7 @@ async function reportFiles(lines, sources) {
         (lines.length > 1 &&
             !(await Promise.all(found.map((file) => exists(sources.cwd, file)))).some(Boolean));
     if (nothing) {
-        throw new ReportFileError(`No report file matches scanMetadataReportFile: ${lines.map(shown).join(', ')} (relative to ${shown(sources.cwd)}). Run this step after the analyses, in the same job and working directory; scanners write report-task.txt in .scannerwork/, target/sonar/, build/sonar/ or .sonarqube/out/.sonar/.`);
+        throw new errors/* ReportFileError */.tG(`No report file matches scanMetadataReportFile: ${lines.map(shown).join(', ')} (relative to ${shown(sources.cwd)}). Run this step after the analyses, in the same job and working directory; scanners write report-task.txt in .scannerwork/, target/sonar/, build/sonar/ or .sonarqube/out/.sonar/.`);
     }
     return found;
 }
@@ -34304,19 +35498,19 @@ function withoutRepeatedTasks(found, log) {
     return found.filter((entry) => {
         if (!('target' in entry) || entry.target.wait !== 'task')
             return true;
-        const key = `${serverBase(entry.target.serverUrl).href} ${entry.target.taskId}`;
+        const key = `${(0,origin/* serverBase */.pT)(entry.target.serverUrl).href} ${entry.target.taskId}`;
         const first = seen.get(key);
         if (first === undefined) {
             seen.set(key, entry.source);
             return true;
         }
-        log.info(`${shown(entry.source)} is for the same task as ${shown(first)} (${oneLine(entry.target.taskId)}): it is checked once.`);
+        log.info(`${shown(entry.source)} is for the same task as ${shown(first)} (${(0,untrusted_text/* oneLine */.TN)(entry.target.taskId)}): it is checked once.`);
         return false;
     });
 }
 async function exists(cwd, file) {
     try {
-        await (0,promises_namespaceObject.stat)(external_node_path_default().resolve(cwd, file));
+        await (0,promises_.stat)(external_node_path_default().resolve(cwd, file));
         return true;
     }
     catch {
@@ -34324,7 +35518,7 @@ async function exists(cwd, file) {
     }
 }
 function shown(text) {
-    return `"${oneLine(text, QUOTE_LIMITS.long)}"`;
+    return `"${(0,untrusted_text/* oneLine */.TN)(text, untrusted_text/* QUOTE_LIMITS */.gJ.long)}"`;
 }
 
 ;// CONCATENATED MODULE: ./src/gate/check-analyses.ts
@@ -34352,7 +35546,7 @@ async function checkQualityGates(settings, deps) {
         : (target) => locator(analysisBaseDir(target.reportFile, deps.cwd), repoRoot, deps.fileExists);
     const clients = new Map();
     const clientOf = ({ target }) => {
-        const key = serverBase(target.serverUrl).href;
+        const key = (0,origin/* serverBase */.pT)(target.serverUrl).href;
         let client = clients.get(key);
         if (!client) {
             client = clientFor(target, settings, deps);
@@ -34413,7 +35607,7 @@ function groupedLog(log) {
         startGroup: (name) => lines.push(() => log.info(name)),
         endGroup: () => { },
         writeAs(title) {
-            log.startGroup(`Analysis of ${oneLine(title, QUOTE_LIMITS.long)}`);
+            log.startGroup(`Analysis of ${(0,untrusted_text/* oneLine */.TN)(title, untrusted_text/* QUOTE_LIMITS */.gJ.long)}`);
             try {
                 for (const line of lines.splice(0))
                     line();
@@ -34425,676 +35619,13 @@ function groupedLog(log) {
     };
 }
 function quoted(text) {
-    return oneLine(text, QUOTE_LIMITS.long);
+    return (0,untrusted_text/* oneLine */.TN)(text, untrusted_text/* QUOTE_LIMITS */.gJ.long);
 }
 
-;// CONCATENATED MODULE: ./src/gate/outcome.ts
-/**
- * The project key, or else where the analysis came from (its report file): how every
- * destination names the analysis.
- */
-function projectName(outcome) {
-    return (outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? outcome.source;
-}
-/** The verdicts from worst to best: the step's `status` is the worst of its analyses'. */
-const VERDICT_ORDER = ['ERROR', 'WARN', 'NONE', 'OK'];
-/**
- * The worst of the gate statuses (ERROR > WARN > NONE > OK); a status the action does not know
- * counts as NONE; none at all is OK.
- *
- * @example worstStatus(['OK', 'ERROR', 'WARN']) // 'ERROR'
- */
-function worstStatus(statuses) {
-    const rank = (status) => {
-        const index = VERDICT_ORDER.indexOf(status);
-        return index === -1 ? VERDICT_ORDER.indexOf('NONE') : index;
-    };
-    return VERDICT_ORDER[Math.min(VERDICT_ORDER.length - 1, ...statuses.map(rank))] ?? 'OK';
-}
-
-;// CONCATENATED MODULE: ./src/report/analysis-warning.ts
-
-
-// A link as SonarQube writes it in a warning: <a href="https://docs…">the documentation</a>.
-const LINK = /<a\s[^>]*?href="([^"]*)"[^>]*>([^<]*)<\/a>/gi;
-const TAG = /<[^>]*>/g;
-/**
- * A task warning as plain text on one line: its links become "text (address)", any other tag
- * is dropped, the result is cut to 1,000 characters and its control characters are shown as
- * escapes (a line break in it must not start a line of an annotation). The destination (log or
- * summary) escapes it for itself.
- *
- * @example analysisWarningText('see <a href="https://docs.example/x">the docs</a>.')
- * // 'see the docs (https://docs.example/x).'
- */
-function analysisWarningText(warning) {
-    // Cut first: the patterns then run over a bounded text.
-    const text = cut(warning, 2 * QUOTE_LIMITS.long)
-        .replace(LINK, (_, href, words) => `${words} (${address(href)})`)
-        .replace(TAG, '');
-    return oneLine(text, QUOTE_LIMITS.long);
-}
-/** The link's address without credentials, or as written when it is not a full URL. */
-function address(href) {
-    try {
-        return shownUrl(new URL(href));
-    }
-    catch {
-        return href;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/report/evidence-link.ts
-
-/** Issue-count metrics and the issues page's filter that lists what they count. */
-const ISSUE_FILTERS = {
-    violations: {},
-    blocker_violations: { severities: 'BLOCKER' },
-    critical_violations: { severities: 'CRITICAL' },
-    major_violations: { severities: 'MAJOR' },
-    minor_violations: { severities: 'MINOR' },
-    info_violations: { severities: 'INFO' },
-    bugs: { types: 'BUG' },
-    vulnerabilities: { types: 'VULNERABILITY' },
-    code_smells: { types: 'CODE_SMELL' },
-    software_quality_reliability_issues: { impactSoftwareQualities: 'RELIABILITY' },
-    software_quality_security_issues: { impactSoftwareQualities: 'SECURITY' },
-    software_quality_maintainability_issues: { impactSoftwareQualities: 'MAINTAINABILITY' },
-    software_quality_blocker_issues: { impactSeverities: 'BLOCKER' },
-    software_quality_high_issues: { impactSeverities: 'HIGH' }
-};
-/** Hotspot metrics: their page is the security hotspots'. */
-const HOTSPOT_METRICS = new Set([
-    'security_hotspots',
-    'security_hotspots_reviewed',
-    'security_review_rating'
-]);
-/**
- * The address of the condition's evidence, or undefined when the project is unknown.
- *
- * @example evidenceUrl(result, { metricKey: 'new_blocker_violations', … })
- * // 'https://sonar.example.com/project/issues?id=shop&resolved=false&inNewCodePeriod=true&severities=BLOCKER'
- */
-function evidenceUrl(result, condition) {
-    if (!result.projectKey)
-        return undefined;
-    const base = serverBase(new URL(result.serverUrl));
-    const onNewCode = condition.metricKey.startsWith('new_');
-    const metric = onNewCode ? condition.metricKey.slice('new_'.length) : condition.metricKey;
-    const query = new URLSearchParams({ id: result.projectKey });
-    if (result.pullRequest)
-        query.set('pullRequest', result.pullRequest);
-    else if (result.branch)
-        query.set('branch', result.branch);
-    const filter = ISSUE_FILTERS[metric];
-    if (filter) {
-        query.set('resolved', 'false');
-        if (onNewCode)
-            query.set('inNewCodePeriod', 'true');
-        for (const [name, value] of Object.entries(filter))
-            query.set(name, value);
-        return new URL(`project/issues?${query.toString()}`, base).href;
-    }
-    if (HOTSPOT_METRICS.has(metric)) {
-        if (onNewCode)
-            query.set('inNewCodePeriod', 'true');
-        return new URL(`security_hotspots?${query.toString()}`, base).href;
-    }
-    query.set('metric', condition.metricKey);
-    return new URL(`component_measures?${query.toString()}`, base).href;
-}
-
-;// CONCATENATED MODULE: ./src/report/summary-text.ts
-
-/**
- * Why the job summary is HTML. GitHub renders the summary file as Markdown, where any server
- * string could start a heading (after a lone CR), end a code span (a backtick), split a table
- * (a pipe), become a link (`[x](…)`, or a bare `https://…` autolinked) or carry raw HTML. So the
- * summary is written as HTML blocks (`<h2>`, `<p>`, `<table>`), as `@actions/core`'s own
- * `summary.addHeading` and `addTable` do: inside an HTML block GitHub does no Markdown and no
- * autolinking, and such a block ends only at a blank line, which no escaped value can hold. Each
- * server value reaches the summary only through `summaryText`, which also escapes the characters
- * of Markdown's inline syntax (emphasis, code, links, tables), so a value stays inert even if it
- * ever lands in a Markdown paragraph. Punctuation with no meaning mid-line (`. - : / % =`) stays
- * as it is: the summary's source remains readable.
- */
-/**
- * The one gate between server text and the job summary: the value on one line (control
- * characters shown as escapes such as `\r`), cut to `max` characters with an ellipsis, then
- * each of `< > & " ' [ ] ( ) | * _ \` ~ \` written as a decimal character reference
- * (`<` → `&#60;`). Everything else stays as it is.
- *
- * @example summaryText('<img src=x>') // '&#60;img src&#61;x&#62;'
- */
-function summaryText(value, max = QUOTE_LIMITS.short) {
-    return escapeHtml(oneLine(value, max));
-}
-/**
- * The forms secrets take once written through `summaryText` (besides their own), for
- * `redactSecrets`: a token echoed by the server is in the summary escaped.
- */
-function summaryForms(secrets) {
-    return [...secrets, ...secrets.map((secret) => summaryText(secret, Infinity))];
-}
-// HTML's special characters, and Markdown's inline syntax: emphasis, code spans, links, tables.
-const PUNCTUATION = /[&<>"'`[\]()|*_~\\]/g;
-function escapeHtml(text) {
-    return text.replace(PUNCTUATION, (character) => `&#${character.charCodeAt(0)};`);
-}
-
-;// CONCATENATED MODULE: ./src/report/new-issues-block.ts
-/**
- * The "New issues" part of the job summary and the pull-request comment: how many there are by
- * severity, then the first ones, most severe first, each with its file and line (linked to the
- * file at the commit on GitHub when the action knows it) and its rule (linked to the issue on
- * the server's origin). HTML blocks, every server value through `summaryText`.
- */
-
-
-
-const SEVERITY_ICONS = {
-    blocker: '🛑',
-    high: '🔴',
-    medium: '🟠',
-    low: '🟡',
-    info: '🔵'
-};
-/** Room kept for the block's frame and its "… and N more" line. */
-const FRAME_BYTES = 600;
-/**
- * The block for one analysis, within `maxBytes` (UTF-8) and at most `listed` issues; nothing
- * when the issues were not asked for (an unknown project).
- *
- * @example newIssuesBlock(result.newIssues, { heading: 'h3', listed: 20, maxBytes: 100_000 })
- */
-function newIssuesBlock(newIssues, options) {
-    const { heading, listed, maxBytes, fileLink } = options;
-    if (!newIssues)
-        return [];
-    if (!newIssues.read) {
-        return [
-            `<${heading}>New issues</${heading}>`,
-            `<p>${summaryText(newIssues.reason, QUOTE_LIMITS.long)}</p>`
-        ];
-    }
-    const { findings, total } = newIssues;
-    const scope = options.scope ?? scopeWords(newIssues);
-    const title = `<${heading}>New issues: ${total}</${heading}>`;
-    if (total === 0)
-        return [title, `<p>No open issues ${scope}.</p>`];
-    const counts = countBySeverity(findings);
-    const bySeverityWords = SEVERITY_ORDER.filter((severity) => counts[severity] > 0)
-        .map((severity) => `${SEVERITY_ICONS[severity]} ${counts[severity]} ${severity}`)
-        .join(' · ');
-    const head = [title, `<p>Open issues ${scope}: ${bySeverityWords}</p>`];
-    const items = [];
-    let bytes = FRAME_BYTES + head.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
-    for (const finding of bySeverity(findings).slice(0, listed)) {
-        const item = issueItem(finding, fileLink);
-        bytes += Buffer.byteLength(item) + 1;
-        if (bytes > maxBytes)
-            break;
-        items.push(item);
-    }
-    const more = total - items.length;
-    if (more > 0) {
-        items.push(`<li>… and ${more} more: see the server, the SARIF file or the check run</li>`);
-    }
-    return [...head, '<ul>', ...items, '</ul>'];
-}
-function scopeWords(newIssues) {
-    return newIssues.scope.kind === 'pull-request' ? 'in the pull request' : 'in the new code';
-}
-function issueItem(finding, fileLink) {
-    const line = finding.region?.startLine;
-    const place = finding.file ?? finding.serverPath;
-    const placeText = place === undefined ? '' : `${place}${line === undefined ? '' : `:${line}`}`;
-    const link = finding.file !== undefined ? fileLink?.(finding.file, line) : undefined;
-    const where = placeText === ''
-        ? ''
-        : link
-            ? `<a href="${summaryText(link, Infinity)}"><code>${summaryText(placeText, QUOTE_LIMITS.long)}</code></a> `
-            : `<code>${summaryText(placeText, QUOTE_LIMITS.long)}</code> `;
-    const rule = summaryText(finding.ruleName ?? finding.rule);
-    return `<li>${SEVERITY_ICONS[finding.severity]} ${where}${summaryText(finding.message, QUOTE_LIMITS.long)} (<a href="${summaryText(finding.url, Infinity)}">${rule}</a>)</li>`;
-}
-
-;// CONCATENATED MODULE: ./src/report/dashboard-link.ts
-/** Longer addresses are left out rather than cut: a cut address leads nowhere. */
-const MAX_ADDRESS_CHARS = 2000;
-/**
- * The dashboard address as the log, the outputs and the summary may show it, or undefined when
- * it is not an http(s) address (a `javascript:` one, say) or too long to be real. A user name
- * or password in it is removed: no address with credentials is ever shown or linked.
- *
- * @example dashboardAddress('https://u:p@sonar.example.com/dashboard?id=a', 'https://sonar.example.com/')
- * // { href: 'https://sonar.example.com/dashboard?id=a', onServer: true }
- */
-function dashboardAddress(address, serverUrl) {
-    const url = parse(address);
-    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
-        return undefined;
-    url.username = '';
-    url.password = '';
-    if (url.href.length > MAX_ADDRESS_CHARS)
-        return undefined;
-    return { href: url.href, onServer: url.origin === parse(serverUrl)?.origin };
-}
-function parse(address) {
-    if (address === undefined || address.length > MAX_ADDRESS_CHARS)
-        return undefined;
-    try {
-        return new URL(address);
-    }
-    catch {
-        return undefined;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/report/wording.ts
-
-
-/**
- * Words for conditions. Every server value they quote (metric keys, values, comparators,
- * statuses) is one line of at most 200 characters, its control characters shown as escapes: our
- * messages have several lines, and a line break inside a server value must not start one of
- * them. Escaping for the destination is left to its gate (the log's `forTheLog`, the summary's
- * `summaryText`).
- */
-/** A server value quoted in our words: one line, at most 200 characters. */
-const wording_quoted = (value) => oneLine(value, QUOTE_LIMITS.short);
-/** The metric as a person reads it: `new_coverage` → "Coverage on New Code". */
-function metricName(metric) {
-    return describeMetric(metric).name;
-}
-function describeMetric(ref) {
-    const { metricKey, metric: server } = typeof ref === 'string' ? { metricKey: ref, metric: undefined } : ref;
-    const key = wording_quoted(metricKey);
-    const known = KNOWN_METRICS[key];
-    if (known)
-        return known;
-    const base = key.startsWith(NEW_CODE_PREFIX)
-        ? KNOWN_METRICS[key.slice(NEW_CODE_PREFIX.length)]
-        : undefined;
-    if (base)
-        return { name: `${base.name} on New Code`, kind: base.kind };
-    // The server's own name and type, for custom and newer metrics (software quality, MQR...).
-    if (server)
-        return { name: wording_quoted(server.name), kind: KIND_OF_TYPE[server.type] ?? 'text' };
-    if (key.startsWith(NEW_CODE_PREFIX)) {
-        return {
-            name: `${humanize(key.slice(NEW_CODE_PREFIX.length))} on New Code`,
-            kind: guessKind(key)
-        };
-    }
-    return { name: humanize(key), kind: guessKind(key) };
-}
-function guessKind(key) {
-    if (key.endsWith('_rating'))
-        return 'rating';
-    if (key.endsWith('_density') || key.endsWith('_coverage') || key.endsWith('_ratio')) {
-        return 'percent';
-    }
-    return 'count';
-}
-function humanize(key) {
-    const words = key.replace(/_/g, ' ').trim();
-    return words.charAt(0).toUpperCase() + words.slice(1);
-}
-const RATING_LETTERS = ['A', 'B', 'C', 'D', 'E'];
-/** A metric value as a person reads it: rating 3 → "C", 82.5056 → "82.51%". */
-function formatValue(metric, value) {
-    if (value === undefined || value === '')
-        return '–';
-    const number = Number(value);
-    if (!Number.isFinite(number))
-        return wording_quoted(value);
-    switch (describeMetric(metric).kind) {
-        case 'rating':
-            return RATING_LETTERS[Math.round(number) - 1] ?? wording_quoted(value);
-        case 'percent':
-            return `${round(number)}%`;
-        case 'minutes':
-            return formatMinutes(number);
-        case 'milliseconds':
-            return number >= 1000 ? `${round(number / 1000)} s` : `${round(number)} ms`;
-        case 'count':
-            return String(round(number));
-        case 'text':
-            return wording_quoted(value);
-    }
-}
-function round(number) {
-    return Math.round(number * 100) / 100;
-}
-function formatMinutes(total) {
-    const hours = Math.floor(total / 60);
-    const rest = Math.round(total % 60);
-    return hours > 0 ? `${hours} h ${rest} min` : `${rest} min`;
-}
-/** How a comparator reads for a metric: ratings are worse or better, numbers greater or less. */
-function comparatorWords(metric, comparator) {
-    const isRating = describeMetric(metric).kind === 'rating';
-    switch (comparator) {
-        case 'GT':
-            return isRating ? 'worse than' : 'greater than';
-        case 'LT':
-            return isRating ? 'better than' : 'less than';
-        case 'EQ':
-            return 'equal to';
-        case 'NE':
-            return 'not equal to';
-        default:
-            return comparator ? wording_quoted(comparator) : 'compared with';
-    }
-}
-/**
- * One condition in words, e.g. "Coverage on New Code is 82.51% (fails when less than 85%)", or,
- * without a threshold, "Open Issues is 17 (ERROR by the server, which sent no threshold)".
- */
-function describeCondition({ condition }) {
-    const { actualValue, status } = condition;
-    const subject = `${metricName(condition)} is ${formatValue(condition, actualValue)}`;
-    const threshold = thresholdWords(condition);
-    if (threshold === undefined) {
-        return `${subject} (${wording_quoted(status)} by the server, which sent no threshold)`;
-    }
-    return `${subject} (${threshold})`;
-}
-/**
- * The condition's threshold in words: "fails when less than 85%", or, on old servers whose
- * condition only warns, "warns when greater than 3"; undefined when the server sent neither.
- */
-function thresholdWords(condition) {
-    const { comparator, errorThreshold, warningThreshold } = condition;
-    const [verb, threshold] = errorThreshold !== undefined ? ['fails', errorThreshold] : ['warns', warningThreshold];
-    if (threshold === undefined)
-        return undefined;
-    return `${verb} when ${comparatorWords(condition, comparator)} ${formatValue(condition, threshold)}`;
-}
-/**
- * What the server counts as new code, in words: `previous_version` → "since the previous
- * version", `days` 30 → "the last 30 days", `reference_branch` main → "compared with branch
- * main"; the date it starts from follows when the server gives it. Old servers write the modes
- * in capitals (PREVIOUS_VERSION, NUMBER_OF_DAYS...).
- *
- * @example newCodeWords({ mode: 'days', parameter: '30', date: undefined }) // 'the last 30 days'
- */
-function newCodeWords(period) {
-    const parameter = period.parameter ? wording_quoted(period.parameter) : undefined;
-    const words = (() => {
-        switch (period.mode.toLowerCase()) {
-            case 'previous_version':
-                return 'since the previous version';
-            case 'days':
-            case 'number_of_days':
-                return parameter ? `the last ${parameter} days` : 'the last days';
-            case 'date':
-            case 'specific_date':
-                return 'since a date';
-            case 'version':
-                return parameter ? `since version ${parameter}` : 'since a version';
-            case 'reference_branch':
-                return parameter ? `compared with branch ${parameter}` : 'compared with a reference branch';
-            case 'specific_analysis':
-            case 'previous_analysis':
-                return 'since an analysis';
-            default:
-                return wording_quoted(period.mode);
-        }
-    })();
-    return period.date ? `${words} (${wording_quoted(period.date)})` : words;
-}
-const CAYC_WORDS = {
-    compliant: 'compliant',
-    'non-compliant': 'not compliant',
-    'over-compliant': 'compliant, with conditions beyond it'
-};
-/** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
-function caycWords(status) {
-    return CAYC_WORDS[status] ?? wording_quoted(status);
-}
-
-;// CONCATENATED MODULE: ./src/report/summary.ts
-
-
-
-
-
-
-
-
-/**
- * How much the summary and the messages show. GitHub refuses a step summary over 1 MiB: the
- * summary stays within `bytes` (UTF-8) whatever the server sends.
- */
-const SUMMARY_LIMITS = {
-    bytes: 1_000_000,
-    /** Table rows; past them (or past the byte budget) "… and N more conditions". */
-    rows: 100,
-    /** Analysis warnings, in the summary and as annotations. */
-    warnings: 20,
-    /** Failing conditions listed in the failure message. */
-    failuresListed: 20,
-    /** Notices where the rule and the server disagree. */
-    notices: 10,
-    /** The message of a check that could not reach a verdict. */
-    messageChars: 4000,
-    /** New issues listed, most severe first; the rest are counted. */
-    issuesListed: 20
-};
-const HEADLINES = {
-    OK: '✅ Quality Gate passed',
-    WARN: '⚠️ Quality Gate passed with warnings',
-    ERROR: '❌ Quality Gate failed',
-    NONE: '➖ No Quality Gate'
-};
-const STATUS_ICONS = { OK: '✅', WARN: '⚠️', ERROR: '❌' };
-/** Failing conditions first, then warning ones, then the rest, each in the server's order. */
-const STATUS_ORDER = { ERROR: 0, WARN: 1 };
-const isKnownStatus = (status) => status in HEADLINES;
-/**
- * The job summary, as HTML blocks (see summary-text.ts for why): verdict, one table row per
- * condition (failing ones first), the new issues (counts and the first ones), analysis
- * warnings, dashboard link, analysis id and time taken. Every server value goes through `summaryText`; the dashboard is linked only when it is
- * an http(s) address on the server's origin. At most `SUMMARY_LIMITS.bytes` bytes.
- *
- * @example await core.summary.addRaw(renderSummary(result), true).write()
- */
-function renderSummary(result, options = {}) {
-    const { section, maxBytes = SUMMARY_LIMITS.bytes } = options;
-    const [h, sub] = section === undefined ? ['h2', 'h3'] : ['h3', 'h4'];
-    const title = section === undefined ? '' : ` · ${summaryText(section)}`;
-    const head = [
-        `<${h}>${headline(result.status)}${title}</${h}>`,
-        `<p>${about(result)}</p>`,
-        ...gateDetailsBlock(result)
-    ];
-    const tail = [...warningsBlock(result.taskWarnings, sub), ...dashboardBlock(result)];
-    const issues = newIssuesBlock(result.newIssues, {
-        heading: sub,
-        listed: SUMMARY_LIMITS.issuesListed,
-        maxBytes: Math.floor((maxBytes - byteSize([...head, ...tail])) / 3),
-        fileLink: options.fileLink
-    });
-    const table = conditionsBlock(result, maxBytes - byteSize([...head, ...issues, ...tail]));
-    const summary = blocks([...head, ...table, ...issues, ...tail]);
-    // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
-    if (Buffer.byteLength(summary) <= maxBytes)
-        return summary;
-    return blocks([head[0], '<p>The summary is too large to show: see the log.</p>']);
-}
-/**
- * The job summary of a check that could not reach a verdict: the message, line by line, cut to
- * 4,000 characters, every line through `summaryText`.
- */
-function renderFailureSummary(message) {
-    const lines = cut(message, SUMMARY_LIMITS.messageChars).split('\n');
-    const text = lines.map((line) => summaryText(line, SUMMARY_LIMITS.messageChars)).join('<br>');
-    return blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`]);
-}
-/**
- * `Quality Gate Failure` followed by each failing condition in words (the first 20, then how
- * many more): the message the job fails with. The log's gate escapes it.
- */
-function gateFailureMessage(result) {
-    const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR');
-    const where = result.projectKey ? ` for ${oneLine(result.projectKey, QUOTE_LIMITS.short)}` : '';
-    const listed = failing.slice(0, SUMMARY_LIMITS.failuresListed);
-    const lines = listed.map((evaluated) => {
-        const evidence = evidenceUrl(result, evaluated.condition);
-        return `- ${describeCondition(evaluated)}${evidence ? ` (${evidence})` : ''}`;
-    });
-    if (failing.length > listed.length) {
-        lines.push(`- … and ${failing.length - listed.length} more: see the job summary`);
-    }
-    const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl);
-    const link = dashboard ? [`Details: ${dashboard.href}`] : [];
-    return [
-        `Quality Gate Failure${where}: ${failing.length} of ${result.conditions.length} conditions failed.`,
-        ...lines,
-        ...link
-    ].join('\n');
-}
-/**
- * Annotations: task warnings, a WARN, NONE or unknown gate, and conditions where the rule
- * disagrees. Server text is cut here and escaped by the log's gate.
- */
-function annotate(result, log) {
-    const warnings = result.taskWarnings.slice(0, SUMMARY_LIMITS.warnings);
-    for (const warning of warnings)
-        log.warning(`Analysis warning: ${analysisWarningText(warning)}`);
-    if (result.taskWarnings.length > warnings.length) {
-        log.info(`${result.taskWarnings.length - warnings.length} more analysis warnings not shown.`);
-    }
-    if (result.status === 'WARN') {
-        log.warning('Quality Gate passed with warnings (WARN): see the conditions in the job summary.');
-    }
-    else if (result.status === 'NONE') {
-        log.warning('No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful.');
-    }
-    else if (!isKnownStatus(result.status)) {
-        log.warning(`Unknown Quality Gate status "${oneLine(result.status, QUOTE_LIMITS.short)}": only ERROR fails, so the check passes (quality-gate-status NONE).`);
-    }
-    const disagreeing = result.conditions.filter((evaluated) => !evaluated.agreesWithServer);
-    for (const evaluated of disagreeing.slice(0, SUMMARY_LIMITS.notices)) {
-        log.notice(`The server says ${oneLine(evaluated.condition.status, QUOTE_LIMITS.short)} for ${describeCondition(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`);
-    }
-    if (disagreeing.length > SUMMARY_LIMITS.notices) {
-        log.info(`${disagreeing.length - SUMMARY_LIMITS.notices} more conditions where the rule disagrees with the server.`);
-    }
-}
-/** The verdict in words with its icon, e.g. "✅ Quality Gate passed". */
-function headline(status) {
-    return (HEADLINES[status] ?? `❔ Unknown Quality Gate status ${summaryText(status)}: the check passes`);
-}
-function about(result) {
-    const parts = [
-        result.projectKey ? `Project <code>${summaryText(result.projectKey)}</code>` : undefined,
-        result.pullRequest
-            ? `pull request <code>${summaryText(result.pullRequest)}</code>`
-            : result.branch
-                ? `branch <code>${summaryText(result.branch)}</code>${branchKind(result.branchType)}`
-                : undefined,
-        `analysis <code>${summaryText(result.analysisId)}</code>`,
-        result.taskId ? `task <code>${summaryText(result.taskId)}</code>` : undefined,
-        `checked in ${wait_for_task_seconds(result.elapsedMs)}`
-    ];
-    return parts.filter(Boolean).join(' · ');
-}
-/** The branch's type when it says more than "a branch": LONG or SHORT on old servers. */
-function branchKind(branchType) {
-    return branchType && branchType !== 'BRANCH' ? ` (${summaryText(branchType)})` : '';
-}
-/**
- * What the gate reply says beside its conditions: the new code period, Clean as You Code
- * compliance, and conditions the server ignored.
- */
-function gateDetailsBlock(result) {
-    const lines = [
-        result.period ? `New code: ${summaryText(newCodeWords(result.period))}` : undefined,
-        result.caycStatus
-            ? `Clean as You Code: ${summaryText(caycWords(result.caycStatus))}`
-            : undefined,
-        result.ignoredConditions
-            ? 'Some conditions on new code were ignored: the new code has too few lines to judge.'
-            : undefined
-    ].filter((line) => line !== undefined);
-    return lines.length ? [`<p>${lines.join('<br>')}</p>`] : [];
-}
-const TABLE_HEAD = [
-    '<table>',
-    '<thead><tr><th>Metric</th><th>Status</th><th>Actual</th><th>Threshold</th></tr></thead>',
-    '<tbody>'
-];
-const TABLE_END = ['</tbody>', '</table>'];
-/** Room kept for the table's frame and the "… and N more" line. */
-const TABLE_FRAME_BYTES = 1000;
-/** The conditions table: as many rows as `SUMMARY_LIMITS.rows` and `budget` bytes allow. */
-function conditionsBlock(result, budget) {
-    const { conditions } = result;
-    if (conditions.length === 0) {
-        return ['<p>The server returned no conditions for this analysis.</p>'];
-    }
-    const ordered = [...conditions].sort((a, b) => (STATUS_ORDER[a.condition.status] ?? 2) - (STATUS_ORDER[b.condition.status] ?? 2));
-    const rows = [];
-    let bytes = TABLE_FRAME_BYTES;
-    for (const evaluated of ordered.slice(0, SUMMARY_LIMITS.rows)) {
-        const row = tableRow(evaluated, evidenceUrl(result, evaluated.condition));
-        bytes += Buffer.byteLength(row) + 1;
-        if (bytes > budget)
-            break;
-        rows.push(row);
-    }
-    const more = conditions.length - rows.length;
-    const note = more > 0
-        ? [`<p>… and ${more} more conditions: see the dashboard or the conditions output.</p>`]
-        : [];
-    return [...TABLE_HEAD, ...rows, ...TABLE_END, ...note];
-}
-function tableRow({ condition }, evidence) {
-    const { status, actualValue } = condition;
-    const threshold = thresholdWords(condition) ?? 'no threshold sent';
-    const icon = STATUS_ICONS[status];
-    const name = summaryText(metricName(condition));
-    const cells = [
-        evidence ? `<a href="${summaryText(evidence, Infinity)}">${name}</a>` : name,
-        `${icon ? `${icon} ` : ''}${summaryText(status)}`,
-        summaryText(formatValue(condition, actualValue)),
-        summaryText(threshold)
-    ];
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
-}
-function warningsBlock(warnings, heading) {
-    if (warnings.length === 0)
-        return [];
-    const shown = warnings.slice(0, SUMMARY_LIMITS.warnings);
-    const items = shown.map((warning) => `<li>${summaryText(analysisWarningText(warning), QUOTE_LIMITS.long)}</li>`);
-    if (warnings.length > shown.length)
-        items.push(`<li>… and ${warnings.length - shown.length} more</li>`);
-    return [`<${heading}>Analysis warnings</${heading}>`, '<ul>', ...items, '</ul>'];
-}
-/** A link on the server's origin; another http(s) address as text; anything else left out. */
-function dashboardBlock(result) {
-    const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl);
-    if (!dashboard)
-        return [];
-    const address = summaryText(dashboard.href, Infinity);
-    return dashboard.onServer
-        ? [`<p><a href="${address}">See the analysis on the dashboard</a></p>`]
-        : [`<p>Dashboard (not linked: not on the server's origin): <code>${address}</code></p>`];
-}
-/**
- * The blocks one per line, with no blank line between them: one HTML block for GitHub, which
- * ends at the blank line after it.
- */
-function blocks(lines) {
-    return `${lines.join('\n')}\n`;
-}
-function byteSize(lines) {
-    return lines.reduce((total, line) => total + Buffer.byteLength(line) + 1, 0);
-}
-
+// EXTERNAL MODULE: ./src/gate/outcome.ts
+var gate_outcome = __nccwpck_require__(5163);
+// EXTERNAL MODULE: ./src/report/summary.ts + 1 modules
+var report_summary = __nccwpck_require__(1678);
 ;// CONCATENATED MODULE: ./src/report/verdict.ts
 
 
@@ -35107,10 +35638,10 @@ function byteSize(lines) {
  */
 function stepVerdict(outcomes) {
     const results = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result] : []));
-    const failures = results.filter(({ status }) => status === 'ERROR').map(gateFailureMessage);
+    const failures = results.filter(({ status }) => status === 'ERROR').map(report_summary/* gateFailureMessage */.hL);
     const unread = outcomes.filter((outcome) => !outcome.read);
     if (unread.length > 0) {
-        const lines = unread.map((outcome) => `- ${oneLine(projectName(outcome), QUOTE_LIMITS.long)}: ${outcome.message.split('\n')[0]}`);
+        const lines = unread.map((outcome) => `- ${(0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.long)}: ${outcome.message.split('\n')[0]}`);
         const head = `${unread.length} of ${outcomes.length} analyses could not be read: their gates are unknown.`;
         return { kind: 'unread', message: [head, ...lines, ...failures].join('\n') };
     }
@@ -35119,7 +35650,7 @@ function stepVerdict(outcomes) {
     const named = outcomes.length > 1;
     return {
         kind: 'passed',
-        statuses: results.map(({ projectKey, status }) => `${named ? `${oneLine(projectKey ?? '', QUOTE_LIMITS.short)} ` : ''}Quality Gate status: ${oneLine(status, QUOTE_LIMITS.short)}`)
+        statuses: results.map(({ projectKey, status }) => `${named ? `${(0,untrusted_text/* oneLine */.TN)(projectKey ?? '', untrusted_text/* QUOTE_LIMITS */.gJ.short)} ` : ''}Quality Gate status: ${(0,untrusted_text/* oneLine */.TN)(status, untrusted_text/* QUOTE_LIMITS */.gJ.short)}`)
     };
 }
 
@@ -35145,7 +35676,7 @@ const LOG_LIMITS = { lineChars: 4000, messageLines: 100 };
  */
 function runnerLog(core) {
     let secrets = [];
-    const safe = (message) => forTheLog(redactSecrets(message, secrets));
+    const safe = (message) => forTheLog((0,src_secrets/* redactSecrets */.fp)(message, secrets));
     const used = { error: 0, warning: 0, notice: 0 };
     // One error is kept for the failure the step may end with.
     const limit = (level) => ANNOTATION_LIMITS[level] - (level === 'error' ? 1 : 0);
@@ -35171,7 +35702,7 @@ function runnerLog(core) {
         }),
         fail: (message) => core.setFailed(safe(message)),
         // A group's name is one line: its line feeds are shown as `\n`.
-        startGroup: (name) => core.startGroup(logLine(redactSecrets(name, secrets))),
+        startGroup: (name) => core.startGroup(logLine((0,src_secrets/* redactSecrets */.fp)(name, secrets))),
         endGroup: () => core.endGroup(),
         hideSecrets: (more) => {
             more.forEach((secret) => core.setSecret(secret));
@@ -35181,8 +35712,8 @@ function runnerLog(core) {
 }
 /** The annotation's title through the line gate; its file and numbers as the caller checked them. */
 function safeWhere(where, secrets) {
-    const title = where.title === undefined ? undefined : logLine(redactSecrets(where.title, secrets));
-    return { ...where, ...(title === undefined ? {} : { title: cut(title, 200) }) };
+    const title = where.title === undefined ? undefined : logLine((0,src_secrets/* redactSecrets */.fp)(where.title, secrets));
+    return { ...where, ...(title === undefined ? {} : { title: (0,untrusted_text/* cut */.Jj)(title, 200) }) };
 }
 /**
  * The one gate between a message and the runner's log. The message keeps its line feeds (our
@@ -35215,317 +35746,19 @@ function forTheLog(message) {
 function logLine(text) {
     const max = LOG_LIMITS.lineChars;
     // Cut before escaping (a huge line costs nothing more) and after (escapes lengthen it).
-    const visible = cut(text, max)
+    const visible = (0,untrusted_text/* cut */.Jj)(text, max)
         .split('\t')
-        .map((part) => showInvisible(part))
+        .map((part) => (0,untrusted_text/* showInvisible */.jQ)(part))
         .join('\t');
-    return cut(neutraliseCommands(visible), max);
+    return (0,untrusted_text/* cut */.Jj)(neutraliseCommands(visible), max);
 }
 function neutraliseCommands(line) {
     // `\s` is every Unicode white space the runner's TrimStart skips.
     return line.replace(/^(\s*):(?=:)/u, '$1: ').replaceAll('##[', '# #[');
 }
 
-;// CONCATENATED MODULE: ./src/findings/written-size.ts
-/**
- * How many bytes a value takes inside a report written with JSON.stringify(report, null, 2): what
- * the writers count against their size limits before they add an item.
- */
-/**
- * The bytes of `value` as an item of an indented array whose items start `indent` spaces in,
- * with the comma and line break after it.
- *
- * @example writtenBytes({ a: 1 }, 2) // 20: '  {\n    "a": 1\n  },\n'
- */
-function writtenBytes(value, indent) {
-    const text = JSON.stringify(value, null, 2);
-    let lines = 1;
-    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1))
-        lines++;
-    return Buffer.byteLength(text) + indent * lines + 2;
-}
-
-;// CONCATENATED MODULE: ./src/findings/sarif.ts
-/**
- * The new issues as a SARIF 2.1.0 log, the file GitHub code scanning (and any SARIF viewer)
- * reads: one run per analysis, each rule described once per run, each issue a result with its
- * file and region. Written as the OASIS specification and Microsoft's SARIF validator say, within
- * GitHub's upload limits. Every string comes from the server: each is bounded and kept to one
- * line, and the same findings always give the same bytes.
- */
-
-
-
-
-const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
-/**
- * Bounds of the log. GitHub rejects an upload over 10 MB gzipped or with more than 25,000 results
- * in a run; at most 5,000 issues are read per analysis anyway. `bytes` bounds the results of all
- * runs together (and their rules), as written, uncompressed, so the gzipped upload stays under
- * GitHub's limit whatever the server sent: past it, results are left out and each run says how
- * many (`omittedResults`).
- */
-const SARIF_LIMITS = {
-    resultsPerRun: 5_000,
-    bytes: 8_000_000,
-    message: QUOTE_LIMITS.long,
-    text: QUOTE_LIMITS.short,
-    /** A link longer than this (an issue key the server made huge) is left out, never cut. */
-    url: 2_000
-};
-/**
- * GitHub's `security-severity` (a CVSS-like score it turns into critical / high / medium / low:
- * over 9.0 critical, 7.0 to 8.9 high, 4.0 to 6.9 medium, below low), for vulnerabilities only.
- */
-const SECURITY_SEVERITY = {
-    blocker: '9.5',
-    high: '8.0',
-    medium: '5.5',
-    low: '3.0',
-    info: '1.0'
-};
-/** SARIF's result levels: GitHub shows error, warning and note as such. */
-const LEVEL = {
-    blocker: 'error',
-    high: 'error',
-    medium: 'warning',
-    low: 'note',
-    info: 'note'
-};
-const SEVERITY_RANK = { blocker: 0, high: 1, medium: 2, low: 3, info: 4 };
-/**
- * The SARIF log of the analyses' findings.
- *
- * - One run per analysis, its `automationDetails.id` `sonar/<projectKey>/` so GitHub keeps each
- *   project's alerts apart (a project that comes twice gets `sonar/<projectKey>/2` the second time).
- * - A finding that is not located in the checkout (no `file`) is left out and counted: SARIF
- *   allows a result without `locations`, but GitHub code scanning refuses the whole upload when a
- *   single result has none ("locationFromSarifResult: expected at least one location"), and a
- *   location pointing elsewhere than the issue would be wrong.
- * - Each result's `partialFingerprints` is the issue key, so GitHub follows an issue from one
- *   analysis to the next however its line moves.
- * - Pass only analyses whose issues were read (see analysisFindings): a run without results tells
- *   GitHub the project's alerts are fixed. When not all of an analysis's issues were read, its run
- *   says so in `properties` (`newIssues` against `results`), and GitHub closes the alerts of the
- *   ones left out.
- *
- * @example renderSarif(analysisFindings(outcomes), { name: 'SonarQube', informationUri: 'https://www.sonarsource.com/products/sonarqube/' }).json
- */
-function renderSarif(analyses, tool) {
-    const tally = { bytes: SARIF_LIMITS.bytes, results: 0, unlocated: 0, omitted: 0 };
-    const seen = new Map();
-    const runs = analyses.map((analysis) => {
-        const times = (seen.get(analysis.projectKey) ?? 0) + 1;
-        seen.set(analysis.projectKey, times);
-        return sarifRun(analysis, tool, times, tally);
-    });
-    const log = { $schema: SARIF_SCHEMA, version: '2.1.0', runs };
-    return {
-        json: `${JSON.stringify(log, null, 2)}\n`,
-        results: tally.results,
-        unlocated: tally.unlocated,
-        omitted: tally.omitted
-    };
-}
-function sarifRun(analysis, tool, times, tally) {
-    const server = serverWithoutCredentials(analysis.serverUrl);
-    const rules = new Map();
-    const results = [];
-    let omitted = 0;
-    let unlocated = 0;
-    for (const finding of analysis.findings) {
-        if (finding.file === undefined) {
-            unlocated++;
-            continue;
-        }
-        if (results.length >= SARIF_LIMITS.resultsPerRun) {
-            omitted++;
-            continue;
-        }
-        const ruleId = oneLine(finding.rule, SARIF_LIMITS.text);
-        const known = rules.get(ruleId);
-        const entry = known ?? { index: rules.size, finding, securitySeverity: undefined };
-        const result = sarifResult(finding, finding.file, ruleId, entry.index);
-        // A new rule is counted at its largest (with a security severity) when first used.
-        const bytes = writtenBytes(result, RESULT_INDENT) +
-            (known
-                ? 0
-                : writtenBytes(sarifRule(ruleId, { ...entry, securitySeverity: 'blocker' }, server), RULE_INDENT));
-        if (bytes > tally.bytes) {
-            omitted++;
-            continue;
-        }
-        tally.bytes -= bytes;
-        results.push(result);
-        if (finding.type === 'VULNERABILITY') {
-            entry.securitySeverity = worse(entry.securitySeverity, finding.severity);
-        }
-        rules.set(ruleId, entry);
-    }
-    const key = oneLine(analysis.projectKey, SARIF_LIMITS.text);
-    tally.results += results.length;
-    tally.unlocated += unlocated;
-    tally.omitted += omitted;
-    return {
-        tool: {
-            driver: {
-                name: oneLine(tool.name, SARIF_LIMITS.text),
-                informationUri: tool.informationUri,
-                ...(tool.version === undefined
-                    ? {}
-                    : { version: oneLine(tool.version, SARIF_LIMITS.text) }),
-                rules: [...rules].map(([id, entry]) => sarifRule(id, entry, server))
-            }
-        },
-        automationDetails: {
-            id: `sonar/${categoryPart(analysis.projectKey)}/${times > 1 ? times : ''}`
-        },
-        results,
-        properties: {
-            projectKey: key,
-            newIssues: analysis.total,
-            results: results.length,
-            ...(unlocated > 0 ? { unlocatedIssues: unlocated } : {}),
-            ...(omitted > 0 ? { omittedResults: omitted } : {})
-        }
-    };
-}
-function sarifRule(id, { finding, securitySeverity }, server) {
-    const named = oneLine(finding.ruleName ?? finding.rule, SARIF_LIMITS.text);
-    const name = named === '' ? id : named;
-    const helpUri = server && ruleUrl(server, finding.rule);
-    return {
-        id,
-        shortDescription: { text: name },
-        // GitHub wants both (its ingestion rules GH2012); the server's description is not read.
-        fullDescription: { text: name },
-        help: { text: helpUri ? `${name}: ${helpUri}` : name },
-        ...(helpUri ? { helpUri } : {}),
-        ...(securitySeverity
-            ? {
-                properties: {
-                    tags: ['security'],
-                    'security-severity': SECURITY_SEVERITY[securitySeverity]
-                }
-            }
-            : {})
-    };
-}
-function sarifResult(finding, file, ruleId, ruleIndex) {
-    const message = oneLine(finding.message, SARIF_LIMITS.message);
-    const url = sarif_issueUrl(finding.url);
-    const region = finding.region && sarifRegion(finding.region);
-    return {
-        ruleId,
-        ruleIndex,
-        level: LEVEL[finding.severity],
-        message: { text: message === '' ? ruleId : message },
-        locations: [
-            {
-                physicalLocation: {
-                    artifactLocation: { uri: fileUri(file), uriBaseId: '%SRCROOT%' },
-                    ...(region ? { region } : {})
-                }
-            }
-        ],
-        partialFingerprints: { 'sonarIssueKey/v1': oneLine(finding.key, MAX_ID_LENGTH) },
-        ...(url ? { hostedViewerUri: url } : {}),
-        properties: {
-            sonarSeverity: oneLine(finding.severityWord, SARIF_LIMITS.text),
-            ...(finding.type === undefined
-                ? {}
-                : { sonarType: oneLine(finding.type, SARIF_LIMITS.text) }),
-            ...(url ? { sonarIssueUrl: url } : {})
-        }
-    };
-}
-/** Lines always; columns only when both are given and the range is not empty (SARIF §3.30). */
-function sarifRegion(region) {
-    const { startLine, startColumn, endColumn } = region;
-    if (!isCount(startLine))
-        return undefined;
-    const endLine = isCount(region.endLine) && region.endLine >= startLine ? region.endLine : startLine;
-    const columns = isCount(startColumn) && isCount(endColumn) && (endLine > startLine || endColumn > startColumn);
-    return {
-        startLine,
-        endLine,
-        ...(columns ? { startColumn, endColumn } : {})
-    };
-}
-/**
- * The checkout path as a relative URI reference: each segment percent-encoded (a space, `#` or
- * `%` in a file name would otherwise change what the URI names).
- */
-function fileUri(file) {
-    return file.split('/').map(encodeURIComponent).join('/');
-}
-/** The rule's page on the server, e.g. `https://sonar.example.com/coding_rules?open=java%3AS1144&rule_key=java%3AS1144`. */
-function ruleUrl(server, rule) {
-    const key = cut(rule, SARIF_LIMITS.text);
-    const query = new URLSearchParams({ open: key, rule_key: key });
-    return new URL(`coding_rules?${query.toString()}`, serverBase(server)).href;
-}
-/** The issue's link, when it is an http(s) address of bounded length; never with credentials. */
-function sarif_issueUrl(url) {
-    const href = serverWithoutCredentials(url)?.href;
-    return href !== undefined && href.length <= SARIF_LIMITS.url ? href : undefined;
-}
-function serverWithoutCredentials(href) {
-    if (!URL.canParse(href))
-        return undefined;
-    const url = new URL(href);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        return undefined;
-    url.username = '';
-    url.password = '';
-    return url;
-}
-/** A project key as part of a GitHub category, where `/` would end it early. */
-function categoryPart(projectKey) {
-    return cut(projectKey, SARIF_LIMITS.text).replace(/[^\w.:-]/g, '_');
-}
-/** Where results and rules sit in the indented log: `runs[].results[]`, `runs[].tool.driver.rules[]`. */
-const RESULT_INDENT = 8;
-const RULE_INDENT = 12;
-function worse(a, b) {
-    return a !== undefined && SEVERITY_RANK[a] <= SEVERITY_RANK[b] ? a : b;
-}
-const isCount = (value) => value !== undefined && Number.isSafeInteger(value) && value >= 1;
-
-;// CONCATENATED MODULE: ./src/report/analysis-findings.ts
-
-/**
- * The analyses whose gate and new issues were both read, in the order they were checked. An
- * analysis whose issues could not be read is left out rather than written with none: an empty
- * list would tell GitHub or GitLab that its issues were fixed.
- *
- * @example analysisFindings(outcomes).map((analysis) => analysis.projectKey) // ['shop', 'billing']
- */
-function analysisFindings(outcomes) {
-    return outcomes.flatMap((outcome) => {
-        if (!outcome.read)
-            return [];
-        const { projectKey, serverUrl, newIssues } = outcome.result;
-        if (projectKey === undefined || newIssues === undefined || !newIssues.read)
-            return [];
-        return [{ projectKey, serverUrl, findings: newIssues.findings, total: newIssues.total }];
-    });
-}
-/**
- * The analyser as SARIF names it: SonarQube Cloud when every analysis is from it, SonarQube
- * otherwise.
- */
-function sarifTool(outcomes) {
-    const servers = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.serverUrl] : []));
-    const cloud = servers.length > 0 && servers.every((server) => serverKind(new URL(server)).cloud);
-    return cloud
-        ? {
-            name: 'SonarQube Cloud',
-            informationUri: 'https://www.sonarsource.com/products/sonarcloud/'
-        }
-        : { name: 'SonarQube', informationUri: 'https://www.sonarsource.com/products/sonarqube/' };
-}
-
+// EXTERNAL MODULE: ./src/report/dashboard-link.ts
+var dashboard_link = __nccwpck_require__(67);
 ;// CONCATENATED MODULE: ./src/report/outputs.ts
 
 
@@ -35547,7 +35780,7 @@ function analysesOutputs(outcomes) {
         const single = gateOutputs(only.result);
         return { ...single, values: { ...single.values, results } };
     }
-    const worst = worstStatus(outcomes.flatMap((o) => (o.read ? [o.result.status] : [])));
+    const worst = (0,gate_outcome/* worstStatus */.A)(outcomes.flatMap((o) => (o.read ? [o.result.status] : [])));
     return {
         values: {
             status: worst,
@@ -35588,7 +35821,7 @@ function resultsOutput(outcomes, maxBytes = OUTPUT_BYTES, options = {}) {
             qualityGateStatus: result.qualityGateStatus,
             analysisId: outputText(result.analysisId),
             taskId: outputText(result.taskId ?? ''),
-            dashboardUrl: dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
+            dashboardUrl: (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl)?.href ?? '',
             ...(result.newIssues?.read ? { newIssues: result.newIssues.total } : {})
         };
     });
@@ -35619,16 +35852,16 @@ function issuesOutput(findings, maxBytes) {
     let bytes = 2;
     for (const finding of findings) {
         const item = {
-            key: cut(finding.key, QUOTE_LIMITS.short),
-            rule: cut(finding.rule, QUOTE_LIMITS.short),
+            key: (0,untrusted_text/* cut */.Jj)(finding.key, untrusted_text/* QUOTE_LIMITS */.gJ.short),
+            rule: (0,untrusted_text/* cut */.Jj)(finding.rule, untrusted_text/* QUOTE_LIMITS */.gJ.short),
             severity: finding.severity,
             serverSeverity: finding.severityWord,
             type: finding.type,
             file: finding.file,
-            serverPath: finding.serverPath === undefined ? undefined : cut(finding.serverPath, QUOTE_LIMITS.long),
+            serverPath: finding.serverPath === undefined ? undefined : (0,untrusted_text/* cut */.Jj)(finding.serverPath, untrusted_text/* QUOTE_LIMITS */.gJ.long),
             startLine: finding.region?.startLine,
             endLine: finding.region?.endLine,
-            message: cut(finding.message, QUOTE_LIMITS.long),
+            message: (0,untrusted_text/* cut */.Jj)(finding.message, untrusted_text/* QUOTE_LIMITS */.gJ.long),
             url: finding.url
         };
         bytes += Buffer.byteLength(JSON.stringify(item)) + 1;
@@ -35653,7 +35886,7 @@ function gateOutputs(result) {
             'quality-gate-status': result.qualityGateStatus,
             analysisId: outputText(result.analysisId),
             taskId: outputText(result.taskId ?? ''),
-            dashboardUrl: dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
+            dashboardUrl: (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl)?.href ?? '',
             conditions: conditions.json,
             branch: outputText(result.branch ?? ''),
             pullRequest: outputText(result.pullRequest ?? ''),
@@ -35668,7 +35901,7 @@ function newIssuesCount(result) {
 }
 /** A server value as an output: one line (control characters as escapes), at most 1,000 characters. */
 function outputText(value) {
-    return oneLine(value, QUOTE_LIMITS.long);
+    return (0,untrusted_text/* oneLine */.TN)(value, untrusted_text/* QUOTE_LIMITS */.gJ.long);
 }
 /**
  * The `conditions` output: a JSON array of the decoded conditions with the server's key names
@@ -35693,7 +35926,7 @@ function conditionsOutput(conditions, maxBytes = OUTPUT_BYTES) {
 }
 /** The condition with each string cut; JSON.stringify leaves the undefined ones out. */
 function boundedCondition(condition) {
-    const bounded = (value) => value === undefined ? undefined : cut(value, QUOTE_LIMITS.short);
+    const bounded = (value) => value === undefined ? undefined : (0,untrusted_text/* cut */.Jj)(value, untrusted_text/* QUOTE_LIMITS */.gJ.short);
     return {
         status: bounded(condition.status),
         metricKey: bounded(condition.metricKey),
@@ -35705,6 +35938,10 @@ function boundedCondition(condition) {
     };
 }
 
+// EXTERNAL MODULE: ./src/report/summary-text.ts
+var summary_text = __nccwpck_require__(2536);
+// EXTERNAL MODULE: ./src/report/wording.ts
+var wording = __nccwpck_require__(5594);
 ;// CONCATENATED MODULE: ./src/report/overview.ts
 
 
@@ -35733,7 +35970,7 @@ function renderOverviewSummary(outcomes, options = {}) {
     const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []));
     const title = unread > 0
         ? `❌ ${unread} of ${outcomes.length} analyses could not be read`
-        : `${headline(worstStatus(statuses))} (${outcomes.length} analyses)`;
+        : `${(0,report_summary/* headline */.Pl)((0,gate_outcome/* worstStatus */.A)(statuses))} (${outcomes.length} analyses)`;
     const head = [
         `<h2>${title}</h2>`,
         '<table>',
@@ -35743,23 +35980,23 @@ function renderOverviewSummary(outcomes, options = {}) {
         '</tbody>',
         '</table>'
     ];
-    const headBytes = Buffer.byteLength(blocks(head));
-    const share = Math.floor((SUMMARY_LIMITS.bytes - headBytes) / Math.max(1, outcomes.length));
+    const headBytes = Buffer.byteLength((0,report_summary/* blocks */.Bv)(head));
+    const share = Math.floor((report_summary/* SUMMARY_LIMITS */.QF.bytes - headBytes) / Math.max(1, outcomes.length));
     const sections = outcomes.map((outcome) => outcome.read
-        ? renderSummary(outcome.result, {
-            section: projectName(outcome),
+        ? (0,report_summary/* renderSummary */.Br)(outcome.result, {
+            section: (0,gate_outcome/* projectName */.j)(outcome),
             maxBytes: share,
             fileLink: options.fileLink
         })
         : unreadSection(outcome, share));
-    const summary = blocks(head) + sections.join('');
+    const summary = (0,report_summary/* blocks */.Bv)(head) + sections.join('');
     // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
-    if (Buffer.byteLength(summary) <= SUMMARY_LIMITS.bytes)
+    if (Buffer.byteLength(summary) <= report_summary/* SUMMARY_LIMITS */.QF.bytes)
         return summary;
-    return blocks([head[0], '<p>The summary is too large to show: see the log.</p>']);
+    return (0,report_summary/* blocks */.Bv)([head[0], '<p>The summary is too large to show: see the log.</p>']);
 }
 function overviewRow(outcome) {
-    const project = summaryText(projectName(outcome));
+    const project = (0,summary_text/* summaryText */.g)((0,gate_outcome/* projectName */.j)(outcome));
     if (!outcome.read) {
         return `<tr><td>${project}</td><td>❗ not read</td><td>see below</td><td></td></tr>`;
     }
@@ -35767,24 +36004,24 @@ function overviewRow(outcome) {
     const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR');
     const named = failing
         .slice(0, FAILURES_NAMED)
-        .map(({ condition }) => summaryText(metricName(condition)));
+        .map(({ condition }) => (0,summary_text/* summaryText */.g)((0,wording/* metricName */.Kh)(condition)));
     if (failing.length > named.length)
         named.push(`${failing.length - named.length} more`);
-    const verdict = VERDICTS[result.status] ?? `❔ ${summaryText(result.status)} (unknown: passes)`;
-    const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl);
+    const verdict = VERDICTS[result.status] ?? `❔ ${(0,summary_text/* summaryText */.g)(result.status)} (unknown: passes)`;
+    const dashboard = (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl);
     const link = dashboard?.onServer
-        ? `<a href="${summaryText(dashboard.href, Infinity)}">dashboard</a>`
+        ? `<a href="${(0,summary_text/* summaryText */.g)(dashboard.href, Infinity)}">dashboard</a>`
         : '';
     const cells = [project, verdict, named.join(', ') || '–', link];
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
 /** A project that could not be read: its name and the message, line by line. */
 function unreadSection(outcome, maxBytes) {
-    const heading = `<h3>❗ Not read · ${summaryText(projectName(outcome))}</h3>`;
-    const room = Math.max(0, Math.min(SUMMARY_LIMITS.messageChars, Math.floor(maxBytes / 8) - 200));
-    const lines = cut(outcome.message, room).split('\n');
-    const text = lines.map((line) => summaryText(line, room)).join('<br>');
-    return blocks([heading, `<p>${text}</p>`]);
+    const heading = `<h3>❗ Not read · ${(0,summary_text/* summaryText */.g)((0,gate_outcome/* projectName */.j)(outcome))}</h3>`;
+    const room = Math.max(0, Math.min(report_summary/* SUMMARY_LIMITS */.QF.messageChars, Math.floor(maxBytes / 8) - 200));
+    const lines = (0,untrusted_text/* cut */.Jj)(outcome.message, room).split('\n');
+    const text = lines.map((line) => (0,summary_text/* summaryText */.g)(line, room)).join('<br>');
+    return (0,report_summary/* blocks */.Bv)([heading, `<p>${text}</p>`]);
 }
 /**
  * The annotations of every gate read (see `annotate`); with several analyses each message
@@ -35795,11 +36032,11 @@ function annotateAll(outcomes, log) {
         if (!outcome.read)
             continue;
         if (outcomes.length === 1) {
-            annotate(outcome.result, log);
+            (0,report_summary/* annotate */.fz)(outcome.result, log);
             continue;
         }
-        const prefix = `${oneLine(projectName(outcome), QUOTE_LIMITS.short)}: `;
-        annotate(outcome.result, {
+        const prefix = `${(0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.short)}: `;
+        (0,report_summary/* annotate */.fz)(outcome.result, {
             info: (message) => log.info(prefix + message),
             warning: (message) => log.warning(prefix + message),
             notice: (message) => log.notice(prefix + message),
@@ -35873,11 +36110,11 @@ function readSettings(input, env, names = ACTION_INPUTS) {
     const taskId = settings_optionalId('taskId', text('taskId'), named);
     const analysisId = settings_optionalId('analysisId', text('analysisId'), named);
     if (taskId && analysisId) {
-        throw new SettingsError(`${names.kind}s ${named.bare('taskId')} and ${named.bare('analysisId')} are both set: set one of them (${named.bare('analysisId')} skips the task).`);
+        throw new errors/* SettingsError */.GN(`${names.kind}s ${named.bare('taskId')} and ${named.bare('analysisId')} are both set: set one of them (${named.bare('analysisId')} skips the task).`);
     }
     for (const name of ['taskId', 'analysisId']) {
         if ((name === 'taskId' ? taskId : analysisId) && !sonarHostUrl) {
-            throw new SettingsError(`${named.setting(name)} needs the server address: set the ${named.bare('sonarHostUrl')} ${names.kind.toLowerCase()} or the SONAR_HOST_URL environment variable.`);
+            throw new errors/* SettingsError */.GN(`${named.setting(name)} needs the server address: set the ${named.bare('sonarHostUrl')} ${names.kind.toLowerCase()} or the SONAR_HOST_URL environment variable.`);
         }
     }
     const pullRequestComment = settings_boolean(input, 'pullRequestComment', DEFAULTS.pullRequestComment, named);
@@ -35909,7 +36146,7 @@ function optionalFile(value, name, named) {
         return undefined;
     // eslint-disable-next-line no-control-regex
     if (value.length > 1000 || /[\u0000-\u001f\u007f]/.test(value)) {
-        throw new SettingsError(`${named.setting(name)} "${oneLine(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`);
+        throw new errors/* SettingsError */.GN(`${named.setting(name)} "${(0,untrusted_text/* oneLine */.TN)(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`);
     }
     return value;
 }
@@ -35934,12 +36171,12 @@ function reportPatterns(raw, named) {
         .map((line) => line.trim())
         .filter((line) => line !== '');
     if (lines.length > MAX_REPORT_PATTERNS) {
-        throw new SettingsError(`${named.setting('scanMetadataReportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`);
+        throw new errors/* SettingsError */.GN(`${named.setting('scanMetadataReportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`);
     }
     for (const line of lines) {
         const problem = patternProblem(line);
         if (problem) {
-            throw new SettingsError(`${named.setting('scanMetadataReportFile')} has the line "${oneLine(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`);
+            throw new errors/* SettingsError */.GN(`${named.setting('scanMetadataReportFile')} has the line "${(0,untrusted_text/* oneLine */.TN)(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`);
         }
     }
     return lines;
@@ -35964,18 +36201,18 @@ function optionalUrl(value, named) {
         url = new URL(value);
     }
     catch {
-        throw new SettingsError(`${host} "${oneLine(hideCredentials(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`);
+        throw new errors/* SettingsError */.GN(`${host} "${(0,untrusted_text/* oneLine */.TN)((0,untrusted_text/* hideCredentials */.RW)(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`);
     }
     if (url.username || url.password) {
-        throw new SettingsError(`${host} must not contain credentials: pass the token in ${named.orVariable('sonarToken', 'SONAR_TOKEN')}.`);
+        throw new errors/* SettingsError */.GN(`${host} must not contain credentials: pass the token in ${named.orVariable('sonarToken', 'SONAR_TOKEN')}.`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new SettingsError(`${host} must start with https:// or http://, not ${oneLine(url.protocol)}//.`);
+        throw new errors/* SettingsError */.GN(`${host} must start with https:// or http://, not ${(0,untrusted_text/* oneLine */.TN)(url.protocol)}//.`);
     }
     // API paths are appended to the address: a query or fragment would end up in the middle.
     // The value is not quoted: a query is where a token pasted by mistake would be.
     if (/[?#]/.test(url.href)) {
-        throw new SettingsError(`${host} must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.`);
+        throw new errors/* SettingsError */.GN(`${host} must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.`);
     }
     return url;
 }
@@ -35983,19 +36220,19 @@ function optionalCertificate(value, named) {
     if (value === undefined)
         return undefined;
     if (!value.includes('-----BEGIN CERTIFICATE-----')) {
-        throw new SettingsError(`${named.withVariable('sonarRootCert', 'SONAR_ROOT_CERT')} is not a PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (the CA certificate itself, not a file path).`);
+        throw new errors/* SettingsError */.GN(`${named.withVariable('sonarRootCert', 'SONAR_ROOT_CERT')} is not a PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (the CA certificate itself, not a file path).`);
     }
     return value;
 }
 function settings_optionalId(name, value, named) {
     if (value === undefined)
         return undefined;
-    const problem = idProblem(value);
+    const problem = (0,identifier/* idProblem */.l)(value);
     if (problem) {
         const where = name === 'taskId'
             ? 'the ceTaskId of report-task.txt, or the id of the task on the server'
             : "the analysisId of a finished task (the server's api/ce/task answer)";
-        throw new SettingsError(`${named.setting(name)} "${oneLine(value)}" ${problem}: give ${where}.`);
+        throw new errors/* SettingsError */.GN(`${named.setting(name)} "${(0,untrusted_text/* oneLine */.TN)(value)}" ${problem}: give ${where}.`);
     }
     return value;
 }
@@ -36006,7 +36243,7 @@ function integer(input, name, { min }, named) {
     if (raw === '')
         return fallback;
     if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-        throw new SettingsError(`${named.setting(name)} is "${oneLine(raw)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`);
+        throw new errors/* SettingsError */.GN(`${named.setting(name)} is "${(0,untrusted_text/* oneLine */.TN)(raw)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`);
     }
     return Number(raw);
 }
@@ -36018,400 +36255,11 @@ function settings_boolean(input, name, fallback, named) {
         return true;
     if (raw === 'false')
         return false;
-    throw new SettingsError(`${named.setting(name)} is "${oneLine(raw)}": it must be true or false.`);
+    throw new errors/* SettingsError */.GN(`${named.setting(name)} is "${(0,untrusted_text/* oneLine */.TN)(raw)}": it must be true or false.`);
 }
 
-;// CONCATENATED MODULE: ./src/findings/annotations.ts
-
-
-const LEVEL_OF_SEVERITY = {
-    blocker: 'error',
-    high: 'error',
-    medium: 'warning',
-    low: 'notice',
-    info: 'notice'
-};
-/**
- * The most severe findings first, each at its level while that level has room in `left`; when
- * some do not fit, one slot (a notice, else a warning, else an error) is kept for the line that
- * says how many more there are, which the caller writes. `labelOf` names a finding's project
- * in its title (with several analyses).
- *
- * @example planAnnotations(findings, { error: 9, warning: 10, notice: 10 }).annotations.length
- */
-function planAnnotations(findings, left, labelOf = () => undefined) {
-    const room = { ...left };
-    const fitsAll = findings.every((finding) => room[LEVEL_OF_SEVERITY[finding.severity]]-- > 0);
-    const budget = { ...left };
-    if (!fitsAll) {
-        const kept = ['notice', 'warning', 'error'].find((level) => budget[level] > 0);
-        if (kept)
-            budget[kept]--;
-    }
-    const annotations = [];
-    for (const finding of bySeverity(findings)) {
-        const level = LEVEL_OF_SEVERITY[finding.severity];
-        if (budget[level] <= 0)
-            continue;
-        budget[level]--;
-        annotations.push(findingAnnotation(finding, labelOf(finding)));
-    }
-    return { annotations, leftOut: findings.length - annotations.length };
-}
-/**
- * The annotation of one finding: titled with its severity and rule, pointing at its file and
- * lines when the checkout has the file (columns only within one line, as GitHub takes them);
- * otherwise unlocated, its message naming the server's path. The message links the issue.
- */
-function findingAnnotation(finding, label) {
-    const rule = finding.ruleName ? `${finding.ruleName} (${finding.rule})` : finding.rule;
-    const title = `${label ? `${label}: ` : ''}${finding.severityWord} · ${rule}`;
-    const region = finding.region;
-    const where = { title: oneLine(title, QUOTE_LIMITS.short) };
-    let place = '';
-    if (finding.file !== undefined) {
-        where.file = finding.file;
-        if (region) {
-            where.startLine = region.startLine;
-            where.endLine = region.endLine;
-            if (region.startLine === region.endLine && region.startColumn !== undefined) {
-                where.startColumn = region.startColumn;
-                where.endColumn = region.endColumn;
-            }
-        }
-    }
-    else if (finding.serverPath !== undefined) {
-        const line = region ? `:${region.startLine}` : '';
-        place = `${oneLine(finding.serverPath, QUOTE_LIMITS.short)}${line} (not in this checkout): `;
-    }
-    const message = cut(oneLine(finding.message, QUOTE_LIMITS.long), QUOTE_LIMITS.long);
-    return {
-        level: LEVEL_OF_SEVERITY[finding.severity],
-        message: `${place}${message}\n${finding.url}`,
-        where
-    };
-}
-
-;// CONCATENATED MODULE: ./src/action/github-api.ts
-/**
- * GitHub's API as the action's GitHub features use it (the pull-request comment, the issues
- * check run, the lines a pull request changes): the event's pull request, an Octokit whose
- * replies are bounded and whose own messages go through the log, and GitHub's failures in words.
- * `@actions/github` is loaded here only, so a run that uses none of them never loads it.
- */
-
-
-/** The events whose pull request the action knows. */
-const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
-const GITHUB_API_LIMITS = {
-    /** The event payload file (GitHub caps webhook payloads at 25 MB). */
-    eventFileBytes: 25 * 1024 * 1024,
-    /** One reply of the API (100 comments of 65,536 characters, JSON-escaped, fit). */
-    replyBytes: 64 * 1024 * 1024
-};
-const DEFAULT_API_URL = 'https://api.github.com';
-/**
- * The pull request of a `pull_request` or `pull_request_target` event, from the event file, and
- * the repository from GITHUB_REPOSITORY; or why it cannot be known, in words.
- */
-async function eventPullRequest(env) {
-    const repository = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
-    if (!repository) {
-        return {
-            problem: `GITHUB_REPOSITORY is not owner/name (${oneLine(env['GITHUB_REPOSITORY'] ?? '')})`
-        };
-    }
-    const path = env['GITHUB_EVENT_PATH'];
-    if (!path)
-        return { problem: 'GITHUB_EVENT_PATH is not set, so the pull request is unknown' };
-    let payload;
-    try {
-        payload = JSON.parse(await readBounded(path, GITHUB_API_LIMITS.eventFileBytes));
-    }
-    catch (error) {
-        return { problem: `the event file could not be read: ${quote(error)}` };
-    }
-    const pull = payload
-        ?.pull_request;
-    const number = pull?.number;
-    const sha = pull?.head?.sha;
-    if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) {
-        return { problem: 'the event file names no pull request number' };
-    }
-    if (typeof sha !== 'string' || !isCommitSha(sha)) {
-        return { problem: 'the event file names no head commit' };
-    }
-    return {
-        pullRequest: {
-            owner: repository[1],
-            repo: repository[2],
-            issue_number: number,
-            headSha: sha
-        }
-    };
-}
-/** A full commit id: 40 hex digits (SHA-1) or 64 (SHA-256). */
-function isCommitSha(text) {
-    return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(text);
-}
-/** The API's address without a trailing slash, or undefined when it is not http(s). */
-function apiBase(value) {
-    const text = value?.trim() || DEFAULT_API_URL;
-    try {
-        const url = new URL(text);
-        if (url.protocol !== 'https:' && url.protocol !== 'http:')
-            return undefined;
-        if (url.username || url.password)
-            return undefined;
-        return url.href.replace(/\/+$/, '');
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * `@actions/github`'s Octokit, loaded only now, with replies bounded in size and its own
- * warnings written to the log as information. `fetch` is the tests'; by default
- * `@actions/github`'s, which honours proxies.
- */
-async function connect(token, baseUrl, { log, fetch: given }) {
-    const [{ getOctokit }, { defaults }] = await Promise.all([
-        Promise.all(/* import() */[__nccwpck_require__.e(665), __nccwpck_require__.e(351)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1351)),
-        __nccwpck_require__.e(/* import() */ 665).then(__nccwpck_require__.bind(__nccwpck_require__, 8665))
-    ]);
-    const fetch = given ?? defaults.request?.fetch ?? globalThis.fetch;
-    const quiet = {
-        debug: () => { },
-        info: () => { },
-        warn: (message) => log.info(`GitHub's API: ${oneLine(message, QUOTE_LIMITS.long)}`),
-        error: (message) => log.info(`GitHub's API: ${oneLine(message, QUOTE_LIMITS.long)}`)
-    };
-    return getOctokit(token, {
-        baseUrl,
-        log: quiet,
-        request: { fetch: boundedFetch(fetch, GITHUB_API_LIMITS.replyBytes), log: quiet }
-    });
-}
-/** A fetch whose replies fail once their body passes `maxBytes`. */
-function boundedFetch(fetch, maxBytes) {
-    return async (input, init) => {
-        const response = await fetch(input, init);
-        if (!response.body)
-            return response;
-        if (Number(response.headers.get('content-length')) > maxBytes) {
-            await response.body.cancel();
-            throw new Error(`GitHub's API replied with more than ${maxBytes} bytes`);
-        }
-        let bytes = 0;
-        const body = response.body.pipeThrough(new TransformStream({
-            transform(chunk, controller) {
-                bytes += chunk.byteLength;
-                if (bytes > maxBytes) {
-                    controller.error(new Error(`GitHub's API replied with more than ${maxBytes} bytes`));
-                }
-                else {
-                    controller.enqueue(chunk);
-                }
-            }
-        }));
-        const bounded = new Response(body, {
-            status: response.status,
-            statusText: response.statusText,
-            headers: response.headers
-        });
-        Object.defineProperty(bounded, 'url', { value: response.url });
-        return bounded;
-    };
-}
-/** The file as UTF-8, or an error when it holds more than `maxBytes`. */
-async function readBounded(path, maxBytes) {
-    const chunks = [];
-    let bytes = 0;
-    // One byte past the limit tells a file of exactly the limit from a larger one.
-    for await (const chunk of (0,external_node_fs_namespaceObject.createReadStream)(path, { end: maxBytes })) {
-        chunks.push(chunk);
-        bytes += chunk.length;
-    }
-    if (bytes > maxBytes)
-        throw new Error(`it is larger than ${maxBytes} bytes`);
-    return Buffer.concat(chunks).toString('utf8');
-}
-/** A 403 or 404 from GitHub: the token may not write (or see) what was asked. */
-function isRefusal(error) {
-    const status = statusOf(error);
-    return (status === 403 || status === 404) && !isRateLimit(error);
-}
-function isRateLimit(error) {
-    const status = statusOf(error);
-    const headers = error.response?.headers;
-    return ((status === 403 || status === 429) &&
-        (headers?.['x-ratelimit-remaining'] === '0' || /rate limit/i.test(messageOf(error))));
-}
-/** What GitHub said, or that it did not reply: Octokit gives a request with no reply status 500 too. */
-function githubSaid(error) {
-    const replied = typeof error?.response === 'object';
-    return replied
-        ? `GitHub said: ${statusOf(error)} ${quote(error)}`
-        : `no reply from GitHub's API: ${quote(error)}`;
-}
-function statusOf(error) {
-    const status = error?.status;
-    return typeof status === 'number' ? status : undefined;
-}
-function messageOf(error) {
-    return error instanceof Error ? error.message : String(error);
-}
-/** An error's message fit to quote: one line, cut. The log's gate escapes it. */
-function quote(error) {
-    return oneLine(cut(messageOf(error), QUOTE_LIMITS.long), QUOTE_LIMITS.long);
-}
-
-;// CONCATENATED MODULE: ./src/action/check-run.ts
-
-
-
-
-
-
-
-
-
-/**
- * The check run's bounds: GitHub takes 50 annotations per request; the action sends at most
- * 1,000 per project (20 requests), and keeps the summary under GitHub's 65,535 characters.
- */
-const CHECK_RUN_LIMITS = {
-    annotations: 1000,
-    perRequest: 50,
-    summaryChars: 60_000,
-    issuesListed: 50,
-    totalMs: 120_000
-};
-const CHECK_LEVEL = { error: 'failure', warning: 'warning', notice: 'notice' };
-/**
- * One completed check run per project, "Sonar issues: <project>", on the commit analysed (the
- * pull request's head, not the merge commit), carrying every located new issue as an annotation
- * (up to CHECK_RUN_LIMITS.annotations, 50 a request), concluded `failure` when the gate failed
- * and `neutral` otherwise. Never throws: a token that may not create check runs (a fork's, or
- * without `checks: write`) is one warning.
- *
- * @example await createCheckRuns(outcomes, { github, token, env: process.env, log, secrets })
- */
-async function createCheckRuns(outcomes, options) {
-    const { github, token, log } = options;
-    const hidden = [...options.secrets, ...(token ? [token] : [])];
-    const warn = (message) => log.warning(redactSecrets(message, hidden));
-    const readOnes = outcomes.filter((outcome) => outcome.read && outcome.result.newIssues?.read === true);
-    if (readOnes.length === 0)
-        return;
-    const base = apiBase(options.env['GITHUB_API_URL']);
-    if (!token || !github.repository || !github.headSha || !base) {
-        warn(`No issues check run was created: ${!token ? 'no GitHub token (leave githubToken at its default)' : !github.repository ? 'GITHUB_REPOSITORY is not owner/name' : !github.headSha ? 'the commit analysed is unknown (GITHUB_SHA)' : 'GITHUB_API_URL is not an http(s) address'}.`);
-        return;
-    }
-    const octokit = await connect(token, base, options);
-    const signal = AbortSignal.timeout(CHECK_RUN_LIMITS.totalMs);
-    const forms = summaryForms(hidden);
-    for (const outcome of readOnes) {
-        const name = `Sonar issues: ${oneLine(projectName(outcome), 80)}`;
-        try {
-            const sent = await publish(octokit, outcome, { ...options, name, signal, forms });
-            log.info(`Created the check run "${name}" with ${sent} annotations.`);
-        }
-        catch (error) {
-            if (isRefusal(error)) {
-                warn([
-                    `The GitHub token may not create check runs (${githubSaid(error)}): the issues check run is left out.`,
-                    'Grant the job `permissions: checks: write`. Pull requests from forks get a read-only token whatever the workflow asks.'
-                ].join('\n'));
-                return;
-            }
-            warn(`Could not create the check run "${name}" (${githubSaid(error)}). The job goes on without it.`);
-        }
-    }
-}
-async function publish(octokit, outcome, context) {
-    const { result } = outcome;
-    const newIssues = result.newIssues;
-    const { owner, repo } = context.github.repository;
-    const located = bySeverity(newIssues.findings).filter((finding) => finding.file !== undefined);
-    const annotations = located.slice(0, CHECK_RUN_LIMITS.annotations).map(checkAnnotation);
-    const clean = (text) => redactSecrets(text, context.forms);
-    const output = (batch) => ({
-        title: clean(cut(`${newIssues.total} new ${newIssues.total === 1 ? 'issue' : 'issues'}`, 255)),
-        summary: clean(summary(outcome, located.length, annotations.length, context)),
-        annotations: batch
-    });
-    const batches = [];
-    for (let at = 0; at < annotations.length; at += CHECK_RUN_LIMITS.perRequest) {
-        batches.push(annotations.slice(at, at + CHECK_RUN_LIMITS.perRequest));
-    }
-    const { data } = await octokit.rest.checks.create({
-        owner,
-        repo,
-        name: context.name,
-        head_sha: context.github.headSha,
-        status: 'completed',
-        conclusion: result.status === 'ERROR' ? 'failure' : 'neutral',
-        output: output(batches[0] ?? []),
-        request: { signal: context.signal }
-    });
-    const id = data?.id;
-    if (typeof id !== 'number')
-        return batches[0]?.length ?? 0;
-    for (const batch of batches.slice(1)) {
-        await octokit.rest.checks.update({
-            owner,
-            repo,
-            check_run_id: id,
-            output: output(batch),
-            request: { signal: context.signal }
-        });
-    }
-    return annotations.length;
-}
-/** The check run's annotation of a located finding (see findingAnnotation for the words). */
-function checkAnnotation(finding) {
-    const { message, where } = findingAnnotation(finding);
-    const region = finding.region;
-    const oneLineRegion = region && region.startLine === region.endLine;
-    return {
-        path: finding.file,
-        start_line: region?.startLine ?? 1,
-        end_line: region?.endLine ?? 1,
-        ...(oneLineRegion && region.startColumn !== undefined && region.endColumn !== undefined
-            ? { start_column: region.startColumn, end_column: region.endColumn }
-            : {}),
-        annotation_level: CHECK_LEVEL[LEVEL_OF_SEVERITY[finding.severity]],
-        title: cut(where.title ?? finding.rule, 255),
-        message: cut(message, QUOTE_LIMITS.long + 500)
-    };
-}
-/** The verdict, the counts and the first issues (those without a file among them), as HTML. */
-function summary(outcome, located, annotated, context) {
-    const { result } = outcome;
-    const newIssues = result.newIssues;
-    const notes = [
-        annotated < located
-            ? `<p>${located - annotated} more located issues are not annotated: a check run carries at most ${CHECK_RUN_LIMITS.annotations}.</p>`
-            : undefined,
-        newIssues.findings.length > located
-            ? `<p>${newIssues.findings.length - located} issues have no file in this checkout, so no annotation: they are listed here.</p>`
-            : undefined
-    ].filter((note) => note !== undefined);
-    const gate = `<p>Quality Gate: ${result.status === 'ERROR' ? '❌ failed' : '✅ passed'} (${oneLine(result.status, 40)}).</p>`;
-    return blocks([
-        gate,
-        ...notes,
-        ...newIssuesBlock(newIssues, {
-            heading: 'h3',
-            listed: CHECK_RUN_LIMITS.issuesListed,
-            maxBytes: CHECK_RUN_LIMITS.summaryChars - 2000,
-            fileLink: context.github.fileLink
-        })
-    ]);
-}
-
+// EXTERNAL MODULE: ./src/action/github-api.ts
+var github_api = __nccwpck_require__(2334);
 ;// CONCATENATED MODULE: ./src/action/github-context.ts
 
 /**
@@ -36422,10 +36270,10 @@ function summary(outcome, located, annotated, context) {
  */
 async function githubContext(env) {
     const event = env['GITHUB_EVENT_NAME'] ?? '';
-    const found = PULL_REQUEST_EVENTS.includes(event) ? await eventPullRequest(env) : undefined;
+    const found = github_api/* PULL_REQUEST_EVENTS */.m_.includes(event) ? await (0,github_api/* eventPullRequest */.Z)(env) : undefined;
     const pullRequest = found && 'pullRequest' in found ? found.pullRequest : undefined;
     const sha = env['GITHUB_SHA'] ?? '';
-    const headSha = pullRequest?.headSha ?? (isCommitSha(sha) ? sha : undefined);
+    const headSha = pullRequest?.headSha ?? ((0,github_api/* isCommitSha */._$)(sha) ? sha : undefined);
     const name = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
     const repository = name ? { owner: name[1], repo: name[2] } : undefined;
     const server = webBase(env['GITHUB_SERVER_URL']);
@@ -36457,6 +36305,8 @@ function webBase(value) {
     }
 }
 
+// EXTERNAL MODULE: ./src/findings/annotations.ts
+var annotations = __nccwpck_require__(4808);
 ;// CONCATENATED MODULE: ./src/action/issue-annotations.ts
 
 
@@ -36475,14 +36325,14 @@ function annotateNewIssues(outcomes, log, { checkRun }) {
     for (const outcome of outcomes) {
         if (!outcome.read || !outcome.result.newIssues?.read)
             continue;
-        const label = several ? cut(projectName(outcome), QUOTE_LIMITS.short) : undefined;
+        const label = several ? (0,untrusted_text/* cut */.Jj)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.short) : undefined;
         for (const finding of outcome.result.newIssues.findings)
             findings.push({ finding, label });
     }
     if (findings.length === 0)
         return;
     const labels = new Map(findings.map(({ finding, label }) => [finding, label]));
-    const plan = planAnnotations(findings.map(({ finding }) => finding), log.annotationsLeft(), (finding) => labels.get(finding));
+    const plan = (0,annotations/* planAnnotations */.mc)(findings.map(({ finding }) => finding), log.annotationsLeft(), (finding) => labels.get(finding));
     for (const { level, message, where } of plan.annotations)
         log.annotate(level, message, where);
     const unread = outcomes.reduce((more, outcome) => more +
@@ -36509,7 +36359,7 @@ function annotateNewIssues(outcomes, log, { checkRun }) {
  * @example outputFileProblem('/tmp/out', error) // "The runner's output file (GITHUB_OUTPUT) could not be written: /tmp/out does not exist. …"
  */
 function outputFileProblem(file, error) {
-    const shown = oneLine(file, QUOTE_LIMITS.long);
+    const shown = (0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long);
     return [
         `The runner's output file (GITHUB_OUTPUT) could not be written: ${shown} ${whatIsWrong(file, error)}.`,
         'The runner creates it for each step: check that no earlier step removed or replaced it and that the workflow does not set GITHUB_OUTPUT itself.'
@@ -36518,7 +36368,7 @@ function outputFileProblem(file, error) {
 function whatIsWrong(file, error) {
     const code = error?.code;
     try {
-        if ((0,external_node_fs_namespaceObject.statSync)(file).isDirectory())
+        if ((0,external_node_fs_.statSync)(file).isDirectory())
             return 'is a directory';
     }
     catch (statError) {
@@ -36529,9 +36379,13 @@ function whatIsWrong(file, error) {
         return 'may not be written (permission denied)';
     }
     const message = error instanceof Error ? error.message : String(error);
-    return `could not be appended to (${oneLine(message, QUOTE_LIMITS.short)})`;
+    return `could not be appended to (${(0,untrusted_text/* oneLine */.TN)(message, untrusted_text/* QUOTE_LIMITS */.gJ.short)})`;
 }
 
+// EXTERNAL MODULE: ./src/report/evidence-link.ts
+var evidence_link = __nccwpck_require__(3398);
+// EXTERNAL MODULE: ./src/report/new-issues-block.ts
+var new_issues_block = __nccwpck_require__(9437);
 ;// CONCATENATED MODULE: ./src/report/pull-request-comment-body.ts
 
 
@@ -36562,7 +36416,7 @@ const COMMENT_LIMITS = {
     /** New issues listed, most severe first. */
     issues: 10,
     /** Characters of the project key or source the marker names. */
-    markerKeyChars: QUOTE_LIMITS.long
+    markerKeyChars: untrusted_text/* QUOTE_LIMITS */.gJ.long
 };
 const MARKER_PREFIX = '<!-- sonar-quality-gate: ';
 const MARKER_SUFFIX = ' -->';
@@ -36575,7 +36429,7 @@ const MARKER_SUFFIX = ' -->';
  * @example commentMarker('my project') // '<!-- sonar-quality-gate: my%20project -->'
  */
 function commentMarker(projectKey) {
-    const key = wellFormed(cut(projectKey, COMMENT_LIMITS.markerKeyChars));
+    const key = wellFormed((0,untrusted_text/* cut */.Jj)(projectKey, COMMENT_LIMITS.markerKeyChars));
     return `${MARKER_PREFIX}${encodeURIComponent(key)}${MARKER_SUFFIX}`;
 }
 /**
@@ -36583,7 +36437,7 @@ function commentMarker(projectKey) {
  * (the report file, the taskId or analysisId input), as the job summary names it.
  */
 function outcomeMarker(outcome) {
-    return commentMarker(projectName(outcome));
+    return commentMarker((0,gate_outcome/* projectName */.j)(outcome));
 }
 /**
  * The marker a comment's body carries: its first line when that is a marker, as commentBody
@@ -36618,12 +36472,12 @@ function carriesMarker(body, marker) {
 function commentBody(outcome, commitSha, options = {}) {
     const { maxChars = COMMENT_LIMITS.chars } = options;
     const marker = outcomeMarker(outcome);
-    const project = `<code>${summaryText(projectName(outcome))}</code>`;
-    const commit = `commit <code>${summaryText(shortSha(commitSha))}</code>`;
+    const project = `<code>${(0,summary_text/* summaryText */.g)((0,gate_outcome/* projectName */.j)(outcome))}</code>`;
+    const commit = `commit <code>${(0,summary_text/* summaryText */.g)(shortSha(commitSha))}</code>`;
     if (!outcome.read) {
         const heading = `<h3>❗ Quality Gate could not be read · ${project}</h3>`;
-        const lines = cut(outcome.message, SUMMARY_LIMITS.messageChars).split('\n');
-        const message = lines.map((line) => summaryText(line, SUMMARY_LIMITS.messageChars));
+        const lines = (0,untrusted_text/* cut */.Jj)(outcome.message, report_summary/* SUMMARY_LIMITS */.QF.messageChars).split('\n');
+        const message = lines.map((line) => (0,summary_text/* summaryText */.g)(line, report_summary/* SUMMARY_LIMITS */.QF.messageChars));
         return bounded([marker, heading, `<p>${message.join('<br>')}</p>`, `<p>For ${commit}</p>`], {
             marker,
             heading,
@@ -36631,12 +36485,12 @@ function commentBody(outcome, commitSha, options = {}) {
         });
     }
     const { result } = outcome;
-    const heading = `<h3>${headline(result.status)} · ${project}</h3>`;
-    const facts = [`For ${commit}`, `analysis <code>${summaryText(result.analysisId)}</code>`];
+    const heading = `<h3>${(0,report_summary/* headline */.Pl)(result.status)} · ${project}</h3>`;
+    const facts = [`For ${commit}`, `analysis <code>${(0,summary_text/* summaryText */.g)(result.analysisId)}</code>`];
     const tail = [`<p>${[...facts, ...dashboardLink(result)].join(' · ')}</p>`];
     const head = [marker, heading, conditionsIntro(result.conditions)];
     // Bytes bound characters from above: the issues keep within a third of what is left.
-    const issues = newIssuesBlock(result.newIssues, {
+    const issues = (0,new_issues_block/* newIssuesBlock */.Q)(result.newIssues, {
         heading: 'h4',
         listed: COMMENT_LIMITS.issues,
         maxBytes: Math.floor((maxChars - pull_request_comment_body_length([...head, ...tail])) / 3),
@@ -36678,9 +36532,9 @@ function conditionsList(result, budget) {
     let chars = LIST_FRAME_CHARS;
     for (const evaluated of all.slice(0, COMMENT_LIMITS.conditions)) {
         const icon = LISTED_ICONS[evaluated.condition.status] ?? '';
-        const words = summaryText(describeCondition(evaluated), QUOTE_LIMITS.long);
-        const evidence = evidenceUrl(result, evaluated.condition);
-        const item = `<li>${icon} ${evidence ? `<a href="${summaryText(evidence, Infinity)}">${words}</a>` : words}</li>`;
+        const words = (0,summary_text/* summaryText */.g)((0,wording/* describeCondition */.pu)(evaluated), untrusted_text/* QUOTE_LIMITS */.gJ.long);
+        const evidence = (0,evidence_link/* evidenceUrl */.j)(result, evaluated.condition);
+        const item = `<li>${icon} ${evidence ? `<a href="${(0,summary_text/* summaryText */.g)(evidence, Infinity)}">${words}</a>` : words}</li>`;
         chars += item.length + 1;
         if (chars > budget)
             break;
@@ -36693,10 +36547,10 @@ function conditionsList(result, budget) {
 }
 /** A link on the server's origin; another http(s) address as text; anything else left out. */
 function dashboardLink(result) {
-    const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl);
+    const dashboard = (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl);
     if (!dashboard)
         return [];
-    const address = summaryText(dashboard.href, Infinity);
+    const address = (0,summary_text/* summaryText */.g)(dashboard.href, Infinity);
     return dashboard.onServer
         ? [`<a href="${address}">See the analysis on the dashboard</a>`]
         : [`dashboard (not linked: not on the server's origin) <code>${address}</code>`];
@@ -36710,10 +36564,10 @@ function shortSha(sha) {
  * this keeps the limit a guarantee, not a sum to trust), the marker and heading alone.
  */
 function bounded(lines, fallback) {
-    const body = blocks(lines);
+    const body = (0,report_summary/* blocks */.Bv)(lines);
     if (body.length <= fallback.maxChars)
         return body;
-    return blocks([
+    return (0,report_summary/* blocks */.Bv)([
         fallback.marker,
         fallback.heading,
         '<p>The verdict is too large to show here: see the job summary.</p>'
@@ -36736,7 +36590,7 @@ function wellFormed(text) {
 
 /** How much of GitHub's replies and the runner's event file the comment reads, and how long. */
 const COMMENT_API_LIMITS = {
-    ...GITHUB_API_LIMITS,
+    ...github_api/* GITHUB_API_LIMITS */.S3,
     /** Pages of comments searched for the marker, 100 comments each. */
     pages: 30,
     perPage: 100,
@@ -36756,26 +36610,26 @@ const COMMENT_API_LIMITS = {
 async function commentOnPullRequest(outcomes, options) {
     const { token, log } = options;
     const hidden = [...options.secrets, ...(token ? [token] : [])];
-    const say = (message) => redactSecrets(message, hidden);
+    const say = (message) => (0,src_secrets/* redactSecrets */.fp)(message, hidden);
     try {
         await comment(outcomes, options, (message) => log.warning(say(message)));
     }
     catch (error) {
-        log.warning(say(`The pull request was not commented on: ${quote(error)}. The job goes on without it.`));
+        log.warning(say(`The pull request was not commented on: ${(0,github_api/* quote */.hD)(error)}. The job goes on without it.`));
     }
 }
 async function comment(outcomes, options, warn) {
     const { env, log, token } = options;
     const event = env['GITHUB_EVENT_NAME'] ?? '';
-    if (!PULL_REQUEST_EVENTS.includes(event)) {
-        log.info(`The pullRequestComment input does nothing on ${event ? `${oneLine(event)} events` : 'this event'}: it comments on pull_request and pull_request_target events only.`);
+    if (!github_api/* PULL_REQUEST_EVENTS */.m_.includes(event)) {
+        log.info(`The pullRequestComment input does nothing on ${event ? `${(0,untrusted_text/* oneLine */.TN)(event)} events` : 'this event'}: it comments on pull_request and pull_request_target events only.`);
         return;
     }
     if (!token) {
         warn('The pull request was not commented on: no GitHub token. Leave the githubToken input at its default (the job’s token, github.token) or set it to a token that may write pull requests.');
         return;
     }
-    const found = await eventPullRequest(env);
+    const found = await (0,github_api/* eventPullRequest */.Z)(env);
     if ('problem' in found) {
         warn(`The pull request was not commented on: ${found.problem}.`);
         return;
@@ -36783,16 +36637,16 @@ async function comment(outcomes, options, warn) {
     const target = found.pullRequest;
     if (outcomes.length === 0)
         return;
-    const apiUrl = apiBase(env['GITHUB_API_URL']);
+    const apiUrl = (0,github_api/* apiBase */.av)(env['GITHUB_API_URL']);
     if (!apiUrl) {
-        warn(`The pull request was not commented on: GITHUB_API_URL is not an http(s) address (${oneLine(env['GITHUB_API_URL'] ?? '')}).`);
+        warn(`The pull request was not commented on: GITHUB_API_URL is not an http(s) address (${(0,untrusted_text/* oneLine */.TN)(env['GITHUB_API_URL'] ?? '')}).`);
         return;
     }
-    const octokit = await connect(token, apiUrl, options);
+    const octokit = await (0,github_api/* connect */.Ng)(token, apiUrl, options);
     const signal = AbortSignal.timeout(COMMENT_API_LIMITS.totalMs);
     // Every form of both tokens, as written and as the comment escapes it, is removed.
-    const forms = summaryForms([...options.secrets, token]);
-    const markerFor = (outcome) => redactSecrets(outcomeMarker(outcome), forms);
+    const forms = (0,summary_text/* summaryForms */.c)([...options.secrets, token]);
+    const markerFor = (outcome) => (0,src_secrets/* redactSecrets */.fp)(outcomeMarker(outcome), forms);
     let existing;
     try {
         existing = await findComments(octokit, target, new Set(outcomes.map(markerFor)), signal);
@@ -36805,9 +36659,9 @@ async function comment(outcomes, options, warn) {
         const marker = markerFor(outcome);
         const body = fitted(outcome, target.headSha, forms, options.fileLink);
         const id = existing.get(marker);
-        const name = oneLine(projectName(outcome), QUOTE_LIMITS.short);
+        const name = (0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.short);
         try {
-            const written = await pull_request_comment_publish(octokit, target, { id, body, signal });
+            const written = await publish(octokit, target, { id, body, signal });
             // Two outcomes naming one project share one comment: the later one updates it.
             if (written.id !== undefined)
                 existing.set(marker, written.id);
@@ -36818,7 +36672,7 @@ async function comment(outcomes, options, warn) {
         catch (error) {
             warn(failureWords(id !== undefined ? 'update its comment on' : 'comment on', target, error));
             // The same token fails the same way for every project: one warning says it.
-            if (isRefusal(error))
+            if ((0,github_api/* isRefusal */.vu)(error))
                 return;
         }
     }
@@ -36827,7 +36681,7 @@ async function comment(outcomes, options, warn) {
  * Updates comment `id` in place, or creates the comment when there is none, or when it was
  * deleted since it was found (a 404 on the update).
  */
-async function pull_request_comment_publish(octokit, target, { id, body, signal }) {
+async function publish(octokit, target, { id, body, signal }) {
     const repo = repoOf(target);
     if (id !== undefined) {
         try {
@@ -36840,7 +36694,7 @@ async function pull_request_comment_publish(octokit, target, { id, body, signal 
             return { updated: true, id };
         }
         catch (error) {
-            if (statusOf(error) !== 404)
+            if ((0,github_api/* statusOf */.c2)(error) !== 404)
                 throw error;
         }
     }
@@ -36858,10 +36712,10 @@ async function pull_request_comment_publish(octokit, target, { id, body, signal 
  * it (a secret shorter than `***`).
  */
 function fitted(outcome, headSha, forms, fileLink) {
-    const body = redactSecrets(commentBody(outcome, headSha, { fileLink }), forms);
+    const body = (0,src_secrets/* redactSecrets */.fp)(commentBody(outcome, headSha, { fileLink }), forms);
     if (body.length <= COMMENT_LIMITS.githubChars)
         return body;
-    return redactSecrets(commentBody(outcome, headSha, { maxChars: COMMENT_LIMITS.githubChars / 4, fileLink }), forms).slice(0, COMMENT_LIMITS.githubChars);
+    return (0,src_secrets/* redactSecrets */.fp)(commentBody(outcome, headSha, { maxChars: COMMENT_LIMITS.githubChars / 4, fileLink }), forms).slice(0, COMMENT_LIMITS.githubChars);
 }
 /**
  * The comments carrying the markers, by marker, read a page at a time (at most 30 pages of
@@ -36915,153 +36769,21 @@ function repoOf({ owner, repo }) {
 /** What went wrong, in words that say what to do. */
 function failureWords(doing, target, error) {
     const where = `pull request #${target.issue_number}`;
-    const said = githubSaid(error);
-    if (isRateLimit(error)) {
+    const said = (0,github_api/* githubSaid */.$s)(error);
+    if ((0,github_api/* isRateLimit */.a5)(error)) {
         return `Could not ${doing} ${where}: GitHub's API rate limit was reached (${said}). The comment is left as it was; the next run updates it.`;
     }
-    if (isRefusal(error)) {
+    if ((0,github_api/* isRefusal */.vu)(error)) {
         return [
             `The GitHub token may not ${doing} ${where} (${said}).`,
             'Grant the job `permissions: pull-requests: write`.',
             'Pull requests from forks get a read-only token whatever the workflow asks: to comment on them, run on `pull_request_target`, which runs the base branch’s workflow with a writable token (never build or run the fork’s code with it).'
         ].join('\n');
     }
-    if (statusOf(error) === 401) {
+    if ((0,github_api/* statusOf */.c2)(error) === 401) {
         return `The GitHub token was refused when trying to ${doing} ${where} (${said}): check the githubToken input.`;
     }
     return `Could not ${doing} ${where} (${said}). The job goes on without the comment.`;
-}
-
-;// CONCATENATED MODULE: ./src/findings/changed-lines.ts
-/** The most lines of one patch looked at: GitHub's own patches stop well before. */
-const MAX_PATCH_LINES = 100_000;
-/**
- * The new-side line numbers a patch adds (`+` lines), hunk by hunk. Lines of a malformed hunk
- * header are skipped, never guessed.
- *
- * @example addedLines('@@ -1,2 +1,3 @@\n a\n+b\n c') // Set { 2 }
- */
-function addedLines(patch) {
-    const added = new Set();
-    let next;
-    const lines = patch.split('\n', MAX_PATCH_LINES);
-    for (const line of lines) {
-        const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
-        if (hunk) {
-            next = Number(hunk[1]);
-            continue;
-        }
-        if (next === undefined)
-            continue;
-        if (line.startsWith('+'))
-            added.add(next++);
-        else if (line.startsWith(' '))
-            next++;
-        // '-' lines and "\ No newline at end of file" do not move the new side.
-    }
-    return added;
-}
-/**
- * The findings on lines the pull request changes: in a changed file, and with a line of their
- * region among its added lines (any line of a file GitHub gave no patch for). A finding with no
- * file in the checkout, or no line, is not on the pull request's lines.
- */
-function onChangedLines(findings, changed) {
-    return findings.filter((finding) => {
-        if (finding.file === undefined || finding.region === undefined)
-            return false;
-        const lines = changed.get(finding.file);
-        if (lines === undefined)
-            return false;
-        if (lines === 'whole')
-            return true;
-        const { startLine, endLine } = finding.region;
-        for (let line = startLine; line <= Math.min(endLine, startLine + 10_000); line++) {
-            if (lines.has(line))
-                return true;
-        }
-        return false;
-    });
-}
-
-;// CONCATENATED MODULE: ./src/action/pull-request-lines.ts
-
-
-/** GitHub lists at most 3,000 files of a pull request, 100 a page. */
-const PULL_REQUEST_FILES_LIMITS = { pages: 30, perPage: 100, totalMs: 60_000 };
-/**
- * On a pull request whose analysis is of a branch (Community Edition has no pull-request
- * analysis): the branch's new-code issues narrowed to the lines the pull request adds or changes,
- * read once from GitHub's pull-request files API. When the lines cannot be read, one line says
- * so and the issues stay as they are. Analyses of the pull request itself are left alone.
- *
- * @example outcomes = await onPullRequestLines(outcomes, { pullRequest, token, env: process.env, log })
- */
-async function onPullRequestLines(outcomes, options) {
-    const branchAnalyses = outcomes.filter((outcome) => outcome.read &&
-        outcome.result.newIssues?.read === true &&
-        outcome.result.newIssues.scope.kind === 'new-code');
-    if (branchAnalyses.length === 0)
-        return outcomes;
-    const number = options.pullRequest.issue_number;
-    let changed;
-    try {
-        changed = await readChangedLines(options);
-    }
-    catch (error) {
-        options.log.info(`The lines pull request #${number} changes could not be read (${githubSaid(error)}): the new code's issues are shown as they are, not narrowed to its lines. Leave githubToken at its default, with permissions pull-requests: read.`);
-        return outcomes;
-    }
-    return outcomes.map((outcome) => {
-        if (!branchAnalyses.includes(outcome) || !outcome.read)
-            return outcome;
-        const newIssues = outcome.result.newIssues;
-        if (!newIssues?.read)
-            return outcome;
-        const findings = onChangedLines(newIssues.findings, changed);
-        options.log.info(`${findings.length} of the ${newIssues.findings.length} new-code issues read are on the lines pull request #${number} changes.`);
-        return {
-            ...outcome,
-            result: {
-                ...outcome.result,
-                newIssues: { ...newIssues, findings, total: findings.length, onLinesOf: number }
-            }
-        };
-    });
-}
-/** The pull request's changed lines per file, page by page (at most 30 pages of 100 files). */
-async function readChangedLines(options) {
-    const { pullRequest, token } = options;
-    if (!token)
-        throw new Error('no GitHub token');
-    const base = apiBase(options.env['GITHUB_API_URL']);
-    if (!base)
-        throw new Error('GITHUB_API_URL is not an http(s) address');
-    const octokit = await connect(token, base, options);
-    const signal = AbortSignal.timeout(PULL_REQUEST_FILES_LIMITS.totalMs);
-    const changed = new Map();
-    for (let page = 1; page <= PULL_REQUEST_FILES_LIMITS.pages; page++) {
-        const { data } = await octokit.rest.pulls.listFiles({
-            owner: pullRequest.owner,
-            repo: pullRequest.repo,
-            pull_number: pullRequest.issue_number,
-            per_page: PULL_REQUEST_FILES_LIMITS.perPage,
-            page,
-            request: { signal }
-        });
-        const files = data;
-        if (!Array.isArray(files))
-            break;
-        for (const file of files) {
-            const { filename, patch, status } = (file ?? {});
-            if (typeof filename !== 'string' || status === 'removed')
-                continue;
-            changed.set(filename, typeof patch === 'string' ? addedLines(patch) : 'whole');
-        }
-        if (files.length < PULL_REQUEST_FILES_LIMITS.perPage)
-            break;
-    }
-    return changed;
 }
 
 ;// CONCATENATED MODULE: ./src/action/report-globs.ts
@@ -37120,12 +36842,6 @@ function globEscape(text) {
 
 
 
-
-
-
-
-
-
 const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
 /** Every line the action logs, annotations and the failure included, goes through this gate. */
 const log = runnerLog(core);
@@ -37141,7 +36857,7 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
     try {
         const settings = readSettings(core.getInput, process.env);
         if (settings.sonarToken)
-            secrets = tokenForms(settings.sonarToken);
+            secrets = (0,src_secrets/* tokenForms */.py)(settings.sonarToken);
         log.hideSecrets(secrets);
         const cwd = process.cwd();
         let outcomes = await checkQualityGates(settings, {
@@ -37156,6 +36872,7 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
         const github = await githubContext(process.env);
         const token = settings.githubToken;
         if (github.pullRequest) {
+            const { onPullRequestLines } = await __nccwpck_require__.e(/* import() */ 606).then(__nccwpck_require__.bind(__nccwpck_require__, 6606));
             outcomes = await onPullRequestLines(outcomes, {
                 pullRequest: github.pullRequest,
                 token,
@@ -37178,12 +36895,16 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
                 annotateNewIssues(outcomes, log, { checkRun: settings.issuesCheckRun });
             }
             await writeSummary(lone?.read
-                ? renderSummary(lone.result, { fileLink })
+                ? (0,report_summary/* renderSummary */.Br)(lone.result, { fileLink })
                 : renderOverviewSummary(outcomes, { fileLink }), secrets);
             summaryWritten = true;
-            if (settings.sarifFile)
-                await writeSarifFile(settings.sarifFile, outcomes, secrets);
+            // What the default path does not use is loaded only when asked for.
+            if (settings.sarifFile) {
+                const { writeSarifFile } = await __nccwpck_require__.e(/* import() */ 587).then(__nccwpck_require__.bind(__nccwpck_require__, 4587));
+                await writeSarifFile(settings.sarifFile, outcomes, { log, secrets });
+            }
             if (settings.issuesCheckRun) {
+                const { createCheckRuns } = await __nccwpck_require__.e(/* import() */ 350).then(__nccwpck_require__.bind(__nccwpck_require__, 1350));
                 await createCheckRuns(outcomes, { github, token, env: process.env, log, secrets });
             }
         }
@@ -37194,11 +36915,11 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
             throw lone.error;
         const verdict = stepVerdict(outcomes);
         if (verdict.kind === 'unread')
-            throw new ActionError('ERR_ANALYSES_UNREAD', verdict.message);
+            throw new errors/* ActionError */.lZ('ERR_ANALYSES_UNREAD', verdict.message);
         if (verdict.kind === 'gate-failed') {
             const also = outputsProblem ? `\n${outputsProblem}` : '';
             if (settings.failOnError)
-                throw new QualityGateFailure(verdict.message + also);
+                throw new errors/* QualityGateFailure */.dE(verdict.message + also);
             log.warning(`${verdict.message}\nfailOnError is false: the job goes on.`);
         }
         else {
@@ -37209,13 +36930,13 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
             const gate = verdict.kind === 'passed'
                 ? `The Quality Gate itself passed (${gateStatuses(outcomes)})`
                 : 'The Quality Gate itself failed, and failOnError is false';
-            throw new OutputFileError(`${outputsProblem} ${gate}: the step fails only because its outputs could not be set.`);
+            throw new errors/* OutputFileError */.kZ(`${outputsProblem} ${gate}: the step fails only because its outputs could not be set.`);
         }
     }
     catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         if (!summaryWritten)
-            await writeSummary(renderFailureSummary(message), secrets);
+            await writeSummary((0,report_summary/* renderFailureSummary */.Fr)(message), secrets);
         log.fail(message);
     }
 }
@@ -37227,7 +36948,7 @@ function setOutputs(outcomes, secrets) {
     const { values, conditionsLeftOut } = analysesOutputs(outcomes);
     try {
         for (const [name, value] of Object.entries(values)) {
-            core.setOutput(name, redactSecrets(value, secrets));
+            core.setOutput(name, (0,src_secrets/* redactSecrets */.fp)(value, secrets));
         }
     }
     catch (error) {
@@ -37241,24 +36962,7 @@ function setOutputs(outcomes, secrets) {
 /** The gate statuses read, each once: `OK`, or `OK, WARN` with several analyses. */
 function gateStatuses(outcomes) {
     const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []));
-    return [...new Set(statuses)].map((status) => oneLine(status, QUOTE_LIMITS.short)).join(', ');
-}
-/**
- * The new issues as SARIF (see renderSarif), every form of the token removed. A file that cannot
- * be written is a warning: the verdict never changes because of the issues.
- */
-async function writeSarifFile(file, outcomes, secrets) {
-    const sarif = renderSarif(analysisFindings(outcomes), sarifTool(outcomes));
-    try {
-        const target = external_node_path_default().resolve(file);
-        await (0,promises_namespaceObject.mkdir)(external_node_path_default().dirname(target), { recursive: true });
-        await (0,promises_namespaceObject.writeFile)(target, redactSecrets(sarif.json, secrets));
-        const left = sarif.unlocated + sarif.omitted;
-        log.info(`Wrote ${sarif.results} new issues as SARIF to ${file}${left > 0 ? ` (${left} left out: ${sarif.unlocated} with no file in this checkout, ${sarif.omitted} past the size limit)` : ''}.`);
-    }
-    catch (error) {
-        log.warning(`The SARIF file was not written to ${file}: ${error.message}. Check the sarifFile input.`);
-    }
+    return [...new Set(statuses)].map((status) => (0,untrusted_text/* oneLine */.TN)(status, untrusted_text/* QUOTE_LIMITS */.gJ.short)).join(', ');
 }
 /**
  * Best-effort: a summary that cannot be written never fails the job. Every form of the token,
@@ -37268,7 +36972,7 @@ async function writeSummary(html, secrets) {
     if (!process.env['GITHUB_STEP_SUMMARY'])
         return;
     try {
-        await core.summary.addRaw(redactSecrets(html, summaryForms(secrets)), true).write();
+        await core.summary.addRaw((0,src_secrets/* redactSecrets */.fp)(html, (0,summary_text/* summaryForms */.c)(secrets)), true).write();
     }
     catch (error) {
         log.info(`Could not write the job summary: ${error.message}`);

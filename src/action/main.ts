@@ -1,5 +1,3 @@
-import { mkdir, writeFile } from 'node:fs/promises'
-import path from 'node:path'
 import * as core from '@actions/core'
 import { systemClock } from '../clock.js'
 import { ActionError, OutputFileError, QualityGateFailure } from '../errors.js'
@@ -7,21 +5,17 @@ import { checkQualityGates } from '../gate/check-analyses.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import { stepVerdict } from '../report/verdict.js'
 import { runnerLog } from '../log.js'
-import { renderSarif } from '../findings/sarif.js'
-import { analysisFindings, sarifTool } from '../report/analysis-findings.js'
 import { analysesOutputs, OUTPUT_BYTES } from '../report/outputs.js'
 import { annotateAll, renderOverviewSummary } from '../report/overview.js'
 import { renderFailureSummary, renderSummary } from '../report/summary.js'
 import { summaryForms } from '../report/summary-text.js'
 import { redactSecrets, tokenForms } from '../secrets.js'
 import { readSettings } from '../settings.js'
-import { createCheckRuns } from './check-run.js'
 import { githubContext } from './github-context.js'
 import { annotateNewIssues } from './issue-annotations.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { outputFileProblem } from './output-file.js'
 import { commentOnPullRequest } from './pull-request-comment.js'
-import { onPullRequestLines } from './pull-request-lines.js'
 import { findReportFiles } from './report-globs.js'
 
 const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`
@@ -57,6 +51,7 @@ export async function run(
     const github = await githubContext(process.env)
     const token = settings.githubToken
     if (github.pullRequest) {
+      const { onPullRequestLines } = await import('./pull-request-lines.js')
       outcomes = await onPullRequestLines(outcomes, {
         pullRequest: github.pullRequest,
         token,
@@ -85,8 +80,13 @@ export async function run(
         secrets
       )
       summaryWritten = true
-      if (settings.sarifFile) await writeSarifFile(settings.sarifFile, outcomes, secrets)
+      // What the default path does not use is loaded only when asked for.
+      if (settings.sarifFile) {
+        const { writeSarifFile } = await import('./sarif-file.js')
+        await writeSarifFile(settings.sarifFile, outcomes, { log, secrets })
+      }
       if (settings.issuesCheckRun) {
+        const { createCheckRuns } = await import('./check-run.js')
         await createCheckRuns(outcomes, { github, token, env: process.env, log, secrets })
       }
     }
@@ -147,31 +147,6 @@ function setOutputs(
 function gateStatuses(outcomes: readonly AnalysisOutcome[]): string {
   const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []))
   return [...new Set(statuses)].map((status) => oneLine(status, QUOTE_LIMITS.short)).join(', ')
-}
-
-/**
- * The new issues as SARIF (see renderSarif), every form of the token removed. A file that cannot
- * be written is a warning: the verdict never changes because of the issues.
- */
-async function writeSarifFile(
-  file: string,
-  outcomes: readonly AnalysisOutcome[],
-  secrets: readonly string[]
-): Promise<void> {
-  const sarif = renderSarif(analysisFindings(outcomes), sarifTool(outcomes))
-  try {
-    const target = path.resolve(file)
-    await mkdir(path.dirname(target), { recursive: true })
-    await writeFile(target, redactSecrets(sarif.json, secrets))
-    const left = sarif.unlocated + sarif.omitted
-    log.info(
-      `Wrote ${sarif.results} new issues as SARIF to ${file}${left > 0 ? ` (${left} left out: ${sarif.unlocated} with no file in this checkout, ${sarif.omitted} past the size limit)` : ''}.`
-    )
-  } catch (error) {
-    log.warning(
-      `The SARIF file was not written to ${file}: ${(error as Error).message}. Check the sarifFile input.`
-    )
-  }
 }
 
 /**

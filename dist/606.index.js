@@ -1,0 +1,153 @@
+export const id = 606;
+export const ids = [606];
+export const modules = {
+
+/***/ 6606:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  onPullRequestLines: () => (/* binding */ onPullRequestLines)
+});
+
+// UNUSED EXPORTS: PULL_REQUEST_FILES_LIMITS
+
+;// CONCATENATED MODULE: ./src/findings/changed-lines.ts
+/** The most lines of one patch looked at: GitHub's own patches stop well before. */
+const MAX_PATCH_LINES = 100_000;
+/**
+ * The new-side line numbers a patch adds (`+` lines), hunk by hunk. Lines of a malformed hunk
+ * header are skipped, never guessed.
+ *
+ * @example addedLines('@@ -1,2 +1,3 @@\n a\n+b\n c') // Set { 2 }
+ */
+function addedLines(patch) {
+    const added = new Set();
+    let next;
+    const lines = patch.split('\n', MAX_PATCH_LINES);
+    for (const line of lines) {
+        const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
+        if (hunk) {
+            next = Number(hunk[1]);
+            continue;
+        }
+        if (next === undefined)
+            continue;
+        if (line.startsWith('+'))
+            added.add(next++);
+        else if (line.startsWith(' '))
+            next++;
+        // '-' lines and "\ No newline at end of file" do not move the new side.
+    }
+    return added;
+}
+/**
+ * The findings on lines the pull request changes: in a changed file, and with a line of their
+ * region among its added lines (any line of a file GitHub gave no patch for). A finding with no
+ * file in the checkout, or no line, is not on the pull request's lines.
+ */
+function onChangedLines(findings, changed) {
+    return findings.filter((finding) => {
+        if (finding.file === undefined || finding.region === undefined)
+            return false;
+        const lines = changed.get(finding.file);
+        if (lines === undefined)
+            return false;
+        if (lines === 'whole')
+            return true;
+        const { startLine, endLine } = finding.region;
+        for (let line = startLine; line <= Math.min(endLine, startLine + 10_000); line++) {
+            if (lines.has(line))
+                return true;
+        }
+        return false;
+    });
+}
+
+// EXTERNAL MODULE: ./src/action/github-api.ts
+var github_api = __webpack_require__(2334);
+;// CONCATENATED MODULE: ./src/action/pull-request-lines.ts
+
+
+/** GitHub lists at most 3,000 files of a pull request, 100 a page. */
+const PULL_REQUEST_FILES_LIMITS = { pages: 30, perPage: 100, totalMs: 60_000 };
+/**
+ * On a pull request whose analysis is of a branch (Community Edition has no pull-request
+ * analysis): the branch's new-code issues narrowed to the lines the pull request adds or changes,
+ * read once from GitHub's pull-request files API. When the lines cannot be read, one line says
+ * so and the issues stay as they are. Analyses of the pull request itself are left alone.
+ *
+ * @example outcomes = await onPullRequestLines(outcomes, { pullRequest, token, env: process.env, log })
+ */
+async function onPullRequestLines(outcomes, options) {
+    const branchAnalyses = outcomes.filter((outcome) => outcome.read &&
+        outcome.result.newIssues?.read === true &&
+        outcome.result.newIssues.scope.kind === 'new-code');
+    if (branchAnalyses.length === 0)
+        return outcomes;
+    const number = options.pullRequest.issue_number;
+    let changed;
+    try {
+        changed = await readChangedLines(options);
+    }
+    catch (error) {
+        options.log.info(`The lines pull request #${number} changes could not be read (${(0,github_api/* githubSaid */.$s)(error)}): the new code's issues are shown as they are, not narrowed to its lines. Leave githubToken at its default, with permissions pull-requests: read.`);
+        return outcomes;
+    }
+    return outcomes.map((outcome) => {
+        if (!branchAnalyses.includes(outcome) || !outcome.read)
+            return outcome;
+        const newIssues = outcome.result.newIssues;
+        if (!newIssues?.read)
+            return outcome;
+        const findings = onChangedLines(newIssues.findings, changed);
+        options.log.info(`${findings.length} of the ${newIssues.findings.length} new-code issues read are on the lines pull request #${number} changes.`);
+        return {
+            ...outcome,
+            result: {
+                ...outcome.result,
+                newIssues: { ...newIssues, findings, total: findings.length, onLinesOf: number }
+            }
+        };
+    });
+}
+/** The pull request's changed lines per file, page by page (at most 30 pages of 100 files). */
+async function readChangedLines(options) {
+    const { pullRequest, token } = options;
+    if (!token)
+        throw new Error('no GitHub token');
+    const base = (0,github_api/* apiBase */.av)(options.env['GITHUB_API_URL']);
+    if (!base)
+        throw new Error('GITHUB_API_URL is not an http(s) address');
+    const octokit = await (0,github_api/* connect */.Ng)(token, base, options);
+    const signal = AbortSignal.timeout(PULL_REQUEST_FILES_LIMITS.totalMs);
+    const changed = new Map();
+    for (let page = 1; page <= PULL_REQUEST_FILES_LIMITS.pages; page++) {
+        const { data } = await octokit.rest.pulls.listFiles({
+            owner: pullRequest.owner,
+            repo: pullRequest.repo,
+            pull_number: pullRequest.issue_number,
+            per_page: PULL_REQUEST_FILES_LIMITS.perPage,
+            page,
+            request: { signal }
+        });
+        const files = data;
+        if (!Array.isArray(files))
+            break;
+        for (const file of files) {
+            const { filename, patch, status } = (file ?? {});
+            if (typeof filename !== 'string' || status === 'removed')
+                continue;
+            changed.set(filename, typeof patch === 'string' ? addedLines(patch) : 'whole');
+        }
+        if (files.length < PULL_REQUEST_FILES_LIMITS.perPage)
+            break;
+    }
+    return changed;
+}
+
+
+/***/ })
+
+};

@@ -1,0 +1,32 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { renderSarif } from '../findings/sarif.js'
+import type { AnalysisOutcome } from '../gate/outcome.js'
+import type { Log } from '../log.js'
+import { analysisFindings, sarifTool } from '../report/analysis-findings.js'
+import { redactSecrets } from '../secrets.js'
+
+/**
+ * The new issues as SARIF (see renderSarif), every form of the token removed. A file that cannot
+ * be written is a warning: the verdict never changes because of the issues.
+ */
+export async function writeSarifFile(
+  file: string,
+  outcomes: readonly AnalysisOutcome[],
+  { log, secrets }: { log: Log; secrets: readonly string[] }
+): Promise<void> {
+  const sarif = renderSarif(analysisFindings(outcomes), sarifTool(outcomes))
+  try {
+    const target = path.resolve(file)
+    await mkdir(path.dirname(target), { recursive: true })
+    await writeFile(target, redactSecrets(sarif.json, secrets))
+    const left = sarif.unlocated + sarif.omitted
+    log.info(
+      `Wrote ${sarif.results} new issues as SARIF to ${file}${left > 0 ? ` (${left} left out: ${sarif.unlocated} with no file in this checkout, ${sarif.omitted} past the size limit)` : ''}.`
+    )
+  } catch (error) {
+    log.warning(
+      `The SARIF file was not written to ${file}: ${(error as Error).message}. Check the sarifFile input.`
+    )
+  }
+}
