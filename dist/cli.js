@@ -4462,6 +4462,41 @@ function inCommandWords(message) {
     return RENAMED.reduce((text, [pattern, words]) => text.replace(pattern, words), message);
 }
 
+;// CONCATENATED MODULE: ./src/cli/new-issues-log.ts
+
+
+
+/** New issues listed in the command's log per analysis; the files list them all. */
+const ISSUES_LOGGED = 10;
+/**
+ * The first new issues of each analysis in the command's log, most severe first, one line each:
+ * `file:line  SEVERITY  message (rule)`, then how many more and which options write them all.
+ * The terminal log's gate shows every control character; server text is kept to one line here.
+ *
+ * @example logNewIssues(outcomes, log)
+ */
+function logNewIssues(outcomes, log) {
+    const several = outcomes.length > 1;
+    for (const outcome of outcomes) {
+        if (!outcome.read || !outcome.result.newIssues?.read)
+            continue;
+        const { findings, total } = outcome.result.newIssues;
+        if (total === 0)
+            continue;
+        const whose = several ? ` of ${oneLine(projectName(outcome), QUOTE_LIMITS.short)}` : '';
+        const listed = bySeverity(findings).slice(0, ISSUES_LOGGED);
+        const lines = listed.map((finding) => {
+            const place = finding.file ?? finding.serverPath ?? '(no file)';
+            const line = finding.region ? `:${finding.region.startLine}` : '';
+            return `  ${oneLine(place, QUOTE_LIMITS.short)}${line}  ${finding.severityWord}  ${oneLine(finding.message, QUOTE_LIMITS.short)} (${oneLine(finding.rule, QUOTE_LIMITS.short)})`;
+        });
+        const more = total - listed.length;
+        if (more > 0)
+            lines.push(`  … and ${more} more: --sarif, --codequality or --json write them all`);
+        log.info([`New issues${whose} (${total}), most severe first:`, ...lines].join('\n'));
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/cli/root-cert-file.ts
 
 
@@ -9252,6 +9287,7 @@ const VERSION = package_namespaceObject.rE;
 
 
 
+
 const USER_AGENT = `${COMMAND}/${VERSION} (node ${process.version})`;
 /**
  * The command: command line → settings → the check of every analysis → the log, the result
@@ -9312,8 +9348,10 @@ async function runCommand(context) {
     const [only] = outcomes;
     const lone = failure === undefined && outcomes.length === 1 ? only : undefined;
     // As the action: one analysis that could not be read fails with its own words alone.
-    if (failure === undefined && !(lone && !lone.read))
+    if (failure === undefined && !(lone && !lone.read)) {
         annotateAll(outcomes, log);
+        logNewIssues(outcomes, log);
+    }
     const codes = [];
     try {
         const written = await writeResultFiles(line.files, {

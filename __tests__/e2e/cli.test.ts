@@ -118,15 +118,35 @@ describe.each(RUNTIMES)('dist/cli.js on $runtime', ({ node }) => {
     expect(result.stderr).toContain('- Coverage on New Code is 82.51% (fails when less than 85%)')
     expect(result.stderr).toContain('Wrote the JUnit report to out/junit/gate.xml.')
 
-    const json = JSON.parse(await readFile(ws.file('out/gate.json'), 'utf8')) as unknown[]
+    // The first ten new issues in the log, most severe first, and where the rest are.
+    expect(result.stderr).toContain('New issues (18), most severe first:')
+    expect(result.stderr).toMatch(
+      /^ {2}src\/db\/query\.ts:4 {2}BLOCKER {2}Null pointers: issue 1\. \(typescript:S2259\)$/m
+    )
+    expect(result.stderr).toContain(
+      '  … and 8 more: --sarif, --codequality or --json write them all'
+    )
+
+    const json = JSON.parse(await readFile(ws.file('out/gate.json'), 'utf8')) as Array<{
+      issues: unknown[]
+    }>
     expect(json).toEqual([
       expect.objectContaining({
         projectKey: 'demo-project',
         source: 'target/sonar/report-task.txt',
         status: 'ERROR',
-        qualityGateStatus: 'FAILED'
+        qualityGateStatus: 'FAILED',
+        newIssues: 18
       })
     ])
+    expect(json[0]!.issues).toHaveLength(18)
+    expect(json[0]!.issues[0]).toMatchObject({
+      key: 'AYIssue00001',
+      rule: 'typescript:S2259',
+      severity: 'blocker',
+      serverPath: 'src/db/query.ts',
+      startLine: 4
+    })
     const junit = await readFile(ws.file('out/junit/gate.xml'), 'utf8')
     await expectValidJunit(junit)
     expect(junit.match(/<failure type="ERROR"/g)).toHaveLength(4)

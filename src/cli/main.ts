@@ -22,6 +22,7 @@ import {
   type CommandLine
 } from './options.js'
 import { inCommandWords } from './command-words.js'
+import { logNewIssues } from './new-issues-log.js'
 import { readRootCertFile } from './root-cert-file.js'
 import { findReportFiles } from './report-globs.js'
 import { writeResultFiles } from './result-files.js'
@@ -102,7 +103,10 @@ export async function runCommand(context: CommandContext): Promise<ExitCode> {
   const [only] = outcomes
   const lone = failure === undefined && outcomes.length === 1 ? only : undefined
   // As the action: one analysis that could not be read fails with its own words alone.
-  if (failure === undefined && !(lone && !lone.read)) annotateAll(outcomes, log)
+  if (failure === undefined && !(lone && !lone.read)) {
+    annotateAll(outcomes, log)
+    logNewIssues(outcomes, log)
+  }
 
   const codes: ExitCode[] = []
   try {
