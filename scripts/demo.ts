@@ -7,16 +7,16 @@
  * its exit code and its JUnit report. Exits 0 when every run ends as it should.
  */
 import { spawn } from 'node:child_process'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runBuiltAction, type ActionRun } from './run-built-action.js'
 import {
   monorepoScenario,
-  SAMPLE_FILES,
   scenario,
   Simulator,
+  writeSampleFiles,
   type AnalysisScript
 } from './sonar-simulator.js'
 
@@ -146,11 +146,7 @@ async function main(): Promise<number> {
  * them: the new issues' annotations then point at them.
  */
 async function checkoutFiles(reportFile: string): Promise<void> {
-  const base = path.dirname(path.dirname(reportFile))
-  for (const file of SAMPLE_FILES) {
-    await mkdir(path.dirname(path.join(base, file)), { recursive: true })
-    await writeFile(path.join(base, file), '// source\n'.repeat(60))
-  }
+  await writeSampleFiles(path.dirname(path.dirname(reportFile)))
 }
 
 /** One step run in a fresh working directory holding the scanners' report files. */

@@ -161,6 +161,17 @@ const METRIC_DEFINITIONS = [
 /** The files the sample issues are in, relative to the analysis's base directory. */
 export const SAMPLE_FILES = ['src/app.ts', 'src/db/query.ts', 'src/routes/orders.ts'] as const
 
+/**
+ * The sample files under `base`, as a checkout of the analysed project has them, so the sample
+ * issues' annotations, check run and SARIF point at real files.
+ */
+export async function writeSampleFiles(base: string): Promise<void> {
+  for (const file of SAMPLE_FILES) {
+    await mkdir(path.dirname(path.join(base, file)), { recursive: true })
+    await writeFile(path.join(base, file), '// source\n'.repeat(60))
+  }
+}
+
 const SAMPLE_RULES = [
   {
     rule: 'typescript:S2068',

@@ -1,9 +1,10 @@
-import { mkdir, writeFile } from 'node:fs/promises'
+import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   sampleIssues,
   SAMPLE_FILES,
+  writeSampleFiles,
   scenario,
   type AnalysisScript
 } from '../../scripts/sonar-simulator.js'
@@ -22,13 +23,7 @@ const GITHUB_TOKEN = 'ghs_e2eIssuesToken0123456789abcdefABCDEF'
 const HEAD_SHA = '8f14e45fceea167a5a36dedd4bea2543b2c4d1a7'
 
 /** The files the sample issues are in, created under `base` in the workspace. */
-async function checkoutFiles(ws: Workspace, base = '.'): Promise<void> {
-  for (const file of SAMPLE_FILES) {
-    const full = ws.file(path.join(base, file))
-    await mkdir(path.dirname(full), { recursive: true })
-    await writeFile(full, '// source\n'.repeat(60))
-  }
-}
+const checkoutFiles = (ws: Workspace, base = '.') => writeSampleFiles(ws.file(base))
 
 describe.each(RUNTIMES)('the new issues where the developer looks, on $runtime', ({ node }) => {
   const server = simulatedServer(node)

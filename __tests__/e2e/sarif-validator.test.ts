@@ -13,13 +13,13 @@
  *   SDK's object model, which refuses such a value. Both run, and either one's complaint fails.
  */
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { multitool, problemsOf, ROOT } from '../support/sarif-validator.js'
 import { renderSarif } from '../../src/findings/sarif.js'
-import { SAMPLE_FILES, scenario, Simulator } from '../../scripts/sonar-simulator.js'
+import { scenario, Simulator, writeSampleFiles } from '../../scripts/sonar-simulator.js'
 import { analysis, HOSTILE_MESSAGES, serverIssue } from '../support/findings.js'
 
 /**
@@ -126,10 +126,7 @@ describe("Microsoft's SARIF validator, with GitHub's ingestion rules", () => {
           finishAfterMs: 0
         })
         await simulator.writeReportFile(analysis, path.join(cwd, '.scannerwork/report-task.txt'))
-        for (const file of SAMPLE_FILES) {
-          await mkdir(path.dirname(path.join(cwd, file)), { recursive: true })
-          await writeFile(path.join(cwd, file), '// source\n'.repeat(60))
-        }
+        await writeSampleFiles(cwd)
         const exitCode = await new Promise<number | null>((resolve) => {
           execFile(
             process.execPath,

@@ -3,9 +3,8 @@
  * 10.x, 2025.x and SonarQube Cloud): its auth scheme, its reply shapes, its report file.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
-import path from 'node:path'
-import { SAMPLE_FILES, scenario, Simulator } from '../../scripts/sonar-simulator.js'
+import { readFile } from 'node:fs/promises'
+import { scenario, Simulator, writeSampleFiles } from '../../scripts/sonar-simulator.js'
 import { multitool, problemsOf } from '../support/sarif-validator.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
 import {
@@ -108,10 +107,7 @@ describe.each(RUNTIMES)('each server generation, on $runtime', ({ node }) => {
 
     const metricRequestsBefore = metricRequests()
     const issueRequestsBefore = issueRequests().length
-    for (const file of SAMPLE_FILES) {
-      await mkdir(path.dirname(ws.file(file)), { recursive: true })
-      await writeFile(ws.file(file), '// source\n'.repeat(60))
-    }
+    await writeSampleFiles(ws.file('.'))
     const run = await runAction(ws, {
       node,
       inputs: { sonarToken: TOKEN, sarifFile: 'out/issues.sarif' }
