@@ -28404,11 +28404,23 @@ const GITHUB_API_LIMITS = {
     replyBytes: 64 * 1024 * 1024
 };
 const DEFAULT_API_URL = 'https://api.github.com';
+/** The event files read, by path and repository: each is read once per run. */
+const eventsRead = new Map();
 /**
  * The pull request of a `pull_request` or `pull_request_target` event, from the event file, and
- * the repository from GITHUB_REPOSITORY; or why it cannot be known, in words.
+ * the repository from GITHUB_REPOSITORY; or why it cannot be known, in words. The file is read
+ * once however many features ask.
  */
-async function eventPullRequest(env) {
+function eventPullRequest(env) {
+    const key = `${env['GITHUB_EVENT_PATH'] ?? ''}\n${env['GITHUB_REPOSITORY'] ?? ''}`;
+    let read = eventsRead.get(key);
+    if (!read) {
+        read = readEventPullRequest(env);
+        eventsRead.set(key, read);
+    }
+    return read;
+}
+async function readEventPullRequest(env) {
     const repository = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
     if (!repository) {
         return {

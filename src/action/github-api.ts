@@ -31,13 +31,27 @@ export interface PullRequest {
   headSha: string
 }
 
+type EventPullRequest = { pullRequest: PullRequest } | { problem: string }
+
+/** The event files read, by path and repository: each is read once per run. */
+const eventsRead = new Map<string, Promise<EventPullRequest>>()
+
 /**
  * The pull request of a `pull_request` or `pull_request_target` event, from the event file, and
- * the repository from GITHUB_REPOSITORY; or why it cannot be known, in words.
+ * the repository from GITHUB_REPOSITORY; or why it cannot be known, in words. The file is read
+ * once however many features ask.
  */
-export async function eventPullRequest(
-  env: NodeJS.ProcessEnv
-): Promise<{ pullRequest: PullRequest } | { problem: string }> {
+export function eventPullRequest(env: NodeJS.ProcessEnv): Promise<EventPullRequest> {
+  const key = `${env['GITHUB_EVENT_PATH'] ?? ''}\n${env['GITHUB_REPOSITORY'] ?? ''}`
+  let read = eventsRead.get(key)
+  if (!read) {
+    read = readEventPullRequest(env)
+    eventsRead.set(key, read)
+  }
+  return read
+}
+
+async function readEventPullRequest(env: NodeJS.ProcessEnv): Promise<EventPullRequest> {
   const repository = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '')
   if (!repository) {
     return {
