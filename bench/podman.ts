@@ -53,6 +53,20 @@ export async function podman(args: readonly string[], timeoutMs = 60_000): Promi
   return stdout
 }
 
+/**
+ * The standard output of a command run in a container. `podman exec` without a terminal can
+ * lose the output of a command that exits at once (conmon attaches after it ended), so a
+ * command that printed nothing and succeeded is run again, three times at most: for the
+ * commands asked here, which always print, an empty output means it was lost.
+ */
+export async function podmanExec(container: string, command: readonly string[]): Promise<string> {
+  let output = ''
+  for (let attempt = 0; attempt < 3 && output === ''; attempt++) {
+    output = await podman(['exec', container, ...command])
+  }
+  return output
+}
+
 function succeeds(run: () => unknown): boolean {
   try {
     run()

@@ -18,6 +18,7 @@ import {
   buildServiceImage,
   ensureBaseImage,
   podman,
+  podmanExec,
   SERVICE_DIR,
   whyPodmanCannotRun
 } from '../../bench/podman.js'
@@ -120,17 +121,17 @@ describe.skipIf(reason !== undefined && !required)(
     })
 
     it('runs node as PID 1, as the node user, with the start command of the package', async () => {
-      const cmdline = await podman(['exec', CONTAINER, 'cat', '/proc/1/cmdline'])
+      const cmdline = await podmanExec(CONTAINER, ['cat', '/proc/1/cmdline'])
       expect(cmdline.split('\0').filter((word) => word !== '')).toEqual([
         'node',
         '--max-semi-space-size=2',
         'dist/index.js'
       ])
-      expect((await podman(['exec', CONTAINER, 'id', '-un'])).trim()).toBe('node')
+      expect((await podmanExec(CONTAINER, ['id', '-un'])).trim()).toBe('node')
     })
 
     it('holds only the production dependencies, the compiled service and the genres', async () => {
-      const listing = await podman(['exec', CONTAINER, 'ls', '-A', '/app', '/app/node_modules'])
+      const listing = await podmanExec(CONTAINER, ['ls', '-A', '/app', '/app/node_modules'])
       expect(listing).toBe(
         '/app:\ndata\ndist\nnode_modules\npackage.json\n\n/app/node_modules:\n.package-lock.json\njose\n'
       )
