@@ -56,7 +56,8 @@ describe('polls reuse one kept-alive connection', () => {
   it('a request cut by its time-out drops the connection; the retry opens a new one', async () => {
     const target = await countingServer((n) => n === 1)
     running = target.server
-    const sonar = client(target.url, 100)
+    // Long enough that the retry's answer comes within it on a loaded machine.
+    const sonar = client(target.url, 500)
     const task = await sonar.getTask(new URL('/api/ce/task?id=1', target.url), '1')
     sonar.close()
     expect(task.status).toBe('SUCCESS')
