@@ -52,7 +52,9 @@ async function createCheckRuns(outcomes, options) {
     const { github, token, log } = options;
     const hidden = [...options.secrets, ...(token ? [token] : [])];
     const warn = (message) => log.warning((0,_secrets_js__WEBPACK_IMPORTED_MODULE_7__/* .redactSecrets */ .fp)(message, hidden));
-    const readOnes = outcomes.filter((outcome) => outcome.read && outcome.result.newIssues?.read === true);
+    const readOnes = outcomes.flatMap((outcome) => outcome.read && outcome.result.newIssues?.read
+        ? [{ outcome, newIssues: outcome.result.newIssues }]
+        : []);
     if (readOnes.length === 0)
         return;
     const base = (0,_github_api_js__WEBPACK_IMPORTED_MODULE_6__/* .apiBase */ .av)(options.env['GITHUB_API_URL']);
@@ -63,10 +65,10 @@ async function createCheckRuns(outcomes, options) {
     const octokit = await (0,_github_api_js__WEBPACK_IMPORTED_MODULE_6__/* .connect */ .Ng)(token, base, options);
     const signal = AbortSignal.timeout(CHECK_RUN_LIMITS.totalMs);
     const forms = (0,_report_summary_text_js__WEBPACK_IMPORTED_MODULE_4__/* .summaryForms */ .c)(hidden);
-    for (const outcome of readOnes) {
+    for (const { outcome, newIssues } of readOnes) {
         const name = `Sonar issues: ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_5__/* .oneLine */ .TN)((0,_gate_outcome_js__WEBPACK_IMPORTED_MODULE_8__/* .projectName */ .j)(outcome), 80)}`;
         try {
-            const sent = await publish(octokit, outcome, { ...options, name, signal, forms });
+            const sent = await publish(octokit, outcome, newIssues, { ...options, name, signal, forms });
             log.info(`Created the check run "${name}" with ${sent} annotations.`);
         }
         catch (error) {
@@ -81,16 +83,15 @@ async function createCheckRuns(outcomes, options) {
         }
     }
 }
-async function publish(octokit, outcome, context) {
+async function publish(octokit, outcome, newIssues, context) {
     const { result } = outcome;
-    const newIssues = result.newIssues;
     const { owner, repo } = context.github.repository;
     const located = (0,_findings_finding_js__WEBPACK_IMPORTED_MODULE_1__/* .bySeverity */ .Np)(newIssues.findings).filter((finding) => finding.file !== undefined);
     const annotations = located.slice(0, CHECK_RUN_LIMITS.annotations).map(checkAnnotation);
     const clean = (text) => (0,_secrets_js__WEBPACK_IMPORTED_MODULE_7__/* .redactSecrets */ .fp)(text, context.forms);
     const output = (batch) => ({
         title: clean((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cut */ .Jj)(`${newIssues.total} new ${newIssues.total === 1 ? 'issue' : 'issues'}`, 255)),
-        summary: clean(summary(outcome, located.length, annotations.length, context)),
+        summary: clean(summary(outcome, newIssues, located.length, annotations.length, context)),
         annotations: batch
     });
     const batches = [];
@@ -139,9 +140,7 @@ function checkAnnotation(finding) {
     };
 }
 /** The verdict, the counts and the first issues (those without a file among them), as HTML. */
-function summary(outcome, located, annotated, context) {
-    const { result } = outcome;
-    const newIssues = result.newIssues;
+function summary({ result }, newIssues, located, annotated, context) {
     const notes = [
         annotated < located
             ? `<p>${located - annotated} more located issues are not annotated: a check run carries at most ${CHECK_RUN_LIMITS.annotations}.</p>`

@@ -1,5 +1,6 @@
 import { findingAnnotation, LEVEL_OF_SEVERITY } from '../findings/annotations.js'
 import { bySeverity, type Finding } from '../findings/finding.js'
+import type { NewIssues } from '../gate/new-issues.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
 import { newIssuesBlock } from '../report/new-issues-block.js'
@@ -21,6 +22,8 @@ export const CHECK_RUN_LIMITS = {
   issuesListed: 50,
   totalMs: 120_000
 } as const
+
+type ReadNewIssues = Extract<NewIssues, { read: true }>
 
 const CHECK_LEVEL = { error: 'failure', warning: 'warning', notice: 'notice' } as const
 
@@ -50,9 +53,10 @@ export async function createCheckRuns(
   const { github, token, log } = options
   const hidden = [...options.secrets, ...(token ? [token] : [])]
   const warn = (message: string) => log.warning(redactSecrets(message, hidden))
-  const readOnes = outcomes.filter(
-    (outcome): outcome is AnalysisOutcome & { read: true } =>
-      outcome.read && outcome.result.newIssues?.read === true
+  const readOnes = outcomes.flatMap((outcome) =>
+    outcome.read && outcome.result.newIssues?.read
+      ? [{ outcome, newIssues: outcome.result.newIssues }]
+      : []
   )
   if (readOnes.length === 0) return
   const base = apiBase(options.env['GITHUB_API_URL'])
@@ -65,10 +69,10 @@ export async function createCheckRuns(
   const octokit = await connect(token, base, options)
   const signal = AbortSignal.timeout(CHECK_RUN_LIMITS.totalMs)
   const forms = summaryForms(hidden)
-  for (const outcome of readOnes) {
+  for (const { outcome, newIssues } of readOnes) {
     const name = `Sonar issues: ${oneLine(projectName(outcome), 80)}`
     try {
-      const sent = await publish(octokit, outcome, { ...options, name, signal, forms })
+      const sent = await publish(octokit, outcome, newIssues, { ...options, name, signal, forms })
       log.info(`Created the check run "${name}" with ${sent} annotations.`)
     } catch (error) {
       if (isRefusal(error)) {
@@ -90,17 +94,17 @@ export async function createCheckRuns(
 async function publish(
   octokit: Octokit,
   outcome: AnalysisOutcome & { read: true },
+  newIssues: ReadNewIssues,
   context: CheckRunOptions & { name: string; signal: AbortSignal; forms: readonly string[] }
 ): Promise<number> {
   const { result } = outcome
-  const newIssues = result.newIssues as Extract<typeof result.newIssues, { read: true }>
   const { owner, repo } = context.github.repository!
   const located = bySeverity(newIssues.findings).filter((finding) => finding.file !== undefined)
   const annotations = located.slice(0, CHECK_RUN_LIMITS.annotations).map(checkAnnotation)
   const clean = (text: string) => redactSecrets(text, context.forms)
   const output = (batch: typeof annotations) => ({
     title: clean(cut(`${newIssues.total} new ${newIssues.total === 1 ? 'issue' : 'issues'}`, 255)),
-    summary: clean(summary(outcome, located.length, annotations.length, context)),
+    summary: clean(summary(outcome, newIssues, located.length, annotations.length, context)),
     annotations: batch
   })
   const batches: Array<typeof annotations> = []
@@ -151,13 +155,12 @@ function checkAnnotation(finding: Finding) {
 
 /** The verdict, the counts and the first issues (those without a file among them), as HTML. */
 function summary(
-  outcome: AnalysisOutcome & { read: true },
+  { result }: AnalysisOutcome & { read: true },
+  newIssues: ReadNewIssues,
   located: number,
   annotated: number,
   context: CheckRunOptions
 ): string {
-  const { result } = outcome
-  const newIssues = result.newIssues as Extract<typeof result.newIssues, { read: true }>
   const notes = [
     annotated < located
       ? `<p>${located - annotated} more located issues are not annotated: a check run carries at most ${CHECK_RUN_LIMITS.annotations}.</p>`
