@@ -945,27 +945,40 @@ function shownUrl(url, part = 'href') {
     return oneLine(bare.href, QUOTE_LIMITS.long);
 }
 
+;// CONCATENATED MODULE: ./src/lookup-table.ts
+/**
+ * A lookup table for keys that come from a server or a file: it has no prototype, so no key
+ * reaches Object.prototype's members (`constructor`, `toString`, `valueOf`, `__proto__`...),
+ * which a plain object literal would hand back as a function.
+ *
+ * @example lookupTable({ compliant: 'compliant' })['valueOf'] // undefined
+ */
+function lookupTable(entries) {
+    return Object.freeze(Object.assign(Object.create(null), entries));
+}
+
 ;// CONCATENATED MODULE: ./src/sonar/metrics.ts
 /**
  * The metrics quality gates use, as the server names them: the words for conditions read names
  * and value kinds from here, and the check asks the server for a definition only of keys not
  * known here. Below both, so the core never imports its presentation.
  */
+
 /** The kind of value of each type api/metrics/search gives. */
-const KIND_OF_TYPE = {
+const KIND_OF_TYPE = lookupTable({
     RATING: 'rating',
     PERCENT: 'percent',
     WORK_DUR: 'minutes',
     MILLISEC: 'milliseconds',
     INT: 'count',
     FLOAT: 'count'
-};
+});
 const rating = (name) => ({ name, kind: 'rating' });
 const percent = (name) => ({ name, kind: 'percent' });
 const count = (name) => ({ name, kind: 'count' });
 const minutes = (name) => ({ name, kind: 'minutes' });
 /** The metrics quality gates use, by the key the server sends ("new_" prefix: new code). */
-const KNOWN_METRICS = {
+const KNOWN_METRICS = lookupTable({
     coverage: percent('Coverage'),
     line_coverage: percent('Line Coverage'),
     branch_coverage: percent('Condition Coverage'),
@@ -1004,7 +1017,7 @@ const KNOWN_METRICS = {
     test_errors: count('Unit Test Errors'),
     software_quality_blocker_issues: count('Blocker Severity Issues'),
     software_quality_high_issues: count('High Severity Issues')
-};
+});
 const NEW_CODE_PREFIX = 'new_';
 /**
  * Whether the action words this metric from its own table (common metrics, and their new-code
@@ -2436,9 +2449,10 @@ function toNumber(value) {
 
 ;// CONCATENATED MODULE: ./src/findings/finding.ts
 
+
 /** Most severe first: the order annotations are given out in. */
 const SEVERITY_ORDER = ['blocker', 'high', 'medium', 'low', 'info'];
-const FROM_SERVER = {
+const FROM_SERVER = lookupTable({
     BLOCKER: 'blocker',
     CRITICAL: 'high',
     HIGH: 'high',
@@ -2447,7 +2461,7 @@ const FROM_SERVER = {
     MINOR: 'low',
     LOW: 'low',
     INFO: 'info'
-};
+});
 /**
  * The issue as a finding: the most severe of its impacts' severities (10.2+) and its legacy
  * severity (a 10.x BLOCKER has a HIGH impact: it stays a blocker; MAJOR when it has neither), its file located in the checkout, its region from the text range (or line).
@@ -3207,8 +3221,9 @@ function address(href) {
 
 ;// CONCATENATED MODULE: ./src/report/evidence-link.ts
 
+
 /** Issue-count metrics and the issues page's filter that lists what they count. */
-const ISSUE_FILTERS = {
+const ISSUE_FILTERS = lookupTable({
     violations: {},
     blocker_violations: { severities: 'BLOCKER' },
     critical_violations: { severities: 'CRITICAL' },
@@ -3223,7 +3238,7 @@ const ISSUE_FILTERS = {
     software_quality_maintainability_issues: { impactSoftwareQualities: 'MAINTAINABILITY' },
     software_quality_blocker_issues: { impactSeverities: 'BLOCKER' },
     software_quality_high_issues: { impactSeverities: 'HIGH' }
-};
+});
 /** Hotspot metrics: their page is the security hotspots'. */
 const HOTSPOT_METRICS = new Set([
     'security_hotspots',
@@ -3415,6 +3430,7 @@ function parse(address) {
 ;// CONCATENATED MODULE: ./src/report/wording.ts
 
 
+
 /**
  * Words for conditions. Every server value they quote (metric keys, values, comparators,
  * statuses) is one line of at most 200 characters, its control characters shown as escapes: our
@@ -3566,11 +3582,11 @@ function newCodeWords(period) {
     })();
     return period.date ? `${words} (${wording_quoted(period.date)})` : words;
 }
-const CAYC_WORDS = {
+const CAYC_WORDS = lookupTable({
     compliant: 'compliant',
     'non-compliant': 'not compliant',
     'over-compliant': 'compliant, with conditions beyond it'
-};
+});
 /** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
 function caycWords(status) {
     return CAYC_WORDS[status] ?? wording_quoted(status);

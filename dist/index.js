@@ -28750,10 +28750,12 @@ function findingAnnotation(finding, label) {
 /* harmony export */   Ot: () => (/* binding */ countBySeverity)
 /* harmony export */ });
 /* harmony import */ var _sonar_origin_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4305);
+/* harmony import */ var _lookup_table_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4196);
+
 
 /** Most severe first: the order annotations are given out in. */
 const SEVERITY_ORDER = ['blocker', 'high', 'medium', 'low', 'info'];
-const FROM_SERVER = {
+const FROM_SERVER = (0,_lookup_table_js__WEBPACK_IMPORTED_MODULE_1__/* .lookupTable */ .z)({
     BLOCKER: 'blocker',
     CRITICAL: 'high',
     HIGH: 'high',
@@ -28762,7 +28764,7 @@ const FROM_SERVER = {
     MINOR: 'low',
     LOW: 'low',
     INFO: 'info'
-};
+});
 /**
  * The issue as a finding: the most severe of its impacts' severities (10.2+) and its legacy
  * severity (a 10.x BLOCKER has a HIGH impact: it stays a blocker; MAJOR when it has neither), its file located in the checkout, its region from the text range (or line).
@@ -29083,6 +29085,26 @@ function idProblem(value) {
 
 /***/ }),
 
+/***/ 4196:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   z: () => (/* binding */ lookupTable)
+/* harmony export */ });
+/**
+ * A lookup table for keys that come from a server or a file: it has no prototype, so no key
+ * reaches Object.prototype's members (`constructor`, `toString`, `valueOf`, `__proto__`...),
+ * which a plain object literal would hand back as a function.
+ *
+ * @example lookupTable({ compliant: 'compliant' })['valueOf'] // undefined
+ */
+function lookupTable(entries) {
+    return Object.freeze(Object.assign(Object.create(null), entries));
+}
+
+
+/***/ }),
+
 /***/ 67:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -29130,9 +29152,11 @@ function parse(address) {
 /* harmony export */   j: () => (/* binding */ evidenceUrl)
 /* harmony export */ });
 /* harmony import */ var _sonar_origin_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4305);
+/* harmony import */ var _lookup_table_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4196);
+
 
 /** Issue-count metrics and the issues page's filter that lists what they count. */
-const ISSUE_FILTERS = {
+const ISSUE_FILTERS = (0,_lookup_table_js__WEBPACK_IMPORTED_MODULE_1__/* .lookupTable */ .z)({
     violations: {},
     blocker_violations: { severities: 'BLOCKER' },
     critical_violations: { severities: 'CRITICAL' },
@@ -29147,7 +29171,7 @@ const ISSUE_FILTERS = {
     software_quality_maintainability_issues: { impactSoftwareQualities: 'MAINTAINABILITY' },
     software_quality_blocker_issues: { impactSeverities: 'BLOCKER' },
     software_quality_high_issues: { impactSeverities: 'HIGH' }
-};
+});
 /** Hotspot metrics: their page is the security hotspots'. */
 const HOTSPOT_METRICS = new Set([
     'security_hotspots',
@@ -29648,6 +29672,8 @@ function byteSize(lines) {
 /* unused harmony export comparatorWords */
 /* harmony import */ var _sonar_metrics_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2474);
 /* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8521);
+/* harmony import */ var _lookup_table_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4196);
+
 
 
 /**
@@ -29801,11 +29827,11 @@ function newCodeWords(period) {
     })();
     return period.date ? `${words} (${quoted(period.date)})` : words;
 }
-const CAYC_WORDS = {
+const CAYC_WORDS = (0,_lookup_table_js__WEBPACK_IMPORTED_MODULE_2__/* .lookupTable */ .z)({
     compliant: 'compliant',
     'non-compliant': 'not compliant',
     'over-compliant': 'compliant, with conditions beyond it'
-};
+});
 /** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
 function caycWords(status) {
     return CAYC_WORDS[status] ?? quoted(status);
@@ -29869,26 +29895,28 @@ function redactSecrets(text, secrets) {
 /* harmony export */   gE: () => (/* binding */ KIND_OF_TYPE),
 /* harmony export */   yX: () => (/* binding */ KNOWN_METRICS)
 /* harmony export */ });
+/* harmony import */ var _lookup_table_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4196);
 /**
  * The metrics quality gates use, as the server names them: the words for conditions read names
  * and value kinds from here, and the check asks the server for a definition only of keys not
  * known here. Below both, so the core never imports its presentation.
  */
+
 /** The kind of value of each type api/metrics/search gives. */
-const KIND_OF_TYPE = {
+const KIND_OF_TYPE = (0,_lookup_table_js__WEBPACK_IMPORTED_MODULE_0__/* .lookupTable */ .z)({
     RATING: 'rating',
     PERCENT: 'percent',
     WORK_DUR: 'minutes',
     MILLISEC: 'milliseconds',
     INT: 'count',
     FLOAT: 'count'
-};
+});
 const rating = (name) => ({ name, kind: 'rating' });
 const percent = (name) => ({ name, kind: 'percent' });
 const count = (name) => ({ name, kind: 'count' });
 const minutes = (name) => ({ name, kind: 'minutes' });
 /** The metrics quality gates use, by the key the server sends ("new_" prefix: new code). */
-const KNOWN_METRICS = {
+const KNOWN_METRICS = (0,_lookup_table_js__WEBPACK_IMPORTED_MODULE_0__/* .lookupTable */ .z)({
     coverage: percent('Coverage'),
     line_coverage: percent('Line Coverage'),
     branch_coverage: percent('Condition Coverage'),
@@ -29927,7 +29955,7 @@ const KNOWN_METRICS = {
     test_errors: count('Unit Test Errors'),
     software_quality_blocker_issues: count('Blocker Severity Issues'),
     software_quality_high_issues: count('High Severity Issues')
-};
+});
 const NEW_CODE_PREFIX = 'new_';
 /**
  * Whether the action words this metric from its own table (common metrics, and their new-code

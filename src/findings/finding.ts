@@ -5,6 +5,7 @@
  */
 import type { SonarIssue } from '../sonar/issues.js'
 import { serverBase } from '../sonar/origin.js'
+import { lookupTable } from '../lookup-table.js'
 
 /**
  * One scale for both of the server's: the legacy severities (BLOCKER, CRITICAL, MAJOR, MINOR,
@@ -15,7 +16,7 @@ export type Severity = 'blocker' | 'high' | 'medium' | 'low' | 'info'
 /** Most severe first: the order annotations are given out in. */
 export const SEVERITY_ORDER: readonly Severity[] = ['blocker', 'high', 'medium', 'low', 'info']
 
-const FROM_SERVER: Record<string, Severity> = {
+const FROM_SERVER: Readonly<Record<string, Severity>> = lookupTable({
   BLOCKER: 'blocker',
   CRITICAL: 'high',
   HIGH: 'high',
@@ -24,7 +25,7 @@ const FROM_SERVER: Record<string, Severity> = {
   MINOR: 'low',
   LOW: 'low',
   INFO: 'info'
-}
+})
 
 /** Lines (1-based) and columns (1-based, end exclusive as SARIF counts) of a finding. */
 export interface Region {

@@ -8,9 +8,12 @@
 import type { GateResult } from '../gate/check.js'
 import { serverBase } from '../sonar/origin.js'
 import type { Condition } from '../sonar/types.js'
+import { lookupTable } from '../lookup-table.js'
 
 /** Issue-count metrics and the issues page's filter that lists what they count. */
-const ISSUE_FILTERS: Record<string, Record<string, string>> = {
+const ISSUE_FILTERS: Readonly<Record<string, Record<string, string>>> = lookupTable<
+  Record<string, string>
+>({
   violations: {},
   blocker_violations: { severities: 'BLOCKER' },
   critical_violations: { severities: 'CRITICAL' },
@@ -25,7 +28,7 @@ const ISSUE_FILTERS: Record<string, Record<string, string>> = {
   software_quality_maintainability_issues: { impactSoftwareQualities: 'MAINTAINABILITY' },
   software_quality_blocker_issues: { impactSeverities: 'BLOCKER' },
   software_quality_high_issues: { impactSeverities: 'HIGH' }
-}
+})
 
 /** Hotspot metrics: their page is the security hotspots'. */
 const HOTSPOT_METRICS = new Set([

@@ -8,6 +8,7 @@ import {
   type MetricKind
 } from '../sonar/metrics.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+import { lookupTable } from '../lookup-table.js'
 
 /**
  * Words for conditions. Every server value they quote (metric keys, values, comparators,
@@ -180,11 +181,11 @@ export function newCodeWords(period: NewCodePeriod): string {
   return period.date ? `${words} (${quoted(period.date)})` : words
 }
 
-const CAYC_WORDS: Record<string, string> = {
+const CAYC_WORDS: Readonly<Record<string, string>> = lookupTable({
   compliant: 'compliant',
   'non-compliant': 'not compliant',
   'over-compliant': 'compliant, with conditions beyond it'
-}
+})
 
 /** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
 export function caycWords(status: string): string {

@@ -4,6 +4,8 @@
  * known here. Below both, so the core never imports its presentation.
  */
 
+import { lookupTable } from '../lookup-table.js'
+
 /**
  * How a metric's value reads: ratings are letters, percentages carry %, work durations are
  * minutes, milliseconds are ms; counts are numbers; levels and text stay as the server writes them.
@@ -11,14 +13,14 @@
 export type MetricKind = 'rating' | 'percent' | 'minutes' | 'milliseconds' | 'count' | 'text'
 
 /** The kind of value of each type api/metrics/search gives. */
-export const KIND_OF_TYPE: Readonly<Record<string, MetricKind>> = {
+export const KIND_OF_TYPE: Readonly<Record<string, MetricKind>> = lookupTable({
   RATING: 'rating',
   PERCENT: 'percent',
   WORK_DUR: 'minutes',
   MILLISEC: 'milliseconds',
   INT: 'count',
   FLOAT: 'count'
-}
+})
 
 export interface Metric {
   name: string
@@ -31,7 +33,7 @@ const count = (name: string): Metric => ({ name, kind: 'count' })
 const minutes = (name: string): Metric => ({ name, kind: 'minutes' })
 
 /** The metrics quality gates use, by the key the server sends ("new_" prefix: new code). */
-export const KNOWN_METRICS: Readonly<Record<string, Metric>> = {
+export const KNOWN_METRICS: Readonly<Record<string, Metric>> = lookupTable({
   coverage: percent('Coverage'),
   line_coverage: percent('Line Coverage'),
   branch_coverage: percent('Condition Coverage'),
@@ -70,7 +72,7 @@ export const KNOWN_METRICS: Readonly<Record<string, Metric>> = {
   test_errors: count('Unit Test Errors'),
   software_quality_blocker_issues: count('Blocker Severity Issues'),
   software_quality_high_issues: count('High Severity Issues')
-}
+})
 
 export const NEW_CODE_PREFIX = 'new_'
 
