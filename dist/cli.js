@@ -4178,12 +4178,24 @@ function settings_boolean(input, name, fallback, named) {
 
 ;// CONCATENATED MODULE: external "node:util"
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+;// CONCATENATED MODULE: ./package.json
+const package_namespaceObject = /*#__PURE__*/JSON.parse('{"UU":"sonar-quality-gate-check","rE":"1.0.0"}');
+;// CONCATENATED MODULE: ./src/cli/version.ts
+
+/** The command's version: package.json's, bundled into dist/cli.js at build time. */
+const VERSION = package_namespaceObject.rE;
+/**
+ * The command's name, as published and installed: package.json's name, which is also its one
+ * `bin` (a test holds them together), so `npx <name>` and the installed command agree.
+ */
+const COMMAND = package_namespaceObject.UU;
+
 ;// CONCATENATED MODULE: ./src/cli/options.ts
 
 
 
-/** The command's name, as installed (`bin` in package.json) and in its messages. */
-const COMMAND = 'sonar-quality-gate';
+
+
 /** A mistake on the command line: its message says what is wrong; the exit code is 2. */
 class UsageError extends Error {
     code = 'ERR_USAGE';
@@ -9279,13 +9291,6 @@ function forTheTerminal(message) {
         shown.push(`… ${hidden} more lines`);
     return shown.join('\n');
 }
-
-;// CONCATENATED MODULE: ./package.json
-const package_namespaceObject = {"rE":"1.0.0"};
-;// CONCATENATED MODULE: ./src/cli/version.ts
-
-/** The command's version: package.json's, bundled into dist/cli.js at build time. */
-const VERSION = package_namespaceObject.rE;
 
 ;// CONCATENATED MODULE: ./src/cli/main.ts
 

@@ -11,6 +11,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { COMMAND } from '../src/cli/version.js'
 import { runBuiltAction, type ActionRun } from './run-built-action.js'
 import {
   monorepoScenario,
@@ -122,7 +123,7 @@ async function main(): Promise<number> {
     console.log(`\n${RULE}\n${index}. ${command.title}\n${RULE}`)
     section(
       'Command (SONAR_TOKEN in the environment; CI=true, so no colours)',
-      `sonar-quality-gate ${command.args.join(' ')}`
+      `${COMMAND} ${command.args.join(' ')}`
     )
     section('Standard error', run.stderr.trimEnd())
     section(

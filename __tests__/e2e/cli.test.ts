@@ -245,7 +245,7 @@ describe('dist/cli.js', () => {
     const result = await cli(ws, args)
     expect(result.exitCode).toBe(2)
     expect(result.stderr).toContain(message)
-    expect(result.stderr).toContain('Run sonar-quality-gate --help for the options.')
+    expect(result.stderr).toContain('Run sonar-quality-gate-check --help for the options.')
     expect(result.stdout).toBe('')
     expect(simulator.requests.length).toBe(before)
   })
@@ -294,7 +294,7 @@ describe('dist/cli.js', () => {
     const ws = await workspace()
     const help = await cli(ws, ['--help'])
     expect(help.exitCode).toBe(0)
-    expect(help.stdout).toMatch(/^Usage: sonar-quality-gate \[options\]/)
+    expect(help.stdout).toMatch(/^Usage: sonar-quality-gate-check \[options\]/)
     const version = await cli(ws, ['--version'])
     const { version: expected } = JSON.parse(
       await readFile(path.join(ROOT, 'package.json'), 'utf8')
@@ -348,18 +348,18 @@ describe('the npm package', () => {
     const installed = (await readdir(path.join(project, 'node_modules'))).filter(
       (name) => !name.startsWith('.')
     )
-    expect(installed).toEqual(['sonar-quality-gate'])
+    expect(installed).toEqual(['sonar-quality-gate-check'])
     // The published manifest leaves out what only developing the repository needs (the optional
     // Node 24 download above all); the repository's own is put back as it was.
     const published = JSON.parse(
-      await readFile(path.join(project, 'node_modules/sonar-quality-gate/package.json'), 'utf8')
+      await readFile(path.join(project, 'node_modules/sonar-quality-gate-check/package.json'), 'utf8')
     ) as Record<string, unknown>
     expect(published).not.toHaveProperty('optionalDependencies')
     expect(published).not.toHaveProperty('devDependencies')
-    expect(published['bin']).toEqual({ 'sonar-quality-gate': 'dist/cli.js' })
+    expect(published['bin']).toEqual({ 'sonar-quality-gate-check': 'dist/cli.js' })
     expect(await readFile(path.join(ROOT, 'package.json'), 'utf8')).toBe(manifestBefore)
 
-    const bin = path.join(project, 'node_modules/.bin/sonar-quality-gate')
+    const bin = path.join(project, 'node_modules/.bin/sonar-quality-gate-check')
     const ws = await reports({ '.scannerwork/report-task.txt': await scenario('done') })
     const result = await run(bin, QUICK, { cwd: ws.cwd, env: { SONAR_TOKEN: TOKEN } })
     expect(result.stderr).toContain('Quality Gate status: OK')

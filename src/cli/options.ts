@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util'
 import { DEFAULT_REPORT_LOCATIONS } from '../report-file.js'
 import { DEFAULTS, type InputReader, type SettingNames } from '../settings.js'
+import { COMMAND } from './version.js'
 
-/** The command's name, as installed (`bin` in package.json) and in its messages. */
-export const COMMAND = 'sonar-quality-gate'
+export { COMMAND }
 
 /** A mistake on the command line: its message says what is wrong; the exit code is 2. */
 export class UsageError extends Error {
