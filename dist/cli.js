@@ -3163,6 +3163,39 @@ function quoted(text) {
     return oneLine(text, QUOTE_LIMITS.long);
 }
 
+;// CONCATENATED MODULE: ./src/fail-policy.ts
+/**
+ * Which gate statuses fail the step: the user's policy (`failOn`, `--fail-on`). The
+ * specification fails on ERROR only, and that is the default; SonarSource's action also fails on
+ * WARN, and the scanner's `sonar.qualitygate.wait` on anything but OK.
+ */
+/** The specification's policy: only ERROR fails. */
+const fail_policy_FAIL_ON_ERROR = new Set(['ERROR']);
+/** Every status a policy may name, in the order they are listed. */
+const fail_policy_FAILING_STATUSES = ['ERROR', 'WARN', 'NONE'];
+/**
+ * The class of a gate status as the server sent it: OK, WARN and ERROR as they are; NONE for no
+ * gate and for any other status (FAILED, say, which no server sends for a gate).
+ *
+ * @example statusClass('FAILED') // 'NONE'
+ */
+function fail_policy_statusClass(status) {
+    return status === 'OK' || status === 'WARN' || status === 'ERROR' ? status : 'NONE';
+}
+/**
+ * Whether a gate of this status fails the step under the policy.
+ *
+ * @example failsUnder('WARN', new Set(['ERROR', 'WARN'])) // true
+ */
+function fail_policy_failsUnder(status, policy) {
+    const kind = fail_policy_statusClass(status);
+    return kind !== 'OK' && policy.has(kind);
+}
+/** The policy as it is written: `ERROR`, `ERROR,WARN,NONE`. */
+function policyText(policy) {
+    return fail_policy_FAILING_STATUSES.filter((status) => policy.has(status)).join(',');
+}
+
 ;// CONCATENATED MODULE: ./src/gate/outcome.ts
 /**
  * The project key, or else where the analysis came from (its report file): how every
@@ -3601,6 +3634,7 @@ function caycWords(status) {
 
 
 
+
 /**
  * How much the summary and the messages show. GitHub refuses a step summary over 1 MiB: the
  * summary stays within `bytes` (UTF-8) whatever the server sends.
@@ -3639,11 +3673,11 @@ const isKnownStatus = (status) => status in HEADLINES;
  * @example await core.summary.addRaw(renderSummary(result), true).write()
  */
 function renderSummary(result, options = {}) {
-    const { section, maxBytes = SUMMARY_LIMITS.bytes } = options;
+    const { section, maxBytes = SUMMARY_LIMITS.bytes, failOn = fail_policy_FAIL_ON_ERROR } = options;
     const [h, sub] = section === undefined ? ['h2', 'h3'] : ['h3', 'h4'];
     const title = section === undefined ? '' : ` · ${summaryText(section)}`;
     const head = [
-        `<${h}>${headline(result.status)}${title}</${h}>`,
+        `<${h}>${headline(result.status, failOn)}${title}</${h}>`,
         `<p>${about(result)}</p>`,
         ...gateDetailsBlock(result)
     ];
@@ -3671,48 +3705,61 @@ function renderFailureSummary(message) {
     return blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`]);
 }
 /**
- * `Quality Gate Failure` followed by each failing condition in words (the first 20, then how
- * many more): the message the job fails with. The log's gate escapes it.
+ * `Quality Gate Failure` and why: for an ERROR gate each failing condition in words (the first
+ * 20, then how many more); for a WARN gate that the policy fails on, each warning condition; for
+ * NONE, that the project has no gate; for a status no server sends, which it is. The message the
+ * step fails with; the log's gate escapes it.
  */
 function gateFailureMessage(result) {
-    const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR');
     const where = result.projectKey ? ` for ${oneLine(result.projectKey, QUOTE_LIMITS.short)}` : '';
-    const listed = failing.slice(0, SUMMARY_LIMITS.failuresListed);
+    const dashboard = dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl);
+    const link = dashboard ? [`Details: ${dashboard.href}`] : [];
+    const kind = fail_policy_statusClass(result.status);
+    if (kind === 'ERROR' || kind === 'WARN') {
+        const { head, lines } = conditionLines(result, kind);
+        const why = kind === 'WARN' ? 'the gate is WARN, which failOn names: ' : '';
+        return [`Quality Gate Failure${where}: ${why}${head}`, ...lines, ...link].join('\n');
+    }
+    const why = result.status === 'NONE'
+        ? 'the project has no quality gate (NONE), which failOn names: assign a quality gate to the project on the server.'
+        : `the gate's status is "${oneLine(result.status, QUOTE_LIMITS.short)}", which no server sends for a gate; failOn names NONE, which covers it.`;
+    return [`Quality Gate Failure${where}: ${why}`, ...link].join('\n');
+}
+/**
+ * The conditions of one status in words, each with its evidence (the first 20, then how many
+ * more), after a count: "2 of 5 conditions failed." / "1 of 5 conditions warned."
+ */
+function conditionLines(result, status) {
+    const matching = result.conditions.filter(({ condition }) => condition.status === status);
+    const listed = matching.slice(0, SUMMARY_LIMITS.failuresListed);
     const lines = listed.map((evaluated) => {
         const evidence = evidenceUrl(result, evaluated.condition);
         return `- ${describeCondition(evaluated)}${evidence ? ` (${evidence})` : ''}`;
     });
-    if (failing.length > listed.length) {
-        lines.push(`- … and ${failing.length - listed.length} more: see the job summary`);
+    if (matching.length > listed.length) {
+        lines.push(`- … and ${matching.length - listed.length} more: see the job summary`);
     }
-    const dashboard = dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl);
-    const link = dashboard ? [`Details: ${dashboard.href}`] : [];
-    return [
-        `Quality Gate Failure${where}: ${failing.length} of ${result.conditions.length} conditions failed.`,
-        ...lines,
-        ...link
-    ].join('\n');
+    const total = result.conditions.length;
+    if (status === 'WARN' && matching.length === 0) {
+        return { head: `none of its ${total} conditions is WARN on the server.`, lines };
+    }
+    const verb = status === 'ERROR' ? 'failed' : 'warned';
+    return { head: `${matching.length} of ${total} conditions ${verb}.`, lines };
 }
 /**
  * Annotations: task warnings, a WARN, NONE or unknown gate, and conditions where the rule
  * disagrees. Server text is cut here and escaped by the log's gate.
  */
-function annotate(result, log) {
+function annotate(result, log, failOn = fail_policy_FAIL_ON_ERROR) {
     const warnings = result.taskWarnings.slice(0, SUMMARY_LIMITS.warnings);
     for (const warning of warnings)
         log.warning(`Analysis warning: ${analysisWarningText(warning)}`);
     if (result.taskWarnings.length > warnings.length) {
         log.info(`${result.taskWarnings.length - warnings.length} more analysis warnings not shown.`);
     }
-    if (result.status === 'WARN') {
-        log.warning('Quality Gate passed with warnings (WARN): see the conditions in the job summary.');
-    }
-    else if (result.status === 'NONE') {
-        log.warning('No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful.');
-    }
-    else if (!isKnownStatus(result.status)) {
-        log.warning(`Unknown Quality Gate status "${oneLine(result.status, QUOTE_LIMITS.short)}": only ERROR fails, so the check passes (quality-gate-status NONE).`);
-    }
+    // A status the step fails on is said by the failure message itself.
+    if (!fail_policy_failsUnder(result.status, failOn))
+        annotatePassingStatus(result, log);
     const disagreeing = result.conditions.filter((evaluated) => !evaluated.agreesWithServer);
     for (const evaluated of disagreeing.slice(0, SUMMARY_LIMITS.notices)) {
         log.notice(`The server says ${oneLine(evaluated.condition.status, QUOTE_LIMITS.short)} for ${describeCondition(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`);
@@ -3721,8 +3768,28 @@ function annotate(result, log) {
         log.info(`${disagreeing.length - SUMMARY_LIMITS.notices} more conditions where the rule disagrees with the server.`);
     }
 }
-/** The verdict in words with its icon, e.g. "✅ Quality Gate passed". */
-function headline(status) {
+/** The warning of a gate that passed without being OK: WARN (and which conditions), NONE, unknown. */
+function annotatePassingStatus(result, log) {
+    if (result.status === 'WARN') {
+        const { head, lines } = conditionLines(result, 'WARN');
+        log.warning([`Quality Gate passed with warnings (WARN): ${head}`, ...lines].join('\n'));
+    }
+    else if (result.status === 'NONE') {
+        log.warning('No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful, or name NONE in failOn to fail without one.');
+    }
+    else if (!isKnownStatus(result.status)) {
+        log.warning(`Unknown Quality Gate status "${oneLine(result.status, QUOTE_LIMITS.short)}": failOn does not name NONE, so the check passes (quality-gate-status NONE).`);
+    }
+}
+/**
+ * The verdict in words with its icon, e.g. "✅ Quality Gate passed"; a WARN or NONE gate that
+ * the policy fails on says so ("❌ Quality Gate failed: WARN, which failOn names (ERROR,WARN)").
+ */
+function headline(status, failOn = fail_policy_FAIL_ON_ERROR) {
+    if (status !== 'ERROR' && fail_policy_failsUnder(status, failOn)) {
+        const named = fail_policy_statusClass(status) === 'NONE' && status !== 'NONE' ? ' (as NONE)' : '';
+        return `❌ Quality Gate failed: ${summaryText(status)}${named}, which failOn names (${policyText(failOn)})`;
+    }
     return (HEADLINES[status] ?? `❔ Unknown Quality Gate status ${summaryText(status)}: the check passes`);
 }
 function about(result) {
@@ -3836,15 +3903,19 @@ function byteSize(lines) {
 
 
 
+
 /**
- * The step's verdict, with the message it fails with: `Quality Gate Failure` and each failing
- * condition of each failing gate, after one line per analysis that could not be read.
+ * The step's verdict under the policy, with the message it fails with: `Quality Gate Failure`
+ * and why for each gate that fails (its failing conditions, or the status failOn names), after
+ * one line per analysis that could not be read.
  *
- * @example const verdict = stepVerdict(outcomes); if (verdict.kind !== 'passed') throw …
+ * @example const verdict = stepVerdict(outcomes, settings.failOn); if (verdict.kind !== 'passed') throw …
  */
-function stepVerdict(outcomes) {
+function stepVerdict(outcomes, failOn = fail_policy_FAIL_ON_ERROR) {
     const results = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result] : []));
-    const failures = results.filter(({ status }) => status === 'ERROR').map(gateFailureMessage);
+    const failures = results
+        .filter(({ status }) => fail_policy_failsUnder(status, failOn))
+        .map(gateFailureMessage);
     const unread = outcomes.filter((outcome) => !outcome.read);
     if (unread.length > 0) {
         const lines = unread.map((outcome) => `- ${oneLine(projectName(outcome), QUOTE_LIMITS.long)}: ${outcome.message.split('\n')[0]}`);
@@ -3861,6 +3932,7 @@ function stepVerdict(outcomes) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/overview.ts
+
 
 
 
@@ -3884,17 +3956,18 @@ const FAILURES_NAMED = 3;
  * @example await core.summary.addRaw(renderOverviewSummary(outcomes), true).write()
  */
 function renderOverviewSummary(outcomes, options = {}) {
+    const { failOn = fail_policy_FAIL_ON_ERROR } = options;
     const unread = outcomes.filter((outcome) => !outcome.read).length;
     const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []));
     const title = unread > 0
         ? `❌ ${unread} of ${outcomes.length} analyses could not be read`
-        : `${headline(outcome_worstStatus(statuses))} (${outcomes.length} analyses)`;
+        : `${headline(worstFor(statuses, failOn), failOn)} (${outcomes.length} analyses)`;
     const head = [
         `<h2>${title}</h2>`,
         '<table>',
         '<thead><tr><th>Project</th><th>Verdict</th><th>Failing conditions</th><th>Analysis</th></tr></thead>',
         '<tbody>',
-        ...outcomes.map(overviewRow),
+        ...outcomes.map((outcome) => overviewRow(outcome, failOn)),
         '</tbody>',
         '</table>'
     ];
@@ -3904,7 +3977,8 @@ function renderOverviewSummary(outcomes, options = {}) {
         ? renderSummary(outcome.result, {
             section: projectName(outcome),
             maxBytes: share,
-            fileLink: options.fileLink
+            fileLink: options.fileLink,
+            failOn
         })
         : unreadSection(outcome, share));
     const summary = blocks(head) + sections.join('');
@@ -3913,7 +3987,17 @@ function renderOverviewSummary(outcomes, options = {}) {
         return summary;
     return blocks([head[0], '<p>The summary is too large to show: see the log.</p>']);
 }
-function overviewRow(outcome) {
+/**
+ * The status the overview's title speaks of: the worst, unless a better one fails the step and
+ * the worst does not (failOn names NONE, and a WARN gate is the worst).
+ */
+function worstFor(statuses, failOn) {
+    const worst = outcome_worstStatus(statuses);
+    if (fail_policy_failsUnder(worst, failOn))
+        return worst;
+    return statuses.find((status) => fail_policy_failsUnder(status, failOn)) ?? worst;
+}
+function overviewRow(outcome, failOn) {
     const project = summaryText(projectName(outcome));
     if (!outcome.read) {
         return `<tr><td>${project}</td><td>❗ not read</td><td>see below</td><td></td></tr>`;
@@ -3925,7 +4009,9 @@ function overviewRow(outcome) {
         .map(({ condition }) => summaryText(metricName(condition)));
     if (failing.length > named.length)
         named.push(`${failing.length - named.length} more`);
-    const verdict = VERDICTS[result.status] ?? `❔ ${summaryText(result.status)} (unknown: passes)`;
+    const verdict = result.status !== 'ERROR' && fail_policy_failsUnder(result.status, failOn)
+        ? `❌ ${summaryText(result.status)}: fails (failOn)`
+        : (VERDICTS[result.status] ?? `❔ ${summaryText(result.status)} (unknown: passes)`);
     const dashboard = dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl);
     const link = dashboard?.onServer
         ? `<a href="${summaryText(dashboard.href, Infinity)}">dashboard</a>`
@@ -3945,12 +4031,12 @@ function unreadSection(outcome, maxBytes) {
  * The annotations of every gate read (see `annotate`); with several analyses each message
  * starts with its project's name, so an annotation says whose it is.
  */
-function annotateAll(outcomes, log) {
+function annotateAll(outcomes, log, failOn = fail_policy_FAIL_ON_ERROR) {
     for (const outcome of outcomes) {
         if (!outcome.read)
             continue;
         if (outcomes.length === 1) {
-            annotate(outcome.result, log);
+            annotate(outcome.result, log, failOn);
             continue;
         }
         const prefix = `${oneLine(projectName(outcome), QUOTE_LIMITS.short)}: `;
@@ -3960,11 +4046,12 @@ function annotateAll(outcomes, log) {
             notice: (message) => log.notice(prefix + message),
             startGroup: (name) => log.startGroup(name),
             endGroup: () => log.endGroup()
-        });
+        }, failOn);
     }
 }
 
 ;// CONCATENATED MODULE: ./src/settings.ts
+
 
 
 
@@ -4001,6 +4088,7 @@ const ACTION_INPUTS = {
         initialDelayMs: 'initialDelayMs',
         pollingIntervalMs: 'pollingIntervalMs',
         failOnError: 'failOnError',
+        failOn: 'failOn',
         taskId: 'taskId',
         analysisId: 'analysisId',
         pullRequestComment: 'pullRequestComment',
@@ -4049,6 +4137,7 @@ function readSettings(input, env, names = ACTION_INPUTS) {
         pollingIntervalMs: integer(input, 'pollingIntervalMs', { min: 1 }, named),
         adaptivePolling: input('pollingIntervalMs').trim() === '',
         failOnError: settings_boolean(input, 'failOnError', DEFAULTS.failOnError, named),
+        failOn: failPolicy(input('failOn'), named),
         taskId,
         analysisId,
         pullRequestComment,
@@ -4154,6 +4243,30 @@ function settings_optionalId(name, value, named) {
     }
     return value;
 }
+/**
+ * The statuses that fail the step: ERROR, WARN and NONE, separated by commas or lines, in any
+ * case; empty: ERROR alone. ERROR must be among them: a policy without it would let a failed
+ * gate pass, which is what failOnError false says plainly.
+ */
+function failPolicy(raw, named) {
+    const words = raw
+        .split(/[,\r\n]/)
+        .map((word) => word.trim())
+        .filter((word) => word !== '');
+    if (words.length === 0)
+        return fail_policy_FAIL_ON_ERROR;
+    const allowed = fail_policy_FAILING_STATUSES.join(', ');
+    for (const word of words) {
+        if (!fail_policy_FAILING_STATUSES.includes(word.toUpperCase())) {
+            throw new SettingsError(`${named.setting('failOn')} has "${oneLine(word, QUOTE_LIMITS.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`);
+        }
+    }
+    const policy = new Set(words.map((word) => word.toUpperCase()));
+    if (!policy.has('ERROR')) {
+        throw new SettingsError(`${named.setting('failOn')} is "${oneLine(raw.trim(), QUOTE_LIMITS.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${named.bare('failOnError')}.`);
+    }
+    return policy;
+}
 /** A whole-number input between `min` and its limit; its default when empty. */
 function integer(input, name, { min }, named) {
     const raw = input(name).trim();
@@ -4209,6 +4322,7 @@ const options_OPTIONS = {
     'initial-delay': { type: 'string' },
     interval: { type: 'string' },
     'no-fail': { type: 'boolean' },
+    'fail-on': { type: 'string', multiple: true },
     'root-cert-file': { type: 'string' },
     json: { type: 'string' },
     junit: { type: 'string' },
@@ -4235,6 +4349,7 @@ const COMMAND_OPTIONS = {
         initialDelayMs: '--initial-delay',
         pollingIntervalMs: '--interval',
         failOnError: '--no-fail',
+        failOn: '--fail-on',
         taskId: '--task-id',
         analysisId: '--analysis-id',
         pullRequestComment: undefined,
@@ -4305,13 +4420,25 @@ function parseCommandLine(argv) {
         initialDelay: values['initial-delay'],
         interval: values.interval,
         noFail: values['no-fail'] ?? false,
+        failOn: values['fail-on'] ?? [],
         rootCertFile: values['root-cert-file'],
         files
     };
 }
+/**
+ * An option that tries to pass the token (`--token`, `--sonar-token`, `--login`, the scanner's
+ * old `sonar.login`, `--password`): the token has no option, it would show in process lists.
+ */
+const TOKEN_OPTION = /^--?(?:sonar[-._]?)?(?:token|login|password)$/i;
 /** parseArgs's own message, without its advice for positional arguments. */
 function usageMessage(error) {
     const { code } = error;
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+        const option = /'([^']*)'/.exec(error.message)?.[1] ?? '';
+        if (TOKEN_OPTION.test(option)) {
+            return `Unknown option ${option}: the token is never an option (it would show in process lists). Set the SONAR_TOKEN environment variable instead, e.g. from your CI's secret store.`;
+        }
+    }
     if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
         const argument = /'([^']*)'/.exec(error.message)?.[1];
         return `Unexpected argument${argument === undefined ? '' : ` "${argument}"`}: every value follows its option (--report ${argument ?? '<path>'} for a report file).`;
@@ -4332,6 +4459,7 @@ function commandInputs(line, rootCert) {
         initialDelayMs: line.initialDelay,
         pollingIntervalMs: line.interval,
         failOnError: line.noFail ? 'false' : 'true',
+        failOn: line.failOn.join(','),
         taskId: line.taskId,
         analysisId: line.analysisId
     };
@@ -4359,7 +4487,10 @@ ${DEFAULT_REPORTS})
       --interval <ms>       wait between polls (default ${DEFAULTS.pollingIntervalMs}, closer together around
                             the end the project's previous analysis predicts; a value given
                             is kept exactly)
-      --no-fail             report an ERROR gate without failing: exit 0 (default: exit 1)
+      --fail-on <statuses>  the gate statuses that fail (exit 1), comma-separated: ERROR, WARN,
+                            NONE (no gate, or a status no server sends); must include ERROR
+                            (default ERROR; ERROR,WARN,NONE fails on anything but OK)
+      --no-fail             report a failed gate without failing: exit 0 (default: exit 1)
       --root-cert-file <file>
                             PEM file of an extra CA, trusted for this command's requests only
                             (default: the PEM text in SONAR_ROOT_CERT)
@@ -4387,8 +4518,9 @@ Environment:
                     (by default colours only on a terminal, never with CI set)
 
 Exit codes:
-  0  every gate passed (OK, WARN, NONE), or failed with --no-fail
-  1  a quality gate failed (ERROR)
+  0  every gate passed (OK, and WARN and NONE unless --fail-on names them), or failed with
+     --no-fail
+  1  a quality gate failed (ERROR, or a status --fail-on names)
   2  bad usage or settings: an option, the environment, the report file, a result file
   3  no verdict: the server could not be read, the analysis task failed, or the time-out was
      reached
@@ -4461,7 +4593,8 @@ const command_words_OPTIONS = [
     ['sonarRootCert', '--root-cert-file'],
     ['pollingTimeoutSec', '--timeout'],
     ['initialDelayMs', '--initial-delay'],
-    ['pollingIntervalMs', '--interval']
+    ['pollingIntervalMs', '--interval'],
+    ['failOn', '--fail-on']
 ];
 /**
  * The core's messages name the action's inputs ("raise pollingTimeoutSec", "set the sonarHostUrl
@@ -4469,6 +4602,12 @@ const command_words_OPTIONS = [
  * server's field names, so they are renamed only where a message speaks of the input.
  */
 const RENAMED = [
+    // The command writes no job summary: its files hold what the summary would.
+    [/\bsee the job summary\b/g, 'see the --markdown or --json file'],
+    [
+        /\bthe SONAR_TOKEN environment variable or the sonarToken input\b/g,
+        'the SONAR_TOKEN environment variable'
+    ],
     [/\bthe sonarToken input\b|\bsonarToken (?:\(or SONAR_TOKEN\)|or SONAR_TOKEN)/g, 'SONAR_TOKEN'],
     [
         /\bsonarRootCert (?:\(or SONAR_ROOT_CERT\)|or SONAR_ROOT_CERT)/g,
@@ -8622,7 +8761,44 @@ function sarifTool(outcomes) {
         : { name: 'SonarQube', informationUri: 'https://www.sonarsource.com/products/sonarqube/' };
 }
 
+;// CONCATENATED MODULE: ./src/report/issues-file-line.ts
+/**
+ * The one log line for a file of new issues: how many were written, and how many the analyses
+ * have that were left out and why (no file in this checkout, past the file's bound, past the
+ * issues read per analysis), and the analyses whose issues could not be read at all. A file of
+ * zero issues from gates with new issues is never silent.
+ *
+ * @example issuesFileLine('as SARIF', 'out.sarif', { written: 0, unlocated: 18, omitted: 0 }, outcomes)
+ * // 'Wrote 0 new issues as SARIF to out.sarif (18 left out: 18 with no file in this checkout).'
+ */
+function issuesFileLine(how, file, tally, outcomes) {
+    let notRead = 0;
+    let unreadAnalyses = 0;
+    for (const outcome of outcomes) {
+        const issues = outcome.read ? outcome.result.newIssues : undefined;
+        if (issues === undefined)
+            continue;
+        if (issues.read)
+            notRead += issues.total - issues.findings.length;
+        else
+            unreadAnalyses++;
+    }
+    const unlocated = tally.unlocated ?? 0;
+    const reasons = [
+        unlocated > 0 ? `${unlocated} with no file in this checkout` : undefined,
+        tally.omitted > 0 ? `${tally.omitted} past the file's size limit` : undefined,
+        notRead > 0 ? `${notRead} past the issues read per analysis` : undefined
+    ].filter((reason) => reason !== undefined);
+    const leftOut = unlocated + tally.omitted + notRead;
+    const left = leftOut > 0 ? ` (${leftOut} left out: ${reasons.join(', ')})` : '';
+    const unread = unreadAnalyses > 0
+        ? `; the new issues of ${unreadAnalyses} ${unreadAnalyses === 1 ? 'analysis' : 'analyses'} could not be read (see above)`
+        : '';
+    return `Wrote ${tally.written} new issues ${how} to ${file}${left}${unread}.`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/outputs.ts
+
 
 
 
@@ -8636,12 +8812,13 @@ const OUTPUT_BYTES = 1_000_000;
  *
  * @example for (const [name, value] of Object.entries(analysesOutputs(outcomes).values)) core.setOutput(name, value)
  */
-function analysesOutputs(outcomes) {
-    const results = resultsOutput(outcomes);
+function analysesOutputs(outcomes, failOn = FAIL_ON_ERROR) {
+    const results = resultsOutput(outcomes, OUTPUT_BYTES, { failOn });
+    const failedOn = failedStatuses(outcomes, failOn);
     const [only] = outcomes;
     if (outcomes.length === 1 && only?.read) {
         const single = gateOutputs(only.result);
-        return { ...single, values: { ...single.values, results } };
+        return { ...single, values: { ...single.values, failedOn, results } };
     }
     const worst = worstStatus(outcomes.flatMap((o) => (o.read ? [o.result.status] : [])));
     return {
@@ -8655,10 +8832,24 @@ function analysesOutputs(outcomes) {
             branch: '',
             pullRequest: '',
             newIssues: '',
+            failedOn,
             results
         },
         conditionsLeftOut: 0
     };
+}
+/**
+ * The `failedOn` output: the statuses of the gates that fail the step under the policy (ERROR,
+ * WARN, NONE, each once, comma-separated), whether or not failOnError lets the step go on;
+ * empty when none does.
+ *
+ * @example failedStatuses(outcomes, new Set(['ERROR', 'WARN'])) // 'WARN'
+ */
+function failedStatuses(outcomes, failOn) {
+    const failing = new Set(outcomes.flatMap((outcome) => outcome.read && failsUnder(outcome.result.status, failOn)
+        ? [statusClass(outcome.result.status)]
+        : []));
+    return FAILING_STATUSES.filter((status) => failing.has(status)).join(',');
 }
 /**
  * The `results` output: a JSON array with one object per analysis, in the order they were
@@ -8670,6 +8861,18 @@ function analysesOutputs(outcomes) {
  * @example JSON.parse(resultsOutput(outcomes))[0].qualityGateStatus // 'PASSED'
  */
 function resultsOutput(outcomes, maxBytes = OUTPUT_BYTES, options = {}) {
+    return resultsJson(outcomes, maxBytes, options).json;
+}
+/**
+ * `resultsOutput` with the count of the new issues it holds: with `issues`, each analysis whose
+ * issues were read also carries them (`issues`, as many as fit), with `issuesWritten` and
+ * `issuesLeftOut` (those the server counts that are not in the file: past what was read, or past
+ * the bound).
+ */
+function resultsJson(outcomes, maxBytes = OUTPUT_BYTES, options = {}) {
+    const { failOn = fail_policy_FAIL_ON_ERROR } = options;
+    let issuesWritten = 0;
+    let issuesOmitted = 0;
     const bases = outcomes.map((outcome) => {
         const common = {
             projectKey: outputText((outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? ''),
@@ -8682,6 +8885,7 @@ function resultsOutput(outcomes, maxBytes = OUTPUT_BYTES, options = {}) {
             ...common,
             status: outputText(result.status),
             qualityGateStatus: result.qualityGateStatus,
+            gateFailed: fail_policy_failsUnder(result.status, failOn),
             analysisId: outputText(result.analysisId),
             taskId: outputText(result.taskId ?? ''),
             dashboardUrl: dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
@@ -8700,11 +8904,16 @@ function resultsOutput(outcomes, maxBytes = OUTPUT_BYTES, options = {}) {
         const conditions = JSON.parse(json);
         if (!newIssues?.read)
             return { ...base, conditions };
-        const used = Buffer.byteLength(JSON.stringify({ ...base, conditions }));
+        // Counts as wide as they can be, so the room left for the issues is never overstated.
+        const counts = { issuesWritten: 9_999_999, issuesLeftOut: 9_999_999 };
+        const used = Buffer.byteLength(JSON.stringify({ ...base, conditions, ...counts }));
         const issues = issuesOutput(newIssues.findings, share - used);
-        return { ...base, conditions, issues };
+        issuesWritten += issues.length;
+        issuesOmitted += newIssues.findings.length - issues.length;
+        const leftOut = newIssues.total - issues.length;
+        return { ...base, conditions, issuesWritten: issues.length, issuesLeftOut: leftOut, issues };
     });
-    return JSON.stringify(items);
+    return { json: JSON.stringify(items), issuesWritten, issuesOmitted };
 }
 /**
  * The findings as JSON objects (key, rule, severity, type, file or the server's path, lines,
@@ -8808,6 +9017,7 @@ function boundedCondition(condition) {
 
 
 
+
 /** The testcase of a gate as a whole, and of an analysis that could not be read. */
 const GATE_CASE = 'Quality Gate';
 /**
@@ -8841,7 +9051,7 @@ function renderJunit(outcomes, context) {
 function suite(outcome, id, context) {
     const name = token(projectName(outcome), context) || 'analysis';
     const { cases, properties, out, elapsedMs } = outcome.read
-        ? gateSuite(outcome.result, outcome.source)
+        ? gateSuite(outcome.result, outcome.source, context.failOn ?? fail_policy_FAIL_ON_ERROR)
         : {
             cases: [
                 {
@@ -8882,8 +9092,10 @@ function suite(outcome, id, context) {
         '</testsuite>'
     ];
 }
-function gateSuite(result, source) {
-    const ordered = [...result.conditions].sort((a, b) => Number(isError(b)) - Number(isError(a)));
+function gateSuite(result, source, failOn) {
+    // A WARN condition fails too when the policy fails a WARN gate.
+    const isFailing = ({ condition }) => condition.status === 'ERROR' || (condition.status === 'WARN' && failOn.has('WARN'));
+    const ordered = [...result.conditions].sort((a, b) => Number(isFailing(b)) - Number(isFailing(a)));
     const shown = ordered.slice(0, SUMMARY_LIMITS.rows);
     const names = new Map();
     const cases = shown.map((evaluated) => {
@@ -8893,20 +9105,27 @@ function gateSuite(result, source) {
         const words = describeCondition(evaluated);
         return {
             name: seen > 1 ? `${base} #${seen}` : base,
-            ...(isError(evaluated)
-                ? { failure: { type: 'ERROR', message: words, text: failureText(words, result) } }
+            ...(isFailing(evaluated)
+                ? {
+                    failure: {
+                        type: evaluated.condition.status,
+                        message: words,
+                        text: failureText(words, result)
+                    }
+                }
                 : {})
         };
     });
-    const showsVerdict = result.conditions.length > 0 && (result.status !== 'ERROR' || ordered.some(isError));
+    const failed = fail_policy_failsUnder(result.status, failOn);
+    const showsVerdict = result.conditions.length > 0 && (!failed || ordered.some(isFailing));
     if (!showsVerdict) {
-        const failed = result.status === 'ERROR';
-        const message = failed ? gateFailureMessage(result) : headline(result.status);
+        const message = failed ? gateFailureMessage(result) : headline(result.status, failOn);
+        const type = fail_policy_statusClass(result.status);
         cases.unshift({
             name: GATE_CASE,
             ...(failed
                 ? {
-                    failure: { type: 'ERROR', message: message.split('\n')[0] ?? '', text: message }
+                    failure: { type, message: message.split('\n')[0] ?? '', text: message }
                 }
                 : {})
         });
@@ -8914,10 +9133,10 @@ function gateSuite(result, source) {
     const dashboard = dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl)?.href;
     const more = result.conditions.length - shown.length;
     const out = [
-        result.status === 'ERROR'
+        failed
             ? gateFailureMessage(result)
             : [
-                `${headline(result.status)} (${oneLine(result.status)})`,
+                `${headline(result.status, failOn)} (${oneLine(result.status)})`,
                 ...(dashboard ? [`Details: ${dashboard}`] : [])
             ].join('\n'),
         ...(more > 0 ? [`… and ${more} more conditions: see the dashboard.`] : [])
@@ -8938,9 +9157,6 @@ function gateSuite(result, source) {
         out,
         elapsedMs: result.elapsedMs
     };
-}
-function isError({ condition }) {
-    return condition.status === 'ERROR';
 }
 /** "Coverage on New Code (new_coverage)"; the key alone when the metric has no other name. */
 function conditionName(evaluated) {
@@ -8975,7 +9191,8 @@ function junit_seconds(ms) {
 const NOT_XML = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g;
 /** A name or a value on one line: redacted, cut, invisible characters shown, legal XML. */
 function line(value, context) {
-    return oneLine(secrets_redactSecrets(value, context.secrets), QUOTE_LIMITS.long).replace(NOT_XML, '');
+    const words = context.words ?? ((same) => same);
+    return oneLine(secrets_redactSecrets(words(value), context.secrets), QUOTE_LIMITS.long).replace(NOT_XML, '');
 }
 /** An xs:token (names): one line, white space collapsed, at most 200 characters. */
 function token(value, context) {
@@ -8986,7 +9203,8 @@ function token(value, context) {
 }
 /** Element text: line feeds kept, each line made visible, the whole cut, legal, escaped. */
 function junit_text(value, context) {
-    const redacted = untrusted_text_cut(secrets_redactSecrets(value, context.secrets), SUMMARY_LIMITS.messageChars);
+    const words = context.words ?? ((same) => same);
+    const redacted = untrusted_text_cut(secrets_redactSecrets(words(value), context.secrets), SUMMARY_LIMITS.messageChars);
     const visible = redacted
         .split('\n')
         .map((each) => each.split('\t').map(untrusted_text_showInvisible).join('\t'))
@@ -9017,6 +9235,7 @@ function escapeXml(value) {
 
 
 
+
 /** A result file that could not be written: the exit code is 2. */
 class ResultFileError extends Error {
     code = 'ERR_RESULT_FILE';
@@ -9031,21 +9250,30 @@ const WHAT = {
 /**
  * The result files asked for: `--json` the action's `results` output (indented) with the new
  * issues, `--junit` the JUnit report, `--markdown` the job summary (one analysis's, the overview
- * of several, or the failure summary), `--sarif` and `--codequality` the new issues. Every form of the token is removed first, as from the action's summary and
- * outputs. Folders are created; `-` writes to `stdout`. Resolves with the files written; throws
- * a ResultFileError naming the first that could not be.
+ * of several, or the failure summary), `--sarif` and `--codequality` the new issues. Every form
+ * of the token is removed first, as from the action's summary and outputs, and every text is in
+ * the command's words. Folders are created; `-` writes to `stdout`. Resolves with one log line
+ * per file written (for a file of new issues, how many it holds and how many were left out and
+ * why); throws a ResultFileError naming the first that could not be.
  *
- * @example await writeResultFiles(line.files, report, { cwd, stdout: process.stdout })
+ * @example for (const line of await writeResultFiles(line.files, report, { cwd, stdout: process.stdout })) log.info(line)
  */
 async function writeResultFiles(files, report, { cwd, stdout }) {
-    const written = [];
+    const lines = [];
     for (const kind of ['json', 'junit', 'markdown', 'sarif', 'codequality']) {
         const file = files[kind];
         if (file === undefined)
             continue;
-        const content = render(kind, report);
+        const { content, issues } = render(kind, report);
+        const shown = file === '-' ? 'standard output' : file;
+        const line = issues
+            ? issuesFileLine(issues.how, shown, issues, report.outcomes)
+            : `Wrote ${WHAT[kind]} to ${shown}.`;
         if (file === '-') {
             stdout.write(content);
+            // Standard output holds the file alone; the log still says what it holds.
+            if (issues)
+                lines.push(line);
             continue;
         }
         const target = external_node_path_default().resolve(cwd, file);
@@ -9056,41 +9284,75 @@ async function writeResultFiles(files, report, { cwd, stdout }) {
         catch (error) {
             throw new ResultFileError(`Could not write ${WHAT[kind]} to "${oneLine(file, QUOTE_LIMITS.long)}": ${oneLine(error.message, QUOTE_LIMITS.long)}.`);
         }
-        written.push(`${WHAT[kind]} to ${file}`);
+        lines.push(line);
     }
-    return written;
+    return lines;
 }
 function render(kind, report) {
-    const { outcomes, context } = report;
+    const { context, failOn, words } = report;
     const { secrets } = context;
+    // Messages of the core (why an analysis could not be read) in the command's words.
+    const outcomes = report.outcomes.map((outcome) => outcome.read ? outcome : { ...outcome, message: words(outcome.message) });
     switch (kind) {
         case 'json': {
-            const json = secrets_redactSecrets(resultsOutput(outcomes, undefined, { issues: true }), secrets);
+            const results = resultsJson(outcomes, undefined, { issues: true, failOn });
+            const json = secrets_redactSecrets(words(results.json), secrets);
+            // Without an analysis whose issues were asked for, the file is the results alone.
+            const asked = outcomes.some((outcome) => outcome.read && outcome.result.newIssues);
+            const issues = asked
+                ? {
+                    how: 'in the JSON results',
+                    written: results.issuesWritten,
+                    omitted: results.issuesOmitted
+                }
+                : undefined;
             // Indented for a reader; a token that happened to span JSON's own syntax leaves it as is.
             try {
-                return `${JSON.stringify(JSON.parse(json), null, 2)}\n`;
+                return { content: `${JSON.stringify(JSON.parse(json), null, 2)}\n`, issues };
             }
             catch {
-                return `${json}\n`;
+                return { content: `${json}\n`, issues };
             }
         }
         case 'junit':
-            return renderJunit(outcomes, context);
+            return { content: renderJunit(outcomes, { ...context, failOn, words }) };
         case 'markdown':
-            return secrets_redactSecrets(markdown(outcomes), summaryForms(secrets));
-        case 'sarif':
-            return `${secrets_redactSecrets(renderSarif(analysisFindings(outcomes), sarifTool(outcomes)).json, secrets)}\n`;
-        case 'codequality':
-            return `${secrets_redactSecrets(renderCodeQuality(analysisFindings(outcomes), 'sonarqube').json, secrets)}\n`;
+            return {
+                content: secrets_redactSecrets(words(markdown(outcomes, failOn)), summaryForms(secrets))
+            };
+        case 'sarif': {
+            const sarif = renderSarif(analysisFindings(outcomes), sarifTool(outcomes));
+            return {
+                content: `${secrets_redactSecrets(sarif.json, secrets)}\n`,
+                issues: {
+                    how: 'as SARIF',
+                    written: sarif.results,
+                    unlocated: sarif.unlocated,
+                    omitted: sarif.omitted
+                }
+            };
+        }
+        case 'codequality': {
+            const report = renderCodeQuality(analysisFindings(outcomes), 'sonarqube');
+            return {
+                content: `${secrets_redactSecrets(report.json, secrets)}\n`,
+                issues: {
+                    how: 'as GitLab Code Quality',
+                    written: report.issues,
+                    unlocated: report.unlocated,
+                    omitted: report.omitted
+                }
+            };
+        }
     }
 }
 /** The job summary the action would write for the same outcomes. */
-function markdown(outcomes) {
+function markdown(outcomes, failOn) {
     const [only] = outcomes;
     if (only && outcomes.length === 1) {
-        return only.read ? renderSummary(only.result) : renderFailureSummary(only.message);
+        return only.read ? renderSummary(only.result, { failOn }) : renderFailureSummary(only.message);
     }
-    return renderOverviewSummary(outcomes);
+    return renderOverviewSummary(outcomes, { failOn });
 }
 
 ;// CONCATENATED MODULE: ./src/log.ts
@@ -9370,7 +9632,7 @@ async function runCommand(context) {
     const lone = failure === undefined && outcomes.length === 1 ? only : undefined;
     // As the action: one analysis that could not be read fails with its own words alone.
     if (failure === undefined && !(lone && !lone.read)) {
-        annotateAll(outcomes, log);
+        annotateAll(outcomes, log, settings.failOn);
         logNewIssues(outcomes, log);
     }
     const codes = [];
@@ -9382,10 +9644,12 @@ async function runCommand(context) {
                 hostname: safeHostname(),
                 secrets: settings.sonarToken ? tokenForms(settings.sonarToken) : [],
                 elapsedMs: systemClock.now() - context.startedAt
-            }
+            },
+            failOn: settings.failOn,
+            words: inCommandWords
         }, { cwd, stdout });
-        for (const file of written)
-            log.info(`Wrote ${file}.`);
+        for (const line of written)
+            log.info(line);
     }
     catch (error) {
         log.error(messageOf(error));
@@ -9403,7 +9667,7 @@ function verdict(outcomes, failure, settings, log) {
         log.error(messageOf(failure));
         return exitCodeOfError(failure);
     }
-    const step = stepVerdict(outcomes);
+    const step = stepVerdict(outcomes, settings.failOn);
     switch (step.kind) {
         case 'passed':
             for (const status of step.statuses)

@@ -28657,6 +28657,51 @@ class OutputFileError extends ActionError {
 
 /***/ }),
 
+/***/ 6654:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   MJ: () => (/* binding */ policyText),
+/* harmony export */   hI: () => (/* binding */ statusClass),
+/* harmony export */   mS: () => (/* binding */ failsUnder),
+/* harmony export */   qJ: () => (/* binding */ FAIL_ON_ERROR),
+/* harmony export */   yV: () => (/* binding */ FAILING_STATUSES)
+/* harmony export */ });
+/**
+ * Which gate statuses fail the step: the user's policy (`failOn`, `--fail-on`). The
+ * specification fails on ERROR only, and that is the default; SonarSource's action also fails on
+ * WARN, and the scanner's `sonar.qualitygate.wait` on anything but OK.
+ */
+/** The specification's policy: only ERROR fails. */
+const FAIL_ON_ERROR = new Set(['ERROR']);
+/** Every status a policy may name, in the order they are listed. */
+const FAILING_STATUSES = ['ERROR', 'WARN', 'NONE'];
+/**
+ * The class of a gate status as the server sent it: OK, WARN and ERROR as they are; NONE for no
+ * gate and for any other status (FAILED, say, which no server sends for a gate).
+ *
+ * @example statusClass('FAILED') // 'NONE'
+ */
+function statusClass(status) {
+    return status === 'OK' || status === 'WARN' || status === 'ERROR' ? status : 'NONE';
+}
+/**
+ * Whether a gate of this status fails the step under the policy.
+ *
+ * @example failsUnder('WARN', new Set(['ERROR', 'WARN'])) // true
+ */
+function failsUnder(status, policy) {
+    const kind = statusClass(status);
+    return kind !== 'OK' && policy.has(kind);
+}
+/** The policy as it is written: `ERROR`, `ERROR,WARN,NONE`. */
+function policyText(policy) {
+    return FAILING_STATUSES.filter((status) => policy.has(status)).join(',');
+}
+
+
+/***/ }),
+
 /***/ 4808:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -29367,6 +29412,8 @@ __nccwpck_require__.d(__webpack_exports__, {
   Br: () => (/* binding */ renderSummary)
 });
 
+// EXTERNAL MODULE: ./src/fail-policy.ts
+var fail_policy = __nccwpck_require__(6654);
 // EXTERNAL MODULE: ./src/gate/wait-for-task.ts + 1 modules
 var wait_for_task = __nccwpck_require__(603);
 // EXTERNAL MODULE: ./src/untrusted-text.ts
@@ -29424,6 +29471,7 @@ var wording = __nccwpck_require__(5594);
 
 
 
+
 /**
  * How much the summary and the messages show. GitHub refuses a step summary over 1 MiB: the
  * summary stays within `bytes` (UTF-8) whatever the server sends.
@@ -29462,11 +29510,11 @@ const isKnownStatus = (status) => status in HEADLINES;
  * @example await core.summary.addRaw(renderSummary(result), true).write()
  */
 function renderSummary(result, options = {}) {
-    const { section, maxBytes = SUMMARY_LIMITS.bytes } = options;
+    const { section, maxBytes = SUMMARY_LIMITS.bytes, failOn = fail_policy/* FAIL_ON_ERROR */.qJ } = options;
     const [h, sub] = section === undefined ? ['h2', 'h3'] : ['h3', 'h4'];
     const title = section === undefined ? '' : ` · ${(0,summary_text/* summaryText */.g)(section)}`;
     const head = [
-        `<${h}>${headline(result.status)}${title}</${h}>`,
+        `<${h}>${headline(result.status, failOn)}${title}</${h}>`,
         `<p>${about(result)}</p>`,
         ...gateDetailsBlock(result)
     ];
@@ -29494,48 +29542,61 @@ function renderFailureSummary(message) {
     return blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`]);
 }
 /**
- * `Quality Gate Failure` followed by each failing condition in words (the first 20, then how
- * many more): the message the job fails with. The log's gate escapes it.
+ * `Quality Gate Failure` and why: for an ERROR gate each failing condition in words (the first
+ * 20, then how many more); for a WARN gate that the policy fails on, each warning condition; for
+ * NONE, that the project has no gate; for a status no server sends, which it is. The message the
+ * step fails with; the log's gate escapes it.
  */
 function gateFailureMessage(result) {
-    const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR');
     const where = result.projectKey ? ` for ${(0,untrusted_text/* oneLine */.TN)(result.projectKey, untrusted_text/* QUOTE_LIMITS */.gJ.short)}` : '';
-    const listed = failing.slice(0, SUMMARY_LIMITS.failuresListed);
+    const dashboard = (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl);
+    const link = dashboard ? [`Details: ${dashboard.href}`] : [];
+    const kind = (0,fail_policy/* statusClass */.hI)(result.status);
+    if (kind === 'ERROR' || kind === 'WARN') {
+        const { head, lines } = conditionLines(result, kind);
+        const why = kind === 'WARN' ? 'the gate is WARN, which failOn names: ' : '';
+        return [`Quality Gate Failure${where}: ${why}${head}`, ...lines, ...link].join('\n');
+    }
+    const why = result.status === 'NONE'
+        ? 'the project has no quality gate (NONE), which failOn names: assign a quality gate to the project on the server.'
+        : `the gate's status is "${(0,untrusted_text/* oneLine */.TN)(result.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)}", which no server sends for a gate; failOn names NONE, which covers it.`;
+    return [`Quality Gate Failure${where}: ${why}`, ...link].join('\n');
+}
+/**
+ * The conditions of one status in words, each with its evidence (the first 20, then how many
+ * more), after a count: "2 of 5 conditions failed." / "1 of 5 conditions warned."
+ */
+function conditionLines(result, status) {
+    const matching = result.conditions.filter(({ condition }) => condition.status === status);
+    const listed = matching.slice(0, SUMMARY_LIMITS.failuresListed);
     const lines = listed.map((evaluated) => {
         const evidence = (0,evidence_link/* evidenceUrl */.j)(result, evaluated.condition);
         return `- ${(0,wording/* describeCondition */.pu)(evaluated)}${evidence ? ` (${evidence})` : ''}`;
     });
-    if (failing.length > listed.length) {
-        lines.push(`- … and ${failing.length - listed.length} more: see the job summary`);
+    if (matching.length > listed.length) {
+        lines.push(`- … and ${matching.length - listed.length} more: see the job summary`);
     }
-    const dashboard = (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl);
-    const link = dashboard ? [`Details: ${dashboard.href}`] : [];
-    return [
-        `Quality Gate Failure${where}: ${failing.length} of ${result.conditions.length} conditions failed.`,
-        ...lines,
-        ...link
-    ].join('\n');
+    const total = result.conditions.length;
+    if (status === 'WARN' && matching.length === 0) {
+        return { head: `none of its ${total} conditions is WARN on the server.`, lines };
+    }
+    const verb = status === 'ERROR' ? 'failed' : 'warned';
+    return { head: `${matching.length} of ${total} conditions ${verb}.`, lines };
 }
 /**
  * Annotations: task warnings, a WARN, NONE or unknown gate, and conditions where the rule
  * disagrees. Server text is cut here and escaped by the log's gate.
  */
-function annotate(result, log) {
+function annotate(result, log, failOn = fail_policy/* FAIL_ON_ERROR */.qJ) {
     const warnings = result.taskWarnings.slice(0, SUMMARY_LIMITS.warnings);
     for (const warning of warnings)
         log.warning(`Analysis warning: ${analysisWarningText(warning)}`);
     if (result.taskWarnings.length > warnings.length) {
         log.info(`${result.taskWarnings.length - warnings.length} more analysis warnings not shown.`);
     }
-    if (result.status === 'WARN') {
-        log.warning('Quality Gate passed with warnings (WARN): see the conditions in the job summary.');
-    }
-    else if (result.status === 'NONE') {
-        log.warning('No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful.');
-    }
-    else if (!isKnownStatus(result.status)) {
-        log.warning(`Unknown Quality Gate status "${(0,untrusted_text/* oneLine */.TN)(result.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)}": only ERROR fails, so the check passes (quality-gate-status NONE).`);
-    }
+    // A status the step fails on is said by the failure message itself.
+    if (!(0,fail_policy/* failsUnder */.mS)(result.status, failOn))
+        annotatePassingStatus(result, log);
     const disagreeing = result.conditions.filter((evaluated) => !evaluated.agreesWithServer);
     for (const evaluated of disagreeing.slice(0, SUMMARY_LIMITS.notices)) {
         log.notice(`The server says ${(0,untrusted_text/* oneLine */.TN)(evaluated.condition.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)} for ${(0,wording/* describeCondition */.pu)(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`);
@@ -29544,8 +29605,28 @@ function annotate(result, log) {
         log.info(`${disagreeing.length - SUMMARY_LIMITS.notices} more conditions where the rule disagrees with the server.`);
     }
 }
-/** The verdict in words with its icon, e.g. "✅ Quality Gate passed". */
-function headline(status) {
+/** The warning of a gate that passed without being OK: WARN (and which conditions), NONE, unknown. */
+function annotatePassingStatus(result, log) {
+    if (result.status === 'WARN') {
+        const { head, lines } = conditionLines(result, 'WARN');
+        log.warning([`Quality Gate passed with warnings (WARN): ${head}`, ...lines].join('\n'));
+    }
+    else if (result.status === 'NONE') {
+        log.warning('No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful, or name NONE in failOn to fail without one.');
+    }
+    else if (!isKnownStatus(result.status)) {
+        log.warning(`Unknown Quality Gate status "${(0,untrusted_text/* oneLine */.TN)(result.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)}": failOn does not name NONE, so the check passes (quality-gate-status NONE).`);
+    }
+}
+/**
+ * The verdict in words with its icon, e.g. "✅ Quality Gate passed"; a WARN or NONE gate that
+ * the policy fails on says so ("❌ Quality Gate failed: WARN, which failOn names (ERROR,WARN)").
+ */
+function headline(status, failOn = fail_policy/* FAIL_ON_ERROR */.qJ) {
+    if (status !== 'ERROR' && (0,fail_policy/* failsUnder */.mS)(status, failOn)) {
+        const named = (0,fail_policy/* statusClass */.hI)(status) === 'NONE' && status !== 'NONE' ? ' (as NONE)' : '';
+        return `❌ Quality Gate failed: ${(0,summary_text/* summaryText */.g)(status)}${named}, which failOn names (${(0,fail_policy/* policyText */.MJ)(failOn)})`;
+    }
     return (HEADLINES[status] ?? `❔ Unknown Quality Gate status ${(0,summary_text/* summaryText */.g)(status)}: the check passes`);
 }
 function about(result) {
@@ -35662,6 +35743,8 @@ function quoted(text) {
     return (0,untrusted_text/* oneLine */.TN)(text, untrusted_text/* QUOTE_LIMITS */.gJ.long);
 }
 
+// EXTERNAL MODULE: ./src/fail-policy.ts
+var fail_policy = __nccwpck_require__(6654);
 // EXTERNAL MODULE: ./src/gate/outcome.ts
 var gate_outcome = __nccwpck_require__(5163);
 // EXTERNAL MODULE: ./src/report/summary.ts + 1 modules
@@ -35670,15 +35753,19 @@ var report_summary = __nccwpck_require__(1678);
 
 
 
+
 /**
- * The step's verdict, with the message it fails with: `Quality Gate Failure` and each failing
- * condition of each failing gate, after one line per analysis that could not be read.
+ * The step's verdict under the policy, with the message it fails with: `Quality Gate Failure`
+ * and why for each gate that fails (its failing conditions, or the status failOn names), after
+ * one line per analysis that could not be read.
  *
- * @example const verdict = stepVerdict(outcomes); if (verdict.kind !== 'passed') throw …
+ * @example const verdict = stepVerdict(outcomes, settings.failOn); if (verdict.kind !== 'passed') throw …
  */
-function stepVerdict(outcomes) {
+function stepVerdict(outcomes, failOn = fail_policy/* FAIL_ON_ERROR */.qJ) {
     const results = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result] : []));
-    const failures = results.filter(({ status }) => status === 'ERROR').map(report_summary/* gateFailureMessage */.hL);
+    const failures = results
+        .filter(({ status }) => (0,fail_policy/* failsUnder */.mS)(status, failOn))
+        .map(report_summary/* gateFailureMessage */.hL);
     const unread = outcomes.filter((outcome) => !outcome.read);
     if (unread.length > 0) {
         const lines = unread.map((outcome) => `- ${(0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.long)}: ${outcome.message.split('\n')[0]}`);
@@ -35804,6 +35891,7 @@ var dashboard_link = __nccwpck_require__(67);
 
 
 
+
 /** GitHub takes outputs of up to 1 MB: each output stays within this many UTF-8 bytes. */
 const OUTPUT_BYTES = 1_000_000;
 /**
@@ -35813,12 +35901,13 @@ const OUTPUT_BYTES = 1_000_000;
  *
  * @example for (const [name, value] of Object.entries(analysesOutputs(outcomes).values)) core.setOutput(name, value)
  */
-function analysesOutputs(outcomes) {
-    const results = resultsOutput(outcomes);
+function analysesOutputs(outcomes, failOn = fail_policy/* FAIL_ON_ERROR */.qJ) {
+    const results = resultsOutput(outcomes, OUTPUT_BYTES, { failOn });
+    const failedOn = failedStatuses(outcomes, failOn);
     const [only] = outcomes;
     if (outcomes.length === 1 && only?.read) {
         const single = gateOutputs(only.result);
-        return { ...single, values: { ...single.values, results } };
+        return { ...single, values: { ...single.values, failedOn, results } };
     }
     const worst = (0,gate_outcome/* worstStatus */.A)(outcomes.flatMap((o) => (o.read ? [o.result.status] : [])));
     return {
@@ -35832,10 +35921,24 @@ function analysesOutputs(outcomes) {
             branch: '',
             pullRequest: '',
             newIssues: '',
+            failedOn,
             results
         },
         conditionsLeftOut: 0
     };
+}
+/**
+ * The `failedOn` output: the statuses of the gates that fail the step under the policy (ERROR,
+ * WARN, NONE, each once, comma-separated), whether or not failOnError lets the step go on;
+ * empty when none does.
+ *
+ * @example failedStatuses(outcomes, new Set(['ERROR', 'WARN'])) // 'WARN'
+ */
+function failedStatuses(outcomes, failOn) {
+    const failing = new Set(outcomes.flatMap((outcome) => outcome.read && (0,fail_policy/* failsUnder */.mS)(outcome.result.status, failOn)
+        ? [(0,fail_policy/* statusClass */.hI)(outcome.result.status)]
+        : []));
+    return fail_policy/* FAILING_STATUSES */.yV.filter((status) => failing.has(status)).join(',');
 }
 /**
  * The `results` output: a JSON array with one object per analysis, in the order they were
@@ -35847,6 +35950,18 @@ function analysesOutputs(outcomes) {
  * @example JSON.parse(resultsOutput(outcomes))[0].qualityGateStatus // 'PASSED'
  */
 function resultsOutput(outcomes, maxBytes = OUTPUT_BYTES, options = {}) {
+    return resultsJson(outcomes, maxBytes, options).json;
+}
+/**
+ * `resultsOutput` with the count of the new issues it holds: with `issues`, each analysis whose
+ * issues were read also carries them (`issues`, as many as fit), with `issuesWritten` and
+ * `issuesLeftOut` (those the server counts that are not in the file: past what was read, or past
+ * the bound).
+ */
+function resultsJson(outcomes, maxBytes = OUTPUT_BYTES, options = {}) {
+    const { failOn = fail_policy/* FAIL_ON_ERROR */.qJ } = options;
+    let issuesWritten = 0;
+    let issuesOmitted = 0;
     const bases = outcomes.map((outcome) => {
         const common = {
             projectKey: outputText((outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? ''),
@@ -35859,6 +35974,7 @@ function resultsOutput(outcomes, maxBytes = OUTPUT_BYTES, options = {}) {
             ...common,
             status: outputText(result.status),
             qualityGateStatus: result.qualityGateStatus,
+            gateFailed: (0,fail_policy/* failsUnder */.mS)(result.status, failOn),
             analysisId: outputText(result.analysisId),
             taskId: outputText(result.taskId ?? ''),
             dashboardUrl: (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl)?.href ?? '',
@@ -35877,11 +35993,16 @@ function resultsOutput(outcomes, maxBytes = OUTPUT_BYTES, options = {}) {
         const conditions = JSON.parse(json);
         if (!newIssues?.read)
             return { ...base, conditions };
-        const used = Buffer.byteLength(JSON.stringify({ ...base, conditions }));
+        // Counts as wide as they can be, so the room left for the issues is never overstated.
+        const counts = { issuesWritten: 9_999_999, issuesLeftOut: 9_999_999 };
+        const used = Buffer.byteLength(JSON.stringify({ ...base, conditions, ...counts }));
         const issues = issuesOutput(newIssues.findings, share - used);
-        return { ...base, conditions, issues };
+        issuesWritten += issues.length;
+        issuesOmitted += newIssues.findings.length - issues.length;
+        const leftOut = newIssues.total - issues.length;
+        return { ...base, conditions, issuesWritten: issues.length, issuesLeftOut: leftOut, issues };
     });
-    return JSON.stringify(items);
+    return { json: JSON.stringify(items), issuesWritten, issuesOmitted };
 }
 /**
  * The findings as JSON objects (key, rule, severity, type, file or the server's path, lines,
@@ -35989,6 +36110,7 @@ var wording = __nccwpck_require__(5594);
 
 
 
+
 const VERDICTS = {
     OK: '✅ passed',
     WARN: '⚠️ passed with warnings',
@@ -36006,17 +36128,18 @@ const FAILURES_NAMED = 3;
  * @example await core.summary.addRaw(renderOverviewSummary(outcomes), true).write()
  */
 function renderOverviewSummary(outcomes, options = {}) {
+    const { failOn = fail_policy/* FAIL_ON_ERROR */.qJ } = options;
     const unread = outcomes.filter((outcome) => !outcome.read).length;
     const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []));
     const title = unread > 0
         ? `❌ ${unread} of ${outcomes.length} analyses could not be read`
-        : `${(0,report_summary/* headline */.Pl)((0,gate_outcome/* worstStatus */.A)(statuses))} (${outcomes.length} analyses)`;
+        : `${(0,report_summary/* headline */.Pl)(worstFor(statuses, failOn), failOn)} (${outcomes.length} analyses)`;
     const head = [
         `<h2>${title}</h2>`,
         '<table>',
         '<thead><tr><th>Project</th><th>Verdict</th><th>Failing conditions</th><th>Analysis</th></tr></thead>',
         '<tbody>',
-        ...outcomes.map(overviewRow),
+        ...outcomes.map((outcome) => overviewRow(outcome, failOn)),
         '</tbody>',
         '</table>'
     ];
@@ -36026,7 +36149,8 @@ function renderOverviewSummary(outcomes, options = {}) {
         ? (0,report_summary/* renderSummary */.Br)(outcome.result, {
             section: (0,gate_outcome/* projectName */.j)(outcome),
             maxBytes: share,
-            fileLink: options.fileLink
+            fileLink: options.fileLink,
+            failOn
         })
         : unreadSection(outcome, share));
     const summary = (0,report_summary/* blocks */.Bv)(head) + sections.join('');
@@ -36035,7 +36159,17 @@ function renderOverviewSummary(outcomes, options = {}) {
         return summary;
     return (0,report_summary/* blocks */.Bv)([head[0], '<p>The summary is too large to show: see the log.</p>']);
 }
-function overviewRow(outcome) {
+/**
+ * The status the overview's title speaks of: the worst, unless a better one fails the step and
+ * the worst does not (failOn names NONE, and a WARN gate is the worst).
+ */
+function worstFor(statuses, failOn) {
+    const worst = (0,gate_outcome/* worstStatus */.A)(statuses);
+    if ((0,fail_policy/* failsUnder */.mS)(worst, failOn))
+        return worst;
+    return statuses.find((status) => (0,fail_policy/* failsUnder */.mS)(status, failOn)) ?? worst;
+}
+function overviewRow(outcome, failOn) {
     const project = (0,summary_text/* summaryText */.g)((0,gate_outcome/* projectName */.j)(outcome));
     if (!outcome.read) {
         return `<tr><td>${project}</td><td>❗ not read</td><td>see below</td><td></td></tr>`;
@@ -36047,7 +36181,9 @@ function overviewRow(outcome) {
         .map(({ condition }) => (0,summary_text/* summaryText */.g)((0,wording/* metricName */.Kh)(condition)));
     if (failing.length > named.length)
         named.push(`${failing.length - named.length} more`);
-    const verdict = VERDICTS[result.status] ?? `❔ ${(0,summary_text/* summaryText */.g)(result.status)} (unknown: passes)`;
+    const verdict = result.status !== 'ERROR' && (0,fail_policy/* failsUnder */.mS)(result.status, failOn)
+        ? `❌ ${(0,summary_text/* summaryText */.g)(result.status)}: fails (failOn)`
+        : (VERDICTS[result.status] ?? `❔ ${(0,summary_text/* summaryText */.g)(result.status)} (unknown: passes)`);
     const dashboard = (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl);
     const link = dashboard?.onServer
         ? `<a href="${(0,summary_text/* summaryText */.g)(dashboard.href, Infinity)}">dashboard</a>`
@@ -36067,12 +36203,12 @@ function unreadSection(outcome, maxBytes) {
  * The annotations of every gate read (see `annotate`); with several analyses each message
  * starts with its project's name, so an annotation says whose it is.
  */
-function annotateAll(outcomes, log) {
+function annotateAll(outcomes, log, failOn = fail_policy/* FAIL_ON_ERROR */.qJ) {
     for (const outcome of outcomes) {
         if (!outcome.read)
             continue;
         if (outcomes.length === 1) {
-            (0,report_summary/* annotate */.fz)(outcome.result, log);
+            (0,report_summary/* annotate */.fz)(outcome.result, log, failOn);
             continue;
         }
         const prefix = `${(0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.short)}: `;
@@ -36082,11 +36218,12 @@ function annotateAll(outcomes, log) {
             notice: (message) => log.notice(prefix + message),
             startGroup: (name) => log.startGroup(name),
             endGroup: () => log.endGroup()
-        });
+        }, failOn);
     }
 }
 
 ;// CONCATENATED MODULE: ./src/settings.ts
+
 
 
 
@@ -36123,6 +36260,7 @@ const ACTION_INPUTS = {
         initialDelayMs: 'initialDelayMs',
         pollingIntervalMs: 'pollingIntervalMs',
         failOnError: 'failOnError',
+        failOn: 'failOn',
         taskId: 'taskId',
         analysisId: 'analysisId',
         pullRequestComment: 'pullRequestComment',
@@ -36171,6 +36309,7 @@ function readSettings(input, env, names = ACTION_INPUTS) {
         pollingIntervalMs: integer(input, 'pollingIntervalMs', { min: 1 }, named),
         adaptivePolling: input('pollingIntervalMs').trim() === '',
         failOnError: settings_boolean(input, 'failOnError', DEFAULTS.failOnError, named),
+        failOn: failPolicy(input('failOn'), named),
         taskId,
         analysisId,
         pullRequestComment,
@@ -36275,6 +36414,30 @@ function settings_optionalId(name, value, named) {
         throw new errors/* SettingsError */.GN(`${named.setting(name)} "${(0,untrusted_text/* oneLine */.TN)(value)}" ${problem}: give ${where}.`);
     }
     return value;
+}
+/**
+ * The statuses that fail the step: ERROR, WARN and NONE, separated by commas or lines, in any
+ * case; empty: ERROR alone. ERROR must be among them: a policy without it would let a failed
+ * gate pass, which is what failOnError false says plainly.
+ */
+function failPolicy(raw, named) {
+    const words = raw
+        .split(/[,\r\n]/)
+        .map((word) => word.trim())
+        .filter((word) => word !== '');
+    if (words.length === 0)
+        return fail_policy/* FAIL_ON_ERROR */.qJ;
+    const allowed = fail_policy/* FAILING_STATUSES */.yV.join(', ');
+    for (const word of words) {
+        if (!fail_policy/* FAILING_STATUSES */.yV.includes(word.toUpperCase())) {
+            throw new errors/* SettingsError */.GN(`${named.setting('failOn')} has "${(0,untrusted_text/* oneLine */.TN)(word, untrusted_text/* QUOTE_LIMITS */.gJ.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`);
+        }
+    }
+    const policy = new Set(words.map((word) => word.toUpperCase()));
+    if (!policy.has('ERROR')) {
+        throw new errors/* SettingsError */.GN(`${named.setting('failOn')} is "${(0,untrusted_text/* oneLine */.TN)(raw.trim(), untrusted_text/* QUOTE_LIMITS */.gJ.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${named.bare('failOnError')}.`);
+    }
+    return policy;
 }
 /** A whole-number input between `min` and its limit; its default when empty. */
 function integer(input, name, { min }, named) {
@@ -36525,7 +36688,7 @@ function commentBody(outcome, commitSha, options = {}) {
         });
     }
     const { result } = outcome;
-    const heading = `<h3>${(0,report_summary/* headline */.Pl)(result.status)} · ${project}</h3>`;
+    const heading = `<h3>${(0,report_summary/* headline */.Pl)(result.status, options.failOn)} · ${project}</h3>`;
     const facts = [`For ${commit}`, `analysis <code>${(0,summary_text/* summaryText */.g)(result.analysisId)}</code>`];
     const tail = [`<p>${[...facts, ...dashboardLink(result)].join(' · ')}</p>`];
     const head = [marker, heading, conditionsIntro(result.conditions)];
@@ -36697,7 +36860,7 @@ async function comment(outcomes, options, warn) {
     }
     for (const outcome of outcomes) {
         const marker = markerFor(outcome);
-        const body = fitted(outcome, target.headSha, forms, options.fileLink);
+        const body = fitted(outcome, target.headSha, forms, options);
         const id = existing.get(marker);
         const name = (0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.short);
         try {
@@ -36751,11 +36914,15 @@ async function publish(octokit, target, { id, body, signal }) {
  * The comment's body without a secret, within GitHub's limit even should the redaction lengthen
  * it (a secret shorter than `***`).
  */
-function fitted(outcome, headSha, forms, fileLink) {
-    const body = (0,src_secrets/* redactSecrets */.fp)(commentBody(outcome, headSha, { fileLink }), forms);
+function fitted(outcome, headSha, forms, { fileLink, failOn }) {
+    const body = (0,src_secrets/* redactSecrets */.fp)(commentBody(outcome, headSha, { fileLink, failOn }), forms);
     if (body.length <= COMMENT_LIMITS.githubChars)
         return body;
-    return (0,src_secrets/* redactSecrets */.fp)(commentBody(outcome, headSha, { maxChars: COMMENT_LIMITS.githubChars / 4, fileLink }), forms).slice(0, COMMENT_LIMITS.githubChars);
+    return (0,src_secrets/* redactSecrets */.fp)(commentBody(outcome, headSha, {
+        maxChars: COMMENT_LIMITS.githubChars / 4,
+        fileLink,
+        failOn
+    }), forms).slice(0, COMMENT_LIMITS.githubChars);
 }
 /**
  * The comments carrying the markers, by marker, read a page at a time (at most 30 pages of
@@ -36929,18 +37096,18 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
         // reported: the failure then says what the gate itself came to.
         let outputsProblem;
         if (!lone || lone.read) {
-            outputsProblem = setOutputs(outcomes, secrets);
-            annotateAll(outcomes, log);
+            outputsProblem = setOutputs(outcomes, secrets, settings.failOn);
+            annotateAll(outcomes, log, settings.failOn);
             if (settings.annotateIssues) {
                 annotateNewIssues(outcomes, log, { checkRun: settings.issuesCheckRun });
             }
             await writeSummary(lone?.read
-                ? (0,report_summary/* renderSummary */.Br)(lone.result, { fileLink })
-                : renderOverviewSummary(outcomes, { fileLink }), secrets);
+                ? (0,report_summary/* renderSummary */.Br)(lone.result, { fileLink, failOn: settings.failOn })
+                : renderOverviewSummary(outcomes, { fileLink, failOn: settings.failOn }), secrets);
             summaryWritten = true;
             // What the default path does not use is loaded only when asked for.
             if (settings.sarifFile) {
-                const { writeSarifFile } = await __nccwpck_require__.e(/* import() */ 587).then(__nccwpck_require__.bind(__nccwpck_require__, 4587));
+                const { writeSarifFile } = await __nccwpck_require__.e(/* import() */ 412).then(__nccwpck_require__.bind(__nccwpck_require__, 5412));
                 await writeSarifFile(settings.sarifFile, outcomes, { log, secrets });
             }
             if (settings.issuesCheckRun) {
@@ -36949,11 +37116,18 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
             }
         }
         if (settings.pullRequestComment) {
-            await commentOnPullRequest(outcomes, { token, env: process.env, log, secrets, fileLink });
+            await commentOnPullRequest(outcomes, {
+                token,
+                env: process.env,
+                log,
+                secrets,
+                fileLink,
+                failOn: settings.failOn
+            });
         }
         if (lone && !lone.read)
             throw lone.error;
-        const verdict = stepVerdict(outcomes);
+        const verdict = stepVerdict(outcomes, settings.failOn);
         if (verdict.kind === 'unread')
             throw new errors/* ActionError */.lZ('ERR_ANALYSES_UNREAD', verdict.message);
         if (verdict.kind === 'gate-failed') {
@@ -36984,8 +37158,8 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
  * The outputs, bounded by `analysesOutputs` and with every form of the token removed; what was
  * wrong with the runner's output file when they could not be written.
  */
-function setOutputs(outcomes, secrets) {
-    const { values, conditionsLeftOut } = analysesOutputs(outcomes);
+function setOutputs(outcomes, secrets, failOn) {
+    const { values, conditionsLeftOut } = analysesOutputs(outcomes, failOn);
     try {
         for (const [name, value] of Object.entries(values)) {
             core.setOutput(name, (0,src_secrets/* redactSecrets */.fp)(value, secrets));

@@ -1,6 +1,12 @@
 import { SettingsError } from './errors.js'
+import {
+  FAIL_ON_ERROR,
+  FAILING_STATUSES,
+  type FailingStatus,
+  type FailPolicy
+} from './fail-policy.js'
 import { idProblem } from './identifier.js'
-import { hideCredentials, oneLine } from './untrusted-text.js'
+import { hideCredentials, oneLine, QUOTE_LIMITS } from './untrusted-text.js'
 
 /** What the action was asked to do, validated. Keys follow action.yml's input names. */
 export interface Settings {
@@ -28,6 +34,11 @@ export interface Settings {
   adaptivePolling: boolean
   /** false: report an ERROR gate without failing the job. */
   failOnError: boolean
+  /**
+   * The gate statuses that fail the step (ERROR always among them); failOnError false wins:
+   * then nothing fails it.
+   */
+  failOn: FailPolicy
   /** Check this compute-engine task instead of reading a report file. */
   taskId: string | undefined
   /** Skip the task and read the gate of this analysis directly. */
@@ -98,6 +109,7 @@ export const ACTION_INPUTS = {
     initialDelayMs: 'initialDelayMs',
     pollingIntervalMs: 'pollingIntervalMs',
     failOnError: 'failOnError',
+    failOn: 'failOn',
     taskId: 'taskId',
     analysisId: 'analysisId',
     pullRequestComment: 'pullRequestComment',
@@ -163,6 +175,7 @@ export function readSettings(
     pollingIntervalMs: integer(input, 'pollingIntervalMs', { min: 1 }, named),
     adaptivePolling: input('pollingIntervalMs').trim() === '',
     failOnError: boolean(input, 'failOnError', DEFAULTS.failOnError, named),
+    failOn: failPolicy(input('failOn'), named),
     taskId,
     analysisId,
     pullRequestComment,
@@ -303,6 +316,34 @@ function optionalId(
     throw new SettingsError(`${named.setting(name)} "${oneLine(value)}" ${problem}: give ${where}.`)
   }
   return value
+}
+
+/**
+ * The statuses that fail the step: ERROR, WARN and NONE, separated by commas or lines, in any
+ * case; empty: ERROR alone. ERROR must be among them: a policy without it would let a failed
+ * gate pass, which is what failOnError false says plainly.
+ */
+function failPolicy(raw: string, named: Namer): FailPolicy {
+  const words = raw
+    .split(/[,\r\n]/)
+    .map((word) => word.trim())
+    .filter((word) => word !== '')
+  if (words.length === 0) return FAIL_ON_ERROR
+  const allowed = FAILING_STATUSES.join(', ')
+  for (const word of words) {
+    if (!(FAILING_STATUSES as readonly string[]).includes(word.toUpperCase())) {
+      throw new SettingsError(
+        `${named.setting('failOn')} has "${oneLine(word, QUOTE_LIMITS.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`
+      )
+    }
+  }
+  const policy = new Set(words.map((word) => word.toUpperCase() as FailingStatus))
+  if (!policy.has('ERROR')) {
+    throw new SettingsError(
+      `${named.setting('failOn')} is "${oneLine(raw.trim(), QUOTE_LIMITS.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${named.bare('failOnError')}.`
+    )
+  }
+  return policy
 }
 
 /** A whole-number input between `min` and its limit; its default when empty. */

@@ -4,14 +4,20 @@
  * an empty folder and run from there.
  */
 import { execFile, spawn } from 'node:child_process'
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, unlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { validateXML } from 'xmllint-wasm'
-import { scenario, Simulator, type AnalysisScript } from '../../scripts/sonar-simulator.js'
+import {
+  SAMPLE_FILES,
+  scenario,
+  Simulator,
+  writeSampleFiles,
+  type AnalysisScript
+} from '../../scripts/sonar-simulator.js'
 import { RUNTIMES, TOKEN, workspace, type Workspace } from './run-action.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
@@ -232,6 +238,13 @@ describe('dist/cli.js', () => {
 
   it.each([
     [['--bogus'], "error: Unknown option '--bogus'."],
+    [
+      ['--token', 'squ_typed_by_mistake'],
+      'error: Unknown option --token: the token is never an option (it would show in process lists). Set the SONAR_TOKEN environment variable instead'
+    ],
+    [['--sonar-token=x'], 'error: Unknown option --sonar-token: the token is never an option'],
+    [['--fail-on', 'WARN'], 'error: Option --fail-on is "WARN": it must include ERROR'],
+    [['--fail-on', 'ERROR,FAIL'], 'error: Option --fail-on has "FAIL"'],
     [['report-task.txt'], 'error: Unexpected argument "report-task.txt"'],
     [['--interval', 'fast'], 'error: Option --interval is "fast": it must be a whole number'],
     [['--task-id', 'AY1'], 'error: Option --task-id needs the server address'],
@@ -303,6 +316,196 @@ describe('dist/cli.js', () => {
   })
 })
 
+describe('dist/cli.js --fail-on: every status under every policy', () => {
+  const cli = (ws: Workspace, args: string[]) =>
+    run(process.execPath, [CLI, ...args], { cwd: ws.cwd, env: { SONAR_TOKEN: TOKEN } })
+  const gate = async (name: string, projectStatus?: Record<string, unknown>) => ({
+    ...(await scenario(name)),
+    finishAfterMs: 0,
+    ...(projectStatus ? { projectStatus } : {})
+  })
+  const STATUSES = [
+    { status: 'OK', script: () => gate('done') },
+    { status: 'WARN', script: () => gate('gate-warn') },
+    { status: 'ERROR', script: () => gate('gate-error') },
+    { status: 'NONE', script: () => gate('no-gate') },
+    { status: 'FAILED', script: () => gate('no-gate', { status: 'FAILED', conditions: [] }) }
+  ]
+  const POLICIES = [
+    { args: [], fails: ['ERROR'] },
+    { args: ['--fail-on', 'ERROR,WARN'], fails: ['ERROR', 'WARN'] },
+    { args: ['--fail-on', 'ERROR', '--fail-on', 'warn,none'], fails: ['ERROR', 'WARN', 'NONE'] }
+  ]
+
+  describe.each(POLICIES)('$args', ({ args, fails }) => {
+    it.each(STATUSES)('a $status gate', async ({ status, script }) => {
+      const ws = await reports({ '.scannerwork/report-task.txt': await script() })
+      const result = await cli(ws, [...QUICK, ...args, '--json', 'gate.json', '--junit', 'j.xml'])
+      const kind = status === 'FAILED' ? 'NONE' : status
+      const failed = fails.includes(kind)
+
+      expect(result.exitCode).toBe(failed ? 1 : 0)
+      expect(result.stderr.includes('error: Quality Gate Failure for demo-project')).toBe(failed)
+      const [json] = JSON.parse(await readFile(ws.file('gate.json'), 'utf8')) as {
+        gateFailed: boolean
+      }[]
+      expect(json?.gateFailed).toBe(failed)
+      const junit = await readFile(ws.file('j.xml'), 'utf8')
+      await expectValidJunit(junit)
+      expect(junit.includes('<failure ')).toBe(failed)
+      if (failed && kind !== 'ERROR') {
+        expect(result.stderr).toContain('--fail-on names')
+        expect(result.stderr + junit).not.toContain('failOn')
+      }
+    })
+  })
+
+  it('--no-fail wins over --fail-on: a WARN gate it names is reported, and the exit code is 0', async () => {
+    const ws = await reports({ '.scannerwork/report-task.txt': await gate('gate-warn') })
+    const result = await cli(ws, [...QUICK, '--fail-on', 'ERROR,WARN', '--no-fail'])
+    expect(result.exitCode).toBe(0)
+    expect(result.stderr).toContain(
+      'warning: Quality Gate Failure for demo-project: the gate is WARN, which --fail-on names'
+    )
+    expect(result.stderr).toContain('--no-fail is given: the exit code is 0.')
+  })
+
+  it('a WARN gate that passes lists the conditions that warned, in the log', async () => {
+    const ws = await reports({
+      '.scannerwork/report-task.txt': await gate('gate-warn', {
+        status: 'WARN',
+        conditions: [
+          {
+            status: 'OK',
+            metricKey: 'new_bugs',
+            comparator: 'GT',
+            errorThreshold: '0',
+            actualValue: '0'
+          },
+          {
+            status: 'WARN',
+            metricKey: 'new_coverage',
+            comparator: 'LT',
+            warningThreshold: '80',
+            actualValue: '75'
+          }
+        ]
+      })
+    })
+    const result = await cli(ws, QUICK)
+    expect(result.exitCode).toBe(0)
+    expect(result.stderr).toContain(
+      'warning: Quality Gate passed with warnings (WARN): 1 of 2 conditions warned.'
+    )
+    expect(result.stderr).toContain('- Coverage on New Code is 75% (warns when less than 80%)')
+    expect(result.stderr).not.toContain('job summary')
+  })
+})
+
+describe('dist/cli.js writes files of new issues honestly: what was written, what was left out and why', () => {
+  const cli = (ws: Workspace, args: string[]) =>
+    run(process.execPath, [CLI, ...args], { cwd: ws.cwd, env: { SONAR_TOKEN: TOKEN } })
+  const FILES = ['--sarif', 'out.sarif', '--codequality', 'cq.json', '--json', 'gate.json']
+  const failing = async () => ({ ...(await scenario('gate-error')), finishAfterMs: 0 })
+
+  it("none of the issues' files in the checkout: 0 written, all 18 left out, in one line each", async () => {
+    const ws = await reports({ '.scannerwork/report-task.txt': await failing() })
+    const result = await cli(ws, [...QUICK, ...FILES])
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toContain(
+      'Wrote 0 new issues as SARIF to out.sarif (18 left out: 18 with no file in this checkout).'
+    )
+    expect(result.stderr).toContain(
+      'Wrote 0 new issues as GitLab Code Quality to cq.json (18 left out: 18 with no file in this checkout).'
+    )
+    expect(result.stderr).toContain('Wrote 18 new issues in the JSON results to gate.json.')
+    const [json] = JSON.parse(await readFile(ws.file('gate.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >[]
+    expect(json).toMatchObject({ newIssues: 18, issuesWritten: 18, issuesLeftOut: 0 })
+  })
+
+  it('one of the three files missing: the issues on it are counted as left out, none vanish', async () => {
+    const ws = await reports({ '.scannerwork/report-task.txt': await failing() })
+    await writeSampleFiles(ws.cwd)
+    await unlink(ws.file(SAMPLE_FILES[0]))
+    const result = await cli(ws, [...QUICK, ...FILES])
+    const sarif = JSON.parse(await readFile(ws.file('out.sarif'), 'utf8')) as {
+      runs: { results: unknown[] }[]
+    }
+    const written = sarif.runs[0]!.results.length
+    const codeQuality = (JSON.parse(await readFile(ws.file('cq.json'), 'utf8')) as unknown[]).length
+    expect(written).toBeGreaterThan(0)
+    expect(written).toBeLessThan(18)
+    expect(codeQuality).toBe(written)
+    const left = 18 - written
+    expect(result.stderr).toContain(
+      `Wrote ${written} new issues as SARIF to out.sarif (${left} left out: ${left} with no file in this checkout).`
+    )
+    expect(result.stderr).toContain(
+      `Wrote ${written} new issues as GitLab Code Quality to cq.json (${left} left out: ${left} with no file in this checkout).`
+    )
+  })
+
+  it('a file on standard output still has its line in the log', async () => {
+    const ws = await reports({ '.scannerwork/report-task.txt': await failing() })
+    const result = await cli(ws, [...QUICK, '--sarif', '-'])
+    expect(JSON.parse(result.stdout)).toHaveProperty('runs')
+    expect(result.stderr).toContain(
+      'Wrote 0 new issues as SARIF to standard output (18 left out: 18 with no file in this checkout).'
+    )
+  })
+})
+
+describe('dist/cli.js speaks its own words in every file it writes', () => {
+  const cli = (
+    ws: Workspace,
+    args: string[],
+    env: Record<string, string> = { SONAR_TOKEN: TOKEN }
+  ) => run(process.execPath, [CLI, ...args], { cwd: ws.cwd, env })
+  const FILES = ['--markdown', 'out.md', '--json', 'out.json', '--junit', 'out.xml']
+  const ACTION_WORDS =
+    /scanMetadataReportFile|pollingTimeoutSec|sonarHostUrl|sonarToken|failOn\b|job summary/
+
+  async function files(ws: Workspace): Promise<string> {
+    const texts = await Promise.all(
+      ['out.md', 'out.json', 'out.xml'].map((f) => readFile(ws.file(f), 'utf8'))
+    )
+    return texts.join('\n')
+  }
+
+  it('a missing report file: the terminal and every file name --report', async () => {
+    const ws = await workspace()
+    const result = await cli(ws, ['--report', 'adir', ...FILES])
+    expect(result.exitCode).toBe(2)
+    const written = await files(ws)
+    expect(written).toContain('--report')
+    expect(result.stderr).toContain('--report')
+    expect(written).not.toMatch(ACTION_WORDS)
+    expect(result.stderr).not.toMatch(ACTION_WORDS)
+  })
+
+  it('a time-out: the terminal and every file name --timeout', async () => {
+    const ws = await reports({ '.scannerwork/report-task.txt': await scenario('slow') })
+    const result = await cli(ws, [...QUICK, '--timeout', '1', ...FILES])
+    expect(result.exitCode).toBe(3)
+    const written = await files(ws)
+    expect(written).toContain('raise --timeout')
+    expect(written).not.toMatch(ACTION_WORDS)
+    expect(result.stderr).not.toMatch(ACTION_WORDS)
+  })
+
+  it('no token for a server that wants one: SONAR_TOKEN, said once', async () => {
+    const ws = await reports({ '.scannerwork/report-task.txt': await scenario('done') })
+    const result = await cli(ws, [...QUICK, ...FILES], {})
+    expect(result.exitCode).toBe(3)
+    expect(result.stderr).toContain('none was given: set the SONAR_TOKEN environment variable.')
+    expect(result.stderr).not.toContain('or SONAR_TOKEN')
+    expect(await files(ws)).not.toMatch(ACTION_WORDS)
+  })
+})
+
 describe('the npm package', () => {
   const execFileAsync = promisify(execFile)
   let folder: string
@@ -352,7 +555,10 @@ describe('the npm package', () => {
     // The published manifest leaves out what only developing the repository needs (the optional
     // Node 24 download above all); the repository's own is put back as it was.
     const published = JSON.parse(
-      await readFile(path.join(project, 'node_modules/sonar-quality-gate-check/package.json'), 'utf8')
+      await readFile(
+        path.join(project, 'node_modules/sonar-quality-gate-check/package.json'),
+        'utf8'
+      )
     ) as Record<string, unknown>
     expect(published).not.toHaveProperty('optionalDependencies')
     expect(published).not.toHaveProperty('devDependencies')

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { annotations, RUNTIMES, script, simulatedServer } from './run-action.js'
+import {
+  annotations,
+  runAction,
+  RUNTIMES,
+  script,
+  simulatedServer,
+  workspace
+} from './run-action.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
 
 describe.each(RUNTIMES)('the gate decides the verdict, on $runtime', ({ node, version }) => {
@@ -22,6 +29,7 @@ describe.each(RUNTIMES)('the gate decides the verdict, on $runtime', ({ node, ve
         branch: '',
         pullRequest: '',
         newIssues: '0',
+        failedOn: '',
         results: expect.any(String)
       })
       expect(JSON.parse(run.outputs['conditions'] ?? '')).toEqual(
@@ -33,6 +41,7 @@ describe.each(RUNTIMES)('the gate decides the verdict, on $runtime', ({ node, ve
           source: '.scannerwork/report-task.txt',
           status: 'OK',
           qualityGateStatus: 'PASSED',
+          gateFailed: false,
           analysisId: analysis.analysisId,
           taskId: analysis.taskId,
           dashboardUrl: `${server.simulator.url}/dashboard?id=demo-project`,
@@ -144,7 +153,7 @@ describe.each(RUNTIMES)('the gate decides the verdict, on $runtime', ({ node, ve
       expect(run.outputs['status']).toBe('WARN')
       expect(run.outputs['quality-gate-status']).toBe('WARN')
       expect(annotations(run.stdout, 'warning')).toEqual([
-        'Quality Gate passed with warnings (WARN): see the conditions in the job summary.'
+        'Quality Gate passed with warnings (WARN): none of its 4 conditions is WARN on the server.'
       ])
     })
 
@@ -160,5 +169,90 @@ describe.each(RUNTIMES)('the gate decides the verdict, on $runtime', ({ node, ve
       ])
       expect(run.summary).toContain('The server returned no conditions for this analysis.')
     })
+  })
+})
+
+/** A gate of each status the server may send, and one it never sends for a gate. */
+const STATUSES = [
+  { status: 'OK', scenario: () => script('done') },
+  { status: 'WARN', scenario: () => script('gate-warn') },
+  { status: 'ERROR', scenario: () => script('gate-error') },
+  { status: 'NONE', scenario: () => script('no-gate') },
+  {
+    status: 'FAILED',
+    scenario: async () => ({
+      ...(await script('no-gate')),
+      projectStatus: { status: 'FAILED', conditions: [] }
+    })
+  }
+] as const
+
+/** Each policy, and the statuses it fails on (FAILED, which no server sends, counts as NONE). */
+const POLICIES = [
+  { failOn: '', fails: ['ERROR'] },
+  { failOn: 'ERROR,WARN', fails: ['ERROR', 'WARN'] },
+  { failOn: 'error, warn\nnone', fails: ['ERROR', 'WARN', 'NONE', 'FAILED'] }
+] as const
+
+describe('failOn: the statuses that fail the job, every status under every policy', () => {
+  // On the runtime GitHub runs the action with: the verdict does not depend on it.
+  const server = simulatedServer(RUNTIMES.at(-1)!.node)
+
+  describe.each(POLICIES)('failOn "$failOn"', ({ failOn, fails }) => {
+    it.each(STATUSES)('a $status gate', async ({ status, scenario }) => {
+      const { run } = await server.check(await scenario(), { failOn })
+      const failed = (fails as readonly string[]).includes(status)
+      const kind = status === 'FAILED' ? 'NONE' : status
+
+      expect(run.exitCode).toBe(failed ? 1 : 0)
+      expect(run.outputs['status']).toBe(status)
+      expect(run.outputs['failedOn']).toBe(failed ? kind : '')
+      const [result] = JSON.parse(run.outputs['results'] ?? '') as { gateFailed: boolean }[]
+      expect(result?.gateFailed).toBe(failed)
+      const errors = annotations(run.stdout, 'error')
+      const heading = renderAsGitHub(run.summary).of('h2')[0]?.text
+      if (failed) {
+        expect(errors).toHaveLength(1)
+        expect(errors[0]).toMatch(/^Quality Gate Failure for demo-project: /)
+        expect(heading).toMatch(/^❌ /)
+      } else {
+        expect(errors).toEqual([])
+        expect(heading).not.toMatch(/^❌ /)
+      }
+      if (failed && status !== 'ERROR') {
+        expect(errors[0]).toContain('failOn names')
+        expect(heading).toContain('which failOn names (')
+      }
+    })
+  })
+
+  it('failOnError false wins: a WARN gate that failOn names is reported, and the job goes on', async () => {
+    const { run } = await server.check(await script('gate-warn'), {
+      failOn: 'ERROR,WARN',
+      failOnError: 'false'
+    })
+
+    expect(run.exitCode).toBe(0)
+    expect(run.outputs['failedOn']).toBe('WARN')
+    expect(annotations(run.stdout, 'error')).toEqual([])
+    expect(annotations(run.stdout, 'warning')).toContainEqual(
+      expect.stringMatching(
+        /^Quality Gate Failure for demo-project: the gate is WARN, which failOn names[^]*failOnError is false: the job goes on\.$/
+      )
+    )
+  })
+
+  it.each([
+    ['WARN', /it must include ERROR, or a failed gate would pass[^]*see failOnError/],
+    ['ERROR,FAIL', /^Input failOn has "FAIL": give the gate statuses that fail the step/]
+  ])('"%s" is refused before anything is sent, naming the input', async (failOn, message) => {
+    const analysis = server.simulator.addAnalysis(await script('done'))
+    const ws = await workspace()
+    await server.simulator.writeReportFile(analysis, ws.file('.scannerwork/report-task.txt'))
+    const run = await runAction(ws, { node: RUNTIMES.at(-1)!.node, inputs: { failOn } })
+
+    expect(run.exitCode).toBe(1)
+    expect(annotations(run.stdout, 'error')).toEqual([expect.stringMatching(message)])
+    expect(server.simulator.requests.filter(({ url }) => url.includes(analysis.taskId))).toEqual([])
   })
 })

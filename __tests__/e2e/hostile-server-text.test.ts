@@ -169,7 +169,7 @@ describe.each(RUNTIMES)('a hostile server, on $runtime', ({ node }) => {
     expect(result.run.exitCode).toBe(0)
     expect(result.run.outputs).toMatchObject({ status: 'FAILED', 'quality-gate-status': 'NONE' })
     expect(annotations(result.run.stdout, 'warning')).toContain(
-      'Unknown Quality Gate status "FAILED": only ERROR fails, so the check passes (quality-gate-status NONE).'
+      'Unknown Quality Gate status "FAILED": failOn does not name NONE, so the check passes (quality-gate-status NONE).'
     )
     expectNothingInjected(result, '❔ Unknown Quality Gate status FAILED: the check passes')
   })

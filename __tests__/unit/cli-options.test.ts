@@ -146,7 +146,13 @@ describe('usage errors', () => {
     [['--timeout='], '--timeout is empty'],
     [['--no-fail=yes'], "Option '--no-fail' does not take an argument."],
     [['--junit', '-', '--json', '-'], '--json and --junit both write to standard output (-)'],
-    [['--token', 'squ_x'], "Unknown option '--token'"]
+    [
+      ['--token', 'squ_x'],
+      'Unknown option --token: the token is never an option (it would show in process lists). Set the SONAR_TOKEN environment variable instead'
+    ],
+    [['--login=squ_x'], 'Unknown option --login: the token is never an option'],
+    [['--sonar.token', 'squ_x'], 'Unknown option --sonar.token: the token is never an option'],
+    [['--tokens'], "Unknown option '--tokens'."]
   ])('%j', (argv, message) => {
     expect(() => parseCommandLine(argv)).toThrow(UsageError)
     expect(() => parseCommandLine(argv)).toThrow(message)

@@ -20,6 +20,7 @@ describe('defaults apply in code, since the bundle can run without the runner fi
       pollingIntervalMs: 1000,
       adaptivePolling: true,
       failOnError: true,
+      failOn: new Set(['ERROR']),
       taskId: undefined,
       analysisId: undefined,
       pullRequestComment: false,

@@ -170,7 +170,7 @@ describe('an unknown gate status passes (only ERROR fails), with a warning that 
     const log = new RecordingLog()
     annotate(result({ status: 'FAILED', qualityGateStatus: 'NONE', conditions: [] }), log)
     expect(log.of('warning')).toEqual([
-      'Unknown Quality Gate status "FAILED": only ERROR fails, so the check passes (quality-gate-status NONE).'
+      'Unknown Quality Gate status "FAILED": failOn does not name NONE, so the check passes (quality-gate-status NONE).'
     ])
   })
 

@@ -1,6 +1,7 @@
 import * as core from '@actions/core'
 import { systemClock } from '../clock.js'
 import { ActionError, OutputFileError, QualityGateFailure } from '../errors.js'
+import type { FailPolicy } from '../fail-policy.js'
 import { checkQualityGates } from '../gate/check-analyses.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import { stepVerdict } from '../report/verdict.js'
@@ -68,15 +69,15 @@ export async function run(
     // reported: the failure then says what the gate itself came to.
     let outputsProblem: string | undefined
     if (!lone || lone.read) {
-      outputsProblem = setOutputs(outcomes, secrets)
-      annotateAll(outcomes, log)
+      outputsProblem = setOutputs(outcomes, secrets, settings.failOn)
+      annotateAll(outcomes, log, settings.failOn)
       if (settings.annotateIssues) {
         annotateNewIssues(outcomes, log, { checkRun: settings.issuesCheckRun })
       }
       await writeSummary(
         lone?.read
-          ? renderSummary(lone.result, { fileLink })
-          : renderOverviewSummary(outcomes, { fileLink }),
+          ? renderSummary(lone.result, { fileLink, failOn: settings.failOn })
+          : renderOverviewSummary(outcomes, { fileLink, failOn: settings.failOn }),
         secrets
       )
       summaryWritten = true
@@ -91,10 +92,17 @@ export async function run(
       }
     }
     if (settings.pullRequestComment) {
-      await commentOnPullRequest(outcomes, { token, env: process.env, log, secrets, fileLink })
+      await commentOnPullRequest(outcomes, {
+        token,
+        env: process.env,
+        log,
+        secrets,
+        fileLink,
+        failOn: settings.failOn
+      })
     }
     if (lone && !lone.read) throw lone.error
-    const verdict = stepVerdict(outcomes)
+    const verdict = stepVerdict(outcomes, settings.failOn)
     if (verdict.kind === 'unread') throw new ActionError('ERR_ANALYSES_UNREAD', verdict.message)
     if (verdict.kind === 'gate-failed') {
       const also = outputsProblem ? `\n${outputsProblem}` : ''
@@ -125,9 +133,10 @@ export async function run(
  */
 function setOutputs(
   outcomes: readonly AnalysisOutcome[],
-  secrets: readonly string[]
+  secrets: readonly string[],
+  failOn: FailPolicy
 ): string | undefined {
-  const { values, conditionsLeftOut } = analysesOutputs(outcomes)
+  const { values, conditionsLeftOut } = analysesOutputs(outcomes, failOn)
   try {
     for (const [name, value] of Object.entries(values)) {
       core.setOutput(name, redactSecrets(value, secrets))

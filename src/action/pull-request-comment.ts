@@ -1,3 +1,4 @@
+import type { FailPolicy } from '../fail-policy.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
 import {
@@ -47,6 +48,8 @@ export interface PullRequestCommentOptions {
   fetch?: typeof globalThis.fetch
   /** Links a new issue's file to the file at the pull request's head, on GitHub. */
   fileLink?: FileLink
+  /** The statuses that fail the step: a WARN or NONE gate it names is a failed one. */
+  failOn?: FailPolicy
 }
 
 /**
@@ -126,7 +129,7 @@ async function comment(
   }
   for (const outcome of outcomes) {
     const marker = markerFor(outcome)
-    const body = fitted(outcome, target.headSha, forms, options.fileLink)
+    const body = fitted(outcome, target.headSha, forms, options)
     const id = existing.get(marker)
     const name = oneLine(projectName(outcome), QUOTE_LIMITS.short)
     try {
@@ -187,12 +190,16 @@ function fitted(
   outcome: AnalysisOutcome,
   headSha: string,
   forms: readonly string[],
-  fileLink: FileLink | undefined
+  { fileLink, failOn }: Pick<PullRequestCommentOptions, 'fileLink' | 'failOn'>
 ): string {
-  const body = redactSecrets(commentBody(outcome, headSha, { fileLink }), forms)
+  const body = redactSecrets(commentBody(outcome, headSha, { fileLink, failOn }), forms)
   if (body.length <= COMMENT_LIMITS.githubChars) return body
   return redactSecrets(
-    commentBody(outcome, headSha, { maxChars: COMMENT_LIMITS.githubChars / 4, fileLink }),
+    commentBody(outcome, headSha, {
+      maxChars: COMMENT_LIMITS.githubChars / 4,
+      fileLink,
+      failOn
+    }),
     forms
   ).slice(0, COMMENT_LIMITS.githubChars)
 }

@@ -4,6 +4,7 @@ import { renderSarif } from '../findings/sarif.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
 import { analysisFindings, sarifTool } from '../report/analysis-findings.js'
+import { issuesFileLine } from '../report/issues-file-line.js'
 import { redactSecrets } from '../secrets.js'
 
 /**
@@ -20,10 +21,8 @@ export async function writeSarifFile(
     const target = path.resolve(file)
     await mkdir(path.dirname(target), { recursive: true })
     await writeFile(target, redactSecrets(sarif.json, secrets))
-    const left = sarif.unlocated + sarif.omitted
-    log.info(
-      `Wrote ${sarif.results} new issues as SARIF to ${file}${left > 0 ? ` (${left} left out: ${sarif.unlocated} with no file in this checkout, ${sarif.omitted} past the size limit)` : ''}.`
-    )
+    const tally = { written: sarif.results, unlocated: sarif.unlocated, omitted: sarif.omitted }
+    log.info(issuesFileLine('as SARIF', file, tally, outcomes))
   } catch (error) {
     log.warning(
       `The SARIF file was not written to ${file}: ${(error as Error).message}. Check the sarifFile input.`

@@ -7,7 +7,8 @@ const OPTIONS = [
   ['sonarRootCert', '--root-cert-file'],
   ['pollingTimeoutSec', '--timeout'],
   ['initialDelayMs', '--initial-delay'],
-  ['pollingIntervalMs', '--interval']
+  ['pollingIntervalMs', '--interval'],
+  ['failOn', '--fail-on']
 ] as const
 
 /**
@@ -16,6 +17,12 @@ const OPTIONS = [
  * server's field names, so they are renamed only where a message speaks of the input.
  */
 const RENAMED: ReadonlyArray<readonly [RegExp, string]> = [
+  // The command writes no job summary: its files hold what the summary would.
+  [/\bsee the job summary\b/g, 'see the --markdown or --json file'],
+  [
+    /\bthe SONAR_TOKEN environment variable or the sonarToken input\b/g,
+    'the SONAR_TOKEN environment variable'
+  ],
   [/\bthe sonarToken input\b|\bsonarToken (?:\(or SONAR_TOKEN\)|or SONAR_TOKEN)/g, 'SONAR_TOKEN'],
   [
     /\bsonarRootCert (?:\(or SONAR_ROOT_CERT\)|or SONAR_ROOT_CERT)/g,

@@ -1,3 +1,4 @@
+import { FAIL_ON_ERROR, failsUnder, statusClass, type FailPolicy } from '../fail-policy.js'
 import type { GateResult } from '../gate/check.js'
 import type { EvaluatedCondition } from '../gate/evaluate.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
@@ -17,6 +18,10 @@ export interface JunitContext {
   secrets: readonly string[]
   /** How long the whole check took, for an analysis that could not be read. */
   elapsedMs: number
+  /** The statuses that fail the step (default ERROR alone). */
+  failOn?: FailPolicy
+  /** The edge's words for a message of the core (default: as it is). */
+  words?: (text: string) => string
 }
 
 /** The testcase of a gate as a whole, and of an analysis that could not be read. */
@@ -59,7 +64,7 @@ interface Case {
 function suite(outcome: AnalysisOutcome, id: number, context: JunitContext): string[] {
   const name = token(projectName(outcome), context) || 'analysis'
   const { cases, properties, out, elapsedMs } = outcome.read
-    ? gateSuite(outcome.result, outcome.source)
+    ? gateSuite(outcome.result, outcome.source, context.failOn ?? FAIL_ON_ERROR)
     : {
         cases: [
           {
@@ -105,8 +110,11 @@ function suite(outcome: AnalysisOutcome, id: number, context: JunitContext): str
   ]
 }
 
-function gateSuite(result: GateResult, source: string) {
-  const ordered = [...result.conditions].sort((a, b) => Number(isError(b)) - Number(isError(a)))
+function gateSuite(result: GateResult, source: string, failOn: FailPolicy) {
+  // A WARN condition fails too when the policy fails a WARN gate.
+  const isFailing = ({ condition }: EvaluatedCondition): boolean =>
+    condition.status === 'ERROR' || (condition.status === 'WARN' && failOn.has('WARN'))
+  const ordered = [...result.conditions].sort((a, b) => Number(isFailing(b)) - Number(isFailing(a)))
   const shown = ordered.slice(0, SUMMARY_LIMITS.rows)
   const names = new Map<string, number>()
   const cases: Case[] = shown.map((evaluated) => {
@@ -116,21 +124,27 @@ function gateSuite(result: GateResult, source: string) {
     const words = describeCondition(evaluated)
     return {
       name: seen > 1 ? `${base} #${seen}` : base,
-      ...(isError(evaluated)
-        ? { failure: { type: 'ERROR', message: words, text: failureText(words, result) } }
+      ...(isFailing(evaluated)
+        ? {
+            failure: {
+              type: evaluated.condition.status,
+              message: words,
+              text: failureText(words, result)
+            }
+          }
         : {})
     }
   })
-  const showsVerdict =
-    result.conditions.length > 0 && (result.status !== 'ERROR' || ordered.some(isError))
+  const failed = failsUnder(result.status, failOn)
+  const showsVerdict = result.conditions.length > 0 && (!failed || ordered.some(isFailing))
   if (!showsVerdict) {
-    const failed = result.status === 'ERROR'
-    const message = failed ? gateFailureMessage(result) : headline(result.status)
+    const message = failed ? gateFailureMessage(result) : headline(result.status, failOn)
+    const type = statusClass(result.status)
     cases.unshift({
       name: GATE_CASE,
       ...(failed
         ? {
-            failure: { type: 'ERROR', message: message.split('\n')[0] ?? '', text: message }
+            failure: { type, message: message.split('\n')[0] ?? '', text: message }
           }
         : {})
     })
@@ -138,10 +152,10 @@ function gateSuite(result: GateResult, source: string) {
   const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl)?.href
   const more = result.conditions.length - shown.length
   const out = [
-    result.status === 'ERROR'
+    failed
       ? gateFailureMessage(result)
       : [
-          `${headline(result.status)} (${oneLine(result.status)})`,
+          `${headline(result.status, failOn)} (${oneLine(result.status)})`,
           ...(dashboard ? [`Details: ${dashboard}`] : [])
         ].join('\n'),
     ...(more > 0 ? [`… and ${more} more conditions: see the dashboard.`] : [])
@@ -162,10 +176,6 @@ function gateSuite(result: GateResult, source: string) {
     out,
     elapsedMs: result.elapsedMs
   }
-}
-
-function isError({ condition }: EvaluatedCondition): boolean {
-  return condition.status === 'ERROR'
 }
 
 /** "Coverage on New Code (new_coverage)"; the key alone when the metric has no other name. */
@@ -206,7 +216,11 @@ const NOT_XML =
 
 /** A name or a value on one line: redacted, cut, invisible characters shown, legal XML. */
 function line(value: string, context: JunitContext): string {
-  return oneLine(redactSecrets(value, context.secrets), QUOTE_LIMITS.long).replace(NOT_XML, '')
+  const words = context.words ?? ((same: string) => same)
+  return oneLine(redactSecrets(words(value), context.secrets), QUOTE_LIMITS.long).replace(
+    NOT_XML,
+    ''
+  )
 }
 
 /** An xs:token (names): one line, white space collapsed, at most 200 characters. */
@@ -219,7 +233,8 @@ function token(value: string, context: JunitContext): string {
 
 /** Element text: line feeds kept, each line made visible, the whole cut, legal, escaped. */
 function text(value: string, context: JunitContext): string {
-  const redacted = cut(redactSecrets(value, context.secrets), SUMMARY_LIMITS.messageChars)
+  const words = context.words ?? ((same: string) => same)
+  const redacted = cut(redactSecrets(words(value), context.secrets), SUMMARY_LIMITS.messageChars)
   const visible = redacted
     .split('\n')
     .map((each) => each.split('\t').map(showInvisible).join('\t'))

@@ -104,7 +104,7 @@ export async function runCommand(context: CommandContext): Promise<ExitCode> {
   const lone = failure === undefined && outcomes.length === 1 ? only : undefined
   // As the action: one analysis that could not be read fails with its own words alone.
   if (failure === undefined && !(lone && !lone.read)) {
-    annotateAll(outcomes, log)
+    annotateAll(outcomes, log, settings.failOn)
     logNewIssues(outcomes, log)
   }
 
@@ -119,11 +119,13 @@ export async function runCommand(context: CommandContext): Promise<ExitCode> {
           hostname: safeHostname(),
           secrets: settings.sonarToken ? tokenForms(settings.sonarToken) : [],
           elapsedMs: systemClock.now() - context.startedAt
-        }
+        },
+        failOn: settings.failOn,
+        words: inCommandWords
       },
       { cwd, stdout }
     )
-    for (const file of written) log.info(`Wrote ${file}.`)
+    for (const line of written) log.info(line)
   } catch (error) {
     log.error(messageOf(error))
     codes.push(EXIT.usage)
@@ -149,7 +151,7 @@ function verdict(
     log.error(messageOf(failure))
     return exitCodeOfError(failure)
   }
-  const step = stepVerdict(outcomes)
+  const step = stepVerdict(outcomes, settings.failOn)
   switch (step.kind) {
     case 'passed':
       for (const status of step.statuses) log.success(status)

@@ -39,6 +39,8 @@ export type CommandLine =
       initialDelay: string | undefined
       interval: string | undefined
       noFail: boolean
+      /** The gate statuses that fail: comma-separated, repeatable. */
+      failOn: string[]
       rootCertFile: string | undefined
       files: ResultFiles
     }
@@ -52,6 +54,7 @@ const OPTIONS = {
   'initial-delay': { type: 'string' },
   interval: { type: 'string' },
   'no-fail': { type: 'boolean' },
+  'fail-on': { type: 'string', multiple: true },
   'root-cert-file': { type: 'string' },
   json: { type: 'string' },
   junit: { type: 'string' },
@@ -79,6 +82,7 @@ export const COMMAND_OPTIONS: SettingNames = {
     initialDelayMs: '--initial-delay',
     pollingIntervalMs: '--interval',
     failOnError: '--no-fail',
+    failOn: '--fail-on',
     taskId: '--task-id',
     analysisId: '--analysis-id',
     pullRequestComment: undefined,
@@ -149,14 +153,27 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     initialDelay: values['initial-delay'],
     interval: values.interval,
     noFail: values['no-fail'] ?? false,
+    failOn: values['fail-on'] ?? [],
     rootCertFile: values['root-cert-file'],
     files
   }
 }
 
+/**
+ * An option that tries to pass the token (`--token`, `--sonar-token`, `--login`, the scanner's
+ * old `sonar.login`, `--password`): the token has no option, it would show in process lists.
+ */
+const TOKEN_OPTION = /^--?(?:sonar[-._]?)?(?:token|login|password)$/i
+
 /** parseArgs's own message, without its advice for positional arguments. */
 function usageMessage(error: Error): string {
   const { code } = error as Error & { code?: string }
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const option = /'([^']*)'/.exec(error.message)?.[1] ?? ''
+    if (TOKEN_OPTION.test(option)) {
+      return `Unknown option ${option}: the token is never an option (it would show in process lists). Set the SONAR_TOKEN environment variable instead, e.g. from your CI's secret store.`
+    }
+  }
   if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
     const argument = /'([^']*)'/.exec(error.message)?.[1]
     return `Unexpected argument${argument === undefined ? '' : ` "${argument}"`}: every value follows its option (--report ${argument ?? '<path>'} for a report file).`
@@ -181,6 +198,7 @@ export function commandInputs(
     initialDelayMs: line.initialDelay,
     pollingIntervalMs: line.interval,
     failOnError: line.noFail ? 'false' : 'true',
+    failOn: line.failOn.join(','),
     taskId: line.taskId,
     analysisId: line.analysisId
   }
@@ -212,7 +230,10 @@ ${DEFAULT_REPORTS})
       --interval <ms>       wait between polls (default ${DEFAULTS.pollingIntervalMs}, closer together around
                             the end the project's previous analysis predicts; a value given
                             is kept exactly)
-      --no-fail             report an ERROR gate without failing: exit 0 (default: exit 1)
+      --fail-on <statuses>  the gate statuses that fail (exit 1), comma-separated: ERROR, WARN,
+                            NONE (no gate, or a status no server sends); must include ERROR
+                            (default ERROR; ERROR,WARN,NONE fails on anything but OK)
+      --no-fail             report a failed gate without failing: exit 0 (default: exit 1)
       --root-cert-file <file>
                             PEM file of an extra CA, trusted for this command's requests only
                             (default: the PEM text in SONAR_ROOT_CERT)
@@ -240,8 +261,9 @@ Environment:
                     (by default colours only on a terminal, never with CI set)
 
 Exit codes:
-  0  every gate passed (OK, WARN, NONE), or failed with --no-fail
-  1  a quality gate failed (ERROR)
+  0  every gate passed (OK, and WARN and NONE unless --fail-on names them), or failed with
+     --no-fail
+  1  a quality gate failed (ERROR, or a status --fail-on names)
   2  bad usage or settings: an option, the environment, the report file, a result file
   3  no verdict: the server could not be read, the analysis task failed, or the time-out was
      reached

@@ -4,7 +4,9 @@ import type { AnalysisOutcome } from '../gate/outcome.js'
 import { renderCodeQuality } from '../findings/code-quality.js'
 import { renderSarif } from '../findings/sarif.js'
 import { analysisFindings, sarifTool } from '../report/analysis-findings.js'
-import { resultsOutput } from '../report/outputs.js'
+import type { FailPolicy } from '../fail-policy.js'
+import { issuesFileLine, type IssuesFileTally } from '../report/issues-file-line.js'
+import { resultsJson } from '../report/outputs.js'
 import { renderOverviewSummary } from '../report/overview.js'
 import { renderFailureSummary, renderSummary } from '../report/summary.js'
 import { summaryForms } from '../report/summary-text.js'
@@ -22,6 +24,10 @@ export interface CheckReport {
    */
   outcomes: readonly AnalysisOutcome[]
   context: JunitContext
+  /** The statuses that fail the step. */
+  failOn: FailPolicy
+  /** The command's words for a text of the core (its options, not the action's inputs). */
+  words: (text: string) => string
 }
 
 /** A result file that could not be written: the exit code is 2. */
@@ -40,24 +46,32 @@ const WHAT = {
 /**
  * The result files asked for: `--json` the action's `results` output (indented) with the new
  * issues, `--junit` the JUnit report, `--markdown` the job summary (one analysis's, the overview
- * of several, or the failure summary), `--sarif` and `--codequality` the new issues. Every form of the token is removed first, as from the action's summary and
- * outputs. Folders are created; `-` writes to `stdout`. Resolves with the files written; throws
- * a ResultFileError naming the first that could not be.
+ * of several, or the failure summary), `--sarif` and `--codequality` the new issues. Every form
+ * of the token is removed first, as from the action's summary and outputs, and every text is in
+ * the command's words. Folders are created; `-` writes to `stdout`. Resolves with one log line
+ * per file written (for a file of new issues, how many it holds and how many were left out and
+ * why); throws a ResultFileError naming the first that could not be.
  *
- * @example await writeResultFiles(line.files, report, { cwd, stdout: process.stdout })
+ * @example for (const line of await writeResultFiles(line.files, report, { cwd, stdout: process.stdout })) log.info(line)
  */
 export async function writeResultFiles(
   files: ResultFiles,
   report: CheckReport,
   { cwd, stdout }: { cwd: string; stdout: TextSink }
 ): Promise<string[]> {
-  const written: string[] = []
+  const lines: string[] = []
   for (const kind of ['json', 'junit', 'markdown', 'sarif', 'codequality'] as const) {
     const file = files[kind]
     if (file === undefined) continue
-    const content = render(kind, report)
+    const { content, issues } = render(kind, report)
+    const shown = file === '-' ? 'standard output' : file
+    const line = issues
+      ? issuesFileLine(issues.how, shown, issues, report.outcomes)
+      : `Wrote ${WHAT[kind]} to ${shown}.`
     if (file === '-') {
       stdout.write(content)
+      // Standard output holds the file alone; the log still says what it holds.
+      if (issues) lines.push(line)
       continue
     }
     const target = path.resolve(cwd, file)
@@ -69,40 +83,83 @@ export async function writeResultFiles(
         `Could not write ${WHAT[kind]} to "${oneLine(file, QUOTE_LIMITS.long)}": ${oneLine((error as Error).message, QUOTE_LIMITS.long)}.`
       )
     }
-    written.push(`${WHAT[kind]} to ${file}`)
+    lines.push(line)
   }
-  return written
+  return lines
 }
 
-function render(kind: keyof ResultFiles, report: CheckReport): string {
-  const { outcomes, context } = report
+/** A file's content, and for a file of new issues, how many it holds and left out. */
+interface Rendered {
+  content: string
+  /** `how`: what the issues were written as, for the log line ("as SARIF"). */
+  issues?: IssuesFileTally & { how: string }
+}
+
+function render(kind: keyof ResultFiles, report: CheckReport): Rendered {
+  const { context, failOn, words } = report
   const { secrets } = context
+  // Messages of the core (why an analysis could not be read) in the command's words.
+  const outcomes = report.outcomes.map((outcome) =>
+    outcome.read ? outcome : { ...outcome, message: words(outcome.message) }
+  )
   switch (kind) {
     case 'json': {
-      const json = redactSecrets(resultsOutput(outcomes, undefined, { issues: true }), secrets)
+      const results = resultsJson(outcomes, undefined, { issues: true, failOn })
+      const json = redactSecrets(words(results.json), secrets)
+      // Without an analysis whose issues were asked for, the file is the results alone.
+      const asked = outcomes.some((outcome) => outcome.read && outcome.result.newIssues)
+      const issues = asked
+        ? {
+            how: 'in the JSON results',
+            written: results.issuesWritten,
+            omitted: results.issuesOmitted
+          }
+        : undefined
       // Indented for a reader; a token that happened to span JSON's own syntax leaves it as is.
       try {
-        return `${JSON.stringify(JSON.parse(json), null, 2)}\n`
+        return { content: `${JSON.stringify(JSON.parse(json), null, 2)}\n`, issues }
       } catch {
-        return `${json}\n`
+        return { content: `${json}\n`, issues }
       }
     }
     case 'junit':
-      return renderJunit(outcomes, context)
+      return { content: renderJunit(outcomes, { ...context, failOn, words }) }
     case 'markdown':
-      return redactSecrets(markdown(outcomes), summaryForms(secrets))
-    case 'sarif':
-      return `${redactSecrets(renderSarif(analysisFindings(outcomes), sarifTool(outcomes)).json, secrets)}\n`
-    case 'codequality':
-      return `${redactSecrets(renderCodeQuality(analysisFindings(outcomes), 'sonarqube').json, secrets)}\n`
+      return {
+        content: redactSecrets(words(markdown(outcomes, failOn)), summaryForms(secrets))
+      }
+    case 'sarif': {
+      const sarif = renderSarif(analysisFindings(outcomes), sarifTool(outcomes))
+      return {
+        content: `${redactSecrets(sarif.json, secrets)}\n`,
+        issues: {
+          how: 'as SARIF',
+          written: sarif.results,
+          unlocated: sarif.unlocated,
+          omitted: sarif.omitted
+        }
+      }
+    }
+    case 'codequality': {
+      const report = renderCodeQuality(analysisFindings(outcomes), 'sonarqube')
+      return {
+        content: `${redactSecrets(report.json, secrets)}\n`,
+        issues: {
+          how: 'as GitLab Code Quality',
+          written: report.issues,
+          unlocated: report.unlocated,
+          omitted: report.omitted
+        }
+      }
+    }
   }
 }
 
 /** The job summary the action would write for the same outcomes. */
-function markdown(outcomes: readonly AnalysisOutcome[]): string {
+function markdown(outcomes: readonly AnalysisOutcome[], failOn: FailPolicy): string {
   const [only] = outcomes
   if (only && outcomes.length === 1) {
-    return only.read ? renderSummary(only.result) : renderFailureSummary(only.message)
+    return only.read ? renderSummary(only.result, { failOn }) : renderFailureSummary(only.message)
   }
-  return renderOverviewSummary(outcomes)
+  return renderOverviewSummary(outcomes, { failOn })
 }

@@ -1,3 +1,10 @@
+import {
+  FAIL_ON_ERROR,
+  FAILING_STATUSES,
+  failsUnder,
+  statusClass,
+  type FailPolicy
+} from '../fail-policy.js'
 import { toQualityGateStatus, type GateResult } from '../gate/check.js'
 import { worstStatus, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Condition } from '../sonar/types.js'
@@ -25,9 +32,9 @@ export interface GateOutputs {
   conditionsLeftOut: number
 }
 
-/** The step's outputs: one gate's, and `results` for every analysis. */
+/** The step's outputs: one gate's, `failedOn` and `results` for every analysis. */
 export interface StepOutputs {
-  values: GateOutputs['values'] & { results: string }
+  values: GateOutputs['values'] & { failedOn: string; results: string }
   conditionsLeftOut: number
 }
 
@@ -38,12 +45,16 @@ export interface StepOutputs {
  *
  * @example for (const [name, value] of Object.entries(analysesOutputs(outcomes).values)) core.setOutput(name, value)
  */
-export function analysesOutputs(outcomes: readonly AnalysisOutcome[]): StepOutputs {
-  const results = resultsOutput(outcomes)
+export function analysesOutputs(
+  outcomes: readonly AnalysisOutcome[],
+  failOn: FailPolicy = FAIL_ON_ERROR
+): StepOutputs {
+  const results = resultsOutput(outcomes, OUTPUT_BYTES, { failOn })
+  const failedOn = failedStatuses(outcomes, failOn)
   const [only] = outcomes
   if (outcomes.length === 1 && only?.read) {
     const single = gateOutputs(only.result)
-    return { ...single, values: { ...single.values, results } }
+    return { ...single, values: { ...single.values, failedOn, results } }
   }
   const worst = worstStatus(outcomes.flatMap((o) => (o.read ? [o.result.status] : [])))
   return {
@@ -57,10 +68,38 @@ export function analysesOutputs(outcomes: readonly AnalysisOutcome[]): StepOutpu
       branch: '',
       pullRequest: '',
       newIssues: '',
+      failedOn,
       results
     },
     conditionsLeftOut: 0
   }
+}
+
+/**
+ * The `failedOn` output: the statuses of the gates that fail the step under the policy (ERROR,
+ * WARN, NONE, each once, comma-separated), whether or not failOnError lets the step go on;
+ * empty when none does.
+ *
+ * @example failedStatuses(outcomes, new Set(['ERROR', 'WARN'])) // 'WARN'
+ */
+export function failedStatuses(outcomes: readonly AnalysisOutcome[], failOn: FailPolicy): string {
+  const failing = new Set(
+    outcomes.flatMap((outcome) =>
+      outcome.read && failsUnder(outcome.result.status, failOn)
+        ? [statusClass(outcome.result.status)]
+        : []
+    )
+  )
+  return FAILING_STATUSES.filter((status) => failing.has(status)).join(',')
+}
+
+/** The results as JSON, with how many new issues it holds and how many did not fit. */
+export interface ResultsJson {
+  json: string
+  /** New issues written, all analyses together (only when asked for them). */
+  issuesWritten: number
+  /** Issues read but left out by the size bound. */
+  issuesOmitted: number
 }
 
 /**
@@ -75,8 +114,25 @@ export function analysesOutputs(outcomes: readonly AnalysisOutcome[]): StepOutpu
 export function resultsOutput(
   outcomes: readonly AnalysisOutcome[],
   maxBytes: number = OUTPUT_BYTES,
-  options: { issues?: boolean } = {}
+  options: { issues?: boolean; failOn?: FailPolicy } = {}
 ): string {
+  return resultsJson(outcomes, maxBytes, options).json
+}
+
+/**
+ * `resultsOutput` with the count of the new issues it holds: with `issues`, each analysis whose
+ * issues were read also carries them (`issues`, as many as fit), with `issuesWritten` and
+ * `issuesLeftOut` (those the server counts that are not in the file: past what was read, or past
+ * the bound).
+ */
+export function resultsJson(
+  outcomes: readonly AnalysisOutcome[],
+  maxBytes: number = OUTPUT_BYTES,
+  options: { issues?: boolean; failOn?: FailPolicy } = {}
+): ResultsJson {
+  const { failOn = FAIL_ON_ERROR } = options
+  let issuesWritten = 0
+  let issuesOmitted = 0
   const bases = outcomes.map((outcome) => {
     const common = {
       projectKey: outputText((outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? ''),
@@ -88,6 +144,7 @@ export function resultsOutput(
       ...common,
       status: outputText(result.status),
       qualityGateStatus: result.qualityGateStatus,
+      gateFailed: failsUnder(result.status, failOn),
       analysisId: outputText(result.analysisId),
       taskId: outputText(result.taskId ?? ''),
       dashboardUrl: dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
@@ -107,11 +164,16 @@ export function resultsOutput(
     )
     const conditions = JSON.parse(json) as unknown[]
     if (!newIssues?.read) return { ...base, conditions }
-    const used = Buffer.byteLength(JSON.stringify({ ...base, conditions }))
+    // Counts as wide as they can be, so the room left for the issues is never overstated.
+    const counts = { issuesWritten: 9_999_999, issuesLeftOut: 9_999_999 }
+    const used = Buffer.byteLength(JSON.stringify({ ...base, conditions, ...counts }))
     const issues = issuesOutput(newIssues.findings, share - used)
-    return { ...base, conditions, issues }
+    issuesWritten += issues.length
+    issuesOmitted += newIssues.findings.length - issues.length
+    const leftOut = newIssues.total - issues.length
+    return { ...base, conditions, issuesWritten: issues.length, issuesLeftOut: leftOut, issues }
   })
-  return JSON.stringify(items)
+  return { json: JSON.stringify(items), issuesWritten, issuesOmitted }
 }
 
 /**

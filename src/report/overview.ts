@@ -1,3 +1,4 @@
+import { FAIL_ON_ERROR, failsUnder, type FailPolicy } from '../fail-policy.js'
 import { projectName, worstStatus, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
@@ -27,20 +28,21 @@ const FAILURES_NAMED = 3
  */
 export function renderOverviewSummary(
   outcomes: readonly AnalysisOutcome[],
-  options: { fileLink?: FileLink } = {}
+  options: { fileLink?: FileLink; failOn?: FailPolicy } = {}
 ): string {
+  const { failOn = FAIL_ON_ERROR } = options
   const unread = outcomes.filter((outcome) => !outcome.read).length
   const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []))
   const title =
     unread > 0
       ? `❌ ${unread} of ${outcomes.length} analyses could not be read`
-      : `${headline(worstStatus(statuses))} (${outcomes.length} analyses)`
+      : `${headline(worstFor(statuses, failOn), failOn)} (${outcomes.length} analyses)`
   const head = [
     `<h2>${title}</h2>`,
     '<table>',
     '<thead><tr><th>Project</th><th>Verdict</th><th>Failing conditions</th><th>Analysis</th></tr></thead>',
     '<tbody>',
-    ...outcomes.map(overviewRow),
+    ...outcomes.map((outcome) => overviewRow(outcome, failOn)),
     '</tbody>',
     '</table>'
   ]
@@ -51,7 +53,8 @@ export function renderOverviewSummary(
       ? renderSummary(outcome.result, {
           section: projectName(outcome),
           maxBytes: share,
-          fileLink: options.fileLink
+          fileLink: options.fileLink,
+          failOn
         })
       : unreadSection(outcome, share)
   )
@@ -61,7 +64,17 @@ export function renderOverviewSummary(
   return blocks([head[0]!, '<p>The summary is too large to show: see the log.</p>'])
 }
 
-function overviewRow(outcome: AnalysisOutcome): string {
+/**
+ * The status the overview's title speaks of: the worst, unless a better one fails the step and
+ * the worst does not (failOn names NONE, and a WARN gate is the worst).
+ */
+function worstFor(statuses: readonly string[], failOn: FailPolicy): string {
+  const worst = worstStatus(statuses)
+  if (failsUnder(worst, failOn)) return worst
+  return statuses.find((status) => failsUnder(status, failOn)) ?? worst
+}
+
+function overviewRow(outcome: AnalysisOutcome, failOn: FailPolicy): string {
   const project = summaryText(projectName(outcome))
   if (!outcome.read) {
     return `<tr><td>${project}</td><td>❗ not read</td><td>see below</td><td></td></tr>`
@@ -72,7 +85,10 @@ function overviewRow(outcome: AnalysisOutcome): string {
     .slice(0, FAILURES_NAMED)
     .map(({ condition }) => summaryText(metricName(condition)))
   if (failing.length > named.length) named.push(`${failing.length - named.length} more`)
-  const verdict = VERDICTS[result.status] ?? `❔ ${summaryText(result.status)} (unknown: passes)`
+  const verdict =
+    result.status !== 'ERROR' && failsUnder(result.status, failOn)
+      ? `❌ ${summaryText(result.status)}: fails (failOn)`
+      : (VERDICTS[result.status] ?? `❔ ${summaryText(result.status)} (unknown: passes)`)
   const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl)
   const link = dashboard?.onServer
     ? `<a href="${summaryText(dashboard.href, Infinity)}">dashboard</a>`
@@ -94,20 +110,28 @@ function unreadSection(outcome: AnalysisOutcome & { read: false }, maxBytes: num
  * The annotations of every gate read (see `annotate`); with several analyses each message
  * starts with its project's name, so an annotation says whose it is.
  */
-export function annotateAll(outcomes: readonly AnalysisOutcome[], log: Log): void {
+export function annotateAll(
+  outcomes: readonly AnalysisOutcome[],
+  log: Log,
+  failOn: FailPolicy = FAIL_ON_ERROR
+): void {
   for (const outcome of outcomes) {
     if (!outcome.read) continue
     if (outcomes.length === 1) {
-      annotate(outcome.result, log)
+      annotate(outcome.result, log, failOn)
       continue
     }
     const prefix = `${oneLine(projectName(outcome), QUOTE_LIMITS.short)}: `
-    annotate(outcome.result, {
-      info: (message) => log.info(prefix + message),
-      warning: (message) => log.warning(prefix + message),
-      notice: (message) => log.notice(prefix + message),
-      startGroup: (name) => log.startGroup(name),
-      endGroup: () => log.endGroup()
-    })
+    annotate(
+      outcome.result,
+      {
+        info: (message) => log.info(prefix + message),
+        warning: (message) => log.warning(prefix + message),
+        notice: (message) => log.notice(prefix + message),
+        startGroup: (name) => log.startGroup(name),
+        endGroup: () => log.endGroup()
+      },
+      failOn
+    )
   }
 }

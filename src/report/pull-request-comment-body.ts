@@ -1,3 +1,4 @@
+import type { FailPolicy } from '../fail-policy.js'
 import type { EvaluatedCondition } from '../gate/evaluate.js'
 import type { GateResult } from '../gate/check.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
@@ -87,6 +88,8 @@ export interface CommentBodyOptions {
   maxChars?: number
   /** Links a new issue's file to the file at the commit, on GitHub. */
   fileLink?: FileLink
+  /** The statuses that fail the step (default ERROR alone). */
+  failOn?: FailPolicy
 }
 
 /**
@@ -118,7 +121,7 @@ export function commentBody(
   }
 
   const { result } = outcome
-  const heading = `<h3>${headline(result.status)} · ${project}</h3>`
+  const heading = `<h3>${headline(result.status, options.failOn)} · ${project}</h3>`
   const facts = [`For ${commit}`, `analysis <code>${summaryText(result.analysisId)}</code>`]
   const tail = [`<p>${[...facts, ...dashboardLink(result)].join(' · ')}</p>`]
   const head = [marker, heading, conditionsIntro(result.conditions)]

@@ -1,3 +1,10 @@
+import {
+  FAIL_ON_ERROR,
+  failsUnder,
+  policyText,
+  statusClass,
+  type FailPolicy
+} from '../fail-policy.js'
 import type { GateResult } from '../gate/check.js'
 import type { EvaluatedCondition } from '../gate/evaluate.js'
 import { seconds } from '../gate/wait-for-task.js'
@@ -60,11 +67,11 @@ const isKnownStatus = (status: string): boolean => status in HEADLINES
  * @example await core.summary.addRaw(renderSummary(result), true).write()
  */
 export function renderSummary(result: GateResult, options: SectionOptions = {}): string {
-  const { section, maxBytes = SUMMARY_LIMITS.bytes } = options
+  const { section, maxBytes = SUMMARY_LIMITS.bytes, failOn = FAIL_ON_ERROR } = options
   const [h, sub] = section === undefined ? ['h2', 'h3'] : ['h3', 'h4']
   const title = section === undefined ? '' : ` · ${summaryText(section)}`
   const head = [
-    `<${h}>${headline(result.status)}${title}</${h}>`,
+    `<${h}>${headline(result.status, failOn)}${title}</${h}>`,
     `<p>${about(result)}</p>`,
     ...gateDetailsBlock(result)
   ]
@@ -90,6 +97,8 @@ export interface SectionOptions {
   maxBytes?: number
   /** Links a new issue's file to the file at the commit analysed, on GitHub. */
   fileLink?: FileLink
+  /** The statuses that fail the step (default ERROR alone). */
+  failOn?: FailPolicy
 }
 
 /**
@@ -103,51 +112,66 @@ export function renderFailureSummary(message: string): string {
 }
 
 /**
- * `Quality Gate Failure` followed by each failing condition in words (the first 20, then how
- * many more): the message the job fails with. The log's gate escapes it.
+ * `Quality Gate Failure` and why: for an ERROR gate each failing condition in words (the first
+ * 20, then how many more); for a WARN gate that the policy fails on, each warning condition; for
+ * NONE, that the project has no gate; for a status no server sends, which it is. The message the
+ * step fails with; the log's gate escapes it.
  */
 export function gateFailureMessage(result: GateResult): string {
-  const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR')
   const where = result.projectKey ? ` for ${oneLine(result.projectKey, QUOTE_LIMITS.short)}` : ''
-  const listed = failing.slice(0, SUMMARY_LIMITS.failuresListed)
+  const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl)
+  const link = dashboard ? [`Details: ${dashboard.href}`] : []
+  const kind = statusClass(result.status)
+  if (kind === 'ERROR' || kind === 'WARN') {
+    const { head, lines } = conditionLines(result, kind)
+    const why = kind === 'WARN' ? 'the gate is WARN, which failOn names: ' : ''
+    return [`Quality Gate Failure${where}: ${why}${head}`, ...lines, ...link].join('\n')
+  }
+  const why =
+    result.status === 'NONE'
+      ? 'the project has no quality gate (NONE), which failOn names: assign a quality gate to the project on the server.'
+      : `the gate's status is "${oneLine(result.status, QUOTE_LIMITS.short)}", which no server sends for a gate; failOn names NONE, which covers it.`
+  return [`Quality Gate Failure${where}: ${why}`, ...link].join('\n')
+}
+
+/**
+ * The conditions of one status in words, each with its evidence (the first 20, then how many
+ * more), after a count: "2 of 5 conditions failed." / "1 of 5 conditions warned."
+ */
+function conditionLines(
+  result: GateResult,
+  status: 'ERROR' | 'WARN'
+): { head: string; lines: string[] } {
+  const matching = result.conditions.filter(({ condition }) => condition.status === status)
+  const listed = matching.slice(0, SUMMARY_LIMITS.failuresListed)
   const lines = listed.map((evaluated) => {
     const evidence = evidenceUrl(result, evaluated.condition)
     return `- ${describeCondition(evaluated)}${evidence ? ` (${evidence})` : ''}`
   })
-  if (failing.length > listed.length) {
-    lines.push(`- … and ${failing.length - listed.length} more: see the job summary`)
+  if (matching.length > listed.length) {
+    lines.push(`- … and ${matching.length - listed.length} more: see the job summary`)
   }
-  const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl)
-  const link = dashboard ? [`Details: ${dashboard.href}`] : []
-  return [
-    `Quality Gate Failure${where}: ${failing.length} of ${result.conditions.length} conditions failed.`,
-    ...lines,
-    ...link
-  ].join('\n')
+  const total = result.conditions.length
+  if (status === 'WARN' && matching.length === 0) {
+    return { head: `none of its ${total} conditions is WARN on the server.`, lines }
+  }
+  const verb = status === 'ERROR' ? 'failed' : 'warned'
+  return { head: `${matching.length} of ${total} conditions ${verb}.`, lines }
 }
 
 /**
  * Annotations: task warnings, a WARN, NONE or unknown gate, and conditions where the rule
  * disagrees. Server text is cut here and escaped by the log's gate.
  */
-export function annotate(result: GateResult, log: Log): void {
+export function annotate(result: GateResult, log: Log, failOn: FailPolicy = FAIL_ON_ERROR): void {
   const warnings = result.taskWarnings.slice(0, SUMMARY_LIMITS.warnings)
   for (const warning of warnings) log.warning(`Analysis warning: ${analysisWarningText(warning)}`)
   if (result.taskWarnings.length > warnings.length) {
     log.info(`${result.taskWarnings.length - warnings.length} more analysis warnings not shown.`)
   }
 
-  if (result.status === 'WARN') {
-    log.warning('Quality Gate passed with warnings (WARN): see the conditions in the job summary.')
-  } else if (result.status === 'NONE') {
-    log.warning(
-      'No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful.'
-    )
-  } else if (!isKnownStatus(result.status)) {
-    log.warning(
-      `Unknown Quality Gate status "${oneLine(result.status, QUOTE_LIMITS.short)}": only ERROR fails, so the check passes (quality-gate-status NONE).`
-    )
-  }
+  // A status the step fails on is said by the failure message itself.
+  if (!failsUnder(result.status, failOn)) annotatePassingStatus(result, log)
 
   const disagreeing = result.conditions.filter((evaluated) => !evaluated.agreesWithServer)
   for (const evaluated of disagreeing.slice(0, SUMMARY_LIMITS.notices)) {
@@ -162,8 +186,31 @@ export function annotate(result: GateResult, log: Log): void {
   }
 }
 
-/** The verdict in words with its icon, e.g. "✅ Quality Gate passed". */
-export function headline(status: string): string {
+/** The warning of a gate that passed without being OK: WARN (and which conditions), NONE, unknown. */
+function annotatePassingStatus(result: GateResult, log: Log): void {
+  if (result.status === 'WARN') {
+    const { head, lines } = conditionLines(result, 'WARN')
+    log.warning([`Quality Gate passed with warnings (WARN): ${head}`, ...lines].join('\n'))
+  } else if (result.status === 'NONE') {
+    log.warning(
+      'No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful, or name NONE in failOn to fail without one.'
+    )
+  } else if (!isKnownStatus(result.status)) {
+    log.warning(
+      `Unknown Quality Gate status "${oneLine(result.status, QUOTE_LIMITS.short)}": failOn does not name NONE, so the check passes (quality-gate-status NONE).`
+    )
+  }
+}
+
+/**
+ * The verdict in words with its icon, e.g. "✅ Quality Gate passed"; a WARN or NONE gate that
+ * the policy fails on says so ("❌ Quality Gate failed: WARN, which failOn names (ERROR,WARN)").
+ */
+export function headline(status: string, failOn: FailPolicy = FAIL_ON_ERROR): string {
+  if (status !== 'ERROR' && failsUnder(status, failOn)) {
+    const named = statusClass(status) === 'NONE' && status !== 'NONE' ? ' (as NONE)' : ''
+    return `❌ Quality Gate failed: ${summaryText(status)}${named}, which failOn names (${policyText(failOn)})`
+  }
   return (
     HEADLINES[status] ?? `❔ Unknown Quality Gate status ${summaryText(status)}: the check passes`
   )

@@ -1,11 +1,13 @@
+import { FAIL_ON_ERROR, failsUnder, type FailPolicy } from '../fail-policy.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { gateFailureMessage } from './summary.js'
 
 /**
- * What the step comes to, whichever edge reports it: every gate read and none ERROR; a gate
- * ERROR (the edge decides, with failOnError, whether that fails); or analyses that could not be
- * read, which always fails: their gates are unknown.
+ * What the step comes to, whichever edge reports it: every gate read and none of a status the
+ * policy fails on; a gate that fails (ERROR, or WARN or NONE when failOn names them: the edge
+ * decides, with failOnError, whether that fails the step); or analyses that could not be read,
+ * which always fails: their gates are unknown.
  */
 export type StepVerdict =
   | { kind: 'passed'; statuses: string[] }
@@ -13,14 +15,20 @@ export type StepVerdict =
   | { kind: 'unread'; message: string }
 
 /**
- * The step's verdict, with the message it fails with: `Quality Gate Failure` and each failing
- * condition of each failing gate, after one line per analysis that could not be read.
+ * The step's verdict under the policy, with the message it fails with: `Quality Gate Failure`
+ * and why for each gate that fails (its failing conditions, or the status failOn names), after
+ * one line per analysis that could not be read.
  *
- * @example const verdict = stepVerdict(outcomes); if (verdict.kind !== 'passed') throw …
+ * @example const verdict = stepVerdict(outcomes, settings.failOn); if (verdict.kind !== 'passed') throw …
  */
-export function stepVerdict(outcomes: readonly AnalysisOutcome[]): StepVerdict {
+export function stepVerdict(
+  outcomes: readonly AnalysisOutcome[],
+  failOn: FailPolicy = FAIL_ON_ERROR
+): StepVerdict {
   const results = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result] : []))
-  const failures = results.filter(({ status }) => status === 'ERROR').map(gateFailureMessage)
+  const failures = results
+    .filter(({ status }) => failsUnder(status, failOn))
+    .map(gateFailureMessage)
   const unread = outcomes.filter(
     (outcome): outcome is AnalysisOutcome & { read: false } => !outcome.read
   )

@@ -1,0 +1,393 @@
+export const id = 412;
+export const ids = [412];
+export const modules = {
+
+/***/ 5412:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  writeSarifFile: () => (/* binding */ writeSarifFile)
+});
+
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(1455);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(6760);
+var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
+// EXTERNAL MODULE: ./src/identifier.ts
+var identifier = __webpack_require__(8360);
+// EXTERNAL MODULE: ./src/sonar/origin.ts
+var origin = __webpack_require__(4305);
+// EXTERNAL MODULE: ./src/untrusted-text.ts
+var untrusted_text = __webpack_require__(8521);
+;// CONCATENATED MODULE: ./src/findings/written-size.ts
+/**
+ * How many bytes a value takes inside a report written with JSON.stringify(report, null, 2): what
+ * the writers count against their size limits before they add an item.
+ */
+/**
+ * The bytes of `value` as an item of an indented array whose items start `indent` spaces in,
+ * with the comma and line break after it.
+ *
+ * @example writtenBytes({ a: 1 }, 2) // 20: '  {\n    "a": 1\n  },\n'
+ */
+function writtenBytes(value, indent) {
+    const text = JSON.stringify(value, null, 2);
+    let lines = 1;
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1))
+        lines++;
+    return Buffer.byteLength(text) + indent * lines + 2;
+}
+
+;// CONCATENATED MODULE: ./src/findings/sarif.ts
+/**
+ * The new issues as a SARIF 2.1.0 log, the file GitHub code scanning (and any SARIF viewer)
+ * reads: one run per analysis, each rule described once per run, each issue a result with its
+ * file and region. Written as the OASIS specification and Microsoft's SARIF validator say, within
+ * GitHub's upload limits. Every string comes from the server: each is bounded and kept to one
+ * line, and the same findings always give the same bytes.
+ */
+
+
+
+
+const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+/**
+ * Bounds of the log. GitHub rejects an upload over 10 MB gzipped or with more than 25,000 results
+ * in a run; at most 5,000 issues are read per analysis anyway. `bytes` bounds the results of all
+ * runs together (and their rules), as written, uncompressed, so the gzipped upload stays under
+ * GitHub's limit whatever the server sent: past it, results are left out and each run says how
+ * many (`omittedResults`).
+ */
+const SARIF_LIMITS = {
+    resultsPerRun: 5_000,
+    bytes: 8_000_000,
+    message: untrusted_text/* QUOTE_LIMITS */.gJ.long,
+    text: untrusted_text/* QUOTE_LIMITS */.gJ.short,
+    /** A link longer than this (an issue key the server made huge) is left out, never cut. */
+    url: 2_000
+};
+/**
+ * GitHub's `security-severity` (a CVSS-like score it turns into critical / high / medium / low:
+ * over 9.0 critical, 7.0 to 8.9 high, 4.0 to 6.9 medium, below low), for vulnerabilities only.
+ */
+const SECURITY_SEVERITY = {
+    blocker: '9.5',
+    high: '8.0',
+    medium: '5.5',
+    low: '3.0',
+    info: '1.0'
+};
+/** SARIF's result levels: GitHub shows error, warning and note as such. */
+const LEVEL = {
+    blocker: 'error',
+    high: 'error',
+    medium: 'warning',
+    low: 'note',
+    info: 'note'
+};
+const SEVERITY_RANK = { blocker: 0, high: 1, medium: 2, low: 3, info: 4 };
+/**
+ * The SARIF log of the analyses' findings.
+ *
+ * - One run per analysis, its `automationDetails.id` `sonar/<projectKey>/` so GitHub keeps each
+ *   project's alerts apart (a project that comes twice gets `sonar/<projectKey>/2` the second time).
+ * - A finding that is not located in the checkout (no `file`) is left out and counted: SARIF
+ *   allows a result without `locations`, but GitHub code scanning refuses the whole upload when a
+ *   single result has none ("locationFromSarifResult: expected at least one location"), and a
+ *   location pointing elsewhere than the issue would be wrong.
+ * - Each result's `partialFingerprints` is the issue key, so GitHub follows an issue from one
+ *   analysis to the next however its line moves.
+ * - Pass only analyses whose issues were read (see analysisFindings): a run without results tells
+ *   GitHub the project's alerts are fixed. When not all of an analysis's issues were read, its run
+ *   says so in `properties` (`newIssues` against `results`), and GitHub closes the alerts of the
+ *   ones left out.
+ *
+ * @example renderSarif(analysisFindings(outcomes), { name: 'SonarQube', informationUri: 'https://www.sonarsource.com/products/sonarqube/' }).json
+ */
+function renderSarif(analyses, tool) {
+    const tally = { bytes: SARIF_LIMITS.bytes, results: 0, unlocated: 0, omitted: 0 };
+    const seen = new Map();
+    const runs = analyses.map((analysis) => {
+        const times = (seen.get(analysis.projectKey) ?? 0) + 1;
+        seen.set(analysis.projectKey, times);
+        return sarifRun(analysis, tool, times, tally);
+    });
+    const log = { $schema: SARIF_SCHEMA, version: '2.1.0', runs };
+    return {
+        json: `${JSON.stringify(log, null, 2)}\n`,
+        results: tally.results,
+        unlocated: tally.unlocated,
+        omitted: tally.omitted
+    };
+}
+function sarifRun(analysis, tool, times, tally) {
+    const server = serverWithoutCredentials(analysis.serverUrl);
+    const rules = new Map();
+    const results = [];
+    let omitted = 0;
+    let unlocated = 0;
+    for (const finding of analysis.findings) {
+        if (finding.file === undefined) {
+            unlocated++;
+            continue;
+        }
+        if (results.length >= SARIF_LIMITS.resultsPerRun) {
+            omitted++;
+            continue;
+        }
+        const ruleId = (0,untrusted_text/* oneLine */.TN)(finding.rule, SARIF_LIMITS.text);
+        const known = rules.get(ruleId);
+        const entry = known ?? { index: rules.size, finding, securitySeverity: undefined };
+        const result = sarifResult(finding, finding.file, ruleId, entry.index);
+        // A new rule is counted at its largest (with a security severity) when first used.
+        const bytes = writtenBytes(result, RESULT_INDENT) +
+            (known
+                ? 0
+                : writtenBytes(sarifRule(ruleId, { ...entry, securitySeverity: 'blocker' }, server), RULE_INDENT));
+        if (bytes > tally.bytes) {
+            omitted++;
+            continue;
+        }
+        tally.bytes -= bytes;
+        results.push(result);
+        if (finding.type === 'VULNERABILITY') {
+            entry.securitySeverity = worse(entry.securitySeverity, finding.severity);
+        }
+        rules.set(ruleId, entry);
+    }
+    const key = (0,untrusted_text/* oneLine */.TN)(analysis.projectKey, SARIF_LIMITS.text);
+    tally.results += results.length;
+    tally.unlocated += unlocated;
+    tally.omitted += omitted;
+    return {
+        tool: {
+            driver: {
+                name: (0,untrusted_text/* oneLine */.TN)(tool.name, SARIF_LIMITS.text),
+                informationUri: tool.informationUri,
+                ...(tool.version === undefined
+                    ? {}
+                    : { version: (0,untrusted_text/* oneLine */.TN)(tool.version, SARIF_LIMITS.text) }),
+                rules: [...rules].map(([id, entry]) => sarifRule(id, entry, server))
+            }
+        },
+        automationDetails: {
+            id: `sonar/${categoryPart(analysis.projectKey)}/${times > 1 ? times : ''}`
+        },
+        results,
+        properties: {
+            projectKey: key,
+            newIssues: analysis.total,
+            results: results.length,
+            ...(unlocated > 0 ? { unlocatedIssues: unlocated } : {}),
+            ...(omitted > 0 ? { omittedResults: omitted } : {})
+        }
+    };
+}
+function sarifRule(id, { finding, securitySeverity }, server) {
+    const named = (0,untrusted_text/* oneLine */.TN)(finding.ruleName ?? finding.rule, SARIF_LIMITS.text);
+    const name = named === '' ? id : named;
+    const helpUri = server && ruleUrl(server, finding.rule);
+    return {
+        id,
+        shortDescription: { text: name },
+        // GitHub wants both (its ingestion rules GH2012); the server's description is not read.
+        fullDescription: { text: name },
+        help: { text: helpUri ? `${name}: ${helpUri}` : name },
+        ...(helpUri ? { helpUri } : {}),
+        ...(securitySeverity
+            ? {
+                properties: {
+                    tags: ['security'],
+                    'security-severity': SECURITY_SEVERITY[securitySeverity]
+                }
+            }
+            : {})
+    };
+}
+function sarifResult(finding, file, ruleId, ruleIndex) {
+    const message = (0,untrusted_text/* oneLine */.TN)(finding.message, SARIF_LIMITS.message);
+    const url = issueUrl(finding.url);
+    const region = finding.region && sarifRegion(finding.region);
+    return {
+        ruleId,
+        ruleIndex,
+        level: LEVEL[finding.severity],
+        message: { text: message === '' ? ruleId : message },
+        locations: [
+            {
+                physicalLocation: {
+                    artifactLocation: { uri: fileUri(file), uriBaseId: '%SRCROOT%' },
+                    ...(region ? { region } : {})
+                }
+            }
+        ],
+        partialFingerprints: { 'sonarIssueKey/v1': (0,untrusted_text/* oneLine */.TN)(finding.key, identifier/* MAX_ID_LENGTH */.Q) },
+        ...(url ? { hostedViewerUri: url } : {}),
+        properties: {
+            sonarSeverity: (0,untrusted_text/* oneLine */.TN)(finding.severityWord, SARIF_LIMITS.text),
+            ...(finding.type === undefined
+                ? {}
+                : { sonarType: (0,untrusted_text/* oneLine */.TN)(finding.type, SARIF_LIMITS.text) }),
+            ...(url ? { sonarIssueUrl: url } : {})
+        }
+    };
+}
+/** Lines always; columns only when both are given and the range is not empty (SARIF §3.30). */
+function sarifRegion(region) {
+    const { startLine, startColumn, endColumn } = region;
+    if (!isCount(startLine))
+        return undefined;
+    const endLine = isCount(region.endLine) && region.endLine >= startLine ? region.endLine : startLine;
+    const columns = isCount(startColumn) && isCount(endColumn) && (endLine > startLine || endColumn > startColumn);
+    return {
+        startLine,
+        endLine,
+        ...(columns ? { startColumn, endColumn } : {})
+    };
+}
+/**
+ * The checkout path as a relative URI reference: each segment percent-encoded (a space, `#` or
+ * `%` in a file name would otherwise change what the URI names).
+ */
+function fileUri(file) {
+    return file.split('/').map(encodeURIComponent).join('/');
+}
+/** The rule's page on the server, e.g. `https://sonar.example.com/coding_rules?open=java%3AS1144&rule_key=java%3AS1144`. */
+function ruleUrl(server, rule) {
+    const key = (0,untrusted_text/* cut */.Jj)(rule, SARIF_LIMITS.text);
+    const query = new URLSearchParams({ open: key, rule_key: key });
+    return new URL(`coding_rules?${query.toString()}`, (0,origin/* serverBase */.pT)(server)).href;
+}
+/** The issue's link, when it is an http(s) address of bounded length; never with credentials. */
+function issueUrl(url) {
+    const href = serverWithoutCredentials(url)?.href;
+    return href !== undefined && href.length <= SARIF_LIMITS.url ? href : undefined;
+}
+function serverWithoutCredentials(href) {
+    if (!URL.canParse(href))
+        return undefined;
+    const url = new URL(href);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        return undefined;
+    url.username = '';
+    url.password = '';
+    return url;
+}
+/** A project key as part of a GitHub category, where `/` would end it early. */
+function categoryPart(projectKey) {
+    return (0,untrusted_text/* cut */.Jj)(projectKey, SARIF_LIMITS.text).replace(/[^\w.:-]/g, '_');
+}
+/** Where results and rules sit in the indented log: `runs[].results[]`, `runs[].tool.driver.rules[]`. */
+const RESULT_INDENT = 8;
+const RULE_INDENT = 12;
+function worse(a, b) {
+    return a !== undefined && SEVERITY_RANK[a] <= SEVERITY_RANK[b] ? a : b;
+}
+const isCount = (value) => value !== undefined && Number.isSafeInteger(value) && value >= 1;
+
+// EXTERNAL MODULE: ./src/sonar/server-kind.ts
+var server_kind = __webpack_require__(6143);
+;// CONCATENATED MODULE: ./src/report/analysis-findings.ts
+
+/**
+ * The analyses whose gate and new issues were both read, in the order they were checked. An
+ * analysis whose issues could not be read is left out rather than written with none: an empty
+ * list would tell GitHub or GitLab that its issues were fixed.
+ *
+ * @example analysisFindings(outcomes).map((analysis) => analysis.projectKey) // ['shop', 'billing']
+ */
+function analysisFindings(outcomes) {
+    return outcomes.flatMap((outcome) => {
+        if (!outcome.read)
+            return [];
+        const { projectKey, serverUrl, newIssues } = outcome.result;
+        if (projectKey === undefined || newIssues === undefined || !newIssues.read)
+            return [];
+        return [{ projectKey, serverUrl, findings: newIssues.findings, total: newIssues.total }];
+    });
+}
+/**
+ * The analyser as SARIF names it: SonarQube Cloud when every analysis is from it, SonarQube
+ * otherwise.
+ */
+function sarifTool(outcomes) {
+    const servers = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.serverUrl] : []));
+    const cloud = servers.length > 0 && servers.every((server) => (0,server_kind/* serverKind */.CG)(new URL(server)).cloud);
+    return cloud
+        ? {
+            name: 'SonarQube Cloud',
+            informationUri: 'https://www.sonarsource.com/products/sonarcloud/'
+        }
+        : { name: 'SonarQube', informationUri: 'https://www.sonarsource.com/products/sonarqube/' };
+}
+
+;// CONCATENATED MODULE: ./src/report/issues-file-line.ts
+/**
+ * The one log line for a file of new issues: how many were written, and how many the analyses
+ * have that were left out and why (no file in this checkout, past the file's bound, past the
+ * issues read per analysis), and the analyses whose issues could not be read at all. A file of
+ * zero issues from gates with new issues is never silent.
+ *
+ * @example issuesFileLine('as SARIF', 'out.sarif', { written: 0, unlocated: 18, omitted: 0 }, outcomes)
+ * // 'Wrote 0 new issues as SARIF to out.sarif (18 left out: 18 with no file in this checkout).'
+ */
+function issuesFileLine(how, file, tally, outcomes) {
+    let notRead = 0;
+    let unreadAnalyses = 0;
+    for (const outcome of outcomes) {
+        const issues = outcome.read ? outcome.result.newIssues : undefined;
+        if (issues === undefined)
+            continue;
+        if (issues.read)
+            notRead += issues.total - issues.findings.length;
+        else
+            unreadAnalyses++;
+    }
+    const unlocated = tally.unlocated ?? 0;
+    const reasons = [
+        unlocated > 0 ? `${unlocated} with no file in this checkout` : undefined,
+        tally.omitted > 0 ? `${tally.omitted} past the file's size limit` : undefined,
+        notRead > 0 ? `${notRead} past the issues read per analysis` : undefined
+    ].filter((reason) => reason !== undefined);
+    const leftOut = unlocated + tally.omitted + notRead;
+    const left = leftOut > 0 ? ` (${leftOut} left out: ${reasons.join(', ')})` : '';
+    const unread = unreadAnalyses > 0
+        ? `; the new issues of ${unreadAnalyses} ${unreadAnalyses === 1 ? 'analysis' : 'analyses'} could not be read (see above)`
+        : '';
+    return `Wrote ${tally.written} new issues ${how} to ${file}${left}${unread}.`;
+}
+
+// EXTERNAL MODULE: ./src/secrets.ts
+var src_secrets = __webpack_require__(7194);
+;// CONCATENATED MODULE: ./src/action/sarif-file.ts
+
+
+
+
+
+
+/**
+ * The new issues as SARIF (see renderSarif), every form of the token removed. A file that cannot
+ * be written is a warning: the verdict never changes because of the issues.
+ */
+async function writeSarifFile(file, outcomes, { log, secrets }) {
+    const sarif = renderSarif(analysisFindings(outcomes), sarifTool(outcomes));
+    try {
+        const target = external_node_path_default().resolve(file);
+        await (0,promises_.mkdir)(external_node_path_default().dirname(target), { recursive: true });
+        await (0,promises_.writeFile)(target, (0,src_secrets/* redactSecrets */.fp)(sarif.json, secrets));
+        const tally = { written: sarif.results, unlocated: sarif.unlocated, omitted: sarif.omitted };
+        log.info(issuesFileLine('as SARIF', file, tally, outcomes));
+    }
+    catch (error) {
+        log.warning(`The SARIF file was not written to ${file}: ${error.message}. Check the sarifFile input.`);
+    }
+}
+
+
+/***/ })
+
+};
