@@ -29926,10 +29926,11 @@ function caycWords(status) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   fp: () => (/* binding */ redactSecrets),
+/* harmony export */   oI: () => (/* binding */ shortTokenWarning),
 /* harmony export */   py: () => (/* binding */ tokenForms),
 /* harmony export */   tB: () => (/* binding */ basicAuth)
 /* harmony export */ });
-/* unused harmony export REDACTED */
+/* unused harmony exports REDACTED, MIN_SECRET_LENGTH */
 /** What a secret becomes where it is removed. */
 const REDACTED = '***';
 /** `Basic base64(token + ':')`: the token as user name with an empty password. */
@@ -29937,11 +29938,20 @@ function basicAuth(token) {
     return `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
 }
 /**
+ * The shortest token hidden in the log and the files. Sonar's tokens are 40 characters or more;
+ * hiding a shorter text would hide every occurrence of it ("Comple***ity" for a token "x"),
+ * while a text that short protects nothing.
+ */
+const MIN_SECRET_LENGTH = 8;
+/**
  * Every form of the token that could reach a log, the job summary or an output: itself, the
  * Basic auth header, its base64 part, its URL-encoded form and its form inside a JSON string.
- * The runner masks each of these in the log; `redactSecrets` removes them everywhere else.
+ * The runner masks each of these in the log; `redactSecrets` removes them everywhere else. None
+ * for a token shorter than MIN_SECRET_LENGTH (see shortTokenWarning).
  */
 function tokenForms(token) {
+    if (token.length < MIN_SECRET_LENGTH)
+        return [];
     const header = basicAuth(token);
     const forms = [
         token,
@@ -29962,6 +29972,18 @@ function tokenForms(token) {
 function redactSecrets(text, secrets) {
     const longestFirst = secrets.filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
     return longestFirst.reduce((redacted, secret) => redacted.replaceAll(secret, REDACTED), text);
+}
+/**
+ * The warning for a token too short to be one of Sonar's, or undefined. It never quotes the
+ * token: it says how long it is and what to check.
+ *
+ * @example shortTokenWarning('x') // 'SONAR_TOKEN is 1 character long: …'
+ */
+function shortTokenWarning(token) {
+    if (token.length >= MIN_SECRET_LENGTH)
+        return undefined;
+    const length = `${token.length} ${token.length === 1 ? 'character' : 'characters'}`;
+    return `SONAR_TOKEN is ${length} long, too short to be a Sonar token (those are 40 characters or more): it is not hidden in the log, as hiding it would hide every occurrence of those characters. Check the secret it comes from.`;
 }
 
 
@@ -37066,6 +37088,9 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
         if (settings.sonarToken)
             secrets = (0,src_secrets/* tokenForms */.py)(settings.sonarToken);
         log.hideSecrets(secrets);
+        const short = settings.sonarToken ? (0,src_secrets/* shortTokenWarning */.oI)(settings.sonarToken) : undefined;
+        if (short)
+            log.warning(short);
         const cwd = process.cwd();
         let outcomes = await checkQualityGates(settings, {
             cwd,

@@ -7,11 +7,20 @@ export function basicAuth(token: string): string {
 }
 
 /**
+ * The shortest token hidden in the log and the files. Sonar's tokens are 40 characters or more;
+ * hiding a shorter text would hide every occurrence of it ("Comple***ity" for a token "x"),
+ * while a text that short protects nothing.
+ */
+export const MIN_SECRET_LENGTH = 8
+
+/**
  * Every form of the token that could reach a log, the job summary or an output: itself, the
  * Basic auth header, its base64 part, its URL-encoded form and its form inside a JSON string.
- * The runner masks each of these in the log; `redactSecrets` removes them everywhere else.
+ * The runner masks each of these in the log; `redactSecrets` removes them everywhere else. None
+ * for a token shorter than MIN_SECRET_LENGTH (see shortTokenWarning).
  */
 export function tokenForms(token: string): string[] {
+  if (token.length < MIN_SECRET_LENGTH) return []
   const header = basicAuth(token)
   const forms = [
     token,
@@ -33,4 +42,16 @@ export function tokenForms(token: string): string[] {
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   const longestFirst = secrets.filter((secret) => secret !== '').sort((a, b) => b.length - a.length)
   return longestFirst.reduce((redacted, secret) => redacted.replaceAll(secret, REDACTED), text)
+}
+
+/**
+ * The warning for a token too short to be one of Sonar's, or undefined. It never quotes the
+ * token: it says how long it is and what to check.
+ *
+ * @example shortTokenWarning('x') // 'SONAR_TOKEN is 1 character long: …'
+ */
+export function shortTokenWarning(token: string): string | undefined {
+  if (token.length >= MIN_SECRET_LENGTH) return undefined
+  const length = `${token.length} ${token.length === 1 ? 'character' : 'characters'}`
+  return `SONAR_TOKEN is ${length} long, too short to be a Sonar token (those are 40 characters or more): it is not hidden in the log, as hiding it would hide every occurrence of those characters. Check the secret it comes from.`
 }

@@ -496,6 +496,17 @@ describe('dist/cli.js speaks its own words in every file it writes', () => {
     expect(result.stderr).not.toMatch(ACTION_WORDS)
   })
 
+  it('a one-character token: the log says it is too short and hides nothing ("Comple***ity")', async () => {
+    const ws = await reports({ '.scannerwork/report-task.txt': await scenario('done') })
+    const result = await cli(ws, QUICK, { SONAR_TOKEN: 'e' })
+    expect(result.exitCode).toBe(3)
+    expect(result.stderr).toContain(
+      'warning: SONAR_TOKEN is 1 character long, too short to be a Sonar token'
+    )
+    expect(result.stderr).toContain('The server rejected the token')
+    expect(result.stderr).not.toContain('***')
+  })
+
   it('no token for a server that wants one: SONAR_TOKEN, said once', async () => {
     const ws = await reports({ '.scannerwork/report-task.txt': await scenario('done') })
     const result = await cli(ws, [...QUICK, ...FILES], {})

@@ -42,6 +42,13 @@ function deps(files: Record<string, string> = { '.scannerwork/report-task.txt': 
   }
 }
 
+/**
+ * The project's background tasks, which the check asks for the previous analysis's length: none
+ * yet, so the polls keep the fixed cadence.
+ */
+const noPreviousAnalysis = (base = SERVER) =>
+  http.get(`${base}/api/ce/component`, () => HttpResponse.json({ queue: [] }))
+
 /** The server: the task goes PENDING, IN_PROGRESS, then the server's own SUCCESS example. */
 function serverWithTask(base = SERVER, statuses = ['PENDING', 'IN_PROGRESS']) {
   const taskRequests: URL[] = []
@@ -60,7 +67,8 @@ function serverWithTask(base = SERVER, statuses = ['PENDING', 'IN_PROGRESS']) {
     ),
     http.get(`${base}/api/issues/search`, () =>
       HttpResponse.json({ paging: { pageIndex: 1, pageSize: 500, total: 0 }, issues: [] })
-    )
+    ),
+    noPreviousAnalysis(base)
   )
   return taskRequests
 }
@@ -113,7 +121,10 @@ describe('report file → task → analysis → gate', () => {
 
 describe('a task reply without an id is named by the task the action asked for', () => {
   const replyWithoutId = (task: Record<string, unknown>) =>
-    server.use(http.get(`${SERVER}/api/ce/task`, () => HttpResponse.json({ task })))
+    server.use(
+      http.get(`${SERVER}/api/ce/task`, () => HttpResponse.json({ task })),
+      noPreviousAnalysis()
+    )
 
   it('FAILED with no id names the ceTaskId of the report file, never a blank', async () => {
     replyWithoutId({ status: 'FAILED', errorMessage: 'Report processing failed' })

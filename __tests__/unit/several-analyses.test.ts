@@ -1,7 +1,17 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
+import {
+  afterAll,
+  afterEach,
+  beforeAll,
+  beforeEach,
+  describe,
+  expect,
+  it,
+  onTestFinished,
+  vi
+} from 'vitest'
 import { RecordingLog } from '../../__fixtures__/log.js'
 import { findReportFiles } from '../../src/action/report-globs.js'
 import { systemClock } from '../../src/clock.js'
@@ -18,6 +28,21 @@ import {
 } from '../../scripts/sonar-simulator.js'
 
 const TOKEN = 'squ_several0a1b2c3d4e5f60718293a4b5c6d7e8f9'
+
+/**
+ * @actions/glob reports its options as `::debug::` commands on standard output, which a runner
+ * hides unless debugging: they are kept out of the test run's output here.
+ */
+beforeEach(() => {
+  const write = process.stdout.write.bind(process.stdout)
+  vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: unknown, ...rest: never[]) =>
+    String(chunk).startsWith('::debug::')
+      ? true
+      : write(chunk as string, ...rest)) as typeof process.stdout.write)
+})
+afterEach(() => {
+  vi.restoreAllMocks()
+})
 
 let simulator: Simulator
 beforeAll(async () => {

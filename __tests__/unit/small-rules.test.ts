@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { isAllowedRedirect, isSameOrigin, serverBase } from '../../src/sonar/origin.js'
 import { backoffMs, decideRetry, parseRetryAfter } from '../../src/sonar/retry-policy.js'
-import { tokenForms } from '../../src/secrets.js'
+import { shortTokenWarning, tokenForms } from '../../src/secrets.js'
 
 describe('a redirect may carry the token only on the same origin or its https upgrade', () => {
   it.each([
@@ -111,11 +111,31 @@ describe('retries back off exponentially with jitter; the server may lengthen a 
 
 describe('every form of the token is masked', () => {
   it('the token, the Basic header, its base64 part and its URL-encoded form', () => {
-    const base64 = Buffer.from('a+b/c=:').toString('base64')
-    expect(tokenForms('a+b/c=')).toEqual(['a+b/c=', `Basic ${base64}`, base64, 'a%2Bb%2Fc%3D'])
+    const base64 = Buffer.from('a+b/c=d+e:').toString('base64')
+    expect(tokenForms('a+b/c=d+e')).toEqual([
+      'a+b/c=d+e',
+      `Basic ${base64}`,
+      base64,
+      'a%2Bb%2Fc%3Dd%2Be'
+    ])
   })
 
   it('no duplicates when encoding changes nothing', () => {
-    expect(tokenForms('squ_abc')).toHaveLength(3)
+    expect(tokenForms('squ_abc123')).toHaveLength(3)
+  })
+})
+
+describe('a token too short to be a secret is not masked, and the log says so', () => {
+  it('hides nothing for a token under 8 characters: "x" would hide every x of the log', () => {
+    expect(tokenForms('x')).toEqual([])
+    expect(tokenForms('1234567')).toEqual([])
+    expect(tokenForms('12345678')).toContain('12345678')
+  })
+
+  it('warns with the length, never the token', () => {
+    const warning = shortTokenWarning('x')
+    expect(warning).toMatch(/^SONAR_TOKEN is 1 character long, too short to be a Sonar token/)
+    expect(warning).not.toMatch(/\bx\b/)
+    expect(shortTokenWarning('squ_0123456789abcdef0123456789abcdef01234567')).toBeUndefined()
   })
 })

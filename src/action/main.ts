@@ -10,7 +10,7 @@ import { analysesOutputs, OUTPUT_BYTES } from '../report/outputs.js'
 import { annotateAll, renderOverviewSummary } from '../report/overview.js'
 import { renderFailureSummary, renderSummary } from '../report/summary.js'
 import { summaryForms } from '../report/summary-text.js'
-import { redactSecrets, tokenForms } from '../secrets.js'
+import { redactSecrets, shortTokenWarning, tokenForms } from '../secrets.js'
 import { readSettings } from '../settings.js'
 import { githubContext } from './github-context.js'
 import { annotateNewIssues } from './issue-annotations.js'
@@ -38,6 +38,8 @@ export async function run(
     const settings = readSettings(core.getInput, process.env)
     if (settings.sonarToken) secrets = tokenForms(settings.sonarToken)
     log.hideSecrets(secrets)
+    const short = settings.sonarToken ? shortTokenWarning(settings.sonarToken) : undefined
+    if (short) log.warning(short)
 
     const cwd = process.cwd()
     let outcomes = await checkQualityGates(settings, {

@@ -4,7 +4,7 @@ import { checkQualityGates } from '../gate/check-analyses.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import { stepVerdict } from '../report/verdict.js'
 import { annotateAll } from '../report/overview.js'
-import { tokenForms } from '../secrets.js'
+import { shortTokenWarning, tokenForms } from '../secrets.js'
 import { readSettings, type Settings } from '../settings.js'
 import {
   EXIT,
@@ -79,7 +79,11 @@ export async function runCommand(context: CommandContext): Promise<ExitCode> {
     log.error(`${messageOf(error)}\nRun ${COMMAND} --help for the options.`)
     return exitCodeOfError(error)
   }
-  if (settings.sonarToken) log.hideSecrets(tokenForms(settings.sonarToken))
+  if (settings.sonarToken) {
+    log.hideSecrets(tokenForms(settings.sonarToken))
+    const short = shortTokenWarning(settings.sonarToken)
+    if (short) log.warning(short)
+  }
 
   let outcomes: AnalysisOutcome[]
   let failure: unknown
