@@ -787,9 +787,11 @@ ${wrap(SCENARIOS.join(', '), 21, 96)}
                      environment variable; neither: no token is asked)
   -h, --help         show this help and exit
 
-Then run the built action against it, e.g.:
+Then run the built action, or the command, against it, e.g.:
   npm run simulator -- --report .scannerwork/report-task.txt --token local-token
-  npm run action:local   (in a second terminal; see docs/development.md, "Try it by hand")
+and in a second terminal, in the same folder (see docs/development.md, "Try it by hand"):
+  SONAR_TOKEN=local-token npm run action:local -- --input initialDelayMs=500
+  SONAR_TOKEN=local-token node dist/cli.js --initial-delay 500
 `
 
 /** Text cut into lines of at most `width` characters, each indented by `indent` spaces. */

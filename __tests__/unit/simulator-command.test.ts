@@ -74,6 +74,28 @@ describe('--help documents every option', () => {
     expect(stdout).toContain('SIMULATOR_TOKEN')
     for (const name of SCENARIOS) expect(stdout).toContain(name)
   })
+
+  it('gives commands that work as written: every one after --token passes the token', async () => {
+    const { stdout } = await run(SIMULATOR, ['--help'])
+    const runs = stdout.split('\n').filter((line) => /action:local|dist\/cli\.js/.test(line))
+    expect(runs.length).toBeGreaterThanOrEqual(2)
+    for (const line of runs) expect(line).toMatch(/^\s*SONAR_TOKEN=local-token /)
+  })
+})
+
+describe('docs/development.md lists the same scenarios as the simulator', () => {
+  it('each scenario, in a row of its table', async () => {
+    const page = await readFile(path.join(ROOT, 'docs/development.md'), 'utf8')
+    const table = page.slice(page.indexOf('The scenarios:'))
+    const rows = table
+      .split('\n\n')[1]!
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+    const named = rows.flatMap((row) =>
+      [...(row.split('|')[1] ?? '').matchAll(/`([^`]+)`/g)].map(([, name]) => name)
+    )
+    expect([...named].sort()).toEqual([...SCENARIOS].sort())
+  })
 })
 
 describe('a mistake on the command line is one line and exit code 2', () => {
