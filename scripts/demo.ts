@@ -80,7 +80,9 @@ const COMMAND_RUN = {
     '--interval',
     '500',
     '--junit',
-    'reports/sonar-quality-gate.xml'
+    'reports/sonar-quality-gate.xml',
+    '--sarif',
+    'reports/sonar-issues.sarif'
   ],
   expectedExitCode: 1
 }
