@@ -22,6 +22,10 @@ function serverAt(base: string): URL[] {
     }),
     http.get(`${base}/api/qualitygates/project_status`, () =>
       HttpResponse.json(projectStatusExample)
+    ),
+    // Read once the gate is known: none here.
+    http.get(`${base}/api/issues/search`, () =>
+      HttpResponse.json({ paging: { pageIndex: 1, pageSize: 500, total: 0 }, issues: [] })
     )
   )
   return asked
