@@ -96,12 +96,10 @@ interface Rendered {
 }
 
 function render(kind: keyof ResultFiles, report: CheckReport): Rendered {
-  const { context, failOn, words } = report
+  // `words` turns each text of ours into the command's words: the whole JSON and Markdown, and
+  // each text of the JUnit report.
+  const { outcomes, context, failOn, words } = report
   const { secrets } = context
-  // Messages of the core (why an analysis could not be read) in the command's words.
-  const outcomes = report.outcomes.map((outcome) =>
-    outcome.read ? outcome : { ...outcome, message: words(outcome.message) }
-  )
   switch (kind) {
     case 'json': {
       const results = resultsJson(outcomes, undefined, { issues: true, failOn })
