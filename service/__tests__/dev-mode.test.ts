@@ -11,6 +11,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium, noBrowser } from './support/chromium.js'
+import { headerOf, rawRequest } from './support/raw-http.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const ENTRY = path.join(ROOT, 'service/src/dev/index.ts')
@@ -216,6 +217,51 @@ describe('npm run serve:dev', () => {
       expect(await statusOf(`http://localhost:${port}/dev/id-token`, { method: 'POST' })).toBe(403)
       expect(await statusOf(url)).toBe(405)
     })
+
+    it('tells a refused token request which address to open, and logs why', async () => {
+      const port = new URL(pageOrigin).port
+      const response = await fetch(`http://localhost:${port}/dev/id-token`, { method: 'POST' })
+      expect(response.status).toBe(403)
+      expect(await response.text()).toBe(
+        `open the browser example at ${started.printed.browserUrl}, as dev mode printed it: ` +
+          `the service accepts calls from ${pageOrigin} only (to a browser, localhost and ` +
+          '127.0.0.1 are different origins)'
+      )
+      const refusals = started
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('"msg":"dev token refused"'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+      expect(refusals).toContainEqual(
+        expect.objectContaining({
+          level: 'warn',
+          because: 'addressed to another host name',
+          open: started.printed.browserUrl
+        })
+      )
+    })
+
+    it('sends the page opened as localhost on to 127.0.0.1, with its path and query', async () => {
+      const port = new URL(pageOrigin).port
+      const target = new URL(started.printed.browserUrl)
+      for (const [path, host] of [
+        [`${target.pathname}${target.search}`, `localhost:${port}`],
+        ['/', `LocalHost:${port}`]
+      ] as const) {
+        const reply = await rawRequest(
+          pageOrigin,
+          `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`
+        )
+        expect(reply.status).toBe(307)
+        expect(headerOf(reply, 'location')).toBe(`${pageOrigin}${path}`)
+      }
+      // Addressed as 127.0.0.1, as printed, the page itself.
+      const printed = await rawRequest(
+        pageOrigin,
+        `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`
+      )
+      expect(printed.status).toBe(200)
+    })
   })
 
   describe.skipIf(noBrowser)('the printed browser address', () => {
@@ -232,6 +278,21 @@ describe('npm run serve:dev', () => {
         expect(await page.locator('#genres li').allTextContents()).toEqual(names)
         expect(requested.length).toBeGreaterThanOrEqual(3)
         for (const url of requested) expect(new URL(url).hostname).toBe('127.0.0.1')
+      } finally {
+        await browser.close()
+      }
+    }, 60_000)
+
+    it('opened as localhost instead, lands on 127.0.0.1 and lists the genres', async () => {
+      const browser = await launchChromium()
+      try {
+        const page = await browser.newPage()
+        const asLocalhost = new URL(started.printed.browserUrl)
+        asLocalhost.hostname = 'localhost'
+        await page.goto(asLocalhost.href)
+        await page.waitForSelector('#status[data-state="loaded"], #status[data-state="error"]')
+        expect(await page.textContent('#status')).toBe('10 genres')
+        expect(page.url()).toBe(started.printed.browserUrl)
       } finally {
         await browser.close()
       }

@@ -34,19 +34,24 @@ export async function startDevMode(settings: DevSettings, logger: Logger): Promi
     const provider = await DevIdentityProvider.start(settings.issuerPort, 'DEV_ISSUER_PORT')
     stops.push(() => provider.stop())
     const mint = (): Promise<MintedToken> => provider.mint(DEV_CLIENT_ID)
+    // The page's full address is known once the service listens; its origin until then.
+    let pageUrl = ''
     const page: RunningExamplePage = await startExamplePage({
       port: settings.pagePort,
       variable: 'DEV_PAGE_PORT',
-      mintToken: async () => (await mint()).token
+      mintToken: async () => (await mint()).token,
+      address: () => pageUrl || page.origin,
+      logger
     })
     stops.push(() => page.stop())
     const config = { ...settings.service, allowedOrigin: page.origin, issuer: provider.issuer }
     const service = await listenOrExplain(startService(config, logger), config.port)
     stops.push(() => service.close())
+    pageUrl = `${page.origin}/index.html?api=${queryValue(service.url)}`
     return {
       serviceUrl: service.url,
       issuer: provider.issuer,
-      pageUrl: `${page.origin}/index.html?api=${queryValue(service.url)}`,
+      pageUrl,
       mint,
       close: stopAll
     }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { closeNow, listenOnLoopback } from './loopback.js'
+import type { Logger } from '../log/logger.js'
+import { closeNow, isLocalhost, listenOnLoopback } from './loopback.js'
 
 export const EXAMPLE_PAGE_FILE = new URL(
   '../../../examples/browser-client/index.html',
@@ -19,8 +20,9 @@ const TOKEN_SOURCE_SCRIPT = `<script>
       // Dev mode: a token from the local identity provider, no Google sign-in.
       window.__ID_TOKEN_SOURCE__ = async () => {
         const response = await fetch('${TOKEN_PATH}', { method: 'POST' })
-        if (!response.ok) throw new Error('dev token: HTTP ' + response.status)
-        return response.text()
+        const text = await response.text()
+        if (!response.ok) throw new Error('dev token: HTTP ' + response.status + ' — ' + text)
+        return text
       }
     </script>`
 
@@ -42,6 +44,10 @@ export interface ExamplePageOptions {
   variable: string
   /** A fresh token for the page; called once per POST to TOKEN_PATH. */
   mintToken: () => Promise<string>
+  /** The page's address as dev mode prints it: a refused request is told to open it. */
+  address: () => string
+  /** Where a refused token request is logged. */
+  logger: Logger
 }
 
 export interface RunningExamplePage {
@@ -53,11 +59,17 @@ export interface RunningExamplePage {
 /**
  * Serves the browser example at `/` and `/index.html`, and fresh dev tokens at TOKEN_PATH, on
  * 127.0.0.1. Tokens go only to a request addressed to this origin by name (the Host header, so
- * a DNS-rebound site cannot ask) and, when it says where it comes from, from this origin.
+ * a DNS-rebound site cannot ask) and, when it says where it comes from, from this origin; a
+ * refusal says in its body and in the log which address to open.
+ *
+ * The page opened as `localhost` is redirected to the same address on 127.0.0.1: the service
+ * allows one origin (ALLOWED_ORIGIN, spec 4.3), and to a browser `localhost` is another one,
+ * so a page left there could neither get a token nor read the service's replies.
  */
 export async function startExamplePage(options: ExamplePageOptions): Promise<RunningExamplePage> {
   const page = withDevTokenSource(await readFile(EXAMPLE_PAGE_FILE, 'utf8'))
   let origin = ''
+  let port = 0
   const server = createServer((req, res) => {
     answer(req, res).catch(() => {
       if (!res.headersSent) res.statusCode = 500
@@ -66,11 +78,17 @@ export async function startExamplePage(options: ExamplePageOptions): Promise<Run
   })
   const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     res.setHeader('Cache-Control', 'no-store')
-    const path = (req.url ?? '').split('?')[0]
+    const target = req.url ?? ''
+    const path = target.split('?')[0]
     if (path === TOKEN_PATH) {
       if (req.method !== 'POST') return refuse(res, 405, 'POST')
-      const fromHere = req.headers.origin === undefined || req.headers.origin === origin
-      if (`http://${req.headers.host}` !== origin || !fromHere) return refuse(res, 403)
+      const refusal =
+        `http://${req.headers.host}` !== origin
+          ? 'addressed to another host name'
+          : req.headers.origin !== undefined && req.headers.origin !== origin
+            ? 'sent from another origin'
+            : undefined
+      if (refusal !== undefined) return refuseToken(res, refusal)
       const token = await options.mintToken()
       res.setHeader('Content-Type', 'text/plain; charset=utf-8')
       res.end(token)
@@ -78,10 +96,29 @@ export async function startExamplePage(options: ExamplePageOptions): Promise<Run
     }
     if (path !== '/' && path !== '/index.html') return refuse(res, 404)
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'GET, HEAD')
+    if (isLocalhost(req.headers.host, port)) {
+      // The same path and query on the allowed origin; the target is the page's own path.
+      res.statusCode = 307
+      res.setHeader('Location', origin + target)
+      res.end()
+      return
+    }
     res.setHeader('Content-Type', 'text/html; charset=utf-8')
     res.end(req.method === 'HEAD' ? undefined : page)
   }
+  /** 403, saying what to open; the log says why, with nothing taken from the request. */
+  const refuseToken = (res: ServerResponse, because: string): void => {
+    const address = options.address()
+    options.logger.warn('dev token refused', { because, open: address })
+    res.statusCode = 403
+    res.setHeader('Content-Type', 'text/plain; charset=utf-8')
+    res.end(
+      `open the browser example at ${address}, as dev mode printed it: the service accepts ` +
+        `calls from ${origin} only (to a browser, localhost and 127.0.0.1 are different origins)`
+    )
+  }
   origin = await listenOnLoopback(server, options.port, options.variable)
+  port = Number(new URL(origin).port)
   return { origin, stop: () => closeNow(server) }
 }
 

@@ -5,6 +5,20 @@ import type { AddressInfo } from 'node:net'
 export const LOOPBACK_HOST = '127.0.0.1'
 
 /**
+ * Whether a Host header names this machine's loopback as `localhost` (any case) on `port`.
+ * Browsers and curl reach LOOPBACK_HOST by that name too, but to a browser it is an origin of
+ * its own, so dev mode's page sends it on to LOOPBACK_HOST (see example-page.ts). `[::1]` is
+ * not served at all: dev mode listens on 127.0.0.1 only.
+ *
+ * @example
+ *   isLocalhost('LocalHost:8081', 8081) // true
+ */
+export function isLocalhost(host: string | undefined, port: number): boolean {
+  const expected = `localhost:${port}`
+  return host !== undefined && host.length === expected.length && host.toLowerCase() === expected
+}
+
+/**
  * A dev-mode server could not listen. The message names the setting that picks the port, so
  * the user can choose another one; it carries no stack.
  */
