@@ -6,8 +6,8 @@
 export class ActionError extends Error {
   readonly code: string
 
-  constructor(code: string, message: string) {
-    super(message)
+  constructor(code: string, message: string, options?: ErrorOptions) {
+    super(message, options)
     this.name = new.target.name
     this.code = code
   }
@@ -38,10 +38,14 @@ export class UnsafeRequestError extends ActionError {
 export class ServerRequestError extends ActionError {
   /** HTTP status, or undefined when no reply came (network error, time-out). */
   readonly status: number | undefined
+  /** Node's error code when no reply came (ECONNREFUSED, EPROTO, CERT_HAS_EXPIRED...). */
+  readonly nodeCode: string | undefined
 
-  constructor(message: string, status?: number) {
-    super('ERR_SERVER_REQUEST', message)
+  /** @param cause The failure on the way, when no reply came: its `code` is kept as `nodeCode`. */
+  constructor(message: string, status?: number, cause?: Error & { code?: string | undefined }) {
+    super('ERR_SERVER_REQUEST', message, cause ? { cause } : undefined)
     this.status = status
+    this.nodeCode = cause?.code
   }
 }
 

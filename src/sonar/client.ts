@@ -259,7 +259,12 @@ export class SonarClient {
       )
       if (!decision.retry) {
         if (!decision.why) throw failed.error
-        throw new ServerRequestError(`${failed.error.message} ${decision.why}`, failed.error.status)
+        const { message, status, cause } = failed.error
+        throw new ServerRequestError(
+          `${message} ${decision.why}`,
+          status,
+          cause instanceof TransportFailure ? cause : undefined
+        )
       }
       this.options.onRetry(
         `${failed.cause} for ${resource.what}; trying again in ${decision.delayMs} ms (try ${attempt + 2}).`

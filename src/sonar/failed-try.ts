@@ -30,7 +30,10 @@ export class FailedTryError extends Error {
   }
 }
 
-/** A failure on the way to the server, in words, with how it weighs for retrying. */
+/**
+ * A failure on the way to the server, in words, with how it weighs for retrying. A failure that
+ * waiting does not fix fails at once, on one line that keeps Node's code and names the fix.
+ */
 export function transportFailure(
   failure: TransportFailure,
   url: URL,
@@ -38,37 +41,66 @@ export function transportFailure(
   rootCertGiven: boolean
 ): FailedTry {
   const where = `for ${resource.what} at ${shownUrl(url)}`
+  const code = failure.code ? `${failure.code}: ` : ''
+  const final = (words: string, cause: string): FailedTry => ({
+    error: new ServerRequestError(words, undefined, failure),
+    fault: { kind: 'final' },
+    cause
+  })
   switch (failure.reason) {
+    case 'not-tls':
+      return final(
+        `Could not reach the server ${where}: it does not speak TLS there (${code}${failure.message}): a plain-HTTP server or port answers at this https:// address. Use http:// instead of https:// in sonarHostUrl (or the report's serverUrl), or the port where the server speaks HTTPS.`,
+        'not TLS'
+      )
+    case 'certificate-untrusted':
+      return final(
+        `Could not reach the server ${where}: ${certificateAdvice(failure.code, rootCertGiven)}`,
+        'TLS certificate not trusted'
+      )
+    case 'certificate-expired':
+      return final(
+        `Could not reach the server ${where}: the server's TLS certificate has expired (${failure.code}). Renew it on the server; if it was renewed, check that this machine's clock is right.`,
+        'TLS certificate expired'
+      )
+    case 'certificate-not-yet-valid':
+      return final(
+        `Could not reach the server ${where}: the server's TLS certificate is not valid yet (${failure.code}). Check that this machine's clock is right, and the certificate's start date on the server.`,
+        'TLS certificate not valid yet'
+      )
+    case 'certificate-name':
+      return final(
+        `Could not reach the server ${where}: the server's TLS certificate does not name ${url.hostname} (${failure.code})${namesHeld(failure.certificateNames)}. Use a host name the certificate holds in sonarHostUrl (or the report's serverUrl), or have the certificate reissued to name ${url.hostname}.`,
+        'TLS certificate for another host'
+      )
     case 'tls':
-      return {
-        error: new ServerRequestError(
-          `Could not reach the server ${where}: ${certificateAdvice(failure.code, rootCertGiven)}`
-        ),
-        fault: { kind: 'final' },
-        cause: 'TLS certificate not trusted'
-      }
+      return final(
+        `Could not reach the server ${where}: TLS failed (${code}${failure.message}). Check that sonarHostUrl (or the report's serverUrl) is the server's HTTPS address, and what the server (or what stands in front of it) requires: the action speaks TLS 1.2 and 1.3 and sends no client certificate.`,
+        'TLS failed'
+      )
+    case 'not-http':
+      return final(
+        `Could not read the server's reply ${where}: the reply is not HTTP (${code}${failure.message}): something other than a web server answers on that port. Check the port in sonarHostUrl (or the report's serverUrl); for the server's HTTPS port, use https://.`,
+        'not HTTP'
+      )
     case 'malformed':
-      return {
-        error: new ServerRequestError(
-          `Could not read the server's reply ${where}: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address and what stands in front of it.`
-        ),
-        fault: { kind: 'final' },
-        cause: 'invalid HTTP'
-      }
+      return final(
+        `Could not read the server's reply ${where}: the reply is not valid HTTP (${code}${failure.message}). Check that sonarHostUrl / the report's serverUrl is the server's own address and what stands in front of it.`,
+        'invalid HTTP'
+      )
     case 'too-large':
-      return {
-        error: new ServerRequestError(
-          `The server's reply ${where} was refused: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address.`
-        ),
-        fault: { kind: 'final' },
-        cause: 'reply too large'
-      }
+      return final(
+        `The server's reply ${where} was refused: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address.`,
+        'reply too large'
+      )
     case 'refused':
     case 'dns':
     case 'unreachable':
       return {
         error: new ServerRequestError(
-          `Could not reach the server ${where}: ${failure.message}. Check the address (sonarHostUrl or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`
+          `Could not reach the server ${where}: ${failure.message}. Check the address (sonarHostUrl or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`,
+          undefined,
+          failure
         ),
         fault: { kind: 'unreachable' },
         cause: failure.message
@@ -76,12 +108,19 @@ export function transportFailure(
     default:
       return {
         error: new ServerRequestError(
-          `Could not read the server's reply ${where}: ${failure.message}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`
+          `Could not read the server's reply ${where}: ${failure.message}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`,
+          undefined,
+          failure
         ),
         fault: { kind: 'transient' },
         cause: failure.message
       }
   }
+}
+
+/** The names a certificate holds, quoted: server text, one line and bounded. */
+function namesHeld(names: string | undefined): string {
+  return names ? `: it names "${oneLine(names, QUOTE_LIMITS.short)}"` : ''
 }
 
 /** A status the server answered instead of the JSON asked for, in words. */
@@ -167,7 +206,10 @@ function serverWords(reply: Reply): string | undefined {
 }
 
 function certificateAdvice(code: string | undefined, rootCertGiven: boolean): string {
-  return rootCertGiven
-    ? `TLS certificate not trusted (${code}) even with sonarRootCert: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`
+  if (rootCertGiven) {
+    return `TLS certificate not trusted (${code}) even with sonarRootCert: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`
+  }
+  return code === 'DEPTH_ZERO_SELF_SIGNED_CERT'
+    ? `TLS certificate not trusted (${code}): the server's certificate is self-signed. Set sonarRootCert or SONAR_ROOT_CERT to that certificate (PEM), or give the server one that a CA issued.`
     : `TLS certificate not trusted (${code}). For a server behind a private CA, set sonarRootCert or SONAR_ROOT_CERT to that CA's certificate (PEM).`
 }

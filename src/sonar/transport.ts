@@ -5,6 +5,7 @@
  * that names its cause; whether to try again is the retry policy's decision, not this module's.
  */
 import * as http from 'node:http'
+import { oneLine } from '../untrusted-text.js'
 import { ConnectionAgents } from './connection-agents.js'
 
 /** The largest reply body read: real replies are a few kilobytes. */
@@ -19,8 +20,10 @@ export interface Reply {
 
 /**
  * Why no reply came. `refused`, `dns` and `unreachable` mean nothing answers at that address;
- * `reset`, `truncated` and `timeout` are faults on the way that may heal; `tls`, `too-large`
- * and `malformed` (not valid HTTP) do not.
+ * `reset`, `truncated` and `timeout` are faults on the way that may heal. The others do not heal
+ * by waiting: an https:// address that does not speak TLS, a certificate refused (by its issuer,
+ * its dates or the names it holds), any other TLS failure, a reply too large, a reply that is not
+ * HTTP at all or not valid HTTP.
  */
 export type TransportCause =
   | 'refused'
@@ -29,19 +32,39 @@ export type TransportCause =
   | 'reset'
   | 'truncated'
   | 'timeout'
+  /** The first bytes back were not TLS: a plain-HTTP server or port behind an https:// address. */
+  | 'not-tls'
+  /** Signed by a CA this process does not trust, or self-signed. */
+  | 'certificate-untrusted'
+  | 'certificate-expired'
+  | 'certificate-not-yet-valid'
+  /** The certificate does not name the host of the URL. */
+  | 'certificate-name'
+  /** Any other TLS failure: the handshake, or a certificate refused for another reason. */
   | 'tls'
   | 'too-large'
+  /** The first bytes of the reply are not HTTP: something else answers on that port. */
+  | 'not-http'
+  /** An HTTP reply Node's parser refused part-way. */
   | 'malformed'
   | 'other'
 
 export class TransportFailure extends Error {
   constructor(
     readonly reason: TransportCause,
+    /** The cause in a few words of one line, without OpenSSL's internals. */
     message: string,
     /** The error code Node gave (ECONNREFUSED, CERT_HAS_EXPIRED...), for the messages. */
-    readonly code?: string
+    readonly code?: string,
+    /**
+     * For a certificate that does not name the host: the names it holds, as the server sent
+     * them (its subjectAltName, else its subject's CN). Server text, bounded where it is quoted.
+     */
+    readonly certificateNames?: string,
+    /** Node's own error, for a reader with a debugger: its text is never shown. */
+    cause?: unknown
   ) {
-    super(message)
+    super(message, cause === undefined ? undefined : { cause })
   }
 }
 
@@ -208,25 +231,126 @@ const CAUSE_WORDS: Partial<Record<TransportCause, string>> = {
   reset: 'connection reset'
 }
 
+/** Node's codes for a certificate that no CA this process trusts vouches for. */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED'
+])
+
+const CERTIFICATE_CAUSES: Record<string, TransportCause> = {
+  CERT_HAS_EXPIRED: 'certificate-expired',
+  CERT_NOT_YET_VALID: 'certificate-not-yet-valid',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'certificate-name',
+  HOSTNAME_MISMATCH: 'certificate-name'
+}
+
+/** Node's other codes for a certificate refused: a TLS failure of no more precise cause. */
+const OTHER_CERTIFICATE_CODES = new Set([
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_CHAIN_TOO_LONG',
+  'CERT_REVOKED',
+  'CERT_REJECTED',
+  'INVALID_CA',
+  'INVALID_PURPOSE',
+  'PATH_LENGTH_EXCEEDED',
+  'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
+  'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY',
+  'UNABLE_TO_GET_CRL',
+  'CRL_SIGNATURE_FAILURE',
+  'CRL_NOT_YET_VALID',
+  'CRL_HAS_EXPIRED',
+  'ERROR_IN_CERT_NOT_BEFORE_FIELD',
+  'ERROR_IN_CERT_NOT_AFTER_FIELD',
+  'ERR_TLS_CERT_ALTNAME_FORMAT'
+])
+
+/**
+ * OpenSSL's words when the first bytes back are not a TLS record. On Node 20 and 24 alike, Node
+ * gives them as EPROTO with OpenSSL's whole error line when the handshake fails under a pending
+ * write (a request's, direct or through a proxy's tunnel), and as ERR_SSL_WRONG_VERSION_NUMBER
+ * (and the like) with the reason apart when it fails on a read.
+ */
+const NOT_TLS_REASONS = new Set([
+  'wrong version number',
+  'packet length too long',
+  'unknown protocol'
+])
+
 /** A Node network error as a TransportFailure with its cause in words. */
 function describe(error: unknown): TransportFailure {
-  const { code, message } = error as NodeJS.ErrnoException
-  if (isCertificateError(code)) return new TransportFailure('tls', message, code)
-  // Node's HTTP parser refused the reply: the server does not speak HTTP/1.1 properly.
+  const nodeError = error as NodeJS.ErrnoException & {
+    reason?: unknown
+    bytesParsed?: unknown
+    cert?: { subjectaltname?: unknown; subject?: { CN?: unknown } }
+  }
+  const { code } = nodeError
+  const failure = (reason: TransportCause, words: string, names?: string): TransportFailure =>
+    new TransportFailure(reason, words, code, names, error)
+  const certificateCause = certificateCauseOf(code)
+  if (certificateCause) {
+    return failure(certificateCause, nodeWords(nodeError), certificateNames(nodeError.cert))
+  }
+  if (
+    code !== undefined &&
+    (code === 'EPROTO' || /^ERR_(SSL|TLS)_/.test(code) || OTHER_CERTIFICATE_CODES.has(code))
+  ) {
+    const reason = openSslReason(nodeError)
+    return failure(
+      reason && NOT_TLS_REASONS.has(reason) ? 'not-tls' : 'tls',
+      reason ?? nodeWords(nodeError)
+    )
+  }
+  // Node's HTTP parser refused the reply: at its first byte it is not HTTP at all; later, it is
+  // HTTP gone wrong.
   if (code?.startsWith('HPE_')) {
-    return new TransportFailure(
-      'malformed',
-      `the reply is not valid HTTP (${code}: ${message})`,
-      code
+    return failure(
+      nodeError.bytesParsed === 0 ? 'not-http' : 'malformed',
+      typeof nodeError.reason === 'string' ? oneLine(nodeError.reason) : nodeWords(nodeError)
     )
   }
   const cause = (code && CONNECT_CAUSES[code]) || 'other'
-  const words = CAUSE_WORDS[cause] ?? (code ? `${code}: ${message}` : message)
-  return new TransportFailure(cause, words, code)
+  const words =
+    CAUSE_WORDS[cause] ?? (code ? `${code}: ${nodeWords(nodeError)}` : nodeWords(nodeError))
+  return failure(cause, words)
 }
 
-function isCertificateError(code: string | undefined): boolean {
-  return code !== undefined && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)
+/** The certificate causes with words of their own; other certificate codes are plain `tls`. */
+function certificateCauseOf(code: string | undefined): TransportCause | undefined {
+  if (code === undefined) return undefined
+  if (UNTRUSTED_CERTIFICATE.has(code)) return 'certificate-untrusted'
+  return CERTIFICATE_CAUSES[code]
+}
+
+/**
+ * OpenSSL's reason ("wrong version number") from Node's error: its `reason` field when Node
+ * gives one, else from OpenSSL's error line in the message
+ * (`write EPROTO 80…:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/…`).
+ */
+function openSslReason(error: { message: string; reason?: unknown }): string | undefined {
+  if (typeof error.reason === 'string' && error.reason) return oneLine(error.reason)
+  const reason = /:error:[0-9A-F]+:[^:]*:[^:]*:([^:]+):/i.exec(error.message)?.[1]
+  return reason ? oneLine(reason) : undefined
+}
+
+/** Node's message as one line, OpenSSL's internals (its source paths) left out. */
+function nodeWords(error: { message: string; reason?: unknown }): string {
+  if (/:error:[0-9A-F]+:/i.test(error.message)) return openSslReason(error) ?? 'TLS error'
+  return oneLine(error.message.trim())
+}
+
+/** What a certificate says it is for: its subjectAltName, else its subject's CN. */
+function certificateNames(
+  cert: { subjectaltname?: unknown; subject?: { CN?: unknown } } | undefined
+): string | undefined {
+  const names = cert?.subjectaltname ?? cert?.subject?.CN
+  if (typeof names === 'string') return names
+  // Node gives a CN that appears more than once as an array.
+  if (Array.isArray(names)) return names.filter((name) => typeof name === 'string').join(', ')
+  return undefined
 }
 
 function seconds(ms: number): string {
