@@ -335,7 +335,7 @@ describe('SIGINT (Ctrl+C) to the entry', () => {
   })
 })
 
-describe('dev mode refuses to start, with one line and exit code 1', () => {
+describe('dev mode refuses to start with exit code 1, saying what to change', () => {
   it('under NODE_ENV=production, pointing to npm run serve', async () => {
     const { code, stdout, stderr } = await runEntry({ NODE_ENV: 'production' })
     expect(code).toBe(1)
@@ -363,6 +363,27 @@ describe('dev mode refuses to start, with one line and exit code 1', () => {
       }
     }
   )
+
+  it("naming every bad setting at once, its own and the service's", async () => {
+    const { code, stdout, stderr } = await runEntry({
+      PORT: '70000',
+      LOG_LEVEL: 'loud',
+      DEV_PAGE_PORT: 'eighty',
+      DEV_ISSUER_PORT: '-1'
+    })
+    expect(code).toBe(1)
+    expect(stdout).toBe('')
+    expect(stderr).toBe(
+      [
+        'genre service (dev mode) refused to start: 4 settings to fix:',
+        '  PORT: must be a whole number from 0 to 65535, got "70000"',
+        '  LOG_LEVEL: must be one of silent, error, warn, info, debug, got "loud"',
+        '  DEV_PAGE_PORT: must be a whole number from 0 to 65535, got "eighty"',
+        '  DEV_ISSUER_PORT: must be a whole number from 0 to 65535, got "-1"',
+        ''
+      ].join('\n')
+    )
+  })
 
   it('when a port setting is not a port', async () => {
     const { code, stderr } = await runEntry({ DEV_PAGE_PORT: 'eighty' })

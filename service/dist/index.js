@@ -1,5 +1,6 @@
-import { ConfigError, loadConfig } from './app/config.js';
-import { GenresFileError } from './app/genres.js';
+import { loadConfig } from './app/config.js';
+import { ConfigError } from './app/settings-reader.js';
+import { ListenError } from './http/listen.js';
 import { createLogger } from './log/logger.js';
 import { createBatchingSink, stdoutWriter } from './log/sink.js';
 import { startService } from './service.js';
@@ -26,8 +27,9 @@ async function main() {
     process.on('SIGINT', stop);
 }
 main().catch((error) => {
-    // Catch once at the edge: a bad setting is reported by name, anything else by type only.
-    const message = error instanceof ConfigError || error instanceof GenresFileError
+    // Catch once at the edge: bad settings and a failed listen are reported by the settings to
+    // change, all of them at once; anything else by type only. Never a stack.
+    const message = error instanceof ConfigError || error instanceof ListenError
         ? error.message
         : `${error instanceof Error ? error.name : 'Error'}: ${error instanceof Error ? error.message : ''}`;
     console.error(`genre service refused to start: ${message}`);

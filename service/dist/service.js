@@ -1,6 +1,6 @@
-import { loadGenres } from './app/genres.js';
 import { createRoutes } from './app/routes.js';
 import { createTokenVerifier } from './auth/token-verifier.js';
+import { listen } from './http/listen.js';
 import { createServiceServer } from './http/server.js';
 import { shutDown } from './http/shutdown.js';
 export const DEFAULT_TUNING = {
@@ -12,26 +12,26 @@ export const DEFAULT_TUNING = {
     shutdownGraceMs: 10_000,
     limits: {}
 };
-/** Loads the genres, builds the verifier and listens; rejects when GENRES_FILE is bad. */
+/**
+ * Builds the verifier and the routes and listens; rejects with a ListenError naming PORT or
+ * HOST when it cannot listen.
+ */
 export async function startService(config, logger, tuning = {}) {
     const settings = { ...DEFAULT_TUNING, ...tuning };
-    const genres = await loadGenres(config.genresFile);
     const server = createServiceServer({
         basePath: config.basePath,
         allowedOrigin: config.allowedOrigin,
         verify: createTokenVerifier(config, settings, logger),
-        routes: createRoutes(genres),
+        routes: createRoutes(config.genres),
         logger,
         limits: settings.limits
     });
-    await new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(config.port, config.host, () => {
-            server.off('error', reject);
-            resolve();
-        });
+    const port = await listen(server, {
+        port: config.port,
+        host: config.host,
+        portVariable: 'PORT',
+        hostVariable: 'HOST'
     });
-    const { port } = server.address();
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     return {
         server,

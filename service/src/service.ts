@@ -1,9 +1,8 @@
-import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import type { Config } from './app/config.js'
-import { loadGenres } from './app/genres.js'
 import { createRoutes } from './app/routes.js'
 import { createTokenVerifier, type VerifierTuning } from './auth/token-verifier.js'
+import { listen } from './http/listen.js'
 import { createServiceServer, type ServerLimits } from './http/server.js'
 import { shutDown, type ShutdownOutcome } from './http/shutdown.js'
 import type { Logger } from './log/logger.js'
@@ -34,30 +33,30 @@ export interface RunningService {
   close(): Promise<ShutdownOutcome>
 }
 
-/** Loads the genres, builds the verifier and listens; rejects when GENRES_FILE is bad. */
+/**
+ * Builds the verifier and the routes and listens; rejects with a ListenError naming PORT or
+ * HOST when it cannot listen.
+ */
 export async function startService(
   config: Config,
   logger: Logger,
   tuning: Partial<ServiceTuning> = {}
 ): Promise<RunningService> {
   const settings = { ...DEFAULT_TUNING, ...tuning }
-  const genres = await loadGenres(config.genresFile)
   const server = createServiceServer({
     basePath: config.basePath,
     allowedOrigin: config.allowedOrigin,
     verify: createTokenVerifier(config, settings, logger),
-    routes: createRoutes(genres),
+    routes: createRoutes(config.genres),
     logger,
     limits: settings.limits
   })
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject)
-      resolve()
-    })
+  const port = await listen(server, {
+    port: config.port,
+    host: config.host,
+    portVariable: 'PORT',
+    hostVariable: 'HOST'
   })
-  const { port } = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   return {
     server,

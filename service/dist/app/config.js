@@ -1,97 +1,82 @@
 import { fileURLToPath } from 'node:url';
 import { GOOGLE_ISSUER, normaliseIssuer } from '../auth/issuer.js';
 import { LOG_LEVELS } from '../log/logger.js';
-/** A setting is missing or invalid; the message names the variable and never echoes secrets. */
-export class ConfigError extends Error {
-    variable;
-    constructor(variable, problem) {
-        super(`${variable}: ${problem}`);
-        this.variable = variable;
-        this.name = 'ConfigError';
-    }
-}
+import { GenresFileError, readGenres } from './genres.js';
+import { SettingsReader, shown } from './settings-reader.js';
 export const DEFAULT_GENRES_FILE = fileURLToPath(new URL('../../data/genres.json', import.meta.url));
+/**
+ * The settings table of the README, from `env`. Throws one ConfigError naming every missing or
+ * invalid setting, not only the first.
+ */
 export function loadConfig(env) {
+    const read = new SettingsReader(env);
+    const config = readConfig(read);
+    read.check();
+    return config;
+}
+/**
+ * Reads the service's settings, noting each problem on `read` (dev mode adds its own settings
+ * to the same reader, then checks them all together).
+ */
+export function readConfig(read) {
+    const genresFile = read.value('GENRES_FILE') ?? DEFAULT_GENRES_FILE;
     return {
-        clientId: required(env, 'CLIENT_ID'),
-        allowedOrigin: origin(env, 'ALLOWED_ORIGIN'),
-        port: integer(env, 'PORT', 8080, 0, 65535),
-        host: optional(env, 'HOST') ?? '0.0.0.0',
-        basePath: basePath(env, 'BASE_PATH'),
-        issuer: issuer(env, 'OIDC_ISSUER'),
-        jwksUrl: httpUrl(env, 'OIDC_JWKS_URL'),
-        clockToleranceSec: integer(env, 'CLOCK_TOLERANCE_SEC', 30, 0, 3600),
-        genresFile: optional(env, 'GENRES_FILE') ?? DEFAULT_GENRES_FILE,
-        logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
-        verifyCache: oneOf(env, 'VERIFY_CACHE', ['on', 'off'], 'on') === 'on'
+        clientId: read.required('CLIENT_ID', 'the client id your ID tokens are issued for (their "aud"), e.g. 1234-abc.apps.googleusercontent.com'),
+        allowedOrigin: origin(read, 'ALLOWED_ORIGIN'),
+        port: read.integer('PORT', 8080, 0, 65535),
+        host: read.value('HOST') ?? '0.0.0.0',
+        basePath: basePath(read, 'BASE_PATH'),
+        issuer: issuer(read, 'OIDC_ISSUER'),
+        jwksUrl: httpUrl(read, 'OIDC_JWKS_URL'),
+        clockToleranceSec: read.integer('CLOCK_TOLERANCE_SEC', 30, 0, 3600),
+        genresFile,
+        genres: genres(read, 'GENRES_FILE', genresFile),
+        logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+        verifyCache: read.oneOf('VERIFY_CACHE', ['on', 'off'], 'on') === 'on'
     };
 }
-/** An empty value counts as unset, as shells and container runtimes often pass one. */
-function optional(env, name) {
-    const value = env[name]?.trim();
-    return value === undefined || value === '' ? undefined : value;
-}
-function required(env, name) {
-    const value = optional(env, name);
-    if (value === undefined)
-        throw new ConfigError(name, 'is required');
-    return value;
-}
-function integer(env, name, fallback, min, max) {
-    const value = optional(env, name);
-    if (value === undefined)
-        return fallback;
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-        throw new ConfigError(name, `must be a whole number from ${min} to ${max}, got "${value}"`);
-    }
-    return Number(value);
-}
-function oneOf(env, name, allowed, fallback) {
-    const value = optional(env, name);
-    if (value === undefined)
-        return fallback;
-    const found = allowed.find((candidate) => candidate === value.toLowerCase());
-    if (found === undefined) {
-        throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${value}"`);
-    }
-    return found;
-}
 /** The browser compares Access-Control-Allow-Origin to its origin byte for byte. */
-function origin(env, name) {
-    const value = required(env, name);
+function origin(read, name) {
+    const value = read.required(name, 'the origin of the web page that calls the service, e.g. https://app.example.com');
+    if (value === '')
+        return value;
     let parsed;
     try {
         parsed = new URL(value);
     }
     catch {
-        throw new ConfigError(name, `must be an origin such as https://app.example.com, got "${value}"`);
+        // reported below
     }
-    if (!['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== value) {
-        throw new ConfigError(name, `must be exactly an origin (scheme://host[:port], no path or trailing slash), got "${value}"`);
+    if (parsed === undefined || !['http:', 'https:'].includes(parsed.protocol)) {
+        read.problem(name, `must be an origin such as https://app.example.com, got ${shown(value)}`);
+    }
+    else if (parsed.origin !== value) {
+        read.problem(name, `must be exactly an origin (scheme://host[:port], no path or trailing slash), got ${shown(value)}`);
     }
     return value;
 }
-function basePath(env, name) {
-    const value = optional(env, name);
+function basePath(read, name) {
+    const value = read.value(name);
     if (value === undefined)
         return '';
     if (!value.startsWith('/') || /[?#\s]/.test(value)) {
-        throw new ConfigError(name, `must be a path starting with "/", got "${value}"`);
+        read.problem(name, `must be a path starting with "/", e.g. /api, got ${shown(value)}`);
+        return '';
     }
     return value.replace(/\/+$/, '');
 }
-function issuer(env, name) {
-    const value = optional(env, name);
+function issuer(read, name) {
+    const value = read.value(name);
     if (value === undefined)
         return GOOGLE_ISSUER;
     const normalised = normaliseIssuer(value);
-    if (normalised === undefined) {
-        throw new ConfigError(name, `must be an http(s) URL, got "${value}"`);
-    }
-    return normalised;
+    if (normalised !== undefined)
+        return normalised;
+    read.problem(name, `must be an http(s) URL, e.g. https://login.example.com, got ${shown(value)}; unset it for Google`);
+    return GOOGLE_ISSUER;
 }
-function httpUrl(env, name) {
-    const value = optional(env, name);
+function httpUrl(read, name) {
+    const value = read.value(name);
     if (value === undefined)
         return undefined;
     try {
@@ -102,5 +87,19 @@ function httpUrl(env, name) {
     catch {
         // reported below
     }
-    throw new ConfigError(name, `must be an http(s) URL, got "${value}"`);
+    read.problem(name, `must be an http(s) URL, got ${shown(value)}`);
+    return undefined;
+}
+/** Read once, at start: the file is small and the reply built from it never changes. */
+function genres(read, name, file) {
+    try {
+        return readGenres(file);
+    }
+    catch (error) {
+        if (!(error instanceof GenresFileError))
+            throw error;
+        const unset = read.value(name) === undefined ? '' : ', or unset it for the built-in genres';
+        read.problem(name, `${shown(file)} ${error.problem}; point ${name} at a JSON array of {"id", "name"}${unset}`);
+        return [];
+    }
 }

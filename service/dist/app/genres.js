@@ -1,8 +1,13 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 /** The genres file is missing or not a JSON array of `{id, name}`. */
 export class GenresFileError extends Error {
-    constructor(file, problem) {
-        super(`GENRES_FILE: ${file}: ${problem}`);
+    problem;
+    code = 'GENRES_FILE_INVALID';
+    constructor(file, 
+    /** What is wrong with the file, e.g. `cannot be read (ENOENT)`. */
+    problem) {
+        super(`${file}: ${problem}`);
+        this.problem = problem;
         this.name = 'GenresFileError';
     }
 }
@@ -26,12 +31,26 @@ export function parseGenres(file, text) {
         return { id, name };
     });
 }
-export async function loadGenres(file) {
+/** Far more than a list of genres needs; a larger file is a wrong path (a log, a dump). */
+export const MAX_GENRES_FILE_BYTES = 1024 * 1024;
+/**
+ * Reads and parses the file: synchronously, as it runs once, with the settings, before the
+ * service listens. Only a regular file of at most MAX_GENRES_FILE_BYTES is read.
+ */
+export function readGenres(file) {
     let text;
     try {
-        text = await readFile(file, 'utf8');
+        const stat = statSync(file);
+        if (!stat.isFile())
+            throw new GenresFileError(file, 'is not a file');
+        if (stat.size > MAX_GENRES_FILE_BYTES) {
+            throw new GenresFileError(file, `is over ${MAX_GENRES_FILE_BYTES} bytes`);
+        }
+        text = readFileSync(file, 'utf8');
     }
     catch (error) {
+        if (error instanceof GenresFileError)
+            throw error;
         const code = error instanceof Error && 'code' in error ? String(error.code) : 'read failed';
         throw new GenresFileError(file, `cannot be read (${code})`);
     }

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { readFileSync, statSync } from 'node:fs'
 
 export interface Genre {
   id: number | string
@@ -7,8 +7,14 @@ export interface Genre {
 
 /** The genres file is missing or not a JSON array of `{id, name}`. */
 export class GenresFileError extends Error {
-  constructor(file: string, problem: string) {
-    super(`GENRES_FILE: ${file}: ${problem}`)
+  readonly code = 'GENRES_FILE_INVALID'
+
+  constructor(
+    file: string,
+    /** What is wrong with the file, e.g. `cannot be read (ENOENT)`. */
+    readonly problem: string
+  ) {
+    super(`${file}: ${problem}`)
     this.name = 'GenresFileError'
   }
 }
@@ -33,11 +39,24 @@ export function parseGenres(file: string, text: string): Genre[] {
   })
 }
 
-export async function loadGenres(file: string): Promise<Genre[]> {
+/** Far more than a list of genres needs; a larger file is a wrong path (a log, a dump). */
+export const MAX_GENRES_FILE_BYTES = 1024 * 1024
+
+/**
+ * Reads and parses the file: synchronously, as it runs once, with the settings, before the
+ * service listens. Only a regular file of at most MAX_GENRES_FILE_BYTES is read.
+ */
+export function readGenres(file: string): Genre[] {
   let text: string
   try {
-    text = await readFile(file, 'utf8')
+    const stat = statSync(file)
+    if (!stat.isFile()) throw new GenresFileError(file, 'is not a file')
+    if (stat.size > MAX_GENRES_FILE_BYTES) {
+      throw new GenresFileError(file, `is over ${MAX_GENRES_FILE_BYTES} bytes`)
+    }
+    text = readFileSync(file, 'utf8')
   } catch (error) {
+    if (error instanceof GenresFileError) throw error
     const code = error instanceof Error && 'code' in error ? String(error.code) : 'read failed'
     throw new GenresFileError(file, `cannot be read (${code})`)
   }

@@ -1,9 +1,7 @@
-import { GenresFileError } from '../app/genres.js'
 import type { Logger } from '../log/logger.js'
-import { startService, type RunningService } from '../service.js'
+import { startService } from '../service.js'
 import { startExamplePage, type RunningExamplePage } from './example-page.js'
 import { DevIdentityProvider, type MintedToken } from './identity-provider.js'
-import { ListenError, listenErrorCode } from './loopback.js'
 import { DEV_CLIENT_ID, type DevSettings } from './settings.js'
 
 export interface DevMode {
@@ -45,7 +43,7 @@ export async function startDevMode(settings: DevSettings, logger: Logger): Promi
     })
     stops.push(() => page.stop())
     const config = { ...settings.service, allowedOrigin: page.origin, issuer: provider.issuer }
-    const service = await listenOrExplain(startService(config, logger), config.port)
+    const service = await startService(config, logger)
     stops.push(() => service.close())
     pageUrl = `${page.origin}/index.html?api=${queryValue(service.url)}`
     return {
@@ -58,20 +56,6 @@ export async function startDevMode(settings: DevSettings, logger: Logger): Promi
   } catch (error) {
     await stopAll()
     throw error
-  }
-}
-
-/** The service's own listen error (a Node system error) as a ListenError naming PORT. */
-async function listenOrExplain(
-  starting: Promise<RunningService>,
-  port: number
-): Promise<RunningService> {
-  try {
-    return await starting
-  } catch (error) {
-    const code = listenErrorCode(error)
-    if (error instanceof GenresFileError || code === undefined) throw error
-    throw new ListenError('PORT', port, code)
   }
 }
 

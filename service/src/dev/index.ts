@@ -1,9 +1,8 @@
-import { ConfigError } from '../app/config.js'
-import { GenresFileError } from '../app/genres.js'
+import { ConfigError } from '../app/settings-reader.js'
+import { ListenError } from '../http/listen.js'
 import { createBatchingSink } from '../log/sink.js'
 import { createLogger } from '../log/logger.js'
 import { readyMessage, startDevMode } from './dev-mode.js'
-import { ListenError } from './loopback.js'
 import { DevModeRefusedError, loadDevSettings } from './settings.js'
 
 // Dev mode's entry (`npm run serve:dev`): the only dev module that reads process.env and
@@ -30,7 +29,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop)
 }
 
-const EXPLAINED = [ConfigError, GenresFileError, ListenError, DevModeRefusedError]
+const EXPLAINED = [ConfigError, ListenError, DevModeRefusedError]
 
 main().catch((error: unknown) => {
   // Catch once at the edge: one line, no stack.

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { listen } from '../http/listen.js'
 
 /** Dev mode listens here only: nothing it serves is reachable from another machine. */
 export const LOOPBACK_HOST = '127.0.0.1'
@@ -19,32 +19,6 @@ export function isLocalhost(host: string | undefined, port: number): boolean {
 }
 
 /**
- * A dev-mode server could not listen. The message names the setting that picks the port, so
- * the user can choose another one; it carries no stack.
- */
-export class ListenError extends Error {
-  constructor(
-    readonly variable: string,
-    port: number,
-    code: string
-  ) {
-    super(
-      code === 'EADDRINUSE'
-        ? `${variable}: port ${port} on ${LOOPBACK_HOST} is in use; set ${variable} to another port (0 picks a free one)`
-        : `${variable}: cannot listen on ${LOOPBACK_HOST}:${port} (${code})`
-    )
-    this.name = 'ListenError'
-  }
-}
-
-/** The error code of a failed listen (EADDRINUSE, EACCES, …), if the error has one. */
-export function listenErrorCode(error: unknown): string | undefined {
-  return error instanceof Error && 'code' in error && typeof error.code === 'string'
-    ? error.code
-    : undefined
-}
-
-/**
  * Listens on 127.0.0.1:`port` (0: a free port) and resolves with `http://127.0.0.1:<port>`.
  * `variable` is the setting that chose the port, named in the error if it is taken.
  *
@@ -56,16 +30,8 @@ export async function listenOnLoopback(
   port: number,
   variable: string
 ): Promise<string> {
-  await new Promise<void>((resolve, reject) => {
-    const failed = (error: unknown): void =>
-      reject(new ListenError(variable, port, listenErrorCode(error) ?? 'unknown error'))
-    server.once('error', failed)
-    server.listen(port, LOOPBACK_HOST, () => {
-      server.off('error', failed)
-      resolve()
-    })
-  })
-  return `http://${LOOPBACK_HOST}:${(server.address() as AddressInfo).port}`
+  const bound = await listen(server, { port, host: LOOPBACK_HOST, portVariable: variable })
+  return `http://${LOOPBACK_HOST}:${bound}`
 }
 
 /** Closes a server at once: dev mode has no requests worth waiting for. */

@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig, type Config } from '../app/config.js'
+import { readConfig, type Config } from '../app/config.js'
+import { SettingsReader } from '../app/settings-reader.js'
 import { LOOPBACK_HOST } from './loopback.js'
 
 /** The audience of dev tokens; not a Google client id, so no Google token is accepted. */
@@ -40,30 +41,28 @@ export class DevModeRefusedError extends Error {
 
 type Env = Readonly<Record<string, string | undefined>>
 
-/** Validates every setting before anything listens. */
+/**
+ * Validates every setting before anything listens; a ConfigError names all the bad ones at
+ * once, dev mode's own among the service's.
+ */
 export function loadDevSettings(env: Env): DevSettings {
   if (env['NODE_ENV']?.trim().toLowerCase() === 'production') throw new DevModeRefusedError()
   const placeholder = `http://${LOOPBACK_HOST}`
   const passed = Object.fromEntries(SERVICE_SETTINGS.map((name) => [name, env[name]]))
-  const service = loadConfig({
+  const read = new SettingsReader({
     ...passed,
     CLIENT_ID: DEV_CLIENT_ID,
     ALLOWED_ORIGIN: placeholder,
     HOST: LOOPBACK_HOST,
-    OIDC_ISSUER: placeholder
+    OIDC_ISSUER: placeholder,
+    DEV_PAGE_PORT: env['DEV_PAGE_PORT'],
+    DEV_ISSUER_PORT: env['DEV_ISSUER_PORT']
   })
-  return {
-    service,
-    pagePort: port(env, 'DEV_PAGE_PORT', 8081),
-    issuerPort: port(env, 'DEV_ISSUER_PORT', 0)
+  const settings = {
+    service: readConfig(read),
+    pagePort: read.integer('DEV_PAGE_PORT', 8081, 0, 65535),
+    issuerPort: read.integer('DEV_ISSUER_PORT', 0, 0, 65535)
   }
-}
-
-function port(env: Env, name: string, fallback: number): number {
-  const value = env[name]?.trim()
-  if (value === undefined || value === '') return fallback
-  if (!/^\d+$/.test(value) || Number(value) > 65535) {
-    throw new ConfigError(name, `must be a whole number from 0 to 65535, got "${value}"`)
-  }
-  return Number(value)
+  read.check()
+  return settings
 }
