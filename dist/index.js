@@ -28596,8 +28596,8 @@ function quote(error) {
  */
 class ActionError extends Error {
     code;
-    constructor(code, message) {
-        super(message);
+    constructor(code, message, options) {
+        super(message, options);
         this.name = new.target.name;
         this.code = code;
     }
@@ -28624,9 +28624,13 @@ class UnsafeRequestError extends ActionError {
 class ServerRequestError extends ActionError {
     /** HTTP status, or undefined when no reply came (network error, time-out). */
     status;
-    constructor(message, status) {
-        super('ERR_SERVER_REQUEST', message);
+    /** Node's error code when no reply came (ECONNREFUSED, EPROTO, CERT_HAS_EXPIRED...). */
+    nodeCode;
+    /** @param cause The failure on the way, when no reply came: its `code` is kept as `nodeCode`. */
+    constructor(message, status, cause) {
+        super('ERR_SERVER_REQUEST', message, cause ? { cause } : undefined);
         this.status = status;
+        this.nodeCode = cause?.code;
     }
 }
 /** The analysis task ended FAILED or CANCELED on the server. */
@@ -34230,17 +34234,29 @@ async function tunnelling(url, proxy) {
  */
 
 
+
 /** The largest reply body read: real replies are a few kilobytes. */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 class TransportFailure extends Error {
     reason;
     code;
-    constructor(reason, message, 
+    certificateNames;
+    constructor(reason, 
+    /** The cause in a few words of one line, without OpenSSL's internals. */
+    message, 
     /** The error code Node gave (ECONNREFUSED, CERT_HAS_EXPIRED...), for the messages. */
-    code) {
-        super(message);
+    code, 
+    /**
+     * For a certificate that does not name the host: the names it holds, as the server sent
+     * them (its subjectAltName, else its subject's CN). Server text, bounded where it is quoted.
+     */
+    certificateNames, 
+    /** Node's own error, for a reader with a debugger: its text is never shown. */
+    cause) {
+        super(message, cause === undefined ? undefined : { cause });
         this.reason = reason;
         this.code = code;
+        this.certificateNames = certificateNames;
     }
 }
 /**
@@ -34379,21 +34395,108 @@ const CAUSE_WORDS = {
     unreachable: 'host unreachable',
     reset: 'connection reset'
 };
+/** Node's codes for a certificate that no CA this process trusts vouches for. */
+const UNTRUSTED_CERTIFICATE = new Set([
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'SELF_SIGNED_CERT_IN_CHAIN',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'UNABLE_TO_GET_ISSUER_CERT',
+    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+    'CERT_UNTRUSTED'
+]);
+const CERTIFICATE_CAUSES = {
+    CERT_HAS_EXPIRED: 'certificate-expired',
+    CERT_NOT_YET_VALID: 'certificate-not-yet-valid',
+    ERR_TLS_CERT_ALTNAME_INVALID: 'certificate-name',
+    HOSTNAME_MISMATCH: 'certificate-name'
+};
+/** Node's other codes for a certificate refused: a TLS failure of no more precise cause. */
+const OTHER_CERTIFICATE_CODES = new Set([
+    'CERT_SIGNATURE_FAILURE',
+    'CERT_CHAIN_TOO_LONG',
+    'CERT_REVOKED',
+    'CERT_REJECTED',
+    'INVALID_CA',
+    'INVALID_PURPOSE',
+    'PATH_LENGTH_EXCEEDED',
+    'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
+    'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY',
+    'UNABLE_TO_GET_CRL',
+    'CRL_SIGNATURE_FAILURE',
+    'CRL_NOT_YET_VALID',
+    'CRL_HAS_EXPIRED',
+    'ERROR_IN_CERT_NOT_BEFORE_FIELD',
+    'ERROR_IN_CERT_NOT_AFTER_FIELD',
+    'ERR_TLS_CERT_ALTNAME_FORMAT'
+]);
+/**
+ * OpenSSL's words when the first bytes back are not a TLS record. On Node 20 and 24 alike, Node
+ * gives them as EPROTO with OpenSSL's whole error line when the handshake fails under a pending
+ * write (a request's, direct or through a proxy's tunnel), and as ERR_SSL_WRONG_VERSION_NUMBER
+ * (and the like) with the reason apart when it fails on a read.
+ */
+const NOT_TLS_REASONS = new Set([
+    'wrong version number',
+    'packet length too long',
+    'unknown protocol'
+]);
 /** A Node network error as a TransportFailure with its cause in words. */
 function describe(error) {
-    const { code, message } = error;
-    if (isCertificateError(code))
-        return new TransportFailure('tls', message, code);
-    // Node's HTTP parser refused the reply: the server does not speak HTTP/1.1 properly.
+    const nodeError = error;
+    const { code } = nodeError;
+    const failure = (reason, words, names) => new TransportFailure(reason, words, code, names, error);
+    const certificateCause = certificateCauseOf(code);
+    if (certificateCause) {
+        return failure(certificateCause, nodeWords(nodeError), certificateNames(nodeError.cert));
+    }
+    if (code !== undefined &&
+        (code === 'EPROTO' || /^ERR_(SSL|TLS)_/.test(code) || OTHER_CERTIFICATE_CODES.has(code))) {
+        const reason = openSslReason(nodeError);
+        return failure(reason && NOT_TLS_REASONS.has(reason) ? 'not-tls' : 'tls', reason ?? nodeWords(nodeError));
+    }
+    // Node's HTTP parser refused the reply: at its first byte it is not HTTP at all; later, it is
+    // HTTP gone wrong.
     if (code?.startsWith('HPE_')) {
-        return new TransportFailure('malformed', `the reply is not valid HTTP (${code}: ${message})`, code);
+        return failure(nodeError.bytesParsed === 0 ? 'not-http' : 'malformed', typeof nodeError.reason === 'string' ? (0,untrusted_text/* oneLine */.TN)(nodeError.reason) : nodeWords(nodeError));
     }
     const cause = (code && CONNECT_CAUSES[code]) || 'other';
-    const words = CAUSE_WORDS[cause] ?? (code ? `${code}: ${message}` : message);
-    return new TransportFailure(cause, words, code);
+    const words = CAUSE_WORDS[cause] ?? (code ? `${code}: ${nodeWords(nodeError)}` : nodeWords(nodeError));
+    return failure(cause, words);
 }
-function isCertificateError(code) {
-    return code !== undefined && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code);
+/** The certificate causes with words of their own; other certificate codes are plain `tls`. */
+function certificateCauseOf(code) {
+    if (code === undefined)
+        return undefined;
+    if (UNTRUSTED_CERTIFICATE.has(code))
+        return 'certificate-untrusted';
+    return CERTIFICATE_CAUSES[code];
+}
+/**
+ * OpenSSL's reason ("wrong version number") from Node's error: its `reason` field when Node
+ * gives one, else from OpenSSL's error line in the message
+ * (`write EPROTO 80…:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/…`).
+ */
+function openSslReason(error) {
+    if (typeof error.reason === 'string' && error.reason)
+        return (0,untrusted_text/* oneLine */.TN)(error.reason);
+    const reason = /:error:[0-9A-F]+:[^:]*:[^:]*:([^:]+):/i.exec(error.message)?.[1];
+    return reason ? (0,untrusted_text/* oneLine */.TN)(reason) : undefined;
+}
+/** Node's message as one line, OpenSSL's internals (its source paths) left out. */
+function nodeWords(error) {
+    if (/:error:[0-9A-F]+:/i.test(error.message))
+        return openSslReason(error) ?? 'TLS error';
+    return (0,untrusted_text/* oneLine */.TN)(error.message.trim());
+}
+/** What a certificate says it is for: its subjectAltName, else its subject's CN. */
+function certificateNames(cert) {
+    const names = cert?.subjectaltname ?? cert?.subject?.CN;
+    if (typeof names === 'string')
+        return names;
+    // Node gives a CN that appears more than once as an array.
+    if (Array.isArray(names))
+        return names.filter((name) => typeof name === 'string').join(', ');
+    return undefined;
 }
 function seconds(ms) {
     return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
@@ -34420,43 +34523,56 @@ class FailedTryError extends Error {
         this.failed = failed;
     }
 }
-/** A failure on the way to the server, in words, with how it weighs for retrying. */
+/**
+ * A failure on the way to the server, in words, with how it weighs for retrying. A failure that
+ * waiting does not fix fails at once, on one line that keeps Node's code and names the fix.
+ */
 function transportFailure(failure, url, resource, rootCertGiven) {
     const where = `for ${resource.what} at ${(0,origin/* shownUrl */.zA)(url)}`;
+    const code = failure.code ? `${failure.code}: ` : '';
+    const final = (words, cause) => ({
+        error: new errors/* ServerRequestError */.hP(words, undefined, failure),
+        fault: { kind: 'final' },
+        cause
+    });
     switch (failure.reason) {
+        case 'not-tls':
+            return final(`Could not reach the server ${where}: it does not speak TLS there (${code}${failure.message}): a plain-HTTP server or port answers at this https:// address. Use http:// instead of https:// in sonarHostUrl (or the report's serverUrl), or the port where the server speaks HTTPS.`, 'not TLS');
+        case 'certificate-untrusted':
+            return final(`Could not reach the server ${where}: ${certificateAdvice(failure.code, rootCertGiven)}`, 'TLS certificate not trusted');
+        case 'certificate-expired':
+            return final(`Could not reach the server ${where}: the server's TLS certificate has expired (${failure.code}). Renew it on the server; if it was renewed, check that this machine's clock is right.`, 'TLS certificate expired');
+        case 'certificate-not-yet-valid':
+            return final(`Could not reach the server ${where}: the server's TLS certificate is not valid yet (${failure.code}). Check that this machine's clock is right, and the certificate's start date on the server.`, 'TLS certificate not valid yet');
+        case 'certificate-name':
+            return final(`Could not reach the server ${where}: the server's TLS certificate does not name ${url.hostname} (${failure.code})${namesHeld(failure.certificateNames)}. Use a host name the certificate holds in sonarHostUrl (or the report's serverUrl), or have the certificate reissued to name ${url.hostname}.`, 'TLS certificate for another host');
         case 'tls':
-            return {
-                error: new errors/* ServerRequestError */.hP(`Could not reach the server ${where}: ${certificateAdvice(failure.code, rootCertGiven)}`),
-                fault: { kind: 'final' },
-                cause: 'TLS certificate not trusted'
-            };
+            return final(`Could not reach the server ${where}: TLS failed (${code}${failure.message}). Check that sonarHostUrl (or the report's serverUrl) is the server's HTTPS address, and what the server (or what stands in front of it) requires: the action speaks TLS 1.2 and 1.3 and sends no client certificate.`, 'TLS failed');
+        case 'not-http':
+            return final(`Could not read the server's reply ${where}: the reply is not HTTP (${code}${failure.message}): something other than a web server answers on that port. Check the port in sonarHostUrl (or the report's serverUrl); for the server's HTTPS port, use https://.`, 'not HTTP');
         case 'malformed':
-            return {
-                error: new errors/* ServerRequestError */.hP(`Could not read the server's reply ${where}: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address and what stands in front of it.`),
-                fault: { kind: 'final' },
-                cause: 'invalid HTTP'
-            };
+            return final(`Could not read the server's reply ${where}: the reply is not valid HTTP (${code}${failure.message}). Check that sonarHostUrl / the report's serverUrl is the server's own address and what stands in front of it.`, 'invalid HTTP');
         case 'too-large':
-            return {
-                error: new errors/* ServerRequestError */.hP(`The server's reply ${where} was refused: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address.`),
-                fault: { kind: 'final' },
-                cause: 'reply too large'
-            };
+            return final(`The server's reply ${where} was refused: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address.`, 'reply too large');
         case 'refused':
         case 'dns':
         case 'unreachable':
             return {
-                error: new errors/* ServerRequestError */.hP(`Could not reach the server ${where}: ${failure.message}. Check the address (sonarHostUrl or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`),
+                error: new errors/* ServerRequestError */.hP(`Could not reach the server ${where}: ${failure.message}. Check the address (sonarHostUrl or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`, undefined, failure),
                 fault: { kind: 'unreachable' },
                 cause: failure.message
             };
         default:
             return {
-                error: new errors/* ServerRequestError */.hP(`Could not read the server's reply ${where}: ${failure.message}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`),
+                error: new errors/* ServerRequestError */.hP(`Could not read the server's reply ${where}: ${failure.message}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`, undefined, failure),
                 fault: { kind: 'transient' },
                 cause: failure.message
             };
     }
+}
+/** The names a certificate holds, quoted: server text, one line and bounded. */
+function namesHeld(names) {
+    return names ? `: it names "${(0,untrusted_text/* oneLine */.TN)(names, untrusted_text/* QUOTE_LIMITS */.gJ.short)}"` : '';
 }
 /** A status the server answered instead of the JSON asked for, in words. */
 function statusFailure(reply, url, resource, 
@@ -34520,8 +34636,11 @@ function serverWords(reply) {
     return messages.length ? messages.join('; ') : undefined;
 }
 function certificateAdvice(code, rootCertGiven) {
-    return rootCertGiven
-        ? `TLS certificate not trusted (${code}) even with sonarRootCert: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`
+    if (rootCertGiven) {
+        return `TLS certificate not trusted (${code}) even with sonarRootCert: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`;
+    }
+    return code === 'DEPTH_ZERO_SELF_SIGNED_CERT'
+        ? `TLS certificate not trusted (${code}): the server's certificate is self-signed. Set sonarRootCert or SONAR_ROOT_CERT to that certificate (PEM), or give the server one that a CA issued.`
         : `TLS certificate not trusted (${code}). For a server behind a private CA, set sonarRootCert or SONAR_ROOT_CERT to that CA's certificate (PEM).`;
 }
 
@@ -35110,7 +35229,8 @@ class SonarClient {
             if (!decision.retry) {
                 if (!decision.why)
                     throw failed.error;
-                throw new errors/* ServerRequestError */.hP(`${failed.error.message} ${decision.why}`, failed.error.status);
+                const { message, status, cause } = failed.error;
+                throw new errors/* ServerRequestError */.hP(`${message} ${decision.why}`, status, cause instanceof TransportFailure ? cause : undefined);
             }
             this.options.onRetry(`${failed.cause} for ${resource.what}; trying again in ${decision.delayMs} ms (try ${attempt + 2}).`);
             await clock.sleep(decision.delayMs);
