@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { applyFilter, type TokenVerifier } from '../src/auth/filter.js'
+import { rejected } from '../src/auth/rejection.js'
 
 // The filter as a pure function: the verifier is a parameter, so no keys or network here.
 const verifySync: TokenVerifier = (token) => {
@@ -49,5 +50,30 @@ describe('spec 4.3 rules in order, as a pure function', () => {
   it('never rejects, even when the verifier rejects with a non-Error', async () => {
     const rejecting: TokenVerifier = () => Promise.reject('nope')
     await expect(decide('GET', '/api/genre', 'x', rejecting)).resolves.toMatchObject({ rule: 5 })
+  })
+})
+
+describe('an unauthorised decision carries the reason its log line gives', () => {
+  const expiring: TokenVerifier = () => Promise.reject(rejected('EXPIRED'))
+  it.each([
+    ['rule 3', undefined, verifySync, 'missing'],
+    ['rule 4', '', verifySync, 'empty'],
+    [
+      'rule 5, from the verifier (synchronous)',
+      'x',
+      () => {
+        throw rejected('BAD_SIGNATURE')
+      },
+      'bad signature'
+    ],
+    ['rule 5, from the verifier (a rejection)', 'x', expiring, 'expired'],
+    ['rule 5, an error that does not explain itself', 'bad', verifySync, 'not verified'],
+    ['rule 5, a rejection with a non-Error', 'x', () => Promise.reject('nope'), 'not verified']
+  ] as const)('%s', async (_name, authorization, verify, reason) => {
+    expect(await decide('GET', '/api/genre', authorization, verify as TokenVerifier)).toEqual({
+      rule: authorization === undefined ? 3 : authorization === '' ? 4 : 5,
+      kind: 'unauthorised',
+      reason
+    })
   })
 })

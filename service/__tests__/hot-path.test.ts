@@ -80,36 +80,57 @@ describe('logger.request writes the request line', () => {
     return lines
   }
 
-  type RequestLine = [string, string, number, number, string | undefined]
+  type RequestLine = [
+    string,
+    string,
+    string,
+    number,
+    number,
+    string | undefined,
+    string | undefined
+  ]
   /** The lines of `cases` through logger.request and through the generic info(). */
   const bothWays = (cases: RequestLine[]): [string[], string[]] => [
     linesOf('info', (log) => {
-      for (const [method, path, status, durationMs, sub] of cases) {
-        log.request(method, path, status, durationMs, sub)
+      for (const [id, method, path, status, durationMs, sub, reason] of cases) {
+        log.request(id, method, path, status, durationMs, sub, reason)
       }
     }),
     linesOf('info', (log) => {
-      for (const [method, path, status, durationMs, sub] of cases) {
-        log.info('request', { method, path, status, durationMs, sub })
+      for (const [id, method, path, status, durationMs, sub, reason] of cases) {
+        log.info('request', { id, method, path, status, durationMs, sub, reason })
       }
     })
   ]
 
   it('the same text as info("request", fields)', () => {
     const cases: RequestLine[] = [
-      ['GET', '/genre', 200, 0.21, 'user-1'],
-      ['POST', '/a"b\\c\n', 405, 12, 'we"ird\u0001'],
-      ['GET', '/', 200, 0, undefined],
-      ['GET', '/x', 401, 1.5, undefined],
-      ['GET', '/genre', 200, 0.3, 'user-1'],
-      ['GET', '/genre', 200, 0.3, 'user-2']
+      ['a-1', 'GET', '/genre', 200, 0.21, 'user-1', undefined],
+      ['a-2', 'POST', '/a"b\\c\n', 405, 12, 'we"ird\u0001', undefined],
+      ['a-3', 'GET', '/', 200, 0, undefined, undefined],
+      ['a-4', 'GET', '/x', 401, 1.5, undefined, 'missing'],
+      ['a-5', 'GET', '/x', 401, 1.5, undefined, 'a "Bearer " prefix'],
+      ['a-6', 'GET', '/genre', 200, 0.3, 'user-1', undefined],
+      ['a-7', 'GET', '/genre', 200, 0.3, 'user-2', undefined]
     ]
     const [fast, slow] = bothWays(cases)
     expect(fast).toEqual(slow)
+    expect(JSON.parse(fast[4] as string)).toEqual({
+      time: '2026-01-02T03:04:05.678Z',
+      level: 'info',
+      msg: 'request',
+      id: 'a-5',
+      method: 'GET',
+      path: '/x',
+      status: 401,
+      durationMs: 1.5,
+      reason: 'a "Bearer " prefix'
+    })
     expect(JSON.parse(fast[1] as string)).toEqual({
       time: '2026-01-02T03:04:05.678Z',
       level: 'info',
       msg: 'request',
+      id: 'a-2',
       method: 'POST',
       path: '/a"b\\c\n',
       status: 405,
@@ -120,13 +141,15 @@ describe('logger.request writes the request line', () => {
 
   it('the same text for any sequence of requests, repeats included (property)', () => {
     // Small pools, so that consecutive lines share and then change each part the logger
-    // reuses from the line before: method, path, status, subject.
+    // reuses from the line before: method, path, status, subject, reason.
     const line = fc.tuple(
+      fc.constantFrom('1f-1', 'x"y', 'abc'),
       fc.constantFrom('GET', 'HEAD', 'OPTIONS'),
       fc.constantFrom('/genre', '/', '/a"b'),
       fc.constantFrom(200, 401, 404),
       fc.constantFrom(0, 0.07, 1.5, 12),
-      fc.constantFrom(undefined, 'user-1', 'user-2', 'we"ird')
+      fc.constantFrom(undefined, 'user-1', 'user-2', 'we"ird'),
+      fc.constantFrom(undefined, 'expired', 'a "Bearer " prefix')
     )
     fc.assert(
       fc.property(fc.array(line, { maxLength: 12 }), (cases) => {
@@ -137,6 +160,8 @@ describe('logger.request writes the request line', () => {
   })
 
   it('nothing below info', () => {
-    expect(linesOf('warn', (log) => log.request('GET', '/genre', 200, 1, 's'))).toEqual([])
+    expect(
+      linesOf('warn', (log) => log.request('i', 'GET', '/genre', 200, 1, 's', undefined))
+    ).toEqual([])
   })
 })

@@ -1,11 +1,23 @@
 import { relativePath } from '../http/request.js';
+import { reasonOf, REJECTION_REASONS } from './rejection.js';
 const ROOT = { rule: 1, kind: 'root' };
 const PREFLIGHT = { rule: 2, kind: 'preflight' };
-const NO_HEADER = { rule: 3, kind: 'unauthorised' };
-const EMPTY_VALUE = { rule: 4, kind: 'unauthorised' };
-const NOT_VERIFIED = { rule: 5, kind: 'unauthorised' };
+const NO_HEADER = {
+    rule: 3,
+    kind: 'unauthorised',
+    reason: REJECTION_REASONS.MISSING
+};
+const EMPTY_VALUE = {
+    rule: 4,
+    kind: 'unauthorised',
+    reason: REJECTION_REASONS.EMPTY
+};
 const authenticated = (subject) => ({ rule: 6, kind: 'handler', subject });
-const notVerified = () => NOT_VERIFIED;
+const notVerified = (error) => ({
+    rule: 5,
+    kind: 'unauthorised',
+    reason: reasonOf(error)
+});
 /**
  * Spec 4.3, in order. Pure apart from the verifier it is given; never throws or rejects,
  * so the filter itself can never produce a 5xx.
@@ -28,8 +40,8 @@ export function applyFilter(input, basePath, verify) {
     try {
         verified = verify(input.authorization, input.connection);
     }
-    catch {
-        return NOT_VERIFIED;
+    catch (error) {
+        return notVerified(error);
     }
     // 4.3 rule 6: the handler runs; its reply gets the CORS headers.
     return typeof verified === 'string'

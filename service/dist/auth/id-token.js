@@ -1,5 +1,7 @@
-import { jwtVerify } from 'jose';
+import { errors, jwtVerify } from 'jose';
 import { acceptedIssuers } from './issuer.js';
+import { KeySetUnavailableError } from './key-set.js';
+import { rejected } from './rejection.js';
 /**
  * Asymmetric signature algorithms only: never `none`, never HS* (a public key used as an
  * HMAC secret would otherwise forge tokens). jose additionally requires the key's own
@@ -18,20 +20,21 @@ export const ASYMMETRIC_ALGORITHMS = [
     'EdDSA',
     'Ed25519'
 ];
-/** A token did not verify. `reason` is a short code; nothing from the token is included. */
-export class InvalidIdTokenError extends Error {
-    reason;
-    constructor(reason) {
-        super(`ID token rejected: ${reason}`);
-        this.reason = reason;
-        this.name = 'InvalidIdTokenError';
-    }
-}
+/**
+ * Verifies one ID token; rejects with the InvalidIdTokenError of its reason (see rejection.ts).
+ *
+ * @example
+ *   const verify = createIdTokenVerifier({ clientId, issuer, getKey, clockToleranceSec: 30 })
+ *   const { subject } = await verify(token)
+ */
 export function createIdTokenVerifier(options) {
     const { clientId, getKey, clockToleranceSec } = options;
     const issuer = acceptedIssuers(options.issuer);
     const now = options.now ?? Date.now;
     return async (token) => {
+        const shape = shapeProblem(token);
+        if (shape !== undefined)
+            throw shape;
         let payload;
         const currentDate = new Date(now());
         try {
@@ -46,26 +49,103 @@ export function createIdTokenVerifier(options) {
             }));
         }
         catch (error) {
-            // jose's codes name the failed check; its messages are not passed on at all.
-            throw new InvalidIdTokenError(codeOf(error));
+            // jose's error says which check failed; its message is not passed on at all.
+            throw rejected(rejectionCodeOf(error));
         }
         // jose checks that iat is a number, but that it is not in the future only together with
-        // maxTokenAge; the leeway applies here too. Same code as jose gives for that check.
+        // maxTokenAge; the leeway applies here too.
         if (payload.iat > Math.floor(currentDate.getTime() / 1000) + clockToleranceSec) {
-            throw new InvalidIdTokenError('ERR_JWT_CLAIM_VALIDATION_FAILED');
+            throw rejected('ISSUED_IN_FUTURE');
         }
         // OIDC Core 3.1.3.7: with several audiences, the authorised party must be us.
         if (Array.isArray(payload.aud) && payload.azp !== undefined && payload.azp !== clientId) {
-            throw new InvalidIdTokenError('ERR_AZP_MISMATCH');
+            throw rejected('WRONG_AUTHORISED_PARTY');
         }
-        if (typeof payload.sub !== 'string' || payload.sub === '') {
-            throw new InvalidIdTokenError('ERR_SUB_INVALID');
-        }
+        if (typeof payload.sub !== 'string' || payload.sub === '')
+            throw rejected('NO_SUB');
         return { subject: payload.sub, expiresAt: payload.exp };
     };
 }
-function codeOf(error) {
-    if (error instanceof Error && 'code' in error && typeof error.code === 'string')
-        return error.code;
-    return 'ERR_VERIFICATION_FAILED';
+const SCHEME = /^[A-Za-z][A-Za-z0-9-]*$/;
+const ONE_CREDENTIAL = /^[ \t]+[^ \t]+$/;
+/**
+ * What the value's shape alone rules out, before jose is asked: an auth scheme before the
+ * token (the service takes the raw token, spec 4.3 rule 5), or not the three dot-separated
+ * parts of a signed JWT. jose would refuse these too; answering here spares a flood of them
+ * its parsing and its error's stack. Nothing of the value goes into the answer.
+ */
+function shapeProblem(token) {
+    const space = token.search(/[ \t]/);
+    const first = space === -1 ? token : token.slice(0, space);
+    // "Bearer" alone too: Node drops the space that followed it.
+    if (first.length === 6 && first.toLowerCase() === 'bearer')
+        return rejected('BEARER_PREFIX');
+    if (space !== -1) {
+        return SCHEME.test(first) && ONE_CREDENTIAL.test(token.slice(space))
+            ? rejected('SCHEME_PREFIX')
+            : rejected('NOT_A_JWT');
+    }
+    const dot = token.indexOf('.');
+    const secondDot = dot === -1 ? -1 : token.indexOf('.', dot + 1);
+    if (secondDot === -1 || token.includes('.', secondDot + 1))
+        return rejected('NOT_A_JWT');
+    return undefined;
+}
+/** Claims whose absence or type jose reports by name; any other name is not echoed. */
+const MISSING_CLAIM = {
+    iss: 'NO_ISS',
+    aud: 'NO_AUD',
+    exp: 'NO_EXP',
+    iat: 'NO_IAT',
+    sub: 'NO_SUB'
+};
+const NOT_A_NUMBER = {
+    exp: 'BAD_EXP',
+    iat: 'BAD_IAT',
+    nbf: 'BAD_NBF'
+};
+const FAILED_CHECK = {
+    iss: 'WRONG_ISSUER',
+    aud: 'WRONG_AUDIENCE',
+    nbf: 'NOT_YET_VALID',
+    iat: 'ISSUED_IN_FUTURE'
+};
+/** jose's error (or the key set's) as the reason the log gives. */
+function rejectionCodeOf(error) {
+    if (error instanceof KeySetUnavailableError)
+        return 'KEY_SET_UNAVAILABLE';
+    if (error instanceof errors.JWTClaimValidationFailed) {
+        const table = error.reason === 'missing'
+            ? MISSING_CLAIM
+            : error.reason === 'invalid'
+                ? NOT_A_NUMBER
+                : FAILED_CHECK;
+        return Object.hasOwn(table, error.claim)
+            ? table[error.claim]
+            : 'NOT_VERIFIED';
+    }
+    if (!(error instanceof errors.JOSEError))
+        return 'NOT_VERIFIED';
+    switch (error.code) {
+        case 'ERR_JWT_EXPIRED':
+            return 'EXPIRED';
+        case 'ERR_JWS_INVALID':
+        case 'ERR_JWT_INVALID':
+            return 'NOT_A_JWT';
+        case 'ERR_JOSE_ALG_NOT_ALLOWED':
+            return 'ALGORITHM_NOT_ALLOWED';
+        case 'ERR_JOSE_NOT_SUPPORTED':
+            return 'UNSUPPORTED';
+        case 'ERR_JWKS_NO_MATCHING_KEY':
+            return 'UNKNOWN_KEY';
+        case 'ERR_JWKS_MULTIPLE_MATCHING_KEYS':
+            return 'AMBIGUOUS_KEY';
+        case 'ERR_JWK_INVALID':
+        case 'ERR_JWKS_INVALID':
+            return 'UNUSABLE_KEY';
+        case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
+            return 'BAD_SIGNATURE';
+        default:
+            return 'NOT_VERIFIED';
+    }
 }

@@ -1,6 +1,7 @@
 import { applyFilter } from '../auth/filter.js';
 import { logRequest } from '../log/logger.js';
 import { firstHeaderValue, pathOf, relativePath } from './request.js';
+import { requestIdOf } from './request-id.js';
 import { corsHeaders, headerList, INTERNAL_ERROR, preflightReply, UNAUTHORISED, writeReply } from './responses.js';
 import { createTurnBatch } from './turn-batch.js';
 // node:http comes through getBuiltinModule: its ES import also loads Node's internal fetch
@@ -14,8 +15,8 @@ export const DEFAULT_LIMITS = {
     checkIntervalMs: 1_000
 };
 /** What is logged of a failure: its class name only, never a message that might carry data. */
-function errorFields(error) {
-    return { error: error instanceof Error ? error.name : 'unknown' };
+function errorFields(error, id) {
+    return { id, error: error instanceof Error ? error.name : 'unknown' };
 }
 export function createServiceServer(options) {
     const { basePath, verify, routes, logger } = options;
@@ -34,7 +35,7 @@ export function createServiceServer(options) {
         return lastHeaders;
     };
     const write = ({ exchange, reply }) => {
-        const { res, method, target, startedAt, subject } = exchange;
+        const { res, id, method, target, startedAt, subject, reason } = exchange;
         try {
             // Spec 4.3 rule 6: whatever the handler answers, its reply carries the CORS headers.
             writeReply(res, method, reply, subject === undefined ? headerList(reply) : withCors(reply));
@@ -44,13 +45,13 @@ export function createServiceServer(options) {
             replyFailed(error);
             res.destroy();
         }
-        logRequest(logger, method, pathOf(target), reply.status, startedAt, subject);
+        logRequest(logger, id, method, pathOf(target), reply.status, startedAt, subject, reason);
     };
     const replyFailed = (error) => logger.error('reply failed', errorFields(error));
     const send = createTurnBatch(write, replyFailed);
     const finish = (exchange, reply) => send({ exchange, reply });
     const handlerFailed = (error, exchange) => {
-        logger.error('handler failed', errorFields(error));
+        logger.error('handler failed', errorFields(error, exchange.id));
         finish(exchange, INTERNAL_ERROR);
     };
     const runHandler = (handler, exchange) => {
@@ -69,9 +70,10 @@ export function createServiceServer(options) {
             finish(exchange, reply);
         }
     };
-    const act = (decision, res, method, target, startedAt) => {
+    const act = (decision, res, id, method, target, startedAt) => {
         const subject = decision.kind === 'handler' ? decision.subject : undefined;
-        const exchange = { res, method, target, startedAt, subject };
+        const reason = decision.kind === 'unauthorised' ? decision.reason : undefined;
+        const exchange = { res, id, method, target, startedAt, subject, reason };
         switch (decision.kind) {
             case 'root':
                 return runHandler(routes.root, exchange);
@@ -87,6 +89,7 @@ export function createServiceServer(options) {
     // verification-cache hit): no promise is created on that path.
     const onRequest = (req, res) => {
         const startedAt = performance.now();
+        const id = requestIdOf(req.rawHeaders);
         const method = req.method ?? '';
         const target = req.url ?? '';
         const decision = applyFilter({
@@ -97,10 +100,10 @@ export function createServiceServer(options) {
         }, basePath, verify);
         // The filter never rejects.
         if (decision instanceof Promise) {
-            decision.then((value) => act(value, res, method, target, startedAt));
+            decision.then((value) => act(value, res, id, method, target, startedAt));
         }
         else {
-            act(decision, res, method, target, startedAt);
+            act(decision, res, id, method, target, startedAt);
         }
     };
     const server = createServer({

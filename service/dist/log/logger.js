@@ -32,30 +32,34 @@ export function createLogger(level, write, now = Date.now) {
         };
     };
     const requestEnabled = threshold >= LOG_LEVELS.indexOf('info');
-    // Under load most lines share method, path, status and subject: the text between the time
-    // and the duration, and the subject's part, are escaped and joined once and reused.
+    // Under load most lines share method, path, status and subject (or reason): the text between
+    // the id and the duration, and the part after the duration, are escaped and joined once and
+    // reused while they repeat.
     let lastMethod = '';
     let lastPath = '';
     let lastStatus = NaN;
     let middle = '';
     let lastSubject;
-    let subjectPart = '}\n';
-    const request = (method, path, status, durationMs, subject) => {
+    let lastReason;
+    let tail = '}\n';
+    const request = (id, method, path, status, durationMs, subject, reason) => {
         if (!requestEnabled)
             return;
         if (method !== lastMethod || path !== lastPath || status !== lastStatus) {
             lastMethod = method;
             lastPath = path;
             lastStatus = status;
-            middle =
-                `","level":"info","msg":"request","method":${jsonString(method)},` +
-                    `"path":${jsonString(path)},"status":${status},"durationMs":`;
+            middle = `,"method":${jsonString(method)},"path":${jsonString(path)},"status":${status},"durationMs":`;
         }
-        if (subject !== lastSubject) {
+        if (subject !== lastSubject || reason !== lastReason) {
             lastSubject = subject;
-            subjectPart = subject === undefined ? '}\n' : `,"sub":${jsonString(subject)}}\n`;
+            lastReason = reason;
+            tail =
+                (subject === undefined ? '' : `,"sub":${jsonString(subject)}`) +
+                    (reason === undefined ? '' : `,"reason":${jsonString(reason)}`) +
+                    '}\n';
         }
-        write(`{"time":"${timestamp()}${middle}${durationMs}${subjectPart}`);
+        write(`{"time":"${timestamp()}","level":"info","msg":"request","id":${jsonString(id)}${middle}${durationMs}${tail}`);
     };
     return {
         error: entry('error'),
@@ -66,12 +70,13 @@ export function createLogger(level, write, now = Date.now) {
     };
 }
 /**
- * One line per request when its reply is written: method, path without the query, status,
- * duration, and the subject when authenticated. Headers are never logged, so the token
- * cannot appear.
+ * One line per request when its reply is written: its id, method, path without the query,
+ * status, duration, and the subject when authenticated or the reason of a 401. Headers are
+ * never logged (the id is a checked copy of one, see request-id.ts), so the token cannot
+ * appear.
  */
-export function logRequest(logger, method, path, status, startedAt, subject) {
-    logger.request(method, path, status, Math.round((performance.now() - startedAt) * 100) / 100, subject);
+export function logRequest(logger, id, method, path, status, startedAt, subject, reason) {
+    logger.request(id, method, path, status, Math.round((performance.now() - startedAt) * 100) / 100, subject, reason);
 }
 /**
  * A string as a JSON string literal, the same text `JSON.stringify` gives. Paths and

@@ -1,10 +1,11 @@
 import { relativePath } from '../http/request.js'
+import { reasonOf, REJECTION_REASONS, type RejectionReason } from './rejection.js'
 
 /** What the filter of spec 4.3 decides for one request; the server acts on it. */
 export type FilterDecision =
   | { rule: 1; kind: 'root' }
   | { rule: 2; kind: 'preflight' }
-  | { rule: 3 | 4 | 5; kind: 'unauthorised' }
+  | { rule: 3 | 4 | 5; kind: 'unauthorised'; reason: RejectionReason }
   | { rule: 6; kind: 'handler'; subject: string }
 
 export interface FilterInput {
@@ -17,19 +18,31 @@ export interface FilterInput {
 }
 
 /**
- * Gives the subject of a valid ID token, or throws/rejects. It may answer synchronously
- * (a verification-cache hit), so the common case costs no promise. `connection` identifies
- * where the token came from (see verification-cache.ts); a verifier may ignore it.
+ * Gives the subject of a valid ID token, or throws/rejects, with an InvalidIdTokenError whose
+ * reason the request's log line gives (any other error logs as "not verified"). It may answer
+ * synchronously (a verification-cache hit), so the common case costs no promise. `connection`
+ * identifies where the token came from (see verification-cache.ts); a verifier may ignore it.
  */
 export type TokenVerifier = (token: string, connection?: object) => string | Promise<string>
 
 const ROOT: FilterDecision = { rule: 1, kind: 'root' }
 const PREFLIGHT: FilterDecision = { rule: 2, kind: 'preflight' }
-const NO_HEADER: FilterDecision = { rule: 3, kind: 'unauthorised' }
-const EMPTY_VALUE: FilterDecision = { rule: 4, kind: 'unauthorised' }
-const NOT_VERIFIED: FilterDecision = { rule: 5, kind: 'unauthorised' }
+const NO_HEADER: FilterDecision = {
+  rule: 3,
+  kind: 'unauthorised',
+  reason: REJECTION_REASONS.MISSING
+}
+const EMPTY_VALUE: FilterDecision = {
+  rule: 4,
+  kind: 'unauthorised',
+  reason: REJECTION_REASONS.EMPTY
+}
 const authenticated = (subject: string): FilterDecision => ({ rule: 6, kind: 'handler', subject })
-const notVerified = (): FilterDecision => NOT_VERIFIED
+const notVerified = (error: unknown): FilterDecision => ({
+  rule: 5,
+  kind: 'unauthorised',
+  reason: reasonOf(error)
+})
 
 /**
  * Spec 4.3, in order. Pure apart from the verifier it is given; never throws or rejects,
@@ -52,8 +65,8 @@ export function applyFilter(
   let verified: string | Promise<string>
   try {
     verified = verify(input.authorization, input.connection)
-  } catch {
-    return NOT_VERIFIED
+  } catch (error) {
+    return notVerified(error)
   }
   // 4.3 rule 6: the handler runs; its reply gets the CORS headers.
   return typeof verified === 'string'

@@ -3,6 +3,7 @@ import type { Handler, Routes } from '../app/routes.js'
 import { applyFilter, type FilterDecision, type TokenVerifier } from '../auth/filter.js'
 import { logRequest, type LogFields, type Logger } from '../log/logger.js'
 import { firstHeaderValue, pathOf, relativePath } from './request.js'
+import { requestIdOf } from './request-id.js'
 import {
   corsHeaders,
   headerList,
@@ -21,11 +22,15 @@ const { createServer } = process.getBuiltinModule('node:http')
 /** One request on its way from the filter to its reply. */
 interface Exchange {
   res: ServerResponse
+  /** Its log lines' id (request-id.ts). */
+  id: string
   method: string
   target: string
   startedAt: number
   /** Set when the filter authenticated the request (rule 6). */
   subject: string | undefined
+  /** Set when the filter refused it (rules 3–5): why, for its log line. */
+  reason: string | undefined
 }
 
 /** A reply waiting for the end of the event-loop turn (see turn-batch.ts). */
@@ -65,8 +70,8 @@ export interface ServiceServerOptions {
 }
 
 /** What is logged of a failure: its class name only, never a message that might carry data. */
-function errorFields(error: unknown): LogFields {
-  return { error: error instanceof Error ? error.name : 'unknown' }
+function errorFields(error: unknown, id?: string): LogFields {
+  return { id, error: error instanceof Error ? error.name : 'unknown' }
 }
 
 export function createServiceServer(options: ServiceServerOptions): Server {
@@ -88,7 +93,7 @@ export function createServiceServer(options: ServiceServerOptions): Server {
   }
 
   const write = ({ exchange, reply }: PendingReply): void => {
-    const { res, method, target, startedAt, subject } = exchange
+    const { res, id, method, target, startedAt, subject, reason } = exchange
     try {
       // Spec 4.3 rule 6: whatever the handler answers, its reply carries the CORS headers.
       writeReply(res, method, reply, subject === undefined ? headerList(reply) : withCors(reply))
@@ -97,7 +102,7 @@ export function createServiceServer(options: ServiceServerOptions): Server {
       replyFailed(error)
       res.destroy()
     }
-    logRequest(logger, method, pathOf(target), reply.status, startedAt, subject)
+    logRequest(logger, id, method, pathOf(target), reply.status, startedAt, subject, reason)
   }
   const replyFailed = (error: unknown): void => logger.error('reply failed', errorFields(error))
   const send = createTurnBatch(write, replyFailed)
@@ -105,7 +110,7 @@ export function createServiceServer(options: ServiceServerOptions): Server {
   const finish = (exchange: Exchange, reply: Reply): void => send({ exchange, reply })
 
   const handlerFailed = (error: unknown, exchange: Exchange): void => {
-    logger.error('handler failed', errorFields(error))
+    logger.error('handler failed', errorFields(error, exchange.id))
     finish(exchange, INTERNAL_ERROR)
   }
 
@@ -130,12 +135,14 @@ export function createServiceServer(options: ServiceServerOptions): Server {
   const act = (
     decision: FilterDecision,
     res: ServerResponse,
+    id: string,
     method: string,
     target: string,
     startedAt: number
   ): void => {
     const subject = decision.kind === 'handler' ? decision.subject : undefined
-    const exchange: Exchange = { res, method, target, startedAt, subject }
+    const reason = decision.kind === 'unauthorised' ? decision.reason : undefined
+    const exchange: Exchange = { res, id, method, target, startedAt, subject, reason }
     switch (decision.kind) {
       case 'root':
         return runHandler(routes.root, exchange)
@@ -152,6 +159,7 @@ export function createServiceServer(options: ServiceServerOptions): Server {
   // verification-cache hit): no promise is created on that path.
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const startedAt = performance.now()
+    const id = requestIdOf(req.rawHeaders)
     const method = req.method ?? ''
     const target = req.url ?? ''
     const decision = applyFilter(
@@ -166,9 +174,9 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     )
     // The filter never rejects.
     if (decision instanceof Promise) {
-      decision.then((value) => act(value, res, method, target, startedAt))
+      decision.then((value) => act(value, res, id, method, target, startedAt))
     } else {
-      act(decision, res, method, target, startedAt)
+      act(decision, res, id, method, target, startedAt)
     }
   }
 

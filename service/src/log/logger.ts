@@ -15,15 +15,17 @@ export interface Logger {
   debug(message: string, fields?: LogFields): void
   /**
    * The per-request line at `info`: the same text as
-   * `info('request', { method, path, status, durationMs, sub })`, built without a fields
-   * object because it runs once per request.
+   * `info('request', { id, method, path, status, durationMs, sub, reason })`, built without a
+   * fields object because it runs once per request.
    */
   request(
+    id: string,
     method: string,
     path: string,
     status: number,
     durationMs: number,
-    subject: string | undefined
+    subject: string | undefined,
+    reason: string | undefined
   ): void
 }
 
@@ -62,29 +64,35 @@ export function createLogger(
     }
   }
   const requestEnabled = threshold >= LOG_LEVELS.indexOf('info')
-  // Under load most lines share method, path, status and subject: the text between the time
-  // and the duration, and the subject's part, are escaped and joined once and reused.
+  // Under load most lines share method, path, status and subject (or reason): the text between
+  // the id and the duration, and the part after the duration, are escaped and joined once and
+  // reused while they repeat.
   let lastMethod = ''
   let lastPath = ''
   let lastStatus = NaN
   let middle = ''
   let lastSubject: string | undefined
-  let subjectPart = '}\n'
-  const request: Logger['request'] = (method, path, status, durationMs, subject) => {
+  let lastReason: string | undefined
+  let tail = '}\n'
+  const request: Logger['request'] = (id, method, path, status, durationMs, subject, reason) => {
     if (!requestEnabled) return
     if (method !== lastMethod || path !== lastPath || status !== lastStatus) {
       lastMethod = method
       lastPath = path
       lastStatus = status
-      middle =
-        `","level":"info","msg":"request","method":${jsonString(method)},` +
-        `"path":${jsonString(path)},"status":${status},"durationMs":`
+      middle = `,"method":${jsonString(method)},"path":${jsonString(path)},"status":${status},"durationMs":`
     }
-    if (subject !== lastSubject) {
+    if (subject !== lastSubject || reason !== lastReason) {
       lastSubject = subject
-      subjectPart = subject === undefined ? '}\n' : `,"sub":${jsonString(subject)}}\n`
+      lastReason = reason
+      tail =
+        (subject === undefined ? '' : `,"sub":${jsonString(subject)}`) +
+        (reason === undefined ? '' : `,"reason":${jsonString(reason)}`) +
+        '}\n'
     }
-    write(`{"time":"${timestamp()}${middle}${durationMs}${subjectPart}`)
+    write(
+      `{"time":"${timestamp()}","level":"info","msg":"request","id":${jsonString(id)}${middle}${durationMs}${tail}`
+    )
   }
   return {
     error: entry('error'),
@@ -96,24 +104,29 @@ export function createLogger(
 }
 
 /**
- * One line per request when its reply is written: method, path without the query, status,
- * duration, and the subject when authenticated. Headers are never logged, so the token
- * cannot appear.
+ * One line per request when its reply is written: its id, method, path without the query,
+ * status, duration, and the subject when authenticated or the reason of a 401. Headers are
+ * never logged (the id is a checked copy of one, see request-id.ts), so the token cannot
+ * appear.
  */
 export function logRequest(
   logger: Logger,
+  id: string,
   method: string,
   path: string,
   status: number,
   startedAt: number,
-  subject: string | undefined
+  subject: string | undefined,
+  reason: string | undefined
 ): void {
   logger.request(
+    id,
     method,
     path,
     status,
     Math.round((performance.now() - startedAt) * 100) / 100,
-    subject
+    subject,
+    reason
   )
 }
 
