@@ -13,7 +13,7 @@
  * `files`). Such a chunk fails the build here.
  */
 import { Buffer } from 'node:buffer'
-import { chmod, writeFile } from 'node:fs/promises'
+import { chmod, readdir, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ncc from '@vercel/ncc'
@@ -21,6 +21,15 @@ import ncc from '@vercel/ncc'
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const ENTRY = path.join(ROOT, 'src/cli/index.ts')
 const DIST = path.join(ROOT, 'dist')
+
+// `--clean`, before the action's build: ncc writes its chunks (`<id>.index.js`) but never removes
+// those of an earlier build, so a chunk no longer imported would stay in dist/ unnoticed.
+if (process.argv.includes('--clean')) {
+  for (const name of await readdir(DIST)) {
+    if (/^\d+\.index\.js$/.test(name)) await rm(path.join(DIST, name))
+  }
+  process.exit(0)
+}
 
 const { code, assets } = await ncc(ENTRY, { license: 'licenses.txt', quiet: true })
 
