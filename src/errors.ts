@@ -1,12 +1,45 @@
 /**
- * Every failure the action reports is one of these. Each carries a stable `code` so tests and
- * callers can tell them apart without matching on words, and a message a user can act on.
- * No message ever contains the token.
+ * Every failure the action and the command report is one of these. Each carries a stable `code`
+ * (one of ErrorCode, also on the class as a static, as jose's errors do) so tests and callers
+ * can tell them apart without matching on words, a message a user can act on, and the failure
+ * it wraps as its `cause`. No message ever contains the token.
  */
-export class ActionError extends Error {
-  readonly code: string
 
-  constructor(code: string, message: string, options?: ErrorOptions) {
+/**
+ * Every code an error of the family carries. Adding one makes the command's exit-code table
+ * (src/cli/exit-codes.ts) choose an exit code for it.
+ */
+export type ErrorCode =
+  /** An input or environment variable is missing or malformed. */
+  | 'ERR_SETTINGS'
+  /** A mistake on the command line (the command's alone). */
+  | 'ERR_USAGE'
+  /** The scanner's report-task.txt is missing or does not say what is needed. */
+  | 'ERR_REPORT_FILE'
+  /** A result file of the command could not be written. */
+  | 'ERR_RESULT_FILE'
+  /** The runner's output file (GITHUB_OUTPUT) could not take the step's outputs. */
+  | 'ERR_OUTPUT_FILE'
+  /** Refused: the token would have gone to another origin. */
+  | 'ERR_UNSAFE_REQUEST'
+  /** The server could not be reached or did not answer with the JSON asked for. */
+  | 'ERR_SERVER_REQUEST'
+  /** The analysis task ended FAILED or CANCELED. */
+  | 'ERR_TASK_FAILED'
+  /** The overall time-out ran out before the verdict was known. */
+  | 'ERR_TIMEOUT'
+  /** A quality gate failed. */
+  | 'ERR_QUALITY_GATE'
+  /** Some analyses of the step could not be read. */
+  | 'ERR_ANALYSES_UNREAD'
+  /** Not an error of the family: something unforeseen (see codeOf). */
+  | 'ERR_UNEXPECTED'
+
+/** The root of the family; each subclass fixes its code. */
+export class ActionError extends Error {
+  readonly code: ErrorCode
+
+  constructor(code: ErrorCode, message: string, options?: ErrorOptions) {
     super(message, options)
     this.name = new.target.name
     this.code = code
@@ -15,64 +48,135 @@ export class ActionError extends Error {
 
 /** An input or environment variable is missing or malformed. */
 export class SettingsError extends ActionError {
-  constructor(message: string) {
-    super('ERR_SETTINGS', message)
+  static readonly code = 'ERR_SETTINGS'
+  declare readonly code: typeof SettingsError.code
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(SettingsError.code, message, options)
   }
 }
 
 /** The scanner's report-task.txt is missing or does not say what the action needs. */
 export class ReportFileError extends ActionError {
-  constructor(message: string) {
-    super('ERR_REPORT_FILE', message)
+  static readonly code = 'ERR_REPORT_FILE'
+  declare readonly code: typeof ReportFileError.code
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(ReportFileError.code, message, options)
   }
 }
 
 /** The action refused to do something unsafe (send the token to another origin). */
 export class UnsafeRequestError extends ActionError {
-  constructor(message: string) {
-    super('ERR_UNSAFE_REQUEST', message)
+  static readonly code = 'ERR_UNSAFE_REQUEST'
+  declare readonly code: typeof UnsafeRequestError.code
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(UnsafeRequestError.code, message, options)
   }
+}
+
+/** What is known of a request that failed, besides its message. */
+export interface ServerRequestFailure extends ErrorOptions {
+  /** Node's error code when no reply came (ECONNREFUSED, EPROTO, CERT_HAS_EXPIRED...). */
+  nodeCode?: string | undefined
 }
 
 /** The server could not be reached or answered something other than the JSON we asked for. */
 export class ServerRequestError extends ActionError {
+  static readonly code = 'ERR_SERVER_REQUEST'
+  declare readonly code: typeof ServerRequestError.code
   /** HTTP status, or undefined when no reply came (network error, time-out). */
   readonly status: number | undefined
   /** Node's error code when no reply came (ECONNREFUSED, EPROTO, CERT_HAS_EXPIRED...). */
   readonly nodeCode: string | undefined
 
-  /** @param cause The failure on the way, when no reply came: its `code` is kept as `nodeCode`. */
-  constructor(message: string, status?: number, cause?: Error & { code?: string | undefined }) {
-    super('ERR_SERVER_REQUEST', message, cause ? { cause } : undefined)
+  constructor(
+    message: string,
+    status?: number,
+    { nodeCode, ...options }: ServerRequestFailure = {}
+  ) {
+    super(ServerRequestError.code, message, options)
     this.status = status
-    this.nodeCode = cause?.code
+    this.nodeCode = nodeCode
   }
 }
 
 /** The analysis task ended FAILED or CANCELED on the server. */
 export class TaskFailedError extends ActionError {
-  constructor(message: string) {
-    super('ERR_TASK_FAILED', message)
+  static readonly code = 'ERR_TASK_FAILED'
+  declare readonly code: typeof TaskFailedError.code
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(TaskFailedError.code, message, options)
   }
 }
 
 /** The overall time-out ran out before the verdict was known. */
 export class TimeoutError extends ActionError {
-  constructor(message: string) {
-    super('ERR_TIMEOUT', message)
+  static readonly code = 'ERR_TIMEOUT'
+  declare readonly code: typeof TimeoutError.code
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(TimeoutError.code, message, options)
   }
 }
 
-/** The quality gate is ERROR and `failOnError` is true. */
+/** The quality gate failed and the settings say that fails the step (failStep). */
 export class QualityGateFailure extends ActionError {
-  constructor(message: string) {
-    super('ERR_QUALITY_GATE', message)
+  static readonly code = 'ERR_QUALITY_GATE'
+  declare readonly code: typeof QualityGateFailure.code
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(QualityGateFailure.code, message, options)
+  }
+}
+
+/** Some analyses of the step could not be read, so the step has no verdict. */
+export class AnalysesUnreadError extends ActionError {
+  static readonly code = 'ERR_ANALYSES_UNREAD'
+  declare readonly code: typeof AnalysesUnreadError.code
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(AnalysesUnreadError.code, message, options)
   }
 }
 
 /** The runner's output file (GITHUB_OUTPUT) could not take the step's outputs. */
 export class OutputFileError extends ActionError {
-  constructor(message: string) {
-    super('ERR_OUTPUT_FILE', message)
+  static readonly code = 'ERR_OUTPUT_FILE'
+  declare readonly code: typeof OutputFileError.code
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(OutputFileError.code, message, options)
   }
+}
+
+/**
+ * The code of any thrown value: its own for an error of the family, ERR_UNEXPECTED for
+ * anything else.
+ *
+ * @example codeOf(new TimeoutError('…')) // 'ERR_TIMEOUT'; codeOf(new TypeError('…')) // 'ERR_UNEXPECTED'
+ */
+export function codeOf(error: unknown): ErrorCode {
+  return error instanceof ActionError ? error.code : 'ERR_UNEXPECTED'
+}
+
+/**
+ * Any thrown value as an Error: itself when it is one, else an Error whose message is the value
+ * as text and whose cause is the value.
+ *
+ * @example asError('boom').message // 'boom'
+ */
+export function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error), { cause: error })
+}
+
+/**
+ * The message of any thrown value: an Error's message, or the value as text.
+ *
+ * @example messageOf(new Error('no such file')) // 'no such file'; messageOf(42) // '42'
+ */
+export function messageOf(error: unknown): string {
+  return asError(error).message
 }

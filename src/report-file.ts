@@ -1,7 +1,7 @@
 import { constants, type Stats } from 'node:fs'
 import { open } from 'node:fs/promises'
 import path from 'node:path'
-import { ReportFileError } from './errors.js'
+import { messageOf, ReportFileError } from './errors.js'
 import { idProblem } from './identifier.js'
 import { escapeInvisible, hideCredentials, oneLine, QUOTE_LIMITS } from './untrusted-text.js'
 
@@ -56,7 +56,8 @@ export const readTextFile: TextFileReader = async (file) => {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw new ReportFileError(
-      `Cannot read the report file ${oneLine(file, QUOTE_LIMITS.long)}: ${oneLine((error as Error).message, QUOTE_LIMITS.long)}. Check the scanMetadataReportFile input.`
+      `Cannot read the report file ${oneLine(file, QUOTE_LIMITS.long)}: ${oneLine(messageOf(error), QUOTE_LIMITS.long)}. Check the scanMetadataReportFile input.`,
+      { cause: error }
     )
   }
   try {

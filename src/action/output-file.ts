@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs'
+import { messageOf } from '../errors.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 
 /**
@@ -26,6 +27,5 @@ function whatIsWrong(file: string, error: unknown): string {
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
     return 'may not be written (permission denied)'
   }
-  const message = error instanceof Error ? error.message : String(error)
-  return `could not be appended to (${oneLine(message, QUOTE_LIMITS.short)})`
+  return `could not be appended to (${oneLine(messageOf(error), QUOTE_LIMITS.short)})`
 }

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { messageOf } from '../errors.js'
 import { renderSarif } from '../findings/sarif.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
@@ -25,7 +26,7 @@ export async function writeSarifFile(
     log.info(issuesFileLine('as SARIF', file, tally, outcomes))
   } catch (error) {
     log.warning(
-      `The SARIF file was not written to ${file}: ${(error as Error).message}. Check the sarifFile input.`
+      `The SARIF file was not written to ${file}: ${messageOf(error)}. Check the sarifFile input.`
     )
   }
 }

@@ -1,7 +1,6 @@
-import { ReportFileError, SettingsError } from '../errors.js'
+import { codeOf, type ErrorCode } from '../errors.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import type { StepVerdict } from '../report/verdict.js'
-import { UsageError } from './options.js'
 
 /**
  * The command's exit codes, for a CI step to tell a failed gate from a broken check:
@@ -25,17 +24,35 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
 const PRECEDENCE: readonly ExitCode[] = [EXIT.usage, EXIT.noVerdict, EXIT.gateFailed, EXIT.passed]
 
 /**
- * The exit code of a failure: 2 for what the user must fix in the command line, the environment
- * or the report file; 3 for everything else (the server, the task, the time-out, the unforeseen).
+ * The exit code of each error code: 2 for what the user must fix in the command line, the
+ * environment, the report file or a result file's path; 3 for what leaves the gate unknown (the
+ * server, the task, the time-out, the unforeseen); 1 for a failed gate. Every code has its row,
+ * so a new code needs its choice here.
+ */
+export const EXIT_CODE_OF: Readonly<Record<ErrorCode, ExitCode>> = {
+  ERR_USAGE: EXIT.usage,
+  ERR_SETTINGS: EXIT.usage,
+  ERR_REPORT_FILE: EXIT.usage,
+  ERR_RESULT_FILE: EXIT.usage,
+  // The action's alone (its runner's GITHUB_OUTPUT), a file as a result file is.
+  ERR_OUTPUT_FILE: EXIT.usage,
+  ERR_UNSAFE_REQUEST: EXIT.noVerdict,
+  ERR_SERVER_REQUEST: EXIT.noVerdict,
+  ERR_TASK_FAILED: EXIT.noVerdict,
+  ERR_TIMEOUT: EXIT.noVerdict,
+  ERR_ANALYSES_UNREAD: EXIT.noVerdict,
+  ERR_UNEXPECTED: EXIT.noVerdict,
+  ERR_QUALITY_GATE: EXIT.gateFailed
+}
+
+/**
+ * The exit code of a failure, by its code (EXIT_CODE_OF); an error outside the family is
+ * unforeseen: 3.
  *
  * @example exitCodeOfError(new TimeoutError('Timed out …')) // 3
  */
 export function exitCodeOfError(error: unknown): ExitCode {
-  return error instanceof UsageError ||
-    error instanceof SettingsError ||
-    error instanceof ReportFileError
-    ? EXIT.usage
-    : EXIT.noVerdict
+  return EXIT_CODE_OF[codeOf(error)]
 }
 
 /**

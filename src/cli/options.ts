@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { ActionError, asError } from '../errors.js'
 import { DEFAULT_REPORT_LOCATIONS } from '../report-file.js'
 import { DEFAULTS, type InputReader, type SettingNames } from '../settings.js'
 import { COMMAND } from './version.js'
@@ -6,8 +7,13 @@ import { COMMAND } from './version.js'
 export { COMMAND }
 
 /** A mistake on the command line: its message says what is wrong; the exit code is 2. */
-export class UsageError extends Error {
-  readonly code = 'ERR_USAGE'
+export class UsageError extends ActionError {
+  static readonly code = 'ERR_USAGE'
+  declare readonly code: typeof UsageError.code
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(UsageError.code, message, options)
+  }
 }
 
 /** Where the command writes what it found besides its log; `-` is standard output. */
@@ -110,7 +116,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       tokens: true
     })
   } catch (error) {
-    throw new UsageError(usageMessage(error as Error))
+    throw new UsageError(usageMessage(asError(error)), { cause: error })
   }
   const { values, tokens } = parsed
   if (values.help) return { kind: 'help' }

@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs'
 import { lstat, readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { GLOBSTAR, Minimatch } from 'minimatch'
-import { ReportFileError } from '../errors.js'
+import { messageOf, ReportFileError } from '../errors.js'
 import type { FileFinder } from '../gate/targets.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 
@@ -56,7 +56,7 @@ export const findReportFiles: FileFinder = async (pattern, cwd, limit) => {
     rootStats = await lstat(root)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-    throw searchError(pattern, root, error as Error)
+    throw searchError(pattern, root, error)
   }
   if (!rootStats.isDirectory()) return matches(root) ? [relative(root)] : []
 
@@ -68,7 +68,7 @@ export const findReportFiles: FileFinder = async (pattern, cwd, limit) => {
     try {
       children = await readdir(folder, { withFileTypes: true })
     } catch (error) {
-      throw searchError(pattern, folder, error as Error)
+      throw searchError(pattern, folder, error)
     }
     entries += children.length
     if (entries > WALK_LIMITS.entries) {
@@ -109,9 +109,10 @@ function globEscape(text: string): string {
     .replace(/\*/g, '[*]')
 }
 
-function searchError(pattern: string, folder: string, error: Error): ReportFileError {
+function searchError(pattern: string, folder: string, error: unknown): ReportFileError {
   return new ReportFileError(
-    `Cannot search ${shown(folder)} for the glob ${shown(pattern)}: ${oneLine(error.message, QUOTE_LIMITS.long)}.`
+    `Cannot search ${shown(folder)} for the glob ${shown(pattern)}: ${oneLine(messageOf(error), QUOTE_LIMITS.long)}.`,
+    { cause: error }
   )
 }
 

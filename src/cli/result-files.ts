@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { ActionError, messageOf } from '../errors.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import { renderCodeQuality } from '../findings/code-quality.js'
 import { renderSarif } from '../findings/sarif.js'
@@ -31,8 +32,13 @@ export interface CheckReport {
 }
 
 /** A result file that could not be written: the exit code is 2. */
-export class ResultFileError extends Error {
-  readonly code = 'ERR_RESULT_FILE'
+export class ResultFileError extends ActionError {
+  static readonly code = 'ERR_RESULT_FILE'
+  declare readonly code: typeof ResultFileError.code
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(ResultFileError.code, message, options)
+  }
 }
 
 const WHAT = {
@@ -80,7 +86,8 @@ export async function writeResultFiles(
       await writeFile(target, content)
     } catch (error) {
       throw new ResultFileError(
-        `Could not write ${WHAT[kind]} to "${oneLine(file, QUOTE_LIMITS.long)}": ${oneLine((error as Error).message, QUOTE_LIMITS.long)}.`
+        `Could not write ${WHAT[kind]} to "${oneLine(file, QUOTE_LIMITS.long)}": ${oneLine(messageOf(error), QUOTE_LIMITS.long)}.`,
+        { cause: error }
       )
     }
     lines.push(line)

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs'
 import { open } from 'node:fs/promises'
 import path from 'node:path'
-import { SettingsError } from '../errors.js'
+import { messageOf, SettingsError } from '../errors.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 
 /** The largest CA file read: a whole system bundle is about 200 KiB. */
@@ -25,7 +25,8 @@ export async function readRootCertFile(file: string, cwd: string): Promise<strin
     throw new SettingsError(
       code === 'ENOENT'
         ? `${shown}: there is no such file. Give the path of the CA certificate (PEM), relative to the working directory.`
-        : `${shown} cannot be read: ${oneLine((error as Error).message, QUOTE_LIMITS.long)}.`
+        : `${shown} cannot be read: ${oneLine(messageOf(error), QUOTE_LIMITS.long)}.`,
+      { cause: error }
     )
   }
   try {

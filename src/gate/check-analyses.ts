@@ -1,3 +1,4 @@
+import { asError } from '../errors.js'
 import { analysisBaseDir, locator, type FileCheck } from '../findings/locate.js'
 import type { Log } from '../log.js'
 import type { Settings } from '../settings.js'
@@ -73,7 +74,7 @@ export async function checkQualityGates(
           })
           return { read: true, source: entry.source, result }
         } catch (error) {
-          const failure = error instanceof Error ? error : new Error(String(error))
+          const failure = asError(error)
           group?.info(`The gate could not be read: ${failure.message}`)
           return {
             read: false,

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js'
-import { ServerRequestError } from '../errors.js'
+import { messageOf, ServerRequestError } from '../errors.js'
 import type { Log } from '../log.js'
 import { isKnownMetric } from '../sonar/metrics.js'
 import type { Settings } from '../settings.js'
@@ -176,9 +176,7 @@ async function withServerMetrics(
     definitions = await client.getMetrics()
   } catch (error) {
     if (!(error instanceof ServerRequestError && error.status === 403)) {
-      log.info(
-        `Metric names could not be read, so metric keys are shown: ${(error as Error).message}`
-      )
+      log.info(`Metric names could not be read, so metric keys are shown: ${messageOf(error)}`)
     }
     return conditions
   }

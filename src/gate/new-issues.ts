@@ -1,4 +1,4 @@
-import { ServerRequestError } from '../errors.js'
+import { messageOf, ServerRequestError } from '../errors.js'
 import { toFinding, type Finding, type FindingContext } from '../findings/finding.js'
 import type { SonarClient } from '../sonar/client.js'
 import {
@@ -84,6 +84,5 @@ function failureReason(error: unknown, readSoFar: number): string {
   if (error instanceof ServerRequestError && error.status === 403) {
     return `The token may not browse the project's issues (HTTP 403)${partly}: new issues are not shown. Give the token's user the Browse permission on the project to see them.`
   }
-  const message = error instanceof Error ? error.message : String(error)
-  return `The new issues could not be read${partly}: ${message}`
+  return `The new issues could not be read${partly}: ${messageOf(error)}`
 }

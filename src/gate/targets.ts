@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises'
 import path from 'node:path'
-import { ReportFileError } from '../errors.js'
+import { asError, ReportFileError } from '../errors.js'
 import type { Log } from '../log.js'
 import {
   loadReportFile,
@@ -103,7 +103,7 @@ export async function findTargets(
           target: reportTarget(await loadReportFile(file, sources.cwd, read), host)
         }
       } catch (error) {
-        return { source: file, projectKey: undefined, error: error as Error }
+        return { source: file, projectKey: undefined, error: asError(error) }
       }
     })
   )

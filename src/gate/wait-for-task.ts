@@ -50,9 +50,11 @@ export async function waitForTask(options: WaitForTaskOptions): Promise<Finished
   const elapsed = (): number => clock.now() - startedAt
   const taskId = oneLine(options.taskId)
   let last: Task | undefined
-  const timedOut = (): TimeoutError =>
+  /** @param cause The time-out a poll ran into, when one did. */
+  const timedOut = (cause?: TimeoutError): TimeoutError =>
     new TimeoutError(
-      `Timed out after ${seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${seconds(deadline - startedAt)}).`
+      `Timed out after ${seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${seconds(deadline - startedAt)}).`,
+      cause && { cause }
     )
 
   // Polls keep a fixed cadence from the step's start (the first at initialDelayMs, then one
@@ -88,7 +90,7 @@ export async function waitForTask(options: WaitForTaskOptions): Promise<Finished
       task = await options.fetchTask()
     } catch (error) {
       // A poll the deadline cut short is a time-out like any other: say the last status seen.
-      if (error instanceof TimeoutError) throw timedOut()
+      if (error instanceof TimeoutError) throw timedOut(error)
       throw error
     }
     last = task
