@@ -3,15 +3,18 @@
  * real loopback server whose replies fast-check makes up: statuses, headers and bodies, from the
  * server's own examples laced with hostile text to raw bytes. Whatever the server sends, the run
  * ends within the time-out, never fails with a JavaScript error, never prints a line the runner
- * would read as a command, and never shows the token, even one the server echoes.
+ * would read as a command, and never shows the token, even one the server echoes. The action's
+ * clock is a fake one (its sleeps return at once), so "within the time-out" is exact.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import type { ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { run } from '../../src/action/main.js'
+import { systemClock } from '../../src/clock.js'
+import { FakeClock } from '../../__fixtures__/clock.js'
 import { projectStatusExample, taskExample } from '../../__fixtures__/sonarqube/index.js'
 import { HOSTILE_STRINGS } from '../fault-kit/faults.js'
 import { startLoopbackServer, type LoopbackServer } from '../fault-kit/http-server.js'
@@ -19,8 +22,8 @@ import { foreignCommands } from '../support/runner-log.js'
 
 const TOKEN = 'squ_property0123456789abcdef'
 const TIMEOUT_SEC = 1
-/** The exact bound: the time-out, the one second a request may run past it, and slack for a busy machine. */
-const MOST_MS = TIMEOUT_SEC * 1000 + 1000 + 1500
+/** The exact bound on the action's clock: the time-out, and the one second a request may run past it. */
+const MOST_MS = TIMEOUT_SEC * 1000 + 1000
 
 /** One made-up reply. */
 interface Reply {
@@ -212,16 +215,21 @@ describe('whatever the server sends, the run ends in time, fails cleanly and inj
       stdout += String(chunk)
       return true
     }) as typeof process.stdout.write
-    const started = Date.now()
+    // run() takes the system clock: its time is the fake one's for this run.
+    const clock = new FakeClock(Date.parse('2026-11-24T08:00:00Z'))
+    vi.spyOn(systemClock, 'now').mockImplementation(() => clock.now())
+    vi.spyOn(systemClock, 'sleep').mockImplementation((ms) => clock.sleep(ms))
+    const started = clock.now()
     try {
       await run(started)
     } finally {
+      vi.restoreAllMocks()
       process.stdout.write = write
       process.env = saved
       process.exitCode = 0
     }
     return {
-      ms: Date.now() - started,
+      ms: clock.now() - started,
       stdout,
       outputs: await readFile(outputFile, 'utf8'),
       summary: await readFile(summaryFile, 'utf8')
