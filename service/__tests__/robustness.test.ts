@@ -76,6 +76,39 @@ describe('a failing handler gives 500 JSON without details', () => {
   })
 })
 
+describe('a filter whose decision fails', () => {
+  it('gives a 500 and a "filter failed" line, and the service keeps serving', async () => {
+    // A rejection the filter cannot look at: reading its prototype throws.
+    const unreadable = new Proxy(
+      {},
+      {
+        getPrototypeOf: () => {
+          throw new Error('unreadable')
+        }
+      }
+    )
+    const lines: string[] = []
+    const ok: Routes['root'] = () => jsonReply(200, 'ok')
+    server = createServiceServer({
+      basePath: '',
+      allowedOrigin: 'https://app.example.com',
+      verify: () => Promise.reject(unreadable),
+      routes: { root: ok, protected: ok },
+      logger: createLogger('error', (line) => lines.push(line))
+    })
+    const listening = server
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve))
+    const origin = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`
+    const response = await fetch(`${origin}/genre`, { headers: { Authorization: 'x' } })
+    expect(response.status).toBe(500)
+    expect(await response.json()).toEqual({ httpStatusCode: 500, error: 'Internal server error' })
+    expect((await fetch(`${origin}/`)).status).toBe(200)
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([
+      expect.objectContaining({ level: 'error', msg: 'filter failed', error: 'Error' })
+    ])
+  })
+})
+
 describe('replies', () => {
   it('a body outside ASCII goes out as UTF-8 with its byte length', async () => {
     const body = JSON.stringify([{ id: 1, name: 'Ciné-roman ✓ 😀' }])

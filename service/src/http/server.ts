@@ -114,6 +114,13 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     finish(exchange, INTERNAL_ERROR)
   }
 
+  // The filter's promise never rejects (filter.ts). Should a defect make it, the request still
+  // gets a reply, a 500, and the process no unhandled rejection, which would stop it.
+  const filterFailed = (error: unknown, exchange: Exchange): void => {
+    logger.error('filter failed', errorFields(error, exchange.id))
+    finish(exchange, INTERNAL_ERROR)
+  }
+
   const runHandler = (handler: Handler, exchange: Exchange): void => {
     const { method, target, subject } = exchange
     let reply: Reply | Promise<Reply>
@@ -172,9 +179,20 @@ export function createServiceServer(options: ServiceServerOptions): Server {
       basePath,
       verify
     )
-    // The filter never rejects.
     if (decision instanceof Promise) {
-      decision.then((value) => act(value, res, id, method, target, startedAt))
+      decision.then(
+        (value) => act(value, res, id, method, target, startedAt),
+        (error: unknown) =>
+          filterFailed(error, {
+            res,
+            id,
+            method,
+            target,
+            startedAt,
+            subject: undefined,
+            reason: undefined
+          })
+      )
     } else {
       act(decision, res, id, method, target, startedAt)
     }
