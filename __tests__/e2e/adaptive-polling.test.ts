@@ -28,17 +28,16 @@ describe.each(RUNTIMES)('polls around the predicted end, on $runtime', ({ node }
       inputs: { sonarToken: TOKEN, initialDelayMs: '0', pollingIntervalMs }
     })
     const requests = simulator.requests.slice(first)
-    const gate = requests.find((request) => request.url.startsWith('/api/qualitygates/'))
     return {
       run,
       requests,
-      latencyMs: (gate?.at ?? Number.NaN) - analysis.finishesAt,
       polls: requests.filter((request) => request.url.startsWith('/api/ce/task')).length
     }
   }
 
-  it('pollingIntervalMs empty: one read of the previous analysis, and the verdict soon after the end', async () => {
-    const { run, requests, latencyMs } = await check('')
+  // How soon after the end the verdict comes, against the fixed cadence, is bench:latency's measure.
+  it('pollingIntervalMs empty: one read of the previous analysis, then polls closer together around the end it predicts', async () => {
+    const { run, requests } = await check('')
     expect(run.exitCode).toBe(0)
     expect(
       requests.filter((request) => request.url === '/api/ce/component?component=demo-project')
@@ -46,16 +45,12 @@ describe.each(RUNTIMES)('polls around the predicted end, on $runtime', ({ node }
     expect(run.stdout).toMatch(
       /^The project's previous analysis predicts the end at about 2\.\d s: polling closer together from/m
     )
-    // The fixed cadence would poll at 3 s: 500 ms after the end.
-    expect(latencyMs).toBeGreaterThanOrEqual(0)
-    expect(latencyMs).toBeLessThan(350)
   })
 
   it('pollingIntervalMs given: exactly that cadence, nothing else asked', async () => {
-    const { run, requests, latencyMs, polls } = await check('1000')
+    const { run, requests, polls } = await check('1000')
     expect(run.exitCode).toBe(0)
     expect(requests.some((request) => request.url.startsWith('/api/ce/component'))).toBe(false)
     expect(polls).toBe(4) // at 0, 1, 2 and 3 s
-    expect(latencyMs).toBeGreaterThanOrEqual(400)
   })
 })

@@ -58,7 +58,6 @@ describe.each(RUNTIMES)('waiting for the analysis task, on $runtime', ({ node })
           /^Timed out after 1\.\d s waiting for the analysis task AYTask\d+: its last status was PENDING\. .*raise pollingTimeoutSec \(now 1\.0 s\)\.$/
         )
       ])
-      expect(run.durationMs).toBeLessThan(2500)
     })
   })
 })
