@@ -335,6 +335,42 @@ describe('SIGINT (Ctrl+C) to the entry', () => {
   })
 })
 
+describe('a failure to stop', () => {
+  it('exits 1 with one "stop failed" line, no stack', async () => {
+    // Closing the service's server throws here, so dev mode's close() rejects.
+    const failingClose = `data:text/javascript,${encodeURIComponent(
+      "import http from 'node:http'\n" +
+        "http.Server.prototype.closeIdleConnections = () => { throw new TypeError('close') }"
+    )}`
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', failingClose, ENTRY], {
+      cwd: ROOT,
+      env: BASE_ENV,
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const ready = new Promise<Printed>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString()
+        const printed = readReady(stdout)
+        if (printed !== undefined) resolve(printed)
+      })
+    })
+    // An answer means the signal handlers, set just after those lines, are there.
+    expect(await statusOf((await ready).serviceUrl)).toBe(200)
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+    child.kill('SIGTERM')
+    expect(await exited).toBe(1)
+    const entries = stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(entries.at(-1)).toMatchObject({ level: 'error', msg: 'stop failed', error: 'TypeError' })
+    expect(stderr).toBe('')
+  })
+})
+
 describe('dev mode refuses to start with exit code 1, saying what to change', () => {
   it('under NODE_ENV=production, pointing to npm run serve', async () => {
     const { code, stdout, stderr } = await runEntry({ NODE_ENV: 'production' })

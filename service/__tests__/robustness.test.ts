@@ -207,6 +207,45 @@ describe('the entry point', () => {
     expect(stdout).toContain('"msg":"stopped"')
   })
 
+  it('exits 1 with one "stop failed" line, no stack, when stopping fails', async () => {
+    // Closing the server throws here, so the service's close() rejects.
+    const failingClose = `data:text/javascript,${encodeURIComponent(
+      "import http from 'node:http'\n" +
+        "http.Server.prototype.closeIdleConnections = () => { throw new TypeError('close') }"
+    )}`
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', failingClose, entry], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        CLIENT_ID: 'c',
+        ALLOWED_ORIGIN: 'https://app.example.com',
+        PORT: '0',
+        HOST: '127.0.0.1'
+      },
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const listening = new Promise<string>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString()
+        const match = /listening on (\S+)/.exec(stdout)
+        if (match?.[1] !== undefined) resolve(match[1])
+      })
+    })
+    // An answer means the signal handlers, set just after that line, are there.
+    expect((await fetch(await listening)).status).toBe(200)
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+    child.kill('SIGTERM')
+    expect(await exited).toBe(1)
+    const entries = stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(entries.at(-1)).toMatchObject({ level: 'error', msg: 'stop failed', error: 'TypeError' })
+    expect(stderr).toBe('')
+  })
+
   it('writes its log lines to a file given as stdout, none lost', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'service-log-'))
     const file = path.join(dir, 'service.log')
