@@ -14,7 +14,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import ncc from '@vercel/ncc'
-import { scenario, Simulator } from '../scripts/sonar-simulator.js'
+import { scenario, Simulator } from '../__fixtures__/simulator/sonar-simulator.js'
 import {
   createWorkspace,
   expectExit,

@@ -8,7 +8,7 @@
  * `npm run bench:issues -- --rounds 10 --node <path>`
  */
 import { parseArgs } from 'node:util'
-import { sampleIssues, Simulator, type AnalysisScript } from '../scripts/sonar-simulator.js'
+import { sampleIssues, Simulator, type AnalysisScript } from '../__fixtures__/simulator/sonar-simulator.js'
 import {
   createWorkspace,
   expectExit,

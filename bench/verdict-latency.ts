@@ -15,7 +15,7 @@
  */
 import os from 'node:os'
 import { parseArgs } from 'node:util'
-import { scenario, Simulator, type Analysis } from '../scripts/sonar-simulator.js'
+import { scenario, Simulator, type Analysis } from '../__fixtures__/simulator/sonar-simulator.js'
 import {
   createWorkspace,
   expectExit,

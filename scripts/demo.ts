@@ -19,7 +19,7 @@ import {
   Simulator,
   writeSampleFiles,
   type AnalysisScript
-} from './sonar-simulator.js'
+} from '../__fixtures__/simulator/sonar-simulator.js'
 
 const TOKEN = 'squ_demo7c1e0f9a3b5d2e4c6a8b0d1f3e5a7c9b2d4f6'
 

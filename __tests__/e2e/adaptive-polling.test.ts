@@ -3,7 +3,7 @@
  * predicts, when pollingIntervalMs is left empty; a pollingIntervalMs given is honoured exactly.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { scenario, Simulator } from '../../scripts/sonar-simulator.js'
+import { scenario, Simulator } from '../../__fixtures__/simulator/sonar-simulator.js'
 import { RUNTIMES, runAction, TOKEN, workspace } from './run-action.js'
 
 describe.each(RUNTIMES)('polls around the predicted end, on $runtime', ({ node }) => {

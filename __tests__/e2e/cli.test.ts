@@ -17,7 +17,7 @@ import {
   Simulator,
   writeSampleFiles,
   type AnalysisScript
-} from '../../scripts/sonar-simulator.js'
+} from '../../__fixtures__/simulator/sonar-simulator.js'
 import { RUNTIMES, TOKEN, workspace, type Workspace } from './run-action.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')

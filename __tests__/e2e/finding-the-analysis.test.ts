@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Simulator } from '../../scripts/sonar-simulator.js'
+import { Simulator } from '../../__fixtures__/simulator/sonar-simulator.js'
 import { annotations, RUNTIMES, runAction, script, TOKEN, workspace } from './run-action.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
 

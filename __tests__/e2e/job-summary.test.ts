@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Simulator, type AnalysisScript } from '../../scripts/sonar-simulator.js'
+import { Simulator, type AnalysisScript } from '../../__fixtures__/simulator/sonar-simulator.js'
 import { annotations, RUNTIMES, runAction, script, TOKEN, workspace } from './run-action.js'
 
 describe.each(RUNTIMES)('the job summary is best-effort, on $runtime', ({ node }) => {

@@ -7,7 +7,7 @@ import {
   writeSampleFiles,
   scenario,
   type AnalysisScript
-} from '../../scripts/sonar-simulator.js'
+} from '../../__fixtures__/simulator/sonar-simulator.js'
 import { FakeGitHub, NUMBER } from '../support/fake-github.js'
 import {
   annotationCommands,

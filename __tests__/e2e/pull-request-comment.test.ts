@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { monorepoScenario, type AnalysisScript } from '../../scripts/sonar-simulator.js'
+import { monorepoScenario, type AnalysisScript } from '../../__fixtures__/simulator/sonar-simulator.js'
 import {
   annotations,
   RUNTIMES,

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, expect, onTestFinished } from 'vitest'
 import { NODE_24, runBuiltAction, type ActionRun } from '../../scripts/run-built-action.js'
-import { scenario, Simulator, type AnalysisScript } from '../../scripts/sonar-simulator.js'
+import { scenario, Simulator, type AnalysisScript } from '../../__fixtures__/simulator/sonar-simulator.js'
 
 /** The token the simulator accepts. */
 export const TOKEN = 'squ_e2e5f0c2d9b7a4e61c83f3a0b2d4c6e8f1a3b5d7'

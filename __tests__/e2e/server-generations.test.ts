@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readFile } from 'node:fs/promises'
-import { scenario, Simulator, writeSampleFiles } from '../../scripts/sonar-simulator.js'
+import { scenario, Simulator, writeSampleFiles } from '../../__fixtures__/simulator/sonar-simulator.js'
 import { multitool, problemsOf } from '../support/sarif-validator.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
 import {

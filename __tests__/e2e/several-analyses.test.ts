@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
-import { monorepoScenario, scenario, type AnalysisScript } from '../../scripts/sonar-simulator.js'
+import { monorepoScenario, scenario, type AnalysisScript } from '../../__fixtures__/simulator/sonar-simulator.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
 import {
   annotations,

@@ -25,7 +25,7 @@ import {
   scenario,
   Simulator,
   type AnalysisScript
-} from '../../scripts/sonar-simulator.js'
+} from '../../__fixtures__/simulator/sonar-simulator.js'
 
 const TOKEN = 'squ_several0a1b2c3d4e5f60718293a4b5c6d7e8f9'
 

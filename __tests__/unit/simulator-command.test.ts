@@ -1,6 +1,6 @@
 /**
  * The simulator as a program (`npm run simulator -- …`) and its background starter
- * (scripts/start-simulator.ts), run as child processes the way a person or the CI job runs them.
+ * (__fixtures__/simulator/start-simulator.ts), run as child processes the way a person or the CI job runs them.
  */
 import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { SCENARIOS } from '../../scripts/sonar-simulator.js'
+import { SCENARIOS } from '../../__fixtures__/simulator/sonar-simulator.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
-const SIMULATOR = path.join(ROOT, 'scripts/sonar-simulator.ts')
-const STARTER = path.join(ROOT, 'scripts/start-simulator.ts')
+const SIMULATOR = path.join(ROOT, '__fixtures__/simulator/sonar-simulator.ts')
+const STARTER = path.join(ROOT, '__fixtures__/simulator/start-simulator.ts')
 
 interface Exit {
   code: number | null

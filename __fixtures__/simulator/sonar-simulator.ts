@@ -21,10 +21,7 @@ import {
   type SimulatedIssue
 } from './sonar-generations.js'
 
-const FIXTURES = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../__fixtures__/sonarqube'
-)
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '../sonarqube')
 
 /** How one analysis behaves on the simulated server. */
 export interface AnalysisScript {

@@ -2,7 +2,7 @@
  * Starts the simulator in the background and returns once it listens: the same command on Linux,
  * macOS and Windows, in any shell (bash, pwsh, cmd), for the CI job that runs the action on each.
  *
- * `node --import tsx scripts/start-simulator.ts --log simulator.log --port 9000 --report …`
+ * `node --import tsx __fixtures__/simulator/start-simulator.ts --log simulator.log --port 9000 --report …`
  * takes the simulator's own options (see `npm run simulator -- --help`) and `--log <file>`, where
  * the simulator's output goes (default `simulator-<port>.log`). It prints the simulator's address
  * and, on a runner, writes it as the step output `url`. It fails, showing the log, when the
