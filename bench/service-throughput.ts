@@ -548,9 +548,7 @@ async function main(): Promise<void> {
     bench.close()
   }
 
-  const [bare, batched, cacheOn, rotating, cold, verify] = bench.arms.map(
-    (arm) => arm.name
-  ) as string[]
+  const [bare, batched, cacheOn, rotating, cold, verify] = bench.arms.map((arm) => arm.name)
   const of = (name: string | undefined, figure: (sample: Sample) => number): number[] =>
     runs.map((run) => {
       const sample = run.samples.get(name ?? '')

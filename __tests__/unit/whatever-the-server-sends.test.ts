@@ -211,10 +211,10 @@ describe('whatever the server sends, the run ends in time, fails cleanly and inj
     Object.assign(process.env, inputs)
     let stdout = ''
     const write = process.stdout.write.bind(process.stdout)
-    process.stdout.write = ((chunk: string | Uint8Array) => {
+    process.stdout.write = (chunk: string | Uint8Array) => {
       stdout += String(chunk)
       return true
-    }) as typeof process.stdout.write
+    }
     // run() takes the system clock: its time is the fake one's for this run.
     const clock = new FakeClock(Date.parse('2026-11-24T08:00:00Z'))
     vi.spyOn(systemClock, 'now').mockImplementation(() => clock.now())

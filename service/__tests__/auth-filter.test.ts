@@ -70,7 +70,7 @@ describe('an unauthorised decision carries the reason its log line gives', () =>
     ['rule 5, an error that does not explain itself', 'bad', verifySync, 'not verified'],
     ['rule 5, a rejection with a non-Error', 'x', () => Promise.reject('nope'), 'not verified']
   ] as const)('%s', async (_name, authorization, verify, reason) => {
-    expect(await decide('GET', '/api/genre', authorization, verify as TokenVerifier)).toEqual({
+    expect(await decide('GET', '/api/genre', authorization, verify)).toEqual({
       rule: authorization === undefined ? 3 : authorization === '' ? 4 : 5,
       kind: 'unauthorised',
       reason

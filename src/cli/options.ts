@@ -125,7 +125,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   const seen = new Set<string>()
   for (const token of tokens) {
     if (token.kind !== 'option') continue
-    const option = OPTIONS[token.name as keyof typeof OPTIONS]
+    const option = OPTIONS[token.name]
     if (option.type !== 'string') continue
     if (token.value === undefined || token.value.trim() === '') {
       throw new UsageError(`--${token.name} is empty: give it a value, or leave it out.`)

@@ -22,7 +22,7 @@ export class ConfigError extends Error {
     const lines = problems.map(({ variable, problem }) => `${variable}: ${problem}`)
     super(
       lines.length === 1
-        ? (lines[0] as string)
+        ? lines[0]
         : `${lines.length} settings to fix:\n${lines.map((line) => `  ${line}`).join('\n')}`
     )
     this.name = 'ConfigError'
