@@ -48,7 +48,7 @@ describe.each(RUNTIMES)('trying the server again, on $runtime', ({ node }) => {
       expect(run.exitCode).toBe(1)
       expect(annotations(run.stdout, 'error')).toEqual([
         expect.stringMatching(
-          `^Could not reach the server for task AYTask0000 at http://127\\.0\\.0\\.1:${port}/api/ce/task\\?id=AYTask0000: connection refused\\. .* Gave up after 3 tries\\.$`
+          `^Could not reach the server for task AYTask0000 at http://127\\.0\\.0\\.1:${port}/api/ce/task\\?id=AYTask0000: connection refused \\(ECONNREFUSED\\)\\. .* Gave up after 3 tries\\.$`
         )
       ])
       // Two retries, then the verdict: not retried until the 60 s time-out runs out.

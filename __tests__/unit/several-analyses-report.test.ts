@@ -107,10 +107,15 @@ describe('the outputs of several analyses', () => {
     )
   })
 
-  it('one that could not be read is in results with its error', () => {
+  it('one that could not be read is in results with its error and the error’s code', () => {
     const results = JSON.parse(resultsOutput([unread('Task X was not found.')])) as unknown[]
     expect(results).toEqual([
-      { projectKey: '', source: 'gone/report-task.txt', error: 'Task X was not found.' }
+      {
+        projectKey: '',
+        source: 'gone/report-task.txt',
+        error: 'Task X was not found.',
+        errorCode: 'ERR_REPORT_FILE'
+      }
     ])
   })
 

@@ -5,6 +5,7 @@ import {
   statusClass,
   type FailPolicy
 } from '../fail-policy.js'
+import { codeOf, ServerRequestError, type ErrorCode } from '../errors.js'
 import { toQualityGateStatus, type GateResult } from '../gate/check.js'
 import { worstStatus, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Condition } from '../sonar/types.js'
@@ -106,7 +107,8 @@ export interface ResultsJson {
  * The `results` output: a JSON array with one object per analysis, in the order they were
  * found: projectKey, source (the report file), status, qualityGateStatus, analysisId, taskId,
  * dashboardUrl and conditions (as in the `conditions` output), or projectKey, source and error
- * for one that could not be read. Within `maxBytes`: each analysis gets an equal share for its
+ * for one that could not be read, with the error's code (errorCode) and, when a connection
+ * failed, Node's (nodeCode). Within `maxBytes`: each analysis gets an equal share for its
  * conditions. Always valid JSON.
  *
  * @example JSON.parse(resultsOutput(outcomes))[0].qualityGateStatus // 'PASSED'
@@ -138,7 +140,7 @@ export function resultsJson(
       projectKey: outputText((outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? ''),
       source: outputText(outcome.source)
     }
-    if (!outcome.read) return { ...common, error: outputText(outcome.message) }
+    if (!outcome.read) return { ...common, ...failureFields(outcome) }
     const { result } = outcome
     return {
       ...common,
@@ -238,6 +240,24 @@ function newIssuesCount(result: GateResult): string {
 /** A server value as an output: one line (control characters as escapes), at most 1,000 characters. */
 export function outputText(value: string): string {
   return oneLine(value, QUOTE_LIMITS.long)
+}
+
+/**
+ * Why an analysis could not be read: the message, the error's code (ERR_SERVER_REQUEST,
+ * ERR_TIMEOUT…) and, when a connection failed, Node's code (ECONNREFUSED, CERT_HAS_EXPIRED…).
+ */
+function failureFields(outcome: Extract<AnalysisOutcome, { read: false }>): {
+  error: string
+  errorCode: ErrorCode
+  nodeCode?: string
+} {
+  const { error } = outcome
+  const nodeCode = error instanceof ServerRequestError ? error.nodeCode : undefined
+  return {
+    error: outputText(outcome.message),
+    errorCode: codeOf(error),
+    ...(nodeCode ? { nodeCode: outputText(nodeCode) } : {})
+  }
 }
 
 /**

@@ -3,7 +3,6 @@ import { ServerRequestError, TimeoutError, UnsafeRequestError } from '../errors.
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { authorization, otherScheme, SCHEME_NAMES, type AuthScheme } from './authorization.js'
 import {
-  FailedTryError,
   statusFailure,
   transportFailure,
   type FailedTry,
@@ -233,21 +232,18 @@ export class SonarClient {
       let failed: FailedTry
       try {
         const reply = await this.authenticated(url, resource)
-        if (reply.status >= 200 && reply.status < 300) {
+        if (reply.status < 200 || reply.status >= 300) {
+          failed = statusFailure(reply, url, resource, this.authTried())
+        } else {
           this.noteTokenExpiration(reply)
-          return decodeJson(url, reply, resource)
+          const decoded = decodeJson(url, reply, resource)
+          if (!('failed' in decoded)) return decoded.value
+          failed = decoded.failed
         }
-        failed = statusFailure(reply, url, resource, this.authTried())
       } catch (error) {
-        if (error instanceof DeadlineReached) {
-          throw new TimeoutError(
-            `The overall time-out (pollingTimeoutSec) ran out while waiting for ${resource.what} from ${shownUrl(url)}.`
-          )
-        }
-        if (error instanceof FailedTryError) failed = error.failed
-        else if (error instanceof TransportFailure)
-          failed = transportFailure(error, url, resource, this.rootCertGiven)
-        else throw error
+        // The one failure that arises outside the family: the transport's, worded here.
+        if (!(error instanceof TransportFailure)) throw error
+        failed = transportFailure(error, url, resource, this.rootCertGiven)
       }
       if (resource.once) throw failed.error
       const decision = decideRetry(
@@ -259,12 +255,11 @@ export class SonarClient {
       )
       if (!decision.retry) {
         if (!decision.why) throw failed.error
-        const { message, status, cause } = failed.error
-        throw new ServerRequestError(
-          `${message} ${decision.why}`,
-          status,
-          cause instanceof TransportFailure ? cause : undefined
-        )
+        const { message, status, nodeCode } = failed.error
+        throw new ServerRequestError(`${message} ${decision.why}`, status, {
+          nodeCode,
+          cause: failed.error
+        })
       }
       this.options.onRetry(
         `${failed.cause} for ${resource.what}; trying again in ${decision.delayMs} ms (try ${attempt + 2}).`
@@ -312,7 +307,7 @@ export class SonarClient {
   private async followRedirects(start: URL, resource: ResourceWords): Promise<Reply> {
     let url = start
     for (let hop = 0; ; hop++) {
-      const reply = await this.send(url)
+      const reply = await this.send(url, resource)
       const location = headerValue(reply, 'location')
       if (reply.status < 300 || reply.status >= 400 || reply.status === 304 || !location) {
         return reply
@@ -334,12 +329,12 @@ export class SonarClient {
   }
 
   /** One request, body included, within its time-out and never past deadline + grace. */
-  private async send(url: URL): Promise<Reply> {
+  private async send(url: URL, resource: ResourceWords): Promise<Reply> {
     const { deadline, clock, requestTimeoutMs, token } = this.options
     // Up to the deadline, or 1 s if that is less, but never past deadline + grace.
     const now = clock.now()
     const hardLeftMs = deadline + DEADLINE_GRACE_MS - now
-    if (hardLeftMs <= 0) throw new DeadlineReached()
+    if (hardLeftMs <= 0) throw deadlineReached(url, resource)
     const leftMs = Math.min(Math.max(deadline - now, DEADLINE_GRACE_MS), hardLeftMs)
     const cutByDeadline = leftMs < requestTimeoutMs
     const headers: Record<string, string> = { accept: 'application/json' }
@@ -348,7 +343,7 @@ export class SonarClient {
       return await this.transport.get(url, headers, Math.min(leftMs, requestTimeoutMs))
     } catch (error) {
       if (cutByDeadline && error instanceof TransportFailure && error.reason === 'timeout') {
-        throw new DeadlineReached()
+        throw deadlineReached(url, resource, error)
       }
       throw error
     }
@@ -356,7 +351,12 @@ export class SonarClient {
 }
 
 /** A request the overall deadline cut short: a time-out, not a server fault. */
-class DeadlineReached extends Error {}
+function deadlineReached(url: URL, resource: ResourceWords, cause?: unknown): TimeoutError {
+  return new TimeoutError(
+    `The overall time-out (pollingTimeoutSec) ran out while waiting for ${resource.what} from ${shownUrl(url)}.`,
+    cause === undefined ? undefined : { cause }
+  )
+}
 
 /** A redirect's Location as a URL, or a clear refusal: only http(s) addresses are followed. */
 function redirectTarget(location: string, from: URL, resource: ResourceWords): URL {
@@ -380,28 +380,35 @@ function redirectTarget(location: string, from: URL, resource: ResourceWords): U
   return next
 }
 
-function decodeJson<T>(url: URL, reply: Reply, resource: Resource<T>): T {
+/**
+ * A 2xx reply decoded, or why not: a body cut off mid-JSON is a failed try that may heal on
+ * another; any other body or shape that is not the API's is thrown, as it will not.
+ */
+function decodeJson<T>(
+  url: URL,
+  reply: Reply,
+  resource: Resource<T>
+): { value: T } | { failed: FailedTry } {
   const from = `for ${resource.what} from ${shownUrl(url)}`
   let json: unknown
   try {
     json = parseJsonBody(reply.body, reply.headers)
   } catch (error) {
     if (!(error instanceof BodyProblem)) throw error
-    const failure = new ServerRequestError(`The reply ${from} ${error.message}.`, reply.status)
-    if (!error.truncated) throw failure
-    throw new FailedTryError({
-      error: failure,
-      fault: { kind: 'transient' },
-      cause: 'truncated body'
+    const failure = new ServerRequestError(`The reply ${from} ${error.message}.`, reply.status, {
+      cause: error
     })
+    if (!error.truncated) throw failure
+    return { failed: { error: failure, fault: { kind: 'transient' }, cause: 'truncated body' } }
   }
   try {
-    return resource.decode(json)
+    return { value: resource.decode(json) }
   } catch (error) {
     if (!(error instanceof UnexpectedShape)) throw error
     throw new ServerRequestError(
       `Unexpected reply ${from}: ${error.message}. Is this a SonarQube or SonarCloud server?`,
-      reply.status
+      reply.status,
+      { cause: error }
     )
   }
 }

@@ -23,16 +23,10 @@ export interface FailedTry {
   cause: string
 }
 
-/** A failed try thrown from deep inside a try (a 2xx body cut off mid-JSON). */
-export class FailedTryError extends Error {
-  constructor(readonly failed: FailedTry) {
-    super(failed.error.message)
-  }
-}
-
 /**
  * A failure on the way to the server, in words, with how it weighs for retrying. A failure that
- * waiting does not fix fails at once, on one line that keeps Node's code and names the fix.
+ * waiting does not fix fails at once, on one line that names the fix. Every message keeps Node's
+ * code, as does the error (`nodeCode`), and the error's cause is the transport's failure.
  */
 export function transportFailure(
   failure: TransportFailure,
@@ -42,8 +36,9 @@ export function transportFailure(
 ): FailedTry {
   const where = `for ${resource.what} at ${shownUrl(url)}`
   const code = failure.code ? `${failure.code}: ` : ''
+  const failed = { nodeCode: failure.code, cause: failure }
   const final = (words: string, cause: string): FailedTry => ({
-    error: new ServerRequestError(words, undefined, failure),
+    error: new ServerRequestError(words, undefined, failed),
     fault: { kind: 'final' },
     cause
   })
@@ -98,9 +93,9 @@ export function transportFailure(
     case 'unreachable':
       return {
         error: new ServerRequestError(
-          `Could not reach the server ${where}: ${failure.message}. Check the address (sonarHostUrl or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`,
+          `Could not reach the server ${where}: ${withNodeCode(failure)}. Check the address (sonarHostUrl or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`,
           undefined,
-          failure
+          failed
         ),
         fault: { kind: 'unreachable' },
         cause: failure.message
@@ -108,14 +103,23 @@ export function transportFailure(
     default:
       return {
         error: new ServerRequestError(
-          `Could not read the server's reply ${where}: ${failure.message}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`,
+          `Could not read the server's reply ${where}: ${withNodeCode(failure)}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`,
           undefined,
-          failure
+          failed
         ),
         fault: { kind: 'transient' },
         cause: failure.message
       }
   }
+}
+
+/**
+ * The failure's words with Node's code, when they do not hold it already: "connection refused
+ * (ECONNREFUSED)", "host not found (DNS, ENOTFOUND)".
+ */
+function withNodeCode({ message, code }: TransportFailure): string {
+  if (!code || message.includes(code)) return message
+  return message.endsWith(')') ? `${message.slice(0, -1)}, ${code})` : `${message} (${code})`
 }
 
 /** The names a certificate holds, quoted: server text, one line and bounded. */

@@ -194,12 +194,15 @@ function readBody(message: http.IncomingMessage, limit: number): Promise<Buffer>
       resolve(Buffer.concat(chunks, size))
     })
     // A connection reset or closed before the body is complete: seen at once, not at the
-    // time-out.
-    const cutOff = (): void =>
+    // time-out. A reset keeps Node's code (ECONNRESET).
+    const cutOff = (error?: NodeJS.ErrnoException): void =>
       fail(
         new TransportFailure(
           'truncated',
-          `the connection closed after ${size} bytes of the reply body, before its end`
+          `the connection closed after ${size} bytes of the reply body, before its end`,
+          error?.code,
+          undefined,
+          error
         )
       )
     message.on('error', cutOff)
