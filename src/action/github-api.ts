@@ -1,11 +1,14 @@
 /**
  * GitHub's API as the action's GitHub features use it (the pull-request comment, the issues
  * check run, the lines a pull request changes): the event's pull request, an Octokit whose
- * replies are bounded and whose own messages go through the log, and GitHub's failures in words.
- * `@actions/github` is loaded here only, so a run that uses none of them never loads it.
+ * replies are bounded and whose own messages go through the log, and GitHub's failures in words,
+ * recognised as Octokit's RequestError. `@actions/github` is loaded here only, so a run that uses
+ * none of them never loads it.
  */
 import { createReadStream } from 'node:fs'
 import type { getOctokit } from '@actions/github'
+import { RequestError } from '@octokit/request-error'
+import { messageOf } from '../errors.js'
 import type { Log } from '../log.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 
@@ -184,30 +187,25 @@ export function isRefusal(error: unknown): boolean {
   return (status === 403 || status === 404) && !isRateLimit(error)
 }
 
+/** A 403 or 429 that GitHub's rate limit gave. */
 export function isRateLimit(error: unknown): boolean {
-  const status = statusOf(error)
-  const headers = (error as { response?: { headers?: Record<string, unknown> } }).response?.headers
+  if (!(error instanceof RequestError)) return false
   return (
-    (status === 403 || status === 429) &&
-    (headers?.['x-ratelimit-remaining'] === '0' || /rate limit/i.test(messageOf(error)))
+    (error.status === 403 || error.status === 429) &&
+    (error.response?.headers['x-ratelimit-remaining'] === '0' || /rate limit/i.test(error.message))
   )
 }
 
 /** What GitHub said, or that it did not reply: Octokit gives a request with no reply status 500 too. */
 export function githubSaid(error: unknown): string {
-  const replied = typeof (error as { response?: unknown } | null)?.response === 'object'
-  return replied
-    ? `GitHub said: ${statusOf(error)} ${quote(error)}`
+  return error instanceof RequestError && error.response
+    ? `GitHub said: ${error.status} ${quote(error)}`
     : `no reply from GitHub's API: ${quote(error)}`
 }
 
+/** The HTTP status of Octokit's error (RequestError); undefined for any other failure. */
 export function statusOf(error: unknown): number | undefined {
-  const status = (error as { status?: unknown } | null)?.status
-  return typeof status === 'number' ? status : undefined
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
+  return error instanceof RequestError ? error.status : undefined
 }
 
 /** An error's message fit to quote: one line, cut. The log's gate escapes it. */
