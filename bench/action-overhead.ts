@@ -16,29 +16,30 @@ import { parseArgs } from 'node:util'
 import ncc from '@vercel/ncc'
 import { scenario, Simulator } from '../__fixtures__/simulator/sonar-simulator.js'
 import {
+  CLI_ENTRY,
   createWorkspace,
   expectExit,
   nodeBinary,
   readOutputs,
-  removeWorkspace,
   REPO,
   resetRunnerFiles,
-  runAction,
-  runFloor,
-  runnerEnv,
-  runSonarSource,
-  sonarSourceScript,
+  runBuiltAction,
   timeChild,
-  TOKEN,
   type Exit,
   type Workspace
-} from './run-action.js'
+} from '../__fixtures__/built-action.js'
+import {
+  benchEnv,
+  REPORT_FILE,
+  runFloor,
+  runSonarSource,
+  sonarSourceScript,
+  STEP_ENV,
+  TOKEN
+} from './baselines.js'
 import { median, ms, printTable, quantile } from './stats.js'
 
 const TARGET_RATIO = 2.0
-
-/** The command-line tool's bundle. */
-const CLI_ENTRY = path.join(REPO, 'dist/cli.js')
 
 /** One program the bench times, and how to tell that its run was a real one. */
 interface Program {
@@ -64,7 +65,7 @@ const { values: args } = parseArgs({
  */
 function runCli(node: string, workspace: Workspace, args: string[] = []): Promise<Exit> {
   return timeChild(node, [CLI_ENTRY, '--initial-delay', '0', ...args], {
-    cwd: workspace.dir,
+    cwd: workspace.cwd,
     env: {
       PATH: process.env['PATH'],
       HOME: process.env['HOME'],
@@ -95,7 +96,7 @@ async function bundleAlone(name: string): Promise<string> {
 /** `node -e <code>` (ESM) from the repository root, so node_modules resolve. */
 function nodeEval(node: string, workspace: Workspace, code: string): () => Promise<Exit> {
   return () =>
-    timeChild(node, ['--input-type=module', '-e', code], { cwd: REPO, env: runnerEnv(workspace) })
+    timeChild(node, ['--input-type=module', '-e', code], { cwd: REPO, env: benchEnv(workspace) })
 }
 
 function programs(
@@ -117,17 +118,23 @@ function programs(
     evalProgram('require node:http', "process.getBuiltinModule('node:http')"),
     {
       name: 'bundled @actions/core',
-      run: () => timeChild(node, [bundles.core], { cwd: REPO, env: runnerEnv(workspace) }),
+      run: () => timeChild(node, [bundles.core], { cwd: REPO, env: benchEnv(workspace) }),
       check: (e) => expectExit('bundled @actions/core', e, 0)
     },
     {
       name: 'bundled undici',
-      run: () => timeChild(node, [bundles.undici], { cwd: REPO, env: runnerEnv(workspace) }),
+      run: () => timeChild(node, [bundles.undici], { cwd: REPO, env: benchEnv(workspace) }),
       check: (e) => expectExit('bundled undici', e, 0)
     },
     {
       name: 'bundle, no report file',
-      run: () => runAction(node, workspace, { scanMetadataReportFile: 'missing/report-task.txt' }),
+      run: () =>
+        runBuiltAction({
+          ...workspace,
+          node,
+          inputs: { scanMetadataReportFile: 'missing/report-task.txt' },
+          env: STEP_ENV
+        }),
       check: (e) => expectExit('bundle without report file', e, 1, 'Report file not found')
     },
     {
@@ -137,7 +144,8 @@ function programs(
     },
     {
       name: 'action',
-      run: () => runAction(node, workspace, { initialDelayMs: '0' }),
+      run: () =>
+        runBuiltAction({ ...workspace, node, inputs: { initialDelayMs: '0' }, env: STEP_ENV }),
       check: async (e) => {
         expectExit('action', e, 0)
         const status = (await readOutputs(workspace))['status']
@@ -325,10 +333,10 @@ async function main(): Promise<void> {
   const script = sonarSourceScript(args['sonarsource-script'])
 
   const simulator = await Simulator.start({ token: TOKEN })
-  const workspace = await createWorkspace()
+  const workspace = await createWorkspace('sonar-bench-')
   try {
     const analysis = simulator.addAnalysis(await scenario('done'))
-    await simulator.writeReportFile(analysis, workspace.reportFile)
+    await simulator.writeReportFile(analysis, workspace.file(REPORT_FILE))
     const ceTaskUrl = `${simulator.url}/api/ce/task?id=${analysis.taskId}`
     const bundles = {
       core: await bundleAlone('@actions/core'),
@@ -349,7 +357,7 @@ async function main(): Promise<void> {
     console.log()
     printBreakdown(samples)
   } finally {
-    await removeWorkspace(workspace)
+    await workspace.remove()
     await simulator.stop()
   }
 }

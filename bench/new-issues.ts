@@ -8,18 +8,21 @@
  * `npm run bench:issues -- --rounds 10 --node <path>`
  */
 import { parseArgs } from 'node:util'
-import { sampleIssues, Simulator, type AnalysisScript } from '../__fixtures__/simulator/sonar-simulator.js'
+import {
+  sampleIssues,
+  Simulator,
+  type AnalysisScript
+} from '../__fixtures__/simulator/sonar-simulator.js'
 import {
   createWorkspace,
   expectExit,
   nodeBinary,
   readOutputs,
-  removeWorkspace,
   resetRunnerFiles,
-  runAction,
-  TOKEN,
+  runBuiltAction,
   type Workspace
-} from './run-action.js'
+} from '../__fixtures__/built-action.js'
+import { REPORT_FILE, STEP_ENV, TOKEN } from './baselines.js'
 import { median, ms, printTable, quantile } from './stats.js'
 
 const { values } = parseArgs({
@@ -41,7 +44,7 @@ const requests = new Map<string, number[]>()
 const annotations = new Map<string, number[]>()
 try {
   for (const [arm, { issues, projectKey }] of Object.entries(ARMS)) {
-    const workspace = await createWorkspace()
+    const workspace = await createWorkspace('sonar-bench-')
     const analysis = simulator.addAnalysis({
       finishAfterMs: 0,
       taskStatus: 'SUCCESS',
@@ -49,7 +52,7 @@ try {
       projectKey,
       issues
     })
-    await simulator.writeReportFile(analysis, workspace.reportFile)
+    await simulator.writeReportFile(analysis, workspace.file(REPORT_FILE))
     workspaces.set(arm, workspace)
     samples.set(arm, [])
     requests.set(arm, [])
@@ -61,7 +64,12 @@ try {
       const workspace = workspaces.get(arm)!
       await resetRunnerFiles(workspace)
       const before = simulator.requests.length
-      const exit = await runAction(node, workspace, { initialDelayMs: '0' })
+      const exit = await runBuiltAction({
+        ...workspace,
+        node,
+        inputs: { initialDelayMs: '0' },
+        env: STEP_ENV
+      })
       expectExit(arm, exit, 0)
       const outputs = await readOutputs(workspace)
       const expected = arm.startsWith('5,000') ? '5000' : '0'
@@ -84,7 +92,7 @@ try {
   }
 } finally {
   await simulator.stop()
-  for (const workspace of workspaces.values()) await removeWorkspace(workspace)
+  for (const workspace of workspaces.values()) await workspace.remove()
 }
 
 const floor = median(samples.get('no issues (floor)')!)

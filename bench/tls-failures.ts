@@ -21,13 +21,13 @@ import {
   type TlsFault,
   type TlsFaultServer
 } from '../__tests__/fault-kit/tls-faults.js'
-import { nodeBinary, REPO, timeChild, TOKEN, type Exit } from './run-action.js'
+import { CLI_ENTRY, nodeBinary, REPO, timeChild, type Exit } from '../__fixtures__/built-action.js'
+import { TOKEN } from './baselines.js'
 import { median, printTable, range } from './stats.js'
 
 /** The longest a run of the command may take: the issue's bound. */
 const LIMIT_MS = 2000
 
-const CLI_ENTRY = path.join(REPO, 'dist/cli.js')
 const FLOOR = path.join(REPO, 'bench/tls-floor.mjs')
 
 const { values: args } = parseArgs({
@@ -80,9 +80,9 @@ function runCommand(server: TlsFaultServer, cwd: string, fault: TlsFault): Promi
       { cwd, env: { PATH: process.env['PATH'], SONAR_TOKEN: TOKEN } }
     )
     const lines = exit.stderr.split('\n').filter((line) => line.includes(TLS_FAULTS[fault]))
-    if (exit.code !== 3 || lines.length !== 1 || /trying again/.test(exit.stderr)) {
+    if (exit.exitCode !== 3 || lines.length !== 1 || /trying again/.test(exit.stderr)) {
       throw new Error(
-        `command, ${fault}: exited ${exit.code}, expected 3 with one line naming ${TLS_FAULTS[fault]}:\n${exit.stderr}`
+        `command, ${fault}: exited ${exit.exitCode}, expected 3 with one line naming ${TLS_FAULTS[fault]}:\n${exit.stderr}`
       )
     }
     return exit
@@ -96,9 +96,9 @@ function runFloor(server: TlsFaultServer, cwd: string, fault: TlsFault): Promise
       [FLOOR, server.url, ...(server.rootCertFile ? [server.rootCertFile] : [])],
       { cwd, env: { PATH: process.env['PATH'] } }
     )
-    if (exit.code !== 1 || exit.stdout.trim() !== TLS_FAULTS[fault]) {
+    if (exit.exitCode !== 1 || exit.stdout.trim() !== TLS_FAULTS[fault]) {
       throw new Error(
-        `floor, ${fault}: exited ${exit.code} with "${exit.stdout.trim()}", expected 1 with ${TLS_FAULTS[fault]}`
+        `floor, ${fault}: exited ${exit.exitCode} with "${exit.stdout.trim()}", expected 1 with ${TLS_FAULTS[fault]}`
       )
     }
     return exit

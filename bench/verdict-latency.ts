@@ -21,15 +21,12 @@ import {
   expectExit,
   nodeBinary,
   readOutputs,
-  removeWorkspace,
   resetRunnerFiles,
-  runAction,
-  runSonarSource,
-  sonarSourceScript,
-  TOKEN,
+  runBuiltAction,
   type Exit,
   type Workspace
-} from './run-action.js'
+} from '../__fixtures__/built-action.js'
+import { REPORT_FILE, runSonarSource, sonarSourceScript, STEP_ENV, TOKEN } from './baselines.js'
 import { max, median, ms, printTable, quantile } from './stats.js'
 import {
   PREVIOUS_ANALYSIS_SPREADS,
@@ -98,7 +95,13 @@ function actionTool(
     spread,
     intervalMs: 1000,
     strideMs: 97,
-    run: (workspace) => runAction(node, workspace, pollingIntervalMs ? { pollingIntervalMs } : {}),
+    run: (workspace) =>
+      runBuiltAction({
+        ...workspace,
+        node,
+        inputs: pollingIntervalMs ? { pollingIntervalMs } : {},
+        env: STEP_ENV
+      }),
     check: async (exit, workspace) => {
       expectExit('action', exit, 0)
       const status = (await readOutputs(workspace))['status']
@@ -138,7 +141,7 @@ async function runRound(
     // The task processes for the second half of finishAfterMs; the previous one took this long.
     previousProcessingMs: previousProcessingMs(finishAfter / 2, k, tool.spread)
   })
-  await simulator.writeReportFile(analysis, workspace.reportFile)
+  await simulator.writeReportFile(analysis, workspace.file(REPORT_FILE))
   const before = simulator.requests.length
   const exit = await tool.run(workspace)
   await tool.check(exit, workspace)
@@ -265,7 +268,7 @@ async function main(): Promise<void> {
   const jobs = schedule(actions, Number(args.rounds), other, Number(args['sonarsource-rounds']))
 
   const simulator = await Simulator.start({ token: TOKEN })
-  const workspace = await createWorkspace()
+  const workspace = await createWorkspace('sonar-bench-')
   try {
     console.log(
       `${new Date().toISOString()} · ${os.cpus().length} CPUs · load ${os
@@ -279,7 +282,7 @@ async function main(): Promise<void> {
     console.log()
     printSummary(other ? [...actions, other] : actions, rounds)
   } finally {
-    await removeWorkspace(workspace)
+    await workspace.remove()
     await simulator.stop()
   }
 }

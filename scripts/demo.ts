@@ -6,13 +6,16 @@
  * tool (dist/cli.js) once, as another CI would, on the monorepo's analyses: its standard error,
  * its exit code and its JUnit report. Exits 0 when every run ends as it should.
  */
-import { spawn } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { COMMAND } from '../src/cli/version.js'
-import { runBuiltAction, type ActionRun } from './run-built-action.js'
+import {
+  CLI_ENTRY,
+  createWorkspace,
+  runBuiltAction,
+  timeChild,
+  type ActionRun
+} from '../__fixtures__/built-action.js'
 import {
   monorepoScenario,
   scenario,
@@ -66,9 +69,6 @@ const RUNS: {
 
 const RULE = '─'.repeat(78)
 
-/** The command-line tool's bundle. */
-const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js')
-
 /** The command's run: as a GitLab or Jenkins job would, on the monorepo's three analyses. */
 const COMMAND_RUN = {
   title: 'The command-line tool (dist/cli.js), as another CI runs it, on the same monorepo',
@@ -113,7 +113,7 @@ async function main(): Promise<number> {
       if (run.stderr.trim()) section('Standard error', run.stderr.trimEnd())
       section(
         'Exit code',
-        `${run.exitCode} (expected ${demo.expectedExitCode}) ${asExpected ? '✓ as expected' : '✗ NOT as expected'} · took ${(run.durationMs / 1000).toFixed(1)} s`
+        `${run.exitCode} (expected ${demo.expectedExitCode}) ${asExpected ? '✓ as expected' : '✗ NOT as expected'} · took ${(run.ms / 1000).toFixed(1)} s`
       )
       section('Outputs', renderOutputs(run.outputs))
       section('Job summary', renderMarkdown(run.summary))
@@ -130,7 +130,7 @@ async function main(): Promise<number> {
     section('Standard error', run.stderr.trimEnd())
     section(
       'Exit code',
-      `${run.exitCode} (expected ${command.expectedExitCode}: a gate failed) ${asExpected ? '✓ as expected' : '✗ NOT as expected'} · took ${(run.durationMs / 1000).toFixed(1)} s`
+      `${run.exitCode} (expected ${command.expectedExitCode}: a gate failed) ${asExpected ? '✓ as expected' : '✗ NOT as expected'} · took ${(run.ms / 1000).toFixed(1)} s`
     )
     section('JUnit report (reports/sonar-quality-gate.xml), its first lines', run.junit)
   } finally {
@@ -158,26 +158,21 @@ async function runOnce(
   reports: Record<string, AnalysisScript>,
   inputs: Record<string, string>
 ): Promise<ActionRun> {
-  const root = await mkdtemp(path.join(tmpdir(), 'gate-demo-'))
+  const ws = await createWorkspace('gate-demo-')
   try {
-    const cwd = path.join(root, 'work')
     for (const [file, script] of Object.entries(reports)) {
-      await simulator.writeReportFile(simulator.addAnalysis(script), path.join(cwd, file))
-      await checkoutFiles(path.join(cwd, file))
+      await simulator.writeReportFile(simulator.addAnalysis(script), ws.file(file))
+      await checkoutFiles(ws.file(file))
     }
-    const outputFile = path.join(root, 'github_output')
-    const summaryFile = path.join(root, 'step_summary')
-    await writeFile(outputFile, '')
-    await writeFile(summaryFile, '')
     return await runBuiltAction({
-      cwd,
-      outputFile,
-      summaryFile,
+      cwd: ws.cwd,
+      outputFile: ws.outputFile,
+      summaryFile: ws.summaryFile,
       inputs,
       env: { SONAR_TOKEN: TOKEN }
     })
   } finally {
-    await rm(root, { recursive: true, force: true })
+    await ws.remove()
   }
 }
 
@@ -186,26 +181,17 @@ async function commandOnce(
   simulator: Simulator,
   reports: Reports,
   args: string[]
-): Promise<{ exitCode: number | null; stderr: string; junit: string; durationMs: number }> {
-  const cwd = await mkdtemp(path.join(tmpdir(), 'gate-demo-cli-'))
+): Promise<{ exitCode: number | null; stderr: string; junit: string; ms: number }> {
+  const ws = await createWorkspace('gate-demo-cli-')
   try {
     for (const [file, script] of Object.entries(await reports())) {
-      await simulator.writeReportFile(simulator.addAnalysis(script), path.join(cwd, file))
+      await simulator.writeReportFile(simulator.addAnalysis(script), ws.file(file))
     }
-    const startedAt = Date.now()
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd,
-      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', CI: 'true', SONAR_TOKEN: TOKEN },
-      stdio: ['ignore', 'ignore', 'pipe']
+    const { exitCode, stderr, ms } = await timeChild(process.execPath, [CLI_ENTRY, ...args], {
+      cwd: ws.cwd,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', CI: 'true', SONAR_TOKEN: TOKEN }
     })
-    let stderr = ''
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    const exitCode = await new Promise<number | null>((resolve, reject) => {
-      child.on('error', reject)
-      child.on('close', resolve)
-    })
-    const durationMs = Date.now() - startedAt
-    const junit = await readFile(path.join(cwd, 'reports/sonar-quality-gate.xml'), 'utf8').catch(
+    const junit = await readFile(ws.file('reports/sonar-quality-gate.xml'), 'utf8').catch(
       () => '(not written)'
     )
     const lines = junit.split('\n')
@@ -214,10 +200,10 @@ async function commandOnce(
       exitCode,
       stderr,
       junit: lines.length > 16 ? `${shown}\n… ${lines.length - 16} more lines` : shown,
-      durationMs
+      ms
     }
   } finally {
-    await rm(cwd, { recursive: true, force: true })
+    await ws.remove()
   }
 }
 

@@ -6,10 +6,10 @@
  * GITHUB_STEP_SUMMARY files (kept in .tmp/action-local/). SONAR_TOKEN, SONAR_HOST_URL,
  * SONAR_ROOT_CERT and the proxy variables are taken from this shell; nothing else leaks in.
  */
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { runBuiltAction } from './run-built-action.js'
+import { resetRunnerFiles, runBuiltAction } from '../__fixtures__/built-action.js'
 
 const USAGE = `Usage: npm run action:local -- [--input name=value]...
 
@@ -59,8 +59,7 @@ async function main(argv: string[]): Promise<number> {
   await mkdir(folder, { recursive: true })
   const outputFile = path.join(folder, 'github_output')
   const summaryFile = path.join(folder, 'step_summary.md')
-  await writeFile(outputFile, '')
-  await writeFile(summaryFile, '')
+  await resetRunnerFiles({ outputFile, summaryFile })
   console.log(`dist/index.js on Node ${process.version} (${process.execPath}), in ${process.cwd()}`)
   const run = await runBuiltAction({
     cwd: process.cwd(),
@@ -68,11 +67,11 @@ async function main(argv: string[]): Promise<number> {
     env,
     outputFile,
     summaryFile,
-    timeoutMs: 10 * 60_000
+    killAfterMs: 10 * 60_000
   })
   process.stdout.write(run.stdout)
   process.stderr.write(run.stderr)
-  console.log(`\nExit code ${run.exitCode} after ${(run.durationMs / 1000).toFixed(1)} s. Outputs:`)
+  console.log(`\nExit code ${run.exitCode} after ${(run.ms / 1000).toFixed(1)} s. Outputs:`)
   for (const [name, value] of Object.entries(run.outputs)) console.log(`  ${name}: ${value}`)
   console.log(`Job summary: ${path.relative(process.cwd(), summaryFile)}`)
   return run.exitCode ?? 1

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { scenario, Simulator } from '../../__fixtures__/simulator/sonar-simulator.js'
-import { RUNTIMES, runAction, TOKEN, workspace } from './run-action.js'
+import { RUNTIMES, runAction, TOKEN, workspace } from '../support/action-runs.js'
 
 describe.each(RUNTIMES)('polls around the predicted end, on $runtime', ({ node }) => {
   let simulator: Simulator

@@ -9,7 +9,7 @@ import { testCertificates } from '../fault-kit/certificates.js'
 import { brokenReplies, replyJson } from '../fault-kit/faults.js'
 import { json, startLoopbackServer, type LoopbackServer } from '../fault-kit/http-server.js'
 import { startRawServer, type RawServer } from '../fault-kit/raw-server.js'
-import { RUNTIMES, runAction, TOKEN, workspace } from './run-action.js'
+import { RUNTIMES, runAction, TOKEN, workspace } from '../support/action-runs.js'
 
 /** The server's own examples: task SUCCESS for the analysis whose gate is ERROR. */
 function sonarReplies(url: string | undefined): unknown {

@@ -3,7 +3,7 @@
  * simulated server, in a fresh working directory; and the package packed, installed offline into
  * an empty folder and run from there.
  */
-import { execFile, spawn } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { mkdir, mkdtemp, readdir, readFile, rm, unlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -18,43 +18,28 @@ import {
   writeSampleFiles,
   type AnalysisScript
 } from '../../__fixtures__/simulator/sonar-simulator.js'
-import { RUNTIMES, TOKEN, workspace, type Workspace } from './run-action.js'
+import {
+  CLI_ENTRY as CLI,
+  timeChild,
+  type Exit,
+  type Workspace
+} from '../../__fixtures__/built-action.js'
+import { RUNTIMES, TOKEN, workspace } from '../support/action-runs.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
-const CLI = path.join(ROOT, 'dist/cli.js')
 const ESC = '\u001b'
 
-interface CommandRun {
-  exitCode: number | null
-  stdout: string
-  stderr: string
-}
-
 /** Runs a command with a clean environment (PATH and what is given) and collects its output. */
-async function run(
+function run(
   command: string,
   args: string[],
-  {
-    cwd,
-    env = {},
-    timeoutMs = 30_000
-  }: { cwd: string; env?: Record<string, string>; timeoutMs?: number }
-): Promise<CommandRun> {
-  const child = spawn(command, args, {
+  { cwd, env = {} }: { cwd: string; env?: Record<string, string> }
+): Promise<Exit> {
+  return timeChild(command, args, {
     cwd,
     env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env },
-    stdio: ['ignore', 'pipe', 'pipe']
+    killAfterMs: 30_000
   })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
-  const exitCode = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', reject)
-    child.on('close', resolve)
-  }).finally(() => clearTimeout(timer))
-  return { exitCode, stdout, stderr }
 }
 
 /** Quick polls, so the suite stays fast. */
@@ -315,7 +300,7 @@ describe('dist/cli.js', () => {
     const { version: expected } = JSON.parse(
       await readFile(path.join(ROOT, 'package.json'), 'utf8')
     ) as { version: string }
-    expect(version).toEqual({ exitCode: 0, stdout: `${expected}\n`, stderr: '' })
+    expect(version).toMatchObject({ exitCode: 0, stdout: `${expected}\n`, stderr: '' })
   })
 })
 

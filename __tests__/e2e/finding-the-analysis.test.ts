@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Simulator } from '../../__fixtures__/simulator/sonar-simulator.js'
-import { annotations, RUNTIMES, runAction, script, TOKEN, workspace } from './run-action.js'
+import {
+  annotations,
+  RUNTIMES,
+  runAction,
+  script,
+  TOKEN,
+  workspace
+} from '../support/action-runs.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
 
 describe.each(RUNTIMES)('finding the analysis to check, on $runtime', ({ node }) => {

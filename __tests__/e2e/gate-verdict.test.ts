@@ -6,7 +6,7 @@ import {
   script,
   simulatedServer,
   workspace
-} from './run-action.js'
+} from '../support/action-runs.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
 
 describe.each(RUNTIMES)('the gate decides the verdict, on $runtime', ({ node, version }) => {

@@ -8,7 +8,7 @@ import { HOSTILE_STRINGS } from '../fault-kit/faults.js'
 import { json, startLoopbackServer, type LoopbackServer } from '../fault-kit/http-server.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
 import { foreignCommands } from '../support/runner-log.js'
-import { annotations, RUNTIMES, runAction, TOKEN, workspace } from './run-action.js'
+import { annotations, RUNTIMES, runAction, TOKEN, workspace } from '../support/action-runs.js'
 
 const EVERY_HOSTILE = HOSTILE_STRINGS.join(' ')
 /** Elements the action's own summary is made of. */

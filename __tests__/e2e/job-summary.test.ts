@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Simulator, type AnalysisScript } from '../../__fixtures__/simulator/sonar-simulator.js'
-import { annotations, RUNTIMES, runAction, script, TOKEN, workspace } from './run-action.js'
+import {
+  annotations,
+  RUNTIMES,
+  runAction,
+  script,
+  TOKEN,
+  workspace
+} from '../support/action-runs.js'
 
 describe.each(RUNTIMES)('the job summary is best-effort, on $runtime', ({ node }) => {
   let simulator: Simulator

@@ -9,15 +9,15 @@ import {
   type AnalysisScript
 } from '../../__fixtures__/simulator/sonar-simulator.js'
 import { FakeGitHub, NUMBER } from '../support/fake-github.js'
+import type { Workspace } from '../../__fixtures__/built-action.js'
 import {
   annotationCommands,
   RUNTIMES,
   runAction,
   simulatedServer,
   TOKEN,
-  workspace,
-  type Workspace
-} from './run-action.js'
+  workspace
+} from '../support/action-runs.js'
 
 const GITHUB_TOKEN = 'ghs_e2eIssuesToken0123456789abcdefABCDEF'
 const HEAD_SHA = '8f14e45fceea167a5a36dedd4bea2543b2c4d1a7'

@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import { json, startLoopbackServer, type LoopbackServer } from '../fault-kit/http-server.js'
-import { annotations, RUNTIMES, runAction, TOKEN, workspace } from './run-action.js'
+import { annotations, RUNTIMES, runAction, TOKEN, workspace } from '../support/action-runs.js'
 
 const TASK = 'AXlCe3gsFwOUsY8YKHTn'
 const ANALYSIS = 'AXlCe3jz9LkwR9Gs0pBY'

@@ -1,15 +1,18 @@
 import { writeFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { monorepoScenario, type AnalysisScript } from '../../__fixtures__/simulator/sonar-simulator.js'
+import {
+  monorepoScenario,
+  type AnalysisScript
+} from '../../__fixtures__/simulator/sonar-simulator.js'
+import type { Workspace } from '../../__fixtures__/built-action.js'
 import {
   annotations,
   RUNTIMES,
   runAction,
   simulatedServer,
   TOKEN,
-  workspace,
-  type Workspace
-} from './run-action.js'
+  workspace
+} from '../support/action-runs.js'
 import { FakeGitHub, NUMBER } from '../support/fake-github.js'
 
 const GITHUB_TOKEN = 'ghs_e2eCommentToken0123456789abcdefABCDEF'

@@ -1,7 +1,14 @@
 import { mkdir, rm } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
-import { annotations, RUNTIMES, runAction, script, TOKEN, workspace } from './run-action.js'
-import { simulatedServer } from './run-action.js'
+import {
+  annotations,
+  RUNTIMES,
+  runAction,
+  script,
+  TOKEN,
+  workspace,
+  simulatedServer
+} from '../support/action-runs.js'
 
 describe.each(RUNTIMES)("the runner's output file (GITHUB_OUTPUT), on $runtime", ({ node }) => {
   const server = simulatedServer(node)

@@ -19,7 +19,11 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { multitool, problemsOf, ROOT } from '../support/sarif-validator.js'
 import { renderSarif } from '../../src/findings/sarif.js'
-import { scenario, Simulator, writeSampleFiles } from '../../__fixtures__/simulator/sonar-simulator.js'
+import {
+  scenario,
+  Simulator,
+  writeSampleFiles
+} from '../../__fixtures__/simulator/sonar-simulator.js'
 import { analysis, HOSTILE_MESSAGES, serverIssue } from '../support/findings.js'
 
 /**

@@ -4,7 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readFile } from 'node:fs/promises'
-import { scenario, Simulator, writeSampleFiles } from '../../__fixtures__/simulator/sonar-simulator.js'
+import {
+  scenario,
+  Simulator,
+  writeSampleFiles
+} from '../../__fixtures__/simulator/sonar-simulator.js'
 import { multitool, problemsOf } from '../support/sarif-validator.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
 import {
@@ -14,7 +18,7 @@ import {
   runAction,
   TOKEN,
   workspace
-} from './run-action.js'
+} from '../support/action-runs.js'
 
 const BEARER = `Bearer ${TOKEN}`
 const BASIC = `Basic ${Buffer.from(`${TOKEN}:`).toString('base64')}`

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Simulator } from '../../__fixtures__/simulator/sonar-simulator.js'
 import { closedPort } from '../fault-kit/http-server.js'
-import { annotations, RUNTIMES, runAction, script, TOKEN, workspace } from './run-action.js'
+import {
+  annotations,
+  RUNTIMES,
+  runAction,
+  script,
+  TOKEN,
+  workspace
+} from '../support/action-runs.js'
 
 describe.each(RUNTIMES)('trying the server again, on $runtime', ({ node }) => {
   let simulator: Simulator

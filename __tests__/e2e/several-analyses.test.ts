@@ -1,16 +1,20 @@
 import { writeFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
-import { monorepoScenario, scenario, type AnalysisScript } from '../../__fixtures__/simulator/sonar-simulator.js'
+import {
+  monorepoScenario,
+  scenario,
+  type AnalysisScript
+} from '../../__fixtures__/simulator/sonar-simulator.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
+import type { Workspace } from '../../__fixtures__/built-action.js'
 import {
   annotations,
   RUNTIMES,
   runAction,
   simulatedServer,
   TOKEN,
-  workspace,
-  type Workspace
-} from './run-action.js'
+  workspace
+} from '../support/action-runs.js'
 
 /** The monorepo's three projects, quicker: passing, failing, and the slow one last. */
 async function quickMonorepo(): Promise<AnalysisScript[]> {

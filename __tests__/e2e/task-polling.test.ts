@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { annotations, RUNTIMES, script, simulatedServer } from './run-action.js'
+import { annotations, RUNTIMES, script, simulatedServer } from '../support/action-runs.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
 
 describe.each(RUNTIMES)('waiting for the analysis task, on $runtime', ({ node }) => {

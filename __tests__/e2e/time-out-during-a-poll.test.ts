@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { json, startLoopbackServer, type LoopbackServer } from '../fault-kit/http-server.js'
-import { annotations, RUNTIMES, runAction, TOKEN, workspace } from './run-action.js'
+import { annotations, RUNTIMES, runAction, TOKEN, workspace } from '../support/action-runs.js'
 
 describe.each(RUNTIMES)('the time-out during a poll, on $runtime', ({ node }) => {
   // Answers the first poll PENDING at once, then stops answering: the next poll is still in

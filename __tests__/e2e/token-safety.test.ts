@@ -2,7 +2,14 @@ import { writeFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Simulator } from '../../__fixtures__/simulator/sonar-simulator.js'
 import { json, startLoopbackServer, type LoopbackServer } from '../fault-kit/http-server.js'
-import { annotations, RUNTIMES, runAction, script, TOKEN, workspace } from './run-action.js'
+import {
+  annotations,
+  RUNTIMES,
+  runAction,
+  script,
+  TOKEN,
+  workspace
+} from '../support/action-runs.js'
 
 describe.each(RUNTIMES)('the token, on $runtime', ({ node }) => {
   let simulator: Simulator

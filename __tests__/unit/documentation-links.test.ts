@@ -3,7 +3,7 @@ import path from 'node:path'
 import MarkdownIt from 'markdown-it'
 
 import { describe, expect, it } from 'vitest'
-import { declaredInputs } from '../../scripts/run-built-action.js'
+import { declaredInputs } from '../../__fixtures__/built-action.js'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const markdown = new MarkdownIt({ html: true })

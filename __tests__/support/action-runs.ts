@@ -1,16 +1,24 @@
 /**
- * The end-to-end fixture: a temp workspace per run, the built action started like the runner
- * starts it, and the token check every run must pass (the token appears only in `::add-mask::`
- * lines, which the runner turns into masks).
+ * The end-to-end tests' side of the runner (`__fixtures__/built-action.ts`): the runtimes to run
+ * the bundle on, a temp workspace per test, and the token check every run must pass (the token
+ * appears only in `::add-mask::` lines, which the runner turns into masks).
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, expect, onTestFinished } from 'vitest'
-import { NODE_24, runBuiltAction, type ActionRun } from '../../scripts/run-built-action.js'
-import { scenario, Simulator, type AnalysisScript } from '../../__fixtures__/simulator/sonar-simulator.js'
+import {
+  createWorkspace,
+  NODE_24,
+  runBuiltAction,
+  type ActionRun,
+  type Workspace
+} from '../../__fixtures__/built-action.js'
+import {
+  scenario,
+  Simulator,
+  type AnalysisScript
+} from '../../__fixtures__/simulator/sonar-simulator.js'
 
 /** The token the simulator accepts. */
 export const TOKEN = 'squ_e2e5f0c2d9b7a4e61c83f3a0b2d4c6e8f1a3b5d7'
@@ -53,26 +61,11 @@ function version(node: string): string {
 /** Short waits so the whole suite stays fast. */
 const QUICK_INPUTS = { initialDelayMs: '0', pollingIntervalMs: '100' }
 
-export interface Workspace {
-  /** The step's working directory. */
-  cwd: string
-  outputFile: string
-  summaryFile: string
-  /** A path inside the working directory. */
-  file(relative: string): string
-}
-
 /** A fresh temp directory holding the working directory and the runner's files; removed after the test. */
 export async function workspace(): Promise<Workspace> {
-  const root = await mkdtemp(path.join(tmpdir(), 'gate-e2e-'))
-  onTestFinished(() => rm(root, { recursive: true, force: true }))
-  const cwd = path.join(root, 'work')
-  await mkdir(cwd)
-  const outputFile = path.join(root, 'github_output')
-  const summaryFile = path.join(root, 'step_summary')
-  await writeFile(outputFile, '')
-  await writeFile(summaryFile, '')
-  return { cwd, outputFile, summaryFile, file: (relative) => path.join(cwd, relative) }
+  const ws = await createWorkspace('gate-e2e-')
+  onTestFinished(() => ws.remove())
+  return ws
 }
 
 /** A named scenario with some fields replaced, e.g. a shorter finishAfterMs. */
