@@ -1,4 +1,5 @@
 import { readFileSync, statSync } from 'node:fs'
+import { ServiceError } from '../errors.js'
 
 export interface Genre {
   id: number | string
@@ -6,15 +7,17 @@ export interface Genre {
 }
 
 /** The genres file is missing or not a JSON array of `{id, name}`. */
-export class GenresFileError extends Error {
-  readonly code = 'GENRES_FILE_INVALID'
+export class GenresFileError extends ServiceError {
+  static readonly code = 'GENRES_FILE_INVALID'
+  override readonly code = GenresFileError.code
 
   constructor(
     file: string,
     /** What is wrong with the file, e.g. `cannot be read (ENOENT)`. */
-    readonly problem: string
+    readonly problem: string,
+    options?: ErrorOptions
   ) {
-    super(`${file}: ${problem}`)
+    super(`${file}: ${problem}`, options)
     this.name = 'GenresFileError'
   }
 }
@@ -58,7 +61,7 @@ export function readGenres(file: string): Genre[] {
   } catch (error) {
     if (error instanceof GenresFileError) throw error
     const code = error instanceof Error && 'code' in error ? String(error.code) : 'read failed'
-    throw new GenresFileError(file, `cannot be read (${code})`)
+    throw new GenresFileError(file, `cannot be read (${code})`, { cause: error })
   }
   return parseGenres(file, text)
 }

@@ -1,6 +1,8 @@
 // Reading settings from the environment so that every problem is found before any is
 // reported: a user fixes them all in one go instead of one per start.
 
+import { ServiceError } from '../errors.js'
+
 type Env = Readonly<Record<string, string | undefined>>
 
 /** One setting that is missing or invalid. */
@@ -15,8 +17,9 @@ export interface SettingProblem {
  * Settings are missing or invalid: every one of them, each on a line of the message that
  * names the variable. Values are shown quoted and shortened; no setting is a secret.
  */
-export class ConfigError extends Error {
-  readonly code = 'CONFIG_INVALID'
+export class ConfigError extends ServiceError {
+  static readonly code = 'CONFIG_INVALID'
+  override readonly code = ConfigError.code
 
   constructor(readonly problems: readonly SettingProblem[]) {
     const lines = problems.map(({ variable, problem }) => `${variable}: ${problem}`)

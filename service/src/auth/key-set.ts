@@ -1,4 +1,5 @@
 import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose'
+import { ServiceError } from '../errors.js'
 import type { Logger } from '../log/logger.js'
 import {
   DocumentFetchError,
@@ -9,9 +10,12 @@ import {
 } from './remote-json.js'
 
 /** The key set could not be fetched; requests needing it get 401, never 5xx. */
-export class KeySetUnavailableError extends Error {
-  constructor(reason: string) {
-    super(`key set unavailable: ${reason}`)
+export class KeySetUnavailableError extends ServiceError {
+  static readonly code = 'KEY_SET_UNAVAILABLE'
+  override readonly code = KeySetUnavailableError.code
+
+  constructor(reason: string, options?: ErrorOptions) {
+    super(`key set unavailable: ${reason}`, options)
     this.name = 'KeySetUnavailableError'
   }
 }
@@ -104,7 +108,7 @@ export function createKeySet(options: KeySetOptions): KeySet {
       lastFailureAt = Date.now()
       const reason = error instanceof DocumentFetchError ? error.reason : 'fetch failed'
       options.onFetch?.('failed', { url, reason })
-      throw new KeySetUnavailableError(reason)
+      throw new KeySetUnavailableError(reason, { cause: error })
     }
   }
 

@@ -1,3 +1,5 @@
+import { ServiceError } from '../errors.js'
+
 /**
  * Why a request got the 401 of spec 4.3 rules 3–5, as its log line says it (`"reason"`). The
  * client gets the same 401 body whatever the reason; only the log tells them apart. Keyed by a
@@ -40,10 +42,16 @@ export const REJECTION_REASONS = {
 export type RejectionCode = keyof typeof REJECTION_REASONS
 export type RejectionReason = (typeof REJECTION_REASONS)[RejectionCode]
 
-/** A token did not verify (rule 5). Nothing from the token is in it: a code and its phrase. */
-export class InvalidIdTokenError extends Error {
+/**
+ * A token did not verify (rule 5). Nothing from the token is in it: why (`rejection`, one of
+ * REJECTION_REASONS' codes) and its phrase.
+ */
+export class InvalidIdTokenError extends ServiceError {
+  static readonly code = 'ID_TOKEN_INVALID'
+  override readonly code = InvalidIdTokenError.code
+
   constructor(
-    readonly code: RejectionCode,
+    readonly rejection: RejectionCode,
     readonly reason: RejectionReason
   ) {
     super(`ID token rejected: ${reason}`)

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http'
+import { ServiceError } from '../errors.js'
 
 // How the key set and discovery documents are fetched: a GET over node:http(s) (httpGet), and
 // the bounded, checked read of its JSON body (fetchJsonDocument).
@@ -65,9 +66,15 @@ export type ReadDocument<T> = (document: unknown) => { value: T } | { problem: s
  * A fetch of an identity-provider document failed. `reason` is short and safe to log: the
  * HTTP status, time-out, size, "not JSON" or the shape problem; never a body or a token.
  */
-export class DocumentFetchError extends Error {
-  constructor(readonly reason: string) {
-    super(reason)
+export class DocumentFetchError extends ServiceError {
+  static readonly code = 'DOCUMENT_FETCH_FAILED'
+  override readonly code = DocumentFetchError.code
+
+  constructor(
+    readonly reason: string,
+    options?: ErrorOptions
+  ) {
+    super(reason, options)
     this.name = 'DocumentFetchError'
   }
 }
@@ -135,12 +142,12 @@ function causeOf(error: unknown, options: FetchJsonOptions): DocumentFetchError 
   // The signal is the time-out: whatever the request or the body reports once it has fired
   // (an AbortError, a reset), the cause is the time-out.
   if (options.signal.aborted)
-    return new DocumentFetchError(`timed out after ${options.timeoutMs} ms`)
+    return new DocumentFetchError(`timed out after ${options.timeoutMs} ms`, { cause: error })
   const code =
     error instanceof Error && 'code' in error && typeof error.code === 'string'
       ? error.code
       : error instanceof Error
         ? error.name
         : 'unknown'
-  return new DocumentFetchError(`network error (${code})`)
+  return new DocumentFetchError(`network error (${code})`, { cause: error })
 }

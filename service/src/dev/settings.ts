@@ -1,5 +1,6 @@
 import { readConfig, type Config } from '../app/config.js'
 import { SettingsReader } from '../app/settings-reader.js'
+import { ServiceError } from '../errors.js'
 import { LOOPBACK_HOST } from './loopback.js'
 
 /** The audience of dev tokens; not a Google client id, so no Google token is accepted. */
@@ -29,7 +30,10 @@ export interface DevSettings {
 }
 
 /** Dev mode trusts a provider that signs tokens for anyone; it never runs in production. */
-export class DevModeRefusedError extends Error {
+export class DevModeRefusedError extends ServiceError {
+  static readonly code = 'DEV_MODE_REFUSED'
+  override readonly code = DevModeRefusedError.code
+
   constructor() {
     super(
       'NODE_ENV is "production"; dev mode trusts a local identity provider that signs ' +

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { ServiceError } from '../errors.js'
 
 /** Where to listen, and the settings that chose it, named when listening fails. */
 export interface ListenOn {
@@ -16,17 +17,19 @@ export interface ListenOn {
  * setting to change, e.g.
  * `PORT: port 8080 on 0.0.0.0 is in use; set PORT to another port (0 picks a free one)`.
  */
-export class ListenError extends Error {
-  readonly code = 'LISTEN_FAILED'
+export class ListenError extends ServiceError {
+  static readonly code = 'LISTEN_FAILED'
+  override readonly code = ListenError.code
 
   constructor(
     /** The setting the message names. */
     readonly variable: string,
     message: string,
     /** Node's error code: EADDRINUSE, EACCES, EADDRNOTAVAIL, … */
-    readonly systemCode: string
+    readonly systemCode: string,
+    options?: ErrorOptions
   ) {
-    super(message)
+    super(message, options)
     this.name = 'ListenError'
   }
 }
@@ -38,21 +41,24 @@ export function listenErrorCode(error: unknown): string | undefined {
     : undefined
 }
 
-/** Node's listen error as the ListenError a user can act on. */
-export function explainListenError(on: ListenOn, systemCode: string): ListenError {
+/** Node's listen error as the ListenError a user can act on; `cause` is Node's error. */
+export function explainListenError(on: ListenOn, systemCode: string, cause?: unknown): ListenError {
   const { port, host, portVariable, hostVariable } = on
+  const options = cause === undefined ? undefined : { cause }
   switch (systemCode) {
     case 'EADDRINUSE':
       return new ListenError(
         portVariable,
         `${portVariable}: port ${port} on ${host} is in use; set ${portVariable} to another port (0 picks a free one)`,
-        systemCode
+        systemCode,
+        options
       )
     case 'EACCES':
       return new ListenError(
         portVariable,
         `${portVariable}: port ${port} on ${host} needs privileges this process lacks (EACCES); set ${portVariable} to 1024 or above`,
-        systemCode
+        systemCode,
+        options
       )
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
@@ -61,14 +67,16 @@ export function explainListenError(on: ListenOn, systemCode: string): ListenErro
         return new ListenError(
           hostVariable,
           `${hostVariable}: ${host} is not an address of this machine (${systemCode}); set ${hostVariable} to one of its addresses, or 0.0.0.0 for all`,
-          systemCode
+          systemCode,
+          options
         )
       }
   }
   return new ListenError(
     portVariable,
     `${portVariable}: cannot listen on ${host} port ${port} (${systemCode})`,
-    systemCode
+    systemCode,
+    options
   )
 }
 
@@ -82,7 +90,7 @@ export function explainListenError(on: ListenOn, systemCode: string): ListenErro
 export async function listen(server: Server, on: ListenOn): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     const failed = (error: unknown): void =>
-      reject(explainListenError(on, listenErrorCode(error) ?? 'unknown error'))
+      reject(explainListenError(on, listenErrorCode(error) ?? 'unknown error', error))
     server.once('error', failed)
     server.listen(on.port, on.host, () => {
       server.off('error', failed)
