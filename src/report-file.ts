@@ -1,6 +1,5 @@
-import { constants, type Stats } from 'node:fs'
-import { open } from 'node:fs/promises'
 import path from 'node:path'
+import { readBoundedFile } from './bounded-file.js'
 import { messageOf, ReportFileError } from './errors.js'
 import { idProblem } from './identifier.js'
 import { escapeInvisible, hideCredentials, oneLine, QUOTE_LIMITS } from './untrusted-text.js'
@@ -44,60 +43,33 @@ const POINT_AT_THE_REPORT = `Scanners write ${WHERE_SCANNERS_WRITE}; point scanM
 export type TextFileReader = (file: string) => Promise<string | undefined>
 
 /**
- * Reads a report file, refusing anything that is not a small regular text file. Opening with
- * O_NONBLOCK makes a FIFO open at once instead of waiting for a writer; the checks then run on
- * the opened handle, so the file cannot be swapped between the check and the read.
+ * Reads a report file, refusing anything that is not a small regular text file (see
+ * readBoundedFile: a pipe or a device is refused at once, never waited on).
  */
 export const readTextFile: TextFileReader = async (file) => {
-  let handle
-  try {
-    // O_NONBLOCK does not exist on Windows, where opening a pipe does not block either.
-    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+  const read = await readBoundedFile(file, MAX_REPORT_BYTES)
+  if (read.outcome === 'missing') return undefined
+  if (read.outcome === 'unreadable') {
     throw new ReportFileError(
-      `Cannot read the report file ${oneLine(file, QUOTE_LIMITS.long)}: ${oneLine(messageOf(error), QUOTE_LIMITS.long)}. Check the scanMetadataReportFile input.`,
-      { cause: error }
+      `Cannot read the report file ${oneLine(file, QUOTE_LIMITS.long)}: ${oneLine(messageOf(read.error), QUOTE_LIMITS.long)}. Check the scanMetadataReportFile input.`,
+      { cause: read.error }
+    )
+  }
+  if (read.outcome === 'not-a-file') {
+    throw new ReportFileError(
+      `Report file ${oneLine(file, QUOTE_LIMITS.long)} is ${read.kind}, not a regular file. ${POINT_AT_THE_REPORT}`
+    )
+  }
+  if (read.outcome === 'too-large') {
+    throw new ReportFileError(
+      `Report file ${oneLine(file, QUOTE_LIMITS.long)} is larger than ${MAX_REPORT_BYTES / 1024} KiB, so it is not a scanner's report-task.txt (those are under 1 KiB). ${POINT_AT_THE_REPORT}`
     )
   }
   try {
-    const kind = notRegular(await handle.stat())
-    if (kind) {
-      throw new ReportFileError(
-        `Report file ${oneLine(file, QUOTE_LIMITS.long)} is ${kind}, not a regular file. ${POINT_AT_THE_REPORT}`
-      )
-    }
-    // One byte past the limit tells a file at the limit from a larger one, whatever stat said
-    // (files in /proc report size 0, and a file may grow while it is read).
-    const bytes = Buffer.alloc(MAX_REPORT_BYTES + 1)
-    let length = 0
-    for (;;) {
-      const { bytesRead } = await handle.read(bytes, length, bytes.length - length, length)
-      if (bytesRead === 0 || (length += bytesRead) === bytes.length) break
-    }
-    if (length > MAX_REPORT_BYTES) {
-      throw new ReportFileError(
-        `Report file ${oneLine(file, QUOTE_LIMITS.long)} is larger than ${MAX_REPORT_BYTES / 1024} KiB, so it is not a scanner's report-task.txt (those are under 1 KiB). ${POINT_AT_THE_REPORT}`
-      )
-    }
-    try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, length))
-    } catch {
-      throw notTextError(oneLine(file, QUOTE_LIMITS.long), 'it is not UTF-8 text')
-    }
-  } finally {
-    await handle.close()
+    return new TextDecoder('utf-8', { fatal: true }).decode(read.bytes)
+  } catch {
+    throw notTextError(oneLine(file, QUOTE_LIMITS.long), 'it is not UTF-8 text')
   }
-}
-
-/** What a non-regular file is, for the message; undefined for a regular file. */
-function notRegular(stats: Stats): string | undefined {
-  if (stats.isFile()) return undefined
-  if (stats.isDirectory()) return 'a directory'
-  if (stats.isFIFO()) return 'a named pipe (FIFO)'
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device'
-  if (stats.isSocket()) return 'a socket'
-  return 'not a file'
 }
 
 function notTextError(name: string, why: string): ReportFileError {

@@ -117,12 +117,11 @@ describe('a report file is at most 64 KiB; no more than that and one byte is eve
     )
   })
 
+  // Reading it whole would take minutes: the test's time-out is the guard.
   it('a 64 GiB sparse file is refused without being read', async () => {
     await writeFile(file('huge.txt'), '')
     await truncate(file('huge.txt'), 64 * 2 ** 30)
-    const started = Date.now()
     await expect(readTextFile(file('huge.txt'))).rejects.toThrow(/is larger than 64 KiB/)
-    expect(Date.now() - started).toBeLessThan(2000)
   })
 
   it.skipIf(!readable('/proc/kallsyms'))(

@@ -5,9 +5,9 @@
  * recognised as Octokit's RequestError. `@actions/github` is loaded here only, so a run that uses
  * none of them never loads it.
  */
-import { createReadStream } from 'node:fs'
 import type { getOctokit } from '@actions/github'
 import { RequestError } from '@octokit/request-error'
+import { readBoundedFile, type BoundedFile } from '../bounded-file.js'
 import { messageOf } from '../errors.js'
 import type { Log } from '../log.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
@@ -63,9 +63,13 @@ async function readEventPullRequest(env: NodeJS.ProcessEnv): Promise<EventPullRe
   }
   const path = env['GITHUB_EVENT_PATH']
   if (!path) return { problem: 'GITHUB_EVENT_PATH is not set, so the pull request is unknown' }
+  const read = await readBoundedFile(path, GITHUB_API_LIMITS.eventFileBytes)
+  if (read.outcome !== 'read') {
+    return { problem: `the event file could not be read: ${unread(read)}` }
+  }
   let payload: unknown
   try {
-    payload = JSON.parse(await readBounded(path, GITHUB_API_LIMITS.eventFileBytes))
+    payload = JSON.parse(read.bytes.toString('utf8'))
   } catch (error) {
     return { problem: `the event file could not be read: ${quote(error)}` }
   }
@@ -168,17 +172,17 @@ function boundedFetch(fetch: typeof globalThis.fetch, maxBytes: number): typeof 
   }
 }
 
-/** The file as UTF-8, or an error when it holds more than `maxBytes`. */
-async function readBounded(path: string, maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = []
-  let bytes = 0
-  // One byte past the limit tells a file of exactly the limit from a larger one.
-  for await (const chunk of createReadStream(path, { end: maxBytes })) {
-    chunks.push(chunk as Buffer)
-    bytes += (chunk as Buffer).length
+/** Why the event file was not read, in a few words. */
+function unread(read: Exclude<BoundedFile, { outcome: 'read' }>): string {
+  switch (read.outcome) {
+    case 'missing':
+    case 'unreadable':
+      return quote(read.error)
+    case 'not-a-file':
+      return `it is ${read.kind}, not a regular file`
+    case 'too-large':
+      return `it is larger than ${GITHUB_API_LIMITS.eventFileBytes} bytes`
   }
-  if (bytes > maxBytes) throw new Error(`it is larger than ${maxBytes} bytes`)
-  return Buffer.concat(chunks).toString('utf8')
 }
 
 /** A 403 or 404 from GitHub: the token may not write (or see) what was asked. */

@@ -1,6 +1,5 @@
-import { constants } from 'node:fs'
-import { open } from 'node:fs/promises'
 import path from 'node:path'
+import { readBoundedFile } from '../bounded-file.js'
 import { messageOf, SettingsError } from '../errors.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 
@@ -16,43 +15,28 @@ export const MAX_ROOT_CERT_BYTES = 1024 * 1024
  */
 export async function readRootCertFile(file: string, cwd: string): Promise<string> {
   const shown = `--root-cert-file "${oneLine(file, QUOTE_LIMITS.long)}"`
-  let handle
-  try {
-    const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
-    handle = await open(path.resolve(cwd, file), flags)
-  } catch (error) {
-    const { code } = error as NodeJS.ErrnoException
+  const read = await readBoundedFile(path.resolve(cwd, file), MAX_ROOT_CERT_BYTES)
+  if (read.outcome === 'missing' || read.outcome === 'unreadable') {
     throw new SettingsError(
-      code === 'ENOENT'
+      read.outcome === 'missing'
         ? `${shown}: there is no such file. Give the path of the CA certificate (PEM), relative to the working directory.`
-        : `${shown} cannot be read: ${oneLine(messageOf(error), QUOTE_LIMITS.long)}.`,
-      { cause: error }
+        : `${shown} cannot be read: ${oneLine(messageOf(read.error), QUOTE_LIMITS.long)}.`,
+      { cause: read.error }
     )
   }
-  try {
-    const stats = await handle.stat()
-    if (!stats.isFile()) {
-      throw new SettingsError(`${shown} is not a regular file: give the CA certificate's file.`)
-    }
-    const bytes = Buffer.alloc(MAX_ROOT_CERT_BYTES + 1)
-    let length = 0
-    for (;;) {
-      const { bytesRead } = await handle.read(bytes, length, bytes.length - length, length)
-      if (bytesRead === 0 || (length += bytesRead) === bytes.length) break
-    }
-    if (length > MAX_ROOT_CERT_BYTES) {
-      throw new SettingsError(
-        `${shown} is larger than ${MAX_ROOT_CERT_BYTES / 1024 / 1024} MiB: give the CA certificate (PEM) alone.`
-      )
-    }
-    const text = bytes.subarray(0, length).toString('utf8')
-    if (!text.includes('-----BEGIN CERTIFICATE-----')) {
-      throw new SettingsError(
-        `${shown} holds no PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (a DER file converts with: openssl x509 -inform der -in ca.cer -out ca.pem).`
-      )
-    }
-    return text
-  } finally {
-    await handle.close()
+  if (read.outcome === 'not-a-file') {
+    throw new SettingsError(`${shown} is not a regular file: give the CA certificate's file.`)
   }
+  if (read.outcome === 'too-large') {
+    throw new SettingsError(
+      `${shown} is larger than ${MAX_ROOT_CERT_BYTES / 1024 / 1024} MiB: give the CA certificate (PEM) alone.`
+    )
+  }
+  const text = read.bytes.toString('utf8')
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new SettingsError(
+      `${shown} holds no PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (a DER file converts with: openssl x509 -inform der -in ca.cer -out ca.pem).`
+    )
+  }
+  return text
 }
