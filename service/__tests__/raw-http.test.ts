@@ -1,50 +1,26 @@
 import { connect } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  createSigningKey,
-  LocalIdentityProvider,
-  mintIdToken
-} from './support/identity-provider.js'
+import { describe, expect, it } from 'vitest'
 import { headerOf, rawRequest, type RawReply } from './support/raw-http.js'
-import {
-  CLIENT_ID,
-  startTestService,
-  UNAUTHORISED_BODY,
-  type TestService
-} from './support/test-service.js'
+import { serviceWithToken, UNAUTHORISED_BODY } from './support/test-service.js'
 
-let provider: LocalIdentityProvider
-let service: TestService
-let token: string
-
-beforeAll(async () => {
-  const key = await createSigningKey('k')
-  provider = await LocalIdentityProvider.start([key])
-  token = await mintIdToken(provider, CLIENT_ID, { key })
-  service = await startTestService(
-    provider,
-    {},
-    { limits: { headersTimeoutMs: 300, requestTimeoutMs: 600, checkIntervalMs: 100 } }
-  )
-})
-afterAll(async () => {
-  await service.close()
-  await provider.stop()
-})
+const running = serviceWithToken(
+  {},
+  { limits: { headersTimeoutMs: 300, requestTimeoutMs: 600, checkIntervalMs: 100 } }
+)
 
 const get = (headers: string[]): Promise<RawReply> =>
   rawRequest(
-    service.origin,
+    running.service.origin,
     ['GET /genre HTTP/1.1', 'Host: test', 'Connection: close', ...headers, '', ''].join('\r\n')
   )
 
 describe('rule 4: only the first Authorization value counts', () => {
   it.each([
-    ['valid, then junk', () => [`Authorization: ${token}`, 'authorization: junk'], 200],
-    ['junk, then valid', () => ['Authorization: junk', `AUTHORIZATION: ${token}`], 401],
-    ['empty, then valid', () => ['Authorization:', `Authorization: ${token}`], 401],
+    ['valid, then junk', () => [`Authorization: ${running.token}`, 'authorization: junk'], 200],
+    ['junk, then valid', () => ['Authorization: junk', `AUTHORIZATION: ${running.token}`], 401],
+    ['empty, then valid', () => ['Authorization:', `Authorization: ${running.token}`], 401],
     ['empty, with spaces only', () => ['Authorization:    '], 401],
-    ['valid, then empty', () => [`authorization: ${token}`, 'Authorization:'], 200]
+    ['valid, then empty', () => [`authorization: ${running.token}`, 'Authorization:'], 200]
   ] as const)('%s → %i', async (_name, headers, status) => {
     const reply = await get([...headers()])
     expect(reply.status).toBe(status)
@@ -66,7 +42,7 @@ describe('request heads that are too large get 431 from Node', () => {
 
 describe('a client that stalls while sending its head is timed out', () => {
   it('answers 408 and closes the connection', async () => {
-    const { hostname, port } = new URL(service.origin)
+    const { hostname, port } = new URL(running.service.origin)
     const reply = await new Promise<string>((resolve) => {
       const socket = connect(Number(port), hostname)
       let text = ''
@@ -81,7 +57,7 @@ describe('a client that stalls while sending its head is timed out', () => {
 describe('absolute-form and asterisk targets are not the root', () => {
   it('an absolute-form target needs a token', async () => {
     const reply = await rawRequest(
-      service.origin,
+      running.service.origin,
       'GET http://test/ HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n'
     )
     expect(reply.status).toBe(401)
@@ -89,7 +65,7 @@ describe('absolute-form and asterisk targets are not the root', () => {
 
   it('OPTIONS * is a preflight', async () => {
     const reply = await rawRequest(
-      service.origin,
+      running.service.origin,
       'OPTIONS * HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n'
     )
     expect(reply.status).toBe(204)
@@ -104,8 +80,8 @@ describe('pipelined requests on one connection', () => {
     const request = (target: string, headers: string[]): string =>
       [`GET ${target} HTTP/1.1`, 'Host: test', ...headers, '', ''].join('\r\n')
     const reply = await rawRequest(
-      service.origin,
-      request('/genre', [`Authorization: ${token}`]) +
+      running.service.origin,
+      request('/genre', [`Authorization: ${running.token}`]) +
         request('/', []) +
         request('/genre', ['Connection: close'])
     )

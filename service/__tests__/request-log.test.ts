@@ -10,45 +10,23 @@ import { jsonReply } from '../src/http/responses.js'
 import { createServiceServer } from '../src/http/server.js'
 import { shutDown } from '../src/http/shutdown.js'
 import { createLogger } from '../src/log/logger.js'
-import {
-  createSigningKey,
-  LocalIdentityProvider,
-  mintIdToken
-} from './support/identity-provider.js'
+import { createSigningKey, LocalIdentityProvider } from './support/identity-provider.js'
 import { rawRequest } from './support/raw-http.js'
-import {
-  CLIENT_ID,
-  startTestService,
-  UNAUTHORISED_BODY,
-  type TestService
-} from './support/test-service.js'
+import { serviceWithToken, startTestService, UNAUTHORISED_BODY } from './support/test-service.js'
 
-let provider: LocalIdentityProvider
-let service: TestService
-let token: string
-
-beforeAll(async () => {
-  const key = await createSigningKey('k')
-  provider = await LocalIdentityProvider.start([key])
-  token = await mintIdToken(provider, CLIENT_ID, { key })
-  // LOG_LEVEL empty counts as unset: the default level, info.
-  service = await startTestService(provider, { LOG_LEVEL: '' })
-})
-afterAll(async () => {
-  await service.close()
-  await provider.stop()
-})
+// LOG_LEVEL empty counts as unset: the default level, info.
+const running = serviceWithToken({ LOG_LEVEL: '' })
 
 /** Sends the head as given and gives the reply and the request's log lines, parsed. */
 async function send(headers: string[]) {
-  const before = service.logLines.length
+  const before = running.service.logLines.length
   const reply = await rawRequest(
-    service.origin,
+    running.service.origin,
     ['GET /genre?page=2 HTTP/1.1', 'Host: test', 'Connection: close', ...headers, '', ''].join(
       '\r\n'
     )
   )
-  const lines = service.logLines.slice(before)
+  const lines = running.service.logLines.slice(before)
   return { reply, lines, entries: lines.map((line) => JSON.parse(line) as LogEntry) }
 }
 
@@ -78,7 +56,7 @@ describe('the request line of a 401 gives the reason, the reply does not', () =>
     ['rule 5: not a JWT', ['Authorization: nonsense'], 'not a JWT']
   ])('%s', async (_name, headers, reason) => {
     const withToken = headers.map((line) =>
-      line === 'X' ? `Authorization: ${token}` : line.replace('T', token)
+      line === 'X' ? `Authorization: ${running.token}` : line.replace('T', running.token)
     )
     const { reply, entries } = await send(withToken)
     expect(reply.status).toBe(401)
@@ -88,19 +66,19 @@ describe('the request line of a 401 gives the reason, the reply does not', () =>
   })
 
   it('an authenticated request has its subject and no reason', async () => {
-    const { reply, entries } = await send([`Authorization: ${token}`])
+    const { reply, entries } = await send([`Authorization: ${running.token}`])
     expect(reply.status).toBe(200)
     expect(entries).toEqual([expect.objectContaining({ status: 200, sub: '1234567890' })])
     expect(entries[0]).not.toHaveProperty('reason')
   })
 
   it('no part of a token reaches the log, whatever the reason', async () => {
-    const [header, payload, signature] = token.split('.') as [string, string, string]
+    const [header, payload, signature] = running.token.split('.') as [string, string, string]
     const values = [
-      `Bearer ${token}`,
+      `Bearer ${running.token}`,
       `${header}.${payload}.${signature.slice(0, -4)}`,
       `${header}.${payload}`,
-      `${token} trailing`
+      `${running.token} trailing`
     ]
     const { lines } = await send(values.map((value) => `Authorization: ${value}`))
     const all = [...lines]
@@ -119,7 +97,7 @@ describe('the identity provider down: the reason says so', () => {
     const fresh = await startTestService(down, { LOG_LEVEL: '' })
     try {
       const response = await fetch(`${fresh.url}genre`, {
-        headers: { Authorization: token, 'X-Request-Id': 'down-1' }
+        headers: { Authorization: running.token, 'X-Request-Id': 'down-1' }
       })
       expect(response.status).toBe(401)
       expect(await response.text()).toBe(UNAUTHORISED_BODY)

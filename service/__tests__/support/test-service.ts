@@ -1,7 +1,8 @@
+import { afterAll, beforeAll } from 'vitest'
 import { loadConfig } from '../../src/app/config.js'
 import { createLogger } from '../../src/log/logger.js'
 import { startService, type RunningService, type ServiceTuning } from '../../src/service.js'
-import type { LocalIdentityProvider } from './identity-provider.js'
+import { createSigningKey, LocalIdentityProvider, mintIdToken } from './identity-provider.js'
 
 export const CLIENT_ID = 'test-client.apps.example.com'
 export const ALLOWED_ORIGIN = 'https://app.example.com'
@@ -32,6 +33,52 @@ export async function startTestService(
   const logger = createLogger(config.logLevel, (line) => logLines.push(line))
   const service = await startService(config, logger, { jwksTimeoutMs: 1_000, ...tuning })
   return { ...service, origin: new URL(service.url).origin, logLines }
+}
+
+/** The service, the identity provider it trusts, and a token that provider minted for it. */
+export interface ServiceWithToken {
+  readonly provider: LocalIdentityProvider
+  readonly service: TestService
+  readonly token: string
+}
+
+/**
+ * For the enclosing file or describe block: a local identity provider with one key, a valid ID
+ * token from it for the client, and the service trusting it (`env` and `tuning` as
+ * startTestService takes them); both stopped after the block.
+ *
+ * @example const running = serviceWithToken({ LOG_LEVEL: '' }) // then running.service.origin, running.token
+ */
+export function serviceWithToken(
+  env: Record<string, string> = {},
+  tuning: Partial<ServiceTuning> = {}
+): ServiceWithToken {
+  let started: ServiceWithToken | undefined
+  beforeAll(async () => {
+    const key = await createSigningKey('k')
+    const provider = await LocalIdentityProvider.start([key])
+    const token = await mintIdToken(provider, CLIENT_ID, { key })
+    started = { provider, token, service: await startTestService(provider, env, tuning) }
+  })
+  afterAll(async () => {
+    await started?.service.close()
+    await started?.provider.stop()
+  })
+  const get = (): ServiceWithToken => {
+    if (!started) throw new Error('serviceWithToken: used outside a test of its block')
+    return started
+  }
+  return {
+    get provider() {
+      return get().provider
+    },
+    get service() {
+      return get().service
+    },
+    get token() {
+      return get().token
+    }
+  }
 }
 
 export const CORS_HEADER_NAMES = [
