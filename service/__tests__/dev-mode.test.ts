@@ -6,11 +6,11 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium, noBrowser } from './support/chromium.js'
+import { occupiedPort, runEntry, type EntryRun } from './support/entry.js'
 import { headerOf, rawRequest } from './support/raw-http.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
@@ -85,22 +85,9 @@ function startDevMode(how: 'npm' | 'entry' = 'npm'): Promise<Started> {
 }
 
 /** Runs the entry (what the script execs) to its end. */
-function runEntry(
-  env: Record<string, string>
-): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ENTRY], {
-      cwd: ROOT,
-      env: { ...BASE_ENV, ...env },
-      stdio: ['ignore', 'pipe', 'pipe']
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+/** The entry run with `env` over the file's base environment, until it exits. */
+const start = (env: Record<string, string>): Promise<EntryRun> =>
+  runEntry(ENTRY, { ...BASE_ENV, ...env }, { cwd: ROOT })
 
 function shell(line: string): Promise<string> {
   return new Promise((resolve, reject) =>
@@ -120,14 +107,6 @@ async function statusOf(url: string, init: RequestInit = {}): Promise<number | s
     const cause = (error as { cause?: { code?: string } }).cause
     return cause?.code ?? 'error'
   }
-}
-
-async function occupiedPort(): Promise<{ server: Server; port: number }> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  if (address === null || typeof address === 'string') throw new Error('no port')
-  return { server, port: address.port }
 }
 
 describe('npm run serve:dev', () => {
@@ -373,7 +352,7 @@ describe('a failure to stop', () => {
 
 describe('dev mode refuses to start with exit code 1, saying what to change', () => {
   it('under NODE_ENV=production, pointing to npm run serve', async () => {
-    const { code, stdout, stderr } = await runEntry({ NODE_ENV: 'production' })
+    const { code, stdout, stderr } = await start({ NODE_ENV: 'production' })
     expect(code).toBe(1)
     expect(stdout).toBe('')
     expect(stderr).toBe(
@@ -387,7 +366,7 @@ describe('dev mode refuses to start with exit code 1, saying what to change', ()
     async (variable) => {
       const taken = await occupiedPort()
       try {
-        const { code, stdout, stderr } = await runEntry({ [variable]: String(taken.port) })
+        const { code, stdout, stderr } = await start({ [variable]: String(taken.port) })
         expect(code).toBe(1)
         expect(stdout).toBe('')
         expect(stderr).toBe(
@@ -401,7 +380,7 @@ describe('dev mode refuses to start with exit code 1, saying what to change', ()
   )
 
   it("naming every bad setting at once, its own and the service's", async () => {
-    const { code, stdout, stderr } = await runEntry({
+    const { code, stdout, stderr } = await start({
       PORT: '70000',
       LOG_LEVEL: 'loud',
       DEV_PAGE_PORT: 'eighty',
@@ -422,7 +401,7 @@ describe('dev mode refuses to start with exit code 1, saying what to change', ()
   })
 
   it('when a port setting is not a port', async () => {
-    const { code, stderr } = await runEntry({ DEV_PAGE_PORT: 'eighty' })
+    const { code, stderr } = await start({ DEV_PAGE_PORT: 'eighty' })
     expect(code).toBe(1)
     expect(stderr).toBe(
       'genre service (dev mode) refused to start: DEV_PAGE_PORT: must be a whole number from 0 ' +

@@ -3,40 +3,19 @@
  * a port in use or a host that is not this machine's in one line naming the setting, never a
  * stack, exit code 1 and nothing on stdout.
  */
-import { spawn } from 'node:child_process'
-import { createServer, type Server } from 'node:net'
 import { describe, expect, it } from 'vitest'
+import { occupiedPort, runEntry, type EntryRun } from './support/entry.js'
 
 const ENTRY = new URL('../src/index.ts', import.meta.url).pathname
 const VALID = { CLIENT_ID: 'c', ALLOWED_ORIGIN: 'https://app.example.com', HOST: '127.0.0.1' }
 
-function runEntry(
-  env: Record<string, string>
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ENTRY], {
-      env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe']
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
-
-async function occupiedPort(): Promise<{ server: Server; port: number }> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  if (address === null || typeof address === 'string') throw new Error('no port')
-  return { server, port: address.port }
-}
+/** The entry run with `env` over the file's base environment, until it exits. */
+const start = (env: Record<string, string>): Promise<EntryRun> =>
+  runEntry(ENTRY, { PATH: process.env.PATH ?? '', ...env })
 
 describe('the service refuses to start, saying everything to fix at once', () => {
   it('names every missing or invalid setting, each with what to do', async () => {
-    const { code, stdout, stderr } = await runEntry({
+    const { code, stdout, stderr } = await start({
       ALLOWED_ORIGIN: 'https://app.example.com/',
       PORT: 'eighty',
       OIDC_JWKS_URL: 'ftp://keys.example.com',
@@ -62,7 +41,7 @@ describe('the service refuses to start, saying everything to fix at once', () =>
   it('a port in use: one line naming the port and PORT', async () => {
     const taken = await occupiedPort()
     try {
-      const { code, stdout, stderr } = await runEntry({ ...VALID, PORT: String(taken.port) })
+      const { code, stdout, stderr } = await start({ ...VALID, PORT: String(taken.port) })
       expect(code).toBe(1)
       expect(stdout).toBe('')
       expect(stderr).toBe(
@@ -76,7 +55,7 @@ describe('the service refuses to start, saying everything to fix at once', () =>
 
   it('a HOST that is not an address of this machine: one line naming HOST', async () => {
     // 192.0.2.0/24 is TEST-NET-1 (RFC 5737): never an address of this machine.
-    const { code, stdout, stderr } = await runEntry({ ...VALID, HOST: '192.0.2.1', PORT: '0' })
+    const { code, stdout, stderr } = await start({ ...VALID, HOST: '192.0.2.1', PORT: '0' })
     expect(code).toBe(1)
     expect(stdout).toBe('')
     expect(stderr).toBe(
