@@ -6,14 +6,9 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  createServer as createHttpServer,
-  type IncomingMessage,
-  type Server as HttpServer
-} from 'node:http'
-import { connect, type Socket } from 'node:net'
 import { SonarClient } from '../../src/sonar/client.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
+import { startHttpsProxy, type HttpsProxy } from '../fault-kit/https-proxy.js'
 import { taskExample } from '../../__fixtures__/sonarqube/index.js'
 
 /** A name only the proxy knows: it sends every CONNECT to the loopback server. */
@@ -107,42 +102,17 @@ describe("sonarRootCert is trusted for the action's requests only, with no globa
   })
 
   describe('through an HTTPS_PROXY tunnel (CONNECT)', () => {
-    let proxy: HttpServer
-    const connects: string[] = []
-    const tunnels = new Set<Socket>()
-    const saved = process.env['HTTPS_PROXY']
+    let proxy: HttpsProxy
 
     beforeAll(async () => {
-      proxy = createHttpServer()
-      proxy.on('connect', (request: IncomingMessage, client: Socket, head: Buffer) => {
-        connects.push(request.url ?? '')
-        tunnels.add(client)
-        const upstream = connect((server.address() as AddressInfo).port, '127.0.0.1', () => {
-          client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
-          upstream.write(head)
-          tunnels.add(upstream)
-          upstream.pipe(client)
-          client.pipe(upstream)
-        })
-        upstream.on('error', () => client.destroy())
-        client.on('error', () => upstream.destroy())
-      })
-      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-      process.env['HTTPS_PROXY'] = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
+      proxy = await startHttpsProxy((server.address() as AddressInfo).port)
     })
-
-    afterAll(async () => {
-      if (saved === undefined) delete process.env['HTTPS_PROXY']
-      else process.env['HTTPS_PROXY'] = saved
-      // Tunnels are no longer the HTTP server's connections: end them by hand.
-      for (const socket of tunnels) socket.destroy()
-      await new Promise<void>((resolve) => proxy.close(() => resolve()))
-    })
+    afterAll(() => proxy.close())
 
     const proxied = new URL(`https://${PROXIED_HOST}:8443`)
 
     it('trusts the private CA for the server behind the tunnel', async () => {
-      connects.length = 0
+      proxy.connects.length = 0
       const client = sonarClient(caPem, new FakeClock(), proxied)
       try {
         const task = await client.getTask(new URL('/api/ce/task?id=1', proxied), '1')
@@ -150,7 +120,7 @@ describe("sonarRootCert is trusted for the action's requests only, with no globa
       } finally {
         client.close()
       }
-      expect(connects).toEqual([`${PROXIED_HOST}:8443`])
+      expect(proxy.connects).toEqual([`${PROXIED_HOST}:8443`])
     })
 
     it('without it, still refuses the server at once with advice to set it', async () => {

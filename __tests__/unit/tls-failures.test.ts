@@ -3,8 +3,6 @@
  * each fails after one connection, on one line that keeps Node's code and names the fix, in the
  * client and in the command.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http'
-import { connect, type AddressInfo, type Socket } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { runCommand } from '../../src/cli/main.js'
 import { EXIT } from '../../src/cli/exit-codes.js'
@@ -18,6 +16,7 @@ import {
   type TlsFault,
   type TlsFaultServer
 } from '../fault-kit/tls-faults.js'
+import { startHttpsProxy, type HttpsProxy } from '../fault-kit/https-proxy.js'
 
 const TASK = 'AYTask1'
 
@@ -159,36 +158,16 @@ describe('a TLS or protocol failure is not tried again: one connection, one line
 })
 
 describe('through an HTTPS_PROXY tunnel', () => {
-  let proxy: Server
+  let proxy: HttpsProxy
   let server: TlsFaultServer
-  const connects: string[] = []
-  const tunnels = new Set<Socket>()
-  const saved = process.env['HTTPS_PROXY']
 
   beforeAll(async () => {
     server = await startTlsFaultServer('plain-http')
-    proxy = createServer()
-    proxy.on('connect', (request: IncomingMessage, client: Socket) => {
-      connects.push(request.url ?? '')
-      tunnels.add(client)
-      const upstream = connect(Number(new URL(server.url).port), '127.0.0.1', () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
-        upstream.pipe(client)
-        client.pipe(upstream)
-      })
-      tunnels.add(upstream)
-      upstream.on('error', () => client.destroy())
-      client.on('error', () => upstream.destroy())
-    })
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-    process.env['HTTPS_PROXY'] = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
+    proxy = await startHttpsProxy(Number(new URL(server.url).port))
   })
 
   afterAll(async () => {
-    if (saved === undefined) delete process.env['HTTPS_PROXY']
-    else process.env['HTTPS_PROXY'] = saved
-    for (const socket of tunnels) socket.destroy()
-    await new Promise<void>((resolve) => proxy.close(() => resolve()))
+    await proxy.close()
     await server.close()
   })
 
@@ -210,7 +189,7 @@ describe('through an HTTPS_PROXY tunnel', () => {
       .catch((caught: unknown) => caught)
       .finally(() => client.close())
 
-    expect(connects).toEqual(['sonar.internal.test:8443'])
+    expect(proxy.connects).toEqual(['sonar.internal.test:8443'])
     expect(server.connections).toBe(1)
     expect(clock.sleeps).toEqual([])
     // Node says EPROTO when the handshake fails under a pending write (a request's), and
