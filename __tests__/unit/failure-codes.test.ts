@@ -5,6 +5,7 @@
  * sockets; the client's clock is a fake, so its waits between tries are recorded, not slept.
  */
 import { afterEach, describe, expect, it } from 'vitest'
+import { actionSink, inActionWords } from '../../__fixtures__/sinks.js'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { runCommand } from '../../src/cli/main.js'
 import { ServerRequestError } from '../../src/errors.js'
@@ -121,11 +122,11 @@ describe('the JSON results give an unread analysis its error code, and Node’s 
       message: error.message,
       error
     }
-    expect(JSON.parse(resultsOutput([unread]))).toEqual([
+    expect(JSON.parse(resultsOutput([unread], { sink: actionSink() }))).toEqual([
       {
         projectKey: 'shop',
         source: 'build/sonar/report-task.txt',
-        error: error.message,
+        error: inActionWords(error.message),
         errorCode: 'ERR_SERVER_REQUEST',
         nodeCode: 'ECONNREFUSED'
       }

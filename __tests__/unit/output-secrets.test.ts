@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { actionHtmlSink, actionSink } from '../../__fixtures__/sinks.js'
 import { conditionsOutput } from '../../src/report/outputs.js'
 import { renderFailureSummary } from '../../src/report/summary.js'
-import { summaryForms } from '../../src/report/summary-text.js'
 import { redactSecrets, tokenForms } from '../../src/secrets.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
 import { condition } from './summary-gate-result.js'
@@ -38,18 +38,22 @@ describe('redactSecrets removes every form of the token, as *** ', () => {
     expect(redactSecrets('nothing to hide', tokenForms(TOKEN))).toBe('nothing to hide')
   })
 
-  it('removes a token the server echoed into the conditions output, which stays valid JSON', () => {
-    const { json } = conditionsOutput([condition({ actualValue: `token=${ODD_TOKEN}` })])
-    const redacted = redactSecrets(json, tokenForms(ODD_TOKEN))
-    expect(JSON.parse(redacted)[0].actualValue).toBe('token=***')
+  it('the outputs’ sink removes a token the server echoed into the conditions output, which stays valid JSON', () => {
+    const { json } = conditionsOutput(
+      [condition({ actualValue: `token=${ODD_TOKEN}` })],
+      actionSink({ token: ODD_TOKEN })
+    )
+    expect(JSON.parse(json)[0].actualValue).toBe('token=***')
   })
 
-  it('removes a token the server echoed into the summary, where it is escaped', () => {
+  it('the summary’s sink removes a token the server echoed into the summary, where it is escaped', () => {
     for (const token of [TOKEN, ODD_TOKEN]) {
-      const summary = renderFailureSummary(`The task failed: bad token ${token}`)
-      const redacted = redactSecrets(summary, summaryForms(tokenForms(token)))
-      expect(renderAsGitHub(redacted).text).toContain('The task failed: bad token ***')
-      expect(renderAsGitHub(redacted).text).not.toContain(token)
+      const summary = renderFailureSummary(
+        `The task failed: bad token ${token}`,
+        actionHtmlSink({ token })
+      )
+      expect(renderAsGitHub(summary).text).toContain('The task failed: bad token ***')
+      expect(renderAsGitHub(summary).text).not.toContain(token)
     }
   })
 })

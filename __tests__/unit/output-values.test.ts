@@ -1,19 +1,23 @@
 import { describe, expect, it } from 'vitest'
+import { actionSink } from '../../__fixtures__/sinks.js'
 import { toQualityGateStatus } from '../../src/gate/check.js'
 import { evaluateConditions } from '../../src/gate/evaluate.js'
 import { conditionsOutput, gateOutputs, OUTPUT_BYTES } from '../../src/report/outputs.js'
 import { condition, gateResult } from './summary-gate-result.js'
 
+/** The outputs' sink, as the action builds it. */
+const sink = actionSink({ limit: OUTPUT_BYTES })
+
 describe('the outputs of a gate', () => {
   it("are the gate's values, the conditions decoded under the server's key names", () => {
-    expect(gateOutputs(gateResult()).values).toMatchObject({
+    expect(gateOutputs(gateResult(), sink).values).toMatchObject({
       status: 'ERROR',
       'quality-gate-status': 'FAILED',
       analysisId: 'AYAnalysis1',
       taskId: 'AYTask1',
       dashboardUrl: 'https://sonar.example.com/dashboard?id=my-project'
     })
-    const conditions = JSON.parse(gateOutputs(gateResult()).values.conditions)
+    const conditions = JSON.parse(gateOutputs(gateResult(), sink).values.conditions)
     expect(conditions[0]).toEqual({
       status: 'ERROR',
       metricKey: 'new_coverage',
@@ -31,7 +35,7 @@ describe('the outputs of a gate', () => {
 
   it('keeps warningThreshold and periodIndex when the server sends them', () => {
     const old = condition({ warningThreshold: '90', periodIndex: 1 })
-    expect(JSON.parse(conditionsOutput([old]).json)).toEqual([
+    expect(JSON.parse(conditionsOutput([old], sink).json)).toEqual([
       {
         status: 'ERROR',
         metricKey: 'new_coverage',
@@ -45,13 +49,13 @@ describe('the outputs of a gate', () => {
   })
 
   it('put each value on one line, cut to 1,000 characters before its escapes', () => {
-    const { values } = gateOutputs(gateResult({ analysisId: `a\nb${'c'.repeat(5000)}` }))
+    const { values } = gateOutputs(gateResult({ analysisId: `a\nb${'c'.repeat(5000)}` }), sink)
     expect(values.analysisId).toBe(`a\\nb${'c'.repeat(996)}…`)
   })
 
   it('give the dashboard only as an http(s) address without credentials', () => {
     const dashboardUrl = (url: string) =>
-      gateOutputs(gateResult({ dashboardUrl: url })).values.dashboardUrl
+      gateOutputs(gateResult({ dashboardUrl: url }), sink).values.dashboardUrl
     expect(dashboardUrl('https://u:p@sonar.example.com/dashboard?id=a')).toBe(
       'https://sonar.example.com/dashboard?id=a'
     )
@@ -65,12 +69,12 @@ describe('the conditions output stays under 1 MB, always valid JSON', () => {
   )
 
   it('cuts each string to 200 characters', () => {
-    const [first] = JSON.parse(conditionsOutput(many.slice(0, 1)).json)
+    const [first] = JSON.parse(conditionsOutput(many.slice(0, 1), sink).json)
     expect(first.actualValue).toBe(`${'"\u2028'.repeat(99)}"…`)
   })
 
   it('holds as many conditions as fit, and says how many were left out', () => {
-    const { json, leftOut } = conditionsOutput(many)
+    const { json, leftOut } = conditionsOutput(many, sink)
     expect(Buffer.byteLength(json)).toBeLessThanOrEqual(OUTPUT_BYTES)
     const kept = JSON.parse(json)
     expect(kept.length + leftOut).toBe(100_000)
@@ -79,8 +83,8 @@ describe('the conditions output stays under 1 MB, always valid JSON', () => {
   })
 
   it('is [] with no conditions, and when not even one fits', () => {
-    expect(conditionsOutput([])).toEqual({ json: '[]', leftOut: 0 })
-    expect(conditionsOutput([condition()], 10)).toEqual({ json: '[]', leftOut: 1 })
+    expect(conditionsOutput([], sink)).toEqual({ json: '[]', leftOut: 0 })
+    expect(conditionsOutput([condition()], sink, 10)).toEqual({ json: '[]', leftOut: 1 })
   })
 })
 
@@ -101,7 +105,7 @@ describe('an unknown gate status passes, as NONE', () => {
       qualityGateStatus: toQualityGateStatus('FAILED'),
       conditions: evaluateConditions([])
     })
-    expect(gateOutputs(unknown).values).toMatchObject({
+    expect(gateOutputs(unknown, sink).values).toMatchObject({
       status: 'FAILED',
       'quality-gate-status': 'NONE'
     })
@@ -110,14 +114,16 @@ describe('an unknown gate status passes, as NONE', () => {
 
 describe('the branch and the pull request the task names are outputs', () => {
   it('a branch', () => {
-    expect(gateOutputs(gateResult({ branch: 'main', branchType: 'BRANCH' })).values).toMatchObject({
+    expect(
+      gateOutputs(gateResult({ branch: 'main', branchType: 'BRANCH' }), sink).values
+    ).toMatchObject({
       branch: 'main',
       pullRequest: ''
     })
   })
 
   it('a pull request', () => {
-    expect(gateOutputs(gateResult({ pullRequest: '42' })).values).toMatchObject({
+    expect(gateOutputs(gateResult({ pullRequest: '42' }), sink).values).toMatchObject({
       branch: '',
       pullRequest: '42'
     })

@@ -1,5 +1,6 @@
 import { parseFragment, type DefaultTreeAdapterTypes } from 'parse5'
 import { describe, expect, it } from 'vitest'
+import { actionHtmlSink } from '../../__fixtures__/sinks.js'
 import { ReportFileError } from '../../src/errors.js'
 import { evaluateConditions } from '../../src/gate/evaluate.js'
 import type { AnalysisOutcome } from '../../src/gate/outcome.js'
@@ -17,6 +18,9 @@ import { renderAsGitHub, type RenderedSummary } from '../support/summary-as-gith
 import { condition, gateResult } from './summary-gate-result.js'
 
 const SHA = '0123456789abcdef0123456789abcdef01234567'
+
+/** The comment's sink, as the action builds it: HTML, counted in characters, within GitHub's limit. */
+const sink = actionHtmlSink({ limit: COMMENT_LIMITS.githubChars, unit: 'characters' })
 
 const read = (fields: Parameters<typeof gateResult>[0] = {}): AnalysisOutcome => ({
   read: true,
@@ -58,14 +62,16 @@ function expectOneMarkerAndOurMarkup(body: string): RenderedSummary {
 
 describe('the marker: the first line, naming the project, which no key can break', () => {
   it('is the first line of the comment and names the project key', () => {
-    const body = commentBody(read({ projectKey: 'my project' }), SHA)
+    const body = commentBody(read({ projectKey: 'my project' }), SHA, { sink })
     expect(body.split('\n')[0]).toBe('<!-- sonar-quality-gate: my%20project -->')
     expect(outcomeMarker(read({ projectKey: 'my project' }))).toBe(commentMarker('my project'))
   })
 
   it('names the source when the outcome has no project key', () => {
     const outcome = unread('Task X was not found.')
-    expect(commentBody(outcome, SHA).split('\n')[0]).toBe(commentMarker('gone/report-task.txt'))
+    expect(commentBody(outcome, SHA, { sink }).split('\n')[0]).toBe(
+      commentMarker('gone/report-task.txt')
+    )
     expect(outcomeMarker(read({ projectKey: undefined }))).toBe(
       commentMarker('build/sonar/report-task.txt')
     )
@@ -80,7 +86,7 @@ describe('the marker: the first line, naming the project, which no key can break
     '\ud800 lone surrogate',
     'k'.repeat(1_000_000)
   ])('a project key %j stays inside one HTML comment on one line', (projectKey) => {
-    const body = commentBody(read({ projectKey }), SHA)
+    const body = commentBody(read({ projectKey }), SHA, { sink })
     const marker = body.split('\n')[0]!
     expect(marker).toBe(commentMarker(projectKey))
     expect(marker.length).toBeLessThanOrEqual(COMMENT_LIMITS.markerKeyChars * 9 + 40)
@@ -91,7 +97,7 @@ describe('the marker: the first line, naming the project, which no key can break
 
   it('tells different keys apart, even when one begins with the other', () => {
     expect(commentMarker('a')).not.toBe(commentMarker('a -->'))
-    const body = commentBody(read({ projectKey: 'ab' }), SHA)
+    const body = commentBody(read({ projectKey: 'ab' }), SHA, { sink })
     expect(carriesMarker(body, commentMarker('ab'))).toBe(true)
     expect(carriesMarker(body, commentMarker('a'))).toBe(false)
   })
@@ -99,7 +105,7 @@ describe('the marker: the first line, naming the project, which no key can break
 
 describe('recognising the comment that carries a marker', () => {
   const marker = commentMarker('api')
-  const body = commentBody(read({ projectKey: 'api' }), SHA)
+  const body = commentBody(read({ projectKey: 'api' }), SHA, { sink })
 
   it('recognises the body commentBody wrote, also with CRLF line ends', () => {
     expect(carriesMarker(body, marker)).toBe(true)
@@ -121,7 +127,7 @@ describe('recognising the comment that carries a marker', () => {
 describe('the comment says the verdict, the failing conditions in words, the link and the commit', () => {
   it('a failed gate: its headline, each failing condition in words, the link and the commit', () => {
     const outcome = read({ projectKey: 'web' })
-    const rendered = expectOneMarkerAndOurMarkup(commentBody(outcome, SHA))
+    const rendered = expectOneMarkerAndOurMarkup(commentBody(outcome, SHA, { sink }))
 
     expect(rendered.of('h3')[0]!.text).toBe('❌ Quality Gate failed · web')
     expect(rendered.of('p')[0]!.text).toBe('4 of 7 conditions failed:')
@@ -145,7 +151,7 @@ describe('the comment says the verdict, the failing conditions in words, the lin
   it('a passed gate says so, with no list', () => {
     const conditions = evaluateConditions([condition({ status: 'OK', actualValue: '90' })])
     const rendered = expectOneMarkerAndOurMarkup(
-      commentBody(read({ status: 'OK', conditions }), SHA)
+      commentBody(read({ status: 'OK', conditions }), SHA, { sink })
     )
     expect(rendered.of('h3')[0]!.text).toBe('✅ Quality Gate passed · my-project')
     expect(rendered.of('p')[0]!.text).toBe('The condition passed.')
@@ -157,7 +163,9 @@ describe('the comment says the verdict, the failing conditions in words, the lin
       condition({ status: 'WARN', errorThreshold: undefined, warningThreshold: '90' }),
       condition({ status: 'OK', actualValue: '90' })
     ])
-    const rendered = renderAsGitHub(commentBody(read({ status: 'WARN', conditions }), SHA))
+    const rendered = renderAsGitHub(
+      commentBody(read({ status: 'WARN', conditions }), SHA, { sink })
+    )
     expect(rendered.of('h3')[0]!.text).toBe('⚠️ Quality Gate passed with warnings · my-project')
     expect(rendered.of('p')[0]!.text).toBe('1 of 2 conditions passed with warnings:')
     expect(rendered.of('li').map(({ text }) => text)).toEqual([
@@ -167,30 +175,32 @@ describe('the comment says the verdict, the failing conditions in words, the lin
 
   it('a dashboard on another origin is shown as text, a javascript: one left out', () => {
     const elsewhere = renderAsGitHub(
-      commentBody(read({ dashboardUrl: 'https://evil.example/dashboard?id=p' }), SHA)
+      commentBody(read({ dashboardUrl: 'https://evil.example/dashboard?id=p' }), SHA, { sink })
     )
     expect(elsewhere.of('a').filter(({ text }) => text.startsWith('See '))).toEqual([])
     expect(elsewhere.text).toContain(
       "dashboard (not linked: not on the server's origin) https://evil.example/dashboard?id=p"
     )
-    const script = renderAsGitHub(commentBody(read({ dashboardUrl: 'javascript:alert(1)' }), SHA))
+    const script = renderAsGitHub(
+      commentBody(read({ dashboardUrl: 'javascript:alert(1)' }), SHA, { sink })
+    )
     expect(script.of('a').filter(({ text }) => text.startsWith('See '))).toEqual([])
     expect(script.text).not.toMatch(/alert|dashboard/)
   })
 
   it('a commit id that is not one is shown escaped, as it is', () => {
-    const rendered = expectOneMarkerAndOurMarkup(commentBody(read(), '<img src=x>'))
+    const rendered = expectOneMarkerAndOurMarkup(commentBody(read(), '<img src=x>', { sink }))
     expect(rendered.text).toContain('For commit <img src=x>')
   })
 
   it('an analysis that could not be read: why, line by line, and the commit', () => {
     const outcome = unread('Task X was not found.\nCheck the taskId input.', 'api')
-    const rendered = expectOneMarkerAndOurMarkup(commentBody(outcome, SHA))
+    const rendered = expectOneMarkerAndOurMarkup(commentBody(outcome, SHA, { sink }))
     expect(rendered.of('h3')[0]!.text).toBe('❗ Quality Gate could not be read · api')
     expect(rendered.of('p')[0]!.text).toBe('Task X was not found.Check the taskId input.')
     expect(rendered.of('br')).toHaveLength(1)
     expect(rendered.text).toContain('For commit 0123456')
-    expect(markerOf(commentBody(outcome, SHA))).toBe(commentMarker('api'))
+    expect(markerOf(commentBody(outcome, SHA, { sink }))).toBe(commentMarker('api'))
   })
 })
 
@@ -198,7 +208,9 @@ describe('server text in the comment is shown as text, never as markup', () => {
   it.each(HOSTILE.map((text) => [JSON.stringify(text).slice(0, 60), text]))(
     'a comment with %s in every server value has one marker, one heading, our elements only',
     (_, text) => {
-      const body = commentBody({ read: true, source: text, result: hostileResult(text) }, text)
+      const body = commentBody({ read: true, source: text, result: hostileResult(text) }, text, {
+        sink
+      })
       const rendered = expectOneMarkerAndOurMarkup(body)
       expect(rendered.of('h3')[0]!.text).toMatch(/^❔ Unknown Quality Gate status /)
       expect(body.length).toBeLessThanOrEqual(COMMENT_LIMITS.chars)
@@ -208,7 +220,7 @@ describe('server text in the comment is shown as text, never as markup', () => {
   it.each(HOSTILE.map((text) => [JSON.stringify(text).slice(0, 60), text]))(
     'the comment of an unread analysis with %s in its message and key has our elements only',
     (_, text) => {
-      const body = commentBody(unread(`The task failed: ${text}`, text), SHA)
+      const body = commentBody(unread(`The task failed: ${text}`, text), SHA, { sink })
       const rendered = expectOneMarkerAndOurMarkup(body)
       expect(rendered.of('h3')[0]!.text).toMatch(/^❗ Quality Gate could not be read · /)
       expect(body.length).toBeLessThanOrEqual(COMMENT_LIMITS.chars)
@@ -225,7 +237,9 @@ describe('the comment stays under GitHub’s 65,536 characters whatever the serv
     )
 
   it('lists 50 failing conditions, then says how many more', () => {
-    const rendered = renderAsGitHub(commentBody(read({ conditions: many(100_000, 'v') }), SHA))
+    const rendered = renderAsGitHub(
+      commentBody(read({ conditions: many(100_000, 'v') }), SHA, { sink })
+    )
     const items = rendered.of('li')
     expect(items).toHaveLength(COMMENT_LIMITS.conditions + 1)
     expect(items.at(-1)!.text).toBe('… and 99950 more: see the job summary or the dashboard')
@@ -235,7 +249,8 @@ describe('the comment stays under GitHub’s 65,536 characters whatever the serv
     const value = '<\u2028'.repeat(1000)
     const body = commentBody(
       read({ conditions: many(100_000, value), projectKey: value, analysisId: value }),
-      SHA
+      SHA,
+      { sink }
     )
     expect(body.length).toBeLessThanOrEqual(COMMENT_LIMITS.chars)
     expect(renderAsGitHub(body).of('li').at(-1)!.text).toMatch(/^… and \d+ more: /)
@@ -243,7 +258,8 @@ describe('the comment stays under GitHub’s 65,536 characters whatever the serv
 
   it('keeps to a smaller limit when asked, the marker and heading first', () => {
     const body = commentBody(read({ conditions: many(100, 'v'.repeat(200)) }), SHA, {
-      maxChars: 3000
+      sink,
+      limit: 3000
     })
     expect(body.length).toBeLessThanOrEqual(3000)
     expect(markerOf(body)).toBe(commentMarker('my-project'))

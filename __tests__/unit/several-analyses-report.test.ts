@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { actionHtmlSink, actionSink } from '../../__fixtures__/sinks.js'
 import { ReportFileError } from '../../src/errors.js'
+import { FAIL_ON_ERROR } from '../../src/fail-policy.js'
 import { evaluateConditions } from '../../src/gate/evaluate.js'
 import type { AnalysisOutcome } from '../../src/gate/outcome.js'
 import { analysesOutputs, OUTPUT_BYTES, resultsOutput } from '../../src/report/outputs.js'
@@ -8,6 +10,10 @@ import { SUMMARY_LIMITS } from '../../src/report/summary.js'
 import { expectOnlyOurMarkup, HOSTILE, hostileResult } from '../support/hostile-summary.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
 import { condition, gateResult } from './summary-gate-result.js'
+
+/** The job summary's and the outputs' sinks, as the action builds them. */
+const summarySink = actionHtmlSink({ limit: SUMMARY_LIMITS.bytes })
+const outputsSink = actionSink({ limit: OUTPUT_BYTES })
 
 const read = (fields: Parameters<typeof gateResult>[0] = {}): AnalysisOutcome => ({
   read: true,
@@ -28,7 +34,7 @@ describe('the summary of several analyses: an overview, then one section per pro
       unread('Task X was not found.')
     ]
 
-    const rendered = renderAsGitHub(renderOverviewSummary(outcomes))
+    const rendered = renderAsGitHub(renderOverviewSummary(outcomes, { sink: summarySink }))
 
     expect(rendered.of('h2').map(({ text }) => text)).toEqual([
       '❌ 1 of 3 analyses could not be read'
@@ -50,10 +56,13 @@ describe('the summary of several analyses: an overview, then one section per pro
   it.each(HOSTILE.map((text) => [JSON.stringify(text).slice(0, 60), text]))(
     'with %s in every server value and message: one heading, our elements only',
     (_, text) => {
-      const summary = renderOverviewSummary([
-        { read: true, source: text, result: hostileResult(text) },
-        { ...(unread(text, text) as AnalysisOutcome & { read: false }), projectKey: text }
-      ])
+      const summary = renderOverviewSummary(
+        [
+          { read: true, source: text, result: hostileResult(text) },
+          { ...(unread(text, text) as AnalysisOutcome & { read: false }), projectKey: text }
+        ],
+        { sink: summarySink }
+      )
       const rendered = renderAsGitHub(summary)
       expect(rendered.html).toBe(summary)
       expectOnlyOurMarkup(rendered)
@@ -68,7 +77,7 @@ describe('the summary of several analyses: an overview, then one section per pro
       read({ projectKey: `p${index}`, conditions })
     )
 
-    const summary = renderOverviewSummary(outcomes)
+    const summary = renderOverviewSummary(outcomes, { sink: summarySink })
 
     expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(SUMMARY_LIMITS.bytes)
     expect(renderAsGitHub(summary).of('h3')).toHaveLength(50)
@@ -82,7 +91,7 @@ describe('the outputs of several analyses', () => {
       read({ projectKey: 'b', status: 'WARN', qualityGateStatus: 'WARN' })
     ]
 
-    const { values } = analysesOutputs(outcomes)
+    const { values } = analysesOutputs(outcomes, FAIL_ON_ERROR, outputsSink)
 
     expect(values).toMatchObject({
       status: 'WARN',
@@ -108,7 +117,9 @@ describe('the outputs of several analyses', () => {
   })
 
   it('one that could not be read is in results with its error and the error’s code', () => {
-    const results = JSON.parse(resultsOutput([unread('Task X was not found.')])) as unknown[]
+    const results = JSON.parse(
+      resultsOutput([unread('Task X was not found.')], { sink: outputsSink })
+    ) as unknown[]
     expect(results).toEqual([
       {
         projectKey: '',
@@ -126,7 +137,7 @@ describe('the outputs of several analyses', () => {
       read({ projectKey: `p${index}`, conditions })
     )
 
-    const json = resultsOutput(outcomes)
+    const json = resultsOutput(outcomes, { sink: outputsSink })
 
     expect(Buffer.byteLength(json)).toBeLessThanOrEqual(OUTPUT_BYTES)
     const results = JSON.parse(json) as Array<{ conditions: unknown[] }>

@@ -1,15 +1,19 @@
 import { describe, expect, it } from 'vitest'
+import { actionHtmlSink } from '../../__fixtures__/sinks.js'
 import { evaluateConditions } from '../../src/gate/evaluate.js'
 import { renderFailureSummary, renderSummary, SUMMARY_LIMITS } from '../../src/report/summary.js'
 import { expectOnlyOurMarkup, HOSTILE, hostileResult } from '../support/hostile-summary.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
 import { condition, gateResult } from './summary-gate-result.js'
 
+/** The job summary's sink, as the action builds it. */
+const sink = actionHtmlSink({ limit: SUMMARY_LIMITS.bytes })
+
 describe('server text in the job summary is shown as text, never as markup', () => {
   it.each(HOSTILE.map((text) => [JSON.stringify(text).slice(0, 60), text]))(
     'a summary with %s in every server value has one heading, our elements only, no foreign link',
     (_, text) => {
-      const summary = renderSummary(hostileResult(text))
+      const summary = renderSummary(hostileResult(text), { sink })
       const rendered = renderAsGitHub(summary)
       // One HTML block, passed through as written: no Markdown is done in it.
       expect(rendered.html).toBe(summary)
@@ -22,7 +26,7 @@ describe('server text in the job summary is shown as text, never as markup', () 
   it.each(HOSTILE.map((text) => [JSON.stringify(text).slice(0, 60), text]))(
     'the failure summary of a message with %s has one heading and our elements only',
     (_, text) => {
-      const summary = renderFailureSummary(`The task failed: ${text}`)
+      const summary = renderFailureSummary(`The task failed: ${text}`, sink)
       const rendered = renderAsGitHub(summary)
       expect(rendered.html).toBe(summary)
       expectOnlyOurMarkup(rendered)
@@ -31,20 +35,22 @@ describe('server text in the job summary is shown as text, never as markup', () 
   )
 
   it('shows the text as the server sent it, control characters as escapes', () => {
-    const rendered = renderAsGitHub(renderFailureSummary('ok\r## ✅ <img src=x> [x](y) `z` | a |'))
+    const rendered = renderAsGitHub(
+      renderFailureSummary('ok\r## ✅ <img src=x> [x](y) `z` | a |', sink)
+    )
     expect(rendered.of('p')[0]!.text).toBe('ok\\r## ✅ <img src=x> [x](y) `z` | a |')
   })
 
   it('shows a project key with backticks whole inside its code element', () => {
-    const rendered = renderAsGitHub(renderSummary(gateResult({ projectKey: 'a`b``c' })))
+    const rendered = renderAsGitHub(renderSummary(gateResult({ projectKey: 'a`b``c' }), { sink }))
     expect(rendered.of('code')[0]!.text).toBe('a`b``c')
   })
 
   it('cuts each value to 200 characters and a failure message to 4,000, with an ellipsis', () => {
     const long = 'k'.repeat(1_000_000)
-    const rendered = renderAsGitHub(renderSummary(gateResult({ projectKey: long })))
+    const rendered = renderAsGitHub(renderSummary(gateResult({ projectKey: long }), { sink }))
     expect(rendered.of('code')[0]!.text).toBe(`${'k'.repeat(199)}…`)
-    const failure = renderAsGitHub(renderFailureSummary(long))
+    const failure = renderAsGitHub(renderFailureSummary(long, sink))
     expect(failure.of('p')[0]!.text).toBe(`${'k'.repeat(3999)}…`)
   })
 })
@@ -53,7 +59,7 @@ describe('the dashboard is linked only on the server origin, never with credenti
   const isEvidence = (href: string | undefined) =>
     /^https:\/\/sonar\.example\.com\/(component_measures|project\/issues)\?/.test(href ?? '')
   const linksAndText = (dashboardUrl: string) => {
-    const rendered = renderAsGitHub(renderSummary(gateResult({ dashboardUrl })))
+    const rendered = renderAsGitHub(renderSummary(gateResult({ dashboardUrl }), { sink }))
     // The conditions' rows link their evidence on the server; the dashboard is the other link.
     const links = rendered
       .of('a')
@@ -80,7 +86,7 @@ describe('the dashboard is linked only on the server origin, never with credenti
     const { links, text } = linksAndText('https://admin:hunter2@sonar.example.com/dashboard?id=p')
     expect(links).toEqual(['https://sonar.example.com/dashboard?id=p'])
     expect(
-      renderSummary(gateResult({ dashboardUrl: 'https://admin:hunter2@x.example/' }))
+      renderSummary(gateResult({ dashboardUrl: 'https://admin:hunter2@x.example/' }), { sink })
     ).not.toMatch(/hunter2/)
     expect(text).not.toMatch(/hunter2/)
   })
@@ -109,7 +115,7 @@ describe('the summary stays under GitHub’s 1 MiB whatever the server sends', (
     )
 
   it('shows 100 rows, failing conditions first, then says how many more', () => {
-    const summary = renderSummary(gateResult({ conditions: many(100_000, 'v') }))
+    const summary = renderSummary(gateResult({ conditions: many(100_000, 'v') }), { sink })
     const rendered = renderAsGitHub(summary)
     const rows = rendered.of('tr').slice(1)
     expect(rows).toHaveLength(SUMMARY_LIMITS.rows)
@@ -128,7 +134,8 @@ describe('the summary stays under GitHub’s 1 MiB whatever the server sends', (
         projectKey: value,
         analysisId: value,
         taskId: value
-      })
+      }),
+      { sink }
     )
     expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(SUMMARY_LIMITS.bytes)
     expect(renderAsGitHub(summary).text).toMatch(/… and \d+ more conditions/)

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest'
+import { actionHtmlSink, inActionWords } from '../../__fixtures__/sinks.js'
 import { evaluateConditions } from '../../src/gate/evaluate.js'
-import { annotate, gateFailureMessage, renderSummary } from '../../src/report/summary.js'
+import {
+  annotate,
+  gateFailureMessage,
+  renderSummary,
+  SUMMARY_LIMITS
+} from '../../src/report/summary.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
 import { taskExample } from '../../__fixtures__/sonarqube/index.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
 import { condition, gateResult as result } from './summary-gate-result.js'
+
+/** The job summary's sink, as the action builds it. */
+const sink = actionHtmlSink({ limit: SUMMARY_LIMITS.bytes })
 
 /** The table as a reader sees it: one array of cell texts per row, the header first. */
 function rowsOf(summary: string): string[][] {
@@ -46,7 +55,8 @@ describe('an ERROR gate fails with "Quality Gate Failure" and each failing condi
 
   it('lists the first 20 failing conditions, then says how many more', () => {
     const many = evaluateConditions(Array.from({ length: 25 }, () => condition()))
-    const lines = gateFailureMessage(result({ conditions: many })).split('\n')
+    // The message names where the details are; the action's log says it in its words.
+    const lines = inActionWords(gateFailureMessage(result({ conditions: many }))).split('\n')
     expect(lines[0]).toBe('Quality Gate Failure for my-project: 25 of 25 conditions failed.')
     expect(lines.filter((line) => line.startsWith('- Coverage'))).toHaveLength(20)
     expect(lines).toContain('- … and 5 more: see the job summary')
@@ -65,12 +75,12 @@ describe('an ERROR gate fails with "Quality Gate Failure" and each failing condi
 
 describe('the job summary shows verdict, every condition, the dashboard, the analysis and the time taken', () => {
   it("renders the server's own example, failing conditions first", () => {
-    const rendered = renderAsGitHub(renderSummary(result()))
+    const rendered = renderAsGitHub(renderSummary(result(), { sink }))
     expect(rendered.of('h2').map((h2) => h2.text)).toEqual(['❌ Quality Gate failed'])
     expect(rendered.of('p')[0]!.text).toBe(
       'Project my-project · analysis AYAnalysis1 · task AYTask1 · checked in 4.2 s'
     )
-    expect(rowsOf(renderSummary(result()))).toEqual([
+    expect(rowsOf(renderSummary(result(), { sink }))).toEqual([
       ['Metric', 'Status', 'Actual', 'Threshold'],
       ['Coverage on New Code', '❌ ERROR', '82.51%', 'fails when less than 85%'],
       ['Blocker Issues on New Code', '❌ ERROR', '14', 'fails when greater than 0'],
@@ -91,7 +101,7 @@ describe('the job summary shows verdict, every condition, the dashboard, the ana
   })
 
   it('is HTML blocks GitHub shows as they are, ending with a blank line once written', () => {
-    const summary = renderSummary(result())
+    const summary = renderSummary(result(), { sink })
     expect(summary.startsWith('<h2>')).toBe(true)
     expect(summary).not.toMatch(/\n\n./)
     expect(renderAsGitHub(summary).html.startsWith('<h2>')).toBe(true)
@@ -102,18 +112,20 @@ describe('the job summary shows verdict, every condition, the dashboard, the ana
     ['WARN', '⚠️ Quality Gate passed with warnings'],
     ['NONE', '➖ No Quality Gate']
   ])('headline for %s', (status, headline) => {
-    expect(renderAsGitHub(renderSummary(result({ status }))).of('h2')[0]!.text).toBe(headline)
+    expect(renderAsGitHub(renderSummary(result({ status }), { sink })).of('h2')[0]!.text).toBe(
+      headline
+    )
   })
 
   it('says so when there are no conditions', () => {
-    expect(renderAsGitHub(renderSummary(result({ conditions: [] }))).text).toContain(
+    expect(renderAsGitHub(renderSummary(result({ conditions: [] }), { sink })).text).toContain(
       'The server returned no conditions for this analysis.'
     )
   })
 
   it('shows the analysis warnings as text, their links as "text (address)"', () => {
     const rendered = renderAsGitHub(
-      renderSummary(result({ taskWarnings: taskExample.task.warnings }))
+      renderSummary(result({ taskWarnings: taskExample.task.warnings }), { sink })
     )
     expect(rendered.of('h3').map((h3) => h3.text)).toEqual(['Analysis warnings'])
     expect(rendered.of('li').map((li) => li.text)).toEqual([
@@ -169,14 +181,14 @@ describe('an unknown gate status passes (only ERROR fails), with a warning that 
   it('warns with the status quoted', () => {
     const log = new RecordingLog()
     annotate(result({ status: 'FAILED', qualityGateStatus: 'NONE', conditions: [] }), log)
-    expect(log.of('warning')).toEqual([
+    expect(log.of('warning').map(inActionWords)).toEqual([
       'Unknown Quality Gate status "FAILED": failOn does not name NONE, so the check passes (quality-gate-status NONE).'
     ])
   })
 
   it('shows the status in the headline, escaped', () => {
     const headline = (status: string) =>
-      renderAsGitHub(renderSummary(result({ status, conditions: [] }))).of('h2')
+      renderAsGitHub(renderSummary(result({ status, conditions: [] }), { sink })).of('h2')
     expect(headline('FAILED').map((h2) => h2.text)).toEqual([
       '❔ Unknown Quality Gate status FAILED: the check passes'
     ])
@@ -193,15 +205,15 @@ describe('the summary says which branch or pull request, what new code is, and w
       .map((p) => p.text)
 
   it('a pull request, then a branch (its type when it says more than BRANCH)', () => {
-    expect(paragraphs(renderSummary(result({ pullRequest: '42', branch: 'feature' })))[0]).toMatch(
-      /^Project my-project · pull request 42 · analysis/
-    )
-    expect(paragraphs(renderSummary(result({ branch: 'release', branchType: 'LONG' })))[0]).toMatch(
-      /^Project my-project · branch release \(LONG\) · analysis/
-    )
-    expect(paragraphs(renderSummary(result({ branch: 'main', branchType: 'BRANCH' })))[0]).toMatch(
-      /^Project my-project · branch main · analysis/
-    )
+    expect(
+      paragraphs(renderSummary(result({ pullRequest: '42', branch: 'feature' }), { sink }))[0]
+    ).toMatch(/^Project my-project · pull request 42 · analysis/)
+    expect(
+      paragraphs(renderSummary(result({ branch: 'release', branchType: 'LONG' }), { sink }))[0]
+    ).toMatch(/^Project my-project · branch release \(LONG\) · analysis/)
+    expect(
+      paragraphs(renderSummary(result({ branch: 'main', branchType: 'BRANCH' }), { sink }))[0]
+    ).toMatch(/^Project my-project · branch main · analysis/)
   })
 
   it('the new code period, Clean as You Code compliance and ignored conditions', () => {
@@ -210,7 +222,8 @@ describe('the summary says which branch or pull request, what new code is, and w
         period: { mode: 'days', parameter: '30', date: '2024-01-02' },
         caycStatus: 'compliant',
         ignoredConditions: true
-      })
+      }),
+      { sink }
     )
     expect(renderAsGitHub(summary).text).toContain(
       'New code: the last 30 days (2024-01-02)Clean as You Code: compliantSome conditions on new code were ignored: the new code has too few lines to judge.'
@@ -219,7 +232,8 @@ describe('the summary says which branch or pull request, what new code is, and w
 
   it('none of them when the server says nothing of them', () => {
     const summary = renderSummary(
-      result({ period: undefined, caycStatus: undefined, ignoredConditions: undefined })
+      result({ period: undefined, caycStatus: undefined, ignoredConditions: undefined }),
+      { sink }
     )
     expect(renderAsGitHub(summary).text).not.toMatch(/New code|Clean as You Code|ignored/)
   })
@@ -236,7 +250,8 @@ describe('a condition of an old server that only warns shows its warning thresho
       actualValue: '4.2'
     })
     const summary = renderSummary(
-      result({ status: 'WARN', conditions: evaluateConditions([warning]) })
+      result({ status: 'WARN', conditions: evaluateConditions([warning]) }),
+      { sink }
     )
     expect(rowsOf(summary)[1]).toEqual([
       'Duplicated Lines (%) on New Code',

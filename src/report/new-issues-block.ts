@@ -2,10 +2,13 @@
  * The "New issues" part of the job summary and the pull-request comment: how many there are by
  * severity, then the first ones, most severe first, each with its file and line (linked to the
  * file at the commit on GitHub when the action knows it) and its rule (linked to the issue on
- * the server's origin). HTML blocks, every server value through `summaryText`.
+ * the server's origin). HTML blocks, every server value through `summaryText`, every line
+ * through the destination's sink.
  */
 import { bySeverity, countBySeverity, SEVERITY_ORDER, type Finding } from '../findings/finding.js'
 import type { NewIssues } from '../gate/new-issues.js'
+import type { Sink } from '../sink.js'
+import { fittedBlock } from './fitted-block.js'
 import { summaryText } from './summary-text.js'
 import { QUOTE_LIMITS } from '../untrusted-text.js'
 
@@ -20,55 +23,52 @@ const SEVERITY_ICONS: Record<Finding['severity'], string> = {
   info: '🔵'
 }
 
-/** Room kept for the block's frame and its "… and N more" line. */
-const FRAME_BYTES = 600
-
 /**
- * The block for one analysis, within `maxBytes` (UTF-8) and at most `listed` issues; nothing
- * when the issues were not asked for (an unknown project).
+ * The block for one analysis, through `sink`, within `limit` (in the sink's unit) and at most
+ * `listed` issues; nothing when the issues were not asked for (an unknown project).
  *
- * @example newIssuesBlock(result.newIssues, { heading: 'h3', listed: 20, maxBytes: 100_000 })
+ * @example newIssuesBlock(result.newIssues, { sink, heading: 'h3', listed: 20, limit: 100_000 })
  */
 export function newIssuesBlock(
   newIssues: NewIssues | undefined,
   options: {
+    sink: Sink
     heading: string
     listed: number
-    maxBytes: number
+    limit: number
     fileLink?: FileLink
     scope?: string
   }
 ): string[] {
-  const { heading, listed, maxBytes, fileLink } = options
+  const { sink, heading, listed, limit, fileLink } = options
   if (!newIssues) return []
   if (!newIssues.read) {
     return [
       `<${heading}>New issues</${heading}>`,
       `<p>${summaryText(newIssues.reason, QUOTE_LIMITS.long)}</p>`
-    ]
+    ].map((line) => sink.text(line))
   }
   const { findings, total } = newIssues
   const scope = options.scope ?? scopeWords(newIssues)
-  const title = `<${heading}>New issues: ${total}</${heading}>`
-  if (total === 0) return [title, `<p>No open issues ${scope}.</p>`]
+  const title = sink.text(`<${heading}>New issues: ${total}</${heading}>`)
+  if (total === 0) return [title, sink.text(`<p>No open issues ${scope}.</p>`)]
   const counts = countBySeverity(findings)
   const bySeverityWords = SEVERITY_ORDER.filter((severity) => counts[severity] > 0)
     .map((severity) => `${SEVERITY_ICONS[severity]} ${counts[severity]} ${severity}`)
     .join(' · ')
-  const head = [title, `<p>Open issues ${scope}: ${bySeverityWords}</p>`]
-  const items: string[] = []
-  let bytes = FRAME_BYTES + head.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0)
-  for (const finding of bySeverity(findings).slice(0, listed)) {
-    const item = issueItem(finding, fileLink)
-    bytes += Buffer.byteLength(item) + 1
-    if (bytes > maxBytes) break
-    items.push(item)
-  }
-  const more = total - items.length
-  if (more > 0) {
-    items.push(`<li>… and ${more} more: see the server, the SARIF file or the check run</li>`)
-  }
-  return [...head, '<ul>', ...items, '</ul>']
+  const head = [title, sink.text(`<p>Open issues ${scope}: ${bySeverityWords}</p>`)]
+  const items = bySeverity(findings)
+    .slice(0, listed)
+    .map((finding) => issueItem(finding, fileLink))
+  const list = fittedBlock(sink, items, {
+    open: '<ul>',
+    close: '</ul>',
+    tail: (more) => `<li>… and ${more} more: see the server, the SARIF file or the check run</li>`,
+    more: total - items.length,
+    // Every line of the block ends in a line feed, the list's last line too.
+    limit: limit - sink.size(`${head.join('\n')}\n`) - 1
+  })
+  return [...head, list.text]
 }
 
 function scopeWords(newIssues: NewIssues & { read: true }): string {

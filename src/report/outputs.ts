@@ -11,9 +11,11 @@ import { worstStatus, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Condition } from '../sonar/types.js'
 import type { Finding } from '../findings/finding.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+import { partsOf, type Fitted, type Parts } from '../fit.js'
+import type { Sink } from '../sink.js'
 import { dashboardAddress } from './dashboard-link.js'
 
-/** GitHub takes outputs of up to 1 MB: each output stays within this many UTF-8 bytes. */
+/** GitHub takes outputs of up to 1 MB: the outputs' sink is built with this limit (UTF-8 bytes). */
 export const OUTPUT_BYTES = 1_000_000
 
 /** The outputs of one gate, by their action.yml names, each bounded. */
@@ -40,27 +42,29 @@ export interface StepOutputs {
 }
 
 /**
- * The outputs of the step: with one analysis read, its gate's (`gateOutputs`); with several,
- * `status` and `quality-gate-status` are the worst verdict (ERROR > WARN > NONE > OK) and the
+ * The outputs of the step, as they are set: through the outputs' sink, each within its limit.
+ * With one analysis read, its gate's (`gateOutputs`); with several, `status` and
+ * `quality-gate-status` are the worst verdict (ERROR > WARN > NONE > OK) and the
  * single-analysis outputs are empty. `results` always lists every analysis (`resultsOutput`).
  *
- * @example for (const [name, value] of Object.entries(analysesOutputs(outcomes).values)) core.setOutput(name, value)
+ * @example for (const [name, value] of Object.entries(analysesOutputs(outcomes, policy, sink).values)) core.setOutput(name, value)
  */
 export function analysesOutputs(
   outcomes: readonly AnalysisOutcome[],
-  failOn: FailPolicy = FAIL_ON_ERROR
+  policy: FailPolicy,
+  sink: Sink
 ): StepOutputs {
-  const results = resultsOutput(outcomes, OUTPUT_BYTES, { failOn })
-  const failedOn = failedStatuses(outcomes, failOn)
+  const results = resultsOutput(outcomes, { sink, policy })
+  const failedOn = failedStatuses(outcomes, policy)
   const [only] = outcomes
   if (outcomes.length === 1 && only?.read) {
-    const single = gateOutputs(only.result)
+    const single = gateOutputs(only.result, sink)
     return { ...single, values: { ...single.values, failedOn, results } }
   }
   const worst = worstStatus(outcomes.flatMap((o) => (o.read ? [o.result.status] : [])))
   return {
     values: {
-      status: worst,
+      status: sink.text(worst),
       'quality-gate-status': toQualityGateStatus(worst),
       analysisId: '',
       taskId: '',
@@ -78,20 +82,30 @@ export function analysesOutputs(
 
 /**
  * The `failedOn` output: the statuses of the gates that fail the step under the policy (ERROR,
- * WARN, NONE, each once, comma-separated), whether or not failOnError lets the step go on;
+ * WARN, NONE, each once, comma-separated), whether or not the edge lets the step go on for them;
  * empty when none does.
  *
  * @example failedStatuses(outcomes, new Set(['ERROR', 'WARN'])) // 'WARN'
  */
-export function failedStatuses(outcomes: readonly AnalysisOutcome[], failOn: FailPolicy): string {
+export function failedStatuses(outcomes: readonly AnalysisOutcome[], policy: FailPolicy): string {
   const failing = new Set(
     outcomes.flatMap((outcome) =>
-      outcome.read && failsUnder(outcome.result.status, failOn)
+      outcome.read && failsUnder(outcome.result.status, policy)
         ? [statusClass(outcome.result.status)]
         : []
     )
   )
   return FAILING_STATUSES.filter((status) => failing.has(status)).join(',')
+}
+
+/** How the results are written: through which sink, under which policy, with the issues or not. */
+export interface ResultsOptions {
+  /** The destination's sink: its limit bounds the JSON (the outputs': OUTPUT_BYTES). */
+  sink: Sink
+  /** Each analysis whose issues were read also carries them. */
+  issues?: boolean
+  /** The statuses that fail the step (default ERROR alone). */
+  policy?: FailPolicy
 }
 
 /** The results as JSON, with how many new issues it holds and how many did not fit. */
@@ -108,85 +122,96 @@ export interface ResultsJson {
  * found: projectKey, source (the report file), status, qualityGateStatus, analysisId, taskId,
  * dashboardUrl and conditions (as in the `conditions` output), or projectKey, source and error
  * for one that could not be read, with the error's code (errorCode) and, when a connection
- * failed, Node's (nodeCode). Within `maxBytes`: each analysis gets an equal share for its
- * conditions. Always valid JSON.
+ * failed, Node's (nodeCode). Through the sink and within its limit: each analysis gets an equal
+ * share for its conditions. Always valid JSON.
  *
- * @example JSON.parse(resultsOutput(outcomes))[0].qualityGateStatus // 'PASSED'
+ * @example JSON.parse(resultsOutput(outcomes, { sink }))[0].qualityGateStatus // 'PASSED'
  */
 export function resultsOutput(
   outcomes: readonly AnalysisOutcome[],
-  maxBytes: number = OUTPUT_BYTES,
-  options: { issues?: boolean; failOn?: FailPolicy } = {}
+  options: ResultsOptions
 ): string {
-  return resultsJson(outcomes, maxBytes, options).json
+  return resultsJson(outcomes, options).json
 }
 
 /**
  * `resultsOutput` with the count of the new issues it holds: with `issues`, each analysis whose
  * issues were read also carries them (`issues`, as many as fit), with `issuesWritten` and
  * `issuesLeftOut` (those the server counts that are not in the file: past what was read, or past
- * the bound).
+ * the bound). Each analysis is written as its serialised parts (its fields, its conditions' and
+ * issues' arrays fitted through the sink), in the order and with the bytes JSON.stringify gives.
+ *
+ * @example resultsJson(outcomes, { sink, issues: true }).issuesWritten
  */
 export function resultsJson(
   outcomes: readonly AnalysisOutcome[],
-  maxBytes: number = OUTPUT_BYTES,
-  options: { issues?: boolean; failOn?: FailPolicy } = {}
+  options: ResultsOptions
 ): ResultsJson {
-  const { failOn = FAIL_ON_ERROR } = options
-  let issuesWritten = 0
-  let issuesOmitted = 0
+  const { sink, policy = FAIL_ON_ERROR } = options
   const bases = outcomes.map((outcome) => {
     const common = {
       projectKey: outputText((outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? ''),
       source: outputText(outcome.source)
     }
-    if (!outcome.read) return { ...common, ...failureFields(outcome) }
+    if (!outcome.read) return sink.text(JSON.stringify({ ...common, ...failureFields(outcome) }))
     const { result } = outcome
-    return {
-      ...common,
-      status: outputText(result.status),
-      qualityGateStatus: result.qualityGateStatus,
-      gateFailed: failsUnder(result.status, failOn),
-      analysisId: outputText(result.analysisId),
-      taskId: outputText(result.taskId ?? ''),
-      dashboardUrl: dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
-      ...(result.newIssues?.read ? { newIssues: result.newIssues.total } : {})
-    }
+    return sink.text(
+      JSON.stringify({
+        ...common,
+        status: outputText(result.status),
+        qualityGateStatus: result.qualityGateStatus,
+        gateFailed: failsUnder(result.status, policy),
+        analysisId: outputText(result.analysisId),
+        taskId: outputText(result.taskId ?? ''),
+        dashboardUrl: dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
+        ...(result.newIssues?.read ? { newIssues: result.newIssues.total } : {})
+      })
+    )
   })
-  const frame = Buffer.byteLength(JSON.stringify(bases)) + bases.length * '"conditions":[],'.length
-  const share = Math.max(2, Math.floor((maxBytes - frame) / Math.max(1, outcomes.length)))
+  const frame = sink.size(`[${bases.join(',')}]`) + bases.length * '"conditions":[],'.length
+  const share = Math.max(2, Math.floor((sink.limit - frame) / Math.max(1, outcomes.length)))
+  const written: number[] = []
   const items = outcomes.map((outcome, index) => {
     const base = bases[index]!
+    written.push(0)
     if (!outcome.read) return base
     const newIssues = options.issues ? outcome.result.newIssues : undefined
-    const withIssues = newIssues?.read === true
-    const { json } = conditionsOutput(
+    const conditions = conditionsOutput(
       outcome.result.conditions.map(({ condition }) => condition),
-      withIssues ? Math.floor(share / 4) : share
+      sink,
+      newIssues?.read ? Math.floor(share / 4) : share
     )
-    const conditions = JSON.parse(json) as unknown[]
-    if (!newIssues?.read) return { ...base, conditions }
+    // The base object's fields, then its conditions: `{ ...base, conditions }`.
+    const open = `${base.slice(0, -1)},"conditions":${conditions.json}`
+    if (!newIssues?.read) return `${open}}`
     // Counts as wide as they can be, so the room left for the issues is never overstated.
-    const counts = { issuesWritten: 9_999_999, issuesLeftOut: 9_999_999 }
-    const used = Buffer.byteLength(JSON.stringify({ ...base, conditions, ...counts }))
-    const issues = issuesOutput(newIssues.findings, share - used)
-    issuesWritten += issues.length
-    issuesOmitted += newIssues.findings.length - issues.length
-    const leftOut = newIssues.total - issues.length
-    return { ...base, conditions, issuesWritten: issues.length, issuesLeftOut: leftOut, issues }
+    const widest = `${open},"issuesWritten":9999999,"issuesLeftOut":9999999,"issues":}`
+    const issues = issuesOutput(newIssues.findings, sink, share - sink.size(widest))
+    written[index] = issues.shown
+    const counts = `"issuesWritten":${issues.shown},"issuesLeftOut":${newIssues.total - issues.shown}`
+    return `${open},${counts},"issues":${issues.text}}`
   })
-  return { json: JSON.stringify(items), issuesWritten, issuesOmitted }
+  // Each item is bounded; fitting them keeps the limit a guarantee, not a sum to trust.
+  const results = sink.fit(items, { head: '[', foot: ']', separator: ',', limit: sink.limit })
+  const issuesWritten = written.slice(0, results.shown).reduce((sum, count) => sum + count, 0)
+  const issuesRead = outcomes.reduce(
+    (sum, outcome) =>
+      sum +
+      (options.issues && outcome.read && outcome.result.newIssues?.read
+        ? outcome.result.newIssues.findings.length
+        : 0),
+    0
+  )
+  return { json: results.text, issuesWritten, issuesOmitted: issuesRead - issuesWritten }
 }
 
 /**
- * The findings as JSON objects (key, rule, severity, type, file or the server's path, lines,
- * message, url), each string cut, as many as fit in `maxBytes`.
+ * The findings as a JSON array of objects (key, rule, severity, type, file or the server's
+ * path, lines, message, url), each string cut, as many as fit in `limit`.
  */
-function issuesOutput(findings: readonly Finding[], maxBytes: number): unknown[] {
-  const items: unknown[] = []
-  let bytes = 2
-  for (const finding of findings) {
-    const item = {
+function issuesOutput(findings: readonly Finding[], sink: Sink, limit: number): Fitted {
+  const items = partsOf(findings, (finding) =>
+    JSON.stringify({
       key: cut(finding.key, QUOTE_LIMITS.short),
       rule: cut(finding.rule, QUOTE_LIMITS.short),
       severity: finding.severity,
@@ -199,33 +224,34 @@ function issuesOutput(findings: readonly Finding[], maxBytes: number): unknown[]
       endLine: finding.region?.endLine,
       message: cut(finding.message, QUOTE_LIMITS.long),
       url: finding.url
-    }
-    bytes += Buffer.byteLength(JSON.stringify(item)) + 1
-    if (bytes > maxBytes) break
-    items.push(item)
-  }
-  return items
+    })
+  )
+  return jsonArray(items, sink, limit)
 }
 
 /**
- * The outputs of a gate: every value on one line and cut to 1,000 characters (`outputText`),
- * the dashboard address only as an http(s) address without credentials, and the conditions as
- * bounded JSON (`conditionsOutput`).
+ * The outputs of a gate, through the outputs' sink: every value on one line and cut to 1,000
+ * characters (`outputText`), the dashboard address only as an http(s) address without
+ * credentials, and the conditions as bounded JSON (`conditionsOutput`).
  *
- * @example for (const [name, value] of Object.entries(gateOutputs(result).values)) core.setOutput(name, value)
+ * @example for (const [name, value] of Object.entries(gateOutputs(result, sink).values)) core.setOutput(name, value)
  */
-export function gateOutputs(result: GateResult): GateOutputs {
-  const conditions = conditionsOutput(result.conditions.map(({ condition }) => condition))
+export function gateOutputs(result: GateResult, sink: Sink): GateOutputs {
+  const conditions = conditionsOutput(
+    result.conditions.map(({ condition }) => condition),
+    sink
+  )
+  const said = (value: string) => sink.text(value)
   return {
     values: {
-      status: outputText(result.status),
+      status: said(outputText(result.status)),
       'quality-gate-status': result.qualityGateStatus,
-      analysisId: outputText(result.analysisId),
-      taskId: outputText(result.taskId ?? ''),
-      dashboardUrl: dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
+      analysisId: said(outputText(result.analysisId)),
+      taskId: said(outputText(result.taskId ?? '')),
+      dashboardUrl: said(dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? ''),
       conditions: conditions.json,
-      branch: outputText(result.branch ?? ''),
-      pullRequest: outputText(result.pullRequest ?? ''),
+      branch: said(outputText(result.branch ?? '')),
+      pullRequest: said(outputText(result.pullRequest ?? '')),
       newIssues: newIssuesCount(result)
     },
     conditionsLeftOut: conditions.leftOut
@@ -264,24 +290,24 @@ function failureFields(outcome: Extract<AnalysisOutcome, { read: false }>): {
  * The `conditions` output: a JSON array of the decoded conditions with the server's key names
  * (status, metricKey, comparator, errorThreshold, warningThreshold, actualValue, periodIndex;
  * undefined ones omitted), each string cut to 200 characters, and as many conditions, in the
- * server's order, as fit in `maxBytes`. Always valid JSON.
+ * server's order, as fit in `limit` (the sink's by default). Always valid JSON.
  *
- * @example conditionsOutput(conditions).json // '[{"status":"ERROR","metricKey":"new_coverage",…}]'
+ * @example conditionsOutput(conditions, sink).json // '[{"status":"ERROR","metricKey":"new_coverage",…}]'
  */
 export function conditionsOutput(
   conditions: readonly Condition[],
-  maxBytes: number = OUTPUT_BYTES
+  sink: Sink,
+  limit: number = sink.limit
 ): { json: string; leftOut: number } {
-  const items: string[] = []
-  let bytes = '[]'.length
-  for (const condition of conditions) {
-    const item = JSON.stringify(boundedCondition(condition))
-    const more = Buffer.byteLength(item) + (items.length > 0 ? 1 : 0)
-    if (bytes + more > maxBytes) break
-    items.push(item)
-    bytes += more
-  }
-  return { json: `[${items.join(',')}]`, leftOut: conditions.length - items.length }
+  // Each condition is serialised only when fitting reaches it.
+  const items = partsOf(conditions, (condition) => JSON.stringify(boundedCondition(condition)))
+  const { text, leftOut } = jsonArray(items, sink, limit)
+  return { json: text, leftOut }
+}
+
+/** Serialised items as a JSON array through the sink: as many as fit, the brackets always. */
+function jsonArray(items: Parts, sink: Sink, limit: number): Fitted {
+  return sink.fit(items, { head: '[', foot: ']', separator: ',', limit: Math.max(2, limit) })
 }
 
 /** The condition with each string cut; JSON.stringify leaves the undefined ones out. */

@@ -1,12 +1,14 @@
 import { FAIL_ON_ERROR, failsUnder, type FailPolicy } from '../fail-policy.js'
 import { projectName, worstStatus, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
+import type { Sink } from '../sink.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { dashboardAddress } from './dashboard-link.js'
 import { annotate, blocks, headline, renderSummary, SUMMARY_LIMITS } from './summary.js'
 import type { FileLink } from './new-issues-block.js'
 import { summaryText } from './summary-text.js'
 import { metricName } from './wording.js'
+import { setting } from '../words.js'
 
 const VERDICTS: Record<string, string> = {
   OK: '✅ passed',
@@ -21,60 +23,60 @@ const FAILURES_NAMED = 3
 /**
  * The job summary of several analyses: a verdict for the step, an overview table (project,
  * verdict, failing conditions, link), then one section per project, as renderSummary draws a
- * single one, or the reason it could not be read. Within SUMMARY_LIMITS.bytes in all: each
- * section gets an equal share of what the overview leaves.
+ * single one, or the reason it could not be read. Through the summary's sink and within its
+ * limit in all: each section gets an equal share of what the overview leaves.
  *
- * @example await core.summary.addRaw(renderOverviewSummary(outcomes), true).write()
+ * @example await summary.write(renderOverviewSummary(outcomes, { sink: sinks.summary }))
  */
 export function renderOverviewSummary(
   outcomes: readonly AnalysisOutcome[],
-  options: { fileLink?: FileLink; failOn?: FailPolicy } = {}
+  options: { sink: Sink; fileLink?: FileLink; policy?: FailPolicy }
 ): string {
-  const { failOn = FAIL_ON_ERROR } = options
+  const { sink, policy = FAIL_ON_ERROR } = options
   const unread = outcomes.filter((outcome) => !outcome.read).length
   const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []))
   const title =
     unread > 0
       ? `❌ ${unread} of ${outcomes.length} analyses could not be read`
-      : `${headline(worstFor(statuses, failOn), failOn)} (${outcomes.length} analyses)`
+      : `${headline(worstFor(statuses, policy), policy)} (${outcomes.length} analyses)`
   const head = [
     `<h2>${title}</h2>`,
     '<table>',
     '<thead><tr><th>Project</th><th>Verdict</th><th>Failing conditions</th><th>Analysis</th></tr></thead>',
     '<tbody>',
-    ...outcomes.map((outcome) => overviewRow(outcome, failOn)),
+    ...outcomes.map((outcome) => overviewRow(outcome, policy)),
     '</tbody>',
     '</table>'
-  ]
-  const headBytes = Buffer.byteLength(blocks(head))
-  const share = Math.floor((SUMMARY_LIMITS.bytes - headBytes) / Math.max(1, outcomes.length))
+  ].map((line) => sink.text(line))
+  const share = Math.floor((sink.limit - sink.size(blocks(head))) / Math.max(1, outcomes.length))
   const sections = outcomes.map((outcome) =>
     outcome.read
       ? renderSummary(outcome.result, {
+          sink,
           section: projectName(outcome),
-          maxBytes: share,
+          limit: share,
           fileLink: options.fileLink,
-          failOn
+          policy
         })
-      : unreadSection(outcome, share)
+      : unreadSection(outcome, share, sink)
   )
   const summary = blocks(head) + sections.join('')
   // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
-  if (Buffer.byteLength(summary) <= SUMMARY_LIMITS.bytes) return summary
+  if (sink.size(summary) <= sink.limit) return summary
   return blocks([head[0]!, '<p>The summary is too large to show: see the log.</p>'])
 }
 
 /**
  * The status the overview's title speaks of: the worst, unless a better one fails the step and
- * the worst does not (failOn names NONE, and a WARN gate is the worst).
+ * the worst does not (policy names NONE, and a WARN gate is the worst).
  */
-function worstFor(statuses: readonly string[], failOn: FailPolicy): string {
+function worstFor(statuses: readonly string[], policy: FailPolicy): string {
   const worst = worstStatus(statuses)
-  if (failsUnder(worst, failOn)) return worst
-  return statuses.find((status) => failsUnder(status, failOn)) ?? worst
+  if (failsUnder(worst, policy)) return worst
+  return statuses.find((status) => failsUnder(status, policy)) ?? worst
 }
 
-function overviewRow(outcome: AnalysisOutcome, failOn: FailPolicy): string {
+function overviewRow(outcome: AnalysisOutcome, policy: FailPolicy): string {
   const project = summaryText(projectName(outcome))
   if (!outcome.read) {
     return `<tr><td>${project}</td><td>❗ not read</td><td>see below</td><td></td></tr>`
@@ -86,8 +88,8 @@ function overviewRow(outcome: AnalysisOutcome, failOn: FailPolicy): string {
     .map(({ condition }) => summaryText(metricName(condition)))
   if (failing.length > named.length) named.push(`${failing.length - named.length} more`)
   const verdict =
-    result.status !== 'ERROR' && failsUnder(result.status, failOn)
-      ? `❌ ${summaryText(result.status)}: fails (failOn)`
+    result.status !== 'ERROR' && failsUnder(result.status, policy)
+      ? `❌ ${summaryText(result.status)}: fails (${setting('failingStatuses')})`
       : (VERDICTS[result.status] ?? `❔ ${summaryText(result.status)} (unknown: passes)`)
   const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl)
   const link = dashboard?.onServer
@@ -97,13 +99,20 @@ function overviewRow(outcome: AnalysisOutcome, failOn: FailPolicy): string {
   return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`
 }
 
-/** A project that could not be read: its name and the message, line by line. */
-function unreadSection(outcome: AnalysisOutcome & { read: false }, maxBytes: number): string {
+/**
+ * A project that could not be read: its name and the message, line by line, in characters
+ * enough to stay within `share` once escaped (eight bytes a character at most).
+ */
+function unreadSection(
+  outcome: AnalysisOutcome & { read: false },
+  share: number,
+  sink: Sink
+): string {
   const heading = `<h3>❗ Not read · ${summaryText(projectName(outcome))}</h3>`
-  const room = Math.max(0, Math.min(SUMMARY_LIMITS.messageChars, Math.floor(maxBytes / 8) - 200))
+  const room = Math.max(0, Math.min(SUMMARY_LIMITS.messageChars, Math.floor(share / 8) - 200))
   const lines = cut(outcome.message, room).split('\n')
   const text = lines.map((line) => summaryText(line, room)).join('<br>')
-  return blocks([heading, `<p>${text}</p>`])
+  return sink.text(blocks([heading, `<p>${text}</p>`]))
 }
 
 /**
@@ -113,12 +122,12 @@ function unreadSection(outcome: AnalysisOutcome & { read: false }, maxBytes: num
 export function annotateAll(
   outcomes: readonly AnalysisOutcome[],
   log: Log,
-  failOn: FailPolicy = FAIL_ON_ERROR
+  policy: FailPolicy = FAIL_ON_ERROR
 ): void {
   for (const outcome of outcomes) {
     if (!outcome.read) continue
     if (outcomes.length === 1) {
-      annotate(outcome.result, log, failOn)
+      annotate(outcome.result, log, policy)
       continue
     }
     const prefix = `${oneLine(projectName(outcome), QUOTE_LIMITS.short)}: `
@@ -131,7 +140,7 @@ export function annotateAll(
         startGroup: (name) => log.startGroup(name),
         endGroup: () => log.endGroup()
       },
-      failOn
+      policy
     )
   }
 }

@@ -2,13 +2,16 @@ import type { FailPolicy } from '../fail-policy.js'
 import type { EvaluatedCondition } from '../gate/evaluate.js'
 import type { GateResult } from '../gate/check.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
+import type { Sink } from '../sink.js'
 import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
 import { dashboardAddress } from './dashboard-link.js'
 import { evidenceUrl } from './evidence-link.js'
+import { fittedBlock } from './fitted-block.js'
 import { newIssuesBlock, type FileLink } from './new-issues-block.js'
 import { blocks, headline, SUMMARY_LIMITS } from './summary.js'
 import { summaryText } from './summary-text.js'
 import { describeCondition } from './wording.js'
+import { place } from '../words.js'
 
 /**
  * The pull-request comment of one project. GitHub renders a comment as it renders the job
@@ -18,16 +21,16 @@ import { describeCondition } from './wording.js'
  */
 
 /**
- * How large a comment may be. GitHub refuses a comment body over 65,536 characters: the comment
- * keeps under `chars` (UTF-16 units, which are never fewer than characters) whatever the server
- * sends, leaving room for the secrets' redaction.
+ * How large a comment may be. GitHub refuses a comment body over 65,536 characters: the
+ * comment's sink counts UTF-16 units (never fewer than characters) within `githubChars`, and the
+ * comment keeps under `chars` whatever the server sends.
  */
 export const COMMENT_LIMITS = {
-  /** GitHub's own limit on a comment body. */
+  /** GitHub's own limit on a comment body: the comment sink's limit. */
   githubChars: 65_536,
   /** What commentBody aims for. */
   chars: 60_000,
-  /** Conditions listed; past them (or past the budget) "… and N more". */
+  /** Conditions listed; past them (or past the room left) "… and N more". */
   conditions: 50,
   /** New issues listed, most severe first. */
   issues: 10,
@@ -53,7 +56,7 @@ export function commentMarker(projectKey: string): string {
 
 /**
  * The marker of an outcome's comment: its project key, or else where the analysis came from
- * (the report file, the taskId or analysisId input), as the job summary names it.
+ * (the report file, or the task or analysis asked for by its id), as the job summary names it.
  */
 export function outcomeMarker(outcome: AnalysisOutcome): string {
   return commentMarker(projectName(outcome))
@@ -84,60 +87,62 @@ export function carriesMarker(body: unknown, marker: string): boolean {
 
 /** How commentBody draws a comment. */
 export interface CommentBodyOptions {
-  /** The most characters it may take (default COMMENT_LIMITS.chars). */
-  maxChars?: number
+  /** The comment's sink: its words, its secrets, its unit (characters, as GitHub counts them). */
+  sink: Sink
+  /** The most it may take, in the sink's unit (default COMMENT_LIMITS.chars, within the sink's limit). */
+  limit?: number
   /** Links a new issue's file to the file at the commit, on GitHub. */
   fileLink?: FileLink
   /** The statuses that fail the step (default ERROR alone). */
-  failOn?: FailPolicy
+  policy?: FailPolicy
 }
 
 /**
  * The comment for one project, as HTML blocks: the marker line, the verdict with its icon, the
  * failing (then warning) conditions in words, a link to the analysis when it is on the server's
  * origin, and the commit it is for; for an analysis that could not be read, the reason. Every
- * server value goes through `summaryText`. At most `maxChars` characters.
+ * server value goes through `summaryText`, and everything through the comment's sink. Within
+ * `limit`.
  *
- * @example await octokit.rest.issues.createComment({ ...issue, body: commentBody(outcome, sha) })
+ * @example await octokit.rest.issues.createComment({ ...issue, body: commentBody(outcome, sha, { sink }) })
  */
 export function commentBody(
   outcome: AnalysisOutcome,
   commitSha: string,
-  options: CommentBodyOptions = {}
+  options: CommentBodyOptions
 ): string {
-  const { maxChars = COMMENT_LIMITS.chars } = options
-  const marker = outcomeMarker(outcome)
+  const { sink, limit = Math.min(COMMENT_LIMITS.chars, sink.limit) } = options
+  const said = (lines: readonly string[]) => lines.map((line) => sink.text(line))
+  const size = (lines: readonly string[]) => sink.size(blocks(lines))
+  const marker = sink.text(outcomeMarker(outcome))
   const project = `<code>${summaryText(projectName(outcome))}</code>`
   const commit = `commit <code>${summaryText(shortSha(commitSha))}</code>`
   if (!outcome.read) {
-    const heading = `<h3>❗ Quality Gate could not be read · ${project}</h3>`
+    const heading = sink.text(`<h3>❗ Quality Gate could not be read · ${project}</h3>`)
     const lines = cut(outcome.message, SUMMARY_LIMITS.messageChars).split('\n')
     const message = lines.map((line) => summaryText(line, SUMMARY_LIMITS.messageChars))
-    return bounded([marker, heading, `<p>${message.join('<br>')}</p>`, `<p>For ${commit}</p>`], {
-      marker,
-      heading,
-      maxChars
-    })
+    return bounded(
+      [marker, heading, ...said([`<p>${message.join('<br>')}</p>`, `<p>For ${commit}</p>`])],
+      { marker, heading, sink, limit }
+    )
   }
 
   const { result } = outcome
-  const heading = `<h3>${headline(result.status, options.failOn)} · ${project}</h3>`
+  const heading = sink.text(`<h3>${headline(result.status, options.policy)} · ${project}</h3>`)
   const facts = [`For ${commit}`, `analysis <code>${summaryText(result.analysisId)}</code>`]
-  const tail = [`<p>${[...facts, ...dashboardLink(result)].join(' · ')}</p>`]
-  const head = [marker, heading, conditionsIntro(result.conditions)]
-  // Bytes bound characters from above: the issues keep within a third of what is left.
+  const tail = said([`<p>${[...facts, ...dashboardLink(result)].join(' · ')}</p>`])
+  const head = [marker, heading, sink.text(conditionsIntro(result.conditions))]
+  // The issues keep within a third of what is left.
   const issues = newIssuesBlock(result.newIssues, {
+    sink,
     heading: 'h4',
     listed: COMMENT_LIMITS.issues,
-    maxBytes: Math.floor((maxChars - length([...head, ...tail])) / 3),
+    limit: Math.floor((limit - size([...head, ...tail])) / 3),
     fileLink: options.fileLink
   })
-  const list = conditionsList(result, maxChars - length([...head, ...issues, ...tail]))
-  return bounded([...head, ...list, ...issues, ...tail], { marker, heading, maxChars })
+  const list = conditionsList(result, sink, limit - size([...head, ...issues, ...tail]))
+  return bounded([...head, ...list, ...issues, ...tail], { marker, heading, sink, limit })
 }
-
-/** Room kept for the list's frame and its "… and N more" line. */
-const LIST_FRAME_CHARS = 200
 
 const LISTED_ICONS: Record<string, string> = { ERROR: '❌', WARN: '⚠️' }
 
@@ -165,24 +170,25 @@ function conditionsIntro(conditions: readonly EvaluatedCondition[]): string {
   return `<p>${parts.filter(Boolean).join(', ')}:</p>`
 }
 
-/** The failing and warning conditions in words, as many as the limits and `budget` allow. */
-function conditionsList(result: GateResult, budget: number): string[] {
+/** The failing and warning conditions in words, as many as the limits and `room` allow. */
+function conditionsList(result: GateResult, sink: Sink, room: number): string[] {
   const all = listed(result.conditions)
   if (all.length === 0) return []
-  const items: string[] = []
-  let chars = LIST_FRAME_CHARS
-  for (const evaluated of all.slice(0, COMMENT_LIMITS.conditions)) {
+  const items = all.slice(0, COMMENT_LIMITS.conditions).map((evaluated) => {
     const icon = LISTED_ICONS[evaluated.condition.status] ?? ''
     const words = summaryText(describeCondition(evaluated), QUOTE_LIMITS.long)
     const evidence = evidenceUrl(result, evaluated.condition)
-    const item = `<li>${icon} ${evidence ? `<a href="${summaryText(evidence, Infinity)}">${words}</a>` : words}</li>`
-    chars += item.length + 1
-    if (chars > budget) break
-    items.push(item)
-  }
-  const more = all.length - items.length
-  if (more > 0) items.push(`<li>… and ${more} more: see the job summary or the dashboard</li>`)
-  return ['<ul>', ...items, '</ul>']
+    return `<li>${icon} ${evidence ? `<a href="${summaryText(evidence, Infinity)}">${words}</a>` : words}</li>`
+  })
+  const list = fittedBlock(sink, items, {
+    open: '<ul>',
+    close: '</ul>',
+    tail: (more) => `<li>… and ${more} more: see ${place('details')} or the dashboard</li>`,
+    more: all.length - items.length,
+    // The list's last line ends in a line feed too.
+    limit: room - 1
+  })
+  return [list.text]
 }
 
 /** A link on the server's origin; another http(s) address as text; anything else left out. */
@@ -201,24 +207,21 @@ function shortSha(sha: string): string {
 }
 
 /**
- * The lines as one HTML block, or, should they still exceed `maxChars` (the parts are bounded:
- * this keeps the limit a guarantee, not a sum to trust), the marker and heading alone.
+ * The lines (each through the sink already) as one HTML block, or, should they still exceed
+ * `limit` (the parts are bounded: this keeps the limit a guarantee, not a sum to trust), the
+ * marker and heading alone, cut to the limit should even they exceed it.
  */
 function bounded(
   lines: readonly string[],
-  fallback: { marker: string; heading: string; maxChars: number }
+  fallback: { marker: string; heading: string; sink: Sink; limit: number }
 ): string {
+  const { sink, limit } = fallback
   const body = blocks(lines)
-  if (body.length <= fallback.maxChars) return body
-  return blocks([
-    fallback.marker,
-    fallback.heading,
-    '<p>The verdict is too large to show here: see the job summary.</p>'
-  ])
-}
-
-function length(lines: readonly string[]): number {
-  return lines.reduce((total, line) => total + line.length + 1, 0)
+  if (sink.size(body) <= limit) return body
+  const verdict = sink.text(
+    `<p>The verdict is too large to show here: see ${place('details')}.</p>`
+  )
+  return sink.fit([], { head: blocks([fallback.marker, fallback.heading, verdict]), limit }).text
 }
 
 /** The text with every lone surrogate replaced by U+FFFD, as String#toWellFormed does. */

@@ -26,8 +26,8 @@ export function summaryText(value: string, max: number = QUOTE_LIMITS.short): st
 }
 
 /**
- * The forms secrets take once written through `summaryText` (besides their own), for
- * `redactSecrets`: a token echoed by the server is in the summary escaped.
+ * The forms secrets take once written through `summaryText` (besides their own), for the sinks
+ * of HTML destinations (`escapedForms`): a token echoed by the server is in the summary escaped.
  */
 export function summaryForms(secrets: readonly string[]): string[] {
   return [...secrets, ...secrets.map((secret) => summaryText(secret, Infinity))]

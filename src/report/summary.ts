@@ -9,9 +9,11 @@ import type { GateResult } from '../gate/check.js'
 import type { EvaluatedCondition } from '../gate/evaluate.js'
 import { seconds } from '../gate/wait-for-task.js'
 import type { Log } from '../log.js'
+import type { Sink } from '../sink.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { analysisWarningText } from './analysis-warning.js'
 import { evidenceUrl } from './evidence-link.js'
+import { fittedBlock } from './fitted-block.js'
 import { newIssuesBlock, type FileLink } from './new-issues-block.js'
 import { dashboardAddress } from './dashboard-link.js'
 import { summaryText } from './summary-text.js'
@@ -23,14 +25,16 @@ import {
   newCodeWords,
   thresholdWords
 } from './wording.js'
+import { place, setting } from '../words.js'
 
 /**
  * How much the summary and the messages show. GitHub refuses a step summary over 1 MiB: the
- * summary stays within `bytes` (UTF-8) whatever the server sends.
+ * summary's sink is built with `bytes` (UTF-8), and the summary stays within it whatever the
+ * server sends.
  */
 export const SUMMARY_LIMITS = {
   bytes: 1_000_000,
-  /** Table rows; past them (or past the byte budget) "… and N more conditions". */
+  /** Table rows; past them (or past the room left) "… and N more conditions". */
   rows: 100,
   /** Analysis warnings, in the summary and as annotations. */
   warnings: 20,
@@ -61,54 +65,65 @@ const isKnownStatus = (status: string): boolean => status in HEADLINES
 /**
  * The job summary, as HTML blocks (see summary-text.ts for why): verdict, one table row per
  * condition (failing ones first), the new issues (counts and the first ones), analysis
- * warnings, dashboard link, analysis id and time taken. Every server value goes through `summaryText`; the dashboard is linked only when it is
- * an http(s) address on the server's origin. At most `SUMMARY_LIMITS.bytes` bytes.
+ * warnings, dashboard link, analysis id and time taken. Every server value goes through
+ * `summaryText`, and everything through the summary's sink; the dashboard is linked only when it
+ * is an http(s) address on the server's origin. Within `limit`, the sink's limit by default.
  *
- * @example await core.summary.addRaw(renderSummary(result), true).write()
+ * @example await summary.write(renderSummary(result, { sink: sinks.summary }))
  */
-export function renderSummary(result: GateResult, options: SectionOptions = {}): string {
-  const { section, maxBytes = SUMMARY_LIMITS.bytes, failOn = FAIL_ON_ERROR } = options
+export function renderSummary(result: GateResult, options: SectionOptions): string {
+  const { sink, section, limit = sink.limit, policy = FAIL_ON_ERROR } = options
   const [h, sub] = section === undefined ? ['h2', 'h3'] : ['h3', 'h4']
   const title = section === undefined ? '' : ` · ${summaryText(section)}`
-  const head = [
-    `<${h}>${headline(result.status, failOn)}${title}</${h}>`,
+  const said = (lines: readonly string[]) => lines.map((line) => sink.text(line))
+  const size = (lines: readonly string[]) => sink.size(blocks(lines))
+  const head = said([
+    `<${h}>${headline(result.status, policy)}${title}</${h}>`,
     `<p>${about(result)}</p>`,
     ...gateDetailsBlock(result)
+  ])
+  const tail = [
+    ...warningsBlock(result.taskWarnings, sub, sink, Math.floor(limit / 4)),
+    ...said(dashboardBlock(result))
   ]
-  const tail = [...warningsBlock(result.taskWarnings, sub), ...dashboardBlock(result)]
   const issues = newIssuesBlock(result.newIssues, {
+    sink,
     heading: sub,
     listed: SUMMARY_LIMITS.issuesListed,
-    maxBytes: Math.floor((maxBytes - byteSize([...head, ...tail])) / 3),
+    limit: Math.floor((limit - size([...head, ...tail])) / 3),
     fileLink: options.fileLink
   })
-  const table = conditionsBlock(result, maxBytes - byteSize([...head, ...issues, ...tail]))
+  const table = conditionsBlock(result, sink, limit - size([...head, ...issues, ...tail]))
   const summary = blocks([...head, ...table, ...issues, ...tail])
   // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
-  if (Buffer.byteLength(summary) <= maxBytes) return summary
+  if (sink.size(summary) <= limit) return summary
   return blocks([head[0]!, '<p>The summary is too large to show: see the log.</p>'])
 }
 
 /** How renderSummary draws a gate: on its own, or as one project's section of several. */
 export interface SectionOptions {
+  /** The summary's sink: its words, its secrets, its limit. */
+  sink: Sink
   /** The project's name when it is one section among several (a smaller heading names it). */
   section?: string
-  /** The most bytes it may take (default: all of SUMMARY_LIMITS.bytes). */
-  maxBytes?: number
+  /** The most it may take, in the sink's unit: a share of the sink's limit (default: all of it). */
+  limit?: number
   /** Links a new issue's file to the file at the commit analysed, on GitHub. */
   fileLink?: FileLink
   /** The statuses that fail the step (default ERROR alone). */
-  failOn?: FailPolicy
+  policy?: FailPolicy
 }
 
 /**
  * The job summary of a check that could not reach a verdict: the message, line by line, cut to
- * 4,000 characters, every line through `summaryText`.
+ * 4,000 characters, every line through `summaryText`, the whole through the summary's sink.
+ *
+ * @example await summary.write(renderFailureSummary(error.message, sinks.summary))
  */
-export function renderFailureSummary(message: string): string {
+export function renderFailureSummary(message: string, sink: Sink): string {
   const lines = cut(message, SUMMARY_LIMITS.messageChars).split('\n')
   const text = lines.map((line) => summaryText(line, SUMMARY_LIMITS.messageChars)).join('<br>')
-  return blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`])
+  return sink.text(blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`]))
 }
 
 /**
@@ -124,13 +139,14 @@ export function gateFailureMessage(result: GateResult): string {
   const kind = statusClass(result.status)
   if (kind === 'ERROR' || kind === 'WARN') {
     const { head, lines } = conditionLines(result, kind)
-    const why = kind === 'WARN' ? 'the gate is WARN, which failOn names: ' : ''
+    const why =
+      kind === 'WARN' ? `the gate is WARN, which ${setting('failingStatuses')} names: ` : ''
     return [`Quality Gate Failure${where}: ${why}${head}`, ...lines, ...link].join('\n')
   }
   const why =
     result.status === 'NONE'
-      ? 'the project has no quality gate (NONE), which failOn names: assign a quality gate to the project on the server.'
-      : `the gate's status is "${oneLine(result.status, QUOTE_LIMITS.short)}", which no server sends for a gate; failOn names NONE, which covers it.`
+      ? `the project has no quality gate (NONE), which ${setting('failingStatuses')} names: assign a quality gate to the project on the server.`
+      : `the gate's status is "${oneLine(result.status, QUOTE_LIMITS.short)}", which no server sends for a gate; ${setting('failingStatuses')} names NONE, which covers it.`
   return [`Quality Gate Failure${where}: ${why}`, ...link].join('\n')
 }
 
@@ -149,7 +165,7 @@ function conditionLines(
     return `- ${describeCondition(evaluated)}${evidence ? ` (${evidence})` : ''}`
   })
   if (matching.length > listed.length) {
-    lines.push(`- … and ${matching.length - listed.length} more: see the job summary`)
+    lines.push(`- … and ${matching.length - listed.length} more: see ${place('details')}`)
   }
   const total = result.conditions.length
   if (status === 'WARN' && matching.length === 0) {
@@ -163,7 +179,7 @@ function conditionLines(
  * Annotations: task warnings, a WARN, NONE or unknown gate, and conditions where the rule
  * disagrees. Server text is cut here and escaped by the log's gate.
  */
-export function annotate(result: GateResult, log: Log, failOn: FailPolicy = FAIL_ON_ERROR): void {
+export function annotate(result: GateResult, log: Log, policy: FailPolicy = FAIL_ON_ERROR): void {
   const warnings = result.taskWarnings.slice(0, SUMMARY_LIMITS.warnings)
   for (const warning of warnings) log.warning(`Analysis warning: ${analysisWarningText(warning)}`)
   if (result.taskWarnings.length > warnings.length) {
@@ -171,7 +187,7 @@ export function annotate(result: GateResult, log: Log, failOn: FailPolicy = FAIL
   }
 
   // A status the step fails on is said by the failure message itself.
-  if (!failsUnder(result.status, failOn)) annotatePassingStatus(result, log)
+  if (!failsUnder(result.status, policy)) annotatePassingStatus(result, log)
 
   const disagreeing = result.conditions.filter((evaluated) => !evaluated.agreesWithServer)
   for (const evaluated of disagreeing.slice(0, SUMMARY_LIMITS.notices)) {
@@ -193,23 +209,23 @@ function annotatePassingStatus(result: GateResult, log: Log): void {
     log.warning([`Quality Gate passed with warnings (WARN): ${head}`, ...lines].join('\n'))
   } else if (result.status === 'NONE') {
     log.warning(
-      'No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful, or name NONE in failOn to fail without one.'
+      `No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful, or name NONE in ${setting('failingStatuses')} to fail without one.`
     )
   } else if (!isKnownStatus(result.status)) {
     log.warning(
-      `Unknown Quality Gate status "${oneLine(result.status, QUOTE_LIMITS.short)}": failOn does not name NONE, so the check passes (quality-gate-status NONE).`
+      `Unknown Quality Gate status "${oneLine(result.status, QUOTE_LIMITS.short)}": ${setting('failingStatuses')} does not name NONE, so the check passes (quality-gate-status NONE).`
     )
   }
 }
 
 /**
  * The verdict in words with its icon, e.g. "✅ Quality Gate passed"; a WARN or NONE gate that
- * the policy fails on says so ("❌ Quality Gate failed: WARN, which failOn names (ERROR,WARN)").
+ * the policy fails on says so ("❌ Quality Gate failed: WARN, which policy names (ERROR,WARN)").
  */
-export function headline(status: string, failOn: FailPolicy = FAIL_ON_ERROR): string {
-  if (status !== 'ERROR' && failsUnder(status, failOn)) {
+export function headline(status: string, policy: FailPolicy = FAIL_ON_ERROR): string {
+  if (status !== 'ERROR' && failsUnder(status, policy)) {
     const named = statusClass(status) === 'NONE' && status !== 'NONE' ? ' (as NONE)' : ''
-    return `❌ Quality Gate failed: ${summaryText(status)}${named}, which failOn names (${policyText(failOn)})`
+    return `❌ Quality Gate failed: ${summaryText(status)}${named}, which ${setting('failingStatuses')} names (${policyText(policy)})`
   }
   return (
     HEADLINES[status] ?? `❔ Unknown Quality Gate status ${summaryText(status)}: the check passes`
@@ -257,34 +273,36 @@ const TABLE_HEAD = [
   '<table>',
   '<thead><tr><th>Metric</th><th>Status</th><th>Actual</th><th>Threshold</th></tr></thead>',
   '<tbody>'
-]
-const TABLE_END = ['</tbody>', '</table>']
-/** Room kept for the table's frame and the "… and N more" line. */
-const TABLE_FRAME_BYTES = 1000
+].join('\n')
+const TABLE_END = ['</tbody>', '</table>'].join('\n')
 
-/** The conditions table: as many rows as `SUMMARY_LIMITS.rows` and `budget` bytes allow. */
-function conditionsBlock(result: GateResult, budget: number): string[] {
+const moreConditions = (more: number): string =>
+  `<p>… and ${more} more conditions: see the dashboard or the conditions output.</p>`
+
+/**
+ * The conditions table: as many rows as `SUMMARY_LIMITS.rows` and `room` allow, then after the
+ * table how many conditions it leaves out.
+ */
+function conditionsBlock(result: GateResult, sink: Sink, room: number): string[] {
   const { conditions } = result
   if (conditions.length === 0) {
-    return ['<p>The server returned no conditions for this analysis.</p>']
+    return [sink.text('<p>The server returned no conditions for this analysis.</p>')]
   }
   const ordered = [...conditions].sort(
     (a, b) => (STATUS_ORDER[a.condition.status] ?? 2) - (STATUS_ORDER[b.condition.status] ?? 2)
   )
-  const rows: string[] = []
-  let bytes = TABLE_FRAME_BYTES
-  for (const evaluated of ordered.slice(0, SUMMARY_LIMITS.rows)) {
-    const row = tableRow(evaluated, evidenceUrl(result, evaluated.condition))
-    bytes += Buffer.byteLength(row) + 1
-    if (bytes > budget) break
-    rows.push(row)
-  }
-  const more = conditions.length - rows.length
-  const note =
-    more > 0
-      ? [`<p>… and ${more} more conditions: see the dashboard or the conditions output.</p>`]
-      : []
-  return [...TABLE_HEAD, ...rows, ...TABLE_END, ...note]
+  const rows = ordered
+    .slice(0, SUMMARY_LIMITS.rows)
+    .map((evaluated) => tableRow(evaluated, evidenceUrl(result, evaluated.condition)))
+  // The note after the table is kept room for, as wide as it can be; each line ends in a line feed.
+  const noteRoom = sink.size(sink.text(moreConditions(conditions.length))) + 1
+  const table = fittedBlock(sink, rows, {
+    open: TABLE_HEAD,
+    close: TABLE_END,
+    limit: room - noteRoom - 1
+  })
+  const more = conditions.length - table.shown
+  return [table.text, ...(more > 0 ? [sink.text(moreConditions(more))] : [])]
 }
 
 function tableRow({ condition }: EvaluatedCondition, evidence: string | undefined): string {
@@ -301,15 +319,26 @@ function tableRow({ condition }: EvaluatedCondition, evidence: string | undefine
   return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`
 }
 
-function warningsBlock(warnings: readonly string[], heading: string): string[] {
+/** The analysis warnings: the first `SUMMARY_LIMITS.warnings` that fit in `room`, then how many more. */
+function warningsBlock(
+  warnings: readonly string[],
+  heading: string,
+  sink: Sink,
+  room: number
+): string[] {
   if (warnings.length === 0) return []
-  const shown = warnings.slice(0, SUMMARY_LIMITS.warnings)
-  const items = shown.map(
-    (warning) => `<li>${summaryText(analysisWarningText(warning), QUOTE_LIMITS.long)}</li>`
-  )
-  if (warnings.length > shown.length)
-    items.push(`<li>… and ${warnings.length - shown.length} more</li>`)
-  return [`<${heading}>Analysis warnings</${heading}>`, '<ul>', ...items, '</ul>']
+  const title = sink.text(`<${heading}>Analysis warnings</${heading}>`)
+  const items = warnings
+    .slice(0, SUMMARY_LIMITS.warnings)
+    .map((warning) => `<li>${summaryText(analysisWarningText(warning), QUOTE_LIMITS.long)}</li>`)
+  const list = fittedBlock(sink, items, {
+    open: '<ul>',
+    close: '</ul>',
+    tail: (more) => `<li>… and ${more} more</li>`,
+    more: warnings.length - items.length,
+    limit: room - sink.size(title) - 2
+  })
+  return [title, list.text]
 }
 
 /** A link on the server's origin; another http(s) address as text; anything else left out. */
@@ -328,8 +357,4 @@ function dashboardBlock(result: GateResult): string[] {
  */
 export function blocks(lines: readonly string[]): string {
   return `${lines.join('\n')}\n`
-}
-
-function byteSize(lines: readonly string[]): number {
-  return lines.reduce((total, line) => total + Buffer.byteLength(line) + 1, 0)
 }
