@@ -17,6 +17,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { actionSink } from '../../__fixtures__/sinks.js'
 import { multitool, problemsOf, ROOT } from '../support/sarif-validator.js'
 import { renderSarif } from '../../src/findings/sarif.js'
 import {
@@ -99,11 +100,15 @@ function realisticLog(): string {
     ]
   })
   const quiet = analysis({ projectKey: 'quiet', issues: [] })
-  return renderSarif([shop, billing, quiet, shop], {
-    name: 'SonarQube',
-    informationUri: 'https://www.sonarsource.com/products/sonarqube/',
-    version: '10.7.0.96327'
-  }).json
+  return renderSarif(
+    [shop, billing, quiet, shop],
+    {
+      name: 'SonarQube',
+      informationUri: 'https://www.sonarsource.com/products/sonarqube/',
+      version: '10.7.0.96327'
+    },
+    actionSink()
+  ).json
 }
 
 let folder: string

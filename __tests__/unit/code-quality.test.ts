@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { commandSink } from '../../__fixtures__/sinks.js'
 import {
   CODE_QUALITY_LIMITS,
   renderCodeQuality,
@@ -9,7 +10,7 @@ import { oneLine } from '../../src/untrusted-text.js'
 import { analysis, HOSTILE_MESSAGES, LINE_BREAKING, serverIssue } from '../support/findings.js'
 
 const render = (...analyses: Parameters<typeof renderCodeQuality>[0]) =>
-  renderCodeQuality(analyses, 'sonarqube')
+  renderCodeQuality(analyses, 'sonarqube', commandSink())
 
 const parse = (json: string) => JSON.parse(json) as CodeQualityIssue[]
 

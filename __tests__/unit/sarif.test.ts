@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
+import { actionSink } from '../../__fixtures__/sinks.js'
 import { analysisFindings } from '../../src/report/analysis-findings.js'
 import {
   renderSarif,
@@ -56,7 +57,8 @@ interface Result {
 
 const parse = (json: string): Log => JSON.parse(json) as Log
 
-const render = (...analyses: Parameters<typeof renderSarif>[0]) => renderSarif(analyses, TOOL)
+const render = (...analyses: Parameters<typeof renderSarif>[0]) =>
+  renderSarif(analyses, TOOL, actionSink())
 
 const onlyRun = (json: string): Run => {
   const [run, ...others] = parse(json).runs
@@ -108,7 +110,7 @@ describe('one run per analysis', () => {
       informationUri: TOOL.informationUri
     })
     expect(run.tool.driver.version).toBeUndefined()
-    const versioned = renderSarif([shop], { ...TOOL, version: '10.7.0.96327' })
+    const versioned = renderSarif([shop], { ...TOOL, version: '10.7.0.96327' }, actionSink())
     expect(onlyRun(versioned.json).tool.driver.version).toBe('10.7.0.96327')
   })
 

@@ -7,15 +7,16 @@
  * every item here has all of them.
  */
 import { createHash } from 'node:crypto'
+import type { Sink } from '../sink.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import type { AnalysisFindings } from './analyses.js'
-import { writtenBytes } from './written-size.js'
+import { writtenItem } from './written-item.js'
 import type { Finding, Severity } from './finding.js'
 
 /**
  * Bounds of the report: at most 5,000 issues of an analysis (as many as are read), and `bytes`
- * for the whole file as written, whatever the server sent; past them, issues are left out and
- * counted.
+ * for the whole file as written (or the sink's smaller limit), whatever the server sent; past
+ * them, issues are left out and counted.
  */
 export const CODE_QUALITY_LIMITS = {
   issuesPerAnalysis: 5_000,
@@ -62,7 +63,7 @@ export interface CodeQualityIssue {
 
 /** The report, and what it leaves out. */
 export interface CodeQualityReport {
-  /** The JSON array, 2-space indented, ending in a newline. */
+  /** The JSON array, 2-space indented, ending in a newline, through the sink. */
   json: string
   /** Issues written. */
   issues: number
@@ -82,21 +83,22 @@ export interface CodeQualityReport {
  * - Each issue's fingerprint is the SHA-256 of its key: stable from one pipeline to the next, so
  *   GitLab tells new issues from resolved ones; an issue that comes twice is written once.
  * - Pass only analyses whose issues were read (see analysisFindings).
+ * - The issues are fitted through the file's sink, in order: as many as fit, the rest counted.
  *
- * @example renderCodeQuality(analysisFindings(outcomes), 'sonarqube').json
+ * @example renderCodeQuality(analysisFindings(outcomes), 'sonarqube', sink).json
  */
 export function renderCodeQuality(
   analyses: readonly AnalysisFindings[],
-  engineName: string
+  engineName: string,
+  sink: Sink
 ): CodeQualityReport {
   const engine = oneLine(engineName, CODE_QUALITY_LIMITS.text)
   const issues: CodeQualityIssue[] = []
   const fingerprints = new Set<string>()
-  let bytes = CODE_QUALITY_LIMITS.bytes
   let unlocated = 0
   let omitted = 0
   for (const analysis of analyses) {
-    let written = 0
+    let taken = 0
     for (const finding of analysis.findings) {
       if (finding.file === undefined) {
         unlocated++
@@ -104,18 +106,32 @@ export function renderCodeQuality(
       }
       const issue = codeQualityIssue(finding, finding.file, engine)
       if (fingerprints.has(issue.fingerprint)) continue
-      const size = writtenBytes(issue, ARRAY_INDENT)
-      if (written >= CODE_QUALITY_LIMITS.issuesPerAnalysis || size > bytes) {
+      if (taken >= CODE_QUALITY_LIMITS.issuesPerAnalysis) {
         omitted++
         continue
       }
-      bytes -= size
-      written++
+      taken++
       fingerprints.add(issue.fingerprint)
       issues.push(issue)
     }
   }
-  return { json: `${JSON.stringify(issues, null, 2)}\n`, issues: issues.length, unlocated, omitted }
+  // The array as JSON.stringify(issues, null, 2) writes it: `[`, the items, `]`.
+  const fitted = sink.fit(
+    issues.map((issue) => writtenItem(issue, ARRAY_INDENT)),
+    {
+      head: '[\n',
+      foot: '\n]',
+      separator: ',\n',
+      limit: Math.min(sink.limit, CODE_QUALITY_LIMITS.bytes) - 1
+    }
+  )
+  const json = fitted.shown === 0 ? '[]' : fitted.text
+  return {
+    json: `${json}\n`,
+    issues: fitted.shown,
+    unlocated,
+    omitted: omitted + fitted.leftOut
+  }
 }
 
 function codeQualityIssue(finding: Finding, path: string, engine: string): CodeQualityIssue {

@@ -7,9 +7,10 @@
  */
 import { MAX_ID_LENGTH } from '../identifier.js'
 import { serverBase } from '../sonar/origin.js'
+import type { Sink } from '../sink.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import type { AnalysisFindings } from './analyses.js'
-import { writtenBytes } from './written-size.js'
+import { writtenItem } from './written-item.js'
 import type { Finding, Region, Severity } from './finding.js'
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json'
@@ -18,8 +19,8 @@ export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json'
  * Bounds of the log. GitHub rejects an upload over 10 MB gzipped or with more than 25,000 results
  * in a run; at most 5,000 issues are read per analysis anyway. `bytes` bounds the results of all
  * runs together (and their rules), as written, uncompressed, so the gzipped upload stays under
- * GitHub's limit whatever the server sent: past it, results are left out and each run says how
- * many (`omittedResults`).
+ * GitHub's limit whatever the server sent (a sink's smaller limit bounds them further): past it,
+ * results are left out and each run says how many (`omittedResults`).
  */
 export const SARIF_LIMITS = {
   resultsPerRun: 5_000,
@@ -65,7 +66,7 @@ const SEVERITY_RANK: Record<Severity, number> = { blocker: 0, high: 1, medium: 2
 
 /** The log, and what it leaves out. */
 export interface SarifLog {
-  /** The SARIF 2.1.0 log as 2-space indented JSON, ending in a newline. */
+  /** The SARIF 2.1.0 log as 2-space indented JSON, ending in a newline, through the sink. */
   json: string
   /** Results written, all runs together. */
   results: number
@@ -76,7 +77,9 @@ export interface SarifLog {
 }
 
 /**
- * The SARIF log of the analyses' findings.
+ * The SARIF log of the analyses' findings, through the file's sink: the results of every run, in
+ * order, as many as fit in SARIF_LIMITS.bytes (and the sink's limit), each new rule counted with
+ * the result that first uses it.
  *
  * - One run per analysis, its `automationDetails.id` `sonar/<projectKey>/` so GitHub keeps each
  *   project's alerts apart (a project that comes twice gets `sonar/<projectKey>/2` the second time).
@@ -91,31 +94,40 @@ export interface SarifLog {
  *   says so in `properties` (`newIssues` against `results`), and GitHub closes the alerts of the
  *   ones left out.
  *
- * @example renderSarif(analysisFindings(outcomes), { name: 'SonarQube', informationUri: 'https://www.sonarsource.com/products/sonarqube/' }).json
+ * @example renderSarif(analysisFindings(outcomes), { name: 'SonarQube', informationUri: 'https://www.sonarsource.com/products/sonarqube/' }, sink).json
  */
-export function renderSarif(analyses: readonly AnalysisFindings[], tool: SarifTool): SarifLog {
-  const tally = { bytes: SARIF_LIMITS.bytes, results: 0, unlocated: 0, omitted: 0 }
+export function renderSarif(
+  analyses: readonly AnalysisFindings[],
+  tool: SarifTool,
+  sink: Sink
+): SarifLog {
   const seen = new Map<string, number>()
-  const runs = analyses.map((analysis) => {
+  const candidates = analyses.map((analysis) => {
     const times = (seen.get(analysis.projectKey) ?? 0) + 1
     seen.set(analysis.projectKey, times)
-    return sarifRun(analysis, tool, times, tally)
+    return candidateRun(analysis, times)
+  })
+  // One list of every run's results as written, each with the rule it is first to use.
+  const fitted = sink.fit(
+    candidates.flatMap((run) => run.results.map((each) => each.written)),
+    { separator: '', limit: Math.min(sink.limit, SARIF_LIMITS.bytes) }
+  )
+  let left = fitted.shown
+  const runs = candidates.map((run) => {
+    const shown = Math.min(left, run.results.length)
+    left -= shown
+    return sarifRun(run, shown, tool)
   })
   const log = { $schema: SARIF_SCHEMA, version: '2.1.0', runs }
+  const count = (of: (run: CandidateRun) => number) =>
+    candidates.reduce((sum, run) => sum + of(run), 0)
+  const unlocated = count((run) => run.unlocated)
   return {
-    json: `${JSON.stringify(log, null, 2)}\n`,
-    results: tally.results,
-    unlocated: tally.unlocated,
-    omitted: tally.omitted
+    json: sink.text(`${JSON.stringify(log, null, 2)}\n`),
+    results: fitted.shown,
+    unlocated,
+    omitted: count((run) => run.findings) - unlocated - fitted.shown
   }
-}
-
-/** What is left of the byte budget, and what all the runs wrote and left out. */
-interface Tally {
-  bytes: number
-  results: number
-  unlocated: number
-  omitted: number
 }
 
 interface RuleEntry {
@@ -127,49 +139,61 @@ interface RuleEntry {
   securitySeverity: Severity | undefined
 }
 
-function sarifRun(analysis: AnalysisFindings, tool: SarifTool, times: number, tally: Tally) {
+/** A run before fitting: its located results (at most resultsPerRun), in the order found. */
+interface CandidateRun {
+  analysis: AnalysisFindings
+  /** How many runs of the same project key came before it, plus one. */
+  times: number
+  server: URL | undefined
+  results: Array<{ result: object; finding: Finding; ruleId: string; written: string }>
+  /** The run's findings, all of them. */
+  findings: number
+  unlocated: number
+}
+
+function candidateRun(analysis: AnalysisFindings, times: number): CandidateRun {
   const server = serverWithoutCredentials(analysis.serverUrl)
-  const rules = new Map<string, RuleEntry>()
-  const results: object[] = []
-  let omitted = 0
-  let unlocated = 0
-  for (const finding of analysis.findings) {
-    if (finding.file === undefined) {
-      unlocated++
-      continue
-    }
-    if (results.length >= SARIF_LIMITS.resultsPerRun) {
-      omitted++
-      continue
-    }
+  const located = analysis.findings.filter((finding) => finding.file !== undefined)
+  const indexes = new Map<string, number>()
+  const results = located.slice(0, SARIF_LIMITS.resultsPerRun).map((finding) => {
     const ruleId = oneLine(finding.rule, SARIF_LIMITS.text)
-    const known = rules.get(ruleId)
-    const entry = known ?? { index: rules.size, finding, securitySeverity: undefined }
-    const result = sarifResult(finding, finding.file, ruleId, entry.index)
-    // A new rule is counted at its largest (with a security severity) when first used.
-    const bytes =
-      writtenBytes(result, RESULT_INDENT) +
-      (known
-        ? 0
-        : writtenBytes(
-            sarifRule(ruleId, { ...entry, securitySeverity: 'blocker' }, server),
-            RULE_INDENT
-          ))
-    if (bytes > tally.bytes) {
-      omitted++
-      continue
-    }
-    tally.bytes -= bytes
-    results.push(result)
+    const known = indexes.get(ruleId)
+    const index = known ?? indexes.size
+    indexes.set(ruleId, index)
+    const result = sarifResult(finding, finding.file!, ruleId, index)
+    // What the result adds to the log, each item with its comma and line break: itself, and a
+    // new rule with the result that first uses it, at its largest (with a security severity).
+    const rule = sarifRule(ruleId, { index, finding, securitySeverity: 'blocker' }, server)
+    const written = [
+      `${writtenItem(result, RESULT_INDENT)},\n`,
+      known === undefined ? `${writtenItem(rule, RULE_INDENT)},\n` : ''
+    ].join('')
+    return { result, finding, ruleId, written }
+  })
+  return {
+    analysis,
+    times,
+    server,
+    results,
+    findings: analysis.findings.length,
+    unlocated: analysis.findings.length - located.length
+  }
+}
+
+/** The run with its first `shown` results, and the rules they use. */
+function sarifRun(run: CandidateRun, shown: number, tool: SarifTool) {
+  const { analysis, times, server, unlocated } = run
+  const rules = new Map<string, RuleEntry>()
+  const results = run.results.slice(0, shown).map(({ result, finding, ruleId }) => {
+    const entry = rules.get(ruleId) ?? { index: rules.size, finding, securitySeverity: undefined }
     if (finding.type === 'VULNERABILITY') {
       entry.securitySeverity = worse(entry.securitySeverity, finding.severity)
     }
     rules.set(ruleId, entry)
-  }
+    return result
+  })
+  const omitted = run.findings - unlocated - shown
   const key = oneLine(analysis.projectKey, SARIF_LIMITS.text)
-  tally.results += results.length
-  tally.unlocated += unlocated
-  tally.omitted += omitted
   return {
     tool: {
       driver: {
