@@ -3,11 +3,12 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { validateXML } from 'xmllint-wasm'
+import { commandSink } from '../../__fixtures__/sinks.js'
 import { renderJunit, type JunitContext } from '../../src/cli/junit.js'
 import { evaluateConditions } from '../../src/gate/evaluate.js'
 import type { AnalysisOutcome } from '../../src/gate/outcome.js'
 import { ServerRequestError, TimeoutError } from '../../src/errors.js'
-import { tokenForms } from '../../src/secrets.js'
+import { summaryForms } from '../../src/report/summary-text.js'
 import { condition, gateResult } from './summary-gate-result.js'
 
 const SCHEMA = readFileSync(
@@ -16,10 +17,11 @@ const SCHEMA = readFileSync(
 )
 const TOKEN = 'squ_junit0123456789abcdef'
 
+/** The JUnit file's sink, as the command builds it: its words, the token's forms. */
 const CONTEXT: JunitContext = {
+  sink: commandSink({ token: TOKEN, escapedForms: summaryForms }),
   startedAt: new Date('2026-11-22T08:30:00.123Z'),
   hostname: 'ci-runner-7',
-  secrets: tokenForms(TOKEN),
   elapsedMs: 61_000
 }
 

@@ -143,8 +143,7 @@ describe('a wrapped failure stays the cause', () => {
       {
         outcomes: [unread],
         context: { startedAt: new Date(0), hostname: 'localhost', secrets: [], elapsedMs: 0 },
-        failOn: FAIL_ON_ERROR,
-        words: (text) => text
+        policy: FAIL_ON_ERROR
       },
       { cwd: dir, stdout: { write: () => true } }
     )

@@ -5,23 +5,21 @@ import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import { dashboardAddress } from '../report/dashboard-link.js'
 import { gateFailureMessage, headline, SUMMARY_LIMITS } from '../report/summary.js'
 import { describeCondition, metricName } from '../report/wording.js'
-import { redactSecrets } from '../secrets.js'
+import type { Sink } from '../sink.js'
 import { cut, oneLine, QUOTE_LIMITS, showInvisible } from '../untrusted-text.js'
 
-/** What the report says besides the outcomes: when and where the check ran, what to hide. */
+/** What the report says besides the outcomes (when and where the check ran), and its sink. */
 export interface JunitContext {
+  /** The report's sink: every text goes through it (the edge's words, no secret). */
+  sink: Sink
   /** When the check started. */
   startedAt: Date
   /** The machine it ran on ('localhost' when unknown). */
   hostname: string
-  /** Every form of the token: removed from every text. */
-  secrets: readonly string[]
   /** How long the whole check took, for an analysis that could not be read. */
   elapsedMs: number
   /** The statuses that fail the step (default ERROR alone). */
-  failOn?: FailPolicy
-  /** The edge's words for a message of the core (default: as it is). */
-  words?: (text: string) => string
+  policy?: FailPolicy
 }
 
 /** The testcase of a gate as a whole, and of an analysis that could not be read. */
@@ -40,10 +38,11 @@ const GATE_CASE = 'Quality Gate'
  * - for an analysis that could not be read, one failing `Quality Gate` testcase with why.
  *
  * Failing conditions come first; past 100 conditions the rest are counted in `<system-out>`.
- * Every text is redacted, shown as one visible line where XML needs one, stripped of what XML
- * 1.0 forbids, and escaped: nothing the server sends becomes markup.
+ * Every text goes through the sink (the edge's words, every secret removed), then is shown as
+ * one visible line where XML needs one, stripped of what XML 1.0 forbids, and escaped: nothing
+ * the server sends becomes markup.
  *
- * @example await writeFile('gate.xml', renderJunit(outcomes, { startedAt, hostname: os.hostname(), secrets, elapsedMs }))
+ * @example await writeFile('gate.xml', renderJunit(outcomes, { sink, startedAt, hostname: os.hostname(), elapsedMs }))
  */
 export function renderJunit(outcomes: readonly AnalysisOutcome[], context: JunitContext): string {
   const suites = outcomes.map((outcome, index) => suite(outcome, index, context))
@@ -64,7 +63,7 @@ interface Case {
 function suite(outcome: AnalysisOutcome, id: number, context: JunitContext): string[] {
   const name = token(projectName(outcome), context) || 'analysis'
   const { cases, properties, out, elapsedMs } = outcome.read
-    ? gateSuite(outcome.result, outcome.source, context.failOn ?? FAIL_ON_ERROR)
+    ? gateSuite(outcome.result, outcome.source, context.policy ?? FAIL_ON_ERROR)
     : {
         cases: [
           {
@@ -110,10 +109,10 @@ function suite(outcome: AnalysisOutcome, id: number, context: JunitContext): str
   ]
 }
 
-function gateSuite(result: GateResult, source: string, failOn: FailPolicy) {
+function gateSuite(result: GateResult, source: string, policy: FailPolicy) {
   // A WARN condition fails too when the policy fails a WARN gate.
   const isFailing = ({ condition }: EvaluatedCondition): boolean =>
-    condition.status === 'ERROR' || (condition.status === 'WARN' && failOn.has('WARN'))
+    condition.status === 'ERROR' || (condition.status === 'WARN' && policy.has('WARN'))
   const ordered = [...result.conditions].sort((a, b) => Number(isFailing(b)) - Number(isFailing(a)))
   const shown = ordered.slice(0, SUMMARY_LIMITS.rows)
   const names = new Map<string, number>()
@@ -135,10 +134,10 @@ function gateSuite(result: GateResult, source: string, failOn: FailPolicy) {
         : {})
     }
   })
-  const failed = failsUnder(result.status, failOn)
+  const failed = failsUnder(result.status, policy)
   const showsVerdict = result.conditions.length > 0 && (!failed || ordered.some(isFailing))
   if (!showsVerdict) {
-    const message = failed ? gateFailureMessage(result) : headline(result.status, failOn)
+    const message = failed ? gateFailureMessage(result) : headline(result.status, policy)
     const type = statusClass(result.status)
     cases.unshift({
       name: GATE_CASE,
@@ -155,7 +154,7 @@ function gateSuite(result: GateResult, source: string, failOn: FailPolicy) {
     failed
       ? gateFailureMessage(result)
       : [
-          `${headline(result.status, failOn)} (${oneLine(result.status)})`,
+          `${headline(result.status, policy)} (${oneLine(result.status)})`,
           ...(dashboard ? [`Details: ${dashboard}`] : [])
         ].join('\n'),
     ...(more > 0 ? [`… and ${more} more conditions: see the dashboard.`] : [])
@@ -214,28 +213,23 @@ function seconds(ms: number): string {
 const NOT_XML =
   /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g
 
-/** A name or a value on one line: redacted, cut, invisible characters shown, legal XML. */
-function line(value: string, context: JunitContext): string {
-  const words = context.words ?? ((same: string) => same)
-  return oneLine(redactSecrets(words(value), context.secrets), QUOTE_LIMITS.long).replace(
-    NOT_XML,
-    ''
-  )
+/** A name or a value on one line: through the sink, cut, invisible characters shown, legal XML. */
+function line(value: string, { sink }: JunitContext): string {
+  return oneLine(sink.text(value), QUOTE_LIMITS.long).replace(NOT_XML, '')
 }
 
 /** An xs:token (names): one line, white space collapsed, at most 200 characters. */
-function token(value: string, context: JunitContext): string {
-  return oneLine(redactSecrets(value, context.secrets), QUOTE_LIMITS.short)
+function token(value: string, { sink }: JunitContext): string {
+  return oneLine(sink.text(value), QUOTE_LIMITS.short)
     .replace(NOT_XML, '')
     .replace(/\s+/g, ' ')
     .trim()
 }
 
 /** Element text: line feeds kept, each line made visible, the whole cut, legal, escaped. */
-function text(value: string, context: JunitContext): string {
-  const words = context.words ?? ((same: string) => same)
-  const redacted = cut(redactSecrets(words(value), context.secrets), SUMMARY_LIMITS.messageChars)
-  const visible = redacted
+function text(value: string, { sink }: JunitContext): string {
+  const said = cut(sink.text(value), SUMMARY_LIMITS.messageChars)
+  const visible = said
     .split('\n')
     .map((each) => each.split('\t').map(showInvisible).join('\t'))
     .join('\n')

@@ -2,18 +2,19 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { ActionError, messageOf } from '../errors.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
-import { renderCodeQuality } from '../findings/code-quality.js'
-import { renderSarif } from '../findings/sarif.js'
+import { CODE_QUALITY_LIMITS, renderCodeQuality } from '../findings/code-quality.js'
+import { renderSarif, SARIF_LIMITS } from '../findings/sarif.js'
 import { analysisFindings, sarifTool } from '../report/analysis-findings.js'
 import type { FailPolicy } from '../fail-policy.js'
 import { issuesFileLine, type IssuesFileTally } from '../report/issues-file-line.js'
-import { resultsJson } from '../report/outputs.js'
+import { OUTPUT_BYTES, resultsJson } from '../report/outputs.js'
 import { renderOverviewSummary } from '../report/overview.js'
-import { renderFailureSummary, renderSummary } from '../report/summary.js'
+import { renderFailureSummary, renderSummary, SUMMARY_LIMITS } from '../report/summary.js'
 import { summaryForms } from '../report/summary-text.js'
-import { redactSecrets } from '../secrets.js'
+import { createSink, type Sink, type SinkOptions } from '../sink.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { renderJunit, type JunitContext } from './junit.js'
+import { COMMAND_NAMES } from './names.js'
 import type { ResultFiles } from './options.js'
 import type { TextSink } from './terminal-log.js'
 
@@ -24,11 +25,10 @@ export interface CheckReport {
    * unread outcome that stands for the whole check, with its message.
    */
   outcomes: readonly AnalysisOutcome[]
-  context: JunitContext
+  /** When and where the check ran, and every form of the token: removed from every file. */
+  context: Omit<JunitContext, 'sink' | 'policy'> & { secrets: readonly string[] }
   /** The statuses that fail the step. */
-  failOn: FailPolicy
-  /** The command's words for a text of the core (its options, not the action's inputs). */
-  words: (text: string) => string
+  policy: FailPolicy
 }
 
 /** A result file that could not be written: the exit code is 2. */
@@ -50,11 +50,24 @@ const WHAT = {
 } as const
 
 /**
+ * Each file's sink besides the command's words and the token's forms: the forms the token takes
+ * once escaped in HTML and XML, and the file's limit (the JSON is the action's `results` output,
+ * bounded as it is, then indented).
+ */
+const FILE_SINKS: Record<keyof ResultFiles, Omit<SinkOptions, 'names' | 'secrets'>> = {
+  json: { limit: OUTPUT_BYTES },
+  junit: { escapedForms: summaryForms },
+  markdown: { escapedForms: summaryForms, limit: SUMMARY_LIMITS.bytes },
+  sarif: { limit: SARIF_LIMITS.bytes },
+  codequality: { limit: CODE_QUALITY_LIMITS.bytes }
+}
+
+/**
  * The result files asked for: `--json` the action's `results` output (indented) with the new
  * issues, `--junit` the JUnit report, `--markdown` the job summary (one analysis's, the overview
- * of several, or the failure summary), `--sarif` and `--codequality` the new issues. Every form
- * of the token is removed first, as from the action's summary and outputs, and every text is in
- * the command's words. Folders are created; `-` writes to `stdout`. Resolves with one log line
+ * of several, or the failure summary), `--sarif` and `--codequality` the new issues. Each is
+ * written through its own sink: in the command's words, every form of the token removed (as
+ * from the action's summary and outputs), within the file's limit. Folders are created; `-` writes to `stdout`. Resolves with one log line
  * per file written (for a file of new issues, how many it holds and how many were left out and
  * why); throws a ResultFileError naming the first that could not be.
  *
@@ -103,14 +116,12 @@ interface Rendered {
 }
 
 function render(kind: keyof ResultFiles, report: CheckReport): Rendered {
-  // `words` turns each text of ours into the command's words: the whole JSON and Markdown, and
-  // each text of the JUnit report.
-  const { outcomes, context, failOn, words } = report
-  const { secrets } = context
+  const { outcomes, context, policy } = report
+  const { secrets, ...about } = context
+  const sink = createSink({ names: COMMAND_NAMES, secrets, ...FILE_SINKS[kind] })
   switch (kind) {
     case 'json': {
-      const results = resultsJson(outcomes, undefined, { issues: true, failOn })
-      const json = redactSecrets(words(results.json), secrets)
+      const results = resultsJson(outcomes, { sink, issues: true, policy })
       // Without an analysis whose issues were asked for, the file is the results alone.
       const asked = outcomes.some((outcome) => outcome.read && outcome.result.newIssues)
       const issues = asked
@@ -122,21 +133,19 @@ function render(kind: keyof ResultFiles, report: CheckReport): Rendered {
         : undefined
       // Indented for a reader; a token that happened to span JSON's own syntax leaves it as is.
       try {
-        return { content: `${JSON.stringify(JSON.parse(json), null, 2)}\n`, issues }
+        return { content: `${JSON.stringify(JSON.parse(results.json), null, 2)}\n`, issues }
       } catch {
-        return { content: `${json}\n`, issues }
+        return { content: `${results.json}\n`, issues }
       }
     }
     case 'junit':
-      return { content: renderJunit(outcomes, { ...context, failOn, words }) }
+      return { content: renderJunit(outcomes, { ...about, sink, policy }) }
     case 'markdown':
-      return {
-        content: redactSecrets(words(markdown(outcomes, failOn)), summaryForms(secrets))
-      }
+      return { content: markdown(outcomes, policy, sink) }
     case 'sarif': {
-      const sarif = renderSarif(analysisFindings(outcomes), sarifTool(outcomes))
+      const sarif = renderSarif(analysisFindings(outcomes), sarifTool(outcomes), sink)
       return {
-        content: `${redactSecrets(sarif.json, secrets)}\n`,
+        content: `${sarif.json}\n`,
         issues: {
           how: 'as SARIF',
           written: sarif.results,
@@ -146,9 +155,9 @@ function render(kind: keyof ResultFiles, report: CheckReport): Rendered {
       }
     }
     case 'codequality': {
-      const report = renderCodeQuality(analysisFindings(outcomes), 'sonarqube')
+      const report = renderCodeQuality(analysisFindings(outcomes), 'sonarqube', sink)
       return {
-        content: `${redactSecrets(report.json, secrets)}\n`,
+        content: `${report.json}\n`,
         issues: {
           how: 'as GitLab Code Quality',
           written: report.issues,
@@ -160,11 +169,13 @@ function render(kind: keyof ResultFiles, report: CheckReport): Rendered {
   }
 }
 
-/** The job summary the action would write for the same outcomes. */
-function markdown(outcomes: readonly AnalysisOutcome[], failOn: FailPolicy): string {
+/** The job summary the action would write for the same outcomes, through the file's sink. */
+function markdown(outcomes: readonly AnalysisOutcome[], policy: FailPolicy, sink: Sink): string {
   const [only] = outcomes
   if (only && outcomes.length === 1) {
-    return only.read ? renderSummary(only.result, { failOn }) : renderFailureSummary(only.message)
+    return only.read
+      ? renderSummary(only.result, { sink, policy })
+      : renderFailureSummary(only.message, sink)
   }
-  return renderOverviewSummary(outcomes, { failOn })
+  return renderOverviewSummary(outcomes, { sink, policy })
 }
