@@ -4,12 +4,13 @@ import path from 'node:path'
 import { http, HttpResponse } from 'msw'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { RecordingLog } from '../../__fixtures__/log.js'
+import { actionHtmlSink } from '../../__fixtures__/sinks.js'
 import { useMockServer } from '../../__fixtures__/msw.js'
 import { commentOnPullRequest, COMMENT_API_LIMITS } from '../../src/action/pull-request-comment.js'
 import { ReportFileError } from '../../src/errors.js'
 import { evaluateConditions } from '../../src/gate/evaluate.js'
 import type { AnalysisOutcome } from '../../src/gate/outcome.js'
-import { commentMarker } from '../../src/report/pull-request-comment-body.js'
+import { COMMENT_LIMITS, commentMarker } from '../../src/report/pull-request-comment-body.js'
 import { summaryForms } from '../../src/report/summary-text.js'
 import { tokenForms } from '../../src/secrets.js'
 import { condition, gateResult } from './summary-gate-result.js'
@@ -131,7 +132,11 @@ async function comment(
     token: 'token' in fields ? fields.token : GITHUB_TOKEN,
     env: fields.env ?? envFor(),
     log,
-    secrets: tokenForms(SONAR_TOKEN),
+    sink: actionHtmlSink({
+      token: SONAR_TOKEN,
+      limit: COMMENT_LIMITS.githubChars,
+      unit: 'characters'
+    }),
     fetch: (input, init) => globalThis.fetch(input, init)
   })
   await Promise.all(pending)

@@ -5,8 +5,7 @@ import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
 import { newIssuesBlock } from '../report/new-issues-block.js'
 import { blocks } from '../report/summary.js'
-import { summaryForms } from '../report/summary-text.js'
-import { redactSecrets } from '../secrets.js'
+import type { Sink } from '../sink.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { apiBase, connect, githubSaid, isRefusal, type Octokit } from './github-api.js'
 import type { GitHubContext } from './github-context.js'
@@ -32,8 +31,11 @@ export interface CheckRunOptions {
   token: string | undefined
   env: NodeJS.ProcessEnv
   log: Log
-  /** Every form of the Sonar token: removed from every text sent. */
-  secrets: readonly string[]
+  /**
+   * The check run's sink: every text sent (the summary, and each annotation's title and message)
+   * goes through it, with the GitHub token hidden too.
+   */
+  sink: Sink
   fetch?: typeof globalThis.fetch
 }
 
@@ -44,15 +46,15 @@ export interface CheckRunOptions {
  * and `neutral` otherwise. Never throws: a token that may not create check runs (a fork's, or
  * without `checks: write`) is one warning.
  *
- * @example await createCheckRuns(outcomes, { github, token, env: process.env, log, secrets })
+ * @example await createCheckRuns(outcomes, { github, token, env: process.env, log, sink: sinks.checkRun })
  */
 export async function createCheckRuns(
   outcomes: readonly AnalysisOutcome[],
   options: CheckRunOptions
 ): Promise<void> {
   const { github, token, log } = options
-  const hidden = [...options.secrets, ...(token ? [token] : [])]
-  const warn = (message: string) => log.warning(redactSecrets(message, hidden))
+  const sink = options.sink.hiding(token ? [token] : [])
+  const warn = (message: string) => log.warning(sink.text(message))
   const readOnes = outcomes.flatMap((outcome) =>
     outcome.read && outcome.result.newIssues?.read
       ? [{ outcome, newIssues: outcome.result.newIssues }]
@@ -68,11 +70,10 @@ export async function createCheckRuns(
   }
   const octokit = await connect(token, base, options)
   const signal = AbortSignal.timeout(CHECK_RUN_LIMITS.totalMs)
-  const forms = summaryForms(hidden)
   for (const { outcome, newIssues } of readOnes) {
-    const name = `Sonar issues: ${oneLine(projectName(outcome), 80)}`
+    const name = sink.text(`Sonar issues: ${oneLine(projectName(outcome), 80)}`)
     try {
-      const sent = await publish(octokit, outcome, newIssues, { ...options, name, signal, forms })
+      const sent = await publish(octokit, outcome, newIssues, { ...options, name, signal, sink })
       log.info(`Created the check run "${name}" with ${sent} annotations.`)
     } catch (error) {
       if (isRefusal(error)) {
@@ -95,16 +96,21 @@ async function publish(
   octokit: Octokit,
   outcome: AnalysisOutcome & { read: true },
   newIssues: ReadNewIssues,
-  context: CheckRunOptions & { name: string; signal: AbortSignal; forms: readonly string[] }
+  context: CheckRunOptions & { name: string; signal: AbortSignal }
 ): Promise<number> {
   const { result } = outcome
+  const { sink } = context
   const { owner, repo } = context.github.repository!
   const located = bySeverity(newIssues.findings).filter((finding) => finding.file !== undefined)
-  const annotations = located.slice(0, CHECK_RUN_LIMITS.annotations).map(checkAnnotation)
-  const clean = (text: string) => redactSecrets(text, context.forms)
+  const annotations = located
+    .slice(0, CHECK_RUN_LIMITS.annotations)
+    .map((finding) => checkAnnotation(finding, sink))
   const output = (batch: typeof annotations) => ({
-    title: clean(cut(`${newIssues.total} new ${newIssues.total === 1 ? 'issue' : 'issues'}`, 255)),
-    summary: clean(summary(outcome, newIssues, located.length, annotations.length, context)),
+    title: cut(
+      sink.text(`${newIssues.total} new ${newIssues.total === 1 ? 'issue' : 'issues'}`),
+      255
+    ),
+    summary: summary(outcome, newIssues, located.length, annotations.length, context),
     annotations: batch
   })
   const batches: Array<typeof annotations> = []
@@ -135,8 +141,11 @@ async function publish(
   return annotations.length
 }
 
-/** The check run's annotation of a located finding (see findingAnnotation for the words). */
-function checkAnnotation(finding: Finding) {
+/**
+ * The check run's annotation of a located finding (see findingAnnotation for the words), its
+ * title and message through the sink: a token the server quotes in an issue never reaches GitHub.
+ */
+function checkAnnotation(finding: Finding, sink: Sink) {
   const { message, where } = findingAnnotation(finding)
   const region = finding.region
   const oneLineRegion = region && region.startLine === region.endLine
@@ -148,18 +157,21 @@ function checkAnnotation(finding: Finding) {
       ? { start_column: region.startColumn, end_column: region.endColumn }
       : {}),
     annotation_level: CHECK_LEVEL[LEVEL_OF_SEVERITY[finding.severity]],
-    title: cut(where.title ?? finding.rule, 255),
-    message: cut(message, QUOTE_LIMITS.long + 500)
+    title: cut(sink.text(where.title ?? finding.rule), 255),
+    message: cut(sink.text(message), QUOTE_LIMITS.long + 500)
   }
 }
 
-/** The verdict, the counts and the first issues (those without a file among them), as HTML. */
+/**
+ * The verdict, the counts and the first issues (those without a file among them), as HTML
+ * through the sink.
+ */
 function summary(
   { result }: AnalysisOutcome & { read: true },
   newIssues: ReadNewIssues,
   located: number,
   annotated: number,
-  context: CheckRunOptions
+  { sink, github }: CheckRunOptions
 ): string {
   const notes = [
     annotated < located
@@ -171,13 +183,13 @@ function summary(
   ].filter((note): note is string => note !== undefined)
   const gate = `<p>Quality Gate: ${result.status === 'ERROR' ? '❌ failed' : '✅ passed'} (${oneLine(result.status, 40)}).</p>`
   return blocks([
-    gate,
-    ...notes,
+    ...[gate, ...notes].map((line) => sink.text(line)),
     ...newIssuesBlock(newIssues, {
+      sink,
       heading: 'h3',
       listed: CHECK_RUN_LIMITS.issuesListed,
-      maxBytes: CHECK_RUN_LIMITS.summaryChars - 2000,
-      fileLink: context.github.fileLink
+      limit: CHECK_RUN_LIMITS.summaryChars - 2000,
+      fileLink: github.fileLink
     })
   ])
 }

@@ -1,15 +1,9 @@
 import type { FailPolicy } from '../fail-policy.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
-import {
-  commentBody,
-  COMMENT_LIMITS,
-  markerOf,
-  outcomeMarker
-} from '../report/pull-request-comment-body.js'
+import { commentBody, markerOf, outcomeMarker } from '../report/pull-request-comment-body.js'
 import type { FileLink } from '../report/new-issues-block.js'
-import { summaryForms } from '../report/summary-text.js'
-import { redactSecrets } from '../secrets.js'
+import type { Sink } from '../sink.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import {
   apiBase,
@@ -42,14 +36,17 @@ export interface PullRequestCommentOptions {
   /** GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REPOSITORY and GITHUB_API_URL are read here. */
   env: NodeJS.ProcessEnv
   log: Log
-  /** Every form of the Sonar token: removed from every comment. */
-  secrets: readonly string[]
+  /**
+   * The comment's sink (HTML, counted in characters, within GitHub's limit): every comment goes
+   * through it, with the GitHub token hidden too.
+   */
+  sink: Sink
   /** The fetch Octokit sends with (tests); by default `@actions/github`'s, which honours proxies. */
   fetch?: typeof globalThis.fetch
   /** Links a new issue's file to the file at the pull request's head, on GitHub. */
   fileLink?: FileLink
   /** The statuses that fail the step: a WARN or NONE gate it names is a failed one. */
-  failOn?: FailPolicy
+  policy?: FailPolicy
 }
 
 /**
@@ -60,17 +57,18 @@ export interface PullRequestCommentOptions {
  * do. On any other event it logs one line and sends nothing. `@actions/github` is loaded here
  * only, so a run without the comment never loads it.
  *
- * @example await commentOnPullRequest(outcomes, { token, env: process.env, log, secrets })
+ * @example await commentOnPullRequest(outcomes, { token, env: process.env, log, sink: sinks.comment })
  */
 export async function commentOnPullRequest(
   outcomes: readonly AnalysisOutcome[],
   options: PullRequestCommentOptions
 ): Promise<void> {
   const { token, log } = options
-  const hidden = [...options.secrets, ...(token ? [token] : [])]
-  const say = (message: string) => redactSecrets(message, hidden)
+  // Every form of both tokens, as written and as the comment escapes it, is removed.
+  const sink = options.sink.hiding(token ? [token] : [])
+  const say = (message: string) => sink.text(message)
   try {
-    await comment(outcomes, options, (message) => log.warning(say(message)))
+    await comment(outcomes, { ...options, sink }, (message) => log.warning(say(message)))
   } catch (error) {
     log.warning(
       say(`The pull request was not commented on: ${quote(error)}. The job goes on without it.`)
@@ -116,9 +114,8 @@ async function comment(
 
   const octokit = await connect(token, apiUrl, options)
   const signal = AbortSignal.timeout(COMMENT_API_LIMITS.totalMs)
-  // Every form of both tokens, as written and as the comment escapes it, is removed.
-  const forms = summaryForms([...options.secrets, token])
-  const markerFor = (outcome: AnalysisOutcome) => redactSecrets(outcomeMarker(outcome), forms)
+  const { sink, fileLink, policy } = options
+  const markerFor = (outcome: AnalysisOutcome) => sink.text(outcomeMarker(outcome))
 
   let existing: Map<string, number>
   try {
@@ -129,7 +126,8 @@ async function comment(
   }
   for (const outcome of outcomes) {
     const marker = markerFor(outcome)
-    const body = fitted(outcome, target.headSha, forms, options)
+    // Within GitHub's limit, as the sink measures what it writes.
+    const body = commentBody(outcome, target.headSha, { sink, fileLink, policy })
     const id = existing.get(marker)
     const name = oneLine(projectName(outcome), QUOTE_LIMITS.short)
     try {
@@ -180,28 +178,6 @@ async function publish(
   })
   const created: unknown = data?.id
   return { updated: false, id: typeof created === 'number' ? created : undefined }
-}
-
-/**
- * The comment's body without a secret, within GitHub's limit even should the redaction lengthen
- * it (a secret shorter than `***`).
- */
-function fitted(
-  outcome: AnalysisOutcome,
-  headSha: string,
-  forms: readonly string[],
-  { fileLink, failOn }: Pick<PullRequestCommentOptions, 'fileLink' | 'failOn'>
-): string {
-  const body = redactSecrets(commentBody(outcome, headSha, { fileLink, failOn }), forms)
-  if (body.length <= COMMENT_LIMITS.githubChars) return body
-  return redactSecrets(
-    commentBody(outcome, headSha, {
-      maxChars: COMMENT_LIMITS.githubChars / 4,
-      fileLink,
-      failOn
-    }),
-    forms
-  ).slice(0, COMMENT_LIMITS.githubChars)
 }
 
 /**

@@ -6,22 +6,25 @@ import type { AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
 import { analysisFindings, sarifTool } from '../report/analysis-findings.js'
 import { issuesFileLine } from '../report/issues-file-line.js'
-import { redactSecrets } from '../secrets.js'
+import type { Sink } from '../sink.js'
 
 /**
- * The new issues as SARIF (see renderSarif), every form of the token removed. A file that cannot
- * be written is a warning: the verdict never changes because of the issues.
+ * The new issues as SARIF (see renderSarif), through the file's sink: every form of the token
+ * removed. A file that cannot be written is a warning: the verdict never changes because of the
+ * issues.
+ *
+ * @example await writeSarifFile(settings.sarifFile, outcomes, { log, sink: sinks.sarif })
  */
 export async function writeSarifFile(
   file: string,
   outcomes: readonly AnalysisOutcome[],
-  { log, secrets }: { log: Log; secrets: readonly string[] }
+  { log, sink }: { log: Log; sink: Sink }
 ): Promise<void> {
-  const sarif = renderSarif(analysisFindings(outcomes), sarifTool(outcomes))
+  const sarif = renderSarif(analysisFindings(outcomes), sarifTool(outcomes), sink)
   try {
     const target = path.resolve(file)
     await mkdir(path.dirname(target), { recursive: true })
-    await writeFile(target, redactSecrets(sarif.json, secrets))
+    await writeFile(target, sarif.json)
     const tally = { written: sarif.results, unlocated: sarif.unlocated, omitted: sarif.omitted }
     log.info(issuesFileLine('as SARIF', file, tally, outcomes))
   } catch (error) {
