@@ -4,30 +4,13 @@
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { chmod, mkdir, mkdtemp, open, rm, truncate, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { chmod, mkdir, open, truncate, writeFile } from 'node:fs/promises'
+import { describe, expect, it, vi } from 'vitest'
 import { readBoundedFile } from '../../src/bounded-file.js'
+import { hasMkfifo, tempFolder } from '../support/temp-files.js'
 
-let dir: string
-const file = (name: string): string => path.join(dir, name)
-
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'bounded-file-'))
-})
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true })
-})
-
-const hasMkfifo = (() => {
-  try {
-    execFileSync('mkfifo', ['--version'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-})()
+const temp = tempFolder('bounded-file-')
+const file = (name: string): string => temp.file(name)
 
 describe('a regular file up to the limit is read whole, one byte more is too large', () => {
   it.each([

@@ -1,26 +1,19 @@
 import { execFileSync } from 'node:child_process'
 import { accessSync, constants, existsSync } from 'node:fs'
-import { mkdir, mkdtemp, rm, symlink, truncate, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, mkdtemp, symlink, truncate, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ReportFileError } from '../../src/errors.js'
 import { loadReportFile, MAX_REPORT_BYTES, readTextFile } from '../../src/report-file.js'
+import { hasMkfifo, tempFolder } from '../support/temp-files.js'
 
 const report = [
   'serverUrl=https://sonar.example.com',
   'ceTaskUrl=https://sonar.example.com/api/ce/task?id=AYTask1'
 ].join('\n')
 
-let dir: string
-const file = (name: string): string => path.join(dir, name)
-
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'report-file-'))
-})
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true })
-})
+const temp = tempFolder('report-file-')
+const file = (name: string): string => temp.file(name)
 
 const readable = (name: string): boolean => {
   try {
@@ -30,15 +23,6 @@ const readable = (name: string): boolean => {
     return false
   }
 }
-
-const hasMkfifo = (() => {
-  try {
-    execFileSync('mkfifo', ['--version'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-})()
 
 describe('a regular text file is read; a missing one is not an error until every place was tried', () => {
   it('reads a regular file', async () => {
@@ -51,7 +35,7 @@ describe('a regular text file is read; a missing one is not an error until every
   })
 
   it('the default search goes past locations that do not exist', async () => {
-    const cwd = await mkdtemp(path.join(dir, 'ws-'))
+    const cwd = await mkdtemp(path.join(temp.dir, 'ws-'))
     await mkdir(path.join(cwd, 'build/sonar'), { recursive: true })
     await writeFile(path.join(cwd, 'build/sonar/report-task.txt'), report)
     const found = await loadReportFile(undefined, cwd)
@@ -59,7 +43,7 @@ describe('a regular text file is read; a missing one is not an error until every
   })
 
   it('a given path that does not exist is named in the error', async () => {
-    await expect(loadReportFile('out/report.txt', dir)).rejects.toThrow(
+    await expect(loadReportFile('out/report.txt', temp.dir)).rejects.toThrow(
       /^Report file not found at out\/report.txt\. Scanners write it to /
     )
   })
@@ -141,7 +125,7 @@ describe('a file that is not UTF-8 text is refused without echoing its bytes', (
   })
 
   it('a binary file with NUL bytes, found by the default search', async () => {
-    const cwd = await mkdtemp(path.join(dir, 'ws-'))
+    const cwd = await mkdtemp(path.join(temp.dir, 'ws-'))
     await mkdir(path.join(cwd, '.scannerwork'))
     await writeFile(
       path.join(cwd, '.scannerwork/report-task.txt'),
