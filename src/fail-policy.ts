@@ -1,5 +1,5 @@
 /**
- * Which gate statuses fail the step: the user's policy (`failOn`, `--fail-on`). The
+ * Which gate statuses fail the step: the user's policy (the failingStatuses setting). The
  * specification fails on ERROR only, and that is the default; SonarSource's action also fails on
  * WARN, and the scanner's `sonar.qualitygate.wait` on anything but OK.
  */

@@ -1,5 +1,6 @@
-import { redactSecrets } from './secrets.js'
+import { createSink } from './sink.js'
 import { cut, showInvisible } from './untrusted-text.js'
+import type { Names } from './words.js'
 
 /** The log calls the core logic makes; `@actions/core` in the action, a recorder in tests. */
 export interface Log {
@@ -67,14 +68,15 @@ export interface RunnerLog extends Log {
 export const LOG_LIMITS = { lineChars: 4000, messageLines: 100 } as const
 
 /**
- * The runner's log as a Log: every message, whatever it quotes, goes through `forTheLog` on its
- * way to the runner, so no text the server sends can become a workflow command.
+ * The runner's log as a Log, and its sink: every message, whatever it quotes, is said in the
+ * edge's words (`names`), has every secret removed and goes through `forTheLog` on its way to the
+ * runner, so no text the server sends can become a workflow command.
  *
- * @example const log = runnerLog(core); log.fail(error.message)
+ * @example const log = runnerLog(core, ACTION_NAMES); log.fail(error.message)
  */
-export function runnerLog(core: RunnerCommands): RunnerLog {
-  let secrets: readonly string[] = []
-  const safe = (message: string) => forTheLog(redactSecrets(message, secrets))
+export function runnerLog(core: RunnerCommands, names: Names): RunnerLog {
+  let sink = createSink({ names, secrets: [] })
+  const safe = (message: string) => forTheLog(sink.text(message))
   const used: Record<AnnotationLevel, number> = { error: 0, warning: 0, notice: 0 }
   // One error is kept for the failure the step may end with.
   const limit = (level: AnnotationLevel) => ANNOTATION_LIMITS[level] - (level === 'error' ? 1 : 0)
@@ -89,7 +91,7 @@ export function runnerLog(core: RunnerCommands): RunnerLog {
     }
     used[level]++
     // Annotations stay one annotation: `@actions/core` escapes their line breaks and properties.
-    core[level](safe(message), where && safeWhere(where, secrets))
+    core[level](safe(message), where && safeWhere(where, sink.text))
     return true
   }
   return {
@@ -104,18 +106,18 @@ export function runnerLog(core: RunnerCommands): RunnerLog {
     }),
     fail: (message) => core.setFailed(safe(message)),
     // A group's name is one line: its line feeds are shown as `\n`.
-    startGroup: (name) => core.startGroup(logLine(redactSecrets(name, secrets))),
+    startGroup: (name) => core.startGroup(logLine(sink.text(name))),
     endGroup: () => core.endGroup(),
     hideSecrets: (more) => {
       more.forEach((secret) => core.setSecret(secret))
-      secrets = [...secrets, ...more]
+      sink = createSink({ names, secrets: [...sink.secrets, ...more] })
     }
   }
 }
 
 /** The annotation's title through the line gate; its file and numbers as the caller checked them. */
-function safeWhere(where: AnnotationWhere, secrets: readonly string[]): AnnotationWhere {
-  const title = where.title === undefined ? undefined : logLine(redactSecrets(where.title, secrets))
+function safeWhere(where: AnnotationWhere, text: (value: string) => string): AnnotationWhere {
+  const title = where.title === undefined ? undefined : logLine(text(where.title))
   return { ...where, ...(title === undefined ? {} : { title: cut(title, 200) }) }
 }
 

@@ -3,10 +3,11 @@ import { readBoundedFile } from './bounded-file.js'
 import { messageOf, ReportFileError } from './errors.js'
 import { idProblem } from './identifier.js'
 import { escapeInvisible, hideCredentials, oneLine, QUOTE_LIMITS } from './untrusted-text.js'
+import { setting, settingOrVariable, theSetting } from './words.js'
 
 /**
  * What the scanner says about the analysis it submitted, from report-task.txt. Only the task id
- * is always there; which addresses the action needs depends on sonarHostUrl (see taskAddress).
+ * is always there; which addresses the check needs depends on the host setting (see taskAddress).
  */
 export interface ReportTask {
   /** The file it came from, as given or found (relative to the working directory). */
@@ -37,7 +38,7 @@ const WHERE_SCANNERS_WRITE = DEFAULT_REPORT_LOCATIONS.map(
   ({ file, scanner }) => `${file} (${scanner})`
 ).join(', ')
 
-const POINT_AT_THE_REPORT = `Scanners write ${WHERE_SCANNERS_WRITE}; point scanMetadataReportFile at that file, not at another one.`
+const POINT_AT_THE_REPORT = `Scanners write ${WHERE_SCANNERS_WRITE}; point ${setting('reportFile')} at that file, not at another one.`
 
 /** Reads a file's text, or undefined when it does not exist. */
 export type TextFileReader = (file: string) => Promise<string | undefined>
@@ -51,7 +52,7 @@ export const readTextFile: TextFileReader = async (file) => {
   if (read.outcome === 'missing') return undefined
   if (read.outcome === 'unreadable') {
     throw new ReportFileError(
-      `Cannot read the report file ${oneLine(file, QUOTE_LIMITS.long)}: ${oneLine(messageOf(read.error), QUOTE_LIMITS.long)}. Check the scanMetadataReportFile input.`,
+      `Cannot read the report file ${oneLine(file, QUOTE_LIMITS.long)}: ${oneLine(messageOf(read.error), QUOTE_LIMITS.long)}. Check ${theSetting('reportFile')}.`,
       { cause: read.error }
     )
   }
@@ -96,8 +97,8 @@ export async function loadReportFile(
   }
   throw new ReportFileError(
     given
-      ? `Report file not found at ${oneLine(given, QUOTE_LIMITS.long)}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set scanMetadataReportFile to where yours is, and run this step after the analysis in the same job and working directory.`
-      : `No report file found: looked for ${WHERE_SCANNERS_WRITE}. Run this step after the analysis in the same job and working directory, or set scanMetadataReportFile.`
+      ? `Report file not found at ${oneLine(given, QUOTE_LIMITS.long)}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set ${setting('reportFile')} to where yours is, and run this step after the analysis in the same job and working directory.`
+      : `No report file found: looked for ${WHERE_SCANNERS_WRITE}. Run this step after the analysis in the same job and working directory, or set ${setting('reportFile')}.`
   )
 }
 
@@ -179,7 +180,7 @@ function httpUrl(name: string, key: string, text: string): URL {
   }
   if (parsed.username || parsed.password) {
     throw new ReportFileError(
-      `Report file ${name}: ${key} holds credentials (user:password@), which the action never sends anywhere. Remove them from the address; the token goes in sonarToken or SONAR_TOKEN.`
+      `Report file ${name}: ${key} holds credentials (user:password@), which are never sent anywhere. Remove them from the address; the token goes in ${settingOrVariable('token')}.`
     )
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
@@ -200,17 +201,17 @@ function taskId(name: string, fromKey: string | undefined, fromUrl: string | und
   const id = fromKey ?? fromUrl
   if (id === undefined) {
     throw new ReportFileError(
-      `Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: the action needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with the sonarHostUrl input set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`
+      `Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: the check needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with ${theSetting('host')} set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`
     )
   }
   return id
 }
 
 /**
- * Where to ask for the report's task. With sonarHostUrl set, the address is built from the host
+ * Where to ask for the report's task. With the host setting, the address is built from the host
  * and the file needs only the task id; without it, the file must give serverUrl and ceTaskUrl.
  *
- * @example taskAddress(report, settings.sonarHostUrl) // { serverUrl, taskUrl: undefined } with a host
+ * @example taskAddress(report, settings.hostUrl) // { serverUrl, taskUrl: undefined } with a host
  */
 export function taskAddress(
   report: ReportTask,
@@ -222,7 +223,7 @@ export function taskAddress(
     const url = report[key]
     if (!url) {
       throw new ReportFileError(
-        `Report file ${oneLine(report.file, QUOTE_LIMITS.long)} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run, or set the sonarHostUrl input to build the task address from the server's address.`
+        `Report file ${oneLine(report.file, QUOTE_LIMITS.long)} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run, or set ${theSetting('host')} to build the task address from the server's address.`
       )
     }
     return url
@@ -232,7 +233,7 @@ export function taskAddress(
   // The address is asked as written: without the id, the server would not know which task.
   if (!taskUrl.searchParams.get('id')) {
     throw new ReportFileError(
-      `Report file ${oneLine(report.file, QUOTE_LIMITS.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point scanMetadataReportFile at the scanner's own file, or set the sonarHostUrl input to build the task address from the server's address.`
+      `Report file ${oneLine(report.file, QUOTE_LIMITS.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point ${setting('reportFile')} at the scanner's own file, or set ${theSetting('host')} to build the task address from the server's address.`
     )
   }
   return { serverUrl, taskUrl }

@@ -1,20 +1,29 @@
 import { checkQualityGates, type AnalysesDependencies } from '../../src/gate/check-analyses.js'
 import type { GateResult } from '../../src/gate/check.js'
 import type { Settings } from '../../src/settings.js'
+import { inActionWords } from '../../__fixtures__/sinks.js'
 
 /**
  * The check of settings that name exactly one analysis, as the action sees it: its gate, or its
- * failure thrown.
+ * failure thrown (the check's own, or the analysis's), its message in the action's words (the
+ * core's messages name settings by key).
  */
 export async function checkOneQualityGate(
   settings: Settings,
   deps: AnalysesDependencies
 ): Promise<GateResult> {
-  const outcomes = await checkQualityGates(settings, deps)
+  const outcomes = await checkQualityGates(settings, deps).catch((error: Error) => {
+    throw inTheActionsWords(error)
+  })
   const [only] = outcomes
   if (outcomes.length !== 1 || !only) {
     throw new Error(`expected one analysis, found ${outcomes.length}`)
   }
-  if (!only.read) throw only.error
+  if (!only.read) throw inTheActionsWords(only.error)
   return only.result
+}
+
+/** The error, its message said as the action says it. */
+function inTheActionsWords(error: Error): Error {
+  return Object.assign(error, { message: inActionWords(error.message) })
 }

@@ -8,13 +8,8 @@ import {
   exitCodeOfVerdict,
   worstExitCode
 } from '../../src/cli/exit-codes.js'
-import {
-  COMMAND_OPTIONS,
-  commandInputs,
-  parseCommandLine,
-  USAGE,
-  UsageError
-} from '../../src/cli/options.js'
+import { COMMAND_NAMES } from '../../src/cli/names.js'
+import { commandSettings, parseCommandLine, USAGE, UsageError } from '../../src/cli/options.js'
 import {
   ReportFileError,
   ServerRequestError,
@@ -26,7 +21,8 @@ import {
 import type { AnalysisOutcome } from '../../src/gate/outcome.js'
 import { stepVerdict } from '../../src/report/verdict.js'
 import { readRootCertFile } from '../../src/cli/root-cert-file.js'
-import { readSettings } from '../../src/settings.js'
+import { readSettings, withVariables } from '../../src/settings.js'
+import { inCommandWords } from '../../__fixtures__/sinks.js'
 import { gateResult } from './summary-gate-result.js'
 
 function check(argv: string[]) {
@@ -36,7 +32,18 @@ function check(argv: string[]) {
 }
 
 function settingsOf(argv: string[], env: NodeJS.ProcessEnv = {}) {
-  return readSettings(commandInputs(check(argv), undefined), env, COMMAND_OPTIONS)
+  return readSettings(withVariables(commandSettings(check(argv), undefined), COMMAND_NAMES, env))
+}
+
+/** The error the settings are refused with, its message in the command's words. */
+function refusal(argv: string[], env: NodeJS.ProcessEnv = {}): Error {
+  try {
+    settingsOf(argv, env)
+  } catch (error) {
+    const refused = error as Error
+    return Object.assign(refused, { message: inCommandWords(refused.message) })
+  }
+  throw new Error('the settings were accepted')
 }
 
 describe('the command line maps onto the action’s settings', () => {
@@ -47,7 +54,7 @@ describe('the command line maps onto the action’s settings', () => {
         'api/target/sonar/report-task.txt',
         '-r',
         '*/.scannerwork/report-task.txt'
-      ]).scanMetadataReportFile
+      ]).reportFiles
     ).toEqual(['api/target/sonar/report-task.txt', '*/.scannerwork/report-task.txt'])
   })
 
@@ -65,15 +72,16 @@ describe('the command line maps onto the action’s settings', () => {
       '--no-fail'
     ])
     expect(settings).toMatchObject({
-      sonarHostUrl: new URL('https://sonar.example.com'),
+      hostUrl: new URL('https://sonar.example.com'),
       taskId: 'AYTask1',
-      pollingTimeoutMs: 300_000,
-      initialDelayMs: 0,
-      pollingIntervalMs: 500,
+      timeoutMs: 300_000,
+      initialWaitMs: 0,
+      intervalMs: 500,
       adaptivePolling: false,
-      failOnError: false,
-      pullRequestComment: false
+      failStep: false
     })
+    // The action's settings (the pull-request comment…) are not the command's.
+    expect(settings).not.toHaveProperty('comment')
   })
 
   it('without options: the action’s defaults, the token and the host from the environment', () => {
@@ -82,21 +90,21 @@ describe('the command line maps onto the action’s settings', () => {
       SONAR_HOST_URL: 'https://sonar.example.com'
     })
     expect(settings).toMatchObject({
-      scanMetadataReportFile: [],
-      sonarToken: 'squ_x',
-      sonarHostUrl: new URL('https://sonar.example.com'),
-      pollingTimeoutMs: 60_000,
-      initialDelayMs: 3000,
-      pollingIntervalMs: 1000,
+      reportFiles: [],
+      token: 'squ_x',
+      hostUrl: new URL('https://sonar.example.com'),
+      timeoutMs: 60_000,
+      initialWaitMs: 3000,
+      intervalMs: 1000,
       adaptivePolling: true,
-      failOnError: true
+      failStep: true
     })
   })
 
   it('--host wins over SONAR_HOST_URL', () => {
     expect(
       settingsOf(['--host', 'https://a.example.com'], { SONAR_HOST_URL: 'https://b.example.com' })
-        .sonarHostUrl?.href
+        .hostUrl?.href
     ).toBe('https://a.example.com/')
   })
 })
@@ -111,7 +119,7 @@ describe('settings errors name the option, not the action’s input', () => {
     [['--initial-delay=-1'], 'Option --initial-delay is "-1"'],
     [
       ['--task-id', 'AY1', '--analysis-id', 'AY2', '--host', 'https://s.example.com'],
-      'Options --task-id and --analysis-id are both set: set one of them (--analysis-id skips the task).'
+      '--task-id and --analysis-id are both set: set one of them (--analysis-id skips the task).'
     ],
     [
       ['--task-id', 'AY1'],
@@ -127,12 +135,13 @@ describe('settings errors name the option, not the action’s input', () => {
       'Option --report has the line "!secret/report-task.txt"'
     ]
   ])('%j', (argv, message) => {
-    expect(() => settingsOf(argv)).toThrow(SettingsError)
-    expect(() => settingsOf(argv)).toThrow(message)
+    const error = refusal(argv)
+    expect(error).toBeInstanceOf(SettingsError)
+    expect(error.message).toContain(message)
   })
 
   it('SONAR_ROOT_CERT that is not PEM is named as the variable', () => {
-    expect(() => settingsOf([], { SONAR_ROOT_CERT: '/etc/ca.pem' })).toThrow(
+    expect(refusal([], { SONAR_ROOT_CERT: '/etc/ca.pem' }).message).toMatch(
       /^SONAR_ROOT_CERT is not a PEM certificate/
     )
   })
@@ -212,8 +221,8 @@ describe('exit codes', () => {
     message: error.message,
     error
   })
-  const codeOf = (outcomes: AnalysisOutcome[], failOnError = true) =>
-    exitCodeOfVerdict(stepVerdict(outcomes), outcomes, { failOnError })
+  const codeOf = (outcomes: AnalysisOutcome[], failStep = true) =>
+    exitCodeOfVerdict(stepVerdict(outcomes), { failStep })
 
   it('0 when every gate passed, WARN and NONE included', () => {
     expect(codeOf([passed])).toBe(EXIT.passed)

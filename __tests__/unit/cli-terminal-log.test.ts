@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { COMMAND_NAMES } from '../../src/cli/names.js'
 import { forTheTerminal, terminalLog, useColor } from '../../src/cli/terminal-log.js'
 import { tokenForms } from '../../src/secrets.js'
 
@@ -29,7 +30,7 @@ describe('colours: on a terminal only, never in CI, as NO_COLOR and FORCE_COLOR 
 
   it('without colours the log has no escape sequence at all', () => {
     const out = recorder()
-    const log = terminalLog(out.sink, { color: false })
+    const log = terminalLog(out.sink, { color: false, names: COMMAND_NAMES })
     log.warning('careful')
     log.error('broken\nsecond line')
     log.success('Quality Gate status: OK')
@@ -52,7 +53,7 @@ describe('colours: on a terminal only, never in CI, as NO_COLOR and FORCE_COLOR 
 
   it('with colours: labels and passing lines in colour, the text itself left alone', () => {
     const out = recorder()
-    const log = terminalLog(out.sink, { color: true })
+    const log = terminalLog(out.sink, { color: true, names: COMMAND_NAMES })
     log.error('Quality Gate Failure')
     log.success('Quality Gate status: OK')
     expect(out.text()).toBe(
@@ -64,7 +65,7 @@ describe('colours: on a terminal only, never in CI, as NO_COLOR and FORCE_COLOR 
 describe('no server text drives the terminal', () => {
   it('escape sequences, CR, backspaces, bidi overrides are shown as escapes', () => {
     const out = recorder()
-    const log = terminalLog(out.sink, { color: true })
+    const log = terminalLog(out.sink, { color: true, names: COMMAND_NAMES })
     log.info(`status ${ESC}[2J${ESC}]0;pwned\u0007 done\roverwritten\u0008\u202E`)
     log.startGroup(`Analysis of ${ESC}[31mred\nnext`)
     const text = out.text()
@@ -84,7 +85,7 @@ describe('no server text drives the terminal', () => {
   it('never prints the token, in any of its forms', () => {
     const token = 'squ_0123456789abcdef'
     const out = recorder()
-    const log = terminalLog(out.sink, { color: false })
+    const log = terminalLog(out.sink, { color: false, names: COMMAND_NAMES })
     log.hideSecrets(tokenForms(token))
     log.info(`echo ${token} ${Buffer.from(`${token}:`).toString('base64')}`)
     log.startGroup(token)

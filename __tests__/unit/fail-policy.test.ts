@@ -5,12 +5,23 @@ import type { AnalysisOutcome } from '../../src/gate/outcome.js'
 import { analysesOutputs } from '../../src/report/outputs.js'
 import { gateFailureMessage, headline } from '../../src/report/summary.js'
 import { stepVerdict } from '../../src/report/verdict.js'
-import { ACTION_INPUTS, readSettings } from '../../src/settings.js'
-import { COMMAND_OPTIONS } from '../../src/cli/options.js'
+import { readActionSettings } from '../../src/action/settings.js'
+import { readSettings } from '../../src/settings.js'
+import { actionSink, inActionWords, inCommandWords } from '../../__fixtures__/sinks.js'
 import { condition, gateResult } from './summary-gate-result.js'
 
 const policy = (...statuses: Array<'ERROR' | 'WARN' | 'NONE'>): FailPolicy => new Set(statuses)
 const failOnInput = (value: string) => (name: string) => (name === 'failOn' ? value : '')
+
+/** The message `read` is refused with, in the edge's words (`words`). */
+function refusal(read: () => unknown, words: (text: string) => string): string {
+  try {
+    read()
+  } catch (error) {
+    return words((error as Error).message)
+  }
+  throw new Error('the settings were accepted')
+}
 
 describe('failOn is read as a set of ERROR, WARN and NONE that holds ERROR', () => {
   it.each([
@@ -20,23 +31,25 @@ describe('failOn is read as a set of ERROR, WARN and NONE that holds ERROR', () 
     ['error, warn\nnone', ['ERROR', 'WARN', 'NONE']],
     ['ERROR,,ERROR,', ['ERROR']]
   ])('"%s" → %j', (value, statuses) => {
-    expect([...readSettings(failOnInput(value), {}).failOn]).toEqual(statuses)
+    expect([...readActionSettings(failOnInput(value), {}).policy]).toEqual(statuses)
   })
 
   it('a word outside the set is refused, naming the input and the words it takes', () => {
-    expect(() => readSettings(failOnInput('ERROR,FAILED'), {})).toThrow(
+    expect(
+      refusal(() => readActionSettings(failOnInput('ERROR,FAILED'), {}), inActionWords)
+    ).toContain(
       'Input failOn has "FAILED": give the gate statuses that fail the step, separated by commas, from ERROR, WARN, NONE'
     )
   })
 
   it('a set without ERROR is refused: it would let a failed gate pass', () => {
-    expect(() => readSettings(failOnInput('WARN'), {}, ACTION_INPUTS)).toThrow(
+    expect(refusal(() => readActionSettings(failOnInput('WARN'), {}), inActionWords)).toContain(
       'Input failOn is "WARN": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see failOnError.'
     )
   })
 
   it("the command's message names its options", () => {
-    expect(() => readSettings(failOnInput('NONE'), {}, COMMAND_OPTIONS)).toThrow(
+    expect(refusal(() => readSettings({ failingStatuses: 'NONE' }), inCommandWords)).toContain(
       'Option --fail-on is "NONE": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see --no-fail.'
     )
   })
@@ -87,7 +100,7 @@ describe("the step's verdict and its words under a policy", () => {
     expect(stepVerdict([outcome]).kind).toBe('passed')
     const verdict = stepVerdict([outcome], policy('ERROR', 'WARN'))
     expect(verdict.kind).toBe('gate-failed')
-    const lines = verdict.kind === 'gate-failed' ? verdict.message.split('\n') : []
+    const lines = verdict.kind === 'gate-failed' ? inActionWords(verdict.message).split('\n') : []
     expect(lines[0]).toBe(
       'Quality Gate Failure for my-project: the gate is WARN, which failOn names: 1 of 2 conditions warned.'
     )
@@ -97,7 +110,11 @@ describe("the step's verdict and its words under a policy", () => {
 
   it('NONE fails with failOn NONE, saying the project has no gate and what to do', () => {
     const outcome = read('NONE', [])
-    expect(stepVerdict([outcome], policy('ERROR', 'NONE'))).toEqual({
+    const verdict = stepVerdict([outcome], policy('ERROR', 'NONE'))
+    expect({
+      ...verdict,
+      message: inActionWords(verdict.kind === 'gate-failed' ? verdict.message : '')
+    }).toEqual({
       kind: 'gate-failed',
       message:
         'Quality Gate Failure for my-project: the project has no quality gate (NONE), which failOn names: assign a quality gate to the project on the server.\nDetails: https://sonar.example.com/dashboard?id=my-project'
@@ -105,7 +122,9 @@ describe("the step's verdict and its words under a policy", () => {
   })
 
   it('a status no server sends counts as NONE, and says which it was', () => {
-    const message = gateFailureMessage(gateResult({ status: 'FAILED', conditions: [] }))
+    const message = inActionWords(
+      gateFailureMessage(gateResult({ status: 'FAILED', conditions: [] }))
+    )
     expect(message).toContain(
       'the gate\'s status is "FAILED", which no server sends for a gate; failOn names NONE, which covers it.'
     )
@@ -113,20 +132,20 @@ describe("the step's verdict and its words under a policy", () => {
 
   it('the headline says a WARN gate failed, and by which policy', () => {
     expect(headline('WARN')).toBe('⚠️ Quality Gate passed with warnings')
-    expect(headline('WARN', policy('ERROR', 'WARN'))).toBe(
+    expect(inActionWords(headline('WARN', policy('ERROR', 'WARN')))).toBe(
       '❌ Quality Gate failed: WARN, which failOn names (ERROR,WARN)'
     )
-    expect(headline('FAILED', policy('ERROR', 'NONE'))).toBe(
+    expect(inActionWords(headline('FAILED', policy('ERROR', 'NONE')))).toBe(
       '❌ Quality Gate failed: FAILED (as NONE), which failOn names (ERROR,NONE)'
     )
   })
 
   it('the outputs say which statuses failed (failedOn) and, per analysis, whether it failed', () => {
     const outcomes = [read('WARN'), read('ERROR'), read('NONE', [])]
-    const { values } = analysesOutputs(outcomes, policy('ERROR', 'WARN'))
+    const { values } = analysesOutputs(outcomes, policy('ERROR', 'WARN'), actionSink())
     expect(values.failedOn).toBe('ERROR,WARN')
     const results = JSON.parse(values.results) as { gateFailed: boolean }[]
     expect(results.map(({ gateFailed }) => gateFailed)).toEqual([true, true, false])
-    expect(analysesOutputs([read('OK')]).values.failedOn).toBe('')
+    expect(analysesOutputs([read('OK')], FAIL_ON_ERROR, actionSink()).values.failedOn).toBe('')
   })
 })

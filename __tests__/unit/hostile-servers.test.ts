@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ServerRequestError, UnsafeRequestError } from '../../src/errors.js'
 import { SonarClient, type SonarClientOptions } from '../../src/sonar/client.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
+import { inActionWords } from '../../__fixtures__/sinks.js'
 import { taskExample } from '../../__fixtures__/sonarqube/index.js'
 import { testCertificates } from '../fault-kit/certificates.js'
 import { brokenReplies, deepJson, replyJson } from '../fault-kit/faults.js'
@@ -62,11 +63,14 @@ function clientFor(
   return { read, retries, clock }
 }
 
-/** How a promise settled. */
+/** How a promise settled; an error's message in the action's words. */
 async function settled<T>(promise: Promise<T>) {
   return promise.then(
     (value) => ({ value, error: undefined }),
-    (error: Error) => ({ value: undefined, error })
+    (error: Error) => ({
+      value: undefined,
+      error: Object.assign(error, { message: inActionWords(error.message) })
+    })
   )
 }
 

@@ -4,6 +4,7 @@ import { findingAnnotation, planAnnotations } from '../../src/findings/annotatio
 import type { Finding, Severity } from '../../src/findings/finding.js'
 import type { GateResult } from '../../src/gate/check.js'
 import type { AnalysisOutcome } from '../../src/gate/outcome.js'
+import { ACTION_NAMES } from '../../src/action/names.js'
 import { ANNOTATION_LIMITS, runnerLog } from '../../src/log.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
 
@@ -119,7 +120,7 @@ describe('the budget: GitHub shows 10 errors, 10 warnings (and 10 notices) per s
 
   it("counts the gate's own annotations: the step never goes past GitHub's limits, one error kept for the failure", () => {
     const runner = new RecordingLog()
-    const log = runnerLog(runner)
+    const log = runnerLog(runner, ACTION_NAMES)
     for (let i = 0; i < 4; i++) log.warning(`Analysis warning ${i}`)
     const findings = [
       ...Array.from({ length: 30 }, () => finding('blocker')),
@@ -142,7 +143,7 @@ describe('the budget: GitHub shows 10 errors, 10 warnings (and 10 notices) per s
     const runner = new RecordingLog()
     annotateNewIssues(
       [outcome([finding('blocker')], 1, 'api'), outcome([finding('blocker')], 1, 'web')],
-      runnerLog(runner),
+      runnerLog(runner, ACTION_NAMES),
       { checkRun: true }
     )
     expect(
@@ -155,7 +156,7 @@ describe('the budget: GitHub shows 10 errors, 10 warnings (and 10 notices) per s
 
   it('hostile text stays one annotation: no workflow command, no token', () => {
     const runner = new RecordingLog()
-    const log = runnerLog(runner)
+    const log = runnerLog(runner, ACTION_NAMES)
     log.hideSecrets(['squ_secret'])
     annotateNewIssues(
       [

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { ACTION_NAMES } from '../../src/action/names.js'
 import { forTheLog, LOG_LIMITS, logLine, runnerLog } from '../../src/log.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
 import { isRunnerCommand, runnerLines } from '../support/runner-log.js'
@@ -7,7 +8,7 @@ import { isRunnerCommand, runnerLines } from '../support/runner-log.js'
 /** Every way the action writes a line: info, annotations, the failure, a group's name. */
 function everyWayLogged(message: string): RecordingLog {
   const recorded = new RecordingLog()
-  const log = runnerLog(recorded)
+  const log = runnerLog(recorded, ACTION_NAMES)
   log.info(message)
   log.warning(message)
   log.notice(message)
@@ -84,7 +85,7 @@ describe('each line is made safe by one documented transform', () => {
 describe('info keeps our line feeds, each line safe; annotations stay one message', () => {
   it('writes a message with line feeds as several lines, a CR shown as \\r', () => {
     const recorded = new RecordingLog()
-    runnerLog(recorded).info('PENDING\n::error::injected\r\n::set-output name=x::y')
+    runnerLog(recorded, ACTION_NAMES).info('PENDING\n::error::injected\r\n::set-output name=x::y')
     expect(recorded.of('info')).toEqual(['PENDING\n: :error::injected\\r\n: :set-output name=x::y'])
   })
 
@@ -98,7 +99,7 @@ describe('info keeps our line feeds, each line safe; annotations stay one messag
 
   it('passes annotations, the failure and groups to the runner, which escapes their line breaks', () => {
     const recorded = new RecordingLog()
-    const log = runnerLog(recorded)
+    const log = runnerLog(recorded, ACTION_NAMES)
     log.warning('a\n::error::b')
     log.notice('c')
     log.fail('Quality Gate Failure\n- ##[error] x')
@@ -117,7 +118,7 @@ describe('info keeps our line feeds, each line safe; annotations stay one messag
 describe('a secret the log is told of is masked by the runner and removed from every message', () => {
   it('a server that echoes the token in any field shows ***, in every kind of line', () => {
     const recorded = new RecordingLog()
-    const log = runnerLog(recorded)
+    const log = runnerLog(recorded, ACTION_NAMES)
     log.hideSecrets(['squ_secret', 'c3F1X3NlY3JldDo='])
     log.info('task squ_secret PENDING')
     log.warning('echo c3F1X3NlY3JldDo=')

@@ -4,7 +4,7 @@ import { waitForTask } from '../../src/gate/wait-for-task.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { task } from '../../__fixtures__/task.js'
 
-const cadence = { startedAt: 0, initialDelayMs: 3000, intervalMs: 1000 }
+const cadence = { startedAt: 0, initialWaitMs: 3000, intervalMs: 1000 }
 
 /** Every poll time from the first until `until`, with the prediction given. */
 function plan(prediction: ReturnType<typeof predictEnd> | undefined, until = 9000): number[] {
@@ -65,8 +65,8 @@ describe('waitForTask polls around the predicted end when the previous processin
       clock,
       startedAt: 0,
       deadline: 60_000,
-      initialDelayMs: 3000,
-      pollingIntervalMs: 1000,
+      initialWaitMs: 3000,
+      intervalMs: 1000,
       readPreviousProcessingMs: previous && (() => previous),
       onPrediction: ({ endsAt: at }) => predictions.push(at)
     })
@@ -109,8 +109,8 @@ describe('the previous analysis is read only when it can help', () => {
       clock,
       startedAt: 0,
       deadline: 60_000,
-      initialDelayMs: 0,
-      pollingIntervalMs: 1000,
+      initialWaitMs: 0,
+      intervalMs: 1000,
       readPreviousProcessingMs
     }
     await waitForTask({ ...options, fetchTask: async () => done })

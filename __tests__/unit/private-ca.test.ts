@@ -9,7 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SonarClient } from '../../src/sonar/client.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { startHttpsProxy, type HttpsProxy } from '../fault-kit/https-proxy.js'
+import { inActionWords } from '../../__fixtures__/sinks.js'
 import { taskExample } from '../../__fixtures__/sonarqube/index.js'
+
+/** `promise`, the message of its failure in the action's words. */
+const saidByTheAction = <T>(promise: Promise<T>): Promise<T> =>
+  promise.catch((error: Error) => {
+    throw Object.assign(error, { message: inActionWords(error.message) })
+  })
 
 /** A name only the proxy knows: it sends every CONNECT to the loopback server. */
 const PROXIED_HOST = 'sonar.internal.test'
@@ -68,7 +75,7 @@ describe("sonarRootCert is trusted for the action's requests only, with no globa
   it('without it, a server signed by a private CA is refused at once (no retry) with advice to set it', async () => {
     const clock = new FakeClock()
     await expect(
-      sonarClient(undefined, clock).getTask(new URL('/api/ce/task?id=1', url), '1')
+      saidByTheAction(sonarClient(undefined, clock).getTask(new URL('/api/ce/task?id=1', url), '1'))
     ).rejects.toThrow(
       /TLS certificate not trusted \(.*\)\. For a server behind a private CA, set sonarRootCert or SONAR_ROOT_CERT to that CA's certificate \(PEM\)\.$/
     )
@@ -83,7 +90,9 @@ describe("sonarRootCert is trusted for the action's requests only, with no globa
   it('with the wrong CA, the error says that sonarRootCert is set but did not match', async () => {
     const clock = new FakeClock()
     await expect(
-      sonarClient(otherCaPem, clock).getTask(new URL('/api/ce/task?id=1', url), '1')
+      saidByTheAction(
+        sonarClient(otherCaPem, clock).getTask(new URL('/api/ce/task?id=1', url), '1')
+      )
     ).rejects.toThrow(
       /TLS certificate not trusted \(.*\) even with sonarRootCert: it must hold, as PEM, the CA certificate that issued the server's certificate/
     )
@@ -127,9 +136,9 @@ describe("sonarRootCert is trusted for the action's requests only, with no globa
       const clock = new FakeClock()
       const client = sonarClient(undefined, clock, proxied)
       try {
-        await expect(client.getTask(new URL('/api/ce/task?id=1', proxied), '1')).rejects.toThrow(
-          /TLS certificate not trusted .*sonarRootCert/
-        )
+        await expect(
+          saidByTheAction(client.getTask(new URL('/api/ce/task?id=1', proxied), '1'))
+        ).rejects.toThrow(/TLS certificate not trusted .*sonarRootCert/)
       } finally {
         client.close()
       }

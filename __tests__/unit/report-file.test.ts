@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest'
 import { ReportFileError } from '../../src/errors.js'
 import { loadReportFile, parseReportFile, taskAddress } from '../../src/report-file.js'
+import { inActionWords } from '../../__fixtures__/sinks.js'
+
+/** `read`, the message of the error it throws in the action's words. */
+const saidByTheAction =
+  <T>(read: () => T) =>
+  (): T => {
+    try {
+      return read()
+    } catch (error) {
+      throw Object.assign(error as Error, { message: inActionWords((error as Error).message) })
+    }
+  }
 
 const valid = [
   'projectKey=my-project',
@@ -104,8 +116,8 @@ describe('the task id is ceTaskId, or else the id parameter of ceTaskUrl; when b
       withKey('ceTaskId').replace(/ceTaskUrl=.*/, 'ceTaskUrl=https://sonar.example.com/api/ce/task')
     ]
   ])('with %s, the message says which keys are needed', (_, text) => {
-    expect(() => parseReportFile(text, 'build/sonar/report-task.txt')).toThrow(
-      /^Report file build\/sonar\/report-task.txt has no ceTaskId and no ceTaskUrl with an id parameter: the action needs serverUrl and ceTaskUrl \(…\/api\/ce\/task\?id=<task id>\), or ceTaskId with the sonarHostUrl input set\./
+    expect(saidByTheAction(() => parseReportFile(text, 'build/sonar/report-task.txt'))).toThrow(
+      /^Report file build\/sonar\/report-task.txt has no ceTaskId and no ceTaskUrl with an id parameter: the check needs serverUrl and ceTaskUrl \(…\/api\/ce\/task\?id=<task id>\), or ceTaskId with the sonarHostUrl input set\./
     )
   })
 })
@@ -116,7 +128,7 @@ describe('without sonarHostUrl the file must give serverUrl and ceTaskUrl; with 
     (key) => {
       const report = parseReportFile(withKey(key), 'build/sonar/report-task.txt')
       expect(() => taskAddress(report, undefined)).toThrow(ReportFileError)
-      expect(() => taskAddress(report, undefined)).toThrow(
+      expect(saidByTheAction(() => taskAddress(report, undefined))).toThrow(
         new RegExp(
           `^Report file build/sonar/report-task.txt has no ${key}\\. .*or set the sonarHostUrl input`
         )
@@ -183,10 +195,12 @@ describe('an address with credentials is refused, naming the key but never the c
   })
 
   it('the message says where the token goes instead', () => {
-    expect(() =>
-      parseReportFile(withKey('serverUrl', 'https://alice:s3cret@sonar.example.com'), 'r.txt')
+    expect(
+      saidByTheAction(() =>
+        parseReportFile(withKey('serverUrl', 'https://alice:s3cret@sonar.example.com'), 'r.txt')
+      )
     ).toThrow(
-      'Report file r.txt: serverUrl holds credentials (user:password@), which the action never sends anywhere. Remove them from the address; the token goes in sonarToken or SONAR_TOKEN.'
+      'Report file r.txt: serverUrl holds credentials (user:password@), which are never sent anywhere. Remove them from the address; the token goes in sonarToken or SONAR_TOKEN.'
     )
   })
 })

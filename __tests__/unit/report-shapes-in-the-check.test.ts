@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { checkOneQualityGate } from '../support/check-one.js'
-import { readSettings } from '../../src/settings.js'
+import { readActionSettings as readSettings } from '../../src/action/settings.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
 import { useMockServer } from '../../__fixtures__/msw.js'

@@ -1,12 +1,25 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { MAX_TIMER_MS, systemClock } from '../../src/clock.js'
 import { SettingsError } from '../../src/errors.js'
-import { LIMITS, readSettings } from '../../src/settings.js'
+import { readActionSettings as readSettings } from '../../src/action/settings.js'
+import { LIMITS } from '../../src/settings.js'
+import { inActionWords } from '../../__fixtures__/sinks.js'
 
 const inputs =
   (values: Record<string, string>) =>
   (name: string): string =>
     values[name] ?? ''
+
+/** The error the inputs are refused with, its message in the action's words. */
+function refusal(values: Record<string, string>): Error {
+  try {
+    readSettings(inputs(values), {})
+  } catch (error) {
+    const refused = error as Error
+    return Object.assign(refused, { message: inActionWords(refused.message) })
+  }
+  throw new Error('the settings were accepted')
+}
 
 describe('no wait may be longer than a job can run (5 days on a self-hosted runner)', () => {
   it('accepts each limit itself', () => {
@@ -19,9 +32,9 @@ describe('no wait may be longer than a job can run (5 days on a self-hosted runn
       {}
     )
     expect(settings).toMatchObject({
-      pollingTimeoutMs: 432_000_000,
-      initialDelayMs: 432_000_000,
-      pollingIntervalMs: 432_000_000
+      timeoutMs: 432_000_000,
+      initialWaitMs: 432_000_000,
+      intervalMs: 432_000_000
     })
   })
 
@@ -47,14 +60,15 @@ describe('no wait may be longer than a job can run (5 days on a self-hosted runn
       `Input pollingIntervalMs is "${'9'.repeat(199)}…": it must be a whole number from 1 to 432000000`
     ]
   ])('%s %s is refused, naming the input, the value and the range', (name, value, message) => {
-    expect(() => readSettings(inputs({ [name]: value }), {})).toThrow(SettingsError)
-    expect(() => readSettings(inputs({ [name]: value }), {})).toThrow(message)
+    const error = refusal({ [name]: value })
+    expect(error).toBeInstanceOf(SettingsError)
+    expect(error.message).toContain(message)
   })
 
   it('every limit keeps a timer below the 2^31 ms at which Node fires it at once', () => {
-    expect(LIMITS.pollingTimeoutSec * 1000).toBeLessThan(MAX_TIMER_MS)
-    expect(LIMITS.initialDelayMs).toBeLessThan(MAX_TIMER_MS)
-    expect(LIMITS.pollingIntervalMs).toBeLessThan(MAX_TIMER_MS)
+    expect(LIMITS.timeout * 1000).toBeLessThan(MAX_TIMER_MS)
+    expect(LIMITS.initialDelay).toBeLessThan(MAX_TIMER_MS)
+    expect(LIMITS.interval).toBeLessThan(MAX_TIMER_MS)
   })
 })
 

@@ -1,39 +1,53 @@
 import { describe, expect, it } from 'vitest'
 import { SettingsError } from '../../src/errors.js'
-import { readSettings } from '../../src/settings.js'
+import { readActionSettings } from '../../src/action/settings.js'
+import { inActionWords } from '../../__fixtures__/sinks.js'
 
 const inputs =
   (values: Record<string, string>) =>
   (name: string): string =>
     values[name] ?? ''
 
+const readSettings = readActionSettings
+
+/** The error the settings are refused with, its message in the action's words. */
+function refusal(values: Record<string, string>): Error {
+  try {
+    readActionSettings(inputs(values), {})
+  } catch (error) {
+    const refused = error as Error
+    return Object.assign(refused, { message: inActionWords(refused.message) })
+  }
+  throw new Error('the settings were accepted')
+}
+
 describe('defaults apply in code, since the bundle can run without the runner filling them in', () => {
   it('uses the spec defaults when no input is set', () => {
     const settings = readSettings(inputs({}), {})
     expect(settings).toEqual({
-      scanMetadataReportFile: [],
-      sonarToken: undefined,
-      sonarHostUrl: undefined,
-      sonarRootCert: undefined,
-      pollingTimeoutMs: 60_000,
-      initialDelayMs: 3000,
-      pollingIntervalMs: 1000,
+      reportFiles: [],
+      token: undefined,
+      hostUrl: undefined,
+      rootCert: undefined,
+      timeoutMs: 60_000,
+      initialWaitMs: 3000,
+      intervalMs: 1000,
       adaptivePolling: true,
-      failOnError: true,
-      failOn: new Set(['ERROR']),
+      failStep: true,
+      policy: new Set(['ERROR']),
       taskId: undefined,
       analysisId: undefined,
-      pullRequestComment: false,
-      githubToken: undefined,
-      annotateIssues: true,
-      issuesCheckRun: false,
+      comment: false,
+      gitHubToken: undefined,
+      annotate: true,
+      checkRun: false,
       sarifFile: undefined
     })
   })
 
   it('a pollingIntervalMs given, even 1000, is honoured exactly: no polls around a predicted end', () => {
     expect(readSettings((name) => (name === 'pollingIntervalMs' ? '1000' : ''), {})).toMatchObject({
-      pollingIntervalMs: 1000,
+      intervalMs: 1000,
       adaptivePolling: false
     })
   })
@@ -49,9 +63,9 @@ describe('token, host and CA come from inputs, else from the SonarSource environ
 
   it('reads the environment when the inputs are empty', () => {
     const settings = readSettings(inputs({}), env)
-    expect(settings.sonarToken).toBe('env-token')
-    expect(settings.sonarHostUrl?.href).toBe('https://env.example/')
-    expect(settings.sonarRootCert).toBe(pem)
+    expect(settings.token).toBe('env-token')
+    expect(settings.hostUrl?.href).toBe('https://env.example/')
+    expect(settings.rootCert).toBe(pem)
   })
 
   it('prefers the inputs', () => {
@@ -59,12 +73,12 @@ describe('token, host and CA come from inputs, else from the SonarSource environ
       inputs({ sonarToken: 'input-token', sonarHostUrl: 'https://input.example/sonar' }),
       env
     )
-    expect(settings.sonarToken).toBe('input-token')
-    expect(settings.sonarHostUrl?.href).toBe('https://input.example/sonar')
+    expect(settings.token).toBe('input-token')
+    expect(settings.hostUrl?.href).toBe('https://input.example/sonar')
   })
 
   it('trims a token pasted with a trailing newline', () => {
-    expect(readSettings(inputs({}), { SONAR_TOKEN: 'squ_abc\n' }).sonarToken).toBe('squ_abc')
+    expect(readSettings(inputs({}), { SONAR_TOKEN: 'squ_abc\n' }).token).toBe('squ_abc')
   })
 })
 
@@ -86,7 +100,7 @@ describe('every bad input is refused with a message that names it and says what 
     [{ sonarRootCert: '/etc/ssl/ca.pem' }, /is not a PEM certificate/],
     [
       { taskId: 'AY1' },
-      /taskId needs the server address: set the sonarHostUrl input or the SONAR_HOST_URL/
+      /Input taskId needs the server address: set the sonarHostUrl input or the SONAR_HOST_URL environment variable/
     ],
     [{ analysisId: 'AY2' }, /analysisId needs the server address/],
     [
@@ -94,8 +108,9 @@ describe('every bad input is refused with a message that names it and says what 
       /taskId and analysisId are both set/
     ]
   ])('%j', (values, message) => {
-    expect(() => readSettings(inputs(values), {})).toThrow(SettingsError)
-    expect(() => readSettings(inputs(values), {})).toThrow(message)
+    const error = refusal(values)
+    expect(error).toBeInstanceOf(SettingsError)
+    expect(error.message).toMatch(message)
   })
 
   it('accepts booleans in any case and whole numbers with spaces around', () => {
@@ -103,9 +118,9 @@ describe('every bad input is refused with a message that names it and says what 
       inputs({ failOnError: ' FALSE ', pollingTimeoutSec: ' 120 ', initialDelayMs: '0' }),
       {}
     )
-    expect(settings.failOnError).toBe(false)
-    expect(settings.pollingTimeoutMs).toBe(120_000)
-    expect(settings.initialDelayMs).toBe(0)
+    expect(settings.failStep).toBe(false)
+    expect(settings.timeoutMs).toBe(120_000)
+    expect(settings.initialWaitMs).toBe(0)
   })
 
   it('never repeats the token in a message', () => {
@@ -127,17 +142,15 @@ describe('sonarHostUrl is an address only: API paths are appended to it', () => 
     'https://sonar.example.com/#x',
     'https://sonar.example.com#'
   ])('a query or fragment is refused without quoting it: %s', (url) => {
-    expect(() => readSettings(inputs({ sonarHostUrl: url }), {})).toThrow(
-      new SettingsError(
-        "sonarHostUrl (or SONAR_HOST_URL) must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar."
-      )
+    expect(refusal({ sonarHostUrl: url }).message).toBe(
+      "sonarHostUrl (or SONAR_HOST_URL) must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar."
     )
   })
 
   it('a value that is not a URL is quoted with any credentials hidden', () => {
-    expect(() =>
-      readSettings(inputs({ sonarHostUrl: 'https://alice:s3cret@sonar example' }), {})
-    ).toThrow('sonarHostUrl (or SONAR_HOST_URL) "https://***@sonar example" is not a URL')
+    expect(refusal({ sonarHostUrl: 'https://alice:s3cret@sonar example' }).message).toContain(
+      'sonarHostUrl (or SONAR_HOST_URL) "https://***@sonar example" is not a URL'
+    )
   })
 })
 
@@ -158,8 +171,9 @@ describe('taskId and analysisId are at most 400 characters, without control char
       `Input taskId "${'A'.repeat(199)}…" is 401 characters long, more than the 400 an id may have`
     ]
   ])('%j', (values, message) => {
-    expect(() => readSettings(inputs(values), {})).toThrow(SettingsError)
-    expect(() => readSettings(inputs(values), {})).toThrow(message)
+    const error = refusal(values)
+    expect(error).toBeInstanceOf(SettingsError)
+    expect(error.message).toMatch(message)
   })
 
   it('400 characters are accepted', () => {
@@ -177,21 +191,23 @@ describe('scanMetadataReportFile: several lines, each a path or a glob', () => {
       }),
       {}
     )
-    expect(settings.scanMetadataReportFile).toEqual([
+    expect(settings.reportFiles).toEqual([
       'target/sonar/report-task.txt',
       'frontend/**/report-task.txt'
     ])
   })
 
   it('refuses an exclusion, which @actions/glob would read as "everything else"', () => {
-    expect(() =>
-      readSettings(inputs({ scanMetadataReportFile: '**/report-task.txt\n!node_modules/**' }), {})
-    ).toThrow(/line "!node_modules\/\*\*": exclusions \(!\) are not supported/)
+    expect(
+      refusal({ scanMetadataReportFile: '**/report-task.txt\n!node_modules/**' }).message
+    ).toMatch(
+      /Input scanMetadataReportFile has the line "!node_modules\/\*\*": exclusions \(!\) are not supported/
+    )
   })
 
   it('refuses more than 100 lines, naming the count', () => {
     const lines = Array.from({ length: 101 }, (_, index) => `p${index}/report-task.txt`)
-    expect(() => readSettings(inputs({ scanMetadataReportFile: lines.join('\n') }), {})).toThrow(
+    expect(refusal({ scanMetadataReportFile: lines.join('\n') }).message).toMatch(
       /has 101 lines: give at most 100/
     )
   })
@@ -203,11 +219,11 @@ describe('the pull-request comment is opt-in', () => {
       inputs({ pullRequestComment: 'true', githubToken: ' ghs_abc\n' }),
       {}
     )
-    expect(settings).toMatchObject({ pullRequestComment: true, githubToken: 'ghs_abc' })
+    expect(settings).toMatchObject({ comment: true, gitHubToken: 'ghs_abc' })
   })
 
   it('refuses a pullRequestComment that is not true or false', () => {
-    expect(() => readSettings(inputs({ pullRequestComment: 'yes' }), {})).toThrow(
+    expect(refusal({ pullRequestComment: 'yes' }).message).toMatch(
       /Input pullRequestComment is "yes": it must be true or false/
     )
   })

@@ -2,6 +2,11 @@ import { describe, expect, it } from 'vitest'
 import { isAllowedRedirect, isSameOrigin, serverBase } from '../../src/sonar/origin.js'
 import { backoffMs, decideRetry, parseRetryAfter } from '../../src/sonar/retry-policy.js'
 import { shortTokenWarning, tokenForms } from '../../src/secrets.js'
+import { inActionWords } from '../../__fixtures__/sinks.js'
+
+/** A retry decision with its reason in the action's words. */
+const saidByTheAction = (decision: ReturnType<typeof decideRetry>) =>
+  decision.retry ? decision : { ...decision, why: inActionWords(decision.why) }
 
 describe('a redirect may carry the token only on the same origin or its https upgrade', () => {
   it.each([
@@ -74,7 +79,7 @@ describe('retries back off exponentially with jitter; the server may lengthen a 
   })
 
   it('a Retry-After past what the time-out leaves fails at once, and says so', () => {
-    expect(decideRetry(busy('120'), 0, 30_500, () => 0, now)).toEqual({
+    expect(saidByTheAction(decideRetry(busy('120'), 0, 30_500, () => 0, now))).toEqual({
       retry: false,
       why: 'The server asked to wait 120 s before another try (Retry-After), more than the overall time-out (pollingTimeoutSec) leaves (30 s).'
     })
@@ -102,7 +107,7 @@ describe('retries back off exponentially with jitter; the server may lengthen a 
   })
 
   it('no wait that would end past the deadline', () => {
-    expect(decideRetry({ kind: 'transient' }, 0, 100, () => 0, now)).toEqual({
+    expect(saidByTheAction(decideRetry({ kind: 'transient' }, 0, 100, () => 0, now))).toEqual({
       retry: false,
       why: 'Gave up after 1 try: the overall time-out (pollingTimeoutSec) leaves no time for another.'
     })

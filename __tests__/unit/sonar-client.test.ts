@@ -4,12 +4,19 @@ import { ServerRequestError, TimeoutError, UnsafeRequestError } from '../../src/
 import { SonarClient, type SonarClientOptions } from '../../src/sonar/client.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { useMockServer } from '../../__fixtures__/msw.js'
+import { inActionWords } from '../../__fixtures__/sinks.js'
 import { projectStatusExample, taskExample } from '../../__fixtures__/sonarqube/index.js'
 
 const server = useMockServer()
 const SERVER = 'https://sonar.example.com'
 const TOKEN = 'squ_0123456789abcdef'
 const TASK_URL = new URL(`${SERVER}/api/ce/task?id=AYTask1`)
+
+/** `promise`, the message of its failure in the action's words. */
+const saidByTheAction = <T>(promise: Promise<T>): Promise<T> =>
+  promise.catch((error: Error) => {
+    throw Object.assign(error, { message: inActionWords(error.message) })
+  })
 
 function client(options: Partial<SonarClientOptions> = {}): {
   client: SonarClient
@@ -139,7 +146,7 @@ describe('429, 500, 502, 503, 504 and network errors are retried with backoff in
   it('gives up when the next wait would pass the deadline, saying why', async () => {
     const requests = taskReplies(() => new HttpResponse(null, { status: 503 }))
     const { client: c } = client({ deadline: 1000 })
-    const reading = c.getTask(TASK_URL, 'AYTask1')
+    const reading = saidByTheAction(c.getTask(TASK_URL, 'AYTask1'))
     await expect(reading).rejects.toThrow(ServerRequestError)
     await expect(reading).rejects.toThrow(
       /HTTP 503 .*Gave up after 3 tries: the overall time-out \(pollingTimeoutSec\) leaves no time for another/
@@ -152,7 +159,7 @@ describe('429, 500, 502, 503, 504 and network errors are retried with backoff in
       () => new HttpResponse(null, { status: 429, headers: { 'retry-after': '120' } })
     )
     const { client: c, clock } = client({ deadline: 60_000 })
-    await expect(c.getTask(TASK_URL, 'AYTask1')).rejects.toThrow(
+    await expect(saidByTheAction(c.getTask(TASK_URL, 'AYTask1'))).rejects.toThrow(
       /HTTP 429 .*The server asked to wait 120 s before another try \(Retry-After\), more than the overall time-out \(pollingTimeoutSec\) leaves \(60 s\)\.$/
     )
     expect(requests).toHaveLength(1)
@@ -180,7 +187,7 @@ describe('401, 403 and 404 are not retried, and each gets its own explanation', 
     [
       401,
       undefined,
-      /The server requires a token \(HTTP 401 .*\) and none was given: set the SONAR_TOKEN environment variable or the sonarToken input/
+      /The server requires a token \(HTTP 401 .*\) and none was given: set sonarToken or SONAR_TOKEN\./
     ],
     [
       403,
@@ -194,7 +201,7 @@ describe('401, 403 and 404 are not retried, and each gets its own explanation', 
     ]
   ])('HTTP %i (token %s)', async (status, token, message) => {
     const requests = taskReplies(() => HttpResponse.json({ errors: [{ msg: 'x' }] }, { status }))
-    const reading = client({ token }).client.getTask(TASK_URL, 'AYTask1')
+    const reading = saidByTheAction(client({ token }).client.getTask(TASK_URL, 'AYTask1'))
     await expect(reading).rejects.toThrow(message)
     await expect(reading).rejects.toMatchObject({ status })
     // A 401 to a token is tried once more with the other scheme; nothing else is tried again.
@@ -207,7 +214,7 @@ describe('401, 403 and 404 are not retried, and each gets its own explanation', 
         HttpResponse.json({ errors: [{ msg: 'not found' }] }, { status: 404 })
       )
     )
-    await expect(client().client.getProjectStatus('AYnope')).rejects.toThrow(
+    await expect(saidByTheAction(client().client.getProjectStatus('AYnope'))).rejects.toThrow(
       /Analysis AYnope was not found: check the analysisId input/
     )
   })
@@ -216,7 +223,7 @@ describe('401, 403 and 404 are not retried, and each gets its own explanation', 
     taskReplies(() =>
       HttpResponse.json({ errors: [{ msg: "The 'id' parameter is missing" }] }, { status: 400 })
     )
-    await expect(client().client.getTask(TASK_URL, 'AYTask1')).rejects.toThrow(
+    await expect(saidByTheAction(client().client.getTask(TASK_URL, 'AYTask1'))).rejects.toThrow(
       `The server says: "The 'id' parameter is missing". The server refused the request for task AYTask1: check the taskId input or the report file's ceTaskId. (HTTP 400 at https://sonar.example.com/api/ce/task?id=AYTask1)`
     )
   })
@@ -378,7 +385,7 @@ describe('near the overall deadline, a request is a time-out, and still gets a f
     })
     const clock = new FakeClock()
     const { client: c } = client({ clock, deadline: 50, requestTimeoutMs: 10_000 })
-    const reading = c.getTask(TASK_URL, 'AYTask1')
+    const reading = saidByTheAction(c.getTask(TASK_URL, 'AYTask1'))
     await expect(reading).rejects.toThrow(TimeoutError)
     await expect(reading).rejects.toThrow(
       'The overall time-out (pollingTimeoutSec) ran out while waiting for task AYTask1 from https://sonar.example.com/api/ce/task?id=AYTask1.'

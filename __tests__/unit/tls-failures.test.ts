@@ -9,6 +9,7 @@ import { EXIT } from '../../src/cli/exit-codes.js'
 import { ServerRequestError } from '../../src/errors.js'
 import { SonarClient } from '../../src/sonar/client.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
+import { inActionWords } from '../../__fixtures__/sinks.js'
 import {
   OTHER_NAMES,
   startTlsFaultServer,
@@ -20,7 +21,10 @@ import { startHttpsProxy, type HttpsProxy } from '../fault-kit/https-proxy.js'
 
 const TASK = 'AYTask1'
 
-/** What each failure must say: the fix, in the client's words and in the command's. */
+/**
+ * What each failure must say: the fix, in the client's words (as the action says them) and in
+ * the command's.
+ */
 const FIXES: Record<TlsFault, { client: RegExp; command: RegExp }> = {
   'plain-http': {
     client:
@@ -31,19 +35,19 @@ const FIXES: Record<TlsFault, { client: RegExp; command: RegExp }> = {
     client:
       /TLS certificate not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\): the server's certificate is self-signed\. Set sonarRootCert or SONAR_ROOT_CERT to that certificate \(PEM\)/,
     command:
-      /\(DEPTH_ZERO_SELF_SIGNED_CERT\).* Set SONAR_ROOT_CERT or --root-cert-file to that certificate/
+      /\(DEPTH_ZERO_SELF_SIGNED_CERT\).* Set --root-cert-file or SONAR_ROOT_CERT to that certificate/
   },
   'unknown-ca': {
     client:
       /TLS certificate not trusted \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)\. For a server behind a private CA, set sonarRootCert or SONAR_ROOT_CERT to that CA's certificate/,
     command:
-      /\(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)\. .*set SONAR_ROOT_CERT or --root-cert-file to that CA's certificate/
+      /\(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)\. .*set --root-cert-file or SONAR_ROOT_CERT to that CA's certificate/
   },
   'ca-in-chain': {
     client:
       /TLS certificate not trusted \(SELF_SIGNED_CERT_IN_CHAIN\)\. For a server behind a private CA, set sonarRootCert or SONAR_ROOT_CERT to that CA's certificate/,
     command:
-      /\(SELF_SIGNED_CERT_IN_CHAIN\)\. .*set SONAR_ROOT_CERT or --root-cert-file to that CA's certificate/
+      /\(SELF_SIGNED_CERT_IN_CHAIN\)\. .*set --root-cert-file or SONAR_ROOT_CERT to that CA's certificate/
   },
   expired: {
     client:
@@ -112,11 +116,12 @@ describe('a TLS or protocol failure is not tried again: one connection, one line
 
       expect(error).toBeInstanceOf(ServerRequestError)
       const failure = error as ServerRequestError
+      const message = inActionWords(failure.message)
       expect(failure.nodeCode).toBe(TLS_FAULTS[fault])
-      expect(failure.message).toContain(`${TLS_FAULTS[fault]}`)
-      expect(failure.message).toMatch(FIXES[fault].client)
-      expect(failure.message).toContain(`for task ${TASK} at ${server.url}/api/ce/task?id=${TASK}`)
-      expectOneCleanLine(failure.message)
+      expect(message).toContain(`${TLS_FAULTS[fault]}`)
+      expect(message).toMatch(FIXES[fault].client)
+      expect(message).toContain(`for task ${TASK} at ${server.url}/api/ce/task?id=${TASK}`)
+      expectOneCleanLine(message)
       expect(server.connections).toBe(1)
       expect(clock.sleeps).toEqual([])
       expect(retries).toEqual([])

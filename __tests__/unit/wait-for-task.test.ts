@@ -3,7 +3,19 @@ import { ServerRequestError, TaskFailedError, TimeoutError } from '../../src/err
 import { waitForTask } from '../../src/gate/wait-for-task.js'
 import type { Task } from '../../src/sonar/types.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
+import { inActionWords } from '../../__fixtures__/sinks.js'
 import { task } from '../../__fixtures__/task.js'
+
+/** The error `promise` is rejected with, its message in the action's words. */
+async function refusal(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise
+  } catch (error) {
+    const refused = error as Error
+    return Object.assign(refused, { message: inActionWords(refused.message) })
+  }
+  throw new Error('it was not refused')
+}
 
 /** A server whose task goes through the given statuses, one per poll (the last repeats). */
 function scriptedTask(statuses: (string | Task)[]) {
@@ -25,11 +37,11 @@ const options = (clock: FakeClock, fetchTask: () => Promise<Task>) => ({
   clock,
   startedAt: 0,
   deadline: 60_000,
-  initialDelayMs: 3000,
-  pollingIntervalMs: 1000
+  initialWaitMs: 3000,
+  intervalMs: 1000
 })
 
-describe('waits initialDelayMs, then polls every pollingIntervalMs until SUCCESS', () => {
+describe('waits initialWaitMs, then polls every intervalMs until SUCCESS', () => {
   it('returns the finished task with its analysis id', async () => {
     const clock = new FakeClock()
     const server = scriptedTask(['PENDING', 'IN_PROGRESS', 'IN_PROGRESS', 'SUCCESS'])
@@ -50,7 +62,7 @@ describe('waits initialDelayMs, then polls every pollingIntervalMs until SUCCESS
 
   it('an initial delay of 0 polls at once', async () => {
     const clock = new FakeClock()
-    await waitForTask({ ...options(clock, scriptedTask(['SUCCESS']).fetchTask), initialDelayMs: 0 })
+    await waitForTask({ ...options(clock, scriptedTask(['SUCCESS']).fetchTask), initialWaitMs: 0 })
     expect(clock.sleeps).toEqual([0])
   })
 
@@ -126,10 +138,10 @@ describe('the overall time-out counts from the step start, initial wait included
       startedAt: 0,
       deadline: 4000
     })
-    await expect(waiting).rejects.toThrow(
+    expect((await refusal(waiting)).message).toMatch(
       /Timed out after 4.0 s.*its last status was PENDING.*raise pollingTimeoutSec \(now 4.0 s\)/
     )
-    // the first poll comes initialDelayMs after the step's start, not after this call
+    // the first poll comes initialWaitMs after the step's start, not after this call
     expect(clock.sleeps).toEqual([1000, 1000])
     expect(server.polls).toBe(1)
   })
@@ -138,7 +150,7 @@ describe('the overall time-out counts from the step start, initial wait included
     const clock = new FakeClock()
     const server = scriptedTask(['SUCCESS'])
     await expect(
-      waitForTask({ ...options(clock, server.fetchTask), initialDelayMs: 10_000, deadline: 2000 })
+      waitForTask({ ...options(clock, server.fetchTask), initialWaitMs: 10_000, deadline: 2000 })
     ).rejects.toThrow(
       /Timed out after 2.0 s waiting for the analysis task AYTask1: no status was received/
     )
@@ -152,7 +164,7 @@ describe('the overall time-out counts from the step start, initial wait included
       return task('PENDING')
     }
     await expect(
-      waitForTask({ ...options(clock, slowServer), initialDelayMs: 0, deadline: 4000 })
+      waitForTask({ ...options(clock, slowServer), initialWaitMs: 0, deadline: 4000 })
     ).rejects.toThrow(TimeoutError)
     // requests slower than the interval: the next poll follows at once, none starts after the deadline
     expect(clock.sleeps).toEqual([0, 0, 0, 0])
@@ -185,7 +197,7 @@ describe('a poll the deadline cuts short ends as a time-out with the last status
       clock.advance(2000)
       throw new TimeoutError('The overall time-out (pollingTimeoutSec) ran out while waiting')
     }
-    const waiting = waitForTask({ ...options(clock, server), initialDelayMs: 0, deadline: 2500 })
+    const waiting = waitForTask({ ...options(clock, server), initialWaitMs: 0, deadline: 2500 })
     await expect(waiting).rejects.toThrow(
       'Timed out after 3.0 s waiting for the analysis task AYTask1: its last status was IN_PROGRESS.'
     )

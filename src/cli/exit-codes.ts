@@ -1,5 +1,4 @@
 import { codeOf, type ErrorCode } from '../errors.js'
-import type { AnalysisOutcome } from '../gate/outcome.js'
 import type { StepVerdict } from '../report/verdict.js'
 
 /**
@@ -59,22 +58,19 @@ export function exitCodeOfError(error: unknown): ExitCode {
  * The exit code of a finished check: from the step's verdict (stepVerdict), with each analysis
  * that could not be read counting by its own failure.
  *
- * @example exitCodeOfVerdict(stepVerdict(outcomes), outcomes, { failOnError: true }) // 1 for an ERROR gate
+ * @example exitCodeOfVerdict(stepVerdict(outcomes), { failStep: true }) // 1 for an ERROR gate
  */
 export function exitCodeOfVerdict(
   verdict: StepVerdict,
-  outcomes: readonly AnalysisOutcome[],
-  { failOnError }: { failOnError: boolean }
+  { failStep }: { failStep: boolean }
 ): ExitCode {
   switch (verdict.kind) {
     case 'passed':
       return EXIT.passed
     case 'gate-failed':
-      return failOnError ? EXIT.gateFailed : EXIT.passed
+      return failStep ? EXIT.gateFailed : EXIT.passed
     case 'unread':
-      return worstExitCode(
-        outcomes.flatMap((outcome) => (outcome.read ? [] : [exitCodeOfError(outcome.error)]))
-      )
+      return worstExitCode(verdict.errors.map(exitCodeOfError))
   }
 }
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { ActionError, asError } from '../errors.js'
 import { DEFAULT_REPORT_LOCATIONS } from '../report-file.js'
-import { DEFAULTS, type InputReader, type SettingNames } from '../settings.js'
+import { DEFAULTS, type RawSettings } from '../settings.js'
 import { COMMAND } from './version.js'
 
 export { COMMAND }
@@ -46,7 +46,7 @@ export type CommandLine =
       interval: string | undefined
       noFail: boolean
       /** The gate statuses that fail: comma-separated, repeatable. */
-      failOn: string[]
+      failingStatuses: string[]
       rootCertFile: string | undefined
       files: ResultFiles
     }
@@ -70,33 +70,6 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' }
 } as const
-
-/**
- * How settings errors name the command's options: "Option --interval is …" where the action
- * says "Input pollingIntervalMs is …". The token has no option (it would show in process
- * lists): messages name SONAR_TOKEN alone. sonarRootCert reaches the settings only from
- * SONAR_ROOT_CERT or a file the command has already checked, so messages name the variable.
- */
-export const COMMAND_OPTIONS: SettingNames = {
-  kind: 'Option',
-  names: {
-    scanMetadataReportFile: '--report',
-    sonarToken: undefined,
-    sonarHostUrl: '--host',
-    sonarRootCert: undefined,
-    pollingTimeoutSec: '--timeout',
-    initialDelayMs: '--initial-delay',
-    pollingIntervalMs: '--interval',
-    failOnError: '--no-fail',
-    failOn: '--fail-on',
-    taskId: '--task-id',
-    analysisId: '--analysis-id',
-    pullRequestComment: undefined,
-    annotateIssues: undefined,
-    issuesCheckRun: undefined,
-    sarifFile: '--sarif'
-  }
-}
 
 /**
  * The command line, parsed with Node's own `util.parseArgs`: unknown options, positional
@@ -159,7 +132,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     initialDelay: values['initial-delay'],
     interval: values.interval,
     noFail: values['no-fail'] ?? false,
-    failOn: values['fail-on'] ?? [],
+    failingStatuses: values['fail-on'] ?? [],
     rootCertFile: values['root-cert-file'],
     files
   }
@@ -188,27 +161,26 @@ function usageMessage(error: Error): string {
 }
 
 /**
- * The settings' inputs, from the command line: the action's input names, each read from its
- * option. The token, and the host and CA certificate when no option gives them, come from the
- * environment through readSettings (SONAR_TOKEN, SONAR_HOST_URL, SONAR_ROOT_CERT).
+ * The settings' text, from the command line. The token, and the host and CA certificate when no
+ * option gives them, come from the environment (SONAR_TOKEN, SONAR_HOST_URL, SONAR_ROOT_CERT:
+ * see COMMAND_NAMES and withVariables).
  */
-export function commandInputs(
+export function commandSettings(
   line: Extract<CommandLine, { kind: 'check' }>,
   rootCert: string | undefined
-): InputReader {
-  const inputs: Record<string, string | undefined> = {
-    scanMetadataReportFile: line.reports.join('\n'),
-    sonarHostUrl: line.host,
-    sonarRootCert: rootCert,
-    pollingTimeoutSec: line.timeout,
-    initialDelayMs: line.initialDelay,
-    pollingIntervalMs: line.interval,
-    failOnError: line.noFail ? 'false' : 'true',
-    failOn: line.failOn.join(','),
-    taskId: line.taskId,
-    analysisId: line.analysisId
+): RawSettings {
+  return {
+    reportFile: line.reports.join('\n'),
+    host: line.host,
+    rootCert,
+    timeout: line.timeout,
+    initialDelay: line.initialDelay,
+    interval: line.interval,
+    failStep: line.noFail ? 'false' : 'true',
+    failingStatuses: line.failingStatuses.join(','),
+    task: line.taskId,
+    analysis: line.analysisId
   }
-  return (name) => inputs[name] ?? ''
 }
 
 /** The scanners' default locations, one per line under the option's description. */
@@ -231,9 +203,9 @@ ${DEFAULT_REPORTS})
                             (default: SONAR_HOST_URL, else the report's serverUrl)
       --task-id <id>        check this analysis task instead of a report file (needs a host)
       --analysis-id <id>    read the gate of this analysis at once, no task (needs a host)
-      --timeout <seconds>   overall time-out, counted from the start (default ${DEFAULTS.pollingTimeoutSec})
-      --initial-delay <ms>  wait before the first poll (default ${DEFAULTS.initialDelayMs})
-      --interval <ms>       wait between polls (default ${DEFAULTS.pollingIntervalMs}, closer together around
+      --timeout <seconds>   overall time-out, counted from the start (default ${DEFAULTS.timeout})
+      --initial-delay <ms>  wait before the first poll (default ${DEFAULTS.initialDelay})
+      --interval <ms>       wait between polls (default ${DEFAULTS.interval}, closer together around
                             the end the project's previous analysis predicts; a value given
                             is kept exactly)
       --fail-on <statuses>  the gate statuses that fail (exit 1), comma-separated: ERROR, WARN,

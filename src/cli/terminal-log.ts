@@ -1,6 +1,7 @@
 import { LOG_LIMITS, type Log } from '../log.js'
-import { redactSecrets } from '../secrets.js'
+import { createSink } from '../sink.js'
 import { cut, showInvisible } from '../untrusted-text.js'
+import type { Names } from '../words.js'
 
 /** Where the log goes: standard error, or anything that takes text. */
 export interface TextSink {
@@ -50,27 +51,28 @@ export function useColor(env: NodeJS.ProcessEnv, isTerminal: boolean): boolean {
  * lines, warnings and notices labelled (in colour when `color`), each analysis of several as a
  * heading with its lines indented under it. Every message goes through `forTheTerminal` first,
  * so no text from the server moves the cursor, clears the screen or sets the colours; the
- * colours are the command's own, added after.
+ * colours are the command's own, added after. The log is a sink: each message is said in the
+ * command's words (`names`) and has every secret removed before that.
  *
- * @example const log = terminalLog(process.stderr, { color: useColor(process.env, process.stderr.isTTY) })
+ * @example const log = terminalLog(process.stderr, { color: useColor(process.env, process.stderr.isTTY), names: COMMAND_NAMES })
  */
 export function terminalLog(
-  sink: TextSink,
-  { color, words = (message) => message }: { color: boolean; words?: (message: string) => string }
+  out: TextSink,
+  { color, names }: { color: boolean; names: Names }
 ): TerminalLog {
-  let secrets: readonly string[] = []
+  let sink = createSink({ names, secrets: [] })
   let indent = ''
   const paint = (style: Style, text: string) =>
     color ? `${STYLES[style][0]}${text}${STYLES[style][1]}` : text
   const write = (message: string, label?: { text: string; style: Style }, style?: Style) => {
-    const lines = forTheTerminal(redactSecrets(words(message), secrets)).split('\n')
+    const lines = forTheTerminal(sink.text(message)).split('\n')
     const head = label ? `${paint(label.style, paint('bold', label.text))} ` : ''
     const hanging = ' '.repeat(label ? label.text.length + 1 : 0)
     const shown = lines.map(
       (line, index) =>
         `${indent}${index === 0 ? head : hanging}${style ? paint(style, line) : line}`
     )
-    sink.write(`${shown.join('\n')}\n`)
+    out.write(`${shown.join('\n')}\n`)
   }
   return {
     info: (message) => write(message),
@@ -79,15 +81,15 @@ export function terminalLog(
     error: (message) => write(message, { text: 'error:', style: 'red' }),
     success: (message) => write(message, undefined, 'green'),
     startGroup: (name) => {
-      const title = forTheTerminal(redactSecrets(name, secrets)).replace(/\n/g, '\\n')
-      sink.write(`${paint('bold', `▸ ${title}`)}\n`)
+      const title = forTheTerminal(sink.text(name)).replace(/\n/g, '\\n')
+      out.write(`${paint('bold', `▸ ${title}`)}\n`)
       indent = '  '
     },
     endGroup: () => {
       indent = ''
     },
     hideSecrets: (more) => {
-      secrets = [...secrets, ...more]
+      sink = createSink({ names, secrets: [...sink.secrets, ...more] })
     }
   }
 }

@@ -11,7 +11,7 @@ import { DEFAULT_REPORT_LOCATIONS } from '../report-file.js'
  * The analysis's base directory, from its report file (relative to `cwd`, or absolute): the
  * folder above the scanner's own (`.scannerwork/`, `target/sonar/`, `build/sonar/`,
  * `.sonarqube/out/.sonar/`), or else the folder above the report file's folder, where a custom
- * working directory usually sits. Without a report file (taskId or analysisId input): `cwd`.
+ * working directory usually sits. Without a report file (a task or an analysis asked for by its id): `cwd`.
  *
  * @example analysisBaseDir('services/api/target/sonar/report-task.txt', '/repo') // '/repo/services/api'
  */

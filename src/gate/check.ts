@@ -32,7 +32,7 @@ export interface GateResult {
   /** Warnings of the finished analysis task (missing blame information...). */
   taskWarnings: string[]
   elapsedMs: number
-  /** The branch analysed and its type, as the task says (unknown with the analysisId input). */
+  /** The branch analysed and its type, as the task says (unknown when an analysis is checked by its id). */
   branch?: string
   branchType?: string
   /** The pull request analysed, as the task says. */
@@ -74,8 +74,8 @@ export function clientFor(
   const { clock, startedAt, log } = deps
   return new SonarClient({
     serverUrl: target.serverUrl,
-    token: settings.sonarToken,
-    rootCert: settings.sonarRootCert,
+    token: settings.token,
+    rootCert: settings.rootCert,
     userAgent: deps.userAgent,
     kind: target.kind,
     onTokenExpiration: (expiresAt) => {
@@ -83,7 +83,7 @@ export function clientFor(
       if (warning) log.warning(warning)
     },
     clock,
-    deadline: startedAt + settings.pollingTimeoutMs,
+    deadline: startedAt + settings.timeoutMs,
     random: deps.random,
     onRetry: (message) => log.info(message)
   })
@@ -208,9 +208,9 @@ async function waitFor(
       fetchTask: () => client.getTask(taskUrl, target.taskId),
       clock,
       startedAt,
-      deadline: startedAt + settings.pollingTimeoutMs,
-      initialDelayMs: settings.initialDelayMs,
-      pollingIntervalMs: settings.pollingIntervalMs,
+      deadline: startedAt + settings.timeoutMs,
+      initialWaitMs: settings.initialWaitMs,
+      intervalMs: settings.intervalMs,
       onPoll: (task, elapsedMs) => log.info(`${oneLine(task.status)} after ${seconds(elapsedMs)}`),
       readPreviousProcessingMs,
       onPrediction: ({ endsAt, earlyMs, lateMs }) =>

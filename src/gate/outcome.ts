@@ -8,7 +8,7 @@ export type AnalysisOutcome =
   | { read: true; source: string; result: GateResult }
   | {
       read: false
-      /** What was checked: the report file (as found), or the taskId / analysisId input. */
+      /** What was checked: the report file (as found), or the task or analysis asked for by its id. */
       source: string
       /** The project, when the report file names it. */
       projectKey: string | undefined

@@ -1,6 +1,6 @@
 /**
- * When to poll the task. The fixed cadence of the specification (the first poll `initialDelayMs`
- * after the step's start, then one every `pollingIntervalMs`, anchored to the start) unless the
+ * When to poll the task. The fixed cadence of the specification (the first poll `initialWaitMs`
+ * after the step's start, then one every `intervalMs`, anchored to the start) unless the
  * action can predict when the task ends: the project's previous analysis took `previousMs` to
  * process, and a poll of the task in progress says how long it has been processing. Then a few
  * polls close together cover a window around the predicted end, and the fixed polls just before
@@ -47,21 +47,21 @@ export function predictEnd(polledAt: number, elapsedMs: number, previousMs: numb
 export interface Cadence {
   /** Clock time the step started: the fixed cadence is anchored there. */
   startedAt: number
-  initialDelayMs: number
+  initialWaitMs: number
   intervalMs: number
 }
 
 /**
  * Clock time of the next poll after the one at `lastPollAt` (undefined before the first).
  *
- * @example nextPollAt({ startedAt: 0, initialDelayMs: 3000, intervalMs: 1000 }, 3000, undefined) // 4000
+ * @example nextPollAt({ startedAt: 0, initialWaitMs: 3000, intervalMs: 1000 }, 3000, undefined) // 4000
  */
 export function nextPollAt(
   cadence: Cadence,
   lastPollAt: number | undefined,
   prediction: Prediction | undefined
 ): number {
-  const first = cadence.startedAt + cadence.initialDelayMs
+  const first = cadence.startedAt + cadence.initialWaitMs
   if (lastPollAt === undefined) return first
   const fixed = nextFixedAfter(cadence, lastPollAt)
   if (!prediction) return fixed
@@ -83,8 +83,8 @@ export function nextPollAt(
 }
 
 /** The first time of the fixed cadence after `time`. */
-function nextFixedAfter({ startedAt, initialDelayMs, intervalMs }: Cadence, time: number): number {
-  const first = startedAt + initialDelayMs
+function nextFixedAfter({ startedAt, initialWaitMs, intervalMs }: Cadence, time: number): number {
+  const first = startedAt + initialWaitMs
   if (time < first) return first
   return first + (Math.floor((time - first) / intervalMs) + 1) * intervalMs
 }

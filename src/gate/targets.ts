@@ -13,6 +13,7 @@ import type { Settings } from '../settings.js'
 import { serverBase } from '../sonar/origin.js'
 import { serverKind, type ServerKind } from '../sonar/server-kind.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+import { setting, theSetting } from '../words.js'
 
 /** Where to look: the server, and either a task to wait for or an analysis to read at once. */
 export type Target = {
@@ -42,19 +43,19 @@ export interface TargetSources {
   cwd: string
   log: Log
   readFile?: TextFileReader
-  /** Expands the globs of scanMetadataReportFile; without one, every line is a path. */
+  /** Expands the globs of the report files setting; without one, every line is a path. */
   findFiles?: FileFinder
 }
 
 /** The most analyses one step checks: a glob matching more is too wide. */
 export const MAX_ANALYSES = 50
 
-/** Characters that make a scanMetadataReportFile line a glob rather than a path. */
+/** Characters that make a report files line a glob rather than a path. */
 const GLOB_CHARACTERS = /[*?[]/
 
 /**
- * The analyses to check: the analysisId or taskId input, or else the report files the
- * scanMetadataReportFile lines name or match (the first default location when it is empty).
+ * The analyses to check: the analysis or task asked for by its id, or else the report files the
+ * report files setting's lines name or match (the first default location when it is empty).
  * A file found twice, or two files for the same task, are checked once. A report file that
  * cannot be used is returned with its error, so the others are still checked; finding no file
  * at all throws a ReportFileError that names every line.
@@ -65,7 +66,7 @@ export async function findTargets(
   settings: Settings,
   sources: TargetSources
 ): Promise<FoundTarget[]> {
-  const host = settings.sonarHostUrl
+  const host = settings.hostUrl
   const known = (server: URL) => ({ serverUrl: server, kind: serverKind(server) })
   const manual = { dashboardUrl: undefined, projectKey: undefined }
   if (host && settings.analysisId) {
@@ -75,7 +76,7 @@ export async function findTargets(
       analysisId: settings.analysisId,
       ...manual
     }
-    return [{ source: 'the analysisId input', target }]
+    return [{ source: theSetting('analysis'), target }]
   }
   if (host && settings.taskId) {
     const target: Target = {
@@ -85,16 +86,16 @@ export async function findTargets(
       taskUrl: undefined,
       ...manual
     }
-    return [{ source: 'the taskId input', target }]
+    return [{ source: theSetting('task'), target }]
   }
 
   const read = sources.readFile ?? readTextFile
-  if (settings.scanMetadataReportFile.length === 0) {
+  if (settings.reportFiles.length === 0) {
     const report = await loadReportFile(undefined, sources.cwd, read)
     return [{ source: report.file, target: reportTarget(report, host) }]
   }
 
-  const files = await reportFiles(settings.scanMetadataReportFile, sources)
+  const files = await reportFiles(settings.reportFiles, sources)
   const found = await Promise.all(
     files.map(async (file): Promise<FoundTarget> => {
       try {
@@ -110,9 +111,9 @@ export async function findTargets(
   return withoutRepeatedTasks(found, sources.log)
 }
 
-/** The report's target: its task on its server (or on sonarHostUrl, when set). */
+/** The report's target: its task on its server (or on the host setting, when set). */
 function reportTarget(report: ReportTask, host: URL | undefined): Target {
-  // With sonarHostUrl set, the task address is built from it, never taken from the file.
+  // With the host setting, the task address is built from it, never taken from the file.
   const { serverUrl, taskUrl } = taskAddress(report, host)
   return {
     wait: 'task',
@@ -145,7 +146,7 @@ async function reportFiles(lines: readonly string[], sources: TargetSources): Pr
     }
     if (files.size > MAX_ANALYSES) {
       throw new ReportFileError(
-        `scanMetadataReportFile matches more than ${MAX_ANALYSES} report files (${shown(line)} among them): one step checks at most ${MAX_ANALYSES} analyses. Narrow the globs, e.g. services/*/target/sonar/report-task.txt rather than **/report-task.txt, which also finds copies in dependencies.`
+        `${setting('reportFile')} matches more than ${MAX_ANALYSES} report files (${shown(line)} among them): one step checks at most ${MAX_ANALYSES} analyses. Narrow the globs, e.g. services/*/target/sonar/report-task.txt rather than **/report-task.txt, which also finds copies in dependencies.`
       )
     }
   }
@@ -158,7 +159,7 @@ async function reportFiles(lines: readonly string[], sources: TargetSources): Pr
       !(await Promise.all(found.map((file) => exists(sources.cwd, file)))).some(Boolean))
   if (nothing) {
     throw new ReportFileError(
-      `No report file matches scanMetadataReportFile: ${lines.map(shown).join(', ')} (relative to ${shown(sources.cwd)}). Run this step after the analyses, in the same job and working directory; scanners write report-task.txt in .scannerwork/, target/sonar/, build/sonar/ or .sonarqube/out/.sonar/.`
+      `No report file matches ${setting('reportFile')}: ${lines.map(shown).join(', ')} (relative to ${shown(sources.cwd)}). Run this step after the analyses, in the same job and working directory; scanners write report-task.txt in .scannerwork/, target/sonar/, build/sonar/ or .sonarqube/out/.sonar/.`
     )
   }
   return found

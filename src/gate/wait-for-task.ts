@@ -3,10 +3,11 @@ import { ServerRequestError, TaskFailedError, TimeoutError } from '../errors.js'
 import type { Task } from '../sonar/types.js'
 import { nextPollAt, predictEnd, type Prediction } from './poll-plan.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+import { setting, theSetting } from '../words.js'
 
 export interface WaitForTaskOptions {
   /**
-   * The task the action asked for (the report file's ceTaskId, or the taskId input): every
+   * The task the action asked for (the report file's ceTaskId, or the task setting): every
    * message names it, whatever id a reply carries or lacks.
    */
   taskId: string
@@ -17,8 +18,8 @@ export interface WaitForTaskOptions {
   startedAt: number
   /** Clock time of the overall time-out. */
   deadline: number
-  initialDelayMs: number
-  pollingIntervalMs: number
+  initialWaitMs: number
+  intervalMs: number
   /** Called after every poll with what the server said. */
   onPoll?: (task: Task, elapsedMs: number) => void
   /**
@@ -37,13 +38,13 @@ export interface WaitForTaskOptions {
 export type FinishedTask = Task & { analysisId: string }
 
 /**
- * Waits `initialDelayMs` from the step's start, then polls every `pollingIntervalMs` until the
+ * Waits `initialWaitMs` from the step's start, then polls every `intervalMs` until the
  * task is SUCCESS, or more closely around its predicted end when `readPreviousProcessingMs` gives
  * the previous analysis's processing time.
  * FAILED and CANCELED fail at once with the server's message; running out of time fails with the
  * last status seen. Never sleeps past the deadline.
  *
- * @example const task = await waitForTask({ fetchTask, clock, startedAt, deadline, initialDelayMs: 3000, pollingIntervalMs: 1000 })
+ * @example const task = await waitForTask({ fetchTask, clock, startedAt, deadline, initialWaitMs: 3000, intervalMs: 1000 })
  */
 export async function waitForTask(options: WaitForTaskOptions): Promise<FinishedTask> {
   const { clock, deadline, startedAt } = options
@@ -53,16 +54,16 @@ export async function waitForTask(options: WaitForTaskOptions): Promise<Finished
   /** @param cause The time-out a poll ran into, when one did. */
   const timedOut = (cause?: TimeoutError): TimeoutError =>
     new TimeoutError(
-      `Timed out after ${seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${seconds(deadline - startedAt)}).`,
+      `Timed out after ${seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise ${setting('timeout')} (now ${seconds(deadline - startedAt)}).`,
       cause && { cause }
     )
 
-  // Polls keep a fixed cadence from the step's start (the first at initialDelayMs, then one
-  // every pollingIntervalMs, however long each request took), or gather around a predicted end.
+  // Polls keep a fixed cadence from the step's start (the first at initialWaitMs, then one
+  // every intervalMs, however long each request took), or gather around a predicted end.
   const cadence = {
     startedAt,
-    initialDelayMs: options.initialDelayMs,
-    intervalMs: options.pollingIntervalMs
+    initialWaitMs: options.initialWaitMs,
+    intervalMs: options.intervalMs
   }
   let previousMs: number | undefined
   let asked = false
@@ -75,7 +76,7 @@ export async function waitForTask(options: WaitForTaskOptions): Promise<Finished
       () => {}
     )
   }
-  if (options.initialDelayMs > 0) askPrevious()
+  if (options.initialWaitMs > 0) askPrevious()
   let prediction: Prediction | undefined
   let lastPollAt: number | undefined
   for (;;) {
@@ -99,7 +100,7 @@ export async function waitForTask(options: WaitForTaskOptions): Promise<Finished
     if (task.status === 'SUCCESS') {
       if (!task.analysisId) {
         throw new ServerRequestError(
-          `Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check the taskId input.`
+          `Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check ${theSetting('task')}.`
         )
       }
       return { ...task, analysisId: task.analysisId }

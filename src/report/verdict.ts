@@ -5,40 +5,51 @@ import { gateFailureMessage } from './summary.js'
 
 /**
  * What the step comes to, whichever edge reports it: every gate read and none of a status the
- * policy fails on; a gate that fails (ERROR, or WARN or NONE when failOn names them: the edge
- * decides, with failOnError, whether that fails the step); or analyses that could not be read,
- * which always fails: their gates are unknown.
+ * policy fails on; a gate that fails (ERROR, or WARN or NONE when the policy names them: the
+ * settings' failStep says whether that fails the step); or analyses that could not be read, which
+ * always fails: their gates are unknown. When the check had one analysis and could not read it
+ * (or found nothing to check), the step fails with that failure's own words `alone`: there is
+ * no verdict to report beside it (no outputs, annotations or overview; a failure summary).
  */
 export type StepVerdict =
   | { kind: 'passed'; statuses: string[] }
   | { kind: 'gate-failed'; message: string }
-  | { kind: 'unread'; message: string }
+  | { kind: 'unread'; message: string; alone: boolean; errors: unknown[] }
 
 /**
  * The step's verdict under the policy, with the message it fails with: `Quality Gate Failure`
- * and why for each gate that fails (its failing conditions, or the status failOn names), after
+ * and why for each gate that fails (its failing conditions, or the status policy names), after
  * one line per analysis that could not be read.
  *
- * @example const verdict = stepVerdict(outcomes, settings.failOn); if (verdict.kind !== 'passed') throw …
+ * @example const verdict = stepVerdict(outcomes, settings.policy); if (verdict.kind !== 'passed') throw …
  */
 export function stepVerdict(
   outcomes: readonly AnalysisOutcome[],
-  failOn: FailPolicy = FAIL_ON_ERROR
+  policy: FailPolicy = FAIL_ON_ERROR
 ): StepVerdict {
   const results = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result] : []))
   const failures = results
-    .filter(({ status }) => failsUnder(status, failOn))
+    .filter(({ status }) => failsUnder(status, policy))
     .map(gateFailureMessage)
   const unread = outcomes.filter(
     (outcome): outcome is AnalysisOutcome & { read: false } => !outcome.read
   )
+  const [only] = unread
+  if (only && outcomes.length === 1) {
+    return { kind: 'unread', message: only.message, alone: true, errors: [only.error] }
+  }
   if (unread.length > 0) {
     const lines = unread.map(
       (outcome) =>
         `- ${oneLine(projectName(outcome), QUOTE_LIMITS.long)}: ${outcome.message.split('\n')[0]}`
     )
     const head = `${unread.length} of ${outcomes.length} analyses could not be read: their gates are unknown.`
-    return { kind: 'unread', message: [head, ...lines, ...failures].join('\n') }
+    return {
+      kind: 'unread',
+      message: [head, ...lines, ...failures].join('\n'),
+      alone: false,
+      errors: unread.map((outcome) => outcome.error)
+    }
   }
   if (failures.length > 0) return { kind: 'gate-failed', message: failures.join('\n') }
   const named = outcomes.length > 1

@@ -25,6 +25,7 @@ import {
   type ProjectStatus,
   type Task
 } from './types.js'
+import { setting, theSetting } from '../words.js'
 
 export interface SonarClientOptions {
   /** The server the token belongs to: only its origin ever receives the token. */
@@ -124,8 +125,8 @@ export class SonarClient {
     return this.getJson(url, {
       what: `task ${task}`,
       advice: {
-        notFound: `Task ${task} was not found: the report file may come from another server or an earlier run, or the taskId input is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
-        badRequest: `The server refused the request for task ${task}: check the taskId input or the report file's ceTaskId.`
+        notFound: `Task ${task} was not found: the report file may come from another server or an earlier run, or ${theSetting('task')} is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
+        badRequest: `The server refused the request for task ${task}: check ${theSetting('task')} or the report file's ceTaskId.`
       },
       decode: decodeTask
     })
@@ -141,8 +142,8 @@ export class SonarClient {
     return this.getJson(url, {
       what: `the quality gate status of analysis ${analysis}`,
       advice: {
-        notFound: `Analysis ${analysis} was not found: check the analysisId input, or the analysis was deleted by the server's housekeeping.`,
-        badRequest: `The server refused the request for analysis ${analysis}: check the analysisId input.`
+        notFound: `Analysis ${analysis} was not found: check ${theSetting('analysis')}, or the analysis was deleted by the server's housekeeping.`,
+        badRequest: `The server refused the request for analysis ${analysis}: check ${theSetting('analysis')}.`
       },
       decode: decodeProjectStatus
     })
@@ -224,7 +225,7 @@ export class SonarClient {
   private async getJson<T>(url: URL, resource: Resource<T>): Promise<T> {
     if (!isSameOrigin(url, this.options.serverUrl)) {
       throw new UnsafeRequestError(
-        `Refusing to send the token to ${shownUrl(url, 'origin')}: the task address is not on the server ${shownUrl(this.options.serverUrl, 'origin')}. The report file may be tampered with or from another server; set sonarHostUrl to the server you trust to build the task address from it.`
+        `Refusing to send the token to ${shownUrl(url, 'origin')}: the task address is not on the server ${shownUrl(this.options.serverUrl, 'origin')}. The report file may be tampered with or from another server; set ${setting('host')} to the server you trust to build the task address from it.`
       )
     }
     const { clock, deadline } = this.options
@@ -315,12 +316,12 @@ export class SonarClient {
       const next = redirectTarget(location, url, resource)
       if (!isAllowedRedirect(url, next)) {
         throw new UnsafeRequestError(
-          `Refusing to follow a redirect from ${shownUrl(url, 'origin')} to ${shownUrl(next, 'origin')} with the token: redirects are followed only on the same server (or its https:// address). Set sonarHostUrl to the address the server really answers on.`
+          `Refusing to follow a redirect from ${shownUrl(url, 'origin')} to ${shownUrl(next, 'origin')} with the token: redirects are followed only on the same server (or its https:// address). Set ${setting('host')} to the address the server really answers on.`
         )
       }
       if (hop + 1 >= MAX_REDIRECTS) {
         throw new ServerRequestError(
-          `Too many redirects (${MAX_REDIRECTS}) starting at ${shownUrl(start)}: set sonarHostUrl to the address the server really answers on.`,
+          `Too many redirects (${MAX_REDIRECTS}) starting at ${shownUrl(start)}: set ${setting('host')} to the address the server really answers on.`,
           reply.status
         )
       }
@@ -353,7 +354,7 @@ export class SonarClient {
 /** A request the overall deadline cut short: a time-out, not a server fault. */
 function deadlineReached(url: URL, resource: ResourceWords, cause?: unknown): TimeoutError {
   return new TimeoutError(
-    `The overall time-out (pollingTimeoutSec) ran out while waiting for ${resource.what} from ${shownUrl(url)}.`,
+    `The overall time-out (${setting('timeout')}) ran out while waiting for ${resource.what} from ${shownUrl(url)}.`,
     cause === undefined ? undefined : { cause }
   )
 }
@@ -369,7 +370,7 @@ function redirectTarget(location: string, from: URL, resource: ResourceWords): U
   const quoted = `"${oneLine(location, QUOTE_LIMITS.short)}"`
   if (!next || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
     throw new ServerRequestError(
-      `The server redirected the request for ${resource.what} to ${next ? quoted : `${quoted}, which is not an address`}: only http:// and https:// addresses on the same server are followed. Set sonarHostUrl to the address the server really answers on.`
+      `The server redirected the request for ${resource.what} to ${next ? quoted : `${quoted}, which is not an address`}: only http:// and https:// addresses on the same server are followed. Set ${setting('host')} to the address the server really answers on.`
     )
   }
   if (next.username || next.password) {

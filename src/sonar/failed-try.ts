@@ -8,6 +8,7 @@ import { parseJsonBody } from './json-reply.js'
 import { shownUrl } from './origin.js'
 import type { Fault } from './retry-policy.js'
 import { headerValue, type Reply, type TransportFailure } from './transport.js'
+import { setting, settingOrVariable } from '../words.js'
 
 /** How messages name what was asked for, and what to check when the server says 404 or 400. */
 export interface ResourceWords {
@@ -45,7 +46,7 @@ export function transportFailure(
   switch (failure.reason) {
     case 'not-tls':
       return final(
-        `Could not reach the server ${where}: it does not speak TLS there (${code}${failure.message}): a plain-HTTP server or port answers at this https:// address. Use http:// instead of https:// in sonarHostUrl (or the report's serverUrl), or the port where the server speaks HTTPS.`,
+        `Could not reach the server ${where}: it does not speak TLS there (${code}${failure.message}): a plain-HTTP server or port answers at this https:// address. Use http:// instead of https:// in ${setting('host')} (or the report's serverUrl), or the port where the server speaks HTTPS.`,
         'not TLS'
       )
     case 'certificate-untrusted':
@@ -65,27 +66,27 @@ export function transportFailure(
       )
     case 'certificate-name':
       return final(
-        `Could not reach the server ${where}: the server's TLS certificate does not name ${url.hostname} (${failure.code})${namesHeld(failure.certificateNames)}. Use a host name the certificate holds in sonarHostUrl (or the report's serverUrl), or have the certificate reissued to name ${url.hostname}.`,
+        `Could not reach the server ${where}: the server's TLS certificate does not name ${url.hostname} (${failure.code})${namesHeld(failure.certificateNames)}. Use a host name the certificate holds in ${setting('host')} (or the report's serverUrl), or have the certificate reissued to name ${url.hostname}.`,
         'TLS certificate for another host'
       )
     case 'tls':
       return final(
-        `Could not reach the server ${where}: TLS failed (${code}${failure.message}). Check that sonarHostUrl (or the report's serverUrl) is the server's HTTPS address, and what the server (or what stands in front of it) requires: the action speaks TLS 1.2 and 1.3 and sends no client certificate.`,
+        `Could not reach the server ${where}: TLS failed (${code}${failure.message}). Check that ${setting('host')} (or the report's serverUrl) is the server's HTTPS address, and what the server (or what stands in front of it) requires: the action speaks TLS 1.2 and 1.3 and sends no client certificate.`,
         'TLS failed'
       )
     case 'not-http':
       return final(
-        `Could not read the server's reply ${where}: the reply is not HTTP (${code}${failure.message}): something other than a web server answers on that port. Check the port in sonarHostUrl (or the report's serverUrl); for the server's HTTPS port, use https://.`,
+        `Could not read the server's reply ${where}: the reply is not HTTP (${code}${failure.message}): something other than a web server answers on that port. Check the port in ${setting('host')} (or the report's serverUrl); for the server's HTTPS port, use https://.`,
         'not HTTP'
       )
     case 'malformed':
       return final(
-        `Could not read the server's reply ${where}: the reply is not valid HTTP (${code}${failure.message}). Check that sonarHostUrl / the report's serverUrl is the server's own address and what stands in front of it.`,
+        `Could not read the server's reply ${where}: the reply is not valid HTTP (${code}${failure.message}). Check that ${setting('host')} / the report's serverUrl is the server's own address and what stands in front of it.`,
         'invalid HTTP'
       )
     case 'too-large':
       return final(
-        `The server's reply ${where} was refused: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address.`,
+        `The server's reply ${where} was refused: ${failure.message}. Check that ${setting('host')} / the report's serverUrl is the server's own address.`,
         'reply too large'
       )
     case 'refused':
@@ -93,7 +94,7 @@ export function transportFailure(
     case 'unreachable':
       return {
         error: new ServerRequestError(
-          `Could not reach the server ${where}: ${withNodeCode(failure)}. Check the address (sonarHostUrl or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`,
+          `Could not reach the server ${where}: ${withNodeCode(failure)}. Check the address (${setting('host')} or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`,
           undefined,
           failed
         ),
@@ -161,7 +162,7 @@ function statusError(
         `${said}${
           authTried
             ? `The server rejected the token ${at}, sent with ${authTried} authentication: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
-            : `The server requires a token ${at} and none was given: set the SONAR_TOKEN environment variable or the sonarToken input.`
+            : `The server requires a token ${at} and none was given: set ${settingOrVariable('token')}.`
         }`,
         status
       )
@@ -211,9 +212,9 @@ function serverWords(reply: Reply): string | undefined {
 
 function certificateAdvice(code: string | undefined, rootCertGiven: boolean): string {
   if (rootCertGiven) {
-    return `TLS certificate not trusted (${code}) even with sonarRootCert: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`
+    return `TLS certificate not trusted (${code}) even with ${setting('rootCert')}: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`
   }
   return code === 'DEPTH_ZERO_SELF_SIGNED_CERT'
-    ? `TLS certificate not trusted (${code}): the server's certificate is self-signed. Set sonarRootCert or SONAR_ROOT_CERT to that certificate (PEM), or give the server one that a CA issued.`
-    : `TLS certificate not trusted (${code}). For a server behind a private CA, set sonarRootCert or SONAR_ROOT_CERT to that CA's certificate (PEM).`
+    ? `TLS certificate not trusted (${code}): the server's certificate is self-signed. Set ${settingOrVariable('rootCert')} to that certificate (PEM), or give the server one that a CA issued.`
+    : `TLS certificate not trusted (${code}). For a server behind a private CA, set ${settingOrVariable('rootCert')} to that CA's certificate (PEM).`
 }

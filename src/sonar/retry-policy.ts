@@ -1,3 +1,4 @@
+import { setting } from '../words.js'
 /**
  * When to try a request again and how long to wait first. Pure: the client supplies the time
  * left, the attempt number and the random source.
@@ -63,7 +64,7 @@ export function decideRetry(
     if (askedMs !== undefined && askedMs >= remainingMs) {
       return {
         retry: false,
-        why: `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than the overall time-out (pollingTimeoutSec) leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
+        why: `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than the overall time-out (${setting('timeout')}) leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
       }
     }
     delayMs = Math.max(delayMs, askedMs ?? 0)
@@ -71,7 +72,7 @@ export function decideRetry(
   if (delayMs >= remainingMs) {
     return {
       retry: false,
-      why: `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: the overall time-out (pollingTimeoutSec) leaves no time for another.`
+      why: `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: the overall time-out (${setting('timeout')}) leaves no time for another.`
     }
   }
   return { retry: true, delayMs }

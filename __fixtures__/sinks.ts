@@ -1,0 +1,37 @@
+import { ACTION_NAMES } from '../src/action/names.js'
+import { COMMAND_NAMES } from '../src/cli/names.js'
+import { summaryForms } from '../src/report/summary-text.js'
+import { tokenForms } from '../src/secrets.js'
+import { createSink, type Sink, type SinkOptions } from '../src/sink.js'
+import { inWords } from '../src/words.js'
+
+/** A sink as the action builds one, for tests: its names, the token's forms, the given limit. */
+export function actionSink(options: Partial<SinkOptions> & { token?: string } = {}): Sink {
+  const { token, ...rest } = options
+  return createSink({
+    names: ACTION_NAMES,
+    secrets: token ? tokenForms(token) : [],
+    ...rest
+  })
+}
+
+/** The same, for an HTML destination (the job summary, the pull-request comment). */
+export function actionHtmlSink(options: Partial<SinkOptions> & { token?: string } = {}): Sink {
+  return actionSink({ escapedForms: summaryForms, ...options })
+}
+
+/** A sink as the command builds one. */
+export function commandSink(options: Partial<SinkOptions> & { token?: string } = {}): Sink {
+  const { token, ...rest } = options
+  return createSink({
+    names: COMMAND_NAMES,
+    secrets: token ? tokenForms(token) : [],
+    ...rest
+  })
+}
+
+/** A core message as the action says it. */
+export const inActionWords = (text: string): string => inWords(text, ACTION_NAMES)
+
+/** A core message as the command says it. */
+export const inCommandWords = (text: string): string => inWords(text, COMMAND_NAMES)

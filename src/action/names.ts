@@ -1,0 +1,28 @@
+import type { Names } from '../words.js'
+
+/**
+ * The action's words for every setting: its action.yml inputs, and the environment variable an
+ * input falls back to. The one place that knows the inputs' names (outside action.yml).
+ */
+export const ACTION_NAMES: Names = {
+  kind: 'Input',
+  settings: {
+    reportFile: { name: 'scanMetadataReportFile' },
+    token: { name: 'sonarToken', variable: 'SONAR_TOKEN' },
+    host: { name: 'sonarHostUrl', variable: 'SONAR_HOST_URL' },
+    rootCert: { name: 'sonarRootCert', variable: 'SONAR_ROOT_CERT' },
+    timeout: { name: 'pollingTimeoutSec' },
+    initialDelay: { name: 'initialDelayMs' },
+    interval: { name: 'pollingIntervalMs' },
+    failStep: { name: 'failOnError' },
+    failingStatuses: { name: 'failOn' },
+    task: { name: 'taskId' },
+    analysis: { name: 'analysisId' },
+    comment: { name: 'pullRequestComment' },
+    gitHubToken: { name: 'githubToken', variable: 'GITHUB_TOKEN' },
+    annotate: { name: 'annotateIssues' },
+    checkRun: { name: 'issuesCheckRun' },
+    sarif: { name: 'sarifFile' }
+  },
+  places: { details: 'the job summary' }
+}

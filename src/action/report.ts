@@ -1,0 +1,77 @@
+import type { AnalysisOutcome } from '../gate/outcome.js'
+import type { RunnerLog } from '../log.js'
+import { annotateAll, renderOverviewSummary } from '../report/overview.js'
+import { renderFailureSummary, renderSummary } from '../report/summary.js'
+import type { StepVerdict } from '../report/verdict.js'
+import { annotateNewIssues } from './issue-annotations.js'
+import type { GitHubContext } from './github-context.js'
+import type { JobSummary } from './job-summary.js'
+import { setOutputs } from './outputs.js'
+import { commentOnPullRequest } from './pull-request-comment.js'
+import type { ActionSettings } from './settings.js'
+import type { ActionSinks } from './sinks.js'
+
+export interface ReportContext {
+  settings: ActionSettings
+  github: GitHubContext
+  log: RunnerLog
+  sinks: ActionSinks
+  summary: JobSummary
+  env: NodeJS.ProcessEnv
+}
+
+/**
+ * The outcomes in every destination of the action: the outputs, the annotations, the job
+ * summary, the SARIF file and the check runs when asked, and the pull-request comment when asked.
+ * A check that failed alone (its one analysis unread) has only its failure to report: the failure
+ * summary, and the comment. Returns what was wrong with the runner's output file, if anything:
+ * the step fails for it after the verdict.
+ */
+export async function reportOutcomes(
+  outcomes: readonly AnalysisOutcome[],
+  verdict: StepVerdict,
+  { settings, github, log, sinks, summary, env }: ReportContext
+): Promise<string | undefined> {
+  const { policy } = settings
+  const { fileLink } = github
+  let outputsProblem: string | undefined
+  if (verdict.kind === 'unread' && verdict.alone) {
+    await summary.write(renderFailureSummary(verdict.message, sinks.summary))
+  } else {
+    outputsProblem = setOutputs(outcomes, policy, { sink: sinks.outputs, log, env })
+    annotateAll(outcomes, log, policy)
+    if (settings.annotate) annotateNewIssues(outcomes, log, { checkRun: settings.checkRun })
+    const [only] = outcomes
+    await summary.write(
+      outcomes.length === 1 && only?.read
+        ? renderSummary(only.result, { sink: sinks.summary, fileLink, policy })
+        : renderOverviewSummary(outcomes, { sink: sinks.summary, fileLink, policy })
+    )
+    // What the default path does not use is loaded only when asked for.
+    if (settings.sarifFile) {
+      const { writeSarifFile } = await import('./sarif-file.js')
+      await writeSarifFile(settings.sarifFile, outcomes, { log, sink: sinks.sarif })
+    }
+    if (settings.checkRun) {
+      const { createCheckRuns } = await import('./check-run.js')
+      await createCheckRuns(outcomes, {
+        github,
+        token: settings.gitHubToken,
+        env,
+        log,
+        sink: sinks.checkRun
+      })
+    }
+  }
+  if (settings.comment) {
+    await commentOnPullRequest(outcomes, {
+      token: settings.gitHubToken,
+      env,
+      log,
+      sink: sinks.comment,
+      fileLink,
+      policy
+    })
+  }
+  return outputsProblem
+}

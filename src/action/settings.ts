@@ -1,0 +1,54 @@
+import {
+  booleanSetting,
+  fileSetting,
+  readSettings,
+  withVariables,
+  type RawSettings,
+  type Settings
+} from '../settings.js'
+import { SETTING_KEYS } from '../words.js'
+import { ACTION_NAMES } from './names.js'
+
+/** Reads one input by its action.yml name; returns '' when unset, like `core.getInput`. */
+export type InputReader = (name: string) => string
+
+/** The check's settings, and what only the action does with the verdict. */
+export interface ActionSettings extends Settings {
+  /** Comment each project's verdict on the pull request the workflow runs for. */
+  comment: boolean
+  /** Token for GitHub's API: the pull-request comment, the check run, the pull request's lines. */
+  gitHubToken: string | undefined
+  /** Annotate the new issues on the diff (the summary and files list them either way). */
+  annotate: boolean
+  /** One check run per project carrying every new issue as an annotation. */
+  checkRun: boolean
+  /** Where to write the new issues as SARIF 2.1.0; undefined: nowhere. */
+  sarifFile: string | undefined
+}
+
+export const ACTION_DEFAULTS = { comment: false, annotate: true, checkRun: false } as const
+
+/**
+ * The step's inputs (and the environment variables some fall back to) as ActionSettings, or a
+ * SettingsError naming the setting that is wrong.
+ *
+ * @example readActionSettings(core.getInput, process.env)
+ */
+export function readActionSettings(input: InputReader, env: NodeJS.ProcessEnv): ActionSettings {
+  const given: RawSettings = {}
+  for (const key of SETTING_KEYS) {
+    const { name } = ACTION_NAMES.settings[key]
+    if (name) given[key] = input(name)
+  }
+  const raw = withVariables(given, ACTION_NAMES, env)
+  const settings = readSettings(raw)
+  const comment = booleanSetting(raw, 'comment', ACTION_DEFAULTS.comment)
+  return {
+    ...settings,
+    comment,
+    gitHubToken: raw.gitHubToken?.trim() || undefined,
+    sarifFile: fileSetting(raw, 'sarif'),
+    annotate: booleanSetting(raw, 'annotate', ACTION_DEFAULTS.annotate),
+    checkRun: booleanSetting(raw, 'checkRun', ACTION_DEFAULTS.checkRun)
+  }
+}

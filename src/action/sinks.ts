@@ -1,0 +1,47 @@
+import { OUTPUT_BYTES } from '../report/outputs.js'
+import { COMMENT_LIMITS } from '../report/pull-request-comment-body.js'
+import { SUMMARY_LIMITS } from '../report/summary.js'
+import { summaryForms } from '../report/summary-text.js'
+import { createSink, type Sink } from '../sink.js'
+import { ACTION_NAMES } from './names.js'
+
+/**
+ * Every destination of the action but its log (the runner log is a sink of its own, built
+ * before the settings are read: `runnerLog`), each built once here with the token's forms, the
+ * action's names and the destination's limit. A new destination is one more line here.
+ */
+export interface ActionSinks {
+  /** The job summary: HTML blocks, 1 MiB. */
+  summary: Sink
+  /** The step's outputs, each within OUTPUT_BYTES. */
+  outputs: Sink
+  /** The pull-request comment: HTML, counted in characters as GitHub counts them. */
+  comment: Sink
+  /** The check run's summary and annotations. */
+  checkRun: Sink
+  /** The SARIF file. */
+  sarif: Sink
+}
+
+/** The sinks for a step whose token has these forms (none without a token). */
+export function actionSinks(secrets: readonly string[]): ActionSinks {
+  const names = ACTION_NAMES
+  return {
+    summary: createSink({
+      names,
+      secrets,
+      escapedForms: summaryForms,
+      limit: SUMMARY_LIMITS.bytes
+    }),
+    outputs: createSink({ names, secrets, limit: OUTPUT_BYTES }),
+    comment: createSink({
+      names,
+      secrets,
+      escapedForms: summaryForms,
+      limit: COMMENT_LIMITS.githubChars,
+      unit: 'characters'
+    }),
+    checkRun: createSink({ names, secrets, escapedForms: summaryForms, unit: 'characters' }),
+    sarif: createSink({ names, secrets })
+  }
+}

@@ -1,0 +1,33 @@
+import type { Names } from '../words.js'
+
+/**
+ * The command's words for every setting: its options and environment variables. The token has
+ * no option (it would show in process lists), so messages name SONAR_TOKEN alone; the settings
+ * only the action has are named by their key, and no message of the command's path names them.
+ * The one place that knows the options' names besides the option parser and --help.
+ */
+export const COMMAND_NAMES: Names = {
+  kind: 'Option',
+  settings: {
+    reportFile: { name: '--report' },
+    token: { variable: 'SONAR_TOKEN' },
+    host: { name: '--host', variable: 'SONAR_HOST_URL' },
+    // The certificate's text comes from SONAR_ROOT_CERT, or from the file --root-cert-file names
+    // (read and checked before the settings): a message about the text names the variable.
+    rootCert: { variable: 'SONAR_ROOT_CERT', also: '--root-cert-file' },
+    timeout: { name: '--timeout' },
+    initialDelay: { name: '--initial-delay' },
+    interval: { name: '--interval' },
+    failStep: { name: '--no-fail' },
+    failingStatuses: { name: '--fail-on' },
+    task: { name: '--task-id' },
+    analysis: { name: '--analysis-id' },
+    comment: {},
+    gitHubToken: {},
+    annotate: {},
+    checkRun: {},
+    sarif: { name: '--sarif' }
+  },
+  // The command writes no job summary: its files hold what the summary would.
+  places: { details: 'the --markdown or --json file' }
+}

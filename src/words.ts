@@ -1,0 +1,125 @@
+/**
+ * Messages as data. The core never writes an edge's words: where a message speaks of a setting
+ * ("raise the time-out") or of where the details are, it holds a reference by key, and each
+ * destination's sink says it in its edge's words, from the edge's one table of names
+ * (`src/action/names.ts`: the action's inputs; `src/cli/names.ts`: the command's options and
+ * environment variables).
+ *
+ * A reference is a short run of private-use characters, so a message stays a string (an Error's
+ * message, a field of an outcome) until a sink resolves it. Text a server sends that forges one
+ * resolves to a setting's name and nothing else.
+ *
+ * @example `raise ${setting('timeout')}` // each edge says its own name for the time-out
+ */
+
+/** The settings a message may name. */
+export const SETTING_KEYS = [
+  'reportFile',
+  'token',
+  'host',
+  'rootCert',
+  'timeout',
+  'initialDelay',
+  'interval',
+  'failStep',
+  'failingStatuses',
+  'task',
+  'analysis',
+  'comment',
+  'gitHubToken',
+  'annotate',
+  'checkRun',
+  'sarif'
+] as const
+
+export type SettingKey = (typeof SETTING_KEYS)[number]
+
+/** The places a message may send the reader to. */
+export const PLACE_KEYS = ['details'] as const
+
+export type PlaceKey = (typeof PLACE_KEYS)[number]
+
+/** What an edge calls one setting: its own name, its environment variable, or both. */
+export interface SettingName {
+  /** The edge's own name for it (an input, an option); none when only a variable sets it. */
+  name?: string
+  /** The environment variable that sets it when the name is not given: `SONAR_HOST_URL`. */
+  variable?: string
+  /**
+   * Another way to give it that messages about the value itself do not name (a file the edge
+   * reads the value from): said only where a message lists the ways to set it.
+   */
+  also?: string
+}
+
+/** One edge's words: how its users call each setting and each place. */
+export interface Names {
+  /** What one setting is called there, capitalised: `Input`, `Option`. */
+  kind: string
+  settings: Readonly<Record<SettingKey, SettingName>>
+  places: Readonly<Record<PlaceKey, string>>
+}
+
+/** How a reference is said (see `inWords`). */
+type Form = 'name' | 'the' | 'title' | 'either' | 'withVariable' | 'place'
+
+const OPEN = '\uE000'
+const CLOSE = '\uE001'
+const REFERENCE = /\uE000(name|the|title|either|withVariable|place):([A-Za-z]+)\uE001/g
+
+const reference = (form: Form, key: string): string => `${OPEN}${form}:${key}${CLOSE}`
+
+/** The setting's name; its variable when only a variable sets it. */
+export const setting = (key: SettingKey): string => reference('name', key)
+
+/** With its kind: `the <name> input`, `the <name> option`; `the <VARIABLE> environment variable`. */
+export const theSetting = (key: SettingKey): string => reference('the', key)
+
+/** At the start of a sentence: `Input <name>`, `Option <name>`; `<VARIABLE>` alone. */
+export const settingTitle = (key: SettingKey): string => reference('title', key)
+
+/** The name or the variable: `<name> or <VARIABLE>`; either alone when the edge has one. */
+export const settingOrVariable = (key: SettingKey): string => reference('either', key)
+
+/** The name, the variable in brackets: `<name> (or <VARIABLE>)`; either alone when the edge has one. */
+export const settingWithVariable = (key: SettingKey): string => reference('withVariable', key)
+
+/** Where the reader finds the details (the action's job summary, the command's files). */
+export const place = (key: PlaceKey): string => reference('place', key)
+
+/**
+ * `text` with every reference said in `names`' words. A reference to no known key is left as
+ * its key, so nothing is lost; a marker without its reference is dropped.
+ *
+ * @example inWords(`raise ${setting('timeout')}`, ACTION_NAMES) // 'raise ' and the action's input for the time-out
+ */
+export function inWords(text: string, names: Names): string {
+  if (!text.includes(OPEN)) return text
+  // A reference cut short (in a message cut to its limit) leaves no private-use character.
+  return text
+    .replace(REFERENCE, (_, form: Form, key: string) => say(form, key, names))
+    .replace(/[\uE000\uE001]/g, '')
+}
+
+function say(form: Form, key: string, names: Names): string {
+  if (form === 'place') {
+    return Object.hasOwn(names.places, key) ? names.places[key as PlaceKey] : key
+  }
+  if (!Object.hasOwn(names.settings, key)) return key
+  const { name, variable, also } = names.settings[key as SettingKey]
+  const plain = name ?? variable ?? key
+  switch (form) {
+    case 'name':
+      return plain
+    case 'the':
+      if (name) return `the ${name} ${names.kind.toLowerCase()}`
+      return variable ? `the ${variable} environment variable` : key
+    case 'title':
+      return name ? `${names.kind} ${name}` : plain
+    case 'either':
+      if (name && variable) return `${name} or ${variable}`
+      return also ? `${plain} or ${also}` : plain
+    case 'withVariable':
+      return name && variable ? `${name} (or ${variable})` : plain
+  }
+}
