@@ -11,15 +11,11 @@ export const modules = {
 /* unused harmony export CHECK_RUN_LIMITS */
 /* harmony import */ var _findings_annotations_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(4808);
 /* harmony import */ var _findings_finding_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(4879);
-/* harmony import */ var _gate_outcome_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(5163);
+/* harmony import */ var _gate_outcome_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(5163);
 /* harmony import */ var _report_new_issues_block_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(9437);
 /* harmony import */ var _report_summary_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(1678);
-/* harmony import */ var _report_summary_text_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(2536);
-/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(7194);
-/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(8521);
-/* harmony import */ var _github_api_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(2334);
-
-
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(8521);
+/* harmony import */ var _github_api_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(2334);
 
 
 
@@ -46,52 +42,53 @@ const CHECK_LEVEL = { error: 'failure', warning: 'warning', notice: 'notice' };
  * and `neutral` otherwise. Never throws: a token that may not create check runs (a fork's, or
  * without `checks: write`) is one warning.
  *
- * @example await createCheckRuns(outcomes, { github, token, env: process.env, log, secrets })
+ * @example await createCheckRuns(outcomes, { github, token, env: process.env, log, sink: sinks.checkRun })
  */
 async function createCheckRuns(outcomes, options) {
     const { github, token, log } = options;
-    const hidden = [...options.secrets, ...(token ? [token] : [])];
-    const warn = (message) => log.warning((0,_secrets_js__WEBPACK_IMPORTED_MODULE_7__/* .redactSecrets */ .fp)(message, hidden));
+    const sink = options.sink.hiding(token ? [token] : []);
+    const warn = (message) => log.warning(sink.text(message));
     const readOnes = outcomes.flatMap((outcome) => outcome.read && outcome.result.newIssues?.read
         ? [{ outcome, newIssues: outcome.result.newIssues }]
         : []);
     if (readOnes.length === 0)
         return;
-    const base = (0,_github_api_js__WEBPACK_IMPORTED_MODULE_6__/* .apiBase */ .av)(options.env['GITHUB_API_URL']);
+    const base = (0,_github_api_js__WEBPACK_IMPORTED_MODULE_5__/* .apiBase */ .av)(options.env['GITHUB_API_URL']);
     if (!token || !github.repository || !github.headSha || !base) {
         warn(`No issues check run was created: ${!token ? 'no GitHub token (leave githubToken at its default)' : !github.repository ? 'GITHUB_REPOSITORY is not owner/name' : !github.headSha ? 'the commit analysed is unknown (GITHUB_SHA)' : 'GITHUB_API_URL is not an http(s) address'}.`);
         return;
     }
-    const octokit = await (0,_github_api_js__WEBPACK_IMPORTED_MODULE_6__/* .connect */ .Ng)(token, base, options);
+    const octokit = await (0,_github_api_js__WEBPACK_IMPORTED_MODULE_5__/* .connect */ .Ng)(token, base, options);
     const signal = AbortSignal.timeout(CHECK_RUN_LIMITS.totalMs);
-    const forms = (0,_report_summary_text_js__WEBPACK_IMPORTED_MODULE_4__/* .summaryForms */ .c)(hidden);
     for (const { outcome, newIssues } of readOnes) {
-        const name = `Sonar issues: ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_5__/* .oneLine */ .TN)((0,_gate_outcome_js__WEBPACK_IMPORTED_MODULE_8__/* .projectName */ .j)(outcome), 80)}`;
+        const name = sink.text(`Sonar issues: ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)((0,_gate_outcome_js__WEBPACK_IMPORTED_MODULE_6__/* .projectName */ .j)(outcome), 80)}`);
         try {
-            const sent = await publish(octokit, outcome, newIssues, { ...options, name, signal, forms });
+            const sent = await publish(octokit, outcome, newIssues, { ...options, name, signal, sink });
             log.info(`Created the check run "${name}" with ${sent} annotations.`);
         }
         catch (error) {
-            if ((0,_github_api_js__WEBPACK_IMPORTED_MODULE_6__/* .isRefusal */ .vu)(error)) {
+            if ((0,_github_api_js__WEBPACK_IMPORTED_MODULE_5__/* .isRefusal */ .vu)(error)) {
                 warn([
-                    `The GitHub token may not create check runs (${(0,_github_api_js__WEBPACK_IMPORTED_MODULE_6__/* .githubSaid */ .$s)(error)}): the issues check run is left out.`,
+                    `The GitHub token may not create check runs (${(0,_github_api_js__WEBPACK_IMPORTED_MODULE_5__/* .githubSaid */ .$s)(error)}): the issues check run is left out.`,
                     'Grant the job `permissions: checks: write`. Pull requests from forks get a read-only token whatever the workflow asks.'
                 ].join('\n'));
                 return;
             }
-            warn(`Could not create the check run "${name}" (${(0,_github_api_js__WEBPACK_IMPORTED_MODULE_6__/* .githubSaid */ .$s)(error)}). The job goes on without it.`);
+            warn(`Could not create the check run "${name}" (${(0,_github_api_js__WEBPACK_IMPORTED_MODULE_5__/* .githubSaid */ .$s)(error)}). The job goes on without it.`);
         }
     }
 }
 async function publish(octokit, outcome, newIssues, context) {
     const { result } = outcome;
+    const { sink } = context;
     const { owner, repo } = context.github.repository;
     const located = (0,_findings_finding_js__WEBPACK_IMPORTED_MODULE_1__/* .bySeverity */ .Np)(newIssues.findings).filter((finding) => finding.file !== undefined);
-    const annotations = located.slice(0, CHECK_RUN_LIMITS.annotations).map(checkAnnotation);
-    const clean = (text) => (0,_secrets_js__WEBPACK_IMPORTED_MODULE_7__/* .redactSecrets */ .fp)(text, context.forms);
+    const annotations = located
+        .slice(0, CHECK_RUN_LIMITS.annotations)
+        .map((finding) => checkAnnotation(finding, sink));
     const output = (batch) => ({
-        title: clean((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cut */ .Jj)(`${newIssues.total} new ${newIssues.total === 1 ? 'issue' : 'issues'}`, 255)),
-        summary: clean(summary(outcome, newIssues, located.length, annotations.length, context)),
+        title: (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .cut */ .Jj)(sink.text(`${newIssues.total} new ${newIssues.total === 1 ? 'issue' : 'issues'}`), 255),
+        summary: summary(outcome, newIssues, located.length, annotations.length, context),
         annotations: batch
     });
     const batches = [];
@@ -122,8 +119,11 @@ async function publish(octokit, outcome, newIssues, context) {
     }
     return annotations.length;
 }
-/** The check run's annotation of a located finding (see findingAnnotation for the words). */
-function checkAnnotation(finding) {
+/**
+ * The check run's annotation of a located finding (see findingAnnotation for the words), its
+ * title and message through the sink: a token the server quotes in an issue never reaches GitHub.
+ */
+function checkAnnotation(finding, sink) {
     const { message, where } = (0,_findings_annotations_js__WEBPACK_IMPORTED_MODULE_0__/* .findingAnnotation */ .BN)(finding);
     const region = finding.region;
     const oneLineRegion = region && region.startLine === region.endLine;
@@ -135,12 +135,15 @@ function checkAnnotation(finding) {
             ? { start_column: region.startColumn, end_column: region.endColumn }
             : {}),
         annotation_level: CHECK_LEVEL[_findings_annotations_js__WEBPACK_IMPORTED_MODULE_0__/* .LEVEL_OF_SEVERITY */ .bA[finding.severity]],
-        title: (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cut */ .Jj)(where.title ?? finding.rule, 255),
-        message: (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cut */ .Jj)(message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_5__/* .QUOTE_LIMITS */ .gJ.long + 500)
+        title: (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .cut */ .Jj)(sink.text(where.title ?? finding.rule), 255),
+        message: (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .cut */ .Jj)(sink.text(message), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .QUOTE_LIMITS */ .gJ.long + 500)
     };
 }
-/** The verdict, the counts and the first issues (those without a file among them), as HTML. */
-function summary({ result }, newIssues, located, annotated, context) {
+/**
+ * The verdict, the counts and the first issues (those without a file among them), as HTML
+ * through the sink.
+ */
+function summary({ result }, newIssues, located, annotated, { sink, github }) {
     const notes = [
         annotated < located
             ? `<p>${located - annotated} more located issues are not annotated: a check run carries at most ${CHECK_RUN_LIMITS.annotations}.</p>`
@@ -149,15 +152,15 @@ function summary({ result }, newIssues, located, annotated, context) {
             ? `<p>${newIssues.findings.length - located} issues have no file in this checkout, so no annotation: they are listed here.</p>`
             : undefined
     ].filter((note) => note !== undefined);
-    const gate = `<p>Quality Gate: ${result.status === 'ERROR' ? '❌ failed' : '✅ passed'} (${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_5__/* .oneLine */ .TN)(result.status, 40)}).</p>`;
+    const gate = `<p>Quality Gate: ${result.status === 'ERROR' ? '❌ failed' : '✅ passed'} (${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(result.status, 40)}).</p>`;
     return (0,_report_summary_js__WEBPACK_IMPORTED_MODULE_3__/* .blocks */ .Bv)([
-        gate,
-        ...notes,
+        ...[gate, ...notes].map((line) => sink.text(line)),
         ...(0,_report_new_issues_block_js__WEBPACK_IMPORTED_MODULE_2__/* .newIssuesBlock */ .Q)(newIssues, {
+            sink,
             heading: 'h3',
             listed: CHECK_RUN_LIMITS.issuesListed,
-            maxBytes: CHECK_RUN_LIMITS.summaryChars - 2000,
-            fileLink: context.github.fileLink
+            limit: CHECK_RUN_LIMITS.summaryChars - 2000,
+            fileLink: github.fileLink
         })
     ]);
 }

@@ -458,21 +458,14 @@ const systemClock = {
     }
 };
 
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./src/errors.ts
 /**
- * Every failure the action reports is one of these. Each carries a stable `code` so tests and
- * callers can tell them apart without matching on words, and a message a user can act on.
- * No message ever contains the token.
+ * Every failure the action and the command report is one of these. Each carries a stable `code`
+ * (one of ErrorCode, also on the class as a static, as jose's errors do) so tests and callers
+ * can tell them apart without matching on words, a message a user can act on, and the failure
+ * it wraps as its `cause`. No message ever contains the token.
  */
+/** The root of the family; each subclass fixes its code. */
 class ActionError extends Error {
     code;
     constructor(code, message, options) {
@@ -482,59 +475,178 @@ class ActionError extends Error {
     }
 }
 /** An input or environment variable is missing or malformed. */
-class SettingsError extends ActionError {
-    constructor(message) {
-        super('ERR_SETTINGS', message);
+class errors_SettingsError extends ActionError {
+    static code = 'ERR_SETTINGS';
+    constructor(message, options) {
+        super(errors_SettingsError.code, message, options);
     }
 }
 /** The scanner's report-task.txt is missing or does not say what the action needs. */
 class ReportFileError extends ActionError {
-    constructor(message) {
-        super('ERR_REPORT_FILE', message);
+    static code = 'ERR_REPORT_FILE';
+    constructor(message, options) {
+        super(ReportFileError.code, message, options);
     }
 }
 /** The action refused to do something unsafe (send the token to another origin). */
 class UnsafeRequestError extends ActionError {
-    constructor(message) {
-        super('ERR_UNSAFE_REQUEST', message);
+    static code = 'ERR_UNSAFE_REQUEST';
+    constructor(message, options) {
+        super(UnsafeRequestError.code, message, options);
     }
 }
 /** The server could not be reached or answered something other than the JSON we asked for. */
 class ServerRequestError extends ActionError {
+    static code = 'ERR_SERVER_REQUEST';
     /** HTTP status, or undefined when no reply came (network error, time-out). */
     status;
     /** Node's error code when no reply came (ECONNREFUSED, EPROTO, CERT_HAS_EXPIRED...). */
     nodeCode;
-    /** @param cause The failure on the way, when no reply came: its `code` is kept as `nodeCode`. */
-    constructor(message, status, cause) {
-        super('ERR_SERVER_REQUEST', message, cause ? { cause } : undefined);
+    constructor(message, status, { nodeCode, ...options } = {}) {
+        super(ServerRequestError.code, message, options);
         this.status = status;
-        this.nodeCode = cause?.code;
+        this.nodeCode = nodeCode;
     }
 }
 /** The analysis task ended FAILED or CANCELED on the server. */
 class TaskFailedError extends ActionError {
-    constructor(message) {
-        super('ERR_TASK_FAILED', message);
+    static code = 'ERR_TASK_FAILED';
+    constructor(message, options) {
+        super(TaskFailedError.code, message, options);
     }
 }
 /** The overall time-out ran out before the verdict was known. */
 class TimeoutError extends ActionError {
-    constructor(message) {
-        super('ERR_TIMEOUT', message);
+    static code = 'ERR_TIMEOUT';
+    constructor(message, options) {
+        super(TimeoutError.code, message, options);
     }
 }
-/** The quality gate is ERROR and `failOnError` is true. */
+/** The quality gate failed and the settings say that fails the step (failStep). */
 class QualityGateFailure extends ActionError {
-    constructor(message) {
-        super('ERR_QUALITY_GATE', message);
+    static code = 'ERR_QUALITY_GATE';
+    constructor(message, options) {
+        super(QualityGateFailure.code, message, options);
+    }
+}
+/** Some analyses of the step could not be read, so the step has no verdict. */
+class AnalysesUnreadError extends ActionError {
+    static code = 'ERR_ANALYSES_UNREAD';
+    constructor(message, options) {
+        super(AnalysesUnreadError.code, message, options);
     }
 }
 /** The runner's output file (GITHUB_OUTPUT) could not take the step's outputs. */
 class OutputFileError extends ActionError {
-    constructor(message) {
-        super('ERR_OUTPUT_FILE', message);
+    static code = 'ERR_OUTPUT_FILE';
+    constructor(message, options) {
+        super(OutputFileError.code, message, options);
     }
+}
+/**
+ * The code of any thrown value: its own for an error of the family, ERR_UNEXPECTED for
+ * anything else.
+ *
+ * @example codeOf(new TimeoutError('…')) // 'ERR_TIMEOUT'; codeOf(new TypeError('…')) // 'ERR_UNEXPECTED'
+ */
+function codeOf(error) {
+    return error instanceof ActionError ? error.code : 'ERR_UNEXPECTED';
+}
+/**
+ * Any thrown value as an Error: itself when it is one, else an Error whose message is the value
+ * as text and whose cause is the value.
+ *
+ * @example asError('boom').message // 'boom'
+ */
+function asError(error) {
+    return error instanceof Error ? error : new Error(String(error), { cause: error });
+}
+/**
+ * The message of any thrown value: an Error's message, or the value as text.
+ *
+ * @example messageOf(new Error('no such file')) // 'no such file'; messageOf(42) // '42'
+ */
+function messageOf(error) {
+    return asError(error).message;
+}
+
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./src/bounded-file.ts
+/**
+ * The one way a file that must be small is read (the report file, the CA file, the event file):
+ * opened without waiting (O_NONBLOCK: a named pipe with no writer opens at once), checked on the
+ * opened handle to be a regular file (so it cannot be swapped between the check and the read),
+ * and read up to one byte past the limit, whatever its size says (files in /proc say 0, a sparse
+ * file says terabytes, and a file may grow while it is read). It never throws: each caller words
+ * the outcome in its own message.
+ */
+
+
+/** How much is read at a time. */
+const CHUNK_BYTES = 64 * 1024;
+/**
+ * Reads `file` whole when it is a regular file of at most `maxBytes`.
+ *
+ * @example const read = await readBoundedFile('.scannerwork/report-task.txt', 64 * 1024) // { outcome: 'read', bytes }
+ */
+async function readBoundedFile(file, maxBytes) {
+    let handle;
+    try {
+        // O_NONBLOCK does not exist on Windows, where opening a pipe does not block either.
+        handle = await (0,promises_namespaceObject.open)(file, external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NONBLOCK ?? 0));
+    }
+    catch (error) {
+        return error.code === 'ENOENT'
+            ? { outcome: 'missing', error: error }
+            : { outcome: 'unreadable', error };
+    }
+    try {
+        const kind = notRegular(await handle.stat());
+        if (kind)
+            return { outcome: 'not-a-file', kind };
+        // Read in chunks, so a large limit costs memory only for what the file holds; one byte past
+        // the limit tells a file at the limit from a larger one.
+        const chunks = [];
+        let length = 0;
+        for (;;) {
+            const chunk = Buffer.alloc(Math.min(CHUNK_BYTES, maxBytes + 1 - length));
+            const { bytesRead } = await handle.read(chunk, 0, chunk.length, length);
+            if (bytesRead === 0)
+                break;
+            chunks.push(chunk.subarray(0, bytesRead));
+            length += bytesRead;
+            if (length > maxBytes)
+                return { outcome: 'too-large' };
+        }
+        return { outcome: 'read', bytes: Buffer.concat(chunks, length) };
+    }
+    catch (error) {
+        return { outcome: 'unreadable', error };
+    }
+    finally {
+        // A failure to close a file that was read changes nothing of what was read.
+        await handle.close().catch(() => undefined);
+    }
+}
+/** What a non-regular file is, for the message; undefined for a regular file. */
+function notRegular(stats) {
+    if (stats.isFile())
+        return undefined;
+    if (stats.isDirectory())
+        return 'a directory';
+    if (stats.isFIFO())
+        return 'a named pipe (FIFO)';
+    if (stats.isCharacterDevice() || stats.isBlockDevice())
+        return 'a device';
+    if (stats.isSocket())
+        return 'a socket';
+    return 'not a file';
 }
 
 ;// CONCATENATED MODULE: ./src/untrusted-text.ts
@@ -590,7 +702,7 @@ function untrusted_text_cut(text, max) {
  *
  * @example oneLine('PENDING\n::error::x') // 'PENDING\\n::error::x'
  */
-function oneLine(text, max = QUOTE_LIMITS.short) {
+function untrusted_text_oneLine(text, max = QUOTE_LIMITS.short) {
     return untrusted_text_showInvisible(untrusted_text_cut(text, max));
 }
 /**
@@ -632,6 +744,97 @@ function idProblem(value) {
     return /\s/.test(value) ? 'holds white space' : undefined;
 }
 
+;// CONCATENATED MODULE: ./src/words.ts
+/**
+ * Messages as data. The core never writes an edge's words: where a message speaks of a setting
+ * ("raise the time-out") or of where the details are, it holds a reference by key, and each
+ * destination's sink says it in its edge's words, from the edge's one table of names
+ * (`src/action/names.ts`: the action's inputs; `src/cli/names.ts`: the command's options and
+ * environment variables).
+ *
+ * A reference is a short run of private-use characters, so a message stays a string (an Error's
+ * message, a field of an outcome) until a sink resolves it. Text a server sends that forges one
+ * resolves to a setting's name and nothing else.
+ *
+ * @example `raise ${setting('timeout')}` // each edge says its own name for the time-out
+ */
+/** The settings a message may name. */
+const SETTING_KEYS = [
+    'reportFile',
+    'token',
+    'host',
+    'rootCert',
+    'timeout',
+    'initialDelay',
+    'interval',
+    'failStep',
+    'failingStatuses',
+    'task',
+    'analysis',
+    'comment',
+    'gitHubToken',
+    'annotate',
+    'checkRun',
+    'sarif'
+];
+/** The places a message may send the reader to. */
+const PLACE_KEYS = (/* unused pure expression or super */ null && (['details']));
+const OPEN = '\uE000';
+const CLOSE = '\uE001';
+const REFERENCE = /\uE000(name|the|title|either|withVariable|place):([A-Za-z]+)\uE001/g;
+const reference = (form, key) => `${OPEN}${form}:${key}${CLOSE}`;
+/** The setting's name; its variable when only a variable sets it. */
+const setting = (key) => reference('name', key);
+/** With its kind: `the <name> input`, `the <name> option`; `the <VARIABLE> environment variable`. */
+const theSetting = (key) => reference('the', key);
+/** At the start of a sentence: `Input <name>`, `Option <name>`; `<VARIABLE>` alone. */
+const words_settingTitle = (key) => reference('title', key);
+/** The name or the variable: `<name> or <VARIABLE>`; either alone when the edge has one. */
+const settingOrVariable = (key) => reference('either', key);
+/** The name, the variable in brackets: `<name> (or <VARIABLE>)`; either alone when the edge has one. */
+const settingWithVariable = (key) => reference('withVariable', key);
+/** Where the reader finds the details (the action's job summary, the command's files). */
+const place = (key) => reference('place', key);
+/**
+ * `text` with every reference said in `names`' words. A reference to no known key is left as
+ * its key, so nothing is lost; a marker without its reference is dropped.
+ *
+ * @example inWords(`raise ${setting('timeout')}`, ACTION_NAMES) // 'raise ' and the action's input for the time-out
+ */
+function inWords(text, names) {
+    if (!text.includes(OPEN))
+        return text;
+    // A reference cut short (in a message cut to its limit) leaves no private-use character.
+    return text
+        .replace(REFERENCE, (_, form, key) => say(form, key, names))
+        .replace(/[\uE000\uE001]/g, '');
+}
+function say(form, key, names) {
+    if (form === 'place') {
+        return Object.hasOwn(names.places, key) ? names.places[key] : key;
+    }
+    if (!Object.hasOwn(names.settings, key))
+        return key;
+    const { name, variable, also } = names.settings[key];
+    const plain = name ?? variable ?? key;
+    switch (form) {
+        case 'name':
+            return plain;
+        case 'the':
+            if (name)
+                return `the ${name} ${names.kind.toLowerCase()}`;
+            return variable ? `the ${variable} environment variable` : key;
+        case 'title':
+            return name ? `${names.kind} ${name}` : plain;
+        case 'either':
+            if (name && variable)
+                return `${name} or ${variable}`;
+            return also ? `${plain} or ${also}` : plain;
+        case 'withVariable':
+            return name && variable ? `${name} (or ${variable})` : plain;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/report-file.ts
 
 
@@ -649,65 +852,31 @@ const DEFAULT_REPORT_LOCATIONS = [
 /** The largest report file read. Real ones are under 1 KiB; this only stops a wrong file early. */
 const MAX_REPORT_BYTES = 64 * 1024;
 const WHERE_SCANNERS_WRITE = DEFAULT_REPORT_LOCATIONS.map(({ file, scanner }) => `${file} (${scanner})`).join(', ');
-const POINT_AT_THE_REPORT = `Scanners write ${WHERE_SCANNERS_WRITE}; point scanMetadataReportFile at that file, not at another one.`;
+const POINT_AT_THE_REPORT = `Scanners write ${WHERE_SCANNERS_WRITE}; point ${setting('reportFile')} at that file, not at another one.`;
 /**
- * Reads a report file, refusing anything that is not a small regular text file. Opening with
- * O_NONBLOCK makes a FIFO open at once instead of waiting for a writer; the checks then run on
- * the opened handle, so the file cannot be swapped between the check and the read.
+ * Reads a report file, refusing anything that is not a small regular text file (see
+ * readBoundedFile: a pipe or a device is refused at once, never waited on).
  */
 const readTextFile = async (file) => {
-    let handle;
+    const read = await readBoundedFile(file, MAX_REPORT_BYTES);
+    if (read.outcome === 'missing')
+        return undefined;
+    if (read.outcome === 'unreadable') {
+        throw new ReportFileError(`Cannot read the report file ${untrusted_text_oneLine(file, QUOTE_LIMITS.long)}: ${untrusted_text_oneLine(messageOf(read.error), QUOTE_LIMITS.long)}. Check ${theSetting('reportFile')}.`, { cause: read.error });
+    }
+    if (read.outcome === 'not-a-file') {
+        throw new ReportFileError(`Report file ${untrusted_text_oneLine(file, QUOTE_LIMITS.long)} is ${read.kind}, not a regular file. ${POINT_AT_THE_REPORT}`);
+    }
+    if (read.outcome === 'too-large') {
+        throw new ReportFileError(`Report file ${untrusted_text_oneLine(file, QUOTE_LIMITS.long)} is larger than ${MAX_REPORT_BYTES / 1024} KiB, so it is not a scanner's report-task.txt (those are under 1 KiB). ${POINT_AT_THE_REPORT}`);
+    }
     try {
-        // O_NONBLOCK does not exist on Windows, where opening a pipe does not block either.
-        handle = await (0,promises_namespaceObject.open)(file, external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NONBLOCK ?? 0));
+        return new TextDecoder('utf-8', { fatal: true }).decode(read.bytes);
     }
-    catch (error) {
-        if (error.code === 'ENOENT')
-            return undefined;
-        throw new ReportFileError(`Cannot read the report file ${oneLine(file, QUOTE_LIMITS.long)}: ${oneLine(error.message, QUOTE_LIMITS.long)}. Check the scanMetadataReportFile input.`);
-    }
-    try {
-        const kind = notRegular(await handle.stat());
-        if (kind) {
-            throw new ReportFileError(`Report file ${oneLine(file, QUOTE_LIMITS.long)} is ${kind}, not a regular file. ${POINT_AT_THE_REPORT}`);
-        }
-        // One byte past the limit tells a file at the limit from a larger one, whatever stat said
-        // (files in /proc report size 0, and a file may grow while it is read).
-        const bytes = Buffer.alloc(MAX_REPORT_BYTES + 1);
-        let length = 0;
-        for (;;) {
-            const { bytesRead } = await handle.read(bytes, length, bytes.length - length, length);
-            if (bytesRead === 0 || (length += bytesRead) === bytes.length)
-                break;
-        }
-        if (length > MAX_REPORT_BYTES) {
-            throw new ReportFileError(`Report file ${oneLine(file, QUOTE_LIMITS.long)} is larger than ${MAX_REPORT_BYTES / 1024} KiB, so it is not a scanner's report-task.txt (those are under 1 KiB). ${POINT_AT_THE_REPORT}`);
-        }
-        try {
-            return new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, length));
-        }
-        catch {
-            throw notTextError(oneLine(file, QUOTE_LIMITS.long), 'it is not UTF-8 text');
-        }
-    }
-    finally {
-        await handle.close();
+    catch {
+        throw notTextError(untrusted_text_oneLine(file, QUOTE_LIMITS.long), 'it is not UTF-8 text');
     }
 };
-/** What a non-regular file is, for the message; undefined for a regular file. */
-function notRegular(stats) {
-    if (stats.isFile())
-        return undefined;
-    if (stats.isDirectory())
-        return 'a directory';
-    if (stats.isFIFO())
-        return 'a named pipe (FIFO)';
-    if (stats.isCharacterDevice() || stats.isBlockDevice())
-        return 'a device';
-    if (stats.isSocket())
-        return 'a socket';
-    return 'not a file';
-}
 function notTextError(name, why) {
     return new ReportFileError(`Report file ${name} is not a text report file: ${why}. ${POINT_AT_THE_REPORT}`);
 }
@@ -725,8 +894,8 @@ async function loadReportFile(given, cwd, read = readTextFile) {
             return parseReportFile(text, file);
     }
     throw new ReportFileError(given
-        ? `Report file not found at ${oneLine(given, QUOTE_LIMITS.long)}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set scanMetadataReportFile to where yours is, and run this step after the analysis in the same job and working directory.`
-        : `No report file found: looked for ${WHERE_SCANNERS_WRITE}. Run this step after the analysis in the same job and working directory, or set scanMetadataReportFile.`);
+        ? `Report file not found at ${untrusted_text_oneLine(given, QUOTE_LIMITS.long)}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set ${setting('reportFile')} to where yours is, and run this step after the analysis in the same job and working directory.`
+        : `No report file found: looked for ${WHERE_SCANNERS_WRITE}. Run this step after the analysis in the same job and working directory, or set ${setting('reportFile')}.`);
 }
 /**
  * Parses the key=value text a scanner writes. Tolerates CRLF, a UTF-8 BOM, blank lines and `#`
@@ -735,7 +904,7 @@ async function loadReportFile(given, cwd, read = readTextFile) {
  * @example parseReportFile('serverUrl=https://sonar.example.com\n...', 'target/sonar/report-task.txt')
  */
 function parseReportFile(text, file) {
-    const name = oneLine(file, QUOTE_LIMITS.long);
+    const name = untrusted_text_oneLine(file, QUOTE_LIMITS.long);
     const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
     lines.forEach((line, index) => {
         // Tab, CR and LF are the only control characters a text file has any business holding.
@@ -752,7 +921,7 @@ function parseReportFile(text, file) {
             continue;
         const separator = line.indexOf('=');
         if (separator <= 0) {
-            throw new ReportFileError(`Report file ${name} has a line that is not key=value: "${oneLine(line, 80)}". ${POINT_AT_THE_REPORT}`);
+            throw new ReportFileError(`Report file ${name} has a line that is not key=value: "${untrusted_text_oneLine(line, 80)}". ${POINT_AT_THE_REPORT}`);
         }
         values.set(line.slice(0, separator).trim(), line.slice(separator + 1).trim());
     }
@@ -764,7 +933,7 @@ function parseReportFile(text, file) {
     const id = (key, text) => {
         const problem = text === undefined ? undefined : idProblem(text);
         if (problem) {
-            throw new ReportFileError(`Report file ${name}: ${key} "${oneLine(text ?? '')}" ${problem}. The scanner never writes such a value: ${POINT_AT_THE_REPORT}`);
+            throw new ReportFileError(`Report file ${name}: ${key} "${untrusted_text_oneLine(text ?? '')}" ${problem}. The scanner never writes such a value: ${POINT_AT_THE_REPORT}`);
         }
         return text;
     };
@@ -787,32 +956,32 @@ function httpUrl(name, key, text) {
         parsed = new URL(text);
     }
     catch {
-        throw new ReportFileError(`Report file ${name}: ${key} "${oneLine(hideCredentials(text), QUOTE_LIMITS.long)}" is not a URL.`);
+        throw new ReportFileError(`Report file ${name}: ${key} "${untrusted_text_oneLine(hideCredentials(text), QUOTE_LIMITS.long)}" is not a URL.`);
     }
     if (parsed.username || parsed.password) {
-        throw new ReportFileError(`Report file ${name}: ${key} holds credentials (user:password@), which the action never sends anywhere. Remove them from the address; the token goes in sonarToken or SONAR_TOKEN.`);
+        throw new ReportFileError(`Report file ${name}: ${key} holds credentials (user:password@), which are never sent anywhere. Remove them from the address; the token goes in ${settingOrVariable('token')}.`);
     }
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-        throw new ReportFileError(`Report file ${name}: ${key} "${oneLine(text, QUOTE_LIMITS.long)}" must be an http:// or https:// address.`);
+        throw new ReportFileError(`Report file ${name}: ${key} "${untrusted_text_oneLine(text, QUOTE_LIMITS.long)}" must be an http:// or https:// address.`);
     }
     return parsed;
 }
 /** The task to wait for: ceTaskId, or else the id ceTaskUrl asks for; both must agree. */
 function taskId(name, fromKey, fromUrl) {
     if (fromKey !== undefined && fromUrl !== undefined && fromKey !== fromUrl) {
-        throw new ReportFileError(`Report file ${name}: ceTaskId "${oneLine(fromKey)}" and the id in ceTaskUrl "${oneLine(fromUrl)}" differ, so it is not clear which analysis task to wait for. The scanner writes the same id in both: ${POINT_AT_THE_REPORT}`);
+        throw new ReportFileError(`Report file ${name}: ceTaskId "${untrusted_text_oneLine(fromKey)}" and the id in ceTaskUrl "${untrusted_text_oneLine(fromUrl)}" differ, so it is not clear which analysis task to wait for. The scanner writes the same id in both: ${POINT_AT_THE_REPORT}`);
     }
     const id = fromKey ?? fromUrl;
     if (id === undefined) {
-        throw new ReportFileError(`Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: the action needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with the sonarHostUrl input set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`);
+        throw new ReportFileError(`Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: the check needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with ${theSetting('host')} set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`);
     }
     return id;
 }
 /**
- * Where to ask for the report's task. With sonarHostUrl set, the address is built from the host
+ * Where to ask for the report's task. With the host setting, the address is built from the host
  * and the file needs only the task id; without it, the file must give serverUrl and ceTaskUrl.
  *
- * @example taskAddress(report, settings.sonarHostUrl) // { serverUrl, taskUrl: undefined } with a host
+ * @example taskAddress(report, settings.hostUrl) // { serverUrl, taskUrl: undefined } with a host
  */
 function taskAddress(report, host) {
     // The host replaces the file's addresses entirely: they are never used, whatever they say.
@@ -821,7 +990,7 @@ function taskAddress(report, host) {
     const needed = (key) => {
         const url = report[key];
         if (!url) {
-            throw new ReportFileError(`Report file ${oneLine(report.file, QUOTE_LIMITS.long)} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run, or set the sonarHostUrl input to build the task address from the server's address.`);
+            throw new ReportFileError(`Report file ${untrusted_text_oneLine(report.file, QUOTE_LIMITS.long)} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run, or set ${theSetting('host')} to build the task address from the server's address.`);
         }
         return url;
     };
@@ -829,7 +998,7 @@ function taskAddress(report, host) {
     const taskUrl = needed('ceTaskUrl');
     // The address is asked as written: without the id, the server would not know which task.
     if (!taskUrl.searchParams.get('id')) {
-        throw new ReportFileError(`Report file ${oneLine(report.file, QUOTE_LIMITS.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point scanMetadataReportFile at the scanner's own file, or set the sonarHostUrl input to build the task address from the server's address.`);
+        throw new ReportFileError(`Report file ${untrusted_text_oneLine(report.file, QUOTE_LIMITS.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point ${setting('reportFile')} at the scanner's own file, or set ${theSetting('host')} to build the task address from the server's address.`);
     }
     return { serverUrl, taskUrl };
 }
@@ -847,7 +1016,7 @@ function taskAddress(report, host) {
  * The analysis's base directory, from its report file (relative to `cwd`, or absolute): the
  * folder above the scanner's own (`.scannerwork/`, `target/sonar/`, `build/sonar/`,
  * `.sonarqube/out/.sonar/`), or else the folder above the report file's folder, where a custom
- * working directory usually sits. Without a report file (taskId or analysisId input): `cwd`.
+ * working directory usually sits. Without a report file (a task or an analysis asked for by its id): `cwd`.
  *
  * @example analysisBaseDir('services/api/target/sonar/report-task.txt', '/repo') // '/repo/services/api'
  */
@@ -942,11 +1111,11 @@ function serverBase(server) {
  */
 function shownUrl(url, part = 'href') {
     if (part === 'origin')
-        return oneLine(url.origin, QUOTE_LIMITS.short);
+        return untrusted_text_oneLine(url.origin, QUOTE_LIMITS.short);
     const bare = new URL(url.href);
     bare.username = '';
     bare.password = '';
-    return oneLine(bare.href, QUOTE_LIMITS.long);
+    return untrusted_text_oneLine(bare.href, QUOTE_LIMITS.long);
 }
 
 ;// CONCATENATED MODULE: ./src/lookup-table.ts
@@ -1071,7 +1240,7 @@ function tokenForms(token) {
  *
  * @example redactSecrets('echoed squ_abc', tokenForms('squ_abc')) // 'echoed ***'
  */
-function secrets_redactSecrets(text, secrets) {
+function redactSecrets(text, secrets) {
     const longestFirst = secrets.filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
     return longestFirst.reduce((redacted, secret) => redacted.replaceAll(secret, REDACTED), text);
 }
@@ -1107,6 +1276,7 @@ const SCHEME_NAMES = { bearer: 'Bearer', basic: 'Basic' };
 
 ;// CONCATENATED MODULE: ./src/sonar/json-reply.ts
 
+
 /** Deeper than any Web API reply; keeps every later walk over the value far from the stack limit. */
 const MAX_JSON_DEPTH = 64;
 /** Why a body is not the JSON asked for. `truncated` may heal on another try; the rest do not. */
@@ -1128,18 +1298,18 @@ const GZIP_MAGIC = [0x1f, 0x8b];
 function parseJsonBody(body, headers) {
     const encoding = headers['content-encoding']?.trim().toLowerCase();
     if (encoding && encoding !== 'identity') {
-        throw new BodyProblem(`is compressed (Content-Encoding: ${oneLine(encoding, 40)}) though the action asks for none: a proxy in front of the server compresses it unasked; configure it to pass the Web API's replies through as they are`);
+        throw new BodyProblem(`is compressed (Content-Encoding: ${untrusted_text_oneLine(encoding, 40)}) though the action asks for none: a proxy in front of the server compresses it unasked; configure it to pass the Web API's replies through as they are`);
     }
     if (startsWith(body, GZIP_MAGIC)) {
         throw new BodyProblem('is gzip-compressed data without a Content-Encoding header: a proxy in front of the server compresses it unasked; configure it to pass the Web API replies through as they are');
     }
     const text = body.toString('utf8', startsWith(body, UTF8_BOM) ? UTF8_BOM.length : 0);
     if (text.trim() === '') {
-        throw new BodyProblem(`is empty (${body.length} bytes${headers['content-length'] === undefined ? '' : `, Content-Length ${oneLine(String(headers['content-length']), 20)}`}): a server's Web API always answers with JSON; a proxy or load balancer in front of it may be dropping the body`);
+        throw new BodyProblem(`is empty (${body.length} bytes${headers['content-length'] === undefined ? '' : `, Content-Length ${untrusted_text_oneLine(String(headers['content-length']), 20)}`}): a server's Web API always answers with JSON; a proxy or load balancer in front of it may be dropping the body`);
     }
-    const contentType = oneLine(headers['content-type'] ?? 'no content type', 80);
+    const contentType = untrusted_text_oneLine(headers['content-type'] ?? 'no content type', 80);
     if (/^\s*</.test(text)) {
-        throw new BodyProblem(`is an HTML page (${contentType}), not JSON: a login page or a proxy error page. Check that sonarHostUrl / the report's serverUrl is the server's own address and that no proxy or SSO page stands in front of its Web API`);
+        throw new BodyProblem(`is an HTML page (${contentType}), not JSON: a login page or a proxy error page. Check that ${setting('host')} / the report's serverUrl is the server's own address and that no proxy or SSO page stands in front of its Web API`);
     }
     const shape = scanJson(text);
     if (shape === 'too-deep') {
@@ -1152,7 +1322,7 @@ function parseJsonBody(body, headers) {
         if (shape === 'unfinished') {
             throw new BodyProblem(`ends in the middle of its JSON after ${body.length} bytes: it was cut off on the way`, true);
         }
-        throw new BodyProblem(`is not JSON (${contentType}); it starts with "${oneLine(text.trimStart(), 80)}". Check that sonarHostUrl / the report's serverUrl is the server's own address`);
+        throw new BodyProblem(`is not JSON (${contentType}); it starts with "${untrusted_text_oneLine(text.trimStart(), 80)}". Check that ${setting('host')} / the report's serverUrl is the server's own address`);
     }
 }
 /**
@@ -1502,8 +1672,8 @@ function readBody(message, limit) {
             resolve(Buffer.concat(chunks, size));
         });
         // A connection reset or closed before the body is complete: seen at once, not at the
-        // time-out.
-        const cutOff = () => fail(new TransportFailure('truncated', `the connection closed after ${size} bytes of the reply body, before its end`));
+        // time-out. A reset keeps Node's code (ECONNRESET).
+        const cutOff = (error) => fail(new TransportFailure('truncated', `the connection closed after ${size} bytes of the reply body, before its end`, error?.code, undefined, error));
         message.on('error', cutOff);
         message.on('close', () => {
             if (!message.complete)
@@ -1593,7 +1763,7 @@ function describe(error) {
     // Node's HTTP parser refused the reply: at its first byte it is not HTTP at all; later, it is
     // HTTP gone wrong.
     if (code?.startsWith('HPE_')) {
-        return failure(nodeError.bytesParsed === 0 ? 'not-http' : 'malformed', typeof nodeError.reason === 'string' ? oneLine(nodeError.reason) : nodeWords(nodeError));
+        return failure(nodeError.bytesParsed === 0 ? 'not-http' : 'malformed', typeof nodeError.reason === 'string' ? untrusted_text_oneLine(nodeError.reason) : nodeWords(nodeError));
     }
     const cause = (code && CONNECT_CAUSES[code]) || 'other';
     const words = CAUSE_WORDS[cause] ?? (code ? `${code}: ${nodeWords(nodeError)}` : nodeWords(nodeError));
@@ -1614,15 +1784,15 @@ function certificateCauseOf(code) {
  */
 function openSslReason(error) {
     if (typeof error.reason === 'string' && error.reason)
-        return oneLine(error.reason);
+        return untrusted_text_oneLine(error.reason);
     const reason = /:error:[0-9A-F]+:[^:]*:[^:]*:([^:]+):/i.exec(error.message)?.[1];
-    return reason ? oneLine(reason) : undefined;
+    return reason ? untrusted_text_oneLine(reason) : undefined;
 }
 /** Node's message as one line, OpenSSL's internals (its source paths) left out. */
 function nodeWords(error) {
     if (/:error:[0-9A-F]+:/i.test(error.message))
         return openSslReason(error) ?? 'TLS error';
-    return oneLine(error.message.trim());
+    return untrusted_text_oneLine(error.message.trim());
 }
 /** What a certificate says it is for: its subjectAltName, else its subject's CN. */
 function certificateNames(cert) {
@@ -1651,29 +1821,24 @@ function megabytes(bytes) {
 
 
 
-/** A failed try thrown from deep inside a try (a 2xx body cut off mid-JSON). */
-class FailedTryError extends Error {
-    failed;
-    constructor(failed) {
-        super(failed.error.message);
-        this.failed = failed;
-    }
-}
+
 /**
  * A failure on the way to the server, in words, with how it weighs for retrying. A failure that
- * waiting does not fix fails at once, on one line that keeps Node's code and names the fix.
+ * waiting does not fix fails at once, on one line that names the fix. Every message keeps Node's
+ * code, as does the error (`nodeCode`), and the error's cause is the transport's failure.
  */
 function transportFailure(failure, url, resource, rootCertGiven) {
     const where = `for ${resource.what} at ${shownUrl(url)}`;
     const code = failure.code ? `${failure.code}: ` : '';
+    const failed = { nodeCode: failure.code, cause: failure };
     const final = (words, cause) => ({
-        error: new ServerRequestError(words, undefined, failure),
+        error: new ServerRequestError(words, undefined, failed),
         fault: { kind: 'final' },
         cause
     });
     switch (failure.reason) {
         case 'not-tls':
-            return final(`Could not reach the server ${where}: it does not speak TLS there (${code}${failure.message}): a plain-HTTP server or port answers at this https:// address. Use http:// instead of https:// in sonarHostUrl (or the report's serverUrl), or the port where the server speaks HTTPS.`, 'not TLS');
+            return final(`Could not reach the server ${where}: it does not speak TLS there (${code}${failure.message}): a plain-HTTP server or port answers at this https:// address. Use http:// instead of https:// in ${setting('host')} (or the report's serverUrl), or the port where the server speaks HTTPS.`, 'not TLS');
         case 'certificate-untrusted':
             return final(`Could not reach the server ${where}: ${certificateAdvice(failure.code, rootCertGiven)}`, 'TLS certificate not trusted');
         case 'certificate-expired':
@@ -1681,34 +1846,43 @@ function transportFailure(failure, url, resource, rootCertGiven) {
         case 'certificate-not-yet-valid':
             return final(`Could not reach the server ${where}: the server's TLS certificate is not valid yet (${failure.code}). Check that this machine's clock is right, and the certificate's start date on the server.`, 'TLS certificate not valid yet');
         case 'certificate-name':
-            return final(`Could not reach the server ${where}: the server's TLS certificate does not name ${url.hostname} (${failure.code})${namesHeld(failure.certificateNames)}. Use a host name the certificate holds in sonarHostUrl (or the report's serverUrl), or have the certificate reissued to name ${url.hostname}.`, 'TLS certificate for another host');
+            return final(`Could not reach the server ${where}: the server's TLS certificate does not name ${url.hostname} (${failure.code})${namesHeld(failure.certificateNames)}. Use a host name the certificate holds in ${setting('host')} (or the report's serverUrl), or have the certificate reissued to name ${url.hostname}.`, 'TLS certificate for another host');
         case 'tls':
-            return final(`Could not reach the server ${where}: TLS failed (${code}${failure.message}). Check that sonarHostUrl (or the report's serverUrl) is the server's HTTPS address, and what the server (or what stands in front of it) requires: the action speaks TLS 1.2 and 1.3 and sends no client certificate.`, 'TLS failed');
+            return final(`Could not reach the server ${where}: TLS failed (${code}${failure.message}). Check that ${setting('host')} (or the report's serverUrl) is the server's HTTPS address, and what the server (or what stands in front of it) requires: the action speaks TLS 1.2 and 1.3 and sends no client certificate.`, 'TLS failed');
         case 'not-http':
-            return final(`Could not read the server's reply ${where}: the reply is not HTTP (${code}${failure.message}): something other than a web server answers on that port. Check the port in sonarHostUrl (or the report's serverUrl); for the server's HTTPS port, use https://.`, 'not HTTP');
+            return final(`Could not read the server's reply ${where}: the reply is not HTTP (${code}${failure.message}): something other than a web server answers on that port. Check the port in ${setting('host')} (or the report's serverUrl); for the server's HTTPS port, use https://.`, 'not HTTP');
         case 'malformed':
-            return final(`Could not read the server's reply ${where}: the reply is not valid HTTP (${code}${failure.message}). Check that sonarHostUrl / the report's serverUrl is the server's own address and what stands in front of it.`, 'invalid HTTP');
+            return final(`Could not read the server's reply ${where}: the reply is not valid HTTP (${code}${failure.message}). Check that ${setting('host')} / the report's serverUrl is the server's own address and what stands in front of it.`, 'invalid HTTP');
         case 'too-large':
-            return final(`The server's reply ${where} was refused: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address.`, 'reply too large');
+            return final(`The server's reply ${where} was refused: ${failure.message}. Check that ${setting('host')} / the report's serverUrl is the server's own address.`, 'reply too large');
         case 'refused':
         case 'dns':
         case 'unreachable':
             return {
-                error: new ServerRequestError(`Could not reach the server ${where}: ${failure.message}. Check the address (sonarHostUrl or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`, undefined, failure),
+                error: new ServerRequestError(`Could not reach the server ${where}: ${withNodeCode(failure)}. Check the address (${setting('host')} or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`, undefined, failed),
                 fault: { kind: 'unreachable' },
                 cause: failure.message
             };
         default:
             return {
-                error: new ServerRequestError(`Could not read the server's reply ${where}: ${failure.message}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`, undefined, failure),
+                error: new ServerRequestError(`Could not read the server's reply ${where}: ${withNodeCode(failure)}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`, undefined, failed),
                 fault: { kind: 'transient' },
                 cause: failure.message
             };
     }
 }
+/**
+ * The failure's words with Node's code, when they do not hold it already: "connection refused
+ * (ECONNREFUSED)", "host not found (DNS, ENOTFOUND)".
+ */
+function withNodeCode({ message, code }) {
+    if (!code || message.includes(code))
+        return message;
+    return message.endsWith(')') ? `${message.slice(0, -1)}, ${code})` : `${message} (${code})`;
+}
 /** The names a certificate holds, quoted: server text, one line and bounded. */
 function namesHeld(names) {
-    return names ? `: it names "${oneLine(names, QUOTE_LIMITS.short)}"` : '';
+    return names ? `: it names "${untrusted_text_oneLine(names, QUOTE_LIMITS.short)}"` : '';
 }
 /** A status the server answered instead of the JSON asked for, in words. */
 function statusFailure(reply, url, resource, 
@@ -1732,7 +1906,7 @@ function statusError(reply, url, resource, authTried) {
         case 401:
             return new ServerRequestError(`${said}${authTried
                 ? `The server rejected the token ${at}, sent with ${authTried} authentication: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
-                : `The server requires a token ${at} and none was given: set the SONAR_TOKEN environment variable or the sonarToken input.`}`, status);
+                : `The server requires a token ${at} and none was given: set ${settingOrVariable('token')}.`}`, status);
         case 403:
             return new ServerRequestError(`${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`, status);
         case 404:
@@ -1764,7 +1938,7 @@ function serverWords(reply) {
     for (const entry of errors) {
         const msg = entry?.msg;
         if (typeof msg === 'string' && msg.trim() !== '') {
-            messages.push(`"${oneLine(msg.trim(), QUOTE_LIMITS.long)}"`);
+            messages.push(`"${untrusted_text_oneLine(msg.trim(), QUOTE_LIMITS.long)}"`);
         }
         if (messages.length === MAX_SERVER_MESSAGES)
             break;
@@ -1773,14 +1947,15 @@ function serverWords(reply) {
 }
 function certificateAdvice(code, rootCertGiven) {
     if (rootCertGiven) {
-        return `TLS certificate not trusted (${code}) even with sonarRootCert: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`;
+        return `TLS certificate not trusted (${code}) even with ${setting('rootCert')}: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`;
     }
     return code === 'DEPTH_ZERO_SELF_SIGNED_CERT'
-        ? `TLS certificate not trusted (${code}): the server's certificate is self-signed. Set sonarRootCert or SONAR_ROOT_CERT to that certificate (PEM), or give the server one that a CA issued.`
-        : `TLS certificate not trusted (${code}). For a server behind a private CA, set sonarRootCert or SONAR_ROOT_CERT to that CA's certificate (PEM).`;
+        ? `TLS certificate not trusted (${code}): the server's certificate is self-signed. Set ${settingOrVariable('rootCert')} to that certificate (PEM), or give the server one that a CA issued.`
+        : `TLS certificate not trusted (${code}). For a server behind a private CA, set ${settingOrVariable('rootCert')} to that CA's certificate (PEM).`;
 }
 
 ;// CONCATENATED MODULE: ./src/sonar/retry-policy.ts
+
 /**
  * When to try a request again and how long to wait first. Pure: the client supplies the time
  * left, the attempt number and the random source.
@@ -1821,7 +1996,7 @@ function decideRetry(fault, attempt, remainingMs, random, nowEpochMs) {
         if (askedMs !== undefined && askedMs >= remainingMs) {
             return {
                 retry: false,
-                why: `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than the overall time-out (pollingTimeoutSec) leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
+                why: `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than the overall time-out (${setting('timeout')}) leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
             };
         }
         delayMs = Math.max(delayMs, askedMs ?? 0);
@@ -1829,7 +2004,7 @@ function decideRetry(fault, attempt, remainingMs, random, nowEpochMs) {
     if (delayMs >= remainingMs) {
         return {
             retry: false,
-            why: `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: the overall time-out (pollingTimeoutSec) leaves no time for another.`
+            why: `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: the overall time-out (${setting('timeout')}) leaves no time for another.`
         };
     }
     return { retry: true, delayMs };
@@ -1926,7 +2101,7 @@ const isObject = (value) => typeof value === 'object' && value !== null && !Arra
 const STATUS_WORD = /^[A-Z][A-Z_]{0,39}$/;
 function statusWord(value, where) {
     if (typeof value !== 'string' || !STATUS_WORD.test(value)) {
-        throw new UnexpectedShape(`${where} is ${typeof value === 'string' ? `"${oneLine(value, 60)}"` : oneLine(String(JSON.stringify(value)), 60)}, not a status word like OK or ERROR`);
+        throw new UnexpectedShape(`${where} is ${typeof value === 'string' ? `"${untrusted_text_oneLine(value, 60)}"` : untrusted_text_oneLine(String(JSON.stringify(value)), 60)}, not a status word like OK or ERROR`);
     }
     return value;
 }
@@ -1937,7 +2112,7 @@ function optionalId(value, where) {
         return undefined;
     const problem = idProblem(id);
     if (problem)
-        throw new UnexpectedShape(`${where} "${oneLine(id, 60)}" ${problem}: it is not an id`);
+        throw new UnexpectedShape(`${where} "${untrusted_text_oneLine(id, 60)}" ${problem}: it is not an id`);
     return id;
 }
 const optionalString = (value) => typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
@@ -2232,6 +2407,7 @@ function tokenExpiryWarning(expiresAt, nowEpochMs) {
 
 
 
+
 const UNKNOWN_SERVER = { cloud: false, version: undefined };
 const MAX_REDIRECTS = 5;
 /**
@@ -2283,7 +2459,7 @@ class SonarClient {
      * task's warnings only when asked (the cloud, SonarQube before 10.1) are asked for them.
      */
     async getTask(taskUrl, taskId) {
-        const task = oneLine(taskId);
+        const task = untrusted_text_oneLine(taskId);
         const url = new URL(taskUrl);
         if (asksForTaskWarnings(this.options.kind) && !url.searchParams.has('additionalFields')) {
             url.searchParams.set('additionalFields', 'warnings');
@@ -2291,8 +2467,8 @@ class SonarClient {
         return this.getJson(url, {
             what: `task ${task}`,
             advice: {
-                notFound: `Task ${task} was not found: the report file may come from another server or an earlier run, or the taskId input is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
-                badRequest: `The server refused the request for task ${task}: check the taskId input or the report file's ceTaskId.`
+                notFound: `Task ${task} was not found: the report file may come from another server or an earlier run, or ${theSetting('task')} is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
+                badRequest: `The server refused the request for task ${task}: check ${theSetting('task')} or the report file's ceTaskId.`
             },
             decode: decodeTask
         });
@@ -2300,12 +2476,12 @@ class SonarClient {
     /** `GET <server>/api/qualitygates/project_status?analysisId=`: the gate of one analysis. */
     async getProjectStatus(analysisId) {
         const url = new URL(`api/qualitygates/project_status?analysisId=${encodeURIComponent(analysisId)}`, this.serverBase);
-        const analysis = oneLine(analysisId);
+        const analysis = untrusted_text_oneLine(analysisId);
         return this.getJson(url, {
             what: `the quality gate status of analysis ${analysis}`,
             advice: {
-                notFound: `Analysis ${analysis} was not found: check the analysisId input, or the analysis was deleted by the server's housekeeping.`,
-                badRequest: `The server refused the request for analysis ${analysis}: check the analysisId input.`
+                notFound: `Analysis ${analysis} was not found: check ${theSetting('analysis')}, or the analysis was deleted by the server's housekeeping.`,
+                badRequest: `The server refused the request for analysis ${analysis}: check ${theSetting('analysis')}.`
             },
             decode: decodeProjectStatus
         });
@@ -2341,9 +2517,9 @@ class SonarClient {
     async getPreviousProcessingMs(projectKey) {
         const url = new URL(`api/ce/component?component=${encodeURIComponent(projectKey)}`, this.serverBase);
         return this.getJson(url, {
-            what: `the last analysis of ${oneLine(projectKey)}`,
+            what: `the last analysis of ${untrusted_text_oneLine(projectKey)}`,
             advice: {
-                notFound: `The server does not know the project ${oneLine(projectKey)}.`,
+                notFound: `The server does not know the project ${untrusted_text_oneLine(projectKey)}.`,
                 badRequest: 'The server refused the request for the last analysis.'
             },
             decode: decodeLastProcessingMs,
@@ -2357,7 +2533,7 @@ class SonarClient {
      */
     async getIssuesPage(projectKey, scope, page) {
         const query = issuesQuery(projectKey, scope, this.options.kind, page);
-        const project = oneLine(projectKey);
+        const project = untrusted_text_oneLine(projectKey);
         return this.getJson(new URL(`api/issues/search?${query.toString()}`, this.serverBase), {
             what: `the new issues of ${project}`,
             advice: {
@@ -2378,29 +2554,29 @@ class SonarClient {
     }
     async getJson(url, resource) {
         if (!isSameOrigin(url, this.options.serverUrl)) {
-            throw new UnsafeRequestError(`Refusing to send the token to ${shownUrl(url, 'origin')}: the task address is not on the server ${shownUrl(this.options.serverUrl, 'origin')}. The report file may be tampered with or from another server; set sonarHostUrl to the server you trust to build the task address from it.`);
+            throw new UnsafeRequestError(`Refusing to send the token to ${shownUrl(url, 'origin')}: the task address is not on the server ${shownUrl(this.options.serverUrl, 'origin')}. The report file may be tampered with or from another server; set ${setting('host')} to the server you trust to build the task address from it.`);
         }
         const { clock, deadline } = this.options;
         for (let attempt = 0;; attempt++) {
             let failed;
             try {
                 const reply = await this.authenticated(url, resource);
-                if (reply.status >= 200 && reply.status < 300) {
-                    this.noteTokenExpiration(reply);
-                    return decodeJson(url, reply, resource);
+                if (reply.status < 200 || reply.status >= 300) {
+                    failed = statusFailure(reply, url, resource, this.authTried());
                 }
-                failed = statusFailure(reply, url, resource, this.authTried());
+                else {
+                    this.noteTokenExpiration(reply);
+                    const decoded = decodeJson(url, reply, resource);
+                    if (!('failed' in decoded))
+                        return decoded.value;
+                    failed = decoded.failed;
+                }
             }
             catch (error) {
-                if (error instanceof DeadlineReached) {
-                    throw new TimeoutError(`The overall time-out (pollingTimeoutSec) ran out while waiting for ${resource.what} from ${shownUrl(url)}.`);
-                }
-                if (error instanceof FailedTryError)
-                    failed = error.failed;
-                else if (error instanceof TransportFailure)
-                    failed = transportFailure(error, url, resource, this.rootCertGiven);
-                else
+                // The one failure that arises outside the family: the transport's, worded here.
+                if (!(error instanceof TransportFailure))
                     throw error;
+                failed = transportFailure(error, url, resource, this.rootCertGiven);
             }
             if (resource.once)
                 throw failed.error;
@@ -2408,8 +2584,11 @@ class SonarClient {
             if (!decision.retry) {
                 if (!decision.why)
                     throw failed.error;
-                const { message, status, cause } = failed.error;
-                throw new ServerRequestError(`${message} ${decision.why}`, status, cause instanceof TransportFailure ? cause : undefined);
+                const { message, status, nodeCode } = failed.error;
+                throw new ServerRequestError(`${message} ${decision.why}`, status, {
+                    nodeCode,
+                    cause: failed.error
+                });
             }
             this.options.onRetry(`${failed.cause} for ${resource.what}; trying again in ${decision.delayMs} ms (try ${attempt + 2}).`);
             await clock.sleep(decision.delayMs);
@@ -2452,29 +2631,29 @@ class SonarClient {
     async followRedirects(start, resource) {
         let url = start;
         for (let hop = 0;; hop++) {
-            const reply = await this.send(url);
+            const reply = await this.send(url, resource);
             const location = headerValue(reply, 'location');
             if (reply.status < 300 || reply.status >= 400 || reply.status === 304 || !location) {
                 return reply;
             }
             const next = redirectTarget(location, url, resource);
             if (!isAllowedRedirect(url, next)) {
-                throw new UnsafeRequestError(`Refusing to follow a redirect from ${shownUrl(url, 'origin')} to ${shownUrl(next, 'origin')} with the token: redirects are followed only on the same server (or its https:// address). Set sonarHostUrl to the address the server really answers on.`);
+                throw new UnsafeRequestError(`Refusing to follow a redirect from ${shownUrl(url, 'origin')} to ${shownUrl(next, 'origin')} with the token: redirects are followed only on the same server (or its https:// address). Set ${setting('host')} to the address the server really answers on.`);
             }
             if (hop + 1 >= MAX_REDIRECTS) {
-                throw new ServerRequestError(`Too many redirects (${MAX_REDIRECTS}) starting at ${shownUrl(start)}: set sonarHostUrl to the address the server really answers on.`, reply.status);
+                throw new ServerRequestError(`Too many redirects (${MAX_REDIRECTS}) starting at ${shownUrl(start)}: set ${setting('host')} to the address the server really answers on.`, reply.status);
             }
             url = next;
         }
     }
     /** One request, body included, within its time-out and never past deadline + grace. */
-    async send(url) {
+    async send(url, resource) {
         const { deadline, clock, requestTimeoutMs, token } = this.options;
         // Up to the deadline, or 1 s if that is less, but never past deadline + grace.
         const now = clock.now();
         const hardLeftMs = deadline + DEADLINE_GRACE_MS - now;
         if (hardLeftMs <= 0)
-            throw new DeadlineReached();
+            throw deadlineReached(url, resource);
         const leftMs = Math.min(Math.max(deadline - now, DEADLINE_GRACE_MS), hardLeftMs);
         const cutByDeadline = leftMs < requestTimeoutMs;
         const headers = { accept: 'application/json' };
@@ -2485,14 +2664,15 @@ class SonarClient {
         }
         catch (error) {
             if (cutByDeadline && error instanceof TransportFailure && error.reason === 'timeout') {
-                throw new DeadlineReached();
+                throw deadlineReached(url, resource, error);
             }
             throw error;
         }
     }
 }
 /** A request the overall deadline cut short: a time-out, not a server fault. */
-class DeadlineReached extends Error {
+function deadlineReached(url, resource, cause) {
+    return new TimeoutError(`The overall time-out (${setting('timeout')}) ran out while waiting for ${resource.what} from ${shownUrl(url)}.`, cause === undefined ? undefined : { cause });
 }
 /** A redirect's Location as a URL, or a clear refusal: only http(s) addresses are followed. */
 function redirectTarget(location, from, resource) {
@@ -2503,15 +2683,19 @@ function redirectTarget(location, from, resource) {
     catch {
         next = undefined;
     }
-    const quoted = `"${oneLine(location, QUOTE_LIMITS.short)}"`;
+    const quoted = `"${untrusted_text_oneLine(location, QUOTE_LIMITS.short)}"`;
     if (!next || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
-        throw new ServerRequestError(`The server redirected the request for ${resource.what} to ${next ? quoted : `${quoted}, which is not an address`}: only http:// and https:// addresses on the same server are followed. Set sonarHostUrl to the address the server really answers on.`);
+        throw new ServerRequestError(`The server redirected the request for ${resource.what} to ${next ? quoted : `${quoted}, which is not an address`}: only http:// and https:// addresses on the same server are followed. Set ${setting('host')} to the address the server really answers on.`);
     }
     if (next.username || next.password) {
         throw new UnsafeRequestError(`Refusing to follow a redirect to an address with credentials in it (${shownUrl(next, 'origin')}): the action sends only its own token.`);
     }
     return next;
 }
+/**
+ * A 2xx reply decoded, or why not: a body cut off mid-JSON is a failed try that may heal on
+ * another; any other body or shape that is not the API's is thrown, as it will not.
+ */
 function decodeJson(url, reply, resource) {
     const from = `for ${resource.what} from ${shownUrl(url)}`;
     let json;
@@ -2521,22 +2705,20 @@ function decodeJson(url, reply, resource) {
     catch (error) {
         if (!(error instanceof BodyProblem))
             throw error;
-        const failure = new ServerRequestError(`The reply ${from} ${error.message}.`, reply.status);
+        const failure = new ServerRequestError(`The reply ${from} ${error.message}.`, reply.status, {
+            cause: error
+        });
         if (!error.truncated)
             throw failure;
-        throw new FailedTryError({
-            error: failure,
-            fault: { kind: 'transient' },
-            cause: 'truncated body'
-        });
+        return { failed: { error: failure, fault: { kind: 'transient' }, cause: 'truncated body' } };
     }
     try {
-        return resource.decode(json);
+        return { value: resource.decode(json) };
     }
     catch (error) {
         if (!(error instanceof UnexpectedShape))
             throw error;
-        throw new ServerRequestError(`Unexpected reply ${from}: ${error.message}. Is this a SonarQube or SonarCloud server?`, reply.status);
+        throw new ServerRequestError(`Unexpected reply ${from}: ${error.message}. Is this a SonarQube or SonarCloud server?`, reply.status, { cause: error });
     }
 }
 
@@ -2732,14 +2914,13 @@ function failureReason(error, readSoFar) {
     if (error instanceof ServerRequestError && error.status === 403) {
         return `The token may not browse the project's issues (HTTP 403)${partly}: new issues are not shown. Give the token's user the Browse permission on the project to see them.`;
     }
-    const message = error instanceof Error ? error.message : String(error);
-    return `The new issues could not be read${partly}: ${message}`;
+    return `The new issues could not be read${partly}: ${messageOf(error)}`;
 }
 
 ;// CONCATENATED MODULE: ./src/gate/poll-plan.ts
 /**
- * When to poll the task. The fixed cadence of the specification (the first poll `initialDelayMs`
- * after the step's start, then one every `pollingIntervalMs`, anchored to the start) unless the
+ * When to poll the task. The fixed cadence of the specification (the first poll `initialWaitMs`
+ * after the step's start, then one every `intervalMs`, anchored to the start) unless the
  * action can predict when the task ends: the project's previous analysis took `previousMs` to
  * process, and a poll of the task in progress says how long it has been processing. Then a few
  * polls close together cover a window around the predicted end, and the fixed polls just before
@@ -2773,10 +2954,10 @@ function predictEnd(polledAt, elapsedMs, previousMs) {
 /**
  * Clock time of the next poll after the one at `lastPollAt` (undefined before the first).
  *
- * @example nextPollAt({ startedAt: 0, initialDelayMs: 3000, intervalMs: 1000 }, 3000, undefined) // 4000
+ * @example nextPollAt({ startedAt: 0, initialWaitMs: 3000, intervalMs: 1000 }, 3000, undefined) // 4000
  */
 function nextPollAt(cadence, lastPollAt, prediction) {
-    const first = cadence.startedAt + cadence.initialDelayMs;
+    const first = cadence.startedAt + cadence.initialWaitMs;
     if (lastPollAt === undefined)
         return first;
     const fixed = nextFixedAfter(cadence, lastPollAt);
@@ -2798,8 +2979,8 @@ function nextPollAt(cadence, lastPollAt, prediction) {
     return nextInWindow === undefined ? nextFixed : Math.min(nextInWindow, nextFixed);
 }
 /** The first time of the fixed cadence after `time`. */
-function nextFixedAfter({ startedAt, initialDelayMs, intervalMs }, time) {
-    const first = startedAt + initialDelayMs;
+function nextFixedAfter({ startedAt, initialWaitMs, intervalMs }, time) {
+    const first = startedAt + initialWaitMs;
     if (time < first)
         return first;
     return first + (Math.floor((time - first) / intervalMs) + 1) * intervalMs;
@@ -2809,27 +2990,29 @@ function nextFixedAfter({ startedAt, initialDelayMs, intervalMs }, time) {
 
 
 
+
 /**
- * Waits `initialDelayMs` from the step's start, then polls every `pollingIntervalMs` until the
+ * Waits `initialWaitMs` from the step's start, then polls every `intervalMs` until the
  * task is SUCCESS, or more closely around its predicted end when `readPreviousProcessingMs` gives
  * the previous analysis's processing time.
  * FAILED and CANCELED fail at once with the server's message; running out of time fails with the
  * last status seen. Never sleeps past the deadline.
  *
- * @example const task = await waitForTask({ fetchTask, clock, startedAt, deadline, initialDelayMs: 3000, pollingIntervalMs: 1000 })
+ * @example const task = await waitForTask({ fetchTask, clock, startedAt, deadline, initialWaitMs: 3000, intervalMs: 1000 })
  */
 async function waitForTask(options) {
     const { clock, deadline, startedAt } = options;
     const elapsed = () => clock.now() - startedAt;
-    const taskId = oneLine(options.taskId);
+    const taskId = untrusted_text_oneLine(options.taskId);
     let last;
-    const timedOut = () => new TimeoutError(`Timed out after ${wait_for_task_seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${wait_for_task_seconds(deadline - startedAt)}).`);
-    // Polls keep a fixed cadence from the step's start (the first at initialDelayMs, then one
-    // every pollingIntervalMs, however long each request took), or gather around a predicted end.
+    /** @param cause The time-out a poll ran into, when one did. */
+    const timedOut = (cause) => new TimeoutError(`Timed out after ${wait_for_task_seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${untrusted_text_oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise ${setting('timeout')} (now ${wait_for_task_seconds(deadline - startedAt)}).`, cause && { cause });
+    // Polls keep a fixed cadence from the step's start (the first at initialWaitMs, then one
+    // every intervalMs, however long each request took), or gather around a predicted end.
     const cadence = {
         startedAt,
-        initialDelayMs: options.initialDelayMs,
-        intervalMs: options.pollingIntervalMs
+        initialWaitMs: options.initialWaitMs,
+        intervalMs: options.intervalMs
     };
     let previousMs;
     let asked = false;
@@ -2840,7 +3023,7 @@ async function waitForTask(options) {
         // Without it the fixed cadence goes on: a failure changes nothing.
         options.readPreviousProcessingMs().then((ms) => (previousMs = ms), () => { });
     };
-    if (options.initialDelayMs > 0)
+    if (options.initialWaitMs > 0)
         askPrevious();
     let prediction;
     let lastPollAt;
@@ -2859,19 +3042,19 @@ async function waitForTask(options) {
         catch (error) {
             // A poll the deadline cut short is a time-out like any other: say the last status seen.
             if (error instanceof TimeoutError)
-                throw timedOut();
+                throw timedOut(error);
             throw error;
         }
         last = task;
         options.onPoll?.(task, elapsed());
         if (task.status === 'SUCCESS') {
             if (!task.analysisId) {
-                throw new ServerRequestError(`Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check the taskId input.`);
+                throw new ServerRequestError(`Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check ${theSetting('task')}.`);
             }
             return { ...task, analysisId: task.analysisId };
         }
         if (task.status === 'FAILED' || task.status === 'CANCELED') {
-            throw new TaskFailedError(`The analysis task ${taskId} ended ${task.status}${task.errorType ? ` (${oneLine(task.errorType)})` : ''}: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
+            throw new TaskFailedError(`The analysis task ${taskId} ended ${task.status}${task.errorType ? ` (${untrusted_text_oneLine(task.errorType)})` : ''}: ${task.errorMessage ? untrusted_text_oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
         }
         askPrevious();
         // The server says how long a task in progress has been processing: with the previous
@@ -2908,8 +3091,8 @@ function clientFor(target, settings, deps) {
     const { clock, startedAt, log } = deps;
     return new SonarClient({
         serverUrl: target.serverUrl,
-        token: settings.sonarToken,
-        rootCert: settings.sonarRootCert,
+        token: settings.token,
+        rootCert: settings.rootCert,
         userAgent: deps.userAgent,
         kind: target.kind,
         onTokenExpiration: (expiresAt) => {
@@ -2918,7 +3101,7 @@ function clientFor(target, settings, deps) {
                 log.warning(warning);
         },
         clock,
-        deadline: startedAt + settings.pollingTimeoutMs,
+        deadline: startedAt + settings.timeoutMs,
         random: deps.random,
         onRetry: (message) => log.info(message)
     });
@@ -3002,7 +3185,7 @@ async function withServerMetrics(conditions, client, log) {
     }
     catch (error) {
         if (!(error instanceof ServerRequestError && error.status === 403)) {
-            log.info(`Metric names could not be read, so metric keys are shown: ${error.message}`);
+            log.info(`Metric names could not be read, so metric keys are shown: ${messageOf(error)}`);
         }
         return conditions;
     }
@@ -3027,10 +3210,10 @@ async function waitFor(target, client, settings, { clock, startedAt, log }) {
             fetchTask: () => client.getTask(taskUrl, target.taskId),
             clock,
             startedAt,
-            deadline: startedAt + settings.pollingTimeoutMs,
-            initialDelayMs: settings.initialDelayMs,
-            pollingIntervalMs: settings.pollingIntervalMs,
-            onPoll: (task, elapsedMs) => log.info(`${oneLine(task.status)} after ${wait_for_task_seconds(elapsedMs)}`),
+            deadline: startedAt + settings.timeoutMs,
+            initialWaitMs: settings.initialWaitMs,
+            intervalMs: settings.intervalMs,
+            onPoll: (task, elapsedMs) => log.info(`${untrusted_text_oneLine(task.status)} after ${wait_for_task_seconds(elapsedMs)}`),
             readPreviousProcessingMs,
             onPrediction: ({ endsAt, earlyMs, lateMs }) => log.info(`The project's previous analysis predicts the end at about ${wait_for_task_seconds(endsAt - startedAt)}: polling closer together from ${wait_for_task_seconds(endsAt - earlyMs - startedAt)} to ${wait_for_task_seconds(endsAt + lateMs - startedAt)}.`)
         });
@@ -3071,13 +3254,14 @@ function dashboardFor(server, projectKey) {
 
 
 
+
 /** The most analyses one step checks: a glob matching more is too wide. */
 const MAX_ANALYSES = 50;
-/** Characters that make a scanMetadataReportFile line a glob rather than a path. */
+/** Characters that make a report files line a glob rather than a path. */
 const GLOB_CHARACTERS = /[*?[]/;
 /**
- * The analyses to check: the analysisId or taskId input, or else the report files the
- * scanMetadataReportFile lines name or match (the first default location when it is empty).
+ * The analyses to check: the analysis or task asked for by its id, or else the report files the
+ * report files setting's lines name or match (the first default location when it is empty).
  * A file found twice, or two files for the same task, are checked once. A report file that
  * cannot be used is returned with its error, so the others are still checked; finding no file
  * at all throws a ReportFileError that names every line.
@@ -3085,7 +3269,7 @@ const GLOB_CHARACTERS = /[*?[]/;
  * @example await findTargets(settings, { cwd: process.cwd(), log, findFiles })
  */
 async function findTargets(settings, sources) {
-    const host = settings.sonarHostUrl;
+    const host = settings.hostUrl;
     const known = (server) => ({ serverUrl: server, kind: serverKind(server) });
     const manual = { dashboardUrl: undefined, projectKey: undefined };
     if (host && settings.analysisId) {
@@ -3095,7 +3279,7 @@ async function findTargets(settings, sources) {
             analysisId: settings.analysisId,
             ...manual
         };
-        return [{ source: 'the analysisId input', target }];
+        return [{ source: theSetting('analysis'), target }];
     }
     if (host && settings.taskId) {
         const target = {
@@ -3105,14 +3289,14 @@ async function findTargets(settings, sources) {
             taskUrl: undefined,
             ...manual
         };
-        return [{ source: 'the taskId input', target }];
+        return [{ source: theSetting('task'), target }];
     }
     const read = sources.readFile ?? readTextFile;
-    if (settings.scanMetadataReportFile.length === 0) {
+    if (settings.reportFiles.length === 0) {
         const report = await loadReportFile(undefined, sources.cwd, read);
         return [{ source: report.file, target: reportTarget(report, host) }];
     }
-    const files = await reportFiles(settings.scanMetadataReportFile, sources);
+    const files = await reportFiles(settings.reportFiles, sources);
     const found = await Promise.all(files.map(async (file) => {
         try {
             return {
@@ -3121,14 +3305,14 @@ async function findTargets(settings, sources) {
             };
         }
         catch (error) {
-            return { source: file, projectKey: undefined, error: error };
+            return { source: file, projectKey: undefined, error: asError(error) };
         }
     }));
     return withoutRepeatedTasks(found, sources.log);
 }
-/** The report's target: its task on its server (or on sonarHostUrl, when set). */
+/** The report's target: its task on its server (or on the host setting, when set). */
 function reportTarget(report, host) {
-    // With sonarHostUrl set, the task address is built from it, never taken from the file.
+    // With the host setting, the task address is built from it, never taken from the file.
     const { serverUrl, taskUrl } = taskAddress(report, host);
     return {
         wait: 'task',
@@ -3160,7 +3344,7 @@ async function reportFiles(lines, sources) {
                 files.set(key, file);
         }
         if (files.size > MAX_ANALYSES) {
-            throw new ReportFileError(`scanMetadataReportFile matches more than ${MAX_ANALYSES} report files (${shown(line)} among them): one step checks at most ${MAX_ANALYSES} analyses. Narrow the globs, e.g. services/*/target/sonar/report-task.txt rather than **/report-task.txt, which also finds copies in dependencies.`);
+            throw new ReportFileError(`${setting('reportFile')} matches more than ${MAX_ANALYSES} report files (${shown(line)} among them): one step checks at most ${MAX_ANALYSES} analyses. Narrow the globs, e.g. services/*/target/sonar/report-task.txt rather than **/report-task.txt, which also finds copies in dependencies.`);
         }
     }
     // One path that is missing keeps its own message (where scanners write the file); several
@@ -3170,7 +3354,7 @@ async function reportFiles(lines, sources) {
         (lines.length > 1 &&
             !(await Promise.all(found.map((file) => exists(sources.cwd, file)))).some(Boolean));
     if (nothing) {
-        throw new ReportFileError(`No report file matches scanMetadataReportFile: ${lines.map(shown).join(', ')} (relative to ${shown(sources.cwd)}). Run this step after the analyses, in the same job and working directory; scanners write report-task.txt in .scannerwork/, target/sonar/, build/sonar/ or .sonarqube/out/.sonar/.`);
+        throw new ReportFileError(`No report file matches ${setting('reportFile')}: ${lines.map(shown).join(', ')} (relative to ${shown(sources.cwd)}). Run this step after the analyses, in the same job and working directory; scanners write report-task.txt in .scannerwork/, target/sonar/, build/sonar/ or .sonarqube/out/.sonar/.`);
     }
     return found;
 }
@@ -3186,7 +3370,7 @@ function withoutRepeatedTasks(found, log) {
             seen.set(key, entry.source);
             return true;
         }
-        log.info(`${shown(entry.source)} is for the same task as ${shown(first)} (${oneLine(entry.target.taskId)}): it is checked once.`);
+        log.info(`${shown(entry.source)} is for the same task as ${shown(first)} (${untrusted_text_oneLine(entry.target.taskId)}): it is checked once.`);
         return false;
     });
 }
@@ -3200,10 +3384,11 @@ async function exists(cwd, file) {
     }
 }
 function shown(text) {
-    return `"${oneLine(text, QUOTE_LIMITS.long)}"`;
+    return `"${untrusted_text_oneLine(text, QUOTE_LIMITS.long)}"`;
 }
 
 ;// CONCATENATED MODULE: ./src/gate/check-analyses.ts
+
 
 
 
@@ -3256,7 +3441,7 @@ async function checkQualityGates(settings, deps) {
                 return { read: true, source: entry.source, result };
             }
             catch (error) {
-                const failure = error instanceof Error ? error : new Error(String(error));
+                const failure = asError(error);
                 group?.info(`The gate could not be read: ${failure.message}`);
                 return {
                     read: false,
@@ -3289,7 +3474,7 @@ function groupedLog(log) {
         startGroup: (name) => lines.push(() => log.info(name)),
         endGroup: () => { },
         writeAs(title) {
-            log.startGroup(`Analysis of ${oneLine(title, QUOTE_LIMITS.long)}`);
+            log.startGroup(`Analysis of ${untrusted_text_oneLine(title, QUOTE_LIMITS.long)}`);
             try {
                 for (const line of lines.splice(0))
                     line();
@@ -3301,17 +3486,17 @@ function groupedLog(log) {
     };
 }
 function quoted(text) {
-    return oneLine(text, QUOTE_LIMITS.long);
+    return untrusted_text_oneLine(text, QUOTE_LIMITS.long);
 }
 
 ;// CONCATENATED MODULE: ./src/fail-policy.ts
 /**
- * Which gate statuses fail the step: the user's policy (`failOn`, `--fail-on`). The
+ * Which gate statuses fail the step: the user's policy (the failingStatuses setting). The
  * specification fails on ERROR only, and that is the default; SonarSource's action also fails on
  * WARN, and the scanner's `sonar.qualitygate.wait` on anything but OK.
  */
 /** The specification's policy: only ERROR fails. */
-const fail_policy_FAIL_ON_ERROR = new Set(['ERROR']);
+const FAIL_ON_ERROR = new Set(['ERROR']);
 /** Every status a policy may name, in the order they are listed. */
 const fail_policy_FAILING_STATUSES = ['ERROR', 'WARN', 'NONE'];
 /**
@@ -3381,7 +3566,7 @@ function analysisWarningText(warning) {
     const text = untrusted_text_cut(warning, 2 * QUOTE_LIMITS.long)
         .replace(LINK, (_, href, words) => `${words} (${address(href)})`)
         .replace(TAG, '');
-    return oneLine(text, QUOTE_LIMITS.long);
+    return untrusted_text_oneLine(text, QUOTE_LIMITS.long);
 }
 /** The link's address without credentials, or as written when it is not a full URL. */
 function address(href) {
@@ -3454,6 +3639,30 @@ function evidenceUrl(result, condition) {
     return new URL(`component_measures?${query.toString()}`, base).href;
 }
 
+;// CONCATENATED MODULE: ./src/report/fitted-block.ts
+/**
+ * An HTML block (a list, a table) through the sink: `open`, the first `lines` that fit in
+ * `limit`, the tail for the rest, `close`, each on its own line. The frame and the tail are
+ * always written whole, however little room there is, so the block stays well-formed HTML: the
+ * page's writer keeps the page's own bound.
+ *
+ * @example fittedBlock(sink, items, { open: '<ul>', close: '</ul>', tail: (n) => `<li>… and ${n} more</li>`, limit: 10_000 }).text
+ */
+function fittedBlock(sink, lines, options) {
+    const { open, close, tail, more = 0, limit } = options;
+    const own = (line) => `\n${line}`;
+    const widestTail = tail && lines.length + more > 0 ? own(tail(lines.length + more)) : '';
+    const frame = sink.size(sink.text(`${open}${widestTail}${own(close)}`));
+    return sink.fit(lines.map(own), {
+        head: open,
+        foot: own(close),
+        separator: '',
+        ...(tail ? { tail: (leftOut) => own(tail(leftOut)) } : {}),
+        more,
+        limit: Math.max(limit, frame)
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/report/summary-text.ts
 
 /**
@@ -3477,11 +3686,11 @@ function evidenceUrl(result, condition) {
  * @example summaryText('<img src=x>') // '&#60;img src&#61;x&#62;'
  */
 function summaryText(value, max = QUOTE_LIMITS.short) {
-    return escapeHtml(oneLine(value, max));
+    return escapeHtml(untrusted_text_oneLine(value, max));
 }
 /**
- * The forms secrets take once written through `summaryText` (besides their own), for
- * `redactSecrets`: a token echoed by the server is in the summary escaped.
+ * The forms secrets take once written through `summaryText` (besides their own), for the sinks
+ * of HTML destinations (`escapedForms`): a token echoed by the server is in the summary escaped.
  */
 function summaryForms(secrets) {
     return [...secrets, ...secrets.map((secret) => summaryText(secret, Infinity))];
@@ -3497,8 +3706,10 @@ function escapeHtml(text) {
  * The "New issues" part of the job summary and the pull-request comment: how many there are by
  * severity, then the first ones, most severe first, each with its file and line (linked to the
  * file at the commit on GitHub when the action knows it) and its rule (linked to the issue on
- * the server's origin). HTML blocks, every server value through `summaryText`.
+ * the server's origin). HTML blocks, every server value through `summaryText`, every line
+ * through the destination's sink.
  */
+
 
 
 
@@ -3509,48 +3720,44 @@ const SEVERITY_ICONS = {
     low: '🟡',
     info: '🔵'
 };
-/** Room kept for the block's frame and its "… and N more" line. */
-const FRAME_BYTES = 600;
 /**
- * The block for one analysis, within `maxBytes` (UTF-8) and at most `listed` issues; nothing
- * when the issues were not asked for (an unknown project).
+ * The block for one analysis, through `sink`, within `limit` (in the sink's unit) and at most
+ * `listed` issues; nothing when the issues were not asked for (an unknown project).
  *
- * @example newIssuesBlock(result.newIssues, { heading: 'h3', listed: 20, maxBytes: 100_000 })
+ * @example newIssuesBlock(result.newIssues, { sink, heading: 'h3', listed: 20, limit: 100_000 })
  */
 function newIssuesBlock(newIssues, options) {
-    const { heading, listed, maxBytes, fileLink } = options;
+    const { sink, heading, listed, limit, fileLink } = options;
     if (!newIssues)
         return [];
     if (!newIssues.read) {
         return [
             `<${heading}>New issues</${heading}>`,
             `<p>${summaryText(newIssues.reason, QUOTE_LIMITS.long)}</p>`
-        ];
+        ].map((line) => sink.text(line));
     }
     const { findings, total } = newIssues;
     const scope = options.scope ?? scopeWords(newIssues);
-    const title = `<${heading}>New issues: ${total}</${heading}>`;
+    const title = sink.text(`<${heading}>New issues: ${total}</${heading}>`);
     if (total === 0)
-        return [title, `<p>No open issues ${scope}.</p>`];
+        return [title, sink.text(`<p>No open issues ${scope}.</p>`)];
     const counts = countBySeverity(findings);
     const bySeverityWords = SEVERITY_ORDER.filter((severity) => counts[severity] > 0)
         .map((severity) => `${SEVERITY_ICONS[severity]} ${counts[severity]} ${severity}`)
         .join(' · ');
-    const head = [title, `<p>Open issues ${scope}: ${bySeverityWords}</p>`];
-    const items = [];
-    let bytes = FRAME_BYTES + head.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
-    for (const finding of bySeverity(findings).slice(0, listed)) {
-        const item = issueItem(finding, fileLink);
-        bytes += Buffer.byteLength(item) + 1;
-        if (bytes > maxBytes)
-            break;
-        items.push(item);
-    }
-    const more = total - items.length;
-    if (more > 0) {
-        items.push(`<li>… and ${more} more: see the server, the SARIF file or the check run</li>`);
-    }
-    return [...head, '<ul>', ...items, '</ul>'];
+    const head = [title, sink.text(`<p>Open issues ${scope}: ${bySeverityWords}</p>`)];
+    const items = bySeverity(findings)
+        .slice(0, listed)
+        .map((finding) => issueItem(finding, fileLink));
+    const list = fittedBlock(sink, items, {
+        open: '<ul>',
+        close: '</ul>',
+        tail: (more) => `<li>… and ${more} more: see the server, the SARIF file or the check run</li>`,
+        more: total - items.length,
+        // Every line of the block ends in a line feed, the list's last line too.
+        limit: limit - sink.size(`${head.join('\n')}\n`) - 1
+    });
+    return [...head, list.text];
 }
 function scopeWords(newIssues) {
     return newIssues.scope.kind === 'pull-request' ? 'in the pull request' : 'in the new code';
@@ -3613,7 +3820,7 @@ function parse(address) {
  * `summaryText`).
  */
 /** A server value quoted in our words: one line, at most 200 characters. */
-const wording_quoted = (value) => oneLine(value, QUOTE_LIMITS.short);
+const wording_quoted = (value) => untrusted_text_oneLine(value, QUOTE_LIMITS.short);
 /** The metric as a person reads it: `new_coverage` → "Coverage on New Code". */
 function metricName(metric) {
     return describeMetric(metric).name;
@@ -3776,13 +3983,16 @@ function caycWords(status) {
 
 
 
+
+
 /**
  * How much the summary and the messages show. GitHub refuses a step summary over 1 MiB: the
- * summary stays within `bytes` (UTF-8) whatever the server sends.
+ * summary's sink is built with `bytes` (UTF-8), and the summary stays within it whatever the
+ * server sends.
  */
 const SUMMARY_LIMITS = {
     bytes: 1_000_000,
-    /** Table rows; past them (or past the byte budget) "… and N more conditions". */
+    /** Table rows; past them (or past the room left) "… and N more conditions". */
     rows: 100,
     /** Analysis warnings, in the summary and as annotations. */
     warnings: 20,
@@ -3808,42 +4018,51 @@ const isKnownStatus = (status) => status in HEADLINES;
 /**
  * The job summary, as HTML blocks (see summary-text.ts for why): verdict, one table row per
  * condition (failing ones first), the new issues (counts and the first ones), analysis
- * warnings, dashboard link, analysis id and time taken. Every server value goes through `summaryText`; the dashboard is linked only when it is
- * an http(s) address on the server's origin. At most `SUMMARY_LIMITS.bytes` bytes.
+ * warnings, dashboard link, analysis id and time taken. Every server value goes through
+ * `summaryText`, and everything through the summary's sink; the dashboard is linked only when it
+ * is an http(s) address on the server's origin. Within `limit`, the sink's limit by default.
  *
- * @example await core.summary.addRaw(renderSummary(result), true).write()
+ * @example await summary.write(renderSummary(result, { sink: sinks.summary }))
  */
-function renderSummary(result, options = {}) {
-    const { section, maxBytes = SUMMARY_LIMITS.bytes, failOn = fail_policy_FAIL_ON_ERROR } = options;
+function renderSummary(result, options) {
+    const { sink, section, limit = sink.limit, policy = FAIL_ON_ERROR } = options;
     const [h, sub] = section === undefined ? ['h2', 'h3'] : ['h3', 'h4'];
     const title = section === undefined ? '' : ` · ${summaryText(section)}`;
-    const head = [
-        `<${h}>${headline(result.status, failOn)}${title}</${h}>`,
+    const said = (lines) => lines.map((line) => sink.text(line));
+    const size = (lines) => sink.size(blocks(lines));
+    const head = said([
+        `<${h}>${headline(result.status, policy)}${title}</${h}>`,
         `<p>${about(result)}</p>`,
         ...gateDetailsBlock(result)
+    ]);
+    const tail = [
+        ...warningsBlock(result.taskWarnings, sub, sink, Math.floor(limit / 4)),
+        ...said(dashboardBlock(result))
     ];
-    const tail = [...warningsBlock(result.taskWarnings, sub), ...dashboardBlock(result)];
     const issues = newIssuesBlock(result.newIssues, {
+        sink,
         heading: sub,
         listed: SUMMARY_LIMITS.issuesListed,
-        maxBytes: Math.floor((maxBytes - byteSize([...head, ...tail])) / 3),
+        limit: Math.floor((limit - size([...head, ...tail])) / 3),
         fileLink: options.fileLink
     });
-    const table = conditionsBlock(result, maxBytes - byteSize([...head, ...issues, ...tail]));
+    const table = conditionsBlock(result, sink, limit - size([...head, ...issues, ...tail]));
     const summary = blocks([...head, ...table, ...issues, ...tail]);
     // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
-    if (Buffer.byteLength(summary) <= maxBytes)
+    if (sink.size(summary) <= limit)
         return summary;
     return blocks([head[0], '<p>The summary is too large to show: see the log.</p>']);
 }
 /**
  * The job summary of a check that could not reach a verdict: the message, line by line, cut to
- * 4,000 characters, every line through `summaryText`.
+ * 4,000 characters, every line through `summaryText`, the whole through the summary's sink.
+ *
+ * @example await summary.write(renderFailureSummary(error.message, sinks.summary))
  */
-function renderFailureSummary(message) {
+function renderFailureSummary(message, sink) {
     const lines = untrusted_text_cut(message, SUMMARY_LIMITS.messageChars).split('\n');
     const text = lines.map((line) => summaryText(line, SUMMARY_LIMITS.messageChars)).join('<br>');
-    return blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`]);
+    return sink.text(blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`]));
 }
 /**
  * `Quality Gate Failure` and why: for an ERROR gate each failing condition in words (the first
@@ -3852,18 +4071,18 @@ function renderFailureSummary(message) {
  * step fails with; the log's gate escapes it.
  */
 function gateFailureMessage(result) {
-    const where = result.projectKey ? ` for ${oneLine(result.projectKey, QUOTE_LIMITS.short)}` : '';
+    const where = result.projectKey ? ` for ${untrusted_text_oneLine(result.projectKey, QUOTE_LIMITS.short)}` : '';
     const dashboard = dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl);
     const link = dashboard ? [`Details: ${dashboard.href}`] : [];
     const kind = fail_policy_statusClass(result.status);
     if (kind === 'ERROR' || kind === 'WARN') {
         const { head, lines } = conditionLines(result, kind);
-        const why = kind === 'WARN' ? 'the gate is WARN, which failOn names: ' : '';
+        const why = kind === 'WARN' ? `the gate is WARN, which ${setting('failingStatuses')} names: ` : '';
         return [`Quality Gate Failure${where}: ${why}${head}`, ...lines, ...link].join('\n');
     }
     const why = result.status === 'NONE'
-        ? 'the project has no quality gate (NONE), which failOn names: assign a quality gate to the project on the server.'
-        : `the gate's status is "${oneLine(result.status, QUOTE_LIMITS.short)}", which no server sends for a gate; failOn names NONE, which covers it.`;
+        ? `the project has no quality gate (NONE), which ${setting('failingStatuses')} names: assign a quality gate to the project on the server.`
+        : `the gate's status is "${untrusted_text_oneLine(result.status, QUOTE_LIMITS.short)}", which no server sends for a gate; ${setting('failingStatuses')} names NONE, which covers it.`;
     return [`Quality Gate Failure${where}: ${why}`, ...link].join('\n');
 }
 /**
@@ -3878,7 +4097,7 @@ function conditionLines(result, status) {
         return `- ${describeCondition(evaluated)}${evidence ? ` (${evidence})` : ''}`;
     });
     if (matching.length > listed.length) {
-        lines.push(`- … and ${matching.length - listed.length} more: see the job summary`);
+        lines.push(`- … and ${matching.length - listed.length} more: see ${place('details')}`);
     }
     const total = result.conditions.length;
     if (status === 'WARN' && matching.length === 0) {
@@ -3891,7 +4110,7 @@ function conditionLines(result, status) {
  * Annotations: task warnings, a WARN, NONE or unknown gate, and conditions where the rule
  * disagrees. Server text is cut here and escaped by the log's gate.
  */
-function annotate(result, log, failOn = fail_policy_FAIL_ON_ERROR) {
+function annotate(result, log, policy = FAIL_ON_ERROR) {
     const warnings = result.taskWarnings.slice(0, SUMMARY_LIMITS.warnings);
     for (const warning of warnings)
         log.warning(`Analysis warning: ${analysisWarningText(warning)}`);
@@ -3899,11 +4118,11 @@ function annotate(result, log, failOn = fail_policy_FAIL_ON_ERROR) {
         log.info(`${result.taskWarnings.length - warnings.length} more analysis warnings not shown.`);
     }
     // A status the step fails on is said by the failure message itself.
-    if (!fail_policy_failsUnder(result.status, failOn))
+    if (!fail_policy_failsUnder(result.status, policy))
         annotatePassingStatus(result, log);
     const disagreeing = result.conditions.filter((evaluated) => !evaluated.agreesWithServer);
     for (const evaluated of disagreeing.slice(0, SUMMARY_LIMITS.notices)) {
-        log.notice(`The server says ${oneLine(evaluated.condition.status, QUOTE_LIMITS.short)} for ${describeCondition(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`);
+        log.notice(`The server says ${untrusted_text_oneLine(evaluated.condition.status, QUOTE_LIMITS.short)} for ${describeCondition(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`);
     }
     if (disagreeing.length > SUMMARY_LIMITS.notices) {
         log.info(`${disagreeing.length - SUMMARY_LIMITS.notices} more conditions where the rule disagrees with the server.`);
@@ -3916,20 +4135,20 @@ function annotatePassingStatus(result, log) {
         log.warning([`Quality Gate passed with warnings (WARN): ${head}`, ...lines].join('\n'));
     }
     else if (result.status === 'NONE') {
-        log.warning('No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful, or name NONE in failOn to fail without one.');
+        log.warning(`No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful, or name NONE in ${setting('failingStatuses')} to fail without one.`);
     }
     else if (!isKnownStatus(result.status)) {
-        log.warning(`Unknown Quality Gate status "${oneLine(result.status, QUOTE_LIMITS.short)}": failOn does not name NONE, so the check passes (quality-gate-status NONE).`);
+        log.warning(`Unknown Quality Gate status "${untrusted_text_oneLine(result.status, QUOTE_LIMITS.short)}": ${setting('failingStatuses')} does not name NONE, so the check passes (quality-gate-status NONE).`);
     }
 }
 /**
  * The verdict in words with its icon, e.g. "✅ Quality Gate passed"; a WARN or NONE gate that
- * the policy fails on says so ("❌ Quality Gate failed: WARN, which failOn names (ERROR,WARN)").
+ * the policy fails on says so ("❌ Quality Gate failed: WARN, which policy names (ERROR,WARN)").
  */
-function headline(status, failOn = fail_policy_FAIL_ON_ERROR) {
-    if (status !== 'ERROR' && fail_policy_failsUnder(status, failOn)) {
+function headline(status, policy = FAIL_ON_ERROR) {
+    if (status !== 'ERROR' && fail_policy_failsUnder(status, policy)) {
         const named = fail_policy_statusClass(status) === 'NONE' && status !== 'NONE' ? ' (as NONE)' : '';
-        return `❌ Quality Gate failed: ${summaryText(status)}${named}, which failOn names (${policyText(failOn)})`;
+        return `❌ Quality Gate failed: ${summaryText(status)}${named}, which ${setting('failingStatuses')} names (${policyText(policy)})`;
     }
     return (HEADLINES[status] ?? `❔ Unknown Quality Gate status ${summaryText(status)}: the check passes`);
 }
@@ -3971,31 +4190,31 @@ const TABLE_HEAD = [
     '<table>',
     '<thead><tr><th>Metric</th><th>Status</th><th>Actual</th><th>Threshold</th></tr></thead>',
     '<tbody>'
-];
-const TABLE_END = ['</tbody>', '</table>'];
-/** Room kept for the table's frame and the "… and N more" line. */
-const TABLE_FRAME_BYTES = 1000;
-/** The conditions table: as many rows as `SUMMARY_LIMITS.rows` and `budget` bytes allow. */
-function conditionsBlock(result, budget) {
+].join('\n');
+const TABLE_END = ['</tbody>', '</table>'].join('\n');
+const moreConditions = (more) => `<p>… and ${more} more conditions: see the dashboard or the conditions output.</p>`;
+/**
+ * The conditions table: as many rows as `SUMMARY_LIMITS.rows` and `room` allow, then after the
+ * table how many conditions it leaves out.
+ */
+function conditionsBlock(result, sink, room) {
     const { conditions } = result;
     if (conditions.length === 0) {
-        return ['<p>The server returned no conditions for this analysis.</p>'];
+        return [sink.text('<p>The server returned no conditions for this analysis.</p>')];
     }
     const ordered = [...conditions].sort((a, b) => (STATUS_ORDER[a.condition.status] ?? 2) - (STATUS_ORDER[b.condition.status] ?? 2));
-    const rows = [];
-    let bytes = TABLE_FRAME_BYTES;
-    for (const evaluated of ordered.slice(0, SUMMARY_LIMITS.rows)) {
-        const row = tableRow(evaluated, evidenceUrl(result, evaluated.condition));
-        bytes += Buffer.byteLength(row) + 1;
-        if (bytes > budget)
-            break;
-        rows.push(row);
-    }
-    const more = conditions.length - rows.length;
-    const note = more > 0
-        ? [`<p>… and ${more} more conditions: see the dashboard or the conditions output.</p>`]
-        : [];
-    return [...TABLE_HEAD, ...rows, ...TABLE_END, ...note];
+    const rows = ordered
+        .slice(0, SUMMARY_LIMITS.rows)
+        .map((evaluated) => tableRow(evaluated, evidenceUrl(result, evaluated.condition)));
+    // The note after the table is kept room for, as wide as it can be; each line ends in a line feed.
+    const noteRoom = sink.size(sink.text(moreConditions(conditions.length))) + 1;
+    const table = fittedBlock(sink, rows, {
+        open: TABLE_HEAD,
+        close: TABLE_END,
+        limit: room - noteRoom - 1
+    });
+    const more = conditions.length - table.shown;
+    return [table.text, ...(more > 0 ? [sink.text(moreConditions(more))] : [])];
 }
 function tableRow({ condition }, evidence) {
     const { status, actualValue } = condition;
@@ -4010,14 +4229,22 @@ function tableRow({ condition }, evidence) {
     ];
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
-function warningsBlock(warnings, heading) {
+/** The analysis warnings: the first `SUMMARY_LIMITS.warnings` that fit in `room`, then how many more. */
+function warningsBlock(warnings, heading, sink, room) {
     if (warnings.length === 0)
         return [];
-    const shown = warnings.slice(0, SUMMARY_LIMITS.warnings);
-    const items = shown.map((warning) => `<li>${summaryText(analysisWarningText(warning), QUOTE_LIMITS.long)}</li>`);
-    if (warnings.length > shown.length)
-        items.push(`<li>… and ${warnings.length - shown.length} more</li>`);
-    return [`<${heading}>Analysis warnings</${heading}>`, '<ul>', ...items, '</ul>'];
+    const title = sink.text(`<${heading}>Analysis warnings</${heading}>`);
+    const items = warnings
+        .slice(0, SUMMARY_LIMITS.warnings)
+        .map((warning) => `<li>${summaryText(analysisWarningText(warning), QUOTE_LIMITS.long)}</li>`);
+    const list = fittedBlock(sink, items, {
+        open: '<ul>',
+        close: '</ul>',
+        tail: (more) => `<li>… and ${more} more</li>`,
+        more: warnings.length - items.length,
+        limit: room - sink.size(title) - 2
+    });
+    return [title, list.text];
 }
 /** A link on the server's origin; another http(s) address as text; anything else left out. */
 function dashboardBlock(result) {
@@ -4036,9 +4263,6 @@ function dashboardBlock(result) {
 function blocks(lines) {
     return `${lines.join('\n')}\n`;
 }
-function byteSize(lines) {
-    return lines.reduce((total, line) => total + Buffer.byteLength(line) + 1, 0);
-}
 
 ;// CONCATENATED MODULE: ./src/report/verdict.ts
 
@@ -4047,284 +4271,260 @@ function byteSize(lines) {
 
 /**
  * The step's verdict under the policy, with the message it fails with: `Quality Gate Failure`
- * and why for each gate that fails (its failing conditions, or the status failOn names), after
+ * and why for each gate that fails (its failing conditions, or the status policy names), after
  * one line per analysis that could not be read.
  *
- * @example const verdict = stepVerdict(outcomes, settings.failOn); if (verdict.kind !== 'passed') throw …
+ * @example const verdict = stepVerdict(outcomes, settings.policy); if (verdict.kind !== 'passed') throw …
  */
-function stepVerdict(outcomes, failOn = fail_policy_FAIL_ON_ERROR) {
+function stepVerdict(outcomes, policy = FAIL_ON_ERROR) {
     const results = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result] : []));
     const failures = results
-        .filter(({ status }) => fail_policy_failsUnder(status, failOn))
+        .filter(({ status }) => fail_policy_failsUnder(status, policy))
         .map(gateFailureMessage);
     const unread = outcomes.filter((outcome) => !outcome.read);
+    const [only] = unread;
+    if (only && outcomes.length === 1) {
+        return { kind: 'unread', message: only.message, alone: true, errors: [only.error] };
+    }
     if (unread.length > 0) {
-        const lines = unread.map((outcome) => `- ${oneLine(projectName(outcome), QUOTE_LIMITS.long)}: ${outcome.message.split('\n')[0]}`);
+        const lines = unread.map((outcome) => `- ${untrusted_text_oneLine(projectName(outcome), QUOTE_LIMITS.long)}: ${outcome.message.split('\n')[0]}`);
         const head = `${unread.length} of ${outcomes.length} analyses could not be read: their gates are unknown.`;
-        return { kind: 'unread', message: [head, ...lines, ...failures].join('\n') };
+        return {
+            kind: 'unread',
+            message: [head, ...lines, ...failures].join('\n'),
+            alone: false,
+            errors: unread.map((outcome) => outcome.error)
+        };
     }
     if (failures.length > 0)
         return { kind: 'gate-failed', message: failures.join('\n') };
     const named = outcomes.length > 1;
     return {
         kind: 'passed',
-        statuses: results.map(({ projectKey, status }) => `${named ? `${oneLine(projectKey ?? '', QUOTE_LIMITS.short)} ` : ''}Quality Gate status: ${oneLine(status, QUOTE_LIMITS.short)}`)
+        statuses: results.map(({ projectKey, status }) => `${named ? `${untrusted_text_oneLine(projectKey ?? '', QUOTE_LIMITS.short)} ` : ''}Quality Gate status: ${untrusted_text_oneLine(status, QUOTE_LIMITS.short)}`)
     };
 }
 
-;// CONCATENATED MODULE: ./src/report/overview.ts
+;// CONCATENATED MODULE: ./src/cli/exit-codes.ts
 
-
-
-
-
-
-
-const VERDICTS = {
-    OK: '✅ passed',
-    WARN: '⚠️ passed with warnings',
-    ERROR: '❌ failed',
-    NONE: '➖ no gate'
+/**
+ * The command's exit codes, for a CI step to tell a failed gate from a broken check:
+ * - 0: every gate passed (OK, WARN, NONE), or an ERROR gate with --no-fail;
+ * - 1: a quality gate failed (ERROR);
+ * - 2: bad usage or settings: an option, the environment, a report file that is missing or not
+ *   a scanner's, a result file that cannot be written; running it again changes nothing;
+ * - 3: no verdict: the server could not be read (unreachable, refused, an answer that is not
+ *   its API's, a redirect that would send the token elsewhere), the analysis task failed or was
+ *   canceled, or the time-out was reached; running it again later may pass.
+ */
+const EXIT = { passed: 0, gateFailed: 1, usage: 2, noVerdict: 3 };
+/**
+ * When several apply (one analysis unread, another's gate failed, a result file not written):
+ * usage first, then no verdict, then a failed gate. A failed gate is only reported as such when
+ * every analysis was checked as asked.
+ */
+const PRECEDENCE = [EXIT.usage, EXIT.noVerdict, EXIT.gateFailed, EXIT.passed];
+/**
+ * The exit code of each error code: 2 for what the user must fix in the command line, the
+ * environment, the report file or a result file's path; 3 for what leaves the gate unknown (the
+ * server, the task, the time-out, the unforeseen); 1 for a failed gate. Every code has its row,
+ * so a new code needs its choice here.
+ */
+const EXIT_CODE_OF = {
+    ERR_USAGE: EXIT.usage,
+    ERR_SETTINGS: EXIT.usage,
+    ERR_REPORT_FILE: EXIT.usage,
+    ERR_RESULT_FILE: EXIT.usage,
+    // The action's alone (its runner's GITHUB_OUTPUT), a file as a result file is.
+    ERR_OUTPUT_FILE: EXIT.usage,
+    ERR_UNSAFE_REQUEST: EXIT.noVerdict,
+    ERR_SERVER_REQUEST: EXIT.noVerdict,
+    ERR_TASK_FAILED: EXIT.noVerdict,
+    ERR_TIMEOUT: EXIT.noVerdict,
+    ERR_ANALYSES_UNREAD: EXIT.noVerdict,
+    ERR_UNEXPECTED: EXIT.noVerdict,
+    ERR_QUALITY_GATE: EXIT.gateFailed
 };
-/** Failing conditions named in a row of the overview; the rest are counted. */
-const FAILURES_NAMED = 3;
 /**
- * The job summary of several analyses: a verdict for the step, an overview table (project,
- * verdict, failing conditions, link), then one section per project, as renderSummary draws a
- * single one, or the reason it could not be read. Within SUMMARY_LIMITS.bytes in all: each
- * section gets an equal share of what the overview leaves.
+ * The exit code of a failure, by its code (EXIT_CODE_OF); an error outside the family is
+ * unforeseen: 3.
  *
- * @example await core.summary.addRaw(renderOverviewSummary(outcomes), true).write()
+ * @example exitCodeOfError(new TimeoutError('Timed out …')) // 3
  */
-function renderOverviewSummary(outcomes, options = {}) {
-    const { failOn = fail_policy_FAIL_ON_ERROR } = options;
-    const unread = outcomes.filter((outcome) => !outcome.read).length;
-    const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []));
-    const title = unread > 0
-        ? `❌ ${unread} of ${outcomes.length} analyses could not be read`
-        : `${headline(worstFor(statuses, failOn), failOn)} (${outcomes.length} analyses)`;
-    const head = [
-        `<h2>${title}</h2>`,
-        '<table>',
-        '<thead><tr><th>Project</th><th>Verdict</th><th>Failing conditions</th><th>Analysis</th></tr></thead>',
-        '<tbody>',
-        ...outcomes.map((outcome) => overviewRow(outcome, failOn)),
-        '</tbody>',
-        '</table>'
-    ];
-    const headBytes = Buffer.byteLength(blocks(head));
-    const share = Math.floor((SUMMARY_LIMITS.bytes - headBytes) / Math.max(1, outcomes.length));
-    const sections = outcomes.map((outcome) => outcome.read
-        ? renderSummary(outcome.result, {
-            section: projectName(outcome),
-            maxBytes: share,
-            fileLink: options.fileLink,
-            failOn
-        })
-        : unreadSection(outcome, share));
-    const summary = blocks(head) + sections.join('');
-    // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
-    if (Buffer.byteLength(summary) <= SUMMARY_LIMITS.bytes)
-        return summary;
-    return blocks([head[0], '<p>The summary is too large to show: see the log.</p>']);
+function exitCodeOfError(error) {
+    return EXIT_CODE_OF[codeOf(error)];
 }
 /**
- * The status the overview's title speaks of: the worst, unless a better one fails the step and
- * the worst does not (failOn names NONE, and a WARN gate is the worst).
+ * The exit code of a finished check: from the step's verdict (stepVerdict), with each analysis
+ * that could not be read counting by its own failure.
+ *
+ * @example exitCodeOfVerdict(stepVerdict(outcomes), { failStep: true }) // 1 for an ERROR gate
  */
-function worstFor(statuses, failOn) {
-    const worst = outcome_worstStatus(statuses);
-    if (fail_policy_failsUnder(worst, failOn))
-        return worst;
-    return statuses.find((status) => fail_policy_failsUnder(status, failOn)) ?? worst;
-}
-function overviewRow(outcome, failOn) {
-    const project = summaryText(projectName(outcome));
-    if (!outcome.read) {
-        return `<tr><td>${project}</td><td>❗ not read</td><td>see below</td><td></td></tr>`;
+function exitCodeOfVerdict(verdict, { failStep }) {
+    switch (verdict.kind) {
+        case 'passed':
+            return EXIT.passed;
+        case 'gate-failed':
+            return failStep ? EXIT.gateFailed : EXIT.passed;
+        case 'unread':
+            return worstExitCode(verdict.errors.map(exitCodeOfError));
     }
-    const { result } = outcome;
-    const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR');
-    const named = failing
-        .slice(0, FAILURES_NAMED)
-        .map(({ condition }) => summaryText(metricName(condition)));
-    if (failing.length > named.length)
-        named.push(`${failing.length - named.length} more`);
-    const verdict = result.status !== 'ERROR' && fail_policy_failsUnder(result.status, failOn)
-        ? `❌ ${summaryText(result.status)}: fails (failOn)`
-        : (VERDICTS[result.status] ?? `❔ ${summaryText(result.status)} (unknown: passes)`);
-    const dashboard = dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl);
-    const link = dashboard?.onServer
-        ? `<a href="${summaryText(dashboard.href, Infinity)}">dashboard</a>`
-        : '';
-    const cells = [project, verdict, named.join(', ') || '–', link];
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
-/** A project that could not be read: its name and the message, line by line. */
-function unreadSection(outcome, maxBytes) {
-    const heading = `<h3>❗ Not read · ${summaryText(projectName(outcome))}</h3>`;
-    const room = Math.max(0, Math.min(SUMMARY_LIMITS.messageChars, Math.floor(maxBytes / 8) - 200));
-    const lines = untrusted_text_cut(outcome.message, room).split('\n');
-    const text = lines.map((line) => summaryText(line, room)).join('<br>');
-    return blocks([heading, `<p>${text}</p>`]);
-}
-/**
- * The annotations of every gate read (see `annotate`); with several analyses each message
- * starts with its project's name, so an annotation says whose it is.
- */
-function annotateAll(outcomes, log, failOn = fail_policy_FAIL_ON_ERROR) {
-    for (const outcome of outcomes) {
-        if (!outcome.read)
-            continue;
-        if (outcomes.length === 1) {
-            annotate(outcome.result, log, failOn);
-            continue;
-        }
-        const prefix = `${oneLine(projectName(outcome), QUOTE_LIMITS.short)}: `;
-        annotate(outcome.result, {
-            info: (message) => log.info(prefix + message),
-            warning: (message) => log.warning(prefix + message),
-            notice: (message) => log.notice(prefix + message),
-            startGroup: (name) => log.startGroup(name),
-            endGroup: () => log.endGroup()
-        }, failOn);
-    }
+/** The code that wins among several (PRECEDENCE); 0 for none. */
+function worstExitCode(codes) {
+    return PRECEDENCE.find((code) => codes.includes(code)) ?? EXIT.passed;
 }
 
+;// CONCATENATED MODULE: ./src/cli/names.ts
+/**
+ * The command's words for every setting: its options and environment variables. The token has
+ * no option (it would show in process lists), so messages name SONAR_TOKEN alone; the settings
+ * only the action has are named by their key, and no message of the command's path names them.
+ * The one place that knows the options' names besides the option parser and --help.
+ */
+const COMMAND_NAMES = {
+    kind: 'Option',
+    settings: {
+        reportFile: { name: '--report' },
+        token: { variable: 'SONAR_TOKEN' },
+        host: { name: '--host', variable: 'SONAR_HOST_URL' },
+        // The certificate's text comes from SONAR_ROOT_CERT, or from the file --root-cert-file names
+        // (read and checked before the settings): a message about the text names the variable.
+        rootCert: { variable: 'SONAR_ROOT_CERT', also: '--root-cert-file' },
+        timeout: { name: '--timeout' },
+        initialDelay: { name: '--initial-delay' },
+        interval: { name: '--interval' },
+        failStep: { name: '--no-fail' },
+        failingStatuses: { name: '--fail-on' },
+        task: { name: '--task-id' },
+        analysis: { name: '--analysis-id' },
+        comment: {},
+        gitHubToken: {},
+        annotate: {},
+        checkRun: {},
+        sarif: { name: '--sarif' }
+    },
+    // The command writes no job summary: its files hold what the summary would.
+    places: { details: 'the --markdown or --json file' }
+};
+
+;// CONCATENATED MODULE: external "node:util"
+const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 ;// CONCATENATED MODULE: ./src/settings.ts
 
 
 
 
+
 const DEFAULTS = {
-    pollingTimeoutSec: 60,
-    initialDelayMs: 3000,
-    pollingIntervalMs: 1000,
-    failOnError: true,
-    pullRequestComment: false,
-    annotateIssues: true,
-    issuesCheckRun: false
+    timeout: 60,
+    initialDelay: 3000,
+    interval: 1000,
+    failStep: true
 };
-/** The most lines scanMetadataReportFile may have (each a path or a glob). */
+/** The most lines the report files may have (each a path or a glob). */
 const MAX_REPORT_PATTERNS = 100;
 /**
- * The longest wait any input may ask for: 5 days, the longest a job on a self-hosted runner may
- * run (GitHub-hosted jobs stop at 6 hours). Anything longer is a typo, and a timer past 2^31 ms
- * would overflow in Node and fire at once, turning the poll loop hot.
+ * The longest wait any setting may ask for: 5 days, the longest a job on a self-hosted runner
+ * may run (GitHub-hosted jobs stop at 6 hours). Anything longer is a typo, and a timer past
+ * 2^31 ms would overflow in Node and fire at once, turning the poll loop hot. The time-out is in
+ * seconds, the waits in milliseconds.
  */
 const LIMITS = {
-    pollingTimeoutSec: 432_000,
-    initialDelayMs: 432_000_000,
-    pollingIntervalMs: 432_000_000
-};
-/** The action's names: action.yml's inputs. */
-const ACTION_INPUTS = {
-    kind: 'Input',
-    names: {
-        scanMetadataReportFile: 'scanMetadataReportFile',
-        sonarToken: 'sonarToken',
-        sonarHostUrl: 'sonarHostUrl',
-        sonarRootCert: 'sonarRootCert',
-        pollingTimeoutSec: 'pollingTimeoutSec',
-        initialDelayMs: 'initialDelayMs',
-        pollingIntervalMs: 'pollingIntervalMs',
-        failOnError: 'failOnError',
-        failOn: 'failOn',
-        taskId: 'taskId',
-        analysisId: 'analysisId',
-        pullRequestComment: 'pullRequestComment',
-        annotateIssues: 'annotateIssues',
-        issuesCheckRun: 'issuesCheckRun',
-        sarifFile: 'sarifFile'
-    }
+    timeout: 432_000,
+    initialDelay: 432_000_000,
+    interval: 432_000_000
 };
 /**
- * Turns the step's inputs and environment into Settings, or throws a SettingsError naming the
- * input that is wrong. Defaults apply here too: the bundle may run without the runner filling
- * in action.yml's defaults. `names` says how messages name each setting (the command passes its
- * options); the action's messages name its inputs.
+ * `raw` with each setting that was not given taken from its environment variable, when the
+ * edge's names give it one (SONAR_TOKEN, SONAR_HOST_URL, SONAR_ROOT_CERT…). A value given wins.
  *
- * @example readSettings(core.getInput, process.env)
+ * @example withVariables({ host: '' }, ACTION_NAMES, { SONAR_HOST_URL: 'https://sonar.example' }) // { host: 'https://sonar.example' }
  */
-function readSettings(input, env, names = ACTION_INPUTS) {
-    const named = namer(names);
-    const text = (name, envName) => {
-        const value = input(name).trim() || (envName ? env[envName]?.trim() : undefined);
-        return value ? value : undefined;
-    };
-    const sonarHostUrl = optionalUrl(text('sonarHostUrl', 'SONAR_HOST_URL'), named);
-    const sonarRootCert = optionalCertificate(text('sonarRootCert', 'SONAR_ROOT_CERT'), named);
-    const taskId = settings_optionalId('taskId', text('taskId'), named);
-    const analysisId = settings_optionalId('analysisId', text('analysisId'), named);
-    if (taskId && analysisId) {
-        throw new SettingsError(`${names.kind}s ${named.bare('taskId')} and ${named.bare('analysisId')} are both set: set one of them (${named.bare('analysisId')} skips the task).`);
+function withVariables(raw, names, env) {
+    const filled = { ...raw };
+    for (const key of SETTING_KEYS) {
+        const variable = names.settings[key].variable;
+        if (variable && !raw[key]?.trim() && env[variable]?.trim())
+            filled[key] = env[variable];
     }
-    for (const name of ['taskId', 'analysisId']) {
-        if ((name === 'taskId' ? taskId : analysisId) && !sonarHostUrl) {
-            throw new SettingsError(`${named.setting(name)} needs the server address: set the ${named.bare('sonarHostUrl')} ${names.kind.toLowerCase()} or the SONAR_HOST_URL environment variable.`);
+    return filled;
+}
+/**
+ * Turns the settings' text into Settings, or throws a SettingsError naming the setting that is
+ * wrong (by key: each edge says it in its own words). Defaults apply here: the bundle may run
+ * without the runner filling in action.yml's defaults.
+ *
+ * @example readSettings(withVariables({ timeout: '120' }, ACTION_NAMES, process.env))
+ */
+function readSettings(raw) {
+    const text = (key) => raw[key]?.trim() || undefined;
+    const hostUrl = optionalUrl(text('host'));
+    const rootCert = optionalCertificate(text('rootCert'));
+    const taskId = settings_optionalId('task', text('task'));
+    const analysisId = settings_optionalId('analysis', text('analysis'));
+    if (taskId && analysisId) {
+        throw new errors_SettingsError(`${setting('task')} and ${setting('analysis')} are both set: set one of them (${setting('analysis')} skips the task).`);
+    }
+    for (const key of ['task', 'analysis']) {
+        if ((key === 'task' ? taskId : analysisId) && !hostUrl) {
+            throw new errors_SettingsError(`${words_settingTitle(key)} needs the server address: set ${theSetting('host')} or the SONAR_HOST_URL environment variable.`);
         }
     }
-    const pullRequestComment = settings_boolean(input, 'pullRequestComment', DEFAULTS.pullRequestComment, named);
-    const githubToken = text('githubToken', 'GITHUB_TOKEN');
-    const sarifFile = optionalFile(text('sarifFile'), 'sarifFile', named);
     return {
-        scanMetadataReportFile: reportPatterns(input('scanMetadataReportFile'), named),
-        // Trimmed like every input: a secret pasted with a trailing newline still works.
-        sonarToken: text('sonarToken', 'SONAR_TOKEN'),
-        sonarHostUrl,
-        sonarRootCert,
-        pollingTimeoutMs: integer(input, 'pollingTimeoutSec', { min: 1 }, named) * 1000,
-        initialDelayMs: integer(input, 'initialDelayMs', { min: 0 }, named),
-        pollingIntervalMs: integer(input, 'pollingIntervalMs', { min: 1 }, named),
-        adaptivePolling: input('pollingIntervalMs').trim() === '',
-        failOnError: settings_boolean(input, 'failOnError', DEFAULTS.failOnError, named),
-        failOn: failPolicy(input('failOn'), named),
+        reportFiles: reportPatterns(raw.reportFile ?? ''),
+        // Trimmed like every setting: a secret pasted with a trailing newline still works.
+        token: text('token'),
+        hostUrl,
+        rootCert,
+        timeoutMs: integer(raw, 'timeout', { min: 1 }) * 1000,
+        initialWaitMs: integer(raw, 'initialDelay', { min: 0 }),
+        intervalMs: integer(raw, 'interval', { min: 1 }),
+        adaptivePolling: !raw.interval?.trim(),
+        failStep: booleanSetting(raw, 'failStep', DEFAULTS.failStep),
+        policy: failPolicy(raw.failingStatuses ?? ''),
         taskId,
-        analysisId,
-        pullRequestComment,
-        githubToken,
-        annotateIssues: settings_boolean(input, 'annotateIssues', DEFAULTS.annotateIssues, named),
-        issuesCheckRun: settings_boolean(input, 'issuesCheckRun', DEFAULTS.issuesCheckRun, named),
-        sarifFile
+        analysisId
     };
 }
-/** A file to write, relative to the working directory: one line, no control characters. */
-function optionalFile(value, name, named) {
-    if (value === undefined)
+/**
+ * A file to write, relative to the working directory: one line, no control characters;
+ * undefined when not given.
+ */
+function fileSetting(raw, key) {
+    const value = raw[key]?.trim();
+    if (!value)
         return undefined;
     // eslint-disable-next-line no-control-regex
     if (value.length > 1000 || /[\u0000-\u001f\u007f]/.test(value)) {
-        throw new SettingsError(`${named.setting(name)} "${oneLine(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`);
+        throw new SettingsError(`${settingTitle(key)} "${oneLine(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`);
     }
     return value;
 }
-function namer({ kind, names }) {
-    return {
-        setting: (name) => `${kind} ${names[name] ?? name}`,
-        bare: (name) => names[name] ?? name,
-        withVariable: (name, variable) => {
-            const own = names[name];
-            return own ? `${own} (or ${variable})` : variable;
-        },
-        orVariable: (name, variable) => {
-            const own = names[name];
-            return own ? `${own} or ${variable}` : variable;
-        }
-    };
+/** `true` or `false` in any case; `fallback` when not given. */
+function booleanSetting(raw, key, fallback) {
+    const value = (raw[key] ?? '').trim().toLowerCase();
+    if (value === '')
+        return fallback;
+    if (value === 'true')
+        return true;
+    if (value === 'false')
+        return false;
+    throw new errors_SettingsError(`${words_settingTitle(key)} is "${untrusted_text_oneLine(value)}": it must be true or false.`);
 }
 /** The input's non-empty lines, each trimmed: paths or globs of report files. */
-function reportPatterns(raw, named) {
+function reportPatterns(raw) {
     const lines = raw
         .split(/\r\n|\r|\n/)
         .map((line) => line.trim())
         .filter((line) => line !== '');
     if (lines.length > MAX_REPORT_PATTERNS) {
-        throw new SettingsError(`${named.setting('scanMetadataReportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`);
+        throw new errors_SettingsError(`${words_settingTitle('reportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`);
     }
     for (const line of lines) {
         const problem = patternProblem(line);
         if (problem) {
-            throw new SettingsError(`${named.setting('scanMetadataReportFile')} has the line "${oneLine(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`);
+            throw new errors_SettingsError(`${words_settingTitle('reportFile')} has the line "${untrusted_text_oneLine(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`);
         }
     }
     return lines;
@@ -4340,98 +4540,86 @@ function patternProblem(line) {
         return 'exclusions (!) are not supported';
     return undefined;
 }
-function optionalUrl(value, named) {
+function optionalUrl(value) {
     if (value === undefined)
         return undefined;
-    const host = named.withVariable('sonarHostUrl', 'SONAR_HOST_URL');
+    const host = settingWithVariable('host');
     let url;
     try {
         url = new URL(value);
     }
     catch {
-        throw new SettingsError(`${host} "${oneLine(hideCredentials(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`);
+        throw new errors_SettingsError(`${host} "${untrusted_text_oneLine(hideCredentials(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`);
     }
     if (url.username || url.password) {
-        throw new SettingsError(`${host} must not contain credentials: pass the token in ${named.orVariable('sonarToken', 'SONAR_TOKEN')}.`);
+        throw new errors_SettingsError(`${host} must not contain credentials: pass the token in ${settingOrVariable('token')}.`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new SettingsError(`${host} must start with https:// or http://, not ${oneLine(url.protocol)}//.`);
+        throw new errors_SettingsError(`${host} must start with https:// or http://, not ${untrusted_text_oneLine(url.protocol)}//.`);
     }
     // API paths are appended to the address: a query or fragment would end up in the middle.
     // The value is not quoted: a query is where a token pasted by mistake would be.
     if (/[?#]/.test(url.href)) {
-        throw new SettingsError(`${host} must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.`);
+        throw new errors_SettingsError(`${host} must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.`);
     }
     return url;
 }
-function optionalCertificate(value, named) {
+function optionalCertificate(value) {
     if (value === undefined)
         return undefined;
     if (!value.includes('-----BEGIN CERTIFICATE-----')) {
-        throw new SettingsError(`${named.withVariable('sonarRootCert', 'SONAR_ROOT_CERT')} is not a PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (the CA certificate itself, not a file path).`);
+        throw new errors_SettingsError(`${settingWithVariable('rootCert')} is not a PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (the CA certificate itself, not a file path).`);
     }
     return value;
 }
-function settings_optionalId(name, value, named) {
+function settings_optionalId(key, value) {
     if (value === undefined)
         return undefined;
     const problem = idProblem(value);
     if (problem) {
-        const where = name === 'taskId'
+        const where = key === 'task'
             ? 'the ceTaskId of report-task.txt, or the id of the task on the server'
             : "the analysisId of a finished task (the server's api/ce/task answer)";
-        throw new SettingsError(`${named.setting(name)} "${oneLine(value)}" ${problem}: give ${where}.`);
+        throw new errors_SettingsError(`${words_settingTitle(key)} "${untrusted_text_oneLine(value)}" ${problem}: give ${where}.`);
     }
     return value;
 }
 /**
  * The statuses that fail the step: ERROR, WARN and NONE, separated by commas or lines, in any
  * case; empty: ERROR alone. ERROR must be among them: a policy without it would let a failed
- * gate pass, which is what failOnError false says plainly.
+ * gate pass, which is what failStep false says plainly.
  */
-function failPolicy(raw, named) {
+function failPolicy(raw) {
     const words = raw
         .split(/[,\r\n]/)
         .map((word) => word.trim())
         .filter((word) => word !== '');
     if (words.length === 0)
-        return fail_policy_FAIL_ON_ERROR;
+        return FAIL_ON_ERROR;
     const allowed = fail_policy_FAILING_STATUSES.join(', ');
     for (const word of words) {
         if (!fail_policy_FAILING_STATUSES.includes(word.toUpperCase())) {
-            throw new SettingsError(`${named.setting('failOn')} has "${oneLine(word, QUOTE_LIMITS.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`);
+            throw new errors_SettingsError(`${words_settingTitle('failingStatuses')} has "${untrusted_text_oneLine(word, QUOTE_LIMITS.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`);
         }
     }
     const policy = new Set(words.map((word) => word.toUpperCase()));
     if (!policy.has('ERROR')) {
-        throw new SettingsError(`${named.setting('failOn')} is "${oneLine(raw.trim(), QUOTE_LIMITS.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${named.bare('failOnError')}.`);
+        throw new errors_SettingsError(`${words_settingTitle('failingStatuses')} is "${untrusted_text_oneLine(raw.trim(), QUOTE_LIMITS.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${setting('failStep')}.`);
     }
     return policy;
 }
-/** A whole-number input between `min` and its limit; its default when empty. */
-function integer(input, name, { min }, named) {
-    const raw = input(name).trim();
-    const [fallback, max] = [DEFAULTS[name], LIMITS[name]];
-    if (raw === '')
+/** A whole number between `min` and its limit; its default when not given. */
+function integer(raw, key, { min }) {
+    const value = (raw[key] ?? '').trim();
+    const [fallback, max] = [DEFAULTS[key], LIMITS[key]];
+    if (value === '')
         return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-        throw new SettingsError(`${named.setting(name)} is "${oneLine(raw)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`);
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+        throw new errors_SettingsError(`${words_settingTitle(key)} is "${untrusted_text_oneLine(value)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`);
     }
-    return Number(raw);
-}
-function settings_boolean(input, name, fallback, named) {
-    const raw = input(name).trim().toLowerCase();
-    if (raw === '')
-        return fallback;
-    if (raw === 'true')
-        return true;
-    if (raw === 'false')
-        return false;
-    throw new SettingsError(`${named.setting(name)} is "${oneLine(raw)}": it must be true or false.`);
+    return Number(value);
 }
 
-;// CONCATENATED MODULE: external "node:util"
-const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = /*#__PURE__*/JSON.parse('{"UU":"sonar-quality-gate-check","rE":"1.0.0"}');
 ;// CONCATENATED MODULE: ./src/cli/version.ts
@@ -4450,9 +4638,13 @@ const COMMAND = package_namespaceObject.UU;
 
 
 
+
 /** A mistake on the command line: its message says what is wrong; the exit code is 2. */
-class UsageError extends Error {
-    code = 'ERR_USAGE';
+class UsageError extends ActionError {
+    static code = 'ERR_USAGE';
+    constructor(message, options) {
+        super(UsageError.code, message, options);
+    }
 }
 const options_OPTIONS = {
     report: { type: 'string', short: 'r', multiple: true },
@@ -4474,32 +4666,6 @@ const options_OPTIONS = {
     version: { type: 'boolean', short: 'v' }
 };
 /**
- * How settings errors name the command's options: "Option --interval is …" where the action
- * says "Input pollingIntervalMs is …". The token has no option (it would show in process
- * lists): messages name SONAR_TOKEN alone. sonarRootCert reaches the settings only from
- * SONAR_ROOT_CERT or a file the command has already checked, so messages name the variable.
- */
-const COMMAND_OPTIONS = {
-    kind: 'Option',
-    names: {
-        scanMetadataReportFile: '--report',
-        sonarToken: undefined,
-        sonarHostUrl: '--host',
-        sonarRootCert: undefined,
-        pollingTimeoutSec: '--timeout',
-        initialDelayMs: '--initial-delay',
-        pollingIntervalMs: '--interval',
-        failOnError: '--no-fail',
-        failOn: '--fail-on',
-        taskId: '--task-id',
-        analysisId: '--analysis-id',
-        pullRequestComment: undefined,
-        annotateIssues: undefined,
-        issuesCheckRun: undefined,
-        sarifFile: '--sarif'
-    }
-};
-/**
  * The command line, parsed with Node's own `util.parseArgs`: unknown options, positional
  * arguments, a value-taking option given twice or with an empty value, and two result files on
  * standard output are usage errors.
@@ -4518,7 +4684,7 @@ function parseCommandLine(argv) {
         });
     }
     catch (error) {
-        throw new UsageError(usageMessage(error));
+        throw new UsageError(usageMessage(asError(error)), { cause: error });
     }
     const { values, tokens } = parsed;
     if (values.help)
@@ -4561,7 +4727,7 @@ function parseCommandLine(argv) {
         initialDelay: values['initial-delay'],
         interval: values.interval,
         noFail: values['no-fail'] ?? false,
-        failOn: values['fail-on'] ?? [],
+        failingStatuses: values['fail-on'] ?? [],
         rootCertFile: values['root-cert-file'],
         files
     };
@@ -4587,24 +4753,23 @@ function usageMessage(error) {
     return error.message.replace(/\.?$/, '.');
 }
 /**
- * The settings' inputs, from the command line: the action's input names, each read from its
- * option. The token, and the host and CA certificate when no option gives them, come from the
- * environment through readSettings (SONAR_TOKEN, SONAR_HOST_URL, SONAR_ROOT_CERT).
+ * The settings' text, from the command line. The token, and the host and CA certificate when no
+ * option gives them, come from the environment (SONAR_TOKEN, SONAR_HOST_URL, SONAR_ROOT_CERT:
+ * see COMMAND_NAMES and withVariables).
  */
-function commandInputs(line, rootCert) {
-    const inputs = {
-        scanMetadataReportFile: line.reports.join('\n'),
-        sonarHostUrl: line.host,
-        sonarRootCert: rootCert,
-        pollingTimeoutSec: line.timeout,
-        initialDelayMs: line.initialDelay,
-        pollingIntervalMs: line.interval,
-        failOnError: line.noFail ? 'false' : 'true',
-        failOn: line.failOn.join(','),
-        taskId: line.taskId,
-        analysisId: line.analysisId
+function commandSettings(line, rootCert) {
+    return {
+        reportFile: line.reports.join('\n'),
+        host: line.host,
+        rootCert,
+        timeout: line.timeout,
+        initialDelay: line.initialDelay,
+        interval: line.interval,
+        failStep: line.noFail ? 'false' : 'true',
+        failingStatuses: line.failingStatuses.join(','),
+        task: line.taskId,
+        analysis: line.analysisId
     };
-    return (name) => inputs[name] ?? '';
 }
 /** The scanners' default locations, one per line under the option's description. */
 const DEFAULT_REPORTS = DEFAULT_REPORT_LOCATIONS.map(({ file }) => `${' '.repeat(28)}${file}`).join(',\n');
@@ -4623,9 +4788,9 @@ ${DEFAULT_REPORTS})
                             (default: SONAR_HOST_URL, else the report's serverUrl)
       --task-id <id>        check this analysis task instead of a report file (needs a host)
       --analysis-id <id>    read the gate of this analysis at once, no task (needs a host)
-      --timeout <seconds>   overall time-out, counted from the start (default ${DEFAULTS.pollingTimeoutSec})
-      --initial-delay <ms>  wait before the first poll (default ${DEFAULTS.initialDelayMs})
-      --interval <ms>       wait between polls (default ${DEFAULTS.pollingIntervalMs}, closer together around
+      --timeout <seconds>   overall time-out, counted from the start (default ${DEFAULTS.timeout})
+      --initial-delay <ms>  wait before the first poll (default ${DEFAULTS.initialDelay})
+      --interval <ms>       wait between polls (default ${DEFAULTS.interval}, closer together around
                             the end the project's previous analysis predicts; a value given
                             is kept exactly)
       --fail-on <statuses>  the gate statuses that fail (exit 1), comma-separated: ERROR, WARN,
@@ -4669,195 +4834,6 @@ Exit codes:
 The log goes to standard error; standard output holds only what --help, --version or a
 result file given as - writes.
 `;
-
-;// CONCATENATED MODULE: ./src/cli/exit-codes.ts
-
-
-/**
- * The command's exit codes, for a CI step to tell a failed gate from a broken check:
- * - 0: every gate passed (OK, WARN, NONE), or an ERROR gate with --no-fail;
- * - 1: a quality gate failed (ERROR);
- * - 2: bad usage or settings: an option, the environment, a report file that is missing or not
- *   a scanner's, a result file that cannot be written; running it again changes nothing;
- * - 3: no verdict: the server could not be read (unreachable, refused, an answer that is not
- *   its API's, a redirect that would send the token elsewhere), the analysis task failed or was
- *   canceled, or the time-out was reached; running it again later may pass.
- */
-const EXIT = { passed: 0, gateFailed: 1, usage: 2, noVerdict: 3 };
-/**
- * When several apply (one analysis unread, another's gate failed, a result file not written):
- * usage first, then no verdict, then a failed gate. A failed gate is only reported as such when
- * every analysis was checked as asked.
- */
-const PRECEDENCE = [EXIT.usage, EXIT.noVerdict, EXIT.gateFailed, EXIT.passed];
-/**
- * The exit code of a failure: 2 for what the user must fix in the command line, the environment
- * or the report file; 3 for everything else (the server, the task, the time-out, the unforeseen).
- *
- * @example exitCodeOfError(new TimeoutError('Timed out …')) // 3
- */
-function exitCodeOfError(error) {
-    return error instanceof UsageError ||
-        error instanceof SettingsError ||
-        error instanceof ReportFileError
-        ? EXIT.usage
-        : EXIT.noVerdict;
-}
-/**
- * The exit code of a finished check: from the step's verdict (stepVerdict), with each analysis
- * that could not be read counting by its own failure.
- *
- * @example exitCodeOfVerdict(stepVerdict(outcomes), outcomes, { failOnError: true }) // 1 for an ERROR gate
- */
-function exitCodeOfVerdict(verdict, outcomes, { failOnError }) {
-    switch (verdict.kind) {
-        case 'passed':
-            return EXIT.passed;
-        case 'gate-failed':
-            return failOnError ? EXIT.gateFailed : EXIT.passed;
-        case 'unread':
-            return worstExitCode(outcomes.flatMap((outcome) => (outcome.read ? [] : [exitCodeOfError(outcome.error)])));
-    }
-}
-/** The code that wins among several (PRECEDENCE); 0 for none. */
-function worstExitCode(codes) {
-    return PRECEDENCE.find((code) => codes.includes(code)) ?? EXIT.passed;
-}
-
-;// CONCATENATED MODULE: ./src/cli/command-words.ts
-/** Each input the core's messages name, with the command's option for it. */
-const command_words_OPTIONS = [
-    ['taskId', '--task-id'],
-    ['analysisId', '--analysis-id'],
-    ['scanMetadataReportFile', '--report'],
-    ['sonarHostUrl', '--host'],
-    ['sonarRootCert', '--root-cert-file'],
-    ['pollingTimeoutSec', '--timeout'],
-    ['initialDelayMs', '--initial-delay'],
-    ['pollingIntervalMs', '--interval'],
-    ['failOn', '--fail-on']
-];
-/**
- * The core's messages name the action's inputs ("raise pollingTimeoutSec", "set the sonarHostUrl
- * input"): the command says the same with its own options. taskId and analysisId are also the
- * server's field names, so they are renamed only where a message speaks of the input.
- */
-const RENAMED = [
-    // The command writes no job summary: its files hold what the summary would.
-    [/\bsee the job summary\b/g, 'see the --markdown or --json file'],
-    [
-        /\bthe SONAR_TOKEN environment variable or the sonarToken input\b/g,
-        'the SONAR_TOKEN environment variable'
-    ],
-    [/\bthe sonarToken input\b|\bsonarToken (?:\(or SONAR_TOKEN\)|or SONAR_TOKEN)/g, 'SONAR_TOKEN'],
-    [
-        /\bsonarRootCert (?:\(or SONAR_ROOT_CERT\)|or SONAR_ROOT_CERT)/g,
-        'SONAR_ROOT_CERT or --root-cert-file'
-    ],
-    ...command_words_OPTIONS.flatMap(([input, option]) => [
-        [new RegExp(`\\b(?:the )?${input} input\\b`, 'g'), `the ${option} option`],
-        [new RegExp(`\\binput ${input}\\b`, 'g'), `option ${option}`]
-    ]),
-    // The server's field names (taskId, analysisId) are not renamed on their own.
-    ...command_words_OPTIONS.filter(([input]) => input !== 'taskId' && input !== 'analysisId').map(([input, option]) => [new RegExp(`\\b${input}\\b`, 'g'), option])
-];
-/**
- * A message of the core in the command's words.
- *
- * @example inCommandWords('set the sonarHostUrl input or SONAR_HOST_URL') // 'set the --host option or SONAR_HOST_URL'
- */
-function inCommandWords(message) {
-    return RENAMED.reduce((text, [pattern, words]) => text.replace(pattern, words), message);
-}
-
-;// CONCATENATED MODULE: ./src/cli/new-issues-log.ts
-
-
-
-/** New issues listed in the command's log per analysis; the files list them all. */
-const ISSUES_LOGGED = 10;
-/**
- * The first new issues of each analysis in the command's log, most severe first, one line each:
- * `file:line  SEVERITY  message (rule)`, then how many more and which options write them all.
- * The terminal log's gate shows every control character; server text is kept to one line here.
- *
- * @example logNewIssues(outcomes, log)
- */
-function logNewIssues(outcomes, log) {
-    const several = outcomes.length > 1;
-    for (const outcome of outcomes) {
-        if (!outcome.read || !outcome.result.newIssues?.read)
-            continue;
-        const { findings, total } = outcome.result.newIssues;
-        if (total === 0)
-            continue;
-        const whose = several ? ` of ${oneLine(projectName(outcome), QUOTE_LIMITS.short)}` : '';
-        const listed = bySeverity(findings).slice(0, ISSUES_LOGGED);
-        const lines = listed.map((finding) => {
-            const place = finding.file ?? finding.serverPath ?? '(no file)';
-            const line = finding.region ? `:${finding.region.startLine}` : '';
-            return `  ${oneLine(place, QUOTE_LIMITS.short)}${line}  ${finding.severityWord}  ${oneLine(finding.message, QUOTE_LIMITS.short)} (${oneLine(finding.rule, QUOTE_LIMITS.short)})`;
-        });
-        const more = total - listed.length;
-        if (more > 0)
-            lines.push(`  … and ${more} more: --sarif, --codequality or --json write them all`);
-        log.info([`New issues${whose} (${total}), most severe first:`, ...lines].join('\n'));
-    }
-}
-
-;// CONCATENATED MODULE: ./src/cli/root-cert-file.ts
-
-
-
-
-
-/** The largest CA file read: a whole system bundle is about 200 KiB. */
-const MAX_ROOT_CERT_BYTES = 1024 * 1024;
-/**
- * The PEM text of --root-cert-file, or a SettingsError that says what is wrong with the file:
- * missing, not a regular file (a pipe or a device is refused at once, never waited on), larger
- * than 1 MiB, or without a certificate block.
- *
- * @example const pem = await readRootCertFile('certs/private-ca.pem', process.cwd())
- */
-async function readRootCertFile(file, cwd) {
-    const shown = `--root-cert-file "${oneLine(file, QUOTE_LIMITS.long)}"`;
-    let handle;
-    try {
-        const flags = external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NONBLOCK ?? 0);
-        handle = await (0,promises_namespaceObject.open)(external_node_path_default().resolve(cwd, file), flags);
-    }
-    catch (error) {
-        const { code } = error;
-        throw new SettingsError(code === 'ENOENT'
-            ? `${shown}: there is no such file. Give the path of the CA certificate (PEM), relative to the working directory.`
-            : `${shown} cannot be read: ${oneLine(error.message, QUOTE_LIMITS.long)}.`);
-    }
-    try {
-        const stats = await handle.stat();
-        if (!stats.isFile()) {
-            throw new SettingsError(`${shown} is not a regular file: give the CA certificate's file.`);
-        }
-        const bytes = Buffer.alloc(MAX_ROOT_CERT_BYTES + 1);
-        let length = 0;
-        for (;;) {
-            const { bytesRead } = await handle.read(bytes, length, bytes.length - length, length);
-            if (bytesRead === 0 || (length += bytesRead) === bytes.length)
-                break;
-        }
-        if (length > MAX_ROOT_CERT_BYTES) {
-            throw new SettingsError(`${shown} is larger than ${MAX_ROOT_CERT_BYTES / 1024 / 1024} MiB: give the CA certificate (PEM) alone.`);
-        }
-        const text = bytes.subarray(0, length).toString('utf8');
-        if (!text.includes('-----BEGIN CERTIFICATE-----')) {
-            throw new SettingsError(`${shown} holds no PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (a DER file converts with: openssl x509 -inform der -in ca.cer -out ca.pem).`);
-        }
-        return text;
-    }
-    finally {
-        await handle.close();
-    }
-}
 
 ;// CONCATENATED MODULE: ./node_modules/balanced-match/dist/esm/index.js
 const balanced = (a, b, str) => {
@@ -8493,31 +8469,188 @@ function globEscape(text) {
         .replace(/\*/g, '[*]');
 }
 function searchError(pattern, folder, error) {
-    return new ReportFileError(`Cannot search ${report_globs_shown(folder)} for the glob ${report_globs_shown(pattern)}: ${oneLine(error.message, QUOTE_LIMITS.long)}.`);
+    return new ReportFileError(`Cannot search ${report_globs_shown(folder)} for the glob ${report_globs_shown(pattern)}: ${untrusted_text_oneLine(messageOf(error), QUOTE_LIMITS.long)}.`, { cause: error });
 }
 function report_globs_shown(text) {
-    return `"${oneLine(text, QUOTE_LIMITS.long)}"`;
+    return `"${untrusted_text_oneLine(text, QUOTE_LIMITS.long)}"`;
+}
+
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/report/overview.ts
+
+
+
+
+
+
+
+
+const VERDICTS = {
+    OK: '✅ passed',
+    WARN: '⚠️ passed with warnings',
+    ERROR: '❌ failed',
+    NONE: '➖ no gate'
+};
+/** Failing conditions named in a row of the overview; the rest are counted. */
+const FAILURES_NAMED = 3;
+/**
+ * The job summary of several analyses: a verdict for the step, an overview table (project,
+ * verdict, failing conditions, link), then one section per project, as renderSummary draws a
+ * single one, or the reason it could not be read. Through the summary's sink and within its
+ * limit in all: each section gets an equal share of what the overview leaves.
+ *
+ * @example await summary.write(renderOverviewSummary(outcomes, { sink: sinks.summary }))
+ */
+function renderOverviewSummary(outcomes, options) {
+    const { sink, policy = FAIL_ON_ERROR } = options;
+    const unread = outcomes.filter((outcome) => !outcome.read).length;
+    const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []));
+    const title = unread > 0
+        ? `❌ ${unread} of ${outcomes.length} analyses could not be read`
+        : `${headline(worstFor(statuses, policy), policy)} (${outcomes.length} analyses)`;
+    const head = [
+        `<h2>${title}</h2>`,
+        '<table>',
+        '<thead><tr><th>Project</th><th>Verdict</th><th>Failing conditions</th><th>Analysis</th></tr></thead>',
+        '<tbody>',
+        ...outcomes.map((outcome) => overviewRow(outcome, policy)),
+        '</tbody>',
+        '</table>'
+    ].map((line) => sink.text(line));
+    const share = Math.floor((sink.limit - sink.size(blocks(head))) / Math.max(1, outcomes.length));
+    const sections = outcomes.map((outcome) => outcome.read
+        ? renderSummary(outcome.result, {
+            sink,
+            section: projectName(outcome),
+            limit: share,
+            fileLink: options.fileLink,
+            policy
+        })
+        : unreadSection(outcome, share, sink));
+    const summary = blocks(head) + sections.join('');
+    // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
+    if (sink.size(summary) <= sink.limit)
+        return summary;
+    return blocks([head[0], '<p>The summary is too large to show: see the log.</p>']);
+}
+/**
+ * The status the overview's title speaks of: the worst, unless a better one fails the step and
+ * the worst does not (policy names NONE, and a WARN gate is the worst).
+ */
+function worstFor(statuses, policy) {
+    const worst = outcome_worstStatus(statuses);
+    if (fail_policy_failsUnder(worst, policy))
+        return worst;
+    return statuses.find((status) => fail_policy_failsUnder(status, policy)) ?? worst;
+}
+function overviewRow(outcome, policy) {
+    const project = summaryText(projectName(outcome));
+    if (!outcome.read) {
+        return `<tr><td>${project}</td><td>❗ not read</td><td>see below</td><td></td></tr>`;
+    }
+    const { result } = outcome;
+    const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR');
+    const named = failing
+        .slice(0, FAILURES_NAMED)
+        .map(({ condition }) => summaryText(metricName(condition)));
+    if (failing.length > named.length)
+        named.push(`${failing.length - named.length} more`);
+    const verdict = result.status !== 'ERROR' && fail_policy_failsUnder(result.status, policy)
+        ? `❌ ${summaryText(result.status)}: fails (${setting('failingStatuses')})`
+        : (VERDICTS[result.status] ?? `❔ ${summaryText(result.status)} (unknown: passes)`);
+    const dashboard = dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl);
+    const link = dashboard?.onServer
+        ? `<a href="${summaryText(dashboard.href, Infinity)}">dashboard</a>`
+        : '';
+    const cells = [project, verdict, named.join(', ') || '–', link];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+}
+/**
+ * A project that could not be read: its name and the message, line by line, in characters
+ * enough to stay within `share` once escaped (eight bytes a character at most).
+ */
+function unreadSection(outcome, share, sink) {
+    const heading = `<h3>❗ Not read · ${summaryText(projectName(outcome))}</h3>`;
+    const room = Math.max(0, Math.min(SUMMARY_LIMITS.messageChars, Math.floor(share / 8) - 200));
+    const lines = untrusted_text_cut(outcome.message, room).split('\n');
+    const text = lines.map((line) => summaryText(line, room)).join('<br>');
+    return sink.text(blocks([heading, `<p>${text}</p>`]));
+}
+/**
+ * The annotations of every gate read (see `annotate`); with several analyses each message
+ * starts with its project's name, so an annotation says whose it is.
+ */
+function annotateAll(outcomes, log, policy = FAIL_ON_ERROR) {
+    for (const outcome of outcomes) {
+        if (!outcome.read)
+            continue;
+        if (outcomes.length === 1) {
+            annotate(outcome.result, log, policy);
+            continue;
+        }
+        const prefix = `${untrusted_text_oneLine(projectName(outcome), QUOTE_LIMITS.short)}: `;
+        annotate(outcome.result, {
+            info: (message) => log.info(prefix + message),
+            warning: (message) => log.warning(prefix + message),
+            notice: (message) => log.notice(prefix + message),
+            startGroup: (name) => log.startGroup(name),
+            endGroup: () => log.endGroup()
+        }, policy);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/cli/new-issues-log.ts
+
+
+
+/** New issues listed in the command's log per analysis; the files list them all. */
+const ISSUES_LOGGED = 10;
+/**
+ * The first new issues of each analysis in the command's log, most severe first, one line each:
+ * `file:line  SEVERITY  message (rule)`, then how many more and which options write them all.
+ * The terminal log's gate shows every control character; server text is kept to one line here.
+ *
+ * @example logNewIssues(outcomes, log)
+ */
+function logNewIssues(outcomes, log) {
+    const several = outcomes.length > 1;
+    for (const outcome of outcomes) {
+        if (!outcome.read || !outcome.result.newIssues?.read)
+            continue;
+        const { findings, total } = outcome.result.newIssues;
+        if (total === 0)
+            continue;
+        const whose = several ? ` of ${untrusted_text_oneLine(projectName(outcome), QUOTE_LIMITS.short)}` : '';
+        const listed = bySeverity(findings).slice(0, ISSUES_LOGGED);
+        const lines = listed.map((finding) => {
+            const place = finding.file ?? finding.serverPath ?? '(no file)';
+            const line = finding.region ? `:${finding.region.startLine}` : '';
+            return `  ${untrusted_text_oneLine(place, QUOTE_LIMITS.short)}${line}  ${finding.severityWord}  ${untrusted_text_oneLine(finding.message, QUOTE_LIMITS.short)} (${untrusted_text_oneLine(finding.rule, QUOTE_LIMITS.short)})`;
+        });
+        const more = total - listed.length;
+        if (more > 0)
+            lines.push(`  … and ${more} more: --sarif, --codequality or --json write them all`);
+        log.info([`New issues${whose} (${total}), most severe first:`, ...lines].join('\n'));
+    }
 }
 
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: ./src/findings/written-size.ts
+;// CONCATENATED MODULE: ./src/findings/written-item.ts
 /**
- * How many bytes a value takes inside a report written with JSON.stringify(report, null, 2): what
- * the writers count against their size limits before they add an item.
+ * A value as it is written inside a report made with JSON.stringify(report, null, 2): what the
+ * writers hand their sink to fit, so that it measures what the file holds.
  */
 /**
- * The bytes of `value` as an item of an indented array whose items start `indent` spaces in,
- * with the comma and line break after it.
+ * `value` as an item of an indented array whose items start `indent` spaces in: every line of it
+ * indented, as JSON.stringify writes it there.
  *
- * @example writtenBytes({ a: 1 }, 2) // 20: '  {\n    "a": 1\n  },\n'
+ * @example writtenItem({ a: 1 }, 2) // '  {\n    "a": 1\n  }'
  */
-function writtenBytes(value, indent) {
-    const text = JSON.stringify(value, null, 2);
-    let lines = 1;
-    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1))
-        lines++;
-    return Buffer.byteLength(text) + indent * lines + 2;
+function writtenItem(value, indent) {
+    const pad = ' '.repeat(indent);
+    return `${pad}${JSON.stringify(value, null, 2).replaceAll('\n', `\n${pad}`)}`;
 }
 
 ;// CONCATENATED MODULE: ./src/findings/code-quality.ts
@@ -8534,8 +8667,8 @@ function writtenBytes(value, indent) {
 
 /**
  * Bounds of the report: at most 5,000 issues of an analysis (as many as are read), and `bytes`
- * for the whole file as written, whatever the server sent; past them, issues are left out and
- * counted.
+ * for the whole file as written (or the sink's smaller limit), whatever the server sent; past
+ * them, issues are left out and counted.
  */
 const CODE_QUALITY_LIMITS = {
     issuesPerAnalysis: 5_000,
@@ -8569,18 +8702,18 @@ const ARRAY_INDENT = 2;
  * - Each issue's fingerprint is the SHA-256 of its key: stable from one pipeline to the next, so
  *   GitLab tells new issues from resolved ones; an issue that comes twice is written once.
  * - Pass only analyses whose issues were read (see analysisFindings).
+ * - The issues are fitted through the file's sink, in order: as many as fit, the rest counted.
  *
- * @example renderCodeQuality(analysisFindings(outcomes), 'sonarqube').json
+ * @example renderCodeQuality(analysisFindings(outcomes), 'sonarqube', sink).json
  */
-function renderCodeQuality(analyses, engineName) {
-    const engine = oneLine(engineName, CODE_QUALITY_LIMITS.text);
+function renderCodeQuality(analyses, engineName, sink) {
+    const engine = untrusted_text_oneLine(engineName, CODE_QUALITY_LIMITS.text);
     const issues = [];
     const fingerprints = new Set();
-    let bytes = CODE_QUALITY_LIMITS.bytes;
     let unlocated = 0;
     let omitted = 0;
     for (const analysis of analyses) {
-        let written = 0;
+        let taken = 0;
         for (const finding of analysis.findings) {
             if (finding.file === undefined) {
                 unlocated++;
@@ -8589,22 +8722,33 @@ function renderCodeQuality(analyses, engineName) {
             const issue = codeQualityIssue(finding, finding.file, engine);
             if (fingerprints.has(issue.fingerprint))
                 continue;
-            const size = writtenBytes(issue, ARRAY_INDENT);
-            if (written >= CODE_QUALITY_LIMITS.issuesPerAnalysis || size > bytes) {
+            if (taken >= CODE_QUALITY_LIMITS.issuesPerAnalysis) {
                 omitted++;
                 continue;
             }
-            bytes -= size;
-            written++;
+            taken++;
             fingerprints.add(issue.fingerprint);
             issues.push(issue);
         }
     }
-    return { json: `${JSON.stringify(issues, null, 2)}\n`, issues: issues.length, unlocated, omitted };
+    // The array as JSON.stringify(issues, null, 2) writes it: `[`, the items, `]`.
+    const fitted = sink.fit(issues.map((issue) => writtenItem(issue, ARRAY_INDENT)), {
+        head: '[\n',
+        foot: '\n]',
+        separator: ',\n',
+        limit: Math.min(sink.limit, CODE_QUALITY_LIMITS.bytes) - 1
+    });
+    const json = fitted.shown === 0 ? '[]' : fitted.text;
+    return {
+        json: `${json}\n`,
+        issues: fitted.shown,
+        unlocated,
+        omitted: omitted + fitted.leftOut
+    };
 }
 function codeQualityIssue(finding, path, engine) {
-    const check = oneLine(finding.rule, CODE_QUALITY_LIMITS.text);
-    const description = oneLine(finding.message, CODE_QUALITY_LIMITS.description);
+    const check = untrusted_text_oneLine(finding.rule, CODE_QUALITY_LIMITS.text);
+    const description = untrusted_text_oneLine(finding.message, CODE_QUALITY_LIMITS.description);
     const { startLine, endLine } = finding.region ?? {};
     const begin = isLine(startLine) ? startLine : 1;
     const end = isLine(endLine) ? endLine : begin;
@@ -8638,8 +8782,8 @@ const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
  * Bounds of the log. GitHub rejects an upload over 10 MB gzipped or with more than 25,000 results
  * in a run; at most 5,000 issues are read per analysis anyway. `bytes` bounds the results of all
  * runs together (and their rules), as written, uncompressed, so the gzipped upload stays under
- * GitHub's limit whatever the server sent: past it, results are left out and each run says how
- * many (`omittedResults`).
+ * GitHub's limit whatever the server sent (a sink's smaller limit bounds them further): past it,
+ * results are left out and each run says how many (`omittedResults`).
  */
 const SARIF_LIMITS = {
     resultsPerRun: 5_000,
@@ -8670,7 +8814,9 @@ const LEVEL = {
 };
 const SEVERITY_RANK = { blocker: 0, high: 1, medium: 2, low: 3, info: 4 };
 /**
- * The SARIF log of the analyses' findings.
+ * The SARIF log of the analyses' findings, through the file's sink: the results of every run, in
+ * order, as many as fit in SARIF_LIMITS.bytes (and the sink's limit), each new rule counted with
+ * the result that first uses it.
  *
  * - One run per analysis, its `automationDetails.id` `sonar/<projectKey>/` so GitHub keeps each
  *   project's alerts apart (a project that comes twice gets `sonar/<projectKey>/2` the second time).
@@ -8685,71 +8831,83 @@ const SEVERITY_RANK = { blocker: 0, high: 1, medium: 2, low: 3, info: 4 };
  *   says so in `properties` (`newIssues` against `results`), and GitHub closes the alerts of the
  *   ones left out.
  *
- * @example renderSarif(analysisFindings(outcomes), { name: 'SonarQube', informationUri: 'https://www.sonarsource.com/products/sonarqube/' }).json
+ * @example renderSarif(analysisFindings(outcomes), { name: 'SonarQube', informationUri: 'https://www.sonarsource.com/products/sonarqube/' }, sink).json
  */
-function renderSarif(analyses, tool) {
-    const tally = { bytes: SARIF_LIMITS.bytes, results: 0, unlocated: 0, omitted: 0 };
+function renderSarif(analyses, tool, sink) {
     const seen = new Map();
-    const runs = analyses.map((analysis) => {
+    const candidates = analyses.map((analysis) => {
         const times = (seen.get(analysis.projectKey) ?? 0) + 1;
         seen.set(analysis.projectKey, times);
-        return sarifRun(analysis, tool, times, tally);
+        return candidateRun(analysis, times);
+    });
+    // One list of every run's results as written, each with the rule it is first to use.
+    const fitted = sink.fit(candidates.flatMap((run) => run.results.map((each) => each.written)), { separator: '', limit: Math.min(sink.limit, SARIF_LIMITS.bytes) });
+    let left = fitted.shown;
+    const runs = candidates.map((run) => {
+        const shown = Math.min(left, run.results.length);
+        left -= shown;
+        return sarifRun(run, shown, tool);
     });
     const log = { $schema: SARIF_SCHEMA, version: '2.1.0', runs };
+    const count = (of) => candidates.reduce((sum, run) => sum + of(run), 0);
+    const unlocated = count((run) => run.unlocated);
     return {
-        json: `${JSON.stringify(log, null, 2)}\n`,
-        results: tally.results,
-        unlocated: tally.unlocated,
-        omitted: tally.omitted
+        json: sink.text(`${JSON.stringify(log, null, 2)}\n`),
+        results: fitted.shown,
+        unlocated,
+        omitted: count((run) => run.findings) - unlocated - fitted.shown
     };
 }
-function sarifRun(analysis, tool, times, tally) {
+function candidateRun(analysis, times) {
     const server = serverWithoutCredentials(analysis.serverUrl);
+    const located = analysis.findings.filter((finding) => finding.file !== undefined);
+    const indexes = new Map();
+    const results = located.slice(0, SARIF_LIMITS.resultsPerRun).map((finding) => {
+        const ruleId = untrusted_text_oneLine(finding.rule, SARIF_LIMITS.text);
+        const known = indexes.get(ruleId);
+        const index = known ?? indexes.size;
+        indexes.set(ruleId, index);
+        const result = sarifResult(finding, finding.file, ruleId, index);
+        // What the result adds to the log, each item with its comma and line break: itself, and a
+        // new rule with the result that first uses it, at its largest (with a security severity).
+        const rule = sarifRule(ruleId, { index, finding, securitySeverity: 'blocker' }, server);
+        const written = [
+            `${writtenItem(result, RESULT_INDENT)},\n`,
+            known === undefined ? `${writtenItem(rule, RULE_INDENT)},\n` : ''
+        ].join('');
+        return { result, finding, ruleId, written };
+    });
+    return {
+        analysis,
+        times,
+        server,
+        results,
+        findings: analysis.findings.length,
+        unlocated: analysis.findings.length - located.length
+    };
+}
+/** The run with its first `shown` results, and the rules they use. */
+function sarifRun(run, shown, tool) {
+    const { analysis, times, server, unlocated } = run;
     const rules = new Map();
-    const results = [];
-    let omitted = 0;
-    let unlocated = 0;
-    for (const finding of analysis.findings) {
-        if (finding.file === undefined) {
-            unlocated++;
-            continue;
-        }
-        if (results.length >= SARIF_LIMITS.resultsPerRun) {
-            omitted++;
-            continue;
-        }
-        const ruleId = oneLine(finding.rule, SARIF_LIMITS.text);
-        const known = rules.get(ruleId);
-        const entry = known ?? { index: rules.size, finding, securitySeverity: undefined };
-        const result = sarifResult(finding, finding.file, ruleId, entry.index);
-        // A new rule is counted at its largest (with a security severity) when first used.
-        const bytes = writtenBytes(result, RESULT_INDENT) +
-            (known
-                ? 0
-                : writtenBytes(sarifRule(ruleId, { ...entry, securitySeverity: 'blocker' }, server), RULE_INDENT));
-        if (bytes > tally.bytes) {
-            omitted++;
-            continue;
-        }
-        tally.bytes -= bytes;
-        results.push(result);
+    const results = run.results.slice(0, shown).map(({ result, finding, ruleId }) => {
+        const entry = rules.get(ruleId) ?? { index: rules.size, finding, securitySeverity: undefined };
         if (finding.type === 'VULNERABILITY') {
             entry.securitySeverity = worse(entry.securitySeverity, finding.severity);
         }
         rules.set(ruleId, entry);
-    }
-    const key = oneLine(analysis.projectKey, SARIF_LIMITS.text);
-    tally.results += results.length;
-    tally.unlocated += unlocated;
-    tally.omitted += omitted;
+        return result;
+    });
+    const omitted = run.findings - unlocated - shown;
+    const key = untrusted_text_oneLine(analysis.projectKey, SARIF_LIMITS.text);
     return {
         tool: {
             driver: {
-                name: oneLine(tool.name, SARIF_LIMITS.text),
+                name: untrusted_text_oneLine(tool.name, SARIF_LIMITS.text),
                 informationUri: tool.informationUri,
                 ...(tool.version === undefined
                     ? {}
-                    : { version: oneLine(tool.version, SARIF_LIMITS.text) }),
+                    : { version: untrusted_text_oneLine(tool.version, SARIF_LIMITS.text) }),
                 rules: [...rules].map(([id, entry]) => sarifRule(id, entry, server))
             }
         },
@@ -8767,7 +8925,7 @@ function sarifRun(analysis, tool, times, tally) {
     };
 }
 function sarifRule(id, { finding, securitySeverity }, server) {
-    const named = oneLine(finding.ruleName ?? finding.rule, SARIF_LIMITS.text);
+    const named = untrusted_text_oneLine(finding.ruleName ?? finding.rule, SARIF_LIMITS.text);
     const name = named === '' ? id : named;
     const helpUri = server && ruleUrl(server, finding.rule);
     return {
@@ -8788,7 +8946,7 @@ function sarifRule(id, { finding, securitySeverity }, server) {
     };
 }
 function sarifResult(finding, file, ruleId, ruleIndex) {
-    const message = oneLine(finding.message, SARIF_LIMITS.message);
+    const message = untrusted_text_oneLine(finding.message, SARIF_LIMITS.message);
     const url = sarif_issueUrl(finding.url);
     const region = finding.region && sarifRegion(finding.region);
     return {
@@ -8804,13 +8962,13 @@ function sarifResult(finding, file, ruleId, ruleIndex) {
                 }
             }
         ],
-        partialFingerprints: { 'sonarIssueKey/v1': oneLine(finding.key, MAX_ID_LENGTH) },
+        partialFingerprints: { 'sonarIssueKey/v1': untrusted_text_oneLine(finding.key, MAX_ID_LENGTH) },
         ...(url ? { hostedViewerUri: url } : {}),
         properties: {
-            sonarSeverity: oneLine(finding.severityWord, SARIF_LIMITS.text),
+            sonarSeverity: untrusted_text_oneLine(finding.severityWord, SARIF_LIMITS.text),
             ...(finding.type === undefined
                 ? {}
-                : { sonarType: oneLine(finding.type, SARIF_LIMITS.text) }),
+                : { sonarType: untrusted_text_oneLine(finding.type, SARIF_LIMITS.text) }),
             ...(url ? { sonarIssueUrl: url } : {})
         }
     };
@@ -8938,33 +9096,115 @@ function issuesFileLine(how, file, tally, outcomes) {
     return `Wrote ${tally.written} new issues ${how} to ${file}${left}${unread}.`;
 }
 
+;// CONCATENATED MODULE: ./src/fit.ts
+/**
+ * The one fitting routine for every bounded destination (the job summary's tables and lists,
+ * the pull-request comment, the outputs, the result files): parts in order, most important
+ * first, as many as fit in a byte limit, then a tail that says how many were left out.
+ */
+/**
+ * `items` as parts, each made by `part` when fitting reaches it.
+ *
+ * @example fitParts(partsOf(conditions, (condition) => JSON.stringify(condition)), { limit, head: '[', foot: ']', separator: ',' })
+ */
+function partsOf(items, part) {
+    return {
+        length: items.length,
+        at: (index) => (index >= 0 && index < items.length ? part(items[index]) : undefined)
+    };
+}
+/** UTF-8 bytes: what most destinations limit. */
+const utf8Bytes = (text) => Buffer.byteLength(text);
+/** UTF-16 code units: what GitHub's comment and check-run limits count. */
+const characters = (text) => text.length;
+/**
+ * `head`, then the first parts that fit, then `tail(leftOut)` when any were left out, then
+ * `foot`, within `limit`. When not even the frame fits, the text is the frame cut to the limit
+ * (never inside a character).
+ *
+ * @example fitParts(['<li>a</li>', '<li>b</li>'], { limit: 30, head: '<ul>', foot: '</ul>', tail: (n) => `<li>${n} more</li>` })
+ */
+function fitParts(parts, options) {
+    const { limit, head = '', foot = '', separator = '\n', tail = () => '', more = 0, size: bytes = utf8Bytes } = options;
+    const frame = bytes(head) + bytes(foot);
+    const tailOf = (count) => {
+        const leftOut = parts.length - count + more;
+        return leftOut > 0 ? tail(leftOut) : '';
+    };
+    // Each part is made once, when the loop reaches it; the text is made of those.
+    const made = [];
+    const text = (count) => {
+        const shown = made.slice(0, count).join(separator);
+        const tailText = tailOf(count);
+        const body = tailText === '' ? shown : count > 0 ? `${shown}${separator}${tailText}` : tailText;
+        return `${head}${body}${foot}`;
+    };
+    // The bytes of the first `count` parts and their separators, grown one part at a time: one
+    // pass, whatever the number of parts, and it stops at the first part that does not fit.
+    let used = 0;
+    let best = -1;
+    for (let count = 0; count <= parts.length; count++) {
+        if (count > 0) {
+            const part = parts.at(count - 1) ?? '';
+            made.push(part);
+            used += bytes(part) + (count > 1 ? bytes(separator) : 0);
+        }
+        if (frame + used > limit)
+            break;
+        const tailText = tailOf(count);
+        const tailBytes = tailText === '' ? 0 : bytes(tailText) + (count > 0 ? bytes(separator) : 0);
+        if (frame + used + tailBytes <= limit)
+            best = count;
+    }
+    if (best < 0) {
+        const frameOnly = text(0);
+        const cutText = bytes === characters ? frameOnly.slice(0, limit) : cutToBytes(frameOnly, limit);
+        return { text: cutText, shown: 0, leftOut: parts.length + more };
+    }
+    return { text: text(best), shown: best, leftOut: parts.length - best + more };
+}
+/** `text` cut to at most `limit` bytes of UTF-8, never inside a character. */
+function cutToBytes(text, limit) {
+    const encoded = Buffer.from(text);
+    if (encoded.byteLength <= limit)
+        return text;
+    let end = Math.max(0, limit);
+    // Back up over continuation bytes (10xxxxxx) to the start of a character.
+    while (end > 0 && (encoded[end] & 0xc0) === 0x80)
+        end--;
+    return encoded.subarray(0, end).toString();
+}
+
 ;// CONCATENATED MODULE: ./src/report/outputs.ts
 
 
 
 
 
-/** GitHub takes outputs of up to 1 MB: each output stays within this many UTF-8 bytes. */
+
+
+/** GitHub takes outputs of up to 1 MB: the outputs' sink is built with this limit (UTF-8 bytes). */
 const OUTPUT_BYTES = 1_000_000;
 /**
- * The outputs of the step: with one analysis read, its gate's (`gateOutputs`); with several,
- * `status` and `quality-gate-status` are the worst verdict (ERROR > WARN > NONE > OK) and the
+ * The outputs of the step, as they are set: through the outputs' sink, each within its limit.
+ * With one analysis read, its gate's (`gateOutputs`); with several, `status` and
+ * `quality-gate-status` are the worst verdict (ERROR > WARN > NONE > OK) and the
  * single-analysis outputs are empty. `results` always lists every analysis (`resultsOutput`).
  *
- * @example for (const [name, value] of Object.entries(analysesOutputs(outcomes).values)) core.setOutput(name, value)
+ * @example for (const [name, value] of Object.entries(analysesOutputs(outcomes, policy, sink).values)) core.setOutput(name, value)
  */
-function analysesOutputs(outcomes, failOn = FAIL_ON_ERROR) {
-    const results = resultsOutput(outcomes, OUTPUT_BYTES, { failOn });
-    const failedOn = failedStatuses(outcomes, failOn);
+function analysesOutputs(outcomes, policy, sink) {
+    const results = resultsOutput(outcomes, { sink, policy });
+    const failedOn = failedStatuses(outcomes, policy);
     const [only] = outcomes;
     if (outcomes.length === 1 && only?.read) {
-        const single = gateOutputs(only.result);
+        const single = gateOutputs(only.result, sink);
         return { ...single, values: { ...single.values, failedOn, results } };
     }
     const worst = worstStatus(outcomes.flatMap((o) => (o.read ? [o.result.status] : [])));
     return {
         values: {
-            status: worst,
+            status: sink.text(worst),
             'quality-gate-status': toQualityGateStatus(worst),
             analysisId: '',
             taskId: '',
@@ -8981,13 +9221,13 @@ function analysesOutputs(outcomes, failOn = FAIL_ON_ERROR) {
 }
 /**
  * The `failedOn` output: the statuses of the gates that fail the step under the policy (ERROR,
- * WARN, NONE, each once, comma-separated), whether or not failOnError lets the step go on;
+ * WARN, NONE, each once, comma-separated), whether or not the edge lets the step go on for them;
  * empty when none does.
  *
  * @example failedStatuses(outcomes, new Set(['ERROR', 'WARN'])) // 'WARN'
  */
-function failedStatuses(outcomes, failOn) {
-    const failing = new Set(outcomes.flatMap((outcome) => outcome.read && failsUnder(outcome.result.status, failOn)
+function failedStatuses(outcomes, policy) {
+    const failing = new Set(outcomes.flatMap((outcome) => outcome.read && failsUnder(outcome.result.status, policy)
         ? [statusClass(outcome.result.status)]
         : []));
     return FAILING_STATUSES.filter((status) => failing.has(status)).join(',');
@@ -8996,113 +9236,115 @@ function failedStatuses(outcomes, failOn) {
  * The `results` output: a JSON array with one object per analysis, in the order they were
  * found: projectKey, source (the report file), status, qualityGateStatus, analysisId, taskId,
  * dashboardUrl and conditions (as in the `conditions` output), or projectKey, source and error
- * for one that could not be read. Within `maxBytes`: each analysis gets an equal share for its
- * conditions. Always valid JSON.
+ * for one that could not be read, with the error's code (errorCode) and, when a connection
+ * failed, Node's (nodeCode). Through the sink and within its limit: each analysis gets an equal
+ * share for its conditions. Always valid JSON.
  *
- * @example JSON.parse(resultsOutput(outcomes))[0].qualityGateStatus // 'PASSED'
+ * @example JSON.parse(resultsOutput(outcomes, { sink }))[0].qualityGateStatus // 'PASSED'
  */
-function resultsOutput(outcomes, maxBytes = OUTPUT_BYTES, options = {}) {
-    return resultsJson(outcomes, maxBytes, options).json;
+function resultsOutput(outcomes, options) {
+    return resultsJson(outcomes, options).json;
 }
 /**
  * `resultsOutput` with the count of the new issues it holds: with `issues`, each analysis whose
  * issues were read also carries them (`issues`, as many as fit), with `issuesWritten` and
  * `issuesLeftOut` (those the server counts that are not in the file: past what was read, or past
- * the bound).
+ * the bound). Each analysis is written as its serialised parts (its fields, its conditions' and
+ * issues' arrays fitted through the sink), in the order and with the bytes JSON.stringify gives.
+ *
+ * @example resultsJson(outcomes, { sink, issues: true }).issuesWritten
  */
-function resultsJson(outcomes, maxBytes = OUTPUT_BYTES, options = {}) {
-    const { failOn = fail_policy_FAIL_ON_ERROR } = options;
-    let issuesWritten = 0;
-    let issuesOmitted = 0;
+function resultsJson(outcomes, options) {
+    const { sink, policy = FAIL_ON_ERROR } = options;
     const bases = outcomes.map((outcome) => {
         const common = {
             projectKey: outputText((outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? ''),
             source: outputText(outcome.source)
         };
         if (!outcome.read)
-            return { ...common, error: outputText(outcome.message) };
+            return sink.text(JSON.stringify({ ...common, ...failureFields(outcome) }));
         const { result } = outcome;
-        return {
+        return sink.text(JSON.stringify({
             ...common,
             status: outputText(result.status),
             qualityGateStatus: result.qualityGateStatus,
-            gateFailed: fail_policy_failsUnder(result.status, failOn),
+            gateFailed: fail_policy_failsUnder(result.status, policy),
             analysisId: outputText(result.analysisId),
             taskId: outputText(result.taskId ?? ''),
             dashboardUrl: dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
             ...(result.newIssues?.read ? { newIssues: result.newIssues.total } : {})
-        };
+        }));
     });
-    const frame = Buffer.byteLength(JSON.stringify(bases)) + bases.length * '"conditions":[],'.length;
-    const share = Math.max(2, Math.floor((maxBytes - frame) / Math.max(1, outcomes.length)));
+    const frame = sink.size(`[${bases.join(',')}]`) + bases.length * '"conditions":[],'.length;
+    const share = Math.max(2, Math.floor((sink.limit - frame) / Math.max(1, outcomes.length)));
+    const written = [];
     const items = outcomes.map((outcome, index) => {
         const base = bases[index];
+        written.push(0);
         if (!outcome.read)
             return base;
         const newIssues = options.issues ? outcome.result.newIssues : undefined;
-        const withIssues = newIssues?.read === true;
-        const { json } = conditionsOutput(outcome.result.conditions.map(({ condition }) => condition), withIssues ? Math.floor(share / 4) : share);
-        const conditions = JSON.parse(json);
+        const conditions = conditionsOutput(outcome.result.conditions.map(({ condition }) => condition), sink, newIssues?.read ? Math.floor(share / 4) : share);
+        // The base object's fields, then its conditions: `{ ...base, conditions }`.
+        const open = `${base.slice(0, -1)},"conditions":${conditions.json}`;
         if (!newIssues?.read)
-            return { ...base, conditions };
+            return `${open}}`;
         // Counts as wide as they can be, so the room left for the issues is never overstated.
-        const counts = { issuesWritten: 9_999_999, issuesLeftOut: 9_999_999 };
-        const used = Buffer.byteLength(JSON.stringify({ ...base, conditions, ...counts }));
-        const issues = issuesOutput(newIssues.findings, share - used);
-        issuesWritten += issues.length;
-        issuesOmitted += newIssues.findings.length - issues.length;
-        const leftOut = newIssues.total - issues.length;
-        return { ...base, conditions, issuesWritten: issues.length, issuesLeftOut: leftOut, issues };
+        const widest = `${open},"issuesWritten":9999999,"issuesLeftOut":9999999,"issues":}`;
+        const issues = issuesOutput(newIssues.findings, sink, share - sink.size(widest));
+        written[index] = issues.shown;
+        const counts = `"issuesWritten":${issues.shown},"issuesLeftOut":${newIssues.total - issues.shown}`;
+        return `${open},${counts},"issues":${issues.text}}`;
     });
-    return { json: JSON.stringify(items), issuesWritten, issuesOmitted };
+    // Each item is bounded; fitting them keeps the limit a guarantee, not a sum to trust.
+    const results = sink.fit(items, { head: '[', foot: ']', separator: ',', limit: sink.limit });
+    const issuesWritten = written.slice(0, results.shown).reduce((sum, count) => sum + count, 0);
+    const issuesRead = outcomes.reduce((sum, outcome) => sum +
+        (options.issues && outcome.read && outcome.result.newIssues?.read
+            ? outcome.result.newIssues.findings.length
+            : 0), 0);
+    return { json: results.text, issuesWritten, issuesOmitted: issuesRead - issuesWritten };
 }
 /**
- * The findings as JSON objects (key, rule, severity, type, file or the server's path, lines,
- * message, url), each string cut, as many as fit in `maxBytes`.
+ * The findings as a JSON array of objects (key, rule, severity, type, file or the server's
+ * path, lines, message, url), each string cut, as many as fit in `limit`.
  */
-function issuesOutput(findings, maxBytes) {
-    const items = [];
-    let bytes = 2;
-    for (const finding of findings) {
-        const item = {
-            key: untrusted_text_cut(finding.key, QUOTE_LIMITS.short),
-            rule: untrusted_text_cut(finding.rule, QUOTE_LIMITS.short),
-            severity: finding.severity,
-            serverSeverity: finding.severityWord,
-            type: finding.type,
-            file: finding.file,
-            serverPath: finding.serverPath === undefined ? undefined : untrusted_text_cut(finding.serverPath, QUOTE_LIMITS.long),
-            startLine: finding.region?.startLine,
-            endLine: finding.region?.endLine,
-            message: untrusted_text_cut(finding.message, QUOTE_LIMITS.long),
-            url: finding.url
-        };
-        bytes += Buffer.byteLength(JSON.stringify(item)) + 1;
-        if (bytes > maxBytes)
-            break;
-        items.push(item);
-    }
-    return items;
+function issuesOutput(findings, sink, limit) {
+    const items = partsOf(findings, (finding) => JSON.stringify({
+        key: untrusted_text_cut(finding.key, QUOTE_LIMITS.short),
+        rule: untrusted_text_cut(finding.rule, QUOTE_LIMITS.short),
+        severity: finding.severity,
+        serverSeverity: finding.severityWord,
+        type: finding.type,
+        file: finding.file,
+        serverPath: finding.serverPath === undefined ? undefined : untrusted_text_cut(finding.serverPath, QUOTE_LIMITS.long),
+        startLine: finding.region?.startLine,
+        endLine: finding.region?.endLine,
+        message: untrusted_text_cut(finding.message, QUOTE_LIMITS.long),
+        url: finding.url
+    }));
+    return jsonArray(items, sink, limit);
 }
 /**
- * The outputs of a gate: every value on one line and cut to 1,000 characters (`outputText`),
- * the dashboard address only as an http(s) address without credentials, and the conditions as
- * bounded JSON (`conditionsOutput`).
+ * The outputs of a gate, through the outputs' sink: every value on one line and cut to 1,000
+ * characters (`outputText`), the dashboard address only as an http(s) address without
+ * credentials, and the conditions as bounded JSON (`conditionsOutput`).
  *
- * @example for (const [name, value] of Object.entries(gateOutputs(result).values)) core.setOutput(name, value)
+ * @example for (const [name, value] of Object.entries(gateOutputs(result, sink).values)) core.setOutput(name, value)
  */
-function gateOutputs(result) {
-    const conditions = conditionsOutput(result.conditions.map(({ condition }) => condition));
+function gateOutputs(result, sink) {
+    const conditions = conditionsOutput(result.conditions.map(({ condition }) => condition), sink);
+    const said = (value) => sink.text(value);
     return {
         values: {
-            status: outputText(result.status),
+            status: said(outputText(result.status)),
             'quality-gate-status': result.qualityGateStatus,
-            analysisId: outputText(result.analysisId),
-            taskId: outputText(result.taskId ?? ''),
-            dashboardUrl: dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
+            analysisId: said(outputText(result.analysisId)),
+            taskId: said(outputText(result.taskId ?? '')),
+            dashboardUrl: said(dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? ''),
             conditions: conditions.json,
-            branch: outputText(result.branch ?? ''),
-            pullRequest: outputText(result.pullRequest ?? ''),
+            branch: said(outputText(result.branch ?? '')),
+            pullRequest: said(outputText(result.pullRequest ?? '')),
             newIssues: newIssuesCount(result)
         },
         conditionsLeftOut: conditions.leftOut
@@ -9114,28 +9356,38 @@ function newIssuesCount(result) {
 }
 /** A server value as an output: one line (control characters as escapes), at most 1,000 characters. */
 function outputText(value) {
-    return oneLine(value, QUOTE_LIMITS.long);
+    return untrusted_text_oneLine(value, QUOTE_LIMITS.long);
+}
+/**
+ * Why an analysis could not be read: the message, the error's code (ERR_SERVER_REQUEST,
+ * ERR_TIMEOUT…) and, when a connection failed, Node's code (ECONNREFUSED, CERT_HAS_EXPIRED…).
+ */
+function failureFields(outcome) {
+    const { error } = outcome;
+    const nodeCode = error instanceof ServerRequestError ? error.nodeCode : undefined;
+    return {
+        error: outputText(outcome.message),
+        errorCode: codeOf(error),
+        ...(nodeCode ? { nodeCode: outputText(nodeCode) } : {})
+    };
 }
 /**
  * The `conditions` output: a JSON array of the decoded conditions with the server's key names
  * (status, metricKey, comparator, errorThreshold, warningThreshold, actualValue, periodIndex;
  * undefined ones omitted), each string cut to 200 characters, and as many conditions, in the
- * server's order, as fit in `maxBytes`. Always valid JSON.
+ * server's order, as fit in `limit` (the sink's by default). Always valid JSON.
  *
- * @example conditionsOutput(conditions).json // '[{"status":"ERROR","metricKey":"new_coverage",…}]'
+ * @example conditionsOutput(conditions, sink).json // '[{"status":"ERROR","metricKey":"new_coverage",…}]'
  */
-function conditionsOutput(conditions, maxBytes = OUTPUT_BYTES) {
-    const items = [];
-    let bytes = '[]'.length;
-    for (const condition of conditions) {
-        const item = JSON.stringify(boundedCondition(condition));
-        const more = Buffer.byteLength(item) + (items.length > 0 ? 1 : 0);
-        if (bytes + more > maxBytes)
-            break;
-        items.push(item);
-        bytes += more;
-    }
-    return { json: `[${items.join(',')}]`, leftOut: conditions.length - items.length };
+function conditionsOutput(conditions, sink, limit = sink.limit) {
+    // Each condition is serialised only when fitting reaches it.
+    const items = partsOf(conditions, (condition) => JSON.stringify(boundedCondition(condition)));
+    const { text, leftOut } = jsonArray(items, sink, limit);
+    return { json: text, leftOut };
+}
+/** Serialised items as a JSON array through the sink: as many as fit, the brackets always. */
+function jsonArray(items, sink, limit) {
+    return sink.fit(items, { head: '[', foot: ']', separator: ',', limit: Math.max(2, limit) });
 }
 /** The condition with each string cut; JSON.stringify leaves the undefined ones out. */
 function boundedCondition(condition) {
@@ -9151,8 +9403,51 @@ function boundedCondition(condition) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/cli/junit.ts
+;// CONCATENATED MODULE: ./src/sink.ts
 
+
+
+/**
+ * A destination's sink.
+ *
+ * @example const summary = createSink({ names: ACTION_NAMES, secrets: tokenForms(token), escapedForms: summaryForms, limit: SUMMARY_LIMITS.bytes })
+ */
+function sink_createSink(options) {
+    const { names, limit = Number.POSITIVE_INFINITY, unit = 'bytes' } = options;
+    const hidden = options.escapedForms ? options.escapedForms(options.secrets) : options.secrets;
+    const size = unit === 'bytes' ? utf8Bytes : characters;
+    const text = (value) => redactSecrets(inWords(value, names), hidden);
+    return {
+        limit,
+        secrets: options.secrets,
+        unit,
+        size,
+        text,
+        fit: (parts, fitOptions = {}) => {
+            const { head, foot, separator, tail, more } = fitOptions;
+            // Each part is made and said only when fitting reaches it.
+            const said = {
+                length: parts.length,
+                at: (index) => {
+                    const part = parts.at(index);
+                    return part === undefined ? undefined : text(part);
+                }
+            };
+            return fitParts(said, {
+                limit: fitOptions.limit ?? limit,
+                size,
+                ...(head === undefined ? {} : { head: text(head) }),
+                ...(foot === undefined ? {} : { foot: text(foot) }),
+                ...(separator === undefined ? {} : { separator }),
+                ...(tail === undefined ? {} : { tail: (leftOut) => text(tail(leftOut)) }),
+                ...(more === undefined ? {} : { more })
+            });
+        },
+        hiding: (secrets) => sink_createSink({ ...options, secrets: [...options.secrets, ...secrets] })
+    };
+}
+
+;// CONCATENATED MODULE: ./src/cli/junit.ts
 
 
 
@@ -9174,10 +9469,11 @@ const GATE_CASE = 'Quality Gate';
  * - for an analysis that could not be read, one failing `Quality Gate` testcase with why.
  *
  * Failing conditions come first; past 100 conditions the rest are counted in `<system-out>`.
- * Every text is redacted, shown as one visible line where XML needs one, stripped of what XML
- * 1.0 forbids, and escaped: nothing the server sends becomes markup.
+ * Every text goes through the sink (the edge's words, every secret removed), then is shown as
+ * one visible line where XML needs one, stripped of what XML 1.0 forbids, and escaped: nothing
+ * the server sends becomes markup.
  *
- * @example await writeFile('gate.xml', renderJunit(outcomes, { startedAt, hostname: os.hostname(), secrets, elapsedMs }))
+ * @example await writeFile('gate.xml', renderJunit(outcomes, { sink, startedAt, hostname: os.hostname(), elapsedMs }))
  */
 function renderJunit(outcomes, context) {
     const suites = outcomes.map((outcome, index) => suite(outcome, index, context));
@@ -9192,7 +9488,7 @@ function renderJunit(outcomes, context) {
 function suite(outcome, id, context) {
     const name = token(projectName(outcome), context) || 'analysis';
     const { cases, properties, out, elapsedMs } = outcome.read
-        ? gateSuite(outcome.result, outcome.source, context.failOn ?? fail_policy_FAIL_ON_ERROR)
+        ? gateSuite(outcome.result, outcome.source, context.policy ?? FAIL_ON_ERROR)
         : {
             cases: [
                 {
@@ -9233,9 +9529,9 @@ function suite(outcome, id, context) {
         '</testsuite>'
     ];
 }
-function gateSuite(result, source, failOn) {
+function gateSuite(result, source, policy) {
     // A WARN condition fails too when the policy fails a WARN gate.
-    const isFailing = ({ condition }) => condition.status === 'ERROR' || (condition.status === 'WARN' && failOn.has('WARN'));
+    const isFailing = ({ condition }) => condition.status === 'ERROR' || (condition.status === 'WARN' && policy.has('WARN'));
     const ordered = [...result.conditions].sort((a, b) => Number(isFailing(b)) - Number(isFailing(a)));
     const shown = ordered.slice(0, SUMMARY_LIMITS.rows);
     const names = new Map();
@@ -9257,10 +9553,10 @@ function gateSuite(result, source, failOn) {
                 : {})
         };
     });
-    const failed = fail_policy_failsUnder(result.status, failOn);
+    const failed = fail_policy_failsUnder(result.status, policy);
     const showsVerdict = result.conditions.length > 0 && (!failed || ordered.some(isFailing));
     if (!showsVerdict) {
-        const message = failed ? gateFailureMessage(result) : headline(result.status, failOn);
+        const message = failed ? gateFailureMessage(result) : headline(result.status, policy);
         const type = fail_policy_statusClass(result.status);
         cases.unshift({
             name: GATE_CASE,
@@ -9277,7 +9573,7 @@ function gateSuite(result, source, failOn) {
         failed
             ? gateFailureMessage(result)
             : [
-                `${headline(result.status, failOn)} (${oneLine(result.status)})`,
+                `${headline(result.status, policy)} (${untrusted_text_oneLine(result.status)})`,
                 ...(dashboard ? [`Details: ${dashboard}`] : [])
             ].join('\n'),
         ...(more > 0 ? [`… and ${more} more conditions: see the dashboard.`] : [])
@@ -9302,7 +9598,7 @@ function gateSuite(result, source, failOn) {
 /** "Coverage on New Code (new_coverage)"; the key alone when the metric has no other name. */
 function conditionName(evaluated) {
     const name = metricName(evaluated.condition);
-    const key = oneLine(evaluated.condition.metricKey);
+    const key = untrusted_text_oneLine(evaluated.condition.metricKey);
     return name === key ? key : `${name} (${key})`;
 }
 function failureText(words, result) {
@@ -9330,23 +9626,21 @@ function junit_seconds(ms) {
  * not already shown as an escape — lone surrogates, U+FFFE and U+FFFF.
  */
 const NOT_XML = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g;
-/** A name or a value on one line: redacted, cut, invisible characters shown, legal XML. */
-function line(value, context) {
-    const words = context.words ?? ((same) => same);
-    return oneLine(secrets_redactSecrets(words(value), context.secrets), QUOTE_LIMITS.long).replace(NOT_XML, '');
+/** A name or a value on one line: through the sink, cut, invisible characters shown, legal XML. */
+function line(value, { sink }) {
+    return untrusted_text_oneLine(sink.text(value), QUOTE_LIMITS.long).replace(NOT_XML, '');
 }
 /** An xs:token (names): one line, white space collapsed, at most 200 characters. */
-function token(value, context) {
-    return oneLine(secrets_redactSecrets(value, context.secrets), QUOTE_LIMITS.short)
+function token(value, { sink }) {
+    return untrusted_text_oneLine(sink.text(value), QUOTE_LIMITS.short)
         .replace(NOT_XML, '')
         .replace(/\s+/g, ' ')
         .trim();
 }
 /** Element text: line feeds kept, each line made visible, the whole cut, legal, escaped. */
-function junit_text(value, context) {
-    const words = context.words ?? ((same) => same);
-    const redacted = untrusted_text_cut(secrets_redactSecrets(words(value), context.secrets), SUMMARY_LIMITS.messageChars);
-    const visible = redacted
+function junit_text(value, { sink }) {
+    const said = untrusted_text_cut(sink.text(value), SUMMARY_LIMITS.messageChars);
+    const visible = said
         .split('\n')
         .map((each) => each.split('\t').map(untrusted_text_showInvisible).join('\t'))
         .join('\n');
@@ -9377,9 +9671,14 @@ function escapeXml(value) {
 
 
 
+
+
 /** A result file that could not be written: the exit code is 2. */
-class ResultFileError extends Error {
-    code = 'ERR_RESULT_FILE';
+class ResultFileError extends ActionError {
+    static code = 'ERR_RESULT_FILE';
+    constructor(message, options) {
+        super(ResultFileError.code, message, options);
+    }
 }
 const WHAT = {
     json: 'the JSON results',
@@ -9389,11 +9688,23 @@ const WHAT = {
     codequality: 'the new issues as GitLab Code Quality'
 };
 /**
+ * Each file's sink besides the command's words and the token's forms: the forms the token takes
+ * once escaped in HTML and XML, and the file's limit (the JSON is the action's `results` output,
+ * bounded as it is, then indented).
+ */
+const FILE_SINKS = {
+    json: { limit: OUTPUT_BYTES },
+    junit: { escapedForms: summaryForms },
+    markdown: { escapedForms: summaryForms, limit: SUMMARY_LIMITS.bytes },
+    sarif: { limit: SARIF_LIMITS.bytes },
+    codequality: { limit: CODE_QUALITY_LIMITS.bytes }
+};
+/**
  * The result files asked for: `--json` the action's `results` output (indented) with the new
  * issues, `--junit` the JUnit report, `--markdown` the job summary (one analysis's, the overview
- * of several, or the failure summary), `--sarif` and `--codequality` the new issues. Every form
- * of the token is removed first, as from the action's summary and outputs, and every text is in
- * the command's words. Folders are created; `-` writes to `stdout`. Resolves with one log line
+ * of several, or the failure summary), `--sarif` and `--codequality` the new issues. Each is
+ * written through its own sink: in the command's words, every form of the token removed (as
+ * from the action's summary and outputs), within the file's limit. Folders are created; `-` writes to `stdout`. Resolves with one log line
  * per file written (for a file of new issues, how many it holds and how many were left out and
  * why); throws a ResultFileError naming the first that could not be.
  *
@@ -9423,21 +9734,19 @@ async function writeResultFiles(files, report, { cwd, stdout }) {
             await (0,promises_namespaceObject.writeFile)(target, content);
         }
         catch (error) {
-            throw new ResultFileError(`Could not write ${WHAT[kind]} to "${oneLine(file, QUOTE_LIMITS.long)}": ${oneLine(error.message, QUOTE_LIMITS.long)}.`);
+            throw new ResultFileError(`Could not write ${WHAT[kind]} to "${untrusted_text_oneLine(file, QUOTE_LIMITS.long)}": ${untrusted_text_oneLine(messageOf(error), QUOTE_LIMITS.long)}.`, { cause: error });
         }
         lines.push(line);
     }
     return lines;
 }
 function render(kind, report) {
-    // `words` turns each text of ours into the command's words: the whole JSON and Markdown, and
-    // each text of the JUnit report.
-    const { outcomes, context, failOn, words } = report;
-    const { secrets } = context;
+    const { outcomes, context, policy } = report;
+    const { secrets, ...about } = context;
+    const sink = sink_createSink({ names: COMMAND_NAMES, secrets, ...FILE_SINKS[kind] });
     switch (kind) {
         case 'json': {
-            const results = resultsJson(outcomes, undefined, { issues: true, failOn });
-            const json = secrets_redactSecrets(words(results.json), secrets);
+            const results = resultsJson(outcomes, { sink, issues: true, policy });
             // Without an analysis whose issues were asked for, the file is the results alone.
             const asked = outcomes.some((outcome) => outcome.read && outcome.result.newIssues);
             const issues = asked
@@ -9449,22 +9758,20 @@ function render(kind, report) {
                 : undefined;
             // Indented for a reader; a token that happened to span JSON's own syntax leaves it as is.
             try {
-                return { content: `${JSON.stringify(JSON.parse(json), null, 2)}\n`, issues };
+                return { content: `${JSON.stringify(JSON.parse(results.json), null, 2)}\n`, issues };
             }
             catch {
-                return { content: `${json}\n`, issues };
+                return { content: `${results.json}\n`, issues };
             }
         }
         case 'junit':
-            return { content: renderJunit(outcomes, { ...context, failOn, words }) };
+            return { content: renderJunit(outcomes, { ...about, sink, policy }) };
         case 'markdown':
-            return {
-                content: secrets_redactSecrets(words(markdown(outcomes, failOn)), summaryForms(secrets))
-            };
+            return { content: markdown(outcomes, policy, sink) };
         case 'sarif': {
-            const sarif = renderSarif(analysisFindings(outcomes), sarifTool(outcomes));
+            const sarif = renderSarif(analysisFindings(outcomes), sarifTool(outcomes), sink);
             return {
-                content: `${secrets_redactSecrets(sarif.json, secrets)}\n`,
+                content: `${sarif.json}\n`,
                 issues: {
                     how: 'as SARIF',
                     written: sarif.results,
@@ -9474,9 +9781,9 @@ function render(kind, report) {
             };
         }
         case 'codequality': {
-            const report = renderCodeQuality(analysisFindings(outcomes), 'sonarqube');
+            const report = renderCodeQuality(analysisFindings(outcomes), 'sonarqube', sink);
             return {
-                content: `${secrets_redactSecrets(report.json, secrets)}\n`,
+                content: `${report.json}\n`,
                 issues: {
                     how: 'as GitLab Code Quality',
                     written: report.issues,
@@ -9487,13 +9794,143 @@ function render(kind, report) {
         }
     }
 }
-/** The job summary the action would write for the same outcomes. */
-function markdown(outcomes, failOn) {
+/** The job summary the action would write for the same outcomes, through the file's sink. */
+function markdown(outcomes, policy, sink) {
     const [only] = outcomes;
     if (only && outcomes.length === 1) {
-        return only.read ? renderSummary(only.result, { failOn }) : renderFailureSummary(only.message);
+        return only.read
+            ? renderSummary(only.result, { sink, policy })
+            : renderFailureSummary(only.message, sink);
     }
-    return renderOverviewSummary(outcomes, { failOn });
+    return renderOverviewSummary(outcomes, { sink, policy });
+}
+
+;// CONCATENATED MODULE: ./src/cli/report.ts
+
+
+
+
+
+
+/**
+ * The outcomes in every destination of the command: the log (each gate's annotations and new
+ * issues, unless the check failed alone), then the result files asked for. Returns the exit
+ * code a result file that could not be written calls for (2), else 0.
+ */
+async function reportOutcomes(outcomes, verdict, context) {
+    const { settings, log, cwd, stdout } = context;
+    if (!(verdict.kind === 'unread' && verdict.alone)) {
+        annotateAll(outcomes, log, settings.policy);
+        logNewIssues(outcomes, log);
+    }
+    const about = {
+        startedAt: new Date(context.startedAt),
+        hostname: safeHostname(),
+        secrets: context.secrets,
+        elapsedMs: context.now - context.startedAt
+    };
+    try {
+        const report = { outcomes, context: about, policy: settings.policy };
+        for (const line of await writeResultFiles(context.files, report, { cwd, stdout })) {
+            log.info(line);
+        }
+        return EXIT.passed;
+    }
+    catch (error) {
+        log.error(messageOf(error));
+        return EXIT.usage;
+    }
+}
+/**
+ * The verdict, last in the log, as the action words it, and its exit code (see EXIT).
+ *
+ * @example return endCommand(verdict, settings, log)
+ */
+function endCommand(verdict, settings, log) {
+    switch (verdict.kind) {
+        case 'passed':
+            for (const status of verdict.statuses)
+                log.success(status);
+            break;
+        case 'gate-failed':
+            if (settings.failStep)
+                log.error(verdict.message);
+            else
+                log.warning(`${verdict.message}\n--no-fail is given: the exit code is 0.`);
+            break;
+        case 'unread':
+            log.error(verdict.message);
+            break;
+    }
+    return exitCodeOfVerdict(verdict, settings);
+}
+function safeHostname() {
+    try {
+        return (0,external_node_os_namespaceObject.hostname)() || 'localhost';
+    }
+    catch {
+        return 'localhost';
+    }
+}
+/**
+ * The outcome of a check that found nothing to check (no report file): one unread outcome
+ * stands for the whole check, so the verdict and the result files still say what happened.
+ */
+function wholeCheckFailed(settings, error) {
+    const failure = asError(error);
+    const source = settings.reportFiles.length > 0 ? settings.reportFiles.join(', ') : 'report-task.txt';
+    return { read: false, source, projectKey: undefined, message: failure.message, error: failure };
+}
+
+;// CONCATENATED MODULE: ./src/cli/root-cert-file.ts
+
+
+
+
+/** The largest CA file read: a whole system bundle is about 200 KiB. */
+const MAX_ROOT_CERT_BYTES = 1024 * 1024;
+/**
+ * The PEM text of --root-cert-file, or a SettingsError that says what is wrong with the file:
+ * missing, not a regular file (a pipe or a device is refused at once, never waited on), larger
+ * than 1 MiB, or without a certificate block.
+ *
+ * @example const pem = await readRootCertFile('certs/private-ca.pem', process.cwd())
+ */
+async function readRootCertFile(file, cwd) {
+    const shown = `--root-cert-file "${untrusted_text_oneLine(file, QUOTE_LIMITS.long)}"`;
+    const read = await readBoundedFile(external_node_path_default().resolve(cwd, file), MAX_ROOT_CERT_BYTES);
+    if (read.outcome === 'missing' || read.outcome === 'unreadable') {
+        throw new errors_SettingsError(read.outcome === 'missing'
+            ? `${shown}: there is no such file. Give the path of the CA certificate (PEM), relative to the working directory.`
+            : `${shown} cannot be read: ${untrusted_text_oneLine(messageOf(read.error), QUOTE_LIMITS.long)}.`, { cause: read.error });
+    }
+    if (read.outcome === 'not-a-file') {
+        throw new errors_SettingsError(`${shown} is not a regular file: give the CA certificate's file.`);
+    }
+    if (read.outcome === 'too-large') {
+        throw new errors_SettingsError(`${shown} is larger than ${MAX_ROOT_CERT_BYTES / 1024 / 1024} MiB: give the CA certificate (PEM) alone.`);
+    }
+    const text = read.bytes.toString('utf8');
+    if (!text.includes('-----BEGIN CERTIFICATE-----')) {
+        throw new errors_SettingsError(`${shown} holds no PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (a DER file converts with: openssl x509 -inform der -in ca.cer -out ca.pem).`);
+    }
+    return text;
+}
+
+;// CONCATENATED MODULE: ./src/cli/settings.ts
+
+
+
+
+/**
+ * The command line (and SONAR_TOKEN, SONAR_HOST_URL, SONAR_ROOT_CERT) as Settings; the CA
+ * certificate of --root-cert-file is read first, relative to `cwd`.
+ *
+ * @example const settings = await readCommandSettings(line, process.env, process.cwd())
+ */
+async function readCommandSettings(line, env, cwd) {
+    const rootCert = line.rootCertFile ? await readRootCertFile(line.rootCertFile, cwd) : undefined;
+    return readSettings(withVariables(commandSettings(line, rootCert), COMMAND_NAMES, env));
 }
 
 ;// CONCATENATED MODULE: ./src/log.ts
@@ -9511,14 +9948,15 @@ const ANNOTATION_LIMITS = {
 /** How long one line of the log may be, and how many lines one message may have. */
 const LOG_LIMITS = { lineChars: 4000, messageLines: 100 };
 /**
- * The runner's log as a Log: every message, whatever it quotes, goes through `forTheLog` on its
- * way to the runner, so no text the server sends can become a workflow command.
+ * The runner's log as a Log, and its sink: every message, whatever it quotes, is said in the
+ * edge's words (`names`), has every secret removed and goes through `forTheLog` on its way to the
+ * runner, so no text the server sends can become a workflow command.
  *
- * @example const log = runnerLog(core); log.fail(error.message)
+ * @example const log = runnerLog(core, ACTION_NAMES); log.fail(error.message)
  */
-function runnerLog(core) {
-    let secrets = [];
-    const safe = (message) => forTheLog(redactSecrets(message, secrets));
+function runnerLog(core, names) {
+    let sink = createSink({ names, secrets: [] });
+    const safe = (message) => forTheLog(sink.text(message));
     const used = { error: 0, warning: 0, notice: 0 };
     // One error is kept for the failure the step may end with.
     const limit = (level) => ANNOTATION_LIMITS[level] - (level === 'error' ? 1 : 0);
@@ -9529,7 +9967,7 @@ function runnerLog(core) {
         }
         used[level]++;
         // Annotations stay one annotation: `@actions/core` escapes their line breaks and properties.
-        core[level](safe(message), where && safeWhere(where, secrets));
+        core[level](safe(message), where && safeWhere(where, sink.text));
         return true;
     };
     return {
@@ -9544,17 +9982,17 @@ function runnerLog(core) {
         }),
         fail: (message) => core.setFailed(safe(message)),
         // A group's name is one line: its line feeds are shown as `\n`.
-        startGroup: (name) => core.startGroup(logLine(redactSecrets(name, secrets))),
+        startGroup: (name) => core.startGroup(logLine(sink.text(name))),
         endGroup: () => core.endGroup(),
         hideSecrets: (more) => {
             more.forEach((secret) => core.setSecret(secret));
-            secrets = [...secrets, ...more];
+            sink = createSink({ names, secrets: [...sink.secrets, ...more] });
         }
     };
 }
 /** The annotation's title through the line gate; its file and numbers as the caller checked them. */
-function safeWhere(where, secrets) {
-    const title = where.title === undefined ? undefined : logLine(redactSecrets(where.title, secrets));
+function safeWhere(where, text) {
+    const title = where.title === undefined ? undefined : logLine(text(where.title));
     return { ...where, ...(title === undefined ? {} : { title: cut(title, 200) }) };
 }
 /**
@@ -9636,20 +10074,21 @@ function useColor(env, isTerminal) {
  * lines, warnings and notices labelled (in colour when `color`), each analysis of several as a
  * heading with its lines indented under it. Every message goes through `forTheTerminal` first,
  * so no text from the server moves the cursor, clears the screen or sets the colours; the
- * colours are the command's own, added after.
+ * colours are the command's own, added after. The log is a sink: each message is said in the
+ * command's words (`names`) and has every secret removed before that.
  *
- * @example const log = terminalLog(process.stderr, { color: useColor(process.env, process.stderr.isTTY) })
+ * @example const log = terminalLog(process.stderr, { color: useColor(process.env, process.stderr.isTTY), names: COMMAND_NAMES })
  */
-function terminalLog(sink, { color, words = (message) => message }) {
-    let secrets = [];
+function terminalLog(out, { color, names }) {
+    let sink = sink_createSink({ names, secrets: [] });
     let indent = '';
     const paint = (style, text) => color ? `${STYLES[style][0]}${text}${STYLES[style][1]}` : text;
     const write = (message, label, style) => {
-        const lines = forTheTerminal(secrets_redactSecrets(words(message), secrets)).split('\n');
+        const lines = forTheTerminal(sink.text(message)).split('\n');
         const head = label ? `${paint(label.style, paint('bold', label.text))} ` : '';
         const hanging = ' '.repeat(label ? label.text.length + 1 : 0);
         const shown = lines.map((line, index) => `${indent}${index === 0 ? head : hanging}${style ? paint(style, line) : line}`);
-        sink.write(`${shown.join('\n')}\n`);
+        out.write(`${shown.join('\n')}\n`);
     };
     return {
         info: (message) => write(message),
@@ -9658,15 +10097,15 @@ function terminalLog(sink, { color, words = (message) => message }) {
         error: (message) => write(message, { text: 'error:', style: 'red' }),
         success: (message) => write(message, undefined, 'green'),
         startGroup: (name) => {
-            const title = forTheTerminal(secrets_redactSecrets(name, secrets)).replace(/\n/g, '\\n');
-            sink.write(`${paint('bold', `▸ ${title}`)}\n`);
+            const title = forTheTerminal(sink.text(name)).replace(/\n/g, '\\n');
+            out.write(`${paint('bold', `▸ ${title}`)}\n`);
             indent = '  ';
         },
         endGroup: () => {
             indent = '';
         },
         hideSecrets: (more) => {
-            secrets = [...secrets, ...more];
+            sink = sink_createSink({ names, secrets: [...sink.secrets, ...more] });
         }
     };
 }
@@ -9709,144 +10148,45 @@ function forTheTerminal(message) {
 
 
 
-
-
-
 const USER_AGENT = `${COMMAND}/${VERSION} (node ${process.version})`;
 /**
- * The command: command line → settings → the check of every analysis → the log, the result
- * files and the exit code (see EXIT). The same core as the action's, with the command's own
- * edges: options instead of inputs, a glob finder without `@actions/core`, a log for a terminal
- * or a CI log, files instead of outputs and a job summary. Every failure is caught here, once,
- * and becomes a line of the log and an exit code.
+ * The command: command line → settings → the check of every analysis → the log and the result
+ * files → the verdict and its exit code (see EXIT). The same core as the action's, with the
+ * command's own edges. Every failure is caught here, once, and becomes a line of the log and an
+ * exit code.
  *
  * @example process.exitCode = await runCommand({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr, startedAt: Date.now() })
  */
 async function runCommand(context) {
-    const { env, cwd, stdout, stderr } = context;
-    const log = terminalLog(stderr, {
-        color: useColor(env, stderr.isTTY === true),
-        words: inCommandWords
-    });
-    let line;
-    let settings;
+    const { env, cwd, stdout, stderr, startedAt } = context;
+    const color = useColor(env, stderr.isTTY === true);
+    const log = terminalLog(stderr, { color, names: COMMAND_NAMES });
     try {
-        const parsed = parseCommandLine(context.argv);
-        if (parsed.kind === 'help') {
-            stdout.write(USAGE);
+        const line = parseCommandLine(context.argv);
+        if (line.kind !== 'check') {
+            stdout.write(line.kind === 'help' ? USAGE : `${VERSION}\n`);
             return EXIT.passed;
         }
-        if (parsed.kind === 'version') {
-            stdout.write(`${VERSION}\n`);
-            return EXIT.passed;
-        }
-        line = parsed;
-        const rootCert = line.rootCertFile ? await readRootCertFile(line.rootCertFile, cwd) : undefined;
-        settings = readSettings(commandInputs(line, rootCert), env, COMMAND_OPTIONS);
-    }
-    catch (error) {
-        log.error(`${messageOf(error)}\nRun ${COMMAND} --help for the options.`);
-        return exitCodeOfError(error);
-    }
-    if (settings.sonarToken) {
-        log.hideSecrets(tokenForms(settings.sonarToken));
-        const short = shortTokenWarning(settings.sonarToken);
+        const settings = await readCommandSettings(line, env, cwd);
+        const secrets = settings.token ? tokenForms(settings.token) : [];
+        log.hideSecrets(secrets);
+        const short = settings.token ? shortTokenWarning(settings.token) : undefined;
         if (short)
             log.warning(short);
-    }
-    let outcomes;
-    let failure;
-    try {
-        outcomes = await checkQualityGates(settings, {
-            cwd,
-            repoRoot: cwd,
-            clock: systemClock,
-            startedAt: context.startedAt,
-            log,
-            userAgent: USER_AGENT,
+        const deps = { cwd, repoRoot: cwd, clock: systemClock, startedAt, log, userAgent: USER_AGENT };
+        const outcomes = await checkQualityGates(settings, {
+            ...deps,
             findFiles: findReportFiles
-        });
+        }).catch((error) => [wholeCheckFailed(settings, error)]);
+        const verdict = stepVerdict(outcomes, settings.policy);
+        const files = { settings, log, secrets, files: line.files, cwd, stdout, startedAt };
+        const written = await reportOutcomes(outcomes, verdict, { ...files, now: systemClock.now() });
+        return worstExitCode([written, endCommand(verdict, settings, log)]);
     }
     catch (error) {
-        // Nothing to check (no report file found): one outcome stands for the whole check, so the
-        // result files still say what happened.
-        failure = error;
-        outcomes = [wholeCheckFailed(settings, error)];
-    }
-    const [only] = outcomes;
-    const lone = failure === undefined && outcomes.length === 1 ? only : undefined;
-    // As the action: one analysis that could not be read fails with its own words alone.
-    if (failure === undefined && !(lone && !lone.read)) {
-        annotateAll(outcomes, log, settings.failOn);
-        logNewIssues(outcomes, log);
-    }
-    const codes = [];
-    try {
-        const written = await writeResultFiles(line.files, {
-            outcomes,
-            context: {
-                startedAt: new Date(context.startedAt),
-                hostname: safeHostname(),
-                secrets: settings.sonarToken ? tokenForms(settings.sonarToken) : [],
-                elapsedMs: systemClock.now() - context.startedAt
-            },
-            failOn: settings.failOn,
-            words: inCommandWords
-        }, { cwd, stdout });
-        for (const line of written)
-            log.info(line);
-    }
-    catch (error) {
-        log.error(messageOf(error));
-        codes.push(EXIT.usage);
-    }
-    codes.push(verdict(outcomes, failure ?? (lone && !lone.read ? lone.error : undefined), settings, log));
-    return worstExitCode(codes);
-}
-/**
- * The verdict, last in the log, as the action words it, and its exit code: the failure when the
- * check failed as a whole (or its one analysis could not be read), else the step's verdict.
- */
-function verdict(outcomes, failure, settings, log) {
-    if (failure !== undefined) {
-        log.error(messageOf(failure));
-        return exitCodeOfError(failure);
-    }
-    const step = stepVerdict(outcomes, settings.failOn);
-    switch (step.kind) {
-        case 'passed':
-            for (const status of step.statuses)
-                log.success(status);
-            break;
-        case 'gate-failed':
-            if (settings.failOnError)
-                log.error(step.message);
-            else
-                log.warning(`${step.message}\n--no-fail is given: the exit code is 0.`);
-            break;
-        case 'unread':
-            log.error(step.message);
-            break;
-    }
-    return exitCodeOfVerdict(step, outcomes, settings);
-}
-/** An outcome for a check that found nothing to check: its source is what was asked for. */
-function wholeCheckFailed(settings, error) {
-    const failure = error instanceof Error ? error : new Error(String(error));
-    const source = settings.scanMetadataReportFile.length > 0
-        ? settings.scanMetadataReportFile.join(', ')
-        : 'report-task.txt';
-    return { read: false, source, projectKey: undefined, message: failure.message, error: failure };
-}
-function messageOf(error) {
-    return error instanceof Error ? error.message : String(error);
-}
-function safeHostname() {
-    try {
-        return (0,external_node_os_namespaceObject.hostname)() || 'localhost';
-    }
-    catch {
-        return 'localhost';
+        const usage = codeOf(error) === 'ERR_USAGE' || codeOf(error) === 'ERR_SETTINGS';
+        log.error(usage ? `${messageOf(error)}\nRun ${COMMAND} --help for the options.` : messageOf(error));
+        return exitCodeOfError(error);
     }
 }
 

@@ -28384,15 +28384,12 @@ module.exports = {
 /* harmony export */   m_: () => (/* binding */ PULL_REQUEST_EVENTS),
 /* harmony export */   vu: () => (/* binding */ isRefusal)
 /* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8521);
-/**
- * GitHub's API as the action's GitHub features use it (the pull-request comment, the issues
- * check run, the lines a pull request changes): the event's pull request, an Octokit whose
- * replies are bounded and whose own messages go through the log, and GitHub's failures in words.
- * `@actions/github` is loaded here only, so a run that uses none of them never loads it.
- */
+/* harmony import */ var _octokit_request_error__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1015);
+/* harmony import */ var _bounded_file_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2717);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3916);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8521);
+
+
 
 
 /** The events whose pull request the action knows. */
@@ -28424,15 +28421,19 @@ async function readEventPullRequest(env) {
     const repository = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
     if (!repository) {
         return {
-            problem: `GITHUB_REPOSITORY is not owner/name (${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(env['GITHUB_REPOSITORY'] ?? '')})`
+            problem: `GITHUB_REPOSITORY is not owner/name (${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(env['GITHUB_REPOSITORY'] ?? '')})`
         };
     }
     const path = env['GITHUB_EVENT_PATH'];
     if (!path)
         return { problem: 'GITHUB_EVENT_PATH is not set, so the pull request is unknown' };
+    const read = await (0,_bounded_file_js__WEBPACK_IMPORTED_MODULE_0__/* .readBoundedFile */ .M)(path, GITHUB_API_LIMITS.eventFileBytes);
+    if (read.outcome !== 'read') {
+        return { problem: `the event file could not be read: ${unread(read)}` };
+    }
     let payload;
     try {
-        payload = JSON.parse(await readBounded(path, GITHUB_API_LIMITS.eventFileBytes));
+        payload = JSON.parse(read.bytes.toString('utf8'));
     }
     catch (error) {
         return { problem: `the event file could not be read: ${quote(error)}` };
@@ -28482,15 +28483,15 @@ function apiBase(value) {
  */
 async function connect(token, baseUrl, { log, fetch: given }) {
     const [{ getOctokit }, { defaults }] = await Promise.all([
-        Promise.all(/* import() */[__nccwpck_require__.e(665), __nccwpck_require__.e(351)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1351)),
-        __nccwpck_require__.e(/* import() */ 665).then(__nccwpck_require__.bind(__nccwpck_require__, 8665))
+        Promise.all(/* import() */[__nccwpck_require__.e(555), __nccwpck_require__.e(351)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1351)),
+        __nccwpck_require__.e(/* import() */ 555).then(__nccwpck_require__.bind(__nccwpck_require__, 5555))
     ]);
     const fetch = given ?? defaults.request?.fetch ?? globalThis.fetch;
     const quiet = {
         debug: () => { },
         info: () => { },
-        warn: (message) => log.info(`GitHub's API: ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.long)}`),
-        error: (message) => log.info(`GitHub's API: ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.long)}`)
+        warn: (message) => log.info(`GitHub's API: ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}`),
+        error: (message) => log.info(`GitHub's API: ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}`)
     };
     return getOctokit(token, {
         baseUrl,
@@ -28529,47 +28530,127 @@ function boundedFetch(fetch, maxBytes) {
         return bounded;
     };
 }
-/** The file as UTF-8, or an error when it holds more than `maxBytes`. */
-async function readBounded(path, maxBytes) {
-    const chunks = [];
-    let bytes = 0;
-    // One byte past the limit tells a file of exactly the limit from a larger one.
-    for await (const chunk of (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.createReadStream)(path, { end: maxBytes })) {
-        chunks.push(chunk);
-        bytes += chunk.length;
+/** Why the event file was not read, in a few words. */
+function unread(read) {
+    switch (read.outcome) {
+        case 'missing':
+        case 'unreadable':
+            return quote(read.error);
+        case 'not-a-file':
+            return `it is ${read.kind}, not a regular file`;
+        case 'too-large':
+            return `it is larger than ${GITHUB_API_LIMITS.eventFileBytes} bytes`;
     }
-    if (bytes > maxBytes)
-        throw new Error(`it is larger than ${maxBytes} bytes`);
-    return Buffer.concat(chunks).toString('utf8');
 }
 /** A 403 or 404 from GitHub: the token may not write (or see) what was asked. */
 function isRefusal(error) {
     const status = statusOf(error);
     return (status === 403 || status === 404) && !isRateLimit(error);
 }
+/** A 403 or 429 that GitHub's rate limit gave. */
 function isRateLimit(error) {
-    const status = statusOf(error);
-    const headers = error.response?.headers;
-    return ((status === 403 || status === 429) &&
-        (headers?.['x-ratelimit-remaining'] === '0' || /rate limit/i.test(messageOf(error))));
+    if (!(error instanceof _octokit_request_error__WEBPACK_IMPORTED_MODULE_3__/* .RequestError */ .G))
+        return false;
+    return ((error.status === 403 || error.status === 429) &&
+        (error.response?.headers['x-ratelimit-remaining'] === '0' || /rate limit/i.test(error.message)));
 }
 /** What GitHub said, or that it did not reply: Octokit gives a request with no reply status 500 too. */
 function githubSaid(error) {
-    const replied = typeof error?.response === 'object';
-    return replied
-        ? `GitHub said: ${statusOf(error)} ${quote(error)}`
+    return error instanceof _octokit_request_error__WEBPACK_IMPORTED_MODULE_3__/* .RequestError */ .G && error.response
+        ? `GitHub said: ${error.status} ${quote(error)}`
         : `no reply from GitHub's API: ${quote(error)}`;
 }
+/** The HTTP status of Octokit's error (RequestError); undefined for any other failure. */
 function statusOf(error) {
-    const status = error?.status;
-    return typeof status === 'number' ? status : undefined;
-}
-function messageOf(error) {
-    return error instanceof Error ? error.message : String(error);
+    return error instanceof _octokit_request_error__WEBPACK_IMPORTED_MODULE_3__/* .RequestError */ .G ? error.status : undefined;
 }
 /** An error's message fit to quote: one line, cut. The log's gate escapes it. */
 function quote(error) {
-    return (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(messageOf(error), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.long), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.long);
+    return (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cut */ .Jj)((0,_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .messageOf */ .bD)(error), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long);
+}
+
+
+/***/ }),
+
+/***/ 2717:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   M: () => (/* binding */ readBoundedFile)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
+/**
+ * The one way a file that must be small is read (the report file, the CA file, the event file):
+ * opened without waiting (O_NONBLOCK: a named pipe with no writer opens at once), checked on the
+ * opened handle to be a regular file (so it cannot be swapped between the check and the read),
+ * and read up to one byte past the limit, whatever its size says (files in /proc say 0, a sparse
+ * file says terabytes, and a file may grow while it is read). It never throws: each caller words
+ * the outcome in its own message.
+ */
+
+
+/** How much is read at a time. */
+const CHUNK_BYTES = 64 * 1024;
+/**
+ * Reads `file` whole when it is a regular file of at most `maxBytes`.
+ *
+ * @example const read = await readBoundedFile('.scannerwork/report-task.txt', 64 * 1024) // { outcome: 'read', bytes }
+ */
+async function readBoundedFile(file, maxBytes) {
+    let handle;
+    try {
+        // O_NONBLOCK does not exist on Windows, where opening a pipe does not block either.
+        handle = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(file, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY | (node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NONBLOCK ?? 0));
+    }
+    catch (error) {
+        return error.code === 'ENOENT'
+            ? { outcome: 'missing', error: error }
+            : { outcome: 'unreadable', error };
+    }
+    try {
+        const kind = notRegular(await handle.stat());
+        if (kind)
+            return { outcome: 'not-a-file', kind };
+        // Read in chunks, so a large limit costs memory only for what the file holds; one byte past
+        // the limit tells a file at the limit from a larger one.
+        const chunks = [];
+        let length = 0;
+        for (;;) {
+            const chunk = Buffer.alloc(Math.min(CHUNK_BYTES, maxBytes + 1 - length));
+            const { bytesRead } = await handle.read(chunk, 0, chunk.length, length);
+            if (bytesRead === 0)
+                break;
+            chunks.push(chunk.subarray(0, bytesRead));
+            length += bytesRead;
+            if (length > maxBytes)
+                return { outcome: 'too-large' };
+        }
+        return { outcome: 'read', bytes: Buffer.concat(chunks, length) };
+    }
+    catch (error) {
+        return { outcome: 'unreadable', error };
+    }
+    finally {
+        // A failure to close a file that was read changes nothing of what was read.
+        await handle.close().catch(() => undefined);
+    }
+}
+/** What a non-regular file is, for the message; undefined for a regular file. */
+function notRegular(stats) {
+    if (stats.isFile())
+        return undefined;
+    if (stats.isDirectory())
+        return 'a directory';
+    if (stats.isFIFO())
+        return 'a named pipe (FIFO)';
+    if (stats.isCharacterDevice() || stats.isBlockDevice())
+        return 'a device';
+    if (stats.isSocket())
+        return 'a socket';
+    return 'not a file';
 }
 
 
@@ -28579,21 +28660,24 @@ function quote(error) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $N: () => (/* binding */ codeOf),
 /* harmony export */   GN: () => (/* binding */ SettingsError),
 /* harmony export */   MU: () => (/* binding */ TimeoutError),
-/* harmony export */   dE: () => (/* binding */ QualityGateFailure),
+/* harmony export */   bD: () => (/* binding */ messageOf),
 /* harmony export */   hP: () => (/* binding */ ServerRequestError),
-/* harmony export */   kZ: () => (/* binding */ OutputFileError),
-/* harmony export */   lZ: () => (/* binding */ ActionError),
 /* harmony export */   tG: () => (/* binding */ ReportFileError),
 /* harmony export */   uP: () => (/* binding */ UnsafeRequestError),
+/* harmony export */   zR: () => (/* binding */ asError),
 /* harmony export */   zX: () => (/* binding */ TaskFailedError)
 /* harmony export */ });
+/* unused harmony exports ActionError, QualityGateFailure, AnalysesUnreadError, OutputFileError */
 /**
- * Every failure the action reports is one of these. Each carries a stable `code` so tests and
- * callers can tell them apart without matching on words, and a message a user can act on.
- * No message ever contains the token.
+ * Every failure the action and the command report is one of these. Each carries a stable `code`
+ * (one of ErrorCode, also on the class as a static, as jose's errors do) so tests and callers
+ * can tell them apart without matching on words, a message a user can act on, and the failure
+ * it wraps as its `cause`. No message ever contains the token.
  */
+/** The root of the family; each subclass fixes its code. */
 class ActionError extends Error {
     code;
     constructor(code, message, options) {
@@ -28604,58 +28688,98 @@ class ActionError extends Error {
 }
 /** An input or environment variable is missing or malformed. */
 class SettingsError extends ActionError {
-    constructor(message) {
-        super('ERR_SETTINGS', message);
+    static code = 'ERR_SETTINGS';
+    constructor(message, options) {
+        super(SettingsError.code, message, options);
     }
 }
 /** The scanner's report-task.txt is missing or does not say what the action needs. */
 class ReportFileError extends ActionError {
-    constructor(message) {
-        super('ERR_REPORT_FILE', message);
+    static code = 'ERR_REPORT_FILE';
+    constructor(message, options) {
+        super(ReportFileError.code, message, options);
     }
 }
 /** The action refused to do something unsafe (send the token to another origin). */
 class UnsafeRequestError extends ActionError {
-    constructor(message) {
-        super('ERR_UNSAFE_REQUEST', message);
+    static code = 'ERR_UNSAFE_REQUEST';
+    constructor(message, options) {
+        super(UnsafeRequestError.code, message, options);
     }
 }
 /** The server could not be reached or answered something other than the JSON we asked for. */
 class ServerRequestError extends ActionError {
+    static code = 'ERR_SERVER_REQUEST';
     /** HTTP status, or undefined when no reply came (network error, time-out). */
     status;
     /** Node's error code when no reply came (ECONNREFUSED, EPROTO, CERT_HAS_EXPIRED...). */
     nodeCode;
-    /** @param cause The failure on the way, when no reply came: its `code` is kept as `nodeCode`. */
-    constructor(message, status, cause) {
-        super('ERR_SERVER_REQUEST', message, cause ? { cause } : undefined);
+    constructor(message, status, { nodeCode, ...options } = {}) {
+        super(ServerRequestError.code, message, options);
         this.status = status;
-        this.nodeCode = cause?.code;
+        this.nodeCode = nodeCode;
     }
 }
 /** The analysis task ended FAILED or CANCELED on the server. */
 class TaskFailedError extends ActionError {
-    constructor(message) {
-        super('ERR_TASK_FAILED', message);
+    static code = 'ERR_TASK_FAILED';
+    constructor(message, options) {
+        super(TaskFailedError.code, message, options);
     }
 }
 /** The overall time-out ran out before the verdict was known. */
 class TimeoutError extends ActionError {
-    constructor(message) {
-        super('ERR_TIMEOUT', message);
+    static code = 'ERR_TIMEOUT';
+    constructor(message, options) {
+        super(TimeoutError.code, message, options);
     }
 }
-/** The quality gate is ERROR and `failOnError` is true. */
+/** The quality gate failed and the settings say that fails the step (failStep). */
 class QualityGateFailure extends ActionError {
-    constructor(message) {
-        super('ERR_QUALITY_GATE', message);
+    static code = 'ERR_QUALITY_GATE';
+    constructor(message, options) {
+        super(QualityGateFailure.code, message, options);
+    }
+}
+/** Some analyses of the step could not be read, so the step has no verdict. */
+class AnalysesUnreadError extends ActionError {
+    static code = 'ERR_ANALYSES_UNREAD';
+    constructor(message, options) {
+        super(AnalysesUnreadError.code, message, options);
     }
 }
 /** The runner's output file (GITHUB_OUTPUT) could not take the step's outputs. */
 class OutputFileError extends ActionError {
-    constructor(message) {
-        super('ERR_OUTPUT_FILE', message);
+    static code = 'ERR_OUTPUT_FILE';
+    constructor(message, options) {
+        super(OutputFileError.code, message, options);
     }
+}
+/**
+ * The code of any thrown value: its own for an error of the family, ERR_UNEXPECTED for
+ * anything else.
+ *
+ * @example codeOf(new TimeoutError('…')) // 'ERR_TIMEOUT'; codeOf(new TypeError('…')) // 'ERR_UNEXPECTED'
+ */
+function codeOf(error) {
+    return error instanceof ActionError ? error.code : 'ERR_UNEXPECTED';
+}
+/**
+ * Any thrown value as an Error: itself when it is one, else an Error whose message is the value
+ * as text and whose cause is the value.
+ *
+ * @example asError('boom').message // 'boom'
+ */
+function asError(error) {
+    return error instanceof Error ? error : new Error(String(error), { cause: error });
+}
+/**
+ * The message of any thrown value: an Error's message, or the value as text.
+ *
+ * @example messageOf(new Error('no such file')) // 'no such file'; messageOf(42) // '42'
+ */
+function messageOf(error) {
+    return asError(error).message;
 }
 
 
@@ -28672,7 +28796,7 @@ class OutputFileError extends ActionError {
 /* harmony export */   yV: () => (/* binding */ FAILING_STATUSES)
 /* harmony export */ });
 /**
- * Which gate statuses fail the step: the user's policy (`failOn`, `--fail-on`). The
+ * Which gate statuses fail the step: the user's policy (the failingStatuses setting). The
  * specification fails on ERROR only, and that is the default; SonarSource's action also fails on
  * WARN, and the scanner's `sonar.qualitygate.wait` on anything but OK.
  */
@@ -28940,8 +29064,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var errors = __nccwpck_require__(3916);
 ;// CONCATENATED MODULE: ./src/gate/poll-plan.ts
 /**
- * When to poll the task. The fixed cadence of the specification (the first poll `initialDelayMs`
- * after the step's start, then one every `pollingIntervalMs`, anchored to the start) unless the
+ * When to poll the task. The fixed cadence of the specification (the first poll `initialWaitMs`
+ * after the step's start, then one every `intervalMs`, anchored to the start) unless the
  * action can predict when the task ends: the project's previous analysis took `previousMs` to
  * process, and a poll of the task in progress says how long it has been processing. Then a few
  * polls close together cover a window around the predicted end, and the fixed polls just before
@@ -28975,10 +29099,10 @@ function predictEnd(polledAt, elapsedMs, previousMs) {
 /**
  * Clock time of the next poll after the one at `lastPollAt` (undefined before the first).
  *
- * @example nextPollAt({ startedAt: 0, initialDelayMs: 3000, intervalMs: 1000 }, 3000, undefined) // 4000
+ * @example nextPollAt({ startedAt: 0, initialWaitMs: 3000, intervalMs: 1000 }, 3000, undefined) // 4000
  */
 function nextPollAt(cadence, lastPollAt, prediction) {
-    const first = cadence.startedAt + cadence.initialDelayMs;
+    const first = cadence.startedAt + cadence.initialWaitMs;
     if (lastPollAt === undefined)
         return first;
     const fixed = nextFixedAfter(cadence, lastPollAt);
@@ -29000,8 +29124,8 @@ function nextPollAt(cadence, lastPollAt, prediction) {
     return nextInWindow === undefined ? nextFixed : Math.min(nextInWindow, nextFixed);
 }
 /** The first time of the fixed cadence after `time`. */
-function nextFixedAfter({ startedAt, initialDelayMs, intervalMs }, time) {
-    const first = startedAt + initialDelayMs;
+function nextFixedAfter({ startedAt, initialWaitMs, intervalMs }, time) {
+    const first = startedAt + initialWaitMs;
     if (time < first)
         return first;
     return first + (Math.floor((time - first) / intervalMs) + 1) * intervalMs;
@@ -29009,31 +29133,35 @@ function nextFixedAfter({ startedAt, initialDelayMs, intervalMs }, time) {
 
 // EXTERNAL MODULE: ./src/untrusted-text.ts
 var untrusted_text = __nccwpck_require__(8521);
+// EXTERNAL MODULE: ./src/words.ts
+var words = __nccwpck_require__(5846);
 ;// CONCATENATED MODULE: ./src/gate/wait-for-task.ts
 
 
 
+
 /**
- * Waits `initialDelayMs` from the step's start, then polls every `pollingIntervalMs` until the
+ * Waits `initialWaitMs` from the step's start, then polls every `intervalMs` until the
  * task is SUCCESS, or more closely around its predicted end when `readPreviousProcessingMs` gives
  * the previous analysis's processing time.
  * FAILED and CANCELED fail at once with the server's message; running out of time fails with the
  * last status seen. Never sleeps past the deadline.
  *
- * @example const task = await waitForTask({ fetchTask, clock, startedAt, deadline, initialDelayMs: 3000, pollingIntervalMs: 1000 })
+ * @example const task = await waitForTask({ fetchTask, clock, startedAt, deadline, initialWaitMs: 3000, intervalMs: 1000 })
  */
 async function waitForTask(options) {
     const { clock, deadline, startedAt } = options;
     const elapsed = () => clock.now() - startedAt;
     const taskId = (0,untrusted_text/* oneLine */.TN)(options.taskId);
     let last;
-    const timedOut = () => new errors/* TimeoutError */.MU(`Timed out after ${seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${(0,untrusted_text/* oneLine */.TN)(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise pollingTimeoutSec (now ${seconds(deadline - startedAt)}).`);
-    // Polls keep a fixed cadence from the step's start (the first at initialDelayMs, then one
-    // every pollingIntervalMs, however long each request took), or gather around a predicted end.
+    /** @param cause The time-out a poll ran into, when one did. */
+    const timedOut = (cause) => new errors/* TimeoutError */.MU(`Timed out after ${seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${(0,untrusted_text/* oneLine */.TN)(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise ${(0,words/* setting */.Pe)('timeout')} (now ${seconds(deadline - startedAt)}).`, cause && { cause });
+    // Polls keep a fixed cadence from the step's start (the first at initialWaitMs, then one
+    // every intervalMs, however long each request took), or gather around a predicted end.
     const cadence = {
         startedAt,
-        initialDelayMs: options.initialDelayMs,
-        intervalMs: options.pollingIntervalMs
+        initialWaitMs: options.initialWaitMs,
+        intervalMs: options.intervalMs
     };
     let previousMs;
     let asked = false;
@@ -29044,7 +29172,7 @@ async function waitForTask(options) {
         // Without it the fixed cadence goes on: a failure changes nothing.
         options.readPreviousProcessingMs().then((ms) => (previousMs = ms), () => { });
     };
-    if (options.initialDelayMs > 0)
+    if (options.initialWaitMs > 0)
         askPrevious();
     let prediction;
     let lastPollAt;
@@ -29063,14 +29191,14 @@ async function waitForTask(options) {
         catch (error) {
             // A poll the deadline cut short is a time-out like any other: say the last status seen.
             if (error instanceof errors/* TimeoutError */.MU)
-                throw timedOut();
+                throw timedOut(error);
             throw error;
         }
         last = task;
         options.onPoll?.(task, elapsed());
         if (task.status === 'SUCCESS') {
             if (!task.analysisId) {
-                throw new errors/* ServerRequestError */.hP(`Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check the taskId input.`);
+                throw new errors/* ServerRequestError */.hP(`Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check ${(0,words/* theSetting */.w7)('task')}.`);
             }
             return { ...task, analysisId: task.analysisId };
         }
@@ -29265,6 +29393,38 @@ function evidenceUrl(result, condition) {
 
 /***/ }),
 
+/***/ 6972:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   C: () => (/* binding */ fittedBlock)
+/* harmony export */ });
+/**
+ * An HTML block (a list, a table) through the sink: `open`, the first `lines` that fit in
+ * `limit`, the tail for the rest, `close`, each on its own line. The frame and the tail are
+ * always written whole, however little room there is, so the block stays well-formed HTML: the
+ * page's writer keeps the page's own bound.
+ *
+ * @example fittedBlock(sink, items, { open: '<ul>', close: '</ul>', tail: (n) => `<li>… and ${n} more</li>`, limit: 10_000 }).text
+ */
+function fittedBlock(sink, lines, options) {
+    const { open, close, tail, more = 0, limit } = options;
+    const own = (line) => `\n${line}`;
+    const widestTail = tail && lines.length + more > 0 ? own(tail(lines.length + more)) : '';
+    const frame = sink.size(sink.text(`${open}${widestTail}${own(close)}`));
+    return sink.fit(lines.map(own), {
+        head: open,
+        foot: own(close),
+        separator: '',
+        ...(tail ? { tail: (leftOut) => own(tail(leftOut)) } : {}),
+        more,
+        limit: Math.max(limit, frame)
+    });
+}
+
+
+/***/ }),
+
 /***/ 9437:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -29272,14 +29432,17 @@ function evidenceUrl(result, condition) {
 /* harmony export */   Q: () => (/* binding */ newIssuesBlock)
 /* harmony export */ });
 /* harmony import */ var _findings_finding_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4879);
+/* harmony import */ var _fitted_block_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6972);
 /* harmony import */ var _summary_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2536);
 /* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8521);
 /**
  * The "New issues" part of the job summary and the pull-request comment: how many there are by
  * severity, then the first ones, most severe first, each with its file and line (linked to the
  * file at the commit on GitHub when the action knows it) and its rule (linked to the issue on
- * the server's origin). HTML blocks, every server value through `summaryText`.
+ * the server's origin). HTML blocks, every server value through `summaryText`, every line
+ * through the destination's sink.
  */
+
 
 
 
@@ -29290,48 +29453,44 @@ const SEVERITY_ICONS = {
     low: '🟡',
     info: '🔵'
 };
-/** Room kept for the block's frame and its "… and N more" line. */
-const FRAME_BYTES = 600;
 /**
- * The block for one analysis, within `maxBytes` (UTF-8) and at most `listed` issues; nothing
- * when the issues were not asked for (an unknown project).
+ * The block for one analysis, through `sink`, within `limit` (in the sink's unit) and at most
+ * `listed` issues; nothing when the issues were not asked for (an unknown project).
  *
- * @example newIssuesBlock(result.newIssues, { heading: 'h3', listed: 20, maxBytes: 100_000 })
+ * @example newIssuesBlock(result.newIssues, { sink, heading: 'h3', listed: 20, limit: 100_000 })
  */
 function newIssuesBlock(newIssues, options) {
-    const { heading, listed, maxBytes, fileLink } = options;
+    const { sink, heading, listed, limit, fileLink } = options;
     if (!newIssues)
         return [];
     if (!newIssues.read) {
         return [
             `<${heading}>New issues</${heading}>`,
             `<p>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g)(newIssues.reason, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}</p>`
-        ];
+        ].map((line) => sink.text(line));
     }
     const { findings, total } = newIssues;
     const scope = options.scope ?? scopeWords(newIssues);
-    const title = `<${heading}>New issues: ${total}</${heading}>`;
+    const title = sink.text(`<${heading}>New issues: ${total}</${heading}>`);
     if (total === 0)
-        return [title, `<p>No open issues ${scope}.</p>`];
+        return [title, sink.text(`<p>No open issues ${scope}.</p>`)];
     const counts = (0,_findings_finding_js__WEBPACK_IMPORTED_MODULE_0__/* .countBySeverity */ .Ot)(findings);
     const bySeverityWords = _findings_finding_js__WEBPACK_IMPORTED_MODULE_0__/* .SEVERITY_ORDER */ .B.filter((severity) => counts[severity] > 0)
         .map((severity) => `${SEVERITY_ICONS[severity]} ${counts[severity]} ${severity}`)
         .join(' · ');
-    const head = [title, `<p>Open issues ${scope}: ${bySeverityWords}</p>`];
-    const items = [];
-    let bytes = FRAME_BYTES + head.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
-    for (const finding of (0,_findings_finding_js__WEBPACK_IMPORTED_MODULE_0__/* .bySeverity */ .Np)(findings).slice(0, listed)) {
-        const item = issueItem(finding, fileLink);
-        bytes += Buffer.byteLength(item) + 1;
-        if (bytes > maxBytes)
-            break;
-        items.push(item);
-    }
-    const more = total - items.length;
-    if (more > 0) {
-        items.push(`<li>… and ${more} more: see the server, the SARIF file or the check run</li>`);
-    }
-    return [...head, '<ul>', ...items, '</ul>'];
+    const head = [title, sink.text(`<p>Open issues ${scope}: ${bySeverityWords}</p>`)];
+    const items = (0,_findings_finding_js__WEBPACK_IMPORTED_MODULE_0__/* .bySeverity */ .Np)(findings)
+        .slice(0, listed)
+        .map((finding) => issueItem(finding, fileLink));
+    const list = (0,_fitted_block_js__WEBPACK_IMPORTED_MODULE_3__/* .fittedBlock */ .C)(sink, items, {
+        open: '<ul>',
+        close: '</ul>',
+        tail: (more) => `<li>… and ${more} more: see the server, the SARIF file or the check run</li>`,
+        more: total - items.length,
+        // Every line of the block ends in a line feed, the list's last line too.
+        limit: limit - sink.size(`${head.join('\n')}\n`) - 1
+    });
+    return [...head, list.text];
 }
 function scopeWords(newIssues) {
     return newIssues.scope.kind === 'pull-request' ? 'in the pull request' : 'in the new code';
@@ -29386,8 +29545,8 @@ function summaryText(value, max = _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0_
     return escapeHtml((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, max));
 }
 /**
- * The forms secrets take once written through `summaryText` (besides their own), for
- * `redactSecrets`: a token echoed by the server is in the summary escaped.
+ * The forms secrets take once written through `summaryText` (besides their own), for the sinks
+ * of HTML destinations (`escapedForms`): a token echoed by the server is in the summary escaped.
  */
 function summaryForms(secrets) {
     return [...secrets, ...secrets.map((secret) => summaryText(secret, Infinity))];
@@ -29458,6 +29617,8 @@ function address(href) {
 
 // EXTERNAL MODULE: ./src/report/evidence-link.ts
 var evidence_link = __nccwpck_require__(3398);
+// EXTERNAL MODULE: ./src/report/fitted-block.ts
+var fitted_block = __nccwpck_require__(6972);
 // EXTERNAL MODULE: ./src/report/new-issues-block.ts
 var new_issues_block = __nccwpck_require__(9437);
 // EXTERNAL MODULE: ./src/report/dashboard-link.ts
@@ -29466,7 +29627,11 @@ var dashboard_link = __nccwpck_require__(67);
 var summary_text = __nccwpck_require__(2536);
 // EXTERNAL MODULE: ./src/report/wording.ts
 var wording = __nccwpck_require__(5594);
+// EXTERNAL MODULE: ./src/words.ts
+var words = __nccwpck_require__(5846);
 ;// CONCATENATED MODULE: ./src/report/summary.ts
+
+
 
 
 
@@ -29478,11 +29643,12 @@ var wording = __nccwpck_require__(5594);
 
 /**
  * How much the summary and the messages show. GitHub refuses a step summary over 1 MiB: the
- * summary stays within `bytes` (UTF-8) whatever the server sends.
+ * summary's sink is built with `bytes` (UTF-8), and the summary stays within it whatever the
+ * server sends.
  */
 const SUMMARY_LIMITS = {
     bytes: 1_000_000,
-    /** Table rows; past them (or past the byte budget) "… and N more conditions". */
+    /** Table rows; past them (or past the room left) "… and N more conditions". */
     rows: 100,
     /** Analysis warnings, in the summary and as annotations. */
     warnings: 20,
@@ -29508,42 +29674,51 @@ const isKnownStatus = (status) => status in HEADLINES;
 /**
  * The job summary, as HTML blocks (see summary-text.ts for why): verdict, one table row per
  * condition (failing ones first), the new issues (counts and the first ones), analysis
- * warnings, dashboard link, analysis id and time taken. Every server value goes through `summaryText`; the dashboard is linked only when it is
- * an http(s) address on the server's origin. At most `SUMMARY_LIMITS.bytes` bytes.
+ * warnings, dashboard link, analysis id and time taken. Every server value goes through
+ * `summaryText`, and everything through the summary's sink; the dashboard is linked only when it
+ * is an http(s) address on the server's origin. Within `limit`, the sink's limit by default.
  *
- * @example await core.summary.addRaw(renderSummary(result), true).write()
+ * @example await summary.write(renderSummary(result, { sink: sinks.summary }))
  */
-function renderSummary(result, options = {}) {
-    const { section, maxBytes = SUMMARY_LIMITS.bytes, failOn = fail_policy/* FAIL_ON_ERROR */.qJ } = options;
+function renderSummary(result, options) {
+    const { sink, section, limit = sink.limit, policy = fail_policy/* FAIL_ON_ERROR */.qJ } = options;
     const [h, sub] = section === undefined ? ['h2', 'h3'] : ['h3', 'h4'];
     const title = section === undefined ? '' : ` · ${(0,summary_text/* summaryText */.g)(section)}`;
-    const head = [
-        `<${h}>${headline(result.status, failOn)}${title}</${h}>`,
+    const said = (lines) => lines.map((line) => sink.text(line));
+    const size = (lines) => sink.size(blocks(lines));
+    const head = said([
+        `<${h}>${headline(result.status, policy)}${title}</${h}>`,
         `<p>${about(result)}</p>`,
         ...gateDetailsBlock(result)
+    ]);
+    const tail = [
+        ...warningsBlock(result.taskWarnings, sub, sink, Math.floor(limit / 4)),
+        ...said(dashboardBlock(result))
     ];
-    const tail = [...warningsBlock(result.taskWarnings, sub), ...dashboardBlock(result)];
     const issues = (0,new_issues_block/* newIssuesBlock */.Q)(result.newIssues, {
+        sink,
         heading: sub,
         listed: SUMMARY_LIMITS.issuesListed,
-        maxBytes: Math.floor((maxBytes - byteSize([...head, ...tail])) / 3),
+        limit: Math.floor((limit - size([...head, ...tail])) / 3),
         fileLink: options.fileLink
     });
-    const table = conditionsBlock(result, maxBytes - byteSize([...head, ...issues, ...tail]));
+    const table = conditionsBlock(result, sink, limit - size([...head, ...issues, ...tail]));
     const summary = blocks([...head, ...table, ...issues, ...tail]);
     // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
-    if (Buffer.byteLength(summary) <= maxBytes)
+    if (sink.size(summary) <= limit)
         return summary;
     return blocks([head[0], '<p>The summary is too large to show: see the log.</p>']);
 }
 /**
  * The job summary of a check that could not reach a verdict: the message, line by line, cut to
- * 4,000 characters, every line through `summaryText`.
+ * 4,000 characters, every line through `summaryText`, the whole through the summary's sink.
+ *
+ * @example await summary.write(renderFailureSummary(error.message, sinks.summary))
  */
-function renderFailureSummary(message) {
+function renderFailureSummary(message, sink) {
     const lines = (0,untrusted_text/* cut */.Jj)(message, SUMMARY_LIMITS.messageChars).split('\n');
     const text = lines.map((line) => (0,summary_text/* summaryText */.g)(line, SUMMARY_LIMITS.messageChars)).join('<br>');
-    return blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`]);
+    return sink.text(blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`]));
 }
 /**
  * `Quality Gate Failure` and why: for an ERROR gate each failing condition in words (the first
@@ -29558,12 +29733,12 @@ function gateFailureMessage(result) {
     const kind = (0,fail_policy/* statusClass */.hI)(result.status);
     if (kind === 'ERROR' || kind === 'WARN') {
         const { head, lines } = conditionLines(result, kind);
-        const why = kind === 'WARN' ? 'the gate is WARN, which failOn names: ' : '';
+        const why = kind === 'WARN' ? `the gate is WARN, which ${(0,words/* setting */.Pe)('failingStatuses')} names: ` : '';
         return [`Quality Gate Failure${where}: ${why}${head}`, ...lines, ...link].join('\n');
     }
     const why = result.status === 'NONE'
-        ? 'the project has no quality gate (NONE), which failOn names: assign a quality gate to the project on the server.'
-        : `the gate's status is "${(0,untrusted_text/* oneLine */.TN)(result.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)}", which no server sends for a gate; failOn names NONE, which covers it.`;
+        ? `the project has no quality gate (NONE), which ${(0,words/* setting */.Pe)('failingStatuses')} names: assign a quality gate to the project on the server.`
+        : `the gate's status is "${(0,untrusted_text/* oneLine */.TN)(result.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)}", which no server sends for a gate; ${(0,words/* setting */.Pe)('failingStatuses')} names NONE, which covers it.`;
     return [`Quality Gate Failure${where}: ${why}`, ...link].join('\n');
 }
 /**
@@ -29578,7 +29753,7 @@ function conditionLines(result, status) {
         return `- ${(0,wording/* describeCondition */.pu)(evaluated)}${evidence ? ` (${evidence})` : ''}`;
     });
     if (matching.length > listed.length) {
-        lines.push(`- … and ${matching.length - listed.length} more: see the job summary`);
+        lines.push(`- … and ${matching.length - listed.length} more: see ${(0,words/* place */.ik)('details')}`);
     }
     const total = result.conditions.length;
     if (status === 'WARN' && matching.length === 0) {
@@ -29591,7 +29766,7 @@ function conditionLines(result, status) {
  * Annotations: task warnings, a WARN, NONE or unknown gate, and conditions where the rule
  * disagrees. Server text is cut here and escaped by the log's gate.
  */
-function annotate(result, log, failOn = fail_policy/* FAIL_ON_ERROR */.qJ) {
+function annotate(result, log, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
     const warnings = result.taskWarnings.slice(0, SUMMARY_LIMITS.warnings);
     for (const warning of warnings)
         log.warning(`Analysis warning: ${analysisWarningText(warning)}`);
@@ -29599,7 +29774,7 @@ function annotate(result, log, failOn = fail_policy/* FAIL_ON_ERROR */.qJ) {
         log.info(`${result.taskWarnings.length - warnings.length} more analysis warnings not shown.`);
     }
     // A status the step fails on is said by the failure message itself.
-    if (!(0,fail_policy/* failsUnder */.mS)(result.status, failOn))
+    if (!(0,fail_policy/* failsUnder */.mS)(result.status, policy))
         annotatePassingStatus(result, log);
     const disagreeing = result.conditions.filter((evaluated) => !evaluated.agreesWithServer);
     for (const evaluated of disagreeing.slice(0, SUMMARY_LIMITS.notices)) {
@@ -29616,20 +29791,20 @@ function annotatePassingStatus(result, log) {
         log.warning([`Quality Gate passed with warnings (WARN): ${head}`, ...lines].join('\n'));
     }
     else if (result.status === 'NONE') {
-        log.warning('No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful, or name NONE in failOn to fail without one.');
+        log.warning(`No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful, or name NONE in ${(0,words/* setting */.Pe)('failingStatuses')} to fail without one.`);
     }
     else if (!isKnownStatus(result.status)) {
-        log.warning(`Unknown Quality Gate status "${(0,untrusted_text/* oneLine */.TN)(result.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)}": failOn does not name NONE, so the check passes (quality-gate-status NONE).`);
+        log.warning(`Unknown Quality Gate status "${(0,untrusted_text/* oneLine */.TN)(result.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)}": ${(0,words/* setting */.Pe)('failingStatuses')} does not name NONE, so the check passes (quality-gate-status NONE).`);
     }
 }
 /**
  * The verdict in words with its icon, e.g. "✅ Quality Gate passed"; a WARN or NONE gate that
- * the policy fails on says so ("❌ Quality Gate failed: WARN, which failOn names (ERROR,WARN)").
+ * the policy fails on says so ("❌ Quality Gate failed: WARN, which policy names (ERROR,WARN)").
  */
-function headline(status, failOn = fail_policy/* FAIL_ON_ERROR */.qJ) {
-    if (status !== 'ERROR' && (0,fail_policy/* failsUnder */.mS)(status, failOn)) {
+function headline(status, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
+    if (status !== 'ERROR' && (0,fail_policy/* failsUnder */.mS)(status, policy)) {
         const named = (0,fail_policy/* statusClass */.hI)(status) === 'NONE' && status !== 'NONE' ? ' (as NONE)' : '';
-        return `❌ Quality Gate failed: ${(0,summary_text/* summaryText */.g)(status)}${named}, which failOn names (${(0,fail_policy/* policyText */.MJ)(failOn)})`;
+        return `❌ Quality Gate failed: ${(0,summary_text/* summaryText */.g)(status)}${named}, which ${(0,words/* setting */.Pe)('failingStatuses')} names (${(0,fail_policy/* policyText */.MJ)(policy)})`;
     }
     return (HEADLINES[status] ?? `❔ Unknown Quality Gate status ${(0,summary_text/* summaryText */.g)(status)}: the check passes`);
 }
@@ -29671,31 +29846,31 @@ const TABLE_HEAD = [
     '<table>',
     '<thead><tr><th>Metric</th><th>Status</th><th>Actual</th><th>Threshold</th></tr></thead>',
     '<tbody>'
-];
-const TABLE_END = ['</tbody>', '</table>'];
-/** Room kept for the table's frame and the "… and N more" line. */
-const TABLE_FRAME_BYTES = 1000;
-/** The conditions table: as many rows as `SUMMARY_LIMITS.rows` and `budget` bytes allow. */
-function conditionsBlock(result, budget) {
+].join('\n');
+const TABLE_END = ['</tbody>', '</table>'].join('\n');
+const moreConditions = (more) => `<p>… and ${more} more conditions: see the dashboard or the conditions output.</p>`;
+/**
+ * The conditions table: as many rows as `SUMMARY_LIMITS.rows` and `room` allow, then after the
+ * table how many conditions it leaves out.
+ */
+function conditionsBlock(result, sink, room) {
     const { conditions } = result;
     if (conditions.length === 0) {
-        return ['<p>The server returned no conditions for this analysis.</p>'];
+        return [sink.text('<p>The server returned no conditions for this analysis.</p>')];
     }
     const ordered = [...conditions].sort((a, b) => (STATUS_ORDER[a.condition.status] ?? 2) - (STATUS_ORDER[b.condition.status] ?? 2));
-    const rows = [];
-    let bytes = TABLE_FRAME_BYTES;
-    for (const evaluated of ordered.slice(0, SUMMARY_LIMITS.rows)) {
-        const row = tableRow(evaluated, (0,evidence_link/* evidenceUrl */.j)(result, evaluated.condition));
-        bytes += Buffer.byteLength(row) + 1;
-        if (bytes > budget)
-            break;
-        rows.push(row);
-    }
-    const more = conditions.length - rows.length;
-    const note = more > 0
-        ? [`<p>… and ${more} more conditions: see the dashboard or the conditions output.</p>`]
-        : [];
-    return [...TABLE_HEAD, ...rows, ...TABLE_END, ...note];
+    const rows = ordered
+        .slice(0, SUMMARY_LIMITS.rows)
+        .map((evaluated) => tableRow(evaluated, (0,evidence_link/* evidenceUrl */.j)(result, evaluated.condition)));
+    // The note after the table is kept room for, as wide as it can be; each line ends in a line feed.
+    const noteRoom = sink.size(sink.text(moreConditions(conditions.length))) + 1;
+    const table = (0,fitted_block/* fittedBlock */.C)(sink, rows, {
+        open: TABLE_HEAD,
+        close: TABLE_END,
+        limit: room - noteRoom - 1
+    });
+    const more = conditions.length - table.shown;
+    return [table.text, ...(more > 0 ? [sink.text(moreConditions(more))] : [])];
 }
 function tableRow({ condition }, evidence) {
     const { status, actualValue } = condition;
@@ -29710,14 +29885,22 @@ function tableRow({ condition }, evidence) {
     ];
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
-function warningsBlock(warnings, heading) {
+/** The analysis warnings: the first `SUMMARY_LIMITS.warnings` that fit in `room`, then how many more. */
+function warningsBlock(warnings, heading, sink, room) {
     if (warnings.length === 0)
         return [];
-    const shown = warnings.slice(0, SUMMARY_LIMITS.warnings);
-    const items = shown.map((warning) => `<li>${(0,summary_text/* summaryText */.g)(analysisWarningText(warning), untrusted_text/* QUOTE_LIMITS */.gJ.long)}</li>`);
-    if (warnings.length > shown.length)
-        items.push(`<li>… and ${warnings.length - shown.length} more</li>`);
-    return [`<${heading}>Analysis warnings</${heading}>`, '<ul>', ...items, '</ul>'];
+    const title = sink.text(`<${heading}>Analysis warnings</${heading}>`);
+    const items = warnings
+        .slice(0, SUMMARY_LIMITS.warnings)
+        .map((warning) => `<li>${(0,summary_text/* summaryText */.g)(analysisWarningText(warning), untrusted_text/* QUOTE_LIMITS */.gJ.long)}</li>`);
+    const list = (0,fitted_block/* fittedBlock */.C)(sink, items, {
+        open: '<ul>',
+        close: '</ul>',
+        tail: (more) => `<li>… and ${more} more</li>`,
+        more: warnings.length - items.length,
+        limit: room - sink.size(title) - 2
+    });
+    return [title, list.text];
 }
 /** A link on the server's origin; another http(s) address as text; anything else left out. */
 function dashboardBlock(result) {
@@ -29735,9 +29918,6 @@ function dashboardBlock(result) {
  */
 function blocks(lines) {
     return `${lines.join('\n')}\n`;
-}
-function byteSize(lines) {
-    return lines.reduce((total, line) => total + Buffer.byteLength(line) + 1, 0);
 }
 
 
@@ -29920,74 +30100,6 @@ const CAYC_WORDS = (0,_lookup_table_js__WEBPACK_IMPORTED_MODULE_2__/* .lookupTab
 /** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
 function caycWords(status) {
     return CAYC_WORDS[status] ?? quoted(status);
-}
-
-
-/***/ }),
-
-/***/ 7194:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   fp: () => (/* binding */ redactSecrets),
-/* harmony export */   oI: () => (/* binding */ shortTokenWarning),
-/* harmony export */   py: () => (/* binding */ tokenForms),
-/* harmony export */   tB: () => (/* binding */ basicAuth)
-/* harmony export */ });
-/* unused harmony exports REDACTED, MIN_SECRET_LENGTH */
-/** What a secret becomes where it is removed. */
-const REDACTED = '***';
-/** `Basic base64(token + ':')`: the token as user name with an empty password. */
-function basicAuth(token) {
-    return `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
-}
-/**
- * The shortest token hidden in the log and the files. Sonar's tokens are 40 characters or more;
- * hiding a shorter text would hide every occurrence of it ("Comple***ity" for a token "x"),
- * while a text that short protects nothing.
- */
-const MIN_SECRET_LENGTH = 8;
-/**
- * Every form of the token that could reach a log, the job summary or an output: itself, the
- * Basic auth header, its base64 part, its URL-encoded form and its form inside a JSON string.
- * The runner masks each of these in the log; `redactSecrets` removes them everywhere else. None
- * for a token shorter than MIN_SECRET_LENGTH (see shortTokenWarning).
- */
-function tokenForms(token) {
-    if (token.length < MIN_SECRET_LENGTH)
-        return [];
-    const header = basicAuth(token);
-    const forms = [
-        token,
-        header,
-        header.slice('Basic '.length),
-        encodeURIComponent(token),
-        JSON.stringify(token).slice(1, -1)
-    ];
-    return [...new Set(forms)];
-}
-/**
- * `text` with every occurrence of every secret replaced by `***`, longest secret first (so a
- * secret inside a longer one leaves nothing of the longer one). The runner masks the log, not
- * the job summary or the output file: everything written there goes through this.
- *
- * @example redactSecrets('echoed squ_abc', tokenForms('squ_abc')) // 'echoed ***'
- */
-function redactSecrets(text, secrets) {
-    const longestFirst = secrets.filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
-    return longestFirst.reduce((redacted, secret) => redacted.replaceAll(secret, REDACTED), text);
-}
-/**
- * The warning for a token too short to be one of Sonar's, or undefined. It never quotes the
- * token: it says how long it is and what to check.
- *
- * @example shortTokenWarning('x') // 'SONAR_TOKEN is 1 character long: …'
- */
-function shortTokenWarning(token) {
-    if (token.length >= MIN_SECRET_LENGTH)
-        return undefined;
-    const length = `${token.length} ${token.length === 1 ? 'character' : 'characters'}`;
-    return `SONAR_TOKEN is ${length} long, too short to be a Sonar token (those are 40 characters or more): it is not hidden in the log, as hiding it would hide every occurrence of those characters. Check the secret it comes from.`;
 }
 
 
@@ -30256,6 +30368,113 @@ function oneLine(text, max = QUOTE_LIMITS.short) {
  */
 function hideCredentials(text) {
     return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^]*@/i, (_, scheme) => `${scheme ?? ''}***@`);
+}
+
+
+/***/ }),
+
+/***/ 5846:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   GS: () => (/* binding */ SETTING_KEYS),
+/* harmony export */   Od: () => (/* binding */ settingOrVariable),
+/* harmony export */   Pe: () => (/* binding */ setting),
+/* harmony export */   XI: () => (/* binding */ settingWithVariable),
+/* harmony export */   h3: () => (/* binding */ settingTitle),
+/* harmony export */   ik: () => (/* binding */ place),
+/* harmony export */   r4: () => (/* binding */ inWords),
+/* harmony export */   w7: () => (/* binding */ theSetting)
+/* harmony export */ });
+/* unused harmony export PLACE_KEYS */
+/**
+ * Messages as data. The core never writes an edge's words: where a message speaks of a setting
+ * ("raise the time-out") or of where the details are, it holds a reference by key, and each
+ * destination's sink says it in its edge's words, from the edge's one table of names
+ * (`src/action/names.ts`: the action's inputs; `src/cli/names.ts`: the command's options and
+ * environment variables).
+ *
+ * A reference is a short run of private-use characters, so a message stays a string (an Error's
+ * message, a field of an outcome) until a sink resolves it. Text a server sends that forges one
+ * resolves to a setting's name and nothing else.
+ *
+ * @example `raise ${setting('timeout')}` // each edge says its own name for the time-out
+ */
+/** The settings a message may name. */
+const SETTING_KEYS = [
+    'reportFile',
+    'token',
+    'host',
+    'rootCert',
+    'timeout',
+    'initialDelay',
+    'interval',
+    'failStep',
+    'failingStatuses',
+    'task',
+    'analysis',
+    'comment',
+    'gitHubToken',
+    'annotate',
+    'checkRun',
+    'sarif'
+];
+/** The places a message may send the reader to. */
+const PLACE_KEYS = (/* unused pure expression or super */ null && (['details']));
+const OPEN = '\uE000';
+const CLOSE = '\uE001';
+const REFERENCE = /\uE000(name|the|title|either|withVariable|place):([A-Za-z]+)\uE001/g;
+const reference = (form, key) => `${OPEN}${form}:${key}${CLOSE}`;
+/** The setting's name; its variable when only a variable sets it. */
+const setting = (key) => reference('name', key);
+/** With its kind: `the <name> input`, `the <name> option`; `the <VARIABLE> environment variable`. */
+const theSetting = (key) => reference('the', key);
+/** At the start of a sentence: `Input <name>`, `Option <name>`; `<VARIABLE>` alone. */
+const settingTitle = (key) => reference('title', key);
+/** The name or the variable: `<name> or <VARIABLE>`; either alone when the edge has one. */
+const settingOrVariable = (key) => reference('either', key);
+/** The name, the variable in brackets: `<name> (or <VARIABLE>)`; either alone when the edge has one. */
+const settingWithVariable = (key) => reference('withVariable', key);
+/** Where the reader finds the details (the action's job summary, the command's files). */
+const place = (key) => reference('place', key);
+/**
+ * `text` with every reference said in `names`' words. A reference to no known key is left as
+ * its key, so nothing is lost; a marker without its reference is dropped.
+ *
+ * @example inWords(`raise ${setting('timeout')}`, ACTION_NAMES) // 'raise ' and the action's input for the time-out
+ */
+function inWords(text, names) {
+    if (!text.includes(OPEN))
+        return text;
+    // A reference cut short (in a message cut to its limit) leaves no private-use character.
+    return text
+        .replace(REFERENCE, (_, form, key) => say(form, key, names))
+        .replace(/[\uE000\uE001]/g, '');
+}
+function say(form, key, names) {
+    if (form === 'place') {
+        return Object.hasOwn(names.places, key) ? names.places[key] : key;
+    }
+    if (!Object.hasOwn(names.settings, key))
+        return key;
+    const { name, variable, also } = names.settings[key];
+    const plain = name ?? variable ?? key;
+    switch (form) {
+        case 'name':
+            return plain;
+        case 'the':
+            if (name)
+                return `the ${name} ${names.kind.toLowerCase()}`;
+            return variable ? `the ${variable} environment variable` : key;
+        case 'title':
+            return name ? `${names.kind} ${name}` : plain;
+        case 'either':
+            if (name && variable)
+                return `${name} or ${variable}`;
+            return also ? `${plain} or ${also}` : plain;
+        case 'withVariable':
+            return name && variable ? `${name} (or ${variable})` : plain;
+    }
 }
 
 
@@ -33522,6 +33741,55 @@ class DecodedURL extends URL {
 }
 //# sourceMappingURL=proxy.js.map
 
+/***/ }),
+
+/***/ 1015:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   G: () => (/* binding */ RequestError)
+/* harmony export */ });
+class RequestError extends Error {
+  name;
+  /**
+   * http status code
+   */
+  status;
+  /**
+   * Request options that lead to the error.
+   */
+  request;
+  /**
+   * Response object if a response was received
+   */
+  response;
+  constructor(message, statusCode, options) {
+    super(message, { cause: options.cause });
+    this.name = "HttpError";
+    this.status = Number.parseInt(statusCode);
+    if (Number.isNaN(this.status)) {
+      this.status = 0;
+    }
+    /* v8 ignore else -- @preserve -- Bug with vitest coverage where it sees an else branch that doesn't exist */
+    if ("response" in options) {
+      this.response = options.response;
+    }
+    const requestCopy = Object.assign({}, options.request);
+    if (options.request.headers.authorization) {
+      requestCopy.headers = Object.assign({}, options.request.headers, {
+        authorization: options.request.headers.authorization.replace(
+          /(?<! ) .*$/,
+          " [REDACTED]"
+        )
+      });
+    }
+    requestCopy.url = requestCopy.url.replace(/\bclient_secret=\w+/g, "client_secret=[REDACTED]").replace(/\baccess_token=\w+/g, "access_token=[REDACTED]");
+    this.request = requestCopy;
+  }
+}
+
+
+
 /***/ })
 
 /******/ });
@@ -33749,12 +34017,14 @@ var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: ./src/bounded-file.ts
+var bounded_file = __nccwpck_require__(2717);
 // EXTERNAL MODULE: ./src/identifier.ts
 var identifier = __nccwpck_require__(8360);
 // EXTERNAL MODULE: ./src/untrusted-text.ts
 var untrusted_text = __nccwpck_require__(8521);
+// EXTERNAL MODULE: ./src/words.ts
+var src_words = __nccwpck_require__(5846);
 ;// CONCATENATED MODULE: ./src/report-file.ts
 
 
@@ -33772,65 +34042,31 @@ const DEFAULT_REPORT_LOCATIONS = [
 /** The largest report file read. Real ones are under 1 KiB; this only stops a wrong file early. */
 const MAX_REPORT_BYTES = 64 * 1024;
 const WHERE_SCANNERS_WRITE = DEFAULT_REPORT_LOCATIONS.map(({ file, scanner }) => `${file} (${scanner})`).join(', ');
-const POINT_AT_THE_REPORT = `Scanners write ${WHERE_SCANNERS_WRITE}; point scanMetadataReportFile at that file, not at another one.`;
+const POINT_AT_THE_REPORT = `Scanners write ${WHERE_SCANNERS_WRITE}; point ${(0,src_words/* setting */.Pe)('reportFile')} at that file, not at another one.`;
 /**
- * Reads a report file, refusing anything that is not a small regular text file. Opening with
- * O_NONBLOCK makes a FIFO open at once instead of waiting for a writer; the checks then run on
- * the opened handle, so the file cannot be swapped between the check and the read.
+ * Reads a report file, refusing anything that is not a small regular text file (see
+ * readBoundedFile: a pipe or a device is refused at once, never waited on).
  */
 const readTextFile = async (file) => {
-    let handle;
+    const read = await (0,bounded_file/* readBoundedFile */.M)(file, MAX_REPORT_BYTES);
+    if (read.outcome === 'missing')
+        return undefined;
+    if (read.outcome === 'unreadable') {
+        throw new errors/* ReportFileError */.tG(`Cannot read the report file ${(0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long)}: ${(0,untrusted_text/* oneLine */.TN)((0,errors/* messageOf */.bD)(read.error), untrusted_text/* QUOTE_LIMITS */.gJ.long)}. Check ${(0,src_words/* theSetting */.w7)('reportFile')}.`, { cause: read.error });
+    }
+    if (read.outcome === 'not-a-file') {
+        throw new errors/* ReportFileError */.tG(`Report file ${(0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long)} is ${read.kind}, not a regular file. ${POINT_AT_THE_REPORT}`);
+    }
+    if (read.outcome === 'too-large') {
+        throw new errors/* ReportFileError */.tG(`Report file ${(0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long)} is larger than ${MAX_REPORT_BYTES / 1024} KiB, so it is not a scanner's report-task.txt (those are under 1 KiB). ${POINT_AT_THE_REPORT}`);
+    }
     try {
-        // O_NONBLOCK does not exist on Windows, where opening a pipe does not block either.
-        handle = await (0,promises_.open)(file, external_node_fs_.constants.O_RDONLY | (external_node_fs_.constants.O_NONBLOCK ?? 0));
+        return new TextDecoder('utf-8', { fatal: true }).decode(read.bytes);
     }
-    catch (error) {
-        if (error.code === 'ENOENT')
-            return undefined;
-        throw new errors/* ReportFileError */.tG(`Cannot read the report file ${(0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long)}: ${(0,untrusted_text/* oneLine */.TN)(error.message, untrusted_text/* QUOTE_LIMITS */.gJ.long)}. Check the scanMetadataReportFile input.`);
-    }
-    try {
-        const kind = notRegular(await handle.stat());
-        if (kind) {
-            throw new errors/* ReportFileError */.tG(`Report file ${(0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long)} is ${kind}, not a regular file. ${POINT_AT_THE_REPORT}`);
-        }
-        // One byte past the limit tells a file at the limit from a larger one, whatever stat said
-        // (files in /proc report size 0, and a file may grow while it is read).
-        const bytes = Buffer.alloc(MAX_REPORT_BYTES + 1);
-        let length = 0;
-        for (;;) {
-            const { bytesRead } = await handle.read(bytes, length, bytes.length - length, length);
-            if (bytesRead === 0 || (length += bytesRead) === bytes.length)
-                break;
-        }
-        if (length > MAX_REPORT_BYTES) {
-            throw new errors/* ReportFileError */.tG(`Report file ${(0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long)} is larger than ${MAX_REPORT_BYTES / 1024} KiB, so it is not a scanner's report-task.txt (those are under 1 KiB). ${POINT_AT_THE_REPORT}`);
-        }
-        try {
-            return new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, length));
-        }
-        catch {
-            throw notTextError((0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long), 'it is not UTF-8 text');
-        }
-    }
-    finally {
-        await handle.close();
+    catch {
+        throw notTextError((0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long), 'it is not UTF-8 text');
     }
 };
-/** What a non-regular file is, for the message; undefined for a regular file. */
-function notRegular(stats) {
-    if (stats.isFile())
-        return undefined;
-    if (stats.isDirectory())
-        return 'a directory';
-    if (stats.isFIFO())
-        return 'a named pipe (FIFO)';
-    if (stats.isCharacterDevice() || stats.isBlockDevice())
-        return 'a device';
-    if (stats.isSocket())
-        return 'a socket';
-    return 'not a file';
-}
 function notTextError(name, why) {
     return new errors/* ReportFileError */.tG(`Report file ${name} is not a text report file: ${why}. ${POINT_AT_THE_REPORT}`);
 }
@@ -33848,8 +34084,8 @@ async function loadReportFile(given, cwd, read = readTextFile) {
             return parseReportFile(text, file);
     }
     throw new errors/* ReportFileError */.tG(given
-        ? `Report file not found at ${(0,untrusted_text/* oneLine */.TN)(given, untrusted_text/* QUOTE_LIMITS */.gJ.long)}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set scanMetadataReportFile to where yours is, and run this step after the analysis in the same job and working directory.`
-        : `No report file found: looked for ${WHERE_SCANNERS_WRITE}. Run this step after the analysis in the same job and working directory, or set scanMetadataReportFile.`);
+        ? `Report file not found at ${(0,untrusted_text/* oneLine */.TN)(given, untrusted_text/* QUOTE_LIMITS */.gJ.long)}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set ${(0,src_words/* setting */.Pe)('reportFile')} to where yours is, and run this step after the analysis in the same job and working directory.`
+        : `No report file found: looked for ${WHERE_SCANNERS_WRITE}. Run this step after the analysis in the same job and working directory, or set ${(0,src_words/* setting */.Pe)('reportFile')}.`);
 }
 /**
  * Parses the key=value text a scanner writes. Tolerates CRLF, a UTF-8 BOM, blank lines and `#`
@@ -33913,7 +34149,7 @@ function httpUrl(name, key, text) {
         throw new errors/* ReportFileError */.tG(`Report file ${name}: ${key} "${(0,untrusted_text/* oneLine */.TN)((0,untrusted_text/* hideCredentials */.RW)(text), untrusted_text/* QUOTE_LIMITS */.gJ.long)}" is not a URL.`);
     }
     if (parsed.username || parsed.password) {
-        throw new errors/* ReportFileError */.tG(`Report file ${name}: ${key} holds credentials (user:password@), which the action never sends anywhere. Remove them from the address; the token goes in sonarToken or SONAR_TOKEN.`);
+        throw new errors/* ReportFileError */.tG(`Report file ${name}: ${key} holds credentials (user:password@), which are never sent anywhere. Remove them from the address; the token goes in ${(0,src_words/* settingOrVariable */.Od)('token')}.`);
     }
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
         throw new errors/* ReportFileError */.tG(`Report file ${name}: ${key} "${(0,untrusted_text/* oneLine */.TN)(text, untrusted_text/* QUOTE_LIMITS */.gJ.long)}" must be an http:// or https:// address.`);
@@ -33927,15 +34163,15 @@ function taskId(name, fromKey, fromUrl) {
     }
     const id = fromKey ?? fromUrl;
     if (id === undefined) {
-        throw new errors/* ReportFileError */.tG(`Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: the action needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with the sonarHostUrl input set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`);
+        throw new errors/* ReportFileError */.tG(`Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: the check needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with ${(0,src_words/* theSetting */.w7)('host')} set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`);
     }
     return id;
 }
 /**
- * Where to ask for the report's task. With sonarHostUrl set, the address is built from the host
+ * Where to ask for the report's task. With the host setting, the address is built from the host
  * and the file needs only the task id; without it, the file must give serverUrl and ceTaskUrl.
  *
- * @example taskAddress(report, settings.sonarHostUrl) // { serverUrl, taskUrl: undefined } with a host
+ * @example taskAddress(report, settings.hostUrl) // { serverUrl, taskUrl: undefined } with a host
  */
 function taskAddress(report, host) {
     // The host replaces the file's addresses entirely: they are never used, whatever they say.
@@ -33944,7 +34180,7 @@ function taskAddress(report, host) {
     const needed = (key) => {
         const url = report[key];
         if (!url) {
-            throw new errors/* ReportFileError */.tG(`Report file ${(0,untrusted_text/* oneLine */.TN)(report.file, untrusted_text/* QUOTE_LIMITS */.gJ.long)} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run, or set the sonarHostUrl input to build the task address from the server's address.`);
+            throw new errors/* ReportFileError */.tG(`Report file ${(0,untrusted_text/* oneLine */.TN)(report.file, untrusted_text/* QUOTE_LIMITS */.gJ.long)} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run, or set ${(0,src_words/* theSetting */.w7)('host')} to build the task address from the server's address.`);
         }
         return url;
     };
@@ -33952,7 +34188,7 @@ function taskAddress(report, host) {
     const taskUrl = needed('ceTaskUrl');
     // The address is asked as written: without the id, the server would not know which task.
     if (!taskUrl.searchParams.get('id')) {
-        throw new errors/* ReportFileError */.tG(`Report file ${(0,untrusted_text/* oneLine */.TN)(report.file, untrusted_text/* QUOTE_LIMITS */.gJ.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point scanMetadataReportFile at the scanner's own file, or set the sonarHostUrl input to build the task address from the server's address.`);
+        throw new errors/* ReportFileError */.tG(`Report file ${(0,untrusted_text/* oneLine */.TN)(report.file, untrusted_text/* QUOTE_LIMITS */.gJ.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point ${(0,src_words/* setting */.Pe)('reportFile')} at the scanner's own file, or set ${(0,src_words/* theSetting */.w7)('host')} to build the task address from the server's address.`);
     }
     return { serverUrl, taskUrl };
 }
@@ -33970,7 +34206,7 @@ function taskAddress(report, host) {
  * The analysis's base directory, from its report file (relative to `cwd`, or absolute): the
  * folder above the scanner's own (`.scannerwork/`, `target/sonar/`, `build/sonar/`,
  * `.sonarqube/out/.sonar/`), or else the folder above the report file's folder, where a custom
- * working directory usually sits. Without a report file (taskId or analysisId input): `cwd`.
+ * working directory usually sits. Without a report file (a task or an analysis asked for by its id): `cwd`.
  *
  * @example analysisBaseDir('services/api/target/sonar/report-task.txt', '/repo') // '/repo/services/api'
  */
@@ -34039,8 +34275,62 @@ function isSafeRelative(serverPath) {
 var origin = __nccwpck_require__(4305);
 // EXTERNAL MODULE: ./src/sonar/metrics.ts
 var metrics = __nccwpck_require__(2474);
-// EXTERNAL MODULE: ./src/secrets.ts
-var src_secrets = __nccwpck_require__(7194);
+;// CONCATENATED MODULE: ./src/secrets.ts
+/** What a secret becomes where it is removed. */
+const REDACTED = '***';
+/** `Basic base64(token + ':')`: the token as user name with an empty password. */
+function basicAuth(token) {
+    return `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
+}
+/**
+ * The shortest token hidden in the log and the files. Sonar's tokens are 40 characters or more;
+ * hiding a shorter text would hide every occurrence of it ("Comple***ity" for a token "x"),
+ * while a text that short protects nothing.
+ */
+const MIN_SECRET_LENGTH = 8;
+/**
+ * Every form of the token that could reach a log, the job summary or an output: itself, the
+ * Basic auth header, its base64 part, its URL-encoded form and its form inside a JSON string.
+ * The runner masks each of these in the log; `redactSecrets` removes them everywhere else. None
+ * for a token shorter than MIN_SECRET_LENGTH (see shortTokenWarning).
+ */
+function tokenForms(token) {
+    if (token.length < MIN_SECRET_LENGTH)
+        return [];
+    const header = basicAuth(token);
+    const forms = [
+        token,
+        header,
+        header.slice('Basic '.length),
+        encodeURIComponent(token),
+        JSON.stringify(token).slice(1, -1)
+    ];
+    return [...new Set(forms)];
+}
+/**
+ * `text` with every occurrence of every secret replaced by `***`, longest secret first (so a
+ * secret inside a longer one leaves nothing of the longer one). The runner masks the log, not
+ * the job summary or the output file: everything written there goes through this.
+ *
+ * @example redactSecrets('echoed squ_abc', tokenForms('squ_abc')) // 'echoed ***'
+ */
+function redactSecrets(text, secrets) {
+    const longestFirst = secrets.filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
+    return longestFirst.reduce((redacted, secret) => redacted.replaceAll(secret, REDACTED), text);
+}
+/**
+ * The warning for a token too short to be one of Sonar's, or undefined. It never quotes the
+ * token: it says how long it is and what to check.
+ *
+ * @example shortTokenWarning('x') // 'SONAR_TOKEN is 1 character long: …'
+ */
+function shortTokenWarning(token) {
+    if (token.length >= MIN_SECRET_LENGTH)
+        return undefined;
+    const length = `${token.length} ${token.length === 1 ? 'character' : 'characters'}`;
+    return `SONAR_TOKEN is ${length} long, too short to be a Sonar token (those are 40 characters or more): it is not hidden in the log, as hiding it would hide every occurrence of those characters. Check the secret it comes from.`;
+}
+
 ;// CONCATENATED MODULE: ./src/sonar/authorization.ts
 
 /**
@@ -34050,7 +34340,7 @@ var src_secrets = __nccwpck_require__(7194);
  * @example authorization('squ_abc', 'bearer') // 'Bearer squ_abc'
  */
 function authorization(token, scheme) {
-    return scheme === 'bearer' ? `Bearer ${token}` : (0,src_secrets/* basicAuth */.tB)(token);
+    return scheme === 'bearer' ? `Bearer ${token}` : basicAuth(token);
 }
 /** The other scheme, tried once when the server answers 401 to the first. */
 function otherScheme(scheme) {
@@ -34059,6 +34349,7 @@ function otherScheme(scheme) {
 const SCHEME_NAMES = { bearer: 'Bearer', basic: 'Basic' };
 
 ;// CONCATENATED MODULE: ./src/sonar/json-reply.ts
+
 
 /** Deeper than any Web API reply; keeps every later walk over the value far from the stack limit. */
 const MAX_JSON_DEPTH = 64;
@@ -34092,7 +34383,7 @@ function parseJsonBody(body, headers) {
     }
     const contentType = (0,untrusted_text/* oneLine */.TN)(headers['content-type'] ?? 'no content type', 80);
     if (/^\s*</.test(text)) {
-        throw new BodyProblem(`is an HTML page (${contentType}), not JSON: a login page or a proxy error page. Check that sonarHostUrl / the report's serverUrl is the server's own address and that no proxy or SSO page stands in front of its Web API`);
+        throw new BodyProblem(`is an HTML page (${contentType}), not JSON: a login page or a proxy error page. Check that ${(0,src_words/* setting */.Pe)('host')} / the report's serverUrl is the server's own address and that no proxy or SSO page stands in front of its Web API`);
     }
     const shape = scanJson(text);
     if (shape === 'too-deep') {
@@ -34105,7 +34396,7 @@ function parseJsonBody(body, headers) {
         if (shape === 'unfinished') {
             throw new BodyProblem(`ends in the middle of its JSON after ${body.length} bytes: it was cut off on the way`, true);
         }
-        throw new BodyProblem(`is not JSON (${contentType}); it starts with "${(0,untrusted_text/* oneLine */.TN)(text.trimStart(), 80)}". Check that sonarHostUrl / the report's serverUrl is the server's own address`);
+        throw new BodyProblem(`is not JSON (${contentType}); it starts with "${(0,untrusted_text/* oneLine */.TN)(text.trimStart(), 80)}". Check that ${(0,src_words/* setting */.Pe)('host')} / the report's serverUrl is the server's own address`);
     }
 }
 /**
@@ -34366,8 +34657,8 @@ function readBody(message, limit) {
             resolve(Buffer.concat(chunks, size));
         });
         // A connection reset or closed before the body is complete: seen at once, not at the
-        // time-out.
-        const cutOff = () => fail(new TransportFailure('truncated', `the connection closed after ${size} bytes of the reply body, before its end`));
+        // time-out. A reset keeps Node's code (ECONNRESET).
+        const cutOff = (error) => fail(new TransportFailure('truncated', `the connection closed after ${size} bytes of the reply body, before its end`, error?.code, undefined, error));
         message.on('error', cutOff);
         message.on('close', () => {
             if (!message.complete)
@@ -34515,29 +34806,24 @@ function megabytes(bytes) {
 
 
 
-/** A failed try thrown from deep inside a try (a 2xx body cut off mid-JSON). */
-class FailedTryError extends Error {
-    failed;
-    constructor(failed) {
-        super(failed.error.message);
-        this.failed = failed;
-    }
-}
+
 /**
  * A failure on the way to the server, in words, with how it weighs for retrying. A failure that
- * waiting does not fix fails at once, on one line that keeps Node's code and names the fix.
+ * waiting does not fix fails at once, on one line that names the fix. Every message keeps Node's
+ * code, as does the error (`nodeCode`), and the error's cause is the transport's failure.
  */
 function transportFailure(failure, url, resource, rootCertGiven) {
     const where = `for ${resource.what} at ${(0,origin/* shownUrl */.zA)(url)}`;
     const code = failure.code ? `${failure.code}: ` : '';
+    const failed = { nodeCode: failure.code, cause: failure };
     const final = (words, cause) => ({
-        error: new errors/* ServerRequestError */.hP(words, undefined, failure),
+        error: new errors/* ServerRequestError */.hP(words, undefined, failed),
         fault: { kind: 'final' },
         cause
     });
     switch (failure.reason) {
         case 'not-tls':
-            return final(`Could not reach the server ${where}: it does not speak TLS there (${code}${failure.message}): a plain-HTTP server or port answers at this https:// address. Use http:// instead of https:// in sonarHostUrl (or the report's serverUrl), or the port where the server speaks HTTPS.`, 'not TLS');
+            return final(`Could not reach the server ${where}: it does not speak TLS there (${code}${failure.message}): a plain-HTTP server or port answers at this https:// address. Use http:// instead of https:// in ${(0,src_words/* setting */.Pe)('host')} (or the report's serverUrl), or the port where the server speaks HTTPS.`, 'not TLS');
         case 'certificate-untrusted':
             return final(`Could not reach the server ${where}: ${certificateAdvice(failure.code, rootCertGiven)}`, 'TLS certificate not trusted');
         case 'certificate-expired':
@@ -34545,30 +34831,39 @@ function transportFailure(failure, url, resource, rootCertGiven) {
         case 'certificate-not-yet-valid':
             return final(`Could not reach the server ${where}: the server's TLS certificate is not valid yet (${failure.code}). Check that this machine's clock is right, and the certificate's start date on the server.`, 'TLS certificate not valid yet');
         case 'certificate-name':
-            return final(`Could not reach the server ${where}: the server's TLS certificate does not name ${url.hostname} (${failure.code})${namesHeld(failure.certificateNames)}. Use a host name the certificate holds in sonarHostUrl (or the report's serverUrl), or have the certificate reissued to name ${url.hostname}.`, 'TLS certificate for another host');
+            return final(`Could not reach the server ${where}: the server's TLS certificate does not name ${url.hostname} (${failure.code})${namesHeld(failure.certificateNames)}. Use a host name the certificate holds in ${(0,src_words/* setting */.Pe)('host')} (or the report's serverUrl), or have the certificate reissued to name ${url.hostname}.`, 'TLS certificate for another host');
         case 'tls':
-            return final(`Could not reach the server ${where}: TLS failed (${code}${failure.message}). Check that sonarHostUrl (or the report's serverUrl) is the server's HTTPS address, and what the server (or what stands in front of it) requires: the action speaks TLS 1.2 and 1.3 and sends no client certificate.`, 'TLS failed');
+            return final(`Could not reach the server ${where}: TLS failed (${code}${failure.message}). Check that ${(0,src_words/* setting */.Pe)('host')} (or the report's serverUrl) is the server's HTTPS address, and what the server (or what stands in front of it) requires: the action speaks TLS 1.2 and 1.3 and sends no client certificate.`, 'TLS failed');
         case 'not-http':
-            return final(`Could not read the server's reply ${where}: the reply is not HTTP (${code}${failure.message}): something other than a web server answers on that port. Check the port in sonarHostUrl (or the report's serverUrl); for the server's HTTPS port, use https://.`, 'not HTTP');
+            return final(`Could not read the server's reply ${where}: the reply is not HTTP (${code}${failure.message}): something other than a web server answers on that port. Check the port in ${(0,src_words/* setting */.Pe)('host')} (or the report's serverUrl); for the server's HTTPS port, use https://.`, 'not HTTP');
         case 'malformed':
-            return final(`Could not read the server's reply ${where}: the reply is not valid HTTP (${code}${failure.message}). Check that sonarHostUrl / the report's serverUrl is the server's own address and what stands in front of it.`, 'invalid HTTP');
+            return final(`Could not read the server's reply ${where}: the reply is not valid HTTP (${code}${failure.message}). Check that ${(0,src_words/* setting */.Pe)('host')} / the report's serverUrl is the server's own address and what stands in front of it.`, 'invalid HTTP');
         case 'too-large':
-            return final(`The server's reply ${where} was refused: ${failure.message}. Check that sonarHostUrl / the report's serverUrl is the server's own address.`, 'reply too large');
+            return final(`The server's reply ${where} was refused: ${failure.message}. Check that ${(0,src_words/* setting */.Pe)('host')} / the report's serverUrl is the server's own address.`, 'reply too large');
         case 'refused':
         case 'dns':
         case 'unreachable':
             return {
-                error: new errors/* ServerRequestError */.hP(`Could not reach the server ${where}: ${failure.message}. Check the address (sonarHostUrl or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`, undefined, failure),
+                error: new errors/* ServerRequestError */.hP(`Could not reach the server ${where}: ${withNodeCode(failure)}. Check the address (${(0,src_words/* setting */.Pe)('host')} or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`, undefined, failed),
                 fault: { kind: 'unreachable' },
                 cause: failure.message
             };
         default:
             return {
-                error: new errors/* ServerRequestError */.hP(`Could not read the server's reply ${where}: ${failure.message}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`, undefined, failure),
+                error: new errors/* ServerRequestError */.hP(`Could not read the server's reply ${where}: ${withNodeCode(failure)}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`, undefined, failed),
                 fault: { kind: 'transient' },
                 cause: failure.message
             };
     }
+}
+/**
+ * The failure's words with Node's code, when they do not hold it already: "connection refused
+ * (ECONNREFUSED)", "host not found (DNS, ENOTFOUND)".
+ */
+function withNodeCode({ message, code }) {
+    if (!code || message.includes(code))
+        return message;
+    return message.endsWith(')') ? `${message.slice(0, -1)}, ${code})` : `${message} (${code})`;
 }
 /** The names a certificate holds, quoted: server text, one line and bounded. */
 function namesHeld(names) {
@@ -34596,7 +34891,7 @@ function statusError(reply, url, resource, authTried) {
         case 401:
             return new errors/* ServerRequestError */.hP(`${said}${authTried
                 ? `The server rejected the token ${at}, sent with ${authTried} authentication: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
-                : `The server requires a token ${at} and none was given: set the SONAR_TOKEN environment variable or the sonarToken input.`}`, status);
+                : `The server requires a token ${at} and none was given: set ${(0,src_words/* settingOrVariable */.Od)('token')}.`}`, status);
         case 403:
             return new errors/* ServerRequestError */.hP(`${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`, status);
         case 404:
@@ -34637,14 +34932,15 @@ function serverWords(reply) {
 }
 function certificateAdvice(code, rootCertGiven) {
     if (rootCertGiven) {
-        return `TLS certificate not trusted (${code}) even with sonarRootCert: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`;
+        return `TLS certificate not trusted (${code}) even with ${(0,src_words/* setting */.Pe)('rootCert')}: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`;
     }
     return code === 'DEPTH_ZERO_SELF_SIGNED_CERT'
-        ? `TLS certificate not trusted (${code}): the server's certificate is self-signed. Set sonarRootCert or SONAR_ROOT_CERT to that certificate (PEM), or give the server one that a CA issued.`
-        : `TLS certificate not trusted (${code}). For a server behind a private CA, set sonarRootCert or SONAR_ROOT_CERT to that CA's certificate (PEM).`;
+        ? `TLS certificate not trusted (${code}): the server's certificate is self-signed. Set ${(0,src_words/* settingOrVariable */.Od)('rootCert')} to that certificate (PEM), or give the server one that a CA issued.`
+        : `TLS certificate not trusted (${code}). For a server behind a private CA, set ${(0,src_words/* settingOrVariable */.Od)('rootCert')} to that CA's certificate (PEM).`;
 }
 
 ;// CONCATENATED MODULE: ./src/sonar/retry-policy.ts
+
 /**
  * When to try a request again and how long to wait first. Pure: the client supplies the time
  * left, the attempt number and the random source.
@@ -34685,7 +34981,7 @@ function decideRetry(fault, attempt, remainingMs, random, nowEpochMs) {
         if (askedMs !== undefined && askedMs >= remainingMs) {
             return {
                 retry: false,
-                why: `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than the overall time-out (pollingTimeoutSec) leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
+                why: `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than the overall time-out (${(0,src_words/* setting */.Pe)('timeout')}) leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
             };
         }
         delayMs = Math.max(delayMs, askedMs ?? 0);
@@ -34693,7 +34989,7 @@ function decideRetry(fault, attempt, remainingMs, random, nowEpochMs) {
     if (delayMs >= remainingMs) {
         return {
             retry: false,
-            why: `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: the overall time-out (pollingTimeoutSec) leaves no time for another.`
+            why: `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: the overall time-out (${(0,src_words/* setting */.Pe)('timeout')}) leaves no time for another.`
         };
     }
     return { retry: true, delayMs };
@@ -35053,6 +35349,7 @@ function tokenExpiryWarning(expiresAt, nowEpochMs) {
 
 
 
+
 const UNKNOWN_SERVER = { cloud: false, version: undefined };
 const MAX_REDIRECTS = 5;
 /**
@@ -35112,8 +35409,8 @@ class SonarClient {
         return this.getJson(url, {
             what: `task ${task}`,
             advice: {
-                notFound: `Task ${task} was not found: the report file may come from another server or an earlier run, or the taskId input is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
-                badRequest: `The server refused the request for task ${task}: check the taskId input or the report file's ceTaskId.`
+                notFound: `Task ${task} was not found: the report file may come from another server or an earlier run, or ${(0,src_words/* theSetting */.w7)('task')} is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
+                badRequest: `The server refused the request for task ${task}: check ${(0,src_words/* theSetting */.w7)('task')} or the report file's ceTaskId.`
             },
             decode: decodeTask
         });
@@ -35125,8 +35422,8 @@ class SonarClient {
         return this.getJson(url, {
             what: `the quality gate status of analysis ${analysis}`,
             advice: {
-                notFound: `Analysis ${analysis} was not found: check the analysisId input, or the analysis was deleted by the server's housekeeping.`,
-                badRequest: `The server refused the request for analysis ${analysis}: check the analysisId input.`
+                notFound: `Analysis ${analysis} was not found: check ${(0,src_words/* theSetting */.w7)('analysis')}, or the analysis was deleted by the server's housekeeping.`,
+                badRequest: `The server refused the request for analysis ${analysis}: check ${(0,src_words/* theSetting */.w7)('analysis')}.`
             },
             decode: decodeProjectStatus
         });
@@ -35199,29 +35496,29 @@ class SonarClient {
     }
     async getJson(url, resource) {
         if (!(0,origin/* isSameOrigin */.J6)(url, this.options.serverUrl)) {
-            throw new errors/* UnsafeRequestError */.uP(`Refusing to send the token to ${(0,origin/* shownUrl */.zA)(url, 'origin')}: the task address is not on the server ${(0,origin/* shownUrl */.zA)(this.options.serverUrl, 'origin')}. The report file may be tampered with or from another server; set sonarHostUrl to the server you trust to build the task address from it.`);
+            throw new errors/* UnsafeRequestError */.uP(`Refusing to send the token to ${(0,origin/* shownUrl */.zA)(url, 'origin')}: the task address is not on the server ${(0,origin/* shownUrl */.zA)(this.options.serverUrl, 'origin')}. The report file may be tampered with or from another server; set ${(0,src_words/* setting */.Pe)('host')} to the server you trust to build the task address from it.`);
         }
         const { clock, deadline } = this.options;
         for (let attempt = 0;; attempt++) {
             let failed;
             try {
                 const reply = await this.authenticated(url, resource);
-                if (reply.status >= 200 && reply.status < 300) {
-                    this.noteTokenExpiration(reply);
-                    return decodeJson(url, reply, resource);
+                if (reply.status < 200 || reply.status >= 300) {
+                    failed = statusFailure(reply, url, resource, this.authTried());
                 }
-                failed = statusFailure(reply, url, resource, this.authTried());
+                else {
+                    this.noteTokenExpiration(reply);
+                    const decoded = decodeJson(url, reply, resource);
+                    if (!('failed' in decoded))
+                        return decoded.value;
+                    failed = decoded.failed;
+                }
             }
             catch (error) {
-                if (error instanceof DeadlineReached) {
-                    throw new errors/* TimeoutError */.MU(`The overall time-out (pollingTimeoutSec) ran out while waiting for ${resource.what} from ${(0,origin/* shownUrl */.zA)(url)}.`);
-                }
-                if (error instanceof FailedTryError)
-                    failed = error.failed;
-                else if (error instanceof TransportFailure)
-                    failed = transportFailure(error, url, resource, this.rootCertGiven);
-                else
+                // The one failure that arises outside the family: the transport's, worded here.
+                if (!(error instanceof TransportFailure))
                     throw error;
+                failed = transportFailure(error, url, resource, this.rootCertGiven);
             }
             if (resource.once)
                 throw failed.error;
@@ -35229,8 +35526,11 @@ class SonarClient {
             if (!decision.retry) {
                 if (!decision.why)
                     throw failed.error;
-                const { message, status, cause } = failed.error;
-                throw new errors/* ServerRequestError */.hP(`${message} ${decision.why}`, status, cause instanceof TransportFailure ? cause : undefined);
+                const { message, status, nodeCode } = failed.error;
+                throw new errors/* ServerRequestError */.hP(`${message} ${decision.why}`, status, {
+                    nodeCode,
+                    cause: failed.error
+                });
             }
             this.options.onRetry(`${failed.cause} for ${resource.what}; trying again in ${decision.delayMs} ms (try ${attempt + 2}).`);
             await clock.sleep(decision.delayMs);
@@ -35273,29 +35573,29 @@ class SonarClient {
     async followRedirects(start, resource) {
         let url = start;
         for (let hop = 0;; hop++) {
-            const reply = await this.send(url);
+            const reply = await this.send(url, resource);
             const location = headerValue(reply, 'location');
             if (reply.status < 300 || reply.status >= 400 || reply.status === 304 || !location) {
                 return reply;
             }
             const next = redirectTarget(location, url, resource);
             if (!(0,origin/* isAllowedRedirect */.vU)(url, next)) {
-                throw new errors/* UnsafeRequestError */.uP(`Refusing to follow a redirect from ${(0,origin/* shownUrl */.zA)(url, 'origin')} to ${(0,origin/* shownUrl */.zA)(next, 'origin')} with the token: redirects are followed only on the same server (or its https:// address). Set sonarHostUrl to the address the server really answers on.`);
+                throw new errors/* UnsafeRequestError */.uP(`Refusing to follow a redirect from ${(0,origin/* shownUrl */.zA)(url, 'origin')} to ${(0,origin/* shownUrl */.zA)(next, 'origin')} with the token: redirects are followed only on the same server (or its https:// address). Set ${(0,src_words/* setting */.Pe)('host')} to the address the server really answers on.`);
             }
             if (hop + 1 >= MAX_REDIRECTS) {
-                throw new errors/* ServerRequestError */.hP(`Too many redirects (${MAX_REDIRECTS}) starting at ${(0,origin/* shownUrl */.zA)(start)}: set sonarHostUrl to the address the server really answers on.`, reply.status);
+                throw new errors/* ServerRequestError */.hP(`Too many redirects (${MAX_REDIRECTS}) starting at ${(0,origin/* shownUrl */.zA)(start)}: set ${(0,src_words/* setting */.Pe)('host')} to the address the server really answers on.`, reply.status);
             }
             url = next;
         }
     }
     /** One request, body included, within its time-out and never past deadline + grace. */
-    async send(url) {
+    async send(url, resource) {
         const { deadline, clock, requestTimeoutMs, token } = this.options;
         // Up to the deadline, or 1 s if that is less, but never past deadline + grace.
         const now = clock.now();
         const hardLeftMs = deadline + DEADLINE_GRACE_MS - now;
         if (hardLeftMs <= 0)
-            throw new DeadlineReached();
+            throw deadlineReached(url, resource);
         const leftMs = Math.min(Math.max(deadline - now, DEADLINE_GRACE_MS), hardLeftMs);
         const cutByDeadline = leftMs < requestTimeoutMs;
         const headers = { accept: 'application/json' };
@@ -35306,14 +35606,15 @@ class SonarClient {
         }
         catch (error) {
             if (cutByDeadline && error instanceof TransportFailure && error.reason === 'timeout') {
-                throw new DeadlineReached();
+                throw deadlineReached(url, resource, error);
             }
             throw error;
         }
     }
 }
 /** A request the overall deadline cut short: a time-out, not a server fault. */
-class DeadlineReached extends Error {
+function deadlineReached(url, resource, cause) {
+    return new errors/* TimeoutError */.MU(`The overall time-out (${(0,src_words/* setting */.Pe)('timeout')}) ran out while waiting for ${resource.what} from ${(0,origin/* shownUrl */.zA)(url)}.`, cause === undefined ? undefined : { cause });
 }
 /** A redirect's Location as a URL, or a clear refusal: only http(s) addresses are followed. */
 function redirectTarget(location, from, resource) {
@@ -35326,13 +35627,17 @@ function redirectTarget(location, from, resource) {
     }
     const quoted = `"${(0,untrusted_text/* oneLine */.TN)(location, untrusted_text/* QUOTE_LIMITS */.gJ.short)}"`;
     if (!next || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
-        throw new errors/* ServerRequestError */.hP(`The server redirected the request for ${resource.what} to ${next ? quoted : `${quoted}, which is not an address`}: only http:// and https:// addresses on the same server are followed. Set sonarHostUrl to the address the server really answers on.`);
+        throw new errors/* ServerRequestError */.hP(`The server redirected the request for ${resource.what} to ${next ? quoted : `${quoted}, which is not an address`}: only http:// and https:// addresses on the same server are followed. Set ${(0,src_words/* setting */.Pe)('host')} to the address the server really answers on.`);
     }
     if (next.username || next.password) {
         throw new errors/* UnsafeRequestError */.uP(`Refusing to follow a redirect to an address with credentials in it (${(0,origin/* shownUrl */.zA)(next, 'origin')}): the action sends only its own token.`);
     }
     return next;
 }
+/**
+ * A 2xx reply decoded, or why not: a body cut off mid-JSON is a failed try that may heal on
+ * another; any other body or shape that is not the API's is thrown, as it will not.
+ */
 function decodeJson(url, reply, resource) {
     const from = `for ${resource.what} from ${(0,origin/* shownUrl */.zA)(url)}`;
     let json;
@@ -35342,22 +35647,20 @@ function decodeJson(url, reply, resource) {
     catch (error) {
         if (!(error instanceof BodyProblem))
             throw error;
-        const failure = new errors/* ServerRequestError */.hP(`The reply ${from} ${error.message}.`, reply.status);
+        const failure = new errors/* ServerRequestError */.hP(`The reply ${from} ${error.message}.`, reply.status, {
+            cause: error
+        });
         if (!error.truncated)
             throw failure;
-        throw new FailedTryError({
-            error: failure,
-            fault: { kind: 'transient' },
-            cause: 'truncated body'
-        });
+        return { failed: { error: failure, fault: { kind: 'transient' }, cause: 'truncated body' } };
     }
     try {
-        return resource.decode(json);
+        return { value: resource.decode(json) };
     }
     catch (error) {
         if (!(error instanceof UnexpectedShape))
             throw error;
-        throw new errors/* ServerRequestError */.hP(`Unexpected reply ${from}: ${error.message}. Is this a SonarQube or SonarCloud server?`, reply.status);
+        throw new errors/* ServerRequestError */.hP(`Unexpected reply ${from}: ${error.message}. Is this a SonarQube or SonarCloud server?`, reply.status, { cause: error });
     }
 }
 
@@ -35464,8 +35767,7 @@ function failureReason(error, readSoFar) {
     if (error instanceof errors/* ServerRequestError */.hP && error.status === 403) {
         return `The token may not browse the project's issues (HTTP 403)${partly}: new issues are not shown. Give the token's user the Browse permission on the project to see them.`;
     }
-    const message = error instanceof Error ? error.message : String(error);
-    return `The new issues could not be read${partly}: ${message}`;
+    return `The new issues could not be read${partly}: ${(0,errors/* messageOf */.bD)(error)}`;
 }
 
 // EXTERNAL MODULE: ./src/gate/wait-for-task.ts + 1 modules
@@ -35489,8 +35791,8 @@ function clientFor(target, settings, deps) {
     const { clock, startedAt, log } = deps;
     return new SonarClient({
         serverUrl: target.serverUrl,
-        token: settings.sonarToken,
-        rootCert: settings.sonarRootCert,
+        token: settings.token,
+        rootCert: settings.rootCert,
         userAgent: deps.userAgent,
         kind: target.kind,
         onTokenExpiration: (expiresAt) => {
@@ -35499,7 +35801,7 @@ function clientFor(target, settings, deps) {
                 log.warning(warning);
         },
         clock,
-        deadline: startedAt + settings.pollingTimeoutMs,
+        deadline: startedAt + settings.timeoutMs,
         random: deps.random,
         onRetry: (message) => log.info(message)
     });
@@ -35583,7 +35885,7 @@ async function withServerMetrics(conditions, client, log) {
     }
     catch (error) {
         if (!(error instanceof errors/* ServerRequestError */.hP && error.status === 403)) {
-            log.info(`Metric names could not be read, so metric keys are shown: ${error.message}`);
+            log.info(`Metric names could not be read, so metric keys are shown: ${(0,errors/* messageOf */.bD)(error)}`);
         }
         return conditions;
     }
@@ -35608,9 +35910,9 @@ async function waitFor(target, client, settings, { clock, startedAt, log }) {
             fetchTask: () => client.getTask(taskUrl, target.taskId),
             clock,
             startedAt,
-            deadline: startedAt + settings.pollingTimeoutMs,
-            initialDelayMs: settings.initialDelayMs,
-            pollingIntervalMs: settings.pollingIntervalMs,
+            deadline: startedAt + settings.timeoutMs,
+            initialWaitMs: settings.initialWaitMs,
+            intervalMs: settings.intervalMs,
             onPoll: (task, elapsedMs) => log.info(`${(0,untrusted_text/* oneLine */.TN)(task.status)} after ${(0,wait_for_task/* seconds */.Y)(elapsedMs)}`),
             readPreviousProcessingMs,
             onPrediction: ({ endsAt, earlyMs, lateMs }) => log.info(`The project's previous analysis predicts the end at about ${(0,wait_for_task/* seconds */.Y)(endsAt - startedAt)}: polling closer together from ${(0,wait_for_task/* seconds */.Y)(endsAt - earlyMs - startedAt)} to ${(0,wait_for_task/* seconds */.Y)(endsAt + lateMs - startedAt)}.`)
@@ -35644,7 +35946,10 @@ function dashboardFor(server, projectKey) {
     return new URL(`dashboard?id=${encodeURIComponent(projectKey)}`, (0,origin/* serverBase */.pT)(server)).href;
 }
 
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
 ;// CONCATENATED MODULE: ./src/gate/targets.ts
+
 
 
 
@@ -35654,11 +35959,11 @@ function dashboardFor(server, projectKey) {
 
 /** The most analyses one step checks: a glob matching more is too wide. */
 const MAX_ANALYSES = 50;
-/** Characters that make a scanMetadataReportFile line a glob rather than a path. */
+/** Characters that make a report files line a glob rather than a path. */
 const GLOB_CHARACTERS = /[*?[]/;
 /**
- * The analyses to check: the analysisId or taskId input, or else the report files the
- * scanMetadataReportFile lines name or match (the first default location when it is empty).
+ * The analyses to check: the analysis or task asked for by its id, or else the report files the
+ * report files setting's lines name or match (the first default location when it is empty).
  * A file found twice, or two files for the same task, are checked once. A report file that
  * cannot be used is returned with its error, so the others are still checked; finding no file
  * at all throws a ReportFileError that names every line.
@@ -35666,7 +35971,7 @@ const GLOB_CHARACTERS = /[*?[]/;
  * @example await findTargets(settings, { cwd: process.cwd(), log, findFiles })
  */
 async function findTargets(settings, sources) {
-    const host = settings.sonarHostUrl;
+    const host = settings.hostUrl;
     const known = (server) => ({ serverUrl: server, kind: (0,server_kind/* serverKind */.CG)(server) });
     const manual = { dashboardUrl: undefined, projectKey: undefined };
     if (host && settings.analysisId) {
@@ -35676,7 +35981,7 @@ async function findTargets(settings, sources) {
             analysisId: settings.analysisId,
             ...manual
         };
-        return [{ source: 'the analysisId input', target }];
+        return [{ source: (0,src_words/* theSetting */.w7)('analysis'), target }];
     }
     if (host && settings.taskId) {
         const target = {
@@ -35686,14 +35991,14 @@ async function findTargets(settings, sources) {
             taskUrl: undefined,
             ...manual
         };
-        return [{ source: 'the taskId input', target }];
+        return [{ source: (0,src_words/* theSetting */.w7)('task'), target }];
     }
     const read = sources.readFile ?? readTextFile;
-    if (settings.scanMetadataReportFile.length === 0) {
+    if (settings.reportFiles.length === 0) {
         const report = await loadReportFile(undefined, sources.cwd, read);
         return [{ source: report.file, target: reportTarget(report, host) }];
     }
-    const files = await reportFiles(settings.scanMetadataReportFile, sources);
+    const files = await reportFiles(settings.reportFiles, sources);
     const found = await Promise.all(files.map(async (file) => {
         try {
             return {
@@ -35702,14 +36007,14 @@ async function findTargets(settings, sources) {
             };
         }
         catch (error) {
-            return { source: file, projectKey: undefined, error: error };
+            return { source: file, projectKey: undefined, error: (0,errors/* asError */.zR)(error) };
         }
     }));
     return withoutRepeatedTasks(found, sources.log);
 }
-/** The report's target: its task on its server (or on sonarHostUrl, when set). */
+/** The report's target: its task on its server (or on the host setting, when set). */
 function reportTarget(report, host) {
-    // With sonarHostUrl set, the task address is built from it, never taken from the file.
+    // With the host setting, the task address is built from it, never taken from the file.
     const { serverUrl, taskUrl } = taskAddress(report, host);
     return {
         wait: 'task',
@@ -35741,7 +36046,7 @@ async function reportFiles(lines, sources) {
                 files.set(key, file);
         }
         if (files.size > MAX_ANALYSES) {
-            throw new errors/* ReportFileError */.tG(`scanMetadataReportFile matches more than ${MAX_ANALYSES} report files (${shown(line)} among them): one step checks at most ${MAX_ANALYSES} analyses. Narrow the globs, e.g. services/*/target/sonar/report-task.txt rather than **/report-task.txt, which also finds copies in dependencies.`);
+            throw new errors/* ReportFileError */.tG(`${(0,src_words/* setting */.Pe)('reportFile')} matches more than ${MAX_ANALYSES} report files (${shown(line)} among them): one step checks at most ${MAX_ANALYSES} analyses. Narrow the globs, e.g. services/*/target/sonar/report-task.txt rather than **/report-task.txt, which also finds copies in dependencies.`);
         }
     }
     // One path that is missing keeps its own message (where scanners write the file); several
@@ -35751,7 +36056,7 @@ async function reportFiles(lines, sources) {
         (lines.length > 1 &&
             !(await Promise.all(found.map((file) => exists(sources.cwd, file)))).some(Boolean));
     if (nothing) {
-        throw new errors/* ReportFileError */.tG(`No report file matches scanMetadataReportFile: ${lines.map(shown).join(', ')} (relative to ${shown(sources.cwd)}). Run this step after the analyses, in the same job and working directory; scanners write report-task.txt in .scannerwork/, target/sonar/, build/sonar/ or .sonarqube/out/.sonar/.`);
+        throw new errors/* ReportFileError */.tG(`No report file matches ${(0,src_words/* setting */.Pe)('reportFile')}: ${lines.map(shown).join(', ')} (relative to ${shown(sources.cwd)}). Run this step after the analyses, in the same job and working directory; scanners write report-task.txt in .scannerwork/, target/sonar/, build/sonar/ or .sonarqube/out/.sonar/.`);
     }
     return found;
 }
@@ -35785,6 +36090,7 @@ function shown(text) {
 }
 
 ;// CONCATENATED MODULE: ./src/gate/check-analyses.ts
+
 
 
 
@@ -35837,7 +36143,7 @@ async function checkQualityGates(settings, deps) {
                 return { read: true, source: entry.source, result };
             }
             catch (error) {
-                const failure = error instanceof Error ? error : new Error(String(error));
+                const failure = (0,errors/* asError */.zR)(error);
                 group?.info(`The gate could not be read: ${failure.message}`);
                 return {
                     read: false,
@@ -35885,41 +36191,126 @@ function quoted(text) {
     return (0,untrusted_text/* oneLine */.TN)(text, untrusted_text/* QUOTE_LIMITS */.gJ.long);
 }
 
-// EXTERNAL MODULE: ./src/fail-policy.ts
-var fail_policy = __nccwpck_require__(6654);
-// EXTERNAL MODULE: ./src/gate/outcome.ts
-var gate_outcome = __nccwpck_require__(5163);
-// EXTERNAL MODULE: ./src/report/summary.ts + 1 modules
-var report_summary = __nccwpck_require__(1678);
-;// CONCATENATED MODULE: ./src/report/verdict.ts
+;// CONCATENATED MODULE: ./src/fit.ts
+/**
+ * The one fitting routine for every bounded destination (the job summary's tables and lists,
+ * the pull-request comment, the outputs, the result files): parts in order, most important
+ * first, as many as fit in a byte limit, then a tail that says how many were left out.
+ */
+/**
+ * `items` as parts, each made by `part` when fitting reaches it.
+ *
+ * @example fitParts(partsOf(conditions, (condition) => JSON.stringify(condition)), { limit, head: '[', foot: ']', separator: ',' })
+ */
+function partsOf(items, part) {
+    return {
+        length: items.length,
+        at: (index) => (index >= 0 && index < items.length ? part(items[index]) : undefined)
+    };
+}
+/** UTF-8 bytes: what most destinations limit. */
+const utf8Bytes = (text) => Buffer.byteLength(text);
+/** UTF-16 code units: what GitHub's comment and check-run limits count. */
+const characters = (text) => text.length;
+/**
+ * `head`, then the first parts that fit, then `tail(leftOut)` when any were left out, then
+ * `foot`, within `limit`. When not even the frame fits, the text is the frame cut to the limit
+ * (never inside a character).
+ *
+ * @example fitParts(['<li>a</li>', '<li>b</li>'], { limit: 30, head: '<ul>', foot: '</ul>', tail: (n) => `<li>${n} more</li>` })
+ */
+function fitParts(parts, options) {
+    const { limit, head = '', foot = '', separator = '\n', tail = () => '', more = 0, size: bytes = utf8Bytes } = options;
+    const frame = bytes(head) + bytes(foot);
+    const tailOf = (count) => {
+        const leftOut = parts.length - count + more;
+        return leftOut > 0 ? tail(leftOut) : '';
+    };
+    // Each part is made once, when the loop reaches it; the text is made of those.
+    const made = [];
+    const text = (count) => {
+        const shown = made.slice(0, count).join(separator);
+        const tailText = tailOf(count);
+        const body = tailText === '' ? shown : count > 0 ? `${shown}${separator}${tailText}` : tailText;
+        return `${head}${body}${foot}`;
+    };
+    // The bytes of the first `count` parts and their separators, grown one part at a time: one
+    // pass, whatever the number of parts, and it stops at the first part that does not fit.
+    let used = 0;
+    let best = -1;
+    for (let count = 0; count <= parts.length; count++) {
+        if (count > 0) {
+            const part = parts.at(count - 1) ?? '';
+            made.push(part);
+            used += bytes(part) + (count > 1 ? bytes(separator) : 0);
+        }
+        if (frame + used > limit)
+            break;
+        const tailText = tailOf(count);
+        const tailBytes = tailText === '' ? 0 : bytes(tailText) + (count > 0 ? bytes(separator) : 0);
+        if (frame + used + tailBytes <= limit)
+            best = count;
+    }
+    if (best < 0) {
+        const frameOnly = text(0);
+        const cutText = bytes === characters ? frameOnly.slice(0, limit) : cutToBytes(frameOnly, limit);
+        return { text: cutText, shown: 0, leftOut: parts.length + more };
+    }
+    return { text: text(best), shown: best, leftOut: parts.length - best + more };
+}
+/** `text` cut to at most `limit` bytes of UTF-8, never inside a character. */
+function cutToBytes(text, limit) {
+    const encoded = Buffer.from(text);
+    if (encoded.byteLength <= limit)
+        return text;
+    let end = Math.max(0, limit);
+    // Back up over continuation bytes (10xxxxxx) to the start of a character.
+    while (end > 0 && (encoded[end] & 0xc0) === 0x80)
+        end--;
+    return encoded.subarray(0, end).toString();
+}
 
+;// CONCATENATED MODULE: ./src/sink.ts
 
 
 
 /**
- * The step's verdict under the policy, with the message it fails with: `Quality Gate Failure`
- * and why for each gate that fails (its failing conditions, or the status failOn names), after
- * one line per analysis that could not be read.
+ * A destination's sink.
  *
- * @example const verdict = stepVerdict(outcomes, settings.failOn); if (verdict.kind !== 'passed') throw …
+ * @example const summary = createSink({ names: ACTION_NAMES, secrets: tokenForms(token), escapedForms: summaryForms, limit: SUMMARY_LIMITS.bytes })
  */
-function stepVerdict(outcomes, failOn = fail_policy/* FAIL_ON_ERROR */.qJ) {
-    const results = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result] : []));
-    const failures = results
-        .filter(({ status }) => (0,fail_policy/* failsUnder */.mS)(status, failOn))
-        .map(report_summary/* gateFailureMessage */.hL);
-    const unread = outcomes.filter((outcome) => !outcome.read);
-    if (unread.length > 0) {
-        const lines = unread.map((outcome) => `- ${(0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.long)}: ${outcome.message.split('\n')[0]}`);
-        const head = `${unread.length} of ${outcomes.length} analyses could not be read: their gates are unknown.`;
-        return { kind: 'unread', message: [head, ...lines, ...failures].join('\n') };
-    }
-    if (failures.length > 0)
-        return { kind: 'gate-failed', message: failures.join('\n') };
-    const named = outcomes.length > 1;
+function createSink(options) {
+    const { names, limit = Number.POSITIVE_INFINITY, unit = 'bytes' } = options;
+    const hidden = options.escapedForms ? options.escapedForms(options.secrets) : options.secrets;
+    const size = unit === 'bytes' ? utf8Bytes : characters;
+    const text = (value) => redactSecrets((0,src_words/* inWords */.r4)(value, names), hidden);
     return {
-        kind: 'passed',
-        statuses: results.map(({ projectKey, status }) => `${named ? `${(0,untrusted_text/* oneLine */.TN)(projectKey ?? '', untrusted_text/* QUOTE_LIMITS */.gJ.short)} ` : ''}Quality Gate status: ${(0,untrusted_text/* oneLine */.TN)(status, untrusted_text/* QUOTE_LIMITS */.gJ.short)}`)
+        limit,
+        secrets: options.secrets,
+        unit,
+        size,
+        text,
+        fit: (parts, fitOptions = {}) => {
+            const { head, foot, separator, tail, more } = fitOptions;
+            // Each part is made and said only when fitting reaches it.
+            const said = {
+                length: parts.length,
+                at: (index) => {
+                    const part = parts.at(index);
+                    return part === undefined ? undefined : text(part);
+                }
+            };
+            return fitParts(said, {
+                limit: fitOptions.limit ?? limit,
+                size,
+                ...(head === undefined ? {} : { head: text(head) }),
+                ...(foot === undefined ? {} : { foot: text(foot) }),
+                ...(separator === undefined ? {} : { separator }),
+                ...(tail === undefined ? {} : { tail: (leftOut) => text(tail(leftOut)) }),
+                ...(more === undefined ? {} : { more })
+            });
+        },
+        hiding: (secrets) => createSink({ ...options, secrets: [...options.secrets, ...secrets] })
     };
 }
 
@@ -35938,14 +36329,15 @@ const ANNOTATION_LIMITS = {
 /** How long one line of the log may be, and how many lines one message may have. */
 const LOG_LIMITS = { lineChars: 4000, messageLines: 100 };
 /**
- * The runner's log as a Log: every message, whatever it quotes, goes through `forTheLog` on its
- * way to the runner, so no text the server sends can become a workflow command.
+ * The runner's log as a Log, and its sink: every message, whatever it quotes, is said in the
+ * edge's words (`names`), has every secret removed and goes through `forTheLog` on its way to the
+ * runner, so no text the server sends can become a workflow command.
  *
- * @example const log = runnerLog(core); log.fail(error.message)
+ * @example const log = runnerLog(core, ACTION_NAMES); log.fail(error.message)
  */
-function runnerLog(core) {
-    let secrets = [];
-    const safe = (message) => forTheLog((0,src_secrets/* redactSecrets */.fp)(message, secrets));
+function runnerLog(core, names) {
+    let sink = createSink({ names, secrets: [] });
+    const safe = (message) => forTheLog(sink.text(message));
     const used = { error: 0, warning: 0, notice: 0 };
     // One error is kept for the failure the step may end with.
     const limit = (level) => ANNOTATION_LIMITS[level] - (level === 'error' ? 1 : 0);
@@ -35956,7 +36348,7 @@ function runnerLog(core) {
         }
         used[level]++;
         // Annotations stay one annotation: `@actions/core` escapes their line breaks and properties.
-        core[level](safe(message), where && safeWhere(where, secrets));
+        core[level](safe(message), where && safeWhere(where, sink.text));
         return true;
     };
     return {
@@ -35971,17 +36363,17 @@ function runnerLog(core) {
         }),
         fail: (message) => core.setFailed(safe(message)),
         // A group's name is one line: its line feeds are shown as `\n`.
-        startGroup: (name) => core.startGroup(logLine((0,src_secrets/* redactSecrets */.fp)(name, secrets))),
+        startGroup: (name) => core.startGroup(logLine(sink.text(name))),
         endGroup: () => core.endGroup(),
         hideSecrets: (more) => {
             more.forEach((secret) => core.setSecret(secret));
-            secrets = [...secrets, ...more];
+            sink = createSink({ names, secrets: [...sink.secrets, ...more] });
         }
     };
 }
 /** The annotation's title through the line gate; its file and numbers as the caller checked them. */
-function safeWhere(where, secrets) {
-    const title = where.title === undefined ? undefined : logLine((0,src_secrets/* redactSecrets */.fp)(where.title, secrets));
+function safeWhere(where, text) {
+    const title = where.title === undefined ? undefined : logLine(text(where.title));
     return { ...where, ...(title === undefined ? {} : { title: (0,untrusted_text/* cut */.Jj)(title, 200) }) };
 }
 /**
@@ -36026,581 +36418,51 @@ function neutraliseCommands(line) {
     return line.replace(/^(\s*):(?=:)/u, '$1: ').replaceAll('##[', '# #[');
 }
 
-// EXTERNAL MODULE: ./src/report/dashboard-link.ts
-var dashboard_link = __nccwpck_require__(67);
-;// CONCATENATED MODULE: ./src/report/outputs.ts
+// EXTERNAL MODULE: ./src/report/summary.ts + 1 modules
+var report_summary = __nccwpck_require__(1678);
+// EXTERNAL MODULE: ./src/fail-policy.ts
+var fail_policy = __nccwpck_require__(6654);
+// EXTERNAL MODULE: ./src/gate/outcome.ts
+var gate_outcome = __nccwpck_require__(5163);
+;// CONCATENATED MODULE: ./src/report/verdict.ts
 
 
 
 
-
-/** GitHub takes outputs of up to 1 MB: each output stays within this many UTF-8 bytes. */
-const OUTPUT_BYTES = 1_000_000;
 /**
- * The outputs of the step: with one analysis read, its gate's (`gateOutputs`); with several,
- * `status` and `quality-gate-status` are the worst verdict (ERROR > WARN > NONE > OK) and the
- * single-analysis outputs are empty. `results` always lists every analysis (`resultsOutput`).
+ * The step's verdict under the policy, with the message it fails with: `Quality Gate Failure`
+ * and why for each gate that fails (its failing conditions, or the status policy names), after
+ * one line per analysis that could not be read.
  *
- * @example for (const [name, value] of Object.entries(analysesOutputs(outcomes).values)) core.setOutput(name, value)
+ * @example const verdict = stepVerdict(outcomes, settings.policy); if (verdict.kind !== 'passed') throw …
  */
-function analysesOutputs(outcomes, failOn = fail_policy/* FAIL_ON_ERROR */.qJ) {
-    const results = resultsOutput(outcomes, OUTPUT_BYTES, { failOn });
-    const failedOn = failedStatuses(outcomes, failOn);
-    const [only] = outcomes;
-    if (outcomes.length === 1 && only?.read) {
-        const single = gateOutputs(only.result);
-        return { ...single, values: { ...single.values, failedOn, results } };
+function stepVerdict(outcomes, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
+    const results = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result] : []));
+    const failures = results
+        .filter(({ status }) => (0,fail_policy/* failsUnder */.mS)(status, policy))
+        .map(report_summary/* gateFailureMessage */.hL);
+    const unread = outcomes.filter((outcome) => !outcome.read);
+    const [only] = unread;
+    if (only && outcomes.length === 1) {
+        return { kind: 'unread', message: only.message, alone: true, errors: [only.error] };
     }
-    const worst = (0,gate_outcome/* worstStatus */.A)(outcomes.flatMap((o) => (o.read ? [o.result.status] : [])));
-    return {
-        values: {
-            status: worst,
-            'quality-gate-status': toQualityGateStatus(worst),
-            analysisId: '',
-            taskId: '',
-            dashboardUrl: '',
-            conditions: '[]',
-            branch: '',
-            pullRequest: '',
-            newIssues: '',
-            failedOn,
-            results
-        },
-        conditionsLeftOut: 0
-    };
-}
-/**
- * The `failedOn` output: the statuses of the gates that fail the step under the policy (ERROR,
- * WARN, NONE, each once, comma-separated), whether or not failOnError lets the step go on;
- * empty when none does.
- *
- * @example failedStatuses(outcomes, new Set(['ERROR', 'WARN'])) // 'WARN'
- */
-function failedStatuses(outcomes, failOn) {
-    const failing = new Set(outcomes.flatMap((outcome) => outcome.read && (0,fail_policy/* failsUnder */.mS)(outcome.result.status, failOn)
-        ? [(0,fail_policy/* statusClass */.hI)(outcome.result.status)]
-        : []));
-    return fail_policy/* FAILING_STATUSES */.yV.filter((status) => failing.has(status)).join(',');
-}
-/**
- * The `results` output: a JSON array with one object per analysis, in the order they were
- * found: projectKey, source (the report file), status, qualityGateStatus, analysisId, taskId,
- * dashboardUrl and conditions (as in the `conditions` output), or projectKey, source and error
- * for one that could not be read. Within `maxBytes`: each analysis gets an equal share for its
- * conditions. Always valid JSON.
- *
- * @example JSON.parse(resultsOutput(outcomes))[0].qualityGateStatus // 'PASSED'
- */
-function resultsOutput(outcomes, maxBytes = OUTPUT_BYTES, options = {}) {
-    return resultsJson(outcomes, maxBytes, options).json;
-}
-/**
- * `resultsOutput` with the count of the new issues it holds: with `issues`, each analysis whose
- * issues were read also carries them (`issues`, as many as fit), with `issuesWritten` and
- * `issuesLeftOut` (those the server counts that are not in the file: past what was read, or past
- * the bound).
- */
-function resultsJson(outcomes, maxBytes = OUTPUT_BYTES, options = {}) {
-    const { failOn = fail_policy/* FAIL_ON_ERROR */.qJ } = options;
-    let issuesWritten = 0;
-    let issuesOmitted = 0;
-    const bases = outcomes.map((outcome) => {
-        const common = {
-            projectKey: outputText((outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? ''),
-            source: outputText(outcome.source)
-        };
-        if (!outcome.read)
-            return { ...common, error: outputText(outcome.message) };
-        const { result } = outcome;
+    if (unread.length > 0) {
+        const lines = unread.map((outcome) => `- ${(0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.long)}: ${outcome.message.split('\n')[0]}`);
+        const head = `${unread.length} of ${outcomes.length} analyses could not be read: their gates are unknown.`;
         return {
-            ...common,
-            status: outputText(result.status),
-            qualityGateStatus: result.qualityGateStatus,
-            gateFailed: (0,fail_policy/* failsUnder */.mS)(result.status, failOn),
-            analysisId: outputText(result.analysisId),
-            taskId: outputText(result.taskId ?? ''),
-            dashboardUrl: (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl)?.href ?? '',
-            ...(result.newIssues?.read ? { newIssues: result.newIssues.total } : {})
+            kind: 'unread',
+            message: [head, ...lines, ...failures].join('\n'),
+            alone: false,
+            errors: unread.map((outcome) => outcome.error)
         };
-    });
-    const frame = Buffer.byteLength(JSON.stringify(bases)) + bases.length * '"conditions":[],'.length;
-    const share = Math.max(2, Math.floor((maxBytes - frame) / Math.max(1, outcomes.length)));
-    const items = outcomes.map((outcome, index) => {
-        const base = bases[index];
-        if (!outcome.read)
-            return base;
-        const newIssues = options.issues ? outcome.result.newIssues : undefined;
-        const withIssues = newIssues?.read === true;
-        const { json } = conditionsOutput(outcome.result.conditions.map(({ condition }) => condition), withIssues ? Math.floor(share / 4) : share);
-        const conditions = JSON.parse(json);
-        if (!newIssues?.read)
-            return { ...base, conditions };
-        // Counts as wide as they can be, so the room left for the issues is never overstated.
-        const counts = { issuesWritten: 9_999_999, issuesLeftOut: 9_999_999 };
-        const used = Buffer.byteLength(JSON.stringify({ ...base, conditions, ...counts }));
-        const issues = issuesOutput(newIssues.findings, share - used);
-        issuesWritten += issues.length;
-        issuesOmitted += newIssues.findings.length - issues.length;
-        const leftOut = newIssues.total - issues.length;
-        return { ...base, conditions, issuesWritten: issues.length, issuesLeftOut: leftOut, issues };
-    });
-    return { json: JSON.stringify(items), issuesWritten, issuesOmitted };
-}
-/**
- * The findings as JSON objects (key, rule, severity, type, file or the server's path, lines,
- * message, url), each string cut, as many as fit in `maxBytes`.
- */
-function issuesOutput(findings, maxBytes) {
-    const items = [];
-    let bytes = 2;
-    for (const finding of findings) {
-        const item = {
-            key: (0,untrusted_text/* cut */.Jj)(finding.key, untrusted_text/* QUOTE_LIMITS */.gJ.short),
-            rule: (0,untrusted_text/* cut */.Jj)(finding.rule, untrusted_text/* QUOTE_LIMITS */.gJ.short),
-            severity: finding.severity,
-            serverSeverity: finding.severityWord,
-            type: finding.type,
-            file: finding.file,
-            serverPath: finding.serverPath === undefined ? undefined : (0,untrusted_text/* cut */.Jj)(finding.serverPath, untrusted_text/* QUOTE_LIMITS */.gJ.long),
-            startLine: finding.region?.startLine,
-            endLine: finding.region?.endLine,
-            message: (0,untrusted_text/* cut */.Jj)(finding.message, untrusted_text/* QUOTE_LIMITS */.gJ.long),
-            url: finding.url
-        };
-        bytes += Buffer.byteLength(JSON.stringify(item)) + 1;
-        if (bytes > maxBytes)
-            break;
-        items.push(item);
     }
-    return items;
-}
-/**
- * The outputs of a gate: every value on one line and cut to 1,000 characters (`outputText`),
- * the dashboard address only as an http(s) address without credentials, and the conditions as
- * bounded JSON (`conditionsOutput`).
- *
- * @example for (const [name, value] of Object.entries(gateOutputs(result).values)) core.setOutput(name, value)
- */
-function gateOutputs(result) {
-    const conditions = conditionsOutput(result.conditions.map(({ condition }) => condition));
+    if (failures.length > 0)
+        return { kind: 'gate-failed', message: failures.join('\n') };
+    const named = outcomes.length > 1;
     return {
-        values: {
-            status: outputText(result.status),
-            'quality-gate-status': result.qualityGateStatus,
-            analysisId: outputText(result.analysisId),
-            taskId: outputText(result.taskId ?? ''),
-            dashboardUrl: (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl)?.href ?? '',
-            conditions: conditions.json,
-            branch: outputText(result.branch ?? ''),
-            pullRequest: outputText(result.pullRequest ?? ''),
-            newIssues: newIssuesCount(result)
-        },
-        conditionsLeftOut: conditions.leftOut
+        kind: 'passed',
+        statuses: results.map(({ projectKey, status }) => `${named ? `${(0,untrusted_text/* oneLine */.TN)(projectKey ?? '', untrusted_text/* QUOTE_LIMITS */.gJ.short)} ` : ''}Quality Gate status: ${(0,untrusted_text/* oneLine */.TN)(status, untrusted_text/* QUOTE_LIMITS */.gJ.short)}`)
     };
-}
-/** The count of new issues, or '' when they were not read. */
-function newIssuesCount(result) {
-    return result.newIssues?.read ? String(result.newIssues.total) : '';
-}
-/** A server value as an output: one line (control characters as escapes), at most 1,000 characters. */
-function outputText(value) {
-    return (0,untrusted_text/* oneLine */.TN)(value, untrusted_text/* QUOTE_LIMITS */.gJ.long);
-}
-/**
- * The `conditions` output: a JSON array of the decoded conditions with the server's key names
- * (status, metricKey, comparator, errorThreshold, warningThreshold, actualValue, periodIndex;
- * undefined ones omitted), each string cut to 200 characters, and as many conditions, in the
- * server's order, as fit in `maxBytes`. Always valid JSON.
- *
- * @example conditionsOutput(conditions).json // '[{"status":"ERROR","metricKey":"new_coverage",…}]'
- */
-function conditionsOutput(conditions, maxBytes = OUTPUT_BYTES) {
-    const items = [];
-    let bytes = '[]'.length;
-    for (const condition of conditions) {
-        const item = JSON.stringify(boundedCondition(condition));
-        const more = Buffer.byteLength(item) + (items.length > 0 ? 1 : 0);
-        if (bytes + more > maxBytes)
-            break;
-        items.push(item);
-        bytes += more;
-    }
-    return { json: `[${items.join(',')}]`, leftOut: conditions.length - items.length };
-}
-/** The condition with each string cut; JSON.stringify leaves the undefined ones out. */
-function boundedCondition(condition) {
-    const bounded = (value) => value === undefined ? undefined : (0,untrusted_text/* cut */.Jj)(value, untrusted_text/* QUOTE_LIMITS */.gJ.short);
-    return {
-        status: bounded(condition.status),
-        metricKey: bounded(condition.metricKey),
-        comparator: bounded(condition.comparator),
-        errorThreshold: bounded(condition.errorThreshold),
-        warningThreshold: bounded(condition.warningThreshold),
-        actualValue: bounded(condition.actualValue),
-        periodIndex: condition.periodIndex
-    };
-}
-
-// EXTERNAL MODULE: ./src/report/summary-text.ts
-var summary_text = __nccwpck_require__(2536);
-// EXTERNAL MODULE: ./src/report/wording.ts
-var wording = __nccwpck_require__(5594);
-;// CONCATENATED MODULE: ./src/report/overview.ts
-
-
-
-
-
-
-
-const VERDICTS = {
-    OK: '✅ passed',
-    WARN: '⚠️ passed with warnings',
-    ERROR: '❌ failed',
-    NONE: '➖ no gate'
-};
-/** Failing conditions named in a row of the overview; the rest are counted. */
-const FAILURES_NAMED = 3;
-/**
- * The job summary of several analyses: a verdict for the step, an overview table (project,
- * verdict, failing conditions, link), then one section per project, as renderSummary draws a
- * single one, or the reason it could not be read. Within SUMMARY_LIMITS.bytes in all: each
- * section gets an equal share of what the overview leaves.
- *
- * @example await core.summary.addRaw(renderOverviewSummary(outcomes), true).write()
- */
-function renderOverviewSummary(outcomes, options = {}) {
-    const { failOn = fail_policy/* FAIL_ON_ERROR */.qJ } = options;
-    const unread = outcomes.filter((outcome) => !outcome.read).length;
-    const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []));
-    const title = unread > 0
-        ? `❌ ${unread} of ${outcomes.length} analyses could not be read`
-        : `${(0,report_summary/* headline */.Pl)(worstFor(statuses, failOn), failOn)} (${outcomes.length} analyses)`;
-    const head = [
-        `<h2>${title}</h2>`,
-        '<table>',
-        '<thead><tr><th>Project</th><th>Verdict</th><th>Failing conditions</th><th>Analysis</th></tr></thead>',
-        '<tbody>',
-        ...outcomes.map((outcome) => overviewRow(outcome, failOn)),
-        '</tbody>',
-        '</table>'
-    ];
-    const headBytes = Buffer.byteLength((0,report_summary/* blocks */.Bv)(head));
-    const share = Math.floor((report_summary/* SUMMARY_LIMITS */.QF.bytes - headBytes) / Math.max(1, outcomes.length));
-    const sections = outcomes.map((outcome) => outcome.read
-        ? (0,report_summary/* renderSummary */.Br)(outcome.result, {
-            section: (0,gate_outcome/* projectName */.j)(outcome),
-            maxBytes: share,
-            fileLink: options.fileLink,
-            failOn
-        })
-        : unreadSection(outcome, share));
-    const summary = (0,report_summary/* blocks */.Bv)(head) + sections.join('');
-    // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
-    if (Buffer.byteLength(summary) <= report_summary/* SUMMARY_LIMITS */.QF.bytes)
-        return summary;
-    return (0,report_summary/* blocks */.Bv)([head[0], '<p>The summary is too large to show: see the log.</p>']);
-}
-/**
- * The status the overview's title speaks of: the worst, unless a better one fails the step and
- * the worst does not (failOn names NONE, and a WARN gate is the worst).
- */
-function worstFor(statuses, failOn) {
-    const worst = (0,gate_outcome/* worstStatus */.A)(statuses);
-    if ((0,fail_policy/* failsUnder */.mS)(worst, failOn))
-        return worst;
-    return statuses.find((status) => (0,fail_policy/* failsUnder */.mS)(status, failOn)) ?? worst;
-}
-function overviewRow(outcome, failOn) {
-    const project = (0,summary_text/* summaryText */.g)((0,gate_outcome/* projectName */.j)(outcome));
-    if (!outcome.read) {
-        return `<tr><td>${project}</td><td>❗ not read</td><td>see below</td><td></td></tr>`;
-    }
-    const { result } = outcome;
-    const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR');
-    const named = failing
-        .slice(0, FAILURES_NAMED)
-        .map(({ condition }) => (0,summary_text/* summaryText */.g)((0,wording/* metricName */.Kh)(condition)));
-    if (failing.length > named.length)
-        named.push(`${failing.length - named.length} more`);
-    const verdict = result.status !== 'ERROR' && (0,fail_policy/* failsUnder */.mS)(result.status, failOn)
-        ? `❌ ${(0,summary_text/* summaryText */.g)(result.status)}: fails (failOn)`
-        : (VERDICTS[result.status] ?? `❔ ${(0,summary_text/* summaryText */.g)(result.status)} (unknown: passes)`);
-    const dashboard = (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl);
-    const link = dashboard?.onServer
-        ? `<a href="${(0,summary_text/* summaryText */.g)(dashboard.href, Infinity)}">dashboard</a>`
-        : '';
-    const cells = [project, verdict, named.join(', ') || '–', link];
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
-}
-/** A project that could not be read: its name and the message, line by line. */
-function unreadSection(outcome, maxBytes) {
-    const heading = `<h3>❗ Not read · ${(0,summary_text/* summaryText */.g)((0,gate_outcome/* projectName */.j)(outcome))}</h3>`;
-    const room = Math.max(0, Math.min(report_summary/* SUMMARY_LIMITS */.QF.messageChars, Math.floor(maxBytes / 8) - 200));
-    const lines = (0,untrusted_text/* cut */.Jj)(outcome.message, room).split('\n');
-    const text = lines.map((line) => (0,summary_text/* summaryText */.g)(line, room)).join('<br>');
-    return (0,report_summary/* blocks */.Bv)([heading, `<p>${text}</p>`]);
-}
-/**
- * The annotations of every gate read (see `annotate`); with several analyses each message
- * starts with its project's name, so an annotation says whose it is.
- */
-function annotateAll(outcomes, log, failOn = fail_policy/* FAIL_ON_ERROR */.qJ) {
-    for (const outcome of outcomes) {
-        if (!outcome.read)
-            continue;
-        if (outcomes.length === 1) {
-            (0,report_summary/* annotate */.fz)(outcome.result, log, failOn);
-            continue;
-        }
-        const prefix = `${(0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.short)}: `;
-        (0,report_summary/* annotate */.fz)(outcome.result, {
-            info: (message) => log.info(prefix + message),
-            warning: (message) => log.warning(prefix + message),
-            notice: (message) => log.notice(prefix + message),
-            startGroup: (name) => log.startGroup(name),
-            endGroup: () => log.endGroup()
-        }, failOn);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/settings.ts
-
-
-
-
-const DEFAULTS = {
-    pollingTimeoutSec: 60,
-    initialDelayMs: 3000,
-    pollingIntervalMs: 1000,
-    failOnError: true,
-    pullRequestComment: false,
-    annotateIssues: true,
-    issuesCheckRun: false
-};
-/** The most lines scanMetadataReportFile may have (each a path or a glob). */
-const MAX_REPORT_PATTERNS = 100;
-/**
- * The longest wait any input may ask for: 5 days, the longest a job on a self-hosted runner may
- * run (GitHub-hosted jobs stop at 6 hours). Anything longer is a typo, and a timer past 2^31 ms
- * would overflow in Node and fire at once, turning the poll loop hot.
- */
-const LIMITS = {
-    pollingTimeoutSec: 432_000,
-    initialDelayMs: 432_000_000,
-    pollingIntervalMs: 432_000_000
-};
-/** The action's names: action.yml's inputs. */
-const ACTION_INPUTS = {
-    kind: 'Input',
-    names: {
-        scanMetadataReportFile: 'scanMetadataReportFile',
-        sonarToken: 'sonarToken',
-        sonarHostUrl: 'sonarHostUrl',
-        sonarRootCert: 'sonarRootCert',
-        pollingTimeoutSec: 'pollingTimeoutSec',
-        initialDelayMs: 'initialDelayMs',
-        pollingIntervalMs: 'pollingIntervalMs',
-        failOnError: 'failOnError',
-        failOn: 'failOn',
-        taskId: 'taskId',
-        analysisId: 'analysisId',
-        pullRequestComment: 'pullRequestComment',
-        annotateIssues: 'annotateIssues',
-        issuesCheckRun: 'issuesCheckRun',
-        sarifFile: 'sarifFile'
-    }
-};
-/**
- * Turns the step's inputs and environment into Settings, or throws a SettingsError naming the
- * input that is wrong. Defaults apply here too: the bundle may run without the runner filling
- * in action.yml's defaults. `names` says how messages name each setting (the command passes its
- * options); the action's messages name its inputs.
- *
- * @example readSettings(core.getInput, process.env)
- */
-function readSettings(input, env, names = ACTION_INPUTS) {
-    const named = namer(names);
-    const text = (name, envName) => {
-        const value = input(name).trim() || (envName ? env[envName]?.trim() : undefined);
-        return value ? value : undefined;
-    };
-    const sonarHostUrl = optionalUrl(text('sonarHostUrl', 'SONAR_HOST_URL'), named);
-    const sonarRootCert = optionalCertificate(text('sonarRootCert', 'SONAR_ROOT_CERT'), named);
-    const taskId = settings_optionalId('taskId', text('taskId'), named);
-    const analysisId = settings_optionalId('analysisId', text('analysisId'), named);
-    if (taskId && analysisId) {
-        throw new errors/* SettingsError */.GN(`${names.kind}s ${named.bare('taskId')} and ${named.bare('analysisId')} are both set: set one of them (${named.bare('analysisId')} skips the task).`);
-    }
-    for (const name of ['taskId', 'analysisId']) {
-        if ((name === 'taskId' ? taskId : analysisId) && !sonarHostUrl) {
-            throw new errors/* SettingsError */.GN(`${named.setting(name)} needs the server address: set the ${named.bare('sonarHostUrl')} ${names.kind.toLowerCase()} or the SONAR_HOST_URL environment variable.`);
-        }
-    }
-    const pullRequestComment = settings_boolean(input, 'pullRequestComment', DEFAULTS.pullRequestComment, named);
-    const githubToken = text('githubToken', 'GITHUB_TOKEN');
-    const sarifFile = optionalFile(text('sarifFile'), 'sarifFile', named);
-    return {
-        scanMetadataReportFile: reportPatterns(input('scanMetadataReportFile'), named),
-        // Trimmed like every input: a secret pasted with a trailing newline still works.
-        sonarToken: text('sonarToken', 'SONAR_TOKEN'),
-        sonarHostUrl,
-        sonarRootCert,
-        pollingTimeoutMs: integer(input, 'pollingTimeoutSec', { min: 1 }, named) * 1000,
-        initialDelayMs: integer(input, 'initialDelayMs', { min: 0 }, named),
-        pollingIntervalMs: integer(input, 'pollingIntervalMs', { min: 1 }, named),
-        adaptivePolling: input('pollingIntervalMs').trim() === '',
-        failOnError: settings_boolean(input, 'failOnError', DEFAULTS.failOnError, named),
-        failOn: failPolicy(input('failOn'), named),
-        taskId,
-        analysisId,
-        pullRequestComment,
-        githubToken,
-        annotateIssues: settings_boolean(input, 'annotateIssues', DEFAULTS.annotateIssues, named),
-        issuesCheckRun: settings_boolean(input, 'issuesCheckRun', DEFAULTS.issuesCheckRun, named),
-        sarifFile
-    };
-}
-/** A file to write, relative to the working directory: one line, no control characters. */
-function optionalFile(value, name, named) {
-    if (value === undefined)
-        return undefined;
-    // eslint-disable-next-line no-control-regex
-    if (value.length > 1000 || /[\u0000-\u001f\u007f]/.test(value)) {
-        throw new errors/* SettingsError */.GN(`${named.setting(name)} "${(0,untrusted_text/* oneLine */.TN)(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`);
-    }
-    return value;
-}
-function namer({ kind, names }) {
-    return {
-        setting: (name) => `${kind} ${names[name] ?? name}`,
-        bare: (name) => names[name] ?? name,
-        withVariable: (name, variable) => {
-            const own = names[name];
-            return own ? `${own} (or ${variable})` : variable;
-        },
-        orVariable: (name, variable) => {
-            const own = names[name];
-            return own ? `${own} or ${variable}` : variable;
-        }
-    };
-}
-/** The input's non-empty lines, each trimmed: paths or globs of report files. */
-function reportPatterns(raw, named) {
-    const lines = raw
-        .split(/\r\n|\r|\n/)
-        .map((line) => line.trim())
-        .filter((line) => line !== '');
-    if (lines.length > MAX_REPORT_PATTERNS) {
-        throw new errors/* SettingsError */.GN(`${named.setting('scanMetadataReportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`);
-    }
-    for (const line of lines) {
-        const problem = patternProblem(line);
-        if (problem) {
-            throw new errors/* SettingsError */.GN(`${named.setting('scanMetadataReportFile')} has the line "${(0,untrusted_text/* oneLine */.TN)(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`);
-        }
-    }
-    return lines;
-}
-/** Why a report path or glob cannot be used, or undefined. */
-function patternProblem(line) {
-    if (line.length > 1000)
-        return 'it is longer than 1,000 characters';
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f]/.test(line))
-        return 'it holds a control character';
-    if (line.startsWith('!'))
-        return 'exclusions (!) are not supported';
-    return undefined;
-}
-function optionalUrl(value, named) {
-    if (value === undefined)
-        return undefined;
-    const host = named.withVariable('sonarHostUrl', 'SONAR_HOST_URL');
-    let url;
-    try {
-        url = new URL(value);
-    }
-    catch {
-        throw new errors/* SettingsError */.GN(`${host} "${(0,untrusted_text/* oneLine */.TN)((0,untrusted_text/* hideCredentials */.RW)(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`);
-    }
-    if (url.username || url.password) {
-        throw new errors/* SettingsError */.GN(`${host} must not contain credentials: pass the token in ${named.orVariable('sonarToken', 'SONAR_TOKEN')}.`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new errors/* SettingsError */.GN(`${host} must start with https:// or http://, not ${(0,untrusted_text/* oneLine */.TN)(url.protocol)}//.`);
-    }
-    // API paths are appended to the address: a query or fragment would end up in the middle.
-    // The value is not quoted: a query is where a token pasted by mistake would be.
-    if (/[?#]/.test(url.href)) {
-        throw new errors/* SettingsError */.GN(`${host} must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.`);
-    }
-    return url;
-}
-function optionalCertificate(value, named) {
-    if (value === undefined)
-        return undefined;
-    if (!value.includes('-----BEGIN CERTIFICATE-----')) {
-        throw new errors/* SettingsError */.GN(`${named.withVariable('sonarRootCert', 'SONAR_ROOT_CERT')} is not a PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (the CA certificate itself, not a file path).`);
-    }
-    return value;
-}
-function settings_optionalId(name, value, named) {
-    if (value === undefined)
-        return undefined;
-    const problem = (0,identifier/* idProblem */.l)(value);
-    if (problem) {
-        const where = name === 'taskId'
-            ? 'the ceTaskId of report-task.txt, or the id of the task on the server'
-            : "the analysisId of a finished task (the server's api/ce/task answer)";
-        throw new errors/* SettingsError */.GN(`${named.setting(name)} "${(0,untrusted_text/* oneLine */.TN)(value)}" ${problem}: give ${where}.`);
-    }
-    return value;
-}
-/**
- * The statuses that fail the step: ERROR, WARN and NONE, separated by commas or lines, in any
- * case; empty: ERROR alone. ERROR must be among them: a policy without it would let a failed
- * gate pass, which is what failOnError false says plainly.
- */
-function failPolicy(raw, named) {
-    const words = raw
-        .split(/[,\r\n]/)
-        .map((word) => word.trim())
-        .filter((word) => word !== '');
-    if (words.length === 0)
-        return fail_policy/* FAIL_ON_ERROR */.qJ;
-    const allowed = fail_policy/* FAILING_STATUSES */.yV.join(', ');
-    for (const word of words) {
-        if (!fail_policy/* FAILING_STATUSES */.yV.includes(word.toUpperCase())) {
-            throw new errors/* SettingsError */.GN(`${named.setting('failOn')} has "${(0,untrusted_text/* oneLine */.TN)(word, untrusted_text/* QUOTE_LIMITS */.gJ.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`);
-        }
-    }
-    const policy = new Set(words.map((word) => word.toUpperCase()));
-    if (!policy.has('ERROR')) {
-        throw new errors/* SettingsError */.GN(`${named.setting('failOn')} is "${(0,untrusted_text/* oneLine */.TN)(raw.trim(), untrusted_text/* QUOTE_LIMITS */.gJ.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${named.bare('failOnError')}.`);
-    }
-    return policy;
-}
-/** A whole-number input between `min` and its limit; its default when empty. */
-function integer(input, name, { min }, named) {
-    const raw = input(name).trim();
-    const [fallback, max] = [DEFAULTS[name], LIMITS[name]];
-    if (raw === '')
-        return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-        throw new errors/* SettingsError */.GN(`${named.setting(name)} is "${(0,untrusted_text/* oneLine */.TN)(raw)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`);
-    }
-    return Number(raw);
-}
-function settings_boolean(input, name, fallback, named) {
-    const raw = input(name).trim().toLowerCase();
-    if (raw === '')
-        return fallback;
-    if (raw === 'true')
-        return true;
-    if (raw === 'false')
-        return false;
-    throw new errors/* SettingsError */.GN(`${named.setting(name)} is "${(0,untrusted_text/* oneLine */.TN)(raw)}": it must be true or false.`);
 }
 
 // EXTERNAL MODULE: ./src/action/github-api.ts
@@ -36650,6 +36512,228 @@ function webBase(value) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/action/job-summary.ts
+
+/**
+ * Best-effort: a summary that cannot be written never fails the job (as docker/build-push-action
+ * does); it is one line of the log. Without GITHUB_STEP_SUMMARY there is nothing to write.
+ *
+ * @example const summary = jobSummary(core.summary, process.env, log); await summary.write(html)
+ */
+function jobSummary(writer, env, log) {
+    let done = false;
+    return {
+        get done() {
+            return done;
+        },
+        async write(html) {
+            done = true;
+            if (!env['GITHUB_STEP_SUMMARY'])
+                return;
+            try {
+                await writer.addRaw(html, true).write();
+            }
+            catch (error) {
+                log.info(`Could not write the job summary: ${(0,errors/* messageOf */.bD)(error)}`);
+            }
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/names.ts
+/**
+ * The action's words for every setting: its action.yml inputs, and the environment variable an
+ * input falls back to. The one place that knows the inputs' names (outside action.yml).
+ */
+const ACTION_NAMES = {
+    kind: 'Input',
+    settings: {
+        reportFile: { name: 'scanMetadataReportFile' },
+        token: { name: 'sonarToken', variable: 'SONAR_TOKEN' },
+        host: { name: 'sonarHostUrl', variable: 'SONAR_HOST_URL' },
+        rootCert: { name: 'sonarRootCert', variable: 'SONAR_ROOT_CERT' },
+        timeout: { name: 'pollingTimeoutSec' },
+        initialDelay: { name: 'initialDelayMs' },
+        interval: { name: 'pollingIntervalMs' },
+        failStep: { name: 'failOnError' },
+        failingStatuses: { name: 'failOn' },
+        task: { name: 'taskId' },
+        analysis: { name: 'analysisId' },
+        comment: { name: 'pullRequestComment' },
+        gitHubToken: { name: 'githubToken', variable: 'GITHUB_TOKEN' },
+        annotate: { name: 'annotateIssues' },
+        checkRun: { name: 'issuesCheckRun' },
+        sarif: { name: 'sarifFile' }
+    },
+    places: { details: 'the job summary' }
+};
+
+;// CONCATENATED MODULE: ./src/action/report-globs.ts
+
+/**
+ * The files a scanMetadataReportFile glob matches, with the toolkit's own `@actions/glob` (loaded
+ * only when a line is a glob): relative to the working directory, files only, hidden folders
+ * such as .scannerwork included, sorted, at most `limit`.
+ *
+ * @example await findReportFiles('**\/report-task.txt', process.cwd(), 51)
+ */
+const findReportFiles = async (pattern, cwd, limit) => {
+    const glob = await __nccwpck_require__.e(/* import() */ 427).then(__nccwpck_require__.bind(__nccwpck_require__, 4427));
+    // @actions/glob roots relative patterns at process.cwd(): root them at cwd, escaped.
+    const rooted = external_node_path_default().isAbsolute(pattern) ? pattern : external_node_path_default().join(globEscape(cwd), pattern);
+    const globber = await glob.create(rooted, {
+        matchDirectories: false,
+        implicitDescendants: false,
+        followSymbolicLinks: false
+    });
+    const files = [];
+    for await (const file of globber.globGenerator()) {
+        files.push(external_node_path_default().relative(cwd, file) || file);
+        if (files.length >= limit)
+            break;
+    }
+    return files.sort();
+};
+/**
+ * A path as a glob that matches only itself, escaped as @actions/glob escapes the working
+ * directory itself: `[x]` is the character x; `\` escapes on Linux and macOS only.
+ */
+function globEscape(text) {
+    return (process.platform === 'win32' ? text : text.replace(/\\/g, '\\\\'))
+        .replace(/(\[)(?=[^/]+\])/g, '[[]')
+        .replace(/\?/g, '[?]')
+        .replace(/\*/g, '[*]');
+}
+
+// EXTERNAL MODULE: ./src/report/dashboard-link.ts
+var dashboard_link = __nccwpck_require__(67);
+// EXTERNAL MODULE: ./src/report/summary-text.ts
+var summary_text = __nccwpck_require__(2536);
+// EXTERNAL MODULE: ./src/report/wording.ts
+var wording = __nccwpck_require__(5594);
+;// CONCATENATED MODULE: ./src/report/overview.ts
+
+
+
+
+
+
+
+
+const VERDICTS = {
+    OK: '✅ passed',
+    WARN: '⚠️ passed with warnings',
+    ERROR: '❌ failed',
+    NONE: '➖ no gate'
+};
+/** Failing conditions named in a row of the overview; the rest are counted. */
+const FAILURES_NAMED = 3;
+/**
+ * The job summary of several analyses: a verdict for the step, an overview table (project,
+ * verdict, failing conditions, link), then one section per project, as renderSummary draws a
+ * single one, or the reason it could not be read. Through the summary's sink and within its
+ * limit in all: each section gets an equal share of what the overview leaves.
+ *
+ * @example await summary.write(renderOverviewSummary(outcomes, { sink: sinks.summary }))
+ */
+function renderOverviewSummary(outcomes, options) {
+    const { sink, policy = fail_policy/* FAIL_ON_ERROR */.qJ } = options;
+    const unread = outcomes.filter((outcome) => !outcome.read).length;
+    const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []));
+    const title = unread > 0
+        ? `❌ ${unread} of ${outcomes.length} analyses could not be read`
+        : `${(0,report_summary/* headline */.Pl)(worstFor(statuses, policy), policy)} (${outcomes.length} analyses)`;
+    const head = [
+        `<h2>${title}</h2>`,
+        '<table>',
+        '<thead><tr><th>Project</th><th>Verdict</th><th>Failing conditions</th><th>Analysis</th></tr></thead>',
+        '<tbody>',
+        ...outcomes.map((outcome) => overviewRow(outcome, policy)),
+        '</tbody>',
+        '</table>'
+    ].map((line) => sink.text(line));
+    const share = Math.floor((sink.limit - sink.size((0,report_summary/* blocks */.Bv)(head))) / Math.max(1, outcomes.length));
+    const sections = outcomes.map((outcome) => outcome.read
+        ? (0,report_summary/* renderSummary */.Br)(outcome.result, {
+            sink,
+            section: (0,gate_outcome/* projectName */.j)(outcome),
+            limit: share,
+            fileLink: options.fileLink,
+            policy
+        })
+        : unreadSection(outcome, share, sink));
+    const summary = (0,report_summary/* blocks */.Bv)(head) + sections.join('');
+    // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
+    if (sink.size(summary) <= sink.limit)
+        return summary;
+    return (0,report_summary/* blocks */.Bv)([head[0], '<p>The summary is too large to show: see the log.</p>']);
+}
+/**
+ * The status the overview's title speaks of: the worst, unless a better one fails the step and
+ * the worst does not (policy names NONE, and a WARN gate is the worst).
+ */
+function worstFor(statuses, policy) {
+    const worst = (0,gate_outcome/* worstStatus */.A)(statuses);
+    if ((0,fail_policy/* failsUnder */.mS)(worst, policy))
+        return worst;
+    return statuses.find((status) => (0,fail_policy/* failsUnder */.mS)(status, policy)) ?? worst;
+}
+function overviewRow(outcome, policy) {
+    const project = (0,summary_text/* summaryText */.g)((0,gate_outcome/* projectName */.j)(outcome));
+    if (!outcome.read) {
+        return `<tr><td>${project}</td><td>❗ not read</td><td>see below</td><td></td></tr>`;
+    }
+    const { result } = outcome;
+    const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR');
+    const named = failing
+        .slice(0, FAILURES_NAMED)
+        .map(({ condition }) => (0,summary_text/* summaryText */.g)((0,wording/* metricName */.Kh)(condition)));
+    if (failing.length > named.length)
+        named.push(`${failing.length - named.length} more`);
+    const verdict = result.status !== 'ERROR' && (0,fail_policy/* failsUnder */.mS)(result.status, policy)
+        ? `❌ ${(0,summary_text/* summaryText */.g)(result.status)}: fails (${(0,src_words/* setting */.Pe)('failingStatuses')})`
+        : (VERDICTS[result.status] ?? `❔ ${(0,summary_text/* summaryText */.g)(result.status)} (unknown: passes)`);
+    const dashboard = (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl);
+    const link = dashboard?.onServer
+        ? `<a href="${(0,summary_text/* summaryText */.g)(dashboard.href, Infinity)}">dashboard</a>`
+        : '';
+    const cells = [project, verdict, named.join(', ') || '–', link];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+}
+/**
+ * A project that could not be read: its name and the message, line by line, in characters
+ * enough to stay within `share` once escaped (eight bytes a character at most).
+ */
+function unreadSection(outcome, share, sink) {
+    const heading = `<h3>❗ Not read · ${(0,summary_text/* summaryText */.g)((0,gate_outcome/* projectName */.j)(outcome))}</h3>`;
+    const room = Math.max(0, Math.min(report_summary/* SUMMARY_LIMITS */.QF.messageChars, Math.floor(share / 8) - 200));
+    const lines = (0,untrusted_text/* cut */.Jj)(outcome.message, room).split('\n');
+    const text = lines.map((line) => (0,summary_text/* summaryText */.g)(line, room)).join('<br>');
+    return sink.text((0,report_summary/* blocks */.Bv)([heading, `<p>${text}</p>`]));
+}
+/**
+ * The annotations of every gate read (see `annotate`); with several analyses each message
+ * starts with its project's name, so an annotation says whose it is.
+ */
+function annotateAll(outcomes, log, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
+    for (const outcome of outcomes) {
+        if (!outcome.read)
+            continue;
+        if (outcomes.length === 1) {
+            (0,report_summary/* annotate */.fz)(outcome.result, log, policy);
+            continue;
+        }
+        const prefix = `${(0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.short)}: `;
+        (0,report_summary/* annotate */.fz)(outcome.result, {
+            info: (message) => log.info(prefix + message),
+            warning: (message) => log.warning(prefix + message),
+            notice: (message) => log.notice(prefix + message),
+            startGroup: (name) => log.startGroup(name),
+            endGroup: () => log.endGroup()
+        }, policy);
+    }
+}
+
 // EXTERNAL MODULE: ./src/findings/annotations.ts
 var annotations = __nccwpck_require__(4808);
 ;// CONCATENATED MODULE: ./src/action/issue-annotations.ts
@@ -36693,7 +36777,236 @@ function annotateNewIssues(outcomes, log, { checkRun }) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/report/outputs.ts
+
+
+
+
+
+
+
+/** GitHub takes outputs of up to 1 MB: the outputs' sink is built with this limit (UTF-8 bytes). */
+const OUTPUT_BYTES = 1_000_000;
+/**
+ * The outputs of the step, as they are set: through the outputs' sink, each within its limit.
+ * With one analysis read, its gate's (`gateOutputs`); with several, `status` and
+ * `quality-gate-status` are the worst verdict (ERROR > WARN > NONE > OK) and the
+ * single-analysis outputs are empty. `results` always lists every analysis (`resultsOutput`).
+ *
+ * @example for (const [name, value] of Object.entries(analysesOutputs(outcomes, policy, sink).values)) core.setOutput(name, value)
+ */
+function analysesOutputs(outcomes, policy, sink) {
+    const results = resultsOutput(outcomes, { sink, policy });
+    const failedOn = failedStatuses(outcomes, policy);
+    const [only] = outcomes;
+    if (outcomes.length === 1 && only?.read) {
+        const single = gateOutputs(only.result, sink);
+        return { ...single, values: { ...single.values, failedOn, results } };
+    }
+    const worst = (0,gate_outcome/* worstStatus */.A)(outcomes.flatMap((o) => (o.read ? [o.result.status] : [])));
+    return {
+        values: {
+            status: sink.text(worst),
+            'quality-gate-status': toQualityGateStatus(worst),
+            analysisId: '',
+            taskId: '',
+            dashboardUrl: '',
+            conditions: '[]',
+            branch: '',
+            pullRequest: '',
+            newIssues: '',
+            failedOn,
+            results
+        },
+        conditionsLeftOut: 0
+    };
+}
+/**
+ * The `failedOn` output: the statuses of the gates that fail the step under the policy (ERROR,
+ * WARN, NONE, each once, comma-separated), whether or not the edge lets the step go on for them;
+ * empty when none does.
+ *
+ * @example failedStatuses(outcomes, new Set(['ERROR', 'WARN'])) // 'WARN'
+ */
+function failedStatuses(outcomes, policy) {
+    const failing = new Set(outcomes.flatMap((outcome) => outcome.read && (0,fail_policy/* failsUnder */.mS)(outcome.result.status, policy)
+        ? [(0,fail_policy/* statusClass */.hI)(outcome.result.status)]
+        : []));
+    return fail_policy/* FAILING_STATUSES */.yV.filter((status) => failing.has(status)).join(',');
+}
+/**
+ * The `results` output: a JSON array with one object per analysis, in the order they were
+ * found: projectKey, source (the report file), status, qualityGateStatus, analysisId, taskId,
+ * dashboardUrl and conditions (as in the `conditions` output), or projectKey, source and error
+ * for one that could not be read, with the error's code (errorCode) and, when a connection
+ * failed, Node's (nodeCode). Through the sink and within its limit: each analysis gets an equal
+ * share for its conditions. Always valid JSON.
+ *
+ * @example JSON.parse(resultsOutput(outcomes, { sink }))[0].qualityGateStatus // 'PASSED'
+ */
+function resultsOutput(outcomes, options) {
+    return resultsJson(outcomes, options).json;
+}
+/**
+ * `resultsOutput` with the count of the new issues it holds: with `issues`, each analysis whose
+ * issues were read also carries them (`issues`, as many as fit), with `issuesWritten` and
+ * `issuesLeftOut` (those the server counts that are not in the file: past what was read, or past
+ * the bound). Each analysis is written as its serialised parts (its fields, its conditions' and
+ * issues' arrays fitted through the sink), in the order and with the bytes JSON.stringify gives.
+ *
+ * @example resultsJson(outcomes, { sink, issues: true }).issuesWritten
+ */
+function resultsJson(outcomes, options) {
+    const { sink, policy = fail_policy/* FAIL_ON_ERROR */.qJ } = options;
+    const bases = outcomes.map((outcome) => {
+        const common = {
+            projectKey: outputText((outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? ''),
+            source: outputText(outcome.source)
+        };
+        if (!outcome.read)
+            return sink.text(JSON.stringify({ ...common, ...failureFields(outcome) }));
+        const { result } = outcome;
+        return sink.text(JSON.stringify({
+            ...common,
+            status: outputText(result.status),
+            qualityGateStatus: result.qualityGateStatus,
+            gateFailed: (0,fail_policy/* failsUnder */.mS)(result.status, policy),
+            analysisId: outputText(result.analysisId),
+            taskId: outputText(result.taskId ?? ''),
+            dashboardUrl: (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl)?.href ?? '',
+            ...(result.newIssues?.read ? { newIssues: result.newIssues.total } : {})
+        }));
+    });
+    const frame = sink.size(`[${bases.join(',')}]`) + bases.length * '"conditions":[],'.length;
+    const share = Math.max(2, Math.floor((sink.limit - frame) / Math.max(1, outcomes.length)));
+    const written = [];
+    const items = outcomes.map((outcome, index) => {
+        const base = bases[index];
+        written.push(0);
+        if (!outcome.read)
+            return base;
+        const newIssues = options.issues ? outcome.result.newIssues : undefined;
+        const conditions = conditionsOutput(outcome.result.conditions.map(({ condition }) => condition), sink, newIssues?.read ? Math.floor(share / 4) : share);
+        // The base object's fields, then its conditions: `{ ...base, conditions }`.
+        const open = `${base.slice(0, -1)},"conditions":${conditions.json}`;
+        if (!newIssues?.read)
+            return `${open}}`;
+        // Counts as wide as they can be, so the room left for the issues is never overstated.
+        const widest = `${open},"issuesWritten":9999999,"issuesLeftOut":9999999,"issues":}`;
+        const issues = issuesOutput(newIssues.findings, sink, share - sink.size(widest));
+        written[index] = issues.shown;
+        const counts = `"issuesWritten":${issues.shown},"issuesLeftOut":${newIssues.total - issues.shown}`;
+        return `${open},${counts},"issues":${issues.text}}`;
+    });
+    // Each item is bounded; fitting them keeps the limit a guarantee, not a sum to trust.
+    const results = sink.fit(items, { head: '[', foot: ']', separator: ',', limit: sink.limit });
+    const issuesWritten = written.slice(0, results.shown).reduce((sum, count) => sum + count, 0);
+    const issuesRead = outcomes.reduce((sum, outcome) => sum +
+        (options.issues && outcome.read && outcome.result.newIssues?.read
+            ? outcome.result.newIssues.findings.length
+            : 0), 0);
+    return { json: results.text, issuesWritten, issuesOmitted: issuesRead - issuesWritten };
+}
+/**
+ * The findings as a JSON array of objects (key, rule, severity, type, file or the server's
+ * path, lines, message, url), each string cut, as many as fit in `limit`.
+ */
+function issuesOutput(findings, sink, limit) {
+    const items = partsOf(findings, (finding) => JSON.stringify({
+        key: (0,untrusted_text/* cut */.Jj)(finding.key, untrusted_text/* QUOTE_LIMITS */.gJ.short),
+        rule: (0,untrusted_text/* cut */.Jj)(finding.rule, untrusted_text/* QUOTE_LIMITS */.gJ.short),
+        severity: finding.severity,
+        serverSeverity: finding.severityWord,
+        type: finding.type,
+        file: finding.file,
+        serverPath: finding.serverPath === undefined ? undefined : (0,untrusted_text/* cut */.Jj)(finding.serverPath, untrusted_text/* QUOTE_LIMITS */.gJ.long),
+        startLine: finding.region?.startLine,
+        endLine: finding.region?.endLine,
+        message: (0,untrusted_text/* cut */.Jj)(finding.message, untrusted_text/* QUOTE_LIMITS */.gJ.long),
+        url: finding.url
+    }));
+    return jsonArray(items, sink, limit);
+}
+/**
+ * The outputs of a gate, through the outputs' sink: every value on one line and cut to 1,000
+ * characters (`outputText`), the dashboard address only as an http(s) address without
+ * credentials, and the conditions as bounded JSON (`conditionsOutput`).
+ *
+ * @example for (const [name, value] of Object.entries(gateOutputs(result, sink).values)) core.setOutput(name, value)
+ */
+function gateOutputs(result, sink) {
+    const conditions = conditionsOutput(result.conditions.map(({ condition }) => condition), sink);
+    const said = (value) => sink.text(value);
+    return {
+        values: {
+            status: said(outputText(result.status)),
+            'quality-gate-status': result.qualityGateStatus,
+            analysisId: said(outputText(result.analysisId)),
+            taskId: said(outputText(result.taskId ?? '')),
+            dashboardUrl: said((0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl)?.href ?? ''),
+            conditions: conditions.json,
+            branch: said(outputText(result.branch ?? '')),
+            pullRequest: said(outputText(result.pullRequest ?? '')),
+            newIssues: newIssuesCount(result)
+        },
+        conditionsLeftOut: conditions.leftOut
+    };
+}
+/** The count of new issues, or '' when they were not read. */
+function newIssuesCount(result) {
+    return result.newIssues?.read ? String(result.newIssues.total) : '';
+}
+/** A server value as an output: one line (control characters as escapes), at most 1,000 characters. */
+function outputText(value) {
+    return (0,untrusted_text/* oneLine */.TN)(value, untrusted_text/* QUOTE_LIMITS */.gJ.long);
+}
+/**
+ * Why an analysis could not be read: the message, the error's code (ERR_SERVER_REQUEST,
+ * ERR_TIMEOUT…) and, when a connection failed, Node's code (ECONNREFUSED, CERT_HAS_EXPIRED…).
+ */
+function failureFields(outcome) {
+    const { error } = outcome;
+    const nodeCode = error instanceof errors/* ServerRequestError */.hP ? error.nodeCode : undefined;
+    return {
+        error: outputText(outcome.message),
+        errorCode: (0,errors/* codeOf */.$N)(error),
+        ...(nodeCode ? { nodeCode: outputText(nodeCode) } : {})
+    };
+}
+/**
+ * The `conditions` output: a JSON array of the decoded conditions with the server's key names
+ * (status, metricKey, comparator, errorThreshold, warningThreshold, actualValue, periodIndex;
+ * undefined ones omitted), each string cut to 200 characters, and as many conditions, in the
+ * server's order, as fit in `limit` (the sink's by default). Always valid JSON.
+ *
+ * @example conditionsOutput(conditions, sink).json // '[{"status":"ERROR","metricKey":"new_coverage",…}]'
+ */
+function conditionsOutput(conditions, sink, limit = sink.limit) {
+    // Each condition is serialised only when fitting reaches it.
+    const items = partsOf(conditions, (condition) => JSON.stringify(boundedCondition(condition)));
+    const { text, leftOut } = jsonArray(items, sink, limit);
+    return { json: text, leftOut };
+}
+/** Serialised items as a JSON array through the sink: as many as fit, the brackets always. */
+function jsonArray(items, sink, limit) {
+    return sink.fit(items, { head: '[', foot: ']', separator: ',', limit: Math.max(2, limit) });
+}
+/** The condition with each string cut; JSON.stringify leaves the undefined ones out. */
+function boundedCondition(condition) {
+    const bounded = (value) => value === undefined ? undefined : (0,untrusted_text/* cut */.Jj)(value, untrusted_text/* QUOTE_LIMITS */.gJ.short);
+    return {
+        status: bounded(condition.status),
+        metricKey: bounded(condition.metricKey),
+        comparator: bounded(condition.comparator),
+        errorThreshold: bounded(condition.errorThreshold),
+        warningThreshold: bounded(condition.warningThreshold),
+        actualValue: bounded(condition.actualValue),
+        periodIndex: condition.periodIndex
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/action/output-file.ts
+
 
 
 /**
@@ -36723,15 +37036,41 @@ function whatIsWrong(file, error) {
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
         return 'may not be written (permission denied)';
     }
-    const message = error instanceof Error ? error.message : String(error);
-    return `could not be appended to (${(0,untrusted_text/* oneLine */.TN)(message, untrusted_text/* QUOTE_LIMITS */.gJ.short)})`;
+    return `could not be appended to (${(0,untrusted_text/* oneLine */.TN)((0,errors/* messageOf */.bD)(error), untrusted_text/* QUOTE_LIMITS */.gJ.short)})`;
+}
+
+;// CONCATENATED MODULE: ./src/action/outputs.ts
+
+
+
+/**
+ * The step's outputs, through their sink (bounded, every form of the token removed); what was
+ * wrong with the runner's output file when they could not be written.
+ */
+function setOutputs(outcomes, policy, { sink, log, env }) {
+    const { values, conditionsLeftOut } = analysesOutputs(outcomes, policy, sink);
+    try {
+        for (const [name, value] of Object.entries(values))
+            core.setOutput(name, value);
+    }
+    catch (error) {
+        return outputFileProblem(env['GITHUB_OUTPUT'] ?? '', error);
+    }
+    if (conditionsLeftOut > 0) {
+        log.info(`The conditions output leaves out the last ${conditionsLeftOut} conditions: it is limited to ${OUTPUT_BYTES} bytes.`);
+    }
+    return undefined;
 }
 
 // EXTERNAL MODULE: ./src/report/evidence-link.ts
 var evidence_link = __nccwpck_require__(3398);
+// EXTERNAL MODULE: ./src/report/fitted-block.ts
+var fitted_block = __nccwpck_require__(6972);
 // EXTERNAL MODULE: ./src/report/new-issues-block.ts
 var new_issues_block = __nccwpck_require__(9437);
 ;// CONCATENATED MODULE: ./src/report/pull-request-comment-body.ts
+
+
 
 
 
@@ -36747,16 +37086,16 @@ var new_issues_block = __nccwpck_require__(9437);
  * hidden marker naming the project, by which the next run finds the comment and updates it.
  */
 /**
- * How large a comment may be. GitHub refuses a comment body over 65,536 characters: the comment
- * keeps under `chars` (UTF-16 units, which are never fewer than characters) whatever the server
- * sends, leaving room for the secrets' redaction.
+ * How large a comment may be. GitHub refuses a comment body over 65,536 characters: the
+ * comment's sink counts UTF-16 units (never fewer than characters) within `githubChars`, and the
+ * comment keeps under `chars` whatever the server sends.
  */
 const COMMENT_LIMITS = {
-    /** GitHub's own limit on a comment body. */
+    /** GitHub's own limit on a comment body: the comment sink's limit. */
     githubChars: 65_536,
     /** What commentBody aims for. */
     chars: 60_000,
-    /** Conditions listed; past them (or past the budget) "… and N more". */
+    /** Conditions listed; past them (or past the room left) "… and N more". */
     conditions: 50,
     /** New issues listed, most severe first. */
     issues: 10,
@@ -36779,7 +37118,7 @@ function commentMarker(projectKey) {
 }
 /**
  * The marker of an outcome's comment: its project key, or else where the analysis came from
- * (the report file, the taskId or analysisId input), as the job summary names it.
+ * (the report file, or the task or analysis asked for by its id), as the job summary names it.
  */
 function outcomeMarker(outcome) {
     return commentMarker((0,gate_outcome/* projectName */.j)(outcome));
@@ -36810,42 +37149,40 @@ function carriesMarker(body, marker) {
  * The comment for one project, as HTML blocks: the marker line, the verdict with its icon, the
  * failing (then warning) conditions in words, a link to the analysis when it is on the server's
  * origin, and the commit it is for; for an analysis that could not be read, the reason. Every
- * server value goes through `summaryText`. At most `maxChars` characters.
+ * server value goes through `summaryText`, and everything through the comment's sink. Within
+ * `limit`.
  *
- * @example await octokit.rest.issues.createComment({ ...issue, body: commentBody(outcome, sha) })
+ * @example await octokit.rest.issues.createComment({ ...issue, body: commentBody(outcome, sha, { sink }) })
  */
-function commentBody(outcome, commitSha, options = {}) {
-    const { maxChars = COMMENT_LIMITS.chars } = options;
-    const marker = outcomeMarker(outcome);
+function commentBody(outcome, commitSha, options) {
+    const { sink, limit = Math.min(COMMENT_LIMITS.chars, sink.limit) } = options;
+    const said = (lines) => lines.map((line) => sink.text(line));
+    const size = (lines) => sink.size((0,report_summary/* blocks */.Bv)(lines));
+    const marker = sink.text(outcomeMarker(outcome));
     const project = `<code>${(0,summary_text/* summaryText */.g)((0,gate_outcome/* projectName */.j)(outcome))}</code>`;
     const commit = `commit <code>${(0,summary_text/* summaryText */.g)(shortSha(commitSha))}</code>`;
     if (!outcome.read) {
-        const heading = `<h3>❗ Quality Gate could not be read · ${project}</h3>`;
+        const heading = sink.text(`<h3>❗ Quality Gate could not be read · ${project}</h3>`);
         const lines = (0,untrusted_text/* cut */.Jj)(outcome.message, report_summary/* SUMMARY_LIMITS */.QF.messageChars).split('\n');
         const message = lines.map((line) => (0,summary_text/* summaryText */.g)(line, report_summary/* SUMMARY_LIMITS */.QF.messageChars));
-        return bounded([marker, heading, `<p>${message.join('<br>')}</p>`, `<p>For ${commit}</p>`], {
-            marker,
-            heading,
-            maxChars
-        });
+        return bounded([marker, heading, ...said([`<p>${message.join('<br>')}</p>`, `<p>For ${commit}</p>`])], { marker, heading, sink, limit });
     }
     const { result } = outcome;
-    const heading = `<h3>${(0,report_summary/* headline */.Pl)(result.status, options.failOn)} · ${project}</h3>`;
+    const heading = sink.text(`<h3>${(0,report_summary/* headline */.Pl)(result.status, options.policy)} · ${project}</h3>`);
     const facts = [`For ${commit}`, `analysis <code>${(0,summary_text/* summaryText */.g)(result.analysisId)}</code>`];
-    const tail = [`<p>${[...facts, ...dashboardLink(result)].join(' · ')}</p>`];
-    const head = [marker, heading, conditionsIntro(result.conditions)];
-    // Bytes bound characters from above: the issues keep within a third of what is left.
+    const tail = said([`<p>${[...facts, ...dashboardLink(result)].join(' · ')}</p>`]);
+    const head = [marker, heading, sink.text(conditionsIntro(result.conditions))];
+    // The issues keep within a third of what is left.
     const issues = (0,new_issues_block/* newIssuesBlock */.Q)(result.newIssues, {
+        sink,
         heading: 'h4',
         listed: COMMENT_LIMITS.issues,
-        maxBytes: Math.floor((maxChars - pull_request_comment_body_length([...head, ...tail])) / 3),
+        limit: Math.floor((limit - size([...head, ...tail])) / 3),
         fileLink: options.fileLink
     });
-    const list = conditionsList(result, maxChars - pull_request_comment_body_length([...head, ...issues, ...tail]));
-    return bounded([...head, ...list, ...issues, ...tail], { marker, heading, maxChars });
+    const list = conditionsList(result, sink, limit - size([...head, ...issues, ...tail]));
+    return bounded([...head, ...list, ...issues, ...tail], { marker, heading, sink, limit });
 }
-/** Room kept for the list's frame and its "… and N more" line. */
-const LIST_FRAME_CHARS = 200;
 const LISTED_ICONS = { ERROR: '❌', WARN: '⚠️' };
 /** Failing conditions, then warning ones, each in the server's order. */
 function listed(conditions) {
@@ -36868,27 +37205,26 @@ function conditionsIntro(conditions) {
     ];
     return `<p>${parts.filter(Boolean).join(', ')}:</p>`;
 }
-/** The failing and warning conditions in words, as many as the limits and `budget` allow. */
-function conditionsList(result, budget) {
+/** The failing and warning conditions in words, as many as the limits and `room` allow. */
+function conditionsList(result, sink, room) {
     const all = listed(result.conditions);
     if (all.length === 0)
         return [];
-    const items = [];
-    let chars = LIST_FRAME_CHARS;
-    for (const evaluated of all.slice(0, COMMENT_LIMITS.conditions)) {
+    const items = all.slice(0, COMMENT_LIMITS.conditions).map((evaluated) => {
         const icon = LISTED_ICONS[evaluated.condition.status] ?? '';
         const words = (0,summary_text/* summaryText */.g)((0,wording/* describeCondition */.pu)(evaluated), untrusted_text/* QUOTE_LIMITS */.gJ.long);
         const evidence = (0,evidence_link/* evidenceUrl */.j)(result, evaluated.condition);
-        const item = `<li>${icon} ${evidence ? `<a href="${(0,summary_text/* summaryText */.g)(evidence, Infinity)}">${words}</a>` : words}</li>`;
-        chars += item.length + 1;
-        if (chars > budget)
-            break;
-        items.push(item);
-    }
-    const more = all.length - items.length;
-    if (more > 0)
-        items.push(`<li>… and ${more} more: see the job summary or the dashboard</li>`);
-    return ['<ul>', ...items, '</ul>'];
+        return `<li>${icon} ${evidence ? `<a href="${(0,summary_text/* summaryText */.g)(evidence, Infinity)}">${words}</a>` : words}</li>`;
+    });
+    const list = (0,fitted_block/* fittedBlock */.C)(sink, items, {
+        open: '<ul>',
+        close: '</ul>',
+        tail: (more) => `<li>… and ${more} more: see ${(0,src_words/* place */.ik)('details')} or the dashboard</li>`,
+        more: all.length - items.length,
+        // The list's last line ends in a line feed too.
+        limit: room - 1
+    });
+    return [list.text];
 }
 /** A link on the server's origin; another http(s) address as text; anything else left out. */
 function dashboardLink(result) {
@@ -36905,21 +37241,17 @@ function shortSha(sha) {
     return /^[0-9a-f]{7,64}$/i.test(sha) ? sha.slice(0, 7).toLowerCase() : sha;
 }
 /**
- * The lines as one HTML block, or, should they still exceed `maxChars` (the parts are bounded:
- * this keeps the limit a guarantee, not a sum to trust), the marker and heading alone.
+ * The lines (each through the sink already) as one HTML block, or, should they still exceed
+ * `limit` (the parts are bounded: this keeps the limit a guarantee, not a sum to trust), the
+ * marker and heading alone, cut to the limit should even they exceed it.
  */
 function bounded(lines, fallback) {
+    const { sink, limit } = fallback;
     const body = (0,report_summary/* blocks */.Bv)(lines);
-    if (body.length <= fallback.maxChars)
+    if (sink.size(body) <= limit)
         return body;
-    return (0,report_summary/* blocks */.Bv)([
-        fallback.marker,
-        fallback.heading,
-        '<p>The verdict is too large to show here: see the job summary.</p>'
-    ]);
-}
-function pull_request_comment_body_length(lines) {
-    return lines.reduce((total, line) => total + line.length + 1, 0);
+    const verdict = sink.text(`<p>The verdict is too large to show here: see ${(0,src_words/* place */.ik)('details')}.</p>`);
+    return sink.fit([], { head: (0,report_summary/* blocks */.Bv)([fallback.marker, fallback.heading, verdict]), limit }).text;
 }
 /** The text with every lone surrogate replaced by U+FFFD, as String#toWellFormed does. */
 function wellFormed(text) {
@@ -36927,8 +37259,6 @@ function wellFormed(text) {
 }
 
 ;// CONCATENATED MODULE: ./src/action/pull-request-comment.ts
-
-
 
 
 
@@ -36950,14 +37280,15 @@ const COMMENT_API_LIMITS = {
  * do. On any other event it logs one line and sends nothing. `@actions/github` is loaded here
  * only, so a run without the comment never loads it.
  *
- * @example await commentOnPullRequest(outcomes, { token, env: process.env, log, secrets })
+ * @example await commentOnPullRequest(outcomes, { token, env: process.env, log, sink: sinks.comment })
  */
 async function commentOnPullRequest(outcomes, options) {
     const { token, log } = options;
-    const hidden = [...options.secrets, ...(token ? [token] : [])];
-    const say = (message) => (0,src_secrets/* redactSecrets */.fp)(message, hidden);
+    // Every form of both tokens, as written and as the comment escapes it, is removed.
+    const sink = options.sink.hiding(token ? [token] : []);
+    const say = (message) => sink.text(message);
     try {
-        await comment(outcomes, options, (message) => log.warning(say(message)));
+        await comment(outcomes, { ...options, sink }, (message) => log.warning(say(message)));
     }
     catch (error) {
         log.warning(say(`The pull request was not commented on: ${(0,github_api/* quote */.hD)(error)}. The job goes on without it.`));
@@ -36989,9 +37320,8 @@ async function comment(outcomes, options, warn) {
     }
     const octokit = await (0,github_api/* connect */.Ng)(token, apiUrl, options);
     const signal = AbortSignal.timeout(COMMENT_API_LIMITS.totalMs);
-    // Every form of both tokens, as written and as the comment escapes it, is removed.
-    const forms = (0,summary_text/* summaryForms */.c)([...options.secrets, token]);
-    const markerFor = (outcome) => (0,src_secrets/* redactSecrets */.fp)(outcomeMarker(outcome), forms);
+    const { sink, fileLink, policy } = options;
+    const markerFor = (outcome) => sink.text(outcomeMarker(outcome));
     let existing;
     try {
         existing = await findComments(octokit, target, new Set(outcomes.map(markerFor)), signal);
@@ -37002,7 +37332,8 @@ async function comment(outcomes, options, warn) {
     }
     for (const outcome of outcomes) {
         const marker = markerFor(outcome);
-        const body = fitted(outcome, target.headSha, forms, options);
+        // Within GitHub's limit, as the sink measures what it writes.
+        const body = commentBody(outcome, target.headSha, { sink, fileLink, policy });
         const id = existing.get(marker);
         const name = (0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.short);
         try {
@@ -37051,20 +37382,6 @@ async function publish(octokit, target, { id, body, signal }) {
     });
     const created = data?.id;
     return { updated: false, id: typeof created === 'number' ? created : undefined };
-}
-/**
- * The comment's body without a secret, within GitHub's limit even should the redaction lengthen
- * it (a secret shorter than `***`).
- */
-function fitted(outcome, headSha, forms, { fileLink, failOn }) {
-    const body = (0,src_secrets/* redactSecrets */.fp)(commentBody(outcome, headSha, { fileLink, failOn }), forms);
-    if (body.length <= COMMENT_LIMITS.githubChars)
-        return body;
-    return (0,src_secrets/* redactSecrets */.fp)(commentBody(outcome, headSha, {
-        maxChars: COMMENT_LIMITS.githubChars / 4,
-        fileLink,
-        failOn
-    }), forms).slice(0, COMMENT_LIMITS.githubChars);
 }
 /**
  * The comments carrying the markers, by marker, read a page at a time (at most 30 pages of
@@ -37135,41 +37452,370 @@ function failureWords(doing, target, error) {
     return `Could not ${doing} ${where} (${said}). The job goes on without the comment.`;
 }
 
-;// CONCATENATED MODULE: ./src/action/report-globs.ts
+;// CONCATENATED MODULE: ./src/action/report.ts
+
+
+
+
 
 /**
- * The files a scanMetadataReportFile glob matches, with the toolkit's own `@actions/glob` (loaded
- * only when a line is a glob): relative to the working directory, files only, hidden folders
- * such as .scannerwork included, sorted, at most `limit`.
- *
- * @example await findReportFiles('**\/report-task.txt', process.cwd(), 51)
+ * The outcomes in every destination of the action: the outputs, the annotations, the job
+ * summary, the SARIF file and the check runs when asked, and the pull-request comment when asked.
+ * A check that failed alone (its one analysis unread) has only its failure to report: the failure
+ * summary, and the comment. Returns what was wrong with the runner's output file, if anything:
+ * the step fails for it after the verdict.
  */
-const findReportFiles = async (pattern, cwd, limit) => {
-    const glob = await __nccwpck_require__.e(/* import() */ 427).then(__nccwpck_require__.bind(__nccwpck_require__, 4427));
-    // @actions/glob roots relative patterns at process.cwd(): root them at cwd, escaped.
-    const rooted = external_node_path_default().isAbsolute(pattern) ? pattern : external_node_path_default().join(globEscape(cwd), pattern);
-    const globber = await glob.create(rooted, {
-        matchDirectories: false,
-        implicitDescendants: false,
-        followSymbolicLinks: false
-    });
-    const files = [];
-    for await (const file of globber.globGenerator()) {
-        files.push(external_node_path_default().relative(cwd, file) || file);
-        if (files.length >= limit)
-            break;
+async function reportOutcomes(outcomes, verdict, { settings, github, log, sinks, summary, env }) {
+    const { policy } = settings;
+    const { fileLink } = github;
+    let outputsProblem;
+    if (verdict.kind === 'unread' && verdict.alone) {
+        await summary.write((0,report_summary/* renderFailureSummary */.Fr)(verdict.message, sinks.summary));
     }
-    return files.sort();
+    else {
+        outputsProblem = setOutputs(outcomes, policy, { sink: sinks.outputs, log, env });
+        annotateAll(outcomes, log, policy);
+        if (settings.annotate)
+            annotateNewIssues(outcomes, log, { checkRun: settings.checkRun });
+        const [only] = outcomes;
+        await summary.write(outcomes.length === 1 && only?.read
+            ? (0,report_summary/* renderSummary */.Br)(only.result, { sink: sinks.summary, fileLink, policy })
+            : renderOverviewSummary(outcomes, { sink: sinks.summary, fileLink, policy }));
+        // What the default path does not use is loaded only when asked for.
+        if (settings.sarifFile) {
+            const { writeSarifFile } = await __nccwpck_require__.e(/* import() */ 414).then(__nccwpck_require__.bind(__nccwpck_require__, 4414));
+            await writeSarifFile(settings.sarifFile, outcomes, { log, sink: sinks.sarif });
+        }
+        if (settings.checkRun) {
+            const { createCheckRuns } = await __nccwpck_require__.e(/* import() */ 350).then(__nccwpck_require__.bind(__nccwpck_require__, 1350));
+            await createCheckRuns(outcomes, {
+                github,
+                token: settings.gitHubToken,
+                env,
+                log,
+                sink: sinks.checkRun
+            });
+        }
+    }
+    if (settings.comment) {
+        await commentOnPullRequest(outcomes, {
+            token: settings.gitHubToken,
+            env,
+            log,
+            sink: sinks.comment,
+            fileLink,
+            policy
+        });
+    }
+    return outputsProblem;
+}
+
+;// CONCATENATED MODULE: ./src/settings.ts
+
+
+
+
+
+const DEFAULTS = {
+    timeout: 60,
+    initialDelay: 3000,
+    interval: 1000,
+    failStep: true
+};
+/** The most lines the report files may have (each a path or a glob). */
+const MAX_REPORT_PATTERNS = 100;
+/**
+ * The longest wait any setting may ask for: 5 days, the longest a job on a self-hosted runner
+ * may run (GitHub-hosted jobs stop at 6 hours). Anything longer is a typo, and a timer past
+ * 2^31 ms would overflow in Node and fire at once, turning the poll loop hot. The time-out is in
+ * seconds, the waits in milliseconds.
+ */
+const LIMITS = {
+    timeout: 432_000,
+    initialDelay: 432_000_000,
+    interval: 432_000_000
 };
 /**
- * A path as a glob that matches only itself, escaped as @actions/glob escapes the working
- * directory itself: `[x]` is the character x; `\` escapes on Linux and macOS only.
+ * `raw` with each setting that was not given taken from its environment variable, when the
+ * edge's names give it one (SONAR_TOKEN, SONAR_HOST_URL, SONAR_ROOT_CERT…). A value given wins.
+ *
+ * @example withVariables({ host: '' }, ACTION_NAMES, { SONAR_HOST_URL: 'https://sonar.example' }) // { host: 'https://sonar.example' }
  */
-function globEscape(text) {
-    return (process.platform === 'win32' ? text : text.replace(/\\/g, '\\\\'))
-        .replace(/(\[)(?=[^/]+\])/g, '[[]')
-        .replace(/\?/g, '[?]')
-        .replace(/\*/g, '[*]');
+function withVariables(raw, names, env) {
+    const filled = { ...raw };
+    for (const key of src_words/* SETTING_KEYS */.GS) {
+        const variable = names.settings[key].variable;
+        if (variable && !raw[key]?.trim() && env[variable]?.trim())
+            filled[key] = env[variable];
+    }
+    return filled;
+}
+/**
+ * Turns the settings' text into Settings, or throws a SettingsError naming the setting that is
+ * wrong (by key: each edge says it in its own words). Defaults apply here: the bundle may run
+ * without the runner filling in action.yml's defaults.
+ *
+ * @example readSettings(withVariables({ timeout: '120' }, ACTION_NAMES, process.env))
+ */
+function readSettings(raw) {
+    const text = (key) => raw[key]?.trim() || undefined;
+    const hostUrl = optionalUrl(text('host'));
+    const rootCert = optionalCertificate(text('rootCert'));
+    const taskId = settings_optionalId('task', text('task'));
+    const analysisId = settings_optionalId('analysis', text('analysis'));
+    if (taskId && analysisId) {
+        throw new errors/* SettingsError */.GN(`${(0,src_words/* setting */.Pe)('task')} and ${(0,src_words/* setting */.Pe)('analysis')} are both set: set one of them (${(0,src_words/* setting */.Pe)('analysis')} skips the task).`);
+    }
+    for (const key of ['task', 'analysis']) {
+        if ((key === 'task' ? taskId : analysisId) && !hostUrl) {
+            throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)(key)} needs the server address: set ${(0,src_words/* theSetting */.w7)('host')} or the SONAR_HOST_URL environment variable.`);
+        }
+    }
+    return {
+        reportFiles: reportPatterns(raw.reportFile ?? ''),
+        // Trimmed like every setting: a secret pasted with a trailing newline still works.
+        token: text('token'),
+        hostUrl,
+        rootCert,
+        timeoutMs: integer(raw, 'timeout', { min: 1 }) * 1000,
+        initialWaitMs: integer(raw, 'initialDelay', { min: 0 }),
+        intervalMs: integer(raw, 'interval', { min: 1 }),
+        adaptivePolling: !raw.interval?.trim(),
+        failStep: booleanSetting(raw, 'failStep', DEFAULTS.failStep),
+        policy: failPolicy(raw.failingStatuses ?? ''),
+        taskId,
+        analysisId
+    };
+}
+/**
+ * A file to write, relative to the working directory: one line, no control characters;
+ * undefined when not given.
+ */
+function fileSetting(raw, key) {
+    const value = raw[key]?.trim();
+    if (!value)
+        return undefined;
+    // eslint-disable-next-line no-control-regex
+    if (value.length > 1000 || /[\u0000-\u001f\u007f]/.test(value)) {
+        throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)(key)} "${(0,untrusted_text/* oneLine */.TN)(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`);
+    }
+    return value;
+}
+/** `true` or `false` in any case; `fallback` when not given. */
+function booleanSetting(raw, key, fallback) {
+    const value = (raw[key] ?? '').trim().toLowerCase();
+    if (value === '')
+        return fallback;
+    if (value === 'true')
+        return true;
+    if (value === 'false')
+        return false;
+    throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)(key)} is "${(0,untrusted_text/* oneLine */.TN)(value)}": it must be true or false.`);
+}
+/** The input's non-empty lines, each trimmed: paths or globs of report files. */
+function reportPatterns(raw) {
+    const lines = raw
+        .split(/\r\n|\r|\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== '');
+    if (lines.length > MAX_REPORT_PATTERNS) {
+        throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)('reportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`);
+    }
+    for (const line of lines) {
+        const problem = patternProblem(line);
+        if (problem) {
+            throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)('reportFile')} has the line "${(0,untrusted_text/* oneLine */.TN)(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`);
+        }
+    }
+    return lines;
+}
+/** Why a report path or glob cannot be used, or undefined. */
+function patternProblem(line) {
+    if (line.length > 1000)
+        return 'it is longer than 1,000 characters';
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(line))
+        return 'it holds a control character';
+    if (line.startsWith('!'))
+        return 'exclusions (!) are not supported';
+    return undefined;
+}
+function optionalUrl(value) {
+    if (value === undefined)
+        return undefined;
+    const host = (0,src_words/* settingWithVariable */.XI)('host');
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        throw new errors/* SettingsError */.GN(`${host} "${(0,untrusted_text/* oneLine */.TN)((0,untrusted_text/* hideCredentials */.RW)(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`);
+    }
+    if (url.username || url.password) {
+        throw new errors/* SettingsError */.GN(`${host} must not contain credentials: pass the token in ${(0,src_words/* settingOrVariable */.Od)('token')}.`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw new errors/* SettingsError */.GN(`${host} must start with https:// or http://, not ${(0,untrusted_text/* oneLine */.TN)(url.protocol)}//.`);
+    }
+    // API paths are appended to the address: a query or fragment would end up in the middle.
+    // The value is not quoted: a query is where a token pasted by mistake would be.
+    if (/[?#]/.test(url.href)) {
+        throw new errors/* SettingsError */.GN(`${host} must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.`);
+    }
+    return url;
+}
+function optionalCertificate(value) {
+    if (value === undefined)
+        return undefined;
+    if (!value.includes('-----BEGIN CERTIFICATE-----')) {
+        throw new errors/* SettingsError */.GN(`${(0,src_words/* settingWithVariable */.XI)('rootCert')} is not a PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (the CA certificate itself, not a file path).`);
+    }
+    return value;
+}
+function settings_optionalId(key, value) {
+    if (value === undefined)
+        return undefined;
+    const problem = (0,identifier/* idProblem */.l)(value);
+    if (problem) {
+        const where = key === 'task'
+            ? 'the ceTaskId of report-task.txt, or the id of the task on the server'
+            : "the analysisId of a finished task (the server's api/ce/task answer)";
+        throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)(key)} "${(0,untrusted_text/* oneLine */.TN)(value)}" ${problem}: give ${where}.`);
+    }
+    return value;
+}
+/**
+ * The statuses that fail the step: ERROR, WARN and NONE, separated by commas or lines, in any
+ * case; empty: ERROR alone. ERROR must be among them: a policy without it would let a failed
+ * gate pass, which is what failStep false says plainly.
+ */
+function failPolicy(raw) {
+    const words = raw
+        .split(/[,\r\n]/)
+        .map((word) => word.trim())
+        .filter((word) => word !== '');
+    if (words.length === 0)
+        return fail_policy/* FAIL_ON_ERROR */.qJ;
+    const allowed = fail_policy/* FAILING_STATUSES */.yV.join(', ');
+    for (const word of words) {
+        if (!fail_policy/* FAILING_STATUSES */.yV.includes(word.toUpperCase())) {
+            throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)('failingStatuses')} has "${(0,untrusted_text/* oneLine */.TN)(word, untrusted_text/* QUOTE_LIMITS */.gJ.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`);
+        }
+    }
+    const policy = new Set(words.map((word) => word.toUpperCase()));
+    if (!policy.has('ERROR')) {
+        throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)('failingStatuses')} is "${(0,untrusted_text/* oneLine */.TN)(raw.trim(), untrusted_text/* QUOTE_LIMITS */.gJ.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${(0,src_words/* setting */.Pe)('failStep')}.`);
+    }
+    return policy;
+}
+/** A whole number between `min` and its limit; its default when not given. */
+function integer(raw, key, { min }) {
+    const value = (raw[key] ?? '').trim();
+    const [fallback, max] = [DEFAULTS[key], LIMITS[key]];
+    if (value === '')
+        return fallback;
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+        throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)(key)} is "${(0,untrusted_text/* oneLine */.TN)(value)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`);
+    }
+    return Number(value);
+}
+
+;// CONCATENATED MODULE: ./src/action/settings.ts
+
+
+
+const ACTION_DEFAULTS = { comment: false, annotate: true, checkRun: false };
+/**
+ * The step's inputs (and the environment variables some fall back to) as ActionSettings, or a
+ * SettingsError naming the setting that is wrong.
+ *
+ * @example readActionSettings(core.getInput, process.env)
+ */
+function readActionSettings(input, env) {
+    const given = {};
+    for (const key of src_words/* SETTING_KEYS */.GS) {
+        const { name } = ACTION_NAMES.settings[key];
+        if (name)
+            given[key] = input(name);
+    }
+    const raw = withVariables(given, ACTION_NAMES, env);
+    const settings = readSettings(raw);
+    const comment = booleanSetting(raw, 'comment', ACTION_DEFAULTS.comment);
+    return {
+        ...settings,
+        comment,
+        gitHubToken: raw.gitHubToken?.trim() || undefined,
+        sarifFile: fileSetting(raw, 'sarif'),
+        annotate: booleanSetting(raw, 'annotate', ACTION_DEFAULTS.annotate),
+        checkRun: booleanSetting(raw, 'checkRun', ACTION_DEFAULTS.checkRun)
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/sinks.ts
+
+
+
+
+
+
+/** The sinks for a step whose token has these forms (none without a token). */
+function actionSinks(secrets) {
+    const names = ACTION_NAMES;
+    return {
+        summary: createSink({
+            names,
+            secrets,
+            escapedForms: summary_text/* summaryForms */.c,
+            limit: report_summary/* SUMMARY_LIMITS */.QF.bytes
+        }),
+        outputs: createSink({ names, secrets, limit: OUTPUT_BYTES }),
+        comment: createSink({
+            names,
+            secrets,
+            escapedForms: summary_text/* summaryForms */.c,
+            limit: COMMENT_LIMITS.githubChars,
+            unit: 'characters'
+        }),
+        checkRun: createSink({ names, secrets, escapedForms: summary_text/* summaryForms */.c, unit: 'characters' }),
+        sarif: createSink({ names, secrets })
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/step-end.ts
+
+/**
+ * How the step ends, from its verdict: the message it fails with, or undefined when it passes
+ * (each gate's status is then logged). A failed gate with failOnError false is a warning. Outputs
+ * that could not be written fail the step, but only after the gate has been reported: the
+ * failure then says what the gate itself came to.
+ *
+ * @example const failure = stepEnd(verdict, outcomes, { failStep: true, outputsProblem }, log)
+ */
+function stepEnd(verdict, outcomes, { failStep, outputsProblem }, log) {
+    switch (verdict.kind) {
+        case 'unread':
+            return verdict.message;
+        case 'gate-failed':
+            if (failStep)
+                return outputsProblem ? `${verdict.message}\n${outputsProblem}` : verdict.message;
+            log.warning(`${verdict.message}\nfailOnError is false: the job goes on.`);
+            break;
+        case 'passed':
+            for (const line of verdict.statuses)
+                log.info(line);
+            break;
+    }
+    if (!outputsProblem)
+        return undefined;
+    const gate = verdict.kind === 'passed'
+        ? `The Quality Gate itself passed (${gateStatuses(outcomes)})`
+        : 'The Quality Gate itself failed, and failOnError is false';
+    return `${outputsProblem} ${gate}: the step fails only because its outputs could not be set.`;
+}
+/** The gate statuses read, each once: `OK`, or `OK, WARN` with several analyses. */
+function gateStatuses(outcomes) {
+    const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []));
+    return [...new Set(statuses)].map((status) => (0,untrusted_text/* oneLine */.TN)(status, untrusted_text/* QUOTE_LIMITS */.gJ.short)).join(', ');
 }
 
 ;// CONCATENATED MODULE: ./src/action/main.ts
@@ -37189,30 +37835,27 @@ function globEscape(text) {
 
 
 
-
-
 const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
-/** Every line the action logs, annotations and the failure included, goes through this gate. */
-const log = runnerLog(core);
 /**
- * The action: settings → check of every analysis → outputs, annotations, summary, the
- * pull-request comment when asked, verdict. The time-out counts from `startedAt`: by default the
- * process start, module loading included (tests pass a time).
+ * The action: inputs → settings → the check of every analysis → its sinks → the verdict. The
+ * time-out counts from `startedAt`: by default the process start, module loading included
+ * (tests pass a time). Every failure is caught here, once.
  */
 async function run(startedAt = Math.min(systemClock.now(), Math.round(performance.timeOrigin))) {
-    // The runner masks these in the log only: the summary and the outputs are redacted here.
-    let secrets = [];
-    let summaryWritten = false;
+    const log = runnerLog(core, ACTION_NAMES);
+    const summary = jobSummary(core.summary, process.env, log);
+    let sinks = actionSinks([]);
     try {
-        const settings = readSettings(core.getInput, process.env);
-        if (settings.sonarToken)
-            secrets = (0,src_secrets/* tokenForms */.py)(settings.sonarToken);
+        const settings = readActionSettings(core.getInput, process.env);
+        const secrets = settings.token ? tokenForms(settings.token) : [];
         log.hideSecrets(secrets);
-        const short = settings.sonarToken ? (0,src_secrets/* shortTokenWarning */.oI)(settings.sonarToken) : undefined;
+        const short = settings.token ? shortTokenWarning(settings.token) : undefined;
         if (short)
             log.warning(short);
+        sinks = actionSinks(secrets);
         const cwd = process.cwd();
-        let outcomes = await checkQualityGates(settings, {
+        const github = await githubContext(process.env);
+        const checked = await checkQualityGates(settings, {
             cwd,
             repoRoot: process.env['GITHUB_WORKSPACE'] || cwd,
             clock: systemClock,
@@ -37221,121 +37864,30 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
             userAgent: USER_AGENT,
             findFiles: findReportFiles
         });
-        const github = await githubContext(process.env);
-        const token = settings.githubToken;
-        if (github.pullRequest) {
-            const { onPullRequestLines } = await __nccwpck_require__.e(/* import() */ 606).then(__nccwpck_require__.bind(__nccwpck_require__, 6606));
-            outcomes = await onPullRequestLines(outcomes, {
-                pullRequest: github.pullRequest,
-                token,
-                env: process.env,
-                log
-            });
-        }
-        // One analysis that could not be read fails the step as it always did, with its own words
-        // and the failure summary; the pull request is still told.
-        const [only] = outcomes;
-        const lone = outcomes.length === 1 ? only : undefined;
-        const { fileLink } = github;
-        // Outputs that could not be written fail the step, but only after the gate has been
-        // reported: the failure then says what the gate itself came to.
-        let outputsProblem;
-        if (!lone || lone.read) {
-            outputsProblem = setOutputs(outcomes, secrets, settings.failOn);
-            annotateAll(outcomes, log, settings.failOn);
-            if (settings.annotateIssues) {
-                annotateNewIssues(outcomes, log, { checkRun: settings.issuesCheckRun });
-            }
-            await writeSummary(lone?.read
-                ? (0,report_summary/* renderSummary */.Br)(lone.result, { fileLink, failOn: settings.failOn })
-                : renderOverviewSummary(outcomes, { fileLink, failOn: settings.failOn }), secrets);
-            summaryWritten = true;
-            // What the default path does not use is loaded only when asked for.
-            if (settings.sarifFile) {
-                const { writeSarifFile } = await __nccwpck_require__.e(/* import() */ 412).then(__nccwpck_require__.bind(__nccwpck_require__, 5412));
-                await writeSarifFile(settings.sarifFile, outcomes, { log, secrets });
-            }
-            if (settings.issuesCheckRun) {
-                const { createCheckRuns } = await __nccwpck_require__.e(/* import() */ 350).then(__nccwpck_require__.bind(__nccwpck_require__, 1350));
-                await createCheckRuns(outcomes, { github, token, env: process.env, log, secrets });
-            }
-        }
-        if (settings.pullRequestComment) {
-            await commentOnPullRequest(outcomes, {
-                token,
-                env: process.env,
-                log,
-                secrets,
-                fileLink,
-                failOn: settings.failOn
-            });
-        }
-        if (lone && !lone.read)
-            throw lone.error;
-        const verdict = stepVerdict(outcomes, settings.failOn);
-        if (verdict.kind === 'unread')
-            throw new errors/* ActionError */.lZ('ERR_ANALYSES_UNREAD', verdict.message);
-        if (verdict.kind === 'gate-failed') {
-            const also = outputsProblem ? `\n${outputsProblem}` : '';
-            if (settings.failOnError)
-                throw new errors/* QualityGateFailure */.dE(verdict.message + also);
-            log.warning(`${verdict.message}\nfailOnError is false: the job goes on.`);
-        }
-        else {
-            for (const line of verdict.statuses)
-                log.info(line);
-        }
-        if (outputsProblem) {
-            const gate = verdict.kind === 'passed'
-                ? `The Quality Gate itself passed (${gateStatuses(outcomes)})`
-                : 'The Quality Gate itself failed, and failOnError is false';
-            throw new errors/* OutputFileError */.kZ(`${outputsProblem} ${gate}: the step fails only because its outputs could not be set.`);
-        }
+        const outcomes = await onThePullRequest(checked, github, settings, log);
+        const verdict = stepVerdict(outcomes, settings.policy);
+        const context = { settings, github, log, sinks, summary, env: process.env };
+        const outputsProblem = await reportOutcomes(outcomes, verdict, context);
+        const failure = stepEnd(verdict, outcomes, { ...settings, outputsProblem }, log);
+        if (failure)
+            log.fail(failure);
     }
     catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        if (!summaryWritten)
-            await writeSummary((0,report_summary/* renderFailureSummary */.Fr)(message), secrets);
-        log.fail(message);
+        if (!summary.done)
+            await summary.write((0,report_summary/* renderFailureSummary */.Fr)((0,errors/* messageOf */.bD)(error), sinks.summary));
+        log.fail((0,errors/* messageOf */.bD)(error));
     }
 }
 /**
- * The outputs, bounded by `analysesOutputs` and with every form of the token removed; what was
- * wrong with the runner's output file when they could not be written.
+ * On a pull request, the branch analyses' new issues narrowed to the lines it changes; loaded
+ * only then.
  */
-function setOutputs(outcomes, secrets, failOn) {
-    const { values, conditionsLeftOut } = analysesOutputs(outcomes, failOn);
-    try {
-        for (const [name, value] of Object.entries(values)) {
-            core.setOutput(name, (0,src_secrets/* redactSecrets */.fp)(value, secrets));
-        }
-    }
-    catch (error) {
-        return outputFileProblem(process.env['GITHUB_OUTPUT'] ?? '', error);
-    }
-    if (conditionsLeftOut > 0) {
-        log.info(`The conditions output leaves out the last ${conditionsLeftOut} conditions: it is limited to ${OUTPUT_BYTES} bytes.`);
-    }
-    return undefined;
-}
-/** The gate statuses read, each once: `OK`, or `OK, WARN` with several analyses. */
-function gateStatuses(outcomes) {
-    const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []));
-    return [...new Set(statuses)].map((status) => (0,untrusted_text/* oneLine */.TN)(status, untrusted_text/* QUOTE_LIMITS */.gJ.short)).join(', ');
-}
-/**
- * Best-effort: a summary that cannot be written never fails the job. Every form of the token,
- * as written and as the summary escapes it, is removed first.
- */
-async function writeSummary(html, secrets) {
-    if (!process.env['GITHUB_STEP_SUMMARY'])
-        return;
-    try {
-        await core.summary.addRaw((0,src_secrets/* redactSecrets */.fp)(html, (0,summary_text/* summaryForms */.c)(secrets)), true).write();
-    }
-    catch (error) {
-        log.info(`Could not write the job summary: ${error.message}`);
-    }
+async function onThePullRequest(outcomes, { pullRequest }, settings, log) {
+    if (!pullRequest)
+        return outcomes;
+    const { onPullRequestLines } = await __nccwpck_require__.e(/* import() */ 606).then(__nccwpck_require__.bind(__nccwpck_require__, 6606));
+    const token = settings.gitHubToken;
+    return onPullRequestLines(outcomes, { pullRequest, token, env: process.env, log });
 }
 
 ;// CONCATENATED MODULE: ./src/action/index.ts

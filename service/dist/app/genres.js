@@ -1,12 +1,14 @@
 import { readFileSync, statSync } from 'node:fs';
+import { ServiceError } from '../errors.js';
 /** The genres file is missing or not a JSON array of `{id, name}`. */
-export class GenresFileError extends Error {
+export class GenresFileError extends ServiceError {
     problem;
-    code = 'GENRES_FILE_INVALID';
+    static code = 'GENRES_FILE_INVALID';
+    code = GenresFileError.code;
     constructor(file, 
     /** What is wrong with the file, e.g. `cannot be read (ENOENT)`. */
-    problem) {
-        super(`${file}: ${problem}`);
+    problem, options) {
+        super(`${file}: ${problem}`, options);
         this.problem = problem;
         this.name = 'GenresFileError';
     }
@@ -52,7 +54,7 @@ export function readGenres(file) {
         if (error instanceof GenresFileError)
             throw error;
         const code = error instanceof Error && 'code' in error ? String(error.code) : 'read failed';
-        throw new GenresFileError(file, `cannot be read (${code})`);
+        throw new GenresFileError(file, `cannot be read (${code})`, { cause: error });
     }
     return parseGenres(file, text);
 }

@@ -1,12 +1,14 @@
 // Reading settings from the environment so that every problem is found before any is
 // reported: a user fixes them all in one go instead of one per start.
+import { ServiceError } from '../errors.js';
 /**
  * Settings are missing or invalid: every one of them, each on a line of the message that
  * names the variable. Values are shown quoted and shortened; no setting is a secret.
  */
-export class ConfigError extends Error {
+export class ConfigError extends ServiceError {
     problems;
-    code = 'CONFIG_INVALID';
+    static code = 'CONFIG_INVALID';
+    code = ConfigError.code;
     constructor(problems) {
         const lines = problems.map(({ variable, problem }) => `${variable}: ${problem}`);
         super(lines.length === 1

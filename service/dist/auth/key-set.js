@@ -1,9 +1,12 @@
 import { createLocalJWKSet, errors } from 'jose';
+import { ServiceError } from '../errors.js';
 import { DocumentFetchError, fetchJsonDocument, httpGet } from './remote-json.js';
 /** The key set could not be fetched; requests needing it get 401, never 5xx. */
-export class KeySetUnavailableError extends Error {
-    constructor(reason) {
-        super(`key set unavailable: ${reason}`);
+export class KeySetUnavailableError extends ServiceError {
+    static code = 'KEY_SET_UNAVAILABLE';
+    code = KeySetUnavailableError.code;
+    constructor(reason, options) {
+        super(`key set unavailable: ${reason}`, options);
         this.name = 'KeySetUnavailableError';
     }
 }
@@ -61,7 +64,7 @@ export function createKeySet(options) {
             lastFailureAt = Date.now();
             const reason = error instanceof DocumentFetchError ? error.reason : 'fetch failed';
             options.onFetch?.('failed', { url, reason });
-            throw new KeySetUnavailableError(reason);
+            throw new KeySetUnavailableError(reason, { cause: error });
         }
     };
     // Discovery happens once; after a failure it is tried again with the next fetch.

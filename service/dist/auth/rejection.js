@@ -1,3 +1,4 @@
+import { ServiceError } from '../errors.js';
 /**
  * Why a request got the 401 of spec 4.3 rules 3–5, as its log line says it (`"reason"`). The
  * client gets the same 401 body whatever the reason; only the log tells them apart. Keyed by a
@@ -36,13 +37,18 @@ export const REJECTION_REASONS = {
     /** Anything the verifier did not explain; a bug if it shows. */
     NOT_VERIFIED: 'not verified'
 };
-/** A token did not verify (rule 5). Nothing from the token is in it: a code and its phrase. */
-export class InvalidIdTokenError extends Error {
-    code;
+/**
+ * A token did not verify (rule 5). Nothing from the token is in it: why (`rejection`, one of
+ * REJECTION_REASONS' codes) and its phrase.
+ */
+export class InvalidIdTokenError extends ServiceError {
+    rejection;
     reason;
-    constructor(code, reason) {
+    static code = 'ID_TOKEN_INVALID';
+    code = InvalidIdTokenError.code;
+    constructor(rejection, reason) {
         super(`ID token rejected: ${reason}`);
-        this.code = code;
+        this.rejection = rejection;
         this.reason = reason;
         this.name = 'InvalidIdTokenError';
     }

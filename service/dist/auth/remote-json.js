@@ -1,3 +1,4 @@
+import { ServiceError } from '../errors.js';
 // node:http and node:https come through getBuiltinModule: an ES import of node:http also
 // loads Node's internal fetch implementation (undici: 7–9 MB more at the peak under load,
 // and a slower start), which the service does not use.
@@ -32,10 +33,12 @@ export const MAX_DOCUMENT_BYTES = 1024 * 1024;
  * A fetch of an identity-provider document failed. `reason` is short and safe to log: the
  * HTTP status, time-out, size, "not JSON" or the shape problem; never a body or a token.
  */
-export class DocumentFetchError extends Error {
+export class DocumentFetchError extends ServiceError {
     reason;
-    constructor(reason) {
-        super(reason);
+    static code = 'DOCUMENT_FETCH_FAILED';
+    code = DocumentFetchError.code;
+    constructor(reason, options) {
+        super(reason, options);
         this.reason = reason;
         this.name = 'DocumentFetchError';
     }
@@ -95,11 +98,11 @@ function causeOf(error, options) {
     // The signal is the time-out: whatever the request or the body reports once it has fired
     // (an AbortError, a reset), the cause is the time-out.
     if (options.signal.aborted)
-        return new DocumentFetchError(`timed out after ${options.timeoutMs} ms`);
+        return new DocumentFetchError(`timed out after ${options.timeoutMs} ms`, { cause: error });
     const code = error instanceof Error && 'code' in error && typeof error.code === 'string'
         ? error.code
         : error instanceof Error
             ? error.name
             : 'unknown';
-    return new DocumentFetchError(`network error (${code})`);
+    return new DocumentFetchError(`network error (${code})`, { cause: error });
 }

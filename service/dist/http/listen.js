@@ -1,18 +1,20 @@
+import { ServiceError } from '../errors.js';
 /**
  * A server could not listen. The message is one line that says what was wrong and which
  * setting to change, e.g.
  * `PORT: port 8080 on 0.0.0.0 is in use; set PORT to another port (0 picks a free one)`.
  */
-export class ListenError extends Error {
+export class ListenError extends ServiceError {
     variable;
     systemCode;
-    code = 'LISTEN_FAILED';
+    static code = 'LISTEN_FAILED';
+    code = ListenError.code;
     constructor(
     /** The setting the message names. */
     variable, message, 
     /** Node's error code: EADDRINUSE, EACCES, EADDRNOTAVAIL, … */
-    systemCode) {
-        super(message);
+    systemCode, options) {
+        super(message, options);
         this.variable = variable;
         this.systemCode = systemCode;
         this.name = 'ListenError';
@@ -24,22 +26,23 @@ export function listenErrorCode(error) {
         ? error.code
         : undefined;
 }
-/** Node's listen error as the ListenError a user can act on. */
-export function explainListenError(on, systemCode) {
+/** Node's listen error as the ListenError a user can act on; `cause` is Node's error. */
+export function explainListenError(on, systemCode, cause) {
     const { port, host, portVariable, hostVariable } = on;
+    const options = cause === undefined ? undefined : { cause };
     switch (systemCode) {
         case 'EADDRINUSE':
-            return new ListenError(portVariable, `${portVariable}: port ${port} on ${host} is in use; set ${portVariable} to another port (0 picks a free one)`, systemCode);
+            return new ListenError(portVariable, `${portVariable}: port ${port} on ${host} is in use; set ${portVariable} to another port (0 picks a free one)`, systemCode, options);
         case 'EACCES':
-            return new ListenError(portVariable, `${portVariable}: port ${port} on ${host} needs privileges this process lacks (EACCES); set ${portVariable} to 1024 or above`, systemCode);
+            return new ListenError(portVariable, `${portVariable}: port ${port} on ${host} needs privileges this process lacks (EACCES); set ${portVariable} to 1024 or above`, systemCode, options);
         case 'EADDRNOTAVAIL':
         case 'ENOTFOUND':
         case 'EAI_AGAIN':
             if (hostVariable !== undefined) {
-                return new ListenError(hostVariable, `${hostVariable}: ${host} is not an address of this machine (${systemCode}); set ${hostVariable} to one of its addresses, or 0.0.0.0 for all`, systemCode);
+                return new ListenError(hostVariable, `${hostVariable}: ${host} is not an address of this machine (${systemCode}); set ${hostVariable} to one of its addresses, or 0.0.0.0 for all`, systemCode, options);
             }
     }
-    return new ListenError(portVariable, `${portVariable}: cannot listen on ${host} port ${port} (${systemCode})`, systemCode);
+    return new ListenError(portVariable, `${portVariable}: cannot listen on ${host} port ${port} (${systemCode})`, systemCode, options);
 }
 /**
  * Listens on `on.host`:`on.port` (0: a free port) and resolves with the port; a failure
@@ -50,7 +53,7 @@ export function explainListenError(on, systemCode) {
  */
 export async function listen(server, on) {
     await new Promise((resolve, reject) => {
-        const failed = (error) => reject(explainListenError(on, listenErrorCode(error) ?? 'unknown error'));
+        const failed = (error) => reject(explainListenError(on, listenErrorCode(error) ?? 'unknown error', error));
         server.once('error', failed);
         server.listen(on.port, on.host, () => {
             server.off('error', failed);

@@ -54,6 +54,12 @@ export function createServiceServer(options) {
         logger.error('handler failed', errorFields(error, exchange.id));
         finish(exchange, INTERNAL_ERROR);
     };
+    // The filter's promise never rejects (filter.ts). Should a defect make it, the request still
+    // gets a reply, a 500, and the process no unhandled rejection, which would stop it.
+    const filterFailed = (error, exchange) => {
+        logger.error('filter failed', errorFields(error, exchange.id));
+        finish(exchange, INTERNAL_ERROR);
+    };
     const runHandler = (handler, exchange) => {
         const { method, target, subject } = exchange;
         let reply;
@@ -98,9 +104,16 @@ export function createServiceServer(options) {
             authorization: firstHeaderValue(req.rawHeaders, 'authorization'),
             connection: req.socket
         }, basePath, verify);
-        // The filter never rejects.
         if (decision instanceof Promise) {
-            decision.then((value) => act(value, res, id, method, target, startedAt));
+            decision.then((value) => act(value, res, id, method, target, startedAt), (error) => filterFailed(error, {
+                res,
+                id,
+                method,
+                target,
+                startedAt,
+                subject: undefined,
+                reason: undefined
+            }));
         }
         else {
             act(decision, res, id, method, target, startedAt);

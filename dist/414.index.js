@@ -1,8 +1,8 @@
-export const id = 412;
-export const ids = [412];
+export const id = 414;
+export const ids = [414];
 export const modules = {
 
-/***/ 5412:
+/***/ 4414:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -16,29 +16,28 @@ var promises_ = __webpack_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(6760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __webpack_require__(3916);
 // EXTERNAL MODULE: ./src/identifier.ts
 var identifier = __webpack_require__(8360);
 // EXTERNAL MODULE: ./src/sonar/origin.ts
 var origin = __webpack_require__(4305);
 // EXTERNAL MODULE: ./src/untrusted-text.ts
 var untrusted_text = __webpack_require__(8521);
-;// CONCATENATED MODULE: ./src/findings/written-size.ts
+;// CONCATENATED MODULE: ./src/findings/written-item.ts
 /**
- * How many bytes a value takes inside a report written with JSON.stringify(report, null, 2): what
- * the writers count against their size limits before they add an item.
+ * A value as it is written inside a report made with JSON.stringify(report, null, 2): what the
+ * writers hand their sink to fit, so that it measures what the file holds.
  */
 /**
- * The bytes of `value` as an item of an indented array whose items start `indent` spaces in,
- * with the comma and line break after it.
+ * `value` as an item of an indented array whose items start `indent` spaces in: every line of it
+ * indented, as JSON.stringify writes it there.
  *
- * @example writtenBytes({ a: 1 }, 2) // 20: '  {\n    "a": 1\n  },\n'
+ * @example writtenItem({ a: 1 }, 2) // '  {\n    "a": 1\n  }'
  */
-function writtenBytes(value, indent) {
-    const text = JSON.stringify(value, null, 2);
-    let lines = 1;
-    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1))
-        lines++;
-    return Buffer.byteLength(text) + indent * lines + 2;
+function writtenItem(value, indent) {
+    const pad = ' '.repeat(indent);
+    return `${pad}${JSON.stringify(value, null, 2).replaceAll('\n', `\n${pad}`)}`;
 }
 
 ;// CONCATENATED MODULE: ./src/findings/sarif.ts
@@ -58,8 +57,8 @@ const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
  * Bounds of the log. GitHub rejects an upload over 10 MB gzipped or with more than 25,000 results
  * in a run; at most 5,000 issues are read per analysis anyway. `bytes` bounds the results of all
  * runs together (and their rules), as written, uncompressed, so the gzipped upload stays under
- * GitHub's limit whatever the server sent: past it, results are left out and each run says how
- * many (`omittedResults`).
+ * GitHub's limit whatever the server sent (a sink's smaller limit bounds them further): past it,
+ * results are left out and each run says how many (`omittedResults`).
  */
 const SARIF_LIMITS = {
     resultsPerRun: 5_000,
@@ -90,7 +89,9 @@ const LEVEL = {
 };
 const SEVERITY_RANK = { blocker: 0, high: 1, medium: 2, low: 3, info: 4 };
 /**
- * The SARIF log of the analyses' findings.
+ * The SARIF log of the analyses' findings, through the file's sink: the results of every run, in
+ * order, as many as fit in SARIF_LIMITS.bytes (and the sink's limit), each new rule counted with
+ * the result that first uses it.
  *
  * - One run per analysis, its `automationDetails.id` `sonar/<projectKey>/` so GitHub keeps each
  *   project's alerts apart (a project that comes twice gets `sonar/<projectKey>/2` the second time).
@@ -105,63 +106,75 @@ const SEVERITY_RANK = { blocker: 0, high: 1, medium: 2, low: 3, info: 4 };
  *   says so in `properties` (`newIssues` against `results`), and GitHub closes the alerts of the
  *   ones left out.
  *
- * @example renderSarif(analysisFindings(outcomes), { name: 'SonarQube', informationUri: 'https://www.sonarsource.com/products/sonarqube/' }).json
+ * @example renderSarif(analysisFindings(outcomes), { name: 'SonarQube', informationUri: 'https://www.sonarsource.com/products/sonarqube/' }, sink).json
  */
-function renderSarif(analyses, tool) {
-    const tally = { bytes: SARIF_LIMITS.bytes, results: 0, unlocated: 0, omitted: 0 };
+function renderSarif(analyses, tool, sink) {
     const seen = new Map();
-    const runs = analyses.map((analysis) => {
+    const candidates = analyses.map((analysis) => {
         const times = (seen.get(analysis.projectKey) ?? 0) + 1;
         seen.set(analysis.projectKey, times);
-        return sarifRun(analysis, tool, times, tally);
+        return candidateRun(analysis, times);
+    });
+    // One list of every run's results as written, each with the rule it is first to use.
+    const fitted = sink.fit(candidates.flatMap((run) => run.results.map((each) => each.written)), { separator: '', limit: Math.min(sink.limit, SARIF_LIMITS.bytes) });
+    let left = fitted.shown;
+    const runs = candidates.map((run) => {
+        const shown = Math.min(left, run.results.length);
+        left -= shown;
+        return sarifRun(run, shown, tool);
     });
     const log = { $schema: SARIF_SCHEMA, version: '2.1.0', runs };
+    const count = (of) => candidates.reduce((sum, run) => sum + of(run), 0);
+    const unlocated = count((run) => run.unlocated);
     return {
-        json: `${JSON.stringify(log, null, 2)}\n`,
-        results: tally.results,
-        unlocated: tally.unlocated,
-        omitted: tally.omitted
+        json: sink.text(`${JSON.stringify(log, null, 2)}\n`),
+        results: fitted.shown,
+        unlocated,
+        omitted: count((run) => run.findings) - unlocated - fitted.shown
     };
 }
-function sarifRun(analysis, tool, times, tally) {
+function candidateRun(analysis, times) {
     const server = serverWithoutCredentials(analysis.serverUrl);
-    const rules = new Map();
-    const results = [];
-    let omitted = 0;
-    let unlocated = 0;
-    for (const finding of analysis.findings) {
-        if (finding.file === undefined) {
-            unlocated++;
-            continue;
-        }
-        if (results.length >= SARIF_LIMITS.resultsPerRun) {
-            omitted++;
-            continue;
-        }
+    const located = analysis.findings.filter((finding) => finding.file !== undefined);
+    const indexes = new Map();
+    const results = located.slice(0, SARIF_LIMITS.resultsPerRun).map((finding) => {
         const ruleId = (0,untrusted_text/* oneLine */.TN)(finding.rule, SARIF_LIMITS.text);
-        const known = rules.get(ruleId);
-        const entry = known ?? { index: rules.size, finding, securitySeverity: undefined };
-        const result = sarifResult(finding, finding.file, ruleId, entry.index);
-        // A new rule is counted at its largest (with a security severity) when first used.
-        const bytes = writtenBytes(result, RESULT_INDENT) +
-            (known
-                ? 0
-                : writtenBytes(sarifRule(ruleId, { ...entry, securitySeverity: 'blocker' }, server), RULE_INDENT));
-        if (bytes > tally.bytes) {
-            omitted++;
-            continue;
-        }
-        tally.bytes -= bytes;
-        results.push(result);
+        const known = indexes.get(ruleId);
+        const index = known ?? indexes.size;
+        indexes.set(ruleId, index);
+        const result = sarifResult(finding, finding.file, ruleId, index);
+        // What the result adds to the log, each item with its comma and line break: itself, and a
+        // new rule with the result that first uses it, at its largest (with a security severity).
+        const rule = sarifRule(ruleId, { index, finding, securitySeverity: 'blocker' }, server);
+        const written = [
+            `${writtenItem(result, RESULT_INDENT)},\n`,
+            known === undefined ? `${writtenItem(rule, RULE_INDENT)},\n` : ''
+        ].join('');
+        return { result, finding, ruleId, written };
+    });
+    return {
+        analysis,
+        times,
+        server,
+        results,
+        findings: analysis.findings.length,
+        unlocated: analysis.findings.length - located.length
+    };
+}
+/** The run with its first `shown` results, and the rules they use. */
+function sarifRun(run, shown, tool) {
+    const { analysis, times, server, unlocated } = run;
+    const rules = new Map();
+    const results = run.results.slice(0, shown).map(({ result, finding, ruleId }) => {
+        const entry = rules.get(ruleId) ?? { index: rules.size, finding, securitySeverity: undefined };
         if (finding.type === 'VULNERABILITY') {
             entry.securitySeverity = worse(entry.securitySeverity, finding.severity);
         }
         rules.set(ruleId, entry);
-    }
+        return result;
+    });
+    const omitted = run.findings - unlocated - shown;
     const key = (0,untrusted_text/* oneLine */.TN)(analysis.projectKey, SARIF_LIMITS.text);
-    tally.results += results.length;
-    tally.unlocated += unlocated;
-    tally.omitted += omitted;
     return {
         tool: {
             driver: {
@@ -360,8 +373,6 @@ function issuesFileLine(how, file, tally, outcomes) {
     return `Wrote ${tally.written} new issues ${how} to ${file}${left}${unread}.`;
 }
 
-// EXTERNAL MODULE: ./src/secrets.ts
-var src_secrets = __webpack_require__(7194);
 ;// CONCATENATED MODULE: ./src/action/sarif-file.ts
 
 
@@ -370,20 +381,23 @@ var src_secrets = __webpack_require__(7194);
 
 
 /**
- * The new issues as SARIF (see renderSarif), every form of the token removed. A file that cannot
- * be written is a warning: the verdict never changes because of the issues.
+ * The new issues as SARIF (see renderSarif), through the file's sink: every form of the token
+ * removed. A file that cannot be written is a warning: the verdict never changes because of the
+ * issues.
+ *
+ * @example await writeSarifFile(settings.sarifFile, outcomes, { log, sink: sinks.sarif })
  */
-async function writeSarifFile(file, outcomes, { log, secrets }) {
-    const sarif = renderSarif(analysisFindings(outcomes), sarifTool(outcomes));
+async function writeSarifFile(file, outcomes, { log, sink }) {
+    const sarif = renderSarif(analysisFindings(outcomes), sarifTool(outcomes), sink);
     try {
         const target = external_node_path_default().resolve(file);
         await (0,promises_.mkdir)(external_node_path_default().dirname(target), { recursive: true });
-        await (0,promises_.writeFile)(target, (0,src_secrets/* redactSecrets */.fp)(sarif.json, secrets));
+        await (0,promises_.writeFile)(target, sarif.json);
         const tally = { written: sarif.results, unlocated: sarif.unlocated, omitted: sarif.omitted };
         log.info(issuesFileLine('as SARIF', file, tally, outcomes));
     }
     catch (error) {
-        log.warning(`The SARIF file was not written to ${file}: ${error.message}. Check the sarifFile input.`);
+        log.warning(`The SARIF file was not written to ${file}: ${(0,errors/* messageOf */.bD)(error)}. Check the sarifFile input.`);
     }
 }
 

@@ -1,0 +1,3 @@
+/** The root of the service's errors; each subclass fixes its code. */
+export class ServiceError extends Error {
+}
