@@ -777,11 +777,11 @@ const SETTING_KEYS = [
     'checkRun',
     'sarif'
 ];
-/** The places a message may send the reader to. */
-const PLACE_KEYS = (/* unused pure expression or super */ null && (['details']));
+/** The places a message may send the reader to, and what the step calls itself (`self`). */
+const PLACE_KEYS = (/* unused pure expression or super */ null && (['details', 'self']));
 const OPEN = '\uE000';
 const CLOSE = '\uE001';
-const REFERENCE = /\uE000(name|the|title|either|withVariable|place):([A-Za-z]+)\uE001/g;
+const REFERENCE = /\uE000(name|the|title|titles|either|withVariable|variableFirst|place):([A-Za-z]+)\uE001/g;
 const reference = (form, key) => `${OPEN}${form}:${key}${CLOSE}`;
 /** The setting's name; its variable when only a variable sets it. */
 const setting = (key) => reference('name', key);
@@ -789,6 +789,13 @@ const setting = (key) => reference('name', key);
 const theSetting = (key) => reference('the', key);
 /** At the start of a sentence: `Input <name>`, `Option <name>`; `<VARIABLE>` alone. */
 const words_settingTitle = (key) => reference('title', key);
+/** Two settings at the start of a sentence: `${settingsTitle('task')} and ${setting('analysis')}`. */
+const settingsTitle = (key) => reference('titles', key);
+/**
+ * With its kind, the variable first: `the <VARIABLE> environment variable or the <name> input`;
+ * `the <VARIABLE> environment variable` alone when the edge has no name for it.
+ */
+const theVariableOrSetting = (key) => reference('variableFirst', key);
 /** The name or the variable: `<name> or <VARIABLE>`; either alone when the edge has one. */
 const settingOrVariable = (key) => reference('either', key);
 /** The name, the variable in brackets: `<name> (or <VARIABLE>)`; either alone when the edge has one. */
@@ -826,6 +833,13 @@ function say(form, key, names) {
             return variable ? `the ${variable} environment variable` : key;
         case 'title':
             return name ? `${names.kind} ${name}` : plain;
+        case 'titles':
+            return name ? `${names.kind}s ${name}` : plain;
+        case 'variableFirst': {
+            const theName = name ? `the ${name} ${names.kind.toLowerCase()}` : undefined;
+            const theVariable = variable ? `the ${variable} environment variable` : undefined;
+            return [theVariable, theName].filter(Boolean).join(' or ') || key;
+        }
         case 'either':
             if (name && variable)
                 return `${name} or ${variable}`;
@@ -959,7 +973,7 @@ function httpUrl(name, key, text) {
         throw new ReportFileError(`Report file ${name}: ${key} "${untrusted_text_oneLine(hideCredentials(text), QUOTE_LIMITS.long)}" is not a URL.`);
     }
     if (parsed.username || parsed.password) {
-        throw new ReportFileError(`Report file ${name}: ${key} holds credentials (user:password@), which are never sent anywhere. Remove them from the address; the token goes in ${settingOrVariable('token')}.`);
+        throw new ReportFileError(`Report file ${name}: ${key} holds credentials (user:password@), which ${place('self')} never sends anywhere. Remove them from the address; the token goes in ${settingOrVariable('token')}.`);
     }
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
         throw new ReportFileError(`Report file ${name}: ${key} "${untrusted_text_oneLine(text, QUOTE_LIMITS.long)}" must be an http:// or https:// address.`);
@@ -973,7 +987,7 @@ function taskId(name, fromKey, fromUrl) {
     }
     const id = fromKey ?? fromUrl;
     if (id === undefined) {
-        throw new ReportFileError(`Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: the check needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with ${theSetting('host')} set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`);
+        throw new ReportFileError(`Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: ${place('self')} needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with ${theSetting('host')} set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`);
     }
     return id;
 }
@@ -1906,7 +1920,7 @@ function statusError(reply, url, resource, authTried) {
         case 401:
             return new ServerRequestError(`${said}${authTried
                 ? `The server rejected the token ${at}, sent with ${authTried} authentication: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
-                : `The server requires a token ${at} and none was given: set ${settingOrVariable('token')}.`}`, status);
+                : `The server requires a token ${at} and none was given: set ${theVariableOrSetting('token')}.`}`, status);
         case 403:
             return new ServerRequestError(`${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`, status);
         case 404:
@@ -4405,7 +4419,7 @@ const COMMAND_NAMES = {
         sarif: { name: '--sarif' }
     },
     // The command writes no job summary: its files hold what the summary would.
-    places: { details: 'the --markdown or --json file' }
+    places: { details: 'the --markdown or --json file', self: 'the command' }
 };
 
 ;// CONCATENATED MODULE: external "node:util"
@@ -4464,7 +4478,7 @@ function readSettings(raw) {
     const taskId = settings_optionalId('task', text('task'));
     const analysisId = settings_optionalId('analysis', text('analysis'));
     if (taskId && analysisId) {
-        throw new errors_SettingsError(`${setting('task')} and ${setting('analysis')} are both set: set one of them (${setting('analysis')} skips the task).`);
+        throw new errors_SettingsError(`${settingsTitle('task')} and ${setting('analysis')} are both set: set one of them (${setting('analysis')} skips the task).`);
     }
     for (const key of ['task', 'analysis']) {
         if ((key === 'task' ? taskId : analysisId) && !hostUrl) {

@@ -30384,6 +30384,8 @@ function hideCredentials(text) {
 /* harmony export */   h3: () => (/* binding */ settingTitle),
 /* harmony export */   ik: () => (/* binding */ place),
 /* harmony export */   r4: () => (/* binding */ inWords),
+/* harmony export */   rk: () => (/* binding */ theVariableOrSetting),
+/* harmony export */   uj: () => (/* binding */ settingsTitle),
 /* harmony export */   w7: () => (/* binding */ theSetting)
 /* harmony export */ });
 /* unused harmony export PLACE_KEYS */
@@ -30419,11 +30421,11 @@ const SETTING_KEYS = [
     'checkRun',
     'sarif'
 ];
-/** The places a message may send the reader to. */
-const PLACE_KEYS = (/* unused pure expression or super */ null && (['details']));
+/** The places a message may send the reader to, and what the step calls itself (`self`). */
+const PLACE_KEYS = (/* unused pure expression or super */ null && (['details', 'self']));
 const OPEN = '\uE000';
 const CLOSE = '\uE001';
-const REFERENCE = /\uE000(name|the|title|either|withVariable|place):([A-Za-z]+)\uE001/g;
+const REFERENCE = /\uE000(name|the|title|titles|either|withVariable|variableFirst|place):([A-Za-z]+)\uE001/g;
 const reference = (form, key) => `${OPEN}${form}:${key}${CLOSE}`;
 /** The setting's name; its variable when only a variable sets it. */
 const setting = (key) => reference('name', key);
@@ -30431,6 +30433,13 @@ const setting = (key) => reference('name', key);
 const theSetting = (key) => reference('the', key);
 /** At the start of a sentence: `Input <name>`, `Option <name>`; `<VARIABLE>` alone. */
 const settingTitle = (key) => reference('title', key);
+/** Two settings at the start of a sentence: `${settingsTitle('task')} and ${setting('analysis')}`. */
+const settingsTitle = (key) => reference('titles', key);
+/**
+ * With its kind, the variable first: `the <VARIABLE> environment variable or the <name> input`;
+ * `the <VARIABLE> environment variable` alone when the edge has no name for it.
+ */
+const theVariableOrSetting = (key) => reference('variableFirst', key);
 /** The name or the variable: `<name> or <VARIABLE>`; either alone when the edge has one. */
 const settingOrVariable = (key) => reference('either', key);
 /** The name, the variable in brackets: `<name> (or <VARIABLE>)`; either alone when the edge has one. */
@@ -30468,6 +30477,13 @@ function say(form, key, names) {
             return variable ? `the ${variable} environment variable` : key;
         case 'title':
             return name ? `${names.kind} ${name}` : plain;
+        case 'titles':
+            return name ? `${names.kind}s ${name}` : plain;
+        case 'variableFirst': {
+            const theName = name ? `the ${name} ${names.kind.toLowerCase()}` : undefined;
+            const theVariable = variable ? `the ${variable} environment variable` : undefined;
+            return [theVariable, theName].filter(Boolean).join(' or ') || key;
+        }
         case 'either':
             if (name && variable)
                 return `${name} or ${variable}`;
@@ -34149,7 +34165,7 @@ function httpUrl(name, key, text) {
         throw new errors/* ReportFileError */.tG(`Report file ${name}: ${key} "${(0,untrusted_text/* oneLine */.TN)((0,untrusted_text/* hideCredentials */.RW)(text), untrusted_text/* QUOTE_LIMITS */.gJ.long)}" is not a URL.`);
     }
     if (parsed.username || parsed.password) {
-        throw new errors/* ReportFileError */.tG(`Report file ${name}: ${key} holds credentials (user:password@), which are never sent anywhere. Remove them from the address; the token goes in ${(0,src_words/* settingOrVariable */.Od)('token')}.`);
+        throw new errors/* ReportFileError */.tG(`Report file ${name}: ${key} holds credentials (user:password@), which ${(0,src_words/* place */.ik)('self')} never sends anywhere. Remove them from the address; the token goes in ${(0,src_words/* settingOrVariable */.Od)('token')}.`);
     }
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
         throw new errors/* ReportFileError */.tG(`Report file ${name}: ${key} "${(0,untrusted_text/* oneLine */.TN)(text, untrusted_text/* QUOTE_LIMITS */.gJ.long)}" must be an http:// or https:// address.`);
@@ -34163,7 +34179,7 @@ function taskId(name, fromKey, fromUrl) {
     }
     const id = fromKey ?? fromUrl;
     if (id === undefined) {
-        throw new errors/* ReportFileError */.tG(`Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: the check needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with ${(0,src_words/* theSetting */.w7)('host')} set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`);
+        throw new errors/* ReportFileError */.tG(`Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: ${(0,src_words/* place */.ik)('self')} needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with ${(0,src_words/* theSetting */.w7)('host')} set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`);
     }
     return id;
 }
@@ -34891,7 +34907,7 @@ function statusError(reply, url, resource, authTried) {
         case 401:
             return new errors/* ServerRequestError */.hP(`${said}${authTried
                 ? `The server rejected the token ${at}, sent with ${authTried} authentication: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
-                : `The server requires a token ${at} and none was given: set ${(0,src_words/* settingOrVariable */.Od)('token')}.`}`, status);
+                : `The server requires a token ${at} and none was given: set ${(0,src_words/* theVariableOrSetting */.rk)('token')}.`}`, status);
         case 403:
             return new errors/* ServerRequestError */.hP(`${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`, status);
         case 404:
@@ -36565,7 +36581,7 @@ const ACTION_NAMES = {
         checkRun: { name: 'issuesCheckRun' },
         sarif: { name: 'sarifFile' }
     },
-    places: { details: 'the job summary' }
+    places: { details: 'the job summary', self: 'the action' }
 };
 
 ;// CONCATENATED MODULE: ./src/action/report-globs.ts
@@ -37564,7 +37580,7 @@ function readSettings(raw) {
     const taskId = settings_optionalId('task', text('task'));
     const analysisId = settings_optionalId('analysis', text('analysis'));
     if (taskId && analysisId) {
-        throw new errors/* SettingsError */.GN(`${(0,src_words/* setting */.Pe)('task')} and ${(0,src_words/* setting */.Pe)('analysis')} are both set: set one of them (${(0,src_words/* setting */.Pe)('analysis')} skips the task).`);
+        throw new errors/* SettingsError */.GN(`${(0,src_words/* settingsTitle */.uj)('task')} and ${(0,src_words/* setting */.Pe)('analysis')} are both set: set one of them (${(0,src_words/* setting */.Pe)('analysis')} skips the task).`);
     }
     for (const key of ['task', 'analysis']) {
         if ((key === 'task' ? taskId : analysisId) && !hostUrl) {

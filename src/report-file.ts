@@ -3,7 +3,7 @@ import { readBoundedFile } from './bounded-file.js'
 import { messageOf, ReportFileError } from './errors.js'
 import { idProblem } from './identifier.js'
 import { escapeInvisible, hideCredentials, oneLine, QUOTE_LIMITS } from './untrusted-text.js'
-import { setting, settingOrVariable, theSetting } from './words.js'
+import { place, setting, settingOrVariable, theSetting } from './words.js'
 
 /**
  * What the scanner says about the analysis it submitted, from report-task.txt. Only the task id
@@ -180,7 +180,7 @@ function httpUrl(name: string, key: string, text: string): URL {
   }
   if (parsed.username || parsed.password) {
     throw new ReportFileError(
-      `Report file ${name}: ${key} holds credentials (user:password@), which are never sent anywhere. Remove them from the address; the token goes in ${settingOrVariable('token')}.`
+      `Report file ${name}: ${key} holds credentials (user:password@), which ${place('self')} never sends anywhere. Remove them from the address; the token goes in ${settingOrVariable('token')}.`
     )
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
@@ -201,7 +201,7 @@ function taskId(name: string, fromKey: string | undefined, fromUrl: string | und
   const id = fromKey ?? fromUrl
   if (id === undefined) {
     throw new ReportFileError(
-      `Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: the check needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with ${theSetting('host')} set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`
+      `Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: ${place('self')} needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with ${theSetting('host')} set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`
     )
   }
   return id

@@ -12,6 +12,7 @@ import {
   setting,
   settingOrVariable,
   settingTitle,
+  settingsTitle,
   settingWithVariable,
   theSetting,
   type Names,
@@ -119,7 +120,7 @@ export function readSettings(raw: RawSettings): Settings {
 
   if (taskId && analysisId) {
     throw new SettingsError(
-      `${setting('task')} and ${setting('analysis')} are both set: set one of them (${setting('analysis')} skips the task).`
+      `${settingsTitle('task')} and ${setting('analysis')} are both set: set one of them (${setting('analysis')} skips the task).`
     )
   }
   for (const key of ['task', 'analysis'] as const) {

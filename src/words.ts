@@ -34,8 +34,8 @@ export const SETTING_KEYS = [
 
 export type SettingKey = (typeof SETTING_KEYS)[number]
 
-/** The places a message may send the reader to. */
-export const PLACE_KEYS = ['details'] as const
+/** The places a message may send the reader to, and what the step calls itself (`self`). */
+export const PLACE_KEYS = ['details', 'self'] as const
 
 export type PlaceKey = (typeof PLACE_KEYS)[number]
 
@@ -61,11 +61,13 @@ export interface Names {
 }
 
 /** How a reference is said (see `inWords`). */
-type Form = 'name' | 'the' | 'title' | 'either' | 'withVariable' | 'place'
+type Form =
+  'name' | 'the' | 'title' | 'titles' | 'either' | 'withVariable' | 'variableFirst' | 'place'
 
 const OPEN = '\uE000'
 const CLOSE = '\uE001'
-const REFERENCE = /\uE000(name|the|title|either|withVariable|place):([A-Za-z]+)\uE001/g
+const REFERENCE =
+  /\uE000(name|the|title|titles|either|withVariable|variableFirst|place):([A-Za-z]+)\uE001/g
 
 const reference = (form: Form, key: string): string => `${OPEN}${form}:${key}${CLOSE}`
 
@@ -77,6 +79,15 @@ export const theSetting = (key: SettingKey): string => reference('the', key)
 
 /** At the start of a sentence: `Input <name>`, `Option <name>`; `<VARIABLE>` alone. */
 export const settingTitle = (key: SettingKey): string => reference('title', key)
+
+/** Two settings at the start of a sentence: `${settingsTitle('task')} and ${setting('analysis')}`. */
+export const settingsTitle = (key: SettingKey): string => reference('titles', key)
+
+/**
+ * With its kind, the variable first: `the <VARIABLE> environment variable or the <name> input`;
+ * `the <VARIABLE> environment variable` alone when the edge has no name for it.
+ */
+export const theVariableOrSetting = (key: SettingKey): string => reference('variableFirst', key)
 
 /** The name or the variable: `<name> or <VARIABLE>`; either alone when the edge has one. */
 export const settingOrVariable = (key: SettingKey): string => reference('either', key)
@@ -116,6 +127,13 @@ function say(form: Form, key: string, names: Names): string {
       return variable ? `the ${variable} environment variable` : key
     case 'title':
       return name ? `${names.kind} ${name}` : plain
+    case 'titles':
+      return name ? `${names.kind}s ${name}` : plain
+    case 'variableFirst': {
+      const theName = name ? `the ${name} ${names.kind.toLowerCase()}` : undefined
+      const theVariable = variable ? `the ${variable} environment variable` : undefined
+      return [theVariable, theName].filter(Boolean).join(' or ') || key
+    }
     case 'either':
       if (name && variable) return `${name} or ${variable}`
       return also ? `${plain} or ${also}` : plain

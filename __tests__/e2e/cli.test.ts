@@ -452,36 +452,47 @@ describe('dist/cli.js speaks its own words in every file it writes', () => {
     args: string[],
     env: Record<string, string> = { SONAR_TOKEN: TOKEN }
   ) => run(process.execPath, [CLI, ...args], { cwd: ws.cwd, env })
-  const FILES = ['--markdown', 'out.md', '--json', 'out.json', '--junit', 'out.xml']
+  /** The files that carry the check's messages, and the files of new issues. */
+  const MESSAGE_FILES = { '--markdown': 'out.md', '--json': 'out.json', '--junit': 'out.xml' }
+  const ISSUE_FILES = { '--sarif': 'out.sarif', '--codequality': 'out.cq.json' }
+  const FILES = Object.entries({ ...MESSAGE_FILES, ...ISSUE_FILES }).flat()
+  // Every input of action.yml, and the action's own destination.
   const ACTION_WORDS =
-    /scanMetadataReportFile|pollingTimeoutSec|sonarHostUrl|sonarToken|failOn\b|job summary/
+    /scanMetadataReportFile|sonarToken|sonarHostUrl|sonarRootCert|pollingTimeoutSec|initialDelayMs|pollingIntervalMs|failOnError|failOn\b|taskId input|analysisId input|pullRequestComment|githubToken|annotateIssues|issuesCheckRun|sarifFile|job summary/
 
-  async function files(ws: Workspace): Promise<string> {
-    const texts = await Promise.all(
-      ['out.md', 'out.json', 'out.xml'].map((f) => readFile(ws.file(f), 'utf8'))
+  async function files(ws: Workspace, names: Record<string, string>) {
+    return Object.fromEntries(
+      await Promise.all(
+        Object.values(names).map(async (f) => [f, await readFile(ws.file(f), 'utf8')] as const)
+      )
     )
-    return texts.join('\n')
   }
 
-  it('a missing report file: the terminal and every file name --report', async () => {
+  /** Each message file names `words`; no file and not the log says the action's. */
+  async function speaksCommandWords(ws: Workspace, stderr: string, words: string) {
+    expect(stderr).toContain(words)
+    expect(stderr).not.toMatch(ACTION_WORDS)
+    for (const [file, text] of Object.entries(await files(ws, MESSAGE_FILES))) {
+      expect(text, file).toContain(words)
+      expect(text, file).not.toMatch(ACTION_WORDS)
+    }
+    for (const [file, text] of Object.entries(await files(ws, ISSUE_FILES))) {
+      expect(text, file).not.toMatch(ACTION_WORDS)
+    }
+  }
+
+  it('a missing report file: the terminal and every message file name --report', async () => {
     const ws = await workspace()
     const result = await cli(ws, ['--report', 'adir', ...FILES])
     expect(result.exitCode).toBe(2)
-    const written = await files(ws)
-    expect(written).toContain('--report')
-    expect(result.stderr).toContain('--report')
-    expect(written).not.toMatch(ACTION_WORDS)
-    expect(result.stderr).not.toMatch(ACTION_WORDS)
+    await speaksCommandWords(ws, result.stderr, '--report')
   })
 
-  it('a time-out: the terminal and every file name --timeout', async () => {
+  it('a time-out: the terminal and every message file name --timeout', async () => {
     const ws = await reports({ '.scannerwork/report-task.txt': await scenario('slow') })
     const result = await cli(ws, [...QUICK, '--timeout', '1', ...FILES])
     expect(result.exitCode).toBe(3)
-    const written = await files(ws)
-    expect(written).toContain('raise --timeout')
-    expect(written).not.toMatch(ACTION_WORDS)
-    expect(result.stderr).not.toMatch(ACTION_WORDS)
+    await speaksCommandWords(ws, result.stderr, 'raise --timeout')
   })
 
   it('a one-character token: the log says it is too short and hides nothing ("Comple***ity")', async () => {
@@ -501,7 +512,7 @@ describe('dist/cli.js speaks its own words in every file it writes', () => {
     expect(result.exitCode).toBe(3)
     expect(result.stderr).toContain('none was given: set the SONAR_TOKEN environment variable.')
     expect(result.stderr).not.toContain('or SONAR_TOKEN')
-    expect(await files(ws)).not.toMatch(ACTION_WORDS)
+    await speaksCommandWords(ws, result.stderr, 'SONAR_TOKEN')
   })
 })
 

@@ -119,7 +119,7 @@ describe('settings errors name the option, not the action’s input', () => {
     [['--initial-delay=-1'], 'Option --initial-delay is "-1"'],
     [
       ['--task-id', 'AY1', '--analysis-id', 'AY2', '--host', 'https://s.example.com'],
-      '--task-id and --analysis-id are both set: set one of them (--analysis-id skips the task).'
+      'Options --task-id and --analysis-id are both set: set one of them (--analysis-id skips the task).'
     ],
     [
       ['--task-id', 'AY1'],

@@ -117,7 +117,7 @@ describe('the task id is ceTaskId, or else the id parameter of ceTaskUrl; when b
     ]
   ])('with %s, the message says which keys are needed', (_, text) => {
     expect(saidByTheAction(() => parseReportFile(text, 'build/sonar/report-task.txt'))).toThrow(
-      /^Report file build\/sonar\/report-task.txt has no ceTaskId and no ceTaskUrl with an id parameter: the check needs serverUrl and ceTaskUrl \(…\/api\/ce\/task\?id=<task id>\), or ceTaskId with the sonarHostUrl input set\./
+      /^Report file build\/sonar\/report-task.txt has no ceTaskId and no ceTaskUrl with an id parameter: the action needs serverUrl and ceTaskUrl \(…\/api\/ce\/task\?id=<task id>\), or ceTaskId with the sonarHostUrl input set\./
     )
   })
 })
@@ -200,7 +200,7 @@ describe('an address with credentials is refused, naming the key but never the c
         parseReportFile(withKey('serverUrl', 'https://alice:s3cret@sonar.example.com'), 'r.txt')
       )
     ).toThrow(
-      'Report file r.txt: serverUrl holds credentials (user:password@), which are never sent anywhere. Remove them from the address; the token goes in sonarToken or SONAR_TOKEN.'
+      'Report file r.txt: serverUrl holds credentials (user:password@), which the action never sends anywhere. Remove them from the address; the token goes in sonarToken or SONAR_TOKEN.'
     )
   })
 })

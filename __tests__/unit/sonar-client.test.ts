@@ -187,7 +187,7 @@ describe('401, 403 and 404 are not retried, and each gets its own explanation', 
     [
       401,
       undefined,
-      /The server requires a token \(HTTP 401 .*\) and none was given: set sonarToken or SONAR_TOKEN\./
+      /The server requires a token \(HTTP 401 .*\) and none was given: set the SONAR_TOKEN environment variable or the sonarToken input/
     ],
     [
       403,

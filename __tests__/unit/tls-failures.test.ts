@@ -35,19 +35,19 @@ const FIXES: Record<TlsFault, { client: RegExp; command: RegExp }> = {
     client:
       /TLS certificate not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\): the server's certificate is self-signed\. Set sonarRootCert or SONAR_ROOT_CERT to that certificate \(PEM\)/,
     command:
-      /\(DEPTH_ZERO_SELF_SIGNED_CERT\).* Set --root-cert-file or SONAR_ROOT_CERT to that certificate/
+      /\(DEPTH_ZERO_SELF_SIGNED_CERT\).* Set SONAR_ROOT_CERT or --root-cert-file to that certificate/
   },
   'unknown-ca': {
     client:
       /TLS certificate not trusted \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)\. For a server behind a private CA, set sonarRootCert or SONAR_ROOT_CERT to that CA's certificate/,
     command:
-      /\(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)\. .*set --root-cert-file or SONAR_ROOT_CERT to that CA's certificate/
+      /\(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)\. .*set SONAR_ROOT_CERT or --root-cert-file to that CA's certificate/
   },
   'ca-in-chain': {
     client:
       /TLS certificate not trusted \(SELF_SIGNED_CERT_IN_CHAIN\)\. For a server behind a private CA, set sonarRootCert or SONAR_ROOT_CERT to that CA's certificate/,
     command:
-      /\(SELF_SIGNED_CERT_IN_CHAIN\)\. .*set --root-cert-file or SONAR_ROOT_CERT to that CA's certificate/
+      /\(SELF_SIGNED_CERT_IN_CHAIN\)\. .*set SONAR_ROOT_CERT or --root-cert-file to that CA's certificate/
   },
   expired: {
     client:

@@ -24,5 +24,5 @@ export const ACTION_NAMES: Names = {
     checkRun: { name: 'issuesCheckRun' },
     sarif: { name: 'sarifFile' }
   },
-  places: { details: 'the job summary' }
+  places: { details: 'the job summary', self: 'the action' }
 }

@@ -29,5 +29,5 @@ export const COMMAND_NAMES: Names = {
     sarif: { name: '--sarif' }
   },
   // The command writes no job summary: its files hold what the summary would.
-  places: { details: 'the --markdown or --json file' }
+  places: { details: 'the --markdown or --json file', self: 'the command' }
 }

@@ -8,7 +8,7 @@ import { parseJsonBody } from './json-reply.js'
 import { shownUrl } from './origin.js'
 import type { Fault } from './retry-policy.js'
 import { headerValue, type Reply, type TransportFailure } from './transport.js'
-import { setting, settingOrVariable } from '../words.js'
+import { setting, settingOrVariable, theVariableOrSetting } from '../words.js'
 
 /** How messages name what was asked for, and what to check when the server says 404 or 400. */
 export interface ResourceWords {
@@ -162,7 +162,7 @@ function statusError(
         `${said}${
           authTried
             ? `The server rejected the token ${at}, sent with ${authTried} authentication: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
-            : `The server requires a token ${at} and none was given: set ${settingOrVariable('token')}.`
+            : `The server requires a token ${at} and none was given: set ${theVariableOrSetting('token')}.`
         }`,
         status
       )
