@@ -8,16 +8,13 @@ import { stepVerdict } from '../report/verdict.js'
 import { shortTokenWarning, tokenForms } from '../secrets.js'
 import { githubContext } from './github-context.js'
 import { jobSummary } from './job-summary.js'
+import { onThePullRequest } from './on-pull-request.js'
 import { ACTION_NAMES } from './names.js'
 import { findReportFiles } from './report-globs.js'
 import { reportOutcomes } from './report.js'
 import { readActionSettings } from './settings.js'
 import { actionSinks } from './sinks.js'
 import { stepEnd } from './step-end.js'
-import type { ActionSettings } from './settings.js'
-import type { AnalysisOutcome } from '../gate/outcome.js'
-import type { GitHubContext } from './github-context.js'
-import type { Log } from '../log.js'
 
 const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`
 
@@ -51,7 +48,8 @@ export async function run(
       userAgent: USER_AGENT,
       findFiles: findReportFiles
     })
-    const outcomes = await onThePullRequest(checked, github, settings, log)
+    const token = settings.gitHubToken
+    const outcomes = await onThePullRequest(checked, github, { token, env: process.env, log })
     const verdict = stepVerdict(outcomes, settings.policy)
     const context = { settings, github, log, sinks, summary, env: process.env }
     const outputsProblem = await reportOutcomes(outcomes, verdict, context)
@@ -61,20 +59,4 @@ export async function run(
     if (!summary.done) await summary.write(renderFailureSummary(messageOf(error), sinks.summary))
     log.fail(messageOf(error))
   }
-}
-
-/**
- * On a pull request, the branch analyses' new issues narrowed to the lines it changes; loaded
- * only then.
- */
-async function onThePullRequest(
-  outcomes: AnalysisOutcome[],
-  { pullRequest }: GitHubContext,
-  settings: ActionSettings,
-  log: Log
-): Promise<AnalysisOutcome[]> {
-  if (!pullRequest) return outcomes
-  const { onPullRequestLines } = await import('./pull-request-lines.js')
-  const token = settings.gitHubToken
-  return onPullRequestLines(outcomes, { pullRequest, token, env: process.env, log })
 }
