@@ -35,3 +35,33 @@ export const inActionWords = (text: string): string => inWords(text, ACTION_NAME
 
 /** A core message as the command says it. */
 export const inCommandWords = (text: string): string => inWords(text, COMMAND_NAMES)
+
+/**
+ * The error `run` throws, its message in an edge's words (the action's by default); fails the
+ * test when nothing is thrown.
+ *
+ * @example expect(thrownInWords(() => readActionSettings(inputs, {})).message).toMatch(/Input failOn/)
+ */
+export function thrownInWords(run: () => unknown, words = inActionWords): Error {
+  try {
+    run()
+  } catch (error) {
+    const thrown = error as Error
+    return Object.assign(thrown, { message: words(thrown.message) })
+  }
+  throw new Error('nothing was thrown')
+}
+
+/** The error `promise` rejects with, its message in an edge's words (the action's by default). */
+export async function rejectionInWords(
+  promise: Promise<unknown>,
+  words = inActionWords
+): Promise<Error> {
+  try {
+    await promise
+  } catch (error) {
+    const thrown = error as Error
+    return Object.assign(thrown, { message: words(thrown.message) })
+  }
+  throw new Error('nothing was rejected')
+}

@@ -22,7 +22,7 @@ import type { AnalysisOutcome } from '../../src/gate/outcome.js'
 import { stepVerdict } from '../../src/report/verdict.js'
 import { readRootCertFile } from '../../src/cli/root-cert-file.js'
 import { readSettings, withVariables } from '../../src/settings.js'
-import { inCommandWords } from '../../__fixtures__/sinks.js'
+import { inCommandWords, thrownInWords } from '../../__fixtures__/sinks.js'
 import { gateResult } from './summary-gate-result.js'
 
 function check(argv: string[]) {
@@ -36,15 +36,8 @@ function settingsOf(argv: string[], env: NodeJS.ProcessEnv = {}) {
 }
 
 /** The error the settings are refused with, its message in the command's words. */
-function refusal(argv: string[], env: NodeJS.ProcessEnv = {}): Error {
-  try {
-    settingsOf(argv, env)
-  } catch (error) {
-    const refused = error as Error
-    return Object.assign(refused, { message: inCommandWords(refused.message) })
-  }
-  throw new Error('the settings were accepted')
-}
+const refusal = (argv: string[], env: NodeJS.ProcessEnv = {}): Error =>
+  thrownInWords(() => settingsOf(argv, env), inCommandWords)
 
 describe('the command line maps onto the action’s settings', () => {
   it('repeated --report lines become the report patterns, in order', () => {

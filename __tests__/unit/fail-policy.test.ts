@@ -7,21 +7,20 @@ import { gateFailureMessage, headline } from '../../src/report/summary.js'
 import { stepVerdict } from '../../src/report/verdict.js'
 import { readActionSettings } from '../../src/action/settings.js'
 import { readSettings } from '../../src/settings.js'
-import { actionSink, inActionWords, inCommandWords } from '../../__fixtures__/sinks.js'
+import {
+  actionSink,
+  inActionWords,
+  inCommandWords,
+  thrownInWords
+} from '../../__fixtures__/sinks.js'
 import { condition, gateResult } from './summary-gate-result.js'
 
 const policy = (...statuses: Array<'ERROR' | 'WARN' | 'NONE'>): FailPolicy => new Set(statuses)
 const failOnInput = (value: string) => (name: string) => (name === 'failOn' ? value : '')
 
 /** The message `read` is refused with, in the edge's words (`words`). */
-function refusal(read: () => unknown, words: (text: string) => string): string {
-  try {
-    read()
-  } catch (error) {
-    return words((error as Error).message)
-  }
-  throw new Error('the settings were accepted')
-}
+const refusal = (read: () => unknown, words: (text: string) => string): string =>
+  thrownInWords(read, words).message
 
 describe('failOn is read as a set of ERROR, WARN and NONE that holds ERROR', () => {
   it.each([

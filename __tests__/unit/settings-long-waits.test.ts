@@ -3,7 +3,7 @@ import { MAX_TIMER_MS, systemClock } from '../../src/clock.js'
 import { SettingsError } from '../../src/errors.js'
 import { readActionSettings as readSettings } from '../../src/action/settings.js'
 import { LIMITS } from '../../src/settings.js'
-import { inActionWords } from '../../__fixtures__/sinks.js'
+import { thrownInWords } from '../../__fixtures__/sinks.js'
 
 const inputs =
   (values: Record<string, string>) =>
@@ -11,15 +11,8 @@ const inputs =
     values[name] ?? ''
 
 /** The error the inputs are refused with, its message in the action's words. */
-function refusal(values: Record<string, string>): Error {
-  try {
-    readSettings(inputs(values), {})
-  } catch (error) {
-    const refused = error as Error
-    return Object.assign(refused, { message: inActionWords(refused.message) })
-  }
-  throw new Error('the settings were accepted')
-}
+const refusal = (values: Record<string, string>): Error =>
+  thrownInWords(() => readSettings(inputs(values), {}))
 
 describe('no wait may be longer than a job can run (5 days on a self-hosted runner)', () => {
   it('accepts each limit itself', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { SettingsError } from '../../src/errors.js'
 import { readActionSettings } from '../../src/action/settings.js'
-import { inActionWords } from '../../__fixtures__/sinks.js'
+import { thrownInWords } from '../../__fixtures__/sinks.js'
 
 const inputs =
   (values: Record<string, string>) =>
@@ -11,15 +11,8 @@ const inputs =
 const readSettings = readActionSettings
 
 /** The error the settings are refused with, its message in the action's words. */
-function refusal(values: Record<string, string>): Error {
-  try {
-    readActionSettings(inputs(values), {})
-  } catch (error) {
-    const refused = error as Error
-    return Object.assign(refused, { message: inActionWords(refused.message) })
-  }
-  throw new Error('the settings were accepted')
-}
+const refusal = (values: Record<string, string>): Error =>
+  thrownInWords(() => readActionSettings(inputs(values), {}))
 
 describe('defaults apply in code, since the bundle can run without the runner filling them in', () => {
   it('uses the spec defaults when no input is set', () => {

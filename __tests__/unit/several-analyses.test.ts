@@ -13,7 +13,7 @@ import {
   vi
 } from 'vitest'
 import { RecordingLog } from '../../__fixtures__/log.js'
-import { inActionWords } from '../../__fixtures__/sinks.js'
+import { rejectionInWords } from '../../__fixtures__/sinks.js'
 import { findReportFiles } from '../../src/action/report-globs.js'
 import { systemClock } from '../../src/clock.js'
 import { ReportFileError } from '../../src/errors.js'
@@ -84,15 +84,7 @@ function check(cwd: string, inputs: Record<string, string>, log = new RecordingL
 }
 
 /** The error `promise` is rejected with, its message in the action's words. */
-async function refusal(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise
-  } catch (error) {
-    const refused = error as Error
-    return Object.assign(refused, { message: inActionWords(refused.message) })
-  }
-  throw new Error('it was not refused')
-}
+const refusal = (promise: Promise<unknown>): Promise<Error> => rejectionInWords(promise)
 
 const statusOf = (outcome: AnalysisOutcome | undefined) =>
   outcome?.read ? outcome.result.status : `unread: ${outcome?.message}`

@@ -3,19 +3,11 @@ import { ServerRequestError, TaskFailedError, TimeoutError } from '../../src/err
 import { waitForTask } from '../../src/gate/wait-for-task.js'
 import type { Task } from '../../src/sonar/types.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
-import { inActionWords } from '../../__fixtures__/sinks.js'
+import { rejectionInWords } from '../../__fixtures__/sinks.js'
 import { task } from '../../__fixtures__/task.js'
 
 /** The error `promise` is rejected with, its message in the action's words. */
-async function refusal(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise
-  } catch (error) {
-    const refused = error as Error
-    return Object.assign(refused, { message: inActionWords(refused.message) })
-  }
-  throw new Error('it was not refused')
-}
+const refusal = (promise: Promise<unknown>): Promise<Error> => rejectionInWords(promise)
 
 /** A server whose task goes through the given statuses, one per poll (the last repeats). */
 function scriptedTask(statuses: (string | Task)[]) {
