@@ -33,6 +33,16 @@ export function tokenForms(token: string): string[] {
 }
 
 /**
+ * The forms secrets take once written inside a JSON string (besides their own), for a JSON
+ * destination's sink: a form of the token that is itself quoted in JSON is escaped once more.
+ *
+ * @example jsonForms(['a"b']) // ['a"b', 'a\\"b']
+ */
+export function jsonForms(secrets: readonly string[]): string[] {
+  return [...new Set([...secrets, ...secrets.map((secret) => JSON.stringify(secret).slice(1, -1))])]
+}
+
+/**
  * `text` with every occurrence of every secret replaced by `***`, longest secret first (so a
  * secret inside a longer one leaves nothing of the longer one). The runner masks the log, not
  * the job summary or the output file: everything written there goes through this.

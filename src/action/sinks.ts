@@ -2,6 +2,7 @@ import { OUTPUT_BYTES } from '../report/outputs.js'
 import { COMMENT_LIMITS } from '../report/pull-request-comment-body.js'
 import { SUMMARY_LIMITS } from '../report/summary.js'
 import { summaryForms } from '../report/summary-text.js'
+import { jsonForms } from '../secrets.js'
 import { createSink, type Sink } from '../sink.js'
 import { ACTION_NAMES } from './names.js'
 
@@ -33,7 +34,7 @@ export function actionSinks(secrets: readonly string[]): ActionSinks {
       escapedForms: summaryForms,
       limit: SUMMARY_LIMITS.bytes
     }),
-    outputs: createSink({ names, secrets, limit: OUTPUT_BYTES }),
+    outputs: createSink({ names, secrets, escapedForms: jsonForms, limit: OUTPUT_BYTES }),
     comment: createSink({
       names,
       secrets,
@@ -42,6 +43,6 @@ export function actionSinks(secrets: readonly string[]): ActionSinks {
       unit: 'characters'
     }),
     checkRun: createSink({ names, secrets, escapedForms: summaryForms, unit: 'characters' }),
-    sarif: createSink({ names, secrets })
+    sarif: createSink({ names, secrets, escapedForms: jsonForms })
   }
 }

@@ -11,6 +11,7 @@ import { OUTPUT_BYTES, resultsJson } from '../report/outputs.js'
 import { renderOverviewSummary } from '../report/overview.js'
 import { renderFailureSummary, renderSummary, SUMMARY_LIMITS } from '../report/summary.js'
 import { summaryForms } from '../report/summary-text.js'
+import { jsonForms } from '../secrets.js'
 import { createSink, type Sink, type SinkOptions } from '../sink.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { renderJunit, type JunitContext } from './junit.js'
@@ -51,15 +52,15 @@ const WHAT = {
 
 /**
  * Each file's sink besides the command's words and the token's forms: the forms the token takes
- * once escaped in HTML and XML, and the file's limit (the JSON is the action's `results` output,
+ * once escaped in HTML, XML or JSON, and the file's limit (the JSON is the action's `results` output,
  * bounded as it is, then indented).
  */
 const FILE_SINKS: Record<keyof ResultFiles, Omit<SinkOptions, 'names' | 'secrets'>> = {
-  json: { limit: OUTPUT_BYTES },
+  json: { escapedForms: jsonForms, limit: OUTPUT_BYTES },
   junit: { escapedForms: summaryForms },
   markdown: { escapedForms: summaryForms, limit: SUMMARY_LIMITS.bytes },
-  sarif: { limit: SARIF_LIMITS.bytes },
-  codequality: { limit: CODE_QUALITY_LIMITS.bytes }
+  sarif: { escapedForms: jsonForms, limit: SARIF_LIMITS.bytes },
+  codequality: { escapedForms: jsonForms, limit: CODE_QUALITY_LIMITS.bytes }
 }
 
 /**

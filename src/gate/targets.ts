@@ -9,6 +9,7 @@ import {
   type ReportTask,
   type TextFileReader
 } from '../report-file.js'
+import { redactSecrets, tokenForms } from '../secrets.js'
 import type { Settings } from '../settings.js'
 import { serverBase } from '../sonar/origin.js'
 import { serverKind, type ServerKind } from '../sonar/server-kind.js'
@@ -89,7 +90,8 @@ export async function findTargets(
     return [{ source: theSetting('task'), target }]
   }
 
-  const read = sources.readFile ?? readTextFile
+  // A report file that quotes the token loses it before anything is made of its values.
+  const read = withoutSecrets(sources.readFile ?? readTextFile, settings.token)
   if (settings.reportFiles.length === 0) {
     const report = await loadReportFile(undefined, sources.cwd, read)
     return [{ source: report.file, target: reportTarget(report, host) }]
@@ -194,4 +196,14 @@ async function exists(cwd: string, file: string): Promise<boolean> {
 
 function shown(text: string): string {
   return `"${oneLine(text, QUOTE_LIMITS.long)}"`
+}
+
+/** `read`, with every form of the token removed from the text it returns. */
+function withoutSecrets(read: TextFileReader, token: string | undefined): TextFileReader {
+  const forms = token ? tokenForms(token) : []
+  if (forms.length === 0) return read
+  return async (file) => {
+    const text = await read(file)
+    return text === undefined ? undefined : redactSecrets(text, forms)
+  }
 }

@@ -1,3 +1,4 @@
+import { redactSecrets, tokenForms } from '../secrets.js'
 import type { Clock } from '../clock.js'
 import { ServerRequestError, TimeoutError, UnsafeRequestError } from '../errors.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
@@ -90,6 +91,8 @@ export class SonarClient {
   private readonly serverBase: URL
   private readonly transport: HttpTransport
   private readonly rootCertGiven: boolean
+  /** Every form of the token: removed from each reply before anything is made of it. */
+  private readonly secrets: readonly string[]
 
   constructor(options: SonarClientOptions) {
     // Defaults by ??, not by spreading: an option passed as undefined still gets its default.
@@ -105,6 +108,7 @@ export class SonarClient {
     // The spec: make the server address end in '/' before appending the API path.
     this.serverBase = serverBase(options.serverUrl)
     this.rootCertGiven = options.rootCert !== undefined
+    this.secrets = options.token === undefined ? [] : tokenForms(options.token)
     this.transport = new HttpTransport({
       userAgent: options.userAgent,
       rootCert: options.rootCert,
@@ -237,7 +241,7 @@ export class SonarClient {
           failed = statusFailure(reply, url, resource, this.authTried())
         } else {
           this.noteTokenExpiration(reply)
-          const decoded = decodeJson(url, reply, resource)
+          const decoded = decodeJson(url, reply, resource, this.secrets)
           if (!('failed' in decoded)) return decoded.value
           failed = decoded.failed
         }
@@ -341,7 +345,8 @@ export class SonarClient {
     const headers: Record<string, string> = { accept: 'application/json' }
     if (token !== undefined) headers['authorization'] = authorization(token, this.scheme)
     try {
-      return await this.transport.get(url, headers, Math.min(leftMs, requestTimeoutMs))
+      const reply = await this.transport.get(url, headers, Math.min(leftMs, requestTimeoutMs))
+      return withoutSecrets(reply, this.secrets)
     } catch (error) {
       if (cutByDeadline && error instanceof TransportFailure && error.reason === 'timeout') {
         throw deadlineReached(url, resource, error)
@@ -388,12 +393,13 @@ function redirectTarget(location: string, from: URL, resource: ResourceWords): U
 function decodeJson<T>(
   url: URL,
   reply: Reply,
-  resource: Resource<T>
+  resource: Resource<T>,
+  secrets: readonly string[]
 ): { value: T } | { failed: FailedTry } {
   const from = `for ${resource.what} from ${shownUrl(url)}`
   let json: unknown
   try {
-    json = parseJsonBody(reply.body, reply.headers)
+    json = parseJsonBody(reply.body, reply.headers, secrets)
   } catch (error) {
     if (!(error instanceof BodyProblem)) throw error
     const failure = new ServerRequestError(`The reply ${from} ${error.message}.`, reply.status, {
@@ -412,4 +418,26 @@ function decodeJson<T>(
       { cause: error }
     )
   }
+}
+
+/**
+ * The reply with every form of the token removed from its headers and its body, so that nothing
+ * made of the server's text (a link, a value cut to a length, a quoted error) can hold it: a
+ * sink recognises the token's forms, not what is made of them. A body is decoded only when it
+ * holds one of them (a binary body stays as it is).
+ */
+function withoutSecrets(reply: Reply, secrets: readonly string[]): Reply {
+  if (secrets.length === 0) return reply
+  const headers: Reply['headers'] = {}
+  for (const [name, value] of Object.entries(reply.headers)) {
+    headers[name] = Array.isArray(value)
+      ? value.map((each) => redactSecrets(each, secrets))
+      : value === undefined
+        ? undefined
+        : redactSecrets(value, secrets)
+  }
+  const body = secrets.some((secret) => secret !== '' && reply.body.includes(secret))
+    ? Buffer.from(redactSecrets(reply.body.toString('utf8'), secrets))
+    : reply.body
+  return { ...reply, headers, body }
 }
