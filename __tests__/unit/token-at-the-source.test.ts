@@ -114,7 +114,7 @@ describe("the report file's values lose the token before a target is made of the
     const [found] = await findTargets(settings, {
       cwd,
       log: new RecordingLog(),
-      findFiles: async (patterns) => patterns
+      findFiles: async (pattern) => [pattern]
     })
     expect(found && 'target' in found ? found.target : found).toMatchObject({
       projectKey: 'demo-***',
