@@ -128,7 +128,8 @@ function checkAnnotation(finding, sink) {
     const region = finding.region;
     const oneLineRegion = region && region.startLine === region.endLine;
     return {
-        path: finding.file,
+        // A path is the checkout's; one that held the token would not be placed, but not leak it.
+        path: sink.text(finding.file),
         start_line: region?.startLine ?? 1,
         end_line: region?.endLine ?? 1,
         ...(oneLineRegion && region.startColumn !== undefined && region.endColumn !== undefined

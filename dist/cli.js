@@ -1248,6 +1248,15 @@ function tokenForms(token) {
     return [...new Set(forms)];
 }
 /**
+ * The forms secrets take once written inside a JSON string (besides their own), for a JSON
+ * destination's sink: a form of the token that is itself quoted in JSON is escaped once more.
+ *
+ * @example jsonForms(['a"b']) // ['a"b', 'a\\"b']
+ */
+function jsonForms(secrets) {
+    return [...new Set([...secrets, ...secrets.map((secret) => JSON.stringify(secret).slice(1, -1))])];
+}
+/**
  * `text` with every occurrence of every secret replaced by `***`, longest secret first (so a
  * secret inside a longer one leaves nothing of the longer one). The runner masks the log, not
  * the job summary or the output file: everything written there goes through this.
@@ -1289,6 +1298,12 @@ function otherScheme(scheme) {
 const SCHEME_NAMES = { bearer: 'Bearer', basic: 'Basic' };
 
 ;// CONCATENATED MODULE: ./src/sonar/json-reply.ts
+/**
+ * A reply body as JSON, or the reason it is not: compressed, empty, an HTML page, nested too
+ * deep, cut off, or other text. Each reason has its own words, so a user knows whether to look at
+ * a proxy, the server address or the network.
+ */
+
 
 
 /** Deeper than any Web API reply; keeps every later walk over the value far from the stack limit. */
@@ -1309,7 +1324,7 @@ const GZIP_MAGIC = [0x1f, 0x8b];
  *
  * @example parseJsonBody(Buffer.from('{"task":{}}'), { 'content-type': 'application/json' })
  */
-function parseJsonBody(body, headers) {
+function parseJsonBody(body, headers, secrets = []) {
     const encoding = headers['content-encoding']?.trim().toLowerCase();
     if (encoding && encoding !== 'identity') {
         throw new BodyProblem(`is compressed (Content-Encoding: ${untrusted_text_oneLine(encoding, 40)}) though the action asks for none: a proxy in front of the server compresses it unasked; configure it to pass the Web API's replies through as they are`);
@@ -1330,7 +1345,10 @@ function parseJsonBody(body, headers) {
         throw new BodyProblem(`nests deeper than ${MAX_JSON_DEPTH} levels: it is not a Web API reply`);
     }
     try {
-        return JSON.parse(text);
+        // A string the server wrote with \u escapes is the token only once parsed: removed then.
+        if (secrets.length === 0)
+            return JSON.parse(text);
+        return JSON.parse(text, (_, value) => typeof value === 'string' ? redactSecrets(value, secrets) : value);
     }
     catch {
         if (shape === 'unfinished') {
@@ -2422,6 +2440,7 @@ function tokenExpiryWarning(expiresAt, nowEpochMs) {
 
 
 
+
 const UNKNOWN_SERVER = { cloud: false, version: undefined };
 const MAX_REDIRECTS = 5;
 /**
@@ -2448,6 +2467,8 @@ class SonarClient {
     serverBase;
     transport;
     rootCertGiven;
+    /** Every form of the token: removed from each reply before anything is made of it. */
+    secrets;
     constructor(options) {
         // Defaults by ??, not by spreading: an option passed as undefined still gets its default.
         this.options = {
@@ -2462,6 +2483,7 @@ class SonarClient {
         // The spec: make the server address end in '/' before appending the API path.
         this.serverBase = serverBase(options.serverUrl);
         this.rootCertGiven = options.rootCert !== undefined;
+        this.secrets = options.token === undefined ? [] : tokenForms(options.token);
         this.transport = new HttpTransport({
             userAgent: options.userAgent,
             rootCert: options.rootCert,
@@ -2580,7 +2602,7 @@ class SonarClient {
                 }
                 else {
                     this.noteTokenExpiration(reply);
-                    const decoded = decodeJson(url, reply, resource);
+                    const decoded = decodeJson(url, reply, resource, this.secrets);
                     if (!('failed' in decoded))
                         return decoded.value;
                     failed = decoded.failed;
@@ -2674,7 +2696,8 @@ class SonarClient {
         if (token !== undefined)
             headers['authorization'] = authorization(token, this.scheme);
         try {
-            return await this.transport.get(url, headers, Math.min(leftMs, requestTimeoutMs));
+            const reply = await this.transport.get(url, headers, Math.min(leftMs, requestTimeoutMs));
+            return withoutSecrets(reply, this.secrets);
         }
         catch (error) {
             if (cutByDeadline && error instanceof TransportFailure && error.reason === 'timeout') {
@@ -2710,11 +2733,11 @@ function redirectTarget(location, from, resource) {
  * A 2xx reply decoded, or why not: a body cut off mid-JSON is a failed try that may heal on
  * another; any other body or shape that is not the API's is thrown, as it will not.
  */
-function decodeJson(url, reply, resource) {
+function decodeJson(url, reply, resource, secrets) {
     const from = `for ${resource.what} from ${shownUrl(url)}`;
     let json;
     try {
-        json = parseJsonBody(reply.body, reply.headers);
+        json = parseJsonBody(reply.body, reply.headers, secrets);
     }
     catch (error) {
         if (!(error instanceof BodyProblem))
@@ -2734,6 +2757,28 @@ function decodeJson(url, reply, resource) {
             throw error;
         throw new ServerRequestError(`Unexpected reply ${from}: ${error.message}. Is this a SonarQube or SonarCloud server?`, reply.status, { cause: error });
     }
+}
+/**
+ * The reply with every form of the token removed from its headers and its body, so that nothing
+ * made of the server's text (a link, a value cut to a length, a quoted error) can hold it: a
+ * sink recognises the token's forms, not what is made of them. A body is decoded only when it
+ * holds one of them (a binary body stays as it is).
+ */
+function withoutSecrets(reply, secrets) {
+    if (secrets.length === 0)
+        return reply;
+    const headers = {};
+    for (const [name, value] of Object.entries(reply.headers)) {
+        headers[name] = Array.isArray(value)
+            ? value.map((each) => redactSecrets(each, secrets))
+            : value === undefined
+                ? undefined
+                : redactSecrets(value, secrets);
+    }
+    const body = secrets.some((secret) => secret !== '' && reply.body.includes(secret))
+        ? Buffer.from(redactSecrets(reply.body.toString('utf8'), secrets))
+        : reply.body;
+    return { ...reply, headers, body };
 }
 
 ;// CONCATENATED MODULE: ./src/gate/evaluate.ts
@@ -3269,6 +3314,7 @@ function dashboardFor(server, projectKey) {
 
 
 
+
 /** The most analyses one step checks: a glob matching more is too wide. */
 const MAX_ANALYSES = 50;
 /** Characters that make a report files line a glob rather than a path. */
@@ -3305,7 +3351,8 @@ async function findTargets(settings, sources) {
         };
         return [{ source: theSetting('task'), target }];
     }
-    const read = sources.readFile ?? readTextFile;
+    // A report file that quotes the token loses it before anything is made of its values.
+    const read = targets_withoutSecrets(sources.readFile ?? readTextFile, settings.token);
     if (settings.reportFiles.length === 0) {
         const report = await loadReportFile(undefined, sources.cwd, read);
         return [{ source: report.file, target: reportTarget(report, host) }];
@@ -3399,6 +3446,16 @@ async function exists(cwd, file) {
 }
 function shown(text) {
     return `"${untrusted_text_oneLine(text, QUOTE_LIMITS.long)}"`;
+}
+/** `read`, with every form of the token removed from the text it returns. */
+function targets_withoutSecrets(read, token) {
+    const forms = token ? tokenForms(token) : [];
+    if (forms.length === 0)
+        return read;
+    return async (file) => {
+        const text = await read(file);
+        return text === undefined ? undefined : redactSecrets(text, forms);
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/gate/check-analyses.ts
@@ -9687,6 +9744,7 @@ function escapeXml(value) {
 
 
 
+
 /** A result file that could not be written: the exit code is 2. */
 class ResultFileError extends ActionError {
     static code = 'ERR_RESULT_FILE';
@@ -9703,15 +9761,15 @@ const WHAT = {
 };
 /**
  * Each file's sink besides the command's words and the token's forms: the forms the token takes
- * once escaped in HTML and XML, and the file's limit (the JSON is the action's `results` output,
+ * once escaped in HTML, XML or JSON, and the file's limit (the JSON is the action's `results` output,
  * bounded as it is, then indented).
  */
 const FILE_SINKS = {
-    json: { limit: OUTPUT_BYTES },
+    json: { escapedForms: jsonForms, limit: OUTPUT_BYTES },
     junit: { escapedForms: summaryForms },
     markdown: { escapedForms: summaryForms, limit: SUMMARY_LIMITS.bytes },
-    sarif: { limit: SARIF_LIMITS.bytes },
-    codequality: { limit: CODE_QUALITY_LIMITS.bytes }
+    sarif: { escapedForms: jsonForms, limit: SARIF_LIMITS.bytes },
+    codequality: { escapedForms: jsonForms, limit: CODE_QUALITY_LIMITS.bytes }
 };
 /**
  * The result files asked for: `--json` the action's `results` output (indented) with the new
@@ -10007,7 +10065,12 @@ function runnerLog(core, names) {
 /** The annotation's title through the line gate; its file and numbers as the caller checked them. */
 function safeWhere(where, text) {
     const title = where.title === undefined ? undefined : logLine(text(where.title));
-    return { ...where, ...(title === undefined ? {} : { title: cut(title, 200) }) };
+    return {
+        ...where,
+        ...(title === undefined ? {} : { title: cut(title, 200) }),
+        // The file is the checkout's: one whose name held the token would not be placed, nor leak it.
+        ...(where.file === undefined ? {} : { file: text(where.file) })
+    };
 }
 /**
  * The one gate between a message and the runner's log. The message keeps its line feeds (our

@@ -34324,6 +34324,15 @@ function tokenForms(token) {
     return [...new Set(forms)];
 }
 /**
+ * The forms secrets take once written inside a JSON string (besides their own), for a JSON
+ * destination's sink: a form of the token that is itself quoted in JSON is escaped once more.
+ *
+ * @example jsonForms(['a"b']) // ['a"b', 'a\\"b']
+ */
+function jsonForms(secrets) {
+    return [...new Set([...secrets, ...secrets.map((secret) => JSON.stringify(secret).slice(1, -1))])];
+}
+/**
  * `text` with every occurrence of every secret replaced by `***`, longest secret first (so a
  * secret inside a longer one leaves nothing of the longer one). The runner masks the log, not
  * the job summary or the output file: everything written there goes through this.
@@ -34365,6 +34374,12 @@ function otherScheme(scheme) {
 const SCHEME_NAMES = { bearer: 'Bearer', basic: 'Basic' };
 
 ;// CONCATENATED MODULE: ./src/sonar/json-reply.ts
+/**
+ * A reply body as JSON, or the reason it is not: compressed, empty, an HTML page, nested too
+ * deep, cut off, or other text. Each reason has its own words, so a user knows whether to look at
+ * a proxy, the server address or the network.
+ */
+
 
 
 /** Deeper than any Web API reply; keeps every later walk over the value far from the stack limit. */
@@ -34385,7 +34400,7 @@ const GZIP_MAGIC = [0x1f, 0x8b];
  *
  * @example parseJsonBody(Buffer.from('{"task":{}}'), { 'content-type': 'application/json' })
  */
-function parseJsonBody(body, headers) {
+function parseJsonBody(body, headers, secrets = []) {
     const encoding = headers['content-encoding']?.trim().toLowerCase();
     if (encoding && encoding !== 'identity') {
         throw new BodyProblem(`is compressed (Content-Encoding: ${(0,untrusted_text/* oneLine */.TN)(encoding, 40)}) though the action asks for none: a proxy in front of the server compresses it unasked; configure it to pass the Web API's replies through as they are`);
@@ -34406,7 +34421,10 @@ function parseJsonBody(body, headers) {
         throw new BodyProblem(`nests deeper than ${MAX_JSON_DEPTH} levels: it is not a Web API reply`);
     }
     try {
-        return JSON.parse(text);
+        // A string the server wrote with \u escapes is the token only once parsed: removed then.
+        if (secrets.length === 0)
+            return JSON.parse(text);
+        return JSON.parse(text, (_, value) => typeof value === 'string' ? redactSecrets(value, secrets) : value);
     }
     catch {
         if (shape === 'unfinished') {
@@ -35366,6 +35384,7 @@ function tokenExpiryWarning(expiresAt, nowEpochMs) {
 
 
 
+
 const UNKNOWN_SERVER = { cloud: false, version: undefined };
 const MAX_REDIRECTS = 5;
 /**
@@ -35392,6 +35411,8 @@ class SonarClient {
     serverBase;
     transport;
     rootCertGiven;
+    /** Every form of the token: removed from each reply before anything is made of it. */
+    secrets;
     constructor(options) {
         // Defaults by ??, not by spreading: an option passed as undefined still gets its default.
         this.options = {
@@ -35406,6 +35427,7 @@ class SonarClient {
         // The spec: make the server address end in '/' before appending the API path.
         this.serverBase = (0,origin/* serverBase */.pT)(options.serverUrl);
         this.rootCertGiven = options.rootCert !== undefined;
+        this.secrets = options.token === undefined ? [] : tokenForms(options.token);
         this.transport = new HttpTransport({
             userAgent: options.userAgent,
             rootCert: options.rootCert,
@@ -35524,7 +35546,7 @@ class SonarClient {
                 }
                 else {
                     this.noteTokenExpiration(reply);
-                    const decoded = decodeJson(url, reply, resource);
+                    const decoded = decodeJson(url, reply, resource, this.secrets);
                     if (!('failed' in decoded))
                         return decoded.value;
                     failed = decoded.failed;
@@ -35618,7 +35640,8 @@ class SonarClient {
         if (token !== undefined)
             headers['authorization'] = authorization(token, this.scheme);
         try {
-            return await this.transport.get(url, headers, Math.min(leftMs, requestTimeoutMs));
+            const reply = await this.transport.get(url, headers, Math.min(leftMs, requestTimeoutMs));
+            return withoutSecrets(reply, this.secrets);
         }
         catch (error) {
             if (cutByDeadline && error instanceof TransportFailure && error.reason === 'timeout') {
@@ -35654,11 +35677,11 @@ function redirectTarget(location, from, resource) {
  * A 2xx reply decoded, or why not: a body cut off mid-JSON is a failed try that may heal on
  * another; any other body or shape that is not the API's is thrown, as it will not.
  */
-function decodeJson(url, reply, resource) {
+function decodeJson(url, reply, resource, secrets) {
     const from = `for ${resource.what} from ${(0,origin/* shownUrl */.zA)(url)}`;
     let json;
     try {
-        json = parseJsonBody(reply.body, reply.headers);
+        json = parseJsonBody(reply.body, reply.headers, secrets);
     }
     catch (error) {
         if (!(error instanceof BodyProblem))
@@ -35678,6 +35701,28 @@ function decodeJson(url, reply, resource) {
             throw error;
         throw new errors/* ServerRequestError */.hP(`Unexpected reply ${from}: ${error.message}. Is this a SonarQube or SonarCloud server?`, reply.status, { cause: error });
     }
+}
+/**
+ * The reply with every form of the token removed from its headers and its body, so that nothing
+ * made of the server's text (a link, a value cut to a length, a quoted error) can hold it: a
+ * sink recognises the token's forms, not what is made of them. A body is decoded only when it
+ * holds one of them (a binary body stays as it is).
+ */
+function withoutSecrets(reply, secrets) {
+    if (secrets.length === 0)
+        return reply;
+    const headers = {};
+    for (const [name, value] of Object.entries(reply.headers)) {
+        headers[name] = Array.isArray(value)
+            ? value.map((each) => redactSecrets(each, secrets))
+            : value === undefined
+                ? undefined
+                : redactSecrets(value, secrets);
+    }
+    const body = secrets.some((secret) => secret !== '' && reply.body.includes(secret))
+        ? Buffer.from(redactSecrets(reply.body.toString('utf8'), secrets))
+        : reply.body;
+    return { ...reply, headers, body };
 }
 
 ;// CONCATENATED MODULE: ./src/gate/evaluate.ts
@@ -35973,6 +36018,7 @@ var promises_ = __nccwpck_require__(1455);
 
 
 
+
 /** The most analyses one step checks: a glob matching more is too wide. */
 const MAX_ANALYSES = 50;
 /** Characters that make a report files line a glob rather than a path. */
@@ -36009,7 +36055,8 @@ async function findTargets(settings, sources) {
         };
         return [{ source: (0,src_words/* theSetting */.w7)('task'), target }];
     }
-    const read = sources.readFile ?? readTextFile;
+    // A report file that quotes the token loses it before anything is made of its values.
+    const read = targets_withoutSecrets(sources.readFile ?? readTextFile, settings.token);
     if (settings.reportFiles.length === 0) {
         const report = await loadReportFile(undefined, sources.cwd, read);
         return [{ source: report.file, target: reportTarget(report, host) }];
@@ -36103,6 +36150,16 @@ async function exists(cwd, file) {
 }
 function shown(text) {
     return `"${(0,untrusted_text/* oneLine */.TN)(text, untrusted_text/* QUOTE_LIMITS */.gJ.long)}"`;
+}
+/** `read`, with every form of the token removed from the text it returns. */
+function targets_withoutSecrets(read, token) {
+    const forms = token ? tokenForms(token) : [];
+    if (forms.length === 0)
+        return read;
+    return async (file) => {
+        const text = await read(file);
+        return text === undefined ? undefined : redactSecrets(text, forms);
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/gate/check-analyses.ts
@@ -36390,7 +36447,12 @@ function runnerLog(core, names) {
 /** The annotation's title through the line gate; its file and numbers as the caller checked them. */
 function safeWhere(where, text) {
     const title = where.title === undefined ? undefined : logLine(text(where.title));
-    return { ...where, ...(title === undefined ? {} : { title: (0,untrusted_text/* cut */.Jj)(title, 200) }) };
+    return {
+        ...where,
+        ...(title === undefined ? {} : { title: (0,untrusted_text/* cut */.Jj)(title, 200) }),
+        // The file is the checkout's: one whose name held the token would not be placed, nor leak it.
+        ...(where.file === undefined ? {} : { file: text(where.file) })
+    };
 }
 /**
  * The one gate between a message and the runner's log. The message keeps its line feeds (our
@@ -36554,6 +36616,18 @@ function jobSummary(writer, env, log) {
             }
         }
     };
+}
+
+;// CONCATENATED MODULE: ./src/action/on-pull-request.ts
+/**
+ * On a pull request, the branch analyses' new issues narrowed to the lines it changes; loaded
+ * only then.
+ */
+async function onThePullRequest(outcomes, { pullRequest }, { token, env, log }) {
+    if (!pullRequest)
+        return outcomes;
+    const { onPullRequestLines } = await __nccwpck_require__.e(/* import() */ 606).then(__nccwpck_require__.bind(__nccwpck_require__, 6606));
+    return onPullRequestLines(outcomes, { pullRequest, token, env, log });
 }
 
 ;// CONCATENATED MODULE: ./src/action/names.ts
@@ -37774,6 +37848,7 @@ function readActionSettings(input, env) {
 
 
 
+
 /** The sinks for a step whose token has these forms (none without a token). */
 function actionSinks(secrets) {
     const names = ACTION_NAMES;
@@ -37784,7 +37859,7 @@ function actionSinks(secrets) {
             escapedForms: summary_text/* summaryForms */.c,
             limit: report_summary/* SUMMARY_LIMITS */.QF.bytes
         }),
-        outputs: createSink({ names, secrets, limit: OUTPUT_BYTES }),
+        outputs: createSink({ names, secrets, escapedForms: jsonForms, limit: OUTPUT_BYTES }),
         comment: createSink({
             names,
             secrets,
@@ -37793,7 +37868,7 @@ function actionSinks(secrets) {
             unit: 'characters'
         }),
         checkRun: createSink({ names, secrets, escapedForms: summary_text/* summaryForms */.c, unit: 'characters' }),
-        sarif: createSink({ names, secrets })
+        sarif: createSink({ names, secrets, escapedForms: jsonForms })
     };
 }
 
@@ -37851,6 +37926,7 @@ function gateStatuses(outcomes) {
 
 
 
+
 const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
 /**
  * The action: inputs → settings → the check of every analysis → its sinks → the verdict. The
@@ -37880,7 +37956,8 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
             userAgent: USER_AGENT,
             findFiles: findReportFiles
         });
-        const outcomes = await onThePullRequest(checked, github, settings, log);
+        const token = settings.gitHubToken;
+        const outcomes = await onThePullRequest(checked, github, { token, env: process.env, log });
         const verdict = stepVerdict(outcomes, settings.policy);
         const context = { settings, github, log, sinks, summary, env: process.env };
         const outputsProblem = await reportOutcomes(outcomes, verdict, context);
@@ -37893,17 +37970,6 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
             await summary.write((0,report_summary/* renderFailureSummary */.Fr)((0,errors/* messageOf */.bD)(error), sinks.summary));
         log.fail((0,errors/* messageOf */.bD)(error));
     }
-}
-/**
- * On a pull request, the branch analyses' new issues narrowed to the lines it changes; loaded
- * only then.
- */
-async function onThePullRequest(outcomes, { pullRequest }, settings, log) {
-    if (!pullRequest)
-        return outcomes;
-    const { onPullRequestLines } = await __nccwpck_require__.e(/* import() */ 606).then(__nccwpck_require__.bind(__nccwpck_require__, 6606));
-    const token = settings.gitHubToken;
-    return onPullRequestLines(outcomes, { pullRequest, token, env: process.env, log });
 }
 
 ;// CONCATENATED MODULE: ./src/action/index.ts
