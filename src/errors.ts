@@ -26,6 +26,8 @@ export type ErrorCode =
   | 'ERR_SERVER_REQUEST'
   /** The analysis task ended FAILED or CANCELED. */
   | 'ERR_TASK_FAILED'
+  /** The project has no analysis of what was asked for, and none is coming. */
+  | 'ERR_NO_ANALYSIS'
   /** The overall time-out ran out before the verdict was known. */
   | 'ERR_TIMEOUT'
   /** A quality gate failed. */
@@ -109,6 +111,19 @@ export class TaskFailedError extends ActionError {
 
   constructor(message: string, options?: ErrorOptions) {
     super(TaskFailedError.code, message, options)
+  }
+}
+
+/**
+ * The project has no analysis of the branch, pull request or commit asked for that can be
+ * checked, and none is queued or running.
+ */
+export class AnalysisNotFoundError extends ActionError {
+  static readonly code = 'ERR_NO_ANALYSIS'
+  declare readonly code: typeof AnalysisNotFoundError.code
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(AnalysisNotFoundError.code, message, options)
   }
 }
 

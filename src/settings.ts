@@ -58,6 +58,20 @@ export interface Settings {
   taskId: string | undefined
   /** Skip the task and read the gate of this analysis directly (analysis). */
   analysisId: string | undefined
+  /**
+   * Check the analyses of these projects instead of a report file (project): the analysis of
+   * `commit` on `branch` or `pullRequest`, or, without a commit, the newest one.
+   */
+  projectKeys: string[]
+  /** The branch analysed (branch); none: the pull request's, or the project's main branch. */
+  branch: string | undefined
+  /** The pull request analysed (pullRequest), as the server keys it (GitHub's number). */
+  pullRequest: string | undefined
+  /**
+   * The commit whose analysis to wait for (commit): a full SHA, or two (a pull request's head
+   * and its merge commit: a scan of either is the run's); none: the newest analysis.
+   */
+  commits: string[]
 }
 
 /**
@@ -75,6 +89,12 @@ export const DEFAULTS = {
 
 /** The most lines the report files may have (each a path or a glob). */
 export const MAX_REPORT_PATTERNS = 100
+
+/** The most projects one step checks by key (as many analyses as report files may give). */
+export const MAX_PROJECTS = 50
+
+/** The longest branch or pull-request name taken (the server keys them in 255 characters). */
+export const MAX_BRANCH_LENGTH = 255
 
 /**
  * The longest wait any setting may ask for: 5 days, the longest a job on a self-hosted runner
@@ -123,16 +143,48 @@ export function readSettings(raw: RawSettings): Settings {
       `${settingsTitle('task')} and ${setting('analysis')} are both set: set one of them (${setting('analysis')} skips the task).`
     )
   }
-  for (const key of ['task', 'analysis'] as const) {
-    if ((key === 'task' ? taskId : analysisId) && !hostUrl) {
+  const projectKeys = projectKeyLines(raw.project ?? '')
+  const reportFiles = reportPatterns(raw.reportFile ?? '')
+  const chosen = { task: taskId, analysis: analysisId, project: projectKeys.length > 0 }
+  for (const key of ['task', 'analysis', 'project'] as const) {
+    if (chosen[key] && !hostUrl) {
       throw new SettingsError(
         `${settingTitle(key)} needs the server address: set ${theSetting('host')} or the SONAR_HOST_URL environment variable.`
       )
     }
   }
+  if (chosen.project) {
+    const other = taskId
+      ? 'task'
+      : analysisId
+        ? 'analysis'
+        : reportFiles.length > 0
+          ? 'reportFile'
+          : undefined
+    if (other) {
+      throw new SettingsError(
+        `${settingsTitle('project')} and ${setting(other)} are both set: give the projects whose analyses to check, or ${setting(other)}, not both.`
+      )
+    }
+  }
+  const branch = nameSetting('branch', text('branch'))
+  const pullRequest = nameSetting('pullRequest', text('pullRequest'))
+  const commits = commitSetting(text('commit'))
+  if (branch && pullRequest) {
+    throw new SettingsError(
+      `${settingsTitle('branch')} and ${setting('pullRequest')} are both set: an analysis is of a branch or of a pull request; give one.`
+    )
+  }
+  for (const key of ['branch', 'pullRequest', 'commit'] as const) {
+    if (text(key) && !chosen.project) {
+      throw new SettingsError(
+        `${settingTitle(key)} is set without ${setting('project')}: it says which analysis of a project to check; give ${setting('project')} too.`
+      )
+    }
+  }
 
   return {
-    reportFiles: reportPatterns(raw.reportFile ?? ''),
+    reportFiles,
     // Trimmed like every setting: a secret pasted with a trailing newline still works.
     token: text('token'),
     hostUrl,
@@ -144,8 +196,70 @@ export function readSettings(raw: RawSettings): Settings {
     failStep: booleanSetting(raw, 'failStep', DEFAULTS.failStep),
     policy: failPolicy(raw.failingStatuses ?? ''),
     taskId,
-    analysisId
+    analysisId,
+    projectKeys,
+    branch,
+    pullRequest,
+    commits
   }
+}
+
+/** The project keys, one per line: each a key the server could have made. */
+function projectKeyLines(raw: string): string[] {
+  const keys = raw
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+  if (keys.length > MAX_PROJECTS) {
+    throw new SettingsError(
+      `${settingTitle('project')} has ${keys.length} lines: give at most ${MAX_PROJECTS} project keys, one per line.`
+    )
+  }
+  for (const key of keys) {
+    const problem = idProblem(key)
+    if (problem) {
+      throw new SettingsError(
+        `${settingTitle('project')} has the line "${oneLine(key)}", which ${problem}: give the project's key as the server shows it (Project Information), one per line.`
+      )
+    }
+  }
+  return [...new Set(keys)]
+}
+
+/** A branch or pull-request name: one line, no control or invisible character. */
+function nameSetting(key: 'branch' | 'pullRequest', value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  if (value.length > MAX_BRANCH_LENGTH || /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(value)) {
+    throw new SettingsError(
+      `${settingTitle(key)} is "${oneLine(value)}": give the ${key === 'branch' ? 'branch' : 'pull request'} as the server names it (at most ${MAX_BRANCH_LENGTH} characters, no control characters)${key === 'pullRequest' ? ", GitHub's number for a pull request" : ''}.`
+    )
+  }
+  return value
+}
+
+/**
+ * The commit whose analysis to wait for: a full SHA-1 or SHA-256, as scanners record it. An
+ * abbreviated one cannot be told apart from another's start, so it is refused, never guessed.
+ */
+function commitSetting(value: string | undefined): string[] {
+  if (value === undefined) return []
+  const shas = value
+    .split(/[,\s]+/)
+    .filter((sha) => sha !== '')
+    .map((sha) => sha.toLowerCase())
+  for (const sha of shas) {
+    if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha)) {
+      throw new SettingsError(
+        `${settingTitle('commit')} is "${oneLine(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`
+      )
+    }
+  }
+  if (shas.length > 2) {
+    throw new SettingsError(
+      `${settingTitle('commit')} has ${shas.length} commits: give one (or a pull request's head and merge commits).`
+    )
+  }
+  return [...new Set(shas)]
 }
 
 /**

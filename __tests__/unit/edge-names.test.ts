@@ -27,8 +27,19 @@ const inputs = actionYml
   .slice(actionYml.indexOf('\ninputs:'), actionYml.indexOf('\noutputs:'))
   .split('\n')
   .flatMap((line) => /^ {2}(\w+):\s*$/.exec(line)?.[1] ?? [])
-/** taskId and analysisId are also the server's own field names (`task.analysisId`). */
-const SERVER_FIELDS = new Set(['taskId', 'analysisId'])
+/**
+ * taskId, analysisId and projectKey are also the server's and the report file's own field names
+ * (`task.analysisId`, `projectKey=`), and branch, pullRequest and commit plain words of the core:
+ * these are checked as inputs by name only.
+ */
+const SERVER_FIELDS = new Set([
+  'taskId',
+  'analysisId',
+  'projectKey',
+  'branch',
+  'pullRequest',
+  'commit'
+])
 const options = [...new Set(USAGE.match(/--[a-z][a-z-]+/g))]
 
 describe("each edge's names live in that edge alone", () => {

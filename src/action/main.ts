@@ -12,6 +12,7 @@ import { onThePullRequest } from './on-pull-request.js'
 import { ACTION_NAMES } from './names.js'
 import { findReportFiles } from './report-globs.js'
 import { reportOutcomes } from './report.js'
+import { withTheRunsAnalysis } from './run-analysis.js'
 import { readActionSettings } from './settings.js'
 import { actionSinks } from './sinks.js'
 import { stepEnd } from './step-end.js'
@@ -30,15 +31,16 @@ export async function run(
   const summary = jobSummary(core.summary, process.env, log)
   let sinks = actionSinks([])
   try {
-    const settings = readActionSettings(core.getInput, process.env)
-    const secrets = settings.token ? tokenForms(settings.token) : []
+    const inputs = readActionSettings(core.getInput, process.env)
+    const secrets = inputs.token ? tokenForms(inputs.token) : []
     log.hideSecrets(secrets)
-    const short = settings.token ? shortTokenWarning(settings.token) : undefined
+    const short = inputs.token ? shortTokenWarning(inputs.token) : undefined
     if (short) log.warning(short)
     sinks = actionSinks(secrets)
 
     const cwd = process.cwd()
     const github = await githubContext(process.env)
+    const settings = await withTheRunsAnalysis(inputs, github, process.env, log)
     const checked = await checkQualityGates(settings, {
       cwd,
       repoRoot: process.env['GITHUB_WORKSPACE'] || cwd,

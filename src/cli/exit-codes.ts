@@ -39,6 +39,7 @@ export const EXIT_CODE_OF: Readonly<Record<ErrorCode, ExitCode>> = {
   ERR_SERVER_REQUEST: EXIT.noVerdict,
   ERR_TASK_FAILED: EXIT.noVerdict,
   ERR_TIMEOUT: EXIT.noVerdict,
+  ERR_NO_ANALYSIS: EXIT.noVerdict,
   ERR_ANALYSES_UNREAD: EXIT.noVerdict,
   ERR_UNEXPECTED: EXIT.noVerdict,
   ERR_QUALITY_GATE: EXIT.gateFailed

@@ -41,6 +41,11 @@ export type CommandLine =
       host: string | undefined
       taskId: string | undefined
       analysisId: string | undefined
+      /** Project keys, one per --project. */
+      projects: string[]
+      branch: string | undefined
+      pullRequest: string | undefined
+      commit: string | undefined
       timeout: string | undefined
       initialDelay: string | undefined
       interval: string | undefined
@@ -56,6 +61,10 @@ const OPTIONS = {
   host: { type: 'string' },
   'task-id': { type: 'string' },
   'analysis-id': { type: 'string' },
+  project: { type: 'string', multiple: true },
+  branch: { type: 'string' },
+  'pull-request': { type: 'string' },
+  commit: { type: 'string' },
   timeout: { type: 'string' },
   'initial-delay': { type: 'string' },
   interval: { type: 'string' },
@@ -128,6 +137,10 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     host: values.host,
     taskId: values['task-id'],
     analysisId: values['analysis-id'],
+    projects: values.project ?? [],
+    branch: values.branch,
+    pullRequest: values['pull-request'],
+    commit: values.commit,
     timeout: values.timeout,
     initialDelay: values['initial-delay'],
     interval: values.interval,
@@ -179,7 +192,11 @@ export function commandSettings(
     failStep: line.noFail ? 'false' : 'true',
     failingStatuses: line.failingStatuses.join(','),
     task: line.taskId,
-    analysis: line.analysisId
+    analysis: line.analysisId,
+    project: line.projects.join('\n'),
+    branch: line.branch,
+    pullRequest: line.pullRequest,
+    commit: line.commit
   }
 }
 
@@ -203,6 +220,15 @@ ${DEFAULT_REPORTS})
                             (default: SONAR_HOST_URL, else the report's serverUrl)
       --task-id <id>        check this analysis task instead of a report file (needs a host)
       --analysis-id <id>    read the gate of this analysis at once, no task (needs a host)
+      --project <key>       check this project's analysis instead of a report file: the
+                            commit's, waited for until it appears; repeat it for several
+                            projects (needs a host)
+      --branch <name>       with --project: the branch analysed (default: the CI's branch,
+                            else the project's main branch)
+      --pull-request <id>   with --project: the pull or merge request analysed (default: the
+                            CI's)
+      --commit <sha>        with --project: the full SHA whose analysis to wait for (default:
+                            the CI's commit; none: the newest analysis)
       --timeout <seconds>   overall time-out, counted from the start (default ${DEFAULTS.timeout})
       --initial-delay <ms>  wait before the first poll (default ${DEFAULTS.initialDelay})
       --interval <ms>       wait between polls (default ${DEFAULTS.interval}, closer together around

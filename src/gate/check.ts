@@ -3,7 +3,7 @@ import { messageOf, ServerRequestError } from '../errors.js'
 import type { Log } from '../log.js'
 import { isKnownMetric } from '../sonar/metrics.js'
 import type { Settings } from '../settings.js'
-import { SonarClient } from '../sonar/client.js'
+import { scopeWords, SonarClient, type AnalysisScope } from '../sonar/client.js'
 import { serverBase } from '../sonar/origin.js'
 import { tokenExpiryWarning } from '../sonar/token-expiration.js'
 import type { IssueScope } from '../sonar/issues.js'
@@ -12,6 +12,7 @@ import { oneLine } from '../untrusted-text.js'
 import { evaluateConditions, type EvaluatedCondition } from './evaluate.js'
 import { readNewIssues, type NewIssues } from './new-issues.js'
 import type { Target } from './targets.js'
+import { shortShas, waitForAnalysis, type FoundAnalysis } from './wait-for-analysis.js'
 import { seconds, waitForTask, type FinishedTask } from './wait-for-task.js'
 
 /** The SonarSource action's output values, for drop-in compatibility. */
@@ -37,6 +38,11 @@ export interface GateResult {
   branchType?: string
   /** The pull request analysed, as the task says. */
   pullRequest?: string
+  /**
+   * The analysis found by project (its date and commit), and whether it is the newest of its
+   * branch or pull request; undefined when it came from a task or was asked for by its id.
+   */
+  analysis?: { date: string; revision: string | undefined; newest: boolean }
   /** What the server counts as new code for this gate. */
   period?: NewCodePeriod
   /** Clean as You Code compliance of the gate, when the server says. */
@@ -103,22 +109,31 @@ export async function checkTarget(
   deps: CheckDependencies
 ): Promise<GateResult> {
   let finished: FinishedTask | undefined
+  let found: FoundAnalysis | undefined
   let analysisId: string
   if (target.wait === 'task') {
     finished = await waitFor(target, client, settings, deps)
     analysisId = finished.analysisId
+  } else if (target.wait === 'commit') {
+    found = await waitForCommit(target, client, settings, deps)
+    analysisId = found.key
   } else {
     analysisId = target.analysisId
   }
   const projectKey = target.projectKey ?? finished?.componentKey
+  // The branch or pull request: as the task says, or as the settings asked for.
+  const on =
+    target.wait === 'commit'
+      ? target.on
+      : { branch: finished?.branch, pullRequest: finished?.pullRequest }
 
   const gate = await client.getProjectStatus(analysisId)
   const conditions = await withServerMetrics(gate.conditions, client, deps.log)
   const newIssues = projectKey
-    ? await readNewIssues(client, projectKey, issueScope(finished), {
+    ? await readNewIssues(client, projectKey, issueScope(on), {
         serverUrl: target.serverUrl,
-        branch: finished?.branch,
-        pullRequest: finished?.pullRequest,
+        branch: on.branch,
+        pullRequest: on.pullRequest,
         locate: deps.locateFiles?.(target) ?? (() => undefined)
       })
     : undefined
@@ -129,14 +144,17 @@ export async function checkTarget(
     analysisId,
     taskId: target.wait === 'task' ? target.taskId : undefined,
     serverUrl: target.serverUrl.href,
-    dashboardUrl: target.dashboardUrl ?? dashboardFor(target.serverUrl, projectKey),
+    dashboardUrl: target.dashboardUrl ?? dashboardFor(target.serverUrl, projectKey, on),
     projectKey,
     conditions: evaluateConditions(conditions),
     taskWarnings: finished?.warnings ?? [],
     elapsedMs: deps.clock.now() - deps.startedAt,
-    branch: finished?.branch,
+    branch: on.branch,
     branchType: finished?.branchType,
-    pullRequest: finished?.pullRequest,
+    pullRequest: on.pullRequest,
+    ...(found
+      ? { analysis: { date: found.date, revision: found.revision, newest: found.newest } }
+      : {}),
     period: gate.period,
     caycStatus: gate.caycStatus,
     ignoredConditions: gate.ignoredConditions,
@@ -145,10 +163,46 @@ export async function checkTarget(
 }
 
 /** A pull request's issues when the analysis is of one, else the branch's new code. */
-function issueScope(task: FinishedTask | undefined): IssueScope {
-  return task?.pullRequest
-    ? { kind: 'pull-request', pullRequest: task.pullRequest }
-    : { kind: 'new-code', branch: task?.branch }
+function issueScope(on: AnalysisScope): IssueScope {
+  return on.pullRequest
+    ? { kind: 'pull-request', pullRequest: on.pullRequest }
+    : { kind: 'new-code', branch: on.branch }
+}
+
+/** Waits for the commit's analysis (or takes the newest), in one collapsed group of the log. */
+async function waitForCommit(
+  target: Target & { wait: 'commit' },
+  client: SonarClient,
+  settings: Settings,
+  { clock, startedAt, log }: CheckDependencies
+): Promise<FoundAnalysis> {
+  const what =
+    target.commits.length > 0
+      ? `the analysis of ${shortShas(target.commits)}`
+      : 'the newest analysis'
+  log.startGroup(`Waiting for ${what} of ${oneLine(target.projectKey)}${scopeWords(target.on)}`)
+  try {
+    const found = await waitForAnalysis({
+      server: client,
+      projectKey: target.projectKey,
+      on: target.on,
+      commits: target.commits,
+      clock,
+      startedAt,
+      deadline: startedAt + settings.timeoutMs,
+      intervalMs: settings.intervalMs,
+      log
+    })
+    const revision = found.revision
+      ? ` of ${found.revision.slice(0, 7)}`
+      : ', which records no commit'
+    log.info(
+      `Analysis ${oneLine(found.key)}${revision}, ${found.date}${found.newest ? '' : ' (a newer analysis of it has landed since)'}.`
+    )
+    return found
+  } finally {
+    log.endGroup()
+  }
 }
 
 /** What was read, in one line: the count, and where the count goes past what was read. */
@@ -242,7 +296,15 @@ export function toQualityGateStatus(status: string): QualityGateStatus {
   }
 }
 
-function dashboardFor(server: URL, projectKey: string | undefined): string | undefined {
+function dashboardFor(
+  server: URL,
+  projectKey: string | undefined,
+  on: AnalysisScope
+): string | undefined {
   if (!projectKey) return undefined
-  return new URL(`dashboard?id=${encodeURIComponent(projectKey)}`, serverBase(server)).href
+  const url = new URL('dashboard', serverBase(server))
+  url.searchParams.set('id', projectKey)
+  if (on.pullRequest) url.searchParams.set('pullRequest', on.pullRequest)
+  else if (on.branch) url.searchParams.set('branch', on.branch)
+  return url.href
 }

@@ -11,6 +11,7 @@ import {
 } from '../report-file.js'
 import { redactSecrets, tokenForms } from '../secrets.js'
 import type { Settings } from '../settings.js'
+import { scopeWords, type AnalysisScope } from '../sonar/client.js'
 import { serverBase } from '../sonar/origin.js'
 import { serverKind, type ServerKind } from '../sonar/server-kind.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
@@ -28,6 +29,14 @@ export type Target = {
 } & (
   | { wait: 'task'; taskId: string; taskUrl: URL | undefined }
   | { wait: 'analysis'; analysisId: string }
+  | {
+      /** The analysis of a commit (or the newest) on a project's branch or pull request. */
+      wait: 'commit'
+      projectKey: string
+      on: AnalysisScope
+      /** Its full SHA, or a pull request's head and merge commits; none: the newest analysis. */
+      commits: string[]
+    }
 )
 
 /** One analysis to check, or why its report file could not be used. */
@@ -91,6 +100,21 @@ export async function findTargets(
   }
 
   // A report file that quotes the token loses it before anything is made of its values.
+  if (host && settings.projectKeys.length > 0) {
+    const on = { branch: settings.branch, pullRequest: settings.pullRequest }
+    return settings.projectKeys.map((projectKey) => ({
+      source: `${projectKey}${scopeWords(on)}`,
+      target: {
+        wait: 'commit',
+        ...known(host),
+        projectKey,
+        on,
+        commits: settings.commits,
+        dashboardUrl: undefined
+      }
+    }))
+  }
+
   const read = withoutSecrets(sources.readFile ?? readTextFile, settings.token)
   if (settings.reportFiles.length === 0) {
     const report = await loadReportFile(undefined, sources.cwd, read)

@@ -17,12 +17,16 @@ import { asksForTaskWarnings, firstAuthScheme, type ServerKind } from './server-
 import { parseTokenExpiration, TOKEN_EXPIRATION_HEADER } from './token-expiration.js'
 import { headerValue, HttpTransport, TransportFailure, type Reply } from './transport.js'
 import {
+  decodeComponentTasks,
   decodeLastProcessingMs,
+  decodeProjectAnalyses,
   decodeMetricsPage,
   decodeProjectStatus,
   decodeTask,
   type MetricDefinition,
   UnexpectedShape,
+  type ComponentTasks,
+  type ProjectAnalysesPage,
   type ProjectStatus,
   type Task
 } from './types.js'
@@ -174,6 +178,46 @@ export class SonarClient {
       if (reply.metrics.length === 0 || page * METRICS_PAGE_SIZE >= reply.total) break
     }
     return metrics
+  }
+
+  /**
+   * The newest analyses of a project's branch or pull request (`GET api/project_analyses/search`,
+   * Browse permission), newest first: the main branch's without either.
+   */
+  async getProjectAnalyses(projectKey: string, on: AnalysisScope): Promise<ProjectAnalysesPage> {
+    const url = new URL('api/project_analyses/search', this.serverBase)
+    url.searchParams.set('project', projectKey)
+    if (on.branch !== undefined) url.searchParams.set('branch', on.branch)
+    if (on.pullRequest !== undefined) url.searchParams.set('pullRequest', on.pullRequest)
+    url.searchParams.set('ps', String(ANALYSES_PAGE_SIZE))
+    const project = oneLine(projectKey)
+    const where = scopeWords(on)
+    return this.getJson(url, {
+      what: `the analyses of ${project}${where}`,
+      advice: {
+        notFound: `The server knows no project ${project}${where}: check ${theSetting('project')}${on.branch !== undefined ? ` and ${theSetting('branch')}` : on.pullRequest !== undefined ? ` and ${theSetting('pullRequest')}` : ''}, and that the token may browse the project.`,
+        badRequest: `The server refused the request for the analyses of ${project}${where}: check ${theSetting('project')}${on.pullRequest !== undefined ? `; a server that analyses one branch only (Community Edition) has no pull requests` : ''}.`
+      },
+      decode: decodeProjectAnalyses
+    })
+  }
+
+  /**
+   * The project's background tasks: those queued or running, and the last one that ended
+   * (`GET api/ce/component`, Browse permission).
+   */
+  async getComponentTasks(projectKey: string): Promise<ComponentTasks> {
+    const url = new URL('api/ce/component', this.serverBase)
+    url.searchParams.set('component', projectKey)
+    const project = oneLine(projectKey)
+    return this.getJson(url, {
+      what: `the background tasks of ${project}`,
+      advice: {
+        notFound: `The server knows no project ${project}: check ${theSetting('project')}.`,
+        badRequest: `The server refused the request for the background tasks of ${project}.`
+      },
+      decode: decodeComponentTasks
+    })
   }
 
   /**
@@ -440,4 +484,20 @@ function withoutSecrets(reply: Reply, secrets: readonly string[]): Reply {
     ? Buffer.from(redactSecrets(reply.body.toString('utf8'), secrets))
     : reply.body
   return { ...reply, headers, body }
+}
+
+/** Which analyses of a project: a branch's, a pull request's, or the main branch's (neither). */
+export interface AnalysisScope {
+  branch?: string | undefined
+  pullRequest?: string | undefined
+}
+
+/** How many analyses one request lists: the newest are the ones a step waits for. */
+export const ANALYSES_PAGE_SIZE = 100
+
+/** ` on branch release/2.4`, ` on pull request 42`, or nothing for the main branch. */
+export function scopeWords(on: AnalysisScope): string {
+  if (on.branch !== undefined) return ` on branch ${oneLine(on.branch)}`
+  if (on.pullRequest !== undefined) return ` on pull request ${oneLine(on.pullRequest)}`
+  return ''
 }

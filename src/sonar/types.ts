@@ -220,3 +220,83 @@ export function decodeLastProcessingMs(body: unknown): number | undefined {
   if (!isObject(current) || current['status'] !== 'SUCCESS') return undefined
   return optionalCount(current['executionTimeMs'])
 }
+
+/** One analysis of a project's branch or pull request (`api/project_analyses/search`). */
+export interface ProjectAnalysis {
+  key: string
+  /** When it ran, as the server wrote it (ISO 8601). */
+  date: string
+  /** The commit the scanner recorded; undefined for a scan without SCM data. */
+  revision: string | undefined
+}
+
+/** The newest analyses first, as the server lists them. */
+export interface ProjectAnalysesPage {
+  analyses: ProjectAnalysis[]
+  total: number
+}
+
+/** Decodes `GET api/project_analyses/search`: `{paging, analyses: [{key, date, revision}]}`. */
+export function decodeProjectAnalyses(body: unknown): ProjectAnalysesPage {
+  if (!isObject(body) || !Array.isArray(body['analyses'])) {
+    throw new UnexpectedShape('expected {"analyses": [...]}')
+  }
+  const analyses = body['analyses'].flatMap((analysis, index): ProjectAnalysis[] => {
+    if (!isObject(analysis)) return []
+    const key = optionalId(analysis['key'], `analyses[${index}].key`)
+    if (key === undefined) return []
+    const revision = optionalString(analysis['revision'])
+    return [
+      {
+        key,
+        date: oneLine(optionalString(analysis['date']) ?? '', 60),
+        revision:
+          revision && /^[0-9a-f]{7,64}$/i.test(revision) ? revision.toLowerCase() : undefined
+      }
+    ]
+  })
+  const paging = body['paging']
+  const total = isObject(paging) ? paging['total'] : undefined
+  return {
+    analyses,
+    total: typeof total === 'number' && Number.isSafeInteger(total) ? total : analyses.length
+  }
+}
+
+/** A background task of a project, queued, running or the last one done (`api/ce/component`). */
+export interface ComponentTask {
+  id: string
+  status: string
+  branch: string | undefined
+  pullRequest: string | undefined
+  errorMessage: string | undefined
+  submittedAt: string | undefined
+}
+
+/** The project's queued and running tasks, and the last one that ended. */
+export interface ComponentTasks {
+  queue: ComponentTask[]
+  current: ComponentTask | undefined
+}
+
+/** Decodes `GET api/ce/component` whole: `{queue: [...], current: {...}}`. */
+export function decodeComponentTasks(body: unknown): ComponentTasks {
+  if (!isObject(body) || !Array.isArray(body['queue'])) {
+    throw new UnexpectedShape('expected {"queue": [...], "current": {...}}')
+  }
+  const task = (value: unknown, where: string): ComponentTask | undefined => {
+    if (!isObject(value) || value['status'] === undefined) return undefined
+    return {
+      id: optionalId(value['id'], `${where}.id`) ?? '',
+      status: statusWord(value['status'], `${where}.status`),
+      branch: optionalString(value['branch']) || undefined,
+      pullRequest: optionalString(value['pullRequest']) || undefined,
+      errorMessage: optionalString(value['errorMessage']),
+      submittedAt: optionalString(value['submittedAt'])
+    }
+  }
+  return {
+    queue: body['queue'].flatMap((value, index) => task(value, `queue[${index}]`) ?? []),
+    current: task(body['current'], 'current')
+  }
+}

@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest'
+import { FakeClock } from '../../__fixtures__/clock.js'
+import { RecordingLog } from '../../__fixtures__/log.js'
+import { rejectionInWords } from '../../__fixtures__/sinks.js'
+import { AnalysisNotFoundError, TaskFailedError, TimeoutError } from '../../src/errors.js'
+import { waitForAnalysis, type AnalysisSource } from '../../src/gate/wait-for-analysis.js'
+import type { AnalysisScope } from '../../src/sonar/client.js'
+import type { ComponentTask, ProjectAnalysis } from '../../src/sonar/types.js'
+
+const COMMIT = 'abc1234abc1234abc1234abc1234abc1234abc12'
+const OLDER = 'def5678def5678def5678def5678def5678def56'
+
+const analysis = (key: string, revision: string | undefined, date = '2026-11-24T10:00:00+0000') =>
+  ({ key, date, revision }) satisfies ProjectAnalysis
+const task = (status: string, more: Partial<ComponentTask> = {}): ComponentTask => ({
+  id: `AYTask-${status}`,
+  status,
+  branch: 'release/2.4',
+  pullRequest: undefined,
+  errorMessage: undefined,
+  submittedAt: undefined,
+  ...more
+})
+
+/**
+ * A server whose analyses and tasks change with each poll: `polls[i]` is what the i-th poll
+ * sees (the last repeats). Records every request.
+ */
+function server(
+  polls: { analyses: ProjectAnalysis[]; queue?: ComponentTask[]; current?: ComponentTask }[]
+) {
+  const requests: string[] = []
+  let poll = -1
+  const now = () => polls[Math.min(poll, polls.length - 1)]!
+  const source: AnalysisSource = {
+    getProjectAnalyses: async (projectKey: string, on: AnalysisScope) => {
+      poll++
+      requests.push(`analyses ${projectKey} ${JSON.stringify(on)}`)
+      return { analyses: now().analyses, total: now().analyses.length }
+    },
+    getComponentTasks: async (projectKey: string) => {
+      requests.push(`tasks ${projectKey}`)
+      return { queue: now().queue ?? [], current: now().current }
+    }
+  }
+  return { source, requests }
+}
+
+function wait(
+  source: AnalysisSource,
+  options: { commit?: string; on?: AnalysisScope; timeoutMs?: number } = {}
+) {
+  const clock = new FakeClock()
+  const log = new RecordingLog()
+  const run = waitForAnalysis({
+    server: source,
+    projectKey: 'shop',
+    on: options.on ?? { branch: 'release/2.4' },
+    commits: options.commit ? [options.commit] : [],
+    clock,
+    startedAt: 0,
+    deadline: options.timeoutMs ?? 60_000,
+    intervalMs: 1000,
+    log
+  })
+  return { run, clock, log }
+}
+
+describe('the analysis of a commit, by project and branch', () => {
+  it('found at once: one request, no wait, not the newest when a later one landed', async () => {
+    const { source, requests } = server([
+      { analyses: [analysis('A2', OLDER), analysis('A1', COMMIT)] }
+    ])
+    const { run, clock } = wait(source, { commit: COMMIT })
+    await expect(run).resolves.toMatchObject({ key: 'A1', revision: COMMIT, newest: false })
+    expect(requests).toEqual(['analyses shop {"branch":"release/2.4"}'])
+    expect(clock.sleeps).toEqual([])
+  })
+
+  it('waits while it is pending, saying so once, then takes it: two requests a poll, none after', async () => {
+    const pending = { analyses: [analysis('A0', OLDER)], queue: [task('IN_PROGRESS')] }
+    const { source, requests } = server([
+      pending,
+      pending,
+      { analyses: [analysis('A1', COMMIT), analysis('A0', OLDER)] }
+    ])
+    const { run, clock, log } = wait(source, { commit: COMMIT })
+    await expect(run).resolves.toMatchObject({ key: 'A1', newest: true })
+    expect(requests).toEqual([
+      'analyses shop {"branch":"release/2.4"}',
+      'tasks shop',
+      'analyses shop {"branch":"release/2.4"}',
+      'tasks shop',
+      'analyses shop {"branch":"release/2.4"}'
+    ])
+    expect(clock.sleeps).toEqual([1000, 1000])
+    expect(log.lines.map(({ text }) => text)).toEqual([
+      'No analysis of abc1234 on shop on branch release/2.4 yet; 1 pending.'
+    ])
+  })
+
+  it("a second analysis of the branch that lands mid-wait is not the commit's", async () => {
+    const { source } = server([
+      { analyses: [analysis('A0', OLDER)], queue: [task('PENDING'), task('PENDING')] },
+      { analyses: [analysis('A9', OLDER), analysis('A0', OLDER)], queue: [task('PENDING')] },
+      { analyses: [analysis('A1', COMMIT), analysis('A9', OLDER), analysis('A0', OLDER)] }
+    ])
+    await expect(wait(source, { commit: COMMIT }).run).resolves.toMatchObject({ key: 'A1' })
+  })
+
+  it("ends at once when the branch's newest task failed, with the server's message", async () => {
+    const { source, requests } = server([
+      {
+        analyses: [analysis('A0', OLDER)],
+        current: task('FAILED', { id: 'AYFailed', errorMessage: 'Java heap space' })
+      }
+    ])
+    const error = await rejectionInWords(wait(source, { commit: COMMIT }).run)
+    expect(error).toBeInstanceOf(TaskFailedError)
+    expect(error.message).toBe(
+      "The newest background task of shop on branch release/2.4, AYFailed, ended FAILED before the analysis of abc1234 appeared: Java heap space. See the project's Background Tasks page on the server."
+    )
+    expect(requests).toHaveLength(2)
+  })
+
+  it("a failed task of another branch, or one with the branch's task still pending, does not end it", async () => {
+    const other = { branch: 'main' }
+    const { source } = server([
+      { analyses: [], current: task('FAILED', other), queue: [] },
+      { analyses: [], current: task('FAILED'), queue: [task('PENDING')] },
+      { analyses: [analysis('A1', COMMIT)] }
+    ])
+    await expect(wait(source, { commit: COMMIT }).run).resolves.toMatchObject({ key: 'A1' })
+  })
+
+  it('times out naming the commit and the newest revision seen', async () => {
+    const { source } = server([{ analyses: [analysis('A0', OLDER, '2026-11-23T09:00:00+0000')] }])
+    const { run } = wait(source, { commit: COMMIT, timeoutMs: 5000 })
+    const error = await rejectionInWords(run)
+    expect(error).toBeInstanceOf(TimeoutError)
+    expect(error.message).toBe(
+      'Timed out after 5.0 s waiting for the analysis of abc1234 of shop on branch release/2.4: the newest is of def5678 (2026-11-23T09:00:00+0000). The scan may not have run for this commit, or its task may still be queued; raise pollingTimeoutSec (now 5.0 s).'
+    )
+  })
+
+  it('never guesses when the analyses record no commit', async () => {
+    const { source } = server([{ analyses: [analysis('A0', undefined)] }])
+    const error = await rejectionInWords(wait(source, { commit: COMMIT }).run)
+    expect(error).toBeInstanceOf(AnalysisNotFoundError)
+    expect(error.message).toContain('record no commit')
+    expect(error.message).toContain('leave commit out to check the newest analysis')
+  })
+})
+
+describe('without a commit: the newest analysis', () => {
+  it('of the pull request, at once', async () => {
+    const { source, requests } = server([
+      { analyses: [analysis('P2', COMMIT), analysis('P1', OLDER)] }
+    ])
+    const { run } = wait(source, { on: { pullRequest: '42' } })
+    await expect(run).resolves.toMatchObject({ key: 'P2', newest: true })
+    expect(requests).toEqual(['analyses shop {"pullRequest":"42"}'])
+  })
+
+  it('none yet but one running: waits for it; none and none coming: says so at once', async () => {
+    const running = server([
+      { analyses: [], queue: [task('IN_PROGRESS', { branch: undefined })] },
+      { analyses: [analysis('M1', COMMIT)] }
+    ])
+    await expect(wait(running.source, { on: {} }).run).resolves.toMatchObject({ key: 'M1' })
+
+    const nothing = server([{ analyses: [] }])
+    const error = await rejectionInWords(wait(nothing.source, { on: {} }).run)
+    expect(error).toBeInstanceOf(AnalysisNotFoundError)
+    expect(error.message).toBe(
+      'shop has no analysis yet, and no analysis of it is queued or running: run the scan first, or check branch or pullRequest.'
+    )
+  })
+})

@@ -1,0 +1,141 @@
+import { readBoundedFile } from '../bounded-file.js'
+import { SettingsError } from '../errors.js'
+import type { Log } from '../log.js'
+import { MAX_BRANCH_LENGTH } from '../settings.js'
+import { oneLine } from '../untrusted-text.js'
+import { GITHUB_API_LIMITS } from './github-api.js'
+import type { GitHubContext } from './github-context.js'
+import type { ActionSettings } from './settings.js'
+
+/** Which analysis a workflow run is about: its branch or pull request, and its commits. */
+export interface RunAnalysis {
+  branch?: string
+  pullRequest?: string
+  /** The commits a scan of this run may have recorded; none: the newest analysis. */
+  commits: string[]
+  /** Where the facts came from, for the log: "the pull_request event". */
+  from: string
+}
+
+const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/
+
+/**
+ * With `projectKey`, the branch or pull request and the commit from the run, where the inputs
+ * do not give them (an input given always wins; a branch or pull request given leaves the
+ * commit to the inputs too): on a pull request its number, and its head or merge commit (a scan
+ * records the commit it checked out: the merge commit, unless sonar.scm.revision says
+ * otherwise; SonarQube Cloud's automatic analysis records the head); on push the branch and
+ * GITHUB_SHA; on workflow_run the triggering run's; on workflow_dispatch and schedule nothing:
+ * the newest analysis. One line of the log says what was taken. A pull request the run is about
+ * but cannot name is a SettingsError that says which input to pass: checking the main branch
+ * instead would give another analysis's verdict.
+ *
+ * @example settings = await withTheRunsAnalysis(settings, github, process.env, log)
+ */
+export async function withTheRunsAnalysis(
+  settings: ActionSettings,
+  github: GitHubContext,
+  env: NodeJS.ProcessEnv,
+  log: Log
+): Promise<ActionSettings> {
+  if (settings.projectKeys.length === 0) return settings
+  if (settings.branch || settings.pullRequest || settings.commits.length > 0) return settings
+  const run = await runAnalysis(github, env)
+  // Checking the main branch instead would give another analysis's verdict: refused.
+  if ('problem' in run) throw new SettingsError(run.problem)
+  const where = run.pullRequest
+    ? ` on pull request ${oneLine(run.pullRequest)}`
+    : run.branch
+      ? ` on branch ${oneLine(run.branch)}`
+      : ''
+  const which =
+    run.commits.length > 0
+      ? `the analysis of ${run.commits.map((sha) => sha.slice(0, 7)).join(' or ')}${where}`
+      : `the newest analysis${where || ' of the main branch'}`
+  log.info(`Checking ${which}, as ${run.from} says.`)
+  return { ...settings, branch: run.branch, pullRequest: run.pullRequest, commits: run.commits }
+}
+
+/** The run's analysis from its event, or why it cannot be known. */
+export async function runAnalysis(
+  github: GitHubContext,
+  env: NodeJS.ProcessEnv
+): Promise<RunAnalysis | { problem: string }> {
+  const event = github.event
+  const from = `the ${oneLine(event || 'unknown')} event`
+  const sha = (env['GITHUB_SHA'] ?? '').toLowerCase()
+  const runSha = SHA.test(sha) ? [sha] : []
+  switch (event) {
+    case 'pull_request':
+    case 'pull_request_target': {
+      const pull = github.pullRequest
+      if (!pull) {
+        return {
+          problem: `The run's pull request is unknown (${github.pullRequestProblem ?? 'the event names none'}): pass pullRequest and commit to say which analysis to check.`
+        }
+      }
+      const head = pull.headSha.toLowerCase()
+      const commits = [...new Set([head, ...runSha].filter((each) => SHA.test(each)))]
+      return { pullRequest: String(pull.issue_number), commits, from }
+    }
+    case 'workflow_dispatch':
+    case 'schedule':
+      return { commits: [], from }
+    case 'workflow_run':
+      return triggeringRun(env, from)
+    default: {
+      const ref = env['GITHUB_REF'] ?? ''
+      const branch = ref.startsWith('refs/heads/') ? branchName(ref.slice(11)) : undefined
+      return { ...(branch ? { branch } : {}), commits: runSha, from }
+    }
+  }
+}
+
+/**
+ * The run that triggered a workflow_run: its pull request, else its branch, and its head commit.
+ * GitHub names no pull request for one from a fork, the case this pattern serves: the user is
+ * told which input to pass.
+ */
+async function triggeringRun(
+  env: NodeJS.ProcessEnv,
+  from: string
+): Promise<RunAnalysis | { problem: string }> {
+  const path = env['GITHUB_EVENT_PATH']
+  const read = path ? await readBoundedFile(path, GITHUB_API_LIMITS.eventFileBytes) : undefined
+  let run: Record<string, unknown> | undefined
+  try {
+    const payload: unknown = read?.outcome === 'read' ? JSON.parse(read.bytes.toString('utf8')) : {}
+    const value = (payload as { workflow_run?: unknown } | null)?.workflow_run
+    run =
+      typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined
+  } catch {
+    run = undefined
+  }
+  if (!run) {
+    return {
+      problem:
+        'The workflow_run event file names no triggering run: pass branch or pullRequest, and commit, to say which analysis to check.'
+    }
+  }
+  const headSha = typeof run['head_sha'] === 'string' ? run['head_sha'].toLowerCase() : ''
+  const commits = SHA.test(headSha) ? [headSha] : []
+  const pulls = Array.isArray(run['pull_requests']) ? (run['pull_requests'] as unknown[]) : []
+  const number = (pulls[0] as { number?: unknown } | undefined)?.number
+  if (typeof number === 'number' && Number.isSafeInteger(number) && number > 0) {
+    return { pullRequest: String(number), commits, from }
+  }
+  if (run['event'] === 'pull_request' || run['event'] === 'pull_request_target') {
+    return {
+      problem:
+        'The triggering run is of a pull request from a fork, which GitHub does not name in the workflow_run event: pass its number as pullRequest (the scanning workflow can upload it as an artifact for this one to read), and the head commit as commit.'
+    }
+  }
+  const branch = typeof run['head_branch'] === 'string' ? branchName(run['head_branch']) : undefined
+  return { ...(branch ? { branch } : {}), commits, from }
+}
+
+/** A branch name from the run, if it can be one. */
+function branchName(name: string): string | undefined {
+  if (name === '' || name.length > MAX_BRANCH_LENGTH) return undefined
+  return /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(name) ? undefined : name
+}
