@@ -1,0 +1,122 @@
+import { http, HttpResponse } from 'msw'
+import { describe, expect, it } from 'vitest'
+import { FakeClock } from '../../__fixtures__/clock.js'
+import { useMockServer } from '../../__fixtures__/msw.js'
+import { rejectionInWords } from '../../__fixtures__/sinks.js'
+import { ServerRequestError } from '../../src/errors.js'
+import { SonarClient } from '../../src/sonar/client.js'
+
+const server = useMockServer()
+const SERVER = 'https://sonar.example.com'
+const SHA = '0123456789abcdef0123456789abcdef01234567'
+
+const client = () =>
+  new SonarClient({
+    serverUrl: new URL(SERVER),
+    token: 'squ_0123456789abcdef',
+    rootCert: undefined,
+    userAgent: 'test',
+    clock: new FakeClock(),
+    deadline: 60_000,
+    random: () => 0.5
+  })
+
+/** Answers `path` with `reply`, keeping each request's query. */
+function answer(path: string, reply: () => Response) {
+  const queries: Record<string, string>[] = []
+  server.use(
+    http.get(`${SERVER}${path}`, ({ request }) => {
+      queries.push(Object.fromEntries(new URL(request.url).searchParams))
+      return reply()
+    })
+  )
+  return queries
+}
+
+describe('api/project_analyses/search: the newest analyses of a branch or pull request', () => {
+  it('asks for the project and the branch, 100 a page, and keeps key, date and revision', async () => {
+    const queries = answer('/api/project_analyses/search', () =>
+      HttpResponse.json({
+        paging: { pageIndex: 1, pageSize: 100, total: 3 },
+        analyses: [
+          {
+            key: 'AU-Tpxb--iU5OvuD2FLy',
+            date: '2016-12-11T17:12:45+0100',
+            revision: SHA.toUpperCase(),
+            events: []
+          },
+          { key: 'AU-TpxcA-iU5OvuD2FLz', date: '2016-12-10T17:12:45+0100', events: [] },
+          { key: 'AU-TpxcB-iU5OvuD2FL0', date: '2016-12-09T17:12:45+0100', revision: 'not a sha' },
+          { date: 'no key: left out' }
+        ]
+      })
+    )
+    const page = await client().getProjectAnalyses('my-project', { branch: 'release/2.4' })
+    expect(queries).toEqual([{ project: 'my-project', branch: 'release/2.4', ps: '100' }])
+    expect(page).toEqual({
+      total: 3,
+      analyses: [
+        { key: 'AU-Tpxb--iU5OvuD2FLy', date: '2016-12-11T17:12:45+0100', revision: SHA },
+        { key: 'AU-TpxcA-iU5OvuD2FLz', date: '2016-12-10T17:12:45+0100', revision: undefined },
+        { key: 'AU-TpxcB-iU5OvuD2FL0', date: '2016-12-09T17:12:45+0100', revision: undefined }
+      ]
+    })
+  })
+
+  it('a pull request is asked for by its key, never with a branch', async () => {
+    const queries = answer('/api/project_analyses/search', () =>
+      HttpResponse.json({ paging: { total: 0 }, analyses: [] })
+    )
+    await client().getProjectAnalyses('my-project', { pullRequest: '42' })
+    expect(queries).toEqual([{ project: 'my-project', pullRequest: '42', ps: '100' }])
+  })
+
+  it("an unknown project: the server's words, the key and what to check", async () => {
+    answer('/api/project_analyses/search', () =>
+      HttpResponse.json({ errors: [{ msg: "Project 'nope' not found" }] }, { status: 404 })
+    )
+    const error = await rejectionInWords(client().getProjectAnalyses('nope', { branch: 'main' }))
+    expect(error).toBeInstanceOf(ServerRequestError)
+    expect(error.message).toContain("Project 'nope' not found")
+    expect(error.message).toContain(
+      'The server knows no project nope on branch main: check the projectKey input and the branch input, and that the token may browse the project.'
+    )
+  })
+
+  it("a reply that is not the API's is refused", async () => {
+    answer('/api/project_analyses/search', () => HttpResponse.json({ analyses: 'many' }))
+    const error = await rejectionInWords(client().getProjectAnalyses('p', {}))
+    expect(error.message).toMatch(/Unexpected reply .*expected \{"analyses": \[\.\.\.\]\}/)
+  })
+})
+
+describe('api/ce/component: what is queued or running, and the last task done', () => {
+  it('keeps each task with its branch or pull request', async () => {
+    const queries = answer('/api/ce/component', () =>
+      HttpResponse.json({
+        queue: [
+          { id: 'AY1', status: 'PENDING', branch: 'release/2.4', branchType: 'BRANCH' },
+          { id: 'AY2', status: 'IN_PROGRESS', pullRequest: '42' }
+        ],
+        current: { id: 'AY0', status: 'FAILED', branch: 'main', errorMessage: 'Java heap space' }
+      })
+    )
+    const tasks = await client().getComponentTasks('my-project')
+    expect(queries).toEqual([{ component: 'my-project' }])
+    expect(tasks).toMatchObject({
+      queue: [
+        { id: 'AY1', status: 'PENDING', branch: 'release/2.4', pullRequest: undefined },
+        { id: 'AY2', status: 'IN_PROGRESS', branch: undefined, pullRequest: '42' }
+      ],
+      current: { id: 'AY0', status: 'FAILED', branch: 'main', errorMessage: 'Java heap space' }
+    })
+  })
+
+  it("a status that is not a word means the reply is not a server's", async () => {
+    answer('/api/ce/component', () =>
+      HttpResponse.json({ queue: [{ id: 'AY1', status: 'PENDING\n::error::x' }] })
+    )
+    const error = await rejectionInWords(client().getComponentTasks('p'))
+    expect(error.message).toContain('queue[0].status')
+  })
+})
