@@ -14,3 +14,14 @@ export const taskExample = load('task-example.json') as {
 export const projectStatusExample = load('project_status-example.json') as {
   projectStatus: { status: string; conditions: Record<string, string>[] }
 }
+
+/** The server's own example of `GET api/project_analyses/search`: three analyses, newest first. */
+export const projectAnalysesExample = load('project_analyses-search-example.json') as {
+  analyses: { key: string; date: string; revision?: string }[]
+}
+
+/** The server's own example of `GET api/ce/component`: one task queued, the last one FAILED. */
+export const componentTasksExample = load('ce-component-example.json') as {
+  queue: { id: string; status: string }[]
+  current: { id: string; status: string; errorMessage: string }
+}

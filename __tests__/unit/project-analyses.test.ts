@@ -5,6 +5,10 @@ import { useMockServer } from '../../__fixtures__/msw.js'
 import { rejectionInWords } from '../../__fixtures__/sinks.js'
 import { ServerRequestError } from '../../src/errors.js'
 import { SonarClient } from '../../src/sonar/client.js'
+import {
+  componentTasksExample,
+  projectAnalysesExample
+} from '../../__fixtures__/sonarqube/index.js'
 
 const server = useMockServer()
 const SERVER = 'https://sonar.example.com'
@@ -63,6 +67,15 @@ describe('api/project_analyses/search: the newest analyses of a branch or pull r
     })
   })
 
+  it("decodes the server's own example", async () => {
+    answer('/api/project_analyses/search', () => HttpResponse.json(projectAnalysesExample))
+    const page = await client().getProjectAnalyses('my-project', {})
+    expect(page.analyses.map(({ key }) => key)).toEqual(
+      projectAnalysesExample.analyses.map(({ key }) => key)
+    )
+    expect(page.analyses[0]?.revision).toBe(projectAnalysesExample.analyses[0]?.revision)
+  })
+
   it('a pull request is asked for by its key, never with a branch', async () => {
     const queries = answer('/api/project_analyses/search', () =>
       HttpResponse.json({ paging: { total: 0 }, analyses: [] })
@@ -110,6 +123,15 @@ describe('api/ce/component: what is queued or running, and the last task done', 
       ],
       current: { id: 'AY0', status: 'FAILED', branch: 'main', errorMessage: 'Java heap space' }
     })
+  })
+
+  it("decodes the server's own example", async () => {
+    answer('/api/ce/component', () => HttpResponse.json(componentTasksExample))
+    const tasks = await client().getComponentTasks('my-project')
+    expect(tasks.queue.map(({ id, status }) => `${id} ${status}`)).toEqual(
+      componentTasksExample.queue.map(({ id, status }) => `${id} ${status}`)
+    )
+    expect(tasks.current).toMatchObject({ status: 'FAILED', errorMessage: 'the error message' })
   })
 
   it("a status that is not a word means the reply is not a server's", async () => {
