@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { useMockServer } from '../../__fixtures__/msw.js'
 import { rejectionInWords } from '../../__fixtures__/sinks.js'
-import { ServerRequestError } from '../../src/errors.js'
+import { ServerRequestError, SettingsError } from '../../src/errors.js'
+import { findTargets } from '../../src/gate/targets.js'
+import { readSettings } from '../../src/settings.js'
+import { RecordingLog } from '../../__fixtures__/log.js'
 import { SonarClient } from '../../src/sonar/client.js'
 import {
   componentTasksExample,
@@ -140,5 +143,18 @@ describe('api/ce/component: what is queued or running, and the last task done', 
     )
     const error = await rejectionInWords(client().getComponentTasks('p'))
     expect(error.message).toContain('queue[0].status')
+  })
+})
+
+describe("a pull request's analysis by project", () => {
+  it('is refused, saying why and what to use, before any request', async () => {
+    const settings = readSettings({ project: 'shop', host: SERVER, pullRequest: '42' })
+    const error = await rejectionInWords(
+      findTargets(settings, { cwd: '.', log: new RecordingLog(), findFiles: async () => [] })
+    )
+    expect(error).toBeInstanceOf(SettingsError)
+    expect(error.message).toBe(
+      "Input projectKey cannot check pull request 42 yet: the server cannot say which of a pull request's analyses is of this run's commit. Check it from the scan's own job (its report file), or with taskId; on a pull request run, projectKey needs branch to check a branch instead."
+    )
   })
 })
