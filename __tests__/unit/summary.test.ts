@@ -136,6 +136,28 @@ describe('the job summary shows verdict, every condition, the dashboard, the ana
   })
 })
 
+describe('an analysis found by project says which one it is', () => {
+  const about = (analysis: { date: string; revision: string | undefined; newest: boolean }) =>
+    renderAsGitHub(renderSummary(result({ taskId: undefined, analysis }), { sink })).of('p')[0]!
+      .text
+
+  it('its commit and date; that a newer one landed since, when one did', () => {
+    const revision = 'be6c75b85da526349c44e3978374c95e0b80a96d'
+    expect(about({ date: '2016-12-12T17:12:45+0100', revision, newest: true })).toBe(
+      'Project my-project · analysis AYAnalysis1 (of commit be6c75b, 2016-12-12T17:12:45+0100) · checked in 4.2 s'
+    )
+    expect(about({ date: '2016-12-12T17:12:45+0100', revision, newest: false })).toContain(
+      '(of commit be6c75b, 2016-12-12T17:12:45+0100, a newer one has landed since)'
+    )
+  })
+
+  it('a scan without SCM data records no commit, and says so', () => {
+    expect(
+      about({ date: '2016-12-12T17:12:45+0100', revision: undefined, newest: true })
+    ).toContain('(of no recorded commit, 2016-12-12T17:12:45+0100)')
+  })
+})
+
 describe('annotations: task warnings, WARN and NONE gates, and disagreements with the rule', () => {
   it("turns the task's warnings into plain-text warnings", () => {
     const log = new RecordingLog()

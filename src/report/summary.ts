@@ -240,11 +240,24 @@ function about(result: GateResult): string {
       : result.branch
         ? `branch <code>${summaryText(result.branch)}</code>${branchKind(result.branchType)}`
         : undefined,
-    `analysis <code>${summaryText(result.analysisId)}</code>`,
+    `analysis <code>${summaryText(result.analysisId)}</code>${analysisWords(result)}`,
     result.taskId ? `task <code>${summaryText(result.taskId)}</code>` : undefined,
     `checked in ${seconds(result.elapsedMs)}`
   ]
   return parts.filter(Boolean).join(' · ')
+}
+
+/**
+ * Which analysis it is, when it was found by project: its commit and date, and whether a newer
+ * one has landed since (its gate is then not the branch's latest).
+ */
+function analysisWords({ analysis }: GateResult): string {
+  if (!analysis) return ''
+  const commit = analysis.revision
+    ? `of commit <code>${summaryText(analysis.revision.slice(0, 7))}</code>`
+    : 'of no recorded commit'
+  const newer = analysis.newest ? '' : ', a newer one has landed since'
+  return ` (${commit}, ${summaryText(analysis.date)}${newer})`
 }
 
 /** The branch's type when it says more than "a branch": LONG or SHORT on old servers. */
