@@ -25,3 +25,8 @@ export const componentTasksExample = load('ce-component-example.json') as {
   queue: { id: string; status: string }[]
   current: { id: string; status: string; errorMessage: string }
 }
+
+/** The server's own example of `GET api/project_branches/list`: a feature branch, then main. */
+export const branchesExample = load('project_branches-list-example.json') as {
+  branches: { name: string; isMain: boolean }[]
+}

@@ -9,6 +9,7 @@ import { readSettings } from '../../src/settings.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
 import { SonarClient } from '../../src/sonar/client.js'
 import {
+  branchesExample,
   componentTasksExample,
   projectAnalysesExample
 } from '../../__fixtures__/sonarqube/index.js'
@@ -156,5 +157,13 @@ describe("a pull request's analysis by project", () => {
     expect(error.message).toBe(
       "Input projectKey cannot check pull request 42 yet: the server cannot say which of a pull request's analyses is of this run's commit. Check it from the scan's own job (its report file), or with taskId; on a pull request run, projectKey needs branch to check a branch instead."
     )
+  })
+})
+
+describe('api/project_branches/list: the branches, to say which there are', () => {
+  it("lists the server's own example main first", async () => {
+    const queries = answer('/api/project_branches/list', () => HttpResponse.json(branchesExample))
+    await expect(client().getBranchNames('my-project')).resolves.toEqual(['main', 'feature/foo'])
+    expect(queries).toEqual([{ project: 'my-project' }])
   })
 })

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
 import { rejectionInWords } from '../../__fixtures__/sinks.js'
-import { AnalysisNotFoundError, TaskFailedError, TimeoutError } from '../../src/errors.js'
+import {
+  AnalysisNotFoundError,
+  ServerRequestError,
+  TaskFailedError,
+  TimeoutError
+} from '../../src/errors.js'
 import { waitForAnalysis, type AnalysisSource } from '../../src/gate/wait-for-analysis.js'
 import type { AnalysisScope } from '../../src/sonar/client.js'
 import type { ComponentTask, ProjectAnalysis } from '../../src/sonar/types.js'
@@ -41,6 +46,10 @@ function server(
     getComponentTasks: async (projectKey: string) => {
       requests.push(`tasks ${projectKey}`)
       return { queue: now().queue ?? [], current: now().current }
+    },
+    getBranchNames: async (projectKey: string) => {
+      requests.push(`branches ${projectKey}`)
+      return ['main', 'develop']
     }
   }
   return { source, requests }
@@ -175,5 +184,40 @@ describe('without a commit: the newest analysis', () => {
     expect(error.message).toBe(
       'shop has no analysis yet, and no analysis of it is queued or running: run the scan first, or check branch or pullRequest.'
     )
+  })
+})
+
+describe('a branch the server does not know', () => {
+  it('lists the branches it has (the first 20, main first), and says how many more', async () => {
+    const names = ['main', ...Array.from({ length: 24 }, (_, index) => `feature/${index}`)]
+    const source: AnalysisSource = {
+      getProjectAnalyses: () =>
+        Promise.reject(
+          new ServerRequestError("Component 'shop' on branch 'relase/2.4' not found", 404)
+        ),
+      getComponentTasks: () => Promise.reject(new Error('not asked')),
+      getBranchNames: async () => names
+    }
+    const error = await rejectionInWords(wait(source, { on: { branch: 'relase/2.4' } }).run)
+    expect(error).toBeInstanceOf(AnalysisNotFoundError)
+    expect(error.message).toBe(
+      `The project shop has no branch "relase/2.4" on the server: it has ${names
+        .slice(0, 20)
+        .map((name) => `"${name}"`)
+        .join(
+          ', '
+        )} and 5 more. Check the branch input; a server that analyses one branch only (Community Edition) has its main branch alone.`
+    )
+    expect(error.cause).toBeInstanceOf(ServerRequestError)
+  })
+
+  it('when the branches cannot be read either, the first failure stands', async () => {
+    const notFound = new ServerRequestError('The server knows no project nope', 404)
+    const source: AnalysisSource = {
+      getProjectAnalyses: () => Promise.reject(notFound),
+      getComponentTasks: () => Promise.reject(new Error('not asked')),
+      getBranchNames: () => Promise.reject(new ServerRequestError("Project 'nope' not found", 404))
+    }
+    await expect(wait(source, { on: { branch: 'main' } }).run).rejects.toBe(notFound)
   })
 })

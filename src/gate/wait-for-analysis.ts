@@ -1,17 +1,26 @@
 import type { Clock } from '../clock.js'
-import { AnalysisNotFoundError, TaskFailedError, TimeoutError } from '../errors.js'
+import {
+  AnalysisNotFoundError,
+  ServerRequestError,
+  TaskFailedError,
+  TimeoutError
+} from '../errors.js'
 import type { Log } from '../log.js'
 import { scopeWords, type AnalysisScope } from '../sonar/client.js'
 import type { ComponentTask, ComponentTasks, ProjectAnalysesPage } from '../sonar/types.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-import { setting } from '../words.js'
+import { setting, theSetting } from '../words.js'
 import { seconds } from './wait-for-task.js'
 
 /** What the wait reads from the server: a project's analyses, and its background tasks. */
 export interface AnalysisSource {
   getProjectAnalyses(projectKey: string, on: AnalysisScope): Promise<ProjectAnalysesPage>
   getComponentTasks(projectKey: string): Promise<ComponentTasks>
+  getBranchNames(projectKey: string): Promise<string[]>
 }
+
+/** How many of the project's branches a message lists when the one asked for is unknown. */
+export const BRANCHES_LISTED = 20
 
 export interface WaitForAnalysisOptions {
   server: AnalysisSource
@@ -85,6 +94,9 @@ export async function waitForAnalysis(options: WaitForAnalysisOptions): Promise<
       tasks = await server.getComponentTasks(options.projectKey)
     } catch (error) {
       if (error instanceof TimeoutError) throw timedOut(error)
+      if (on.branch !== undefined && error instanceof ServerRequestError && error.status === 404) {
+        throw await unknownBranch(server, options.projectKey, on.branch, error)
+      }
       throw error
     }
     const pending = tasks.queue.filter((task) => inScope(task, on))
@@ -127,4 +139,28 @@ function inScope(task: ComponentTask, on: AnalysisScope): boolean {
 /** Commits as the log shows them: `abc1234`, or `abc1234 or def5678`. */
 export function shortShas(commits: readonly string[]): string {
   return commits.map((sha) => sha.slice(0, 7)).join(' or ')
+}
+
+/**
+ * A 404 for a branch: the project's branches, when they can be read, say whether the project or
+ * the branch is unknown, and which branches there are (the first BRANCHES_LISTED).
+ */
+async function unknownBranch(
+  server: AnalysisSource,
+  projectKey: string,
+  branch: string,
+  cause: ServerRequestError
+): Promise<Error> {
+  let names: string[]
+  try {
+    names = await server.getBranchNames(projectKey)
+  } catch {
+    return cause
+  }
+  const listed = names.slice(0, BRANCHES_LISTED).map((name) => `"${oneLine(name)}"`)
+  const more = names.length > listed.length ? ` and ${names.length - listed.length} more` : ''
+  return new AnalysisNotFoundError(
+    `The project ${oneLine(projectKey)} has no branch "${oneLine(branch)}" on the server: it has ${listed.join(', ') || 'none'}${more}. Check ${theSetting('branch')}; a server that analyses one branch only (Community Edition) has its main branch alone.`,
+    { cause }
+  )
 }

@@ -17,6 +17,7 @@ import { asksForTaskWarnings, firstAuthScheme, type ServerKind } from './server-
 import { parseTokenExpiration, TOKEN_EXPIRATION_HEADER } from './token-expiration.js'
 import { headerValue, HttpTransport, TransportFailure, type Reply } from './transport.js'
 import {
+  decodeBranchNames,
   decodeComponentTasks,
   decodeLastProcessingMs,
   decodeProjectAnalyses,
@@ -199,6 +200,25 @@ export class SonarClient {
         badRequest: `The server refused the request for the analyses of ${project}${where}: check ${theSetting('project')}${on.pullRequest !== undefined ? `; a server that analyses one branch only (Community Edition) has no pull requests` : ''}.`
       },
       decode: decodeProjectAnalyses
+    })
+  }
+
+  /**
+   * The names of the project's branches, main first (`GET api/project_branches/list`, Browse),
+   * to say what the server has when a branch asked for is not among them. Read once.
+   */
+  async getBranchNames(projectKey: string): Promise<string[]> {
+    const url = new URL('api/project_branches/list', this.serverBase)
+    url.searchParams.set('project', projectKey)
+    const project = oneLine(projectKey)
+    return this.getJson(url, {
+      what: `the branches of ${project}`,
+      advice: {
+        notFound: `The server knows no project ${project}: check ${theSetting('project')}.`,
+        badRequest: `The server refused the request for the branches of ${project}.`
+      },
+      decode: decodeBranchNames,
+      once: true
     })
   }
 

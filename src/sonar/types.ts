@@ -300,3 +300,16 @@ export function decodeComponentTasks(body: unknown): ComponentTasks {
     current: task(body['current'], 'current')
   }
 }
+
+/** Decodes `GET api/project_branches/list`: the names of the project's branches, main first. */
+export function decodeBranchNames(body: unknown): string[] {
+  if (!isObject(body) || !Array.isArray(body['branches'])) {
+    throw new UnexpectedShape('expected {"branches": [...]}')
+  }
+  const branches = body['branches'].filter(isObject)
+  const named = (branch: Json) => (typeof branch['name'] === 'string' ? [branch['name']] : [])
+  return [
+    ...branches.filter((branch) => branch['isMain'] === true).flatMap(named),
+    ...branches.filter((branch) => branch['isMain'] !== true).flatMap(named)
+  ]
+}
