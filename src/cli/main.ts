@@ -45,7 +45,7 @@ export async function runCommand(context: CommandContext): Promise<ExitCode> {
       stdout.write(line.kind === 'help' ? USAGE : `${VERSION}\n`)
       return EXIT.passed
     }
-    const settings = await readCommandSettings(line, env, cwd)
+    const settings = await readCommandSettings(line, env, cwd, log)
     const secrets = settings.token ? tokenForms(settings.token) : []
     log.hideSecrets(secrets)
     const short = settings.token ? shortTokenWarning(settings.token) : undefined

@@ -1,19 +1,24 @@
+import type { Log } from '../log.js'
 import { readSettings, withVariables, type Settings } from '../settings.js'
+import { withTheCisAnalysis } from './ci-analysis.js'
 import { COMMAND_NAMES } from './names.js'
 import { commandSettings, type CommandLine } from './options.js'
 import { readRootCertFile } from './root-cert-file.js'
 
 /**
  * The command line (and SONAR_TOKEN, SONAR_HOST_URL, SONAR_ROOT_CERT) as Settings; the CA
- * certificate of --root-cert-file is read first, relative to `cwd`.
+ * certificate of --root-cert-file is read first, relative to `cwd`. With --project alone, the
+ * branch or pull request and the commit come from the CI it runs in (one line of `log` says so).
  *
- * @example const settings = await readCommandSettings(line, process.env, process.cwd())
+ * @example const settings = await readCommandSettings(line, process.env, process.cwd(), log)
  */
 export async function readCommandSettings(
   line: Extract<CommandLine, { kind: 'check' }>,
   env: NodeJS.ProcessEnv,
-  cwd: string
+  cwd: string,
+  log: Log
 ): Promise<Settings> {
   const rootCert = line.rootCertFile ? await readRootCertFile(line.rootCertFile, cwd) : undefined
-  return readSettings(withVariables(commandSettings(line, rootCert), COMMAND_NAMES, env))
+  const settings = readSettings(withVariables(commandSettings(line, rootCert), COMMAND_NAMES, env))
+  return withTheCisAnalysis(settings, env, log)
 }
