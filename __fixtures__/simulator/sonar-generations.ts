@@ -195,3 +195,59 @@ export function issueShape(
     ...(generation === '10.x' || generation === '2025.x' ? { issueStatus: 'OPEN' } : {})
   }
 }
+
+/**
+ * How one generation finds a project's analyses: `api/project_analyses/search`,
+ * `api/project_branches/list` and the 404 of `api/ce/component`. Checked against the server's sources (docs/server-generations.md); SonarQube
+ * Cloud's are not public, and are played here as guesses, marked so.
+ */
+export interface ProjectAnalysesTraits {
+  /**
+   * Whether api/project_analyses/search reads `pullRequest`. No SonarQube Server version defines
+   * the parameter (its SearchAction never reads it): it is ignored like any unknown parameter, and
+   * the main branch's analyses come back. SonarQube Cloud's: unverified, played as read.
+   */
+  pullRequestParameter: boolean
+  /** `analyses[].detectedCI`, the CI the scanner ran on (9.0+). */
+  detectedCI: boolean
+  /** `branches[].branchId` in api/project_branches/list (10.6+). */
+  branchId: boolean
+  /** api/ce/component's 404 message for a project it does not know. */
+  unknownComponent(projectKey: string): string
+}
+
+const COMPONENT_KEY_NOT_FOUND = (key: string) => `Component key '${key}' not found`
+
+export const PROJECT_ANALYSES: Record<Generation, ProjectAnalysesTraits> = {
+  '8.9': {
+    pullRequestParameter: false,
+    detectedCI: false,
+    branchId: false,
+    unknownComponent: COMPONENT_KEY_NOT_FOUND
+  },
+  '9.9': {
+    pullRequestParameter: false,
+    detectedCI: true,
+    branchId: false,
+    unknownComponent: COMPONENT_KEY_NOT_FOUND
+  },
+  '10.x': {
+    pullRequestParameter: false,
+    detectedCI: true,
+    branchId: true,
+    unknownComponent: COMPONENT_KEY_NOT_FOUND
+  },
+  '2025.x': {
+    pullRequestParameter: false,
+    detectedCI: true,
+    branchId: true,
+    unknownComponent: (key) => `Component '${key}' not found`
+  },
+  // Unverified: the cloud's sources are not public.
+  cloud: {
+    pullRequestParameter: true,
+    detectedCI: true,
+    branchId: false,
+    unknownComponent: COMPONENT_KEY_NOT_FOUND
+  }
+}

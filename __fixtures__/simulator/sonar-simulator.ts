@@ -1,12 +1,15 @@
 /**
- * A code-quality server simulator on loopback: answers `api/ce/task` and
- * `api/qualitygates/project_status` like SonarQube does, with scripted scenarios. It serves the
- * end-to-end tests, the demo, the benchmarks and the CI job that runs the action itself.
+ * A code-quality server simulator on loopback: answers `api/ce/task`,
+ * `api/qualitygates/project_status`, `api/project_analyses/search`, `api/ce/component`,
+ * `api/project_branches/list`, `api/issues/search` and `api/metrics/search` like SonarQube does,
+ * with scripted scenarios. It serves the end-to-end tests, the demo, the benchmarks and the CI job
+ * that runs the action itself.
  *
  * As a program: `npm run simulator -- --port 9000 --scenario pending-success --report .scannerwork/report-task.txt`
  * starts it, writes a report file for one analysis and serves until stopped; `--help` lists the
  * options (USAGE below).
  */
+import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
@@ -17,6 +20,7 @@ import {
   GENERATIONS,
   ISSUE_SEARCH,
   issueShape,
+  PROJECT_ANALYSES,
   type Generation,
   type SimulatedIssue
 } from './sonar-generations.js'
@@ -55,15 +59,32 @@ export interface AnalysisScript {
   issues?: SimulatedIssue[]
   /** api/issues/search answers with this status instead (403: a token without Browse). */
   issuesStatus?: number
+  /**
+   * The commit the scanner recorded (`analyses[].revision` of api/project_analyses/search), a
+   * full SHA; none: a scan without SCM data (no .git folder, or sonar.scm.disabled).
+   */
+  revision?: string
+  /**
+   * How long before it was added the scan ran: its analysis's date in the project's history (an
+   * analysis of yesterday: a day). Default 0, the moment it is added.
+   */
+  scannedAgoMs?: number
 }
 
 export interface Analysis {
   taskId: string
   analysisId: string
+  /** Epoch milliseconds at which it was added (its task submitted). */
+  addedAt: number
   /** Epoch milliseconds at which the task ends. */
   finishesAt: number
+  /** The n-th analysis added: the newer of two scanned in the same millisecond. */
+  order: number
   script: AnalysisScript
 }
+
+/** The name of every project's main branch on the simulated server. */
+export const MAIN_BRANCH = 'main'
 
 export interface RecordedRequest {
   method: string
@@ -215,6 +236,22 @@ export function sampleIssues(
   })
 }
 
+/**
+ * The scenarios of a project's analyses, checked by project (projectKey, --project) rather than
+ * by a report file: `projectScenario` gives them.
+ */
+export const PROJECT_SCENARIOS = [
+  'project-commit',
+  'project-newest',
+  'project-race',
+  'project-task-failed',
+  'project-main-task-failed',
+  'project-no-revision',
+  'project-unknown',
+  'project-unknown-branch',
+  'project-pull-request'
+] as const
+
 export const SCENARIOS = [
   'pending-success',
   'done',
@@ -230,8 +267,172 @@ export const SCENARIOS = [
   'sonarqube-2025',
   'sonarcloud',
   'many-issues',
-  'issues-forbidden'
+  'issues-forbidden',
+  ...PROJECT_SCENARIOS
 ] as const
+
+/** A full commit SHA made from a label, the same on every run: `commitSha('login-2')`. */
+export function commitSha(label: string): string {
+  return createHash('sha1').update(label).digest('hex')
+}
+
+/** The commits of the project scenarios' histories, by label. */
+export const PROJECT_COMMITS = {
+  main1: commitSha('main-1'),
+  main2: commitSha('main-2'),
+  main3: commitSha('main-3'),
+  login1: commitSha('login-1'),
+  login2: commitSha('login-2'),
+  login3: commitSha('login-3'),
+  pullRequestHead: commitSha('pull-request-42-head'),
+  pullRequestMerge: commitSha('pull-request-42-merge')
+} as const
+
+/** The branch the project scenarios' analyses of a feature are of. */
+export const FEATURE_BRANCH = 'feature/login'
+
+/** A project scenario: what to check, and what the server holds and is about to get. */
+export interface ProjectScenario {
+  /**
+   * What to ask for: the project, its branch or pull request (neither: the main branch), and the
+   * commit whose analysis to wait for (none: the newest).
+   */
+  ask: { projectKey: string; branch?: string; pullRequest?: string; commit?: string }
+  /** The project's analyses, oldest first: those done, then those still coming. */
+  analyses: AnalysisScript[]
+  /** The index in `analyses` of the analysis the check should read, when there is one. */
+  expected?: number
+}
+
+const HOUR = 3_600_000
+
+/**
+ * The named project scenarios (PROJECT_SCENARIOS) of `projectKey`. Each starts from the same
+ * history: two analyses of the main branch (two days and a day old), one of FEATURE_BRANCH (an
+ * hour old) and one of pull request 42 (50 minutes old, of its merge commit), each with the
+ * commit it recorded; then what is coming. Add them at once with `Simulator.addAnalyses`, so
+ * analyses meant to land together do.
+ */
+export async function projectScenario(
+  name: string,
+  projectKey = 'demo-project'
+): Promise<ProjectScenario> {
+  const failingGate = JSON.parse(
+    await readFile(path.join(FIXTURES, 'project_status-example.json'), 'utf8')
+  ) as { projectStatus: Record<string, unknown> }
+  const done = (script: Partial<AnalysisScript>): AnalysisScript => ({
+    finishAfterMs: 0,
+    taskStatus: 'SUCCESS',
+    projectStatus: passingGate,
+    projectKey,
+    ...script
+  })
+  const history = (revisions: boolean): AnalysisScript[] =>
+    [
+      done({ revision: PROJECT_COMMITS.main1, scannedAgoMs: 48 * HOUR }),
+      done({ revision: PROJECT_COMMITS.main2, scannedAgoMs: 24 * HOUR }),
+      done({ branch: FEATURE_BRANCH, revision: PROJECT_COMMITS.login1, scannedAgoMs: HOUR }),
+      done({
+        pullRequest: '42',
+        revision: PROJECT_COMMITS.pullRequestMerge,
+        scannedAgoMs: HOUR - 600_000
+      })
+    ].map((script) => (revisions ? script : { ...script, revision: undefined }))
+  const onTheBranch = { projectKey, branch: FEATURE_BRANCH, commit: PROJECT_COMMITS.login2 }
+  // The commit's scan, submitted now: its task is queued, then in progress, then its analysis lands.
+  const coming = (script: Partial<AnalysisScript> = {}): AnalysisScript => ({
+    finishAfterMs: 3000,
+    taskStatus: 'SUCCESS',
+    projectStatus: passingGate,
+    projectKey,
+    branch: FEATURE_BRANCH,
+    revision: PROJECT_COMMITS.login2,
+    ...script
+  })
+  switch (name) {
+    case 'project-commit':
+      return { ask: onTheBranch, analyses: [...history(true), coming()], expected: 4 }
+    case 'project-newest':
+      // No commit: the main branch's newest, not the feature branch's newer one.
+      return { ask: { projectKey }, analyses: history(true), expected: 1 }
+    case 'project-race':
+      // A second push's scan, a second later, lands with the commit's: the newest is not the
+      // commit's, and its gate fails where the commit's passes.
+      return {
+        ask: onTheBranch,
+        analyses: [
+          ...history(true),
+          coming({ finishAfterMs: 2500, scannedAgoMs: 1000 }),
+          coming({
+            finishAfterMs: 2500,
+            revision: PROJECT_COMMITS.login3,
+            projectStatus: failingGate.projectStatus
+          })
+        ],
+        expected: 4
+      }
+    case 'project-task-failed':
+      return {
+        ask: onTheBranch,
+        analyses: [
+          ...history(true),
+          coming({
+            finishAfterMs: 1500,
+            taskStatus: 'FAILED',
+            errorMessage: 'Fail to extract report AYhSC2-LY0CHkWJxvNA9 from database'
+          })
+        ]
+      }
+    case 'project-main-task-failed':
+      // A push to the main branch, scanned without naming its branch (as on Community Edition,
+      // where sonar.branch.name is refused): its tasks carry no branch.
+      return {
+        ask: { projectKey, branch: MAIN_BRANCH, commit: PROJECT_COMMITS.main3 },
+        analyses: [
+          ...history(true),
+          coming({
+            finishAfterMs: 1500,
+            branch: undefined,
+            revision: PROJECT_COMMITS.main3,
+            taskStatus: 'FAILED',
+            errorMessage: 'Fail to extract report AYhSC2-LY0CHkWJxvNA9 from database'
+          })
+        ]
+      }
+    case 'project-no-revision':
+      // Scans without SCM data: no analysis records its commit.
+      return {
+        ask: onTheBranch,
+        analyses: [...history(false), coming({ revision: undefined })]
+      }
+    case 'project-unknown':
+      return {
+        ask: { ...onTheBranch, projectKey: `${projectKey}-unknown` },
+        analyses: [...history(true), coming()]
+      }
+    case 'project-unknown-branch':
+      return {
+        ask: { ...onTheBranch, branch: 'no-such-branch' },
+        analyses: [...history(true), coming()]
+      }
+    case 'project-pull-request':
+      // The scan of a pull request's merge commit. SonarQube Server lists no pull request's
+      // analyses (api/project_analyses/search ignores pullRequest); the cloud's: unverified.
+      return {
+        ask: { projectKey, pullRequest: '42', commit: PROJECT_COMMITS.pullRequestMerge },
+        analyses: [
+          ...history(true),
+          coming({
+            branch: undefined,
+            pullRequest: '42',
+            revision: PROJECT_COMMITS.pullRequestMerge
+          })
+        ]
+      }
+    default:
+      throw new Error(`Unknown scenario "${name}": use ${SCENARIOS.join(', ')}.`)
+  }
+}
 
 /** The named scenarios of the demo, the CI job and the tests. */
 export async function scenario(name: string): Promise<AnalysisScript> {
@@ -372,7 +573,11 @@ export async function scenario(name: string): Promise<AnalysisScript> {
         issuesStatus: 403
       }
     default:
-      throw new Error(`Unknown scenario "${name}": use ${SCENARIOS.join(', ')}.`)
+      throw new Error(
+        (PROJECT_SCENARIOS as readonly string[]).includes(name)
+          ? `Scenario "${name}" is a project's analyses, checked by project: use projectScenario.`
+          : `Unknown scenario "${name}": use ${SCENARIOS.join(', ')}.`
+      )
   }
 }
 
@@ -451,17 +656,30 @@ export class Simulator {
     return (this.options.now ?? Date.now)()
   }
 
-  addAnalysis(script: AnalysisScript): Analysis {
+  addAnalysis(script: AnalysisScript, now = this.now()): Analysis {
     const n = this.next++
     const analysis = {
       taskId: `AYTask${String(n).padStart(4, '0')}`,
       analysisId: `AYAnalysis${String(n).padStart(4, '0')}`,
-      finishesAt: this.now() + script.finishAfterMs,
+      addedAt: now,
+      finishesAt: now + script.finishAfterMs,
+      order: n,
       script
     }
     this.analyses.set(analysis.taskId, analysis)
     this.analyses.set(analysis.analysisId, analysis)
     return analysis
+  }
+
+  /**
+   * Several analyses added at one instant, in order (a project scenario's): two with the same
+   * finishAfterMs land together, so no poll sees one without the other.
+   *
+   * @example const added = simulator.addAnalyses((await projectScenario('project-race')).analyses)
+   */
+  addAnalyses(scripts: readonly AnalysisScript[]): Analysis[] {
+    const now = this.now()
+    return scripts.map((script) => this.addAnalysis(script, now))
   }
 
   /** The report-task.txt a scanner would write for this analysis. */
@@ -506,7 +724,19 @@ export class Simulator {
     const id = url.searchParams.get('id') ?? url.searchParams.get('analysisId') ?? ''
     const analysis =
       url.pathname === '/api/issues/search' ? this.analysisOfIssues(url) : this.analyses.get(id)
-    const traits = GENERATIONS[analysis?.script.generation ?? '10.x']
+    // The project endpoints answer in the generation of the project's newest analysis.
+    const project =
+      url.pathname === '/api/project_analyses/search' ||
+      url.pathname === '/api/project_branches/list'
+        ? url.searchParams.get('project')
+        : url.pathname === '/api/ce/component'
+          ? url.searchParams.get('component')
+          : null
+    const generation =
+      analysis?.script.generation ??
+      (project === null ? undefined : this.ofProject(project).at(-1)?.script.generation) ??
+      '10.x'
+    const traits = GENERATIONS[generation]
     if (!this.authorised(request.headers.authorization, traits.auth)) {
       return send(response, 401, { errors: [{ msg: 'Authentication required' }] })
     }
@@ -545,12 +775,20 @@ export class Simulator {
       )
     }
     if (url.pathname === '/api/ce/component') {
-      return send(
-        response,
-        200,
-        this.componentActivity(url.searchParams.get('component') ?? ''),
-        headers
-      )
+      const component = url.searchParams.get('component') ?? ''
+      if (this.ofProject(component).length === 0) {
+        const msg = PROJECT_ANALYSES[generation].unknownComponent(component)
+        return send(response, 404, { errors: [{ msg }] })
+      }
+      return send(response, 200, this.componentActivity(component), headers)
+    }
+    if (url.pathname === '/api/project_analyses/search') {
+      const [status, body] = this.searchAnalyses(url)
+      return send(response, status, body, status === 200 ? headers : {})
+    }
+    if (url.pathname === '/api/project_branches/list') {
+      const [status, body] = this.listBranches(url)
+      return send(response, status, body, status === 200 ? headers : {})
     }
     if (url.pathname === '/api/issues/search') {
       const [status, body] = this.searchIssues(url, analysis)
@@ -571,13 +809,91 @@ export class Simulator {
     return send(response, 404, { errors: [{ msg: `Unknown url: ${url.pathname}` }] })
   }
 
-  /** The latest analysis of the project the issues search names, by either parameter name. */
+  /**
+   * The latest analysis of the project the issues search names, by either parameter name: of the
+   * branch or pull request it names, when that project has one.
+   */
   private analysisOfIssues(url: URL): Analysis | undefined {
     const project =
       url.searchParams.get('componentKeys') ?? url.searchParams.get('components') ?? ''
-    return [...new Set(this.analyses.values())]
-      .filter((analysis) => (analysis.script.projectKey ?? 'demo-project') === project)
-      .at(-1)
+    const ofProject = this.ofProject(project)
+    const branch = url.searchParams.get('branch')
+    const pullRequest = url.searchParams.get('pullRequest')
+    const scope = pullRequest !== null ? { pullRequest } : branch !== null ? { branch } : undefined
+    return (
+      (scope && ofProject.filter(({ script }) => ofScope(script, scope)).at(-1)) ?? ofProject.at(-1)
+    )
+  }
+
+  /** The analyses of a project, in the order they were added. */
+  private ofProject(projectKey: string): Analysis[] {
+    return [...new Set(this.analyses.values())].filter(
+      (analysis) => (analysis.script.projectKey ?? 'demo-project') === projectKey
+    )
+  }
+
+  /**
+   * api/project_analyses/search as SonarQube answers it: the processed analyses of the project's
+   * main branch, or of the branch it names, newest first, `ps` (at most 500) a page. A pull
+   * request is named by `pullRequest` only where the generation reads it (no SonarQube Server
+   * does: the main branch's come back). An unknown project, branch or pull request is a 404 in
+   * the server's words; a branch or pull request exists from its first scan's submission on (the
+   * server creates it then), before any of its analyses has landed.
+   */
+  private searchAnalyses(url: URL): [number, unknown] {
+    const params = url.searchParams
+    const project = params.get('project')
+    if (!project) return [400, { errors: [{ msg: "The 'project' parameter is missing" }] }]
+    const page = Number(params.get('p') ?? '1')
+    const size = Number(params.get('ps') ?? '100')
+    if (!(Number.isInteger(size) && size >= 1 && size <= 500)) {
+      return [400, { errors: [{ msg: `'ps' value (${params.get('ps')}) must be less than 500` }] }]
+    }
+    if (!(Number.isInteger(page) && page >= 1)) {
+      return [400, { errors: [{ msg: `'p' value (${params.get('p')}) must be greater than 0` }] }]
+    }
+    const ofProject = this.ofProject(project)
+    const traits = PROJECT_ANALYSES[ofProject.at(-1)?.script.generation ?? '10.x']
+    const branch = params.get('branch') ?? undefined
+    const pullRequest = traits.pullRequestParameter
+      ? (params.get('pullRequest') ?? undefined)
+      : undefined
+    if (branch !== undefined && pullRequest !== undefined) {
+      return [400, { errors: [{ msg: 'Either branch or pull request can be provided, not both' }] }]
+    }
+    const scope = pullRequest !== undefined ? { pullRequest } : { branch: branch ?? MAIN_BRANCH }
+    const ofItsScope = ofProject.filter(({ script }) => ofScope(script, scope))
+    // The server looks the project up with the branch or pull request named: its words say which.
+    const unknown =
+      pullRequest !== undefined
+        ? ofItsScope.length === 0 &&
+          `Component '${project}' of pull request '${pullRequest}' not found`
+        : branch !== undefined
+          ? (ofProject.length === 0 || (ofItsScope.length === 0 && branch !== MAIN_BRANCH)) &&
+            `Component '${project}' on branch '${branch}' not found`
+          : ofProject.length === 0 && `Component key '${project}' not found`
+    if (unknown) return [404, { errors: [{ msg: unknown }] }]
+    // Only processed analyses are listed: a task still queued or running, or one that failed, has none.
+    const landed = ofItsScope
+      .filter(
+        ({ script, finishesAt }) => script.taskStatus === 'SUCCESS' && this.now() >= finishesAt
+      )
+      .sort((a, b) => scannedAt(b) - scannedAt(a) || b.order - a.order)
+    return [
+      200,
+      {
+        paging: { pageIndex: page, pageSize: size, total: landed.length },
+        analyses: landed.slice((page - 1) * size, page * size).map((analysis) => ({
+          key: analysis.analysisId,
+          date: sonarDate(scannedAt(analysis)),
+          projectVersion: '1.0.0-SNAPSHOT',
+          ...(analysis.script.revision ? { revision: analysis.script.revision } : {}),
+          manualNewCodePeriodBaseline: false,
+          ...(traits.detectedCI ? { detectedCI: 'Github Actions' } : {}),
+          events: []
+        }))
+      }
+    ]
   }
 
   /**
@@ -616,7 +932,7 @@ export class Simulator {
     if (pullRequest !== null && analysis?.script.pullRequest !== pullRequest) {
       return [404, { errors: [{ msg: `Pull request '${pullRequest}' not found` }] }]
     }
-    if (branch !== null && analysis?.script.branch !== branch) {
+    if (branch !== null && !(analysis && ofScope(analysis.script, { branch }))) {
       return [404, { errors: [{ msg: `Branch '${branch}' not found` }] }]
     }
     const reads = (name: string, trait: string) => trait === 'either' || trait === name
@@ -675,18 +991,72 @@ export class Simulator {
   }
 
   /**
-   * api/ce/component: the project's queued tasks, and its last finished one, an earlier analysis
-   * that took `previousProcessingMs` to process.
+   * api/project_branches/list: the project's branches (not its pull requests), each with its
+   * newest analysis's date and gate status once one has landed; a branch exists from its first
+   * scan's submission on. An unknown project is a 404 in the server's words.
+   */
+  private listBranches(url: URL): [number, unknown] {
+    const project = url.searchParams.get('project')
+    if (!project) return [400, { errors: [{ msg: "The 'project' parameter is missing" }] }]
+    const ofProject = this.ofProject(project)
+    if (ofProject.length === 0)
+      return [404, { errors: [{ msg: `Project '${project}' not found` }] }]
+    const traits = PROJECT_ANALYSES[ofProject.at(-1)?.script.generation ?? '10.x']
+    const names = new Set(
+      ofProject.flatMap(({ script }) =>
+        script.pullRequest === undefined ? [script.branch ?? MAIN_BRANCH] : []
+      )
+    )
+    names.delete(MAIN_BRANCH)
+    // As the server's own example lists them: the main branch after the others.
+    const branches = [...names, MAIN_BRANCH].map((name) => {
+      const newest = ofProject
+        .filter(
+          ({ script, finishesAt }) =>
+            ofScope(script, { branch: name }) &&
+            script.taskStatus === 'SUCCESS' &&
+            this.now() >= finishesAt
+        )
+        .sort((a, b) => scannedAt(b) - scannedAt(a) || b.order - a.order)[0]
+      const gate = newest?.script.projectStatus['status']
+      return {
+        name,
+        isMain: name === MAIN_BRANCH,
+        type: 'BRANCH',
+        ...(typeof gate === 'string' && gate !== 'NONE'
+          ? { status: { qualityGateStatus: gate } }
+          : { status: {} }),
+        ...(newest ? { analysisDate: sonarDate(scannedAt(newest)) } : {}),
+        excludedFromPurge: name === MAIN_BRANCH,
+        ...(traits.branchId ? { branchId: uuidOf(`${project}:${name}`) } : {})
+      }
+    })
+    return [200, { branches }]
+  }
+
+  /**
+   * api/ce/component: the project's queued and running tasks, of every branch and pull request,
+   * and its last finished one (`current`, of whichever branch or pull request it is): a task added
+   * since the newest analysis was, once it has ended; else an earlier analysis that took
+   * `previousProcessingMs` to process.
    */
   private componentActivity(component: string): Record<string, unknown> {
-    const ofProject = [...new Set(this.analyses.values())].filter(
-      (analysis) => (analysis.script.projectKey ?? 'demo-project') === component
-    )
+    const ofProject = this.ofProject(component)
     const latest = ofProject.at(-1)
+    const now = this.now()
     const queue = ofProject
-      .filter((analysis) => this.now() < analysis.finishesAt)
+      .filter((analysis) => now < analysis.finishesAt)
       .map((analysis) => this.taskState(analysis, false))
     if (!latest) return { queue }
+    const ended = ofProject
+      .filter(({ finishesAt }) => finishesAt <= now && finishesAt >= latest.addedAt)
+      .sort((a, b) => b.finishesAt - a.finishesAt || b.order - a.order)[0]
+    if (ended) {
+      return {
+        queue,
+        current: { ...this.taskState(ended, false), executedAt: sonarDate(ended.finishesAt) }
+      }
+    }
     const { script } = latest
     return {
       queue,
@@ -760,6 +1130,38 @@ function send(
   response.end(JSON.stringify(body))
 }
 
+/** Whether an analysis is of a branch (the main one: MAIN_BRANCH, or none named) or pull request. */
+function ofScope(
+  script: AnalysisScript,
+  scope: { branch?: string | undefined; pullRequest?: string | undefined }
+): boolean {
+  if (scope.pullRequest !== undefined) return script.pullRequest === scope.pullRequest
+  if (script.pullRequest !== undefined) return false
+  return (script.branch ?? MAIN_BRANCH) === (scope.branch ?? MAIN_BRANCH)
+}
+
+/** A UUID made from a label, the same on every run. */
+function uuidOf(label: string): string {
+  const hex = commitSha(label)
+  return [
+    hex.slice(0, 8),
+    hex.slice(8, 12),
+    hex.slice(12, 16),
+    hex.slice(16, 20),
+    hex.slice(20, 32)
+  ].join('-')
+}
+
+/** When the analysis's scan ran: its date in the project's history. */
+function scannedAt(analysis: Analysis): number {
+  return analysis.addedAt - (analysis.script.scannedAgoMs ?? 0)
+}
+
+/** A date as SonarQube writes it: `2016-12-12T17:12:45+0000` (seconds, the zone's offset). */
+export function sonarDate(epochMs: number): string {
+  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, '+0000')
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
 }
@@ -773,7 +1175,9 @@ export const USAGE = `Usage: npm run simulator -- [options]
 
 Starts a simulated SonarQube server on 127.0.0.1, adds one analysis that plays a scenario,
 optionally writes the report-task.txt a scanner would write for it, and serves until stopped
-(Ctrl+C or SIGTERM).
+(Ctrl+C or SIGTERM). The project-* scenarios add a project's analyses instead (its history, each
+with its commit, and what is coming), to check by project without a report file: it prints the
+--project, --branch and --commit to check.
 
 Options:
   --port <n>         port to listen on, 0 for any free one (default 9000)
@@ -789,7 +1193,24 @@ Then run the built action, or the command, against it, e.g.:
 and in a second terminal, in the same folder (see docs/development.md, "Try it by hand"):
   SONAR_TOKEN=local-token npm run action:local -- --input initialDelayMs=500
   SONAR_TOKEN=local-token node dist/cli.js --initial-delay 500
+or, by project (the analysis of the commit lands 3 s after the simulator starts):
+  npm run simulator -- --scenario project-commit --token local-token
+  SONAR_TOKEN=local-token node dist/cli.js --host http://127.0.0.1:9000 ${projectArguments({
+    projectKey: 'demo-project',
+    branch: FEATURE_BRANCH,
+    commit: PROJECT_COMMITS.login2
+  })}
 `
+
+/** The command's options that ask for what a project scenario asks for. */
+function projectArguments(ask: ProjectScenario['ask']): string {
+  return [
+    `--project ${ask.projectKey}`,
+    ...(ask.branch ? [`--branch ${ask.branch}`] : []),
+    ...(ask.pullRequest ? [`--pull-request ${ask.pullRequest}`] : []),
+    ...(ask.commit ? [`--commit ${ask.commit}`] : [])
+  ].join(' ')
+}
 
 /** Text cut into lines of at most `width` characters, each indented by `indent` spaces. */
 function wrap(text: string, indent: number, width: number): string {
@@ -821,8 +1242,7 @@ class UsageError extends Error {}
  */
 export async function main(argv: string[]): Promise<number | undefined> {
   let simulator: Simulator
-  let analysis: Analysis
-  let report: string | undefined
+  let added: string
   try {
     const { values } = parseArgs({ args: argv, options: COMMAND_OPTIONS, allowPositionals: false })
     if (values.help) {
@@ -833,16 +1253,28 @@ export async function main(argv: string[]): Promise<number | undefined> {
     if (!/^\d+$/.test(values.port) || port > 65_535) {
       throw new UsageError(`--port is "${values.port}": it must be a whole number from 0 to 65535.`)
     }
-    const script = await scenario(values.scenario).catch((error: Error) => {
-      throw new UsageError(error.message)
-    })
-    report = values.report
-    simulator = await Simulator.start({
-      port,
-      token: values.token ?? process.env['SIMULATOR_TOKEN']
-    })
-    analysis = simulator.addAnalysis(script)
-    if (report) await simulator.writeReportFile(analysis, report)
+    const report = values.report
+    const byProject = (PROJECT_SCENARIOS as readonly string[]).includes(values.scenario)
+    if (byProject && report) {
+      throw new UsageError(
+        `--report: scenario ${values.scenario} is checked by project, without a report file; leave --report out`
+      )
+    }
+    const played = await (byProject ? projectScenario(values.scenario) : scenario(values.scenario))
+      .then((one) => ('ask' in one ? one : { analyses: [one], ask: undefined }))
+      .catch((error: Error) => {
+        throw new UsageError(error.message)
+      })
+    const token = values.token ?? process.env['SIMULATOR_TOKEN']
+    simulator = await Simulator.start({ port, token })
+    const analyses = simulator.addAnalyses(played.analyses)
+    if (played.ask) {
+      added = `project ${played.ask.projectKey} (${analyses.length} analyses); check it${token ? ' with SONAR_TOKEN set to the token' : ''}: node dist/cli.js --host ${simulator.url} ${projectArguments(played.ask)}`
+    } else {
+      const [analysis] = analyses as [Analysis]
+      if (report) await simulator.writeReportFile(analysis, report)
+      added = `task ${analysis.taskId}${report ? `, report file ${report}` : ''}`
+    }
   } catch (error) {
     const { message, code } = error as Error & { code?: string }
     if (error instanceof UsageError || code?.startsWith('ERR_PARSE_ARGS_')) {
@@ -856,9 +1288,7 @@ export async function main(argv: string[]): Promise<number | undefined> {
     )
     return 1
   }
-  console.log(
-    `Simulator listening on ${simulator.url}; task ${analysis.taskId}${report ? `, report file ${report}` : ''}`
-  )
+  console.log(`Simulator listening on ${simulator.url}; ${added}`)
   const stop = (): void => void simulator.stop().then(() => process.exit(0))
   process.on('SIGTERM', stop)
   process.on('SIGINT', stop)
