@@ -515,6 +515,16 @@ class TaskFailedError extends ActionError {
         super(TaskFailedError.code, message, options);
     }
 }
+/**
+ * The project has no analysis of the branch, pull request or commit asked for that can be
+ * checked, and none is queued or running.
+ */
+class AnalysisNotFoundError extends ActionError {
+    static code = 'ERR_NO_ANALYSIS';
+    constructor(message, options) {
+        super(AnalysisNotFoundError.code, message, options);
+    }
+}
 /** The overall time-out ran out before the verdict was known. */
 class TimeoutError extends ActionError {
     static code = 'ERR_TIMEOUT';
@@ -771,6 +781,10 @@ const SETTING_KEYS = [
     'failingStatuses',
     'task',
     'analysis',
+    'project',
+    'branch',
+    'pullRequest',
+    'commit',
     'comment',
     'gitHubToken',
     'annotate',
@@ -2247,6 +2261,67 @@ function decodeLastProcessingMs(body) {
         return undefined;
     return optionalCount(current['executionTimeMs']);
 }
+/** Decodes `GET api/project_analyses/search`: `{paging, analyses: [{key, date, revision}]}`. */
+function decodeProjectAnalyses(body) {
+    if (!isObject(body) || !Array.isArray(body['analyses'])) {
+        throw new UnexpectedShape('expected {"analyses": [...]}');
+    }
+    const analyses = body['analyses'].flatMap((analysis, index) => {
+        if (!isObject(analysis))
+            return [];
+        const key = optionalId(analysis['key'], `analyses[${index}].key`);
+        if (key === undefined)
+            return [];
+        const revision = optionalString(analysis['revision']);
+        return [
+            {
+                key,
+                date: untrusted_text_oneLine(optionalString(analysis['date']) ?? '', 60),
+                revision: revision && /^[0-9a-f]{7,64}$/i.test(revision) ? revision.toLowerCase() : undefined
+            }
+        ];
+    });
+    const paging = body['paging'];
+    const total = isObject(paging) ? paging['total'] : undefined;
+    return {
+        analyses,
+        total: typeof total === 'number' && Number.isSafeInteger(total) ? total : analyses.length
+    };
+}
+/** Decodes `GET api/ce/component` whole: `{queue: [...], current: {...}}`. */
+function decodeComponentTasks(body) {
+    if (!isObject(body) || !Array.isArray(body['queue'])) {
+        throw new UnexpectedShape('expected {"queue": [...], "current": {...}}');
+    }
+    const task = (value, where) => {
+        if (!isObject(value) || value['status'] === undefined)
+            return undefined;
+        return {
+            id: optionalId(value['id'], `${where}.id`) ?? '',
+            status: statusWord(value['status'], `${where}.status`),
+            branch: optionalString(value['branch']) || undefined,
+            pullRequest: optionalString(value['pullRequest']) || undefined,
+            errorMessage: optionalString(value['errorMessage']),
+            submittedAt: optionalString(value['submittedAt'])
+        };
+    };
+    return {
+        queue: body['queue'].flatMap((value, index) => task(value, `queue[${index}]`) ?? []),
+        current: task(body['current'], 'current')
+    };
+}
+/** Decodes `GET api/project_branches/list`: the names of the project's branches, main first. */
+function decodeBranchNames(body) {
+    if (!isObject(body) || !Array.isArray(body['branches'])) {
+        throw new UnexpectedShape('expected {"branches": [...]}');
+    }
+    const branches = body['branches'].filter(isObject);
+    const named = (branch) => (typeof branch['name'] === 'string' ? [branch['name']] : []);
+    return [
+        ...branches.filter((branch) => branch['isMain'] === true).flatMap(named),
+        ...branches.filter((branch) => branch['isMain'] !== true).flatMap(named)
+    ];
+}
 
 ;// CONCATENATED MODULE: ./src/sonar/issues.ts
 /**
@@ -2546,6 +2621,64 @@ class SonarClient {
         return metrics;
     }
     /**
+     * The newest analyses of a project's branch or pull request (`GET api/project_analyses/search`,
+     * Browse permission), newest first: the main branch's without either.
+     */
+    async getProjectAnalyses(projectKey, on) {
+        const url = new URL('api/project_analyses/search', this.serverBase);
+        url.searchParams.set('project', projectKey);
+        if (on.branch !== undefined)
+            url.searchParams.set('branch', on.branch);
+        if (on.pullRequest !== undefined)
+            url.searchParams.set('pullRequest', on.pullRequest);
+        url.searchParams.set('ps', String(ANALYSES_PAGE_SIZE));
+        const project = untrusted_text_oneLine(projectKey);
+        const where = scopeWords(on);
+        return this.getJson(url, {
+            what: `the analyses of ${project}${where}`,
+            advice: {
+                notFound: `The server knows no project ${project}${where}: check ${theSetting('project')}${on.branch !== undefined ? ` and ${theSetting('branch')}` : on.pullRequest !== undefined ? ` and ${theSetting('pullRequest')}` : ''}, and that the token may browse the project.`,
+                badRequest: `The server refused the request for the analyses of ${project}${where}: check ${theSetting('project')}${on.pullRequest !== undefined ? `; a server that analyses one branch only (Community Edition) has no pull requests` : ''}.`
+            },
+            decode: decodeProjectAnalyses
+        });
+    }
+    /**
+     * The names of the project's branches, main first (`GET api/project_branches/list`, Browse),
+     * to say what the server has when a branch asked for is not among them. Read once.
+     */
+    async getBranchNames(projectKey) {
+        const url = new URL('api/project_branches/list', this.serverBase);
+        url.searchParams.set('project', projectKey);
+        const project = untrusted_text_oneLine(projectKey);
+        return this.getJson(url, {
+            what: `the branches of ${project}`,
+            advice: {
+                notFound: `The server knows no project ${project}: check ${theSetting('project')}.`,
+                badRequest: `The server refused the request for the branches of ${project}.`
+            },
+            decode: decodeBranchNames,
+            once: true
+        });
+    }
+    /**
+     * The project's background tasks: those queued or running, and the last one that ended
+     * (`GET api/ce/component`, Browse permission).
+     */
+    async getComponentTasks(projectKey) {
+        const url = new URL('api/ce/component', this.serverBase);
+        url.searchParams.set('component', projectKey);
+        const project = untrusted_text_oneLine(projectKey);
+        return this.getJson(url, {
+            what: `the background tasks of ${project}`,
+            advice: {
+                notFound: `The server knows no project ${project}: check ${theSetting('project')}.`,
+                badRequest: `The server refused the request for the background tasks of ${project}.`
+            },
+            decode: decodeComponentTasks
+        });
+    }
+    /**
      * How long the project's last finished analysis took to process (`GET api/ce/component`,
      * Browse permission), or undefined when the server names none. Read once: a failure is not
      * tried again.
@@ -2779,6 +2912,16 @@ function withoutSecrets(reply, secrets) {
         ? Buffer.from(redactSecrets(reply.body.toString('utf8'), secrets))
         : reply.body;
     return { ...reply, headers, body };
+}
+/** How many analyses one request lists: the newest are the ones a step waits for. */
+const ANALYSES_PAGE_SIZE = 100;
+/** ` on branch release/2.4`, ` on pull request 42`, or nothing for the main branch. */
+function scopeWords(on) {
+    if (on.branch !== undefined)
+        return ` on branch ${untrusted_text_oneLine(on.branch)}`;
+    if (on.pullRequest !== undefined)
+        return ` on pull request ${untrusted_text_oneLine(on.pullRequest)}`;
+    return '';
 }
 
 ;// CONCATENATED MODULE: ./src/gate/evaluate.ts
@@ -3131,7 +3274,117 @@ function wait_for_task_seconds(ms) {
     return `${(ms / 1000).toFixed(1)} s`;
 }
 
+;// CONCATENATED MODULE: ./src/gate/wait-for-analysis.ts
+
+
+
+
+
+/** How many of the project's branches a message lists when the one asked for is unknown. */
+const BRANCHES_LISTED = 20;
+/**
+ * Waits for the analysis of `commit` on the branch or pull request (or, without a commit, takes
+ * the newest one): each poll lists the newest analyses, and while the commit's is not among
+ * them, the project's background tasks, to say what is pending and to end at once when the
+ * newest task of that branch or pull request failed. One line of the log each time what it waits
+ * for changes. Never sleeps past the deadline; two requests a poll at most, none once found.
+ *
+ * @example const found = await waitForAnalysis({ server: client, projectKey: 'shop', on: { branch: 'main' }, commit, clock, startedAt, deadline, intervalMs: 1000, log })
+ */
+async function waitForAnalysis(options) {
+    const { server, clock, deadline, startedAt, on, commits, log } = options;
+    const commit = commits.length > 0 ? shortShas(commits) : undefined;
+    const project = untrusted_text_oneLine(options.projectKey);
+    const where = `${project}${scopeWords(on)}`;
+    const wanted = commit ? `the analysis of ${commit}` : 'an analysis';
+    let newestSeen;
+    let said = '';
+    const timedOut = (cause) => {
+        const newest = newestSeen
+            ? `the newest is of ${newestSeen.revision ? newestSeen.revision.slice(0, 7) : 'no recorded commit'} (${newestSeen.date})`
+            : 'there is none yet';
+        return new TimeoutError(`Timed out after ${wait_for_task_seconds(clock.now() - startedAt)} waiting for ${wanted} of ${where}: ${newest}. The scan may not have run for this commit, or its task may still be queued; raise ${setting('timeout')} (now ${wait_for_task_seconds(deadline - startedAt)}).`, cause && { cause });
+    };
+    for (;;) {
+        if (clock.now() >= deadline)
+            throw timedOut();
+        let page;
+        let tasks;
+        try {
+            page = await server.getProjectAnalyses(options.projectKey, on);
+            const found = pick(page, commits);
+            if (found)
+                return found;
+            newestSeen = page.analyses[0] ?? newestSeen;
+            if (commit && page.analyses.length > 0 && page.analyses.every((a) => !a.revision)) {
+                throw new AnalysisNotFoundError(`The analyses of ${where} record no commit (scans without SCM data, e.g. no .git folder or sonar.scm.disabled): the analysis of ${commit} cannot be told from the others. Run the scan with the repository's history, or leave ${setting('commit')} out to check the newest analysis.`);
+            }
+            tasks = await server.getComponentTasks(options.projectKey);
+        }
+        catch (error) {
+            if (error instanceof TimeoutError)
+                throw timedOut(error);
+            if (on.branch !== undefined && error instanceof ServerRequestError && error.status === 404) {
+                throw await unknownBranch(server, options.projectKey, on.branch, error);
+            }
+            throw error;
+        }
+        const pending = tasks.queue.filter((task) => inScope(task, on));
+        const last = tasks.current && inScope(tasks.current, on) ? tasks.current : undefined;
+        if (pending.length === 0 && last && (last.status === 'FAILED' || last.status === 'CANCELED')) {
+            throw new TaskFailedError(`The newest background task of ${where}, ${untrusted_text_oneLine(last.id)}, ended ${last.status} before ${wanted} appeared: ${last.errorMessage ? untrusted_text_oneLine(last.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server.`);
+        }
+        if (!commit && pending.length === 0 && !newestSeen) {
+            throw new AnalysisNotFoundError(`${where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${setting('branch')} or ${setting('pullRequest')}.`);
+        }
+        const now = `No analysis of ${commit ? `${commit} of ${where}` : where} yet; ${pending.length} pending.`;
+        if (now !== said)
+            log.info(now);
+        said = now;
+        await clock.sleep(Math.max(0, Math.min(options.intervalMs, deadline - clock.now())));
+    }
+}
+/** The commit's analysis among the newest, or the newest when no commit is asked for. */
+function pick(page, commits) {
+    const [newest] = page.analyses;
+    const found = commits.length > 0
+        ? page.analyses.find(({ revision }) => revision !== undefined && commits.includes(revision))
+        : newest;
+    return found && { ...found, newest: found === newest };
+}
+/** Whether a task is of the branch or pull request waited for (a task names its own). */
+function inScope(task, on) {
+    if (on.pullRequest !== undefined)
+        return task.pullRequest === on.pullRequest;
+    if (task.pullRequest !== undefined)
+        return false;
+    // A task that names no branch is the main branch's (a server of one branch names none, and its
+    // main branch is the only one there is): it may be the one waited for.
+    return on.branch === undefined || task.branch === undefined || task.branch === on.branch;
+}
+/** Commits as the log shows them: `abc1234`, or `abc1234 or def5678`. */
+function shortShas(commits) {
+    return commits.map((sha) => sha.slice(0, 7)).join(' or ');
+}
+/**
+ * A 404 for a branch: the project's branches, when they can be read, say whether the project or
+ * the branch is unknown, and which branches there are (the first BRANCHES_LISTED).
+ */
+async function unknownBranch(server, projectKey, branch, cause) {
+    let names;
+    try {
+        names = await server.getBranchNames(projectKey);
+    }
+    catch {
+        return cause;
+    }
+    const listed = names.slice(0, BRANCHES_LISTED).map((name) => `"${untrusted_text_oneLine(name)}"`);
+    const more = names.length > listed.length ? ` and ${names.length - listed.length} more` : '';
+    return new AnalysisNotFoundError(`The project ${untrusted_text_oneLine(projectKey)} has no branch "${untrusted_text_oneLine(branch)}" on the server: it has ${listed.join(', ') || 'none'}${more}. Check ${theSetting('branch')}; a server that analyses one branch only (Community Edition) has its main branch alone.`, { cause });
+}
+
 ;// CONCATENATED MODULE: ./src/gate/check.ts
+
 
 
 
@@ -3174,22 +3427,31 @@ function clientFor(target, settings, deps) {
  */
 async function checkTarget(target, client, settings, deps) {
     let finished;
+    let found;
     let analysisId;
     if (target.wait === 'task') {
         finished = await waitFor(target, client, settings, deps);
         analysisId = finished.analysisId;
     }
+    else if (target.wait === 'commit') {
+        found = await waitForCommit(target, client, settings, deps);
+        analysisId = found.key;
+    }
     else {
         analysisId = target.analysisId;
     }
     const projectKey = target.projectKey ?? finished?.componentKey;
+    // The branch or pull request: as the task says, or as the settings asked for.
+    const on = target.wait === 'commit'
+        ? target.on
+        : { branch: finished?.branch, pullRequest: finished?.pullRequest };
     const gate = await client.getProjectStatus(analysisId);
     const conditions = await withServerMetrics(gate.conditions, client, deps.log);
     const newIssues = projectKey
-        ? await readNewIssues(client, projectKey, issueScope(finished), {
+        ? await readNewIssues(client, projectKey, issueScope(on), {
             serverUrl: target.serverUrl,
-            branch: finished?.branch,
-            pullRequest: finished?.pullRequest,
+            branch: on.branch,
+            pullRequest: on.pullRequest,
             locate: deps.locateFiles?.(target) ?? (() => undefined)
         })
         : undefined;
@@ -3201,14 +3463,17 @@ async function checkTarget(target, client, settings, deps) {
         analysisId,
         taskId: target.wait === 'task' ? target.taskId : undefined,
         serverUrl: target.serverUrl.href,
-        dashboardUrl: target.dashboardUrl ?? dashboardFor(target.serverUrl, projectKey),
+        dashboardUrl: target.dashboardUrl ?? dashboardFor(target.serverUrl, projectKey, on),
         projectKey,
         conditions: evaluateConditions(conditions),
         taskWarnings: finished?.warnings ?? [],
         elapsedMs: deps.clock.now() - deps.startedAt,
-        branch: finished?.branch,
+        branch: on.branch,
         branchType: finished?.branchType,
-        pullRequest: finished?.pullRequest,
+        pullRequest: on.pullRequest,
+        ...(found
+            ? { analysis: { date: found.date, revision: found.revision, newest: found.newest } }
+            : {}),
         period: gate.period,
         caycStatus: gate.caycStatus,
         ignoredConditions: gate.ignoredConditions,
@@ -3216,10 +3481,38 @@ async function checkTarget(target, client, settings, deps) {
     };
 }
 /** A pull request's issues when the analysis is of one, else the branch's new code. */
-function issueScope(task) {
-    return task?.pullRequest
-        ? { kind: 'pull-request', pullRequest: task.pullRequest }
-        : { kind: 'new-code', branch: task?.branch };
+function issueScope(on) {
+    return on.pullRequest
+        ? { kind: 'pull-request', pullRequest: on.pullRequest }
+        : { kind: 'new-code', branch: on.branch };
+}
+/** Waits for the commit's analysis (or takes the newest), in one collapsed group of the log. */
+async function waitForCommit(target, client, settings, { clock, startedAt, log }) {
+    const what = target.commits.length > 0
+        ? `the analysis of ${shortShas(target.commits)}`
+        : 'the newest analysis';
+    log.startGroup(`Waiting for ${what} of ${untrusted_text_oneLine(target.projectKey)}${scopeWords(target.on)}`);
+    try {
+        const found = await waitForAnalysis({
+            server: client,
+            projectKey: target.projectKey,
+            on: target.on,
+            commits: target.commits,
+            clock,
+            startedAt,
+            deadline: startedAt + settings.timeoutMs,
+            intervalMs: settings.intervalMs,
+            log
+        });
+        const revision = found.revision
+            ? ` of ${found.revision.slice(0, 7)}`
+            : ', which records no commit';
+        log.info(`Analysis ${untrusted_text_oneLine(found.key)}${revision}, ${found.date}${found.newest ? '' : ' (a newer analysis of it has landed since)'}.`);
+        return found;
+    }
+    finally {
+        log.endGroup();
+    }
 }
 /** What was read, in one line: the count, and where the count goes past what was read. */
 function newIssuesLine(newIssues) {
@@ -3299,13 +3592,20 @@ function check_toQualityGateStatus(status) {
             return 'NONE';
     }
 }
-function dashboardFor(server, projectKey) {
+function dashboardFor(server, projectKey, on) {
     if (!projectKey)
         return undefined;
-    return new URL(`dashboard?id=${encodeURIComponent(projectKey)}`, serverBase(server)).href;
+    const url = new URL('dashboard', serverBase(server));
+    url.searchParams.set('id', projectKey);
+    if (on.pullRequest)
+        url.searchParams.set('pullRequest', on.pullRequest);
+    else if (on.branch)
+        url.searchParams.set('branch', on.branch);
+    return url.href;
 }
 
 ;// CONCATENATED MODULE: ./src/gate/targets.ts
+
 
 
 
@@ -3352,6 +3652,22 @@ async function findTargets(settings, sources) {
         return [{ source: theSetting('task'), target }];
     }
     // A report file that quotes the token loses it before anything is made of its values.
+    if (host && settings.projectKeys.length > 0) {
+        if (settings.pullRequest !== undefined)
+            throw pullRequestByProject(settings.pullRequest);
+        const on = { branch: settings.branch, pullRequest: settings.pullRequest };
+        return settings.projectKeys.map((projectKey) => ({
+            source: `${projectKey}${scopeWords(on)}`,
+            target: {
+                wait: 'commit',
+                ...known(host),
+                projectKey,
+                on,
+                commits: settings.commits,
+                dashboardUrl: undefined
+            }
+        }));
+    }
     const read = targets_withoutSecrets(sources.readFile ?? readTextFile, settings.token);
     if (settings.reportFiles.length === 0) {
         const report = await loadReportFile(undefined, sources.cwd, read);
@@ -3456,6 +3772,15 @@ function targets_withoutSecrets(read, token) {
         const text = await read(file);
         return text === undefined ? undefined : redactSecrets(text, forms);
     };
+}
+/**
+ * A pull request's analysis cannot be found by project yet: SonarQube Server's
+ * api/project_analyses/search has no pullRequest parameter (it would list the main branch's
+ * analyses), and its pull-request analyses record no commit, so the analysis of the run's commit
+ * cannot be told from an older one. Refused rather than answered with another analysis's gate.
+ */
+function pullRequestByProject(pullRequest) {
+    return new errors_SettingsError(`${words_settingTitle('project')} cannot check pull request ${untrusted_text_oneLine(pullRequest)} yet: the server cannot say which of a pull request's analyses is of this run's commit. Check it from the scan's own job (its report file), or with ${setting('task')}; on a pull request run, ${setting('project')} needs ${setting('branch')} to check a branch instead.`);
 }
 
 ;// CONCATENATED MODULE: ./src/gate/check-analyses.ts
@@ -3808,7 +4133,7 @@ function newIssuesBlock(newIssues, options) {
         ].map((line) => sink.text(line));
     }
     const { findings, total } = newIssues;
-    const scope = options.scope ?? scopeWords(newIssues);
+    const scope = options.scope ?? new_issues_block_scopeWords(newIssues);
     const title = sink.text(`<${heading}>New issues: ${total}</${heading}>`);
     if (total === 0)
         return [title, sink.text(`<p>No open issues ${scope}.</p>`)];
@@ -3830,7 +4155,7 @@ function newIssuesBlock(newIssues, options) {
     });
     return [...head, list.text];
 }
-function scopeWords(newIssues) {
+function new_issues_block_scopeWords(newIssues) {
     return newIssues.scope.kind === 'pull-request' ? 'in the pull request' : 'in the new code';
 }
 function issueItem(finding, fileLink) {
@@ -4231,11 +4556,24 @@ function about(result) {
             : result.branch
                 ? `branch <code>${summaryText(result.branch)}</code>${branchKind(result.branchType)}`
                 : undefined,
-        `analysis <code>${summaryText(result.analysisId)}</code>`,
+        `analysis <code>${summaryText(result.analysisId)}</code>${analysisWords(result)}`,
         result.taskId ? `task <code>${summaryText(result.taskId)}</code>` : undefined,
         `checked in ${wait_for_task_seconds(result.elapsedMs)}`
     ];
     return parts.filter(Boolean).join(' · ');
+}
+/**
+ * Which analysis it is, when it was found by project: its commit and date, and whether a newer
+ * one has landed since (its gate is then not the branch's latest).
+ */
+function analysisWords({ analysis }) {
+    if (!analysis)
+        return '';
+    const commit = analysis.revision
+        ? `of commit <code>${summaryText(analysis.revision.slice(0, 7))}</code>`
+        : 'of no recorded commit';
+    const newer = analysis.newest ? '' : ', a newer one has landed since';
+    return ` (${commit}, ${summaryText(analysis.date)}${newer})`;
 }
 /** The branch's type when it says more than "a branch": LONG or SHORT on old servers. */
 function branchKind(branchType) {
@@ -4412,6 +4750,7 @@ const EXIT_CODE_OF = {
     ERR_SERVER_REQUEST: EXIT.noVerdict,
     ERR_TASK_FAILED: EXIT.noVerdict,
     ERR_TIMEOUT: EXIT.noVerdict,
+    ERR_NO_ANALYSIS: EXIT.noVerdict,
     ERR_ANALYSES_UNREAD: EXIT.noVerdict,
     ERR_UNEXPECTED: EXIT.noVerdict,
     ERR_QUALITY_GATE: EXIT.gateFailed
@@ -4469,6 +4808,10 @@ const COMMAND_NAMES = {
         failingStatuses: { name: '--fail-on' },
         task: { name: '--task-id' },
         analysis: { name: '--analysis-id' },
+        project: { name: '--project' },
+        branch: { name: '--branch' },
+        pullRequest: { name: '--pull-request' },
+        commit: { name: '--commit' },
         comment: {},
         gitHubToken: {},
         annotate: {},
@@ -4495,6 +4838,10 @@ const DEFAULTS = {
 };
 /** The most lines the report files may have (each a path or a glob). */
 const MAX_REPORT_PATTERNS = 100;
+/** The most projects one step checks by key (as many analyses as report files may give). */
+const MAX_PROJECTS = 50;
+/** The longest branch or pull-request name taken (the server keys them in 255 characters). */
+const MAX_BRANCH_LENGTH = 255;
 /**
  * The longest wait any setting may ask for: 5 days, the longest a job on a self-hosted runner
  * may run (GitHub-hosted jobs stop at 6 hours). Anything longer is a typo, and a timer past
@@ -4537,13 +4884,39 @@ function readSettings(raw) {
     if (taskId && analysisId) {
         throw new errors_SettingsError(`${settingsTitle('task')} and ${setting('analysis')} are both set: set one of them (${setting('analysis')} skips the task).`);
     }
-    for (const key of ['task', 'analysis']) {
-        if ((key === 'task' ? taskId : analysisId) && !hostUrl) {
+    const projectKeys = projectKeyLines(raw.project ?? '');
+    const reportFiles = reportPatterns(raw.reportFile ?? '');
+    const chosen = { task: taskId, analysis: analysisId, project: projectKeys.length > 0 };
+    for (const key of ['task', 'analysis', 'project']) {
+        if (chosen[key] && !hostUrl) {
             throw new errors_SettingsError(`${words_settingTitle(key)} needs the server address: set ${theSetting('host')} or the SONAR_HOST_URL environment variable.`);
         }
     }
+    if (chosen.project) {
+        const other = taskId
+            ? 'task'
+            : analysisId
+                ? 'analysis'
+                : reportFiles.length > 0
+                    ? 'reportFile'
+                    : undefined;
+        if (other) {
+            throw new errors_SettingsError(`${settingsTitle('project')} and ${setting(other)} are both set: give the projects whose analyses to check, or ${setting(other)}, not both.`);
+        }
+    }
+    const branch = nameSetting('branch', text('branch'));
+    const pullRequest = nameSetting('pullRequest', text('pullRequest'));
+    const commits = commitSetting(text('commit'));
+    if (branch && pullRequest) {
+        throw new errors_SettingsError(`${settingsTitle('branch')} and ${setting('pullRequest')} are both set: an analysis is of a branch or of a pull request; give one.`);
+    }
+    for (const key of ['branch', 'pullRequest', 'commit']) {
+        if (text(key) && !chosen.project) {
+            throw new errors_SettingsError(`${words_settingTitle(key)} is set without ${setting('project')}: it says which analysis of a project to check; give ${setting('project')} too.`);
+        }
+    }
     return {
-        reportFiles: reportPatterns(raw.reportFile ?? ''),
+        reportFiles,
         // Trimmed like every setting: a secret pasted with a trailing newline still works.
         token: text('token'),
         hostUrl,
@@ -4555,8 +4928,59 @@ function readSettings(raw) {
         failStep: booleanSetting(raw, 'failStep', DEFAULTS.failStep),
         policy: failPolicy(raw.failingStatuses ?? ''),
         taskId,
-        analysisId
+        analysisId,
+        projectKeys,
+        branch,
+        pullRequest,
+        commits
     };
+}
+/** The project keys, one per line: each a key the server could have made. */
+function projectKeyLines(raw) {
+    const keys = raw
+        .split(/\r\n|\r|\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== '');
+    if (keys.length > MAX_PROJECTS) {
+        throw new errors_SettingsError(`${words_settingTitle('project')} has ${keys.length} lines: give at most ${MAX_PROJECTS} project keys, one per line.`);
+    }
+    for (const key of keys) {
+        const problem = idProblem(key);
+        if (problem) {
+            throw new errors_SettingsError(`${words_settingTitle('project')} has the line "${untrusted_text_oneLine(key)}", which ${problem}: give the project's key as the server shows it (Project Information), one per line.`);
+        }
+    }
+    return [...new Set(keys)];
+}
+/** A branch or pull-request name: one line, no control or invisible character. */
+function nameSetting(key, value) {
+    if (value === undefined)
+        return undefined;
+    if (value.length > MAX_BRANCH_LENGTH || /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(value)) {
+        throw new errors_SettingsError(`${words_settingTitle(key)} is "${untrusted_text_oneLine(value)}": give the ${key === 'branch' ? 'branch' : 'pull request'} as the server names it (at most ${MAX_BRANCH_LENGTH} characters, no control characters)${key === 'pullRequest' ? ", GitHub's number for a pull request" : ''}.`);
+    }
+    return value;
+}
+/**
+ * The commit whose analysis to wait for: a full SHA-1 or SHA-256, as scanners record it. An
+ * abbreviated one cannot be told apart from another's start, so it is refused, never guessed.
+ */
+function commitSetting(value) {
+    if (value === undefined)
+        return [];
+    const shas = value
+        .split(/[,\s]+/)
+        .filter((sha) => sha !== '')
+        .map((sha) => sha.toLowerCase());
+    for (const sha of shas) {
+        if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha)) {
+            throw new errors_SettingsError(`${words_settingTitle('commit')} is "${untrusted_text_oneLine(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`);
+        }
+    }
+    if (shas.length > 2) {
+        throw new errors_SettingsError(`${words_settingTitle('commit')} has ${shas.length} commits: give one (or a pull request's head and merge commits).`);
+    }
+    return [...new Set(shas)];
 }
 /**
  * A file to write, relative to the working directory: one line, no control characters;
@@ -4722,6 +5146,10 @@ const options_OPTIONS = {
     host: { type: 'string' },
     'task-id': { type: 'string' },
     'analysis-id': { type: 'string' },
+    project: { type: 'string', multiple: true },
+    branch: { type: 'string' },
+    'pull-request': { type: 'string' },
+    commit: { type: 'string' },
     timeout: { type: 'string' },
     'initial-delay': { type: 'string' },
     interval: { type: 'string' },
@@ -4794,6 +5222,10 @@ function parseCommandLine(argv) {
         host: values.host,
         taskId: values['task-id'],
         analysisId: values['analysis-id'],
+        projects: values.project ?? [],
+        branch: values.branch,
+        pullRequest: values['pull-request'],
+        commit: values.commit,
         timeout: values.timeout,
         initialDelay: values['initial-delay'],
         interval: values.interval,
@@ -4839,7 +5271,11 @@ function commandSettings(line, rootCert) {
         failStep: line.noFail ? 'false' : 'true',
         failingStatuses: line.failingStatuses.join(','),
         task: line.taskId,
-        analysis: line.analysisId
+        analysis: line.analysisId,
+        project: line.projects.join('\n'),
+        branch: line.branch,
+        pullRequest: line.pullRequest,
+        commit: line.commit
     };
 }
 /** The scanners' default locations, one per line under the option's description. */
@@ -4859,6 +5295,15 @@ ${DEFAULT_REPORTS})
                             (default: SONAR_HOST_URL, else the report's serverUrl)
       --task-id <id>        check this analysis task instead of a report file (needs a host)
       --analysis-id <id>    read the gate of this analysis at once, no task (needs a host)
+      --project <key>       check this project's analysis instead of a report file: the
+                            commit's, waited for until it appears; repeat it for several
+                            projects (needs a host)
+      --branch <name>       with --project: the branch analysed (default: the CI's branch,
+                            else the project's main branch)
+      --pull-request <id>   with --project: the pull or merge request analysed (default: the
+                            CI's)
+      --commit <sha>        with --project: the full SHA whose analysis to wait for (default:
+                            the CI's commit; none: the newest analysis)
       --timeout <seconds>   overall time-out, counted from the start (default ${DEFAULTS.timeout})
       --initial-delay <ms>  wait before the first poll (default ${DEFAULTS.initialDelay})
       --interval <ms>       wait between polls (default ${DEFAULTS.interval}, closer together around
@@ -9954,6 +10399,302 @@ function wholeCheckFailed(settings, error) {
     return { read: false, source, projectKey: undefined, message: failure.message, error: failure };
 }
 
+;// CONCATENATED MODULE: ./src/cli/ci-analysis.ts
+/**
+ * Which analysis the CI the command runs in is about: its branch or pull request, and the commit
+ * a scan of this run records. The command's counterpart of the action's run-analysis.ts, read
+ * from each CI's own variables. Every value is untrusted: a commit is taken only as a full SHA, a
+ * branch only as a name the server can key, a pull request only as the number the server keys
+ * it by. What a CI says but cannot be taken is a SettingsError naming the variable and the
+ * options to pass: checking the main branch or the newest analysis instead would give another
+ * analysis's verdict.
+ */
+
+
+
+
+
+const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+/** A pull or merge request's number: what SonarQube keys them by on every CI read here. */
+const NUMBER = /^[1-9][0-9]{0,18}$/;
+/** The event file of GitHub Actions, read at most this large (GitHub caps payloads at 25 MB). */
+const EVENT_FILE_BYTES = 25 * 1024 * 1024;
+/** What a CI calls a pull request, for the log. */
+const REQUEST_WORDS = { 'GitLab CI': 'merge request' };
+/**
+ * With --project and none of --branch, --pull-request and --commit, the branch or pull request
+ * and the commits from the CI the command runs in (an option given always wins; a branch or pull
+ * request given leaves the commit to the options too). One line of the log says what was taken
+ * and from which CI. Outside a CI it knows, the settings stay as they are: the newest analysis of
+ * the main branch.
+ *
+ * @example settings = await withTheCisAnalysis(settings, process.env, log)
+ */
+async function withTheCisAnalysis(settings, env, log) {
+    if (settings.projectKeys.length === 0)
+        return settings;
+    if (settings.branch || settings.pullRequest || settings.commits.length > 0)
+        return settings;
+    const ci = await ciAnalysis(env);
+    if (!ci)
+        return settings;
+    const request = REQUEST_WORDS[ci.from] ?? 'pull request';
+    const where = ci.pullRequest
+        ? ` on ${request} ${untrusted_text_oneLine(ci.pullRequest)}`
+        : ci.branch
+            ? ` on branch ${untrusted_text_oneLine(ci.branch)}`
+            : '';
+    const shas = ci.commits.map((sha) => sha.slice(0, 7)).join(' or ');
+    log.info(`Checking the analysis of ${shas}${where}, as ${ci.from} says.`);
+    return { ...settings, branch: ci.branch, pullRequest: ci.pullRequest, commits: ci.commits };
+}
+/**
+ * The analysis the CI's run is about, from the first CI whose own marker is set; undefined when
+ * none is, or when the CI names neither a commit nor a branch or pull request (nothing taken).
+ * Throws a SettingsError when the CI names a branch, pull request or commit that cannot be taken,
+ * or a branch or pull request without its commit.
+ *
+ * @example await ciAnalysis({ GITLAB_CI: 'true', CI_MERGE_REQUEST_IID: '42', CI_COMMIT_SHA: sha }) // { pullRequest: '42', commits: [sha], from: 'GitLab CI' }
+ */
+async function ciAnalysis(env) {
+    if (env['GITHUB_ACTIONS'] === 'true')
+        return gitHubActions(env);
+    if (env['GITLAB_CI'] === 'true')
+        return gitLabCi(env);
+    if (env['TF_BUILD']?.toLowerCase() === 'true')
+        return azurePipelines(env);
+    if (env['CI'] === 'true' && env['BITBUCKET_COMMIT'])
+        return bitbucketPipelines(env);
+    if (env['CIRCLECI'] === 'true')
+        return circleCi(env);
+    // JENKINS_URL alone is no proof: it is often set outside Jenkins (SonarQube's scanner asks for
+    // EXECUTOR_NUMBER too).
+    if (env['JENKINS_URL'] && env['EXECUTOR_NUMBER'])
+        return jenkins(env);
+    return undefined;
+}
+// GitHub Actions, when the command runs there (the action reads the same run on its own):
+// https://docs.github.com/en/actions/reference/workflows-and-actions/variables (GITHUB_ACTIONS,
+// GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REF: refs/heads/<branch>, refs/tags/<tag>, and on
+// pull_request refs/pull/<number>/merge; GITHUB_SHA: on pull_request the merge commit). The head
+// commit is only in the event file (pull_request.head.sha), which SonarQube's scanner records on
+// pull_request (sonar-scanner-engine, org/sonar/scanner/ci/vendors/GithubActions.java): both are
+// taken. SonarQube keys a GitHub pull request by its number.
+async function gitHubActions(env) {
+    const ci = new CiVariables('GitHub Actions', env);
+    const event = env['GITHUB_EVENT_NAME'] ?? '';
+    const ref = env['GITHUB_REF'] ?? '';
+    if (event === 'pull_request' || event === 'pull_request_target') {
+        const payload = await pullRequestOfEvent(env['GITHUB_EVENT_PATH']);
+        const fromRef = /^refs\/pull\/([0-9]+)\/merge$/.exec(ref)?.[1];
+        const number = payload.number ?? (fromRef && NUMBER.test(fromRef) ? fromRef : undefined);
+        if (!number) {
+            throw new errors_SettingsError(`GitHub Actions runs for a ${untrusted_text_oneLine(event)} event whose pull request is unknown (the event file names none, nor does GITHUB_REF): ${TO_PASS}`);
+        }
+        const head = payload.headSha && SHA.test(payload.headSha) ? [payload.headSha] : [];
+        return ci.analysis({ pullRequest: number }, [...head, ...ci.commit('GITHUB_SHA')]);
+    }
+    return ci.analysis(ci.refScope('GITHUB_REF'), ci.commit('GITHUB_SHA'));
+}
+// GitLab CI: https://docs.gitlab.com/ci/variables/predefined_variables/ (GITLAB_CI; CI_COMMIT_SHA;
+// CI_COMMIT_BRANCH, set in branch pipelines only, not in merge request or tag pipelines;
+// CI_MERGE_REQUEST_IID, the number in the merge request's address, which SonarQube keys a merge
+// request by; CI_MERGE_REQUEST_SOURCE_BRANCH_SHA, set in merged results pipelines only, where
+// CI_COMMIT_SHA is the merge commit they check out and the scanner records).
+function gitLabCi(env) {
+    const ci = new CiVariables('GitLab CI', env);
+    const commit = ci.commit('CI_COMMIT_SHA');
+    if (ci.has('CI_MERGE_REQUEST_IID')) {
+        const head = ci.commit('CI_MERGE_REQUEST_SOURCE_BRANCH_SHA');
+        return ci.analysis({ pullRequest: ci.number('CI_MERGE_REQUEST_IID') }, [...head, ...commit]);
+    }
+    return ci.analysis(ci.has('CI_COMMIT_BRANCH') ? ci.branch('CI_COMMIT_BRANCH') : {}, commit);
+}
+// Azure Pipelines: https://learn.microsoft.com/en-us/azure/devops/pipelines/build/variables
+// (TF_BUILD; BUILD_SOURCEVERSION, the commit; BUILD_SOURCEBRANCH, refs/heads/<branch>,
+// refs/tags/<tag>, refs/pull/<id>/merge; BUILD_REPOSITORY_PROVIDER; on a pull request
+// SYSTEM_PULLREQUEST_PULLREQUESTID, and SYSTEM_PULLREQUEST_PULLREQUESTNUMBER for GitHub's, whose
+// id and number differ). SonarSource's extension keys a pull request by PULLREQUESTNUMBER on
+// GitHub and GitHub Enterprise, by PULLREQUESTID elsewhere (sonar-scanner-azdo,
+// src/common/latest/prepare-task.ts). A pull request build checks out the merge commit; the
+// scanner records SYSTEM_PULLREQUEST_SOURCECOMMITID, the head, when set (sonar-scanner-engine,
+// org/sonar/scanner/ci/vendors/AzureDevops.java; that variable is not on Microsoft's page): both
+// are taken.
+function azurePipelines(env) {
+    const ci = new CiVariables('Azure Pipelines', env);
+    const commit = ci.commit('BUILD_SOURCEVERSION');
+    if (ci.has('SYSTEM_PULLREQUEST_PULLREQUESTID')) {
+        const provider = env['BUILD_REPOSITORY_PROVIDER'] ?? '';
+        const github = provider === 'GitHub' || provider === 'GitHubEnterprise';
+        const key = github ? 'SYSTEM_PULLREQUEST_PULLREQUESTNUMBER' : 'SYSTEM_PULLREQUEST_PULLREQUESTID';
+        const head = ci.commit('SYSTEM_PULLREQUEST_SOURCECOMMITID');
+        return ci.analysis({ pullRequest: ci.number(key) }, [...head, ...commit]);
+    }
+    if ((env['BUILD_SOURCEBRANCH'] ?? '').startsWith('refs/pull/')) {
+        throw new errors_SettingsError(`Azure Pipelines builds a pull request (BUILD_SOURCEBRANCH is "${untrusted_text_oneLine(env['BUILD_SOURCEBRANCH'] ?? '')}") but sets no SYSTEM_PULLREQUEST_PULLREQUESTID: ${TO_PASS}`);
+    }
+    return ci.analysis(ci.refScope('BUILD_SOURCEBRANCH'), commit);
+}
+// Bitbucket Pipelines: https://support.atlassian.com/bitbucket-cloud/docs/variables-and-secrets/
+// (CI; BITBUCKET_COMMIT, the commit that started the build, which the scanner records;
+// BITBUCKET_BRANCH, the source branch, not set for tags nor custom pipelines; BITBUCKET_TAG;
+// BITBUCKET_PR_ID, on pull request builds only, which SonarQube keys the pull request by).
+function bitbucketPipelines(env) {
+    const ci = new CiVariables('Bitbucket Pipelines', env);
+    const commit = ci.commit('BITBUCKET_COMMIT');
+    if (ci.has('BITBUCKET_PR_ID')) {
+        return ci.analysis({ pullRequest: ci.number('BITBUCKET_PR_ID') }, commit);
+    }
+    if (ci.has('BITBUCKET_TAG'))
+        return ci.analysis({}, commit);
+    return ci.analysis(ci.has('BITBUCKET_BRANCH') ? ci.branch('BITBUCKET_BRANCH') : {}, commit);
+}
+// CircleCI: https://circleci.com/docs/reference/variables/ (CIRCLECI; CIRCLE_SHA1; CIRCLE_BRANCH;
+// CIRCLE_TAG; CIRCLE_PULL_REQUEST, the address of the branch's pull request, one at random when
+// several: CIRCLE_PULL_REQUESTS lists them; CIRCLE_PR_NUMBER, on pull requests from forks only).
+// SonarQube's scanners do not detect pull requests on CircleCI: the scan's
+// sonar.pullrequest.key must be this number, or the analysis is the branch's (pass --branch).
+function circleCi(env) {
+    const ci = new CiVariables('CircleCI', env);
+    const commit = ci.commit('CIRCLE_SHA1');
+    const urls = new Set((env['CIRCLE_PULL_REQUESTS'] ?? '')
+        .split(',')
+        .map((url) => url.trim())
+        .filter((url) => url !== ''));
+    if (urls.size > 1) {
+        throw new errors_SettingsError(`CircleCI names ${urls.size} pull requests of this branch (CIRCLE_PULL_REQUESTS), and picks one at random: ${TO_PASS}`);
+    }
+    if (ci.has('CIRCLE_PR_NUMBER')) {
+        return ci.analysis({ pullRequest: ci.number('CIRCLE_PR_NUMBER') }, commit);
+    }
+    if (ci.has('CIRCLE_PULL_REQUEST')) {
+        return ci.analysis({ pullRequest: ci.numberInUrl('CIRCLE_PULL_REQUEST') }, commit);
+    }
+    if (ci.has('CIRCLE_TAG'))
+        return ci.analysis({}, commit);
+    return ci.analysis(ci.has('CIRCLE_BRANCH') ? ci.branch('CIRCLE_BRANCH') : {}, commit);
+}
+// Jenkins: the list every controller serves at <JENKINS_URL>/pipeline-syntax/globals#env, to
+// which https://docs.cloudbees.com/docs/cloudbees-ci/latest/automating-with-jenkinsfile/working-with-the-env
+// points (JENKINS_URL, EXECUTOR_NUMBER; for multibranch projects BRANCH_NAME, the tag's name on
+// tags, CHANGE_ID, the pull or merge request's number, which SonarQube keys it by, and TAG_NAME,
+// as the Branch API plugin sets them: jenkins/branch/BranchNameContributor.java); GIT_COMMIT,
+// "SHA-1 of the commit used in this build", from the Git plugin:
+// https://github.com/jenkinsci/git-plugin/blob/master/README.adoc#environment-variables (a
+// scripted pipeline sets it from checkout's result). With the merge strategy, GIT_COMMIT is
+// Jenkins' own merge of the target into the pull request, which no scan records (SonarQube's
+// scanner records the pull request's head): then --commit gives the head.
+function jenkins(env) {
+    const ci = new CiVariables('Jenkins', env);
+    const commit = ci.commit('GIT_COMMIT');
+    if (ci.has('CHANGE_ID'))
+        return ci.analysis({ pullRequest: ci.number('CHANGE_ID') }, commit);
+    if (ci.has('TAG_NAME'))
+        return ci.analysis({}, commit);
+    return ci.analysis(ci.has('BRANCH_NAME') ? ci.branch('BRANCH_NAME') : {}, commit);
+}
+/** What to do when the CI's facts cannot be taken, in the command's words. */
+const TO_PASS = `pass ${setting('pullRequest')} or ${setting('branch')}, and ${setting('commit')}, to say which analysis to check.`;
+/** One CI's variables, each read as the fact it should be, or refused by name. */
+class CiVariables {
+    from;
+    env;
+    /** The variables read for a commit, for a message that names them. */
+    commitVariables = [];
+    constructor(from, env) {
+        this.from = from;
+        this.env = env;
+    }
+    /** Whether the variable is set to something. */
+    has(name) {
+        return (this.env[name] ?? '') !== '';
+    }
+    /** The variable's commit, lower-cased, when set: a full SHA, or refused. */
+    commit(name) {
+        this.commitVariables.push(name);
+        const value = this.env[name] ?? '';
+        if (value === '')
+            return [];
+        const sha = value.toLowerCase();
+        if (!SHA.test(sha))
+            this.refuse(name, value, 'not a full commit SHA');
+        return [sha];
+    }
+    /** The variable's branch: a name the server keys (at most 255 characters, no control character). */
+    branch(name, value = this.env[name] ?? '') {
+        if (value === '' ||
+            value.length > MAX_BRANCH_LENGTH ||
+            /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(value)) {
+            this.refuse(name, value, `no branch name (at most ${MAX_BRANCH_LENGTH} characters, no control characters)`);
+        }
+        return { branch: value };
+    }
+    /** A ref's branch (refs/heads/…); no branch for any other ref (a tag's). */
+    refScope(name) {
+        const ref = this.env[name] ?? '';
+        return ref.startsWith('refs/heads/') ? this.branch(name, ref.slice('refs/heads/'.length)) : {};
+    }
+    /** The variable's pull-request number. */
+    number(name) {
+        const value = this.env[name] ?? '';
+        if (!NUMBER.test(value))
+            this.refuse(name, value, 'not a pull request number');
+        return value;
+    }
+    /** The number a pull request's address ends with (…/pull/12, …/pull-requests/12). */
+    numberInUrl(name) {
+        const value = this.env[name] ?? '';
+        const number = /^https?:\/\/[^\s]+\/(?:pull|pull-requests|merge_requests)\/([0-9]+)\/?$/.exec(value)?.[1];
+        if (!number || !NUMBER.test(number)) {
+            this.refuse(name, value, "not a pull request's address");
+        }
+        return number;
+    }
+    /**
+     * The analysis the scope and commits make, the commits once each. A branch or pull request
+     * without its commit would be the newest analysis, maybe the previous one's: refused. Nothing
+     * at all: nothing taken.
+     */
+    analysis(scope, commits) {
+        const unique = [...new Set(commits)];
+        if (unique.length === 0) {
+            if (scope.branch === undefined && scope.pullRequest === undefined)
+                return undefined;
+            const what = scope.pullRequest === undefined ? 'branch' : 'pull request';
+            const unset = this.commitVariables.join(' nor ');
+            throw new errors_SettingsError(`${this.from} names the ${what} but not its commit (${unset} is not set), so the newest analysis could be an earlier commit's: pass ${setting('commit')} with the commit the scan analysed.`);
+        }
+        return { ...scope, commits: unique, from: this.from };
+    }
+    refuse(name, value, problem) {
+        throw new errors_SettingsError(`${this.from} sets ${name} to "${untrusted_text_oneLine(value)}", which is ${problem}: ${TO_PASS}`);
+    }
+}
+/** The pull request's number and head commit from GitHub's event file, as far as it says them. */
+async function pullRequestOfEvent(path) {
+    const read = path ? await readBoundedFile(path, EVENT_FILE_BYTES) : undefined;
+    if (read?.outcome !== 'read')
+        return {};
+    let pull;
+    try {
+        pull = JSON.parse(read.bytes.toString('utf8'))
+            ?.pull_request;
+    }
+    catch {
+        return {};
+    }
+    if (typeof pull !== 'object' || pull === null)
+        return {};
+    const { number, head } = pull;
+    const sha = head?.sha;
+    return {
+        ...(typeof number === 'number' && Number.isSafeInteger(number) && number > 0
+            ? { number: String(number) }
+            : {}),
+        ...(typeof sha === 'string' ? { headSha: sha.toLowerCase() } : {})
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/cli/root-cert-file.ts
 
 
@@ -9994,15 +10735,18 @@ async function readRootCertFile(file, cwd) {
 
 
 
+
 /**
  * The command line (and SONAR_TOKEN, SONAR_HOST_URL, SONAR_ROOT_CERT) as Settings; the CA
- * certificate of --root-cert-file is read first, relative to `cwd`.
+ * certificate of --root-cert-file is read first, relative to `cwd`. With --project alone, the
+ * branch or pull request and the commit come from the CI it runs in (one line of `log` says so).
  *
- * @example const settings = await readCommandSettings(line, process.env, process.cwd())
+ * @example const settings = await readCommandSettings(line, process.env, process.cwd(), log)
  */
-async function readCommandSettings(line, env, cwd) {
+async function readCommandSettings(line, env, cwd, log) {
     const rootCert = line.rootCertFile ? await readRootCertFile(line.rootCertFile, cwd) : undefined;
-    return readSettings(withVariables(commandSettings(line, rootCert), COMMAND_NAMES, env));
+    const settings = readSettings(withVariables(commandSettings(line, rootCert), COMMAND_NAMES, env));
+    return withTheCisAnalysis(settings, env, log);
 }
 
 ;// CONCATENATED MODULE: ./src/log.ts
@@ -10244,7 +10988,7 @@ async function runCommand(context) {
             stdout.write(line.kind === 'help' ? USAGE : `${VERSION}\n`);
             return EXIT.passed;
         }
-        const settings = await readCommandSettings(line, env, cwd);
+        const settings = await readCommandSettings(line, env, cwd, log);
         const secrets = settings.token ? tokenForms(settings.token) : [];
         log.hideSecrets(secrets);
         const short = settings.token ? shortTokenWarning(settings.token) : undefined;

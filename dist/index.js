@@ -28664,6 +28664,7 @@ function notRegular(stats) {
 /* harmony export */   GN: () => (/* binding */ SettingsError),
 /* harmony export */   MU: () => (/* binding */ TimeoutError),
 /* harmony export */   bD: () => (/* binding */ messageOf),
+/* harmony export */   g2: () => (/* binding */ AnalysisNotFoundError),
 /* harmony export */   hP: () => (/* binding */ ServerRequestError),
 /* harmony export */   tG: () => (/* binding */ ReportFileError),
 /* harmony export */   uP: () => (/* binding */ UnsafeRequestError),
@@ -28725,6 +28726,16 @@ class TaskFailedError extends ActionError {
     static code = 'ERR_TASK_FAILED';
     constructor(message, options) {
         super(TaskFailedError.code, message, options);
+    }
+}
+/**
+ * The project has no analysis of the branch, pull request or commit asked for that can be
+ * checked, and none is queued or running.
+ */
+class AnalysisNotFoundError extends ActionError {
+    static code = 'ERR_NO_ANALYSIS';
+    constructor(message, options) {
+        super(AnalysisNotFoundError.code, message, options);
     }
 }
 /** The overall time-out ran out before the verdict was known. */
@@ -29816,11 +29827,24 @@ function about(result) {
             : result.branch
                 ? `branch <code>${(0,summary_text/* summaryText */.g)(result.branch)}</code>${branchKind(result.branchType)}`
                 : undefined,
-        `analysis <code>${(0,summary_text/* summaryText */.g)(result.analysisId)}</code>`,
+        `analysis <code>${(0,summary_text/* summaryText */.g)(result.analysisId)}</code>${analysisWords(result)}`,
         result.taskId ? `task <code>${(0,summary_text/* summaryText */.g)(result.taskId)}</code>` : undefined,
         `checked in ${(0,wait_for_task/* seconds */.Y)(result.elapsedMs)}`
     ];
     return parts.filter(Boolean).join(' · ');
+}
+/**
+ * Which analysis it is, when it was found by project: its commit and date, and whether a newer
+ * one has landed since (its gate is then not the branch's latest).
+ */
+function analysisWords({ analysis }) {
+    if (!analysis)
+        return '';
+    const commit = analysis.revision
+        ? `of commit <code>${(0,summary_text/* summaryText */.g)(analysis.revision.slice(0, 7))}</code>`
+        : 'of no recorded commit';
+    const newer = analysis.newest ? '' : ', a newer one has landed since';
+    return ` (${commit}, ${(0,summary_text/* summaryText */.g)(analysis.date)}${newer})`;
 }
 /** The branch's type when it says more than "a branch": LONG or SHORT on old servers. */
 function branchKind(branchType) {
@@ -30415,6 +30439,10 @@ const SETTING_KEYS = [
     'failingStatuses',
     'task',
     'analysis',
+    'project',
+    'branch',
+    'pullRequest',
+    'commit',
     'comment',
     'gitHubToken',
     'annotate',
@@ -35191,6 +35219,67 @@ function decodeLastProcessingMs(body) {
         return undefined;
     return optionalCount(current['executionTimeMs']);
 }
+/** Decodes `GET api/project_analyses/search`: `{paging, analyses: [{key, date, revision}]}`. */
+function decodeProjectAnalyses(body) {
+    if (!isObject(body) || !Array.isArray(body['analyses'])) {
+        throw new UnexpectedShape('expected {"analyses": [...]}');
+    }
+    const analyses = body['analyses'].flatMap((analysis, index) => {
+        if (!isObject(analysis))
+            return [];
+        const key = optionalId(analysis['key'], `analyses[${index}].key`);
+        if (key === undefined)
+            return [];
+        const revision = optionalString(analysis['revision']);
+        return [
+            {
+                key,
+                date: (0,untrusted_text/* oneLine */.TN)(optionalString(analysis['date']) ?? '', 60),
+                revision: revision && /^[0-9a-f]{7,64}$/i.test(revision) ? revision.toLowerCase() : undefined
+            }
+        ];
+    });
+    const paging = body['paging'];
+    const total = isObject(paging) ? paging['total'] : undefined;
+    return {
+        analyses,
+        total: typeof total === 'number' && Number.isSafeInteger(total) ? total : analyses.length
+    };
+}
+/** Decodes `GET api/ce/component` whole: `{queue: [...], current: {...}}`. */
+function decodeComponentTasks(body) {
+    if (!isObject(body) || !Array.isArray(body['queue'])) {
+        throw new UnexpectedShape('expected {"queue": [...], "current": {...}}');
+    }
+    const task = (value, where) => {
+        if (!isObject(value) || value['status'] === undefined)
+            return undefined;
+        return {
+            id: optionalId(value['id'], `${where}.id`) ?? '',
+            status: statusWord(value['status'], `${where}.status`),
+            branch: optionalString(value['branch']) || undefined,
+            pullRequest: optionalString(value['pullRequest']) || undefined,
+            errorMessage: optionalString(value['errorMessage']),
+            submittedAt: optionalString(value['submittedAt'])
+        };
+    };
+    return {
+        queue: body['queue'].flatMap((value, index) => task(value, `queue[${index}]`) ?? []),
+        current: task(body['current'], 'current')
+    };
+}
+/** Decodes `GET api/project_branches/list`: the names of the project's branches, main first. */
+function decodeBranchNames(body) {
+    if (!isObject(body) || !Array.isArray(body['branches'])) {
+        throw new UnexpectedShape('expected {"branches": [...]}');
+    }
+    const branches = body['branches'].filter(isObject);
+    const named = (branch) => (typeof branch['name'] === 'string' ? [branch['name']] : []);
+    return [
+        ...branches.filter((branch) => branch['isMain'] === true).flatMap(named),
+        ...branches.filter((branch) => branch['isMain'] !== true).flatMap(named)
+    ];
+}
 
 ;// CONCATENATED MODULE: ./src/sonar/issues.ts
 /**
@@ -35490,6 +35579,64 @@ class SonarClient {
         return metrics;
     }
     /**
+     * The newest analyses of a project's branch or pull request (`GET api/project_analyses/search`,
+     * Browse permission), newest first: the main branch's without either.
+     */
+    async getProjectAnalyses(projectKey, on) {
+        const url = new URL('api/project_analyses/search', this.serverBase);
+        url.searchParams.set('project', projectKey);
+        if (on.branch !== undefined)
+            url.searchParams.set('branch', on.branch);
+        if (on.pullRequest !== undefined)
+            url.searchParams.set('pullRequest', on.pullRequest);
+        url.searchParams.set('ps', String(ANALYSES_PAGE_SIZE));
+        const project = (0,untrusted_text/* oneLine */.TN)(projectKey);
+        const where = scopeWords(on);
+        return this.getJson(url, {
+            what: `the analyses of ${project}${where}`,
+            advice: {
+                notFound: `The server knows no project ${project}${where}: check ${(0,src_words/* theSetting */.w7)('project')}${on.branch !== undefined ? ` and ${(0,src_words/* theSetting */.w7)('branch')}` : on.pullRequest !== undefined ? ` and ${(0,src_words/* theSetting */.w7)('pullRequest')}` : ''}, and that the token may browse the project.`,
+                badRequest: `The server refused the request for the analyses of ${project}${where}: check ${(0,src_words/* theSetting */.w7)('project')}${on.pullRequest !== undefined ? `; a server that analyses one branch only (Community Edition) has no pull requests` : ''}.`
+            },
+            decode: decodeProjectAnalyses
+        });
+    }
+    /**
+     * The names of the project's branches, main first (`GET api/project_branches/list`, Browse),
+     * to say what the server has when a branch asked for is not among them. Read once.
+     */
+    async getBranchNames(projectKey) {
+        const url = new URL('api/project_branches/list', this.serverBase);
+        url.searchParams.set('project', projectKey);
+        const project = (0,untrusted_text/* oneLine */.TN)(projectKey);
+        return this.getJson(url, {
+            what: `the branches of ${project}`,
+            advice: {
+                notFound: `The server knows no project ${project}: check ${(0,src_words/* theSetting */.w7)('project')}.`,
+                badRequest: `The server refused the request for the branches of ${project}.`
+            },
+            decode: decodeBranchNames,
+            once: true
+        });
+    }
+    /**
+     * The project's background tasks: those queued or running, and the last one that ended
+     * (`GET api/ce/component`, Browse permission).
+     */
+    async getComponentTasks(projectKey) {
+        const url = new URL('api/ce/component', this.serverBase);
+        url.searchParams.set('component', projectKey);
+        const project = (0,untrusted_text/* oneLine */.TN)(projectKey);
+        return this.getJson(url, {
+            what: `the background tasks of ${project}`,
+            advice: {
+                notFound: `The server knows no project ${project}: check ${(0,src_words/* theSetting */.w7)('project')}.`,
+                badRequest: `The server refused the request for the background tasks of ${project}.`
+            },
+            decode: decodeComponentTasks
+        });
+    }
+    /**
      * How long the project's last finished analysis took to process (`GET api/ce/component`,
      * Browse permission), or undefined when the server names none. Read once: a failure is not
      * tried again.
@@ -35724,6 +35871,16 @@ function withoutSecrets(reply, secrets) {
         : reply.body;
     return { ...reply, headers, body };
 }
+/** How many analyses one request lists: the newest are the ones a step waits for. */
+const ANALYSES_PAGE_SIZE = 100;
+/** ` on branch release/2.4`, ` on pull request 42`, or nothing for the main branch. */
+function scopeWords(on) {
+    if (on.branch !== undefined)
+        return ` on branch ${(0,untrusted_text/* oneLine */.TN)(on.branch)}`;
+    if (on.pullRequest !== undefined)
+        return ` on pull request ${(0,untrusted_text/* oneLine */.TN)(on.pullRequest)}`;
+    return '';
+}
 
 ;// CONCATENATED MODULE: ./src/gate/evaluate.ts
 /**
@@ -35833,7 +35990,117 @@ function failureReason(error, readSoFar) {
 
 // EXTERNAL MODULE: ./src/gate/wait-for-task.ts + 1 modules
 var wait_for_task = __nccwpck_require__(603);
+;// CONCATENATED MODULE: ./src/gate/wait-for-analysis.ts
+
+
+
+
+
+/** How many of the project's branches a message lists when the one asked for is unknown. */
+const BRANCHES_LISTED = 20;
+/**
+ * Waits for the analysis of `commit` on the branch or pull request (or, without a commit, takes
+ * the newest one): each poll lists the newest analyses, and while the commit's is not among
+ * them, the project's background tasks, to say what is pending and to end at once when the
+ * newest task of that branch or pull request failed. One line of the log each time what it waits
+ * for changes. Never sleeps past the deadline; two requests a poll at most, none once found.
+ *
+ * @example const found = await waitForAnalysis({ server: client, projectKey: 'shop', on: { branch: 'main' }, commit, clock, startedAt, deadline, intervalMs: 1000, log })
+ */
+async function waitForAnalysis(options) {
+    const { server, clock, deadline, startedAt, on, commits, log } = options;
+    const commit = commits.length > 0 ? shortShas(commits) : undefined;
+    const project = (0,untrusted_text/* oneLine */.TN)(options.projectKey);
+    const where = `${project}${scopeWords(on)}`;
+    const wanted = commit ? `the analysis of ${commit}` : 'an analysis';
+    let newestSeen;
+    let said = '';
+    const timedOut = (cause) => {
+        const newest = newestSeen
+            ? `the newest is of ${newestSeen.revision ? newestSeen.revision.slice(0, 7) : 'no recorded commit'} (${newestSeen.date})`
+            : 'there is none yet';
+        return new errors/* TimeoutError */.MU(`Timed out after ${(0,wait_for_task/* seconds */.Y)(clock.now() - startedAt)} waiting for ${wanted} of ${where}: ${newest}. The scan may not have run for this commit, or its task may still be queued; raise ${(0,src_words/* setting */.Pe)('timeout')} (now ${(0,wait_for_task/* seconds */.Y)(deadline - startedAt)}).`, cause && { cause });
+    };
+    for (;;) {
+        if (clock.now() >= deadline)
+            throw timedOut();
+        let page;
+        let tasks;
+        try {
+            page = await server.getProjectAnalyses(options.projectKey, on);
+            const found = pick(page, commits);
+            if (found)
+                return found;
+            newestSeen = page.analyses[0] ?? newestSeen;
+            if (commit && page.analyses.length > 0 && page.analyses.every((a) => !a.revision)) {
+                throw new errors/* AnalysisNotFoundError */.g2(`The analyses of ${where} record no commit (scans without SCM data, e.g. no .git folder or sonar.scm.disabled): the analysis of ${commit} cannot be told from the others. Run the scan with the repository's history, or leave ${(0,src_words/* setting */.Pe)('commit')} out to check the newest analysis.`);
+            }
+            tasks = await server.getComponentTasks(options.projectKey);
+        }
+        catch (error) {
+            if (error instanceof errors/* TimeoutError */.MU)
+                throw timedOut(error);
+            if (on.branch !== undefined && error instanceof errors/* ServerRequestError */.hP && error.status === 404) {
+                throw await unknownBranch(server, options.projectKey, on.branch, error);
+            }
+            throw error;
+        }
+        const pending = tasks.queue.filter((task) => inScope(task, on));
+        const last = tasks.current && inScope(tasks.current, on) ? tasks.current : undefined;
+        if (pending.length === 0 && last && (last.status === 'FAILED' || last.status === 'CANCELED')) {
+            throw new errors/* TaskFailedError */.zX(`The newest background task of ${where}, ${(0,untrusted_text/* oneLine */.TN)(last.id)}, ended ${last.status} before ${wanted} appeared: ${last.errorMessage ? (0,untrusted_text/* oneLine */.TN)(last.errorMessage, untrusted_text/* QUOTE_LIMITS */.gJ.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server.`);
+        }
+        if (!commit && pending.length === 0 && !newestSeen) {
+            throw new errors/* AnalysisNotFoundError */.g2(`${where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${(0,src_words/* setting */.Pe)('branch')} or ${(0,src_words/* setting */.Pe)('pullRequest')}.`);
+        }
+        const now = `No analysis of ${commit ? `${commit} of ${where}` : where} yet; ${pending.length} pending.`;
+        if (now !== said)
+            log.info(now);
+        said = now;
+        await clock.sleep(Math.max(0, Math.min(options.intervalMs, deadline - clock.now())));
+    }
+}
+/** The commit's analysis among the newest, or the newest when no commit is asked for. */
+function pick(page, commits) {
+    const [newest] = page.analyses;
+    const found = commits.length > 0
+        ? page.analyses.find(({ revision }) => revision !== undefined && commits.includes(revision))
+        : newest;
+    return found && { ...found, newest: found === newest };
+}
+/** Whether a task is of the branch or pull request waited for (a task names its own). */
+function inScope(task, on) {
+    if (on.pullRequest !== undefined)
+        return task.pullRequest === on.pullRequest;
+    if (task.pullRequest !== undefined)
+        return false;
+    // A task that names no branch is the main branch's (a server of one branch names none, and its
+    // main branch is the only one there is): it may be the one waited for.
+    return on.branch === undefined || task.branch === undefined || task.branch === on.branch;
+}
+/** Commits as the log shows them: `abc1234`, or `abc1234 or def5678`. */
+function shortShas(commits) {
+    return commits.map((sha) => sha.slice(0, 7)).join(' or ');
+}
+/**
+ * A 404 for a branch: the project's branches, when they can be read, say whether the project or
+ * the branch is unknown, and which branches there are (the first BRANCHES_LISTED).
+ */
+async function unknownBranch(server, projectKey, branch, cause) {
+    let names;
+    try {
+        names = await server.getBranchNames(projectKey);
+    }
+    catch {
+        return cause;
+    }
+    const listed = names.slice(0, BRANCHES_LISTED).map((name) => `"${(0,untrusted_text/* oneLine */.TN)(name)}"`);
+    const more = names.length > listed.length ? ` and ${names.length - listed.length} more` : '';
+    return new errors/* AnalysisNotFoundError */.g2(`The project ${(0,untrusted_text/* oneLine */.TN)(projectKey)} has no branch "${(0,untrusted_text/* oneLine */.TN)(branch)}" on the server: it has ${listed.join(', ') || 'none'}${more}. Check ${(0,src_words/* theSetting */.w7)('branch')}; a server that analyses one branch only (Community Edition) has its main branch alone.`, { cause });
+}
+
 ;// CONCATENATED MODULE: ./src/gate/check.ts
+
 
 
 
@@ -35876,22 +36143,31 @@ function clientFor(target, settings, deps) {
  */
 async function checkTarget(target, client, settings, deps) {
     let finished;
+    let found;
     let analysisId;
     if (target.wait === 'task') {
         finished = await waitFor(target, client, settings, deps);
         analysisId = finished.analysisId;
     }
+    else if (target.wait === 'commit') {
+        found = await waitForCommit(target, client, settings, deps);
+        analysisId = found.key;
+    }
     else {
         analysisId = target.analysisId;
     }
     const projectKey = target.projectKey ?? finished?.componentKey;
+    // The branch or pull request: as the task says, or as the settings asked for.
+    const on = target.wait === 'commit'
+        ? target.on
+        : { branch: finished?.branch, pullRequest: finished?.pullRequest };
     const gate = await client.getProjectStatus(analysisId);
     const conditions = await withServerMetrics(gate.conditions, client, deps.log);
     const newIssues = projectKey
-        ? await readNewIssues(client, projectKey, issueScope(finished), {
+        ? await readNewIssues(client, projectKey, issueScope(on), {
             serverUrl: target.serverUrl,
-            branch: finished?.branch,
-            pullRequest: finished?.pullRequest,
+            branch: on.branch,
+            pullRequest: on.pullRequest,
             locate: deps.locateFiles?.(target) ?? (() => undefined)
         })
         : undefined;
@@ -35903,14 +36179,17 @@ async function checkTarget(target, client, settings, deps) {
         analysisId,
         taskId: target.wait === 'task' ? target.taskId : undefined,
         serverUrl: target.serverUrl.href,
-        dashboardUrl: target.dashboardUrl ?? dashboardFor(target.serverUrl, projectKey),
+        dashboardUrl: target.dashboardUrl ?? dashboardFor(target.serverUrl, projectKey, on),
         projectKey,
         conditions: evaluateConditions(conditions),
         taskWarnings: finished?.warnings ?? [],
         elapsedMs: deps.clock.now() - deps.startedAt,
-        branch: finished?.branch,
+        branch: on.branch,
         branchType: finished?.branchType,
-        pullRequest: finished?.pullRequest,
+        pullRequest: on.pullRequest,
+        ...(found
+            ? { analysis: { date: found.date, revision: found.revision, newest: found.newest } }
+            : {}),
         period: gate.period,
         caycStatus: gate.caycStatus,
         ignoredConditions: gate.ignoredConditions,
@@ -35918,10 +36197,38 @@ async function checkTarget(target, client, settings, deps) {
     };
 }
 /** A pull request's issues when the analysis is of one, else the branch's new code. */
-function issueScope(task) {
-    return task?.pullRequest
-        ? { kind: 'pull-request', pullRequest: task.pullRequest }
-        : { kind: 'new-code', branch: task?.branch };
+function issueScope(on) {
+    return on.pullRequest
+        ? { kind: 'pull-request', pullRequest: on.pullRequest }
+        : { kind: 'new-code', branch: on.branch };
+}
+/** Waits for the commit's analysis (or takes the newest), in one collapsed group of the log. */
+async function waitForCommit(target, client, settings, { clock, startedAt, log }) {
+    const what = target.commits.length > 0
+        ? `the analysis of ${shortShas(target.commits)}`
+        : 'the newest analysis';
+    log.startGroup(`Waiting for ${what} of ${(0,untrusted_text/* oneLine */.TN)(target.projectKey)}${scopeWords(target.on)}`);
+    try {
+        const found = await waitForAnalysis({
+            server: client,
+            projectKey: target.projectKey,
+            on: target.on,
+            commits: target.commits,
+            clock,
+            startedAt,
+            deadline: startedAt + settings.timeoutMs,
+            intervalMs: settings.intervalMs,
+            log
+        });
+        const revision = found.revision
+            ? ` of ${found.revision.slice(0, 7)}`
+            : ', which records no commit';
+        log.info(`Analysis ${(0,untrusted_text/* oneLine */.TN)(found.key)}${revision}, ${found.date}${found.newest ? '' : ' (a newer analysis of it has landed since)'}.`);
+        return found;
+    }
+    finally {
+        log.endGroup();
+    }
 }
 /** What was read, in one line: the count, and where the count goes past what was read. */
 function newIssuesLine(newIssues) {
@@ -36001,15 +36308,22 @@ function toQualityGateStatus(status) {
             return 'NONE';
     }
 }
-function dashboardFor(server, projectKey) {
+function dashboardFor(server, projectKey, on) {
     if (!projectKey)
         return undefined;
-    return new URL(`dashboard?id=${encodeURIComponent(projectKey)}`, (0,origin/* serverBase */.pT)(server)).href;
+    const url = new URL('dashboard', (0,origin/* serverBase */.pT)(server));
+    url.searchParams.set('id', projectKey);
+    if (on.pullRequest)
+        url.searchParams.set('pullRequest', on.pullRequest);
+    else if (on.branch)
+        url.searchParams.set('branch', on.branch);
+    return url.href;
 }
 
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 ;// CONCATENATED MODULE: ./src/gate/targets.ts
+
 
 
 
@@ -36056,6 +36370,22 @@ async function findTargets(settings, sources) {
         return [{ source: (0,src_words/* theSetting */.w7)('task'), target }];
     }
     // A report file that quotes the token loses it before anything is made of its values.
+    if (host && settings.projectKeys.length > 0) {
+        if (settings.pullRequest !== undefined)
+            throw pullRequestByProject(settings.pullRequest);
+        const on = { branch: settings.branch, pullRequest: settings.pullRequest };
+        return settings.projectKeys.map((projectKey) => ({
+            source: `${projectKey}${scopeWords(on)}`,
+            target: {
+                wait: 'commit',
+                ...known(host),
+                projectKey,
+                on,
+                commits: settings.commits,
+                dashboardUrl: undefined
+            }
+        }));
+    }
     const read = targets_withoutSecrets(sources.readFile ?? readTextFile, settings.token);
     if (settings.reportFiles.length === 0) {
         const report = await loadReportFile(undefined, sources.cwd, read);
@@ -36160,6 +36490,15 @@ function targets_withoutSecrets(read, token) {
         const text = await read(file);
         return text === undefined ? undefined : redactSecrets(text, forms);
     };
+}
+/**
+ * A pull request's analysis cannot be found by project yet: SonarQube Server's
+ * api/project_analyses/search has no pullRequest parameter (it would list the main branch's
+ * analyses), and its pull-request analyses record no commit, so the analysis of the run's commit
+ * cannot be told from an older one. Refused rather than answered with another analysis's gate.
+ */
+function pullRequestByProject(pullRequest) {
+    return new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)('project')} cannot check pull request ${(0,untrusted_text/* oneLine */.TN)(pullRequest)} yet: the server cannot say which of a pull request's analyses is of this run's commit. Check it from the scan's own job (its report file), or with ${(0,src_words/* setting */.Pe)('task')}; on a pull request run, ${(0,src_words/* setting */.Pe)('project')} needs ${(0,src_words/* setting */.Pe)('branch')} to check a branch instead.`);
 }
 
 ;// CONCATENATED MODULE: ./src/gate/check-analyses.ts
@@ -36649,6 +36988,10 @@ const ACTION_NAMES = {
         failingStatuses: { name: 'failOn' },
         task: { name: 'taskId' },
         analysis: { name: 'analysisId' },
+        project: { name: 'projectKey' },
+        branch: { name: 'branch' },
+        pullRequest: { name: 'pullRequest' },
+        commit: { name: 'commit' },
         comment: { name: 'pullRequestComment' },
         gitHubToken: { name: 'githubToken', variable: 'GITHUB_TOKEN' },
         annotate: { name: 'annotateIssues' },
@@ -37614,6 +37957,10 @@ const DEFAULTS = {
 };
 /** The most lines the report files may have (each a path or a glob). */
 const MAX_REPORT_PATTERNS = 100;
+/** The most projects one step checks by key (as many analyses as report files may give). */
+const MAX_PROJECTS = 50;
+/** The longest branch or pull-request name taken (the server keys them in 255 characters). */
+const MAX_BRANCH_LENGTH = 255;
 /**
  * The longest wait any setting may ask for: 5 days, the longest a job on a self-hosted runner
  * may run (GitHub-hosted jobs stop at 6 hours). Anything longer is a typo, and a timer past
@@ -37656,13 +38003,39 @@ function readSettings(raw) {
     if (taskId && analysisId) {
         throw new errors/* SettingsError */.GN(`${(0,src_words/* settingsTitle */.uj)('task')} and ${(0,src_words/* setting */.Pe)('analysis')} are both set: set one of them (${(0,src_words/* setting */.Pe)('analysis')} skips the task).`);
     }
-    for (const key of ['task', 'analysis']) {
-        if ((key === 'task' ? taskId : analysisId) && !hostUrl) {
+    const projectKeys = projectKeyLines(raw.project ?? '');
+    const reportFiles = reportPatterns(raw.reportFile ?? '');
+    const chosen = { task: taskId, analysis: analysisId, project: projectKeys.length > 0 };
+    for (const key of ['task', 'analysis', 'project']) {
+        if (chosen[key] && !hostUrl) {
             throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)(key)} needs the server address: set ${(0,src_words/* theSetting */.w7)('host')} or the SONAR_HOST_URL environment variable.`);
         }
     }
+    if (chosen.project) {
+        const other = taskId
+            ? 'task'
+            : analysisId
+                ? 'analysis'
+                : reportFiles.length > 0
+                    ? 'reportFile'
+                    : undefined;
+        if (other) {
+            throw new errors/* SettingsError */.GN(`${(0,src_words/* settingsTitle */.uj)('project')} and ${(0,src_words/* setting */.Pe)(other)} are both set: give the projects whose analyses to check, or ${(0,src_words/* setting */.Pe)(other)}, not both.`);
+        }
+    }
+    const branch = nameSetting('branch', text('branch'));
+    const pullRequest = nameSetting('pullRequest', text('pullRequest'));
+    const commits = commitSetting(text('commit'));
+    if (branch && pullRequest) {
+        throw new errors/* SettingsError */.GN(`${(0,src_words/* settingsTitle */.uj)('branch')} and ${(0,src_words/* setting */.Pe)('pullRequest')} are both set: an analysis is of a branch or of a pull request; give one.`);
+    }
+    for (const key of ['branch', 'pullRequest', 'commit']) {
+        if (text(key) && !chosen.project) {
+            throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)(key)} is set without ${(0,src_words/* setting */.Pe)('project')}: it says which analysis of a project to check; give ${(0,src_words/* setting */.Pe)('project')} too.`);
+        }
+    }
     return {
-        reportFiles: reportPatterns(raw.reportFile ?? ''),
+        reportFiles,
         // Trimmed like every setting: a secret pasted with a trailing newline still works.
         token: text('token'),
         hostUrl,
@@ -37674,8 +38047,59 @@ function readSettings(raw) {
         failStep: booleanSetting(raw, 'failStep', DEFAULTS.failStep),
         policy: failPolicy(raw.failingStatuses ?? ''),
         taskId,
-        analysisId
+        analysisId,
+        projectKeys,
+        branch,
+        pullRequest,
+        commits
     };
+}
+/** The project keys, one per line: each a key the server could have made. */
+function projectKeyLines(raw) {
+    const keys = raw
+        .split(/\r\n|\r|\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== '');
+    if (keys.length > MAX_PROJECTS) {
+        throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)('project')} has ${keys.length} lines: give at most ${MAX_PROJECTS} project keys, one per line.`);
+    }
+    for (const key of keys) {
+        const problem = (0,identifier/* idProblem */.l)(key);
+        if (problem) {
+            throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)('project')} has the line "${(0,untrusted_text/* oneLine */.TN)(key)}", which ${problem}: give the project's key as the server shows it (Project Information), one per line.`);
+        }
+    }
+    return [...new Set(keys)];
+}
+/** A branch or pull-request name: one line, no control or invisible character. */
+function nameSetting(key, value) {
+    if (value === undefined)
+        return undefined;
+    if (value.length > MAX_BRANCH_LENGTH || /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(value)) {
+        throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)(key)} is "${(0,untrusted_text/* oneLine */.TN)(value)}": give the ${key === 'branch' ? 'branch' : 'pull request'} as the server names it (at most ${MAX_BRANCH_LENGTH} characters, no control characters)${key === 'pullRequest' ? ", GitHub's number for a pull request" : ''}.`);
+    }
+    return value;
+}
+/**
+ * The commit whose analysis to wait for: a full SHA-1 or SHA-256, as scanners record it. An
+ * abbreviated one cannot be told apart from another's start, so it is refused, never guessed.
+ */
+function commitSetting(value) {
+    if (value === undefined)
+        return [];
+    const shas = value
+        .split(/[,\s]+/)
+        .filter((sha) => sha !== '')
+        .map((sha) => sha.toLowerCase());
+    for (const sha of shas) {
+        if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha)) {
+            throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)('commit')} is "${(0,untrusted_text/* oneLine */.TN)(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`);
+        }
+    }
+    if (shas.length > 2) {
+        throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)('commit')} has ${shas.length} commits: give one (or a pull request's head and merge commits).`);
+    }
+    return [...new Set(shas)];
 }
 /**
  * A file to write, relative to the working directory: one line, no control characters;
@@ -37810,6 +38234,122 @@ function integer(raw, key, { min }) {
     return Number(value);
 }
 
+;// CONCATENATED MODULE: ./src/action/run-analysis.ts
+
+
+
+
+
+const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+/**
+ * With `projectKey`, the branch or pull request and the commit from the run, where the inputs
+ * do not give them (an input given always wins; a branch or pull request given leaves the
+ * commit to the inputs too): on a pull request its number, and its head or merge commit (a scan
+ * records the commit it checked out: the merge commit, unless sonar.scm.revision says
+ * otherwise; SonarQube Cloud's automatic analysis records the head); on push the branch and
+ * GITHUB_SHA; on workflow_run the triggering run's; on workflow_dispatch and schedule nothing:
+ * the newest analysis. One line of the log says what was taken. A pull request the run is about
+ * but cannot name is a SettingsError that says which input to pass: checking the main branch
+ * instead would give another analysis's verdict.
+ *
+ * @example settings = await withTheRunsAnalysis(settings, github, process.env, log)
+ */
+async function withTheRunsAnalysis(settings, github, env, log) {
+    if (settings.projectKeys.length === 0)
+        return settings;
+    if (settings.branch || settings.pullRequest || settings.commits.length > 0)
+        return settings;
+    const run = await runAnalysis(github, env);
+    // Checking the main branch instead would give another analysis's verdict: refused.
+    if ('problem' in run)
+        throw new errors/* SettingsError */.GN(run.problem);
+    const where = run.pullRequest
+        ? ` on pull request ${(0,untrusted_text/* oneLine */.TN)(run.pullRequest)}`
+        : run.branch
+            ? ` on branch ${(0,untrusted_text/* oneLine */.TN)(run.branch)}`
+            : '';
+    const which = run.commits.length > 0
+        ? `the analysis of ${run.commits.map((sha) => sha.slice(0, 7)).join(' or ')}${where}`
+        : `the newest analysis${where || ' of the main branch'}`;
+    log.info(`Checking ${which}, as ${run.from} says.`);
+    return { ...settings, branch: run.branch, pullRequest: run.pullRequest, commits: run.commits };
+}
+/** The run's analysis from its event, or why it cannot be known. */
+async function runAnalysis(github, env) {
+    const event = github.event;
+    const from = `the ${(0,untrusted_text/* oneLine */.TN)(event || 'unknown')} event`;
+    const sha = (env['GITHUB_SHA'] ?? '').toLowerCase();
+    const runSha = SHA.test(sha) ? [sha] : [];
+    switch (event) {
+        case 'pull_request':
+        case 'pull_request_target': {
+            const pull = github.pullRequest;
+            if (!pull) {
+                return {
+                    problem: `The run's pull request is unknown (${github.pullRequestProblem ?? 'the event names none'}): pass pullRequest and commit to say which analysis to check.`
+                };
+            }
+            const head = pull.headSha.toLowerCase();
+            const commits = [...new Set([head, ...runSha].filter((each) => SHA.test(each)))];
+            return { pullRequest: String(pull.issue_number), commits, from };
+        }
+        case 'workflow_dispatch':
+        case 'schedule':
+            return { commits: [], from };
+        case 'workflow_run':
+            return triggeringRun(env, from);
+        default: {
+            const ref = env['GITHUB_REF'] ?? '';
+            const branch = ref.startsWith('refs/heads/') ? branchName(ref.slice(11)) : undefined;
+            return { ...(branch ? { branch } : {}), commits: runSha, from };
+        }
+    }
+}
+/**
+ * The run that triggered a workflow_run: its pull request, else its branch, and its head commit.
+ * GitHub names no pull request for one from a fork, the case this pattern serves: the user is
+ * told which input to pass.
+ */
+async function triggeringRun(env, from) {
+    const path = env['GITHUB_EVENT_PATH'];
+    const read = path ? await (0,bounded_file/* readBoundedFile */.M)(path, github_api/* GITHUB_API_LIMITS */.S3.eventFileBytes) : undefined;
+    let run;
+    try {
+        const payload = read?.outcome === 'read' ? JSON.parse(read.bytes.toString('utf8')) : {};
+        const value = payload?.workflow_run;
+        run =
+            typeof value === 'object' && value !== null ? value : undefined;
+    }
+    catch {
+        run = undefined;
+    }
+    if (!run) {
+        return {
+            problem: 'The workflow_run event file names no triggering run: pass branch or pullRequest, and commit, to say which analysis to check.'
+        };
+    }
+    const headSha = typeof run['head_sha'] === 'string' ? run['head_sha'].toLowerCase() : '';
+    const commits = SHA.test(headSha) ? [headSha] : [];
+    const pulls = Array.isArray(run['pull_requests']) ? run['pull_requests'] : [];
+    const number = pulls[0]?.number;
+    if (typeof number === 'number' && Number.isSafeInteger(number) && number > 0) {
+        return { pullRequest: String(number), commits, from };
+    }
+    if (run['event'] === 'pull_request' || run['event'] === 'pull_request_target') {
+        return {
+            problem: 'The triggering run is of a pull request from a fork, which GitHub does not name in the workflow_run event, and a pull request cannot be checked by project yet: check it in the scanning workflow, from its report file.'
+        };
+    }
+    const branch = typeof run['head_branch'] === 'string' ? branchName(run['head_branch']) : undefined;
+    return { ...(branch ? { branch } : {}), commits, from };
+}
+/** A branch name from the run, if it can be one. */
+function branchName(name) {
+    if (name === '' || name.length > MAX_BRANCH_LENGTH)
+        return undefined;
+    return /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(name) ? undefined : name;
+}
+
 ;// CONCATENATED MODULE: ./src/action/settings.ts
 
 
@@ -37927,6 +38467,7 @@ function gateStatuses(outcomes) {
 
 
 
+
 const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
 /**
  * The action: inputs → settings → the check of every analysis → its sinks → the verdict. The
@@ -37938,15 +38479,16 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
     const summary = jobSummary(core.summary, process.env, log);
     let sinks = actionSinks([]);
     try {
-        const settings = readActionSettings(core.getInput, process.env);
-        const secrets = settings.token ? tokenForms(settings.token) : [];
+        const inputs = readActionSettings(core.getInput, process.env);
+        const secrets = inputs.token ? tokenForms(inputs.token) : [];
         log.hideSecrets(secrets);
-        const short = settings.token ? shortTokenWarning(settings.token) : undefined;
+        const short = inputs.token ? shortTokenWarning(inputs.token) : undefined;
         if (short)
             log.warning(short);
         sinks = actionSinks(secrets);
         const cwd = process.cwd();
         const github = await githubContext(process.env);
+        const settings = await withTheRunsAnalysis(inputs, github, process.env, log);
         const checked = await checkQualityGates(settings, {
             cwd,
             repoRoot: process.env['GITHUB_WORKSPACE'] || cwd,

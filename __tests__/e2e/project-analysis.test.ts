@@ -147,7 +147,7 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
       )
       // Said once, while the task is queued and while it runs: what is waited for did not change.
       expect(log.filter((line) => line.startsWith(`No analysis of ${short(login2)}`))).toEqual([
-        `No analysis of ${short(login2)} on ${shop.ask.projectKey} on branch ${FEATURE_BRANCH} yet; 1 pending.`
+        `No analysis of ${short(login2)} of ${shop.ask.projectKey} on branch ${FEATURE_BRANCH} yet; 1 pending.`
       ])
       expect(log).toContain(`Analysis ${found.analysisId} of ${short(login2)}, ${dateOf(found)}.`)
       expect(log).toContain('Quality Gate status: OK')
@@ -204,7 +204,7 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
 
       expect(run.exitCode).toBe(0)
       expect(lines(run.stdout)).toContain(
-        `No analysis of ${short(login2)} on ${shop.ask.projectKey} on branch feature/signup yet; 1 pending.`
+        `No analysis of ${short(login2)} of ${shop.ask.projectKey} on branch feature/signup yet; 1 pending.`
       )
       expect(run.outputs).toMatchObject({ status: 'OK', analysisId: found.analysisId })
       const polls = pollsIn(shop.requests())
@@ -390,8 +390,8 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
       const [error, ...more] = annotations(run.stdout, 'error')
       expect(more).toEqual([])
       expect(error).toContain('The triggering run is of a pull request from a fork')
-      expect(error).toContain('pass its number as pullRequest')
-      expect(error).toContain('the head commit as commit')
+      expect(error).toContain('a pull request cannot be checked by project yet')
+      expect(error).toContain('check it in the scanning workflow, from its report file')
       // Not the main branch's analysis instead: nothing is asked of the server.
       expect(shop.requests()).toEqual([])
     })
@@ -477,7 +477,7 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
       expect(run.exitCode).toBe(0)
       const log = lines(run.stdout)
       expect(log).toContain(
-        `No analysis of ${short(login2)} on ${shop.ask.projectKey} on branch ${FEATURE_BRANCH} yet; 2 pending.`
+        `No analysis of ${short(login2)} of ${shop.ask.projectKey} on branch ${FEATURE_BRANCH} yet; 2 pending.`
       )
       expect(log).toContain(
         `Analysis ${commits.analysisId} of ${short(login2)}, ${dateOf(commits)} (a newer analysis of it has landed since).`
@@ -540,7 +540,7 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
 
       expect(run.exitCode).toBe(1)
       expect(lines(run.stdout)).toContain(
-        `No analysis of ${short(main3)} on ${shop.ask.projectKey} on branch main yet; 1 pending.`
+        `No analysis of ${short(main3)} of ${shop.ask.projectKey} on branch main yet; 1 pending.`
       )
       expect(annotations(run.stdout, 'error')).toEqual([
         `The newest background task of ${shop.ask.projectKey} on branch main, ${failed.taskId}, ended FAILED before the analysis of ${short(main3)} appeared: Fail to extract report AYhSC2-LY0CHkWJxvNA9 from database. See the project's Background Tasks page on the server.`
@@ -647,7 +647,7 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
         `▸ Waiting for the analysis of ${short(login2)} of ${shop.ask.projectKey} on branch ${FEATURE_BRANCH}`
       )
       expect(log).toContain(
-        `No analysis of ${short(login2)} on ${shop.ask.projectKey} on branch ${FEATURE_BRANCH} yet; 1 pending.`
+        `No analysis of ${short(login2)} of ${shop.ask.projectKey} on branch ${FEATURE_BRANCH} yet; 1 pending.`
       )
       expect(log).toContain(`Analysis ${found.analysisId} of ${short(login2)}, ${dateOf(found)}.`)
       expect(log).toContain('Quality Gate status: OK')

@@ -93,7 +93,9 @@ describe("projectKey's defaults come from the run", () => {
       }
     }).catch((thrown: Error) => thrown)
     expect(error).toBeInstanceOf(SettingsError)
-    expect((error as Error).message).toMatch(/from a fork.*pass its number as pullRequest/)
+    expect((error as Error).message).toMatch(
+      /from a fork.*cannot be checked by project yet: check it in the scanning workflow/
+    )
   })
 
   it('an input given wins, and leaves the commit to the inputs', async () => {

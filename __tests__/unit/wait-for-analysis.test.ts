@@ -104,7 +104,7 @@ describe('the analysis of a commit, by project and branch', () => {
     ])
     expect(clock.sleeps).toEqual([1000, 1000])
     expect(log.lines.map(({ text }) => text)).toEqual([
-      'No analysis of abc1234 on shop on branch release/2.4 yet; 1 pending.'
+      'No analysis of abc1234 of shop on branch release/2.4 yet; 1 pending.'
     ])
   })
 
@@ -140,6 +140,22 @@ describe('the analysis of a commit, by project and branch', () => {
       { analyses: [analysis('A1', COMMIT)] }
     ])
     await expect(wait(source, { commit: COMMIT }).run).resolves.toMatchObject({ key: 'A1' })
+  })
+
+  it("a task that names no branch is the main branch's (a server of one branch): its failure ends it", async () => {
+    const { source } = server([
+      {
+        analyses: [analysis('A0', OLDER)],
+        current: task('FAILED', { branch: undefined, errorMessage: 'No space left' })
+      }
+    ])
+    const error = await rejectionInWords(
+      wait(source, { commit: COMMIT, on: { branch: 'main' } }).run
+    )
+    expect(error).toBeInstanceOf(TaskFailedError)
+    expect(error.message).toContain(
+      'ended FAILED before the analysis of abc1234 appeared: No space left'
+    )
   })
 
   it('times out naming the commit and the newest revision seen', async () => {

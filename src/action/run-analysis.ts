@@ -127,7 +127,7 @@ async function triggeringRun(
   if (run['event'] === 'pull_request' || run['event'] === 'pull_request_target') {
     return {
       problem:
-        'The triggering run is of a pull request from a fork, which GitHub does not name in the workflow_run event: pass its number as pullRequest (the scanning workflow can upload it as an artifact for this one to read), and the head commit as commit.'
+        'The triggering run is of a pull request from a fork, which GitHub does not name in the workflow_run event, and a pull request cannot be checked by project yet: check it in the scanning workflow, from its report file.'
     }
   }
   const branch = typeof run['head_branch'] === 'string' ? branchName(run['head_branch']) : undefined

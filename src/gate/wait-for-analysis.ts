@@ -111,7 +111,7 @@ export async function waitForAnalysis(options: WaitForAnalysisOptions): Promise<
         `${where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${setting('branch')} or ${setting('pullRequest')}.`
       )
     }
-    const now = `No analysis of ${commit ? `${commit} on ${where}` : where} yet; ${pending.length} pending.`
+    const now = `No analysis of ${commit ? `${commit} of ${where}` : where} yet; ${pending.length} pending.`
     if (now !== said) log.info(now)
     said = now
     await clock.sleep(Math.max(0, Math.min(options.intervalMs, deadline - clock.now())))
@@ -132,8 +132,9 @@ function pick(page: ProjectAnalysesPage, commits: readonly string[]): FoundAnaly
 function inScope(task: ComponentTask, on: AnalysisScope): boolean {
   if (on.pullRequest !== undefined) return task.pullRequest === on.pullRequest
   if (task.pullRequest !== undefined) return false
-  // Without a branch: the main branch's, whose tasks some servers name and some do not.
-  return on.branch === undefined || task.branch === on.branch
+  // A task that names no branch is the main branch's (a server of one branch names none, and its
+  // main branch is the only one there is): it may be the one waited for.
+  return on.branch === undefined || task.branch === undefined || task.branch === on.branch
 }
 
 /** Commits as the log shows them: `abc1234`, or `abc1234 or def5678`. */
