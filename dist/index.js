@@ -38380,6 +38380,14 @@ function readActionSettings(input, env) {
         checkRun: booleanSetting(raw, 'checkRun', ACTION_DEFAULTS.checkRun)
     };
 }
+/**
+ * The token as given (its input, else SONAR_TOKEN), trimmed: read before anything else, so that
+ * the runner masks it even when another input is refused.
+ */
+function givenToken(input, env) {
+    const { name, variable } = ACTION_NAMES.settings.token;
+    return (name ? input(name).trim() : '') || (variable ? (env[variable]?.trim() ?? '') : '');
+}
 
 ;// CONCATENATED MODULE: ./src/action/sinks.ts
 
@@ -38479,13 +38487,14 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
     const summary = jobSummary(core.summary, process.env, log);
     let sinks = actionSinks([]);
     try {
-        const inputs = readActionSettings(core.getInput, process.env);
-        const secrets = inputs.token ? tokenForms(inputs.token) : [];
+        // Masked first: a refused input's message is written with the token already hidden.
+        const secrets = tokenForms(givenToken(core.getInput, process.env));
         log.hideSecrets(secrets);
+        sinks = actionSinks(secrets);
+        const inputs = readActionSettings(core.getInput, process.env);
         const short = inputs.token ? shortTokenWarning(inputs.token) : undefined;
         if (short)
             log.warning(short);
-        sinks = actionSinks(secrets);
         const cwd = process.cwd();
         const github = await githubContext(process.env);
         const settings = await withTheRunsAnalysis(inputs, github, process.env, log);

@@ -45,6 +45,21 @@ describe.each(RUNTIMES)('the token, on $runtime', ({ node }) => {
     })
   })
 
+  it('is masked before the inputs are read: a refused input never shows it unmasked', async () => {
+    const ws = await workspace()
+    const run = await runAction(ws, {
+      node,
+      inputs: { sonarToken: TOKEN, failOn: 'WARN' },
+      env: { SONAR_TOKEN: '' }
+    })
+    expect(run.exitCode).toBe(1)
+    const lines = run.stdout.split('\n')
+    const mask = lines.findIndex((line) => line === `::add-mask::${TOKEN}`)
+    const refusal = lines.findIndex((line) => line.startsWith('::error::Input failOn is "WARN"'))
+    expect(mask).toBeGreaterThanOrEqual(0)
+    expect(refusal).toBeGreaterThan(mask)
+  })
+
   describe('a token the server rejects fails the job with the 401 explanation', () => {
     it('says the token is wrong, expired or revoked', async () => {
       const { run } = await check({

@@ -13,7 +13,7 @@ import { ACTION_NAMES } from './names.js'
 import { findReportFiles } from './report-globs.js'
 import { reportOutcomes } from './report.js'
 import { withTheRunsAnalysis } from './run-analysis.js'
-import { readActionSettings } from './settings.js'
+import { givenToken, readActionSettings } from './settings.js'
 import { actionSinks } from './sinks.js'
 import { stepEnd } from './step-end.js'
 
@@ -31,12 +31,13 @@ export async function run(
   const summary = jobSummary(core.summary, process.env, log)
   let sinks = actionSinks([])
   try {
-    const inputs = readActionSettings(core.getInput, process.env)
-    const secrets = inputs.token ? tokenForms(inputs.token) : []
+    // Masked first: a refused input's message is written with the token already hidden.
+    const secrets = tokenForms(givenToken(core.getInput, process.env))
     log.hideSecrets(secrets)
+    sinks = actionSinks(secrets)
+    const inputs = readActionSettings(core.getInput, process.env)
     const short = inputs.token ? shortTokenWarning(inputs.token) : undefined
     if (short) log.warning(short)
-    sinks = actionSinks(secrets)
 
     const cwd = process.cwd()
     const github = await githubContext(process.env)

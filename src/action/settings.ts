@@ -52,3 +52,12 @@ export function readActionSettings(input: InputReader, env: NodeJS.ProcessEnv): 
     checkRun: booleanSetting(raw, 'checkRun', ACTION_DEFAULTS.checkRun)
   }
 }
+
+/**
+ * The token as given (its input, else SONAR_TOKEN), trimmed: read before anything else, so that
+ * the runner masks it even when another input is refused.
+ */
+export function givenToken(input: InputReader, env: NodeJS.ProcessEnv): string {
+  const { name, variable } = ACTION_NAMES.settings.token
+  return (name ? input(name).trim() : '') || (variable ? (env[variable]?.trim() ?? '') : '')
+}
