@@ -2322,6 +2322,44 @@ function decodeBranchNames(body) {
         ...branches.filter((branch) => branch['isMain'] !== true).flatMap(named)
     ];
 }
+/**
+ * Decodes `GET api/measures/component?metricKeys=alert_status,quality_gate_details` as the gate
+ * of the branch's or pull request's latest analysis: `alert_status` is its status, and
+ * `quality_gate_details` (a JSON string: `{level, conditions: [{metric, op, period?, error,
+ * warning?, actual, level}], ignoredConditions}`) its conditions. No `alert_status`: the project
+ * has no gate (NONE).
+ */
+function decodeGateMeasures(body) {
+    const component = isObject(body) ? body['component'] : undefined;
+    if (!isObject(component) || !Array.isArray(component['measures'])) {
+        throw new UnexpectedShape('expected {"component": {"measures": [...]}}');
+    }
+    const measures = component['measures'].filter(isObject);
+    const value = (metric) => optionalString(measures.find((measure) => measure['metric'] === metric)?.['value']);
+    const status = value('alert_status');
+    let details;
+    try {
+        details = JSON.parse(value('quality_gate_details') ?? '{}');
+    }
+    catch {
+        throw new UnexpectedShape('quality_gate_details is not JSON');
+    }
+    const conditions = isObject(details) && Array.isArray(details['conditions']) ? details['conditions'] : [];
+    const ignored = isObject(details) ? details['ignoredConditions'] : undefined;
+    return {
+        status: status === undefined ? 'NONE' : statusWord(status, 'alert_status'),
+        conditions: conditions.filter(isObject).map((condition) => decodeCondition({
+            status: condition['level'],
+            metricKey: condition['metric'],
+            comparator: condition['op'],
+            errorThreshold: condition['error'],
+            warningThreshold: condition['warning'],
+            actualValue: condition['actual'],
+            periodIndex: condition['period']
+        })),
+        ignoredConditions: typeof ignored === 'boolean' ? ignored : undefined
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/sonar/issues.ts
 /**
@@ -2641,6 +2679,30 @@ class SonarClient {
                 badRequest: `The server refused the request for the analyses of ${project}${where}: check ${theSetting('project')}${on.pullRequest !== undefined ? `; a server that analyses one branch only (Community Edition) has no pull requests` : ''}.`
             },
             decode: decodeProjectAnalyses
+        });
+    }
+    /**
+     * The gate of a branch's or pull request's latest analysis from its measures
+     * (`GET api/measures/component`, `alert_status` and `quality_gate_details`, Browse): where
+     * `project_status` is gone, and only while the analysis asked for is the newest. Read once.
+     */
+    async getGateMeasures(projectKey, on) {
+        const url = new URL('api/measures/component', this.serverBase);
+        url.searchParams.set('component', projectKey);
+        if (on.branch !== undefined)
+            url.searchParams.set('branch', on.branch);
+        else if (on.pullRequest !== undefined)
+            url.searchParams.set('pullRequest', on.pullRequest);
+        url.searchParams.set('metricKeys', 'alert_status,quality_gate_details');
+        const project = untrusted_text_oneLine(projectKey);
+        return this.getJson(url, {
+            what: `the quality gate measures of ${project}${scopeWords(on)}`,
+            advice: {
+                notFound: `The server knows no project ${project}${scopeWords(on)}: check ${theSetting('project')}.`,
+                badRequest: `The server refused the request for the quality gate measures of ${project}.`
+            },
+            decode: decodeGateMeasures,
+            once: true
         });
     }
     /**
@@ -3445,7 +3507,12 @@ async function checkTarget(target, client, settings, deps) {
     const on = target.wait === 'commit'
         ? target.on
         : { branch: finished?.branch, pullRequest: finished?.pullRequest };
-    const gate = await client.getProjectStatus(analysisId);
+    const { gate, fromMeasures } = await readGate(client, analysisId, {
+        projectKey,
+        on,
+        newest: found?.newest,
+        log: deps.log
+    });
     const conditions = await withServerMetrics(gate.conditions, client, deps.log);
     const newIssues = projectKey
         ? await readNewIssues(client, projectKey, issueScope(on), {
@@ -3474,11 +3541,36 @@ async function checkTarget(target, client, settings, deps) {
         ...(found
             ? { analysis: { date: found.date, revision: found.revision, newest: found.newest } }
             : {}),
+        ...(fromMeasures ? { gateFromMeasures: true } : {}),
         period: gate.period,
         caycStatus: gate.caycStatus,
         ignoredConditions: gate.ignoredConditions,
         newIssues
     };
+}
+/**
+ * The analysis's gate from api/qualitygates/project_status; where the server answers that with
+ * 404 or 410 (an endpoint gone), from the measures of the branch's or pull request's latest
+ * analysis, but only when that is this analysis (known from the wait, or asked), and said in the
+ * log. Any other failure, or an analysis that is not the latest, keeps the server's refusal.
+ */
+async function readGate(client, analysisId, about) {
+    try {
+        return { gate: await client.getProjectStatus(analysisId), fromMeasures: false };
+    }
+    catch (error) {
+        const gone = error instanceof ServerRequestError && (error.status === 404 || error.status === 410);
+        const { projectKey, on, log } = about;
+        if (!gone || !projectKey || on.pullRequest !== undefined)
+            throw error;
+        const newest = about.newest ??
+            (await client.getProjectAnalyses(projectKey, on).then((page) => page.analyses[0]?.key === analysisId, () => false));
+        if (!newest)
+            throw error;
+        const gate = await client.getGateMeasures(projectKey, on);
+        log.info(`api/qualitygates/project_status answered ${error.status}: the gate is read from the measures of ${untrusted_text_oneLine(projectKey)}${scopeWords(on)}, whose latest analysis is this one.`);
+        return { gate, fromMeasures: true };
+    }
 }
 /** A pull request's issues when the analysis is of one, else the branch's new code. */
 function issueScope(on) {
@@ -4558,6 +4650,9 @@ function about(result) {
                 : undefined,
         `analysis <code>${summaryText(result.analysisId)}</code>${analysisWords(result)}`,
         result.taskId ? `task <code>${summaryText(result.taskId)}</code>` : undefined,
+        result.gateFromMeasures
+            ? "gate read from the branch's measures (the server has no project_status)"
+            : undefined,
         `checked in ${wait_for_task_seconds(result.elapsedMs)}`
     ];
     return parts.filter(Boolean).join(' · ');

@@ -7,7 +7,7 @@ import { scopeWords, SonarClient, type AnalysisScope } from '../sonar/client.js'
 import { serverBase } from '../sonar/origin.js'
 import { tokenExpiryWarning } from '../sonar/token-expiration.js'
 import type { IssueScope } from '../sonar/issues.js'
-import type { Condition, MetricDefinition, NewCodePeriod } from '../sonar/types.js'
+import type { Condition, MetricDefinition, NewCodePeriod, ProjectStatus } from '../sonar/types.js'
 import { oneLine } from '../untrusted-text.js'
 import { evaluateConditions, type EvaluatedCondition } from './evaluate.js'
 import { readNewIssues, type NewIssues } from './new-issues.js'
@@ -43,6 +43,11 @@ export interface GateResult {
    * branch or pull request; undefined when it came from a task or was asked for by its id.
    */
   analysis?: { date: string; revision: string | undefined; newest: boolean }
+  /**
+   * true when the server has no api/qualitygates/project_status (404 or 410) and the gate was
+   * read from the measures of the branch's or pull request's latest analysis, this one.
+   */
+  gateFromMeasures?: boolean
   /** What the server counts as new code for this gate. */
   period?: NewCodePeriod
   /** Clean as You Code compliance of the gate, when the server says. */
@@ -127,7 +132,12 @@ export async function checkTarget(
       ? target.on
       : { branch: finished?.branch, pullRequest: finished?.pullRequest }
 
-  const gate = await client.getProjectStatus(analysisId)
+  const { gate, fromMeasures } = await readGate(client, analysisId, {
+    projectKey,
+    on,
+    newest: found?.newest,
+    log: deps.log
+  })
   const conditions = await withServerMetrics(gate.conditions, client, deps.log)
   const newIssues = projectKey
     ? await readNewIssues(client, projectKey, issueScope(on), {
@@ -155,10 +165,49 @@ export async function checkTarget(
     ...(found
       ? { analysis: { date: found.date, revision: found.revision, newest: found.newest } }
       : {}),
+    ...(fromMeasures ? { gateFromMeasures: true } : {}),
     period: gate.period,
     caycStatus: gate.caycStatus,
     ignoredConditions: gate.ignoredConditions,
     newIssues
+  }
+}
+
+/**
+ * The analysis's gate from api/qualitygates/project_status; where the server answers that with
+ * 404 or 410 (an endpoint gone), from the measures of the branch's or pull request's latest
+ * analysis, but only when that is this analysis (known from the wait, or asked), and said in the
+ * log. Any other failure, or an analysis that is not the latest, keeps the server's refusal.
+ */
+async function readGate(
+  client: SonarClient,
+  analysisId: string,
+  about: {
+    projectKey: string | undefined
+    on: AnalysisScope
+    newest: boolean | undefined
+    log: Log
+  }
+): Promise<{ gate: ProjectStatus; fromMeasures: boolean }> {
+  try {
+    return { gate: await client.getProjectStatus(analysisId), fromMeasures: false }
+  } catch (error) {
+    const gone =
+      error instanceof ServerRequestError && (error.status === 404 || error.status === 410)
+    const { projectKey, on, log } = about
+    if (!gone || !projectKey || on.pullRequest !== undefined) throw error
+    const newest =
+      about.newest ??
+      (await client.getProjectAnalyses(projectKey, on).then(
+        (page) => page.analyses[0]?.key === analysisId,
+        () => false
+      ))
+    if (!newest) throw error
+    const gate = await client.getGateMeasures(projectKey, on)
+    log.info(
+      `api/qualitygates/project_status answered ${error.status}: the gate is read from the measures of ${oneLine(projectKey)}${scopeWords(on)}, whose latest analysis is this one.`
+    )
+    return { gate, fromMeasures: true }
   }
 }
 

@@ -242,6 +242,9 @@ function about(result: GateResult): string {
         : undefined,
     `analysis <code>${summaryText(result.analysisId)}</code>${analysisWords(result)}`,
     result.taskId ? `task <code>${summaryText(result.taskId)}</code>` : undefined,
+    result.gateFromMeasures
+      ? "gate read from the branch's measures (the server has no project_status)"
+      : undefined,
     `checked in ${seconds(result.elapsedMs)}`
   ]
   return parts.filter(Boolean).join(' · ')

@@ -19,6 +19,7 @@ import { headerValue, HttpTransport, TransportFailure, type Reply } from './tran
 import {
   decodeBranchNames,
   decodeComponentTasks,
+  decodeGateMeasures,
   decodeLastProcessingMs,
   decodeProjectAnalyses,
   decodeMetricsPage,
@@ -200,6 +201,29 @@ export class SonarClient {
         badRequest: `The server refused the request for the analyses of ${project}${where}: check ${theSetting('project')}${on.pullRequest !== undefined ? `; a server that analyses one branch only (Community Edition) has no pull requests` : ''}.`
       },
       decode: decodeProjectAnalyses
+    })
+  }
+
+  /**
+   * The gate of a branch's or pull request's latest analysis from its measures
+   * (`GET api/measures/component`, `alert_status` and `quality_gate_details`, Browse): where
+   * `project_status` is gone, and only while the analysis asked for is the newest. Read once.
+   */
+  async getGateMeasures(projectKey: string, on: AnalysisScope): Promise<ProjectStatus> {
+    const url = new URL('api/measures/component', this.serverBase)
+    url.searchParams.set('component', projectKey)
+    if (on.branch !== undefined) url.searchParams.set('branch', on.branch)
+    else if (on.pullRequest !== undefined) url.searchParams.set('pullRequest', on.pullRequest)
+    url.searchParams.set('metricKeys', 'alert_status,quality_gate_details')
+    const project = oneLine(projectKey)
+    return this.getJson(url, {
+      what: `the quality gate measures of ${project}${scopeWords(on)}`,
+      advice: {
+        notFound: `The server knows no project ${project}${scopeWords(on)}: check ${theSetting('project')}.`,
+        badRequest: `The server refused the request for the quality gate measures of ${project}.`
+      },
+      decode: decodeGateMeasures,
+      once: true
     })
   }
 

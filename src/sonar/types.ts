@@ -313,3 +313,45 @@ export function decodeBranchNames(body: unknown): string[] {
     ...branches.filter((branch) => branch['isMain'] !== true).flatMap(named)
   ]
 }
+
+/**
+ * Decodes `GET api/measures/component?metricKeys=alert_status,quality_gate_details` as the gate
+ * of the branch's or pull request's latest analysis: `alert_status` is its status, and
+ * `quality_gate_details` (a JSON string: `{level, conditions: [{metric, op, period?, error,
+ * warning?, actual, level}], ignoredConditions}`) its conditions. No `alert_status`: the project
+ * has no gate (NONE).
+ */
+export function decodeGateMeasures(body: unknown): ProjectStatus {
+  const component = isObject(body) ? body['component'] : undefined
+  if (!isObject(component) || !Array.isArray(component['measures'])) {
+    throw new UnexpectedShape('expected {"component": {"measures": [...]}}')
+  }
+  const measures = component['measures'].filter(isObject)
+  const value = (metric: string) =>
+    optionalString(measures.find((measure) => measure['metric'] === metric)?.['value'])
+  const status = value('alert_status')
+  let details: unknown
+  try {
+    details = JSON.parse(value('quality_gate_details') ?? '{}')
+  } catch {
+    throw new UnexpectedShape('quality_gate_details is not JSON')
+  }
+  const conditions =
+    isObject(details) && Array.isArray(details['conditions']) ? details['conditions'] : []
+  const ignored = isObject(details) ? details['ignoredConditions'] : undefined
+  return {
+    status: status === undefined ? 'NONE' : statusWord(status, 'alert_status'),
+    conditions: conditions.filter(isObject).map((condition) =>
+      decodeCondition({
+        status: condition['level'],
+        metricKey: condition['metric'],
+        comparator: condition['op'],
+        errorThreshold: condition['error'],
+        warningThreshold: condition['warning'],
+        actualValue: condition['actual'],
+        periodIndex: condition['period']
+      })
+    ),
+    ignoredConditions: typeof ignored === 'boolean' ? ignored : undefined
+  }
+}
