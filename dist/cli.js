@@ -2302,7 +2302,8 @@ function decodeComponentTasks(body) {
             branch: optionalString(value['branch']) || undefined,
             pullRequest: optionalString(value['pullRequest']) || undefined,
             errorMessage: optionalString(value['errorMessage']),
-            submittedAt: optionalString(value['submittedAt'])
+            submittedAt: optionalString(value['submittedAt']),
+            executionTimeMs: optionalCount(value['executionTimeMs'])
         };
     };
     return {
@@ -3342,6 +3343,7 @@ function wait_for_task_seconds(ms) {
 
 
 
+
 /** How many of the project's branches a message lists when the one asked for is unknown. */
 const BRANCHES_LISTED = 20;
 /**
@@ -3367,9 +3369,19 @@ async function waitForAnalysis(options) {
             : 'there is none yet';
         return new TimeoutError(`Timed out after ${wait_for_task_seconds(clock.now() - startedAt)} waiting for ${wanted} of ${where}: ${newest}. The scan may not have run for this commit, or its task may still be queued; raise ${setting('timeout')} (now ${wait_for_task_seconds(deadline - startedAt)}).`, cause && { cause });
     };
+    // Polls keep a fixed cadence from the step's start, the first at once, or gather around the
+    // end the running task and the previous analysis predict.
+    const cadence = { startedAt, initialWaitMs: 0, intervalMs: options.intervalMs };
+    let prediction;
+    let lastPollAt;
     for (;;) {
+        const pollAt = nextPollAt(cadence, lastPollAt, prediction);
+        const waitMs = Math.min(pollAt, deadline) - clock.now();
+        if (waitMs > 0)
+            await clock.sleep(waitMs);
         if (clock.now() >= deadline)
             throw timedOut();
+        lastPollAt = Math.max(pollAt, clock.now());
         let page;
         let tasks;
         try {
@@ -3403,7 +3415,8 @@ async function waitForAnalysis(options) {
         if (now !== said)
             log.info(now);
         said = now;
-        await clock.sleep(Math.max(0, Math.min(options.intervalMs, deadline - clock.now())));
+        if (options.adaptive && !prediction)
+            prediction = predicted(tasks, pending, lastPollAt);
     }
 }
 /** The commit's analysis among the newest, or the newest when no commit is asked for. */
@@ -3443,6 +3456,20 @@ async function unknownBranch(server, projectKey, branch, cause) {
     const listed = names.slice(0, BRANCHES_LISTED).map((name) => `"${untrusted_text_oneLine(name)}"`);
     const more = names.length > listed.length ? ` and ${names.length - listed.length} more` : '';
     return new AnalysisNotFoundError(`The project ${untrusted_text_oneLine(projectKey)} has no branch "${untrusted_text_oneLine(branch)}" on the server: it has ${listed.join(', ') || 'none'}${more}. Check ${theSetting('branch')}; a server that analyses one branch only (Community Edition) has its main branch alone.`, { cause });
+}
+/**
+ * The end of the branch's running task, when the project's last finished analysis says how long
+ * one takes (api/ce/component gives both): undefined until a task of the branch runs.
+ */
+function predicted(tasks, pending, polledAt) {
+    const running = pending.find((task) => task.status === 'IN_PROGRESS');
+    const previous = tasks.current;
+    if (!running || running.executionTimeMs === undefined)
+        return undefined;
+    if (!previous || previous.status !== 'SUCCESS' || previous.executionTimeMs === undefined) {
+        return undefined;
+    }
+    return predictEnd(polledAt, running.executionTimeMs, previous.executionTimeMs);
 }
 
 ;// CONCATENATED MODULE: ./src/gate/check.ts
@@ -3594,6 +3621,7 @@ async function waitForCommit(target, client, settings, { clock, startedAt, log }
             startedAt,
             deadline: startedAt + settings.timeoutMs,
             intervalMs: settings.intervalMs,
+            adaptive: settings.adaptivePolling,
             log
         });
         const revision = found.revision

@@ -29061,19 +29061,13 @@ function worstStatus(statuses) {
 
 /***/ }),
 
-/***/ 603:
+/***/ 716:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  Y: () => (/* binding */ seconds),
-  a: () => (/* binding */ waitForTask)
-});
-
-// EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(3916);
-;// CONCATENATED MODULE: ./src/gate/poll-plan.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   R: () => (/* binding */ predictEnd),
+/* harmony export */   m: () => (/* binding */ nextPollAt)
+/* harmony export */ });
 /**
  * When to poll the task. The fixed cadence of the specification (the first poll `initialWaitMs`
  * after the step's start, then one every `intervalMs`, anchored to the start) unless the
@@ -29142,11 +29136,20 @@ function nextFixedAfter({ startedAt, initialWaitMs, intervalMs }, time) {
     return first + (Math.floor((time - first) / intervalMs) + 1) * intervalMs;
 }
 
-// EXTERNAL MODULE: ./src/untrusted-text.ts
-var untrusted_text = __nccwpck_require__(8521);
-// EXTERNAL MODULE: ./src/words.ts
-var words = __nccwpck_require__(5846);
-;// CONCATENATED MODULE: ./src/gate/wait-for-task.ts
+
+/***/ }),
+
+/***/ 8648:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Y: () => (/* binding */ seconds),
+/* harmony export */   a: () => (/* binding */ waitForTask)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/* harmony import */ var _poll_plan_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(716);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8521);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5846);
 
 
 
@@ -29163,10 +29166,10 @@ var words = __nccwpck_require__(5846);
 async function waitForTask(options) {
     const { clock, deadline, startedAt } = options;
     const elapsed = () => clock.now() - startedAt;
-    const taskId = (0,untrusted_text/* oneLine */.TN)(options.taskId);
+    const taskId = (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(options.taskId);
     let last;
     /** @param cause The time-out a poll ran into, when one did. */
-    const timedOut = (cause) => new errors/* TimeoutError */.MU(`Timed out after ${seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${(0,untrusted_text/* oneLine */.TN)(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise ${(0,words/* setting */.Pe)('timeout')} (now ${seconds(deadline - startedAt)}).`, cause && { cause });
+    const timedOut = (cause) => new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU(`Timed out after ${seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .setting */ .Pe)('timeout')} (now ${seconds(deadline - startedAt)}).`, cause && { cause });
     // Polls keep a fixed cadence from the step's start (the first at initialWaitMs, then one
     // every intervalMs, however long each request took), or gather around a predicted end.
     const cadence = {
@@ -29188,7 +29191,7 @@ async function waitForTask(options) {
     let prediction;
     let lastPollAt;
     for (;;) {
-        const pollAt = nextPollAt(cadence, lastPollAt, prediction);
+        const pollAt = (0,_poll_plan_js__WEBPACK_IMPORTED_MODULE_1__/* .nextPollAt */ .m)(cadence, lastPollAt, prediction);
         await clock.sleep(Math.max(0, Math.min(pollAt, deadline) - clock.now()));
         if (clock.now() >= deadline)
             throw timedOut();
@@ -29201,7 +29204,7 @@ async function waitForTask(options) {
         }
         catch (error) {
             // A poll the deadline cut short is a time-out like any other: say the last status seen.
-            if (error instanceof errors/* TimeoutError */.MU)
+            if (error instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU)
                 throw timedOut(error);
             throw error;
         }
@@ -29209,12 +29212,12 @@ async function waitForTask(options) {
         options.onPoll?.(task, elapsed());
         if (task.status === 'SUCCESS') {
             if (!task.analysisId) {
-                throw new errors/* ServerRequestError */.hP(`Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check ${(0,words/* theSetting */.w7)('task')}.`);
+                throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerRequestError */ .hP(`Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .theSetting */ .w7)('task')}.`);
             }
             return { ...task, analysisId: task.analysisId };
         }
         if (task.status === 'FAILED' || task.status === 'CANCELED') {
-            throw new errors/* TaskFailedError */.zX(`The analysis task ${taskId} ended ${task.status}${task.errorType ? ` (${(0,untrusted_text/* oneLine */.TN)(task.errorType)})` : ''}: ${task.errorMessage ? (0,untrusted_text/* oneLine */.TN)(task.errorMessage, untrusted_text/* QUOTE_LIMITS */.gJ.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .TaskFailedError */ .zX(`The analysis task ${taskId} ended ${task.status}${task.errorType ? ` (${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(task.errorType)})` : ''}: ${task.errorMessage ? (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(task.errorMessage, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
         }
         askPrevious();
         // The server says how long a task in progress has been processing: with the previous
@@ -29223,7 +29226,7 @@ async function waitForTask(options) {
             previousMs !== undefined &&
             task.status === 'IN_PROGRESS' &&
             task.executionTimeMs !== undefined) {
-            prediction = predictEnd(lastPollAt, task.executionTimeMs, previousMs);
+            prediction = (0,_poll_plan_js__WEBPACK_IMPORTED_MODULE_1__/* .predictEnd */ .R)(lastPollAt, task.executionTimeMs, previousMs);
             options.onPrediction?.(prediction);
         }
     }
@@ -29588,8 +29591,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./src/fail-policy.ts
 var fail_policy = __nccwpck_require__(6654);
-// EXTERNAL MODULE: ./src/gate/wait-for-task.ts + 1 modules
-var wait_for_task = __nccwpck_require__(603);
+// EXTERNAL MODULE: ./src/gate/wait-for-task.ts
+var wait_for_task = __nccwpck_require__(8648);
 // EXTERNAL MODULE: ./src/untrusted-text.ts
 var untrusted_text = __nccwpck_require__(8521);
 // EXTERNAL MODULE: ./src/sonar/origin.ts
@@ -35263,7 +35266,8 @@ function decodeComponentTasks(body) {
             branch: optionalString(value['branch']) || undefined,
             pullRequest: optionalString(value['pullRequest']) || undefined,
             errorMessage: optionalString(value['errorMessage']),
-            submittedAt: optionalString(value['submittedAt'])
+            submittedAt: optionalString(value['submittedAt']),
+            executionTimeMs: optionalCount(value['executionTimeMs'])
         };
     };
     return {
@@ -36053,9 +36057,12 @@ function failureReason(error, readSoFar) {
     return `The new issues could not be read${partly}: ${(0,errors/* messageOf */.bD)(error)}`;
 }
 
-// EXTERNAL MODULE: ./src/gate/wait-for-task.ts + 1 modules
-var wait_for_task = __nccwpck_require__(603);
+// EXTERNAL MODULE: ./src/gate/poll-plan.ts
+var poll_plan = __nccwpck_require__(716);
+// EXTERNAL MODULE: ./src/gate/wait-for-task.ts
+var wait_for_task = __nccwpck_require__(8648);
 ;// CONCATENATED MODULE: ./src/gate/wait-for-analysis.ts
+
 
 
 
@@ -36086,9 +36093,19 @@ async function waitForAnalysis(options) {
             : 'there is none yet';
         return new errors/* TimeoutError */.MU(`Timed out after ${(0,wait_for_task/* seconds */.Y)(clock.now() - startedAt)} waiting for ${wanted} of ${where}: ${newest}. The scan may not have run for this commit, or its task may still be queued; raise ${(0,src_words/* setting */.Pe)('timeout')} (now ${(0,wait_for_task/* seconds */.Y)(deadline - startedAt)}).`, cause && { cause });
     };
+    // Polls keep a fixed cadence from the step's start, the first at once, or gather around the
+    // end the running task and the previous analysis predict.
+    const cadence = { startedAt, initialWaitMs: 0, intervalMs: options.intervalMs };
+    let prediction;
+    let lastPollAt;
     for (;;) {
+        const pollAt = (0,poll_plan/* nextPollAt */.m)(cadence, lastPollAt, prediction);
+        const waitMs = Math.min(pollAt, deadline) - clock.now();
+        if (waitMs > 0)
+            await clock.sleep(waitMs);
         if (clock.now() >= deadline)
             throw timedOut();
+        lastPollAt = Math.max(pollAt, clock.now());
         let page;
         let tasks;
         try {
@@ -36122,7 +36139,8 @@ async function waitForAnalysis(options) {
         if (now !== said)
             log.info(now);
         said = now;
-        await clock.sleep(Math.max(0, Math.min(options.intervalMs, deadline - clock.now())));
+        if (options.adaptive && !prediction)
+            prediction = predicted(tasks, pending, lastPollAt);
     }
 }
 /** The commit's analysis among the newest, or the newest when no commit is asked for. */
@@ -36162,6 +36180,20 @@ async function unknownBranch(server, projectKey, branch, cause) {
     const listed = names.slice(0, BRANCHES_LISTED).map((name) => `"${(0,untrusted_text/* oneLine */.TN)(name)}"`);
     const more = names.length > listed.length ? ` and ${names.length - listed.length} more` : '';
     return new errors/* AnalysisNotFoundError */.g2(`The project ${(0,untrusted_text/* oneLine */.TN)(projectKey)} has no branch "${(0,untrusted_text/* oneLine */.TN)(branch)}" on the server: it has ${listed.join(', ') || 'none'}${more}. Check ${(0,src_words/* theSetting */.w7)('branch')}; a server that analyses one branch only (Community Edition) has its main branch alone.`, { cause });
+}
+/**
+ * The end of the branch's running task, when the project's last finished analysis says how long
+ * one takes (api/ce/component gives both): undefined until a task of the branch runs.
+ */
+function predicted(tasks, pending, polledAt) {
+    const running = pending.find((task) => task.status === 'IN_PROGRESS');
+    const previous = tasks.current;
+    if (!running || running.executionTimeMs === undefined)
+        return undefined;
+    if (!previous || previous.status !== 'SUCCESS' || previous.executionTimeMs === undefined) {
+        return undefined;
+    }
+    return (0,poll_plan/* predictEnd */.R)(polledAt, running.executionTimeMs, previous.executionTimeMs);
 }
 
 ;// CONCATENATED MODULE: ./src/gate/check.ts
@@ -36313,6 +36345,7 @@ async function waitForCommit(target, client, settings, { clock, startedAt, log }
             startedAt,
             deadline: startedAt + settings.timeoutMs,
             intervalMs: settings.intervalMs,
+            adaptive: settings.adaptivePolling,
             log
         });
         const revision = found.revision

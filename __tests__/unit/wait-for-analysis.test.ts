@@ -24,6 +24,7 @@ const task = (status: string, more: Partial<ComponentTask> = {}): ComponentTask 
   pullRequest: undefined,
   errorMessage: undefined,
   submittedAt: undefined,
+  executionTimeMs: undefined,
   ...more
 })
 
@@ -57,7 +58,7 @@ function server(
 
 function wait(
   source: AnalysisSource,
-  options: { commit?: string; on?: AnalysisScope; timeoutMs?: number } = {}
+  options: { commit?: string; on?: AnalysisScope; timeoutMs?: number; adaptive?: boolean } = {}
 ) {
   const clock = new FakeClock()
   const log = new RecordingLog()
@@ -70,6 +71,7 @@ function wait(
     startedAt: 0,
     deadline: options.timeoutMs ?? 60_000,
     intervalMs: 1000,
+    adaptive: options.adaptive ?? false,
     log
   })
   return { run, clock, log }
@@ -235,5 +237,39 @@ describe('a branch the server does not know', () => {
       getBranchNames: () => Promise.reject(new ServerRequestError("Project 'nope' not found", 404))
     }
     await expect(wait(source, { on: { branch: 'main' } }).run).rejects.toBe(notFound)
+  })
+})
+
+describe('without an interval given, polls gather around the end the running task predicts', () => {
+  it("from the branch's running task and the project's last analysis: polls before the fixed second", async () => {
+    const previous = task('SUCCESS', { executionTimeMs: 2000 })
+    const running = {
+      analyses: [analysis('A0', OLDER)],
+      current: previous,
+      queue: [task('IN_PROGRESS', { executionTimeMs: 1500 })]
+    }
+    const { source } = server([running, running, running, { analyses: [analysis('A1', COMMIT)] }])
+    const fixed = wait(source, { commit: COMMIT })
+    await fixed.run
+    const adaptive = wait(
+      server([running, running, running, { analyses: [analysis('A1', COMMIT)] }]).source,
+      {
+        commit: COMMIT,
+        adaptive: true
+      }
+    )
+    await expect(adaptive.run).resolves.toMatchObject({ key: 'A1' })
+    // The fixed cadence polls each second; the prediction (500 ms left) polls sooner.
+    expect(fixed.clock.sleeps).toEqual([1000, 1000, 1000])
+    expect(adaptive.clock.sleeps[0]).toBeLessThan(1000)
+    expect(adaptive.clock.now()).toBeLessThan(fixed.clock.now())
+  })
+
+  it('no prediction without a running task or a finished previous analysis: the fixed cadence', async () => {
+    const queued = { analyses: [], queue: [task('PENDING')] }
+    const { source } = server([queued, queued, { analyses: [analysis('A1', COMMIT)] }])
+    const { run, clock } = wait(source, { commit: COMMIT, adaptive: true })
+    await run
+    expect(clock.sleeps).toEqual([1000, 1000])
   })
 })

@@ -240,6 +240,7 @@ async function waitForCommit(
       startedAt,
       deadline: startedAt + settings.timeoutMs,
       intervalMs: settings.intervalMs,
+      adaptive: settings.adaptivePolling,
       log
     })
     const revision = found.revision

@@ -10,6 +10,7 @@ import { scopeWords, type AnalysisScope } from '../sonar/client.js'
 import type { ComponentTask, ComponentTasks, ProjectAnalysesPage } from '../sonar/types.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { setting, theSetting } from '../words.js'
+import { nextPollAt, predictEnd, type Prediction } from './poll-plan.js'
 import { seconds } from './wait-for-task.js'
 
 /** What the wait reads from the server: a project's analyses, and its background tasks. */
@@ -38,6 +39,12 @@ export interface WaitForAnalysisOptions {
   /** Clock time of the overall time-out. */
   deadline: number
   intervalMs: number
+  /**
+   * true when no interval was given: once a task of the branch is running and the project's last
+   * finished analysis says how long one takes, polls gather around the predicted end (see
+   * poll-plan.ts), as for a task. A given interval is honoured exactly.
+   */
+  adaptive?: boolean
   log: Log
 }
 
@@ -77,8 +84,17 @@ export async function waitForAnalysis(options: WaitForAnalysisOptions): Promise<
     )
   }
 
+  // Polls keep a fixed cadence from the step's start, the first at once, or gather around the
+  // end the running task and the previous analysis predict.
+  const cadence = { startedAt, initialWaitMs: 0, intervalMs: options.intervalMs }
+  let prediction: Prediction | undefined
+  let lastPollAt: number | undefined
   for (;;) {
+    const pollAt = nextPollAt(cadence, lastPollAt, prediction)
+    const waitMs = Math.min(pollAt, deadline) - clock.now()
+    if (waitMs > 0) await clock.sleep(waitMs)
     if (clock.now() >= deadline) throw timedOut()
+    lastPollAt = Math.max(pollAt, clock.now())
     let page: ProjectAnalysesPage
     let tasks: ComponentTasks | undefined
     try {
@@ -114,7 +130,7 @@ export async function waitForAnalysis(options: WaitForAnalysisOptions): Promise<
     const now = `No analysis of ${commit ? `${commit} of ${where}` : where} yet; ${pending.length} pending.`
     if (now !== said) log.info(now)
     said = now
-    await clock.sleep(Math.max(0, Math.min(options.intervalMs, deadline - clock.now())))
+    if (options.adaptive && !prediction) prediction = predicted(tasks, pending, lastPollAt)
   }
 }
 
@@ -164,4 +180,22 @@ async function unknownBranch(
     `The project ${oneLine(projectKey)} has no branch "${oneLine(branch)}" on the server: it has ${listed.join(', ') || 'none'}${more}. Check ${theSetting('branch')}; a server that analyses one branch only (Community Edition) has its main branch alone.`,
     { cause }
   )
+}
+
+/**
+ * The end of the branch's running task, when the project's last finished analysis says how long
+ * one takes (api/ce/component gives both): undefined until a task of the branch runs.
+ */
+function predicted(
+  tasks: ComponentTasks,
+  pending: readonly ComponentTask[],
+  polledAt: number
+): Prediction | undefined {
+  const running = pending.find((task) => task.status === 'IN_PROGRESS')
+  const previous = tasks.current
+  if (!running || running.executionTimeMs === undefined) return undefined
+  if (!previous || previous.status !== 'SUCCESS' || previous.executionTimeMs === undefined) {
+    return undefined
+  }
+  return predictEnd(polledAt, running.executionTimeMs, previous.executionTimeMs)
 }

@@ -271,6 +271,8 @@ export interface ComponentTask {
   pullRequest: string | undefined
   errorMessage: string | undefined
   submittedAt: string | undefined
+  /** How long it has been processing (running) or took (done), when the server says. */
+  executionTimeMs: number | undefined
 }
 
 /** The project's queued and running tasks, and the last one that ended. */
@@ -292,7 +294,8 @@ export function decodeComponentTasks(body: unknown): ComponentTasks {
       branch: optionalString(value['branch']) || undefined,
       pullRequest: optionalString(value['pullRequest']) || undefined,
       errorMessage: optionalString(value['errorMessage']),
-      submittedAt: optionalString(value['submittedAt'])
+      submittedAt: optionalString(value['submittedAt']),
+      executionTimeMs: optionalCount(value['executionTimeMs'])
     }
   }
   return {
