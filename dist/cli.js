@@ -4966,6 +4966,22 @@ const MAX_PROJECTS = 50;
 /** The longest branch or pull-request name taken (the server keys them in 255 characters). */
 const MAX_BRANCH_LENGTH = 255;
 /**
+ * Whether `text` is a full commit id, as scanners record it: 40 hex digits (SHA-1) or 64
+ * (SHA-256), in either case.
+ *
+ * @example isFullSha('be6c75b85da526349c44e3978374c95e0b80a96d') // true
+ */
+function isFullSha(text) {
+    return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(text);
+}
+/**
+ * Whether `name` can be a branch or pull request as the server keys it: at most
+ * MAX_BRANCH_LENGTH characters, no control, format or line-separating character.
+ */
+function isBranchName(name) {
+    return (name !== '' && name.length <= MAX_BRANCH_LENGTH && !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(name));
+}
+/**
  * The longest wait any setting may ask for: 5 days, the longest a job on a self-hosted runner
  * may run (GitHub-hosted jobs stop at 6 hours). Anything longer is a typo, and a timer past
  * 2^31 ms would overflow in Node and fire at once, turning the poll loop hot. The time-out is in
@@ -5079,7 +5095,7 @@ function projectKeyLines(raw) {
 function nameSetting(key, value) {
     if (value === undefined)
         return undefined;
-    if (value.length > MAX_BRANCH_LENGTH || /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(value)) {
+    if (!isBranchName(value)) {
         throw new errors_SettingsError(`${words_settingTitle(key)} is "${untrusted_text_oneLine(value)}": give the ${key === 'branch' ? 'branch' : 'pull request'} as the server names it (at most ${MAX_BRANCH_LENGTH} characters, no control characters)${key === 'pullRequest' ? ", GitHub's number for a pull request" : ''}.`);
     }
     return value;
@@ -5096,7 +5112,7 @@ function commitSetting(value) {
         .filter((sha) => sha !== '')
         .map((sha) => sha.toLowerCase());
     for (const sha of shas) {
-        if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha)) {
+        if (!isFullSha(sha)) {
             throw new errors_SettingsError(`${words_settingTitle('commit')} is "${untrusted_text_oneLine(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`);
         }
     }
@@ -10522,6 +10538,36 @@ function wholeCheckFailed(settings, error) {
     return { read: false, source, projectKey: undefined, message: failure.message, error: failure };
 }
 
+;// CONCATENATED MODULE: ./src/github-event.ts
+
+/** The most of a GitHub Actions run's event file read (GitHub caps webhook payloads at 25 MB). */
+const EVENT_FILE_BYTES = 25 * 1024 * 1024;
+/**
+ * One object of the run's event payload (`pull_request`, `workflow_run`), or undefined when the
+ * file is not given, cannot be read within EVENT_FILE_BYTES, is not JSON or holds no such object.
+ * Its fields are untrusted: each caller checks those it takes.
+ *
+ * @example const run = await eventObject(env['GITHUB_EVENT_PATH'], 'workflow_run')
+ */
+async function eventObject(path, field) {
+    const read = path ? await readBoundedFile(path, EVENT_FILE_BYTES) : undefined;
+    if (read?.outcome !== 'read')
+        return undefined;
+    let payload;
+    try {
+        payload = JSON.parse(read.bytes.toString('utf8'));
+    }
+    catch {
+        return undefined;
+    }
+    const value = typeof payload === 'object' && payload !== null
+        ? payload[field]
+        : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? value
+        : undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/cli/ci-analysis.ts
 /**
  * Which analysis the CI the command runs in is about: its branch or pull request, and the commit
@@ -10537,11 +10583,9 @@ function wholeCheckFailed(settings, error) {
 
 
 
-const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
 /** A pull or merge request's number: what SonarQube keys them by on every CI read here. */
 const NUMBER = /^[1-9][0-9]{0,18}$/;
-/** The event file of GitHub Actions, read at most this large (GitHub caps payloads at 25 MB). */
-const EVENT_FILE_BYTES = 25 * 1024 * 1024;
 /** What a CI calls a pull request, for the log. */
 const REQUEST_WORDS = { 'GitLab CI': 'merge request' };
 /**
@@ -10567,7 +10611,7 @@ async function withTheCisAnalysis(settings, env, log) {
         : ci.branch
             ? ` on branch ${untrusted_text_oneLine(ci.branch)}`
             : '';
-    const shas = ci.commits.map((sha) => sha.slice(0, 7)).join(' or ');
+    const shas = shortShas(ci.commits);
     log.info(`Checking the analysis of ${shas}${where}, as ${ci.from} says.`);
     return { ...settings, branch: ci.branch, pullRequest: ci.pullRequest, commits: ci.commits };
 }
@@ -10614,7 +10658,7 @@ async function gitHubActions(env) {
         if (!number) {
             throw new errors_SettingsError(`GitHub Actions runs for a ${untrusted_text_oneLine(event)} event whose pull request is unknown (the event file names none, nor does GITHUB_REF): ${TO_PASS}`);
         }
-        const head = payload.headSha && SHA.test(payload.headSha) ? [payload.headSha] : [];
+        const head = payload.headSha && isFullSha(payload.headSha) ? [payload.headSha] : [];
         return ci.analysis({ pullRequest: number }, [...head, ...ci.commit('GITHUB_SHA')]);
     }
     return ci.analysis(ci.refScope('GITHUB_REF'), ci.commit('GITHUB_SHA'));
@@ -10739,15 +10783,13 @@ class CiVariables {
         if (value === '')
             return [];
         const sha = value.toLowerCase();
-        if (!SHA.test(sha))
+        if (!isFullSha(sha))
             this.refuse(name, value, 'not a full commit SHA');
         return [sha];
     }
     /** The variable's branch: a name the server keys (at most 255 characters, no control character). */
     branch(name, value = this.env[name] ?? '') {
-        if (value === '' ||
-            value.length > MAX_BRANCH_LENGTH ||
-            /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(value)) {
+        if (!isBranchName(value)) {
             this.refuse(name, value, `no branch name (at most ${MAX_BRANCH_LENGTH} characters, no control characters)`);
         }
         return { branch: value };
@@ -10795,18 +10837,8 @@ class CiVariables {
 }
 /** The pull request's number and head commit from GitHub's event file, as far as it says them. */
 async function pullRequestOfEvent(path) {
-    const read = path ? await readBoundedFile(path, EVENT_FILE_BYTES) : undefined;
-    if (read?.outcome !== 'read')
-        return {};
-    let pull;
-    try {
-        pull = JSON.parse(read.bytes.toString('utf8'))
-            ?.pull_request;
-    }
-    catch {
-        return {};
-    }
-    if (typeof pull !== 'object' || pull === null)
+    const pull = await eventObject(path, 'pull_request');
+    if (!pull)
         return {};
     const { number, head } = pull;
     const sha = head?.sha;

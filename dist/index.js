@@ -28384,10 +28384,14 @@ module.exports = {
 /* harmony export */   m_: () => (/* binding */ PULL_REQUEST_EVENTS),
 /* harmony export */   vu: () => (/* binding */ isRefusal)
 /* harmony export */ });
-/* harmony import */ var _octokit_request_error__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1015);
+/* harmony import */ var _octokit_request_error__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1015);
 /* harmony import */ var _bounded_file_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2717);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3916);
-/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8521);
+/* harmony import */ var _github_event_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2981);
+/* harmony import */ var _settings_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8750);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3916);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8521);
+
+
 
 
 
@@ -28396,7 +28400,7 @@ module.exports = {
 const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
 const GITHUB_API_LIMITS = {
     /** The event payload file (GitHub caps webhook payloads at 25 MB). */
-    eventFileBytes: 25 * 1024 * 1024,
+    eventFileBytes: _github_event_js__WEBPACK_IMPORTED_MODULE_1__/* .EVENT_FILE_BYTES */ .O,
     /** One reply of the API (100 comments of 65,536 characters, JSON-escaped, fit). */
     replyBytes: 64 * 1024 * 1024
 };
@@ -28421,7 +28425,7 @@ async function readEventPullRequest(env) {
     const repository = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
     if (!repository) {
         return {
-            problem: `GITHUB_REPOSITORY is not owner/name (${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(env['GITHUB_REPOSITORY'] ?? '')})`
+            problem: `GITHUB_REPOSITORY is not owner/name (${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(env['GITHUB_REPOSITORY'] ?? '')})`
         };
     }
     const path = env['GITHUB_EVENT_PATH'];
@@ -28458,9 +28462,7 @@ async function readEventPullRequest(env) {
     };
 }
 /** A full commit id: 40 hex digits (SHA-1) or 64 (SHA-256). */
-function isCommitSha(text) {
-    return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(text);
-}
+const isCommitSha = _settings_js__WEBPACK_IMPORTED_MODULE_2__/* .isFullSha */ .Wf;
 /** The API's address without a trailing slash, or undefined when it is not http(s). */
 function apiBase(value) {
     const text = value?.trim() || DEFAULT_API_URL;
@@ -28490,8 +28492,8 @@ async function connect(token, baseUrl, { log, fetch: given }) {
     const quiet = {
         debug: () => { },
         info: () => { },
-        warn: (message) => log.info(`GitHub's API: ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}`),
-        error: (message) => log.info(`GitHub's API: ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}`)
+        warn: (message) => log.info(`GitHub's API: ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .QUOTE_LIMITS */ .gJ.long)}`),
+        error: (message) => log.info(`GitHub's API: ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .QUOTE_LIMITS */ .gJ.long)}`)
     };
     return getOctokit(token, {
         baseUrl,
@@ -28549,24 +28551,24 @@ function isRefusal(error) {
 }
 /** A 403 or 429 that GitHub's rate limit gave. */
 function isRateLimit(error) {
-    if (!(error instanceof _octokit_request_error__WEBPACK_IMPORTED_MODULE_3__/* .RequestError */ .G))
+    if (!(error instanceof _octokit_request_error__WEBPACK_IMPORTED_MODULE_5__/* .RequestError */ .G))
         return false;
     return ((error.status === 403 || error.status === 429) &&
         (error.response?.headers['x-ratelimit-remaining'] === '0' || /rate limit/i.test(error.message)));
 }
 /** What GitHub said, or that it did not reply: Octokit gives a request with no reply status 500 too. */
 function githubSaid(error) {
-    return error instanceof _octokit_request_error__WEBPACK_IMPORTED_MODULE_3__/* .RequestError */ .G && error.response
+    return error instanceof _octokit_request_error__WEBPACK_IMPORTED_MODULE_5__/* .RequestError */ .G && error.response
         ? `GitHub said: ${error.status} ${quote(error)}`
         : `no reply from GitHub's API: ${quote(error)}`;
 }
 /** The HTTP status of Octokit's error (RequestError); undefined for any other failure. */
 function statusOf(error) {
-    return error instanceof _octokit_request_error__WEBPACK_IMPORTED_MODULE_3__/* .RequestError */ .G ? error.status : undefined;
+    return error instanceof _octokit_request_error__WEBPACK_IMPORTED_MODULE_5__/* .RequestError */ .G ? error.status : undefined;
 }
 /** An error's message fit to quote: one line, cut. The log's gate escapes it. */
 function quote(error) {
-    return (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cut */ .Jj)((0,_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .messageOf */ .bD)(error), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long);
+    return (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .cut */ .Jj)((0,_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .messageOf */ .bD)(error), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .QUOTE_LIMITS */ .gJ.long), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .QUOTE_LIMITS */ .gJ.long);
 }
 
 
@@ -29233,6 +29235,46 @@ async function waitForTask(options) {
 }
 function seconds(ms) {
     return `${(ms / 1000).toFixed(1)} s`;
+}
+
+
+/***/ }),
+
+/***/ 2981:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   O: () => (/* binding */ EVENT_FILE_BYTES),
+/* harmony export */   v: () => (/* binding */ eventObject)
+/* harmony export */ });
+/* harmony import */ var _bounded_file_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2717);
+
+/** The most of a GitHub Actions run's event file read (GitHub caps webhook payloads at 25 MB). */
+const EVENT_FILE_BYTES = 25 * 1024 * 1024;
+/**
+ * One object of the run's event payload (`pull_request`, `workflow_run`), or undefined when the
+ * file is not given, cannot be read within EVENT_FILE_BYTES, is not JSON or holds no such object.
+ * Its fields are untrusted: each caller checks those it takes.
+ *
+ * @example const run = await eventObject(env['GITHUB_EVENT_PATH'], 'workflow_run')
+ */
+async function eventObject(path, field) {
+    const read = path ? await (0,_bounded_file_js__WEBPACK_IMPORTED_MODULE_0__/* .readBoundedFile */ .M)(path, EVENT_FILE_BYTES) : undefined;
+    if (read?.outcome !== 'read')
+        return undefined;
+    let payload;
+    try {
+        payload = JSON.parse(read.bytes.toString('utf8'));
+    }
+    catch {
+        return undefined;
+    }
+    const value = typeof payload === 'object' && payload !== null
+        ? payload[field]
+        : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? value
+        : undefined;
 }
 
 
@@ -30130,6 +30172,332 @@ const CAYC_WORDS = (0,_lookup_table_js__WEBPACK_IMPORTED_MODULE_2__/* .lookupTab
 /** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
 function caycWords(status) {
     return CAYC_WORDS[status] ?? quoted(status);
+}
+
+
+/***/ }),
+
+/***/ 8750:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Q8: () => (/* binding */ isBranchName),
+/* harmony export */   Wf: () => (/* binding */ isFullSha),
+/* harmony export */   Xp: () => (/* binding */ fileSetting),
+/* harmony export */   sO: () => (/* binding */ withVariables),
+/* harmony export */   sb: () => (/* binding */ readSettings),
+/* harmony export */   vF: () => (/* binding */ booleanSetting)
+/* harmony export */ });
+/* unused harmony exports DEFAULTS, MAX_REPORT_PATTERNS, MAX_PROJECTS, MAX_BRANCH_LENGTH, LIMITS */
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/* harmony import */ var _fail_policy_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6654);
+/* harmony import */ var _identifier_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8360);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8521);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5846);
+
+
+
+
+
+const DEFAULTS = {
+    timeout: 60,
+    initialDelay: 3000,
+    interval: 1000,
+    failStep: true
+};
+/** The most lines the report files may have (each a path or a glob). */
+const MAX_REPORT_PATTERNS = 100;
+/** The most projects one step checks by key (as many analyses as report files may give). */
+const MAX_PROJECTS = 50;
+/** The longest branch or pull-request name taken (the server keys them in 255 characters). */
+const MAX_BRANCH_LENGTH = 255;
+/**
+ * Whether `text` is a full commit id, as scanners record it: 40 hex digits (SHA-1) or 64
+ * (SHA-256), in either case.
+ *
+ * @example isFullSha('be6c75b85da526349c44e3978374c95e0b80a96d') // true
+ */
+function isFullSha(text) {
+    return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(text);
+}
+/**
+ * Whether `name` can be a branch or pull request as the server keys it: at most
+ * MAX_BRANCH_LENGTH characters, no control, format or line-separating character.
+ */
+function isBranchName(name) {
+    return (name !== '' && name.length <= MAX_BRANCH_LENGTH && !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(name));
+}
+/**
+ * The longest wait any setting may ask for: 5 days, the longest a job on a self-hosted runner
+ * may run (GitHub-hosted jobs stop at 6 hours). Anything longer is a typo, and a timer past
+ * 2^31 ms would overflow in Node and fire at once, turning the poll loop hot. The time-out is in
+ * seconds, the waits in milliseconds.
+ */
+const LIMITS = {
+    timeout: 432_000,
+    initialDelay: 432_000_000,
+    interval: 432_000_000
+};
+/**
+ * `raw` with each setting that was not given taken from its environment variable, when the
+ * edge's names give it one (SONAR_TOKEN, SONAR_HOST_URL, SONAR_ROOT_CERT…). A value given wins.
+ *
+ * @example withVariables({ host: '' }, ACTION_NAMES, { SONAR_HOST_URL: 'https://sonar.example' }) // { host: 'https://sonar.example' }
+ */
+function withVariables(raw, names, env) {
+    const filled = { ...raw };
+    for (const key of _words_js__WEBPACK_IMPORTED_MODULE_4__/* .SETTING_KEYS */ .GS) {
+        const variable = names.settings[key].variable;
+        if (variable && !raw[key]?.trim() && env[variable]?.trim())
+            filled[key] = env[variable];
+    }
+    return filled;
+}
+/**
+ * Turns the settings' text into Settings, or throws a SettingsError naming the setting that is
+ * wrong (by key: each edge says it in its own words). Defaults apply here: the bundle may run
+ * without the runner filling in action.yml's defaults.
+ *
+ * @example readSettings(withVariables({ timeout: '120' }, ACTION_NAMES, process.env))
+ */
+function readSettings(raw) {
+    const text = (key) => raw[key]?.trim() || undefined;
+    const hostUrl = optionalUrl(text('host'));
+    const rootCert = optionalCertificate(text('rootCert'));
+    const taskId = optionalId('task', text('task'));
+    const analysisId = optionalId('analysis', text('analysis'));
+    if (taskId && analysisId) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingsTitle */ .uj)('task')} and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('analysis')} are both set: set one of them (${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('analysis')} skips the task).`);
+    }
+    const projectKeys = projectKeyLines(raw.project ?? '');
+    const reportFiles = reportPatterns(raw.reportFile ?? '');
+    const chosen = { task: taskId, analysis: analysisId, project: projectKeys.length > 0 };
+    for (const key of ['task', 'analysis', 'project']) {
+        if (chosen[key] && !hostUrl) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} needs the server address: set ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .theSetting */ .w7)('host')} or the SONAR_HOST_URL environment variable.`);
+        }
+    }
+    if (chosen.project) {
+        const other = taskId
+            ? 'task'
+            : analysisId
+                ? 'analysis'
+                : reportFiles.length > 0
+                    ? 'reportFile'
+                    : undefined;
+        if (other) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingsTitle */ .uj)('project')} and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)(other)} are both set: give the projects whose analyses to check, or ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)(other)}, not both.`);
+        }
+    }
+    const branch = nameSetting('branch', text('branch'));
+    const pullRequest = nameSetting('pullRequest', text('pullRequest'));
+    const commits = commitSetting(text('commit'));
+    if (branch && pullRequest) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingsTitle */ .uj)('branch')} and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('pullRequest')} are both set: an analysis is of a branch or of a pull request; give one.`);
+    }
+    for (const key of ['branch', 'pullRequest', 'commit']) {
+        if (text(key) && !chosen.project) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is set without ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('project')}: it says which analysis of a project to check; give ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('project')} too.`);
+        }
+    }
+    return {
+        reportFiles,
+        // Trimmed like every setting: a secret pasted with a trailing newline still works.
+        token: text('token'),
+        hostUrl,
+        rootCert,
+        timeoutMs: integer(raw, 'timeout', { min: 1 }) * 1000,
+        initialWaitMs: integer(raw, 'initialDelay', { min: 0 }),
+        intervalMs: integer(raw, 'interval', { min: 1 }),
+        adaptivePolling: !raw.interval?.trim(),
+        failStep: booleanSetting(raw, 'failStep', DEFAULTS.failStep),
+        policy: failPolicy(raw.failingStatuses ?? ''),
+        taskId,
+        analysisId,
+        projectKeys,
+        branch,
+        pullRequest,
+        commits
+    };
+}
+/** The project keys, one per line: each a key the server could have made. */
+function projectKeyLines(raw) {
+    const keys = raw
+        .split(/\r\n|\r|\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== '');
+    if (keys.length > MAX_PROJECTS) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('project')} has ${keys.length} lines: give at most ${MAX_PROJECTS} project keys, one per line.`);
+    }
+    for (const key of keys) {
+        const problem = (0,_identifier_js__WEBPACK_IMPORTED_MODULE_2__/* .idProblem */ .l)(key);
+        if (problem) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('project')} has the line "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(key)}", which ${problem}: give the project's key as the server shows it (Project Information), one per line.`);
+        }
+    }
+    return [...new Set(keys)];
+}
+/** A branch or pull-request name: one line, no control or invisible character. */
+function nameSetting(key, value) {
+    if (value === undefined)
+        return undefined;
+    if (!isBranchName(value)) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": give the ${key === 'branch' ? 'branch' : 'pull request'} as the server names it (at most ${MAX_BRANCH_LENGTH} characters, no control characters)${key === 'pullRequest' ? ", GitHub's number for a pull request" : ''}.`);
+    }
+    return value;
+}
+/**
+ * The commit whose analysis to wait for: a full SHA-1 or SHA-256, as scanners record it. An
+ * abbreviated one cannot be told apart from another's start, so it is refused, never guessed.
+ */
+function commitSetting(value) {
+    if (value === undefined)
+        return [];
+    const shas = value
+        .split(/[,\s]+/)
+        .filter((sha) => sha !== '')
+        .map((sha) => sha.toLowerCase());
+    for (const sha of shas) {
+        if (!isFullSha(sha)) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('commit')} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`);
+        }
+    }
+    if (shas.length > 2) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('commit')} has ${shas.length} commits: give one (or a pull request's head and merge commits).`);
+    }
+    return [...new Set(shas)];
+}
+/**
+ * A file to write, relative to the working directory: one line, no control characters;
+ * undefined when not given.
+ */
+function fileSetting(raw, key) {
+    const value = raw[key]?.trim();
+    if (!value)
+        return undefined;
+    // eslint-disable-next-line no-control-regex
+    if (value.length > 1000 || /[\u0000-\u001f\u007f]/.test(value)) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`);
+    }
+    return value;
+}
+/** `true` or `false` in any case; `fallback` when not given. */
+function booleanSetting(raw, key, fallback) {
+    const value = (raw[key] ?? '').trim().toLowerCase();
+    if (value === '')
+        return fallback;
+    if (value === 'true')
+        return true;
+    if (value === 'false')
+        return false;
+    throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": it must be true or false.`);
+}
+/** The input's non-empty lines, each trimmed: paths or globs of report files. */
+function reportPatterns(raw) {
+    const lines = raw
+        .split(/\r\n|\r|\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== '');
+    if (lines.length > MAX_REPORT_PATTERNS) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('reportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`);
+    }
+    for (const line of lines) {
+        const problem = patternProblem(line);
+        if (problem) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('reportFile')} has the line "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`);
+        }
+    }
+    return lines;
+}
+/** Why a report path or glob cannot be used, or undefined. */
+function patternProblem(line) {
+    if (line.length > 1000)
+        return 'it is longer than 1,000 characters';
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(line))
+        return 'it holds a control character';
+    if (line.startsWith('!'))
+        return 'exclusions (!) are not supported';
+    return undefined;
+}
+function optionalUrl(value) {
+    if (value === undefined)
+        return undefined;
+    const host = (0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingWithVariable */ .XI)('host');
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${host} "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .hideCredentials */ .RW)(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`);
+    }
+    if (url.username || url.password) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${host} must not contain credentials: pass the token in ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingOrVariable */ .Od)('token')}.`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${host} must start with https:// or http://, not ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(url.protocol)}//.`);
+    }
+    // API paths are appended to the address: a query or fragment would end up in the middle.
+    // The value is not quoted: a query is where a token pasted by mistake would be.
+    if (/[?#]/.test(url.href)) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${host} must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.`);
+    }
+    return url;
+}
+function optionalCertificate(value) {
+    if (value === undefined)
+        return undefined;
+    if (!value.includes('-----BEGIN CERTIFICATE-----')) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingWithVariable */ .XI)('rootCert')} is not a PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (the CA certificate itself, not a file path).`);
+    }
+    return value;
+}
+function optionalId(key, value) {
+    if (value === undefined)
+        return undefined;
+    const problem = (0,_identifier_js__WEBPACK_IMPORTED_MODULE_2__/* .idProblem */ .l)(value);
+    if (problem) {
+        const where = key === 'task'
+            ? 'the ceTaskId of report-task.txt, or the id of the task on the server'
+            : "the analysisId of a finished task (the server's api/ce/task answer)";
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}" ${problem}: give ${where}.`);
+    }
+    return value;
+}
+/**
+ * The statuses that fail the step: ERROR, WARN and NONE, separated by commas or lines, in any
+ * case; empty: ERROR alone. ERROR must be among them: a policy without it would let a failed
+ * gate pass, which is what failStep false says plainly.
+ */
+function failPolicy(raw) {
+    const words = raw
+        .split(/[,\r\n]/)
+        .map((word) => word.trim())
+        .filter((word) => word !== '');
+    if (words.length === 0)
+        return _fail_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .FAIL_ON_ERROR */ .qJ;
+    const allowed = _fail_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .FAILING_STATUSES */ .yV.join(', ');
+    for (const word of words) {
+        if (!_fail_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .FAILING_STATUSES */ .yV.includes(word.toUpperCase())) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('failingStatuses')} has "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(word, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`);
+        }
+    }
+    const policy = new Set(words.map((word) => word.toUpperCase()));
+    if (!policy.has('ERROR')) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('failingStatuses')} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(raw.trim(), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('failStep')}.`);
+    }
+    return policy;
+}
+/** A whole number between `min` and its limit; its default when not given. */
+function integer(raw, key, { min }) {
+    const value = (raw[key] ?? '').trim();
+    const [fallback, max] = [DEFAULTS[key], LIMITS[key]];
+    if (value === '')
+        return fallback;
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`);
+    }
+    return Number(value);
 }
 
 
@@ -38071,304 +38439,16 @@ async function reportOutcomes(outcomes, verdict, { settings, github, log, sinks,
     return outputsProblem;
 }
 
-;// CONCATENATED MODULE: ./src/settings.ts
-
-
-
-
-
-const DEFAULTS = {
-    timeout: 60,
-    initialDelay: 3000,
-    interval: 1000,
-    failStep: true
-};
-/** The most lines the report files may have (each a path or a glob). */
-const MAX_REPORT_PATTERNS = 100;
-/** The most projects one step checks by key (as many analyses as report files may give). */
-const MAX_PROJECTS = 50;
-/** The longest branch or pull-request name taken (the server keys them in 255 characters). */
-const MAX_BRANCH_LENGTH = 255;
-/**
- * The longest wait any setting may ask for: 5 days, the longest a job on a self-hosted runner
- * may run (GitHub-hosted jobs stop at 6 hours). Anything longer is a typo, and a timer past
- * 2^31 ms would overflow in Node and fire at once, turning the poll loop hot. The time-out is in
- * seconds, the waits in milliseconds.
- */
-const LIMITS = {
-    timeout: 432_000,
-    initialDelay: 432_000_000,
-    interval: 432_000_000
-};
-/**
- * `raw` with each setting that was not given taken from its environment variable, when the
- * edge's names give it one (SONAR_TOKEN, SONAR_HOST_URL, SONAR_ROOT_CERT…). A value given wins.
- *
- * @example withVariables({ host: '' }, ACTION_NAMES, { SONAR_HOST_URL: 'https://sonar.example' }) // { host: 'https://sonar.example' }
- */
-function withVariables(raw, names, env) {
-    const filled = { ...raw };
-    for (const key of src_words/* SETTING_KEYS */.GS) {
-        const variable = names.settings[key].variable;
-        if (variable && !raw[key]?.trim() && env[variable]?.trim())
-            filled[key] = env[variable];
-    }
-    return filled;
-}
-/**
- * Turns the settings' text into Settings, or throws a SettingsError naming the setting that is
- * wrong (by key: each edge says it in its own words). Defaults apply here: the bundle may run
- * without the runner filling in action.yml's defaults.
- *
- * @example readSettings(withVariables({ timeout: '120' }, ACTION_NAMES, process.env))
- */
-function readSettings(raw) {
-    const text = (key) => raw[key]?.trim() || undefined;
-    const hostUrl = optionalUrl(text('host'));
-    const rootCert = optionalCertificate(text('rootCert'));
-    const taskId = settings_optionalId('task', text('task'));
-    const analysisId = settings_optionalId('analysis', text('analysis'));
-    if (taskId && analysisId) {
-        throw new errors/* SettingsError */.GN(`${(0,src_words/* settingsTitle */.uj)('task')} and ${(0,src_words/* setting */.Pe)('analysis')} are both set: set one of them (${(0,src_words/* setting */.Pe)('analysis')} skips the task).`);
-    }
-    const projectKeys = projectKeyLines(raw.project ?? '');
-    const reportFiles = reportPatterns(raw.reportFile ?? '');
-    const chosen = { task: taskId, analysis: analysisId, project: projectKeys.length > 0 };
-    for (const key of ['task', 'analysis', 'project']) {
-        if (chosen[key] && !hostUrl) {
-            throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)(key)} needs the server address: set ${(0,src_words/* theSetting */.w7)('host')} or the SONAR_HOST_URL environment variable.`);
-        }
-    }
-    if (chosen.project) {
-        const other = taskId
-            ? 'task'
-            : analysisId
-                ? 'analysis'
-                : reportFiles.length > 0
-                    ? 'reportFile'
-                    : undefined;
-        if (other) {
-            throw new errors/* SettingsError */.GN(`${(0,src_words/* settingsTitle */.uj)('project')} and ${(0,src_words/* setting */.Pe)(other)} are both set: give the projects whose analyses to check, or ${(0,src_words/* setting */.Pe)(other)}, not both.`);
-        }
-    }
-    const branch = nameSetting('branch', text('branch'));
-    const pullRequest = nameSetting('pullRequest', text('pullRequest'));
-    const commits = commitSetting(text('commit'));
-    if (branch && pullRequest) {
-        throw new errors/* SettingsError */.GN(`${(0,src_words/* settingsTitle */.uj)('branch')} and ${(0,src_words/* setting */.Pe)('pullRequest')} are both set: an analysis is of a branch or of a pull request; give one.`);
-    }
-    for (const key of ['branch', 'pullRequest', 'commit']) {
-        if (text(key) && !chosen.project) {
-            throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)(key)} is set without ${(0,src_words/* setting */.Pe)('project')}: it says which analysis of a project to check; give ${(0,src_words/* setting */.Pe)('project')} too.`);
-        }
-    }
-    return {
-        reportFiles,
-        // Trimmed like every setting: a secret pasted with a trailing newline still works.
-        token: text('token'),
-        hostUrl,
-        rootCert,
-        timeoutMs: integer(raw, 'timeout', { min: 1 }) * 1000,
-        initialWaitMs: integer(raw, 'initialDelay', { min: 0 }),
-        intervalMs: integer(raw, 'interval', { min: 1 }),
-        adaptivePolling: !raw.interval?.trim(),
-        failStep: booleanSetting(raw, 'failStep', DEFAULTS.failStep),
-        policy: failPolicy(raw.failingStatuses ?? ''),
-        taskId,
-        analysisId,
-        projectKeys,
-        branch,
-        pullRequest,
-        commits
-    };
-}
-/** The project keys, one per line: each a key the server could have made. */
-function projectKeyLines(raw) {
-    const keys = raw
-        .split(/\r\n|\r|\n/)
-        .map((line) => line.trim())
-        .filter((line) => line !== '');
-    if (keys.length > MAX_PROJECTS) {
-        throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)('project')} has ${keys.length} lines: give at most ${MAX_PROJECTS} project keys, one per line.`);
-    }
-    for (const key of keys) {
-        const problem = (0,identifier/* idProblem */.l)(key);
-        if (problem) {
-            throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)('project')} has the line "${(0,untrusted_text/* oneLine */.TN)(key)}", which ${problem}: give the project's key as the server shows it (Project Information), one per line.`);
-        }
-    }
-    return [...new Set(keys)];
-}
-/** A branch or pull-request name: one line, no control or invisible character. */
-function nameSetting(key, value) {
-    if (value === undefined)
-        return undefined;
-    if (value.length > MAX_BRANCH_LENGTH || /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(value)) {
-        throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)(key)} is "${(0,untrusted_text/* oneLine */.TN)(value)}": give the ${key === 'branch' ? 'branch' : 'pull request'} as the server names it (at most ${MAX_BRANCH_LENGTH} characters, no control characters)${key === 'pullRequest' ? ", GitHub's number for a pull request" : ''}.`);
-    }
-    return value;
-}
-/**
- * The commit whose analysis to wait for: a full SHA-1 or SHA-256, as scanners record it. An
- * abbreviated one cannot be told apart from another's start, so it is refused, never guessed.
- */
-function commitSetting(value) {
-    if (value === undefined)
-        return [];
-    const shas = value
-        .split(/[,\s]+/)
-        .filter((sha) => sha !== '')
-        .map((sha) => sha.toLowerCase());
-    for (const sha of shas) {
-        if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha)) {
-            throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)('commit')} is "${(0,untrusted_text/* oneLine */.TN)(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`);
-        }
-    }
-    if (shas.length > 2) {
-        throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)('commit')} has ${shas.length} commits: give one (or a pull request's head and merge commits).`);
-    }
-    return [...new Set(shas)];
-}
-/**
- * A file to write, relative to the working directory: one line, no control characters;
- * undefined when not given.
- */
-function fileSetting(raw, key) {
-    const value = raw[key]?.trim();
-    if (!value)
-        return undefined;
-    // eslint-disable-next-line no-control-regex
-    if (value.length > 1000 || /[\u0000-\u001f\u007f]/.test(value)) {
-        throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)(key)} "${(0,untrusted_text/* oneLine */.TN)(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`);
-    }
-    return value;
-}
-/** `true` or `false` in any case; `fallback` when not given. */
-function booleanSetting(raw, key, fallback) {
-    const value = (raw[key] ?? '').trim().toLowerCase();
-    if (value === '')
-        return fallback;
-    if (value === 'true')
-        return true;
-    if (value === 'false')
-        return false;
-    throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)(key)} is "${(0,untrusted_text/* oneLine */.TN)(value)}": it must be true or false.`);
-}
-/** The input's non-empty lines, each trimmed: paths or globs of report files. */
-function reportPatterns(raw) {
-    const lines = raw
-        .split(/\r\n|\r|\n/)
-        .map((line) => line.trim())
-        .filter((line) => line !== '');
-    if (lines.length > MAX_REPORT_PATTERNS) {
-        throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)('reportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`);
-    }
-    for (const line of lines) {
-        const problem = patternProblem(line);
-        if (problem) {
-            throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)('reportFile')} has the line "${(0,untrusted_text/* oneLine */.TN)(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`);
-        }
-    }
-    return lines;
-}
-/** Why a report path or glob cannot be used, or undefined. */
-function patternProblem(line) {
-    if (line.length > 1000)
-        return 'it is longer than 1,000 characters';
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f]/.test(line))
-        return 'it holds a control character';
-    if (line.startsWith('!'))
-        return 'exclusions (!) are not supported';
-    return undefined;
-}
-function optionalUrl(value) {
-    if (value === undefined)
-        return undefined;
-    const host = (0,src_words/* settingWithVariable */.XI)('host');
-    let url;
-    try {
-        url = new URL(value);
-    }
-    catch {
-        throw new errors/* SettingsError */.GN(`${host} "${(0,untrusted_text/* oneLine */.TN)((0,untrusted_text/* hideCredentials */.RW)(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`);
-    }
-    if (url.username || url.password) {
-        throw new errors/* SettingsError */.GN(`${host} must not contain credentials: pass the token in ${(0,src_words/* settingOrVariable */.Od)('token')}.`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new errors/* SettingsError */.GN(`${host} must start with https:// or http://, not ${(0,untrusted_text/* oneLine */.TN)(url.protocol)}//.`);
-    }
-    // API paths are appended to the address: a query or fragment would end up in the middle.
-    // The value is not quoted: a query is where a token pasted by mistake would be.
-    if (/[?#]/.test(url.href)) {
-        throw new errors/* SettingsError */.GN(`${host} must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.`);
-    }
-    return url;
-}
-function optionalCertificate(value) {
-    if (value === undefined)
-        return undefined;
-    if (!value.includes('-----BEGIN CERTIFICATE-----')) {
-        throw new errors/* SettingsError */.GN(`${(0,src_words/* settingWithVariable */.XI)('rootCert')} is not a PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (the CA certificate itself, not a file path).`);
-    }
-    return value;
-}
-function settings_optionalId(key, value) {
-    if (value === undefined)
-        return undefined;
-    const problem = (0,identifier/* idProblem */.l)(value);
-    if (problem) {
-        const where = key === 'task'
-            ? 'the ceTaskId of report-task.txt, or the id of the task on the server'
-            : "the analysisId of a finished task (the server's api/ce/task answer)";
-        throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)(key)} "${(0,untrusted_text/* oneLine */.TN)(value)}" ${problem}: give ${where}.`);
-    }
-    return value;
-}
-/**
- * The statuses that fail the step: ERROR, WARN and NONE, separated by commas or lines, in any
- * case; empty: ERROR alone. ERROR must be among them: a policy without it would let a failed
- * gate pass, which is what failStep false says plainly.
- */
-function failPolicy(raw) {
-    const words = raw
-        .split(/[,\r\n]/)
-        .map((word) => word.trim())
-        .filter((word) => word !== '');
-    if (words.length === 0)
-        return fail_policy/* FAIL_ON_ERROR */.qJ;
-    const allowed = fail_policy/* FAILING_STATUSES */.yV.join(', ');
-    for (const word of words) {
-        if (!fail_policy/* FAILING_STATUSES */.yV.includes(word.toUpperCase())) {
-            throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)('failingStatuses')} has "${(0,untrusted_text/* oneLine */.TN)(word, untrusted_text/* QUOTE_LIMITS */.gJ.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`);
-        }
-    }
-    const policy = new Set(words.map((word) => word.toUpperCase()));
-    if (!policy.has('ERROR')) {
-        throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)('failingStatuses')} is "${(0,untrusted_text/* oneLine */.TN)(raw.trim(), untrusted_text/* QUOTE_LIMITS */.gJ.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${(0,src_words/* setting */.Pe)('failStep')}.`);
-    }
-    return policy;
-}
-/** A whole number between `min` and its limit; its default when not given. */
-function integer(raw, key, { min }) {
-    const value = (raw[key] ?? '').trim();
-    const [fallback, max] = [DEFAULTS[key], LIMITS[key]];
-    if (value === '')
-        return fallback;
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-        throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)(key)} is "${(0,untrusted_text/* oneLine */.TN)(value)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`);
-    }
-    return Number(value);
-}
-
+// EXTERNAL MODULE: ./src/github-event.ts
+var github_event = __nccwpck_require__(2981);
+// EXTERNAL MODULE: ./src/settings.ts
+var src_settings = __nccwpck_require__(8750);
 ;// CONCATENATED MODULE: ./src/action/run-analysis.ts
 
 
 
 
 
-const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 /**
  * With `projectKey`, the branch or pull request and the commit from the run, where the inputs
  * do not give them (an input given always wins; a branch or pull request given leaves the
@@ -38397,7 +38477,7 @@ async function withTheRunsAnalysis(settings, github, env, log) {
             ? ` on branch ${(0,untrusted_text/* oneLine */.TN)(run.branch)}`
             : '';
     const which = run.commits.length > 0
-        ? `the analysis of ${run.commits.map((sha) => sha.slice(0, 7)).join(' or ')}${where}`
+        ? `the analysis of ${shortShas(run.commits)}${where}`
         : `the newest analysis${where || ' of the main branch'}`;
     log.info(`Checking ${which}, as ${run.from} says.`);
     return { ...settings, branch: run.branch, pullRequest: run.pullRequest, commits: run.commits };
@@ -38407,7 +38487,7 @@ async function runAnalysis(github, env) {
     const event = github.event;
     const from = `the ${(0,untrusted_text/* oneLine */.TN)(event || 'unknown')} event`;
     const sha = (env['GITHUB_SHA'] ?? '').toLowerCase();
-    const runSha = SHA.test(sha) ? [sha] : [];
+    const runSha = (0,src_settings/* isFullSha */.Wf)(sha) ? [sha] : [];
     switch (event) {
         case 'pull_request':
         case 'pull_request_target': {
@@ -38418,7 +38498,7 @@ async function runAnalysis(github, env) {
                 };
             }
             const head = pull.headSha.toLowerCase();
-            const commits = [...new Set([head, ...runSha].filter((each) => SHA.test(each)))];
+            const commits = [...new Set([head, ...runSha].filter(src_settings/* isFullSha */.Wf))];
             return { pullRequest: String(pull.issue_number), commits, from };
         }
         case 'workflow_dispatch':
@@ -38439,25 +38519,14 @@ async function runAnalysis(github, env) {
  * told which input to pass.
  */
 async function triggeringRun(env, from) {
-    const path = env['GITHUB_EVENT_PATH'];
-    const read = path ? await (0,bounded_file/* readBoundedFile */.M)(path, github_api/* GITHUB_API_LIMITS */.S3.eventFileBytes) : undefined;
-    let run;
-    try {
-        const payload = read?.outcome === 'read' ? JSON.parse(read.bytes.toString('utf8')) : {};
-        const value = payload?.workflow_run;
-        run =
-            typeof value === 'object' && value !== null ? value : undefined;
-    }
-    catch {
-        run = undefined;
-    }
+    const run = await (0,github_event/* eventObject */.v)(env['GITHUB_EVENT_PATH'], 'workflow_run');
     if (!run) {
         return {
             problem: 'The workflow_run event file names no triggering run: pass branch or pullRequest, and commit, to say which analysis to check.'
         };
     }
     const headSha = typeof run['head_sha'] === 'string' ? run['head_sha'].toLowerCase() : '';
-    const commits = SHA.test(headSha) ? [headSha] : [];
+    const commits = (0,src_settings/* isFullSha */.Wf)(headSha) ? [headSha] : [];
     const pulls = Array.isArray(run['pull_requests']) ? run['pull_requests'] : [];
     const number = pulls[0]?.number;
     if (typeof number === 'number' && Number.isSafeInteger(number) && number > 0) {
@@ -38473,9 +38542,7 @@ async function triggeringRun(env, from) {
 }
 /** A branch name from the run, if it can be one. */
 function branchName(name) {
-    if (name === '' || name.length > MAX_BRANCH_LENGTH)
-        return undefined;
-    return /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(name) ? undefined : name;
+    return (0,src_settings/* isBranchName */.Q8)(name) ? name : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/action/settings.ts
@@ -38496,16 +38563,16 @@ function readActionSettings(input, env) {
         if (name)
             given[key] = input(name);
     }
-    const raw = withVariables(given, ACTION_NAMES, env);
-    const settings = readSettings(raw);
-    const comment = booleanSetting(raw, 'comment', ACTION_DEFAULTS.comment);
+    const raw = (0,src_settings/* withVariables */.sO)(given, ACTION_NAMES, env);
+    const settings = (0,src_settings/* readSettings */.sb)(raw);
+    const comment = (0,src_settings/* booleanSetting */.vF)(raw, 'comment', ACTION_DEFAULTS.comment);
     return {
         ...settings,
         comment,
         gitHubToken: raw.gitHubToken?.trim() || undefined,
-        sarifFile: fileSetting(raw, 'sarif'),
-        annotate: booleanSetting(raw, 'annotate', ACTION_DEFAULTS.annotate),
-        checkRun: booleanSetting(raw, 'checkRun', ACTION_DEFAULTS.checkRun)
+        sarifFile: (0,src_settings/* fileSetting */.Xp)(raw, 'sarif'),
+        annotate: (0,src_settings/* booleanSetting */.vF)(raw, 'annotate', ACTION_DEFAULTS.annotate),
+        checkRun: (0,src_settings/* booleanSetting */.vF)(raw, 'checkRun', ACTION_DEFAULTS.checkRun)
     };
 }
 /**

@@ -97,6 +97,26 @@ export const MAX_PROJECTS = 50
 export const MAX_BRANCH_LENGTH = 255
 
 /**
+ * Whether `text` is a full commit id, as scanners record it: 40 hex digits (SHA-1) or 64
+ * (SHA-256), in either case.
+ *
+ * @example isFullSha('be6c75b85da526349c44e3978374c95e0b80a96d') // true
+ */
+export function isFullSha(text: string): boolean {
+  return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(text)
+}
+
+/**
+ * Whether `name` can be a branch or pull request as the server keys it: at most
+ * MAX_BRANCH_LENGTH characters, no control, format or line-separating character.
+ */
+export function isBranchName(name: string): boolean {
+  return (
+    name !== '' && name.length <= MAX_BRANCH_LENGTH && !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(name)
+  )
+}
+
+/**
  * The longest wait any setting may ask for: 5 days, the longest a job on a self-hosted runner
  * may run (GitHub-hosted jobs stop at 6 hours). Anything longer is a typo, and a timer past
  * 2^31 ms would overflow in Node and fire at once, turning the poll loop hot. The time-out is in
@@ -229,7 +249,7 @@ function projectKeyLines(raw: string): string[] {
 /** A branch or pull-request name: one line, no control or invisible character. */
 function nameSetting(key: 'branch' | 'pullRequest', value: string | undefined): string | undefined {
   if (value === undefined) return undefined
-  if (value.length > MAX_BRANCH_LENGTH || /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(value)) {
+  if (!isBranchName(value)) {
     throw new SettingsError(
       `${settingTitle(key)} is "${oneLine(value)}": give the ${key === 'branch' ? 'branch' : 'pull request'} as the server names it (at most ${MAX_BRANCH_LENGTH} characters, no control characters)${key === 'pullRequest' ? ", GitHub's number for a pull request" : ''}.`
     )
@@ -248,7 +268,7 @@ function commitSetting(value: string | undefined): string[] {
     .filter((sha) => sha !== '')
     .map((sha) => sha.toLowerCase())
   for (const sha of shas) {
-    if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha)) {
+    if (!isFullSha(sha)) {
       throw new SettingsError(
         `${settingTitle('commit')} is "${oneLine(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`
       )

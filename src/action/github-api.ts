@@ -8,6 +8,8 @@
 import type { getOctokit } from '@actions/github'
 import { RequestError } from '@octokit/request-error'
 import { readBoundedFile, type BoundedFile } from '../bounded-file.js'
+import { EVENT_FILE_BYTES } from '../github-event.js'
+import { isFullSha } from '../settings.js'
 import { messageOf } from '../errors.js'
 import type { Log } from '../log.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
@@ -17,7 +19,7 @@ export const PULL_REQUEST_EVENTS: readonly string[] = ['pull_request', 'pull_req
 
 export const GITHUB_API_LIMITS = {
   /** The event payload file (GitHub caps webhook payloads at 25 MB). */
-  eventFileBytes: 25 * 1024 * 1024,
+  eventFileBytes: EVENT_FILE_BYTES,
   /** One reply of the API (100 comments of 65,536 characters, JSON-escaped, fit). */
   replyBytes: 64 * 1024 * 1024
 } as const
@@ -94,9 +96,7 @@ async function readEventPullRequest(env: NodeJS.ProcessEnv): Promise<EventPullRe
 }
 
 /** A full commit id: 40 hex digits (SHA-1) or 64 (SHA-256). */
-export function isCommitSha(text: string): boolean {
-  return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(text)
-}
+export const isCommitSha = isFullSha
 
 /** The API's address without a trailing slash, or undefined when it is not http(s). */
 export function apiBase(value: string | undefined): string | undefined {

@@ -1,9 +1,9 @@
-import { readBoundedFile } from '../bounded-file.js'
 import { SettingsError } from '../errors.js'
 import type { Log } from '../log.js'
-import { MAX_BRANCH_LENGTH } from '../settings.js'
+import { shortShas } from '../gate/wait-for-analysis.js'
+import { eventObject } from '../github-event.js'
+import { isBranchName, isFullSha } from '../settings.js'
 import { oneLine } from '../untrusted-text.js'
-import { GITHUB_API_LIMITS } from './github-api.js'
 import type { GitHubContext } from './github-context.js'
 import type { ActionSettings } from './settings.js'
 
@@ -16,8 +16,6 @@ export interface RunAnalysis {
   /** Where the facts came from, for the log: "the pull_request event". */
   from: string
 }
-
-const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/
 
 /**
  * With `projectKey`, the branch or pull request and the commit from the run, where the inputs
@@ -50,7 +48,7 @@ export async function withTheRunsAnalysis(
       : ''
   const which =
     run.commits.length > 0
-      ? `the analysis of ${run.commits.map((sha) => sha.slice(0, 7)).join(' or ')}${where}`
+      ? `the analysis of ${shortShas(run.commits)}${where}`
       : `the newest analysis${where || ' of the main branch'}`
   log.info(`Checking ${which}, as ${run.from} says.`)
   return { ...settings, branch: run.branch, pullRequest: run.pullRequest, commits: run.commits }
@@ -64,7 +62,7 @@ export async function runAnalysis(
   const event = github.event
   const from = `the ${oneLine(event || 'unknown')} event`
   const sha = (env['GITHUB_SHA'] ?? '').toLowerCase()
-  const runSha = SHA.test(sha) ? [sha] : []
+  const runSha = isFullSha(sha) ? [sha] : []
   switch (event) {
     case 'pull_request':
     case 'pull_request_target': {
@@ -75,7 +73,7 @@ export async function runAnalysis(
         }
       }
       const head = pull.headSha.toLowerCase()
-      const commits = [...new Set([head, ...runSha].filter((each) => SHA.test(each)))]
+      const commits = [...new Set([head, ...runSha].filter(isFullSha))]
       return { pullRequest: String(pull.issue_number), commits, from }
     }
     case 'workflow_dispatch':
@@ -100,17 +98,7 @@ async function triggeringRun(
   env: NodeJS.ProcessEnv,
   from: string
 ): Promise<RunAnalysis | { problem: string }> {
-  const path = env['GITHUB_EVENT_PATH']
-  const read = path ? await readBoundedFile(path, GITHUB_API_LIMITS.eventFileBytes) : undefined
-  let run: Record<string, unknown> | undefined
-  try {
-    const payload: unknown = read?.outcome === 'read' ? JSON.parse(read.bytes.toString('utf8')) : {}
-    const value = (payload as { workflow_run?: unknown } | null)?.workflow_run
-    run =
-      typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined
-  } catch {
-    run = undefined
-  }
+  const run = await eventObject(env['GITHUB_EVENT_PATH'], 'workflow_run')
   if (!run) {
     return {
       problem:
@@ -118,7 +106,7 @@ async function triggeringRun(
     }
   }
   const headSha = typeof run['head_sha'] === 'string' ? run['head_sha'].toLowerCase() : ''
-  const commits = SHA.test(headSha) ? [headSha] : []
+  const commits = isFullSha(headSha) ? [headSha] : []
   const pulls = Array.isArray(run['pull_requests']) ? (run['pull_requests'] as unknown[]) : []
   const number = (pulls[0] as { number?: unknown } | undefined)?.number
   if (typeof number === 'number' && Number.isSafeInteger(number) && number > 0) {
@@ -136,6 +124,5 @@ async function triggeringRun(
 
 /** A branch name from the run, if it can be one. */
 function branchName(name: string): string | undefined {
-  if (name === '' || name.length > MAX_BRANCH_LENGTH) return undefined
-  return /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(name) ? undefined : name
+  return isBranchName(name) ? name : undefined
 }

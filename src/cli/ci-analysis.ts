@@ -7,10 +7,11 @@
  * options to pass: checking the main branch or the newest analysis instead would give another
  * analysis's verdict.
  */
-import { readBoundedFile } from '../bounded-file.js'
 import { SettingsError } from '../errors.js'
 import type { Log } from '../log.js'
-import { MAX_BRANCH_LENGTH, type Settings } from '../settings.js'
+import { shortShas } from '../gate/wait-for-analysis.js'
+import { eventObject } from '../github-event.js'
+import { isBranchName, isFullSha, MAX_BRANCH_LENGTH, type Settings } from '../settings.js'
 import { oneLine } from '../untrusted-text.js'
 import { setting } from '../words.js'
 
@@ -27,13 +28,8 @@ export interface CiAnalysis {
 
 type Env = NodeJS.ProcessEnv
 
-const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/
-
 /** A pull or merge request's number: what SonarQube keys them by on every CI read here. */
 const NUMBER = /^[1-9][0-9]{0,18}$/
-
-/** The event file of GitHub Actions, read at most this large (GitHub caps payloads at 25 MB). */
-const EVENT_FILE_BYTES = 25 * 1024 * 1024
 
 /** What a CI calls a pull request, for the log. */
 const REQUEST_WORDS: Readonly<Record<string, string>> = { 'GitLab CI': 'merge request' }
@@ -62,7 +58,7 @@ export async function withTheCisAnalysis(
     : ci.branch
       ? ` on branch ${oneLine(ci.branch)}`
       : ''
-  const shas = ci.commits.map((sha) => sha.slice(0, 7)).join(' or ')
+  const shas = shortShas(ci.commits)
   log.info(`Checking the analysis of ${shas}${where}, as ${ci.from} says.`)
   return { ...settings, branch: ci.branch, pullRequest: ci.pullRequest, commits: ci.commits }
 }
@@ -107,7 +103,7 @@ async function gitHubActions(env: Env): Promise<CiAnalysis | undefined> {
         `GitHub Actions runs for a ${oneLine(event)} event whose pull request is unknown (the event file names none, nor does GITHUB_REF): ${TO_PASS}`
       )
     }
-    const head = payload.headSha && SHA.test(payload.headSha) ? [payload.headSha] : []
+    const head = payload.headSha && isFullSha(payload.headSha) ? [payload.headSha] : []
     return ci.analysis({ pullRequest: number }, [...head, ...ci.commit('GITHUB_SHA')])
   }
   return ci.analysis(ci.refScope('GITHUB_REF'), ci.commit('GITHUB_SHA'))
@@ -243,17 +239,13 @@ class CiVariables {
     const value = this.env[name] ?? ''
     if (value === '') return []
     const sha = value.toLowerCase()
-    if (!SHA.test(sha)) this.refuse(name, value, 'not a full commit SHA')
+    if (!isFullSha(sha)) this.refuse(name, value, 'not a full commit SHA')
     return [sha]
   }
 
   /** The variable's branch: a name the server keys (at most 255 characters, no control character). */
   branch(name: string, value = this.env[name] ?? ''): Scope {
-    if (
-      value === '' ||
-      value.length > MAX_BRANCH_LENGTH ||
-      /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(value)
-    ) {
+    if (!isBranchName(value)) {
       this.refuse(
         name,
         value,
@@ -317,16 +309,8 @@ class CiVariables {
 async function pullRequestOfEvent(
   path: string | undefined
 ): Promise<{ number?: string; headSha?: string }> {
-  const read = path ? await readBoundedFile(path, EVENT_FILE_BYTES) : undefined
-  if (read?.outcome !== 'read') return {}
-  let pull: unknown
-  try {
-    pull = (JSON.parse(read.bytes.toString('utf8')) as { pull_request?: unknown } | null)
-      ?.pull_request
-  } catch {
-    return {}
-  }
-  if (typeof pull !== 'object' || pull === null) return {}
+  const pull = await eventObject(path, 'pull_request')
+  if (!pull) return {}
   const { number, head } = pull as { number?: unknown; head?: unknown }
   const sha = (head as { sha?: unknown } | null | undefined)?.sha
   return {
