@@ -20,6 +20,12 @@
  * interval, so the landing walks across the polling interval. Time is measured from that instant
  * to the action's exit (its verdict).
  *
+ * A fourth setting checks a pull request's analysis by key on a pull_request event (projectKey
+ * alone: the pull request and its last update from the event file): each poll reads
+ * api/ce/component, and api/project_pull_requests/list while none of the pull request's tasks is
+ * pending; its scan (of pull request 42, in the project-pull-request scenario's history) lands
+ * the same way, and is compared with the same report-file runs.
+ *
  * npm run bench:project -- [--delays 0,2,20] [--runs 7,7,3] [--previous wide|close] [--node <path>]
  */
 import { execFileSync } from 'node:child_process'
@@ -62,7 +68,8 @@ const INTERVAL_MS = 1000
 /** Where the poll requests of each mode go: each poll starts with the first path. */
 const POLL_PATHS = {
   report: ['/api/ce/task'],
-  project: ['/api/project_analyses/search', '/api/ce/component']
+  project: ['/api/project_analyses/search', '/api/ce/component'],
+  pullRequest: ['/api/ce/component', '/api/project_pull_requests/list']
 } as const
 
 type Mode = keyof typeof POLL_PATHS
@@ -81,10 +88,19 @@ const SETTINGS: Setting[] = [
     mode: 'report',
     inputs: { initialDelayMs: '0', pollingIntervalMs: String(INTERVAL_MS) }
   },
-  { name: 'project, defaults', mode: 'project', inputs: {} }
+  { name: 'project, defaults', mode: 'project', inputs: {} },
+  { name: 'project, pull request', mode: 'pullRequest', inputs: {} }
 ]
 
-const [REPORT_DEFAULTS, REPORT_FIXED, PROJECT_DEFAULTS] = SETTINGS as [Setting, Setting, Setting]
+const [REPORT_DEFAULTS, REPORT_FIXED, PROJECT_DEFAULTS, PULL_REQUEST_DEFAULTS] = SETTINGS as [
+  Setting,
+  Setting,
+  Setting,
+  Setting
+]
+
+/** The settings that check by key, each held to the goal against the report-file mode. */
+const BY_KEY = [PROJECT_DEFAULTS, PULL_REQUEST_DEFAULTS]
 
 interface Run {
   setting: Setting
@@ -135,12 +151,21 @@ async function addProject(
   simulator: Simulator,
   projectKey: string,
   landingMs: number,
-  previousMs: number
+  previousMs: number,
+  mode: Mode
 ): Promise<{ coming: Analysis; ask: { branch: string; commit: string } }> {
-  const played = await projectScenario('project-commit', projectKey)
-  const comingScript = played.analyses[played.expected as number] as AnalysisScript
+  const played = await projectScenario(
+    mode === 'pullRequest' ? 'project-pull-request' : 'project-commit',
+    projectKey
+  )
+  const expected = played.analyses[played.expected as number] as AnalysisScript
+  // The pull request's scan passes its gate here, as the branch's does.
+  const comingScript =
+    mode === 'pullRequest'
+      ? { ...expected, projectStatus: (played.analyses[0] as AnalysisScript).projectStatus }
+      : expected
   const now = Date.now()
-  for (const script of played.analyses.filter((one) => one !== comingScript)) {
+  for (const script of played.analyses.filter((one) => one !== expected)) {
     simulator.addAnalysis({ ...script, scannedAgoMs: 0 }, now - (script.scannedAgoMs ?? 0))
   }
   const coming = simulator.addAnalysis(
@@ -169,7 +194,13 @@ async function runOnce(
   const projectKey = `bench-${SETTINGS.indexOf(setting)}-${delayS}s-${round}`
   // The scan processes for the second half of its delay; the previous one took about as long.
   const previousMs = previousProcessingMs(Math.max(1, landingMs / 2), round, spread)
-  const { coming, ask } = await addProject(simulator, projectKey, landingMs, previousMs)
+  const { coming, ask } = await addProject(
+    simulator,
+    projectKey,
+    landingMs,
+    previousMs,
+    setting.mode
+  )
   if (setting.mode === 'report')
     await simulator.writeReportFile(coming, workspace.file(REPORT_FILE))
   const before = simulator.requests.length
@@ -180,9 +211,14 @@ async function runOnce(
       ...setting.inputs,
       ...(setting.mode === 'project'
         ? { sonarHostUrl: simulator.url, projectKey, branch: ask.branch, commit: ask.commit }
-        : {})
+        : setting.mode === 'pullRequest'
+          ? { sonarHostUrl: simulator.url, projectKey }
+          : {})
     },
-    env: { ...STEP_ENV, ...pushEvent(workspace) },
+    env: {
+      ...STEP_ENV,
+      ...(setting.mode === 'pullRequest' ? await pullRequestEvent(workspace) : pushEvent(workspace))
+    },
     killAfterMs: delayS * 1000 + 30_000
   })
   checkRun(setting, run, coming)
@@ -196,6 +232,32 @@ function pushEvent(workspace: Workspace): Record<string, string> {
     GITHUB_EVENT_PATH: path.join(workspace.root, 'event.json'),
     GITHUB_REF: `refs/heads/${FEATURE_BRANCH}`,
     GITHUB_SHA: PROJECT_COMMITS.login2,
+    GITHUB_REPOSITORY: 'acme/shop'
+  }
+}
+
+/**
+ * The runner's variables of a pull_request event of pull request 42, last updated a minute ago
+ * (before its scan was submitted), its merge commit checked out.
+ */
+async function pullRequestEvent(workspace: Workspace): Promise<Record<string, string>> {
+  const file = path.join(workspace.root, 'event.json')
+  const updatedAt = new Date(Date.now() - 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z')
+  await writeFile(
+    file,
+    JSON.stringify({
+      pull_request: {
+        number: 42,
+        head: { sha: PROJECT_COMMITS.pullRequestHead },
+        updated_at: updatedAt
+      }
+    })
+  )
+  return {
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_EVENT_PATH: file,
+    GITHUB_REF: 'refs/pull/42/merge',
+    GITHUB_SHA: PROJECT_COMMITS.pullRequestMerge,
     GITHUB_REPOSITORY: 'acme/shop'
   }
 }
@@ -231,7 +293,7 @@ function measure(
     if (endpoint(request) === opening) polls.push([request])
     else if (within.includes(endpoint(request)) && polls.length > 0) {
       // The report mode's one read of the previous analysis (api/ce/component) is no poll.
-      if (setting.mode === 'project') polls.at(-1)?.push(request)
+      if (setting.mode !== 'report') polls.at(-1)?.push(request)
     }
   }
   const finding = polls.findIndex((poll) => (poll[0] as RecordedRequest).at >= available)
@@ -299,14 +361,14 @@ function printRuns(runs: Run[]): void {
   )
 }
 
-/** One delay's figures, per setting, and the project mode's difference with the report mode. */
+/** One delay's figures, per setting, and each by-key setting's difference with the report mode. */
 interface DelaySummary {
   delayS: number
   medians: Map<Setting, number>
-  /** Project − report, median of the per-round differences, against each report setting. */
-  roundDifference: Map<Setting, number>
-  perPollMax: number
-  pollRequestsOnceFound: number
+  /** By key − report, median of the per-round differences, per by-key setting and report setting. */
+  roundDifference: Map<Setting, Map<Setting, number>>
+  perPollMax: Map<Setting, number>
+  pollRequestsOnceFound: Map<Setting, number>
 }
 
 function summarise(delayS: number, runs: Run[]): DelaySummary {
@@ -352,30 +414,38 @@ function summarise(delayS: number, runs: Run[]): DelaySummary {
       )
     ]
   )
-  const project = of(PROJECT_DEFAULTS)
   const medians = new Map(SETTINGS.map((s) => [s, median(of(s).map((r) => r.toVerdict))]))
   const roundDifference = new Map(
-    [REPORT_DEFAULTS, REPORT_FIXED].map((report) => {
-      const byRound = new Map(of(report).map((r) => [r.round, r.toVerdict]))
-      const differences = project.flatMap((r) =>
-        byRound.has(r.round) ? [r.toVerdict - (byRound.get(r.round) as number)] : []
+    BY_KEY.map((byKey) => [
+      byKey,
+      new Map(
+        [REPORT_DEFAULTS, REPORT_FIXED].map((report) => {
+          const byRound = new Map(of(report).map((r) => [r.round, r.toVerdict]))
+          const differences = of(byKey).flatMap((r) =>
+            byRound.has(r.round) ? [r.toVerdict - (byRound.get(r.round) as number)] : []
+          )
+          return [report, median(differences)]
+        })
       )
-      return [report, median(differences)]
-    })
+    ])
   )
   console.log()
-  for (const report of [REPORT_DEFAULTS, REPORT_FIXED]) {
-    const difference = (medians.get(PROJECT_DEFAULTS) as number) - (medians.get(report) as number)
-    console.log(
-      `project − ${report.name}: difference of the medians ${signed(difference)} ms, median of the per-round differences ${signed(roundDifference.get(report) as number)} ms`
-    )
+  for (const byKey of BY_KEY) {
+    for (const report of [REPORT_DEFAULTS, REPORT_FIXED]) {
+      const difference = (medians.get(byKey) as number) - (medians.get(report) as number)
+      console.log(
+        `${byKey.name} − ${report.name}: difference of the medians ${signed(difference)} ms, median of the per-round differences ${signed(roundDifference.get(byKey)?.get(report) as number)} ms`
+      )
+    }
   }
   return {
     delayS,
     medians,
     roundDifference,
-    perPollMax: max(project.map((r) => r.perPollMax)),
-    pollRequestsOnceFound: max(project.map((r) => r.pollRequestsOnceFound))
+    perPollMax: new Map(BY_KEY.map((s) => [s, max(of(s).map((r) => r.perPollMax))])),
+    pollRequestsOnceFound: new Map(
+      BY_KEY.map((s) => [s, max(of(s).map((r) => r.pollRequestsOnceFound))])
+    )
   }
 }
 
@@ -389,30 +459,39 @@ function printGoal(summaries: DelaySummary[]): void {
   printTable(
     [
       'delay',
-      ...SETTINGS.map((setting) => `${setting.name}, median ms`),
-      'project − report defaults, ms (per round)',
-      'project − report fixed 1 s, ms (per round)',
-      'project: requests per poll, max',
-      'project: poll requests once found',
+      'by key',
+      'median ms',
+      'report defaults, median ms',
+      '− report defaults, ms (per round)',
+      '− report fixed 1 s, ms (per round)',
+      'requests per poll, max',
+      'poll requests once found',
       `goal (≤ ${GOAL.medianDifferenceMs} ms, ≤ ${GOAL.requestsPerPoll} a poll, none once found)`
     ],
-    summaries.map((s) => {
-      const project = s.medians.get(PROJECT_DEFAULTS) as number
-      const difference = project - (s.medians.get(REPORT_DEFAULTS) as number)
-      const ok =
-        difference <= GOAL.medianDifferenceMs &&
-        s.perPollMax <= GOAL.requestsPerPoll &&
-        s.pollRequestsOnceFound <= GOAL.pollRequestsOnceFound
-      return [
-        `${s.delayS} s`,
-        ...SETTINGS.map((setting) => ms(s.medians.get(setting), 0)),
-        `${signed(difference)} (${signed(s.roundDifference.get(REPORT_DEFAULTS) as number)})`,
-        `${signed(project - (s.medians.get(REPORT_FIXED) as number))} (${signed(s.roundDifference.get(REPORT_FIXED) as number)})`,
-        String(s.perPollMax),
-        String(s.pollRequestsOnceFound),
-        meets(ok)
-      ]
-    })
+    summaries.flatMap((s) =>
+      BY_KEY.map((byKey) => {
+        const byKeyMedian = s.medians.get(byKey) as number
+        const difference = byKeyMedian - (s.medians.get(REPORT_DEFAULTS) as number)
+        const perPoll = s.perPollMax.get(byKey) as number
+        const onceFound = s.pollRequestsOnceFound.get(byKey) as number
+        const ok =
+          difference <= GOAL.medianDifferenceMs &&
+          perPoll <= GOAL.requestsPerPoll &&
+          onceFound <= GOAL.pollRequestsOnceFound
+        const rounds = s.roundDifference.get(byKey) as Map<Setting, number>
+        return [
+          `${s.delayS} s`,
+          byKey.name,
+          ms(byKeyMedian, 0),
+          ms(s.medians.get(REPORT_DEFAULTS), 0),
+          `${signed(difference)} (${signed(rounds.get(REPORT_DEFAULTS) as number)})`,
+          `${signed(byKeyMedian - (s.medians.get(REPORT_FIXED) as number))} (${signed(rounds.get(REPORT_FIXED) as number)})`,
+          String(perPoll),
+          String(onceFound),
+          meets(ok)
+        ]
+      })
+    )
   )
 }
 
@@ -434,7 +513,8 @@ async function main(): Promise<void> {
   const simulator = await Simulator.start({ token: TOKEN })
   const workspaces = {
     report: await createWorkspace('sonar-bench-report-'),
-    project: await createWorkspace('sonar-bench-project-')
+    project: await createWorkspace('sonar-bench-project-'),
+    pullRequest: await createWorkspace('sonar-bench-pull-request-')
   }
   for (const workspace of Object.values(workspaces)) {
     await writeFile(path.join(workspace.root, 'event.json'), '{}')

@@ -2303,7 +2303,8 @@ function decodeComponentTasks(body) {
             pullRequest: optionalString(value['pullRequest']) || undefined,
             errorMessage: optionalString(value['errorMessage']),
             submittedAt: optionalString(value['submittedAt']),
-            executionTimeMs: optionalCount(value['executionTimeMs'])
+            executionTimeMs: optionalCount(value['executionTimeMs']),
+            analysisId: optionalId(value['analysisId'], `${where}.analysisId`)
         };
     };
     return {
@@ -2322,6 +2323,22 @@ function decodeBranchNames(body) {
         ...branches.filter((branch) => branch['isMain'] === true).flatMap(named),
         ...branches.filter((branch) => branch['isMain'] !== true).flatMap(named)
     ];
+}
+/**
+ * Decodes `GET api/project_pull_requests/list`: `{pullRequests: [{key, analysisDate, ...}]}`,
+ * every pull request of the project in one unpaged reply (its size bounded by the transport).
+ */
+function decodePullRequests(body) {
+    if (!isObject(body) || !Array.isArray(body['pullRequests'])) {
+        throw new UnexpectedShape('expected {"pullRequests": [...]}');
+    }
+    return body['pullRequests'].filter(isObject).flatMap((pull) => {
+        const key = optionalString(pull['key']);
+        if (!key)
+            return [];
+        const date = optionalString(pull['analysisDate']);
+        return [{ key, analysisDate: date ? untrusted_text_oneLine(date, 60) : undefined }];
+    });
 }
 /**
  * Decodes `GET api/measures/component?metricKeys=alert_status,quality_gate_details` as the gate
@@ -2634,6 +2651,46 @@ class SonarClient {
                 badRequest: `The server refused the request for analysis ${analysis}: check ${theSetting('analysis')}.`
             },
             decode: decodeProjectStatus
+        });
+    }
+    /**
+     * The gate of a branch's or pull request's newest analysis
+     * (`GET api/qualitygates/project_status?projectKey=` with `branch` or `pullRequest`, Browse):
+     * for a pull request, whose analyses the server lists by no key.
+     */
+    async getScopeStatus(projectKey, on) {
+        const url = new URL('api/qualitygates/project_status', this.serverBase);
+        url.searchParams.set('projectKey', projectKey);
+        if (on.branch !== undefined)
+            url.searchParams.set('branch', on.branch);
+        else if (on.pullRequest !== undefined)
+            url.searchParams.set('pullRequest', on.pullRequest);
+        const where = `${untrusted_text_oneLine(projectKey)}${scopeWords(on)}`;
+        return this.getJson(url, {
+            what: `the quality gate status of ${where}`,
+            advice: {
+                notFound: `The server knows no analysis of ${where}: check ${theSetting('project')} and ${theSetting('pullRequest')}.`,
+                badRequest: `The server refused the request for the quality gate of ${where}.`
+            },
+            decode: decodeProjectStatus
+        });
+    }
+    /**
+     * The project's pull requests and the date of each one's newest analysis
+     * (`GET api/project_pull_requests/list`, Browse or Execute Analysis): the server lists a pull
+     * request's analyses nowhere else.
+     */
+    async getPullRequests(projectKey) {
+        const url = new URL('api/project_pull_requests/list', this.serverBase);
+        url.searchParams.set('project', projectKey);
+        const project = untrusted_text_oneLine(projectKey);
+        return this.getJson(url, {
+            what: `the pull requests of ${project}`,
+            advice: {
+                notFound: `The server knows no project ${project}: check ${theSetting('project')}, and that the token may browse the project.`,
+                badRequest: `The server refused the request for the pull requests of ${project}.`
+            },
+            decode: decodePullRequests
         });
     }
     /**
@@ -3344,31 +3401,48 @@ function wait_for_task_seconds(ms) {
 
 
 
-/** How many of the project's branches a message lists when the one asked for is unknown. */
+/** How many of the project's branches or pull requests a message lists when one is unknown. */
 const BRANCHES_LISTED = 20;
 /**
  * Waits for the analysis of `commit` on the branch or pull request (or, without a commit, takes
  * the newest one): each poll lists the newest analyses, and while the commit's is not among
  * them, the project's background tasks, to say what is pending and to end at once when the
- * newest task of that branch or pull request failed. One line of the log each time what it waits
- * for changes. Never sleeps past the deadline; two requests a poll at most, none once found.
+ * newest task of that branch or pull request failed. A pull request's analyses record no commit
+ * the server shows: its newest analysis is taken once none of its tasks is pending, and, when the
+ * run says when its scan started (`since`), only if made after that. A branch or pull request the
+ * server does not know is waited for while a commit is (its first scan may be coming), and
+ * refused at once otherwise, with the names the server has. One line of the log each time what
+ * it waits for changes. Never sleeps past the deadline; two requests a poll at most, none once
+ * found.
  *
- * @example const found = await waitForAnalysis({ server: client, projectKey: 'shop', on: { branch: 'main' }, commit, clock, startedAt, deadline, intervalMs: 1000, log })
+ * @example const found = await waitForAnalysis({ server: client, projectKey: 'shop', on: { branch: 'main' }, commits, clock, startedAt, deadline, intervalMs: 1000, log })
  */
 async function waitForAnalysis(options) {
-    const { server, clock, deadline, startedAt, on, commits, log } = options;
-    const commit = commits.length > 0 ? shortShas(commits) : undefined;
+    const { clock, deadline, startedAt, on, commits, log } = options;
+    const pullRequest = on.pullRequest;
+    const commit = commits.length > 0 && pullRequest === undefined ? shortShas(commits) : undefined;
     const project = untrusted_text_oneLine(options.projectKey);
     const where = `${project}${scopeWords(on)}`;
-    const wanted = commit ? `the analysis of ${commit}` : 'an analysis';
-    let newestSeen;
+    const since = pullRequest !== undefined ? options.since : undefined;
+    const sinceWords = since ? ` since ${isoSeconds(since.at)} (${since.what})` : '';
+    const wanted = commit ? `the analysis of ${commit}` : `an analysis${sinceWords}`;
+    let last;
     let said = '';
-    const timedOut = (cause) => {
-        const newest = newestSeen
-            ? `the newest is of ${newestSeen.revision ? newestSeen.revision.slice(0, 7) : 'no recorded commit'} (${newestSeen.date})`
-            : 'there is none yet';
-        return new TimeoutError(`Timed out after ${wait_for_task_seconds(clock.now() - startedAt)} waiting for ${wanted} of ${where}: ${newest}. The scan may not have run for this commit, or its task may still be queued; raise ${setting('timeout')} (now ${wait_for_task_seconds(deadline - startedAt)}).`, cause && { cause });
+    const timedOut = async (cause) => {
+        const newest = last?.unknown
+            ? await last.unknown()
+            : last?.newest
+                ? pullRequest !== undefined
+                    ? `its newest analysis is of ${last.newest.date}`
+                    : `the newest is of ${last.newest.revision ? last.newest.revision.slice(0, 7) : 'no recorded commit'} (${last.newest.date})`
+                : 'there is none yet';
+        return new TimeoutError(`Timed out after ${wait_for_task_seconds(clock.now() - startedAt)} waiting for ${wanted} of ${where}: ${newest}. The scan may not have run for this ${pullRequest !== undefined ? 'pull request' : 'commit'}, or its task may still be queued; raise ${setting('timeout')} (now ${wait_for_task_seconds(deadline - startedAt)}).`, cause && { cause });
     };
+    // A first scan may be coming only when the run says which commit it scanned.
+    const expected = commits.length > 0 || since !== undefined;
+    const look = () => pullRequest !== undefined
+        ? lookAtPullRequest(options.server, options.projectKey, pullRequest, since, expected)
+        : lookAtBranch(options.server, options.projectKey, on, commits, expected);
     // Polls keep a fixed cadence from the step's start, the first at once, or gather around the
     // end the running task and the previous analysis predict.
     const cadence = { startedAt, initialWaitMs: 0, intervalMs: options.intervalMs };
@@ -3380,44 +3454,103 @@ async function waitForAnalysis(options) {
         if (waitMs > 0)
             await clock.sleep(waitMs);
         if (clock.now() >= deadline)
-            throw timedOut();
+            throw await timedOut();
         lastPollAt = Math.max(pollAt, clock.now());
-        let page;
-        let tasks;
+        let sighting;
         try {
-            page = await server.getProjectAnalyses(options.projectKey, on);
-            const found = pick(page, commits);
-            if (found)
-                return found;
-            newestSeen = page.analyses[0] ?? newestSeen;
-            if (commit && page.analyses.length > 0 && page.analyses.every((a) => !a.revision)) {
-                throw new AnalysisNotFoundError(`The analyses of ${where} record no commit (scans without SCM data, e.g. no .git folder or sonar.scm.disabled): the analysis of ${commit} cannot be told from the others. Run the scan with the repository's history, or leave ${setting('commit')} out to check the newest analysis.`);
-            }
-            tasks = await server.getComponentTasks(options.projectKey);
+            sighting = await look();
         }
         catch (error) {
             if (error instanceof TimeoutError)
-                throw timedOut(error);
-            if (on.branch !== undefined && error instanceof ServerRequestError && error.status === 404) {
-                throw await unknownBranch(server, options.projectKey, on.branch, error);
-            }
+                throw await timedOut(error);
             throw error;
         }
+        if ('found' in sighting)
+            return sighting.found;
+        last = sighting;
+        const { tasks } = sighting;
         const pending = tasks.queue.filter((task) => inScope(task, on));
-        const last = tasks.current && inScope(tasks.current, on) ? tasks.current : undefined;
-        if (pending.length === 0 && last && (last.status === 'FAILED' || last.status === 'CANCELED')) {
-            throw new TaskFailedError(`The newest background task of ${where}, ${untrusted_text_oneLine(last.id)}, ended ${last.status} before ${wanted} appeared: ${last.errorMessage ? untrusted_text_oneLine(last.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server.`);
+        const ended = tasks.current && inScope(tasks.current, on) ? tasks.current : undefined;
+        if (pending.length === 0 &&
+            ended &&
+            (ended.status === 'FAILED' || ended.status === 'CANCELED')) {
+            throw new TaskFailedError(`The newest background task of ${where}, ${untrusted_text_oneLine(ended.id)}, ended ${ended.status} before ${wanted} appeared: ${ended.errorMessage ? untrusted_text_oneLine(ended.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server.`);
         }
-        if (!commit && pending.length === 0 && !newestSeen) {
+        if (!expected && pending.length === 0 && !sighting.newest) {
             throw new AnalysisNotFoundError(`${where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${setting('branch')} or ${setting('pullRequest')}.`);
         }
-        const now = `No analysis of ${commit ? `${commit} of ${where}` : where} yet; ${pending.length} pending.`;
+        const now = sighting.unknown
+            ? `The server has no ${pullRequest !== undefined ? 'pull request' : 'branch'} ${untrusted_text_oneLine(pullRequest ?? on.branch ?? '')} of ${project} yet: waiting for its first analysis (or check ${theSetting(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending.length} pending.`
+            : `No analysis of ${commit ? `${commit} of ${where}` : `${where}${sinceWords}`} yet; ${pending.length} pending.`;
         if (now !== said)
             log.info(now);
         said = now;
         if (options.adaptive && !prediction)
             prediction = predicted(tasks, pending, lastPollAt);
     }
+}
+/**
+ * A branch's poll: its newest analyses (the commit's among them, or the newest), else the
+ * project's tasks. An unknown branch is refused at once, with the branches the server has,
+ * unless a commit's first scan may be coming.
+ */
+async function lookAtBranch(server, projectKey, on, commits, expected) {
+    let page;
+    try {
+        page = await server.getProjectAnalyses(projectKey, on);
+    }
+    catch (error) {
+        const { branch } = on;
+        if (branch === undefined || !(error instanceof ServerRequestError) || error.status !== 404) {
+            throw error;
+        }
+        if (!expected)
+            throw await unknownScope(server, projectKey, { branch }, error);
+        const tasks = await server.getComponentTasks(projectKey);
+        return { tasks, unknown: () => unknownScopeWords(server, projectKey, { branch }) };
+    }
+    const found = pick(page, commits);
+    if (found)
+        return { found };
+    if (commits.length > 0 && page.analyses.length > 0 && page.analyses.every((a) => !a.revision)) {
+        const where = `${untrusted_text_oneLine(projectKey)}${scopeWords(on)}`;
+        throw new AnalysisNotFoundError(`The analyses of ${where} record no commit (scans without SCM data, e.g. no .git folder or sonar.scm.disabled): the analysis of ${shortShas(commits)} cannot be told from the others. Run the scan with the repository's history, or leave ${setting('commit')} out to check the newest analysis.`);
+    }
+    return { tasks: await server.getComponentTasks(projectKey), newest: page.analyses[0] };
+}
+/**
+ * A pull request's poll: the project's tasks, and while none of the pull request's is pending
+ * and its newest did not fail, the project's pull requests with the date of each one's newest
+ * analysis (the server lists a pull request's analyses nowhere else, and records no commit of
+ * them it shows): that analysis, if made after `since`.
+ */
+async function lookAtPullRequest(server, projectKey, pullRequest, since, expected) {
+    const tasks = await server.getComponentTasks(projectKey);
+    const on = { pullRequest };
+    const ended = tasks.current && inScope(tasks.current, on) ? tasks.current : undefined;
+    const settled = !tasks.queue.some((task) => inScope(task, on)) && ended?.status !== 'FAILED';
+    if (!settled || ended?.status === 'CANCELED')
+        return { tasks };
+    const pulls = await server.getPullRequests(projectKey);
+    const pull = pulls.find(({ key }) => key === pullRequest);
+    if (!pull) {
+        const unknown = () => Promise.resolve(pullRequestsWords(projectKey, pullRequest, pulls));
+        if (!expected)
+            throw new AnalysisNotFoundError(`${await unknown()}: check ${theSetting('pullRequest')}.`);
+        return { tasks, unknown };
+    }
+    const date = pull.analysisDate;
+    if (date === undefined)
+        return { tasks };
+    const at = Date.parse(date);
+    if (since && !(at >= since.at))
+        return { tasks, newest: { date } };
+    // The project's last finished task names the analysis when it is this pull request's.
+    const key = ended?.status === 'SUCCESS' ? ended.analysisId : undefined;
+    const basis = since
+        ? `made after ${since.what} (${isoSeconds(since.at)})`
+        : "not confirmed to be this run's: the server records no commit for a pull request's analysis, and the run did not say when its scan started";
+    return { found: { key, date, revision: undefined, newest: true, basis } };
 }
 /** The commit's analysis among the newest, or the newest when no commit is asked for. */
 function pick(page, commits) {
@@ -3445,7 +3578,7 @@ function shortShas(commits) {
  * A 404 for a branch: the project's branches, when they can be read, say whether the project or
  * the branch is unknown, and which branches there are (the first BRANCHES_LISTED).
  */
-async function unknownBranch(server, projectKey, branch, cause) {
+async function unknownScope(server, projectKey, on, cause) {
     let names;
     try {
         names = await server.getBranchNames(projectKey);
@@ -3453,9 +3586,35 @@ async function unknownBranch(server, projectKey, branch, cause) {
     catch {
         return cause;
     }
-    const listed = names.slice(0, BRANCHES_LISTED).map((name) => `"${untrusted_text_oneLine(name)}"`);
-    const more = names.length > listed.length ? ` and ${names.length - listed.length} more` : '';
-    return new AnalysisNotFoundError(`The project ${untrusted_text_oneLine(projectKey)} has no branch "${untrusted_text_oneLine(branch)}" on the server: it has ${listed.join(', ') || 'none'}${more}. Check ${theSetting('branch')}; a server that analyses one branch only (Community Edition) has its main branch alone.`, { cause });
+    return new AnalysisNotFoundError(`${branchesWords(projectKey, on.branch, names)}. Check ${theSetting('branch')}; a server that analyses one branch only (Community Edition) has its main branch alone.`, { cause });
+}
+/** For a time-out: the branches the server has, or why they could not be read. */
+async function unknownScopeWords(server, projectKey, on) {
+    try {
+        return branchesWords(projectKey, on.branch, await server.getBranchNames(projectKey));
+    }
+    catch {
+        return `the project ${untrusted_text_oneLine(projectKey)} has no branch "${untrusted_text_oneLine(on.branch)}" on the server yet`;
+    }
+}
+function branchesWords(projectKey, branch, names) {
+    return `The project ${untrusted_text_oneLine(projectKey)} has no branch "${untrusted_text_oneLine(branch)}" on the server: it has ${listed(names)}`;
+}
+function pullRequestsWords(projectKey, pullRequest, pulls) {
+    const none = pulls.length === 0
+        ? ' (a server that analyses one branch only, Community Edition, has none)'
+        : '';
+    return `The project ${untrusted_text_oneLine(projectKey)} has no pull request ${untrusted_text_oneLine(pullRequest)} on the server: it has ${listed(pulls.map(({ key }) => key))}${none}`;
+}
+/** Names as a message lists them: the first BRANCHES_LISTED, quoted, and how many more. */
+function listed(names) {
+    const shown = names.slice(0, BRANCHES_LISTED).map((name) => `"${untrusted_text_oneLine(name)}"`);
+    const more = names.length > shown.length ? ` and ${names.length - shown.length} more` : '';
+    return `${shown.join(', ') || 'none'}${more}`;
+}
+/** A time as the log shows it: ISO 8601 to the second, UTC. */
+function isoSeconds(at) {
+    return new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 /**
  * The end of the branch's running task, when the project's last finished analysis says how long
@@ -3566,7 +3725,14 @@ async function checkTarget(target, client, settings, deps) {
         branchType: finished?.branchType,
         pullRequest: on.pullRequest,
         ...(found
-            ? { analysis: { date: found.date, revision: found.revision, newest: found.newest } }
+            ? {
+                analysis: {
+                    date: found.date,
+                    revision: found.revision,
+                    newest: found.newest,
+                    ...(found.basis ? { basis: found.basis } : {})
+                }
+            }
             : {}),
         ...(fromMeasures ? { gateFromMeasures: true } : {}),
         period: gate.period,
@@ -3576,22 +3742,28 @@ async function checkTarget(target, client, settings, deps) {
     };
 }
 /**
- * The analysis's gate from api/qualitygates/project_status; where the server answers that with
- * 404 or 410 (an endpoint gone), from the measures of the branch's or pull request's latest
- * analysis, but only when that is this analysis (known from the wait, or asked), and said in the
- * log. Any other failure, or an analysis that is not the latest, keeps the server's refusal.
+ * The analysis's gate from api/qualitygates/project_status (by its key; a pull request's analysis
+ * the server did not name, by the pull request, whose newest it is); where the server answers that
+ * with 404 or 410 (an endpoint gone), from the measures of the branch's or pull request's latest
+ * analysis, but only when that is this analysis (known from the wait, or asked of a branch), and
+ * said in the log. Any other failure, or an analysis that is not the latest, keeps the server's
+ * refusal.
  */
 async function readGate(client, analysisId, about) {
+    const { projectKey, on, log } = about;
     try {
-        return { gate: await client.getProjectStatus(analysisId), fromMeasures: false };
+        const gate = analysisId !== undefined
+            ? await client.getProjectStatus(analysisId)
+            : await client.getScopeStatus(projectKey ?? '', on);
+        return { gate, fromMeasures: false };
     }
     catch (error) {
         const gone = error instanceof ServerRequestError && (error.status === 404 || error.status === 410);
-        const { projectKey, on, log } = about;
-        if (!gone || !projectKey || on.pullRequest !== undefined)
+        if (!gone || !projectKey)
             throw error;
         const newest = about.newest ??
-            (await client.getProjectAnalyses(projectKey, on).then((page) => page.analyses[0]?.key === analysisId, () => false));
+            (on.pullRequest === undefined &&
+                (await client.getProjectAnalyses(projectKey, on).then((page) => page.analyses[0]?.key === analysisId, () => false)));
         if (!newest)
             throw error;
         const gate = await client.getGateMeasures(projectKey, on);
@@ -3607,7 +3779,8 @@ function issueScope(on) {
 }
 /** Waits for the commit's analysis (or takes the newest), in one collapsed group of the log. */
 async function waitForCommit(target, client, settings, { clock, startedAt, log }) {
-    const what = target.commits.length > 0
+    // A pull request's analyses record no commit the server shows: its newest is the one.
+    const what = target.commits.length > 0 && target.on.pullRequest === undefined
         ? `the analysis of ${shortShas(target.commits)}`
         : 'the newest analysis';
     log.startGroup(`Waiting for ${what} of ${untrusted_text_oneLine(target.projectKey)}${scopeWords(target.on)}`);
@@ -3617,6 +3790,7 @@ async function waitForCommit(target, client, settings, { clock, startedAt, log }
             projectKey: target.projectKey,
             on: target.on,
             commits: target.commits,
+            ...(target.since ? { since: target.since } : {}),
             clock,
             startedAt,
             deadline: startedAt + settings.timeoutMs,
@@ -3624,10 +3798,14 @@ async function waitForCommit(target, client, settings, { clock, startedAt, log }
             adaptive: settings.adaptivePolling,
             log
         });
+        if (found.basis) {
+            log.info(`Taking the newest analysis of ${untrusted_text_oneLine(target.projectKey)}${scopeWords(target.on)}, ${found.date}: ${found.basis}.`);
+            return found;
+        }
         const revision = found.revision
             ? ` of ${found.revision.slice(0, 7)}`
             : ', which records no commit';
-        log.info(`Analysis ${untrusted_text_oneLine(found.key)}${revision}, ${found.date}${found.newest ? '' : ' (a newer analysis of it has landed since)'}.`);
+        log.info(`Analysis ${untrusted_text_oneLine(found.key ?? '')}${revision}, ${found.date}${found.newest ? '' : ' (a newer analysis of it has landed since)'}.`);
         return found;
     }
     finally {
@@ -3773,8 +3951,6 @@ async function findTargets(settings, sources) {
     }
     // A report file that quotes the token loses it before anything is made of its values.
     if (host && settings.projectKeys.length > 0) {
-        if (settings.pullRequest !== undefined)
-            throw pullRequestByProject(settings.pullRequest);
         const on = { branch: settings.branch, pullRequest: settings.pullRequest };
         return settings.projectKeys.map((projectKey) => ({
             source: `${projectKey}${scopeWords(on)}`,
@@ -3784,6 +3960,7 @@ async function findTargets(settings, sources) {
                 projectKey,
                 on,
                 commits: settings.commits,
+                ...(settings.since ? { since: settings.since } : {}),
                 dashboardUrl: undefined
             }
         }));
@@ -3892,15 +4069,6 @@ function targets_withoutSecrets(read, token) {
         const text = await read(file);
         return text === undefined ? undefined : redactSecrets(text, forms);
     };
-}
-/**
- * A pull request's analysis cannot be found by project yet: SonarQube Server's
- * api/project_analyses/search has no pullRequest parameter (it would list the main branch's
- * analyses), and its pull-request analyses record no commit, so the analysis of the run's commit
- * cannot be told from an older one. Refused rather than answered with another analysis's gate.
- */
-function pullRequestByProject(pullRequest) {
-    return new errors_SettingsError(`${words_settingTitle('project')} cannot check pull request ${untrusted_text_oneLine(pullRequest)} yet: the server cannot say which of a pull request's analyses is of this run's commit. Check it from the scan's own job (its report file), or with ${setting('task')}; on a pull request run, ${setting('project')} needs ${setting('branch')} to check a branch instead.`);
 }
 
 ;// CONCATENATED MODULE: ./src/gate/check-analyses.ts
@@ -4676,10 +4844,10 @@ function about(result) {
             : result.branch
                 ? `branch <code>${summaryText(result.branch)}</code>${branchKind(result.branchType)}`
                 : undefined,
-        `analysis <code>${summaryText(result.analysisId)}</code>${analysisWords(result)}`,
+        `${result.analysisId === undefined ? 'its newest analysis' : `analysis <code>${summaryText(result.analysisId)}</code>`}${analysisWords(result)}`,
         result.taskId ? `task <code>${summaryText(result.taskId)}</code>` : undefined,
         result.gateFromMeasures
-            ? "gate read from the branch's measures (the server has no project_status)"
+            ? `gate read from the ${result.pullRequest ? "pull request's" : "branch's"} measures (the server has no project_status)`
             : undefined,
         `checked in ${wait_for_task_seconds(result.elapsedMs)}`
     ];
@@ -4692,6 +4860,8 @@ function about(result) {
 function analysisWords({ analysis }) {
     if (!analysis)
         return '';
+    if (analysis.basis)
+        return ` (${summaryText(analysis.date)}: ${summaryText(analysis.basis)})`;
     const commit = analysis.revision
         ? `of commit <code>${summaryText(analysis.revision.slice(0, 7))}</code>`
         : 'of no recorded commit';
@@ -4953,6 +5123,20 @@ const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 
 
 
+/**
+ * A RunStart from a timestamp the platform gave (ISO 8601), or undefined when it is not one.
+ *
+ * @example runStart('2026-11-24T10:00:03Z', "the pipeline's creation") // { at: 1795514403000, what: ... }
+ */
+function runStart(value, what) {
+    if (typeof value !== 'string' || value.length > 40)
+        return undefined;
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(value)) {
+        return undefined;
+    }
+    const at = Date.parse(value);
+    return Number.isFinite(at) ? { at, what } : undefined;
+}
 const DEFAULTS = {
     timeout: 60,
     initialDelay: 3000,
@@ -9924,7 +10108,7 @@ function resultsJson(outcomes, options) {
             status: outputText(result.status),
             qualityGateStatus: result.qualityGateStatus,
             gateFailed: fail_policy_failsUnder(result.status, policy),
-            analysisId: outputText(result.analysisId),
+            analysisId: outputText(result.analysisId ?? ''),
             taskId: outputText(result.taskId ?? ''),
             dashboardUrl: dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
             ...(result.newIssues?.read ? { newIssues: result.newIssues.total } : {})
@@ -9994,7 +10178,7 @@ function gateOutputs(result, sink) {
         values: {
             status: said(outputText(result.status)),
             'quality-gate-status': result.qualityGateStatus,
-            analysisId: said(outputText(result.analysisId)),
+            analysisId: said(outputText(result.analysisId ?? '')),
             taskId: said(outputText(result.taskId ?? '')),
             dashboardUrl: said(dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? ''),
             conditions: conditions.json,
@@ -10611,9 +10795,18 @@ async function withTheCisAnalysis(settings, env, log) {
         : ci.branch
             ? ` on branch ${untrusted_text_oneLine(ci.branch)}`
             : '';
-    const shas = shortShas(ci.commits);
-    log.info(`Checking the analysis of ${shas}${where}, as ${ci.from} says.`);
-    return { ...settings, branch: ci.branch, pullRequest: ci.pullRequest, commits: ci.commits };
+    // A pull request's analyses record no commit the server shows: its newest is the one.
+    const which = ci.pullRequest !== undefined
+        ? `the newest analysis${where}${ci.since ? ` made after ${ci.since.what}` : ''}`
+        : `the analysis of ${shortShas(ci.commits)}${where}`;
+    log.info(`Checking ${which}, as ${ci.from} says.`);
+    return {
+        ...settings,
+        branch: ci.branch,
+        pullRequest: ci.pullRequest,
+        commits: ci.commits,
+        ...(ci.since ? { since: ci.since } : {})
+    };
 }
 /**
  * The analysis the CI's run is about, from the first CI whose own marker is set; undefined when
@@ -10659,7 +10852,8 @@ async function gitHubActions(env) {
             throw new errors_SettingsError(`GitHub Actions runs for a ${untrusted_text_oneLine(event)} event whose pull request is unknown (the event file names none, nor does GITHUB_REF): ${TO_PASS}`);
         }
         const head = payload.headSha && isFullSha(payload.headSha) ? [payload.headSha] : [];
-        return ci.analysis({ pullRequest: number }, [...head, ...ci.commit('GITHUB_SHA')]);
+        const since = runStart(payload.updatedAt, "the pull request's last update");
+        return ci.analysis({ pullRequest: number }, [...head, ...ci.commit('GITHUB_SHA')], since);
     }
     return ci.analysis(ci.refScope('GITHUB_REF'), ci.commit('GITHUB_SHA'));
 }
@@ -10667,13 +10861,15 @@ async function gitHubActions(env) {
 // CI_COMMIT_BRANCH, set in branch pipelines only, not in merge request or tag pipelines;
 // CI_MERGE_REQUEST_IID, the number in the merge request's address, which SonarQube keys a merge
 // request by; CI_MERGE_REQUEST_SOURCE_BRANCH_SHA, set in merged results pipelines only, where
-// CI_COMMIT_SHA is the merge commit they check out and the scanner records).
+// CI_COMMIT_SHA is the merge commit they check out and the scanner records; CI_PIPELINE_CREATED_AT,
+// the pipeline's creation in ISO 8601, since GitLab 13.10: lib/gitlab/ci/variables/builder/pipeline.rb).
 function gitLabCi(env) {
     const ci = new CiVariables('GitLab CI', env);
     const commit = ci.commit('CI_COMMIT_SHA');
     if (ci.has('CI_MERGE_REQUEST_IID')) {
         const head = ci.commit('CI_MERGE_REQUEST_SOURCE_BRANCH_SHA');
-        return ci.analysis({ pullRequest: ci.number('CI_MERGE_REQUEST_IID') }, [...head, ...commit]);
+        const since = runStart(env['CI_PIPELINE_CREATED_AT'], "the pipeline's creation");
+        return ci.analysis({ pullRequest: ci.number('CI_MERGE_REQUEST_IID') }, [...head, ...commit], since);
     }
     return ci.analysis(ci.has('CI_COMMIT_BRANCH') ? ci.branch('CI_COMMIT_BRANCH') : {}, commit);
 }
@@ -10820,7 +11016,7 @@ class CiVariables {
      * without its commit would be the newest analysis, maybe the previous one's: refused. Nothing
      * at all: nothing taken.
      */
-    analysis(scope, commits) {
+    analysis(scope, commits, since) {
         const unique = [...new Set(commits)];
         if (unique.length === 0) {
             if (scope.branch === undefined && scope.pullRequest === undefined)
@@ -10829,7 +11025,12 @@ class CiVariables {
             const unset = this.commitVariables.join(' nor ');
             throw new errors_SettingsError(`${this.from} names the ${what} but not its commit (${unset} is not set), so the newest analysis could be an earlier commit's: pass ${setting('commit')} with the commit the scan analysed.`);
         }
-        return { ...scope, commits: unique, from: this.from };
+        return {
+            ...scope,
+            commits: unique,
+            ...(since && scope.pullRequest !== undefined ? { since } : {}),
+            from: this.from
+        };
     }
     refuse(name, value, problem) {
         throw new errors_SettingsError(`${this.from} sets ${name} to "${untrusted_text_oneLine(value)}", which is ${problem}: ${TO_PASS}`);
@@ -10840,13 +11041,14 @@ async function pullRequestOfEvent(path) {
     const pull = await eventObject(path, 'pull_request');
     if (!pull)
         return {};
-    const { number, head } = pull;
+    const { number, head, updated_at: updatedAt } = pull;
     const sha = head?.sha;
     return {
         ...(typeof number === 'number' && Number.isSafeInteger(number) && number > 0
             ? { number: String(number) }
             : {}),
-        ...(typeof sha === 'string' ? { headSha: sha.toLowerCase() } : {})
+        ...(typeof sha === 'string' ? { headSha: sha.toLowerCase() } : {}),
+        updatedAt
     };
 }
 

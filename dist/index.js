@@ -28442,8 +28442,7 @@ async function readEventPullRequest(env) {
     catch (error) {
         return { problem: `the event file could not be read: ${quote(error)}` };
     }
-    const pull = payload
-        ?.pull_request;
+    const pull = payload?.pull_request;
     const number = pull?.number;
     const sha = pull?.head?.sha;
     if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) {
@@ -28457,7 +28456,8 @@ async function readEventPullRequest(env) {
             owner: repository[1],
             repo: repository[2],
             issue_number: number,
-            headSha: sha
+            headSha: sha,
+            ...(typeof pull?.updated_at === 'string' ? { updatedAt: pull.updated_at.slice(0, 40) } : {})
         }
     };
 }
@@ -29872,10 +29872,10 @@ function about(result) {
             : result.branch
                 ? `branch <code>${(0,summary_text/* summaryText */.g)(result.branch)}</code>${branchKind(result.branchType)}`
                 : undefined,
-        `analysis <code>${(0,summary_text/* summaryText */.g)(result.analysisId)}</code>${analysisWords(result)}`,
+        `${result.analysisId === undefined ? 'its newest analysis' : `analysis <code>${(0,summary_text/* summaryText */.g)(result.analysisId)}</code>`}${analysisWords(result)}`,
         result.taskId ? `task <code>${(0,summary_text/* summaryText */.g)(result.taskId)}</code>` : undefined,
         result.gateFromMeasures
-            ? "gate read from the branch's measures (the server has no project_status)"
+            ? `gate read from the ${result.pullRequest ? "pull request's" : "branch's"} measures (the server has no project_status)`
             : undefined,
         `checked in ${(0,wait_for_task/* seconds */.Y)(result.elapsedMs)}`
     ];
@@ -29888,6 +29888,8 @@ function about(result) {
 function analysisWords({ analysis }) {
     if (!analysis)
         return '';
+    if (analysis.basis)
+        return ` (${(0,summary_text/* summaryText */.g)(analysis.date)}: ${(0,summary_text/* summaryText */.g)(analysis.basis)})`;
     const commit = analysis.revision
         ? `of commit <code>${(0,summary_text/* summaryText */.g)(analysis.revision.slice(0, 7))}</code>`
         : 'of no recorded commit';
@@ -30184,6 +30186,7 @@ function caycWords(status) {
 /* harmony export */   Q8: () => (/* binding */ isBranchName),
 /* harmony export */   Wf: () => (/* binding */ isFullSha),
 /* harmony export */   Xp: () => (/* binding */ fileSetting),
+/* harmony export */   cM: () => (/* binding */ runStart),
 /* harmony export */   sO: () => (/* binding */ withVariables),
 /* harmony export */   sb: () => (/* binding */ readSettings),
 /* harmony export */   vF: () => (/* binding */ booleanSetting)
@@ -30199,6 +30202,20 @@ function caycWords(status) {
 
 
 
+/**
+ * A RunStart from a timestamp the platform gave (ISO 8601), or undefined when it is not one.
+ *
+ * @example runStart('2026-11-24T10:00:03Z', "the pipeline's creation") // { at: 1795514403000, what: ... }
+ */
+function runStart(value, what) {
+    if (typeof value !== 'string' || value.length > 40)
+        return undefined;
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(value)) {
+        return undefined;
+    }
+    const at = Date.parse(value);
+    return Number.isFinite(at) ? { at, what } : undefined;
+}
 const DEFAULTS = {
     timeout: 60,
     initialDelay: 3000,
@@ -35635,7 +35652,8 @@ function decodeComponentTasks(body) {
             pullRequest: optionalString(value['pullRequest']) || undefined,
             errorMessage: optionalString(value['errorMessage']),
             submittedAt: optionalString(value['submittedAt']),
-            executionTimeMs: optionalCount(value['executionTimeMs'])
+            executionTimeMs: optionalCount(value['executionTimeMs']),
+            analysisId: optionalId(value['analysisId'], `${where}.analysisId`)
         };
     };
     return {
@@ -35654,6 +35672,22 @@ function decodeBranchNames(body) {
         ...branches.filter((branch) => branch['isMain'] === true).flatMap(named),
         ...branches.filter((branch) => branch['isMain'] !== true).flatMap(named)
     ];
+}
+/**
+ * Decodes `GET api/project_pull_requests/list`: `{pullRequests: [{key, analysisDate, ...}]}`,
+ * every pull request of the project in one unpaged reply (its size bounded by the transport).
+ */
+function decodePullRequests(body) {
+    if (!isObject(body) || !Array.isArray(body['pullRequests'])) {
+        throw new UnexpectedShape('expected {"pullRequests": [...]}');
+    }
+    return body['pullRequests'].filter(isObject).flatMap((pull) => {
+        const key = optionalString(pull['key']);
+        if (!key)
+            return [];
+        const date = optionalString(pull['analysisDate']);
+        return [{ key, analysisDate: date ? (0,untrusted_text/* oneLine */.TN)(date, 60) : undefined }];
+    });
 }
 /**
  * Decodes `GET api/measures/component?metricKeys=alert_status,quality_gate_details` as the gate
@@ -35966,6 +36000,46 @@ class SonarClient {
                 badRequest: `The server refused the request for analysis ${analysis}: check ${(0,src_words/* theSetting */.w7)('analysis')}.`
             },
             decode: decodeProjectStatus
+        });
+    }
+    /**
+     * The gate of a branch's or pull request's newest analysis
+     * (`GET api/qualitygates/project_status?projectKey=` with `branch` or `pullRequest`, Browse):
+     * for a pull request, whose analyses the server lists by no key.
+     */
+    async getScopeStatus(projectKey, on) {
+        const url = new URL('api/qualitygates/project_status', this.serverBase);
+        url.searchParams.set('projectKey', projectKey);
+        if (on.branch !== undefined)
+            url.searchParams.set('branch', on.branch);
+        else if (on.pullRequest !== undefined)
+            url.searchParams.set('pullRequest', on.pullRequest);
+        const where = `${(0,untrusted_text/* oneLine */.TN)(projectKey)}${scopeWords(on)}`;
+        return this.getJson(url, {
+            what: `the quality gate status of ${where}`,
+            advice: {
+                notFound: `The server knows no analysis of ${where}: check ${(0,src_words/* theSetting */.w7)('project')} and ${(0,src_words/* theSetting */.w7)('pullRequest')}.`,
+                badRequest: `The server refused the request for the quality gate of ${where}.`
+            },
+            decode: decodeProjectStatus
+        });
+    }
+    /**
+     * The project's pull requests and the date of each one's newest analysis
+     * (`GET api/project_pull_requests/list`, Browse or Execute Analysis): the server lists a pull
+     * request's analyses nowhere else.
+     */
+    async getPullRequests(projectKey) {
+        const url = new URL('api/project_pull_requests/list', this.serverBase);
+        url.searchParams.set('project', projectKey);
+        const project = (0,untrusted_text/* oneLine */.TN)(projectKey);
+        return this.getJson(url, {
+            what: `the pull requests of ${project}`,
+            advice: {
+                notFound: `The server knows no project ${project}: check ${(0,src_words/* theSetting */.w7)('project')}, and that the token may browse the project.`,
+                badRequest: `The server refused the request for the pull requests of ${project}.`
+            },
+            decode: decodePullRequests
         });
     }
     /**
@@ -36436,31 +36510,48 @@ var wait_for_task = __nccwpck_require__(8648);
 
 
 
-/** How many of the project's branches a message lists when the one asked for is unknown. */
+/** How many of the project's branches or pull requests a message lists when one is unknown. */
 const BRANCHES_LISTED = 20;
 /**
  * Waits for the analysis of `commit` on the branch or pull request (or, without a commit, takes
  * the newest one): each poll lists the newest analyses, and while the commit's is not among
  * them, the project's background tasks, to say what is pending and to end at once when the
- * newest task of that branch or pull request failed. One line of the log each time what it waits
- * for changes. Never sleeps past the deadline; two requests a poll at most, none once found.
+ * newest task of that branch or pull request failed. A pull request's analyses record no commit
+ * the server shows: its newest analysis is taken once none of its tasks is pending, and, when the
+ * run says when its scan started (`since`), only if made after that. A branch or pull request the
+ * server does not know is waited for while a commit is (its first scan may be coming), and
+ * refused at once otherwise, with the names the server has. One line of the log each time what
+ * it waits for changes. Never sleeps past the deadline; two requests a poll at most, none once
+ * found.
  *
- * @example const found = await waitForAnalysis({ server: client, projectKey: 'shop', on: { branch: 'main' }, commit, clock, startedAt, deadline, intervalMs: 1000, log })
+ * @example const found = await waitForAnalysis({ server: client, projectKey: 'shop', on: { branch: 'main' }, commits, clock, startedAt, deadline, intervalMs: 1000, log })
  */
 async function waitForAnalysis(options) {
-    const { server, clock, deadline, startedAt, on, commits, log } = options;
-    const commit = commits.length > 0 ? shortShas(commits) : undefined;
+    const { clock, deadline, startedAt, on, commits, log } = options;
+    const pullRequest = on.pullRequest;
+    const commit = commits.length > 0 && pullRequest === undefined ? shortShas(commits) : undefined;
     const project = (0,untrusted_text/* oneLine */.TN)(options.projectKey);
     const where = `${project}${scopeWords(on)}`;
-    const wanted = commit ? `the analysis of ${commit}` : 'an analysis';
-    let newestSeen;
+    const since = pullRequest !== undefined ? options.since : undefined;
+    const sinceWords = since ? ` since ${isoSeconds(since.at)} (${since.what})` : '';
+    const wanted = commit ? `the analysis of ${commit}` : `an analysis${sinceWords}`;
+    let last;
     let said = '';
-    const timedOut = (cause) => {
-        const newest = newestSeen
-            ? `the newest is of ${newestSeen.revision ? newestSeen.revision.slice(0, 7) : 'no recorded commit'} (${newestSeen.date})`
-            : 'there is none yet';
-        return new errors/* TimeoutError */.MU(`Timed out after ${(0,wait_for_task/* seconds */.Y)(clock.now() - startedAt)} waiting for ${wanted} of ${where}: ${newest}. The scan may not have run for this commit, or its task may still be queued; raise ${(0,src_words/* setting */.Pe)('timeout')} (now ${(0,wait_for_task/* seconds */.Y)(deadline - startedAt)}).`, cause && { cause });
+    const timedOut = async (cause) => {
+        const newest = last?.unknown
+            ? await last.unknown()
+            : last?.newest
+                ? pullRequest !== undefined
+                    ? `its newest analysis is of ${last.newest.date}`
+                    : `the newest is of ${last.newest.revision ? last.newest.revision.slice(0, 7) : 'no recorded commit'} (${last.newest.date})`
+                : 'there is none yet';
+        return new errors/* TimeoutError */.MU(`Timed out after ${(0,wait_for_task/* seconds */.Y)(clock.now() - startedAt)} waiting for ${wanted} of ${where}: ${newest}. The scan may not have run for this ${pullRequest !== undefined ? 'pull request' : 'commit'}, or its task may still be queued; raise ${(0,src_words/* setting */.Pe)('timeout')} (now ${(0,wait_for_task/* seconds */.Y)(deadline - startedAt)}).`, cause && { cause });
     };
+    // A first scan may be coming only when the run says which commit it scanned.
+    const expected = commits.length > 0 || since !== undefined;
+    const look = () => pullRequest !== undefined
+        ? lookAtPullRequest(options.server, options.projectKey, pullRequest, since, expected)
+        : lookAtBranch(options.server, options.projectKey, on, commits, expected);
     // Polls keep a fixed cadence from the step's start, the first at once, or gather around the
     // end the running task and the previous analysis predict.
     const cadence = { startedAt, initialWaitMs: 0, intervalMs: options.intervalMs };
@@ -36472,44 +36563,103 @@ async function waitForAnalysis(options) {
         if (waitMs > 0)
             await clock.sleep(waitMs);
         if (clock.now() >= deadline)
-            throw timedOut();
+            throw await timedOut();
         lastPollAt = Math.max(pollAt, clock.now());
-        let page;
-        let tasks;
+        let sighting;
         try {
-            page = await server.getProjectAnalyses(options.projectKey, on);
-            const found = pick(page, commits);
-            if (found)
-                return found;
-            newestSeen = page.analyses[0] ?? newestSeen;
-            if (commit && page.analyses.length > 0 && page.analyses.every((a) => !a.revision)) {
-                throw new errors/* AnalysisNotFoundError */.g2(`The analyses of ${where} record no commit (scans without SCM data, e.g. no .git folder or sonar.scm.disabled): the analysis of ${commit} cannot be told from the others. Run the scan with the repository's history, or leave ${(0,src_words/* setting */.Pe)('commit')} out to check the newest analysis.`);
-            }
-            tasks = await server.getComponentTasks(options.projectKey);
+            sighting = await look();
         }
         catch (error) {
             if (error instanceof errors/* TimeoutError */.MU)
-                throw timedOut(error);
-            if (on.branch !== undefined && error instanceof errors/* ServerRequestError */.hP && error.status === 404) {
-                throw await unknownBranch(server, options.projectKey, on.branch, error);
-            }
+                throw await timedOut(error);
             throw error;
         }
+        if ('found' in sighting)
+            return sighting.found;
+        last = sighting;
+        const { tasks } = sighting;
         const pending = tasks.queue.filter((task) => inScope(task, on));
-        const last = tasks.current && inScope(tasks.current, on) ? tasks.current : undefined;
-        if (pending.length === 0 && last && (last.status === 'FAILED' || last.status === 'CANCELED')) {
-            throw new errors/* TaskFailedError */.zX(`The newest background task of ${where}, ${(0,untrusted_text/* oneLine */.TN)(last.id)}, ended ${last.status} before ${wanted} appeared: ${last.errorMessage ? (0,untrusted_text/* oneLine */.TN)(last.errorMessage, untrusted_text/* QUOTE_LIMITS */.gJ.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server.`);
+        const ended = tasks.current && inScope(tasks.current, on) ? tasks.current : undefined;
+        if (pending.length === 0 &&
+            ended &&
+            (ended.status === 'FAILED' || ended.status === 'CANCELED')) {
+            throw new errors/* TaskFailedError */.zX(`The newest background task of ${where}, ${(0,untrusted_text/* oneLine */.TN)(ended.id)}, ended ${ended.status} before ${wanted} appeared: ${ended.errorMessage ? (0,untrusted_text/* oneLine */.TN)(ended.errorMessage, untrusted_text/* QUOTE_LIMITS */.gJ.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server.`);
         }
-        if (!commit && pending.length === 0 && !newestSeen) {
+        if (!expected && pending.length === 0 && !sighting.newest) {
             throw new errors/* AnalysisNotFoundError */.g2(`${where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${(0,src_words/* setting */.Pe)('branch')} or ${(0,src_words/* setting */.Pe)('pullRequest')}.`);
         }
-        const now = `No analysis of ${commit ? `${commit} of ${where}` : where} yet; ${pending.length} pending.`;
+        const now = sighting.unknown
+            ? `The server has no ${pullRequest !== undefined ? 'pull request' : 'branch'} ${(0,untrusted_text/* oneLine */.TN)(pullRequest ?? on.branch ?? '')} of ${project} yet: waiting for its first analysis (or check ${(0,src_words/* theSetting */.w7)(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending.length} pending.`
+            : `No analysis of ${commit ? `${commit} of ${where}` : `${where}${sinceWords}`} yet; ${pending.length} pending.`;
         if (now !== said)
             log.info(now);
         said = now;
         if (options.adaptive && !prediction)
             prediction = predicted(tasks, pending, lastPollAt);
     }
+}
+/**
+ * A branch's poll: its newest analyses (the commit's among them, or the newest), else the
+ * project's tasks. An unknown branch is refused at once, with the branches the server has,
+ * unless a commit's first scan may be coming.
+ */
+async function lookAtBranch(server, projectKey, on, commits, expected) {
+    let page;
+    try {
+        page = await server.getProjectAnalyses(projectKey, on);
+    }
+    catch (error) {
+        const { branch } = on;
+        if (branch === undefined || !(error instanceof errors/* ServerRequestError */.hP) || error.status !== 404) {
+            throw error;
+        }
+        if (!expected)
+            throw await unknownScope(server, projectKey, { branch }, error);
+        const tasks = await server.getComponentTasks(projectKey);
+        return { tasks, unknown: () => unknownScopeWords(server, projectKey, { branch }) };
+    }
+    const found = pick(page, commits);
+    if (found)
+        return { found };
+    if (commits.length > 0 && page.analyses.length > 0 && page.analyses.every((a) => !a.revision)) {
+        const where = `${(0,untrusted_text/* oneLine */.TN)(projectKey)}${scopeWords(on)}`;
+        throw new errors/* AnalysisNotFoundError */.g2(`The analyses of ${where} record no commit (scans without SCM data, e.g. no .git folder or sonar.scm.disabled): the analysis of ${shortShas(commits)} cannot be told from the others. Run the scan with the repository's history, or leave ${(0,src_words/* setting */.Pe)('commit')} out to check the newest analysis.`);
+    }
+    return { tasks: await server.getComponentTasks(projectKey), newest: page.analyses[0] };
+}
+/**
+ * A pull request's poll: the project's tasks, and while none of the pull request's is pending
+ * and its newest did not fail, the project's pull requests with the date of each one's newest
+ * analysis (the server lists a pull request's analyses nowhere else, and records no commit of
+ * them it shows): that analysis, if made after `since`.
+ */
+async function lookAtPullRequest(server, projectKey, pullRequest, since, expected) {
+    const tasks = await server.getComponentTasks(projectKey);
+    const on = { pullRequest };
+    const ended = tasks.current && inScope(tasks.current, on) ? tasks.current : undefined;
+    const settled = !tasks.queue.some((task) => inScope(task, on)) && ended?.status !== 'FAILED';
+    if (!settled || ended?.status === 'CANCELED')
+        return { tasks };
+    const pulls = await server.getPullRequests(projectKey);
+    const pull = pulls.find(({ key }) => key === pullRequest);
+    if (!pull) {
+        const unknown = () => Promise.resolve(pullRequestsWords(projectKey, pullRequest, pulls));
+        if (!expected)
+            throw new errors/* AnalysisNotFoundError */.g2(`${await unknown()}: check ${(0,src_words/* theSetting */.w7)('pullRequest')}.`);
+        return { tasks, unknown };
+    }
+    const date = pull.analysisDate;
+    if (date === undefined)
+        return { tasks };
+    const at = Date.parse(date);
+    if (since && !(at >= since.at))
+        return { tasks, newest: { date } };
+    // The project's last finished task names the analysis when it is this pull request's.
+    const key = ended?.status === 'SUCCESS' ? ended.analysisId : undefined;
+    const basis = since
+        ? `made after ${since.what} (${isoSeconds(since.at)})`
+        : "not confirmed to be this run's: the server records no commit for a pull request's analysis, and the run did not say when its scan started";
+    return { found: { key, date, revision: undefined, newest: true, basis } };
 }
 /** The commit's analysis among the newest, or the newest when no commit is asked for. */
 function pick(page, commits) {
@@ -36537,7 +36687,7 @@ function shortShas(commits) {
  * A 404 for a branch: the project's branches, when they can be read, say whether the project or
  * the branch is unknown, and which branches there are (the first BRANCHES_LISTED).
  */
-async function unknownBranch(server, projectKey, branch, cause) {
+async function unknownScope(server, projectKey, on, cause) {
     let names;
     try {
         names = await server.getBranchNames(projectKey);
@@ -36545,9 +36695,35 @@ async function unknownBranch(server, projectKey, branch, cause) {
     catch {
         return cause;
     }
-    const listed = names.slice(0, BRANCHES_LISTED).map((name) => `"${(0,untrusted_text/* oneLine */.TN)(name)}"`);
-    const more = names.length > listed.length ? ` and ${names.length - listed.length} more` : '';
-    return new errors/* AnalysisNotFoundError */.g2(`The project ${(0,untrusted_text/* oneLine */.TN)(projectKey)} has no branch "${(0,untrusted_text/* oneLine */.TN)(branch)}" on the server: it has ${listed.join(', ') || 'none'}${more}. Check ${(0,src_words/* theSetting */.w7)('branch')}; a server that analyses one branch only (Community Edition) has its main branch alone.`, { cause });
+    return new errors/* AnalysisNotFoundError */.g2(`${branchesWords(projectKey, on.branch, names)}. Check ${(0,src_words/* theSetting */.w7)('branch')}; a server that analyses one branch only (Community Edition) has its main branch alone.`, { cause });
+}
+/** For a time-out: the branches the server has, or why they could not be read. */
+async function unknownScopeWords(server, projectKey, on) {
+    try {
+        return branchesWords(projectKey, on.branch, await server.getBranchNames(projectKey));
+    }
+    catch {
+        return `the project ${(0,untrusted_text/* oneLine */.TN)(projectKey)} has no branch "${(0,untrusted_text/* oneLine */.TN)(on.branch)}" on the server yet`;
+    }
+}
+function branchesWords(projectKey, branch, names) {
+    return `The project ${(0,untrusted_text/* oneLine */.TN)(projectKey)} has no branch "${(0,untrusted_text/* oneLine */.TN)(branch)}" on the server: it has ${listed(names)}`;
+}
+function pullRequestsWords(projectKey, pullRequest, pulls) {
+    const none = pulls.length === 0
+        ? ' (a server that analyses one branch only, Community Edition, has none)'
+        : '';
+    return `The project ${(0,untrusted_text/* oneLine */.TN)(projectKey)} has no pull request ${(0,untrusted_text/* oneLine */.TN)(pullRequest)} on the server: it has ${listed(pulls.map(({ key }) => key))}${none}`;
+}
+/** Names as a message lists them: the first BRANCHES_LISTED, quoted, and how many more. */
+function listed(names) {
+    const shown = names.slice(0, BRANCHES_LISTED).map((name) => `"${(0,untrusted_text/* oneLine */.TN)(name)}"`);
+    const more = names.length > shown.length ? ` and ${names.length - shown.length} more` : '';
+    return `${shown.join(', ') || 'none'}${more}`;
+}
+/** A time as the log shows it: ISO 8601 to the second, UTC. */
+function isoSeconds(at) {
+    return new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 /**
  * The end of the branch's running task, when the project's last finished analysis says how long
@@ -36658,7 +36834,14 @@ async function checkTarget(target, client, settings, deps) {
         branchType: finished?.branchType,
         pullRequest: on.pullRequest,
         ...(found
-            ? { analysis: { date: found.date, revision: found.revision, newest: found.newest } }
+            ? {
+                analysis: {
+                    date: found.date,
+                    revision: found.revision,
+                    newest: found.newest,
+                    ...(found.basis ? { basis: found.basis } : {})
+                }
+            }
             : {}),
         ...(fromMeasures ? { gateFromMeasures: true } : {}),
         period: gate.period,
@@ -36668,22 +36851,28 @@ async function checkTarget(target, client, settings, deps) {
     };
 }
 /**
- * The analysis's gate from api/qualitygates/project_status; where the server answers that with
- * 404 or 410 (an endpoint gone), from the measures of the branch's or pull request's latest
- * analysis, but only when that is this analysis (known from the wait, or asked), and said in the
- * log. Any other failure, or an analysis that is not the latest, keeps the server's refusal.
+ * The analysis's gate from api/qualitygates/project_status (by its key; a pull request's analysis
+ * the server did not name, by the pull request, whose newest it is); where the server answers that
+ * with 404 or 410 (an endpoint gone), from the measures of the branch's or pull request's latest
+ * analysis, but only when that is this analysis (known from the wait, or asked of a branch), and
+ * said in the log. Any other failure, or an analysis that is not the latest, keeps the server's
+ * refusal.
  */
 async function readGate(client, analysisId, about) {
+    const { projectKey, on, log } = about;
     try {
-        return { gate: await client.getProjectStatus(analysisId), fromMeasures: false };
+        const gate = analysisId !== undefined
+            ? await client.getProjectStatus(analysisId)
+            : await client.getScopeStatus(projectKey ?? '', on);
+        return { gate, fromMeasures: false };
     }
     catch (error) {
         const gone = error instanceof errors/* ServerRequestError */.hP && (error.status === 404 || error.status === 410);
-        const { projectKey, on, log } = about;
-        if (!gone || !projectKey || on.pullRequest !== undefined)
+        if (!gone || !projectKey)
             throw error;
         const newest = about.newest ??
-            (await client.getProjectAnalyses(projectKey, on).then((page) => page.analyses[0]?.key === analysisId, () => false));
+            (on.pullRequest === undefined &&
+                (await client.getProjectAnalyses(projectKey, on).then((page) => page.analyses[0]?.key === analysisId, () => false)));
         if (!newest)
             throw error;
         const gate = await client.getGateMeasures(projectKey, on);
@@ -36699,7 +36888,8 @@ function issueScope(on) {
 }
 /** Waits for the commit's analysis (or takes the newest), in one collapsed group of the log. */
 async function waitForCommit(target, client, settings, { clock, startedAt, log }) {
-    const what = target.commits.length > 0
+    // A pull request's analyses record no commit the server shows: its newest is the one.
+    const what = target.commits.length > 0 && target.on.pullRequest === undefined
         ? `the analysis of ${shortShas(target.commits)}`
         : 'the newest analysis';
     log.startGroup(`Waiting for ${what} of ${(0,untrusted_text/* oneLine */.TN)(target.projectKey)}${scopeWords(target.on)}`);
@@ -36709,6 +36899,7 @@ async function waitForCommit(target, client, settings, { clock, startedAt, log }
             projectKey: target.projectKey,
             on: target.on,
             commits: target.commits,
+            ...(target.since ? { since: target.since } : {}),
             clock,
             startedAt,
             deadline: startedAt + settings.timeoutMs,
@@ -36716,10 +36907,14 @@ async function waitForCommit(target, client, settings, { clock, startedAt, log }
             adaptive: settings.adaptivePolling,
             log
         });
+        if (found.basis) {
+            log.info(`Taking the newest analysis of ${(0,untrusted_text/* oneLine */.TN)(target.projectKey)}${scopeWords(target.on)}, ${found.date}: ${found.basis}.`);
+            return found;
+        }
         const revision = found.revision
             ? ` of ${found.revision.slice(0, 7)}`
             : ', which records no commit';
-        log.info(`Analysis ${(0,untrusted_text/* oneLine */.TN)(found.key)}${revision}, ${found.date}${found.newest ? '' : ' (a newer analysis of it has landed since)'}.`);
+        log.info(`Analysis ${(0,untrusted_text/* oneLine */.TN)(found.key ?? '')}${revision}, ${found.date}${found.newest ? '' : ' (a newer analysis of it has landed since)'}.`);
         return found;
     }
     finally {
@@ -36867,8 +37062,6 @@ async function findTargets(settings, sources) {
     }
     // A report file that quotes the token loses it before anything is made of its values.
     if (host && settings.projectKeys.length > 0) {
-        if (settings.pullRequest !== undefined)
-            throw pullRequestByProject(settings.pullRequest);
         const on = { branch: settings.branch, pullRequest: settings.pullRequest };
         return settings.projectKeys.map((projectKey) => ({
             source: `${projectKey}${scopeWords(on)}`,
@@ -36878,6 +37071,7 @@ async function findTargets(settings, sources) {
                 projectKey,
                 on,
                 commits: settings.commits,
+                ...(settings.since ? { since: settings.since } : {}),
                 dashboardUrl: undefined
             }
         }));
@@ -36986,15 +37180,6 @@ function targets_withoutSecrets(read, token) {
         const text = await read(file);
         return text === undefined ? undefined : redactSecrets(text, forms);
     };
-}
-/**
- * A pull request's analysis cannot be found by project yet: SonarQube Server's
- * api/project_analyses/search has no pullRequest parameter (it would list the main branch's
- * analyses), and its pull-request analyses record no commit, so the analysis of the run's commit
- * cannot be told from an older one. Refused rather than answered with another analysis's gate.
- */
-function pullRequestByProject(pullRequest) {
-    return new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)('project')} cannot check pull request ${(0,untrusted_text/* oneLine */.TN)(pullRequest)} yet: the server cannot say which of a pull request's analyses is of this run's commit. Check it from the scan's own job (its report file), or with ${(0,src_words/* setting */.Pe)('task')}; on a pull request run, ${(0,src_words/* setting */.Pe)('project')} needs ${(0,src_words/* setting */.Pe)('branch')} to check a branch instead.`);
 }
 
 ;// CONCATENATED MODULE: ./src/gate/check-analyses.ts
@@ -37800,7 +37985,7 @@ function resultsJson(outcomes, options) {
             status: outputText(result.status),
             qualityGateStatus: result.qualityGateStatus,
             gateFailed: (0,fail_policy/* failsUnder */.mS)(result.status, policy),
-            analysisId: outputText(result.analysisId),
+            analysisId: outputText(result.analysisId ?? ''),
             taskId: outputText(result.taskId ?? ''),
             dashboardUrl: (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl)?.href ?? '',
             ...(result.newIssues?.read ? { newIssues: result.newIssues.total } : {})
@@ -37870,7 +38055,7 @@ function gateOutputs(result, sink) {
         values: {
             status: said(outputText(result.status)),
             'quality-gate-status': result.qualityGateStatus,
-            analysisId: said(outputText(result.analysisId)),
+            analysisId: said(outputText(result.analysisId ?? '')),
             taskId: said(outputText(result.taskId ?? '')),
             dashboardUrl: said((0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl)?.href ?? ''),
             conditions: conditions.json,
@@ -38098,7 +38283,12 @@ function commentBody(outcome, commitSha, options) {
     }
     const { result } = outcome;
     const heading = sink.text(`<h3>${(0,report_summary/* headline */.Pl)(result.status, options.policy)} · ${project}</h3>`);
-    const facts = [`For ${commit}`, `analysis <code>${(0,summary_text/* summaryText */.g)(result.analysisId)}</code>`];
+    const facts = [
+        `For ${commit}`,
+        result.analysisId === undefined
+            ? 'its newest analysis'
+            : `analysis <code>${(0,summary_text/* summaryText */.g)(result.analysisId)}</code>`
+    ];
     const tail = said([`<p>${[...facts, ...dashboardLink(result)].join(' · ')}</p>`]);
     const head = [marker, heading, sink.text(conditionsIntro(result.conditions))];
     // The issues keep within a third of what is left.
@@ -38114,7 +38304,7 @@ function commentBody(outcome, commitSha, options) {
 }
 const LISTED_ICONS = { ERROR: '❌', WARN: '⚠️' };
 /** Failing conditions, then warning ones, each in the server's order. */
-function listed(conditions) {
+function pull_request_comment_body_listed(conditions) {
     const withStatus = (status) => conditions.filter(({ condition }) => condition.status === status);
     return [...withStatus('ERROR'), ...withStatus('WARN')];
 }
@@ -38136,7 +38326,7 @@ function conditionsIntro(conditions) {
 }
 /** The failing and warning conditions in words, as many as the limits and `room` allow. */
 function conditionsList(result, sink, room) {
-    const all = listed(result.conditions);
+    const all = pull_request_comment_body_listed(result.conditions);
     if (all.length === 0)
         return [];
     const items = all.slice(0, COMMENT_LIMITS.conditions).map((evaluated) => {
@@ -38443,7 +38633,62 @@ async function reportOutcomes(outcomes, verdict, { settings, github, log, sinks,
 var github_event = __nccwpck_require__(2981);
 // EXTERNAL MODULE: ./src/settings.ts
 var src_settings = __nccwpck_require__(8750);
+;// CONCATENATED MODULE: ./src/action/fork-pull-request.ts
+
+
+
+/** How many open pull requests of one head branch are read: one page. */
+const PULLS_READ = 100;
+/**
+ * Finds a workflow_run's pull request from a fork through GitHub's API (`GET
+ * /repos/{owner}/{repo}/pulls?head={fork owner}:{branch}&state=open`, one page, the token's
+ * pull-requests read permission): the one at the run's head commit, else the only one of that
+ * branch. Undefined without a token or a repository to ask about.
+ *
+ * @example const find = pullRequestFinder(settings.gitHubToken, process.env, log)
+ */
+function pullRequestFinder(token, env, log, fetch) {
+    const repository = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
+    const baseUrl = (0,github_api/* apiBase */.av)(env['GITHUB_API_URL']);
+    if (!token || !repository || !baseUrl)
+        return undefined;
+    const [, owner, repo] = repository;
+    return async (head) => {
+        const where = `${(0,untrusted_text/* oneLine */.TN)(head.owner)}:${(0,untrusted_text/* oneLine */.TN)(head.branch)}`;
+        let pulls;
+        try {
+            const octokit = await (0,github_api/* connect */.Ng)(token, baseUrl, { log, ...(fetch ? { fetch } : {}) });
+            const reply = await octokit.rest.pulls.list({
+                owner,
+                repo,
+                head: `${head.owner}:${head.branch}`,
+                state: 'open',
+                per_page: PULLS_READ
+            });
+            pulls = Array.isArray(reply.data) ? reply.data : [];
+        }
+        catch (error) {
+            return {
+                problem: `GitHub's API could not list the pull requests of ${where} (${(0,untrusted_text/* oneLine */.TN)((0,errors/* messageOf */.bD)(error))}); the token needs the pull-requests read permission`
+            };
+        }
+        const numbered = pulls.filter((pull) => typeof pull.number === 'number' && Number.isSafeInteger(pull.number));
+        const atHead = numbered.filter((pull) => pull.head?.sha?.toLowerCase() === head.sha);
+        const [found] = atHead.length > 0 ? atHead : numbered.length === 1 ? numbered : [];
+        if (atHead.length > 1 || !found) {
+            return {
+                problem: numbered.length === 0
+                    ? `GitHub has no open pull request of ${where}`
+                    : `GitHub has ${numbered.length} open pull requests of ${where}, none at its commit ${head.sha.slice(0, 7)}`
+            };
+        }
+        return { number: found.number };
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/action/run-analysis.ts
+
+
 
 
 
@@ -38462,12 +38707,12 @@ var src_settings = __nccwpck_require__(8750);
  *
  * @example settings = await withTheRunsAnalysis(settings, github, process.env, log)
  */
-async function withTheRunsAnalysis(settings, github, env, log) {
+async function withTheRunsAnalysis(settings, github, env, log, fetch) {
     if (settings.projectKeys.length === 0)
         return settings;
     if (settings.branch || settings.pullRequest || settings.commits.length > 0)
         return settings;
-    const run = await runAnalysis(github, env);
+    const run = await runAnalysis(github, env, pullRequestFinder(settings.gitHubToken, env, log, fetch));
     // Checking the main branch instead would give another analysis's verdict: refused.
     if ('problem' in run)
         throw new errors/* SettingsError */.GN(run.problem);
@@ -38476,14 +38721,22 @@ async function withTheRunsAnalysis(settings, github, env, log) {
         : run.branch
             ? ` on branch ${(0,untrusted_text/* oneLine */.TN)(run.branch)}`
             : '';
-    const which = run.commits.length > 0
-        ? `the analysis of ${shortShas(run.commits)}${where}`
-        : `the newest analysis${where || ' of the main branch'}`;
+    const which = run.pullRequest !== undefined
+        ? `the newest analysis${where}${run.since ? ` made after ${run.since.what}` : ''}`
+        : run.commits.length > 0
+            ? `the analysis of ${shortShas(run.commits)}${where}`
+            : `the newest analysis${where || ' of the main branch'}`;
     log.info(`Checking ${which}, as ${run.from} says.`);
-    return { ...settings, branch: run.branch, pullRequest: run.pullRequest, commits: run.commits };
+    return {
+        ...settings,
+        branch: run.branch,
+        pullRequest: run.pullRequest,
+        commits: run.commits,
+        ...(run.since ? { since: run.since } : {})
+    };
 }
 /** The run's analysis from its event, or why it cannot be known. */
-async function runAnalysis(github, env) {
+async function runAnalysis(github, env, findPullRequest) {
     const event = github.event;
     const from = `the ${(0,untrusted_text/* oneLine */.TN)(event || 'unknown')} event`;
     const sha = (env['GITHUB_SHA'] ?? '').toLowerCase();
@@ -38499,13 +38752,14 @@ async function runAnalysis(github, env) {
             }
             const head = pull.headSha.toLowerCase();
             const commits = [...new Set([head, ...runSha].filter(src_settings/* isFullSha */.Wf))];
-            return { pullRequest: String(pull.issue_number), commits, from };
+            const since = (0,src_settings/* runStart */.cM)(pull.updatedAt, "the pull request's last update");
+            return { pullRequest: String(pull.issue_number), commits, ...(since ? { since } : {}), from };
         }
         case 'workflow_dispatch':
         case 'schedule':
             return { commits: [], from };
         case 'workflow_run':
-            return triggeringRun(env, from);
+            return triggeringRun(env, from, findPullRequest);
         default: {
             const ref = env['GITHUB_REF'] ?? '';
             const branch = ref.startsWith('refs/heads/') ? branchName(ref.slice(11)) : undefined;
@@ -38514,11 +38768,12 @@ async function runAnalysis(github, env) {
     }
 }
 /**
- * The run that triggered a workflow_run: its pull request, else its branch, and its head commit.
- * GitHub names no pull request for one from a fork, the case this pattern serves: the user is
- * told which input to pass.
+ * The run that triggered a workflow_run: its pull request, else its branch, and its head commit;
+ * no scan of it started before the run was created. GitHub names no pull request for one from a
+ * fork, the case this pattern serves: it is found through GitHub's API by the fork's owner and
+ * branch, or the user is told which input to pass.
  */
-async function triggeringRun(env, from) {
+async function triggeringRun(env, from, findPullRequest) {
     const run = await (0,github_event/* eventObject */.v)(env['GITHUB_EVENT_PATH'], 'workflow_run');
     if (!run) {
         return {
@@ -38527,18 +38782,45 @@ async function triggeringRun(env, from) {
     }
     const headSha = typeof run['head_sha'] === 'string' ? run['head_sha'].toLowerCase() : '';
     const commits = (0,src_settings/* isFullSha */.Wf)(headSha) ? [headSha] : [];
+    const since = (0,src_settings/* runStart */.cM)(run['created_at'], "the triggering run's creation");
+    const pullRequest = (number) => ({
+        pullRequest: String(number),
+        commits,
+        ...(since ? { since } : {}),
+        from
+    });
     const pulls = Array.isArray(run['pull_requests']) ? run['pull_requests'] : [];
     const number = pulls[0]?.number;
-    if (typeof number === 'number' && Number.isSafeInteger(number) && number > 0) {
-        return { pullRequest: String(number), commits, from };
-    }
+    if (isPullRequestNumber(number))
+        return pullRequest(number);
     if (run['event'] === 'pull_request' || run['event'] === 'pull_request_target') {
+        const head = run['head_repository'];
+        const owner = head?.owner?.login;
+        const branch = run['head_branch'];
+        const toPass = `pass ${(0,src_words/* setting */.Pe)('pullRequest')} to say which pull request to check.`;
+        if (typeof owner !== 'string' || typeof branch !== 'string' || commits.length === 0) {
+            return {
+                problem: `The triggering run is of a pull request from a fork, which GitHub does not name in the workflow_run event, and the event does not say its head repository and branch: ${toPass}`
+            };
+        }
+        if (!findPullRequest) {
+            return {
+                problem: `The triggering run is of a pull request from a fork, which GitHub does not name in the workflow_run event: set ${(0,src_words/* setting */.Pe)('gitHubToken')} to let the action find it through GitHub's API, or ${toPass}`
+            };
+        }
+        const found = await findPullRequest({ owner, branch, sha: commits[0] });
+        if ('problem' in found)
+            return { problem: `${found.problem}: ${toPass}` };
         return {
-            problem: 'The triggering run is of a pull request from a fork, which GitHub does not name in the workflow_run event, and a pull request cannot be checked by project yet: check it in the scanning workflow, from its report file.'
+            ...pullRequest(found.number),
+            from: `${from} (its pull request found through GitHub's API)`
         };
     }
     const branch = typeof run['head_branch'] === 'string' ? branchName(run['head_branch']) : undefined;
     return { ...(branch ? { branch } : {}), commits, from };
+}
+function isPullRequestNumber(value) {
+    return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 }
 /** A branch name from the run, if it can be one. */
 function branchName(name) {

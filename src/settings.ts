@@ -72,6 +72,35 @@ export interface Settings {
    * and its merge commit: a scan of either is the run's); none: the newest analysis.
    */
   commits: string[]
+  /**
+   * From the run, never an input: the time before which no scan of this run can have started
+   * (the pull request's last update, the triggering run's creation, the pipeline's). A pull
+   * request's analyses record no commit the server shows, so its analysis is the newest one
+   * made after this; none: its newest analysis, said to be unconfirmed.
+   */
+  since?: RunStart
+}
+
+/** When the run's scan cannot have started before, and what says so (for the log). */
+export interface RunStart {
+  /** Epoch milliseconds. */
+  at: number
+  /** "the pull request's last update", "the pipeline's creation". */
+  what: string
+}
+
+/**
+ * A RunStart from a timestamp the platform gave (ISO 8601), or undefined when it is not one.
+ *
+ * @example runStart('2026-11-24T10:00:03Z', "the pipeline's creation") // { at: 1795514403000, what: ... }
+ */
+export function runStart(value: unknown, what: string): RunStart | undefined {
+  if (typeof value !== 'string' || value.length > 40) return undefined
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(value)) {
+    return undefined
+  }
+  const at = Date.parse(value)
+  return Number.isFinite(at) ? { at, what } : undefined
 }
 
 /**

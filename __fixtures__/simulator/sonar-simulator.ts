@@ -1,7 +1,8 @@
 /**
  * A code-quality server simulator on loopback: answers `api/ce/task`,
  * `api/qualitygates/project_status`, `api/project_analyses/search`, `api/ce/component`,
- * `api/project_branches/list`, `api/issues/search` and `api/metrics/search` like SonarQube does,
+ * `api/project_branches/list`, `api/project_pull_requests/list`, `api/issues/search` and
+ * `api/metrics/search` like SonarQube does,
  * with scripted scenarios. It serves the end-to-end tests, the demo, the benchmarks and the CI job
  * that runs the action itself.
  *
@@ -416,8 +417,9 @@ export async function projectScenario(
         analyses: [...history(true), coming()]
       }
     case 'project-pull-request':
-      // The scan of a pull request's merge commit. SonarQube Server lists no pull request's
-      // analyses (api/project_analyses/search ignores pullRequest); the cloud's: unverified.
+      // The scan of a pull request's merge commit, queued now; its gate fails where the pull
+      // request's earlier analysis (50 minutes old) passed. The server lists a pull request's
+      // analyses only as its newest's date (api/project_pull_requests/list), with no commit.
       return {
         ask: { projectKey, pullRequest: '42', commit: PROJECT_COMMITS.pullRequestMerge },
         analyses: [
@@ -425,9 +427,11 @@ export async function projectScenario(
           coming({
             branch: undefined,
             pullRequest: '42',
-            revision: PROJECT_COMMITS.pullRequestMerge
+            revision: PROJECT_COMMITS.pullRequestMerge,
+            projectStatus: failingGate.projectStatus
           })
-        ]
+        ],
+        expected: 4
       }
     default:
       throw new Error(`Unknown scenario "${name}": use ${SCENARIOS.join(', ')}.`)
@@ -727,11 +731,14 @@ export class Simulator {
     // The project endpoints answer in the generation of the project's newest analysis.
     const project =
       url.pathname === '/api/project_analyses/search' ||
-      url.pathname === '/api/project_branches/list'
+      url.pathname === '/api/project_branches/list' ||
+      url.pathname === '/api/project_pull_requests/list'
         ? url.searchParams.get('project')
         : url.pathname === '/api/ce/component'
           ? url.searchParams.get('component')
-          : null
+          : url.pathname === '/api/qualitygates/project_status'
+            ? url.searchParams.get('projectKey')
+            : null
     const generation =
       analysis?.script.generation ??
       (project === null ? undefined : this.ofProject(project).at(-1)?.script.generation) ??
@@ -762,6 +769,22 @@ export class Simulator {
         .includes('warnings')
       const task = this.taskState(analysis, traits.warningsAlways || warningsAsked)
       return send(response, 200, { task }, headers)
+    }
+    if (url.pathname === '/api/qualitygates/project_status' && project !== null) {
+      const newest = this.newestOfScope(project, url.searchParams)
+      if (!newest) {
+        return send(response, 404, { errors: [{ msg: `Component '${project}' not found` }] })
+      }
+      return send(
+        response,
+        200,
+        { projectStatus: traits.gateShape(newest.script.projectStatus) },
+        headers
+      )
+    }
+    if (url.pathname === '/api/project_pull_requests/list') {
+      const [status, body] = this.listPullRequests(url)
+      return send(response, status, body, status === 200 ? headers : {})
     }
     if (url.pathname === '/api/qualitygates/project_status') {
       if (!analysis || this.now() < analysis.finishesAt) {
@@ -1032,6 +1055,59 @@ export class Simulator {
       }
     })
     return [200, { branches }]
+  }
+
+  /**
+   * The newest processed analysis of the branch or pull request `params` name (the main branch's
+   * without either), as api/qualitygates/project_status?projectKey= reads it.
+   */
+  private newestOfScope(project: string, params: URLSearchParams): Analysis | undefined {
+    const pullRequest = params.get('pullRequest') ?? undefined
+    const branch = params.get('branch') ?? undefined
+    const scope = pullRequest !== undefined ? { pullRequest } : { branch: branch ?? MAIN_BRANCH }
+    return this.ofProject(project)
+      .filter(
+        ({ script, finishesAt }) =>
+          ofScope(script, scope) && script.taskStatus === 'SUCCESS' && this.now() >= finishesAt
+      )
+      .sort((a, b) => scannedAt(b) - scannedAt(a) || b.order - a.order)[0]
+  }
+
+  /**
+   * api/project_pull_requests/list: every pull request of the project (the server creates one
+   * with its first scan's submission), each with its newest processed analysis's date and gate
+   * status, in the shape of the server's ListAction (no commit: the server records none it
+   * shows). An unknown project is a 404.
+   */
+  private listPullRequests(url: URL): [number, unknown] {
+    const project = url.searchParams.get('project')
+    if (!project) return [400, { errors: [{ msg: "The 'project' parameter is missing" }] }]
+    const ofProject = this.ofProject(project)
+    if (ofProject.length === 0) {
+      return [404, { errors: [{ msg: `Project '${project}' not found` }] }]
+    }
+    const keys = [
+      ...new Set(ofProject.flatMap(({ script }) => (script.pullRequest ? [script.pullRequest] : [])))
+    ]
+    const pullRequests = keys.map((key) => {
+      const newest = this.newestOfScope(project, new URLSearchParams({ pullRequest: key }))
+      const gate = newest?.script.projectStatus['status']
+      return {
+        key,
+        title: `Pull request ${key}`,
+        branch: `feature/${key}`,
+        base: MAIN_BRANCH,
+        status: {
+          ...(typeof gate === 'string' && gate !== 'NONE' ? { qualityGateStatus: gate } : {}),
+          bugs: 0,
+          vulnerabilities: 0,
+          codeSmells: 0
+        },
+        ...(newest ? { analysisDate: sonarDate(scannedAt(newest)) } : {}),
+        target: MAIN_BRANCH
+      }
+    })
+    return [200, { pullRequests }]
   }
 
   /**

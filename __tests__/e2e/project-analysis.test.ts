@@ -7,6 +7,8 @@
  * it is found. And the simulator's replies themselves, against the server's own examples.
  */
 import { spawn } from 'node:child_process'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
@@ -61,6 +63,52 @@ function pollsIn(requests: readonly RecordedRequest[]): RecordedRequest[][] {
   }
   return polls
 }
+
+/**
+ * The requests of a pull request's wait, poll by poll: each reads the project's tasks, then,
+ * while none of the pull request's is pending, its pull requests. Fails unless every poll is at
+ * most those two, in that order.
+ */
+function pullRequestPollsIn(requests: readonly RecordedRequest[]): RecordedRequest[][] {
+  const polls: RecordedRequest[][] = []
+  for (const request of requests) {
+    if (request.url.startsWith('/api/ce/component?')) polls.push([request])
+    else if (request.url.startsWith('/api/project_pull_requests/list?')) {
+      expect(polls.at(-1), 'pull requests read before the tasks').toHaveLength(1)
+      polls.at(-1)!.push(request)
+    }
+  }
+  expect(requests.some((request) => request.url.startsWith('/api/project_analyses/search'))).toBe(
+    false
+  )
+  return polls
+}
+
+/**
+ * GitHub's `GET /repos/{owner}/{repo}/pulls` on loopback, answering `pulls` whatever the query,
+ * recording each request's address and authorization.
+ */
+async function fakeGitHub(pulls: unknown[]) {
+  const requests: { url: string; authorization: string | undefined }[] = []
+  const server = createServer((request, response) => {
+    requests.push({ url: request.url ?? '', authorization: request.headers.authorization })
+    response.writeHead(200, { 'content-type': 'application/json' })
+    response.end(JSON.stringify(pulls))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+}
+
+/** An ISO 8601 time `ms` before now, to the second, as platforms write them. */
+const isoAgo = (ms: number) => new Date(Date.now() - ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
+
+/** The log's form of a time given in ISO 8601. */
+const logTime = (iso: string) => new Date(iso).toISOString().replace(/\.\d{3}Z$/, 'Z')
 
 describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime", ({ node }) => {
   let simulator: Simulator
@@ -212,7 +260,7 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
       expect(polls.at(-1)).toHaveLength(1)
     })
 
-    it('a branch the server does not know: said at once, with the branches it has', async () => {
+    it('a branch the server does not know: waited for (its first scan may be coming), then the branches it has', async () => {
       const shop = await project('project-unknown-branch')
 
       const run = await runOn(
@@ -220,7 +268,32 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
         {},
         {
           projectKey: shop.ask.projectKey,
-          env: { GITHUB_REF: 'refs/heads/no-such-branch', GITHUB_SHA: login2 }
+          env: { GITHUB_REF: 'refs/heads/no-such-branch', GITHUB_SHA: login2 },
+          inputs: { pollingTimeoutSec: '2' }
+        }
+      )
+
+      expect(run.exitCode).toBe(1)
+      expect(lines(run.stdout)).toContain(
+        `The server has no branch no-such-branch of ${shop.ask.projectKey} yet: waiting for its first analysis (or check the branch input); 0 pending.`
+      )
+      const [error, ...more] = annotations(run.stdout, 'error')
+      expect(more).toEqual([])
+      expect(error).toMatch(
+        `waiting for the analysis of ${short(login2)} of ${shop.ask.projectKey} on branch no-such-branch: The project ${shop.ask.projectKey} has no branch "no-such-branch" on the server: it has "main", "${FEATURE_BRANCH}".`
+      )
+      expect(run.outputs['analysisId']).toBeUndefined()
+    })
+
+    it('a branch the server does not know, no commit awaited: said at once, with the branches it has', async () => {
+      const shop = await project('project-unknown-branch')
+
+      const run = await runOn(
+        'workflow_dispatch',
+        {},
+        {
+          projectKey: shop.ask.projectKey,
+          inputs: { branch: 'no-such-branch' }
         }
       )
 
@@ -228,7 +301,6 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
       expect(annotations(run.stdout, 'error')).toEqual([
         `The project ${shop.ask.projectKey} has no branch "no-such-branch" on the server: it has "main", "${FEATURE_BRANCH}". Check the branch input; a server that analyses one branch only (Community Edition) has its main branch alone.`
       ])
-      expect(run.outputs['analysisId']).toBeUndefined()
       expect(shop.requests().map((request) => request.url)).toEqual([
         `/api/project_analyses/search?project=${shop.ask.projectKey}&branch=no-such-branch&ps=100`,
         `/api/project_branches/list?project=${shop.ask.projectKey}`
@@ -259,25 +331,71 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
     /** The event file of pull request 42 at its head; GITHUB_SHA is its merge commit. */
     const pullRequest42 = { pull_request: { number: 42, head: { sha: pullRequestHead } } }
 
-    it('refused, saying what to use instead; nothing is asked of the server', async () => {
+    it("waits for the pull request's analysis made after its last update, not its earlier one", async () => {
       const shop = await project('project-pull-request')
+      const found = shop.expected!
+      const updatedAt = isoAgo(60_000)
+
+      const run = await runOn(
+        'pull_request',
+        { pull_request: { ...pullRequest42.pull_request, updated_at: updatedAt } },
+        {
+          projectKey: shop.ask.projectKey,
+          env: { GITHUB_REF: 'refs/pull/42/merge', GITHUB_SHA: pullRequestMerge }
+        }
+      )
+
+      // Its gate fails where the pull request's earlier analysis passed: the verdict is the new one's.
+      expect(run.exitCode).toBe(1)
+      const log = lines(run.stdout)
+      expect(log).toContain(
+        "Checking the newest analysis on pull request 42 made after the pull request's last update, as the pull_request event says."
+      )
+      expect(log).toContain(
+        `::group::Waiting for the newest analysis of ${shop.ask.projectKey} on pull request 42`
+      )
+      expect(log).toContain(
+        `No analysis of ${shop.ask.projectKey} on pull request 42 since ${logTime(updatedAt)} (the pull request's last update) yet; 1 pending.`
+      )
+      expect(log).toContain(
+        `Taking the newest analysis of ${shop.ask.projectKey} on pull request 42, ${dateOf(found)}: made after the pull request's last update (${logTime(updatedAt)}).`
+      )
+      expect(run.outputs).toMatchObject({
+        status: 'ERROR',
+        analysisId: found.analysisId,
+        pullRequest: '42'
+      })
+      expect(annotations(run.stdout, 'error')[0]).toMatch(/^Quality Gate Failure/)
+      const requests = shop.requests()
+      const polls = pullRequestPollsIn(requests)
+      expect(polls.every((poll) => poll.length <= 2)).toBe(true)
+      // None once found: the gate of the analysis the last task names, then its issues.
+      const after = requests.slice(requests.indexOf(polls.at(-1)!.at(-1)!) + 1)
+      expect(after.map((request) => request.url.split('?')[0])).toEqual([
+        '/api/qualitygates/project_status',
+        '/api/issues/search'
+      ])
+      expect(polls.at(-1)![0]!.at).toBeGreaterThanOrEqual(found.finishesAt - 2)
+    })
+
+    it("without the event's time: its newest settled analysis, said in the log not to be confirmed", async () => {
+      const shop = await project('project-pull-request')
+      const found = shop.expected!
 
       const run = await runOn('pull_request', pullRequest42, {
         projectKey: shop.ask.projectKey,
         env: { GITHUB_REF: 'refs/pull/42/merge', GITHUB_SHA: pullRequestMerge }
       })
 
-      expect(run.exitCode).toBe(1)
+      // Its task is queued at once: the wait still ends with the new analysis.
+      expect(run.outputs).toMatchObject({ status: 'ERROR', analysisId: found.analysisId })
       expect(lines(run.stdout)).toContain(
-        `Checking the analysis of ${short(pullRequestHead)} or ${short(pullRequestMerge)} on pull request 42, as the pull_request event says.`
+        `Taking the newest analysis of ${shop.ask.projectKey} on pull request 42, ${dateOf(found)}: not confirmed to be this run's: the server records no commit for a pull request's analysis, and the run did not say when its scan started.`
       )
-      const [error, ...more] = annotations(run.stdout, 'error')
-      expect(more).toEqual([])
-      expect(error).toContain('cannot check pull request 42 yet')
-      expect(error).toContain('taskId')
-      expect(error).toContain('needs branch to check a branch instead')
-      expect(run.outputs['analysisId']).toBeUndefined()
-      expect(shop.requests()).toEqual([])
+      expect(run.summary).toContain(`pull request <code>42</code>`)
+      expect(run.summary).toContain(
+        `analysis <code>${found.analysisId}</code> (${dateOf(found)}: not confirmed to be this run&#39;s:`
+      )
     })
 
     it("with branch and commit given (the head's and the merge commit): the head branch's analysis of either", async () => {
@@ -340,8 +458,9 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
       expect(polls.at(-1)).toHaveLength(1)
     })
 
-    it("after a pull request GitHub names: refused like the pull request's own run", async () => {
+    it('after a pull request GitHub names: its analysis made after the triggering run was created', async () => {
       const shop = await project('project-pull-request')
+      const found = shop.expected!
 
       const run = await runOn(
         'workflow_run',
@@ -350,6 +469,7 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
             event: 'pull_request',
             head_sha: pullRequestHead,
             head_branch: FEATURE_BRANCH,
+            created_at: isoAgo(120_000),
             pull_requests: [{ number: 42, head: { sha: pullRequestHead } }]
           }
         },
@@ -361,13 +481,57 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
 
       expect(run.exitCode).toBe(1)
       expect(lines(run.stdout)).toContain(
-        `Checking the analysis of ${short(pullRequestHead)} on pull request 42, as the workflow_run event says.`
+        "Checking the newest analysis on pull request 42 made after the triggering run's creation, as the workflow_run event says."
       )
-      expect(annotations(run.stdout, 'error')[0]).toContain('cannot check pull request 42 yet')
-      expect(shop.requests()).toEqual([])
+      expect(run.outputs).toMatchObject({ status: 'ERROR', analysisId: found.analysisId })
+      pullRequestPollsIn(shop.requests())
     })
 
-    it("after a fork's pull request, which GitHub does not name: refused, naming pullRequest", async () => {
+    it("after a fork's pull request, which GitHub does not name: found through GitHub's API by the fork's branch", async () => {
+      const shop = await project('project-pull-request')
+      const found = shop.expected!
+      const github = await fakeGitHub([
+        { number: 41, head: { sha: pullRequestMerge } },
+        { number: 42, head: { sha: pullRequestHead } }
+      ])
+      onTestFinished(() => github.stop())
+
+      const run = await runOn(
+        'workflow_run',
+        {
+          workflow_run: {
+            event: 'pull_request',
+            head_sha: pullRequestHead,
+            head_branch: 'main',
+            head_repository: { owner: { login: 'octo-fork' } },
+            created_at: isoAgo(120_000),
+            pull_requests: []
+          }
+        },
+        {
+          projectKey: shop.ask.projectKey,
+          env: { GITHUB_REF: 'refs/heads/main', GITHUB_SHA: main2, GITHUB_API_URL: github.url },
+          inputs: { githubToken: 'ghs_forkLookupToken' }
+        }
+      )
+
+      expect(run.outputs).toMatchObject({ status: 'ERROR', analysisId: found.analysisId })
+      expect(lines(run.stdout)).toContain(
+        "Checking the newest analysis on pull request 42 made after the triggering run's creation, as the workflow_run event (its pull request found through GitHub's API) says."
+      )
+      expect(github.requests).toEqual([
+        {
+          url: '/repos/acme/shop/pulls?head=octo-fork%3Amain&state=open&per_page=100',
+          authorization: 'token ghs_forkLookupToken'
+        }
+      ])
+      // The GitHub token never reaches the Sonar server, nor the Sonar token GitHub.
+      expect(simulator.requests.some((r) => r.authorization?.includes('ghs_forkLookupToken'))).toBe(
+        false
+      )
+    })
+
+    it("after a fork's pull request, without a GitHub token: refused, naming githubToken and pullRequest", async () => {
       const shop = await project('project-pull-request')
 
       const run = await runOn(
@@ -377,21 +541,23 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
             event: 'pull_request',
             head_sha: pullRequestHead,
             head_branch: 'main',
+            head_repository: { owner: { login: 'octo-fork' } },
             pull_requests: []
           }
         },
         {
           projectKey: shop.ask.projectKey,
-          env: { GITHUB_REF: 'refs/heads/main', GITHUB_SHA: main2 }
+          env: { GITHUB_REF: 'refs/heads/main', GITHUB_SHA: main2 },
+          inputs: { githubToken: '' }
         }
       )
 
       expect(run.exitCode).toBe(1)
       const [error, ...more] = annotations(run.stdout, 'error')
       expect(more).toEqual([])
-      expect(error).toContain('The triggering run is of a pull request from a fork')
-      expect(error).toContain('a pull request cannot be checked by project yet')
-      expect(error).toContain('check it in the scanning workflow, from its report file')
+      expect(error).toBe(
+        "The triggering run is of a pull request from a fork, which GitHub does not name in the workflow_run event: set githubToken to let the action find it through GitHub's API, or pass pullRequest to say which pull request to check."
+      )
       // Not the main branch's analysis instead: nothing is asked of the server.
       expect(shop.requests()).toEqual([])
     })
@@ -611,6 +777,51 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
   })
 
   describe('dist/cli.js', () => {
+    it("in a GitLab merge-request pipeline: the merge request's analysis made after the pipeline's creation", async () => {
+      const shop = await project('project-pull-request')
+      const found = shop.expected!
+      const ws = await workspace()
+      const createdAt = new Date(Date.now() - 90_000).toISOString().replace(/\.\d{3}Z$/, '+00:00')
+
+      const result = await timeChild(
+        node,
+        [
+          CLI_ENTRY,
+          '--host',
+          simulator.url,
+          '--project',
+          shop.ask.projectKey,
+          '--interval',
+          POLL_MS
+        ],
+        {
+          cwd: ws.cwd,
+          env: {
+            PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+            SONAR_TOKEN: TOKEN,
+            GITLAB_CI: 'true',
+            CI_MERGE_REQUEST_IID: '42',
+            CI_COMMIT_SHA: pullRequestMerge,
+            CI_MERGE_REQUEST_SOURCE_BRANCH_SHA: pullRequestHead,
+            CI_PIPELINE_CREATED_AT: createdAt
+          },
+          killAfterMs: 20_000
+        }
+      )
+
+      expect(result.exitCode).toBe(1)
+      const log = result.stderr.split('\n').map((line) => line.trim())
+      expect(log).toContain(
+        "Checking the newest analysis on merge request 42 made after the pipeline's creation, as GitLab CI says."
+      )
+      expect(log).toContain(
+        `Taking the newest analysis of ${shop.ask.projectKey} on pull request 42, ${dateOf(found)}: made after the pipeline's creation (${logTime(createdAt)}).`
+      )
+      expect(result.stderr).toContain(`Quality Gate Failure for ${shop.ask.projectKey}`)
+      expect(result.stderr).not.toContain(TOKEN)
+      pullRequestPollsIn(shop.requests())
+    })
+
     it('--project, --branch and --commit given: the commit’s analysis once it lands', async () => {
       const shop = await project('project-commit')
       const found = shop.expected!

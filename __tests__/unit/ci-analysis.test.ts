@@ -56,9 +56,7 @@ describe('GitLab CI', () => {
       branch: undefined,
       commits: ['abc1234' + 'f'.repeat(33)]
     })
-    expect(lines).toEqual([
-      'Checking the analysis of abc1234 on merge request 42, as GitLab CI says.'
-    ])
+    expect(lines).toEqual(['Checking the newest analysis on merge request 42, as GitLab CI says.'])
   })
 
   it('merged results pipeline: the source branch head, or the merge commit checked out', async () => {
@@ -69,9 +67,40 @@ describe('GitLab CI', () => {
       CI_COMMIT_SHA: MERGE
     })
     expect(settings).toMatchObject({ pullRequest: '42', commits: [HEAD, MERGE] })
+    expect(lines).toEqual(['Checking the newest analysis on merge request 42, as GitLab CI says.'])
+  })
+
+  it("the pipeline's creation (CI_PIPELINE_CREATED_AT, ISO 8601): the merge request's analysis is one made after it", async () => {
+    const { settings, lines } = await inCi({
+      ...gitlab,
+      CI_MERGE_REQUEST_IID: '42',
+      CI_COMMIT_SHA: MERGE,
+      CI_PIPELINE_CREATED_AT: '2026-11-24T10:00:03+01:00'
+    })
+    expect(settings.since).toEqual({
+      at: Date.parse('2026-11-24T09:00:03Z'),
+      what: "the pipeline's creation"
+    })
     expect(lines).toEqual([
-      'Checking the analysis of aaaaaaa or bbbbbbb on merge request 42, as GitLab CI says.'
+      "Checking the newest analysis on merge request 42 made after the pipeline's creation, as GitLab CI says."
     ])
+    for (const bad of ['yesterday', '2026-11-24', '2026-11-24T10:00:03+01:00\n::error::x']) {
+      const other = await inCi({
+        ...gitlab,
+        CI_MERGE_REQUEST_IID: '42',
+        CI_COMMIT_SHA: MERGE,
+        CI_PIPELINE_CREATED_AT: bad
+      })
+      expect(other.settings.since).toBeUndefined()
+    }
+    // A branch's analysis is found by its commit: no time is taken.
+    const branch = await inCi({
+      ...gitlab,
+      CI_COMMIT_BRANCH: 'main',
+      CI_COMMIT_SHA: MERGE,
+      CI_PIPELINE_CREATED_AT: '2026-11-24T10:00:03+01:00'
+    })
+    expect(branch.settings.since).toBeUndefined()
   })
 
   it('branch pipeline: CI_COMMIT_BRANCH and its commit', async () => {
@@ -171,7 +200,7 @@ describe('Jenkins', () => {
       CHANGE_TARGET: 'main'
     })
     expect(settings).toMatchObject({ pullRequest: '7', branch: undefined, commits: [HEAD] })
-    expect(lines).toEqual(['Checking the analysis of aaaaaaa on pull request 7, as Jenkins says.'])
+    expect(lines).toEqual(['Checking the newest analysis on pull request 7, as Jenkins says.'])
   })
 
   it("multibranch tag: BRANCH_NAME is the tag's name, not a branch", async () => {
@@ -215,7 +244,7 @@ describe('Bitbucket Pipelines', () => {
     })
     expect(settings).toMatchObject({ pullRequest: '12', branch: undefined, commits: [HEAD] })
     expect(lines).toEqual([
-      'Checking the analysis of aaaaaaa on pull request 12, as Bitbucket Pipelines says.'
+      'Checking the newest analysis on pull request 12, as Bitbucket Pipelines says.'
     ])
   })
 

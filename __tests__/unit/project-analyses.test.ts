@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { useMockServer } from '../../__fixtures__/msw.js'
 import { rejectionInWords } from '../../__fixtures__/sinks.js'
-import { ServerRequestError, SettingsError } from '../../src/errors.js'
+import { ServerRequestError } from '../../src/errors.js'
 import { findTargets } from '../../src/gate/targets.js'
 import { readSettings } from '../../src/settings.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
@@ -148,15 +148,69 @@ describe('api/ce/component: what is queued or running, and the last task done', 
 })
 
 describe("a pull request's analysis by project", () => {
-  it('is refused, saying why and what to use, before any request', async () => {
-    const settings = readSettings({ project: 'shop', host: SERVER, pullRequest: '42' })
-    const error = await rejectionInWords(
-      findTargets(settings, { cwd: '.', log: new RecordingLog(), findFiles: async () => [] })
+  it('is a target of its own, with the time its analysis must be made after', async () => {
+    const settings = {
+      ...readSettings({ project: 'shop', host: SERVER, pullRequest: '42' }),
+      since: { at: 1, what: "the pipeline's creation" }
+    }
+    const [found] = await findTargets(settings, {
+      cwd: '.',
+      log: new RecordingLog(),
+      findFiles: async () => []
+    })
+    expect(found && 'target' in found ? found.target : found).toMatchObject({
+      wait: 'commit',
+      projectKey: 'shop',
+      on: { pullRequest: '42' },
+      since: { at: 1 }
+    })
+  })
+})
+
+describe('api/project_pull_requests/list: the pull requests and their newest analyses', () => {
+  it("reads the server's own example's shape, ignoring what is not a key", async () => {
+    const queries = answer('/api/project_pull_requests/list', () =>
+      HttpResponse.json({
+        pullRequests: [
+          {
+            key: '123',
+            title: 'Add feature X',
+            branch: 'feature/bar',
+            base: 'feature/foo',
+            status: { qualityGateStatus: 'OK', bugs: 0, vulnerabilities: 0, codeSmells: 0 },
+            analysisDate: '2017-04-01T02:15:42+0200',
+            url: 'https://github.com/SonarSource/sonar-core-plugins/pull/32',
+            target: 'feature/foo'
+          },
+          { key: '124', branch: 'feature/new' },
+          { title: 'no key' },
+          'not an object'
+        ]
+      })
     )
-    expect(error).toBeInstanceOf(SettingsError)
-    expect(error.message).toBe(
-      "Input projectKey cannot check pull request 42 yet: the server cannot say which of a pull request's analyses is of this run's commit. Check it from the scan's own job (its report file), or with taskId; on a pull request run, projectKey needs branch to check a branch instead."
+    await expect(client().getPullRequests('my-project')).resolves.toEqual([
+      { key: '123', analysisDate: '2017-04-01T02:15:42+0200' },
+      { key: '124', analysisDate: undefined }
+    ])
+    expect(queries).toEqual([{ project: 'my-project' }])
+  })
+
+  it('a reply that is not the list is refused', async () => {
+    answer('/api/project_pull_requests/list', () => HttpResponse.json({ branches: [] }))
+    const error = await rejectionInWords(client().getPullRequests('p'))
+    expect(error.message).toContain('pullRequests')
+  })
+})
+
+describe("api/qualitygates/project_status by project: a pull request's newest analysis's gate", () => {
+  it('asks by projectKey and pullRequest', async () => {
+    const queries = answer('/api/qualitygates/project_status', () =>
+      HttpResponse.json({ projectStatus: { status: 'ERROR', conditions: [] } })
     )
+    await expect(client().getScopeStatus('shop', { pullRequest: '42' })).resolves.toMatchObject({
+      status: 'ERROR'
+    })
+    expect(queries).toEqual([{ projectKey: 'shop', pullRequest: '42' }])
   })
 })
 

@@ -1,6 +1,9 @@
 import { writeFile } from 'node:fs/promises'
-import { describe, expect, it } from 'vitest'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { RecordingLog } from '../../__fixtures__/log.js'
+import { inActionWords } from '../../__fixtures__/sinks.js'
 import { githubContext } from '../../src/action/github-context.js'
 import { readActionSettings } from '../../src/action/settings.js'
 import { withTheRunsAnalysis } from '../../src/action/run-analysis.js'
@@ -38,12 +41,40 @@ async function onRun(
 
 const pullRequest = { pull_request: { number: 42, head: { sha: HEAD } } }
 
+/** GitHub's API on loopback: every request answered with `body`, recorded. */
+async function gitHubApi(body: unknown, status = 200) {
+  const requests: { url: string; authorization: string | undefined }[] = []
+  const server = createServer((request, response) => {
+    requests.push({ url: request.url ?? '', authorization: request.headers.authorization })
+    response.writeHead(status, { 'content-type': 'application/json' })
+    response.end(JSON.stringify(body))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests }
+}
+
 describe("projectKey's defaults come from the run", () => {
   it('pull_request: the pull request, its head or its merge commit, said in one line', async () => {
     const { settings, lines } = await onRun('pull_request', pullRequest)
     expect(settings).toMatchObject({ pullRequest: '42', branch: undefined, commits: [HEAD, MERGE] })
+    expect(settings.since).toBeUndefined()
     expect(lines).toEqual([
-      'Checking the analysis of aaaaaaa or bbbbbbb on pull request 42, as the pull_request event says.'
+      'Checking the newest analysis on pull request 42, as the pull_request event says.'
+    ])
+  })
+
+  it("pull_request: its analysis is one made after the pull request's last update", async () => {
+    const updated = {
+      pull_request: { ...pullRequest.pull_request, updated_at: '2026-11-24T10:00:03Z' }
+    }
+    const { settings, lines } = await onRun('pull_request', updated)
+    expect(settings.since).toEqual({
+      at: Date.parse('2026-11-24T10:00:03Z'),
+      what: "the pull request's last update"
+    })
+    expect(lines).toEqual([
+      "Checking the newest analysis on pull request 42 made after the pull request's last update, as the pull_request event says."
     ])
   })
 
@@ -77,25 +108,94 @@ describe("projectKey's defaults come from the run", () => {
     const run = (more: object) => ({
       workflow_run: { head_sha: HEAD, head_branch: 'feature/x', event: 'pull_request', ...more }
     })
-    const pull = await onRun('workflow_run', run({ pull_requests: [{ number: 7 }] }))
+    const pull = await onRun(
+      'workflow_run',
+      run({ pull_requests: [{ number: 7 }], created_at: '2026-11-24T10:00:03Z' })
+    )
     expect(pull.settings).toMatchObject({ pullRequest: '7', commits: [HEAD] })
+    expect(pull.settings.since).toEqual({
+      at: Date.parse('2026-11-24T10:00:03Z'),
+      what: "the triggering run's creation"
+    })
     const push = await onRun('workflow_run', run({ event: 'push', pull_requests: [] }))
     expect(push.settings).toMatchObject({ branch: 'feature/x', commits: [HEAD] })
   })
 
-  it("workflow_run of a fork's pull request, which GitHub does not name: refused, naming the input", async () => {
-    const error = await onRun('workflow_run', {
+  describe("workflow_run of a fork's pull request, which GitHub does not name", () => {
+    const forkRun = {
       workflow_run: {
         head_sha: HEAD,
         head_branch: 'main',
+        head_repository: { owner: { login: 'octo-fork' } },
         event: 'pull_request',
         pull_requests: []
       }
-    }).catch((thrown: Error) => thrown)
-    expect(error).toBeInstanceOf(SettingsError)
-    expect((error as Error).message).toMatch(
-      /from a fork.*cannot be checked by project yet: check it in the scanning workflow/
-    )
+    }
+
+    it("is found through GitHub's API by the fork's owner and branch, at the run's commit", async () => {
+      const github = await gitHubApi([
+        { number: 3, head: { sha: MERGE } },
+        { number: 9, head: { sha: HEAD.toUpperCase() } }
+      ])
+      const { settings, lines } = await onRun(
+        'workflow_run',
+        forkRun,
+        { projectKey: 'shop', sonarHostUrl: HOST, githubToken: 'ghs_test' },
+        { GITHUB_API_URL: github.url }
+      )
+      expect(settings).toMatchObject({ pullRequest: '9', commits: [HEAD] })
+      expect(github.requests).toEqual([
+        {
+          url: '/repos/octo/shop/pulls?head=octo-fork%3Amain&state=open&per_page=100',
+          authorization: 'token ghs_test'
+        }
+      ])
+      expect(lines).toEqual([
+        "Checking the newest analysis on pull request 9, as the workflow_run event (its pull request found through GitHub's API) says."
+      ])
+    })
+
+    it('none, or several and none at the commit: refused, naming the input', async () => {
+      for (const pulls of [
+        [],
+        [
+          { number: 3, head: { sha: MERGE } },
+          { number: 4, head: { sha: MERGE } }
+        ]
+      ]) {
+        const github = await gitHubApi(pulls)
+        const error = await onRun(
+          'workflow_run',
+          forkRun,
+          { projectKey: 'shop', sonarHostUrl: HOST, githubToken: 'ghs_test' },
+          { GITHUB_API_URL: github.url }
+        ).catch((thrown: Error) => thrown)
+        expect(error).toBeInstanceOf(SettingsError)
+        expect((error as Error).message).toMatch(
+          pulls.length === 0
+            ? /^GitHub has no open pull request of octo-fork:main: pass .*pullRequest.* to say which/
+            : /^GitHub has 2 open pull requests of octo-fork:main, none at its commit aaaaaaa: pass/
+        )
+      }
+    })
+
+    it("GitHub's refusal, or no token: refused, saying what the token needs or which input to pass", async () => {
+      const github = await gitHubApi({ message: 'Resource not accessible by integration' }, 403)
+      const refused = await onRun(
+        'workflow_run',
+        forkRun,
+        { projectKey: 'shop', sonarHostUrl: HOST, githubToken: 'ghs_test' },
+        { GITHUB_API_URL: github.url }
+      ).catch((thrown: Error) => thrown)
+      expect((refused as Error).message).toMatch(
+        /^GitHub's API could not list the pull requests of octo-fork:main \(.*\); the token needs the pull-requests read permission: pass/
+      )
+      const noToken = await onRun('workflow_run', forkRun).catch((thrown: Error) => thrown)
+      expect(noToken).toBeInstanceOf(SettingsError)
+      expect(inActionWords((noToken as Error).message)).toMatch(
+        /from a fork, which GitHub does not name in the workflow_run event: set githubToken to let the action find it through GitHub's API, or pass pullRequest to say/
+      )
+    })
   })
 
   it('an input given wins, and leaves the commit to the inputs', async () => {

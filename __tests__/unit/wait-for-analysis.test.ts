@@ -10,7 +10,8 @@ import {
 } from '../../src/errors.js'
 import { waitForAnalysis, type AnalysisSource } from '../../src/gate/wait-for-analysis.js'
 import type { AnalysisScope } from '../../src/sonar/client.js'
-import type { ComponentTask, ProjectAnalysis } from '../../src/sonar/types.js'
+import type { RunStart } from '../../src/settings.js'
+import type { ComponentTask, ProjectAnalysis, PullRequestOnServer } from '../../src/sonar/types.js'
 
 const COMMIT = 'abc1234abc1234abc1234abc1234abc1234abc12'
 const OLDER = 'def5678def5678def5678def5678def5678def56'
@@ -25,6 +26,7 @@ const task = (status: string, more: Partial<ComponentTask> = {}): ComponentTask 
   errorMessage: undefined,
   submittedAt: undefined,
   executionTimeMs: undefined,
+  analysisId: undefined,
   ...more
 })
 
@@ -51,6 +53,33 @@ function server(
     getBranchNames: async (projectKey: string) => {
       requests.push(`branches ${projectKey}`)
       return ['main', 'develop']
+    },
+    getPullRequests: () => Promise.reject(new Error('not asked'))
+  }
+  return { source, requests }
+}
+
+/**
+ * A server of pull requests whose tasks and pull requests change with each poll: `polls[i]` is
+ * what the i-th poll sees (the last repeats); a poll starts with the tasks. Records every request.
+ */
+function pullRequestServer(
+  polls: { pulls: PullRequestOnServer[]; queue?: ComponentTask[]; current?: ComponentTask }[]
+) {
+  const requests: string[] = []
+  let poll = -1
+  const now = () => polls[Math.min(poll, polls.length - 1)]!
+  const source: AnalysisSource = {
+    getProjectAnalyses: () => Promise.reject(new Error('not asked')),
+    getComponentTasks: async (projectKey: string) => {
+      poll++
+      requests.push(`tasks ${projectKey}`)
+      return { queue: now().queue ?? [], current: now().current }
+    },
+    getBranchNames: () => Promise.reject(new Error('not asked')),
+    getPullRequests: async (projectKey: string) => {
+      requests.push(`pull requests ${projectKey}`)
+      return now().pulls
     }
   }
   return { source, requests }
@@ -58,7 +87,13 @@ function server(
 
 function wait(
   source: AnalysisSource,
-  options: { commit?: string; on?: AnalysisScope; timeoutMs?: number; adaptive?: boolean } = {}
+  options: {
+    commit?: string
+    on?: AnalysisScope
+    timeoutMs?: number
+    adaptive?: boolean
+    since?: RunStart
+  } = {}
 ) {
   const clock = new FakeClock()
   const log = new RecordingLog()
@@ -67,6 +102,7 @@ function wait(
     projectKey: 'shop',
     on: options.on ?? { branch: 'release/2.4' },
     commits: options.commit ? [options.commit] : [],
+    ...(options.since ? { since: options.since } : {}),
     clock,
     startedAt: 0,
     deadline: options.timeoutMs ?? 60_000,
@@ -180,13 +216,13 @@ describe('the analysis of a commit, by project and branch', () => {
 })
 
 describe('without a commit: the newest analysis', () => {
-  it('of the pull request, at once', async () => {
+  it('of the branch, at once', async () => {
     const { source, requests } = server([
-      { analyses: [analysis('P2', COMMIT), analysis('P1', OLDER)] }
+      { analyses: [analysis('B2', COMMIT), analysis('B1', OLDER)] }
     ])
-    const { run } = wait(source, { on: { pullRequest: '42' } })
-    await expect(run).resolves.toMatchObject({ key: 'P2', newest: true })
-    expect(requests).toEqual(['analyses shop {"pullRequest":"42"}'])
+    const { run } = wait(source, { on: { branch: 'release/2.4' } })
+    await expect(run).resolves.toMatchObject({ key: 'B2', newest: true })
+    expect(requests).toEqual(['analyses shop {"branch":"release/2.4"}'])
   })
 
   it('none yet but one running: waits for it; none and none coming: says so at once', async () => {
@@ -214,7 +250,8 @@ describe('a branch the server does not know', () => {
           new ServerRequestError("Component 'shop' on branch 'relase/2.4' not found", 404)
         ),
       getComponentTasks: () => Promise.reject(new Error('not asked')),
-      getBranchNames: async () => names
+      getBranchNames: async () => names,
+      getPullRequests: () => Promise.reject(new Error('not asked'))
     }
     const error = await rejectionInWords(wait(source, { on: { branch: 'relase/2.4' } }).run)
     expect(error).toBeInstanceOf(AnalysisNotFoundError)
@@ -234,9 +271,162 @@ describe('a branch the server does not know', () => {
     const source: AnalysisSource = {
       getProjectAnalyses: () => Promise.reject(notFound),
       getComponentTasks: () => Promise.reject(new Error('not asked')),
-      getBranchNames: () => Promise.reject(new ServerRequestError("Project 'nope' not found", 404))
+      getBranchNames: () => Promise.reject(new ServerRequestError("Project 'nope' not found", 404)),
+      getPullRequests: () => Promise.reject(new Error('not asked'))
     }
     await expect(wait(source, { on: { branch: 'main' } }).run).rejects.toBe(notFound)
+  })
+})
+
+describe("a branch's first analysis, awaited for a commit", () => {
+  it('is waited for while the server does not know the branch yet, then taken', async () => {
+    let polls = 0
+    const requests: string[] = []
+    const source: AnalysisSource = {
+      getProjectAnalyses: async () => {
+        requests.push('analyses')
+        if (++polls < 3) {
+          throw new ServerRequestError("Component 'shop' on branch 'release/2.4' not found", 404)
+        }
+        return { analyses: [analysis('A1', COMMIT)], total: 1 }
+      },
+      getComponentTasks: async () => {
+        requests.push('tasks')
+        return { queue: polls === 2 ? [task('IN_PROGRESS')] : [], current: undefined }
+      },
+      getBranchNames: () => Promise.reject(new Error('not asked')),
+      getPullRequests: () => Promise.reject(new Error('not asked'))
+    }
+    await expect(wait(source, { commit: COMMIT }).run).resolves.toMatchObject({ key: 'A1' })
+    expect(requests).toEqual(['analyses', 'tasks', 'analyses', 'tasks', 'analyses'])
+  })
+
+  it('times out saying which branches the server has', async () => {
+    const source: AnalysisSource = {
+      getProjectAnalyses: () =>
+        Promise.reject(
+          new ServerRequestError("Component 'shop' on branch 'release/2.4' not found", 404)
+        ),
+      getComponentTasks: async () => ({ queue: [], current: undefined }),
+      getBranchNames: async () => ['main', 'develop'],
+      getPullRequests: () => Promise.reject(new Error('not asked'))
+    }
+    const error = await rejectionInWords(wait(source, { commit: COMMIT, timeoutMs: 3000 }).run)
+    expect(error).toBeInstanceOf(TimeoutError)
+    expect(error.message).toBe(
+      'Timed out after 3.0 s waiting for the analysis of abc1234 of shop on branch release/2.4: The project shop has no branch "release/2.4" on the server: it has "main", "develop". The scan may not have run for this commit, or its task may still be queued; raise pollingTimeoutSec (now 3.0 s).'
+    )
+  })
+})
+
+describe("a pull request's analysis: its newest once settled, made after the run's start", () => {
+  const on = { pullRequest: '42' }
+  const since: RunStart = {
+    at: Date.parse('2026-11-24T10:00:00Z'),
+    what: "the pull request's last update"
+  }
+  const pull = (analysisDate?: string): PullRequestOnServer => ({ key: '42', analysisDate })
+  const prTask = (status: string, more: Partial<ComponentTask> = {}) =>
+    task(status, { branch: undefined, pullRequest: '42', ...more })
+
+  it('made after the start and settled: taken at once, named by the last task, two requests', async () => {
+    const { source, requests } = pullRequestServer([
+      {
+        pulls: [
+          { key: '7', analysisDate: '2026-11-24T11:00:00+0000' },
+          pull('2026-11-24T10:02:00+0000')
+        ],
+        current: prTask('SUCCESS', { analysisId: 'AP42' })
+      }
+    ])
+    const { run, clock } = wait(source, { on, since, commit: COMMIT })
+    await expect(run).resolves.toEqual({
+      key: 'AP42',
+      date: '2026-11-24T10:02:00+0000',
+      revision: undefined,
+      newest: true,
+      basis: "made after the pull request's last update (2026-11-24T10:00:00Z)"
+    })
+    expect(requests).toEqual(['tasks shop', 'pull requests shop'])
+    expect(clock.sleeps).toEqual([])
+  })
+
+  it('while one of its tasks is pending: the tasks alone each poll; an older analysis is not taken', async () => {
+    const older = pull('2026-11-24T09:58:00+0000')
+    const { source, requests } = pullRequestServer([
+      { pulls: [older], queue: [prTask('PENDING')] },
+      { pulls: [older], queue: [prTask('IN_PROGRESS')] },
+      { pulls: [older], current: task('SUCCESS', { branch: 'main', analysisId: 'AMAIN' }) },
+      { pulls: [pull('2026-11-24T10:01:30+0000')] }
+    ])
+    const { run, log } = wait(source, { on, since })
+    // The project's last task is another branch's: the analysis is not named.
+    await expect(run).resolves.toMatchObject({ key: undefined, date: '2026-11-24T10:01:30+0000' })
+    expect(requests).toEqual([
+      'tasks shop',
+      'tasks shop',
+      'tasks shop',
+      'pull requests shop',
+      'tasks shop',
+      'pull requests shop'
+    ])
+    expect(log.lines.map(({ text }) => text)).toEqual([
+      "No analysis of shop on pull request 42 since 2026-11-24T10:00:00Z (the pull request's last update) yet; 1 pending.",
+      "No analysis of shop on pull request 42 since 2026-11-24T10:00:00Z (the pull request's last update) yet; 0 pending."
+    ])
+  })
+
+  it("without the run's start, its newest settled analysis, said to be unconfirmed", async () => {
+    const { source } = pullRequestServer([{ pulls: [pull('2026-11-20T08:00:00+0000')] }])
+    await expect(wait(source, { on }).run).resolves.toMatchObject({
+      date: '2026-11-20T08:00:00+0000',
+      basis: expect.stringContaining("not confirmed to be this run's") as unknown
+    })
+  })
+
+  it('ends at once when its newest task failed, even with an older analysis after the start', async () => {
+    const { source, requests } = pullRequestServer([
+      {
+        pulls: [pull('2026-11-24T10:01:00+0000')],
+        current: prTask('FAILED', { id: 'AYFailed', errorMessage: 'Java heap space' })
+      }
+    ])
+    const error = await rejectionInWords(wait(source, { on, since }).run)
+    expect(error).toBeInstanceOf(TaskFailedError)
+    expect(error.message).toContain(
+      'The newest background task of shop on pull request 42, AYFailed, ended FAILED before an analysis since 2026-11-24T10:00:00Z'
+    )
+    expect(requests).toEqual(['tasks shop'])
+  })
+
+  it('unknown, with nothing of it coming: refused at once with the pull requests the server has', async () => {
+    const some = pullRequestServer([{ pulls: [{ key: '7', analysisDate: undefined }] }])
+    const error = await rejectionInWords(wait(some.source, { on }).run)
+    expect(error).toBeInstanceOf(AnalysisNotFoundError)
+    expect(error.message).toBe(
+      'The project shop has no pull request 42 on the server: it has "7": check the pullRequest input.'
+    )
+    const none = pullRequestServer([{ pulls: [] }])
+    expect((await rejectionInWords(wait(none.source, { on }).run)).message).toBe(
+      'The project shop has no pull request 42 on the server: it has none (a server that analyses one branch only, Community Edition, has none): check the pullRequest input.'
+    )
+  })
+
+  it("unknown while the run's scan may be coming: waited for, then the time-out names what there is", async () => {
+    const { source } = pullRequestServer([{ pulls: [{ key: '7', analysisDate: undefined }] }])
+    const error = await rejectionInWords(wait(source, { on, since, timeoutMs: 2000 }).run)
+    expect(error).toBeInstanceOf(TimeoutError)
+    expect(error.message).toBe(
+      'Timed out after 2.0 s waiting for an analysis since 2026-11-24T10:00:00Z (the pull request\'s last update) of shop on pull request 42: The project shop has no pull request 42 on the server: it has "7". The scan may not have run for this pull request, or its task may still be queued; raise pollingTimeoutSec (now 2.0 s).'
+    )
+  })
+
+  it('an analysis older than the start times out naming the newest', async () => {
+    const { source } = pullRequestServer([{ pulls: [pull('2026-11-24T09:00:00+0000')] }])
+    const error = await rejectionInWords(wait(source, { on, since, timeoutMs: 2000 }).run)
+    expect(error.message).toContain(
+      'of shop on pull request 42: its newest analysis is of 2026-11-24T09:00:00+0000.'
+    )
   })
 })
 

@@ -34,6 +34,8 @@ export interface PullRequest {
   repo: string
   issue_number: number
   headSha: string
+  /** When the pull request was last updated (a push to it, among others), as the event says. */
+  updatedAt?: string
 }
 
 type EventPullRequest = { pullRequest: PullRequest } | { problem: string }
@@ -75,8 +77,11 @@ async function readEventPullRequest(env: NodeJS.ProcessEnv): Promise<EventPullRe
   } catch (error) {
     return { problem: `the event file could not be read: ${quote(error)}` }
   }
-  const pull = (payload as { pull_request?: { number?: unknown; head?: { sha?: unknown } } } | null)
-    ?.pull_request
+  const pull = (
+    payload as {
+      pull_request?: { number?: unknown; head?: { sha?: unknown }; updated_at?: unknown }
+    } | null
+  )?.pull_request
   const number = pull?.number
   const sha = pull?.head?.sha
   if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) {
@@ -90,7 +95,8 @@ async function readEventPullRequest(env: NodeJS.ProcessEnv): Promise<EventPullRe
       owner: repository[1]!,
       repo: repository[2]!,
       issue_number: number,
-      headSha: sha
+      headSha: sha,
+      ...(typeof pull?.updated_at === 'string' ? { updatedAt: pull.updated_at.slice(0, 40) } : {})
     }
   }
 }

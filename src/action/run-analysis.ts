@@ -2,9 +2,11 @@ import { SettingsError } from '../errors.js'
 import type { Log } from '../log.js'
 import { shortShas } from '../gate/wait-for-analysis.js'
 import { eventObject } from '../github-event.js'
-import { isBranchName, isFullSha } from '../settings.js'
+import { isBranchName, isFullSha, runStart, type RunStart } from '../settings.js'
 import { oneLine } from '../untrusted-text.js'
+import { setting } from '../words.js'
 import type { GitHubContext } from './github-context.js'
+import { pullRequestFinder } from './fork-pull-request.js'
 import type { ActionSettings } from './settings.js'
 
 /** Which analysis a workflow run is about: its branch or pull request, and its commits. */
@@ -13,6 +15,8 @@ export interface RunAnalysis {
   pullRequest?: string
   /** The commits a scan of this run may have recorded; none: the newest analysis. */
   commits: string[]
+  /** For a pull request: no scan of this run can have started before this. */
+  since?: RunStart
   /** Where the facts came from, for the log: "the pull_request event". */
   from: string
 }
@@ -34,11 +38,16 @@ export async function withTheRunsAnalysis(
   settings: ActionSettings,
   github: GitHubContext,
   env: NodeJS.ProcessEnv,
-  log: Log
+  log: Log,
+  fetch?: typeof globalThis.fetch
 ): Promise<ActionSettings> {
   if (settings.projectKeys.length === 0) return settings
   if (settings.branch || settings.pullRequest || settings.commits.length > 0) return settings
-  const run = await runAnalysis(github, env)
+  const run = await runAnalysis(
+    github,
+    env,
+    pullRequestFinder(settings.gitHubToken, env, log, fetch)
+  )
   // Checking the main branch instead would give another analysis's verdict: refused.
   if ('problem' in run) throw new SettingsError(run.problem)
   const where = run.pullRequest
@@ -47,17 +56,26 @@ export async function withTheRunsAnalysis(
       ? ` on branch ${oneLine(run.branch)}`
       : ''
   const which =
-    run.commits.length > 0
-      ? `the analysis of ${shortShas(run.commits)}${where}`
-      : `the newest analysis${where || ' of the main branch'}`
+    run.pullRequest !== undefined
+      ? `the newest analysis${where}${run.since ? ` made after ${run.since.what}` : ''}`
+      : run.commits.length > 0
+        ? `the analysis of ${shortShas(run.commits)}${where}`
+        : `the newest analysis${where || ' of the main branch'}`
   log.info(`Checking ${which}, as ${run.from} says.`)
-  return { ...settings, branch: run.branch, pullRequest: run.pullRequest, commits: run.commits }
+  return {
+    ...settings,
+    branch: run.branch,
+    pullRequest: run.pullRequest,
+    commits: run.commits,
+    ...(run.since ? { since: run.since } : {})
+  }
 }
 
 /** The run's analysis from its event, or why it cannot be known. */
 export async function runAnalysis(
   github: GitHubContext,
-  env: NodeJS.ProcessEnv
+  env: NodeJS.ProcessEnv,
+  findPullRequest?: FindPullRequest
 ): Promise<RunAnalysis | { problem: string }> {
   const event = github.event
   const from = `the ${oneLine(event || 'unknown')} event`
@@ -74,13 +92,14 @@ export async function runAnalysis(
       }
       const head = pull.headSha.toLowerCase()
       const commits = [...new Set([head, ...runSha].filter(isFullSha))]
-      return { pullRequest: String(pull.issue_number), commits, from }
+      const since = runStart(pull.updatedAt, "the pull request's last update")
+      return { pullRequest: String(pull.issue_number), commits, ...(since ? { since } : {}), from }
     }
     case 'workflow_dispatch':
     case 'schedule':
       return { commits: [], from }
     case 'workflow_run':
-      return triggeringRun(env, from)
+      return triggeringRun(env, from, findPullRequest)
     default: {
       const ref = env['GITHUB_REF'] ?? ''
       const branch = ref.startsWith('refs/heads/') ? branchName(ref.slice(11)) : undefined
@@ -90,13 +109,25 @@ export async function runAnalysis(
 }
 
 /**
- * The run that triggered a workflow_run: its pull request, else its branch, and its head commit.
- * GitHub names no pull request for one from a fork, the case this pattern serves: the user is
- * told which input to pass.
+ * Finds the open pull request whose head is `branch` of the repository `owner` (a fork's, when
+ * GitHub names none in a workflow_run event): its number, or why it cannot be found.
+ */
+export type FindPullRequest = (head: {
+  owner: string
+  branch: string
+  sha: string
+}) => Promise<{ number: number } | { problem: string }>
+
+/**
+ * The run that triggered a workflow_run: its pull request, else its branch, and its head commit;
+ * no scan of it started before the run was created. GitHub names no pull request for one from a
+ * fork, the case this pattern serves: it is found through GitHub's API by the fork's owner and
+ * branch, or the user is told which input to pass.
  */
 async function triggeringRun(
   env: NodeJS.ProcessEnv,
-  from: string
+  from: string,
+  findPullRequest: FindPullRequest | undefined
 ): Promise<RunAnalysis | { problem: string }> {
   const run = await eventObject(env['GITHUB_EVENT_PATH'], 'workflow_run')
   if (!run) {
@@ -107,19 +138,44 @@ async function triggeringRun(
   }
   const headSha = typeof run['head_sha'] === 'string' ? run['head_sha'].toLowerCase() : ''
   const commits = isFullSha(headSha) ? [headSha] : []
+  const since = runStart(run['created_at'], "the triggering run's creation")
+  const pullRequest = (number: number): RunAnalysis => ({
+    pullRequest: String(number),
+    commits,
+    ...(since ? { since } : {}),
+    from
+  })
   const pulls = Array.isArray(run['pull_requests']) ? (run['pull_requests'] as unknown[]) : []
   const number = (pulls[0] as { number?: unknown } | undefined)?.number
-  if (typeof number === 'number' && Number.isSafeInteger(number) && number > 0) {
-    return { pullRequest: String(number), commits, from }
-  }
+  if (isPullRequestNumber(number)) return pullRequest(number)
   if (run['event'] === 'pull_request' || run['event'] === 'pull_request_target') {
+    const head = run['head_repository'] as { owner?: { login?: unknown } } | undefined
+    const owner = head?.owner?.login
+    const branch = run['head_branch']
+    const toPass = `pass ${setting('pullRequest')} to say which pull request to check.`
+    if (typeof owner !== 'string' || typeof branch !== 'string' || commits.length === 0) {
+      return {
+        problem: `The triggering run is of a pull request from a fork, which GitHub does not name in the workflow_run event, and the event does not say its head repository and branch: ${toPass}`
+      }
+    }
+    if (!findPullRequest) {
+      return {
+        problem: `The triggering run is of a pull request from a fork, which GitHub does not name in the workflow_run event: set ${setting('gitHubToken')} to let the action find it through GitHub's API, or ${toPass}`
+      }
+    }
+    const found = await findPullRequest({ owner, branch, sha: commits[0]! })
+    if ('problem' in found) return { problem: `${found.problem}: ${toPass}` }
     return {
-      problem:
-        'The triggering run is of a pull request from a fork, which GitHub does not name in the workflow_run event, and a pull request cannot be checked by project yet: check it in the scanning workflow, from its report file.'
+      ...pullRequest(found.number),
+      from: `${from} (its pull request found through GitHub's API)`
     }
   }
   const branch = typeof run['head_branch'] === 'string' ? branchName(run['head_branch']) : undefined
   return { ...(branch ? { branch } : {}), commits, from }
+}
+
+function isPullRequestNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0
 }
 
 /** A branch name from the run, if it can be one. */

@@ -11,7 +11,14 @@ import { SettingsError } from '../errors.js'
 import type { Log } from '../log.js'
 import { shortShas } from '../gate/wait-for-analysis.js'
 import { eventObject } from '../github-event.js'
-import { isBranchName, isFullSha, MAX_BRANCH_LENGTH, type Settings } from '../settings.js'
+import {
+  isBranchName,
+  isFullSha,
+  MAX_BRANCH_LENGTH,
+  runStart,
+  type RunStart,
+  type Settings
+} from '../settings.js'
 import { oneLine } from '../untrusted-text.js'
 import { setting } from '../words.js'
 
@@ -22,6 +29,8 @@ export interface CiAnalysis {
   pullRequest?: string
   /** The commits a scan of this run may have recorded (full SHAs, lower case): one or two. */
   commits: string[]
+  /** For a pull request: no scan of this run can have started before this, where the CI says. */
+  since?: RunStart
   /** The CI the facts come from, for the log: "GitLab CI". */
   from: string
 }
@@ -58,9 +67,19 @@ export async function withTheCisAnalysis(
     : ci.branch
       ? ` on branch ${oneLine(ci.branch)}`
       : ''
-  const shas = shortShas(ci.commits)
-  log.info(`Checking the analysis of ${shas}${where}, as ${ci.from} says.`)
-  return { ...settings, branch: ci.branch, pullRequest: ci.pullRequest, commits: ci.commits }
+  // A pull request's analyses record no commit the server shows: its newest is the one.
+  const which =
+    ci.pullRequest !== undefined
+      ? `the newest analysis${where}${ci.since ? ` made after ${ci.since.what}` : ''}`
+      : `the analysis of ${shortShas(ci.commits)}${where}`
+  log.info(`Checking ${which}, as ${ci.from} says.`)
+  return {
+    ...settings,
+    branch: ci.branch,
+    pullRequest: ci.pullRequest,
+    commits: ci.commits,
+    ...(ci.since ? { since: ci.since } : {})
+  }
 }
 
 /**
@@ -104,7 +123,8 @@ async function gitHubActions(env: Env): Promise<CiAnalysis | undefined> {
       )
     }
     const head = payload.headSha && isFullSha(payload.headSha) ? [payload.headSha] : []
-    return ci.analysis({ pullRequest: number }, [...head, ...ci.commit('GITHUB_SHA')])
+    const since = runStart(payload.updatedAt, "the pull request's last update")
+    return ci.analysis({ pullRequest: number }, [...head, ...ci.commit('GITHUB_SHA')], since)
   }
   return ci.analysis(ci.refScope('GITHUB_REF'), ci.commit('GITHUB_SHA'))
 }
@@ -113,13 +133,19 @@ async function gitHubActions(env: Env): Promise<CiAnalysis | undefined> {
 // CI_COMMIT_BRANCH, set in branch pipelines only, not in merge request or tag pipelines;
 // CI_MERGE_REQUEST_IID, the number in the merge request's address, which SonarQube keys a merge
 // request by; CI_MERGE_REQUEST_SOURCE_BRANCH_SHA, set in merged results pipelines only, where
-// CI_COMMIT_SHA is the merge commit they check out and the scanner records).
+// CI_COMMIT_SHA is the merge commit they check out and the scanner records; CI_PIPELINE_CREATED_AT,
+// the pipeline's creation in ISO 8601, since GitLab 13.10: lib/gitlab/ci/variables/builder/pipeline.rb).
 function gitLabCi(env: Env): CiAnalysis | undefined {
   const ci = new CiVariables('GitLab CI', env)
   const commit = ci.commit('CI_COMMIT_SHA')
   if (ci.has('CI_MERGE_REQUEST_IID')) {
     const head = ci.commit('CI_MERGE_REQUEST_SOURCE_BRANCH_SHA')
-    return ci.analysis({ pullRequest: ci.number('CI_MERGE_REQUEST_IID') }, [...head, ...commit])
+    const since = runStart(env['CI_PIPELINE_CREATED_AT'], "the pipeline's creation")
+    return ci.analysis(
+      { pullRequest: ci.number('CI_MERGE_REQUEST_IID') },
+      [...head, ...commit],
+      since
+    )
   }
   return ci.analysis(ci.has('CI_COMMIT_BRANCH') ? ci.branch('CI_COMMIT_BRANCH') : {}, commit)
 }
@@ -285,7 +311,7 @@ class CiVariables {
    * without its commit would be the newest analysis, maybe the previous one's: refused. Nothing
    * at all: nothing taken.
    */
-  analysis(scope: Scope, commits: string[]): CiAnalysis | undefined {
+  analysis(scope: Scope, commits: string[], since?: RunStart): CiAnalysis | undefined {
     const unique = [...new Set(commits)]
     if (unique.length === 0) {
       if (scope.branch === undefined && scope.pullRequest === undefined) return undefined
@@ -295,7 +321,12 @@ class CiVariables {
         `${this.from} names the ${what} but not its commit (${unset} is not set), so the newest analysis could be an earlier commit's: pass ${setting('commit')} with the commit the scan analysed.`
       )
     }
-    return { ...scope, commits: unique, from: this.from }
+    return {
+      ...scope,
+      commits: unique,
+      ...(since && scope.pullRequest !== undefined ? { since } : {}),
+      from: this.from
+    }
   }
 
   private refuse(name: string, value: string, problem: string): never {
@@ -308,15 +339,24 @@ class CiVariables {
 /** The pull request's number and head commit from GitHub's event file, as far as it says them. */
 async function pullRequestOfEvent(
   path: string | undefined
-): Promise<{ number?: string; headSha?: string }> {
+): Promise<{ number?: string; headSha?: string; updatedAt?: unknown }> {
   const pull = await eventObject(path, 'pull_request')
   if (!pull) return {}
-  const { number, head } = pull as { number?: unknown; head?: unknown }
+  const {
+    number,
+    head,
+    updated_at: updatedAt
+  } = pull as {
+    number?: unknown
+    head?: unknown
+    updated_at?: unknown
+  }
   const sha = (head as { sha?: unknown } | null | undefined)?.sha
   return {
     ...(typeof number === 'number' && Number.isSafeInteger(number) && number > 0
       ? { number: String(number) }
       : {}),
-    ...(typeof sha === 'string' ? { headSha: sha.toLowerCase() } : {})
+    ...(typeof sha === 'string' ? { headSha: sha.toLowerCase() } : {}),
+    updatedAt
   }
 }

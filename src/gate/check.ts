@@ -23,7 +23,8 @@ export interface GateResult {
   /** projectStatus.status as the server sent it: OK, WARN, ERROR or NONE. */
   status: string
   qualityGateStatus: QualityGateStatus
-  analysisId: string
+  /** undefined for a pull request's analysis the server did not name (its gate read by the pull request). */
+  analysisId: string | undefined
   taskId: string | undefined
   /** The server the gate was read from (its href): only its origin's addresses are linked. */
   serverUrl: string
@@ -42,7 +43,7 @@ export interface GateResult {
    * The analysis found by project (its date and commit), and whether it is the newest of its
    * branch or pull request; undefined when it came from a task or was asked for by its id.
    */
-  analysis?: { date: string; revision: string | undefined; newest: boolean }
+  analysis?: { date: string; revision: string | undefined; newest: boolean; basis?: string }
   /**
    * true when the server has no api/qualitygates/project_status (404 or 410) and the gate was
    * read from the measures of the branch's or pull request's latest analysis, this one.
@@ -115,7 +116,7 @@ export async function checkTarget(
 ): Promise<GateResult> {
   let finished: FinishedTask | undefined
   let found: FoundAnalysis | undefined
-  let analysisId: string
+  let analysisId: string | undefined
   if (target.wait === 'task') {
     finished = await waitFor(target, client, settings, deps)
     analysisId = finished.analysisId
@@ -163,7 +164,14 @@ export async function checkTarget(
     branchType: finished?.branchType,
     pullRequest: on.pullRequest,
     ...(found
-      ? { analysis: { date: found.date, revision: found.revision, newest: found.newest } }
+      ? {
+          analysis: {
+            date: found.date,
+            revision: found.revision,
+            newest: found.newest,
+            ...(found.basis ? { basis: found.basis } : {})
+          }
+        }
       : {}),
     ...(fromMeasures ? { gateFromMeasures: true } : {}),
     period: gate.period,
@@ -174,14 +182,16 @@ export async function checkTarget(
 }
 
 /**
- * The analysis's gate from api/qualitygates/project_status; where the server answers that with
- * 404 or 410 (an endpoint gone), from the measures of the branch's or pull request's latest
- * analysis, but only when that is this analysis (known from the wait, or asked), and said in the
- * log. Any other failure, or an analysis that is not the latest, keeps the server's refusal.
+ * The analysis's gate from api/qualitygates/project_status (by its key; a pull request's analysis
+ * the server did not name, by the pull request, whose newest it is); where the server answers that
+ * with 404 or 410 (an endpoint gone), from the measures of the branch's or pull request's latest
+ * analysis, but only when that is this analysis (known from the wait, or asked of a branch), and
+ * said in the log. Any other failure, or an analysis that is not the latest, keeps the server's
+ * refusal.
  */
 async function readGate(
   client: SonarClient,
-  analysisId: string,
+  analysisId: string | undefined,
   about: {
     projectKey: string | undefined
     on: AnalysisScope
@@ -189,19 +199,24 @@ async function readGate(
     log: Log
   }
 ): Promise<{ gate: ProjectStatus; fromMeasures: boolean }> {
+  const { projectKey, on, log } = about
   try {
-    return { gate: await client.getProjectStatus(analysisId), fromMeasures: false }
+    const gate =
+      analysisId !== undefined
+        ? await client.getProjectStatus(analysisId)
+        : await client.getScopeStatus(projectKey ?? '', on)
+    return { gate, fromMeasures: false }
   } catch (error) {
     const gone =
       error instanceof ServerRequestError && (error.status === 404 || error.status === 410)
-    const { projectKey, on, log } = about
-    if (!gone || !projectKey || on.pullRequest !== undefined) throw error
+    if (!gone || !projectKey) throw error
     const newest =
       about.newest ??
-      (await client.getProjectAnalyses(projectKey, on).then(
-        (page) => page.analyses[0]?.key === analysisId,
-        () => false
-      ))
+      (on.pullRequest === undefined &&
+        (await client.getProjectAnalyses(projectKey, on).then(
+          (page) => page.analyses[0]?.key === analysisId,
+          () => false
+        )))
     if (!newest) throw error
     const gate = await client.getGateMeasures(projectKey, on)
     log.info(
@@ -225,8 +240,9 @@ async function waitForCommit(
   settings: Settings,
   { clock, startedAt, log }: CheckDependencies
 ): Promise<FoundAnalysis> {
+  // A pull request's analyses record no commit the server shows: its newest is the one.
   const what =
-    target.commits.length > 0
+    target.commits.length > 0 && target.on.pullRequest === undefined
       ? `the analysis of ${shortShas(target.commits)}`
       : 'the newest analysis'
   log.startGroup(`Waiting for ${what} of ${oneLine(target.projectKey)}${scopeWords(target.on)}`)
@@ -236,6 +252,7 @@ async function waitForCommit(
       projectKey: target.projectKey,
       on: target.on,
       commits: target.commits,
+      ...(target.since ? { since: target.since } : {}),
       clock,
       startedAt,
       deadline: startedAt + settings.timeoutMs,
@@ -243,11 +260,17 @@ async function waitForCommit(
       adaptive: settings.adaptivePolling,
       log
     })
+    if (found.basis) {
+      log.info(
+        `Taking the newest analysis of ${oneLine(target.projectKey)}${scopeWords(target.on)}, ${found.date}: ${found.basis}.`
+      )
+      return found
+    }
     const revision = found.revision
       ? ` of ${found.revision.slice(0, 7)}`
       : ', which records no commit'
     log.info(
-      `Analysis ${oneLine(found.key)}${revision}, ${found.date}${found.newest ? '' : ' (a newer analysis of it has landed since)'}.`
+      `Analysis ${oneLine(found.key ?? '')}${revision}, ${found.date}${found.newest ? '' : ' (a newer analysis of it has landed since)'}.`
     )
     return found
   } finally {

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises'
 import path from 'node:path'
-import { asError, ReportFileError, SettingsError } from '../errors.js'
+import { asError, ReportFileError } from '../errors.js'
 import type { Log } from '../log.js'
 import {
   loadReportFile,
@@ -10,12 +10,12 @@ import {
   type TextFileReader
 } from '../report-file.js'
 import { redactSecrets, tokenForms } from '../secrets.js'
-import type { Settings } from '../settings.js'
+import type { RunStart, Settings } from '../settings.js'
 import { scopeWords, type AnalysisScope } from '../sonar/client.js'
 import { serverBase } from '../sonar/origin.js'
 import { serverKind, type ServerKind } from '../sonar/server-kind.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-import { setting, settingTitle, theSetting } from '../words.js'
+import { setting, theSetting } from '../words.js'
 
 /** Where to look: the server, and either a task to wait for or an analysis to read at once. */
 export type Target = {
@@ -36,6 +36,8 @@ export type Target = {
       on: AnalysisScope
       /** Its full SHA, or a pull request's head and merge commits; none: the newest analysis. */
       commits: string[]
+      /** For a pull request: the newest analysis made after this is the run's. */
+      since?: RunStart
     }
 )
 
@@ -101,7 +103,6 @@ export async function findTargets(
 
   // A report file that quotes the token loses it before anything is made of its values.
   if (host && settings.projectKeys.length > 0) {
-    if (settings.pullRequest !== undefined) throw pullRequestByProject(settings.pullRequest)
     const on = { branch: settings.branch, pullRequest: settings.pullRequest }
     return settings.projectKeys.map((projectKey) => ({
       source: `${projectKey}${scopeWords(on)}`,
@@ -111,6 +112,7 @@ export async function findTargets(
         projectKey,
         on,
         commits: settings.commits,
+        ...(settings.since ? { since: settings.since } : {}),
         dashboardUrl: undefined
       }
     }))
@@ -231,16 +233,4 @@ function withoutSecrets(read: TextFileReader, token: string | undefined): TextFi
     const text = await read(file)
     return text === undefined ? undefined : redactSecrets(text, forms)
   }
-}
-
-/**
- * A pull request's analysis cannot be found by project yet: SonarQube Server's
- * api/project_analyses/search has no pullRequest parameter (it would list the main branch's
- * analyses), and its pull-request analyses record no commit, so the analysis of the run's commit
- * cannot be told from an older one. Refused rather than answered with another analysis's gate.
- */
-function pullRequestByProject(pullRequest: string): SettingsError {
-  return new SettingsError(
-    `${settingTitle('project')} cannot check pull request ${oneLine(pullRequest)} yet: the server cannot say which of a pull request's analyses is of this run's commit. Check it from the scan's own job (its report file), or with ${setting('task')}; on a pull request run, ${setting('project')} needs ${setting('branch')} to check a branch instead.`
-  )
 }

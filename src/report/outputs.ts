@@ -161,7 +161,7 @@ export function resultsJson(
         status: outputText(result.status),
         qualityGateStatus: result.qualityGateStatus,
         gateFailed: failsUnder(result.status, policy),
-        analysisId: outputText(result.analysisId),
+        analysisId: outputText(result.analysisId ?? ''),
         taskId: outputText(result.taskId ?? ''),
         dashboardUrl: dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
         ...(result.newIssues?.read ? { newIssues: result.newIssues.total } : {})
@@ -246,7 +246,7 @@ export function gateOutputs(result: GateResult, sink: Sink): GateOutputs {
     values: {
       status: said(outputText(result.status)),
       'quality-gate-status': result.qualityGateStatus,
-      analysisId: said(outputText(result.analysisId)),
+      analysisId: said(outputText(result.analysisId ?? '')),
       taskId: said(outputText(result.taskId ?? '')),
       dashboardUrl: said(dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? ''),
       conditions: conditions.json,

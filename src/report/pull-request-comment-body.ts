@@ -129,7 +129,12 @@ export function commentBody(
 
   const { result } = outcome
   const heading = sink.text(`<h3>${headline(result.status, options.policy)} · ${project}</h3>`)
-  const facts = [`For ${commit}`, `analysis <code>${summaryText(result.analysisId)}</code>`]
+  const facts = [
+    `For ${commit}`,
+    result.analysisId === undefined
+      ? 'its newest analysis'
+      : `analysis <code>${summaryText(result.analysisId)}</code>`
+  ]
   const tail = said([`<p>${[...facts, ...dashboardLink(result)].join(' · ')}</p>`])
   const head = [marker, heading, sink.text(conditionsIntro(result.conditions))]
   // The issues keep within a third of what is left.

@@ -240,10 +240,10 @@ function about(result: GateResult): string {
       : result.branch
         ? `branch <code>${summaryText(result.branch)}</code>${branchKind(result.branchType)}`
         : undefined,
-    `analysis <code>${summaryText(result.analysisId)}</code>${analysisWords(result)}`,
+    `${result.analysisId === undefined ? 'its newest analysis' : `analysis <code>${summaryText(result.analysisId)}</code>`}${analysisWords(result)}`,
     result.taskId ? `task <code>${summaryText(result.taskId)}</code>` : undefined,
     result.gateFromMeasures
-      ? "gate read from the branch's measures (the server has no project_status)"
+      ? `gate read from the ${result.pullRequest ? "pull request's" : "branch's"} measures (the server has no project_status)`
       : undefined,
     `checked in ${seconds(result.elapsedMs)}`
   ]
@@ -256,6 +256,7 @@ function about(result: GateResult): string {
  */
 function analysisWords({ analysis }: GateResult): string {
   if (!analysis) return ''
+  if (analysis.basis) return ` (${summaryText(analysis.date)}: ${summaryText(analysis.basis)})`
   const commit = analysis.revision
     ? `of commit <code>${summaryText(analysis.revision.slice(0, 7))}</code>`
     : 'of no recorded commit'

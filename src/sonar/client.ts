@@ -24,12 +24,14 @@ import {
   decodeProjectAnalyses,
   decodeMetricsPage,
   decodeProjectStatus,
+  decodePullRequests,
   decodeTask,
   type MetricDefinition,
   UnexpectedShape,
   type ComponentTasks,
   type ProjectAnalysesPage,
   type ProjectStatus,
+  type PullRequestOnServer,
   type Task
 } from './types.js'
 import { setting, theSetting } from '../words.js'
@@ -156,6 +158,46 @@ export class SonarClient {
         badRequest: `The server refused the request for analysis ${analysis}: check ${theSetting('analysis')}.`
       },
       decode: decodeProjectStatus
+    })
+  }
+
+  /**
+   * The gate of a branch's or pull request's newest analysis
+   * (`GET api/qualitygates/project_status?projectKey=` with `branch` or `pullRequest`, Browse):
+   * for a pull request, whose analyses the server lists by no key.
+   */
+  async getScopeStatus(projectKey: string, on: AnalysisScope): Promise<ProjectStatus> {
+    const url = new URL('api/qualitygates/project_status', this.serverBase)
+    url.searchParams.set('projectKey', projectKey)
+    if (on.branch !== undefined) url.searchParams.set('branch', on.branch)
+    else if (on.pullRequest !== undefined) url.searchParams.set('pullRequest', on.pullRequest)
+    const where = `${oneLine(projectKey)}${scopeWords(on)}`
+    return this.getJson(url, {
+      what: `the quality gate status of ${where}`,
+      advice: {
+        notFound: `The server knows no analysis of ${where}: check ${theSetting('project')} and ${theSetting('pullRequest')}.`,
+        badRequest: `The server refused the request for the quality gate of ${where}.`
+      },
+      decode: decodeProjectStatus
+    })
+  }
+
+  /**
+   * The project's pull requests and the date of each one's newest analysis
+   * (`GET api/project_pull_requests/list`, Browse or Execute Analysis): the server lists a pull
+   * request's analyses nowhere else.
+   */
+  async getPullRequests(projectKey: string): Promise<PullRequestOnServer[]> {
+    const url = new URL('api/project_pull_requests/list', this.serverBase)
+    url.searchParams.set('project', projectKey)
+    const project = oneLine(projectKey)
+    return this.getJson(url, {
+      what: `the pull requests of ${project}`,
+      advice: {
+        notFound: `The server knows no project ${project}: check ${theSetting('project')}, and that the token may browse the project.`,
+        badRequest: `The server refused the request for the pull requests of ${project}.`
+      },
+      decode: decodePullRequests
     })
   }
 

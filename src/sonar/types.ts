@@ -273,6 +273,8 @@ export interface ComponentTask {
   submittedAt: string | undefined
   /** How long it has been processing (running) or took (done), when the server says. */
   executionTimeMs: number | undefined
+  /** The analysis a successful task made. */
+  analysisId: string | undefined
 }
 
 /** The project's queued and running tasks, and the last one that ended. */
@@ -295,7 +297,8 @@ export function decodeComponentTasks(body: unknown): ComponentTasks {
       pullRequest: optionalString(value['pullRequest']) || undefined,
       errorMessage: optionalString(value['errorMessage']),
       submittedAt: optionalString(value['submittedAt']),
-      executionTimeMs: optionalCount(value['executionTimeMs'])
+      executionTimeMs: optionalCount(value['executionTimeMs']),
+      analysisId: optionalId(value['analysisId'], `${where}.analysisId`)
     }
   }
   return {
@@ -315,6 +318,29 @@ export function decodeBranchNames(body: unknown): string[] {
     ...branches.filter((branch) => branch['isMain'] === true).flatMap(named),
     ...branches.filter((branch) => branch['isMain'] !== true).flatMap(named)
   ]
+}
+
+/** A pull request the server has analysed (`api/project_pull_requests/list`). */
+export interface PullRequestOnServer {
+  key: string
+  /** The date of its newest analysis, when one has landed. */
+  analysisDate: string | undefined
+}
+
+/**
+ * Decodes `GET api/project_pull_requests/list`: `{pullRequests: [{key, analysisDate, ...}]}`,
+ * every pull request of the project in one unpaged reply (its size bounded by the transport).
+ */
+export function decodePullRequests(body: unknown): PullRequestOnServer[] {
+  if (!isObject(body) || !Array.isArray(body['pullRequests'])) {
+    throw new UnexpectedShape('expected {"pullRequests": [...]}')
+  }
+  return body['pullRequests'].filter(isObject).flatMap((pull): PullRequestOnServer[] => {
+    const key = optionalString(pull['key'])
+    if (!key) return []
+    const date = optionalString(pull['analysisDate'])
+    return [{ key, analysisDate: date ? oneLine(date, 60) : undefined }]
+  })
 }
 
 /**
