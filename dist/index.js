@@ -36499,6 +36499,155 @@ function failureReason(error, readSoFar) {
     return `The new issues could not be read${partly}: ${(0,errors/* messageOf */.bD)(error)}`;
 }
 
+;// CONCATENATED MODULE: ./src/gate/analysis-sightings.ts
+/**
+ * One poll of the wait for a project's analysis (wait-for-analysis.ts): what it reads of the
+ * server for a branch or for a pull request, and what it saw: the analysis, or what is pending
+ * and what the server has instead.
+ */
+
+
+
+
+/** How many of the project's branches or pull requests a message lists when one is unknown. */
+const BRANCHES_LISTED = 20;
+/**
+ * A branch's poll: its newest analyses (the commit's among them, or the newest), else the
+ * project's tasks. An unknown branch is refused at once, with the branches the server has,
+ * unless a commit's first scan may be coming.
+ */
+async function lookAtBranch(server, projectKey, on, commits, expected, now) {
+    let page;
+    try {
+        page = await server.getProjectAnalyses(projectKey, on);
+    }
+    catch (error) {
+        const { branch } = on;
+        if (branch === undefined || !(error instanceof errors/* ServerRequestError */.hP) || error.status !== 404) {
+            throw error;
+        }
+        if (!expected)
+            throw await unknownScope(server, projectKey, { branch }, error);
+        return {
+            ...(await readTasks(server, projectKey, now)),
+            unknown: () => unknownScopeWords(server, projectKey, { branch })
+        };
+    }
+    const found = pick(page, commits);
+    if (found)
+        return { found };
+    if (commits.length > 0 && page.analyses.length > 0 && page.analyses.every((a) => !a.revision)) {
+        const where = `${(0,untrusted_text/* oneLine */.TN)(projectKey)}${scopeWords(on)}`;
+        throw new errors/* AnalysisNotFoundError */.g2(`The analyses of ${where} record no commit (scans without SCM data, e.g. no .git folder or sonar.scm.disabled): the analysis of ${shortShas(commits)} cannot be told from the others. Run the scan with the repository's history, or leave ${(0,src_words/* setting */.Pe)('commit')} out to check the newest analysis.`);
+    }
+    return { ...(await readTasks(server, projectKey, now)), newest: page.analyses[0] };
+}
+/**
+ * A pull request's poll: the project's tasks, and while none of the pull request's is pending
+ * and its newest did not fail, the project's pull requests with the date of each one's newest
+ * analysis (the server lists a pull request's analyses nowhere else, and records no commit of
+ * them it shows): that analysis, if made after `since`.
+ */
+async function lookAtPullRequest(server, projectKey, pullRequest, since, expected, now) {
+    const read = await readTasks(server, projectKey, now);
+    const { tasks } = read;
+    const on = { pullRequest };
+    const ended = tasks.current && inScope(tasks.current, on) ? tasks.current : undefined;
+    const settled = !tasks.queue.some((task) => inScope(task, on)) && ended?.status !== 'FAILED';
+    if (!settled || ended?.status === 'CANCELED')
+        return read;
+    const pulls = await server.getPullRequests(projectKey);
+    const pull = pulls.find(({ key }) => key === pullRequest);
+    if (!pull) {
+        const unknown = () => Promise.resolve(pullRequestsWords(projectKey, pullRequest, pulls));
+        if (!expected)
+            throw new errors/* AnalysisNotFoundError */.g2(`${await unknown()}: check ${(0,src_words/* theSetting */.w7)('pullRequest')}.`);
+        return { ...read, unknown };
+    }
+    const date = pull.analysisDate;
+    if (date === undefined)
+        return read;
+    const at = Date.parse(date);
+    if (since && !(at >= since.at))
+        return { ...read, newest: { date } };
+    // The project's last finished task names the analysis when it is this pull request's.
+    const key = ended?.status === 'SUCCESS' ? ended.analysisId : undefined;
+    const basis = since
+        ? `made after ${since.what} (${isoSeconds(since.at)})`
+        : "not confirmed to be this run's: the server records no commit for a pull request's analysis, and the run did not say when its scan started";
+    return { found: { key, date, revision: undefined, newest: true, basis } };
+}
+/** The commit's analysis among the newest, or the newest when no commit is asked for. */
+function pick(page, commits) {
+    const [newest] = page.analyses;
+    const found = commits.length > 0
+        ? page.analyses.find(({ revision }) => revision !== undefined && commits.includes(revision))
+        : newest;
+    return found && { ...found, newest: found === newest };
+}
+/** Whether a task is of the branch or pull request waited for (a task names its own). */
+function inScope(task, on) {
+    if (on.pullRequest !== undefined)
+        return task.pullRequest === on.pullRequest;
+    if (task.pullRequest !== undefined)
+        return false;
+    // A task that names no branch is the main branch's (a server of one branch names none, and its
+    // main branch is the only one there is): it may be the one waited for.
+    return on.branch === undefined || task.branch === undefined || task.branch === on.branch;
+}
+/** The project's tasks, and when the server measured them (halfway through the request). */
+async function readTasks(server, projectKey, now) {
+    const sentAt = now();
+    const tasks = await server.getComponentTasks(projectKey);
+    return { tasks, tasksAt: (sentAt + now()) / 2 };
+}
+/**
+ * A 404 for a branch: the project's branches, when they can be read, say whether the project or
+ * the branch is unknown, and which branches there are (the first BRANCHES_LISTED).
+ */
+async function unknownScope(server, projectKey, on, cause) {
+    let names;
+    try {
+        names = await server.getBranchNames(projectKey);
+    }
+    catch {
+        return cause;
+    }
+    return new errors/* AnalysisNotFoundError */.g2(`${branchesWords(projectKey, on.branch, names)}. Check ${(0,src_words/* theSetting */.w7)('branch')}; a server that analyses one branch only (Community Edition) has its main branch alone.`, { cause });
+}
+/** For a time-out: the branches the server has, or why they could not be read. */
+async function unknownScopeWords(server, projectKey, on) {
+    try {
+        return branchesWords(projectKey, on.branch, await server.getBranchNames(projectKey));
+    }
+    catch {
+        return `the project ${(0,untrusted_text/* oneLine */.TN)(projectKey)} has no branch "${(0,untrusted_text/* oneLine */.TN)(on.branch)}" on the server yet`;
+    }
+}
+function branchesWords(projectKey, branch, names) {
+    return `The project ${(0,untrusted_text/* oneLine */.TN)(projectKey)} has no branch "${(0,untrusted_text/* oneLine */.TN)(branch)}" on the server: it has ${listed(names)}`;
+}
+function pullRequestsWords(projectKey, pullRequest, pulls) {
+    const none = pulls.length === 0
+        ? ' (a server that analyses one branch only, Community Edition, has none)'
+        : '';
+    return `The project ${(0,untrusted_text/* oneLine */.TN)(projectKey)} has no pull request ${(0,untrusted_text/* oneLine */.TN)(pullRequest)} on the server: it has ${listed(pulls.map(({ key }) => key))}${none}`;
+}
+/** Names as a message lists them: the first BRANCHES_LISTED, quoted, and how many more. */
+function listed(names) {
+    const shown = names.slice(0, BRANCHES_LISTED).map((name) => `"${(0,untrusted_text/* oneLine */.TN)(name)}"`);
+    const more = names.length > shown.length ? ` and ${names.length - shown.length} more` : '';
+    return `${shown.join(', ') || 'none'}${more}`;
+}
+/** Commits as the log shows them: `abc1234`, or `abc1234 or def5678`. */
+function shortShas(commits) {
+    return commits.map((sha) => sha.slice(0, 7)).join(' or ');
+}
+/** A time as the log shows it: ISO 8601 to the second, UTC. */
+function isoSeconds(at) {
+    return new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
 // EXTERNAL MODULE: ./src/gate/poll-plan.ts
 var poll_plan = __nccwpck_require__(716);
 // EXTERNAL MODULE: ./src/gate/wait-for-task.ts
@@ -36510,8 +36659,7 @@ var wait_for_task = __nccwpck_require__(8648);
 
 
 
-/** How many of the project's branches or pull requests a message lists when one is unknown. */
-const BRANCHES_LISTED = 20;
+
 /**
  * Waits for the analysis of `commit` on the branch or pull request (or, without a commit, takes
  * the newest one): each poll lists the newest analyses, and while the commit's is not among
@@ -36549,9 +36697,10 @@ async function waitForAnalysis(options) {
     };
     // A first scan may be coming only when the run says which commit it scanned.
     const expected = commits.length > 0 || since !== undefined;
+    const now = () => clock.now();
     const look = () => pullRequest !== undefined
-        ? lookAtPullRequest(options.server, options.projectKey, pullRequest, since, expected)
-        : lookAtBranch(options.server, options.projectKey, on, commits, expected);
+        ? lookAtPullRequest(options.server, options.projectKey, pullRequest, since, expected, now)
+        : lookAtBranch(options.server, options.projectKey, on, commits, expected, now);
     // Polls keep a fixed cadence from the step's start, the first at once, or gather around the
     // end the running task and the previous analysis predict.
     const cadence = { startedAt, initialWaitMs: 0, intervalMs: options.intervalMs };
@@ -36595,135 +36744,8 @@ async function waitForAnalysis(options) {
             log.info(now);
         said = now;
         if (options.adaptive && !prediction)
-            prediction = predicted(tasks, pending, lastPollAt);
+            prediction = predicted(tasks, pending, sighting.tasksAt);
     }
-}
-/**
- * A branch's poll: its newest analyses (the commit's among them, or the newest), else the
- * project's tasks. An unknown branch is refused at once, with the branches the server has,
- * unless a commit's first scan may be coming.
- */
-async function lookAtBranch(server, projectKey, on, commits, expected) {
-    let page;
-    try {
-        page = await server.getProjectAnalyses(projectKey, on);
-    }
-    catch (error) {
-        const { branch } = on;
-        if (branch === undefined || !(error instanceof errors/* ServerRequestError */.hP) || error.status !== 404) {
-            throw error;
-        }
-        if (!expected)
-            throw await unknownScope(server, projectKey, { branch }, error);
-        const tasks = await server.getComponentTasks(projectKey);
-        return { tasks, unknown: () => unknownScopeWords(server, projectKey, { branch }) };
-    }
-    const found = pick(page, commits);
-    if (found)
-        return { found };
-    if (commits.length > 0 && page.analyses.length > 0 && page.analyses.every((a) => !a.revision)) {
-        const where = `${(0,untrusted_text/* oneLine */.TN)(projectKey)}${scopeWords(on)}`;
-        throw new errors/* AnalysisNotFoundError */.g2(`The analyses of ${where} record no commit (scans without SCM data, e.g. no .git folder or sonar.scm.disabled): the analysis of ${shortShas(commits)} cannot be told from the others. Run the scan with the repository's history, or leave ${(0,src_words/* setting */.Pe)('commit')} out to check the newest analysis.`);
-    }
-    return { tasks: await server.getComponentTasks(projectKey), newest: page.analyses[0] };
-}
-/**
- * A pull request's poll: the project's tasks, and while none of the pull request's is pending
- * and its newest did not fail, the project's pull requests with the date of each one's newest
- * analysis (the server lists a pull request's analyses nowhere else, and records no commit of
- * them it shows): that analysis, if made after `since`.
- */
-async function lookAtPullRequest(server, projectKey, pullRequest, since, expected) {
-    const tasks = await server.getComponentTasks(projectKey);
-    const on = { pullRequest };
-    const ended = tasks.current && inScope(tasks.current, on) ? tasks.current : undefined;
-    const settled = !tasks.queue.some((task) => inScope(task, on)) && ended?.status !== 'FAILED';
-    if (!settled || ended?.status === 'CANCELED')
-        return { tasks };
-    const pulls = await server.getPullRequests(projectKey);
-    const pull = pulls.find(({ key }) => key === pullRequest);
-    if (!pull) {
-        const unknown = () => Promise.resolve(pullRequestsWords(projectKey, pullRequest, pulls));
-        if (!expected)
-            throw new errors/* AnalysisNotFoundError */.g2(`${await unknown()}: check ${(0,src_words/* theSetting */.w7)('pullRequest')}.`);
-        return { tasks, unknown };
-    }
-    const date = pull.analysisDate;
-    if (date === undefined)
-        return { tasks };
-    const at = Date.parse(date);
-    if (since && !(at >= since.at))
-        return { tasks, newest: { date } };
-    // The project's last finished task names the analysis when it is this pull request's.
-    const key = ended?.status === 'SUCCESS' ? ended.analysisId : undefined;
-    const basis = since
-        ? `made after ${since.what} (${isoSeconds(since.at)})`
-        : "not confirmed to be this run's: the server records no commit for a pull request's analysis, and the run did not say when its scan started";
-    return { found: { key, date, revision: undefined, newest: true, basis } };
-}
-/** The commit's analysis among the newest, or the newest when no commit is asked for. */
-function pick(page, commits) {
-    const [newest] = page.analyses;
-    const found = commits.length > 0
-        ? page.analyses.find(({ revision }) => revision !== undefined && commits.includes(revision))
-        : newest;
-    return found && { ...found, newest: found === newest };
-}
-/** Whether a task is of the branch or pull request waited for (a task names its own). */
-function inScope(task, on) {
-    if (on.pullRequest !== undefined)
-        return task.pullRequest === on.pullRequest;
-    if (task.pullRequest !== undefined)
-        return false;
-    // A task that names no branch is the main branch's (a server of one branch names none, and its
-    // main branch is the only one there is): it may be the one waited for.
-    return on.branch === undefined || task.branch === undefined || task.branch === on.branch;
-}
-/** Commits as the log shows them: `abc1234`, or `abc1234 or def5678`. */
-function shortShas(commits) {
-    return commits.map((sha) => sha.slice(0, 7)).join(' or ');
-}
-/**
- * A 404 for a branch: the project's branches, when they can be read, say whether the project or
- * the branch is unknown, and which branches there are (the first BRANCHES_LISTED).
- */
-async function unknownScope(server, projectKey, on, cause) {
-    let names;
-    try {
-        names = await server.getBranchNames(projectKey);
-    }
-    catch {
-        return cause;
-    }
-    return new errors/* AnalysisNotFoundError */.g2(`${branchesWords(projectKey, on.branch, names)}. Check ${(0,src_words/* theSetting */.w7)('branch')}; a server that analyses one branch only (Community Edition) has its main branch alone.`, { cause });
-}
-/** For a time-out: the branches the server has, or why they could not be read. */
-async function unknownScopeWords(server, projectKey, on) {
-    try {
-        return branchesWords(projectKey, on.branch, await server.getBranchNames(projectKey));
-    }
-    catch {
-        return `the project ${(0,untrusted_text/* oneLine */.TN)(projectKey)} has no branch "${(0,untrusted_text/* oneLine */.TN)(on.branch)}" on the server yet`;
-    }
-}
-function branchesWords(projectKey, branch, names) {
-    return `The project ${(0,untrusted_text/* oneLine */.TN)(projectKey)} has no branch "${(0,untrusted_text/* oneLine */.TN)(branch)}" on the server: it has ${listed(names)}`;
-}
-function pullRequestsWords(projectKey, pullRequest, pulls) {
-    const none = pulls.length === 0
-        ? ' (a server that analyses one branch only, Community Edition, has none)'
-        : '';
-    return `The project ${(0,untrusted_text/* oneLine */.TN)(projectKey)} has no pull request ${(0,untrusted_text/* oneLine */.TN)(pullRequest)} on the server: it has ${listed(pulls.map(({ key }) => key))}${none}`;
-}
-/** Names as a message lists them: the first BRANCHES_LISTED, quoted, and how many more. */
-function listed(names) {
-    const shown = names.slice(0, BRANCHES_LISTED).map((name) => `"${(0,untrusted_text/* oneLine */.TN)(name)}"`);
-    const more = names.length > shown.length ? ` and ${names.length - shown.length} more` : '';
-    return `${shown.join(', ') || 'none'}${more}`;
-}
-/** A time as the log shows it: ISO 8601 to the second, UTC. */
-function isoSeconds(at) {
-    return new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 /**
  * The end of the branch's running task, when the project's last finished analysis says how long
@@ -36741,6 +36763,7 @@ function predicted(tasks, pending, polledAt) {
 }
 
 ;// CONCATENATED MODULE: ./src/gate/check.ts
+
 
 
 

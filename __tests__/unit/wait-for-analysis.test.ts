@@ -8,7 +8,8 @@ import {
   TaskFailedError,
   TimeoutError
 } from '../../src/errors.js'
-import { waitForAnalysis, type AnalysisSource } from '../../src/gate/wait-for-analysis.js'
+import type { AnalysisSource } from '../../src/gate/analysis-sightings.js'
+import { waitForAnalysis } from '../../src/gate/wait-for-analysis.js'
 import type { AnalysisScope } from '../../src/sonar/client.js'
 import type { RunStart } from '../../src/settings.js'
 import type { ComponentTask, ProjectAnalysis, PullRequestOnServer } from '../../src/sonar/types.js'
@@ -453,6 +454,43 @@ describe('without an interval given, polls gather around the end the running tas
     expect(fixed.clock.sleeps).toEqual([1000, 1000, 1000])
     expect(adaptive.clock.sleeps[0]).toBeLessThan(1000)
     expect(adaptive.clock.now()).toBeLessThan(fixed.clock.now())
+  })
+
+  it('the predicted end counts from halfway through the tasks request, not from the poll before it', async () => {
+    const clock = new FakeClock()
+    const pollsAt: number[] = []
+    let polls = 0
+    const source: AnalysisSource = {
+      getProjectAnalyses: async () => {
+        pollsAt.push(clock.now())
+        clock.advance(300)
+        return { analyses: ++polls > 2 ? [analysis('A1', COMMIT)] : [], total: 0 }
+      },
+      getComponentTasks: async () => {
+        clock.advance(100)
+        return {
+          current: task('SUCCESS', { executionTimeMs: 2000 }),
+          queue: [task('IN_PROGRESS', { executionTimeMs: 1500 })]
+        }
+      },
+      getBranchNames: () => Promise.reject(new Error('not asked')),
+      getPullRequests: () => Promise.reject(new Error('not asked'))
+    }
+    await waitForAnalysis({
+      server: source,
+      projectKey: 'shop',
+      on: { branch: 'release/2.4' },
+      commits: [COMMIT],
+      clock,
+      startedAt: 0,
+      deadline: 60_000,
+      intervalMs: 1000,
+      adaptive: true,
+      log: new RecordingLog()
+    })
+    // The server measured 1500 ms of 2000 at 350 ms (the tasks request ran from 300 to 400):
+    // the end is predicted at 850, its window opening a sixth of 2000 ms early, at 517.
+    expect(pollsAt.slice(0, 2)).toEqual([0, 517])
   })
 
   it('no prediction without a running task or a finished previous analysis: the fixed cadence', async () => {

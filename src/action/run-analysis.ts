@@ -1,6 +1,6 @@
 import { SettingsError } from '../errors.js'
 import type { Log } from '../log.js'
-import { shortShas } from '../gate/wait-for-analysis.js'
+import { shortShas } from '../gate/analysis-sightings.js'
 import { eventObject } from '../github-event.js'
 import { isBranchName, isFullSha, runStart, type RunStart } from '../settings.js'
 import { oneLine } from '../untrusted-text.js'

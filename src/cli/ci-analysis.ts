@@ -9,7 +9,7 @@
  */
 import { SettingsError } from '../errors.js'
 import type { Log } from '../log.js'
-import { shortShas } from '../gate/wait-for-analysis.js'
+import { shortShas } from '../gate/analysis-sightings.js'
 import { eventObject } from '../github-event.js'
 import {
   isBranchName,

@@ -12,7 +12,8 @@ import { oneLine } from '../untrusted-text.js'
 import { evaluateConditions, type EvaluatedCondition } from './evaluate.js'
 import { readNewIssues, type NewIssues } from './new-issues.js'
 import type { Target } from './targets.js'
-import { shortShas, waitForAnalysis, type FoundAnalysis } from './wait-for-analysis.js'
+import { shortShas, type FoundAnalysis } from './analysis-sightings.js'
+import { waitForAnalysis } from './wait-for-analysis.js'
 import { seconds, waitForTask, type FinishedTask } from './wait-for-task.js'
 
 /** The SonarSource action's output values, for drop-in compatibility. */
