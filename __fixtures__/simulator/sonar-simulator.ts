@@ -616,6 +616,11 @@ export interface SimulatorOptions {
   /** When set, authenticated replies carry SonarQube-Authentication-Token-Expiration with it. */
   tokenExpiresAt?: string
   now?: () => number
+  /**
+   * api/qualitygates/project_status answers this status, as a server that no longer has it
+   * would (SonarQube Cloud lists it as deprecated); the gate is then in api/measures/component.
+   */
+  projectStatusGone?: 404 | 410
 }
 
 /**
@@ -769,6 +774,14 @@ export class Simulator {
         .includes('warnings')
       const task = this.taskState(analysis, traits.warningsAlways || warningsAsked)
       return send(response, 200, { task }, headers)
+    }
+    if (url.pathname === '/api/qualitygates/project_status' && this.options.projectStatusGone) {
+      const msg = `Unknown url : ${url.pathname}`
+      return send(response, this.options.projectStatusGone, { errors: [{ msg }] })
+    }
+    if (url.pathname === '/api/measures/component') {
+      const [status, body] = this.gateMeasures(url)
+      return send(response, status, body, status === 200 ? headers : {})
     }
     if (url.pathname === '/api/qualitygates/project_status' && project !== null) {
       const newest = this.newestOfScope(project, url.searchParams)
@@ -1074,6 +1087,54 @@ export class Simulator {
   }
 
   /**
+   * api/measures/component with `metricKeys=alert_status,quality_gate_details`: the gate of the
+   * branch's or pull request's newest analysis as its measures (QualityGateDetailsFormatter's
+   * JSON text: `level`, `conditions` of `metric`, `op`, `error`, `actual`, `level`). An unknown
+   * component is a 404.
+   */
+  private gateMeasures(url: URL): [number, unknown] {
+    const component = url.searchParams.get('component') ?? ''
+    const newest = this.newestOfScope(component, url.searchParams)
+    if (!newest) return [404, { errors: [{ msg: `Component key '${component}' not found` }] }]
+    const gate = newest.script.projectStatus
+    const conditions = Array.isArray(gate['conditions'])
+      ? (gate['conditions'] as Record<string, unknown>[])
+      : []
+    const details = {
+      level: gate['status'],
+      conditions: conditions.map((condition) => ({
+        metric: condition['metricKey'],
+        op: condition['comparator'],
+        error: condition['errorThreshold'],
+        actual: condition['actualValue'],
+        level: condition['status']
+      })),
+      ignoredConditions: gate['ignoredConditions'] === true
+    }
+    const scope = Object.fromEntries(
+      ['branch', 'pullRequest'].flatMap((name) => {
+        const value = url.searchParams.get(name)
+        return value === null ? [] : [[name, value]]
+      })
+    )
+    return [
+      200,
+      {
+        component: {
+          key: component,
+          name: component,
+          qualifier: 'TRK',
+          ...scope,
+          measures: [
+            { metric: 'alert_status', value: gate['status'] },
+            { metric: 'quality_gate_details', value: JSON.stringify(details) }
+          ]
+        }
+      }
+    ]
+  }
+
+  /**
    * api/project_pull_requests/list: every pull request of the project (the server creates one
    * with its first scan's submission), each with its newest processed analysis's date and gate
    * status, in the shape of the server's ListAction (no commit: the server records none it
@@ -1087,7 +1148,9 @@ export class Simulator {
       return [404, { errors: [{ msg: `Project '${project}' not found` }] }]
     }
     const keys = [
-      ...new Set(ofProject.flatMap(({ script }) => (script.pullRequest ? [script.pullRequest] : [])))
+      ...new Set(
+        ofProject.flatMap(({ script }) => (script.pullRequest ? [script.pullRequest] : []))
+      )
     ]
     const pullRequests = keys.map((key) => {
       const newest = this.newestOfScope(project, new URLSearchParams({ pullRequest: key }))

@@ -876,6 +876,73 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
   })
 })
 
+describe.each(RUNTIMES)(
+  'a server without api/qualitygates/project_status (404 or 410), on $runtime',
+  ({ node }) => {
+    let simulator: Simulator
+    beforeAll(async () => {
+      simulator = await Simulator.start({ token: TOKEN, projectStatusGone: 410 })
+    })
+    afterAll(() => simulator.stop())
+
+    async function run(name: string, payload: unknown, env: Record<string, string>) {
+      const played = await projectScenario(name, `gone-${name}`)
+      const analyses = simulator.addAnalyses(played.analyses)
+      const ws = await workspace()
+      const eventPath = path.join(ws.root, 'event.json')
+      await writeFile(eventPath, JSON.stringify(payload))
+      const result = await runAction(ws, {
+        node,
+        inputs: {
+          sonarToken: TOKEN,
+          sonarHostUrl: simulator.url,
+          projectKey: played.ask.projectKey,
+          pollingIntervalMs: POLL_MS
+        },
+        env: { GITHUB_EVENT_PATH: eventPath, GITHUB_REPOSITORY: 'acme/shop', ...env }
+      })
+      return { result, found: analyses[played.expected!]!, projectKey: played.ask.projectKey }
+    }
+
+    it("a pull request's newest analysis: its gate read from its measures, and said so", async () => {
+      const { result, found, projectKey } = await run(
+        'project-pull-request',
+        {
+          pull_request: { number: 42, head: { sha: pullRequestHead }, updated_at: isoAgo(60_000) }
+        },
+        { GITHUB_EVENT_NAME: 'pull_request', GITHUB_SHA: pullRequestMerge }
+      )
+
+      expect(result.exitCode).toBe(1)
+      expect(result.outputs).toMatchObject({ status: 'ERROR', analysisId: found.analysisId })
+      expect(lines(result.stdout)).toContain(
+        `api/qualitygates/project_status answered 410: the gate is read from the measures of ${projectKey} on pull request 42, whose latest analysis is this one.`
+      )
+      expect(result.summary).toContain(
+        "gate read from the pull request's measures (the server has no project_status)"
+      )
+      expect(JSON.parse(result.outputs['conditions'] ?? '[]')).not.toEqual([])
+    })
+
+    it("a branch's commit whose analysis is no longer the newest: the server's refusal stands", async () => {
+      const { result } = await run(
+        'project-race',
+        {},
+        {
+          GITHUB_EVENT_NAME: 'push',
+          GITHUB_REF: `refs/heads/${FEATURE_BRANCH}`,
+          GITHUB_SHA: login2
+        }
+      )
+
+      expect(result.exitCode).toBe(1)
+      expect(result.outputs['status']).toBeUndefined()
+      expect(annotations(result.stdout, 'error')[0]).toContain('410')
+      expect(result.stdout).not.toContain('the gate is read from the measures')
+    })
+  }
+)
+
 /** A reply's body, as loosely as the checks below read it. */
 interface ReplyBody {
   paging: Record<string, number>
