@@ -2511,6 +2511,63 @@ function arrayOf(value) {
     return Array.isArray(value) ? value.filter(issues_isObject) : [];
 }
 
+;// CONCATENATED MODULE: ./src/sonar/measures.ts
+/**
+ * A branch's or pull request's measures (`GET api/measures/component`, Browse): the figures of
+ * what changed in a verdict (coverage and duplication, on new code and overall). Checked against
+ * the server's sources (measure/ws/ComponentAction.java and MeasureDtoToWsMeasure.java): a
+ * measure on new code (`new_*`) never has a top-level `value`; 8.1 to 9.9 give it as
+ * `periods: [{index, value}]` (deprecated since 8.1) and as `period: {index, value}`, 10.0 and
+ * later as `period` alone; any other measure has `value`.
+ */
+
+/** How many measures a reply may hold: far more than are ever asked for. */
+const MAX_MEASURES = 100;
+/** A metric key as the server writes them. */
+const METRIC_KEY = /^[a-z][a-z0-9_]{0,99}$/;
+/** A decimal number as the server writes a measure: `81.2`, `0`, `-3.5`. */
+const DECIMAL = /^-?\d{1,15}(\.\d{1,10})?$/;
+const measures_isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/**
+ * Decodes `GET api/measures/component`: `{component: {measures: [{metric, value | period |
+ * periods}]}}` as the numbers it holds, by metric key, from every generation's shape. A measure
+ * whose key or value is not one the server writes is left out (a metric with no value yet, say);
+ * a reply without `component.measures` is not the server's.
+ *
+ * @example decodeMeasureValues({ component: { measures: [{ metric: 'new_coverage', period: { index: 1, value: '81.2' } }] } }) // Map { 'new_coverage' => 81.2 }
+ */
+function decodeMeasureValues(body) {
+    const component = measures_isObject(body) ? body['component'] : undefined;
+    const measures = measures_isObject(component) ? component['measures'] : undefined;
+    if (!Array.isArray(measures)) {
+        throw new UnexpectedShape('expected {"component": {"measures": [...]}}');
+    }
+    const values = new Map();
+    for (const measure of measures.slice(0, MAX_MEASURES)) {
+        if (!measures_isObject(measure))
+            continue;
+        const metric = measure['metric'];
+        if (typeof metric !== 'string' || !METRIC_KEY.test(metric))
+            continue;
+        const value = measures_valueOf(measure);
+        if (value !== undefined)
+            values.set(metric, value);
+    }
+    return values;
+}
+/** A measure's number: its `period`'s, else its first `periods`', else its own `value`. */
+function measures_valueOf(measure) {
+    const period = measure['period'];
+    const periods = measure['periods'];
+    const first = Array.isArray(periods) ? periods[0] : undefined;
+    const text = [
+        measures_isObject(period) ? period['value'] : undefined,
+        measures_isObject(first) ? first['value'] : undefined,
+        measure['value']
+    ].find((value) => typeof value === 'string' && DECIMAL.test(value));
+    return typeof text === 'string' ? Number(text) : undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/sonar/token-expiration.ts
 /**
  * The token's expiry, as servers send it on authenticated replies
@@ -2558,6 +2615,7 @@ function tokenExpiryWarning(expiresAt, nowEpochMs) {
 }
 
 ;// CONCATENATED MODULE: ./src/sonar/client.ts
+
 
 
 
@@ -2760,6 +2818,30 @@ class SonarClient {
                 badRequest: `The server refused the request for the quality gate measures of ${project}.`
             },
             decode: decodeGateMeasures,
+            once: true
+        });
+    }
+    /**
+     * Measures of a branch or pull request (`GET api/measures/component`, Browse), as numbers by
+     * metric key, each generation's shape read (see measures.ts). Read once: they are never the
+     * verdict, so a failure is not tried again.
+     */
+    async getMeasures(projectKey, on, metricKeys) {
+        const url = new URL('api/measures/component', this.serverBase);
+        url.searchParams.set('component', projectKey);
+        if (on.branch !== undefined)
+            url.searchParams.set('branch', on.branch);
+        else if (on.pullRequest !== undefined)
+            url.searchParams.set('pullRequest', on.pullRequest);
+        url.searchParams.set('metricKeys', metricKeys.join(','));
+        const where = `${untrusted_text_oneLine(projectKey)}${scopeWords(on)}`;
+        return this.getJson(url, {
+            what: `the measures of ${where}`,
+            advice: {
+                notFound: `The server knows no project ${where}: check ${theSetting('project')}.`,
+                badRequest: `The server refused the request for the measures of ${where}.`
+            },
+            decode: decodeMeasureValues,
             once: true
         });
     }

@@ -13,6 +13,7 @@ import { BodyProblem, parseJsonBody } from './json-reply.js'
 import { isAllowedRedirect, isSameOrigin, serverBase, shownUrl } from './origin.js'
 import { decideRetry } from './retry-policy.js'
 import { decodeIssuesPage, issuesQuery, type IssueScope, type IssuesPage } from './issues.js'
+import { decodeMeasureValues, type MeasureValues } from './measures.js'
 import { asksForTaskWarnings, firstAuthScheme, type ServerKind } from './server-kind.js'
 import { parseTokenExpiration, TOKEN_EXPIRATION_HEADER } from './token-expiration.js'
 import { headerValue, HttpTransport, TransportFailure, type Reply } from './transport.js'
@@ -265,6 +266,33 @@ export class SonarClient {
         badRequest: `The server refused the request for the quality gate measures of ${project}.`
       },
       decode: decodeGateMeasures,
+      once: true
+    })
+  }
+
+  /**
+   * Measures of a branch or pull request (`GET api/measures/component`, Browse), as numbers by
+   * metric key, each generation's shape read (see measures.ts). Read once: they are never the
+   * verdict, so a failure is not tried again.
+   */
+  async getMeasures(
+    projectKey: string,
+    on: AnalysisScope,
+    metricKeys: readonly string[]
+  ): Promise<MeasureValues> {
+    const url = new URL('api/measures/component', this.serverBase)
+    url.searchParams.set('component', projectKey)
+    if (on.branch !== undefined) url.searchParams.set('branch', on.branch)
+    else if (on.pullRequest !== undefined) url.searchParams.set('pullRequest', on.pullRequest)
+    url.searchParams.set('metricKeys', metricKeys.join(','))
+    const where = `${oneLine(projectKey)}${scopeWords(on)}`
+    return this.getJson(url, {
+      what: `the measures of ${where}`,
+      advice: {
+        notFound: `The server knows no project ${where}: check ${theSetting('project')}.`,
+        badRequest: `The server refused the request for the measures of ${where}.`
+      },
+      decode: decodeMeasureValues,
       once: true
     })
   }
