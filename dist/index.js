@@ -35860,6 +35860,99 @@ function arrayOf(value) {
     return Array.isArray(value) ? value.filter(issues_isObject) : [];
 }
 
+;// CONCATENATED MODULE: ./src/sonar/hotspots.ts
+/**
+ * A branch's or pull request's security hotspots still to review (`GET api/hotspots/search`,
+ * Browse). Checked against the server's sources (hotspot/ws/SearchAction.java and
+ * ws-hotspots.proto): public since 9.8 (internal from 8.1), the project named `projectKey` (10.2
+ * renames it `project` and keeps `projectKey` as its deprecated name), new code asked with
+ * `sinceLeakPeriod` before 9.5 and `inNewCodePeriod` from 9.5 (ignored for a pull request, whose
+ * hotspots are all its own), `ps` at most 500.
+ */
+
+
+/** How many hotspots a verdict names: the first few; the count says the rest. */
+const HOTSPOTS_LISTED = 5;
+/**
+ * The query of the first page: the hotspots to review of the project's branch (its new code) or
+ * pull request, in the parameter names of the server's generation.
+ *
+ * @example hotspotsQuery('shop', { kind: 'new-code', branch: 'main' }, { cloud: false, version: [9, 4] }).toString()
+ * // 'projectKey=shop&status=TO_REVIEW&ps=5&p=1&branch=main&sinceLeakPeriod=true'
+ */
+function hotspotsQuery(projectKey, scope, kind) {
+    const query = new URLSearchParams({
+        projectKey,
+        status: 'TO_REVIEW',
+        ps: String(HOTSPOTS_LISTED),
+        p: '1'
+    });
+    if (scope.kind === 'pull-request') {
+        query.set('pullRequest', scope.pullRequest);
+        return query;
+    }
+    if (scope.branch !== undefined)
+        query.set('branch', scope.branch);
+    const olderThan95 = kind.version !== undefined && !(0,server_kind/* atLeast */.jZ)(kind, 9, 5);
+    query.set(olderThan95 ? 'sinceLeakPeriod' : 'inNewCodePeriod', 'true');
+    return query;
+}
+const hotspots_isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const hotspots_text = (value) => (typeof value === 'string' ? value : undefined);
+const PROBABILITY = /^(HIGH|MEDIUM|LOW)$/;
+/** How many entries of a reply are read at most. */
+const MAX_READ = 100;
+/**
+ * Decodes the first page of `GET api/hotspots/search`: `{paging: {total}, hotspots: [{key,
+ * component, message, line, vulnerabilityProbability}], components: [{key, path}]}`. A hotspot
+ * without a key or message is left out; a reply without `hotspots` is not the server's.
+ */
+function decodeHotspotsPage(body) {
+    const hotspots = hotspots_isObject(body) ? body['hotspots'] : undefined;
+    if (!hotspots_isObject(body) || !Array.isArray(hotspots)) {
+        throw new UnexpectedShape('expected {"hotspots": [...]}');
+    }
+    const components = Array.isArray(body['components']) ? body['components'] : [];
+    const paths = new Map();
+    for (const component of components.slice(0, 100)) {
+        if (!hotspots_isObject(component))
+            continue;
+        const key = hotspots_text(component['key']);
+        const path = hotspots_text(component['path']);
+        if (key !== undefined && path !== undefined)
+            paths.set(key, path);
+    }
+    // Asked for HOTSPOTS_LISTED: a longer reply is read no further than MAX_READ entries.
+    const decoded = hotspots.slice(0, MAX_READ).flatMap((hotspot) => {
+        if (!hotspots_isObject(hotspot))
+            return [];
+        const key = hotspots_text(hotspot['key']);
+        const message = hotspots_text(hotspot['message']);
+        if (!key || !message)
+            return [];
+        const line = hotspot['line'];
+        const probability = hotspots_text(hotspot['vulnerabilityProbability']);
+        return [
+            {
+                key,
+                message,
+                path: paths.get(hotspots_text(hotspot['component']) ?? ''),
+                line: typeof line === 'number' && Number.isSafeInteger(line) && line >= 1 ? line : undefined,
+                probability: probability && PROBABILITY.test(probability) ? probability : undefined
+            }
+        ];
+    });
+    const listed = decoded.slice(0, HOTSPOTS_LISTED);
+    const paging = body['paging'];
+    const total = hotspots_isObject(paging) ? paging['total'] : undefined;
+    return {
+        hotspots: listed,
+        total: typeof total === 'number' && Number.isSafeInteger(total) && total >= decoded.length
+            ? total
+            : decoded.length
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/sonar/measures.ts
 /**
  * A branch's or pull request's measures (`GET api/measures/component`, Browse): the figures of
@@ -35867,7 +35960,8 @@ function arrayOf(value) {
  * the server's sources (measure/ws/ComponentAction.java and MeasureDtoToWsMeasure.java): a
  * measure on new code (`new_*`) never has a top-level `value`; 8.1 to 9.9 give it as
  * `periods: [{index, value}]` (deprecated since 8.1) and as `period: {index, value}`, 10.0 and
- * later as `period` alone; any other measure has `value`.
+ * later as `period` alone; any other measure has `value` (older servers add its variation over the
+ * new code period in `period`, which is not its value).
  */
 
 /** How many measures a reply may hold: far more than are ever asked for. */
@@ -35904,15 +35998,18 @@ function decodeMeasureValues(body) {
     }
     return values;
 }
-/** A measure's number: its `period`'s, else its first `periods`', else its own `value`. */
+/**
+ * A measure's number: its own `value`; a measure on new code has none, and its number is its
+ * `period`'s, else its first `periods`'.
+ */
 function measures_valueOf(measure) {
     const period = measure['period'];
     const periods = measure['periods'];
     const first = Array.isArray(periods) ? periods[0] : undefined;
     const text = [
+        measure['value'],
         measures_isObject(period) ? period['value'] : undefined,
-        measures_isObject(first) ? first['value'] : undefined,
-        measure['value']
+        measures_isObject(first) ? first['value'] : undefined
     ].find((value) => typeof value === 'string' && DECIMAL.test(value));
     return typeof text === 'string' ? Number(text) : undefined;
 }
@@ -35964,6 +36061,7 @@ function tokenExpiryWarning(expiresAt, nowEpochMs) {
 }
 
 ;// CONCATENATED MODULE: ./src/sonar/client.ts
+
 
 
 
@@ -36191,6 +36289,24 @@ class SonarClient {
                 badRequest: `The server refused the request for the measures of ${where}.`
             },
             decode: decodeMeasureValues,
+            once: true
+        });
+    }
+    /**
+     * The first security hotspots to review of a branch's new code or a pull request, and how many
+     * there are (`GET api/hotspots/search`, Browse), in the parameters of the server's generation
+     * (see hotspots.ts). Read once.
+     */
+    async getHotspots(projectKey, scope) {
+        const query = hotspotsQuery(projectKey, scope, this.options.kind);
+        const project = (0,untrusted_text/* oneLine */.TN)(projectKey);
+        return this.getJson(new URL(`api/hotspots/search?${query.toString()}`, this.serverBase), {
+            what: `the security hotspots of ${project}`,
+            advice: {
+                notFound: `The server has no api/hotspots/search (before 8.1), or does not know the project ${project}.`,
+                badRequest: `The server refused the hotspots request for ${project}.`
+            },
+            decode: decodeHotspotsPage,
             once: true
         });
     }
@@ -36635,8 +36751,10 @@ async function lookAtPullRequest(server, projectKey, pullRequest, since, expecte
     const { tasks } = read;
     const on = { pullRequest };
     const ended = tasks.current && inScope(tasks.current, on) ? tasks.current : undefined;
-    const settled = !tasks.queue.some((task) => inScope(task, on)) && ended?.status !== 'FAILED';
-    if (!settled || ended?.status === 'CANCELED')
+    const pending = tasks.queue.some((task) => inScope(task, on));
+    // A newest task that failed ends the wait (wait-for-analysis.ts): no older analysis is taken.
+    const failed = ended?.status === 'FAILED' || ended?.status === 'CANCELED';
+    if (pending || failed)
         return read;
     const pulls = await server.getPullRequests(projectKey);
     const pull = pulls.find(({ key }) => key === pullRequest);

@@ -110,8 +110,10 @@ export async function lookAtPullRequest(
   const { tasks } = read
   const on = { pullRequest }
   const ended = tasks.current && inScope(tasks.current, on) ? tasks.current : undefined
-  const settled = !tasks.queue.some((task) => inScope(task, on)) && ended?.status !== 'FAILED'
-  if (!settled || ended?.status === 'CANCELED') return read
+  const pending = tasks.queue.some((task) => inScope(task, on))
+  // A newest task that failed ends the wait (wait-for-analysis.ts): no older analysis is taken.
+  const failed = ended?.status === 'FAILED' || ended?.status === 'CANCELED'
+  if (pending || failed) return read
   const pulls = await server.getPullRequests(projectKey)
   const pull = pulls.find(({ key }) => key === pullRequest)
   if (!pull) {
