@@ -30,3 +30,9 @@ export const componentTasksExample = load('ce-component-example.json') as {
 export const branchesExample = load('project_branches-list-example.json') as {
   branches: { name: string; isMain: boolean }[]
 }
+
+/** The server's own example of `GET api/hotspots/search`: three hotspots to review in one file. */
+export const hotspotsExample = load('hotspots-search-example.json') as {
+  paging: { total: number }
+  hotspots: { key: string; message: string; line: number }[]
+}

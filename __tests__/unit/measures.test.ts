@@ -56,6 +56,16 @@ describe('decodeMeasureValues: each generation’s shape', () => {
     ]).toEqual([['new_duplicated_lines_density', 0]])
   })
 
+  it("an older example's measure with a value and a variation in period: its value", () => {
+    const values = decodeMeasureValues(
+      reply([
+        { metric: 'complexity', value: '12', period: { value: '2', bestValue: false } },
+        { metric: 'new_violations', period: { value: '25', bestValue: false } }
+      ])
+    )
+    expect(Object.fromEntries(values)).toEqual({ complexity: 12, new_violations: 25 })
+  })
+
   it("the server's own example: a new-code measure's period without an index", () => {
     const values = decodeMeasureValues(
       reply([

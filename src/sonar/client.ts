@@ -13,6 +13,7 @@ import { BodyProblem, parseJsonBody } from './json-reply.js'
 import { isAllowedRedirect, isSameOrigin, serverBase, shownUrl } from './origin.js'
 import { decideRetry } from './retry-policy.js'
 import { decodeIssuesPage, issuesQuery, type IssueScope, type IssuesPage } from './issues.js'
+import { decodeHotspotsPage, hotspotsQuery, type HotspotsPage } from './hotspots.js'
 import { decodeMeasureValues, type MeasureValues } from './measures.js'
 import { asksForTaskWarnings, firstAuthScheme, type ServerKind } from './server-kind.js'
 import { parseTokenExpiration, TOKEN_EXPIRATION_HEADER } from './token-expiration.js'
@@ -293,6 +294,25 @@ export class SonarClient {
         badRequest: `The server refused the request for the measures of ${where}.`
       },
       decode: decodeMeasureValues,
+      once: true
+    })
+  }
+
+  /**
+   * The first security hotspots to review of a branch's new code or a pull request, and how many
+   * there are (`GET api/hotspots/search`, Browse), in the parameters of the server's generation
+   * (see hotspots.ts). Read once.
+   */
+  async getHotspots(projectKey: string, scope: IssueScope): Promise<HotspotsPage> {
+    const query = hotspotsQuery(projectKey, scope, this.options.kind)
+    const project = oneLine(projectKey)
+    return this.getJson(new URL(`api/hotspots/search?${query.toString()}`, this.serverBase), {
+      what: `the security hotspots of ${project}`,
+      advice: {
+        notFound: `The server has no api/hotspots/search (before 8.1), or does not know the project ${project}.`,
+        badRequest: `The server refused the hotspots request for ${project}.`
+      },
+      decode: decodeHotspotsPage,
       once: true
     })
   }

@@ -4,7 +4,8 @@
  * the server's sources (measure/ws/ComponentAction.java and MeasureDtoToWsMeasure.java): a
  * measure on new code (`new_*`) never has a top-level `value`; 8.1 to 9.9 give it as
  * `periods: [{index, value}]` (deprecated since 8.1) and as `period: {index, value}`, 10.0 and
- * later as `period` alone; any other measure has `value`.
+ * later as `period` alone; any other measure has `value` (older servers add its variation over the
+ * new code period in `period`, which is not its value).
  */
 import { UnexpectedShape } from './types.js'
 
@@ -50,15 +51,18 @@ export function decodeMeasureValues(body: unknown): MeasureValues {
   return values
 }
 
-/** A measure's number: its `period`'s, else its first `periods`', else its own `value`. */
+/**
+ * A measure's number: its own `value`; a measure on new code has none, and its number is its
+ * `period`'s, else its first `periods`'.
+ */
 function valueOf(measure: Json): number | undefined {
   const period = measure['period']
   const periods = measure['periods']
   const first = Array.isArray(periods) ? (periods[0] as unknown) : undefined
   const text = [
+    measure['value'],
     isObject(period) ? period['value'] : undefined,
-    isObject(first) ? first['value'] : undefined,
-    measure['value']
+    isObject(first) ? first['value'] : undefined
   ].find((value) => typeof value === 'string' && DECIMAL.test(value))
   return typeof text === 'string' ? Number(text) : undefined
 }
