@@ -36380,6 +36380,10 @@ class SonarClient {
             once: true
         });
     }
+    /** `GET <server>/api/ce/task?id=`: a task by its id on this server. */
+    getTaskById(taskId) {
+        return this.getTask(this.taskUrl(taskId), taskId);
+    }
     /** The task address for a task id on this server: `<server>/api/ce/task?id=<id>`. */
     taskUrl(taskId) {
         return new URL(`api/ce/task?id=${encodeURIComponent(taskId)}`, this.serverBase);
@@ -36901,11 +36905,17 @@ async function waitForAnalysis(options) {
     const look = () => pullRequest !== undefined
         ? lookAtPullRequest(options.server, options.projectKey, pullRequest, since, expected, now)
         : lookAtBranch(options.server, options.projectKey, on, commits, expected, now);
+    const failed = (task) => new errors/* TaskFailedError */.zX(`The newest background task of ${where}, ${(0,untrusted_text/* oneLine */.TN)(task.id)}, ended ${(0,untrusted_text/* oneLine */.TN)(task.status)} before ${wanted} appeared: ${task.errorMessage ? (0,untrusted_text/* oneLine */.TN)(task.errorMessage, untrusted_text/* QUOTE_LIMITS */.gJ.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server.`);
     // Polls keep a fixed cadence from the step's start, the first at once, or gather around the
     // end the running task and the previous analysis predict.
     const cadence = { startedAt, initialWaitMs: 0, intervalMs: options.intervalMs };
     let prediction;
     let lastPollAt;
+    // The branch's tasks seen queued or running; the newest of them once all ended while the
+    // project's last task names another (api/ce/component's `current` is of any branch): the next
+    // poll reads it alone, so that its failure ends the wait too.
+    const watched = new Map();
+    let endedUnseen;
     for (;;) {
         const pollAt = (0,poll_plan/* nextPollAt */.m)(cadence, lastPollAt, prediction);
         const waitMs = Math.min(pollAt, deadline) - clock.now();
@@ -36914,6 +36924,13 @@ async function waitForAnalysis(options) {
         if (clock.now() >= deadline)
             throw await timedOut();
         lastPollAt = Math.max(pollAt, clock.now());
+        if (endedUnseen) {
+            const task = await endedAs(options.server, endedUnseen.id, timedOut);
+            endedUnseen = undefined;
+            if (task && (task.status === 'FAILED' || task.status === 'CANCELED'))
+                throw failed(task);
+            continue;
+        }
         let sighting;
         try {
             sighting = await look();
@@ -36932,19 +36949,41 @@ async function waitForAnalysis(options) {
         if (pending.length === 0 &&
             ended &&
             (ended.status === 'FAILED' || ended.status === 'CANCELED')) {
-            throw new errors/* TaskFailedError */.zX(`The newest background task of ${where}, ${(0,untrusted_text/* oneLine */.TN)(ended.id)}, ended ${ended.status} before ${wanted} appeared: ${ended.errorMessage ? (0,untrusted_text/* oneLine */.TN)(ended.errorMessage, untrusted_text/* QUOTE_LIMITS */.gJ.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server.`);
+            throw failed(ended);
+        }
+        for (const task of pending)
+            watched.set(task.id, task);
+        if (pending.length === 0 && watched.size > 0) {
+            const newestSeen = [...watched.values()].at(-1);
+            watched.clear();
+            if (newestSeen && tasks.current?.id !== newestSeen.id)
+                endedUnseen = newestSeen;
         }
         if (!expected && pending.length === 0 && !sighting.newest) {
             throw new errors/* AnalysisNotFoundError */.g2(`${where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${(0,src_words/* setting */.Pe)('branch')} or ${(0,src_words/* setting */.Pe)('pullRequest')}.`);
         }
-        const now = sighting.unknown
+        const line = sighting.unknown
             ? `The server has no ${pullRequest !== undefined ? 'pull request' : 'branch'} ${(0,untrusted_text/* oneLine */.TN)(pullRequest ?? on.branch ?? '')} of ${project} yet: waiting for its first analysis (or check ${(0,src_words/* theSetting */.w7)(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending.length} pending.`
             : `No analysis of ${commit ? `${commit} of ${where}` : `${where}${sinceWords}`} yet; ${pending.length} pending.`;
-        if (now !== said)
-            log.info(now);
-        said = now;
+        if (line !== said)
+            log.info(line);
+        said = line;
         if (options.adaptive && !prediction)
             prediction = predicted(tasks, pending, sighting.tasksAt);
+    }
+}
+/**
+ * A task that ended unseen, as the server tells it; undefined when it may not be read (a Browse
+ * token) or cannot be: the wait goes on as before.
+ */
+async function endedAs(server, taskId, timedOut) {
+    try {
+        return await server.getTaskById(taskId);
+    }
+    catch (error) {
+        if (error instanceof errors/* TimeoutError */.MU)
+            throw await timedOut(error);
+        return undefined;
     }
 }
 /**

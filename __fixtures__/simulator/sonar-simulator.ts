@@ -246,6 +246,7 @@ export const PROJECT_SCENARIOS = [
   'project-newest',
   'project-race',
   'project-task-failed',
+  'project-task-failed-hidden',
   'project-main-task-failed',
   'project-no-revision',
   'project-unknown',
@@ -382,6 +383,22 @@ export async function projectScenario(
             taskStatus: 'FAILED',
             errorMessage: 'Fail to extract report AYhSC2-LY0CHkWJxvNA9 from database'
           })
+        ]
+      }
+    case 'project-task-failed-hidden':
+      // The branch's task fails, and a task of the main branch (named, as Developer Edition names
+      // it) ends at the same instant, added after it: the project's last task (api/ce/component's
+      // current) is the main branch's, never the failed one.
+      return {
+        ask: onTheBranch,
+        analyses: [
+          ...history(true),
+          coming({
+            finishAfterMs: 1500,
+            taskStatus: 'FAILED',
+            errorMessage: 'Fail to extract report AYhSC2-LY0CHkWJxvNA9 from database'
+          }),
+          coming({ finishAfterMs: 1500, branch: MAIN_BRANCH, revision: PROJECT_COMMITS.main3 })
         ]
       }
     case 'project-main-task-failed':

@@ -686,6 +686,33 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
       expect(run.exitedAt - failed.finishesAt).toBeLessThan(5000)
     })
 
+    it("the branch's task fails and another branch's ends after it: the failed one is read by its id, and the step fails", async () => {
+      const shop = await project('project-task-failed-hidden')
+      const failed = shop.analyses[4]!
+      const other = shop.analyses[5]!
+
+      const run = await runOn(
+        'push',
+        {},
+        {
+          projectKey: shop.ask.projectKey,
+          env: { GITHUB_REF: `refs/heads/${FEATURE_BRANCH}`, GITHUB_SHA: login2 }
+        }
+      )
+
+      expect(run.exitCode).toBe(1)
+      expect(annotations(run.stdout, 'error')).toEqual([
+        `The newest background task of ${shop.ask.projectKey} on branch ${FEATURE_BRANCH}, ${failed.taskId}, ended FAILED before the analysis of ${short(login2)} appeared: Fail to extract report AYhSC2-LY0CHkWJxvNA9 from database. See the project's Background Tasks page on the server.`
+      ])
+      // Read alone, after the project's last task was seen to be the other branch's.
+      const requests = simulator.requests.filter((request) =>
+        request.url.startsWith(`/api/ce/task?id=${failed.taskId}`)
+      )
+      expect(requests).toHaveLength(1)
+      expect(requests[0]!.at).toBeGreaterThanOrEqual(other.finishesAt)
+      expect(run.exitedAt - other.finishesAt).toBeLessThan(5000)
+    })
+
     // Fails on the product as it is: a task without a branch (the main branch's, scanned without
     // naming it, as always on Community Edition) is not counted as the main branch's when the
     // branch is named ("0 pending"), so its failure is missed and the step waits out its time-out.

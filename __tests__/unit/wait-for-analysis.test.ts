@@ -36,7 +36,13 @@ const task = (status: string, more: Partial<ComponentTask> = {}): ComponentTask 
  * sees (the last repeats). Records every request.
  */
 function server(
-  polls: { analyses: ProjectAnalysis[]; queue?: ComponentTask[]; current?: ComponentTask }[]
+  polls: {
+    analyses: ProjectAnalysis[]
+    queue?: ComponentTask[]
+    current?: ComponentTask
+    /** Tasks that ended, as api/ce/task tells them (api/ce/component names one only). */
+    ended?: ComponentTask[]
+  }[]
 ) {
   const requests: string[] = []
   let poll = -1
@@ -55,7 +61,15 @@ function server(
       requests.push(`branches ${projectKey}`)
       return ['main', 'develop']
     },
-    getPullRequests: () => Promise.reject(new Error('not asked'))
+    getPullRequests: () => Promise.reject(new Error('not asked')),
+    getTaskById: async (taskId: string) => {
+      requests.push(`task ${taskId}`)
+      const known = [...(now().queue ?? []), now().current, ...(now().ended ?? [])].find(
+        (task) => task?.id === taskId
+      )
+      if (!known) throw new ServerRequestError(`No activity found for task '${taskId}'`, 404)
+      return known
+    }
   }
   return { source, requests }
 }
@@ -81,7 +95,8 @@ function pullRequestServer(
     getPullRequests: async (projectKey: string) => {
       requests.push(`pull requests ${projectKey}`)
       return now().pulls
-    }
+    },
+    getTaskById: () => Promise.reject(new Error('not asked'))
   }
   return { source, requests }
 }
@@ -197,6 +212,44 @@ describe('the analysis of a commit, by project and branch', () => {
     )
   })
 
+  it("a branch's task that failed while another branch's ended after it: read alone at the next poll, and it ends the wait", async () => {
+    const running = task('IN_PROGRESS', { id: 'AYMine' })
+    const other = task('SUCCESS', { id: 'AYOther', branch: 'main' })
+    const mine = task('FAILED', { id: 'AYMine', errorMessage: 'Java heap space' })
+    const { source, requests } = server([
+      { analyses: [analysis('A0', OLDER)], queue: [running] },
+      { analyses: [analysis('A0', OLDER)], current: other, ended: [mine] }
+    ])
+    const { run, clock } = wait(source, { commit: COMMIT })
+    const error = await rejectionInWords(run)
+    expect(error).toBeInstanceOf(TaskFailedError)
+    expect(error.message).toBe(
+      "The newest background task of shop on branch release/2.4, AYMine, ended FAILED before the analysis of abc1234 appeared: Java heap space. See the project's Background Tasks page on the server."
+    )
+    // Two requests a poll, the task's poll one.
+    expect(requests).toEqual([
+      'analyses shop {"branch":"release/2.4"}',
+      'tasks shop',
+      'analyses shop {"branch":"release/2.4"}',
+      'tasks shop',
+      'task AYMine'
+    ])
+    expect(clock.sleeps).toEqual([1000, 1000])
+  })
+
+  it('the task read alone but ended well, or not readable (a Browse token): the wait goes on', async () => {
+    const running = task('IN_PROGRESS', { id: 'AYMine' })
+    const other = task('SUCCESS', { id: 'AYOther', branch: 'main' })
+    const { source, requests } = server([
+      { analyses: [analysis('A0', OLDER)], queue: [running] },
+      { analyses: [analysis('A0', OLDER)], current: other },
+      { analyses: [analysis('A1', COMMIT), analysis('A0', OLDER)] }
+    ])
+    await expect(wait(source, { commit: COMMIT }).run).resolves.toMatchObject({ key: 'A1' })
+    // Its task is not known to api/ce/task here (a 404, as a 403 would be): nothing changes.
+    expect(requests.filter((request) => request.startsWith('task '))).toEqual(['task AYMine'])
+  })
+
   it('times out naming the commit and the newest revision seen', async () => {
     const { source } = server([{ analyses: [analysis('A0', OLDER, '2026-11-23T09:00:00+0000')] }])
     const { run } = wait(source, { commit: COMMIT, timeoutMs: 5000 })
@@ -252,7 +305,8 @@ describe('a branch the server does not know', () => {
         ),
       getComponentTasks: () => Promise.reject(new Error('not asked')),
       getBranchNames: async () => names,
-      getPullRequests: () => Promise.reject(new Error('not asked'))
+      getPullRequests: () => Promise.reject(new Error('not asked')),
+      getTaskById: () => Promise.reject(new Error('not asked'))
     }
     const error = await rejectionInWords(wait(source, { on: { branch: 'relase/2.4' } }).run)
     expect(error).toBeInstanceOf(AnalysisNotFoundError)
@@ -273,7 +327,8 @@ describe('a branch the server does not know', () => {
       getProjectAnalyses: () => Promise.reject(notFound),
       getComponentTasks: () => Promise.reject(new Error('not asked')),
       getBranchNames: () => Promise.reject(new ServerRequestError("Project 'nope' not found", 404)),
-      getPullRequests: () => Promise.reject(new Error('not asked'))
+      getPullRequests: () => Promise.reject(new Error('not asked')),
+      getTaskById: () => Promise.reject(new Error('not asked'))
     }
     await expect(wait(source, { on: { branch: 'main' } }).run).rejects.toBe(notFound)
   })
@@ -296,7 +351,8 @@ describe("a branch's first analysis, awaited for a commit", () => {
         return { queue: polls === 2 ? [task('IN_PROGRESS')] : [], current: undefined }
       },
       getBranchNames: () => Promise.reject(new Error('not asked')),
-      getPullRequests: () => Promise.reject(new Error('not asked'))
+      getPullRequests: () => Promise.reject(new Error('not asked')),
+      getTaskById: () => Promise.reject(new Error('not asked'))
     }
     await expect(wait(source, { commit: COMMIT }).run).resolves.toMatchObject({ key: 'A1' })
     expect(requests).toEqual(['analyses', 'tasks', 'analyses', 'tasks', 'analyses'])
@@ -310,7 +366,8 @@ describe("a branch's first analysis, awaited for a commit", () => {
         ),
       getComponentTasks: async () => ({ queue: [], current: undefined }),
       getBranchNames: async () => ['main', 'develop'],
-      getPullRequests: () => Promise.reject(new Error('not asked'))
+      getPullRequests: () => Promise.reject(new Error('not asked')),
+      getTaskById: () => Promise.reject(new Error('not asked'))
     }
     const error = await rejectionInWords(wait(source, { commit: COMMIT, timeoutMs: 3000 }).run)
     expect(error).toBeInstanceOf(TimeoutError)
@@ -474,7 +531,8 @@ describe('without an interval given, polls gather around the end the running tas
         }
       },
       getBranchNames: () => Promise.reject(new Error('not asked')),
-      getPullRequests: () => Promise.reject(new Error('not asked'))
+      getPullRequests: () => Promise.reject(new Error('not asked')),
+      getTaskById: () => Promise.reject(new Error('not asked'))
     }
     await waitForAnalysis({
       server: source,

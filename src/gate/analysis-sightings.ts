@@ -10,7 +10,8 @@ import type {
   ComponentTask,
   ComponentTasks,
   ProjectAnalysesPage,
-  PullRequestOnServer
+  PullRequestOnServer,
+  Task
 } from '../sonar/types.js'
 import { oneLine } from '../untrusted-text.js'
 import { setting, theSetting } from '../words.js'
@@ -21,6 +22,12 @@ export interface AnalysisSource {
   getComponentTasks(projectKey: string): Promise<ComponentTasks>
   getBranchNames(projectKey: string): Promise<string[]>
   getPullRequests(projectKey: string): Promise<PullRequestOnServer[]>
+  /**
+   * One task by its id (`api/ce/task`, which needs Execute Analysis or Administer: a Browse
+   * token is refused), for a task of the branch that ended while the project's last task
+   * names another.
+   */
+  getTaskById(taskId: string): Promise<Pick<Task, 'id' | 'status' | 'errorMessage'>>
 }
 
 /** How many of the project's branches or pull requests a message lists when one is unknown. */

@@ -95,17 +95,33 @@ export async function waitForAnalysis(options: WaitForAnalysisOptions): Promise<
       ? lookAtPullRequest(options.server, options.projectKey, pullRequest, since, expected, now)
       : lookAtBranch(options.server, options.projectKey, on, commits, expected, now)
 
+  const failed = (task: Pick<ComponentTask, 'id' | 'status' | 'errorMessage'>) =>
+    new TaskFailedError(
+      `The newest background task of ${where}, ${oneLine(task.id)}, ended ${oneLine(task.status)} before ${wanted} appeared: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server.`
+    )
+
   // Polls keep a fixed cadence from the step's start, the first at once, or gather around the
   // end the running task and the previous analysis predict.
   const cadence = { startedAt, initialWaitMs: 0, intervalMs: options.intervalMs }
   let prediction: Prediction | undefined
   let lastPollAt: number | undefined
+  // The branch's tasks seen queued or running; the newest of them once all ended while the
+  // project's last task names another (api/ce/component's `current` is of any branch): the next
+  // poll reads it alone, so that its failure ends the wait too.
+  const watched = new Map<string, ComponentTask>()
+  let endedUnseen: ComponentTask | undefined
   for (;;) {
     const pollAt = nextPollAt(cadence, lastPollAt, prediction)
     const waitMs = Math.min(pollAt, deadline) - clock.now()
     if (waitMs > 0) await clock.sleep(waitMs)
     if (clock.now() >= deadline) throw await timedOut()
     lastPollAt = Math.max(pollAt, clock.now())
+    if (endedUnseen) {
+      const task = await endedAs(options.server, endedUnseen.id, timedOut)
+      endedUnseen = undefined
+      if (task && (task.status === 'FAILED' || task.status === 'CANCELED')) throw failed(task)
+      continue
+    }
     let sighting: Sighting
     try {
       sighting = await look()
@@ -123,21 +139,42 @@ export async function waitForAnalysis(options: WaitForAnalysisOptions): Promise<
       ended &&
       (ended.status === 'FAILED' || ended.status === 'CANCELED')
     ) {
-      throw new TaskFailedError(
-        `The newest background task of ${where}, ${oneLine(ended.id)}, ended ${ended.status} before ${wanted} appeared: ${ended.errorMessage ? oneLine(ended.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server.`
-      )
+      throw failed(ended)
+    }
+    for (const task of pending) watched.set(task.id, task)
+    if (pending.length === 0 && watched.size > 0) {
+      const newestSeen = [...watched.values()].at(-1)
+      watched.clear()
+      if (newestSeen && tasks.current?.id !== newestSeen.id) endedUnseen = newestSeen
     }
     if (!expected && pending.length === 0 && !sighting.newest) {
       throw new AnalysisNotFoundError(
         `${where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${setting('branch')} or ${setting('pullRequest')}.`
       )
     }
-    const now = sighting.unknown
+    const line = sighting.unknown
       ? `The server has no ${pullRequest !== undefined ? 'pull request' : 'branch'} ${oneLine(pullRequest ?? on.branch ?? '')} of ${project} yet: waiting for its first analysis (or check ${theSetting(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending.length} pending.`
       : `No analysis of ${commit ? `${commit} of ${where}` : `${where}${sinceWords}`} yet; ${pending.length} pending.`
-    if (now !== said) log.info(now)
-    said = now
+    if (line !== said) log.info(line)
+    said = line
     if (options.adaptive && !prediction) prediction = predicted(tasks, pending, sighting.tasksAt)
+  }
+}
+
+/**
+ * A task that ended unseen, as the server tells it; undefined when it may not be read (a Browse
+ * token) or cannot be: the wait goes on as before.
+ */
+async function endedAs(
+  server: AnalysisSource,
+  taskId: string,
+  timedOut: (cause: TimeoutError) => Promise<TimeoutError>
+): Promise<Pick<ComponentTask, 'id' | 'status' | 'errorMessage'> | undefined> {
+  try {
+    return await server.getTaskById(taskId)
+  } catch (error) {
+    if (error instanceof TimeoutError) throw await timedOut(error)
+    return undefined
   }
 }
 

@@ -394,6 +394,11 @@ export class SonarClient {
     })
   }
 
+  /** `GET <server>/api/ce/task?id=`: a task by its id on this server. */
+  getTaskById(taskId: string): Promise<Task> {
+    return this.getTask(this.taskUrl(taskId), taskId)
+  }
+
   /** The task address for a task id on this server: `<server>/api/ce/task?id=<id>`. */
   taskUrl(taskId: string): URL {
     return new URL(`api/ce/task?id=${encodeURIComponent(taskId)}`, this.serverBase)
