@@ -10984,6 +10984,37 @@ function wholeCheckFailed(settings, error) {
     return { read: false, source, projectKey: undefined, message: failure.message, error: failure };
 }
 
+;// CONCATENATED MODULE: ./src/run-scope.ts
+
+
+/**
+ * The settings with the run's scope taken, and one line of the log that says which analysis
+ * will be checked and who said so (`request`: what the platform calls a pull request).
+ *
+ * @example settings = takeRunScope(settings, { pullRequest: '42', commits: [sha], from: 'GitLab CI' }, log, 'merge request')
+ */
+function takeRunScope(settings, run, log, request = 'pull request') {
+    const where = run.pullRequest !== undefined
+        ? ` on ${request} ${untrusted_text_oneLine(run.pullRequest)}`
+        : run.branch !== undefined
+            ? ` on branch ${untrusted_text_oneLine(run.branch)}`
+            : '';
+    // A pull request's analyses record no commit the server shows: its newest is the one.
+    const which = run.pullRequest !== undefined
+        ? `the newest analysis${where}${run.since ? ` made after ${run.since.what}` : ''}`
+        : run.commits.length > 0
+            ? `the analysis of ${shortShas(run.commits)}${where}`
+            : `the newest analysis${where || ' of the main branch'}`;
+    log.info(`Checking ${which}, as ${run.from} says.`);
+    return {
+        ...settings,
+        branch: run.branch,
+        pullRequest: run.pullRequest,
+        commits: run.commits,
+        ...(run.since ? { since: run.since } : {})
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/github-event.ts
 
 /** The most of a GitHub Actions run's event file read (GitHub caps webhook payloads at 25 MB). */
@@ -11051,24 +11082,7 @@ async function withTheCisAnalysis(settings, env, log) {
     const ci = await ciAnalysis(env);
     if (!ci)
         return settings;
-    const request = REQUEST_WORDS[ci.from] ?? 'pull request';
-    const where = ci.pullRequest
-        ? ` on ${request} ${untrusted_text_oneLine(ci.pullRequest)}`
-        : ci.branch
-            ? ` on branch ${untrusted_text_oneLine(ci.branch)}`
-            : '';
-    // A pull request's analyses record no commit the server shows: its newest is the one.
-    const which = ci.pullRequest !== undefined
-        ? `the newest analysis${where}${ci.since ? ` made after ${ci.since.what}` : ''}`
-        : `the analysis of ${shortShas(ci.commits)}${where}`;
-    log.info(`Checking ${which}, as ${ci.from} says.`);
-    return {
-        ...settings,
-        branch: ci.branch,
-        pullRequest: ci.pullRequest,
-        commits: ci.commits,
-        ...(ci.since ? { since: ci.since } : {})
-    };
+    return takeRunScope(settings, ci, log, REQUEST_WORDS[ci.from]);
 }
 /**
  * The analysis the CI's run is about, from the first CI whose own marker is set; undefined when

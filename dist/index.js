@@ -38893,6 +38893,37 @@ async function reportOutcomes(outcomes, verdict, { settings, github, log, sinks,
 
 // EXTERNAL MODULE: ./src/github-event.ts
 var github_event = __nccwpck_require__(2981);
+;// CONCATENATED MODULE: ./src/run-scope.ts
+
+
+/**
+ * The settings with the run's scope taken, and one line of the log that says which analysis
+ * will be checked and who said so (`request`: what the platform calls a pull request).
+ *
+ * @example settings = takeRunScope(settings, { pullRequest: '42', commits: [sha], from: 'GitLab CI' }, log, 'merge request')
+ */
+function takeRunScope(settings, run, log, request = 'pull request') {
+    const where = run.pullRequest !== undefined
+        ? ` on ${request} ${(0,untrusted_text/* oneLine */.TN)(run.pullRequest)}`
+        : run.branch !== undefined
+            ? ` on branch ${(0,untrusted_text/* oneLine */.TN)(run.branch)}`
+            : '';
+    // A pull request's analyses record no commit the server shows: its newest is the one.
+    const which = run.pullRequest !== undefined
+        ? `the newest analysis${where}${run.since ? ` made after ${run.since.what}` : ''}`
+        : run.commits.length > 0
+            ? `the analysis of ${shortShas(run.commits)}${where}`
+            : `the newest analysis${where || ' of the main branch'}`;
+    log.info(`Checking ${which}, as ${run.from} says.`);
+    return {
+        ...settings,
+        branch: run.branch,
+        pullRequest: run.pullRequest,
+        commits: run.commits,
+        ...(run.since ? { since: run.since } : {})
+    };
+}
+
 // EXTERNAL MODULE: ./src/settings.ts
 var src_settings = __nccwpck_require__(8750);
 ;// CONCATENATED MODULE: ./src/action/fork-pull-request.ts
@@ -38978,24 +39009,7 @@ async function withTheRunsAnalysis(settings, github, env, log, fetch) {
     // Checking the main branch instead would give another analysis's verdict: refused.
     if ('problem' in run)
         throw new errors/* SettingsError */.GN(run.problem);
-    const where = run.pullRequest
-        ? ` on pull request ${(0,untrusted_text/* oneLine */.TN)(run.pullRequest)}`
-        : run.branch
-            ? ` on branch ${(0,untrusted_text/* oneLine */.TN)(run.branch)}`
-            : '';
-    const which = run.pullRequest !== undefined
-        ? `the newest analysis${where}${run.since ? ` made after ${run.since.what}` : ''}`
-        : run.commits.length > 0
-            ? `the analysis of ${shortShas(run.commits)}${where}`
-            : `the newest analysis${where || ' of the main branch'}`;
-    log.info(`Checking ${which}, as ${run.from} says.`);
-    return {
-        ...settings,
-        branch: run.branch,
-        pullRequest: run.pullRequest,
-        commits: run.commits,
-        ...(run.since ? { since: run.since } : {})
-    };
+    return takeRunScope(settings, run, log);
 }
 /** The run's analysis from its event, or why it cannot be known. */
 async function runAnalysis(github, env, findPullRequest) {

@@ -1,25 +1,16 @@
 import { SettingsError } from '../errors.js'
 import type { Log } from '../log.js'
-import { shortShas } from '../gate/analysis-sightings.js'
 import { eventObject } from '../github-event.js'
-import { isBranchName, isFullSha, runStart, type RunStart } from '../settings.js'
+import { takeRunScope, type RunScope } from '../run-scope.js'
+import { isBranchName, isFullSha, runStart } from '../settings.js'
 import { oneLine } from '../untrusted-text.js'
 import { setting } from '../words.js'
 import type { GitHubContext } from './github-context.js'
 import { pullRequestFinder } from './fork-pull-request.js'
 import type { ActionSettings } from './settings.js'
 
-/** Which analysis a workflow run is about: its branch or pull request, and its commits. */
-export interface RunAnalysis {
-  branch?: string
-  pullRequest?: string
-  /** The commits a scan of this run may have recorded; none: the newest analysis. */
-  commits: string[]
-  /** For a pull request: no scan of this run can have started before this. */
-  since?: RunStart
-  /** Where the facts came from, for the log: "the pull_request event". */
-  from: string
-}
+/** Which analysis a workflow run is about (see RunScope). */
+export type RunAnalysis = RunScope
 
 /**
  * With `projectKey`, the branch or pull request and the commit from the run, where the inputs
@@ -50,25 +41,7 @@ export async function withTheRunsAnalysis(
   )
   // Checking the main branch instead would give another analysis's verdict: refused.
   if ('problem' in run) throw new SettingsError(run.problem)
-  const where = run.pullRequest
-    ? ` on pull request ${oneLine(run.pullRequest)}`
-    : run.branch
-      ? ` on branch ${oneLine(run.branch)}`
-      : ''
-  const which =
-    run.pullRequest !== undefined
-      ? `the newest analysis${where}${run.since ? ` made after ${run.since.what}` : ''}`
-      : run.commits.length > 0
-        ? `the analysis of ${shortShas(run.commits)}${where}`
-        : `the newest analysis${where || ' of the main branch'}`
-  log.info(`Checking ${which}, as ${run.from} says.`)
-  return {
-    ...settings,
-    branch: run.branch,
-    pullRequest: run.pullRequest,
-    commits: run.commits,
-    ...(run.since ? { since: run.since } : {})
-  }
+  return takeRunScope(settings, run, log)
 }
 
 /** The run's analysis from its event, or why it cannot be known. */

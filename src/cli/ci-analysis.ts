@@ -9,7 +9,7 @@
  */
 import { SettingsError } from '../errors.js'
 import type { Log } from '../log.js'
-import { shortShas } from '../gate/analysis-sightings.js'
+import { takeRunScope, type RunScope } from '../run-scope.js'
 import { eventObject } from '../github-event.js'
 import {
   isBranchName,
@@ -22,18 +22,8 @@ import {
 import { oneLine } from '../untrusted-text.js'
 import { setting } from '../words.js'
 
-/** Which analysis the CI's run is about. */
-export interface CiAnalysis {
-  branch?: string
-  /** As the server keys it: the number for every CI read here. */
-  pullRequest?: string
-  /** The commits a scan of this run may have recorded (full SHAs, lower case): one or two. */
-  commits: string[]
-  /** For a pull request: no scan of this run can have started before this, where the CI says. */
-  since?: RunStart
-  /** The CI the facts come from, for the log: "GitLab CI". */
-  from: string
-}
+/** Which analysis the CI's run is about (see RunScope): `from` is the CI's name. */
+export type CiAnalysis = RunScope
 
 type Env = NodeJS.ProcessEnv
 
@@ -61,25 +51,7 @@ export async function withTheCisAnalysis(
   if (settings.branch || settings.pullRequest || settings.commits.length > 0) return settings
   const ci = await ciAnalysis(env)
   if (!ci) return settings
-  const request = REQUEST_WORDS[ci.from] ?? 'pull request'
-  const where = ci.pullRequest
-    ? ` on ${request} ${oneLine(ci.pullRequest)}`
-    : ci.branch
-      ? ` on branch ${oneLine(ci.branch)}`
-      : ''
-  // A pull request's analyses record no commit the server shows: its newest is the one.
-  const which =
-    ci.pullRequest !== undefined
-      ? `the newest analysis${where}${ci.since ? ` made after ${ci.since.what}` : ''}`
-      : `the analysis of ${shortShas(ci.commits)}${where}`
-  log.info(`Checking ${which}, as ${ci.from} says.`)
-  return {
-    ...settings,
-    branch: ci.branch,
-    pullRequest: ci.pullRequest,
-    commits: ci.commits,
-    ...(ci.since ? { since: ci.since } : {})
-  }
+  return takeRunScope(settings, ci, log, REQUEST_WORDS[ci.from])
 }
 
 /**
