@@ -3441,12 +3441,47 @@ function failureReason(error, readSoFar) {
     return `The new issues could not be read${partly}: ${messageOf(error)}`;
 }
 
+;// CONCATENATED MODULE: ./src/run-scope.ts
+
+/**
+ * The settings with the run's scope taken, and one line of the log that says which analysis
+ * will be checked and who said so (`request`: what the platform calls a pull request).
+ *
+ * @example settings = takeRunScope(settings, { pullRequest: '42', commits: [sha], from: 'GitLab CI' }, log, 'merge request')
+ */
+function takeRunScope(settings, run, log, request = 'pull request') {
+    const where = run.pullRequest !== undefined
+        ? ` on ${request} ${untrusted_text_oneLine(run.pullRequest)}`
+        : run.branch !== undefined
+            ? ` on branch ${untrusted_text_oneLine(run.branch)}`
+            : '';
+    // A pull request's analyses record no commit the server shows: its newest is the one.
+    const which = run.pullRequest !== undefined
+        ? `the newest analysis${where}${run.since ? ` made after ${run.since.what}` : ''}`
+        : run.commits.length > 0
+            ? `the analysis of ${shortShas(run.commits)}${where}`
+            : `the newest analysis${where || ' of the main branch'}`;
+    log.info(`Checking ${which}, as ${run.from} says.`);
+    return {
+        ...settings,
+        branch: run.branch,
+        pullRequest: run.pullRequest,
+        commits: run.commits,
+        ...(run.since ? { since: run.since } : {})
+    };
+}
+/** Commits as the log shows them: `abc1234`, or `abc1234 or def5678`. */
+function shortShas(commits) {
+    return commits.map((sha) => sha.slice(0, 7)).join(' or ');
+}
+
 ;// CONCATENATED MODULE: ./src/gate/analysis-sightings.ts
 /**
  * One poll of the wait for a project's analysis (wait-for-analysis.ts): what it reads of the
  * server for a branch or for a pull request, and what it saw: the analysis, or what is pending
  * and what the server has instead.
  */
+
 
 
 
@@ -3582,10 +3617,6 @@ function listed(names) {
     const shown = names.slice(0, BRANCHES_LISTED).map((name) => `"${untrusted_text_oneLine(name)}"`);
     const more = names.length > shown.length ? ` and ${names.length - shown.length} more` : '';
     return `${shown.join(', ') || 'none'}${more}`;
-}
-/** Commits as the log shows them: `abc1234`, or `abc1234 or def5678`. */
-function shortShas(commits) {
-    return commits.map((sha) => sha.slice(0, 7)).join(' or ');
 }
 /** A time as the log shows it: ISO 8601 to the second, UTC. */
 function isoSeconds(at) {
@@ -3748,6 +3779,7 @@ function wait_for_task_seconds(ms) {
 }
 
 ;// CONCATENATED MODULE: ./src/gate/wait-for-analysis.ts
+
 
 
 
@@ -10982,37 +11014,6 @@ function wholeCheckFailed(settings, error) {
     const failure = asError(error);
     const source = settings.reportFiles.length > 0 ? settings.reportFiles.join(', ') : 'report-task.txt';
     return { read: false, source, projectKey: undefined, message: failure.message, error: failure };
-}
-
-;// CONCATENATED MODULE: ./src/run-scope.ts
-
-
-/**
- * The settings with the run's scope taken, and one line of the log that says which analysis
- * will be checked and who said so (`request`: what the platform calls a pull request).
- *
- * @example settings = takeRunScope(settings, { pullRequest: '42', commits: [sha], from: 'GitLab CI' }, log, 'merge request')
- */
-function takeRunScope(settings, run, log, request = 'pull request') {
-    const where = run.pullRequest !== undefined
-        ? ` on ${request} ${untrusted_text_oneLine(run.pullRequest)}`
-        : run.branch !== undefined
-            ? ` on branch ${untrusted_text_oneLine(run.branch)}`
-            : '';
-    // A pull request's analyses record no commit the server shows: its newest is the one.
-    const which = run.pullRequest !== undefined
-        ? `the newest analysis${where}${run.since ? ` made after ${run.since.what}` : ''}`
-        : run.commits.length > 0
-            ? `the analysis of ${shortShas(run.commits)}${where}`
-            : `the newest analysis${where || ' of the main branch'}`;
-    log.info(`Checking ${which}, as ${run.from} says.`);
-    return {
-        ...settings,
-        branch: run.branch,
-        pullRequest: run.pullRequest,
-        commits: run.commits,
-        ...(run.since ? { since: run.since } : {})
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/github-event.ts

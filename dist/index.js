@@ -36701,12 +36701,47 @@ function failureReason(error, readSoFar) {
     return `The new issues could not be read${partly}: ${(0,errors/* messageOf */.bD)(error)}`;
 }
 
+;// CONCATENATED MODULE: ./src/run-scope.ts
+
+/**
+ * The settings with the run's scope taken, and one line of the log that says which analysis
+ * will be checked and who said so (`request`: what the platform calls a pull request).
+ *
+ * @example settings = takeRunScope(settings, { pullRequest: '42', commits: [sha], from: 'GitLab CI' }, log, 'merge request')
+ */
+function takeRunScope(settings, run, log, request = 'pull request') {
+    const where = run.pullRequest !== undefined
+        ? ` on ${request} ${(0,untrusted_text/* oneLine */.TN)(run.pullRequest)}`
+        : run.branch !== undefined
+            ? ` on branch ${(0,untrusted_text/* oneLine */.TN)(run.branch)}`
+            : '';
+    // A pull request's analyses record no commit the server shows: its newest is the one.
+    const which = run.pullRequest !== undefined
+        ? `the newest analysis${where}${run.since ? ` made after ${run.since.what}` : ''}`
+        : run.commits.length > 0
+            ? `the analysis of ${shortShas(run.commits)}${where}`
+            : `the newest analysis${where || ' of the main branch'}`;
+    log.info(`Checking ${which}, as ${run.from} says.`);
+    return {
+        ...settings,
+        branch: run.branch,
+        pullRequest: run.pullRequest,
+        commits: run.commits,
+        ...(run.since ? { since: run.since } : {})
+    };
+}
+/** Commits as the log shows them: `abc1234`, or `abc1234 or def5678`. */
+function shortShas(commits) {
+    return commits.map((sha) => sha.slice(0, 7)).join(' or ');
+}
+
 ;// CONCATENATED MODULE: ./src/gate/analysis-sightings.ts
 /**
  * One poll of the wait for a project's analysis (wait-for-analysis.ts): what it reads of the
  * server for a branch or for a pull request, and what it saw: the analysis, or what is pending
  * and what the server has instead.
  */
+
 
 
 
@@ -36843,10 +36878,6 @@ function listed(names) {
     const more = names.length > shown.length ? ` and ${names.length - shown.length} more` : '';
     return `${shown.join(', ') || 'none'}${more}`;
 }
-/** Commits as the log shows them: `abc1234`, or `abc1234 or def5678`. */
-function shortShas(commits) {
-    return commits.map((sha) => sha.slice(0, 7)).join(' or ');
-}
 /** A time as the log shows it: ISO 8601 to the second, UTC. */
 function isoSeconds(at) {
     return new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -36857,6 +36888,7 @@ var poll_plan = __nccwpck_require__(716);
 // EXTERNAL MODULE: ./src/gate/wait-for-task.ts
 var wait_for_task = __nccwpck_require__(8648);
 ;// CONCATENATED MODULE: ./src/gate/wait-for-analysis.ts
+
 
 
 
@@ -38893,37 +38925,6 @@ async function reportOutcomes(outcomes, verdict, { settings, github, log, sinks,
 
 // EXTERNAL MODULE: ./src/github-event.ts
 var github_event = __nccwpck_require__(2981);
-;// CONCATENATED MODULE: ./src/run-scope.ts
-
-
-/**
- * The settings with the run's scope taken, and one line of the log that says which analysis
- * will be checked and who said so (`request`: what the platform calls a pull request).
- *
- * @example settings = takeRunScope(settings, { pullRequest: '42', commits: [sha], from: 'GitLab CI' }, log, 'merge request')
- */
-function takeRunScope(settings, run, log, request = 'pull request') {
-    const where = run.pullRequest !== undefined
-        ? ` on ${request} ${(0,untrusted_text/* oneLine */.TN)(run.pullRequest)}`
-        : run.branch !== undefined
-            ? ` on branch ${(0,untrusted_text/* oneLine */.TN)(run.branch)}`
-            : '';
-    // A pull request's analyses record no commit the server shows: its newest is the one.
-    const which = run.pullRequest !== undefined
-        ? `the newest analysis${where}${run.since ? ` made after ${run.since.what}` : ''}`
-        : run.commits.length > 0
-            ? `the analysis of ${shortShas(run.commits)}${where}`
-            : `the newest analysis${where || ' of the main branch'}`;
-    log.info(`Checking ${which}, as ${run.from} says.`);
-    return {
-        ...settings,
-        branch: run.branch,
-        pullRequest: run.pullRequest,
-        commits: run.commits,
-        ...(run.since ? { since: run.since } : {})
-    };
-}
-
 // EXTERNAL MODULE: ./src/settings.ts
 var src_settings = __nccwpck_require__(8750);
 ;// CONCATENATED MODULE: ./src/action/fork-pull-request.ts

@@ -1,4 +1,3 @@
-import { shortShas } from './gate/analysis-sightings.js'
 import type { Log } from './log.js'
 import type { RunStart, Settings } from './settings.js'
 import { oneLine } from './untrusted-text.js'
@@ -50,4 +49,9 @@ export function takeRunScope<S extends Settings>(
     commits: run.commits,
     ...(run.since ? { since: run.since } : {})
   }
+}
+
+/** Commits as the log shows them: `abc1234`, or `abc1234 or def5678`. */
+export function shortShas(commits: readonly string[]): string {
+  return commits.map((sha) => sha.slice(0, 7)).join(' or ')
 }

@@ -14,6 +14,7 @@ import type {
   Task
 } from '../sonar/types.js'
 import { oneLine } from '../untrusted-text.js'
+import { shortShas } from '../run-scope.js'
 import { setting, theSetting } from '../words.js'
 
 /** What the wait reads from the server: a project's analyses, and its background tasks. */
@@ -227,11 +228,6 @@ function listed(names: readonly string[]): string {
   const shown = names.slice(0, BRANCHES_LISTED).map((name) => `"${oneLine(name)}"`)
   const more = names.length > shown.length ? ` and ${names.length - shown.length} more` : ''
   return `${shown.join(', ') || 'none'}${more}`
-}
-
-/** Commits as the log shows them: `abc1234`, or `abc1234 or def5678`. */
-export function shortShas(commits: readonly string[]): string {
-  return commits.map((sha) => sha.slice(0, 7)).join(' or ')
 }
 
 /** A time as the log shows it: ISO 8601 to the second, UTC. */

@@ -5,13 +5,13 @@ import { scopeWords, type AnalysisScope } from '../sonar/client.js'
 import type { RunStart } from '../settings.js'
 import type { ComponentTask, ComponentTasks } from '../sonar/types.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+import { shortShas } from '../run-scope.js'
 import { setting, theSetting } from '../words.js'
 import {
   inScope,
   isoSeconds,
   lookAtBranch,
   lookAtPullRequest,
-  shortShas,
   type AnalysisSource,
   type FoundAnalysis,
   type Sighting
