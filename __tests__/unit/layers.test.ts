@@ -15,6 +15,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['findings'],
   ['gate'],
   ['report'],
+  ['gitlab'],
   ['action', 'cli']
 ]
 
