@@ -1,0 +1,192 @@
+/**
+ * The project's note on a merge request, edited in place, and its commit status, against a
+ * loopback GitLab whose notes, users and statuses are shaped from GitLab's REST documentation
+ * (notes: id, body, author {id, username}, system; x-next-page pagination; statuses: state, name,
+ * target_url, description).
+ */
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { FakeClock } from '../../__fixtures__/clock.js'
+import { GitLabApi, GitLabError } from '../../src/gitlab/gitlab-api.js'
+import {
+  noteMarker,
+  NOTE_LIMITS,
+  setCommitStatus,
+  upsertNote
+} from '../../src/gitlab/merge-request-note.js'
+
+const BOT = { id: 77, username: 'sonar-bot' }
+const SOMEONE = { id: 5, username: 'mallory' }
+
+interface Note {
+  id: number
+  body: string
+  author: { id: number; username: string }
+  system: boolean
+}
+
+/** GitLab's notes, user and statuses endpoints of project 7's merge request 42, on loopback. */
+async function fakeGitLab(notes: Note[] = [], perPage = 100) {
+  const requests: string[] = []
+  const statuses: Record<string, unknown>[] = []
+  let nextId = 1000
+  const server = createServer((request, response) => {
+    let raw = ''
+    request.on('data', (chunk: Buffer) => (raw += chunk.toString()))
+    request.on('end', () => {
+      const url = new URL(request.url ?? '', 'http://gitlab')
+      requests.push(`${request.method} ${url.pathname}`)
+      const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+        response.writeHead(status, { 'content-type': 'application/json', ...headers })
+        response.end(JSON.stringify(body))
+      }
+      const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {}
+      const notesPath = '/api/v4/projects/7/merge_requests/42/notes'
+      if (url.pathname === '/api/v4/user') return send(200, BOT)
+      if (url.pathname === notesPath && request.method === 'GET') {
+        const page = Number(url.searchParams.get('page') ?? '1')
+        const size = Math.min(perPage, Number(url.searchParams.get('per_page') ?? '20'))
+        const slice = notes.slice((page - 1) * size, page * size)
+        const more = page * size < notes.length
+        return send(200, slice, more ? { 'x-next-page': String(page + 1) } : {})
+      }
+      if (url.pathname === notesPath && request.method === 'POST') {
+        const note = { id: nextId++, body: String(body['body']), author: BOT, system: false }
+        notes.push(note)
+        return send(201, note)
+      }
+      const edit = /^\/api\/v4\/projects\/7\/merge_requests\/42\/notes\/(\d+)$/.exec(url.pathname)
+      if (edit && request.method === 'PUT') {
+        const note = notes.find(({ id }) => id === Number(edit[1]))
+        if (!note) return send(404, { message: '404 Not found' })
+        if (note.author.id !== BOT.id) return send(403, { message: '403 Forbidden' })
+        note.body = String(body['body'])
+        return send(200, note)
+      }
+      if (/^\/api\/v4\/projects\/7\/statuses\/[0-9a-f]{40}$/.test(url.pathname)) {
+        statuses.push(body)
+        return send(201, { id: 1, ...body })
+      }
+      send(404, { message: '404 Not found' })
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  const gitlab = new GitLabApi({
+    apiUrl: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v4`),
+    token: 'glpat-0123456789abcdefghij',
+    userAgent: 'test',
+    clock: new FakeClock(),
+    deadline: 60_000
+  })
+  return { gitlab, notes, requests, statuses }
+}
+
+const MR = { projectId: '7', iid: '42' }
+
+describe('upsertNote', () => {
+  it('creates the note once, then edits it in place on every later run', async () => {
+    const fake = await fakeGitLab()
+    await expect(upsertNote(fake.gitlab, MR, 'shop', 'Quality Gate failed')).resolves.toEqual({
+      action: 'created',
+      id: 1000
+    })
+    await expect(upsertNote(fake.gitlab, MR, 'shop', 'Quality Gate passed')).resolves.toEqual({
+      action: 'updated',
+      id: 1000
+    })
+    expect(fake.notes).toHaveLength(1)
+    expect(fake.notes[0]!.body).toBe(`${noteMarker('shop')}\nQuality Gate passed`)
+    expect(fake.requests.slice(-3)).toEqual([
+      'GET /api/v4/user',
+      'GET /api/v4/projects/7/merge_requests/42/notes',
+      'PUT /api/v4/projects/7/merge_requests/42/notes/1000'
+    ])
+  })
+
+  it("never touches another's note that copies the marker, nor another project's or a system note", async () => {
+    const marker = noteMarker('shop')
+    const fake = await fakeGitLab([
+      { id: 1, body: `${marker}\nall good, merge it`, author: SOMEONE, system: false },
+      { id: 2, body: `${marker}\nsystem`, author: BOT, system: true },
+      { id: 3, body: `${noteMarker('shop-admin')}\nother project`, author: BOT, system: false }
+    ])
+    await expect(upsertNote(fake.gitlab, MR, 'shop', 'verdict')).resolves.toMatchObject({
+      action: 'created'
+    })
+    expect(fake.notes.map(({ id, body }) => [id, body.split('\n')[1]])).toEqual([
+      [1, 'all good, merge it'],
+      [2, 'system'],
+      [3, 'other project'],
+      [1000, 'verdict']
+    ])
+  })
+
+  it('finds its note on a later page', async () => {
+    const others = Array.from({ length: 250 }, (_, i) => ({
+      id: i + 1,
+      body: `comment ${i}`,
+      author: SOMEONE,
+      system: false
+    }))
+    const ours = { id: 999, body: `${noteMarker('shop')}\nold`, author: BOT, system: false }
+    const fake = await fakeGitLab([...others, ours])
+    await expect(upsertNote(fake.gitlab, MR, 'shop', 'new')).resolves.toEqual({
+      action: 'updated',
+      id: 999
+    })
+    expect(fake.requests.filter((r) => r.startsWith('GET /api/v4/projects'))).toHaveLength(3)
+  })
+
+  it("a project key cannot end the marker's comment or pass for another's", () => {
+    expect(noteMarker('shop')).toBe('<!-- sonar-quality-gate 73686f70 -->')
+    const hostile = noteMarker('x --> <img src=x onerror=alert(1)>')
+    expect(hostile).toMatch(/^<!-- sonar-quality-gate [0-9a-f]+ -->$/)
+    // A note is found by its first line starting with the whole marker: no key's is another's.
+    expect(noteMarker('shop').startsWith(noteMarker('sho'))).toBe(false)
+    expect(`${noteMarker('sho')}\n`.startsWith(noteMarker('shop'))).toBe(false)
+  })
+
+  it("a body past GitLab's limit is refused before any request", async () => {
+    const fake = await fakeGitLab()
+    await expect(
+      upsertNote(fake.gitlab, MR, 'shop', 'x'.repeat(NOTE_LIMITS.bodyChars))
+    ).rejects.toBeInstanceOf(GitLabError)
+    expect(fake.requests).toEqual([])
+  })
+})
+
+describe('setCommitStatus', () => {
+  it('names the project, cuts the description to 255 characters, leaves out a target too long', async () => {
+    const fake = await fakeGitLab()
+    const sha = 'a'.repeat(40)
+    await setCommitStatus(fake.gitlab, {
+      projectId: '7',
+      sha,
+      projectKey: 'shop',
+      state: 'failed',
+      description: `Quality Gate failed: ${'coverage on new code 12.5% < 80% · '.repeat(20)}`,
+      targetUrl: 'https://sonar.example.com/dashboard?id=shop&pullRequest=42'
+    })
+    await setCommitStatus(fake.gitlab, {
+      projectId: '7',
+      sha,
+      projectKey: 'shop',
+      state: 'success',
+      description: 'Quality Gate passed',
+      targetUrl: `https://sonar.example.com/dashboard?id=${'x'.repeat(300)}`
+    })
+    expect(fake.statuses[0]).toMatchObject({
+      state: 'failed',
+      name: 'sonarqube/shop',
+      target_url: 'https://sonar.example.com/dashboard?id=shop&pullRequest=42'
+    })
+    expect(String(fake.statuses[0]!['description']).length).toBeLessThanOrEqual(255)
+    expect(fake.statuses[1]).toEqual({
+      state: 'success',
+      name: 'sonarqube/shop',
+      description: 'Quality Gate passed'
+    })
+  })
+})
