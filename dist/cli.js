@@ -2417,14 +2417,21 @@ function issuesQuery(projectKey, scope, kind, page) {
         p: String(page),
         additionalFields: 'rules'
     });
+    const olderThan94 = kind.version !== undefined && !atLeast(kind, 9, 4);
+    return withScope(query, scope, kind.cloud || olderThan94 ? 'sinceLeakPeriod' : 'inNewCodePeriod');
+}
+/**
+ * The query narrowed to the scope: a pull request's own (all new by definition), or the
+ * branch's new code, asked with `newCode`, the parameter the server's generation reads.
+ */
+function withScope(query, scope, newCode) {
     if (scope.kind === 'pull-request') {
         query.set('pullRequest', scope.pullRequest);
         return query;
     }
     if (scope.branch !== undefined)
         query.set('branch', scope.branch);
-    const olderThan94 = kind.version !== undefined && !atLeast(kind, 9, 4);
-    query.set(kind.cloud || olderThan94 ? 'sinceLeakPeriod' : 'inNewCodePeriod', 'true');
+    query.set(newCode, 'true');
     return query;
 }
 const issues_isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -2522,6 +2529,7 @@ function arrayOf(value) {
  */
 
 
+
 /** How many hotspots a verdict names: the first few; the count says the rest. */
 const HOTSPOTS_LISTED = 5;
 /**
@@ -2538,15 +2546,8 @@ function hotspotsQuery(projectKey, scope, kind) {
         ps: String(HOTSPOTS_LISTED),
         p: '1'
     });
-    if (scope.kind === 'pull-request') {
-        query.set('pullRequest', scope.pullRequest);
-        return query;
-    }
-    if (scope.branch !== undefined)
-        query.set('branch', scope.branch);
     const olderThan95 = kind.version !== undefined && !atLeast(kind, 9, 5);
-    query.set(olderThan95 ? 'sinceLeakPeriod' : 'inNewCodePeriod', 'true');
-    return query;
+    return withScope(query, scope, olderThan95 ? 'sinceLeakPeriod' : 'inNewCodePeriod');
 }
 const hotspots_isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 const hotspots_text = (value) => (typeof value === 'string' ? value : undefined);

@@ -8,7 +8,7 @@
  */
 import { atLeast, type ServerKind } from './server-kind.js'
 import { UnexpectedShape } from './types.js'
-import type { IssueScope } from './issues.js'
+import { withScope, type IssueScope } from './issues.js'
 
 /** How many hotspots a verdict names: the first few; the count says the rest. */
 export const HOTSPOTS_LISTED = 5
@@ -48,14 +48,8 @@ export function hotspotsQuery(
     ps: String(HOTSPOTS_LISTED),
     p: '1'
   })
-  if (scope.kind === 'pull-request') {
-    query.set('pullRequest', scope.pullRequest)
-    return query
-  }
-  if (scope.branch !== undefined) query.set('branch', scope.branch)
   const olderThan95 = kind.version !== undefined && !atLeast(kind, 9, 5)
-  query.set(olderThan95 ? 'sinceLeakPeriod' : 'inNewCodePeriod', 'true')
-  return query
+  return withScope(query, scope, olderThan95 ? 'sinceLeakPeriod' : 'inNewCodePeriod')
 }
 
 type Json = Record<string, unknown>

@@ -87,13 +87,25 @@ export function issuesQuery(
     p: String(page),
     additionalFields: 'rules'
   })
+  const olderThan94 = kind.version !== undefined && !atLeast(kind, 9, 4)
+  return withScope(query, scope, kind.cloud || olderThan94 ? 'sinceLeakPeriod' : 'inNewCodePeriod')
+}
+
+/**
+ * The query narrowed to the scope: a pull request's own (all new by definition), or the
+ * branch's new code, asked with `newCode`, the parameter the server's generation reads.
+ */
+export function withScope(
+  query: URLSearchParams,
+  scope: IssueScope,
+  newCode: 'sinceLeakPeriod' | 'inNewCodePeriod'
+): URLSearchParams {
   if (scope.kind === 'pull-request') {
     query.set('pullRequest', scope.pullRequest)
     return query
   }
   if (scope.branch !== undefined) query.set('branch', scope.branch)
-  const olderThan94 = kind.version !== undefined && !atLeast(kind, 9, 4)
-  query.set(kind.cloud || olderThan94 ? 'sinceLeakPeriod' : 'inNewCodePeriod', 'true')
+  query.set(newCode, 'true')
   return query
 }
 
