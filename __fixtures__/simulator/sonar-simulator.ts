@@ -1,8 +1,8 @@
 /**
  * A code-quality server simulator on loopback: answers `api/ce/task`,
  * `api/qualitygates/project_status`, `api/project_analyses/search`, `api/ce/component`,
- * `api/project_branches/list`, `api/project_pull_requests/list`, `api/issues/search` and
- * `api/metrics/search` like SonarQube does,
+ * `api/project_branches/list`, `api/project_pull_requests/list`, `api/issues/search`,
+ * `api/measures/component`, `api/hotspots/search` and `api/metrics/search` like SonarQube does,
  * with scripted scenarios. It serves the end-to-end tests, the demo, the benchmarks and the CI job
  * that runs the action itself.
  *
@@ -25,6 +25,13 @@ import {
   type Generation,
   type SimulatedIssue
 } from './sonar-generations.js'
+import {
+  hotspotsReply,
+  measuresReply,
+  sampleHotspots,
+  type SimulatedHotspot,
+  type SimulatedMeasures
+} from './sonar-measures.js'
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '../sonarqube')
 
@@ -60,6 +67,10 @@ export interface AnalysisScript {
   issues?: SimulatedIssue[]
   /** api/issues/search answers with this status instead (403: a token without Browse). */
   issuesStatus?: number
+  /** Its figures (coverage, duplication, issue counts), over the simulator's defaults. */
+  measures?: SimulatedMeasures
+  /** Its security hotspots to review (none by default). */
+  hotspots?: SimulatedHotspot[]
   /**
    * The commit the scanner recorded (`analyses[].revision` of api/project_analyses/search), a
    * full SHA; none: a scan without SCM data (no .git folder, or sonar.scm.disabled).
@@ -481,7 +492,10 @@ export async function scenario(name: string): Promise<AnalysisScript> {
           ...sampleIssues(14, ['BLOCKER']),
           ...sampleIssues(1, ['CRITICAL'], 15),
           ...sampleIssues(3, ['MAJOR', 'MINOR', 'INFO'], 16)
-        ]
+        ],
+        // The failing gate's own coverage (project_status-example.json).
+        measures: { new_coverage: 82.50562381034781, new_duplicated_lines_density: 3.5 },
+        hotspots: sampleHotspots(7, SAMPLE_FILES)
       }
     case 'gate-warn':
       return {
@@ -756,11 +770,13 @@ export class Simulator {
       url.pathname === '/api/project_branches/list' ||
       url.pathname === '/api/project_pull_requests/list'
         ? url.searchParams.get('project')
-        : url.pathname === '/api/ce/component'
+        : url.pathname === '/api/ce/component' || url.pathname === '/api/measures/component'
           ? url.searchParams.get('component')
-          : url.pathname === '/api/qualitygates/project_status'
-            ? url.searchParams.get('projectKey')
-            : null
+          : url.pathname === '/api/hotspots/search'
+            ? (url.searchParams.get('project') ?? url.searchParams.get('projectKey'))
+            : url.pathname === '/api/qualitygates/project_status'
+              ? url.searchParams.get('projectKey')
+              : null
     const generation =
       analysis?.script.generation ??
       (project === null ? undefined : this.ofProject(project).at(-1)?.script.generation) ??
@@ -797,7 +813,7 @@ export class Simulator {
       return send(response, this.options.projectStatusGone, { errors: [{ msg }] })
     }
     if (url.pathname === '/api/measures/component') {
-      const [status, body] = this.gateMeasures(url)
+      const [status, body] = this.measures(url, generation)
       return send(response, status, body, status === 200 ? headers : {})
     }
     if (url.pathname === '/api/qualitygates/project_status' && project !== null) {
@@ -845,6 +861,19 @@ export class Simulator {
     }
     if (url.pathname === '/api/issues/search') {
       const [status, body] = this.searchIssues(url, analysis)
+      return send(response, status, body, headers)
+    }
+    if (url.pathname === '/api/hotspots/search') {
+      const projectKey = project ?? ''
+      const newest = this.newestOfScope(projectKey, url.searchParams)
+      if (!newest) {
+        return send(response, 404, { errors: [{ msg: `Project '${projectKey}' not found` }] })
+      }
+      const [status, body] = hotspotsReply(
+        projectKey,
+        newest.script.hotspots ?? [],
+        url.searchParams
+      )
       return send(response, status, body, headers)
     }
     if (url.pathname === '/api/metrics/search') {
@@ -1101,6 +1130,26 @@ export class Simulator {
           ofScope(script, scope) && script.taskStatus === 'SUCCESS' && this.now() >= finishesAt
       )
       .sort((a, b) => scannedAt(b) - scannedAt(a) || b.order - a.order)[0]
+  }
+
+  /**
+   * api/measures/component: the gate's measures (gateMeasures), or the figures of the branch's or
+   * pull request's newest analysis in its generation's shape (sonar-measures.ts).
+   */
+  private measures(url: URL, generation: Generation): [number, unknown] {
+    const keys = (url.searchParams.get('metricKeys') ?? '').split(',').filter(Boolean)
+    if (keys.includes('alert_status')) return this.gateMeasures(url)
+    const component = url.searchParams.get('component') ?? ''
+    const newest = this.newestOfScope(component, url.searchParams)
+    if (!newest) return [404, { errors: [{ msg: `Component key '${component}' not found` }] }]
+    const reply = measuresReply(
+      generation,
+      keys,
+      newest.script.measures ?? {},
+      url.searchParams.has('pullRequest')
+    )
+    if (Array.isArray(reply)) return reply
+    return [200, { component: { key: component, name: component, qualifier: 'TRK', ...reply } }]
   }
 
   /**

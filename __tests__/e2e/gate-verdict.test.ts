@@ -46,6 +46,13 @@ describe.each(RUNTIMES)('the gate decides the verdict, on $runtime', ({ node, ve
           taskId: analysis.taskId,
           dashboardUrl: `${server.simulator.url}/dashboard?id=demo-project`,
           newIssues: 0,
+          // The simulator's figures of a 10.x branch: no target, no hotspots, one accepted issue.
+          whatChanged: {
+            newCode: { coverage: 91.3, duplicatedLines: 0.4 },
+            hotspotsToReview: 0,
+            hotspots: [],
+            acceptedIssues: 1
+          },
           conditions: analysis.script.projectStatus['conditions']
         }
       ])

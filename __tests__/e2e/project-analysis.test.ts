@@ -42,12 +42,25 @@ const lines = (stdout: string) =>
   stdout.split(/\r?\n/).filter((line) => !line.startsWith('::add-mask::'))
 
 /**
+ * The requests until the gate's read, that one included: what comes after it (the new issues,
+ * what changed) reads the analysis found and is no part of the wait.
+ */
+function untilTheGate(requests: readonly RecordedRequest[]): RecordedRequest[] {
+  const gate = requests.findIndex(
+    (request) =>
+      request.url.startsWith('/api/qualitygates/project_status?') ||
+      request.url.includes('metricKeys=alert_status')
+  )
+  return gate === -1 ? [...requests] : requests.slice(0, gate + 1)
+}
+
+/**
  * The requests of a wait, poll by poll: each poll lists the project's analyses, then may read
  * its tasks. Fails unless every poll is at most those two requests, in that order.
  */
 function pollsIn(requests: readonly RecordedRequest[]): RecordedRequest[][] {
   const polls: RecordedRequest[][] = []
-  for (const request of requests) {
+  for (const request of untilTheGate(requests)) {
     if (request.url.startsWith('/api/project_analyses/search?')) polls.push([request])
     else if (request.url.startsWith('/api/ce/component?')) {
       expect(polls.at(-1), 'a task read before any list of analyses').toBeDefined()
@@ -71,7 +84,7 @@ function pollsIn(requests: readonly RecordedRequest[]): RecordedRequest[][] {
  */
 function pullRequestPollsIn(requests: readonly RecordedRequest[]): RecordedRequest[][] {
   const polls: RecordedRequest[][] = []
-  for (const request of requests) {
+  for (const request of untilTheGate(requests)) {
     if (request.url.startsWith('/api/ce/component?')) polls.push([request])
     else if (request.url.startsWith('/api/project_pull_requests/list?')) {
       expect(polls.at(-1), 'pull requests read before the tasks').toHaveLength(1)
@@ -369,11 +382,17 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
       const requests = shop.requests()
       const polls = pullRequestPollsIn(requests)
       expect(polls.every((poll) => poll.length <= 2)).toBe(true)
-      // None once found: the gate of the analysis the last task names, then its issues.
+      // None once found: the gate of the analysis the last task names, then its issues and what
+      // changed (its figures, the target branch's from the pull requests' list, its hotspots).
       const after = requests.slice(requests.indexOf(polls.at(-1)!.at(-1)!) + 1)
-      expect(after.map((request) => request.url.split('?')[0])).toEqual([
-        '/api/qualitygates/project_status',
-        '/api/issues/search'
+      const paths = after.map((request) => request.url.split('?')[0])
+      expect(paths[0]).toBe('/api/qualitygates/project_status')
+      expect(paths.slice(1).sort()).toEqual([
+        '/api/issues/search',
+        '/api/measures/component',
+        '/api/measures/component',
+        '/api/measures/component',
+        '/api/project_pull_requests/list'
       ])
       expect(polls.at(-1)![0]!.at).toBeGreaterThanOrEqual(found.finishesAt - 2)
     })
@@ -590,9 +609,7 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
         branch: '',
         dashboardUrl: `${simulator.url}/dashboard?id=${shop.ask.projectKey}`
       })
-      expect(
-        shop.requests().filter((request) => !request.url.startsWith('/api/issues/search'))
-      ).toMatchObject([
+      expect(untilTheGate(shop.requests())).toMatchObject([
         { url: `/api/project_analyses/search?project=${shop.ask.projectKey}&ps=100` },
         { url: `/api/qualitygates/project_status?analysisId=${found.analysisId}` }
       ])

@@ -1,5 +1,6 @@
 import { expect } from 'vitest'
 import { evaluateConditions } from '../../src/gate/evaluate.js'
+import { mentionsIn } from './mentions.js'
 import type { RenderedSummary } from './summary-as-github.js'
 import { condition, gateResult, SERVER } from '../unit/summary-gate-result.js'
 
@@ -17,6 +18,7 @@ export const HOSTILE = [
   'https://evil.example',
   'www.evil.example',
   'mail@evil.example',
+  '@all @octo-org/security-team @root please look',
   '`code` ``` | a | b |',
   '*bold* _em_ ~~gone~~ # not a heading',
   '&lt;img src=x onerror=alert(1)&gt;',
@@ -40,7 +42,25 @@ export function hostileResult(text: string) {
     projectKey: text,
     dashboardUrl: text,
     conditions: evaluateConditions([hostile, condition()]),
-    taskWarnings: [text, `<a href="${text}">${text}</a>`]
+    taskWarnings: [text, `<a href="${text}">${text}</a>`],
+    whatChanged: {
+      newCode: { coverage: 81.2, duplication: undefined },
+      target: { branch: text, figures: { coverage: 80, duplication: 1 } },
+      hotspots: {
+        total: 9,
+        hotspots: [
+          { key: text, message: text, path: text, line: 3, probability: text },
+          {
+            key: 'AYHotspot2',
+            message: text,
+            path: undefined,
+            line: undefined,
+            probability: 'HIGH'
+          }
+        ]
+      },
+      issues: { accepted: 1, fixed: 2 }
+    }
   })
 }
 
@@ -53,8 +73,12 @@ export function expectOnlyOurMarkup(rendered: RenderedSummary): void {
   expectNoForeignMarkup(rendered)
 }
 
-/** Only our elements; no attribute but an `a`'s href to the server's origin. */
+/**
+ * Only our elements; no attribute but an `a`'s href to the server's origin; no text that GitHub
+ * or GitLab would take for a mention.
+ */
 export function expectNoForeignMarkup(rendered: RenderedSummary): void {
+  expect(mentionsIn(rendered.mentionable)).toEqual([])
   for (const element of rendered.elements) {
     expect(OUR_ELEMENTS).toContain(element.tag)
     const names = Object.keys(element.attributes)

@@ -23,6 +23,8 @@ export interface RenderedSummary {
   elements: RenderedElement[]
   /** The visible text of the whole summary. */
   text: string
+  /** The text mentions are searched in: outside `pre`, `code`, `a` and `style`. */
+  mentionable: string
   of(tag: string): RenderedElement[]
 }
 
@@ -35,6 +37,7 @@ export function renderAsGitHub(summary: string): RenderedSummary {
     html,
     elements,
     text: fragment.childNodes.map(textOf).join(''),
+    mentionable: fragment.childNodes.map(mentionableText).join(''),
     of: (tag) => elements.filter((element) => element.tag === tag)
   }
 }
@@ -57,5 +60,14 @@ function collect(node: Node, into: RenderedElement[]): void {
 function textOf(node: Node): string {
   if (node.nodeName === '#text') return (node as DefaultTreeAdapterTypes.TextNode).value
   if ('childNodes' in node) return node.childNodes.map(textOf).join('')
+  return ''
+}
+
+const NOT_SEARCHED = new Set(['pre', 'code', 'a', 'style'])
+
+function mentionableText(node: Node): string {
+  if ('tagName' in node && NOT_SEARCHED.has(node.tagName)) return ' '
+  if (node.nodeName === '#text') return (node as DefaultTreeAdapterTypes.TextNode).value
+  if ('childNodes' in node) return node.childNodes.map(mentionableText).join('')
   return ''
 }

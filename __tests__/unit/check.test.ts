@@ -6,7 +6,11 @@ import type { Settings } from '../../src/settings.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
 import { useMockServer } from '../../__fixtures__/msw.js'
-import { projectStatusExample, taskExample } from '../../__fixtures__/sonarqube/index.js'
+import {
+  hotspotsExample,
+  projectStatusExample,
+  taskExample
+} from '../../__fixtures__/sonarqube/index.js'
 
 const server = useMockServer()
 const SERVER = 'https://sonar.example.com'
@@ -69,6 +73,21 @@ function serverWithTask(base = SERVER, statuses = ['PENDING', 'IN_PROGRESS']) {
     http.get(`${base}/api/issues/search`, () =>
       HttpResponse.json({ paging: { pageIndex: 1, pageSize: 500, total: 0 }, issues: [] })
     ),
+    // A 10.x server's figures: new code measures under `period`, the accepted issues counted.
+    http.get(`${base}/api/measures/component`, ({ request }) => {
+      const keys = new URL(request.url).searchParams.get('metricKeys')!.split(',')
+      const values: Record<string, string> = {
+        new_coverage: '82.50562381034781',
+        new_duplicated_lines_density: '0.4',
+        new_accepted_issues: '2'
+      }
+      const measures = keys.map((metric) => ({
+        metric,
+        period: { index: 1, value: values[metric] }
+      }))
+      return HttpResponse.json({ component: { key: 'my-project', measures } })
+    }),
+    http.get(`${base}/api/hotspots/search`, () => HttpResponse.json(hotspotsExample)),
     noPreviousAnalysis(base)
   )
   return taskRequests
@@ -95,8 +114,14 @@ describe('report file → task → analysis → gate', () => {
       'PENDING after 3.0 s',
       'IN_PROGRESS after 4.0 s',
       'SUCCESS after 5.0 s',
-      'New issues: 0 (1 request).'
+      'New issues: 0 (1 request).',
+      'What changed: coverage on new code 82.5%, duplicated lines on new code 0.4%, 3 security hotspots to review, 2 issues accepted.'
     ])
+    expect(result.whatChanged).toMatchObject({
+      newCode: { coverage: 82.50562381034781, duplication: 0.4 },
+      hotspots: { total: 3 },
+      issues: { accepted: 2, fixed: undefined }
+    })
     expect(log.of('endgroup')).toHaveLength(1)
   })
 

@@ -104,8 +104,11 @@ describe('a server without api/qualitygates/project_status', () => {
         ['new_coverage', 'ERROR'],
         ['new_duplicated_lines_density', 'OK']
       ])
+      // The gate's measures first; the figures of what changed after the verdict.
       expect(asked).toEqual([
-        '?component=shop&branch=main&metricKeys=alert_status%2Cquality_gate_details'
+        '?component=shop&branch=main&metricKeys=alert_status%2Cquality_gate_details',
+        '?component=shop&branch=main&metricKeys=new_coverage%2Cnew_duplicated_lines_density',
+        '?component=shop&branch=main&metricKeys=new_accepted_issues'
       ])
       expect(log.lines.map(({ text }) => text)).toContain(
         `api/qualitygates/project_status answered ${status}: the gate is read from the measures of shop on branch main, whose latest analysis is this one.`

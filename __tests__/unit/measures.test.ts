@@ -87,10 +87,24 @@ describe('decodeMeasureValues: each generation’s shape', () => {
         { metric: 'new_lines', value: 12 },
         'not an object',
         { metric: 'ncloc', value: '1e309' },
+        { metric: 'lines', value: '1.0E999' },
         { metric: 'bugs', value: '3' }
       ])
     )
     expect([...values]).toEqual([['bugs', 3]])
+  })
+
+  it('a double as Java writes it: every digit, and its exponent form below 0.001', () => {
+    const values = decodeMeasureValues(
+      reply([
+        { metric: 'new_coverage', period: { index: 1, value: '82.50562381034781' } },
+        { metric: 'new_duplicated_lines_density', period: { index: 1, value: '1.0E-4' } }
+      ])
+    )
+    expect([...values]).toEqual([
+      ['new_coverage', 82.50562381034781],
+      ['new_duplicated_lines_density', 0.0001]
+    ])
   })
 
   it('at most 100 measures are read; a reply without component.measures is not the server’s', () => {

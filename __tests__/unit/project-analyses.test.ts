@@ -168,7 +168,7 @@ describe("a pull request's analysis by project", () => {
 })
 
 describe('api/project_pull_requests/list: the pull requests and their newest analyses', () => {
-  it("reads the server's own example's shape, ignoring what is not a key", async () => {
+  it("reads the server's own example's shape: key, date, base and target branches; what is not a key is ignored", async () => {
     const queries = answer('/api/project_pull_requests/list', () =>
       HttpResponse.json({
         pullRequests: [
@@ -182,15 +182,23 @@ describe('api/project_pull_requests/list: the pull requests and their newest ana
             url: 'https://github.com/SonarSource/sonar-core-plugins/pull/32',
             target: 'feature/foo'
           },
-          { key: '124', branch: 'feature/new' },
+          { key: '124', branch: 'feature/new', isOrphan: true },
+          { key: '125', base: 'line\nbreak', target: 'x'.repeat(256) },
           { title: 'no key' },
           'not an object'
         ]
       })
     )
     await expect(client().getPullRequests('my-project')).resolves.toEqual([
-      { key: '123', analysisDate: '2017-04-01T02:15:42+0200' },
-      { key: '124', analysisDate: undefined }
+      {
+        key: '123',
+        analysisDate: '2017-04-01T02:15:42+0200',
+        base: 'feature/foo',
+        target: 'feature/foo'
+      },
+      { key: '124', analysisDate: undefined },
+      // A branch name no server stores (a control character, past 255 characters) is dropped.
+      { key: '125', analysisDate: undefined }
     ])
     expect(queries).toEqual([{ project: 'my-project' }])
   })

@@ -1,4 +1,4 @@
-import type { FileLink } from '../report/new-issues-block.js'
+import { fileLinkUnder, type FileLink } from '../report/new-issues-block.js'
 import {
   eventPullRequest,
   isCommitSha,
@@ -48,11 +48,7 @@ export async function githubContext(env: NodeJS.ProcessEnv): Promise<GitHubConte
     repository,
     fileLink:
       repository && headSha && server
-        ? (file, line) =>
-            `${server}/${repository.owner}/${repository.repo}/blob/${headSha}/${file
-              .split('/')
-              .map(encodeURIComponent)
-              .join('/')}${line === undefined ? '' : `#L${line}`}`
+        ? fileLinkUnder(`${server}/${repository.owner}/${repository.repo}/blob/${headSha}`)
         : undefined
   }
 }

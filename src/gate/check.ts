@@ -11,6 +11,7 @@ import type { Condition, MetricDefinition, NewCodePeriod, ProjectStatus } from '
 import { oneLine } from '../untrusted-text.js'
 import { evaluateConditions, type EvaluatedCondition } from './evaluate.js'
 import { readNewIssues, type NewIssues } from './new-issues.js'
+import { readWhatChanged, whatChangedLine, type WhatChanged } from './what-changed.js'
 import type { Target } from './targets.js'
 import { shortShas } from '../run-scope.js'
 import type { FoundAnalysis } from './analysis-sightings.js'
@@ -59,6 +60,12 @@ export interface GateResult {
   ignoredConditions?: boolean
   /** The analysis's open new issues, read after the verdict; undefined when the project is unknown. */
   newIssues?: NewIssues
+  /**
+   * What changed with the analysis (coverage and duplication on new code, hotspots, accepted and
+   * fixed issues), read after the verdict beside the new issues; undefined when the project is
+   * unknown.
+   */
+  whatChanged?: WhatChanged
 }
 
 export interface CheckDependencies {
@@ -142,15 +149,20 @@ export async function checkTarget(
     log: deps.log
   })
   const conditions = await withServerMetrics(gate.conditions, client, deps.log)
-  const newIssues = projectKey
-    ? await readNewIssues(client, projectKey, issueScope(on), {
-        serverUrl: target.serverUrl,
-        branch: on.branch,
-        pullRequest: on.pullRequest,
-        locate: deps.locateFiles?.(target) ?? (() => undefined)
-      })
-    : undefined
+  // Read at once: neither changes the verdict, and each failure is a line of its own.
+  const [newIssues, whatChanged] = projectKey
+    ? await Promise.all([
+        readNewIssues(client, projectKey, issueScope(on), {
+          serverUrl: target.serverUrl,
+          branch: on.branch,
+          pullRequest: on.pullRequest,
+          locate: deps.locateFiles?.(target) ?? (() => undefined)
+        }),
+        readWhatChanged(client, projectKey, on)
+      ])
+    : []
   if (newIssues) deps.log.info(newIssuesLine(newIssues))
+  if (whatChanged) deps.log.info(whatChangedLine(whatChanged))
   return {
     status: gate.status,
     qualityGateStatus: toQualityGateStatus(gate.status),
@@ -179,7 +191,8 @@ export async function checkTarget(
     period: gate.period,
     caycStatus: gate.caycStatus,
     ignoredConditions: gate.ignoredConditions,
-    newIssues
+    newIssues,
+    ...(whatChanged ? { whatChanged } : {})
   }
 }
 

@@ -9,11 +9,22 @@ import { bySeverity, countBySeverity, SEVERITY_ORDER, type Finding } from '../fi
 import type { NewIssues } from '../gate/new-issues.js'
 import type { Sink } from '../sink.js'
 import { fittedBlock } from './fitted-block.js'
-import { summaryText } from './summary-text.js'
+import { summaryAddress, summaryText } from './summary-text.js'
 import { QUOTE_LIMITS } from '../untrusted-text.js'
 
-/** The address of a checkout file at a line, on GitHub, at the commit analysed. */
+/** The address of a checkout file at a line, on GitHub or GitLab, at the commit analysed. */
 export type FileLink = (file: string, line: number | undefined) => string | undefined
+
+/**
+ * The FileLink of a platform's file view at a commit: each path segment encoded, the line as
+ * `#L<n>` (GitHub's and GitLab's anchor).
+ *
+ * @example fileLinkUnder('https://gitlab.example.com/shop/-/blob/0123abc')('src/a b.ts', 3) // 'https://gitlab.example.com/shop/-/blob/0123abc/src/a%20b.ts#L3'
+ */
+export function fileLinkUnder(prefix: string): FileLink {
+  return (file, line) =>
+    `${prefix}/${file.split('/').map(encodeURIComponent).join('/')}${line === undefined ? '' : `#L${line}`}`
+}
 
 const SEVERITY_ICONS: Record<Finding['severity'], string> = {
   blocker: '🛑',
@@ -84,8 +95,8 @@ function issueItem(finding: Finding, fileLink: FileLink | undefined): string {
     placeText === ''
       ? ''
       : link
-        ? `<a href="${summaryText(link, Infinity)}"><code>${summaryText(placeText, QUOTE_LIMITS.long)}</code></a> `
+        ? `<a href="${summaryAddress(link)}"><code>${summaryText(placeText, QUOTE_LIMITS.long)}</code></a> `
         : `<code>${summaryText(placeText, QUOTE_LIMITS.long)}</code> `
   const rule = summaryText(finding.ruleName ?? finding.rule)
-  return `<li>${SEVERITY_ICONS[finding.severity]} ${where}${summaryText(finding.message, QUOTE_LIMITS.long)} (<a href="${summaryText(finding.url, Infinity)}">${rule}</a>)</li>`
+  return `<li>${SEVERITY_ICONS[finding.severity]} ${where}${summaryText(finding.message, QUOTE_LIMITS.long)} (<a href="${summaryAddress(finding.url)}">${rule}</a>)</li>`
 }

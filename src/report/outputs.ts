@@ -7,6 +7,7 @@ import {
 } from '../fail-policy.js'
 import { codeOf, ServerRequestError, type ErrorCode } from '../errors.js'
 import { toQualityGateStatus, type GateResult } from '../gate/check.js'
+import type { CodeFigures } from '../gate/what-changed.js'
 import { worstStatus, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Condition } from '../sonar/types.js'
 import type { Finding } from '../findings/finding.js'
@@ -14,6 +15,7 @@ import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { partsOf, type Fitted, type Parts } from '../fit.js'
 import type { Sink } from '../sink.js'
 import { dashboardAddress } from './dashboard-link.js'
+import { hotspotUrl } from './what-changed-block.js'
 
 /** GitHub takes outputs of up to 1 MB: the outputs' sink is built with this limit (UTF-8 bytes). */
 export const OUTPUT_BYTES = 1_000_000
@@ -164,7 +166,8 @@ export function resultsJson(
         analysisId: outputText(result.analysisId ?? ''),
         taskId: outputText(result.taskId ?? ''),
         dashboardUrl: dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
-        ...(result.newIssues?.read ? { newIssues: result.newIssues.total } : {})
+        ...(result.newIssues?.read ? { newIssues: result.newIssues.total } : {}),
+        ...(result.whatChanged ? { whatChanged: whatChangedOutput(result) } : {})
       })
     )
   })
@@ -261,6 +264,47 @@ export function gateOutputs(result: GateResult, sink: Sink): GateOutputs {
 /** The count of new issues, or '' when they were not read. */
 function newIssuesCount(result: GateResult): string {
   return result.newIssues?.read ? String(result.newIssues.total) : ''
+}
+
+/**
+ * What changed, as the results say it: `newCode` ({coverage, duplicatedLines} in percent, or
+ * {error}), for a pull request `target` ({branch, coverage, duplicatedLines}, or {error}),
+ * `hotspotsToReview` with the first `hotspots` ({key, message, path, line, probability, url}) or
+ * `hotspotsError`, and `acceptedIssues` and `fixedIssues` where the server counts them. Bounded:
+ * five hotspots at most, every string cut.
+ */
+function whatChangedOutput(result: GateResult): Record<string, unknown> {
+  const { newCode, target, hotspots, issues } = result.whatChanged!
+  const figures = (read: CodeFigures | { unread: string }) =>
+    'unread' in read
+      ? { error: outputText(read.unread) }
+      : { coverage: read.coverage, duplicatedLines: read.duplication }
+  return {
+    newCode: figures(newCode),
+    ...(target
+      ? {
+          target:
+            'unread' in target
+              ? { error: outputText(target.unread) }
+              : { branch: outputText(target.branch), ...figures(target.figures) }
+        }
+      : {}),
+    ...('unread' in hotspots
+      ? { hotspotsError: outputText(hotspots.unread) }
+      : {
+          hotspotsToReview: hotspots.total,
+          hotspots: hotspots.hotspots.map((hotspot) => ({
+            key: cut(hotspot.key, QUOTE_LIMITS.short),
+            message: cut(hotspot.message, QUOTE_LIMITS.long),
+            path: hotspot.path === undefined ? undefined : cut(hotspot.path, QUOTE_LIMITS.long),
+            line: hotspot.line,
+            probability: hotspot.probability,
+            url: hotspotUrl(hotspot.key, result)
+          }))
+        }),
+    ...(issues?.accepted === undefined ? {} : { acceptedIssues: issues.accepted }),
+    ...(issues?.fixed === undefined ? {} : { fixedIssues: issues.fixed })
+  }
 }
 
 /** A server value as an output: one line (control characters as escapes), at most 1,000 characters. */

@@ -6,7 +6,7 @@ import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { dashboardAddress } from './dashboard-link.js'
 import { annotate, blocks, headline, renderSummary, SUMMARY_LIMITS } from './summary.js'
 import type { FileLink } from './new-issues-block.js'
-import { summaryText } from './summary-text.js'
+import { summaryAddress, summaryText } from './summary-text.js'
 import { metricName } from './wording.js'
 import { setting } from '../words.js'
 
@@ -93,7 +93,7 @@ function overviewRow(outcome: AnalysisOutcome, policy: FailPolicy): string {
       : (VERDICTS[result.status] ?? `❔ ${summaryText(result.status)} (unknown: passes)`)
   const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl)
   const link = dashboard?.onServer
-    ? `<a href="${summaryText(dashboard.href, Infinity)}">dashboard</a>`
+    ? `<a href="${summaryAddress(dashboard.href)}">dashboard</a>`
     : ''
   const cells = [project, verdict, named.join(', ') || '–', link]
   return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`

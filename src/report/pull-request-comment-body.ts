@@ -9,7 +9,8 @@ import { evidenceUrl } from './evidence-link.js'
 import { fittedBlock } from './fitted-block.js'
 import { newIssuesBlock, type FileLink } from './new-issues-block.js'
 import { blocks, headline, SUMMARY_LIMITS } from './summary.js'
-import { summaryText } from './summary-text.js'
+import { summaryAddress, summaryText } from './summary-text.js'
+import { whatChangedBlock } from './what-changed-block.js'
 import { describeCondition } from './wording.js'
 import { place } from '../words.js'
 
@@ -99,10 +100,10 @@ export interface CommentBodyOptions {
 
 /**
  * The comment for one project, as HTML blocks: the marker line, the verdict with its icon, the
- * failing (then warning) conditions in words, a link to the analysis when it is on the server's
- * origin, and the commit it is for; for an analysis that could not be read, the reason. Every
- * server value goes through `summaryText`, and everything through the comment's sink. Within
- * `limit`.
+ * failing (then warning) conditions in words, what changed, the new issues, a link to the
+ * analysis when it is on the server's origin, and the commit it is for; for an analysis that
+ * could not be read, the reason. Every server value goes through `summaryText`, and everything
+ * through the comment's sink. Within `limit`.
  *
  * @example await octokit.rest.issues.createComment({ ...issue, body: commentBody(outcome, sha, { sink }) })
  */
@@ -137,16 +138,26 @@ export function commentBody(
   ]
   const tail = said([`<p>${[...facts, ...dashboardLink(result)].join(' · ')}</p>`])
   const head = [marker, heading, sink.text(conditionsIntro(result.conditions))]
-  // The issues keep within a third of what is left.
+  // What changed keeps within a sixth of what is left, the issues within a third.
+  const changed = whatChangedBlock(result, {
+    sink,
+    heading: 'h4',
+    limit: Math.floor((limit - size([...head, ...tail])) / 6)
+  })
   const issues = newIssuesBlock(result.newIssues, {
     sink,
     heading: 'h4',
     listed: COMMENT_LIMITS.issues,
-    limit: Math.floor((limit - size([...head, ...tail])) / 3),
+    limit: Math.floor((limit - size([...head, ...changed, ...tail])) / 3),
     fileLink: options.fileLink
   })
-  const list = conditionsList(result, sink, limit - size([...head, ...issues, ...tail]))
-  return bounded([...head, ...list, ...issues, ...tail], { marker, heading, sink, limit })
+  const list = conditionsList(result, sink, limit - size([...head, ...changed, ...issues, ...tail]))
+  return bounded([...head, ...list, ...changed, ...issues, ...tail], {
+    marker,
+    heading,
+    sink,
+    limit
+  })
 }
 
 const LISTED_ICONS: Record<string, string> = { ERROR: '❌', WARN: '⚠️' }
@@ -183,7 +194,7 @@ function conditionsList(result: GateResult, sink: Sink, room: number): string[] 
     const icon = LISTED_ICONS[evaluated.condition.status] ?? ''
     const words = summaryText(describeCondition(evaluated), QUOTE_LIMITS.long)
     const evidence = evidenceUrl(result, evaluated.condition)
-    return `<li>${icon} ${evidence ? `<a href="${summaryText(evidence, Infinity)}">${words}</a>` : words}</li>`
+    return `<li>${icon} ${evidence ? `<a href="${summaryAddress(evidence)}">${words}</a>` : words}</li>`
   })
   const list = fittedBlock(sink, items, {
     open: '<ul>',
@@ -200,7 +211,7 @@ function conditionsList(result: GateResult, sink: Sink, room: number): string[] 
 function dashboardLink(result: { dashboardUrl: string | undefined; serverUrl: string }): string[] {
   const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl)
   if (!dashboard) return []
-  const address = summaryText(dashboard.href, Infinity)
+  const address = summaryAddress(dashboard.href)
   return dashboard.onServer
     ? [`<a href="${address}">See the analysis on the dashboard</a>`]
     : [`dashboard (not linked: not on the server's origin) <code>${address}</code>`]

@@ -11,6 +11,12 @@ import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
  * of Markdown's inline syntax (emphasis, code, links, tables), so a value stays inert even if it
  * ever lands in a Markdown paragraph. Punctuation with no meaning mid-line (`. - : / % =`) stays
  * as it is: the summary's source remains readable.
+ *
+ * Why an `@` is followed by a word joiner. GitHub and GitLab find mentions (`@user`, `@org/team`,
+ * `@all`) in the rendered text, after character references are decoded, so `&#64;user` still
+ * notifies; both need a letter, digit, `_` or `.` right after the `@`. A word joiner (U+2060,
+ * invisible, no width) there keeps a server's text from notifying anyone through a comment or a
+ * note. Addresses in attributes (`href`) are not text and keep their `@`: `summaryAddress`.
  */
 
 /**
@@ -22,15 +28,31 @@ import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
  * @example summaryText('<img src=x>') // '&#60;img src&#61;x&#62;'
  */
 export function summaryText(value: string, max: number = QUOTE_LIMITS.short): string {
-  return escapeHtml(oneLine(value, max))
+  return escapeHtml(oneLine(value, max)).replace(/@/g, `@${WORD_JOINER}`)
 }
+
+/**
+ * An address for an HTML attribute (`href`): on one line, escaped as `summaryText` escapes, whole
+ * (a cut address leads nowhere), its `@` kept, since an attribute is never searched for mentions.
+ *
+ * @example summaryAddress('https://sonar.example.com/dashboard?id=a&branch=b') // 'https://sonar.example.com/dashboard?id=a&#38;branch=b'
+ */
+export function summaryAddress(address: string): string {
+  return escapeHtml(oneLine(address, Infinity))
+}
+
+/** U+2060 WORD JOINER: no width, no break, and not a character a mention may start with. */
+export const WORD_JOINER = '\u2060'
 
 /**
  * The forms secrets take once written through `summaryText` (besides their own), for the sinks
  * of HTML destinations (`escapedForms`): a token echoed by the server is in the summary escaped.
  */
 export function summaryForms(secrets: readonly string[]): string[] {
-  return [...secrets, ...secrets.map((secret) => summaryText(secret, Infinity))]
+  return [
+    ...secrets,
+    ...secrets.flatMap((secret) => [summaryText(secret, Infinity), summaryAddress(secret)])
+  ]
 }
 
 // HTML's special characters, and Markdown's inline syntax: emphasis, code spans, links, tables.

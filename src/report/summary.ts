@@ -16,7 +16,8 @@ import { evidenceUrl } from './evidence-link.js'
 import { fittedBlock } from './fitted-block.js'
 import { newIssuesBlock, type FileLink } from './new-issues-block.js'
 import { dashboardAddress } from './dashboard-link.js'
-import { summaryText } from './summary-text.js'
+import { summaryAddress, summaryText } from './summary-text.js'
+import { whatChangedBlock } from './what-changed-block.js'
 import {
   caycWords,
   describeCondition,
@@ -64,7 +65,8 @@ const isKnownStatus = (status: string): boolean => status in HEADLINES
 
 /**
  * The job summary, as HTML blocks (see summary-text.ts for why): verdict, one table row per
- * condition (failing ones first), the new issues (counts and the first ones), analysis
+ * condition (failing ones first), what changed (coverage and duplication on new code, hotspots
+ * to review), the new issues (counts and the first ones), analysis
  * warnings, dashboard link, analysis id and time taken. Every server value goes through
  * `summaryText`, and everything through the summary's sink; the dashboard is linked only when it
  * is an http(s) address on the server's origin. Within `limit`, the sink's limit by default.
@@ -86,15 +88,24 @@ export function renderSummary(result: GateResult, options: SectionOptions): stri
     ...warningsBlock(result.taskWarnings, sub, sink, Math.floor(limit / 4)),
     ...said(dashboardBlock(result))
   ]
+  const changed = whatChangedBlock(result, {
+    sink,
+    heading: sub,
+    limit: Math.floor((limit - size([...head, ...tail])) / 6)
+  })
   const issues = newIssuesBlock(result.newIssues, {
     sink,
     heading: sub,
     listed: SUMMARY_LIMITS.issuesListed,
-    limit: Math.floor((limit - size([...head, ...tail])) / 3),
+    limit: Math.floor((limit - size([...head, ...changed, ...tail])) / 3),
     fileLink: options.fileLink
   })
-  const table = conditionsBlock(result, sink, limit - size([...head, ...issues, ...tail]))
-  const summary = blocks([...head, ...table, ...issues, ...tail])
+  const table = conditionsBlock(
+    result,
+    sink,
+    limit - size([...head, ...changed, ...issues, ...tail])
+  )
+  const summary = blocks([...head, ...table, ...changed, ...issues, ...tail])
   // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
   if (sink.size(summary) <= limit) return summary
   return blocks([head[0]!, '<p>The summary is too large to show: see the log.</p>'])
@@ -328,7 +339,7 @@ function tableRow({ condition }: EvaluatedCondition, evidence: string | undefine
   const icon = STATUS_ICONS[status]
   const name = summaryText(metricName(condition))
   const cells = [
-    evidence ? `<a href="${summaryText(evidence, Infinity)}">${name}</a>` : name,
+    evidence ? `<a href="${summaryAddress(evidence)}">${name}</a>` : name,
     `${icon ? `${icon} ` : ''}${summaryText(status)}`,
     summaryText(formatValue(condition, actualValue)),
     summaryText(threshold)
@@ -362,7 +373,7 @@ function warningsBlock(
 function dashboardBlock(result: GateResult): string[] {
   const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl)
   if (!dashboard) return []
-  const address = summaryText(dashboard.href, Infinity)
+  const address = summaryAddress(dashboard.href)
   return dashboard.onServer
     ? [`<p><a href="${address}">See the analysis on the dashboard</a></p>`]
     : [`<p>Dashboard (not linked: not on the server's origin): <code>${address}</code></p>`]

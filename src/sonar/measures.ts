@@ -18,8 +18,11 @@ const MAX_MEASURES = 100
 /** A metric key as the server writes them. */
 const METRIC_KEY = /^[a-z][a-z0-9_]{0,99}$/
 
-/** A decimal number as the server writes a measure: `81.2`, `0`, `-3.5`. */
-const DECIMAL = /^-?\d{1,15}(\.\d{1,10})?$/
+/**
+ * A number as the server writes a measure: `81.2`, `0`, `-3.5`, and a double as Java writes it,
+ * with every digit (`82.50562381034781`) or, below 0.001, in its exponent form (`1.0E-4`).
+ */
+const DECIMAL = /^-?\d{1,15}(\.\d{1,20})?(E-?\d{1,3})?$/
 
 type Json = Record<string, unknown>
 
@@ -64,5 +67,6 @@ function valueOf(measure: Json): number | undefined {
     isObject(period) ? period['value'] : undefined,
     isObject(first) ? first['value'] : undefined
   ].find((value) => typeof value === 'string' && DECIMAL.test(value))
-  return typeof text === 'string' ? Number(text) : undefined
+  const value = typeof text === 'string' ? Number(text) : undefined
+  return value !== undefined && Number.isFinite(value) ? value : undefined
 }

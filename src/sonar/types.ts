@@ -115,6 +115,12 @@ function optionalId(value: unknown, where: string): string | undefined {
 const optionalString = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined
 
+/** A branch name the server could have stored: 1 to 255 characters, none a control character. */
+const branchName = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.length <= 255 && /^[^\p{Cc}]+$/u.test(value)
+    ? value
+    : undefined
+
 /** Decodes the body of `GET api/ce/task?id=`. */
 export function decodeTask(body: unknown): Task {
   const task = isObject(body) ? body['task'] : undefined
@@ -325,6 +331,10 @@ export interface PullRequestOnServer {
   key: string
   /** The date of its newest analysis, when one has landed. */
   analysisDate: string | undefined
+  /** The branch the server compares it with (its merge branch), when the server has it. */
+  base?: string
+  /** The target branch the scan named (9.x and later), which may be unknown to the server. */
+  target?: string
 }
 
 /**
@@ -339,7 +349,15 @@ export function decodePullRequests(body: unknown): PullRequestOnServer[] {
     const key = optionalString(pull['key'])
     if (!key) return []
     const date = optionalString(pull['analysisDate'])
-    return [{ key, analysisDate: date ? oneLine(date, 60) : undefined }]
+    const [base, target] = [branchName(pull['base']), branchName(pull['target'])]
+    return [
+      {
+        key,
+        analysisDate: date ? oneLine(date, 60) : undefined,
+        ...(base ? { base } : {}),
+        ...(target ? { target } : {})
+      }
+    ]
   })
 }
 

@@ -1,0 +1,126 @@
+/**
+ * The "What changed" part of every verdict (the job summary, the pull-request comment, the
+ * merge-request note, the command's Markdown): coverage and duplicated lines on new code, for a
+ * pull request against its target branch's, the issues accepted and fixed where the server counts
+ * them, and the security hotspots still to review, the first few linked to the server. HTML
+ * blocks, every server value through `summaryText`, every line through the destination's sink.
+ */
+import type { GateResult } from '../gate/check.js'
+import {
+  percentWords,
+  pointsWords,
+  type CodeFigures,
+  type WhatChanged
+} from '../gate/what-changed.js'
+import type { Hotspot } from '../sonar/hotspots.js'
+import { serverBase } from '../sonar/origin.js'
+import type { Sink } from '../sink.js'
+import { QUOTE_LIMITS } from '../untrusted-text.js'
+import { fittedBlock } from './fitted-block.js'
+import { summaryAddress, summaryText } from './summary-text.js'
+
+const PROBABILITY_ICONS: Record<string, string> = { HIGH: '🔴', MEDIUM: '🟠', LOW: '🟡' }
+
+/**
+ * The block for one analysis, through `sink`, within `limit` (in the sink's unit; the hotspots
+ * listed are fitted to it); nothing when nothing was read (an unknown project).
+ *
+ * @example whatChangedBlock(result, { sink, heading: 'h3', limit: 20_000 })
+ */
+export function whatChangedBlock(
+  result: Pick<GateResult, 'whatChanged' | 'serverUrl' | 'projectKey' | 'branch' | 'pullRequest'>,
+  options: { sink: Sink; heading: string; limit: number }
+): string[] {
+  const { whatChanged } = result
+  const { sink, heading, limit } = options
+  if (!whatChanged) return []
+  const head = [
+    `<${heading}>What changed</${heading}>`,
+    `<p>${figureLines(whatChanged, result.pullRequest !== undefined).join('<br>')}</p>`
+  ].map((line) => sink.text(line))
+  const { hotspots } = whatChanged
+  if ('unread' in hotspots) {
+    return [...head, sink.text(`<p>${summaryText(hotspots.unread, QUOTE_LIMITS.long)}</p>`)]
+  }
+  const where = result.pullRequest !== undefined ? 'in the pull request' : 'in the new code'
+  const count = sink.text(
+    hotspots.total === 0
+      ? `<p>No security hotspots to review ${where}.</p>`
+      : `<p>Security hotspots to review ${where}: ${hotspots.total}</p>`
+  )
+  if (hotspots.hotspots.length === 0) return [...head, count]
+  const items = hotspots.hotspots.map((hotspot) => hotspotItem(hotspot, result))
+  const list = fittedBlock(sink, items, {
+    open: '<ul>',
+    close: '</ul>',
+    tail: (more) => `<li>… and ${more} more: see the server's security hotspots</li>`,
+    more: hotspots.total - items.length,
+    // Every line of the block ends in a line feed, the list's last line too.
+    limit: limit - sink.size(`${[...head, count].join('\n')}\n`) - 1
+  })
+  return [...head, count, list.text]
+}
+
+/** Coverage, duplicated lines and the issue counts, one line each. */
+function figureLines(changed: WhatChanged, pullRequest: boolean): string[] {
+  const { newCode, target } = changed
+  if ('unread' in newCode) return [summaryText(newCode.unread, QUOTE_LIMITS.long)]
+  const against = target && !('unread' in target) ? target : undefined
+  const lines = [
+    `Coverage on new code: ${figure(newCode, against, 'coverage')}`,
+    `Duplicated lines on new code: ${figure(newCode, against, 'duplication')}`
+  ]
+  if (target && 'unread' in target) lines.push(summaryText(target.unread, QUOTE_LIMITS.long))
+  const issues = changed.issues
+  if (issues) {
+    const counts = [
+      issues.accepted === undefined ? undefined : `${issues.accepted} accepted`,
+      issues.fixed === undefined
+        ? undefined
+        : `${issues.fixed} fixed by this ${pullRequest ? 'pull request' : 'branch'}`
+    ].filter((part) => part !== undefined)
+    lines.push(`Issues: ${counts.join(' · ')}`)
+  }
+  return lines
+}
+
+/**
+ * One figure and, against a target branch, the target's overall figure and the difference:
+ * "85.5% (main: 78.2% overall, +7.3 points)".
+ */
+function figure(
+  newCode: CodeFigures,
+  target: { branch: string; figures: CodeFigures | { unread: string } } | undefined,
+  which: keyof CodeFigures
+): string {
+  const value = newCode[which]
+  const own = value === undefined ? 'not computed' : percentWords(value)
+  if (!target || 'unread' in target.figures) return own
+  const theirs = target.figures[which]
+  if (theirs === undefined) return own
+  const branch = `<code>${summaryText(target.branch)}</code>`
+  const difference = value === undefined ? '' : `, ${pointsWords(value - theirs)}`
+  return `${own} (${branch}: ${percentWords(theirs)} overall${difference})`
+}
+
+function hotspotItem(hotspot: Hotspot, result: Parameters<typeof whatChangedBlock>[0]): string {
+  const icon = PROBABILITY_ICONS[hotspot.probability ?? ''] ?? '🔥'
+  const place =
+    hotspot.path === undefined
+      ? ''
+      : `<code>${summaryText(`${hotspot.path}${hotspot.line === undefined ? '' : `:${hotspot.line}`}`, QUOTE_LIMITS.long)}</code> `
+  const link = `<a href="${summaryAddress(hotspotUrl(hotspot.key, result))}">review</a>`
+  return `<li>${icon} ${place}${summaryText(hotspot.message, QUOTE_LIMITS.long)} (${link})</li>`
+}
+
+/** The hotspot on the server's security hotspots page, in its branch or pull request. */
+export function hotspotUrl(
+  key: string,
+  result: Pick<GateResult, 'serverUrl' | 'projectKey' | 'branch' | 'pullRequest'>
+): string {
+  const query = new URLSearchParams({ id: result.projectKey ?? '', hotspots: key })
+  if (result.pullRequest !== undefined) query.set('pullRequest', result.pullRequest)
+  else if (result.branch !== undefined) query.set('branch', result.branch)
+  return new URL(`security_hotspots?${query.toString()}`, serverBase(new URL(result.serverUrl)))
+    .href
+}
