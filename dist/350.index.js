@@ -156,7 +156,7 @@ function summary({ result }, newIssues, located, annotated, { sink, github }) {
     const gate = `<p>Quality Gate: ${result.status === 'ERROR' ? '❌ failed' : '✅ passed'} (${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(result.status, 40)}).</p>`;
     return (0,_report_summary_js__WEBPACK_IMPORTED_MODULE_3__/* .blocks */ .Bv)([
         ...[gate, ...notes].map((line) => sink.text(line)),
-        ...(0,_report_new_issues_block_js__WEBPACK_IMPORTED_MODULE_2__/* .newIssuesBlock */ .Q)(newIssues, {
+        ...(0,_report_new_issues_block_js__WEBPACK_IMPORTED_MODULE_2__/* .newIssuesBlock */ .Qs)(newIssues, {
             sink,
             heading: 'h3',
             listed: CHECK_RUN_LIMITS.issuesListed,

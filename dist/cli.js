@@ -725,6 +725,10 @@ function untrusted_text_oneLine(text, max = QUOTE_LIMITS.short) {
 function hideCredentials(text) {
     return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^]*@/i, (_, scheme) => `${scheme ?? ''}***@`);
 }
+/** The text with every lone surrogate replaced by U+FFFD, as String#toWellFormed does. */
+function wellFormed(text) {
+    return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
 
 ;// CONCATENATED MODULE: ./src/identifier.ts
 /**
@@ -789,7 +793,9 @@ const SETTING_KEYS = [
     'gitHubToken',
     'annotate',
     'checkRun',
-    'sarif'
+    'sarif',
+    'inlineLimit',
+    'inlineSeverity'
 ];
 /** The places a message may send the reader to, and what the step calls itself (`self`). */
 const PLACE_KEYS = (/* unused pure expression or super */ null && (['details', 'self']));
@@ -2162,6 +2168,10 @@ function optionalId(value, where) {
     return id;
 }
 const optionalString = (value) => typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+/** A branch name the server could have stored: 1 to 255 characters, none a control character. */
+const branchName = (value) => typeof value === 'string' && value.length <= 255 && /^[^\p{Cc}]+$/u.test(value)
+    ? value
+    : undefined;
 /** Decodes the body of `GET api/ce/task?id=`. */
 function decodeTask(body) {
     const task = isObject(body) ? body['task'] : undefined;
@@ -2337,7 +2347,15 @@ function decodePullRequests(body) {
         if (!key)
             return [];
         const date = optionalString(pull['analysisDate']);
-        return [{ key, analysisDate: date ? untrusted_text_oneLine(date, 60) : undefined }];
+        const [base, target] = [branchName(pull['base']), branchName(pull['target'])];
+        return [
+            {
+                key,
+                analysisDate: date ? untrusted_text_oneLine(date, 60) : undefined,
+                ...(base ? { base } : {}),
+                ...(target ? { target } : {})
+            }
+        ];
     });
 }
 /**
@@ -2620,8 +2638,11 @@ function decodeHotspotsPage(body) {
 const MAX_MEASURES = 100;
 /** A metric key as the server writes them. */
 const METRIC_KEY = /^[a-z][a-z0-9_]{0,99}$/;
-/** A decimal number as the server writes a measure: `81.2`, `0`, `-3.5`. */
-const DECIMAL = /^-?\d{1,15}(\.\d{1,10})?$/;
+/**
+ * A number as the server writes a measure: `81.2`, `0`, `-3.5`, and a double as Java writes it,
+ * with every digit (`82.50562381034781`) or, below 0.001, in its exponent form (`1.0E-4`).
+ */
+const DECIMAL = /^-?\d{1,15}(\.\d{1,20})?(E-?\d{1,3})?$/;
 const measures_isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 /**
  * Decodes `GET api/measures/component`: `{component: {measures: [{metric, value | period |
@@ -2663,7 +2684,8 @@ function measures_valueOf(measure) {
         measures_isObject(period) ? period['value'] : undefined,
         measures_isObject(first) ? first['value'] : undefined
     ].find((value) => typeof value === 'string' && DECIMAL.test(value));
-    return typeof text === 'string' ? Number(text) : undefined;
+    const value = typeof text === 'string' ? Number(text) : undefined;
+    return value !== undefined && Number.isFinite(value) ? value : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/sonar/token-expiration.ts
@@ -3442,6 +3464,158 @@ function failureReason(error, readSoFar) {
     return `The new issues could not be read${partly}: ${messageOf(error)}`;
 }
 
+;// CONCATENATED MODULE: ./src/gate/what-changed.ts
+
+/** The measures of new code a verdict shows: coverage and duplicated lines. */
+const NEW_CODE_MEASURES = ['new_coverage', 'new_duplicated_lines_density'];
+/** The same figures over the whole code, for a pull request's target branch. */
+const OVERALL_MEASURES = ['coverage', 'duplicated_lines_density'];
+/**
+ * The issues of the new code that were accepted, and those a pull request fixes: counted by
+ * recent servers only (an older one refuses the unknown metric), so asked on their own.
+ */
+const ISSUE_COUNT_MEASURES = {
+    branch: ['new_accepted_issues'],
+    pullRequest: ['new_accepted_issues', 'pull_request_fixed_issues']
+};
+/**
+ * What changed with the analysis of `on`: the new code's coverage and duplication, for a pull
+ * request its target branch's (the branch the server compares it with, read from its list of
+ * pull requests), the hotspots to review, and the issues accepted and fixed where the server
+ * counts them. Three to five requests, read at once (the target's after its name) and never
+ * tried again; a failure is one line in its part, never a different verdict.
+ *
+ * @example const changed = await readWhatChanged(client, 'shop', { pullRequest: '42' })
+ */
+async function readWhatChanged(server, projectKey, on) {
+    const pullRequest = on.pullRequest;
+    const scope = pullRequest !== undefined
+        ? { kind: 'pull-request', pullRequest }
+        : { kind: 'new-code', branch: on.branch };
+    const [newCode, target, hotspots, issues] = await Promise.all([
+        figures(server.getMeasures(projectKey, on, NEW_CODE_MEASURES), 'new_'),
+        pullRequest === undefined ? undefined : targetOf(server, projectKey, pullRequest),
+        unreadOr(server.getHotspots(projectKey, scope), 'hotspots'),
+        issueCounts(server, projectKey, on)
+    ]);
+    return {
+        newCode,
+        ...(target ? { target } : {}),
+        hotspots,
+        ...(issues ? { issues } : {})
+    };
+}
+/**
+ * The pull request's target branch (the server's `base`, the branch it compares with, else the
+ * `target` the scanner named) and its overall figures; undefined when the server names none.
+ */
+async function targetOf(server, projectKey, pullRequest) {
+    const pulls = await unreadOr(server.getPullRequests(projectKey).then((list) => ({ list })), "pull request's target branch");
+    if ('unread' in pulls)
+        return pulls;
+    const pull = pulls.list.find(({ key }) => key === pullRequest);
+    const branch = pull?.base ?? pull?.target;
+    if (branch === undefined)
+        return undefined;
+    const read = server.getMeasures(projectKey, { branch }, OVERALL_MEASURES);
+    return { branch, figures: await figures(read, '') };
+}
+/** The counts the server keeps of accepted and fixed issues; undefined where it keeps none. */
+async function issueCounts(server, projectKey, on) {
+    const metrics = on.pullRequest === undefined ? ISSUE_COUNT_MEASURES.branch : ISSUE_COUNT_MEASURES.pullRequest;
+    try {
+        const values = await server.getMeasures(projectKey, on, metrics);
+        const count = (metric) => {
+            const value = values.get(metric);
+            return value !== undefined && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+        };
+        const counts = {
+            accepted: count('new_accepted_issues'),
+            fixed: count('pull_request_fixed_issues')
+        };
+        return counts.accepted === undefined && counts.fixed === undefined ? undefined : counts;
+    }
+    catch {
+        // A server before these metrics refuses them: it does not count them, which is no failure.
+        return undefined;
+    }
+}
+async function figures(read, prefix) {
+    const values = await unreadOr(read, 'measures');
+    if ('unread' in values)
+        return values;
+    return {
+        coverage: what_changed_percent(values.get(`${prefix}coverage`)),
+        duplication: what_changed_percent(values.get(`${prefix}duplicated_lines_density`))
+    };
+}
+/** A percentage the server could have written: 0 to 100. */
+function what_changed_percent(value) {
+    return value !== undefined && value >= 0 && value <= 100 ? value : undefined;
+}
+/** The read's value, or one line that says why it is missing (403: the token may not browse). */
+async function unreadOr(read, what) {
+    try {
+        return await read;
+    }
+    catch (error) {
+        if (error instanceof ServerRequestError && error.status === 403) {
+            return {
+                unread: `The token may not read the ${what} (403): they need the Browse permission.`
+            };
+        }
+        return { unread: `The ${what} could not be read: ${messageOf(error)}` };
+    }
+}
+/**
+ * A percentage as a verdict shows it: one decimal at most.
+ *
+ * @example percentWords(85.46) // '85.5%'
+ */
+function percentWords(value) {
+    return `${Number(value.toFixed(1))}%`;
+}
+/**
+ * A difference of percentages, signed, in points.
+ *
+ * @example pointsWords(-1.84) // '−1.8 points'
+ */
+function pointsWords(difference) {
+    const rounded = Number(difference.toFixed(1));
+    if (rounded === 0)
+        return 'no change';
+    return `${rounded > 0 ? '+' : '−'}${Math.abs(rounded)} points`;
+}
+/**
+ * What changed in one line of the log: "What changed: coverage on new code 85.5% (main 78.2%),
+ * duplicated lines on new code 1.2% (main 3%), 2 security hotspots to review, 2 issues accepted,
+ * 3 fixed." Server text (the target branch) is quoted by the log's gate.
+ */
+function whatChangedLine(changed) {
+    const { newCode, target, hotspots, issues } = changed;
+    const against = target && !('unread' in target) && !('unread' in target.figures) ? target : undefined;
+    const figure = (name, which) => {
+        if ('unread' in newCode)
+            return undefined;
+        const value = newCode[which];
+        const theirs = against && !('unread' in against.figures) ? against.figures[which] : undefined;
+        const own = value === undefined ? 'not computed' : percentWords(value);
+        return `${name} on new code ${own}${theirs === undefined ? '' : ` (${against.branch} ${percentWords(theirs)})`}`;
+    };
+    const parts = [
+        'unread' in newCode ? newCode.unread : undefined,
+        figure('coverage', 'coverage'),
+        figure('duplicated lines', 'duplication'),
+        target && 'unread' in target ? target.unread : undefined,
+        'unread' in hotspots
+            ? hotspots.unread
+            : `${hotspots.total} security ${hotspots.total === 1 ? 'hotspot' : 'hotspots'} to review`,
+        issues?.accepted === undefined ? undefined : `${issues.accepted} issues accepted`,
+        issues?.fixed === undefined ? undefined : `${issues.fixed} fixed`
+    ];
+    return `What changed: ${parts.filter((part) => part !== undefined).join(', ')}.`;
+}
+
 ;// CONCATENATED MODULE: ./src/run-scope.ts
 
 /**
@@ -3937,6 +4111,7 @@ function predicted(tasks, pending, polledAt) {
 
 
 
+
 /**
  * The client for a target's server: the token only to its origin, the overall deadline, the
  * token's expiry and the retries reported in the log. Several targets on one server share it,
@@ -3995,16 +4170,22 @@ async function checkTarget(target, client, settings, deps) {
         log: deps.log
     });
     const conditions = await withServerMetrics(gate.conditions, client, deps.log);
-    const newIssues = projectKey
-        ? await readNewIssues(client, projectKey, issueScope(on), {
-            serverUrl: target.serverUrl,
-            branch: on.branch,
-            pullRequest: on.pullRequest,
-            locate: deps.locateFiles?.(target) ?? (() => undefined)
-        })
-        : undefined;
+    // Read at once: neither changes the verdict, and each failure is a line of its own.
+    const [newIssues, whatChanged] = projectKey
+        ? await Promise.all([
+            readNewIssues(client, projectKey, issueScope(on), {
+                serverUrl: target.serverUrl,
+                branch: on.branch,
+                pullRequest: on.pullRequest,
+                locate: deps.locateFiles?.(target) ?? (() => undefined)
+            }),
+            readWhatChanged(client, projectKey, on)
+        ])
+        : [];
     if (newIssues)
         deps.log.info(newIssuesLine(newIssues));
+    if (whatChanged)
+        deps.log.info(whatChangedLine(whatChanged));
     return {
         status: gate.status,
         qualityGateStatus: check_toQualityGateStatus(gate.status),
@@ -4033,7 +4214,8 @@ async function checkTarget(target, client, settings, deps) {
         period: gate.period,
         caycStatus: gate.caycStatus,
         ignoredConditions: gate.ignoredConditions,
-        newIssues
+        newIssues,
+        ...(whatChanged ? { whatChanged } : {})
     };
 }
 /**
@@ -4655,6 +4837,12 @@ function fittedBlock(sink, lines, options) {
  * of Markdown's inline syntax (emphasis, code, links, tables), so a value stays inert even if it
  * ever lands in a Markdown paragraph. Punctuation with no meaning mid-line (`. - : / % =`) stays
  * as it is: the summary's source remains readable.
+ *
+ * Why an `@` is followed by a word joiner. GitHub and GitLab find mentions (`@user`, `@org/team`,
+ * `@all`) in the rendered text, after character references are decoded, so `&#64;user` still
+ * notifies; both need a letter, digit, `_` or `.` right after the `@`. A word joiner (U+2060,
+ * invisible, no width) there keeps a server's text from notifying anyone through a comment or a
+ * note. Addresses in attributes (`href`) are not text and keep their `@`: `summaryAddress`.
  */
 /**
  * The one gate between server text and the job summary: the value on one line (control
@@ -4665,14 +4853,28 @@ function fittedBlock(sink, lines, options) {
  * @example summaryText('<img src=x>') // '&#60;img src&#61;x&#62;'
  */
 function summaryText(value, max = QUOTE_LIMITS.short) {
-    return escapeHtml(untrusted_text_oneLine(value, max));
+    return escapeHtml(untrusted_text_oneLine(value, max)).replace(/@/g, `@${WORD_JOINER}`);
 }
+/**
+ * An address for an HTML attribute (`href`): on one line, escaped as `summaryText` escapes, whole
+ * (a cut address leads nowhere), its `@` kept, since an attribute is never searched for mentions.
+ *
+ * @example summaryAddress('https://sonar.example.com/dashboard?id=a&branch=b') // 'https://sonar.example.com/dashboard?id=a&#38;branch=b'
+ */
+function summaryAddress(address) {
+    return escapeHtml(untrusted_text_oneLine(address, Infinity));
+}
+/** U+2060 WORD JOINER: no width, no break, and not a character a mention may start with. */
+const WORD_JOINER = '\u2060';
 /**
  * The forms secrets take once written through `summaryText` (besides their own), for the sinks
  * of HTML destinations (`escapedForms`): a token echoed by the server is in the summary escaped.
  */
 function summaryForms(secrets) {
-    return [...secrets, ...secrets.map((secret) => summaryText(secret, Infinity))];
+    return [
+        ...secrets,
+        ...secrets.flatMap((secret) => [summaryText(secret, Infinity), summaryAddress(secret)])
+    ];
 }
 // HTML's special characters, and Markdown's inline syntax: emphasis, code spans, links, tables.
 const PUNCTUATION = /[&<>"'`[\]()|*_~\\]/g;
@@ -4692,6 +4894,15 @@ function escapeHtml(text) {
 
 
 
+/**
+ * The FileLink of a platform's file view at a commit: each path segment encoded, the line as
+ * `#L<n>` (GitHub's and GitLab's anchor).
+ *
+ * @example fileLinkUnder('https://gitlab.example.com/shop/-/blob/0123abc')('src/a b.ts', 3) // 'https://gitlab.example.com/shop/-/blob/0123abc/src/a%20b.ts#L3'
+ */
+function fileLinkUnder(prefix) {
+    return (file, line) => `${prefix}/${file.split('/').map(encodeURIComponent).join('/')}${line === undefined ? '' : `#L${line}`}`;
+}
 const SEVERITY_ICONS = {
     blocker: '🛑',
     high: '🔴',
@@ -4739,6 +4950,9 @@ function newIssuesBlock(newIssues, options) {
     return [...head, list.text];
 }
 function new_issues_block_scopeWords(newIssues) {
+    if (newIssues.onLinesOf !== undefined) {
+        return `in the new code, on the lines ${newIssues.onLinesOf} changes`;
+    }
     return newIssues.scope.kind === 'pull-request' ? 'in the pull request' : 'in the new code';
 }
 function issueItem(finding, fileLink) {
@@ -4749,10 +4963,10 @@ function issueItem(finding, fileLink) {
     const where = placeText === ''
         ? ''
         : link
-            ? `<a href="${summaryText(link, Infinity)}"><code>${summaryText(placeText, QUOTE_LIMITS.long)}</code></a> `
+            ? `<a href="${summaryAddress(link)}"><code>${summaryText(placeText, QUOTE_LIMITS.long)}</code></a> `
             : `<code>${summaryText(placeText, QUOTE_LIMITS.long)}</code> `;
     const rule = summaryText(finding.ruleName ?? finding.rule);
-    return `<li>${SEVERITY_ICONS[finding.severity]} ${where}${summaryText(finding.message, QUOTE_LIMITS.long)} (<a href="${summaryText(finding.url, Infinity)}">${rule}</a>)</li>`;
+    return `<li>${SEVERITY_ICONS[finding.severity]} ${where}${summaryText(finding.message, QUOTE_LIMITS.long)} (<a href="${summaryAddress(finding.url)}">${rule}</a>)</li>`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/dashboard-link.ts
@@ -4785,6 +4999,108 @@ function parse(address) {
     catch {
         return undefined;
     }
+}
+
+;// CONCATENATED MODULE: ./src/report/what-changed-block.ts
+
+
+
+
+
+const PROBABILITY_ICONS = { HIGH: '🔴', MEDIUM: '🟠', LOW: '🟡' };
+/**
+ * The block for one analysis, through `sink`, within `limit` (in the sink's unit; the hotspots
+ * listed are fitted to it); nothing when nothing was read (an unknown project).
+ *
+ * @example whatChangedBlock(result, { sink, heading: 'h3', limit: 20_000 })
+ */
+function whatChangedBlock(result, options) {
+    const { whatChanged } = result;
+    const { sink, heading, limit } = options;
+    if (!whatChanged)
+        return [];
+    const head = [
+        `<${heading}>What changed</${heading}>`,
+        `<p>${figureLines(whatChanged, result.pullRequest !== undefined).join('<br>')}</p>`
+    ].map((line) => sink.text(line));
+    const { hotspots } = whatChanged;
+    if ('unread' in hotspots) {
+        return [...head, sink.text(`<p>${summaryText(hotspots.unread, QUOTE_LIMITS.long)}</p>`)];
+    }
+    const where = result.pullRequest !== undefined ? 'in the pull request' : 'in the new code';
+    const count = sink.text(hotspots.total === 0
+        ? `<p>No security hotspots to review ${where}.</p>`
+        : `<p>Security hotspots to review ${where}: ${hotspots.total}</p>`);
+    if (hotspots.hotspots.length === 0)
+        return [...head, count];
+    const items = hotspots.hotspots.map((hotspot) => hotspotItem(hotspot, result));
+    const list = fittedBlock(sink, items, {
+        open: '<ul>',
+        close: '</ul>',
+        tail: (more) => `<li>… and ${more} more: see the server's security hotspots</li>`,
+        more: hotspots.total - items.length,
+        // Every line of the block ends in a line feed, the list's last line too.
+        limit: limit - sink.size(`${[...head, count].join('\n')}\n`) - 1
+    });
+    return [...head, count, list.text];
+}
+/** Coverage, duplicated lines and the issue counts, one line each. */
+function figureLines(changed, pullRequest) {
+    const { newCode, target } = changed;
+    if ('unread' in newCode)
+        return [summaryText(newCode.unread, QUOTE_LIMITS.long)];
+    const against = target && !('unread' in target) ? target : undefined;
+    const lines = [
+        `Coverage on new code: ${figure(newCode, against, 'coverage')}`,
+        `Duplicated lines on new code: ${figure(newCode, against, 'duplication')}`
+    ];
+    if (target && 'unread' in target)
+        lines.push(summaryText(target.unread, QUOTE_LIMITS.long));
+    const issues = changed.issues;
+    if (issues) {
+        const counts = [
+            issues.accepted === undefined ? undefined : `${issues.accepted} accepted`,
+            issues.fixed === undefined
+                ? undefined
+                : `${issues.fixed} fixed by this ${pullRequest ? 'pull request' : 'branch'}`
+        ].filter((part) => part !== undefined);
+        lines.push(`Issues: ${counts.join(' · ')}`);
+    }
+    return lines;
+}
+/**
+ * One figure and, against a target branch, the target's overall figure and the difference:
+ * "85.5% (main: 78.2% overall, +7.3 points)".
+ */
+function figure(newCode, target, which) {
+    const value = newCode[which];
+    const own = value === undefined ? 'not computed' : percentWords(value);
+    if (!target || 'unread' in target.figures)
+        return own;
+    const theirs = target.figures[which];
+    if (theirs === undefined)
+        return own;
+    const branch = `<code>${summaryText(target.branch)}</code>`;
+    const difference = value === undefined ? '' : `, ${pointsWords(value - theirs)}`;
+    return `${own} (${branch}: ${percentWords(theirs)} overall${difference})`;
+}
+function hotspotItem(hotspot, result) {
+    const icon = PROBABILITY_ICONS[hotspot.probability ?? ''] ?? '🔥';
+    const place = hotspot.path === undefined
+        ? ''
+        : `<code>${summaryText(`${hotspot.path}${hotspot.line === undefined ? '' : `:${hotspot.line}`}`, QUOTE_LIMITS.long)}</code> `;
+    const link = `<a href="${summaryAddress(hotspotUrl(hotspot.key, result))}">review</a>`;
+    return `<li>${icon} ${place}${summaryText(hotspot.message, QUOTE_LIMITS.long)} (${link})</li>`;
+}
+/** The hotspot on the server's security hotspots page, in its branch or pull request. */
+function hotspotUrl(key, result) {
+    const query = new URLSearchParams({ id: result.projectKey ?? '', hotspots: key });
+    if (result.pullRequest !== undefined)
+        query.set('pullRequest', result.pullRequest);
+    else if (result.branch !== undefined)
+        query.set('branch', result.branch);
+    return new URL(`security_hotspots?${query.toString()}`, serverBase(new URL(result.serverUrl)))
+        .href;
 }
 
 ;// CONCATENATED MODULE: ./src/report/wording.ts
@@ -4964,6 +5280,7 @@ function caycWords(status) {
 
 
 
+
 /**
  * How much the summary and the messages show. GitHub refuses a step summary over 1 MiB: the
  * summary's sink is built with `bytes` (UTF-8), and the summary stays within it whatever the
@@ -4996,7 +5313,8 @@ const STATUS_ORDER = { ERROR: 0, WARN: 1 };
 const isKnownStatus = (status) => status in HEADLINES;
 /**
  * The job summary, as HTML blocks (see summary-text.ts for why): verdict, one table row per
- * condition (failing ones first), the new issues (counts and the first ones), analysis
+ * condition (failing ones first), what changed (coverage and duplication on new code, hotspots
+ * to review), the new issues (counts and the first ones), analysis
  * warnings, dashboard link, analysis id and time taken. Every server value goes through
  * `summaryText`, and everything through the summary's sink; the dashboard is linked only when it
  * is an http(s) address on the server's origin. Within `limit`, the sink's limit by default.
@@ -5018,15 +5336,20 @@ function renderSummary(result, options) {
         ...warningsBlock(result.taskWarnings, sub, sink, Math.floor(limit / 4)),
         ...said(dashboardBlock(result))
     ];
+    const changed = whatChangedBlock(result, {
+        sink,
+        heading: sub,
+        limit: Math.floor((limit - size([...head, ...tail])) / 6)
+    });
     const issues = newIssuesBlock(result.newIssues, {
         sink,
         heading: sub,
         listed: SUMMARY_LIMITS.issuesListed,
-        limit: Math.floor((limit - size([...head, ...tail])) / 3),
+        limit: Math.floor((limit - size([...head, ...changed, ...tail])) / 3),
         fileLink: options.fileLink
     });
-    const table = conditionsBlock(result, sink, limit - size([...head, ...issues, ...tail]));
-    const summary = blocks([...head, ...table, ...issues, ...tail]);
+    const table = conditionsBlock(result, sink, limit - size([...head, ...changed, ...issues, ...tail]));
+    const summary = blocks([...head, ...table, ...changed, ...issues, ...tail]);
     // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
     if (sink.size(summary) <= limit)
         return summary;
@@ -5219,7 +5542,7 @@ function tableRow({ condition }, evidence) {
     const icon = STATUS_ICONS[status];
     const name = summaryText(metricName(condition));
     const cells = [
-        evidence ? `<a href="${summaryText(evidence, Infinity)}">${name}</a>` : name,
+        evidence ? `<a href="${summaryAddress(evidence)}">${name}</a>` : name,
         `${icon ? `${icon} ` : ''}${summaryText(status)}`,
         summaryText(formatValue(condition, actualValue)),
         summaryText(threshold)
@@ -5248,7 +5571,7 @@ function dashboardBlock(result) {
     const dashboard = dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl);
     if (!dashboard)
         return [];
-    const address = summaryText(dashboard.href, Infinity);
+    const address = summaryAddress(dashboard.href);
     return dashboard.onServer
         ? [`<p><a href="${address}">See the analysis on the dashboard</a></p>`]
         : [`<p>Dashboard (not linked: not on the server's origin): <code>${address}</code></p>`];
@@ -5300,6 +5623,1242 @@ function stepVerdict(outcomes, policy = FAIL_ON_ERROR) {
         kind: 'passed',
         statuses: results.map(({ projectKey, status }) => `${named ? `${untrusted_text_oneLine(projectKey ?? '', QUOTE_LIMITS.short)} ` : ''}Quality Gate status: ${untrusted_text_oneLine(status, QUOTE_LIMITS.short)}`)
     };
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/gitlab-api.ts
+
+
+
+
+const GITLAB_LIMITS = {
+    /** One reply's body: a page of 100 merge-request diffs fits. */
+    replyBytes: 16 * 1024 * 1024,
+    /** One try, at most; the overall time-out bounds them all. */
+    tryMs: 30_000,
+    /** Items a page asks for: GitLab's maximum. */
+    perPage: 100
+};
+/** 401, 403 or 404: the token may not do this, or the merge request is not there. */
+class GitLabRefusal extends Error {
+    status;
+    constructor(message, status) {
+        super(message);
+        this.status = status;
+        this.name = 'GitLabRefusal';
+    }
+}
+/** Any other failure of a GitLab request, in words. */
+class GitLabError extends Error {
+    constructor(message, options) {
+        super(message, options);
+        this.name = 'GitLabError';
+    }
+}
+/**
+ * One GitLab instance's API for one run.
+ *
+ * @example const gitlab = new GitLabApi({ apiUrl: new URL(env.CI_API_V4_URL), token, userAgent, clock, deadline })
+ */
+class GitLabApi {
+    options;
+    base;
+    forms;
+    constructor(options) {
+        this.options = options;
+        this.base = new URL(options.apiUrl.href.replace(/\/*$/, '/'));
+        this.forms = tokenForms(options.token);
+    }
+    /**
+     * `method` on `path` (relative to the API's address: `projects/7/statuses/<sha>`), with the
+     * query and the JSON body given; tried again on 429 and 5xx while the time-out allows.
+     */
+    async request(method, path, { query, body } = {}) {
+        const url = new URL(path, this.base);
+        if (url.origin !== this.base.origin || !url.pathname.startsWith(this.base.pathname)) {
+            throw new GitLabError(`Refusing to send the GitLab token outside ${this.base.origin}.`);
+        }
+        for (const [name, value] of Object.entries(query ?? {}))
+            url.searchParams.set(name, value);
+        const { clock, deadline } = this.options;
+        for (let attempt = 0;; attempt++) {
+            const remaining = deadline - clock.now();
+            if (remaining <= 0)
+                throw new GitLabError(`GitLab did not answer ${method} ${path} in time.`);
+            let status;
+            let retryAfter;
+            let text;
+            let nextPage;
+            try {
+                const response = await (this.options.fetch ?? globalThis.fetch)(url, {
+                    method,
+                    redirect: 'error',
+                    headers: {
+                        'PRIVATE-TOKEN': this.options.token,
+                        accept: 'application/json',
+                        'user-agent': this.options.userAgent,
+                        ...(body === undefined ? {} : { 'content-type': 'application/json' })
+                    },
+                    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+                    signal: AbortSignal.timeout(Math.min(remaining, GITLAB_LIMITS.tryMs))
+                });
+                status = response.status;
+                retryAfter = response.headers.get('retry-after') ?? undefined;
+                nextPage = response.headers.get('x-next-page');
+                text = await boundedText(response, GITLAB_LIMITS.replyBytes);
+            }
+            catch (error) {
+                // No answer, a redirect refused, a body too large: said as it is, the token out of it.
+                throw new GitLabError(`GitLab's ${method} ${path} failed: ${this.said(withCause(error))}`, {
+                    cause: error
+                });
+            }
+            if (status >= 200 && status < 300) {
+                return { status, body: gitlab_api_parse(text), nextPage: pageNumber(nextPage) };
+            }
+            const said = this.said(errorText(text));
+            if (status === 401 || status === 403 || status === 404) {
+                throw new GitLabRefusal(`GitLab answered ${status} to ${method} ${path}${said}`, status);
+            }
+            const decision = decideRetry({ kind: 'status', status, retryAfter }, attempt, deadline - clock.now(), this.options.random ?? Math.random, Date.now());
+            if (!decision.retry) {
+                throw new GitLabError(`GitLab answered ${status} to ${method} ${path}${said}${decision.why ? ` ${decision.why}` : ''}`);
+            }
+            await clock.sleep(decision.delayMs);
+        }
+    }
+    /**
+     * The items of a listing, page by page (`per_page` 100, `x-next-page`), at most `maxPages`
+     * pages; `complete` is false when GitLab has more.
+     */
+    async pages(path, query, maxPages) {
+        const items = [];
+        let page = 1;
+        for (let read = 0; read < maxPages; read++) {
+            const reply = await this.request('GET', path, {
+                query: { ...query, per_page: String(GITLAB_LIMITS.perPage), page: String(page) }
+            });
+            if (!Array.isArray(reply.body)) {
+                throw new GitLabError(`GitLab's reply to GET ${path} is not a list.`);
+            }
+            items.push(...reply.body);
+            if (reply.nextPage === undefined || reply.nextPage <= page)
+                return { items, complete: true };
+            page = reply.nextPage;
+        }
+        return { items, complete: false };
+    }
+    /** A text of GitLab's, on one line, bounded, the token's forms out of it. */
+    said(text) {
+        return untrusted_text_oneLine(redactSecrets(text, this.forms), QUOTE_LIMITS.long);
+    }
+}
+/** The body as text, failing once it passes `maxBytes`. */
+async function boundedText(response, maxBytes) {
+    if (!response.body)
+        return '';
+    if (Number(response.headers.get('content-length')) > maxBytes) {
+        await response.body.cancel();
+        throw new Error(`the reply is larger than ${maxBytes} bytes`);
+    }
+    const chunks = [];
+    let bytes = 0;
+    for await (const chunk of response.body) {
+        bytes += chunk.byteLength;
+        if (bytes > maxBytes)
+            throw new Error(`the reply is larger than ${maxBytes} bytes`);
+        chunks.push(chunk);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+}
+function gitlab_api_parse(text) {
+    if (text.trim() === '')
+        return undefined;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        throw new GitLabError('GitLab answered with a body that is not JSON.');
+    }
+}
+/** GitLab's error body (`{"message": …}` or `{"error": …}`) as a few words after a colon. */
+function errorText(text) {
+    let message;
+    try {
+        const body = JSON.parse(text);
+        message = body['message'] ?? body['error'];
+    }
+    catch {
+        return '';
+    }
+    const words = typeof message === 'string' ? message : message ? JSON.stringify(message) : '';
+    return words ? `: ${words}` : '';
+}
+/** `x-next-page`: a page number, or undefined (empty on the last page). */
+function pageNumber(value) {
+    return value && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : undefined;
+}
+/** An error's message and its cause's (fetch says "fetch failed", its cause why). */
+function withCause(error) {
+    const cause = error instanceof Error ? error.cause : undefined;
+    return cause === undefined ? messageOf(error) : `${messageOf(error)} (${messageOf(cause)})`;
+}
+
+;// CONCATENATED MODULE: ./src/report/pull-request-comment-body.ts
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * The pull-request comment of one project. GitHub renders a comment as it renders the job
+ * summary (Markdown with raw HTML), so the comment is written the same way: HTML blocks with
+ * every server value through `summaryText` (see summary-text.ts for why). Its first line is a
+ * hidden marker naming the project, by which the next run finds the comment and updates it.
+ */
+/**
+ * How large a comment may be. GitHub refuses a comment body over 65,536 characters: the
+ * comment's sink counts UTF-16 units (never fewer than characters) within `githubChars`, and the
+ * comment keeps under `chars` whatever the server sends.
+ */
+const COMMENT_LIMITS = {
+    /** GitHub's own limit on a comment body: the comment sink's limit. */
+    githubChars: 65_536,
+    /** What commentBody aims for. */
+    chars: 60_000,
+    /** Conditions listed; past them (or past the room left) "… and N more". */
+    conditions: 50,
+    /** New issues listed, most severe first. */
+    issues: 10,
+    /** Characters of the project key or source the marker names. */
+    markerKeyChars: QUOTE_LIMITS.long
+};
+const MARKER_PREFIX = '<!-- sonar-quality-gate: ';
+const MARKER_SUFFIX = ' -->';
+/**
+ * The hidden first line of the comment for a project. The key is URL-encoded, so no key can
+ * close the HTML comment (`>` is `%3E`), break its line or hide another marker inside it; it is
+ * cut to 1,000 characters first, and a lone surrogate (which encodeURIComponent refuses) becomes
+ * U+FFFD.
+ *
+ * @example commentMarker('my project') // '<!-- sonar-quality-gate: my%20project -->'
+ */
+function commentMarker(projectKey) {
+    const key = wellFormed(untrusted_text_cut(projectKey, COMMENT_LIMITS.markerKeyChars));
+    return `${MARKER_PREFIX}${encodeURIComponent(key)}${MARKER_SUFFIX}`;
+}
+/**
+ * The marker of an outcome's comment: its project key, or else where the analysis came from
+ * (the report file, or the task or analysis asked for by its id), as the job summary names it.
+ */
+function outcomeMarker(outcome) {
+    return commentMarker(projectName(outcome));
+}
+/**
+ * The marker a comment's body carries: its first line when that is a marker, as commentBody
+ * writes it (a line end GitHub stores as CRLF counts as one); otherwise undefined. A marker
+ * quoted further down (a reply quoting the comment, say) does not count.
+ *
+ * @example markerOf(commentBody(outcome, sha)) === outcomeMarker(outcome) // true
+ */
+function markerOf(body) {
+    if (typeof body !== 'string' || !body.startsWith(MARKER_PREFIX))
+        return undefined;
+    const end = body.indexOf('\n');
+    const firstLine = (end === -1 ? body : body.slice(0, end)).replace(/\r$/, '');
+    return firstLine.endsWith(MARKER_SUFFIX) ? firstLine : undefined;
+}
+/**
+ * Whether a comment's body is the comment carrying `marker` (see markerOf).
+ *
+ * @example carriesMarker(commentBody(outcome, sha), outcomeMarker(outcome)) // true
+ */
+function carriesMarker(body, marker) {
+    return markerOf(body) === marker;
+}
+/**
+ * The comment for one project, as HTML blocks: the marker line, the verdict with its icon, the
+ * failing (then warning) conditions in words, what changed, the new issues, a link to the
+ * analysis when it is on the server's origin, and the commit it is for; for an analysis that
+ * could not be read, the reason. Every server value goes through `summaryText`, and everything
+ * through the comment's sink. Within `limit`.
+ *
+ * @example await octokit.rest.issues.createComment({ ...issue, body: commentBody(outcome, sha, { sink }) })
+ */
+function commentBody(outcome, commitSha, options) {
+    const { sink, limit = Math.min(COMMENT_LIMITS.chars, sink.limit) } = options;
+    const said = (lines) => lines.map((line) => sink.text(line));
+    const size = (lines) => sink.size(blocks(lines));
+    const marker = sink.text(outcomeMarker(outcome));
+    const project = `<code>${summaryText(projectName(outcome))}</code>`;
+    const commit = `commit <code>${summaryText(shortSha(commitSha))}</code>`;
+    if (!outcome.read) {
+        const heading = sink.text(`<h3>❗ Quality Gate could not be read · ${project}</h3>`);
+        const lines = untrusted_text_cut(outcome.message, SUMMARY_LIMITS.messageChars).split('\n');
+        const message = lines.map((line) => summaryText(line, SUMMARY_LIMITS.messageChars));
+        return bounded([marker, heading, ...said([`<p>${message.join('<br>')}</p>`, `<p>For ${commit}</p>`])], { marker, heading, sink, limit });
+    }
+    const { result } = outcome;
+    const heading = sink.text(`<h3>${headline(result.status, options.policy)} · ${project}</h3>`);
+    const facts = [
+        `For ${commit}`,
+        result.analysisId === undefined
+            ? 'its newest analysis'
+            : `analysis <code>${summaryText(result.analysisId)}</code>`
+    ];
+    const tail = said([`<p>${[...facts, ...dashboardLink(result)].join(' · ')}</p>`]);
+    const head = [marker, heading, sink.text(conditionsIntro(result.conditions))];
+    // What changed keeps within a sixth of what is left, the issues within a third.
+    const changed = whatChangedBlock(result, {
+        sink,
+        heading: 'h4',
+        limit: Math.floor((limit - size([...head, ...tail])) / 6)
+    });
+    const issues = newIssuesBlock(result.newIssues, {
+        sink,
+        heading: 'h4',
+        listed: COMMENT_LIMITS.issues,
+        limit: Math.floor((limit - size([...head, ...changed, ...tail])) / 3),
+        fileLink: options.fileLink
+    });
+    const list = conditionsList(result, sink, limit - size([...head, ...changed, ...issues, ...tail]));
+    return bounded([...head, ...list, ...changed, ...issues, ...tail], {
+        marker,
+        heading,
+        sink,
+        limit
+    });
+}
+const LISTED_ICONS = { ERROR: '❌', WARN: '⚠️' };
+/** Failing conditions, then warning ones, each in the server's order. */
+function pull_request_comment_body_listed(conditions) {
+    const withStatus = (status) => conditions.filter(({ condition }) => condition.status === status);
+    return [...withStatus('ERROR'), ...withStatus('WARN')];
+}
+function conditionsIntro(conditions) {
+    if (conditions.length === 0)
+        return '<p>The server returned no conditions for this analysis.</p>';
+    const count = (status) => conditions.filter(({ condition }) => condition.status === status).length;
+    const [failing, warning, total] = [count('ERROR'), count('WARN'), conditions.length];
+    if (failing === 0 && warning === 0) {
+        return `<p>${total === 1 ? 'The condition' : `All ${total} conditions`} passed.</p>`;
+    }
+    const parts = [
+        failing > 0 ? `${failing} of ${total} conditions failed` : undefined,
+        warning > 0
+            ? `${warning}${failing > 0 ? '' : ` of ${total} conditions`} passed with warnings`
+            : undefined
+    ];
+    return `<p>${parts.filter(Boolean).join(', ')}:</p>`;
+}
+/** The failing and warning conditions in words, as many as the limits and `room` allow. */
+function conditionsList(result, sink, room) {
+    const all = pull_request_comment_body_listed(result.conditions);
+    if (all.length === 0)
+        return [];
+    const items = all.slice(0, COMMENT_LIMITS.conditions).map((evaluated) => {
+        const icon = LISTED_ICONS[evaluated.condition.status] ?? '';
+        const words = summaryText(describeCondition(evaluated), QUOTE_LIMITS.long);
+        const evidence = evidenceUrl(result, evaluated.condition);
+        return `<li>${icon} ${evidence ? `<a href="${summaryAddress(evidence)}">${words}</a>` : words}</li>`;
+    });
+    const list = fittedBlock(sink, items, {
+        open: '<ul>',
+        close: '</ul>',
+        tail: (more) => `<li>… and ${more} more: see ${place('details')} or the dashboard</li>`,
+        more: all.length - items.length,
+        // The list's last line ends in a line feed too.
+        limit: room - 1
+    });
+    return [list.text];
+}
+/** A link on the server's origin; another http(s) address as text; anything else left out. */
+function dashboardLink(result) {
+    const dashboard = dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl);
+    if (!dashboard)
+        return [];
+    const address = summaryAddress(dashboard.href);
+    return dashboard.onServer
+        ? [`<a href="${address}">See the analysis on the dashboard</a>`]
+        : [`dashboard (not linked: not on the server's origin) <code>${address}</code>`];
+}
+/** A commit id as GitHub shows it (7 characters); anything else as it is, to be escaped. */
+function shortSha(sha) {
+    return /^[0-9a-f]{7,64}$/i.test(sha) ? sha.slice(0, 7).toLowerCase() : sha;
+}
+/**
+ * The lines (each through the sink already) as one HTML block, or, should they still exceed
+ * `limit` (the parts are bounded: this keeps the limit a guarantee, not a sum to trust), the
+ * marker and heading alone, cut to the limit should even they exceed it.
+ */
+function bounded(lines, fallback) {
+    const { sink, limit } = fallback;
+    const body = blocks(lines);
+    if (sink.size(body) <= limit)
+        return body;
+    const verdict = sink.text(`<p>The verdict is too large to show here: see ${place('details')}.</p>`);
+    return sink.fit([], { head: blocks([fallback.marker, fallback.heading, verdict]), limit }).text;
+}
+
+;// CONCATENATED MODULE: ./src/findings/changed-lines.ts
+/** The most lines of one patch looked at: GitHub's own patches stop well before. */
+const MAX_PATCH_LINES = 100_000;
+/**
+ * The new-side line numbers a patch adds (`+` lines), hunk by hunk. Lines of a malformed hunk
+ * header are skipped, never guessed.
+ *
+ * @example addedLines('@@ -1,2 +1,3 @@\n a\n+b\n c') // Set { 2 }
+ */
+function addedLines(patch) {
+    const added = new Set();
+    let next;
+    const lines = patch.split('\n', MAX_PATCH_LINES);
+    for (const line of lines) {
+        const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
+        if (hunk) {
+            next = Number(hunk[1]);
+            continue;
+        }
+        if (next === undefined)
+            continue;
+        if (line.startsWith('+'))
+            added.add(next++);
+        else if (line.startsWith(' '))
+            next++;
+        // '-' lines and "\ No newline at end of file" do not move the new side.
+    }
+    return added;
+}
+/**
+ * The findings on lines the pull request changes: in a changed file, and with a line of their
+ * region among its added lines (any line of a file GitHub gave no patch for). A finding with no
+ * file in the checkout, or no line, is not on the pull request's lines.
+ */
+function onChangedLines(findings, changed) {
+    return findings.filter((finding) => {
+        if (finding.file === undefined || finding.region === undefined)
+            return false;
+        const lines = changed.get(finding.file);
+        if (lines === undefined)
+            return false;
+        if (lines === 'whole')
+            return true;
+        const { startLine, endLine } = finding.region;
+        for (let line = startLine; line <= Math.min(endLine, startLine + 10_000); line++) {
+            if (lines.has(line))
+                return true;
+        }
+        return false;
+    });
+}
+
+;// CONCATENATED MODULE: ./src/gate/on-changed-lines.ts
+
+/**
+ * Whether any analysis is of a branch whose new issues are the new code's, not a pull
+ * request's own: the analyses Community Edition makes of a pull or merge request's branch.
+ */
+function hasBranchAnalyses(outcomes) {
+    return outcomes.some(isBranchAnalysis);
+}
+function isBranchAnalysis(outcome) {
+    return (outcome.read &&
+        outcome.result.newIssues?.read === true &&
+        outcome.result.newIssues.scope.kind === 'new-code');
+}
+/**
+ * The branch analyses' new issues narrowed to the lines a pull or merge request changes (`request`
+ * names it: "pull request #12", "merge request !7"), each analysis's count in one line of the
+ * log; analyses of the request itself are left alone.
+ *
+ * @example outcomes = narrowToChangedLines(outcomes, changed, 'merge request !7', log)
+ */
+function narrowToChangedLines(outcomes, changed, request, log) {
+    return outcomes.map((outcome) => {
+        if (!isBranchAnalysis(outcome) || !outcome.read)
+            return outcome;
+        const newIssues = outcome.result.newIssues;
+        if (!newIssues?.read)
+            return outcome;
+        const findings = onChangedLines(newIssues.findings, changed);
+        log.info(`${findings.length} of the ${newIssues.findings.length} new-code issues read are on the lines ${request} changes.`);
+        return {
+            ...outcome,
+            result: {
+                ...outcome.result,
+                newIssues: { ...newIssues, findings, total: findings.length, onLinesOf: request }
+            }
+        };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/merge-request-note.ts
+/**
+ * The decoration's writes on a GitLab merge request: one note per project, found again by its
+ * hidden marker line and edited in place (never a second), and a commit status per project. Shapes
+ * from GitLab's REST documentation: notes (`GET`, `POST`, `PUT
+ * /projects/:id/merge_requests/:iid/notes[/:note_id]`, a body of at most 1,000,000 characters),
+ * the current user (`GET /user`), commit statuses (`POST /projects/:id/statuses/:sha`: `state`,
+ * `name`, `target_url` and `description`, each text at most 255 characters).
+ */
+
+
+
+const NOTE_LIMITS = {
+    /** GitLab's limit on a note's body. */
+    bodyChars: 1_000_000,
+    /** Pages of 100 notes read to find the project's: 2,000 notes. */
+    notePages: 20,
+    /** GitLab's limit on a commit status's texts. */
+    statusChars: 255
+};
+/**
+ * Writes `body` as the project's note on the merge request: edits the note the token's own user
+ * wrote whose first line is `marker` (the body's own, hidden: see commentMarker), or creates it;
+ * unless `write`, given the note found (or undefined), says to leave things as they are. Notes by anyone
+ * else are never touched, so a note that copies the marker cannot take the verdict's place.
+ *
+ * @example await upsertNote(gitlab, { projectId: '7', iid: '42' }, marker, body) // { action: 'updated', id: 301 }
+ */
+async function upsertNote(gitlab, mergeRequest, marker, body, options = {}) {
+    const { write = () => true } = options;
+    if (!body.startsWith(`${marker}\n`)) {
+        throw new GitLabError('The note does not start with its marker line.');
+    }
+    if (body.length > NOTE_LIMITS.bodyChars) {
+        throw new GitLabError(`The note has ${body.length} characters, more than GitLab's ${NOTE_LIMITS.bodyChars}.`);
+    }
+    const text = body;
+    const notes = `${mergeRequestPath(mergeRequest)}/notes`;
+    const me = options.me ?? (await whoAmI(gitlab));
+    const { items } = await gitlab.pages(notes, { sort: 'asc', order_by: 'created_at' }, NOTE_LIMITS.notePages);
+    const ours = items.find((note) => {
+        const { body: noteBody, system, author } = (note ?? {});
+        return (system !== true && me !== undefined && idOf(author) === me && carriesMarker(noteBody, marker));
+    });
+    const id = idOf(ours);
+    const existing = id === undefined ? undefined : String(ours.body);
+    if (!write(existing))
+        return { action: 'unchanged', id };
+    if (id !== undefined) {
+        await gitlab.request('PUT', `${notes}/${id}`, { body: { body: text } });
+        return { action: 'updated', id };
+    }
+    const created = idOf((await gitlab.request('POST', notes, { body: { body: text } })).body);
+    if (created === undefined)
+        throw new GitLabError('GitLab created the note but named no id.');
+    return { action: 'created', id: created };
+}
+/**
+ * The token's own user's id (`GET /user`): only what it wrote is ever edited or resolved.
+ *
+ * @example const me = await whoAmI(gitlab)
+ */
+async function whoAmI(gitlab) {
+    const me = idOf((await gitlab.request('GET', 'user')).body);
+    if (me === undefined)
+        throw new GitLabError("GitLab did not say who the token's user is.");
+    return me;
+}
+/**
+ * The project's commit status on `sha` (`name` sonarqube/<project>), so that a merge-request rule
+ * can require it: its description cut to GitLab's 255 characters, the dashboard as its target
+ * when its address fits.
+ */
+async function setCommitStatus(gitlab, status) {
+    const name = untrusted_text_cut(`sonarqube/${status.projectKey}`, NOTE_LIMITS.statusChars);
+    const targetUrl = status.targetUrl && status.targetUrl.length <= NOTE_LIMITS.statusChars
+        ? { target_url: status.targetUrl }
+        : {};
+    await gitlab.request('POST', `projects/${encodeURIComponent(status.projectId)}/statuses/${encodeURIComponent(status.sha)}`, {
+        body: {
+            state: status.state,
+            name,
+            description: untrusted_text_cut(status.description, NOTE_LIMITS.statusChars),
+            ...targetUrl,
+            ...(status.pipelineId && /^\d{1,20}$/.test(status.pipelineId)
+                ? { pipeline_id: Number(status.pipelineId) }
+                : {})
+        }
+    });
+}
+/** The merge request's address under the API: `projects/7/merge_requests/42`. */
+function mergeRequestPath({ projectId, iid }) {
+    return `projects/${encodeURIComponent(projectId)}/merge_requests/${encodeURIComponent(iid)}`;
+}
+/** An object's `id` when it is a positive whole number. */
+function idOf(value) {
+    const id = value?.id;
+    return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/merge-request-diffs.ts
+/**
+ * What a merge request changes, as GitLab's REST API says it: its `diff_refs` (the three commits
+ * a diff discussion's position names: `GET /projects/:id/merge_requests/:iid`), and its files'
+ * diffs (`GET .../diffs`, 15.7 and later, paged; before 15.7 `GET .../changes`, one reply), from
+ * which the lines it adds. Bounded: at most 30 pages of 100 files, each diff read no further than
+ * changed-lines.ts reads a patch.
+ */
+
+
+
+const DIFF_LIMITS = { pages: 30 };
+const SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
+/**
+ * The merge request's `diff_refs`, or undefined while GitLab has not filled them (they are
+ * computed after the merge request opens).
+ */
+async function readDiffRefs(gitlab, mergeRequest) {
+    const { body } = await gitlab.request('GET', mergeRequestPath(mergeRequest));
+    const refs = body?.diff_refs;
+    const sha = (name) => {
+        const value = refs?.[name];
+        return typeof value === 'string' && SHA.test(value) ? value : undefined;
+    };
+    const [base, start, head] = [sha('base_sha'), sha('start_sha'), sha('head_sha')];
+    return base && start && head ? { base_sha: base, start_sha: start, head_sha: head } : undefined;
+}
+/**
+ * The lines the merge request adds, file by file: from `.../diffs`, or on a GitLab before 15.7
+ * (which answers it 404) from `.../changes`. A file whose diff GitLab left out (too large,
+ * collapsed) counts as changed throughout; a deleted file has no lines.
+ */
+async function readChangedLines(gitlab, mergeRequest) {
+    let files;
+    try {
+        const { items } = await gitlab.pages(`${mergeRequestPath(mergeRequest)}/diffs`, {}, DIFF_LIMITS.pages);
+        files = items;
+    }
+    catch (error) {
+        if (!(error instanceof GitLabRefusal && error.status === 404))
+            throw error;
+        const { body } = await gitlab.request('GET', `${mergeRequestPath(mergeRequest)}/changes`);
+        const changes = body?.changes;
+        if (!Array.isArray(changes))
+            throw new GitLabError('GitLab sent no changes for the merge request.');
+        files = changes;
+    }
+    const lines = new Map();
+    const oldPaths = new Map();
+    for (const file of files) {
+        const entry = (file ?? {});
+        const path = entry['new_path'];
+        if (typeof path !== 'string' || path === '' || entry['deleted_file'] === true)
+            continue;
+        const diff = entry['diff'];
+        const left = entry['too_large'] === true || entry['collapsed'] === true;
+        lines.set(path, typeof diff === 'string' && diff !== '' && !left ? addedLines(diff) : 'whole');
+        const old = entry['old_path'];
+        if (typeof old === 'string' && old !== '' && old !== path)
+            oldPaths.set(path, old);
+    }
+    return { lines, oldPaths };
+}
+
+;// CONCATENATED MODULE: ./src/report/issue-discussion.ts
+
+
+
+const ISSUE_MARKER_PREFIX = '<!-- sonar-issue: ';
+/**
+ * The hidden first line of a discussion about one issue: its key URL-encoded (no key can close
+ * the comment or break the line), by which a later run finds the discussion again.
+ *
+ * @example issueMarker('AYIssue00001') // '<!-- sonar-issue: AYIssue00001 -->'
+ */
+function issueMarker(key) {
+    return `${ISSUE_MARKER_PREFIX}${encodeURIComponent(wellFormed(untrusted_text_cut(key, QUOTE_LIMITS.short)))} -->`;
+}
+/** The issue key a discussion's first note carries in its marker line, if any. */
+function issueKeyOf(body) {
+    if (typeof body !== 'string' || !body.startsWith(ISSUE_MARKER_PREFIX))
+        return undefined;
+    const line = body.split('\n', 1)[0].replace(/\r$/, '');
+    const match = /^<!-- sonar-issue: ([^\s]*) -->$/.exec(line);
+    if (!match)
+        return undefined;
+    try {
+        return decodeURIComponent(match[1]);
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * A discussion about one issue on the line it stands on: its marker line, then the issue in one
+ * paragraph (severity, message, rule linked to the issue on the server), every server value
+ * through `summaryText`, the whole through the sink.
+ *
+ * @example issueDiscussionBody(finding, sink)
+ */
+function issueDiscussionBody(finding, sink) {
+    const rule = summaryText(finding.ruleName ?? finding.rule);
+    return sink.text([
+        issueMarker(finding.key),
+        `<p>${SEVERITY_ICONS[finding.severity]} <strong>${summaryText(finding.severityWord)}</strong> ${summaryText(finding.message, QUOTE_LIMITS.long)} (<a href="${summaryAddress(finding.url)}">${rule}</a>)</p>`
+    ].join('\n'));
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/merge-request-discussions.ts
+/**
+ * Discussions on a merge request's diff for its most severe new issues, as GitLab's REST API
+ * takes them (`POST /projects/:id/merge_requests/:iid/discussions` with a `position`: the
+ * `diff_refs` commits, `position_type` text, `old_path`, `new_path` and the `new_line` the merge
+ * request adds), at most `limit` a run, never two for one issue (a marker line carries its key),
+ * and those whose issue a later run no longer reports resolved (`PUT .../discussions/:id` with
+ * `resolved=true`). Only discussions the token's own user started are looked at.
+ */
+
+
+
+const DISCUSSION_LIMITS = {
+    /** The most discussions started a run, by default. */
+    perRun: 10,
+    /** Pages of 100 discussions read to find ours: 2,000 discussions. */
+    pages: 20
+};
+/**
+ * Starts the discussions the new issues call for and resolves those of issues gone.
+ *
+ * @example await discussIssues(gitlab, mergeRequest, { findings, complete: true, changes, diffRefs, me, limit: 10, lowest: 'info', sink })
+ */
+async function discussIssues(gitlab, mergeRequest, options) {
+    const path = `${mergeRequestPath(mergeRequest)}/discussions`;
+    const ours = await ourDiscussions(gitlab, path, options.me);
+    const discussed = new Set(ours.map(({ issueKey }) => issueKey));
+    const candidates = bySeverity(options.findings).flatMap((finding) => {
+        if (discussed.has(finding.key))
+            return [];
+        if (SEVERITY_ORDER.indexOf(finding.severity) > SEVERITY_ORDER.indexOf(options.lowest)) {
+            return [];
+        }
+        const line = addedLineOf(finding, options.changes.lines);
+        // A path is sent as it is (GitLab matches it to the diff): one that holds a secret is not.
+        const file = finding.file ?? '';
+        const old = options.changes.oldPaths.get(file) ?? file;
+        const safe = options.sink.text(file) === file && options.sink.text(old) === old;
+        return line === undefined || !safe ? [] : [{ finding, line }];
+    });
+    const now = candidates.slice(0, Math.max(0, options.limit));
+    for (const { finding, line } of now) {
+        const file = finding.file;
+        await gitlab.request('POST', path, {
+            body: {
+                body: issueDiscussionBody(finding, options.sink),
+                position: {
+                    position_type: 'text',
+                    ...options.diffRefs,
+                    old_path: options.changes.oldPaths.get(file) ?? file,
+                    new_path: file,
+                    new_line: line
+                }
+            }
+        });
+    }
+    let resolved = 0;
+    if (options.complete) {
+        const current = new Set(options.findings.map(({ key }) => key));
+        for (const discussion of ours) {
+            if (discussion.resolved || current.has(discussion.issueKey))
+                continue;
+            await gitlab.request('PUT', `${path}/${encodeURIComponent(discussion.id)}`, {
+                body: { resolved: true }
+            });
+            resolved++;
+        }
+    }
+    return { started: now.length, resolved, leftOut: candidates.length - now.length };
+}
+/**
+ * The first line of the finding's region that the merge request adds: a position's `new_line`
+ * must be one, or GitLab refuses it (400, "line_code can't be blank"). A file whose diff GitLab
+ * left out has no line known to be added.
+ */
+function addedLineOf(finding, lines) {
+    if (finding.file === undefined || finding.region === undefined)
+        return undefined;
+    const added = lines.get(finding.file);
+    if (added === undefined || added === 'whole')
+        return undefined;
+    const { startLine, endLine } = finding.region;
+    for (let line = startLine; line <= Math.min(endLine, startLine + 10_000); line++) {
+        if (added.has(line))
+            return line;
+    }
+    return undefined;
+}
+/** The discussions the token's user started with an issue's marker, page by page. */
+async function ourDiscussions(gitlab, path, me) {
+    const { items } = await gitlab.pages(path, {}, DISCUSSION_LIMITS.pages);
+    return items.flatMap((item) => {
+        const { id, notes } = (item ?? {});
+        const first = (Array.isArray(notes) ? notes[0] : undefined);
+        const issueKey = issueKeyOf(first?.body);
+        if (typeof id !== 'string' || !/^[0-9a-f]{1,64}$/i.test(id) || issueKey === undefined)
+            return [];
+        if (first?.author?.id !== me)
+            return [];
+        return [{ id, issueKey, resolved: first.resolved === true }];
+    });
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/merge-request-decoration.ts
+/**
+ * The command's decoration of a GitLab pipeline: per project, a commit status on the head commit
+ * and, in a merge-request pipeline, the project's note on the merge request, written as the
+ * pull-request comment is (one body for both platforms: GitLab renders the same HTML blocks) and
+ * updated in place, and discussions on the diff for the most severe new issues. Every failure here is one warning and changes neither the verdict nor the
+ * exit code: a refusal (401, 403, 404) is said once, naming what the token or the merge request
+ * lacks, and stops the decoration, which would be refused again.
+ */
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * Decorates the pipeline for every outcome: the commit statuses; in a merge-request pipeline, the
+ * lines the merge request adds (a branch analysis's issues narrowed to them, as Community Build
+ * needs), each project's note, and the discussions on the diff. Resolves once done, whatever
+ * GitLab answered; what happened is in the log.
+ *
+ * @example await decorateMergeRequest(gitlab, pipeline, outcomes, { sink, policy, commentWhen: 'always', inlineLimit: 10, inlineSeverity: 'info', log })
+ */
+async function decorateMergeRequest(gitlab, pipeline, outcomes, options) {
+    const { log } = options;
+    try {
+        for (const outcome of outcomes) {
+            await step(log, `the commit status for ${nameOf(outcome)}`, () => setStatus(gitlab, pipeline, outcome, options));
+        }
+        const iid = pipeline.mergeRequestIid;
+        if (iid === undefined) {
+            log.info('Not a merge-request pipeline (no CI_MERGE_REQUEST_IID): the commit statuses are set, and no note is written.');
+            return;
+        }
+        const mergeRequest = { projectId: pipeline.projectId, iid };
+        const me = await whoAmI(gitlab);
+        const wanted = hasBranchAnalyses(outcomes) || options.inlineLimit > 0;
+        const diff = wanted
+            ? await step(log, `the lines merge request !${iid} changes`, async () => ({
+                changes: await readChangedLines(gitlab, mergeRequest),
+                refs: await readDiffRefs(gitlab, mergeRequest)
+            }))
+            : undefined;
+        const shown = diff
+            ? narrowToChangedLines(outcomes, diff.changes.lines, `merge request !${iid}`, log)
+            : outcomes;
+        for (const outcome of shown) {
+            await step(log, `the note for ${nameOf(outcome)}`, async () => {
+                const written = await writeNote(gitlab, mergeRequest, pipeline, outcome, me, options);
+                log.info(written === 'unchanged'
+                    ? `GitLab: the note for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
+                    : `GitLab: the note for ${nameOf(outcome)} is ${written} on merge request !${iid}.`);
+            });
+        }
+        if (options.inlineLimit > 0 && diff?.refs) {
+            const refs = diff.refs;
+            await step(log, 'the discussions on the diff', async () => {
+                const done = await discussIssues(gitlab, mergeRequest, {
+                    ...issuesOf(shown),
+                    changes: diff.changes,
+                    diffRefs: refs,
+                    me,
+                    limit: options.inlineLimit,
+                    lowest: options.inlineSeverity,
+                    sink: options.sink
+                });
+                const past = done.leftOut > 0 ? `; ${done.leftOut} more past ${setting('inlineLimit')}` : '';
+                log.info(`GitLab: ${done.started} discussions started on the diff${past}, ${done.resolved} resolved (their issues are gone).`);
+            });
+        }
+        else if (options.inlineLimit > 0 && diff) {
+            log.info(`GitLab has not computed merge request !${iid}'s diff yet (no diff_refs): no discussions this run.`);
+        }
+    }
+    catch (error) {
+        if (!(error instanceof GitLabRefusal))
+            throw error;
+        log.warning(refusalWords(error, pipeline));
+    }
+}
+/**
+ * One step of the decoration: a refusal (401, 403, 404) ends the decoration, since GitLab would
+ * refuse the rest too; any other failure is one warning, and the decoration goes on.
+ */
+async function step(log, what, run) {
+    try {
+        return await run();
+    }
+    catch (error) {
+        if (error instanceof GitLabRefusal)
+            throw error;
+        log.warning(`GitLab: ${what} failed; the verdict is unchanged. ${untrusted_text_oneLine(error instanceof Error ? error.message : String(error), QUOTE_LIMITS.long)}`);
+        return undefined;
+    }
+}
+/** Every analysis's new issues, and whether they are all of them (each read whole). */
+function issuesOf(outcomes) {
+    const findings = [];
+    let complete = true;
+    for (const outcome of outcomes) {
+        const newIssues = outcome.read ? outcome.result.newIssues : undefined;
+        if (!newIssues?.read) {
+            complete = false;
+            continue;
+        }
+        findings.push(...newIssues.findings);
+        if (newIssues.findings.length < newIssues.total)
+            complete = false;
+    }
+    return { findings, complete };
+}
+function nameOf(outcome) {
+    return untrusted_text_oneLine(projectName(outcome), QUOTE_LIMITS.short);
+}
+/** The project's commit status: success or failed as the policy judges the gate. */
+async function setStatus(gitlab, pipeline, outcome, { sink, policy }) {
+    const failing = !outcome.read || fail_policy_failsUnder(outcome.result.status, policy);
+    await setCommitStatus(gitlab, {
+        projectId: pipeline.projectId,
+        sha: pipeline.sha,
+        // Through the sink like every text sent: a key that holds a secret is not sent with it.
+        projectKey: sink.text(projectName(outcome)),
+        state: failing ? 'failed' : 'success',
+        description: sink.text(statusWords(outcome, policy)),
+        targetUrl: outcome.read
+            ? dashboard_link_dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)?.href
+            : undefined,
+        pipelineId: pipeline.pipelineId
+    });
+}
+/**
+ * The note, unless `commentWhen` says to leave it: `failed` writes no new note for a passing
+ * gate (an existing one is still updated, so it never shows a failure that is gone); `changed`
+ * leaves the note alone while its verdict is the same.
+ */
+async function writeNote(gitlab, mergeRequest, pipeline, outcome, me, { sink, policy, commentWhen }) {
+    const verdict = verdictWord(outcome, policy);
+    const body = commentBody(outcome, pipeline.sha, { sink, policy, fileLink: pipeline.fileLink });
+    const [marker, ...rest] = body.split('\n');
+    const withVerdict = [marker, verdictLine(verdict), ...rest].join('\n');
+    const write = (existing) => {
+        if (commentWhen === 'failed')
+            return existing !== undefined || verdict !== 'passed';
+        if (commentWhen === 'changed') {
+            return existing === undefined || !existing.includes(verdictLine(verdict));
+        }
+        return true;
+    };
+    const { action } = await upsertNote(gitlab, mergeRequest, marker, withVerdict, { write, me });
+    return action;
+}
+function verdictWord(outcome, policy) {
+    if (!outcome.read)
+        return 'unread';
+    return fail_policy_failsUnder(outcome.result.status, policy) ? 'failed' : 'passed';
+}
+/** The note's second line, hidden: the verdict it showed, for `commentWhen` changed. */
+function verdictLine(verdict) {
+    return `<!-- verdict: ${verdict} -->`;
+}
+/** The status's one-line description: "Quality Gate failed: 2 of 7 conditions failed". */
+function statusWords(outcome, policy) {
+    if (!outcome.read)
+        return `Quality Gate could not be read: ${untrusted_text_oneLine(outcome.message, 200)}`;
+    const { result } = outcome;
+    if (!fail_policy_failsUnder(result.status, policy)) {
+        return result.status === 'OK'
+            ? 'Quality Gate passed'
+            : `Quality Gate passed (${untrusted_text_oneLine(result.status, 40)})`;
+    }
+    const failed = result.conditions.filter(({ condition }) => condition.status === 'ERROR').length;
+    return result.status === 'ERROR'
+        ? `Quality Gate failed: ${failed} of ${result.conditions.length} conditions failed`
+        : `Quality Gate failed: ${untrusted_text_oneLine(result.status, 40)}`;
+}
+/** The one warning for a refusal: what the token or the merge request lacks. */
+function refusalWords(error, pipeline) {
+    const where = `project ${untrusted_text_oneLine(pipeline.projectId, QUOTE_LIMITS.short)}`;
+    const base = 'GitLab refused the decoration; the verdict and the exit code are unchanged.';
+    switch (error.status) {
+        case 401:
+            return `${base} The token in GITLAB_TOKEN is not valid (401): give a project or group access token with the api scope (CI_JOB_TOKEN may not write notes or statuses).`;
+        case 403:
+            return `${base} The token in GITLAB_TOKEN may not write to ${where} (403): it needs the api scope, and the Developer role to set commit statuses.`;
+        default:
+            return `${base} GitLab has no ${pipeline.mergeRequestIid === undefined ? where : `merge request !${untrusted_text_oneLine(pipeline.mergeRequestIid, 40)} in ${where}`} for this token (404): check CI_PROJECT_ID and CI_MERGE_REQUEST_IID, and that the token's project or group is this one.`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/fit.ts
+/**
+ * The one fitting routine for every bounded destination (the job summary's tables and lists,
+ * the pull-request comment, the outputs, the result files): parts in order, most important
+ * first, as many as fit in a byte limit, then a tail that says how many were left out.
+ */
+/**
+ * `items` as parts, each made by `part` when fitting reaches it.
+ *
+ * @example fitParts(partsOf(conditions, (condition) => JSON.stringify(condition)), { limit, head: '[', foot: ']', separator: ',' })
+ */
+function partsOf(items, part) {
+    return {
+        length: items.length,
+        at: (index) => (index >= 0 && index < items.length ? part(items[index]) : undefined)
+    };
+}
+/** UTF-8 bytes: what most destinations limit. */
+const utf8Bytes = (text) => Buffer.byteLength(text);
+/** UTF-16 code units: what GitHub's comment and check-run limits count. */
+const characters = (text) => text.length;
+/**
+ * `head`, then the first parts that fit, then `tail(leftOut)` when any were left out, then
+ * `foot`, within `limit`. When not even the frame fits, the text is the frame cut to the limit
+ * (never inside a character).
+ *
+ * @example fitParts(['<li>a</li>', '<li>b</li>'], { limit: 30, head: '<ul>', foot: '</ul>', tail: (n) => `<li>${n} more</li>` })
+ */
+function fitParts(parts, options) {
+    const { limit, head = '', foot = '', separator = '\n', tail = () => '', more = 0, size: bytes = utf8Bytes } = options;
+    const frame = bytes(head) + bytes(foot);
+    const tailOf = (count) => {
+        const leftOut = parts.length - count + more;
+        return leftOut > 0 ? tail(leftOut) : '';
+    };
+    // Each part is made once, when the loop reaches it; the text is made of those.
+    const made = [];
+    const text = (count) => {
+        const shown = made.slice(0, count).join(separator);
+        const tailText = tailOf(count);
+        const body = tailText === '' ? shown : count > 0 ? `${shown}${separator}${tailText}` : tailText;
+        return `${head}${body}${foot}`;
+    };
+    // The bytes of the first `count` parts and their separators, grown one part at a time: one
+    // pass, whatever the number of parts, and it stops at the first part that does not fit.
+    let used = 0;
+    let best = -1;
+    for (let count = 0; count <= parts.length; count++) {
+        if (count > 0) {
+            const part = parts.at(count - 1) ?? '';
+            made.push(part);
+            used += bytes(part) + (count > 1 ? bytes(separator) : 0);
+        }
+        if (frame + used > limit)
+            break;
+        const tailText = tailOf(count);
+        const tailBytes = tailText === '' ? 0 : bytes(tailText) + (count > 0 ? bytes(separator) : 0);
+        if (frame + used + tailBytes <= limit)
+            best = count;
+    }
+    if (best < 0) {
+        const frameOnly = text(0);
+        const cutText = bytes === characters ? frameOnly.slice(0, limit) : cutToBytes(frameOnly, limit);
+        return { text: cutText, shown: 0, leftOut: parts.length + more };
+    }
+    return { text: text(best), shown: best, leftOut: parts.length - best + more };
+}
+/** `text` cut to at most `limit` bytes of UTF-8, never inside a character. */
+function cutToBytes(text, limit) {
+    const encoded = Buffer.from(text);
+    if (encoded.byteLength <= limit)
+        return text;
+    let end = Math.max(0, limit);
+    // Back up over continuation bytes (10xxxxxx) to the start of a character.
+    while (end > 0 && (encoded[end] & 0xc0) === 0x80)
+        end--;
+    return encoded.subarray(0, end).toString();
+}
+
+;// CONCATENATED MODULE: ./src/sink.ts
+
+
+
+/**
+ * A destination's sink.
+ *
+ * @example const summary = createSink({ names: ACTION_NAMES, secrets: tokenForms(token), escapedForms: summaryForms, limit: SUMMARY_LIMITS.bytes })
+ */
+function sink_createSink(options) {
+    const { names, limit = Number.POSITIVE_INFINITY, unit = 'bytes' } = options;
+    const hidden = options.escapedForms ? options.escapedForms(options.secrets) : options.secrets;
+    const size = unit === 'bytes' ? utf8Bytes : characters;
+    const text = (value) => redactSecrets(inWords(value, names), hidden);
+    return {
+        limit,
+        secrets: options.secrets,
+        unit,
+        size,
+        text,
+        fit: (parts, fitOptions = {}) => {
+            const { head, foot, separator, tail, more } = fitOptions;
+            // Each part is made and said only when fitting reaches it.
+            const said = {
+                length: parts.length,
+                at: (index) => {
+                    const part = parts.at(index);
+                    return part === undefined ? undefined : text(part);
+                }
+            };
+            return fitParts(said, {
+                limit: fitOptions.limit ?? limit,
+                size,
+                ...(head === undefined ? {} : { head: text(head) }),
+                ...(foot === undefined ? {} : { foot: text(foot) }),
+                ...(separator === undefined ? {} : { separator }),
+                ...(tail === undefined ? {} : { tail: (leftOut) => text(tail(leftOut)) }),
+                ...(more === undefined ? {} : { more })
+            });
+        },
+        hiding: (secrets) => sink_createSink({ ...options, secrets: [...options.secrets, ...secrets] })
+    };
+}
+
+;// CONCATENATED MODULE: ./src/cli/names.ts
+/**
+ * The command's words for every setting: its options and environment variables. The token has
+ * no option (it would show in process lists), so messages name SONAR_TOKEN alone; the settings
+ * only the action has are named by their key, and no message of the command's path names them.
+ * The one place that knows the options' names besides the option parser and --help.
+ */
+const COMMAND_NAMES = {
+    kind: 'Option',
+    settings: {
+        reportFile: { name: '--report' },
+        token: { variable: 'SONAR_TOKEN' },
+        host: { name: '--host', variable: 'SONAR_HOST_URL' },
+        // The certificate's text comes from SONAR_ROOT_CERT, or from the file --root-cert-file names
+        // (read and checked before the settings): a message about the text names the variable.
+        rootCert: { variable: 'SONAR_ROOT_CERT', also: '--root-cert-file' },
+        timeout: { name: '--timeout' },
+        initialDelay: { name: '--initial-delay' },
+        interval: { name: '--interval' },
+        failStep: { name: '--no-fail' },
+        failingStatuses: { name: '--fail-on' },
+        task: { name: '--task-id' },
+        analysis: { name: '--analysis-id' },
+        project: { name: '--project' },
+        branch: { name: '--branch' },
+        pullRequest: { name: '--pull-request' },
+        commit: { name: '--commit' },
+        comment: { name: '--comment-when' },
+        gitHubToken: {},
+        annotate: {},
+        checkRun: {},
+        sarif: { name: '--sarif' },
+        inlineLimit: { name: '--inline-limit' },
+        inlineSeverity: { name: '--inline-severity' }
+    },
+    // The command writes no job summary: its files hold what the summary would.
+    places: { details: 'the --markdown or --json file', self: 'the command' }
+};
+
+;// CONCATENATED MODULE: ./src/cli/gitlab-decoration.ts
+
+
+
+
+
+
+
+
+/** The least time the decoration gets, even when the check used the whole time-out. */
+const DECORATION_MIN_MS = 30_000;
+/**
+ * Decorates the GitLab pipeline with the outcomes, or says in one warning why it cannot.
+ *
+ * @example await decorateGitLab(outcomes, { env, log, secrets, policy, commentWhen: 'always', clock, deadline, userAgent })
+ */
+async function decorateGitLab(outcomes, context) {
+    const { env, log } = context;
+    const found = gitlabPipeline(env);
+    if ('missing' in found) {
+        log.warning(`--decorate: ${found.missing}; nothing is decorated. It runs in a GitLab CI job, with a project or group access token (api scope) in GITLAB_TOKEN.`);
+        return;
+    }
+    const token = env['GITLAB_TOKEN']?.trim();
+    if (!token) {
+        log.warning('--decorate: GITLAB_TOKEN is not set; nothing is decorated. Set it to a project or group access token with the api scope, from a masked CI/CD variable (CI_JOB_TOKEN may not write notes or statuses).');
+        return;
+    }
+    const gitlabForms = tokenForms(token);
+    log.hideSecrets(gitlabForms);
+    const { apiUrl, pipeline } = found;
+    const gitlab = new GitLabApi({
+        apiUrl,
+        token,
+        userAgent: context.userAgent,
+        clock: context.clock,
+        deadline: Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS),
+        ...(context.fetch ? { fetch: context.fetch } : {})
+    });
+    const sink = sink_createSink({
+        names: COMMAND_NAMES,
+        secrets: [...context.secrets, ...gitlabForms],
+        escapedForms: summaryForms,
+        limit: NOTE_LIMITS.bodyChars,
+        unit: 'characters'
+    });
+    await decorateMergeRequest(gitlab, pipeline, outcomes, {
+        sink,
+        policy: context.policy,
+        commentWhen: context.commentWhen,
+        inlineLimit: context.inlineLimit,
+        inlineSeverity: context.inlineSeverity,
+        log
+    });
+}
+/**
+ * The pipeline GitLab's variables describe, or what is missing. CI_API_V4_URL must be an http(s)
+ * address without credentials; the commit a full SHA.
+ */
+function gitlabPipeline(env) {
+    const value = (name) => env[name]?.trim() || undefined;
+    const apiUrl = gitlab_decoration_httpUrl(value('CI_API_V4_URL'));
+    if (!apiUrl)
+        return { missing: 'CI_API_V4_URL is not an http(s) address (not a GitLab CI job?)' };
+    const projectId = value('CI_PROJECT_ID');
+    if (!projectId || !/^\d{1,20}$/.test(projectId)) {
+        return { missing: 'CI_PROJECT_ID is not a project id' };
+    }
+    const sha = value('CI_COMMIT_SHA');
+    if (!sha || !/^[0-9a-f]{40}$|^[0-9a-f]{64}$/i.test(sha)) {
+        return { missing: 'CI_COMMIT_SHA is not a full commit SHA' };
+    }
+    const iid = value('CI_MERGE_REQUEST_IID');
+    const projectUrl = gitlab_decoration_httpUrl(value('CI_PROJECT_URL'));
+    return {
+        apiUrl,
+        pipeline: {
+            projectId,
+            sha,
+            mergeRequestIid: iid && /^\d{1,20}$/.test(iid) ? iid : undefined,
+            pipelineId: value('CI_PIPELINE_ID'),
+            fileLink: projectUrl
+                ? fileLinkUnder(`${projectUrl.href.replace(/\/+$/, '')}/-/blob/${sha}`)
+                : undefined
+        }
+    };
+}
+function gitlab_decoration_httpUrl(value) {
+    if (!value || !URL.canParse(value))
+        return undefined;
+    const url = new URL(value);
+    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
+        return undefined;
+    }
+    return url;
 }
 
 ;// CONCATENATED MODULE: ./src/cli/exit-codes.ts
@@ -5372,43 +6931,6 @@ function exitCodeOfVerdict(verdict, { failStep }) {
 function worstExitCode(codes) {
     return PRECEDENCE.find((code) => codes.includes(code)) ?? EXIT.passed;
 }
-
-;// CONCATENATED MODULE: ./src/cli/names.ts
-/**
- * The command's words for every setting: its options and environment variables. The token has
- * no option (it would show in process lists), so messages name SONAR_TOKEN alone; the settings
- * only the action has are named by their key, and no message of the command's path names them.
- * The one place that knows the options' names besides the option parser and --help.
- */
-const COMMAND_NAMES = {
-    kind: 'Option',
-    settings: {
-        reportFile: { name: '--report' },
-        token: { variable: 'SONAR_TOKEN' },
-        host: { name: '--host', variable: 'SONAR_HOST_URL' },
-        // The certificate's text comes from SONAR_ROOT_CERT, or from the file --root-cert-file names
-        // (read and checked before the settings): a message about the text names the variable.
-        rootCert: { variable: 'SONAR_ROOT_CERT', also: '--root-cert-file' },
-        timeout: { name: '--timeout' },
-        initialDelay: { name: '--initial-delay' },
-        interval: { name: '--interval' },
-        failStep: { name: '--no-fail' },
-        failingStatuses: { name: '--fail-on' },
-        task: { name: '--task-id' },
-        analysis: { name: '--analysis-id' },
-        project: { name: '--project' },
-        branch: { name: '--branch' },
-        pullRequest: { name: '--pull-request' },
-        commit: { name: '--commit' },
-        comment: {},
-        gitHubToken: {},
-        annotate: {},
-        checkRun: {},
-        sarif: { name: '--sarif' }
-    },
-    // The command writes no job summary: its files hold what the summary would.
-    places: { details: 'the --markdown or --json file', self: 'the command' }
-};
 
 ;// CONCATENATED MODULE: external "node:util"
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
@@ -5752,6 +7274,8 @@ const COMMAND = package_namespaceObject.UU;
 
 
 
+
+
 /** A mistake on the command line: its message says what is wrong; the exit code is 2. */
 class UsageError extends ActionError {
     static code = 'ERR_USAGE';
@@ -5779,6 +7303,10 @@ const options_OPTIONS = {
     markdown: { type: 'string' },
     sarif: { type: 'string' },
     codequality: { type: 'string' },
+    decorate: { type: 'boolean' },
+    'comment-when': { type: 'string' },
+    'inline-limit': { type: 'string' },
+    'inline-severity': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'v' }
 };
@@ -5850,8 +7378,52 @@ function parseCommandLine(argv) {
         noFail: values['no-fail'] ?? false,
         failingStatuses: values['fail-on'] ?? [],
         rootCertFile: values['root-cert-file'],
-        files
+        files,
+        decorate: values.decorate ?? false,
+        commentWhen: commentWhen(values['comment-when'], values.decorate ?? false),
+        inlineLimit: inlineLimit(values['inline-limit'], values.decorate ?? false),
+        inlineSeverity: inlineSeverity(values['inline-severity'], values.decorate ?? false)
     };
+}
+/** An option of the decoration given without --decorate: a usage error. */
+function withDecorate(option, decorate) {
+    if (!decorate) {
+        throw new UsageError(`--${option} is given without --decorate: it shapes the decoration, and only --decorate decorates.`);
+    }
+}
+/** --inline-limit: a whole number from 0 (no discussions) to 100 (default 10). */
+function inlineLimit(value, decorate) {
+    if (value === undefined)
+        return DISCUSSION_LIMITS.perRun;
+    withDecorate('inline-limit', decorate);
+    const limit = Number(value.trim());
+    if (!/^\d{1,3}$/.test(value.trim()) || limit > 100) {
+        throw new UsageError(`--inline-limit "${value.slice(0, 40)}" is not a whole number from 0 to 100: the most discussions a run starts on the diff (0: none).`);
+    }
+    return limit;
+}
+/** --inline-severity: one of the severities, most severe first (default info: every issue). */
+function inlineSeverity(value, decorate) {
+    if (value === undefined)
+        return 'info';
+    withDecorate('inline-severity', decorate);
+    const known = SEVERITY_ORDER.find((severity) => severity === value.trim().toLowerCase());
+    if (!known) {
+        throw new UsageError(`--inline-severity "${value.slice(0, 40)}" is not one of ${SEVERITY_ORDER.join(', ')}: the least severe issue that gets a discussion.`);
+    }
+    return known;
+}
+const COMMENT_WHEN = ['always', 'failed', 'changed'];
+/** --comment-when: one of COMMENT_WHEN, and only with --decorate (default always). */
+function commentWhen(value, decorate) {
+    if (value === undefined)
+        return 'always';
+    withDecorate('comment-when', decorate);
+    const known = COMMENT_WHEN.find((when) => when === value.trim().toLowerCase());
+    if (!known) {
+        throw new UsageError(`--comment-when "${value.slice(0, 40)}" is not one of ${COMMENT_WHEN.join(', ')}.`);
+    }
+    return known;
 }
 /**
  * An option that tries to pass the token (`--token`, `--sonar-token`, `--login`, the scanner's
@@ -5945,6 +7517,17 @@ ${DEFAULT_REPORTS})
       --codequality <file>  write the new issues as GitLab's Code Quality report
                             (artifacts:reports:codequality)
                             (each: - for standard output; default: none)
+      --decorate            in a GitLab CI job: set a commit status per project
+                            (sonarqube/<project>) and, in a merge-request pipeline, write
+                            one note per project, edited in place on every run (token:
+                            GITLAB_TOKEN; never changes the exit code)
+      --comment-when <when> with --decorate: always (default), failed (no new note while
+                            the gate passes) or changed (only when the verdict changed)
+      --inline-limit <n>    with --decorate: at most n discussions started on the diff a run,
+                            for the most severe new issues on lines the merge request adds
+                            (default 10; 0: none)
+      --inline-severity <s> with --decorate: the least severe issue that gets one: blocker,
+                            high, medium, low or info (default info)
   -h, --help                show this help and exit
   -v, --version             show the version and exit
 
@@ -5953,6 +7536,8 @@ Environment:
                     public project
   SONAR_HOST_URL    the server's address, when --host is not given
   SONAR_ROOT_CERT   PEM text of an extra CA, when --root-cert-file is not given
+  GITLAB_TOKEN      with --decorate: a project or group access token with the api scope
+                    (sent to CI_API_V4_URL's origin only)
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY   honoured; loopback addresses never use a proxy
   NO_COLOR          no colours; FORCE_COLOR=1: colours even when not on a terminal or in CI
                     (by default colours only on a terminal, never with CI set)
@@ -9695,7 +11280,7 @@ function overviewRow(outcome, policy) {
         : (VERDICTS[result.status] ?? `❔ ${summaryText(result.status)} (unknown: passes)`);
     const dashboard = dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl);
     const link = dashboard?.onServer
-        ? `<a href="${summaryText(dashboard.href, Infinity)}">dashboard</a>`
+        ? `<a href="${summaryAddress(dashboard.href)}">dashboard</a>`
         : '';
     const cells = [project, verdict, named.join(', ') || '–', link];
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
@@ -10230,86 +11815,8 @@ function issuesFileLine(how, file, tally, outcomes) {
     return `Wrote ${tally.written} new issues ${how} to ${file}${left}${unread}.`;
 }
 
-;// CONCATENATED MODULE: ./src/fit.ts
-/**
- * The one fitting routine for every bounded destination (the job summary's tables and lists,
- * the pull-request comment, the outputs, the result files): parts in order, most important
- * first, as many as fit in a byte limit, then a tail that says how many were left out.
- */
-/**
- * `items` as parts, each made by `part` when fitting reaches it.
- *
- * @example fitParts(partsOf(conditions, (condition) => JSON.stringify(condition)), { limit, head: '[', foot: ']', separator: ',' })
- */
-function partsOf(items, part) {
-    return {
-        length: items.length,
-        at: (index) => (index >= 0 && index < items.length ? part(items[index]) : undefined)
-    };
-}
-/** UTF-8 bytes: what most destinations limit. */
-const utf8Bytes = (text) => Buffer.byteLength(text);
-/** UTF-16 code units: what GitHub's comment and check-run limits count. */
-const characters = (text) => text.length;
-/**
- * `head`, then the first parts that fit, then `tail(leftOut)` when any were left out, then
- * `foot`, within `limit`. When not even the frame fits, the text is the frame cut to the limit
- * (never inside a character).
- *
- * @example fitParts(['<li>a</li>', '<li>b</li>'], { limit: 30, head: '<ul>', foot: '</ul>', tail: (n) => `<li>${n} more</li>` })
- */
-function fitParts(parts, options) {
-    const { limit, head = '', foot = '', separator = '\n', tail = () => '', more = 0, size: bytes = utf8Bytes } = options;
-    const frame = bytes(head) + bytes(foot);
-    const tailOf = (count) => {
-        const leftOut = parts.length - count + more;
-        return leftOut > 0 ? tail(leftOut) : '';
-    };
-    // Each part is made once, when the loop reaches it; the text is made of those.
-    const made = [];
-    const text = (count) => {
-        const shown = made.slice(0, count).join(separator);
-        const tailText = tailOf(count);
-        const body = tailText === '' ? shown : count > 0 ? `${shown}${separator}${tailText}` : tailText;
-        return `${head}${body}${foot}`;
-    };
-    // The bytes of the first `count` parts and their separators, grown one part at a time: one
-    // pass, whatever the number of parts, and it stops at the first part that does not fit.
-    let used = 0;
-    let best = -1;
-    for (let count = 0; count <= parts.length; count++) {
-        if (count > 0) {
-            const part = parts.at(count - 1) ?? '';
-            made.push(part);
-            used += bytes(part) + (count > 1 ? bytes(separator) : 0);
-        }
-        if (frame + used > limit)
-            break;
-        const tailText = tailOf(count);
-        const tailBytes = tailText === '' ? 0 : bytes(tailText) + (count > 0 ? bytes(separator) : 0);
-        if (frame + used + tailBytes <= limit)
-            best = count;
-    }
-    if (best < 0) {
-        const frameOnly = text(0);
-        const cutText = bytes === characters ? frameOnly.slice(0, limit) : cutToBytes(frameOnly, limit);
-        return { text: cutText, shown: 0, leftOut: parts.length + more };
-    }
-    return { text: text(best), shown: best, leftOut: parts.length - best + more };
-}
-/** `text` cut to at most `limit` bytes of UTF-8, never inside a character. */
-function cutToBytes(text, limit) {
-    const encoded = Buffer.from(text);
-    if (encoded.byteLength <= limit)
-        return text;
-    let end = Math.max(0, limit);
-    // Back up over continuation bytes (10xxxxxx) to the start of a character.
-    while (end > 0 && (encoded[end] & 0xc0) === 0x80)
-        end--;
-    return encoded.subarray(0, end).toString();
-}
-
 ;// CONCATENATED MODULE: ./src/report/outputs.ts
+
 
 
 
@@ -10406,7 +11913,8 @@ function resultsJson(outcomes, options) {
             analysisId: outputText(result.analysisId ?? ''),
             taskId: outputText(result.taskId ?? ''),
             dashboardUrl: dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
-            ...(result.newIssues?.read ? { newIssues: result.newIssues.total } : {})
+            ...(result.newIssues?.read ? { newIssues: result.newIssues.total } : {}),
+            ...(result.whatChanged ? { whatChanged: whatChangedOutput(result) } : {})
         }));
     });
     const frame = sink.size(`[${bases.join(',')}]`) + bases.length * '"conditions":[],'.length;
@@ -10488,6 +11996,44 @@ function gateOutputs(result, sink) {
 function newIssuesCount(result) {
     return result.newIssues?.read ? String(result.newIssues.total) : '';
 }
+/**
+ * What changed, as the results say it: `newCode` ({coverage, duplicatedLines} in percent, or
+ * {error}), for a pull request `target` ({branch, coverage, duplicatedLines}, or {error}),
+ * `hotspotsToReview` with the first `hotspots` ({key, message, path, line, probability, url}) or
+ * `hotspotsError`, and `acceptedIssues` and `fixedIssues` where the server counts them. Bounded:
+ * five hotspots at most, every string cut.
+ */
+function whatChangedOutput(result) {
+    const { newCode, target, hotspots, issues } = result.whatChanged;
+    const figures = (read) => 'unread' in read
+        ? { error: outputText(read.unread) }
+        : { coverage: read.coverage, duplicatedLines: read.duplication };
+    return {
+        newCode: figures(newCode),
+        ...(target
+            ? {
+                target: 'unread' in target
+                    ? { error: outputText(target.unread) }
+                    : { branch: outputText(target.branch), ...figures(target.figures) }
+            }
+            : {}),
+        ...('unread' in hotspots
+            ? { hotspotsError: outputText(hotspots.unread) }
+            : {
+                hotspotsToReview: hotspots.total,
+                hotspots: hotspots.hotspots.map((hotspot) => ({
+                    key: untrusted_text_cut(hotspot.key, QUOTE_LIMITS.short),
+                    message: untrusted_text_cut(hotspot.message, QUOTE_LIMITS.long),
+                    path: hotspot.path === undefined ? undefined : untrusted_text_cut(hotspot.path, QUOTE_LIMITS.long),
+                    line: hotspot.line,
+                    probability: hotspot.probability,
+                    url: hotspotUrl(hotspot.key, result)
+                }))
+            }),
+        ...(issues?.accepted === undefined ? {} : { acceptedIssues: issues.accepted }),
+        ...(issues?.fixed === undefined ? {} : { fixedIssues: issues.fixed })
+    };
+}
 /** A server value as an output: one line (control characters as escapes), at most 1,000 characters. */
 function outputText(value) {
     return untrusted_text_oneLine(value, QUOTE_LIMITS.long);
@@ -10534,50 +12080,6 @@ function boundedCondition(condition) {
         warningThreshold: bounded(condition.warningThreshold),
         actualValue: bounded(condition.actualValue),
         periodIndex: condition.periodIndex
-    };
-}
-
-;// CONCATENATED MODULE: ./src/sink.ts
-
-
-
-/**
- * A destination's sink.
- *
- * @example const summary = createSink({ names: ACTION_NAMES, secrets: tokenForms(token), escapedForms: summaryForms, limit: SUMMARY_LIMITS.bytes })
- */
-function sink_createSink(options) {
-    const { names, limit = Number.POSITIVE_INFINITY, unit = 'bytes' } = options;
-    const hidden = options.escapedForms ? options.escapedForms(options.secrets) : options.secrets;
-    const size = unit === 'bytes' ? utf8Bytes : characters;
-    const text = (value) => redactSecrets(inWords(value, names), hidden);
-    return {
-        limit,
-        secrets: options.secrets,
-        unit,
-        size,
-        text,
-        fit: (parts, fitOptions = {}) => {
-            const { head, foot, separator, tail, more } = fitOptions;
-            // Each part is made and said only when fitting reaches it.
-            const said = {
-                length: parts.length,
-                at: (index) => {
-                    const part = parts.at(index);
-                    return part === undefined ? undefined : text(part);
-                }
-            };
-            return fitParts(said, {
-                limit: fitOptions.limit ?? limit,
-                size,
-                ...(head === undefined ? {} : { head: text(head) }),
-                ...(foot === undefined ? {} : { foot: text(foot) }),
-                ...(separator === undefined ? {} : { separator }),
-                ...(tail === undefined ? {} : { tail: (leftOut) => text(tail(leftOut)) }),
-                ...(more === undefined ? {} : { more })
-            });
-        },
-        hiding: (secrets) => sink_createSink({ ...options, secrets: [...options.secrets, ...secrets] })
     };
 }
 
@@ -11604,6 +13106,7 @@ function forTheTerminal(message) {
 
 
 
+
 const USER_AGENT = `${COMMAND}/${VERSION} (node ${process.version})`;
 /**
  * The command: command line → settings → the check of every analysis → the log and the result
@@ -11637,6 +13140,20 @@ async function runCommand(context) {
         const verdict = stepVerdict(outcomes, settings.policy);
         const files = { settings, log, secrets, files: line.files, cwd, stdout, startedAt };
         const written = await reportOutcomes(outcomes, verdict, { ...files, now: systemClock.now() });
+        if (line.decorate) {
+            await decorateGitLab(outcomes, {
+                env,
+                log,
+                secrets,
+                policy: settings.policy,
+                commentWhen: line.commentWhen,
+                inlineLimit: line.inlineLimit,
+                inlineSeverity: line.inlineSeverity,
+                clock: systemClock,
+                deadline: startedAt + settings.timeoutMs,
+                userAgent: USER_AGENT
+            });
+        }
         return worstExitCode([written, endCommand(verdict, settings, log)]);
     }
     catch (error) {

@@ -29240,6 +29240,171 @@ function seconds(ms) {
 
 /***/ }),
 
+/***/ 6400:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   BD: () => (/* binding */ pointsWords),
+/* harmony export */   XU: () => (/* binding */ percentWords),
+/* harmony export */   dU: () => (/* binding */ readWhatChanged),
+/* harmony export */   r6: () => (/* binding */ whatChangedLine)
+/* harmony export */ });
+/* unused harmony exports NEW_CODE_MEASURES, OVERALL_MEASURES, ISSUE_COUNT_MEASURES */
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+
+/** The measures of new code a verdict shows: coverage and duplicated lines. */
+const NEW_CODE_MEASURES = ['new_coverage', 'new_duplicated_lines_density'];
+/** The same figures over the whole code, for a pull request's target branch. */
+const OVERALL_MEASURES = ['coverage', 'duplicated_lines_density'];
+/**
+ * The issues of the new code that were accepted, and those a pull request fixes: counted by
+ * recent servers only (an older one refuses the unknown metric), so asked on their own.
+ */
+const ISSUE_COUNT_MEASURES = {
+    branch: ['new_accepted_issues'],
+    pullRequest: ['new_accepted_issues', 'pull_request_fixed_issues']
+};
+/**
+ * What changed with the analysis of `on`: the new code's coverage and duplication, for a pull
+ * request its target branch's (the branch the server compares it with, read from its list of
+ * pull requests), the hotspots to review, and the issues accepted and fixed where the server
+ * counts them. Three to five requests, read at once (the target's after its name) and never
+ * tried again; a failure is one line in its part, never a different verdict.
+ *
+ * @example const changed = await readWhatChanged(client, 'shop', { pullRequest: '42' })
+ */
+async function readWhatChanged(server, projectKey, on) {
+    const pullRequest = on.pullRequest;
+    const scope = pullRequest !== undefined
+        ? { kind: 'pull-request', pullRequest }
+        : { kind: 'new-code', branch: on.branch };
+    const [newCode, target, hotspots, issues] = await Promise.all([
+        figures(server.getMeasures(projectKey, on, NEW_CODE_MEASURES), 'new_'),
+        pullRequest === undefined ? undefined : targetOf(server, projectKey, pullRequest),
+        unreadOr(server.getHotspots(projectKey, scope), 'hotspots'),
+        issueCounts(server, projectKey, on)
+    ]);
+    return {
+        newCode,
+        ...(target ? { target } : {}),
+        hotspots,
+        ...(issues ? { issues } : {})
+    };
+}
+/**
+ * The pull request's target branch (the server's `base`, the branch it compares with, else the
+ * `target` the scanner named) and its overall figures; undefined when the server names none.
+ */
+async function targetOf(server, projectKey, pullRequest) {
+    const pulls = await unreadOr(server.getPullRequests(projectKey).then((list) => ({ list })), "pull request's target branch");
+    if ('unread' in pulls)
+        return pulls;
+    const pull = pulls.list.find(({ key }) => key === pullRequest);
+    const branch = pull?.base ?? pull?.target;
+    if (branch === undefined)
+        return undefined;
+    const read = server.getMeasures(projectKey, { branch }, OVERALL_MEASURES);
+    return { branch, figures: await figures(read, '') };
+}
+/** The counts the server keeps of accepted and fixed issues; undefined where it keeps none. */
+async function issueCounts(server, projectKey, on) {
+    const metrics = on.pullRequest === undefined ? ISSUE_COUNT_MEASURES.branch : ISSUE_COUNT_MEASURES.pullRequest;
+    try {
+        const values = await server.getMeasures(projectKey, on, metrics);
+        const count = (metric) => {
+            const value = values.get(metric);
+            return value !== undefined && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+        };
+        const counts = {
+            accepted: count('new_accepted_issues'),
+            fixed: count('pull_request_fixed_issues')
+        };
+        return counts.accepted === undefined && counts.fixed === undefined ? undefined : counts;
+    }
+    catch {
+        // A server before these metrics refuses them: it does not count them, which is no failure.
+        return undefined;
+    }
+}
+async function figures(read, prefix) {
+    const values = await unreadOr(read, 'measures');
+    if ('unread' in values)
+        return values;
+    return {
+        coverage: percent(values.get(`${prefix}coverage`)),
+        duplication: percent(values.get(`${prefix}duplicated_lines_density`))
+    };
+}
+/** A percentage the server could have written: 0 to 100. */
+function percent(value) {
+    return value !== undefined && value >= 0 && value <= 100 ? value : undefined;
+}
+/** The read's value, or one line that says why it is missing (403: the token may not browse). */
+async function unreadOr(read, what) {
+    try {
+        return await read;
+    }
+    catch (error) {
+        if (error instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerRequestError */ .hP && error.status === 403) {
+            return {
+                unread: `The token may not read the ${what} (403): they need the Browse permission.`
+            };
+        }
+        return { unread: `The ${what} could not be read: ${(0,_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .messageOf */ .bD)(error)}` };
+    }
+}
+/**
+ * A percentage as a verdict shows it: one decimal at most.
+ *
+ * @example percentWords(85.46) // '85.5%'
+ */
+function percentWords(value) {
+    return `${Number(value.toFixed(1))}%`;
+}
+/**
+ * A difference of percentages, signed, in points.
+ *
+ * @example pointsWords(-1.84) // '−1.8 points'
+ */
+function pointsWords(difference) {
+    const rounded = Number(difference.toFixed(1));
+    if (rounded === 0)
+        return 'no change';
+    return `${rounded > 0 ? '+' : '−'}${Math.abs(rounded)} points`;
+}
+/**
+ * What changed in one line of the log: "What changed: coverage on new code 85.5% (main 78.2%),
+ * duplicated lines on new code 1.2% (main 3%), 2 security hotspots to review, 2 issues accepted,
+ * 3 fixed." Server text (the target branch) is quoted by the log's gate.
+ */
+function whatChangedLine(changed) {
+    const { newCode, target, hotspots, issues } = changed;
+    const against = target && !('unread' in target) && !('unread' in target.figures) ? target : undefined;
+    const figure = (name, which) => {
+        if ('unread' in newCode)
+            return undefined;
+        const value = newCode[which];
+        const theirs = against && !('unread' in against.figures) ? against.figures[which] : undefined;
+        const own = value === undefined ? 'not computed' : percentWords(value);
+        return `${name} on new code ${own}${theirs === undefined ? '' : ` (${against.branch} ${percentWords(theirs)})`}`;
+    };
+    const parts = [
+        'unread' in newCode ? newCode.unread : undefined,
+        figure('coverage', 'coverage'),
+        figure('duplicated lines', 'duplication'),
+        target && 'unread' in target ? target.unread : undefined,
+        'unread' in hotspots
+            ? hotspots.unread
+            : `${hotspots.total} security ${hotspots.total === 1 ? 'hotspot' : 'hotspots'} to review`,
+        issues?.accepted === undefined ? undefined : `${issues.accepted} issues accepted`,
+        issues?.fixed === undefined ? undefined : `${issues.fixed} fixed`
+    ];
+    return `What changed: ${parts.filter((part) => part !== undefined).join(', ')}.`;
+}
+
+
+/***/ }),
+
 /***/ 2981:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -29485,8 +29650,10 @@ function fittedBlock(sink, lines, options) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Q: () => (/* binding */ newIssuesBlock)
+/* harmony export */   $2: () => (/* binding */ fileLinkUnder),
+/* harmony export */   Qs: () => (/* binding */ newIssuesBlock)
 /* harmony export */ });
+/* unused harmony export SEVERITY_ICONS */
 /* harmony import */ var _findings_finding_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4879);
 /* harmony import */ var _fitted_block_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6972);
 /* harmony import */ var _summary_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2536);
@@ -29502,6 +29669,15 @@ function fittedBlock(sink, lines, options) {
 
 
 
+/**
+ * The FileLink of a platform's file view at a commit: each path segment encoded, the line as
+ * `#L<n>` (GitHub's and GitLab's anchor).
+ *
+ * @example fileLinkUnder('https://gitlab.example.com/shop/-/blob/0123abc')('src/a b.ts', 3) // 'https://gitlab.example.com/shop/-/blob/0123abc/src/a%20b.ts#L3'
+ */
+function fileLinkUnder(prefix) {
+    return (file, line) => `${prefix}/${file.split('/').map(encodeURIComponent).join('/')}${line === undefined ? '' : `#L${line}`}`;
+}
 const SEVERITY_ICONS = {
     blocker: '🛑',
     high: '🔴',
@@ -29522,7 +29698,7 @@ function newIssuesBlock(newIssues, options) {
     if (!newIssues.read) {
         return [
             `<${heading}>New issues</${heading}>`,
-            `<p>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g)(newIssues.reason, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}</p>`
+            `<p>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g5)(newIssues.reason, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}</p>`
         ].map((line) => sink.text(line));
     }
     const { findings, total } = newIssues;
@@ -29549,6 +29725,9 @@ function newIssuesBlock(newIssues, options) {
     return [...head, list.text];
 }
 function scopeWords(newIssues) {
+    if (newIssues.onLinesOf !== undefined) {
+        return `in the new code, on the lines ${newIssues.onLinesOf} changes`;
+    }
     return newIssues.scope.kind === 'pull-request' ? 'in the pull request' : 'in the new code';
 }
 function issueItem(finding, fileLink) {
@@ -29559,10 +29738,10 @@ function issueItem(finding, fileLink) {
     const where = placeText === ''
         ? ''
         : link
-            ? `<a href="${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g)(link, Infinity)}"><code>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g)(placeText, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}</code></a> `
-            : `<code>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g)(placeText, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}</code> `;
-    const rule = (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g)(finding.ruleName ?? finding.rule);
-    return `<li>${SEVERITY_ICONS[finding.severity]} ${where}${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g)(finding.message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)} (<a href="${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g)(finding.url, Infinity)}">${rule}</a>)</li>`;
+            ? `<a href="${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryAddress */ .hA)(link)}"><code>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g5)(placeText, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}</code></a> `
+            : `<code>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g5)(placeText, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}</code> `;
+    const rule = (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g5)(finding.ruleName ?? finding.rule);
+    return `<li>${SEVERITY_ICONS[finding.severity]} ${where}${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g5)(finding.message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)} (<a href="${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryAddress */ .hA)(finding.url)}">${rule}</a>)</li>`;
 }
 
 
@@ -29572,9 +29751,11 @@ function issueItem(finding, fileLink) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   c: () => (/* binding */ summaryForms),
-/* harmony export */   g: () => (/* binding */ summaryText)
+/* harmony export */   cy: () => (/* binding */ summaryForms),
+/* harmony export */   g5: () => (/* binding */ summaryText),
+/* harmony export */   hA: () => (/* binding */ summaryAddress)
 /* harmony export */ });
+/* unused harmony export WORD_JOINER */
 /* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
 
 /**
@@ -29588,6 +29769,12 @@ function issueItem(finding, fileLink) {
  * of Markdown's inline syntax (emphasis, code, links, tables), so a value stays inert even if it
  * ever lands in a Markdown paragraph. Punctuation with no meaning mid-line (`. - : / % =`) stays
  * as it is: the summary's source remains readable.
+ *
+ * Why an `@` is followed by a word joiner. GitHub and GitLab find mentions (`@user`, `@org/team`,
+ * `@all`) in the rendered text, after character references are decoded, so `&#64;user` still
+ * notifies; both need a letter, digit, `_` or `.` right after the `@`. A word joiner (U+2060,
+ * invisible, no width) there keeps a server's text from notifying anyone through a comment or a
+ * note. Addresses in attributes (`href`) are not text and keep their `@`: `summaryAddress`.
  */
 /**
  * The one gate between server text and the job summary: the value on one line (control
@@ -29598,14 +29785,28 @@ function issueItem(finding, fileLink) {
  * @example summaryText('<img src=x>') // '&#60;img src&#61;x&#62;'
  */
 function summaryText(value, max = _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.short) {
-    return escapeHtml((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, max));
+    return escapeHtml((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, max)).replace(/@/g, `@${WORD_JOINER}`);
 }
+/**
+ * An address for an HTML attribute (`href`): on one line, escaped as `summaryText` escapes, whole
+ * (a cut address leads nowhere), its `@` kept, since an attribute is never searched for mentions.
+ *
+ * @example summaryAddress('https://sonar.example.com/dashboard?id=a&branch=b') // 'https://sonar.example.com/dashboard?id=a&#38;branch=b'
+ */
+function summaryAddress(address) {
+    return escapeHtml((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(address, Infinity));
+}
+/** U+2060 WORD JOINER: no width, no break, and not a character a mention may start with. */
+const WORD_JOINER = '\u2060';
 /**
  * The forms secrets take once written through `summaryText` (besides their own), for the sinks
  * of HTML destinations (`escapedForms`): a token echoed by the server is in the summary escaped.
  */
 function summaryForms(secrets) {
-    return [...secrets, ...secrets.map((secret) => summaryText(secret, Infinity))];
+    return [
+        ...secrets,
+        ...secrets.flatMap((secret) => [summaryText(secret, Infinity), summaryAddress(secret)])
+    ];
 }
 // HTML's special characters, and Markdown's inline syntax: emphasis, code spans, links, tables.
 const PUNCTUATION = /[&<>"'`[\]()|*_~\\]/g;
@@ -29681,11 +29882,14 @@ var new_issues_block = __nccwpck_require__(9437);
 var dashboard_link = __nccwpck_require__(67);
 // EXTERNAL MODULE: ./src/report/summary-text.ts
 var summary_text = __nccwpck_require__(2536);
+// EXTERNAL MODULE: ./src/report/what-changed-block.ts
+var what_changed_block = __nccwpck_require__(563);
 // EXTERNAL MODULE: ./src/report/wording.ts
 var wording = __nccwpck_require__(5594);
 // EXTERNAL MODULE: ./src/words.ts
 var words = __nccwpck_require__(5846);
 ;// CONCATENATED MODULE: ./src/report/summary.ts
+
 
 
 
@@ -29729,7 +29933,8 @@ const STATUS_ORDER = { ERROR: 0, WARN: 1 };
 const isKnownStatus = (status) => status in HEADLINES;
 /**
  * The job summary, as HTML blocks (see summary-text.ts for why): verdict, one table row per
- * condition (failing ones first), the new issues (counts and the first ones), analysis
+ * condition (failing ones first), what changed (coverage and duplication on new code, hotspots
+ * to review), the new issues (counts and the first ones), analysis
  * warnings, dashboard link, analysis id and time taken. Every server value goes through
  * `summaryText`, and everything through the summary's sink; the dashboard is linked only when it
  * is an http(s) address on the server's origin. Within `limit`, the sink's limit by default.
@@ -29739,7 +29944,7 @@ const isKnownStatus = (status) => status in HEADLINES;
 function renderSummary(result, options) {
     const { sink, section, limit = sink.limit, policy = fail_policy/* FAIL_ON_ERROR */.qJ } = options;
     const [h, sub] = section === undefined ? ['h2', 'h3'] : ['h3', 'h4'];
-    const title = section === undefined ? '' : ` · ${(0,summary_text/* summaryText */.g)(section)}`;
+    const title = section === undefined ? '' : ` · ${(0,summary_text/* summaryText */.g5)(section)}`;
     const said = (lines) => lines.map((line) => sink.text(line));
     const size = (lines) => sink.size(blocks(lines));
     const head = said([
@@ -29751,15 +29956,20 @@ function renderSummary(result, options) {
         ...warningsBlock(result.taskWarnings, sub, sink, Math.floor(limit / 4)),
         ...said(dashboardBlock(result))
     ];
-    const issues = (0,new_issues_block/* newIssuesBlock */.Q)(result.newIssues, {
+    const changed = (0,what_changed_block/* whatChangedBlock */.a)(result, {
+        sink,
+        heading: sub,
+        limit: Math.floor((limit - size([...head, ...tail])) / 6)
+    });
+    const issues = (0,new_issues_block/* newIssuesBlock */.Qs)(result.newIssues, {
         sink,
         heading: sub,
         listed: SUMMARY_LIMITS.issuesListed,
-        limit: Math.floor((limit - size([...head, ...tail])) / 3),
+        limit: Math.floor((limit - size([...head, ...changed, ...tail])) / 3),
         fileLink: options.fileLink
     });
-    const table = conditionsBlock(result, sink, limit - size([...head, ...issues, ...tail]));
-    const summary = blocks([...head, ...table, ...issues, ...tail]);
+    const table = conditionsBlock(result, sink, limit - size([...head, ...changed, ...issues, ...tail]));
+    const summary = blocks([...head, ...table, ...changed, ...issues, ...tail]);
     // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
     if (sink.size(summary) <= limit)
         return summary;
@@ -29773,7 +29983,7 @@ function renderSummary(result, options) {
  */
 function renderFailureSummary(message, sink) {
     const lines = (0,untrusted_text/* cut */.Jj)(message, SUMMARY_LIMITS.messageChars).split('\n');
-    const text = lines.map((line) => (0,summary_text/* summaryText */.g)(line, SUMMARY_LIMITS.messageChars)).join('<br>');
+    const text = lines.map((line) => (0,summary_text/* summaryText */.g5)(line, SUMMARY_LIMITS.messageChars)).join('<br>');
     return sink.text(blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`]));
 }
 /**
@@ -29860,20 +30070,20 @@ function annotatePassingStatus(result, log) {
 function headline(status, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
     if (status !== 'ERROR' && (0,fail_policy/* failsUnder */.mS)(status, policy)) {
         const named = (0,fail_policy/* statusClass */.hI)(status) === 'NONE' && status !== 'NONE' ? ' (as NONE)' : '';
-        return `❌ Quality Gate failed: ${(0,summary_text/* summaryText */.g)(status)}${named}, which ${(0,words/* setting */.Pe)('failingStatuses')} names (${(0,fail_policy/* policyText */.MJ)(policy)})`;
+        return `❌ Quality Gate failed: ${(0,summary_text/* summaryText */.g5)(status)}${named}, which ${(0,words/* setting */.Pe)('failingStatuses')} names (${(0,fail_policy/* policyText */.MJ)(policy)})`;
     }
-    return (HEADLINES[status] ?? `❔ Unknown Quality Gate status ${(0,summary_text/* summaryText */.g)(status)}: the check passes`);
+    return (HEADLINES[status] ?? `❔ Unknown Quality Gate status ${(0,summary_text/* summaryText */.g5)(status)}: the check passes`);
 }
 function about(result) {
     const parts = [
-        result.projectKey ? `Project <code>${(0,summary_text/* summaryText */.g)(result.projectKey)}</code>` : undefined,
+        result.projectKey ? `Project <code>${(0,summary_text/* summaryText */.g5)(result.projectKey)}</code>` : undefined,
         result.pullRequest
-            ? `pull request <code>${(0,summary_text/* summaryText */.g)(result.pullRequest)}</code>`
+            ? `pull request <code>${(0,summary_text/* summaryText */.g5)(result.pullRequest)}</code>`
             : result.branch
-                ? `branch <code>${(0,summary_text/* summaryText */.g)(result.branch)}</code>${branchKind(result.branchType)}`
+                ? `branch <code>${(0,summary_text/* summaryText */.g5)(result.branch)}</code>${branchKind(result.branchType)}`
                 : undefined,
-        `${result.analysisId === undefined ? 'its newest analysis' : `analysis <code>${(0,summary_text/* summaryText */.g)(result.analysisId)}</code>`}${analysisWords(result)}`,
-        result.taskId ? `task <code>${(0,summary_text/* summaryText */.g)(result.taskId)}</code>` : undefined,
+        `${result.analysisId === undefined ? 'its newest analysis' : `analysis <code>${(0,summary_text/* summaryText */.g5)(result.analysisId)}</code>`}${analysisWords(result)}`,
+        result.taskId ? `task <code>${(0,summary_text/* summaryText */.g5)(result.taskId)}</code>` : undefined,
         result.gateFromMeasures
             ? `gate read from the ${result.pullRequest ? "pull request's" : "branch's"} measures (the server has no project_status)`
             : undefined,
@@ -29889,16 +30099,16 @@ function analysisWords({ analysis }) {
     if (!analysis)
         return '';
     if (analysis.basis)
-        return ` (${(0,summary_text/* summaryText */.g)(analysis.date)}: ${(0,summary_text/* summaryText */.g)(analysis.basis)})`;
+        return ` (${(0,summary_text/* summaryText */.g5)(analysis.date)}: ${(0,summary_text/* summaryText */.g5)(analysis.basis)})`;
     const commit = analysis.revision
-        ? `of commit <code>${(0,summary_text/* summaryText */.g)(analysis.revision.slice(0, 7))}</code>`
+        ? `of commit <code>${(0,summary_text/* summaryText */.g5)(analysis.revision.slice(0, 7))}</code>`
         : 'of no recorded commit';
     const newer = analysis.newest ? '' : ', a newer one has landed since';
-    return ` (${commit}, ${(0,summary_text/* summaryText */.g)(analysis.date)}${newer})`;
+    return ` (${commit}, ${(0,summary_text/* summaryText */.g5)(analysis.date)}${newer})`;
 }
 /** The branch's type when it says more than "a branch": LONG or SHORT on old servers. */
 function branchKind(branchType) {
-    return branchType && branchType !== 'BRANCH' ? ` (${(0,summary_text/* summaryText */.g)(branchType)})` : '';
+    return branchType && branchType !== 'BRANCH' ? ` (${(0,summary_text/* summaryText */.g5)(branchType)})` : '';
 }
 /**
  * What the gate reply says beside its conditions: the new code period, Clean as You Code
@@ -29906,9 +30116,9 @@ function branchKind(branchType) {
  */
 function gateDetailsBlock(result) {
     const lines = [
-        result.period ? `New code: ${(0,summary_text/* summaryText */.g)((0,wording/* newCodeWords */.vT)(result.period))}` : undefined,
+        result.period ? `New code: ${(0,summary_text/* summaryText */.g5)((0,wording/* newCodeWords */.vT)(result.period))}` : undefined,
         result.caycStatus
-            ? `Clean as You Code: ${(0,summary_text/* summaryText */.g)((0,wording/* caycWords */.gw)(result.caycStatus))}`
+            ? `Clean as You Code: ${(0,summary_text/* summaryText */.g5)((0,wording/* caycWords */.gw)(result.caycStatus))}`
             : undefined,
         result.ignoredConditions
             ? 'Some conditions on new code were ignored: the new code has too few lines to judge.'
@@ -29950,12 +30160,12 @@ function tableRow({ condition }, evidence) {
     const { status, actualValue } = condition;
     const threshold = (0,wording/* thresholdWords */.DH)(condition) ?? 'no threshold sent';
     const icon = STATUS_ICONS[status];
-    const name = (0,summary_text/* summaryText */.g)((0,wording/* metricName */.Kh)(condition));
+    const name = (0,summary_text/* summaryText */.g5)((0,wording/* metricName */.Kh)(condition));
     const cells = [
-        evidence ? `<a href="${(0,summary_text/* summaryText */.g)(evidence, Infinity)}">${name}</a>` : name,
-        `${icon ? `${icon} ` : ''}${(0,summary_text/* summaryText */.g)(status)}`,
-        (0,summary_text/* summaryText */.g)((0,wording/* formatValue */.Fl)(condition, actualValue)),
-        (0,summary_text/* summaryText */.g)(threshold)
+        evidence ? `<a href="${(0,summary_text/* summaryAddress */.hA)(evidence)}">${name}</a>` : name,
+        `${icon ? `${icon} ` : ''}${(0,summary_text/* summaryText */.g5)(status)}`,
+        (0,summary_text/* summaryText */.g5)((0,wording/* formatValue */.Fl)(condition, actualValue)),
+        (0,summary_text/* summaryText */.g5)(threshold)
     ];
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
@@ -29966,7 +30176,7 @@ function warningsBlock(warnings, heading, sink, room) {
     const title = sink.text(`<${heading}>Analysis warnings</${heading}>`);
     const items = warnings
         .slice(0, SUMMARY_LIMITS.warnings)
-        .map((warning) => `<li>${(0,summary_text/* summaryText */.g)(analysisWarningText(warning), untrusted_text/* QUOTE_LIMITS */.gJ.long)}</li>`);
+        .map((warning) => `<li>${(0,summary_text/* summaryText */.g5)(analysisWarningText(warning), untrusted_text/* QUOTE_LIMITS */.gJ.long)}</li>`);
     const list = (0,fitted_block/* fittedBlock */.C)(sink, items, {
         open: '<ul>',
         close: '</ul>',
@@ -29981,7 +30191,7 @@ function dashboardBlock(result) {
     const dashboard = (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl);
     if (!dashboard)
         return [];
-    const address = (0,summary_text/* summaryText */.g)(dashboard.href, Infinity);
+    const address = (0,summary_text/* summaryAddress */.hA)(dashboard.href);
     return dashboard.onServer
         ? [`<p><a href="${address}">See the analysis on the dashboard</a></p>`]
         : [`<p>Dashboard (not linked: not on the server's origin): <code>${address}</code></p>`];
@@ -29992,6 +30202,122 @@ function dashboardBlock(result) {
  */
 function blocks(lines) {
     return `${lines.join('\n')}\n`;
+}
+
+
+/***/ }),
+
+/***/ 563:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $: () => (/* binding */ hotspotUrl),
+/* harmony export */   a: () => (/* binding */ whatChangedBlock)
+/* harmony export */ });
+/* harmony import */ var _gate_what_changed_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6400);
+/* harmony import */ var _sonar_origin_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4305);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8521);
+/* harmony import */ var _fitted_block_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6972);
+/* harmony import */ var _summary_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2536);
+
+
+
+
+
+const PROBABILITY_ICONS = { HIGH: '🔴', MEDIUM: '🟠', LOW: '🟡' };
+/**
+ * The block for one analysis, through `sink`, within `limit` (in the sink's unit; the hotspots
+ * listed are fitted to it); nothing when nothing was read (an unknown project).
+ *
+ * @example whatChangedBlock(result, { sink, heading: 'h3', limit: 20_000 })
+ */
+function whatChangedBlock(result, options) {
+    const { whatChanged } = result;
+    const { sink, heading, limit } = options;
+    if (!whatChanged)
+        return [];
+    const head = [
+        `<${heading}>What changed</${heading}>`,
+        `<p>${figureLines(whatChanged, result.pullRequest !== undefined).join('<br>')}</p>`
+    ].map((line) => sink.text(line));
+    const { hotspots } = whatChanged;
+    if ('unread' in hotspots) {
+        return [...head, sink.text(`<p>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_3__/* .summaryText */ .g5)(hotspots.unread, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}</p>`)];
+    }
+    const where = result.pullRequest !== undefined ? 'in the pull request' : 'in the new code';
+    const count = sink.text(hotspots.total === 0
+        ? `<p>No security hotspots to review ${where}.</p>`
+        : `<p>Security hotspots to review ${where}: ${hotspots.total}</p>`);
+    if (hotspots.hotspots.length === 0)
+        return [...head, count];
+    const items = hotspots.hotspots.map((hotspot) => hotspotItem(hotspot, result));
+    const list = (0,_fitted_block_js__WEBPACK_IMPORTED_MODULE_4__/* .fittedBlock */ .C)(sink, items, {
+        open: '<ul>',
+        close: '</ul>',
+        tail: (more) => `<li>… and ${more} more: see the server's security hotspots</li>`,
+        more: hotspots.total - items.length,
+        // Every line of the block ends in a line feed, the list's last line too.
+        limit: limit - sink.size(`${[...head, count].join('\n')}\n`) - 1
+    });
+    return [...head, count, list.text];
+}
+/** Coverage, duplicated lines and the issue counts, one line each. */
+function figureLines(changed, pullRequest) {
+    const { newCode, target } = changed;
+    if ('unread' in newCode)
+        return [(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_3__/* .summaryText */ .g5)(newCode.unread, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)];
+    const against = target && !('unread' in target) ? target : undefined;
+    const lines = [
+        `Coverage on new code: ${figure(newCode, against, 'coverage')}`,
+        `Duplicated lines on new code: ${figure(newCode, against, 'duplication')}`
+    ];
+    if (target && 'unread' in target)
+        lines.push((0,_summary_text_js__WEBPACK_IMPORTED_MODULE_3__/* .summaryText */ .g5)(target.unread, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long));
+    const issues = changed.issues;
+    if (issues) {
+        const counts = [
+            issues.accepted === undefined ? undefined : `${issues.accepted} accepted`,
+            issues.fixed === undefined
+                ? undefined
+                : `${issues.fixed} fixed by this ${pullRequest ? 'pull request' : 'branch'}`
+        ].filter((part) => part !== undefined);
+        lines.push(`Issues: ${counts.join(' · ')}`);
+    }
+    return lines;
+}
+/**
+ * One figure and, against a target branch, the target's overall figure and the difference:
+ * "85.5% (main: 78.2% overall, +7.3 points)".
+ */
+function figure(newCode, target, which) {
+    const value = newCode[which];
+    const own = value === undefined ? 'not computed' : (0,_gate_what_changed_js__WEBPACK_IMPORTED_MODULE_0__/* .percentWords */ .XU)(value);
+    if (!target || 'unread' in target.figures)
+        return own;
+    const theirs = target.figures[which];
+    if (theirs === undefined)
+        return own;
+    const branch = `<code>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_3__/* .summaryText */ .g5)(target.branch)}</code>`;
+    const difference = value === undefined ? '' : `, ${(0,_gate_what_changed_js__WEBPACK_IMPORTED_MODULE_0__/* .pointsWords */ .BD)(value - theirs)}`;
+    return `${own} (${branch}: ${(0,_gate_what_changed_js__WEBPACK_IMPORTED_MODULE_0__/* .percentWords */ .XU)(theirs)} overall${difference})`;
+}
+function hotspotItem(hotspot, result) {
+    const icon = PROBABILITY_ICONS[hotspot.probability ?? ''] ?? '🔥';
+    const place = hotspot.path === undefined
+        ? ''
+        : `<code>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_3__/* .summaryText */ .g5)(`${hotspot.path}${hotspot.line === undefined ? '' : `:${hotspot.line}`}`, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}</code> `;
+    const link = `<a href="${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_3__/* .summaryAddress */ .hA)(hotspotUrl(hotspot.key, result))}">review</a>`;
+    return `<li>${icon} ${place}${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_3__/* .summaryText */ .g5)(hotspot.message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)} (${link})</li>`;
+}
+/** The hotspot on the server's security hotspots page, in its branch or pull request. */
+function hotspotUrl(key, result) {
+    const query = new URLSearchParams({ id: result.projectKey ?? '', hotspots: key });
+    if (result.pullRequest !== undefined)
+        query.set('pullRequest', result.pullRequest);
+    else if (result.branch !== undefined)
+        query.set('branch', result.branch);
+    return new URL(`security_hotspots?${query.toString()}`, (0,_sonar_origin_js__WEBPACK_IMPORTED_MODULE_1__/* .serverBase */ .pT)(new URL(result.serverUrl)))
+        .href;
 }
 
 
@@ -30712,6 +31038,7 @@ function asksForTaskWarnings(kind) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   ES: () => (/* binding */ wellFormed),
 /* harmony export */   Jj: () => (/* binding */ cut),
 /* harmony export */   RW: () => (/* binding */ hideCredentials),
 /* harmony export */   TN: () => (/* binding */ oneLine),
@@ -30784,6 +31111,10 @@ function oneLine(text, max = QUOTE_LIMITS.short) {
 function hideCredentials(text) {
     return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^]*@/i, (_, scheme) => `${scheme ?? ''}***@`);
 }
+/** The text with every lone surrogate replaced by U+FFFD, as String#toWellFormed does. */
+function wellFormed(text) {
+    return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
 
 
 /***/ }),
@@ -30838,7 +31169,9 @@ const SETTING_KEYS = [
     'gitHubToken',
     'annotate',
     'checkRun',
-    'sarif'
+    'sarif',
+    'inlineLimit',
+    'inlineSeverity'
 ];
 /** The places a message may send the reader to, and what the step calls itself (`self`). */
 const PLACE_KEYS = (/* unused pure expression or super */ null && (['details', 'self']));
@@ -35511,6 +35844,10 @@ function optionalId(value, where) {
     return id;
 }
 const optionalString = (value) => typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+/** A branch name the server could have stored: 1 to 255 characters, none a control character. */
+const branchName = (value) => typeof value === 'string' && value.length <= 255 && /^[^\p{Cc}]+$/u.test(value)
+    ? value
+    : undefined;
 /** Decodes the body of `GET api/ce/task?id=`. */
 function decodeTask(body) {
     const task = isObject(body) ? body['task'] : undefined;
@@ -35686,7 +36023,15 @@ function decodePullRequests(body) {
         if (!key)
             return [];
         const date = optionalString(pull['analysisDate']);
-        return [{ key, analysisDate: date ? (0,untrusted_text/* oneLine */.TN)(date, 60) : undefined }];
+        const [base, target] = [branchName(pull['base']), branchName(pull['target'])];
+        return [
+            {
+                key,
+                analysisDate: date ? (0,untrusted_text/* oneLine */.TN)(date, 60) : undefined,
+                ...(base ? { base } : {}),
+                ...(target ? { target } : {})
+            }
+        ];
     });
 }
 /**
@@ -35969,8 +36314,11 @@ function decodeHotspotsPage(body) {
 const MAX_MEASURES = 100;
 /** A metric key as the server writes them. */
 const METRIC_KEY = /^[a-z][a-z0-9_]{0,99}$/;
-/** A decimal number as the server writes a measure: `81.2`, `0`, `-3.5`. */
-const DECIMAL = /^-?\d{1,15}(\.\d{1,10})?$/;
+/**
+ * A number as the server writes a measure: `81.2`, `0`, `-3.5`, and a double as Java writes it,
+ * with every digit (`82.50562381034781`) or, below 0.001, in its exponent form (`1.0E-4`).
+ */
+const DECIMAL = /^-?\d{1,15}(\.\d{1,20})?(E-?\d{1,3})?$/;
 const measures_isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 /**
  * Decodes `GET api/measures/component`: `{component: {measures: [{metric, value | period |
@@ -36012,7 +36360,8 @@ function measures_valueOf(measure) {
         measures_isObject(period) ? period['value'] : undefined,
         measures_isObject(first) ? first['value'] : undefined
     ].find((value) => typeof value === 'string' && DECIMAL.test(value));
-    return typeof text === 'string' ? Number(text) : undefined;
+    const value = typeof text === 'string' ? Number(text) : undefined;
+    return value !== undefined && Number.isFinite(value) ? value : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/sonar/token-expiration.ts
@@ -36702,6 +37051,8 @@ function failureReason(error, readSoFar) {
     return `The new issues could not be read${partly}: ${(0,errors/* messageOf */.bD)(error)}`;
 }
 
+// EXTERNAL MODULE: ./src/gate/what-changed.ts
+var what_changed = __nccwpck_require__(6400);
 ;// CONCATENATED MODULE: ./src/run-scope.ts
 
 /**
@@ -37046,6 +37397,7 @@ function predicted(tasks, pending, polledAt) {
 
 
 
+
 /**
  * The client for a target's server: the token only to its origin, the overall deadline, the
  * token's expiry and the retries reported in the log. Several targets on one server share it,
@@ -37104,16 +37456,22 @@ async function checkTarget(target, client, settings, deps) {
         log: deps.log
     });
     const conditions = await withServerMetrics(gate.conditions, client, deps.log);
-    const newIssues = projectKey
-        ? await readNewIssues(client, projectKey, issueScope(on), {
-            serverUrl: target.serverUrl,
-            branch: on.branch,
-            pullRequest: on.pullRequest,
-            locate: deps.locateFiles?.(target) ?? (() => undefined)
-        })
-        : undefined;
+    // Read at once: neither changes the verdict, and each failure is a line of its own.
+    const [newIssues, whatChanged] = projectKey
+        ? await Promise.all([
+            readNewIssues(client, projectKey, issueScope(on), {
+                serverUrl: target.serverUrl,
+                branch: on.branch,
+                pullRequest: on.pullRequest,
+                locate: deps.locateFiles?.(target) ?? (() => undefined)
+            }),
+            (0,what_changed/* readWhatChanged */.dU)(client, projectKey, on)
+        ])
+        : [];
     if (newIssues)
         deps.log.info(newIssuesLine(newIssues));
+    if (whatChanged)
+        deps.log.info((0,what_changed/* whatChangedLine */.r6)(whatChanged));
     return {
         status: gate.status,
         qualityGateStatus: toQualityGateStatus(gate.status),
@@ -37142,7 +37500,8 @@ async function checkTarget(target, client, settings, deps) {
         period: gate.period,
         caycStatus: gate.caycStatus,
         ignoredConditions: gate.ignoredConditions,
-        newIssues
+        newIssues,
+        ...(whatChanged ? { whatChanged } : {})
     };
 }
 /**
@@ -37858,9 +38217,12 @@ function stepVerdict(outcomes, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
     };
 }
 
+// EXTERNAL MODULE: ./src/report/new-issues-block.ts
+var new_issues_block = __nccwpck_require__(9437);
 // EXTERNAL MODULE: ./src/action/github-api.ts
 var github_api = __nccwpck_require__(2334);
 ;// CONCATENATED MODULE: ./src/action/github-context.ts
+
 
 /**
  * The run's GitHub context from the runner's environment; the event file is read only on
@@ -37884,10 +38246,7 @@ async function githubContext(env) {
         headSha,
         repository,
         fileLink: repository && headSha && server
-            ? (file, line) => `${server}/${repository.owner}/${repository.repo}/blob/${headSha}/${file
-                .split('/')
-                .map(encodeURIComponent)
-                .join('/')}${line === undefined ? '' : `#L${line}`}`
+            ? (0,new_issues_block/* fileLinkUnder */.$2)(`${server}/${repository.owner}/${repository.repo}/blob/${headSha}`)
             : undefined
     };
 }
@@ -37941,7 +38300,7 @@ function jobSummary(writer, env, log) {
 async function onThePullRequest(outcomes, { pullRequest }, { token, env, log }) {
     if (!pullRequest)
         return outcomes;
-    const { onPullRequestLines } = await __nccwpck_require__.e(/* import() */ 606).then(__nccwpck_require__.bind(__nccwpck_require__, 6606));
+    const { onPullRequestLines } = await __nccwpck_require__.e(/* import() */ 1).then(__nccwpck_require__.bind(__nccwpck_require__, 2001));
     return onPullRequestLines(outcomes, { pullRequest, token, env, log });
 }
 
@@ -37972,7 +38331,10 @@ const ACTION_NAMES = {
         gitHubToken: { name: 'githubToken', variable: 'GITHUB_TOKEN' },
         annotate: { name: 'annotateIssues' },
         checkRun: { name: 'issuesCheckRun' },
-        sarif: { name: 'sarifFile' }
+        sarif: { name: 'sarifFile' },
+        // The decoration of GitLab merge requests is the command's alone.
+        inlineLimit: {},
+        inlineSeverity: {}
     },
     places: { details: 'the job summary', self: 'the action' }
 };
@@ -38088,7 +38450,7 @@ function worstFor(statuses, policy) {
     return statuses.find((status) => (0,fail_policy/* failsUnder */.mS)(status, policy)) ?? worst;
 }
 function overviewRow(outcome, policy) {
-    const project = (0,summary_text/* summaryText */.g)((0,gate_outcome/* projectName */.j)(outcome));
+    const project = (0,summary_text/* summaryText */.g5)((0,gate_outcome/* projectName */.j)(outcome));
     if (!outcome.read) {
         return `<tr><td>${project}</td><td>❗ not read</td><td>see below</td><td></td></tr>`;
     }
@@ -38096,15 +38458,15 @@ function overviewRow(outcome, policy) {
     const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR');
     const named = failing
         .slice(0, FAILURES_NAMED)
-        .map(({ condition }) => (0,summary_text/* summaryText */.g)((0,wording/* metricName */.Kh)(condition)));
+        .map(({ condition }) => (0,summary_text/* summaryText */.g5)((0,wording/* metricName */.Kh)(condition)));
     if (failing.length > named.length)
         named.push(`${failing.length - named.length} more`);
     const verdict = result.status !== 'ERROR' && (0,fail_policy/* failsUnder */.mS)(result.status, policy)
-        ? `❌ ${(0,summary_text/* summaryText */.g)(result.status)}: fails (${(0,src_words/* setting */.Pe)('failingStatuses')})`
-        : (VERDICTS[result.status] ?? `❔ ${(0,summary_text/* summaryText */.g)(result.status)} (unknown: passes)`);
+        ? `❌ ${(0,summary_text/* summaryText */.g5)(result.status)}: fails (${(0,src_words/* setting */.Pe)('failingStatuses')})`
+        : (VERDICTS[result.status] ?? `❔ ${(0,summary_text/* summaryText */.g5)(result.status)} (unknown: passes)`);
     const dashboard = (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl);
     const link = dashboard?.onServer
-        ? `<a href="${(0,summary_text/* summaryText */.g)(dashboard.href, Infinity)}">dashboard</a>`
+        ? `<a href="${(0,summary_text/* summaryAddress */.hA)(dashboard.href)}">dashboard</a>`
         : '';
     const cells = [project, verdict, named.join(', ') || '–', link];
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
@@ -38114,10 +38476,10 @@ function overviewRow(outcome, policy) {
  * enough to stay within `share` once escaped (eight bytes a character at most).
  */
 function unreadSection(outcome, share, sink) {
-    const heading = `<h3>❗ Not read · ${(0,summary_text/* summaryText */.g)((0,gate_outcome/* projectName */.j)(outcome))}</h3>`;
+    const heading = `<h3>❗ Not read · ${(0,summary_text/* summaryText */.g5)((0,gate_outcome/* projectName */.j)(outcome))}</h3>`;
     const room = Math.max(0, Math.min(report_summary/* SUMMARY_LIMITS */.QF.messageChars, Math.floor(share / 8) - 200));
     const lines = (0,untrusted_text/* cut */.Jj)(outcome.message, room).split('\n');
-    const text = lines.map((line) => (0,summary_text/* summaryText */.g)(line, room)).join('<br>');
+    const text = lines.map((line) => (0,summary_text/* summaryText */.g5)(line, room)).join('<br>');
     return sink.text((0,report_summary/* blocks */.Bv)([heading, `<p>${text}</p>`]));
 }
 /**
@@ -38186,7 +38548,10 @@ function annotateNewIssues(outcomes, log, { checkRun }) {
     }
 }
 
+// EXTERNAL MODULE: ./src/report/what-changed-block.ts
+var what_changed_block = __nccwpck_require__(563);
 ;// CONCATENATED MODULE: ./src/report/outputs.ts
+
 
 
 
@@ -38283,7 +38648,8 @@ function resultsJson(outcomes, options) {
             analysisId: outputText(result.analysisId ?? ''),
             taskId: outputText(result.taskId ?? ''),
             dashboardUrl: (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl)?.href ?? '',
-            ...(result.newIssues?.read ? { newIssues: result.newIssues.total } : {})
+            ...(result.newIssues?.read ? { newIssues: result.newIssues.total } : {}),
+            ...(result.whatChanged ? { whatChanged: whatChangedOutput(result) } : {})
         }));
     });
     const frame = sink.size(`[${bases.join(',')}]`) + bases.length * '"conditions":[],'.length;
@@ -38364,6 +38730,44 @@ function gateOutputs(result, sink) {
 /** The count of new issues, or '' when they were not read. */
 function newIssuesCount(result) {
     return result.newIssues?.read ? String(result.newIssues.total) : '';
+}
+/**
+ * What changed, as the results say it: `newCode` ({coverage, duplicatedLines} in percent, or
+ * {error}), for a pull request `target` ({branch, coverage, duplicatedLines}, or {error}),
+ * `hotspotsToReview` with the first `hotspots` ({key, message, path, line, probability, url}) or
+ * `hotspotsError`, and `acceptedIssues` and `fixedIssues` where the server counts them. Bounded:
+ * five hotspots at most, every string cut.
+ */
+function whatChangedOutput(result) {
+    const { newCode, target, hotspots, issues } = result.whatChanged;
+    const figures = (read) => 'unread' in read
+        ? { error: outputText(read.unread) }
+        : { coverage: read.coverage, duplicatedLines: read.duplication };
+    return {
+        newCode: figures(newCode),
+        ...(target
+            ? {
+                target: 'unread' in target
+                    ? { error: outputText(target.unread) }
+                    : { branch: outputText(target.branch), ...figures(target.figures) }
+            }
+            : {}),
+        ...('unread' in hotspots
+            ? { hotspotsError: outputText(hotspots.unread) }
+            : {
+                hotspotsToReview: hotspots.total,
+                hotspots: hotspots.hotspots.map((hotspot) => ({
+                    key: (0,untrusted_text/* cut */.Jj)(hotspot.key, untrusted_text/* QUOTE_LIMITS */.gJ.short),
+                    message: (0,untrusted_text/* cut */.Jj)(hotspot.message, untrusted_text/* QUOTE_LIMITS */.gJ.long),
+                    path: hotspot.path === undefined ? undefined : (0,untrusted_text/* cut */.Jj)(hotspot.path, untrusted_text/* QUOTE_LIMITS */.gJ.long),
+                    line: hotspot.line,
+                    probability: hotspot.probability,
+                    url: (0,what_changed_block/* hotspotUrl */.$)(hotspot.key, result)
+                }))
+            }),
+        ...(issues?.accepted === undefined ? {} : { acceptedIssues: issues.accepted }),
+        ...(issues?.fixed === undefined ? {} : { fixedIssues: issues.fixed })
+    };
 }
 /** A server value as an output: one line (control characters as escapes), at most 1,000 characters. */
 function outputText(value) {
@@ -38475,9 +38879,8 @@ function setOutputs(outcomes, policy, { sink, log, env }) {
 var evidence_link = __nccwpck_require__(3398);
 // EXTERNAL MODULE: ./src/report/fitted-block.ts
 var fitted_block = __nccwpck_require__(6972);
-// EXTERNAL MODULE: ./src/report/new-issues-block.ts
-var new_issues_block = __nccwpck_require__(9437);
 ;// CONCATENATED MODULE: ./src/report/pull-request-comment-body.ts
+
 
 
 
@@ -38522,7 +38925,7 @@ const MARKER_SUFFIX = ' -->';
  * @example commentMarker('my project') // '<!-- sonar-quality-gate: my%20project -->'
  */
 function commentMarker(projectKey) {
-    const key = wellFormed((0,untrusted_text/* cut */.Jj)(projectKey, COMMENT_LIMITS.markerKeyChars));
+    const key = (0,untrusted_text/* wellFormed */.ES)((0,untrusted_text/* cut */.Jj)(projectKey, COMMENT_LIMITS.markerKeyChars));
     return `${MARKER_PREFIX}${encodeURIComponent(key)}${MARKER_SUFFIX}`;
 }
 /**
@@ -38556,10 +38959,10 @@ function carriesMarker(body, marker) {
 }
 /**
  * The comment for one project, as HTML blocks: the marker line, the verdict with its icon, the
- * failing (then warning) conditions in words, a link to the analysis when it is on the server's
- * origin, and the commit it is for; for an analysis that could not be read, the reason. Every
- * server value goes through `summaryText`, and everything through the comment's sink. Within
- * `limit`.
+ * failing (then warning) conditions in words, what changed, the new issues, a link to the
+ * analysis when it is on the server's origin, and the commit it is for; for an analysis that
+ * could not be read, the reason. Every server value goes through `summaryText`, and everything
+ * through the comment's sink. Within `limit`.
  *
  * @example await octokit.rest.issues.createComment({ ...issue, body: commentBody(outcome, sha, { sink }) })
  */
@@ -38568,12 +38971,12 @@ function commentBody(outcome, commitSha, options) {
     const said = (lines) => lines.map((line) => sink.text(line));
     const size = (lines) => sink.size((0,report_summary/* blocks */.Bv)(lines));
     const marker = sink.text(outcomeMarker(outcome));
-    const project = `<code>${(0,summary_text/* summaryText */.g)((0,gate_outcome/* projectName */.j)(outcome))}</code>`;
-    const commit = `commit <code>${(0,summary_text/* summaryText */.g)(shortSha(commitSha))}</code>`;
+    const project = `<code>${(0,summary_text/* summaryText */.g5)((0,gate_outcome/* projectName */.j)(outcome))}</code>`;
+    const commit = `commit <code>${(0,summary_text/* summaryText */.g5)(shortSha(commitSha))}</code>`;
     if (!outcome.read) {
         const heading = sink.text(`<h3>❗ Quality Gate could not be read · ${project}</h3>`);
         const lines = (0,untrusted_text/* cut */.Jj)(outcome.message, report_summary/* SUMMARY_LIMITS */.QF.messageChars).split('\n');
-        const message = lines.map((line) => (0,summary_text/* summaryText */.g)(line, report_summary/* SUMMARY_LIMITS */.QF.messageChars));
+        const message = lines.map((line) => (0,summary_text/* summaryText */.g5)(line, report_summary/* SUMMARY_LIMITS */.QF.messageChars));
         return bounded([marker, heading, ...said([`<p>${message.join('<br>')}</p>`, `<p>For ${commit}</p>`])], { marker, heading, sink, limit });
     }
     const { result } = outcome;
@@ -38582,20 +38985,30 @@ function commentBody(outcome, commitSha, options) {
         `For ${commit}`,
         result.analysisId === undefined
             ? 'its newest analysis'
-            : `analysis <code>${(0,summary_text/* summaryText */.g)(result.analysisId)}</code>`
+            : `analysis <code>${(0,summary_text/* summaryText */.g5)(result.analysisId)}</code>`
     ];
     const tail = said([`<p>${[...facts, ...dashboardLink(result)].join(' · ')}</p>`]);
     const head = [marker, heading, sink.text(conditionsIntro(result.conditions))];
-    // The issues keep within a third of what is left.
-    const issues = (0,new_issues_block/* newIssuesBlock */.Q)(result.newIssues, {
+    // What changed keeps within a sixth of what is left, the issues within a third.
+    const changed = (0,what_changed_block/* whatChangedBlock */.a)(result, {
+        sink,
+        heading: 'h4',
+        limit: Math.floor((limit - size([...head, ...tail])) / 6)
+    });
+    const issues = (0,new_issues_block/* newIssuesBlock */.Qs)(result.newIssues, {
         sink,
         heading: 'h4',
         listed: COMMENT_LIMITS.issues,
-        limit: Math.floor((limit - size([...head, ...tail])) / 3),
+        limit: Math.floor((limit - size([...head, ...changed, ...tail])) / 3),
         fileLink: options.fileLink
     });
-    const list = conditionsList(result, sink, limit - size([...head, ...issues, ...tail]));
-    return bounded([...head, ...list, ...issues, ...tail], { marker, heading, sink, limit });
+    const list = conditionsList(result, sink, limit - size([...head, ...changed, ...issues, ...tail]));
+    return bounded([...head, ...list, ...changed, ...issues, ...tail], {
+        marker,
+        heading,
+        sink,
+        limit
+    });
 }
 const LISTED_ICONS = { ERROR: '❌', WARN: '⚠️' };
 /** Failing conditions, then warning ones, each in the server's order. */
@@ -38626,9 +39039,9 @@ function conditionsList(result, sink, room) {
         return [];
     const items = all.slice(0, COMMENT_LIMITS.conditions).map((evaluated) => {
         const icon = LISTED_ICONS[evaluated.condition.status] ?? '';
-        const words = (0,summary_text/* summaryText */.g)((0,wording/* describeCondition */.pu)(evaluated), untrusted_text/* QUOTE_LIMITS */.gJ.long);
+        const words = (0,summary_text/* summaryText */.g5)((0,wording/* describeCondition */.pu)(evaluated), untrusted_text/* QUOTE_LIMITS */.gJ.long);
         const evidence = (0,evidence_link/* evidenceUrl */.j)(result, evaluated.condition);
-        return `<li>${icon} ${evidence ? `<a href="${(0,summary_text/* summaryText */.g)(evidence, Infinity)}">${words}</a>` : words}</li>`;
+        return `<li>${icon} ${evidence ? `<a href="${(0,summary_text/* summaryAddress */.hA)(evidence)}">${words}</a>` : words}</li>`;
     });
     const list = (0,fitted_block/* fittedBlock */.C)(sink, items, {
         open: '<ul>',
@@ -38645,7 +39058,7 @@ function dashboardLink(result) {
     const dashboard = (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl);
     if (!dashboard)
         return [];
-    const address = (0,summary_text/* summaryText */.g)(dashboard.href, Infinity);
+    const address = (0,summary_text/* summaryAddress */.hA)(dashboard.href);
     return dashboard.onServer
         ? [`<a href="${address}">See the analysis on the dashboard</a>`]
         : [`dashboard (not linked: not on the server's origin) <code>${address}</code>`];
@@ -38666,10 +39079,6 @@ function bounded(lines, fallback) {
         return body;
     const verdict = sink.text(`<p>The verdict is too large to show here: see ${(0,src_words/* place */.ik)('details')}.</p>`);
     return sink.fit([], { head: (0,report_summary/* blocks */.Bv)([fallback.marker, fallback.heading, verdict]), limit }).text;
-}
-/** The text with every lone surrogate replaced by U+FFFD, as String#toWellFormed does. */
-function wellFormed(text) {
-    return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
 ;// CONCATENATED MODULE: ./src/action/pull-request-comment.ts
@@ -39040,7 +39449,7 @@ async function runAnalysis(github, env, findPullRequest) {
             return triggeringRun(env, from, findPullRequest);
         default: {
             const ref = env['GITHUB_REF'] ?? '';
-            const branch = ref.startsWith('refs/heads/') ? branchName(ref.slice(11)) : undefined;
+            const branch = ref.startsWith('refs/heads/') ? run_analysis_branchName(ref.slice(11)) : undefined;
             return { ...(branch ? { branch } : {}), commits: runSha, from };
         }
     }
@@ -39094,14 +39503,14 @@ async function triggeringRun(env, from, findPullRequest) {
             from: `${from} (its pull request found through GitHub's API)`
         };
     }
-    const branch = typeof run['head_branch'] === 'string' ? branchName(run['head_branch']) : undefined;
+    const branch = typeof run['head_branch'] === 'string' ? run_analysis_branchName(run['head_branch']) : undefined;
     return { ...(branch ? { branch } : {}), commits, from };
 }
 function isPullRequestNumber(value) {
     return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 }
 /** A branch name from the run, if it can be one. */
-function branchName(name) {
+function run_analysis_branchName(name) {
     return (0,src_settings/* isBranchName */.Q8)(name) ? name : undefined;
 }
 
@@ -39159,18 +39568,18 @@ function actionSinks(secrets) {
         summary: createSink({
             names,
             secrets,
-            escapedForms: summary_text/* summaryForms */.c,
+            escapedForms: summary_text/* summaryForms */.cy,
             limit: report_summary/* SUMMARY_LIMITS */.QF.bytes
         }),
         outputs: createSink({ names, secrets, escapedForms: jsonForms, limit: OUTPUT_BYTES }),
         comment: createSink({
             names,
             secrets,
-            escapedForms: summary_text/* summaryForms */.c,
+            escapedForms: summary_text/* summaryForms */.cy,
             limit: COMMENT_LIMITS.githubChars,
             unit: 'characters'
         }),
-        checkRun: createSink({ names, secrets, escapedForms: summary_text/* summaryForms */.c, unit: 'characters' }),
+        checkRun: createSink({ names, secrets, escapedForms: summary_text/* summaryForms */.cy, unit: 'characters' }),
         sarif: createSink({ names, secrets, escapedForms: jsonForms })
     };
 }

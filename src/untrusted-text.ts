@@ -71,3 +71,11 @@ export function hideCredentials(text: string): string {
     (_, scheme?: string) => `${scheme ?? ''}***@`
   )
 }
+
+/** The text with every lone surrogate replaced by U+FFFD, as String#toWellFormed does. */
+export function wellFormed(text: string): string {
+  return text.replace(
+    /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+    '\uFFFD'
+  )
+}

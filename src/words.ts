@@ -33,7 +33,9 @@ export const SETTING_KEYS = [
   'gitHubToken',
   'annotate',
   'checkRun',
-  'sarif'
+  'sarif',
+  'inlineLimit',
+  'inlineSeverity'
 ] as const
 
 export type SettingKey = (typeof SETTING_KEYS)[number]

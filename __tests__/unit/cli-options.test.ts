@@ -154,10 +154,56 @@ describe('usage errors', () => {
     ],
     [['--login=squ_x'], 'Unknown option --login: the token is never an option'],
     [['--sonar.token', 'squ_x'], 'Unknown option --sonar.token: the token is never an option'],
-    [['--tokens'], "Unknown option '--tokens'."]
+    [['--tokens'], "Unknown option '--tokens'."],
+    [
+      ['--comment-when', 'failed'],
+      '--comment-when is given without --decorate: it shapes the decoration, and only --decorate decorates.'
+    ],
+    [['--inline-limit', '5'], '--inline-limit is given without --decorate'],
+    [
+      ['--decorate', '--comment-when', 'sometimes'],
+      '--comment-when "sometimes" is not one of always, failed, changed.'
+    ],
+    [
+      ['--decorate', '--inline-limit', '101'],
+      '--inline-limit "101" is not a whole number from 0 to 100'
+    ],
+    [
+      ['--decorate', '--inline-limit=-1'],
+      '--inline-limit "-1" is not a whole number from 0 to 100'
+    ],
+    [
+      ['--decorate', '--inline-severity', 'CRITICAL'],
+      '--inline-severity "CRITICAL" is not one of blocker, high, medium, low, info'
+    ]
   ])('%j', (argv, message) => {
     expect(() => parseCommandLine(argv)).toThrow(UsageError)
     expect(() => parseCommandLine(argv)).toThrow(message)
+  })
+
+  it('--decorate and its options: the defaults, and the values given', () => {
+    expect(check([])).toMatchObject({
+      decorate: false,
+      commentWhen: 'always',
+      inlineLimit: 10,
+      inlineSeverity: 'info'
+    })
+    expect(
+      check([
+        '--decorate',
+        '--comment-when',
+        'Changed',
+        '--inline-limit',
+        '0',
+        '--inline-severity',
+        'high'
+      ])
+    ).toMatchObject({
+      decorate: true,
+      commentWhen: 'changed',
+      inlineLimit: 0,
+      inlineSeverity: 'high'
+    })
   })
 
   it('--help and --version win over everything else', () => {

@@ -9,12 +9,13 @@ import type { AddressInfo } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { GitLabApi, GitLabError } from '../../src/gitlab/gitlab-api.js'
-import {
-  noteMarker,
-  NOTE_LIMITS,
-  setCommitStatus,
-  upsertNote
-} from '../../src/gitlab/merge-request-note.js'
+import { NOTE_LIMITS, setCommitStatus, upsertNote } from '../../src/gitlab/merge-request-note.js'
+import { commentMarker } from '../../src/report/pull-request-comment-body.js'
+
+const noteMarker = commentMarker
+const SHOP = noteMarker('shop')
+/** The note of project shop with `text` after its marker line. */
+const shop = (text: string) => `${SHOP}\n${text}`
 
 const BOT = { id: 77, username: 'sonar-bot' }
 const SOMEONE = { id: 5, username: 'mallory' }
@@ -88,16 +89,16 @@ const MR = { projectId: '7', iid: '42' }
 describe('upsertNote', () => {
   it('creates the note once, then edits it in place on every later run', async () => {
     const fake = await fakeGitLab()
-    await expect(upsertNote(fake.gitlab, MR, 'shop', 'Quality Gate failed')).resolves.toEqual({
+    await expect(upsertNote(fake.gitlab, MR, SHOP, shop('Quality Gate failed'))).resolves.toEqual({
       action: 'created',
       id: 1000
     })
-    await expect(upsertNote(fake.gitlab, MR, 'shop', 'Quality Gate passed')).resolves.toEqual({
+    await expect(upsertNote(fake.gitlab, MR, SHOP, shop('Quality Gate passed'))).resolves.toEqual({
       action: 'updated',
       id: 1000
     })
     expect(fake.notes).toHaveLength(1)
-    expect(fake.notes[0]!.body).toBe(`${noteMarker('shop')}\nQuality Gate passed`)
+    expect(fake.notes[0]!.body).toBe(shop('Quality Gate passed'))
     expect(fake.requests.slice(-3)).toEqual([
       'GET /api/v4/user',
       'GET /api/v4/projects/7/merge_requests/42/notes',
@@ -112,7 +113,7 @@ describe('upsertNote', () => {
       { id: 2, body: `${marker}\nsystem`, author: BOT, system: true },
       { id: 3, body: `${noteMarker('shop-admin')}\nother project`, author: BOT, system: false }
     ])
-    await expect(upsertNote(fake.gitlab, MR, 'shop', 'verdict')).resolves.toMatchObject({
+    await expect(upsertNote(fake.gitlab, MR, SHOP, shop('verdict'))).resolves.toMatchObject({
       action: 'created'
     })
     expect(fake.notes.map(({ id, body }) => [id, body.split('\n')[1]])).toEqual([
@@ -132,33 +133,48 @@ describe('upsertNote', () => {
     }))
     const ours = { id: 999, body: `${noteMarker('shop')}\nold`, author: BOT, system: false }
     const fake = await fakeGitLab([...others, ours])
-    await expect(upsertNote(fake.gitlab, MR, 'shop', 'new')).resolves.toEqual({
+    await expect(upsertNote(fake.gitlab, MR, SHOP, shop('new'))).resolves.toEqual({
       action: 'updated',
       id: 999
     })
     expect(fake.requests.filter((r) => r.startsWith('GET /api/v4/projects'))).toHaveLength(3)
   })
 
-  it("a project key cannot end the marker's comment or pass for another's", () => {
-    expect(noteMarker('shop')).toBe('<!-- sonar-quality-gate 73686f70 -->')
-    const hostile = noteMarker('x --> <img src=x onerror=alert(1)>')
-    expect(hostile).toMatch(/^<!-- sonar-quality-gate [0-9a-f]+ -->$/)
-    // A note is found by its first line starting with the whole marker: no key's is another's.
-    expect(noteMarker('shop').startsWith(noteMarker('sho'))).toBe(false)
-    expect(`${noteMarker('sho')}\n`.startsWith(noteMarker('shop'))).toBe(false)
+  it("a marker that only starts another's is not it, and a CRLF line end is one", async () => {
+    const fake = await fakeGitLab([
+      { id: 1, body: `${noteMarker('shop-admin')}\nother project`, author: BOT, system: false },
+      { id: 2, body: `${SHOP}\r\nstored with CRLF`, author: BOT, system: false }
+    ])
+    await expect(upsertNote(fake.gitlab, MR, SHOP, shop('new'))).resolves.toEqual({
+      action: 'updated',
+      id: 2
+    })
+  })
+
+  it('leaves the note as it is when told to, and says so; a body without its marker is refused', async () => {
+    const fake = await fakeGitLab([{ id: 9, body: shop('old'), author: BOT, system: false }])
+    const seen: Array<string | undefined> = []
+    const leave = (existing: string | undefined) => (seen.push(existing), false)
+    await expect(upsertNote(fake.gitlab, MR, SHOP, shop("new"), { write: leave })).resolves.toEqual({
+      action: 'unchanged',
+      id: 9
+    })
+    expect(seen).toEqual([shop('old')])
+    expect(fake.notes[0]!.body).toBe(shop('old'))
+    await expect(upsertNote(fake.gitlab, MR, SHOP, 'no marker')).rejects.toBeInstanceOf(GitLabError)
   })
 
   it("a body past GitLab's limit is refused before any request", async () => {
     const fake = await fakeGitLab()
     await expect(
-      upsertNote(fake.gitlab, MR, 'shop', 'x'.repeat(NOTE_LIMITS.bodyChars))
+      upsertNote(fake.gitlab, MR, SHOP, shop('x'.repeat(NOTE_LIMITS.bodyChars)))
     ).rejects.toBeInstanceOf(GitLabError)
     expect(fake.requests).toEqual([])
   })
 })
 
 describe('setCommitStatus', () => {
-  it('names the project, cuts the description to 255 characters, leaves out a target too long', async () => {
+  it('names the project, joins the pipeline, cuts the description to 255 characters, leaves out a target too long', async () => {
     const fake = await fakeGitLab()
     const sha = 'a'.repeat(40)
     await setCommitStatus(fake.gitlab, {
@@ -167,7 +183,8 @@ describe('setCommitStatus', () => {
       projectKey: 'shop',
       state: 'failed',
       description: `Quality Gate failed: ${'coverage on new code 12.5% < 80% · '.repeat(20)}`,
-      targetUrl: 'https://sonar.example.com/dashboard?id=shop&pullRequest=42'
+      targetUrl: 'https://sonar.example.com/dashboard?id=shop&pullRequest=42',
+      pipelineId: '812'
     })
     await setCommitStatus(fake.gitlab, {
       projectId: '7',
@@ -180,7 +197,8 @@ describe('setCommitStatus', () => {
     expect(fake.statuses[0]).toMatchObject({
       state: 'failed',
       name: 'sonarqube/shop',
-      target_url: 'https://sonar.example.com/dashboard?id=shop&pullRequest=42'
+      target_url: 'https://sonar.example.com/dashboard?id=shop&pullRequest=42',
+      pipeline_id: 812
     })
     expect(String(fake.statuses[0]!['description']).length).toBeLessThanOrEqual(255)
     expect(fake.statuses[1]).toEqual({

@@ -47,6 +47,7 @@ import { stepEnd } from '../../src/action/step-end.js'
 import { escapeXml } from '../../src/cli/junit.js'
 import { COMMAND_NAMES } from '../../src/cli/names.js'
 import type { ResultFiles } from '../../src/cli/options.js'
+import { decorateGitLab } from '../../src/cli/gitlab-decoration.js'
 import { endCommand, reportOutcomes } from '../../src/cli/report.js'
 import { terminalLog } from '../../src/cli/terminal-log.js'
 import type { Finding } from '../../src/findings/finding.js'
@@ -125,7 +126,8 @@ const DESTINATIONS = [
   'command: --junit file',
   'command: --markdown file',
   'command: --sarif file',
-  'command: --codequality file'
+  'command: --codequality file',
+  'command: GitLab note, discussions and statuses'
 ] as const
 
 type Destination = (typeof DESTINATIONS)[number]
@@ -281,6 +283,7 @@ const RESULT_FILES: Required<{ [kind in keyof ResultFiles]: string }> = {
  */
 async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }: Part) {
   const terminal: string[] = []
+  const gitlab: string[] = []
   const files = { json: [], junit: [], markdown: [], sarif: [], codequality: [] } as Record<
     keyof ResultFiles,
     string[]
@@ -303,6 +306,25 @@ async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }
       now: 4200
     })
     endCommand(verdict, settings, log)
+    await decorateGitLab(outcomes, {
+      env: {
+        CI_API_V4_URL: GITLAB_API,
+        CI_PROJECT_ID: '7',
+        CI_COMMIT_SHA: HEAD_SHA,
+        CI_MERGE_REQUEST_IID: '42',
+        GITLAB_TOKEN: 'glpat-token-in-every-sink'
+      },
+      log,
+      secrets: FORMS,
+      policy: settings.policy,
+      commentWhen: 'always',
+      inlineLimit: 10,
+      inlineSeverity: 'info',
+      clock: new FakeClock(),
+      deadline: 60_000,
+      userAgent: 'test',
+      fetch: gitlabFetch(gitlab, outcomes)
+    })
     for (const [kind, file] of Object.entries(RESULT_FILES)) {
       files[kind as keyof ResultFiles].push(await readFile(path.join(cwd, file), 'utf8'))
     }
@@ -313,7 +335,58 @@ async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }
     'command: --junit file': files.junit,
     'command: --markdown file': files.markdown,
     'command: --sarif file': files.sarif,
-    'command: --codequality file': files.codequality
+    'command: --codequality file': files.codequality,
+    'command: GitLab note, discussions and statuses': gitlab
+  }
+}
+
+const GITLAB_API = 'https://gitlab.test/api/v4'
+
+/**
+ * GitLab's API as the decoration meets it, recording every body sent: no note or discussion yet,
+ * a merge request whose diff adds the line of every issue read (so each gets its discussion).
+ */
+function gitlabFetch(
+  sent: string[],
+  outcomes: readonly AnalysisOutcome[]
+): typeof globalThis.fetch {
+  const findings = outcomes.flatMap((outcome) =>
+    outcome.read && outcome.result.newIssues?.read ? outcome.result.newIssues.findings : []
+  )
+  const diffs = findings.flatMap(({ file, region }) =>
+    file && region
+      ? [
+          {
+            old_path: file,
+            new_path: file,
+            diff: `@@ -${region.startLine - 1},1 +${region.startLine - 1},2 @@\n context\n+added`
+          }
+        ]
+      : []
+  )
+  const refs = { base_sha: 'a'.repeat(40), start_sha: 'b'.repeat(40), head_sha: HEAD_SHA }
+  let id = 500
+  return (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input))
+    const method = init?.method ?? 'GET'
+    if (init?.body !== undefined && init.body !== null) sent.push(String(init.body))
+    const path = url.pathname
+    const reply =
+      method !== 'GET'
+        ? { id: id++ }
+        : path.endsWith('/user')
+          ? { id: 1 }
+          : path.endsWith('/merge_requests/42')
+            ? { diff_refs: refs }
+            : path.endsWith('/diffs')
+              ? diffs
+              : []
+    return Promise.resolve(
+      new Response(JSON.stringify(reply), {
+        status: method === 'POST' ? 201 : 200,
+        headers: { 'content-type': 'application/json' }
+      })
+    )
   }
 }
 

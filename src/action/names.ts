@@ -26,7 +26,10 @@ export const ACTION_NAMES: Names = {
     gitHubToken: { name: 'githubToken', variable: 'GITHUB_TOKEN' },
     annotate: { name: 'annotateIssues' },
     checkRun: { name: 'issuesCheckRun' },
-    sarif: { name: 'sarifFile' }
+    sarif: { name: 'sarifFile' },
+    // The decoration of GitLab merge requests is the command's alone.
+    inlineLimit: {},
+    inlineSeverity: {}
   },
   places: { details: 'the job summary', self: 'the action' }
 }

@@ -1,4 +1,5 @@
-import { addedLines, onChangedLines, type ChangedLines } from '../findings/changed-lines.js'
+import { addedLines, type ChangedLines } from '../findings/changed-lines.js'
+import { hasBranchAnalyses, narrowToChangedLines } from '../gate/on-changed-lines.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
 import { apiBase, connect, githubSaid, type PullRequest } from './github-api.js'
@@ -26,13 +27,7 @@ export async function onPullRequestLines(
   outcomes: AnalysisOutcome[],
   options: PullRequestLinesOptions
 ): Promise<AnalysisOutcome[]> {
-  const branchAnalyses = outcomes.filter(
-    (outcome) =>
-      outcome.read &&
-      outcome.result.newIssues?.read === true &&
-      outcome.result.newIssues.scope.kind === 'new-code'
-  )
-  if (branchAnalyses.length === 0) return outcomes
+  if (!hasBranchAnalyses(outcomes)) return outcomes
   const number = options.pullRequest.issue_number
   let changed: ChangedLines
   try {
@@ -43,22 +38,7 @@ export async function onPullRequestLines(
     )
     return outcomes
   }
-  return outcomes.map((outcome) => {
-    if (!branchAnalyses.includes(outcome) || !outcome.read) return outcome
-    const newIssues = outcome.result.newIssues
-    if (!newIssues?.read) return outcome
-    const findings = onChangedLines(newIssues.findings, changed)
-    options.log.info(
-      `${findings.length} of the ${newIssues.findings.length} new-code issues read are on the lines pull request #${number} changes.`
-    )
-    return {
-      ...outcome,
-      result: {
-        ...outcome.result,
-        newIssues: { ...newIssues, findings, total: findings.length, onLinesOf: number }
-      }
-    }
-  })
+  return narrowToChangedLines(outcomes, changed, `pull request #${number}`, options.log)
 }
 
 /** The pull request's changed lines per file, page by page (at most 30 pages of 100 files). */

@@ -3,6 +3,7 @@ import { codeOf, messageOf } from '../errors.js'
 import { checkQualityGates } from '../gate/check-analyses.js'
 import { stepVerdict } from '../report/verdict.js'
 import { shortTokenWarning, tokenForms } from '../secrets.js'
+import { decorateGitLab } from './gitlab-decoration.js'
 import { EXIT, exitCodeOfError, worstExitCode, type ExitCode } from './exit-codes.js'
 import { COMMAND_NAMES } from './names.js'
 import { COMMAND, parseCommandLine, USAGE } from './options.js'
@@ -59,6 +60,20 @@ export async function runCommand(context: CommandContext): Promise<ExitCode> {
     const verdict = stepVerdict(outcomes, settings.policy)
     const files = { settings, log, secrets, files: line.files, cwd, stdout, startedAt }
     const written = await reportOutcomes(outcomes, verdict, { ...files, now: systemClock.now() })
+    if (line.decorate) {
+      await decorateGitLab(outcomes, {
+        env,
+        log,
+        secrets,
+        policy: settings.policy,
+        commentWhen: line.commentWhen,
+        inlineLimit: line.inlineLimit,
+        inlineSeverity: line.inlineSeverity,
+        clock: systemClock,
+        deadline: startedAt + settings.timeoutMs,
+        userAgent: USER_AGENT
+      })
+    }
     return worstExitCode([written, endCommand(verdict, settings, log)])
   } catch (error) {
     const usage = codeOf(error) === 'ERR_USAGE' || codeOf(error) === 'ERR_SETTINGS'

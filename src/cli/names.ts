@@ -26,11 +26,13 @@ export const COMMAND_NAMES: Names = {
     branch: { name: '--branch' },
     pullRequest: { name: '--pull-request' },
     commit: { name: '--commit' },
-    comment: {},
+    comment: { name: '--comment-when' },
     gitHubToken: {},
     annotate: {},
     checkRun: {},
-    sarif: { name: '--sarif' }
+    sarif: { name: '--sarif' },
+    inlineLimit: { name: '--inline-limit' },
+    inlineSeverity: { name: '--inline-severity' }
   },
   // The command writes no job summary: its files hold what the summary would.
   places: { details: 'the --markdown or --json file', self: 'the command' }

@@ -2,6 +2,9 @@ import { parseArgs } from 'node:util'
 import { ActionError, asError } from '../errors.js'
 import { DEFAULT_REPORT_LOCATIONS } from '../report-file.js'
 import { DEFAULTS, type RawSettings } from '../settings.js'
+import { SEVERITY_ORDER, type Severity } from '../findings/finding.js'
+import type { CommentWhen } from '../gitlab/merge-request-decoration.js'
+import { DISCUSSION_LIMITS } from '../gitlab/merge-request-discussions.js'
 import { COMMAND } from './version.js'
 
 export { COMMAND }
@@ -54,6 +57,14 @@ export type CommandLine =
       failingStatuses: string[]
       rootCertFile: string | undefined
       files: ResultFiles
+      /** Decorate the GitLab pipeline: commit statuses, and the merge request's note. */
+      decorate: boolean
+      /** When the note is written (with --decorate). */
+      commentWhen: CommentWhen
+      /** At most this many discussions on the diff a run (with --decorate). */
+      inlineLimit: number
+      /** The least severe issue that gets a discussion (with --decorate). */
+      inlineSeverity: Severity
     }
 
 const OPTIONS = {
@@ -76,6 +87,10 @@ const OPTIONS = {
   markdown: { type: 'string' },
   sarif: { type: 'string' },
   codequality: { type: 'string' },
+  decorate: { type: 'boolean' },
+  'comment-when': { type: 'string' },
+  'inline-limit': { type: 'string' },
+  'inline-severity': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' }
 } as const
@@ -147,8 +162,62 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     noFail: values['no-fail'] ?? false,
     failingStatuses: values['fail-on'] ?? [],
     rootCertFile: values['root-cert-file'],
-    files
+    files,
+    decorate: values.decorate ?? false,
+    commentWhen: commentWhen(values['comment-when'], values.decorate ?? false),
+    inlineLimit: inlineLimit(values['inline-limit'], values.decorate ?? false),
+    inlineSeverity: inlineSeverity(values['inline-severity'], values.decorate ?? false)
   }
+}
+
+/** An option of the decoration given without --decorate: a usage error. */
+function withDecorate(option: string, decorate: boolean): void {
+  if (!decorate) {
+    throw new UsageError(
+      `--${option} is given without --decorate: it shapes the decoration, and only --decorate decorates.`
+    )
+  }
+}
+
+/** --inline-limit: a whole number from 0 (no discussions) to 100 (default 10). */
+function inlineLimit(value: string | undefined, decorate: boolean): number {
+  if (value === undefined) return DISCUSSION_LIMITS.perRun
+  withDecorate('inline-limit', decorate)
+  const limit = Number(value.trim())
+  if (!/^\d{1,3}$/.test(value.trim()) || limit > 100) {
+    throw new UsageError(
+      `--inline-limit "${value.slice(0, 40)}" is not a whole number from 0 to 100: the most discussions a run starts on the diff (0: none).`
+    )
+  }
+  return limit
+}
+
+/** --inline-severity: one of the severities, most severe first (default info: every issue). */
+function inlineSeverity(value: string | undefined, decorate: boolean): Severity {
+  if (value === undefined) return 'info'
+  withDecorate('inline-severity', decorate)
+  const known = SEVERITY_ORDER.find((severity) => severity === value.trim().toLowerCase())
+  if (!known) {
+    throw new UsageError(
+      `--inline-severity "${value.slice(0, 40)}" is not one of ${SEVERITY_ORDER.join(', ')}: the least severe issue that gets a discussion.`
+    )
+  }
+  return known
+}
+
+const COMMENT_WHEN: readonly CommentWhen[] = ['always', 'failed', 'changed']
+
+/** --comment-when: one of COMMENT_WHEN, and only with --decorate (default always). */
+function commentWhen(value: string | undefined, decorate: boolean): CommentWhen {
+  if (value === undefined) return 'always'
+  withDecorate('comment-when', decorate)
+  const known = COMMENT_WHEN.find((when) => when === value.trim().toLowerCase())
+  if (!known) {
+    throw new UsageError(
+      `--comment-when "${value.slice(0, 40)}" is not one of ${COMMENT_WHEN.join(', ')}.`
+    )
+  }
+  return known
 }
 
 /**
@@ -252,6 +321,17 @@ ${DEFAULT_REPORTS})
       --codequality <file>  write the new issues as GitLab's Code Quality report
                             (artifacts:reports:codequality)
                             (each: - for standard output; default: none)
+      --decorate            in a GitLab CI job: set a commit status per project
+                            (sonarqube/<project>) and, in a merge-request pipeline, write
+                            one note per project, edited in place on every run (token:
+                            GITLAB_TOKEN; never changes the exit code)
+      --comment-when <when> with --decorate: always (default), failed (no new note while
+                            the gate passes) or changed (only when the verdict changed)
+      --inline-limit <n>    with --decorate: at most n discussions started on the diff a run,
+                            for the most severe new issues on lines the merge request adds
+                            (default 10; 0: none)
+      --inline-severity <s> with --decorate: the least severe issue that gets one: blocker,
+                            high, medium, low or info (default info)
   -h, --help                show this help and exit
   -v, --version             show the version and exit
 
@@ -260,6 +340,8 @@ Environment:
                     public project
   SONAR_HOST_URL    the server's address, when --host is not given
   SONAR_ROOT_CERT   PEM text of an extra CA, when --root-cert-file is not given
+  GITLAB_TOKEN      with --decorate: a project or group access token with the api scope
+                    (sent to CI_API_V4_URL's origin only)
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY   honoured; loopback addresses never use a proxy
   NO_COLOR          no colours; FORCE_COLOR=1: colours even when not on a terminal or in CI
                     (by default colours only on a terminal, never with CI set)

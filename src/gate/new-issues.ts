@@ -27,10 +27,10 @@ export type NewIssues =
       /** Requests made to read them. */
       requests: number
       /**
-       * Set when the findings were narrowed to the lines this pull request changes (a branch
-       * analysis on a pull request, as Community Edition makes): its number.
+       * Set when the findings were narrowed to the lines a pull or merge request changes (a
+       * branch analysis on it, as Community Edition makes): which, in words ("pull request #12").
        */
-      onLinesOf?: number
+      onLinesOf?: string
     }
   | {
       read: false

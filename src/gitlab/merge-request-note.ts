@@ -1,11 +1,12 @@
 /**
- * The decoration's writes on a GitLab merge request: one note per project, found again by a
- * hidden marker and edited in place (never a second), and a commit status per project. Shapes
+ * The decoration's writes on a GitLab merge request: one note per project, found again by its
+ * hidden marker line and edited in place (never a second), and a commit status per project. Shapes
  * from GitLab's REST documentation: notes (`GET`, `POST`, `PUT
  * /projects/:id/merge_requests/:iid/notes[/:note_id]`, a body of at most 1,000,000 characters),
  * the current user (`GET /user`), commit statuses (`POST /projects/:id/statuses/:sha`: `state`,
  * `name`, `target_url` and `description`, each text at most 255 characters).
  */
+import { carriesMarker } from '../report/pull-request-comment-body.js'
 import { cut } from '../untrusted-text.js'
 import { GitLabError, type GitLabApi } from './gitlab-api.js'
 
@@ -18,16 +19,6 @@ export const NOTE_LIMITS = {
   statusChars: 255
 } as const
 
-/**
- * The hidden first line of the project's note: an HTML comment GitLab does not render, the
- * project key in hex so that no key can end the comment or pass for another's.
- *
- * @example noteMarker('shop') // '<!-- sonar-quality-gate 73686f70 -->'
- */
-export function noteMarker(projectKey: string): string {
-  return `<!-- sonar-quality-gate ${Buffer.from(projectKey, 'utf8').toString('hex')} -->`
-}
-
 /** Where a merge request is: the project's id (or URL-encoded path) and the request's IID. */
 export interface MergeRequestRef {
   projectId: string
@@ -36,26 +27,36 @@ export interface MergeRequestRef {
 
 /**
  * Writes `body` as the project's note on the merge request: edits the note the token's own user
- * wrote with the project's marker, or creates it. Notes by anyone else are never touched, so a
- * note that copies the marker cannot take the verdict's place.
+ * wrote whose first line is `marker` (the body's own, hidden: see commentMarker), or creates it;
+ * unless `write`, given the note found (or undefined), says to leave things as they are. Notes by anyone
+ * else are never touched, so a note that copies the marker cannot take the verdict's place.
  *
- * @example await upsertNote(gitlab, { projectId: '7', iid: '42' }, 'shop', body) // { action: 'updated', id: 301 }
+ * @example await upsertNote(gitlab, { projectId: '7', iid: '42' }, marker, body) // { action: 'updated', id: 301 }
  */
 export async function upsertNote(
   gitlab: GitLabApi,
   mergeRequest: MergeRequestRef,
-  projectKey: string,
-  body: string
-): Promise<{ action: 'created' | 'updated'; id: number }> {
-  const marker = noteMarker(projectKey)
-  const text = `${marker}\n${body}`
-  if (text.length > NOTE_LIMITS.bodyChars) {
+  marker: string,
+  body: string,
+  options: {
+    /** Whether to write, given the note found (or undefined); by default always. */
+    write?: (existing: string | undefined) => boolean
+    /** The token's own user's id, when the caller has read it (`whoAmI`). */
+    me?: number
+  } = {}
+): Promise<{ action: 'created' | 'updated' | 'unchanged'; id: number | undefined }> {
+  const { write = () => true } = options
+  if (!body.startsWith(`${marker}\n`)) {
+    throw new GitLabError('The note does not start with its marker line.')
+  }
+  if (body.length > NOTE_LIMITS.bodyChars) {
     throw new GitLabError(
-      `The note for ${projectKey} has ${text.length} characters, more than GitLab's ${NOTE_LIMITS.bodyChars}.`
+      `The note has ${body.length} characters, more than GitLab's ${NOTE_LIMITS.bodyChars}.`
     )
   }
+  const text = body
   const notes = `${mergeRequestPath(mergeRequest)}/notes`
-  const me = idOf((await gitlab.request('GET', 'user')).body)
+  const me = options.me ?? (await whoAmI(gitlab))
   const { items } = await gitlab.pages(
     notes,
     { sort: 'asc', order_by: 'created_at' },
@@ -72,14 +73,12 @@ export async function upsertNote(
       author?: unknown
     }
     return (
-      system !== true &&
-      me !== undefined &&
-      idOf(author) === me &&
-      typeof noteBody === 'string' &&
-      noteBody.startsWith(marker)
+      system !== true && me !== undefined && idOf(author) === me && carriesMarker(noteBody, marker)
     )
   })
   const id = idOf(ours)
+  const existing = id === undefined ? undefined : String((ours as { body: string }).body)
+  if (!write(existing)) return { action: 'unchanged', id }
   if (id !== undefined) {
     await gitlab.request('PUT', `${notes}/${id}`, { body: { body: text } })
     return { action: 'updated', id }
@@ -87,6 +86,17 @@ export async function upsertNote(
   const created = idOf((await gitlab.request('POST', notes, { body: { body: text } })).body)
   if (created === undefined) throw new GitLabError('GitLab created the note but named no id.')
   return { action: 'created', id: created }
+}
+
+/**
+ * The token's own user's id (`GET /user`): only what it wrote is ever edited or resolved.
+ *
+ * @example const me = await whoAmI(gitlab)
+ */
+export async function whoAmI(gitlab: GitLabApi): Promise<number> {
+  const me = idOf((await gitlab.request('GET', 'user')).body)
+  if (me === undefined) throw new GitLabError("GitLab did not say who the token's user is.")
+  return me
 }
 
 /** A commit status's state, as GitLab names them. */
@@ -106,6 +116,8 @@ export async function setCommitStatus(
     state: CommitState
     description: string
     targetUrl: string | undefined
+    /** CI_PIPELINE_ID: the status joins the pipeline, whose success a merge-request rule requires. */
+    pipelineId?: string
   }
 ): Promise<void> {
   const name = cut(`sonarqube/${status.projectKey}`, NOTE_LIMITS.statusChars)
@@ -121,13 +133,17 @@ export async function setCommitStatus(
         state: status.state,
         name,
         description: cut(status.description, NOTE_LIMITS.statusChars),
-        ...targetUrl
+        ...targetUrl,
+        ...(status.pipelineId && /^\d{1,20}$/.test(status.pipelineId)
+          ? { pipeline_id: Number(status.pipelineId) }
+          : {})
       }
     }
   )
 }
 
-function mergeRequestPath({ projectId, iid }: MergeRequestRef): string {
+/** The merge request's address under the API: `projects/7/merge_requests/42`. */
+export function mergeRequestPath({ projectId, iid }: MergeRequestRef): string {
   return `projects/${encodeURIComponent(projectId)}/merge_requests/${encodeURIComponent(iid)}`
 }
 

@@ -26,7 +26,7 @@ export function fileLinkUnder(prefix: string): FileLink {
     `${prefix}/${file.split('/').map(encodeURIComponent).join('/')}${line === undefined ? '' : `#L${line}`}`
 }
 
-const SEVERITY_ICONS: Record<Finding['severity'], string> = {
+export const SEVERITY_ICONS: Record<Finding['severity'], string> = {
   blocker: '🛑',
   high: '🔴',
   medium: '🟠',
@@ -83,6 +83,9 @@ export function newIssuesBlock(
 }
 
 function scopeWords(newIssues: NewIssues & { read: true }): string {
+  if (newIssues.onLinesOf !== undefined) {
+    return `in the new code, on the lines ${newIssues.onLinesOf} changes`
+  }
   return newIssues.scope.kind === 'pull-request' ? 'in the pull request' : 'in the new code'
 }
 

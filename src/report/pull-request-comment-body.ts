@@ -3,7 +3,7 @@ import type { EvaluatedCondition } from '../gate/evaluate.js'
 import type { GateResult } from '../gate/check.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Sink } from '../sink.js'
-import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
+import { cut, QUOTE_LIMITS, wellFormed } from '../untrusted-text.js'
 import { dashboardAddress } from './dashboard-link.js'
 import { evidenceUrl } from './evidence-link.js'
 import { fittedBlock } from './fitted-block.js'
@@ -238,12 +238,4 @@ function bounded(
     `<p>The verdict is too large to show here: see ${place('details')}.</p>`
   )
   return sink.fit([], { head: blocks([fallback.marker, fallback.heading, verdict]), limit }).text
-}
-
-/** The text with every lone surrogate replaced by U+FFFD, as String#toWellFormed does. */
-function wellFormed(text: string): string {
-  return text.replace(
-    /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
-    '\uFFFD'
-  )
 }

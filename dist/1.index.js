@@ -1,8 +1,8 @@
-export const id = 606;
-export const ids = [606];
+export const id = 1;
+export const ids = [1];
 export const modules = {
 
-/***/ 6606:
+/***/ 2001:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -65,9 +65,50 @@ function onChangedLines(findings, changed) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/gate/on-changed-lines.ts
+
+/**
+ * Whether any analysis is of a branch whose new issues are the new code's, not a pull
+ * request's own: the analyses Community Edition makes of a pull or merge request's branch.
+ */
+function hasBranchAnalyses(outcomes) {
+    return outcomes.some(isBranchAnalysis);
+}
+function isBranchAnalysis(outcome) {
+    return (outcome.read &&
+        outcome.result.newIssues?.read === true &&
+        outcome.result.newIssues.scope.kind === 'new-code');
+}
+/**
+ * The branch analyses' new issues narrowed to the lines a pull or merge request changes (`request`
+ * names it: "pull request #12", "merge request !7"), each analysis's count in one line of the
+ * log; analyses of the request itself are left alone.
+ *
+ * @example outcomes = narrowToChangedLines(outcomes, changed, 'merge request !7', log)
+ */
+function narrowToChangedLines(outcomes, changed, request, log) {
+    return outcomes.map((outcome) => {
+        if (!isBranchAnalysis(outcome) || !outcome.read)
+            return outcome;
+        const newIssues = outcome.result.newIssues;
+        if (!newIssues?.read)
+            return outcome;
+        const findings = onChangedLines(newIssues.findings, changed);
+        log.info(`${findings.length} of the ${newIssues.findings.length} new-code issues read are on the lines ${request} changes.`);
+        return {
+            ...outcome,
+            result: {
+                ...outcome.result,
+                newIssues: { ...newIssues, findings, total: findings.length, onLinesOf: request }
+            }
+        };
+    });
+}
+
 // EXTERNAL MODULE: ./src/action/github-api.ts
 var github_api = __webpack_require__(2334);
 ;// CONCATENATED MODULE: ./src/action/pull-request-lines.ts
+
 
 
 /** GitHub lists at most 3,000 files of a pull request, 100 a page. */
@@ -81,10 +122,7 @@ const PULL_REQUEST_FILES_LIMITS = { pages: 30, perPage: 100, totalMs: 60_000 };
  * @example outcomes = await onPullRequestLines(outcomes, { pullRequest, token, env: process.env, log })
  */
 async function onPullRequestLines(outcomes, options) {
-    const branchAnalyses = outcomes.filter((outcome) => outcome.read &&
-        outcome.result.newIssues?.read === true &&
-        outcome.result.newIssues.scope.kind === 'new-code');
-    if (branchAnalyses.length === 0)
+    if (!hasBranchAnalyses(outcomes))
         return outcomes;
     const number = options.pullRequest.issue_number;
     let changed;
@@ -95,22 +133,7 @@ async function onPullRequestLines(outcomes, options) {
         options.log.info(`The lines pull request #${number} changes could not be read (${(0,github_api/* githubSaid */.$s)(error)}): the new code's issues are shown as they are, not narrowed to its lines. Leave githubToken at its default, with permissions pull-requests: read.`);
         return outcomes;
     }
-    return outcomes.map((outcome) => {
-        if (!branchAnalyses.includes(outcome) || !outcome.read)
-            return outcome;
-        const newIssues = outcome.result.newIssues;
-        if (!newIssues?.read)
-            return outcome;
-        const findings = onChangedLines(newIssues.findings, changed);
-        options.log.info(`${findings.length} of the ${newIssues.findings.length} new-code issues read are on the lines pull request #${number} changes.`);
-        return {
-            ...outcome,
-            result: {
-                ...outcome.result,
-                newIssues: { ...newIssues, findings, total: findings.length, onLinesOf: number }
-            }
-        };
-    });
+    return narrowToChangedLines(outcomes, changed, `pull request #${number}`, options.log);
 }
 /** The pull request's changed lines per file, page by page (at most 30 pages of 100 files). */
 async function readChangedLines(options) {

@@ -1,0 +1,198 @@
+/**
+ * `--decorate` as a GitLab merge-request pipeline runs it: the bundle dist/cli.js against the
+ * simulated server, with GitLab's predefined variables pointing at a loopback GitLab shaped from
+ * its REST documentation. A failing gate (failed status, the note, discussions on the lines the
+ * merge request adds, the branch analysis narrowed to them as Community Build needs), a re-run
+ * after the fix (the note edited, the status success, the discussions resolved), a refusal and a
+ * rate limit that change nothing else, and each token kept to its own server.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { CLI_ENTRY, timeChild, type Workspace } from '../../__fixtures__/built-action.js'
+import {
+  addingLines,
+  DIFF_REFS,
+  GITLAB_PROJECT,
+  MERGE_REQUEST_IID,
+  startFakeGitLab,
+  type FakeGitLab,
+  type FakeGitLabOptions
+} from '../../__fixtures__/gitlab/fake-gitlab.js'
+import {
+  scenario,
+  Simulator,
+  writeSampleFiles,
+  type AnalysisScript
+} from '../../__fixtures__/simulator/sonar-simulator.js'
+import { RUNTIMES, TOKEN, workspace } from '../support/action-runs.js'
+import { renderAsGitHub } from '../support/summary-as-github.js'
+
+const GITLAB_TOKEN = 'glpat-fake-token'
+const QUICK = ['--initial-delay', '0', '--interval', '100']
+
+let simulator: Simulator
+beforeAll(async () => {
+  simulator = await Simulator.start({ token: TOKEN })
+})
+afterAll(() => simulator.stop())
+
+const running: FakeGitLab[] = []
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((gitlab) => gitlab.stop()))
+})
+
+/**
+ * A GitLab whose merge request adds lines 4 to 9 of src/app.ts and 4 to 8 of src/db/query.ts:
+ * four of the gate-error scenario's issues stand on them.
+ */
+async function gitlabWith(options: FakeGitLabOptions = {}) {
+  const fake = await startFakeGitLab({
+    diffs: [
+      { old_path: 'src/app.ts', new_path: 'src/app.ts', diff: addingLines(3, 6) },
+      { old_path: 'src/db/query.ts', new_path: 'src/db/query.ts', diff: addingLines(3, 5) }
+    ],
+    ...options
+  })
+  running.push(fake)
+  return fake
+}
+
+/** The analysis's report file and the sample files in a fresh checkout. */
+async function checkout(analysisScript: AnalysisScript): Promise<Workspace> {
+  const ws = await workspace()
+  await writeSampleFiles(ws.cwd)
+  await simulator.writeReportFile(
+    simulator.addAnalysis(analysisScript),
+    ws.file('.scannerwork/report-task.txt')
+  )
+  return ws
+}
+
+describe.each(RUNTIMES)(
+  '--decorate in a GitLab merge-request pipeline, on $runtime',
+  ({ node }) => {
+    function decorate(ws: Workspace, fake: FakeGitLab, args: string[] = []) {
+      return timeChild(node, [CLI_ENTRY, ...QUICK, '--decorate', ...args], {
+        cwd: ws.cwd,
+        env: {
+          PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+          SONAR_TOKEN: TOKEN,
+          GITLAB_TOKEN,
+          GITLAB_CI: 'true',
+          CI_API_V4_URL: fake.url,
+          CI_PROJECT_ID: GITLAB_PROJECT,
+          CI_PROJECT_URL: 'http://gitlab.example/acme/shop',
+          CI_COMMIT_SHA: DIFF_REFS.head_sha,
+          CI_MERGE_REQUEST_IID: MERGE_REQUEST_IID,
+          CI_PIPELINE_ID: '812'
+        },
+        killAfterMs: 30_000
+      })
+    }
+
+    it('a failing gate, then a re-run after the fix: the note edited, the status flipped, the discussions resolved', async () => {
+      const fake = await gitlabWith()
+      const failed = await decorate(
+        await checkout({ ...(await scenario('gate-error')), finishAfterMs: 200 }),
+        fake
+      )
+
+      expect(failed.exitCode).toBe(1)
+      expect(failed.stderr).toContain(
+        '4 of the 18 new-code issues read are on the lines merge request !42 changes.'
+      )
+      expect(failed.stderr).toContain(
+        'GitLab: the note for demo-project is created on merge request !42.'
+      )
+      expect(failed.stderr).toContain(
+        'GitLab: 4 discussions started on the diff, 0 resolved (their issues are gone).'
+      )
+      expect(fake.statuses).toEqual([
+        expect.objectContaining({
+          state: 'failed',
+          name: 'sonarqube/demo-project',
+          pipeline_id: 812
+        })
+      ])
+      const note = renderAsGitHub(fake.notes[0]!.body)
+      expect(note.of('h3')[0]!.text).toBe('❌ Quality Gate failed · demo-project')
+      expect(note.text).toContain('New issues: 4')
+      expect(note.text).toContain('What changed')
+      expect(note.text).toContain('Security hotspots to review in the new code: 7')
+      // The issues link to the file at the commit on GitLab.
+      expect(note.of('a').map(({ attributes }) => attributes['href'])).toContain(
+        `http://gitlab.example/acme/shop/-/blob/${DIFF_REFS.head_sha}/src/app.ts#L6`
+      )
+      expect(fake.discussions.map((d) => d.notes[0]!.position?.['new_path'])).toEqual([
+        'src/db/query.ts',
+        'src/app.ts',
+        'src/db/query.ts',
+        'src/app.ts'
+      ])
+
+      const fixed = await decorate(await checkout(await scenario('done')), fake)
+      expect(fixed.exitCode).toBe(0)
+      expect(fake.notes).toHaveLength(1)
+      expect(renderAsGitHub(fake.notes[0]!.body).of('h3')[0]!.text).toBe(
+        '✅ Quality Gate passed · demo-project'
+      )
+      expect(fake.statuses.at(-1)).toMatchObject({
+        state: 'success',
+        description: 'Quality Gate passed'
+      })
+      expect(fake.discussions.every((d) => d.notes[0]!.resolved === true)).toBe(true)
+      expect(fixed.stderr).toContain(
+        'GitLab: 0 discussions started on the diff, 4 resolved (their issues are gone).'
+      )
+
+      // Each token to its own server only, and in no log.
+      for (const result of [failed, fixed]) {
+        expect(result.stderr).not.toContain(GITLAB_TOKEN)
+        expect(result.stderr).not.toContain(TOKEN)
+      }
+      expect(JSON.stringify(fake.requests)).not.toContain(TOKEN)
+      expect(fake.requests.every(({ privateToken }) => privateToken === GITLAB_TOKEN)).toBe(true)
+      expect(JSON.stringify(simulator.requests)).not.toContain(GITLAB_TOKEN)
+    })
+
+    it('403: one warning naming the scope, and the exit code is the verdict’s', async () => {
+      const fake = await gitlabWith({ refuse: 403 })
+      const result = await decorate(
+        await checkout({ ...(await scenario('gate-error')), finishAfterMs: 0 }),
+        fake
+      )
+      expect(result.exitCode).toBe(1)
+      const warnings = result.stderr.split('\n').filter((line) => line.includes('GitLab refused'))
+      expect(warnings).toHaveLength(1)
+      expect(warnings[0]).toContain('(403): it needs the api scope')
+      expect(fake.requests).toHaveLength(1)
+    })
+
+    it("429: GitLab's Retry-After is waited, then everything is written", async () => {
+      const fake = await gitlabWith({ tooManyFirst: 1 })
+      const result = await decorate(await checkout(await scenario('done')), fake)
+      expect(result.exitCode).toBe(0)
+      expect(fake.statuses).toHaveLength(1)
+      expect(fake.notes).toHaveLength(1)
+      expect(result.stderr).not.toContain('warning')
+    })
+
+    it('without GITLAB_TOKEN: one warning, nothing sent, the verdict unchanged', async () => {
+      const fake = await gitlabWith()
+      const ws = await checkout(await scenario('done'))
+      const result = await timeChild(node, [CLI_ENTRY, ...QUICK, '--decorate'], {
+        cwd: ws.cwd,
+        env: {
+          PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+          SONAR_TOKEN: TOKEN,
+          CI_API_V4_URL: fake.url,
+          CI_PROJECT_ID: GITLAB_PROJECT,
+          CI_COMMIT_SHA: DIFF_REFS.head_sha
+        },
+        killAfterMs: 30_000
+      })
+      expect(result.exitCode).toBe(0)
+      expect(result.stderr).toContain('--decorate: GITLAB_TOKEN is not set; nothing is decorated.')
+      expect(fake.requests).toEqual([])
+    })
+  }
+)

@@ -1,0 +1,140 @@
+/**
+ * `--decorate` in a GitLab pipeline: the pipeline's facts from GitLab's predefined variables
+ * (CI_API_V4_URL, CI_PROJECT_ID, CI_PROJECT_URL, CI_COMMIT_SHA, CI_MERGE_REQUEST_IID,
+ * CI_PIPELINE_ID), the token from GITLAB_TOKEN, and the decoration itself. The GitLab token goes
+ * to the origin of CI_API_V4_URL only and is hidden from the log and the note, like the Sonar
+ * token, which never goes to GitLab. Nothing here changes the verdict or the exit code: what is
+ * missing is one warning.
+ */
+import type { Clock } from '../clock.js'
+import type { FailPolicy } from '../fail-policy.js'
+import type { Severity } from '../findings/finding.js'
+import type { AnalysisOutcome } from '../gate/outcome.js'
+import { GitLabApi } from '../gitlab/gitlab-api.js'
+import {
+  decorateMergeRequest,
+  type CommentWhen,
+  type GitLabPipeline
+} from '../gitlab/merge-request-decoration.js'
+import { NOTE_LIMITS } from '../gitlab/merge-request-note.js'
+import { fileLinkUnder } from '../report/new-issues-block.js'
+import { summaryForms } from '../report/summary-text.js'
+import { tokenForms } from '../secrets.js'
+import { createSink } from '../sink.js'
+import { COMMAND_NAMES } from './names.js'
+import type { TerminalLog } from './terminal-log.js'
+
+/** The least time the decoration gets, even when the check used the whole time-out. */
+const DECORATION_MIN_MS = 30_000
+
+export interface DecorationContext {
+  env: NodeJS.ProcessEnv
+  log: TerminalLog
+  /** Every form of the Sonar token: hidden from the note too. */
+  secrets: readonly string[]
+  policy: FailPolicy
+  commentWhen: CommentWhen
+  inlineLimit: number
+  inlineSeverity: Severity
+  clock: Clock
+  /** Clock time of the overall time-out; the decoration has at least 30 s past the check. */
+  deadline: number
+  userAgent: string
+  /** The tests' fetch; by default Node's. */
+  fetch?: typeof globalThis.fetch
+}
+
+/**
+ * Decorates the GitLab pipeline with the outcomes, or says in one warning why it cannot.
+ *
+ * @example await decorateGitLab(outcomes, { env, log, secrets, policy, commentWhen: 'always', clock, deadline, userAgent })
+ */
+export async function decorateGitLab(
+  outcomes: readonly AnalysisOutcome[],
+  context: DecorationContext
+): Promise<void> {
+  const { env, log } = context
+  const found = gitlabPipeline(env)
+  if ('missing' in found) {
+    log.warning(
+      `--decorate: ${found.missing}; nothing is decorated. It runs in a GitLab CI job, with a project or group access token (api scope) in GITLAB_TOKEN.`
+    )
+    return
+  }
+  const token = env['GITLAB_TOKEN']?.trim()
+  if (!token) {
+    log.warning(
+      '--decorate: GITLAB_TOKEN is not set; nothing is decorated. Set it to a project or group access token with the api scope, from a masked CI/CD variable (CI_JOB_TOKEN may not write notes or statuses).'
+    )
+    return
+  }
+  const gitlabForms = tokenForms(token)
+  log.hideSecrets(gitlabForms)
+  const { apiUrl, pipeline } = found
+  const gitlab = new GitLabApi({
+    apiUrl,
+    token,
+    userAgent: context.userAgent,
+    clock: context.clock,
+    deadline: Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS),
+    ...(context.fetch ? { fetch: context.fetch } : {})
+  })
+  const sink = createSink({
+    names: COMMAND_NAMES,
+    secrets: [...context.secrets, ...gitlabForms],
+    escapedForms: summaryForms,
+    limit: NOTE_LIMITS.bodyChars,
+    unit: 'characters'
+  })
+  await decorateMergeRequest(gitlab, pipeline, outcomes, {
+    sink,
+    policy: context.policy,
+    commentWhen: context.commentWhen,
+    inlineLimit: context.inlineLimit,
+    inlineSeverity: context.inlineSeverity,
+    log
+  })
+}
+
+/**
+ * The pipeline GitLab's variables describe, or what is missing. CI_API_V4_URL must be an http(s)
+ * address without credentials; the commit a full SHA.
+ */
+export function gitlabPipeline(
+  env: NodeJS.ProcessEnv
+): { apiUrl: URL; pipeline: GitLabPipeline } | { missing: string } {
+  const value = (name: string) => env[name]?.trim() || undefined
+  const apiUrl = httpUrl(value('CI_API_V4_URL'))
+  if (!apiUrl) return { missing: 'CI_API_V4_URL is not an http(s) address (not a GitLab CI job?)' }
+  const projectId = value('CI_PROJECT_ID')
+  if (!projectId || !/^\d{1,20}$/.test(projectId)) {
+    return { missing: 'CI_PROJECT_ID is not a project id' }
+  }
+  const sha = value('CI_COMMIT_SHA')
+  if (!sha || !/^[0-9a-f]{40}$|^[0-9a-f]{64}$/i.test(sha)) {
+    return { missing: 'CI_COMMIT_SHA is not a full commit SHA' }
+  }
+  const iid = value('CI_MERGE_REQUEST_IID')
+  const projectUrl = httpUrl(value('CI_PROJECT_URL'))
+  return {
+    apiUrl,
+    pipeline: {
+      projectId,
+      sha,
+      mergeRequestIid: iid && /^\d{1,20}$/.test(iid) ? iid : undefined,
+      pipelineId: value('CI_PIPELINE_ID'),
+      fileLink: projectUrl
+        ? fileLinkUnder(`${projectUrl.href.replace(/\/+$/, '')}/-/blob/${sha}`)
+        : undefined
+    }
+  }
+}
+
+function httpUrl(value: string | undefined): URL | undefined {
+  if (!value || !URL.canParse(value)) return undefined
+  const url = new URL(value)
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
+    return undefined
+  }
+  return url
+}

@@ -1,0 +1,260 @@
+/**
+ * The command's decoration of a GitLab pipeline: per project, a commit status on the head commit
+ * and, in a merge-request pipeline, the project's note on the merge request, written as the
+ * pull-request comment is (one body for both platforms: GitLab renders the same HTML blocks) and
+ * updated in place, and discussions on the diff for the most severe new issues. Every failure here is one warning and changes neither the verdict nor the
+ * exit code: a refusal (401, 403, 404) is said once, naming what the token or the merge request
+ * lacks, and stops the decoration, which would be refused again.
+ */
+import { failsUnder, type FailPolicy } from '../fail-policy.js'
+import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
+import type { Log } from '../log.js'
+import { dashboardAddress } from '../report/dashboard-link.js'
+import type { FileLink } from '../report/new-issues-block.js'
+import { commentBody } from '../report/pull-request-comment-body.js'
+import type { Sink } from '../sink.js'
+import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+import { setting } from '../words.js'
+import type { Finding, Severity } from '../findings/finding.js'
+import { hasBranchAnalyses, narrowToChangedLines } from '../gate/on-changed-lines.js'
+import { GitLabRefusal, type GitLabApi } from './gitlab-api.js'
+import { readChangedLines, readDiffRefs } from './merge-request-diffs.js'
+import { discussIssues } from './merge-request-discussions.js'
+import { setCommitStatus, upsertNote, whoAmI, type MergeRequestRef } from './merge-request-note.js'
+
+/** When the project's note is written: always, only while the gate fails, or when its verdict changed. */
+export type CommentWhen = 'always' | 'failed' | 'changed'
+
+/** Where the decoration goes: the GitLab project, its commit, and its merge request if any. */
+export interface GitLabPipeline {
+  /** CI_PROJECT_ID. */
+  projectId: string
+  /** CI_COMMIT_SHA: the commit the statuses are set on. */
+  sha: string
+  /** CI_MERGE_REQUEST_IID, in a merge-request pipeline. */
+  mergeRequestIid: string | undefined
+  /** CI_PIPELINE_ID: the statuses join the pipeline, so a rule on its success sees them. */
+  pipelineId: string | undefined
+  /** Links a new issue's file to the file at the commit, on GitLab (from CI_PROJECT_URL). */
+  fileLink: FileLink | undefined
+}
+
+export interface DecorationOptions {
+  /** The note's sink: the command's words, the Sonar and GitLab tokens hidden, GitLab's limit. */
+  sink: Sink
+  policy: FailPolicy
+  commentWhen: CommentWhen
+  /** At most this many new discussions on the diff a run (0: none, and none resolved). */
+  inlineLimit: number
+  /** The least severe issue that gets a discussion. */
+  inlineSeverity: Severity
+  log: Log
+}
+
+/**
+ * Decorates the pipeline for every outcome: the commit statuses; in a merge-request pipeline, the
+ * lines the merge request adds (a branch analysis's issues narrowed to them, as Community Build
+ * needs), each project's note, and the discussions on the diff. Resolves once done, whatever
+ * GitLab answered; what happened is in the log.
+ *
+ * @example await decorateMergeRequest(gitlab, pipeline, outcomes, { sink, policy, commentWhen: 'always', inlineLimit: 10, inlineSeverity: 'info', log })
+ */
+export async function decorateMergeRequest(
+  gitlab: GitLabApi,
+  pipeline: GitLabPipeline,
+  outcomes: readonly AnalysisOutcome[],
+  options: DecorationOptions
+): Promise<void> {
+  const { log } = options
+  try {
+    for (const outcome of outcomes) {
+      await step(log, `the commit status for ${nameOf(outcome)}`, () =>
+        setStatus(gitlab, pipeline, outcome, options)
+      )
+    }
+    const iid = pipeline.mergeRequestIid
+    if (iid === undefined) {
+      log.info(
+        'Not a merge-request pipeline (no CI_MERGE_REQUEST_IID): the commit statuses are set, and no note is written.'
+      )
+      return
+    }
+    const mergeRequest = { projectId: pipeline.projectId, iid }
+    const me = await whoAmI(gitlab)
+    const wanted = hasBranchAnalyses(outcomes) || options.inlineLimit > 0
+    const diff = wanted
+      ? await step(log, `the lines merge request !${iid} changes`, async () => ({
+          changes: await readChangedLines(gitlab, mergeRequest),
+          refs: await readDiffRefs(gitlab, mergeRequest)
+        }))
+      : undefined
+    const shown = diff
+      ? narrowToChangedLines(outcomes, diff.changes.lines, `merge request !${iid}`, log)
+      : outcomes
+    for (const outcome of shown) {
+      await step(log, `the note for ${nameOf(outcome)}`, async () => {
+        const written = await writeNote(gitlab, mergeRequest, pipeline, outcome, me, options)
+        log.info(
+          written === 'unchanged'
+            ? `GitLab: the note for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
+            : `GitLab: the note for ${nameOf(outcome)} is ${written} on merge request !${iid}.`
+        )
+      })
+    }
+    if (options.inlineLimit > 0 && diff?.refs) {
+      const refs = diff.refs
+      await step(log, 'the discussions on the diff', async () => {
+        const done = await discussIssues(gitlab, mergeRequest, {
+          ...issuesOf(shown),
+          changes: diff.changes,
+          diffRefs: refs,
+          me,
+          limit: options.inlineLimit,
+          lowest: options.inlineSeverity,
+          sink: options.sink
+        })
+        const past = done.leftOut > 0 ? `; ${done.leftOut} more past ${setting('inlineLimit')}` : ''
+        log.info(
+          `GitLab: ${done.started} discussions started on the diff${past}, ${done.resolved} resolved (their issues are gone).`
+        )
+      })
+    } else if (options.inlineLimit > 0 && diff) {
+      log.info(
+        `GitLab has not computed merge request !${iid}'s diff yet (no diff_refs): no discussions this run.`
+      )
+    }
+  } catch (error) {
+    if (!(error instanceof GitLabRefusal)) throw error
+    log.warning(refusalWords(error, pipeline))
+  }
+}
+
+/**
+ * One step of the decoration: a refusal (401, 403, 404) ends the decoration, since GitLab would
+ * refuse the rest too; any other failure is one warning, and the decoration goes on.
+ */
+async function step<T>(log: Log, what: string, run: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await run()
+  } catch (error) {
+    if (error instanceof GitLabRefusal) throw error
+    log.warning(
+      `GitLab: ${what} failed; the verdict is unchanged. ${oneLine(error instanceof Error ? error.message : String(error), QUOTE_LIMITS.long)}`
+    )
+    return undefined
+  }
+}
+
+/** Every analysis's new issues, and whether they are all of them (each read whole). */
+function issuesOf(outcomes: readonly AnalysisOutcome[]): {
+  findings: Finding[]
+  complete: boolean
+} {
+  const findings: Finding[] = []
+  let complete = true
+  for (const outcome of outcomes) {
+    const newIssues = outcome.read ? outcome.result.newIssues : undefined
+    if (!newIssues?.read) {
+      complete = false
+      continue
+    }
+    findings.push(...newIssues.findings)
+    if (newIssues.findings.length < newIssues.total) complete = false
+  }
+  return { findings, complete }
+}
+
+function nameOf(outcome: AnalysisOutcome): string {
+  return oneLine(projectName(outcome), QUOTE_LIMITS.short)
+}
+
+/** The project's commit status: success or failed as the policy judges the gate. */
+async function setStatus(
+  gitlab: GitLabApi,
+  pipeline: GitLabPipeline,
+  outcome: AnalysisOutcome,
+  { sink, policy }: DecorationOptions
+): Promise<void> {
+  const failing = !outcome.read || failsUnder(outcome.result.status, policy)
+  await setCommitStatus(gitlab, {
+    projectId: pipeline.projectId,
+    sha: pipeline.sha,
+    // Through the sink like every text sent: a key that holds a secret is not sent with it.
+    projectKey: sink.text(projectName(outcome)),
+    state: failing ? 'failed' : 'success',
+    description: sink.text(statusWords(outcome, policy)),
+    targetUrl: outcome.read
+      ? dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)?.href
+      : undefined,
+    pipelineId: pipeline.pipelineId
+  })
+}
+
+/**
+ * The note, unless `commentWhen` says to leave it: `failed` writes no new note for a passing
+ * gate (an existing one is still updated, so it never shows a failure that is gone); `changed`
+ * leaves the note alone while its verdict is the same.
+ */
+async function writeNote(
+  gitlab: GitLabApi,
+  mergeRequest: MergeRequestRef,
+  pipeline: GitLabPipeline,
+  outcome: AnalysisOutcome,
+  me: number,
+  { sink, policy, commentWhen }: DecorationOptions
+): Promise<'created' | 'updated' | 'unchanged'> {
+  const verdict = verdictWord(outcome, policy)
+  const body = commentBody(outcome, pipeline.sha, { sink, policy, fileLink: pipeline.fileLink })
+  const [marker, ...rest] = body.split('\n')
+  const withVerdict = [marker, verdictLine(verdict), ...rest].join('\n')
+  const write = (existing: string | undefined) => {
+    if (commentWhen === 'failed') return existing !== undefined || verdict !== 'passed'
+    if (commentWhen === 'changed') {
+      return existing === undefined || !existing.includes(verdictLine(verdict))
+    }
+    return true
+  }
+  const { action } = await upsertNote(gitlab, mergeRequest, marker!, withVerdict, { write, me })
+  return action
+}
+
+type Verdict = 'passed' | 'failed' | 'unread'
+
+function verdictWord(outcome: AnalysisOutcome, policy: FailPolicy): Verdict {
+  if (!outcome.read) return 'unread'
+  return failsUnder(outcome.result.status, policy) ? 'failed' : 'passed'
+}
+
+/** The note's second line, hidden: the verdict it showed, for `commentWhen` changed. */
+function verdictLine(verdict: Verdict): string {
+  return `<!-- verdict: ${verdict} -->`
+}
+
+/** The status's one-line description: "Quality Gate failed: 2 of 7 conditions failed". */
+function statusWords(outcome: AnalysisOutcome, policy: FailPolicy): string {
+  if (!outcome.read) return `Quality Gate could not be read: ${oneLine(outcome.message, 200)}`
+  const { result } = outcome
+  if (!failsUnder(result.status, policy)) {
+    return result.status === 'OK'
+      ? 'Quality Gate passed'
+      : `Quality Gate passed (${oneLine(result.status, 40)})`
+  }
+  const failed = result.conditions.filter(({ condition }) => condition.status === 'ERROR').length
+  return result.status === 'ERROR'
+    ? `Quality Gate failed: ${failed} of ${result.conditions.length} conditions failed`
+    : `Quality Gate failed: ${oneLine(result.status, 40)}`
+}
+
+/** The one warning for a refusal: what the token or the merge request lacks. */
+function refusalWords(error: GitLabRefusal, pipeline: GitLabPipeline): string {
+  const where = `project ${oneLine(pipeline.projectId, QUOTE_LIMITS.short)}`
+  const base = 'GitLab refused the decoration; the verdict and the exit code are unchanged.'
+  switch (error.status) {
+    case 401:
+      return `${base} The token in GITLAB_TOKEN is not valid (401): give a project or group access token with the api scope (CI_JOB_TOKEN may not write notes or statuses).`
+    case 403:
+      return `${base} The token in GITLAB_TOKEN may not write to ${where} (403): it needs the api scope, and the Developer role to set commit statuses.`
+    default:
+      return `${base} GitLab has no ${pipeline.mergeRequestIid === undefined ? where : `merge request !${oneLine(pipeline.mergeRequestIid, 40)} in ${where}`} for this token (404): check CI_PROJECT_ID and CI_MERGE_REQUEST_IID, and that the token's project or group is this one.`
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * A discussion about one new issue, on the line of the diff it stands on (GitLab's merge-request
+ * discussions): a hidden marker line with the issue's key, by which a later run finds it again
+ * (never a second one for the issue, and resolved once the issue is gone), then the issue in one
+ * paragraph, written as the comments are (HTML blocks, server values through `summaryText`).
+ */
+import type { Finding } from '../findings/finding.js'
+import type { Sink } from '../sink.js'
+import { cut, QUOTE_LIMITS, wellFormed } from '../untrusted-text.js'
+import { SEVERITY_ICONS } from './new-issues-block.js'
+import { summaryAddress, summaryText } from './summary-text.js'
+
+const ISSUE_MARKER_PREFIX = '<!-- sonar-issue: '
+
+/**
+ * The hidden first line of a discussion about one issue: its key URL-encoded (no key can close
+ * the comment or break the line), by which a later run finds the discussion again.
+ *
+ * @example issueMarker('AYIssue00001') // '<!-- sonar-issue: AYIssue00001 -->'
+ */
+export function issueMarker(key: string): string {
+  return `${ISSUE_MARKER_PREFIX}${encodeURIComponent(wellFormed(cut(key, QUOTE_LIMITS.short)))} -->`
+}
+
+/** The issue key a discussion's first note carries in its marker line, if any. */
+export function issueKeyOf(body: unknown): string | undefined {
+  if (typeof body !== 'string' || !body.startsWith(ISSUE_MARKER_PREFIX)) return undefined
+  const line = body.split('\n', 1)[0]!.replace(/\r$/, '')
+  const match = /^<!-- sonar-issue: ([^\s]*) -->$/.exec(line)
+  if (!match) return undefined
+  try {
+    return decodeURIComponent(match[1]!)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A discussion about one issue on the line it stands on: its marker line, then the issue in one
+ * paragraph (severity, message, rule linked to the issue on the server), every server value
+ * through `summaryText`, the whole through the sink.
+ *
+ * @example issueDiscussionBody(finding, sink)
+ */
+export function issueDiscussionBody(finding: Finding, sink: Sink): string {
+  const rule = summaryText(finding.ruleName ?? finding.rule)
+  return sink.text(
+    [
+      issueMarker(finding.key),
+      `<p>${SEVERITY_ICONS[finding.severity]} <strong>${summaryText(finding.severityWord)}</strong> ${summaryText(finding.message, QUOTE_LIMITS.long)} (<a href="${summaryAddress(finding.url)}">${rule}</a>)</p>`
+    ].join('\n')
+  )
+}
