@@ -1585,7 +1585,7 @@ async function tunnelling(url, proxy) {
 
 ;// CONCATENATED MODULE: ./src/sonar/transport.ts
 /**
- * One GET on the wire: the connection (kept alive, one pool per protocol, through HTTPS_PROXY
+ * One request on the wire (the server's GETs, GitLab's writes too): the connection (kept alive, one pool per protocol, through HTTPS_PROXY
  * when the environment says so), the private CA, a hard time-out on the whole exchange, and a
  * body read in linear time up to a size limit. Every way it can fail becomes a TransportFailure
  * that names its cause; whether to try again is the retry policy's decision, not this module's.
@@ -1644,10 +1644,19 @@ class HttpTransport {
      * @example const reply = await transport.get(new URL('https://sonar.example.com/api/ce/task?id=AY1'), { accept: 'application/json' }, 10_000)
      */
     async get(url, headers, timeoutMs) {
+        return this.send('GET', url, headers, undefined, timeoutMs);
+    }
+    /**
+     * `method` on `url` with `body` (sent as it is, its length given), and the whole reply read, or
+     * a failure within `timeoutMs`. A redirect is a reply like any other: never followed here.
+     *
+     * @example const reply = await transport.send('PUT', url, { 'content-type': 'application/json' }, '{"body":"…"}', 30_000)
+     */
+    async send(method, url, headers, body, timeoutMs) {
         const abort = new AbortController();
         const timer = setTimeout(() => abort.abort(), timeoutMs);
         try {
-            return await this.exchange(url, headers, abort.signal);
+            return await this.exchange(method, url, headers, body, abort.signal);
         }
         catch (error) {
             if (abort.signal.aborted) {
@@ -1663,7 +1672,7 @@ class HttpTransport {
     close() {
         this.agents.destroy();
     }
-    async exchange(url, headers, signal) {
+    async exchange(method, url, headers, body, signal) {
         const secure = url.protocol === 'https:';
         const agent = await this.agents.for(url);
         // node:https when a request needs it (see connection-agents.ts).
@@ -1671,16 +1680,20 @@ class HttpTransport {
         return new Promise((resolve, reject) => {
             // Node parses the URL itself: an IPv6 literal ([::1]) loses its brackets as it must.
             const request = protocol.request(url, {
-                method: 'GET',
+                method,
                 agent,
-                headers: { 'user-agent': this.options.userAgent, ...headers },
+                headers: {
+                    'user-agent': this.options.userAgent,
+                    ...headers,
+                    ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) })
+                },
                 signal,
                 ...(secure && this.ca ? { ca: this.ca } : {})
             }, (message) => {
                 readBody(message, this.maxBodyBytes).then((body) => resolve({ status: message.statusCode ?? 0, headers: message.headers, body }), reject);
             });
             request.on('error', reject);
-            request.end();
+            request.end(body);
         });
     }
 }
@@ -1694,7 +1707,7 @@ function readBody(message, limit) {
     return new Promise((resolve, reject) => {
         const tooLarge = () => {
             message.destroy();
-            return new TransportFailure('too-large', `the reply body is larger than ${megabytes(limit)}, the most the action reads`);
+            return new TransportFailure('too-large', `the reply body is larger than ${megabytes(limit)}, the most that is read`);
         };
         const declared = Number(message.headers['content-length']);
         if (declared > limit) {
@@ -5630,6 +5643,7 @@ function stepVerdict(outcomes, policy = FAIL_ON_ERROR) {
 
 
 
+
 const GITLAB_LIMITS = {
     /** One reply's body: a page of 100 merge-request diffs fits. */
     replyBytes: 16 * 1024 * 1024,
@@ -5663,10 +5677,20 @@ class GitLabApi {
     options;
     base;
     forms;
+    transport;
     constructor(options) {
         this.options = options;
         this.base = new URL(options.apiUrl.href.replace(/\/*$/, '/'));
         this.forms = tokenForms(options.token);
+        this.transport = new HttpTransport({
+            userAgent: options.userAgent,
+            rootCert: undefined,
+            maxBodyBytes: GITLAB_LIMITS.replyBytes
+        });
+    }
+    /** Ends the kept-alive connections. */
+    close() {
+        this.transport.close();
     }
     /**
      * `method` on `path` (relative to the API's address: `projects/7/statuses/<sha>`), with the
@@ -5689,28 +5713,26 @@ class GitLabApi {
             let text;
             let nextPage;
             try {
-                const response = await (this.options.fetch ?? globalThis.fetch)(url, {
-                    method,
-                    redirect: 'error',
-                    headers: {
-                        'PRIVATE-TOKEN': this.options.token,
-                        accept: 'application/json',
-                        'user-agent': this.options.userAgent,
-                        ...(body === undefined ? {} : { 'content-type': 'application/json' })
-                    },
-                    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-                    signal: AbortSignal.timeout(Math.min(remaining, GITLAB_LIMITS.tryMs))
-                });
-                status = response.status;
-                retryAfter = response.headers.get('retry-after') ?? undefined;
-                nextPage = response.headers.get('x-next-page');
-                text = await boundedText(response, GITLAB_LIMITS.replyBytes);
+                // The one transport (proxies, kept-alive connections, a bounded body); a redirect is a
+                // reply like any other, never followed: the token could follow it elsewhere.
+                const reply = await this.transport.send(method, url, {
+                    'PRIVATE-TOKEN': this.options.token,
+                    accept: 'application/json',
+                    ...(body === undefined ? {} : { 'content-type': 'application/json' })
+                }, body === undefined ? undefined : JSON.stringify(body), Math.min(remaining, GITLAB_LIMITS.tryMs));
+                status = reply.status;
+                retryAfter = headerValue(reply, 'retry-after');
+                nextPage = headerValue(reply, 'x-next-page') ?? null;
+                text = reply.body.toString('utf8');
             }
             catch (error) {
-                // No answer, a redirect refused, a body too large: said as it is, the token out of it.
-                throw new GitLabError(`GitLab's ${method} ${path} failed: ${this.said(withCause(error))}`, {
+                // No answer, a reply too large: said as it is, the token out of it.
+                throw new GitLabError(`GitLab's ${method} ${path} failed: ${this.said(messageOf(error))}`, {
                     cause: error
                 });
+            }
+            if (status >= 300 && status < 400) {
+                throw new GitLabError(`GitLab answered ${status} to ${method} ${path}: a redirect, not followed (the token would go with it). Set CI_API_V4_URL to the address GitLab answers at.`);
             }
             if (status >= 200 && status < 300) {
                 return { status, body: gitlab_api_parse(text), nextPage: pageNumber(nextPage) };
@@ -5752,24 +5774,6 @@ class GitLabApi {
         return untrusted_text_oneLine(redactSecrets(text, this.forms), QUOTE_LIMITS.long);
     }
 }
-/** The body as text, failing once it passes `maxBytes`. */
-async function boundedText(response, maxBytes) {
-    if (!response.body)
-        return '';
-    if (Number(response.headers.get('content-length')) > maxBytes) {
-        await response.body.cancel();
-        throw new Error(`the reply is larger than ${maxBytes} bytes`);
-    }
-    const chunks = [];
-    let bytes = 0;
-    for await (const chunk of response.body) {
-        bytes += chunk.byteLength;
-        if (bytes > maxBytes)
-            throw new Error(`the reply is larger than ${maxBytes} bytes`);
-        chunks.push(chunk);
-    }
-    return Buffer.concat(chunks).toString('utf8');
-}
 function gitlab_api_parse(text) {
     if (text.trim() === '')
         return undefined;
@@ -5796,11 +5800,6 @@ function errorText(text) {
 /** `x-next-page`: a page number, or undefined (empty on the last page). */
 function pageNumber(value) {
     return value && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : undefined;
-}
-/** An error's message and its cause's (fetch says "fetch failed", its cause why). */
-function withCause(error) {
-    const cause = error instanceof Error ? error.cause : undefined;
-    return cause === undefined ? messageOf(error) : `${messageOf(error)} (${messageOf(cause)})`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/pull-request-comment-body.ts
@@ -6439,23 +6438,29 @@ async function ourDiscussions(gitlab, path, me) {
 async function decorateMergeRequest(gitlab, pipeline, outcomes, options) {
     const { log } = options;
     try {
-        for (const outcome of outcomes) {
-            await step(log, `the commit status for ${nameOf(outcome)}`, () => setStatus(gitlab, pipeline, outcome, options));
-        }
+        // The statuses and the merge request's reads go at once: none needs another.
+        const statuses = Promise.all(outcomes.map((outcome) => step(log, `the commit status for ${nameOf(outcome)}`, () => setStatus(gitlab, pipeline, outcome, options))));
         const iid = pipeline.mergeRequestIid;
         if (iid === undefined) {
+            await statuses;
             log.info('Not a merge-request pipeline (no CI_MERGE_REQUEST_IID): the commit statuses are set, and no note is written.');
             return;
         }
         const mergeRequest = { projectId: pipeline.projectId, iid };
-        const me = await whoAmI(gitlab);
         const wanted = hasBranchAnalyses(outcomes) || options.inlineLimit > 0;
-        const diff = wanted
-            ? await step(log, `the lines merge request !${iid} changes`, async () => ({
-                changes: await readChangedLines(gitlab, mergeRequest),
-                refs: await readDiffRefs(gitlab, mergeRequest)
-            }))
-            : undefined;
+        const [me, diff] = await Promise.all([
+            whoAmI(gitlab),
+            wanted
+                ? step(log, `the lines merge request !${iid} changes`, async () => {
+                    const [changes, refs] = await Promise.all([
+                        readChangedLines(gitlab, mergeRequest),
+                        readDiffRefs(gitlab, mergeRequest)
+                    ]);
+                    return { changes, refs };
+                })
+                : undefined,
+            statuses
+        ]);
         const shown = diff
             ? narrowToChangedLines(outcomes, diff.changes.lines, `merge request !${iid}`, log)
             : outcomes;
@@ -6800,8 +6805,7 @@ async function decorateGitLab(outcomes, context) {
         token,
         userAgent: context.userAgent,
         clock: context.clock,
-        deadline: Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS),
-        ...(context.fetch ? { fetch: context.fetch } : {})
+        deadline: Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS)
     });
     const sink = sink_createSink({
         names: COMMAND_NAMES,
@@ -6810,14 +6814,19 @@ async function decorateGitLab(outcomes, context) {
         limit: NOTE_LIMITS.bodyChars,
         unit: 'characters'
     });
-    await decorateMergeRequest(gitlab, pipeline, outcomes, {
-        sink,
-        policy: context.policy,
-        commentWhen: context.commentWhen,
-        inlineLimit: context.inlineLimit,
-        inlineSeverity: context.inlineSeverity,
-        log
-    });
+    try {
+        await decorateMergeRequest(gitlab, pipeline, outcomes, {
+            sink,
+            policy: context.policy,
+            commentWhen: context.commentWhen,
+            inlineLimit: context.inlineLimit,
+            inlineSeverity: context.inlineSeverity,
+            log
+        });
+    }
+    finally {
+        gitlab.close();
+    }
 }
 /**
  * The pipeline GitLab's variables describe, or what is missing. CI_API_V4_URL must be an http(s)

@@ -35304,7 +35304,7 @@ async function tunnelling(url, proxy) {
 
 ;// CONCATENATED MODULE: ./src/sonar/transport.ts
 /**
- * One GET on the wire: the connection (kept alive, one pool per protocol, through HTTPS_PROXY
+ * One request on the wire (the server's GETs, GitLab's writes too): the connection (kept alive, one pool per protocol, through HTTPS_PROXY
  * when the environment says so), the private CA, a hard time-out on the whole exchange, and a
  * body read in linear time up to a size limit. Every way it can fail becomes a TransportFailure
  * that names its cause; whether to try again is the retry policy's decision, not this module's.
@@ -35363,10 +35363,19 @@ class HttpTransport {
      * @example const reply = await transport.get(new URL('https://sonar.example.com/api/ce/task?id=AY1'), { accept: 'application/json' }, 10_000)
      */
     async get(url, headers, timeoutMs) {
+        return this.send('GET', url, headers, undefined, timeoutMs);
+    }
+    /**
+     * `method` on `url` with `body` (sent as it is, its length given), and the whole reply read, or
+     * a failure within `timeoutMs`. A redirect is a reply like any other: never followed here.
+     *
+     * @example const reply = await transport.send('PUT', url, { 'content-type': 'application/json' }, '{"body":"…"}', 30_000)
+     */
+    async send(method, url, headers, body, timeoutMs) {
         const abort = new AbortController();
         const timer = setTimeout(() => abort.abort(), timeoutMs);
         try {
-            return await this.exchange(url, headers, abort.signal);
+            return await this.exchange(method, url, headers, body, abort.signal);
         }
         catch (error) {
             if (abort.signal.aborted) {
@@ -35382,7 +35391,7 @@ class HttpTransport {
     close() {
         this.agents.destroy();
     }
-    async exchange(url, headers, signal) {
+    async exchange(method, url, headers, body, signal) {
         const secure = url.protocol === 'https:';
         const agent = await this.agents.for(url);
         // node:https when a request needs it (see connection-agents.ts).
@@ -35390,16 +35399,20 @@ class HttpTransport {
         return new Promise((resolve, reject) => {
             // Node parses the URL itself: an IPv6 literal ([::1]) loses its brackets as it must.
             const request = protocol.request(url, {
-                method: 'GET',
+                method,
                 agent,
-                headers: { 'user-agent': this.options.userAgent, ...headers },
+                headers: {
+                    'user-agent': this.options.userAgent,
+                    ...headers,
+                    ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) })
+                },
                 signal,
                 ...(secure && this.ca ? { ca: this.ca } : {})
             }, (message) => {
                 readBody(message, this.maxBodyBytes).then((body) => resolve({ status: message.statusCode ?? 0, headers: message.headers, body }), reject);
             });
             request.on('error', reject);
-            request.end();
+            request.end(body);
         });
     }
 }
@@ -35413,7 +35426,7 @@ function readBody(message, limit) {
     return new Promise((resolve, reject) => {
         const tooLarge = () => {
             message.destroy();
-            return new TransportFailure('too-large', `the reply body is larger than ${megabytes(limit)}, the most the action reads`);
+            return new TransportFailure('too-large', `the reply body is larger than ${megabytes(limit)}, the most that is read`);
         };
         const declared = Number(message.headers['content-length']);
         if (declared > limit) {

@@ -118,7 +118,7 @@ describe('bodies are read in linear time up to 10 MB, and a larger one is refuse
     const { error } = await settled(read())
     expect(error).toBeInstanceOf(ServerRequestError)
     expect(error?.message).toMatch(
-      /^The server's reply for task AYTask1 at http:\/\/127\.0\.0\.1:\d+\/api\/ce\/task\?id=AYTask1 was refused: the reply body is larger than 10 MB, the most the action reads\./
+      /^The server's reply for task AYTask1 at http:\/\/127\.0\.0\.1:\d+\/api\/ce\/task\?id=AYTask1 was refused: the reply body is larger than 10 MB, the most that is read\./
     )
     expect(server.requests).toBe(1)
     expect(clock.sleeps).toEqual([])

@@ -30,7 +30,7 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { http, HttpResponse } from 'msw'
+import { http, HttpResponse, passthrough } from 'msw'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
@@ -47,6 +47,12 @@ import { stepEnd } from '../../src/action/step-end.js'
 import { escapeXml } from '../../src/cli/junit.js'
 import { COMMAND_NAMES } from '../../src/cli/names.js'
 import type { ResultFiles } from '../../src/cli/options.js'
+import {
+  addingLines,
+  GITLAB_PROJECT,
+  MERGE_REQUEST_IID,
+  startFakeGitLab
+} from '../../__fixtures__/gitlab/fake-gitlab.js'
 import { decorateGitLab } from '../../src/cli/gitlab-decoration.js'
 import { endCommand, reportOutcomes } from '../../src/cli/report.js'
 import { terminalLog } from '../../src/cli/terminal-log.js'
@@ -306,25 +312,30 @@ async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }
       now: 4200
     })
     endCommand(verdict, settings, log)
-    await decorateGitLab(outcomes, {
-      env: {
-        CI_API_V4_URL: GITLAB_API,
-        CI_PROJECT_ID: '7',
-        CI_COMMIT_SHA: HEAD_SHA,
-        CI_MERGE_REQUEST_IID: '42',
-        GITLAB_TOKEN: 'glpat-token-in-every-sink'
-      },
-      log,
-      secrets: FORMS,
-      policy: settings.policy,
-      commentWhen: 'always',
-      inlineLimit: 10,
-      inlineSeverity: 'info',
-      clock: new FakeClock(),
-      deadline: 60_000,
-      userAgent: 'test',
-      fetch: gitlabFetch(gitlab, outcomes)
-    })
+    const fake = await gitlabFor(outcomes)
+    try {
+      await decorateGitLab(outcomes, {
+        env: {
+          CI_API_V4_URL: fake.url,
+          CI_PROJECT_ID: GITLAB_PROJECT,
+          CI_COMMIT_SHA: HEAD_SHA,
+          CI_MERGE_REQUEST_IID: MERGE_REQUEST_IID,
+          GITLAB_TOKEN: 'glpat-fake-token'
+        },
+        log,
+        secrets: FORMS,
+        policy: settings.policy,
+        commentWhen: 'always',
+        inlineLimit: 10,
+        inlineSeverity: 'info',
+        clock: new FakeClock(),
+        deadline: 60_000,
+        userAgent: 'test'
+      })
+      for (const { body } of fake.requests) if (body) gitlab.push(JSON.stringify(body))
+    } finally {
+      await fake.stop()
+    }
     for (const [kind, file] of Object.entries(RESULT_FILES)) {
       files[kind as keyof ResultFiles].push(await readFile(path.join(cwd, file), 'utf8'))
     }
@@ -340,54 +351,26 @@ async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }
   }
 }
 
-const GITLAB_API = 'https://gitlab.test/api/v4'
-
 /**
- * GitLab's API as the decoration meets it, recording every body sent: no note or discussion yet,
- * a merge request whose diff adds the line of every issue read (so each gets its discussion).
+ * A loopback GitLab (shaped from its REST documentation) with no note or discussion yet, whose
+ * merge request adds the line of every issue read, so each gets its discussion.
  */
-function gitlabFetch(
-  sent: string[],
-  outcomes: readonly AnalysisOutcome[]
-): typeof globalThis.fetch {
+function gitlabFor(outcomes: readonly AnalysisOutcome[]) {
   const findings = outcomes.flatMap((outcome) =>
     outcome.read && outcome.result.newIssues?.read ? outcome.result.newIssues.findings : []
   )
-  const diffs = findings.flatMap(({ file, region }) =>
-    file && region
-      ? [
-          {
-            old_path: file,
-            new_path: file,
-            diff: `@@ -${region.startLine - 1},1 +${region.startLine - 1},2 @@\n context\n+added`
-          }
-        ]
-      : []
-  )
-  const refs = { base_sha: 'a'.repeat(40), start_sha: 'b'.repeat(40), head_sha: HEAD_SHA }
-  let id = 500
-  return (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input))
-    const method = init?.method ?? 'GET'
-    if (init?.body !== undefined && init.body !== null) sent.push(String(init.body))
-    const path = url.pathname
-    const reply =
-      method !== 'GET'
-        ? { id: id++ }
-        : path.endsWith('/user')
-          ? { id: 1 }
-          : path.endsWith('/merge_requests/42')
-            ? { diff_refs: refs }
-            : path.endsWith('/diffs')
-              ? diffs
-              : []
-    return Promise.resolve(
-      new Response(JSON.stringify(reply), {
-        status: method === 'POST' ? 201 : 200,
-        headers: { 'content-type': 'application/json' }
-      })
+  const started = startFakeGitLab({
+    diffs: findings.flatMap(({ file, region }) =>
+      file && region
+        ? [{ old_path: file, new_path: file, diff: addingLines(region.startLine - 1, 1) }]
+        : []
     )
-  }
+  })
+  // The loopback GitLab is a real server: its requests go through the mock server untouched.
+  return started.then((fake) => {
+    server.use(http.all(`${fake.url}/*`, () => passthrough()))
+    return fake
+  })
 }
 
 /** What every destination received from a part's outcomes, over its scenarios. */

@@ -40,8 +40,6 @@ export interface DecorationContext {
   /** Clock time of the overall time-out; the decoration has at least 30 s past the check. */
   deadline: number
   userAgent: string
-  /** The tests' fetch; by default Node's. */
-  fetch?: typeof globalThis.fetch
 }
 
 /**
@@ -76,8 +74,7 @@ export async function decorateGitLab(
     token,
     userAgent: context.userAgent,
     clock: context.clock,
-    deadline: Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS),
-    ...(context.fetch ? { fetch: context.fetch } : {})
+    deadline: Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS)
   })
   const sink = createSink({
     names: COMMAND_NAMES,
@@ -86,14 +83,18 @@ export async function decorateGitLab(
     limit: NOTE_LIMITS.bodyChars,
     unit: 'characters'
   })
-  await decorateMergeRequest(gitlab, pipeline, outcomes, {
-    sink,
-    policy: context.policy,
-    commentWhen: context.commentWhen,
-    inlineLimit: context.inlineLimit,
-    inlineSeverity: context.inlineSeverity,
-    log
-  })
+  try {
+    await decorateMergeRequest(gitlab, pipeline, outcomes, {
+      sink,
+      policy: context.policy,
+      commentWhen: context.commentWhen,
+      inlineLimit: context.inlineLimit,
+      inlineSeverity: context.inlineSeverity,
+      log
+    })
+  } finally {
+    gitlab.close()
+  }
 }
 
 /**

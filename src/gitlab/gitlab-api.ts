@@ -12,6 +12,7 @@ import type { Clock } from '../clock.js'
 import { messageOf } from '../errors.js'
 import { redactSecrets, tokenForms } from '../secrets.js'
 import { decideRetry } from '../sonar/retry-policy.js'
+import { headerValue, HttpTransport } from '../sonar/transport.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 
 export const GITLAB_LIMITS = {
@@ -32,8 +33,6 @@ export interface GitLabApiOptions {
   /** Clock time of the overall time-out. */
   deadline: number
   random?: () => number
-  /** The tests'; by default Node's. */
-  fetch?: typeof globalThis.fetch
 }
 
 /** GitLab's reply: its status, the headers read, and its JSON body. */
@@ -73,9 +72,21 @@ export class GitLabApi {
   private readonly base: URL
   private readonly forms: string[]
 
+  private readonly transport: HttpTransport
+
   constructor(private readonly options: GitLabApiOptions) {
     this.base = new URL(options.apiUrl.href.replace(/\/*$/, '/'))
     this.forms = tokenForms(options.token)
+    this.transport = new HttpTransport({
+      userAgent: options.userAgent,
+      rootCert: undefined,
+      maxBodyBytes: GITLAB_LIMITS.replyBytes
+    })
+  }
+
+  /** Ends the kept-alive connections. */
+  close(): void {
+    this.transport.close()
   }
 
   /**
@@ -101,27 +112,33 @@ export class GitLabApi {
       let text: string
       let nextPage: string | null
       try {
-        const response = await (this.options.fetch ?? globalThis.fetch)(url, {
+        // The one transport (proxies, kept-alive connections, a bounded body); a redirect is a
+        // reply like any other, never followed: the token could follow it elsewhere.
+        const reply = await this.transport.send(
           method,
-          redirect: 'error',
-          headers: {
+          url,
+          {
             'PRIVATE-TOKEN': this.options.token,
             accept: 'application/json',
-            'user-agent': this.options.userAgent,
             ...(body === undefined ? {} : { 'content-type': 'application/json' })
           },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-          signal: AbortSignal.timeout(Math.min(remaining, GITLAB_LIMITS.tryMs))
-        })
-        status = response.status
-        retryAfter = response.headers.get('retry-after') ?? undefined
-        nextPage = response.headers.get('x-next-page')
-        text = await boundedText(response, GITLAB_LIMITS.replyBytes)
+          body === undefined ? undefined : JSON.stringify(body),
+          Math.min(remaining, GITLAB_LIMITS.tryMs)
+        )
+        status = reply.status
+        retryAfter = headerValue(reply, 'retry-after')
+        nextPage = headerValue(reply, 'x-next-page') ?? null
+        text = reply.body.toString('utf8')
       } catch (error) {
-        // No answer, a redirect refused, a body too large: said as it is, the token out of it.
-        throw new GitLabError(`GitLab's ${method} ${path} failed: ${this.said(withCause(error))}`, {
+        // No answer, a reply too large: said as it is, the token out of it.
+        throw new GitLabError(`GitLab's ${method} ${path} failed: ${this.said(messageOf(error))}`, {
           cause: error
         })
+      }
+      if (status >= 300 && status < 400) {
+        throw new GitLabError(
+          `GitLab answered ${status} to ${method} ${path}: a redirect, not followed (the token would go with it). Set CI_API_V4_URL to the address GitLab answers at.`
+        )
       }
       if (status >= 200 && status < 300) {
         return { status, body: parse(text), nextPage: pageNumber(nextPage) }
@@ -177,23 +194,6 @@ export class GitLabApi {
   }
 }
 
-/** The body as text, failing once it passes `maxBytes`. */
-async function boundedText(response: Response, maxBytes: number): Promise<string> {
-  if (!response.body) return ''
-  if (Number(response.headers.get('content-length')) > maxBytes) {
-    await response.body.cancel()
-    throw new Error(`the reply is larger than ${maxBytes} bytes`)
-  }
-  const chunks: Uint8Array[] = []
-  let bytes = 0
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    bytes += chunk.byteLength
-    if (bytes > maxBytes) throw new Error(`the reply is larger than ${maxBytes} bytes`)
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks).toString('utf8')
-}
-
 function parse(text: string): unknown {
   if (text.trim() === '') return undefined
   try {
@@ -219,10 +219,4 @@ function errorText(text: string): string {
 /** `x-next-page`: a page number, or undefined (empty on the last page). */
 function pageNumber(value: string | null): number | undefined {
   return value && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : undefined
-}
-
-/** An error's message and its cause's (fetch says "fetch failed", its cause why). */
-function withCause(error: unknown): string {
-  const cause = error instanceof Error ? error.cause : undefined
-  return cause === undefined ? messageOf(error) : `${messageOf(error)} (${messageOf(cause)})`
 }

@@ -67,27 +67,37 @@ export async function decorateMergeRequest(
 ): Promise<void> {
   const { log } = options
   try {
-    for (const outcome of outcomes) {
-      await step(log, `the commit status for ${nameOf(outcome)}`, () =>
-        setStatus(gitlab, pipeline, outcome, options)
+    // The statuses and the merge request's reads go at once: none needs another.
+    const statuses = Promise.all(
+      outcomes.map((outcome) =>
+        step(log, `the commit status for ${nameOf(outcome)}`, () =>
+          setStatus(gitlab, pipeline, outcome, options)
+        )
       )
-    }
+    )
     const iid = pipeline.mergeRequestIid
     if (iid === undefined) {
+      await statuses
       log.info(
         'Not a merge-request pipeline (no CI_MERGE_REQUEST_IID): the commit statuses are set, and no note is written.'
       )
       return
     }
     const mergeRequest = { projectId: pipeline.projectId, iid }
-    const me = await whoAmI(gitlab)
     const wanted = hasBranchAnalyses(outcomes) || options.inlineLimit > 0
-    const diff = wanted
-      ? await step(log, `the lines merge request !${iid} changes`, async () => ({
-          changes: await readChangedLines(gitlab, mergeRequest),
-          refs: await readDiffRefs(gitlab, mergeRequest)
-        }))
-      : undefined
+    const [me, diff] = await Promise.all([
+      whoAmI(gitlab),
+      wanted
+        ? step(log, `the lines merge request !${iid} changes`, async () => {
+            const [changes, refs] = await Promise.all([
+              readChangedLines(gitlab, mergeRequest),
+              readDiffRefs(gitlab, mergeRequest)
+            ])
+            return { changes, refs }
+          })
+        : undefined,
+      statuses
+    ])
     const shown = diff
       ? narrowToChangedLines(outcomes, diff.changes.lines, `merge request !${iid}`, log)
       : outcomes

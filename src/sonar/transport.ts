@@ -1,5 +1,5 @@
 /**
- * One GET on the wire: the connection (kept alive, one pool per protocol, through HTTPS_PROXY
+ * One request on the wire (the server's GETs, GitLab's writes too): the connection (kept alive, one pool per protocol, through HTTPS_PROXY
  * when the environment says so), the private CA, a hard time-out on the whole exchange, and a
  * body read in linear time up to a size limit. Every way it can fail becomes a TransportFailure
  * that names its cause; whether to try again is the retry policy's decision, not this module's.
@@ -102,10 +102,26 @@ export class HttpTransport {
    * @example const reply = await transport.get(new URL('https://sonar.example.com/api/ce/task?id=AY1'), { accept: 'application/json' }, 10_000)
    */
   async get(url: URL, headers: Record<string, string>, timeoutMs: number): Promise<Reply> {
+    return this.send('GET', url, headers, undefined, timeoutMs)
+  }
+
+  /**
+   * `method` on `url` with `body` (sent as it is, its length given), and the whole reply read, or
+   * a failure within `timeoutMs`. A redirect is a reply like any other: never followed here.
+   *
+   * @example const reply = await transport.send('PUT', url, { 'content-type': 'application/json' }, '{"body":"…"}', 30_000)
+   */
+  async send(
+    method: 'GET' | 'POST' | 'PUT',
+    url: URL,
+    headers: Record<string, string>,
+    body: string | undefined,
+    timeoutMs: number
+  ): Promise<Reply> {
     const abort = new AbortController()
     const timer = setTimeout(() => abort.abort(), timeoutMs)
     try {
-      return await this.exchange(url, headers, abort.signal)
+      return await this.exchange(method, url, headers, body, abort.signal)
     } catch (error) {
       if (abort.signal.aborted) {
         throw new TransportFailure('timeout', `no reply within ${seconds(timeoutMs)}`)
@@ -122,8 +138,10 @@ export class HttpTransport {
   }
 
   private async exchange(
+    method: 'GET' | 'POST' | 'PUT',
     url: URL,
     headers: Record<string, string>,
+    body: string | undefined,
     signal: AbortSignal
   ): Promise<Reply> {
     const secure = url.protocol === 'https:'
@@ -135,9 +153,13 @@ export class HttpTransport {
       const request = protocol.request(
         url,
         {
-          method: 'GET',
+          method,
           agent,
-          headers: { 'user-agent': this.options.userAgent, ...headers },
+          headers: {
+            'user-agent': this.options.userAgent,
+            ...headers,
+            ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) })
+          },
           signal,
           ...(secure && this.ca ? { ca: this.ca } : {})
         },
@@ -149,7 +171,7 @@ export class HttpTransport {
         }
       )
       request.on('error', reject)
-      request.end()
+      request.end(body)
     })
   }
 }
@@ -167,7 +189,7 @@ function readBody(message: http.IncomingMessage, limit: number): Promise<Buffer>
       message.destroy()
       return new TransportFailure(
         'too-large',
-        `the reply body is larger than ${megabytes(limit)}, the most the action reads`
+        `the reply body is larger than ${megabytes(limit)}, the most that is read`
       )
     }
     const declared = Number(message.headers['content-length'])
