@@ -287,9 +287,14 @@ function measure(
 ): Run {
   const available = coming.finishesAt
   const [opening, ...within] = POLL_PATHS[setting.mode] as readonly string[]
-  // Each poll starts with its opening request; the other poll requests after it join it.
+  // Each poll starts with its opening request; the other poll requests after it join it. The
+  // wait ends with the gate's read: what follows it (the new issues, what changed, which reads
+  // the pull requests' list for the target branch) reads the analysis found, and is no poll.
+  const gate = requests.findIndex(
+    (request) => endpoint(request) === '/api/qualitygates/project_status'
+  )
   const polls: RecordedRequest[][] = []
-  for (const request of requests) {
+  for (const request of gate < 0 ? requests : requests.slice(0, gate)) {
     if (endpoint(request) === opening) polls.push([request])
     else if (within.includes(endpoint(request)) && polls.length > 0) {
       // The report mode's one read of the previous analysis (api/ce/component) is no poll.

@@ -5814,6 +5814,7 @@ function pageNumber(value) {
 
 
 
+
 /**
  * The pull-request comment of one project. GitHub renders a comment as it renders the job
  * summary (Markdown with raw HTML), so the comment is written the same way: HTML blocks with
@@ -5880,6 +5881,39 @@ function markerOf(body) {
 function carriesMarker(body, marker) {
     return markerOf(body) === marker;
 }
+/** The values of CommentWhen, in the order the settings list them. */
+const COMMENT_WHEN = ['always', 'failed', 'changed'];
+/**
+ * The verdict a comment on `outcome` says, under `policy`.
+ *
+ * @example commentVerdict(outcome, FAIL_ON_ERROR) // 'failed'
+ */
+function commentVerdict(outcome, policy = FAIL_ON_ERROR) {
+    if (!outcome.read)
+        return 'unread';
+    return fail_policy_failsUnder(outcome.result.status, policy) ? 'failed' : 'passed';
+}
+/** The comment's second line, hidden: the verdict it shows, for `changed`. */
+function verdictLine(verdict) {
+    return `<!-- verdict: ${verdict} -->`;
+}
+/**
+ * Whether to write the project's comment now, given the one found (its body) or none: `always`;
+ * `failed` writes no new comment for a passing gate, but still updates one that exists (so it
+ * never shows a failure that is gone); `changed` leaves the comment alone while its verdict is
+ * the one it already says.
+ *
+ * @example shouldWrite('failed', 'passed', undefined) // false
+ */
+function shouldWrite(when, verdict, existing) {
+    if (when === 'failed')
+        return existing !== undefined || verdict !== 'passed';
+    if (when === 'changed') {
+        const said = existing?.split('\n', 2)[1]?.replace(/\r$/, '');
+        return existing === undefined || said !== verdictLine(verdict);
+    }
+    return true;
+}
 /**
  * The comment for one project, as HTML blocks: the marker line, the verdict with its icon, the
  * failing (then warning) conditions in words, what changed, the new issues, a link to the
@@ -5894,13 +5928,19 @@ function commentBody(outcome, commitSha, options) {
     const said = (lines) => lines.map((line) => sink.text(line));
     const size = (lines) => sink.size(blocks(lines));
     const marker = sink.text(outcomeMarker(outcome));
+    const verdict = verdictLine(commentVerdict(outcome, options.policy));
     const project = `<code>${summaryText(projectName(outcome))}</code>`;
     const commit = `commit <code>${summaryText(shortSha(commitSha))}</code>`;
     if (!outcome.read) {
         const heading = sink.text(`<h3>❗ Quality Gate could not be read · ${project}</h3>`);
         const lines = untrusted_text_cut(outcome.message, SUMMARY_LIMITS.messageChars).split('\n');
         const message = lines.map((line) => summaryText(line, SUMMARY_LIMITS.messageChars));
-        return bounded([marker, heading, ...said([`<p>${message.join('<br>')}</p>`, `<p>For ${commit}</p>`])], { marker, heading, sink, limit });
+        return bounded([
+            marker,
+            verdict,
+            heading,
+            ...said([`<p>${message.join('<br>')}</p>`, `<p>For ${commit}</p>`])
+        ], { marker, verdict, heading, sink, limit });
     }
     const { result } = outcome;
     const heading = sink.text(`<h3>${headline(result.status, options.policy)} · ${project}</h3>`);
@@ -5911,7 +5951,7 @@ function commentBody(outcome, commitSha, options) {
             : `analysis <code>${summaryText(result.analysisId)}</code>`
     ];
     const tail = said([`<p>${[...facts, ...dashboardLink(result)].join(' · ')}</p>`]);
-    const head = [marker, heading, sink.text(conditionsIntro(result.conditions))];
+    const head = [marker, verdict, heading, sink.text(conditionsIntro(result.conditions))];
     // What changed keeps within a sixth of what is left, the issues within a third.
     const changed = whatChangedBlock(result, {
         sink,
@@ -5928,6 +5968,7 @@ function commentBody(outcome, commitSha, options) {
     const list = conditionsList(result, sink, limit - size([...head, ...changed, ...issues, ...tail]));
     return bounded([...head, ...list, ...changed, ...issues, ...tail], {
         marker,
+        verdict,
         heading,
         sink,
         limit
@@ -6001,7 +6042,10 @@ function bounded(lines, fallback) {
     if (sink.size(body) <= limit)
         return body;
     const verdict = sink.text(`<p>The verdict is too large to show here: see ${place('details')}.</p>`);
-    return sink.fit([], { head: blocks([fallback.marker, fallback.heading, verdict]), limit }).text;
+    return sink.fit([], {
+        head: blocks([fallback.marker, fallback.verdict, fallback.heading, verdict]),
+        limit
+    }).text;
 }
 
 ;// CONCATENATED MODULE: ./src/findings/changed-lines.ts
@@ -6438,29 +6482,25 @@ async function ourDiscussions(gitlab, path, me) {
 async function decorateMergeRequest(gitlab, pipeline, outcomes, options) {
     const { log } = options;
     try {
-        // The statuses and the merge request's reads go at once: none needs another.
-        const statuses = Promise.all(outcomes.map((outcome) => step(log, `the commit status for ${nameOf(outcome)}`, () => setStatus(gitlab, pipeline, outcome, options))));
+        // One request at a time (GitLab's requests share one kept-alive connection), so a refusal
+        // stops the decoration before anything else is sent.
+        for (const outcome of outcomes) {
+            await step(log, `the commit status for ${nameOf(outcome)}`, () => setStatus(gitlab, pipeline, outcome, options));
+        }
         const iid = pipeline.mergeRequestIid;
         if (iid === undefined) {
-            await statuses;
             log.info('Not a merge-request pipeline (no CI_MERGE_REQUEST_IID): the commit statuses are set, and no note is written.');
             return;
         }
         const mergeRequest = { projectId: pipeline.projectId, iid };
+        const me = await whoAmI(gitlab);
         const wanted = hasBranchAnalyses(outcomes) || options.inlineLimit > 0;
-        const [me, diff] = await Promise.all([
-            whoAmI(gitlab),
-            wanted
-                ? step(log, `the lines merge request !${iid} changes`, async () => {
-                    const [changes, refs] = await Promise.all([
-                        readChangedLines(gitlab, mergeRequest),
-                        readDiffRefs(gitlab, mergeRequest)
-                    ]);
-                    return { changes, refs };
-                })
-                : undefined,
-            statuses
-        ]);
+        const diff = wanted
+            ? await step(log, `the lines merge request !${iid} changes`, async () => ({
+                changes: await readChangedLines(gitlab, mergeRequest),
+                refs: await readDiffRefs(gitlab, mergeRequest)
+            }))
+            : undefined;
         const shown = diff
             ? narrowToChangedLines(outcomes, diff.changes.lines, `merge request !${iid}`, log)
             : outcomes;
@@ -6554,29 +6594,12 @@ async function setStatus(gitlab, pipeline, outcome, { sink, policy }) {
  * leaves the note alone while its verdict is the same.
  */
 async function writeNote(gitlab, mergeRequest, pipeline, outcome, me, { sink, policy, commentWhen }) {
-    const verdict = verdictWord(outcome, policy);
+    const verdict = commentVerdict(outcome, policy);
     const body = commentBody(outcome, pipeline.sha, { sink, policy, fileLink: pipeline.fileLink });
-    const [marker, ...rest] = body.split('\n');
-    const withVerdict = [marker, verdictLine(verdict), ...rest].join('\n');
-    const write = (existing) => {
-        if (commentWhen === 'failed')
-            return existing !== undefined || verdict !== 'passed';
-        if (commentWhen === 'changed') {
-            return existing === undefined || !existing.includes(verdictLine(verdict));
-        }
-        return true;
-    };
-    const { action } = await upsertNote(gitlab, mergeRequest, marker, withVerdict, { write, me });
+    const marker = body.slice(0, body.indexOf('\n'));
+    const write = (existing) => shouldWrite(commentWhen, verdict, existing);
+    const { action } = await upsertNote(gitlab, mergeRequest, marker, body, { write, me });
     return action;
-}
-function verdictWord(outcome, policy) {
-    if (!outcome.read)
-        return 'unread';
-    return fail_policy_failsUnder(outcome.result.status, policy) ? 'failed' : 'passed';
-}
-/** The note's second line, hidden: the verdict it showed, for `commentWhen` changed. */
-function verdictLine(verdict) {
-    return `<!-- verdict: ${verdict} -->`;
 }
 /** The status's one-line description: "Quality Gate failed: 2 of 7 conditions failed". */
 function statusWords(outcome, policy) {
@@ -7285,6 +7308,7 @@ const COMMAND = package_namespaceObject.UU;
 
 
 
+
 /** A mistake on the command line: its message says what is wrong; the exit code is 2. */
 class UsageError extends ActionError {
     static code = 'ERR_USAGE';
@@ -7422,7 +7446,6 @@ function inlineSeverity(value, decorate) {
     }
     return known;
 }
-const COMMENT_WHEN = ['always', 'failed', 'changed'];
 /** --comment-when: one of COMMENT_WHEN, and only with --decorate (default always). */
 function commentWhen(value, decorate) {
     if (value === undefined)

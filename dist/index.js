@@ -38904,6 +38904,7 @@ var fitted_block = __nccwpck_require__(6972);
 
 
 
+
 /**
  * The pull-request comment of one project. GitHub renders a comment as it renders the job
  * summary (Markdown with raw HTML), so the comment is written the same way: HTML blocks with
@@ -38970,6 +38971,39 @@ function markerOf(body) {
 function carriesMarker(body, marker) {
     return markerOf(body) === marker;
 }
+/** The values of CommentWhen, in the order the settings list them. */
+const COMMENT_WHEN = ['always', 'failed', 'changed'];
+/**
+ * The verdict a comment on `outcome` says, under `policy`.
+ *
+ * @example commentVerdict(outcome, FAIL_ON_ERROR) // 'failed'
+ */
+function commentVerdict(outcome, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
+    if (!outcome.read)
+        return 'unread';
+    return (0,fail_policy/* failsUnder */.mS)(outcome.result.status, policy) ? 'failed' : 'passed';
+}
+/** The comment's second line, hidden: the verdict it shows, for `changed`. */
+function verdictLine(verdict) {
+    return `<!-- verdict: ${verdict} -->`;
+}
+/**
+ * Whether to write the project's comment now, given the one found (its body) or none: `always`;
+ * `failed` writes no new comment for a passing gate, but still updates one that exists (so it
+ * never shows a failure that is gone); `changed` leaves the comment alone while its verdict is
+ * the one it already says.
+ *
+ * @example shouldWrite('failed', 'passed', undefined) // false
+ */
+function shouldWrite(when, verdict, existing) {
+    if (when === 'failed')
+        return existing !== undefined || verdict !== 'passed';
+    if (when === 'changed') {
+        const said = existing?.split('\n', 2)[1]?.replace(/\r$/, '');
+        return existing === undefined || said !== verdictLine(verdict);
+    }
+    return true;
+}
 /**
  * The comment for one project, as HTML blocks: the marker line, the verdict with its icon, the
  * failing (then warning) conditions in words, what changed, the new issues, a link to the
@@ -38984,13 +39018,19 @@ function commentBody(outcome, commitSha, options) {
     const said = (lines) => lines.map((line) => sink.text(line));
     const size = (lines) => sink.size((0,report_summary/* blocks */.Bv)(lines));
     const marker = sink.text(outcomeMarker(outcome));
+    const verdict = verdictLine(commentVerdict(outcome, options.policy));
     const project = `<code>${(0,summary_text/* summaryText */.g5)((0,gate_outcome/* projectName */.j)(outcome))}</code>`;
     const commit = `commit <code>${(0,summary_text/* summaryText */.g5)(shortSha(commitSha))}</code>`;
     if (!outcome.read) {
         const heading = sink.text(`<h3>❗ Quality Gate could not be read · ${project}</h3>`);
         const lines = (0,untrusted_text/* cut */.Jj)(outcome.message, report_summary/* SUMMARY_LIMITS */.QF.messageChars).split('\n');
         const message = lines.map((line) => (0,summary_text/* summaryText */.g5)(line, report_summary/* SUMMARY_LIMITS */.QF.messageChars));
-        return bounded([marker, heading, ...said([`<p>${message.join('<br>')}</p>`, `<p>For ${commit}</p>`])], { marker, heading, sink, limit });
+        return bounded([
+            marker,
+            verdict,
+            heading,
+            ...said([`<p>${message.join('<br>')}</p>`, `<p>For ${commit}</p>`])
+        ], { marker, verdict, heading, sink, limit });
     }
     const { result } = outcome;
     const heading = sink.text(`<h3>${(0,report_summary/* headline */.Pl)(result.status, options.policy)} · ${project}</h3>`);
@@ -39001,7 +39041,7 @@ function commentBody(outcome, commitSha, options) {
             : `analysis <code>${(0,summary_text/* summaryText */.g5)(result.analysisId)}</code>`
     ];
     const tail = said([`<p>${[...facts, ...dashboardLink(result)].join(' · ')}</p>`]);
-    const head = [marker, heading, sink.text(conditionsIntro(result.conditions))];
+    const head = [marker, verdict, heading, sink.text(conditionsIntro(result.conditions))];
     // What changed keeps within a sixth of what is left, the issues within a third.
     const changed = (0,what_changed_block/* whatChangedBlock */.a)(result, {
         sink,
@@ -39018,6 +39058,7 @@ function commentBody(outcome, commitSha, options) {
     const list = conditionsList(result, sink, limit - size([...head, ...changed, ...issues, ...tail]));
     return bounded([...head, ...list, ...changed, ...issues, ...tail], {
         marker,
+        verdict,
         heading,
         sink,
         limit
@@ -39091,10 +39132,14 @@ function bounded(lines, fallback) {
     if (sink.size(body) <= limit)
         return body;
     const verdict = sink.text(`<p>The verdict is too large to show here: see ${(0,src_words/* place */.ik)('details')}.</p>`);
-    return sink.fit([], { head: (0,report_summary/* blocks */.Bv)([fallback.marker, fallback.heading, verdict]), limit }).text;
+    return sink.fit([], {
+        head: (0,report_summary/* blocks */.Bv)([fallback.marker, fallback.verdict, fallback.heading, verdict]),
+        limit
+    }).text;
 }
 
 ;// CONCATENATED MODULE: ./src/action/pull-request-comment.ts
+
 
 
 
@@ -39170,13 +39215,19 @@ async function comment(outcomes, options, warn) {
         const marker = markerFor(outcome);
         // Within GitHub's limit, as the sink measures what it writes.
         const body = commentBody(outcome, target.headSha, { sink, fileLink, policy });
-        const id = existing.get(marker);
+        const found = existing.get(marker);
+        const id = found?.id;
         const name = (0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.short);
+        const when = options.when ?? 'always';
+        if (!shouldWrite(when, commentVerdict(outcome, policy), found?.body)) {
+            log.info(`The comment on pull request #${target.issue_number} for ${name} is left as it is (${(0,src_words/* setting */.Pe)('comment')}: ${when}).`);
+            continue;
+        }
         try {
             const written = await publish(octokit, target, { id, body, signal });
             // Two outcomes naming one project share one comment: the later one updates it.
             if (written.id !== undefined)
-                existing.set(marker, written.id);
+                existing.set(marker, { id: written.id, body });
             log.info(written.updated
                 ? `Updated the comment on pull request #${target.issue_number} for ${name}.`
                 : `Commented on pull request #${target.issue_number} for ${name}.`);
@@ -39252,7 +39303,7 @@ async function findComments(octokit, target, markers, signal) {
         if (comments.length === 0 || !/rel="next"/.test(String(response.headers.link ?? '')))
             break;
     }
-    return new Map([...found].map(([marker, { id }]) => [marker, id]));
+    return new Map([...found].map(([marker, { id, body }]) => [marker, { id, body }]));
 }
 /** A comment as the listing gives it, its shape checked: the reply is not trusted. */
 function asComment(item) {
@@ -39335,6 +39386,7 @@ async function reportOutcomes(outcomes, verdict, { settings, github, log, sinks,
     }
     if (settings.comment) {
         await commentOnPullRequest(outcomes, {
+            when: settings.comment,
             token: settings.gitHubToken,
             env,
             log,
@@ -39531,7 +39583,10 @@ function run_analysis_branchName(name) {
 
 
 
-const ACTION_DEFAULTS = { comment: false, annotate: true, checkRun: false };
+
+
+
+const ACTION_DEFAULTS = { annotate: true, checkRun: false };
 /**
  * The step's inputs (and the environment variables some fall back to) as ActionSettings, or a
  * SettingsError naming the setting that is wrong.
@@ -39547,7 +39602,7 @@ function readActionSettings(input, env) {
     }
     const raw = (0,src_settings/* withVariables */.sO)(given, ACTION_NAMES, env);
     const settings = (0,src_settings/* readSettings */.sb)(raw);
-    const comment = (0,src_settings/* booleanSetting */.vF)(raw, 'comment', ACTION_DEFAULTS.comment);
+    const comment = commentSetting(raw);
     return {
         ...settings,
         comment,
@@ -39556,6 +39611,21 @@ function readActionSettings(input, env) {
         annotate: (0,src_settings/* booleanSetting */.vF)(raw, 'annotate', ACTION_DEFAULTS.annotate),
         checkRun: (0,src_settings/* booleanSetting */.vF)(raw, 'checkRun', ACTION_DEFAULTS.checkRun)
     };
+}
+/**
+ * pullRequestComment: `false` (the default) or `true` (always, as before), or when to comment:
+ * `always`, `failed` or `changed`.
+ */
+function commentSetting(raw) {
+    const value = (raw.comment ?? '').trim().toLowerCase();
+    if (value === '' || value === 'false')
+        return undefined;
+    if (value === 'true')
+        return 'always';
+    const when = COMMENT_WHEN.find((known) => known === value);
+    if (when)
+        return when;
+    throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)('comment')} is "${(0,untrusted_text/* oneLine */.TN)(value)}": it must be true, false, ${COMMENT_WHEN.join(', ')}.`);
 }
 /**
  * The token as given (its input, else SONAR_TOKEN), trimmed: read before anything else, so that

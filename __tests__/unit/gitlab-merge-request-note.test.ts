@@ -155,10 +155,12 @@ describe('upsertNote', () => {
     const fake = await fakeGitLab([{ id: 9, body: shop('old'), author: BOT, system: false }])
     const seen: Array<string | undefined> = []
     const leave = (existing: string | undefined) => (seen.push(existing), false)
-    await expect(upsertNote(fake.gitlab, MR, SHOP, shop("new"), { write: leave })).resolves.toEqual({
-      action: 'unchanged',
-      id: 9
-    })
+    await expect(upsertNote(fake.gitlab, MR, SHOP, shop('new'), { write: leave })).resolves.toEqual(
+      {
+        action: 'unchanged',
+        id: 9
+      }
+    )
     expect(seen).toEqual([shop('old')])
     expect(fake.notes[0]!.body).toBe(shop('old'))
     await expect(upsertNote(fake.gitlab, MR, SHOP, 'no marker')).rejects.toBeInstanceOf(GitLabError)

@@ -48,15 +48,20 @@ function htmlComments(body: string): string[] {
   return comments
 }
 
-/** The comment as GitHub shows it: the marker is the one HTML comment, then our elements only. */
+/**
+ * The comment as GitHub shows it: the marker and the hidden verdict line are its only HTML
+ * comments, its first two lines, then our elements only.
+ */
 function expectOneMarkerAndOurMarkup(body: string): RenderedSummary {
   const rendered = renderAsGitHub(body)
   // HTML blocks, passed through as written: no Markdown is done in them.
   expect(rendered.html).toBe(body)
   expect(rendered.elements[0]!.tag).toBe('#comment')
-  expect(rendered.of('#comment')).toHaveLength(1)
+  expect(rendered.elements[1]!.tag).toBe('#comment')
+  expect(body.split('\n')[1]).toMatch(/^<!-- verdict: (passed|failed|unread) -->$/)
+  expect(rendered.of('#comment')).toHaveLength(2)
   expect(rendered.of('h3')).toHaveLength(1)
-  expectNoForeignMarkup({ ...rendered, elements: rendered.elements.slice(1) })
+  expectNoForeignMarkup({ ...rendered, elements: rendered.elements.slice(2) })
   return rendered
 }
 
@@ -90,7 +95,11 @@ describe('the marker: the first line, naming the project, which no key can break
     const marker = body.split('\n')[0]!
     expect(marker).toBe(commentMarker(projectKey))
     expect(marker.length).toBeLessThanOrEqual(COMMENT_LIMITS.markerKeyChars * 9 + 40)
-    expect(htmlComments(body)).toEqual([marker.slice('<!--'.length, -'-->'.length)])
+    // The marker, then the hidden verdict line: no key makes a third.
+    expect(htmlComments(body)).toEqual([
+      marker.slice('<!--'.length, -'-->'.length),
+      ' verdict: failed '
+    ])
     expectOneMarkerAndOurMarkup(body)
     expect(markerOf(body)).toBe(marker)
   })

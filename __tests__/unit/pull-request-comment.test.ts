@@ -4,13 +4,17 @@ import path from 'node:path'
 import { http, HttpResponse } from 'msw'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { RecordingLog } from '../../__fixtures__/log.js'
-import { actionHtmlSink } from '../../__fixtures__/sinks.js'
+import { actionHtmlSink, inActionWords } from '../../__fixtures__/sinks.js'
 import { useMockServer } from '../../__fixtures__/msw.js'
 import { commentOnPullRequest, COMMENT_API_LIMITS } from '../../src/action/pull-request-comment.js'
 import { ReportFileError } from '../../src/errors.js'
 import { evaluateConditions } from '../../src/gate/evaluate.js'
 import type { AnalysisOutcome } from '../../src/gate/outcome.js'
-import { COMMENT_LIMITS, commentMarker } from '../../src/report/pull-request-comment-body.js'
+import {
+  COMMENT_LIMITS,
+  commentMarker,
+  type CommentWhen
+} from '../../src/report/pull-request-comment-body.js'
 import { summaryForms } from '../../src/report/summary-text.js'
 import { tokenForms } from '../../src/secrets.js'
 import { condition, gateResult } from './summary-gate-result.js'
@@ -125,10 +129,11 @@ const read = (fields: Parameters<typeof gateResult>[0] = {}): AnalysisOutcome =>
 /** The comment step as main.ts runs it, msw seeing its requests through the global fetch. */
 async function comment(
   outcomes: readonly AnalysisOutcome[],
-  fields: { env?: NodeJS.ProcessEnv; token?: string | undefined } = {}
+  fields: { env?: NodeJS.ProcessEnv; token?: string | undefined; when?: CommentWhen } = {}
 ): Promise<RecordingLog> {
   const log = new RecordingLog()
   await commentOnPullRequest(outcomes, {
+    ...(fields.when ? { when: fields.when } : {}),
     token: 'token' in fields ? fields.token : GITHUB_TOKEN,
     env: fields.env ?? envFor(),
     log,
@@ -145,6 +150,36 @@ async function comment(
 
 const sent = (method: string) => requests.filter((request) => request.method === method)
 const bodyOf = (request: { body: unknown }) => (request.body as { body: string }).body
+
+describe('pullRequestComment failed and changed: fewer comments, never a stale one', () => {
+  const failing = () => read({ projectKey: 'web' })
+  const passing = () => read({ projectKey: 'web', status: 'OK', conditions: [] })
+
+  it('failed: no comment while the gate passes; once there is one, it is kept up to date', async () => {
+    fakeGitHub()
+    const quiet = await comment([passing()], { when: 'failed' })
+    expect(sent('POST')).toEqual([])
+    expect(quiet.of('info').map(inActionWords)).toEqual([
+      'The comment on pull request #7 for web is left as it is (pullRequestComment: failed).'
+    ])
+    await comment([failing()], { when: 'failed' })
+    await comment([passing()], { when: 'failed' })
+    expect(comments).toHaveLength(1)
+    expect(comments[0]!.body).toContain('✅ Quality Gate passed')
+  })
+
+  it('changed: the comment is written again only when its verdict changed', async () => {
+    fakeGitHub()
+    await comment([failing()], { when: 'changed' })
+    expect(comments[0]!.body.split('\n')[1]).toBe('<!-- verdict: failed -->')
+    requests = []
+    await comment([failing()], { when: 'changed' })
+    expect(sent('PATCH')).toEqual([])
+    await comment([passing()], { when: 'changed' })
+    expect(sent('PATCH')).toHaveLength(1)
+    expect(comments[0]!.body.split('\n')[1]).toBe('<!-- verdict: passed -->')
+  })
+})
 
 describe('one comment per project, found again by its marker and updated in place', () => {
   it('creates a comment when none carries the marker, with the job’s token', async () => {

@@ -34,7 +34,7 @@ describe('defaults apply in code, since the bundle can run without the runner fi
       branch: undefined,
       pullRequest: undefined,
       commits: [],
-      comment: false,
+      comment: undefined,
       gitHubToken: undefined,
       annotate: true,
       checkRun: false,
@@ -216,12 +216,22 @@ describe('the pull-request comment is opt-in', () => {
       inputs({ pullRequestComment: 'true', githubToken: ' ghs_abc\n' }),
       {}
     )
-    expect(settings).toMatchObject({ comment: true, gitHubToken: 'ghs_abc' })
+    expect(settings).toMatchObject({ comment: 'always', gitHubToken: 'ghs_abc' })
   })
 
-  it('refuses a pullRequestComment that is not true or false', () => {
+  it.each([
+    ['false', undefined],
+    ['', undefined],
+    ['always', 'always'],
+    ['Failed', 'failed'],
+    ['changed', 'changed']
+  ])('pullRequestComment %j: %j', (value, when) => {
+    expect(readSettings(inputs({ pullRequestComment: value }), {}).comment).toBe(when)
+  })
+
+  it('refuses a pullRequestComment that is none of them', () => {
     expect(refusal({ pullRequestComment: 'yes' }).message).toMatch(
-      /Input pullRequestComment is "yes": it must be true or false/
+      /Input pullRequestComment is "yes": it must be true, false, always, failed, changed/
     )
   })
 })

@@ -70,7 +70,10 @@ const recentServer: Measures = async (on, keys) => {
 /** A server before the counts: it refuses a metric it does not know (404). */
 const olderServer: Measures = async (on, keys) => {
   if (keys.includes('new_accepted_issues')) {
-    throw new ServerRequestError('The following metric keys are not found: new_accepted_issues', 404)
+    throw new ServerRequestError(
+      'The following metric keys are not found: new_accepted_issues',
+      404
+    )
   }
   return recentServer(on, keys)
 }

@@ -1,7 +1,15 @@
 import type { FailPolicy } from '../fail-policy.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
-import { commentBody, markerOf, outcomeMarker } from '../report/pull-request-comment-body.js'
+import {
+  commentBody,
+  commentVerdict,
+  markerOf,
+  outcomeMarker,
+  shouldWrite,
+  type CommentWhen
+} from '../report/pull-request-comment-body.js'
+import { setting } from '../words.js'
 import type { FileLink } from '../report/new-issues-block.js'
 import type { Sink } from '../sink.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
@@ -31,6 +39,8 @@ export const COMMENT_API_LIMITS = {
 } as const
 
 export interface PullRequestCommentOptions {
+  /** When each project's comment is written (pullRequestComment): always by default. */
+  when?: CommentWhen
   /** The githubToken input: the job's token by default. */
   token: string | undefined
   /** GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REPOSITORY and GITHUB_API_URL are read here. */
@@ -117,7 +127,7 @@ async function comment(
   const { sink, fileLink, policy } = options
   const markerFor = (outcome: AnalysisOutcome) => sink.text(outcomeMarker(outcome))
 
-  let existing: Map<string, number>
+  let existing: Map<string, { id: number; body: string }>
   try {
     existing = await findComments(octokit, target, new Set(outcomes.map(markerFor)), signal)
   } catch (error) {
@@ -128,12 +138,20 @@ async function comment(
     const marker = markerFor(outcome)
     // Within GitHub's limit, as the sink measures what it writes.
     const body = commentBody(outcome, target.headSha, { sink, fileLink, policy })
-    const id = existing.get(marker)
+    const found = existing.get(marker)
+    const id = found?.id
     const name = oneLine(projectName(outcome), QUOTE_LIMITS.short)
+    const when = options.when ?? 'always'
+    if (!shouldWrite(when, commentVerdict(outcome, policy), found?.body)) {
+      log.info(
+        `The comment on pull request #${target.issue_number} for ${name} is left as it is (${setting('comment')}: ${when}).`
+      )
+      continue
+    }
     try {
       const written = await publish(octokit, target, { id, body, signal })
       // Two outcomes naming one project share one comment: the later one updates it.
-      if (written.id !== undefined) existing.set(marker, written.id)
+      if (written.id !== undefined) existing.set(marker, { id: written.id, body })
       log.info(
         written.updated
           ? `Updated the comment on pull request #${target.issue_number} for ${name}.`
@@ -192,8 +210,8 @@ async function findComments(
   target: PullRequest,
   markers: ReadonlySet<string>,
   signal: AbortSignal
-): Promise<Map<string, number>> {
-  const found = new Map<string, { id: number; byBot: boolean }>()
+): Promise<Map<string, { id: number; body: string }>> {
+  const found = new Map<string, { id: number; body: string; byBot: boolean }>()
   const allByBots = () => found.size === markers.size && [...found.values()].every((c) => c.byBot)
   for (let page = 1; page <= COMMENT_API_LIMITS.pages && !allByBots(); page++) {
     const response = await octokit.rest.issues.listComments({
@@ -214,7 +232,7 @@ async function findComments(
     }
     if (comments.length === 0 || !/rel="next"/.test(String(response.headers.link ?? ''))) break
   }
-  return new Map([...found].map(([marker, { id }]) => [marker, id]))
+  return new Map([...found].map(([marker, { id, body }]) => [marker, { id, body }]))
 }
 
 /** A comment as the listing gives it, its shape checked: the reply is not trusted. */

@@ -65,6 +65,7 @@ export async function reportOutcomes(
   }
   if (settings.comment) {
     await commentOnPullRequest(outcomes, {
+      when: settings.comment,
       token: settings.gitHubToken,
       env,
       log,

@@ -6,7 +6,10 @@ import {
   type RawSettings,
   type Settings
 } from '../settings.js'
-import { SETTING_KEYS } from '../words.js'
+import { COMMENT_WHEN, type CommentWhen } from '../report/pull-request-comment-body.js'
+import { SettingsError } from '../errors.js'
+import { oneLine } from '../untrusted-text.js'
+import { SETTING_KEYS, settingTitle } from '../words.js'
 import { ACTION_NAMES } from './names.js'
 
 /** Reads one input by its action.yml name; returns '' when unset, like `core.getInput`. */
@@ -14,8 +17,11 @@ export type InputReader = (name: string) => string
 
 /** The check's settings, and what only the action does with the verdict. */
 export interface ActionSettings extends Settings {
-  /** Comment each project's verdict on the pull request the workflow runs for. */
-  comment: boolean
+  /**
+   * Comment each project's verdict on the pull request the workflow runs for, and when:
+   * always, only while the gate fails, or when the verdict changed; undefined: no comment.
+   */
+  comment: CommentWhen | undefined
   /** Token for GitHub's API: the pull-request comment, the check run, the pull request's lines. */
   gitHubToken: string | undefined
   /** Annotate the new issues on the diff (the summary and files list them either way). */
@@ -26,7 +32,7 @@ export interface ActionSettings extends Settings {
   sarifFile: string | undefined
 }
 
-export const ACTION_DEFAULTS = { comment: false, annotate: true, checkRun: false } as const
+export const ACTION_DEFAULTS = { annotate: true, checkRun: false } as const
 
 /**
  * The step's inputs (and the environment variables some fall back to) as ActionSettings, or a
@@ -42,7 +48,7 @@ export function readActionSettings(input: InputReader, env: NodeJS.ProcessEnv): 
   }
   const raw = withVariables(given, ACTION_NAMES, env)
   const settings = readSettings(raw)
-  const comment = booleanSetting(raw, 'comment', ACTION_DEFAULTS.comment)
+  const comment = commentSetting(raw)
   return {
     ...settings,
     comment,
@@ -51,6 +57,21 @@ export function readActionSettings(input: InputReader, env: NodeJS.ProcessEnv): 
     annotate: booleanSetting(raw, 'annotate', ACTION_DEFAULTS.annotate),
     checkRun: booleanSetting(raw, 'checkRun', ACTION_DEFAULTS.checkRun)
   }
+}
+
+/**
+ * pullRequestComment: `false` (the default) or `true` (always, as before), or when to comment:
+ * `always`, `failed` or `changed`.
+ */
+function commentSetting(raw: RawSettings): CommentWhen | undefined {
+  const value = (raw.comment ?? '').trim().toLowerCase()
+  if (value === '' || value === 'false') return undefined
+  if (value === 'true') return 'always'
+  const when = COMMENT_WHEN.find((known) => known === value)
+  if (when) return when
+  throw new SettingsError(
+    `${settingTitle('comment')} is "${oneLine(value)}": it must be true, false, ${COMMENT_WHEN.join(', ')}.`
+  )
 }
 
 /**

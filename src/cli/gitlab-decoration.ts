@@ -11,13 +11,10 @@ import type { FailPolicy } from '../fail-policy.js'
 import type { Severity } from '../findings/finding.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import { GitLabApi } from '../gitlab/gitlab-api.js'
-import {
-  decorateMergeRequest,
-  type CommentWhen,
-  type GitLabPipeline
-} from '../gitlab/merge-request-decoration.js'
+import { decorateMergeRequest, type GitLabPipeline } from '../gitlab/merge-request-decoration.js'
 import { NOTE_LIMITS } from '../gitlab/merge-request-note.js'
 import { fileLinkUnder } from '../report/new-issues-block.js'
+import type { CommentWhen } from '../report/pull-request-comment-body.js'
 import { summaryForms } from '../report/summary-text.js'
 import { tokenForms } from '../secrets.js'
 import { createSink } from '../sink.js'

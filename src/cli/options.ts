@@ -3,7 +3,7 @@ import { ActionError, asError } from '../errors.js'
 import { DEFAULT_REPORT_LOCATIONS } from '../report-file.js'
 import { DEFAULTS, type RawSettings } from '../settings.js'
 import { SEVERITY_ORDER, type Severity } from '../findings/finding.js'
-import type { CommentWhen } from '../gitlab/merge-request-decoration.js'
+import { COMMENT_WHEN, type CommentWhen } from '../report/pull-request-comment-body.js'
 import { DISCUSSION_LIMITS } from '../gitlab/merge-request-discussions.js'
 import { COMMAND } from './version.js'
 
@@ -204,8 +204,6 @@ function inlineSeverity(value: string | undefined, decorate: boolean): Severity 
   }
   return known
 }
-
-const COMMENT_WHEN: readonly CommentWhen[] = ['always', 'failed', 'changed']
 
 /** --comment-when: one of COMMENT_WHEN, and only with --decorate (default always). */
 function commentWhen(value: string | undefined, decorate: boolean): CommentWhen {

@@ -11,7 +11,12 @@ import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
 import { dashboardAddress } from '../report/dashboard-link.js'
 import type { FileLink } from '../report/new-issues-block.js'
-import { commentBody } from '../report/pull-request-comment-body.js'
+import {
+  commentBody,
+  commentVerdict,
+  shouldWrite,
+  type CommentWhen
+} from '../report/pull-request-comment-body.js'
 import type { Sink } from '../sink.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { setting } from '../words.js'
@@ -21,9 +26,6 @@ import { GitLabRefusal, type GitLabApi } from './gitlab-api.js'
 import { readChangedLines, readDiffRefs } from './merge-request-diffs.js'
 import { discussIssues } from './merge-request-discussions.js'
 import { setCommitStatus, upsertNote, whoAmI, type MergeRequestRef } from './merge-request-note.js'
-
-/** When the project's note is written: always, only while the gate fails, or when its verdict changed. */
-export type CommentWhen = 'always' | 'failed' | 'changed'
 
 /** Where the decoration goes: the GitLab project, its commit, and its merge request if any. */
 export interface GitLabPipeline {
@@ -67,37 +69,29 @@ export async function decorateMergeRequest(
 ): Promise<void> {
   const { log } = options
   try {
-    // The statuses and the merge request's reads go at once: none needs another.
-    const statuses = Promise.all(
-      outcomes.map((outcome) =>
-        step(log, `the commit status for ${nameOf(outcome)}`, () =>
-          setStatus(gitlab, pipeline, outcome, options)
-        )
+    // One request at a time (GitLab's requests share one kept-alive connection), so a refusal
+    // stops the decoration before anything else is sent.
+    for (const outcome of outcomes) {
+      await step(log, `the commit status for ${nameOf(outcome)}`, () =>
+        setStatus(gitlab, pipeline, outcome, options)
       )
-    )
+    }
     const iid = pipeline.mergeRequestIid
     if (iid === undefined) {
-      await statuses
       log.info(
         'Not a merge-request pipeline (no CI_MERGE_REQUEST_IID): the commit statuses are set, and no note is written.'
       )
       return
     }
     const mergeRequest = { projectId: pipeline.projectId, iid }
+    const me = await whoAmI(gitlab)
     const wanted = hasBranchAnalyses(outcomes) || options.inlineLimit > 0
-    const [me, diff] = await Promise.all([
-      whoAmI(gitlab),
-      wanted
-        ? step(log, `the lines merge request !${iid} changes`, async () => {
-            const [changes, refs] = await Promise.all([
-              readChangedLines(gitlab, mergeRequest),
-              readDiffRefs(gitlab, mergeRequest)
-            ])
-            return { changes, refs }
-          })
-        : undefined,
-      statuses
-    ])
+    const diff = wanted
+      ? await step(log, `the lines merge request !${iid} changes`, async () => ({
+          changes: await readChangedLines(gitlab, mergeRequest),
+          refs: await readDiffRefs(gitlab, mergeRequest)
+        }))
+      : undefined
     const shown = diff
       ? narrowToChangedLines(outcomes, diff.changes.lines, `merge request !${iid}`, log)
       : outcomes
@@ -213,31 +207,12 @@ async function writeNote(
   me: number,
   { sink, policy, commentWhen }: DecorationOptions
 ): Promise<'created' | 'updated' | 'unchanged'> {
-  const verdict = verdictWord(outcome, policy)
+  const verdict = commentVerdict(outcome, policy)
   const body = commentBody(outcome, pipeline.sha, { sink, policy, fileLink: pipeline.fileLink })
-  const [marker, ...rest] = body.split('\n')
-  const withVerdict = [marker, verdictLine(verdict), ...rest].join('\n')
-  const write = (existing: string | undefined) => {
-    if (commentWhen === 'failed') return existing !== undefined || verdict !== 'passed'
-    if (commentWhen === 'changed') {
-      return existing === undefined || !existing.includes(verdictLine(verdict))
-    }
-    return true
-  }
-  const { action } = await upsertNote(gitlab, mergeRequest, marker!, withVerdict, { write, me })
+  const marker = body.slice(0, body.indexOf('\n'))
+  const write = (existing: string | undefined) => shouldWrite(commentWhen, verdict, existing)
+  const { action } = await upsertNote(gitlab, mergeRequest, marker, body, { write, me })
   return action
-}
-
-type Verdict = 'passed' | 'failed' | 'unread'
-
-function verdictWord(outcome: AnalysisOutcome, policy: FailPolicy): Verdict {
-  if (!outcome.read) return 'unread'
-  return failsUnder(outcome.result.status, policy) ? 'failed' : 'passed'
-}
-
-/** The note's second line, hidden: the verdict it showed, for `commentWhen` changed. */
-function verdictLine(verdict: Verdict): string {
-  return `<!-- verdict: ${verdict} -->`
 }
 
 /** The status's one-line description: "Quality Gate failed: 2 of 7 conditions failed". */

@@ -1,4 +1,4 @@
-import type { FailPolicy } from '../fail-policy.js'
+import { FAIL_ON_ERROR, failsUnder, type FailPolicy } from '../fail-policy.js'
 import type { EvaluatedCondition } from '../gate/evaluate.js'
 import type { GateResult } from '../gate/check.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
@@ -86,6 +86,54 @@ export function carriesMarker(body: unknown, marker: string): boolean {
   return markerOf(body) === marker
 }
 
+/** When a project's comment or note is written: always, only while it fails, or when its verdict changed. */
+export type CommentWhen = 'always' | 'failed' | 'changed'
+
+/** The values of CommentWhen, in the order the settings list them. */
+export const COMMENT_WHEN: readonly CommentWhen[] = ['always', 'failed', 'changed']
+
+/** What a comment said of its project: the gate passed, failed (by the policy), or was not read. */
+export type CommentVerdict = 'passed' | 'failed' | 'unread'
+
+/**
+ * The verdict a comment on `outcome` says, under `policy`.
+ *
+ * @example commentVerdict(outcome, FAIL_ON_ERROR) // 'failed'
+ */
+export function commentVerdict(
+  outcome: AnalysisOutcome,
+  policy: FailPolicy = FAIL_ON_ERROR
+): CommentVerdict {
+  if (!outcome.read) return 'unread'
+  return failsUnder(outcome.result.status, policy) ? 'failed' : 'passed'
+}
+
+/** The comment's second line, hidden: the verdict it shows, for `changed`. */
+export function verdictLine(verdict: CommentVerdict): string {
+  return `<!-- verdict: ${verdict} -->`
+}
+
+/**
+ * Whether to write the project's comment now, given the one found (its body) or none: `always`;
+ * `failed` writes no new comment for a passing gate, but still updates one that exists (so it
+ * never shows a failure that is gone); `changed` leaves the comment alone while its verdict is
+ * the one it already says.
+ *
+ * @example shouldWrite('failed', 'passed', undefined) // false
+ */
+export function shouldWrite(
+  when: CommentWhen,
+  verdict: CommentVerdict,
+  existing: string | undefined
+): boolean {
+  if (when === 'failed') return existing !== undefined || verdict !== 'passed'
+  if (when === 'changed') {
+    const said = existing?.split('\n', 2)[1]?.replace(/\r$/, '')
+    return existing === undefined || said !== verdictLine(verdict)
+  }
+  return true
+}
+
 /** How commentBody draws a comment. */
 export interface CommentBodyOptions {
   /** The comment's sink: its words, its secrets, its unit (characters, as GitHub counts them). */
@@ -116,6 +164,7 @@ export function commentBody(
   const said = (lines: readonly string[]) => lines.map((line) => sink.text(line))
   const size = (lines: readonly string[]) => sink.size(blocks(lines))
   const marker = sink.text(outcomeMarker(outcome))
+  const verdict = verdictLine(commentVerdict(outcome, options.policy))
   const project = `<code>${summaryText(projectName(outcome))}</code>`
   const commit = `commit <code>${summaryText(shortSha(commitSha))}</code>`
   if (!outcome.read) {
@@ -123,8 +172,13 @@ export function commentBody(
     const lines = cut(outcome.message, SUMMARY_LIMITS.messageChars).split('\n')
     const message = lines.map((line) => summaryText(line, SUMMARY_LIMITS.messageChars))
     return bounded(
-      [marker, heading, ...said([`<p>${message.join('<br>')}</p>`, `<p>For ${commit}</p>`])],
-      { marker, heading, sink, limit }
+      [
+        marker,
+        verdict,
+        heading,
+        ...said([`<p>${message.join('<br>')}</p>`, `<p>For ${commit}</p>`])
+      ],
+      { marker, verdict, heading, sink, limit }
     )
   }
 
@@ -137,7 +191,7 @@ export function commentBody(
       : `analysis <code>${summaryText(result.analysisId)}</code>`
   ]
   const tail = said([`<p>${[...facts, ...dashboardLink(result)].join(' · ')}</p>`])
-  const head = [marker, heading, sink.text(conditionsIntro(result.conditions))]
+  const head = [marker, verdict, heading, sink.text(conditionsIntro(result.conditions))]
   // What changed keeps within a sixth of what is left, the issues within a third.
   const changed = whatChangedBlock(result, {
     sink,
@@ -154,6 +208,7 @@ export function commentBody(
   const list = conditionsList(result, sink, limit - size([...head, ...changed, ...issues, ...tail]))
   return bounded([...head, ...list, ...changed, ...issues, ...tail], {
     marker,
+    verdict,
     heading,
     sink,
     limit
@@ -229,7 +284,7 @@ function shortSha(sha: string): string {
  */
 function bounded(
   lines: readonly string[],
-  fallback: { marker: string; heading: string; sink: Sink; limit: number }
+  fallback: { marker: string; verdict: string; heading: string; sink: Sink; limit: number }
 ): string {
   const { sink, limit } = fallback
   const body = blocks(lines)
@@ -237,5 +292,8 @@ function bounded(
   const verdict = sink.text(
     `<p>The verdict is too large to show here: see ${place('details')}.</p>`
   )
-  return sink.fit([], { head: blocks([fallback.marker, fallback.heading, verdict]), limit }).text
+  return sink.fit([], {
+    head: blocks([fallback.marker, fallback.verdict, fallback.heading, verdict]),
+    limit
+  }).text
 }
