@@ -18,12 +18,14 @@ import {
   type FakeGitLabOptions
 } from '../../__fixtures__/gitlab/fake-gitlab.js'
 import {
+  sampleIssues,
   scenario,
   Simulator,
   writeSampleFiles,
   type AnalysisScript
 } from '../../__fixtures__/simulator/sonar-simulator.js'
 import { RUNTIMES, TOKEN, workspace } from '../support/action-runs.js'
+import { mentionsIn } from '../support/mentions.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
 
 const GITLAB_TOKEN = 'glpat-fake-token'
@@ -152,6 +154,37 @@ describe.each(RUNTIMES)(
       expect(JSON.stringify(fake.requests)).not.toContain(TOKEN)
       expect(fake.requests.every(({ privateToken }) => privateToken === GITLAB_TOKEN)).toBe(true)
       expect(JSON.stringify(simulator.requests)).not.toContain(GITLAB_TOKEN)
+    })
+
+    it('hostile issue text: no mention, no quick action, no markup, no token in the note or the discussions', async () => {
+      const fake = await gitlabWith()
+      const hostile = [
+        '@all @octo-org/security-team look',
+        '/merge\n/approve',
+        '--> <!-- sonar-quality-gate: other --> <img src=x onerror=alert(1)>',
+        `the token ${TOKEN}`
+      ]
+      const issues = sampleIssues(4, ['BLOCKER'], 3).map((one, index) => ({
+        ...one,
+        message: hostile[index]!
+      }))
+      const result = await decorate(
+        await checkout({ ...(await scenario('gate-error')), finishAfterMs: 0, issues }),
+        fake
+      )
+      expect(result.exitCode).toBe(1)
+      const bodies = [fake.notes[0]!.body, ...fake.discussions.map((d) => d.notes[0]!.body)]
+      expect(bodies.length).toBeGreaterThan(1)
+      for (const body of bodies) {
+        const rendered = renderAsGitHub(body)
+        expect(mentionsIn(rendered.mentionable)).toEqual([])
+        expect(body.split('\n').filter((line) => line.startsWith('/'))).toEqual([])
+        expect(rendered.of('img')).toEqual([])
+        expect(body).not.toContain(TOKEN)
+      }
+      expect(
+        fake.notes[0]!.body.split('\n').filter((line) => line.startsWith('<!-- sonar-quality-gate'))
+      ).toHaveLength(1)
     })
 
     it('403: one warning naming the scope, and the exit code is the verdict’s', async () => {

@@ -9,6 +9,7 @@ import {
   type AnalysisScript
 } from '../../__fixtures__/simulator/sonar-simulator.js'
 import { FakeGitHub, NUMBER } from '../support/fake-github.js'
+import { renderAsGitHub } from '../support/summary-as-github.js'
 import type { Workspace } from '../../__fixtures__/built-action.js'
 import {
   annotationCommands,
@@ -80,6 +81,13 @@ describe.each(RUNTIMES)('the new issues where the developer looks, on $runtime',
     expect(run.summary).toContain('New issues: 18')
     expect(run.summary).toContain('🛑 14 blocker')
     expect(issueRequests('shop-errors')).toHaveLength(1)
+    // What changed: the gate's own coverage, and the first of the 7 hotspots linked on the server.
+    const summary = renderAsGitHub(run.summary)
+    expect(summary.text).toContain('Coverage on new code: 82.5%')
+    expect(summary.text).toContain('Security hotspots to review in the new code: 7')
+    expect(summary.of('a').map(({ attributes }) => attributes['href'])).toContain(
+      `${server.simulator.url}/security_hotspots?id=shop-errors&hotspots=AYHotspot0001`
+    )
   })
 
   it('a branch with 1,200 new issues: three requests of 500, the older issues left out', async () => {

@@ -155,6 +155,13 @@ describe.each(RUNTIMES)('each server generation, on $runtime', ({ node }) => {
     expect(paragraphs[0]).toMatch(generation.about)
     expect(paragraphs[1]?.split(/(?=New code|Clean as You Code)/)).toEqual(generation.details)
     expect(run.outputs).toMatchObject(generation.outputs)
+    // What changed, read in the generation's shape (new code under periods and period before
+    // 10.0, under period alone since); the accepted issues counted from 10.4 only.
+    expect(summary.text).toContain('Coverage on new code: 91.3%')
+    expect(summary.text).toContain('Duplicated lines on new code: 0.4%')
+    expect(summary.text.includes('1 accepted')).toBe(
+      !['sonarqube-8.9', 'sonarqube-9.9'].includes(generation.name)
+    )
     const names = summary
       .of('tr')
       .slice(1)
