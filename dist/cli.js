@@ -4895,6 +4895,81 @@ function escapeHtml(text) {
     return text.replace(PUNCTUATION, (character) => `&#${character.charCodeAt(0)};`);
 }
 
+;// CONCATENATED MODULE: ./src/report/markup.ts
+/**
+ * The markup a verdict is written in, for the platform that renders it: HTML blocks where
+ * Markdown with raw HTML is rendered (GitHub's summary and comments, GitLab's notes), plain
+ * Markdown where raw HTML is not (Bitbucket, Azure DevOps). One body is written once through a
+ * Markup, never copied per platform; each Markup holds its platform's one gate for server text.
+ */
+
+
+/**
+ * HTML blocks, one per line (see summary-text.ts for why): GitHub and GitLab render them, and
+ * no Markdown happens inside.
+ */
+const HTML_MARKUP = {
+    text: (value, max) => summaryText(value, max),
+    code: (value, max = QUOTE_LIMITS.short) => `<code>${summaryText(value, max)}</code>`,
+    link: (href, label) => `<a href="${summaryAddress(href)}">${label}</a>`,
+    strong: (label) => `<strong>${label}</strong>`,
+    heading: (level, content) => `<h${level}>${content}</h${level}>`,
+    paragraph: (lines) => `<p>${lines.join('<br>')}</p>`,
+    list: { open: '<ul>', item: (content) => `<li>${content}</li>`, close: '</ul>' },
+    hidden: (content) => `<!-- ${content} -->`,
+    between: '\n'
+};
+/**
+ * CommonMark, for platforms that render Markdown and no raw HTML: server text with every ASCII
+ * punctuation character backslash-escaped (no emphasis, link, autolink, table, heading, HTML or
+ * entity can start in it) and a word joiner after each `@`; code spans fenced by more backticks
+ * than the value holds; link targets in angle brackets, percent-encoded where they could end.
+ * Blocks are separated by a blank line, as Markdown needs.
+ */
+const MARKDOWN_MARKUP = {
+    text: (value, max) => markdownText(value, max),
+    code: (value, max = QUOTE_LIMITS.short) => codeSpan(untrusted_text_oneLine(value, max)),
+    link: (href, label) => `[${label}](<${href.replace(/[<>\s]/g, encodeURIComponent)}>)`,
+    strong: (label) => `**${label}**`,
+    heading: (level, content) => `${'#'.repeat(level)} ${content}`,
+    // A line break in CommonMark is a backslash at the end of the line.
+    paragraph: (lines) => lines.join('\\\n'),
+    list: { open: '', item: (content) => `- ${content}`, close: '' },
+    // A link reference definition: defined, never shown.
+    hidden: (content) => `[//]: # "${content}"`,
+    between: '\n\n'
+};
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g;
+/**
+ * Markdown's one gate for server text: one line, cut to `max`, every ASCII punctuation character
+ * backslash-escaped, a word joiner after each `@`.
+ *
+ * @example markdownText('*bold* [x](y)') // '\\*bold\\* \\[x\\]\\(y\\)'
+ */
+function markdownText(value, max = QUOTE_LIMITS.short) {
+    return untrusted_text_oneLine(value, max)
+        .replace(ASCII_PUNCTUATION, (character) => `\\${character}`)
+        .replace(/\\@/g, `\\@${WORD_JOINER}`);
+}
+/**
+ * The forms secrets take once written through MARKDOWN_MARKUP (besides their own), for the sinks
+ * of Markdown destinations.
+ */
+function markdownForms(secrets) {
+    return [
+        ...secrets,
+        ...secrets.flatMap((secret) => [markdownText(secret, Infinity), codeSpan(secret)])
+    ];
+}
+/** A code span whose fence is longer than any run of backticks inside; padded where needed. */
+function codeSpan(text) {
+    const runs = text.match(/`+/g) ?? [];
+    const fence = '`'.repeat(Math.max(0, ...runs.map((run) => run.length)) + 1);
+    const shown = text.replace(/@/g, `@${WORD_JOINER}`);
+    const pad = /^[`\s]|[`\s]$/.test(shown) || shown === '' ? ' ' : '';
+    return `${fence}${pad}${shown}${pad}${fence}`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/new-issues-block.ts
 /**
  * The "New issues" part of the job summary and the pull-request comment: how many there are by
@@ -4925,37 +5000,39 @@ const SEVERITY_ICONS = {
 };
 /**
  * The block for one analysis, through `sink`, within `limit` (in the sink's unit) and at most
- * `listed` issues; nothing when the issues were not asked for (an unknown project).
+ * `listed` issues, in `markup` (HTML blocks by default); nothing when the issues were not asked
+ * for (an unknown project).
  *
  * @example newIssuesBlock(result.newIssues, { sink, heading: 'h3', listed: 20, limit: 100_000 })
  */
 function newIssuesBlock(newIssues, options) {
-    const { sink, heading, listed, limit, fileLink } = options;
+    const { sink, heading, listed, limit, fileLink, markup = HTML_MARKUP } = options;
+    const level = heading === 'h3' ? 3 : 4;
     if (!newIssues)
         return [];
     if (!newIssues.read) {
         return [
-            `<${heading}>New issues</${heading}>`,
-            `<p>${summaryText(newIssues.reason, QUOTE_LIMITS.long)}</p>`
+            markup.heading(level, 'New issues'),
+            markup.paragraph([markup.text(newIssues.reason, QUOTE_LIMITS.long)])
         ].map((line) => sink.text(line));
     }
     const { findings, total } = newIssues;
     const scope = options.scope ?? new_issues_block_scopeWords(newIssues);
-    const title = sink.text(`<${heading}>New issues: ${total}</${heading}>`);
+    const title = sink.text(markup.heading(level, `New issues: ${total}`));
     if (total === 0)
-        return [title, sink.text(`<p>No open issues ${scope}.</p>`)];
+        return [title, sink.text(markup.paragraph([`No open issues ${scope}.`]))];
     const counts = countBySeverity(findings);
     const bySeverityWords = SEVERITY_ORDER.filter((severity) => counts[severity] > 0)
         .map((severity) => `${SEVERITY_ICONS[severity]} ${counts[severity]} ${severity}`)
         .join(' · ');
-    const head = [title, sink.text(`<p>Open issues ${scope}: ${bySeverityWords}</p>`)];
+    const head = [title, sink.text(markup.paragraph([`Open issues ${scope}: ${bySeverityWords}`]))];
     const items = bySeverity(findings)
         .slice(0, listed)
-        .map((finding) => issueItem(finding, fileLink));
+        .map((finding) => markup.list.item(issueItem(finding, fileLink, markup)));
     const list = fittedBlock(sink, items, {
-        open: '<ul>',
-        close: '</ul>',
-        tail: (more) => `<li>… and ${more} more: see the server, the SARIF file or the check run</li>`,
+        open: markup.list.open,
+        close: markup.list.close,
+        tail: (more) => markup.list.item(`… and ${more} more: see the server, the SARIF file or the check run`),
         more: total - items.length,
         // Every line of the block ends in a line feed, the list's last line too.
         limit: limit - sink.size(`${head.join('\n')}\n`) - 1
@@ -4968,18 +5045,16 @@ function new_issues_block_scopeWords(newIssues) {
     }
     return newIssues.scope.kind === 'pull-request' ? 'in the pull request' : 'in the new code';
 }
-function issueItem(finding, fileLink) {
+/** One issue: its severity, its place (linked to the file at the commit), message and rule. */
+function issueItem(finding, fileLink, markup) {
     const line = finding.region?.startLine;
     const place = finding.file ?? finding.serverPath;
     const placeText = place === undefined ? '' : `${place}${line === undefined ? '' : `:${line}`}`;
     const link = finding.file !== undefined ? fileLink?.(finding.file, line) : undefined;
-    const where = placeText === ''
-        ? ''
-        : link
-            ? `<a href="${summaryAddress(link)}"><code>${summaryText(placeText, QUOTE_LIMITS.long)}</code></a> `
-            : `<code>${summaryText(placeText, QUOTE_LIMITS.long)}</code> `;
-    const rule = summaryText(finding.ruleName ?? finding.rule);
-    return `<li>${SEVERITY_ICONS[finding.severity]} ${where}${summaryText(finding.message, QUOTE_LIMITS.long)} (<a href="${summaryAddress(finding.url)}">${rule}</a>)</li>`;
+    const code = markup.code(placeText, QUOTE_LIMITS.long);
+    const where = placeText === '' ? '' : `${link ? markup.link(link, code) : code} `;
+    const rule = markup.text(finding.ruleName ?? finding.rule);
+    return `${SEVERITY_ICONS[finding.severity]} ${where}${markup.text(finding.message, QUOTE_LIMITS.long)} (${markup.link(finding.url, rule)})`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/dashboard-link.ts
@@ -5029,28 +5104,30 @@ const PROBABILITY_ICONS = { HIGH: '🔴', MEDIUM: '🟠', LOW: '🟡' };
  */
 function whatChangedBlock(result, options) {
     const { whatChanged } = result;
-    const { sink, heading, limit } = options;
+    const { sink, heading, limit, markup = HTML_MARKUP } = options;
     if (!whatChanged)
         return [];
     const head = [
-        `<${heading}>What changed</${heading}>`,
-        `<p>${figureLines(whatChanged, result.pullRequest !== undefined).join('<br>')}</p>`
+        markup.heading(heading === 'h3' ? 3 : 4, 'What changed'),
+        markup.paragraph(figureLines(whatChanged, result.pullRequest !== undefined, markup))
     ].map((line) => sink.text(line));
     const { hotspots } = whatChanged;
     if ('unread' in hotspots) {
-        return [...head, sink.text(`<p>${summaryText(hotspots.unread, QUOTE_LIMITS.long)}</p>`)];
+        return [...head, sink.text(markup.paragraph([markup.text(hotspots.unread, QUOTE_LIMITS.long)]))];
     }
     const where = result.pullRequest !== undefined ? 'in the pull request' : 'in the new code';
-    const count = sink.text(hotspots.total === 0
-        ? `<p>No security hotspots to review ${where}.</p>`
-        : `<p>Security hotspots to review ${where}: ${hotspots.total}</p>`);
+    const count = sink.text(markup.paragraph([
+        hotspots.total === 0
+            ? `No security hotspots to review ${where}.`
+            : `Security hotspots to review ${where}: ${hotspots.total}`
+    ]));
     if (hotspots.hotspots.length === 0)
         return [...head, count];
-    const items = hotspots.hotspots.map((hotspot) => hotspotItem(hotspot, result));
+    const items = hotspots.hotspots.map((hotspot) => markup.list.item(hotspotItem(hotspot, result, markup)));
     const list = fittedBlock(sink, items, {
-        open: '<ul>',
-        close: '</ul>',
-        tail: (more) => `<li>… and ${more} more: see the server's security hotspots</li>`,
+        open: markup.list.open,
+        close: markup.list.close,
+        tail: (more) => markup.list.item(`… and ${more} more: see the server's security hotspots`),
         more: hotspots.total - items.length,
         // Every line of the block ends in a line feed, the list's last line too.
         limit: limit - sink.size(`${[...head, count].join('\n')}\n`) - 1
@@ -5058,17 +5135,17 @@ function whatChangedBlock(result, options) {
     return [...head, count, list.text];
 }
 /** Coverage, duplicated lines and the issue counts, one line each. */
-function figureLines(changed, pullRequest) {
+function figureLines(changed, pullRequest, markup) {
     const { newCode, target } = changed;
     if ('unread' in newCode)
-        return [summaryText(newCode.unread, QUOTE_LIMITS.long)];
+        return [markup.text(newCode.unread, QUOTE_LIMITS.long)];
     const against = target && !('unread' in target) ? target : undefined;
     const lines = [
-        `Coverage on new code: ${figure(newCode, against, 'coverage')}`,
-        `Duplicated lines on new code: ${figure(newCode, against, 'duplication')}`
+        `Coverage on new code: ${figure(newCode, against, 'coverage', markup)}`,
+        `Duplicated lines on new code: ${figure(newCode, against, 'duplication', markup)}`
     ];
     if (target && 'unread' in target)
-        lines.push(summaryText(target.unread, QUOTE_LIMITS.long));
+        lines.push(markup.text(target.unread, QUOTE_LIMITS.long));
     const issues = changed.issues;
     if (issues) {
         const counts = [
@@ -5085,7 +5162,7 @@ function figureLines(changed, pullRequest) {
  * One figure and, against a target branch, the target's overall figure and the difference:
  * "85.5% (main: 78.2% overall, +7.3 points)".
  */
-function figure(newCode, target, which) {
+function figure(newCode, target, which, markup) {
     const value = newCode[which];
     const own = value === undefined ? 'not computed' : percentWords(value);
     if (!target || 'unread' in target.figures)
@@ -5093,17 +5170,16 @@ function figure(newCode, target, which) {
     const theirs = target.figures[which];
     if (theirs === undefined)
         return own;
-    const branch = `<code>${summaryText(target.branch)}</code>`;
     const difference = value === undefined ? '' : `, ${pointsWords(value - theirs)}`;
-    return `${own} (${branch}: ${percentWords(theirs)} overall${difference})`;
+    return `${own} (${markup.code(target.branch)}: ${percentWords(theirs)} overall${difference})`;
 }
-function hotspotItem(hotspot, result) {
+function hotspotItem(hotspot, result, markup) {
     const icon = PROBABILITY_ICONS[hotspot.probability ?? ''] ?? '🔥';
     const place = hotspot.path === undefined
         ? ''
-        : `<code>${summaryText(`${hotspot.path}${hotspot.line === undefined ? '' : `:${hotspot.line}`}`, QUOTE_LIMITS.long)}</code> `;
-    const link = `<a href="${summaryAddress(hotspotUrl(hotspot.key, result))}">review</a>`;
-    return `<li>${icon} ${place}${summaryText(hotspot.message, QUOTE_LIMITS.long)} (${link})</li>`;
+        : `${markup.code(`${hotspot.path}${hotspot.line === undefined ? '' : `:${hotspot.line}`}`, QUOTE_LIMITS.long)} `;
+    const link = markup.link(hotspotUrl(hotspot.key, result), 'review');
+    return `${icon} ${place}${markup.text(hotspot.message, QUOTE_LIMITS.long)} (${link})`;
 }
 /** The hotspot on the server's security hotspots page, in its branch or pull request. */
 function hotspotUrl(key, result) {
@@ -5294,6 +5370,7 @@ function caycWords(status) {
 
 
 
+
 /**
  * How much the summary and the messages show. GitHub refuses a step summary over 1 MiB: the
  * summary's sink is built with `bytes` (UTF-8), and the summary stays within it whatever the
@@ -5336,7 +5413,7 @@ const isKnownStatus = (status) => status in HEADLINES;
  */
 function renderSummary(result, options) {
     const { sink, section, limit = sink.limit, policy = FAIL_ON_ERROR } = options;
-    const [h, sub] = section === undefined ? ['h2', 'h3'] : ['h3', 'h4'];
+    const [h, sub] = (section === undefined ? ['h2', 'h3'] : ['h3', 'h4']);
     const title = section === undefined ? '' : ` · ${summaryText(section)}`;
     const said = (lines) => lines.map((line) => sink.text(line));
     const size = (lines) => sink.size(blocks(lines));
@@ -5460,12 +5537,12 @@ function annotatePassingStatus(result, log) {
  * The verdict in words with its icon, e.g. "✅ Quality Gate passed"; a WARN or NONE gate that
  * the policy fails on says so ("❌ Quality Gate failed: WARN, which policy names (ERROR,WARN)").
  */
-function headline(status, policy = FAIL_ON_ERROR) {
+function headline(status, policy = FAIL_ON_ERROR, markup = HTML_MARKUP) {
     if (status !== 'ERROR' && fail_policy_failsUnder(status, policy)) {
         const named = fail_policy_statusClass(status) === 'NONE' && status !== 'NONE' ? ' (as NONE)' : '';
-        return `❌ Quality Gate failed: ${summaryText(status)}${named}, which ${setting('failingStatuses')} names (${policyText(policy)})`;
+        return `❌ Quality Gate failed: ${markup.text(status)}${named}, which ${setting('failingStatuses')} names (${policyText(policy)})`;
     }
-    return (HEADLINES[status] ?? `❔ Unknown Quality Gate status ${summaryText(status)}: the check passes`);
+    return (HEADLINES[status] ?? `❔ Unknown Quality Gate status ${markup.text(status)}: the check passes`);
 }
 function about(result) {
     const parts = [
@@ -5838,45 +5915,51 @@ const COMMENT_LIMITS = {
     /** Characters of the project key or source the marker names. */
     markerKeyChars: QUOTE_LIMITS.long
 };
-const MARKER_PREFIX = '<!-- sonar-quality-gate: ';
-const MARKER_SUFFIX = ' -->';
+const MARKER_NAME = 'sonar-quality-gate: ';
 /**
- * The hidden first line of the comment for a project. The key is URL-encoded, so no key can
- * close the HTML comment (`>` is `%3E`), break its line or hide another marker inside it; it is
+ * The hidden first line of the comment for a project, in `markup` (an HTML comment by default;
+ * a link reference definition in Markdown). The key is URL-encoded, so no key can close the
+ * comment (`>` is `%3E`, `"` is `%22`), break its line or hide another marker inside it; it is
  * cut to 1,000 characters first, and a lone surrogate (which encodeURIComponent refuses) becomes
  * U+FFFD.
  *
  * @example commentMarker('my project') // '<!-- sonar-quality-gate: my%20project -->'
  */
-function commentMarker(projectKey) {
+function commentMarker(projectKey, markup = HTML_MARKUP) {
     const key = wellFormed(untrusted_text_cut(projectKey, COMMENT_LIMITS.markerKeyChars));
-    return `${MARKER_PREFIX}${encodeURIComponent(key)}${MARKER_SUFFIX}`;
+    return markup.hidden(`${MARKER_NAME}${encodeURIComponent(key)}`);
 }
 /**
  * The marker of an outcome's comment: its project key, or else where the analysis came from
  * (the report file, or the task or analysis asked for by its id), as the job summary names it.
  */
-function outcomeMarker(outcome) {
-    return commentMarker(projectName(outcome));
+function outcomeMarker(outcome, markup = HTML_MARKUP) {
+    return commentMarker(projectName(outcome), markup);
 }
 /**
- * The marker a comment's body carries: its first line when that is a marker, as commentBody
- * writes it (a line end GitHub stores as CRLF counts as one); otherwise undefined. A marker
- * quoted further down (a reply quoting the comment, say) does not count.
+ * The marker a comment's body carries: its first line when that is a marker, in either markup,
+ * as commentBody writes it (a line end stored as CRLF counts as one); otherwise undefined. A
+ * marker quoted further down (a reply quoting the comment, say) does not count.
  *
- * @example markerOf(commentBody(outcome, sha)) === outcomeMarker(outcome) // true
+ * @example markerOf(commentBody(outcome, sha, { sink })) === outcomeMarker(outcome) // true
  */
 function markerOf(body) {
-    if (typeof body !== 'string' || !body.startsWith(MARKER_PREFIX))
+    if (typeof body !== 'string')
         return undefined;
     const end = body.indexOf('\n');
     const firstLine = (end === -1 ? body : body.slice(0, end)).replace(/\r$/, '');
-    return firstLine.endsWith(MARKER_SUFFIX) ? firstLine : undefined;
+    const isMarker = [HTML_MARKUP, MARKDOWN_MARKUP].some((markup) => {
+        const [before, after] = markup.hidden('\0').split('\0');
+        return (firstLine.startsWith(`${before}${MARKER_NAME}`) &&
+            firstLine.endsWith(after) &&
+            !/\s/.test(firstLine.slice(before.length + MARKER_NAME.length, -after.length || undefined)));
+    });
+    return isMarker ? firstLine : undefined;
 }
 /**
  * Whether a comment's body is the comment carrying `marker` (see markerOf).
  *
- * @example carriesMarker(commentBody(outcome, sha), outcomeMarker(outcome)) // true
+ * @example carriesMarker(commentBody(outcome, sha, { sink }), outcomeMarker(outcome)) // true
  */
 function carriesMarker(body, marker) {
     return markerOf(body) === marker;
@@ -5894,8 +5977,13 @@ function commentVerdict(outcome, policy = FAIL_ON_ERROR) {
     return fail_policy_failsUnder(outcome.result.status, policy) ? 'failed' : 'passed';
 }
 /** The comment's second line, hidden: the verdict it shows, for `changed`. */
-function verdictLine(verdict) {
-    return `<!-- verdict: ${verdict} -->`;
+function verdictLine(verdict, markup = HTML_MARKUP) {
+    return markup.hidden(`verdict: ${verdict}`);
+}
+/** The verdict an existing comment says on its second line, in either markup. */
+function saidVerdict(existing) {
+    const second = existing.split('\n', 2)[1]?.replace(/\r$/, '') ?? '';
+    return /^(?:<!-- |\[\/\/\]: # ")verdict: (passed|failed|unread)(?: -->|")$/.exec(second)?.[1];
 }
 /**
  * Whether to write the project's comment now, given the one found (its body) or none: `always`;
@@ -5908,10 +5996,8 @@ function verdictLine(verdict) {
 function shouldWrite(when, verdict, existing) {
     if (when === 'failed')
         return existing !== undefined || verdict !== 'passed';
-    if (when === 'changed') {
-        const said = existing?.split('\n', 2)[1]?.replace(/\r$/, '');
-        return existing === undefined || said !== verdictLine(verdict);
-    }
+    if (when === 'changed')
+        return existing === undefined || saidVerdict(existing) !== verdict;
     return true;
 }
 /**
@@ -5924,55 +6010,50 @@ function shouldWrite(when, verdict, existing) {
  * @example await octokit.rest.issues.createComment({ ...issue, body: commentBody(outcome, sha, { sink }) })
  */
 function commentBody(outcome, commitSha, options) {
-    const { sink, limit = Math.min(COMMENT_LIMITS.chars, sink.limit) } = options;
+    const { sink, limit = Math.min(COMMENT_LIMITS.chars, sink.limit), markup = HTML_MARKUP } = options;
     const said = (lines) => lines.map((line) => sink.text(line));
-    const size = (lines) => sink.size(blocks(lines));
-    const marker = sink.text(outcomeMarker(outcome));
-    const verdict = verdictLine(commentVerdict(outcome, options.policy));
-    const project = `<code>${summaryText(projectName(outcome))}</code>`;
-    const commit = `commit <code>${summaryText(shortSha(commitSha))}</code>`;
+    const join = (lines) => `${lines.join(markup.between)}\n`;
+    const size = (lines) => sink.size(join(lines));
+    const marker = sink.text(outcomeMarker(outcome, markup));
+    const verdict = verdictLine(commentVerdict(outcome, options.policy), markup);
+    const project = markup.code(projectName(outcome));
+    const commit = `commit ${markup.code(shortSha(commitSha))}`;
+    // The two hidden lines are the body's first two lines in every markup: one block.
+    const hidden = `${marker}\n${verdict}`;
+    const frame = { hidden, sink, limit, markup, join };
     if (!outcome.read) {
-        const heading = sink.text(`<h3>❗ Quality Gate could not be read · ${project}</h3>`);
+        const heading = sink.text(markup.heading(3, `❗ Quality Gate could not be read · ${project}`));
         const lines = untrusted_text_cut(outcome.message, SUMMARY_LIMITS.messageChars).split('\n');
-        const message = lines.map((line) => summaryText(line, SUMMARY_LIMITS.messageChars));
-        return bounded([
-            marker,
-            verdict,
-            heading,
-            ...said([`<p>${message.join('<br>')}</p>`, `<p>For ${commit}</p>`])
-        ], { marker, verdict, heading, sink, limit });
+        const message = lines.map((line) => markup.text(line, SUMMARY_LIMITS.messageChars));
+        return bounded([hidden, heading, ...said([markup.paragraph(message), markup.paragraph([`For ${commit}`])])], { ...frame, heading });
     }
     const { result } = outcome;
-    const heading = sink.text(`<h3>${headline(result.status, options.policy)} · ${project}</h3>`);
+    const heading = sink.text(markup.heading(3, `${headline(result.status, options.policy, markup)} · ${project}`));
     const facts = [
         `For ${commit}`,
         result.analysisId === undefined
             ? 'its newest analysis'
-            : `analysis <code>${summaryText(result.analysisId)}</code>`
+            : `analysis ${markup.code(result.analysisId)}`
     ];
-    const tail = said([`<p>${[...facts, ...dashboardLink(result)].join(' · ')}</p>`]);
-    const head = [marker, verdict, heading, sink.text(conditionsIntro(result.conditions))];
+    const tail = said([markup.paragraph([[...facts, ...dashboardLink(result, markup)].join(' · ')])]);
+    const head = [hidden, heading, sink.text(conditionsIntro(result.conditions, markup))];
     // What changed keeps within a sixth of what is left, the issues within a third.
     const changed = whatChangedBlock(result, {
         sink,
         heading: 'h4',
-        limit: Math.floor((limit - size([...head, ...tail])) / 6)
+        limit: Math.floor((limit - size([...head, ...tail])) / 6),
+        markup
     });
     const issues = newIssuesBlock(result.newIssues, {
         sink,
         heading: 'h4',
         listed: COMMENT_LIMITS.issues,
         limit: Math.floor((limit - size([...head, ...changed, ...tail])) / 3),
-        fileLink: options.fileLink
+        fileLink: options.fileLink,
+        markup
     });
-    const list = conditionsList(result, sink, limit - size([...head, ...changed, ...issues, ...tail]));
-    return bounded([...head, ...list, ...changed, ...issues, ...tail], {
-        marker,
-        verdict,
-        heading,
-        sink,
-        limit
-    });
+    const list = conditionsList(result, sink, limit - size([...head, ...changed, ...issues, ...tail]), markup);
+    return bounded([...head, ...list, ...changed, ...issues, ...tail], { ...frame, heading });
 }
 const LISTED_ICONS = { ERROR: '❌', WARN: '⚠️' };
 /** Failing conditions, then warning ones, each in the server's order. */
@@ -5980,13 +6061,16 @@ function pull_request_comment_body_listed(conditions) {
     const withStatus = (status) => conditions.filter(({ condition }) => condition.status === status);
     return [...withStatus('ERROR'), ...withStatus('WARN')];
 }
-function conditionsIntro(conditions) {
-    if (conditions.length === 0)
-        return '<p>The server returned no conditions for this analysis.</p>';
+function conditionsIntro(conditions, markup) {
+    if (conditions.length === 0) {
+        return markup.paragraph(['The server returned no conditions for this analysis.']);
+    }
     const count = (status) => conditions.filter(({ condition }) => condition.status === status).length;
     const [failing, warning, total] = [count('ERROR'), count('WARN'), conditions.length];
     if (failing === 0 && warning === 0) {
-        return `<p>${total === 1 ? 'The condition' : `All ${total} conditions`} passed.</p>`;
+        return markup.paragraph([
+            `${total === 1 ? 'The condition' : `All ${total} conditions`} passed.`
+        ]);
     }
     const parts = [
         failing > 0 ? `${failing} of ${total} conditions failed` : undefined,
@@ -5994,56 +6078,57 @@ function conditionsIntro(conditions) {
             ? `${warning}${failing > 0 ? '' : ` of ${total} conditions`} passed with warnings`
             : undefined
     ];
-    return `<p>${parts.filter(Boolean).join(', ')}:</p>`;
+    return markup.paragraph([`${parts.filter(Boolean).join(', ')}:`]);
 }
 /** The failing and warning conditions in words, as many as the limits and `room` allow. */
-function conditionsList(result, sink, room) {
+function conditionsList(result, sink, room, markup) {
     const all = pull_request_comment_body_listed(result.conditions);
     if (all.length === 0)
         return [];
     const items = all.slice(0, COMMENT_LIMITS.conditions).map((evaluated) => {
         const icon = LISTED_ICONS[evaluated.condition.status] ?? '';
-        const words = summaryText(describeCondition(evaluated), QUOTE_LIMITS.long);
+        const words = markup.text(describeCondition(evaluated), QUOTE_LIMITS.long);
         const evidence = evidenceUrl(result, evaluated.condition);
-        return `<li>${icon} ${evidence ? `<a href="${summaryAddress(evidence)}">${words}</a>` : words}</li>`;
+        return markup.list.item(`${icon} ${evidence ? markup.link(evidence, words) : words}`);
     });
     const list = fittedBlock(sink, items, {
-        open: '<ul>',
-        close: '</ul>',
-        tail: (more) => `<li>… and ${more} more: see ${place('details')} or the dashboard</li>`,
+        open: markup.list.open,
+        close: markup.list.close,
+        tail: (more) => markup.list.item(`… and ${more} more: see ${place('details')} or the dashboard`),
         more: all.length - items.length,
         // The list's last line ends in a line feed too.
         limit: room - 1
     });
     return [list.text];
 }
-/** A link on the server's origin; another http(s) address as text; anything else left out. */
-function dashboardLink(result) {
+/** A link on the server's origin; another http(s) address as code; anything else left out. */
+function dashboardLink(result, markup) {
     const dashboard = dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl);
     if (!dashboard)
         return [];
-    const address = summaryAddress(dashboard.href);
     return dashboard.onServer
-        ? [`<a href="${address}">See the analysis on the dashboard</a>`]
-        : [`dashboard (not linked: not on the server's origin) <code>${address}</code>`];
+        ? [markup.link(dashboard.href, 'See the analysis on the dashboard')]
+        : [
+            `dashboard (not linked: not on the server's origin) ${markup.code(dashboard.href, Infinity)}`
+        ];
 }
 /** A commit id as GitHub shows it (7 characters); anything else as it is, to be escaped. */
 function shortSha(sha) {
     return /^[0-9a-f]{7,64}$/i.test(sha) ? sha.slice(0, 7).toLowerCase() : sha;
 }
 /**
- * The lines (each through the sink already) as one HTML block, or, should they still exceed
- * `limit` (the parts are bounded: this keeps the limit a guarantee, not a sum to trust), the
- * marker and heading alone, cut to the limit should even they exceed it.
+ * The lines (each through the sink already) as one body, or, should they still exceed `limit`
+ * (the parts are bounded: this keeps the limit a guarantee, not a sum to trust), the marker and
+ * heading alone, cut to the limit should even they exceed it.
  */
-function bounded(lines, fallback) {
-    const { sink, limit } = fallback;
-    const body = blocks(lines);
+function bounded(lines, frame) {
+    const { sink, limit, join } = frame;
+    const body = join(lines);
     if (sink.size(body) <= limit)
         return body;
-    const verdict = sink.text(`<p>The verdict is too large to show here: see ${place('details')}.</p>`);
+    const tooLarge = sink.text(frame.markup.paragraph([`The verdict is too large to show here: see ${place('details')}.`]));
     return sink.fit([], {
-        head: blocks([fallback.marker, fallback.verdict, fallback.heading, verdict]),
+        head: join([frame.hidden, frame.heading, tooLarge]),
         limit
     }).text;
 }
@@ -6308,26 +6393,26 @@ async function readChangedLines(gitlab, mergeRequest) {
 
 
 
-const ISSUE_MARKER_PREFIX = '<!-- sonar-issue: ';
+const ISSUE_MARKER_NAME = 'sonar-issue: ';
 /**
  * The hidden first line of a discussion about one issue: its key URL-encoded (no key can close
  * the comment or break the line), by which a later run finds the discussion again.
  *
  * @example issueMarker('AYIssue00001') // '<!-- sonar-issue: AYIssue00001 -->'
  */
-function issueMarker(key) {
-    return `${ISSUE_MARKER_PREFIX}${encodeURIComponent(wellFormed(untrusted_text_cut(key, QUOTE_LIMITS.short)))} -->`;
+function issueMarker(key, markup = HTML_MARKUP) {
+    return markup.hidden(`${ISSUE_MARKER_NAME}${encodeURIComponent(wellFormed(untrusted_text_cut(key, QUOTE_LIMITS.short)))}`);
 }
 /** The issue key a discussion's first note carries in its marker line, if any. */
 function issueKeyOf(body) {
-    if (typeof body !== 'string' || !body.startsWith(ISSUE_MARKER_PREFIX))
+    if (typeof body !== 'string')
         return undefined;
     const line = body.split('\n', 1)[0].replace(/\r$/, '');
-    const match = /^<!-- sonar-issue: ([^\s]*) -->$/.exec(line);
+    const match = /^(?:<!-- sonar-issue: ([^\s"]*) -->|\[\/\/\]: # "sonar-issue: ([^\s"]*)")$/.exec(line);
     if (!match)
         return undefined;
     try {
-        return decodeURIComponent(match[1]);
+        return decodeURIComponent((match[1] ?? match[2]));
     }
     catch {
         return undefined;
@@ -6335,17 +6420,15 @@ function issueKeyOf(body) {
 }
 /**
  * A discussion about one issue on the line it stands on: its marker line, then the issue in one
- * paragraph (severity, message, rule linked to the issue on the server), every server value
- * through `summaryText`, the whole through the sink.
+ * paragraph (severity, message, rule linked to the issue on the server), in `markup` (HTML
+ * blocks by default), every server value through its gate, the whole through the sink.
  *
  * @example issueDiscussionBody(finding, sink)
  */
-function issueDiscussionBody(finding, sink) {
-    const rule = summaryText(finding.ruleName ?? finding.rule);
-    return sink.text([
-        issueMarker(finding.key),
-        `<p>${SEVERITY_ICONS[finding.severity]} <strong>${summaryText(finding.severityWord)}</strong> ${summaryText(finding.message, QUOTE_LIMITS.long)} (<a href="${summaryAddress(finding.url)}">${rule}</a>)</p>`
-    ].join('\n'));
+function issueDiscussionBody(finding, sink, markup = HTML_MARKUP) {
+    const rule = markup.text(finding.ruleName ?? finding.rule);
+    const words = `${SEVERITY_ICONS[finding.severity]} ${markup.strong(markup.text(finding.severityWord))} ${markup.text(finding.message, QUOTE_LIMITS.long)} (${markup.link(finding.url, rule)})`;
+    return sink.text([issueMarker(finding.key, markup), markup.paragraph([words])].join(markup.between));
 }
 
 ;// CONCATENATED MODULE: ./src/gitlab/merge-request-discussions.ts

@@ -29646,6 +29646,93 @@ function fittedBlock(sink, lines, options) {
 
 /***/ }),
 
+/***/ 8132:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   jx: () => (/* binding */ MARKDOWN_MARKUP),
+/* harmony export */   xe: () => (/* binding */ HTML_MARKUP)
+/* harmony export */ });
+/* unused harmony exports markdownText, markdownForms */
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
+/* harmony import */ var _summary_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2536);
+/**
+ * The markup a verdict is written in, for the platform that renders it: HTML blocks where
+ * Markdown with raw HTML is rendered (GitHub's summary and comments, GitLab's notes), plain
+ * Markdown where raw HTML is not (Bitbucket, Azure DevOps). One body is written once through a
+ * Markup, never copied per platform; each Markup holds its platform's one gate for server text.
+ */
+
+
+/**
+ * HTML blocks, one per line (see summary-text.ts for why): GitHub and GitLab render them, and
+ * no Markdown happens inside.
+ */
+const HTML_MARKUP = {
+    text: (value, max) => (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g5)(value, max),
+    code: (value, max = _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.short) => `<code>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g5)(value, max)}</code>`,
+    link: (href, label) => `<a href="${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryAddress */ .hA)(href)}">${label}</a>`,
+    strong: (label) => `<strong>${label}</strong>`,
+    heading: (level, content) => `<h${level}>${content}</h${level}>`,
+    paragraph: (lines) => `<p>${lines.join('<br>')}</p>`,
+    list: { open: '<ul>', item: (content) => `<li>${content}</li>`, close: '</ul>' },
+    hidden: (content) => `<!-- ${content} -->`,
+    between: '\n'
+};
+/**
+ * CommonMark, for platforms that render Markdown and no raw HTML: server text with every ASCII
+ * punctuation character backslash-escaped (no emphasis, link, autolink, table, heading, HTML or
+ * entity can start in it) and a word joiner after each `@`; code spans fenced by more backticks
+ * than the value holds; link targets in angle brackets, percent-encoded where they could end.
+ * Blocks are separated by a blank line, as Markdown needs.
+ */
+const MARKDOWN_MARKUP = {
+    text: (value, max) => markdownText(value, max),
+    code: (value, max = _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.short) => codeSpan((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, max)),
+    link: (href, label) => `[${label}](<${href.replace(/[<>\s]/g, encodeURIComponent)}>)`,
+    strong: (label) => `**${label}**`,
+    heading: (level, content) => `${'#'.repeat(level)} ${content}`,
+    // A line break in CommonMark is a backslash at the end of the line.
+    paragraph: (lines) => lines.join('\\\n'),
+    list: { open: '', item: (content) => `- ${content}`, close: '' },
+    // A link reference definition: defined, never shown.
+    hidden: (content) => `[//]: # "${content}"`,
+    between: '\n\n'
+};
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g;
+/**
+ * Markdown's one gate for server text: one line, cut to `max`, every ASCII punctuation character
+ * backslash-escaped, a word joiner after each `@`.
+ *
+ * @example markdownText('*bold* [x](y)') // '\\*bold\\* \\[x\\]\\(y\\)'
+ */
+function markdownText(value, max = _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.short) {
+    return (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, max)
+        .replace(ASCII_PUNCTUATION, (character) => `\\${character}`)
+        .replace(/\\@/g, `\\@${_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .WORD_JOINER */ .Pj}`);
+}
+/**
+ * The forms secrets take once written through MARKDOWN_MARKUP (besides their own), for the sinks
+ * of Markdown destinations.
+ */
+function markdownForms(secrets) {
+    return [
+        ...secrets,
+        ...secrets.flatMap((secret) => [markdownText(secret, Infinity), codeSpan(secret)])
+    ];
+}
+/** A code span whose fence is longer than any run of backticks inside; padded where needed. */
+function codeSpan(text) {
+    const runs = text.match(/`+/g) ?? [];
+    const fence = '`'.repeat(Math.max(0, ...runs.map((run) => run.length)) + 1);
+    const shown = text.replace(/@/g, `@${_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .WORD_JOINER */ .Pj}`);
+    const pad = /^[`\s]|[`\s]$/.test(shown) || shown === '' ? ' ' : '';
+    return `${fence}${pad}${shown}${pad}${fence}`;
+}
+
+
+/***/ }),
+
 /***/ 9437:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -29656,7 +29743,7 @@ function fittedBlock(sink, lines, options) {
 /* unused harmony export SEVERITY_ICONS */
 /* harmony import */ var _findings_finding_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4879);
 /* harmony import */ var _fitted_block_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6972);
-/* harmony import */ var _summary_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2536);
+/* harmony import */ var _markup_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8132);
 /* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8521);
 /**
  * The "New issues" part of the job summary and the pull-request comment: how many there are by
@@ -29687,37 +29774,39 @@ const SEVERITY_ICONS = {
 };
 /**
  * The block for one analysis, through `sink`, within `limit` (in the sink's unit) and at most
- * `listed` issues; nothing when the issues were not asked for (an unknown project).
+ * `listed` issues, in `markup` (HTML blocks by default); nothing when the issues were not asked
+ * for (an unknown project).
  *
  * @example newIssuesBlock(result.newIssues, { sink, heading: 'h3', listed: 20, limit: 100_000 })
  */
 function newIssuesBlock(newIssues, options) {
-    const { sink, heading, listed, limit, fileLink } = options;
+    const { sink, heading, listed, limit, fileLink, markup = _markup_js__WEBPACK_IMPORTED_MODULE_1__/* .HTML_MARKUP */ .xe } = options;
+    const level = heading === 'h3' ? 3 : 4;
     if (!newIssues)
         return [];
     if (!newIssues.read) {
         return [
-            `<${heading}>New issues</${heading}>`,
-            `<p>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g5)(newIssues.reason, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}</p>`
+            markup.heading(level, 'New issues'),
+            markup.paragraph([markup.text(newIssues.reason, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)])
         ].map((line) => sink.text(line));
     }
     const { findings, total } = newIssues;
     const scope = options.scope ?? scopeWords(newIssues);
-    const title = sink.text(`<${heading}>New issues: ${total}</${heading}>`);
+    const title = sink.text(markup.heading(level, `New issues: ${total}`));
     if (total === 0)
-        return [title, sink.text(`<p>No open issues ${scope}.</p>`)];
+        return [title, sink.text(markup.paragraph([`No open issues ${scope}.`]))];
     const counts = (0,_findings_finding_js__WEBPACK_IMPORTED_MODULE_0__/* .countBySeverity */ .Ot)(findings);
     const bySeverityWords = _findings_finding_js__WEBPACK_IMPORTED_MODULE_0__/* .SEVERITY_ORDER */ .B.filter((severity) => counts[severity] > 0)
         .map((severity) => `${SEVERITY_ICONS[severity]} ${counts[severity]} ${severity}`)
         .join(' · ');
-    const head = [title, sink.text(`<p>Open issues ${scope}: ${bySeverityWords}</p>`)];
+    const head = [title, sink.text(markup.paragraph([`Open issues ${scope}: ${bySeverityWords}`]))];
     const items = (0,_findings_finding_js__WEBPACK_IMPORTED_MODULE_0__/* .bySeverity */ .Np)(findings)
         .slice(0, listed)
-        .map((finding) => issueItem(finding, fileLink));
+        .map((finding) => markup.list.item(issueItem(finding, fileLink, markup)));
     const list = (0,_fitted_block_js__WEBPACK_IMPORTED_MODULE_3__/* .fittedBlock */ .C)(sink, items, {
-        open: '<ul>',
-        close: '</ul>',
-        tail: (more) => `<li>… and ${more} more: see the server, the SARIF file or the check run</li>`,
+        open: markup.list.open,
+        close: markup.list.close,
+        tail: (more) => markup.list.item(`… and ${more} more: see the server, the SARIF file or the check run`),
         more: total - items.length,
         // Every line of the block ends in a line feed, the list's last line too.
         limit: limit - sink.size(`${head.join('\n')}\n`) - 1
@@ -29730,18 +29819,16 @@ function scopeWords(newIssues) {
     }
     return newIssues.scope.kind === 'pull-request' ? 'in the pull request' : 'in the new code';
 }
-function issueItem(finding, fileLink) {
+/** One issue: its severity, its place (linked to the file at the commit), message and rule. */
+function issueItem(finding, fileLink, markup) {
     const line = finding.region?.startLine;
     const place = finding.file ?? finding.serverPath;
     const placeText = place === undefined ? '' : `${place}${line === undefined ? '' : `:${line}`}`;
     const link = finding.file !== undefined ? fileLink?.(finding.file, line) : undefined;
-    const where = placeText === ''
-        ? ''
-        : link
-            ? `<a href="${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryAddress */ .hA)(link)}"><code>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g5)(placeText, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}</code></a> `
-            : `<code>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g5)(placeText, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}</code> `;
-    const rule = (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g5)(finding.ruleName ?? finding.rule);
-    return `<li>${SEVERITY_ICONS[finding.severity]} ${where}${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g5)(finding.message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)} (<a href="${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryAddress */ .hA)(finding.url)}">${rule}</a>)</li>`;
+    const code = markup.code(placeText, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long);
+    const where = placeText === '' ? '' : `${link ? markup.link(link, code) : code} `;
+    const rule = markup.text(finding.ruleName ?? finding.rule);
+    return `${SEVERITY_ICONS[finding.severity]} ${where}${markup.text(finding.message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)} (${markup.link(finding.url, rule)})`;
 }
 
 
@@ -29751,11 +29838,11 @@ function issueItem(finding, fileLink) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Pj: () => (/* binding */ WORD_JOINER),
 /* harmony export */   cy: () => (/* binding */ summaryForms),
 /* harmony export */   g5: () => (/* binding */ summaryText),
 /* harmony export */   hA: () => (/* binding */ summaryAddress)
 /* harmony export */ });
-/* unused harmony export WORD_JOINER */
 /* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
 
 /**
@@ -29882,6 +29969,8 @@ var new_issues_block = __nccwpck_require__(9437);
 var dashboard_link = __nccwpck_require__(67);
 // EXTERNAL MODULE: ./src/report/summary-text.ts
 var summary_text = __nccwpck_require__(2536);
+// EXTERNAL MODULE: ./src/report/markup.ts
+var report_markup = __nccwpck_require__(8132);
 // EXTERNAL MODULE: ./src/report/what-changed-block.ts
 var what_changed_block = __nccwpck_require__(563);
 // EXTERNAL MODULE: ./src/report/wording.ts
@@ -29889,6 +29978,7 @@ var wording = __nccwpck_require__(5594);
 // EXTERNAL MODULE: ./src/words.ts
 var words = __nccwpck_require__(5846);
 ;// CONCATENATED MODULE: ./src/report/summary.ts
+
 
 
 
@@ -29943,7 +30033,7 @@ const isKnownStatus = (status) => status in HEADLINES;
  */
 function renderSummary(result, options) {
     const { sink, section, limit = sink.limit, policy = fail_policy/* FAIL_ON_ERROR */.qJ } = options;
-    const [h, sub] = section === undefined ? ['h2', 'h3'] : ['h3', 'h4'];
+    const [h, sub] = (section === undefined ? ['h2', 'h3'] : ['h3', 'h4']);
     const title = section === undefined ? '' : ` · ${(0,summary_text/* summaryText */.g5)(section)}`;
     const said = (lines) => lines.map((line) => sink.text(line));
     const size = (lines) => sink.size(blocks(lines));
@@ -30067,12 +30157,12 @@ function annotatePassingStatus(result, log) {
  * The verdict in words with its icon, e.g. "✅ Quality Gate passed"; a WARN or NONE gate that
  * the policy fails on says so ("❌ Quality Gate failed: WARN, which policy names (ERROR,WARN)").
  */
-function headline(status, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
+function headline(status, policy = fail_policy/* FAIL_ON_ERROR */.qJ, markup = report_markup/* HTML_MARKUP */.xe) {
     if (status !== 'ERROR' && (0,fail_policy/* failsUnder */.mS)(status, policy)) {
         const named = (0,fail_policy/* statusClass */.hI)(status) === 'NONE' && status !== 'NONE' ? ' (as NONE)' : '';
-        return `❌ Quality Gate failed: ${(0,summary_text/* summaryText */.g5)(status)}${named}, which ${(0,words/* setting */.Pe)('failingStatuses')} names (${(0,fail_policy/* policyText */.MJ)(policy)})`;
+        return `❌ Quality Gate failed: ${markup.text(status)}${named}, which ${(0,words/* setting */.Pe)('failingStatuses')} names (${(0,fail_policy/* policyText */.MJ)(policy)})`;
     }
-    return (HEADLINES[status] ?? `❔ Unknown Quality Gate status ${(0,summary_text/* summaryText */.g5)(status)}: the check passes`);
+    return (HEADLINES[status] ?? `❔ Unknown Quality Gate status ${markup.text(status)}: the check passes`);
 }
 function about(result) {
     const parts = [
@@ -30218,7 +30308,7 @@ function blocks(lines) {
 /* harmony import */ var _sonar_origin_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4305);
 /* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8521);
 /* harmony import */ var _fitted_block_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6972);
-/* harmony import */ var _summary_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2536);
+/* harmony import */ var _markup_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8132);
 
 
 
@@ -30233,28 +30323,30 @@ const PROBABILITY_ICONS = { HIGH: '🔴', MEDIUM: '🟠', LOW: '🟡' };
  */
 function whatChangedBlock(result, options) {
     const { whatChanged } = result;
-    const { sink, heading, limit } = options;
+    const { sink, heading, limit, markup = _markup_js__WEBPACK_IMPORTED_MODULE_3__/* .HTML_MARKUP */ .xe } = options;
     if (!whatChanged)
         return [];
     const head = [
-        `<${heading}>What changed</${heading}>`,
-        `<p>${figureLines(whatChanged, result.pullRequest !== undefined).join('<br>')}</p>`
+        markup.heading(heading === 'h3' ? 3 : 4, 'What changed'),
+        markup.paragraph(figureLines(whatChanged, result.pullRequest !== undefined, markup))
     ].map((line) => sink.text(line));
     const { hotspots } = whatChanged;
     if ('unread' in hotspots) {
-        return [...head, sink.text(`<p>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_3__/* .summaryText */ .g5)(hotspots.unread, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}</p>`)];
+        return [...head, sink.text(markup.paragraph([markup.text(hotspots.unread, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)]))];
     }
     const where = result.pullRequest !== undefined ? 'in the pull request' : 'in the new code';
-    const count = sink.text(hotspots.total === 0
-        ? `<p>No security hotspots to review ${where}.</p>`
-        : `<p>Security hotspots to review ${where}: ${hotspots.total}</p>`);
+    const count = sink.text(markup.paragraph([
+        hotspots.total === 0
+            ? `No security hotspots to review ${where}.`
+            : `Security hotspots to review ${where}: ${hotspots.total}`
+    ]));
     if (hotspots.hotspots.length === 0)
         return [...head, count];
-    const items = hotspots.hotspots.map((hotspot) => hotspotItem(hotspot, result));
+    const items = hotspots.hotspots.map((hotspot) => markup.list.item(hotspotItem(hotspot, result, markup)));
     const list = (0,_fitted_block_js__WEBPACK_IMPORTED_MODULE_4__/* .fittedBlock */ .C)(sink, items, {
-        open: '<ul>',
-        close: '</ul>',
-        tail: (more) => `<li>… and ${more} more: see the server's security hotspots</li>`,
+        open: markup.list.open,
+        close: markup.list.close,
+        tail: (more) => markup.list.item(`… and ${more} more: see the server's security hotspots`),
         more: hotspots.total - items.length,
         // Every line of the block ends in a line feed, the list's last line too.
         limit: limit - sink.size(`${[...head, count].join('\n')}\n`) - 1
@@ -30262,17 +30354,17 @@ function whatChangedBlock(result, options) {
     return [...head, count, list.text];
 }
 /** Coverage, duplicated lines and the issue counts, one line each. */
-function figureLines(changed, pullRequest) {
+function figureLines(changed, pullRequest, markup) {
     const { newCode, target } = changed;
     if ('unread' in newCode)
-        return [(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_3__/* .summaryText */ .g5)(newCode.unread, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)];
+        return [markup.text(newCode.unread, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)];
     const against = target && !('unread' in target) ? target : undefined;
     const lines = [
-        `Coverage on new code: ${figure(newCode, against, 'coverage')}`,
-        `Duplicated lines on new code: ${figure(newCode, against, 'duplication')}`
+        `Coverage on new code: ${figure(newCode, against, 'coverage', markup)}`,
+        `Duplicated lines on new code: ${figure(newCode, against, 'duplication', markup)}`
     ];
     if (target && 'unread' in target)
-        lines.push((0,_summary_text_js__WEBPACK_IMPORTED_MODULE_3__/* .summaryText */ .g5)(target.unread, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long));
+        lines.push(markup.text(target.unread, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long));
     const issues = changed.issues;
     if (issues) {
         const counts = [
@@ -30289,7 +30381,7 @@ function figureLines(changed, pullRequest) {
  * One figure and, against a target branch, the target's overall figure and the difference:
  * "85.5% (main: 78.2% overall, +7.3 points)".
  */
-function figure(newCode, target, which) {
+function figure(newCode, target, which, markup) {
     const value = newCode[which];
     const own = value === undefined ? 'not computed' : (0,_gate_what_changed_js__WEBPACK_IMPORTED_MODULE_0__/* .percentWords */ .XU)(value);
     if (!target || 'unread' in target.figures)
@@ -30297,17 +30389,16 @@ function figure(newCode, target, which) {
     const theirs = target.figures[which];
     if (theirs === undefined)
         return own;
-    const branch = `<code>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_3__/* .summaryText */ .g5)(target.branch)}</code>`;
     const difference = value === undefined ? '' : `, ${(0,_gate_what_changed_js__WEBPACK_IMPORTED_MODULE_0__/* .pointsWords */ .BD)(value - theirs)}`;
-    return `${own} (${branch}: ${(0,_gate_what_changed_js__WEBPACK_IMPORTED_MODULE_0__/* .percentWords */ .XU)(theirs)} overall${difference})`;
+    return `${own} (${markup.code(target.branch)}: ${(0,_gate_what_changed_js__WEBPACK_IMPORTED_MODULE_0__/* .percentWords */ .XU)(theirs)} overall${difference})`;
 }
-function hotspotItem(hotspot, result) {
+function hotspotItem(hotspot, result, markup) {
     const icon = PROBABILITY_ICONS[hotspot.probability ?? ''] ?? '🔥';
     const place = hotspot.path === undefined
         ? ''
-        : `<code>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_3__/* .summaryText */ .g5)(`${hotspot.path}${hotspot.line === undefined ? '' : `:${hotspot.line}`}`, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}</code> `;
-    const link = `<a href="${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_3__/* .summaryAddress */ .hA)(hotspotUrl(hotspot.key, result))}">review</a>`;
-    return `<li>${icon} ${place}${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_3__/* .summaryText */ .g5)(hotspot.message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)} (${link})</li>`;
+        : `${markup.code(`${hotspot.path}${hotspot.line === undefined ? '' : `:${hotspot.line}`}`, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)} `;
+    const link = markup.link(hotspotUrl(hotspot.key, result), 'review');
+    return `${icon} ${place}${markup.text(hotspot.message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)} (${link})`;
 }
 /** The hotspot on the server's security hotspots page, in its branch or pull request. */
 function hotspotUrl(key, result) {
@@ -38892,6 +38983,8 @@ function setOutputs(outcomes, policy, { sink, log, env }) {
 var evidence_link = __nccwpck_require__(3398);
 // EXTERNAL MODULE: ./src/report/fitted-block.ts
 var fitted_block = __nccwpck_require__(6972);
+// EXTERNAL MODULE: ./src/report/markup.ts
+var report_markup = __nccwpck_require__(8132);
 ;// CONCATENATED MODULE: ./src/report/pull-request-comment-body.ts
 
 
@@ -38928,45 +39021,51 @@ const COMMENT_LIMITS = {
     /** Characters of the project key or source the marker names. */
     markerKeyChars: untrusted_text/* QUOTE_LIMITS */.gJ.long
 };
-const MARKER_PREFIX = '<!-- sonar-quality-gate: ';
-const MARKER_SUFFIX = ' -->';
+const MARKER_NAME = 'sonar-quality-gate: ';
 /**
- * The hidden first line of the comment for a project. The key is URL-encoded, so no key can
- * close the HTML comment (`>` is `%3E`), break its line or hide another marker inside it; it is
+ * The hidden first line of the comment for a project, in `markup` (an HTML comment by default;
+ * a link reference definition in Markdown). The key is URL-encoded, so no key can close the
+ * comment (`>` is `%3E`, `"` is `%22`), break its line or hide another marker inside it; it is
  * cut to 1,000 characters first, and a lone surrogate (which encodeURIComponent refuses) becomes
  * U+FFFD.
  *
  * @example commentMarker('my project') // '<!-- sonar-quality-gate: my%20project -->'
  */
-function commentMarker(projectKey) {
+function commentMarker(projectKey, markup = report_markup/* HTML_MARKUP */.xe) {
     const key = (0,untrusted_text/* wellFormed */.ES)((0,untrusted_text/* cut */.Jj)(projectKey, COMMENT_LIMITS.markerKeyChars));
-    return `${MARKER_PREFIX}${encodeURIComponent(key)}${MARKER_SUFFIX}`;
+    return markup.hidden(`${MARKER_NAME}${encodeURIComponent(key)}`);
 }
 /**
  * The marker of an outcome's comment: its project key, or else where the analysis came from
  * (the report file, or the task or analysis asked for by its id), as the job summary names it.
  */
-function outcomeMarker(outcome) {
-    return commentMarker((0,gate_outcome/* projectName */.j)(outcome));
+function outcomeMarker(outcome, markup = report_markup/* HTML_MARKUP */.xe) {
+    return commentMarker((0,gate_outcome/* projectName */.j)(outcome), markup);
 }
 /**
- * The marker a comment's body carries: its first line when that is a marker, as commentBody
- * writes it (a line end GitHub stores as CRLF counts as one); otherwise undefined. A marker
- * quoted further down (a reply quoting the comment, say) does not count.
+ * The marker a comment's body carries: its first line when that is a marker, in either markup,
+ * as commentBody writes it (a line end stored as CRLF counts as one); otherwise undefined. A
+ * marker quoted further down (a reply quoting the comment, say) does not count.
  *
- * @example markerOf(commentBody(outcome, sha)) === outcomeMarker(outcome) // true
+ * @example markerOf(commentBody(outcome, sha, { sink })) === outcomeMarker(outcome) // true
  */
 function markerOf(body) {
-    if (typeof body !== 'string' || !body.startsWith(MARKER_PREFIX))
+    if (typeof body !== 'string')
         return undefined;
     const end = body.indexOf('\n');
     const firstLine = (end === -1 ? body : body.slice(0, end)).replace(/\r$/, '');
-    return firstLine.endsWith(MARKER_SUFFIX) ? firstLine : undefined;
+    const isMarker = [report_markup/* HTML_MARKUP */.xe, report_markup/* MARKDOWN_MARKUP */.jx].some((markup) => {
+        const [before, after] = markup.hidden('\0').split('\0');
+        return (firstLine.startsWith(`${before}${MARKER_NAME}`) &&
+            firstLine.endsWith(after) &&
+            !/\s/.test(firstLine.slice(before.length + MARKER_NAME.length, -after.length || undefined)));
+    });
+    return isMarker ? firstLine : undefined;
 }
 /**
  * Whether a comment's body is the comment carrying `marker` (see markerOf).
  *
- * @example carriesMarker(commentBody(outcome, sha), outcomeMarker(outcome)) // true
+ * @example carriesMarker(commentBody(outcome, sha, { sink }), outcomeMarker(outcome)) // true
  */
 function carriesMarker(body, marker) {
     return markerOf(body) === marker;
@@ -38984,8 +39083,13 @@ function commentVerdict(outcome, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
     return (0,fail_policy/* failsUnder */.mS)(outcome.result.status, policy) ? 'failed' : 'passed';
 }
 /** The comment's second line, hidden: the verdict it shows, for `changed`. */
-function verdictLine(verdict) {
-    return `<!-- verdict: ${verdict} -->`;
+function verdictLine(verdict, markup = report_markup/* HTML_MARKUP */.xe) {
+    return markup.hidden(`verdict: ${verdict}`);
+}
+/** The verdict an existing comment says on its second line, in either markup. */
+function saidVerdict(existing) {
+    const second = existing.split('\n', 2)[1]?.replace(/\r$/, '') ?? '';
+    return /^(?:<!-- |\[\/\/\]: # ")verdict: (passed|failed|unread)(?: -->|")$/.exec(second)?.[1];
 }
 /**
  * Whether to write the project's comment now, given the one found (its body) or none: `always`;
@@ -38998,10 +39102,8 @@ function verdictLine(verdict) {
 function shouldWrite(when, verdict, existing) {
     if (when === 'failed')
         return existing !== undefined || verdict !== 'passed';
-    if (when === 'changed') {
-        const said = existing?.split('\n', 2)[1]?.replace(/\r$/, '');
-        return existing === undefined || said !== verdictLine(verdict);
-    }
+    if (when === 'changed')
+        return existing === undefined || saidVerdict(existing) !== verdict;
     return true;
 }
 /**
@@ -39014,55 +39116,50 @@ function shouldWrite(when, verdict, existing) {
  * @example await octokit.rest.issues.createComment({ ...issue, body: commentBody(outcome, sha, { sink }) })
  */
 function commentBody(outcome, commitSha, options) {
-    const { sink, limit = Math.min(COMMENT_LIMITS.chars, sink.limit) } = options;
+    const { sink, limit = Math.min(COMMENT_LIMITS.chars, sink.limit), markup = report_markup/* HTML_MARKUP */.xe } = options;
     const said = (lines) => lines.map((line) => sink.text(line));
-    const size = (lines) => sink.size((0,report_summary/* blocks */.Bv)(lines));
-    const marker = sink.text(outcomeMarker(outcome));
-    const verdict = verdictLine(commentVerdict(outcome, options.policy));
-    const project = `<code>${(0,summary_text/* summaryText */.g5)((0,gate_outcome/* projectName */.j)(outcome))}</code>`;
-    const commit = `commit <code>${(0,summary_text/* summaryText */.g5)(shortSha(commitSha))}</code>`;
+    const join = (lines) => `${lines.join(markup.between)}\n`;
+    const size = (lines) => sink.size(join(lines));
+    const marker = sink.text(outcomeMarker(outcome, markup));
+    const verdict = verdictLine(commentVerdict(outcome, options.policy), markup);
+    const project = markup.code((0,gate_outcome/* projectName */.j)(outcome));
+    const commit = `commit ${markup.code(shortSha(commitSha))}`;
+    // The two hidden lines are the body's first two lines in every markup: one block.
+    const hidden = `${marker}\n${verdict}`;
+    const frame = { hidden, sink, limit, markup, join };
     if (!outcome.read) {
-        const heading = sink.text(`<h3>❗ Quality Gate could not be read · ${project}</h3>`);
+        const heading = sink.text(markup.heading(3, `❗ Quality Gate could not be read · ${project}`));
         const lines = (0,untrusted_text/* cut */.Jj)(outcome.message, report_summary/* SUMMARY_LIMITS */.QF.messageChars).split('\n');
-        const message = lines.map((line) => (0,summary_text/* summaryText */.g5)(line, report_summary/* SUMMARY_LIMITS */.QF.messageChars));
-        return bounded([
-            marker,
-            verdict,
-            heading,
-            ...said([`<p>${message.join('<br>')}</p>`, `<p>For ${commit}</p>`])
-        ], { marker, verdict, heading, sink, limit });
+        const message = lines.map((line) => markup.text(line, report_summary/* SUMMARY_LIMITS */.QF.messageChars));
+        return bounded([hidden, heading, ...said([markup.paragraph(message), markup.paragraph([`For ${commit}`])])], { ...frame, heading });
     }
     const { result } = outcome;
-    const heading = sink.text(`<h3>${(0,report_summary/* headline */.Pl)(result.status, options.policy)} · ${project}</h3>`);
+    const heading = sink.text(markup.heading(3, `${(0,report_summary/* headline */.Pl)(result.status, options.policy, markup)} · ${project}`));
     const facts = [
         `For ${commit}`,
         result.analysisId === undefined
             ? 'its newest analysis'
-            : `analysis <code>${(0,summary_text/* summaryText */.g5)(result.analysisId)}</code>`
+            : `analysis ${markup.code(result.analysisId)}`
     ];
-    const tail = said([`<p>${[...facts, ...dashboardLink(result)].join(' · ')}</p>`]);
-    const head = [marker, verdict, heading, sink.text(conditionsIntro(result.conditions))];
+    const tail = said([markup.paragraph([[...facts, ...dashboardLink(result, markup)].join(' · ')])]);
+    const head = [hidden, heading, sink.text(conditionsIntro(result.conditions, markup))];
     // What changed keeps within a sixth of what is left, the issues within a third.
     const changed = (0,what_changed_block/* whatChangedBlock */.a)(result, {
         sink,
         heading: 'h4',
-        limit: Math.floor((limit - size([...head, ...tail])) / 6)
+        limit: Math.floor((limit - size([...head, ...tail])) / 6),
+        markup
     });
     const issues = (0,new_issues_block/* newIssuesBlock */.Qs)(result.newIssues, {
         sink,
         heading: 'h4',
         listed: COMMENT_LIMITS.issues,
         limit: Math.floor((limit - size([...head, ...changed, ...tail])) / 3),
-        fileLink: options.fileLink
+        fileLink: options.fileLink,
+        markup
     });
-    const list = conditionsList(result, sink, limit - size([...head, ...changed, ...issues, ...tail]));
-    return bounded([...head, ...list, ...changed, ...issues, ...tail], {
-        marker,
-        verdict,
-        heading,
-        sink,
-        limit
-    });
+    const list = conditionsList(result, sink, limit - size([...head, ...changed, ...issues, ...tail]), markup);
+    return bounded([...head, ...list, ...changed, ...issues, ...tail], { ...frame, heading });
 }
 const LISTED_ICONS = { ERROR: '❌', WARN: '⚠️' };
 /** Failing conditions, then warning ones, each in the server's order. */
@@ -39070,13 +39167,16 @@ function pull_request_comment_body_listed(conditions) {
     const withStatus = (status) => conditions.filter(({ condition }) => condition.status === status);
     return [...withStatus('ERROR'), ...withStatus('WARN')];
 }
-function conditionsIntro(conditions) {
-    if (conditions.length === 0)
-        return '<p>The server returned no conditions for this analysis.</p>';
+function conditionsIntro(conditions, markup) {
+    if (conditions.length === 0) {
+        return markup.paragraph(['The server returned no conditions for this analysis.']);
+    }
     const count = (status) => conditions.filter(({ condition }) => condition.status === status).length;
     const [failing, warning, total] = [count('ERROR'), count('WARN'), conditions.length];
     if (failing === 0 && warning === 0) {
-        return `<p>${total === 1 ? 'The condition' : `All ${total} conditions`} passed.</p>`;
+        return markup.paragraph([
+            `${total === 1 ? 'The condition' : `All ${total} conditions`} passed.`
+        ]);
     }
     const parts = [
         failing > 0 ? `${failing} of ${total} conditions failed` : undefined,
@@ -39084,56 +39184,57 @@ function conditionsIntro(conditions) {
             ? `${warning}${failing > 0 ? '' : ` of ${total} conditions`} passed with warnings`
             : undefined
     ];
-    return `<p>${parts.filter(Boolean).join(', ')}:</p>`;
+    return markup.paragraph([`${parts.filter(Boolean).join(', ')}:`]);
 }
 /** The failing and warning conditions in words, as many as the limits and `room` allow. */
-function conditionsList(result, sink, room) {
+function conditionsList(result, sink, room, markup) {
     const all = pull_request_comment_body_listed(result.conditions);
     if (all.length === 0)
         return [];
     const items = all.slice(0, COMMENT_LIMITS.conditions).map((evaluated) => {
         const icon = LISTED_ICONS[evaluated.condition.status] ?? '';
-        const words = (0,summary_text/* summaryText */.g5)((0,wording/* describeCondition */.pu)(evaluated), untrusted_text/* QUOTE_LIMITS */.gJ.long);
+        const words = markup.text((0,wording/* describeCondition */.pu)(evaluated), untrusted_text/* QUOTE_LIMITS */.gJ.long);
         const evidence = (0,evidence_link/* evidenceUrl */.j)(result, evaluated.condition);
-        return `<li>${icon} ${evidence ? `<a href="${(0,summary_text/* summaryAddress */.hA)(evidence)}">${words}</a>` : words}</li>`;
+        return markup.list.item(`${icon} ${evidence ? markup.link(evidence, words) : words}`);
     });
     const list = (0,fitted_block/* fittedBlock */.C)(sink, items, {
-        open: '<ul>',
-        close: '</ul>',
-        tail: (more) => `<li>… and ${more} more: see ${(0,src_words/* place */.ik)('details')} or the dashboard</li>`,
+        open: markup.list.open,
+        close: markup.list.close,
+        tail: (more) => markup.list.item(`… and ${more} more: see ${(0,src_words/* place */.ik)('details')} or the dashboard`),
         more: all.length - items.length,
         // The list's last line ends in a line feed too.
         limit: room - 1
     });
     return [list.text];
 }
-/** A link on the server's origin; another http(s) address as text; anything else left out. */
-function dashboardLink(result) {
+/** A link on the server's origin; another http(s) address as code; anything else left out. */
+function dashboardLink(result, markup) {
     const dashboard = (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl);
     if (!dashboard)
         return [];
-    const address = (0,summary_text/* summaryAddress */.hA)(dashboard.href);
     return dashboard.onServer
-        ? [`<a href="${address}">See the analysis on the dashboard</a>`]
-        : [`dashboard (not linked: not on the server's origin) <code>${address}</code>`];
+        ? [markup.link(dashboard.href, 'See the analysis on the dashboard')]
+        : [
+            `dashboard (not linked: not on the server's origin) ${markup.code(dashboard.href, Infinity)}`
+        ];
 }
 /** A commit id as GitHub shows it (7 characters); anything else as it is, to be escaped. */
 function shortSha(sha) {
     return /^[0-9a-f]{7,64}$/i.test(sha) ? sha.slice(0, 7).toLowerCase() : sha;
 }
 /**
- * The lines (each through the sink already) as one HTML block, or, should they still exceed
- * `limit` (the parts are bounded: this keeps the limit a guarantee, not a sum to trust), the
- * marker and heading alone, cut to the limit should even they exceed it.
+ * The lines (each through the sink already) as one body, or, should they still exceed `limit`
+ * (the parts are bounded: this keeps the limit a guarantee, not a sum to trust), the marker and
+ * heading alone, cut to the limit should even they exceed it.
  */
-function bounded(lines, fallback) {
-    const { sink, limit } = fallback;
-    const body = (0,report_summary/* blocks */.Bv)(lines);
+function bounded(lines, frame) {
+    const { sink, limit, join } = frame;
+    const body = join(lines);
     if (sink.size(body) <= limit)
         return body;
-    const verdict = sink.text(`<p>The verdict is too large to show here: see ${(0,src_words/* place */.ik)('details')}.</p>`);
+    const tooLarge = sink.text(frame.markup.paragraph([`The verdict is too large to show here: see ${(0,src_words/* place */.ik)('details')}.`]));
     return sink.fit([], {
-        head: (0,report_summary/* blocks */.Bv)([fallback.marker, fallback.verdict, fallback.heading, verdict]),
+        head: join([frame.hidden, frame.heading, tooLarge]),
         limit
     }).text;
 }

@@ -29,7 +29,20 @@ export interface RenderedSummary {
 }
 
 export function renderAsGitHub(summary: string): RenderedSummary {
-  const html = github.render(summary)
+  return rendered(github.render(summary))
+}
+
+/**
+ * Markdown as a platform that renders no raw HTML shows it (markdown-it, CommonMark with bare
+ * addresses linked and HTML left as text: as Bitbucket and Azure DevOps render comments).
+ */
+const markdownOnly = new MarkdownIt({ html: false, linkify: true })
+
+export function renderAsMarkdown(text: string): RenderedSummary {
+  return rendered(markdownOnly.render(text))
+}
+
+function rendered(html: string): RenderedSummary {
   const elements: RenderedElement[] = []
   const fragment = parseFragment(html)
   for (const node of fragment.childNodes) collect(node, elements)

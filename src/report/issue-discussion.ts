@@ -8,9 +8,9 @@ import type { Finding } from '../findings/finding.js'
 import type { Sink } from '../sink.js'
 import { cut, QUOTE_LIMITS, wellFormed } from '../untrusted-text.js'
 import { SEVERITY_ICONS } from './new-issues-block.js'
-import { summaryAddress, summaryText } from './summary-text.js'
+import { HTML_MARKUP, type Markup } from './markup.js'
 
-const ISSUE_MARKER_PREFIX = '<!-- sonar-issue: '
+const ISSUE_MARKER_NAME = 'sonar-issue: '
 
 /**
  * The hidden first line of a discussion about one issue: its key URL-encoded (no key can close
@@ -18,18 +18,22 @@ const ISSUE_MARKER_PREFIX = '<!-- sonar-issue: '
  *
  * @example issueMarker('AYIssue00001') // '<!-- sonar-issue: AYIssue00001 -->'
  */
-export function issueMarker(key: string): string {
-  return `${ISSUE_MARKER_PREFIX}${encodeURIComponent(wellFormed(cut(key, QUOTE_LIMITS.short)))} -->`
+export function issueMarker(key: string, markup: Markup = HTML_MARKUP): string {
+  return markup.hidden(
+    `${ISSUE_MARKER_NAME}${encodeURIComponent(wellFormed(cut(key, QUOTE_LIMITS.short)))}`
+  )
 }
 
 /** The issue key a discussion's first note carries in its marker line, if any. */
 export function issueKeyOf(body: unknown): string | undefined {
-  if (typeof body !== 'string' || !body.startsWith(ISSUE_MARKER_PREFIX)) return undefined
+  if (typeof body !== 'string') return undefined
   const line = body.split('\n', 1)[0]!.replace(/\r$/, '')
-  const match = /^<!-- sonar-issue: ([^\s]*) -->$/.exec(line)
+  const match = /^(?:<!-- sonar-issue: ([^\s"]*) -->|\[\/\/\]: # "sonar-issue: ([^\s"]*)")$/.exec(
+    line
+  )
   if (!match) return undefined
   try {
-    return decodeURIComponent(match[1]!)
+    return decodeURIComponent((match[1] ?? match[2])!)
   } catch {
     return undefined
   }
@@ -37,17 +41,19 @@ export function issueKeyOf(body: unknown): string | undefined {
 
 /**
  * A discussion about one issue on the line it stands on: its marker line, then the issue in one
- * paragraph (severity, message, rule linked to the issue on the server), every server value
- * through `summaryText`, the whole through the sink.
+ * paragraph (severity, message, rule linked to the issue on the server), in `markup` (HTML
+ * blocks by default), every server value through its gate, the whole through the sink.
  *
  * @example issueDiscussionBody(finding, sink)
  */
-export function issueDiscussionBody(finding: Finding, sink: Sink): string {
-  const rule = summaryText(finding.ruleName ?? finding.rule)
+export function issueDiscussionBody(
+  finding: Finding,
+  sink: Sink,
+  markup: Markup = HTML_MARKUP
+): string {
+  const rule = markup.text(finding.ruleName ?? finding.rule)
+  const words = `${SEVERITY_ICONS[finding.severity]} ${markup.strong(markup.text(finding.severityWord))} ${markup.text(finding.message, QUOTE_LIMITS.long)} (${markup.link(finding.url, rule)})`
   return sink.text(
-    [
-      issueMarker(finding.key),
-      `<p>${SEVERITY_ICONS[finding.severity]} <strong>${summaryText(finding.severityWord)}</strong> ${summaryText(finding.message, QUOTE_LIMITS.long)} (<a href="${summaryAddress(finding.url)}">${rule}</a>)</p>`
-    ].join('\n')
+    [issueMarker(finding.key, markup), markup.paragraph([words])].join(markup.between)
   )
 }

@@ -9,7 +9,7 @@ import { bySeverity, countBySeverity, SEVERITY_ORDER, type Finding } from '../fi
 import type { NewIssues } from '../gate/new-issues.js'
 import type { Sink } from '../sink.js'
 import { fittedBlock } from './fitted-block.js'
-import { summaryAddress, summaryText } from './summary-text.js'
+import { HTML_MARKUP, type Markup } from './markup.js'
 import { QUOTE_LIMITS } from '../untrusted-text.js'
 
 /** The address of a checkout file at a line, on GitHub or GitLab, at the commit analysed. */
@@ -36,7 +36,8 @@ export const SEVERITY_ICONS: Record<Finding['severity'], string> = {
 
 /**
  * The block for one analysis, through `sink`, within `limit` (in the sink's unit) and at most
- * `listed` issues; nothing when the issues were not asked for (an unknown project).
+ * `listed` issues, in `markup` (HTML blocks by default); nothing when the issues were not asked
+ * for (an unknown project).
  *
  * @example newIssuesBlock(result.newIssues, { sink, heading: 'h3', listed: 20, limit: 100_000 })
  */
@@ -44,37 +45,40 @@ export function newIssuesBlock(
   newIssues: NewIssues | undefined,
   options: {
     sink: Sink
-    heading: string
+    heading: 'h3' | 'h4'
     listed: number
     limit: number
     fileLink?: FileLink
     scope?: string
+    markup?: Markup
   }
 ): string[] {
-  const { sink, heading, listed, limit, fileLink } = options
+  const { sink, heading, listed, limit, fileLink, markup = HTML_MARKUP } = options
+  const level = heading === 'h3' ? 3 : 4
   if (!newIssues) return []
   if (!newIssues.read) {
     return [
-      `<${heading}>New issues</${heading}>`,
-      `<p>${summaryText(newIssues.reason, QUOTE_LIMITS.long)}</p>`
+      markup.heading(level, 'New issues'),
+      markup.paragraph([markup.text(newIssues.reason, QUOTE_LIMITS.long)])
     ].map((line) => sink.text(line))
   }
   const { findings, total } = newIssues
   const scope = options.scope ?? scopeWords(newIssues)
-  const title = sink.text(`<${heading}>New issues: ${total}</${heading}>`)
-  if (total === 0) return [title, sink.text(`<p>No open issues ${scope}.</p>`)]
+  const title = sink.text(markup.heading(level, `New issues: ${total}`))
+  if (total === 0) return [title, sink.text(markup.paragraph([`No open issues ${scope}.`]))]
   const counts = countBySeverity(findings)
   const bySeverityWords = SEVERITY_ORDER.filter((severity) => counts[severity] > 0)
     .map((severity) => `${SEVERITY_ICONS[severity]} ${counts[severity]} ${severity}`)
     .join(' · ')
-  const head = [title, sink.text(`<p>Open issues ${scope}: ${bySeverityWords}</p>`)]
+  const head = [title, sink.text(markup.paragraph([`Open issues ${scope}: ${bySeverityWords}`]))]
   const items = bySeverity(findings)
     .slice(0, listed)
-    .map((finding) => issueItem(finding, fileLink))
+    .map((finding) => markup.list.item(issueItem(finding, fileLink, markup)))
   const list = fittedBlock(sink, items, {
-    open: '<ul>',
-    close: '</ul>',
-    tail: (more) => `<li>… and ${more} more: see the server, the SARIF file or the check run</li>`,
+    open: markup.list.open,
+    close: markup.list.close,
+    tail: (more) =>
+      markup.list.item(`… and ${more} more: see the server, the SARIF file or the check run`),
     more: total - items.length,
     // Every line of the block ends in a line feed, the list's last line too.
     limit: limit - sink.size(`${head.join('\n')}\n`) - 1
@@ -89,17 +93,14 @@ function scopeWords(newIssues: NewIssues & { read: true }): string {
   return newIssues.scope.kind === 'pull-request' ? 'in the pull request' : 'in the new code'
 }
 
-function issueItem(finding: Finding, fileLink: FileLink | undefined): string {
+/** One issue: its severity, its place (linked to the file at the commit), message and rule. */
+function issueItem(finding: Finding, fileLink: FileLink | undefined, markup: Markup): string {
   const line = finding.region?.startLine
   const place = finding.file ?? finding.serverPath
   const placeText = place === undefined ? '' : `${place}${line === undefined ? '' : `:${line}`}`
   const link = finding.file !== undefined ? fileLink?.(finding.file, line) : undefined
-  const where =
-    placeText === ''
-      ? ''
-      : link
-        ? `<a href="${summaryAddress(link)}"><code>${summaryText(placeText, QUOTE_LIMITS.long)}</code></a> `
-        : `<code>${summaryText(placeText, QUOTE_LIMITS.long)}</code> `
-  const rule = summaryText(finding.ruleName ?? finding.rule)
-  return `<li>${SEVERITY_ICONS[finding.severity]} ${where}${summaryText(finding.message, QUOTE_LIMITS.long)} (<a href="${summaryAddress(finding.url)}">${rule}</a>)</li>`
+  const code = markup.code(placeText, QUOTE_LIMITS.long)
+  const where = placeText === '' ? '' : `${link ? markup.link(link, code) : code} `
+  const rule = markup.text(finding.ruleName ?? finding.rule)
+  return `${SEVERITY_ICONS[finding.severity]} ${where}${markup.text(finding.message, QUOTE_LIMITS.long)} (${markup.link(finding.url, rule)})`
 }

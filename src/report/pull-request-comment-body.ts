@@ -8,8 +8,8 @@ import { dashboardAddress } from './dashboard-link.js'
 import { evidenceUrl } from './evidence-link.js'
 import { fittedBlock } from './fitted-block.js'
 import { newIssuesBlock, type FileLink } from './new-issues-block.js'
-import { blocks, headline, SUMMARY_LIMITS } from './summary.js'
-import { summaryAddress, summaryText } from './summary-text.js'
+import { HTML_MARKUP, MARKDOWN_MARKUP, type Markup } from './markup.js'
+import { headline, SUMMARY_LIMITS } from './summary.js'
 import { whatChangedBlock } from './what-changed-block.js'
 import { describeCondition } from './wording.js'
 import { place } from '../words.js'
@@ -39,48 +39,56 @@ export const COMMENT_LIMITS = {
   markerKeyChars: QUOTE_LIMITS.long
 } as const
 
-const MARKER_PREFIX = '<!-- sonar-quality-gate: '
-const MARKER_SUFFIX = ' -->'
+const MARKER_NAME = 'sonar-quality-gate: '
 
 /**
- * The hidden first line of the comment for a project. The key is URL-encoded, so no key can
- * close the HTML comment (`>` is `%3E`), break its line or hide another marker inside it; it is
+ * The hidden first line of the comment for a project, in `markup` (an HTML comment by default;
+ * a link reference definition in Markdown). The key is URL-encoded, so no key can close the
+ * comment (`>` is `%3E`, `"` is `%22`), break its line or hide another marker inside it; it is
  * cut to 1,000 characters first, and a lone surrogate (which encodeURIComponent refuses) becomes
  * U+FFFD.
  *
  * @example commentMarker('my project') // '<!-- sonar-quality-gate: my%20project -->'
  */
-export function commentMarker(projectKey: string): string {
+export function commentMarker(projectKey: string, markup: Markup = HTML_MARKUP): string {
   const key = wellFormed(cut(projectKey, COMMENT_LIMITS.markerKeyChars))
-  return `${MARKER_PREFIX}${encodeURIComponent(key)}${MARKER_SUFFIX}`
+  return markup.hidden(`${MARKER_NAME}${encodeURIComponent(key)}`)
 }
 
 /**
  * The marker of an outcome's comment: its project key, or else where the analysis came from
  * (the report file, or the task or analysis asked for by its id), as the job summary names it.
  */
-export function outcomeMarker(outcome: AnalysisOutcome): string {
-  return commentMarker(projectName(outcome))
+export function outcomeMarker(outcome: AnalysisOutcome, markup: Markup = HTML_MARKUP): string {
+  return commentMarker(projectName(outcome), markup)
 }
 
 /**
- * The marker a comment's body carries: its first line when that is a marker, as commentBody
- * writes it (a line end GitHub stores as CRLF counts as one); otherwise undefined. A marker
- * quoted further down (a reply quoting the comment, say) does not count.
+ * The marker a comment's body carries: its first line when that is a marker, in either markup,
+ * as commentBody writes it (a line end stored as CRLF counts as one); otherwise undefined. A
+ * marker quoted further down (a reply quoting the comment, say) does not count.
  *
- * @example markerOf(commentBody(outcome, sha)) === outcomeMarker(outcome) // true
+ * @example markerOf(commentBody(outcome, sha, { sink })) === outcomeMarker(outcome) // true
  */
 export function markerOf(body: unknown): string | undefined {
-  if (typeof body !== 'string' || !body.startsWith(MARKER_PREFIX)) return undefined
+  if (typeof body !== 'string') return undefined
   const end = body.indexOf('\n')
   const firstLine = (end === -1 ? body : body.slice(0, end)).replace(/\r$/, '')
-  return firstLine.endsWith(MARKER_SUFFIX) ? firstLine : undefined
+  const isMarker = [HTML_MARKUP, MARKDOWN_MARKUP].some((markup) => {
+    const [before, after] = markup.hidden('\0').split('\0') as [string, string]
+    return (
+      firstLine.startsWith(`${before}${MARKER_NAME}`) &&
+      firstLine.endsWith(after) &&
+      !/\s/.test(firstLine.slice(before.length + MARKER_NAME.length, -after.length || undefined))
+    )
+  })
+  return isMarker ? firstLine : undefined
 }
 
 /**
  * Whether a comment's body is the comment carrying `marker` (see markerOf).
  *
- * @example carriesMarker(commentBody(outcome, sha), outcomeMarker(outcome)) // true
+ * @example carriesMarker(commentBody(outcome, sha, { sink }), outcomeMarker(outcome)) // true
  */
 export function carriesMarker(body: unknown, marker: string): boolean {
   return markerOf(body) === marker
@@ -109,8 +117,14 @@ export function commentVerdict(
 }
 
 /** The comment's second line, hidden: the verdict it shows, for `changed`. */
-export function verdictLine(verdict: CommentVerdict): string {
-  return `<!-- verdict: ${verdict} -->`
+export function verdictLine(verdict: CommentVerdict, markup: Markup = HTML_MARKUP): string {
+  return markup.hidden(`verdict: ${verdict}`)
+}
+
+/** The verdict an existing comment says on its second line, in either markup. */
+function saidVerdict(existing: string): string | undefined {
+  const second = existing.split('\n', 2)[1]?.replace(/\r$/, '') ?? ''
+  return /^(?:<!-- |\[\/\/\]: # ")verdict: (passed|failed|unread)(?: -->|")$/.exec(second)?.[1]
 }
 
 /**
@@ -127,10 +141,7 @@ export function shouldWrite(
   existing: string | undefined
 ): boolean {
   if (when === 'failed') return existing !== undefined || verdict !== 'passed'
-  if (when === 'changed') {
-    const said = existing?.split('\n', 2)[1]?.replace(/\r$/, '')
-    return existing === undefined || said !== verdictLine(verdict)
-  }
+  if (when === 'changed') return existing === undefined || saidVerdict(existing) !== verdict
   return true
 }
 
@@ -138,6 +149,8 @@ export function shouldWrite(
 export interface CommentBodyOptions {
   /** The comment's sink: its words, its secrets, its unit (characters, as GitHub counts them). */
   sink: Sink
+  /** The markup the platform renders (HTML blocks by default). */
+  markup?: Markup
   /** The most it may take, in the sink's unit (default COMMENT_LIMITS.chars, within the sink's limit). */
   limit?: number
   /** Links a new issue's file to the file at the commit, on GitHub. */
@@ -160,59 +173,61 @@ export function commentBody(
   commitSha: string,
   options: CommentBodyOptions
 ): string {
-  const { sink, limit = Math.min(COMMENT_LIMITS.chars, sink.limit) } = options
+  const { sink, limit = Math.min(COMMENT_LIMITS.chars, sink.limit), markup = HTML_MARKUP } = options
   const said = (lines: readonly string[]) => lines.map((line) => sink.text(line))
-  const size = (lines: readonly string[]) => sink.size(blocks(lines))
-  const marker = sink.text(outcomeMarker(outcome))
-  const verdict = verdictLine(commentVerdict(outcome, options.policy))
-  const project = `<code>${summaryText(projectName(outcome))}</code>`
-  const commit = `commit <code>${summaryText(shortSha(commitSha))}</code>`
+  const join = (lines: readonly string[]) => `${lines.join(markup.between)}\n`
+  const size = (lines: readonly string[]) => sink.size(join(lines))
+  const marker = sink.text(outcomeMarker(outcome, markup))
+  const verdict = verdictLine(commentVerdict(outcome, options.policy), markup)
+  const project = markup.code(projectName(outcome))
+  const commit = `commit ${markup.code(shortSha(commitSha))}`
+  // The two hidden lines are the body's first two lines in every markup: one block.
+  const hidden = `${marker}\n${verdict}`
+  const frame = { hidden, sink, limit, markup, join }
   if (!outcome.read) {
-    const heading = sink.text(`<h3>❗ Quality Gate could not be read · ${project}</h3>`)
+    const heading = sink.text(markup.heading(3, `❗ Quality Gate could not be read · ${project}`))
     const lines = cut(outcome.message, SUMMARY_LIMITS.messageChars).split('\n')
-    const message = lines.map((line) => summaryText(line, SUMMARY_LIMITS.messageChars))
+    const message = lines.map((line) => markup.text(line, SUMMARY_LIMITS.messageChars))
     return bounded(
-      [
-        marker,
-        verdict,
-        heading,
-        ...said([`<p>${message.join('<br>')}</p>`, `<p>For ${commit}</p>`])
-      ],
-      { marker, verdict, heading, sink, limit }
+      [hidden, heading, ...said([markup.paragraph(message), markup.paragraph([`For ${commit}`])])],
+      { ...frame, heading }
     )
   }
 
   const { result } = outcome
-  const heading = sink.text(`<h3>${headline(result.status, options.policy)} · ${project}</h3>`)
+  const heading = sink.text(
+    markup.heading(3, `${headline(result.status, options.policy, markup)} · ${project}`)
+  )
   const facts = [
     `For ${commit}`,
     result.analysisId === undefined
       ? 'its newest analysis'
-      : `analysis <code>${summaryText(result.analysisId)}</code>`
+      : `analysis ${markup.code(result.analysisId)}`
   ]
-  const tail = said([`<p>${[...facts, ...dashboardLink(result)].join(' · ')}</p>`])
-  const head = [marker, verdict, heading, sink.text(conditionsIntro(result.conditions))]
+  const tail = said([markup.paragraph([[...facts, ...dashboardLink(result, markup)].join(' · ')])])
+  const head = [hidden, heading, sink.text(conditionsIntro(result.conditions, markup))]
   // What changed keeps within a sixth of what is left, the issues within a third.
   const changed = whatChangedBlock(result, {
     sink,
     heading: 'h4',
-    limit: Math.floor((limit - size([...head, ...tail])) / 6)
+    limit: Math.floor((limit - size([...head, ...tail])) / 6),
+    markup
   })
   const issues = newIssuesBlock(result.newIssues, {
     sink,
     heading: 'h4',
     listed: COMMENT_LIMITS.issues,
     limit: Math.floor((limit - size([...head, ...changed, ...tail])) / 3),
-    fileLink: options.fileLink
+    fileLink: options.fileLink,
+    markup
   })
-  const list = conditionsList(result, sink, limit - size([...head, ...changed, ...issues, ...tail]))
-  return bounded([...head, ...list, ...changed, ...issues, ...tail], {
-    marker,
-    verdict,
-    heading,
+  const list = conditionsList(
+    result,
     sink,
-    limit
-  })
+    limit - size([...head, ...changed, ...issues, ...tail]),
+    markup
+  )
+  return bounded([...head, ...list, ...changed, ...issues, ...tail], { ...frame, heading })
 }
 
 const LISTED_ICONS: Record<string, string> = { ERROR: '❌', WARN: '⚠️' }
@@ -224,13 +239,17 @@ function listed(conditions: readonly EvaluatedCondition[]): EvaluatedCondition[]
   return [...withStatus('ERROR'), ...withStatus('WARN')]
 }
 
-function conditionsIntro(conditions: readonly EvaluatedCondition[]): string {
-  if (conditions.length === 0) return '<p>The server returned no conditions for this analysis.</p>'
+function conditionsIntro(conditions: readonly EvaluatedCondition[], markup: Markup): string {
+  if (conditions.length === 0) {
+    return markup.paragraph(['The server returned no conditions for this analysis.'])
+  }
   const count = (status: string) =>
     conditions.filter(({ condition }) => condition.status === status).length
   const [failing, warning, total] = [count('ERROR'), count('WARN'), conditions.length]
   if (failing === 0 && warning === 0) {
-    return `<p>${total === 1 ? 'The condition' : `All ${total} conditions`} passed.</p>`
+    return markup.paragraph([
+      `${total === 1 ? 'The condition' : `All ${total} conditions`} passed.`
+    ])
   }
   const parts = [
     failing > 0 ? `${failing} of ${total} conditions failed` : undefined,
@@ -238,23 +257,24 @@ function conditionsIntro(conditions: readonly EvaluatedCondition[]): string {
       ? `${warning}${failing > 0 ? '' : ` of ${total} conditions`} passed with warnings`
       : undefined
   ]
-  return `<p>${parts.filter(Boolean).join(', ')}:</p>`
+  return markup.paragraph([`${parts.filter(Boolean).join(', ')}:`])
 }
 
 /** The failing and warning conditions in words, as many as the limits and `room` allow. */
-function conditionsList(result: GateResult, sink: Sink, room: number): string[] {
+function conditionsList(result: GateResult, sink: Sink, room: number, markup: Markup): string[] {
   const all = listed(result.conditions)
   if (all.length === 0) return []
   const items = all.slice(0, COMMENT_LIMITS.conditions).map((evaluated) => {
     const icon = LISTED_ICONS[evaluated.condition.status] ?? ''
-    const words = summaryText(describeCondition(evaluated), QUOTE_LIMITS.long)
+    const words = markup.text(describeCondition(evaluated), QUOTE_LIMITS.long)
     const evidence = evidenceUrl(result, evaluated.condition)
-    return `<li>${icon} ${evidence ? `<a href="${summaryAddress(evidence)}">${words}</a>` : words}</li>`
+    return markup.list.item(`${icon} ${evidence ? markup.link(evidence, words) : words}`)
   })
   const list = fittedBlock(sink, items, {
-    open: '<ul>',
-    close: '</ul>',
-    tail: (more) => `<li>… and ${more} more: see ${place('details')} or the dashboard</li>`,
+    open: markup.list.open,
+    close: markup.list.close,
+    tail: (more) =>
+      markup.list.item(`… and ${more} more: see ${place('details')} or the dashboard`),
     more: all.length - items.length,
     // The list's last line ends in a line feed too.
     limit: room - 1
@@ -262,14 +282,18 @@ function conditionsList(result: GateResult, sink: Sink, room: number): string[] 
   return [list.text]
 }
 
-/** A link on the server's origin; another http(s) address as text; anything else left out. */
-function dashboardLink(result: { dashboardUrl: string | undefined; serverUrl: string }): string[] {
+/** A link on the server's origin; another http(s) address as code; anything else left out. */
+function dashboardLink(
+  result: { dashboardUrl: string | undefined; serverUrl: string },
+  markup: Markup
+): string[] {
   const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl)
   if (!dashboard) return []
-  const address = summaryAddress(dashboard.href)
   return dashboard.onServer
-    ? [`<a href="${address}">See the analysis on the dashboard</a>`]
-    : [`dashboard (not linked: not on the server's origin) <code>${address}</code>`]
+    ? [markup.link(dashboard.href, 'See the analysis on the dashboard')]
+    : [
+        `dashboard (not linked: not on the server's origin) ${markup.code(dashboard.href, Infinity)}`
+      ]
 }
 
 /** A commit id as GitHub shows it (7 characters); anything else as it is, to be escaped. */
@@ -278,22 +302,29 @@ function shortSha(sha: string): string {
 }
 
 /**
- * The lines (each through the sink already) as one HTML block, or, should they still exceed
- * `limit` (the parts are bounded: this keeps the limit a guarantee, not a sum to trust), the
- * marker and heading alone, cut to the limit should even they exceed it.
+ * The lines (each through the sink already) as one body, or, should they still exceed `limit`
+ * (the parts are bounded: this keeps the limit a guarantee, not a sum to trust), the marker and
+ * heading alone, cut to the limit should even they exceed it.
  */
 function bounded(
   lines: readonly string[],
-  fallback: { marker: string; verdict: string; heading: string; sink: Sink; limit: number }
+  frame: {
+    hidden: string
+    heading: string
+    sink: Sink
+    limit: number
+    markup: Markup
+    join: (lines: readonly string[]) => string
+  }
 ): string {
-  const { sink, limit } = fallback
-  const body = blocks(lines)
+  const { sink, limit, join } = frame
+  const body = join(lines)
   if (sink.size(body) <= limit) return body
-  const verdict = sink.text(
-    `<p>The verdict is too large to show here: see ${place('details')}.</p>`
+  const tooLarge = sink.text(
+    frame.markup.paragraph([`The verdict is too large to show here: see ${place('details')}.`])
   )
   return sink.fit([], {
-    head: blocks([fallback.marker, fallback.verdict, fallback.heading, verdict]),
+    head: join([frame.hidden, frame.heading, tooLarge]),
     limit
   }).text
 }

@@ -17,6 +17,7 @@ import { fittedBlock } from './fitted-block.js'
 import { newIssuesBlock, type FileLink } from './new-issues-block.js'
 import { dashboardAddress } from './dashboard-link.js'
 import { summaryAddress, summaryText } from './summary-text.js'
+import { HTML_MARKUP, type Markup } from './markup.js'
 import { whatChangedBlock } from './what-changed-block.js'
 import {
   caycWords,
@@ -75,7 +76,10 @@ const isKnownStatus = (status: string): boolean => status in HEADLINES
  */
 export function renderSummary(result: GateResult, options: SectionOptions): string {
   const { sink, section, limit = sink.limit, policy = FAIL_ON_ERROR } = options
-  const [h, sub] = section === undefined ? ['h2', 'h3'] : ['h3', 'h4']
+  const [h, sub] = (section === undefined ? ['h2', 'h3'] : ['h3', 'h4']) as [
+    'h2' | 'h3',
+    'h3' | 'h4'
+  ]
   const title = section === undefined ? '' : ` · ${summaryText(section)}`
   const said = (lines: readonly string[]) => lines.map((line) => sink.text(line))
   const size = (lines: readonly string[]) => sink.size(blocks(lines))
@@ -233,13 +237,17 @@ function annotatePassingStatus(result: GateResult, log: Log): void {
  * The verdict in words with its icon, e.g. "✅ Quality Gate passed"; a WARN or NONE gate that
  * the policy fails on says so ("❌ Quality Gate failed: WARN, which policy names (ERROR,WARN)").
  */
-export function headline(status: string, policy: FailPolicy = FAIL_ON_ERROR): string {
+export function headline(
+  status: string,
+  policy: FailPolicy = FAIL_ON_ERROR,
+  markup: Markup = HTML_MARKUP
+): string {
   if (status !== 'ERROR' && failsUnder(status, policy)) {
     const named = statusClass(status) === 'NONE' && status !== 'NONE' ? ' (as NONE)' : ''
-    return `❌ Quality Gate failed: ${summaryText(status)}${named}, which ${setting('failingStatuses')} names (${policyText(policy)})`
+    return `❌ Quality Gate failed: ${markup.text(status)}${named}, which ${setting('failingStatuses')} names (${policyText(policy)})`
   }
   return (
-    HEADLINES[status] ?? `❔ Unknown Quality Gate status ${summaryText(status)}: the check passes`
+    HEADLINES[status] ?? `❔ Unknown Quality Gate status ${markup.text(status)}: the check passes`
   )
 }
 

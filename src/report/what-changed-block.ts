@@ -17,7 +17,7 @@ import { serverBase } from '../sonar/origin.js'
 import type { Sink } from '../sink.js'
 import { QUOTE_LIMITS } from '../untrusted-text.js'
 import { fittedBlock } from './fitted-block.js'
-import { summaryAddress, summaryText } from './summary-text.js'
+import { HTML_MARKUP, type Markup } from './markup.js'
 
 const PROBABILITY_ICONS: Record<string, string> = { HIGH: '🔴', MEDIUM: '🟠', LOW: '🟡' }
 
@@ -29,31 +29,35 @@ const PROBABILITY_ICONS: Record<string, string> = { HIGH: '🔴', MEDIUM: '🟠'
  */
 export function whatChangedBlock(
   result: Pick<GateResult, 'whatChanged' | 'serverUrl' | 'projectKey' | 'branch' | 'pullRequest'>,
-  options: { sink: Sink; heading: string; limit: number }
+  options: { sink: Sink; heading: 'h3' | 'h4'; limit: number; markup?: Markup }
 ): string[] {
   const { whatChanged } = result
-  const { sink, heading, limit } = options
+  const { sink, heading, limit, markup = HTML_MARKUP } = options
   if (!whatChanged) return []
   const head = [
-    `<${heading}>What changed</${heading}>`,
-    `<p>${figureLines(whatChanged, result.pullRequest !== undefined).join('<br>')}</p>`
+    markup.heading(heading === 'h3' ? 3 : 4, 'What changed'),
+    markup.paragraph(figureLines(whatChanged, result.pullRequest !== undefined, markup))
   ].map((line) => sink.text(line))
   const { hotspots } = whatChanged
   if ('unread' in hotspots) {
-    return [...head, sink.text(`<p>${summaryText(hotspots.unread, QUOTE_LIMITS.long)}</p>`)]
+    return [...head, sink.text(markup.paragraph([markup.text(hotspots.unread, QUOTE_LIMITS.long)]))]
   }
   const where = result.pullRequest !== undefined ? 'in the pull request' : 'in the new code'
   const count = sink.text(
-    hotspots.total === 0
-      ? `<p>No security hotspots to review ${where}.</p>`
-      : `<p>Security hotspots to review ${where}: ${hotspots.total}</p>`
+    markup.paragraph([
+      hotspots.total === 0
+        ? `No security hotspots to review ${where}.`
+        : `Security hotspots to review ${where}: ${hotspots.total}`
+    ])
   )
   if (hotspots.hotspots.length === 0) return [...head, count]
-  const items = hotspots.hotspots.map((hotspot) => hotspotItem(hotspot, result))
+  const items = hotspots.hotspots.map((hotspot) =>
+    markup.list.item(hotspotItem(hotspot, result, markup))
+  )
   const list = fittedBlock(sink, items, {
-    open: '<ul>',
-    close: '</ul>',
-    tail: (more) => `<li>… and ${more} more: see the server's security hotspots</li>`,
+    open: markup.list.open,
+    close: markup.list.close,
+    tail: (more) => markup.list.item(`… and ${more} more: see the server's security hotspots`),
     more: hotspots.total - items.length,
     // Every line of the block ends in a line feed, the list's last line too.
     limit: limit - sink.size(`${[...head, count].join('\n')}\n`) - 1
@@ -62,15 +66,15 @@ export function whatChangedBlock(
 }
 
 /** Coverage, duplicated lines and the issue counts, one line each. */
-function figureLines(changed: WhatChanged, pullRequest: boolean): string[] {
+function figureLines(changed: WhatChanged, pullRequest: boolean, markup: Markup): string[] {
   const { newCode, target } = changed
-  if ('unread' in newCode) return [summaryText(newCode.unread, QUOTE_LIMITS.long)]
+  if ('unread' in newCode) return [markup.text(newCode.unread, QUOTE_LIMITS.long)]
   const against = target && !('unread' in target) ? target : undefined
   const lines = [
-    `Coverage on new code: ${figure(newCode, against, 'coverage')}`,
-    `Duplicated lines on new code: ${figure(newCode, against, 'duplication')}`
+    `Coverage on new code: ${figure(newCode, against, 'coverage', markup)}`,
+    `Duplicated lines on new code: ${figure(newCode, against, 'duplication', markup)}`
   ]
-  if (target && 'unread' in target) lines.push(summaryText(target.unread, QUOTE_LIMITS.long))
+  if (target && 'unread' in target) lines.push(markup.text(target.unread, QUOTE_LIMITS.long))
   const issues = changed.issues
   if (issues) {
     const counts = [
@@ -91,26 +95,30 @@ function figureLines(changed: WhatChanged, pullRequest: boolean): string[] {
 function figure(
   newCode: CodeFigures,
   target: { branch: string; figures: CodeFigures | { unread: string } } | undefined,
-  which: keyof CodeFigures
+  which: keyof CodeFigures,
+  markup: Markup
 ): string {
   const value = newCode[which]
   const own = value === undefined ? 'not computed' : percentWords(value)
   if (!target || 'unread' in target.figures) return own
   const theirs = target.figures[which]
   if (theirs === undefined) return own
-  const branch = `<code>${summaryText(target.branch)}</code>`
   const difference = value === undefined ? '' : `, ${pointsWords(value - theirs)}`
-  return `${own} (${branch}: ${percentWords(theirs)} overall${difference})`
+  return `${own} (${markup.code(target.branch)}: ${percentWords(theirs)} overall${difference})`
 }
 
-function hotspotItem(hotspot: Hotspot, result: Parameters<typeof whatChangedBlock>[0]): string {
+function hotspotItem(
+  hotspot: Hotspot,
+  result: Parameters<typeof whatChangedBlock>[0],
+  markup: Markup
+): string {
   const icon = PROBABILITY_ICONS[hotspot.probability ?? ''] ?? '🔥'
   const place =
     hotspot.path === undefined
       ? ''
-      : `<code>${summaryText(`${hotspot.path}${hotspot.line === undefined ? '' : `:${hotspot.line}`}`, QUOTE_LIMITS.long)}</code> `
-  const link = `<a href="${summaryAddress(hotspotUrl(hotspot.key, result))}">review</a>`
-  return `<li>${icon} ${place}${summaryText(hotspot.message, QUOTE_LIMITS.long)} (${link})</li>`
+      : `${markup.code(`${hotspot.path}${hotspot.line === undefined ? '' : `:${hotspot.line}`}`, QUOTE_LIMITS.long)} `
+  const link = markup.link(hotspotUrl(hotspot.key, result), 'review')
+  return `${icon} ${place}${markup.text(hotspot.message, QUOTE_LIMITS.long)} (${link})`
 }
 
 /** The hotspot on the server's security hotspots page, in its branch or pull request. */
