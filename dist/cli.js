@@ -5715,42 +5715,40 @@ function stepVerdict(outcomes, policy = FAIL_ON_ERROR) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/gitlab/gitlab-api.ts
+;// CONCATENATED MODULE: ./src/platform/rest-api.ts
 
 
 
 
 
-const GITLAB_LIMITS = {
+const REST_LIMITS = {
     /** One reply's body: a page of 100 merge-request diffs fits. */
     replyBytes: 16 * 1024 * 1024,
     /** One try, at most; the overall time-out bounds them all. */
-    tryMs: 30_000,
-    /** Items a page asks for: GitLab's maximum. */
-    perPage: 100
+    tryMs: 30_000
 };
-/** 401, 403 or 404: the token may not do this, or the merge request is not there. */
-class GitLabRefusal extends Error {
+/** 401, 403 or 404: the token may not do this, or what it names is not there. */
+class PlatformRefusal extends Error {
     status;
     constructor(message, status) {
         super(message);
         this.status = status;
-        this.name = 'GitLabRefusal';
+        this.name = 'PlatformRefusal';
     }
 }
-/** Any other failure of a GitLab request, in words. */
-class GitLabError extends Error {
+/** Any other failure of a platform's request, in words. */
+class PlatformError extends Error {
     constructor(message, options) {
         super(message, options);
-        this.name = 'GitLabError';
+        this.name = 'PlatformError';
     }
 }
 /**
- * One GitLab instance's API for one run.
+ * One platform instance's API for one run.
  *
- * @example const gitlab = new GitLabApi({ apiUrl: new URL(env.CI_API_V4_URL), token, userAgent, clock, deadline })
+ * @example const api = new RestApi({ platform: 'GitLab', apiUrl, token, headers: { 'PRIVATE-TOKEN': token }, redirectAdvice: 'Set CI_API_V4_URL …', userAgent, clock, deadline })
  */
-class GitLabApi {
+class RestApi {
     options;
     base;
     forms;
@@ -5762,7 +5760,7 @@ class GitLabApi {
         this.transport = new HttpTransport({
             userAgent: options.userAgent,
             rootCert: undefined,
-            maxBodyBytes: GITLAB_LIMITS.replyBytes
+            maxBodyBytes: REST_LIMITS.replyBytes
         });
     }
     /** Ends the kept-alive connections. */
@@ -5770,60 +5768,127 @@ class GitLabApi {
         this.transport.close();
     }
     /**
-     * `method` on `path` (relative to the API's address: `projects/7/statuses/<sha>`), with the
-     * query and the JSON body given; tried again on 429 and 5xx while the time-out allows.
+     * `method` on `path` (relative to the API's address, or an address a reply named, which must
+     * be under it), with the query and the JSON body given; tried again on 429 and 5xx while the
+     * time-out allows.
      */
     async request(method, path, { query, body } = {}) {
+        const { platform, clock, deadline } = this.options;
         const url = new URL(path, this.base);
         if (url.origin !== this.base.origin || !url.pathname.startsWith(this.base.pathname)) {
-            throw new GitLabError(`Refusing to send the GitLab token outside ${this.base.origin}.`);
+            throw new PlatformError(`Refusing to send the ${platform} token outside ${this.base.href}.`);
         }
         for (const [name, value] of Object.entries(query ?? {}))
             url.searchParams.set(name, value);
-        const { clock, deadline } = this.options;
+        const shown = `${method} ${this.said(url.pathname.slice(this.base.pathname.length))}`;
         for (let attempt = 0;; attempt++) {
             const remaining = deadline - clock.now();
             if (remaining <= 0)
-                throw new GitLabError(`GitLab did not answer ${method} ${path} in time.`);
-            let status;
-            let retryAfter;
-            let text;
-            let nextPage;
+                throw new PlatformError(`${platform} did not answer ${shown} in time.`);
+            let reply;
             try {
-                // The one transport (proxies, kept-alive connections, a bounded body); a redirect is a
-                // reply like any other, never followed: the token could follow it elsewhere.
-                const reply = await this.transport.send(method, url, {
-                    'PRIVATE-TOKEN': this.options.token,
+                // A redirect is a reply like any other, never followed: the token could follow it.
+                reply = await this.transport.send(method, url, {
+                    ...this.options.headers,
                     accept: 'application/json',
                     ...(body === undefined ? {} : { 'content-type': 'application/json' })
-                }, body === undefined ? undefined : JSON.stringify(body), Math.min(remaining, GITLAB_LIMITS.tryMs));
-                status = reply.status;
-                retryAfter = headerValue(reply, 'retry-after');
-                nextPage = headerValue(reply, 'x-next-page') ?? null;
-                text = reply.body.toString('utf8');
+                }, body === undefined ? undefined : JSON.stringify(body), Math.min(remaining, REST_LIMITS.tryMs));
             }
             catch (error) {
                 // No answer, a reply too large: said as it is, the token out of it.
-                throw new GitLabError(`GitLab's ${method} ${path} failed: ${this.said(messageOf(error))}`, {
+                throw new PlatformError(`${platform}'s ${shown} failed: ${this.said(messageOf(error))}`, {
                     cause: error
                 });
             }
+            const { status } = reply;
+            const text = reply.body.toString('utf8');
             if (status >= 300 && status < 400) {
-                throw new GitLabError(`GitLab answered ${status} to ${method} ${path}: a redirect, not followed (the token would go with it). Set CI_API_V4_URL to the address GitLab answers at.`);
+                throw new PlatformError(`${platform} answered ${status} to ${shown}: a redirect, not followed (the token would go with it). ${this.options.redirectAdvice}`);
             }
             if (status >= 200 && status < 300) {
-                return { status, body: gitlab_api_parse(text), nextPage: pageNumber(nextPage) };
+                return {
+                    status,
+                    body: rest_api_parse(text, platform),
+                    header: (name) => headerValue(reply, name)
+                };
             }
             const said = this.said(errorText(text));
             if (status === 401 || status === 403 || status === 404) {
-                throw new GitLabRefusal(`GitLab answered ${status} to ${method} ${path}${said}`, status);
+                throw new PlatformRefusal(`${platform} answered ${status} to ${shown}${said}`, status);
             }
-            const decision = decideRetry({ kind: 'status', status, retryAfter }, attempt, deadline - clock.now(), this.options.random ?? Math.random, Date.now());
+            const decision = decideRetry({ kind: 'status', status, retryAfter: headerValue(reply, 'retry-after') }, attempt, deadline - clock.now(), this.options.random ?? Math.random, Date.now());
             if (!decision.retry) {
-                throw new GitLabError(`GitLab answered ${status} to ${method} ${path}${said}${decision.why ? ` ${decision.why}` : ''}`);
+                throw new PlatformError(`${platform} answered ${status} to ${shown}${said}${decision.why ? ` ${decision.why}` : ''}`);
             }
             await clock.sleep(decision.delayMs);
         }
+    }
+    /** A text of the platform's, on one line, bounded, the token's forms out of it. */
+    said(text) {
+        return untrusted_text_oneLine(redactSecrets(text, this.forms), QUOTE_LIMITS.long);
+    }
+}
+function rest_api_parse(text, platform) {
+    if (text.trim() === '')
+        return undefined;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        throw new PlatformError(`${platform} answered with a body that is not JSON.`);
+    }
+}
+/** The platform's error body (`{"message": …}`, `{"error": …}`) as a few words after a colon. */
+function errorText(text) {
+    let message;
+    try {
+        const body = JSON.parse(text);
+        message = body['message'] ?? body['error'];
+    }
+    catch {
+        return '';
+    }
+    const words = typeof message === 'string' ? message : message ? JSON.stringify(message) : '';
+    return words ? `: ${words}` : '';
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/gitlab-api.ts
+
+const GITLAB_LIMITS = {
+    /** Items a page asks for: GitLab's maximum. */
+    perPage: 100
+};
+/**
+ * One GitLab instance's API for one run: the platform's REST policy (rest-api.ts) with GitLab's
+ * token header and its pages.
+ *
+ * @example const gitlab = new GitLabApi({ apiUrl: new URL(env.CI_API_V4_URL), token, userAgent, clock, deadline })
+ */
+class GitLabApi {
+    rest;
+    constructor(options) {
+        this.rest = new RestApi({
+            ...options,
+            platform: 'GitLab',
+            headers: { 'PRIVATE-TOKEN': options.token },
+            redirectAdvice: 'Set CI_API_V4_URL to the address GitLab answers at.'
+        });
+    }
+    /** Ends the kept-alive connections. */
+    close() {
+        this.rest.close();
+    }
+    /**
+     * `method` on `path` (relative to the API's address: `projects/7/statuses/<sha>`), with the
+     * query and the JSON body given; tried again on 429 and 5xx while the time-out allows.
+     */
+    async request(method, path, options = {}) {
+        const reply = await this.rest.request(method, path, options);
+        return {
+            status: reply.status,
+            body: reply.body,
+            nextPage: pageNumber(reply.header('x-next-page'))
+        };
     }
     /**
      * The items of a listing, page by page (`per_page` 100, `x-next-page`), at most `maxPages`
@@ -5837,7 +5902,7 @@ class GitLabApi {
                 query: { ...query, per_page: String(GITLAB_LIMITS.perPage), page: String(page) }
             });
             if (!Array.isArray(reply.body)) {
-                throw new GitLabError(`GitLab's reply to GET ${path} is not a list.`);
+                throw new PlatformError(`GitLab's reply to GET ${path} is not a list.`);
             }
             items.push(...reply.body);
             if (reply.nextPage === undefined || reply.nextPage <= page)
@@ -5846,33 +5911,6 @@ class GitLabApi {
         }
         return { items, complete: false };
     }
-    /** A text of GitLab's, on one line, bounded, the token's forms out of it. */
-    said(text) {
-        return untrusted_text_oneLine(redactSecrets(text, this.forms), QUOTE_LIMITS.long);
-    }
-}
-function gitlab_api_parse(text) {
-    if (text.trim() === '')
-        return undefined;
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        throw new GitLabError('GitLab answered with a body that is not JSON.');
-    }
-}
-/** GitLab's error body (`{"message": …}` or `{"error": …}`) as a few words after a colon. */
-function errorText(text) {
-    let message;
-    try {
-        const body = JSON.parse(text);
-        message = body['message'] ?? body['error'];
-    }
-    catch {
-        return '';
-    }
-    const words = typeof message === 'string' ? message : message ? JSON.stringify(message) : '';
-    return words ? `: ${words}` : '';
 }
 /** `x-next-page`: a page number, or undefined (empty on the last page). */
 function pageNumber(value) {
@@ -6225,6 +6263,75 @@ function narrowToChangedLines(outcomes, changed, request, log) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/platform/decoration-steps.ts
+/**
+ * What every platform's decoration does the same way: each step's failure is one warning that
+ * leaves the verdict alone (a refusal ends the decoration, since the platform would refuse the
+ * rest too), the issues it writes are every analysis's new issues, and a status says the verdict
+ * in one line.
+ */
+
+
+
+
+/**
+ * One step of a platform's decoration: a refusal (401, 403, 404) is thrown on, to end the
+ * decoration; any other failure is one warning ("GitLab: the note for shop failed; …"), and the
+ * decoration goes on.
+ *
+ * @example const diff = await decorationStep(log, 'GitLab', 'the lines merge request !7 changes', () => readChangedLines(gitlab, mr))
+ */
+async function decorationStep(log, platform, what, run) {
+    try {
+        return await run();
+    }
+    catch (error) {
+        if (error instanceof PlatformRefusal)
+            throw error;
+        log.warning(`${platform}: ${what} failed; the verdict is unchanged. ${untrusted_text_oneLine(error instanceof Error ? error.message : String(error), QUOTE_LIMITS.long)}`);
+        return undefined;
+    }
+}
+/** Every analysis's new issues, and whether they are all of them (each read whole). */
+function issuesOf(outcomes) {
+    const findings = [];
+    let complete = true;
+    for (const outcome of outcomes) {
+        const newIssues = outcome.read ? outcome.result.newIssues : undefined;
+        if (!newIssues?.read) {
+            complete = false;
+            continue;
+        }
+        findings.push(...newIssues.findings);
+        if (newIssues.findings.length < newIssues.total)
+            complete = false;
+    }
+    return { findings, complete };
+}
+/** An analysis's name in a platform's log lines: its project key, on one line. */
+function nameOf(outcome) {
+    return untrusted_text_oneLine(projectName(outcome), QUOTE_LIMITS.short);
+}
+/**
+ * A status's one-line description under the policy.
+ *
+ * @example statusWords(outcome, FAIL_ON_ERROR) // 'Quality Gate failed: 2 of 7 conditions failed'
+ */
+function statusWords(outcome, policy) {
+    if (!outcome.read)
+        return `Quality Gate could not be read: ${untrusted_text_oneLine(outcome.message, 200)}`;
+    const { result } = outcome;
+    if (!fail_policy_failsUnder(result.status, policy)) {
+        return result.status === 'OK'
+            ? 'Quality Gate passed'
+            : `Quality Gate passed (${untrusted_text_oneLine(result.status, 40)})`;
+    }
+    const failed = result.conditions.filter(({ condition }) => condition.status === 'ERROR').length;
+    return result.status === 'ERROR'
+        ? `Quality Gate failed: ${failed} of ${result.conditions.length} conditions failed`
+        : `Quality Gate failed: ${untrusted_text_oneLine(result.status, 40)}`;
+}
+
 ;// CONCATENATED MODULE: ./src/gitlab/merge-request-note.ts
 /**
  * The decoration's writes on a GitLab merge request: one note per project, found again by its
@@ -6256,10 +6363,10 @@ const NOTE_LIMITS = {
 async function upsertNote(gitlab, mergeRequest, marker, body, options = {}) {
     const { write = () => true } = options;
     if (!body.startsWith(`${marker}\n`)) {
-        throw new GitLabError('The note does not start with its marker line.');
+        throw new PlatformError('The note does not start with its marker line.');
     }
     if (body.length > NOTE_LIMITS.bodyChars) {
-        throw new GitLabError(`The note has ${body.length} characters, more than GitLab's ${NOTE_LIMITS.bodyChars}.`);
+        throw new PlatformError(`The note has ${body.length} characters, more than GitLab's ${NOTE_LIMITS.bodyChars}.`);
     }
     const text = body;
     const notes = `${mergeRequestPath(mergeRequest)}/notes`;
@@ -6279,7 +6386,7 @@ async function upsertNote(gitlab, mergeRequest, marker, body, options = {}) {
     }
     const created = idOf((await gitlab.request('POST', notes, { body: { body: text } })).body);
     if (created === undefined)
-        throw new GitLabError('GitLab created the note but named no id.');
+        throw new PlatformError('GitLab created the note but named no id.');
     return { action: 'created', id: created };
 }
 /**
@@ -6290,7 +6397,7 @@ async function upsertNote(gitlab, mergeRequest, marker, body, options = {}) {
 async function whoAmI(gitlab) {
     const me = idOf((await gitlab.request('GET', 'user')).body);
     if (me === undefined)
-        throw new GitLabError("GitLab did not say who the token's user is.");
+        throw new PlatformError("GitLab did not say who the token's user is.");
     return me;
 }
 /**
@@ -6364,12 +6471,12 @@ async function readChangedLines(gitlab, mergeRequest) {
         files = items;
     }
     catch (error) {
-        if (!(error instanceof GitLabRefusal && error.status === 404))
+        if (!(error instanceof PlatformRefusal && error.status === 404))
             throw error;
         const { body } = await gitlab.request('GET', `${mergeRequestPath(mergeRequest)}/changes`);
         const changes = body?.changes;
         if (!Array.isArray(changes))
-            throw new GitLabError('GitLab sent no changes for the merge request.');
+            throw new PlatformError('GitLab sent no changes for the merge request.');
         files = changes;
     }
     const lines = new Map();
@@ -6554,6 +6661,7 @@ async function ourDiscussions(gitlab, path, me) {
 
 
 
+
 /**
  * Decorates the pipeline for every outcome: the commit statuses; in a merge-request pipeline, the
  * lines the merge request adds (a branch analysis's issues narrowed to them, as Community Build
@@ -6568,7 +6676,7 @@ async function decorateMergeRequest(gitlab, pipeline, outcomes, options) {
         // One request at a time (GitLab's requests share one kept-alive connection), so a refusal
         // stops the decoration before anything else is sent.
         for (const outcome of outcomes) {
-            await step(log, `the commit status for ${nameOf(outcome)}`, () => setStatus(gitlab, pipeline, outcome, options));
+            await decorationStep(log, 'GitLab', `the commit status for ${nameOf(outcome)}`, () => setStatus(gitlab, pipeline, outcome, options));
         }
         const iid = pipeline.mergeRequestIid;
         if (iid === undefined) {
@@ -6579,7 +6687,7 @@ async function decorateMergeRequest(gitlab, pipeline, outcomes, options) {
         const me = await whoAmI(gitlab);
         const wanted = hasBranchAnalyses(outcomes) || options.inlineLimit > 0;
         const diff = wanted
-            ? await step(log, `the lines merge request !${iid} changes`, async () => ({
+            ? await decorationStep(log, 'GitLab', `the lines merge request !${iid} changes`, async () => ({
                 changes: await readChangedLines(gitlab, mergeRequest),
                 refs: await readDiffRefs(gitlab, mergeRequest)
             }))
@@ -6588,7 +6696,7 @@ async function decorateMergeRequest(gitlab, pipeline, outcomes, options) {
             ? narrowToChangedLines(outcomes, diff.changes.lines, `merge request !${iid}`, log)
             : outcomes;
         for (const outcome of shown) {
-            await step(log, `the note for ${nameOf(outcome)}`, async () => {
+            await decorationStep(log, 'GitLab', `the note for ${nameOf(outcome)}`, async () => {
                 const written = await writeNote(gitlab, mergeRequest, pipeline, outcome, me, options);
                 log.info(written === 'unchanged'
                     ? `GitLab: the note for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
@@ -6597,7 +6705,7 @@ async function decorateMergeRequest(gitlab, pipeline, outcomes, options) {
         }
         if (options.inlineLimit > 0 && diff?.refs) {
             const refs = diff.refs;
-            await step(log, 'the discussions on the diff', async () => {
+            await decorationStep(log, 'GitLab', 'the discussions on the diff', async () => {
                 const done = await discussIssues(gitlab, mergeRequest, {
                     ...issuesOf(shown),
                     changes: diff.changes,
@@ -6616,44 +6724,10 @@ async function decorateMergeRequest(gitlab, pipeline, outcomes, options) {
         }
     }
     catch (error) {
-        if (!(error instanceof GitLabRefusal))
+        if (!(error instanceof PlatformRefusal))
             throw error;
         log.warning(refusalWords(error, pipeline));
     }
-}
-/**
- * One step of the decoration: a refusal (401, 403, 404) ends the decoration, since GitLab would
- * refuse the rest too; any other failure is one warning, and the decoration goes on.
- */
-async function step(log, what, run) {
-    try {
-        return await run();
-    }
-    catch (error) {
-        if (error instanceof GitLabRefusal)
-            throw error;
-        log.warning(`GitLab: ${what} failed; the verdict is unchanged. ${untrusted_text_oneLine(error instanceof Error ? error.message : String(error), QUOTE_LIMITS.long)}`);
-        return undefined;
-    }
-}
-/** Every analysis's new issues, and whether they are all of them (each read whole). */
-function issuesOf(outcomes) {
-    const findings = [];
-    let complete = true;
-    for (const outcome of outcomes) {
-        const newIssues = outcome.read ? outcome.result.newIssues : undefined;
-        if (!newIssues?.read) {
-            complete = false;
-            continue;
-        }
-        findings.push(...newIssues.findings);
-        if (newIssues.findings.length < newIssues.total)
-            complete = false;
-    }
-    return { findings, complete };
-}
-function nameOf(outcome) {
-    return untrusted_text_oneLine(projectName(outcome), QUOTE_LIMITS.short);
 }
 /** The project's commit status: success or failed as the policy judges the gate. */
 async function setStatus(gitlab, pipeline, outcome, { sink, policy }) {
@@ -6683,21 +6757,6 @@ async function writeNote(gitlab, mergeRequest, pipeline, outcome, me, { sink, po
     const write = (existing) => shouldWrite(commentWhen, verdict, existing);
     const { action } = await upsertNote(gitlab, mergeRequest, marker, body, { write, me });
     return action;
-}
-/** The status's one-line description: "Quality Gate failed: 2 of 7 conditions failed". */
-function statusWords(outcome, policy) {
-    if (!outcome.read)
-        return `Quality Gate could not be read: ${untrusted_text_oneLine(outcome.message, 200)}`;
-    const { result } = outcome;
-    if (!fail_policy_failsUnder(result.status, policy)) {
-        return result.status === 'OK'
-            ? 'Quality Gate passed'
-            : `Quality Gate passed (${untrusted_text_oneLine(result.status, 40)})`;
-    }
-    const failed = result.conditions.filter(({ condition }) => condition.status === 'ERROR').length;
-    return result.status === 'ERROR'
-        ? `Quality Gate failed: ${failed} of ${result.conditions.length} conditions failed`
-        : `Quality Gate failed: ${untrusted_text_oneLine(result.status, 40)}`;
 }
 /** The one warning for a refusal: what the token or the merge request lacks. */
 function refusalWords(error, pipeline) {

@@ -8,12 +8,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { FakeClock } from '../../__fixtures__/clock.js'
-import {
-  GitLabApi,
-  GitLabError,
-  GitLabRefusal,
-  GITLAB_LIMITS
-} from '../../src/gitlab/gitlab-api.js'
+import { GitLabApi } from '../../src/gitlab/gitlab-api.js'
+import { PlatformError, PlatformRefusal, REST_LIMITS } from '../../src/platform/rest-api.js'
 
 const TOKEN = 'glpat-0123456789abcdefghij'
 
@@ -102,7 +98,7 @@ describe('GitLabApi.request', () => {
     const error = await api(gitlab.url)
       .request('GET', 'projects/7')
       .catch((thrown: Error) => thrown)
-    expect(error).toBeInstanceOf(GitLabError)
+    expect(error).toBeInstanceOf(PlatformError)
     expect((error as Error).message).toBe(
       'GitLab answered 302 to GET projects/7: a redirect, not followed (the token would go with it). Set CI_API_V4_URL to the address GitLab answers at.'
     )
@@ -145,8 +141,8 @@ describe('GitLabApi.request', () => {
       const error = await api(gitlab.url)
         .request('POST', 'projects/7/statuses/abc')
         .catch((thrown: Error) => thrown)
-      expect(error).toBeInstanceOf(GitLabRefusal)
-      expect((error as GitLabRefusal).status).toBe(status)
+      expect(error).toBeInstanceOf(PlatformRefusal)
+      expect((error as PlatformRefusal).status).toBe(status)
       expect((error as Error).message).toBe(
         `GitLab answered ${status} to POST projects/7/statuses/abc: ${status} Forbidden for ***`
       )
@@ -158,7 +154,7 @@ describe('GitLabApi.request', () => {
     const gitlab = await serve((_, response) => {
       response.writeHead(200, { 'content-type': 'application/json' })
       const chunk = Buffer.alloc(1024 * 1024, 0x20)
-      for (let i = 0; i <= GITLAB_LIMITS.replyBytes / chunk.length; i++) response.write(chunk)
+      for (let i = 0; i <= REST_LIMITS.replyBytes / chunk.length; i++) response.write(chunk)
       response.end('[]')
     })
     await expect(api(gitlab.url).request('GET', 'projects/7')).rejects.toThrow(

@@ -8,7 +8,8 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { FakeClock } from '../../__fixtures__/clock.js'
-import { GitLabApi, GitLabError } from '../../src/gitlab/gitlab-api.js'
+import { GitLabApi } from '../../src/gitlab/gitlab-api.js'
+import { PlatformError } from '../../src/platform/rest-api.js'
 import { NOTE_LIMITS, setCommitStatus, upsertNote } from '../../src/gitlab/merge-request-note.js'
 import { commentMarker } from '../../src/report/pull-request-comment-body.js'
 
@@ -163,14 +164,16 @@ describe('upsertNote', () => {
     )
     expect(seen).toEqual([shop('old')])
     expect(fake.notes[0]!.body).toBe(shop('old'))
-    await expect(upsertNote(fake.gitlab, MR, SHOP, 'no marker')).rejects.toBeInstanceOf(GitLabError)
+    await expect(upsertNote(fake.gitlab, MR, SHOP, 'no marker')).rejects.toBeInstanceOf(
+      PlatformError
+    )
   })
 
   it("a body past GitLab's limit is refused before any request", async () => {
     const fake = await fakeGitLab()
     await expect(
       upsertNote(fake.gitlab, MR, SHOP, shop('x'.repeat(NOTE_LIMITS.bodyChars)))
-    ).rejects.toBeInstanceOf(GitLabError)
+    ).rejects.toBeInstanceOf(PlatformError)
     expect(fake.requests).toEqual([])
   })
 })

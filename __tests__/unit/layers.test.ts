@@ -15,6 +15,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['findings'],
   ['gate'],
   ['report'],
+  ['platform'],
   ['gitlab'],
   ['action', 'cli']
 ]

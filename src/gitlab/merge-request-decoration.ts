@@ -20,9 +20,11 @@ import {
 import type { Sink } from '../sink.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { setting } from '../words.js'
-import type { Finding, Severity } from '../findings/finding.js'
+import type { Severity } from '../findings/finding.js'
 import { hasBranchAnalyses, narrowToChangedLines } from '../gate/on-changed-lines.js'
-import { GitLabRefusal, type GitLabApi } from './gitlab-api.js'
+import { decorationStep, issuesOf, nameOf, statusWords } from '../platform/decoration-steps.js'
+import { PlatformRefusal } from '../platform/rest-api.js'
+import type { GitLabApi } from './gitlab-api.js'
 import { readChangedLines, readDiffRefs } from './merge-request-diffs.js'
 import { discussIssues } from './merge-request-discussions.js'
 import { setCommitStatus, upsertNote, whoAmI, type MergeRequestRef } from './merge-request-note.js'
@@ -72,7 +74,7 @@ export async function decorateMergeRequest(
     // One request at a time (GitLab's requests share one kept-alive connection), so a refusal
     // stops the decoration before anything else is sent.
     for (const outcome of outcomes) {
-      await step(log, `the commit status for ${nameOf(outcome)}`, () =>
+      await decorationStep(log, 'GitLab', `the commit status for ${nameOf(outcome)}`, () =>
         setStatus(gitlab, pipeline, outcome, options)
       )
     }
@@ -87,16 +89,21 @@ export async function decorateMergeRequest(
     const me = await whoAmI(gitlab)
     const wanted = hasBranchAnalyses(outcomes) || options.inlineLimit > 0
     const diff = wanted
-      ? await step(log, `the lines merge request !${iid} changes`, async () => ({
-          changes: await readChangedLines(gitlab, mergeRequest),
-          refs: await readDiffRefs(gitlab, mergeRequest)
-        }))
+      ? await decorationStep(
+          log,
+          'GitLab',
+          `the lines merge request !${iid} changes`,
+          async () => ({
+            changes: await readChangedLines(gitlab, mergeRequest),
+            refs: await readDiffRefs(gitlab, mergeRequest)
+          })
+        )
       : undefined
     const shown = diff
       ? narrowToChangedLines(outcomes, diff.changes.lines, `merge request !${iid}`, log)
       : outcomes
     for (const outcome of shown) {
-      await step(log, `the note for ${nameOf(outcome)}`, async () => {
+      await decorationStep(log, 'GitLab', `the note for ${nameOf(outcome)}`, async () => {
         const written = await writeNote(gitlab, mergeRequest, pipeline, outcome, me, options)
         log.info(
           written === 'unchanged'
@@ -107,7 +114,7 @@ export async function decorateMergeRequest(
     }
     if (options.inlineLimit > 0 && diff?.refs) {
       const refs = diff.refs
-      await step(log, 'the discussions on the diff', async () => {
+      await decorationStep(log, 'GitLab', 'the discussions on the diff', async () => {
         const done = await discussIssues(gitlab, mergeRequest, {
           ...issuesOf(shown),
           changes: diff.changes,
@@ -128,48 +135,9 @@ export async function decorateMergeRequest(
       )
     }
   } catch (error) {
-    if (!(error instanceof GitLabRefusal)) throw error
+    if (!(error instanceof PlatformRefusal)) throw error
     log.warning(refusalWords(error, pipeline))
   }
-}
-
-/**
- * One step of the decoration: a refusal (401, 403, 404) ends the decoration, since GitLab would
- * refuse the rest too; any other failure is one warning, and the decoration goes on.
- */
-async function step<T>(log: Log, what: string, run: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await run()
-  } catch (error) {
-    if (error instanceof GitLabRefusal) throw error
-    log.warning(
-      `GitLab: ${what} failed; the verdict is unchanged. ${oneLine(error instanceof Error ? error.message : String(error), QUOTE_LIMITS.long)}`
-    )
-    return undefined
-  }
-}
-
-/** Every analysis's new issues, and whether they are all of them (each read whole). */
-function issuesOf(outcomes: readonly AnalysisOutcome[]): {
-  findings: Finding[]
-  complete: boolean
-} {
-  const findings: Finding[] = []
-  let complete = true
-  for (const outcome of outcomes) {
-    const newIssues = outcome.read ? outcome.result.newIssues : undefined
-    if (!newIssues?.read) {
-      complete = false
-      continue
-    }
-    findings.push(...newIssues.findings)
-    if (newIssues.findings.length < newIssues.total) complete = false
-  }
-  return { findings, complete }
-}
-
-function nameOf(outcome: AnalysisOutcome): string {
-  return oneLine(projectName(outcome), QUOTE_LIMITS.short)
 }
 
 /** The project's commit status: success or failed as the policy judges the gate. */
@@ -215,23 +183,8 @@ async function writeNote(
   return action
 }
 
-/** The status's one-line description: "Quality Gate failed: 2 of 7 conditions failed". */
-function statusWords(outcome: AnalysisOutcome, policy: FailPolicy): string {
-  if (!outcome.read) return `Quality Gate could not be read: ${oneLine(outcome.message, 200)}`
-  const { result } = outcome
-  if (!failsUnder(result.status, policy)) {
-    return result.status === 'OK'
-      ? 'Quality Gate passed'
-      : `Quality Gate passed (${oneLine(result.status, 40)})`
-  }
-  const failed = result.conditions.filter(({ condition }) => condition.status === 'ERROR').length
-  return result.status === 'ERROR'
-    ? `Quality Gate failed: ${failed} of ${result.conditions.length} conditions failed`
-    : `Quality Gate failed: ${oneLine(result.status, 40)}`
-}
-
 /** The one warning for a refusal: what the token or the merge request lacks. */
-function refusalWords(error: GitLabRefusal, pipeline: GitLabPipeline): string {
+function refusalWords(error: PlatformRefusal, pipeline: GitLabPipeline): string {
   const where = `project ${oneLine(pipeline.projectId, QUOTE_LIMITS.short)}`
   const base = 'GitLab refused the decoration; the verdict and the exit code are unchanged.'
   switch (error.status) {

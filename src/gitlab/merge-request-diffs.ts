@@ -6,7 +6,8 @@
  * changed-lines.ts reads a patch.
  */
 import { addedLines, type ChangedLines } from '../findings/changed-lines.js'
-import { GitLabError, GitLabRefusal, type GitLabApi } from './gitlab-api.js'
+import { PlatformError, PlatformRefusal } from '../platform/rest-api.js'
+import type { GitLabApi } from './gitlab-api.js'
 import { mergeRequestPath, type MergeRequestRef } from './merge-request-note.js'
 
 export const DIFF_LIMITS = { pages: 30 } as const
@@ -64,11 +65,11 @@ export async function readChangedLines(
     )
     files = items
   } catch (error) {
-    if (!(error instanceof GitLabRefusal && error.status === 404)) throw error
+    if (!(error instanceof PlatformRefusal && error.status === 404)) throw error
     const { body } = await gitlab.request('GET', `${mergeRequestPath(mergeRequest)}/changes`)
     const changes = (body as { changes?: unknown } | null)?.changes
     if (!Array.isArray(changes))
-      throw new GitLabError('GitLab sent no changes for the merge request.')
+      throw new PlatformError('GitLab sent no changes for the merge request.')
     files = changes
   }
   const lines: ChangedLines = new Map()

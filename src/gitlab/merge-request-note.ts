@@ -8,7 +8,8 @@
  */
 import { carriesMarker } from '../report/pull-request-comment-body.js'
 import { cut } from '../untrusted-text.js'
-import { GitLabError, type GitLabApi } from './gitlab-api.js'
+import { PlatformError } from '../platform/rest-api.js'
+import type { GitLabApi } from './gitlab-api.js'
 
 export const NOTE_LIMITS = {
   /** GitLab's limit on a note's body. */
@@ -47,10 +48,10 @@ export async function upsertNote(
 ): Promise<{ action: 'created' | 'updated' | 'unchanged'; id: number | undefined }> {
   const { write = () => true } = options
   if (!body.startsWith(`${marker}\n`)) {
-    throw new GitLabError('The note does not start with its marker line.')
+    throw new PlatformError('The note does not start with its marker line.')
   }
   if (body.length > NOTE_LIMITS.bodyChars) {
-    throw new GitLabError(
+    throw new PlatformError(
       `The note has ${body.length} characters, more than GitLab's ${NOTE_LIMITS.bodyChars}.`
     )
   }
@@ -84,7 +85,7 @@ export async function upsertNote(
     return { action: 'updated', id }
   }
   const created = idOf((await gitlab.request('POST', notes, { body: { body: text } })).body)
-  if (created === undefined) throw new GitLabError('GitLab created the note but named no id.')
+  if (created === undefined) throw new PlatformError('GitLab created the note but named no id.')
   return { action: 'created', id: created }
 }
 
@@ -95,7 +96,7 @@ export async function upsertNote(
  */
 export async function whoAmI(gitlab: GitLabApi): Promise<number> {
   const me = idOf((await gitlab.request('GET', 'user')).body)
-  if (me === undefined) throw new GitLabError("GitLab did not say who the token's user is.")
+  if (me === undefined) throw new PlatformError("GitLab did not say who the token's user is.")
   return me
 }
 
