@@ -5,13 +5,14 @@
 import type { AnnotationLevel, AnnotationWhere } from '../log.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { bySeverity, type Finding, type Severity } from './finding.js'
+import { SEVERITY_SCALES } from './severity-scales.js'
 
 export const LEVEL_OF_SEVERITY: Readonly<Record<Severity, AnnotationLevel>> = {
-  blocker: 'error',
-  high: 'error',
-  medium: 'warning',
-  low: 'notice',
-  info: 'notice'
+  blocker: SEVERITY_SCALES.blocker.annotation,
+  high: SEVERITY_SCALES.high.annotation,
+  medium: SEVERITY_SCALES.medium.annotation,
+  low: SEVERITY_SCALES.low.annotation,
+  info: SEVERITY_SCALES.info.annotation
 }
 
 /** One annotation: its level, its message (through the log's gate later) and where it points. */

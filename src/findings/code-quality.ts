@@ -11,7 +11,8 @@ import type { Sink } from '../sink.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import type { AnalysisFindings } from './analyses.js'
 import { writtenItem } from './written-item.js'
-import type { Finding, Severity } from './finding.js'
+import type { Finding } from './finding.js'
+import { severityIn } from './severity-scales.js'
 
 /**
  * Bounds of the report: at most 5,000 issues of an analysis (as many as are read), and `bytes`
@@ -28,13 +29,7 @@ export const CODE_QUALITY_LIMITS = {
 /** GitLab's five severities. */
 export type CodeQualitySeverity = 'info' | 'minor' | 'major' | 'critical' | 'blocker'
 
-const SEVERITY: Record<Severity, CodeQualitySeverity> = {
-  blocker: 'blocker',
-  high: 'critical',
-  medium: 'major',
-  low: 'minor',
-  info: 'info'
-}
+const SEVERITY = severityIn('codeQuality')
 
 /** Code Climate's categories (one is required by its spec) by the server's issue type. */
 const CATEGORY = new Map([
@@ -145,7 +140,7 @@ function codeQualityIssue(finding: Finding, path: string, engine: string): CodeQ
     description: description === '' ? check : description,
     check_name: check,
     fingerprint: createHash('sha256').update(finding.key).digest('hex'),
-    severity: SEVERITY[finding.severity],
+    severity: SEVERITY(finding.severity),
     categories: [CATEGORY.get(finding.type ?? '') ?? 'Clarity'],
     engine_name: engine,
     location: { path, lines: end > begin ? { begin, end } : { begin } }

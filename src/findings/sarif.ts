@@ -11,6 +11,7 @@ import type { Sink } from '../sink.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import type { AnalysisFindings } from './analyses.js'
 import { writtenItem } from './written-item.js'
+import { severityIn } from './severity-scales.js'
 import type { Finding, Region, Severity } from './finding.js'
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json'
@@ -41,26 +42,10 @@ export interface SarifTool {
   version?: string | undefined
 }
 
-/**
- * GitHub's `security-severity` (a CVSS-like score it turns into critical / high / medium / low:
- * over 9.0 critical, 7.0 to 8.9 high, 4.0 to 6.9 medium, below low), for vulnerabilities only.
- */
-const SECURITY_SEVERITY: Record<Severity, string> = {
-  blocker: '9.5',
-  high: '8.0',
-  medium: '5.5',
-  low: '3.0',
-  info: '1.0'
-}
+const SECURITY_SEVERITY = severityIn('securitySeverity')
 
 /** SARIF's result levels: GitHub shows error, warning and note as such. */
-const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
-  blocker: 'error',
-  high: 'error',
-  medium: 'warning',
-  low: 'note',
-  info: 'note'
-}
+const LEVEL = severityIn('sarifLevel')
 
 const SEVERITY_RANK: Record<Severity, number> = { blocker: 0, high: 1, medium: 2, low: 3, info: 4 }
 
@@ -234,7 +219,7 @@ function sarifRule(id: string, { finding, securitySeverity }: RuleEntry, server:
       ? {
           properties: {
             tags: ['security'],
-            'security-severity': SECURITY_SEVERITY[securitySeverity]
+            'security-severity': SECURITY_SEVERITY(securitySeverity)
           }
         }
       : {})
@@ -248,7 +233,7 @@ function sarifResult(finding: Finding, file: string, ruleId: string, ruleIndex: 
   return {
     ruleId,
     ruleIndex,
-    level: LEVEL[finding.severity],
+    level: LEVEL(finding.severity),
     message: { text: message === '' ? ruleId : message },
     locations: [
       {
