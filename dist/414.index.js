@@ -40,6 +40,8 @@ function writtenItem(value, indent) {
     return `${pad}${JSON.stringify(value, null, 2).replaceAll('\n', `\n${pad}`)}`;
 }
 
+// EXTERNAL MODULE: ./src/findings/severity-scales.ts
+var severity_scales = __webpack_require__(487);
 ;// CONCATENATED MODULE: ./src/findings/sarif.ts
 /**
  * The new issues as a SARIF 2.1.0 log, the file GitHub code scanning (and any SARIF viewer)
@@ -48,6 +50,7 @@ function writtenItem(value, indent) {
  * GitHub's upload limits. Every string comes from the server: each is bounded and kept to one
  * line, and the same findings always give the same bytes.
  */
+
 
 
 
@@ -68,25 +71,9 @@ const SARIF_LIMITS = {
     /** A link longer than this (an issue key the server made huge) is left out, never cut. */
     url: 2_000
 };
-/**
- * GitHub's `security-severity` (a CVSS-like score it turns into critical / high / medium / low:
- * over 9.0 critical, 7.0 to 8.9 high, 4.0 to 6.9 medium, below low), for vulnerabilities only.
- */
-const SECURITY_SEVERITY = {
-    blocker: '9.5',
-    high: '8.0',
-    medium: '5.5',
-    low: '3.0',
-    info: '1.0'
-};
+const SECURITY_SEVERITY = (0,severity_scales/* severityIn */.f)('securitySeverity');
 /** SARIF's result levels: GitHub shows error, warning and note as such. */
-const LEVEL = {
-    blocker: 'error',
-    high: 'error',
-    medium: 'warning',
-    low: 'note',
-    info: 'note'
-};
+const LEVEL = (0,severity_scales/* severityIn */.f)('sarifLevel');
 const SEVERITY_RANK = { blocker: 0, high: 1, medium: 2, low: 3, info: 4 };
 /**
  * The SARIF log of the analyses' findings, through the file's sink: the results of every run, in
@@ -214,7 +201,7 @@ function sarifRule(id, { finding, securitySeverity }, server) {
             ? {
                 properties: {
                     tags: ['security'],
-                    'security-severity': SECURITY_SEVERITY[securitySeverity]
+                    'security-severity': SECURITY_SEVERITY(securitySeverity)
                 }
             }
             : {})
@@ -227,7 +214,7 @@ function sarifResult(finding, file, ruleId, ruleIndex) {
     return {
         ruleId,
         ruleIndex,
-        level: LEVEL[finding.severity],
+        level: LEVEL(finding.severity),
         message: { text: message === '' ? ruleId : message },
         locations: [
             {

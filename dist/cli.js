@@ -5852,69 +5852,53 @@ function errorText(text) {
     return words ? `: ${words}` : '';
 }
 
-;// CONCATENATED MODULE: ./src/gitlab/gitlab-api.ts
+;// CONCATENATED MODULE: ./src/bitbucket/bitbucket-api.ts
 
-const GITLAB_LIMITS = {
-    /** Items a page asks for: GitLab's maximum. */
-    perPage: 100
-};
+/** Bitbucket Cloud's API, unless BITBUCKET_API_URL names another (a proxy, a test). */
+const BITBUCKET_API = 'https://api.bitbucket.org/2.0';
 /**
- * One GitLab instance's API for one run: the platform's REST policy (rest-api.ts) with GitLab's
- * token header and its pages.
+ * One Bitbucket Cloud API for one run.
  *
- * @example const gitlab = new GitLabApi({ apiUrl: new URL(env.CI_API_V4_URL), token, userAgent, clock, deadline })
+ * @example const bitbucket = new BitbucketApi({ apiUrl: new URL(BITBUCKET_API), token, userAgent, clock, deadline })
  */
-class GitLabApi {
+class BitbucketApi {
     rest;
     constructor(options) {
         this.rest = new RestApi({
             ...options,
-            platform: 'GitLab',
-            headers: { 'PRIVATE-TOKEN': options.token },
-            redirectAdvice: 'Set CI_API_V4_URL to the address GitLab answers at.'
+            platform: 'Bitbucket',
+            headers: { authorization: `Bearer ${options.token}` },
+            redirectAdvice: 'Set BITBUCKET_API_URL to the address the API answers at.'
         });
     }
-    /** Ends the kept-alive connections. */
     close() {
         this.rest.close();
     }
-    /**
-     * `method` on `path` (relative to the API's address: `projects/7/statuses/<sha>`), with the
-     * query and the JSON body given; tried again on 429 and 5xx while the time-out allows.
-     */
-    async request(method, path, options = {}) {
-        const reply = await this.rest.request(method, path, options);
-        return {
-            status: reply.status,
-            body: reply.body,
-            nextPage: pageNumber(reply.header('x-next-page'))
-        };
+    request(method, path, options = {}) {
+        return this.rest.request(method, path, options);
     }
     /**
-     * The items of a listing, page by page (`per_page` 100, `x-next-page`), at most `maxPages`
-     * pages; `complete` is false when GitLab has more.
+     * The `values` of a listing, page by page (`pagelen` 100, then each page's `next`), at most
+     * `maxPages` pages.
      */
-    async pages(path, query, maxPages) {
+    async pages(path, maxPages) {
         const items = [];
-        let page = 1;
-        for (let read = 0; read < maxPages; read++) {
-            const reply = await this.request('GET', path, {
-                query: { ...query, per_page: String(GITLAB_LIMITS.perPage), page: String(page) }
-            });
-            if (!Array.isArray(reply.body)) {
-                throw new PlatformError(`GitLab's reply to GET ${path} is not a list.`);
+        let next = path;
+        let query = { pagelen: '100' };
+        for (let read = 0; read < maxPages && next !== undefined; read++) {
+            const { body } = await this.rest.request('GET', next, query ? { query } : {});
+            const page = (body ?? {});
+            if (!Array.isArray(page.values)) {
+                throw new PlatformError(`Bitbucket's reply to GET ${path} is not a page of values.`);
             }
-            items.push(...reply.body);
-            if (reply.nextPage === undefined || reply.nextPage <= page)
-                return { items, complete: true };
-            page = reply.nextPage;
+            items.push(...page.values);
+            next =
+                typeof page.next === 'string' && URL.canParse(page.next) ? new URL(page.next) : undefined;
+            // The next address carries its own query.
+            query = undefined;
         }
-        return { items, complete: false };
+        return items;
     }
-}
-/** `x-next-page`: a page number, or undefined (empty on the last page). */
-function pageNumber(value) {
-    return value && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/report/pull-request-comment-body.ts
@@ -6171,6 +6155,573 @@ function bounded(lines, frame) {
     }).text;
 }
 
+;// CONCATENATED MODULE: ./src/platform/decoration-steps.ts
+/**
+ * What every platform's decoration does the same way: each step's failure is one warning that
+ * leaves the verdict alone (a refusal ends the decoration, since the platform would refuse the
+ * rest too), the issues it writes are every analysis's new issues, and a status says the verdict
+ * in one line.
+ */
+
+
+
+
+/**
+ * One step of a platform's decoration: a refusal (401, 403, 404) is thrown on, to end the
+ * decoration; any other failure is one warning ("GitLab: the note for shop failed; …"), and the
+ * decoration goes on.
+ *
+ * @example const diff = await decorationStep(log, 'GitLab', 'the lines merge request !7 changes', () => readChangedLines(gitlab, mr))
+ */
+async function decorationStep(log, platform, what, run) {
+    try {
+        return await run();
+    }
+    catch (error) {
+        if (error instanceof PlatformRefusal)
+            throw error;
+        log.warning(`${platform}: ${what} failed; the verdict is unchanged. ${untrusted_text_oneLine(error instanceof Error ? error.message : String(error), QUOTE_LIMITS.long)}`);
+        return undefined;
+    }
+}
+/** Every analysis's new issues, and whether they are all of them (each read whole). */
+function issuesOf(outcomes) {
+    const findings = [];
+    let complete = true;
+    for (const outcome of outcomes) {
+        const newIssues = outcome.read ? outcome.result.newIssues : undefined;
+        if (!newIssues?.read) {
+            complete = false;
+            continue;
+        }
+        findings.push(...newIssues.findings);
+        if (newIssues.findings.length < newIssues.total)
+            complete = false;
+    }
+    return { findings, complete };
+}
+/** An analysis's name in a platform's log lines: its project key, on one line. */
+function nameOf(outcome) {
+    return untrusted_text_oneLine(projectName(outcome), QUOTE_LIMITS.short);
+}
+/**
+ * A status's one-line description under the policy.
+ *
+ * @example statusWords(outcome, FAIL_ON_ERROR) // 'Quality Gate failed: 2 of 7 conditions failed'
+ */
+function statusWords(outcome, policy) {
+    if (!outcome.read)
+        return `Quality Gate could not be read: ${untrusted_text_oneLine(outcome.message, 200)}`;
+    const { result } = outcome;
+    if (!fail_policy_failsUnder(result.status, policy)) {
+        return result.status === 'OK'
+            ? 'Quality Gate passed'
+            : `Quality Gate passed (${untrusted_text_oneLine(result.status, 40)})`;
+    }
+    const failed = result.conditions.filter(({ condition }) => condition.status === 'ERROR').length;
+    return result.status === 'ERROR'
+        ? `Quality Gate failed: ${failed} of ${result.conditions.length} conditions failed`
+        : `Quality Gate failed: ${untrusted_text_oneLine(result.status, 40)}`;
+}
+
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+;// CONCATENATED MODULE: ./src/findings/severity-scales.ts
+const SEVERITY_SCALES = {
+    blocker: {
+        annotation: 'error',
+        sarifLevel: 'error',
+        securitySeverity: '9.5',
+        codeQuality: 'blocker',
+        bitbucketCloud: 'CRITICAL',
+        bitbucketServer: 'HIGH'
+    },
+    high: {
+        annotation: 'error',
+        sarifLevel: 'error',
+        securitySeverity: '8.0',
+        codeQuality: 'critical',
+        bitbucketCloud: 'HIGH',
+        bitbucketServer: 'HIGH'
+    },
+    medium: {
+        annotation: 'warning',
+        sarifLevel: 'warning',
+        securitySeverity: '5.5',
+        codeQuality: 'major',
+        bitbucketCloud: 'MEDIUM',
+        bitbucketServer: 'MEDIUM'
+    },
+    low: {
+        annotation: 'notice',
+        sarifLevel: 'note',
+        securitySeverity: '3.0',
+        codeQuality: 'minor',
+        bitbucketCloud: 'LOW',
+        bitbucketServer: 'LOW'
+    },
+    info: {
+        annotation: 'notice',
+        sarifLevel: 'note',
+        securitySeverity: '1.0',
+        codeQuality: 'info',
+        bitbucketCloud: 'LOW',
+        bitbucketServer: 'LOW'
+    }
+};
+/**
+ * One column of the table.
+ *
+ * @example severityIn('codeQuality')('high') // 'critical'
+ */
+function severityIn(scale) {
+    return (severity) => SEVERITY_SCALES[severity][scale];
+}
+
+;// CONCATENATED MODULE: ./src/bitbucket/code-insights.ts
+/**
+ * A Code Insights report per project on a commit, with the new issues as its annotations, as
+ * Bitbucket Cloud's API takes them (checked against its OpenAPI description): `PUT
+ * /repositories/{workspace}/{repo_slug}/commit/{commit}/reports/{reportId}` (title, details,
+ * report_type, result PASSED/FAILED, link, at most 10 data fields), then `POST
+ * .../reports/{reportId}/annotations`, a JSON array of at most 100 a request and 1,000 a report
+ * (external_id, annotation_type, severity, path, line, summary of at most 450 characters, link).
+ * A report PUT again keeps its old annotations, so the report is deleted first.
+ */
+
+
+
+
+
+
+
+
+
+const INSIGHTS_LIMITS = {
+    annotationsPerRequest: 100,
+    annotationsPerReport: 1000,
+    summaryChars: 450,
+    detailsChars: 2000,
+    titleChars: 450,
+    /** A build status's key (Bitbucket takes at most 40 characters). */
+    keyChars: 40
+};
+/**
+ * The id of a project's report and build status on a commit: `sonarqube-` and the project key's
+ * digest, so no key can break the address, and two keys never share one.
+ *
+ * @example reportId('shop') // 'sonarqube-5fa8a1…' (30 characters)
+ */
+function reportId(projectKey) {
+    return `sonarqube-${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(projectKey).digest('hex').slice(0, 20)}`;
+}
+/**
+ * Writes the project's report and its annotations, the most severe new issues first, at most
+ * 1,000. Returns how many annotations were written.
+ */
+async function writeReport(bitbucket, where, outcome, options) {
+    const { sink, policy } = options;
+    const path = `${repositoryPath(where.repository)}/commit/${encodeURIComponent(where.commit)}/reports/${reportId(projectName(outcome))}`;
+    try {
+        await bitbucket.request('DELETE', path);
+    }
+    catch (error) {
+        // No report yet: nothing to delete.
+        if (!(error instanceof PlatformRefusal && error.status === 404))
+            throw error;
+    }
+    const failing = !outcome.read || fail_policy_failsUnder(outcome.result.status, policy);
+    const dashboard = outcome.read
+        ? dashboard_link_dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)
+        : undefined;
+    await bitbucket.request('PUT', path, {
+        body: {
+            title: sink.text(untrusted_text_cut(`SonarQube: ${untrusted_text_oneLine(projectName(outcome))}`, INSIGHTS_LIMITS.titleChars)),
+            details: sink.text(untrusted_text_cut(statusWords(outcome, policy), INSIGHTS_LIMITS.detailsChars)),
+            report_type: 'BUG',
+            reporter: 'SonarQube',
+            result: failing ? 'FAILED' : 'PASSED',
+            ...(dashboard ? { link: dashboard.href } : {}),
+            data: reportData(outcome, sink)
+        }
+    });
+    const findings = outcome.read && outcome.result.newIssues?.read ? outcome.result.newIssues.findings : [];
+    const annotations = bySeverity(findings)
+        .slice(0, INSIGHTS_LIMITS.annotationsPerReport)
+        .map((finding) => annotation(finding, sink));
+    for (let at = 0; at < annotations.length; at += INSIGHTS_LIMITS.annotationsPerRequest) {
+        await bitbucket.request('POST', `${path}/annotations`, {
+            body: annotations.slice(at, at + INSIGHTS_LIMITS.annotationsPerRequest)
+        });
+    }
+    return { annotations: annotations.length };
+}
+/** The report's data fields: the gate, the new issues, and the new code's figures it has. */
+function reportData(outcome, sink) {
+    if (!outcome.read)
+        return [{ title: 'Quality Gate', type: 'TEXT', value: 'not read' }];
+    const { result } = outcome;
+    const data = [
+        { title: 'Quality Gate', type: 'TEXT', value: sink.text(untrusted_text_oneLine(result.status, 40)) }
+    ];
+    if (result.newIssues?.read) {
+        data.push({ title: 'New issues', type: 'NUMBER', value: result.newIssues.total });
+    }
+    const newCode = result.whatChanged?.newCode;
+    if (newCode && !('unread' in newCode)) {
+        if (newCode.coverage !== undefined) {
+            data.push({ title: 'Coverage on new code', type: 'PERCENTAGE', value: newCode.coverage });
+        }
+        if (newCode.duplication !== undefined) {
+            data.push({
+                title: 'Duplicated lines on new code',
+                type: 'PERCENTAGE',
+                value: newCode.duplication
+            });
+        }
+    }
+    return data;
+}
+const BITBUCKET_SEVERITY = severityIn('bitbucketCloud');
+const ANNOTATION_TYPES = new Set(['BUG', 'VULNERABILITY', 'CODE_SMELL']);
+/** One issue as an annotation: plain text (Bitbucket shows it as such), through the sink. */
+function annotation(finding, sink) {
+    const rule = untrusted_text_oneLine(finding.ruleName ?? finding.rule);
+    return {
+        external_id: `sonarqube-${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(finding.key).digest('hex').slice(0, 32)}`,
+        annotation_type: ANNOTATION_TYPES.has(finding.type ?? '') ? finding.type : 'CODE_SMELL',
+        severity: BITBUCKET_SEVERITY(finding.severity),
+        summary: sink.text(untrusted_text_cut(untrusted_text_oneLine(finding.message, Infinity), INSIGHTS_LIMITS.summaryChars)),
+        details: sink.text(untrusted_text_cut(`${rule} (${finding.severityWord})`, INSIGHTS_LIMITS.detailsChars)),
+        link: sink.text(finding.url),
+        ...(finding.file !== undefined && sink.text(finding.file) === finding.file
+            ? { path: finding.file, ...(finding.region ? { line: finding.region.startLine } : {}) }
+            : {})
+    };
+}
+/** `repositories/{workspace}/{repo_slug}`, each part encoded. */
+function repositoryPath(fullName) {
+    const [workspace = '', slug = ''] = fullName.split('/');
+    return `repositories/${encodeURIComponent(workspace)}/${encodeURIComponent(slug)}`;
+}
+
+;// CONCATENATED MODULE: ./src/bitbucket/pull-request-decoration.ts
+/**
+ * The command's decoration in Bitbucket Pipelines (Bitbucket Cloud): per project, a build status
+ * on the commit and a Code Insights report with the new issues as annotations, and on a pull
+ * request one comment per project, written in Markdown (Bitbucket renders no raw HTML) from the
+ * one body and edited in place. Shapes from Bitbucket Cloud's OpenAPI description: `POST
+ * .../commit/{commit}/statuses/build` (`key` at most 40 characters, `state`
+ * SUCCESSFUL/FAILED, `name`, `url`, `description`; the same key replaces the status), `GET`,
+ * `POST`, `PUT .../pullrequests/{id}/comments` (`content.raw`, `deleted`, listed `pagelen` 100
+ * with `next`). A repository access token writes as an app user that `GET /user` does not
+ * show, so the comment is found by its hidden first line alone, among comments not deleted.
+ */
+
+
+
+
+
+
+
+
+
+
+const BITBUCKET_LIMITS = {
+    /** What a comment's body may take: Bitbucket Cloud names no limit; Data Center's is 32,768. */
+    commentChars: 30_000,
+    /** Pages of 100 comments read to find the project's: 2,000 comments. */
+    commentPages: 20,
+    statusChars: 255
+};
+/**
+ * Decorates the commit (status and report) and the pull request (comment) for every outcome.
+ * Resolves once done, whatever Bitbucket answered; what happened is in the log.
+ *
+ * @example await decorateBitbucket(bitbucket, pipeline, outcomes, { sink, policy, commentWhen: 'always', log })
+ */
+async function decorateBitbucket(bitbucket, pipeline, outcomes, options) {
+    const { log } = options;
+    try {
+        for (const outcome of outcomes) {
+            await decorationStep(log, 'Bitbucket', `the build status for ${nameOf(outcome)}`, () => setBuildStatus(bitbucket, pipeline, outcome, options));
+            await decorationStep(log, 'Bitbucket', `the report for ${nameOf(outcome)}`, async () => {
+                const { annotations } = await writeReport(bitbucket, pipeline, outcome, options);
+                log.info(`Bitbucket: the report for ${nameOf(outcome)} is on commit ${pipeline.commit.slice(0, 12)}, with ${annotations} annotations.`);
+            });
+        }
+        const id = pipeline.pullRequestId;
+        if (id === undefined) {
+            log.info('Not a pull-request pipeline (no BITBUCKET_PR_ID): the build statuses and reports are set, and no comment is written.');
+            return;
+        }
+        const comments = `${repositoryPath(pipeline.repository)}/pullrequests/${encodeURIComponent(id)}/comments`;
+        const existing = await decorationStep(log, 'Bitbucket', `the comments of pull request #${id}`, () => bitbucket.pages(comments, BITBUCKET_LIMITS.commentPages));
+        if (existing === undefined)
+            return;
+        for (const outcome of outcomes) {
+            await decorationStep(log, 'Bitbucket', `the comment for ${nameOf(outcome)}`, async () => {
+                const written = await writeComment(bitbucket, comments, existing, pipeline, outcome, options);
+                log.info(written === 'unchanged'
+                    ? `Bitbucket: the comment for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
+                    : `Bitbucket: the comment for ${nameOf(outcome)} is ${written} on pull request #${id}.`);
+            });
+        }
+    }
+    catch (error) {
+        if (!(error instanceof PlatformRefusal))
+            throw error;
+        log.warning(refusalWords(error, pipeline));
+    }
+}
+/** The project's build status: SUCCESSFUL or FAILED as the policy judges the gate. */
+async function setBuildStatus(bitbucket, pipeline, outcome, { sink, policy }) {
+    const failing = !outcome.read || fail_policy_failsUnder(outcome.result.status, policy);
+    const dashboard = outcome.read
+        ? dashboard_link_dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)?.href
+        : undefined;
+    await bitbucket.request('POST', `${repositoryPath(pipeline.repository)}/commit/${encodeURIComponent(pipeline.commit)}/statuses/build`, {
+        body: {
+            key: reportId(projectName(outcome)),
+            state: failing ? 'FAILED' : 'SUCCESSFUL',
+            name: sink.text(untrusted_text_cut(`sonarqube/${untrusted_text_oneLine(projectName(outcome))}`, BITBUCKET_LIMITS.statusChars)),
+            // Bitbucket requires an address: the dashboard, else the repository.
+            url: dashboard ?? `https://bitbucket.org/${pipeline.repository}`,
+            description: sink.text(untrusted_text_cut(statusWords(outcome, policy), BITBUCKET_LIMITS.statusChars))
+        }
+    });
+}
+/** A comment as the listing gives it, its shape checked. */
+function asComment(item) {
+    const { id, content, deleted } = (item ?? {});
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || deleted === true)
+        return undefined;
+    return typeof content?.raw === 'string' ? { id, raw: content.raw } : undefined;
+}
+/** The project's comment, edited in place or created, unless `commentWhen` says to leave it. */
+async function writeComment(bitbucket, comments, existing, pipeline, outcome, { sink, policy, commentWhen }) {
+    const body = commentBody(outcome, pipeline.commit, {
+        sink,
+        policy,
+        markup: MARKDOWN_MARKUP,
+        limit: BITBUCKET_LIMITS.commentChars
+    });
+    const marker = markerOf(body);
+    const ours = existing
+        .map(asComment)
+        .find((comment) => comment && markerOf(comment.raw) === marker);
+    if (!shouldWrite(commentWhen, commentVerdict(outcome, policy), ours?.raw))
+        return 'unchanged';
+    const content = { content: { raw: body } };
+    if (ours) {
+        await bitbucket.request('PUT', `${comments}/${ours.id}`, { body: content });
+        return 'updated';
+    }
+    await bitbucket.request('POST', comments, { body: content });
+    return 'created';
+}
+/** The one warning for a refusal: what the token, the repository or the pull request lacks. */
+function refusalWords(error, pipeline) {
+    const base = 'Bitbucket refused the decoration; the verdict and the exit code are unchanged.';
+    const repository = untrusted_text_oneLine(pipeline.repository, QUOTE_LIMITS.short);
+    switch (error.status) {
+        case 401:
+            return `${base} The token in BITBUCKET_TOKEN is not valid (401): give a repository or workspace access token.`;
+        case 403:
+            return `${base} The token in BITBUCKET_TOKEN may not write to ${repository} (403): it needs the repository write scope for statuses and reports, and pull requests write for the comment.`;
+        default:
+            return `${base} Bitbucket shows this token no repository ${repository}${pipeline.pullRequestId === undefined ? '' : ` or pull request #${untrusted_text_oneLine(pipeline.pullRequestId, 20)}`} (404): check BITBUCKET_REPO_FULL_NAME and BITBUCKET_PR_ID, and that the token is this repository's or its workspace's.`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/fit.ts
+/**
+ * The one fitting routine for every bounded destination (the job summary's tables and lists,
+ * the pull-request comment, the outputs, the result files): parts in order, most important
+ * first, as many as fit in a byte limit, then a tail that says how many were left out.
+ */
+/**
+ * `items` as parts, each made by `part` when fitting reaches it.
+ *
+ * @example fitParts(partsOf(conditions, (condition) => JSON.stringify(condition)), { limit, head: '[', foot: ']', separator: ',' })
+ */
+function partsOf(items, part) {
+    return {
+        length: items.length,
+        at: (index) => (index >= 0 && index < items.length ? part(items[index]) : undefined)
+    };
+}
+/** UTF-8 bytes: what most destinations limit. */
+const utf8Bytes = (text) => Buffer.byteLength(text);
+/** UTF-16 code units: what GitHub's comment and check-run limits count. */
+const characters = (text) => text.length;
+/**
+ * `head`, then the first parts that fit, then `tail(leftOut)` when any were left out, then
+ * `foot`, within `limit`. When not even the frame fits, the text is the frame cut to the limit
+ * (never inside a character).
+ *
+ * @example fitParts(['<li>a</li>', '<li>b</li>'], { limit: 30, head: '<ul>', foot: '</ul>', tail: (n) => `<li>${n} more</li>` })
+ */
+function fitParts(parts, options) {
+    const { limit, head = '', foot = '', separator = '\n', tail = () => '', more = 0, size: bytes = utf8Bytes } = options;
+    const frame = bytes(head) + bytes(foot);
+    const tailOf = (count) => {
+        const leftOut = parts.length - count + more;
+        return leftOut > 0 ? tail(leftOut) : '';
+    };
+    // Each part is made once, when the loop reaches it; the text is made of those.
+    const made = [];
+    const text = (count) => {
+        const shown = made.slice(0, count).join(separator);
+        const tailText = tailOf(count);
+        const body = tailText === '' ? shown : count > 0 ? `${shown}${separator}${tailText}` : tailText;
+        return `${head}${body}${foot}`;
+    };
+    // The bytes of the first `count` parts and their separators, grown one part at a time: one
+    // pass, whatever the number of parts, and it stops at the first part that does not fit.
+    let used = 0;
+    let best = -1;
+    for (let count = 0; count <= parts.length; count++) {
+        if (count > 0) {
+            const part = parts.at(count - 1) ?? '';
+            made.push(part);
+            used += bytes(part) + (count > 1 ? bytes(separator) : 0);
+        }
+        if (frame + used > limit)
+            break;
+        const tailText = tailOf(count);
+        const tailBytes = tailText === '' ? 0 : bytes(tailText) + (count > 0 ? bytes(separator) : 0);
+        if (frame + used + tailBytes <= limit)
+            best = count;
+    }
+    if (best < 0) {
+        const frameOnly = text(0);
+        const cutText = bytes === characters ? frameOnly.slice(0, limit) : cutToBytes(frameOnly, limit);
+        return { text: cutText, shown: 0, leftOut: parts.length + more };
+    }
+    return { text: text(best), shown: best, leftOut: parts.length - best + more };
+}
+/** `text` cut to at most `limit` bytes of UTF-8, never inside a character. */
+function cutToBytes(text, limit) {
+    const encoded = Buffer.from(text);
+    if (encoded.byteLength <= limit)
+        return text;
+    let end = Math.max(0, limit);
+    // Back up over continuation bytes (10xxxxxx) to the start of a character.
+    while (end > 0 && (encoded[end] & 0xc0) === 0x80)
+        end--;
+    return encoded.subarray(0, end).toString();
+}
+
+;// CONCATENATED MODULE: ./src/sink.ts
+
+
+
+/**
+ * A destination's sink.
+ *
+ * @example const summary = createSink({ names: ACTION_NAMES, secrets: tokenForms(token), escapedForms: summaryForms, limit: SUMMARY_LIMITS.bytes })
+ */
+function sink_createSink(options) {
+    const { names, limit = Number.POSITIVE_INFINITY, unit = 'bytes' } = options;
+    const hidden = options.escapedForms ? options.escapedForms(options.secrets) : options.secrets;
+    const size = unit === 'bytes' ? utf8Bytes : characters;
+    const text = (value) => redactSecrets(inWords(value, names), hidden);
+    return {
+        limit,
+        secrets: options.secrets,
+        unit,
+        size,
+        text,
+        fit: (parts, fitOptions = {}) => {
+            const { head, foot, separator, tail, more } = fitOptions;
+            // Each part is made and said only when fitting reaches it.
+            const said = {
+                length: parts.length,
+                at: (index) => {
+                    const part = parts.at(index);
+                    return part === undefined ? undefined : text(part);
+                }
+            };
+            return fitParts(said, {
+                limit: fitOptions.limit ?? limit,
+                size,
+                ...(head === undefined ? {} : { head: text(head) }),
+                ...(foot === undefined ? {} : { foot: text(foot) }),
+                ...(separator === undefined ? {} : { separator }),
+                ...(tail === undefined ? {} : { tail: (leftOut) => text(tail(leftOut)) }),
+                ...(more === undefined ? {} : { more })
+            });
+        },
+        hiding: (secrets) => sink_createSink({ ...options, secrets: [...options.secrets, ...secrets] })
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/gitlab-api.ts
+
+const GITLAB_LIMITS = {
+    /** Items a page asks for: GitLab's maximum. */
+    perPage: 100
+};
+/**
+ * One GitLab instance's API for one run: the platform's REST policy (rest-api.ts) with GitLab's
+ * token header and its pages.
+ *
+ * @example const gitlab = new GitLabApi({ apiUrl: new URL(env.CI_API_V4_URL), token, userAgent, clock, deadline })
+ */
+class GitLabApi {
+    rest;
+    constructor(options) {
+        this.rest = new RestApi({
+            ...options,
+            platform: 'GitLab',
+            headers: { 'PRIVATE-TOKEN': options.token },
+            redirectAdvice: 'Set CI_API_V4_URL to the address GitLab answers at.'
+        });
+    }
+    /** Ends the kept-alive connections. */
+    close() {
+        this.rest.close();
+    }
+    /**
+     * `method` on `path` (relative to the API's address: `projects/7/statuses/<sha>`), with the
+     * query and the JSON body given; tried again on 429 and 5xx while the time-out allows.
+     */
+    async request(method, path, options = {}) {
+        const reply = await this.rest.request(method, path, options);
+        return {
+            status: reply.status,
+            body: reply.body,
+            nextPage: pageNumber(reply.header('x-next-page'))
+        };
+    }
+    /**
+     * The items of a listing, page by page (`per_page` 100, `x-next-page`), at most `maxPages`
+     * pages; `complete` is false when GitLab has more.
+     */
+    async pages(path, query, maxPages) {
+        const items = [];
+        let page = 1;
+        for (let read = 0; read < maxPages; read++) {
+            const reply = await this.request('GET', path, {
+                query: { ...query, per_page: String(GITLAB_LIMITS.perPage), page: String(page) }
+            });
+            if (!Array.isArray(reply.body)) {
+                throw new PlatformError(`GitLab's reply to GET ${path} is not a list.`);
+            }
+            items.push(...reply.body);
+            if (reply.nextPage === undefined || reply.nextPage <= page)
+                return { items, complete: true };
+            page = reply.nextPage;
+        }
+        return { items, complete: false };
+    }
+}
+/** `x-next-page`: a page number, or undefined (empty on the last page). */
+function pageNumber(value) {
+    return value && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/findings/changed-lines.ts
 /** The most lines of one patch looked at: GitHub's own patches stop well before. */
 const MAX_PATCH_LINES = 100_000;
@@ -6261,75 +6812,6 @@ function narrowToChangedLines(outcomes, changed, request, log) {
             }
         };
     });
-}
-
-;// CONCATENATED MODULE: ./src/platform/decoration-steps.ts
-/**
- * What every platform's decoration does the same way: each step's failure is one warning that
- * leaves the verdict alone (a refusal ends the decoration, since the platform would refuse the
- * rest too), the issues it writes are every analysis's new issues, and a status says the verdict
- * in one line.
- */
-
-
-
-
-/**
- * One step of a platform's decoration: a refusal (401, 403, 404) is thrown on, to end the
- * decoration; any other failure is one warning ("GitLab: the note for shop failed; …"), and the
- * decoration goes on.
- *
- * @example const diff = await decorationStep(log, 'GitLab', 'the lines merge request !7 changes', () => readChangedLines(gitlab, mr))
- */
-async function decorationStep(log, platform, what, run) {
-    try {
-        return await run();
-    }
-    catch (error) {
-        if (error instanceof PlatformRefusal)
-            throw error;
-        log.warning(`${platform}: ${what} failed; the verdict is unchanged. ${untrusted_text_oneLine(error instanceof Error ? error.message : String(error), QUOTE_LIMITS.long)}`);
-        return undefined;
-    }
-}
-/** Every analysis's new issues, and whether they are all of them (each read whole). */
-function issuesOf(outcomes) {
-    const findings = [];
-    let complete = true;
-    for (const outcome of outcomes) {
-        const newIssues = outcome.read ? outcome.result.newIssues : undefined;
-        if (!newIssues?.read) {
-            complete = false;
-            continue;
-        }
-        findings.push(...newIssues.findings);
-        if (newIssues.findings.length < newIssues.total)
-            complete = false;
-    }
-    return { findings, complete };
-}
-/** An analysis's name in a platform's log lines: its project key, on one line. */
-function nameOf(outcome) {
-    return untrusted_text_oneLine(projectName(outcome), QUOTE_LIMITS.short);
-}
-/**
- * A status's one-line description under the policy.
- *
- * @example statusWords(outcome, FAIL_ON_ERROR) // 'Quality Gate failed: 2 of 7 conditions failed'
- */
-function statusWords(outcome, policy) {
-    if (!outcome.read)
-        return `Quality Gate could not be read: ${untrusted_text_oneLine(outcome.message, 200)}`;
-    const { result } = outcome;
-    if (!fail_policy_failsUnder(result.status, policy)) {
-        return result.status === 'OK'
-            ? 'Quality Gate passed'
-            : `Quality Gate passed (${untrusted_text_oneLine(result.status, 40)})`;
-    }
-    const failed = result.conditions.filter(({ condition }) => condition.status === 'ERROR').length;
-    return result.status === 'ERROR'
-        ? `Quality Gate failed: ${failed} of ${result.conditions.length} conditions failed`
-        : `Quality Gate failed: ${untrusted_text_oneLine(result.status, 40)}`;
 }
 
 ;// CONCATENATED MODULE: ./src/gitlab/merge-request-note.ts
@@ -6726,7 +7208,7 @@ async function decorateMergeRequest(gitlab, pipeline, outcomes, options) {
     catch (error) {
         if (!(error instanceof PlatformRefusal))
             throw error;
-        log.warning(refusalWords(error, pipeline));
+        log.warning(merge_request_decoration_refusalWords(error, pipeline));
     }
 }
 /** The project's commit status: success or failed as the policy judges the gate. */
@@ -6759,7 +7241,7 @@ async function writeNote(gitlab, mergeRequest, pipeline, outcome, me, { sink, po
     return action;
 }
 /** The one warning for a refusal: what the token or the merge request lacks. */
-function refusalWords(error, pipeline) {
+function merge_request_decoration_refusalWords(error, pipeline) {
     const where = `project ${untrusted_text_oneLine(pipeline.projectId, QUOTE_LIMITS.short)}`;
     const base = 'GitLab refused the decoration; the verdict and the exit code are unchanged.';
     switch (error.status) {
@@ -6770,129 +7252,6 @@ function refusalWords(error, pipeline) {
         default:
             return `${base} GitLab has no ${pipeline.mergeRequestIid === undefined ? where : `merge request !${untrusted_text_oneLine(pipeline.mergeRequestIid, 40)} in ${where}`} for this token (404): check CI_PROJECT_ID and CI_MERGE_REQUEST_IID, and that the token's project or group is this one.`;
     }
-}
-
-;// CONCATENATED MODULE: ./src/fit.ts
-/**
- * The one fitting routine for every bounded destination (the job summary's tables and lists,
- * the pull-request comment, the outputs, the result files): parts in order, most important
- * first, as many as fit in a byte limit, then a tail that says how many were left out.
- */
-/**
- * `items` as parts, each made by `part` when fitting reaches it.
- *
- * @example fitParts(partsOf(conditions, (condition) => JSON.stringify(condition)), { limit, head: '[', foot: ']', separator: ',' })
- */
-function partsOf(items, part) {
-    return {
-        length: items.length,
-        at: (index) => (index >= 0 && index < items.length ? part(items[index]) : undefined)
-    };
-}
-/** UTF-8 bytes: what most destinations limit. */
-const utf8Bytes = (text) => Buffer.byteLength(text);
-/** UTF-16 code units: what GitHub's comment and check-run limits count. */
-const characters = (text) => text.length;
-/**
- * `head`, then the first parts that fit, then `tail(leftOut)` when any were left out, then
- * `foot`, within `limit`. When not even the frame fits, the text is the frame cut to the limit
- * (never inside a character).
- *
- * @example fitParts(['<li>a</li>', '<li>b</li>'], { limit: 30, head: '<ul>', foot: '</ul>', tail: (n) => `<li>${n} more</li>` })
- */
-function fitParts(parts, options) {
-    const { limit, head = '', foot = '', separator = '\n', tail = () => '', more = 0, size: bytes = utf8Bytes } = options;
-    const frame = bytes(head) + bytes(foot);
-    const tailOf = (count) => {
-        const leftOut = parts.length - count + more;
-        return leftOut > 0 ? tail(leftOut) : '';
-    };
-    // Each part is made once, when the loop reaches it; the text is made of those.
-    const made = [];
-    const text = (count) => {
-        const shown = made.slice(0, count).join(separator);
-        const tailText = tailOf(count);
-        const body = tailText === '' ? shown : count > 0 ? `${shown}${separator}${tailText}` : tailText;
-        return `${head}${body}${foot}`;
-    };
-    // The bytes of the first `count` parts and their separators, grown one part at a time: one
-    // pass, whatever the number of parts, and it stops at the first part that does not fit.
-    let used = 0;
-    let best = -1;
-    for (let count = 0; count <= parts.length; count++) {
-        if (count > 0) {
-            const part = parts.at(count - 1) ?? '';
-            made.push(part);
-            used += bytes(part) + (count > 1 ? bytes(separator) : 0);
-        }
-        if (frame + used > limit)
-            break;
-        const tailText = tailOf(count);
-        const tailBytes = tailText === '' ? 0 : bytes(tailText) + (count > 0 ? bytes(separator) : 0);
-        if (frame + used + tailBytes <= limit)
-            best = count;
-    }
-    if (best < 0) {
-        const frameOnly = text(0);
-        const cutText = bytes === characters ? frameOnly.slice(0, limit) : cutToBytes(frameOnly, limit);
-        return { text: cutText, shown: 0, leftOut: parts.length + more };
-    }
-    return { text: text(best), shown: best, leftOut: parts.length - best + more };
-}
-/** `text` cut to at most `limit` bytes of UTF-8, never inside a character. */
-function cutToBytes(text, limit) {
-    const encoded = Buffer.from(text);
-    if (encoded.byteLength <= limit)
-        return text;
-    let end = Math.max(0, limit);
-    // Back up over continuation bytes (10xxxxxx) to the start of a character.
-    while (end > 0 && (encoded[end] & 0xc0) === 0x80)
-        end--;
-    return encoded.subarray(0, end).toString();
-}
-
-;// CONCATENATED MODULE: ./src/sink.ts
-
-
-
-/**
- * A destination's sink.
- *
- * @example const summary = createSink({ names: ACTION_NAMES, secrets: tokenForms(token), escapedForms: summaryForms, limit: SUMMARY_LIMITS.bytes })
- */
-function sink_createSink(options) {
-    const { names, limit = Number.POSITIVE_INFINITY, unit = 'bytes' } = options;
-    const hidden = options.escapedForms ? options.escapedForms(options.secrets) : options.secrets;
-    const size = unit === 'bytes' ? utf8Bytes : characters;
-    const text = (value) => redactSecrets(inWords(value, names), hidden);
-    return {
-        limit,
-        secrets: options.secrets,
-        unit,
-        size,
-        text,
-        fit: (parts, fitOptions = {}) => {
-            const { head, foot, separator, tail, more } = fitOptions;
-            // Each part is made and said only when fitting reaches it.
-            const said = {
-                length: parts.length,
-                at: (index) => {
-                    const part = parts.at(index);
-                    return part === undefined ? undefined : text(part);
-                }
-            };
-            return fitParts(said, {
-                limit: fitOptions.limit ?? limit,
-                size,
-                ...(head === undefined ? {} : { head: text(head) }),
-                ...(foot === undefined ? {} : { foot: text(foot) }),
-                ...(separator === undefined ? {} : { separator }),
-                ...(tail === undefined ? {} : { tail: (leftOut) => text(tail(leftOut)) }),
-                ...(more === undefined ? {} : { more })
-            });
-        },
-        hiding: (secrets) => sink_createSink({ ...options, secrets: [...options.secrets, ...secrets] })
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/names.ts
@@ -7025,6 +7384,7 @@ function gitlabPipeline(env) {
         }
     };
 }
+/** An http(s) address without credentials, or undefined. */
 function gitlab_decoration_httpUrl(value) {
     if (!value || !URL.canParse(value))
         return undefined;
@@ -7033,6 +7393,110 @@ function gitlab_decoration_httpUrl(value) {
         return undefined;
     }
     return url;
+}
+
+;// CONCATENATED MODULE: ./src/cli/bitbucket-decoration.ts
+/**
+ * `--decorate` in Bitbucket Pipelines: the pipeline's facts from Bitbucket's variables
+ * (BITBUCKET_REPO_FULL_NAME, BITBUCKET_COMMIT, BITBUCKET_PR_ID; BITBUCKET_API_URL overrides the
+ * API's address), the token from BITBUCKET_TOKEN (a repository or workspace access token), and
+ * the decoration itself. The token goes to the API's origin only and is hidden from the log and
+ * the comment, like the Sonar token, which never goes to Bitbucket. Nothing here changes the
+ * verdict or the exit code: what is missing is one warning.
+ */
+
+
+
+
+
+
+
+/**
+ * Decorates the Bitbucket commit and pull request with the outcomes, or says in one warning why
+ * it cannot.
+ *
+ * @example await decorateInBitbucket(outcomes, context)
+ */
+async function decorateInBitbucket(outcomes, context) {
+    const { env, log } = context;
+    const found = bitbucketPipeline(env);
+    if ('missing' in found) {
+        log.warning(`--decorate: ${found.missing}; nothing is decorated.`);
+        return;
+    }
+    const token = env['BITBUCKET_TOKEN']?.trim();
+    if (!token) {
+        log.warning('--decorate: BITBUCKET_TOKEN is not set; nothing is decorated. Set it to a repository access token (scopes: repository write, pull requests write), from a secured repository variable.');
+        return;
+    }
+    const forms = tokenForms(token);
+    log.hideSecrets(forms);
+    const bitbucket = new BitbucketApi({
+        apiUrl: found.apiUrl,
+        token,
+        userAgent: context.userAgent,
+        clock: context.clock,
+        deadline: Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS)
+    });
+    const sink = sink_createSink({
+        names: COMMAND_NAMES,
+        secrets: [...context.secrets, ...forms],
+        escapedForms: markdownForms,
+        limit: BITBUCKET_LIMITS.commentChars,
+        unit: 'characters'
+    });
+    try {
+        await decorateBitbucket(bitbucket, found.pipeline, outcomes, {
+            sink,
+            policy: context.policy,
+            commentWhen: context.commentWhen,
+            log
+        });
+    }
+    finally {
+        bitbucket.close();
+    }
+}
+/** The pipeline Bitbucket's variables describe, or what is missing. */
+function bitbucketPipeline(env) {
+    const value = (name) => env[name]?.trim() || undefined;
+    const repository = value('BITBUCKET_REPO_FULL_NAME');
+    if (!repository || !/^[\w.-]{1,100}\/[\w.-]{1,100}$/.test(repository)) {
+        return { missing: 'BITBUCKET_REPO_FULL_NAME is not workspace/repository' };
+    }
+    const commit = value('BITBUCKET_COMMIT');
+    if (!commit || !/^[0-9a-f]{40}$/i.test(commit)) {
+        return { missing: 'BITBUCKET_COMMIT is not a full commit SHA' };
+    }
+    const apiUrl = gitlab_decoration_httpUrl(value('BITBUCKET_API_URL') ?? BITBUCKET_API);
+    if (!apiUrl)
+        return { missing: 'BITBUCKET_API_URL is not an http(s) address' };
+    const id = value('BITBUCKET_PR_ID');
+    return {
+        apiUrl,
+        pipeline: {
+            repository,
+            commit,
+            pullRequestId: id && /^\d{1,12}$/.test(id) ? id : undefined
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/cli/decoration.ts
+
+
+/**
+ * Decorates the platform the CI runs on with the outcomes.
+ *
+ * @example if (line.decorate) await decorate(outcomes, context)
+ */
+async function decorate(outcomes, context) {
+    const { env } = context;
+    if (env['CI_API_V4_URL']?.trim())
+        return decorateGitLab(outcomes, context);
+    if (env['BITBUCKET_REPO_FULL_NAME']?.trim())
+        return decorateInBitbucket(outcomes, context);
+    context.log.warning('--decorate: no platform found to decorate (GitLab CI sets CI_API_V4_URL, Bitbucket Pipelines BITBUCKET_REPO_FULL_NAME); nothing is decorated.');
 }
 
 ;// CONCATENATED MODULE: ./src/cli/exit-codes.ts
@@ -7691,10 +8155,11 @@ ${DEFAULT_REPORTS})
       --codequality <file>  write the new issues as GitLab's Code Quality report
                             (artifacts:reports:codequality)
                             (each: - for standard output; default: none)
-      --decorate            in a GitLab CI job: set a commit status per project
-                            (sonarqube/<project>) and, in a merge-request pipeline, write
-                            one note per project, edited in place on every run (token:
-                            GITLAB_TOKEN; never changes the exit code)
+      --decorate            in GitLab CI or Bitbucket Pipelines: a status per project on the
+                            commit and, on a merge or pull request, one note or comment per
+                            project edited in place; GitLab: discussions on the diff;
+                            Bitbucket: a Code Insights report (token: GITLAB_TOKEN or
+                            BITBUCKET_TOKEN; never changes the exit code)
       --comment-when <when> with --decorate: always (default), failed (no new note while
                             the gate passes) or changed (only when the verdict changed)
       --inline-limit <n>    with --decorate: at most n discussions started on the diff a run,
@@ -7712,6 +8177,8 @@ Environment:
   SONAR_ROOT_CERT   PEM text of an extra CA, when --root-cert-file is not given
   GITLAB_TOKEN      with --decorate: a project or group access token with the api scope
                     (sent to CI_API_V4_URL's origin only)
+  BITBUCKET_TOKEN   with --decorate in Bitbucket Pipelines: a repository access token
+                    (sent to Bitbucket's API only; BITBUCKET_API_URL overrides its address)
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY   honoured; loopback addresses never use a proxy
   NO_COLOR          no colours; FORCE_COLOR=1: colours even when not on a terminal or in CI
                     (by default colours only on a terminal, never with CI set)
@@ -11528,8 +11995,6 @@ function logNewIssues(outcomes, log) {
     }
 }
 
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 ;// CONCATENATED MODULE: ./src/findings/written-item.ts
 /**
  * A value as it is written inside a report made with JSON.stringify(report, null, 2): what the
@@ -11558,6 +12023,7 @@ function writtenItem(value, indent) {
 
 
 
+
 /**
  * Bounds of the report: at most 5,000 issues of an analysis (as many as are read), and `bytes`
  * for the whole file as written (or the sink's smaller limit), whatever the server sent; past
@@ -11569,13 +12035,7 @@ const CODE_QUALITY_LIMITS = {
     description: QUOTE_LIMITS.long,
     text: QUOTE_LIMITS.short
 };
-const SEVERITY = {
-    blocker: 'blocker',
-    high: 'critical',
-    medium: 'major',
-    low: 'minor',
-    info: 'info'
-};
+const SEVERITY = severityIn('codeQuality');
 /** Code Climate's categories (one is required by its spec) by the server's issue type. */
 const CATEGORY = new Map([
     ['BUG', 'Bug Risk'],
@@ -11650,7 +12110,7 @@ function codeQualityIssue(finding, path, engine) {
         description: description === '' ? check : description,
         check_name: check,
         fingerprint: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(finding.key).digest('hex'),
-        severity: SEVERITY[finding.severity],
+        severity: SEVERITY(finding.severity),
         categories: [CATEGORY.get(finding.type ?? '') ?? 'Clarity'],
         engine_name: engine,
         location: { path, lines: end > begin ? { begin, end } : { begin } }
@@ -11666,6 +12126,7 @@ const isLine = (value) => value !== undefined && Number.isSafeInteger(value) && 
  * GitHub's upload limits. Every string comes from the server: each is bounded and kept to one
  * line, and the same findings always give the same bytes.
  */
+
 
 
 
@@ -11686,25 +12147,9 @@ const SARIF_LIMITS = {
     /** A link longer than this (an issue key the server made huge) is left out, never cut. */
     url: 2_000
 };
-/**
- * GitHub's `security-severity` (a CVSS-like score it turns into critical / high / medium / low:
- * over 9.0 critical, 7.0 to 8.9 high, 4.0 to 6.9 medium, below low), for vulnerabilities only.
- */
-const SECURITY_SEVERITY = {
-    blocker: '9.5',
-    high: '8.0',
-    medium: '5.5',
-    low: '3.0',
-    info: '1.0'
-};
+const SECURITY_SEVERITY = severityIn('securitySeverity');
 /** SARIF's result levels: GitHub shows error, warning and note as such. */
-const LEVEL = {
-    blocker: 'error',
-    high: 'error',
-    medium: 'warning',
-    low: 'note',
-    info: 'note'
-};
+const LEVEL = severityIn('sarifLevel');
 const SEVERITY_RANK = { blocker: 0, high: 1, medium: 2, low: 3, info: 4 };
 /**
  * The SARIF log of the analyses' findings, through the file's sink: the results of every run, in
@@ -11832,7 +12277,7 @@ function sarifRule(id, { finding, securitySeverity }, server) {
             ? {
                 properties: {
                     tags: ['security'],
-                    'security-severity': SECURITY_SEVERITY[securitySeverity]
+                    'security-severity': SECURITY_SEVERITY(securitySeverity)
                 }
             }
             : {})
@@ -11845,7 +12290,7 @@ function sarifResult(finding, file, ruleId, ruleIndex) {
     return {
         ruleId,
         ruleIndex,
-        level: LEVEL[finding.severity],
+        level: LEVEL(finding.severity),
         message: { text: message === '' ? ruleId : message },
         locations: [
             {
@@ -13315,7 +13760,7 @@ async function runCommand(context) {
         const files = { settings, log, secrets, files: line.files, cwd, stdout, startedAt };
         const written = await reportOutcomes(outcomes, verdict, { ...files, now: systemClock.now() });
         if (line.decorate) {
-            await decorateGitLab(outcomes, {
+            await decorate(outcomes, {
                 env,
                 log,
                 secrets,

@@ -28853,14 +28853,16 @@ function policyText(policy) {
 /* harmony export */ });
 /* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
 /* harmony import */ var _finding_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4879);
+/* harmony import */ var _severity_scales_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(487);
+
 
 
 const LEVEL_OF_SEVERITY = {
-    blocker: 'error',
-    high: 'error',
-    medium: 'warning',
-    low: 'notice',
-    info: 'notice'
+    blocker: _severity_scales_js__WEBPACK_IMPORTED_MODULE_2__/* .SEVERITY_SCALES */ .A.blocker.annotation,
+    high: _severity_scales_js__WEBPACK_IMPORTED_MODULE_2__/* .SEVERITY_SCALES */ .A.high.annotation,
+    medium: _severity_scales_js__WEBPACK_IMPORTED_MODULE_2__/* .SEVERITY_SCALES */ .A.medium.annotation,
+    low: _severity_scales_js__WEBPACK_IMPORTED_MODULE_2__/* .SEVERITY_SCALES */ .A.low.annotation,
+    info: _severity_scales_js__WEBPACK_IMPORTED_MODULE_2__/* .SEVERITY_SCALES */ .A.info.annotation
 };
 /**
  * The most severe findings first, each at its level while that level has room in `left`; when
@@ -29025,6 +29027,67 @@ function issueUrl(key, context) {
     else if (context.branch !== undefined)
         query.set('branch', context.branch);
     return new URL(`project/issues?${query.toString()}`, (0,_sonar_origin_js__WEBPACK_IMPORTED_MODULE_0__/* .serverBase */ .pT)(context.serverUrl)).href;
+}
+
+
+/***/ }),
+
+/***/ 487:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (/* binding */ SEVERITY_SCALES),
+/* harmony export */   f: () => (/* binding */ severityIn)
+/* harmony export */ });
+const SEVERITY_SCALES = {
+    blocker: {
+        annotation: 'error',
+        sarifLevel: 'error',
+        securitySeverity: '9.5',
+        codeQuality: 'blocker',
+        bitbucketCloud: 'CRITICAL',
+        bitbucketServer: 'HIGH'
+    },
+    high: {
+        annotation: 'error',
+        sarifLevel: 'error',
+        securitySeverity: '8.0',
+        codeQuality: 'critical',
+        bitbucketCloud: 'HIGH',
+        bitbucketServer: 'HIGH'
+    },
+    medium: {
+        annotation: 'warning',
+        sarifLevel: 'warning',
+        securitySeverity: '5.5',
+        codeQuality: 'major',
+        bitbucketCloud: 'MEDIUM',
+        bitbucketServer: 'MEDIUM'
+    },
+    low: {
+        annotation: 'notice',
+        sarifLevel: 'note',
+        securitySeverity: '3.0',
+        codeQuality: 'minor',
+        bitbucketCloud: 'LOW',
+        bitbucketServer: 'LOW'
+    },
+    info: {
+        annotation: 'notice',
+        sarifLevel: 'note',
+        securitySeverity: '1.0',
+        codeQuality: 'info',
+        bitbucketCloud: 'LOW',
+        bitbucketServer: 'LOW'
+    }
+};
+/**
+ * One column of the table.
+ *
+ * @example severityIn('codeQuality')('high') // 'critical'
+ */
+function severityIn(scale) {
+    return (severity) => SEVERITY_SCALES[severity][scale];
 }
 
 

@@ -53,6 +53,13 @@ import {
   MERGE_REQUEST_IID,
   startFakeGitLab
 } from '../../__fixtures__/gitlab/fake-gitlab.js'
+import {
+  BITBUCKET_TOKEN,
+  PULL_REQUEST,
+  REPOSITORY,
+  startFakeBitbucketCloud
+} from '../../__fixtures__/bitbucket/fake-bitbucket-cloud.js'
+import { decorateInBitbucket } from '../../src/cli/bitbucket-decoration.js'
 import { decorateGitLab } from '../../src/cli/gitlab-decoration.js'
 import { endCommand, reportOutcomes } from '../../src/cli/report.js'
 import { terminalLog } from '../../src/cli/terminal-log.js'
@@ -133,7 +140,8 @@ const DESTINATIONS = [
   'command: --markdown file',
   'command: --sarif file',
   'command: --codequality file',
-  'command: GitLab note, discussions and statuses'
+  'command: GitLab note, discussions and statuses',
+  'command: Bitbucket comment, report and statuses'
 ] as const
 
 type Destination = (typeof DESTINATIONS)[number]
@@ -290,6 +298,7 @@ const RESULT_FILES: Required<{ [kind in keyof ResultFiles]: string }> = {
 async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }: Part) {
   const terminal: string[] = []
   const gitlab: string[] = []
+  const bitbucket: string[] = []
   const files = { json: [], junit: [], markdown: [], sarif: [], codequality: [] } as Record<
     keyof ResultFiles,
     string[]
@@ -336,6 +345,31 @@ async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }
     } finally {
       await fake.stop()
     }
+    const cloud = await startFakeBitbucketCloud()
+    server.use(http.all(`${new URL(cloud.url).origin}/*`, () => passthrough()))
+    try {
+      await decorateInBitbucket(outcomes, {
+        env: {
+          BITBUCKET_API_URL: cloud.url,
+          BITBUCKET_REPO_FULL_NAME: REPOSITORY,
+          BITBUCKET_COMMIT: HEAD_SHA,
+          BITBUCKET_PR_ID: PULL_REQUEST,
+          BITBUCKET_TOKEN
+        },
+        log,
+        secrets: FORMS,
+        policy: settings.policy,
+        commentWhen: 'always',
+        inlineLimit: 10,
+        inlineSeverity: 'info',
+        clock: new FakeClock(),
+        deadline: 60_000,
+        userAgent: 'test'
+      })
+      for (const { body } of cloud.requests) if (body) bitbucket.push(JSON.stringify(body))
+    } finally {
+      await cloud.stop()
+    }
     for (const [kind, file] of Object.entries(RESULT_FILES)) {
       files[kind as keyof ResultFiles].push(await readFile(path.join(cwd, file), 'utf8'))
     }
@@ -347,7 +381,8 @@ async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }
     'command: --markdown file': files.markdown,
     'command: --sarif file': files.sarif,
     'command: --codequality file': files.codequality,
-    'command: GitLab note, discussions and statuses': gitlab
+    'command: GitLab note, discussions and statuses': gitlab,
+    'command: Bitbucket comment, report and statuses': bitbucket
   }
 }
 

@@ -22,7 +22,7 @@ import { COMMAND_NAMES } from './names.js'
 import type { TerminalLog } from './terminal-log.js'
 
 /** The least time the decoration gets, even when the check used the whole time-out. */
-const DECORATION_MIN_MS = 30_000
+export const DECORATION_MIN_MS = 30_000
 
 export interface DecorationContext {
   env: NodeJS.ProcessEnv
@@ -128,7 +128,8 @@ export function gitlabPipeline(
   }
 }
 
-function httpUrl(value: string | undefined): URL | undefined {
+/** An http(s) address without credentials, or undefined. */
+export function httpUrl(value: string | undefined): URL | undefined {
   if (!value || !URL.canParse(value)) return undefined
   const url = new URL(value)
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {

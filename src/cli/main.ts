@@ -3,7 +3,7 @@ import { codeOf, messageOf } from '../errors.js'
 import { checkQualityGates } from '../gate/check-analyses.js'
 import { stepVerdict } from '../report/verdict.js'
 import { shortTokenWarning, tokenForms } from '../secrets.js'
-import { decorateGitLab } from './gitlab-decoration.js'
+import { decorate } from './decoration.js'
 import { EXIT, exitCodeOfError, worstExitCode, type ExitCode } from './exit-codes.js'
 import { COMMAND_NAMES } from './names.js'
 import { COMMAND, parseCommandLine, USAGE } from './options.js'
@@ -61,7 +61,7 @@ export async function runCommand(context: CommandContext): Promise<ExitCode> {
     const files = { settings, log, secrets, files: line.files, cwd, stdout, startedAt }
     const written = await reportOutcomes(outcomes, verdict, { ...files, now: systemClock.now() })
     if (line.decorate) {
-      await decorateGitLab(outcomes, {
+      await decorate(outcomes, {
         env,
         log,
         secrets,

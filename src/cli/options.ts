@@ -319,10 +319,11 @@ ${DEFAULT_REPORTS})
       --codequality <file>  write the new issues as GitLab's Code Quality report
                             (artifacts:reports:codequality)
                             (each: - for standard output; default: none)
-      --decorate            in a GitLab CI job: set a commit status per project
-                            (sonarqube/<project>) and, in a merge-request pipeline, write
-                            one note per project, edited in place on every run (token:
-                            GITLAB_TOKEN; never changes the exit code)
+      --decorate            in GitLab CI or Bitbucket Pipelines: a status per project on the
+                            commit and, on a merge or pull request, one note or comment per
+                            project edited in place; GitLab: discussions on the diff;
+                            Bitbucket: a Code Insights report (token: GITLAB_TOKEN or
+                            BITBUCKET_TOKEN; never changes the exit code)
       --comment-when <when> with --decorate: always (default), failed (no new note while
                             the gate passes) or changed (only when the verdict changed)
       --inline-limit <n>    with --decorate: at most n discussions started on the diff a run,
@@ -340,6 +341,8 @@ Environment:
   SONAR_ROOT_CERT   PEM text of an extra CA, when --root-cert-file is not given
   GITLAB_TOKEN      with --decorate: a project or group access token with the api scope
                     (sent to CI_API_V4_URL's origin only)
+  BITBUCKET_TOKEN   with --decorate in Bitbucket Pipelines: a repository access token
+                    (sent to Bitbucket's API only; BITBUCKET_API_URL overrides its address)
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY   honoured; loopback addresses never use a proxy
   NO_COLOR          no colours; FORCE_COLOR=1: colours even when not on a terminal or in CI
                     (by default colours only on a terminal, never with CI set)

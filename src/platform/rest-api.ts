@@ -66,7 +66,7 @@ export class PlatformError extends Error {
   }
 }
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH'
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 /**
  * One platform instance's API for one run.

@@ -112,7 +112,7 @@ export class HttpTransport {
    * @example const reply = await transport.send('PUT', url, { 'content-type': 'application/json' }, '{"body":"…"}', 30_000)
    */
   async send(
-    method: 'GET' | 'POST' | 'PUT' | 'PATCH',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: URL,
     headers: Record<string, string>,
     body: string | undefined,
@@ -138,7 +138,7 @@ export class HttpTransport {
   }
 
   private async exchange(
-    method: 'GET' | 'POST' | 'PUT' | 'PATCH',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: URL,
     headers: Record<string, string>,
     body: string | undefined,

@@ -1,0 +1,141 @@
+/**
+ * `--decorate` as Bitbucket Pipelines runs it: the bundle dist/cli.js against the simulated
+ * server, with Bitbucket's variables and BITBUCKET_API_URL pointing at a loopback Bitbucket Cloud
+ * shaped from its OpenAPI description. A failing gate (failed build status, the report with its
+ * annotations, the Markdown comment), a re-run after the fix (the status flipped, the report
+ * replaced, the comment edited), a refusal that changes nothing else, hostile issue text, and
+ * each token kept to its own server.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { CLI_ENTRY, timeChild, type Workspace } from '../../__fixtures__/built-action.js'
+import {
+  BITBUCKET_TOKEN,
+  COMMIT,
+  PULL_REQUEST,
+  REPOSITORY,
+  startFakeBitbucketCloud,
+  type FakeBitbucketCloud
+} from '../../__fixtures__/bitbucket/fake-bitbucket-cloud.js'
+import {
+  sampleIssues,
+  scenario,
+  Simulator,
+  writeSampleFiles,
+  type AnalysisScript
+} from '../../__fixtures__/simulator/sonar-simulator.js'
+import { RUNTIMES, TOKEN, workspace } from '../support/action-runs.js'
+import { mentionsIn } from '../support/mentions.js'
+import { renderAsMarkdown } from '../support/summary-as-github.js'
+
+const QUICK = ['--initial-delay', '0', '--interval', '100']
+
+let simulator: Simulator
+beforeAll(async () => {
+  simulator = await Simulator.start({ token: TOKEN })
+})
+afterAll(() => simulator.stop())
+
+const running: FakeBitbucketCloud[] = []
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((fake) => fake.stop()))
+})
+
+async function bitbucketWith(options: Parameters<typeof startFakeBitbucketCloud>[0] = {}) {
+  const fake = await startFakeBitbucketCloud(options)
+  running.push(fake)
+  return fake
+}
+
+async function checkout(analysisScript: AnalysisScript): Promise<Workspace> {
+  const ws = await workspace()
+  await writeSampleFiles(ws.cwd)
+  await simulator.writeReportFile(
+    simulator.addAnalysis(analysisScript),
+    ws.file('.scannerwork/report-task.txt')
+  )
+  return ws
+}
+
+describe.each(RUNTIMES)('--decorate in Bitbucket Pipelines, on $runtime', ({ node }) => {
+  function decorate(ws: Workspace, fake: FakeBitbucketCloud) {
+    return timeChild(node, [CLI_ENTRY, ...QUICK, '--decorate'], {
+      cwd: ws.cwd,
+      env: {
+        PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+        SONAR_TOKEN: TOKEN,
+        BITBUCKET_TOKEN,
+        BITBUCKET_API_URL: fake.url,
+        BITBUCKET_REPO_FULL_NAME: REPOSITORY,
+        BITBUCKET_COMMIT: COMMIT,
+        BITBUCKET_PR_ID: PULL_REQUEST,
+        BITBUCKET_BRANCH: 'feature/login'
+      },
+      killAfterMs: 30_000
+    })
+  }
+
+  it('a failing gate, then a re-run after the fix: the status flipped, the report replaced, the comment edited', async () => {
+    const fake = await bitbucketWith()
+    const failed = await decorate(
+      await checkout({ ...(await scenario('gate-error')), finishAfterMs: 200 }),
+      fake
+    )
+    expect(failed.exitCode).toBe(1)
+    expect([...fake.statuses.values()]).toEqual([
+      expect.objectContaining({ state: 'FAILED', name: 'sonarqube/demo-project' })
+    ])
+    const [report] = [...fake.reports.values()]
+    expect(report!.body).toMatchObject({ result: 'FAILED', title: 'SonarQube: demo-project' })
+    expect(report!.annotations).toHaveLength(18)
+    const comment = renderAsMarkdown(fake.comments[0]!.content.raw)
+    expect(comment.of('h3')[0]!.text).toBe('❌ Quality Gate failed · demo-project')
+    expect(comment.text).toContain('New issues: 18')
+    expect(comment.text).toContain('Security hotspots to review in the new code: 7')
+
+    const fixed = await decorate(await checkout(await scenario('done')), fake)
+    expect(fixed.exitCode).toBe(0)
+    expect([...fake.statuses.values()].map(({ state }) => state)).toEqual(['SUCCESSFUL'])
+    expect([...fake.reports.values()][0]!.annotations).toEqual([])
+    expect(fake.comments).toHaveLength(1)
+    expect(renderAsMarkdown(fake.comments[0]!.content.raw).of('h3')[0]!.text).toBe(
+      '✅ Quality Gate passed · demo-project'
+    )
+    for (const result of [failed, fixed]) {
+      expect(result.stderr).not.toContain(BITBUCKET_TOKEN)
+      expect(result.stderr).not.toContain(TOKEN)
+    }
+    expect(JSON.stringify(fake.requests)).not.toContain(TOKEN)
+    expect(JSON.stringify(simulator.requests)).not.toContain(BITBUCKET_TOKEN)
+  })
+
+  it('hostile issue text: the comment inert, no token sent', async () => {
+    const fake = await bitbucketWith()
+    const hostile = ['@all look', '[x](https://evil.example) <img src=x>', `token ${TOKEN}`]
+    const issues = sampleIssues(3, ['BLOCKER'], 3).map((one, index) => ({
+      ...one,
+      message: hostile[index]!
+    }))
+    const result = await decorate(
+      await checkout({ ...(await scenario('gate-error')), finishAfterMs: 0, issues }),
+      fake
+    )
+    expect(result.exitCode).toBe(1)
+    const rendered = renderAsMarkdown(fake.comments[0]!.content.raw)
+    expect(mentionsIn(rendered.mentionable)).toEqual([])
+    expect(rendered.of('img')).toEqual([])
+    expect(JSON.stringify(fake.requests)).not.toContain(TOKEN)
+  })
+
+  it('403: one warning naming the scopes, and the exit code is the verdict’s', async () => {
+    const fake = await bitbucketWith({ refuse: 403 })
+    const result = await decorate(
+      await checkout({ ...(await scenario('gate-error')), finishAfterMs: 0 }),
+      fake
+    )
+    expect(result.exitCode).toBe(1)
+    const warnings = result.stderr.split('\n').filter((line) => line.includes('Bitbucket refused'))
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toContain('(403): it needs the repository write scope')
+    expect(fake.requests).toHaveLength(1)
+  })
+})

@@ -1,0 +1,74 @@
+/**
+ * Bitbucket Cloud's REST API (2.0) as the command's decoration uses it: the platforms' one REST
+ * policy (src/platform/rest-api.ts: the API's address only, no redirect, replies bounded, 429 and
+ * 5xx tried again, 401/403/404 a PlatformRefusal) with the token as a Bearer (a repository or
+ * workspace access token), and listings followed by the `next` address each page names, which
+ * must stay under the API's address, up to a bound.
+ */
+import type { Clock } from '../clock.js'
+import { PlatformError, RestApi, type Method, type RestReply } from '../platform/rest-api.js'
+
+/** Bitbucket Cloud's API, unless BITBUCKET_API_URL names another (a proxy, a test). */
+export const BITBUCKET_API = 'https://api.bitbucket.org/2.0'
+
+export interface BitbucketApiOptions {
+  apiUrl: URL
+  token: string
+  userAgent: string
+  clock: Clock
+  deadline: number
+  random?: () => number
+}
+
+/**
+ * One Bitbucket Cloud API for one run.
+ *
+ * @example const bitbucket = new BitbucketApi({ apiUrl: new URL(BITBUCKET_API), token, userAgent, clock, deadline })
+ */
+export class BitbucketApi {
+  private readonly rest: RestApi
+
+  constructor(options: BitbucketApiOptions) {
+    this.rest = new RestApi({
+      ...options,
+      platform: 'Bitbucket',
+      headers: { authorization: `Bearer ${options.token}` },
+      redirectAdvice: 'Set BITBUCKET_API_URL to the address the API answers at.'
+    })
+  }
+
+  close(): void {
+    this.rest.close()
+  }
+
+  request(
+    method: Method,
+    path: string | URL,
+    options: { query?: Record<string, string>; body?: unknown } = {}
+  ): Promise<RestReply> {
+    return this.rest.request(method, path, options)
+  }
+
+  /**
+   * The `values` of a listing, page by page (`pagelen` 100, then each page's `next`), at most
+   * `maxPages` pages.
+   */
+  async pages(path: string, maxPages: number): Promise<unknown[]> {
+    const items: unknown[] = []
+    let next: string | URL | undefined = path
+    let query: Record<string, string> | undefined = { pagelen: '100' }
+    for (let read = 0; read < maxPages && next !== undefined; read++) {
+      const { body } = await this.rest.request('GET', next, query ? { query } : {})
+      const page = (body ?? {}) as { values?: unknown; next?: unknown }
+      if (!Array.isArray(page.values)) {
+        throw new PlatformError(`Bitbucket's reply to GET ${path} is not a page of values.`)
+      }
+      items.push(...(page.values as unknown[]))
+      next =
+        typeof page.next === 'string' && URL.canParse(page.next) ? new URL(page.next) : undefined
+      // The next address carries its own query.
+      query = undefined
+    }
+    return items
+  }
+}

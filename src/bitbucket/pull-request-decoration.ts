@@ -1,0 +1,198 @@
+/**
+ * The command's decoration in Bitbucket Pipelines (Bitbucket Cloud): per project, a build status
+ * on the commit and a Code Insights report with the new issues as annotations, and on a pull
+ * request one comment per project, written in Markdown (Bitbucket renders no raw HTML) from the
+ * one body and edited in place. Shapes from Bitbucket Cloud's OpenAPI description: `POST
+ * .../commit/{commit}/statuses/build` (`key` at most 40 characters, `state`
+ * SUCCESSFUL/FAILED, `name`, `url`, `description`; the same key replaces the status), `GET`,
+ * `POST`, `PUT .../pullrequests/{id}/comments` (`content.raw`, `deleted`, listed `pagelen` 100
+ * with `next`). A repository access token writes as an app user that `GET /user` does not
+ * show, so the comment is found by its hidden first line alone, among comments not deleted.
+ */
+import { failsUnder, type FailPolicy } from '../fail-policy.js'
+import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
+import type { Log } from '../log.js'
+import { dashboardAddress } from '../report/dashboard-link.js'
+import { MARKDOWN_MARKUP } from '../report/markup.js'
+import {
+  commentBody,
+  commentVerdict,
+  markerOf,
+  shouldWrite,
+  type CommentWhen
+} from '../report/pull-request-comment-body.js'
+import { decorationStep, nameOf, statusWords } from '../platform/decoration-steps.js'
+import { PlatformRefusal } from '../platform/rest-api.js'
+import type { Sink } from '../sink.js'
+import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+import { setting } from '../words.js'
+import type { BitbucketApi } from './bitbucket-api.js'
+import { repositoryPath, reportId, writeReport, type BitbucketCommit } from './code-insights.js'
+
+export const BITBUCKET_LIMITS = {
+  /** What a comment's body may take: Bitbucket Cloud names no limit; Data Center's is 32,768. */
+  commentChars: 30_000,
+  /** Pages of 100 comments read to find the project's: 2,000 comments. */
+  commentPages: 20,
+  statusChars: 255
+} as const
+
+/** Where the decoration goes: the repository, its commit, and its pull request if any. */
+export interface BitbucketPipeline extends BitbucketCommit {
+  /** BITBUCKET_PR_ID, in a pull-request pipeline. */
+  pullRequestId: string | undefined
+}
+
+export interface BitbucketDecorationOptions {
+  /** The comment's sink: Markdown's escaped forms of both tokens hidden, the comment's limit. */
+  sink: Sink
+  policy: FailPolicy
+  commentWhen: CommentWhen
+  log: Log
+}
+
+/**
+ * Decorates the commit (status and report) and the pull request (comment) for every outcome.
+ * Resolves once done, whatever Bitbucket answered; what happened is in the log.
+ *
+ * @example await decorateBitbucket(bitbucket, pipeline, outcomes, { sink, policy, commentWhen: 'always', log })
+ */
+export async function decorateBitbucket(
+  bitbucket: BitbucketApi,
+  pipeline: BitbucketPipeline,
+  outcomes: readonly AnalysisOutcome[],
+  options: BitbucketDecorationOptions
+): Promise<void> {
+  const { log } = options
+  try {
+    for (const outcome of outcomes) {
+      await decorationStep(log, 'Bitbucket', `the build status for ${nameOf(outcome)}`, () =>
+        setBuildStatus(bitbucket, pipeline, outcome, options)
+      )
+      await decorationStep(log, 'Bitbucket', `the report for ${nameOf(outcome)}`, async () => {
+        const { annotations } = await writeReport(bitbucket, pipeline, outcome, options)
+        log.info(
+          `Bitbucket: the report for ${nameOf(outcome)} is on commit ${pipeline.commit.slice(0, 12)}, with ${annotations} annotations.`
+        )
+      })
+    }
+    const id = pipeline.pullRequestId
+    if (id === undefined) {
+      log.info(
+        'Not a pull-request pipeline (no BITBUCKET_PR_ID): the build statuses and reports are set, and no comment is written.'
+      )
+      return
+    }
+    const comments = `${repositoryPath(pipeline.repository)}/pullrequests/${encodeURIComponent(id)}/comments`
+    const existing = await decorationStep(
+      log,
+      'Bitbucket',
+      `the comments of pull request #${id}`,
+      () => bitbucket.pages(comments, BITBUCKET_LIMITS.commentPages)
+    )
+    if (existing === undefined) return
+    for (const outcome of outcomes) {
+      await decorationStep(log, 'Bitbucket', `the comment for ${nameOf(outcome)}`, async () => {
+        const written = await writeComment(
+          bitbucket,
+          comments,
+          existing,
+          pipeline,
+          outcome,
+          options
+        )
+        log.info(
+          written === 'unchanged'
+            ? `Bitbucket: the comment for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
+            : `Bitbucket: the comment for ${nameOf(outcome)} is ${written} on pull request #${id}.`
+        )
+      })
+    }
+  } catch (error) {
+    if (!(error instanceof PlatformRefusal)) throw error
+    log.warning(refusalWords(error, pipeline))
+  }
+}
+
+/** The project's build status: SUCCESSFUL or FAILED as the policy judges the gate. */
+async function setBuildStatus(
+  bitbucket: BitbucketApi,
+  pipeline: BitbucketPipeline,
+  outcome: AnalysisOutcome,
+  { sink, policy }: BitbucketDecorationOptions
+): Promise<void> {
+  const failing = !outcome.read || failsUnder(outcome.result.status, policy)
+  const dashboard = outcome.read
+    ? dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)?.href
+    : undefined
+  await bitbucket.request(
+    'POST',
+    `${repositoryPath(pipeline.repository)}/commit/${encodeURIComponent(pipeline.commit)}/statuses/build`,
+    {
+      body: {
+        key: reportId(projectName(outcome)),
+        state: failing ? 'FAILED' : 'SUCCESSFUL',
+        name: sink.text(
+          cut(`sonarqube/${oneLine(projectName(outcome))}`, BITBUCKET_LIMITS.statusChars)
+        ),
+        // Bitbucket requires an address: the dashboard, else the repository.
+        url: dashboard ?? `https://bitbucket.org/${pipeline.repository}`,
+        description: sink.text(cut(statusWords(outcome, policy), BITBUCKET_LIMITS.statusChars))
+      }
+    }
+  )
+}
+
+/** A comment as the listing gives it, its shape checked. */
+function asComment(item: unknown): { id: number; raw: string } | undefined {
+  const { id, content, deleted } = (item ?? {}) as {
+    id?: unknown
+    content?: { raw?: unknown }
+    deleted?: unknown
+  }
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || deleted === true) return undefined
+  return typeof content?.raw === 'string' ? { id, raw: content.raw } : undefined
+}
+
+/** The project's comment, edited in place or created, unless `commentWhen` says to leave it. */
+async function writeComment(
+  bitbucket: BitbucketApi,
+  comments: string,
+  existing: unknown[],
+  pipeline: BitbucketPipeline,
+  outcome: AnalysisOutcome,
+  { sink, policy, commentWhen }: BitbucketDecorationOptions
+): Promise<'created' | 'updated' | 'unchanged'> {
+  const body = commentBody(outcome, pipeline.commit, {
+    sink,
+    policy,
+    markup: MARKDOWN_MARKUP,
+    limit: BITBUCKET_LIMITS.commentChars
+  })
+  const marker = markerOf(body)
+  const ours = existing
+    .map(asComment)
+    .find((comment) => comment && markerOf(comment.raw) === marker)
+  if (!shouldWrite(commentWhen, commentVerdict(outcome, policy), ours?.raw)) return 'unchanged'
+  const content = { content: { raw: body } }
+  if (ours) {
+    await bitbucket.request('PUT', `${comments}/${ours.id}`, { body: content })
+    return 'updated'
+  }
+  await bitbucket.request('POST', comments, { body: content })
+  return 'created'
+}
+
+/** The one warning for a refusal: what the token, the repository or the pull request lacks. */
+function refusalWords(error: PlatformRefusal, pipeline: BitbucketPipeline): string {
+  const base = 'Bitbucket refused the decoration; the verdict and the exit code are unchanged.'
+  const repository = oneLine(pipeline.repository, QUOTE_LIMITS.short)
+  switch (error.status) {
+    case 401:
+      return `${base} The token in BITBUCKET_TOKEN is not valid (401): give a repository or workspace access token.`
+    case 403:
+      return `${base} The token in BITBUCKET_TOKEN may not write to ${repository} (403): it needs the repository write scope for statuses and reports, and pull requests write for the comment.`
+    default:
+      return `${base} Bitbucket shows this token no repository ${repository}${pipeline.pullRequestId === undefined ? '' : ` or pull request #${oneLine(pipeline.pullRequestId, 20)}`} (404): check BITBUCKET_REPO_FULL_NAME and BITBUCKET_PR_ID, and that the token is this repository's or its workspace's.`
+  }
+}

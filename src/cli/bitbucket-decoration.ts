@@ -1,0 +1,96 @@
+/**
+ * `--decorate` in Bitbucket Pipelines: the pipeline's facts from Bitbucket's variables
+ * (BITBUCKET_REPO_FULL_NAME, BITBUCKET_COMMIT, BITBUCKET_PR_ID; BITBUCKET_API_URL overrides the
+ * API's address), the token from BITBUCKET_TOKEN (a repository or workspace access token), and
+ * the decoration itself. The token goes to the API's origin only and is hidden from the log and
+ * the comment, like the Sonar token, which never goes to Bitbucket. Nothing here changes the
+ * verdict or the exit code: what is missing is one warning.
+ */
+import { BitbucketApi, BITBUCKET_API } from '../bitbucket/bitbucket-api.js'
+import {
+  BITBUCKET_LIMITS,
+  decorateBitbucket,
+  type BitbucketPipeline
+} from '../bitbucket/pull-request-decoration.js'
+import { markdownForms } from '../report/markup.js'
+import { tokenForms } from '../secrets.js'
+import { createSink } from '../sink.js'
+import { DECORATION_MIN_MS, httpUrl, type DecorationContext } from './gitlab-decoration.js'
+import { COMMAND_NAMES } from './names.js'
+
+/**
+ * Decorates the Bitbucket commit and pull request with the outcomes, or says in one warning why
+ * it cannot.
+ *
+ * @example await decorateInBitbucket(outcomes, context)
+ */
+export async function decorateInBitbucket(
+  outcomes: Parameters<typeof decorateBitbucket>[2],
+  context: DecorationContext
+): Promise<void> {
+  const { env, log } = context
+  const found = bitbucketPipeline(env)
+  if ('missing' in found) {
+    log.warning(`--decorate: ${found.missing}; nothing is decorated.`)
+    return
+  }
+  const token = env['BITBUCKET_TOKEN']?.trim()
+  if (!token) {
+    log.warning(
+      '--decorate: BITBUCKET_TOKEN is not set; nothing is decorated. Set it to a repository access token (scopes: repository write, pull requests write), from a secured repository variable.'
+    )
+    return
+  }
+  const forms = tokenForms(token)
+  log.hideSecrets(forms)
+  const bitbucket = new BitbucketApi({
+    apiUrl: found.apiUrl,
+    token,
+    userAgent: context.userAgent,
+    clock: context.clock,
+    deadline: Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS)
+  })
+  const sink = createSink({
+    names: COMMAND_NAMES,
+    secrets: [...context.secrets, ...forms],
+    escapedForms: markdownForms,
+    limit: BITBUCKET_LIMITS.commentChars,
+    unit: 'characters'
+  })
+  try {
+    await decorateBitbucket(bitbucket, found.pipeline, outcomes, {
+      sink,
+      policy: context.policy,
+      commentWhen: context.commentWhen,
+      log
+    })
+  } finally {
+    bitbucket.close()
+  }
+}
+
+/** The pipeline Bitbucket's variables describe, or what is missing. */
+export function bitbucketPipeline(
+  env: NodeJS.ProcessEnv
+): { apiUrl: URL; pipeline: BitbucketPipeline } | { missing: string } {
+  const value = (name: string) => env[name]?.trim() || undefined
+  const repository = value('BITBUCKET_REPO_FULL_NAME')
+  if (!repository || !/^[\w.-]{1,100}\/[\w.-]{1,100}$/.test(repository)) {
+    return { missing: 'BITBUCKET_REPO_FULL_NAME is not workspace/repository' }
+  }
+  const commit = value('BITBUCKET_COMMIT')
+  if (!commit || !/^[0-9a-f]{40}$/i.test(commit)) {
+    return { missing: 'BITBUCKET_COMMIT is not a full commit SHA' }
+  }
+  const apiUrl = httpUrl(value('BITBUCKET_API_URL') ?? BITBUCKET_API)
+  if (!apiUrl) return { missing: 'BITBUCKET_API_URL is not an http(s) address' }
+  const id = value('BITBUCKET_PR_ID')
+  return {
+    apiUrl,
+    pipeline: {
+      repository,
+      commit,
+      pullRequestId: id && /^\d{1,12}$/.test(id) ? id : undefined
+    }
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * `--decorate`: the platform the CI runs on decorates, found from its variables: GitLab CI
+ * (CI_API_V4_URL), Bitbucket Pipelines (BITBUCKET_REPO_FULL_NAME); elsewhere one warning.
+ */
+import type { AnalysisOutcome } from '../gate/outcome.js'
+import { decorateInBitbucket } from './bitbucket-decoration.js'
+import { decorateGitLab, type DecorationContext } from './gitlab-decoration.js'
+
+/**
+ * Decorates the platform the CI runs on with the outcomes.
+ *
+ * @example if (line.decorate) await decorate(outcomes, context)
+ */
+export async function decorate(
+  outcomes: readonly AnalysisOutcome[],
+  context: DecorationContext
+): Promise<void> {
+  const { env } = context
+  if (env['CI_API_V4_URL']?.trim()) return decorateGitLab(outcomes, context)
+  if (env['BITBUCKET_REPO_FULL_NAME']?.trim()) return decorateInBitbucket(outcomes, context)
+  context.log.warning(
+    '--decorate: no platform found to decorate (GitLab CI sets CI_API_V4_URL, Bitbucket Pipelines BITBUCKET_REPO_FULL_NAME); nothing is decorated.'
+  )
+}
