@@ -5852,53 +5852,183 @@ function errorText(text) {
     return words ? `: ${words}` : '';
 }
 
-;// CONCATENATED MODULE: ./src/bitbucket/bitbucket-api.ts
+;// CONCATENATED MODULE: ./src/azure/azure-api.ts
 
-/** Bitbucket Cloud's API, unless BITBUCKET_API_URL names another (a proxy, a test). */
-const BITBUCKET_API = 'https://api.bitbucket.org/2.0';
+const AZURE_API_VERSION = '7.1';
 /**
- * One Bitbucket Cloud API for one run.
+ * One Azure DevOps repository's API for one run.
  *
- * @example const bitbucket = new BitbucketApi({ apiUrl: new URL(BITBUCKET_API), token, userAgent, clock, deadline })
+ * @example const azure = new AzureApi({ repositoryUrl, token, userAgent, clock, deadline })
  */
-class BitbucketApi {
+class AzureApi {
     rest;
     constructor(options) {
         this.rest = new RestApi({
             ...options,
-            platform: 'Bitbucket',
+            apiUrl: options.repositoryUrl,
+            platform: 'Azure DevOps',
             headers: { authorization: `Bearer ${options.token}` },
-            redirectAdvice: 'Set BITBUCKET_API_URL to the address the API answers at.'
+            redirectAdvice: 'Check SYSTEM_COLLECTIONURI, and that the pipeline maps SYSTEM_ACCESSTOKEN (a token Azure DevOps does not take is sent to its sign-in page).'
         });
     }
     close() {
         this.rest.close();
     }
-    request(method, path, options = {}) {
-        return this.rest.request(method, path, options);
-    }
-    /**
-     * The `values` of a listing, page by page (`pagelen` 100, then each page's `next`), at most
-     * `maxPages` pages.
-     */
-    async pages(path, maxPages) {
-        const items = [];
-        let next = path;
-        let query = { pagelen: '100' };
-        for (let read = 0; read < maxPages && next !== undefined; read++) {
-            const { body } = await this.rest.request('GET', next, query ? { query } : {});
-            const page = (body ?? {});
-            if (!Array.isArray(page.values)) {
-                throw new PlatformError(`Bitbucket's reply to GET ${path} is not a page of values.`);
-            }
-            items.push(...page.values);
-            next =
-                typeof page.next === 'string' && URL.canParse(page.next) ? new URL(page.next) : undefined;
-            // The next address carries its own query.
-            query = undefined;
+    /** `method` on `path` under the repository's address, with `api-version`. */
+    async request(method, path, options = {}) {
+        let reply;
+        try {
+            reply = await this.rest.request(method, path, {
+                ...options,
+                query: { ...options.query, 'api-version': AZURE_API_VERSION }
+            });
         }
-        return items;
+        catch (error) {
+            // A sign-in page instead of JSON: the token was not taken.
+            if (error instanceof PlatformError && /not JSON/.test(error.message)) {
+                throw new PlatformRefusal(`Azure DevOps answered ${method} ${path} with a sign-in page`, 401);
+            }
+            throw error;
+        }
+        if (reply.status === 203) {
+            throw new PlatformRefusal(`Azure DevOps answered ${method} ${path} with a sign-in page`, 401);
+        }
+        return reply;
     }
+}
+
+;// CONCATENATED MODULE: ./src/findings/changed-lines.ts
+/** The most lines of one patch looked at: GitHub's own patches stop well before. */
+const MAX_PATCH_LINES = 100_000;
+/**
+ * The new-side line numbers a patch adds (`+` lines), hunk by hunk. Lines of a malformed hunk
+ * header are skipped, never guessed.
+ *
+ * @example addedLines('@@ -1,2 +1,3 @@\n a\n+b\n c') // Set { 2 }
+ */
+function addedLines(patch) {
+    const added = new Set();
+    let next;
+    const lines = patch.split('\n', MAX_PATCH_LINES);
+    for (const line of lines) {
+        const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
+        if (hunk) {
+            next = Number(hunk[1]);
+            continue;
+        }
+        if (next === undefined)
+            continue;
+        if (line.startsWith('+'))
+            added.add(next++);
+        else if (line.startsWith(' '))
+            next++;
+        // '-' lines and "\ No newline at end of file" do not move the new side.
+    }
+    return added;
+}
+/**
+ * The findings on lines the pull request changes: in a changed file, and with a line of their
+ * region among its added lines (any line of a file GitHub gave no patch for). A finding with no
+ * file in the checkout, or no line, is not on the pull request's lines.
+ */
+function onChangedLines(findings, changed) {
+    return findings.filter((finding) => {
+        if (finding.file === undefined || finding.region === undefined)
+            return false;
+        const lines = changed.get(finding.file);
+        if (lines === undefined)
+            return false;
+        if (lines === 'whole')
+            return true;
+        const { startLine, endLine } = finding.region;
+        for (let line = startLine; line <= Math.min(endLine, startLine + 10_000); line++) {
+            if (lines.has(line))
+                return true;
+        }
+        return false;
+    });
+}
+
+;// CONCATENATED MODULE: ./src/gate/on-changed-lines.ts
+
+/**
+ * Whether any analysis is of a branch whose new issues are the new code's, not a pull
+ * request's own: the analyses Community Edition makes of a pull or merge request's branch.
+ */
+function hasBranchAnalyses(outcomes) {
+    return outcomes.some(isBranchAnalysis);
+}
+function isBranchAnalysis(outcome) {
+    return (outcome.read &&
+        outcome.result.newIssues?.read === true &&
+        outcome.result.newIssues.scope.kind === 'new-code');
+}
+/**
+ * The branch analyses' new issues narrowed to the lines a pull or merge request changes (`request`
+ * names it: "pull request #12", "merge request !7"), each analysis's count in one line of the
+ * log; analyses of the request itself are left alone.
+ *
+ * @example outcomes = narrowToChangedLines(outcomes, changed, 'merge request !7', log)
+ */
+function narrowToChangedLines(outcomes, changed, request, log) {
+    return outcomes.map((outcome) => {
+        if (!isBranchAnalysis(outcome) || !outcome.read)
+            return outcome;
+        const newIssues = outcome.result.newIssues;
+        if (!newIssues?.read)
+            return outcome;
+        const findings = onChangedLines(newIssues.findings, changed);
+        log.info(`${findings.length} of the ${newIssues.findings.length} new-code issues read are on the lines ${request} changes.`);
+        return {
+            ...outcome,
+            result: {
+                ...outcome.result,
+                newIssues: { ...newIssues, findings, total: findings.length, onLinesOf: request }
+            }
+        };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/report/issue-discussion.ts
+
+
+
+const ISSUE_MARKER_NAME = 'sonar-issue: ';
+/**
+ * The hidden first line of a discussion about one issue: its key URL-encoded (no key can close
+ * the comment or break the line), by which a later run finds the discussion again.
+ *
+ * @example issueMarker('AYIssue00001') // '<!-- sonar-issue: AYIssue00001 -->'
+ */
+function issueMarker(key, markup = HTML_MARKUP) {
+    return markup.hidden(`${ISSUE_MARKER_NAME}${encodeURIComponent(wellFormed(untrusted_text_cut(key, QUOTE_LIMITS.short)))}`);
+}
+/** The issue key a discussion's first note carries in its marker line, if any. */
+function issueKeyOf(body) {
+    if (typeof body !== 'string')
+        return undefined;
+    const line = body.split('\n', 1)[0].replace(/\r$/, '');
+    const match = /^(?:<!-- sonar-issue: ([^\s"]*) -->|\[\/\/\]: # "sonar-issue: ([^\s"]*)")$/.exec(line);
+    if (!match)
+        return undefined;
+    try {
+        return decodeURIComponent((match[1] ?? match[2]));
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * A discussion about one issue on the line it stands on: its marker line, then the issue in one
+ * paragraph (severity, message, rule linked to the issue on the server), in `markup` (HTML
+ * blocks by default), every server value through its gate, the whole through the sink.
+ *
+ * @example issueDiscussionBody(finding, sink)
+ */
+function issueDiscussionBody(finding, sink, markup = HTML_MARKUP) {
+    const rule = markup.text(finding.ruleName ?? finding.rule);
+    const words = `${SEVERITY_ICONS[finding.severity]} ${markup.strong(markup.text(finding.severityWord))} ${markup.text(finding.message, QUOTE_LIMITS.long)} (${markup.link(finding.url, rule)})`;
+    return sink.text([issueMarker(finding.key, markup), markup.paragraph([words])].join(markup.between));
 }
 
 ;// CONCATENATED MODULE: ./src/report/pull-request-comment-body.ts
@@ -6224,313 +6354,270 @@ function statusWords(outcome, policy) {
         : `Quality Gate failed: ${untrusted_text_oneLine(result.status, 40)}`;
 }
 
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: ./src/findings/severity-scales.ts
-const SEVERITY_SCALES = {
-    blocker: {
-        annotation: 'error',
-        sarifLevel: 'error',
-        securitySeverity: '9.5',
-        codeQuality: 'blocker',
-        bitbucketCloud: 'CRITICAL',
-        bitbucketServer: 'HIGH'
-    },
-    high: {
-        annotation: 'error',
-        sarifLevel: 'error',
-        securitySeverity: '8.0',
-        codeQuality: 'critical',
-        bitbucketCloud: 'HIGH',
-        bitbucketServer: 'HIGH'
-    },
-    medium: {
-        annotation: 'warning',
-        sarifLevel: 'warning',
-        securitySeverity: '5.5',
-        codeQuality: 'major',
-        bitbucketCloud: 'MEDIUM',
-        bitbucketServer: 'MEDIUM'
-    },
-    low: {
-        annotation: 'notice',
-        sarifLevel: 'note',
-        securitySeverity: '3.0',
-        codeQuality: 'minor',
-        bitbucketCloud: 'LOW',
-        bitbucketServer: 'LOW'
-    },
-    info: {
-        annotation: 'notice',
-        sarifLevel: 'note',
-        securitySeverity: '1.0',
-        codeQuality: 'info',
-        bitbucketCloud: 'LOW',
-        bitbucketServer: 'LOW'
-    }
+;// CONCATENATED MODULE: ./src/azure/pull-request-decoration.ts
+/**
+ * The command's decoration of an Azure DevOps pull request from Azure Pipelines, per project: a
+ * pull-request status (appended, never edited: the latest of a context is the one shown, and a
+ * branch policy can require it), one thread whose first comment is the verdict in Markdown from
+ * the one body, edited in place, and a thread per new issue on its file and line, at most
+ * `inlineLimit`, never two for one issue, closed once a later run no longer reports it. Threads
+ * are found again by their `properties` (as Microsoft's own clients do). Shapes from the REST
+ * API's specification (api-version 7.1): `POST .../pullRequests/{id}/statuses` (`state`,
+ * `description`, `context` {`genre`, `name`}, `targetUrl`), `GET`, `POST .../threads`, `PATCH
+ * .../threads/{id}` (`status`), `PATCH .../threads/{id}/comments/{commentId}` (`content`), and
+ * `GET .../iterations`, `.../iterations/{id}/changes` (`$top`, `$skip`): Azure DevOps gives the
+ * files a pull request changes, not its lines.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+const AZURE_LIMITS = {
+    /** A comment's content: Azure DevOps takes 150,000 characters. */
+    commentChars: 150_000,
+    descriptionChars: 255,
+    /** Changes read per request, and requests: 20,000 files. */
+    changesPerPage: 2000,
+    changePages: 10
 };
+/** The thread property that names the project of a verdict's thread, and an issue's key. */
+const PROJECT_PROPERTY = 'sonarqube.project';
+const ISSUE_PROPERTY = 'sonarqube.issue';
 /**
- * One column of the table.
+ * Decorates the pull request for every outcome. Resolves once done, whatever Azure DevOps
+ * answered; what happened is in the log.
  *
- * @example severityIn('codeQuality')('high') // 'critical'
+ * @example await decorateAzure(azure, { id: '42' }, outcomes, options)
  */
-function severityIn(scale) {
-    return (severity) => SEVERITY_SCALES[severity][scale];
-}
-
-;// CONCATENATED MODULE: ./src/bitbucket/code-insights.ts
-/**
- * A Code Insights report per project on a commit, with the new issues as its annotations, as
- * Bitbucket Cloud's API takes them (checked against its OpenAPI description): `PUT
- * /repositories/{workspace}/{repo_slug}/commit/{commit}/reports/{reportId}` (title, details,
- * report_type, result PASSED/FAILED, link, at most 10 data fields), then `POST
- * .../reports/{reportId}/annotations`, a JSON array of at most 100 a request and 1,000 a report
- * (external_id, annotation_type, severity, path, line, summary of at most 450 characters, link).
- * A report PUT again keeps its old annotations, so the report is deleted first.
- */
-
-
-
-
-
-
-
-
-
-const INSIGHTS_LIMITS = {
-    annotationsPerRequest: 100,
-    annotationsPerReport: 1000,
-    summaryChars: 450,
-    detailsChars: 2000,
-    titleChars: 450,
-    /** A build status's key (Bitbucket takes at most 40 characters). */
-    keyChars: 40
-};
-/**
- * The id of a project's report and build status on a commit: `sonarqube-` and the project key's
- * digest, so no key can break the address, and two keys never share one.
- *
- * @example reportId('shop') // 'sonarqube-5fa8a1…' (30 characters)
- */
-function reportId(projectKey) {
-    return `sonarqube-${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(projectKey).digest('hex').slice(0, 20)}`;
-}
-/**
- * Writes the project's report and its annotations, the most severe new issues first, at most
- * 1,000. Returns how many annotations were written.
- */
-async function writeReport(bitbucket, where, outcome, options) {
-    const { sink, policy } = options;
-    const path = `${repositoryPath(where.repository)}/commit/${encodeURIComponent(where.commit)}/reports/${reportId(projectName(outcome))}`;
-    try {
-        await bitbucket.request('DELETE', path);
-    }
-    catch (error) {
-        // No report yet: nothing to delete.
-        if (!(error instanceof PlatformRefusal && error.status === 404))
-            throw error;
-    }
-    const failing = !outcome.read || fail_policy_failsUnder(outcome.result.status, policy);
-    const dashboard = outcome.read
-        ? dashboard_link_dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)
-        : undefined;
-    await bitbucket.request('PUT', path, {
-        body: {
-            title: sink.text(untrusted_text_cut(`SonarQube: ${untrusted_text_oneLine(projectName(outcome))}`, INSIGHTS_LIMITS.titleChars)),
-            details: sink.text(untrusted_text_cut(statusWords(outcome, policy), INSIGHTS_LIMITS.detailsChars)),
-            report_type: 'BUG',
-            reporter: 'SonarQube',
-            result: failing ? 'FAILED' : 'PASSED',
-            ...(dashboard ? { link: dashboard.href } : {}),
-            data: reportData(outcome, sink)
-        }
-    });
-    const findings = outcome.read && outcome.result.newIssues?.read ? outcome.result.newIssues.findings : [];
-    const annotations = bySeverity(findings)
-        .slice(0, INSIGHTS_LIMITS.annotationsPerReport)
-        .map((finding) => annotation(finding, sink));
-    for (let at = 0; at < annotations.length; at += INSIGHTS_LIMITS.annotationsPerRequest) {
-        await bitbucket.request('POST', `${path}/annotations`, {
-            body: annotations.slice(at, at + INSIGHTS_LIMITS.annotationsPerRequest)
-        });
-    }
-    return { annotations: annotations.length };
-}
-/** The report's data fields: the gate, the new issues, and the new code's figures it has. */
-function reportData(outcome, sink) {
-    if (!outcome.read)
-        return [{ title: 'Quality Gate', type: 'TEXT', value: 'not read' }];
-    const { result } = outcome;
-    const data = [
-        { title: 'Quality Gate', type: 'TEXT', value: sink.text(untrusted_text_oneLine(result.status, 40)) }
-    ];
-    if (result.newIssues?.read) {
-        data.push({ title: 'New issues', type: 'NUMBER', value: result.newIssues.total });
-    }
-    const newCode = result.whatChanged?.newCode;
-    if (newCode && !('unread' in newCode)) {
-        if (newCode.coverage !== undefined) {
-            data.push({ title: 'Coverage on new code', type: 'PERCENTAGE', value: newCode.coverage });
-        }
-        if (newCode.duplication !== undefined) {
-            data.push({
-                title: 'Duplicated lines on new code',
-                type: 'PERCENTAGE',
-                value: newCode.duplication
-            });
-        }
-    }
-    return data;
-}
-const BITBUCKET_SEVERITY = severityIn('bitbucketCloud');
-const ANNOTATION_TYPES = new Set(['BUG', 'VULNERABILITY', 'CODE_SMELL']);
-/** One issue as an annotation: plain text (Bitbucket shows it as such), through the sink. */
-function annotation(finding, sink) {
-    const rule = untrusted_text_oneLine(finding.ruleName ?? finding.rule);
-    return {
-        external_id: `sonarqube-${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(finding.key).digest('hex').slice(0, 32)}`,
-        annotation_type: ANNOTATION_TYPES.has(finding.type ?? '') ? finding.type : 'CODE_SMELL',
-        severity: BITBUCKET_SEVERITY(finding.severity),
-        summary: sink.text(untrusted_text_cut(untrusted_text_oneLine(finding.message, Infinity), INSIGHTS_LIMITS.summaryChars)),
-        details: sink.text(untrusted_text_cut(`${rule} (${finding.severityWord})`, INSIGHTS_LIMITS.detailsChars)),
-        link: sink.text(finding.url),
-        ...(finding.file !== undefined && sink.text(finding.file) === finding.file
-            ? { path: finding.file, ...(finding.region ? { line: finding.region.startLine } : {}) }
-            : {})
-    };
-}
-/** `repositories/{workspace}/{repo_slug}`, each part encoded. */
-function repositoryPath(fullName) {
-    const [workspace = '', slug = ''] = fullName.split('/');
-    return `repositories/${encodeURIComponent(workspace)}/${encodeURIComponent(slug)}`;
-}
-
-;// CONCATENATED MODULE: ./src/bitbucket/pull-request-decoration.ts
-/**
- * The command's decoration in Bitbucket Pipelines (Bitbucket Cloud): per project, a build status
- * on the commit and a Code Insights report with the new issues as annotations, and on a pull
- * request one comment per project, written in Markdown (Bitbucket renders no raw HTML) from the
- * one body and edited in place. Shapes from Bitbucket Cloud's OpenAPI description: `POST
- * .../commit/{commit}/statuses/build` (`key` at most 40 characters, `state`
- * SUCCESSFUL/FAILED, `name`, `url`, `description`; the same key replaces the status), `GET`,
- * `POST`, `PUT .../pullrequests/{id}/comments` (`content.raw`, `deleted`, listed `pagelen` 100
- * with `next`). A repository access token writes as an app user that `GET /user` does not
- * show, so the comment is found by its hidden first line alone, among comments not deleted.
- */
-
-
-
-
-
-
-
-
-
-
-const BITBUCKET_LIMITS = {
-    /** What a comment's body may take: Bitbucket Cloud names no limit; Data Center's is 32,768. */
-    commentChars: 30_000,
-    /** Pages of 100 comments read to find the project's: 2,000 comments. */
-    commentPages: 20,
-    statusChars: 255
-};
-/**
- * Decorates the commit (status and report) and the pull request (comment) for every outcome.
- * Resolves once done, whatever Bitbucket answered; what happened is in the log.
- *
- * @example await decorateBitbucket(bitbucket, pipeline, outcomes, { sink, policy, commentWhen: 'always', log })
- */
-async function decorateBitbucket(bitbucket, pipeline, outcomes, options) {
+async function decorateAzure(azure, pullRequest, outcomes, options) {
     const { log } = options;
+    const base = `pullRequests/${encodeURIComponent(pullRequest.id)}`;
     try {
         for (const outcome of outcomes) {
-            await decorationStep(log, 'Bitbucket', `the build status for ${nameOf(outcome)}`, () => setBuildStatus(bitbucket, pipeline, outcome, options));
-            await decorationStep(log, 'Bitbucket', `the report for ${nameOf(outcome)}`, async () => {
-                const { annotations } = await writeReport(bitbucket, pipeline, outcome, options);
-                log.info(`Bitbucket: the report for ${nameOf(outcome)} is on commit ${pipeline.commit.slice(0, 12)}, with ${annotations} annotations.`);
+            await decorationStep(log, 'Azure DevOps', `the status for ${nameOf(outcome)}`, () => postStatus(azure, base, outcome, options));
+        }
+        const files = hasBranchAnalyses(outcomes) || options.inlineLimit > 0
+            ? await decorationStep(log, 'Azure DevOps', `the files pull request !${pullRequest.id} changes`, () => changedFiles(azure, base))
+            : undefined;
+        const shown = files
+            ? narrowToChangedLines(outcomes, files, `pull request !${pullRequest.id}`, log)
+            : outcomes;
+        if (files && hasBranchAnalyses(outcomes)) {
+            log.info('Azure DevOps gives the files a pull request changes, not its lines: the issues are narrowed to those files.');
+        }
+        const threads = (await decorationStep(log, 'Azure DevOps', 'the threads', () => listThreads(azure, base))) ??
+            [];
+        for (const outcome of shown) {
+            await decorationStep(log, 'Azure DevOps', `the thread for ${nameOf(outcome)}`, async () => {
+                const written = await writeVerdictThread(azure, base, threads, outcome, options);
+                log.info(written === 'unchanged'
+                    ? `Azure DevOps: the thread for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
+                    : `Azure DevOps: the thread for ${nameOf(outcome)} is ${written} on pull request !${pullRequest.id}.`);
             });
         }
-        const id = pipeline.pullRequestId;
-        if (id === undefined) {
-            log.info('Not a pull-request pipeline (no BITBUCKET_PR_ID): the build statuses and reports are set, and no comment is written.');
-            return;
-        }
-        const comments = `${repositoryPath(pipeline.repository)}/pullrequests/${encodeURIComponent(id)}/comments`;
-        const existing = await decorationStep(log, 'Bitbucket', `the comments of pull request #${id}`, () => bitbucket.pages(comments, BITBUCKET_LIMITS.commentPages));
-        if (existing === undefined)
-            return;
-        for (const outcome of outcomes) {
-            await decorationStep(log, 'Bitbucket', `the comment for ${nameOf(outcome)}`, async () => {
-                const written = await writeComment(bitbucket, comments, existing, pipeline, outcome, options);
-                log.info(written === 'unchanged'
-                    ? `Bitbucket: the comment for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
-                    : `Bitbucket: the comment for ${nameOf(outcome)} is ${written} on pull request #${id}.`);
+        if (options.inlineLimit > 0 && files) {
+            await decorationStep(log, 'Azure DevOps', 'the issue threads', async () => {
+                const done = await issueThreads(azure, base, threads, issuesOf(shown), files, options);
+                log.info(`Azure DevOps: ${done.started} issue threads started, ${done.closed} closed (their issues are gone).`);
             });
         }
     }
     catch (error) {
         if (!(error instanceof PlatformRefusal))
             throw error;
-        log.warning(refusalWords(error, pipeline));
+        log.warning(refusalWords(error, pullRequest));
     }
 }
-/** The project's build status: SUCCESSFUL or FAILED as the policy judges the gate. */
-async function setBuildStatus(bitbucket, pipeline, outcome, { sink, policy }) {
+async function postStatus(azure, base, outcome, { sink, policy }) {
     const failing = !outcome.read || fail_policy_failsUnder(outcome.result.status, policy);
     const dashboard = outcome.read
         ? dashboard_link_dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)?.href
         : undefined;
-    await bitbucket.request('POST', `${repositoryPath(pipeline.repository)}/commit/${encodeURIComponent(pipeline.commit)}/statuses/build`, {
+    await azure.request('POST', `${base}/statuses`, {
         body: {
-            key: reportId(projectName(outcome)),
-            state: failing ? 'FAILED' : 'SUCCESSFUL',
-            name: sink.text(untrusted_text_cut(`sonarqube/${untrusted_text_oneLine(projectName(outcome))}`, BITBUCKET_LIMITS.statusChars)),
-            // Bitbucket requires an address: the dashboard, else the repository.
-            url: dashboard ?? `https://bitbucket.org/${pipeline.repository}`,
-            description: sink.text(untrusted_text_cut(statusWords(outcome, policy), BITBUCKET_LIMITS.statusChars))
+            state: failing ? 'failed' : 'succeeded',
+            description: sink.text(untrusted_text_cut(statusWords(outcome, policy), AZURE_LIMITS.descriptionChars)),
+            context: {
+                genre: 'sonarqube',
+                name: sink.text(untrusted_text_cut(`quality-gate/${untrusted_text_oneLine(projectName(outcome))}`, 200))
+            },
+            ...(dashboard ? { targetUrl: dashboard } : {})
         }
     });
 }
-/** A comment as the listing gives it, its shape checked. */
-function asComment(item) {
-    const { id, content, deleted } = (item ?? {});
-    if (typeof id !== 'number' || !Number.isSafeInteger(id) || deleted === true)
-        return undefined;
-    return typeof content?.raw === 'string' ? { id, raw: content.raw } : undefined;
+async function listThreads(azure, base) {
+    const { body } = await azure.request('GET', `${base}/threads`);
+    const value = body?.value;
+    if (!Array.isArray(value))
+        return [];
+    return value.flatMap((item) => {
+        const { id, status, comments, properties, isDeleted } = (item ?? {});
+        if (typeof id !== 'number' || isDeleted === true)
+            return [];
+        const first = Array.isArray(comments)
+            ? comments[0]
+            : undefined;
+        const own = {};
+        for (const [name, entry] of Object.entries((properties ?? {}))) {
+            const value = entry?.$value;
+            if (typeof value === 'string')
+                own[name] = value;
+        }
+        return [
+            {
+                id,
+                status: typeof status === 'string' ? status : undefined,
+                firstComment: first && typeof first['id'] === 'number' && typeof first['content'] === 'string'
+                    ? { id: first['id'], content: first['content'] }
+                    : undefined,
+                properties: own
+            }
+        ];
+    });
 }
-/** The project's comment, edited in place or created, unless `commentWhen` says to leave it. */
-async function writeComment(bitbucket, comments, existing, pipeline, outcome, { sink, policy, commentWhen }) {
-    const body = commentBody(outcome, pipeline.commit, {
+/** The project's verdict thread: its first comment edited, or the thread started. */
+async function writeVerdictThread(azure, base, threads, outcome, { sink, policy, commentWhen, commit }) {
+    const key = sink.text(projectName(outcome));
+    const body = commentBody(outcome, commit, {
         sink,
         policy,
         markup: MARKDOWN_MARKUP,
-        limit: BITBUCKET_LIMITS.commentChars
+        limit: AZURE_LIMITS.commentChars
     });
-    const marker = markerOf(body);
-    const ours = existing
-        .map(asComment)
-        .find((comment) => comment && markerOf(comment.raw) === marker);
-    if (!shouldWrite(commentWhen, commentVerdict(outcome, policy), ours?.raw))
+    const ours = threads.find((thread) => thread.properties[PROJECT_PROPERTY] === key);
+    if (!shouldWrite(commentWhen, commentVerdict(outcome, policy), ours?.firstComment?.content)) {
         return 'unchanged';
-    const content = { content: { raw: body } };
-    if (ours) {
-        await bitbucket.request('PUT', `${comments}/${ours.id}`, { body: content });
+    }
+    if (ours?.firstComment) {
+        await azure.request('PATCH', `${base}/threads/${ours.id}/comments/${ours.firstComment.id}`, {
+            body: { content: body }
+        });
         return 'updated';
     }
-    await bitbucket.request('POST', comments, { body: content });
+    const { body: created } = await azure.request('POST', `${base}/threads`, {
+        body: {
+            comments: [{ parentCommentId: 0, content: body, commentType: 1 }],
+            status: 'active',
+            properties: { [PROJECT_PROPERTY]: { $type: 'System.String', $value: key } }
+        }
+    });
+    const id = created?.id;
+    if (typeof id === 'number') {
+        threads.push({
+            id,
+            status: 'active',
+            firstComment: undefined,
+            properties: { [PROJECT_PROPERTY]: key }
+        });
+    }
     return 'created';
 }
-/** The one warning for a refusal: what the token, the repository or the pull request lacks. */
-function refusalWords(error, pipeline) {
-    const base = 'Bitbucket refused the decoration; the verdict and the exit code are unchanged.';
-    const repository = untrusted_text_oneLine(pipeline.repository, QUOTE_LIMITS.short);
+/**
+ * A thread per new issue in a file the pull request changes, the most severe first, at most
+ * `inlineLimit`, none for an issue that has one; threads of issues no longer reported closed,
+ * when every issue was read.
+ */
+async function issueThreads(azure, base, threads, issues, files, { sink, inlineLimit, inlineSeverity }) {
+    const discussed = new Set(threads.flatMap((thread) => thread.properties[ISSUE_PROPERTY] ?? []));
+    const candidates = bySeverity(issues.findings).filter((finding) => !discussed.has(finding.key) &&
+        SEVERITY_ORDER.indexOf(finding.severity) <= SEVERITY_ORDER.indexOf(inlineSeverity) &&
+        finding.file !== undefined &&
+        finding.region !== undefined &&
+        files.has(finding.file) &&
+        sink.text(finding.file) === finding.file);
+    const now = candidates.slice(0, Math.max(0, inlineLimit));
+    for (const finding of now) {
+        const line = finding.region.startLine;
+        await azure.request('POST', `${base}/threads`, {
+            body: {
+                comments: [
+                    {
+                        parentCommentId: 0,
+                        content: issueDiscussionBody(finding, sink, MARKDOWN_MARKUP),
+                        commentType: 1
+                    }
+                ],
+                status: 'active',
+                threadContext: {
+                    filePath: `/${finding.file}`,
+                    rightFileStart: { line, offset: 1 },
+                    rightFileEnd: { line, offset: 1 }
+                },
+                properties: { [ISSUE_PROPERTY]: { $type: 'System.String', $value: finding.key } }
+            }
+        });
+    }
+    let closed = 0;
+    if (issues.complete) {
+        const current = new Set(issues.findings.map(({ key }) => key));
+        for (const thread of threads) {
+            const key = thread.properties[ISSUE_PROPERTY];
+            if (key === undefined || current.has(key) || thread.status === 'closed')
+                continue;
+            await azure.request('PATCH', `${base}/threads/${thread.id}`, { body: { status: 'closed' } });
+            closed++;
+        }
+    }
+    return { started: now.length, closed };
+}
+/**
+ * The files the pull request's latest iteration changes (its changes, paged by `$top` and
+ * `$skip`), each counting as changed throughout: Azure DevOps gives files, not lines.
+ */
+async function changedFiles(azure, base) {
+    const { body } = await azure.request('GET', `${base}/iterations`);
+    const iterations = body?.value;
+    const ids = Array.isArray(iterations)
+        ? iterations.flatMap((item) => {
+            const id = item?.id;
+            return typeof id === 'number' && Number.isSafeInteger(id) ? [id] : [];
+        })
+        : [];
+    const files = new Map();
+    if (ids.length === 0)
+        return files;
+    const latest = Math.max(...ids);
+    let skip = 0;
+    for (let page = 0; page < AZURE_LIMITS.changePages; page++) {
+        const { body: changes } = await azure.request('GET', `${base}/iterations/${latest}/changes`, {
+            query: { $top: String(AZURE_LIMITS.changesPerPage), $skip: String(skip) }
+        });
+        const reply = (changes ?? {});
+        for (const entry of Array.isArray(reply.changeEntries) ? reply.changeEntries : []) {
+            const { item, changeType } = (entry ?? {});
+            const path = typeof item?.path === 'string' ? item.path.replace(/^\//, '') : '';
+            if (path === '' ||
+                String(changeType)
+                    .split(',')
+                    .some((type) => type.trim() === 'delete'))
+                continue;
+            files.set(path, 'whole');
+        }
+        const next = reply.nextSkip;
+        if (typeof next !== 'number' || next <= skip)
+            break;
+        skip = next;
+    }
+    return files;
+}
+/** The one warning for a refusal: the missing permission, said once. */
+function refusalWords(error, pullRequest) {
+    const base = 'Azure DevOps refused the decoration; the verdict and the exit code are unchanged.';
     switch (error.status) {
         case 401:
-            return `${base} The token in BITBUCKET_TOKEN is not valid (401): give a repository or workspace access token.`;
+            return `${base} SYSTEM_ACCESSTOKEN is not valid (401): map it in the step (env: SYSTEM_ACCESSTOKEN: $(System.AccessToken)).`;
         case 403:
-            return `${base} The token in BITBUCKET_TOKEN may not write to ${repository} (403): it needs the repository write scope for statuses and reports, and pull requests write for the comment.`;
+            return `${base} The build service may not write to the pull request (403): give it "Contribute to pull requests" on the repository (Project settings › Repositories › Security).`;
         default:
-            return `${base} Bitbucket shows this token no repository ${repository}${pipeline.pullRequestId === undefined ? '' : ` or pull request #${untrusted_text_oneLine(pipeline.pullRequestId, 20)}`} (404): check BITBUCKET_REPO_FULL_NAME and BITBUCKET_PR_ID, and that the token is this repository's or its workspace's.`;
+            return `${base} Azure DevOps shows this token no pull request !${untrusted_text_oneLine(pullRequest.id, 20)} in the repository (404): check SYSTEM_PULLREQUEST_PULLREQUESTID and BUILD_REPOSITORY_ID.`;
     }
 }
 
@@ -6722,98 +6809,6 @@ function pageNumber(value) {
     return value && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : undefined;
 }
 
-;// CONCATENATED MODULE: ./src/findings/changed-lines.ts
-/** The most lines of one patch looked at: GitHub's own patches stop well before. */
-const MAX_PATCH_LINES = 100_000;
-/**
- * The new-side line numbers a patch adds (`+` lines), hunk by hunk. Lines of a malformed hunk
- * header are skipped, never guessed.
- *
- * @example addedLines('@@ -1,2 +1,3 @@\n a\n+b\n c') // Set { 2 }
- */
-function addedLines(patch) {
-    const added = new Set();
-    let next;
-    const lines = patch.split('\n', MAX_PATCH_LINES);
-    for (const line of lines) {
-        const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
-        if (hunk) {
-            next = Number(hunk[1]);
-            continue;
-        }
-        if (next === undefined)
-            continue;
-        if (line.startsWith('+'))
-            added.add(next++);
-        else if (line.startsWith(' '))
-            next++;
-        // '-' lines and "\ No newline at end of file" do not move the new side.
-    }
-    return added;
-}
-/**
- * The findings on lines the pull request changes: in a changed file, and with a line of their
- * region among its added lines (any line of a file GitHub gave no patch for). A finding with no
- * file in the checkout, or no line, is not on the pull request's lines.
- */
-function onChangedLines(findings, changed) {
-    return findings.filter((finding) => {
-        if (finding.file === undefined || finding.region === undefined)
-            return false;
-        const lines = changed.get(finding.file);
-        if (lines === undefined)
-            return false;
-        if (lines === 'whole')
-            return true;
-        const { startLine, endLine } = finding.region;
-        for (let line = startLine; line <= Math.min(endLine, startLine + 10_000); line++) {
-            if (lines.has(line))
-                return true;
-        }
-        return false;
-    });
-}
-
-;// CONCATENATED MODULE: ./src/gate/on-changed-lines.ts
-
-/**
- * Whether any analysis is of a branch whose new issues are the new code's, not a pull
- * request's own: the analyses Community Edition makes of a pull or merge request's branch.
- */
-function hasBranchAnalyses(outcomes) {
-    return outcomes.some(isBranchAnalysis);
-}
-function isBranchAnalysis(outcome) {
-    return (outcome.read &&
-        outcome.result.newIssues?.read === true &&
-        outcome.result.newIssues.scope.kind === 'new-code');
-}
-/**
- * The branch analyses' new issues narrowed to the lines a pull or merge request changes (`request`
- * names it: "pull request #12", "merge request !7"), each analysis's count in one line of the
- * log; analyses of the request itself are left alone.
- *
- * @example outcomes = narrowToChangedLines(outcomes, changed, 'merge request !7', log)
- */
-function narrowToChangedLines(outcomes, changed, request, log) {
-    return outcomes.map((outcome) => {
-        if (!isBranchAnalysis(outcome) || !outcome.read)
-            return outcome;
-        const newIssues = outcome.result.newIssues;
-        if (!newIssues?.read)
-            return outcome;
-        const findings = onChangedLines(newIssues.findings, changed);
-        log.info(`${findings.length} of the ${newIssues.findings.length} new-code issues read are on the lines ${request} changes.`);
-        return {
-            ...outcome,
-            result: {
-                ...outcome.result,
-                newIssues: { ...newIssues, findings, total: findings.length, onLinesOf: request }
-            }
-        };
-    });
-}
-
 ;// CONCATENATED MODULE: ./src/gitlab/merge-request-note.ts
 /**
  * The decoration's writes on a GitLab merge request: one note per project, found again by its
@@ -6976,48 +6971,6 @@ async function readChangedLines(gitlab, mergeRequest) {
             oldPaths.set(path, old);
     }
     return { lines, oldPaths };
-}
-
-;// CONCATENATED MODULE: ./src/report/issue-discussion.ts
-
-
-
-const ISSUE_MARKER_NAME = 'sonar-issue: ';
-/**
- * The hidden first line of a discussion about one issue: its key URL-encoded (no key can close
- * the comment or break the line), by which a later run finds the discussion again.
- *
- * @example issueMarker('AYIssue00001') // '<!-- sonar-issue: AYIssue00001 -->'
- */
-function issueMarker(key, markup = HTML_MARKUP) {
-    return markup.hidden(`${ISSUE_MARKER_NAME}${encodeURIComponent(wellFormed(untrusted_text_cut(key, QUOTE_LIMITS.short)))}`);
-}
-/** The issue key a discussion's first note carries in its marker line, if any. */
-function issueKeyOf(body) {
-    if (typeof body !== 'string')
-        return undefined;
-    const line = body.split('\n', 1)[0].replace(/\r$/, '');
-    const match = /^(?:<!-- sonar-issue: ([^\s"]*) -->|\[\/\/\]: # "sonar-issue: ([^\s"]*)")$/.exec(line);
-    if (!match)
-        return undefined;
-    try {
-        return decodeURIComponent((match[1] ?? match[2]));
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * A discussion about one issue on the line it stands on: its marker line, then the issue in one
- * paragraph (severity, message, rule linked to the issue on the server), in `markup` (HTML
- * blocks by default), every server value through its gate, the whole through the sink.
- *
- * @example issueDiscussionBody(finding, sink)
- */
-function issueDiscussionBody(finding, sink, markup = HTML_MARKUP) {
-    const rule = markup.text(finding.ruleName ?? finding.rule);
-    const words = `${SEVERITY_ICONS[finding.severity]} ${markup.strong(markup.text(finding.severityWord))} ${markup.text(finding.message, QUOTE_LIMITS.long)} (${markup.link(finding.url, rule)})`;
-    return sink.text([issueMarker(finding.key, markup), markup.paragraph([words])].join(markup.between));
 }
 
 ;// CONCATENATED MODULE: ./src/gitlab/merge-request-discussions.ts
@@ -7395,6 +7348,459 @@ function gitlab_decoration_httpUrl(value) {
     return url;
 }
 
+;// CONCATENATED MODULE: ./src/cli/azure-decoration.ts
+/**
+ * `--decorate` in Azure Pipelines: the pull request from the pipeline's variables
+ * (SYSTEM_COLLECTIONURI, SYSTEM_TEAMPROJECT, BUILD_REPOSITORY_ID,
+ * SYSTEM_PULLREQUEST_PULLREQUESTID, BUILD_SOURCEVERSION), the token from SYSTEM_ACCESSTOKEN
+ * (which the step must map: `env: SYSTEM_ACCESSTOKEN: $(System.AccessToken)`), and the
+ * decoration itself. The token goes to the collection's origin only and is hidden from the log
+ * and the comments; the Sonar token never goes to Azure DevOps. Nothing here changes the verdict
+ * or the exit code: what is missing is one warning.
+ */
+
+
+
+
+
+
+
+/**
+ * Decorates the Azure DevOps pull request with the outcomes, or says in one warning why it
+ * cannot.
+ *
+ * @example await decorateInAzure(outcomes, context)
+ */
+async function decorateInAzure(outcomes, context) {
+    const { env, log } = context;
+    const found = azurePullRequest(env);
+    if ('missing' in found) {
+        log.warning(`--decorate: ${found.missing}; nothing is decorated.`);
+        return;
+    }
+    const token = env['SYSTEM_ACCESSTOKEN']?.trim();
+    if (!token) {
+        log.warning('--decorate: SYSTEM_ACCESSTOKEN is not set; nothing is decorated. Map it in the step (env: SYSTEM_ACCESSTOKEN: $(System.AccessToken)), and give the build service "Contribute to pull requests" on the repository.');
+        return;
+    }
+    const forms = tokenForms(token);
+    log.hideSecrets(forms);
+    const azure = new AzureApi({
+        repositoryUrl: found.repositoryUrl,
+        token,
+        userAgent: context.userAgent,
+        clock: context.clock,
+        deadline: Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS)
+    });
+    const sink = sink_createSink({
+        names: COMMAND_NAMES,
+        secrets: [...context.secrets, ...forms],
+        escapedForms: markdownForms,
+        limit: AZURE_LIMITS.commentChars,
+        unit: 'characters'
+    });
+    try {
+        await decorateAzure(azure, { id: found.pullRequestId }, outcomes, {
+            sink,
+            policy: context.policy,
+            commentWhen: context.commentWhen,
+            inlineLimit: context.inlineLimit,
+            inlineSeverity: context.inlineSeverity,
+            commit: found.commit,
+            log
+        });
+    }
+    finally {
+        azure.close();
+    }
+}
+/** The pull request the pipeline's variables name, or what is missing. */
+function azurePullRequest(env) {
+    const value = (name) => env[name]?.trim() || undefined;
+    const collection = gitlab_decoration_httpUrl(value('SYSTEM_COLLECTIONURI'));
+    if (!collection)
+        return { missing: 'SYSTEM_COLLECTIONURI is not an http(s) address' };
+    const project = value('SYSTEM_TEAMPROJECT');
+    if (!project || project.length > 200)
+        return { missing: 'SYSTEM_TEAMPROJECT is not set' };
+    const repository = value('BUILD_REPOSITORY_ID');
+    if (!repository || !/^[\w-]{1,100}$/.test(repository)) {
+        return { missing: 'BUILD_REPOSITORY_ID is not a repository id' };
+    }
+    const pullRequestId = value('SYSTEM_PULLREQUEST_PULLREQUESTID');
+    if (!pullRequestId || !/^\d{1,12}$/.test(pullRequestId)) {
+        return {
+            missing: "not a pull-request build (no SYSTEM_PULLREQUEST_PULLREQUESTID): Azure DevOps statuses and threads are a pull request's"
+        };
+    }
+    const commit = value('BUILD_SOURCEVERSION') ?? '';
+    const base = collection.href.replace(/\/*$/, '/');
+    return {
+        repositoryUrl: new URL(`${encodeURIComponent(project)}/_apis/git/repositories/${encodeURIComponent(repository)}/`, base),
+        pullRequestId,
+        commit
+    };
+}
+
+;// CONCATENATED MODULE: ./src/bitbucket/bitbucket-api.ts
+
+/** Bitbucket Cloud's API, unless BITBUCKET_API_URL names another (a proxy, a test). */
+const BITBUCKET_API = 'https://api.bitbucket.org/2.0';
+/**
+ * One Bitbucket Cloud API for one run.
+ *
+ * @example const bitbucket = new BitbucketApi({ apiUrl: new URL(BITBUCKET_API), token, userAgent, clock, deadline })
+ */
+class BitbucketApi {
+    rest;
+    constructor(options) {
+        this.rest = new RestApi({
+            ...options,
+            platform: 'Bitbucket',
+            headers: { authorization: `Bearer ${options.token}` },
+            redirectAdvice: 'Set BITBUCKET_API_URL to the address the API answers at.'
+        });
+    }
+    close() {
+        this.rest.close();
+    }
+    request(method, path, options = {}) {
+        return this.rest.request(method, path, options);
+    }
+    /**
+     * The `values` of a listing, page by page (`pagelen` 100, then each page's `next`), at most
+     * `maxPages` pages.
+     */
+    async pages(path, maxPages) {
+        const items = [];
+        let next = path;
+        let query = { pagelen: '100' };
+        for (let read = 0; read < maxPages && next !== undefined; read++) {
+            const { body } = await this.rest.request('GET', next, query ? { query } : {});
+            const page = (body ?? {});
+            if (!Array.isArray(page.values)) {
+                throw new PlatformError(`Bitbucket's reply to GET ${path} is not a page of values.`);
+            }
+            items.push(...page.values);
+            next =
+                typeof page.next === 'string' && URL.canParse(page.next) ? new URL(page.next) : undefined;
+            // The next address carries its own query.
+            query = undefined;
+        }
+        return items;
+    }
+}
+
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+;// CONCATENATED MODULE: ./src/findings/severity-scales.ts
+const SEVERITY_SCALES = {
+    blocker: {
+        annotation: 'error',
+        sarifLevel: 'error',
+        securitySeverity: '9.5',
+        codeQuality: 'blocker',
+        bitbucketCloud: 'CRITICAL',
+        bitbucketServer: 'HIGH'
+    },
+    high: {
+        annotation: 'error',
+        sarifLevel: 'error',
+        securitySeverity: '8.0',
+        codeQuality: 'critical',
+        bitbucketCloud: 'HIGH',
+        bitbucketServer: 'HIGH'
+    },
+    medium: {
+        annotation: 'warning',
+        sarifLevel: 'warning',
+        securitySeverity: '5.5',
+        codeQuality: 'major',
+        bitbucketCloud: 'MEDIUM',
+        bitbucketServer: 'MEDIUM'
+    },
+    low: {
+        annotation: 'notice',
+        sarifLevel: 'note',
+        securitySeverity: '3.0',
+        codeQuality: 'minor',
+        bitbucketCloud: 'LOW',
+        bitbucketServer: 'LOW'
+    },
+    info: {
+        annotation: 'notice',
+        sarifLevel: 'note',
+        securitySeverity: '1.0',
+        codeQuality: 'info',
+        bitbucketCloud: 'LOW',
+        bitbucketServer: 'LOW'
+    }
+};
+/**
+ * One column of the table.
+ *
+ * @example severityIn('codeQuality')('high') // 'critical'
+ */
+function severityIn(scale) {
+    return (severity) => SEVERITY_SCALES[severity][scale];
+}
+
+;// CONCATENATED MODULE: ./src/bitbucket/code-insights.ts
+/**
+ * A Code Insights report per project on a commit, with the new issues as its annotations, as
+ * Bitbucket Cloud's API takes them (checked against its OpenAPI description): `PUT
+ * /repositories/{workspace}/{repo_slug}/commit/{commit}/reports/{reportId}` (title, details,
+ * report_type, result PASSED/FAILED, link, at most 10 data fields), then `POST
+ * .../reports/{reportId}/annotations`, a JSON array of at most 100 a request and 1,000 a report
+ * (external_id, annotation_type, severity, path, line, summary of at most 450 characters, link).
+ * A report PUT again keeps its old annotations, so the report is deleted first.
+ */
+
+
+
+
+
+
+
+
+
+const INSIGHTS_LIMITS = {
+    annotationsPerRequest: 100,
+    annotationsPerReport: 1000,
+    summaryChars: 450,
+    detailsChars: 2000,
+    titleChars: 450,
+    /** A build status's key (Bitbucket takes at most 40 characters). */
+    keyChars: 40
+};
+/**
+ * The id of a project's report and build status on a commit: `sonarqube-` and the project key's
+ * digest, so no key can break the address, and two keys never share one.
+ *
+ * @example reportId('shop') // 'sonarqube-5fa8a1…' (30 characters)
+ */
+function reportId(projectKey) {
+    return `sonarqube-${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(projectKey).digest('hex').slice(0, 20)}`;
+}
+/**
+ * Writes the project's report and its annotations, the most severe new issues first, at most
+ * 1,000. Returns how many annotations were written.
+ */
+async function writeReport(bitbucket, where, outcome, options) {
+    const { sink, policy } = options;
+    const path = `${repositoryPath(where.repository)}/commit/${encodeURIComponent(where.commit)}/reports/${reportId(projectName(outcome))}`;
+    try {
+        await bitbucket.request('DELETE', path);
+    }
+    catch (error) {
+        // No report yet: nothing to delete.
+        if (!(error instanceof PlatformRefusal && error.status === 404))
+            throw error;
+    }
+    const failing = !outcome.read || fail_policy_failsUnder(outcome.result.status, policy);
+    const dashboard = outcome.read
+        ? dashboard_link_dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)
+        : undefined;
+    await bitbucket.request('PUT', path, {
+        body: {
+            title: sink.text(untrusted_text_cut(`SonarQube: ${untrusted_text_oneLine(projectName(outcome))}`, INSIGHTS_LIMITS.titleChars)),
+            details: sink.text(untrusted_text_cut(statusWords(outcome, policy), INSIGHTS_LIMITS.detailsChars)),
+            report_type: 'BUG',
+            reporter: 'SonarQube',
+            result: failing ? 'FAILED' : 'PASSED',
+            ...(dashboard ? { link: dashboard.href } : {}),
+            data: reportData(outcome, sink)
+        }
+    });
+    const findings = outcome.read && outcome.result.newIssues?.read ? outcome.result.newIssues.findings : [];
+    const annotations = bySeverity(findings)
+        .slice(0, INSIGHTS_LIMITS.annotationsPerReport)
+        .map((finding) => annotation(finding, sink));
+    for (let at = 0; at < annotations.length; at += INSIGHTS_LIMITS.annotationsPerRequest) {
+        await bitbucket.request('POST', `${path}/annotations`, {
+            body: annotations.slice(at, at + INSIGHTS_LIMITS.annotationsPerRequest)
+        });
+    }
+    return { annotations: annotations.length };
+}
+/** The report's data fields: the gate, the new issues, and the new code's figures it has. */
+function reportData(outcome, sink) {
+    if (!outcome.read)
+        return [{ title: 'Quality Gate', type: 'TEXT', value: 'not read' }];
+    const { result } = outcome;
+    const data = [
+        { title: 'Quality Gate', type: 'TEXT', value: sink.text(untrusted_text_oneLine(result.status, 40)) }
+    ];
+    if (result.newIssues?.read) {
+        data.push({ title: 'New issues', type: 'NUMBER', value: result.newIssues.total });
+    }
+    const newCode = result.whatChanged?.newCode;
+    if (newCode && !('unread' in newCode)) {
+        if (newCode.coverage !== undefined) {
+            data.push({ title: 'Coverage on new code', type: 'PERCENTAGE', value: newCode.coverage });
+        }
+        if (newCode.duplication !== undefined) {
+            data.push({
+                title: 'Duplicated lines on new code',
+                type: 'PERCENTAGE',
+                value: newCode.duplication
+            });
+        }
+    }
+    return data;
+}
+const BITBUCKET_SEVERITY = severityIn('bitbucketCloud');
+const ANNOTATION_TYPES = new Set(['BUG', 'VULNERABILITY', 'CODE_SMELL']);
+/** One issue as an annotation: plain text (Bitbucket shows it as such), through the sink. */
+function annotation(finding, sink) {
+    const rule = untrusted_text_oneLine(finding.ruleName ?? finding.rule);
+    return {
+        external_id: `sonarqube-${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(finding.key).digest('hex').slice(0, 32)}`,
+        annotation_type: ANNOTATION_TYPES.has(finding.type ?? '') ? finding.type : 'CODE_SMELL',
+        severity: BITBUCKET_SEVERITY(finding.severity),
+        summary: sink.text(untrusted_text_cut(untrusted_text_oneLine(finding.message, Infinity), INSIGHTS_LIMITS.summaryChars)),
+        details: sink.text(untrusted_text_cut(`${rule} (${finding.severityWord})`, INSIGHTS_LIMITS.detailsChars)),
+        link: sink.text(finding.url),
+        ...(finding.file !== undefined && sink.text(finding.file) === finding.file
+            ? { path: finding.file, ...(finding.region ? { line: finding.region.startLine } : {}) }
+            : {})
+    };
+}
+/** `repositories/{workspace}/{repo_slug}`, each part encoded. */
+function repositoryPath(fullName) {
+    const [workspace = '', slug = ''] = fullName.split('/');
+    return `repositories/${encodeURIComponent(workspace)}/${encodeURIComponent(slug)}`;
+}
+
+;// CONCATENATED MODULE: ./src/bitbucket/pull-request-decoration.ts
+/**
+ * The command's decoration in Bitbucket Pipelines (Bitbucket Cloud): per project, a build status
+ * on the commit and a Code Insights report with the new issues as annotations, and on a pull
+ * request one comment per project, written in Markdown (Bitbucket renders no raw HTML) from the
+ * one body and edited in place. Shapes from Bitbucket Cloud's OpenAPI description: `POST
+ * .../commit/{commit}/statuses/build` (`key` at most 40 characters, `state`
+ * SUCCESSFUL/FAILED, `name`, `url`, `description`; the same key replaces the status), `GET`,
+ * `POST`, `PUT .../pullrequests/{id}/comments` (`content.raw`, `deleted`, listed `pagelen` 100
+ * with `next`). A repository access token writes as an app user that `GET /user` does not
+ * show, so the comment is found by its hidden first line alone, among comments not deleted.
+ */
+
+
+
+
+
+
+
+
+
+
+const BITBUCKET_LIMITS = {
+    /** What a comment's body may take: Bitbucket Cloud names no limit; Data Center's is 32,768. */
+    commentChars: 30_000,
+    /** Pages of 100 comments read to find the project's: 2,000 comments. */
+    commentPages: 20,
+    statusChars: 255
+};
+/**
+ * Decorates the commit (status and report) and the pull request (comment) for every outcome.
+ * Resolves once done, whatever Bitbucket answered; what happened is in the log.
+ *
+ * @example await decorateBitbucket(bitbucket, pipeline, outcomes, { sink, policy, commentWhen: 'always', log })
+ */
+async function decorateBitbucket(bitbucket, pipeline, outcomes, options) {
+    const { log } = options;
+    try {
+        for (const outcome of outcomes) {
+            await decorationStep(log, 'Bitbucket', `the build status for ${nameOf(outcome)}`, () => setBuildStatus(bitbucket, pipeline, outcome, options));
+            await decorationStep(log, 'Bitbucket', `the report for ${nameOf(outcome)}`, async () => {
+                const { annotations } = await writeReport(bitbucket, pipeline, outcome, options);
+                log.info(`Bitbucket: the report for ${nameOf(outcome)} is on commit ${pipeline.commit.slice(0, 12)}, with ${annotations} annotations.`);
+            });
+        }
+        const id = pipeline.pullRequestId;
+        if (id === undefined) {
+            log.info('Not a pull-request pipeline (no BITBUCKET_PR_ID): the build statuses and reports are set, and no comment is written.');
+            return;
+        }
+        const comments = `${repositoryPath(pipeline.repository)}/pullrequests/${encodeURIComponent(id)}/comments`;
+        const existing = await decorationStep(log, 'Bitbucket', `the comments of pull request #${id}`, () => bitbucket.pages(comments, BITBUCKET_LIMITS.commentPages));
+        if (existing === undefined)
+            return;
+        for (const outcome of outcomes) {
+            await decorationStep(log, 'Bitbucket', `the comment for ${nameOf(outcome)}`, async () => {
+                const written = await writeComment(bitbucket, comments, existing, pipeline, outcome, options);
+                log.info(written === 'unchanged'
+                    ? `Bitbucket: the comment for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
+                    : `Bitbucket: the comment for ${nameOf(outcome)} is ${written} on pull request #${id}.`);
+            });
+        }
+    }
+    catch (error) {
+        if (!(error instanceof PlatformRefusal))
+            throw error;
+        log.warning(pull_request_decoration_refusalWords(error, pipeline));
+    }
+}
+/** The project's build status: SUCCESSFUL or FAILED as the policy judges the gate. */
+async function setBuildStatus(bitbucket, pipeline, outcome, { sink, policy }) {
+    const failing = !outcome.read || fail_policy_failsUnder(outcome.result.status, policy);
+    const dashboard = outcome.read
+        ? dashboard_link_dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)?.href
+        : undefined;
+    await bitbucket.request('POST', `${repositoryPath(pipeline.repository)}/commit/${encodeURIComponent(pipeline.commit)}/statuses/build`, {
+        body: {
+            key: reportId(projectName(outcome)),
+            state: failing ? 'FAILED' : 'SUCCESSFUL',
+            name: sink.text(untrusted_text_cut(`sonarqube/${untrusted_text_oneLine(projectName(outcome))}`, BITBUCKET_LIMITS.statusChars)),
+            // Bitbucket requires an address: the dashboard, else the repository.
+            url: dashboard ?? `https://bitbucket.org/${pipeline.repository}`,
+            description: sink.text(untrusted_text_cut(statusWords(outcome, policy), BITBUCKET_LIMITS.statusChars))
+        }
+    });
+}
+/** A comment as the listing gives it, its shape checked. */
+function asComment(item) {
+    const { id, content, deleted } = (item ?? {});
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || deleted === true)
+        return undefined;
+    return typeof content?.raw === 'string' ? { id, raw: content.raw } : undefined;
+}
+/** The project's comment, edited in place or created, unless `commentWhen` says to leave it. */
+async function writeComment(bitbucket, comments, existing, pipeline, outcome, { sink, policy, commentWhen }) {
+    const body = commentBody(outcome, pipeline.commit, {
+        sink,
+        policy,
+        markup: MARKDOWN_MARKUP,
+        limit: BITBUCKET_LIMITS.commentChars
+    });
+    const marker = markerOf(body);
+    const ours = existing
+        .map(asComment)
+        .find((comment) => comment && markerOf(comment.raw) === marker);
+    if (!shouldWrite(commentWhen, commentVerdict(outcome, policy), ours?.raw))
+        return 'unchanged';
+    const content = { content: { raw: body } };
+    if (ours) {
+        await bitbucket.request('PUT', `${comments}/${ours.id}`, { body: content });
+        return 'updated';
+    }
+    await bitbucket.request('POST', comments, { body: content });
+    return 'created';
+}
+/** The one warning for a refusal: what the token, the repository or the pull request lacks. */
+function pull_request_decoration_refusalWords(error, pipeline) {
+    const base = 'Bitbucket refused the decoration; the verdict and the exit code are unchanged.';
+    const repository = untrusted_text_oneLine(pipeline.repository, QUOTE_LIMITS.short);
+    switch (error.status) {
+        case 401:
+            return `${base} The token in BITBUCKET_TOKEN is not valid (401): give a repository or workspace access token.`;
+        case 403:
+            return `${base} The token in BITBUCKET_TOKEN may not write to ${repository} (403): it needs the repository write scope for statuses and reports, and pull requests write for the comment.`;
+        default:
+            return `${base} Bitbucket shows this token no repository ${repository}${pipeline.pullRequestId === undefined ? '' : ` or pull request #${untrusted_text_oneLine(pipeline.pullRequestId, 20)}`} (404): check BITBUCKET_REPO_FULL_NAME and BITBUCKET_PR_ID, and that the token is this repository's or its workspace's.`;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/cli/bitbucket-decoration.ts
 /**
  * `--decorate` in Bitbucket Pipelines: the pipeline's facts from Bitbucket's variables
@@ -7485,6 +7891,7 @@ function bitbucketPipeline(env) {
 ;// CONCATENATED MODULE: ./src/cli/decoration.ts
 
 
+
 /**
  * Decorates the platform the CI runs on with the outcomes.
  *
@@ -7496,7 +7903,9 @@ async function decorate(outcomes, context) {
         return decorateGitLab(outcomes, context);
     if (env['BITBUCKET_REPO_FULL_NAME']?.trim())
         return decorateInBitbucket(outcomes, context);
-    context.log.warning('--decorate: no platform found to decorate (GitLab CI sets CI_API_V4_URL, Bitbucket Pipelines BITBUCKET_REPO_FULL_NAME); nothing is decorated.');
+    if (env['SYSTEM_COLLECTIONURI']?.trim())
+        return decorateInAzure(outcomes, context);
+    context.log.warning('--decorate: no platform found to decorate (GitLab CI sets CI_API_V4_URL, Bitbucket Pipelines BITBUCKET_REPO_FULL_NAME, Azure Pipelines SYSTEM_COLLECTIONURI); nothing is decorated.');
 }
 
 ;// CONCATENATED MODULE: ./src/cli/exit-codes.ts
@@ -8155,16 +8564,16 @@ ${DEFAULT_REPORTS})
       --codequality <file>  write the new issues as GitLab's Code Quality report
                             (artifacts:reports:codequality)
                             (each: - for standard output; default: none)
-      --decorate            in GitLab CI or Bitbucket Pipelines: a status per project on the
-                            commit and, on a merge or pull request, one note or comment per
-                            project edited in place; GitLab: discussions on the diff;
-                            Bitbucket: a Code Insights report (token: GITLAB_TOKEN or
-                            BITBUCKET_TOKEN; never changes the exit code)
+      --decorate            in GitLab CI, Bitbucket Pipelines or Azure Pipelines: a status
+                            per project and, on a merge or pull request, one note, comment
+                            or thread per project edited in place; the new issues on the
+                            diff (GitLab, Azure) or in a Code Insights report (Bitbucket)
+                            (token: GITLAB_TOKEN, BITBUCKET_TOKEN or SYSTEM_ACCESSTOKEN;
+                            never changes the exit code)
       --comment-when <when> with --decorate: always (default), failed (no new note while
                             the gate passes) or changed (only when the verdict changed)
-      --inline-limit <n>    with --decorate: at most n discussions started on the diff a run,
-                            for the most severe new issues on lines the merge request adds
-                            (default 10; 0: none)
+      --inline-limit <n>    with --decorate: at most n discussions or threads started on the
+                            diff a run, for the most severe new issues (default 10; 0: none)
       --inline-severity <s> with --decorate: the least severe issue that gets one: blocker,
                             high, medium, low or info (default info)
   -h, --help                show this help and exit

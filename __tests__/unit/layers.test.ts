@@ -16,7 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['gate'],
   ['report'],
   ['platform'],
-  ['gitlab', 'bitbucket'],
+  ['gitlab', 'bitbucket', 'azure'],
   ['action', 'cli']
 ]
 

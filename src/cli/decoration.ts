@@ -1,8 +1,10 @@
 /**
  * `--decorate`: the platform the CI runs on decorates, found from its variables: GitLab CI
- * (CI_API_V4_URL), Bitbucket Pipelines (BITBUCKET_REPO_FULL_NAME); elsewhere one warning.
+ * (CI_API_V4_URL), Bitbucket Pipelines (BITBUCKET_REPO_FULL_NAME), Azure Pipelines
+ * (SYSTEM_COLLECTIONURI); elsewhere one warning.
  */
 import type { AnalysisOutcome } from '../gate/outcome.js'
+import { decorateInAzure } from './azure-decoration.js'
 import { decorateInBitbucket } from './bitbucket-decoration.js'
 import { decorateGitLab, type DecorationContext } from './gitlab-decoration.js'
 
@@ -18,7 +20,8 @@ export async function decorate(
   const { env } = context
   if (env['CI_API_V4_URL']?.trim()) return decorateGitLab(outcomes, context)
   if (env['BITBUCKET_REPO_FULL_NAME']?.trim()) return decorateInBitbucket(outcomes, context)
+  if (env['SYSTEM_COLLECTIONURI']?.trim()) return decorateInAzure(outcomes, context)
   context.log.warning(
-    '--decorate: no platform found to decorate (GitLab CI sets CI_API_V4_URL, Bitbucket Pipelines BITBUCKET_REPO_FULL_NAME); nothing is decorated.'
+    '--decorate: no platform found to decorate (GitLab CI sets CI_API_V4_URL, Bitbucket Pipelines BITBUCKET_REPO_FULL_NAME, Azure Pipelines SYSTEM_COLLECTIONURI); nothing is decorated.'
   )
 }

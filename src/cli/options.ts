@@ -319,16 +319,16 @@ ${DEFAULT_REPORTS})
       --codequality <file>  write the new issues as GitLab's Code Quality report
                             (artifacts:reports:codequality)
                             (each: - for standard output; default: none)
-      --decorate            in GitLab CI or Bitbucket Pipelines: a status per project on the
-                            commit and, on a merge or pull request, one note or comment per
-                            project edited in place; GitLab: discussions on the diff;
-                            Bitbucket: a Code Insights report (token: GITLAB_TOKEN or
-                            BITBUCKET_TOKEN; never changes the exit code)
+      --decorate            in GitLab CI, Bitbucket Pipelines or Azure Pipelines: a status
+                            per project and, on a merge or pull request, one note, comment
+                            or thread per project edited in place; the new issues on the
+                            diff (GitLab, Azure) or in a Code Insights report (Bitbucket)
+                            (token: GITLAB_TOKEN, BITBUCKET_TOKEN or SYSTEM_ACCESSTOKEN;
+                            never changes the exit code)
       --comment-when <when> with --decorate: always (default), failed (no new note while
                             the gate passes) or changed (only when the verdict changed)
-      --inline-limit <n>    with --decorate: at most n discussions started on the diff a run,
-                            for the most severe new issues on lines the merge request adds
-                            (default 10; 0: none)
+      --inline-limit <n>    with --decorate: at most n discussions or threads started on the
+                            diff a run, for the most severe new issues (default 10; 0: none)
       --inline-severity <s> with --decorate: the least severe issue that gets one: blocker,
                             high, medium, low or info (default info)
   -h, --help                show this help and exit
