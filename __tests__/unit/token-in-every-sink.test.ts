@@ -59,6 +59,14 @@ import {
   REPOSITORY,
   startFakeBitbucketCloud
 } from '../../__fixtures__/bitbucket/fake-bitbucket-cloud.js'
+import {
+  AZURE_PROJECT,
+  AZURE_PULL_REQUEST,
+  AZURE_REPOSITORY,
+  AZURE_TOKEN,
+  startFakeAzureDevOps
+} from '../../__fixtures__/azure/fake-azure-devops.js'
+import { decorateInAzure } from '../../src/cli/azure-decoration.js'
 import { decorateInBitbucket } from '../../src/cli/bitbucket-decoration.js'
 import { decorateGitLab } from '../../src/cli/gitlab-decoration.js'
 import { endCommand, reportOutcomes } from '../../src/cli/report.js'
@@ -141,7 +149,8 @@ const DESTINATIONS = [
   'command: --sarif file',
   'command: --codequality file',
   'command: GitLab note, discussions and statuses',
-  'command: Bitbucket comment, report and statuses'
+  'command: Bitbucket comment, report and statuses',
+  'command: Azure DevOps threads and statuses'
 ] as const
 
 type Destination = (typeof DESTINATIONS)[number]
@@ -299,6 +308,7 @@ async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }
   const terminal: string[] = []
   const gitlab: string[] = []
   const bitbucket: string[] = []
+  const azure: string[] = []
   const files = { json: [], junit: [], markdown: [], sarif: [], codequality: [] } as Record<
     keyof ResultFiles,
     string[]
@@ -370,6 +380,32 @@ async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }
     } finally {
       await cloud.stop()
     }
+    const devops = await startFakeAzureDevOps({ changed: changedFiles(outcomes) })
+    server.use(http.all(`${new URL(devops.collection).origin}/*`, () => passthrough()))
+    try {
+      await decorateInAzure(outcomes, {
+        env: {
+          SYSTEM_COLLECTIONURI: devops.collection,
+          SYSTEM_TEAMPROJECT: AZURE_PROJECT,
+          BUILD_REPOSITORY_ID: AZURE_REPOSITORY,
+          SYSTEM_PULLREQUEST_PULLREQUESTID: AZURE_PULL_REQUEST,
+          BUILD_SOURCEVERSION: HEAD_SHA,
+          SYSTEM_ACCESSTOKEN: AZURE_TOKEN
+        },
+        log,
+        secrets: FORMS,
+        policy: settings.policy,
+        commentWhen: 'always',
+        inlineLimit: 10,
+        inlineSeverity: 'info',
+        clock: new FakeClock(),
+        deadline: 60_000,
+        userAgent: 'test'
+      })
+      for (const { body } of devops.requests) if (body) azure.push(JSON.stringify(body))
+    } finally {
+      await devops.stop()
+    }
     for (const [kind, file] of Object.entries(RESULT_FILES)) {
       files[kind as keyof ResultFiles].push(await readFile(path.join(cwd, file), 'utf8'))
     }
@@ -382,8 +418,18 @@ async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }
     'command: --sarif file': files.sarif,
     'command: --codequality file': files.codequality,
     'command: GitLab note, discussions and statuses': gitlab,
-    'command: Bitbucket comment, report and statuses': bitbucket
+    'command: Bitbucket comment, report and statuses': bitbucket,
+    'command: Azure DevOps threads and statuses': azure
   }
+}
+
+/** The files of every issue read: the pull request changes them all, so each gets its thread. */
+function changedFiles(outcomes: readonly AnalysisOutcome[]): string[] {
+  return outcomes.flatMap((outcome) =>
+    outcome.read && outcome.result.newIssues?.read
+      ? outcome.result.newIssues.findings.flatMap(({ file }) => (file ? [file] : []))
+      : []
+  )
 }
 
 /**
