@@ -795,7 +795,9 @@ const SETTING_KEYS = [
     'checkRun',
     'sarif',
     'inlineLimit',
-    'inlineSeverity'
+    'inlineSeverity',
+    'bitbucketProject',
+    'bitbucketRepo'
 ];
 /** The places a message may send the reader to, and what the step calls itself (`self`). */
 const PLACE_KEYS = (/* unused pure expression or super */ null && (['details', 'self']));
@@ -7240,7 +7242,9 @@ const COMMAND_NAMES = {
         checkRun: {},
         sarif: { name: '--sarif' },
         inlineLimit: { name: '--inline-limit' },
-        inlineSeverity: { name: '--inline-severity' }
+        inlineSeverity: { name: '--inline-severity' },
+        bitbucketProject: { name: '--bitbucket-project' },
+        bitbucketRepo: { name: '--bitbucket-repo' }
     },
     // The command writes no job summary: its files hold what the summary would.
     places: { details: 'the --markdown or --json file', self: 'the command' }
@@ -7801,6 +7805,176 @@ function pull_request_decoration_refusalWords(error, pipeline) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/bitbucket/data-center.ts
+/**
+ * Bitbucket Data Center decorated from any CI (Jenkins, Bamboo…): per project, a Code Insights
+ * report on the commit with the new issues as its annotations, and a build status. Shapes from
+ * Bitbucket Data Center's REST specification (9.2), Code Insights since 5.15:
+ * - `PUT /rest/insights/1.0/projects/{projectKey}/repos/{repositorySlug}/commits/{commitId}/reports/{key}`
+ *   (`title` at most 450 characters, `details` at most 2,000, `result` PASS/FAIL, `data` at most
+ *   6 fields, `link`, `reporter`; the key at most 50 characters), deleted first, since a report
+ *   PUT again keeps its annotations;
+ * - `POST .../reports/{key}/annotations` (`{"annotations": [...]}`, at most 1,000 a report:
+ *   `externalId`, `path`, `line`, `message` at most 2,000, `severity` LOW/MEDIUM/HIGH, `type`,
+ *   `link`);
+ * - `POST /rest/api/latest/projects/{projectKey}/repos/{repositorySlug}/commits/{commitId}/builds`
+ *   (`key`, `state` SUCCESSFUL/FAILED, `url`, `name`, `description`), and on a server without it
+ *   (404) the older `POST /rest/build-status/1.0/commits/{commitId}`, deprecated since 7.14.
+ * The token is an HTTP access token, sent as a Bearer to the server's origin only.
+ */
+
+
+
+
+
+
+
+
+
+
+const DATA_CENTER_LIMITS = {
+    titleChars: 450,
+    detailsChars: 2000,
+    messageChars: 2000,
+    annotationsPerReport: 1000,
+    dataFields: 6,
+    textChars: 255
+};
+/**
+ * Decorates the commit for every outcome: the report with its annotations, and the build status.
+ * Resolves once done, whatever the server answered; what happened is in the log.
+ *
+ * @example await decorateDataCenter(rest, { project: 'SHOP', repository: 'web', commit }, outcomes, options)
+ */
+async function decorateDataCenter(server, where, outcomes, options) {
+    const { log } = options;
+    try {
+        for (const outcome of outcomes) {
+            await decorationStep(log, 'Bitbucket', `the report for ${nameOf(outcome)}`, async () => {
+                const annotations = await data_center_writeReport(server, where, outcome, options);
+                log.info(`Bitbucket: the report for ${nameOf(outcome)} is on commit ${where.commit.slice(0, 12)}, with ${annotations} annotations.`);
+            });
+            await decorationStep(log, 'Bitbucket', `the build status for ${nameOf(outcome)}`, () => data_center_setBuildStatus(server, where, outcome, options));
+        }
+    }
+    catch (error) {
+        if (!(error instanceof PlatformRefusal))
+            throw error;
+        log.warning(data_center_refusalWords(error, where));
+    }
+}
+function data_center_repositoryPath({ project, repository, commit }) {
+    return `projects/${encodeURIComponent(project)}/repos/${encodeURIComponent(repository)}/commits/${encodeURIComponent(commit)}`;
+}
+async function data_center_writeReport(server, where, outcome, { sink, policy }) {
+    const path = `insights/1.0/${data_center_repositoryPath(where)}/reports/${reportId(projectName(outcome))}`;
+    try {
+        await server.request('DELETE', path);
+    }
+    catch (error) {
+        if (!(error instanceof PlatformRefusal && error.status === 404))
+            throw error;
+    }
+    const failing = !outcome.read || fail_policy_failsUnder(outcome.result.status, policy);
+    const dashboard = outcome.read
+        ? dashboard_link_dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)
+        : undefined;
+    await server.request('PUT', path, {
+        body: {
+            title: sink.text(untrusted_text_cut(`SonarQube: ${untrusted_text_oneLine(projectName(outcome))}`, DATA_CENTER_LIMITS.titleChars)),
+            details: sink.text(untrusted_text_cut(statusWords(outcome, policy), DATA_CENTER_LIMITS.detailsChars)),
+            result: failing ? 'FAIL' : 'PASS',
+            reporter: 'SonarQube',
+            ...(dashboard ? { link: dashboard.href } : {}),
+            data: data_center_reportData(outcome, sink).slice(0, DATA_CENTER_LIMITS.dataFields)
+        }
+    });
+    const findings = outcome.read && outcome.result.newIssues?.read ? outcome.result.newIssues.findings : [];
+    const annotations = bySeverity(findings)
+        .slice(0, DATA_CENTER_LIMITS.annotationsPerReport)
+        .map((finding) => data_center_annotation(finding, sink));
+    if (annotations.length > 0) {
+        await server.request('POST', `${path}/annotations`, { body: { annotations } });
+    }
+    return annotations.length;
+}
+function data_center_reportData(outcome, sink) {
+    if (!outcome.read)
+        return [{ title: 'Quality Gate', type: 'TEXT', value: 'not read' }];
+    const { result } = outcome;
+    const data = [
+        { title: 'Quality Gate', type: 'TEXT', value: sink.text(untrusted_text_oneLine(result.status, 40)) }
+    ];
+    if (result.newIssues?.read) {
+        data.push({ title: 'New issues', type: 'NUMBER', value: result.newIssues.total });
+    }
+    const newCode = result.whatChanged?.newCode;
+    if (newCode && !('unread' in newCode)) {
+        if (newCode.coverage !== undefined) {
+            data.push({ title: 'Coverage on new code', type: 'PERCENTAGE', value: newCode.coverage });
+        }
+        if (newCode.duplication !== undefined) {
+            data.push({
+                title: 'Duplicated lines on new code',
+                type: 'PERCENTAGE',
+                value: newCode.duplication
+            });
+        }
+    }
+    return data;
+}
+const SERVER_SEVERITY = severityIn('bitbucketServer');
+const TYPES = new Set(['BUG', 'VULNERABILITY', 'CODE_SMELL']);
+function data_center_annotation(finding, sink) {
+    return {
+        externalId: reportId(finding.key),
+        message: sink.text(untrusted_text_cut(untrusted_text_oneLine(finding.message, Infinity), DATA_CENTER_LIMITS.messageChars)),
+        severity: SERVER_SEVERITY(finding.severity),
+        type: TYPES.has(finding.type ?? '') ? finding.type : 'CODE_SMELL',
+        link: sink.text(finding.url),
+        ...(finding.file !== undefined && sink.text(finding.file) === finding.file
+            ? { path: finding.file, ...(finding.region ? { line: finding.region.startLine } : {}) }
+            : {})
+    };
+}
+async function data_center_setBuildStatus(server, where, outcome, { sink, policy }) {
+    const failing = !outcome.read || fail_policy_failsUnder(outcome.result.status, policy);
+    const dashboard = outcome.read
+        ? dashboard_link_dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)?.href
+        : undefined;
+    const body = {
+        key: reportId(projectName(outcome)),
+        state: failing ? 'FAILED' : 'SUCCESSFUL',
+        name: sink.text(untrusted_text_cut(`sonarqube/${untrusted_text_oneLine(projectName(outcome))}`, DATA_CENTER_LIMITS.textChars)),
+        // The server requires an address: the dashboard, else the server's own.
+        url: dashboard ?? server.base.origin,
+        description: sink.text(untrusted_text_cut(statusWords(outcome, policy), DATA_CENTER_LIMITS.textChars))
+    };
+    try {
+        await server.request('POST', `api/latest/${data_center_repositoryPath(where)}/builds`, { body });
+    }
+    catch (error) {
+        if (!(error instanceof PlatformRefusal && error.status === 404))
+            throw error;
+        // A server before the repository's builds API: the older, commit-wide one.
+        await server.request('POST', `build-status/1.0/commits/${encodeURIComponent(where.commit)}`, {
+            body
+        });
+    }
+}
+function data_center_refusalWords(error, where) {
+    const base = 'Bitbucket refused the decoration; the verdict and the exit code are unchanged.';
+    const repository = `${untrusted_text_oneLine(where.project, QUOTE_LIMITS.short)}/${untrusted_text_oneLine(where.repository, QUOTE_LIMITS.short)}`;
+    switch (error.status) {
+        case 401:
+            return `${base} The token in BITBUCKET_TOKEN is not valid (401): give an HTTP access token of the repository or its project.`;
+        case 403:
+            return `${base} The token in BITBUCKET_TOKEN may not write to ${repository} (403): it needs the repository write permission.`;
+        default:
+            return `${base} The server shows this token no repository ${repository}, or has no Code Insights (404: Bitbucket Data Center 5.15 or later has them): check ${setting('bitbucketProject')} and ${setting('bitbucketRepo')}.`;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/cli/bitbucket-decoration.ts
 /**
  * `--decorate` in Bitbucket Pipelines: the pipeline's facts from Bitbucket's variables
@@ -7810,6 +7984,8 @@ function pull_request_decoration_refusalWords(error, pipeline) {
  * the comment, like the Sonar token, which never goes to Bitbucket. Nothing here changes the
  * verdict or the exit code: what is missing is one warning.
  */
+
+
 
 
 
@@ -7887,100 +8063,80 @@ function bitbucketPipeline(env) {
         }
     };
 }
-
-;// CONCATENATED MODULE: ./src/cli/decoration.ts
-
-
-
 /**
- * Decorates the platform the CI runs on with the outcomes.
+ * Decorates a commit on Bitbucket Data Center (--bitbucket-server, --bitbucket-project,
+ * --bitbucket-repo) with the outcomes: a Code Insights report and a build status per project,
+ * on the commit --commit or the CI names; or says in one warning why it cannot.
  *
- * @example if (line.decorate) await decorate(outcomes, context)
+ * @example await decorateInBitbucketServer(outcomes, { url, project, repository }, commit, context)
  */
-async function decorate(outcomes, context) {
-    const { env } = context;
-    if (env['CI_API_V4_URL']?.trim())
-        return decorateGitLab(outcomes, context);
-    if (env['BITBUCKET_REPO_FULL_NAME']?.trim())
-        return decorateInBitbucket(outcomes, context);
-    if (env['SYSTEM_COLLECTIONURI']?.trim())
-        return decorateInAzure(outcomes, context);
-    context.log.warning('--decorate: no platform found to decorate (GitLab CI sets CI_API_V4_URL, Bitbucket Pipelines BITBUCKET_REPO_FULL_NAME, Azure Pipelines SYSTEM_COLLECTIONURI); nothing is decorated.');
-}
-
-;// CONCATENATED MODULE: ./src/cli/exit-codes.ts
-
-/**
- * The command's exit codes, for a CI step to tell a failed gate from a broken check:
- * - 0: every gate passed (OK, WARN, NONE), or an ERROR gate with --no-fail;
- * - 1: a quality gate failed (ERROR);
- * - 2: bad usage or settings: an option, the environment, a report file that is missing or not
- *   a scanner's, a result file that cannot be written; running it again changes nothing;
- * - 3: no verdict: the server could not be read (unreachable, refused, an answer that is not
- *   its API's, a redirect that would send the token elsewhere), the analysis task failed or was
- *   canceled, or the time-out was reached; running it again later may pass.
- */
-const EXIT = { passed: 0, gateFailed: 1, usage: 2, noVerdict: 3 };
-/**
- * When several apply (one analysis unread, another's gate failed, a result file not written):
- * usage first, then no verdict, then a failed gate. A failed gate is only reported as such when
- * every analysis was checked as asked.
- */
-const PRECEDENCE = [EXIT.usage, EXIT.noVerdict, EXIT.gateFailed, EXIT.passed];
-/**
- * The exit code of each error code: 2 for what the user must fix in the command line, the
- * environment, the report file or a result file's path; 3 for what leaves the gate unknown (the
- * server, the task, the time-out, the unforeseen); 1 for a failed gate. Every code has its row,
- * so a new code needs its choice here.
- */
-const EXIT_CODE_OF = {
-    ERR_USAGE: EXIT.usage,
-    ERR_SETTINGS: EXIT.usage,
-    ERR_REPORT_FILE: EXIT.usage,
-    ERR_RESULT_FILE: EXIT.usage,
-    // The action's alone (its runner's GITHUB_OUTPUT), a file as a result file is.
-    ERR_OUTPUT_FILE: EXIT.usage,
-    ERR_UNSAFE_REQUEST: EXIT.noVerdict,
-    ERR_SERVER_REQUEST: EXIT.noVerdict,
-    ERR_TASK_FAILED: EXIT.noVerdict,
-    ERR_TIMEOUT: EXIT.noVerdict,
-    ERR_NO_ANALYSIS: EXIT.noVerdict,
-    ERR_ANALYSES_UNREAD: EXIT.noVerdict,
-    ERR_UNEXPECTED: EXIT.noVerdict,
-    ERR_QUALITY_GATE: EXIT.gateFailed
-};
-/**
- * The exit code of a failure, by its code (EXIT_CODE_OF); an error outside the family is
- * unforeseen: 3.
- *
- * @example exitCodeOfError(new TimeoutError('Timed out …')) // 3
- */
-function exitCodeOfError(error) {
-    return EXIT_CODE_OF[codeOf(error)];
-}
-/**
- * The exit code of a finished check: from the step's verdict (stepVerdict), with each analysis
- * that could not be read counting by its own failure.
- *
- * @example exitCodeOfVerdict(stepVerdict(outcomes), { failStep: true }) // 1 for an ERROR gate
- */
-function exitCodeOfVerdict(verdict, { failStep }) {
-    switch (verdict.kind) {
-        case 'passed':
-            return EXIT.passed;
-        case 'gate-failed':
-            return failStep ? EXIT.gateFailed : EXIT.passed;
-        case 'unread':
-            return worstExitCode(verdict.errors.map(exitCodeOfError));
+async function decorateInBitbucketServer(outcomes, repository, commit, context) {
+    const { env, log } = context;
+    const server = gitlab_decoration_httpUrl(repository.url);
+    if (!server) {
+        log.warning('--decorate: --bitbucket-server is not an http(s) address; nothing is decorated.');
+        return;
+    }
+    if (!commit || !/^[0-9a-f]{40}$/i.test(commit)) {
+        log.warning('--decorate: no commit to decorate on Bitbucket Data Center; nothing is decorated. Give --commit, or run in a CI that names it (Jenkins: GIT_COMMIT).');
+        return;
+    }
+    const token = env['BITBUCKET_TOKEN']?.trim();
+    if (!token) {
+        log.warning('--decorate: BITBUCKET_TOKEN is not set; nothing is decorated. Set it to an HTTP access token of the repository or its project, with the repository write permission.');
+        return;
+    }
+    const forms = tokenForms(token);
+    log.hideSecrets(forms);
+    const rest = new RestApi({
+        platform: 'Bitbucket',
+        apiUrl: new URL('rest/', server.href.replace(/\/*$/, '/')),
+        token,
+        headers: { authorization: `Bearer ${token}` },
+        redirectAdvice: 'Set --bitbucket-server to the address the server answers at.',
+        userAgent: context.userAgent,
+        clock: context.clock,
+        deadline: Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS)
+    });
+    const sink = sink_createSink({ names: COMMAND_NAMES, secrets: [...context.secrets, ...forms] });
+    try {
+        await decorateDataCenter(rest, { project: repository.project, repository: repository.repository, commit }, outcomes, { sink, policy: context.policy, log });
+    }
+    finally {
+        rest.close();
     }
 }
-/** The code that wins among several (PRECEDENCE); 0 for none. */
-function worstExitCode(codes) {
-    return PRECEDENCE.find((code) => codes.includes(code)) ?? EXIT.passed;
+
+;// CONCATENATED MODULE: ./src/github-event.ts
+
+/** The most of a GitHub Actions run's event file read (GitHub caps webhook payloads at 25 MB). */
+const EVENT_FILE_BYTES = 25 * 1024 * 1024;
+/**
+ * One object of the run's event payload (`pull_request`, `workflow_run`), or undefined when the
+ * file is not given, cannot be read within EVENT_FILE_BYTES, is not JSON or holds no such object.
+ * Its fields are untrusted: each caller checks those it takes.
+ *
+ * @example const run = await eventObject(env['GITHUB_EVENT_PATH'], 'workflow_run')
+ */
+async function eventObject(path, field) {
+    const read = path ? await readBoundedFile(path, EVENT_FILE_BYTES) : undefined;
+    if (read?.outcome !== 'read')
+        return undefined;
+    let payload;
+    try {
+        payload = JSON.parse(read.bytes.toString('utf8'));
+    }
+    catch {
+        return undefined;
+    }
+    const value = typeof payload === 'object' && payload !== null
+        ? payload[field]
+        : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? value
+        : undefined;
 }
 
-;// CONCATENATED MODULE: external "node:util"
-const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 ;// CONCATENATED MODULE: ./src/settings.ts
 
 
@@ -8302,6 +8458,387 @@ function integer(raw, key, { min }) {
     return Number(value);
 }
 
+;// CONCATENATED MODULE: ./src/cli/ci-analysis.ts
+/**
+ * Which analysis the CI the command runs in is about: its branch or pull request, and the commit
+ * a scan of this run records. The command's counterpart of the action's run-analysis.ts, read
+ * from each CI's own variables. Every value is untrusted: a commit is taken only as a full SHA, a
+ * branch only as a name the server can key, a pull request only as the number the server keys
+ * it by. What a CI says but cannot be taken is a SettingsError naming the variable and the
+ * options to pass: checking the main branch or the newest analysis instead would give another
+ * analysis's verdict.
+ */
+
+
+
+
+
+
+/** A pull or merge request's number: what SonarQube keys them by on every CI read here. */
+const NUMBER = /^[1-9][0-9]{0,18}$/;
+/** What a CI calls a pull request, for the log. */
+const REQUEST_WORDS = { 'GitLab CI': 'merge request' };
+/**
+ * With --project and none of --branch, --pull-request and --commit, the branch or pull request
+ * and the commits from the CI the command runs in (an option given always wins; a branch or pull
+ * request given leaves the commit to the options too). One line of the log says what was taken
+ * and from which CI. Outside a CI it knows, the settings stay as they are: the newest analysis of
+ * the main branch.
+ *
+ * @example settings = await withTheCisAnalysis(settings, process.env, log)
+ */
+async function withTheCisAnalysis(settings, env, log) {
+    if (settings.projectKeys.length === 0)
+        return settings;
+    if (settings.branch || settings.pullRequest || settings.commits.length > 0)
+        return settings;
+    const ci = await ciAnalysis(env);
+    if (!ci)
+        return settings;
+    return takeRunScope(settings, ci, log, REQUEST_WORDS[ci.from]);
+}
+/**
+ * The analysis the CI's run is about, from the first CI whose own marker is set; undefined when
+ * none is, or when the CI names neither a commit nor a branch or pull request (nothing taken).
+ * Throws a SettingsError when the CI names a branch, pull request or commit that cannot be taken,
+ * or a branch or pull request without its commit.
+ *
+ * @example await ciAnalysis({ GITLAB_CI: 'true', CI_MERGE_REQUEST_IID: '42', CI_COMMIT_SHA: sha }) // { pullRequest: '42', commits: [sha], from: 'GitLab CI' }
+ */
+async function ciAnalysis(env) {
+    if (env['GITHUB_ACTIONS'] === 'true')
+        return gitHubActions(env);
+    if (env['GITLAB_CI'] === 'true')
+        return gitLabCi(env);
+    if (env['TF_BUILD']?.toLowerCase() === 'true')
+        return azurePipelines(env);
+    if (env['CI'] === 'true' && env['BITBUCKET_COMMIT'])
+        return bitbucketPipelines(env);
+    if (env['CIRCLECI'] === 'true')
+        return circleCi(env);
+    // JENKINS_URL alone is no proof: it is often set outside Jenkins (SonarQube's scanner asks for
+    // EXECUTOR_NUMBER too).
+    if (env['JENKINS_URL'] && env['EXECUTOR_NUMBER'])
+        return jenkins(env);
+    return undefined;
+}
+// GitHub Actions, when the command runs there (the action reads the same run on its own):
+// https://docs.github.com/en/actions/reference/workflows-and-actions/variables (GITHUB_ACTIONS,
+// GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REF: refs/heads/<branch>, refs/tags/<tag>, and on
+// pull_request refs/pull/<number>/merge; GITHUB_SHA: on pull_request the merge commit). The head
+// commit is only in the event file (pull_request.head.sha), which SonarQube's scanner records on
+// pull_request (sonar-scanner-engine, org/sonar/scanner/ci/vendors/GithubActions.java): both are
+// taken. SonarQube keys a GitHub pull request by its number.
+async function gitHubActions(env) {
+    const ci = new CiVariables('GitHub Actions', env);
+    const event = env['GITHUB_EVENT_NAME'] ?? '';
+    const ref = env['GITHUB_REF'] ?? '';
+    if (event === 'pull_request' || event === 'pull_request_target') {
+        const payload = await pullRequestOfEvent(env['GITHUB_EVENT_PATH']);
+        const fromRef = /^refs\/pull\/([0-9]+)\/merge$/.exec(ref)?.[1];
+        const number = payload.number ?? (fromRef && NUMBER.test(fromRef) ? fromRef : undefined);
+        if (!number) {
+            throw new errors_SettingsError(`GitHub Actions runs for a ${untrusted_text_oneLine(event)} event whose pull request is unknown (the event file names none, nor does GITHUB_REF): ${TO_PASS}`);
+        }
+        const head = payload.headSha && isFullSha(payload.headSha) ? [payload.headSha] : [];
+        const since = runStart(payload.updatedAt, "the pull request's last update");
+        return ci.analysis({ pullRequest: number }, [...head, ...ci.commit('GITHUB_SHA')], since);
+    }
+    return ci.analysis(ci.refScope('GITHUB_REF'), ci.commit('GITHUB_SHA'));
+}
+// GitLab CI: https://docs.gitlab.com/ci/variables/predefined_variables/ (GITLAB_CI; CI_COMMIT_SHA;
+// CI_COMMIT_BRANCH, set in branch pipelines only, not in merge request or tag pipelines;
+// CI_MERGE_REQUEST_IID, the number in the merge request's address, which SonarQube keys a merge
+// request by; CI_MERGE_REQUEST_SOURCE_BRANCH_SHA, set in merged results pipelines only, where
+// CI_COMMIT_SHA is the merge commit they check out and the scanner records; CI_PIPELINE_CREATED_AT,
+// the pipeline's creation in ISO 8601, since GitLab 13.10: lib/gitlab/ci/variables/builder/pipeline.rb).
+function gitLabCi(env) {
+    const ci = new CiVariables('GitLab CI', env);
+    const commit = ci.commit('CI_COMMIT_SHA');
+    if (ci.has('CI_MERGE_REQUEST_IID')) {
+        const head = ci.commit('CI_MERGE_REQUEST_SOURCE_BRANCH_SHA');
+        const since = runStart(env['CI_PIPELINE_CREATED_AT'], "the pipeline's creation");
+        return ci.analysis({ pullRequest: ci.number('CI_MERGE_REQUEST_IID') }, [...head, ...commit], since);
+    }
+    return ci.analysis(ci.has('CI_COMMIT_BRANCH') ? ci.branch('CI_COMMIT_BRANCH') : {}, commit);
+}
+// Azure Pipelines: https://learn.microsoft.com/en-us/azure/devops/pipelines/build/variables
+// (TF_BUILD; BUILD_SOURCEVERSION, the commit; BUILD_SOURCEBRANCH, refs/heads/<branch>,
+// refs/tags/<tag>, refs/pull/<id>/merge; BUILD_REPOSITORY_PROVIDER; on a pull request
+// SYSTEM_PULLREQUEST_PULLREQUESTID, and SYSTEM_PULLREQUEST_PULLREQUESTNUMBER for GitHub's, whose
+// id and number differ). SonarSource's extension keys a pull request by PULLREQUESTNUMBER on
+// GitHub and GitHub Enterprise, by PULLREQUESTID elsewhere (sonar-scanner-azdo,
+// src/common/latest/prepare-task.ts). A pull request build checks out the merge commit; the
+// scanner records SYSTEM_PULLREQUEST_SOURCECOMMITID, the head, when set (sonar-scanner-engine,
+// org/sonar/scanner/ci/vendors/AzureDevops.java; that variable is not on Microsoft's page): both
+// are taken.
+function azurePipelines(env) {
+    const ci = new CiVariables('Azure Pipelines', env);
+    const commit = ci.commit('BUILD_SOURCEVERSION');
+    if (ci.has('SYSTEM_PULLREQUEST_PULLREQUESTID')) {
+        const provider = env['BUILD_REPOSITORY_PROVIDER'] ?? '';
+        const github = provider === 'GitHub' || provider === 'GitHubEnterprise';
+        const key = github ? 'SYSTEM_PULLREQUEST_PULLREQUESTNUMBER' : 'SYSTEM_PULLREQUEST_PULLREQUESTID';
+        const head = ci.commit('SYSTEM_PULLREQUEST_SOURCECOMMITID');
+        return ci.analysis({ pullRequest: ci.number(key) }, [...head, ...commit]);
+    }
+    if ((env['BUILD_SOURCEBRANCH'] ?? '').startsWith('refs/pull/')) {
+        throw new errors_SettingsError(`Azure Pipelines builds a pull request (BUILD_SOURCEBRANCH is "${untrusted_text_oneLine(env['BUILD_SOURCEBRANCH'] ?? '')}") but sets no SYSTEM_PULLREQUEST_PULLREQUESTID: ${TO_PASS}`);
+    }
+    return ci.analysis(ci.refScope('BUILD_SOURCEBRANCH'), commit);
+}
+// Bitbucket Pipelines: https://support.atlassian.com/bitbucket-cloud/docs/variables-and-secrets/
+// (CI; BITBUCKET_COMMIT, the commit that started the build, which the scanner records;
+// BITBUCKET_BRANCH, the source branch, not set for tags nor custom pipelines; BITBUCKET_TAG;
+// BITBUCKET_PR_ID, on pull request builds only, which SonarQube keys the pull request by).
+function bitbucketPipelines(env) {
+    const ci = new CiVariables('Bitbucket Pipelines', env);
+    const commit = ci.commit('BITBUCKET_COMMIT');
+    if (ci.has('BITBUCKET_PR_ID')) {
+        return ci.analysis({ pullRequest: ci.number('BITBUCKET_PR_ID') }, commit);
+    }
+    if (ci.has('BITBUCKET_TAG'))
+        return ci.analysis({}, commit);
+    return ci.analysis(ci.has('BITBUCKET_BRANCH') ? ci.branch('BITBUCKET_BRANCH') : {}, commit);
+}
+// CircleCI: https://circleci.com/docs/reference/variables/ (CIRCLECI; CIRCLE_SHA1; CIRCLE_BRANCH;
+// CIRCLE_TAG; CIRCLE_PULL_REQUEST, the address of the branch's pull request, one at random when
+// several: CIRCLE_PULL_REQUESTS lists them; CIRCLE_PR_NUMBER, on pull requests from forks only).
+// SonarQube's scanners do not detect pull requests on CircleCI: the scan's
+// sonar.pullrequest.key must be this number, or the analysis is the branch's (pass --branch).
+function circleCi(env) {
+    const ci = new CiVariables('CircleCI', env);
+    const commit = ci.commit('CIRCLE_SHA1');
+    const urls = new Set((env['CIRCLE_PULL_REQUESTS'] ?? '')
+        .split(',')
+        .map((url) => url.trim())
+        .filter((url) => url !== ''));
+    if (urls.size > 1) {
+        throw new errors_SettingsError(`CircleCI names ${urls.size} pull requests of this branch (CIRCLE_PULL_REQUESTS), and picks one at random: ${TO_PASS}`);
+    }
+    if (ci.has('CIRCLE_PR_NUMBER')) {
+        return ci.analysis({ pullRequest: ci.number('CIRCLE_PR_NUMBER') }, commit);
+    }
+    if (ci.has('CIRCLE_PULL_REQUEST')) {
+        return ci.analysis({ pullRequest: ci.numberInUrl('CIRCLE_PULL_REQUEST') }, commit);
+    }
+    if (ci.has('CIRCLE_TAG'))
+        return ci.analysis({}, commit);
+    return ci.analysis(ci.has('CIRCLE_BRANCH') ? ci.branch('CIRCLE_BRANCH') : {}, commit);
+}
+// Jenkins: the list every controller serves at <JENKINS_URL>/pipeline-syntax/globals#env, to
+// which https://docs.cloudbees.com/docs/cloudbees-ci/latest/automating-with-jenkinsfile/working-with-the-env
+// points (JENKINS_URL, EXECUTOR_NUMBER; for multibranch projects BRANCH_NAME, the tag's name on
+// tags, CHANGE_ID, the pull or merge request's number, which SonarQube keys it by, and TAG_NAME,
+// as the Branch API plugin sets them: jenkins/branch/BranchNameContributor.java); GIT_COMMIT,
+// "SHA-1 of the commit used in this build", from the Git plugin:
+// https://github.com/jenkinsci/git-plugin/blob/master/README.adoc#environment-variables (a
+// scripted pipeline sets it from checkout's result). With the merge strategy, GIT_COMMIT is
+// Jenkins' own merge of the target into the pull request, which no scan records (SonarQube's
+// scanner records the pull request's head): then --commit gives the head.
+function jenkins(env) {
+    const ci = new CiVariables('Jenkins', env);
+    const commit = ci.commit('GIT_COMMIT');
+    if (ci.has('CHANGE_ID'))
+        return ci.analysis({ pullRequest: ci.number('CHANGE_ID') }, commit);
+    if (ci.has('TAG_NAME'))
+        return ci.analysis({}, commit);
+    return ci.analysis(ci.has('BRANCH_NAME') ? ci.branch('BRANCH_NAME') : {}, commit);
+}
+/** What to do when the CI's facts cannot be taken, in the command's words. */
+const TO_PASS = `pass ${setting('pullRequest')} or ${setting('branch')}, and ${setting('commit')}, to say which analysis to check.`;
+/** One CI's variables, each read as the fact it should be, or refused by name. */
+class CiVariables {
+    from;
+    env;
+    /** The variables read for a commit, for a message that names them. */
+    commitVariables = [];
+    constructor(from, env) {
+        this.from = from;
+        this.env = env;
+    }
+    /** Whether the variable is set to something. */
+    has(name) {
+        return (this.env[name] ?? '') !== '';
+    }
+    /** The variable's commit, lower-cased, when set: a full SHA, or refused. */
+    commit(name) {
+        this.commitVariables.push(name);
+        const value = this.env[name] ?? '';
+        if (value === '')
+            return [];
+        const sha = value.toLowerCase();
+        if (!isFullSha(sha))
+            this.refuse(name, value, 'not a full commit SHA');
+        return [sha];
+    }
+    /** The variable's branch: a name the server keys (at most 255 characters, no control character). */
+    branch(name, value = this.env[name] ?? '') {
+        if (!isBranchName(value)) {
+            this.refuse(name, value, `no branch name (at most ${MAX_BRANCH_LENGTH} characters, no control characters)`);
+        }
+        return { branch: value };
+    }
+    /** A ref's branch (refs/heads/…); no branch for any other ref (a tag's). */
+    refScope(name) {
+        const ref = this.env[name] ?? '';
+        return ref.startsWith('refs/heads/') ? this.branch(name, ref.slice('refs/heads/'.length)) : {};
+    }
+    /** The variable's pull-request number. */
+    number(name) {
+        const value = this.env[name] ?? '';
+        if (!NUMBER.test(value))
+            this.refuse(name, value, 'not a pull request number');
+        return value;
+    }
+    /** The number a pull request's address ends with (…/pull/12, …/pull-requests/12). */
+    numberInUrl(name) {
+        const value = this.env[name] ?? '';
+        const number = /^https?:\/\/[^\s]+\/(?:pull|pull-requests|merge_requests)\/([0-9]+)\/?$/.exec(value)?.[1];
+        if (!number || !NUMBER.test(number)) {
+            this.refuse(name, value, "not a pull request's address");
+        }
+        return number;
+    }
+    /**
+     * The analysis the scope and commits make, the commits once each. A branch or pull request
+     * without its commit would be the newest analysis, maybe the previous one's: refused. Nothing
+     * at all: nothing taken.
+     */
+    analysis(scope, commits, since) {
+        const unique = [...new Set(commits)];
+        if (unique.length === 0) {
+            if (scope.branch === undefined && scope.pullRequest === undefined)
+                return undefined;
+            const what = scope.pullRequest === undefined ? 'branch' : 'pull request';
+            const unset = this.commitVariables.join(' nor ');
+            throw new errors_SettingsError(`${this.from} names the ${what} but not its commit (${unset} is not set), so the newest analysis could be an earlier commit's: pass ${setting('commit')} with the commit the scan analysed.`);
+        }
+        return {
+            ...scope,
+            commits: unique,
+            ...(since && scope.pullRequest !== undefined ? { since } : {}),
+            from: this.from
+        };
+    }
+    refuse(name, value, problem) {
+        throw new errors_SettingsError(`${this.from} sets ${name} to "${untrusted_text_oneLine(value)}", which is ${problem}: ${TO_PASS}`);
+    }
+}
+/** The pull request's number and head commit from GitHub's event file, as far as it says them. */
+async function pullRequestOfEvent(path) {
+    const pull = await eventObject(path, 'pull_request');
+    if (!pull)
+        return {};
+    const { number, head, updated_at: updatedAt } = pull;
+    const sha = head?.sha;
+    return {
+        ...(typeof number === 'number' && Number.isSafeInteger(number) && number > 0
+            ? { number: String(number) }
+            : {}),
+        ...(typeof sha === 'string' ? { headSha: sha.toLowerCase() } : {}),
+        updatedAt
+    };
+}
+
+;// CONCATENATED MODULE: ./src/cli/decoration.ts
+
+
+
+
+/**
+ * Decorates the platform the CI runs on with the outcomes.
+ *
+ * @example if (line.decorate) await decorate(outcomes, context)
+ */
+async function decorate(outcomes, context) {
+    const { env } = context;
+    if (context.bitbucketServer) {
+        const commit = context.commit ?? (await ciAnalysis(env).catch(() => undefined))?.commits[0];
+        return decorateInBitbucketServer(outcomes, context.bitbucketServer, commit, context);
+    }
+    if (env['CI_API_V4_URL']?.trim())
+        return decorateGitLab(outcomes, context);
+    if (env['BITBUCKET_REPO_FULL_NAME']?.trim())
+        return decorateInBitbucket(outcomes, context);
+    if (env['SYSTEM_COLLECTIONURI']?.trim())
+        return decorateInAzure(outcomes, context);
+    context.log.warning('--decorate: no platform found to decorate (GitLab CI sets CI_API_V4_URL, Bitbucket Pipelines BITBUCKET_REPO_FULL_NAME, Azure Pipelines SYSTEM_COLLECTIONURI); nothing is decorated.');
+}
+
+;// CONCATENATED MODULE: ./src/cli/exit-codes.ts
+
+/**
+ * The command's exit codes, for a CI step to tell a failed gate from a broken check:
+ * - 0: every gate passed (OK, WARN, NONE), or an ERROR gate with --no-fail;
+ * - 1: a quality gate failed (ERROR);
+ * - 2: bad usage or settings: an option, the environment, a report file that is missing or not
+ *   a scanner's, a result file that cannot be written; running it again changes nothing;
+ * - 3: no verdict: the server could not be read (unreachable, refused, an answer that is not
+ *   its API's, a redirect that would send the token elsewhere), the analysis task failed or was
+ *   canceled, or the time-out was reached; running it again later may pass.
+ */
+const EXIT = { passed: 0, gateFailed: 1, usage: 2, noVerdict: 3 };
+/**
+ * When several apply (one analysis unread, another's gate failed, a result file not written):
+ * usage first, then no verdict, then a failed gate. A failed gate is only reported as such when
+ * every analysis was checked as asked.
+ */
+const PRECEDENCE = [EXIT.usage, EXIT.noVerdict, EXIT.gateFailed, EXIT.passed];
+/**
+ * The exit code of each error code: 2 for what the user must fix in the command line, the
+ * environment, the report file or a result file's path; 3 for what leaves the gate unknown (the
+ * server, the task, the time-out, the unforeseen); 1 for a failed gate. Every code has its row,
+ * so a new code needs its choice here.
+ */
+const EXIT_CODE_OF = {
+    ERR_USAGE: EXIT.usage,
+    ERR_SETTINGS: EXIT.usage,
+    ERR_REPORT_FILE: EXIT.usage,
+    ERR_RESULT_FILE: EXIT.usage,
+    // The action's alone (its runner's GITHUB_OUTPUT), a file as a result file is.
+    ERR_OUTPUT_FILE: EXIT.usage,
+    ERR_UNSAFE_REQUEST: EXIT.noVerdict,
+    ERR_SERVER_REQUEST: EXIT.noVerdict,
+    ERR_TASK_FAILED: EXIT.noVerdict,
+    ERR_TIMEOUT: EXIT.noVerdict,
+    ERR_NO_ANALYSIS: EXIT.noVerdict,
+    ERR_ANALYSES_UNREAD: EXIT.noVerdict,
+    ERR_UNEXPECTED: EXIT.noVerdict,
+    ERR_QUALITY_GATE: EXIT.gateFailed
+};
+/**
+ * The exit code of a failure, by its code (EXIT_CODE_OF); an error outside the family is
+ * unforeseen: 3.
+ *
+ * @example exitCodeOfError(new TimeoutError('Timed out …')) // 3
+ */
+function exitCodeOfError(error) {
+    return EXIT_CODE_OF[codeOf(error)];
+}
+/**
+ * The exit code of a finished check: from the step's verdict (stepVerdict), with each analysis
+ * that could not be read counting by its own failure.
+ *
+ * @example exitCodeOfVerdict(stepVerdict(outcomes), { failStep: true }) // 1 for an ERROR gate
+ */
+function exitCodeOfVerdict(verdict, { failStep }) {
+    switch (verdict.kind) {
+        case 'passed':
+            return EXIT.passed;
+        case 'gate-failed':
+            return failStep ? EXIT.gateFailed : EXIT.passed;
+        case 'unread':
+            return worstExitCode(verdict.errors.map(exitCodeOfError));
+    }
+}
+/** The code that wins among several (PRECEDENCE); 0 for none. */
+function worstExitCode(codes) {
+    return PRECEDENCE.find((code) => codes.includes(code)) ?? EXIT.passed;
+}
+
+;// CONCATENATED MODULE: external "node:util"
+const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = /*#__PURE__*/JSON.parse('{"UU":"sonar-quality-gate-check","rE":"1.0.0"}');
 ;// CONCATENATED MODULE: ./src/cli/version.ts
@@ -8355,6 +8892,9 @@ const options_OPTIONS = {
     'comment-when': { type: 'string' },
     'inline-limit': { type: 'string' },
     'inline-severity': { type: 'string' },
+    'bitbucket-server': { type: 'string' },
+    'bitbucket-project': { type: 'string' },
+    'bitbucket-repo': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'v' }
 };
@@ -8430,7 +8970,27 @@ function parseCommandLine(argv) {
         decorate: values.decorate ?? false,
         commentWhen: commentWhen(values['comment-when'], values.decorate ?? false),
         inlineLimit: inlineLimit(values['inline-limit'], values.decorate ?? false),
-        inlineSeverity: inlineSeverity(values['inline-severity'], values.decorate ?? false)
+        inlineSeverity: inlineSeverity(values['inline-severity'], values.decorate ?? false),
+        bitbucketServer: bitbucketServer(values, values.decorate ?? false)
+    };
+}
+/** --bitbucket-server, --bitbucket-project and --bitbucket-repo: all three, with --decorate. */
+function bitbucketServer(values, decorate) {
+    const names = ['bitbucket-server', 'bitbucket-project', 'bitbucket-repo'];
+    const given = names.filter((name) => typeof values[name] === 'string');
+    if (given.length === 0)
+        return undefined;
+    withDecorate(given[0], decorate);
+    if (given.length < names.length) {
+        throw new UsageError(`${given.map((name) => `--${name}`).join(' and ')} ${given.length === 1 ? 'is' : 'are'} given without ${names
+            .filter((name) => !given.includes(name))
+            .map((name) => `--${name}`)
+            .join(' and ')}: Bitbucket Data Center's repository needs all three.`);
+    }
+    return {
+        url: String(values['bitbucket-server']).trim(),
+        project: String(values['bitbucket-project']).trim(),
+        repository: String(values['bitbucket-repo']).trim()
     };
 }
 /** An option of the decoration given without --decorate: a usage error. */
@@ -8576,6 +9136,10 @@ ${DEFAULT_REPORTS})
                             diff a run, for the most severe new issues (default 10; 0: none)
       --inline-severity <s> with --decorate: the least severe issue that gets one: blocker,
                             high, medium, low or info (default info)
+      --bitbucket-server <url>, --bitbucket-project <key>, --bitbucket-repo <slug>
+                            with --decorate, from any CI: Bitbucket Data Center's repository
+                            (a Code Insights report and a build status on --commit or the
+                            CI's commit; token: BITBUCKET_TOKEN, an HTTP access token)
   -h, --help                show this help and exit
   -v, --version             show the version and exit
 
@@ -13547,319 +14111,6 @@ function wholeCheckFailed(settings, error) {
     return { read: false, source, projectKey: undefined, message: failure.message, error: failure };
 }
 
-;// CONCATENATED MODULE: ./src/github-event.ts
-
-/** The most of a GitHub Actions run's event file read (GitHub caps webhook payloads at 25 MB). */
-const EVENT_FILE_BYTES = 25 * 1024 * 1024;
-/**
- * One object of the run's event payload (`pull_request`, `workflow_run`), or undefined when the
- * file is not given, cannot be read within EVENT_FILE_BYTES, is not JSON or holds no such object.
- * Its fields are untrusted: each caller checks those it takes.
- *
- * @example const run = await eventObject(env['GITHUB_EVENT_PATH'], 'workflow_run')
- */
-async function eventObject(path, field) {
-    const read = path ? await readBoundedFile(path, EVENT_FILE_BYTES) : undefined;
-    if (read?.outcome !== 'read')
-        return undefined;
-    let payload;
-    try {
-        payload = JSON.parse(read.bytes.toString('utf8'));
-    }
-    catch {
-        return undefined;
-    }
-    const value = typeof payload === 'object' && payload !== null
-        ? payload[field]
-        : undefined;
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? value
-        : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/cli/ci-analysis.ts
-/**
- * Which analysis the CI the command runs in is about: its branch or pull request, and the commit
- * a scan of this run records. The command's counterpart of the action's run-analysis.ts, read
- * from each CI's own variables. Every value is untrusted: a commit is taken only as a full SHA, a
- * branch only as a name the server can key, a pull request only as the number the server keys
- * it by. What a CI says but cannot be taken is a SettingsError naming the variable and the
- * options to pass: checking the main branch or the newest analysis instead would give another
- * analysis's verdict.
- */
-
-
-
-
-
-
-/** A pull or merge request's number: what SonarQube keys them by on every CI read here. */
-const NUMBER = /^[1-9][0-9]{0,18}$/;
-/** What a CI calls a pull request, for the log. */
-const REQUEST_WORDS = { 'GitLab CI': 'merge request' };
-/**
- * With --project and none of --branch, --pull-request and --commit, the branch or pull request
- * and the commits from the CI the command runs in (an option given always wins; a branch or pull
- * request given leaves the commit to the options too). One line of the log says what was taken
- * and from which CI. Outside a CI it knows, the settings stay as they are: the newest analysis of
- * the main branch.
- *
- * @example settings = await withTheCisAnalysis(settings, process.env, log)
- */
-async function withTheCisAnalysis(settings, env, log) {
-    if (settings.projectKeys.length === 0)
-        return settings;
-    if (settings.branch || settings.pullRequest || settings.commits.length > 0)
-        return settings;
-    const ci = await ciAnalysis(env);
-    if (!ci)
-        return settings;
-    return takeRunScope(settings, ci, log, REQUEST_WORDS[ci.from]);
-}
-/**
- * The analysis the CI's run is about, from the first CI whose own marker is set; undefined when
- * none is, or when the CI names neither a commit nor a branch or pull request (nothing taken).
- * Throws a SettingsError when the CI names a branch, pull request or commit that cannot be taken,
- * or a branch or pull request without its commit.
- *
- * @example await ciAnalysis({ GITLAB_CI: 'true', CI_MERGE_REQUEST_IID: '42', CI_COMMIT_SHA: sha }) // { pullRequest: '42', commits: [sha], from: 'GitLab CI' }
- */
-async function ciAnalysis(env) {
-    if (env['GITHUB_ACTIONS'] === 'true')
-        return gitHubActions(env);
-    if (env['GITLAB_CI'] === 'true')
-        return gitLabCi(env);
-    if (env['TF_BUILD']?.toLowerCase() === 'true')
-        return azurePipelines(env);
-    if (env['CI'] === 'true' && env['BITBUCKET_COMMIT'])
-        return bitbucketPipelines(env);
-    if (env['CIRCLECI'] === 'true')
-        return circleCi(env);
-    // JENKINS_URL alone is no proof: it is often set outside Jenkins (SonarQube's scanner asks for
-    // EXECUTOR_NUMBER too).
-    if (env['JENKINS_URL'] && env['EXECUTOR_NUMBER'])
-        return jenkins(env);
-    return undefined;
-}
-// GitHub Actions, when the command runs there (the action reads the same run on its own):
-// https://docs.github.com/en/actions/reference/workflows-and-actions/variables (GITHUB_ACTIONS,
-// GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REF: refs/heads/<branch>, refs/tags/<tag>, and on
-// pull_request refs/pull/<number>/merge; GITHUB_SHA: on pull_request the merge commit). The head
-// commit is only in the event file (pull_request.head.sha), which SonarQube's scanner records on
-// pull_request (sonar-scanner-engine, org/sonar/scanner/ci/vendors/GithubActions.java): both are
-// taken. SonarQube keys a GitHub pull request by its number.
-async function gitHubActions(env) {
-    const ci = new CiVariables('GitHub Actions', env);
-    const event = env['GITHUB_EVENT_NAME'] ?? '';
-    const ref = env['GITHUB_REF'] ?? '';
-    if (event === 'pull_request' || event === 'pull_request_target') {
-        const payload = await pullRequestOfEvent(env['GITHUB_EVENT_PATH']);
-        const fromRef = /^refs\/pull\/([0-9]+)\/merge$/.exec(ref)?.[1];
-        const number = payload.number ?? (fromRef && NUMBER.test(fromRef) ? fromRef : undefined);
-        if (!number) {
-            throw new errors_SettingsError(`GitHub Actions runs for a ${untrusted_text_oneLine(event)} event whose pull request is unknown (the event file names none, nor does GITHUB_REF): ${TO_PASS}`);
-        }
-        const head = payload.headSha && isFullSha(payload.headSha) ? [payload.headSha] : [];
-        const since = runStart(payload.updatedAt, "the pull request's last update");
-        return ci.analysis({ pullRequest: number }, [...head, ...ci.commit('GITHUB_SHA')], since);
-    }
-    return ci.analysis(ci.refScope('GITHUB_REF'), ci.commit('GITHUB_SHA'));
-}
-// GitLab CI: https://docs.gitlab.com/ci/variables/predefined_variables/ (GITLAB_CI; CI_COMMIT_SHA;
-// CI_COMMIT_BRANCH, set in branch pipelines only, not in merge request or tag pipelines;
-// CI_MERGE_REQUEST_IID, the number in the merge request's address, which SonarQube keys a merge
-// request by; CI_MERGE_REQUEST_SOURCE_BRANCH_SHA, set in merged results pipelines only, where
-// CI_COMMIT_SHA is the merge commit they check out and the scanner records; CI_PIPELINE_CREATED_AT,
-// the pipeline's creation in ISO 8601, since GitLab 13.10: lib/gitlab/ci/variables/builder/pipeline.rb).
-function gitLabCi(env) {
-    const ci = new CiVariables('GitLab CI', env);
-    const commit = ci.commit('CI_COMMIT_SHA');
-    if (ci.has('CI_MERGE_REQUEST_IID')) {
-        const head = ci.commit('CI_MERGE_REQUEST_SOURCE_BRANCH_SHA');
-        const since = runStart(env['CI_PIPELINE_CREATED_AT'], "the pipeline's creation");
-        return ci.analysis({ pullRequest: ci.number('CI_MERGE_REQUEST_IID') }, [...head, ...commit], since);
-    }
-    return ci.analysis(ci.has('CI_COMMIT_BRANCH') ? ci.branch('CI_COMMIT_BRANCH') : {}, commit);
-}
-// Azure Pipelines: https://learn.microsoft.com/en-us/azure/devops/pipelines/build/variables
-// (TF_BUILD; BUILD_SOURCEVERSION, the commit; BUILD_SOURCEBRANCH, refs/heads/<branch>,
-// refs/tags/<tag>, refs/pull/<id>/merge; BUILD_REPOSITORY_PROVIDER; on a pull request
-// SYSTEM_PULLREQUEST_PULLREQUESTID, and SYSTEM_PULLREQUEST_PULLREQUESTNUMBER for GitHub's, whose
-// id and number differ). SonarSource's extension keys a pull request by PULLREQUESTNUMBER on
-// GitHub and GitHub Enterprise, by PULLREQUESTID elsewhere (sonar-scanner-azdo,
-// src/common/latest/prepare-task.ts). A pull request build checks out the merge commit; the
-// scanner records SYSTEM_PULLREQUEST_SOURCECOMMITID, the head, when set (sonar-scanner-engine,
-// org/sonar/scanner/ci/vendors/AzureDevops.java; that variable is not on Microsoft's page): both
-// are taken.
-function azurePipelines(env) {
-    const ci = new CiVariables('Azure Pipelines', env);
-    const commit = ci.commit('BUILD_SOURCEVERSION');
-    if (ci.has('SYSTEM_PULLREQUEST_PULLREQUESTID')) {
-        const provider = env['BUILD_REPOSITORY_PROVIDER'] ?? '';
-        const github = provider === 'GitHub' || provider === 'GitHubEnterprise';
-        const key = github ? 'SYSTEM_PULLREQUEST_PULLREQUESTNUMBER' : 'SYSTEM_PULLREQUEST_PULLREQUESTID';
-        const head = ci.commit('SYSTEM_PULLREQUEST_SOURCECOMMITID');
-        return ci.analysis({ pullRequest: ci.number(key) }, [...head, ...commit]);
-    }
-    if ((env['BUILD_SOURCEBRANCH'] ?? '').startsWith('refs/pull/')) {
-        throw new errors_SettingsError(`Azure Pipelines builds a pull request (BUILD_SOURCEBRANCH is "${untrusted_text_oneLine(env['BUILD_SOURCEBRANCH'] ?? '')}") but sets no SYSTEM_PULLREQUEST_PULLREQUESTID: ${TO_PASS}`);
-    }
-    return ci.analysis(ci.refScope('BUILD_SOURCEBRANCH'), commit);
-}
-// Bitbucket Pipelines: https://support.atlassian.com/bitbucket-cloud/docs/variables-and-secrets/
-// (CI; BITBUCKET_COMMIT, the commit that started the build, which the scanner records;
-// BITBUCKET_BRANCH, the source branch, not set for tags nor custom pipelines; BITBUCKET_TAG;
-// BITBUCKET_PR_ID, on pull request builds only, which SonarQube keys the pull request by).
-function bitbucketPipelines(env) {
-    const ci = new CiVariables('Bitbucket Pipelines', env);
-    const commit = ci.commit('BITBUCKET_COMMIT');
-    if (ci.has('BITBUCKET_PR_ID')) {
-        return ci.analysis({ pullRequest: ci.number('BITBUCKET_PR_ID') }, commit);
-    }
-    if (ci.has('BITBUCKET_TAG'))
-        return ci.analysis({}, commit);
-    return ci.analysis(ci.has('BITBUCKET_BRANCH') ? ci.branch('BITBUCKET_BRANCH') : {}, commit);
-}
-// CircleCI: https://circleci.com/docs/reference/variables/ (CIRCLECI; CIRCLE_SHA1; CIRCLE_BRANCH;
-// CIRCLE_TAG; CIRCLE_PULL_REQUEST, the address of the branch's pull request, one at random when
-// several: CIRCLE_PULL_REQUESTS lists them; CIRCLE_PR_NUMBER, on pull requests from forks only).
-// SonarQube's scanners do not detect pull requests on CircleCI: the scan's
-// sonar.pullrequest.key must be this number, or the analysis is the branch's (pass --branch).
-function circleCi(env) {
-    const ci = new CiVariables('CircleCI', env);
-    const commit = ci.commit('CIRCLE_SHA1');
-    const urls = new Set((env['CIRCLE_PULL_REQUESTS'] ?? '')
-        .split(',')
-        .map((url) => url.trim())
-        .filter((url) => url !== ''));
-    if (urls.size > 1) {
-        throw new errors_SettingsError(`CircleCI names ${urls.size} pull requests of this branch (CIRCLE_PULL_REQUESTS), and picks one at random: ${TO_PASS}`);
-    }
-    if (ci.has('CIRCLE_PR_NUMBER')) {
-        return ci.analysis({ pullRequest: ci.number('CIRCLE_PR_NUMBER') }, commit);
-    }
-    if (ci.has('CIRCLE_PULL_REQUEST')) {
-        return ci.analysis({ pullRequest: ci.numberInUrl('CIRCLE_PULL_REQUEST') }, commit);
-    }
-    if (ci.has('CIRCLE_TAG'))
-        return ci.analysis({}, commit);
-    return ci.analysis(ci.has('CIRCLE_BRANCH') ? ci.branch('CIRCLE_BRANCH') : {}, commit);
-}
-// Jenkins: the list every controller serves at <JENKINS_URL>/pipeline-syntax/globals#env, to
-// which https://docs.cloudbees.com/docs/cloudbees-ci/latest/automating-with-jenkinsfile/working-with-the-env
-// points (JENKINS_URL, EXECUTOR_NUMBER; for multibranch projects BRANCH_NAME, the tag's name on
-// tags, CHANGE_ID, the pull or merge request's number, which SonarQube keys it by, and TAG_NAME,
-// as the Branch API plugin sets them: jenkins/branch/BranchNameContributor.java); GIT_COMMIT,
-// "SHA-1 of the commit used in this build", from the Git plugin:
-// https://github.com/jenkinsci/git-plugin/blob/master/README.adoc#environment-variables (a
-// scripted pipeline sets it from checkout's result). With the merge strategy, GIT_COMMIT is
-// Jenkins' own merge of the target into the pull request, which no scan records (SonarQube's
-// scanner records the pull request's head): then --commit gives the head.
-function jenkins(env) {
-    const ci = new CiVariables('Jenkins', env);
-    const commit = ci.commit('GIT_COMMIT');
-    if (ci.has('CHANGE_ID'))
-        return ci.analysis({ pullRequest: ci.number('CHANGE_ID') }, commit);
-    if (ci.has('TAG_NAME'))
-        return ci.analysis({}, commit);
-    return ci.analysis(ci.has('BRANCH_NAME') ? ci.branch('BRANCH_NAME') : {}, commit);
-}
-/** What to do when the CI's facts cannot be taken, in the command's words. */
-const TO_PASS = `pass ${setting('pullRequest')} or ${setting('branch')}, and ${setting('commit')}, to say which analysis to check.`;
-/** One CI's variables, each read as the fact it should be, or refused by name. */
-class CiVariables {
-    from;
-    env;
-    /** The variables read for a commit, for a message that names them. */
-    commitVariables = [];
-    constructor(from, env) {
-        this.from = from;
-        this.env = env;
-    }
-    /** Whether the variable is set to something. */
-    has(name) {
-        return (this.env[name] ?? '') !== '';
-    }
-    /** The variable's commit, lower-cased, when set: a full SHA, or refused. */
-    commit(name) {
-        this.commitVariables.push(name);
-        const value = this.env[name] ?? '';
-        if (value === '')
-            return [];
-        const sha = value.toLowerCase();
-        if (!isFullSha(sha))
-            this.refuse(name, value, 'not a full commit SHA');
-        return [sha];
-    }
-    /** The variable's branch: a name the server keys (at most 255 characters, no control character). */
-    branch(name, value = this.env[name] ?? '') {
-        if (!isBranchName(value)) {
-            this.refuse(name, value, `no branch name (at most ${MAX_BRANCH_LENGTH} characters, no control characters)`);
-        }
-        return { branch: value };
-    }
-    /** A ref's branch (refs/heads/…); no branch for any other ref (a tag's). */
-    refScope(name) {
-        const ref = this.env[name] ?? '';
-        return ref.startsWith('refs/heads/') ? this.branch(name, ref.slice('refs/heads/'.length)) : {};
-    }
-    /** The variable's pull-request number. */
-    number(name) {
-        const value = this.env[name] ?? '';
-        if (!NUMBER.test(value))
-            this.refuse(name, value, 'not a pull request number');
-        return value;
-    }
-    /** The number a pull request's address ends with (…/pull/12, …/pull-requests/12). */
-    numberInUrl(name) {
-        const value = this.env[name] ?? '';
-        const number = /^https?:\/\/[^\s]+\/(?:pull|pull-requests|merge_requests)\/([0-9]+)\/?$/.exec(value)?.[1];
-        if (!number || !NUMBER.test(number)) {
-            this.refuse(name, value, "not a pull request's address");
-        }
-        return number;
-    }
-    /**
-     * The analysis the scope and commits make, the commits once each. A branch or pull request
-     * without its commit would be the newest analysis, maybe the previous one's: refused. Nothing
-     * at all: nothing taken.
-     */
-    analysis(scope, commits, since) {
-        const unique = [...new Set(commits)];
-        if (unique.length === 0) {
-            if (scope.branch === undefined && scope.pullRequest === undefined)
-                return undefined;
-            const what = scope.pullRequest === undefined ? 'branch' : 'pull request';
-            const unset = this.commitVariables.join(' nor ');
-            throw new errors_SettingsError(`${this.from} names the ${what} but not its commit (${unset} is not set), so the newest analysis could be an earlier commit's: pass ${setting('commit')} with the commit the scan analysed.`);
-        }
-        return {
-            ...scope,
-            commits: unique,
-            ...(since && scope.pullRequest !== undefined ? { since } : {}),
-            from: this.from
-        };
-    }
-    refuse(name, value, problem) {
-        throw new errors_SettingsError(`${this.from} sets ${name} to "${untrusted_text_oneLine(value)}", which is ${problem}: ${TO_PASS}`);
-    }
-}
-/** The pull request's number and head commit from GitHub's event file, as far as it says them. */
-async function pullRequestOfEvent(path) {
-    const pull = await eventObject(path, 'pull_request');
-    if (!pull)
-        return {};
-    const { number, head, updated_at: updatedAt } = pull;
-    const sha = head?.sha;
-    return {
-        ...(typeof number === 'number' && Number.isSafeInteger(number) && number > 0
-            ? { number: String(number) }
-            : {}),
-        ...(typeof sha === 'string' ? { headSha: sha.toLowerCase() } : {}),
-        updatedAt
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/cli/root-cert-file.ts
 
 
@@ -14177,6 +14428,8 @@ async function runCommand(context) {
                 commentWhen: line.commentWhen,
                 inlineLimit: line.inlineLimit,
                 inlineSeverity: line.inlineSeverity,
+                bitbucketServer: line.bitbucketServer,
+                commit: line.commit,
                 clock: systemClock,
                 deadline: startedAt + settings.timeoutMs,
                 userAgent: USER_AGENT

@@ -31325,7 +31325,9 @@ const SETTING_KEYS = [
     'checkRun',
     'sarif',
     'inlineLimit',
-    'inlineSeverity'
+    'inlineSeverity',
+    'bitbucketProject',
+    'bitbucketRepo'
 ];
 /** The places a message may send the reader to, and what the step calls itself (`self`). */
 const PLACE_KEYS = (/* unused pure expression or super */ null && (['details', 'self']));
@@ -38501,7 +38503,9 @@ const ACTION_NAMES = {
         sarif: { name: 'sarifFile' },
         // The decoration of GitLab merge requests is the command's alone.
         inlineLimit: {},
-        inlineSeverity: {}
+        inlineSeverity: {},
+        bitbucketProject: {},
+        bitbucketRepo: {}
     },
     places: { details: 'the job summary', self: 'the action' }
 };

@@ -35,7 +35,9 @@ export const SETTING_KEYS = [
   'checkRun',
   'sarif',
   'inlineLimit',
-  'inlineSeverity'
+  'inlineSeverity',
+  'bitbucketProject',
+  'bitbucketRepo'
 ] as const
 
 export type SettingKey = (typeof SETTING_KEYS)[number]

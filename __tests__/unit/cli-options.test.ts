@@ -173,6 +173,14 @@ describe('usage errors', () => {
       '--inline-limit "-1" is not a whole number from 0 to 100'
     ],
     [
+      ['--bitbucket-server', 'https://bb.example.com'],
+      '--bitbucket-server is given without --decorate'
+    ],
+    [
+      ['--decorate', '--bitbucket-server', 'https://bb.example.com', '--bitbucket-repo', 'web'],
+      "--bitbucket-server and --bitbucket-repo are given without --bitbucket-project: Bitbucket Data Center's repository needs all three."
+    ],
+    [
       ['--decorate', '--inline-severity', 'CRITICAL'],
       '--inline-severity "CRITICAL" is not one of blocker, high, medium, low, info'
     ]

@@ -29,7 +29,9 @@ export const ACTION_NAMES: Names = {
     sarif: { name: 'sarifFile' },
     // The decoration of GitLab merge requests is the command's alone.
     inlineLimit: {},
-    inlineSeverity: {}
+    inlineSeverity: {},
+    bitbucketProject: {},
+    bitbucketRepo: {}
   },
   places: { details: 'the job summary', self: 'the action' }
 }

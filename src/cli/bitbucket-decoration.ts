@@ -12,6 +12,9 @@ import {
   decorateBitbucket,
   type BitbucketPipeline
 } from '../bitbucket/pull-request-decoration.js'
+import { decorateDataCenter } from '../bitbucket/data-center.js'
+import type { AnalysisOutcome } from '../gate/outcome.js'
+import { RestApi } from '../platform/rest-api.js'
 import { markdownForms } from '../report/markup.js'
 import { tokenForms } from '../secrets.js'
 import { createSink } from '../sink.js'
@@ -25,7 +28,7 @@ import { COMMAND_NAMES } from './names.js'
  * @example await decorateInBitbucket(outcomes, context)
  */
 export async function decorateInBitbucket(
-  outcomes: Parameters<typeof decorateBitbucket>[2],
+  outcomes: readonly AnalysisOutcome[],
   context: DecorationContext
 ): Promise<void> {
   const { env, log } = context
@@ -92,5 +95,62 @@ export function bitbucketPipeline(
       commit,
       pullRequestId: id && /^\d{1,12}$/.test(id) ? id : undefined
     }
+  }
+}
+
+/**
+ * Decorates a commit on Bitbucket Data Center (--bitbucket-server, --bitbucket-project,
+ * --bitbucket-repo) with the outcomes: a Code Insights report and a build status per project,
+ * on the commit --commit or the CI names; or says in one warning why it cannot.
+ *
+ * @example await decorateInBitbucketServer(outcomes, { url, project, repository }, commit, context)
+ */
+export async function decorateInBitbucketServer(
+  outcomes: readonly AnalysisOutcome[],
+  repository: { url: string; project: string; repository: string },
+  commit: string | undefined,
+  context: DecorationContext
+): Promise<void> {
+  const { env, log } = context
+  const server = httpUrl(repository.url)
+  if (!server) {
+    log.warning('--decorate: --bitbucket-server is not an http(s) address; nothing is decorated.')
+    return
+  }
+  if (!commit || !/^[0-9a-f]{40}$/i.test(commit)) {
+    log.warning(
+      '--decorate: no commit to decorate on Bitbucket Data Center; nothing is decorated. Give --commit, or run in a CI that names it (Jenkins: GIT_COMMIT).'
+    )
+    return
+  }
+  const token = env['BITBUCKET_TOKEN']?.trim()
+  if (!token) {
+    log.warning(
+      '--decorate: BITBUCKET_TOKEN is not set; nothing is decorated. Set it to an HTTP access token of the repository or its project, with the repository write permission.'
+    )
+    return
+  }
+  const forms = tokenForms(token)
+  log.hideSecrets(forms)
+  const rest = new RestApi({
+    platform: 'Bitbucket',
+    apiUrl: new URL('rest/', server.href.replace(/\/*$/, '/')),
+    token,
+    headers: { authorization: `Bearer ${token}` },
+    redirectAdvice: 'Set --bitbucket-server to the address the server answers at.',
+    userAgent: context.userAgent,
+    clock: context.clock,
+    deadline: Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS)
+  })
+  const sink = createSink({ names: COMMAND_NAMES, secrets: [...context.secrets, ...forms] })
+  try {
+    await decorateDataCenter(
+      rest,
+      { project: repository.project, repository: repository.repository, commit },
+      outcomes,
+      { sink, policy: context.policy, log }
+    )
+  } finally {
+    rest.close()
   }
 }

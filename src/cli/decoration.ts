@@ -1,11 +1,13 @@
 /**
  * `--decorate`: the platform the CI runs on decorates, found from its variables: GitLab CI
  * (CI_API_V4_URL), Bitbucket Pipelines (BITBUCKET_REPO_FULL_NAME), Azure Pipelines
- * (SYSTEM_COLLECTIONURI); elsewhere one warning.
+ * (SYSTEM_COLLECTIONURI); Bitbucket Data Center when its options name a repository, from any
+ * CI; elsewhere one warning.
  */
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import { decorateInAzure } from './azure-decoration.js'
-import { decorateInBitbucket } from './bitbucket-decoration.js'
+import { decorateInBitbucket, decorateInBitbucketServer } from './bitbucket-decoration.js'
+import { ciAnalysis } from './ci-analysis.js'
 import { decorateGitLab, type DecorationContext } from './gitlab-decoration.js'
 
 /**
@@ -15,9 +17,18 @@ import { decorateGitLab, type DecorationContext } from './gitlab-decoration.js'
  */
 export async function decorate(
   outcomes: readonly AnalysisOutcome[],
-  context: DecorationContext
+  context: DecorationContext & {
+    /** Bitbucket Data Center's repository, from the options, which wins over the CI's platform. */
+    bitbucketServer?: { url: string; project: string; repository: string } | undefined
+    /** --commit, when given. */
+    commit?: string | undefined
+  }
 ): Promise<void> {
   const { env } = context
+  if (context.bitbucketServer) {
+    const commit = context.commit ?? (await ciAnalysis(env).catch(() => undefined))?.commits[0]
+    return decorateInBitbucketServer(outcomes, context.bitbucketServer, commit, context)
+  }
   if (env['CI_API_V4_URL']?.trim()) return decorateGitLab(outcomes, context)
   if (env['BITBUCKET_REPO_FULL_NAME']?.trim()) return decorateInBitbucket(outcomes, context)
   if (env['SYSTEM_COLLECTIONURI']?.trim()) return decorateInAzure(outcomes, context)

@@ -69,6 +69,8 @@ export async function runCommand(context: CommandContext): Promise<ExitCode> {
         commentWhen: line.commentWhen,
         inlineLimit: line.inlineLimit,
         inlineSeverity: line.inlineSeverity,
+        bitbucketServer: line.bitbucketServer,
+        commit: line.commit,
         clock: systemClock,
         deadline: startedAt + settings.timeoutMs,
         userAgent: USER_AGENT

@@ -32,7 +32,9 @@ export const COMMAND_NAMES: Names = {
     checkRun: {},
     sarif: { name: '--sarif' },
     inlineLimit: { name: '--inline-limit' },
-    inlineSeverity: { name: '--inline-severity' }
+    inlineSeverity: { name: '--inline-severity' },
+    bitbucketProject: { name: '--bitbucket-project' },
+    bitbucketRepo: { name: '--bitbucket-repo' }
   },
   // The command writes no job summary: its files hold what the summary would.
   places: { details: 'the --markdown or --json file', self: 'the command' }

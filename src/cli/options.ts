@@ -65,6 +65,8 @@ export type CommandLine =
       inlineLimit: number
       /** The least severe issue that gets a discussion (with --decorate). */
       inlineSeverity: Severity
+      /** Bitbucket Data Center's repository to decorate (with --decorate), when given. */
+      bitbucketServer: { url: string; project: string; repository: string } | undefined
     }
 
 const OPTIONS = {
@@ -91,6 +93,9 @@ const OPTIONS = {
   'comment-when': { type: 'string' },
   'inline-limit': { type: 'string' },
   'inline-severity': { type: 'string' },
+  'bitbucket-server': { type: 'string' },
+  'bitbucket-project': { type: 'string' },
+  'bitbucket-repo': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' }
 } as const
@@ -166,7 +171,32 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     decorate: values.decorate ?? false,
     commentWhen: commentWhen(values['comment-when'], values.decorate ?? false),
     inlineLimit: inlineLimit(values['inline-limit'], values.decorate ?? false),
-    inlineSeverity: inlineSeverity(values['inline-severity'], values.decorate ?? false)
+    inlineSeverity: inlineSeverity(values['inline-severity'], values.decorate ?? false),
+    bitbucketServer: bitbucketServer(values, values.decorate ?? false)
+  }
+}
+
+/** --bitbucket-server, --bitbucket-project and --bitbucket-repo: all three, with --decorate. */
+function bitbucketServer(
+  values: { [name: string]: unknown },
+  decorate: boolean
+): { url: string; project: string; repository: string } | undefined {
+  const names = ['bitbucket-server', 'bitbucket-project', 'bitbucket-repo'] as const
+  const given = names.filter((name) => typeof values[name] === 'string')
+  if (given.length === 0) return undefined
+  withDecorate(given[0]!, decorate)
+  if (given.length < names.length) {
+    throw new UsageError(
+      `${given.map((name) => `--${name}`).join(' and ')} ${given.length === 1 ? 'is' : 'are'} given without ${names
+        .filter((name) => !given.includes(name))
+        .map((name) => `--${name}`)
+        .join(' and ')}: Bitbucket Data Center's repository needs all three.`
+    )
+  }
+  return {
+    url: String(values['bitbucket-server']).trim(),
+    project: String(values['bitbucket-project']).trim(),
+    repository: String(values['bitbucket-repo']).trim()
   }
 }
 
@@ -331,6 +361,10 @@ ${DEFAULT_REPORTS})
                             diff a run, for the most severe new issues (default 10; 0: none)
       --inline-severity <s> with --decorate: the least severe issue that gets one: blocker,
                             high, medium, low or info (default info)
+      --bitbucket-server <url>, --bitbucket-project <key>, --bitbucket-repo <slug>
+                            with --decorate, from any CI: Bitbucket Data Center's repository
+                            (a Code Insights report and a build status on --commit or the
+                            CI's commit; token: BITBUCKET_TOKEN, an HTTP access token)
   -h, --help                show this help and exit
   -v, --version             show the version and exit
 

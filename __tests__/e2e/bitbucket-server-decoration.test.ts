@@ -1,0 +1,148 @@
+/**
+ * `--decorate` with Bitbucket Data Center from any CI (here, Jenkins): the bundle dist/cli.js
+ * against the simulated server and a loopback Bitbucket Data Center shaped from its REST
+ * specification: the Code Insights report with its annotations and the build status, replaced on
+ * a re-run; the older build-status API on a server without the newer; 1,200 issues kept to
+ * 1,000; a refusal that changes nothing else; the token to its own server only.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { CLI_ENTRY, timeChild, type Workspace } from '../../__fixtures__/built-action.js'
+import {
+  SERVER_PROJECT,
+  SERVER_REPOSITORY,
+  SERVER_TOKEN,
+  startFakeBitbucketServer,
+  type FakeBitbucketServer
+} from '../../__fixtures__/bitbucket/fake-bitbucket-server.js'
+import {
+  sampleIssues,
+  scenario,
+  Simulator,
+  writeSampleFiles,
+  type AnalysisScript
+} from '../../__fixtures__/simulator/sonar-simulator.js'
+import { RUNTIMES, TOKEN, workspace } from '../support/action-runs.js'
+
+const QUICK = ['--initial-delay', '0', '--interval', '100']
+const COMMIT = 'c'.repeat(40)
+
+let simulator: Simulator
+beforeAll(async () => {
+  simulator = await Simulator.start({ token: TOKEN })
+})
+afterAll(() => simulator.stop())
+
+const running: FakeBitbucketServer[] = []
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((fake) => fake.stop()))
+})
+
+async function serverWith(options: Parameters<typeof startFakeBitbucketServer>[0] = {}) {
+  const fake = await startFakeBitbucketServer(options)
+  running.push(fake)
+  return fake
+}
+
+async function checkout(analysisScript: AnalysisScript): Promise<Workspace> {
+  const ws = await workspace()
+  await writeSampleFiles(ws.cwd)
+  await simulator.writeReportFile(
+    simulator.addAnalysis(analysisScript),
+    ws.file('.scannerwork/report-task.txt')
+  )
+  return ws
+}
+
+describe.each(RUNTIMES)(
+  '--decorate with Bitbucket Data Center from Jenkins, on $runtime',
+  ({ node }) => {
+    function decorate(ws: Workspace, fake: FakeBitbucketServer) {
+      return timeChild(
+        node,
+        [
+          CLI_ENTRY,
+          ...QUICK,
+          '--decorate',
+          '--bitbucket-server',
+          fake.url,
+          '--bitbucket-project',
+          SERVER_PROJECT,
+          '--bitbucket-repo',
+          SERVER_REPOSITORY
+        ],
+        {
+          cwd: ws.cwd,
+          env: {
+            PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+            SONAR_TOKEN: TOKEN,
+            BITBUCKET_TOKEN: SERVER_TOKEN,
+            JENKINS_URL: 'https://jenkins.example.com/',
+            EXECUTOR_NUMBER: '1',
+            GIT_COMMIT: COMMIT,
+            BRANCH_NAME: 'main'
+          },
+          killAfterMs: 30_000
+        }
+      )
+    }
+
+    it('a failing gate, then a re-run after the fix: the report replaced, the build status flipped', async () => {
+      const fake = await serverWith()
+      const failed = await decorate(
+        await checkout({ ...(await scenario('gate-error')), finishAfterMs: 200 }),
+        fake
+      )
+      expect(failed.exitCode).toBe(1)
+      const [report] = [...fake.reports.values()]
+      expect(report!.body).toMatchObject({ result: 'FAIL', title: 'SonarQube: demo-project' })
+      expect(report!.annotations).toHaveLength(18)
+      expect(report!.annotations[0]).toMatchObject({
+        severity: 'HIGH',
+        path: expect.stringMatching(/^src\//) as string
+      })
+      expect(fake.builds).toEqual([
+        expect.objectContaining({
+          state: 'FAILED',
+          name: 'sonarqube/demo-project',
+          via: 'api/latest'
+        })
+      ])
+
+      const fixed = await decorate(await checkout(await scenario('done')), fake)
+      expect(fixed.exitCode).toBe(0)
+      expect([...fake.reports.values()][0]!.body['result']).toBe('PASS')
+      expect([...fake.reports.values()][0]!.annotations).toEqual([])
+      expect(fake.builds.at(-1)).toMatchObject({ state: 'SUCCESSFUL' })
+      for (const result of [failed, fixed]) expect(result.stderr).not.toContain(SERVER_TOKEN)
+      expect(JSON.stringify(fake.requests)).not.toContain(TOKEN)
+      expect(JSON.stringify(simulator.requests)).not.toContain(SERVER_TOKEN)
+    })
+
+    it('1,200 new issues: the 1,000 most severe, one request; a server before the builds API gets the older one', async () => {
+      const fake = await serverWith({ legacyBuildStatus: true })
+      const issues = sampleIssues(1200)
+      const result = await decorate(
+        await checkout({ ...(await scenario('done')), finishAfterMs: 0, issues }),
+        fake
+      )
+      expect(result.exitCode).toBe(0)
+      expect([...fake.reports.values()][0]!.annotations).toHaveLength(1000)
+      expect(fake.builds).toEqual([expect.objectContaining({ via: 'build-status/1.0' })])
+    })
+
+    it('403: one warning naming the permission, the exit code the verdict’s', async () => {
+      const fake = await serverWith({ refuse: 403 })
+      const result = await decorate(
+        await checkout({ ...(await scenario('gate-error')), finishAfterMs: 0 }),
+        fake
+      )
+      expect(result.exitCode).toBe(1)
+      const warnings = result.stderr
+        .split('\n')
+        .filter((line) => line.includes('Bitbucket refused'))
+      expect(warnings).toHaveLength(1)
+      expect(warnings[0]).toContain('(403): it needs the repository write permission')
+      expect(fake.requests).toHaveLength(1)
+    })
+  }
+)
