@@ -1549,6 +1549,16 @@ class ConnectionAgents {
         }
         return agent;
     }
+    /** The kept-alive agent for plain-http requests to a forward proxy. */
+    forProxy(proxy) {
+        const key = `forward ${proxy.href}`;
+        let agent = this.agents.get(key);
+        if (!agent) {
+            agent = new external_node_http_namespaceObject.Agent(OPTIONS);
+            this.agents.set(key, agent);
+        }
+        return agent;
+    }
     /**
      * Ends the kept-alive connections; the next request opens new ones. A tunnelling agent has no
      * `destroy` (as in HttpClient's `dispose`, it is left to close its own sockets).
@@ -1676,16 +1686,20 @@ class HttpTransport {
     }
     async exchange(method, url, headers, body, signal) {
         const secure = url.protocol === 'https:';
-        const agent = await this.agents.for(url);
+        const forward = !secure ? this.options.forwardProxy : undefined;
+        const agent = forward ? this.agents.forProxy(forward) : await this.agents.for(url);
         // node:https when a request needs it (see connection-agents.ts).
         const protocol = secure ? process.getBuiltinModule('node:https') : external_node_http_namespaceObject;
         return new Promise((resolve, reject) => {
             // Node parses the URL itself: an IPv6 literal ([::1]) loses its brackets as it must.
-            const request = protocol.request(url, {
+            const request = protocol.request(forward ?? url, {
                 method,
                 agent,
+                // Through a forward proxy: the proxy's address, the request's in absolute form.
+                ...(forward ? { path: url.href } : {}),
                 headers: {
                     'user-agent': this.options.userAgent,
+                    ...(forward ? { host: url.host } : {}),
                     ...headers,
                     ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) })
                 },
@@ -5762,7 +5776,8 @@ class RestApi {
         this.transport = new HttpTransport({
             userAgent: options.userAgent,
             rootCert: undefined,
-            maxBodyBytes: REST_LIMITS.replyBytes
+            maxBodyBytes: REST_LIMITS.replyBytes,
+            ...(options.forwardProxy ? { forwardProxy: options.forwardProxy } : {})
         });
     }
     /** Ends the kept-alive connections. */
@@ -7458,10 +7473,13 @@ const BITBUCKET_API = 'https://api.bitbucket.org/2.0';
 class BitbucketApi {
     rest;
     constructor(options) {
+        const { token, pipelinesProxy, ...rest } = options;
         this.rest = new RestApi({
-            ...options,
+            ...rest,
             platform: 'Bitbucket',
-            headers: { authorization: `Bearer ${options.token}` },
+            token: token ?? '',
+            headers: token ? { authorization: `Bearer ${token}` } : {},
+            ...(pipelinesProxy ? { forwardProxy: pipelinesProxy } : {}),
             redirectAdvice: 'Set BITBUCKET_API_URL to the address the API answers at.'
         });
     }
@@ -7715,11 +7733,17 @@ async function decorateBitbucket(bitbucket, pipeline, outcomes, options) {
     const { log } = options;
     try {
         for (const outcome of outcomes) {
-            await decorationStep(log, 'Bitbucket', `the build status for ${nameOf(outcome)}`, () => setBuildStatus(bitbucket, pipeline, outcome, options));
+            if (!options.reportsOnly) {
+                await decorationStep(log, 'Bitbucket', `the build status for ${nameOf(outcome)}`, () => setBuildStatus(bitbucket, pipeline, outcome, options));
+            }
             await decorationStep(log, 'Bitbucket', `the report for ${nameOf(outcome)}`, async () => {
                 const { annotations } = await writeReport(bitbucket, pipeline, outcome, options);
                 log.info(`Bitbucket: the report for ${nameOf(outcome)} is on commit ${pipeline.commit.slice(0, 12)}, with ${annotations} annotations.`);
             });
+        }
+        if (options.reportsOnly) {
+            log.info('Bitbucket: without BITBUCKET_TOKEN the reports go through the Pipelines proxy, which takes Code Insights only: no build status, no comment.');
+            return;
         }
         const id = pipeline.pullRequestId;
         if (id === undefined) {
@@ -7979,8 +8003,8 @@ function data_center_refusalWords(error, where) {
 /**
  * `--decorate` in Bitbucket Pipelines: the pipeline's facts from Bitbucket's variables
  * (BITBUCKET_REPO_FULL_NAME, BITBUCKET_COMMIT, BITBUCKET_PR_ID; BITBUCKET_API_URL overrides the
- * API's address), the token from BITBUCKET_TOKEN (a repository or workspace access token), and
- * the decoration itself. The token goes to the API's origin only and is hidden from the log and
+ * API's address), the token from BITBUCKET_TOKEN (a repository or workspace access token) or,
+ * without one, Bitbucket Pipelines' proxy for Code Insights, and the decoration itself. The token goes to the API's origin only and is hidden from the log and
  * the comment, like the Sonar token, which never goes to Bitbucket. Nothing here changes the
  * verdict or the exit code: what is missing is one warning.
  */
@@ -8006,16 +8030,22 @@ async function decorateInBitbucket(outcomes, context) {
         log.warning(`--decorate: ${found.missing}; nothing is decorated.`);
         return;
     }
-    const token = env['BITBUCKET_TOKEN']?.trim();
-    if (!token) {
-        log.warning('--decorate: BITBUCKET_TOKEN is not set; nothing is decorated. Set it to a repository access token (scopes: repository write, pull requests write), from a secured repository variable.');
+    const token = env['BITBUCKET_TOKEN']?.trim() || undefined;
+    // Without a token, Bitbucket Pipelines' proxy signs the Code Insights requests of the build:
+    // plain http to the API, through localhost:29418 (BITBUCKET_PIPELINES_PROXY overrides it).
+    const pipelinesProxy = token
+        ? undefined
+        : gitlab_decoration_httpUrl(value(env, 'BITBUCKET_PIPELINES_PROXY') ?? PIPELINES_PROXY);
+    if (!token && !pipelinesProxy) {
+        log.warning('--decorate: BITBUCKET_PIPELINES_PROXY is not an http address; nothing is decorated.');
         return;
     }
-    const forms = tokenForms(token);
+    const forms = token ? tokenForms(token) : [];
     log.hideSecrets(forms);
     const bitbucket = new BitbucketApi({
-        apiUrl: found.apiUrl,
+        apiUrl: token ? found.apiUrl : new URL(found.apiUrl.href.replace(/^https:/, 'http:')),
         token,
+        ...(pipelinesProxy ? { pipelinesProxy } : {}),
         userAgent: context.userAgent,
         clock: context.clock,
         deadline: Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS)
@@ -8032,12 +8062,18 @@ async function decorateInBitbucket(outcomes, context) {
             sink,
             policy: context.policy,
             commentWhen: context.commentWhen,
+            reportsOnly: token === undefined,
             log
         });
     }
     finally {
         bitbucket.close();
     }
+}
+/** Bitbucket Pipelines' proxy for Code Insights, as its documentation names it. */
+const PIPELINES_PROXY = 'http://localhost:29418';
+function value(env, name) {
+    return env[name]?.trim() || undefined;
 }
 /** The pipeline Bitbucket's variables describe, or what is missing. */
 function bitbucketPipeline(env) {

@@ -35422,6 +35422,16 @@ class ConnectionAgents {
         }
         return agent;
     }
+    /** The kept-alive agent for plain-http requests to a forward proxy. */
+    forProxy(proxy) {
+        const key = `forward ${proxy.href}`;
+        let agent = this.agents.get(key);
+        if (!agent) {
+            agent = new external_node_http_.Agent(OPTIONS);
+            this.agents.set(key, agent);
+        }
+        return agent;
+    }
     /**
      * Ends the kept-alive connections; the next request opens new ones. A tunnelling agent has no
      * `destroy` (as in HttpClient's `dispose`, it is left to close its own sockets).
@@ -35549,16 +35559,20 @@ class HttpTransport {
     }
     async exchange(method, url, headers, body, signal) {
         const secure = url.protocol === 'https:';
-        const agent = await this.agents.for(url);
+        const forward = !secure ? this.options.forwardProxy : undefined;
+        const agent = forward ? this.agents.forProxy(forward) : await this.agents.for(url);
         // node:https when a request needs it (see connection-agents.ts).
         const protocol = secure ? process.getBuiltinModule('node:https') : external_node_http_;
         return new Promise((resolve, reject) => {
             // Node parses the URL itself: an IPv6 literal ([::1]) loses its brackets as it must.
-            const request = protocol.request(url, {
+            const request = protocol.request(forward ?? url, {
                 method,
                 agent,
+                // Through a forward proxy: the proxy's address, the request's in absolute form.
+                ...(forward ? { path: url.href } : {}),
                 headers: {
                     'user-agent': this.options.userAgent,
+                    ...(forward ? { host: url.host } : {}),
                     ...headers,
                     ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) })
                 },

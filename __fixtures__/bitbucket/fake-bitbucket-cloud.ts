@@ -32,6 +32,8 @@ export interface FakeComment {
 export interface RecordedBitbucketRequest {
   method: string
   path: string
+  /** The request's target as sent: a path, or through a proxy the absolute address. */
+  target: string
   authorization: string | undefined
   body: unknown
 }
@@ -45,7 +47,16 @@ const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW']
  * @example const bitbucket = await startFakeBitbucketCloud()
  */
 export async function startFakeBitbucketCloud(
-  options: { comments?: FakeComment[]; refuse?: 401 | 403 | 404; tooManyFirst?: number } = {}
+  options: {
+    comments?: FakeComment[]
+    refuse?: 401 | 403 | 404
+    tooManyFirst?: number
+    /**
+     * Play Bitbucket Pipelines' proxy too: a request in absolute form for
+     * `http://api.bitbucket.org/2.0/…` needs no token, for Code Insights only.
+     */
+    pipelinesProxy?: boolean
+  } = {}
 ) {
   const requests: RecordedBitbucketRequest[] = []
   const reports = new Map<string, FakeReport>()
@@ -71,7 +82,8 @@ export async function startFakeBitbucketCloud(
         method: request.method ?? 'GET',
         path: url.pathname,
         authorization: request.headers.authorization,
-        body
+        body,
+        target: request.url ?? ''
       })
       if (tooMany > 0) {
         tooMany--
@@ -84,7 +96,12 @@ export async function startFakeBitbucketCloud(
           }
         )
       }
-      if (request.headers.authorization !== `Bearer ${BITBUCKET_TOKEN}`) {
+      const proxied = (request.url ?? '').startsWith('http://api.bitbucket.org/2.0/')
+      if (proxied) {
+        if (!options.pipelinesProxy) return error(response, 404, 'Not a proxy')
+        if (!url.pathname.includes('/reports/'))
+          return error(response, 403, 'The proxy takes Code Insights only')
+      } else if (request.headers.authorization !== `Bearer ${BITBUCKET_TOKEN}`) {
         return error(response, 401, 'Unauthorized')
       }
       if (options.refuse) return error(response, options.refuse, 'refused')

@@ -126,6 +126,33 @@ describe.each(RUNTIMES)('--decorate in Bitbucket Pipelines, on $runtime', ({ nod
     expect(JSON.stringify(fake.requests)).not.toContain(TOKEN)
   })
 
+  it("without a token, through Bitbucket Pipelines' proxy: the report and its annotations alone", async () => {
+    const fake = await bitbucketWith({ pipelinesProxy: true })
+    const ws = await checkout({ ...(await scenario('gate-error')), finishAfterMs: 0 })
+    const result = await timeChild(node, [CLI_ENTRY, ...QUICK, '--decorate'], {
+      cwd: ws.cwd,
+      env: {
+        PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+        SONAR_TOKEN: TOKEN,
+        BITBUCKET_PIPELINES_PROXY: new URL(fake.url).origin,
+        BITBUCKET_REPO_FULL_NAME: REPOSITORY,
+        BITBUCKET_COMMIT: COMMIT,
+        BITBUCKET_PR_ID: PULL_REQUEST
+      },
+      killAfterMs: 30_000
+    })
+    expect(result.exitCode).toBe(1)
+    expect([...fake.reports.values()][0]!.annotations).toHaveLength(18)
+    expect(
+      fake.requests.every(({ target }) => target.startsWith('http://api.bitbucket.org/2.0/'))
+    ).toBe(true)
+    expect(fake.requests.every(({ authorization }) => authorization === undefined)).toBe(true)
+    expect(fake.comments).toEqual([])
+    expect(result.stderr).toContain(
+      'Bitbucket: without BITBUCKET_TOKEN the reports go through the Pipelines proxy, which takes Code Insights only: no build status, no comment.'
+    )
+  })
+
   it('403: one warning naming the scopes, and the exit code is the verdict’s', async () => {
     const fake = await bitbucketWith({ refuse: 403 })
     const result = await decorate(

@@ -2,8 +2,10 @@
  * Bitbucket Cloud's REST API (2.0) as the command's decoration uses it: the platforms' one REST
  * policy (src/platform/rest-api.ts: the API's address only, no redirect, replies bounded, 429 and
  * 5xx tried again, 401/403/404 a PlatformRefusal) with the token as a Bearer (a repository or
- * workspace access token), and listings followed by the `next` address each page names, which
- * must stay under the API's address, up to a bound.
+ * workspace access token), or without one through Bitbucket Pipelines' proxy (plain http to
+ * `http://api.bitbucket.org/2.0`, sent to `localhost:29418`, which signs Code Insights requests
+ * for the build), and listings followed by the `next` address each page names, which must stay
+ * under the API's address, up to a bound.
  */
 import type { Clock } from '../clock.js'
 import { PlatformError, RestApi, type Method, type RestReply } from '../platform/rest-api.js'
@@ -13,7 +15,10 @@ export const BITBUCKET_API = 'https://api.bitbucket.org/2.0'
 
 export interface BitbucketApiOptions {
   apiUrl: URL
-  token: string
+  /** A repository or workspace access token; none: through Bitbucket Pipelines' proxy. */
+  token: string | undefined
+  /** Bitbucket Pipelines' proxy, which signs Code Insights requests for the build (no token). */
+  pipelinesProxy?: URL
   userAgent: string
   clock: Clock
   deadline: number
@@ -29,10 +34,13 @@ export class BitbucketApi {
   private readonly rest: RestApi
 
   constructor(options: BitbucketApiOptions) {
+    const { token, pipelinesProxy, ...rest } = options
     this.rest = new RestApi({
-      ...options,
+      ...rest,
       platform: 'Bitbucket',
-      headers: { authorization: `Bearer ${options.token}` },
+      token: token ?? '',
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      ...(pipelinesProxy ? { forwardProxy: pipelinesProxy } : {}),
       redirectAdvice: 'Set BITBUCKET_API_URL to the address the API answers at.'
     })
   }

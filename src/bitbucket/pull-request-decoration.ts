@@ -48,6 +48,8 @@ export interface BitbucketDecorationOptions {
   sink: Sink
   policy: FailPolicy
   commentWhen: CommentWhen
+  /** Through Bitbucket Pipelines' proxy, without a token: it takes Code Insights requests only. */
+  reportsOnly?: boolean
   log: Log
 }
 
@@ -66,15 +68,23 @@ export async function decorateBitbucket(
   const { log } = options
   try {
     for (const outcome of outcomes) {
-      await decorationStep(log, 'Bitbucket', `the build status for ${nameOf(outcome)}`, () =>
-        setBuildStatus(bitbucket, pipeline, outcome, options)
-      )
+      if (!options.reportsOnly) {
+        await decorationStep(log, 'Bitbucket', `the build status for ${nameOf(outcome)}`, () =>
+          setBuildStatus(bitbucket, pipeline, outcome, options)
+        )
+      }
       await decorationStep(log, 'Bitbucket', `the report for ${nameOf(outcome)}`, async () => {
         const { annotations } = await writeReport(bitbucket, pipeline, outcome, options)
         log.info(
           `Bitbucket: the report for ${nameOf(outcome)} is on commit ${pipeline.commit.slice(0, 12)}, with ${annotations} annotations.`
         )
       })
+    }
+    if (options.reportsOnly) {
+      log.info(
+        'Bitbucket: without BITBUCKET_TOKEN the reports go through the Pipelines proxy, which takes Code Insights only: no build status, no comment.'
+      )
+      return
     }
     const id = pipeline.pullRequestId
     if (id === undefined) {

@@ -1,8 +1,8 @@
 /**
  * `--decorate` in Bitbucket Pipelines: the pipeline's facts from Bitbucket's variables
  * (BITBUCKET_REPO_FULL_NAME, BITBUCKET_COMMIT, BITBUCKET_PR_ID; BITBUCKET_API_URL overrides the
- * API's address), the token from BITBUCKET_TOKEN (a repository or workspace access token), and
- * the decoration itself. The token goes to the API's origin only and is hidden from the log and
+ * API's address), the token from BITBUCKET_TOKEN (a repository or workspace access token) or,
+ * without one, Bitbucket Pipelines' proxy for Code Insights, and the decoration itself. The token goes to the API's origin only and is hidden from the log and
  * the comment, like the Sonar token, which never goes to Bitbucket. Nothing here changes the
  * verdict or the exit code: what is missing is one warning.
  */
@@ -37,18 +37,24 @@ export async function decorateInBitbucket(
     log.warning(`--decorate: ${found.missing}; nothing is decorated.`)
     return
   }
-  const token = env['BITBUCKET_TOKEN']?.trim()
-  if (!token) {
+  const token = env['BITBUCKET_TOKEN']?.trim() || undefined
+  // Without a token, Bitbucket Pipelines' proxy signs the Code Insights requests of the build:
+  // plain http to the API, through localhost:29418 (BITBUCKET_PIPELINES_PROXY overrides it).
+  const pipelinesProxy = token
+    ? undefined
+    : httpUrl(value(env, 'BITBUCKET_PIPELINES_PROXY') ?? PIPELINES_PROXY)
+  if (!token && !pipelinesProxy) {
     log.warning(
-      '--decorate: BITBUCKET_TOKEN is not set; nothing is decorated. Set it to a repository access token (scopes: repository write, pull requests write), from a secured repository variable.'
+      '--decorate: BITBUCKET_PIPELINES_PROXY is not an http address; nothing is decorated.'
     )
     return
   }
-  const forms = tokenForms(token)
+  const forms = token ? tokenForms(token) : []
   log.hideSecrets(forms)
   const bitbucket = new BitbucketApi({
-    apiUrl: found.apiUrl,
+    apiUrl: token ? found.apiUrl : new URL(found.apiUrl.href.replace(/^https:/, 'http:')),
     token,
+    ...(pipelinesProxy ? { pipelinesProxy } : {}),
     userAgent: context.userAgent,
     clock: context.clock,
     deadline: Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS)
@@ -65,11 +71,19 @@ export async function decorateInBitbucket(
       sink,
       policy: context.policy,
       commentWhen: context.commentWhen,
+      reportsOnly: token === undefined,
       log
     })
   } finally {
     bitbucket.close()
   }
+}
+
+/** Bitbucket Pipelines' proxy for Code Insights, as its documentation names it. */
+const PIPELINES_PROXY = 'http://localhost:29418'
+
+function value(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  return env[name]?.trim() || undefined
 }
 
 /** The pipeline Bitbucket's variables describe, or what is missing. */

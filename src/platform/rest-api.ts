@@ -27,8 +27,10 @@ export interface RestApiOptions {
   platform: string
   /** The API's address: every request goes under it. */
   apiUrl: URL
-  /** The token: sent in `headers`, hidden from every message. */
+  /** The token: sent in `headers`, hidden from every message ('' when the route needs none). */
   token: string
+  /** A forward proxy for plain-http requests (Bitbucket Pipelines' proxy), when used. */
+  forwardProxy?: URL
   /** The headers that carry the token: `{ 'PRIVATE-TOKEN': token }`, `{ authorization: … }`. */
   headers: Record<string, string>
   /** What to set when the API answers with a redirect (the address variable). */
@@ -84,7 +86,8 @@ export class RestApi {
     this.transport = new HttpTransport({
       userAgent: options.userAgent,
       rootCert: undefined,
-      maxBodyBytes: REST_LIMITS.replyBytes
+      maxBodyBytes: REST_LIMITS.replyBytes,
+      ...(options.forwardProxy ? { forwardProxy: options.forwardProxy } : {})
     })
   }
 

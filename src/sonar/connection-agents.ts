@@ -47,6 +47,17 @@ export class ConnectionAgents {
     return agent
   }
 
+  /** The kept-alive agent for plain-http requests to a forward proxy. */
+  forProxy(proxy: URL): http.Agent {
+    const key = `forward ${proxy.href}`
+    let agent = this.agents.get(key)
+    if (!agent) {
+      agent = new http.Agent(OPTIONS)
+      this.agents.set(key, agent)
+    }
+    return agent
+  }
+
   /**
    * Ends the kept-alive connections; the next request opens new ones. A tunnelling agent has no
    * `destroy` (as in HttpClient's `dispose`, it is left to close its own sockets).

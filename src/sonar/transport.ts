@@ -70,6 +70,12 @@ export class TransportFailure extends Error {
 
 export interface TransportOptions {
   userAgent: string
+  /**
+   * An HTTP forward proxy every plain-http request goes to, in absolute form (`GET
+   * http://host/path`), as Bitbucket Pipelines' proxy for Code Insights takes them; none by
+   * default (HTTPS_PROXY and HTTP_PROXY tunnel as usual).
+   */
+  forwardProxy?: URL
   /** Extra CA (PEM) trusted for these requests only, on top of the usual roots. */
   rootCert: string | undefined
   maxBodyBytes?: number
@@ -145,18 +151,22 @@ export class HttpTransport {
     signal: AbortSignal
   ): Promise<Reply> {
     const secure = url.protocol === 'https:'
-    const agent = await this.agents.for(url)
+    const forward = !secure ? this.options.forwardProxy : undefined
+    const agent = forward ? this.agents.forProxy(forward) : await this.agents.for(url)
     // node:https when a request needs it (see connection-agents.ts).
     const protocol = secure ? process.getBuiltinModule('node:https') : http
     return new Promise<Reply>((resolve, reject) => {
       // Node parses the URL itself: an IPv6 literal ([::1]) loses its brackets as it must.
       const request = protocol.request(
-        url,
+        forward ?? url,
         {
           method,
           agent,
+          // Through a forward proxy: the proxy's address, the request's in absolute form.
+          ...(forward ? { path: url.href } : {}),
           headers: {
             'user-agent': this.options.userAgent,
+            ...(forward ? { host: url.host } : {}),
             ...headers,
             ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) })
           },
