@@ -7677,7 +7677,7 @@ const ANNOTATION_TYPES = new Set(['BUG', 'VULNERABILITY', 'CODE_SMELL']);
 function annotation(finding, sink) {
     const rule = untrusted_text_oneLine(finding.ruleName ?? finding.rule);
     return {
-        external_id: `sonarqube-${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(finding.key).digest('hex').slice(0, 32)}`,
+        external_id: externalId(finding.key),
         annotation_type: ANNOTATION_TYPES.has(finding.type ?? '') ? finding.type : 'CODE_SMELL',
         severity: BITBUCKET_SEVERITY(finding.severity),
         summary: sink.text(untrusted_text_cut(untrusted_text_oneLine(finding.message, Infinity), INSIGHTS_LIMITS.summaryChars)),
@@ -7687,6 +7687,17 @@ function annotation(finding, sink) {
             ? { path: finding.file, ...(finding.region ? { line: finding.region.startLine } : {}) }
             : {})
     };
+}
+/**
+ * An annotation's id: the issue key, prefixed as Bitbucket asks; a key with other characters
+ * than those keys hold, by its digest.
+ *
+ * @example externalId('AYIssue00001') // 'sonarqube-AYIssue00001'
+ */
+function externalId(key) {
+    return /^[\w.:-]{1,200}$/.test(key)
+        ? `sonarqube-${key}`
+        : `sonarqube-${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(key).digest('hex').slice(0, 32)}`;
 }
 /** `repositories/{workspace}/{repo_slug}`, each part encoded. */
 function repositoryPath(fullName) {

@@ -108,6 +108,23 @@ describe.each(RUNTIMES)('--decorate in Bitbucket Pipelines, on $runtime', ({ nod
     expect(JSON.stringify(simulator.requests)).not.toContain(BITBUCKET_TOKEN)
   })
 
+  it('1,200 new issues: batches of 100, the 1,000 most severe, each named by its issue key', async () => {
+    const fake = await bitbucketWith()
+    const issues = sampleIssues(1200)
+    const result = await decorate(
+      await checkout({ ...(await scenario('done')), finishAfterMs: 0, issues }),
+      fake
+    )
+    expect(result.exitCode).toBe(0)
+    const posts = fake.requests.filter(({ path }) => path.endsWith('/annotations'))
+    expect(posts.map(({ body }) => (body as unknown[]).length)).toEqual(Array(10).fill(100))
+    const [report] = [...fake.reports.values()]
+    expect(report!.annotations).toHaveLength(1000)
+    expect(report!.annotations[0]!['external_id']).toMatch(/^sonarqube-AYIssue\d{5}$/)
+    // The most severe first: no blocker is left out for a lesser issue.
+    expect(report!.annotations.filter(({ severity }) => severity === 'CRITICAL')).toHaveLength(240)
+  })
+
   it('hostile issue text: the comment inert, no token sent', async () => {
     const fake = await bitbucketWith()
     const hostile = ['@all look', '[x](https://evil.example) <img src=x>', `token ${TOKEN}`]

@@ -128,7 +128,7 @@ const ANNOTATION_TYPES = new Set(['BUG', 'VULNERABILITY', 'CODE_SMELL'])
 function annotation(finding: Finding, sink: Sink): Record<string, unknown> {
   const rule = oneLine(finding.ruleName ?? finding.rule)
   return {
-    external_id: `sonarqube-${createHash('sha256').update(finding.key).digest('hex').slice(0, 32)}`,
+    external_id: externalId(finding.key),
     annotation_type: ANNOTATION_TYPES.has(finding.type ?? '') ? finding.type : 'CODE_SMELL',
     severity: BITBUCKET_SEVERITY(finding.severity),
     summary: sink.text(cut(oneLine(finding.message, Infinity), INSIGHTS_LIMITS.summaryChars)),
@@ -138,6 +138,18 @@ function annotation(finding: Finding, sink: Sink): Record<string, unknown> {
       ? { path: finding.file, ...(finding.region ? { line: finding.region.startLine } : {}) }
       : {})
   }
+}
+
+/**
+ * An annotation's id: the issue key, prefixed as Bitbucket asks; a key with other characters
+ * than those keys hold, by its digest.
+ *
+ * @example externalId('AYIssue00001') // 'sonarqube-AYIssue00001'
+ */
+export function externalId(key: string): string {
+  return /^[\w.:-]{1,200}$/.test(key)
+    ? `sonarqube-${key}`
+    : `sonarqube-${createHash('sha256').update(key).digest('hex').slice(0, 32)}`
 }
 
 /** `repositories/{workspace}/{repo_slug}`, each part encoded. */
