@@ -6313,6 +6313,7 @@ function bounded(lines, frame) {
 
 
 
+
 /**
  * One step of a platform's decoration: a refusal (401, 403, 404) is thrown on, to end the
  * decoration; any other failure is one warning ("GitLab: the note for shop failed; …"), and the
@@ -6370,23 +6371,18 @@ function statusWords(outcome, policy) {
         ? `Quality Gate failed: ${failed} of ${result.conditions.length} conditions failed`
         : `Quality Gate failed: ${untrusted_text_oneLine(result.status, 40)}`;
 }
+/** Whether a platform shows the analysis as failed: its gate fails the policy, or was not read. */
+function failing(outcome, policy) {
+    return !outcome.read || fail_policy_failsUnder(outcome.result.status, policy);
+}
+/** The dashboard's address a platform links to (http(s), without credentials), when known. */
+function dashboardOf(outcome) {
+    return outcome.read
+        ? dashboard_link_dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)?.href
+        : undefined;
+}
 
 ;// CONCATENATED MODULE: ./src/azure/pull-request-decoration.ts
-/**
- * The command's decoration of an Azure DevOps pull request from Azure Pipelines, per project: a
- * pull-request status (appended, never edited: the latest of a context is the one shown, and a
- * branch policy can require it), one thread whose first comment is the verdict in Markdown from
- * the one body, edited in place, and a thread per new issue on its file and line, at most
- * `inlineLimit`, never two for one issue, closed once a later run no longer reports it. Threads
- * are found again by their `properties` (as Microsoft's own clients do). Shapes from the REST
- * API's specification (api-version 7.1): `POST .../pullRequests/{id}/statuses` (`state`,
- * `description`, `context` {`genre`, `name`}, `targetUrl`), `GET`, `POST .../threads`, `PATCH
- * .../threads/{id}` (`status`), `PATCH .../threads/{id}/comments/{commentId}` (`content`), and
- * `GET .../iterations`, `.../iterations/{id}/changes` (`$top`, `$skip`): Azure DevOps gives the
- * files a pull request changes, not its lines.
- */
-
-
 
 
 
@@ -6454,13 +6450,11 @@ async function decorateAzure(azure, pullRequest, outcomes, options) {
     }
 }
 async function postStatus(azure, base, outcome, { sink, policy }) {
-    const failing = !outcome.read || fail_policy_failsUnder(outcome.result.status, policy);
-    const dashboard = outcome.read
-        ? dashboard_link_dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)?.href
-        : undefined;
+    const failed = failing(outcome, policy);
+    const dashboard = dashboardOf(outcome);
     await azure.request('POST', `${base}/statuses`, {
         body: {
-            state: failing ? 'failed' : 'succeeded',
+            state: failed ? 'failed' : 'succeeded',
             description: sink.text(untrusted_text_cut(statusWords(outcome, policy), AZURE_LIMITS.descriptionChars)),
             context: {
                 genre: 'sonarqube',
@@ -6761,469 +6755,6 @@ function sink_createSink(options) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/gitlab/gitlab-api.ts
-
-const GITLAB_LIMITS = {
-    /** Items a page asks for: GitLab's maximum. */
-    perPage: 100
-};
-/**
- * One GitLab instance's API for one run: the platform's REST policy (rest-api.ts) with GitLab's
- * token header and its pages.
- *
- * @example const gitlab = new GitLabApi({ apiUrl: new URL(env.CI_API_V4_URL), token, userAgent, clock, deadline })
- */
-class GitLabApi {
-    rest;
-    constructor(options) {
-        this.rest = new RestApi({
-            ...options,
-            platform: 'GitLab',
-            headers: { 'PRIVATE-TOKEN': options.token },
-            redirectAdvice: 'Set CI_API_V4_URL to the address GitLab answers at.'
-        });
-    }
-    /** Ends the kept-alive connections. */
-    close() {
-        this.rest.close();
-    }
-    /**
-     * `method` on `path` (relative to the API's address: `projects/7/statuses/<sha>`), with the
-     * query and the JSON body given; tried again on 429 and 5xx while the time-out allows.
-     */
-    async request(method, path, options = {}) {
-        const reply = await this.rest.request(method, path, options);
-        return {
-            status: reply.status,
-            body: reply.body,
-            nextPage: pageNumber(reply.header('x-next-page'))
-        };
-    }
-    /**
-     * The items of a listing, page by page (`per_page` 100, `x-next-page`), at most `maxPages`
-     * pages; `complete` is false when GitLab has more.
-     */
-    async pages(path, query, maxPages) {
-        const items = [];
-        let page = 1;
-        for (let read = 0; read < maxPages; read++) {
-            const reply = await this.request('GET', path, {
-                query: { ...query, per_page: String(GITLAB_LIMITS.perPage), page: String(page) }
-            });
-            if (!Array.isArray(reply.body)) {
-                throw new PlatformError(`GitLab's reply to GET ${path} is not a list.`);
-            }
-            items.push(...reply.body);
-            if (reply.nextPage === undefined || reply.nextPage <= page)
-                return { items, complete: true };
-            page = reply.nextPage;
-        }
-        return { items, complete: false };
-    }
-}
-/** `x-next-page`: a page number, or undefined (empty on the last page). */
-function pageNumber(value) {
-    return value && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/gitlab/merge-request-note.ts
-/**
- * The decoration's writes on a GitLab merge request: one note per project, found again by its
- * hidden marker line and edited in place (never a second), and a commit status per project. Shapes
- * from GitLab's REST documentation: notes (`GET`, `POST`, `PUT
- * /projects/:id/merge_requests/:iid/notes[/:note_id]`, a body of at most 1,000,000 characters),
- * the current user (`GET /user`), commit statuses (`POST /projects/:id/statuses/:sha`: `state`,
- * `name`, `target_url` and `description`, each text at most 255 characters).
- */
-
-
-
-const NOTE_LIMITS = {
-    /** GitLab's limit on a note's body. */
-    bodyChars: 1_000_000,
-    /** Pages of 100 notes read to find the project's: 2,000 notes. */
-    notePages: 20,
-    /** GitLab's limit on a commit status's texts. */
-    statusChars: 255
-};
-/**
- * Writes `body` as the project's note on the merge request: edits the note the token's own user
- * wrote whose first line is `marker` (the body's own, hidden: see commentMarker), or creates it;
- * unless `write`, given the note found (or undefined), says to leave things as they are. Notes by anyone
- * else are never touched, so a note that copies the marker cannot take the verdict's place.
- *
- * @example await upsertNote(gitlab, { projectId: '7', iid: '42' }, marker, body) // { action: 'updated', id: 301 }
- */
-async function upsertNote(gitlab, mergeRequest, marker, body, options = {}) {
-    const { write = () => true } = options;
-    if (!body.startsWith(`${marker}\n`)) {
-        throw new PlatformError('The note does not start with its marker line.');
-    }
-    if (body.length > NOTE_LIMITS.bodyChars) {
-        throw new PlatformError(`The note has ${body.length} characters, more than GitLab's ${NOTE_LIMITS.bodyChars}.`);
-    }
-    const text = body;
-    const notes = `${mergeRequestPath(mergeRequest)}/notes`;
-    const me = options.me ?? (await whoAmI(gitlab));
-    const { items } = await gitlab.pages(notes, { sort: 'asc', order_by: 'created_at' }, NOTE_LIMITS.notePages);
-    const ours = items.find((note) => {
-        const { body: noteBody, system, author } = (note ?? {});
-        return (system !== true && me !== undefined && idOf(author) === me && carriesMarker(noteBody, marker));
-    });
-    const id = idOf(ours);
-    const existing = id === undefined ? undefined : String(ours.body);
-    if (!write(existing))
-        return { action: 'unchanged', id };
-    if (id !== undefined) {
-        await gitlab.request('PUT', `${notes}/${id}`, { body: { body: text } });
-        return { action: 'updated', id };
-    }
-    const created = idOf((await gitlab.request('POST', notes, { body: { body: text } })).body);
-    if (created === undefined)
-        throw new PlatformError('GitLab created the note but named no id.');
-    return { action: 'created', id: created };
-}
-/**
- * The token's own user's id (`GET /user`): only what it wrote is ever edited or resolved.
- *
- * @example const me = await whoAmI(gitlab)
- */
-async function whoAmI(gitlab) {
-    const me = idOf((await gitlab.request('GET', 'user')).body);
-    if (me === undefined)
-        throw new PlatformError("GitLab did not say who the token's user is.");
-    return me;
-}
-/**
- * The project's commit status on `sha` (`name` sonarqube/<project>), so that a merge-request rule
- * can require it: its description cut to GitLab's 255 characters, the dashboard as its target
- * when its address fits.
- */
-async function setCommitStatus(gitlab, status) {
-    const name = untrusted_text_cut(`sonarqube/${status.projectKey}`, NOTE_LIMITS.statusChars);
-    const targetUrl = status.targetUrl && status.targetUrl.length <= NOTE_LIMITS.statusChars
-        ? { target_url: status.targetUrl }
-        : {};
-    await gitlab.request('POST', `projects/${encodeURIComponent(status.projectId)}/statuses/${encodeURIComponent(status.sha)}`, {
-        body: {
-            state: status.state,
-            name,
-            description: untrusted_text_cut(status.description, NOTE_LIMITS.statusChars),
-            ...targetUrl,
-            ...(status.pipelineId && /^\d{1,20}$/.test(status.pipelineId)
-                ? { pipeline_id: Number(status.pipelineId) }
-                : {})
-        }
-    });
-}
-/** The merge request's address under the API: `projects/7/merge_requests/42`. */
-function mergeRequestPath({ projectId, iid }) {
-    return `projects/${encodeURIComponent(projectId)}/merge_requests/${encodeURIComponent(iid)}`;
-}
-/** An object's `id` when it is a positive whole number. */
-function idOf(value) {
-    const id = value?.id;
-    return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/gitlab/merge-request-diffs.ts
-/**
- * What a merge request changes, as GitLab's REST API says it: its `diff_refs` (the three commits
- * a diff discussion's position names: `GET /projects/:id/merge_requests/:iid`), and its files'
- * diffs (`GET .../diffs`, 15.7 and later, paged; before 15.7 `GET .../changes`, one reply), from
- * which the lines it adds. Bounded: at most 30 pages of 100 files, each diff read no further than
- * changed-lines.ts reads a patch.
- */
-
-
-
-const DIFF_LIMITS = { pages: 30 };
-const SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
-/**
- * The merge request's `diff_refs`, or undefined while GitLab has not filled them (they are
- * computed after the merge request opens).
- */
-async function readDiffRefs(gitlab, mergeRequest) {
-    const { body } = await gitlab.request('GET', mergeRequestPath(mergeRequest));
-    const refs = body?.diff_refs;
-    const sha = (name) => {
-        const value = refs?.[name];
-        return typeof value === 'string' && SHA.test(value) ? value : undefined;
-    };
-    const [base, start, head] = [sha('base_sha'), sha('start_sha'), sha('head_sha')];
-    return base && start && head ? { base_sha: base, start_sha: start, head_sha: head } : undefined;
-}
-/**
- * The lines the merge request adds, file by file: from `.../diffs`, or on a GitLab before 15.7
- * (which answers it 404) from `.../changes`. A file whose diff GitLab left out (too large,
- * collapsed) counts as changed throughout; a deleted file has no lines.
- */
-async function readChangedLines(gitlab, mergeRequest) {
-    let files;
-    try {
-        const { items } = await gitlab.pages(`${mergeRequestPath(mergeRequest)}/diffs`, {}, DIFF_LIMITS.pages);
-        files = items;
-    }
-    catch (error) {
-        if (!(error instanceof PlatformRefusal && error.status === 404))
-            throw error;
-        const { body } = await gitlab.request('GET', `${mergeRequestPath(mergeRequest)}/changes`);
-        const changes = body?.changes;
-        if (!Array.isArray(changes))
-            throw new PlatformError('GitLab sent no changes for the merge request.');
-        files = changes;
-    }
-    const lines = new Map();
-    const oldPaths = new Map();
-    for (const file of files) {
-        const entry = (file ?? {});
-        const path = entry['new_path'];
-        if (typeof path !== 'string' || path === '' || entry['deleted_file'] === true)
-            continue;
-        const diff = entry['diff'];
-        const left = entry['too_large'] === true || entry['collapsed'] === true;
-        lines.set(path, typeof diff === 'string' && diff !== '' && !left ? addedLines(diff) : 'whole');
-        const old = entry['old_path'];
-        if (typeof old === 'string' && old !== '' && old !== path)
-            oldPaths.set(path, old);
-    }
-    return { lines, oldPaths };
-}
-
-;// CONCATENATED MODULE: ./src/gitlab/merge-request-discussions.ts
-/**
- * Discussions on a merge request's diff for its most severe new issues, as GitLab's REST API
- * takes them (`POST /projects/:id/merge_requests/:iid/discussions` with a `position`: the
- * `diff_refs` commits, `position_type` text, `old_path`, `new_path` and the `new_line` the merge
- * request adds), at most `limit` a run, never two for one issue (a marker line carries its key),
- * and those whose issue a later run no longer reports resolved (`PUT .../discussions/:id` with
- * `resolved=true`). Only discussions the token's own user started are looked at.
- */
-
-
-
-const DISCUSSION_LIMITS = {
-    /** The most discussions started a run, by default. */
-    perRun: 10,
-    /** Pages of 100 discussions read to find ours: 2,000 discussions. */
-    pages: 20
-};
-/**
- * Starts the discussions the new issues call for and resolves those of issues gone.
- *
- * @example await discussIssues(gitlab, mergeRequest, { findings, complete: true, changes, diffRefs, me, limit: 10, lowest: 'info', sink })
- */
-async function discussIssues(gitlab, mergeRequest, options) {
-    const path = `${mergeRequestPath(mergeRequest)}/discussions`;
-    const ours = await ourDiscussions(gitlab, path, options.me);
-    const discussed = new Set(ours.map(({ issueKey }) => issueKey));
-    const candidates = bySeverity(options.findings).flatMap((finding) => {
-        if (discussed.has(finding.key))
-            return [];
-        if (SEVERITY_ORDER.indexOf(finding.severity) > SEVERITY_ORDER.indexOf(options.lowest)) {
-            return [];
-        }
-        const line = addedLineOf(finding, options.changes.lines);
-        // A path is sent as it is (GitLab matches it to the diff): one that holds a secret is not.
-        const file = finding.file ?? '';
-        const old = options.changes.oldPaths.get(file) ?? file;
-        const safe = options.sink.text(file) === file && options.sink.text(old) === old;
-        return line === undefined || !safe ? [] : [{ finding, line }];
-    });
-    const now = candidates.slice(0, Math.max(0, options.limit));
-    for (const { finding, line } of now) {
-        const file = finding.file;
-        await gitlab.request('POST', path, {
-            body: {
-                body: issueDiscussionBody(finding, options.sink),
-                position: {
-                    position_type: 'text',
-                    ...options.diffRefs,
-                    old_path: options.changes.oldPaths.get(file) ?? file,
-                    new_path: file,
-                    new_line: line
-                }
-            }
-        });
-    }
-    let resolved = 0;
-    if (options.complete) {
-        const current = new Set(options.findings.map(({ key }) => key));
-        for (const discussion of ours) {
-            if (discussion.resolved || current.has(discussion.issueKey))
-                continue;
-            await gitlab.request('PUT', `${path}/${encodeURIComponent(discussion.id)}`, {
-                body: { resolved: true }
-            });
-            resolved++;
-        }
-    }
-    return { started: now.length, resolved, leftOut: candidates.length - now.length };
-}
-/**
- * The first line of the finding's region that the merge request adds: a position's `new_line`
- * must be one, or GitLab refuses it (400, "line_code can't be blank"). A file whose diff GitLab
- * left out has no line known to be added.
- */
-function addedLineOf(finding, lines) {
-    if (finding.file === undefined || finding.region === undefined)
-        return undefined;
-    const added = lines.get(finding.file);
-    if (added === undefined || added === 'whole')
-        return undefined;
-    const { startLine, endLine } = finding.region;
-    for (let line = startLine; line <= Math.min(endLine, startLine + 10_000); line++) {
-        if (added.has(line))
-            return line;
-    }
-    return undefined;
-}
-/** The discussions the token's user started with an issue's marker, page by page. */
-async function ourDiscussions(gitlab, path, me) {
-    const { items } = await gitlab.pages(path, {}, DISCUSSION_LIMITS.pages);
-    return items.flatMap((item) => {
-        const { id, notes } = (item ?? {});
-        const first = (Array.isArray(notes) ? notes[0] : undefined);
-        const issueKey = issueKeyOf(first?.body);
-        if (typeof id !== 'string' || !/^[0-9a-f]{1,64}$/i.test(id) || issueKey === undefined)
-            return [];
-        if (first?.author?.id !== me)
-            return [];
-        return [{ id, issueKey, resolved: first.resolved === true }];
-    });
-}
-
-;// CONCATENATED MODULE: ./src/gitlab/merge-request-decoration.ts
-/**
- * The command's decoration of a GitLab pipeline: per project, a commit status on the head commit
- * and, in a merge-request pipeline, the project's note on the merge request, written as the
- * pull-request comment is (one body for both platforms: GitLab renders the same HTML blocks) and
- * updated in place, and discussions on the diff for the most severe new issues. Every failure here is one warning and changes neither the verdict nor the
- * exit code: a refusal (401, 403, 404) is said once, naming what the token or the merge request
- * lacks, and stops the decoration, which would be refused again.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-/**
- * Decorates the pipeline for every outcome: the commit statuses; in a merge-request pipeline, the
- * lines the merge request adds (a branch analysis's issues narrowed to them, as Community Build
- * needs), each project's note, and the discussions on the diff. Resolves once done, whatever
- * GitLab answered; what happened is in the log.
- *
- * @example await decorateMergeRequest(gitlab, pipeline, outcomes, { sink, policy, commentWhen: 'always', inlineLimit: 10, inlineSeverity: 'info', log })
- */
-async function decorateMergeRequest(gitlab, pipeline, outcomes, options) {
-    const { log } = options;
-    try {
-        // One request at a time (GitLab's requests share one kept-alive connection), so a refusal
-        // stops the decoration before anything else is sent.
-        for (const outcome of outcomes) {
-            await decorationStep(log, 'GitLab', `the commit status for ${nameOf(outcome)}`, () => setStatus(gitlab, pipeline, outcome, options));
-        }
-        const iid = pipeline.mergeRequestIid;
-        if (iid === undefined) {
-            log.info('Not a merge-request pipeline (no CI_MERGE_REQUEST_IID): the commit statuses are set, and no note is written.');
-            return;
-        }
-        const mergeRequest = { projectId: pipeline.projectId, iid };
-        const me = await whoAmI(gitlab);
-        const wanted = hasBranchAnalyses(outcomes) || options.inlineLimit > 0;
-        const diff = wanted
-            ? await decorationStep(log, 'GitLab', `the lines merge request !${iid} changes`, async () => ({
-                changes: await readChangedLines(gitlab, mergeRequest),
-                refs: await readDiffRefs(gitlab, mergeRequest)
-            }))
-            : undefined;
-        const shown = diff
-            ? narrowToChangedLines(outcomes, diff.changes.lines, `merge request !${iid}`, log)
-            : outcomes;
-        for (const outcome of shown) {
-            await decorationStep(log, 'GitLab', `the note for ${nameOf(outcome)}`, async () => {
-                const written = await writeNote(gitlab, mergeRequest, pipeline, outcome, me, options);
-                log.info(written === 'unchanged'
-                    ? `GitLab: the note for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
-                    : `GitLab: the note for ${nameOf(outcome)} is ${written} on merge request !${iid}.`);
-            });
-        }
-        if (options.inlineLimit > 0 && diff?.refs) {
-            const refs = diff.refs;
-            await decorationStep(log, 'GitLab', 'the discussions on the diff', async () => {
-                const done = await discussIssues(gitlab, mergeRequest, {
-                    ...issuesOf(shown),
-                    changes: diff.changes,
-                    diffRefs: refs,
-                    me,
-                    limit: options.inlineLimit,
-                    lowest: options.inlineSeverity,
-                    sink: options.sink
-                });
-                const past = done.leftOut > 0 ? `; ${done.leftOut} more past ${setting('inlineLimit')}` : '';
-                log.info(`GitLab: ${done.started} discussions started on the diff${past}, ${done.resolved} resolved (their issues are gone).`);
-            });
-        }
-        else if (options.inlineLimit > 0 && diff) {
-            log.info(`GitLab has not computed merge request !${iid}'s diff yet (no diff_refs): no discussions this run.`);
-        }
-    }
-    catch (error) {
-        if (!(error instanceof PlatformRefusal))
-            throw error;
-        log.warning(merge_request_decoration_refusalWords(error, pipeline));
-    }
-}
-/** The project's commit status: success or failed as the policy judges the gate. */
-async function setStatus(gitlab, pipeline, outcome, { sink, policy }) {
-    const failing = !outcome.read || fail_policy_failsUnder(outcome.result.status, policy);
-    await setCommitStatus(gitlab, {
-        projectId: pipeline.projectId,
-        sha: pipeline.sha,
-        // Through the sink like every text sent: a key that holds a secret is not sent with it.
-        projectKey: sink.text(projectName(outcome)),
-        state: failing ? 'failed' : 'success',
-        description: sink.text(statusWords(outcome, policy)),
-        targetUrl: outcome.read
-            ? dashboard_link_dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)?.href
-            : undefined,
-        pipelineId: pipeline.pipelineId
-    });
-}
-/**
- * The note, unless `commentWhen` says to leave it: `failed` writes no new note for a passing
- * gate (an existing one is still updated, so it never shows a failure that is gone); `changed`
- * leaves the note alone while its verdict is the same.
- */
-async function writeNote(gitlab, mergeRequest, pipeline, outcome, me, { sink, policy, commentWhen }) {
-    const verdict = commentVerdict(outcome, policy);
-    const body = commentBody(outcome, pipeline.sha, { sink, policy, fileLink: pipeline.fileLink });
-    const marker = body.slice(0, body.indexOf('\n'));
-    const write = (existing) => shouldWrite(commentWhen, verdict, existing);
-    const { action } = await upsertNote(gitlab, mergeRequest, marker, body, { write, me });
-    return action;
-}
-/** The one warning for a refusal: what the token or the merge request lacks. */
-function merge_request_decoration_refusalWords(error, pipeline) {
-    const where = `project ${untrusted_text_oneLine(pipeline.projectId, QUOTE_LIMITS.short)}`;
-    const base = 'GitLab refused the decoration; the verdict and the exit code are unchanged.';
-    switch (error.status) {
-        case 401:
-            return `${base} The token in GITLAB_TOKEN is not valid (401): give a project or group access token with the api scope (CI_JOB_TOKEN may not write notes or statuses).`;
-        case 403:
-            return `${base} The token in GITLAB_TOKEN may not write to ${where} (403): it needs the api scope, and the Developer role to set commit statuses.`;
-        default:
-            return `${base} GitLab has no ${pipeline.mergeRequestIid === undefined ? where : `merge request !${untrusted_text_oneLine(pipeline.mergeRequestIid, 40)} in ${where}`} for this token (404): check CI_PROJECT_ID and CI_MERGE_REQUEST_IID, and that the token's project or group is this one.`;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/cli/names.ts
 /**
  * The command's words for every setting: its options and environment variables. The token has
@@ -7265,99 +6796,34 @@ const COMMAND_NAMES = {
     places: { details: 'the --markdown or --json file', self: 'the command' }
 };
 
-;// CONCATENATED MODULE: ./src/cli/gitlab-decoration.ts
-
-
-
-
-
+;// CONCATENATED MODULE: ./src/cli/decoration-context.ts
 
 
 
 /** The least time the decoration gets, even when the check used the whole time-out. */
 const DECORATION_MIN_MS = 30_000;
-/**
- * Decorates the GitLab pipeline with the outcomes, or says in one warning why it cannot.
- *
- * @example await decorateGitLab(outcomes, { env, log, secrets, policy, commentWhen: 'always', clock, deadline, userAgent })
- */
-async function decorateGitLab(outcomes, context) {
-    const { env, log } = context;
-    const found = gitlabPipeline(env);
-    if ('missing' in found) {
-        log.warning(`--decorate: ${found.missing}; nothing is decorated. It runs in a GitLab CI job, with a project or group access token (api scope) in GITLAB_TOKEN.`);
-        return;
-    }
-    const token = env['GITLAB_TOKEN']?.trim();
-    if (!token) {
-        log.warning('--decorate: GITLAB_TOKEN is not set; nothing is decorated. Set it to a project or group access token with the api scope, from a masked CI/CD variable (CI_JOB_TOKEN may not write notes or statuses).');
-        return;
-    }
-    const gitlabForms = tokenForms(token);
-    log.hideSecrets(gitlabForms);
-    const { apiUrl, pipeline } = found;
-    const gitlab = new GitLabApi({
-        apiUrl,
-        token,
-        userAgent: context.userAgent,
-        clock: context.clock,
-        deadline: Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS)
-    });
-    const sink = sink_createSink({
-        names: COMMAND_NAMES,
-        secrets: [...context.secrets, ...gitlabForms],
-        escapedForms: summaryForms,
-        limit: NOTE_LIMITS.bodyChars,
-        unit: 'characters'
-    });
-    try {
-        await decorateMergeRequest(gitlab, pipeline, outcomes, {
-            sink,
-            policy: context.policy,
-            commentWhen: context.commentWhen,
-            inlineLimit: context.inlineLimit,
-            inlineSeverity: context.inlineSeverity,
-            log
-        });
-    }
-    finally {
-        gitlab.close();
-    }
+/** The clock time the decoration must end by: the overall time-out, or 30 s past now. */
+function decorationDeadline(context) {
+    return Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS);
 }
 /**
- * The pipeline GitLab's variables describe, or what is missing. CI_API_V4_URL must be an http(s)
- * address without credentials; the commit a full SHA.
+ * The platform's token hidden from the log from now on, and the sink of what the decoration
+ * writes: the command's words, both tokens' forms (escaped as `escapedForms` says), `limit`.
+ *
+ * @example const sink = platformSink(context, token, { escapedForms: markdownForms, limit: 30_000 })
  */
-function gitlabPipeline(env) {
-    const value = (name) => env[name]?.trim() || undefined;
-    const apiUrl = gitlab_decoration_httpUrl(value('CI_API_V4_URL'));
-    if (!apiUrl)
-        return { missing: 'CI_API_V4_URL is not an http(s) address (not a GitLab CI job?)' };
-    const projectId = value('CI_PROJECT_ID');
-    if (!projectId || !/^\d{1,20}$/.test(projectId)) {
-        return { missing: 'CI_PROJECT_ID is not a project id' };
-    }
-    const sha = value('CI_COMMIT_SHA');
-    if (!sha || !/^[0-9a-f]{40}$|^[0-9a-f]{64}$/i.test(sha)) {
-        return { missing: 'CI_COMMIT_SHA is not a full commit SHA' };
-    }
-    const iid = value('CI_MERGE_REQUEST_IID');
-    const projectUrl = gitlab_decoration_httpUrl(value('CI_PROJECT_URL'));
-    return {
-        apiUrl,
-        pipeline: {
-            projectId,
-            sha,
-            mergeRequestIid: iid && /^\d{1,20}$/.test(iid) ? iid : undefined,
-            pipelineId: value('CI_PIPELINE_ID'),
-            fileLink: projectUrl
-                ? fileLinkUnder(`${projectUrl.href.replace(/\/+$/, '')}/-/blob/${sha}`)
-                : undefined
-        }
-    };
+function platformSink(context, token, options) {
+    const forms = token ? tokenForms(token) : [];
+    context.log.hideSecrets(forms);
+    return sink_createSink({
+        names: COMMAND_NAMES,
+        secrets: [...context.secrets, ...forms],
+        ...(options.escapedForms ? { escapedForms: options.escapedForms } : {}),
+        ...(options.limit === undefined ? {} : { limit: options.limit, unit: 'characters' })
+    });
 }
 /** An http(s) address without credentials, or undefined. */
-function gitlab_decoration_httpUrl(value) {
+function decoration_context_httpUrl(value) {
     if (!value || !URL.canParse(value))
         return undefined;
     const url = new URL(value);
@@ -7381,9 +6847,6 @@ function gitlab_decoration_httpUrl(value) {
 
 
 
-
-
-
 /**
  * Decorates the Azure DevOps pull request with the outcomes, or says in one warning why it
  * cannot.
@@ -7402,21 +6865,16 @@ async function decorateInAzure(outcomes, context) {
         log.warning('--decorate: SYSTEM_ACCESSTOKEN is not set; nothing is decorated. Map it in the step (env: SYSTEM_ACCESSTOKEN: $(System.AccessToken)), and give the build service "Contribute to pull requests" on the repository.');
         return;
     }
-    const forms = tokenForms(token);
-    log.hideSecrets(forms);
+    const sink = platformSink(context, token, {
+        escapedForms: markdownForms,
+        limit: AZURE_LIMITS.commentChars
+    });
     const azure = new AzureApi({
         repositoryUrl: found.repositoryUrl,
         token,
         userAgent: context.userAgent,
         clock: context.clock,
-        deadline: Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS)
-    });
-    const sink = sink_createSink({
-        names: COMMAND_NAMES,
-        secrets: [...context.secrets, ...forms],
-        escapedForms: markdownForms,
-        limit: AZURE_LIMITS.commentChars,
-        unit: 'characters'
+        deadline: decorationDeadline(context)
     });
     try {
         await decorateAzure(azure, { id: found.pullRequestId }, outcomes, {
@@ -7436,7 +6894,7 @@ async function decorateInAzure(outcomes, context) {
 /** The pull request the pipeline's variables name, or what is missing. */
 function azurePullRequest(env) {
     const value = (name) => env[name]?.trim() || undefined;
-    const collection = gitlab_decoration_httpUrl(value('SYSTEM_COLLECTIONURI'));
+    const collection = decoration_context_httpUrl(value('SYSTEM_COLLECTIONURI'));
     if (!collection)
         return { missing: 'SYSTEM_COLLECTIONURI is not an http(s) address' };
     const project = value('SYSTEM_TEAMPROJECT');
@@ -7584,8 +7042,6 @@ function severityIn(scale) {
 
 
 
-
-
 const INSIGHTS_LIMITS = {
     annotationsPerRequest: 100,
     annotationsPerReport: 1000,
@@ -7619,18 +7075,15 @@ async function writeReport(bitbucket, where, outcome, options) {
         if (!(error instanceof PlatformRefusal && error.status === 404))
             throw error;
     }
-    const failing = !outcome.read || fail_policy_failsUnder(outcome.result.status, policy);
-    const dashboard = outcome.read
-        ? dashboard_link_dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)
-        : undefined;
+    const dashboard = dashboardOf(outcome);
     await bitbucket.request('PUT', path, {
         body: {
             title: sink.text(untrusted_text_cut(`SonarQube: ${untrusted_text_oneLine(projectName(outcome))}`, INSIGHTS_LIMITS.titleChars)),
             details: sink.text(untrusted_text_cut(statusWords(outcome, policy), INSIGHTS_LIMITS.detailsChars)),
             report_type: 'BUG',
             reporter: 'SonarQube',
-            result: failing ? 'FAILED' : 'PASSED',
-            ...(dashboard ? { link: dashboard.href } : {}),
+            result: failing(outcome, policy) ? 'FAILED' : 'PASSED',
+            ...(dashboard ? { link: dashboard } : {}),
             data: reportData(outcome, sink)
         }
     });
@@ -7645,7 +7098,10 @@ async function writeReport(bitbucket, where, outcome, options) {
     }
     return { annotations: annotations.length };
 }
-/** The report's data fields: the gate, the new issues, and the new code's figures it has. */
+/**
+ * A report's data fields, on Bitbucket Cloud and Data Center alike: the gate, the new issues, and
+ * the new code's figures it has (at most 4).
+ */
 function reportData(outcome, sink) {
     if (!outcome.read)
         return [{ title: 'Quality Gate', type: 'TEXT', value: 'not read' }];
@@ -7706,19 +7162,6 @@ function repositoryPath(fullName) {
 }
 
 ;// CONCATENATED MODULE: ./src/bitbucket/pull-request-decoration.ts
-/**
- * The command's decoration in Bitbucket Pipelines (Bitbucket Cloud): per project, a build status
- * on the commit and a Code Insights report with the new issues as annotations, and on a pull
- * request one comment per project, written in Markdown (Bitbucket renders no raw HTML) from the
- * one body and edited in place. Shapes from Bitbucket Cloud's OpenAPI description: `POST
- * .../commit/{commit}/statuses/build` (`key` at most 40 characters, `state`
- * SUCCESSFUL/FAILED, `name`, `url`, `description`; the same key replaces the status), `GET`,
- * `POST`, `PUT .../pullrequests/{id}/comments` (`content.raw`, `deleted`, listed `pagelen` 100
- * with `next`). A repository access token writes as an app user that `GET /user` does not
- * show, so the comment is found by its hidden first line alone, among comments not deleted.
- */
-
-
 
 
 
@@ -7782,14 +7225,12 @@ async function decorateBitbucket(bitbucket, pipeline, outcomes, options) {
 }
 /** The project's build status: SUCCESSFUL or FAILED as the policy judges the gate. */
 async function setBuildStatus(bitbucket, pipeline, outcome, { sink, policy }) {
-    const failing = !outcome.read || fail_policy_failsUnder(outcome.result.status, policy);
-    const dashboard = outcome.read
-        ? dashboard_link_dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)?.href
-        : undefined;
+    const failed = failing(outcome, policy);
+    const dashboard = dashboardOf(outcome);
     await bitbucket.request('POST', `${repositoryPath(pipeline.repository)}/commit/${encodeURIComponent(pipeline.commit)}/statuses/build`, {
         body: {
             key: reportId(projectName(outcome)),
-            state: failing ? 'FAILED' : 'SUCCESSFUL',
+            state: failed ? 'FAILED' : 'SUCCESSFUL',
             name: sink.text(untrusted_text_cut(`sonarqube/${untrusted_text_oneLine(projectName(outcome))}`, BITBUCKET_LIMITS.statusChars)),
             // Bitbucket requires an address: the dashboard, else the repository.
             url: dashboard ?? `https://bitbucket.org/${pipeline.repository}`,
@@ -7841,24 +7282,6 @@ function pull_request_decoration_refusalWords(error, pipeline) {
 }
 
 ;// CONCATENATED MODULE: ./src/bitbucket/data-center.ts
-/**
- * Bitbucket Data Center decorated from any CI (Jenkins, Bamboo…): per project, a Code Insights
- * report on the commit with the new issues as its annotations, and a build status. Shapes from
- * Bitbucket Data Center's REST specification (9.2), Code Insights since 5.15:
- * - `PUT /rest/insights/1.0/projects/{projectKey}/repos/{repositorySlug}/commits/{commitId}/reports/{key}`
- *   (`title` at most 450 characters, `details` at most 2,000, `result` PASS/FAIL, `data` at most
- *   6 fields, `link`, `reporter`; the key at most 50 characters), deleted first, since a report
- *   PUT again keeps its annotations;
- * - `POST .../reports/{key}/annotations` (`{"annotations": [...]}`, at most 1,000 a report:
- *   `externalId`, `path`, `line`, `message` at most 2,000, `severity` LOW/MEDIUM/HIGH, `type`,
- *   `link`);
- * - `POST /rest/api/latest/projects/{projectKey}/repos/{repositorySlug}/commits/{commitId}/builds`
- *   (`key`, `state` SUCCESSFUL/FAILED, `url`, `name`, `description`), and on a server without it
- *   (404) the older `POST /rest/build-status/1.0/commits/{commitId}`, deprecated since 7.14.
- * The token is an HTTP access token, sent as a Bearer to the server's origin only.
- */
-
-
 
 
 
@@ -7910,18 +7333,15 @@ async function data_center_writeReport(server, where, outcome, { sink, policy })
         if (!(error instanceof PlatformRefusal && error.status === 404))
             throw error;
     }
-    const failing = !outcome.read || fail_policy_failsUnder(outcome.result.status, policy);
-    const dashboard = outcome.read
-        ? dashboard_link_dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)
-        : undefined;
+    const dashboard = dashboardOf(outcome);
     await server.request('PUT', path, {
         body: {
             title: sink.text(untrusted_text_cut(`SonarQube: ${untrusted_text_oneLine(projectName(outcome))}`, DATA_CENTER_LIMITS.titleChars)),
             details: sink.text(untrusted_text_cut(statusWords(outcome, policy), DATA_CENTER_LIMITS.detailsChars)),
-            result: failing ? 'FAIL' : 'PASS',
+            result: failing(outcome, policy) ? 'FAIL' : 'PASS',
             reporter: 'SonarQube',
-            ...(dashboard ? { link: dashboard.href } : {}),
-            data: data_center_reportData(outcome, sink).slice(0, DATA_CENTER_LIMITS.dataFields)
+            ...(dashboard ? { link: dashboard } : {}),
+            data: reportData(outcome, sink).slice(0, DATA_CENTER_LIMITS.dataFields)
         }
     });
     const findings = outcome.read && outcome.result.newIssues?.read ? outcome.result.newIssues.findings : [];
@@ -7932,31 +7352,6 @@ async function data_center_writeReport(server, where, outcome, { sink, policy })
         await server.request('POST', `${path}/annotations`, { body: { annotations } });
     }
     return annotations.length;
-}
-function data_center_reportData(outcome, sink) {
-    if (!outcome.read)
-        return [{ title: 'Quality Gate', type: 'TEXT', value: 'not read' }];
-    const { result } = outcome;
-    const data = [
-        { title: 'Quality Gate', type: 'TEXT', value: sink.text(untrusted_text_oneLine(result.status, 40)) }
-    ];
-    if (result.newIssues?.read) {
-        data.push({ title: 'New issues', type: 'NUMBER', value: result.newIssues.total });
-    }
-    const newCode = result.whatChanged?.newCode;
-    if (newCode && !('unread' in newCode)) {
-        if (newCode.coverage !== undefined) {
-            data.push({ title: 'Coverage on new code', type: 'PERCENTAGE', value: newCode.coverage });
-        }
-        if (newCode.duplication !== undefined) {
-            data.push({
-                title: 'Duplicated lines on new code',
-                type: 'PERCENTAGE',
-                value: newCode.duplication
-            });
-        }
-    }
-    return data;
 }
 const SERVER_SEVERITY = severityIn('bitbucketServer');
 const TYPES = new Set(['BUG', 'VULNERABILITY', 'CODE_SMELL']);
@@ -7973,13 +7368,10 @@ function data_center_annotation(finding, sink) {
     };
 }
 async function data_center_setBuildStatus(server, where, outcome, { sink, policy }) {
-    const failing = !outcome.read || fail_policy_failsUnder(outcome.result.status, policy);
-    const dashboard = outcome.read
-        ? dashboard_link_dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)?.href
-        : undefined;
+    const dashboard = dashboardOf(outcome);
     const body = {
         key: reportId(projectName(outcome)),
-        state: failing ? 'FAILED' : 'SUCCESSFUL',
+        state: failing(outcome, policy) ? 'FAILED' : 'SUCCESSFUL',
         name: sink.text(untrusted_text_cut(`sonarqube/${untrusted_text_oneLine(projectName(outcome))}`, DATA_CENTER_LIMITS.textChars)),
         // The server requires an address: the dashboard, else the server's own.
         url: dashboard ?? server.base.origin,
@@ -8025,9 +7417,6 @@ function data_center_refusalWords(error, where) {
 
 
 
-
-
-
 /**
  * Decorates the Bitbucket commit and pull request with the outcomes, or says in one warning why
  * it cannot.
@@ -8046,27 +7435,22 @@ async function decorateInBitbucket(outcomes, context) {
     // plain http to the API, through localhost:29418 (BITBUCKET_PIPELINES_PROXY overrides it).
     const pipelinesProxy = token
         ? undefined
-        : gitlab_decoration_httpUrl(value(env, 'BITBUCKET_PIPELINES_PROXY') ?? PIPELINES_PROXY);
+        : decoration_context_httpUrl(value(env, 'BITBUCKET_PIPELINES_PROXY') ?? PIPELINES_PROXY);
     if (!token && !pipelinesProxy) {
         log.warning('--decorate: BITBUCKET_PIPELINES_PROXY is not an http address; nothing is decorated.');
         return;
     }
-    const forms = token ? tokenForms(token) : [];
-    log.hideSecrets(forms);
+    const sink = platformSink(context, token, {
+        escapedForms: markdownForms,
+        limit: BITBUCKET_LIMITS.commentChars
+    });
     const bitbucket = new BitbucketApi({
         apiUrl: token ? found.apiUrl : new URL(found.apiUrl.href.replace(/^https:/, 'http:')),
         token,
         ...(pipelinesProxy ? { pipelinesProxy } : {}),
         userAgent: context.userAgent,
         clock: context.clock,
-        deadline: Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS)
-    });
-    const sink = sink_createSink({
-        names: COMMAND_NAMES,
-        secrets: [...context.secrets, ...forms],
-        escapedForms: markdownForms,
-        limit: BITBUCKET_LIMITS.commentChars,
-        unit: 'characters'
+        deadline: decorationDeadline(context)
     });
     try {
         await decorateBitbucket(bitbucket, found.pipeline, outcomes, {
@@ -8097,7 +7481,7 @@ function bitbucketPipeline(env) {
     if (!commit || !/^[0-9a-f]{40}$/i.test(commit)) {
         return { missing: 'BITBUCKET_COMMIT is not a full commit SHA' };
     }
-    const apiUrl = gitlab_decoration_httpUrl(value('BITBUCKET_API_URL') ?? BITBUCKET_API);
+    const apiUrl = decoration_context_httpUrl(value('BITBUCKET_API_URL') ?? BITBUCKET_API);
     if (!apiUrl)
         return { missing: 'BITBUCKET_API_URL is not an http(s) address' };
     const id = value('BITBUCKET_PR_ID');
@@ -8119,7 +7503,7 @@ function bitbucketPipeline(env) {
  */
 async function decorateInBitbucketServer(outcomes, repository, commit, context) {
     const { env, log } = context;
-    const server = gitlab_decoration_httpUrl(repository.url);
+    const server = decoration_context_httpUrl(repository.url);
     if (!server) {
         log.warning('--decorate: --bitbucket-server is not an http(s) address; nothing is decorated.');
         return;
@@ -8133,8 +7517,7 @@ async function decorateInBitbucketServer(outcomes, repository, commit, context) 
         log.warning('--decorate: BITBUCKET_TOKEN is not set; nothing is decorated. Set it to an HTTP access token of the repository or its project, with the repository write permission.');
         return;
     }
-    const forms = tokenForms(token);
-    log.hideSecrets(forms);
+    const sink = platformSink(context, token, {});
     const rest = new RestApi({
         platform: 'Bitbucket',
         apiUrl: new URL('rest/', server.href.replace(/\/*$/, '/')),
@@ -8143,9 +7526,8 @@ async function decorateInBitbucketServer(outcomes, repository, commit, context) 
         redirectAdvice: 'Set --bitbucket-server to the address the server answers at.',
         userAgent: context.userAgent,
         clock: context.clock,
-        deadline: Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS)
+        deadline: decorationDeadline(context)
     });
-    const sink = sink_createSink({ names: COMMAND_NAMES, secrets: [...context.secrets, ...forms] });
     try {
         await decorateDataCenter(rest, { project: repository.project, repository: repository.repository, commit }, outcomes, { sink, policy: context.policy, log });
     }
@@ -8785,6 +8167,539 @@ async function pullRequestOfEvent(path) {
             : {}),
         ...(typeof sha === 'string' ? { headSha: sha.toLowerCase() } : {}),
         updatedAt
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/gitlab-api.ts
+
+const GITLAB_LIMITS = {
+    /** Items a page asks for: GitLab's maximum. */
+    perPage: 100
+};
+/**
+ * One GitLab instance's API for one run: the platform's REST policy (rest-api.ts) with GitLab's
+ * token header and its pages.
+ *
+ * @example const gitlab = new GitLabApi({ apiUrl: new URL(env.CI_API_V4_URL), token, userAgent, clock, deadline })
+ */
+class GitLabApi {
+    rest;
+    constructor(options) {
+        this.rest = new RestApi({
+            ...options,
+            platform: 'GitLab',
+            headers: { 'PRIVATE-TOKEN': options.token },
+            redirectAdvice: 'Set CI_API_V4_URL to the address GitLab answers at.'
+        });
+    }
+    /** Ends the kept-alive connections. */
+    close() {
+        this.rest.close();
+    }
+    /**
+     * `method` on `path` (relative to the API's address: `projects/7/statuses/<sha>`), with the
+     * query and the JSON body given; tried again on 429 and 5xx while the time-out allows.
+     */
+    async request(method, path, options = {}) {
+        const reply = await this.rest.request(method, path, options);
+        return {
+            status: reply.status,
+            body: reply.body,
+            nextPage: pageNumber(reply.header('x-next-page'))
+        };
+    }
+    /**
+     * The items of a listing, page by page (`per_page` 100, `x-next-page`), at most `maxPages`
+     * pages; `complete` is false when GitLab has more.
+     */
+    async pages(path, query, maxPages) {
+        const items = [];
+        let page = 1;
+        for (let read = 0; read < maxPages; read++) {
+            const reply = await this.request('GET', path, {
+                query: { ...query, per_page: String(GITLAB_LIMITS.perPage), page: String(page) }
+            });
+            if (!Array.isArray(reply.body)) {
+                throw new PlatformError(`GitLab's reply to GET ${path} is not a list.`);
+            }
+            items.push(...reply.body);
+            if (reply.nextPage === undefined || reply.nextPage <= page)
+                return { items, complete: true };
+            page = reply.nextPage;
+        }
+        return { items, complete: false };
+    }
+}
+/** `x-next-page`: a page number, or undefined (empty on the last page). */
+function pageNumber(value) {
+    return value && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/merge-request-note.ts
+/**
+ * The decoration's writes on a GitLab merge request: one note per project, found again by its
+ * hidden marker line and edited in place (never a second), and a commit status per project. Shapes
+ * from GitLab's REST documentation: notes (`GET`, `POST`, `PUT
+ * /projects/:id/merge_requests/:iid/notes[/:note_id]`, a body of at most 1,000,000 characters),
+ * the current user (`GET /user`), commit statuses (`POST /projects/:id/statuses/:sha`: `state`,
+ * `name`, `target_url` and `description`, each text at most 255 characters).
+ */
+
+
+
+const NOTE_LIMITS = {
+    /** GitLab's limit on a note's body. */
+    bodyChars: 1_000_000,
+    /** Pages of 100 notes read to find the project's: 2,000 notes. */
+    notePages: 20,
+    /** GitLab's limit on a commit status's texts. */
+    statusChars: 255
+};
+/**
+ * Writes `body` as the project's note on the merge request: edits the note the token's own user
+ * wrote whose first line is `marker` (the body's own, hidden: see commentMarker), or creates it;
+ * unless `write`, given the note found (or undefined), says to leave things as they are. Notes by anyone
+ * else are never touched, so a note that copies the marker cannot take the verdict's place.
+ *
+ * @example await upsertNote(gitlab, { projectId: '7', iid: '42' }, marker, body) // { action: 'updated', id: 301 }
+ */
+async function upsertNote(gitlab, mergeRequest, marker, body, options = {}) {
+    const { write = () => true } = options;
+    if (!body.startsWith(`${marker}\n`)) {
+        throw new PlatformError('The note does not start with its marker line.');
+    }
+    if (body.length > NOTE_LIMITS.bodyChars) {
+        throw new PlatformError(`The note has ${body.length} characters, more than GitLab's ${NOTE_LIMITS.bodyChars}.`);
+    }
+    const text = body;
+    const notes = `${mergeRequestPath(mergeRequest)}/notes`;
+    const me = options.me ?? (await whoAmI(gitlab));
+    const { items } = await gitlab.pages(notes, { sort: 'asc', order_by: 'created_at' }, NOTE_LIMITS.notePages);
+    const ours = items.find((note) => {
+        const { body: noteBody, system, author } = (note ?? {});
+        return (system !== true && me !== undefined && idOf(author) === me && carriesMarker(noteBody, marker));
+    });
+    const id = idOf(ours);
+    const existing = id === undefined ? undefined : String(ours.body);
+    if (!write(existing))
+        return { action: 'unchanged', id };
+    if (id !== undefined) {
+        await gitlab.request('PUT', `${notes}/${id}`, { body: { body: text } });
+        return { action: 'updated', id };
+    }
+    const created = idOf((await gitlab.request('POST', notes, { body: { body: text } })).body);
+    if (created === undefined)
+        throw new PlatformError('GitLab created the note but named no id.');
+    return { action: 'created', id: created };
+}
+/**
+ * The token's own user's id (`GET /user`): only what it wrote is ever edited or resolved.
+ *
+ * @example const me = await whoAmI(gitlab)
+ */
+async function whoAmI(gitlab) {
+    const me = idOf((await gitlab.request('GET', 'user')).body);
+    if (me === undefined)
+        throw new PlatformError("GitLab did not say who the token's user is.");
+    return me;
+}
+/**
+ * The project's commit status on `sha` (`name` sonarqube/<project>), so that a merge-request rule
+ * can require it: its description cut to GitLab's 255 characters, the dashboard as its target
+ * when its address fits.
+ */
+async function setCommitStatus(gitlab, status) {
+    const name = untrusted_text_cut(`sonarqube/${status.projectKey}`, NOTE_LIMITS.statusChars);
+    const targetUrl = status.targetUrl && status.targetUrl.length <= NOTE_LIMITS.statusChars
+        ? { target_url: status.targetUrl }
+        : {};
+    await gitlab.request('POST', `projects/${encodeURIComponent(status.projectId)}/statuses/${encodeURIComponent(status.sha)}`, {
+        body: {
+            state: status.state,
+            name,
+            description: untrusted_text_cut(status.description, NOTE_LIMITS.statusChars),
+            ...targetUrl,
+            ...(status.pipelineId && /^\d{1,20}$/.test(status.pipelineId)
+                ? { pipeline_id: Number(status.pipelineId) }
+                : {})
+        }
+    });
+}
+/** The merge request's address under the API: `projects/7/merge_requests/42`. */
+function mergeRequestPath({ projectId, iid }) {
+    return `projects/${encodeURIComponent(projectId)}/merge_requests/${encodeURIComponent(iid)}`;
+}
+/** An object's `id` when it is a positive whole number. */
+function idOf(value) {
+    const id = value?.id;
+    return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/merge-request-diffs.ts
+/**
+ * What a merge request changes, as GitLab's REST API says it: its `diff_refs` (the three commits
+ * a diff discussion's position names: `GET /projects/:id/merge_requests/:iid`), and its files'
+ * diffs (`GET .../diffs`, 15.7 and later, paged; before 15.7 `GET .../changes`, one reply), from
+ * which the lines it adds. Bounded: at most 30 pages of 100 files, each diff read no further than
+ * changed-lines.ts reads a patch.
+ */
+
+
+
+const DIFF_LIMITS = { pages: 30 };
+const SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
+/**
+ * The merge request's `diff_refs`, or undefined while GitLab has not filled them (they are
+ * computed after the merge request opens).
+ */
+async function readDiffRefs(gitlab, mergeRequest) {
+    const { body } = await gitlab.request('GET', mergeRequestPath(mergeRequest));
+    const refs = body?.diff_refs;
+    const sha = (name) => {
+        const value = refs?.[name];
+        return typeof value === 'string' && SHA.test(value) ? value : undefined;
+    };
+    const [base, start, head] = [sha('base_sha'), sha('start_sha'), sha('head_sha')];
+    return base && start && head ? { base_sha: base, start_sha: start, head_sha: head } : undefined;
+}
+/**
+ * The lines the merge request adds, file by file: from `.../diffs`, or on a GitLab before 15.7
+ * (which answers it 404) from `.../changes`. A file whose diff GitLab left out (too large,
+ * collapsed) counts as changed throughout; a deleted file has no lines.
+ */
+async function readChangedLines(gitlab, mergeRequest) {
+    let files;
+    try {
+        const { items } = await gitlab.pages(`${mergeRequestPath(mergeRequest)}/diffs`, {}, DIFF_LIMITS.pages);
+        files = items;
+    }
+    catch (error) {
+        if (!(error instanceof PlatformRefusal && error.status === 404))
+            throw error;
+        const { body } = await gitlab.request('GET', `${mergeRequestPath(mergeRequest)}/changes`);
+        const changes = body?.changes;
+        if (!Array.isArray(changes))
+            throw new PlatformError('GitLab sent no changes for the merge request.');
+        files = changes;
+    }
+    const lines = new Map();
+    const oldPaths = new Map();
+    for (const file of files) {
+        const entry = (file ?? {});
+        const path = entry['new_path'];
+        if (typeof path !== 'string' || path === '' || entry['deleted_file'] === true)
+            continue;
+        const diff = entry['diff'];
+        const left = entry['too_large'] === true || entry['collapsed'] === true;
+        lines.set(path, typeof diff === 'string' && diff !== '' && !left ? addedLines(diff) : 'whole');
+        const old = entry['old_path'];
+        if (typeof old === 'string' && old !== '' && old !== path)
+            oldPaths.set(path, old);
+    }
+    return { lines, oldPaths };
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/merge-request-discussions.ts
+/**
+ * Discussions on a merge request's diff for its most severe new issues, as GitLab's REST API
+ * takes them (`POST /projects/:id/merge_requests/:iid/discussions` with a `position`: the
+ * `diff_refs` commits, `position_type` text, `old_path`, `new_path` and the `new_line` the merge
+ * request adds), at most `limit` a run, never two for one issue (a marker line carries its key),
+ * and those whose issue a later run no longer reports resolved (`PUT .../discussions/:id` with
+ * `resolved=true`). Only discussions the token's own user started are looked at.
+ */
+
+
+
+const DISCUSSION_LIMITS = {
+    /** The most discussions started a run, by default. */
+    perRun: 10,
+    /** Pages of 100 discussions read to find ours: 2,000 discussions. */
+    pages: 20
+};
+/**
+ * Starts the discussions the new issues call for and resolves those of issues gone.
+ *
+ * @example await discussIssues(gitlab, mergeRequest, { findings, complete: true, changes, diffRefs, me, limit: 10, lowest: 'info', sink })
+ */
+async function discussIssues(gitlab, mergeRequest, options) {
+    const path = `${mergeRequestPath(mergeRequest)}/discussions`;
+    const ours = await ourDiscussions(gitlab, path, options.me);
+    const discussed = new Set(ours.map(({ issueKey }) => issueKey));
+    const candidates = bySeverity(options.findings).flatMap((finding) => {
+        if (discussed.has(finding.key))
+            return [];
+        if (SEVERITY_ORDER.indexOf(finding.severity) > SEVERITY_ORDER.indexOf(options.lowest)) {
+            return [];
+        }
+        const line = addedLineOf(finding, options.changes.lines);
+        // A path is sent as it is (GitLab matches it to the diff): one that holds a secret is not.
+        const file = finding.file ?? '';
+        const old = options.changes.oldPaths.get(file) ?? file;
+        const safe = options.sink.text(file) === file && options.sink.text(old) === old;
+        return line === undefined || !safe ? [] : [{ finding, line }];
+    });
+    const now = candidates.slice(0, Math.max(0, options.limit));
+    for (const { finding, line } of now) {
+        const file = finding.file;
+        await gitlab.request('POST', path, {
+            body: {
+                body: issueDiscussionBody(finding, options.sink),
+                position: {
+                    position_type: 'text',
+                    ...options.diffRefs,
+                    old_path: options.changes.oldPaths.get(file) ?? file,
+                    new_path: file,
+                    new_line: line
+                }
+            }
+        });
+    }
+    let resolved = 0;
+    if (options.complete) {
+        const current = new Set(options.findings.map(({ key }) => key));
+        for (const discussion of ours) {
+            if (discussion.resolved || current.has(discussion.issueKey))
+                continue;
+            await gitlab.request('PUT', `${path}/${encodeURIComponent(discussion.id)}`, {
+                body: { resolved: true }
+            });
+            resolved++;
+        }
+    }
+    return { started: now.length, resolved, leftOut: candidates.length - now.length };
+}
+/**
+ * The first line of the finding's region that the merge request adds: a position's `new_line`
+ * must be one, or GitLab refuses it (400, "line_code can't be blank"). A file whose diff GitLab
+ * left out has no line known to be added.
+ */
+function addedLineOf(finding, lines) {
+    if (finding.file === undefined || finding.region === undefined)
+        return undefined;
+    const added = lines.get(finding.file);
+    if (added === undefined || added === 'whole')
+        return undefined;
+    const { startLine, endLine } = finding.region;
+    for (let line = startLine; line <= Math.min(endLine, startLine + 10_000); line++) {
+        if (added.has(line))
+            return line;
+    }
+    return undefined;
+}
+/** The discussions the token's user started with an issue's marker, page by page. */
+async function ourDiscussions(gitlab, path, me) {
+    const { items } = await gitlab.pages(path, {}, DISCUSSION_LIMITS.pages);
+    return items.flatMap((item) => {
+        const { id, notes } = (item ?? {});
+        const first = (Array.isArray(notes) ? notes[0] : undefined);
+        const issueKey = issueKeyOf(first?.body);
+        if (typeof id !== 'string' || !/^[0-9a-f]{1,64}$/i.test(id) || issueKey === undefined)
+            return [];
+        if (first?.author?.id !== me)
+            return [];
+        return [{ id, issueKey, resolved: first.resolved === true }];
+    });
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/merge-request-decoration.ts
+
+
+
+
+
+
+
+
+
+
+/**
+ * Decorates the pipeline for every outcome: the commit statuses; in a merge-request pipeline, the
+ * lines the merge request adds (a branch analysis's issues narrowed to them, as Community Build
+ * needs), each project's note, and the discussions on the diff. Resolves once done, whatever
+ * GitLab answered; what happened is in the log.
+ *
+ * @example await decorateMergeRequest(gitlab, pipeline, outcomes, { sink, policy, commentWhen: 'always', inlineLimit: 10, inlineSeverity: 'info', log })
+ */
+async function decorateMergeRequest(gitlab, pipeline, outcomes, options) {
+    const { log } = options;
+    try {
+        // One request at a time (GitLab's requests share one kept-alive connection), so a refusal
+        // stops the decoration before anything else is sent.
+        for (const outcome of outcomes) {
+            await decorationStep(log, 'GitLab', `the commit status for ${nameOf(outcome)}`, () => setStatus(gitlab, pipeline, outcome, options));
+        }
+        const iid = pipeline.mergeRequestIid;
+        if (iid === undefined) {
+            log.info('Not a merge-request pipeline (no CI_MERGE_REQUEST_IID): the commit statuses are set, and no note is written.');
+            return;
+        }
+        const mergeRequest = { projectId: pipeline.projectId, iid };
+        const me = await whoAmI(gitlab);
+        const wanted = hasBranchAnalyses(outcomes) || options.inlineLimit > 0;
+        const diff = wanted
+            ? await decorationStep(log, 'GitLab', `the lines merge request !${iid} changes`, async () => ({
+                changes: await readChangedLines(gitlab, mergeRequest),
+                refs: await readDiffRefs(gitlab, mergeRequest)
+            }))
+            : undefined;
+        const shown = diff
+            ? narrowToChangedLines(outcomes, diff.changes.lines, `merge request !${iid}`, log)
+            : outcomes;
+        for (const outcome of shown) {
+            await decorationStep(log, 'GitLab', `the note for ${nameOf(outcome)}`, async () => {
+                const written = await writeNote(gitlab, mergeRequest, pipeline, outcome, me, options);
+                log.info(written === 'unchanged'
+                    ? `GitLab: the note for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
+                    : `GitLab: the note for ${nameOf(outcome)} is ${written} on merge request !${iid}.`);
+            });
+        }
+        if (options.inlineLimit > 0 && diff?.refs) {
+            const refs = diff.refs;
+            await decorationStep(log, 'GitLab', 'the discussions on the diff', async () => {
+                const done = await discussIssues(gitlab, mergeRequest, {
+                    ...issuesOf(shown),
+                    changes: diff.changes,
+                    diffRefs: refs,
+                    me,
+                    limit: options.inlineLimit,
+                    lowest: options.inlineSeverity,
+                    sink: options.sink
+                });
+                const past = done.leftOut > 0 ? `; ${done.leftOut} more past ${setting('inlineLimit')}` : '';
+                log.info(`GitLab: ${done.started} discussions started on the diff${past}, ${done.resolved} resolved (their issues are gone).`);
+            });
+        }
+        else if (options.inlineLimit > 0 && diff) {
+            log.info(`GitLab has not computed merge request !${iid}'s diff yet (no diff_refs): no discussions this run.`);
+        }
+    }
+    catch (error) {
+        if (!(error instanceof PlatformRefusal))
+            throw error;
+        log.warning(merge_request_decoration_refusalWords(error, pipeline));
+    }
+}
+/** The project's commit status: success or failed as the policy judges the gate. */
+async function setStatus(gitlab, pipeline, outcome, { sink, policy }) {
+    await setCommitStatus(gitlab, {
+        projectId: pipeline.projectId,
+        sha: pipeline.sha,
+        // Through the sink like every text sent: a key that holds a secret is not sent with it.
+        projectKey: sink.text(projectName(outcome)),
+        state: failing(outcome, policy) ? 'failed' : 'success',
+        description: sink.text(statusWords(outcome, policy)),
+        targetUrl: dashboardOf(outcome),
+        pipelineId: pipeline.pipelineId
+    });
+}
+/**
+ * The note, unless `commentWhen` says to leave it: `failed` writes no new note for a passing
+ * gate (an existing one is still updated, so it never shows a failure that is gone); `changed`
+ * leaves the note alone while its verdict is the same.
+ */
+async function writeNote(gitlab, mergeRequest, pipeline, outcome, me, { sink, policy, commentWhen }) {
+    const verdict = commentVerdict(outcome, policy);
+    const body = commentBody(outcome, pipeline.sha, { sink, policy, fileLink: pipeline.fileLink });
+    const marker = body.slice(0, body.indexOf('\n'));
+    const write = (existing) => shouldWrite(commentWhen, verdict, existing);
+    const { action } = await upsertNote(gitlab, mergeRequest, marker, body, { write, me });
+    return action;
+}
+/** The one warning for a refusal: what the token or the merge request lacks. */
+function merge_request_decoration_refusalWords(error, pipeline) {
+    const where = `project ${untrusted_text_oneLine(pipeline.projectId, QUOTE_LIMITS.short)}`;
+    const base = 'GitLab refused the decoration; the verdict and the exit code are unchanged.';
+    switch (error.status) {
+        case 401:
+            return `${base} The token in GITLAB_TOKEN is not valid (401): give a project or group access token with the api scope (CI_JOB_TOKEN may not write notes or statuses).`;
+        case 403:
+            return `${base} The token in GITLAB_TOKEN may not write to ${where} (403): it needs the api scope, and the Developer role to set commit statuses.`;
+        default:
+            return `${base} GitLab has no ${pipeline.mergeRequestIid === undefined ? where : `merge request !${untrusted_text_oneLine(pipeline.mergeRequestIid, 40)} in ${where}`} for this token (404): check CI_PROJECT_ID and CI_MERGE_REQUEST_IID, and that the token's project or group is this one.`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/cli/gitlab-decoration.ts
+
+
+
+
+
+
+/**
+ * Decorates the GitLab pipeline with the outcomes, or says in one warning why it cannot.
+ *
+ * @example await decorateGitLab(outcomes, { env, log, secrets, policy, commentWhen: 'always', clock, deadline, userAgent })
+ */
+async function decorateGitLab(outcomes, context) {
+    const { env, log } = context;
+    const found = gitlabPipeline(env);
+    if ('missing' in found) {
+        log.warning(`--decorate: ${found.missing}; nothing is decorated. It runs in a GitLab CI job, with a project or group access token (api scope) in GITLAB_TOKEN.`);
+        return;
+    }
+    const token = env['GITLAB_TOKEN']?.trim();
+    if (!token) {
+        log.warning('--decorate: GITLAB_TOKEN is not set; nothing is decorated. Set it to a project or group access token with the api scope, from a masked CI/CD variable (CI_JOB_TOKEN may not write notes or statuses).');
+        return;
+    }
+    const sink = platformSink(context, token, {
+        escapedForms: summaryForms,
+        limit: NOTE_LIMITS.bodyChars
+    });
+    const { apiUrl, pipeline } = found;
+    const gitlab = new GitLabApi({
+        apiUrl,
+        token,
+        userAgent: context.userAgent,
+        clock: context.clock,
+        deadline: decorationDeadline(context)
+    });
+    try {
+        await decorateMergeRequest(gitlab, pipeline, outcomes, {
+            sink,
+            policy: context.policy,
+            commentWhen: context.commentWhen,
+            inlineLimit: context.inlineLimit,
+            inlineSeverity: context.inlineSeverity,
+            log
+        });
+    }
+    finally {
+        gitlab.close();
+    }
+}
+/**
+ * The pipeline GitLab's variables describe, or what is missing. CI_API_V4_URL must be an http(s)
+ * address without credentials; the commit a full SHA.
+ */
+function gitlabPipeline(env) {
+    const value = (name) => env[name]?.trim() || undefined;
+    const apiUrl = decoration_context_httpUrl(value('CI_API_V4_URL'));
+    if (!apiUrl)
+        return { missing: 'CI_API_V4_URL is not an http(s) address (not a GitLab CI job?)' };
+    const projectId = value('CI_PROJECT_ID');
+    if (!projectId || !/^\d{1,20}$/.test(projectId)) {
+        return { missing: 'CI_PROJECT_ID is not a project id' };
+    }
+    const sha = value('CI_COMMIT_SHA');
+    if (!sha || !/^[0-9a-f]{40}$|^[0-9a-f]{64}$/i.test(sha)) {
+        return { missing: 'CI_COMMIT_SHA is not a full commit SHA' };
+    }
+    const iid = value('CI_MERGE_REQUEST_IID');
+    const projectUrl = decoration_context_httpUrl(value('CI_PROJECT_URL'));
+    return {
+        apiUrl,
+        pipeline: {
+            projectId,
+            sha,
+            mergeRequestIid: iid && /^\d{1,20}$/.test(iid) ? iid : undefined,
+            pipelineId: value('CI_PIPELINE_ID'),
+            fileLink: projectUrl
+                ? fileLinkUnder(`${projectUrl.href.replace(/\/+$/, '')}/-/blob/${sha}`)
+                : undefined
+        }
     };
 }
 

@@ -11,13 +11,12 @@
  * `GET .../iterations`, `.../iterations/{id}/changes` (`$top`, `$skip`): Azure DevOps gives the
  * files a pull request changes, not its lines.
  */
-import { failsUnder, type FailPolicy } from '../fail-policy.js'
+import type { FailPolicy } from '../fail-policy.js'
 import { bySeverity, SEVERITY_ORDER, type Finding, type Severity } from '../findings/finding.js'
 import type { ChangedLines } from '../findings/changed-lines.js'
 import { hasBranchAnalyses, narrowToChangedLines } from '../gate/on-changed-lines.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
-import { dashboardAddress } from '../report/dashboard-link.js'
 import { issueDiscussionBody } from '../report/issue-discussion.js'
 import { MARKDOWN_MARKUP } from '../report/markup.js'
 import {
@@ -26,7 +25,14 @@ import {
   shouldWrite,
   type CommentWhen
 } from '../report/pull-request-comment-body.js'
-import { decorationStep, issuesOf, nameOf, statusWords } from '../platform/decoration-steps.js'
+import {
+  dashboardOf,
+  decorationStep,
+  failing,
+  issuesOf,
+  nameOf,
+  statusWords
+} from '../platform/decoration-steps.js'
 import { PlatformRefusal } from '../platform/rest-api.js'
 import type { Sink } from '../sink.js'
 import { cut, oneLine } from '../untrusted-text.js'
@@ -133,13 +139,11 @@ async function postStatus(
   outcome: AnalysisOutcome,
   { sink, policy }: AzureDecorationOptions
 ): Promise<void> {
-  const failing = !outcome.read || failsUnder(outcome.result.status, policy)
-  const dashboard = outcome.read
-    ? dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)?.href
-    : undefined
+  const failed = failing(outcome, policy)
+  const dashboard = dashboardOf(outcome)
   await azure.request('POST', `${base}/statuses`, {
     body: {
-      state: failing ? 'failed' : 'succeeded',
+      state: failed ? 'failed' : 'succeeded',
       description: sink.text(cut(statusWords(outcome, policy), AZURE_LIMITS.descriptionChars)),
       context: {
         genre: 'sonarqube',

@@ -8,12 +8,11 @@
  * A report PUT again keeps its old annotations, so the report is deleted first.
  */
 import { createHash } from 'node:crypto'
-import { failsUnder, type FailPolicy } from '../fail-policy.js'
+import type { FailPolicy } from '../fail-policy.js'
 import { bySeverity, type Finding } from '../findings/finding.js'
 import { severityIn } from '../findings/severity-scales.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
-import { dashboardAddress } from '../report/dashboard-link.js'
-import { statusWords } from '../platform/decoration-steps.js'
+import { dashboardOf, failing, statusWords } from '../platform/decoration-steps.js'
 import { PlatformRefusal } from '../platform/rest-api.js'
 import type { Sink } from '../sink.js'
 import { cut, oneLine } from '../untrusted-text.js'
@@ -64,10 +63,7 @@ export async function writeReport(
     // No report yet: nothing to delete.
     if (!(error instanceof PlatformRefusal && error.status === 404)) throw error
   }
-  const failing = !outcome.read || failsUnder(outcome.result.status, policy)
-  const dashboard = outcome.read
-    ? dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)
-    : undefined
+  const dashboard = dashboardOf(outcome)
   await bitbucket.request('PUT', path, {
     body: {
       title: sink.text(
@@ -76,8 +72,8 @@ export async function writeReport(
       details: sink.text(cut(statusWords(outcome, policy), INSIGHTS_LIMITS.detailsChars)),
       report_type: 'BUG',
       reporter: 'SonarQube',
-      result: failing ? 'FAILED' : 'PASSED',
-      ...(dashboard ? { link: dashboard.href } : {}),
+      result: failing(outcome, policy) ? 'FAILED' : 'PASSED',
+      ...(dashboard ? { link: dashboard } : {}),
       data: reportData(outcome, sink)
     }
   })
@@ -94,8 +90,11 @@ export async function writeReport(
   return { annotations: annotations.length }
 }
 
-/** The report's data fields: the gate, the new issues, and the new code's figures it has. */
-function reportData(outcome: AnalysisOutcome, sink: Sink): Record<string, unknown>[] {
+/**
+ * A report's data fields, on Bitbucket Cloud and Data Center alike: the gate, the new issues, and
+ * the new code's figures it has (at most 4).
+ */
+export function reportData(outcome: AnalysisOutcome, sink: Sink): Record<string, unknown>[] {
   if (!outcome.read) return [{ title: 'Quality Gate', type: 'TEXT', value: 'not read' }]
   const { result } = outcome
   const data: Record<string, unknown>[] = [

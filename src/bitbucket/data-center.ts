@@ -14,18 +14,23 @@
  *   (404) the older `POST /rest/build-status/1.0/commits/{commitId}`, deprecated since 7.14.
  * The token is an HTTP access token, sent as a Bearer to the server's origin only.
  */
-import { failsUnder, type FailPolicy } from '../fail-policy.js'
+import type { FailPolicy } from '../fail-policy.js'
 import { bySeverity, type Finding } from '../findings/finding.js'
 import { severityIn } from '../findings/severity-scales.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
-import { dashboardAddress } from '../report/dashboard-link.js'
-import { decorationStep, nameOf, statusWords } from '../platform/decoration-steps.js'
+import {
+  dashboardOf,
+  decorationStep,
+  failing,
+  nameOf,
+  statusWords
+} from '../platform/decoration-steps.js'
 import { PlatformRefusal, type RestApi } from '../platform/rest-api.js'
 import type { Sink } from '../sink.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { setting } from '../words.js'
-import { reportId } from './code-insights.js'
+import { reportData, reportId } from './code-insights.js'
 
 export const DATA_CENTER_LIMITS = {
   titleChars: 450,
@@ -96,19 +101,16 @@ async function writeReport(
   } catch (error) {
     if (!(error instanceof PlatformRefusal && error.status === 404)) throw error
   }
-  const failing = !outcome.read || failsUnder(outcome.result.status, policy)
-  const dashboard = outcome.read
-    ? dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)
-    : undefined
+  const dashboard = dashboardOf(outcome)
   await server.request('PUT', path, {
     body: {
       title: sink.text(
         cut(`SonarQube: ${oneLine(projectName(outcome))}`, DATA_CENTER_LIMITS.titleChars)
       ),
       details: sink.text(cut(statusWords(outcome, policy), DATA_CENTER_LIMITS.detailsChars)),
-      result: failing ? 'FAIL' : 'PASS',
+      result: failing(outcome, policy) ? 'FAIL' : 'PASS',
       reporter: 'SonarQube',
-      ...(dashboard ? { link: dashboard.href } : {}),
+      ...(dashboard ? { link: dashboard } : {}),
       data: reportData(outcome, sink).slice(0, DATA_CENTER_LIMITS.dataFields)
     }
   })
@@ -121,31 +123,6 @@ async function writeReport(
     await server.request('POST', `${path}/annotations`, { body: { annotations } })
   }
   return annotations.length
-}
-
-function reportData(outcome: AnalysisOutcome, sink: Sink): Record<string, unknown>[] {
-  if (!outcome.read) return [{ title: 'Quality Gate', type: 'TEXT', value: 'not read' }]
-  const { result } = outcome
-  const data: Record<string, unknown>[] = [
-    { title: 'Quality Gate', type: 'TEXT', value: sink.text(oneLine(result.status, 40)) }
-  ]
-  if (result.newIssues?.read) {
-    data.push({ title: 'New issues', type: 'NUMBER', value: result.newIssues.total })
-  }
-  const newCode = result.whatChanged?.newCode
-  if (newCode && !('unread' in newCode)) {
-    if (newCode.coverage !== undefined) {
-      data.push({ title: 'Coverage on new code', type: 'PERCENTAGE', value: newCode.coverage })
-    }
-    if (newCode.duplication !== undefined) {
-      data.push({
-        title: 'Duplicated lines on new code',
-        type: 'PERCENTAGE',
-        value: newCode.duplication
-      })
-    }
-  }
-  return data
 }
 
 const SERVER_SEVERITY = severityIn('bitbucketServer')
@@ -170,13 +147,10 @@ async function setBuildStatus(
   outcome: AnalysisOutcome,
   { sink, policy }: DataCenterOptions
 ): Promise<void> {
-  const failing = !outcome.read || failsUnder(outcome.result.status, policy)
-  const dashboard = outcome.read
-    ? dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)?.href
-    : undefined
+  const dashboard = dashboardOf(outcome)
   const body = {
     key: reportId(projectName(outcome)),
-    state: failing ? 'FAILED' : 'SUCCESSFUL',
+    state: failing(outcome, policy) ? 'FAILED' : 'SUCCESSFUL',
     name: sink.text(
       cut(`sonarqube/${oneLine(projectName(outcome))}`, DATA_CENTER_LIMITS.textChars)
     ),

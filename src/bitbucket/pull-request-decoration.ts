@@ -9,10 +9,9 @@
  * with `next`). A repository access token writes as an app user that `GET /user` does not
  * show, so the comment is found by its hidden first line alone, among comments not deleted.
  */
-import { failsUnder, type FailPolicy } from '../fail-policy.js'
+import type { FailPolicy } from '../fail-policy.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
-import { dashboardAddress } from '../report/dashboard-link.js'
 import { MARKDOWN_MARKUP } from '../report/markup.js'
 import {
   commentBody,
@@ -21,7 +20,13 @@ import {
   shouldWrite,
   type CommentWhen
 } from '../report/pull-request-comment-body.js'
-import { decorationStep, nameOf, statusWords } from '../platform/decoration-steps.js'
+import {
+  dashboardOf,
+  decorationStep,
+  failing,
+  nameOf,
+  statusWords
+} from '../platform/decoration-steps.js'
 import { PlatformRefusal } from '../platform/rest-api.js'
 import type { Sink } from '../sink.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
@@ -131,17 +136,15 @@ async function setBuildStatus(
   outcome: AnalysisOutcome,
   { sink, policy }: BitbucketDecorationOptions
 ): Promise<void> {
-  const failing = !outcome.read || failsUnder(outcome.result.status, policy)
-  const dashboard = outcome.read
-    ? dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)?.href
-    : undefined
+  const failed = failing(outcome, policy)
+  const dashboard = dashboardOf(outcome)
   await bitbucket.request(
     'POST',
     `${repositoryPath(pipeline.repository)}/commit/${encodeURIComponent(pipeline.commit)}/statuses/build`,
     {
       body: {
         key: reportId(projectName(outcome)),
-        state: failing ? 'FAILED' : 'SUCCESSFUL',
+        state: failed ? 'FAILED' : 'SUCCESSFUL',
         name: sink.text(
           cut(`sonarqube/${oneLine(projectName(outcome))}`, BITBUCKET_LIMITS.statusChars)
         ),

@@ -11,10 +11,12 @@ import { AzureApi } from '../azure/azure-api.js'
 import { AZURE_LIMITS, decorateAzure } from '../azure/pull-request-decoration.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import { markdownForms } from '../report/markup.js'
-import { tokenForms } from '../secrets.js'
-import { createSink } from '../sink.js'
-import { DECORATION_MIN_MS, httpUrl, type DecorationContext } from './gitlab-decoration.js'
-import { COMMAND_NAMES } from './names.js'
+import {
+  decorationDeadline,
+  httpUrl,
+  platformSink,
+  type DecorationContext
+} from './decoration-context.js'
 
 /**
  * Decorates the Azure DevOps pull request with the outcomes, or says in one warning why it
@@ -39,21 +41,16 @@ export async function decorateInAzure(
     )
     return
   }
-  const forms = tokenForms(token)
-  log.hideSecrets(forms)
+  const sink = platformSink(context, token, {
+    escapedForms: markdownForms,
+    limit: AZURE_LIMITS.commentChars
+  })
   const azure = new AzureApi({
     repositoryUrl: found.repositoryUrl,
     token,
     userAgent: context.userAgent,
     clock: context.clock,
-    deadline: Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS)
-  })
-  const sink = createSink({
-    names: COMMAND_NAMES,
-    secrets: [...context.secrets, ...forms],
-    escapedForms: markdownForms,
-    limit: AZURE_LIMITS.commentChars,
-    unit: 'characters'
+    deadline: decorationDeadline(context)
   })
   try {
     await decorateAzure(azure, { id: found.pullRequestId }, outcomes, {

@@ -16,10 +16,12 @@ import { decorateDataCenter } from '../bitbucket/data-center.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import { RestApi } from '../platform/rest-api.js'
 import { markdownForms } from '../report/markup.js'
-import { tokenForms } from '../secrets.js'
-import { createSink } from '../sink.js'
-import { DECORATION_MIN_MS, httpUrl, type DecorationContext } from './gitlab-decoration.js'
-import { COMMAND_NAMES } from './names.js'
+import {
+  decorationDeadline,
+  httpUrl,
+  platformSink,
+  type DecorationContext
+} from './decoration-context.js'
 
 /**
  * Decorates the Bitbucket commit and pull request with the outcomes, or says in one warning why
@@ -49,22 +51,17 @@ export async function decorateInBitbucket(
     )
     return
   }
-  const forms = token ? tokenForms(token) : []
-  log.hideSecrets(forms)
+  const sink = platformSink(context, token, {
+    escapedForms: markdownForms,
+    limit: BITBUCKET_LIMITS.commentChars
+  })
   const bitbucket = new BitbucketApi({
     apiUrl: token ? found.apiUrl : new URL(found.apiUrl.href.replace(/^https:/, 'http:')),
     token,
     ...(pipelinesProxy ? { pipelinesProxy } : {}),
     userAgent: context.userAgent,
     clock: context.clock,
-    deadline: Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS)
-  })
-  const sink = createSink({
-    names: COMMAND_NAMES,
-    secrets: [...context.secrets, ...forms],
-    escapedForms: markdownForms,
-    limit: BITBUCKET_LIMITS.commentChars,
-    unit: 'characters'
+    deadline: decorationDeadline(context)
   })
   try {
     await decorateBitbucket(bitbucket, found.pipeline, outcomes, {
@@ -144,8 +141,7 @@ export async function decorateInBitbucketServer(
     )
     return
   }
-  const forms = tokenForms(token)
-  log.hideSecrets(forms)
+  const sink = platformSink(context, token, {})
   const rest = new RestApi({
     platform: 'Bitbucket',
     apiUrl: new URL('rest/', server.href.replace(/\/*$/, '/')),
@@ -154,9 +150,8 @@ export async function decorateInBitbucketServer(
     redirectAdvice: 'Set --bitbucket-server to the address the server answers at.',
     userAgent: context.userAgent,
     clock: context.clock,
-    deadline: Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS)
+    deadline: decorationDeadline(context)
   })
-  const sink = createSink({ names: COMMAND_NAMES, secrets: [...context.secrets, ...forms] })
   try {
     await decorateDataCenter(
       rest,

@@ -8,7 +8,8 @@ import type { AnalysisOutcome } from '../gate/outcome.js'
 import { decorateInAzure } from './azure-decoration.js'
 import { decorateInBitbucket, decorateInBitbucketServer } from './bitbucket-decoration.js'
 import { ciAnalysis } from './ci-analysis.js'
-import { decorateGitLab, type DecorationContext } from './gitlab-decoration.js'
+import type { DecorationContext } from './decoration-context.js'
+import { decorateGitLab } from './gitlab-decoration.js'
 
 /**
  * Decorates the platform the CI runs on with the outcomes.

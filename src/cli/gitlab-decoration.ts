@@ -6,38 +6,18 @@
  * token, which never goes to GitLab. Nothing here changes the verdict or the exit code: what is
  * missing is one warning.
  */
-import type { Clock } from '../clock.js'
-import type { FailPolicy } from '../fail-policy.js'
-import type { Severity } from '../findings/finding.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import { GitLabApi } from '../gitlab/gitlab-api.js'
 import { decorateMergeRequest, type GitLabPipeline } from '../gitlab/merge-request-decoration.js'
 import { NOTE_LIMITS } from '../gitlab/merge-request-note.js'
 import { fileLinkUnder } from '../report/new-issues-block.js'
-import type { CommentWhen } from '../report/pull-request-comment-body.js'
 import { summaryForms } from '../report/summary-text.js'
-import { tokenForms } from '../secrets.js'
-import { createSink } from '../sink.js'
-import { COMMAND_NAMES } from './names.js'
-import type { TerminalLog } from './terminal-log.js'
-
-/** The least time the decoration gets, even when the check used the whole time-out. */
-export const DECORATION_MIN_MS = 30_000
-
-export interface DecorationContext {
-  env: NodeJS.ProcessEnv
-  log: TerminalLog
-  /** Every form of the Sonar token: hidden from the note too. */
-  secrets: readonly string[]
-  policy: FailPolicy
-  commentWhen: CommentWhen
-  inlineLimit: number
-  inlineSeverity: Severity
-  clock: Clock
-  /** Clock time of the overall time-out; the decoration has at least 30 s past the check. */
-  deadline: number
-  userAgent: string
-}
+import {
+  decorationDeadline,
+  httpUrl,
+  platformSink,
+  type DecorationContext
+} from './decoration-context.js'
 
 /**
  * Decorates the GitLab pipeline with the outcomes, or says in one warning why it cannot.
@@ -63,22 +43,17 @@ export async function decorateGitLab(
     )
     return
   }
-  const gitlabForms = tokenForms(token)
-  log.hideSecrets(gitlabForms)
+  const sink = platformSink(context, token, {
+    escapedForms: summaryForms,
+    limit: NOTE_LIMITS.bodyChars
+  })
   const { apiUrl, pipeline } = found
   const gitlab = new GitLabApi({
     apiUrl,
     token,
     userAgent: context.userAgent,
     clock: context.clock,
-    deadline: Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS)
-  })
-  const sink = createSink({
-    names: COMMAND_NAMES,
-    secrets: [...context.secrets, ...gitlabForms],
-    escapedForms: summaryForms,
-    limit: NOTE_LIMITS.bodyChars,
-    unit: 'characters'
+    deadline: decorationDeadline(context)
   })
   try {
     await decorateMergeRequest(gitlab, pipeline, outcomes, {
@@ -126,14 +101,4 @@ export function gitlabPipeline(
         : undefined
     }
   }
-}
-
-/** An http(s) address without credentials, or undefined. */
-export function httpUrl(value: string | undefined): URL | undefined {
-  if (!value || !URL.canParse(value)) return undefined
-  const url = new URL(value)
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
-    return undefined
-  }
-  return url
 }

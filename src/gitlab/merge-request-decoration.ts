@@ -6,10 +6,9 @@
  * exit code: a refusal (401, 403, 404) is said once, naming what the token or the merge request
  * lacks, and stops the decoration, which would be refused again.
  */
-import { failsUnder, type FailPolicy } from '../fail-policy.js'
+import type { FailPolicy } from '../fail-policy.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
-import { dashboardAddress } from '../report/dashboard-link.js'
 import type { FileLink } from '../report/new-issues-block.js'
 import {
   commentBody,
@@ -22,7 +21,14 @@ import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { setting } from '../words.js'
 import type { Severity } from '../findings/finding.js'
 import { hasBranchAnalyses, narrowToChangedLines } from '../gate/on-changed-lines.js'
-import { decorationStep, issuesOf, nameOf, statusWords } from '../platform/decoration-steps.js'
+import {
+  dashboardOf,
+  decorationStep,
+  failing,
+  issuesOf,
+  nameOf,
+  statusWords
+} from '../platform/decoration-steps.js'
 import { PlatformRefusal } from '../platform/rest-api.js'
 import type { GitLabApi } from './gitlab-api.js'
 import { readChangedLines, readDiffRefs } from './merge-request-diffs.js'
@@ -147,17 +153,14 @@ async function setStatus(
   outcome: AnalysisOutcome,
   { sink, policy }: DecorationOptions
 ): Promise<void> {
-  const failing = !outcome.read || failsUnder(outcome.result.status, policy)
   await setCommitStatus(gitlab, {
     projectId: pipeline.projectId,
     sha: pipeline.sha,
     // Through the sink like every text sent: a key that holds a secret is not sent with it.
     projectKey: sink.text(projectName(outcome)),
-    state: failing ? 'failed' : 'success',
+    state: failing(outcome, policy) ? 'failed' : 'success',
     description: sink.text(statusWords(outcome, policy)),
-    targetUrl: outcome.read
-      ? dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)?.href
-      : undefined,
+    targetUrl: dashboardOf(outcome),
     pipelineId: pipeline.pipelineId
   })
 }

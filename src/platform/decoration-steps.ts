@@ -8,6 +8,7 @@ import { failsUnder, type FailPolicy } from '../fail-policy.js'
 import type { Finding } from '../findings/finding.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
+import { dashboardAddress } from '../report/dashboard-link.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { PlatformRefusal } from './rest-api.js'
 
@@ -76,4 +77,16 @@ export function statusWords(outcome: AnalysisOutcome, policy: FailPolicy): strin
   return result.status === 'ERROR'
     ? `Quality Gate failed: ${failed} of ${result.conditions.length} conditions failed`
     : `Quality Gate failed: ${oneLine(result.status, 40)}`
+}
+
+/** Whether a platform shows the analysis as failed: its gate fails the policy, or was not read. */
+export function failing(outcome: AnalysisOutcome, policy: FailPolicy): boolean {
+  return !outcome.read || failsUnder(outcome.result.status, policy)
+}
+
+/** The dashboard's address a platform links to (http(s), without credentials), when known. */
+export function dashboardOf(outcome: AnalysisOutcome): string | undefined {
+  return outcome.read
+    ? dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)?.href
+    : undefined
 }
