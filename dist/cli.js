@@ -4955,6 +4955,21 @@ const MARKDOWN_MARKUP = {
     hidden: (content) => `[//]: # "${content}"`,
     between: '\n\n'
 };
+/**
+ * What a hidden line of a body says, in either markup (`<!-- x -->` or `[//]: # "x"`), when line
+ * `index` of `body` is one (a line end stored as CRLF counts as one): the one reader of the
+ * markers and the verdict line that Markup.hidden writes.
+ *
+ * @example hiddenLine('[//]: # "verdict: failed"\n…', 0) // 'verdict: failed'
+ */
+function hiddenLine(body, index) {
+    if (typeof body !== 'string')
+        return undefined;
+    const line = body.split('\n', index + 1)[index]?.replace(/\r$/, '');
+    if (line === undefined)
+        return undefined;
+    return /^(?:<!-- ([^\s"][^"]*?) -->|\[\/\/\]: # "([^"]*)")$/.exec(line)?.slice(1).find(Boolean);
+}
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g;
 /**
  * Markdown's one gate for server text: one line, cut to `max`, every ASCII punctuation character
@@ -6022,14 +6037,11 @@ function issueMarker(key, markup = HTML_MARKUP) {
 }
 /** The issue key a discussion's first note carries in its marker line, if any. */
 function issueKeyOf(body) {
-    if (typeof body !== 'string')
-        return undefined;
-    const line = body.split('\n', 1)[0].replace(/\r$/, '');
-    const match = /^(?:<!-- sonar-issue: ([^\s"]*) -->|\[\/\/\]: # "sonar-issue: ([^\s"]*)")$/.exec(line);
-    if (!match)
+    const key = new RegExp(`^${ISSUE_MARKER_NAME}(\\S*)$`).exec(hiddenLine(body, 0) ?? '')?.[1];
+    if (key === undefined)
         return undefined;
     try {
-        return decodeURIComponent((match[1] ?? match[2]));
+        return decodeURIComponent(key);
     }
     catch {
         return undefined;
@@ -6113,17 +6125,10 @@ function outcomeMarker(outcome, markup = HTML_MARKUP) {
  * @example markerOf(commentBody(outcome, sha, { sink })) === outcomeMarker(outcome) // true
  */
 function markerOf(body) {
-    if (typeof body !== 'string')
+    const said = hiddenLine(body, 0);
+    if (said === undefined || !new RegExp(`^${MARKER_NAME}\\S*$`).test(said))
         return undefined;
-    const end = body.indexOf('\n');
-    const firstLine = (end === -1 ? body : body.slice(0, end)).replace(/\r$/, '');
-    const isMarker = [HTML_MARKUP, MARKDOWN_MARKUP].some((markup) => {
-        const [before, after] = markup.hidden('\0').split('\0');
-        return (firstLine.startsWith(`${before}${MARKER_NAME}`) &&
-            firstLine.endsWith(after) &&
-            !/\s/.test(firstLine.slice(before.length + MARKER_NAME.length, -after.length || undefined)));
-    });
-    return isMarker ? firstLine : undefined;
+    return body.split('\n', 1)[0].replace(/\r$/, '');
 }
 /**
  * Whether a comment's body is the comment carrying `marker` (see markerOf).
@@ -6151,8 +6156,7 @@ function verdictLine(verdict, markup = HTML_MARKUP) {
 }
 /** The verdict an existing comment says on its second line, in either markup. */
 function saidVerdict(existing) {
-    const second = existing.split('\n', 2)[1]?.replace(/\r$/, '') ?? '';
-    return /^(?:<!-- |\[\/\/\]: # ")verdict: (passed|failed|unread)(?: -->|")$/.exec(second)?.[1];
+    return /^verdict: (passed|failed|unread)$/.exec(hiddenLine(existing, 1) ?? '')?.[1];
 }
 /**
  * Whether to write the project's comment now, given the one found (its body) or none: `always`;
@@ -7047,9 +7051,7 @@ const INSIGHTS_LIMITS = {
     annotationsPerReport: 1000,
     summaryChars: 450,
     detailsChars: 2000,
-    titleChars: 450,
-    /** A build status's key (Bitbucket takes at most 40 characters). */
-    keyChars: 40
+    titleChars: 450
 };
 /**
  * The id of a project's report and build status on a commit: `sonarqube-` and the project key's

@@ -29713,10 +29713,10 @@ function fittedBlock(sink, lines, options) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   jx: () => (/* binding */ MARKDOWN_MARKUP),
+/* harmony export */   re: () => (/* binding */ hiddenLine),
 /* harmony export */   xe: () => (/* binding */ HTML_MARKUP)
 /* harmony export */ });
-/* unused harmony exports markdownText, markdownForms */
+/* unused harmony exports MARKDOWN_MARKUP, markdownText, markdownForms */
 /* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
 /* harmony import */ var _summary_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2536);
 /**
@@ -29762,6 +29762,21 @@ const MARKDOWN_MARKUP = {
     hidden: (content) => `[//]: # "${content}"`,
     between: '\n\n'
 };
+/**
+ * What a hidden line of a body says, in either markup (`<!-- x -->` or `[//]: # "x"`), when line
+ * `index` of `body` is one (a line end stored as CRLF counts as one): the one reader of the
+ * markers and the verdict line that Markup.hidden writes.
+ *
+ * @example hiddenLine('[//]: # "verdict: failed"\n…', 0) // 'verdict: failed'
+ */
+function hiddenLine(body, index) {
+    if (typeof body !== 'string')
+        return undefined;
+    const line = body.split('\n', index + 1)[index]?.replace(/\r$/, '');
+    if (line === undefined)
+        return undefined;
+    return /^(?:<!-- ([^\s"][^"]*?) -->|\[\/\/\]: # "([^"]*)")$/.exec(line)?.slice(1).find(Boolean);
+}
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g;
 /**
  * Markdown's one gate for server text: one line, cut to `max`, every ASCII punctuation character
@@ -39131,17 +39146,10 @@ function outcomeMarker(outcome, markup = report_markup/* HTML_MARKUP */.xe) {
  * @example markerOf(commentBody(outcome, sha, { sink })) === outcomeMarker(outcome) // true
  */
 function markerOf(body) {
-    if (typeof body !== 'string')
+    const said = (0,report_markup/* hiddenLine */.re)(body, 0);
+    if (said === undefined || !new RegExp(`^${MARKER_NAME}\\S*$`).test(said))
         return undefined;
-    const end = body.indexOf('\n');
-    const firstLine = (end === -1 ? body : body.slice(0, end)).replace(/\r$/, '');
-    const isMarker = [report_markup/* HTML_MARKUP */.xe, report_markup/* MARKDOWN_MARKUP */.jx].some((markup) => {
-        const [before, after] = markup.hidden('\0').split('\0');
-        return (firstLine.startsWith(`${before}${MARKER_NAME}`) &&
-            firstLine.endsWith(after) &&
-            !/\s/.test(firstLine.slice(before.length + MARKER_NAME.length, -after.length || undefined)));
-    });
-    return isMarker ? firstLine : undefined;
+    return body.split('\n', 1)[0].replace(/\r$/, '');
 }
 /**
  * Whether a comment's body is the comment carrying `marker` (see markerOf).
@@ -39169,8 +39177,7 @@ function verdictLine(verdict, markup = report_markup/* HTML_MARKUP */.xe) {
 }
 /** The verdict an existing comment says on its second line, in either markup. */
 function saidVerdict(existing) {
-    const second = existing.split('\n', 2)[1]?.replace(/\r$/, '') ?? '';
-    return /^(?:<!-- |\[\/\/\]: # ")verdict: (passed|failed|unread)(?: -->|")$/.exec(second)?.[1];
+    return /^verdict: (passed|failed|unread)$/.exec((0,report_markup/* hiddenLine */.re)(existing, 1) ?? '')?.[1];
 }
 /**
  * Whether to write the project's comment now, given the one found (its body) or none: `always`;

@@ -7,7 +7,7 @@
  * edited, the issue threads closed), a missing permission, a sign-in page for a token not taken,
  * hostile issue text, and each token kept to its own server.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { CLI_ENTRY, timeChild, type Workspace } from '../../__fixtures__/built-action.js'
 import {
   AZURE_PROJECT,
@@ -20,46 +20,27 @@ import {
 import {
   sampleIssues,
   scenario,
-  Simulator,
-  writeSampleFiles,
   type AnalysisScript
 } from '../../__fixtures__/simulator/sonar-simulator.js'
-import { RUNTIMES, TOKEN, workspace } from '../support/action-runs.js'
+import { RUNTIMES, TOKEN } from '../support/action-runs.js'
+import { decorationServer, QUICK, stoppedAfterEach } from '../support/decoration-runs.js'
 import { mentionsIn } from '../support/mentions.js'
 import { renderAsMarkdown } from '../support/summary-as-github.js'
 
-const QUICK = ['--initial-delay', '0', '--interval', '100']
 const MERGE_COMMIT = 'a'.repeat(40)
 
-let simulator: Simulator
-beforeAll(async () => {
-  simulator = await Simulator.start({ token: TOKEN })
-})
-afterAll(() => simulator.stop())
+const server = decorationServer()
+const checkout = (script: AnalysisScript) => server.checkout(script)
 
-const running: FakeAzureDevOps[] = []
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((fake) => fake.stop()))
-})
+const started = stoppedAfterEach(startFakeAzureDevOps)
 
 async function azureWith(options: Parameters<typeof startFakeAzureDevOps>[0] = {}) {
   // The pull request changes two of the three sample files.
-  const fake = await startFakeAzureDevOps({
+  const fake = await started({
     changed: ['src/app.ts', 'src/db/query.ts'],
     ...options
   })
-  running.push(fake)
   return fake
-}
-
-async function checkout(analysisScript: AnalysisScript): Promise<Workspace> {
-  const ws = await workspace()
-  await writeSampleFiles(ws.cwd)
-  await simulator.writeReportFile(
-    simulator.addAnalysis(analysisScript),
-    ws.file('.scannerwork/report-task.txt')
-  )
-  return ws
 }
 
 describe.each(RUNTIMES)('--decorate in Azure Pipelines, on $runtime', ({ node }) => {
@@ -125,7 +106,7 @@ describe.each(RUNTIMES)('--decorate in Azure Pipelines, on $runtime', ({ node })
       expect(result.stderr).not.toContain(TOKEN)
     }
     expect(JSON.stringify(fake.requests)).not.toContain(TOKEN)
-    expect(JSON.stringify(simulator.requests)).not.toContain(AZURE_TOKEN)
+    expect(JSON.stringify(server.simulator.requests)).not.toContain(AZURE_TOKEN)
   })
 
   it('hostile issue text: the threads inert', async () => {

@@ -6,7 +6,7 @@
  * replaced, the comment edited), a refusal that changes nothing else, hostile issue text, and
  * each token kept to its own server.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { CLI_ENTRY, timeChild, type Workspace } from '../../__fixtures__/built-action.js'
 import {
   BITBUCKET_TOKEN,
@@ -19,41 +19,20 @@ import {
 import {
   sampleIssues,
   scenario,
-  Simulator,
-  writeSampleFiles,
   type AnalysisScript
 } from '../../__fixtures__/simulator/sonar-simulator.js'
-import { RUNTIMES, TOKEN, workspace } from '../support/action-runs.js'
+import { RUNTIMES, TOKEN } from '../support/action-runs.js'
+import { decorationServer, QUICK, stoppedAfterEach } from '../support/decoration-runs.js'
 import { mentionsIn } from '../support/mentions.js'
 import { renderAsMarkdown } from '../support/summary-as-github.js'
 
-const QUICK = ['--initial-delay', '0', '--interval', '100']
+const server = decorationServer()
+const checkout = (script: AnalysisScript) => server.checkout(script)
 
-let simulator: Simulator
-beforeAll(async () => {
-  simulator = await Simulator.start({ token: TOKEN })
-})
-afterAll(() => simulator.stop())
-
-const running: FakeBitbucketCloud[] = []
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((fake) => fake.stop()))
-})
+const started = stoppedAfterEach(startFakeBitbucketCloud)
 
 async function bitbucketWith(options: Parameters<typeof startFakeBitbucketCloud>[0] = {}) {
-  const fake = await startFakeBitbucketCloud(options)
-  running.push(fake)
-  return fake
-}
-
-async function checkout(analysisScript: AnalysisScript): Promise<Workspace> {
-  const ws = await workspace()
-  await writeSampleFiles(ws.cwd)
-  await simulator.writeReportFile(
-    simulator.addAnalysis(analysisScript),
-    ws.file('.scannerwork/report-task.txt')
-  )
-  return ws
+  return started(options)
 }
 
 describe.each(RUNTIMES)('--decorate in Bitbucket Pipelines, on $runtime', ({ node }) => {
@@ -105,7 +84,7 @@ describe.each(RUNTIMES)('--decorate in Bitbucket Pipelines, on $runtime', ({ nod
       expect(result.stderr).not.toContain(TOKEN)
     }
     expect(JSON.stringify(fake.requests)).not.toContain(TOKEN)
-    expect(JSON.stringify(simulator.requests)).not.toContain(BITBUCKET_TOKEN)
+    expect(JSON.stringify(server.simulator.requests)).not.toContain(BITBUCKET_TOKEN)
   })
 
   it('1,200 new issues: batches of 100, the 1,000 most severe, each named by its issue key', async () => {

@@ -5,7 +5,7 @@
  * a re-run; the older build-status API on a server without the newer; 1,200 issues kept to
  * 1,000; a refusal that changes nothing else; the token to its own server only.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { CLI_ENTRY, timeChild, type Workspace } from '../../__fixtures__/built-action.js'
 import {
   SERVER_PROJECT,
@@ -17,40 +17,20 @@ import {
 import {
   sampleIssues,
   scenario,
-  Simulator,
-  writeSampleFiles,
   type AnalysisScript
 } from '../../__fixtures__/simulator/sonar-simulator.js'
-import { RUNTIMES, TOKEN, workspace } from '../support/action-runs.js'
+import { RUNTIMES, TOKEN } from '../support/action-runs.js'
+import { decorationServer, QUICK, stoppedAfterEach } from '../support/decoration-runs.js'
 
-const QUICK = ['--initial-delay', '0', '--interval', '100']
 const COMMIT = 'c'.repeat(40)
 
-let simulator: Simulator
-beforeAll(async () => {
-  simulator = await Simulator.start({ token: TOKEN })
-})
-afterAll(() => simulator.stop())
+const server = decorationServer()
+const checkout = (script: AnalysisScript) => server.checkout(script)
 
-const running: FakeBitbucketServer[] = []
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((fake) => fake.stop()))
-})
+const started = stoppedAfterEach(startFakeBitbucketServer)
 
 async function serverWith(options: Parameters<typeof startFakeBitbucketServer>[0] = {}) {
-  const fake = await startFakeBitbucketServer(options)
-  running.push(fake)
-  return fake
-}
-
-async function checkout(analysisScript: AnalysisScript): Promise<Workspace> {
-  const ws = await workspace()
-  await writeSampleFiles(ws.cwd)
-  await simulator.writeReportFile(
-    simulator.addAnalysis(analysisScript),
-    ws.file('.scannerwork/report-task.txt')
-  )
-  return ws
+  return started(options)
 }
 
 describe.each(RUNTIMES)(
@@ -115,7 +95,7 @@ describe.each(RUNTIMES)(
       expect(fake.builds.at(-1)).toMatchObject({ state: 'SUCCESSFUL' })
       for (const result of [failed, fixed]) expect(result.stderr).not.toContain(SERVER_TOKEN)
       expect(JSON.stringify(fake.requests)).not.toContain(TOKEN)
-      expect(JSON.stringify(simulator.requests)).not.toContain(SERVER_TOKEN)
+      expect(JSON.stringify(server.simulator.requests)).not.toContain(SERVER_TOKEN)
     })
 
     it('1,200 new issues: the 1,000 most severe, one request; a server before the builds API gets the older one', async () => {

@@ -6,7 +6,7 @@
  * after the fix (the note edited, the status success, the discussions resolved), a refusal and a
  * rate limit that change nothing else, and each token kept to its own server.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { CLI_ENTRY, timeChild, type Workspace } from '../../__fixtures__/built-action.js'
 import {
   addingLines,
@@ -20,53 +20,33 @@ import {
 import {
   sampleIssues,
   scenario,
-  Simulator,
-  writeSampleFiles,
   type AnalysisScript
 } from '../../__fixtures__/simulator/sonar-simulator.js'
-import { RUNTIMES, TOKEN, workspace } from '../support/action-runs.js'
+import { RUNTIMES, TOKEN } from '../support/action-runs.js'
+import { decorationServer, QUICK, stoppedAfterEach } from '../support/decoration-runs.js'
 import { mentionsIn } from '../support/mentions.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
 
 const GITLAB_TOKEN = 'glpat-fake-token'
-const QUICK = ['--initial-delay', '0', '--interval', '100']
 
-let simulator: Simulator
-beforeAll(async () => {
-  simulator = await Simulator.start({ token: TOKEN })
-})
-afterAll(() => simulator.stop())
+const server = decorationServer()
+const checkout = (script: AnalysisScript) => server.checkout(script)
 
-const running: FakeGitLab[] = []
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((gitlab) => gitlab.stop()))
-})
+const started = stoppedAfterEach(startFakeGitLab)
 
 /**
  * A GitLab whose merge request adds lines 4 to 9 of src/app.ts and 4 to 8 of src/db/query.ts:
  * four of the gate-error scenario's issues stand on them.
  */
 async function gitlabWith(options: FakeGitLabOptions = {}) {
-  const fake = await startFakeGitLab({
+  const fake = await started({
     diffs: [
       { old_path: 'src/app.ts', new_path: 'src/app.ts', diff: addingLines(3, 6) },
       { old_path: 'src/db/query.ts', new_path: 'src/db/query.ts', diff: addingLines(3, 5) }
     ],
     ...options
   })
-  running.push(fake)
   return fake
-}
-
-/** The analysis's report file and the sample files in a fresh checkout. */
-async function checkout(analysisScript: AnalysisScript): Promise<Workspace> {
-  const ws = await workspace()
-  await writeSampleFiles(ws.cwd)
-  await simulator.writeReportFile(
-    simulator.addAnalysis(analysisScript),
-    ws.file('.scannerwork/report-task.txt')
-  )
-  return ws
 }
 
 describe.each(RUNTIMES)(
@@ -153,7 +133,7 @@ describe.each(RUNTIMES)(
       }
       expect(JSON.stringify(fake.requests)).not.toContain(TOKEN)
       expect(fake.requests.every(({ privateToken }) => privateToken === GITLAB_TOKEN)).toBe(true)
-      expect(JSON.stringify(simulator.requests)).not.toContain(GITLAB_TOKEN)
+      expect(JSON.stringify(server.simulator.requests)).not.toContain(GITLAB_TOKEN)
     })
 
     it('hostile issue text: no mention, no quick action, no markup, no token in the note or the discussions', async () => {

@@ -23,9 +23,7 @@ export const INSIGHTS_LIMITS = {
   annotationsPerReport: 1000,
   summaryChars: 450,
   detailsChars: 2000,
-  titleChars: 450,
-  /** A build status's key (Bitbucket takes at most 40 characters). */
-  keyChars: 40
+  titleChars: 450
 } as const
 
 /** The repository and commit a report is on. */

@@ -8,7 +8,7 @@ import type { Finding } from '../findings/finding.js'
 import type { Sink } from '../sink.js'
 import { cut, QUOTE_LIMITS, wellFormed } from '../untrusted-text.js'
 import { SEVERITY_ICONS } from './new-issues-block.js'
-import { HTML_MARKUP, type Markup } from './markup.js'
+import { hiddenLine, HTML_MARKUP, type Markup } from './markup.js'
 
 const ISSUE_MARKER_NAME = 'sonar-issue: '
 
@@ -26,14 +26,10 @@ export function issueMarker(key: string, markup: Markup = HTML_MARKUP): string {
 
 /** The issue key a discussion's first note carries in its marker line, if any. */
 export function issueKeyOf(body: unknown): string | undefined {
-  if (typeof body !== 'string') return undefined
-  const line = body.split('\n', 1)[0]!.replace(/\r$/, '')
-  const match = /^(?:<!-- sonar-issue: ([^\s"]*) -->|\[\/\/\]: # "sonar-issue: ([^\s"]*)")$/.exec(
-    line
-  )
-  if (!match) return undefined
+  const key = new RegExp(`^${ISSUE_MARKER_NAME}(\\S*)$`).exec(hiddenLine(body, 0) ?? '')?.[1]
+  if (key === undefined) return undefined
   try {
-    return decodeURIComponent((match[1] ?? match[2])!)
+    return decodeURIComponent(key)
   } catch {
     return undefined
   }

@@ -63,6 +63,20 @@ export const MARKDOWN_MARKUP: Markup = {
   between: '\n\n'
 }
 
+/**
+ * What a hidden line of a body says, in either markup (`<!-- x -->` or `[//]: # "x"`), when line
+ * `index` of `body` is one (a line end stored as CRLF counts as one): the one reader of the
+ * markers and the verdict line that Markup.hidden writes.
+ *
+ * @example hiddenLine('[//]: # "verdict: failed"\n…', 0) // 'verdict: failed'
+ */
+export function hiddenLine(body: unknown, index: number): string | undefined {
+  if (typeof body !== 'string') return undefined
+  const line = body.split('\n', index + 1)[index]?.replace(/\r$/, '')
+  if (line === undefined) return undefined
+  return /^(?:<!-- ([^\s"][^"]*?) -->|\[\/\/\]: # "([^"]*)")$/.exec(line)?.slice(1).find(Boolean)
+}
+
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g
 
 /**

@@ -8,7 +8,7 @@ import { dashboardAddress } from './dashboard-link.js'
 import { evidenceUrl } from './evidence-link.js'
 import { fittedBlock } from './fitted-block.js'
 import { newIssuesBlock, type FileLink } from './new-issues-block.js'
-import { HTML_MARKUP, MARKDOWN_MARKUP, type Markup } from './markup.js'
+import { hiddenLine, HTML_MARKUP, type Markup } from './markup.js'
 import { headline, SUMMARY_LIMITS } from './summary.js'
 import { whatChangedBlock } from './what-changed-block.js'
 import { describeCondition } from './wording.js'
@@ -71,18 +71,9 @@ export function outcomeMarker(outcome: AnalysisOutcome, markup: Markup = HTML_MA
  * @example markerOf(commentBody(outcome, sha, { sink })) === outcomeMarker(outcome) // true
  */
 export function markerOf(body: unknown): string | undefined {
-  if (typeof body !== 'string') return undefined
-  const end = body.indexOf('\n')
-  const firstLine = (end === -1 ? body : body.slice(0, end)).replace(/\r$/, '')
-  const isMarker = [HTML_MARKUP, MARKDOWN_MARKUP].some((markup) => {
-    const [before, after] = markup.hidden('\0').split('\0') as [string, string]
-    return (
-      firstLine.startsWith(`${before}${MARKER_NAME}`) &&
-      firstLine.endsWith(after) &&
-      !/\s/.test(firstLine.slice(before.length + MARKER_NAME.length, -after.length || undefined))
-    )
-  })
-  return isMarker ? firstLine : undefined
+  const said = hiddenLine(body, 0)
+  if (said === undefined || !new RegExp(`^${MARKER_NAME}\\S*$`).test(said)) return undefined
+  return (body as string).split('\n', 1)[0]!.replace(/\r$/, '')
 }
 
 /**
@@ -123,8 +114,7 @@ export function verdictLine(verdict: CommentVerdict, markup: Markup = HTML_MARKU
 
 /** The verdict an existing comment says on its second line, in either markup. */
 function saidVerdict(existing: string): string | undefined {
-  const second = existing.split('\n', 2)[1]?.replace(/\r$/, '') ?? ''
-  return /^(?:<!-- |\[\/\/\]: # ")verdict: (passed|failed|unread)(?: -->|")$/.exec(second)?.[1]
+  return /^verdict: (passed|failed|unread)$/.exec(hiddenLine(existing, 1) ?? '')?.[1]
 }
 
 /**
