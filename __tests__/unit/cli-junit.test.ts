@@ -145,9 +145,53 @@ describe('one testcase per condition, a failure for each ERROR', () => {
     )
   })
 
-  it('says in words why a condition failed, with the dashboard', () => {
+  it("says in words why a condition failed, with the condition's own evidence on the server", () => {
     expect(xml).toContain(
-      '<failure type="ERROR" message="Coverage on New Code is 82.51% (fails when less than 85%)">Coverage on New Code is 82.51% (fails when less than 85%)\nDetails: https://sonar.example.com/dashboard?id=my-project</failure>'
+      '<failure type="ERROR" message="Coverage on New Code is 82.51% (fails when less than 85%)">Coverage on New Code is 82.51% (fails when less than 85%)\nDetails: https://sonar.example.com/component_measures?id=shop-api&amp;metric=new_coverage</failure>'
+    )
+  })
+
+  it("links each failure to its condition's evidence, in the analysis's pull request", () => {
+    const pullRequest: AnalysisOutcome = {
+      read: true,
+      source: 'report-task.txt',
+      result: gateResult({
+        projectKey: 'shop-api',
+        pullRequest: '42',
+        conditions: evaluateConditions([
+          condition({
+            metricKey: 'new_blocker_violations',
+            comparator: 'GT',
+            errorThreshold: '0',
+            actualValue: '2'
+          }),
+          condition({
+            metricKey: 'new_security_hotspots_reviewed',
+            errorThreshold: '100',
+            actualValue: '50'
+          })
+        ])
+      })
+    }
+    const failures = [
+      ...renderJunit([pullRequest], CONTEXT).matchAll(
+        /<failure [^>]*>[^<]*\nDetails: ([^<]*)<\/failure>/g
+      )
+    ].map(([, link]) => link)
+    expect(failures).toEqual([
+      'https://sonar.example.com/project/issues?id=shop-api&amp;pullRequest=42&amp;resolved=false&amp;inNewCodePeriod=true&amp;severities=BLOCKER',
+      'https://sonar.example.com/security_hotspots?id=shop-api&amp;pullRequest=42&amp;inNewCodePeriod=true'
+    ])
+  })
+
+  it('links the dashboard when the project, and so the evidence, is unknown', () => {
+    const unknown: AnalysisOutcome = {
+      read: true,
+      source: 'report-task.txt',
+      result: gateResult({ projectKey: undefined })
+    }
+    expect(renderJunit([unknown], CONTEXT)).toContain(
+      'Details: https://sonar.example.com/dashboard?id=my-project</failure>'
     )
   })
 

@@ -6,7 +6,12 @@
  */
 import { describe, expect, it } from 'vitest'
 import { ServerRequestError } from '../../src/errors.js'
-import { readWhatChanged, type WhatChangedSource } from '../../src/gate/what-changed.js'
+import {
+  readWhatChanged,
+  whatChangedLine,
+  type WhatChanged,
+  type WhatChangedSource
+} from '../../src/gate/what-changed.js'
 import type { AnalysisScope } from '../../src/sonar/client.js'
 import type { IssueScope } from '../../src/sonar/issues.js'
 import type { PullRequestOnServer } from '../../src/sonar/types.js'
@@ -156,5 +161,23 @@ describe('readWhatChanged', () => {
       },
       hotspots: { unread: 'The hotspots could not be read: The server answered 503' }
     })
+  })
+})
+
+describe('whatChangedLine: what changed in one line of the log', () => {
+  const changed = (accepted: number, hotspots: number): WhatChanged => ({
+    newCode: { coverage: 85.5, duplication: 1.2 },
+    hotspots: { hotspots: [], total: hotspots },
+    issues: { accepted, fixed: 3 }
+  })
+
+  it.each([
+    [0, 0, '0 security hotspots to review, 0 issues accepted'],
+    [1, 1, '1 security hotspot to review, 1 issue accepted'],
+    [2, 2, '2 security hotspots to review, 2 issues accepted']
+  ])('%i accepted, %i hotspots: counted in the singular for one', (accepted, hotspots, words) => {
+    expect(whatChangedLine(changed(accepted, hotspots))).toBe(
+      `What changed: coverage on new code 85.5%, duplicated lines on new code 1.2%, ${words}, 3 fixed.`
+    )
   })
 })

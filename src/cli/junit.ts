@@ -3,6 +3,7 @@ import type { GateResult } from '../gate/check.js'
 import type { EvaluatedCondition } from '../gate/evaluate.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import { dashboardAddress } from '../report/dashboard-link.js'
+import { evidenceUrl } from '../report/evidence-link.js'
 import { gateFailureMessage, headline, SUMMARY_LIMITS } from '../report/summary.js'
 import { describeCondition, metricName } from '../report/wording.js'
 import type { Sink } from '../sink.js'
@@ -128,7 +129,7 @@ function gateSuite(result: GateResult, source: string, policy: FailPolicy) {
             failure: {
               type: evaluated.condition.status,
               message: words,
-              text: failureText(words, result)
+              text: failureText(words, evaluated, result)
             }
           }
         : {})
@@ -184,9 +185,12 @@ function conditionName(evaluated: EvaluatedCondition): string {
   return name === key ? key : `${name} (${key})`
 }
 
-function failureText(words: string, result: GateResult): string {
-  const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl)?.href
-  return dashboard ? `${words}\nDetails: ${dashboard}` : words
+/** The condition in words, then its own evidence on the server (else the dashboard). */
+function failureText(words: string, evaluated: EvaluatedCondition, result: GateResult): string {
+  const details =
+    evidenceUrl(result, evaluated.condition) ??
+    dashboardAddress(result.dashboardUrl, result.serverUrl)?.href
+  return details ? `${words}\nDetails: ${details}` : words
 }
 
 function testcase(each: Case, classname: string, context: JunitContext): string[] {

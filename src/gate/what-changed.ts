@@ -209,7 +209,9 @@ export function whatChangedLine(changed: WhatChanged): string {
     'unread' in hotspots
       ? hotspots.unread
       : `${hotspots.total} security ${hotspots.total === 1 ? 'hotspot' : 'hotspots'} to review`,
-    issues?.accepted === undefined ? undefined : `${issues.accepted} issues accepted`,
+    issues?.accepted === undefined
+      ? undefined
+      : `${issues.accepted} ${issues.accepted === 1 ? 'issue' : 'issues'} accepted`,
     issues?.fixed === undefined ? undefined : `${issues.fixed} fixed`
   ]
   return `What changed: ${parts.filter((part) => part !== undefined).join(', ')}.`
