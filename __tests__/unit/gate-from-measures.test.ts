@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
-import { useMockServer } from '../../__fixtures__/msw.js'
+import { noHotspots, useMockServer } from '../../__fixtures__/msw.js'
 import { projectAnalysesExample } from '../../__fixtures__/sonarqube/index.js'
 import { readSettings } from '../../src/settings.js'
 import { ServerRequestError } from '../../src/errors.js'
@@ -60,7 +60,9 @@ function serve(gone: 404 | 410) {
     http.get(`${SERVER}/api/metrics/search`, () => HttpResponse.json({ metrics: [], total: 0 })),
     http.get(`${SERVER}/api/issues/search`, () =>
       HttpResponse.json({ total: 0, p: 1, ps: 100, paging: { total: 0 }, issues: [] })
-    )
+    ),
+    // What changed: the measures above, and no hotspots.
+    noHotspots(SERVER)
   )
   return asked
 }

@@ -4,7 +4,7 @@ import { checkOneQualityGate } from '../support/check-one.js'
 import { readActionSettings as readSettings } from '../../src/action/settings.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
-import { useMockServer } from '../../__fixtures__/msw.js'
+import { nothingChanged, useMockServer } from '../../__fixtures__/msw.js'
 import { projectStatusExample, taskExample } from '../../__fixtures__/sonarqube/index.js'
 
 const server = useMockServer()
@@ -23,10 +23,11 @@ function serverAt(base: string): URL[] {
     http.get(`${base}/api/qualitygates/project_status`, () =>
       HttpResponse.json(projectStatusExample)
     ),
-    // Read once the gate is known: none here.
+    // Read once the gate is known: none here, and nothing changed.
     http.get(`${base}/api/issues/search`, () =>
       HttpResponse.json({ paging: { pageIndex: 1, pageSize: 500, total: 0 }, issues: [] })
-    )
+    ),
+    ...nothingChanged(base)
   )
   return asked
 }

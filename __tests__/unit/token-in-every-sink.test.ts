@@ -770,9 +770,71 @@ function theServer() {
           return unknown(project)
       }
     }),
-    http.get(`${SONAR}/api/ce/component`, () => HttpResponse.json({ queue: [] }))
+    http.get(`${SONAR}/api/ce/component`, () => HttpResponse.json({ queue: [] })),
+    // What changed, read once the gate is: the read analysis's, planted; the others' refused.
+    http.get(`${SONAR}/api/measures/component`, ({ request }) => {
+      const project = query(request, 'component')
+      return analysisOf(project) === 'read'
+        ? HttpResponse.json(measuresReply(project!))
+        : unknown(project)
+    }),
+    http.get(`${SONAR}/api/hotspots/search`, ({ request }) => {
+      const project = query(request, 'projectKey') ?? query(request, 'project')
+      return analysisOf(project) === 'read' ? HttpResponse.json(hotspotsReply()) : unknown(project)
+    }),
+    http.get(`${SONAR}/api/project_pull_requests/list`, ({ request }) => {
+      const project = query(request, 'project')
+      return analysisOf(project) === 'read'
+        ? HttpResponse.json(pullRequestsReply())
+        : unknown(project)
+    })
   )
 }
+
+/** `api/measures/component`: numbers only (the decoder reads no other), those of a 10.x server. */
+function measuresReply(projectKey: string) {
+  const values = { coverage: '78.2', duplicated_lines_density: '3', new_accepted_issues: '2' }
+  return {
+    component: {
+      key: projectKey,
+      measures: [
+        ...Object.entries(values).map(([metric, value]) => ({ metric, value })),
+        { metric: 'new_coverage', period: { index: 1, value: '85.5' } },
+        { metric: 'new_duplicated_lines_density', period: { index: 1, value: '1.2' } }
+      ]
+    }
+  }
+}
+
+/** `api/hotspots/search`: a hotspot to review, its key, message and file planted. */
+const hotspotsReply = () => ({
+  paging: { pageIndex: 1, pageSize: 5, total: 3 },
+  hotspots: [
+    {
+      key: plantId('hotspot-key'),
+      component: plant('hotspot-component'),
+      message: plant('hotspot-message'),
+      line: 7,
+      vulnerabilityProbability: 'HIGH'
+    }
+  ],
+  components: [{ key: plant('hotspot-component'), path: `src/${plant('hotspot-path')}.ts` }]
+})
+
+/**
+ * `api/project_pull_requests/list`: the read analysis's pull request (the task's, so its key
+ * loses the token as the task's does) and its target branch, planted.
+ */
+const pullRequestsReply = () => ({
+  pullRequests: [
+    {
+      key: plant('pull-request'),
+      branch: plant('pull-request-branch'),
+      base: plant('target-branch'),
+      analysisDate: '2026-11-24T10:00:00+0000'
+    }
+  ]
+})
 
 /** The checkout: each analysis's report file, and the files its issues are in. */
 const checkout = () => temp.file('checkout')
@@ -848,6 +910,14 @@ describe('a token the server quotes anywhere never reaches any destination (the 
       expect.any(Boolean),
       false
     ])
+    // What changed: the hotspot and the pull request's target branch as planted.
+    expect(read?.read && read.result.whatChanged).toMatchObject({
+      target: { branch: expect.stringContaining(`${PLANTED}-target-branch`) },
+      hotspots: {
+        total: 3,
+        hotspots: [{ message: expect.stringContaining(`${PLANTED}-hotspot-message`) }]
+      }
+    })
     const unparsed = outcome('unparsed')
     expect(unparsed?.read && unparsed.result.newIssues).toMatchObject({
       read: false,
