@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { createServer, type Server } from 'node:net'
+import { connect, createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -147,6 +147,55 @@ describe('started, it serves one analysis until stopped', () => {
     expect(((await reply.json()) as { task: { status: string } }).task.status).toBe('SUCCESS')
     expect(await started.stop()).toBe(0)
   })
+})
+
+/** Whether something accepts a connection on the loopback port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    socket.once('connect', () => (socket.destroy(), resolve(true)))
+    socket.once('error', () => resolve(false))
+  })
+}
+
+describe('npm run simulator ends with the npm process that runs it', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s to npm alone: the port is free within 5 s, no child left serving it',
+    async (signal) => {
+      // Its own process group, so that what it leaves behind can be ended here whatever happens.
+      const npm = spawn('npm', ['run', 'simulator', '--', '--port', '0', '--scenario', 'done'], {
+        cwd: ROOT,
+        env: { ...process.env, SIMULATOR_TOKEN: '' },
+        stdio: ['ignore', 'pipe', 'ignore'],
+        detached: true
+      })
+      cleanups.push(async () => {
+        try {
+          process.kill(-npm.pid!, 'SIGKILL')
+        } catch {
+          // The group is gone: nothing was left.
+        }
+      })
+      let stdout = ''
+      const port = await new Promise<number>((resolve, reject) => {
+        npm.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          stdout += chunk
+          const found = /Simulator listening on http:\/\/127\.0\.0\.1:(\d+);/.exec(stdout)
+          if (found) resolve(Number(found[1]))
+        })
+        npm.once('close', () =>
+          reject(new Error(`npm ended before the simulator listened: ${stdout}`))
+        )
+      })
+      expect(await listening(port)).toBe(true)
+      npm.kill(signal)
+      const deadline = Date.now() + 5_000
+      while ((await listening(port)) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      expect(await listening(port)).toBe(false)
+    }
+  )
 })
 
 describe('the background starter', () => {
