@@ -4,11 +4,13 @@
  * a monorepo's three analyses in one step. It shows what a workflow run would show: the inputs
  * set, the log, the exit code, the outputs and the job summary. Then it runs the command-line
  * tool (dist/cli.js) once, as another CI would, on the monorepo's analyses: its standard error,
- * its exit code and its JUnit report. Exits 0 when every run ends as it should.
+ * its exit code, its JUnit report, and the new issues as SARIF and as GitLab Code Quality. Each
+ * run's working directory is a checkout holding the files the simulated issues are in, so the
+ * annotations, SARIF and Code Quality show them. Exits 0 when every run ends as it should.
  */
 import { readFile } from 'node:fs/promises'
-import path from 'node:path'
 import { COMMAND } from '../src/cli/version.js'
+import { analysisBaseDir } from '../src/findings/locate.js'
 import {
   CLI_ENTRY,
   createWorkspace,
@@ -82,7 +84,9 @@ const COMMAND_RUN = {
     '--junit',
     'reports/sonar-quality-gate.xml',
     '--sarif',
-    'reports/sonar-issues.sarif'
+    'reports/sonar-issues.sarif',
+    '--codequality',
+    'reports/gl-code-quality-report.json'
   ],
   expectedExitCode: 1
 }
@@ -133,6 +137,11 @@ async function main(): Promise<number> {
       `${run.exitCode} (expected ${command.expectedExitCode}: a gate failed) ${asExpected ? '✓ as expected' : '✗ NOT as expected'} · took ${(run.ms / 1000).toFixed(1)} s`
     )
     section('JUnit report (reports/sonar-quality-gate.xml), its first lines', run.junit)
+    section('SARIF (reports/sonar-issues.sarif), its first results', run.sarif)
+    section(
+      'GitLab Code Quality (reports/gl-code-quality-report.json), its first issues',
+      run.codeQuality
+    )
   } finally {
     await simulator.stop()
   }
@@ -145,11 +154,12 @@ async function main(): Promise<number> {
 }
 
 /**
- * The files the simulated issues are in, beside the report file's analysis, as a checkout has
- * them: the new issues' annotations then point at them.
+ * The files the simulated issues are in, in the analysis's base directory (where the scanner
+ * ran, which the report file's place tells), as a checkout has them: the new issues'
+ * annotations, SARIF and Code Quality then point at them.
  */
-async function checkoutFiles(reportFile: string): Promise<void> {
-  await writeSampleFiles(path.dirname(path.dirname(reportFile)))
+async function checkoutFiles(reportFile: string, cwd: string): Promise<void> {
+  await writeSampleFiles(analysisBaseDir(reportFile, cwd))
 }
 
 /** One step run in a fresh working directory holding the scanners' report files. */
@@ -162,7 +172,7 @@ async function runOnce(
   try {
     for (const [file, script] of Object.entries(reports)) {
       await simulator.writeReportFile(simulator.addAnalysis(script), ws.file(file))
-      await checkoutFiles(ws.file(file))
+      await checkoutFiles(file, ws.cwd)
     }
     return await runBuiltAction({
       cwd: ws.cwd,
@@ -181,11 +191,19 @@ async function commandOnce(
   simulator: Simulator,
   reports: Reports,
   args: string[]
-): Promise<{ exitCode: number | null; stderr: string; junit: string; ms: number }> {
+): Promise<{
+  exitCode: number | null
+  stderr: string
+  junit: string
+  sarif: string
+  codeQuality: string
+  ms: number
+}> {
   const ws = await createWorkspace('gate-demo-cli-')
   try {
     for (const [file, script] of Object.entries(await reports())) {
       await simulator.writeReportFile(simulator.addAnalysis(script), ws.file(file))
+      await checkoutFiles(file, ws.cwd)
     }
     const { exitCode, stderr, ms } = await timeChild(process.execPath, [CLI_ENTRY, ...args], {
       cwd: ws.cwd,
@@ -200,11 +218,69 @@ async function commandOnce(
       exitCode,
       stderr,
       junit: lines.length > 16 ? `${shown}\n… ${lines.length - 16} more lines` : shown,
+      sarif: await findingsIn(ws.file('reports/sonar-issues.sarif'), sarifFindings),
+      codeQuality: await findingsIn(
+        ws.file('reports/gl-code-quality-report.json'),
+        codeQualityFindings
+      ),
       ms
     }
   } finally {
     await ws.remove()
   }
+}
+
+/** How many findings a file holds and its first few, one line each: `file:line  message`. */
+async function findingsIn(
+  file: string,
+  read: (json: unknown) => { place: string; message: string }[]
+): Promise<string> {
+  const text = await readFile(file, 'utf8').catch(() => undefined)
+  if (text === undefined) return '(not written)'
+  const findings = read(JSON.parse(text))
+  return [
+    `${findings.length} new ${findings.length === 1 ? 'issue' : 'issues'}`,
+    ...findings.slice(0, 5).map(({ place, message }) => `${place}  ${message}`),
+    ...(findings.length > 5 ? [`… ${findings.length - 5} more`] : [])
+  ].join('\n')
+}
+
+/** SARIF 2.1.0's results: `runs[].results[]` with their first physical location. */
+function sarifFindings(json: unknown): { place: string; message: string }[] {
+  const { runs = [] } = json as {
+    runs?: {
+      results?: {
+        message?: { text?: string }
+        locations?: {
+          physicalLocation?: {
+            artifactLocation?: { uri?: string }
+            region?: { startLine?: number }
+          }
+        }[]
+      }[]
+    }[]
+  }
+  return runs.flatMap(({ results = [] }) =>
+    results.map(({ message, locations }) => {
+      const where = locations?.[0]?.physicalLocation
+      return {
+        place: `${where?.artifactLocation?.uri ?? '?'}:${where?.region?.startLine ?? '?'}`,
+        message: message?.text ?? ''
+      }
+    })
+  )
+}
+
+/** GitLab Code Quality: an array of `{description, location: {path, lines: {begin}}}`. */
+function codeQualityFindings(json: unknown): { place: string; message: string }[] {
+  const issues = json as {
+    description?: string
+    location?: { path?: string; lines?: { begin?: number } }
+  }[]
+  return issues.map(({ description, location }) => ({
+    place: `${location?.path ?? '?'}:${location?.lines?.begin ?? '?'}`,
+    message: description ?? ''
+  }))
 }
 
 function section(title: string, body: string): void {
