@@ -16,7 +16,7 @@ import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
  * @example const me = await ownIdentity(log, 'GitLab', () => whoAmI(gitlab)) // 77, or undefined
  */
 export async function ownIdentity<T>(
-  log: Log,
+  log: Pick<Log, 'info' | 'warning'>,
   platform: string,
   read: () => Promise<T | undefined>,
   {
