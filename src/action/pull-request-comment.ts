@@ -62,7 +62,8 @@ export interface PullRequestCommentOptions {
 
 /**
  * On `pull_request` and `pull_request_target` events, one comment per project on the pull
- * request: found again by its hidden marker and updated in place, or created, one project after
+ * request: found again by its hidden marker and its author, the token's own account, and
+ * updated in place, or created (never another's copy of the marker), one project after
  * the other in the outcomes' order. Never throws: a token that may not comment (a fork's
  * read-only token), a missing event file or an unreachable API is a warning that says what to
  * do. On any other event it logs one line and sends nothing. `@actions/github` is loaded here

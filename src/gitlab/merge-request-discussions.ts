@@ -4,7 +4,8 @@
  * `diff_refs` commits, `position_type` text, `old_path`, `new_path` and the `new_line` the merge
  * request adds), at most `limit` a run, never two for one issue (a marker line carries its key),
  * and those whose issue a later run no longer reports resolved (`PUT .../discussions/:id` with
- * `resolved=true`). Only discussions the token's own user started are looked at.
+ * `resolved=true`). Only discussions the token's own user started are resolved or stand for an
+ * issue's discussion; with that user unknown, none is resolved.
  */
 import { SEVERITY_ORDER, bySeverity, type Finding, type Severity } from '../findings/finding.js'
 import type { ChangedLines } from '../findings/changed-lines.js'
