@@ -3,10 +3,13 @@
  * specification (api-version 7.1, which every request must name): one repository of project
  * `shop` and its pull request 42; statuses appended (`state` from its enum, `context.name`
  * required); threads (`GET` as `{value, count}`, `POST` with `comments`, `status`,
- * `threadContext`, `properties` kept as `{$type, $value}`), a thread's status (`PATCH`), a
- * comment's content (`PATCH`, its author's only); the pull request's iterations and their
- * changes (`$top`, `$skip`, `nextSkip`). The token is a Bearer; on demand every request is
- * refused, answered with a sign-in page (203), or the first get 429.
+ * `threadContext`, `properties` kept as `{$type, $value}`, each comment's `author` an
+ * IdentityRef), a thread's status (`PATCH`), a comment's content (`PATCH`, its author's only);
+ * the pull request's iterations and their changes (`$top`, `$skip`, `nextSkip`); the
+ * collection's `_apis/connectionData` (a preview resource, `api-version=7.1-preview`), whose
+ * `authenticatedUser` is the build service. The token is a Bearer; on demand every request is
+ * refused, answered with a sign-in page (203), or the first get 429, and the connection data
+ * refused or without an id.
  */
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -16,16 +19,35 @@ export const AZURE_REPOSITORY = '4ffc1d7e-8f3a-4a5b-9c4e-2f6f0c1b2a3d'
 export const AZURE_PULL_REQUEST = '42'
 export const AZURE_TOKEN = 'azdo-fake-token'
 
+/** An IdentityRef, as a comment's `author`. */
+export interface FakeIdentity {
+  id: string
+  displayName: string
+  uniqueName?: string
+}
+
 export interface FakeThread {
   id: number
   status: string
-  comments: { id: number; content: string; author: { id: string } }[]
+  comments: { id: number; content: string; author: FakeIdentity }[]
   threadContext?: Record<string, unknown>
   properties?: Record<string, { $type: string; $value: string }>
 }
 
 const STATES = ['notSet', 'pending', 'succeeded', 'failed', 'error', 'notApplicable']
-const BUILD_SERVICE = { id: 'build-service' }
+/** The identity SYSTEM_ACCESSTOKEN authenticates as: the project's build service. */
+export const BUILD_SERVICE: FakeIdentity = {
+  id: '5c3a7e2b-9d41-4f6a-8b0c-1d2e3f4a5b6c',
+  displayName: 'shop Build Service (org)',
+  uniqueName: 'Build\\5c3a7e2b-9d41-4f6a-8b0c-1d2e3f4a5b6c'
+}
+
+/** A reviewer of the pull request. */
+export const REVIEWER: FakeIdentity = {
+  id: 'b7e1c2d3-4f5a-4b6c-9d7e-8f9a0b1c2d3e',
+  displayName: 'Mallory',
+  uniqueName: 'mallory@example.com'
+}
 
 /**
  * Starts the fake; `collection` is the collection's address (as SYSTEM_COLLECTIONURI, with its
@@ -40,6 +62,8 @@ export async function startFakeAzureDevOps(
     refuse?: 401 | 403 | 404
     signInPage?: boolean
     tooManyFirst?: number
+    /** `_apis/connectionData` refused (403), or its `authenticatedUser` without an `id`. */
+    connectionData?: 403 | 'no-id'
   } = {}
 ) {
   const requests: {
@@ -96,12 +120,41 @@ export async function startFakeAzureDevOps(
             "TF401027: You need the Git 'PullRequestContribute' permission to perform this action."
         })
       }
+      if (url.pathname === '/org/_apis/connectionData') {
+        return connectionData(request.method ?? 'GET', url, response)
+      }
       if (url.searchParams.get('api-version') !== '7.1') {
         return send(response, 400, { message: 'No api-version was supplied for the request.' })
       }
       route(request.method ?? 'GET', url, body, response)
     })
   })
+
+  function connectionData(method: string, url: URL, response: ServerResponse): void {
+    if (method !== 'GET') return send(response, 405, { message: 'Method not allowed' })
+    if (url.searchParams.get('api-version') !== '7.1-preview') {
+      return send(response, 400, {
+        message:
+          'The requested REST API version of 7.1 is a preview version: include the -preview flag.'
+      })
+    }
+    if (options.connectionData === 403) {
+      return send(response, 403, { message: 'TF400813: not authorized to access this resource.' })
+    }
+    const { id, ...rest } = BUILD_SERVICE
+    const user = {
+      ...(options.connectionData === 'no-id' ? {} : { id }),
+      descriptor: `Microsoft.TeamFoundation.ServiceIdentity;${id}`,
+      providerDisplayName: rest.displayName,
+      isActive: true
+    }
+    return send(response, 200, {
+      authenticatedUser: user,
+      authorizedUser: user,
+      instanceId: '0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+      deploymentType: 'hosted'
+    })
+  }
 
   function route(method: string, url: URL, body: unknown, response: ServerResponse): void {
     const path = url.pathname

@@ -6,8 +6,12 @@
  * a report, `summary` at most 450 characters, `annotation_type` and `severity` from their enums;
  * a report PUT again keeps its annotations, as Bitbucket does); build statuses (`key` at most 40
  * characters, `state` SUCCESSFUL/FAILED/INPROGRESS/STOPPED, `url` required; the same key
- * replaces); pull-request comments (`content.raw`, listed `pagelen` at most 100 with an absolute
- * `next`). The token is a Bearer; on demand every request is refused, or the first get 429.
+ * replaces); pull-request comments (`content.raw`, `user`, listed `pagelen` at most 100 with an
+ * absolute `next`; edited and deleted by their author only, a deleted one listed `deleted`); the
+ * current account (`GET /user`). The token is a Bearer: by default a repository access token,
+ * which writes as a bot account of its own and which `GET /user` refuses (401, "Token is invalid
+ * or not supported for this endpoint", as Bitbucket answers it), or a user's, whose account
+ * `GET /user` answers. On demand every request is refused, or the first get 429.
  */
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -22,11 +26,46 @@ export interface FakeReport {
   annotations: Record<string, unknown>[]
 }
 
+/** An account as a comment's `user` and `GET /user` give it. */
+export interface FakeAccount {
+  type: string
+  uuid: string
+  display_name: string
+  account_id?: string
+  nickname?: string
+}
+
+/** The bot account the repository access token writes as. */
+export const TOKEN_BOT: FakeAccount = {
+  type: 'user',
+  uuid: '{6f1a8c2e-3b4d-4e5f-8a9b-0c1d2e3f4a5b}',
+  display_name: 'shop-token',
+  nickname: 'shop-token'
+}
+
+/** The account of a user's token (an OAuth access token), which `GET /user` answers. */
+export const TOKEN_USER: FakeAccount = {
+  type: 'user',
+  uuid: '{2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d}',
+  account_id: '557058:1a2b3c4d-5e6f-7a8b-9c0d-e1f2a3b4c5d6',
+  display_name: 'Sonar bot',
+  nickname: 'sonar-bot'
+}
+
+/** A person who may comment on the pull request. */
+export const SOMEONE: FakeAccount = {
+  type: 'user',
+  uuid: '{b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e}',
+  account_id: '557058:0f1e2d3c-4b5a-6978-8a9b-c0d1e2f3a4b5',
+  display_name: 'Mallory',
+  nickname: 'mallory'
+}
+
 export interface FakeComment {
   id: number
   content: { raw: string }
   deleted?: boolean
-  user?: { type: string; display_name: string }
+  user?: FakeAccount
 }
 
 export interface RecordedBitbucketRequest {
@@ -56,8 +95,11 @@ export async function startFakeBitbucketCloud(
      * `http://api.bitbucket.org/2.0/…` needs no token, for Code Insights only.
      */
     pipelinesProxy?: boolean
+    /** The token is this user's (GET /user answers it); by default an access token's bot. */
+    account?: FakeAccount
   } = {}
 ) {
+  const writer = options.account ?? TOKEN_BOT
   const requests: RecordedBitbucketRequest[] = []
   const reports = new Map<string, FakeReport>()
   const statuses = new Map<string, Record<string, unknown>>()
@@ -170,6 +212,12 @@ export async function startFakeBitbucketCloud(
       statuses.set(`${status[1]}/${key}`, fields)
       return send(response, 201, fields)
     }
+    if (path === '/2.0/user' && method === 'GET') {
+      if (!options.account) {
+        return error(response, 401, 'Token is invalid or not supported for this endpoint.')
+      }
+      return send(response, 200, { ...options.account, links: {}, created_on: '2024-01-01' })
+    }
     const list = `${repo}/pullrequests/${PULL_REQUEST}/comments`
     if (path === list && method === 'GET') {
       const size = Math.min(100, Number(url.searchParams.get('pagelen') ?? '10'))
@@ -187,15 +235,23 @@ export async function startFakeBitbucketCloud(
       const comment = {
         id: nextId++,
         content: { raw: String((body as { content?: { raw?: unknown } })?.content?.raw) },
-        user: { type: 'app_user', display_name: 'shop-token' }
+        user: writer
       }
       comments.push(comment)
       return send(response, 201, comment)
     }
     const edit = new RegExp(`^${list}/(\\d+)$`).exec(path)
+    const edited = edit && comments.find(({ id }) => id === Number(edit[1]))
+    if (edit && !edited) return error(response, 404, 'No such comment')
+    if (edited && edited.user?.uuid !== writer.uuid && (method === 'PUT' || method === 'DELETE')) {
+      return error(response, 403, 'You can only edit or delete your own comments.')
+    }
+    if (edited && method === 'DELETE') {
+      edited.deleted = true
+      return send(response, 204, undefined)
+    }
     if (edit && method === 'PUT') {
-      const comment = comments.find(({ id }) => id === Number(edit[1]))
-      if (!comment) return error(response, 404, 'No such comment')
+      const comment = edited!
       comment.content = { raw: String((body as { content?: { raw?: unknown } })?.content?.raw) }
       return send(response, 200, comment)
     }

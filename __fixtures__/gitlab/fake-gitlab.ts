@@ -75,6 +75,8 @@ export interface FakeGitLabOptions {
   noDiffRefs?: boolean
   /** The token GitLab takes; another is 401. */
   token?: string
+  /** `GET /user` refused (403), or answered without the user's `id`: who the token is is unknown. */
+  user?: 403 | 'no-id'
 }
 
 /**
@@ -144,7 +146,10 @@ export async function startFakeGitLab(options: FakeGitLabOptions = {}) {
     response: ServerResponse
   ): void {
     const path = url.pathname
-    if (path === '/api/v4/user' && method === 'GET') return send(response, 200, BOT)
+    if (path === '/api/v4/user' && method === 'GET') {
+      if (options.user === 403) return send(response, 403, { message: '403 Forbidden' })
+      return send(response, 200, options.user === 'no-id' ? { username: BOT.username } : BOT)
+    }
     if (path === mr && method === 'GET') {
       return send(response, 200, {
         iid: Number(MERGE_REQUEST_IID),

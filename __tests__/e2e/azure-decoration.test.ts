@@ -14,6 +14,8 @@ import {
   AZURE_PULL_REQUEST,
   AZURE_REPOSITORY,
   AZURE_TOKEN,
+  BUILD_SERVICE,
+  REVIEWER,
   startFakeAzureDevOps,
   type FakeAzureDevOps
 } from '../../__fixtures__/azure/fake-azure-devops.js'
@@ -66,6 +68,39 @@ describe.each(RUNTIMES)('--decorate in Azure Pipelines, on $runtime', ({ node })
     fake.threads.find((thread) => thread.properties?.['sonarqube.project'])!
   const issueThreads = (fake: FakeAzureDevOps) =>
     fake.threads.filter((thread) => thread.properties?.['sonarqube.issue'])
+
+  it('a reviewer’s copies of the verdict thread and of an issue thread are never edited nor closed; ours are', async () => {
+    const fake = await azureWith()
+    const failed = await decorate(
+      await checkout({ ...(await scenario('gate-error')), finishAfterMs: 0 }),
+      fake
+    )
+    expect(failed.exitCode).toBe(1)
+    // Our first run's threads, made a reviewer's: the same properties, the same words.
+    const copy = verdictThread(fake)
+    copy.comments[0]!.author = REVIEWER
+    const theirs = issueThreads(fake)[0]!
+    theirs.comments[0]!.author = REVIEWER
+    const copied = copy.comments[0]!.content
+
+    const fixed = await decorate(await checkout(await scenario('done')), fake)
+    expect(fixed.exitCode).toBe(0)
+    expect(fixed.stderr).toContain('Quality Gate status: OK')
+    expect(fixed.stderr).not.toContain('warning')
+    expect(copy.comments[0]!.content).toBe(copied)
+    const verdicts = fake.threads.filter((thread) => thread.properties?.['sonarqube.project'])
+    expect(verdicts.map((thread) => thread.comments[0]!.author)).toEqual([REVIEWER, BUILD_SERVICE])
+    expect(renderAsMarkdown(verdicts[1]!.comments[0]!.content).of('h3')[0]!.text).toBe(
+      '✅ Quality Gate passed · demo-project'
+    )
+    expect(theirs.status).toBe('active')
+    expect(
+      issueThreads(fake)
+        .slice(1)
+        .map(({ status }) => status)
+    ).toEqual(['closed', 'closed'])
+    expect(fixed.stderr).toContain('2 closed (their issues are gone)')
+  })
 
   it('a failing gate, then a re-run after the fix: a status appended, the thread edited, the issue threads closed', async () => {
     const fake = await azureWith()

@@ -13,7 +13,10 @@ import {
   COMMIT,
   PULL_REQUEST,
   REPOSITORY,
+  SOMEONE,
   startFakeBitbucketCloud,
+  TOKEN_BOT,
+  TOKEN_USER,
   type FakeBitbucketCloud
 } from '../../__fixtures__/bitbucket/fake-bitbucket-cloud.js'
 import {
@@ -54,7 +57,8 @@ describe.each(RUNTIMES)('--decorate in Bitbucket Pipelines, on $runtime', ({ nod
   }
 
   it('a failing gate, then a re-run after the fix: the status flipped, the report replaced, the comment edited', async () => {
-    const fake = await bitbucketWith()
+    // A user's token: GET /user names its account, so its comment is found and edited in place.
+    const fake = await bitbucketWith({ account: TOKEN_USER })
     const failed = await decorate(
       await checkout({ ...(await scenario('gate-error')), finishAfterMs: 200 }),
       fake
@@ -85,6 +89,36 @@ describe.each(RUNTIMES)('--decorate in Bitbucket Pipelines, on $runtime', ({ nod
     }
     expect(JSON.stringify(fake.requests)).not.toContain(TOKEN)
     expect(JSON.stringify(server.simulator.requests)).not.toContain(BITBUCKET_TOKEN)
+  })
+
+  it('an access token: another’s exact copy is never touched; ours is written anew and our earlier one deleted', async () => {
+    const fake = await bitbucketWith()
+    const failed = await decorate(
+      await checkout({ ...(await scenario('gate-error')), finishAfterMs: 0 }),
+      fake
+    )
+    expect(failed.exitCode).toBe(1)
+    await decorate(await checkout({ ...(await scenario('gate-error')), finishAfterMs: 0 }), fake)
+    // The first run's comment (deleted by the second) is copied by someone, exactly.
+    const copy = { ...fake.comments[0]!, id: 1, user: SOMEONE, deleted: false }
+    fake.comments.unshift(copy)
+    const copied = JSON.stringify(copy)
+
+    const fixed = await decorate(await checkout(await scenario('done')), fake)
+    expect(fixed.exitCode).toBe(0)
+    expect(fixed.stderr).toContain('Quality Gate status: OK')
+    expect(fixed.stderr).not.toContain('warning')
+    expect(JSON.stringify(copy)).toBe(copied)
+    const live = fake.comments.filter(({ deleted }) => !deleted)
+    expect(live.map(({ user }) => user?.uuid)).toEqual([SOMEONE.uuid, TOKEN_BOT.uuid])
+    expect(renderAsMarkdown(live[1]!.content.raw).of('h3')[0]!.text).toBe(
+      '✅ Quality Gate passed · demo-project'
+    )
+    const edits = fake.requests.filter(
+      ({ method, path }) => (method === 'PUT' || method === 'DELETE') && path.includes('/comments/')
+    )
+    expect(edits.every(({ path }) => !path.endsWith('/comments/1'))).toBe(true)
+    expect(edits.map(({ method }) => method)).toEqual(['DELETE', 'DELETE'])
   })
 
   it('1,200 new issues: batches of 100, the 1,000 most severe, each named by its issue key', async () => {

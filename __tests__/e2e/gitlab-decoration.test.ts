@@ -10,9 +10,11 @@ import { describe, expect, it } from 'vitest'
 import { CLI_ENTRY, timeChild, type Workspace } from '../../__fixtures__/built-action.js'
 import {
   addingLines,
+  BOT,
   DIFF_REFS,
   GITLAB_PROJECT,
   MERGE_REQUEST_IID,
+  SOMEONE,
   startFakeGitLab,
   type FakeGitLab,
   type FakeGitLabOptions
@@ -165,6 +167,55 @@ describe.each(RUNTIMES)(
       expect(
         fake.notes[0]!.body.split('\n').filter((line) => line.startsWith('<!-- sonar-quality-gate'))
       ).toHaveLength(1)
+    })
+
+    it('another’s copies of our note and of a discussion are never edited nor resolved; ours are', async () => {
+      const fake = await gitlabWith()
+      const failed = await decorate(
+        await checkout({ ...(await scenario('gate-error')), finishAfterMs: 0 }),
+        fake
+      )
+      expect(failed.exitCode).toBe(1)
+      // Our first run's note and a discussion, made another's: exact copies of our markers.
+      const copy = fake.notes[0]!
+      copy.author = SOMEONE
+      const theirs = fake.discussions[0]!.notes[0]!
+      theirs.author = SOMEONE
+      const copied = copy.body
+
+      const fixed = await decorate(await checkout(await scenario('done')), fake, [
+        '--comment-when',
+        'changed'
+      ])
+      expect(fixed.exitCode).toBe(0)
+      expect(fixed.stderr).toContain('Quality Gate status: OK')
+      expect(fixed.stderr).not.toContain('warning')
+      expect(copy.body).toBe(copied)
+      expect(fake.notes.map(({ author }) => author.id)).toEqual([SOMEONE.id, BOT.id])
+      expect(renderAsGitHub(fake.notes[1]!.body).of('h3')[0]!.text).toBe(
+        '✅ Quality Gate passed · demo-project'
+      )
+      expect(theirs.resolved).toBe(false)
+      expect(fake.discussions.slice(1).every((d) => d.notes[0]!.resolved === true)).toBe(true)
+      expect(fixed.stderr).toContain(
+        'GitLab: 0 discussions started on the diff, 3 resolved (their issues are gone).'
+      )
+    })
+
+    it('GET /user names no one: one warning, the note written anew, the exit code the verdict’s', async () => {
+      const fake = await gitlabWith({ user: 'no-id' })
+      const result = await decorate(
+        await checkout({ ...(await scenario('gate-error')), finishAfterMs: 0 }),
+        fake
+      )
+      expect(result.exitCode).toBe(1)
+      expect(result.stderr).toContain('Quality Gate Failure')
+      const warnings = result.stderr
+        .split('\n')
+        .filter((line) => line.startsWith('warning') && line.includes('GitLab'))
+      expect(warnings).toHaveLength(1)
+      expect(warnings[0]).toContain("GitLab: the token's own identity could not be read")
+      expect(fake.notes).toHaveLength(1)
     })
 
     it('403: one warning naming the scope, and the exit code is the verdict’s', async () => {

@@ -73,7 +73,10 @@ describe.each(RUNTIMES)('the verdict on the pull request, on $runtime', ({ node 
     expect(second.exitCode).toBe(1)
     expect(github.comments.map(({ id }) => id)).toEqual(created)
     expect(created).toHaveLength(2)
-    const writes = github.requests.filter(({ method }) => method !== 'GET')
+    // Who the token is (GraphQL's viewer, GET /user refused) is a read, not a write.
+    const writes = github.requests.filter(
+      ({ method, url }) => method !== 'GET' && url !== '/graphql'
+    )
     expect(writes.map(({ method }) => method)).toEqual(['POST', 'POST', 'PATCH', 'PATCH'])
     const [api, web] = github.comments.map(({ body: text }) => text)
     expect(api).toMatch(/^<!-- sonar-quality-gate: shop-api -->/)
@@ -106,6 +109,46 @@ describe.each(RUNTIMES)('the verdict on the pull request, on $runtime', ({ node 
     const warnings = annotations(run.stdout, 'warning').join('\n')
     expect(warnings).toContain('pull-requests: write')
     expect(github.comments).toEqual([])
+  })
+
+  it('another app’s and a person’s exact copies, posted before ours, are never edited: ours is written, then edited', async () => {
+    github.comments.length = 0
+    github.refuseWrites = false
+    const ws = await workspace()
+    await twoProjects(ws)
+    await runOnPullRequest(ws)
+    // Our first run's comments, made another app's and a person's: exact copies of our markers.
+    const [api, web] = github.comments.splice(0)
+    const copies = [
+      { ...api!, id: 1, user: { login: 'other-app[bot]', id: 555, type: 'Bot' } },
+      { ...web!, id: 2, user: { login: 'mallory', id: 66, type: 'User' } }
+    ]
+    github.comments.push(...copies.map((copy) => ({ ...copy })))
+    const before = github.requests.length
+
+    const first = await runOnPullRequest(ws)
+    const second = await runOnPullRequest(ws)
+
+    for (const run of [first, second]) {
+      expect(run.exitCode).toBe(1)
+      // The analysis's own warnings aside, nothing about the comment.
+      expect(
+        annotations(run.stdout, 'warning').filter((line) => !line.includes('Analysis warning'))
+      ).toEqual([])
+      expect(annotations(run.stdout, 'error')[0]).toMatch(/^Quality Gate Failure for shop-web/)
+    }
+    expect(github.comments.slice(0, 2)).toEqual(copies)
+    const ours = github.comments.slice(2)
+    expect(ours.map(({ user }) => user.login)).toEqual([
+      'github-actions[bot]',
+      'github-actions[bot]'
+    ])
+    expect(ours.map(({ body }) => body.split('\n')[0])).toEqual([
+      '<!-- sonar-quality-gate: shop-api -->',
+      '<!-- sonar-quality-gate: shop-web -->'
+    ])
+    const edits = github.requests.slice(before).filter(({ method }) => method === 'PATCH')
+    expect(edits.map(({ url }) => Number(url.split('/').at(-1)))).toEqual(ours.map(({ id }) => id))
   })
 
   it('on a push, the input does nothing and the log says so', async () => {

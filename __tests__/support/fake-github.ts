@@ -4,10 +4,24 @@ import type { AddressInfo } from 'node:net'
 /** The pull request the fake knows, in the repository octo/shop. */
 export const NUMBER = 7
 
+/** An account, as a comment's `user` and `GET /user` give it. */
+export interface GitHubAccount {
+  login: string
+  id: number
+  type: string
+}
+
+/** The account the job's token (an installation token) comments as. */
+export const ACTIONS_BOT: GitHubAccount = {
+  login: 'github-actions[bot]',
+  id: 41898282,
+  type: 'Bot'
+}
+
 interface Comment {
   id: number
   body: string
-  user: { login: string; type: string }
+  user: GitHubAccount
 }
 
 export interface SeenRequest {
@@ -27,8 +41,11 @@ export interface PullRequestFile {
 
 /**
  * A loopback stand-in for the parts of GitHub's API the action uses, for one pull request of
- * octo/shop: its issue comments (list, create, update), its files (one page of up to 100 per
- * `page`), and check runs (create, update). `refuseWrites` answers 403 to every write, as GitHub
+ * octo/shop: its issue comments (list, create, update: its author's only), its files (one page
+ * of up to 100 per `page`), check runs (create, update), and who the token is: by default the
+ * job's token, an installation token, which `GET /user` refuses (403, "Resource not accessible
+ * by integration") and GraphQL's `viewer` names as github-actions[bot]; `account` makes it a
+ * user's token, which `GET /user` answers. `refuseWrites` answers 403 to every write, as GitHub
  * does to a fork's token; `refuseFiles` answers 403 to the files list.
  */
 export class FakeGitHub {
@@ -43,6 +60,8 @@ export class FakeGitHub {
   files: PullRequestFile[] = []
   refuseWrites = false
   refuseFiles = false
+  /** The token's account when it is a user's; by default the job's token (github-actions[bot]). */
+  account: GitHubAccount | undefined = undefined
   private next = 1000
   private server!: Server
 
@@ -62,6 +81,23 @@ export class FakeGitHub {
         }
         const list = `/repos/octo/shop/issues/${NUMBER}/comments`
         const one = /^\/repos\/octo\/shop\/issues\/comments\/(\d+)$/.exec(url.pathname)
+        const writer = this.account ?? ACTIONS_BOT
+        if (request.method === 'GET' && url.pathname === '/user') {
+          if (this.account) return reply(200, { ...this.account, site_admin: false })
+          return reply(403, {
+            message: 'Resource not accessible by integration',
+            documentation_url:
+              'https://docs.github.com/rest/users/users#get-the-authenticated-user',
+            status: '403'
+          })
+        }
+        if (request.method === 'POST' && url.pathname === '/graphql') {
+          const { query } = JSON.parse(text) as { query?: string }
+          if (!/viewer\s*\{\s*databaseId\s*\}/.test(query ?? '')) {
+            return reply(200, { errors: [{ message: 'not a query this fake knows' }] })
+          }
+          return reply(200, { data: { viewer: { databaseId: writer.id } } })
+        }
         if (request.method === 'GET' && url.pathname === list) return reply(200, this.comments)
         if (request.method === 'GET' && url.pathname === `/repos/octo/shop/pulls/${NUMBER}/files`) {
           if (this.refuseFiles)
@@ -77,12 +113,15 @@ export class FakeGitHub {
           const comment = {
             id: this.next++,
             body: (JSON.parse(text) as { body: string }).body,
-            user: { login: 'github-actions[bot]', type: 'Bot' }
+            user: writer
           }
           this.comments.push(comment)
           return reply(201, comment)
         }
         const existing = one && this.comments.find(({ id }) => id === Number(one[1]))
+        if (request.method === 'PATCH' && existing && existing.user.id !== writer.id) {
+          return reply(403, { message: 'Resource not accessible by integration' })
+        }
         if (request.method === 'PATCH' && existing) {
           existing.body = (JSON.parse(text) as { body: string }).body
           return reply(200, existing)

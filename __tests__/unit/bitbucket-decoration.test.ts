@@ -14,7 +14,10 @@ import {
   REPOSITORY,
   startFakeBitbucketCloud,
   type FakeBitbucketCloud,
-  type FakeComment
+  type FakeComment,
+  SOMEONE,
+  TOKEN_BOT,
+  TOKEN_USER
 } from '../../__fixtures__/bitbucket/fake-bitbucket-cloud.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
@@ -122,7 +125,7 @@ const theReport = (fake: FakeBitbucketCloud) => fake.reports.get(`${COMMIT}/${re
 
 describe('a failing gate, then a re-run after the fix', () => {
   it('status FAILED, the report with its annotations, one Markdown comment; then SUCCESSFUL, the report replaced, the comment edited', async () => {
-    const fake = await bitbucketWith()
+    const fake = await bitbucketWith({ account: TOKEN_USER })
     const first = await decorate(fake, [outcome('ERROR', issues(5))])
 
     expect([...fake.statuses.values()]).toEqual([
@@ -279,4 +282,69 @@ describe('hostile issue text', () => {
       fake.requests.every(({ authorization }) => authorization === `Bearer ${BITBUCKET_TOKEN}`)
     ).toBe(true)
   })
+})
+
+describe('only our own comment: the marker and the token’s own account', () => {
+  const live = (fake: FakeBitbucketCloud) => fake.comments.filter(({ deleted }) => !deleted)
+  const edits = (fake: FakeBitbucketCloud) =>
+    fake.requests.filter(
+      ({ method, path }) => (method === 'PUT' || method === 'DELETE') && path.includes('/comments/')
+    )
+
+  /** Our comment of a first run, made another's: an exact copy of our marker and verdict line. */
+  async function withTheirCopy(commentWhen: CommentWhen, account?: typeof TOKEN_USER) {
+    const fake = await bitbucketWith(account ? { account } : {})
+    await decorate(fake, [outcome('ERROR', issues(2))], { commentWhen })
+    const copy = fake.comments[0]!
+    copy.user = SOMEONE
+    return { fake, copy, raw: copy.content.raw }
+  }
+
+  it.each(['always', 'failed', 'changed'] as const)(
+    'a user’s token, --comment-when %s: another’s exact copy is never edited; ours is written, then found and edited',
+    async (commentWhen) => {
+      const { fake, copy, raw } = await withTheirCopy(commentWhen, TOKEN_USER)
+      const log = await decorate(fake, [outcome('ERROR', issues(2))], { commentWhen })
+      expect(log.of('info')).toContain(
+        'Bitbucket: the comment for shop is created on pull request #7.'
+      )
+      const ours = live(fake).filter(({ user }) => user?.uuid === TOKEN_USER.uuid)
+      expect(ours).toHaveLength(1)
+      await decorate(fake, [outcome('OK', [])], { commentWhen })
+      expect(copy.content.raw).toBe(raw)
+      expect(copy.deleted).toBeUndefined()
+      expect(renderAsMarkdown(ours[0]!.content.raw).of('h3')[0]!.text).toBe(
+        '✅ Quality Gate passed · shop'
+      )
+      expect(edits(fake).map(({ method, path }) => `${method} ${path}`)).toEqual([
+        `PUT /2.0/repositories/acme/shop/pullrequests/7/comments/${ours[0]!.id}`
+      ])
+    }
+  )
+
+  it.each(['always', 'failed', 'changed'] as const)(
+    'an access token (GET /user refused), --comment-when %s: written anew, our earlier one deleted, another’s copy untouched',
+    async (commentWhen) => {
+      const { fake, copy, raw } = await withTheirCopy(commentWhen)
+      const first = await decorate(fake, [outcome('ERROR', issues(2))], { commentWhen })
+      const second = await decorate(fake, [outcome('OK', [])], { commentWhen })
+      expect(copy.content.raw).toBe(raw)
+      expect(copy.deleted).toBeUndefined()
+      const ours = live(fake).filter(({ user }) => user?.uuid === TOKEN_BOT.uuid)
+      expect(ours).toHaveLength(1)
+      expect(renderAsMarkdown(ours[0]!.content.raw).of('h3')[0]!.text).toBe(
+        '✅ Quality Gate passed · shop'
+      )
+      // Never a request on the copy: only our own earlier comment is deleted.
+      expect(edits(fake).map(({ method, path }) => `${method} ${path}`)).toEqual([
+        `DELETE /2.0/repositories/acme/shop/pullrequests/7/comments/${ours[0]!.id - 1}`
+      ])
+      for (const log of [first, second]) {
+        expect(log.of('warning')).toEqual([])
+        expect(log.of('info')).toContain(
+          'Bitbucket: the token\'s own identity could not be read (Bitbucket answered 401 to GET user: {"message":"Token is invalid or not supported for this endpoint."}), so no comment is known as ours: the comment is written anew, and the earlier ones by the account Bitbucket names as its author are deleted.'
+        )
+      }
+    }
+  )
 })

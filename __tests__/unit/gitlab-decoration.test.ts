@@ -148,6 +148,21 @@ async function decorate(
   return { of: (kind: 'info' | 'warning') => log.of(kind).map(inCommandWords) }
 }
 
+/** Our discussion of an issue that is gone (AY-gone), not resolved yet. */
+const ourStaleDiscussion = () => ({
+  id: 'e'.repeat(40),
+  individual_note: false,
+  notes: [
+    {
+      id: 2,
+      body: '<!-- sonar-issue: AY-gone -->\nold',
+      author: BOT,
+      system: false,
+      resolved: false
+    }
+  ]
+})
+
 const failing = () =>
   outcome('ERROR', [
     issue('AY-minor', 'src/Cart.java', 41, 'MINOR'),
@@ -268,19 +283,7 @@ describe('a failing gate on a merge request, then a re-run after the fix', () =>
         }
       ]
     }
-    const stale = {
-      id: 'e'.repeat(40),
-      individual_note: false,
-      notes: [
-        {
-          id: 2,
-          body: '<!-- sonar-issue: AY-gone -->\nold',
-          author: BOT,
-          system: false,
-          resolved: false
-        }
-      ]
-    }
+    const stale = ourStaleDiscussion()
     const fake = await gitlabWith({ discussions: [theirs, stale] })
     await decorate(fake, [failing()])
     expect(theirs.notes[0]!.resolved).toBe(false)
@@ -289,19 +292,7 @@ describe('a failing gate on a merge request, then a re-run after the fix', () =>
   })
 
   it('issues not all read: no discussion is resolved (an issue not read is not gone)', async () => {
-    const stale = {
-      id: 'e'.repeat(40),
-      individual_note: false,
-      notes: [
-        {
-          id: 2,
-          body: '<!-- sonar-issue: AY-gone -->\nold',
-          author: BOT,
-          system: false,
-          resolved: false
-        }
-      ]
-    }
+    const stale = ourStaleDiscussion()
     const fake = await gitlabWith({ discussions: [stale] })
     const partly = failing()
     if (partly.read && partly.result.newIssues?.read) partly.result.newIssues.total = 9000
@@ -460,4 +451,66 @@ describe('hostile issue text', () => {
     expect(fake.requests.every(({ privateToken }) => privateToken === TOKEN)).toBe(true)
     expect(JSON.stringify(fake.requests)).not.toContain(SONAR_TOKEN)
   })
+})
+
+describe('only our own note and discussions: the marker and the token’s own user', () => {
+  /** Our note of a first run, made another's: an exact copy of our marker and verdict line. */
+  async function withTheirCopy(commentWhen: 'always' | 'failed' | 'changed') {
+    const fake = await gitlabWith()
+    await decorate(fake, [failing()], { commentWhen })
+    const copy = fake.notes[0]!
+    copy.author = SOMEONE
+    return { fake, copy, body: copy.body }
+  }
+
+  it.each(['always', 'failed', 'changed'] as const)(
+    '--comment-when %s: another’s exact copy is never edited; ours is written, then found and edited',
+    async (commentWhen) => {
+      const { fake, copy, body } = await withTheirCopy(commentWhen)
+      const log = await decorate(fake, [failing()], { commentWhen })
+      expect(log.of('info')).toContain('GitLab: the note for shop is created on merge request !42.')
+      const ours = fake.notes.filter(({ author }) => author.id === BOT.id)
+      expect(ours).toHaveLength(1)
+      expect(ours[0]!.body).toContain('<!-- verdict: failed -->')
+
+      await decorate(fake, [outcome('OK', [])], { commentWhen })
+      expect(copy.body).toBe(body)
+      expect(ours[0]!.body).toContain('<!-- verdict: passed -->')
+      const edits = fake.requests.filter(
+        ({ method, path }) => method === 'PUT' && path.includes('/notes/')
+      )
+      expect(edits.map(({ path }) => path)).toEqual([
+        `/api/v4/projects/7/merge_requests/42/notes/${ours[0]!.id}`
+      ])
+    }
+  )
+
+  it.each([
+    [403, '403 Forbidden'],
+    ['no-id', 'GitLab did not say who the token']
+  ] as const)(
+    'GET /user %s: one warning; the note is written anew, our old one not edited, no discussion resolved',
+    async (user, why) => {
+      const fake = await gitlabWith()
+      await decorate(fake, [failing()])
+      const stale = ourStaleDiscussion()
+      const again = await gitlabWith({
+        notes: fake.notes,
+        discussions: [...fake.discussions, stale],
+        user
+      })
+      const started = again.discussions.length
+      const log = await decorate(again, [failing()])
+      const warning = log.of('warning')
+      expect(warning).toHaveLength(1)
+      expect(warning[0]).toContain("GitLab: the token's own identity could not be read")
+      expect(warning[0]).toContain(why)
+      expect(warning[0]).toContain('nothing is edited, resolved or closed')
+      expect(again.requests.filter(({ method }) => method === 'PUT')).toEqual([])
+      expect(again.notes).toHaveLength(2)
+      expect(stale.notes[0]!.resolved).toBe(false)
+      // The issues a discussion already carries get no second one.
+      expect(again.discussions).toHaveLength(started)
+    }
+  )
 })

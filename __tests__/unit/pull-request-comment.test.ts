@@ -31,18 +31,36 @@ const server = useMockServer()
 interface StoredComment {
   id: number
   body: string
-  user: { login: string; type: string }
+  user: { login: string; id?: number; type: string }
 }
 let comments: StoredComment[]
 let requests: { method: string; url: URL; authorization: string | null; body: unknown }[]
 let nextId: number
 let pending: Promise<void>[]
 
-const BOT = { login: 'github-actions[bot]', type: 'Bot' }
+/** The account the job's token comments as. */
+const BOT = { login: 'github-actions[bot]', id: 41898282, type: 'Bot' }
 
-/** GitHub's comments endpoints: listed 100 a page with a Link header, created, updated. */
+/**
+ * GitHub's comments endpoints: listed 100 a page with a Link header, created, updated; and who
+ * the job's token is: `GET /user` is refused to an installation token, GraphQL's `viewer` names
+ * its bot account.
+ */
 function fakeGitHub(overrides: { create?: () => Response } = {}) {
   server.use(
+    http.get(`${API}/user`, () =>
+      HttpResponse.json(
+        {
+          message: 'Resource not accessible by integration',
+          documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user',
+          status: '403'
+        },
+        { status: 403 }
+      )
+    ),
+    http.post(`${API}/graphql`, () =>
+      HttpResponse.json({ data: { viewer: { databaseId: BOT.id } } })
+    ),
     http.get(COMMENTS, ({ request }) => {
       const url = new URL(request.url)
       const perPage = Number(url.searchParams.get('per_page') ?? 30)
@@ -148,7 +166,13 @@ async function comment(
   return log
 }
 
-const sent = (method: string) => requests.filter((request) => request.method === method)
+/** Who the token is: asked apart from the comments, once a comment carries a marker. */
+const IDENTITY_READS = new Set(['/user', '/graphql'])
+/** The requests of `method` to the comments API. */
+const sent = (method: string) =>
+  requests.filter(
+    ({ method: sentAs, url }) => sentAs === method && !IDENTITY_READS.has(url.pathname)
+  )
 const bodyOf = (request: { body: unknown }) => (request.body as { body: string }).body
 
 describe('pullRequestComment failed and changed: fewer comments, never a stale one', () => {
@@ -266,6 +290,8 @@ describe('one comment per project, found again by its marker and updated in plac
     const log = await comment([read({ projectKey: 'web' })])
     expect(requests.map(({ method, url }) => `${method} ${url.pathname}`)).toEqual([
       'GET /repos/octo/app/issues/7/comments',
+      'GET /user',
+      'POST /graphql',
       'PATCH /repos/octo/app/issues/comments/999',
       'POST /repos/octo/app/issues/7/comments'
     ])
@@ -289,7 +315,7 @@ describe('one comment per project, found again by its marker and updated in plac
     expect(body).toContain('Task X was not found.')
   })
 
-  it('prefers the comment of a bot account to a person’s that carries the marker', async () => {
+  it('takes the token’s own comment, not a person’s that carries the marker', async () => {
     fakeGitHub()
     comments = [
       {
@@ -512,4 +538,84 @@ describe('no token is ever sent in a comment or written to the log', () => {
     expect(log.of('warning')[0]).toContain('The GitHub token was refused')
     expect(log.lines.map(({ text }) => text).join('\n')).not.toContain(GITHUB_TOKEN)
   })
+})
+
+describe('only our own comment: the marker and the token’s own account', () => {
+  const ANOTHER_APP = { login: 'other-app[bot]', id: 555, type: 'Bot' }
+  const PERSON = { login: 'mallory', id: 66, type: 'User' }
+  const identityReads = () =>
+    requests.filter(({ url }) => IDENTITY_READS.has(url.pathname)).map(({ url }) => url.pathname)
+
+  it.each(['always', 'failed', 'changed'] as const)(
+    'when %s: another app’s and a person’s exact copies, posted first, are never edited; ours is written, then found and edited',
+    async (when) => {
+      fakeGitHub()
+      const failing = () => read({ projectKey: 'web', status: 'ERROR' })
+      await comment([failing()], { when })
+      const body = comments[0]!.body
+      comments = [
+        { id: 1, body, user: ANOTHER_APP },
+        { id: 2, body, user: PERSON }
+      ]
+      requests = []
+      const first = await comment([failing()], { when })
+      expect(first.of('warning')).toEqual([])
+      expect(sent('PATCH')).toEqual([])
+      expect(sent('POST')).toHaveLength(1)
+      // The job's token: GET /user refused, GraphQL's viewer names github-actions[bot].
+      expect(identityReads()).toEqual(['/user', '/graphql'])
+
+      requests = []
+      await comment([read({ projectKey: 'web', status: 'OK', conditions: [] })], { when })
+      expect(sent('PATCH').map(({ url }) => url.pathname.split('/').at(-1))).toEqual(['1001'])
+      expect(comments.slice(0, 2).map((one) => one.body)).toEqual([body, body])
+      expect(comments[2]!.body.split('\n')[1]).toBe('<!-- verdict: passed -->')
+    }
+  )
+
+  it('a user’s token: its account from GET /user, no GraphQL', async () => {
+    fakeGitHub()
+    server.use(http.get(`${API}/user`, () => HttpResponse.json({ login: 'sonar-bot', id: 77 })))
+    comments = [
+      { id: 1, body: `${commentMarker('web')}\nold`, user: BOT },
+      {
+        id: 2,
+        body: `${commentMarker('web')}\nold`,
+        user: { login: 'sonar-bot', id: 77, type: 'User' }
+      }
+    ]
+    await comment([read({ projectKey: 'web' })], { token: 'github_pat_0123456789' })
+    expect(identityReads()).toEqual(['/user'])
+    expect(sent('PATCH').map(({ url }) => url.pathname.split('/').at(-1))).toEqual(['2'])
+  })
+
+  it('no comment carries the marker: who the token is is not asked', async () => {
+    fakeGitHub()
+    await comment([read({ projectKey: 'web' })])
+    expect(identityReads()).toEqual([])
+    expect(sent('POST')).toHaveLength(1)
+  })
+
+  it.each([
+    [
+      'GraphQL answers an error',
+      () => HttpResponse.json({ errors: [{ message: 'Something went wrong' }] })
+    ],
+    ['GraphQL names no account', () => HttpResponse.json({ data: { viewer: {} } })]
+  ])(
+    'the account unknown (%s): one warning, a new comment, ours never edited',
+    async (_, graphql) => {
+      fakeGitHub()
+      server.use(http.post(`${API}/graphql`, graphql))
+      comments = [{ id: 1, body: `${commentMarker('web')}\nold`, user: BOT }]
+      const log = await comment([read({ projectKey: 'web' })])
+      const warnings = log.of('warning')
+      expect(warnings).toHaveLength(1)
+      expect(warnings[0]).toContain("GitHub: the token's own identity could not be read")
+      expect(warnings[0]).toContain('nothing is edited, resolved or closed')
+      expect(sent('PATCH')).toEqual([])
+      expect(sent('POST')).toHaveLength(1)
+      expect(comments[0]!.body).toBe(`${commentMarker('web')}\nold`)
+    }
+  )
 })

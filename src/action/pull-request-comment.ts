@@ -9,6 +9,7 @@ import {
   shouldWrite,
   type CommentWhen
 } from '../report/pull-request-comment-body.js'
+import { ownIdentity } from '../platform/own-identity.js'
 import { setting } from '../words.js'
 import type { FileLink } from '../report/new-issues-block.js'
 import type { Sink } from '../sink.js'
@@ -61,7 +62,8 @@ export interface PullRequestCommentOptions {
 
 /**
  * On `pull_request` and `pull_request_target` events, one comment per project on the pull
- * request: found again by its hidden marker and updated in place, or created, one project after
+ * request: found again by its hidden marker and its author, the token's own account, and
+ * updated in place, or created (never another's copy of the marker), one project after
  * the other in the outcomes' order. Never throws: a token that may not comment (a fork's
  * read-only token), a missing event file or an unreachable API is a warning that says what to
  * do. On any other event it logs one line and sends nothing. `@actions/github` is loaded here
@@ -127,9 +129,21 @@ async function comment(
   const { sink, fileLink, policy } = options
   const markerFor = (outcome: AnalysisOutcome) => sink.text(outcomeMarker(outcome))
 
+  // Read only once a comment carries one of the markers: who may have written it matters then.
+  let me: Promise<number | undefined> | undefined
+  const identity = () =>
+    (me ??= ownIdentity({ info: (line) => log.info(line), warning: warn }, 'GitHub', () =>
+      ownAccount(octokit, signal)
+    ))
   let existing: Map<string, { id: number; body: string }>
   try {
-    existing = await findComments(octokit, target, new Set(outcomes.map(markerFor)), signal)
+    existing = await findComments(
+      octokit,
+      target,
+      new Set(outcomes.map(markerFor)),
+      identity,
+      signal
+    )
   } catch (error) {
     warn(failureWords('read the comments of', target, error))
     return
@@ -199,21 +213,45 @@ async function publish(
 }
 
 /**
- * The comments carrying the markers, by marker, read a page at a time (at most 30 pages of
- * 100). A comment by a bot account (the job's token comments as github-actions[bot]) wins over
- * one by a person that happens to carry the marker; the first one wins among equals. The next
- * page is asked for by its number, never by the address the reply names: the token goes to the
- * API's address only.
+ * The token's own account id. A user's token (a personal access token, a GitHub App's user
+ * token) reads it from `GET /user`. An installation token (the job's GITHUB_TOKEN, another
+ * app's) may not (GitHub answers 403, "Resource not accessible by integration"); GraphQL's
+ * `viewer` names the app's bot account for it: `github-actions[bot]` for the job's token, and an
+ * app's own bot, never another's, for an app's token.
+ */
+async function ownAccount(octokit: Octokit, signal: AbortSignal): Promise<number | undefined> {
+  try {
+    const { data } = await octokit.rest.users.getAuthenticated({ request: { signal } })
+    return accountId((data as { id?: unknown } | undefined)?.id)
+  } catch (error) {
+    if (statusOf(error) !== 403) throw error
+  }
+  const reply: unknown = await octokit.graphql('query { viewer { databaseId } }', {
+    request: { signal }
+  })
+  return accountId((reply as { viewer?: { databaseId?: unknown } } | undefined)?.viewer?.databaseId)
+}
+
+function accountId(id: unknown): number | undefined {
+  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined
+}
+
+/**
+ * Our comments, by marker, read a page at a time (at most 30 pages of 100): the first comment
+ * carrying the marker whose author is the token's own account, asked of `identity` once a
+ * comment carries one. Anyone's copy of a marker is left alone; with the account unknown, none
+ * is ours. The next page is asked for by its number, never by the address the reply names: the
+ * token goes to the API's address only.
  */
 async function findComments(
   octokit: Octokit,
   target: PullRequest,
   markers: ReadonlySet<string>,
+  identity: () => Promise<number | undefined>,
   signal: AbortSignal
 ): Promise<Map<string, { id: number; body: string }>> {
-  const found = new Map<string, { id: number; body: string; byBot: boolean }>()
-  const allByBots = () => found.size === markers.size && [...found.values()].every((c) => c.byBot)
-  for (let page = 1; page <= COMMENT_API_LIMITS.pages && !allByBots(); page++) {
+  const found = new Map<string, { id: number; body: string }>()
+  for (let page = 1; page <= COMMENT_API_LIMITS.pages && found.size < markers.size; page++) {
     const response = await octokit.rest.issues.listComments({
       ...repoOf(target),
       issue_number: target.issue_number,
@@ -226,25 +264,28 @@ async function findComments(
     for (const item of comments as unknown[]) {
       const comment = asComment(item)
       const marker = markerOf(comment?.body)
-      if (!comment || marker === undefined || !markers.has(marker)) continue
-      const before = found.get(marker)
-      if (!before || (!before.byBot && comment.byBot)) found.set(marker, comment)
+      if (!comment || marker === undefined || !markers.has(marker) || found.has(marker)) continue
+      const me = await identity()
+      if (me === undefined) return found
+      if (comment.author === me) found.set(marker, { id: comment.id, body: comment.body })
     }
     if (comments.length === 0 || !/rel="next"/.test(String(response.headers.link ?? ''))) break
   }
-  return new Map([...found].map(([marker, { id, body }]) => [marker, { id, body }]))
+  return found
 }
 
 /** A comment as the listing gives it, its shape checked: the reply is not trusted. */
-function asComment(item: unknown): { id: number; body: string; byBot: boolean } | undefined {
+function asComment(
+  item: unknown
+): { id: number; body: string; author: number | undefined } | undefined {
   if (typeof item !== 'object' || item === null) return undefined
   const { id, body, user } = item as { id?: unknown; body?: unknown; user?: unknown }
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || typeof body !== 'string') {
     return undefined
   }
-  const type =
-    typeof user === 'object' && user !== null ? (user as { type?: unknown }).type : undefined
-  return { id, body, byBot: type === 'Bot' }
+  const author =
+    typeof user === 'object' && user !== null ? (user as { id?: unknown }).id : undefined
+  return { id, body, author: accountId(author) }
 }
 
 function repoOf({ owner, repo }: PullRequest): { owner: string; repo: string } {

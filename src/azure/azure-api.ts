@@ -3,9 +3,10 @@
  * platforms' one REST policy (src/platform/rest-api.ts: the repository's API address only, no
  * redirect, replies bounded, 429 and 5xx tried again after Retry-After, 401/403/404 a
  * PlatformRefusal) with the pipeline's token as a Bearer and `api-version=7.1` on every request
- * (the fields used are the same in 7.0 and 7.1, Azure DevOps Server's included). A token Azure
- * DevOps does not take may answer 203 with a sign-in page: a reply that is not JSON is a
- * refusal too.
+ * (the fields used are the same in 7.0 and 7.1, Azure DevOps Server's included), and the
+ * collection's `_apis/connectionData` (a preview resource: `api-version=7.1-preview`), whose
+ * `authenticatedUser.id` is the token's own identity. A token Azure DevOps does not take may
+ * answer 203 with a sign-in page: a reply that is not JSON is a refusal too.
  */
 import type { Clock } from '../clock.js'
 import {
@@ -19,7 +20,9 @@ import {
 export const AZURE_API_VERSION = '7.1'
 
 export interface AzureApiOptions {
-  /** `{collection}{project}/_apis/git/repositories/{repositoryId}/`. */
+  /** SYSTEM_COLLECTIONURI: `https://dev.azure.com/{organization}/`. */
+  collectionUrl: URL
+  /** `{collection}{project}/_apis/git/repositories/{repositoryId}/`, under the collection. */
   repositoryUrl: URL
   token: string
   userAgent: string
@@ -35,11 +38,13 @@ export interface AzureApiOptions {
  */
 export class AzureApi {
   private readonly rest: RestApi
+  private readonly repository: URL
 
   constructor(options: AzureApiOptions) {
+    this.repository = new URL(options.repositoryUrl.href.replace(/\/*$/, '/'))
     this.rest = new RestApi({
       ...options,
-      apiUrl: options.repositoryUrl,
+      apiUrl: options.collectionUrl,
       platform: 'Azure DevOps',
       headers: { authorization: `Bearer ${options.token}` },
       redirectAdvice:
@@ -52,16 +57,38 @@ export class AzureApi {
   }
 
   /** `method` on `path` under the repository's address, with `api-version`. */
-  async request(
+  request(
     method: Method,
     path: string,
     options: { query?: Record<string, string>; body?: unknown } = {}
   ): Promise<RestReply> {
+    return this.send(method, path, new URL(path, this.repository), options, AZURE_API_VERSION)
+  }
+
+  /**
+   * The token's own identity: `authenticatedUser.id` of the collection's connection data (the
+   * build service's identity for SYSTEM_ACCESSTOKEN), lower-cased, or undefined.
+   *
+   * @example await azure.ownIdentity() // '5c3a7e2b-…'
+   */
+  async ownIdentity(): Promise<string | undefined> {
+    const path = '_apis/connectionData'
+    const { body } = await this.send('GET', path, path, {}, `${AZURE_API_VERSION}-preview`)
+    return identityId((body as { authenticatedUser?: unknown } | undefined)?.authenticatedUser)
+  }
+
+  private async send(
+    method: Method,
+    path: string,
+    url: string | URL,
+    options: { query?: Record<string, string>; body?: unknown },
+    version: string
+  ): Promise<RestReply> {
     let reply: RestReply
     try {
-      reply = await this.rest.request(method, path, {
+      reply = await this.rest.request(method, url, {
         ...options,
-        query: { ...options.query, 'api-version': AZURE_API_VERSION }
+        query: { ...options.query, 'api-version': version }
       })
     } catch (error) {
       // A sign-in page instead of JSON: the token was not taken.
@@ -78,4 +105,10 @@ export class AzureApi {
     }
     return reply
   }
+}
+
+/** An identity's (or an IdentityRef's) `id`: a GUID, lower-cased to compare. */
+export function identityId(identity: unknown): string | undefined {
+  const id = (identity as { id?: unknown } | null | undefined)?.id
+  return typeof id === 'string' && /^[0-9a-f-]{1,64}$/i.test(id) ? id.toLowerCase() : undefined
 }

@@ -4,7 +4,10 @@
  * branch policy can require it), one thread whose first comment is the verdict in Markdown from
  * the one body, edited in place, and a thread per new issue on its file and line, at most
  * `inlineLimit`, never two for one issue, closed once a later run no longer reports it. Threads
- * are found again by their `properties` (as Microsoft's own clients do). Shapes from the REST
+ * are found again by their `properties` (as Microsoft's own clients do), and are ours only when
+ * their first comment's author is the token's own identity (`authenticatedUser` of the
+ * collection's `_apis/connectionData`): anyone may start a thread with the same properties, and
+ * theirs is never edited nor closed. Shapes from the REST
  * API's specification (api-version 7.1): `POST .../pullRequests/{id}/statuses` (`state`,
  * `description`, `context` {`genre`, `name`}, `targetUrl`), `GET`, `POST .../threads`, `PATCH
  * .../threads/{id}` (`status`), `PATCH .../threads/{id}/comments/{commentId}` (`content`), and
@@ -33,11 +36,12 @@ import {
   nameOf,
   statusWords
 } from '../platform/decoration-steps.js'
+import { ownIdentity } from '../platform/own-identity.js'
 import { PlatformRefusal } from '../platform/rest-api.js'
 import type { Sink } from '../sink.js'
 import { cut, oneLine } from '../untrusted-text.js'
 import { setting } from '../words.js'
-import type { AzureApi } from './azure-api.js'
+import { identityId, type AzureApi } from './azure-api.js'
 
 export const AZURE_LIMITS = {
   /** A comment's content: Azure DevOps takes 150,000 characters. */
@@ -106,12 +110,14 @@ export async function decorateAzure(
         'Azure DevOps gives the files a pull request changes, not its lines: the issues are narrowed to those files.'
       )
     }
+    // Unknown (undefined): the verdict's thread is started anew, and no thread is closed.
+    const me = await ownIdentity(log, 'Azure DevOps', () => azure.ownIdentity())
     const threads =
       (await decorationStep(log, 'Azure DevOps', 'the threads', () => listThreads(azure, base))) ??
       []
     for (const outcome of shown) {
       await decorationStep(log, 'Azure DevOps', `the thread for ${nameOf(outcome)}`, async () => {
-        const written = await writeVerdictThread(azure, base, threads, outcome, options)
+        const written = await writeVerdictThread(azure, base, threads, me, outcome, options)
         log.info(
           written === 'unchanged'
             ? `Azure DevOps: the thread for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
@@ -121,7 +127,7 @@ export async function decorateAzure(
     }
     if (options.inlineLimit > 0 && files) {
       await decorationStep(log, 'Azure DevOps', 'the issue threads', async () => {
-        const done = await issueThreads(azure, base, threads, issuesOf(shown), files, options)
+        const done = await issueThreads(azure, base, threads, me, issuesOf(shown), files, options)
         log.info(
           `Azure DevOps: ${done.started} issue threads started, ${done.closed} closed (their issues are gone).`
         )
@@ -159,6 +165,8 @@ interface Thread {
   id: number
   status: string | undefined
   firstComment: { id: number; content: string } | undefined
+  /** Who started it: its first comment's author's id. */
+  author: string | undefined
   properties: Record<string, string>
 }
 
@@ -185,6 +193,7 @@ async function listThreads(azure: AzureApi, base: string): Promise<Thread[]> {
           first && typeof first['id'] === 'number' && typeof first['content'] === 'string'
             ? { id: first['id'], content: first['content'] }
             : undefined,
+        author: identityId(first?.['author']),
         properties: own
       }
     ]
@@ -196,6 +205,7 @@ async function writeVerdictThread(
   azure: AzureApi,
   base: string,
   threads: Thread[],
+  me: string | undefined,
   outcome: AnalysisOutcome,
   { sink, policy, commentWhen, commit }: AzureDecorationOptions
 ): Promise<'created' | 'updated' | 'unchanged'> {
@@ -206,7 +216,10 @@ async function writeVerdictThread(
     markup: MARKDOWN_MARKUP,
     limit: AZURE_LIMITS.commentChars
   })
-  const ours = threads.find((thread) => thread.properties[PROJECT_PROPERTY] === key)
+  const ours = threads.find(
+    (thread) =>
+      thread.properties[PROJECT_PROPERTY] === key && me !== undefined && thread.author === me
+  )
   if (!shouldWrite(commentWhen, commentVerdict(outcome, policy), ours?.firstComment?.content)) {
     return 'unchanged'
   }
@@ -229,6 +242,7 @@ async function writeVerdictThread(
       id,
       status: 'active',
       firstComment: undefined,
+      author: me,
       properties: { [PROJECT_PROPERTY]: key }
     })
   }
@@ -237,18 +251,23 @@ async function writeVerdictThread(
 
 /**
  * A thread per new issue in a file the pull request changes, the most severe first, at most
- * `inlineLimit`, none for an issue that has one; threads of issues no longer reported closed,
- * when every issue was read.
+ * `inlineLimit`, none for an issue that has one of ours (with `me` unknown: any thread); our
+ * threads of issues no longer reported closed, when every issue was read.
  */
 async function issueThreads(
   azure: AzureApi,
   base: string,
   threads: Thread[],
+  me: string | undefined,
   issues: { findings: Finding[]; complete: boolean },
   files: ChangedLines,
   { sink, inlineLimit, inlineSeverity }: AzureDecorationOptions
 ): Promise<{ started: number; closed: number }> {
-  const discussed = new Set(threads.flatMap((thread) => thread.properties[ISSUE_PROPERTY] ?? []))
+  const ours = threads.filter((thread) => me !== undefined && thread.author === me)
+  // Another's thread with an issue's property does not stand in for ours, unless ours is unknown.
+  const discussed = new Set(
+    (me === undefined ? threads : ours).flatMap((thread) => thread.properties[ISSUE_PROPERTY] ?? [])
+  )
   const candidates = bySeverity(issues.findings).filter(
     (finding) =>
       !discussed.has(finding.key) &&
@@ -283,7 +302,7 @@ async function issueThreads(
   let closed = 0
   if (issues.complete) {
     const current = new Set(issues.findings.map(({ key }) => key))
-    for (const thread of threads) {
+    for (const thread of ours) {
       const key = thread.properties[ISSUE_PROPERTY]
       if (key === undefined || current.has(key) || thread.status === 'closed') continue
       await azure.request('PATCH', `${base}/threads/${thread.id}`, { body: { status: 'closed' } })

@@ -5,9 +5,15 @@
  * one body and edited in place. Shapes from Bitbucket Cloud's OpenAPI description: `POST
  * .../commit/{commit}/statuses/build` (`key` at most 40 characters, `state`
  * SUCCESSFUL/FAILED, `name`, `url`, `description`; the same key replaces the status), `GET`,
- * `POST`, `PUT .../pullrequests/{id}/comments` (`content.raw`, `deleted`, listed `pagelen` 100
- * with `next`). A repository access token writes as an app user that `GET /user` does not
- * show, so the comment is found by its hidden first line alone, among comments not deleted.
+ * `POST`, `PUT`, `DELETE .../pullrequests/{id}/comments` (`content.raw`, `deleted`, `user`,
+ * listed `pagelen` 100 with `next`), the current account (`GET /user`: its `uuid`).
+ *
+ * A comment is ours when its hidden first line is our marker and its author (`user.uuid`) is the
+ * token's own account. A repository, project or workspace access token writes as a bot account
+ * of its own, which `GET /user` does not show (Bitbucket answers 401, "Token is invalid or not
+ * supported for this endpoint"): then the comment is written anew, the reply names the bot
+ * account, and the earlier comments by that account carrying the marker are deleted, so one
+ * stays; what anyone else wrote is never edited nor deleted.
  */
 import type { FailPolicy } from '../fail-policy.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
@@ -27,6 +33,7 @@ import {
   nameOf,
   statusWords
 } from '../platform/decoration-steps.js'
+import { ownIdentity } from '../platform/own-identity.js'
 import { PlatformRefusal } from '../platform/rest-api.js'
 import type { Sink } from '../sink.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
@@ -106,16 +113,24 @@ export async function decorateBitbucket(
       () => bitbucket.pages(comments, BITBUCKET_LIMITS.commentPages)
     )
     if (existing === undefined) return
+    let me = await ownIdentity(log, 'Bitbucket', () => ownAccount(bitbucket), {
+      instead:
+        'the comment is written anew, and the earlier ones by the account Bitbucket names as its author are deleted',
+      // An access token's ordinary case: Bitbucket shows it no account.
+      level: 'info'
+    })
     for (const outcome of outcomes) {
       await decorationStep(log, 'Bitbucket', `the comment for ${nameOf(outcome)}`, async () => {
-        const written = await writeComment(
+        const { written, author } = await writeComment(
           bitbucket,
           comments,
           existing,
+          me,
           pipeline,
           outcome,
           options
         )
+        me ??= author
         log.info(
           written === 'unchanged'
             ? `Bitbucket: the comment for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
@@ -156,26 +171,61 @@ async function setBuildStatus(
   )
 }
 
+/**
+ * The token's own account (`GET /user`): its `uuid`, the one field every account has (an access
+ * token's bot account has no Atlassian `account_id`).
+ */
+async function ownAccount(bitbucket: BitbucketApi): Promise<string | undefined> {
+  return uuidOf((await bitbucket.request('GET', 'user')).body)
+}
+
+/** An account's `uuid` (`{…}`, as Bitbucket writes it), lower-cased to compare. */
+function uuidOf(account: unknown): string | undefined {
+  const uuid = (account as { uuid?: unknown } | null | undefined)?.uuid
+  return typeof uuid === 'string' && /^\{[0-9a-f-]{1,40}\}$/i.test(uuid)
+    ? uuid.toLowerCase()
+    : undefined
+}
+
+interface Comment {
+  id: number
+  raw: string
+  /** Its author's `uuid`. */
+  author: string | undefined
+  /** As the listing gave it. */
+  item: unknown
+}
+
 /** A comment as the listing gives it, its shape checked. */
-function asComment(item: unknown): { id: number; raw: string } | undefined {
-  const { id, content, deleted } = (item ?? {}) as {
+function asComment(item: unknown): Comment | undefined {
+  const { id, content, deleted, user } = (item ?? {}) as {
     id?: unknown
     content?: { raw?: unknown }
     deleted?: unknown
+    user?: unknown
   }
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || deleted === true) return undefined
-  return typeof content?.raw === 'string' ? { id, raw: content.raw } : undefined
+  return typeof content?.raw === 'string'
+    ? { id, raw: content.raw, author: uuidOf(user), item }
+    : undefined
 }
 
-/** The project's comment, edited in place or created, unless `commentWhen` says to leave it. */
+/**
+ * The project's comment, edited in place or created, unless `commentWhen` says to leave it. Ours
+ * is the one carrying the marker whose author is `me`, the token's account. With `me` unknown,
+ * the comment is created, and its author, as Bitbucket's reply names it, is returned: the earlier
+ * comments by that author carrying the marker are then deleted. While a comment that may be ours
+ * is there, it is never left saying what is no longer so.
+ */
 async function writeComment(
   bitbucket: BitbucketApi,
   comments: string,
   existing: unknown[],
+  me: string | undefined,
   pipeline: BitbucketPipeline,
   outcome: AnalysisOutcome,
   { sink, policy, commentWhen }: BitbucketDecorationOptions
-): Promise<'created' | 'updated' | 'unchanged'> {
+): Promise<{ written: 'created' | 'updated' | 'unchanged'; author: string | undefined }> {
   const body = commentBody(outcome, pipeline.commit, {
     sink,
     policy,
@@ -183,17 +233,32 @@ async function writeComment(
     limit: BITBUCKET_LIMITS.commentChars
   })
   const marker = markerOf(body)
-  const ours = existing
+  const carrying = existing
     .map(asComment)
-    .find((comment) => comment && markerOf(comment.raw) === marker)
-  if (!shouldWrite(commentWhen, commentVerdict(outcome, policy), ours?.raw)) return 'unchanged'
+    .filter(
+      (comment): comment is Comment => comment !== undefined && markerOf(comment.raw) === marker
+    )
+  const ours = me === undefined ? undefined : carrying.find(({ author }) => author === me)
+  const write =
+    (me === undefined && carrying.length > 0) ||
+    shouldWrite(commentWhen, commentVerdict(outcome, policy), ours?.raw)
+  if (!write) return { written: 'unchanged', author: me }
   const content = { content: { raw: body } }
   if (ours) {
     await bitbucket.request('PUT', `${comments}/${ours.id}`, { body: content })
-    return 'updated'
+    return { written: 'updated', author: me }
   }
-  await bitbucket.request('POST', comments, { body: content })
-  return 'created'
+  const { body: created } = await bitbucket.request('POST', comments, { body: content })
+  const author = me ?? uuidOf((created as { user?: unknown } | undefined)?.user)
+  if (me === undefined && author !== undefined) {
+    for (const earlier of carrying.filter((comment) => comment.author === author)) {
+      await bitbucket.request('DELETE', `${comments}/${earlier.id}`)
+      existing.splice(existing.indexOf(earlier.item), 1)
+    }
+  }
+  // Two outcomes naming one project share one comment: the later one edits it.
+  existing.push(created)
+  return { written: 'created', author }
 }
 
 /** The one warning for a refusal: what the token, the repository or the pull request lacks. */

@@ -46,6 +46,7 @@ export async function decorateInAzure(
     limit: AZURE_LIMITS.commentChars
   })
   const azure = new AzureApi({
+    collectionUrl: found.collectionUrl,
     repositoryUrl: found.repositoryUrl,
     token,
     userAgent: context.userAgent,
@@ -70,7 +71,9 @@ export async function decorateInAzure(
 /** The pull request the pipeline's variables name, or what is missing. */
 export function azurePullRequest(
   env: NodeJS.ProcessEnv
-): { repositoryUrl: URL; pullRequestId: string; commit: string } | { missing: string } {
+):
+  | { collectionUrl: URL; repositoryUrl: URL; pullRequestId: string; commit: string }
+  | { missing: string } {
   const value = (name: string) => env[name]?.trim() || undefined
   const collection = httpUrl(value('SYSTEM_COLLECTIONURI'))
   if (!collection) return { missing: 'SYSTEM_COLLECTIONURI is not an http(s) address' }
@@ -90,6 +93,7 @@ export function azurePullRequest(
   const commit = value('BUILD_SOURCEVERSION') ?? ''
   const base = collection.href.replace(/\/*$/, '/')
   return {
+    collectionUrl: new URL(base),
     repositoryUrl: new URL(
       `${encodeURIComponent(project)}/_apis/git/repositories/${encodeURIComponent(repository)}/`,
       base

@@ -29,6 +29,7 @@ import {
   nameOf,
   statusWords
 } from '../platform/decoration-steps.js'
+import { ownIdentity } from '../platform/own-identity.js'
 import { PlatformRefusal } from '../platform/rest-api.js'
 import type { GitLabApi } from './gitlab-api.js'
 import { readChangedLines, readDiffRefs } from './merge-request-diffs.js'
@@ -92,7 +93,8 @@ export async function decorateMergeRequest(
       return
     }
     const mergeRequest = { projectId: pipeline.projectId, iid }
-    const me = await whoAmI(gitlab)
+    // Unknown (undefined): the note is written anew, and no discussion is resolved.
+    const me = await ownIdentity(log, 'GitLab', () => whoAmI(gitlab))
     const wanted = hasBranchAnalyses(outcomes) || options.inlineLimit > 0
     const diff = wanted
       ? await decorationStep(
@@ -175,7 +177,7 @@ async function writeNote(
   mergeRequest: MergeRequestRef,
   pipeline: GitLabPipeline,
   outcome: AnalysisOutcome,
-  me: number,
+  me: number | undefined,
   { sink, policy, commentWhen }: DecorationOptions
 ): Promise<'created' | 'updated' | 'unchanged'> {
   const verdict = commentVerdict(outcome, policy)

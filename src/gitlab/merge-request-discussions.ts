@@ -4,7 +4,8 @@
  * `diff_refs` commits, `position_type` text, `old_path`, `new_path` and the `new_line` the merge
  * request adds), at most `limit` a run, never two for one issue (a marker line carries its key),
  * and those whose issue a later run no longer reports resolved (`PUT .../discussions/:id` with
- * `resolved=true`). Only discussions the token's own user started are looked at.
+ * `resolved=true`). Only discussions the token's own user started are resolved or stand for an
+ * issue's discussion; with that user unknown, none is resolved.
  */
 import { SEVERITY_ORDER, bySeverity, type Finding, type Severity } from '../findings/finding.js'
 import type { ChangedLines } from '../findings/changed-lines.js'
@@ -21,11 +22,13 @@ export const DISCUSSION_LIMITS = {
   pages: 20
 } as const
 
-/** A discussion this decoration started: its id, its issue, whether it is resolved. */
-interface OurDiscussion {
+/** A discussion carrying an issue's marker: its id, its issue, whether it is resolved and ours. */
+interface IssueDiscussion {
   id: string
   issueKey: string
   resolved: boolean
+  /** Started by the token's own user: only these are ever resolved. */
+  ours: boolean
 }
 
 export interface DiscussionOptions {
@@ -38,8 +41,11 @@ export interface DiscussionOptions {
   complete: boolean
   changes: MergeRequestChanges
   diffRefs: DiffRefs
-  /** The token's own user's id. */
-  me: number
+  /**
+   * The token's own user's id; undefined when it could not be read: then no discussion is
+   * resolved, and none is started for an issue any discussion already carries.
+   */
+  me: number | undefined
   /** At most this many new discussions a run. */
   limit: number
   /** The least severe issue that gets one. */
@@ -66,8 +72,12 @@ export async function discussIssues(
   options: DiscussionOptions
 ): Promise<DiscussionsDone> {
   const path = `${mergeRequestPath(mergeRequest)}/discussions`
-  const ours = await ourDiscussions(gitlab, path, options.me)
-  const discussed = new Set(ours.map(({ issueKey }) => issueKey))
+  const keyed = await issueDiscussions(gitlab, path, options.me)
+  const ours = keyed.filter((discussion) => discussion.ours)
+  // Another's copy of an issue's marker does not stand in for ours, unless ours cannot be known.
+  const discussed = new Set(
+    (options.me === undefined ? keyed : ours).map(({ issueKey }) => issueKey)
+  )
   const candidates = bySeverity(options.findings).flatMap((finding) => {
     if (discussed.has(finding.key)) return []
     if (SEVERITY_ORDER.indexOf(finding.severity) > SEVERITY_ORDER.indexOf(options.lowest)) {
@@ -126,20 +136,20 @@ function addedLineOf(finding: Finding, lines: ChangedLines): number | undefined 
   return undefined
 }
 
-/** The discussions the token's user started with an issue's marker, page by page. */
-async function ourDiscussions(
+/** The discussions whose first note carries an issue's marker, page by page. */
+async function issueDiscussions(
   gitlab: GitLabApi,
   path: string,
-  me: number
-): Promise<OurDiscussion[]> {
+  me: number | undefined
+): Promise<IssueDiscussion[]> {
   const { items } = await gitlab.pages(path, {}, DISCUSSION_LIMITS.pages)
-  return items.flatMap((item): OurDiscussion[] => {
+  return items.flatMap((item): IssueDiscussion[] => {
     const { id, notes } = (item ?? {}) as { id?: unknown; notes?: unknown }
     const first = (Array.isArray(notes) ? notes[0] : undefined) as
       { body?: unknown; author?: { id?: unknown }; resolved?: unknown } | undefined
     const issueKey = issueKeyOf(first?.body)
     if (typeof id !== 'string' || !/^[0-9a-f]{1,64}$/i.test(id) || issueKey === undefined) return []
-    if (first?.author?.id !== me) return []
-    return [{ id, issueKey, resolved: first.resolved === true }]
+    const ours = me !== undefined && first?.author?.id === me
+    return [{ id, issueKey, resolved: first?.resolved === true, ours }]
   })
 }

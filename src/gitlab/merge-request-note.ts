@@ -42,8 +42,11 @@ export async function upsertNote(
   options: {
     /** Whether to write, given the note found (or undefined); by default always. */
     write?: (existing: string | undefined) => boolean
-    /** The token's own user's id, when the caller has read it (`whoAmI`). */
-    me?: number
+    /**
+     * The token's own user's id, when the caller has read it (`whoAmI`); undefined when it could
+     * not be read, and then no note is ours: a new one is written. Read here when not given.
+     */
+    me?: number | undefined
   } = {}
 ): Promise<{ action: 'created' | 'updated' | 'unchanged'; id: number | undefined }> {
   const { write = () => true } = options
@@ -57,7 +60,7 @@ export async function upsertNote(
   }
   const text = body
   const notes = `${mergeRequestPath(mergeRequest)}/notes`
-  const me = options.me ?? (await whoAmI(gitlab))
+  const me = 'me' in options ? options.me : await whoAmI(gitlab)
   const { items } = await gitlab.pages(
     notes,
     { sort: 'asc', order_by: 'created_at' },
