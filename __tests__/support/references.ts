@@ -28,6 +28,17 @@ import MarkdownIt from 'markdown-it'
  * markdown-it's linkifier (linkify-it: `scheme:`, `//host`, `www.…`, a domain with a known
  * top-level domain, an e-mail address) over the rendered text.
  */
+/** Every reference kind GitLab, GitHub, Bitbucket and Azure DevOps find, and every bare address. */
+export const HOSTILE_REFERENCES = [
+  'see #1 and !2 and other-group/other-proj#3, GL-4 and JIRA-5',
+  '~bug ~"needs review" ~6 &7 $8 %v1.0 %"Release 2" %9 other-group/other-proj~10',
+  '*iteration:11 [vulnerability:12] [issue:13] [work_item:14] [epic:15] [[Home]] ^alert#16',
+  'other-group/other-proj> other-group/other-proj!17 other-group/other-proj&18',
+  'commit 0123456789abcdef0123456789abcdef01234567, deadbeef and 1234567...89abcdef0 @all',
+  'https://evil.example/x www.evil.example ftp://evil.example/y mailto:a@evil.com evil.com',
+  'mail@evil.example //evil.example/z javascript:alert(1) README.md'
+]
+
 const GITLAB_REFERENCES: readonly [string, RegExp][] = [
   ['issue', /(?:#|GL-)\d+(?:\+s?)?(?=\W|$)/g],
   ['merge request', /!\d+/g],

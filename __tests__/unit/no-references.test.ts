@@ -27,24 +27,13 @@ import { createSink } from '../../src/sink.js'
 import { analysis, serverIssue } from '../support/findings.js'
 import { hostileResult } from '../support/hostile-summary.js'
 import { mentionsIn } from '../support/mentions.js'
-import { bareLinksIn, referencesIn } from '../support/references.js'
+import { bareLinksIn, HOSTILE_REFERENCES, referencesIn } from '../support/references.js'
 import {
   renderAsGitHub,
   renderAsMarkdown,
   type RenderedSummary
 } from '../support/summary-as-github.js'
 import { SERVER } from './summary-gate-result.js'
-
-/** Every reference kind GitLab, GitHub, Bitbucket and Azure DevOps find, and every bare address. */
-export const HOSTILE_REFERENCES = [
-  'see #1 and !2 and other-group/other-proj#3, GL-4 and JIRA-5',
-  '~bug ~"needs review" ~6 &7 $8 %v1.0 %"Release 2" %9 other-group/other-proj~10',
-  '*iteration:11 [vulnerability:12] [issue:13] [work_item:14] [epic:15] [[Home]] ^alert#16',
-  'other-group/other-proj> other-group/other-proj!17 other-group/other-proj&18',
-  'commit 0123456789abcdef0123456789abcdef01234567, deadbeef and 1234567...89abcdef0 @all',
-  'https://evil.example/x www.evil.example ftp://evil.example/y mailto:a@evil.com evil.com',
-  'mail@evil.example //evil.example/z javascript:alert(1) README.md'
-]
 
 const TOKEN = 'squ_0123456789abcdef0123456789abcdef01234567'
 const SHA = 'fedcba9876543210fedcba9876543210fedcba98'
