@@ -68,16 +68,29 @@ export interface Names {
   places: Readonly<Record<PlaceKey, string>>
 }
 
-/** How a reference is said (see `inWords`). */
-type Form =
-  'name' | 'the' | 'title' | 'titles' | 'either' | 'withVariable' | 'variableFirst' | 'place'
+/** How a reference is said (see `inWords`): `place` for a place, the others for a setting. */
+export const FORMS = [
+  'name',
+  'the',
+  'title',
+  'titles',
+  'either',
+  'withVariable',
+  'variableFirst',
+  'place'
+] as const
+
+type Form = (typeof FORMS)[number]
 
 const OPEN = '\uE000'
 const CLOSE = '\uE001'
-const REFERENCE =
-  /\uE000(name|the|title|titles|either|withVariable|variableFirst|place):([A-Za-z]+)\uE001/g
+const REFERENCE = new RegExp(`\uE000(${FORMS.join('|')}):([A-Za-z]+)\uE001`, 'g')
 
-const reference = (form: Form, key: string): string => `${OPEN}${form}:${key}${CLOSE}`
+/**
+ * A reference to a setting or a place in one form: what `setting`, `theSetting`, `place` and the
+ * others make.
+ */
+export const reference = (form: Form, key: string): string => `${OPEN}${form}:${key}${CLOSE}`
 
 /** The setting's name; its variable when only a variable sets it. */
 export const setting = (key: SettingKey): string => reference('name', key)
@@ -118,6 +131,24 @@ export function inWords(text: string, names: Names): string {
   return text
     .replace(REFERENCE, (_, form: Form, key: string) => say(form, key, names))
     .replace(/[\uE000\uE001]/g, '')
+}
+
+/**
+ * `text` with `transform` (a destination's escaping) applied to what lies between its
+ * references, the references left whole for the sink to say: a markup's gate escapes the
+ * server's words, never the marker of a setting's name (`\\:` inside one would leave it unsaid).
+ *
+ * @example outsideReferences(`raise ${setting('timeout')} (3 s)`, markdownEscape) // 'raise ' + the reference + ' \\(3 s\\)'
+ */
+export function outsideReferences(text: string, transform: (plain: string) => string): string {
+  if (!text.includes(OPEN)) return transform(text)
+  let done = ''
+  let from = 0
+  for (const found of text.matchAll(REFERENCE)) {
+    done += transform(text.slice(from, found.index)) + found[0]
+    from = found.index + found[0].length
+  }
+  return done + transform(text.slice(from))
 }
 
 function say(form: Form, key: string, names: Names): string {

@@ -1,12 +1,47 @@
 /**
  * A hostile server against the built action: every text field it sends carries workflow
  * commands, a lone CR, Markdown, HTML, links and the token itself. Nothing of it may become a
- * runner command, a heading, an element or a link in the summary, or show the token.
+ * runner command, a heading, an element or a link in the summary, or show the token. And against
+ * the built command's decorations: issue messages, rule names and the project's key written to
+ * make references and links (`#1`, `!2`, `~bug`, `&5`, another project's `group/project#3`, a
+ * SHA, `https://…`) make none in GitLab's note, discussions and status, Bitbucket's comment and
+ * status, or Azure DevOps's threads and status, rendered as each platform renders them and
+ * searched with its own patterns.
  */
 import { afterEach, describe, expect, it } from 'vitest'
+import { CLI_ENTRY, timeChild, type Workspace } from '../../__fixtures__/built-action.js'
+import {
+  AZURE_PROJECT,
+  AZURE_PULL_REQUEST,
+  AZURE_REPOSITORY,
+  AZURE_TOKEN,
+  startFakeAzureDevOps
+} from '../../__fixtures__/azure/fake-azure-devops.js'
+import {
+  BITBUCKET_TOKEN,
+  COMMIT,
+  PULL_REQUEST,
+  REPOSITORY,
+  startFakeBitbucketCloud
+} from '../../__fixtures__/bitbucket/fake-bitbucket-cloud.js'
+import {
+  addingLines,
+  DIFF_REFS,
+  GITLAB_PROJECT,
+  MERGE_REQUEST_IID,
+  startFakeGitLab
+} from '../../__fixtures__/gitlab/fake-gitlab.js'
+import { sampleIssues, scenario } from '../../__fixtures__/simulator/sonar-simulator.js'
 import { HOSTILE_STRINGS } from '../fault-kit/faults.js'
 import { json, startLoopbackServer, type LoopbackServer } from '../fault-kit/http-server.js'
-import { renderAsGitHub } from '../support/summary-as-github.js'
+import { decorationServer, QUICK, stoppedAfterEach } from '../support/decoration-runs.js'
+import { mentionsIn } from '../support/mentions.js'
+import { bareLinksIn, HOSTILE_REFERENCES, referencesIn } from '../support/references.js'
+import {
+  renderAsGitHub,
+  renderAsMarkdown,
+  type RenderedSummary
+} from '../support/summary-as-github.js'
 import { foreignCommands } from '../support/runner-log.js'
 import { annotations, RUNTIMES, runAction, TOKEN, workspace } from '../support/action-runs.js'
 
@@ -174,3 +209,145 @@ describe.each(RUNTIMES)('a hostile server, on $runtime', ({ node }) => {
     expectNothingInjected(result, '❔ Unknown Quality Gate status FAILED: the check passes')
   })
 })
+
+const sonar = decorationServer()
+const gitlab = stoppedAfterEach(startFakeGitLab)
+const bitbucket = stoppedAfterEach(startFakeBitbucketCloud)
+const azure = stoppedAfterEach(startFakeAzureDevOps)
+
+/** The gate-error analysis, its project's key and every issue's message and rule name hostile. */
+async function hostileCheckout(): Promise<Workspace> {
+  const issues = sampleIssues(HOSTILE_REFERENCES.length, ['BLOCKER'], 3).map((issue, index) => ({
+    ...issue,
+    rule: `hostile:S${index}`,
+    ruleName: HOSTILE_REFERENCES[index]!,
+    message: HOSTILE_REFERENCES.at(-1 - index)!
+  }))
+  return sonar.checkout({
+    ...(await scenario('gate-error')),
+    finishAfterMs: 0,
+    projectKey: 'other-group:other-proj#3',
+    issues
+  })
+}
+
+/**
+ * Nothing a platform would link in a rendered body: no reference but `ours` (our own words name
+ * the merge or pull request the body is on: `merge request !42`), no mention, no link but to
+ * `origins`.
+ */
+function expectNoReferenceNorLink(
+  rendered: RenderedSummary,
+  { origins, ours, markdown }: { origins: string[]; ours: string; markdown: boolean }
+) {
+  const references = rendered.searched.flatMap(referencesIn)
+  expect(references.filter((found) => !found.endsWith(`: ${ours}`))).toEqual([])
+  expect(rendered.searched.flatMap(mentionsIn)).toEqual([])
+  if (markdown) expect(rendered.searched.flatMap(bareLinksIn)).toEqual([])
+  for (const link of rendered.of('a')) {
+    expect(origins).toContain(new URL(link.attributes['href']!).origin)
+  }
+}
+
+/**
+ * A status's text: no reference, no mention. (Its name is the status's identity, which a branch
+ * policy may require by name: kept as it is.)
+ */
+function expectInertStatus(status: Record<string, unknown>) {
+  const text = String(status['description'])
+  expect(referencesIn(text)).toEqual([])
+  expect(mentionsIn(text)).toEqual([])
+}
+
+describe.each(RUNTIMES)(
+  'hostile issue text through the built command’s decorations, on $runtime',
+  ({ node }) => {
+    const run = (ws: Workspace, env: Record<string, string>, args: string[] = []) =>
+      timeChild(node, [CLI_ENTRY, ...QUICK, '--decorate', ...args], {
+        cwd: ws.cwd,
+        env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', SONAR_TOKEN: TOKEN, ...env },
+        killAfterMs: 30_000
+      })
+
+    it('GitLab: the note, the discussions and the status make no reference and no link', async () => {
+      const fake = await gitlab({
+        diffs: [
+          { old_path: 'src/app.ts', new_path: 'src/app.ts', diff: addingLines(3, 6) },
+          { old_path: 'src/db/query.ts', new_path: 'src/db/query.ts', diff: addingLines(3, 5) }
+        ]
+      })
+      const result = await run(await hostileCheckout(), {
+        GITLAB_TOKEN: 'glpat-fake-token',
+        GITLAB_CI: 'true',
+        CI_API_V4_URL: fake.url,
+        CI_PROJECT_ID: GITLAB_PROJECT,
+        CI_PROJECT_URL: 'http://gitlab.example/acme/shop',
+        CI_COMMIT_SHA: DIFF_REFS.head_sha,
+        CI_MERGE_REQUEST_IID: MERGE_REQUEST_IID,
+        CI_PIPELINE_ID: '812'
+      })
+      expect(result.exitCode).toBe(1)
+      const bodies = [fake.notes[0]!.body, ...fake.discussions.map((d) => d.notes[0]!.body)]
+      expect(bodies.length).toBeGreaterThan(1)
+      const origins = [new URL(sonar.simulator.url).origin, 'http://gitlab.example']
+      const ours = `!${MERGE_REQUEST_IID}`
+      for (const body of bodies) {
+        expectNoReferenceNorLink(renderAsGitHub(body), { origins, ours, markdown: false })
+      }
+      // The messages of the issues on the lines the merge request changes are there to read.
+      const shown = bodies.map((body) => renderAsGitHub(body).text).join('\n')
+      expect(HOSTILE_REFERENCES.filter((text) => shown.includes(text)).length).toBeGreaterThan(3)
+      expect(fake.statuses.length).toBeGreaterThan(0)
+      for (const status of fake.statuses) expectInertStatus(status)
+    })
+
+    it('Bitbucket Cloud: the comment and the status make no reference and no link', async () => {
+      const fake = await bitbucket({})
+      const result = await run(await hostileCheckout(), {
+        BITBUCKET_TOKEN,
+        BITBUCKET_API_URL: fake.url,
+        BITBUCKET_REPO_FULL_NAME: REPOSITORY,
+        BITBUCKET_COMMIT: COMMIT,
+        BITBUCKET_PR_ID: PULL_REQUEST,
+        BITBUCKET_BRANCH: 'feature/login'
+      })
+      expect(result.exitCode).toBe(1)
+      const rendered = renderAsMarkdown(fake.comments[0]!.content.raw)
+      const origins = [new URL(sonar.simulator.url).origin]
+      expectNoReferenceNorLink(rendered, { origins, ours: `#${PULL_REQUEST}`, markdown: true })
+      for (const text of HOSTILE_REFERENCES) expect(rendered.text).toContain(text)
+      expect(fake.statuses.size).toBeGreaterThan(0)
+      for (const status of fake.statuses.values()) expectInertStatus(status)
+    })
+
+    it('Azure DevOps: the threads and the status make no reference and no link', async () => {
+      const fake = await azure({ changed: ['src/app.ts', 'src/db/query.ts'] })
+      const result = await run(
+        await hostileCheckout(),
+        {
+          SYSTEM_ACCESSTOKEN: AZURE_TOKEN,
+          TF_BUILD: 'True',
+          SYSTEM_COLLECTIONURI: fake.collection,
+          SYSTEM_TEAMPROJECT: AZURE_PROJECT,
+          BUILD_REPOSITORY_ID: AZURE_REPOSITORY,
+          SYSTEM_PULLREQUEST_PULLREQUESTID: AZURE_PULL_REQUEST,
+          BUILD_SOURCEVERSION: 'a'.repeat(40)
+        },
+        ['--inline-limit', '3']
+      )
+      expect(result.exitCode).toBe(1)
+      expect(fake.threads.length).toBeGreaterThan(1)
+      const origins = [new URL(sonar.simulator.url).origin]
+      const ours = `!${AZURE_PULL_REQUEST}`
+      const shown: string[] = []
+      for (const thread of fake.threads) {
+        const rendered = renderAsMarkdown(thread.comments[0]!.content)
+        expectNoReferenceNorLink(rendered, { origins, ours, markdown: true })
+        shown.push(rendered.text)
+      }
+      for (const text of HOSTILE_REFERENCES) expect(shown.join('\n')).toContain(text)
+      expect(fake.statuses.length).toBeGreaterThan(0)
+      for (const status of fake.statuses) expectInertStatus(status)
+    })
+  }
+)

@@ -10,7 +10,7 @@ const github = new MarkdownIt({ html: true, linkify: true })
 export interface RenderedElement {
   tag: string
   attributes: Record<string, string>
-  /** The element's visible text, entities decoded. */
+  /** The element's visible text, entities decoded (without the invisible word joiners). */
   text: string
   /** For a table row: each cell's visible text. */
   cells: string[]
@@ -21,10 +21,18 @@ export interface RenderedSummary {
   html: string
   /** Every element, in document order; comments count as elements named `#comment`. */
   elements: RenderedElement[]
-  /** The visible text of the whole summary. */
+  /** The visible text of the whole summary (without the invisible word joiners). */
   text: string
-  /** The text mentions are searched in: outside `pre`, `code`, `a` and `style`. */
+  /**
+   * The text mentions, references and bare addresses are searched in, as the platforms search
+   * it: outside `pre`, `code`, `a` and `style`, every character kept, the word joiners too.
+   */
   mentionable: string
+  /**
+   * The same text node by node, as GitLab's reference filters take it (each text node outside
+   * `pre`, `code`, `a` and `style`, on its own: lib/banzai/filter/references/reference_filter.rb).
+   */
+  searched: string[]
   of(tag: string): RenderedElement[]
 }
 
@@ -51,6 +59,7 @@ function rendered(html: string): RenderedSummary {
     elements,
     text: fragment.childNodes.map(textOf).join(''),
     mentionable: fragment.childNodes.map(mentionableText).join(''),
+    searched: fragment.childNodes.flatMap(searchedNodes),
     of: (tag) => elements.filter((element) => element.tag === tag)
   }
 }
@@ -70,13 +79,23 @@ function collect(node: Node, into: RenderedElement[]): void {
   }
 }
 
+/** What a reader sees: a word joiner (U+2060) has no width and is not seen. */
 function textOf(node: Node): string {
-  if (node.nodeName === '#text') return (node as DefaultTreeAdapterTypes.TextNode).value
+  if (node.nodeName === '#text') {
+    return (node as DefaultTreeAdapterTypes.TextNode).value.replaceAll('\u2060', '')
+  }
   if ('childNodes' in node) return node.childNodes.map(textOf).join('')
   return ''
 }
 
 const NOT_SEARCHED = new Set(['pre', 'code', 'a', 'style'])
+
+function searchedNodes(node: Node): string[] {
+  if ('tagName' in node && NOT_SEARCHED.has(node.tagName)) return []
+  if (node.nodeName === '#text') return [(node as DefaultTreeAdapterTypes.TextNode).value]
+  if ('childNodes' in node) return node.childNodes.flatMap(searchedNodes)
+  return []
+}
 
 function mentionableText(node: Node): string {
   if ('tagName' in node && NOT_SEARCHED.has(node.tagName)) return ' '

@@ -5,6 +5,7 @@ import { readActionSettings as readSettings } from '../../src/action/settings.js
 import type { Settings } from '../../src/settings.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
+import { inActionWords, inCommandWords } from '../../__fixtures__/sinks.js'
 import { useMockServer } from '../../__fixtures__/msw.js'
 import {
   hotspotsExample,
@@ -215,6 +216,49 @@ describe('sonarHostUrl overrides the report: the task address is built from it',
       'https://internal.example.com/sonar/api/ce/task?id=AYhSC2-LY0CHkWJxvNA9'
     )
     expect(result.status).toBe('ERROR')
+  })
+})
+
+describe('a project the server does not know is asked of where its key came from', () => {
+  const measuresGone = () =>
+    server.use(
+      http.get(`${SERVER}/api/measures/component`, () =>
+        HttpResponse.json({ errors: [{ msg: 'Component not found' }] }, { status: 404 })
+      )
+    )
+
+  it('with a report file: the projectKey of the report file, not a project setting never given', async () => {
+    serverWithTask()
+    measuresGone()
+    const { deps: d } = deps()
+    const { whatChanged } = await checkOneQualityGate(settings(), d)
+    const unread = whatChanged && 'unread' in whatChanged.newCode ? whatChanged.newCode.unread : ''
+    for (const said of [inActionWords(unread), inCommandWords(unread)]) {
+      expect(said).toContain(
+        'The server knows no project my-project: check the projectKey of the report file.'
+      )
+      expect(said).not.toMatch(/projectKey input|--project/)
+    }
+  })
+
+  it('with the project setting: that setting', async () => {
+    serverWithTask()
+    measuresGone()
+    server.use(
+      http.get(`${SERVER}/api/project_analyses/search`, () =>
+        HttpResponse.json({
+          paging: { pageIndex: 1, pageSize: 100, total: 1 },
+          analyses: [{ key: 'AYhSC3WDE6ILQDIMAPIp', date: '2024-01-01T00:00:00+0000' }]
+        })
+      )
+    )
+    const { deps: d } = deps({})
+    const { whatChanged } = await checkOneQualityGate(
+      settings({ projectKey: 'my-project', sonarHostUrl: SERVER }),
+      d
+    )
+    const unread = whatChanged && 'unread' in whatChanged.newCode ? whatChanged.newCode.unread : ''
+    expect(inCommandWords(unread)).toContain('check the --project option.')
   })
 })
 

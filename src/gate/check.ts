@@ -9,6 +9,7 @@ import { tokenExpiryWarning } from '../sonar/token-expiration.js'
 import type { IssueScope } from '../sonar/issues.js'
 import type { Condition, MetricDefinition, NewCodePeriod, ProjectStatus } from '../sonar/types.js'
 import { oneLine } from '../untrusted-text.js'
+import { theSetting } from '../words.js'
 import { evaluateConditions, type EvaluatedCondition } from './evaluate.js'
 import { readNewIssues, type NewIssues } from './new-issues.js'
 import { readWhatChanged, whatChangedLine, type WhatChanged } from './what-changed.js'
@@ -106,8 +107,21 @@ export function clientFor(
     clock,
     deadline: startedAt + settings.timeoutMs,
     random: deps.random,
-    onRetry: (message) => log.info(message)
+    onRetry: (message) => log.info(message),
+    projectKeyFrom: projectKeyFrom(target)
   })
+}
+
+/**
+ * Where a target's project key came from, as a message asks to check it: the project setting
+ * (the client's default) for a project's analysis; else what the user gave, the report file or
+ * the task or analysis whose project it is.
+ */
+function projectKeyFrom(target: Target): string | undefined {
+  if (target.wait === 'commit') return undefined
+  // Several report files on one server share a client: the words name none of them.
+  if (target.reportFile !== undefined) return 'the projectKey of the report file'
+  return target.wait === 'task' ? theSetting('task') : theSetting('analysis')
 }
 
 /**

@@ -9,7 +9,9 @@ import type { Finding } from '../findings/finding.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
 import { dashboardAddress } from '../report/dashboard-link.js'
+import { withoutReferences } from '../report/no-references.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+import { outsideReferences } from '../words.js'
 import { PlatformRefusal } from './rest-api.js'
 
 /**
@@ -61,11 +63,16 @@ export function nameOf(outcome: AnalysisOutcome): string {
 }
 
 /**
- * A status's one-line description under the policy.
+ * A status's one-line description under the policy, the server's words in it making no
+ * reference and no link where a platform shows it (`withoutReferences`).
  *
  * @example statusWords(outcome, FAIL_ON_ERROR) // 'Quality Gate failed: 2 of 7 conditions failed'
  */
 export function statusWords(outcome: AnalysisOutcome, policy: FailPolicy): string {
+  return outsideReferences(gateWords(outcome, policy), withoutReferences)
+}
+
+function gateWords(outcome: AnalysisOutcome, policy: FailPolicy): string {
   if (!outcome.read) return `Quality Gate could not be read: ${oneLine(outcome.message, 200)}`
   const { result } = outcome
   if (!failsUnder(result.status, policy)) {

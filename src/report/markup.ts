@@ -5,7 +5,9 @@
  * Markup, never copied per platform; each Markup holds its platform's one gate for server text.
  */
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-import { summaryAddress, summaryText, WORD_JOINER } from './summary-text.js'
+import { outsideReferences } from '../words.js'
+import { withoutLinks, WORD_JOINER } from './no-references.js'
+import { summaryAddress, summaryCode, summaryText } from './summary-text.js'
 
 export interface Markup {
   /** Server text on one line, cut to `max`, made inert here (escaped, no mention). */
@@ -32,7 +34,7 @@ export interface Markup {
  */
 export const HTML_MARKUP: Markup = {
   text: (value, max) => summaryText(value, max),
-  code: (value, max = QUOTE_LIMITS.short) => `<code>${summaryText(value, max)}</code>`,
+  code: (value, max) => summaryCode(value, max),
   link: (href, label) => `<a href="${summaryAddress(href)}">${label}</a>`,
   strong: (label) => `<strong>${label}</strong>`,
   heading: (level, content) => `<h${level}>${content}</h${level}>`,
@@ -45,7 +47,8 @@ export const HTML_MARKUP: Markup = {
 /**
  * CommonMark, for platforms that render Markdown and no raw HTML: server text with every ASCII
  * punctuation character backslash-escaped (no emphasis, link, autolink, table, heading, HTML or
- * entity can start in it) and a word joiner after each `@`; code spans fenced by more backticks
+ * entity can start in it) and a word joiner where a mention, a reference or an address would
+ * start once rendered (`withoutLinks`: these platforms link bare addresses); code spans fenced by more backticks
  * than the value holds; link targets in angle brackets, percent-encoded where they could end.
  * Blocks are separated by a blank line, as Markdown needs.
  */
@@ -80,15 +83,16 @@ export function hiddenLine(body: unknown, index: number): string | undefined {
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g
 
 /**
- * Markdown's one gate for server text: one line, cut to `max`, every ASCII punctuation character
- * backslash-escaped, a word joiner after each `@`.
+ * Markdown's one gate for server text: one line, cut to `max`, a word joiner where a mention, a
+ * reference or an address would start (`withoutLinks`), every ASCII punctuation character
+ * backslash-escaped. A setting's reference (words.ts) is left whole for the sink to say.
  *
  * @example markdownText('*bold* [x](y)') // '\\*bold\\* \\[x\\]\\(y\\)'
  */
 export function markdownText(value: string, max: number = QUOTE_LIMITS.short): string {
-  return oneLine(value, max)
-    .replace(ASCII_PUNCTUATION, (character) => `\\${character}`)
-    .replace(/\\@/g, `\\@${WORD_JOINER}`)
+  return outsideReferences(oneLine(value, max), (plain) =>
+    withoutLinks(plain).replace(ASCII_PUNCTUATION, (character) => `\\${character}`)
+  )
 }
 
 /**

@@ -1,4 +1,6 @@
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+import { outsideReferences } from '../words.js'
+import { withoutReferences, WORD_JOINER } from './no-references.js'
 
 /**
  * Why the job summary is HTML. GitHub renders the summary file as Markdown, where any server
@@ -16,18 +18,37 @@ import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
  * `@all`) in the rendered text, after character references are decoded, so `&#64;user` still
  * notifies; both need a letter, digit, `_` or `.` right after the `@`. A word joiner (U+2060,
  * invisible, no width) there keeps a server's text from notifying anyone through a comment or a
- * note. Addresses in attributes (`href`) are not text and keep their `@`: `summaryAddress`.
+ * note. The same goes for every other reference they find there (`#1`, `!2`, `~bug`, a commit's
+ * SHA, `https://…`): see no-references.ts. Addresses in attributes (`href`) are not text and keep
+ * their `@`: `summaryAddress`; text in code is not searched: `summaryCode`.
  */
 
 /**
  * The one gate between server text and the job summary: the value on one line (control
  * characters shown as escapes such as `\r`), cut to `max` characters with an ellipsis, then
  * each of `< > & " ' [ ] ( ) | * _ \` ~ \` written as a decimal character reference
- * (`<` → `&#60;`). Everything else stays as it is.
+ * (`<` → `&#60;`), and a word joiner where a reference or an address would start
+ * (`withoutReferences`). A setting's reference (words.ts) is left whole for the sink to say.
+ * Everything else stays as it is.
  *
  * @example summaryText('<img src=x>') // '&#60;img src&#61;x&#62;'
  */
 export function summaryText(value: string, max: number = QUOTE_LIMITS.short): string {
+  return outsideReferences(oneLine(value, max), (plain) => escapeHtml(withoutReferences(plain)))
+}
+
+/**
+ * Server text as code (`<code>…</code>`): escaped as `summaryText` escapes, a word joiner after
+ * each `@`, and otherwise its characters as they are, since no platform looks for references
+ * inside code (a SHA or a key copied from it is the server's).
+ *
+ * @example summaryCode('a<b') // '<code>a&#60;b</code>'
+ */
+export function summaryCode(value: string, max: number = QUOTE_LIMITS.short): string {
+  return `<code>${codeText(value, max)}</code>`
+}
+
+function codeText(value: string, max: number): string {
   return escapeHtml(oneLine(value, max)).replace(/@/g, `@${WORD_JOINER}`)
 }
 
@@ -41,9 +62,6 @@ export function summaryAddress(address: string): string {
   return escapeHtml(oneLine(address, Infinity))
 }
 
-/** U+2060 WORD JOINER: no width, no break, and not a character a mention may start with. */
-export const WORD_JOINER = '\u2060'
-
 /**
  * The forms secrets take once written through `summaryText` (besides their own), for the sinks
  * of HTML destinations (`escapedForms`): a token echoed by the server is in the summary escaped.
@@ -51,7 +69,11 @@ export const WORD_JOINER = '\u2060'
 export function summaryForms(secrets: readonly string[]): string[] {
   return [
     ...secrets,
-    ...secrets.flatMap((secret) => [summaryText(secret, Infinity), summaryAddress(secret)])
+    ...secrets.flatMap((secret) => [
+      summaryText(secret, Infinity),
+      codeText(secret, Infinity),
+      summaryAddress(secret)
+    ])
   ]
 }
 

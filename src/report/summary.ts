@@ -16,7 +16,7 @@ import { evidenceUrl } from './evidence-link.js'
 import { fittedBlock } from './fitted-block.js'
 import { newIssuesBlock, type FileLink } from './new-issues-block.js'
 import { dashboardAddress } from './dashboard-link.js'
-import { summaryAddress, summaryText } from './summary-text.js'
+import { summaryAddress, summaryCode, summaryText } from './summary-text.js'
 import { HTML_MARKUP, type Markup } from './markup.js'
 import { whatChangedBlock } from './what-changed-block.js'
 import {
@@ -253,14 +253,14 @@ export function headline(
 
 function about(result: GateResult): string {
   const parts = [
-    result.projectKey ? `Project <code>${summaryText(result.projectKey)}</code>` : undefined,
+    result.projectKey ? `Project ${summaryCode(result.projectKey)}` : undefined,
     result.pullRequest
-      ? `pull request <code>${summaryText(result.pullRequest)}</code>`
+      ? `pull request ${summaryCode(result.pullRequest)}`
       : result.branch
-        ? `branch <code>${summaryText(result.branch)}</code>${branchKind(result.branchType)}`
+        ? `branch ${summaryCode(result.branch)}${branchKind(result.branchType)}`
         : undefined,
-    `${result.analysisId === undefined ? 'its newest analysis' : `analysis <code>${summaryText(result.analysisId)}</code>`}${analysisWords(result)}`,
-    result.taskId ? `task <code>${summaryText(result.taskId)}</code>` : undefined,
+    `${result.analysisId === undefined ? 'its newest analysis' : `analysis ${summaryCode(result.analysisId)}`}${analysisWords(result)}`,
+    result.taskId ? `task ${summaryCode(result.taskId)}` : undefined,
     result.gateFromMeasures
       ? `gate read from the ${result.pullRequest ? "pull request's" : "branch's"} measures (the server has no project_status)`
       : undefined,
@@ -277,7 +277,7 @@ function analysisWords({ analysis }: GateResult): string {
   if (!analysis) return ''
   if (analysis.basis) return ` (${summaryText(analysis.date)}: ${summaryText(analysis.basis)})`
   const commit = analysis.revision
-    ? `of commit <code>${summaryText(analysis.revision.slice(0, 7))}</code>`
+    ? `of commit ${summaryCode(analysis.revision.slice(0, 7))}`
     : 'of no recorded commit'
   const newer = analysis.newest ? '' : ', a newer one has landed since'
   return ` (${commit}, ${summaryText(analysis.date)}${newer})`

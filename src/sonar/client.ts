@@ -59,6 +59,13 @@ export interface SonarClientOptions {
   kind?: ServerKind
   /** Called once, with the expiry the server gives for the token on its first reply that has one. */
   onTokenExpiration?: (expiresAt: Date) => void
+  /**
+   * Where the project key (and its branch or pull request) came from, as a message asks the
+   * reader to check it when the server knows no such project: by default the settings that give
+   * them (`theSetting('project')`); a report file's `projectKey` otherwise, since the user gave
+   * no such setting.
+   */
+  projectKeyFrom?: string
 }
 
 const UNKNOWN_SERVER: ServerKind = { cloud: false, version: undefined }
@@ -91,9 +98,9 @@ const MAX_METRICS_PAGES = 20
  */
 export class SonarClient {
   private readonly options: Required<
-    Omit<SonarClientOptions, 'token' | 'rootCert' | 'maxBodyBytes'>
+    Omit<SonarClientOptions, 'token' | 'rootCert' | 'maxBodyBytes' | 'projectKeyFrom'>
   > &
-    Pick<SonarClientOptions, 'token'>
+    Pick<SonarClientOptions, 'token' | 'projectKeyFrom'>
   /** The scheme the token is sent with; switched once after a 401. */
   private scheme: AuthScheme
   private schemeSwitched = false
@@ -103,6 +110,15 @@ export class SonarClient {
   private readonly rootCertGiven: boolean
   /** Every form of the token: removed from each reply before anything is made of it. */
   private readonly secrets: readonly string[]
+
+  /**
+   * What a message asks the reader to check about the project: the project setting and, in
+   * `scope`, the branch's or pull request's setting; or where the key came from when no setting
+   * gave it.
+   */
+  private keysFrom(scope = ''): string {
+    return this.options.projectKeyFrom ?? `${theSetting('project')}${scope}`
+  }
 
   constructor(options: SonarClientOptions) {
     // Defaults by ??, not by spreading: an option passed as undefined still gets its default.
@@ -177,7 +193,7 @@ export class SonarClient {
     return this.getJson(url, {
       what: `the quality gate status of ${where}`,
       advice: {
-        notFound: `The server knows no analysis of ${where}: check ${theSetting('project')} and ${theSetting('pullRequest')}.`,
+        notFound: `The server knows no analysis of ${where}: check ${this.keysFrom(` and ${theSetting('pullRequest')}`)}.`,
         badRequest: `The server refused the request for the quality gate of ${where}.`
       },
       decode: decodeProjectStatus
@@ -196,7 +212,7 @@ export class SonarClient {
     return this.getJson(url, {
       what: `the pull requests of ${project}`,
       advice: {
-        notFound: `The server knows no project ${project}: check ${theSetting('project')}, and that the token may browse the project.`,
+        notFound: `The server knows no project ${project}: check ${this.keysFrom()}, and that the token may browse the project.`,
         badRequest: `The server refused the request for the pull requests of ${project}.`
       },
       decode: decodePullRequests
@@ -241,8 +257,8 @@ export class SonarClient {
     return this.getJson(url, {
       what: `the analyses of ${project}${where}`,
       advice: {
-        notFound: `The server knows no project ${project}${where}: check ${theSetting('project')}${on.branch !== undefined ? ` and ${theSetting('branch')}` : on.pullRequest !== undefined ? ` and ${theSetting('pullRequest')}` : ''}, and that the token may browse the project.`,
-        badRequest: `The server refused the request for the analyses of ${project}${where}: check ${theSetting('project')}${on.pullRequest !== undefined ? `; a server that analyses one branch only (Community Edition) has no pull requests` : ''}.`
+        notFound: `The server knows no project ${project}${where}: check ${this.keysFrom(on.branch !== undefined ? ` and ${theSetting('branch')}` : on.pullRequest !== undefined ? ` and ${theSetting('pullRequest')}` : '')}, and that the token may browse the project.`,
+        badRequest: `The server refused the request for the analyses of ${project}${where}: check ${this.keysFrom()}${on.pullRequest !== undefined ? `; a server that analyses one branch only (Community Edition) has no pull requests` : ''}.`
       },
       decode: decodeProjectAnalyses
     })
@@ -263,7 +279,7 @@ export class SonarClient {
     return this.getJson(url, {
       what: `the quality gate measures of ${project}${scopeWords(on)}`,
       advice: {
-        notFound: `The server knows no project ${project}${scopeWords(on)}: check ${theSetting('project')}.`,
+        notFound: `The server knows no project ${project}${scopeWords(on)}: check ${this.keysFrom()}.`,
         badRequest: `The server refused the request for the quality gate measures of ${project}.`
       },
       decode: decodeGateMeasures,
@@ -290,7 +306,7 @@ export class SonarClient {
     return this.getJson(url, {
       what: `the measures of ${where}`,
       advice: {
-        notFound: `The server knows no project ${where}: check ${theSetting('project')}.`,
+        notFound: `The server knows no project ${where}: check ${this.keysFrom()}.`,
         badRequest: `The server refused the request for the measures of ${where}.`
       },
       decode: decodeMeasureValues,
@@ -328,7 +344,7 @@ export class SonarClient {
     return this.getJson(url, {
       what: `the branches of ${project}`,
       advice: {
-        notFound: `The server knows no project ${project}: check ${theSetting('project')}.`,
+        notFound: `The server knows no project ${project}: check ${this.keysFrom()}.`,
         badRequest: `The server refused the request for the branches of ${project}.`
       },
       decode: decodeBranchNames,
@@ -347,7 +363,7 @@ export class SonarClient {
     return this.getJson(url, {
       what: `the background tasks of ${project}`,
       advice: {
-        notFound: `The server knows no project ${project}: check ${theSetting('project')}.`,
+        notFound: `The server knows no project ${project}: check ${this.keysFrom()}.`,
         badRequest: `The server refused the request for the background tasks of ${project}.`
       },
       decode: decodeComponentTasks
