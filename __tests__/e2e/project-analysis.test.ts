@@ -315,6 +315,7 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
         `The project ${shop.ask.projectKey} has no branch "no-such-branch" on the server: it has "main", "${FEATURE_BRANCH}". Check the branch input; a server that analyses one branch only (Community Edition) has its main branch alone.`
       ])
       expect(shop.requests().map((request) => request.url)).toEqual([
+        `/api/ce/component?component=${shop.ask.projectKey}`,
         `/api/project_analyses/search?project=${shop.ask.projectKey}&branch=no-such-branch&ps=100`,
         `/api/project_branches/list?project=${shop.ask.projectKey}`
       ])
@@ -583,7 +584,7 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
   })
 
   describe('workflow_dispatch: the newest analysis', () => {
-    it("the main branch's newest, not a feature branch's newer one, in one request", async () => {
+    it("the main branch's newest, not a feature branch's newer one: its tasks (none pending), then its analyses", async () => {
       const shop = await project('project-newest')
       const found = shop.expected!
 
@@ -610,9 +611,41 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
         dashboardUrl: `${simulator.url}/dashboard?id=${shop.ask.projectKey}`
       })
       expect(untilTheGate(shop.requests())).toMatchObject([
+        { url: `/api/ce/component?component=${shop.ask.projectKey}` },
         { url: `/api/project_analyses/search?project=${shop.ask.projectKey}&ps=100` },
         { url: `/api/qualitygates/project_status?analysisId=${found.analysisId}` }
       ])
+    })
+
+    it("a branch given, no commit, while its scan is queued: waits for that scan's analysis, not the one before it", async () => {
+      const shop = await project('project-branch-queued')
+      const found = shop.expected!
+      const older = shop.analyses[2]!
+      const otherPending = shop.analyses[5]!
+
+      const run = await runOn(
+        'workflow_dispatch',
+        { inputs: {} },
+        { projectKey: shop.ask.projectKey, inputs: { branch: FEATURE_BRANCH } }
+      )
+
+      // The queued scan's gate fails where the branch's earlier analysis passed.
+      expect(run.exitCode).toBe(1)
+      const log = lines(run.stdout)
+      expect(log).toContain(
+        `A scan of ${shop.ask.projectKey} on branch ${FEATURE_BRANCH} is queued or running: waiting for its analysis, the newest, rather than taking the one before it; 1 pending.`
+      )
+      expect(log).toContain(`Analysis ${found.analysisId} of ${short(login2)}, ${dateOf(found)}.`)
+      expect(run.outputs).toMatchObject({ status: 'ERROR', analysisId: found.analysisId })
+      expect(shop.requests().map((request) => request.url)).not.toContain(
+        `/api/qualitygates/project_status?analysisId=${older.analysisId}`
+      )
+      // Not held by the pull request's scan, queued with it and still pending.
+      expect(run.exitedAt).toBeLessThan(otherPending.finishesAt)
+      const gate = shop
+        .requests()
+        .find((request) => request.url.startsWith('/api/qualitygates/project_status?'))!
+      expect(gate.at).toBeGreaterThanOrEqual(found.finishesAt - 2)
     })
 
     it("an unknown project: the server's 404 in its words, at once", async () => {
@@ -864,6 +897,81 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
       expect(result.stderr).toContain(`Quality Gate Failure for ${shop.ask.projectKey}`)
       expect(result.stderr).not.toContain(TOKEN)
       pullRequestPollsIn(shop.requests())
+    })
+
+    /** The built command with `args`, outside any CI, with the token. */
+    async function command(args: string[]) {
+      const ws = await workspace()
+      return timeChild(node, [CLI_ENTRY, '--host', simulator.url, '--interval', POLL_MS, ...args], {
+        cwd: ws.cwd,
+        env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', SONAR_TOKEN: TOKEN },
+        killAfterMs: 20_000
+      })
+    }
+
+    it("--project and --branch, no commit, while the branch's scan is queued: waits, and the verdict is the new analysis's", async () => {
+      const shop = await project('project-branch-queued')
+      const found = shop.expected!
+      const older = shop.analyses[2]!
+
+      const result = await command(['--project', shop.ask.projectKey, '--branch', FEATURE_BRANCH])
+
+      // The new analysis's gate fails; the one before it passed.
+      expect(result.exitCode).toBe(1)
+      const log = result.stderr.split('\n').map((line) => line.trim())
+      expect(log).toContain(
+        `▸ Waiting for the newest analysis of ${shop.ask.projectKey} on branch ${FEATURE_BRANCH}`
+      )
+      expect(log).toContain(
+        `A scan of ${shop.ask.projectKey} on branch ${FEATURE_BRANCH} is queued or running: waiting for its analysis, the newest, rather than taking the one before it; 1 pending.`
+      )
+      expect(log).toContain(`Analysis ${found.analysisId} of ${short(login2)}, ${dateOf(found)}.`)
+      expect(result.stderr).toContain(`Quality Gate Failure for ${shop.ask.projectKey}`)
+      const requests = untilTheGate(shop.requests())
+      expect(requests.at(-1)!.url).toBe(
+        `/api/qualitygates/project_status?analysisId=${found.analysisId}`
+      )
+      expect(requests.map((request) => request.url)).not.toContain(
+        `/api/qualitygates/project_status?analysisId=${older.analysisId}`
+      )
+      // The tasks each poll; the analyses once, after the scan's task ended.
+      const listed = requests.filter((request) =>
+        request.url.startsWith('/api/project_analyses/search?')
+      )
+      expect(listed).toHaveLength(1)
+      expect(listed[0]!.at).toBeGreaterThanOrEqual(found.finishesAt - 2)
+      expect(
+        requests.filter((request) => request.url.startsWith('/api/ce/component?')).length
+      ).toBeGreaterThanOrEqual(3)
+    })
+
+    it("--project and --branch while the branch's scan stays queued past --timeout: a clear failure, exit 3", async () => {
+      const shop = await project('project-branch-queued', (scripts) =>
+        scripts.map((script, index) =>
+          index === 4 ? { ...script, finishAfterMs: 120_000 } : script
+        )
+      )
+      const queued = shop.analyses[4]!
+
+      const result = await command([
+        '--project',
+        shop.ask.projectKey,
+        '--branch',
+        FEATURE_BRANCH,
+        '--timeout',
+        '2'
+      ])
+
+      expect(result.exitCode).toBe(3)
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `Timed out after 2(\\.\\d)? s waiting for the newest analysis of ${shop.ask.projectKey} on branch ${FEATURE_BRANCH.replace('/', '\\/')}: its task ${queued.taskId} is still queued\\. The server has not processed its scan yet \\(see the Background Tasks page\\); raise --timeout \\(now 2(\\.0)? s\\)\\.`
+        )
+      )
+      expect(result.stderr).not.toContain('Quality Gate status')
+      expect(shop.requests().some((request) => request.url.startsWith('/api/qualitygates/'))).toBe(
+        false
+      )
     })
 
     it('--project, --branch and --commit given: the commit’s analysis once it lands', async () => {
