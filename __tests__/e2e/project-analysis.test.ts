@@ -13,7 +13,10 @@ import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { CLI_ENTRY, REPO, timeChild, type Workspace } from '../../__fixtures__/built-action.js'
-import { projectAnalysesExample } from '../../__fixtures__/sonarqube/index.js'
+import {
+  componentTasksExample,
+  projectAnalysesExample
+} from '../../__fixtures__/sonarqube/index.js'
 import {
   FEATURE_BRANCH,
   PROJECT_COMMITS,
@@ -668,8 +671,9 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
           `^The server says: "Component key '${shop.ask.projectKey}' not found"\\. The server knows no project ${shop.ask.projectKey}: check the projectKey input`
         )
       )
+      // No commit: the tasks are read first, and their 404 is the answer.
       expect(shop.requests().map((request) => request.url)).toEqual([
-        `/api/project_analyses/search?project=${shop.ask.projectKey}&ps=100`
+        `/api/ce/component?component=${shop.ask.projectKey}`
       ])
     })
   })
@@ -1166,6 +1170,35 @@ describe('the simulator answers for a project as the server does', () => {
       }
     ])
     expect(tasks.body.queue[0]).not.toHaveProperty('analysisId')
+  })
+
+  it("api/ce/component takes the project alone and lists every branch's and pull request's tasks, each naming its own", async () => {
+    const { key, analyses } = await added('project-branch-queued')
+    const tasks = await get(`/api/ce/component?component=${key}`)
+    expect(tasks.status).toBe(200)
+    expect(tasks.body.queue).toMatchObject([
+      { id: analyses[4]!.taskId, status: 'PENDING', branch: FEATURE_BRANCH, branchType: 'BRANCH' },
+      { id: analyses[5]!.taskId, status: 'PENDING', pullRequest: '42' }
+    ])
+    expect(tasks.body.queue[1]).not.toHaveProperty('branch')
+    // The example's fields, and those ComponentAction's formatter adds for a branch, a pull
+    // request and a running task.
+    const fields = new Set([
+      ...Object.keys(componentTasksExample.queue[0]!),
+      'branch',
+      'branchType',
+      'pullRequest',
+      'startedAt',
+      'executionTimeMs'
+    ])
+    for (const task of tasks.body.queue) {
+      for (const field of Object.keys(task)) expect(fields).toContain(field)
+    }
+    // A branch asked for filters nothing: the server takes `component` only.
+    const filtered = await get(
+      `/api/ce/component?component=${key}&branch=${encodeURIComponent(FEATURE_BRANCH)}`
+    )
+    expect(filtered.body.queue).toEqual(tasks.body.queue)
   })
 
   it.each([
