@@ -76,11 +76,10 @@ export async function waitForAnalysis(options: WaitForAnalysisOptions): Promise<
   const where = `${project}${scopeWords(on)}`
   const since = pullRequest !== undefined ? options.since : undefined
   const sinceWords = since ? ` since ${isoSeconds(since.at)} (${since.what})` : ''
-  const wanted = commit
-    ? `the analysis of ${commit}`
-    : newest
-      ? 'the newest analysis'
-      : `an analysis${sinceWords}`
+  // What is waited for: a commit's analysis, a branch's newest, or a pull request's (since the start).
+  let wanted = `an analysis${sinceWords}`
+  if (newest) wanted = 'the newest analysis'
+  if (commit) wanted = `the analysis of ${commit}`
   const awaited = (task: ComponentTask) => isAwaited(task, on, commits)
   let last: Exclude<Sighting, { found: FoundAnalysis }> | undefined
   let pending: ComponentTask[] = []
@@ -98,12 +97,14 @@ export async function waitForAnalysis(options: WaitForAnalysisOptions): Promise<
   // A first scan may be coming only when the run says which commit it scanned.
   const expected = commits.length > 0 || since !== undefined
   const now = () => clock.now()
-  const look = (): Promise<Sighting> =>
-    pullRequest !== undefined
-      ? lookAtPullRequest(options.server, options.projectKey, pullRequest, since, expected, now)
-      : newest
-        ? lookAtNewest(options.server, options.projectKey, on, now)
-        : lookAtBranch(options.server, options.projectKey, on, commits, expected, now)
+  const look = (): Promise<Sighting> => {
+    const { server, projectKey } = options
+    if (pullRequest !== undefined) {
+      return lookAtPullRequest(server, projectKey, pullRequest, since, expected, now)
+    }
+    if (newest) return lookAtNewest(server, projectKey, on, now)
+    return lookAtBranch(server, projectKey, on, commits, expected, now)
+  }
 
   const failed = (task: Pick<ComponentTask, 'id' | 'status' | 'errorMessage'>) =>
     new TaskFailedError(
@@ -162,11 +163,16 @@ export async function waitForAnalysis(options: WaitForAnalysisOptions): Promise<
         `${where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${setting('branch')} or ${setting('pullRequest')}.`
       )
     }
-    const line = sighting.unknown
-      ? `The server has no ${pullRequest !== undefined ? 'pull request' : 'branch'} ${oneLine(pullRequest ?? on.branch ?? '')} of ${project} yet: waiting for its first analysis (or check ${theSetting(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending.length} pending.`
-      : newest && pending.length > 0
-        ? `A scan of ${where} is queued or running: waiting for its analysis, the newest, rather than taking the one before it; ${pending.length} pending.`
-        : `No analysis of ${commit ? `${commit} of ${where}` : `${where}${sinceWords}`} yet; ${pending.length} pending.`
+    // What the wait is waiting for: the analysis not there yet; the one a scan of the branch,
+    // queued or running, makes; the first of a branch or pull request the server does not know.
+    const scope = pullRequest !== undefined ? 'pull request' : 'branch'
+    let line = `No analysis of ${commit ? `${commit} of ${where}` : `${where}${sinceWords}`} yet; ${pending.length} pending.`
+    if (newest && pending.length > 0) {
+      line = `A scan of ${where} is queued or running: waiting for its analysis, the newest, rather than taking the one before it; ${pending.length} pending.`
+    }
+    if (sighting.unknown) {
+      line = `The server has no ${scope} ${oneLine(pullRequest ?? on.branch ?? '')} of ${project} yet: waiting for its first analysis (or check ${theSetting(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending.length} pending.`
+    }
     if (line !== said) log.info(line)
     said = line
     if (options.adaptive && !prediction) prediction = predicted(tasks, pending, sighting.tasksAt)
