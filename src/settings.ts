@@ -79,6 +79,13 @@ export interface Settings {
    * made after this; none: its newest analysis, said to be unconfirmed.
    */
   since?: RunStart
+  /**
+   * From the command's edge, never an input of the action: the commit the run is about when the
+   * analysis is found by its task or id (the command's commit setting without projects, the
+   * commit it decorates). It never chooses the analysis; when the server records another commit
+   * for it, one warning says so.
+   */
+  runCommit?: string
 }
 
 /** When the run's scan cannot have started before, and what says so (for the log). */

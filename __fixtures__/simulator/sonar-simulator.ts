@@ -255,6 +255,7 @@ export function sampleIssues(
 export const PROJECT_SCENARIOS = [
   'project-commit',
   'project-newest',
+  'project-branch-queued',
   'project-race',
   'project-task-failed',
   'project-task-failed-hidden',
@@ -368,6 +369,24 @@ export async function projectScenario(
     case 'project-newest':
       // No commit: the main branch's newest, not the feature branch's newer one.
       return { ask: { projectKey }, analyses: history(true), expected: 1 }
+    case 'project-branch-queued':
+      // No commit: the branch's newest. Its scan is queued now (its gate fails where the branch's
+      // earlier analysis, an hour old, passed), and a pull request's scan, queued with it, ends
+      // later: only the branch's task is waited for.
+      return {
+        ask: { projectKey, branch: FEATURE_BRANCH },
+        analyses: [
+          ...history(true),
+          coming({ projectStatus: failingGate.projectStatus }),
+          coming({
+            finishAfterMs: 20_000,
+            branch: undefined,
+            pullRequest: '42',
+            revision: PROJECT_COMMITS.pullRequestMerge
+          })
+        ],
+        expected: 4
+      }
     case 'project-race':
       // A second push's scan, a second later, lands with the commit's: the newest is not the
       // commit's, and its gate fails where the commit's passes.

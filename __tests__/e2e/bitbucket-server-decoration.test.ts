@@ -23,6 +23,8 @@ import { RUNTIMES, TOKEN } from '../support/action-runs.js'
 import { decorationServer, QUICK, stoppedAfterEach } from '../support/decoration-runs.js'
 
 const COMMIT = 'c'.repeat(40)
+/** The commit --commit names. */
+const GIVEN = 'd'.repeat(40)
 
 const server = decorationServer()
 const checkout = (script: AnalysisScript) => server.checkout(script)
@@ -36,7 +38,19 @@ async function serverWith(options: Parameters<typeof startFakeBitbucketServer>[0
 describe.each(RUNTIMES)(
   '--decorate with Bitbucket Data Center from Jenkins, on $runtime',
   ({ node }) => {
-    function decorate(ws: Workspace, fake: FakeBitbucketServer) {
+    /** The built command with a report file, in Jenkins (none: outside any CI), `more` options. */
+    function decorate(
+      ws: Workspace,
+      fake: FakeBitbucketServer,
+      more: string[] = [],
+      ci: 'jenkins' | 'none' = 'jenkins'
+    ) {
+      const jenkins = {
+        JENKINS_URL: 'https://jenkins.example.com/',
+        EXECUTOR_NUMBER: '1',
+        GIT_COMMIT: COMMIT,
+        BRANCH_NAME: 'main'
+      }
       return timeChild(
         node,
         [
@@ -48,7 +62,8 @@ describe.each(RUNTIMES)(
           '--bitbucket-project',
           SERVER_PROJECT,
           '--bitbucket-repo',
-          SERVER_REPOSITORY
+          SERVER_REPOSITORY,
+          ...more
         ],
         {
           cwd: ws.cwd,
@@ -56,15 +71,44 @@ describe.each(RUNTIMES)(
             PATH: process.env['PATH'] ?? '/usr/bin:/bin',
             SONAR_TOKEN: TOKEN,
             BITBUCKET_TOKEN: SERVER_TOKEN,
-            JENKINS_URL: 'https://jenkins.example.com/',
-            EXECUTOR_NUMBER: '1',
-            GIT_COMMIT: COMMIT,
-            BRANCH_NAME: 'main'
+            ...(ci === 'jenkins' ? jenkins : {})
           },
           killAfterMs: 30_000
         }
       )
     }
+
+    it('--commit with a report file, outside any CI: that commit decorated, the report file’s analysis checked', async () => {
+      const fake = await serverWith()
+      const script = { ...(await scenario('gate-error')), finishAfterMs: 200, revision: GIVEN }
+      const ws = await checkout(script)
+      const result = await decorate(ws, fake, ['--commit', GIVEN.toUpperCase()], 'none')
+
+      expect(result.exitCode).toBe(1)
+      expect(result.stderr).toContain('Quality Gate Failure for demo-project')
+      expect([...fake.reports.keys()].map((key) => key.split('/')[0])).toEqual([GIVEN])
+      expect(fake.requests.map((request) => request.path)).toContain(
+        `/rest/api/latest/projects/${SERVER_PROJECT}/repos/${SERVER_REPOSITORY}/commits/${GIVEN}/builds`
+      )
+      expect(fake.builds).toEqual([expect.objectContaining({ state: 'FAILED' })])
+      // The server records the same commit for the analysis: nothing to warn of.
+      expect(result.stderr).not.toContain('Option --commit names')
+    })
+
+    it('--commit wins over the CI’s commit; another commit recorded for the analysis is said once', async () => {
+      const fake = await serverWith()
+      const ws = await checkout({ ...(await scenario('done')), finishAfterMs: 0, revision: COMMIT })
+      const result = await decorate(ws, fake, ['--commit', GIVEN])
+
+      expect(result.exitCode).toBe(0)
+      expect([...fake.reports.keys()].map((key) => key.split('/')[0])).toEqual([GIVEN])
+      expect(fake.requests.some((request) => request.path.includes(COMMIT))).toBe(false)
+      const warnings = result.stderr.split('\n').filter((line) => line.includes('Option --commit'))
+      expect(warnings).toHaveLength(1)
+      expect(warnings[0]).toContain(
+        `Option --commit names commit ${GIVEN.slice(0, 7)}, but the server records ${COMMIT.slice(0, 7)} for the analysis checked`
+      )
+    })
 
     it('a failing gate, then a re-run after the fix: the report replaced, the build status flipped', async () => {
       const fake = await serverWith()

@@ -13,7 +13,10 @@ import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { CLI_ENTRY, REPO, timeChild, type Workspace } from '../../__fixtures__/built-action.js'
-import { projectAnalysesExample } from '../../__fixtures__/sonarqube/index.js'
+import {
+  componentTasksExample,
+  projectAnalysesExample
+} from '../../__fixtures__/sonarqube/index.js'
 import {
   FEATURE_BRANCH,
   PROJECT_COMMITS,
@@ -315,6 +318,7 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
         `The project ${shop.ask.projectKey} has no branch "no-such-branch" on the server: it has "main", "${FEATURE_BRANCH}". Check the branch input; a server that analyses one branch only (Community Edition) has its main branch alone.`
       ])
       expect(shop.requests().map((request) => request.url)).toEqual([
+        `/api/ce/component?component=${shop.ask.projectKey}`,
         `/api/project_analyses/search?project=${shop.ask.projectKey}&branch=no-such-branch&ps=100`,
         `/api/project_branches/list?project=${shop.ask.projectKey}`
       ])
@@ -583,7 +587,7 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
   })
 
   describe('workflow_dispatch: the newest analysis', () => {
-    it("the main branch's newest, not a feature branch's newer one, in one request", async () => {
+    it("the main branch's newest, not a feature branch's newer one: its tasks (none pending), then its analyses", async () => {
       const shop = await project('project-newest')
       const found = shop.expected!
 
@@ -610,9 +614,41 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
         dashboardUrl: `${simulator.url}/dashboard?id=${shop.ask.projectKey}`
       })
       expect(untilTheGate(shop.requests())).toMatchObject([
+        { url: `/api/ce/component?component=${shop.ask.projectKey}` },
         { url: `/api/project_analyses/search?project=${shop.ask.projectKey}&ps=100` },
         { url: `/api/qualitygates/project_status?analysisId=${found.analysisId}` }
       ])
+    })
+
+    it("a branch given, no commit, while its scan is queued: waits for that scan's analysis, not the one before it", async () => {
+      const shop = await project('project-branch-queued')
+      const found = shop.expected!
+      const older = shop.analyses[2]!
+      const otherPending = shop.analyses[5]!
+
+      const run = await runOn(
+        'workflow_dispatch',
+        { inputs: {} },
+        { projectKey: shop.ask.projectKey, inputs: { branch: FEATURE_BRANCH } }
+      )
+
+      // The queued scan's gate fails where the branch's earlier analysis passed.
+      expect(run.exitCode).toBe(1)
+      const log = lines(run.stdout)
+      expect(log).toContain(
+        `A scan of ${shop.ask.projectKey} on branch ${FEATURE_BRANCH} is queued or running: waiting for its analysis, the newest, rather than taking the one before it; 1 pending.`
+      )
+      expect(log).toContain(`Analysis ${found.analysisId} of ${short(login2)}, ${dateOf(found)}.`)
+      expect(run.outputs).toMatchObject({ status: 'ERROR', analysisId: found.analysisId })
+      expect(shop.requests().map((request) => request.url)).not.toContain(
+        `/api/qualitygates/project_status?analysisId=${older.analysisId}`
+      )
+      // Not held by the pull request's scan, queued with it and still pending.
+      expect(run.exitedAt).toBeLessThan(otherPending.finishesAt)
+      const gate = shop
+        .requests()
+        .find((request) => request.url.startsWith('/api/qualitygates/project_status?'))!
+      expect(gate.at).toBeGreaterThanOrEqual(found.finishesAt - 2)
     })
 
     it("an unknown project: the server's 404 in its words, at once", async () => {
@@ -635,8 +671,9 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
           `^The server says: "Component key '${shop.ask.projectKey}' not found"\\. The server knows no project ${shop.ask.projectKey}: check the projectKey input`
         )
       )
+      // No commit: the tasks are read first, and their 404 is the answer.
       expect(shop.requests().map((request) => request.url)).toEqual([
-        `/api/project_analyses/search?project=${shop.ask.projectKey}&ps=100`
+        `/api/ce/component?component=${shop.ask.projectKey}`
       ])
     })
   })
@@ -866,6 +903,81 @@ describe.each(RUNTIMES)("checking a project's analysis by project, on $runtime",
       pullRequestPollsIn(shop.requests())
     })
 
+    /** The built command with `args`, outside any CI, with the token. */
+    async function command(args: string[]) {
+      const ws = await workspace()
+      return timeChild(node, [CLI_ENTRY, '--host', simulator.url, '--interval', POLL_MS, ...args], {
+        cwd: ws.cwd,
+        env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', SONAR_TOKEN: TOKEN },
+        killAfterMs: 20_000
+      })
+    }
+
+    it("--project and --branch, no commit, while the branch's scan is queued: waits, and the verdict is the new analysis's", async () => {
+      const shop = await project('project-branch-queued')
+      const found = shop.expected!
+      const older = shop.analyses[2]!
+
+      const result = await command(['--project', shop.ask.projectKey, '--branch', FEATURE_BRANCH])
+
+      // The new analysis's gate fails; the one before it passed.
+      expect(result.exitCode).toBe(1)
+      const log = result.stderr.split('\n').map((line) => line.trim())
+      expect(log).toContain(
+        `▸ Waiting for the newest analysis of ${shop.ask.projectKey} on branch ${FEATURE_BRANCH}`
+      )
+      expect(log).toContain(
+        `A scan of ${shop.ask.projectKey} on branch ${FEATURE_BRANCH} is queued or running: waiting for its analysis, the newest, rather than taking the one before it; 1 pending.`
+      )
+      expect(log).toContain(`Analysis ${found.analysisId} of ${short(login2)}, ${dateOf(found)}.`)
+      expect(result.stderr).toContain(`Quality Gate Failure for ${shop.ask.projectKey}`)
+      const requests = untilTheGate(shop.requests())
+      expect(requests.at(-1)!.url).toBe(
+        `/api/qualitygates/project_status?analysisId=${found.analysisId}`
+      )
+      expect(requests.map((request) => request.url)).not.toContain(
+        `/api/qualitygates/project_status?analysisId=${older.analysisId}`
+      )
+      // The tasks each poll; the analyses once, after the scan's task ended.
+      const listed = requests.filter((request) =>
+        request.url.startsWith('/api/project_analyses/search?')
+      )
+      expect(listed).toHaveLength(1)
+      expect(listed[0]!.at).toBeGreaterThanOrEqual(found.finishesAt - 2)
+      expect(
+        requests.filter((request) => request.url.startsWith('/api/ce/component?')).length
+      ).toBeGreaterThanOrEqual(3)
+    })
+
+    it("--project and --branch while the branch's scan stays queued past --timeout: a clear failure, exit 3", async () => {
+      const shop = await project('project-branch-queued', (scripts) =>
+        scripts.map((script, index) =>
+          index === 4 ? { ...script, finishAfterMs: 120_000 } : script
+        )
+      )
+      const queued = shop.analyses[4]!
+
+      const result = await command([
+        '--project',
+        shop.ask.projectKey,
+        '--branch',
+        FEATURE_BRANCH,
+        '--timeout',
+        '2'
+      ])
+
+      expect(result.exitCode).toBe(3)
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `Timed out after 2(\\.\\d)? s waiting for the newest analysis of ${shop.ask.projectKey} on branch ${FEATURE_BRANCH.replace('/', '\\/')}: its task ${queued.taskId} is still queued\\. The server has not processed its scan yet \\(see the Background Tasks page\\); raise --timeout \\(now 2(\\.0)? s\\)\\.`
+        )
+      )
+      expect(result.stderr).not.toContain('Quality Gate status')
+      expect(shop.requests().some((request) => request.url.startsWith('/api/qualitygates/'))).toBe(
+        false
+      )
+    })
+
     it('--project, --branch and --commit given: the commit’s analysis once it lands', async () => {
       const shop = await project('project-commit')
       const found = shop.expected!
@@ -1058,6 +1170,35 @@ describe('the simulator answers for a project as the server does', () => {
       }
     ])
     expect(tasks.body.queue[0]).not.toHaveProperty('analysisId')
+  })
+
+  it("api/ce/component takes the project alone and lists every branch's and pull request's tasks, each naming its own", async () => {
+    const { key, analyses } = await added('project-branch-queued')
+    const tasks = await get(`/api/ce/component?component=${key}`)
+    expect(tasks.status).toBe(200)
+    expect(tasks.body.queue).toMatchObject([
+      { id: analyses[4]!.taskId, status: 'PENDING', branch: FEATURE_BRANCH, branchType: 'BRANCH' },
+      { id: analyses[5]!.taskId, status: 'PENDING', pullRequest: '42' }
+    ])
+    expect(tasks.body.queue[1]).not.toHaveProperty('branch')
+    // The example's fields, and those ComponentAction's formatter adds for a branch, a pull
+    // request and a running task.
+    const fields = new Set([
+      ...Object.keys(componentTasksExample.queue[0]!),
+      'branch',
+      'branchType',
+      'pullRequest',
+      'startedAt',
+      'executionTimeMs'
+    ])
+    for (const task of tasks.body.queue) {
+      for (const field of Object.keys(task)) expect(fields).toContain(field)
+    }
+    // A branch asked for filters nothing: the server takes `component` only.
+    const filtered = await get(
+      `/api/ce/component?component=${key}&branch=${encodeURIComponent(FEATURE_BRANCH)}`
+    )
+    expect(filtered.body.queue).toEqual(tasks.body.queue)
   })
 
   it.each([

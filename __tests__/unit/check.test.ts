@@ -7,6 +7,7 @@ import { FakeClock } from '../../__fixtures__/clock.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
 import { inActionWords, inCommandWords } from '../../__fixtures__/sinks.js'
 import { useMockServer } from '../../__fixtures__/msw.js'
+import { inCommandWords } from '../../__fixtures__/sinks.js'
 import {
   hotspotsExample,
   projectStatusExample,
@@ -143,6 +144,53 @@ describe('report file → task → analysis → gate', () => {
     await expect(checkOneQualityGate(settings(), d)).rejects.toThrow(
       /Refusing to send the token to https:\/\/collector.example.net/
     )
+  })
+})
+
+describe("the run's commit (the command's --commit without --project) against the analysis's", () => {
+  const recorded = 'c0ffee0c0ffee0c0ffee0c0ffee0c0ffee0c0ff'
+  const analyses = (revision: string) =>
+    http.get(`${SERVER}/api/project_analyses/search`, ({ request }) => {
+      const params = new URL(request.url).searchParams
+      if (params.get('project') !== 'my-project') return HttpResponse.json({}, { status: 404 })
+      return HttpResponse.json({
+        paging: { pageIndex: 1, pageSize: 100, total: 2 },
+        analyses: [
+          { key: 'AYhSC3WDE6ILQDIMAPIp', date: '2026-11-24T10:00:05+0000', revision },
+          { key: 'AYOlder', date: '2026-11-23T10:00:05+0000', revision: 'b'.repeat(40) }
+        ]
+      })
+    })
+
+  it("another commit recorded: one warning naming both; the analysis checked is the task's", async () => {
+    serverWithTask()
+    server.use(analyses(recorded))
+    const { deps: d, log } = deps()
+    const result = await checkOneQualityGate({ ...settings(), runCommit: 'a'.repeat(40) }, d)
+    expect(result).toMatchObject({ analysisId: 'AYhSC3WDE6ILQDIMAPIp', status: 'ERROR' })
+    expect(log.of('warning').map(inCommandWords)).toEqual([
+      "Option --commit names commit aaaaaaa, but the server records c0ffee0 for the analysis checked, AYhSC3WDE6ILQDIMAPIp of my-project: the verdict is that commit's. Check --commit, or leave it out to take the CI's commit."
+    ])
+  })
+
+  it('the same commit recorded, or none given: no warning, and no request without one', async () => {
+    serverWithTask()
+    const asked: string[] = []
+    server.use(analyses(recorded))
+    server.events.on('request:start', ({ request }) => {
+      if (request.url.includes('project_analyses')) asked.push(request.url)
+    })
+    const same = deps()
+    await checkOneQualityGate({ ...settings(), runCommit: recorded }, same.deps)
+    expect(same.log.of('warning')).toEqual([])
+    expect(asked).toHaveLength(1)
+
+    serverWithTask()
+    const none = deps()
+    await checkOneQualityGate(settings(), none.deps)
+    expect(none.log.of('warning')).toEqual([])
+    expect(asked).toHaveLength(1)
+    server.events.removeAllListeners()
   })
 })
 

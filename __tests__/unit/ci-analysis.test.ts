@@ -407,6 +407,44 @@ describe('an option given wins', () => {
   })
 })
 
+describe('--commit without --project: the run’s commit, not the analysis’s', () => {
+  it('in a merge-request pipeline with a report file: no scope taken, the analysis the report file’s', async () => {
+    const log = new RecordingLog()
+    const line = parseCommandLine([
+      '--report',
+      'build/report-task.txt',
+      '--decorate',
+      '--commit',
+      HEAD
+    ]) as Extract<ReturnType<typeof parseCommandLine>, { kind: 'check' }>
+    const env = { GITLAB_CI: 'true', CI_MERGE_REQUEST_IID: '42', CI_COMMIT_SHA: MERGE }
+    const settings = await readCommandSettings(line, env, process.cwd(), log)
+    expect(settings).toMatchObject({
+      reportFiles: ['build/report-task.txt'],
+      projectKeys: [],
+      branch: undefined,
+      pullRequest: undefined,
+      commits: [],
+      runCommit: HEAD
+    })
+    expect(log.lines).toEqual([])
+  })
+
+  it('with --project: the commit whose analysis is checked, and no run commit beside it', async () => {
+    const line = parseCommandLine([
+      '--project',
+      'shop',
+      '--host',
+      HOST,
+      '--commit',
+      HEAD
+    ]) as Extract<ReturnType<typeof parseCommandLine>, { kind: 'check' }>
+    const settings = await readCommandSettings(line, {}, process.cwd(), new RecordingLog())
+    expect(settings).toMatchObject({ commits: [HEAD] })
+    expect(settings.runCommit).toBeUndefined()
+  })
+})
+
 describe('hostile values are refused, never taken', () => {
   const gitlab = { GITLAB_CI: 'true', CI_COMMIT_SHA: HEAD }
 

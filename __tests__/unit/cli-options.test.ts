@@ -25,6 +25,8 @@ import { readSettings, withVariables } from '../../src/settings.js'
 import { inCommandWords, thrownInWords } from '../../__fixtures__/sinks.js'
 import { gateResult } from './summary-gate-result.js'
 
+const SHA = 'a'.repeat(40)
+
 function check(argv: string[]) {
   const line = parseCommandLine(argv)
   if (line.kind !== 'check') throw new Error(`expected a check, got ${line.kind}`)
@@ -212,6 +214,42 @@ describe('usage errors', () => {
       inlineLimit: 0,
       inlineSeverity: 'high'
     })
+  })
+
+  it.each([
+    [
+      ['--commit', SHA],
+      "--commit is given without --project or --decorate: with --project it says which commit's analysis to check; without, which commit --decorate decorates (the analysis checked is the report file's). Give --project, or --decorate, or leave --commit out."
+    ],
+    [['--decorate', '--commit', 'abc1234'], '--commit "abc1234" is not one full commit SHA'],
+    [['--decorate', '--commit', `${SHA},${SHA.replace(/a/g, 'b')}`], 'is not one full commit SHA']
+  ])('--commit without --project: %j', (argv, message) => {
+    expect(() => parseCommandLine(argv)).toThrow(UsageError)
+    expect(() => parseCommandLine(argv)).toThrow(message)
+  })
+
+  it('--commit with a report file and --decorate: the commit decorated, not the analysis checked', () => {
+    const line = check([
+      '--report',
+      'a/report-task.txt',
+      '--decorate',
+      '--commit',
+      SHA.toUpperCase()
+    ])
+    expect(line.commit).toBe(SHA)
+    // The settings ask for no commit's analysis: the report file's task decides which is checked.
+    const settings = settingsOf(['--report', 'a/report-task.txt', '--decorate', '--commit', SHA])
+    expect(settings).toMatchObject({
+      reportFiles: ['a/report-task.txt'],
+      commits: [],
+      projectKeys: []
+    })
+  })
+
+  it('--commit with --project keeps its meaning: the commit whose analysis to check', () => {
+    const argv = ['--host', 'https://s.example.com', '--project', 'shop', '--commit', SHA]
+    expect(settingsOf(argv)).toMatchObject({ projectKeys: ['shop'], commits: [SHA] })
+    expect(settingsOf([...argv, '--decorate'])).toMatchObject({ commits: [SHA] })
   })
 
   it('--help and --version win over everything else', () => {

@@ -42,18 +42,21 @@ function server(
     current?: ComponentTask
     /** Tasks that ended, as api/ce/task tells them (api/ce/component names one only). */
     ended?: ComponentTask[]
-  }[]
+  }[],
+  /** The request a poll starts with: the tasks when no commit is asked for. */
+  startsWith: 'analyses' | 'tasks' = 'analyses'
 ) {
   const requests: string[] = []
   let poll = -1
   const now = () => polls[Math.min(poll, polls.length - 1)]!
   const source: AnalysisSource = {
     getProjectAnalyses: async (projectKey: string, on: AnalysisScope) => {
-      poll++
+      if (startsWith === 'analyses') poll++
       requests.push(`analyses ${projectKey} ${JSON.stringify(on)}`)
       return { analyses: now().analyses, total: now().analyses.length }
     },
     getComponentTasks: async (projectKey: string) => {
+      if (startsWith === 'tasks') poll++
       requests.push(`tasks ${projectKey}`)
       return { queue: now().queue ?? [], current: now().current }
     },
@@ -270,28 +273,113 @@ describe('the analysis of a commit, by project and branch', () => {
 })
 
 describe('without a commit: the newest analysis', () => {
-  it('of the branch, at once', async () => {
-    const { source, requests } = server([
-      { analyses: [analysis('B2', COMMIT), analysis('B1', OLDER)] }
-    ])
+  it('of the branch, at once when nothing of it is pending: its tasks, then its analyses', async () => {
+    const { source, requests } = server(
+      [
+        {
+          analyses: [analysis('B2', COMMIT), analysis('B1', OLDER)],
+          queue: [task('PENDING', { branch: 'develop' })]
+        }
+      ],
+      'tasks'
+    )
     const { run } = wait(source, { on: { branch: 'release/2.4' } })
     await expect(run).resolves.toMatchObject({ key: 'B2', newest: true })
-    expect(requests).toEqual(['analyses shop {"branch":"release/2.4"}'])
+    expect(requests).toEqual(['tasks shop', 'analyses shop {"branch":"release/2.4"}'])
   })
 
   it('none yet but one running: waits for it; none and none coming: says so at once', async () => {
-    const running = server([
-      { analyses: [], queue: [task('IN_PROGRESS', { branch: undefined })] },
-      { analyses: [analysis('M1', COMMIT)] }
-    ])
+    const running = server(
+      [
+        { analyses: [], queue: [task('IN_PROGRESS', { branch: undefined })] },
+        { analyses: [analysis('M1', COMMIT)] }
+      ],
+      'tasks'
+    )
     await expect(wait(running.source, { on: {} }).run).resolves.toMatchObject({ key: 'M1' })
 
-    const nothing = server([{ analyses: [] }])
+    const nothing = server([{ analyses: [] }], 'tasks')
     const error = await rejectionInWords(wait(nothing.source, { on: {} }).run)
     expect(error).toBeInstanceOf(AnalysisNotFoundError)
     expect(error.message).toBe(
       'shop has no analysis yet, and no analysis of it is queued or running: run the scan first, or check branch or pullRequest.'
     )
+  })
+})
+
+describe('without a commit, while a scan of the branch is queued or running: the analysis it makes', () => {
+  it('waits, saying what for, then takes the new analysis, not the one before it', async () => {
+    const { source, requests } = server(
+      [
+        { analyses: [analysis('B1', OLDER)], queue: [task('PENDING')] },
+        { analyses: [analysis('B1', OLDER)], queue: [task('IN_PROGRESS')] },
+        { analyses: [analysis('B2', COMMIT), analysis('B1', OLDER)] }
+      ],
+      'tasks'
+    )
+    const { run, clock, log } = wait(source)
+    await expect(run).resolves.toMatchObject({ key: 'B2', revision: COMMIT, newest: true })
+    expect(log.of('info')).toEqual([
+      'A scan of shop on branch release/2.4 is queued or running: waiting for its analysis, the newest, rather than taking the one before it; 1 pending.'
+    ])
+    // The tasks alone while one is pending; the analyses once none is.
+    expect(requests).toEqual([
+      'tasks shop',
+      'tasks shop',
+      'tasks shop',
+      'analyses shop {"branch":"release/2.4"}'
+    ])
+    expect(clock.now()).toBe(2000)
+  })
+
+  it('times out naming the task still pending, within the time-out', async () => {
+    const { source } = server(
+      [{ analyses: [analysis('B1', OLDER)], queue: [task('PENDING')] }],
+      'tasks'
+    )
+    const { run, clock } = wait(source, { timeoutMs: 3000 })
+    const error = await rejectionInWords(run)
+    expect(error).toBeInstanceOf(TimeoutError)
+    expect(error.message).toBe(
+      'Timed out after 3.0 s waiting for the newest analysis of shop on branch release/2.4: its task AYTask-PENDING is still queued. The server has not processed its scan yet (see the Background Tasks page); raise pollingTimeoutSec (now 3.0 s).'
+    )
+    expect(clock.now()).toBe(3000)
+  })
+
+  it("its task fails: ends at once with the server's message, the older analysis not taken", async () => {
+    const { source, requests } = server(
+      [
+        { analyses: [analysis('B1', OLDER)], queue: [task('IN_PROGRESS')] },
+        {
+          analyses: [analysis('B1', OLDER)],
+          current: task('FAILED', { errorMessage: 'Fail to extract report' })
+        }
+      ],
+      'tasks'
+    )
+    const error = await rejectionInWords(wait(source).run)
+    expect(error).toBeInstanceOf(TaskFailedError)
+    expect(error.message).toBe(
+      "The newest background task of shop on branch release/2.4, AYTask-FAILED, ended FAILED before the newest analysis appeared: Fail to extract report. See the project's Background Tasks page on the server."
+    )
+    expect(requests).not.toContain('analyses shop {"branch":"release/2.4"}')
+  })
+
+  it("the main branch, named by no name: a task naming no branch holds the wait, another branch's does not", async () => {
+    const others = server(
+      [{ analyses: [analysis('M1', OLDER)], queue: [task('PENDING', { branch: 'develop' })] }],
+      'tasks'
+    )
+    await expect(wait(others.source, { on: {} }).run).resolves.toMatchObject({ key: 'M1' })
+
+    const its = server(
+      [
+        { analyses: [analysis('M1', OLDER)], queue: [task('PENDING', { branch: undefined })] },
+        { analyses: [analysis('M2', COMMIT), analysis('M1', OLDER)] }
+      ],
+      'tasks'
+    )
+    await expect(wait(its.source, { on: {} }).run).resolves.toMatchObject({ key: 'M2' })
   })
 })
 
@@ -303,7 +391,8 @@ describe('a branch the server does not know', () => {
         Promise.reject(
           new ServerRequestError("Component 'shop' on branch 'relase/2.4' not found", 404)
         ),
-      getComponentTasks: () => Promise.reject(new Error('not asked')),
+      // Read first, no commit being asked for: nothing of the branch is pending.
+      getComponentTasks: async () => ({ queue: [], current: undefined }),
       getBranchNames: async () => names,
       getPullRequests: () => Promise.reject(new Error('not asked')),
       getTaskById: () => Promise.reject(new Error('not asked'))
@@ -325,7 +414,7 @@ describe('a branch the server does not know', () => {
     const notFound = new ServerRequestError('The server knows no project nope', 404)
     const source: AnalysisSource = {
       getProjectAnalyses: () => Promise.reject(notFound),
-      getComponentTasks: () => Promise.reject(new Error('not asked')),
+      getComponentTasks: async () => ({ queue: [], current: undefined }),
       getBranchNames: () => Promise.reject(new ServerRequestError("Project 'nope' not found", 404)),
       getPullRequests: () => Promise.reject(new Error('not asked')),
       getTaskById: () => Promise.reject(new Error('not asked'))

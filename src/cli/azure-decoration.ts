@@ -12,6 +12,7 @@ import { AZURE_LIMITS, decorateAzure } from '../azure/pull-request-decoration.js
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import { markdownForms } from '../report/markup.js'
 import {
+  decoratedCommit,
   decorationDeadline,
   httpUrl,
   platformSink,
@@ -60,7 +61,7 @@ export async function decorateInAzure(
       commentWhen: context.commentWhen,
       inlineLimit: context.inlineLimit,
       inlineSeverity: context.inlineSeverity,
-      commit: found.commit,
+      commit: decoratedCommit(context, found.commit),
       log
     })
   } finally {

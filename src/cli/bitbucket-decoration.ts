@@ -17,6 +17,7 @@ import type { AnalysisOutcome } from '../gate/outcome.js'
 import { RestApi } from '../platform/rest-api.js'
 import { markdownForms } from '../report/markup.js'
 import {
+  decoratedCommit,
   decorationDeadline,
   httpUrl,
   platformSink,
@@ -34,7 +35,7 @@ export async function decorateInBitbucket(
   context: DecorationContext
 ): Promise<void> {
   const { env, log } = context
-  const found = bitbucketPipeline(env)
+  const found = bitbucketPipeline(env, context.commit)
   if ('missing' in found) {
     log.warning(`--decorate: ${found.missing}; nothing is decorated.`)
     return
@@ -83,17 +84,21 @@ function value(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return env[name]?.trim() || undefined
 }
 
-/** The pipeline Bitbucket's variables describe, or what is missing. */
+/**
+ * The pipeline Bitbucket's variables describe, or what is missing; its commit is `commit`
+ * (--commit) when given, else BITBUCKET_COMMIT (decoratedCommit).
+ */
 export function bitbucketPipeline(
-  env: NodeJS.ProcessEnv
+  env: NodeJS.ProcessEnv,
+  commit?: string
 ): { apiUrl: URL; pipeline: BitbucketPipeline } | { missing: string } {
   const value = (name: string) => env[name]?.trim() || undefined
   const repository = value('BITBUCKET_REPO_FULL_NAME')
   if (!repository || !/^[\w.-]{1,100}\/[\w.-]{1,100}$/.test(repository)) {
     return { missing: 'BITBUCKET_REPO_FULL_NAME is not workspace/repository' }
   }
-  const commit = value('BITBUCKET_COMMIT')
-  if (!commit || !/^[0-9a-f]{40}$/i.test(commit)) {
+  const pipelineCommit = value('BITBUCKET_COMMIT')
+  if (!pipelineCommit || !/^[0-9a-f]{40}$/i.test(pipelineCommit)) {
     return { missing: 'BITBUCKET_COMMIT is not a full commit SHA' }
   }
   const apiUrl = httpUrl(value('BITBUCKET_API_URL') ?? BITBUCKET_API)
@@ -103,7 +108,7 @@ export function bitbucketPipeline(
     apiUrl,
     pipeline: {
       repository,
-      commit,
+      commit: decoratedCommit({ commit }, pipelineCommit),
       pullRequestId: id && /^\d{1,12}$/.test(id) ? id : undefined
     }
   }
@@ -112,7 +117,8 @@ export function bitbucketPipeline(
 /**
  * Decorates a commit on Bitbucket Data Center (--bitbucket-server, --bitbucket-project,
  * --bitbucket-repo) with the outcomes: a Code Insights report and a build status per project,
- * on the commit --commit or the CI names; or says in one warning why it cannot.
+ * on the commit decoratedCommit gives (--commit, else the CI's); or says in one warning why it
+ * cannot.
  *
  * @example await decorateInBitbucketServer(outcomes, { url, project, repository }, commit, context)
  */

@@ -29,6 +29,22 @@ export interface DecorationContext {
   /** Clock time of the overall time-out; the decoration has at least 30 s past the check. */
   deadline: number
   userAgent: string
+  /** --commit, when given (lower case): the commit decorated on every platform (decoratedCommit). */
+  commit?: string | undefined
+}
+
+/**
+ * The commit a platform's decoration goes on, the same rule on every platform: --commit when
+ * given, which wins over the CI's; else the commit the CI names (`fromTheCi`: the platform's own
+ * variable, or the CI's commit for Bitbucket Data Center).
+ *
+ * @example const sha = decoratedCommit(context, env['CI_COMMIT_SHA'])
+ */
+export function decoratedCommit<Ci extends string | undefined>(
+  context: Pick<DecorationContext, 'commit'>,
+  fromTheCi: Ci
+): string | Ci {
+  return context.commit ?? fromTheCi
 }
 
 /** The clock time the decoration must end by: the overall time-out, or 30 s past now. */

@@ -2,13 +2,14 @@
  * `--decorate`: the platform the CI runs on decorates, found from its variables: GitLab CI
  * (CI_API_V4_URL), Bitbucket Pipelines (BITBUCKET_REPO_FULL_NAME), Azure Pipelines
  * (SYSTEM_COLLECTIONURI); Bitbucket Data Center when its options name a repository, from any
- * CI; elsewhere one warning.
+ * CI; elsewhere one warning. Every platform decorates the commit decoratedCommit says: --commit,
+ * else the CI's.
  */
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import { decorateInAzure } from './azure-decoration.js'
 import { decorateInBitbucket, decorateInBitbucketServer } from './bitbucket-decoration.js'
 import { ciAnalysis } from './ci-analysis.js'
-import type { DecorationContext } from './decoration-context.js'
+import { decoratedCommit, type DecorationContext } from './decoration-context.js'
 import { decorateGitLab } from './gitlab-decoration.js'
 
 /**
@@ -21,13 +22,14 @@ export async function decorate(
   context: DecorationContext & {
     /** Bitbucket Data Center's repository, from the options, which wins over the CI's platform. */
     bitbucketServer?: { url: string; project: string; repository: string } | undefined
-    /** --commit, when given. */
-    commit?: string | undefined
   }
 ): Promise<void> {
   const { env } = context
   if (context.bitbucketServer) {
-    const commit = context.commit ?? (await ciAnalysis(env).catch(() => undefined))?.commits[0]
+    const fromTheCi = context.commit
+      ? undefined
+      : (await ciAnalysis(env).catch(() => undefined))?.commits[0]
+    const commit = decoratedCommit(context, fromTheCi)
     return decorateInBitbucketServer(outcomes, context.bitbucketServer, commit, context)
   }
   if (env['CI_API_V4_URL']?.trim()) return decorateGitLab(outcomes, context)

@@ -13,6 +13,7 @@ import { NOTE_LIMITS } from '../gitlab/merge-request-note.js'
 import { fileLinkUnder } from '../report/new-issues-block.js'
 import { summaryForms } from '../report/summary-text.js'
 import {
+  decoratedCommit,
   decorationDeadline,
   httpUrl,
   platformSink,
@@ -29,7 +30,7 @@ export async function decorateGitLab(
   context: DecorationContext
 ): Promise<void> {
   const { env, log } = context
-  const found = gitlabPipeline(env)
+  const found = gitlabPipeline(env, context.commit)
   if ('missing' in found) {
     log.warning(
       `--decorate: ${found.missing}; nothing is decorated. It runs in a GitLab CI job, with a project or group access token (api scope) in GITLAB_TOKEN.`
@@ -71,10 +72,13 @@ export async function decorateGitLab(
 
 /**
  * The pipeline GitLab's variables describe, or what is missing. CI_API_V4_URL must be an http(s)
- * address without credentials; the commit a full SHA.
+ * address without credentials; the commit a full SHA. The statuses go on `commit` (--commit)
+ * when given, else on CI_COMMIT_SHA (decoratedCommit); on another commit than the pipeline's
+ * they name no pipeline (GitLab would find none of that commit with its id, and start one).
  */
 export function gitlabPipeline(
-  env: NodeJS.ProcessEnv
+  env: NodeJS.ProcessEnv,
+  commit?: string
 ): { apiUrl: URL; pipeline: GitLabPipeline } | { missing: string } {
   const value = (name: string) => env[name]?.trim() || undefined
   const apiUrl = httpUrl(value('CI_API_V4_URL'))
@@ -83,10 +87,11 @@ export function gitlabPipeline(
   if (!projectId || !/^\d{1,20}$/.test(projectId)) {
     return { missing: 'CI_PROJECT_ID is not a project id' }
   }
-  const sha = value('CI_COMMIT_SHA')
-  if (!sha || !/^[0-9a-f]{40}$|^[0-9a-f]{64}$/i.test(sha)) {
+  const pipelineSha = value('CI_COMMIT_SHA')
+  if (!pipelineSha || !/^[0-9a-f]{40}$|^[0-9a-f]{64}$/i.test(pipelineSha)) {
     return { missing: 'CI_COMMIT_SHA is not a full commit SHA' }
   }
+  const sha = decoratedCommit({ commit }, pipelineSha)
   const iid = value('CI_MERGE_REQUEST_IID')
   const projectUrl = httpUrl(value('CI_PROJECT_URL'))
   return {
@@ -95,7 +100,8 @@ export function gitlabPipeline(
       projectId,
       sha,
       mergeRequestIid: iid && /^\d{1,20}$/.test(iid) ? iid : undefined,
-      pipelineId: value('CI_PIPELINE_ID'),
+      pipelineId:
+        sha.toLowerCase() === pipelineSha.toLowerCase() ? value('CI_PIPELINE_ID') : undefined,
       fileLink: projectUrl
         ? fileLinkUnder(`${projectUrl.href.replace(/\/+$/, '')}/-/blob/${sha}`)
         : undefined

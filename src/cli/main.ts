@@ -70,7 +70,8 @@ export async function runCommand(context: CommandContext): Promise<ExitCode> {
         inlineLimit: line.inlineLimit,
         inlineSeverity: line.inlineSeverity,
         bitbucketServer: line.bitbucketServer,
-        commit: line.commit,
+        // --commit, checked: with --project the first commit whose analysis was asked for.
+        commit: line.commit === undefined ? undefined : (settings.commits[0] ?? line.commit),
         clock: systemClock,
         deadline: startedAt + settings.timeoutMs,
         userAgent: USER_AGENT

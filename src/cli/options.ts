@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { ActionError, asError } from '../errors.js'
 import { DEFAULT_REPORT_LOCATIONS } from '../report-file.js'
-import { DEFAULTS, type RawSettings } from '../settings.js'
+import { DEFAULTS, isFullSha, type RawSettings } from '../settings.js'
 import { SEVERITY_ORDER, type Severity } from '../findings/finding.js'
 import { COMMENT_WHEN, type CommentWhen } from '../report/pull-request-comment-body.js'
 import { DISCUSSION_LIMITS } from '../gitlab/merge-request-discussions.js'
@@ -48,6 +48,11 @@ export type CommandLine =
       projects: string[]
       branch: string | undefined
       pullRequest: string | undefined
+      /**
+       * --commit: with --project, the commit whose analysis to check (checked with the
+       * settings); without, the commit --decorate decorates (a full SHA, lower case), which wins
+       * over the CI's. Either way the decoration's commit.
+       */
       commit: string | undefined
       timeout: string | undefined
       initialDelay: string | undefined
@@ -160,7 +165,11 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     projects: values.project ?? [],
     branch: values.branch,
     pullRequest: values['pull-request'],
-    commit: values.commit,
+    commit: commitOption(
+      values.commit,
+      (values.project ?? []).length > 0,
+      values.decorate ?? false
+    ),
     timeout: values.timeout,
     initialDelay: values['initial-delay'],
     interval: values.interval,
@@ -198,6 +207,31 @@ function bitbucketServer(
     project: String(values['bitbucket-project']).trim(),
     repository: String(values['bitbucket-repo']).trim()
   }
+}
+
+/**
+ * --commit: with --project, as given (the settings check it); without, the commit to decorate,
+ * so only with --decorate, and one full SHA: it does not choose the analysis checked (the report
+ * file's task, or --task-id or --analysis-id, does).
+ */
+function commitOption(
+  value: string | undefined,
+  project: boolean,
+  decorate: boolean
+): string | undefined {
+  if (value === undefined || project) return value
+  if (!decorate) {
+    throw new UsageError(
+      "--commit is given without --project or --decorate: with --project it says which commit's analysis to check; without, which commit --decorate decorates (the analysis checked is the report file's). Give --project, or --decorate, or leave --commit out."
+    )
+  }
+  const sha = value.trim().toLowerCase()
+  if (!isFullSha(sha)) {
+    throw new UsageError(
+      `--commit "${value.slice(0, 80)}" is not one full commit SHA: without --project it names the one commit --decorate decorates (40 hexadecimal characters, as git rev-parse HEAD prints them).`
+    )
+  }
+  return sha
 }
 
 /** An option of the decoration given without --decorate: a usage error. */
@@ -293,7 +327,8 @@ export function commandSettings(
     project: line.projects.join('\n'),
     branch: line.branch,
     pullRequest: line.pullRequest,
-    commit: line.commit
+    // Without --project, --commit is the decoration's commit alone: the analysis is the task's.
+    commit: line.projects.length > 0 ? line.commit : undefined
   }
 }
 
@@ -325,7 +360,10 @@ ${DEFAULT_REPORTS})
       --pull-request <id>   with --project: the pull or merge request analysed (default: the
                             CI's)
       --commit <sha>        with --project: the full SHA whose analysis to wait for (default:
-                            the CI's commit; none: the newest analysis)
+                            the CI's commit; none: the newest analysis). Without --project,
+                            with --decorate: the commit decorated, instead of the CI's (the
+                            analysis checked stays the report file's; a warning when the
+                            server records another commit for it)
       --timeout <seconds>   overall time-out, counted from the start (default ${DEFAULTS.timeout})
       --initial-delay <ms>  wait before the first poll (default ${DEFAULTS.initialDelay})
       --interval <ms>       wait between polls (default ${DEFAULTS.interval}, closer together around
@@ -363,8 +401,8 @@ ${DEFAULT_REPORTS})
                             high, medium, low or info (default info)
       --bitbucket-server <url>, --bitbucket-project <key>, --bitbucket-repo <slug>
                             with --decorate, from any CI: Bitbucket Data Center's repository
-                            (a Code Insights report and a build status on --commit or the
-                            CI's commit; token: BITBUCKET_TOKEN, an HTTP access token)
+                            (a Code Insights report and a build status on --commit, else
+                            the CI's commit; token: BITBUCKET_TOKEN, an HTTP access token)
   -h, --help                show this help and exit
   -v, --version             show the version and exit
 

@@ -65,7 +65,7 @@ export type Sighting =
 /**
  * A branch's poll: its newest analyses (the commit's among them, or the newest), else the
  * project's tasks. An unknown branch is refused at once, with the branches the server has,
- * unless a commit's first scan may be coming.
+ * unless a commit's first scan may be coming. `read`: the tasks this poll already read.
  */
 export async function lookAtBranch(
   server: AnalysisSource,
@@ -73,8 +73,10 @@ export async function lookAtBranch(
   on: AnalysisScope,
   commits: readonly string[],
   expected: boolean,
-  now: () => number
+  now: () => number,
+  read?: { tasks: ComponentTasks; tasksAt: number }
 ): Promise<Sighting> {
+  const tasks = () => (read ? Promise.resolve(read) : readTasks(server, projectKey, now))
   let page: ProjectAnalysesPage | undefined
   try {
     page = await server.getProjectAnalyses(projectKey, on)
@@ -85,7 +87,7 @@ export async function lookAtBranch(
     }
     if (!expected) throw await unknownScope(server, projectKey, { branch }, error)
     return {
-      ...(await readTasks(server, projectKey, now)),
+      ...(await tasks()),
       unknown: () => unknownScopeWords(server, projectKey, { branch })
     }
   }
@@ -97,7 +99,37 @@ export async function lookAtBranch(
       `The analyses of ${where} record no commit (scans without SCM data, e.g. no .git folder or sonar.scm.disabled): the analysis of ${shortShas(commits)} cannot be told from the others. Run the scan with the repository's history, or leave ${setting('commit')} out to check the newest analysis.`
     )
   }
-  return { ...(await readTasks(server, projectKey, now)), newest: page.analyses[0] }
+  return { ...(await tasks()), newest: page.analyses[0] }
+}
+
+/**
+ * A branch's poll when no commit is asked for: the project's tasks first, and while a task of
+ * the branch is queued or running, or its newest failed, nothing more: the analysis that task
+ * makes is the newest, not the one before it (read after the tasks, so that a task seen ended
+ * has its analysis listed). Else the branch's newest analysis (lookAtBranch).
+ */
+export async function lookAtNewest(
+  server: AnalysisSource,
+  projectKey: string,
+  on: AnalysisScope,
+  now: () => number
+): Promise<Sighting> {
+  const read = await readTasks(server, projectKey, now)
+  if (unsettled(read.tasks, on, [])) return read
+  return lookAtBranch(server, projectKey, on, [], false, now, read)
+}
+
+/**
+ * Whether a task of the scope is queued or running, or its newest failed (which ends the wait,
+ * wait-for-analysis.ts): then no analysis of it is taken.
+ */
+function unsettled(tasks: ComponentTasks, on: AnalysisScope, commits: readonly string[]): boolean {
+  const ended = tasks.current && isAwaited(tasks.current, on, commits) ? tasks.current : undefined
+  return (
+    tasks.queue.some((task) => isAwaited(task, on, commits)) ||
+    ended?.status === 'FAILED' ||
+    ended?.status === 'CANCELED'
+  )
 }
 
 /**
@@ -117,11 +149,8 @@ export async function lookAtPullRequest(
   const read = await readTasks(server, projectKey, now)
   const { tasks } = read
   const on = { pullRequest }
+  if (unsettled(tasks, on, [])) return read
   const ended = tasks.current && inScope(tasks.current, on) ? tasks.current : undefined
-  const pending = tasks.queue.some((task) => inScope(task, on))
-  // A newest task that failed ends the wait (wait-for-analysis.ts): no older analysis is taken.
-  const failed = ended?.status === 'FAILED' || ended?.status === 'CANCELED'
-  if (pending || failed) return read
   const pulls = await server.getPullRequests(projectKey)
   const pull = pulls.find(({ key }) => key === pullRequest)
   if (!pull) {
@@ -159,6 +188,22 @@ export function inScope(task: ComponentTask, on: AnalysisScope): boolean {
   // A task that names no branch is the main branch's (a server of one branch names none, and its
   // main branch is the only one there is): it may be the one waited for.
   return on.branch === undefined || task.branch === undefined || task.branch === on.branch
+}
+
+/**
+ * Whether a task is one the wait is for (inScope); for the newest analysis of the main branch
+ * named by no name, only a task that names no branch: the main branch's name is not known, and
+ * another branch's scan must not hold the wait.
+ */
+export function isAwaited(
+  task: ComponentTask,
+  on: AnalysisScope,
+  commits: readonly string[]
+): boolean {
+  if (commits.length === 0 && on.branch === undefined && on.pullRequest === undefined) {
+    return task.branch === undefined && task.pullRequest === undefined
+  }
+  return inScope(task, on)
 }
 
 /** The project's tasks, and when the server measured them (halfway through the request). */

@@ -9,7 +9,7 @@ import { tokenExpiryWarning } from '../sonar/token-expiration.js'
 import type { IssueScope } from '../sonar/issues.js'
 import type { Condition, MetricDefinition, NewCodePeriod, ProjectStatus } from '../sonar/types.js'
 import { oneLine } from '../untrusted-text.js'
-import { theSetting } from '../words.js'
+import { setting, settingTitle, theSetting } from '../words.js'
 import { evaluateConditions, type EvaluatedCondition } from './evaluate.js'
 import { readNewIssues, type NewIssues } from './new-issues.js'
 import { readWhatChanged, whatChangedLine, type WhatChanged } from './what-changed.js'
@@ -163,7 +163,7 @@ export async function checkTarget(
     log: deps.log
   })
   const conditions = await withServerMetrics(gate.conditions, client, deps.log)
-  // Read at once: neither changes the verdict, and each failure is a line of its own.
+  // Read at once: none changes the verdict, and each failure is a line of its own.
   const [newIssues, whatChanged] = projectKey
     ? await Promise.all([
         readNewIssues(client, projectKey, issueScope(on), {
@@ -172,7 +172,15 @@ export async function checkTarget(
           pullRequest: on.pullRequest,
           locate: deps.locateFiles?.(target) ?? (() => undefined)
         }),
-        readWhatChanged(client, projectKey, on)
+        readWhatChanged(client, projectKey, on),
+        target.wait !== 'commit' && settings.runCommit && analysisId
+          ? warnOfAnotherCommit(
+              client,
+              { projectKey, on, analysisId },
+              settings.runCommit,
+              deps.log
+            )
+          : undefined
       ])
     : []
   if (newIssues) deps.log.info(newIssuesLine(newIssues))
@@ -253,6 +261,28 @@ async function readGate(
     )
     return { gate, fromMeasures: true }
   }
+}
+
+/**
+ * One warning when the server records another commit for the analysis than the one the run
+ * names (Settings.runCommit): read from its branch's newest analyses, when it is among them (a
+ * pull request's analyses record none the server shows). Any failure to read them says nothing:
+ * the check goes on as it is.
+ */
+async function warnOfAnotherCommit(
+  client: SonarClient,
+  analysis: { projectKey: string; on: AnalysisScope; analysisId: string },
+  commit: string,
+  log: Log
+): Promise<void> {
+  const { projectKey, on, analysisId } = analysis
+  if (on.pullRequest !== undefined) return
+  const page = await client.getProjectAnalyses(projectKey, on).catch(() => undefined)
+  const revision = page?.analyses.find(({ key }) => key === analysisId)?.revision
+  if (!revision || commit.startsWith(revision)) return
+  log.warning(
+    `${settingTitle('commit')} names commit ${commit.slice(0, 7)}, but the server records ${revision.slice(0, 7)} for the analysis checked, ${oneLine(analysisId)} of ${oneLine(projectKey)}${scopeWords(on)}: the verdict is that commit's. Check ${setting('commit')}, or leave it out to take the CI's commit.`
+  )
 }
 
 /** A pull request's issues when the analysis is of one, else the branch's new code. */

@@ -8,9 +8,10 @@ import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { shortShas } from '../run-scope.js'
 import { setting, theSetting } from '../words.js'
 import {
-  inScope,
+  isAwaited,
   isoSeconds,
   lookAtBranch,
+  lookAtNewest,
   lookAtPullRequest,
   type AnalysisSource,
   type FoundAnalysis,
@@ -50,16 +51,18 @@ export interface WaitForAnalysisOptions {
 }
 
 /**
- * Waits for the analysis of `commit` on the branch or pull request (or, without a commit, takes
- * the newest one): each poll lists the newest analyses, and while the commit's is not among
- * them, the project's background tasks, to say what is pending and to end at once when the
- * newest task of that branch or pull request failed. A pull request's analyses record no commit
+ * Waits for the analysis of `commit` on the branch or pull request: each poll lists the newest
+ * analyses, and while the commit's is not among them, the project's background tasks, to say
+ * what is pending and to end at once when the newest task of that branch or pull request failed.
+ * Without a commit, the branch's newest analysis: each poll reads the tasks first, and while a
+ * task of the branch is queued or running, waits for the analysis it makes rather than taking
+ * the one before it (and ends at once when it failed). A pull request's analyses record no commit
  * the server shows: its newest analysis is taken once none of its tasks is pending, and, when the
  * run says when its scan started (`since`), only if made after that. A branch or pull request the
  * server does not know is waited for while a commit is (its first scan may be coming), and
  * refused at once otherwise, with the names the server has. One line of the log each time what
- * it waits for changes. Never sleeps past the deadline; two requests a poll at most, none once
- * found.
+ * it waits for changes. Never sleeps past the deadline; two requests a poll at most (and the
+ * branches' list to refuse an unknown one), none once found.
  *
  * @example const found = await waitForAnalysis({ server: client, projectKey: 'shop', on: { branch: 'main' }, commits, clock, startedAt, deadline, intervalMs: 1000, log })
  */
@@ -67,33 +70,41 @@ export async function waitForAnalysis(options: WaitForAnalysisOptions): Promise<
   const { clock, deadline, startedAt, on, commits, log } = options
   const pullRequest = on.pullRequest
   const commit = commits.length > 0 && pullRequest === undefined ? shortShas(commits) : undefined
+  // A branch's newest analysis, no commit asked: waited for while a scan of it is pending.
+  const newest = commits.length === 0 && pullRequest === undefined
   const project = oneLine(options.projectKey)
   const where = `${project}${scopeWords(on)}`
   const since = pullRequest !== undefined ? options.since : undefined
   const sinceWords = since ? ` since ${isoSeconds(since.at)} (${since.what})` : ''
-  const wanted = commit ? `the analysis of ${commit}` : `an analysis${sinceWords}`
+  // What is waited for: a commit's analysis, a branch's newest, or a pull request's (since the start).
+  let wanted = `an analysis${sinceWords}`
+  if (newest) wanted = 'the newest analysis'
+  if (commit) wanted = `the analysis of ${commit}`
+  const awaited = (task: ComponentTask) => isAwaited(task, on, commits)
   let last: Exclude<Sighting, { found: FoundAnalysis }> | undefined
+  let pending: ComponentTask[] = []
   let said = ''
   const timedOut = async (cause?: TimeoutError): Promise<TimeoutError> => {
-    const newest = last?.unknown
-      ? await last.unknown()
-      : last?.newest
-        ? pullRequest !== undefined
-          ? `its newest analysis is of ${last.newest.date}`
-          : `the newest is of ${last.newest.revision ? last.newest.revision.slice(0, 7) : 'no recorded commit'} (${last.newest.date})`
-        : 'there is none yet'
+    const seen = await whatWasSeen(last, newest ? pending : [], pullRequest !== undefined)
+    const advice = newest
+      ? 'The server has not processed its scan yet (see the Background Tasks page)'
+      : `The scan may not have run for this ${pullRequest !== undefined ? 'pull request' : 'commit'}, or its task may still be queued`
     return new TimeoutError(
-      `Timed out after ${seconds(clock.now() - startedAt)} waiting for ${wanted} of ${where}: ${newest}. The scan may not have run for this ${pullRequest !== undefined ? 'pull request' : 'commit'}, or its task may still be queued; raise ${setting('timeout')} (now ${seconds(deadline - startedAt)}).`,
+      `Timed out after ${seconds(clock.now() - startedAt)} waiting for ${wanted} of ${where}: ${seen}. ${advice}; raise ${setting('timeout')} (now ${seconds(deadline - startedAt)}).`,
       cause && { cause }
     )
   }
   // A first scan may be coming only when the run says which commit it scanned.
   const expected = commits.length > 0 || since !== undefined
   const now = () => clock.now()
-  const look = (): Promise<Sighting> =>
-    pullRequest !== undefined
-      ? lookAtPullRequest(options.server, options.projectKey, pullRequest, since, expected, now)
-      : lookAtBranch(options.server, options.projectKey, on, commits, expected, now)
+  const look = (): Promise<Sighting> => {
+    const { server, projectKey } = options
+    if (pullRequest !== undefined) {
+      return lookAtPullRequest(server, projectKey, pullRequest, since, expected, now)
+    }
+    if (newest) return lookAtNewest(server, projectKey, on, now)
+    return lookAtBranch(server, projectKey, on, commits, expected, now)
+  }
 
   const failed = (task: Pick<ComponentTask, 'id' | 'status' | 'errorMessage'>) =>
     new TaskFailedError(
@@ -132,8 +143,8 @@ export async function waitForAnalysis(options: WaitForAnalysisOptions): Promise<
     if ('found' in sighting) return sighting.found
     last = sighting
     const { tasks } = sighting
-    const pending = tasks.queue.filter((task) => inScope(task, on))
-    const ended = tasks.current && inScope(tasks.current, on) ? tasks.current : undefined
+    pending = tasks.queue.filter(awaited)
+    const ended = tasks.current && awaited(tasks.current) ? tasks.current : undefined
     if (
       pending.length === 0 &&
       ended &&
@@ -152,13 +163,43 @@ export async function waitForAnalysis(options: WaitForAnalysisOptions): Promise<
         `${where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${setting('branch')} or ${setting('pullRequest')}.`
       )
     }
-    const line = sighting.unknown
-      ? `The server has no ${pullRequest !== undefined ? 'pull request' : 'branch'} ${oneLine(pullRequest ?? on.branch ?? '')} of ${project} yet: waiting for its first analysis (or check ${theSetting(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending.length} pending.`
-      : `No analysis of ${commit ? `${commit} of ${where}` : `${where}${sinceWords}`} yet; ${pending.length} pending.`
+    // What the wait is waiting for: the analysis not there yet; the one a scan of the branch,
+    // queued or running, makes; the first of a branch or pull request the server does not know.
+    const scope = pullRequest !== undefined ? 'pull request' : 'branch'
+    let line = `No analysis of ${commit ? `${commit} of ${where}` : `${where}${sinceWords}`} yet; ${pending.length} pending.`
+    if (newest && pending.length > 0) {
+      line = `A scan of ${where} is queued or running: waiting for its analysis, the newest, rather than taking the one before it; ${pending.length} pending.`
+    }
+    if (sighting.unknown) {
+      line = `The server has no ${scope} ${oneLine(pullRequest ?? on.branch ?? '')} of ${project} yet: waiting for its first analysis (or check ${theSetting(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending.length} pending.`
+    }
     if (line !== said) log.info(line)
     said = line
     if (options.adaptive && !prediction) prediction = predicted(tasks, pending, sighting.tasksAt)
   }
+}
+
+/**
+ * What the server had when the time ran out, for the time-out's message: the branches or pull
+ * requests it has when the one asked for is unknown; else, waiting for a branch's newest, its task
+ * still queued or running (`pending`); else its newest analysis (a pull request's by its date, a branch's by its commit);
+ * else that there is none.
+ */
+async function whatWasSeen(
+  last: Exclude<Sighting, { found: FoundAnalysis }> | undefined,
+  pending: readonly ComponentTask[],
+  pullRequest: boolean
+): Promise<string> {
+  if (last?.unknown) return last.unknown()
+  const running = pending.find((task) => task.status === 'IN_PROGRESS') ?? pending[0]
+  if (running) {
+    const state = running.status === 'IN_PROGRESS' ? 'still running' : 'still queued'
+    return `its task ${oneLine(running.id)} is ${state}${pending.length > 1 ? `, ${pending.length} pending in all` : ''}`
+  }
+  if (!last?.newest) return 'there is none yet'
+  if (pullRequest) return `its newest analysis is of ${last.newest.date}`
+  const revision = last.newest.revision ? last.newest.revision.slice(0, 7) : 'no recorded commit'
+  return `the newest is of ${revision} (${last.newest.date})`
 }
 
 /**
