@@ -5,6 +5,8 @@
  * changelogs (api/ce/task, api/qualitygates/project_status) and documentation.
  */
 
+import { createHash } from 'node:crypto'
+
 export type Generation = '8.9' | '9.9' | '10.x' | '2025.x' | 'cloud'
 
 export interface GenerationTraits {
@@ -14,6 +16,8 @@ export interface GenerationTraits {
   auth: readonly ('basic' | 'bearer')[]
   /** api/ce/task sends a finished task's warnings without additionalFields=warnings (10.1+). */
   warningsAlways: boolean
+  /** A task's `infoMessages` beside its `warnings` (10.x and later, recorded from 10.7). */
+  infoMessages: boolean
   /** `organization=` in the report file: the cloud's scanners write it. */
   organization?: string
   /** The gate reply in this generation's shape, from the simulator's generation-neutral one. */
@@ -36,6 +40,11 @@ function withPeriods(projectStatus: Record<string, unknown>): Record<string, unk
   }
 }
 
+/** `caycStatus`, which the server writes on every gate from 9.9 (recorded from 10.7). */
+function withCayc(projectStatus: Record<string, unknown>): Record<string, unknown> {
+  return { caycStatus: 'compliant', ...projectStatus }
+}
+
 /** Without the fields a generation does not know. */
 function without(projectStatus: Record<string, unknown>, ...keys: string[]) {
   return Object.fromEntries(Object.entries(projectStatus).filter(([key]) => !keys.includes(key)))
@@ -46,6 +55,7 @@ export const GENERATIONS: Record<Generation, GenerationTraits> = {
     serverVersion: '8.9.10.61524',
     auth: ['basic'],
     warningsAlways: false,
+    infoMessages: false,
     // period from 8.5 beside periods; no caycStatus before 9.9.
     gateShape: (status) => withPeriods({ ...without(status, 'caycStatus'), period: PERIOD })
   },
@@ -53,24 +63,31 @@ export const GENERATIONS: Record<Generation, GenerationTraits> = {
     serverVersion: '9.9.4.87374',
     auth: ['basic'],
     warningsAlways: false,
-    gateShape: (status) => withPeriods({ ...status, period: PERIOD })
+    infoMessages: false,
+    gateShape: (status) => withPeriods({ ...withCayc(status), period: PERIOD })
   },
   '10.x': {
     serverVersion: '10.7.0.96327',
     auth: ['basic', 'bearer'],
     warningsAlways: true,
-    gateShape: (status) => ({ ...status, period: PERIOD })
+    infoMessages: true,
+    gateShape: (status) => ({ ...withCayc(status), period: PERIOD })
   },
   '2025.x': {
     serverVersion: '2025.1.0.102418',
     auth: ['basic', 'bearer'],
     warningsAlways: true,
-    gateShape: (status) => ({ ...status, period: { ...PERIOD, mode: 'previous_version' } })
+    infoMessages: true,
+    gateShape: (status) => ({
+      ...withCayc(status),
+      period: { ...PERIOD, mode: 'previous_version' }
+    })
   },
   cloud: {
     serverVersion: '8.0.0.65736',
     auth: ['bearer'],
     warningsAlways: false,
+    infoMessages: false,
     organization: 'demo-org',
     gateShape: (status) => withPeriods(without(status, 'period'))
   }
@@ -121,6 +138,10 @@ export interface IssueSearchTraits {
   impacts: boolean
   /** Impact severities BLOCKER and INFO (10.8+, 2025.x). */
   fiveImpactSeverities: boolean
+  /** `codeVariants` on each issue (recorded from 10.7). */
+  codeVariants: boolean
+  /** `prioritizedRule` on each issue (recorded from 10.7). */
+  prioritizedRule: boolean
 }
 
 export const ISSUE_SEARCH: Record<Generation, IssueSearchTraits> = {
@@ -129,35 +150,46 @@ export const ISSUE_SEARCH: Record<Generation, IssueSearchTraits> = {
     newCodeParameter: 'sinceLeakPeriod',
     topLevelTotal: true,
     impacts: false,
-    fiveImpactSeverities: false
+    fiveImpactSeverities: false,
+    codeVariants: false,
+    prioritizedRule: false
   },
   '9.9': {
     componentsParameter: 'componentKeys',
     newCodeParameter: 'inNewCodePeriod',
     topLevelTotal: true,
     impacts: false,
-    fiveImpactSeverities: false
+    fiveImpactSeverities: false,
+    codeVariants: false,
+    prioritizedRule: false
   },
   '10.x': {
     componentsParameter: 'either',
     newCodeParameter: 'inNewCodePeriod',
-    topLevelTotal: false,
+    // Deprecated in 9.8, still sent by 10.7 (recorded).
+    topLevelTotal: true,
     impacts: true,
-    fiveImpactSeverities: false
+    fiveImpactSeverities: false,
+    codeVariants: true,
+    prioritizedRule: true
   },
   '2025.x': {
     componentsParameter: 'either',
     newCodeParameter: 'inNewCodePeriod',
     topLevelTotal: false,
     impacts: true,
-    fiveImpactSeverities: true
+    fiveImpactSeverities: true,
+    codeVariants: true,
+    prioritizedRule: true
   },
   cloud: {
     componentsParameter: 'componentKeys',
     newCodeParameter: 'either',
     topLevelTotal: true,
     impacts: true,
-    fiveImpactSeverities: false
+    fiveImpactSeverities: false,
+    codeVariants: false,
+    prioritizedRule: false
   }
 }
 
@@ -177,6 +209,7 @@ export function issueShape(
           : (IMPACT_OF_SEVERITY[issue.severity] ?? 'MEDIUM')
     }
   ]
+  // Every field the server writes (recorded from 10.7), in its order; dates and author fixed.
   return {
     key: issue.key,
     rule: issue.rule,
@@ -184,17 +217,33 @@ export function issueShape(
     component: `${projectKey}:${issue.path}`,
     project: projectKey,
     ...(issue.line !== undefined ? { line: issue.line } : {}),
+    hash: createHash('md5').update(issue.key).digest('hex'),
     ...(issue.textRange ? { textRange: issue.textRange } : {}),
+    flows: [],
     status: 'OPEN',
     message: issue.message,
+    effort: '5min',
+    debt: '5min',
+    author: 'dev@example.com',
+    tags: [],
+    creationDate: ISSUE_DATE,
+    updateDate: ISSUE_DATE,
     type: issue.type,
     ...(generation === 'cloud' ? { organization: 'demo-org' } : {}),
+    scope: 'MAIN',
+    quickFixAvailable: false,
+    messageFormattings: [],
+    ...(traits.codeVariants ? { codeVariants: [] } : {}),
     ...(traits.impacts
-      ? { impacts, cleanCodeAttribute: 'CONVENTIONAL', cleanCodeAttributeCategory: 'CONSISTENT' }
+      ? { cleanCodeAttribute: 'CONVENTIONAL', cleanCodeAttributeCategory: 'CONSISTENT', impacts }
       : {}),
-    ...(generation === '10.x' || generation === '2025.x' ? { issueStatus: 'OPEN' } : {})
+    ...(generation === '10.x' || generation === '2025.x' ? { issueStatus: 'OPEN' } : {}),
+    ...(traits.prioritizedRule ? { prioritizedRule: false } : {})
   }
 }
+
+/** When the simulated issues were found, as the server writes dates. */
+const ISSUE_DATE = '2026-11-24T10:00:00+0000'
 
 /**
  * How one generation finds a project's analyses: `api/project_analyses/search`,

@@ -65,13 +65,24 @@ export function measuresReply(
       // The fixed issues are counted on a pull request only.
       if (value === undefined || (metric === 'pull_request_fixed_issues' && !pullRequest)) return []
       const text = String(value)
-      if (!metric.startsWith('new_')) return [{ metric, value: text }]
-      const period = { index: 1, value: text }
+      // Whether the value is the metric's best (10.x and later, recorded from 10.7).
+      const best = bestValue(generation, metric, value)
+      if (!metric.startsWith('new_')) return [{ metric, value: text, ...best }]
+      const period = { index: 1, value: text, ...best }
       return generation === '8.9' || generation === '9.9' || generation === 'cloud'
         ? [{ metric, periods: [period], period }]
         : [{ metric, period }]
     })
   }
+}
+
+/** The metrics whose best value is 0 (the others served are percentages of coverage: 100). */
+const BEST_AT_ZERO = /duplicated|issues/
+
+/** `bestValue` of a measure where the generation writes it. */
+function bestValue(generation: Generation, metric: string, value: number): { bestValue?: boolean } {
+  if (generation !== '10.x' && generation !== '2025.x') return {}
+  return { bestValue: value === (BEST_AT_ZERO.test(metric) ? 0 : 100) }
 }
 
 /**
@@ -89,6 +100,7 @@ export function hotspotsReply(
     return [400, { errors: [{ msg: `'ps' value (${params.get('ps')}) must be less than 500` }] }]
   }
   const slice = hotspots.slice((page - 1) * size, page * size)
+  // Every field the server writes (recorded from 10.7); the files, then the project.
   return [
     200,
     {
@@ -102,16 +114,35 @@ export function hotspotsReply(
         status: 'TO_REVIEW',
         line: hotspot.line,
         message: hotspot.message,
+        author: 'dev@example.com',
         creationDate: '2026-11-24T10:00:00+0000',
-        updateDate: '2026-11-24T10:00:00+0000'
+        updateDate: '2026-11-24T10:00:00+0000',
+        textRange: {
+          startLine: hotspot.line,
+          endLine: hotspot.line,
+          startOffset: 0,
+          endOffset: 10
+        },
+        flows: [],
+        ruleKey: 'typescript:S2077',
+        messageFormattings: []
       })),
       components: [
         ...new Map(
           slice.map((hotspot) => [
             hotspot.path,
-            { key: `${projectKey}:${hotspot.path}`, qualifier: 'FIL', path: hotspot.path }
+            {
+              key: `${projectKey}:${hotspot.path}`,
+              qualifier: 'FIL',
+              name: hotspot.path.split('/').at(-1),
+              longName: hotspot.path,
+              path: hotspot.path
+            }
           ])
-        ).values()
+        ).values(),
+        ...(slice.length > 0
+          ? [{ key: projectKey, qualifier: 'TRK', name: projectKey, longName: projectKey }]
+          : [])
       ]
     }
   ]

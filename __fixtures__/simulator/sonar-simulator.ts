@@ -95,6 +95,18 @@ export interface Analysis {
   script: AnalysisScript
 }
 
+/**
+ * What a user without Browse on a project may not read of it (SonarQube 10.7, recorded): a token
+ * that may run analyses still reads its tasks by id, its gate and its branches, and
+ * api/issues/search answers it with no issues rather than a refusal.
+ */
+const NEEDS_BROWSE = new Set([
+  '/api/ce/component',
+  '/api/project_analyses/search',
+  '/api/measures/component',
+  '/api/hotspots/search'
+])
+
 /** The name of every project's main branch on the simulated server. */
 export const MAIN_BRANCH = 'main'
 
@@ -171,21 +183,47 @@ const modeOfQualitiesGate = {
   ]
 }
 
-/** What api/metrics/search says of the metrics the scenarios use that the action has no words for. */
+/**
+ * What api/metrics/search says of the metrics the scenarios use that the action has no words for,
+ * each with every field the server writes (recorded from 10.7): its id, description, direction
+ * (-1: lower is better), whether it is qualitative or hidden, and a decimal scale for figures with
+ * decimals.
+ */
 const METRIC_DEFINITIONS = [
   {
+    id: '0f1c5a8e-6d52-4b55-9d1f-2f6e7d1c0a11',
     key: 'new_software_quality_maintainability_issues',
-    name: 'New Maintainability Issues',
     type: 'INT',
-    domain: 'Maintainability'
+    name: 'New Maintainability Issues',
+    description: 'New maintainability issues',
+    domain: 'Maintainability',
+    direction: -1,
+    qualitative: true,
+    hidden: false
   },
   {
+    id: '0f1c5a8e-6d52-4b55-9d1f-2f6e7d1c0a12',
     key: 'software_quality_maintainability_issues',
-    name: 'Maintainability Issues',
     type: 'INT',
-    domain: 'Maintainability'
+    name: 'Maintainability Issues',
+    description: 'Maintainability issues',
+    domain: 'Maintainability',
+    direction: -1,
+    qualitative: false,
+    hidden: false
   },
-  { key: 'coverage', name: 'Coverage', type: 'PERCENT', domain: 'Coverage' }
+  {
+    id: '0f1c5a8e-6d52-4b55-9d1f-2f6e7d1c0a13',
+    key: 'coverage',
+    type: 'PERCENT',
+    name: 'Coverage',
+    description: 'Coverage by tests',
+    domain: 'Coverage',
+    direction: 1,
+    qualitative: true,
+    hidden: false,
+    decimalScale: 1
+  }
 ]
 
 /** The files the sample issues are in, relative to the analysis's base directory. */
@@ -663,6 +701,18 @@ export interface SimulatorOptions {
   port?: number
   /** When set, every request must carry this token, in a scheme its analysis's generation takes. */
   token?: string
+  /**
+   * A token the server knows, of a user with the server's default permissions (Execute Analysis)
+   * but without Browse on any project: refused with 403 where Browse is needed (NEEDS_BROWSE),
+   * shown no issues by api/issues/search (recorded from 10.7).
+   */
+  forbiddenToken?: string
+  /**
+   * `community`: SonarQube Community Edition (Build), which analyses the main branch only: it has
+   * no api/project_pull_requests/list (404, as for any unknown address), and its tasks name no
+   * branch. Default: an edition with branches and pull requests.
+   */
+  edition?: 'community'
   /** When set, authenticated replies carry SonarQube-Authentication-Token-Expiration with it. */
   tokenExpiresAt?: string
   now?: () => number
@@ -801,8 +851,18 @@ export class Simulator {
       (project === null ? undefined : this.ofProject(project).at(-1)?.script.generation) ??
       '10.x'
     const traits = GENERATIONS[generation]
-    if (!this.authorised(request.headers.authorization, traits.auth)) {
-      return send(response, 401, { errors: [{ msg: 'Authentication required' }] })
+    const forbidden = this.carries(
+      request.headers.authorization,
+      this.options.forbiddenToken,
+      traits.auth
+    )
+    if (forbidden && NEEDS_BROWSE.has(url.pathname)) {
+      return send(response, 403, { errors: [{ msg: 'Insufficient privileges' }] })
+    }
+    if (!forbidden && !this.authorised(request.headers.authorization, traits.auth)) {
+      // As the server refuses a token it does not know: no body (recorded from 10.7).
+      response.writeHead(401)
+      return void response.end()
     }
     const headers: Record<string, string> =
       this.options.token && this.options.tokenExpiresAt
@@ -824,7 +884,7 @@ export class Simulator {
       const warningsAsked = (url.searchParams.get('additionalFields') ?? '')
         .split(',')
         .includes('warnings')
-      const task = this.taskState(analysis, traits.warningsAlways || warningsAsked)
+      const task = this.taskState(analysis, warningsAsked)
       return send(response, 200, { task }, headers)
     }
     if (url.pathname === '/api/qualitygates/project_status' && this.options.projectStatusGone) {
@@ -846,6 +906,12 @@ export class Simulator {
         { projectStatus: traits.gateShape(newest.script.projectStatus) },
         headers
       )
+    }
+    if (
+      url.pathname === '/api/project_pull_requests/list' &&
+      this.options.edition === 'community'
+    ) {
+      return send(response, 404, { errors: [{ msg: `Unknown url : ${url.pathname}` }] })
     }
     if (url.pathname === '/api/project_pull_requests/list') {
       const [status, body] = this.listPullRequests(url)
@@ -879,7 +945,8 @@ export class Simulator {
       return send(response, status, body, status === 200 ? headers : {})
     }
     if (url.pathname === '/api/issues/search') {
-      const [status, body] = this.searchIssues(url, analysis)
+      // The search leaves out the projects the user may not browse: none of this one's.
+      const [status, body] = this.searchIssues(url, analysis, forbidden)
       return send(response, status, body, headers)
     }
     if (url.pathname === '/api/hotspots/search') {
@@ -907,7 +974,7 @@ export class Simulator {
         `<h1>Dashboard of ${escapeHtml(url.searchParams.get('id') ?? '')}</h1>`
       )
     }
-    return send(response, 404, { errors: [{ msg: `Unknown url: ${url.pathname}` }] })
+    return send(response, 404, { errors: [{ msg: `Unknown url : ${url.pathname}` }] })
   }
 
   /**
@@ -1003,7 +1070,11 @@ export class Simulator {
    * (every project's issues, old ones too); ps over 500 and pages past the 10,000th result are
    * refused; rule names come with additionalFields=rules.
    */
-  private searchIssues(url: URL, analysis: Analysis | undefined): [number, unknown] {
+  private searchIssues(
+    url: URL,
+    analysis: Analysis | undefined,
+    noneBrowsed = false
+  ): [number, unknown] {
     const generation = analysis?.script.generation ?? '10.x'
     const traits = ISSUE_SEARCH[generation]
     const params = url.searchParams
@@ -1045,11 +1116,13 @@ export class Simulator {
       ['sinceLeakPeriod', 'inNewCodePeriod'].some(
         (name) => params.get(name) === 'true' && reads(name, traits.newCodeParameter)
       )
-    const analyses = projectNamed
-      ? analysis
-        ? [analysis]
-        : []
-      : [...new Set(this.analyses.values())]
+    const analyses = noneBrowsed
+      ? []
+      : projectNamed
+        ? analysis
+          ? [analysis]
+          : []
+        : [...new Set(this.analyses.values())]
     const all = analyses.flatMap(({ script }) =>
       (script.issues ?? [])
         .filter((issue) => !newCodeOnly || issue.inNewCode !== false)
@@ -1058,35 +1131,53 @@ export class Simulator {
     const slice = all.slice((page - 1) * size, page * size)
     const withRules = (params.get('additionalFields') ?? '').split(',').includes('rules')
     const paging = { pageIndex: page, pageSize: size, total: all.length }
+    // The files of the page's issues, then the projects (recorded from 10.7).
+    const files = new Map(
+      slice.map(({ issue, projectKey }) => [
+        `${projectKey}:${issue.path}`,
+        {
+          key: `${projectKey}:${issue.path}`,
+          enabled: true,
+          qualifier: 'FIL',
+          name: issue.path.split('/').at(-1),
+          longName: issue.path,
+          path: issue.path
+        }
+      ])
+    )
+    const projects = new Map(
+      slice.map(({ projectKey }) => [
+        projectKey,
+        { key: projectKey, enabled: true, qualifier: 'TRK', name: projectKey, longName: projectKey }
+      ])
+    )
     return [
       200,
       {
         ...(traits.topLevelTotal ? { total: all.length, p: page, ps: size } : {}),
         paging,
+        effortTotal: 5 * all.length,
         issues: slice.map(({ issue, projectKey }) => issueShape(issue, projectKey, generation)),
-        components: [
-          ...new Map(
-            slice.map(({ issue, projectKey }) => [
-              `${projectKey}:${issue.path}`,
-              {
-                key: `${projectKey}:${issue.path}`,
-                qualifier: 'FIL',
-                name: issue.path.split('/').at(-1),
-                longName: issue.path,
-                path: issue.path
-              }
-            ])
-          ).values()
-        ],
+        components: [...files.values(), ...projects.values()],
         ...(withRules
           ? {
               rules: [
                 ...new Map(
-                  slice.map(({ issue }) => [issue.rule, { key: issue.rule, name: issue.ruleName }])
+                  slice.map(({ issue }) => [
+                    issue.rule,
+                    {
+                      key: issue.rule,
+                      name: issue.ruleName,
+                      lang: issue.rule.split(':')[0],
+                      status: 'READY',
+                      langName: 'TypeScript'
+                    }
+                  ])
                 ).values()
               ]
             }
-          : {})
+          : {}),
+        facets: []
       }
     ]
   }
@@ -1190,16 +1281,20 @@ export class Simulator {
       conditions: conditions.map((condition) => ({
         metric: condition['metricKey'],
         op: condition['comparator'],
+        // The new code's conditions name its period (recorded from 10.7).
+        ...(String(condition['metricKey']).startsWith('new_') ? { period: 1 } : {}),
         error: condition['errorThreshold'],
         actual: condition['actualValue'],
         level: condition['status']
       })),
       ignoredConditions: gate['ignoredConditions'] === true
     }
+    // The component names the branch or pull request asked for, but not the main branch
+    // (recorded from 10.7).
     const scope = Object.fromEntries(
       ['branch', 'pullRequest'].flatMap((name) => {
         const value = url.searchParams.get(name)
-        return value === null ? [] : [[name, value]]
+        return value === null || (name === 'branch' && value === MAIN_BRANCH) ? [] : [[name, value]]
       })
     )
     return [
@@ -1278,21 +1373,22 @@ export class Simulator {
     if (ended) {
       return {
         queue,
-        current: { ...this.taskState(ended, false), executedAt: sonarDate(ended.finishesAt) }
+        current: this.taskState(ended, false)
       }
     }
+    // An earlier analysis, ended before the newest was added, in the task's own shape.
     const { script } = latest
-    return {
-      queue,
-      current: {
-        id: 'AYPreviousTask',
-        type: 'REPORT',
-        componentKey: component,
-        status: 'SUCCESS',
-        analysisId: 'AYPreviousAnalysis',
-        executionTimeMs: Math.round(script.previousProcessingMs ?? script.finishAfterMs / 2)
-      }
+    const executionTimeMs = Math.round(script.previousProcessingMs ?? script.finishAfterMs / 2)
+    const executedAt = latest.addedAt - 60_000
+    const previous: Analysis = {
+      ...latest,
+      taskId: 'AYPreviousTask',
+      analysisId: 'AYPreviousAnalysis',
+      addedAt: executedAt - executionTimeMs,
+      finishesAt: executedAt,
+      script: { ...script, finishAfterMs: executionTimeMs, taskStatus: 'SUCCESS', warnings: [] }
     }
+    return { queue, current: this.taskState(previous, false) }
   }
 
   /** Whether the Authorization header carries the token in a scheme the generation takes. */
@@ -1300,8 +1396,16 @@ export class Simulator {
     header: string | undefined,
     schemes: readonly ('basic' | 'bearer')[]
   ): boolean {
-    const { token } = this.options
-    if (!token) return true
+    return !this.options.token || this.carries(header, this.options.token, schemes)
+  }
+
+  /** Whether the Authorization header carries `token` in a scheme the generation takes. */
+  private carries(
+    header: string | undefined,
+    token: string | undefined,
+    schemes: readonly ('basic' | 'bearer')[]
+  ): boolean {
+    if (!token) return false
     return schemes.some((scheme) =>
       scheme === 'bearer'
         ? header === `Bearer ${token}`
@@ -1309,37 +1413,66 @@ export class Simulator {
     )
   }
 
-  private taskState(analysis: Analysis, withWarnings: boolean): Record<string, unknown> {
+  /**
+   * A task as api/ce/task and api/ce/component write it (the server's TaskFormatter): the
+   * project's id, name and qualifier, who submitted it, its dates in the server's form, and, once
+   * it ended, when and how; `warnings` (and, where the generation has them, `infoMessages`) when
+   * asked (`warningsAsked`) or where the generation always sends them.
+   */
+  private taskState(analysis: Analysis, warningsAsked: boolean): Record<string, unknown> {
     const { script } = analysis
+    const traits = GENERATIONS[script.generation ?? '10.x']
+    const withWarnings = warningsAsked || traits.warningsAlways
+    const projectKey = script.projectKey ?? 'demo-project'
     const remaining = analysis.finishesAt - this.now()
+    const messages = (warnings: readonly string[]) => ({
+      ...(withWarnings ? { warnings } : {}),
+      ...(withWarnings && traits.infoMessages ? { infoMessages: [] } : {})
+    })
     const base = {
       id: analysis.taskId,
       type: 'REPORT',
-      componentKey: script.projectKey ?? 'demo-project',
-      ...(script.branch ? { branch: script.branch, branchType: 'BRANCH' } : {}),
-      ...(script.pullRequest ? { pullRequest: script.pullRequest } : {}),
-      submittedAt: new Date(analysis.finishesAt - script.finishAfterMs).toISOString()
+      componentId: uuidOf(projectKey),
+      componentKey: projectKey,
+      componentName: projectKey,
+      componentQualifier: 'TRK',
+      ...(script.branch && this.options.edition !== 'community'
+        ? { branch: script.branch, branchType: 'BRANCH' }
+        : {}),
+      ...(script.pullRequest ? { pullRequest: script.pullRequest } : {})
     }
-    if (remaining > script.finishAfterMs / 2) return { ...base, status: 'PENDING' }
+    const submitted = {
+      submittedAt: sonarDate(analysis.finishesAt - script.finishAfterMs),
+      submitterLogin: 'admin'
+    }
+    if (remaining > script.finishAfterMs / 2) {
+      return { ...base, status: 'PENDING', ...submitted, ...messages([]) }
+    }
     // In progress, the server says how long the task has been processing.
     const startedAt = analysis.finishesAt - script.finishAfterMs / 2
     if (remaining > 0) {
       return {
         ...base,
         status: 'IN_PROGRESS',
-        startedAt: new Date(startedAt).toISOString(),
-        executionTimeMs: Math.round(this.now() - startedAt)
+        ...submitted,
+        startedAt: sonarDate(startedAt),
+        executionTimeMs: Math.round(this.now() - startedAt),
+        ...messages([])
       }
     }
     return {
       ...base,
-      status: script.taskStatus,
       ...(script.taskStatus === 'SUCCESS' ? { analysisId: analysis.analysisId } : {}),
+      status: script.taskStatus,
+      ...submitted,
+      startedAt: sonarDate(startedAt),
+      executedAt: sonarDate(analysis.finishesAt),
+      executionTimeMs: Math.max(1, script.finishAfterMs),
       ...(script.errorMessage ? { errorMessage: script.errorMessage } : {}),
       ...(script.errorType ? { errorType: script.errorType } : {}),
-      executionTimeMs: Math.max(1, script.finishAfterMs),
+      hasScannerContext: true,
       warningCount: script.warnings?.length ?? 0,
-      ...(withWarnings ? { warnings: script.warnings ?? [] } : {})
+      ...messages(script.warnings ?? [])
     }
   }
 }

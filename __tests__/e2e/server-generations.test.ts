@@ -56,7 +56,11 @@ const GENERATIONS = [
     warningsAsked: false,
     exitCode: 0,
     about: /^Project demo-project · analysis/,
-    details: ['New code: since the previous version (2025-01-15T10:00:00+0000)'],
+    // 10.x writes caycStatus on every gate (recorded from 10.7).
+    details: [
+      'New code: since the previous version (2025-01-15T10:00:00+0000)',
+      'Clean as You Code: compliant'
+    ],
     outputs: { branch: '', pullRequest: '' },
     warnings: 2
   },

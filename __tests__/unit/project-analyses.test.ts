@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../../__fixtures__/clock.js'
@@ -201,6 +202,26 @@ describe('api/project_pull_requests/list: the pull requests and their newest ana
       { key: '125', analysisDate: undefined }
     ])
     expect(queries).toEqual([{ project: 'my-project' }])
+  })
+
+  it('on Community Edition, which has no such address (recorded from 10.7), the message says it analyses one branch', async () => {
+    const recorded = JSON.parse(
+      readFileSync(
+        new URL(
+          '../../__fixtures__/sonarqube/real/10.7/project-pull-requests.json',
+          import.meta.url
+        ),
+        'utf8'
+      )
+    ) as { status: number; body: Record<string, unknown> }
+    answer('/api/project_pull_requests/list', () =>
+      HttpResponse.json(recorded.body, { status: recorded.status })
+    )
+    const error = await rejectionInWords(client().getPullRequests('my-project'))
+    expect(error.message).toContain('"Unknown url : /api/project_pull_requests/list"')
+    expect(error.message).toContain(
+      'The server has no pull requests at all: Community Edition analyses the main branch only.'
+    )
   })
 
   it('a reply that is not the list is refused', async () => {

@@ -213,6 +213,8 @@ export class SonarClient {
       what: `the pull requests of ${project}`,
       advice: {
         notFound: `The server knows no project ${project}: check ${this.keysFrom()}, and that the token may browse the project.`,
+        unknownUrl:
+          'The server has no pull requests at all: Community Edition analyses the main branch only.',
         badRequest: `The server refused the request for the pull requests of ${project}.`
       },
       decode: decodePullRequests

@@ -13,7 +13,12 @@ import { setting, settingOrVariable, theVariableOrSetting } from '../words.js'
 /** How messages name what was asked for, and what to check when the server says 404 or 400. */
 export interface ResourceWords {
   what: string
-  advice: { notFound: string; badRequest: string }
+  advice: {
+    notFound: string
+    badRequest: string
+    /** Said instead of notFound when the server has no such address ("Unknown url : /api/…"). */
+    unknownUrl?: string
+  }
 }
 
 /** One try that failed: the error to report, how it weighs for retrying, and a short cause. */
@@ -171,8 +176,12 @@ function statusError(
         `${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`,
         status
       )
-    case 404:
-      return new ServerRequestError(`${said}${resource.advice.notFound} ${at}`, status)
+    case 404: {
+      // A server without the address answers in these words (SonarQube 10.7, recorded).
+      const noSuchAddress = words?.startsWith('"Unknown url') === true
+      const advice = (noSuchAddress && resource.advice.unknownUrl) || resource.advice.notFound
+      return new ServerRequestError(`${said}${advice} ${at}`, status)
+    }
     case 400:
       return new ServerRequestError(`${said}${resource.advice.badRequest} ${at}`, status)
     default:
