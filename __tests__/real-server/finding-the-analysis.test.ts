@@ -9,17 +9,24 @@ import { runActionOn, runCommandOn, taskEnd } from './support/checks.js'
 import { sampleRepository, type SampleRepository } from './support/sample-projects.js'
 import { scanWithCli } from './support/scanners.js'
 import { realServers } from './support/servers.js'
-import { administrator, createProject, generateToken, type WebApi } from './support/web-api.js'
+import {
+  administrator,
+  createProject,
+  generateToken,
+  type WebApi,
+  unique
+} from './support/web-api.js'
 
 describe.each(realServers())('SonarQube $version: by project', (server) => {
-  const projectKey = 'find-by-commit'
+  const projectKey = unique('find-by-commit')
   let admin: WebApi
   let token: string
   let repository: SampleRepository
   let firstAnalysis: string
   beforeAll(async () => {
     admin = await administrator(server.url)
-    token = await generateToken(admin, 'find', 'GLOBAL_ANALYSIS_TOKEN')
+    // A user token: an analysis token may not browse the project's analyses (403).
+    token = await generateToken(admin, 'find', 'USER_TOKEN')
     await createProject(admin, projectKey)
     repository = sampleRepository('cli-python')
     const first = await scanWithCli({

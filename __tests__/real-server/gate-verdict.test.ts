@@ -23,7 +23,8 @@ import {
   createGate,
   createProject,
   generateToken,
-  type WebApi
+  type WebApi,
+  unique
 } from './support/web-api.js'
 import { afterAll } from 'vitest'
 
@@ -36,7 +37,7 @@ describe.each(realServers())('SonarQube $version decides', (server) => {
   })
 
   describe('a failing gate on new code: Java, JaCoCo, the Maven plugin', () => {
-    const projectKey = 'verdict-java'
+    const projectKey = unique('verdict-java')
     let repository: SampleRepository
     let peer: Scan
     let gate: ProjectStatus
@@ -185,7 +186,7 @@ describe.each(realServers())('SonarQube $version decides', (server) => {
   })
 
   describe('a passing gate: Python, the scanner CLI', () => {
-    const projectKey = 'verdict-python'
+    const projectKey = unique('verdict-python')
     let repository: SampleRepository
     let peer: Scan
     let analysisId: string

@@ -10,10 +10,16 @@ import { sampleRepository, type SampleRepository } from './support/sample-projec
 import { scanWithCli } from './support/scanners.js'
 import { realServers } from './support/servers.js'
 import { restartServer, stopServer } from './support/server.js'
-import { administrator, createProject, generateToken, type WebApi } from './support/web-api.js'
+import {
+  administrator,
+  createProject,
+  generateToken,
+  type WebApi,
+  unique
+} from './support/web-api.js'
 
 describe.each(realServers())('SonarQube $version stopped and started again', (server) => {
-  const projectKey = 'outage'
+  const projectKey = unique('outage')
   let admin: WebApi
   let repository: SampleRepository
   beforeAll(async () => {

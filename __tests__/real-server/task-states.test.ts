@@ -9,7 +9,13 @@ import { ceTask, runCommandOn, taskEnd } from './support/checks.js'
 import { sampleRepository, type SampleRepository } from './support/sample-projects.js'
 import { scanWithCli } from './support/scanners.js'
 import { realServers } from './support/servers.js'
-import { administrator, createProject, generateToken, type WebApi } from './support/web-api.js'
+import {
+  administrator,
+  createProject,
+  generateToken,
+  type WebApi,
+  unique
+} from './support/web-api.js'
 
 describe.each(realServers())('SonarQube $version: the task', (server) => {
   let admin: WebApi
@@ -41,7 +47,7 @@ describe.each(realServers())('SonarQube $version: the task', (server) => {
   }
 
   it('goes PENDING, IN_PROGRESS, SUCCESS, and the command waits through them for the verdict', async () => {
-    const taskId = await pendingScan('tasks-success')
+    const taskId = await pendingScan(unique('tasks-success'))
     const command = runCommandOn(
       repository.root,
       ['--initial-delay', '0', '--timeout', '300'],
@@ -59,7 +65,7 @@ describe.each(realServers())('SonarQube $version: the task', (server) => {
   })
 
   it('CANCELED through api/ce/cancel: the command exits 3 saying the task was canceled', async () => {
-    const taskId = await pendingScan('tasks-canceled')
+    const taskId = await pendingScan(unique('tasks-canceled'))
     const command = runCommandOn(
       repository.root,
       ['--initial-delay', '0', '--timeout', '300'],
@@ -77,7 +83,8 @@ describe.each(realServers())('SonarQube $version: the task', (server) => {
   })
 
   it('the project deleted while the command waits: it stops with what the server said', async () => {
-    const taskId = await pendingScan('tasks-deleted')
+    const projectKey = unique('tasks-deleted')
+    const taskId = await pendingScan(projectKey)
     const command = runCommandOn(
       repository.root,
       ['--initial-delay', '0', '--timeout', '120'],
@@ -85,7 +92,7 @@ describe.each(realServers())('SonarQube $version: the task', (server) => {
       150_000
     )
     await sleep(3_000)
-    await admin.post('api/projects/delete', { project: 'tasks-deleted' })
+    await admin.post('api/projects/delete', { project: projectKey })
     const task = await ceTask(admin, taskId).catch((error: unknown) => String(error))
     const run = await command
     await admin.post('api/ce/resume')

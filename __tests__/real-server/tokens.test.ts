@@ -14,11 +14,12 @@ import {
   createUser,
   generateToken,
   WebApi,
-  type TokenType
+  type TokenType,
+  unique
 } from './support/web-api.js'
 
 describe.each(realServers())('SonarQube $version: tokens', (server) => {
-  const projectKey = 'tokens-private'
+  const projectKey = unique('tokens-private')
   let admin: WebApi
   let repository: SampleRepository
   beforeAll(async () => {
@@ -57,8 +58,9 @@ describe.each(realServers())('SonarQube $version: tokens', (server) => {
   )
 
   it('a user without Browse on the private project: the server refuses, and the command says what to do', async () => {
-    await createUser(admin, 'no-browse', 'No-Browse-Password-1')
-    const user = new WebApi(server.url, { login: 'no-browse', password: 'No-Browse-Password-1' })
+    const login = unique('no-browse')
+    await createUser(admin, login, 'No-Browse-Password-1')
+    const user = new WebApi(server.url, { login, password: 'No-Browse-Password-1' })
     const token = await generateToken(user, 'no-browse', 'USER_TOKEN')
     const run = await check(token)
 

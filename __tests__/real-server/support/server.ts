@@ -70,48 +70,30 @@ export async function startServer(
 ): Promise<RunningServer> {
   const step = `start SonarQube ${distribution.version} on port ${ports.web}`
   await checkPortsFree(ports, step)
-  const runFolder = path.join(user.cache, 'runs', `${distribution.version}-${ports.web}`)
+  const server = describeServer(distribution, user, ports)
+  const { runFolder } = server
   await rm(runFolder, { recursive: true, force: true })
   for (const folder of ['data', 'logs', 'temp'])
     mkdirSync(path.join(runFolder, folder), { recursive: true })
   const pristine = pristineData(distribution)
   if (existsSync(pristine)) cpSync(pristine, path.join(runFolder, 'data'), { recursive: true })
   giveTo(user, runFolder)
-  const command = [
-    distribution.java.binary,
-    ...LAUNCHER_OPTIONS,
-    '-jar',
-    distribution.launcher,
-    '-Dsonar.web.host=127.0.0.1',
-    `-Dsonar.web.port=${ports.web}`,
-    '-Dsonar.search.host=127.0.0.1',
-    `-Dsonar.search.port=${ports.search}`,
-    `-Dsonar.es.port=${ports.searchTransport}`,
-    `-Dsonar.embeddedDatabase.port=${ports.database}`,
-    `-Dsonar.path.data=${path.join(runFolder, 'data')}`,
-    `-Dsonar.path.logs=${path.join(runFolder, 'logs')}`,
-    `-Dsonar.path.temp=${path.join(runFolder, 'temp')}`,
-    // The client compiler only, no heap touched up front: the three JVMs start far faster on a
-    // few busy cores, and a test server runs too briefly to gain from the optimising compiler.
-    `-Dsonar.search.javaAdditionalOpts=${FAST_START}`,
-    `-Dsonar.web.javaAdditionalOpts=${FAST_START}`,
-    `-Dsonar.ce.javaAdditionalOpts=${FAST_START}`,
-    // No telemetry and no update center: the server must not reach out of loopback.
-    '-Dsonar.telemetry.enable=false',
-    '-Dsonar.updatecenter.activate=false'
-  ]
-  const server: RunningServer = {
-    version: distribution.version,
-    url: `http://127.0.0.1:${ports.web}`,
-    ports,
-    pid: 0,
-    runFolder,
-    command,
-    home: distribution.home,
-    uid: user.uid,
-    gid: user.gid
-  }
   return launch(server, timeoutMs, step)
+}
+
+/**
+ * The server of this distribution on these ports when one runs already (its process group alive
+ * and `api/system/status` UP), as a run with REAL_SERVER_KEEP left it.
+ */
+export async function runningServer(
+  distribution: Distribution,
+  user: ServerUser,
+  ports: ServerPorts
+): Promise<RunningServer | undefined> {
+  const server = describeServer(distribution, user, ports)
+  const pid = existsSync(pidFile(server)) ? Number(readFileSync(pidFile(server), 'utf8')) : 0
+  if (!pid || !groupAlive(pid) || (await systemStatus(server.url)) !== 'UP') return undefined
+  return { ...server, pid }
 }
 
 /**
@@ -139,6 +121,49 @@ export async function keepPristineData(
   cpSync(path.join(server.runFolder, 'data'), partial, { recursive: true })
   renameSync(partial, pristine)
   return restartServer(server, timeoutMs)
+}
+
+/** How a distribution runs on these ports: its command line and folders. */
+function describeServer(
+  distribution: Distribution,
+  user: ServerUser,
+  ports: ServerPorts
+): RunningServer {
+  const runFolder = path.join(user.cache, 'runs', `${distribution.version}-${ports.web}`)
+  const command = [
+    distribution.java.binary,
+    ...LAUNCHER_OPTIONS,
+    '-jar',
+    distribution.launcher,
+    '-Dsonar.web.host=127.0.0.1',
+    `-Dsonar.web.port=${ports.web}`,
+    '-Dsonar.search.host=127.0.0.1',
+    `-Dsonar.search.port=${ports.search}`,
+    `-Dsonar.es.port=${ports.searchTransport}`,
+    `-Dsonar.embeddedDatabase.port=${ports.database}`,
+    `-Dsonar.path.data=${path.join(runFolder, 'data')}`,
+    `-Dsonar.path.logs=${path.join(runFolder, 'logs')}`,
+    `-Dsonar.path.temp=${path.join(runFolder, 'temp')}`,
+    // The client compiler only, no heap touched up front: the three JVMs start far faster on a
+    // few busy cores, and a test server runs too briefly to gain from the optimising compiler.
+    `-Dsonar.search.javaAdditionalOpts=${FAST_START}`,
+    `-Dsonar.web.javaAdditionalOpts=${FAST_START}`,
+    `-Dsonar.ce.javaAdditionalOpts=${FAST_START}`,
+    // No telemetry and no update center: the server must not reach out of loopback.
+    '-Dsonar.telemetry.enable=false',
+    '-Dsonar.updatecenter.activate=false'
+  ]
+  return {
+    version: distribution.version,
+    url: `http://127.0.0.1:${ports.web}`,
+    ports,
+    pid: 0,
+    runFolder,
+    command,
+    home: distribution.home,
+    uid: user.uid,
+    gid: user.gid
+  }
 }
 
 /** Starts a stopped server again on its data, and waits until it is UP. */

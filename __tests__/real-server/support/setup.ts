@@ -14,6 +14,7 @@ import { portsFrom } from './ports.js'
 import {
   hasPristineData,
   keepPristineData,
+  runningServer,
   startServer,
   stopServer,
   type RunningServer
@@ -74,12 +75,23 @@ export default async function setup(project: TestProject) {
     return
   }
   const user = serverUser()
+  // REAL_SERVER_KEEP=1 leaves the servers running after the suite and uses them again in the
+  // next run, to try a test again in seconds instead of minutes; stop them with the same run
+  // without it.
+  const keep = process.env['REAL_SERVER_KEEP'] === '1'
   const base = Number(process.env['REAL_SERVER_PORT_BASE'] ?? 9000)
   const servers: RunningServer[] = []
   const results = await Promise.allSettled(
     versions().map(async (version, index) => {
       const started = Date.now()
       const distribution = await distributionOf(version, user)
+      const ports = portsFrom(base + 20 * index)
+      const kept = keep ? await runningServer(distribution, user, ports) : undefined
+      if (kept) {
+        console.info(`SonarQube ${version} kept from an earlier run at ${kept.url}`)
+        servers.push(kept)
+        return kept
+      }
       const firstStart = !hasPristineData(distribution)
       let server = await startServer(
         distribution,
@@ -108,6 +120,7 @@ export default async function setup(project: TestProject) {
   project.provide('realServers', servers)
   project.provide('realServersSkipped', '')
   return async () => {
+    if (keep) return
     await Promise.all(servers.map((server) => stopServer(server)))
   }
 }

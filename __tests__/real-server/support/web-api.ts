@@ -6,6 +6,18 @@
  */
 import { HarnessFailure } from './failure.js'
 
+/** This run's mark, so that a server kept from an earlier run (REAL_SERVER_KEEP) takes new keys. */
+const RUN = Date.now().toString(36)
+
+/**
+ * A project key, gate name or login of this run.
+ *
+ * @example unique('verdict-java') // 'verdict-java-mij3k2x1'
+ */
+export function unique(name: string): string {
+  return `${name}-${RUN}`
+}
+
 /** Who the requests are from: a login and password, or a token. */
 export type Credentials = { login: string; password: string } | { token: string }
 
@@ -128,11 +140,23 @@ export async function createGate(
   conditions: GateCondition[],
   projectKey: string
 ): Promise<void> {
-  await api.post('api/qualitygates/create', { name })
-  for (const condition of conditions) {
-    await api.post('api/qualitygates/create_condition', { gateName: name, ...condition })
+  const gateName = unique(name)
+  await api.post('api/qualitygates/create', { name: gateName })
+  // 10.x and later create a gate with the Clean as You Code conditions in it: the gate holds
+  // exactly the conditions given.
+  const created = await api.get<{ conditions?: { id: string | number }[] }>(
+    'api/qualitygates/show',
+    {
+      name: gateName
+    }
+  )
+  for (const { id } of created.conditions ?? []) {
+    await api.post('api/qualitygates/delete_condition', { id: String(id) })
   }
-  await api.post('api/qualitygates/select', { gateName: name, projectKey })
+  for (const condition of conditions) {
+    await api.post('api/qualitygates/create_condition', { gateName, ...condition })
+  }
+  await api.post('api/qualitygates/select', { gateName, projectKey })
 }
 
 /** A new user with a password, and no permission granted. */
