@@ -208,6 +208,25 @@ describe('401, 403 and 404 are not retried, and each gets its own explanation', 
     expect(requests).toHaveLength(status === 401 && token ? 2 : 1)
   })
 
+  it.each([
+    ['sqa_0123456789abcdef', 'a global analysis token (sqa_…)'],
+    ['sqp_0123456789abcdef', 'a project analysis token (sqp_…)']
+  ])(
+    '403 to an analysis token (%s) says it is one, and to use a user token',
+    async (token, kind) => {
+      // What SonarQube 10.7 answers a global analysis token on api/project_analyses/search,
+      // api/ce/component, api/measures/component and api/hotspots/search.
+      taskReplies(() =>
+        HttpResponse.json({ errors: [{ msg: 'Insufficient privileges' }] }, { status: 403 })
+      )
+      const reading = saidByTheAction(client({ token }).client.getTask(TASK_URL, 'AYTask1'))
+      await expect(reading).rejects.toThrow(
+        `The server says: "Insufficient privileges". The token may not read task AYTask1 (HTTP 403 at ${SERVER}/api/ce/task?id=AYTask1): it is ${kind}.`
+      )
+      await expect(reading).rejects.toThrow(/Use a user token \(squ_…, My Account → Security\)/)
+    }
+  )
+
   it('an unknown analysis says which one', async () => {
     server.use(
       http.get(`${SERVER}/api/qualitygates/project_status`, () =>

@@ -20,3 +20,21 @@ export function otherScheme(scheme: AuthScheme): AuthScheme {
 }
 
 export const SCHEME_NAMES: Record<AuthScheme, string> = { bearer: 'Bearer', basic: 'Basic' }
+
+/** The analysis tokens' prefixes (SonarQube 9.5 and later), and what each is. */
+const ANALYSIS_TOKENS: Record<string, string> = {
+  sqa_: 'a global analysis token (sqa_…)',
+  sqp_: 'a project analysis token (sqp_…)'
+}
+
+/**
+ * What kind of analysis token the token is, in words; undefined for a user token or one without
+ * a known prefix. A real server lets an analysis token submit analyses and read their tasks and
+ * gates, and refuses it (403) what needs Browse: a project's analyses, background tasks, measures
+ * and hotspots.
+ *
+ * @example analysisTokenKind('sqa_0123') // 'a global analysis token (sqa_…)'
+ */
+export function analysisTokenKind(token: string | undefined): string | undefined {
+  return token === undefined ? undefined : ANALYSIS_TOKENS[token.slice(0, 4)]
+}

@@ -2,7 +2,13 @@ import { redactSecrets, tokenForms } from '../secrets.js'
 import type { Clock } from '../clock.js'
 import { ServerRequestError, TimeoutError, UnsafeRequestError } from '../errors.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-import { authorization, otherScheme, SCHEME_NAMES, type AuthScheme } from './authorization.js'
+import {
+  analysisTokenKind,
+  authorization,
+  otherScheme,
+  SCHEME_NAMES,
+  type AuthScheme
+} from './authorization.js'
 import {
   statusFailure,
   transportFailure,
@@ -439,7 +445,13 @@ export class SonarClient {
       try {
         const reply = await this.authenticated(url, resource)
         if (reply.status < 200 || reply.status >= 300) {
-          failed = statusFailure(reply, url, resource, this.authTried())
+          failed = statusFailure(
+            reply,
+            url,
+            resource,
+            this.authTried(),
+            analysisTokenKind(this.options.token)
+          )
         } else {
           this.noteTokenExpiration(reply)
           const decoded = decodeJson(url, reply, resource, this.secrets)

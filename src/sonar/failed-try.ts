@@ -139,11 +139,13 @@ export function statusFailure(
   url: URL,
   resource: ResourceWords,
   /** The schemes the token was sent with ("Bearer and Basic"); undefined without a token. */
-  authTried: string | undefined
+  authTried: string | undefined,
+  /** What analysis token the token is (`analysisTokenKind`); undefined for a user token. */
+  analysisToken?: string
 ): FailedTry {
   const retryAfter = headerValue(reply, 'retry-after')
   return {
-    error: statusError(reply, url, resource, authTried),
+    error: statusError(reply, url, resource, authTried, analysisToken),
     fault: { kind: 'status', status: reply.status, retryAfter },
     cause: `HTTP ${reply.status}`
   }
@@ -153,7 +155,8 @@ function statusError(
   reply: Reply,
   url: URL,
   resource: ResourceWords,
-  authTried: string | undefined
+  authTried: string | undefined,
+  analysisToken: string | undefined
 ): ServerRequestError {
   const { status } = reply
   const at = `(HTTP ${status} at ${shownUrl(url)})`
@@ -172,6 +175,13 @@ function statusError(
         status
       )
     case 403:
+      // A real server refuses analysis tokens what needs Browse, whatever their user may do.
+      if (analysisToken) {
+        return new ServerRequestError(
+          `${said}The token may not read ${resource.what} ${at}: it is ${analysisToken}. SonarQube lets analysis tokens submit analyses and read their tasks and gates (a project analysis token its own project's only), and refuses them what needs Browse: a project's analyses, background tasks, measures and hotspots. Use a user token (squ_…, My Account → Security) of a user with the Browse permission on the project.`,
+          status
+        )
+      }
       return new ServerRequestError(
         `${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`,
         status

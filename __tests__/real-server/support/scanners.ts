@@ -1,0 +1,137 @@
+/**
+ * SonarSource's scanners, as users run them: the Maven plugin
+ * (`org.sonarsource.scanner.maven:sonar-maven-plugin`, writes `target/sonar/report-task.txt`)
+ * and the scanner CLI (`org.sonarsource.scanner.cli:sonar-scanner-cli`, a self-contained jar,
+ * writes `.scannerwork/report-task.txt`), both fetched through Maven. They analyse on the Java
+ * that runs them: no JRE is fetched from the server.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { installedJavas } from './java.js'
+import { fetchArtifact, maven } from './maven.js'
+import { run, type Finished } from './processes.js'
+import { HarnessFailure } from './failure.js'
+
+export const MAVEN_PLUGIN = 'org.sonarsource.scanner.maven:sonar-maven-plugin:5.8.0.7211'
+const SCANNER_CLI_VERSION = '8.1.0.6389'
+
+/** One analysis submitted: the scanner's run and its report file's fields. */
+export interface Scan extends Finished {
+  /** The report file's path. */
+  reportFile: string
+  /** Its fields: projectKey, serverUrl, ceTaskId, dashboardUrl... */
+  report: Record<string, string>
+}
+
+export interface ScanOptions {
+  /** The folder analysed. */
+  cwd: string
+  serverUrl: string
+  token: string
+  projectKey: string
+  /** More `sonar.*` properties, e.g. `{ 'sonar.qualitygate.wait': 'true' }`. */
+  properties?: Record<string, string>
+  /** Whether a non-zero exit fails (true by default); the peer's failed gate exits 1. */
+  mustSucceed?: boolean
+}
+
+/** The Java the scanners run on: the oldest installed from 17 on. */
+function scannerEnv(): NodeJS.ProcessEnv {
+  const java = installedJavas()
+    .filter((candidate) => candidate.feature >= 17)
+    .sort((a, b) => a.feature - b.feature)[0]
+  if (!java)
+    throw new HarnessFailure('run a scanner', 'the scanners need Java 17 or later: install a JDK')
+  return {
+    ...process.env,
+    JAVA_HOME: java.home,
+    PATH: `${path.join(java.home, 'bin')}${path.delimiter}${process.env['PATH'] ?? ''}`,
+    SONAR_TOKEN: undefined,
+    SONAR_HOST_URL: undefined
+  }
+}
+
+function properties(options: ScanOptions): string[] {
+  return Object.entries({
+    'sonar.host.url': options.serverUrl,
+    'sonar.token': options.token,
+    'sonar.login': options.token,
+    'sonar.projectKey': options.projectKey,
+    'sonar.scanner.skipJreProvisioning': 'true',
+    ...options.properties
+  }).map(([key, value]) => `-D${key}=${value}`)
+}
+
+/** Builds and tests the Java sample with JaCoCo, then analyses it with the Maven plugin. */
+export async function scanWithMaven(options: ScanOptions): Promise<Scan> {
+  const step = `analyse ${options.projectKey} with ${MAVEN_PLUGIN}`
+  const finished = await run(
+    'mvn',
+    ['-B', '--no-transfer-progress', 'verify', `${MAVEN_PLUGIN}:sonar`, ...properties(options)],
+    {
+      cwd: options.cwd,
+      env: scannerEnv(),
+      step,
+      timeoutMs: 10 * 60_000,
+      missingHint: 'install Maven 3'
+    }
+  )
+  return scanned(step, finished, path.join(options.cwd, 'target/sonar/report-task.txt'), options)
+}
+
+/** Analyses the folder with the scanner CLI's jar. */
+export async function scanWithCli(options: ScanOptions): Promise<Scan> {
+  const jar = await fetchArtifact({
+    groupId: 'org.sonarsource.scanner.cli',
+    artifactId: 'sonar-scanner-cli',
+    version: SCANNER_CLI_VERSION,
+    packaging: 'jar'
+  })
+  const env = scannerEnv()
+  const step = `analyse ${options.projectKey} with the scanner CLI ${SCANNER_CLI_VERSION}`
+  const finished = await run(
+    path.join(env['JAVA_HOME'] ?? '', 'bin/java'),
+    [
+      '-cp',
+      jar,
+      `-Dproject.home=${options.cwd}`,
+      'org.sonarsource.scanner.cli.Main',
+      ...properties(options)
+    ],
+    { cwd: options.cwd, env, step, timeoutMs: 10 * 60_000 }
+  )
+  return scanned(step, finished, path.join(options.cwd, '.scannerwork/report-task.txt'), options)
+}
+
+function scanned(step: string, finished: Finished, reportFile: string, options: ScanOptions): Scan {
+  if ((options.mustSucceed ?? true) && finished.exitCode !== 0) {
+    throw new HarnessFailure(
+      step,
+      `the scanner exited with ${finished.exitCode ?? finished.signal}`,
+      finished.output.split('\n').slice(-40)
+    )
+  }
+  if (!existsSync(reportFile)) {
+    throw new HarnessFailure(
+      step,
+      `no report file at ${reportFile}`,
+      finished.output.split('\n').slice(-40)
+    )
+  }
+  const report = Object.fromEntries(
+    readFileSync(reportFile, 'utf8')
+      .split(/\r?\n/)
+      .filter((line) => line.includes('='))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)])
+  )
+  return { ...finished, reportFile, report }
+}
+
+/** Runs Maven to warm its cache of the plugins the sample needs (no server). */
+export function warmMaven(cwd: string) {
+  return maven(['--no-transfer-progress', '-q', 'verify'], {
+    cwd,
+    step: 'build the Java sample',
+    timeoutMs: 10 * 60_000
+  })
+}

@@ -1,0 +1,105 @@
+/**
+ * The states a real analysis task goes through, and what the product says of each: PENDING while
+ * the compute engine is paused (`api/ce/pause`), IN_PROGRESS, SUCCESS; CANCELED through
+ * `api/ce/cancel` while the command waits; the project deleted while it waits.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { ceTask, runCommandOn, taskEnd } from './support/checks.js'
+import { sampleRepository, type SampleRepository } from './support/sample-projects.js'
+import { scanWithCli } from './support/scanners.js'
+import { realServers } from './support/servers.js'
+import {
+  administrator,
+  createProject,
+  generateToken,
+  type WebApi,
+  unique
+} from './support/web-api.js'
+
+describe.each(realServers())('SonarQube $version: the task', (server) => {
+  let admin: WebApi
+  let token: string
+  let repository: SampleRepository
+  beforeAll(async () => {
+    admin = await administrator(server.url)
+    token = await generateToken(admin, 'tasks', 'GLOBAL_ANALYSIS_TOKEN')
+    repository = sampleRepository('cli-python')
+  })
+  afterAll(async () => {
+    await admin?.post('api/ce/resume').catch(() => undefined)
+    repository?.remove()
+  })
+
+  /** An analysis submitted while the compute engine is paused: its task waits, PENDING. */
+  async function pendingScan(projectKey: string) {
+    await createProject(admin, projectKey)
+    await admin.post('api/ce/pause')
+    const scan = await scanWithCli({
+      cwd: repository.root,
+      serverUrl: server.url,
+      token,
+      projectKey
+    })
+    const taskId = scan.report['ceTaskId'] ?? ''
+    expect((await ceTask(admin, taskId)).status).toBe('PENDING')
+    return taskId
+  }
+
+  it('goes PENDING, IN_PROGRESS, SUCCESS, and the command waits through them for the verdict', async () => {
+    const taskId = await pendingScan(unique('tasks-success'))
+    const command = runCommandOn(
+      repository.root,
+      ['--initial-delay', '0', '--timeout', '300'],
+      { SONAR_TOKEN: token },
+      330_000
+    )
+    await sleep(3_000)
+    await admin.post('api/ce/resume')
+    const { seen } = await taskEnd(admin, taskId)
+    const run = await command
+
+    expect(seen[0]).toBe('PENDING')
+    expect(seen.at(-1)).toBe('SUCCESS')
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0)
+  })
+
+  it('CANCELED through api/ce/cancel: the command exits 3 saying the task was canceled', async () => {
+    const taskId = await pendingScan(unique('tasks-canceled'))
+    const command = runCommandOn(
+      repository.root,
+      ['--initial-delay', '0', '--timeout', '300'],
+      { SONAR_TOKEN: token },
+      330_000
+    )
+    await sleep(3_000)
+    await admin.post('api/ce/cancel', { id: taskId })
+    const run = await command
+    await admin.post('api/ce/resume')
+
+    expect((await ceTask(admin, taskId)).status).toBe('CANCELED')
+    expect(run.exitCode, run.stdout + run.stderr).toBe(3)
+    expect(run.stdout + run.stderr).toMatch(/CANCELED|canceled/)
+  })
+
+  it('the project deleted while the command waits: it stops with what the server said', async () => {
+    const projectKey = unique('tasks-deleted')
+    const taskId = await pendingScan(projectKey)
+    const command = runCommandOn(
+      repository.root,
+      ['--initial-delay', '0', '--timeout', '120'],
+      { SONAR_TOKEN: token },
+      150_000
+    )
+    await sleep(3_000)
+    await admin.post('api/projects/delete', { project: projectKey })
+    const task = await ceTask(admin, taskId).catch((error: unknown) => String(error))
+    const run = await command
+    await admin.post('api/ce/resume')
+
+    console.info(
+      `SonarQube ${server.version}, project deleted while its task waited: api/ce/task says ${JSON.stringify(task)}; the command exited ${run.exitCode}:\n${run.stdout}${run.stderr}`
+    )
+    expect(run.exitCode).toBe(3)
+  })
+})
