@@ -7,7 +7,6 @@ import { FakeClock } from '../../__fixtures__/clock.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
 import { inActionWords, inCommandWords } from '../../__fixtures__/sinks.js'
 import { useMockServer } from '../../__fixtures__/msw.js'
-import { inCommandWords } from '../../__fixtures__/sinks.js'
 import {
   hotspotsExample,
   projectStatusExample,
