@@ -22,12 +22,13 @@ import {
 } from '../report/pull-request-comment-body.js'
 import {
   dashboardOf,
+  decorating,
   decorationStep,
   failing,
   nameOf,
   statusWords
 } from '../platform/decoration-steps.js'
-import { PlatformRefusal } from '../platform/rest-api.js'
+import type { PlatformRefusal } from '../platform/rest-api.js'
 import type { Sink } from '../sink.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { setting } from '../words.js'
@@ -71,14 +72,19 @@ export async function decorateBitbucket(
   options: BitbucketDecorationOptions
 ): Promise<void> {
   const { log } = options
-  try {
+  const platform = {
+    name: 'Bitbucket',
+    check: "that BITBUCKET_API_URL, when set, is Bitbucket Cloud's API, and that Bitbucket is up",
+    refusal: (error: PlatformRefusal) => refusalWords(error, pipeline)
+  }
+  await decorating(log, platform, async () => {
     for (const outcome of outcomes) {
       if (!options.reportsOnly) {
-        await decorationStep(log, 'Bitbucket', `the build status for ${nameOf(outcome)}`, () =>
+        await decorationStep(`the build status for ${nameOf(outcome)}`, () =>
           setBuildStatus(bitbucket, pipeline, outcome, options)
         )
       }
-      await decorationStep(log, 'Bitbucket', `the report for ${nameOf(outcome)}`, async () => {
+      await decorationStep(`the report for ${nameOf(outcome)}`, async () => {
         const { annotations } = await writeReport(bitbucket, pipeline, outcome, options)
         log.info(
           `Bitbucket: the report for ${nameOf(outcome)} is on commit ${pipeline.commit.slice(0, 12)}, with ${annotations} annotations.`
@@ -99,15 +105,11 @@ export async function decorateBitbucket(
       return
     }
     const comments = `${repositoryPath(pipeline.repository)}/pullrequests/${encodeURIComponent(id)}/comments`
-    const existing = await decorationStep(
-      log,
-      'Bitbucket',
-      `the comments of pull request #${id}`,
-      () => bitbucket.pages(comments, BITBUCKET_LIMITS.commentPages)
+    const existing = await decorationStep(`the comments of pull request #${id}`, () =>
+      bitbucket.pages(comments, BITBUCKET_LIMITS.commentPages)
     )
-    if (existing === undefined) return
     for (const outcome of outcomes) {
-      await decorationStep(log, 'Bitbucket', `the comment for ${nameOf(outcome)}`, async () => {
+      await decorationStep(`the comment for ${nameOf(outcome)}`, async () => {
         const written = await writeComment(
           bitbucket,
           comments,
@@ -123,10 +125,7 @@ export async function decorateBitbucket(
         )
       })
     }
-  } catch (error) {
-    if (!(error instanceof PlatformRefusal)) throw error
-    log.warning(refusalWords(error, pipeline))
-  }
+  })
 }
 
 /** The project's build status: SUCCESSFUL or FAILED as the policy judges the gate. */
