@@ -7,6 +7,9 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '__tests__/real-server/**'],
     environment: 'node',
     testTimeout: 20_000,
+    // For the tests that run concurrently (the decoration's fault matrix): its runs mostly wait
+    // on loopback servers, some for the decoration's whole allowance, side by side.
+    maxConcurrency: 24,
     hookTimeout: 30_000
   }
 })

@@ -82,6 +82,8 @@ export interface RunOptions {
   env?: Record<string, string>
   /** Overrides the workspace's GITHUB_STEP_SUMMARY. */
   summaryFile?: string
+  /** The process is killed after this long; default 20 s. */
+  killAfterMs?: number
 }
 
 /**
@@ -96,7 +98,8 @@ export async function runAction(ws: Workspace, options: RunOptions): Promise<Act
     env: options.env,
     cwd: ws.cwd,
     outputFile: ws.outputFile,
-    summaryFile: options.summaryFile ?? ws.summaryFile
+    summaryFile: options.summaryFile ?? ws.summaryFile,
+    ...(options.killAfterMs === undefined ? {} : { killAfterMs: options.killAfterMs })
   })
   const given = options.inputs?.['sonarToken'] || options.env?.['SONAR_TOKEN']
   for (const token of new Set([TOKEN, given].filter((t): t is string => Boolean(t)))) {

@@ -17,7 +17,8 @@ export const QUICK = ['--initial-delay', '0', '--interval', '100']
 
 /**
  * The file's simulator, started before its tests and stopped after them, and `checkout`: one
- * analysis on it, its report file and the sample files in a fresh workspace.
+ * analysis on it, its report file and the sample files in a fresh workspace (`checkoutIn`: in
+ * the workspace given).
  */
 export function decorationServer() {
   let simulator: Simulator
@@ -30,14 +31,22 @@ export function decorationServer() {
       return simulator
     },
     async checkout(analysisScript: AnalysisScript): Promise<Workspace> {
-      const ws = await workspace()
-      await writeSampleFiles(ws.cwd)
-      await simulator.writeReportFile(
-        simulator.addAnalysis(analysisScript),
-        ws.file('.scannerwork/report-task.txt')
-      )
-      return ws
-    }
+      return checkoutIn(await workspace(), analysisScript)
+    },
+    /**
+     * The same in a workspace the caller removes: a concurrent test's, since which test a hook
+     * belongs to is unknown while several run.
+     */
+    checkoutIn
+  }
+
+  async function checkoutIn(ws: Workspace, analysisScript: AnalysisScript): Promise<Workspace> {
+    await writeSampleFiles(ws.cwd)
+    await simulator.writeReportFile(
+      simulator.addAnalysis(analysisScript),
+      ws.file('.scannerwork/report-task.txt')
+    )
+    return ws
   }
 }
 

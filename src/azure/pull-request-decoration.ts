@@ -30,6 +30,7 @@ import {
 } from '../report/pull-request-comment-body.js'
 import {
   dashboardOf,
+  decorating,
   decorationStep,
   failing,
   issuesOf,
@@ -37,7 +38,7 @@ import {
   statusWords
 } from '../platform/decoration-steps.js'
 import { ownIdentity } from '../platform/own-identity.js'
-import { PlatformRefusal } from '../platform/rest-api.js'
+import { PlatformError, PlatformRefusal } from '../platform/rest-api.js'
 import type { Sink } from '../sink.js'
 import { cut, oneLine } from '../untrusted-text.js'
 import { setting } from '../words.js'
@@ -87,19 +88,22 @@ export async function decorateAzure(
 ): Promise<void> {
   const { log } = options
   const base = `pullRequests/${encodeURIComponent(pullRequest.id)}`
-  try {
+  const platform = {
+    name: 'Azure DevOps',
+    check:
+      'that SYSTEM_COLLECTIONURI is the collection of Azure DevOps, and that Azure DevOps is up',
+    refusal: (error: PlatformRefusal) => refusalWords(error, pullRequest)
+  }
+  await decorating(log, platform, async () => {
     for (const outcome of outcomes) {
-      await decorationStep(log, 'Azure DevOps', `the status for ${nameOf(outcome)}`, () =>
+      await decorationStep(`the status for ${nameOf(outcome)}`, () =>
         postStatus(azure, base, outcome, options)
       )
     }
     const files =
       hasBranchAnalyses(outcomes) || options.inlineLimit > 0
-        ? await decorationStep(
-            log,
-            'Azure DevOps',
-            `the files pull request !${pullRequest.id} changes`,
-            () => changedFiles(azure, base)
+        ? await decorationStep(`the files pull request !${pullRequest.id} changes`, () =>
+            changedFiles(azure, base)
           )
         : undefined
     const shown = files
@@ -112,11 +116,9 @@ export async function decorateAzure(
     }
     // Unknown (undefined): the verdict's thread is started anew, and no thread is closed.
     const me = await ownIdentity(log, 'Azure DevOps', () => azure.ownIdentity())
-    const threads =
-      (await decorationStep(log, 'Azure DevOps', 'the threads', () => listThreads(azure, base))) ??
-      []
+    const threads = await decorationStep('the threads', () => listThreads(azure, base))
     for (const outcome of shown) {
-      await decorationStep(log, 'Azure DevOps', `the thread for ${nameOf(outcome)}`, async () => {
+      await decorationStep(`the thread for ${nameOf(outcome)}`, async () => {
         const written = await writeVerdictThread(azure, base, threads, me, outcome, options)
         log.info(
           written === 'unchanged'
@@ -126,17 +128,14 @@ export async function decorateAzure(
       })
     }
     if (options.inlineLimit > 0 && files) {
-      await decorationStep(log, 'Azure DevOps', 'the issue threads', async () => {
+      await decorationStep('the issue threads', async () => {
         const done = await issueThreads(azure, base, threads, me, issuesOf(shown), files, options)
         log.info(
           `Azure DevOps: ${done.started} issue threads started, ${done.closed} closed (their issues are gone).`
         )
       })
     }
-  } catch (error) {
-    if (!(error instanceof PlatformRefusal)) throw error
-    log.warning(refusalWords(error, pullRequest))
-  }
+  })
 }
 
 async function postStatus(
@@ -173,7 +172,9 @@ interface Thread {
 async function listThreads(azure: AzureApi, base: string): Promise<Thread[]> {
   const { body } = await azure.request('GET', `${base}/threads`)
   const value = (body as { value?: unknown } | undefined)?.value
-  if (!Array.isArray(value)) return []
+  // A listing without its list is not an empty one: taken for one, a new thread would be started
+  // on every run.
+  if (!Array.isArray(value)) throw notAList('threads')
   return value.flatMap((item): Thread[] => {
     const { id, status, comments, properties, isDeleted } = (item ?? {}) as Record<string, unknown>
     if (typeof id !== 'number' || isDeleted === true) return []
@@ -319,12 +320,11 @@ async function issueThreads(
 async function changedFiles(azure: AzureApi, base: string): Promise<ChangedLines> {
   const { body } = await azure.request('GET', `${base}/iterations`)
   const iterations = (body as { value?: unknown } | undefined)?.value
-  const ids = Array.isArray(iterations)
-    ? iterations.flatMap((item) => {
-        const id = (item as { id?: unknown } | null)?.id
-        return typeof id === 'number' && Number.isSafeInteger(id) ? [id] : []
-      })
-    : []
+  if (!Array.isArray(iterations)) throw notAList('iterations')
+  const ids = iterations.flatMap((item) => {
+    const id = (item as { id?: unknown } | null)?.id
+    return typeof id === 'number' && Number.isSafeInteger(id) ? [id] : []
+  })
   const files: ChangedLines = new Map()
   if (ids.length === 0) return files
   const latest = Math.max(...ids)
@@ -354,6 +354,13 @@ async function changedFiles(azure: AzureApi, base: string): Promise<ChangedLines
     skip = next
   }
   return files
+}
+
+/** A listing's reply without its `value` list. */
+function notAList(what: 'threads' | 'iterations'): PlatformError {
+  return new PlatformError(
+    `Azure DevOps's reply to GET pullRequests/…/${what} is not a list of ${what} (no "value").`
+  )
 }
 
 /** The one warning for a refusal: the missing permission, said once. */

@@ -21,6 +21,7 @@ import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
 import {
   dashboardOf,
+  decorating,
   decorationStep,
   failing,
   nameOf,
@@ -67,22 +68,24 @@ export async function decorateDataCenter(
   options: DataCenterOptions
 ): Promise<void> {
   const { log } = options
-  try {
+  const platform = {
+    name: 'Bitbucket',
+    check: 'that the Bitbucket Data Center server answers at the address given, and is up',
+    refusal: (error: PlatformRefusal) => refusalWords(error, where)
+  }
+  await decorating(log, platform, async () => {
     for (const outcome of outcomes) {
-      await decorationStep(log, 'Bitbucket', `the report for ${nameOf(outcome)}`, async () => {
+      await decorationStep(`the report for ${nameOf(outcome)}`, async () => {
         const annotations = await writeReport(server, where, outcome, options)
         log.info(
           `Bitbucket: the report for ${nameOf(outcome)} is on commit ${where.commit.slice(0, 12)}, with ${annotations} annotations.`
         )
       })
-      await decorationStep(log, 'Bitbucket', `the build status for ${nameOf(outcome)}`, () =>
+      await decorationStep(`the build status for ${nameOf(outcome)}`, () =>
         setBuildStatus(server, where, outcome, options)
       )
     }
-  } catch (error) {
-    if (!(error instanceof PlatformRefusal)) throw error
-    log.warning(refusalWords(error, where))
-  }
+  })
 }
 
 function repositoryPath({ project, repository, commit }: DataCenterRepository): string {

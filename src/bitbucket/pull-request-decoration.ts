@@ -28,6 +28,7 @@ import {
 } from '../report/pull-request-comment-body.js'
 import {
   dashboardOf,
+  decorating,
   decorationStep,
   failing,
   nameOf,
@@ -78,14 +79,19 @@ export async function decorateBitbucket(
   options: BitbucketDecorationOptions
 ): Promise<void> {
   const { log } = options
-  try {
+  const platform = {
+    name: 'Bitbucket',
+    check: "that BITBUCKET_API_URL, when set, is Bitbucket Cloud's API, and that Bitbucket is up",
+    refusal: (error: PlatformRefusal) => refusalWords(error, pipeline)
+  }
+  await decorating(log, platform, async () => {
     for (const outcome of outcomes) {
       if (!options.reportsOnly) {
-        await decorationStep(log, 'Bitbucket', `the build status for ${nameOf(outcome)}`, () =>
+        await decorationStep(`the build status for ${nameOf(outcome)}`, () =>
           setBuildStatus(bitbucket, pipeline, outcome, options)
         )
       }
-      await decorationStep(log, 'Bitbucket', `the report for ${nameOf(outcome)}`, async () => {
+      await decorationStep(`the report for ${nameOf(outcome)}`, async () => {
         const { annotations } = await writeReport(bitbucket, pipeline, outcome, options)
         log.info(
           `Bitbucket: the report for ${nameOf(outcome)} is on commit ${pipeline.commit.slice(0, 12)}, with ${annotations} annotations.`
@@ -106,13 +112,9 @@ export async function decorateBitbucket(
       return
     }
     const comments = `${repositoryPath(pipeline.repository)}/pullrequests/${encodeURIComponent(id)}/comments`
-    const existing = await decorationStep(
-      log,
-      'Bitbucket',
-      `the comments of pull request #${id}`,
-      () => bitbucket.pages(comments, BITBUCKET_LIMITS.commentPages)
+    const existing = await decorationStep(`the comments of pull request #${id}`, () =>
+      bitbucket.pages(comments, BITBUCKET_LIMITS.commentPages)
     )
-    if (existing === undefined) return
     let me = await ownIdentity(log, 'Bitbucket', () => ownAccount(bitbucket), {
       instead:
         'the comment is written anew, and the earlier ones by the account Bitbucket names as its author are deleted',
@@ -120,7 +122,7 @@ export async function decorateBitbucket(
       level: 'info'
     })
     for (const outcome of outcomes) {
-      await decorationStep(log, 'Bitbucket', `the comment for ${nameOf(outcome)}`, async () => {
+      await decorationStep(`the comment for ${nameOf(outcome)}`, async () => {
         const { written, author } = await writeComment(
           bitbucket,
           comments,
@@ -138,10 +140,7 @@ export async function decorateBitbucket(
         )
       })
     }
-  } catch (error) {
-    if (!(error instanceof PlatformRefusal)) throw error
-    log.warning(refusalWords(error, pipeline))
-  }
+  })
 }
 
 /** The project's build status: SUCCESSFUL or FAILED as the policy judges the gate. */

@@ -1,6 +1,6 @@
 /**
  * What every platform's decoration edge of the command is given and shares: the context it runs
- * in, the time it has (at least 30 s past the check), the sink of what it writes (the Sonar
+ * in, the time it has (DECORATION_ALLOWANCE_MS), the sink of what it writes (the Sonar
  * token's forms and the platform token's hidden, in the markup's escaped forms), and the check of
  * an address a variable or an option names.
  */
@@ -13,8 +13,13 @@ import { createSink, type Sink } from '../sink.js'
 import { COMMAND_NAMES } from './names.js'
 import type { TerminalLog } from './terminal-log.js'
 
-/** The least time the decoration gets, even when the check used the whole time-out. */
-export const DECORATION_MIN_MS = 30_000
+/**
+ * The decoration's allowance: it gets at least this long after the check, so that a check that
+ * used the whole time-out still decorates, and never runs past the overall time-out by more. Every
+ * wait of the decoration (a try, a retry's delay, a `Retry-After`) ends by then: the command
+ * always ends within the time-out plus this (docs/command.md and --help say so).
+ */
+export const DECORATION_ALLOWANCE_MS = 30_000
 
 export interface DecorationContext {
   env: NodeJS.ProcessEnv
@@ -26,7 +31,7 @@ export interface DecorationContext {
   inlineLimit: number
   inlineSeverity: Severity
   clock: Clock
-  /** Clock time of the overall time-out; the decoration has at least 30 s past the check. */
+  /** Clock time of the overall time-out; the decoration has its allowance past the check. */
   deadline: number
   userAgent: string
   /** --commit, when given (lower case): the commit decorated on every platform (decoratedCommit). */
@@ -47,9 +52,20 @@ export function decoratedCommit<Ci extends string | undefined>(
   return context.commit ?? fromTheCi
 }
 
-/** The clock time the decoration must end by: the overall time-out, or 30 s past now. */
-export function decorationDeadline(context: DecorationContext): number {
-  return Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS)
+/**
+ * The clock time the decoration must end by: the overall time-out, or the allowance past now when
+ * that is later, and never later than the allowance past the time-out.
+ *
+ * @example decorationDeadline({ ...context, deadline: start + 60_000 }) // start + 60 s, after a check of 10 s
+ */
+export function decorationDeadline({
+  clock,
+  deadline
+}: Pick<DecorationContext, 'clock' | 'deadline'>): number {
+  return Math.min(
+    deadline + DECORATION_ALLOWANCE_MS,
+    Math.max(deadline, clock.now() + DECORATION_ALLOWANCE_MS)
+  )
 }
 
 /**

@@ -3,26 +3,47 @@
  * (CI_API_V4_URL), Bitbucket Pipelines (BITBUCKET_REPO_FULL_NAME), Azure Pipelines
  * (SYSTEM_COLLECTIONURI); Bitbucket Data Center when its options name a repository, from any
  * CI; elsewhere one warning. Every platform decorates the commit decoratedCommit says: --commit,
- * else the CI's.
+ * else the CI's. Whatever happens, the verdict and the exit code are the gate's.
  */
+import { messageOf } from '../errors.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
+import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { decorateInAzure } from './azure-decoration.js'
 import { decorateInBitbucket, decorateInBitbucketServer } from './bitbucket-decoration.js'
 import { ciAnalysis } from './ci-analysis.js'
 import { decoratedCommit, type DecorationContext } from './decoration-context.js'
 import { decorateGitLab } from './gitlab-decoration.js'
 
+export type DecorateContext = DecorationContext & {
+  /** Bitbucket Data Center's repository, from the options, which wins over the CI's platform. */
+  bitbucketServer?: { url: string; project: string; repository: string } | undefined
+  /** --commit, when given. */
+  commit?: string | undefined
+}
+
 /**
- * Decorates the platform the CI runs on with the outcomes.
+ * Decorates the platform the CI runs on with the outcomes; never throws.
  *
  * @example if (line.decorate) await decorate(outcomes, context)
  */
 export async function decorate(
   outcomes: readonly AnalysisOutcome[],
-  context: DecorationContext & {
-    /** Bitbucket Data Center's repository, from the options, which wins over the CI's platform. */
-    bitbucketServer?: { url: string; project: string; repository: string } | undefined
+  context: DecorateContext
+): Promise<void> {
+  try {
+    await decorateFound(outcomes, context)
+  } catch (error) {
+    // Each platform says its own failures in one warning (`decorating`, decoration-steps.ts); this
+    // keeps the promise for anything else: the verdict and the exit code are the gate's.
+    context.log.warning(
+      `--decorate failed, and nothing more is decorated; the verdict and the exit code are unchanged. ${oneLine(messageOf(error), QUOTE_LIMITS.long)}`
+    )
   }
+}
+
+async function decorateFound(
+  outcomes: readonly AnalysisOutcome[],
+  context: DecorateContext
 ): Promise<void> {
   const { env } = context
   if (context.bitbucketServer) {

@@ -5,6 +5,7 @@ import { DEFAULTS, isFullSha, type RawSettings } from '../settings.js'
 import { SEVERITY_ORDER, type Severity } from '../findings/finding.js'
 import { COMMENT_WHEN, type CommentWhen } from '../report/pull-request-comment-body.js'
 import { DISCUSSION_LIMITS } from '../gitlab/merge-request-discussions.js'
+import { DECORATION_ALLOWANCE_MS } from './decoration-context.js'
 import { COMMAND } from './version.js'
 
 export { COMMAND }
@@ -391,8 +392,9 @@ ${DEFAULT_REPORTS})
                             per project and, on a merge or pull request, one note, comment
                             or thread per project edited in place; the new issues on the
                             diff (GitLab, Azure) or in a Code Insights report (Bitbucket)
-                            (token: GITLAB_TOKEN, BITBUCKET_TOKEN or SYSTEM_ACCESSTOKEN;
-                            never changes the exit code)
+                            (token: GITLAB_TOKEN, BITBUCKET_TOKEN or SYSTEM_ACCESSTOKEN).
+                            Never changes the verdict or the exit code: a failure is one
+                            warning; it ends at most ${DECORATION_ALLOWANCE_MS / 1000} s past --timeout
       --comment-when <when> with --decorate: always (default), failed (no new note while
                             the gate passes) or changed (only when the verdict changed)
       --inline-limit <n>    with --decorate: at most n discussions or threads started on the

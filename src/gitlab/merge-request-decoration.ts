@@ -2,9 +2,10 @@
  * The command's decoration of a GitLab pipeline: per project, a commit status on the head commit
  * and, in a merge-request pipeline, the project's note on the merge request, written as the
  * pull-request comment is (one body for both platforms: GitLab renders the same HTML blocks) and
- * updated in place, and discussions on the diff for the most severe new issues. Every failure here is one warning and changes neither the verdict nor the
- * exit code: a refusal (401, 403, 404) is said once, naming what the token or the merge request
- * lacks, and stops the decoration, which would be refused again.
+ * updated in place, and discussions on the diff for the most severe new issues. The first step
+ * that fails ends the decoration with one warning (decorating, in decoration-steps.ts), which
+ * changes neither the verdict nor the exit code: a refusal (401, 403, 404) names what the token or
+ * the merge request lacks, any other failure what GitLab did and what to check.
  */
 import type { FailPolicy } from '../fail-policy.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
@@ -23,6 +24,7 @@ import type { Severity } from '../findings/finding.js'
 import { hasBranchAnalyses, narrowToChangedLines } from '../gate/on-changed-lines.js'
 import {
   dashboardOf,
+  decorating,
   decorationStep,
   failing,
   issuesOf,
@@ -77,11 +79,16 @@ export async function decorateMergeRequest(
   options: DecorationOptions
 ): Promise<void> {
   const { log } = options
-  try {
+  const platform = {
+    name: 'GitLab',
+    check: "that CI_API_V4_URL is GitLab's REST API and that GitLab is up",
+    refusal: (error: PlatformRefusal) => refusalWords(error, pipeline)
+  }
+  await decorating(log, platform, async () => {
     // One request at a time (GitLab's requests share one kept-alive connection), so a refusal
     // stops the decoration before anything else is sent.
     for (const outcome of outcomes) {
-      await decorationStep(log, 'GitLab', `the commit status for ${nameOf(outcome)}`, () =>
+      await decorationStep(`the commit status for ${nameOf(outcome)}`, () =>
         setStatus(gitlab, pipeline, outcome, options)
       )
     }
@@ -97,21 +104,16 @@ export async function decorateMergeRequest(
     const me = await ownIdentity(log, 'GitLab', () => whoAmI(gitlab))
     const wanted = hasBranchAnalyses(outcomes) || options.inlineLimit > 0
     const diff = wanted
-      ? await decorationStep(
-          log,
-          'GitLab',
-          `the lines merge request !${iid} changes`,
-          async () => ({
-            changes: await readChangedLines(gitlab, mergeRequest),
-            refs: await readDiffRefs(gitlab, mergeRequest)
-          })
-        )
+      ? await decorationStep(`the lines merge request !${iid} changes`, async () => ({
+          changes: await readChangedLines(gitlab, mergeRequest),
+          refs: await readDiffRefs(gitlab, mergeRequest)
+        }))
       : undefined
     const shown = diff
       ? narrowToChangedLines(outcomes, diff.changes.lines, `merge request !${iid}`, log)
       : outcomes
     for (const outcome of shown) {
-      await decorationStep(log, 'GitLab', `the note for ${nameOf(outcome)}`, async () => {
+      await decorationStep(`the note for ${nameOf(outcome)}`, async () => {
         const written = await writeNote(gitlab, mergeRequest, pipeline, outcome, me, options)
         log.info(
           written === 'unchanged'
@@ -122,7 +124,7 @@ export async function decorateMergeRequest(
     }
     if (options.inlineLimit > 0 && diff?.refs) {
       const refs = diff.refs
-      await decorationStep(log, 'GitLab', 'the discussions on the diff', async () => {
+      await decorationStep('the discussions on the diff', async () => {
         const done = await discussIssues(gitlab, mergeRequest, {
           ...issuesOf(shown),
           changes: diff.changes,
@@ -142,10 +144,7 @@ export async function decorateMergeRequest(
         `GitLab has not computed merge request !${iid}'s diff yet (no diff_refs): no discussions this run.`
       )
     }
-  } catch (error) {
-    if (!(error instanceof PlatformRefusal)) throw error
-    log.warning(refusalWords(error, pipeline))
-  }
+  })
 }
 
 /** The project's commit status: success or failed as the policy judges the gate. */

@@ -1,41 +1,88 @@
 /**
- * What every platform's decoration does the same way: each step's failure is one warning that
- * leaves the verdict alone (a refusal ends the decoration, since the platform would refuse the
- * rest too), the issues it writes are every analysis's new issues, and a status says the verdict
- * in one line.
+ * What every platform's decoration does the same way: its steps run one after the other, and
+ * the first that fails ends the decoration with one warning naming the platform and what to
+ * check (a refusal: what the token or the review lacks), never changing the verdict or the exit
+ * code; the issues it writes are every analysis's new issues, and a status says the verdict in
+ * one line.
  */
 import { failsUnder, type FailPolicy } from '../fail-policy.js'
 import type { Finding } from '../findings/finding.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
+import { messageOf } from '../errors.js'
 import { dashboardAddress } from '../report/dashboard-link.js'
 import { withoutReferences } from '../report/no-references.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { outsideReferences } from '../words.js'
 import { PlatformRefusal } from './rest-api.js'
 
+/** A platform as its decoration's one warning names it. */
+export interface DecorationPlatform {
+  /** `GitLab`, `Bitbucket`, `Azure DevOps`: the warning's first word. */
+  name: string
+  /** What to check when the platform does not answer as its API does: the address's variable. */
+  check: string
+  /** The warning for a refusal (401, 403, 404): what the token, the repository or the review lacks. */
+  refusal(error: PlatformRefusal): string
+}
+
+/** A step of a decoration that failed: what it was doing; why is its `cause`. */
+export class DecorationStepFailure extends Error {
+  constructor(
+    readonly what: string,
+    options: { cause: unknown }
+  ) {
+    super(`${what} failed`, options)
+    this.name = 'DecorationStepFailure'
+  }
+}
+
 /**
- * One step of a platform's decoration: a refusal (401, 403, 404) is thrown on, to end the
- * decoration; any other failure is one warning ("GitLab: the note for shop failed; …"), and the
- * decoration goes on.
+ * One step of a platform's decoration: its failure, whatever it is (a refusal, no answer in
+ * time, a reply not as documented), ends the decoration, said by `decorating` with `what`.
  *
- * @example const diff = await decorationStep(log, 'GitLab', 'the lines merge request !7 changes', () => readChangedLines(gitlab, mr))
+ * @example const diff = await decorationStep('the lines merge request !7 changes', () => readChangedLines(gitlab, mr))
  */
-export async function decorationStep<T>(
-  log: Log,
-  platform: string,
-  what: string,
-  run: () => Promise<T>
-): Promise<T | undefined> {
+export async function decorationStep<T>(what: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run()
   } catch (error) {
-    if (error instanceof PlatformRefusal) throw error
-    log.warning(
-      `${platform}: ${what} failed; the verdict is unchanged. ${oneLine(error instanceof Error ? error.message : String(error), QUOTE_LIMITS.long)}`
-    )
-    return undefined
+    throw error instanceof DecorationStepFailure
+      ? error
+      : new DecorationStepFailure(what, { cause: error })
   }
+}
+
+/**
+ * A platform's whole decoration, the one place its failures are caught: the first step that
+ * fails ends it (the platform, which shares one connection and one deadline across the steps,
+ * would fail the next ones too, each costing time and another line), said in one warning; it
+ * never throws, so the verdict and the exit code are the gate's whatever the platform does.
+ *
+ * @example await decorating(log, { name: 'GitLab', check: 'CI_API_V4_URL', refusal }, async () => { await decorationStep('the status', () => setStatus()) })
+ */
+export async function decorating(
+  log: Log,
+  platform: DecorationPlatform,
+  run: () => Promise<void>
+): Promise<void> {
+  try {
+    await run()
+  } catch (error) {
+    log.warning(endOfDecoration(platform, error))
+  }
+}
+
+/** The one warning for a decoration that ended early. */
+function endOfDecoration(platform: DecorationPlatform, error: unknown): string {
+  const step = error instanceof DecorationStepFailure ? error : undefined
+  const cause: unknown = step ? step.cause : error
+  if (cause instanceof PlatformRefusal) return platform.refusal(cause)
+  return [
+    `${platform.name}: ${step ? step.what : 'the decoration'} failed, and nothing more is decorated; the verdict and the exit code are unchanged.`,
+    `${oneLine(messageOf(cause), QUOTE_LIMITS.long)}`,
+    `Check ${platform.check}; the next run decorates again.`
+  ].join(' ')
 }
 
 /** Every analysis's new issues, and whether they are all of them (each read whole). */

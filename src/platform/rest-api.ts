@@ -159,7 +159,8 @@ export class RestApi {
         attempt,
         deadline - clock.now(),
         this.options.random ?? Math.random,
-        Date.now()
+        Date.now(),
+        `the decoration's time (the overall time-out, or its allowance past the check)`
       )
       if (!decision.retry) {
         throw new PlatformError(

@@ -39,7 +39,7 @@ export type RetryDecision =
  * Whether to try again after try number `attempt` (0 for the first) failed with `fault`, and
  * after how long. The delay is exponential backoff with equal jitter, never less: a server's
  * `Retry-After` can lengthen it, never shorten it, so no reply can make a hot loop. A wait that
- * would end past the deadline is not made.
+ * would end past the deadline is not made; `timeLimit` names that time in the reason.
  *
  * @example decideRetry({ kind: 'transient' }, 0, 60_000, Math.random, Date.now()) // { retry: true, delayMs: 125..250 }
  */
@@ -48,7 +48,8 @@ export function decideRetry(
   attempt: number,
   remainingMs: number,
   random: () => number,
-  nowEpochMs: number
+  nowEpochMs: number,
+  timeLimit = `the overall time-out (${setting('timeout')})`
 ): RetryDecision {
   const tries = attempt + 1
   if (fault.kind === 'final') return { retry: false, why: '' }
@@ -64,7 +65,7 @@ export function decideRetry(
     if (askedMs !== undefined && askedMs >= remainingMs) {
       return {
         retry: false,
-        why: `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than the overall time-out (${setting('timeout')}) leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
+        why: `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than ${timeLimit} leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
       }
     }
     delayMs = Math.max(delayMs, askedMs ?? 0)
@@ -72,7 +73,7 @@ export function decideRetry(
   if (delayMs >= remainingMs) {
     return {
       retry: false,
-      why: `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: the overall time-out (${setting('timeout')}) leaves no time for another.`
+      why: `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: ${timeLimit} leaves no time for another.`
     }
   }
   return { retry: true, delayMs }

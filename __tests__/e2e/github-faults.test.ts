@@ -1,0 +1,109 @@
+/**
+ * The action's GitHub features (the lines a pull request changes, the issues check run, the
+ * pull-request comment) never change the verdict or the step's failure state, whatever GitHub's
+ * API does: the bundle dist/index.js on a pull_request event, with the comment and the check run
+ * asked for, GITHUB_API_URL pointing at a loopback GitHub behind a front that plays a fault on
+ * every request (a refused connection, 503, 429 asking for a day, a page that is not JSON, JSON
+ * without the fields read, a connection reset mid-body, 401, 403, 404). Each run ends with the
+ * gate's exit code, its verdict, its outputs, and no token shown.
+ */
+import { writeFile } from 'node:fs/promises'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createWorkspace } from '../../__fixtures__/built-action.js'
+import { scenario, type AnalysisScript } from '../../__fixtures__/simulator/sonar-simulator.js'
+import { FRONT_FAULTS, startFaultyFront, type FaultyFront } from '../fault-kit/faulty-front.js'
+import { closedPort } from '../fault-kit/http-server.js'
+import { annotations, RUNTIMES, runAction, simulatedServer, TOKEN } from '../support/action-runs.js'
+import { FakeGitHub, NUMBER } from '../support/fake-github.js'
+
+const GITHUB_TOKEN = 'ghs_e2eFaultToken0123456789abcdefABCDEF01'
+const HEAD_SHA = '8f14e45fceea167a5a36dedd4bea2543b2c4d1a7'
+// The system's Node only: the bundle is the same on each.
+const { node } = RUNTIMES[0]!
+
+/** A hang waits out the features' own bounds (minutes), so it is not among these faults. */
+const FAULTS = ['refused', ...FRONT_FAULTS.filter((fault) => fault !== 'hang')] as const
+
+const GATES = [
+  { gate: 'passing', exitCode: 0, status: 'OK' },
+  { gate: 'failing', exitCode: 1, status: 'ERROR' }
+] as const
+
+describe.concurrent('the GitHub features never change the verdict or the failure state', () => {
+  const server = simulatedServer(node)
+  const github = new FakeGitHub()
+  beforeAll(() => github.start())
+  afterAll(() => github.stop())
+  let cases = 0
+
+  async function analysisOf(gate: 'passing' | 'failing'): Promise<AnalysisScript> {
+    // A project of the case's own: the simulator answers a project's issues from its newest
+    // analysis, and the cases run side by side.
+    const projectKey = `shop-${++cases}`
+    return gate === 'passing'
+      ? { ...(await scenario('done')), projectKey }
+      : { ...(await scenario('gate-error')), finishAfterMs: 0, projectKey }
+  }
+
+  for (const fault of FAULTS) {
+    for (const gate of GATES) {
+      it(
+        `${String(fault)} on every request of GitHub's API, a ${gate.gate} gate: exit ${gate.exitCode}, the verdict`,
+        { timeout: 120_000 },
+        async () => {
+          let front: FaultyFront | undefined
+          const ws = await createWorkspace('gate-e2e-')
+          try {
+            const apiUrl =
+              fault === 'refused'
+                ? `http://127.0.0.1:${await closedPort()}`
+                : (front = await startFaultyFront(github.url, fault)).url
+            const analysis = server.simulator.addAnalysis(await analysisOf(gate.gate))
+            await server.simulator.writeReportFile(
+              analysis,
+              ws.file('.scannerwork/report-task.txt')
+            )
+            const eventFile = ws.file('../event.json')
+            await writeFile(
+              eventFile,
+              JSON.stringify({ pull_request: { number: NUMBER, head: { sha: HEAD_SHA } } })
+            )
+            const run = await runAction(ws, {
+              node,
+              inputs: {
+                sonarToken: TOKEN,
+                pullRequestComment: 'true',
+                issuesCheckRun: 'true',
+                githubToken: GITHUB_TOKEN
+              },
+              env: {
+                GITHUB_EVENT_NAME: 'pull_request',
+                GITHUB_EVENT_PATH: eventFile,
+                GITHUB_REPOSITORY: 'octo/shop',
+                GITHUB_API_URL: apiUrl
+              },
+              // Side by side on a busy machine, a run takes longer than alone.
+              killAfterMs: 90_000
+            })
+            const context = `exit ${run.exitCode}:\n${run.stdout}\n${run.stderr}`
+            expect(run.exitCode, context).toBe(gate.exitCode)
+            expect(run.outputs['status'], context).toBe(gate.status)
+            const errors = annotations(run.stdout, 'error')
+            if (gate.exitCode === 0) expect(errors, context).toEqual([])
+            else expect(errors.join('\n'), context).toContain('Quality Gate Failure')
+            const shown = `${run.stdout}\n${run.stderr}`.split('\n')
+            expect(
+              shown.filter(
+                (line) => !line.startsWith('::add-mask::') && line.includes(GITHUB_TOKEN)
+              )
+            ).toEqual([])
+            if (front) expect(front.faulted).toBeGreaterThan(0)
+          } finally {
+            await front?.close()
+            await ws.remove()
+          }
+        }
+      )
+    }
+  }
+})
