@@ -68,7 +68,8 @@ export function fetchedPackages(text: string): string[] {
         continue
       }
       if (arg.startsWith('-')) continue
-      if (!packaged) found.push(packageName(arg))
+      // A path (a tarball `npm pack` wrote, a folder) is installed from the disk, not fetched.
+      if (!packaged && !/^(?:\.{1,2}\/|\/)/.test(arg)) found.push(packageName(arg))
       break
     }
   }
@@ -127,6 +128,8 @@ describe('reading a command line for the package it fetches', () => {
     ["sh 'npx --yes @sonar/scan'", ['@sonar/scan']],
     ['- run: npx sonar-scanner', ['sonar-scanner']],
     ['Run it with `npx --yes name@1`, install it', ['name']],
+    ['npm install --global ./sonar-quality-gate-check-1.0.0.tgz', []],
+    ['npx --yes ../tool.tgz', []],
     ['no command here', []]
   ])('%s → %j', (line, names) => {
     expect(fetchedPackages(line)).toEqual(names)
