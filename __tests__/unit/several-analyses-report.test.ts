@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { actionHtmlSink, actionSink } from '../../__fixtures__/sinks.js'
 import { ReportFileError } from '../../src/errors.js'
@@ -143,5 +145,51 @@ describe('the outputs of several analyses', () => {
     const results = JSON.parse(json) as Array<{ conditions: unknown[] }>
     expect(results).toHaveLength(50)
     expect(results.every(({ conditions: kept }) => kept.length > 0)).toBe(true)
+  })
+})
+
+describe("the README's outputs table names every field of each `results` entry", () => {
+  it('a read analysis (with its new issues and what changed) and one that could not be read', () => {
+    const read: AnalysisOutcome = {
+      read: true,
+      source: 'report-task.txt',
+      result: gateResult({
+        newIssues: {
+          read: true,
+          scope: { kind: 'new-code', branch: undefined },
+          total: 0,
+          findings: [],
+          requests: 1
+        },
+        whatChanged: {
+          newCode: { coverage: 85.5, duplication: 1.2 },
+          hotspots: { hotspots: [], total: 0 },
+          issues: { accepted: 1, fixed: undefined }
+        }
+      })
+    }
+    const unread: AnalysisOutcome = {
+      read: false,
+      source: 'b/report-task.txt',
+      projectKey: 'b',
+      message: 'Not found',
+      error: new ReportFileError('Not found')
+    }
+    const entries = JSON.parse(resultsOutput([read, unread], { sink: outputsSink })) as Record<
+      string,
+      unknown
+    >[]
+    const fields = [...new Set(entries.flatMap((entry) => Object.keys(entry)))]
+    expect(fields).toContain('whatChanged')
+    const readme = readFileSync(path.join(import.meta.dirname, '../../README.md'), 'utf8')
+    const row = readme.split('\n').find((line) => line.startsWith('| `results`'))
+    expect(row).toBeDefined()
+    // The row, and the paragraph on the fields of an analysis that could not be read.
+    const more = readme.slice(
+      readme.indexOf('In `results`'),
+      readme.indexOf('\n\n', readme.indexOf('In `results`'))
+    )
+    const named = new Set([...`${row}\n${more}`.matchAll(/`(\w+)`/g)].map(([, name]) => name))
+    expect(fields.filter((field) => !named.has(field))).toEqual([])
   })
 })
