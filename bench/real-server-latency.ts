@@ -13,7 +13,7 @@
  * stopped at the end.
  *
  * REAL_SERVER_VERSIONS=10.7.0.96327 npm run bench:real-server -- [--analyses 20] [--port-base 9300]
- *   [--warmup 1] [--node <path>] [--reuse]
+ *   [--warmup 1] [--node <path>] [--reuse] [--json <file>]
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -68,7 +68,9 @@ const { values: args } = parseArgs({
     'port-base': { type: 'string', default: '9300' },
     node: { type: 'string' },
     // A server the harness left running on --port-base (its administrator's password set).
-    reuse: { type: 'boolean', default: false }
+    reuse: { type: 'boolean', default: false },
+    // Every analysis, its end and each contender's requests, as JSON, e.g. .tmp/latency.json.
+    json: { type: 'string' }
   }
 })
 
@@ -82,6 +84,8 @@ type Tool = (typeof TOOLS)[number]
 const SCANNER = 'scanner wait'
 type Contender = Tool | typeof SCANNER
 const CONTENDERS: readonly Contender[] = [...TOOLS, SCANNER]
+/** The status of a tool that reached its time-out before the task ended. */
+const TIMED_OUT = 'timed out'
 
 /** One contender on one analysis. */
 interface Verdict {
@@ -93,6 +97,8 @@ interface Verdict {
   gateAnsweredAt: number
   /** Requests it made on this analysis (the scanner's: from its report file on). */
   requests: number
+  /** Those requests: path, status, arrival and answer (epoch ms), for --json. */
+  log: Forwarded[]
 }
 
 interface Analysis {
@@ -302,7 +308,8 @@ async function analyse(
       status: statusOf(tool, exit, outputs),
       at: exit.exitedAt,
       gateAnsweredAt: gateAnswered(proxies[tool].requests),
-      requests: proxies[tool].requests.length
+      requests: proxies[tool].requests.length,
+      log: [...proxies[tool].requests]
     }
   })
   const afterReport = scannerProxy.requests.filter((request) => request.at >= report.at)
@@ -310,9 +317,17 @@ async function analyse(
     status: statusOf(SCANNER, scan),
     at: scannerLogMoment(scan.output, 'QUALITY GATE STATUS', exitedAt) ?? Number.NaN,
     gateAnsweredAt: gateAnswered(afterReport),
-    requests: afterReport.length
+    requests: afterReport.length,
+    log: afterReport
   }
-  const statuses = new Set(CONTENDERS.map((tool) => verdicts[tool].status))
+  // A tool that gave up at its defaults' time-out (60 s, initial wait included) on a task the
+  // server took longer to process is an outcome, not a broken run: it is counted, not timed.
+  for (const tool of TOOLS) {
+    if (/Timed out after/.test(verdicts[tool].status)) verdicts[tool].status = TIMED_OUT
+  }
+  const statuses = new Set(
+    CONTENDERS.map((tool) => verdicts[tool].status).filter((status) => status !== TIMED_OUT)
+  )
   if (statuses.size !== 1 || ![...statuses].every((status) => ['OK', 'ERROR'].includes(status)))
     throw new Error(
       `analysis ${index + 1}: the verdicts differ: ${CONTENDERS.map((tool) => `${tool}: ${verdicts[tool].status}`).join('; ')}`
@@ -405,12 +420,18 @@ function report(
     analyses.map((analysis, i) => [
       String(i + 1),
       ms(endOf(analysis) - analysis.reportAt, 0),
-      ...CONTENDERS.map((tool) => ms(analysis.verdicts[tool].at - endOf(analysis), 0))
+      ...CONTENDERS.map((tool) =>
+        analysis.verdicts[tool].status === TIMED_OUT
+          ? TIMED_OUT
+          : ms(analysis.verdicts[tool].at - endOf(analysis), 0)
+      )
     ])
   )
   console.log('')
+  const given = (tool: Contender) =>
+    analyses.filter((analysis) => analysis.verdicts[tool].status !== TIMED_OUT)
   const latencies = (tool: Contender) =>
-    analyses.map((analysis) => analysis.verdicts[tool].at - endOf(analysis))
+    given(tool).map((analysis) => analysis.verdicts[tool].at - endOf(analysis))
   const medianOf = (tool: Contender) => figures(latencies(tool)).median
   printTable(
     [
@@ -421,13 +442,14 @@ function report(
       'max',
       'end → gate answered median',
       'requests per run (mean, min–max)',
+      'timed out',
       '× fixed 5 s poll',
       '× scanner wait'
     ],
     CONTENDERS.map((tool) => {
       const latency = figures(latencies(tool))
       const gate = figures(
-        analyses.map((analysis) => analysis.verdicts[tool].gateAnsweredAt - endOf(analysis))
+        given(tool).map((analysis) => analysis.verdicts[tool].gateAnsweredAt - endOf(analysis))
       )
       const requests = analyses.map((analysis) => analysis.verdicts[tool].requests)
       return [
@@ -438,6 +460,7 @@ function report(
         ms(latency.max, 0),
         ms(gate.median, 0),
         `${(requests.reduce((a, b) => a + b, 0) / requests.length).toFixed(2)} (${Math.min(...requests)}–${Math.max(...requests)})`,
+        String(analyses.length - given(tool).length),
         (latency.median / medianOf('fixed 5 s poll')).toFixed(2),
         (latency.median / medianOf(SCANNER)).toFixed(2)
       ]
@@ -503,7 +526,17 @@ async function main(): Promise<void> {
       )
     }
     load.push(os.loadavg())
-    report(analyses, engineEnds(distribution, server), { version, load, startedAt })
+    const ends = engineEnds(distribution, server)
+    report(analyses, ends, { version, load, startedAt })
+    if (args.json) {
+      const records = analyses.map((analysis) => ({
+        ...analysis,
+        engineEnd: ends.get(analysis.taskId) ?? null
+      }))
+      mkdirSync(path.dirname(path.resolve(args.json)), { recursive: true })
+      writeFileSync(args.json, `${JSON.stringify({ version, load, analyses: records }, null, 2)}\n`)
+      console.log(`Written: ${args.json}`)
+    }
   } finally {
     repository.remove()
     const open = [scannerProxy, ...Object.values(proxies)].filter((proxy) => proxy !== undefined)
