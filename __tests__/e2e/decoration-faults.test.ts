@@ -146,7 +146,9 @@ const PLATFORMS: Platform[] = [
       { method: 'POST', path: /\/annotations(\?|$)/ },
       { method: 'GET', path: /\/pullrequests\/\d+\/comments/ },
       { method: 'POST', path: /\/pullrequests\/\d+\/comments/ },
-      { method: 'PUT', path: /\/pullrequests\/\d+\/comments\/\d+/, again: true }
+      // An access token (the fake's default) is shown no account: its comment is written anew
+      // and its earlier one deleted, never edited (the ownership rule).
+      { method: 'DELETE', path: /\/pullrequests\/\d+\/comments\/\d+/, again: true }
     ]
   },
   {

@@ -60,6 +60,28 @@ describe('a decoration ends at its first failure, with one warning, and never th
   })
 })
 
+describe('a warning said on the way waits for the decoration’s end', () => {
+  it('a decoration that completes says it as a warning', async () => {
+    const log = new RecordingLog()
+    await decorating(log, PLATFORM, async (held) => {
+      held.warning('GitLab: the token’s own identity could not be read.')
+      await decorationStep('the note for shop', async () => undefined)
+    })
+    expect(log.of('warning')).toEqual(['GitLab: the token’s own identity could not be read.'])
+  })
+
+  it('a decoration that then fails says it as a plain line, and its failure is the one warning', async () => {
+    const log = new RecordingLog()
+    await decorating(log, PLATFORM, async (held) => {
+      held.warning('GitLab: the token’s own identity could not be read.')
+      await decorationStep('the note for shop', () => Promise.reject(new PlatformError('503')))
+    })
+    expect(log.of('info')).toContain('GitLab: the token’s own identity could not be read.')
+    expect(log.of('warning')).toHaveLength(1)
+    expect(log.of('warning')[0]).toContain('the note for shop failed')
+  })
+})
+
 describe('the decoration’s time', () => {
   const TIMEOUT_MS = 60_000
 

@@ -38,7 +38,7 @@ import {
   statusWords
 } from '../platform/decoration-steps.js'
 import { ownIdentity } from '../platform/own-identity.js'
-import { PlatformError, PlatformRefusal } from '../platform/rest-api.js'
+import { PlatformError, type PlatformRefusal } from '../platform/rest-api.js'
 import type { Sink } from '../sink.js'
 import { cut, oneLine } from '../untrusted-text.js'
 import { setting } from '../words.js'
@@ -94,7 +94,7 @@ export async function decorateAzure(
       'that SYSTEM_COLLECTIONURI is the collection of Azure DevOps, and that Azure DevOps is up',
     refusal: (error: PlatformRefusal) => refusalWords(error, pullRequest)
   }
-  await decorating(log, platform, async () => {
+  await decorating(log, platform, async (log) => {
     for (const outcome of outcomes) {
       await decorationStep(`the status for ${nameOf(outcome)}`, () =>
         postStatus(azure, base, outcome, options)

@@ -73,7 +73,7 @@ export async function decorateDataCenter(
     check: 'that the Bitbucket Data Center server answers at the address given, and is up',
     refusal: (error: PlatformRefusal) => refusalWords(error, where)
   }
-  await decorating(log, platform, async () => {
+  await decorating(log, platform, async (log) => {
     for (const outcome of outcomes) {
       await decorationStep(`the report for ${nameOf(outcome)}`, async () => {
         const annotations = await writeReport(server, where, outcome, options)

@@ -35,7 +35,7 @@ import {
   statusWords
 } from '../platform/decoration-steps.js'
 import { ownIdentity } from '../platform/own-identity.js'
-import { PlatformRefusal } from '../platform/rest-api.js'
+import type { PlatformRefusal } from '../platform/rest-api.js'
 import type { Sink } from '../sink.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { setting } from '../words.js'
@@ -84,7 +84,7 @@ export async function decorateBitbucket(
     check: "that BITBUCKET_API_URL, when set, is Bitbucket Cloud's API, and that Bitbucket is up",
     refusal: (error: PlatformRefusal) => refusalWords(error, pipeline)
   }
-  await decorating(log, platform, async () => {
+  await decorating(log, platform, async (log) => {
     for (const outcome of outcomes) {
       if (!options.reportsOnly) {
         await decorationStep(`the build status for ${nameOf(outcome)}`, () =>

@@ -32,7 +32,7 @@ import {
   statusWords
 } from '../platform/decoration-steps.js'
 import { ownIdentity } from '../platform/own-identity.js'
-import { PlatformRefusal } from '../platform/rest-api.js'
+import type { PlatformRefusal } from '../platform/rest-api.js'
 import type { GitLabApi } from './gitlab-api.js'
 import { readChangedLines, readDiffRefs } from './merge-request-diffs.js'
 import { discussIssues } from './merge-request-discussions.js'
@@ -84,7 +84,7 @@ export async function decorateMergeRequest(
     check: "that CI_API_V4_URL is GitLab's REST API and that GitLab is up",
     refusal: (error: PlatformRefusal) => refusalWords(error, pipeline)
   }
-  await decorating(log, platform, async () => {
+  await decorating(log, platform, async (log) => {
     // One request at a time (GitLab's requests share one kept-alive connection), so a refusal
     // stops the decoration before anything else is sent.
     for (const outcome of outcomes) {

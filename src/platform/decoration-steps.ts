@@ -58,17 +58,30 @@ export async function decorationStep<T>(what: string, run: () => Promise<T>): Pr
  * fails ends it (the platform, which shares one connection and one deadline across the steps,
  * would fail the next ones too, each costing time and another line), said in one warning; it
  * never throws, so the verdict and the exit code are the gate's whatever the platform does.
+ * `run` writes through the log it is handed, whose warnings are held until the decoration ends:
+ * said as warnings when it completes, and as plain lines before the one warning when it fails
+ * (an identity that could not be read matters less than the decoration that did not happen).
  *
- * @example await decorating(log, { name: 'GitLab', check: 'CI_API_V4_URL', refusal }, async () => { await decorationStep('the status', () => setStatus()) })
+ * @example await decorating(log, { name: 'GitLab', check: 'CI_API_V4_URL', refusal }, async (log) => { await decorationStep('the status', () => setStatus(log)) })
  */
 export async function decorating(
   log: Log,
   platform: DecorationPlatform,
-  run: () => Promise<void>
+  run: (log: Log) => Promise<void>
 ): Promise<void> {
+  const held: string[] = []
+  const holding: Log = {
+    info: (message) => log.info(message),
+    notice: (message) => log.notice(message),
+    startGroup: (name) => log.startGroup(name),
+    endGroup: () => log.endGroup(),
+    warning: (message) => void held.push(message)
+  }
   try {
-    await run()
+    await run(holding)
+    for (const message of held) log.warning(message)
   } catch (error) {
+    for (const message of held) log.info(message)
     log.warning(endOfDecoration(platform, error))
   }
 }
