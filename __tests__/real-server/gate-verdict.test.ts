@@ -248,7 +248,7 @@ describe.each(realServers())('SonarQube $version decides', (server) => {
       })
 
       expect(run.exitCode, run.stdout + run.stderr).toBe(0)
-      expect(run.stdout + run.stderr).toContain('passed')
+      expect(run.stdout + run.stderr).toContain('Quality Gate status: OK')
     })
   })
 })
