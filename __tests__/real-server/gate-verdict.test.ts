@@ -111,7 +111,7 @@ describe.each(realServers())('SonarQube $version decides', (server) => {
       expect(error).toContain(
         `- Coverage on New Code is ${Number(coverage)}% (fails when less than 80%)`
       )
-      expect(error).toContain(`- New Issues is ${issues} (fails when greater than 0)`)
+      expect(error).toContain(`- Issues on New Code is ${issues} (fails when greater than 0)`)
       expect(run.outputs['status']).toBe('ERROR')
       expect(run.outputs['quality-gate-status']).toBe('FAILED')
       expect(run.outputs['analysisId']).toBe(analysisId)
