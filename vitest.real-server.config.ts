@@ -8,7 +8,8 @@ export default defineConfig({
     globalSetup: ['__tests__/real-server/support/setup.ts'],
     environment: 'node',
     testTimeout: 10 * 60_000,
-    hookTimeout: 15 * 60_000,
+    // Two builds and analyses of the Java sample took over 15 min on a loaded two-core machine.
+    hookTimeout: 40 * 60_000,
     fileParallelism: false
   }
 })

@@ -57,6 +57,26 @@ describe.each(realServers())('SonarQube $version: tokens', (server) => {
     }
   )
 
+  it.each<TokenType>(['GLOBAL_ANALYSIS_TOKEN', 'PROJECT_ANALYSIS_TOKEN'])(
+    'a %s may not check by project: the server refuses it what needs Browse, and the command says to use a user token',
+    async (type) => {
+      const token = await generateToken(
+        admin,
+        `${type.toLowerCase()}-by-project`,
+        type,
+        type === 'PROJECT_ANALYSIS_TOKEN' ? { projectKey } : {}
+      )
+      const run = await runCommandOn(
+        repository.root,
+        ['--project', projectKey, '--initial-delay', '0', '--timeout', '60'],
+        { SONAR_TOKEN: token, SONAR_HOST_URL: server.url }
+      )
+
+      expect(run.exitCode, run.stdout + run.stderr).toBe(3)
+      expect(run.stdout + run.stderr).toContain('Use a user token (squ_…')
+    }
+  )
+
   it('a user without Browse on the private project: the server refuses, and the command says what to do', async () => {
     const login = unique('no-browse')
     await createUser(admin, login, 'No-Browse-Password-1')

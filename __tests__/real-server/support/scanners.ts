@@ -55,7 +55,6 @@ function properties(options: ScanOptions): string[] {
   return Object.entries({
     'sonar.host.url': options.serverUrl,
     'sonar.token': options.token,
-    'sonar.login': options.token,
     'sonar.projectKey': options.projectKey,
     'sonar.scanner.skipJreProvisioning': 'true',
     ...options.properties

@@ -149,6 +149,9 @@ function describeServer(
     `-Dsonar.search.javaAdditionalOpts=${FAST_START}`,
     `-Dsonar.web.javaAdditionalOpts=${FAST_START}`,
     `-Dsonar.ce.javaAdditionalOpts=${FAST_START}`,
+    // A busy machine starves the embedded database: 9.9's compute engine failed its start on
+    // the default 8 s wait for a connection.
+    '-Dsonar.jdbc.maxWait=60000',
     // No telemetry and no update center: the server must not reach out of loopback.
     '-Dsonar.telemetry.enable=false',
     '-Dsonar.updatecenter.activate=false'

@@ -76,8 +76,7 @@ export default async function setup(project: TestProject) {
   }
   const user = serverUser()
   // REAL_SERVER_KEEP=1 leaves the servers running after the suite and uses them again in the
-  // next run, to try a test again in seconds instead of minutes; stop them with the same run
-  // without it.
+  // next run, to try a test again in seconds instead of minutes; a run without it stops them.
   const keep = process.env['REAL_SERVER_KEEP'] === '1'
   const base = Number(process.env['REAL_SERVER_PORT_BASE'] ?? 9000)
   const servers: RunningServer[] = []
@@ -86,12 +85,14 @@ export default async function setup(project: TestProject) {
       const started = Date.now()
       const distribution = await distributionOf(version, user)
       const ports = portsFrom(base + 20 * index)
-      const kept = keep ? await runningServer(distribution, user, ports) : undefined
-      if (kept) {
+      const kept = await runningServer(distribution, user, ports)
+      if (kept && keep) {
         console.info(`SonarQube ${version} kept from an earlier run at ${kept.url}`)
         servers.push(kept)
         return kept
       }
+      // A server an earlier run kept is stopped: this run starts its own, fresh.
+      if (kept) await stopServer(kept)
       const firstStart = !hasPristineData(distribution)
       let server = await startServer(
         distribution,
