@@ -18,6 +18,11 @@ export interface GenerationTraits {
   warningsAlways: boolean
   /** A task's `infoMessages` beside its `warnings` (10.x and later, recorded from 10.7). */
   infoMessages: boolean
+  /**
+   * Whether api/measures/component answers a token that may run analyses but not browse the
+   * project (the gate's measures: 26.9 does, 10.7 refuses; both recorded).
+   */
+  measuresWithoutBrowse: boolean
   /** `organization=` in the report file: the cloud's scanners write it. */
   organization?: string
   /** The gate reply in this generation's shape, from the simulator's generation-neutral one. */
@@ -45,9 +50,9 @@ function withCayc(projectStatus: Record<string, unknown>): Record<string, unknow
   return { caycStatus: 'compliant', ...projectStatus }
 }
 
-/** Without the fields a generation does not know. */
-function without(projectStatus: Record<string, unknown>, ...keys: string[]) {
-  return Object.fromEntries(Object.entries(projectStatus).filter(([key]) => !keys.includes(key)))
+/** The object without the fields named: those a generation or an analysis does not have. */
+export function without(object: Record<string, unknown>, ...keys: string[]) {
+  return Object.fromEntries(Object.entries(object).filter(([key]) => !keys.includes(key)))
 }
 
 export const GENERATIONS: Record<Generation, GenerationTraits> = {
@@ -56,6 +61,7 @@ export const GENERATIONS: Record<Generation, GenerationTraits> = {
     auth: ['basic'],
     warningsAlways: false,
     infoMessages: false,
+    measuresWithoutBrowse: false,
     // period from 8.5 beside periods; no caycStatus before 9.9.
     gateShape: (status) => withPeriods({ ...without(status, 'caycStatus'), period: PERIOD })
   },
@@ -64,6 +70,7 @@ export const GENERATIONS: Record<Generation, GenerationTraits> = {
     auth: ['basic'],
     warningsAlways: false,
     infoMessages: false,
+    measuresWithoutBrowse: false,
     gateShape: (status) => withPeriods({ ...withCayc(status), period: PERIOD })
   },
   '10.x': {
@@ -71,6 +78,7 @@ export const GENERATIONS: Record<Generation, GenerationTraits> = {
     auth: ['basic', 'bearer'],
     warningsAlways: true,
     infoMessages: true,
+    measuresWithoutBrowse: false,
     gateShape: (status) => ({ ...withCayc(status), period: PERIOD })
   },
   '2025.x': {
@@ -78,6 +86,7 @@ export const GENERATIONS: Record<Generation, GenerationTraits> = {
     auth: ['basic', 'bearer'],
     warningsAlways: true,
     infoMessages: true,
+    measuresWithoutBrowse: true,
     gateShape: (status) => ({
       ...withCayc(status),
       period: { ...PERIOD, mode: 'previous_version' }
@@ -88,6 +97,7 @@ export const GENERATIONS: Record<Generation, GenerationTraits> = {
     auth: ['bearer'],
     warningsAlways: false,
     infoMessages: false,
+    measuresWithoutBrowse: false,
     organization: 'demo-org',
     gateShape: (status) => withPeriods(without(status, 'period'))
   }
@@ -142,6 +152,8 @@ export interface IssueSearchTraits {
   codeVariants: boolean
   /** `prioritizedRule` on each issue (recorded from 10.7). */
   prioritizedRule: boolean
+  /** `fromSonarQubeUpdate`, `internalTags` and `linkedTicketStatus` on each issue (recorded from 26.9). */
+  ticketFields: boolean
 }
 
 export const ISSUE_SEARCH: Record<Generation, IssueSearchTraits> = {
@@ -152,7 +164,8 @@ export const ISSUE_SEARCH: Record<Generation, IssueSearchTraits> = {
     impacts: false,
     fiveImpactSeverities: false,
     codeVariants: false,
-    prioritizedRule: false
+    prioritizedRule: false,
+    ticketFields: false
   },
   '9.9': {
     componentsParameter: 'componentKeys',
@@ -161,7 +174,8 @@ export const ISSUE_SEARCH: Record<Generation, IssueSearchTraits> = {
     impacts: false,
     fiveImpactSeverities: false,
     codeVariants: false,
-    prioritizedRule: false
+    prioritizedRule: false,
+    ticketFields: false
   },
   '10.x': {
     componentsParameter: 'either',
@@ -171,16 +185,19 @@ export const ISSUE_SEARCH: Record<Generation, IssueSearchTraits> = {
     impacts: true,
     fiveImpactSeverities: false,
     codeVariants: true,
-    prioritizedRule: true
+    prioritizedRule: true,
+    ticketFields: false
   },
   '2025.x': {
     componentsParameter: 'either',
     newCodeParameter: 'inNewCodePeriod',
-    topLevelTotal: false,
+    // Still sent by 26.9 (recorded).
+    topLevelTotal: true,
     impacts: true,
     fiveImpactSeverities: true,
     codeVariants: true,
-    prioritizedRule: true
+    prioritizedRule: true,
+    ticketFields: true
   },
   cloud: {
     componentsParameter: 'componentKeys',
@@ -189,7 +206,8 @@ export const ISSUE_SEARCH: Record<Generation, IssueSearchTraits> = {
     impacts: true,
     fiveImpactSeverities: false,
     codeVariants: false,
-    prioritizedRule: false
+    prioritizedRule: false,
+    ticketFields: false
   }
 }
 
@@ -238,7 +256,10 @@ export function issueShape(
       ? { cleanCodeAttribute: 'CONVENTIONAL', cleanCodeAttributeCategory: 'CONSISTENT', impacts }
       : {}),
     ...(generation === '10.x' || generation === '2025.x' ? { issueStatus: 'OPEN' } : {}),
-    ...(traits.prioritizedRule ? { prioritizedRule: false } : {})
+    ...(traits.prioritizedRule ? { prioritizedRule: false } : {}),
+    ...(traits.ticketFields
+      ? { fromSonarQubeUpdate: false, internalTags: [], linkedTicketStatus: 'NOT_LINKED' }
+      : {})
   }
 }
 

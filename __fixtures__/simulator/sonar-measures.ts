@@ -79,9 +79,9 @@ export function measuresReply(
 /** The metrics whose best value is 0 (the others served are percentages of coverage: 100). */
 const BEST_AT_ZERO = /duplicated|issues/
 
-/** `bestValue` of a measure where the generation writes it. */
+/** `bestValue` of a measure where the generation writes it (recorded from 9.9, 10.7 and 26.9). */
 function bestValue(generation: Generation, metric: string, value: number): { bestValue?: boolean } {
-  if (generation !== '10.x' && generation !== '2025.x') return {}
+  if (generation === '8.9' || generation === 'cloud') return {}
   return { bestValue: value === (BEST_AT_ZERO.test(metric) ? 0 : 100) }
 }
 

@@ -22,6 +22,7 @@ import {
   ISSUE_SEARCH,
   issueShape,
   PROJECT_ANALYSES,
+  without,
   type Generation,
   type SimulatedIssue
 } from './sonar-generations.js'
@@ -76,6 +77,12 @@ export interface AnalysisScript {
    * full SHA; none: a scan without SCM data (no .git folder, or sonar.scm.disabled).
    */
   revision?: string
+  /**
+   * The project's first analysis: no earlier task to name while it runs (api/ce/component has no
+   * `current`), and no new code period once it landed (no `period` in its gate, none on its
+   * gate's conditions), as real servers answer (recorded from 26.9).
+   */
+  firstOfProject?: boolean
   /**
    * How long before it was added the scan ran: its analysis's date in the project's history (an
    * analysis of yesterday: a day). Default 0, the moment it is added.
@@ -856,7 +863,10 @@ export class Simulator {
       this.options.forbiddenToken,
       traits.auth
     )
-    if (forbidden && NEEDS_BROWSE.has(url.pathname)) {
+    const browseNeeded =
+      NEEDS_BROWSE.has(url.pathname) &&
+      !(url.pathname === '/api/measures/component' && traits.measuresWithoutBrowse)
+    if (forbidden && browseNeeded) {
       return send(response, 403, { errors: [{ msg: 'Insufficient privileges' }] })
     }
     if (!forbidden && !this.authorised(request.headers.authorization, traits.auth)) {
@@ -900,12 +910,7 @@ export class Simulator {
       if (!newest) {
         return send(response, 404, { errors: [{ msg: `Component '${project}' not found` }] })
       }
-      return send(
-        response,
-        200,
-        { projectStatus: traits.gateShape(newest.script.projectStatus) },
-        headers
-      )
+      return send(response, 200, { projectStatus: gateOf(newest.script, traits) }, headers)
     }
     if (
       url.pathname === '/api/project_pull_requests/list' &&
@@ -921,12 +926,7 @@ export class Simulator {
       if (!analysis || this.now() < analysis.finishesAt) {
         return send(response, 404, { errors: [{ msg: `Analysis with id '${id}' is not found` }] })
       }
-      return send(
-        response,
-        200,
-        { projectStatus: traits.gateShape(analysis.script.projectStatus) },
-        headers
-      )
+      return send(response, 200, { projectStatus: gateOf(analysis.script, traits) }, headers)
     }
     if (url.pathname === '/api/ce/component') {
       const component = url.searchParams.get('component') ?? ''
@@ -1281,8 +1281,10 @@ export class Simulator {
       conditions: conditions.map((condition) => ({
         metric: condition['metricKey'],
         op: condition['comparator'],
-        // The new code's conditions name its period (recorded from 10.7).
-        ...(String(condition['metricKey']).startsWith('new_') ? { period: 1 } : {}),
+        // The new code's conditions name its period (recorded from 10.7), once there is one.
+        ...(String(condition['metricKey']).startsWith('new_') && !newest.script.firstOfProject
+          ? { period: 1 }
+          : {}),
         error: condition['errorThreshold'],
         actual: condition['actualValue'],
         level: condition['status']
@@ -1378,6 +1380,7 @@ export class Simulator {
     }
     // An earlier analysis, ended before the newest was added, in the task's own shape.
     const { script } = latest
+    if (script.firstOfProject) return { queue }
     const executionTimeMs = Math.round(script.previousProcessingMs ?? script.finishAfterMs / 2)
     const executedAt = latest.addedAt - 60_000
     const previous: Analysis = {
@@ -1425,8 +1428,9 @@ export class Simulator {
     const withWarnings = warningsAsked || traits.warningsAlways
     const projectKey = script.projectKey ?? 'demo-project'
     const remaining = analysis.finishesAt - this.now()
+    // 9.9 sends the list empty when not asked for it (recorded).
     const messages = (warnings: readonly string[]) => ({
-      ...(withWarnings ? { warnings } : {}),
+      ...(withWarnings ? { warnings } : script.generation === '9.9' ? { warnings: [] } : {}),
       ...(withWarnings && traits.infoMessages ? { infoMessages: [] } : {})
     })
     const base = {
@@ -1485,6 +1489,27 @@ function send(
 ): void {
   response.writeHead(status, { 'content-type': 'application/json', ...headers })
   response.end(JSON.stringify(body))
+}
+
+/**
+ * The gate reply of an analysis in its generation's shape; a project's first analysis has no new
+ * code period, so no `period` or `periods` and no condition's `periodIndex`.
+ */
+function gateOf(
+  script: AnalysisScript,
+  traits: (typeof GENERATIONS)[Generation]
+): Record<string, unknown> {
+  const shaped = traits.gateShape(script.projectStatus)
+  if (!script.firstOfProject) return shaped
+  const conditions = Array.isArray(shaped['conditions']) ? shaped['conditions'] : []
+  // 9.9 names its periods, none yet (recorded).
+  return {
+    ...without(shaped, 'period', 'periods'),
+    ...('periods' in shaped ? { periods: [] } : {}),
+    conditions: conditions.map((condition: Record<string, unknown>) =>
+      without(condition, 'periodIndex')
+    )
+  }
 }
 
 /** Whether an analysis is of a branch (the main one: MAIN_BRANCH, or none named) or pull request. */
