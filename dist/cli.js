@@ -801,9 +801,24 @@ const SETTING_KEYS = [
 ];
 /** The places a message may send the reader to, and what the step calls itself (`self`). */
 const PLACE_KEYS = (/* unused pure expression or super */ null && (['details', 'self']));
+/** How a reference is said (see `inWords`): `place` for a place, the others for a setting. */
+const FORMS = [
+    'name',
+    'the',
+    'title',
+    'titles',
+    'either',
+    'withVariable',
+    'variableFirst',
+    'place'
+];
 const OPEN = '\uE000';
 const CLOSE = '\uE001';
-const REFERENCE = /\uE000(name|the|title|titles|either|withVariable|variableFirst|place):([A-Za-z]+)\uE001/g;
+const REFERENCE = new RegExp(`\uE000(${FORMS.join('|')}):([A-Za-z]+)\uE001`, 'g');
+/**
+ * A reference to a setting or a place in one form: what `setting`, `theSetting`, `place` and the
+ * others make.
+ */
 const reference = (form, key) => `${OPEN}${form}:${key}${CLOSE}`;
 /** The setting's name; its variable when only a variable sets it. */
 const setting = (key) => reference('name', key);
@@ -837,6 +852,24 @@ function inWords(text, names) {
     return text
         .replace(REFERENCE, (_, form, key) => say(form, key, names))
         .replace(/[\uE000\uE001]/g, '');
+}
+/**
+ * `text` with `transform` (a destination's escaping) applied to what lies between its
+ * references, the references left whole for the sink to say: a markup's gate escapes the
+ * server's words, never the marker of a setting's name (`\\:` inside one would leave it unsaid).
+ *
+ * @example outsideReferences(`raise ${setting('timeout')} (3 s)`, markdownEscape) // 'raise ' + the reference + ' \\(3 s\\)'
+ */
+function outsideReferences(text, transform) {
+    if (!text.includes(OPEN))
+        return transform(text);
+    let done = '';
+    let from = 0;
+    for (const found of text.matchAll(REFERENCE)) {
+        done += transform(text.slice(from, found.index)) + found[0];
+        from = found.index + found[0].length;
+    }
+    return done + transform(text.slice(from));
 }
 function say(form, key, names) {
     if (form === 'place') {
@@ -1318,6 +1351,22 @@ function otherScheme(scheme) {
     return scheme === 'bearer' ? 'basic' : 'bearer';
 }
 const SCHEME_NAMES = { bearer: 'Bearer', basic: 'Basic' };
+/** The analysis tokens' prefixes (SonarQube 9.5 and later), and what each is. */
+const ANALYSIS_TOKENS = {
+    sqa_: 'a global analysis token (sqa_…)',
+    sqp_: 'a project analysis token (sqp_…)'
+};
+/**
+ * What kind of analysis token the token is, in words; undefined for a user token or one without
+ * a known prefix. A real server lets an analysis token submit analyses and read their tasks and
+ * gates, and refuses it (403) what needs Browse: a project's analyses, background tasks, measures
+ * and hotspots.
+ *
+ * @example analysisTokenKind('sqa_0123') // 'a global analysis token (sqa_…)'
+ */
+function analysisTokenKind(token) {
+    return token === undefined ? undefined : ANALYSIS_TOKENS[token.slice(0, 4)];
+}
 
 ;// CONCATENATED MODULE: ./src/sonar/json-reply.ts
 /**
@@ -1968,15 +2017,17 @@ function namesHeld(names) {
 /** A status the server answered instead of the JSON asked for, in words. */
 function statusFailure(reply, url, resource, 
 /** The schemes the token was sent with ("Bearer and Basic"); undefined without a token. */
-authTried) {
+authTried, 
+/** What analysis token the token is (`analysisTokenKind`); undefined for a user token. */
+analysisToken) {
     const retryAfter = headerValue(reply, 'retry-after');
     return {
-        error: statusError(reply, url, resource, authTried),
+        error: statusError(reply, url, resource, authTried, analysisToken),
         fault: { kind: 'status', status: reply.status, retryAfter },
         cause: `HTTP ${reply.status}`
     };
 }
-function statusError(reply, url, resource, authTried) {
+function statusError(reply, url, resource, authTried, analysisToken) {
     const { status } = reply;
     const at = `(HTTP ${status} at ${shownUrl(url)})`;
     const words = serverWords(reply);
@@ -1989,9 +2040,17 @@ function statusError(reply, url, resource, authTried) {
                 ? `The server rejected the token ${at}, sent with ${authTried} authentication: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
                 : `The server requires a token ${at} and none was given: set ${theVariableOrSetting('token')}.`}`, status);
         case 403:
+            // A real server refuses analysis tokens what needs Browse, whatever their user may do.
+            if (analysisToken) {
+                return new ServerRequestError(`${said}The token may not read ${resource.what} ${at}: it is ${analysisToken}. SonarQube lets analysis tokens submit analyses and read their tasks and gates (a project analysis token its own project's only), and refuses them what needs Browse: a project's analyses, background tasks, measures and hotspots. Use a user token (squ_…, My Account → Security) of a user with the Browse permission on the project.`, status);
+            }
             return new ServerRequestError(`${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`, status);
-        case 404:
-            return new ServerRequestError(`${said}${resource.advice.notFound} ${at}`, status);
+        case 404: {
+            // A server without the address answers in these words (SonarQube 10.7, recorded).
+            const noSuchAddress = words?.startsWith('"Unknown url') === true;
+            const advice = (noSuchAddress && resource.advice.unknownUrl) || resource.advice.notFound;
+            return new ServerRequestError(`${said}${advice} ${at}`, status);
+        }
         case 400:
             return new ServerRequestError(`${said}${resource.advice.badRequest} ${at}`, status);
         default:
@@ -2057,11 +2116,11 @@ const MAX_TRIES_UNREACHABLE = 3;
  * Whether to try again after try number `attempt` (0 for the first) failed with `fault`, and
  * after how long. The delay is exponential backoff with equal jitter, never less: a server's
  * `Retry-After` can lengthen it, never shorten it, so no reply can make a hot loop. A wait that
- * would end past the deadline is not made.
+ * would end past the deadline is not made; `timeLimit` names that time in the reason.
  *
  * @example decideRetry({ kind: 'transient' }, 0, 60_000, Math.random, Date.now()) // { retry: true, delayMs: 125..250 }
  */
-function decideRetry(fault, attempt, remainingMs, random, nowEpochMs) {
+function decideRetry(fault, attempt, remainingMs, random, nowEpochMs, timeLimit = `the overall time-out (${setting('timeout')})`) {
     const tries = attempt + 1;
     if (fault.kind === 'final')
         return { retry: false, why: '' };
@@ -2077,7 +2136,7 @@ function decideRetry(fault, attempt, remainingMs, random, nowEpochMs) {
         if (askedMs !== undefined && askedMs >= remainingMs) {
             return {
                 retry: false,
-                why: `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than the overall time-out (${setting('timeout')}) leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
+                why: `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than ${timeLimit} leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
             };
         }
         delayMs = Math.max(delayMs, askedMs ?? 0);
@@ -2085,7 +2144,7 @@ function decideRetry(fault, attempt, remainingMs, random, nowEpochMs) {
     if (delayMs >= remainingMs) {
         return {
             retry: false,
-            why: `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: the overall time-out (${setting('timeout')}) leaves no time for another.`
+            why: `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: ${timeLimit} leaves no time for another.`
         };
     }
     return { retry: true, delayMs };
@@ -2808,6 +2867,14 @@ class SonarClient {
     rootCertGiven;
     /** Every form of the token: removed from each reply before anything is made of it. */
     secrets;
+    /**
+     * What a message asks the reader to check about the project: the project setting and, in
+     * `scope`, the branch's or pull request's setting; or where the key came from when no setting
+     * gave it.
+     */
+    keysFrom(scope = '') {
+        return this.options.projectKeyFrom ?? `${theSetting('project')}${scope}`;
+    }
     constructor(options) {
         // Defaults by ??, not by spreading: an option passed as undefined still gets its default.
         this.options = {
@@ -2877,7 +2944,7 @@ class SonarClient {
         return this.getJson(url, {
             what: `the quality gate status of ${where}`,
             advice: {
-                notFound: `The server knows no analysis of ${where}: check ${theSetting('project')} and ${theSetting('pullRequest')}.`,
+                notFound: `The server knows no analysis of ${where}: check ${this.keysFrom(` and ${theSetting('pullRequest')}`)}.`,
                 badRequest: `The server refused the request for the quality gate of ${where}.`
             },
             decode: decodeProjectStatus
@@ -2895,7 +2962,8 @@ class SonarClient {
         return this.getJson(url, {
             what: `the pull requests of ${project}`,
             advice: {
-                notFound: `The server knows no project ${project}: check ${theSetting('project')}, and that the token may browse the project.`,
+                notFound: `The server knows no project ${project}: check ${this.keysFrom()}, and that the token may browse the project.`,
+                unknownUrl: 'The server has no pull requests at all: Community Edition analyses the main branch only.',
                 badRequest: `The server refused the request for the pull requests of ${project}.`
             },
             decode: decodePullRequests
@@ -2941,8 +3009,8 @@ class SonarClient {
         return this.getJson(url, {
             what: `the analyses of ${project}${where}`,
             advice: {
-                notFound: `The server knows no project ${project}${where}: check ${theSetting('project')}${on.branch !== undefined ? ` and ${theSetting('branch')}` : on.pullRequest !== undefined ? ` and ${theSetting('pullRequest')}` : ''}, and that the token may browse the project.`,
-                badRequest: `The server refused the request for the analyses of ${project}${where}: check ${theSetting('project')}${on.pullRequest !== undefined ? `; a server that analyses one branch only (Community Edition) has no pull requests` : ''}.`
+                notFound: `The server knows no project ${project}${where}: check ${this.keysFrom(on.branch !== undefined ? ` and ${theSetting('branch')}` : on.pullRequest !== undefined ? ` and ${theSetting('pullRequest')}` : '')}, and that the token may browse the project.`,
+                badRequest: `The server refused the request for the analyses of ${project}${where}: check ${this.keysFrom()}${on.pullRequest !== undefined ? `; a server that analyses one branch only (Community Edition) has no pull requests` : ''}.`
             },
             decode: decodeProjectAnalyses
         });
@@ -2964,7 +3032,7 @@ class SonarClient {
         return this.getJson(url, {
             what: `the quality gate measures of ${project}${scopeWords(on)}`,
             advice: {
-                notFound: `The server knows no project ${project}${scopeWords(on)}: check ${theSetting('project')}.`,
+                notFound: `The server knows no project ${project}${scopeWords(on)}: check ${this.keysFrom()}.`,
                 badRequest: `The server refused the request for the quality gate measures of ${project}.`
             },
             decode: decodeGateMeasures,
@@ -2988,7 +3056,7 @@ class SonarClient {
         return this.getJson(url, {
             what: `the measures of ${where}`,
             advice: {
-                notFound: `The server knows no project ${where}: check ${theSetting('project')}.`,
+                notFound: `The server knows no project ${where}: check ${this.keysFrom()}.`,
                 badRequest: `The server refused the request for the measures of ${where}.`
             },
             decode: decodeMeasureValues,
@@ -3024,7 +3092,7 @@ class SonarClient {
         return this.getJson(url, {
             what: `the branches of ${project}`,
             advice: {
-                notFound: `The server knows no project ${project}: check ${theSetting('project')}.`,
+                notFound: `The server knows no project ${project}: check ${this.keysFrom()}.`,
                 badRequest: `The server refused the request for the branches of ${project}.`
             },
             decode: decodeBranchNames,
@@ -3042,7 +3110,7 @@ class SonarClient {
         return this.getJson(url, {
             what: `the background tasks of ${project}`,
             advice: {
-                notFound: `The server knows no project ${project}: check ${theSetting('project')}.`,
+                notFound: `The server knows no project ${project}: check ${this.keysFrom()}.`,
                 badRequest: `The server refused the request for the background tasks of ${project}.`
             },
             decode: decodeComponentTasks
@@ -3105,7 +3173,7 @@ class SonarClient {
             try {
                 const reply = await this.authenticated(url, resource);
                 if (reply.status < 200 || reply.status >= 300) {
-                    failed = statusFailure(reply, url, resource, this.authTried());
+                    failed = statusFailure(reply, url, resource, this.authTried(), analysisTokenKind(this.options.token));
                 }
                 else {
                     this.noteTokenExpiration(reply);
@@ -3639,7 +3707,9 @@ function whatChangedLine(changed) {
         'unread' in hotspots
             ? hotspots.unread
             : `${hotspots.total} security ${hotspots.total === 1 ? 'hotspot' : 'hotspots'} to review`,
-        issues?.accepted === undefined ? undefined : `${issues.accepted} issues accepted`,
+        issues?.accepted === undefined
+            ? undefined
+            : `${issues.accepted} ${issues.accepted === 1 ? 'issue' : 'issues'} accepted`,
         issues?.fixed === undefined ? undefined : `${issues.fixed} fixed`
     ];
     return `What changed: ${parts.filter((part) => part !== undefined).join(', ')}.`;
@@ -3695,9 +3765,10 @@ const BRANCHES_LISTED = 20;
 /**
  * A branch's poll: its newest analyses (the commit's among them, or the newest), else the
  * project's tasks. An unknown branch is refused at once, with the branches the server has,
- * unless a commit's first scan may be coming.
+ * unless a commit's first scan may be coming. `read`: the tasks this poll already read.
  */
-async function lookAtBranch(server, projectKey, on, commits, expected, now) {
+async function lookAtBranch(server, projectKey, on, commits, expected, now, read) {
+    const tasks = () => (read ? Promise.resolve(read) : readTasks(server, projectKey, now));
     let page;
     try {
         page = await server.getProjectAnalyses(projectKey, on);
@@ -3710,7 +3781,7 @@ async function lookAtBranch(server, projectKey, on, commits, expected, now) {
         if (!expected)
             throw await unknownScope(server, projectKey, { branch }, error);
         return {
-            ...(await readTasks(server, projectKey, now)),
+            ...(await tasks()),
             unknown: () => unknownScopeWords(server, projectKey, { branch })
         };
     }
@@ -3721,7 +3792,29 @@ async function lookAtBranch(server, projectKey, on, commits, expected, now) {
         const where = `${untrusted_text_oneLine(projectKey)}${scopeWords(on)}`;
         throw new AnalysisNotFoundError(`The analyses of ${where} record no commit (scans without SCM data, e.g. no .git folder or sonar.scm.disabled): the analysis of ${shortShas(commits)} cannot be told from the others. Run the scan with the repository's history, or leave ${setting('commit')} out to check the newest analysis.`);
     }
-    return { ...(await readTasks(server, projectKey, now)), newest: page.analyses[0] };
+    return { ...(await tasks()), newest: page.analyses[0] };
+}
+/**
+ * A branch's poll when no commit is asked for: the project's tasks first, and while a task of
+ * the branch is queued or running, or its newest failed, nothing more: the analysis that task
+ * makes is the newest, not the one before it (read after the tasks, so that a task seen ended
+ * has its analysis listed). Else the branch's newest analysis (lookAtBranch).
+ */
+async function lookAtNewest(server, projectKey, on, now) {
+    const read = await readTasks(server, projectKey, now);
+    if (unsettled(read.tasks, on, []))
+        return read;
+    return lookAtBranch(server, projectKey, on, [], false, now, read);
+}
+/**
+ * Whether a task of the scope is queued or running, or its newest failed (which ends the wait,
+ * wait-for-analysis.ts): then no analysis of it is taken.
+ */
+function unsettled(tasks, on, commits) {
+    const ended = tasks.current && isAwaited(tasks.current, on, commits) ? tasks.current : undefined;
+    return (tasks.queue.some((task) => isAwaited(task, on, commits)) ||
+        ended?.status === 'FAILED' ||
+        ended?.status === 'CANCELED');
 }
 /**
  * A pull request's poll: the project's tasks, and while none of the pull request's is pending
@@ -3733,12 +3826,9 @@ async function lookAtPullRequest(server, projectKey, pullRequest, since, expecte
     const read = await readTasks(server, projectKey, now);
     const { tasks } = read;
     const on = { pullRequest };
-    const ended = tasks.current && inScope(tasks.current, on) ? tasks.current : undefined;
-    const pending = tasks.queue.some((task) => inScope(task, on));
-    // A newest task that failed ends the wait (wait-for-analysis.ts): no older analysis is taken.
-    const failed = ended?.status === 'FAILED' || ended?.status === 'CANCELED';
-    if (pending || failed)
+    if (unsettled(tasks, on, []))
         return read;
+    const ended = tasks.current && inScope(tasks.current, on) ? tasks.current : undefined;
     const pulls = await server.getPullRequests(projectKey);
     const pull = pulls.find(({ key }) => key === pullRequest);
     if (!pull) {
@@ -3777,6 +3867,17 @@ function inScope(task, on) {
     // A task that names no branch is the main branch's (a server of one branch names none, and its
     // main branch is the only one there is): it may be the one waited for.
     return on.branch === undefined || task.branch === undefined || task.branch === on.branch;
+}
+/**
+ * Whether a task is one the wait is for (inScope); for the newest analysis of the main branch
+ * named by no name, only a task that names no branch: the main branch's name is not known, and
+ * another branch's scan must not hold the wait.
+ */
+function isAwaited(task, on, commits) {
+    if (commits.length === 0 && on.branch === undefined && on.pullRequest === undefined) {
+        return task.branch === undefined && task.pullRequest === undefined;
+    }
+    return inScope(task, on);
 }
 /** The project's tasks, and when the server measured them (halfway through the request). */
 async function readTasks(server, projectKey, now) {
@@ -3992,16 +4093,18 @@ function wait_for_task_seconds(ms) {
 
 
 /**
- * Waits for the analysis of `commit` on the branch or pull request (or, without a commit, takes
- * the newest one): each poll lists the newest analyses, and while the commit's is not among
- * them, the project's background tasks, to say what is pending and to end at once when the
- * newest task of that branch or pull request failed. A pull request's analyses record no commit
+ * Waits for the analysis of `commit` on the branch or pull request: each poll lists the newest
+ * analyses, and while the commit's is not among them, the project's background tasks, to say
+ * what is pending and to end at once when the newest task of that branch or pull request failed.
+ * Without a commit, the branch's newest analysis: each poll reads the tasks first, and while a
+ * task of the branch is queued or running, waits for the analysis it makes rather than taking
+ * the one before it (and ends at once when it failed). A pull request's analyses record no commit
  * the server shows: its newest analysis is taken once none of its tasks is pending, and, when the
  * run says when its scan started (`since`), only if made after that. A branch or pull request the
  * server does not know is waited for while a commit is (its first scan may be coming), and
  * refused at once otherwise, with the names the server has. One line of the log each time what
- * it waits for changes. Never sleeps past the deadline; two requests a poll at most, none once
- * found.
+ * it waits for changes. Never sleeps past the deadline; two requests a poll at most (and the
+ * branches' list to refuse an unknown one), none once found.
  *
  * @example const found = await waitForAnalysis({ server: client, projectKey: 'shop', on: { branch: 'main' }, commits, clock, startedAt, deadline, intervalMs: 1000, log })
  */
@@ -4009,29 +4112,41 @@ async function waitForAnalysis(options) {
     const { clock, deadline, startedAt, on, commits, log } = options;
     const pullRequest = on.pullRequest;
     const commit = commits.length > 0 && pullRequest === undefined ? shortShas(commits) : undefined;
+    // A branch's newest analysis, no commit asked: waited for while a scan of it is pending.
+    const newest = commits.length === 0 && pullRequest === undefined;
     const project = untrusted_text_oneLine(options.projectKey);
     const where = `${project}${scopeWords(on)}`;
     const since = pullRequest !== undefined ? options.since : undefined;
     const sinceWords = since ? ` since ${isoSeconds(since.at)} (${since.what})` : '';
-    const wanted = commit ? `the analysis of ${commit}` : `an analysis${sinceWords}`;
+    // What is waited for: a commit's analysis, a branch's newest, or a pull request's (since the start).
+    let wanted = `an analysis${sinceWords}`;
+    if (newest)
+        wanted = 'the newest analysis';
+    if (commit)
+        wanted = `the analysis of ${commit}`;
+    const awaited = (task) => isAwaited(task, on, commits);
     let last;
+    let pending = [];
     let said = '';
     const timedOut = async (cause) => {
-        const newest = last?.unknown
-            ? await last.unknown()
-            : last?.newest
-                ? pullRequest !== undefined
-                    ? `its newest analysis is of ${last.newest.date}`
-                    : `the newest is of ${last.newest.revision ? last.newest.revision.slice(0, 7) : 'no recorded commit'} (${last.newest.date})`
-                : 'there is none yet';
-        return new TimeoutError(`Timed out after ${wait_for_task_seconds(clock.now() - startedAt)} waiting for ${wanted} of ${where}: ${newest}. The scan may not have run for this ${pullRequest !== undefined ? 'pull request' : 'commit'}, or its task may still be queued; raise ${setting('timeout')} (now ${wait_for_task_seconds(deadline - startedAt)}).`, cause && { cause });
+        const seen = await whatWasSeen(last, newest ? pending : [], pullRequest !== undefined);
+        const advice = newest
+            ? 'The server has not processed its scan yet (see the Background Tasks page)'
+            : `The scan may not have run for this ${pullRequest !== undefined ? 'pull request' : 'commit'}, or its task may still be queued`;
+        return new TimeoutError(`Timed out after ${wait_for_task_seconds(clock.now() - startedAt)} waiting for ${wanted} of ${where}: ${seen}. ${advice}; raise ${setting('timeout')} (now ${wait_for_task_seconds(deadline - startedAt)}).`, cause && { cause });
     };
     // A first scan may be coming only when the run says which commit it scanned.
     const expected = commits.length > 0 || since !== undefined;
     const now = () => clock.now();
-    const look = () => pullRequest !== undefined
-        ? lookAtPullRequest(options.server, options.projectKey, pullRequest, since, expected, now)
-        : lookAtBranch(options.server, options.projectKey, on, commits, expected, now);
+    const look = () => {
+        const { server, projectKey } = options;
+        if (pullRequest !== undefined) {
+            return lookAtPullRequest(server, projectKey, pullRequest, since, expected, now);
+        }
+        if (newest)
+            return lookAtNewest(server, projectKey, on, now);
+        return lookAtBranch(server, projectKey, on, commits, expected, now);
+    };
     const failed = (task) => new TaskFailedError(`The newest background task of ${where}, ${untrusted_text_oneLine(task.id)}, ended ${untrusted_text_oneLine(task.status)} before ${wanted} appeared: ${task.errorMessage ? untrusted_text_oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server.`);
     // Polls keep a fixed cadence from the step's start, the first at once, or gather around the
     // end the running task and the previous analysis predict.
@@ -4071,8 +4186,8 @@ async function waitForAnalysis(options) {
             return sighting.found;
         last = sighting;
         const { tasks } = sighting;
-        const pending = tasks.queue.filter((task) => inScope(task, on));
-        const ended = tasks.current && inScope(tasks.current, on) ? tasks.current : undefined;
+        pending = tasks.queue.filter(awaited);
+        const ended = tasks.current && awaited(tasks.current) ? tasks.current : undefined;
         if (pending.length === 0 &&
             ended &&
             (ended.status === 'FAILED' || ended.status === 'CANCELED')) {
@@ -4089,15 +4204,43 @@ async function waitForAnalysis(options) {
         if (!expected && pending.length === 0 && !sighting.newest) {
             throw new AnalysisNotFoundError(`${where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${setting('branch')} or ${setting('pullRequest')}.`);
         }
-        const line = sighting.unknown
-            ? `The server has no ${pullRequest !== undefined ? 'pull request' : 'branch'} ${untrusted_text_oneLine(pullRequest ?? on.branch ?? '')} of ${project} yet: waiting for its first analysis (or check ${theSetting(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending.length} pending.`
-            : `No analysis of ${commit ? `${commit} of ${where}` : `${where}${sinceWords}`} yet; ${pending.length} pending.`;
+        // What the wait is waiting for: the analysis not there yet; the one a scan of the branch,
+        // queued or running, makes; the first of a branch or pull request the server does not know.
+        const scope = pullRequest !== undefined ? 'pull request' : 'branch';
+        let line = `No analysis of ${commit ? `${commit} of ${where}` : `${where}${sinceWords}`} yet; ${pending.length} pending.`;
+        if (newest && pending.length > 0) {
+            line = `A scan of ${where} is queued or running: waiting for its analysis, the newest, rather than taking the one before it; ${pending.length} pending.`;
+        }
+        if (sighting.unknown) {
+            line = `The server has no ${scope} ${untrusted_text_oneLine(pullRequest ?? on.branch ?? '')} of ${project} yet: waiting for its first analysis (or check ${theSetting(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending.length} pending.`;
+        }
         if (line !== said)
             log.info(line);
         said = line;
         if (options.adaptive && !prediction)
             prediction = predicted(tasks, pending, sighting.tasksAt);
     }
+}
+/**
+ * What the server had when the time ran out, for the time-out's message: the branches or pull
+ * requests it has when the one asked for is unknown; else, waiting for a branch's newest, its task
+ * still queued or running (`pending`); else its newest analysis (a pull request's by its date, a branch's by its commit);
+ * else that there is none.
+ */
+async function whatWasSeen(last, pending, pullRequest) {
+    if (last?.unknown)
+        return last.unknown();
+    const running = pending.find((task) => task.status === 'IN_PROGRESS') ?? pending[0];
+    if (running) {
+        const state = running.status === 'IN_PROGRESS' ? 'still running' : 'still queued';
+        return `its task ${untrusted_text_oneLine(running.id)} is ${state}${pending.length > 1 ? `, ${pending.length} pending in all` : ''}`;
+    }
+    if (!last?.newest)
+        return 'there is none yet';
+    if (pullRequest)
+        return `its newest analysis is of ${last.newest.date}`;
+    const revision = last.newest.revision ? last.newest.revision.slice(0, 7) : 'no recorded commit';
+    return `the newest is of ${revision} (${last.newest.date})`;
 }
 /**
  * A task that ended unseen, as the server tells it; undefined when it may not be read (a Browse
@@ -4141,6 +4284,7 @@ function predicted(tasks, pending, polledAt) {
 
 
 
+
 /**
  * The client for a target's server: the token only to its origin, the overall deadline, the
  * token's expiry and the retries reported in the log. Several targets on one server share it,
@@ -4162,8 +4306,22 @@ function clientFor(target, settings, deps) {
         clock,
         deadline: startedAt + settings.timeoutMs,
         random: deps.random,
-        onRetry: (message) => log.info(message)
+        onRetry: (message) => log.info(message),
+        projectKeyFrom: projectKeyFrom(target)
     });
+}
+/**
+ * Where a target's project key came from, as a message asks to check it: the project setting
+ * (the client's default) for a project's analysis; else what the user gave, the report file or
+ * the task or analysis whose project it is.
+ */
+function projectKeyFrom(target) {
+    if (target.wait === 'commit')
+        return undefined;
+    // Several report files on one server share a client: the words name none of them.
+    if (target.reportFile !== undefined)
+        return 'the projectKey of the report file';
+    return target.wait === 'task' ? theSetting('task') : theSetting('analysis');
 }
 /**
  * The check of one analysis: wait for its task (unless the target is an analysis already), read
@@ -4199,7 +4357,7 @@ async function checkTarget(target, client, settings, deps) {
         log: deps.log
     });
     const conditions = await withServerMetrics(gate.conditions, client, deps.log);
-    // Read at once: neither changes the verdict, and each failure is a line of its own.
+    // Read at once: none changes the verdict, and each failure is a line of its own.
     const [newIssues, whatChanged] = projectKey
         ? await Promise.all([
             readNewIssues(client, projectKey, issueScope(on), {
@@ -4208,7 +4366,10 @@ async function checkTarget(target, client, settings, deps) {
                 pullRequest: on.pullRequest,
                 locate: deps.locateFiles?.(target) ?? (() => undefined)
             }),
-            readWhatChanged(client, projectKey, on)
+            readWhatChanged(client, projectKey, on),
+            target.wait !== 'commit' && settings.runCommit && analysisId
+                ? warnOfAnotherCommit(client, { projectKey, on, analysisId }, settings.runCommit, deps.log)
+                : undefined
         ])
         : [];
     if (newIssues)
@@ -4276,6 +4437,22 @@ async function readGate(client, analysisId, about) {
         log.info(`api/qualitygates/project_status answered ${error.status}: the gate is read from the measures of ${untrusted_text_oneLine(projectKey)}${scopeWords(on)}, whose latest analysis is this one.`);
         return { gate, fromMeasures: true };
     }
+}
+/**
+ * One warning when the server records another commit for the analysis than the one the run
+ * names (Settings.runCommit): read from its branch's newest analyses, when it is among them (a
+ * pull request's analyses record none the server shows). Any failure to read them says nothing:
+ * the check goes on as it is.
+ */
+async function warnOfAnotherCommit(client, analysis, commit, log) {
+    const { projectKey, on, analysisId } = analysis;
+    if (on.pullRequest !== undefined)
+        return;
+    const page = await client.getProjectAnalyses(projectKey, on).catch(() => undefined);
+    const revision = page?.analyses.find(({ key }) => key === analysisId)?.revision;
+    if (!revision || commit.startsWith(revision))
+        return;
+    log.warning(`${words_settingTitle('commit')} names commit ${commit.slice(0, 7)}, but the server records ${revision.slice(0, 7)} for the analysis checked, ${untrusted_text_oneLine(analysisId)} of ${untrusted_text_oneLine(projectKey)}${scopeWords(on)}: the verdict is that commit's. Check ${setting('commit')}, or leave it out to take the CI's commit.`);
 }
 /** A pull request's issues when the analysis is of one, else the branch's new code. */
 function issueScope(on) {
@@ -4853,7 +5030,92 @@ function fittedBlock(sink, lines, options) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/report/no-references.ts
+/**
+ * Why server text gets word joiners. The review platforms search a comment's text after it is
+ * rendered (character references decoded, so `&#126;bug` is `~bug` again), outside `pre`, `code`,
+ * `a` and `style` elements, and turn what they find into links: GitLab's reference filters
+ * (lib/banzai/filter/references/) find `#1` and `GL-1` (issues), `!2` (merge requests), `~bug`
+ * (labels), `%v1` (milestones), `&5` (epics), `$3` (snippets), `*iteration:`, `[vulnerability:1]`
+ * and the other bracketed forms, `^alert#1`, `group/project>`, 7 to 64 hexadecimal digits
+ * (commits, and `a...b` ranges), each also after another project's path (`group/project#1`),
+ * and post "mentioned in" notes on what they link; its AutolinkFilter links every `scheme://…`
+ * in the text. GitHub finds `#1`, `GH-1`, `owner/repo#1` and commit SHAs the same way, Bitbucket
+ * `#1` and commits, Azure DevOps `#1` (work items) and `!1` (pull requests), and an external
+ * issue tracker's keys (`JIRA-1`). Where a platform renders Markdown, its linkifier also turns
+ * bare addresses into links (`www.…`, `evil.com`, `mail@evil.com`).
+ *
+ * A word joiner (U+2060: no width, no break) placed where each of these patterns needs a
+ * particular character (after `#` before its digits, inside `://`, after every sixth digit of a
+ * long hexadecimal run) leaves the text as it reads, and no pattern finds anything in it. Text in
+ * code is never searched, so code keeps its characters as they are (a SHA copied from it works).
+ */
+/** U+2060 WORD JOINER: no width, no break, and not a character any reference is made of. */
+const WORD_JOINER = '\u2060';
+const J = WORD_JOINER;
+/**
+ * Where a reference needs the next character: a prefix and what follows it (GitLab's
+ * `Issue.reference_pattern` and the others in app/models), the `-` of a tracker's key before its
+ * digits, a project path before its `>`.
+ */
+const REFERENCE_STARTS = [
+    // Issues, merge requests, epics and snippets: a prefix before digits.
+    [/[#!&$](?=\d)/g, `$&${J}`],
+    // Labels: `~1`, `~bug`, `~"a b"`; milestones: `%1`, `%v1.0`, `%"a b"` (a run that holds a word character).
+    [/~(?=[\w\-?.&"])/g, `$&${J}`],
+    [/%(?=[^\s"<]*[\p{L}\p{N}_]|")/gu, `$&${J}`],
+    // `^alert#1`, `*iteration:1`, `[vulnerability:1]`, `[issue:1]`, `[[wiki]]`.
+    [/[\^*](?=[A-Za-z])|\[(?=[A-Za-z[])/g, `$&${J}`],
+    // Mentions: `@user`, `@group/team`, `@all`.
+    [/@/g, `@${J}`],
+    // An issue tracker's key: `GL-1`, `GH-1`, `JIRA-1`.
+    [/(?<=\b[A-Z][A-Z0-9_]*-)(?=\d)/g, J],
+    // A project: `group/project>`.
+    [/(?<=[\w.-])>/g, `${J}>`],
+    // An address: `scheme://…`, `www.…`.
+    [/:(?=\/\/)/g, `:${J}`],
+    [/\b(www)(?=\.)/gi, `$1${J}`]
+];
+/** Commits: 7 to 64 hexadecimal digits, alone or in a range `a...b`. */
+const HEX_RUN = /[0-9a-fA-F]{7,}/g;
+/**
+ * `text` with a word joiner wherever a platform's reference or autolink filter, searching the
+ * rendered text, would find a reference or an address: what an HTML body needs, where no
+ * Markdown (and so no linkifier) runs.
+ *
+ * @example withoutReferences('see #1') // 'see #\u20601'
+ */
+function withoutReferences(text) {
+    const split = text.replace(HEX_RUN, (run) => (run.match(/.{1,6}/g) ?? []).join(J));
+    return REFERENCE_STARTS.reduce((done, [pattern, by]) => done.replace(pattern, by), split);
+}
+/**
+ * What a Markdown linkifier finds in any text, besides the references: a scheme before its `:`
+ * (`mailto:`, `https:`), an e-mail address, `//` (an address without its scheme), and a dot
+ * before a letter (a domain's last label, which linkifiers check against the known top-level
+ * domains).
+ */
+const LINK_STARTS = [
+    [/:(?=[^\s\u2060])/g, `:${J}`],
+    // An e-mail address: the character before its `@` is one of its name's.
+    [/(?=@)/g, J],
+    [/\/(?=\/)/g, `/${J}`],
+    [/\.(?=\p{L})/gu, `.${J}`]
+];
+/**
+ * `text` that no reference filter and no linkifier finds anything in once rendered: what a
+ * Markdown body needs (markdown-it's linkify, commonmark-java's autolink, run on the rendered
+ * text).
+ *
+ * @example withoutLinks('www.evil.com') // 'www\u2060.\u2060evil.\u2060com'
+ */
+function withoutLinks(text) {
+    return LINK_STARTS.reduce((done, [pattern, by]) => done.replace(pattern, by), withoutReferences(text));
+}
+
 ;// CONCATENATED MODULE: ./src/report/summary-text.ts
+
+
 
 /**
  * Why the job summary is HTML. GitHub renders the summary file as Markdown, where any server
@@ -4871,17 +5133,34 @@ function fittedBlock(sink, lines, options) {
  * `@all`) in the rendered text, after character references are decoded, so `&#64;user` still
  * notifies; both need a letter, digit, `_` or `.` right after the `@`. A word joiner (U+2060,
  * invisible, no width) there keeps a server's text from notifying anyone through a comment or a
- * note. Addresses in attributes (`href`) are not text and keep their `@`: `summaryAddress`.
+ * note. The same goes for every other reference they find there (`#1`, `!2`, `~bug`, a commit's
+ * SHA, `https://…`): see no-references.ts. Addresses in attributes (`href`) are not text and keep
+ * their `@`: `summaryAddress`; text in code is not searched: `summaryCode`.
  */
 /**
  * The one gate between server text and the job summary: the value on one line (control
  * characters shown as escapes such as `\r`), cut to `max` characters with an ellipsis, then
  * each of `< > & " ' [ ] ( ) | * _ \` ~ \` written as a decimal character reference
- * (`<` → `&#60;`). Everything else stays as it is.
+ * (`<` → `&#60;`), and a word joiner where a reference or an address would start
+ * (`withoutReferences`). A setting's reference (words.ts) is left whole for the sink to say.
+ * Everything else stays as it is.
  *
  * @example summaryText('<img src=x>') // '&#60;img src&#61;x&#62;'
  */
 function summaryText(value, max = QUOTE_LIMITS.short) {
+    return outsideReferences(untrusted_text_oneLine(value, max), (plain) => escapeHtml(withoutReferences(plain)));
+}
+/**
+ * Server text as code (`<code>…</code>`): escaped as `summaryText` escapes, a word joiner after
+ * each `@`, and otherwise its characters as they are, since no platform looks for references
+ * inside code (a SHA or a key copied from it is the server's).
+ *
+ * @example summaryCode('a<b') // '<code>a&#60;b</code>'
+ */
+function summaryCode(value, max = QUOTE_LIMITS.short) {
+    return `<code>${codeText(value, max)}</code>`;
+}
+function codeText(value, max) {
     return escapeHtml(untrusted_text_oneLine(value, max)).replace(/@/g, `@${WORD_JOINER}`);
 }
 /**
@@ -4893,8 +5172,6 @@ function summaryText(value, max = QUOTE_LIMITS.short) {
 function summaryAddress(address) {
     return escapeHtml(untrusted_text_oneLine(address, Infinity));
 }
-/** U+2060 WORD JOINER: no width, no break, and not a character a mention may start with. */
-const WORD_JOINER = '\u2060';
 /**
  * The forms secrets take once written through `summaryText` (besides their own), for the sinks
  * of HTML destinations (`escapedForms`): a token echoed by the server is in the summary escaped.
@@ -4902,7 +5179,11 @@ const WORD_JOINER = '\u2060';
 function summaryForms(secrets) {
     return [
         ...secrets,
-        ...secrets.flatMap((secret) => [summaryText(secret, Infinity), summaryAddress(secret)])
+        ...secrets.flatMap((secret) => [
+            summaryText(secret, Infinity),
+            codeText(secret, Infinity),
+            summaryAddress(secret)
+        ])
     ];
 }
 // HTML's special characters, and Markdown's inline syntax: emphasis, code spans, links, tables.
@@ -4920,13 +5201,15 @@ function escapeHtml(text) {
  */
 
 
+
+
 /**
  * HTML blocks, one per line (see summary-text.ts for why): GitHub and GitLab render them, and
  * no Markdown happens inside.
  */
 const HTML_MARKUP = {
     text: (value, max) => summaryText(value, max),
-    code: (value, max = QUOTE_LIMITS.short) => `<code>${summaryText(value, max)}</code>`,
+    code: (value, max) => summaryCode(value, max),
     link: (href, label) => `<a href="${summaryAddress(href)}">${label}</a>`,
     strong: (label) => `<strong>${label}</strong>`,
     heading: (level, content) => `<h${level}>${content}</h${level}>`,
@@ -4938,7 +5221,8 @@ const HTML_MARKUP = {
 /**
  * CommonMark, for platforms that render Markdown and no raw HTML: server text with every ASCII
  * punctuation character backslash-escaped (no emphasis, link, autolink, table, heading, HTML or
- * entity can start in it) and a word joiner after each `@`; code spans fenced by more backticks
+ * entity can start in it) and a word joiner where a mention, a reference or an address would
+ * start once rendered (`withoutLinks`: these platforms link bare addresses); code spans fenced by more backticks
  * than the value holds; link targets in angle brackets, percent-encoded where they could end.
  * Blocks are separated by a blank line, as Markdown needs.
  */
@@ -4972,15 +5256,14 @@ function hiddenLine(body, index) {
 }
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g;
 /**
- * Markdown's one gate for server text: one line, cut to `max`, every ASCII punctuation character
- * backslash-escaped, a word joiner after each `@`.
+ * Markdown's one gate for server text: one line, cut to `max`, a word joiner where a mention, a
+ * reference or an address would start (`withoutLinks`), every ASCII punctuation character
+ * backslash-escaped. A setting's reference (words.ts) is left whole for the sink to say.
  *
  * @example markdownText('*bold* [x](y)') // '\\*bold\\* \\[x\\]\\(y\\)'
  */
 function markdownText(value, max = QUOTE_LIMITS.short) {
-    return untrusted_text_oneLine(value, max)
-        .replace(ASCII_PUNCTUATION, (character) => `\\${character}`)
-        .replace(/\\@/g, `\\@${WORD_JOINER}`);
+    return outsideReferences(untrusted_text_oneLine(value, max), (plain) => withoutLinks(plain).replace(ASCII_PUNCTUATION, (character) => `\\${character}`));
 }
 /**
  * The forms secrets take once written through MARKDOWN_MARKUP (besides their own), for the sinks
@@ -5577,14 +5860,14 @@ function headline(status, policy = FAIL_ON_ERROR, markup = HTML_MARKUP) {
 }
 function about(result) {
     const parts = [
-        result.projectKey ? `Project <code>${summaryText(result.projectKey)}</code>` : undefined,
+        result.projectKey ? `Project ${summaryCode(result.projectKey)}` : undefined,
         result.pullRequest
-            ? `pull request <code>${summaryText(result.pullRequest)}</code>`
+            ? `pull request ${summaryCode(result.pullRequest)}`
             : result.branch
-                ? `branch <code>${summaryText(result.branch)}</code>${branchKind(result.branchType)}`
+                ? `branch ${summaryCode(result.branch)}${branchKind(result.branchType)}`
                 : undefined,
-        `${result.analysisId === undefined ? 'its newest analysis' : `analysis <code>${summaryText(result.analysisId)}</code>`}${analysisWords(result)}`,
-        result.taskId ? `task <code>${summaryText(result.taskId)}</code>` : undefined,
+        `${result.analysisId === undefined ? 'its newest analysis' : `analysis ${summaryCode(result.analysisId)}`}${analysisWords(result)}`,
+        result.taskId ? `task ${summaryCode(result.taskId)}` : undefined,
         result.gateFromMeasures
             ? `gate read from the ${result.pullRequest ? "pull request's" : "branch's"} measures (the server has no project_status)`
             : undefined,
@@ -5602,7 +5885,7 @@ function analysisWords({ analysis }) {
     if (analysis.basis)
         return ` (${summaryText(analysis.date)}: ${summaryText(analysis.basis)})`;
     const commit = analysis.revision
-        ? `of commit <code>${summaryText(analysis.revision.slice(0, 7))}</code>`
+        ? `of commit ${summaryCode(analysis.revision.slice(0, 7))}`
         : 'of no recorded commit';
     const newer = analysis.newest ? '' : ', a newer one has landed since';
     return ` (${commit}, ${summaryText(analysis.date)}${newer})`;
@@ -5848,7 +6131,7 @@ class RestApi {
             if (status === 401 || status === 403 || status === 404) {
                 throw new PlatformRefusal(`${platform} answered ${status} to ${shown}${said}`, status);
             }
-            const decision = decideRetry({ kind: 'status', status, retryAfter: headerValue(reply, 'retry-after') }, attempt, deadline - clock.now(), this.options.random ?? Math.random, Date.now());
+            const decision = decideRetry({ kind: 'status', status, retryAfter: headerValue(reply, 'retry-after') }, attempt, deadline - clock.now(), this.options.random ?? Math.random, Date.now(), `the decoration's time (the overall time-out, or its allowance past the check)`);
             if (!decision.retry) {
                 throw new PlatformError(`${platform} answered ${status} to ${shown}${said}${decision.why ? ` ${decision.why}` : ''}`);
             }
@@ -5894,10 +6177,12 @@ const AZURE_API_VERSION = '7.1';
  */
 class AzureApi {
     rest;
+    repository;
     constructor(options) {
+        this.repository = new URL(options.repositoryUrl.href.replace(/\/*$/, '/'));
         this.rest = new RestApi({
             ...options,
-            apiUrl: options.repositoryUrl,
+            apiUrl: options.collectionUrl,
             platform: 'Azure DevOps',
             headers: { authorization: `Bearer ${options.token}` },
             redirectAdvice: 'Check SYSTEM_COLLECTIONURI, and that the pipeline maps SYSTEM_ACCESSTOKEN (a token Azure DevOps does not take is sent to its sign-in page).'
@@ -5907,12 +6192,26 @@ class AzureApi {
         this.rest.close();
     }
     /** `method` on `path` under the repository's address, with `api-version`. */
-    async request(method, path, options = {}) {
+    request(method, path, options = {}) {
+        return this.send(method, path, new URL(path, this.repository), options, AZURE_API_VERSION);
+    }
+    /**
+     * The token's own identity: `authenticatedUser.id` of the collection's connection data (the
+     * build service's identity for SYSTEM_ACCESSTOKEN), lower-cased, or undefined.
+     *
+     * @example await azure.ownIdentity() // '5c3a7e2b-…'
+     */
+    async ownIdentity() {
+        const path = '_apis/connectionData';
+        const { body } = await this.send('GET', path, path, {}, `${AZURE_API_VERSION}-preview`);
+        return identityId(body?.authenticatedUser);
+    }
+    async send(method, path, url, options, version) {
         let reply;
         try {
-            reply = await this.rest.request(method, path, {
+            reply = await this.rest.request(method, url, {
                 ...options,
-                query: { ...options.query, 'api-version': AZURE_API_VERSION }
+                query: { ...options.query, 'api-version': version }
             });
         }
         catch (error) {
@@ -5927,6 +6226,11 @@ class AzureApi {
         }
         return reply;
     }
+}
+/** An identity's (or an IdentityRef's) `id`: a GUID, lower-cased to compare. */
+function identityId(identity) {
+    const id = identity?.id;
+    return typeof id === 'string' && /^[0-9a-f-]{1,64}$/i.test(id) ? id.toLowerCase() : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/findings/changed-lines.ts
@@ -6308,33 +6612,87 @@ function bounded(lines, frame) {
 
 ;// CONCATENATED MODULE: ./src/platform/decoration-steps.ts
 /**
- * What every platform's decoration does the same way: each step's failure is one warning that
- * leaves the verdict alone (a refusal ends the decoration, since the platform would refuse the
- * rest too), the issues it writes are every analysis's new issues, and a status says the verdict
- * in one line.
+ * What every platform's decoration does the same way: its steps run one after the other, and
+ * the first that fails ends the decoration with one warning naming the platform and what to
+ * check (a refusal: what the token or the review lacks), never changing the verdict or the exit
+ * code; the issues it writes are every analysis's new issues, and a status says the verdict in
+ * one line.
  */
 
 
 
 
 
+
+
+
+/** A step of a decoration that failed: what it was doing; why is its `cause`. */
+class DecorationStepFailure extends Error {
+    what;
+    constructor(what, options) {
+        super(`${what} failed`, options);
+        this.what = what;
+        this.name = 'DecorationStepFailure';
+    }
+}
 /**
- * One step of a platform's decoration: a refusal (401, 403, 404) is thrown on, to end the
- * decoration; any other failure is one warning ("GitLab: the note for shop failed; …"), and the
- * decoration goes on.
+ * One step of a platform's decoration: its failure, whatever it is (a refusal, no answer in
+ * time, a reply not as documented), ends the decoration, said by `decorating` with `what`.
  *
- * @example const diff = await decorationStep(log, 'GitLab', 'the lines merge request !7 changes', () => readChangedLines(gitlab, mr))
+ * @example const diff = await decorationStep('the lines merge request !7 changes', () => readChangedLines(gitlab, mr))
  */
-async function decorationStep(log, platform, what, run) {
+async function decorationStep(what, run) {
     try {
         return await run();
     }
     catch (error) {
-        if (error instanceof PlatformRefusal)
-            throw error;
-        log.warning(`${platform}: ${what} failed; the verdict is unchanged. ${untrusted_text_oneLine(error instanceof Error ? error.message : String(error), QUOTE_LIMITS.long)}`);
-        return undefined;
+        throw error instanceof DecorationStepFailure
+            ? error
+            : new DecorationStepFailure(what, { cause: error });
     }
+}
+/**
+ * A platform's whole decoration, the one place its failures are caught: the first step that
+ * fails ends it (the platform, which shares one connection and one deadline across the steps,
+ * would fail the next ones too, each costing time and another line), said in one warning; it
+ * never throws, so the verdict and the exit code are the gate's whatever the platform does.
+ * `run` writes through the log it is handed, whose warnings are held until the decoration ends:
+ * said as warnings when it completes, and as plain lines before the one warning when it fails
+ * (an identity that could not be read matters less than the decoration that did not happen).
+ *
+ * @example await decorating(log, { name: 'GitLab', check: 'CI_API_V4_URL', refusal }, async (log) => { await decorationStep('the status', () => setStatus(log)) })
+ */
+async function decorating(log, platform, run) {
+    const held = [];
+    const holding = {
+        info: (message) => log.info(message),
+        notice: (message) => log.notice(message),
+        startGroup: (name) => log.startGroup(name),
+        endGroup: () => log.endGroup(),
+        warning: (message) => void held.push(message)
+    };
+    try {
+        await run(holding);
+        for (const message of held)
+            log.warning(message);
+    }
+    catch (error) {
+        for (const message of held)
+            log.info(message);
+        log.warning(endOfDecoration(platform, error));
+    }
+}
+/** The one warning for a decoration that ended early. */
+function endOfDecoration(platform, error) {
+    const step = error instanceof DecorationStepFailure ? error : undefined;
+    const cause = step ? step.cause : error;
+    if (cause instanceof PlatformRefusal)
+        return platform.refusal(cause);
+    return [
+        `${platform.name}: ${step ? step.what : 'the decoration'} failed, and nothing more is decorated; the verdict and the exit code are unchanged.`,
+        `${untrusted_text_oneLine(messageOf(cause), QUOTE_LIMITS.long)}`,
+        `Check ${platform.check}; the next run decorates again.`
+    ].join(' ');
 }
 /** Every analysis's new issues, and whether they are all of them (each read whole). */
 function issuesOf(outcomes) {
@@ -6357,11 +6715,15 @@ function nameOf(outcome) {
     return untrusted_text_oneLine(projectName(outcome), QUOTE_LIMITS.short);
 }
 /**
- * A status's one-line description under the policy.
+ * A status's one-line description under the policy, the server's words in it making no
+ * reference and no link where a platform shows it (`withoutReferences`).
  *
  * @example statusWords(outcome, FAIL_ON_ERROR) // 'Quality Gate failed: 2 of 7 conditions failed'
  */
 function statusWords(outcome, policy) {
+    return outsideReferences(gateWords(outcome, policy), withoutReferences);
+}
+function gateWords(outcome, policy) {
     if (!outcome.read)
         return `Quality Gate could not be read: ${untrusted_text_oneLine(outcome.message, 200)}`;
     const { result } = outcome;
@@ -6386,7 +6748,40 @@ function dashboardOf(outcome) {
         : undefined;
 }
 
+;// CONCATENATED MODULE: ./src/platform/own-identity.ts
+/**
+ * Which comments are the decoration's own, on every platform: a comment, note, discussion or
+ * thread is ours only when it carries our marker (or our issue's key) **and** its author is the
+ * token's own identity, read from the platform once a run. Anyone who may comment on the pull
+ * request can copy a marker; nobody else can write as the token. When the identity cannot be
+ * read, nothing is edited, resolved or closed: the verdict is written anew, and one line says so.
+ */
+
+
+/**
+ * The token's own identity as `read` finds it, or undefined, said in one warning, when it cannot
+ * be read (a refusal, a failure, a reply that names none). Never throws.
+ *
+ * @example const me = await ownIdentity(log, 'GitLab', () => whoAmI(gitlab)) // 77, or undefined
+ */
+async function ownIdentity(log, platform, read, { instead = 'the verdict is written anew, and nothing is edited, resolved or closed', level = 'warning' } = {}) {
+    let why;
+    try {
+        const identity = await read();
+        if (identity !== undefined)
+            return identity;
+        why = 'the reply names none';
+    }
+    catch (error) {
+        why = messageOf(error);
+    }
+    log[level](`${platform}: the token's own identity could not be read (${untrusted_text_oneLine(why, QUOTE_LIMITS.short)}), so no comment is known as ours: ${instead}.`);
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/azure/pull-request-decoration.ts
+
+
 
 
 
@@ -6417,12 +6812,17 @@ const ISSUE_PROPERTY = 'sonarqube.issue';
 async function decorateAzure(azure, pullRequest, outcomes, options) {
     const { log } = options;
     const base = `pullRequests/${encodeURIComponent(pullRequest.id)}`;
-    try {
+    const platform = {
+        name: 'Azure DevOps',
+        check: 'that SYSTEM_COLLECTIONURI is the collection of Azure DevOps, and that Azure DevOps is up',
+        refusal: (error) => refusalWords(error, pullRequest)
+    };
+    await decorating(log, platform, async (log) => {
         for (const outcome of outcomes) {
-            await decorationStep(log, 'Azure DevOps', `the status for ${nameOf(outcome)}`, () => postStatus(azure, base, outcome, options));
+            await decorationStep(`the status for ${nameOf(outcome)}`, () => postStatus(azure, base, outcome, options));
         }
         const files = hasBranchAnalyses(outcomes) || options.inlineLimit > 0
-            ? await decorationStep(log, 'Azure DevOps', `the files pull request !${pullRequest.id} changes`, () => changedFiles(azure, base))
+            ? await decorationStep(`the files pull request !${pullRequest.id} changes`, () => changedFiles(azure, base))
             : undefined;
         const shown = files
             ? narrowToChangedLines(outcomes, files, `pull request !${pullRequest.id}`, log)
@@ -6430,28 +6830,24 @@ async function decorateAzure(azure, pullRequest, outcomes, options) {
         if (files && hasBranchAnalyses(outcomes)) {
             log.info('Azure DevOps gives the files a pull request changes, not its lines: the issues are narrowed to those files.');
         }
-        const threads = (await decorationStep(log, 'Azure DevOps', 'the threads', () => listThreads(azure, base))) ??
-            [];
+        // Unknown (undefined): the verdict's thread is started anew, and no thread is closed.
+        const me = await ownIdentity(log, 'Azure DevOps', () => azure.ownIdentity());
+        const threads = await decorationStep('the threads', () => listThreads(azure, base));
         for (const outcome of shown) {
-            await decorationStep(log, 'Azure DevOps', `the thread for ${nameOf(outcome)}`, async () => {
-                const written = await writeVerdictThread(azure, base, threads, outcome, options);
+            await decorationStep(`the thread for ${nameOf(outcome)}`, async () => {
+                const written = await writeVerdictThread(azure, base, threads, me, outcome, options);
                 log.info(written === 'unchanged'
                     ? `Azure DevOps: the thread for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
                     : `Azure DevOps: the thread for ${nameOf(outcome)} is ${written} on pull request !${pullRequest.id}.`);
             });
         }
         if (options.inlineLimit > 0 && files) {
-            await decorationStep(log, 'Azure DevOps', 'the issue threads', async () => {
-                const done = await issueThreads(azure, base, threads, issuesOf(shown), files, options);
+            await decorationStep('the issue threads', async () => {
+                const done = await issueThreads(azure, base, threads, me, issuesOf(shown), files, options);
                 log.info(`Azure DevOps: ${done.started} issue threads started, ${done.closed} closed (their issues are gone).`);
             });
         }
-    }
-    catch (error) {
-        if (!(error instanceof PlatformRefusal))
-            throw error;
-        log.warning(refusalWords(error, pullRequest));
-    }
+    });
 }
 async function postStatus(azure, base, outcome, { sink, policy }) {
     const failed = failing(outcome, policy);
@@ -6471,8 +6867,10 @@ async function postStatus(azure, base, outcome, { sink, policy }) {
 async function listThreads(azure, base) {
     const { body } = await azure.request('GET', `${base}/threads`);
     const value = body?.value;
+    // A listing without its list is not an empty one: taken for one, a new thread would be started
+    // on every run.
     if (!Array.isArray(value))
-        return [];
+        throw notAList('threads');
     return value.flatMap((item) => {
         const { id, status, comments, properties, isDeleted } = (item ?? {});
         if (typeof id !== 'number' || isDeleted === true)
@@ -6493,13 +6891,14 @@ async function listThreads(azure, base) {
                 firstComment: first && typeof first['id'] === 'number' && typeof first['content'] === 'string'
                     ? { id: first['id'], content: first['content'] }
                     : undefined,
+                author: identityId(first?.['author']),
                 properties: own
             }
         ];
     });
 }
 /** The project's verdict thread: its first comment edited, or the thread started. */
-async function writeVerdictThread(azure, base, threads, outcome, { sink, policy, commentWhen, commit }) {
+async function writeVerdictThread(azure, base, threads, me, outcome, { sink, policy, commentWhen, commit }) {
     const key = sink.text(projectName(outcome));
     const body = commentBody(outcome, commit, {
         sink,
@@ -6507,7 +6906,7 @@ async function writeVerdictThread(azure, base, threads, outcome, { sink, policy,
         markup: MARKDOWN_MARKUP,
         limit: AZURE_LIMITS.commentChars
     });
-    const ours = threads.find((thread) => thread.properties[PROJECT_PROPERTY] === key);
+    const ours = threads.find((thread) => thread.properties[PROJECT_PROPERTY] === key && me !== undefined && thread.author === me);
     if (!shouldWrite(commentWhen, commentVerdict(outcome, policy), ours?.firstComment?.content)) {
         return 'unchanged';
     }
@@ -6530,6 +6929,7 @@ async function writeVerdictThread(azure, base, threads, outcome, { sink, policy,
             id,
             status: 'active',
             firstComment: undefined,
+            author: me,
             properties: { [PROJECT_PROPERTY]: key }
         });
     }
@@ -6537,11 +6937,13 @@ async function writeVerdictThread(azure, base, threads, outcome, { sink, policy,
 }
 /**
  * A thread per new issue in a file the pull request changes, the most severe first, at most
- * `inlineLimit`, none for an issue that has one; threads of issues no longer reported closed,
- * when every issue was read.
+ * `inlineLimit`, none for an issue that has one of ours (with `me` unknown: any thread); our
+ * threads of issues no longer reported closed, when every issue was read.
  */
-async function issueThreads(azure, base, threads, issues, files, { sink, inlineLimit, inlineSeverity }) {
-    const discussed = new Set(threads.flatMap((thread) => thread.properties[ISSUE_PROPERTY] ?? []));
+async function issueThreads(azure, base, threads, me, issues, files, { sink, inlineLimit, inlineSeverity }) {
+    const ours = threads.filter((thread) => me !== undefined && thread.author === me);
+    // Another's thread with an issue's property does not stand in for ours, unless ours is unknown.
+    const discussed = new Set((me === undefined ? threads : ours).flatMap((thread) => thread.properties[ISSUE_PROPERTY] ?? []));
     const candidates = bySeverity(issues.findings).filter((finding) => !discussed.has(finding.key) &&
         SEVERITY_ORDER.indexOf(finding.severity) <= SEVERITY_ORDER.indexOf(inlineSeverity) &&
         finding.file !== undefined &&
@@ -6573,7 +6975,7 @@ async function issueThreads(azure, base, threads, issues, files, { sink, inlineL
     let closed = 0;
     if (issues.complete) {
         const current = new Set(issues.findings.map(({ key }) => key));
-        for (const thread of threads) {
+        for (const thread of ours) {
             const key = thread.properties[ISSUE_PROPERTY];
             if (key === undefined || current.has(key) || thread.status === 'closed')
                 continue;
@@ -6590,12 +6992,12 @@ async function issueThreads(azure, base, threads, issues, files, { sink, inlineL
 async function changedFiles(azure, base) {
     const { body } = await azure.request('GET', `${base}/iterations`);
     const iterations = body?.value;
-    const ids = Array.isArray(iterations)
-        ? iterations.flatMap((item) => {
-            const id = item?.id;
-            return typeof id === 'number' && Number.isSafeInteger(id) ? [id] : [];
-        })
-        : [];
+    if (!Array.isArray(iterations))
+        throw notAList('iterations');
+    const ids = iterations.flatMap((item) => {
+        const id = item?.id;
+        return typeof id === 'number' && Number.isSafeInteger(id) ? [id] : [];
+    });
     const files = new Map();
     if (ids.length === 0)
         return files;
@@ -6622,6 +7024,10 @@ async function changedFiles(azure, base) {
         skip = next;
     }
     return files;
+}
+/** A listing's reply without its `value` list. */
+function notAList(what) {
+    return new PlatformError(`Azure DevOps's reply to GET pullRequests/…/${what} is not a list of ${what} (no "value").`);
 }
 /** The one warning for a refusal: the missing permission, said once. */
 function refusalWords(error, pullRequest) {
@@ -6804,11 +7210,31 @@ const COMMAND_NAMES = {
 
 
 
-/** The least time the decoration gets, even when the check used the whole time-out. */
-const DECORATION_MIN_MS = 30_000;
-/** The clock time the decoration must end by: the overall time-out, or 30 s past now. */
-function decorationDeadline(context) {
-    return Math.max(context.deadline, context.clock.now() + DECORATION_MIN_MS);
+/**
+ * The decoration's allowance: it gets at least this long after the check, so that a check that
+ * used the whole time-out still decorates, and never runs past the overall time-out by more. Every
+ * wait of the decoration (a try, a retry's delay, a `Retry-After`) ends by then: the command
+ * always ends within the time-out plus this (docs/command.md and --help say so).
+ */
+const DECORATION_ALLOWANCE_MS = 30_000;
+/**
+ * The commit a platform's decoration goes on, the same rule on every platform: --commit when
+ * given, which wins over the CI's; else the commit the CI names (`fromTheCi`: the platform's own
+ * variable, or the CI's commit for Bitbucket Data Center).
+ *
+ * @example const sha = decoratedCommit(context, env['CI_COMMIT_SHA'])
+ */
+function decoratedCommit(context, fromTheCi) {
+    return context.commit ?? fromTheCi;
+}
+/**
+ * The clock time the decoration must end by: the overall time-out, or the allowance past now when
+ * that is later, and never later than the allowance past the time-out.
+ *
+ * @example decorationDeadline({ ...context, deadline: start + 60_000 }) // start + 60 s, after a check of 10 s
+ */
+function decorationDeadline({ clock, deadline }) {
+    return Math.min(deadline + DECORATION_ALLOWANCE_MS, Math.max(deadline, clock.now() + DECORATION_ALLOWANCE_MS));
 }
 /**
  * The platform's token hidden from the log from now on, and the sink of what the decoration
@@ -6874,6 +7300,7 @@ async function decorateInAzure(outcomes, context) {
         limit: AZURE_LIMITS.commentChars
     });
     const azure = new AzureApi({
+        collectionUrl: found.collectionUrl,
         repositoryUrl: found.repositoryUrl,
         token,
         userAgent: context.userAgent,
@@ -6887,7 +7314,7 @@ async function decorateInAzure(outcomes, context) {
             commentWhen: context.commentWhen,
             inlineLimit: context.inlineLimit,
             inlineSeverity: context.inlineSeverity,
-            commit: found.commit,
+            commit: decoratedCommit(context, found.commit),
             log
         });
     }
@@ -6917,6 +7344,7 @@ function azurePullRequest(env) {
     const commit = value('BUILD_SOURCEVERSION') ?? '';
     const base = collection.href.replace(/\/*$/, '/');
     return {
+        collectionUrl: new URL(base),
         repositoryUrl: new URL(`${encodeURIComponent(project)}/_apis/git/repositories/${encodeURIComponent(repository)}/`, base),
         pullRequestId,
         commit
@@ -7187,12 +7615,17 @@ const BITBUCKET_LIMITS = {
  */
 async function decorateBitbucket(bitbucket, pipeline, outcomes, options) {
     const { log } = options;
-    try {
+    const platform = {
+        name: 'Bitbucket',
+        check: "that BITBUCKET_API_URL, when set, is Bitbucket Cloud's API, and that Bitbucket is up",
+        refusal: (error) => pull_request_decoration_refusalWords(error, pipeline)
+    };
+    await decorating(log, platform, async (log) => {
         for (const outcome of outcomes) {
             if (!options.reportsOnly) {
-                await decorationStep(log, 'Bitbucket', `the build status for ${nameOf(outcome)}`, () => setBuildStatus(bitbucket, pipeline, outcome, options));
+                await decorationStep(`the build status for ${nameOf(outcome)}`, () => setBuildStatus(bitbucket, pipeline, outcome, options));
             }
-            await decorationStep(log, 'Bitbucket', `the report for ${nameOf(outcome)}`, async () => {
+            await decorationStep(`the report for ${nameOf(outcome)}`, async () => {
                 const { annotations } = await writeReport(bitbucket, pipeline, outcome, options);
                 log.info(`Bitbucket: the report for ${nameOf(outcome)} is on commit ${pipeline.commit.slice(0, 12)}, with ${annotations} annotations.`);
             });
@@ -7207,23 +7640,22 @@ async function decorateBitbucket(bitbucket, pipeline, outcomes, options) {
             return;
         }
         const comments = `${repositoryPath(pipeline.repository)}/pullrequests/${encodeURIComponent(id)}/comments`;
-        const existing = await decorationStep(log, 'Bitbucket', `the comments of pull request #${id}`, () => bitbucket.pages(comments, BITBUCKET_LIMITS.commentPages));
-        if (existing === undefined)
-            return;
+        const existing = await decorationStep(`the comments of pull request #${id}`, () => bitbucket.pages(comments, BITBUCKET_LIMITS.commentPages));
+        let me = await ownIdentity(log, 'Bitbucket', () => ownAccount(bitbucket), {
+            instead: 'the comment is written anew, and the earlier ones by the account Bitbucket names as its author are deleted',
+            // An access token's ordinary case: Bitbucket shows it no account.
+            level: 'info'
+        });
         for (const outcome of outcomes) {
-            await decorationStep(log, 'Bitbucket', `the comment for ${nameOf(outcome)}`, async () => {
-                const written = await writeComment(bitbucket, comments, existing, pipeline, outcome, options);
+            await decorationStep(`the comment for ${nameOf(outcome)}`, async () => {
+                const { written, author } = await writeComment(bitbucket, comments, existing, me, pipeline, outcome, options);
+                me ??= author;
                 log.info(written === 'unchanged'
                     ? `Bitbucket: the comment for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
                     : `Bitbucket: the comment for ${nameOf(outcome)} is ${written} on pull request #${id}.`);
             });
         }
-    }
-    catch (error) {
-        if (!(error instanceof PlatformRefusal))
-            throw error;
-        log.warning(pull_request_decoration_refusalWords(error, pipeline));
-    }
+    });
 }
 /** The project's build status: SUCCESSFUL or FAILED as the policy judges the gate. */
 async function setBuildStatus(bitbucket, pipeline, outcome, { sink, policy }) {
@@ -7240,15 +7672,37 @@ async function setBuildStatus(bitbucket, pipeline, outcome, { sink, policy }) {
         }
     });
 }
+/**
+ * The token's own account (`GET /user`): its `uuid`, the one field every account has (an access
+ * token's bot account has no Atlassian `account_id`).
+ */
+async function ownAccount(bitbucket) {
+    return uuidOf((await bitbucket.request('GET', 'user')).body);
+}
+/** An account's `uuid` (`{…}`, as Bitbucket writes it), lower-cased to compare. */
+function uuidOf(account) {
+    const uuid = account?.uuid;
+    return typeof uuid === 'string' && /^\{[0-9a-f-]{1,40}\}$/i.test(uuid)
+        ? uuid.toLowerCase()
+        : undefined;
+}
 /** A comment as the listing gives it, its shape checked. */
 function asComment(item) {
-    const { id, content, deleted } = (item ?? {});
+    const { id, content, deleted, user } = (item ?? {});
     if (typeof id !== 'number' || !Number.isSafeInteger(id) || deleted === true)
         return undefined;
-    return typeof content?.raw === 'string' ? { id, raw: content.raw } : undefined;
+    return typeof content?.raw === 'string'
+        ? { id, raw: content.raw, author: uuidOf(user), item }
+        : undefined;
 }
-/** The project's comment, edited in place or created, unless `commentWhen` says to leave it. */
-async function writeComment(bitbucket, comments, existing, pipeline, outcome, { sink, policy, commentWhen }) {
+/**
+ * The project's comment, edited in place or created, unless `commentWhen` says to leave it. Ours
+ * is the one carrying the marker whose author is `me`, the token's account. With `me` unknown,
+ * the comment is created, and its author, as Bitbucket's reply names it, is returned: the earlier
+ * comments by that author carrying the marker are then deleted. While a comment that may be ours
+ * is there, it is never left saying what is no longer so.
+ */
+async function writeComment(bitbucket, comments, existing, me, pipeline, outcome, { sink, policy, commentWhen }) {
     const body = commentBody(outcome, pipeline.commit, {
         sink,
         policy,
@@ -7256,18 +7710,30 @@ async function writeComment(bitbucket, comments, existing, pipeline, outcome, { 
         limit: BITBUCKET_LIMITS.commentChars
     });
     const marker = markerOf(body);
-    const ours = existing
+    const carrying = existing
         .map(asComment)
-        .find((comment) => comment && markerOf(comment.raw) === marker);
-    if (!shouldWrite(commentWhen, commentVerdict(outcome, policy), ours?.raw))
-        return 'unchanged';
+        .filter((comment) => comment !== undefined && markerOf(comment.raw) === marker);
+    const ours = me === undefined ? undefined : carrying.find(({ author }) => author === me);
+    const write = (me === undefined && carrying.length > 0) ||
+        shouldWrite(commentWhen, commentVerdict(outcome, policy), ours?.raw);
+    if (!write)
+        return { written: 'unchanged', author: me };
     const content = { content: { raw: body } };
     if (ours) {
         await bitbucket.request('PUT', `${comments}/${ours.id}`, { body: content });
-        return 'updated';
+        return { written: 'updated', author: me };
     }
-    await bitbucket.request('POST', comments, { body: content });
-    return 'created';
+    const { body: created } = await bitbucket.request('POST', comments, { body: content });
+    const author = me ?? uuidOf(created?.user);
+    if (me === undefined && author !== undefined) {
+        for (const earlier of carrying.filter((comment) => comment.author === author)) {
+            await bitbucket.request('DELETE', `${comments}/${earlier.id}`);
+            existing.splice(existing.indexOf(earlier.item), 1);
+        }
+    }
+    // Two outcomes naming one project share one comment: the later one edits it.
+    existing.push(created);
+    return { written: 'created', author };
 }
 /** The one warning for a refusal: what the token, the repository or the pull request lacks. */
 function pull_request_decoration_refusalWords(error, pipeline) {
@@ -7308,20 +7774,20 @@ const DATA_CENTER_LIMITS = {
  */
 async function decorateDataCenter(server, where, outcomes, options) {
     const { log } = options;
-    try {
+    const platform = {
+        name: 'Bitbucket',
+        check: 'that the Bitbucket Data Center server answers at the address given, and is up',
+        refusal: (error) => data_center_refusalWords(error, where)
+    };
+    await decorating(log, platform, async (log) => {
         for (const outcome of outcomes) {
-            await decorationStep(log, 'Bitbucket', `the report for ${nameOf(outcome)}`, async () => {
+            await decorationStep(`the report for ${nameOf(outcome)}`, async () => {
                 const annotations = await data_center_writeReport(server, where, outcome, options);
                 log.info(`Bitbucket: the report for ${nameOf(outcome)} is on commit ${where.commit.slice(0, 12)}, with ${annotations} annotations.`);
             });
-            await decorationStep(log, 'Bitbucket', `the build status for ${nameOf(outcome)}`, () => data_center_setBuildStatus(server, where, outcome, options));
+            await decorationStep(`the build status for ${nameOf(outcome)}`, () => data_center_setBuildStatus(server, where, outcome, options));
         }
-    }
-    catch (error) {
-        if (!(error instanceof PlatformRefusal))
-            throw error;
-        log.warning(data_center_refusalWords(error, where));
-    }
+    });
 }
 function data_center_repositoryPath({ project, repository, commit }) {
     return `projects/${encodeURIComponent(project)}/repos/${encodeURIComponent(repository)}/commits/${encodeURIComponent(commit)}`;
@@ -7427,7 +7893,7 @@ function data_center_refusalWords(error, where) {
  */
 async function decorateInBitbucket(outcomes, context) {
     const { env, log } = context;
-    const found = bitbucketPipeline(env);
+    const found = bitbucketPipeline(env, context.commit);
     if ('missing' in found) {
         log.warning(`--decorate: ${found.missing}; nothing is decorated.`);
         return;
@@ -7472,15 +7938,18 @@ const PIPELINES_PROXY = 'http://localhost:29418';
 function value(env, name) {
     return env[name]?.trim() || undefined;
 }
-/** The pipeline Bitbucket's variables describe, or what is missing. */
-function bitbucketPipeline(env) {
+/**
+ * The pipeline Bitbucket's variables describe, or what is missing; its commit is `commit`
+ * (--commit) when given, else BITBUCKET_COMMIT (decoratedCommit).
+ */
+function bitbucketPipeline(env, commit) {
     const value = (name) => env[name]?.trim() || undefined;
     const repository = value('BITBUCKET_REPO_FULL_NAME');
     if (!repository || !/^[\w.-]{1,100}\/[\w.-]{1,100}$/.test(repository)) {
         return { missing: 'BITBUCKET_REPO_FULL_NAME is not workspace/repository' };
     }
-    const commit = value('BITBUCKET_COMMIT');
-    if (!commit || !/^[0-9a-f]{40}$/i.test(commit)) {
+    const pipelineCommit = value('BITBUCKET_COMMIT');
+    if (!pipelineCommit || !/^[0-9a-f]{40}$/i.test(pipelineCommit)) {
         return { missing: 'BITBUCKET_COMMIT is not a full commit SHA' };
     }
     const apiUrl = decoration_context_httpUrl(value('BITBUCKET_API_URL') ?? BITBUCKET_API);
@@ -7491,7 +7960,7 @@ function bitbucketPipeline(env) {
         apiUrl,
         pipeline: {
             repository,
-            commit,
+            commit: decoratedCommit({ commit }, pipelineCommit),
             pullRequestId: id && /^\d{1,12}$/.test(id) ? id : undefined
         }
     };
@@ -7499,7 +7968,8 @@ function bitbucketPipeline(env) {
 /**
  * Decorates a commit on Bitbucket Data Center (--bitbucket-server, --bitbucket-project,
  * --bitbucket-repo) with the outcomes: a Code Insights report and a build status per project,
- * on the commit --commit or the CI names; or says in one warning why it cannot.
+ * on the commit decoratedCommit gives (--commit, else the CI's); or says in one warning why it
+ * cannot.
  *
  * @example await decorateInBitbucketServer(outcomes, { url, project, repository }, commit, context)
  */
@@ -8275,7 +8745,7 @@ async function upsertNote(gitlab, mergeRequest, marker, body, options = {}) {
     }
     const text = body;
     const notes = `${mergeRequestPath(mergeRequest)}/notes`;
-    const me = options.me ?? (await whoAmI(gitlab));
+    const me = 'me' in options ? options.me : await whoAmI(gitlab);
     const { items } = await gitlab.pages(notes, { sort: 'asc', order_by: 'created_at' }, NOTE_LIMITS.notePages);
     const ours = items.find((note) => {
         const { body: noteBody, system, author } = (note ?? {});
@@ -8408,7 +8878,8 @@ async function readChangedLines(gitlab, mergeRequest) {
  * `diff_refs` commits, `position_type` text, `old_path`, `new_path` and the `new_line` the merge
  * request adds), at most `limit` a run, never two for one issue (a marker line carries its key),
  * and those whose issue a later run no longer reports resolved (`PUT .../discussions/:id` with
- * `resolved=true`). Only discussions the token's own user started are looked at.
+ * `resolved=true`). Only discussions the token's own user started are resolved or stand for an
+ * issue's discussion; with that user unknown, none is resolved.
  */
 
 
@@ -8426,8 +8897,10 @@ const DISCUSSION_LIMITS = {
  */
 async function discussIssues(gitlab, mergeRequest, options) {
     const path = `${mergeRequestPath(mergeRequest)}/discussions`;
-    const ours = await ourDiscussions(gitlab, path, options.me);
-    const discussed = new Set(ours.map(({ issueKey }) => issueKey));
+    const keyed = await issueDiscussions(gitlab, path, options.me);
+    const ours = keyed.filter((discussion) => discussion.ours);
+    // Another's copy of an issue's marker does not stand in for ours, unless ours cannot be known.
+    const discussed = new Set((options.me === undefined ? keyed : ours).map(({ issueKey }) => issueKey));
     const candidates = bySeverity(options.findings).flatMap((finding) => {
         if (discussed.has(finding.key))
             return [];
@@ -8489,8 +8962,8 @@ function addedLineOf(finding, lines) {
     }
     return undefined;
 }
-/** The discussions the token's user started with an issue's marker, page by page. */
-async function ourDiscussions(gitlab, path, me) {
+/** The discussions whose first note carries an issue's marker, page by page. */
+async function issueDiscussions(gitlab, path, me) {
     const { items } = await gitlab.pages(path, {}, DISCUSSION_LIMITS.pages);
     return items.flatMap((item) => {
         const { id, notes } = (item ?? {});
@@ -8498,9 +8971,8 @@ async function ourDiscussions(gitlab, path, me) {
         const issueKey = issueKeyOf(first?.body);
         if (typeof id !== 'string' || !/^[0-9a-f]{1,64}$/i.test(id) || issueKey === undefined)
             return [];
-        if (first?.author?.id !== me)
-            return [];
-        return [{ id, issueKey, resolved: first.resolved === true }];
+        const ours = me !== undefined && first?.author?.id === me;
+        return [{ id, issueKey, resolved: first?.resolved === true, ours }];
     });
 }
 
@@ -8525,11 +8997,16 @@ async function ourDiscussions(gitlab, path, me) {
  */
 async function decorateMergeRequest(gitlab, pipeline, outcomes, options) {
     const { log } = options;
-    try {
+    const platform = {
+        name: 'GitLab',
+        check: "that CI_API_V4_URL is GitLab's REST API and that GitLab is up",
+        refusal: (error) => merge_request_decoration_refusalWords(error, pipeline)
+    };
+    await decorating(log, platform, async (log) => {
         // One request at a time (GitLab's requests share one kept-alive connection), so a refusal
         // stops the decoration before anything else is sent.
         for (const outcome of outcomes) {
-            await decorationStep(log, 'GitLab', `the commit status for ${nameOf(outcome)}`, () => setStatus(gitlab, pipeline, outcome, options));
+            await decorationStep(`the commit status for ${nameOf(outcome)}`, () => setStatus(gitlab, pipeline, outcome, options));
         }
         const iid = pipeline.mergeRequestIid;
         if (iid === undefined) {
@@ -8537,10 +9014,11 @@ async function decorateMergeRequest(gitlab, pipeline, outcomes, options) {
             return;
         }
         const mergeRequest = { projectId: pipeline.projectId, iid };
-        const me = await whoAmI(gitlab);
+        // Unknown (undefined): the note is written anew, and no discussion is resolved.
+        const me = await ownIdentity(log, 'GitLab', () => whoAmI(gitlab));
         const wanted = hasBranchAnalyses(outcomes) || options.inlineLimit > 0;
         const diff = wanted
-            ? await decorationStep(log, 'GitLab', `the lines merge request !${iid} changes`, async () => ({
+            ? await decorationStep(`the lines merge request !${iid} changes`, async () => ({
                 changes: await readChangedLines(gitlab, mergeRequest),
                 refs: await readDiffRefs(gitlab, mergeRequest)
             }))
@@ -8549,7 +9027,7 @@ async function decorateMergeRequest(gitlab, pipeline, outcomes, options) {
             ? narrowToChangedLines(outcomes, diff.changes.lines, `merge request !${iid}`, log)
             : outcomes;
         for (const outcome of shown) {
-            await decorationStep(log, 'GitLab', `the note for ${nameOf(outcome)}`, async () => {
+            await decorationStep(`the note for ${nameOf(outcome)}`, async () => {
                 const written = await writeNote(gitlab, mergeRequest, pipeline, outcome, me, options);
                 log.info(written === 'unchanged'
                     ? `GitLab: the note for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
@@ -8558,7 +9036,7 @@ async function decorateMergeRequest(gitlab, pipeline, outcomes, options) {
         }
         if (options.inlineLimit > 0 && diff?.refs) {
             const refs = diff.refs;
-            await decorationStep(log, 'GitLab', 'the discussions on the diff', async () => {
+            await decorationStep('the discussions on the diff', async () => {
                 const done = await discussIssues(gitlab, mergeRequest, {
                     ...issuesOf(shown),
                     changes: diff.changes,
@@ -8575,12 +9053,7 @@ async function decorateMergeRequest(gitlab, pipeline, outcomes, options) {
         else if (options.inlineLimit > 0 && diff) {
             log.info(`GitLab has not computed merge request !${iid}'s diff yet (no diff_refs): no discussions this run.`);
         }
-    }
-    catch (error) {
-        if (!(error instanceof PlatformRefusal))
-            throw error;
-        log.warning(merge_request_decoration_refusalWords(error, pipeline));
-    }
+    });
 }
 /** The project's commit status: success or failed as the policy judges the gate. */
 async function setStatus(gitlab, pipeline, outcome, { sink, policy }) {
@@ -8636,7 +9109,7 @@ function merge_request_decoration_refusalWords(error, pipeline) {
  */
 async function decorateGitLab(outcomes, context) {
     const { env, log } = context;
-    const found = gitlabPipeline(env);
+    const found = gitlabPipeline(env, context.commit);
     if ('missing' in found) {
         log.warning(`--decorate: ${found.missing}; nothing is decorated. It runs in a GitLab CI job, with a project or group access token (api scope) in GITLAB_TOKEN.`);
         return;
@@ -8674,9 +9147,11 @@ async function decorateGitLab(outcomes, context) {
 }
 /**
  * The pipeline GitLab's variables describe, or what is missing. CI_API_V4_URL must be an http(s)
- * address without credentials; the commit a full SHA.
+ * address without credentials; the commit a full SHA. The statuses go on `commit` (--commit)
+ * when given, else on CI_COMMIT_SHA (decoratedCommit); on another commit than the pipeline's
+ * they name no pipeline (GitLab would find none of that commit with its id, and start one).
  */
-function gitlabPipeline(env) {
+function gitlabPipeline(env, commit) {
     const value = (name) => env[name]?.trim() || undefined;
     const apiUrl = decoration_context_httpUrl(value('CI_API_V4_URL'));
     if (!apiUrl)
@@ -8685,10 +9160,11 @@ function gitlabPipeline(env) {
     if (!projectId || !/^\d{1,20}$/.test(projectId)) {
         return { missing: 'CI_PROJECT_ID is not a project id' };
     }
-    const sha = value('CI_COMMIT_SHA');
-    if (!sha || !/^[0-9a-f]{40}$|^[0-9a-f]{64}$/i.test(sha)) {
+    const pipelineSha = value('CI_COMMIT_SHA');
+    if (!pipelineSha || !/^[0-9a-f]{40}$|^[0-9a-f]{64}$/i.test(pipelineSha)) {
         return { missing: 'CI_COMMIT_SHA is not a full commit SHA' };
     }
+    const sha = decoratedCommit({ commit }, pipelineSha);
     const iid = value('CI_MERGE_REQUEST_IID');
     const projectUrl = decoration_context_httpUrl(value('CI_PROJECT_URL'));
     return {
@@ -8697,7 +9173,7 @@ function gitlabPipeline(env) {
             projectId,
             sha,
             mergeRequestIid: iid && /^\d{1,20}$/.test(iid) ? iid : undefined,
-            pipelineId: value('CI_PIPELINE_ID'),
+            pipelineId: sha.toLowerCase() === pipelineSha.toLowerCase() ? value('CI_PIPELINE_ID') : undefined,
             fileLink: projectUrl
                 ? fileLinkUnder(`${projectUrl.href.replace(/\/+$/, '')}/-/blob/${sha}`)
                 : undefined
@@ -8706,19 +9182,42 @@ function gitlabPipeline(env) {
 }
 
 ;// CONCATENATED MODULE: ./src/cli/decoration.ts
+/**
+ * `--decorate`: the platform the CI runs on decorates, found from its variables: GitLab CI
+ * (CI_API_V4_URL), Bitbucket Pipelines (BITBUCKET_REPO_FULL_NAME), Azure Pipelines
+ * (SYSTEM_COLLECTIONURI); Bitbucket Data Center when its options name a repository, from any
+ * CI; elsewhere one warning. Every platform decorates the commit decoratedCommit says: --commit,
+ * else the CI's. Whatever happens, the verdict and the exit code are the gate's.
+ */
+
+
+
 
 
 
 
 /**
- * Decorates the platform the CI runs on with the outcomes.
+ * Decorates the platform the CI runs on with the outcomes; never throws.
  *
  * @example if (line.decorate) await decorate(outcomes, context)
  */
 async function decorate(outcomes, context) {
+    try {
+        await decorateFound(outcomes, context);
+    }
+    catch (error) {
+        // Each platform says its own failures in one warning (`decorating`, decoration-steps.ts); this
+        // keeps the promise for anything else: the verdict and the exit code are the gate's.
+        context.log.warning(`--decorate failed, and nothing more is decorated; the verdict and the exit code are unchanged. ${untrusted_text_oneLine(messageOf(error), QUOTE_LIMITS.long)}`);
+    }
+}
+async function decorateFound(outcomes, context) {
     const { env } = context;
     if (context.bitbucketServer) {
-        const commit = context.commit ?? (await ciAnalysis(env).catch(() => undefined))?.commits[0];
+        const fromTheCi = context.commit
+            ? undefined
+            : (await ciAnalysis(env).catch(() => undefined))?.commits[0];
+        const commit = decoratedCommit(context, fromTheCi);
         return decorateInBitbucketServer(outcomes, context.bitbucketServer, commit, context);
     }
     if (env['CI_API_V4_URL']?.trim())
@@ -8816,6 +9315,7 @@ const VERSION = package_namespaceObject.rE;
 const COMMAND = package_namespaceObject.UU;
 
 ;// CONCATENATED MODULE: ./src/cli/options.ts
+
 
 
 
@@ -8923,7 +9423,7 @@ function parseCommandLine(argv) {
         projects: values.project ?? [],
         branch: values.branch,
         pullRequest: values['pull-request'],
-        commit: values.commit,
+        commit: commitOption(values.commit, (values.project ?? []).length > 0, values.decorate ?? false),
         timeout: values.timeout,
         initialDelay: values['initial-delay'],
         interval: values.interval,
@@ -8956,6 +9456,23 @@ function bitbucketServer(values, decorate) {
         project: String(values['bitbucket-project']).trim(),
         repository: String(values['bitbucket-repo']).trim()
     };
+}
+/**
+ * --commit: with --project, as given (the settings check it); without, the commit to decorate,
+ * so only with --decorate, and one full SHA: it does not choose the analysis checked (the report
+ * file's task, or --task-id or --analysis-id, does).
+ */
+function commitOption(value, project, decorate) {
+    if (value === undefined || project)
+        return value;
+    if (!decorate) {
+        throw new UsageError("--commit is given without --project or --decorate: with --project it says which commit's analysis to check; without, which commit --decorate decorates (the analysis checked is the report file's). Give --project, or --decorate, or leave --commit out.");
+    }
+    const sha = value.trim().toLowerCase();
+    if (!isFullSha(sha)) {
+        throw new UsageError(`--commit "${value.slice(0, 80)}" is not one full commit SHA: without --project it names the one commit --decorate decorates (40 hexadecimal characters, as git rev-parse HEAD prints them).`);
+    }
+    return sha;
 }
 /** An option of the decoration given without --decorate: a usage error. */
 function withDecorate(option, decorate) {
@@ -9036,7 +9553,8 @@ function commandSettings(line, rootCert) {
         project: line.projects.join('\n'),
         branch: line.branch,
         pullRequest: line.pullRequest,
-        commit: line.commit
+        // Without --project, --commit is the decoration's commit alone: the analysis is the task's.
+        commit: line.projects.length > 0 ? line.commit : undefined
     };
 }
 /** The scanners' default locations, one per line under the option's description. */
@@ -9064,7 +9582,10 @@ ${DEFAULT_REPORTS})
       --pull-request <id>   with --project: the pull or merge request analysed (default: the
                             CI's)
       --commit <sha>        with --project: the full SHA whose analysis to wait for (default:
-                            the CI's commit; none: the newest analysis)
+                            the CI's commit; none: the newest analysis). Without --project,
+                            with --decorate: the commit decorated, instead of the CI's (the
+                            analysis checked stays the report file's; a warning when the
+                            server records another commit for it)
       --timeout <seconds>   overall time-out, counted from the start (default ${DEFAULTS.timeout})
       --initial-delay <ms>  wait before the first poll (default ${DEFAULTS.initialDelay})
       --interval <ms>       wait between polls (default ${DEFAULTS.interval}, closer together around
@@ -9092,8 +9613,9 @@ ${DEFAULT_REPORTS})
                             per project and, on a merge or pull request, one note, comment
                             or thread per project edited in place; the new issues on the
                             diff (GitLab, Azure) or in a Code Insights report (Bitbucket)
-                            (token: GITLAB_TOKEN, BITBUCKET_TOKEN or SYSTEM_ACCESSTOKEN;
-                            never changes the exit code)
+                            (token: GITLAB_TOKEN, BITBUCKET_TOKEN or SYSTEM_ACCESSTOKEN).
+                            Never changes the verdict or the exit code: a failure is one
+                            warning; it ends at most ${DECORATION_ALLOWANCE_MS / 1000} s past --timeout
       --comment-when <when> with --decorate: always (default), failed (no new note while
                             the gate passes) or changed (only when the verdict changed)
       --inline-limit <n>    with --decorate: at most n discussions or threads started on the
@@ -9102,8 +9624,8 @@ ${DEFAULT_REPORTS})
                             high, medium, low or info (default info)
       --bitbucket-server <url>, --bitbucket-project <key>, --bitbucket-repo <slug>
                             with --decorate, from any CI: Bitbucket Data Center's repository
-                            (a Code Insights report and a build status on --commit or the
-                            CI's commit; token: BITBUCKET_TOKEN, an HTTP access token)
+                            (a Code Insights report and a build status on --commit, else
+                            the CI's commit; token: BITBUCKET_TOKEN, an HTTP access token)
   -h, --help                show this help and exit
   -v, --version             show the version and exit
 
@@ -13646,6 +14168,7 @@ function boundedCondition(condition) {
 
 
 
+
 /** The testcase of a gate as a whole, and of an analysis that could not be read. */
 const GATE_CASE = 'Quality Gate';
 /**
@@ -13739,7 +14262,7 @@ function gateSuite(result, source, policy) {
                     failure: {
                         type: evaluated.condition.status,
                         message: words,
-                        text: failureText(words, result)
+                        text: failureText(words, evaluated, result)
                     }
                 }
                 : {})
@@ -13793,9 +14316,11 @@ function conditionName(evaluated) {
     const key = untrusted_text_oneLine(evaluated.condition.metricKey);
     return name === key ? key : `${name} (${key})`;
 }
-function failureText(words, result) {
-    const dashboard = dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl)?.href;
-    return dashboard ? `${words}\nDetails: ${dashboard}` : words;
+/** The condition in words, then its own evidence on the server (else the dashboard). */
+function failureText(words, evaluated, result) {
+    const details = evidenceUrl(result, evaluated.condition) ??
+        dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl)?.href;
+    return details ? `${words}\nDetails: ${details}` : words;
 }
 function testcase(each, classname, context) {
     const head = attributes({ name: token(each.name, context), classname, time: '0' });
@@ -14119,13 +14644,18 @@ async function readRootCertFile(file, cwd) {
 /**
  * The command line (and SONAR_TOKEN, SONAR_HOST_URL, SONAR_ROOT_CERT) as Settings; the CA
  * certificate of --root-cert-file is read first, relative to `cwd`. With --project alone, the
- * branch or pull request and the commit come from the CI it runs in (one line of `log` says so).
+ * branch or pull request and the commit come from the CI it runs in (one line of `log` says so);
+ * without --project, --commit is the run's commit (Settings.runCommit), not the analysis's.
  *
  * @example const settings = await readCommandSettings(line, process.env, process.cwd(), log)
  */
 async function readCommandSettings(line, env, cwd, log) {
     const rootCert = line.rootCertFile ? await readRootCertFile(line.rootCertFile, cwd) : undefined;
     const settings = readSettings(withVariables(commandSettings(line, rootCert), COMMAND_NAMES, env));
+    // Without --project, --commit does not choose the analysis: it is the commit decorated, which
+    // the check compares with the one the server records for the analysis.
+    if (line.projects.length === 0 && line.commit)
+        return { ...settings, runCommit: line.commit };
     return withTheCisAnalysis(settings, env, log);
 }
 
@@ -14393,7 +14923,8 @@ async function runCommand(context) {
                 inlineLimit: line.inlineLimit,
                 inlineSeverity: line.inlineSeverity,
                 bitbucketServer: line.bitbucketServer,
-                commit: line.commit,
+                // --commit, checked: with --project the first commit whose analysis was asked for.
+                commit: line.commit === undefined ? undefined : (settings.commits[0] ?? line.commit),
                 clock: systemClock,
                 deadline: startedAt + settings.timeoutMs,
                 userAgent: USER_AGENT

@@ -28485,8 +28485,8 @@ function apiBase(value) {
  */
 async function connect(token, baseUrl, { log, fetch: given }) {
     const [{ getOctokit }, { defaults }] = await Promise.all([
-        Promise.all(/* import() */[__nccwpck_require__.e(555), __nccwpck_require__.e(351)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1351)),
-        __nccwpck_require__.e(/* import() */ 555).then(__nccwpck_require__.bind(__nccwpck_require__, 5555))
+        Promise.all(/* import() */[__nccwpck_require__.e(83), __nccwpck_require__.e(351)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1351)),
+        __nccwpck_require__.e(/* import() */ 83).then(__nccwpck_require__.bind(__nccwpck_require__, 9083))
     ]);
     const fetch = given ?? defaults.request?.fetch ?? globalThis.fetch;
     const quiet = {
@@ -29459,7 +29459,9 @@ function whatChangedLine(changed) {
         'unread' in hotspots
             ? hotspots.unread
             : `${hotspots.total} security ${hotspots.total === 1 ? 'hotspot' : 'hotspots'} to review`,
-        issues?.accepted === undefined ? undefined : `${issues.accepted} issues accepted`,
+        issues?.accepted === undefined
+            ? undefined
+            : `${issues.accepted} ${issues.accepted === 1 ? 'issue' : 'issues'} accepted`,
         issues?.fixed === undefined ? undefined : `${issues.fixed} fixed`
     ];
     return `What changed: ${parts.filter((part) => part !== undefined).join(', ')}.`;
@@ -29718,7 +29720,9 @@ function fittedBlock(sink, lines, options) {
 /* harmony export */ });
 /* unused harmony exports MARKDOWN_MARKUP, markdownText, markdownForms */
 /* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
-/* harmony import */ var _summary_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2536);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5846);
+/* harmony import */ var _no_references_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3282);
+/* harmony import */ var _summary_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2536);
 /**
  * The markup a verdict is written in, for the platform that renders it: HTML blocks where
  * Markdown with raw HTML is rendered (GitHub's summary and comments, GitLab's notes), plain
@@ -29727,14 +29731,16 @@ function fittedBlock(sink, lines, options) {
  */
 
 
+
+
 /**
  * HTML blocks, one per line (see summary-text.ts for why): GitHub and GitLab render them, and
  * no Markdown happens inside.
  */
 const HTML_MARKUP = {
-    text: (value, max) => (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g5)(value, max),
-    code: (value, max = _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.short) => `<code>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryText */ .g5)(value, max)}</code>`,
-    link: (href, label) => `<a href="${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .summaryAddress */ .hA)(href)}">${label}</a>`,
+    text: (value, max) => (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_3__/* .summaryText */ .g5)(value, max),
+    code: (value, max) => (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_3__/* .summaryCode */ .gC)(value, max),
+    link: (href, label) => `<a href="${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_3__/* .summaryAddress */ .hA)(href)}">${label}</a>`,
     strong: (label) => `<strong>${label}</strong>`,
     heading: (level, content) => `<h${level}>${content}</h${level}>`,
     paragraph: (lines) => `<p>${lines.join('<br>')}</p>`,
@@ -29745,7 +29751,8 @@ const HTML_MARKUP = {
 /**
  * CommonMark, for platforms that render Markdown and no raw HTML: server text with every ASCII
  * punctuation character backslash-escaped (no emphasis, link, autolink, table, heading, HTML or
- * entity can start in it) and a word joiner after each `@`; code spans fenced by more backticks
+ * entity can start in it) and a word joiner where a mention, a reference or an address would
+ * start once rendered (`withoutLinks`: these platforms link bare addresses); code spans fenced by more backticks
  * than the value holds; link targets in angle brackets, percent-encoded where they could end.
  * Blocks are separated by a blank line, as Markdown needs.
  */
@@ -29779,15 +29786,14 @@ function hiddenLine(body, index) {
 }
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g;
 /**
- * Markdown's one gate for server text: one line, cut to `max`, every ASCII punctuation character
- * backslash-escaped, a word joiner after each `@`.
+ * Markdown's one gate for server text: one line, cut to `max`, a word joiner where a mention, a
+ * reference or an address would start (`withoutLinks`), every ASCII punctuation character
+ * backslash-escaped. A setting's reference (words.ts) is left whole for the sink to say.
  *
  * @example markdownText('*bold* [x](y)') // '\\*bold\\* \\[x\\]\\(y\\)'
  */
 function markdownText(value, max = _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.short) {
-    return (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, max)
-        .replace(ASCII_PUNCTUATION, (character) => `\\${character}`)
-        .replace(/\\@/g, `\\@${_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .WORD_JOINER */ .Pj}`);
+    return (0,_words_js__WEBPACK_IMPORTED_MODULE_1__/* .outsideReferences */ .kW)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, max), (plain) => (0,_no_references_js__WEBPACK_IMPORTED_MODULE_2__/* .withoutLinks */ .W_)(plain).replace(ASCII_PUNCTUATION, (character) => `\\${character}`));
 }
 /**
  * The forms secrets take once written through MARKDOWN_MARKUP (besides their own), for the sinks
@@ -29803,7 +29809,7 @@ function markdownForms(secrets) {
 function codeSpan(text) {
     const runs = text.match(/`+/g) ?? [];
     const fence = '`'.repeat(Math.max(0, ...runs.map((run) => run.length)) + 1);
-    const shown = text.replace(/@/g, `@${_summary_text_js__WEBPACK_IMPORTED_MODULE_1__/* .WORD_JOINER */ .Pj}`);
+    const shown = text.replace(/@/g, `@${_no_references_js__WEBPACK_IMPORTED_MODULE_2__/* .WORD_JOINER */ .Pj}`);
     const pad = /^[`\s]|[`\s]$/.test(shown) || shown === '' ? ' ' : '';
     return `${fence}${pad}${shown}${pad}${fence}`;
 }
@@ -29912,16 +29918,113 @@ function issueItem(finding, fileLink, markup) {
 
 /***/ }),
 
-/***/ 2536:
+/***/ 3282:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Pj: () => (/* binding */ WORD_JOINER),
+/* harmony export */   W_: () => (/* binding */ withoutLinks),
+/* harmony export */   Xl: () => (/* binding */ withoutReferences)
+/* harmony export */ });
+/**
+ * Why server text gets word joiners. The review platforms search a comment's text after it is
+ * rendered (character references decoded, so `&#126;bug` is `~bug` again), outside `pre`, `code`,
+ * `a` and `style` elements, and turn what they find into links: GitLab's reference filters
+ * (lib/banzai/filter/references/) find `#1` and `GL-1` (issues), `!2` (merge requests), `~bug`
+ * (labels), `%v1` (milestones), `&5` (epics), `$3` (snippets), `*iteration:`, `[vulnerability:1]`
+ * and the other bracketed forms, `^alert#1`, `group/project>`, 7 to 64 hexadecimal digits
+ * (commits, and `a...b` ranges), each also after another project's path (`group/project#1`),
+ * and post "mentioned in" notes on what they link; its AutolinkFilter links every `scheme://…`
+ * in the text. GitHub finds `#1`, `GH-1`, `owner/repo#1` and commit SHAs the same way, Bitbucket
+ * `#1` and commits, Azure DevOps `#1` (work items) and `!1` (pull requests), and an external
+ * issue tracker's keys (`JIRA-1`). Where a platform renders Markdown, its linkifier also turns
+ * bare addresses into links (`www.…`, `evil.com`, `mail@evil.com`).
+ *
+ * A word joiner (U+2060: no width, no break) placed where each of these patterns needs a
+ * particular character (after `#` before its digits, inside `://`, after every sixth digit of a
+ * long hexadecimal run) leaves the text as it reads, and no pattern finds anything in it. Text in
+ * code is never searched, so code keeps its characters as they are (a SHA copied from it works).
+ */
+/** U+2060 WORD JOINER: no width, no break, and not a character any reference is made of. */
+const WORD_JOINER = '\u2060';
+const J = WORD_JOINER;
+/**
+ * Where a reference needs the next character: a prefix and what follows it (GitLab's
+ * `Issue.reference_pattern` and the others in app/models), the `-` of a tracker's key before its
+ * digits, a project path before its `>`.
+ */
+const REFERENCE_STARTS = [
+    // Issues, merge requests, epics and snippets: a prefix before digits.
+    [/[#!&$](?=\d)/g, `$&${J}`],
+    // Labels: `~1`, `~bug`, `~"a b"`; milestones: `%1`, `%v1.0`, `%"a b"` (a run that holds a word character).
+    [/~(?=[\w\-?.&"])/g, `$&${J}`],
+    [/%(?=[^\s"<]*[\p{L}\p{N}_]|")/gu, `$&${J}`],
+    // `^alert#1`, `*iteration:1`, `[vulnerability:1]`, `[issue:1]`, `[[wiki]]`.
+    [/[\^*](?=[A-Za-z])|\[(?=[A-Za-z[])/g, `$&${J}`],
+    // Mentions: `@user`, `@group/team`, `@all`.
+    [/@/g, `@${J}`],
+    // An issue tracker's key: `GL-1`, `GH-1`, `JIRA-1`.
+    [/(?<=\b[A-Z][A-Z0-9_]*-)(?=\d)/g, J],
+    // A project: `group/project>`.
+    [/(?<=[\w.-])>/g, `${J}>`],
+    // An address: `scheme://…`, `www.…`.
+    [/:(?=\/\/)/g, `:${J}`],
+    [/\b(www)(?=\.)/gi, `$1${J}`]
+];
+/** Commits: 7 to 64 hexadecimal digits, alone or in a range `a...b`. */
+const HEX_RUN = /[0-9a-fA-F]{7,}/g;
+/**
+ * `text` with a word joiner wherever a platform's reference or autolink filter, searching the
+ * rendered text, would find a reference or an address: what an HTML body needs, where no
+ * Markdown (and so no linkifier) runs.
+ *
+ * @example withoutReferences('see #1') // 'see #\u20601'
+ */
+function withoutReferences(text) {
+    const split = text.replace(HEX_RUN, (run) => (run.match(/.{1,6}/g) ?? []).join(J));
+    return REFERENCE_STARTS.reduce((done, [pattern, by]) => done.replace(pattern, by), split);
+}
+/**
+ * What a Markdown linkifier finds in any text, besides the references: a scheme before its `:`
+ * (`mailto:`, `https:`), an e-mail address, `//` (an address without its scheme), and a dot
+ * before a letter (a domain's last label, which linkifiers check against the known top-level
+ * domains).
+ */
+const LINK_STARTS = [
+    [/:(?=[^\s\u2060])/g, `:${J}`],
+    // An e-mail address: the character before its `@` is one of its name's.
+    [/(?=@)/g, J],
+    [/\/(?=\/)/g, `/${J}`],
+    [/\.(?=\p{L})/gu, `.${J}`]
+];
+/**
+ * `text` that no reference filter and no linkifier finds anything in once rendered: what a
+ * Markdown body needs (markdown-it's linkify, commonmark-java's autolink, run on the rendered
+ * text).
+ *
+ * @example withoutLinks('www.evil.com') // 'www\u2060.\u2060evil.\u2060com'
+ */
+function withoutLinks(text) {
+    return LINK_STARTS.reduce((done, [pattern, by]) => done.replace(pattern, by), withoutReferences(text));
+}
+
+
+/***/ }),
+
+/***/ 2536:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   cy: () => (/* binding */ summaryForms),
 /* harmony export */   g5: () => (/* binding */ summaryText),
+/* harmony export */   gC: () => (/* binding */ summaryCode),
 /* harmony export */   hA: () => (/* binding */ summaryAddress)
 /* harmony export */ });
 /* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5846);
+/* harmony import */ var _no_references_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3282);
+
+
 
 /**
  * Why the job summary is HTML. GitHub renders the summary file as Markdown, where any server
@@ -29939,18 +30042,35 @@ function issueItem(finding, fileLink, markup) {
  * `@all`) in the rendered text, after character references are decoded, so `&#64;user` still
  * notifies; both need a letter, digit, `_` or `.` right after the `@`. A word joiner (U+2060,
  * invisible, no width) there keeps a server's text from notifying anyone through a comment or a
- * note. Addresses in attributes (`href`) are not text and keep their `@`: `summaryAddress`.
+ * note. The same goes for every other reference they find there (`#1`, `!2`, `~bug`, a commit's
+ * SHA, `https://…`): see no-references.ts. Addresses in attributes (`href`) are not text and keep
+ * their `@`: `summaryAddress`; text in code is not searched: `summaryCode`.
  */
 /**
  * The one gate between server text and the job summary: the value on one line (control
  * characters shown as escapes such as `\r`), cut to `max` characters with an ellipsis, then
  * each of `< > & " ' [ ] ( ) | * _ \` ~ \` written as a decimal character reference
- * (`<` → `&#60;`). Everything else stays as it is.
+ * (`<` → `&#60;`), and a word joiner where a reference or an address would start
+ * (`withoutReferences`). A setting's reference (words.ts) is left whole for the sink to say.
+ * Everything else stays as it is.
  *
  * @example summaryText('<img src=x>') // '&#60;img src&#61;x&#62;'
  */
 function summaryText(value, max = _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.short) {
-    return escapeHtml((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, max)).replace(/@/g, `@${WORD_JOINER}`);
+    return (0,_words_js__WEBPACK_IMPORTED_MODULE_1__/* .outsideReferences */ .kW)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, max), (plain) => escapeHtml((0,_no_references_js__WEBPACK_IMPORTED_MODULE_2__/* .withoutReferences */ .Xl)(plain)));
+}
+/**
+ * Server text as code (`<code>…</code>`): escaped as `summaryText` escapes, a word joiner after
+ * each `@`, and otherwise its characters as they are, since no platform looks for references
+ * inside code (a SHA or a key copied from it is the server's).
+ *
+ * @example summaryCode('a<b') // '<code>a&#60;b</code>'
+ */
+function summaryCode(value, max = _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.short) {
+    return `<code>${codeText(value, max)}</code>`;
+}
+function codeText(value, max) {
+    return escapeHtml((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, max)).replace(/@/g, `@${_no_references_js__WEBPACK_IMPORTED_MODULE_2__/* .WORD_JOINER */ .Pj}`);
 }
 /**
  * An address for an HTML attribute (`href`): on one line, escaped as `summaryText` escapes, whole
@@ -29961,8 +30081,6 @@ function summaryText(value, max = _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0_
 function summaryAddress(address) {
     return escapeHtml((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(address, Infinity));
 }
-/** U+2060 WORD JOINER: no width, no break, and not a character a mention may start with. */
-const WORD_JOINER = '\u2060';
 /**
  * The forms secrets take once written through `summaryText` (besides their own), for the sinks
  * of HTML destinations (`escapedForms`): a token echoed by the server is in the summary escaped.
@@ -29970,7 +30088,11 @@ const WORD_JOINER = '\u2060';
 function summaryForms(secrets) {
     return [
         ...secrets,
-        ...secrets.flatMap((secret) => [summaryText(secret, Infinity), summaryAddress(secret)])
+        ...secrets.flatMap((secret) => [
+            summaryText(secret, Infinity),
+            codeText(secret, Infinity),
+            summaryAddress(secret)
+        ])
     ];
 }
 // HTML's special characters, and Markdown's inline syntax: emphasis, code spans, links, tables.
@@ -30244,14 +30366,14 @@ function headline(status, policy = fail_policy/* FAIL_ON_ERROR */.qJ, markup = r
 }
 function about(result) {
     const parts = [
-        result.projectKey ? `Project <code>${(0,summary_text/* summaryText */.g5)(result.projectKey)}</code>` : undefined,
+        result.projectKey ? `Project ${(0,summary_text/* summaryCode */.gC)(result.projectKey)}` : undefined,
         result.pullRequest
-            ? `pull request <code>${(0,summary_text/* summaryText */.g5)(result.pullRequest)}</code>`
+            ? `pull request ${(0,summary_text/* summaryCode */.gC)(result.pullRequest)}`
             : result.branch
-                ? `branch <code>${(0,summary_text/* summaryText */.g5)(result.branch)}</code>${branchKind(result.branchType)}`
+                ? `branch ${(0,summary_text/* summaryCode */.gC)(result.branch)}${branchKind(result.branchType)}`
                 : undefined,
-        `${result.analysisId === undefined ? 'its newest analysis' : `analysis <code>${(0,summary_text/* summaryText */.g5)(result.analysisId)}</code>`}${analysisWords(result)}`,
-        result.taskId ? `task <code>${(0,summary_text/* summaryText */.g5)(result.taskId)}</code>` : undefined,
+        `${result.analysisId === undefined ? 'its newest analysis' : `analysis ${(0,summary_text/* summaryCode */.gC)(result.analysisId)}`}${analysisWords(result)}`,
+        result.taskId ? `task ${(0,summary_text/* summaryCode */.gC)(result.taskId)}` : undefined,
         result.gateFromMeasures
             ? `gate read from the ${result.pullRequest ? "pull request's" : "branch's"} measures (the server has no project_status)`
             : undefined,
@@ -30269,7 +30391,7 @@ function analysisWords({ analysis }) {
     if (analysis.basis)
         return ` (${(0,summary_text/* summaryText */.g5)(analysis.date)}: ${(0,summary_text/* summaryText */.g5)(analysis.basis)})`;
     const commit = analysis.revision
-        ? `of commit <code>${(0,summary_text/* summaryText */.g5)(analysis.revision.slice(0, 7))}</code>`
+        ? `of commit ${(0,summary_text/* summaryCode */.gC)(analysis.revision.slice(0, 7))}`
         : 'of no recorded commit';
     const newer = analysis.newest ? '' : ', a newer one has landed since';
     return ` (${commit}, ${(0,summary_text/* summaryText */.g5)(analysis.date)}${newer})`;
@@ -31298,12 +31420,13 @@ function wellFormed(text) {
 /* harmony export */   XI: () => (/* binding */ settingWithVariable),
 /* harmony export */   h3: () => (/* binding */ settingTitle),
 /* harmony export */   ik: () => (/* binding */ place),
+/* harmony export */   kW: () => (/* binding */ outsideReferences),
 /* harmony export */   r4: () => (/* binding */ inWords),
 /* harmony export */   rk: () => (/* binding */ theVariableOrSetting),
 /* harmony export */   uj: () => (/* binding */ settingsTitle),
 /* harmony export */   w7: () => (/* binding */ theSetting)
 /* harmony export */ });
-/* unused harmony export PLACE_KEYS */
+/* unused harmony exports PLACE_KEYS, FORMS, reference */
 /**
  * Messages as data. The core never writes an edge's words: where a message speaks of a setting
  * ("raise the time-out") or of where the details are, it holds a reference by key, and each
@@ -31346,9 +31469,24 @@ const SETTING_KEYS = [
 ];
 /** The places a message may send the reader to, and what the step calls itself (`self`). */
 const PLACE_KEYS = (/* unused pure expression or super */ null && (['details', 'self']));
+/** How a reference is said (see `inWords`): `place` for a place, the others for a setting. */
+const FORMS = [
+    'name',
+    'the',
+    'title',
+    'titles',
+    'either',
+    'withVariable',
+    'variableFirst',
+    'place'
+];
 const OPEN = '\uE000';
 const CLOSE = '\uE001';
-const REFERENCE = /\uE000(name|the|title|titles|either|withVariable|variableFirst|place):([A-Za-z]+)\uE001/g;
+const REFERENCE = new RegExp(`\uE000(${FORMS.join('|')}):([A-Za-z]+)\uE001`, 'g');
+/**
+ * A reference to a setting or a place in one form: what `setting`, `theSetting`, `place` and the
+ * others make.
+ */
 const reference = (form, key) => `${OPEN}${form}:${key}${CLOSE}`;
 /** The setting's name; its variable when only a variable sets it. */
 const setting = (key) => reference('name', key);
@@ -31382,6 +31520,24 @@ function inWords(text, names) {
     return text
         .replace(REFERENCE, (_, form, key) => say(form, key, names))
         .replace(/[\uE000\uE001]/g, '');
+}
+/**
+ * `text` with `transform` (a destination's escaping) applied to what lies between its
+ * references, the references left whole for the sink to say: a markup's gate escapes the
+ * server's words, never the marker of a setting's name (`\\:` inside one would leave it unsaid).
+ *
+ * @example outsideReferences(`raise ${setting('timeout')} (3 s)`, markdownEscape) // 'raise ' + the reference + ' \\(3 s\\)'
+ */
+function outsideReferences(text, transform) {
+    if (!text.includes(OPEN))
+        return transform(text);
+    let done = '';
+    let from = 0;
+    for (const found of text.matchAll(REFERENCE)) {
+        done += transform(text.slice(from, found.index)) + found[0];
+        from = found.index + found[0].length;
+    }
+    return done + transform(text.slice(from));
 }
 function say(form, key, names) {
     if (form === 'place') {
@@ -35295,6 +35451,22 @@ function otherScheme(scheme) {
     return scheme === 'bearer' ? 'basic' : 'bearer';
 }
 const SCHEME_NAMES = { bearer: 'Bearer', basic: 'Basic' };
+/** The analysis tokens' prefixes (SonarQube 9.5 and later), and what each is. */
+const ANALYSIS_TOKENS = {
+    sqa_: 'a global analysis token (sqa_…)',
+    sqp_: 'a project analysis token (sqp_…)'
+};
+/**
+ * What kind of analysis token the token is, in words; undefined for a user token or one without
+ * a known prefix. A real server lets an analysis token submit analyses and read their tasks and
+ * gates, and refuses it (403) what needs Browse: a project's analyses, background tasks, measures
+ * and hotspots.
+ *
+ * @example analysisTokenKind('sqa_0123') // 'a global analysis token (sqa_…)'
+ */
+function analysisTokenKind(token) {
+    return token === undefined ? undefined : ANALYSIS_TOKENS[token.slice(0, 4)];
+}
 
 ;// CONCATENATED MODULE: ./src/sonar/json-reply.ts
 /**
@@ -35856,15 +36028,17 @@ function namesHeld(names) {
 /** A status the server answered instead of the JSON asked for, in words. */
 function statusFailure(reply, url, resource, 
 /** The schemes the token was sent with ("Bearer and Basic"); undefined without a token. */
-authTried) {
+authTried, 
+/** What analysis token the token is (`analysisTokenKind`); undefined for a user token. */
+analysisToken) {
     const retryAfter = headerValue(reply, 'retry-after');
     return {
-        error: statusError(reply, url, resource, authTried),
+        error: statusError(reply, url, resource, authTried, analysisToken),
         fault: { kind: 'status', status: reply.status, retryAfter },
         cause: `HTTP ${reply.status}`
     };
 }
-function statusError(reply, url, resource, authTried) {
+function statusError(reply, url, resource, authTried, analysisToken) {
     const { status } = reply;
     const at = `(HTTP ${status} at ${(0,origin/* shownUrl */.zA)(url)})`;
     const words = serverWords(reply);
@@ -35877,9 +36051,17 @@ function statusError(reply, url, resource, authTried) {
                 ? `The server rejected the token ${at}, sent with ${authTried} authentication: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
                 : `The server requires a token ${at} and none was given: set ${(0,src_words/* theVariableOrSetting */.rk)('token')}.`}`, status);
         case 403:
+            // A real server refuses analysis tokens what needs Browse, whatever their user may do.
+            if (analysisToken) {
+                return new errors/* ServerRequestError */.hP(`${said}The token may not read ${resource.what} ${at}: it is ${analysisToken}. SonarQube lets analysis tokens submit analyses and read their tasks and gates (a project analysis token its own project's only), and refuses them what needs Browse: a project's analyses, background tasks, measures and hotspots. Use a user token (squ_…, My Account → Security) of a user with the Browse permission on the project.`, status);
+            }
             return new errors/* ServerRequestError */.hP(`${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`, status);
-        case 404:
-            return new errors/* ServerRequestError */.hP(`${said}${resource.advice.notFound} ${at}`, status);
+        case 404: {
+            // A server without the address answers in these words (SonarQube 10.7, recorded).
+            const noSuchAddress = words?.startsWith('"Unknown url') === true;
+            const advice = (noSuchAddress && resource.advice.unknownUrl) || resource.advice.notFound;
+            return new errors/* ServerRequestError */.hP(`${said}${advice} ${at}`, status);
+        }
         case 400:
             return new errors/* ServerRequestError */.hP(`${said}${resource.advice.badRequest} ${at}`, status);
         default:
@@ -35945,11 +36127,11 @@ const MAX_TRIES_UNREACHABLE = 3;
  * Whether to try again after try number `attempt` (0 for the first) failed with `fault`, and
  * after how long. The delay is exponential backoff with equal jitter, never less: a server's
  * `Retry-After` can lengthen it, never shorten it, so no reply can make a hot loop. A wait that
- * would end past the deadline is not made.
+ * would end past the deadline is not made; `timeLimit` names that time in the reason.
  *
  * @example decideRetry({ kind: 'transient' }, 0, 60_000, Math.random, Date.now()) // { retry: true, delayMs: 125..250 }
  */
-function decideRetry(fault, attempt, remainingMs, random, nowEpochMs) {
+function decideRetry(fault, attempt, remainingMs, random, nowEpochMs, timeLimit = `the overall time-out (${(0,src_words/* setting */.Pe)('timeout')})`) {
     const tries = attempt + 1;
     if (fault.kind === 'final')
         return { retry: false, why: '' };
@@ -35965,7 +36147,7 @@ function decideRetry(fault, attempt, remainingMs, random, nowEpochMs) {
         if (askedMs !== undefined && askedMs >= remainingMs) {
             return {
                 retry: false,
-                why: `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than the overall time-out (${(0,src_words/* setting */.Pe)('timeout')}) leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
+                why: `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than ${timeLimit} leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
             };
         }
         delayMs = Math.max(delayMs, askedMs ?? 0);
@@ -35973,7 +36155,7 @@ function decideRetry(fault, attempt, remainingMs, random, nowEpochMs) {
     if (delayMs >= remainingMs) {
         return {
             retry: false,
-            why: `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: the overall time-out (${(0,src_words/* setting */.Pe)('timeout')}) leaves no time for another.`
+            why: `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: ${timeLimit} leaves no time for another.`
         };
     }
     return { retry: true, delayMs };
@@ -36653,6 +36835,14 @@ class SonarClient {
     rootCertGiven;
     /** Every form of the token: removed from each reply before anything is made of it. */
     secrets;
+    /**
+     * What a message asks the reader to check about the project: the project setting and, in
+     * `scope`, the branch's or pull request's setting; or where the key came from when no setting
+     * gave it.
+     */
+    keysFrom(scope = '') {
+        return this.options.projectKeyFrom ?? `${(0,src_words/* theSetting */.w7)('project')}${scope}`;
+    }
     constructor(options) {
         // Defaults by ??, not by spreading: an option passed as undefined still gets its default.
         this.options = {
@@ -36722,7 +36912,7 @@ class SonarClient {
         return this.getJson(url, {
             what: `the quality gate status of ${where}`,
             advice: {
-                notFound: `The server knows no analysis of ${where}: check ${(0,src_words/* theSetting */.w7)('project')} and ${(0,src_words/* theSetting */.w7)('pullRequest')}.`,
+                notFound: `The server knows no analysis of ${where}: check ${this.keysFrom(` and ${(0,src_words/* theSetting */.w7)('pullRequest')}`)}.`,
                 badRequest: `The server refused the request for the quality gate of ${where}.`
             },
             decode: decodeProjectStatus
@@ -36740,7 +36930,8 @@ class SonarClient {
         return this.getJson(url, {
             what: `the pull requests of ${project}`,
             advice: {
-                notFound: `The server knows no project ${project}: check ${(0,src_words/* theSetting */.w7)('project')}, and that the token may browse the project.`,
+                notFound: `The server knows no project ${project}: check ${this.keysFrom()}, and that the token may browse the project.`,
+                unknownUrl: 'The server has no pull requests at all: Community Edition analyses the main branch only.',
                 badRequest: `The server refused the request for the pull requests of ${project}.`
             },
             decode: decodePullRequests
@@ -36786,8 +36977,8 @@ class SonarClient {
         return this.getJson(url, {
             what: `the analyses of ${project}${where}`,
             advice: {
-                notFound: `The server knows no project ${project}${where}: check ${(0,src_words/* theSetting */.w7)('project')}${on.branch !== undefined ? ` and ${(0,src_words/* theSetting */.w7)('branch')}` : on.pullRequest !== undefined ? ` and ${(0,src_words/* theSetting */.w7)('pullRequest')}` : ''}, and that the token may browse the project.`,
-                badRequest: `The server refused the request for the analyses of ${project}${where}: check ${(0,src_words/* theSetting */.w7)('project')}${on.pullRequest !== undefined ? `; a server that analyses one branch only (Community Edition) has no pull requests` : ''}.`
+                notFound: `The server knows no project ${project}${where}: check ${this.keysFrom(on.branch !== undefined ? ` and ${(0,src_words/* theSetting */.w7)('branch')}` : on.pullRequest !== undefined ? ` and ${(0,src_words/* theSetting */.w7)('pullRequest')}` : '')}, and that the token may browse the project.`,
+                badRequest: `The server refused the request for the analyses of ${project}${where}: check ${this.keysFrom()}${on.pullRequest !== undefined ? `; a server that analyses one branch only (Community Edition) has no pull requests` : ''}.`
             },
             decode: decodeProjectAnalyses
         });
@@ -36809,7 +37000,7 @@ class SonarClient {
         return this.getJson(url, {
             what: `the quality gate measures of ${project}${scopeWords(on)}`,
             advice: {
-                notFound: `The server knows no project ${project}${scopeWords(on)}: check ${(0,src_words/* theSetting */.w7)('project')}.`,
+                notFound: `The server knows no project ${project}${scopeWords(on)}: check ${this.keysFrom()}.`,
                 badRequest: `The server refused the request for the quality gate measures of ${project}.`
             },
             decode: decodeGateMeasures,
@@ -36833,7 +37024,7 @@ class SonarClient {
         return this.getJson(url, {
             what: `the measures of ${where}`,
             advice: {
-                notFound: `The server knows no project ${where}: check ${(0,src_words/* theSetting */.w7)('project')}.`,
+                notFound: `The server knows no project ${where}: check ${this.keysFrom()}.`,
                 badRequest: `The server refused the request for the measures of ${where}.`
             },
             decode: decodeMeasureValues,
@@ -36869,7 +37060,7 @@ class SonarClient {
         return this.getJson(url, {
             what: `the branches of ${project}`,
             advice: {
-                notFound: `The server knows no project ${project}: check ${(0,src_words/* theSetting */.w7)('project')}.`,
+                notFound: `The server knows no project ${project}: check ${this.keysFrom()}.`,
                 badRequest: `The server refused the request for the branches of ${project}.`
             },
             decode: decodeBranchNames,
@@ -36887,7 +37078,7 @@ class SonarClient {
         return this.getJson(url, {
             what: `the background tasks of ${project}`,
             advice: {
-                notFound: `The server knows no project ${project}: check ${(0,src_words/* theSetting */.w7)('project')}.`,
+                notFound: `The server knows no project ${project}: check ${this.keysFrom()}.`,
                 badRequest: `The server refused the request for the background tasks of ${project}.`
             },
             decode: decodeComponentTasks
@@ -36950,7 +37141,7 @@ class SonarClient {
             try {
                 const reply = await this.authenticated(url, resource);
                 if (reply.status < 200 || reply.status >= 300) {
-                    failed = statusFailure(reply, url, resource, this.authTried());
+                    failed = statusFailure(reply, url, resource, this.authTried(), analysisTokenKind(this.options.token));
                 }
                 else {
                     this.noteTokenExpiration(reply);
@@ -37301,9 +37492,10 @@ const BRANCHES_LISTED = 20;
 /**
  * A branch's poll: its newest analyses (the commit's among them, or the newest), else the
  * project's tasks. An unknown branch is refused at once, with the branches the server has,
- * unless a commit's first scan may be coming.
+ * unless a commit's first scan may be coming. `read`: the tasks this poll already read.
  */
-async function lookAtBranch(server, projectKey, on, commits, expected, now) {
+async function lookAtBranch(server, projectKey, on, commits, expected, now, read) {
+    const tasks = () => (read ? Promise.resolve(read) : readTasks(server, projectKey, now));
     let page;
     try {
         page = await server.getProjectAnalyses(projectKey, on);
@@ -37316,7 +37508,7 @@ async function lookAtBranch(server, projectKey, on, commits, expected, now) {
         if (!expected)
             throw await unknownScope(server, projectKey, { branch }, error);
         return {
-            ...(await readTasks(server, projectKey, now)),
+            ...(await tasks()),
             unknown: () => unknownScopeWords(server, projectKey, { branch })
         };
     }
@@ -37327,7 +37519,29 @@ async function lookAtBranch(server, projectKey, on, commits, expected, now) {
         const where = `${(0,untrusted_text/* oneLine */.TN)(projectKey)}${scopeWords(on)}`;
         throw new errors/* AnalysisNotFoundError */.g2(`The analyses of ${where} record no commit (scans without SCM data, e.g. no .git folder or sonar.scm.disabled): the analysis of ${shortShas(commits)} cannot be told from the others. Run the scan with the repository's history, or leave ${(0,src_words/* setting */.Pe)('commit')} out to check the newest analysis.`);
     }
-    return { ...(await readTasks(server, projectKey, now)), newest: page.analyses[0] };
+    return { ...(await tasks()), newest: page.analyses[0] };
+}
+/**
+ * A branch's poll when no commit is asked for: the project's tasks first, and while a task of
+ * the branch is queued or running, or its newest failed, nothing more: the analysis that task
+ * makes is the newest, not the one before it (read after the tasks, so that a task seen ended
+ * has its analysis listed). Else the branch's newest analysis (lookAtBranch).
+ */
+async function lookAtNewest(server, projectKey, on, now) {
+    const read = await readTasks(server, projectKey, now);
+    if (unsettled(read.tasks, on, []))
+        return read;
+    return lookAtBranch(server, projectKey, on, [], false, now, read);
+}
+/**
+ * Whether a task of the scope is queued or running, or its newest failed (which ends the wait,
+ * wait-for-analysis.ts): then no analysis of it is taken.
+ */
+function unsettled(tasks, on, commits) {
+    const ended = tasks.current && isAwaited(tasks.current, on, commits) ? tasks.current : undefined;
+    return (tasks.queue.some((task) => isAwaited(task, on, commits)) ||
+        ended?.status === 'FAILED' ||
+        ended?.status === 'CANCELED');
 }
 /**
  * A pull request's poll: the project's tasks, and while none of the pull request's is pending
@@ -37339,12 +37553,9 @@ async function lookAtPullRequest(server, projectKey, pullRequest, since, expecte
     const read = await readTasks(server, projectKey, now);
     const { tasks } = read;
     const on = { pullRequest };
-    const ended = tasks.current && inScope(tasks.current, on) ? tasks.current : undefined;
-    const pending = tasks.queue.some((task) => inScope(task, on));
-    // A newest task that failed ends the wait (wait-for-analysis.ts): no older analysis is taken.
-    const failed = ended?.status === 'FAILED' || ended?.status === 'CANCELED';
-    if (pending || failed)
+    if (unsettled(tasks, on, []))
         return read;
+    const ended = tasks.current && inScope(tasks.current, on) ? tasks.current : undefined;
     const pulls = await server.getPullRequests(projectKey);
     const pull = pulls.find(({ key }) => key === pullRequest);
     if (!pull) {
@@ -37383,6 +37594,17 @@ function inScope(task, on) {
     // A task that names no branch is the main branch's (a server of one branch names none, and its
     // main branch is the only one there is): it may be the one waited for.
     return on.branch === undefined || task.branch === undefined || task.branch === on.branch;
+}
+/**
+ * Whether a task is one the wait is for (inScope); for the newest analysis of the main branch
+ * named by no name, only a task that names no branch: the main branch's name is not known, and
+ * another branch's scan must not hold the wait.
+ */
+function isAwaited(task, on, commits) {
+    if (commits.length === 0 && on.branch === undefined && on.pullRequest === undefined) {
+        return task.branch === undefined && task.pullRequest === undefined;
+    }
+    return inScope(task, on);
 }
 /** The project's tasks, and when the server measured them (halfway through the request). */
 async function readTasks(server, projectKey, now) {
@@ -37447,16 +37669,18 @@ var wait_for_task = __nccwpck_require__(8648);
 
 
 /**
- * Waits for the analysis of `commit` on the branch or pull request (or, without a commit, takes
- * the newest one): each poll lists the newest analyses, and while the commit's is not among
- * them, the project's background tasks, to say what is pending and to end at once when the
- * newest task of that branch or pull request failed. A pull request's analyses record no commit
+ * Waits for the analysis of `commit` on the branch or pull request: each poll lists the newest
+ * analyses, and while the commit's is not among them, the project's background tasks, to say
+ * what is pending and to end at once when the newest task of that branch or pull request failed.
+ * Without a commit, the branch's newest analysis: each poll reads the tasks first, and while a
+ * task of the branch is queued or running, waits for the analysis it makes rather than taking
+ * the one before it (and ends at once when it failed). A pull request's analyses record no commit
  * the server shows: its newest analysis is taken once none of its tasks is pending, and, when the
  * run says when its scan started (`since`), only if made after that. A branch or pull request the
  * server does not know is waited for while a commit is (its first scan may be coming), and
  * refused at once otherwise, with the names the server has. One line of the log each time what
- * it waits for changes. Never sleeps past the deadline; two requests a poll at most, none once
- * found.
+ * it waits for changes. Never sleeps past the deadline; two requests a poll at most (and the
+ * branches' list to refuse an unknown one), none once found.
  *
  * @example const found = await waitForAnalysis({ server: client, projectKey: 'shop', on: { branch: 'main' }, commits, clock, startedAt, deadline, intervalMs: 1000, log })
  */
@@ -37464,29 +37688,41 @@ async function waitForAnalysis(options) {
     const { clock, deadline, startedAt, on, commits, log } = options;
     const pullRequest = on.pullRequest;
     const commit = commits.length > 0 && pullRequest === undefined ? shortShas(commits) : undefined;
+    // A branch's newest analysis, no commit asked: waited for while a scan of it is pending.
+    const newest = commits.length === 0 && pullRequest === undefined;
     const project = (0,untrusted_text/* oneLine */.TN)(options.projectKey);
     const where = `${project}${scopeWords(on)}`;
     const since = pullRequest !== undefined ? options.since : undefined;
     const sinceWords = since ? ` since ${isoSeconds(since.at)} (${since.what})` : '';
-    const wanted = commit ? `the analysis of ${commit}` : `an analysis${sinceWords}`;
+    // What is waited for: a commit's analysis, a branch's newest, or a pull request's (since the start).
+    let wanted = `an analysis${sinceWords}`;
+    if (newest)
+        wanted = 'the newest analysis';
+    if (commit)
+        wanted = `the analysis of ${commit}`;
+    const awaited = (task) => isAwaited(task, on, commits);
     let last;
+    let pending = [];
     let said = '';
     const timedOut = async (cause) => {
-        const newest = last?.unknown
-            ? await last.unknown()
-            : last?.newest
-                ? pullRequest !== undefined
-                    ? `its newest analysis is of ${last.newest.date}`
-                    : `the newest is of ${last.newest.revision ? last.newest.revision.slice(0, 7) : 'no recorded commit'} (${last.newest.date})`
-                : 'there is none yet';
-        return new errors/* TimeoutError */.MU(`Timed out after ${(0,wait_for_task/* seconds */.Y)(clock.now() - startedAt)} waiting for ${wanted} of ${where}: ${newest}. The scan may not have run for this ${pullRequest !== undefined ? 'pull request' : 'commit'}, or its task may still be queued; raise ${(0,src_words/* setting */.Pe)('timeout')} (now ${(0,wait_for_task/* seconds */.Y)(deadline - startedAt)}).`, cause && { cause });
+        const seen = await whatWasSeen(last, newest ? pending : [], pullRequest !== undefined);
+        const advice = newest
+            ? 'The server has not processed its scan yet (see the Background Tasks page)'
+            : `The scan may not have run for this ${pullRequest !== undefined ? 'pull request' : 'commit'}, or its task may still be queued`;
+        return new errors/* TimeoutError */.MU(`Timed out after ${(0,wait_for_task/* seconds */.Y)(clock.now() - startedAt)} waiting for ${wanted} of ${where}: ${seen}. ${advice}; raise ${(0,src_words/* setting */.Pe)('timeout')} (now ${(0,wait_for_task/* seconds */.Y)(deadline - startedAt)}).`, cause && { cause });
     };
     // A first scan may be coming only when the run says which commit it scanned.
     const expected = commits.length > 0 || since !== undefined;
     const now = () => clock.now();
-    const look = () => pullRequest !== undefined
-        ? lookAtPullRequest(options.server, options.projectKey, pullRequest, since, expected, now)
-        : lookAtBranch(options.server, options.projectKey, on, commits, expected, now);
+    const look = () => {
+        const { server, projectKey } = options;
+        if (pullRequest !== undefined) {
+            return lookAtPullRequest(server, projectKey, pullRequest, since, expected, now);
+        }
+        if (newest)
+            return lookAtNewest(server, projectKey, on, now);
+        return lookAtBranch(server, projectKey, on, commits, expected, now);
+    };
     const failed = (task) => new errors/* TaskFailedError */.zX(`The newest background task of ${where}, ${(0,untrusted_text/* oneLine */.TN)(task.id)}, ended ${(0,untrusted_text/* oneLine */.TN)(task.status)} before ${wanted} appeared: ${task.errorMessage ? (0,untrusted_text/* oneLine */.TN)(task.errorMessage, untrusted_text/* QUOTE_LIMITS */.gJ.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server.`);
     // Polls keep a fixed cadence from the step's start, the first at once, or gather around the
     // end the running task and the previous analysis predict.
@@ -37526,8 +37762,8 @@ async function waitForAnalysis(options) {
             return sighting.found;
         last = sighting;
         const { tasks } = sighting;
-        const pending = tasks.queue.filter((task) => inScope(task, on));
-        const ended = tasks.current && inScope(tasks.current, on) ? tasks.current : undefined;
+        pending = tasks.queue.filter(awaited);
+        const ended = tasks.current && awaited(tasks.current) ? tasks.current : undefined;
         if (pending.length === 0 &&
             ended &&
             (ended.status === 'FAILED' || ended.status === 'CANCELED')) {
@@ -37544,15 +37780,43 @@ async function waitForAnalysis(options) {
         if (!expected && pending.length === 0 && !sighting.newest) {
             throw new errors/* AnalysisNotFoundError */.g2(`${where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${(0,src_words/* setting */.Pe)('branch')} or ${(0,src_words/* setting */.Pe)('pullRequest')}.`);
         }
-        const line = sighting.unknown
-            ? `The server has no ${pullRequest !== undefined ? 'pull request' : 'branch'} ${(0,untrusted_text/* oneLine */.TN)(pullRequest ?? on.branch ?? '')} of ${project} yet: waiting for its first analysis (or check ${(0,src_words/* theSetting */.w7)(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending.length} pending.`
-            : `No analysis of ${commit ? `${commit} of ${where}` : `${where}${sinceWords}`} yet; ${pending.length} pending.`;
+        // What the wait is waiting for: the analysis not there yet; the one a scan of the branch,
+        // queued or running, makes; the first of a branch or pull request the server does not know.
+        const scope = pullRequest !== undefined ? 'pull request' : 'branch';
+        let line = `No analysis of ${commit ? `${commit} of ${where}` : `${where}${sinceWords}`} yet; ${pending.length} pending.`;
+        if (newest && pending.length > 0) {
+            line = `A scan of ${where} is queued or running: waiting for its analysis, the newest, rather than taking the one before it; ${pending.length} pending.`;
+        }
+        if (sighting.unknown) {
+            line = `The server has no ${scope} ${(0,untrusted_text/* oneLine */.TN)(pullRequest ?? on.branch ?? '')} of ${project} yet: waiting for its first analysis (or check ${(0,src_words/* theSetting */.w7)(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending.length} pending.`;
+        }
         if (line !== said)
             log.info(line);
         said = line;
         if (options.adaptive && !prediction)
             prediction = predicted(tasks, pending, sighting.tasksAt);
     }
+}
+/**
+ * What the server had when the time ran out, for the time-out's message: the branches or pull
+ * requests it has when the one asked for is unknown; else, waiting for a branch's newest, its task
+ * still queued or running (`pending`); else its newest analysis (a pull request's by its date, a branch's by its commit);
+ * else that there is none.
+ */
+async function whatWasSeen(last, pending, pullRequest) {
+    if (last?.unknown)
+        return last.unknown();
+    const running = pending.find((task) => task.status === 'IN_PROGRESS') ?? pending[0];
+    if (running) {
+        const state = running.status === 'IN_PROGRESS' ? 'still running' : 'still queued';
+        return `its task ${(0,untrusted_text/* oneLine */.TN)(running.id)} is ${state}${pending.length > 1 ? `, ${pending.length} pending in all` : ''}`;
+    }
+    if (!last?.newest)
+        return 'there is none yet';
+    if (pullRequest)
+        return `its newest analysis is of ${last.newest.date}`;
+    const revision = last.newest.revision ? last.newest.revision.slice(0, 7) : 'no recorded commit';
+    return `the newest is of ${revision} (${last.newest.date})`;
 }
 /**
  * A task that ended unseen, as the server tells it; undefined when it may not be read (a Browse
@@ -37596,6 +37860,7 @@ function predicted(tasks, pending, polledAt) {
 
 
 
+
 /**
  * The client for a target's server: the token only to its origin, the overall deadline, the
  * token's expiry and the retries reported in the log. Several targets on one server share it,
@@ -37617,8 +37882,22 @@ function clientFor(target, settings, deps) {
         clock,
         deadline: startedAt + settings.timeoutMs,
         random: deps.random,
-        onRetry: (message) => log.info(message)
+        onRetry: (message) => log.info(message),
+        projectKeyFrom: projectKeyFrom(target)
     });
+}
+/**
+ * Where a target's project key came from, as a message asks to check it: the project setting
+ * (the client's default) for a project's analysis; else what the user gave, the report file or
+ * the task or analysis whose project it is.
+ */
+function projectKeyFrom(target) {
+    if (target.wait === 'commit')
+        return undefined;
+    // Several report files on one server share a client: the words name none of them.
+    if (target.reportFile !== undefined)
+        return 'the projectKey of the report file';
+    return target.wait === 'task' ? (0,src_words/* theSetting */.w7)('task') : (0,src_words/* theSetting */.w7)('analysis');
 }
 /**
  * The check of one analysis: wait for its task (unless the target is an analysis already), read
@@ -37654,7 +37933,7 @@ async function checkTarget(target, client, settings, deps) {
         log: deps.log
     });
     const conditions = await withServerMetrics(gate.conditions, client, deps.log);
-    // Read at once: neither changes the verdict, and each failure is a line of its own.
+    // Read at once: none changes the verdict, and each failure is a line of its own.
     const [newIssues, whatChanged] = projectKey
         ? await Promise.all([
             readNewIssues(client, projectKey, issueScope(on), {
@@ -37663,7 +37942,10 @@ async function checkTarget(target, client, settings, deps) {
                 pullRequest: on.pullRequest,
                 locate: deps.locateFiles?.(target) ?? (() => undefined)
             }),
-            (0,what_changed/* readWhatChanged */.dU)(client, projectKey, on)
+            (0,what_changed/* readWhatChanged */.dU)(client, projectKey, on),
+            target.wait !== 'commit' && settings.runCommit && analysisId
+                ? warnOfAnotherCommit(client, { projectKey, on, analysisId }, settings.runCommit, deps.log)
+                : undefined
         ])
         : [];
     if (newIssues)
@@ -37731,6 +38013,22 @@ async function readGate(client, analysisId, about) {
         log.info(`api/qualitygates/project_status answered ${error.status}: the gate is read from the measures of ${(0,untrusted_text/* oneLine */.TN)(projectKey)}${scopeWords(on)}, whose latest analysis is this one.`);
         return { gate, fromMeasures: true };
     }
+}
+/**
+ * One warning when the server records another commit for the analysis than the one the run
+ * names (Settings.runCommit): read from its branch's newest analyses, when it is among them (a
+ * pull request's analyses record none the server shows). Any failure to read them says nothing:
+ * the check goes on as it is.
+ */
+async function warnOfAnotherCommit(client, analysis, commit, log) {
+    const { projectKey, on, analysisId } = analysis;
+    if (on.pullRequest !== undefined)
+        return;
+    const page = await client.getProjectAnalyses(projectKey, on).catch(() => undefined);
+    const revision = page?.analyses.find(({ key }) => key === analysisId)?.revision;
+    if (!revision || commit.startsWith(revision))
+        return;
+    log.warning(`${(0,src_words/* settingTitle */.h3)('commit')} names commit ${commit.slice(0, 7)}, but the server records ${revision.slice(0, 7)} for the analysis checked, ${(0,untrusted_text/* oneLine */.TN)(analysisId)} of ${(0,untrusted_text/* oneLine */.TN)(projectKey)}${scopeWords(on)}: the verdict is that commit's. Check ${(0,src_words/* setting */.Pe)('commit')}, or leave it out to take the CI's commit.`);
 }
 /** A pull request's issues when the analysis is of one, else the branch's new code. */
 function issueScope(on) {
@@ -39327,7 +39625,39 @@ function bounded(lines, frame) {
     }).text;
 }
 
+;// CONCATENATED MODULE: ./src/platform/own-identity.ts
+/**
+ * Which comments are the decoration's own, on every platform: a comment, note, discussion or
+ * thread is ours only when it carries our marker (or our issue's key) **and** its author is the
+ * token's own identity, read from the platform once a run. Anyone who may comment on the pull
+ * request can copy a marker; nobody else can write as the token. When the identity cannot be
+ * read, nothing is edited, resolved or closed: the verdict is written anew, and one line says so.
+ */
+
+
+/**
+ * The token's own identity as `read` finds it, or undefined, said in one warning, when it cannot
+ * be read (a refusal, a failure, a reply that names none). Never throws.
+ *
+ * @example const me = await ownIdentity(log, 'GitLab', () => whoAmI(gitlab)) // 77, or undefined
+ */
+async function ownIdentity(log, platform, read, { instead = 'the verdict is written anew, and nothing is edited, resolved or closed', level = 'warning' } = {}) {
+    let why;
+    try {
+        const identity = await read();
+        if (identity !== undefined)
+            return identity;
+        why = 'the reply names none';
+    }
+    catch (error) {
+        why = (0,errors/* messageOf */.bD)(error);
+    }
+    log[level](`${platform}: the token's own identity could not be read (${(0,untrusted_text/* oneLine */.TN)(why, untrusted_text/* QUOTE_LIMITS */.gJ.short)}), so no comment is known as ours: ${instead}.`);
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/action/pull-request-comment.ts
+
 
 
 
@@ -39344,7 +39674,8 @@ const COMMENT_API_LIMITS = {
 };
 /**
  * On `pull_request` and `pull_request_target` events, one comment per project on the pull
- * request: found again by its hidden marker and updated in place, or created, one project after
+ * request: found again by its hidden marker and its author, the token's own account, and
+ * updated in place, or created (never another's copy of the marker), one project after
  * the other in the outcomes' order. Never throws: a token that may not comment (a fork's
  * read-only token), a missing event file or an unreachable API is a warning that says what to
  * do. On any other event it logs one line and sends nothing. `@actions/github` is loaded here
@@ -39392,9 +39723,12 @@ async function comment(outcomes, options, warn) {
     const signal = AbortSignal.timeout(COMMENT_API_LIMITS.totalMs);
     const { sink, fileLink, policy } = options;
     const markerFor = (outcome) => sink.text(outcomeMarker(outcome));
+    // Read only once a comment carries one of the markers: who may have written it matters then.
+    let me;
+    const identity = () => (me ??= ownIdentity({ info: (line) => log.info(line), warning: warn }, 'GitHub', () => ownAccount(octokit, signal)));
     let existing;
     try {
-        existing = await findComments(octokit, target, new Set(outcomes.map(markerFor)), signal);
+        existing = await findComments(octokit, target, new Set(outcomes.map(markerFor)), identity, signal);
     }
     catch (error) {
         warn(failureWords('read the comments of', target, error));
@@ -39460,16 +39794,39 @@ async function publish(octokit, target, { id, body, signal }) {
     return { updated: false, id: typeof created === 'number' ? created : undefined };
 }
 /**
- * The comments carrying the markers, by marker, read a page at a time (at most 30 pages of
- * 100). A comment by a bot account (the job's token comments as github-actions[bot]) wins over
- * one by a person that happens to carry the marker; the first one wins among equals. The next
- * page is asked for by its number, never by the address the reply names: the token goes to the
- * API's address only.
+ * The token's own account id. A user's token (a personal access token, a GitHub App's user
+ * token) reads it from `GET /user`. An installation token (the job's GITHUB_TOKEN, another
+ * app's) may not (GitHub answers 403, "Resource not accessible by integration"); GraphQL's
+ * `viewer` names the app's bot account for it: `github-actions[bot]` for the job's token, and an
+ * app's own bot, never another's, for an app's token.
  */
-async function findComments(octokit, target, markers, signal) {
+async function ownAccount(octokit, signal) {
+    try {
+        const { data } = await octokit.rest.users.getAuthenticated({ request: { signal } });
+        return accountId(data?.id);
+    }
+    catch (error) {
+        if ((0,github_api/* statusOf */.c2)(error) !== 403)
+            throw error;
+    }
+    const reply = await octokit.graphql('query { viewer { databaseId } }', {
+        request: { signal }
+    });
+    return accountId(reply?.viewer?.databaseId);
+}
+function accountId(id) {
+    return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+/**
+ * Our comments, by marker, read a page at a time (at most 30 pages of 100): the first comment
+ * carrying the marker whose author is the token's own account, asked of `identity` once a
+ * comment carries one. Anyone's copy of a marker is left alone; with the account unknown, none
+ * is ours. The next page is asked for by its number, never by the address the reply names: the
+ * token goes to the API's address only.
+ */
+async function findComments(octokit, target, markers, identity, signal) {
     const found = new Map();
-    const allByBots = () => found.size === markers.size && [...found.values()].every((c) => c.byBot);
-    for (let page = 1; page <= COMMENT_API_LIMITS.pages && !allByBots(); page++) {
+    for (let page = 1; page <= COMMENT_API_LIMITS.pages && found.size < markers.size; page++) {
         const response = await octokit.rest.issues.listComments({
             ...repoOf(target),
             issue_number: target.issue_number,
@@ -39483,16 +39840,18 @@ async function findComments(octokit, target, markers, signal) {
         for (const item of comments) {
             const comment = asComment(item);
             const marker = markerOf(comment?.body);
-            if (!comment || marker === undefined || !markers.has(marker))
+            if (!comment || marker === undefined || !markers.has(marker) || found.has(marker))
                 continue;
-            const before = found.get(marker);
-            if (!before || (!before.byBot && comment.byBot))
-                found.set(marker, comment);
+            const me = await identity();
+            if (me === undefined)
+                return found;
+            if (comment.author === me)
+                found.set(marker, { id: comment.id, body: comment.body });
         }
         if (comments.length === 0 || !/rel="next"/.test(String(response.headers.link ?? '')))
             break;
     }
-    return new Map([...found].map(([marker, { id, body }]) => [marker, { id, body }]));
+    return found;
 }
 /** A comment as the listing gives it, its shape checked: the reply is not trusted. */
 function asComment(item) {
@@ -39502,8 +39861,8 @@ function asComment(item) {
     if (typeof id !== 'number' || !Number.isSafeInteger(id) || typeof body !== 'string') {
         return undefined;
     }
-    const type = typeof user === 'object' && user !== null ? user.type : undefined;
-    return { id, body, byBot: type === 'Bot' };
+    const author = typeof user === 'object' && user !== null ? user.id : undefined;
+    return { id, body, author: accountId(author) };
 }
 function repoOf({ owner, repo }) {
     return { owner, repo };
