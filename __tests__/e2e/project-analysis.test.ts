@@ -1181,10 +1181,17 @@ describe('the simulator answers for a project as the server does', () => {
       { id: analyses[5]!.taskId, status: 'PENDING', pullRequest: '42' }
     ])
     expect(tasks.body.queue[1]).not.toHaveProperty('branch')
-    // The example's fields, and those ComponentAction's formatter adds for a branch, a pull
-    // request and a running task.
+    // The example's fields, those a real server sent for a queued task (recorded from 10.7), and
+    // those ComponentAction's formatter adds for a branch, a pull request and a running task.
+    const recorded = JSON.parse(
+      await readFile(
+        path.join(REPO, '__fixtures__/sonarqube/real/10.7/ce-component-queued.json'),
+        'utf8'
+      )
+    ) as { body: { queue: Record<string, unknown>[] } }
     const fields = new Set([
       ...Object.keys(componentTasksExample.queue[0]!),
+      ...recorded.body.queue.flatMap((task) => Object.keys(task)),
       'branch',
       'branchType',
       'pullRequest',
