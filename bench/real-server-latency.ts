@@ -225,6 +225,7 @@ async function analyse(
   index: number,
   context: {
     root: string
+    version: string
     projectKey: string
     token: string
     node: string
@@ -234,7 +235,8 @@ async function analyse(
     workspaces: Record<Tool, Workspace>
   }
 ): Promise<Analysis> {
-  const { root, projectKey, token, node, admin, scannerProxy, proxies, workspaces } = context
+  const { root, version, projectKey, token, node, admin, scannerProxy, proxies, workspaces } =
+    context
   const reportFile = path.join(root, REPORT_FILE)
   rmSync(reportFile, { force: true })
   for (const proxy of [scannerProxy, ...Object.values(proxies)]) proxy.reset()
@@ -245,6 +247,7 @@ async function analyse(
   const scanning = scanWithCli({
     cwd: root,
     serverUrl: scannerProxy.url,
+    version,
     token,
     projectKey,
     properties: { 'sonar.qualitygate.wait': 'true', 'sonar.qualitygate.timeout': '300' },
@@ -347,9 +350,15 @@ async function warmUp(
   projectKey: string,
   token: string,
   admin: WebApi,
-  serverUrl: string
+  server: { url: string; version: string }
 ): Promise<void> {
-  const scan = await scanWithCli({ cwd: root, serverUrl, token, projectKey })
+  const scan = await scanWithCli({
+    cwd: root,
+    serverUrl: server.url,
+    version: server.version,
+    token,
+    projectKey
+  })
   const id = scan.report['ceTaskId'] ?? ''
   const deadline = Date.now() + 600_000
   while (Date.now() < deadline) {
@@ -505,12 +514,13 @@ async function main(): Promise<void> {
     }
     for (let i = 0; i < warmups; i++) {
       console.log(`warm-up analysis ${i + 1}/${warmups}`)
-      await warmUp(repository.root, projectKey, token, admin, server.url)
+      await warmUp(repository.root, projectKey, token, admin, server)
     }
     const analyses: Analysis[] = []
     for (let i = 0; i < count; i++) {
       const analysis = await analyse(i, {
         root: repository.root,
+        version,
         projectKey,
         token,
         node,

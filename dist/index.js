@@ -28717,10 +28717,16 @@ class ServerRequestError extends ActionError {
     status;
     /** Node's error code when no reply came (ECONNREFUSED, EPROTO, CERT_HAS_EXPIRED...). */
     nodeCode;
-    constructor(message, status, { nodeCode, ...options } = {}) {
+    /** The token's kind when a 403 refused an analysis token; undefined otherwise. */
+    analysisToken;
+    /** Nothing answered (refused, unreachable) or the connection broke before a reply. */
+    noReply;
+    constructor(message, status, { nodeCode, analysisToken, noReply, ...options } = {}) {
         super(ServerRequestError.code, message, options);
         this.status = status;
         this.nodeCode = nodeCode;
+        this.analysisToken = analysisToken;
+        this.noReply = noReply ?? false;
     }
 }
 /** The analysis task ended FAILED or CANCELED on the server. */
@@ -29219,6 +29225,10 @@ function nextFixedAfter({ startedAt, initialWaitMs, intervalMs }, time) {
 
 
 
+/** Statuses of a gateway or a server that is stopping or starting, once retries are spent. */
+const OUTAGE_STATUSES = new Set([502, 503, 504]);
+/** Statuses a starting server answers before its Web API or its sessions are ready (10.7). */
+const STARTING_STATUSES = new Set([401, 404]);
 /**
  * Waits `initialWaitMs` from the step's start, then polls every `intervalMs` until the
  * task is SUCCESS, or more closely around its predicted end when `readPreviousProcessingMs` gives
@@ -29233,8 +29243,26 @@ async function waitForTask(options) {
     const elapsed = () => clock.now() - startedAt;
     const taskId = (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(options.taskId);
     let last;
+    /** Since when (clock time) the server has not answered, after it had, and why. */
+    let outage;
     /** @param cause The time-out a poll ran into, when one did. */
-    const timedOut = (cause) => new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU(`Timed out after ${seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .setting */ .Pe)('timeout')} (now ${seconds(deadline - startedAt)}).`, cause && { cause });
+    const timedOut = (cause) => new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU(outage
+        ? `Timed out after ${seconds(elapsed())} waiting for the analysis task ${taskId}: the server has not answered since ${seconds(outage.since - startedAt)} (${outage.why}); its last status was ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(last?.status ?? '')}. Check that the server is running; raise ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .setting */ .Pe)('timeout')} (now ${seconds(deadline - startedAt)}) to wait out its restarts.`
+        : `Timed out after ${seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .setting */ .Pe)('timeout')} (now ${seconds(deadline - startedAt)}).`, cause && { cause });
+    const serverNotUp = async () => (await options.serverNotUp?.().catch(() => true)) ?? false;
+    /**
+     * Whether a failed poll is the server going away for a while: only after it has answered this
+     * task, and for a 401 or 404 only when the server itself says it is not up.
+     */
+    const isOutage = async (error) => {
+        if (!last || !(error instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerRequestError */ .hP))
+            return false;
+        if (error.noReply || (error.status !== undefined && OUTAGE_STATUSES.has(error.status)))
+            return true;
+        if (error.status === undefined || !STARTING_STATUSES.has(error.status))
+            return false;
+        return serverNotUp();
+    };
     // Polls keep a fixed cadence from the step's start (the first at initialWaitMs, then one
     // every intervalMs, however long each request took), or gather around a predicted end.
     const cadence = {
@@ -29263,6 +29291,9 @@ async function waitForTask(options) {
         // The planned time, or later when the sleep ran late: a timer that fires a millisecond early
         // must not make the same poll twice.
         lastPollAt = Math.max(pollAt, clock.now());
+        // While the server is away, its status (one request, no retries) says when to ask again.
+        if (outage && (await serverNotUp()))
+            continue;
         let task;
         try {
             task = await options.fetchTask();
@@ -29271,7 +29302,18 @@ async function waitForTask(options) {
             // A poll the deadline cut short is a time-out like any other: say the last status seen.
             if (error instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU)
                 throw timedOut(error);
-            throw error;
+            // A server that answered a moment ago and stops (restarted, redeployed): polled through.
+            if (!(await isOutage(error)))
+                throw error;
+            if (!outage) {
+                outage = { since: lastPollAt, why: outageWords(error) };
+                options.onOutage?.(`The server stopped answering (${outage.why}) after ${seconds(elapsed())}: polling on until it is back, within ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .setting */ .Pe)('timeout')}.`);
+            }
+            continue;
+        }
+        if (outage) {
+            options.onOutage?.(`The server answers again after ${seconds(clock.now() - outage.since)} away.`);
+            outage = undefined;
         }
         last = task;
         options.onPoll?.(task, elapsed());
@@ -29295,6 +29337,14 @@ async function waitForTask(options) {
             options.onPrediction?.(prediction);
         }
     }
+}
+/** A few words for why the server is taken to be away: "connection refused", "HTTP 503". */
+function outageWords(error) {
+    if (error.status === undefined)
+        return error.nodeCode ?? 'no reply';
+    return OUTAGE_STATUSES.has(error.status)
+        ? `HTTP ${error.status}`
+        : `HTTP ${error.status} while the server is not up`;
 }
 function seconds(ms) {
     return `${(ms / 1000).toFixed(1)} s`;
@@ -29409,9 +29459,14 @@ async function unreadOr(read, what) {
     }
     catch (error) {
         if (error instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerRequestError */ .hP && error.status === 403) {
-            return {
-                unread: `The token may not read the ${what} (403): they need the Browse permission.`
-            };
+            return error.analysisToken
+                ? {
+                    unread: `The token may not read the ${what} (403): it is ${error.analysisToken}, and SonarQube refuses analysis tokens what needs Browse. A user token (squ_…) of a user with Browse shows them.`
+                }
+                : {
+                    unread: `The token may not read the ${what} (403): they need the Browse permission.`,
+                    browseRefused: true
+                };
         }
         return { unread: `The ${what} could not be read: ${(0,_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .messageOf */ .bD)(error)}` };
     }
@@ -36000,13 +36055,13 @@ function transportFailure(failure, url, resource, rootCertGiven) {
         case 'dns':
         case 'unreachable':
             return {
-                error: new errors/* ServerRequestError */.hP(`Could not reach the server ${where}: ${withNodeCode(failure)}. Check the address (${(0,src_words/* setting */.Pe)('host')} or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`, undefined, failed),
+                error: new errors/* ServerRequestError */.hP(`Could not reach the server ${where}: ${withNodeCode(failure)}. Check the address (${(0,src_words/* setting */.Pe)('host')} or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`, undefined, { ...failed, noReply: true }),
                 fault: { kind: 'unreachable' },
                 cause: failure.message
             };
         default:
             return {
-                error: new errors/* ServerRequestError */.hP(`Could not read the server's reply ${where}: ${withNodeCode(failure)}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`, undefined, failed),
+                error: new errors/* ServerRequestError */.hP(`Could not read the server's reply ${where}: ${withNodeCode(failure)}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`, undefined, { ...failed, noReply: true }),
                 fault: { kind: 'transient' },
                 cause: failure.message
             };
@@ -36053,7 +36108,7 @@ function statusError(reply, url, resource, authTried, analysisToken) {
         case 403:
             // A real server refuses analysis tokens what needs Browse, whatever their user may do.
             if (analysisToken) {
-                return new errors/* ServerRequestError */.hP(`${said}The token may not read ${resource.what} ${at}: it is ${analysisToken}. SonarQube lets analysis tokens submit analyses and read their tasks and gates (a project analysis token its own project's only), and refuses them what needs Browse: a project's analyses, background tasks, measures and hotspots. Use a user token (squ_…, My Account → Security) of a user with the Browse permission on the project.`, status);
+                return new errors/* ServerRequestError */.hP(`${said}The token may not read ${resource.what} ${at}: it is ${analysisToken}. SonarQube lets analysis tokens submit analyses and read their tasks and gates (a project analysis token its own project's only), and refuses them what needs Browse: a project's analyses, background tasks, measures and hotspots. Use a user token (squ_…, My Account → Security) of a user with the Browse permission on the project.`, status, { analysisToken });
             }
             return new errors/* ServerRequestError */.hP(`${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`, status);
         case 404: {
@@ -36229,6 +36284,13 @@ const branchName = (value) => typeof value === 'string' && value.length <= 255 &
     ? value
     : undefined;
 /** Decodes the body of `GET api/ce/task?id=`. */
+/** `api/system/status`'s reply: `{"id", "version", "status": "UP"}`. */
+function decodeSystemStatus(body) {
+    if (!isObject(body) || typeof body['status'] !== 'string') {
+        throw new UnexpectedShape('expected {"status": ...}');
+    }
+    return { status: statusWord(body['status'], 'status') };
+}
 function decodeTask(body) {
     const task = isObject(body) ? body['task'] : undefined;
     if (!isObject(task) || task['status'] === undefined) {
@@ -36829,6 +36891,8 @@ class SonarClient {
     /** The scheme the token is sent with; switched once after a 401. */
     scheme;
     schemeSwitched = false;
+    /** A 2xx reply came with the scheme: a later 401 is not the scheme's fault. */
+    schemeAccepted = false;
     expirationSeen = false;
     serverBase;
     transport;
@@ -36882,6 +36946,23 @@ class SonarClient {
             },
             decode: decodeTask
         });
+    }
+    /**
+     * `GET <server>/api/system/status`'s `status`: UP, STARTING, DB_MIGRATION_NEEDED... (no
+     * permission needed). Asked once, not tried again: it tells whether a server that stopped
+     * answering is starting again.
+     */
+    async getSystemStatus() {
+        const reply = await this.getJson(new URL('api/system/status', this.serverBase), {
+            what: "the server's status",
+            advice: {
+                notFound: 'The server has no api/system/status.',
+                badRequest: 'The server refused the request for its status.'
+            },
+            decode: decodeSystemStatus,
+            once: true
+        });
+        return reply.status;
     }
     /** `GET <server>/api/qualitygates/project_status?analysisId=`: the gate of one analysis. */
     async getProjectStatus(analysisId) {
@@ -37163,9 +37244,11 @@ class SonarClient {
             if (!decision.retry) {
                 if (!decision.why)
                     throw failed.error;
-                const { message, status, nodeCode } = failed.error;
+                const { message, status, nodeCode, analysisToken, noReply } = failed.error;
                 throw new errors/* ServerRequestError */.hP(`${message} ${decision.why}`, status, {
                     nodeCode,
+                    analysisToken,
+                    noReply,
                     cause: failed.error
                 });
             }
@@ -37176,18 +37259,29 @@ class SonarClient {
     /**
      * One GET with the token; after a 401, the same GET once more with the other scheme (servers
      * before 10.0 take only Basic; some proxies and the cloud may take only Bearer). The scheme that
-     * works is kept for every later request.
+     * works is kept for every later request: once the server has taken it, a 401 (a server starting
+     * again answers so before its sessions are ready) does not switch it.
      */
     async authenticated(url, resource) {
         const reply = await this.followRedirects(url, resource);
-        if (reply.status !== 401 || this.options.token === undefined || this.schemeSwitched) {
+        this.noteAccepted(reply);
+        if (reply.status !== 401 ||
+            this.options.token === undefined ||
+            this.schemeSwitched ||
+            this.schemeAccepted) {
             return reply;
         }
         const tried = this.scheme;
         this.schemeSwitched = true;
         this.scheme = otherScheme(tried);
         this.options.onRetry(`HTTP 401 with ${SCHEME_NAMES[tried]} authentication for ${resource.what}; trying ${SCHEME_NAMES[this.scheme]} once.`);
-        return this.followRedirects(url, resource);
+        return this.noteAccepted(await this.followRedirects(url, resource));
+    }
+    /** A 2xx reply: the server took the token with the scheme it was sent with. */
+    noteAccepted(reply) {
+        if (reply.status >= 200 && reply.status < 300)
+            this.schemeAccepted = true;
+        return reply;
     }
     /** Which schemes the token was sent with, for the 401 message; undefined without a token. */
     authTried() {
@@ -37934,7 +38028,7 @@ async function checkTarget(target, client, settings, deps) {
     });
     const conditions = await withServerMetrics(gate.conditions, client, deps.log);
     // Read at once: none changes the verdict, and each failure is a line of its own.
-    const [newIssues, whatChanged] = projectKey
+    const [readIssues, whatChanged] = projectKey
         ? await Promise.all([
             readNewIssues(client, projectKey, issueScope(on), {
                 serverUrl: target.serverUrl,
@@ -37948,6 +38042,7 @@ async function checkTarget(target, client, settings, deps) {
                 : undefined
         ])
         : [];
+    const newIssues = unlessHidden(readIssues, whatChanged);
     if (newIssues)
         deps.log.info(newIssuesLine(newIssues));
     if (whatChanged)
@@ -38124,11 +38219,42 @@ async function waitFor(target, client, settings, { clock, startedAt, log }) {
             intervalMs: settings.intervalMs,
             onPoll: (task, elapsedMs) => log.info(`${(0,untrusted_text/* oneLine */.TN)(task.status)} after ${(0,wait_for_task/* seconds */.Y)(elapsedMs)}`),
             readPreviousProcessingMs,
+            serverNotUp: () => serverNotUp(client),
+            onOutage: (words) => log.info(words),
             onPrediction: ({ endsAt, earlyMs, lateMs }) => log.info(`The project's previous analysis predicts the end at about ${(0,wait_for_task/* seconds */.Y)(endsAt - startedAt)}: polling closer together from ${(0,wait_for_task/* seconds */.Y)(endsAt - earlyMs - startedAt)} to ${(0,wait_for_task/* seconds */.Y)(endsAt + lateMs - startedAt)}.`)
         });
     }
     finally {
         log.endGroup();
+    }
+}
+/**
+ * The new issues as read, unless the server hid them: it answers a user who may not browse the
+ * project no issues rather than a refusal (SonarQube 9.9, 10.7 and 26.9 alike), so none read
+ * beside a measures or hotspots read refused to the same user token (403) is not known to be none.
+ */
+function unlessHidden(newIssues, whatChanged) {
+    if (!newIssues?.read || newIssues.total > 0 || !whatChanged)
+        return newIssues;
+    const refused = [whatChanged.newCode, whatChanged.hotspots].some((part) => 'unread' in part && part.browseRefused);
+    if (!refused)
+        return newIssues;
+    return {
+        read: false,
+        reason: "New issues: not known. The server answered none, but it hides a project's issues from a user who may not browse it, and it refused this token the project's measures or hotspots (HTTP 403). Give the token's user the Browse permission on the project to see them."
+    };
+}
+/**
+ * Whether the server says it is not up: api/system/status answers another status than UP (STARTING,
+ * DB_MIGRATION_RUNNING...), 5xx or nothing. A 4xx says nothing of it (a proxy that blocks the
+ * address): then it is taken to be up, and the task is asked for.
+ */
+async function serverNotUp(client) {
+    try {
+        return (await client.getSystemStatus()) !== 'UP';
+    }
+    catch (error) {
+        return error instanceof errors/* ServerRequestError */.hP && (error.noReply || (error.status ?? 0) >= 500);
     }
 }
 /**

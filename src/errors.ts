@@ -82,6 +82,10 @@ export class UnsafeRequestError extends ActionError {
 export interface ServerRequestFailure extends ErrorOptions {
   /** Node's error code when no reply came (ECONNREFUSED, EPROTO, CERT_HAS_EXPIRED...). */
   nodeCode?: string | undefined
+  /** The token's kind when a 403 refused an analysis token ('a global analysis token (sqa_…)'). */
+  analysisToken?: string | undefined
+  /** Nothing answered, or the connection broke before a reply: a server restarting looks so. */
+  noReply?: boolean | undefined
 }
 
 /** The server could not be reached or answered something other than the JSON we asked for. */
@@ -92,15 +96,21 @@ export class ServerRequestError extends ActionError {
   readonly status: number | undefined
   /** Node's error code when no reply came (ECONNREFUSED, EPROTO, CERT_HAS_EXPIRED...). */
   readonly nodeCode: string | undefined
+  /** The token's kind when a 403 refused an analysis token; undefined otherwise. */
+  readonly analysisToken: string | undefined
+  /** Nothing answered (refused, unreachable) or the connection broke before a reply. */
+  readonly noReply: boolean
 
   constructor(
     message: string,
     status?: number,
-    { nodeCode, ...options }: ServerRequestFailure = {}
+    { nodeCode, analysisToken, noReply, ...options }: ServerRequestFailure = {}
   ) {
     super(ServerRequestError.code, message, options)
     this.status = status
     this.nodeCode = nodeCode
+    this.analysisToken = analysisToken
+    this.noReply = noReply ?? false
   }
 }
 

@@ -1,8 +1,8 @@
 /**
  * The verdict on real analyses: a Java project built with JaCoCo and analysed twice by the Maven
- * plugin, whose gate (made by the test) fails on its new code, and a Python project analysed
- * twice by the scanner CLI, whose gate passes. The built action and the built command read the
- * same analyses as the scanner's own `sonar.qualitygate.wait`, and must come to its verdict.
+ * plugin, whose gate (made by the test) fails on its new code. The built action and the built
+ * command read the same analysis as the scanner's own `sonar.qualitygate.wait`, and must come to
+ * its verdict. (A passing gate: python-project.test.ts.)
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { annotations } from '../support/action-runs.js'
@@ -16,7 +16,7 @@ import {
   type ProjectStatus
 } from './support/checks.js'
 import { sampleRepository, type SampleRepository } from './support/sample-projects.js'
-import { scanWithCli, scanWithMaven, type Scan } from './support/scanners.js'
+import { scanWithMaven, type Scan } from './support/scanners.js'
 import { realServers } from './support/servers.js'
 import {
   administrator,
@@ -58,6 +58,7 @@ describe.each(realServers())('SonarQube $version decides', (server) => {
       const first = await scanWithMaven({
         cwd: repository.root,
         serverUrl: server.url,
+        version: server.version,
         token,
         projectKey
       })
@@ -66,6 +67,7 @@ describe.each(realServers())('SonarQube $version decides', (server) => {
       peer = await scanWithMaven({
         cwd: repository.root,
         serverUrl: server.url,
+        version: server.version,
         token,
         projectKey,
         properties: { 'sonar.qualitygate.wait': 'true', 'sonar.qualitygate.timeout': '300' },
@@ -119,6 +121,26 @@ describe.each(realServers())('SonarQube $version decides', (server) => {
       expect(run.outputs['dashboardUrl']).toBe(`${server.url}/dashboard?id=${projectKey}`)
       expect(run.outputs['failedOn']).toBe('ERROR')
       expect(JSON.parse(run.outputs['conditions'] ?? '')).toEqual(gate.conditions)
+      // 9.9 and 10.7 refuse an analysis token the measures and hotspots (403), and the results
+      // say why; 26.9 answers it them.
+      const [result] = JSON.parse(run.outputs['results'] ?? '[]') as {
+        whatChanged?: {
+          hotspotsError?: string
+          hotspotsToReview?: number
+          newCode?: { error?: string; coverage?: number }
+        }
+      }[]
+      if (major(server.version) < 25) {
+        expect(result?.whatChanged?.hotspotsError).toContain(
+          'it is a global analysis token (sqa_…), and SonarQube refuses analysis tokens what needs Browse'
+        )
+        expect(result?.whatChanged?.newCode?.error).toContain(
+          'it is a global analysis token (sqa_…)'
+        )
+      } else {
+        expect(result?.whatChanged?.hotspotsToReview).toBeTypeOf('number')
+        expect(result?.whatChanged?.newCode?.coverage).toBe(Number(coverage))
+      }
 
       const links = linksTo(server.url, [run.summary, ...Object.values(run.outputs), run.stdout])
       expect(links.length).toBeGreaterThan(0)
@@ -141,8 +163,9 @@ describe.each(realServers())('SonarQube $version decides', (server) => {
       expect(run.stderr + run.stdout).toContain('Coverage on New Code')
     })
 
-    it('new issues, hotspots and what changed, as the server counts them', async () => {
-      const run = await runActionOn(repository.root, { sonarToken: token, initialDelayMs: '0' })
+    it('new issues, hotspots and what changed, as the server counts them, for a user token', async () => {
+      const userToken = await generateToken(admin, 'what-changed', 'USER_TOKEN')
+      const run = await runActionOn(repository.root, { sonarToken: userToken, initialDelayMs: '0' })
       const [result] = JSON.parse(run.outputs['results'] ?? '[]') as {
         newIssues: number
         whatChanged?: {
@@ -150,9 +173,9 @@ describe.each(realServers())('SonarQube $version decides', (server) => {
           hotspotsToReview?: number
         }
       }[]
-      const inNewCode: Record<string, string> = server.version.startsWith('9.')
-        ? { sinceLeakPeriod: 'true' }
-        : { inNewCodePeriod: 'true' }
+      // From 9.5 on, new code is `inNewCodePeriod`: 9.9 ignores hotspots' older
+      // `sinceLeakPeriod` and counts every hotspot (2 where 1 is new: recorded).
+      const inNewCode = { inNewCodePeriod: 'true' }
       const issues = await admin.get<{ total?: number; paging?: { total: number } }>(
         'api/issues/search',
         {
@@ -174,7 +197,9 @@ describe.each(realServers())('SonarQube $version decides', (server) => {
       )
       expect(run.outputs['newIssues']).toBe(String(issues.paging?.total ?? issues.total))
       expect(result?.whatChanged?.hotspotsToReview).toBe(hotspots.paging.total)
-      expect(hotspots.paging.total).toBeGreaterThan(0)
+      // 26.9 reports the sample's pseudorandom generators as vulnerabilities ("former-hotspot"),
+      // no longer as hotspots: only the older servers have hotspots to count.
+      if (major(server.version) < 25) expect(hotspots.paging.total).toBeGreaterThan(0)
       expect(result?.whatChanged?.newCode?.coverage).toBe(Number(actual(gate, 'new_coverage')))
     })
 
@@ -189,69 +214,10 @@ describe.each(realServers())('SonarQube $version decides', (server) => {
       expect(run.exitCode, run.stdout + run.stderr).toBe(1)
     })
   })
-
-  describe('a passing gate: Python, the scanner CLI', () => {
-    const projectKey = unique('verdict-python')
-    let repository: SampleRepository
-    let peer: Scan
-    let analysisId: string
-    beforeAll(async () => {
-      await createProject(admin, projectKey)
-      await createGate(
-        admin,
-        'Passes',
-        [{ metric: 'new_violations', op: 'GT', error: '100' }],
-        projectKey
-      )
-      repository = sampleRepository('cli-python')
-      const first = await scanWithCli({
-        cwd: repository.root,
-        serverUrl: server.url,
-        token,
-        projectKey
-      })
-      await taskEnd(admin, first.report['ceTaskId'] ?? '')
-      repository.commitSecond()
-      peer = await scanWithCli({
-        cwd: repository.root,
-        serverUrl: server.url,
-        token,
-        projectKey,
-        properties: { 'sonar.qualitygate.wait': 'true', 'sonar.qualitygate.timeout': '300' }
-      })
-      analysisId = (await taskEnd(admin, peer.report['ceTaskId'] ?? '')).task.analysisId ?? ''
-    })
-    afterAll(() => repository?.remove())
-
-    it('the scanner passes it', () => {
-      expect(peer.exitCode).toBe(0)
-      expect(peer.output).toContain('QUALITY GATE STATUS: PASSED')
-    })
-
-    it('the action exits 0 with status OK and every link answered 200', async () => {
-      const run = await runActionOn(repository.root, { sonarToken: token, initialDelayMs: '0' })
-
-      expect(run.exitCode, run.stdout + run.stderr).toBe(0)
-      expect(annotations(run.stdout, 'error')).toEqual([])
-      expect(run.outputs['status']).toBe('OK')
-      expect(run.outputs['quality-gate-status']).toBe('PASSED')
-      expect(run.outputs['analysisId']).toBe(analysisId)
-      expect(run.summary).toContain('Quality Gate passed')
-      const links = linksTo(server.url, [run.summary, ...Object.values(run.outputs), run.stdout])
-      const statuses = await statusesOf(admin, links)
-      expect(statuses).toEqual(Object.fromEntries(links.map((link) => [link, 200])))
-    })
-
-    it('the command exits 0', async () => {
-      const run = await runCommandOn(repository.root, ['--initial-delay', '0'], {
-        SONAR_TOKEN: token
-      })
-
-      expect(run.exitCode, run.stdout + run.stderr).toBe(0)
-      expect(run.stdout + run.stderr).toContain('Quality Gate status: OK')
-    })
-  })
 })
+
+/** The server's major version: 9, 10, 26. */
+const major = (version: string) => Number(version.split('.')[0])
 
 /** The value the server measured for the condition on `metric`. */
 function actual(gate: ProjectStatus, metric: string): string {

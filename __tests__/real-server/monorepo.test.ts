@@ -26,25 +26,27 @@ describe.each(realServers())('SonarQube $version: a monorepo', (server) => {
     const admin = await administrator(server.url)
     token = await generateToken(admin, 'monorepo', 'GLOBAL_ANALYSIS_TOKEN')
     repository = sampleRepository('cli-python', folders)
-    // billing's gate fails on any issue; shipping's passes.
+    // billing's gate fails on its 36 lines of code; shipping's allows 100,000. (The sample's
+    // first revision has no issue for a gate to fail on: a real analysis found none.)
     await createProject(admin, billing)
     await createGate(
       admin,
-      'No issues at all',
-      [{ metric: 'violations', op: 'GT', error: '0' }],
+      'Ten lines at most',
+      [{ metric: 'ncloc', op: 'GT', error: '10' }],
       billing
     )
     await createProject(admin, shipping)
     await createGate(
       admin,
-      'Some issues allowed',
-      [{ metric: 'violations', op: 'GT', error: '100' }],
+      'Many lines allowed',
+      [{ metric: 'ncloc', op: 'GT', error: '100000' }],
       shipping
     )
     for (const folder of folders) {
       const scan = await scanWithCli({
         cwd: path.join(repository.root, folder),
         serverUrl: server.url,
+        version: server.version,
         token,
         projectKey: folder === 'billing' ? billing : shipping
       })

@@ -1,7 +1,8 @@
 /**
- * A real server that goes away while the check polls: stopped with the analysis's task pending,
- * started again (`api/system/status` STARTING, the Web API answering 503 meanwhile), and the check
- * keeps polling through the outage within its time-out and gets the verdict.
+ * A real server that goes away while the check polls: stopped with the analysis's task PENDING
+ * (the compute engine paused), started again (`api/system/status` STARTING meanwhile), the engine
+ * resumed: the task goes IN_PROGRESS and SUCCESS, and the check keeps polling through the outage
+ * within its time-out and gets the verdict.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -38,6 +39,7 @@ describe.each(realServers())('SonarQube $version stopped and started again', (se
     const scan = await scanWithCli({
       cwd: repository.root,
       serverUrl: server.url,
+      version: server.version,
       token,
       projectKey
     })
@@ -77,6 +79,10 @@ describe.each(realServers())('SonarQube $version stopped and started again', (se
       `SonarQube ${server.version} while starting again answered:\n${[...replies].join('\n')}\nThe command exited ${run.exitCode}:\n${run.stdout}${run.stderr}`
     )
     expect(task.status).toBe('SUCCESS')
+    // The command saw the task PENDING, the server go and come back, then SUCCESS.
+    expect(run.stdout + run.stderr).toMatch(
+      /PENDING after [\s\S]*The server stopped answering [\s\S]*The server answers again after [\s\S]*SUCCESS after /
+    )
     expect(
       [...replies].some((reply) => /^api\/system\/status (200|503) .*STARTING/.test(reply))
     ).toBe(true)

@@ -146,6 +146,45 @@ describe('report file → task → analysis → gate', () => {
   })
 })
 
+describe('a user token without Browse: the server hides the issues, answering none', () => {
+  const refused = () =>
+    HttpResponse.json({ errors: [{ msg: 'Insufficient privileges' }] }, { status: 403 })
+
+  it('none read beside measures and hotspots refused (403): not known, and the log says why', async () => {
+    serverWithTask()
+    server.use(
+      http.get(`${SERVER}/api/measures/component`, refused),
+      http.get(`${SERVER}/api/hotspots/search`, refused)
+    )
+    const { deps: d, log } = deps()
+    const result = await checkOneQualityGate(settings(), d)
+    expect(result.status).toBe('ERROR')
+    expect(result.newIssues).toEqual({
+      read: false,
+      reason:
+        "New issues: not known. The server answered none, but it hides a project's issues from a user who may not browse it, and it refused this token the project's measures or hotspots (HTTP 403). Give the token's user the Browse permission on the project to see them."
+    })
+    expect(log.of('info')).not.toContain('New issues: 0 (1 request).')
+  })
+
+  it('the hotspots alone refused (26.9 answers the measures): still not known', async () => {
+    serverWithTask()
+    server.use(http.get(`${SERVER}/api/hotspots/search`, refused))
+    const { deps: d } = deps()
+    const result = await checkOneQualityGate(settings(), d)
+    expect(result.newIssues?.read).toBe(false)
+  })
+
+  it("an analysis token refused the measures: its issues are its user's to read, and none is none", async () => {
+    serverWithTask()
+    const analysisRefusal = http.get(`${SERVER}/api/measures/component`, refused)
+    server.use(analysisRefusal, http.get(`${SERVER}/api/hotspots/search`, refused))
+    const { deps: d } = deps()
+    const result = await checkOneQualityGate({ ...settings(), token: 'sqa_' + 'a'.repeat(40) }, d)
+    expect(result.newIssues).toMatchObject({ read: true, total: 0 })
+  })
+})
+
 describe("the run's commit (the command's --commit without --project) against the analysis's", () => {
   const recorded = 'c0ffee0c0ffee0c0ffee0c0ffee0c0ffee0c0ff'
   const analyses = (revision: string) =>

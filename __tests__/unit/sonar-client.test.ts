@@ -508,6 +508,26 @@ describe('the token is sent as the server generation documents it; after a 401, 
     expect(schemesSent(requests)).toEqual([basic, bearer])
   })
 
+  it('once the server has taken the scheme, a 401 (a 9.9 starting again) does not switch it', async () => {
+    const requests: Request[] = []
+    let starting = false
+    server.use(
+      http.get(`${SERVER}/api/ce/task`, ({ request }) => {
+        requests.push(request)
+        return !starting && request.headers.get('authorization') === basic
+          ? ok()
+          : HttpResponse.json({ errors: [{ msg: 'User is not authenticated' }] }, { status: 401 })
+      })
+    )
+    const { client: c } = client({ kind: { cloud: false, version: [9, 9] } })
+    await c.getTask(TASK_URL, 'AYTask1')
+    starting = true
+    await expect(c.getTask(TASK_URL, 'AYTask1')).rejects.toThrow(/rejected the token/)
+    starting = false
+    await c.getTask(TASK_URL, 'AYTask1')
+    expect(schemesSent(requests)).toEqual([basic, basic, basic])
+  })
+
   it('without a token nothing is tried again', async () => {
     const requests = taskReplies(() => new HttpResponse(null, { status: 401 }))
     await expect(client({ token: undefined }).client.getTask(TASK_URL, 'AYTask1')).rejects.toThrow(

@@ -3,7 +3,7 @@ import { ServerRequestError, TaskFailedError, TimeoutError } from '../../src/err
 import { waitForTask } from '../../src/gate/wait-for-task.js'
 import type { Task } from '../../src/sonar/types.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
-import { rejectionInWords } from '../../__fixtures__/sinks.js'
+import { inActionWords, rejectionInWords } from '../../__fixtures__/sinks.js'
 import { task } from '../../__fixtures__/task.js'
 
 /** The error `promise` is rejected with, its message in the action's words. */
@@ -203,5 +203,101 @@ describe('a poll the deadline cuts short ends as a time-out with the last status
     await expect(waitForTask(options(clock, server))).rejects.toThrow(
       'The server rejected the token'
     )
+  })
+})
+
+describe('a server that stops answering after it has answered: polled through, within the time-out', () => {
+  const refused = () =>
+    new ServerRequestError('Could not reach the server: connection refused', undefined, {
+      nodeCode: 'ECONNREFUSED',
+      noReply: true
+    })
+  const starting401 = () => new ServerRequestError('The server rejected the token', 401)
+
+  /** A task that answers PENDING, then fails with each of `faults`, then answers SUCCESS. */
+  function restartingServer(faults: (() => Error)[]) {
+    const calls: string[] = []
+    let poll = 0
+    return {
+      calls,
+      fetchTask: async () => {
+        calls.push('task')
+        const at = poll++
+        if (at === 0) return task('PENDING')
+        const fault = faults[at - 1]
+        if (fault) throw fault()
+        return task('SUCCESS')
+      }
+    }
+  }
+
+  it('refused, then 503: the polls go on, one line when it goes and one when it is back', async () => {
+    const clock = new FakeClock()
+    const server = restartingServer([
+      refused,
+      () => new ServerRequestError('HTTP 503', 503),
+      refused
+    ])
+    const said: string[] = []
+    const finished = await waitForTask({
+      ...options(clock, server.fetchTask),
+      serverNotUp: async () => false,
+      onOutage: (words) => said.push(words)
+    })
+    expect(finished.analysisId).toBe('AYAnalysis1')
+    expect(said.map(inActionWords)).toEqual([
+      'The server stopped answering (ECONNREFUSED) after 4.0 s: polling on until it is back, within pollingTimeoutSec.',
+      'The server answers again after 3.0 s away.'
+    ])
+  })
+
+  it('while the server says it is not up, the task is not asked for; a 401 then is the restart, not the token', async () => {
+    const clock = new FakeClock()
+    const server = restartingServer([starting401])
+    const states = ['STARTING', 'STARTING', 'STARTING', 'UP']
+    const finished = await waitForTask({
+      ...options(clock, async () => server.fetchTask()),
+      serverNotUp: async () => {
+        server.calls.push('status')
+        return states.shift() !== 'UP'
+      }
+    })
+    expect(finished.status).toBe('SUCCESS')
+    // The 401 asks the status (STARTING), the next two ticks only the status, then the task.
+    expect(server.calls).toEqual(['task', 'task', 'status', 'status', 'status', 'status', 'task'])
+  })
+
+  it('a 401 while the server says it is UP is the token: it fails at once', async () => {
+    const clock = new FakeClock()
+    const server = restartingServer([starting401])
+    const failure = await refusal(
+      waitForTask({ ...options(clock, server.fetchTask), serverNotUp: async () => false })
+    )
+    expect(failure.message).toBe('The server rejected the token')
+  })
+
+  it('refused before any answer is not an outage: a wrong address fails at once', async () => {
+    const clock = new FakeClock()
+    const failure = await refusal(
+      waitForTask({
+        ...options(clock, () => Promise.reject(refused())),
+        serverNotUp: async () => true
+      })
+    )
+    expect(failure.message).toContain('connection refused')
+  })
+
+  it('a server that never comes back: the time-out says since when it has not answered', async () => {
+    const clock = new FakeClock()
+    const server = restartingServer(Array.from({ length: 100 }, () => refused))
+    const failure = await refusal(
+      waitForTask({ ...options(clock, server.fetchTask), serverNotUp: async () => true })
+    )
+    expect(failure).toBeInstanceOf(TimeoutError)
+    expect(failure.message).toBe(
+      'Timed out after 60.0 s waiting for the analysis task AYTask1: the server has not answered since 4.0 s (ECONNREFUSED); its last status was PENDING. Check that the server is running; raise pollingTimeoutSec (now 60.0 s) to wait out its restarts.'
+    )
+    // One status request a second while it is away, never the task again.
+    expect(server.calls.filter((call) => call === 'task')).toHaveLength(2)
   })
 })

@@ -154,12 +154,32 @@ describe('readWhatChanged', () => {
     )
     await expect(readWhatChanged(server, 'shop', { pullRequest: '42' })).resolves.toEqual({
       newCode: {
-        unread: 'The token may not read the measures (403): they need the Browse permission.'
+        unread: 'The token may not read the measures (403): they need the Browse permission.',
+        browseRefused: true
       },
       target: {
         unread: "The pull request's target branch could not be read: The server answered 502"
       },
       hotspots: { unread: 'The hotspots could not be read: The server answered 503' }
+    })
+  })
+
+  it('a 403 to an analysis token says so: a real server refuses it measures and hotspots whatever its user may browse', async () => {
+    const refused = () =>
+      Promise.reject(
+        new ServerRequestError('Insufficient privileges', 403, {
+          analysisToken: 'a global analysis token (sqa_…)'
+        })
+      )
+    const { server } = source(refused, { hotspots: refused })
+    const changed = await readWhatChanged(server, 'shop', {})
+    expect(changed.newCode).toEqual({
+      unread:
+        'The token may not read the measures (403): it is a global analysis token (sqa_…), and SonarQube refuses analysis tokens what needs Browse. A user token (squ_…) of a user with Browse shows them.'
+    })
+    expect(changed.hotspots).toEqual({
+      unread:
+        'The token may not read the hotspots (403): it is a global analysis token (sqa_…), and SonarQube refuses analysis tokens what needs Browse. A user token (squ_…) of a user with Browse shows them.'
     })
   })
 })

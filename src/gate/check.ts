@@ -164,7 +164,7 @@ export async function checkTarget(
   })
   const conditions = await withServerMetrics(gate.conditions, client, deps.log)
   // Read at once: none changes the verdict, and each failure is a line of its own.
-  const [newIssues, whatChanged] = projectKey
+  const [readIssues, whatChanged] = projectKey
     ? await Promise.all([
         readNewIssues(client, projectKey, issueScope(on), {
           serverUrl: target.serverUrl,
@@ -183,6 +183,7 @@ export async function checkTarget(
           : undefined
       ])
     : []
+  const newIssues = unlessHidden(readIssues, whatChanged)
   if (newIssues) deps.log.info(newIssuesLine(newIssues))
   if (whatChanged) deps.log.info(whatChangedLine(whatChanged))
   return {
@@ -399,6 +400,8 @@ async function waitFor(
       intervalMs: settings.intervalMs,
       onPoll: (task, elapsedMs) => log.info(`${oneLine(task.status)} after ${seconds(elapsedMs)}`),
       readPreviousProcessingMs,
+      serverNotUp: () => serverNotUp(client),
+      onOutage: (words) => log.info(words),
       onPrediction: ({ endsAt, earlyMs, lateMs }) =>
         log.info(
           `The project's previous analysis predicts the end at about ${seconds(endsAt - startedAt)}: polling closer together from ${seconds(endsAt - earlyMs - startedAt)} to ${seconds(endsAt + lateMs - startedAt)}.`
@@ -406,6 +409,40 @@ async function waitFor(
     })
   } finally {
     log.endGroup()
+  }
+}
+
+/**
+ * The new issues as read, unless the server hid them: it answers a user who may not browse the
+ * project no issues rather than a refusal (SonarQube 9.9, 10.7 and 26.9 alike), so none read
+ * beside a measures or hotspots read refused to the same user token (403) is not known to be none.
+ */
+function unlessHidden(
+  newIssues: NewIssues | undefined,
+  whatChanged: WhatChanged | undefined
+): NewIssues | undefined {
+  if (!newIssues?.read || newIssues.total > 0 || !whatChanged) return newIssues
+  const refused = [whatChanged.newCode, whatChanged.hotspots].some(
+    (part) => 'unread' in part && part.browseRefused
+  )
+  if (!refused) return newIssues
+  return {
+    read: false,
+    reason:
+      "New issues: not known. The server answered none, but it hides a project's issues from a user who may not browse it, and it refused this token the project's measures or hotspots (HTTP 403). Give the token's user the Browse permission on the project to see them."
+  }
+}
+
+/**
+ * Whether the server says it is not up: api/system/status answers another status than UP (STARTING,
+ * DB_MIGRATION_RUNNING...), 5xx or nothing. A 4xx says nothing of it (a proxy that blocks the
+ * address): then it is taken to be up, and the task is asked for.
+ */
+async function serverNotUp(client: SonarClient): Promise<boolean> {
+  try {
+    return (await client.getSystemStatus()) !== 'UP'
+  } catch (error) {
+    return error instanceof ServerRequestError && (error.noReply || (error.status ?? 0) >= 500)
   }
 }
 

@@ -32,7 +32,20 @@ export interface WaitForTaskOptions {
   readPreviousProcessingMs?: () => Promise<number | undefined>
   /** Called once when a prediction is made, with the predicted end and its spread. */
   onPrediction?: (prediction: Prediction) => void
+  /**
+   * Whether the server says it is not up (api/system/status not UP, or no answer): a 401 or 404
+   * from a server that answered this task a moment ago is then a server starting again, not a
+   * wrong token or task; and while it is not up, the task is not asked for.
+   */
+  serverNotUp?: () => Promise<boolean>
+  /** Called when the server stops answering after it had answered, and when it is back. */
+  onOutage?: (words: string) => void
 }
+
+/** Statuses of a gateway or a server that is stopping or starting, once retries are spent. */
+const OUTAGE_STATUSES: ReadonlySet<number> = new Set([502, 503, 504])
+/** Statuses a starting server answers before its Web API or its sessions are ready (10.7). */
+const STARTING_STATUSES: ReadonlySet<number> = new Set([401, 404])
 
 /** A task that ended SUCCESS, with the analysis it produced. */
 export type FinishedTask = Task & { analysisId: string }
@@ -51,12 +64,29 @@ export async function waitForTask(options: WaitForTaskOptions): Promise<Finished
   const elapsed = (): number => clock.now() - startedAt
   const taskId = oneLine(options.taskId)
   let last: Task | undefined
+  /** Since when (clock time) the server has not answered, after it had, and why. */
+  let outage: { since: number; why: string } | undefined
   /** @param cause The time-out a poll ran into, when one did. */
   const timedOut = (cause?: TimeoutError): TimeoutError =>
     new TimeoutError(
-      `Timed out after ${seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise ${setting('timeout')} (now ${seconds(deadline - startedAt)}).`,
+      outage
+        ? `Timed out after ${seconds(elapsed())} waiting for the analysis task ${taskId}: the server has not answered since ${seconds(outage.since - startedAt)} (${outage.why}); its last status was ${oneLine(last?.status ?? '')}. Check that the server is running; raise ${setting('timeout')} (now ${seconds(deadline - startedAt)}) to wait out its restarts.`
+        : `Timed out after ${seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise ${setting('timeout')} (now ${seconds(deadline - startedAt)}).`,
       cause && { cause }
     )
+  const serverNotUp = async (): Promise<boolean> =>
+    (await options.serverNotUp?.().catch(() => true)) ?? false
+  /**
+   * Whether a failed poll is the server going away for a while: only after it has answered this
+   * task, and for a 401 or 404 only when the server itself says it is not up.
+   */
+  const isOutage = async (error: unknown): Promise<boolean> => {
+    if (!last || !(error instanceof ServerRequestError)) return false
+    if (error.noReply || (error.status !== undefined && OUTAGE_STATUSES.has(error.status)))
+      return true
+    if (error.status === undefined || !STARTING_STATUSES.has(error.status)) return false
+    return serverNotUp()
+  }
 
   // Polls keep a fixed cadence from the step's start (the first at initialWaitMs, then one
   // every intervalMs, however long each request took), or gather around a predicted end.
@@ -86,13 +116,29 @@ export async function waitForTask(options: WaitForTaskOptions): Promise<Finished
     // The planned time, or later when the sleep ran late: a timer that fires a millisecond early
     // must not make the same poll twice.
     lastPollAt = Math.max(pollAt, clock.now())
+    // While the server is away, its status (one request, no retries) says when to ask again.
+    if (outage && (await serverNotUp())) continue
     let task: Task
     try {
       task = await options.fetchTask()
     } catch (error) {
       // A poll the deadline cut short is a time-out like any other: say the last status seen.
       if (error instanceof TimeoutError) throw timedOut(error)
-      throw error
+      // A server that answered a moment ago and stops (restarted, redeployed): polled through.
+      if (!(await isOutage(error))) throw error
+      if (!outage) {
+        outage = { since: lastPollAt, why: outageWords(error as ServerRequestError) }
+        options.onOutage?.(
+          `The server stopped answering (${outage.why}) after ${seconds(elapsed())}: polling on until it is back, within ${setting('timeout')}.`
+        )
+      }
+      continue
+    }
+    if (outage) {
+      options.onOutage?.(
+        `The server answers again after ${seconds(clock.now() - outage.since)} away.`
+      )
+      outage = undefined
     }
     last = task
     options.onPoll?.(task, elapsed())
@@ -123,6 +169,14 @@ export async function waitForTask(options: WaitForTaskOptions): Promise<Finished
       options.onPrediction?.(prediction)
     }
   }
+}
+
+/** A few words for why the server is taken to be away: "connection refused", "HTTP 503". */
+function outageWords(error: ServerRequestError): string {
+  if (error.status === undefined) return error.nodeCode ?? 'no reply'
+  return OUTAGE_STATUSES.has(error.status)
+    ? `HTTP ${error.status}`
+    : `HTTP ${error.status} while the server is not up`
 }
 
 export function seconds(ms: number): string {

@@ -27,13 +27,23 @@ export interface CodeFigures {
 }
 
 /** What changed with an analysis, beside its verdict; each part read on its own. */
+/** Why a part of what changed is missing. */
+export interface Unread {
+  unread: string
+  /**
+   * The server refused a user token (403): its user may not browse the project. The server then
+   * hides the project's issues from it too, answering none rather than refusing.
+   */
+  browseRefused?: true
+}
+
 export interface WhatChanged {
   /** Coverage and duplicated lines on new code (a pull request's code), or why not. */
-  newCode: CodeFigures | { unread: string }
+  newCode: CodeFigures | Unread
   /** For a pull request: its target branch's figures over the whole code, when known. */
   target?: { branch: string; figures: CodeFigures | { unread: string } } | { unread: string }
   /** The security hotspots still to review (the first few and the count), or why not. */
-  hotspots: HotspotsPage | { unread: string }
+  hotspots: HotspotsPage | Unread
   /**
    * Issues of the new code accepted (won't fix), and for a pull request the issues it fixes,
    * where the server counts them; undefined where it does not.
@@ -149,17 +159,19 @@ function percent(value: number | undefined): number | undefined {
 }
 
 /** The read's value, or one line that says why it is missing (403: the token may not browse). */
-async function unreadOr<T extends object>(
-  read: Promise<T>,
-  what: string
-): Promise<T | { unread: string }> {
+async function unreadOr<T extends object>(read: Promise<T>, what: string): Promise<T | Unread> {
   try {
     return await read
   } catch (error) {
     if (error instanceof ServerRequestError && error.status === 403) {
-      return {
-        unread: `The token may not read the ${what} (403): they need the Browse permission.`
-      }
+      return error.analysisToken
+        ? {
+            unread: `The token may not read the ${what} (403): it is ${error.analysisToken}, and SonarQube refuses analysis tokens what needs Browse. A user token (squ_…) of a user with Browse shows them.`
+          }
+        : {
+            unread: `The token may not read the ${what} (403): they need the Browse permission.`,
+            browseRefused: true
+          }
     }
     return { unread: `The ${what} could not be read: ${messageOf(error)}` }
   }

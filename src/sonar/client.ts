@@ -33,6 +33,7 @@ import {
   decodeMetricsPage,
   decodeProjectStatus,
   decodePullRequests,
+  decodeSystemStatus,
   decodeTask,
   type MetricDefinition,
   UnexpectedShape,
@@ -110,6 +111,8 @@ export class SonarClient {
   /** The scheme the token is sent with; switched once after a 401. */
   private scheme: AuthScheme
   private schemeSwitched = false
+  /** A 2xx reply came with the scheme: a later 401 is not the scheme's fault. */
+  private schemeAccepted = false
   private expirationSeen = false
   private readonly serverBase: URL
   private readonly transport: HttpTransport
@@ -166,6 +169,24 @@ export class SonarClient {
       },
       decode: decodeTask
     })
+  }
+
+  /**
+   * `GET <server>/api/system/status`'s `status`: UP, STARTING, DB_MIGRATION_NEEDED... (no
+   * permission needed). Asked once, not tried again: it tells whether a server that stopped
+   * answering is starting again.
+   */
+  async getSystemStatus(): Promise<string> {
+    const reply = await this.getJson(new URL('api/system/status', this.serverBase), {
+      what: "the server's status",
+      advice: {
+        notFound: 'The server has no api/system/status.',
+        badRequest: 'The server refused the request for its status.'
+      },
+      decode: decodeSystemStatus,
+      once: true
+    })
+    return reply.status
   }
 
   /** `GET <server>/api/qualitygates/project_status?analysisId=`: the gate of one analysis. */
@@ -473,9 +494,11 @@ export class SonarClient {
       )
       if (!decision.retry) {
         if (!decision.why) throw failed.error
-        const { message, status, nodeCode } = failed.error
+        const { message, status, nodeCode, analysisToken, noReply } = failed.error
         throw new ServerRequestError(`${message} ${decision.why}`, status, {
           nodeCode,
+          analysisToken,
+          noReply,
           cause: failed.error
         })
       }
@@ -489,11 +512,18 @@ export class SonarClient {
   /**
    * One GET with the token; after a 401, the same GET once more with the other scheme (servers
    * before 10.0 take only Basic; some proxies and the cloud may take only Bearer). The scheme that
-   * works is kept for every later request.
+   * works is kept for every later request: once the server has taken it, a 401 (a server starting
+   * again answers so before its sessions are ready) does not switch it.
    */
   private async authenticated(url: URL, resource: ResourceWords): Promise<Reply> {
     const reply = await this.followRedirects(url, resource)
-    if (reply.status !== 401 || this.options.token === undefined || this.schemeSwitched) {
+    this.noteAccepted(reply)
+    if (
+      reply.status !== 401 ||
+      this.options.token === undefined ||
+      this.schemeSwitched ||
+      this.schemeAccepted
+    ) {
       return reply
     }
     const tried = this.scheme
@@ -502,7 +532,13 @@ export class SonarClient {
     this.options.onRetry(
       `HTTP 401 with ${SCHEME_NAMES[tried]} authentication for ${resource.what}; trying ${SCHEME_NAMES[this.scheme]} once.`
     )
-    return this.followRedirects(url, resource)
+    return this.noteAccepted(await this.followRedirects(url, resource))
+  }
+
+  /** A 2xx reply: the server took the token with the scheme it was sent with. */
+  private noteAccepted(reply: Reply): Reply {
+    if (reply.status >= 200 && reply.status < 300) this.schemeAccepted = true
+    return reply
   }
 
   /** Which schemes the token was sent with, for the 401 message; undefined without a token. */

@@ -101,7 +101,7 @@ export function transportFailure(
         error: new ServerRequestError(
           `Could not reach the server ${where}: ${withNodeCode(failure)}. Check the address (${setting('host')} or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`,
           undefined,
-          failed
+          { ...failed, noReply: true }
         ),
         fault: { kind: 'unreachable' },
         cause: failure.message
@@ -111,7 +111,7 @@ export function transportFailure(
         error: new ServerRequestError(
           `Could not read the server's reply ${where}: ${withNodeCode(failure)}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`,
           undefined,
-          failed
+          { ...failed, noReply: true }
         ),
         fault: { kind: 'transient' },
         cause: failure.message
@@ -179,7 +179,8 @@ function statusError(
       if (analysisToken) {
         return new ServerRequestError(
           `${said}The token may not read ${resource.what} ${at}: it is ${analysisToken}. SonarQube lets analysis tokens submit analyses and read their tasks and gates (a project analysis token its own project's only), and refuses them what needs Browse: a project's analyses, background tasks, measures and hotspots. Use a user token (squ_…, My Account → Security) of a user with the Browse permission on the project.`,
-          status
+          status,
+          { analysisToken }
         )
       }
       return new ServerRequestError(

@@ -122,6 +122,14 @@ const branchName = (value: unknown): string | undefined =>
     : undefined
 
 /** Decodes the body of `GET api/ce/task?id=`. */
+/** `api/system/status`'s reply: `{"id", "version", "status": "UP"}`. */
+export function decodeSystemStatus(body: unknown): { status: string } {
+  if (!isObject(body) || typeof body['status'] !== 'string') {
+    throw new UnexpectedShape('expected {"status": ...}')
+  }
+  return { status: statusWord(body['status'], 'status') }
+}
+
 export function decodeTask(body: unknown): Task {
   const task = isObject(body) ? body['task'] : undefined
   if (!isObject(task) || task['status'] === undefined) {

@@ -27,6 +27,8 @@ export interface ScanOptions {
   /** The folder analysed. */
   cwd: string
   serverUrl: string
+  /** The server's version (`10.7.0.96327`): it decides the scanner's Java and its token property. */
+  version: string
   token: string
   projectKey: string
   /** More `sonar.*` properties, e.g. `{ 'sonar.qualitygate.wait': 'true' }`. */
@@ -35,13 +37,24 @@ export interface ScanOptions {
   mustSucceed?: boolean
 }
 
-/** The Java the scanners run on: the oldest installed from 17 on. */
-function scannerEnv(): NodeJS.ProcessEnv {
+/** The server generation's major version: 9, 10, 26... */
+const majorOf = (version: string) => Number(version.split('.')[0])
+
+/**
+ * The Java the scanners run on: the oldest installed that the server accepts. Community Build
+ * 26.9 refuses a scanner on Java 17 ("Java 17 is not supported. Please upgrade to Java 21");
+ * 9.9 and 10.x take 17.
+ */
+function scannerEnv(version: string): NodeJS.ProcessEnv {
+  const oldest = majorOf(version) >= 25 ? 21 : 17
   const java = installedJavas()
-    .filter((candidate) => candidate.feature >= 17)
+    .filter((candidate) => candidate.feature >= oldest)
     .sort((a, b) => a.feature - b.feature)[0]
   if (!java)
-    throw new HarnessFailure('run a scanner', 'the scanners need Java 17 or later: install a JDK')
+    throw new HarnessFailure(
+      'run a scanner',
+      `a scanner for SonarQube ${version} needs Java ${oldest} or later: install a JDK`
+    )
   return {
     ...process.env,
     JAVA_HOME: java.home,
@@ -51,10 +64,14 @@ function scannerEnv(): NodeJS.ProcessEnv {
   }
 }
 
+/**
+ * The scanner's properties. 9.9 takes the token only as `sonar.login`: the scanner sends
+ * `sonar.token` as a Bearer token, which 9.9 refuses ("Not authorized").
+ */
 function properties(options: ScanOptions): string[] {
   return Object.entries({
     'sonar.host.url': options.serverUrl,
-    'sonar.token': options.token,
+    [majorOf(options.version) < 10 ? 'sonar.login' : 'sonar.token']: options.token,
     'sonar.projectKey': options.projectKey,
     'sonar.scanner.skipJreProvisioning': 'true',
     ...options.properties
@@ -69,7 +86,7 @@ export async function scanWithMaven(options: ScanOptions): Promise<Scan> {
     ['-B', '--no-transfer-progress', 'verify', `${MAVEN_PLUGIN}:sonar`, ...properties(options)],
     {
       cwd: options.cwd,
-      env: scannerEnv(),
+      env: scannerEnv(options.version),
       step,
       timeoutMs: 10 * 60_000,
       missingHint: 'install Maven 3'
@@ -86,7 +103,7 @@ export async function scanWithCli(options: ScanOptions): Promise<Scan> {
     version: SCANNER_CLI_VERSION,
     packaging: 'jar'
   })
-  const env = scannerEnv()
+  const env = scannerEnv(options.version)
   const step = `analyse ${options.projectKey} with the scanner CLI ${SCANNER_CLI_VERSION}`
   const finished = await run(
     path.join(env['JAVA_HOME'] ?? '', 'bin/java'),

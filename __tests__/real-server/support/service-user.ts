@@ -57,6 +57,8 @@ export function serverUser(env: NodeJS.ProcessEnv = process.env): ServerUser {
         { stdio: 'pipe', timeout: 30_000 }
       )
     } catch (error) {
+      // Another run started side by side may have created it first.
+      if (idsOf(SERVICE_USER)) return serverUser(env)
       throw new HarnessFailure(
         step,
         `useradd failed: ${String((error as { stderr?: Buffer }).stderr ?? error)}; create the user by hand or run the tests as a non-root user`

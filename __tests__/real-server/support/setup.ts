@@ -51,7 +51,8 @@ export function missingPrerequisites(): string[] {
   return missing
 }
 
-function versions(): string[] {
+/** The versions of REAL_SERVER_VERSIONS (comma-separated), or every version the suite holds to. */
+export function versions(): string[] {
   const given = process.env['REAL_SERVER_VERSIONS']?.trim()
   return given
     ? given

@@ -159,6 +159,21 @@ export async function createGate(
   await api.post('api/qualitygates/select', { gateName, projectKey })
 }
 
+/**
+ * Takes `permissions` on the project from the group (`sonar-users` holds Browse and See Source
+ * Code on every new project through the default permission template, private ones too).
+ */
+export async function removeGroupPermissions(
+  api: WebApi,
+  groupName: string,
+  projectKey: string,
+  permissions: string[]
+): Promise<void> {
+  for (const permission of permissions) {
+    await api.post('api/permissions/remove_group', { groupName, projectKey, permission })
+  }
+}
+
 /** A new user with a password, and no permission granted. */
 export async function createUser(api: WebApi, login: string, password: string): Promise<void> {
   await api.post('api/users/create', { login, name: login, password, local: 'true' })
