@@ -1,12 +1,14 @@
 /**
- * One private Python project, analysed twice by the scanner CLI in a git repository, read every
- * way a user reads it: by the report file and by project and commit (the check started before its
- * scan is submitted waits for it), the passing gate as the scanner's own `sonar.qualitygate.wait`
- * says it, what a Community server answers for a branch or pull request it cannot have, and each
- * kind of token with what it may and may not read. Two analyses serve every test: the tests run in
- * order, and the last takes Browse away.
+ * A monorepo of two Python projects analysed by the scanner CLI in a git repository: `app/`, a
+ * private project analysed twice, read every way a user reads it: by the report file and by
+ * project and commit (the check started before its scan is submitted waits for it), the passing
+ * gate as the scanner's own `sonar.qualitygate.wait` says it, what a Community server answers for
+ * a branch or pull request it cannot have, and each kind of token with what it may and may not
+ * read; `lib/`, analysed once, whose gate fails, read beside `app/` through one glob. Three
+ * analyses serve every test: the tests run in order, and the last takes Browse away.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { annotations } from '../support/action-runs.js'
 import { linksTo, runActionOn, runCommandOn, statusesOf, taskEnd } from './support/checks.js'
@@ -26,13 +28,16 @@ import {
 } from './support/web-api.js'
 
 describe.each(realServers())('SonarQube $version: a private Python project', (server) => {
-  const projectKey = unique('python')
+  const projectKey = unique('python-app')
+  const libKey = unique('python-lib')
   let admin: WebApi
   /** A user token of the administrator: an analysis token may not browse analyses (403). */
   let userToken: string
   /** The global analysis token the scanner submits with. */
   let analysisToken: string
   let repository: SampleRepository
+  /** `app/`, where the private project's report file is. */
+  let app: string
   let firstAnalysis: string
   /** The second analysis, by the scanner waiting for its gate (the peer). */
   let peer: Scan | undefined
@@ -48,22 +53,40 @@ describe.each(realServers())('SonarQube $version: a private Python project', (se
       [{ metric: 'new_violations', op: 'GT', error: '100' }],
       projectKey
     )
-    repository = sampleRepository('cli-python')
+    // lib's gate fails on its 36 lines of code. (The sample's first revision has no issue for a
+    // gate to fail on on every server: 10.7 and 26.9 found none.)
+    await createProject(admin, libKey)
+    await createGate(
+      admin,
+      'Ten lines at most',
+      [{ metric: 'ncloc', op: 'GT', error: '10' }],
+      libKey
+    )
+    repository = sampleRepository('cli-python', ['app', 'lib'])
+    app = path.join(repository.root, 'app')
     const first = await scanWithCli({
-      cwd: repository.root,
+      cwd: app,
       serverUrl: server.url,
       version: server.version,
       token: analysisToken,
       projectKey
     })
+    const lib = await scanWithCli({
+      cwd: path.join(repository.root, 'lib'),
+      serverUrl: server.url,
+      version: server.version,
+      token: analysisToken,
+      projectKey: libKey
+    })
     firstAnalysis = (await taskEnd(admin, first.report['ceTaskId'] ?? '')).task.analysisId ?? ''
+    await taskEnd(admin, lib.report['ceTaskId'] ?? '')
   })
   afterAll(() => repository?.remove())
 
   const byProject = () => ({ SONAR_TOKEN: userToken, SONAR_HOST_URL: server.url })
   /** The command on the report file, with `token`. */
   const checkReport = (token: string) =>
-    runCommandOn(repository.root, ['--initial-delay', '0', '--timeout', '60'], {
+    runCommandOn(app, ['--initial-delay', '0', '--timeout', '60'], {
       SONAR_TOKEN: token
     })
 
@@ -76,7 +99,7 @@ describe.each(realServers())('SonarQube $version: a private Python project', (se
     expect(analyses.analyses[0]).toMatchObject({ key: firstAnalysis, revision: head })
 
     const run = await runCommandOn(
-      repository.root,
+      app,
       ['--project', projectKey, '--commit', head, '--initial-delay', '0', '--json', '-'],
       byProject()
     )
@@ -87,7 +110,7 @@ describe.each(realServers())('SonarQube $version: a private Python project', (se
   it('started before the scan of a new commit is submitted, the command waits for that analysis', async () => {
     const second = repository.commitSecond()
     const command = runCommandOn(
-      repository.root,
+      app,
       [
         '--project',
         projectKey,
@@ -105,7 +128,7 @@ describe.each(realServers())('SonarQube $version: a private Python project', (se
     )
     await sleep(2_000)
     peer = await scanWithCli({
-      cwd: repository.root,
+      cwd: app,
       serverUrl: server.url,
       version: server.version,
       token: analysisToken,
@@ -126,7 +149,7 @@ describe.each(realServers())('SonarQube $version: a private Python project', (se
   })
 
   it('the action on the report file exits 0 with status OK, as the scanner, and every link answered 200', async () => {
-    const run = await runActionOn(repository.root, {
+    const run = await runActionOn(app, {
       sonarToken: analysisToken,
       initialDelayMs: '0'
     })
@@ -150,8 +173,37 @@ describe.each(realServers())('SonarQube $version: a private Python project', (se
     expect(run.stdout + run.stderr).toContain('Quality Gate status: OK')
   })
 
-  it('the action by projectKey and commit finds the same analysis', async () => {
+  it('the monorepo through one glob: the action reads both report files, lib fails, app passes', async () => {
     const run = await runActionOn(repository.root, {
+      sonarToken: analysisToken,
+      scanMetadataReportFile: '*/.scannerwork/report-task.txt',
+      initialDelayMs: '0'
+    })
+    const results = JSON.parse(run.outputs['results'] ?? '[]') as {
+      projectKey: string
+      status: string
+    }[]
+
+    expect(run.exitCode, run.stdout + run.stderr).toBe(1)
+    expect(results.map((result) => [result.projectKey, result.status]).sort()).toEqual([
+      [projectKey, 'OK'],
+      [libKey, 'ERROR']
+    ])
+  })
+
+  it('the monorepo through one glob: the command the same', async () => {
+    const run = await runCommandOn(
+      repository.root,
+      ['--report', '*/.scannerwork/report-task.txt', '--initial-delay', '0'],
+      { SONAR_TOKEN: analysisToken }
+    )
+
+    expect(run.exitCode, run.stdout + run.stderr).toBe(1)
+    expect(run.stdout + run.stderr).toContain(`Quality Gate Failure for ${libKey}`)
+  })
+
+  it('the action by projectKey and commit finds the same analysis', async () => {
+    const run = await runActionOn(app, {
       sonarToken: userToken,
       sonarHostUrl: server.url,
       projectKey,
@@ -165,7 +217,7 @@ describe.each(realServers())('SonarQube $version: a private Python project', (se
 
   it('without a commit, the newest analysis', async () => {
     const run = await runCommandOn(
-      repository.root,
+      app,
       ['--project', projectKey, '--initial-delay', '0', '--json', '-'],
       byProject()
     )
@@ -176,7 +228,7 @@ describe.each(realServers())('SonarQube $version: a private Python project', (se
 
   it('a branch a Community server cannot have: a clear refusal, no verdict', async () => {
     const run = await runCommandOn(
-      repository.root,
+      app,
       ['--project', projectKey, '--branch', 'feature/x', '--initial-delay', '0', '--timeout', '30'],
       byProject()
     )
@@ -193,7 +245,7 @@ describe.each(realServers())('SonarQube $version: a private Python project', (se
 
   it('a pull request a Community server cannot have: a clear refusal, no verdict', async () => {
     const run = await runCommandOn(
-      repository.root,
+      app,
       ['--project', projectKey, '--pull-request', '7', '--initial-delay', '0', '--timeout', '30'],
       byProject()
     )
@@ -229,7 +281,7 @@ describe.each(realServers())('SonarQube $version: a private Python project', (se
         type === 'PROJECT_ANALYSIS_TOKEN' ? { projectKey } : {}
       )
       const run = await runCommandOn(
-        repository.root,
+        app,
         ['--project', projectKey, '--initial-delay', '0', '--timeout', '60'],
         { SONAR_TOKEN: token, SONAR_HOST_URL: server.url }
       )

@@ -37,6 +37,14 @@ export interface ScanOptions {
   mustSucceed?: boolean
 }
 
+export interface MavenScanOptions extends ScanOptions {
+  /**
+   * `verify` (the default) builds and tests with JaCoCo, for coverage; `compile` only compiles,
+   * for an analysis whose coverage no test reads (a baseline).
+   */
+  phase?: 'verify' | 'compile'
+}
+
 /** The server generation's major version: 9, 10, 26... */
 const majorOf = (version: string) => Number(version.split('.')[0])
 
@@ -78,12 +86,21 @@ function properties(options: ScanOptions): string[] {
   }).map(([key, value]) => `-D${key}=${value}`)
 }
 
-/** Builds and tests the Java sample with JaCoCo, then analyses it with the Maven plugin. */
-export async function scanWithMaven(options: ScanOptions): Promise<Scan> {
+/**
+ * Builds the Java sample (and tests it with JaCoCo, unless `phase` is `compile`), then analyses
+ * it with the Maven plugin.
+ */
+export async function scanWithMaven(options: MavenScanOptions): Promise<Scan> {
   const step = `analyse ${options.projectKey} with ${MAVEN_PLUGIN}`
   const finished = await run(
     'mvn',
-    ['-B', '--no-transfer-progress', 'verify', `${MAVEN_PLUGIN}:sonar`, ...properties(options)],
+    [
+      '-B',
+      '--no-transfer-progress',
+      options.phase ?? 'verify',
+      `${MAVEN_PLUGIN}:sonar`,
+      ...properties(options)
+    ],
     {
       cwd: options.cwd,
       env: scannerEnv(options.version),

@@ -69,7 +69,9 @@ export function serverUser(env: NodeJS.ProcessEnv = process.env): ServerUser {
   }
   const cache = env['REAL_SERVER_CACHE'] ?? path.join(SERVICE_HOME, 'real-server')
   mkdirSync(cache, { recursive: true })
-  chown(cache, ids)
+  // The folder alone: what is in it is given to the user where it is made (giveTo), and runs of
+  // other versions side by side delete their own folders in it meanwhile.
+  execFileSync('chown', [`${ids.uid}:${ids.gid}`, cache], { stdio: 'pipe', timeout: 30_000 })
   return { ...ids, cache }
 }
 
