@@ -8,16 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { ceTask, runCommandOn, taskEnd } from './support/checks.js'
 import { sampleRepository, type SampleRepository } from './support/sample-projects.js'
-import { scanWithCli } from './support/scanners.js'
+import { pendingScan } from './support/scanners.js'
 import { realServers } from './support/servers.js'
 import { restartServer, stopServer } from './support/server.js'
-import {
-  administrator,
-  createProject,
-  generateToken,
-  type WebApi,
-  unique
-} from './support/web-api.js'
+import { administrator, generateToken, type WebApi, unique } from './support/web-api.js'
 
 describe.each(realServers())('SonarQube $version stopped and started again', (server) => {
   const projectKey = unique('outage')
@@ -33,17 +27,14 @@ describe.each(realServers())('SonarQube $version stopped and started again', (se
   })
 
   it('while the command polls a pending task: it polls through the outage and gets the verdict', async () => {
-    await createProject(admin, projectKey)
     const token = await generateToken(admin, 'outage', 'GLOBAL_ANALYSIS_TOKEN')
-    await admin.post('api/ce/pause')
-    const scan = await scanWithCli({
+    const taskId = await pendingScan(admin, {
       cwd: repository.root,
       serverUrl: server.url,
       version: server.version,
       token,
       projectKey
     })
-    const taskId = scan.report['ceTaskId'] ?? ''
     const command = runCommandOn(
       repository.root,
       ['--initial-delay', '0', '--timeout', '900'],

@@ -8,15 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { ceTask, runCommandOn } from './support/checks.js'
 import { sampleRepository, type SampleRepository } from './support/sample-projects.js'
-import { scanWithCli } from './support/scanners.js'
+import { pendingScan } from './support/scanners.js'
 import { realServers } from './support/servers.js'
-import {
-  administrator,
-  createProject,
-  generateToken,
-  type WebApi,
-  unique
-} from './support/web-api.js'
+import { administrator, generateToken, type WebApi, unique } from './support/web-api.js'
 
 describe.each(realServers())('SonarQube $version: the task', (server) => {
   let admin: WebApi
@@ -33,23 +27,20 @@ describe.each(realServers())('SonarQube $version: the task', (server) => {
   })
 
   /** An analysis submitted while the compute engine is paused: its task waits, PENDING. */
-  async function pendingScan(projectKey: string) {
-    await createProject(admin, projectKey)
-    await admin.post('api/ce/pause')
-    const scan = await scanWithCli({
+  async function pendingTask(projectKey: string) {
+    const taskId = await pendingScan(admin, {
       cwd: repository.root,
       serverUrl: server.url,
       version: server.version,
       token,
       projectKey
     })
-    const taskId = scan.report['ceTaskId'] ?? ''
     expect((await ceTask(admin, taskId)).status).toBe('PENDING')
     return taskId
   }
 
   it('CANCELED through api/ce/cancel: the command exits 3 saying the task was canceled', async () => {
-    const taskId = await pendingScan(unique('tasks-canceled'))
+    const taskId = await pendingTask(unique('tasks-canceled'))
     const command = runCommandOn(
       repository.root,
       ['--initial-delay', '0', '--timeout', '300'],
@@ -68,7 +59,7 @@ describe.each(realServers())('SonarQube $version: the task', (server) => {
 
   it('the project deleted while the command waits: it stops with what the server said', async () => {
     const projectKey = unique('tasks-deleted')
-    const taskId = await pendingScan(projectKey)
+    const taskId = await pendingTask(projectKey)
     const command = runCommandOn(
       repository.root,
       ['--initial-delay', '0', '--timeout', '120'],

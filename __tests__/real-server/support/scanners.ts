@@ -11,6 +11,7 @@ import { installedJavas } from './java.js'
 import { fetchArtifact, maven } from './maven.js'
 import { run, type Finished } from './processes.js'
 import { HarnessFailure } from './failure.js'
+import { createProject, type WebApi } from './web-api.js'
 
 export const MAVEN_PLUGIN = 'org.sonarsource.scanner.maven:sonar-maven-plugin:5.8.0.7211'
 const SCANNER_CLI_VERSION = '8.1.0.6389'
@@ -167,4 +168,15 @@ export function warmMaven(cwd: string) {
     step: 'build the Java sample',
     timeoutMs: 10 * 60_000
   })
+}
+
+/**
+ * An analysis of `cwd` submitted while the compute engine is paused (`api/ce/pause`): its task
+ * waits, PENDING, until `api/ce/resume`. The project is made first; the task's id.
+ */
+export async function pendingScan(admin: WebApi, options: ScanOptions): Promise<string> {
+  await createProject(admin, options.projectKey)
+  await admin.post('api/ce/pause')
+  const scan = await scanWithCli(options)
+  return scan.report['ceTaskId'] ?? ''
 }
