@@ -29143,13 +29143,21 @@ function worstStatus(statuses) {
  * When to poll the task. The fixed cadence of the specification (the first poll `initialWaitMs`
  * after the step's start, then one every `intervalMs`, anchored to the start) unless the
  * action can predict when the task ends: the project's previous analysis took `previousMs` to
- * process, and a poll of the task in progress says how long it has been processing. Then a few
- * polls close together cover a window around the predicted end, and the fixed polls just before
- * and inside that window, which would find the task still running, are left out. Pure: the
- * caller supplies every time.
+ * process, and a poll of the task in progress says how long it has been processing. Then polls
+ * at most `CLOSE_MS` apart cover a window around the predicted end, and the fixed polls just
+ * before and inside that window, which would find the task still running, are left out. Pure:
+ * the caller supplies every time.
  */
-/** The window's polls: this many, spread evenly over it, its first and last at its edges. */
-const WINDOW_POLLS = 3;
+/**
+ * The window's polls, spread evenly over it, its first and last at its edges: at most `CLOSE_MS`
+ * apart, so a task that ends in the window is seen at most that long after (half of it on
+ * average); and at most `MAX_WINDOW_POLLS`, so a wide window (a long previous analysis) costs a
+ * bounded number of requests. Three polls over the window measured a median of 584 ms from the
+ * task's end to the poll that saw it on real servers, their windows up to 3.5 s wide
+ * (docs/performance.md).
+ */
+const CLOSE_MS = 250;
+const MAX_WINDOW_POLLS = 12;
 /**
  * How far off a prediction may be: this analysis may take up to 1.2 times as long as the previous
  * one, or as little as 1/1.2 of it, so it ends up to a sixth of the previous time early and up to
@@ -29187,8 +29195,10 @@ function nextPollAt(cadence, lastPollAt, prediction) {
     const { endsAt, earlyMs, lateMs } = prediction;
     const windowStart = endsAt - earlyMs;
     const windowEnd = endsAt + lateMs;
-    const step = (earlyMs + lateMs) / (WINDOW_POLLS - 1);
-    const windowPolls = Array.from({ length: WINDOW_POLLS }, (_, i) => windowStart + i * step);
+    const width = earlyMs + lateMs;
+    const count = Math.min(MAX_WINDOW_POLLS, Math.ceil(width / CLOSE_MS) + 1);
+    const step = width / (count - 1);
+    const windowPolls = Array.from({ length: count }, (_, i) => windowStart + i * step);
     const nextInWindow = windowPolls.find((at) => at > lastPollAt);
     // Fixed polls within an interval before the window, inside it, or within a step after it would
     // find the task still running or tell nothing new: left out. Earlier and later ones stay, so a
@@ -35647,8 +35657,9 @@ class ConnectionAgents {
         this.ca = ca;
     }
     /**
-     * The agent for `url`: one connection per protocol and route, kept alive, so analyses checked
-     * at the same time take turns on it (their requests are small) instead of opening one each.
+     * The agent for `url`, one per protocol and route, its connections kept alive: the reads made
+     * at once after a gate (new issues, measures, hotspots) each take a connection of their own
+     * instead of queuing on one, and requests beyond `MAX_CONNECTIONS` take turns.
      *
      * @example https.request(url, { agent: await agents.for(url) })
      */
@@ -35686,7 +35697,13 @@ class ConnectionAgents {
         this.agents.clear();
     }
 }
-const OPTIONS = { keepAlive: true, maxSockets: 1 };
+/**
+ * Connections open at once per agent. One made the reads after a gate queue: 218 ms from the
+ * gate's answer to the exit (median, 20 analyses on 9.9) where the slowest read alone took 62 ms
+ * (docs/performance.md). Four covers the reads a gate starts at once.
+ */
+const MAX_CONNECTIONS = 4;
+const OPTIONS = { keepAlive: true, maxSockets: MAX_CONNECTIONS };
 function direct(url) {
     return url.protocol === 'https:' ? new (httpsModule().Agent)(OPTIONS) : new external_node_http_.Agent(OPTIONS);
 }

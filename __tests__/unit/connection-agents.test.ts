@@ -34,10 +34,10 @@ describe('connections go through the proxy the environment names, as in every ot
     }
   })
 
-  it('without a proxy: one kept-alive agent of the protocol, one connection at a time', async () => {
+  it('without a proxy: one kept-alive agent of the protocol, four connections at a time', async () => {
     const agent = await agents.for(new URL('https://sonar.example.com/api/ce/task'))
     expect(agent).toBeInstanceOf(https.Agent)
-    expect(agent).toMatchObject({ keepAlive: true, maxSockets: 1 })
+    expect(agent).toMatchObject({ keepAlive: true, maxSockets: 4 })
     expect(await agents.for(new URL('https://sonar.example.com/api/qualitygates'))).toBe(agent)
     expect(await agents.for(new URL('http://sonar.example.com/'))).toBeInstanceOf(http.Agent)
     expect(await agents.for(new URL('http://sonar.example.com/'))).not.toBeInstanceOf(https.Agent)

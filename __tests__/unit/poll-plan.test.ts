@@ -28,18 +28,28 @@ describe('without a prediction, the fixed cadence anchored to the start', () => 
   })
 })
 
-describe('a prediction gathers three polls around the predicted end and drops the fixed polls that would find the task running', () => {
+describe('a prediction gathers polls at most 250 ms apart around the predicted end and drops the fixed polls that would find the task running', () => {
   it('processing 2400 ms, 800 ms done at the 3 s poll: end at 4.6 s, 400 ms early to 480 ms late', () => {
     const prediction = predictEnd(3000, 800, 2400)
     expect(prediction).toEqual({ endsAt: 4600, earlyMs: 400, lateMs: 480 })
     // 4000 falls within an interval before the window, 5000 inside it: left out.
-    expect(plan(prediction)).toEqual([3000, 4200, 4640, 5080, 6000, 7000, 8000, 9000])
+    // Five polls 220 ms apart over the 880 ms window.
+    expect(plan(prediction)).toEqual([3000, 4200, 4420, 4640, 4860, 5080, 6000, 7000, 8000, 9000])
   })
 
   it('a window far ahead keeps the fixed polls until an interval before it', () => {
     const prediction = predictEnd(3000, 0, 10_000) // ends at 13 s, 1.7 s early to 2 s late
     expect(plan(prediction, 17_000)).toEqual([
-      3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000, 11333, 13167, 15000, 17000
+      3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000, 11333, 11666, 12000, 12333, 12666, 13000,
+      13333, 13667, 14000, 14333, 14667, 15000, 16000, 17000
+    ])
+  })
+
+  it('a wide window gets at most 12 polls, spread evenly over it', () => {
+    const prediction = predictEnd(3000, 0, 30_000) // ends at 33 s, 2 s early to 2 s late
+    const inWindow = plan(prediction, 40_000).filter((at) => at >= 31_000 && at <= 35_000)
+    expect(inWindow).toEqual([
+      31000, 31364, 31727, 32091, 32455, 32818, 33182, 33545, 33909, 34273, 34636, 35000
     ])
   })
 
@@ -76,7 +86,7 @@ describe('waitForTask polls around the predicted end when the previous processin
   it('ends 60 ms after the task instead of 300 ms', async () => {
     const { polledAt, predictions } = await run(Promise.resolve(2400), 4580)
     expect(predictions).toEqual([4600])
-    expect(polledAt).toEqual([3000, 4200, 4640])
+    expect(polledAt).toEqual([3000, 4200, 4420, 4640])
   })
 
   it('without it, the fixed cadence', async () => {

@@ -175,7 +175,7 @@ describe('scanMetadataReportFile: paths and globs, each file and each task once'
 })
 
 describe('several analyses are checked at the same time, each to its own verdict', () => {
-  it('passing, failing and slow projects: all verdicts, in order, over one kept-alive connection', async () => {
+  it('passing, failing and slow projects: all verdicts, in order, over at most four kept-alive connections', async () => {
     const server = await Simulator.start({ token: TOKEN })
     onTestFinished(() => server.stop())
     const cwd = await workspace()
@@ -205,7 +205,7 @@ describe('several analyses are checked at the same time, each to its own verdict
       urls.flatMap((url, index) => (url.startsWith(`/api/ce/task?id=${taskId}`) ? [index] : []))
     for (const { taskId } of added) expect(polls(taskId)[0]).toBeLessThan(firstGate)
     expect(polls(added[2]!.taskId).at(-1)).toBeGreaterThan(firstGate)
-    expect(server.connections).toBe(1)
+    expect(server.connections).toBeLessThanOrEqual(4)
     // One group per project, each whole: groups never interleave.
     const groups = log.lines.filter(({ kind }) => kind === 'group' || kind === 'endgroup')
     expect(groups.map(({ kind, text }) => (kind === 'group' ? text : 'end'))).toEqual([
