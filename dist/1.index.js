@@ -11,8 +11,6 @@ __webpack_require__.d(__webpack_exports__, {
   onPullRequestLines: () => (/* binding */ onPullRequestLines)
 });
 
-// UNUSED EXPORTS: PULL_REQUEST_FILES_LIMITS
-
 ;// CONCATENATED MODULE: ./src/findings/changed-lines.ts
 /** The most lines of one patch looked at: GitHub's own patches stop well before. */
 const MAX_PATCH_LINES = 100_000;
@@ -112,7 +110,7 @@ var github_api = __webpack_require__(2334);
 
 
 /** GitHub lists at most 3,000 files of a pull request, 100 a page. */
-const PULL_REQUEST_FILES_LIMITS = { pages: 30, perPage: 100, totalMs: 60_000 };
+const PULL_REQUEST_FILES_LIMITS = { pages: 30, perPage: 100 };
 /**
  * On a pull request whose analysis is of a branch (Community Edition has no pull-request
  * analysis): the branch's new-code issues narrowed to the lines the pull request adds or changes,
@@ -137,14 +135,13 @@ async function onPullRequestLines(outcomes, options) {
 }
 /** The pull request's changed lines per file, page by page (at most 30 pages of 100 files). */
 async function readChangedLines(options) {
-    const { pullRequest, token } = options;
+    const { pullRequest, token, signal } = options;
     if (!token)
         throw new Error('no GitHub token');
     const base = (0,github_api/* apiBase */.av)(options.env['GITHUB_API_URL']);
     if (!base)
         throw new Error('GITHUB_API_URL is not an http(s) address');
     const octokit = await (0,github_api/* connect */.Ng)(token, base, options);
-    const signal = AbortSignal.timeout(PULL_REQUEST_FILES_LIMITS.totalMs);
     const changed = new Map();
     for (let page = 1; page <= PULL_REQUEST_FILES_LIMITS.pages; page++) {
         const { data } = await octokit.rest.pulls.listFiles({

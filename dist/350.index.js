@@ -8,12 +8,11 @@ export const modules = {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   createCheckRuns: () => (/* binding */ createCheckRuns)
 /* harmony export */ });
-/* unused harmony export CHECK_RUN_LIMITS */
 /* harmony import */ var _findings_annotations_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(4808);
 /* harmony import */ var _findings_finding_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(4879);
 /* harmony import */ var _gate_outcome_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(5163);
 /* harmony import */ var _report_new_issues_block_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(9437);
-/* harmony import */ var _report_summary_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(1678);
+/* harmony import */ var _report_summary_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(7994);
 /* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(8521);
 /* harmony import */ var _github_api_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(2334);
 
@@ -31,8 +30,7 @@ const CHECK_RUN_LIMITS = {
     annotations: 1000,
     perRequest: 50,
     summaryChars: 60_000,
-    issuesListed: 50,
-    totalMs: 120_000
+    issuesListed: 50
 };
 const CHECK_LEVEL = { error: 'failure', warning: 'warning', notice: 'notice' };
 /**
@@ -59,11 +57,10 @@ async function createCheckRuns(outcomes, options) {
         return;
     }
     const octokit = await (0,_github_api_js__WEBPACK_IMPORTED_MODULE_5__/* .connect */ .Ng)(token, base, options);
-    const signal = AbortSignal.timeout(CHECK_RUN_LIMITS.totalMs);
     for (const { outcome, newIssues } of readOnes) {
         const name = sink.text(`Sonar issues: ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)((0,_gate_outcome_js__WEBPACK_IMPORTED_MODULE_6__/* .projectName */ .j)(outcome), 80)}`);
         try {
-            const sent = await publish(octokit, outcome, newIssues, { ...options, name, signal, sink });
+            const sent = await publish(octokit, outcome, newIssues, { ...options, name, sink });
             log.info(`Created the check run "${name}" with ${sent} annotations.`);
         }
         catch (error) {

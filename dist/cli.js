@@ -458,6 +458,40 @@ const systemClock = {
     }
 };
 
+;// CONCATENATED MODULE: ./src/deadline.ts
+/**
+ * The decoration's allowance: it gets at least this long after the check, so that a check that
+ * used the whole time-out still decorates, and never runs past the overall time-out by more.
+ * Every wait of the decoration (a try, a retry's delay, a `Retry-After`) ends by then.
+ */
+const DECORATION_ALLOWANCE_MS = 30_000;
+/**
+ * The clock time of the overall time-out of a step that started at `startedAt`.
+ *
+ * @example overallDeadline(start, settings.timeoutMs) // start + 60 s at the defaults
+ */
+function overallDeadline(startedAt, timeoutMs) {
+    return startedAt + timeoutMs;
+}
+/**
+ * The clock time the decoration must end by: the overall time-out, or the allowance past now when
+ * that is later, and never later than the allowance past the time-out.
+ *
+ * @example decorationDeadline({ clock, deadline: start + 60_000 }) // start + 60 s, after a check of 10 s
+ */
+function decorationDeadline({ clock, deadline }) {
+    return Math.min(deadline + DECORATION_ALLOWANCE_MS, Math.max(deadline, clock.now() + DECORATION_ALLOWANCE_MS));
+}
+/**
+ * A signal that aborts at clock time `at` of the system clock (GitHub's requests take it):
+ * already aborted when `at` is past.
+ *
+ * @example await octokit.rest.pulls.listFiles({ ...pr, request: { signal: abortAt(decorateBy) } })
+ */
+function abortAt(at) {
+    return AbortSignal.timeout(Math.max(0, Math.ceil(at - Date.now())));
+}
+
 ;// CONCATENATED MODULE: ./src/errors.ts
 /**
  * Every failure the action and the command report is one of these. Each carries a stable `code`
@@ -536,27 +570,6 @@ class TimeoutError extends ActionError {
     static code = 'ERR_TIMEOUT';
     constructor(message, options) {
         super(TimeoutError.code, message, options);
-    }
-}
-/** The quality gate failed and the settings say that fails the step (failStep). */
-class QualityGateFailure extends ActionError {
-    static code = 'ERR_QUALITY_GATE';
-    constructor(message, options) {
-        super(QualityGateFailure.code, message, options);
-    }
-}
-/** Some analyses of the step could not be read, so the step has no verdict. */
-class AnalysesUnreadError extends ActionError {
-    static code = 'ERR_ANALYSES_UNREAD';
-    constructor(message, options) {
-        super(AnalysesUnreadError.code, message, options);
-    }
-}
-/** The runner's output file (GITHUB_OUTPUT) could not take the step's outputs. */
-class OutputFileError extends ActionError {
-    static code = 'ERR_OUTPUT_FILE';
-    constructor(message, options) {
-        super(OutputFileError.code, message, options);
     }
 }
 /**
@@ -3324,7 +3337,7 @@ class SonarClient {
             headers['authorization'] = authorization(token, this.scheme);
         try {
             const reply = await this.transport.get(url, headers, Math.min(leftMs, requestTimeoutMs));
-            return withoutSecrets(reply, this.secrets);
+            return replyWithoutToken(reply, this.secrets);
         }
         catch (error) {
             if (cutByDeadline && error instanceof TransportFailure && error.reason === 'timeout') {
@@ -3391,7 +3404,7 @@ function decodeJson(url, reply, resource, secrets) {
  * sink recognises the token's forms, not what is made of them. A body is decoded only when it
  * holds one of them (a binary body stays as it is).
  */
-function withoutSecrets(reply, secrets) {
+function replyWithoutToken(reply, secrets) {
     if (secrets.length === 0)
         return reply;
     const headers = {};
@@ -4083,48 +4096,20 @@ const STARTING_STATUSES = new Set([401, 404]);
  * @example const task = await waitForTask({ fetchTask, clock, startedAt, deadline, initialWaitMs: 3000, intervalMs: 1000 })
  */
 async function waitForTask(options) {
-    const { clock, deadline, startedAt } = options;
-    const elapsed = () => clock.now() - startedAt;
+    const { clock, deadline } = options;
     const taskId = untrusted_text_oneLine(options.taskId);
-    let last;
-    /** Since when (clock time) the server has not answered, after it had, and why. */
-    let outage;
-    /** @param cause The time-out a poll ran into, when one did. */
-    const timedOut = (cause) => new TimeoutError(outage
-        ? `Timed out after ${wait_for_task_seconds(elapsed())} waiting for the analysis task ${taskId}: the server has not answered since ${wait_for_task_seconds(outage.since - startedAt)} (${outage.why}); its last status was ${untrusted_text_oneLine(last?.status ?? '')}. Check that the server is running; raise ${setting('timeout')} (now ${wait_for_task_seconds(deadline - startedAt)}) to wait out its restarts.`
-        : `Timed out after ${wait_for_task_seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${untrusted_text_oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise ${setting('timeout')} (now ${wait_for_task_seconds(deadline - startedAt)}).`, cause && { cause });
-    const serverNotUp = async () => (await options.serverNotUp?.().catch(() => true)) ?? false;
-    /**
-     * Whether a failed poll is the server going away for a while: only after it has answered this
-     * task, and for a 401 or 404 only when the server itself says it is not up.
-     */
-    const isOutage = async (error) => {
-        if (!last || !(error instanceof ServerRequestError))
-            return false;
-        if (error.noReply || (error.status !== undefined && OUTAGE_STATUSES.has(error.status)))
-            return true;
-        if (error.status === undefined || !STARTING_STATUSES.has(error.status))
-            return false;
-        return serverNotUp();
-    };
+    const seen = { last: undefined, outage: undefined };
+    const timedOut = (cause) => taskTimeout(taskId, seen, options, cause);
+    const previous = previousProcessing(options.readPreviousProcessingMs);
+    if (options.initialWaitMs > 0)
+        previous.ask();
     // Polls keep a fixed cadence from the step's start (the first at initialWaitMs, then one
     // every intervalMs, however long each request took), or gather around a predicted end.
     const cadence = {
-        startedAt,
+        startedAt: options.startedAt,
         initialWaitMs: options.initialWaitMs,
         intervalMs: options.intervalMs
     };
-    let previousMs;
-    let asked = false;
-    const askPrevious = () => {
-        if (asked || !options.readPreviousProcessingMs)
-            return;
-        asked = true;
-        // Without it the fixed cadence goes on: a failure changes nothing.
-        options.readPreviousProcessingMs().then((ms) => (previousMs = ms), () => { });
-    };
-    if (options.initialWaitMs > 0)
-        askPrevious();
     let prediction;
     let lastPollAt;
     for (;;) {
@@ -4136,51 +4121,123 @@ async function waitForTask(options) {
         // must not make the same poll twice.
         lastPollAt = Math.max(pollAt, clock.now());
         // While the server is away, its status (one request, no retries) says when to ask again.
-        if (outage && (await serverNotUp()))
+        if (seen.outage && (await serverNotUp(options)))
             continue;
-        let task;
-        try {
-            task = await options.fetchTask();
-        }
-        catch (error) {
-            // A poll the deadline cut short is a time-out like any other: say the last status seen.
-            if (error instanceof TimeoutError)
-                throw timedOut(error);
-            // A server that answered a moment ago and stops (restarted, redeployed): polled through.
-            if (!(await isOutage(error)))
-                throw error;
-            if (!outage) {
-                outage = { since: lastPollAt, why: outageWords(error) };
-                options.onOutage?.(`The server stopped answering (${outage.why}) after ${wait_for_task_seconds(elapsed())}: polling on until it is back, within ${setting('timeout')}.`);
-            }
+        const task = await pollOnce(options, seen, lastPollAt, timedOut);
+        if (!task)
             continue;
-        }
-        if (outage) {
-            options.onOutage?.(`The server answers again after ${wait_for_task_seconds(clock.now() - outage.since)} away.`);
-            outage = undefined;
-        }
-        last = task;
-        options.onPoll?.(task, elapsed());
-        if (task.status === 'SUCCESS') {
-            if (!task.analysisId) {
-                throw new ServerRequestError(`Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check ${theSetting('task')}.`);
-            }
-            return { ...task, analysisId: task.analysisId };
-        }
-        if (task.status === 'FAILED' || task.status === 'CANCELED') {
-            throw new TaskFailedError(`The analysis task ${taskId} ended ${task.status}${task.errorType ? ` (${untrusted_text_oneLine(task.errorType)})` : ''}: ${task.errorMessage ? untrusted_text_oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
-        }
-        askPrevious();
-        // The server says how long a task in progress has been processing: with the previous
-        // analysis's time, that predicts its end.
-        if (!prediction &&
-            previousMs !== undefined &&
-            task.status === 'IN_PROGRESS' &&
-            task.executionTimeMs !== undefined) {
-            prediction = predictEnd(lastPollAt, task.executionTimeMs, previousMs);
-            options.onPrediction?.(prediction);
+        options.onPoll?.(task, clock.now() - options.startedAt);
+        const finished = endedTask(task, taskId);
+        if (finished)
+            return finished;
+        previous.ask();
+        if (!prediction) {
+            prediction = predictionFrom(task, previous.ms(), lastPollAt);
+            if (prediction)
+                options.onPrediction?.(prediction);
         }
     }
+}
+/**
+ * The time-out of the wait, saying the last status seen, or since when the server has not
+ * answered. `cause` is the time-out a poll ran into, when one did.
+ */
+function taskTimeout(taskId, { last, outage }, { clock, startedAt, deadline }, cause) {
+    const elapsed = wait_for_task_seconds(clock.now() - startedAt);
+    const raise = `raise ${setting('timeout')} (now ${wait_for_task_seconds(deadline - startedAt)})`;
+    return new TimeoutError(outage
+        ? `Timed out after ${elapsed} waiting for the analysis task ${taskId}: the server has not answered since ${wait_for_task_seconds(outage.since - startedAt)} (${outage.why}); its last status was ${untrusted_text_oneLine(last?.status ?? '')}. Check that the server is running; ${raise} to wait out its restarts.`
+        : `Timed out after ${elapsed} waiting for the analysis task ${taskId}: ${last ? `its last status was ${untrusted_text_oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; ${raise}.`, cause && { cause });
+}
+/**
+ * One poll of the task: the task, or undefined while the server is away (a server that answered
+ * this task a moment ago and stops, restarted or redeployed, is polled through). Says when the
+ * server goes and when it is back.
+ */
+async function pollOnce(options, seen, polledAt, timedOut) {
+    let task;
+    try {
+        task = await options.fetchTask();
+    }
+    catch (error) {
+        // A poll the deadline cut short is a time-out like any other: say the last status seen.
+        if (error instanceof TimeoutError)
+            throw timedOut(error);
+        if (!(await isOutage(error, seen, options)))
+            throw error;
+        if (!seen.outage) {
+            seen.outage = { since: polledAt, why: outageWords(error) };
+            options.onOutage?.(`The server stopped answering (${seen.outage.why}) after ${wait_for_task_seconds(options.clock.now() - options.startedAt)}: polling on until it is back, within ${setting('timeout')}.`);
+        }
+        return undefined;
+    }
+    if (seen.outage) {
+        options.onOutage?.(`The server answers again after ${wait_for_task_seconds(options.clock.now() - seen.outage.since)} away.`);
+        seen.outage = undefined;
+    }
+    seen.last = task;
+    return task;
+}
+/**
+ * Whether a failed poll is the server going away for a while: only after it has answered this
+ * task, and for a 401 or 404 only when the server itself says it is not up.
+ */
+async function isOutage(error, seen, options) {
+    if (!seen.last || !(error instanceof ServerRequestError))
+        return false;
+    if (error.noReply || (error.status !== undefined && OUTAGE_STATUSES.has(error.status)))
+        return true;
+    if (error.status === undefined || !STARTING_STATUSES.has(error.status))
+        return false;
+    return serverNotUp(options);
+}
+async function serverNotUp(options) {
+    return (await options.serverNotUp?.().catch(() => true)) ?? false;
+}
+/**
+ * The task once it has ended SUCCESS, with its analysis; undefined while it is queued or
+ * running. FAILED and CANCELED throw with the server's message.
+ */
+function endedTask(task, taskId) {
+    if (task.status === 'SUCCESS') {
+        if (!task.analysisId) {
+            throw new ServerRequestError(`Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check ${theSetting('task')}.`);
+        }
+        return { ...task, analysisId: task.analysisId };
+    }
+    if (task.status === 'FAILED' || task.status === 'CANCELED') {
+        throw new TaskFailedError(`The analysis task ${taskId} ended ${task.status}${task.errorType ? ` (${untrusted_text_oneLine(task.errorType)})` : ''}: ${task.errorMessage ? untrusted_text_oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
+    }
+    return undefined;
+}
+/**
+ * How long the project's previous analysis took to process, read once when asked (never waited
+ * for: until it is known, `ms()` is undefined, and a failure leaves it so).
+ */
+function previousProcessing(read) {
+    let asked = false;
+    let previousMs;
+    return {
+        ask: () => {
+            if (asked || !read)
+                return;
+            asked = true;
+            // Without it the fixed cadence goes on: a failure changes nothing.
+            read().then((ms) => (previousMs = ms), () => { });
+        },
+        ms: () => previousMs
+    };
+}
+/**
+ * The predicted end of a task in progress, polled at `polledAt`: the server says how long it has
+ * been processing, and with the previous analysis's time that predicts its end.
+ */
+function predictionFrom(task, previousMs, polledAt) {
+    if (previousMs === undefined || task.status !== 'IN_PROGRESS')
+        return undefined;
+    if (task.executionTimeMs === undefined)
+        return undefined;
+    return predictEnd(polledAt, task.executionTimeMs, previousMs);
 }
 /** A few words for why the server is taken to be away: "connection refused", "HTTP 503". */
 function outageWords(error) {
@@ -4220,55 +4277,17 @@ function wait_for_task_seconds(ms) {
  * @example const found = await waitForAnalysis({ server: client, projectKey: 'shop', on: { branch: 'main' }, commits, clock, startedAt, deadline, intervalMs: 1000, log })
  */
 async function waitForAnalysis(options) {
-    const { clock, deadline, startedAt, on, commits, log } = options;
-    const pullRequest = on.pullRequest;
-    const commit = commits.length > 0 && pullRequest === undefined ? shortShas(commits) : undefined;
-    // A branch's newest analysis, no commit asked: waited for while a scan of it is pending.
-    const newest = commits.length === 0 && pullRequest === undefined;
-    const project = untrusted_text_oneLine(options.projectKey);
-    const where = `${project}${scopeWords(on)}`;
-    const since = pullRequest !== undefined ? options.since : undefined;
-    const sinceWords = since ? ` since ${isoSeconds(since.at)} (${since.what})` : '';
-    // What is waited for: a commit's analysis, a branch's newest, or a pull request's (since the start).
-    let wanted = `an analysis${sinceWords}`;
-    if (newest)
-        wanted = 'the newest analysis';
-    if (commit)
-        wanted = `the analysis of ${commit}`;
-    const awaited = (task) => isAwaited(task, on, commits);
-    let last;
-    let pending = [];
-    let said = '';
-    const timedOut = async (cause) => {
-        const seen = await whatWasSeen(last, newest ? pending : [], pullRequest !== undefined);
-        const advice = newest
-            ? 'The server has not processed its scan yet (see the Background Tasks page)'
-            : `The scan may not have run for this ${pullRequest !== undefined ? 'pull request' : 'commit'}, or its task may still be queued`;
-        return new TimeoutError(`Timed out after ${wait_for_task_seconds(clock.now() - startedAt)} waiting for ${wanted} of ${where}: ${seen}. ${advice}; raise ${setting('timeout')} (now ${wait_for_task_seconds(deadline - startedAt)}).`, cause && { cause });
-    };
-    // A first scan may be coming only when the run says which commit it scanned.
-    const expected = commits.length > 0 || since !== undefined;
-    const now = () => clock.now();
-    const look = () => {
-        const { server, projectKey } = options;
-        if (pullRequest !== undefined) {
-            return lookAtPullRequest(server, projectKey, pullRequest, since, expected, now);
-        }
-        if (newest)
-            return lookAtNewest(server, projectKey, on, now);
-        return lookAtBranch(server, projectKey, on, commits, expected, now);
-    };
-    const failed = (task) => new TaskFailedError(`The newest background task of ${where}, ${untrusted_text_oneLine(task.id)}, ended ${untrusted_text_oneLine(task.status)} before ${wanted} appeared: ${task.errorMessage ? untrusted_text_oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server.`);
+    const { clock, deadline, log } = options;
+    const wanted = wantedOf(options);
+    const seen = { last: undefined, pending: [] };
+    const timedOut = (cause) => analysisTimeout(wanted, seen, options, cause);
     // Polls keep a fixed cadence from the step's start, the first at once, or gather around the
     // end the running task and the previous analysis predict.
-    const cadence = { startedAt, initialWaitMs: 0, intervalMs: options.intervalMs };
+    const cadence = { startedAt: options.startedAt, initialWaitMs: 0, intervalMs: options.intervalMs };
     let prediction;
     let lastPollAt;
-    // The branch's tasks seen queued or running; the newest of them once all ended while the
-    // project's last task names another (api/ce/component's `current` is of any branch): the next
-    // poll reads it alone, so that its failure ends the wait too.
-    const watched = new Map();
-    let endedUnseen;
+    const watch = taskWatch();
+    let said = '';
     for (;;) {
         const pollAt = nextPollAt(cadence, lastPollAt, prediction);
         const waitMs = Math.min(pollAt, deadline) - clock.now();
@@ -4277,16 +4296,17 @@ async function waitForAnalysis(options) {
         if (clock.now() >= deadline)
             throw await timedOut();
         lastPollAt = Math.max(pollAt, clock.now());
-        if (endedUnseen) {
-            const task = await endedAs(options.server, endedUnseen.id, timedOut);
-            endedUnseen = undefined;
-            if (task && (task.status === 'FAILED' || task.status === 'CANCELED'))
-                throw failed(task);
+        const unseen = watch.endedUnseen();
+        if (unseen) {
+            const task = await endedAs(options.server, unseen.id, timedOut);
+            if (task && (task.status === 'FAILED' || task.status === 'CANCELED')) {
+                throw taskFailed(wanted, task);
+            }
             continue;
         }
         let sighting;
         try {
-            sighting = await look();
+            sighting = await look(options, wanted);
         }
         catch (error) {
             if (error instanceof TimeoutError)
@@ -4295,42 +4315,115 @@ async function waitForAnalysis(options) {
         }
         if ('found' in sighting)
             return sighting.found;
-        last = sighting;
+        seen.last = sighting;
         const { tasks } = sighting;
-        pending = tasks.queue.filter(awaited);
-        const ended = tasks.current && awaited(tasks.current) ? tasks.current : undefined;
-        if (pending.length === 0 &&
-            ended &&
-            (ended.status === 'FAILED' || ended.status === 'CANCELED')) {
-            throw failed(ended);
+        seen.pending = tasks.queue.filter((task) => isAwaited(task, options.on, options.commits));
+        const ended = tasks.current && isAwaited(tasks.current, options.on, options.commits)
+            ? tasks.current
+            : undefined;
+        if (seen.pending.length === 0 && ended && ['FAILED', 'CANCELED'].includes(ended.status)) {
+            throw taskFailed(wanted, ended);
         }
-        for (const task of pending)
-            watched.set(task.id, task);
-        if (pending.length === 0 && watched.size > 0) {
-            const newestSeen = [...watched.values()].at(-1);
-            watched.clear();
-            if (newestSeen && tasks.current?.id !== newestSeen.id)
-                endedUnseen = newestSeen;
+        watch.saw(seen.pending, tasks.current);
+        if (!wanted.expected && seen.pending.length === 0 && !sighting.newest) {
+            throw new AnalysisNotFoundError(`${wanted.where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${setting('branch')} or ${setting('pullRequest')}.`);
         }
-        if (!expected && pending.length === 0 && !sighting.newest) {
-            throw new AnalysisNotFoundError(`${where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${setting('branch')} or ${setting('pullRequest')}.`);
-        }
-        // What the wait is waiting for: the analysis not there yet; the one a scan of the branch,
-        // queued or running, makes; the first of a branch or pull request the server does not know.
-        const scope = pullRequest !== undefined ? 'pull request' : 'branch';
-        let line = `No analysis of ${commit ? `${commit} of ${where}` : `${where}${sinceWords}`} yet; ${pending.length} pending.`;
-        if (newest && pending.length > 0) {
-            line = `A scan of ${where} is queued or running: waiting for its analysis, the newest, rather than taking the one before it; ${pending.length} pending.`;
-        }
-        if (sighting.unknown) {
-            line = `The server has no ${scope} ${untrusted_text_oneLine(pullRequest ?? on.branch ?? '')} of ${project} yet: waiting for its first analysis (or check ${theSetting(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending.length} pending.`;
-        }
+        const line = waitingLine(wanted, sighting, seen.pending.length, options.on);
         if (line !== said)
             log.info(line);
         said = line;
         if (options.adaptive && !prediction)
-            prediction = predicted(tasks, pending, sighting.tasksAt);
+            prediction = predicted(tasks, seen.pending, sighting.tasksAt);
     }
+}
+function wantedOf({ projectKey, on, commits, since: given }) {
+    const pullRequest = on.pullRequest;
+    const commit = commits.length > 0 && pullRequest === undefined ? shortShas(commits) : undefined;
+    const newest = commits.length === 0 && pullRequest === undefined;
+    const project = untrusted_text_oneLine(projectKey);
+    const since = pullRequest !== undefined ? given : undefined;
+    const sinceWords = since ? ` since ${isoSeconds(since.at)} (${since.what})` : '';
+    let what = `an analysis${sinceWords}`;
+    if (newest)
+        what = 'the newest analysis';
+    if (commit)
+        what = `the analysis of ${commit}`;
+    return {
+        project,
+        where: `${project}${scopeWords(on)}`,
+        pullRequest,
+        commit,
+        newest,
+        since,
+        sinceWords,
+        what,
+        expected: commits.length > 0 || since !== undefined
+    };
+}
+/** One look at the server for what is wanted: a pull request's, a branch's newest, or a commit's. */
+function look(options, wanted) {
+    const { server, projectKey, on, commits, clock } = options;
+    const now = () => clock.now();
+    if (wanted.pullRequest !== undefined) {
+        return lookAtPullRequest(server, projectKey, wanted.pullRequest, wanted.since, wanted.expected, now);
+    }
+    if (wanted.newest)
+        return lookAtNewest(server, projectKey, on, now);
+    return lookAtBranch(server, projectKey, on, commits, wanted.expected, now);
+}
+function analysisTimeout(wanted, { last, pending }, { clock, startedAt, deadline }, cause) {
+    return whatWasSeen(last, wanted.newest ? pending : [], wanted.pullRequest !== undefined).then((seen) => {
+        const advice = wanted.newest
+            ? 'The server has not processed its scan yet (see the Background Tasks page)'
+            : `The scan may not have run for this ${wanted.pullRequest !== undefined ? 'pull request' : 'commit'}, or its task may still be queued`;
+        return new TimeoutError(`Timed out after ${wait_for_task_seconds(clock.now() - startedAt)} waiting for ${wanted.what} of ${wanted.where}: ${seen}. ${advice}; raise ${setting('timeout')} (now ${wait_for_task_seconds(deadline - startedAt)}).`, cause && { cause });
+    });
+}
+function taskFailed(wanted, task) {
+    return new TaskFailedError(`The newest background task of ${wanted.where}, ${untrusted_text_oneLine(task.id)}, ended ${untrusted_text_oneLine(task.status)} before ${wanted.what} appeared: ${task.errorMessage ? untrusted_text_oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server.`);
+}
+/**
+ * The tasks of what is wanted seen queued or running; once all have ended while the project's
+ * last task names another (api/ce/component's `current` is of any branch), the newest of them,
+ * for the next poll to read alone, so that its failure ends the wait too.
+ */
+function taskWatch() {
+    const watched = new Map();
+    let unseen;
+    return {
+        saw(pending, current) {
+            for (const task of pending)
+                watched.set(task.id, task);
+            if (pending.length > 0 || watched.size === 0)
+                return;
+            const newestSeen = [...watched.values()].at(-1);
+            watched.clear();
+            if (newestSeen && current?.id !== newestSeen.id)
+                unseen = newestSeen;
+        },
+        endedUnseen() {
+            const task = unseen;
+            unseen = undefined;
+            return task;
+        }
+    };
+}
+/**
+ * The line that says what the wait is waiting for: the analysis not there yet; the one a scan of
+ * the branch, queued or running, makes; the first of a branch or pull request the server does
+ * not know.
+ */
+function waitingLine(wanted, sighting, pending, on) {
+    const { where, pullRequest } = wanted;
+    if (sighting.unknown) {
+        const scope = pullRequest !== undefined ? 'pull request' : 'branch';
+        return `The server has no ${scope} ${untrusted_text_oneLine(pullRequest ?? on.branch ?? '')} of ${wanted.project} yet: waiting for its first analysis (or check ${theSetting(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending} pending.`;
+    }
+    if (wanted.newest && pending > 0) {
+        return `A scan of ${where} is queued or running: waiting for its analysis, the newest, rather than taking the one before it; ${pending} pending.`;
+    }
+    const of = wanted.commit ? `${wanted.commit} of ${where}` : `${where}${wanted.sinceWords}`;
+    return `No analysis of ${of} yet; ${pending} pending.`;
 }
 /**
  * What the server had when the time ran out, for the time-out's message: the branches or pull
@@ -4402,7 +4495,7 @@ function predicted(tasks, pending, polledAt) {
  * and with it one kept-alive connection.
  */
 function clientFor(target, settings, deps) {
-    const { clock, startedAt, log } = deps;
+    const { clock, deadline, log } = deps;
     return new SonarClient({
         serverUrl: target.serverUrl,
         token: settings.token,
@@ -4415,7 +4508,7 @@ function clientFor(target, settings, deps) {
                 log.warning(warning);
         },
         clock,
-        deadline: startedAt + settings.timeoutMs,
+        deadline,
         random: deps.random,
         onRetry: (message) => log.info(message),
         projectKeyFrom: projectKeyFrom(target)
@@ -4468,26 +4561,9 @@ async function checkTarget(target, client, settings, deps) {
         log: deps.log
     });
     const conditions = await withServerMetrics(gate.conditions, client, deps.log);
-    // Read at once: none changes the verdict, and each failure is a line of its own.
-    const [readIssues, whatChanged] = projectKey
-        ? await Promise.all([
-            readNewIssues(client, projectKey, issueScope(on), {
-                serverUrl: target.serverUrl,
-                branch: on.branch,
-                pullRequest: on.pullRequest,
-                locate: deps.locateFiles?.(target) ?? (() => undefined)
-            }),
-            readWhatChanged(client, projectKey, on),
-            target.wait !== 'commit' && settings.runCommit && analysisId
-                ? warnOfAnotherCommit(client, { projectKey, on, analysisId }, settings.runCommit, deps.log)
-                : undefined
-        ])
-        : [];
-    const newIssues = unlessHidden(readIssues, whatChanged);
-    if (newIssues)
-        deps.log.info(newIssuesLine(newIssues));
-    if (whatChanged)
-        deps.log.info(whatChangedLine(whatChanged));
+    const { newIssues, whatChanged } = projectKey
+        ? await readBesideTheGate(client, target, settings, deps, { projectKey, on, analysisId })
+        : {};
     return {
         status: gate.status,
         qualityGateStatus: check_toQualityGateStatus(gate.status),
@@ -4519,6 +4595,32 @@ async function checkTarget(target, client, settings, deps) {
         newIssues,
         ...(whatChanged ? { whatChanged } : {})
     };
+}
+/**
+ * What the check reads once the gate is known, all at once: none changes the verdict, and each
+ * failure is a line of its own. The new issues, unknown rather than none when the token may not
+ * see them; what changed; and a warning when the analysis is not of the run's commit.
+ */
+async function readBesideTheGate(client, target, settings, deps, analysis) {
+    const { projectKey, on, analysisId } = analysis;
+    const [readIssues, whatChanged] = await Promise.all([
+        readNewIssues(client, projectKey, issueScope(on), {
+            serverUrl: target.serverUrl,
+            branch: on.branch,
+            pullRequest: on.pullRequest,
+            locate: deps.locateFiles?.(target) ?? (() => undefined)
+        }),
+        readWhatChanged(client, projectKey, on),
+        target.wait !== 'commit' && settings.runCommit && analysisId
+            ? warnOfAnotherCommit(client, { projectKey, on, analysisId }, settings.runCommit, deps.log)
+            : undefined
+    ]);
+    const newIssues = unlessHidden(readIssues, whatChanged);
+    if (newIssues)
+        deps.log.info(newIssuesLine(newIssues));
+    if (whatChanged)
+        deps.log.info(whatChangedLine(whatChanged));
+    return { newIssues, whatChanged };
 }
 /**
  * The analysis's gate from api/qualitygates/project_status (by its key; a pull request's analysis
@@ -4573,7 +4675,7 @@ function issueScope(on) {
         : { kind: 'new-code', branch: on.branch };
 }
 /** Waits for the commit's analysis (or takes the newest), in one collapsed group of the log. */
-async function waitForCommit(target, client, settings, { clock, startedAt, log }) {
+async function waitForCommit(target, client, settings, { clock, startedAt, deadline, log }) {
     // A pull request's analyses record no commit the server shows: its newest is the one.
     const what = target.commits.length > 0 && target.on.pullRequest === undefined
         ? `the analysis of ${shortShas(target.commits)}`
@@ -4588,7 +4690,7 @@ async function waitForCommit(target, client, settings, { clock, startedAt, log }
             ...(target.since ? { since: target.since } : {}),
             clock,
             startedAt,
-            deadline: startedAt + settings.timeoutMs,
+            deadline,
             intervalMs: settings.intervalMs,
             adaptive: settings.adaptivePolling,
             log
@@ -4641,7 +4743,7 @@ async function withServerMetrics(conditions, client, log) {
     });
 }
 /** Waits for the target's task, its polls logged in one collapsed group. */
-async function waitFor(target, client, settings, { clock, startedAt, log }) {
+async function waitFor(target, client, settings, { clock, startedAt, deadline, log }) {
     log.startGroup(`Waiting for analysis task ${target.taskId}`);
     try {
         const taskUrl = target.taskUrl ?? client.taskUrl(target.taskId);
@@ -4655,12 +4757,12 @@ async function waitFor(target, client, settings, { clock, startedAt, log }) {
             fetchTask: () => client.getTask(taskUrl, target.taskId),
             clock,
             startedAt,
-            deadline: startedAt + settings.timeoutMs,
+            deadline,
             initialWaitMs: settings.initialWaitMs,
             intervalMs: settings.intervalMs,
             onPoll: (task, elapsedMs) => log.info(`${untrusted_text_oneLine(task.status)} after ${wait_for_task_seconds(elapsedMs)}`),
             readPreviousProcessingMs,
-            serverNotUp: () => serverNotUp(client),
+            serverNotUp: () => check_serverNotUp(client),
             onOutage: (words) => log.info(words),
             onPrediction: ({ endsAt, earlyMs, lateMs }) => log.info(`The project's previous analysis predicts the end at about ${wait_for_task_seconds(endsAt - startedAt)}: polling closer together from ${wait_for_task_seconds(endsAt - earlyMs - startedAt)} to ${wait_for_task_seconds(endsAt + lateMs - startedAt)}.`)
         });
@@ -4690,7 +4792,7 @@ function unlessHidden(newIssues, whatChanged) {
  * DB_MIGRATION_RUNNING...), 5xx or nothing. A 4xx says nothing of it (a proxy that blocks the
  * address): then it is taken to be up, and the task is asked for.
  */
-async function serverNotUp(client) {
+async function check_serverNotUp(client) {
     try {
         return (await client.getSystemStatus()) !== 'UP';
     }
@@ -4791,7 +4893,7 @@ async function findTargets(settings, sources) {
             }
         }));
     }
-    const read = targets_withoutSecrets(sources.readFile ?? readTextFile, settings.token);
+    const read = reportTextWithoutToken(sources.readFile ?? readTextFile, settings.token);
     if (settings.reportFiles.length === 0) {
         const report = await loadReportFile(undefined, sources.cwd, read);
         return [{ source: report.file, target: reportTarget(report, host) }];
@@ -4887,7 +4989,7 @@ function shown(text) {
     return `"${untrusted_text_oneLine(text, QUOTE_LIMITS.long)}"`;
 }
 /** `read`, with every form of the token removed from the text it returns. */
-function targets_withoutSecrets(read, token) {
+function reportTextWithoutToken(read, token) {
     const forms = token ? tokenForms(token) : [];
     if (forms.length === 0)
         return read;
@@ -5085,6 +5187,38 @@ function address(href) {
     }
     catch {
         return href;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/report/dashboard-link.ts
+/** Longer addresses are left out rather than cut: a cut address leads nowhere. */
+const MAX_ADDRESS_CHARS = 2000;
+/**
+ * The dashboard address as the log, the outputs and the summary may show it, or undefined when
+ * it is not an http(s) address (a `javascript:` one, say) or too long to be real. A user name
+ * or password in it is removed: no address with credentials is ever shown or linked.
+ *
+ * @example dashboardAddress('https://u:p@sonar.example.com/dashboard?id=a', 'https://sonar.example.com/')
+ * // { href: 'https://sonar.example.com/dashboard?id=a', onServer: true }
+ */
+function dashboard_link_dashboardAddress(address, serverUrl) {
+    const url = parse(address);
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+        return undefined;
+    url.username = '';
+    url.password = '';
+    if (url.href.length > MAX_ADDRESS_CHARS)
+        return undefined;
+    return { href: url.href, onServer: url.origin === parse(serverUrl)?.origin };
+}
+function parse(address) {
+    if (address === undefined || address.length > MAX_ADDRESS_CHARS)
+        return undefined;
+    try {
+        return new URL(address);
+    }
+    catch {
+        return undefined;
     }
 }
 
@@ -5514,38 +5648,6 @@ function issueItem(finding, fileLink, markup) {
     return `${SEVERITY_ICONS[finding.severity]} ${where}${markup.text(finding.message, QUOTE_LIMITS.long)} (${markup.link(finding.url, rule)})`;
 }
 
-;// CONCATENATED MODULE: ./src/report/dashboard-link.ts
-/** Longer addresses are left out rather than cut: a cut address leads nowhere. */
-const MAX_ADDRESS_CHARS = 2000;
-/**
- * The dashboard address as the log, the outputs and the summary may show it, or undefined when
- * it is not an http(s) address (a `javascript:` one, say) or too long to be real. A user name
- * or password in it is removed: no address with credentials is ever shown or linked.
- *
- * @example dashboardAddress('https://u:p@sonar.example.com/dashboard?id=a', 'https://sonar.example.com/')
- * // { href: 'https://sonar.example.com/dashboard?id=a', onServer: true }
- */
-function dashboard_link_dashboardAddress(address, serverUrl) {
-    const url = parse(address);
-    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
-        return undefined;
-    url.username = '';
-    url.password = '';
-    if (url.href.length > MAX_ADDRESS_CHARS)
-        return undefined;
-    return { href: url.href, onServer: url.origin === parse(serverUrl)?.origin };
-}
-function parse(address) {
-    if (address === undefined || address.length > MAX_ADDRESS_CHARS)
-        return undefined;
-    try {
-        return new URL(address);
-    }
-    catch {
-        return undefined;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/report/what-changed-block.ts
 
 
@@ -5857,6 +5959,7 @@ const HEADLINES = {
 const STATUS_ICONS = { OK: '✅', WARN: '⚠️', ERROR: '❌' };
 /** Failing conditions first, then warning ones, then the rest, each in the server's order. */
 const STATUS_ORDER = { ERROR: 0, WARN: 1 };
+/** Whether a server sends this status for a gate: OK, WARN, ERROR or NONE. */
 const isKnownStatus = (status) => status in HEADLINES;
 /**
  * The job summary, as HTML blocks (see summary-text.ts for why): verdict, one table row per
@@ -5912,83 +6015,6 @@ function renderFailureSummary(message, sink) {
     const lines = untrusted_text_cut(message, SUMMARY_LIMITS.messageChars).split('\n');
     const text = lines.map((line) => summaryText(line, SUMMARY_LIMITS.messageChars)).join('<br>');
     return sink.text(blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`]));
-}
-/**
- * `Quality Gate Failure` and why: for an ERROR gate each failing condition in words (the first
- * 20, then how many more); for a WARN gate that the policy fails on, each warning condition; for
- * NONE, that the project has no gate; for a status no server sends, which it is. The message the
- * step fails with; the log's gate escapes it.
- */
-function gateFailureMessage(result) {
-    const where = result.projectKey ? ` for ${untrusted_text_oneLine(result.projectKey, QUOTE_LIMITS.short)}` : '';
-    const dashboard = dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl);
-    const link = dashboard ? [`Details: ${dashboard.href}`] : [];
-    const kind = fail_policy_statusClass(result.status);
-    if (kind === 'ERROR' || kind === 'WARN') {
-        const { head, lines } = conditionLines(result, kind);
-        const why = kind === 'WARN' ? `the gate is WARN, which ${setting('failingStatuses')} names: ` : '';
-        return [`Quality Gate Failure${where}: ${why}${head}`, ...lines, ...link].join('\n');
-    }
-    const why = result.status === 'NONE'
-        ? `the project has no quality gate (NONE), which ${setting('failingStatuses')} names: assign a quality gate to the project on the server.`
-        : `the gate's status is "${untrusted_text_oneLine(result.status, QUOTE_LIMITS.short)}", which no server sends for a gate; ${setting('failingStatuses')} names NONE, which covers it.`;
-    return [`Quality Gate Failure${where}: ${why}`, ...link].join('\n');
-}
-/**
- * The conditions of one status in words, each with its evidence (the first 20, then how many
- * more), after a count: "2 of 5 conditions failed." / "1 of 5 conditions warned."
- */
-function conditionLines(result, status) {
-    const matching = result.conditions.filter(({ condition }) => condition.status === status);
-    const listed = matching.slice(0, SUMMARY_LIMITS.failuresListed);
-    const lines = listed.map((evaluated) => {
-        const evidence = evidenceUrl(result, evaluated.condition);
-        return `- ${describeCondition(evaluated)}${evidence ? ` (${evidence})` : ''}`;
-    });
-    if (matching.length > listed.length) {
-        lines.push(`- … and ${matching.length - listed.length} more: see ${place('details')}`);
-    }
-    const total = result.conditions.length;
-    if (status === 'WARN' && matching.length === 0) {
-        return { head: `none of its ${total} conditions is WARN on the server.`, lines };
-    }
-    const verb = status === 'ERROR' ? 'failed' : 'warned';
-    return { head: `${matching.length} of ${total} conditions ${verb}.`, lines };
-}
-/**
- * Annotations: task warnings, a WARN, NONE or unknown gate, and conditions where the rule
- * disagrees. Server text is cut here and escaped by the log's gate.
- */
-function annotate(result, log, policy = FAIL_ON_ERROR) {
-    const warnings = result.taskWarnings.slice(0, SUMMARY_LIMITS.warnings);
-    for (const warning of warnings)
-        log.warning(`Analysis warning: ${analysisWarningText(warning)}`);
-    if (result.taskWarnings.length > warnings.length) {
-        log.info(`${result.taskWarnings.length - warnings.length} more analysis warnings not shown.`);
-    }
-    // A status the step fails on is said by the failure message itself.
-    if (!fail_policy_failsUnder(result.status, policy))
-        annotatePassingStatus(result, log);
-    const disagreeing = result.conditions.filter((evaluated) => !evaluated.agreesWithServer);
-    for (const evaluated of disagreeing.slice(0, SUMMARY_LIMITS.notices)) {
-        log.notice(`The server says ${untrusted_text_oneLine(evaluated.condition.status, QUOTE_LIMITS.short)} for ${describeCondition(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`);
-    }
-    if (disagreeing.length > SUMMARY_LIMITS.notices) {
-        log.info(`${disagreeing.length - SUMMARY_LIMITS.notices} more conditions where the rule disagrees with the server.`);
-    }
-}
-/** The warning of a gate that passed without being OK: WARN (and which conditions), NONE, unknown. */
-function annotatePassingStatus(result, log) {
-    if (result.status === 'WARN') {
-        const { head, lines } = conditionLines(result, 'WARN');
-        log.warning([`Quality Gate passed with warnings (WARN): ${head}`, ...lines].join('\n'));
-    }
-    else if (result.status === 'NONE') {
-        log.warning(`No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful, or name NONE in ${setting('failingStatuses')} to fail without one.`);
-    }
-    else if (!isKnownStatus(result.status)) {
-        log.warning(`Unknown Quality Gate status "${untrusted_text_oneLine(result.status, QUOTE_LIMITS.short)}": ${setting('failingStatuses')} does not name NONE, so the check passes (quality-gate-status NONE).`);
-    }
 }
 /**
  * The verdict in words with its icon, e.g. "✅ Quality Gate passed"; a WARN or NONE gate that
@@ -6129,6 +6155,98 @@ function dashboardBlock(result) {
  */
 function blocks(lines) {
     return `${lines.join('\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/report/gate-messages.ts
+/**
+ * The gate's verdict as the messages the step writes beside its summary: the message a failing
+ * step fails with (`Quality Gate Failure` and why), and the log's warnings and notices about a
+ * gate (analysis warnings, a WARN, NONE or unknown gate, conditions where the rule disagrees).
+ */
+
+
+
+
+
+
+
+
+/**
+ * `Quality Gate Failure` and why: for an ERROR gate each failing condition in words (the first
+ * 20, then how many more); for a WARN gate that the policy fails on, each warning condition; for
+ * NONE, that the project has no gate; for a status no server sends, which it is. The message the
+ * step fails with; the log's gate escapes it.
+ */
+function gateFailureMessage(result) {
+    const where = result.projectKey ? ` for ${untrusted_text_oneLine(result.projectKey, QUOTE_LIMITS.short)}` : '';
+    const dashboard = dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl);
+    const link = dashboard ? [`Details: ${dashboard.href}`] : [];
+    const kind = fail_policy_statusClass(result.status);
+    if (kind === 'ERROR' || kind === 'WARN') {
+        const { head, lines } = conditionLines(result, kind);
+        const why = kind === 'WARN' ? `the gate is WARN, which ${setting('failingStatuses')} names: ` : '';
+        return [`Quality Gate Failure${where}: ${why}${head}`, ...lines, ...link].join('\n');
+    }
+    const why = result.status === 'NONE'
+        ? `the project has no quality gate (NONE), which ${setting('failingStatuses')} names: assign a quality gate to the project on the server.`
+        : `the gate's status is "${untrusted_text_oneLine(result.status, QUOTE_LIMITS.short)}", which no server sends for a gate; ${setting('failingStatuses')} names NONE, which covers it.`;
+    return [`Quality Gate Failure${where}: ${why}`, ...link].join('\n');
+}
+/**
+ * The conditions of one status in words, each with its evidence (the first 20, then how many
+ * more), after a count: "2 of 5 conditions failed." / "1 of 5 conditions warned."
+ */
+function conditionLines(result, status) {
+    const matching = result.conditions.filter(({ condition }) => condition.status === status);
+    const listed = matching.slice(0, SUMMARY_LIMITS.failuresListed);
+    const lines = listed.map((evaluated) => {
+        const evidence = evidenceUrl(result, evaluated.condition);
+        return `- ${describeCondition(evaluated)}${evidence ? ` (${evidence})` : ''}`;
+    });
+    if (matching.length > listed.length) {
+        lines.push(`- … and ${matching.length - listed.length} more: see ${place('details')}`);
+    }
+    const total = result.conditions.length;
+    if (status === 'WARN' && matching.length === 0) {
+        return { head: `none of its ${total} conditions is WARN on the server.`, lines };
+    }
+    const verb = status === 'ERROR' ? 'failed' : 'warned';
+    return { head: `${matching.length} of ${total} conditions ${verb}.`, lines };
+}
+/**
+ * Annotations: task warnings, a WARN, NONE or unknown gate, and conditions where the rule
+ * disagrees. Server text is cut here and escaped by the log's gate.
+ */
+function annotateGate(result, log, policy = FAIL_ON_ERROR) {
+    const warnings = result.taskWarnings.slice(0, SUMMARY_LIMITS.warnings);
+    for (const warning of warnings)
+        log.warning(`Analysis warning: ${analysisWarningText(warning)}`);
+    if (result.taskWarnings.length > warnings.length) {
+        log.info(`${result.taskWarnings.length - warnings.length} more analysis warnings not shown.`);
+    }
+    // A status the step fails on is said by the failure message itself.
+    if (!fail_policy_failsUnder(result.status, policy))
+        annotatePassingStatus(result, log);
+    const disagreeing = result.conditions.filter((evaluated) => !evaluated.agreesWithServer);
+    for (const evaluated of disagreeing.slice(0, SUMMARY_LIMITS.notices)) {
+        log.notice(`The server says ${untrusted_text_oneLine(evaluated.condition.status, QUOTE_LIMITS.short)} for ${describeCondition(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`);
+    }
+    if (disagreeing.length > SUMMARY_LIMITS.notices) {
+        log.info(`${disagreeing.length - SUMMARY_LIMITS.notices} more conditions where the rule disagrees with the server.`);
+    }
+}
+/** The warning of a gate that passed without being OK: WARN (and which conditions), NONE, unknown. */
+function annotatePassingStatus(result, log) {
+    if (result.status === 'WARN') {
+        const { head, lines } = conditionLines(result, 'WARN');
+        log.warning([`Quality Gate passed with warnings (WARN): ${head}`, ...lines].join('\n'));
+    }
+    else if (result.status === 'NONE') {
+        log.warning(`No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful, or name NONE in ${setting('failingStatuses')} to fail without one.`);
+    }
+    else if (!isKnownStatus(result.status)) {
+        log.warning(`Unknown Quality Gate status "${untrusted_text_oneLine(result.status, QUOTE_LIMITS.short)}": ${setting('failingStatuses')} does not name NONE, so the check passes (quality-gate-status NONE).`);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/report/verdict.ts
@@ -7354,13 +7472,6 @@ const COMMAND_NAMES = {
 
 
 /**
- * The decoration's allowance: it gets at least this long after the check, so that a check that
- * used the whole time-out still decorates, and never runs past the overall time-out by more. Every
- * wait of the decoration (a try, a retry's delay, a `Retry-After`) ends by then: the command
- * always ends within the time-out plus this (docs/command.md and --help say so).
- */
-const DECORATION_ALLOWANCE_MS = 30_000;
-/**
  * The commit a platform's decoration goes on, the same rule on every platform: --commit when
  * given, which wins over the CI's; else the commit the CI names (`fromTheCi`: the platform's own
  * variable, or the CI's commit for Bitbucket Data Center).
@@ -7369,15 +7480,6 @@ const DECORATION_ALLOWANCE_MS = 30_000;
  */
 function decoratedCommit(context, fromTheCi) {
     return context.commit ?? fromTheCi;
-}
-/**
- * The clock time the decoration must end by: the overall time-out, or the allowance past now when
- * that is later, and never later than the allowance past the time-out.
- *
- * @example decorationDeadline({ ...context, deadline: start + 60_000 }) // start + 60 s, after a check of 10 s
- */
-function decorationDeadline({ clock, deadline }) {
-    return Math.min(deadline + DECORATION_ALLOWANCE_MS, Math.max(deadline, clock.now() + DECORATION_ALLOWANCE_MS));
 }
 /**
  * The platform's token hidden from the log from now on, and the sink of what the decoration
@@ -7416,6 +7518,7 @@ function decoration_context_httpUrl(value) {
  * and the comments; the Sonar token never goes to Azure DevOps. Nothing here changes the verdict
  * or the exit code: what is missing is one warning.
  */
+
 
 
 
@@ -8022,6 +8125,7 @@ function data_center_refusalWords(error, where) {
  * the comment, like the Sonar token, which never goes to Bitbucket. Nothing here changes the
  * verdict or the exit code: what is missing is one warning.
  */
+
 
 
 
@@ -9239,6 +9343,15 @@ function merge_request_decoration_refusalWords(error, pipeline) {
 }
 
 ;// CONCATENATED MODULE: ./src/cli/gitlab-decoration.ts
+/**
+ * `--decorate` in a GitLab pipeline: the pipeline's facts from GitLab's predefined variables
+ * (CI_API_V4_URL, CI_PROJECT_ID, CI_PROJECT_URL, CI_COMMIT_SHA, CI_MERGE_REQUEST_IID,
+ * CI_PIPELINE_ID), the token from GITLAB_TOKEN, and the decoration itself. The GitLab token goes
+ * to the origin of CI_API_V4_URL only and is hidden from the log and the note, like the Sonar
+ * token, which never goes to GitLab. Nothing here changes the verdict or the exit code: what is
+ * missing is one warning.
+ */
+
 
 
 
@@ -9394,24 +9507,20 @@ const PRECEDENCE = [EXIT.usage, EXIT.noVerdict, EXIT.gateFailed, EXIT.passed];
 /**
  * The exit code of each error code: 2 for what the user must fix in the command line, the
  * environment, the report file or a result file's path; 3 for what leaves the gate unknown (the
- * server, the task, the time-out, the unforeseen); 1 for a failed gate. Every code has its row,
- * so a new code needs its choice here.
+ * server, the task, the time-out, the unforeseen). A failed gate is a verdict, not an error: its
+ * 1 comes from the verdict. Every code has its row, so a new code needs its choice here.
  */
 const EXIT_CODE_OF = {
     ERR_USAGE: EXIT.usage,
     ERR_SETTINGS: EXIT.usage,
     ERR_REPORT_FILE: EXIT.usage,
     ERR_RESULT_FILE: EXIT.usage,
-    // The action's alone (its runner's GITHUB_OUTPUT), a file as a result file is.
-    ERR_OUTPUT_FILE: EXIT.usage,
     ERR_UNSAFE_REQUEST: EXIT.noVerdict,
     ERR_SERVER_REQUEST: EXIT.noVerdict,
     ERR_TASK_FAILED: EXIT.noVerdict,
     ERR_TIMEOUT: EXIT.noVerdict,
     ERR_NO_ANALYSIS: EXIT.noVerdict,
-    ERR_ANALYSES_UNREAD: EXIT.noVerdict,
-    ERR_UNEXPECTED: EXIT.noVerdict,
-    ERR_QUALITY_GATE: EXIT.gateFailed
+    ERR_UNEXPECTED: EXIT.noVerdict
 };
 /**
  * The exit code of a failure, by its code (EXIT_CODE_OF); an error outside the family is
@@ -13448,6 +13557,7 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 
 
 
+
 const VERDICTS = {
     OK: '✅ passed',
     WARN: '⚠️ passed with warnings',
@@ -13548,11 +13658,11 @@ function annotateAll(outcomes, log, policy = FAIL_ON_ERROR) {
         if (!outcome.read)
             continue;
         if (outcomes.length === 1) {
-            annotate(outcome.result, log, policy);
+            annotateGate(outcome.result, log, policy);
             continue;
         }
         const prefix = `${untrusted_text_oneLine(projectName(outcome), QUOTE_LIMITS.short)}: `;
-        annotate(outcome.result, {
+        annotateGate(outcome.result, {
             info: (message) => log.info(prefix + message),
             warning: (message) => log.warning(prefix + message),
             notice: (message) => log.notice(prefix + message),
@@ -14312,6 +14422,7 @@ function boundedCondition(condition) {
 
 
 
+
 /** The testcase of a gate as a whole, and of an analysis that could not be read. */
 const GATE_CASE = 'Quality Gate';
 /**
@@ -15023,6 +15134,7 @@ function forTheTerminal(message) {
 
 
 
+
 const USER_AGENT = `${COMMAND}/${VERSION} (node ${process.version})`;
 /**
  * The command: command line → settings → the check of every analysis → the log and the result
@@ -15048,9 +15160,15 @@ async function runCommand(context) {
         const short = settings.token ? shortTokenWarning(settings.token) : undefined;
         if (short)
             log.warning(short);
-        const deps = { cwd, repoRoot: cwd, clock: systemClock, startedAt, log, userAgent: USER_AGENT };
+        const deadline = overallDeadline(startedAt, settings.timeoutMs);
         const outcomes = await checkQualityGates(settings, {
-            ...deps,
+            cwd,
+            repoRoot: cwd,
+            clock: systemClock,
+            startedAt,
+            deadline,
+            log,
+            userAgent: USER_AGENT,
             findFiles: findReportFiles
         }).catch((error) => [wholeCheckFailed(settings, error)]);
         const verdict = stepVerdict(outcomes, settings.policy);
@@ -15069,7 +15187,7 @@ async function runCommand(context) {
                 // --commit, checked: with --project the first commit whose analysis was asked for.
                 commit: line.commit === undefined ? undefined : (settings.commits[0] ?? line.commit),
                 clock: systemClock,
-                deadline: startedAt + settings.timeoutMs,
+                deadline,
                 userAgent: USER_AGENT
             });
         }

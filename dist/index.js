@@ -28376,7 +28376,6 @@ module.exports = {
 /* harmony export */   Ng: () => (/* binding */ connect),
 /* harmony export */   S3: () => (/* binding */ GITHUB_API_LIMITS),
 /* harmony export */   Z: () => (/* binding */ eventPullRequest),
-/* harmony export */   _$: () => (/* binding */ isCommitSha),
 /* harmony export */   a5: () => (/* binding */ isRateLimit),
 /* harmony export */   av: () => (/* binding */ apiBase),
 /* harmony export */   c2: () => (/* binding */ statusOf),
@@ -28448,7 +28447,7 @@ async function readEventPullRequest(env) {
     if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) {
         return { problem: 'the event file names no pull request number' };
     }
-    if (typeof sha !== 'string' || !isCommitSha(sha)) {
+    if (typeof sha !== 'string' || !(0,_settings_js__WEBPACK_IMPORTED_MODULE_2__/* .isFullSha */ .Wf)(sha)) {
         return { problem: 'the event file names no head commit' };
     }
     return {
@@ -28461,8 +28460,6 @@ async function readEventPullRequest(env) {
         }
     };
 }
-/** A full commit id: 40 hex digits (SHA-1) or 64 (SHA-256). */
-const isCommitSha = _settings_js__WEBPACK_IMPORTED_MODULE_2__/* .isFullSha */ .Wf;
 /** The API's address without a trailing slash, or undefined when it is not http(s). */
 function apiBase(value) {
     const text = value?.trim() || DEFAULT_API_URL;
@@ -28673,7 +28670,7 @@ function notRegular(stats) {
 /* harmony export */   zR: () => (/* binding */ asError),
 /* harmony export */   zX: () => (/* binding */ TaskFailedError)
 /* harmony export */ });
-/* unused harmony exports ActionError, QualityGateFailure, AnalysesUnreadError, OutputFileError */
+/* unused harmony export ActionError */
 /**
  * Every failure the action and the command report is one of these. Each carries a stable `code`
  * (one of ErrorCode, also on the class as a static, as jose's errors do) so tests and callers
@@ -28751,27 +28748,6 @@ class TimeoutError extends ActionError {
     static code = 'ERR_TIMEOUT';
     constructor(message, options) {
         super(TimeoutError.code, message, options);
-    }
-}
-/** The quality gate failed and the settings say that fails the step (failStep). */
-class QualityGateFailure extends ActionError {
-    static code = 'ERR_QUALITY_GATE';
-    constructor(message, options) {
-        super(QualityGateFailure.code, message, options);
-    }
-}
-/** Some analyses of the step could not be read, so the step has no verdict. */
-class AnalysesUnreadError extends ActionError {
-    static code = 'ERR_ANALYSES_UNREAD';
-    constructor(message, options) {
-        super(AnalysesUnreadError.code, message, options);
-    }
-}
-/** The runner's output file (GITHUB_OUTPUT) could not take the step's outputs. */
-class OutputFileError extends ActionError {
-    static code = 'ERR_OUTPUT_FILE';
-    constructor(message, options) {
-        super(OutputFileError.code, message, options);
     }
 }
 /**
@@ -29249,48 +29225,20 @@ const STARTING_STATUSES = new Set([401, 404]);
  * @example const task = await waitForTask({ fetchTask, clock, startedAt, deadline, initialWaitMs: 3000, intervalMs: 1000 })
  */
 async function waitForTask(options) {
-    const { clock, deadline, startedAt } = options;
-    const elapsed = () => clock.now() - startedAt;
+    const { clock, deadline } = options;
     const taskId = (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(options.taskId);
-    let last;
-    /** Since when (clock time) the server has not answered, after it had, and why. */
-    let outage;
-    /** @param cause The time-out a poll ran into, when one did. */
-    const timedOut = (cause) => new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU(outage
-        ? `Timed out after ${seconds(elapsed())} waiting for the analysis task ${taskId}: the server has not answered since ${seconds(outage.since - startedAt)} (${outage.why}); its last status was ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(last?.status ?? '')}. Check that the server is running; raise ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .setting */ .Pe)('timeout')} (now ${seconds(deadline - startedAt)}) to wait out its restarts.`
-        : `Timed out after ${seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .setting */ .Pe)('timeout')} (now ${seconds(deadline - startedAt)}).`, cause && { cause });
-    const serverNotUp = async () => (await options.serverNotUp?.().catch(() => true)) ?? false;
-    /**
-     * Whether a failed poll is the server going away for a while: only after it has answered this
-     * task, and for a 401 or 404 only when the server itself says it is not up.
-     */
-    const isOutage = async (error) => {
-        if (!last || !(error instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerRequestError */ .hP))
-            return false;
-        if (error.noReply || (error.status !== undefined && OUTAGE_STATUSES.has(error.status)))
-            return true;
-        if (error.status === undefined || !STARTING_STATUSES.has(error.status))
-            return false;
-        return serverNotUp();
-    };
+    const seen = { last: undefined, outage: undefined };
+    const timedOut = (cause) => taskTimeout(taskId, seen, options, cause);
+    const previous = previousProcessing(options.readPreviousProcessingMs);
+    if (options.initialWaitMs > 0)
+        previous.ask();
     // Polls keep a fixed cadence from the step's start (the first at initialWaitMs, then one
     // every intervalMs, however long each request took), or gather around a predicted end.
     const cadence = {
-        startedAt,
+        startedAt: options.startedAt,
         initialWaitMs: options.initialWaitMs,
         intervalMs: options.intervalMs
     };
-    let previousMs;
-    let asked = false;
-    const askPrevious = () => {
-        if (asked || !options.readPreviousProcessingMs)
-            return;
-        asked = true;
-        // Without it the fixed cadence goes on: a failure changes nothing.
-        options.readPreviousProcessingMs().then((ms) => (previousMs = ms), () => { });
-    };
-    if (options.initialWaitMs > 0)
-        askPrevious();
     let prediction;
     let lastPollAt;
     for (;;) {
@@ -29302,51 +29250,123 @@ async function waitForTask(options) {
         // must not make the same poll twice.
         lastPollAt = Math.max(pollAt, clock.now());
         // While the server is away, its status (one request, no retries) says when to ask again.
-        if (outage && (await serverNotUp()))
+        if (seen.outage && (await serverNotUp(options)))
             continue;
-        let task;
-        try {
-            task = await options.fetchTask();
-        }
-        catch (error) {
-            // A poll the deadline cut short is a time-out like any other: say the last status seen.
-            if (error instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU)
-                throw timedOut(error);
-            // A server that answered a moment ago and stops (restarted, redeployed): polled through.
-            if (!(await isOutage(error)))
-                throw error;
-            if (!outage) {
-                outage = { since: lastPollAt, why: outageWords(error) };
-                options.onOutage?.(`The server stopped answering (${outage.why}) after ${seconds(elapsed())}: polling on until it is back, within ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .setting */ .Pe)('timeout')}.`);
-            }
+        const task = await pollOnce(options, seen, lastPollAt, timedOut);
+        if (!task)
             continue;
-        }
-        if (outage) {
-            options.onOutage?.(`The server answers again after ${seconds(clock.now() - outage.since)} away.`);
-            outage = undefined;
-        }
-        last = task;
-        options.onPoll?.(task, elapsed());
-        if (task.status === 'SUCCESS') {
-            if (!task.analysisId) {
-                throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerRequestError */ .hP(`Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .theSetting */ .w7)('task')}.`);
-            }
-            return { ...task, analysisId: task.analysisId };
-        }
-        if (task.status === 'FAILED' || task.status === 'CANCELED') {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .TaskFailedError */ .zX(`The analysis task ${taskId} ended ${task.status}${task.errorType ? ` (${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(task.errorType)})` : ''}: ${task.errorMessage ? (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(task.errorMessage, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
-        }
-        askPrevious();
-        // The server says how long a task in progress has been processing: with the previous
-        // analysis's time, that predicts its end.
-        if (!prediction &&
-            previousMs !== undefined &&
-            task.status === 'IN_PROGRESS' &&
-            task.executionTimeMs !== undefined) {
-            prediction = (0,_poll_plan_js__WEBPACK_IMPORTED_MODULE_1__/* .predictEnd */ .R)(lastPollAt, task.executionTimeMs, previousMs);
-            options.onPrediction?.(prediction);
+        options.onPoll?.(task, clock.now() - options.startedAt);
+        const finished = endedTask(task, taskId);
+        if (finished)
+            return finished;
+        previous.ask();
+        if (!prediction) {
+            prediction = predictionFrom(task, previous.ms(), lastPollAt);
+            if (prediction)
+                options.onPrediction?.(prediction);
         }
     }
+}
+/**
+ * The time-out of the wait, saying the last status seen, or since when the server has not
+ * answered. `cause` is the time-out a poll ran into, when one did.
+ */
+function taskTimeout(taskId, { last, outage }, { clock, startedAt, deadline }, cause) {
+    const elapsed = seconds(clock.now() - startedAt);
+    const raise = `raise ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .setting */ .Pe)('timeout')} (now ${seconds(deadline - startedAt)})`;
+    return new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU(outage
+        ? `Timed out after ${elapsed} waiting for the analysis task ${taskId}: the server has not answered since ${seconds(outage.since - startedAt)} (${outage.why}); its last status was ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(last?.status ?? '')}. Check that the server is running; ${raise} to wait out its restarts.`
+        : `Timed out after ${elapsed} waiting for the analysis task ${taskId}: ${last ? `its last status was ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(last.status)}` : 'no status was received'}. The server's background tasks may be queued; ${raise}.`, cause && { cause });
+}
+/**
+ * One poll of the task: the task, or undefined while the server is away (a server that answered
+ * this task a moment ago and stops, restarted or redeployed, is polled through). Says when the
+ * server goes and when it is back.
+ */
+async function pollOnce(options, seen, polledAt, timedOut) {
+    let task;
+    try {
+        task = await options.fetchTask();
+    }
+    catch (error) {
+        // A poll the deadline cut short is a time-out like any other: say the last status seen.
+        if (error instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU)
+            throw timedOut(error);
+        if (!(await isOutage(error, seen, options)))
+            throw error;
+        if (!seen.outage) {
+            seen.outage = { since: polledAt, why: outageWords(error) };
+            options.onOutage?.(`The server stopped answering (${seen.outage.why}) after ${seconds(options.clock.now() - options.startedAt)}: polling on until it is back, within ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .setting */ .Pe)('timeout')}.`);
+        }
+        return undefined;
+    }
+    if (seen.outage) {
+        options.onOutage?.(`The server answers again after ${seconds(options.clock.now() - seen.outage.since)} away.`);
+        seen.outage = undefined;
+    }
+    seen.last = task;
+    return task;
+}
+/**
+ * Whether a failed poll is the server going away for a while: only after it has answered this
+ * task, and for a 401 or 404 only when the server itself says it is not up.
+ */
+async function isOutage(error, seen, options) {
+    if (!seen.last || !(error instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerRequestError */ .hP))
+        return false;
+    if (error.noReply || (error.status !== undefined && OUTAGE_STATUSES.has(error.status)))
+        return true;
+    if (error.status === undefined || !STARTING_STATUSES.has(error.status))
+        return false;
+    return serverNotUp(options);
+}
+async function serverNotUp(options) {
+    return (await options.serverNotUp?.().catch(() => true)) ?? false;
+}
+/**
+ * The task once it has ended SUCCESS, with its analysis; undefined while it is queued or
+ * running. FAILED and CANCELED throw with the server's message.
+ */
+function endedTask(task, taskId) {
+    if (task.status === 'SUCCESS') {
+        if (!task.analysisId) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerRequestError */ .hP(`Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .theSetting */ .w7)('task')}.`);
+        }
+        return { ...task, analysisId: task.analysisId };
+    }
+    if (task.status === 'FAILED' || task.status === 'CANCELED') {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .TaskFailedError */ .zX(`The analysis task ${taskId} ended ${task.status}${task.errorType ? ` (${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(task.errorType)})` : ''}: ${task.errorMessage ? (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(task.errorMessage, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
+    }
+    return undefined;
+}
+/**
+ * How long the project's previous analysis took to process, read once when asked (never waited
+ * for: until it is known, `ms()` is undefined, and a failure leaves it so).
+ */
+function previousProcessing(read) {
+    let asked = false;
+    let previousMs;
+    return {
+        ask: () => {
+            if (asked || !read)
+                return;
+            asked = true;
+            // Without it the fixed cadence goes on: a failure changes nothing.
+            read().then((ms) => (previousMs = ms), () => { });
+        },
+        ms: () => previousMs
+    };
+}
+/**
+ * The predicted end of a task in progress, polled at `polledAt`: the server says how long it has
+ * been processing, and with the previous analysis's time that predicts its end.
+ */
+function predictionFrom(task, previousMs, polledAt) {
+    if (previousMs === undefined || task.status !== 'IN_PROGRESS')
+        return undefined;
+    if (task.executionTimeMs === undefined)
+        return undefined;
+    return (0,_poll_plan_js__WEBPACK_IMPORTED_MODULE_1__/* .predictEnd */ .R)(polledAt, task.executionTimeMs, previousMs);
 }
 /** A few words for why the server is taken to be away: "connection refused", "HTTP 503". */
 function outageWords(error) {
@@ -29628,6 +29648,48 @@ function idProblem(value) {
  */
 function lookupTable(entries) {
     return Object.freeze(Object.assign(Object.create(null), entries));
+}
+
+
+/***/ }),
+
+/***/ 2207:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   g: () => (/* binding */ analysisWarningText)
+/* harmony export */ });
+/* harmony import */ var _sonar_origin_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4305);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8521);
+
+
+// A link as SonarQube writes it in a warning: <a href="https://docs…">the documentation</a>.
+const LINK = /<a\s[^>]*?href="([^"]*)"[^>]*>([^<]*)<\/a>/gi;
+const TAG = /<[^>]*>/g;
+/**
+ * A task warning as plain text on one line: its links become "text (address)", any other tag
+ * is dropped, the result is cut to 1,000 characters and its control characters are shown as
+ * escapes (a line break in it must not start a line of an annotation). The destination (log or
+ * summary) escapes it for itself.
+ *
+ * @example analysisWarningText('see <a href="https://docs.example/x">the docs</a>.')
+ * // 'see the docs (https://docs.example/x).'
+ */
+function analysisWarningText(warning) {
+    // Cut first: the patterns then run over a bounded text.
+    const text = (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(warning, 2 * _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.long)
+        .replace(LINK, (_, href, words) => `${words} (${address(href)})`)
+        .replace(TAG, '');
+    return (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(text, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.long);
+}
+/** The link's address without credentials, or as written when it is not a full URL. */
+function address(href) {
+    try {
+        return (0,_sonar_origin_js__WEBPACK_IMPORTED_MODULE_0__/* .shownUrl */ .zA)(new URL(href));
+    }
+    catch {
+        return href;
+    }
 }
 
 
@@ -30169,80 +30231,30 @@ function escapeHtml(text) {
 
 /***/ }),
 
-/***/ 1678:
+/***/ 7994:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  QF: () => (/* binding */ SUMMARY_LIMITS),
-  fz: () => (/* binding */ annotate),
-  Bv: () => (/* binding */ blocks),
-  hL: () => (/* binding */ gateFailureMessage),
-  Pl: () => (/* binding */ headline),
-  Fr: () => (/* binding */ renderFailureSummary),
-  Br: () => (/* binding */ renderSummary)
-});
-
-// EXTERNAL MODULE: ./src/fail-policy.ts
-var fail_policy = __nccwpck_require__(6654);
-// EXTERNAL MODULE: ./src/gate/wait-for-task.ts
-var wait_for_task = __nccwpck_require__(8648);
-// EXTERNAL MODULE: ./src/untrusted-text.ts
-var untrusted_text = __nccwpck_require__(8521);
-// EXTERNAL MODULE: ./src/sonar/origin.ts
-var origin = __nccwpck_require__(4305);
-;// CONCATENATED MODULE: ./src/report/analysis-warning.ts
-
-
-// A link as SonarQube writes it in a warning: <a href="https://docs…">the documentation</a>.
-const LINK = /<a\s[^>]*?href="([^"]*)"[^>]*>([^<]*)<\/a>/gi;
-const TAG = /<[^>]*>/g;
-/**
- * A task warning as plain text on one line: its links become "text (address)", any other tag
- * is dropped, the result is cut to 1,000 characters and its control characters are shown as
- * escapes (a line break in it must not start a line of an annotation). The destination (log or
- * summary) escapes it for itself.
- *
- * @example analysisWarningText('see <a href="https://docs.example/x">the docs</a>.')
- * // 'see the docs (https://docs.example/x).'
- */
-function analysisWarningText(warning) {
-    // Cut first: the patterns then run over a bounded text.
-    const text = (0,untrusted_text/* cut */.Jj)(warning, 2 * untrusted_text/* QUOTE_LIMITS */.gJ.long)
-        .replace(LINK, (_, href, words) => `${words} (${address(href)})`)
-        .replace(TAG, '');
-    return (0,untrusted_text/* oneLine */.TN)(text, untrusted_text/* QUOTE_LIMITS */.gJ.long);
-}
-/** The link's address without credentials, or as written when it is not a full URL. */
-function address(href) {
-    try {
-        return (0,origin/* shownUrl */.zA)(new URL(href));
-    }
-    catch {
-        return href;
-    }
-}
-
-// EXTERNAL MODULE: ./src/report/evidence-link.ts
-var evidence_link = __nccwpck_require__(3398);
-// EXTERNAL MODULE: ./src/report/fitted-block.ts
-var fitted_block = __nccwpck_require__(6972);
-// EXTERNAL MODULE: ./src/report/new-issues-block.ts
-var new_issues_block = __nccwpck_require__(9437);
-// EXTERNAL MODULE: ./src/report/dashboard-link.ts
-var dashboard_link = __nccwpck_require__(67);
-// EXTERNAL MODULE: ./src/report/summary-text.ts
-var summary_text = __nccwpck_require__(2536);
-// EXTERNAL MODULE: ./src/report/markup.ts
-var report_markup = __nccwpck_require__(8132);
-// EXTERNAL MODULE: ./src/report/what-changed-block.ts
-var what_changed_block = __nccwpck_require__(563);
-// EXTERNAL MODULE: ./src/report/wording.ts
-var wording = __nccwpck_require__(5594);
-// EXTERNAL MODULE: ./src/words.ts
-var words = __nccwpck_require__(5846);
-;// CONCATENATED MODULE: ./src/report/summary.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Br: () => (/* binding */ renderSummary),
+/* harmony export */   Bv: () => (/* binding */ blocks),
+/* harmony export */   Fr: () => (/* binding */ renderFailureSummary),
+/* harmony export */   Pl: () => (/* binding */ headline),
+/* harmony export */   QF: () => (/* binding */ SUMMARY_LIMITS),
+/* harmony export */   ih: () => (/* binding */ isKnownStatus)
+/* harmony export */ });
+/* harmony import */ var _fail_policy_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6654);
+/* harmony import */ var _gate_wait_for_task_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8648);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8521);
+/* harmony import */ var _analysis_warning_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2207);
+/* harmony import */ var _evidence_link_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3398);
+/* harmony import */ var _fitted_block_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(6972);
+/* harmony import */ var _new_issues_block_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9437);
+/* harmony import */ var _dashboard_link_js__WEBPACK_IMPORTED_MODULE_12__ = __nccwpck_require__(67);
+/* harmony import */ var _summary_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(2536);
+/* harmony import */ var _markup_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(8132);
+/* harmony import */ var _what_changed_block_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(563);
+/* harmony import */ var _wording_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(5594);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(5846);
 
 
 
@@ -30285,6 +30297,7 @@ const HEADLINES = {
 const STATUS_ICONS = { OK: '✅', WARN: '⚠️', ERROR: '❌' };
 /** Failing conditions first, then warning ones, then the rest, each in the server's order. */
 const STATUS_ORDER = { ERROR: 0, WARN: 1 };
+/** Whether a server sends this status for a gate: OK, WARN, ERROR or NONE. */
 const isKnownStatus = (status) => status in HEADLINES;
 /**
  * The job summary, as HTML blocks (see summary-text.ts for why): verdict, one table row per
@@ -30297,9 +30310,9 @@ const isKnownStatus = (status) => status in HEADLINES;
  * @example await summary.write(renderSummary(result, { sink: sinks.summary }))
  */
 function renderSummary(result, options) {
-    const { sink, section, limit = sink.limit, policy = fail_policy/* FAIL_ON_ERROR */.qJ } = options;
+    const { sink, section, limit = sink.limit, policy = _fail_policy_js__WEBPACK_IMPORTED_MODULE_0__/* .FAIL_ON_ERROR */ .qJ } = options;
     const [h, sub] = (section === undefined ? ['h2', 'h3'] : ['h3', 'h4']);
-    const title = section === undefined ? '' : ` · ${(0,summary_text/* summaryText */.g5)(section)}`;
+    const title = section === undefined ? '' : ` · ${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)(section)}`;
     const said = (lines) => lines.map((line) => sink.text(line));
     const size = (lines) => sink.size(blocks(lines));
     const head = said([
@@ -30311,12 +30324,12 @@ function renderSummary(result, options) {
         ...warningsBlock(result.taskWarnings, sub, sink, Math.floor(limit / 4)),
         ...said(dashboardBlock(result))
     ];
-    const changed = (0,what_changed_block/* whatChangedBlock */.a)(result, {
+    const changed = (0,_what_changed_block_js__WEBPACK_IMPORTED_MODULE_8__/* .whatChangedBlock */ .a)(result, {
         sink,
         heading: sub,
         limit: Math.floor((limit - size([...head, ...tail])) / 6)
     });
-    const issues = (0,new_issues_block/* newIssuesBlock */.Qs)(result.newIssues, {
+    const issues = (0,_new_issues_block_js__WEBPACK_IMPORTED_MODULE_5__/* .newIssuesBlock */ .Qs)(result.newIssues, {
         sink,
         heading: sub,
         listed: SUMMARY_LIMITS.issuesListed,
@@ -30337,112 +30350,35 @@ function renderSummary(result, options) {
  * @example await summary.write(renderFailureSummary(error.message, sinks.summary))
  */
 function renderFailureSummary(message, sink) {
-    const lines = (0,untrusted_text/* cut */.Jj)(message, SUMMARY_LIMITS.messageChars).split('\n');
-    const text = lines.map((line) => (0,summary_text/* summaryText */.g5)(line, SUMMARY_LIMITS.messageChars)).join('<br>');
+    const lines = (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cut */ .Jj)(message, SUMMARY_LIMITS.messageChars).split('\n');
+    const text = lines.map((line) => (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)(line, SUMMARY_LIMITS.messageChars)).join('<br>');
     return sink.text(blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`]));
-}
-/**
- * `Quality Gate Failure` and why: for an ERROR gate each failing condition in words (the first
- * 20, then how many more); for a WARN gate that the policy fails on, each warning condition; for
- * NONE, that the project has no gate; for a status no server sends, which it is. The message the
- * step fails with; the log's gate escapes it.
- */
-function gateFailureMessage(result) {
-    const where = result.projectKey ? ` for ${(0,untrusted_text/* oneLine */.TN)(result.projectKey, untrusted_text/* QUOTE_LIMITS */.gJ.short)}` : '';
-    const dashboard = (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl);
-    const link = dashboard ? [`Details: ${dashboard.href}`] : [];
-    const kind = (0,fail_policy/* statusClass */.hI)(result.status);
-    if (kind === 'ERROR' || kind === 'WARN') {
-        const { head, lines } = conditionLines(result, kind);
-        const why = kind === 'WARN' ? `the gate is WARN, which ${(0,words/* setting */.Pe)('failingStatuses')} names: ` : '';
-        return [`Quality Gate Failure${where}: ${why}${head}`, ...lines, ...link].join('\n');
-    }
-    const why = result.status === 'NONE'
-        ? `the project has no quality gate (NONE), which ${(0,words/* setting */.Pe)('failingStatuses')} names: assign a quality gate to the project on the server.`
-        : `the gate's status is "${(0,untrusted_text/* oneLine */.TN)(result.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)}", which no server sends for a gate; ${(0,words/* setting */.Pe)('failingStatuses')} names NONE, which covers it.`;
-    return [`Quality Gate Failure${where}: ${why}`, ...link].join('\n');
-}
-/**
- * The conditions of one status in words, each with its evidence (the first 20, then how many
- * more), after a count: "2 of 5 conditions failed." / "1 of 5 conditions warned."
- */
-function conditionLines(result, status) {
-    const matching = result.conditions.filter(({ condition }) => condition.status === status);
-    const listed = matching.slice(0, SUMMARY_LIMITS.failuresListed);
-    const lines = listed.map((evaluated) => {
-        const evidence = (0,evidence_link/* evidenceUrl */.j)(result, evaluated.condition);
-        return `- ${(0,wording/* describeCondition */.pu)(evaluated)}${evidence ? ` (${evidence})` : ''}`;
-    });
-    if (matching.length > listed.length) {
-        lines.push(`- … and ${matching.length - listed.length} more: see ${(0,words/* place */.ik)('details')}`);
-    }
-    const total = result.conditions.length;
-    if (status === 'WARN' && matching.length === 0) {
-        return { head: `none of its ${total} conditions is WARN on the server.`, lines };
-    }
-    const verb = status === 'ERROR' ? 'failed' : 'warned';
-    return { head: `${matching.length} of ${total} conditions ${verb}.`, lines };
-}
-/**
- * Annotations: task warnings, a WARN, NONE or unknown gate, and conditions where the rule
- * disagrees. Server text is cut here and escaped by the log's gate.
- */
-function annotate(result, log, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
-    const warnings = result.taskWarnings.slice(0, SUMMARY_LIMITS.warnings);
-    for (const warning of warnings)
-        log.warning(`Analysis warning: ${analysisWarningText(warning)}`);
-    if (result.taskWarnings.length > warnings.length) {
-        log.info(`${result.taskWarnings.length - warnings.length} more analysis warnings not shown.`);
-    }
-    // A status the step fails on is said by the failure message itself.
-    if (!(0,fail_policy/* failsUnder */.mS)(result.status, policy))
-        annotatePassingStatus(result, log);
-    const disagreeing = result.conditions.filter((evaluated) => !evaluated.agreesWithServer);
-    for (const evaluated of disagreeing.slice(0, SUMMARY_LIMITS.notices)) {
-        log.notice(`The server says ${(0,untrusted_text/* oneLine */.TN)(evaluated.condition.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)} for ${(0,wording/* describeCondition */.pu)(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`);
-    }
-    if (disagreeing.length > SUMMARY_LIMITS.notices) {
-        log.info(`${disagreeing.length - SUMMARY_LIMITS.notices} more conditions where the rule disagrees with the server.`);
-    }
-}
-/** The warning of a gate that passed without being OK: WARN (and which conditions), NONE, unknown. */
-function annotatePassingStatus(result, log) {
-    if (result.status === 'WARN') {
-        const { head, lines } = conditionLines(result, 'WARN');
-        log.warning([`Quality Gate passed with warnings (WARN): ${head}`, ...lines].join('\n'));
-    }
-    else if (result.status === 'NONE') {
-        log.warning(`No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful, or name NONE in ${(0,words/* setting */.Pe)('failingStatuses')} to fail without one.`);
-    }
-    else if (!isKnownStatus(result.status)) {
-        log.warning(`Unknown Quality Gate status "${(0,untrusted_text/* oneLine */.TN)(result.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)}": ${(0,words/* setting */.Pe)('failingStatuses')} does not name NONE, so the check passes (quality-gate-status NONE).`);
-    }
 }
 /**
  * The verdict in words with its icon, e.g. "✅ Quality Gate passed"; a WARN or NONE gate that
  * the policy fails on says so ("❌ Quality Gate failed: WARN, which policy names (ERROR,WARN)").
  */
-function headline(status, policy = fail_policy/* FAIL_ON_ERROR */.qJ, markup = report_markup/* HTML_MARKUP */.xe) {
-    if (status !== 'ERROR' && (0,fail_policy/* failsUnder */.mS)(status, policy)) {
-        const named = (0,fail_policy/* statusClass */.hI)(status) === 'NONE' && status !== 'NONE' ? ' (as NONE)' : '';
-        return `❌ Quality Gate failed: ${markup.text(status)}${named}, which ${(0,words/* setting */.Pe)('failingStatuses')} names (${(0,fail_policy/* policyText */.MJ)(policy)})`;
+function headline(status, policy = _fail_policy_js__WEBPACK_IMPORTED_MODULE_0__/* .FAIL_ON_ERROR */ .qJ, markup = _markup_js__WEBPACK_IMPORTED_MODULE_7__/* .HTML_MARKUP */ .xe) {
+    if (status !== 'ERROR' && (0,_fail_policy_js__WEBPACK_IMPORTED_MODULE_0__/* .failsUnder */ .mS)(status, policy)) {
+        const named = (0,_fail_policy_js__WEBPACK_IMPORTED_MODULE_0__/* .statusClass */ .hI)(status) === 'NONE' && status !== 'NONE' ? ' (as NONE)' : '';
+        return `❌ Quality Gate failed: ${markup.text(status)}${named}, which ${(0,_words_js__WEBPACK_IMPORTED_MODULE_10__/* .setting */ .Pe)('failingStatuses')} names (${(0,_fail_policy_js__WEBPACK_IMPORTED_MODULE_0__/* .policyText */ .MJ)(policy)})`;
     }
     return (HEADLINES[status] ?? `❔ Unknown Quality Gate status ${markup.text(status)}: the check passes`);
 }
 function about(result) {
     const parts = [
-        result.projectKey ? `Project ${(0,summary_text/* summaryCode */.gC)(result.projectKey)}` : undefined,
+        result.projectKey ? `Project ${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryCode */ .gC)(result.projectKey)}` : undefined,
         result.pullRequest
-            ? `pull request ${(0,summary_text/* summaryCode */.gC)(result.pullRequest)}`
+            ? `pull request ${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryCode */ .gC)(result.pullRequest)}`
             : result.branch
-                ? `branch ${(0,summary_text/* summaryCode */.gC)(result.branch)}${branchKind(result.branchType)}`
+                ? `branch ${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryCode */ .gC)(result.branch)}${branchKind(result.branchType)}`
                 : undefined,
-        `${result.analysisId === undefined ? 'its newest analysis' : `analysis ${(0,summary_text/* summaryCode */.gC)(result.analysisId)}`}${analysisWords(result)}`,
-        result.taskId ? `task ${(0,summary_text/* summaryCode */.gC)(result.taskId)}` : undefined,
+        `${result.analysisId === undefined ? 'its newest analysis' : `analysis ${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryCode */ .gC)(result.analysisId)}`}${analysisWords(result)}`,
+        result.taskId ? `task ${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryCode */ .gC)(result.taskId)}` : undefined,
         result.gateFromMeasures
             ? `gate read from the ${result.pullRequest ? "pull request's" : "branch's"} measures (the server has no project_status)`
             : undefined,
-        `checked in ${(0,wait_for_task/* seconds */.Y)(result.elapsedMs)}`
+        `checked in ${(0,_gate_wait_for_task_js__WEBPACK_IMPORTED_MODULE_1__/* .seconds */ .Y)(result.elapsedMs)}`
     ];
     return parts.filter(Boolean).join(' · ');
 }
@@ -30454,16 +30390,16 @@ function analysisWords({ analysis }) {
     if (!analysis)
         return '';
     if (analysis.basis)
-        return ` (${(0,summary_text/* summaryText */.g5)(analysis.date)}: ${(0,summary_text/* summaryText */.g5)(analysis.basis)})`;
+        return ` (${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)(analysis.date)}: ${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)(analysis.basis)})`;
     const commit = analysis.revision
-        ? `of commit ${(0,summary_text/* summaryCode */.gC)(analysis.revision.slice(0, 7))}`
+        ? `of commit ${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryCode */ .gC)(analysis.revision.slice(0, 7))}`
         : 'of no recorded commit';
     const newer = analysis.newest ? '' : ', a newer one has landed since';
-    return ` (${commit}, ${(0,summary_text/* summaryText */.g5)(analysis.date)}${newer})`;
+    return ` (${commit}, ${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)(analysis.date)}${newer})`;
 }
 /** The branch's type when it says more than "a branch": LONG or SHORT on old servers. */
 function branchKind(branchType) {
-    return branchType && branchType !== 'BRANCH' ? ` (${(0,summary_text/* summaryText */.g5)(branchType)})` : '';
+    return branchType && branchType !== 'BRANCH' ? ` (${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)(branchType)})` : '';
 }
 /**
  * What the gate reply says beside its conditions: the new code period, Clean as You Code
@@ -30471,9 +30407,9 @@ function branchKind(branchType) {
  */
 function gateDetailsBlock(result) {
     const lines = [
-        result.period ? `New code: ${(0,summary_text/* summaryText */.g5)((0,wording/* newCodeWords */.vT)(result.period))}` : undefined,
+        result.period ? `New code: ${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)((0,_wording_js__WEBPACK_IMPORTED_MODULE_9__/* .newCodeWords */ .vT)(result.period))}` : undefined,
         result.caycStatus
-            ? `Clean as You Code: ${(0,summary_text/* summaryText */.g5)((0,wording/* caycWords */.gw)(result.caycStatus))}`
+            ? `Clean as You Code: ${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)((0,_wording_js__WEBPACK_IMPORTED_MODULE_9__/* .caycWords */ .gw)(result.caycStatus))}`
             : undefined,
         result.ignoredConditions
             ? 'Some conditions on new code were ignored: the new code has too few lines to judge.'
@@ -30500,10 +30436,10 @@ function conditionsBlock(result, sink, room) {
     const ordered = [...conditions].sort((a, b) => (STATUS_ORDER[a.condition.status] ?? 2) - (STATUS_ORDER[b.condition.status] ?? 2));
     const rows = ordered
         .slice(0, SUMMARY_LIMITS.rows)
-        .map((evaluated) => tableRow(evaluated, (0,evidence_link/* evidenceUrl */.j)(result, evaluated.condition)));
+        .map((evaluated) => tableRow(evaluated, (0,_evidence_link_js__WEBPACK_IMPORTED_MODULE_4__/* .evidenceUrl */ .j)(result, evaluated.condition)));
     // The note after the table is kept room for, as wide as it can be; each line ends in a line feed.
     const noteRoom = sink.size(sink.text(moreConditions(conditions.length))) + 1;
-    const table = (0,fitted_block/* fittedBlock */.C)(sink, rows, {
+    const table = (0,_fitted_block_js__WEBPACK_IMPORTED_MODULE_11__/* .fittedBlock */ .C)(sink, rows, {
         open: TABLE_HEAD,
         close: TABLE_END,
         limit: room - noteRoom - 1
@@ -30513,14 +30449,14 @@ function conditionsBlock(result, sink, room) {
 }
 function tableRow({ condition }, evidence) {
     const { status, actualValue } = condition;
-    const threshold = (0,wording/* thresholdWords */.DH)(condition) ?? 'no threshold sent';
+    const threshold = (0,_wording_js__WEBPACK_IMPORTED_MODULE_9__/* .thresholdWords */ .DH)(condition) ?? 'no threshold sent';
     const icon = STATUS_ICONS[status];
-    const name = (0,summary_text/* summaryText */.g5)((0,wording/* metricName */.Kh)(condition));
+    const name = (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)((0,_wording_js__WEBPACK_IMPORTED_MODULE_9__/* .metricName */ .Kh)(condition));
     const cells = [
-        evidence ? `<a href="${(0,summary_text/* summaryAddress */.hA)(evidence)}">${name}</a>` : name,
-        `${icon ? `${icon} ` : ''}${(0,summary_text/* summaryText */.g5)(status)}`,
-        (0,summary_text/* summaryText */.g5)((0,wording/* formatValue */.Fl)(condition, actualValue)),
-        (0,summary_text/* summaryText */.g5)(threshold)
+        evidence ? `<a href="${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryAddress */ .hA)(evidence)}">${name}</a>` : name,
+        `${icon ? `${icon} ` : ''}${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)(status)}`,
+        (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)((0,_wording_js__WEBPACK_IMPORTED_MODULE_9__/* .formatValue */ .Fl)(condition, actualValue)),
+        (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)(threshold)
     ];
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
@@ -30531,8 +30467,8 @@ function warningsBlock(warnings, heading, sink, room) {
     const title = sink.text(`<${heading}>Analysis warnings</${heading}>`);
     const items = warnings
         .slice(0, SUMMARY_LIMITS.warnings)
-        .map((warning) => `<li>${(0,summary_text/* summaryText */.g5)(analysisWarningText(warning), untrusted_text/* QUOTE_LIMITS */.gJ.long)}</li>`);
-    const list = (0,fitted_block/* fittedBlock */.C)(sink, items, {
+        .map((warning) => `<li>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)((0,_analysis_warning_js__WEBPACK_IMPORTED_MODULE_3__/* .analysisWarningText */ .g)(warning), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}</li>`);
+    const list = (0,_fitted_block_js__WEBPACK_IMPORTED_MODULE_11__/* .fittedBlock */ .C)(sink, items, {
         open: '<ul>',
         close: '</ul>',
         tail: (more) => `<li>… and ${more} more</li>`,
@@ -30543,10 +30479,10 @@ function warningsBlock(warnings, heading, sink, room) {
 }
 /** A link on the server's origin; another http(s) address as text; anything else left out. */
 function dashboardBlock(result) {
-    const dashboard = (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl);
+    const dashboard = (0,_dashboard_link_js__WEBPACK_IMPORTED_MODULE_12__/* .dashboardAddress */ .v)(result.dashboardUrl, result.serverUrl);
     if (!dashboard)
         return [];
-    const address = (0,summary_text/* summaryAddress */.hA)(dashboard.href);
+    const address = (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryAddress */ .hA)(dashboard.href);
     return dashboard.onServer
         ? [`<p><a href="${address}">See the analysis on the dashboard</a></p>`]
         : [`<p>Dashboard (not linked: not on the server's origin): <code>${address}</code></p>`];
@@ -30873,7 +30809,7 @@ function caycWords(status) {
 /* harmony export */   sb: () => (/* binding */ readSettings),
 /* harmony export */   vF: () => (/* binding */ booleanSetting)
 /* harmony export */ });
-/* unused harmony exports DEFAULTS, MAX_REPORT_PATTERNS, MAX_PROJECTS, MAX_BRANCH_LENGTH, LIMITS */
+/* unused harmony exports DEFAULTS, MAX_BRANCH_LENGTH, LIMITS */
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
 /* harmony import */ var _fail_policy_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6654);
 /* harmony import */ var _identifier_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8360);
@@ -35170,6 +35106,40 @@ const systemClock = {
     }
 };
 
+;// CONCATENATED MODULE: ./src/deadline.ts
+/**
+ * The decoration's allowance: it gets at least this long after the check, so that a check that
+ * used the whole time-out still decorates, and never runs past the overall time-out by more.
+ * Every wait of the decoration (a try, a retry's delay, a `Retry-After`) ends by then.
+ */
+const DECORATION_ALLOWANCE_MS = 30_000;
+/**
+ * The clock time of the overall time-out of a step that started at `startedAt`.
+ *
+ * @example overallDeadline(start, settings.timeoutMs) // start + 60 s at the defaults
+ */
+function overallDeadline(startedAt, timeoutMs) {
+    return startedAt + timeoutMs;
+}
+/**
+ * The clock time the decoration must end by: the overall time-out, or the allowance past now when
+ * that is later, and never later than the allowance past the time-out.
+ *
+ * @example decorationDeadline({ clock, deadline: start + 60_000 }) // start + 60 s, after a check of 10 s
+ */
+function decorationDeadline({ clock, deadline }) {
+    return Math.min(deadline + DECORATION_ALLOWANCE_MS, Math.max(deadline, clock.now() + DECORATION_ALLOWANCE_MS));
+}
+/**
+ * A signal that aborts at clock time `at` of the system clock (GitHub's requests take it):
+ * already aborted when `at` is past.
+ *
+ * @example await octokit.rest.pulls.listFiles({ ...pr, request: { signal: abortAt(decorateBy) } })
+ */
+function abortAt(at) {
+    return AbortSignal.timeout(Math.max(0, Math.ceil(at - Date.now())));
+}
+
 // EXTERNAL MODULE: ./src/errors.ts
 var errors = __nccwpck_require__(3916);
 // EXTERNAL MODULE: external "node:fs"
@@ -37351,7 +37321,7 @@ class SonarClient {
             headers['authorization'] = authorization(token, this.scheme);
         try {
             const reply = await this.transport.get(url, headers, Math.min(leftMs, requestTimeoutMs));
-            return withoutSecrets(reply, this.secrets);
+            return replyWithoutToken(reply, this.secrets);
         }
         catch (error) {
             if (cutByDeadline && error instanceof TransportFailure && error.reason === 'timeout') {
@@ -37418,7 +37388,7 @@ function decodeJson(url, reply, resource, secrets) {
  * sink recognises the token's forms, not what is made of them. A body is decoded only when it
  * holds one of them (a binary body stays as it is).
  */
-function withoutSecrets(reply, secrets) {
+function replyWithoutToken(reply, secrets) {
     if (secrets.length === 0)
         return reply;
     const headers = {};
@@ -37796,55 +37766,17 @@ var wait_for_task = __nccwpck_require__(8648);
  * @example const found = await waitForAnalysis({ server: client, projectKey: 'shop', on: { branch: 'main' }, commits, clock, startedAt, deadline, intervalMs: 1000, log })
  */
 async function waitForAnalysis(options) {
-    const { clock, deadline, startedAt, on, commits, log } = options;
-    const pullRequest = on.pullRequest;
-    const commit = commits.length > 0 && pullRequest === undefined ? shortShas(commits) : undefined;
-    // A branch's newest analysis, no commit asked: waited for while a scan of it is pending.
-    const newest = commits.length === 0 && pullRequest === undefined;
-    const project = (0,untrusted_text/* oneLine */.TN)(options.projectKey);
-    const where = `${project}${scopeWords(on)}`;
-    const since = pullRequest !== undefined ? options.since : undefined;
-    const sinceWords = since ? ` since ${isoSeconds(since.at)} (${since.what})` : '';
-    // What is waited for: a commit's analysis, a branch's newest, or a pull request's (since the start).
-    let wanted = `an analysis${sinceWords}`;
-    if (newest)
-        wanted = 'the newest analysis';
-    if (commit)
-        wanted = `the analysis of ${commit}`;
-    const awaited = (task) => isAwaited(task, on, commits);
-    let last;
-    let pending = [];
-    let said = '';
-    const timedOut = async (cause) => {
-        const seen = await whatWasSeen(last, newest ? pending : [], pullRequest !== undefined);
-        const advice = newest
-            ? 'The server has not processed its scan yet (see the Background Tasks page)'
-            : `The scan may not have run for this ${pullRequest !== undefined ? 'pull request' : 'commit'}, or its task may still be queued`;
-        return new errors/* TimeoutError */.MU(`Timed out after ${(0,wait_for_task/* seconds */.Y)(clock.now() - startedAt)} waiting for ${wanted} of ${where}: ${seen}. ${advice}; raise ${(0,src_words/* setting */.Pe)('timeout')} (now ${(0,wait_for_task/* seconds */.Y)(deadline - startedAt)}).`, cause && { cause });
-    };
-    // A first scan may be coming only when the run says which commit it scanned.
-    const expected = commits.length > 0 || since !== undefined;
-    const now = () => clock.now();
-    const look = () => {
-        const { server, projectKey } = options;
-        if (pullRequest !== undefined) {
-            return lookAtPullRequest(server, projectKey, pullRequest, since, expected, now);
-        }
-        if (newest)
-            return lookAtNewest(server, projectKey, on, now);
-        return lookAtBranch(server, projectKey, on, commits, expected, now);
-    };
-    const failed = (task) => new errors/* TaskFailedError */.zX(`The newest background task of ${where}, ${(0,untrusted_text/* oneLine */.TN)(task.id)}, ended ${(0,untrusted_text/* oneLine */.TN)(task.status)} before ${wanted} appeared: ${task.errorMessage ? (0,untrusted_text/* oneLine */.TN)(task.errorMessage, untrusted_text/* QUOTE_LIMITS */.gJ.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server.`);
+    const { clock, deadline, log } = options;
+    const wanted = wantedOf(options);
+    const seen = { last: undefined, pending: [] };
+    const timedOut = (cause) => analysisTimeout(wanted, seen, options, cause);
     // Polls keep a fixed cadence from the step's start, the first at once, or gather around the
     // end the running task and the previous analysis predict.
-    const cadence = { startedAt, initialWaitMs: 0, intervalMs: options.intervalMs };
+    const cadence = { startedAt: options.startedAt, initialWaitMs: 0, intervalMs: options.intervalMs };
     let prediction;
     let lastPollAt;
-    // The branch's tasks seen queued or running; the newest of them once all ended while the
-    // project's last task names another (api/ce/component's `current` is of any branch): the next
-    // poll reads it alone, so that its failure ends the wait too.
-    const watched = new Map();
-    let endedUnseen;
+    const watch = taskWatch();
+    let said = '';
     for (;;) {
         const pollAt = (0,poll_plan/* nextPollAt */.m)(cadence, lastPollAt, prediction);
         const waitMs = Math.min(pollAt, deadline) - clock.now();
@@ -37853,16 +37785,17 @@ async function waitForAnalysis(options) {
         if (clock.now() >= deadline)
             throw await timedOut();
         lastPollAt = Math.max(pollAt, clock.now());
-        if (endedUnseen) {
-            const task = await endedAs(options.server, endedUnseen.id, timedOut);
-            endedUnseen = undefined;
-            if (task && (task.status === 'FAILED' || task.status === 'CANCELED'))
-                throw failed(task);
+        const unseen = watch.endedUnseen();
+        if (unseen) {
+            const task = await endedAs(options.server, unseen.id, timedOut);
+            if (task && (task.status === 'FAILED' || task.status === 'CANCELED')) {
+                throw taskFailed(wanted, task);
+            }
             continue;
         }
         let sighting;
         try {
-            sighting = await look();
+            sighting = await look(options, wanted);
         }
         catch (error) {
             if (error instanceof errors/* TimeoutError */.MU)
@@ -37871,42 +37804,115 @@ async function waitForAnalysis(options) {
         }
         if ('found' in sighting)
             return sighting.found;
-        last = sighting;
+        seen.last = sighting;
         const { tasks } = sighting;
-        pending = tasks.queue.filter(awaited);
-        const ended = tasks.current && awaited(tasks.current) ? tasks.current : undefined;
-        if (pending.length === 0 &&
-            ended &&
-            (ended.status === 'FAILED' || ended.status === 'CANCELED')) {
-            throw failed(ended);
+        seen.pending = tasks.queue.filter((task) => isAwaited(task, options.on, options.commits));
+        const ended = tasks.current && isAwaited(tasks.current, options.on, options.commits)
+            ? tasks.current
+            : undefined;
+        if (seen.pending.length === 0 && ended && ['FAILED', 'CANCELED'].includes(ended.status)) {
+            throw taskFailed(wanted, ended);
         }
-        for (const task of pending)
-            watched.set(task.id, task);
-        if (pending.length === 0 && watched.size > 0) {
-            const newestSeen = [...watched.values()].at(-1);
-            watched.clear();
-            if (newestSeen && tasks.current?.id !== newestSeen.id)
-                endedUnseen = newestSeen;
+        watch.saw(seen.pending, tasks.current);
+        if (!wanted.expected && seen.pending.length === 0 && !sighting.newest) {
+            throw new errors/* AnalysisNotFoundError */.g2(`${wanted.where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${(0,src_words/* setting */.Pe)('branch')} or ${(0,src_words/* setting */.Pe)('pullRequest')}.`);
         }
-        if (!expected && pending.length === 0 && !sighting.newest) {
-            throw new errors/* AnalysisNotFoundError */.g2(`${where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${(0,src_words/* setting */.Pe)('branch')} or ${(0,src_words/* setting */.Pe)('pullRequest')}.`);
-        }
-        // What the wait is waiting for: the analysis not there yet; the one a scan of the branch,
-        // queued or running, makes; the first of a branch or pull request the server does not know.
-        const scope = pullRequest !== undefined ? 'pull request' : 'branch';
-        let line = `No analysis of ${commit ? `${commit} of ${where}` : `${where}${sinceWords}`} yet; ${pending.length} pending.`;
-        if (newest && pending.length > 0) {
-            line = `A scan of ${where} is queued or running: waiting for its analysis, the newest, rather than taking the one before it; ${pending.length} pending.`;
-        }
-        if (sighting.unknown) {
-            line = `The server has no ${scope} ${(0,untrusted_text/* oneLine */.TN)(pullRequest ?? on.branch ?? '')} of ${project} yet: waiting for its first analysis (or check ${(0,src_words/* theSetting */.w7)(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending.length} pending.`;
-        }
+        const line = waitingLine(wanted, sighting, seen.pending.length, options.on);
         if (line !== said)
             log.info(line);
         said = line;
         if (options.adaptive && !prediction)
-            prediction = predicted(tasks, pending, sighting.tasksAt);
+            prediction = predicted(tasks, seen.pending, sighting.tasksAt);
     }
+}
+function wantedOf({ projectKey, on, commits, since: given }) {
+    const pullRequest = on.pullRequest;
+    const commit = commits.length > 0 && pullRequest === undefined ? shortShas(commits) : undefined;
+    const newest = commits.length === 0 && pullRequest === undefined;
+    const project = (0,untrusted_text/* oneLine */.TN)(projectKey);
+    const since = pullRequest !== undefined ? given : undefined;
+    const sinceWords = since ? ` since ${isoSeconds(since.at)} (${since.what})` : '';
+    let what = `an analysis${sinceWords}`;
+    if (newest)
+        what = 'the newest analysis';
+    if (commit)
+        what = `the analysis of ${commit}`;
+    return {
+        project,
+        where: `${project}${scopeWords(on)}`,
+        pullRequest,
+        commit,
+        newest,
+        since,
+        sinceWords,
+        what,
+        expected: commits.length > 0 || since !== undefined
+    };
+}
+/** One look at the server for what is wanted: a pull request's, a branch's newest, or a commit's. */
+function look(options, wanted) {
+    const { server, projectKey, on, commits, clock } = options;
+    const now = () => clock.now();
+    if (wanted.pullRequest !== undefined) {
+        return lookAtPullRequest(server, projectKey, wanted.pullRequest, wanted.since, wanted.expected, now);
+    }
+    if (wanted.newest)
+        return lookAtNewest(server, projectKey, on, now);
+    return lookAtBranch(server, projectKey, on, commits, wanted.expected, now);
+}
+function analysisTimeout(wanted, { last, pending }, { clock, startedAt, deadline }, cause) {
+    return whatWasSeen(last, wanted.newest ? pending : [], wanted.pullRequest !== undefined).then((seen) => {
+        const advice = wanted.newest
+            ? 'The server has not processed its scan yet (see the Background Tasks page)'
+            : `The scan may not have run for this ${wanted.pullRequest !== undefined ? 'pull request' : 'commit'}, or its task may still be queued`;
+        return new errors/* TimeoutError */.MU(`Timed out after ${(0,wait_for_task/* seconds */.Y)(clock.now() - startedAt)} waiting for ${wanted.what} of ${wanted.where}: ${seen}. ${advice}; raise ${(0,src_words/* setting */.Pe)('timeout')} (now ${(0,wait_for_task/* seconds */.Y)(deadline - startedAt)}).`, cause && { cause });
+    });
+}
+function taskFailed(wanted, task) {
+    return new errors/* TaskFailedError */.zX(`The newest background task of ${wanted.where}, ${(0,untrusted_text/* oneLine */.TN)(task.id)}, ended ${(0,untrusted_text/* oneLine */.TN)(task.status)} before ${wanted.what} appeared: ${task.errorMessage ? (0,untrusted_text/* oneLine */.TN)(task.errorMessage, untrusted_text/* QUOTE_LIMITS */.gJ.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server.`);
+}
+/**
+ * The tasks of what is wanted seen queued or running; once all have ended while the project's
+ * last task names another (api/ce/component's `current` is of any branch), the newest of them,
+ * for the next poll to read alone, so that its failure ends the wait too.
+ */
+function taskWatch() {
+    const watched = new Map();
+    let unseen;
+    return {
+        saw(pending, current) {
+            for (const task of pending)
+                watched.set(task.id, task);
+            if (pending.length > 0 || watched.size === 0)
+                return;
+            const newestSeen = [...watched.values()].at(-1);
+            watched.clear();
+            if (newestSeen && current?.id !== newestSeen.id)
+                unseen = newestSeen;
+        },
+        endedUnseen() {
+            const task = unseen;
+            unseen = undefined;
+            return task;
+        }
+    };
+}
+/**
+ * The line that says what the wait is waiting for: the analysis not there yet; the one a scan of
+ * the branch, queued or running, makes; the first of a branch or pull request the server does
+ * not know.
+ */
+function waitingLine(wanted, sighting, pending, on) {
+    const { where, pullRequest } = wanted;
+    if (sighting.unknown) {
+        const scope = pullRequest !== undefined ? 'pull request' : 'branch';
+        return `The server has no ${scope} ${(0,untrusted_text/* oneLine */.TN)(pullRequest ?? on.branch ?? '')} of ${wanted.project} yet: waiting for its first analysis (or check ${(0,src_words/* theSetting */.w7)(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending} pending.`;
+    }
+    if (wanted.newest && pending > 0) {
+        return `A scan of ${where} is queued or running: waiting for its analysis, the newest, rather than taking the one before it; ${pending} pending.`;
+    }
+    const of = wanted.commit ? `${wanted.commit} of ${where}` : `${where}${wanted.sinceWords}`;
+    return `No analysis of ${of} yet; ${pending} pending.`;
 }
 /**
  * What the server had when the time ran out, for the time-out's message: the branches or pull
@@ -37978,7 +37984,7 @@ function predicted(tasks, pending, polledAt) {
  * and with it one kept-alive connection.
  */
 function clientFor(target, settings, deps) {
-    const { clock, startedAt, log } = deps;
+    const { clock, deadline, log } = deps;
     return new SonarClient({
         serverUrl: target.serverUrl,
         token: settings.token,
@@ -37991,7 +37997,7 @@ function clientFor(target, settings, deps) {
                 log.warning(warning);
         },
         clock,
-        deadline: startedAt + settings.timeoutMs,
+        deadline,
         random: deps.random,
         onRetry: (message) => log.info(message),
         projectKeyFrom: projectKeyFrom(target)
@@ -38044,26 +38050,9 @@ async function checkTarget(target, client, settings, deps) {
         log: deps.log
     });
     const conditions = await withServerMetrics(gate.conditions, client, deps.log);
-    // Read at once: none changes the verdict, and each failure is a line of its own.
-    const [readIssues, whatChanged] = projectKey
-        ? await Promise.all([
-            readNewIssues(client, projectKey, issueScope(on), {
-                serverUrl: target.serverUrl,
-                branch: on.branch,
-                pullRequest: on.pullRequest,
-                locate: deps.locateFiles?.(target) ?? (() => undefined)
-            }),
-            (0,what_changed/* readWhatChanged */.dU)(client, projectKey, on),
-            target.wait !== 'commit' && settings.runCommit && analysisId
-                ? warnOfAnotherCommit(client, { projectKey, on, analysisId }, settings.runCommit, deps.log)
-                : undefined
-        ])
-        : [];
-    const newIssues = unlessHidden(readIssues, whatChanged);
-    if (newIssues)
-        deps.log.info(newIssuesLine(newIssues));
-    if (whatChanged)
-        deps.log.info((0,what_changed/* whatChangedLine */.r6)(whatChanged));
+    const { newIssues, whatChanged } = projectKey
+        ? await readBesideTheGate(client, target, settings, deps, { projectKey, on, analysisId })
+        : {};
     return {
         status: gate.status,
         qualityGateStatus: toQualityGateStatus(gate.status),
@@ -38095,6 +38084,32 @@ async function checkTarget(target, client, settings, deps) {
         newIssues,
         ...(whatChanged ? { whatChanged } : {})
     };
+}
+/**
+ * What the check reads once the gate is known, all at once: none changes the verdict, and each
+ * failure is a line of its own. The new issues, unknown rather than none when the token may not
+ * see them; what changed; and a warning when the analysis is not of the run's commit.
+ */
+async function readBesideTheGate(client, target, settings, deps, analysis) {
+    const { projectKey, on, analysisId } = analysis;
+    const [readIssues, whatChanged] = await Promise.all([
+        readNewIssues(client, projectKey, issueScope(on), {
+            serverUrl: target.serverUrl,
+            branch: on.branch,
+            pullRequest: on.pullRequest,
+            locate: deps.locateFiles?.(target) ?? (() => undefined)
+        }),
+        (0,what_changed/* readWhatChanged */.dU)(client, projectKey, on),
+        target.wait !== 'commit' && settings.runCommit && analysisId
+            ? warnOfAnotherCommit(client, { projectKey, on, analysisId }, settings.runCommit, deps.log)
+            : undefined
+    ]);
+    const newIssues = unlessHidden(readIssues, whatChanged);
+    if (newIssues)
+        deps.log.info(newIssuesLine(newIssues));
+    if (whatChanged)
+        deps.log.info((0,what_changed/* whatChangedLine */.r6)(whatChanged));
+    return { newIssues, whatChanged };
 }
 /**
  * The analysis's gate from api/qualitygates/project_status (by its key; a pull request's analysis
@@ -38149,7 +38164,7 @@ function issueScope(on) {
         : { kind: 'new-code', branch: on.branch };
 }
 /** Waits for the commit's analysis (or takes the newest), in one collapsed group of the log. */
-async function waitForCommit(target, client, settings, { clock, startedAt, log }) {
+async function waitForCommit(target, client, settings, { clock, startedAt, deadline, log }) {
     // A pull request's analyses record no commit the server shows: its newest is the one.
     const what = target.commits.length > 0 && target.on.pullRequest === undefined
         ? `the analysis of ${shortShas(target.commits)}`
@@ -38164,7 +38179,7 @@ async function waitForCommit(target, client, settings, { clock, startedAt, log }
             ...(target.since ? { since: target.since } : {}),
             clock,
             startedAt,
-            deadline: startedAt + settings.timeoutMs,
+            deadline,
             intervalMs: settings.intervalMs,
             adaptive: settings.adaptivePolling,
             log
@@ -38217,7 +38232,7 @@ async function withServerMetrics(conditions, client, log) {
     });
 }
 /** Waits for the target's task, its polls logged in one collapsed group. */
-async function waitFor(target, client, settings, { clock, startedAt, log }) {
+async function waitFor(target, client, settings, { clock, startedAt, deadline, log }) {
     log.startGroup(`Waiting for analysis task ${target.taskId}`);
     try {
         const taskUrl = target.taskUrl ?? client.taskUrl(target.taskId);
@@ -38231,7 +38246,7 @@ async function waitFor(target, client, settings, { clock, startedAt, log }) {
             fetchTask: () => client.getTask(taskUrl, target.taskId),
             clock,
             startedAt,
-            deadline: startedAt + settings.timeoutMs,
+            deadline,
             initialWaitMs: settings.initialWaitMs,
             intervalMs: settings.intervalMs,
             onPoll: (task, elapsedMs) => log.info(`${(0,untrusted_text/* oneLine */.TN)(task.status)} after ${(0,wait_for_task/* seconds */.Y)(elapsedMs)}`),
@@ -38369,7 +38384,7 @@ async function findTargets(settings, sources) {
             }
         }));
     }
-    const read = targets_withoutSecrets(sources.readFile ?? readTextFile, settings.token);
+    const read = reportTextWithoutToken(sources.readFile ?? readTextFile, settings.token);
     if (settings.reportFiles.length === 0) {
         const report = await loadReportFile(undefined, sources.cwd, read);
         return [{ source: report.file, target: reportTarget(report, host) }];
@@ -38465,7 +38480,7 @@ function shown(text) {
     return `"${(0,untrusted_text/* oneLine */.TN)(text, untrusted_text/* QUOTE_LIMITS */.gJ.long)}"`;
 }
 /** `read`, with every form of the token removed from the text it returns. */
-function targets_withoutSecrets(read, token) {
+function reportTextWithoutToken(read, token) {
     const forms = token ? tokenForms(token) : [];
     if (forms.length === 0)
         return read;
@@ -38809,12 +38824,112 @@ function neutraliseCommands(line) {
     return line.replace(/^(\s*):(?=:)/u, '$1: ').replaceAll('##[', '# #[');
 }
 
-// EXTERNAL MODULE: ./src/report/summary.ts + 1 modules
-var report_summary = __nccwpck_require__(1678);
+// EXTERNAL MODULE: ./src/report/summary.ts
+var report_summary = __nccwpck_require__(7994);
 // EXTERNAL MODULE: ./src/fail-policy.ts
 var fail_policy = __nccwpck_require__(6654);
 // EXTERNAL MODULE: ./src/gate/outcome.ts
 var gate_outcome = __nccwpck_require__(5163);
+// EXTERNAL MODULE: ./src/report/analysis-warning.ts
+var analysis_warning = __nccwpck_require__(2207);
+// EXTERNAL MODULE: ./src/report/dashboard-link.ts
+var dashboard_link = __nccwpck_require__(67);
+// EXTERNAL MODULE: ./src/report/evidence-link.ts
+var evidence_link = __nccwpck_require__(3398);
+// EXTERNAL MODULE: ./src/report/wording.ts
+var wording = __nccwpck_require__(5594);
+;// CONCATENATED MODULE: ./src/report/gate-messages.ts
+/**
+ * The gate's verdict as the messages the step writes beside its summary: the message a failing
+ * step fails with (`Quality Gate Failure` and why), and the log's warnings and notices about a
+ * gate (analysis warnings, a WARN, NONE or unknown gate, conditions where the rule disagrees).
+ */
+
+
+
+
+
+
+
+
+/**
+ * `Quality Gate Failure` and why: for an ERROR gate each failing condition in words (the first
+ * 20, then how many more); for a WARN gate that the policy fails on, each warning condition; for
+ * NONE, that the project has no gate; for a status no server sends, which it is. The message the
+ * step fails with; the log's gate escapes it.
+ */
+function gateFailureMessage(result) {
+    const where = result.projectKey ? ` for ${(0,untrusted_text/* oneLine */.TN)(result.projectKey, untrusted_text/* QUOTE_LIMITS */.gJ.short)}` : '';
+    const dashboard = (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl);
+    const link = dashboard ? [`Details: ${dashboard.href}`] : [];
+    const kind = (0,fail_policy/* statusClass */.hI)(result.status);
+    if (kind === 'ERROR' || kind === 'WARN') {
+        const { head, lines } = conditionLines(result, kind);
+        const why = kind === 'WARN' ? `the gate is WARN, which ${(0,src_words/* setting */.Pe)('failingStatuses')} names: ` : '';
+        return [`Quality Gate Failure${where}: ${why}${head}`, ...lines, ...link].join('\n');
+    }
+    const why = result.status === 'NONE'
+        ? `the project has no quality gate (NONE), which ${(0,src_words/* setting */.Pe)('failingStatuses')} names: assign a quality gate to the project on the server.`
+        : `the gate's status is "${(0,untrusted_text/* oneLine */.TN)(result.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)}", which no server sends for a gate; ${(0,src_words/* setting */.Pe)('failingStatuses')} names NONE, which covers it.`;
+    return [`Quality Gate Failure${where}: ${why}`, ...link].join('\n');
+}
+/**
+ * The conditions of one status in words, each with its evidence (the first 20, then how many
+ * more), after a count: "2 of 5 conditions failed." / "1 of 5 conditions warned."
+ */
+function conditionLines(result, status) {
+    const matching = result.conditions.filter(({ condition }) => condition.status === status);
+    const listed = matching.slice(0, report_summary/* SUMMARY_LIMITS */.QF.failuresListed);
+    const lines = listed.map((evaluated) => {
+        const evidence = (0,evidence_link/* evidenceUrl */.j)(result, evaluated.condition);
+        return `- ${(0,wording/* describeCondition */.pu)(evaluated)}${evidence ? ` (${evidence})` : ''}`;
+    });
+    if (matching.length > listed.length) {
+        lines.push(`- … and ${matching.length - listed.length} more: see ${(0,src_words/* place */.ik)('details')}`);
+    }
+    const total = result.conditions.length;
+    if (status === 'WARN' && matching.length === 0) {
+        return { head: `none of its ${total} conditions is WARN on the server.`, lines };
+    }
+    const verb = status === 'ERROR' ? 'failed' : 'warned';
+    return { head: `${matching.length} of ${total} conditions ${verb}.`, lines };
+}
+/**
+ * Annotations: task warnings, a WARN, NONE or unknown gate, and conditions where the rule
+ * disagrees. Server text is cut here and escaped by the log's gate.
+ */
+function annotateGate(result, log, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
+    const warnings = result.taskWarnings.slice(0, report_summary/* SUMMARY_LIMITS */.QF.warnings);
+    for (const warning of warnings)
+        log.warning(`Analysis warning: ${(0,analysis_warning/* analysisWarningText */.g)(warning)}`);
+    if (result.taskWarnings.length > warnings.length) {
+        log.info(`${result.taskWarnings.length - warnings.length} more analysis warnings not shown.`);
+    }
+    // A status the step fails on is said by the failure message itself.
+    if (!(0,fail_policy/* failsUnder */.mS)(result.status, policy))
+        annotatePassingStatus(result, log);
+    const disagreeing = result.conditions.filter((evaluated) => !evaluated.agreesWithServer);
+    for (const evaluated of disagreeing.slice(0, report_summary/* SUMMARY_LIMITS */.QF.notices)) {
+        log.notice(`The server says ${(0,untrusted_text/* oneLine */.TN)(evaluated.condition.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)} for ${(0,wording/* describeCondition */.pu)(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`);
+    }
+    if (disagreeing.length > report_summary/* SUMMARY_LIMITS */.QF.notices) {
+        log.info(`${disagreeing.length - report_summary/* SUMMARY_LIMITS */.QF.notices} more conditions where the rule disagrees with the server.`);
+    }
+}
+/** The warning of a gate that passed without being OK: WARN (and which conditions), NONE, unknown. */
+function annotatePassingStatus(result, log) {
+    if (result.status === 'WARN') {
+        const { head, lines } = conditionLines(result, 'WARN');
+        log.warning([`Quality Gate passed with warnings (WARN): ${head}`, ...lines].join('\n'));
+    }
+    else if (result.status === 'NONE') {
+        log.warning(`No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful, or name NONE in ${(0,src_words/* setting */.Pe)('failingStatuses')} to fail without one.`);
+    }
+    else if (!(0,report_summary/* isKnownStatus */.ih)(result.status)) {
+        log.warning(`Unknown Quality Gate status "${(0,untrusted_text/* oneLine */.TN)(result.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)}": ${(0,src_words/* setting */.Pe)('failingStatuses')} does not name NONE, so the check passes (quality-gate-status NONE).`);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/report/verdict.ts
 
 
@@ -38831,7 +38946,7 @@ function stepVerdict(outcomes, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
     const results = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result] : []));
     const failures = results
         .filter(({ status }) => (0,fail_policy/* failsUnder */.mS)(status, policy))
-        .map(report_summary/* gateFailureMessage */.hL);
+        .map(gateFailureMessage);
     const unread = outcomes.filter((outcome) => !outcome.read);
     const [only] = unread;
     if (only && outcomes.length === 1) {
@@ -38858,9 +38973,12 @@ function stepVerdict(outcomes, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
 
 // EXTERNAL MODULE: ./src/report/new-issues-block.ts
 var new_issues_block = __nccwpck_require__(9437);
+// EXTERNAL MODULE: ./src/settings.ts
+var src_settings = __nccwpck_require__(8750);
 // EXTERNAL MODULE: ./src/action/github-api.ts
 var github_api = __nccwpck_require__(2334);
 ;// CONCATENATED MODULE: ./src/action/github-context.ts
+
 
 
 /**
@@ -38874,7 +38992,7 @@ async function githubContext(env) {
     const found = github_api/* PULL_REQUEST_EVENTS */.m_.includes(event) ? await (0,github_api/* eventPullRequest */.Z)(env) : undefined;
     const pullRequest = found && 'pullRequest' in found ? found.pullRequest : undefined;
     const sha = env['GITHUB_SHA'] ?? '';
-    const headSha = pullRequest?.headSha ?? ((0,github_api/* isCommitSha */._$)(sha) ? sha : undefined);
+    const headSha = pullRequest?.headSha ?? ((0,src_settings/* isFullSha */.Wf)(sha) ? sha : undefined);
     const name = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
     const repository = name ? { owner: name[1], repo: name[2] } : undefined;
     const server = webBase(env['GITHUB_SERVER_URL']);
@@ -38936,11 +39054,11 @@ function jobSummary(writer, env, log) {
  * On a pull request, the branch analyses' new issues narrowed to the lines it changes; loaded
  * only then.
  */
-async function onThePullRequest(outcomes, { pullRequest }, { token, env, log }) {
+async function onThePullRequest(outcomes, { pullRequest }, options) {
     if (!pullRequest)
         return outcomes;
     const { onPullRequestLines } = await __nccwpck_require__.e(/* import() */ 1).then(__nccwpck_require__.bind(__nccwpck_require__, 2001));
-    return onPullRequestLines(outcomes, { pullRequest, token, env, log });
+    return onPullRequestLines(outcomes, { ...options, pullRequest });
 }
 
 ;// CONCATENATED MODULE: ./src/action/names.ts
@@ -39017,13 +39135,10 @@ function globEscape(text) {
         .replace(/\*/g, '[*]');
 }
 
-// EXTERNAL MODULE: ./src/report/dashboard-link.ts
-var dashboard_link = __nccwpck_require__(67);
 // EXTERNAL MODULE: ./src/report/summary-text.ts
 var summary_text = __nccwpck_require__(2536);
-// EXTERNAL MODULE: ./src/report/wording.ts
-var wording = __nccwpck_require__(5594);
 ;// CONCATENATED MODULE: ./src/report/overview.ts
+
 
 
 
@@ -39132,11 +39247,11 @@ function annotateAll(outcomes, log, policy = fail_policy/* FAIL_ON_ERROR */.qJ) 
         if (!outcome.read)
             continue;
         if (outcomes.length === 1) {
-            (0,report_summary/* annotate */.fz)(outcome.result, log, policy);
+            annotateGate(outcome.result, log, policy);
             continue;
         }
         const prefix = `${(0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.short)}: `;
-        (0,report_summary/* annotate */.fz)(outcome.result, {
+        annotateGate(outcome.result, {
             info: (message) => log.info(prefix + message),
             warning: (message) => log.warning(prefix + message),
             notice: (message) => log.notice(prefix + message),
@@ -39516,8 +39631,6 @@ function setOutputs(outcomes, policy, { sink, log, env }) {
     return undefined;
 }
 
-// EXTERNAL MODULE: ./src/report/evidence-link.ts
-var evidence_link = __nccwpck_require__(3398);
 // EXTERNAL MODULE: ./src/report/fitted-block.ts
 var fitted_block = __nccwpck_require__(6972);
 // EXTERNAL MODULE: ./src/report/markup.ts
@@ -39806,14 +39919,12 @@ async function ownIdentity(log, platform, read, { instead = 'the verdict is writ
 
 
 
-/** How much of GitHub's replies and the runner's event file the comment reads, and how long. */
+/** How much of GitHub's replies and the runner's event file the comment reads. */
 const COMMENT_API_LIMITS = {
     ...github_api/* GITHUB_API_LIMITS */.S3,
     /** Pages of comments searched for the marker, 100 comments each. */
     pages: 30,
-    perPage: 100,
-    /** Everything the comment does with GitHub's API, all projects together. */
-    totalMs: 120_000
+    perPage: 100
 };
 /**
  * On `pull_request` and `pull_request_target` events, one comment per project on the pull
@@ -39863,8 +39974,7 @@ async function comment(outcomes, options, warn) {
         return;
     }
     const octokit = await (0,github_api/* connect */.Ng)(token, apiUrl, options);
-    const signal = AbortSignal.timeout(COMMENT_API_LIMITS.totalMs);
-    const { sink, fileLink, policy } = options;
+    const { sink, fileLink, policy, signal } = options;
     const markerFor = (outcome) => sink.text(outcomeMarker(outcome));
     // Read only once a comment carries one of the markers: who may have written it matters then.
     let me;
@@ -40043,7 +40153,7 @@ function failureWords(doing, target, error) {
  * summary, and the comment. Returns what was wrong with the runner's output file, if anything:
  * the step fails for it after the verdict.
  */
-async function reportOutcomes(outcomes, verdict, { settings, github, log, sinks, summary, env }) {
+async function reportOutcomes(outcomes, verdict, { settings, github, log, sinks, summary, env, signal }) {
     const { policy } = settings;
     const { fileLink } = github;
     let outputsProblem;
@@ -40071,7 +40181,8 @@ async function reportOutcomes(outcomes, verdict, { settings, github, log, sinks,
                 token: settings.gitHubToken,
                 env,
                 log,
-                sink: sinks.checkRun
+                sink: sinks.checkRun,
+                signal
             });
         }
     }
@@ -40083,7 +40194,8 @@ async function reportOutcomes(outcomes, verdict, { settings, github, log, sinks,
             log,
             sink: sinks.comment,
             fileLink,
-            policy
+            policy,
+            signal
         });
     }
     return outputsProblem;
@@ -40091,8 +40203,6 @@ async function reportOutcomes(outcomes, verdict, { settings, github, log, sinks,
 
 // EXTERNAL MODULE: ./src/github-event.ts
 var github_event = __nccwpck_require__(2981);
-// EXTERNAL MODULE: ./src/settings.ts
-var src_settings = __nccwpck_require__(8750);
 ;// CONCATENATED MODULE: ./src/action/fork-pull-request.ts
 
 
@@ -40414,6 +40524,7 @@ function gateStatuses(outcomes) {
 
 
 
+
 const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
 /**
  * The action: inputs → settings → the check of every analysis → its sinks → the verdict. The
@@ -40436,19 +40547,28 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
         const cwd = process.cwd();
         const github = await githubContext(process.env);
         const settings = await withTheRunsAnalysis(inputs, github, process.env, log);
+        const deadline = overallDeadline(startedAt, settings.timeoutMs);
         const checked = await checkQualityGates(settings, {
             cwd,
             repoRoot: process.env['GITHUB_WORKSPACE'] || cwd,
             clock: systemClock,
             startedAt,
+            deadline,
             log,
             userAgent: USER_AGENT,
             findFiles: findReportFiles
         });
+        // GitHub's changed lines, check runs and comment: within the decoration's allowance.
+        const signal = abortAt(decorationDeadline({ clock: systemClock, deadline }));
         const token = settings.gitHubToken;
-        const outcomes = await onThePullRequest(checked, github, { token, env: process.env, log });
+        const outcomes = await onThePullRequest(checked, github, {
+            token,
+            env: process.env,
+            log,
+            signal
+        });
         const verdict = stepVerdict(outcomes, settings.policy);
-        const context = { settings, github, log, sinks, summary, env: process.env };
+        const context = { settings, github, log, sinks, summary, env: process.env, signal };
         const outputsProblem = await reportOutcomes(outcomes, verdict, context);
         const failure = stepEnd(verdict, outcomes, { ...settings, outputsProblem }, log);
         if (failure)

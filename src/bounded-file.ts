@@ -13,8 +13,7 @@ import { open } from 'node:fs/promises'
 const CHUNK_BYTES = 64 * 1024
 
 /** What a path is when it is not a regular file, in words for a message. */
-export type NotAFile =
-  'a directory' | 'a named pipe (FIFO)' | 'a device' | 'a socket' | 'not a file'
+type NotAFile = 'a directory' | 'a named pipe (FIFO)' | 'a device' | 'a socket' | 'not a file'
 
 /** How reading a bounded file ended. */
 export type BoundedFile =

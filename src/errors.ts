@@ -18,8 +18,6 @@ export type ErrorCode =
   | 'ERR_REPORT_FILE'
   /** A result file of the command could not be written. */
   | 'ERR_RESULT_FILE'
-  /** The runner's output file (GITHUB_OUTPUT) could not take the step's outputs. */
-  | 'ERR_OUTPUT_FILE'
   /** Refused: the token would have gone to another origin. */
   | 'ERR_UNSAFE_REQUEST'
   /** The server could not be reached or did not answer with the JSON asked for. */
@@ -30,10 +28,6 @@ export type ErrorCode =
   | 'ERR_NO_ANALYSIS'
   /** The overall time-out ran out before the verdict was known. */
   | 'ERR_TIMEOUT'
-  /** A quality gate failed. */
-  | 'ERR_QUALITY_GATE'
-  /** Some analyses of the step could not be read. */
-  | 'ERR_ANALYSES_UNREAD'
   /** Not an error of the family: something unforeseen (see codeOf). */
   | 'ERR_UNEXPECTED'
 
@@ -79,7 +73,7 @@ export class UnsafeRequestError extends ActionError {
 }
 
 /** What is known of a request that failed, besides its message. */
-export interface ServerRequestFailure extends ErrorOptions {
+interface ServerRequestFailure extends ErrorOptions {
   /** Node's error code when no reply came (ECONNREFUSED, EPROTO, CERT_HAS_EXPIRED...). */
   nodeCode?: string | undefined
   /** The token's kind when a 403 refused an analysis token ('a global analysis token (sqa_…)'). */
@@ -144,36 +138,6 @@ export class TimeoutError extends ActionError {
 
   constructor(message: string, options?: ErrorOptions) {
     super(TimeoutError.code, message, options)
-  }
-}
-
-/** The quality gate failed and the settings say that fails the step (failStep). */
-export class QualityGateFailure extends ActionError {
-  static readonly code = 'ERR_QUALITY_GATE'
-  declare readonly code: typeof QualityGateFailure.code
-
-  constructor(message: string, options?: ErrorOptions) {
-    super(QualityGateFailure.code, message, options)
-  }
-}
-
-/** Some analyses of the step could not be read, so the step has no verdict. */
-export class AnalysesUnreadError extends ActionError {
-  static readonly code = 'ERR_ANALYSES_UNREAD'
-  declare readonly code: typeof AnalysesUnreadError.code
-
-  constructor(message: string, options?: ErrorOptions) {
-    super(AnalysesUnreadError.code, message, options)
-  }
-}
-
-/** The runner's output file (GITHUB_OUTPUT) could not take the step's outputs. */
-export class OutputFileError extends ActionError {
-  static readonly code = 'ERR_OUTPUT_FILE'
-  declare readonly code: typeof OutputFileError.code
-
-  constructor(message: string, options?: ErrorOptions) {
-    super(OutputFileError.code, message, options)
   }
 }
 

@@ -11,7 +11,7 @@ export function basicAuth(token: string): string {
  * hiding a shorter text would hide every occurrence of it ("Comple***ity" for a token "x"),
  * while a text that short protects nothing.
  */
-export const MIN_SECRET_LENGTH = 8
+const MIN_SECRET_LENGTH = 8
 
 /**
  * Every form of the token that could reach a log, the job summary or an output: itself, the

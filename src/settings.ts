@@ -124,10 +124,10 @@ export const DEFAULTS = {
 } as const
 
 /** The most lines the report files may have (each a path or a glob). */
-export const MAX_REPORT_PATTERNS = 100
+const MAX_REPORT_PATTERNS = 100
 
 /** The most projects one step checks by key (as many analyses as report files may give). */
-export const MAX_PROJECTS = 50
+const MAX_PROJECTS = 50
 
 /** The longest branch or pull-request name taken (the server keys them in 255 characters). */
 export const MAX_BRANCH_LENGTH = 255

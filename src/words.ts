@@ -45,10 +45,10 @@ export type SettingKey = (typeof SETTING_KEYS)[number]
 /** The places a message may send the reader to, and what the step calls itself (`self`). */
 export const PLACE_KEYS = ['details', 'self'] as const
 
-export type PlaceKey = (typeof PLACE_KEYS)[number]
+type PlaceKey = (typeof PLACE_KEYS)[number]
 
 /** What an edge calls one setting: its own name, its environment variable, or both. */
-export interface SettingName {
+interface SettingName {
   /** The edge's own name for it (an input, an option); none when only a variable sets it. */
   name?: string
   /** The environment variable that sets it when the name is not given: `SONAR_HOST_URL`. */

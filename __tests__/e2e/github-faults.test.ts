@@ -9,7 +9,8 @@
  */
 import { writeFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createWorkspace } from '../../__fixtures__/built-action.js'
+import { createWorkspace, type Workspace } from '../../__fixtures__/built-action.js'
+import { DECORATION_ALLOWANCE_MS } from '../../src/deadline.js'
 import { scenario, type AnalysisScript } from '../../__fixtures__/simulator/sonar-simulator.js'
 import { FRONT_FAULTS, startFaultyFront, type FaultyFront } from '../fault-kit/faulty-front.js'
 import { closedPort } from '../fault-kit/http-server.js'
@@ -21,7 +22,7 @@ const HEAD_SHA = '8f14e45fceea167a5a36dedd4bea2543b2c4d1a7'
 // The system's Node only: the bundle is the same on each.
 const { node } = RUNTIMES[0]!
 
-/** A hang waits out the features' own bounds (minutes), so it is not among these faults. */
+/** A hang waits out the decoration's allowance (30 s): a case of its own below. */
 const FAULTS = ['refused', ...FRONT_FAULTS.filter((fault) => fault !== 'hang')] as const
 
 const GATES = [
@@ -45,6 +46,39 @@ describe.concurrent('the GitHub features never change the verdict or the failure
       : { ...(await scenario('gate-error')), finishAfterMs: 0, projectKey }
   }
 
+  /**
+   * The bundle on a pull_request event, the comment and the check run asked for, GitHub's API at
+   * `apiUrl`.
+   */
+  async function onPullRequest(
+    ws: Workspace,
+    apiUrl: string,
+    { killAfterMs, inputs = {} }: { killAfterMs: number; inputs?: Record<string, string> }
+  ) {
+    const eventFile = ws.file('../event.json')
+    await writeFile(
+      eventFile,
+      JSON.stringify({ pull_request: { number: NUMBER, head: { sha: HEAD_SHA } } })
+    )
+    return runAction(ws, {
+      node,
+      inputs: {
+        sonarToken: TOKEN,
+        pullRequestComment: 'true',
+        issuesCheckRun: 'true',
+        githubToken: GITHUB_TOKEN,
+        ...inputs
+      },
+      env: {
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_EVENT_PATH: eventFile,
+        GITHUB_REPOSITORY: 'octo/shop',
+        GITHUB_API_URL: apiUrl
+      },
+      killAfterMs
+    })
+  }
+
   for (const fault of FAULTS) {
     for (const gate of GATES) {
       it(
@@ -63,28 +97,8 @@ describe.concurrent('the GitHub features never change the verdict or the failure
               analysis,
               ws.file('.scannerwork/report-task.txt')
             )
-            const eventFile = ws.file('../event.json')
-            await writeFile(
-              eventFile,
-              JSON.stringify({ pull_request: { number: NUMBER, head: { sha: HEAD_SHA } } })
-            )
-            const run = await runAction(ws, {
-              node,
-              inputs: {
-                sonarToken: TOKEN,
-                pullRequestComment: 'true',
-                issuesCheckRun: 'true',
-                githubToken: GITHUB_TOKEN
-              },
-              env: {
-                GITHUB_EVENT_NAME: 'pull_request',
-                GITHUB_EVENT_PATH: eventFile,
-                GITHUB_REPOSITORY: 'octo/shop',
-                GITHUB_API_URL: apiUrl
-              },
-              // Side by side on a busy machine, a run takes longer than alone.
-              killAfterMs: 90_000
-            })
+            // Side by side on a busy machine, a run takes longer than alone.
+            const run = await onPullRequest(ws, apiUrl, { killAfterMs: 90_000 })
             const context = `exit ${run.exitCode}:\n${run.stdout}\n${run.stderr}`
             expect(run.exitCode, context).toBe(gate.exitCode)
             expect(run.outputs['status'], context).toBe(gate.status)
@@ -106,4 +120,32 @@ describe.concurrent('the GitHub features never change the verdict or the failure
       )
     }
   }
+
+  it(
+    "a GitHub API that never answers cannot keep the step past pollingTimeoutSec plus the decoration's allowance",
+    { timeout: 120_000 },
+    async () => {
+      const front = await startFaultyFront(github.url, 'hang')
+      const ws = await createWorkspace('gate-e2e-')
+      try {
+        const analysis = server.simulator.addAnalysis(await analysisOf('passing'))
+        await server.simulator.writeReportFile(analysis, ws.file('.scannerwork/report-task.txt'))
+        const timeoutSec = 5
+        const run = await onPullRequest(ws, front.url, {
+          killAfterMs: 110_000,
+          inputs: { pollingTimeoutSec: String(timeoutSec) }
+        })
+        const context = `exit ${run.exitCode} after ${run.ms} ms:\n${run.stdout}\n${run.stderr}`
+        expect(run.exitCode, context).toBe(0)
+        expect(run.outputs['status'], context).toBe('OK')
+        expect(front.faulted, context).toBeGreaterThan(0)
+        // The process's start to its exit, Node's start-up included, and a few seconds of a busy
+        // machine's slack; before the one deadline, each feature waited 60 s or 120 s.
+        expect(run.ms, context).toBeLessThan(timeoutSec * 1000 + DECORATION_ALLOWANCE_MS + 5000)
+      } finally {
+        await front.close()
+        await ws.remove()
+      }
+    }
+  )
 })

@@ -89,6 +89,7 @@ async function checkRuns(outcomes: readonly AnalysisOutcome[]) {
     env: { GITHUB_API_URL: API },
     log,
     sink: actionHtmlSink({ token: SONAR_TOKEN, unit: 'characters' }),
+    signal: new AbortController().signal,
     fetch
   })
   return { sent, log }

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
-import { DECORATION_ALLOWANCE_MS, decorationDeadline } from '../../src/cli/decoration-context.js'
+import { DECORATION_ALLOWANCE_MS, decorationDeadline } from '../../src/deadline.js'
 import { decorating, decorationStep } from '../../src/platform/decoration-steps.js'
 import { PlatformError, PlatformRefusal } from '../../src/platform/rest-api.js'
 

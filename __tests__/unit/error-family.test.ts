@@ -8,12 +8,9 @@ import { ResultFileError, writeResultFiles } from '../../src/cli/result-files.js
 import { readRootCertFile } from '../../src/cli/root-cert-file.js'
 import {
   ActionError,
-  AnalysesUnreadError,
   asError,
   codeOf,
   messageOf,
-  OutputFileError,
-  QualityGateFailure,
   ReportFileError,
   ServerRequestError,
   SettingsError,
@@ -30,13 +27,10 @@ const CLASSES = [
   UsageError,
   ReportFileError,
   ResultFileError,
-  OutputFileError,
   UnsafeRequestError,
   ServerRequestError,
   TaskFailedError,
-  TimeoutError,
-  QualityGateFailure,
-  AnalysesUnreadError
+  TimeoutError
 ] as const
 
 /** One of each, made as the code makes it, wrapping `cause`. */
@@ -92,16 +86,11 @@ describe('the command’s exit code is chosen by the error’s code', () => {
       'ERR_SERVER_REQUEST',
       'ERR_TASK_FAILED',
       'ERR_TIMEOUT',
-      'ERR_ANALYSES_UNREAD',
       'ERR_UNEXPECTED'
     ]
     for (const code of noVerdict) expect(EXIT_CODE_OF[code]).toBe(EXIT.noVerdict)
     expect(exitCodeOfError(new RangeError('x'))).toBe(EXIT.noVerdict)
     expect(exitCodeOfError('thrown text')).toBe(EXIT.noVerdict)
-  })
-
-  it('1 for a failed gate', () => {
-    expect(exitCodeOfError(new QualityGateFailure('Quality Gate Failure'))).toBe(EXIT.gateFailed)
   })
 
   it('the table has a row for every class’s code', () => {

@@ -160,6 +160,7 @@ async function comment(
       limit: COMMENT_LIMITS.githubChars,
       unit: 'characters'
     }),
+    signal: new AbortController().signal,
     fetch: (input, init) => globalThis.fetch(input, init)
   })
   await Promise.all(pending)

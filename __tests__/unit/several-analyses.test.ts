@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { overallDeadline } from '../../src/deadline.js'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import {
@@ -73,10 +74,13 @@ function settings(inputs: Record<string, string>) {
 }
 
 function check(cwd: string, inputs: Record<string, string>, log = new RecordingLog()) {
-  return checkQualityGates(settings({ initialDelayMs: '0', pollingIntervalMs: '100', ...inputs }), {
+  const checked = settings({ initialDelayMs: '0', pollingIntervalMs: '100', ...inputs })
+  const startedAt = Date.now()
+  return checkQualityGates(checked, {
     cwd,
     clock: systemClock,
-    startedAt: Date.now(),
+    startedAt,
+    deadline: overallDeadline(startedAt, checked.timeoutMs),
     log,
     userAgent: 'test',
     findFiles: findReportFiles

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { actionHtmlSink, inActionWords } from '../../__fixtures__/sinks.js'
 import { evaluateConditions } from '../../src/gate/evaluate.js'
-import {
-  annotate,
-  gateFailureMessage,
-  renderSummary,
-  SUMMARY_LIMITS
-} from '../../src/report/summary.js'
+import { annotateGate, gateFailureMessage } from '../../src/report/gate-messages.js'
+import { renderSummary, SUMMARY_LIMITS } from '../../src/report/summary.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
 import { taskExample } from '../../__fixtures__/sonarqube/index.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
@@ -161,7 +157,7 @@ describe('an analysis found by project says which one it is', () => {
 describe('annotations: task warnings, WARN and NONE gates, and disagreements with the rule', () => {
   it("turns the task's warnings into plain-text warnings", () => {
     const log = new RecordingLog()
-    annotate(result({ taskWarnings: taskExample.task.warnings }), log)
+    annotateGate(result({ taskWarnings: taskExample.task.warnings }), log)
     expect(log.of('warning')).toEqual([
       "Analysis warning: The properties 'sonar.login' and 'sonar.password' are deprecated and will be removed in the future. Please pass a token with the 'sonar.token' property instead.",
       'Analysis warning: Missing blame information for 2 files. This may lead to some features not working correctly. Please check the analysis logs and refer to the documentation (https://docs.sonarqube.org/latest/analyzing-source-code/scm-integration/).'
@@ -170,7 +166,7 @@ describe('annotations: task warnings, WARN and NONE gates, and disagreements wit
 
   it('shows at most 20 analysis warnings, each cut to 1,000 characters', () => {
     const log = new RecordingLog()
-    annotate(result({ taskWarnings: Array.from({ length: 25 }, () => 'w'.repeat(5000)) }), log)
+    annotateGate(result({ taskWarnings: Array.from({ length: 25 }, () => 'w'.repeat(5000)) }), log)
     expect(log.of('warning')).toHaveLength(20)
     expect(log.of('warning')[0]).toBe(`Analysis warning: ${'w'.repeat(999)}…`)
     expect(log.of('info')).toEqual(['5 more analysis warnings not shown.'])
@@ -181,18 +177,18 @@ describe('annotations: task warnings, WARN and NONE gates, and disagreements wit
     ['NONE', /No Quality Gate is set for this project \(NONE\): the check passes/]
   ])('%s passes with a warning', (status, message) => {
     const log = new RecordingLog()
-    annotate(result({ status, conditions: [] }), log)
+    annotateGate(result({ status, conditions: [] }), log)
     expect(log.of('warning')).toEqual([expect.stringMatching(message)])
   })
 
   it("logs a notice where the server's verdict differs from the rule, and nothing otherwise", () => {
     const log = new RecordingLog()
-    annotate(result(), log)
+    annotateGate(result(), log)
     expect(log.of('notice')).toEqual([])
     const disagreeing = evaluateConditions([
       condition({ status: 'OK', errorThreshold: '80', actualValue: '75' })
     ])
-    annotate(result({ status: 'OK', conditions: disagreeing }), log)
+    annotateGate(result({ status: 'OK', conditions: disagreeing }), log)
     expect(log.of('notice')).toEqual([
       "The server says OK for Coverage on New Code is 75% (fails when less than 80%), the rule says ERROR: the server's verdict is used."
     ])
@@ -202,7 +198,7 @@ describe('annotations: task warnings, WARN and NONE gates, and disagreements wit
 describe('an unknown gate status passes (only ERROR fails), with a warning that names it', () => {
   it('warns with the status quoted', () => {
     const log = new RecordingLog()
-    annotate(result({ status: 'FAILED', qualityGateStatus: 'NONE', conditions: [] }), log)
+    annotateGate(result({ status: 'FAILED', qualityGateStatus: 'NONE', conditions: [] }), log)
     expect(log.of('warning').map(inActionWords)).toEqual([
       'Unknown Quality Gate status "FAILED": failOn does not name NONE, so the check passes (quality-gate-status NONE).'
     ])
@@ -312,7 +308,7 @@ describe('quoted server text stays on one line in the failure message and every 
 
   it('the annotations: warnings and disagreements quote the server on one line', () => {
     const log = new RecordingLog()
-    annotate(hostile, log)
+    annotateGate(hostile, log)
     const messages = [...log.of('warning'), ...log.of('notice'), ...log.of('info')]
     expect(messages).toContain(`Analysis warning: Missing blame information\\n${fake}`)
     expect(messages.flatMap((message) => message.split('\n'))).not.toContainEqual(

@@ -28,6 +28,7 @@
  *
  * A new destination is one row of DESTINATIONS, and one key where its edge's writes are kept.
  */
+import { overallDeadline } from '../../src/deadline.js'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { http, HttpResponse, passthrough } from 'msw'
@@ -262,6 +263,7 @@ async function actionWrites({ name, scenarios, outcomes: outcomesOf, settings }:
         env,
         log,
         sink: sinks.checkRun,
+        signal: new AbortController().signal,
         fetch: recordingFetch(written.checkRun)
       })
     }
@@ -272,6 +274,7 @@ async function actionWrites({ name, scenarios, outcomes: outcomesOf, settings }:
       sink: sinks.comment,
       fileLink,
       policy,
+      signal: new AbortController().signal,
       fetch: recordingFetch(written.comment)
     })
     const failure = stepEnd(verdict, outcomes, { failStep: true, outputsProblem: undefined }, log)
@@ -854,18 +857,21 @@ const settingsFor = (analyses: readonly Analysis[]) =>
   })
 
 /** The real check of a scenario's analyses, logging to the edge's log, as `main.ts` runs it. */
-const checked: OutcomesOf = (scenario, log) =>
-  checkQualityGates(settingsFor(CHECKED[scenario] ?? []), {
+const checked: OutcomesOf = (scenario, log) => {
+  const settings = settingsFor(CHECKED[scenario] ?? [])
+  return checkQualityGates(settings, {
     cwd: checkout(),
     repoRoot: checkout(),
     // Every path the server names is a file of the checkout, unless it is not a path at all.
     fileExists: () => true,
     clock: new FakeClock(),
     startedAt: 0,
+    deadline: overallDeadline(0, settings.timeoutMs),
     log,
     userAgent: 'token-in-every-sink',
     random: () => 0.5
   })
+}
 
 describe('a token the server quotes anywhere never reaches any destination (the check’s outcomes)', () => {
   let written: Written

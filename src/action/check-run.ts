@@ -14,19 +14,18 @@ import type { GitHubContext } from './github-context.js'
  * The check run's bounds: GitHub takes 50 annotations per request; the action sends at most
  * 1,000 per project (20 requests), and keeps the summary under GitHub's 65,535 characters.
  */
-export const CHECK_RUN_LIMITS = {
+const CHECK_RUN_LIMITS = {
   annotations: 1000,
   perRequest: 50,
   summaryChars: 60_000,
-  issuesListed: 50,
-  totalMs: 120_000
+  issuesListed: 50
 } as const
 
 type ReadNewIssues = Extract<NewIssues, { read: true }>
 
 const CHECK_LEVEL = { error: 'failure', warning: 'warning', notice: 'notice' } as const
 
-export interface CheckRunOptions {
+interface CheckRunOptions {
   github: GitHubContext
   token: string | undefined
   env: NodeJS.ProcessEnv
@@ -36,6 +35,8 @@ export interface CheckRunOptions {
    * goes through it, with the GitHub token hidden too.
    */
   sink: Sink
+  /** Aborts GitHub's requests at the decoration's deadline (src/deadline.ts). */
+  signal: AbortSignal
   fetch?: typeof globalThis.fetch
 }
 
@@ -69,11 +70,10 @@ export async function createCheckRuns(
     return
   }
   const octokit = await connect(token, base, options)
-  const signal = AbortSignal.timeout(CHECK_RUN_LIMITS.totalMs)
   for (const { outcome, newIssues } of readOnes) {
     const name = sink.text(`Sonar issues: ${oneLine(projectName(outcome), 80)}`)
     try {
-      const sent = await publish(octokit, outcome, newIssues, { ...options, name, signal, sink })
+      const sent = await publish(octokit, outcome, newIssues, { ...options, name, sink })
       log.info(`Created the check run "${name}" with ${sent} annotations.`)
     } catch (error) {
       if (isRefusal(error)) {
@@ -96,7 +96,7 @@ async function publish(
   octokit: Octokit,
   outcome: AnalysisOutcome & { read: true },
   newIssues: ReadNewIssues,
-  context: CheckRunOptions & { name: string; signal: AbortSignal }
+  context: CheckRunOptions & { name: string }
 ): Promise<number> {
   const { result } = outcome
   const { sink } = context

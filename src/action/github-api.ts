@@ -87,7 +87,7 @@ async function readEventPullRequest(env: NodeJS.ProcessEnv): Promise<EventPullRe
   if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) {
     return { problem: 'the event file names no pull request number' }
   }
-  if (typeof sha !== 'string' || !isCommitSha(sha)) {
+  if (typeof sha !== 'string' || !isFullSha(sha)) {
     return { problem: 'the event file names no head commit' }
   }
   return {
@@ -100,9 +100,6 @@ async function readEventPullRequest(env: NodeJS.ProcessEnv): Promise<EventPullRe
     }
   }
 }
-
-/** A full commit id: 40 hex digits (SHA-1) or 64 (SHA-256). */
-export const isCommitSha = isFullSha
 
 /** The API's address without a trailing slash, or undefined when it is not http(s). */
 export function apiBase(value: string | undefined): string | undefined {

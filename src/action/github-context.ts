@@ -1,10 +1,6 @@
 import { fileLinkUnder, type FileLink } from '../report/new-issues-block.js'
-import {
-  eventPullRequest,
-  isCommitSha,
-  PULL_REQUEST_EVENTS,
-  type PullRequest
-} from './github-api.js'
+import { isFullSha } from '../settings.js'
+import { eventPullRequest, PULL_REQUEST_EVENTS, type PullRequest } from './github-api.js'
 
 /** What the action knows of the workflow run on GitHub, for its GitHub features. */
 export interface GitHubContext {
@@ -36,7 +32,7 @@ export async function githubContext(env: NodeJS.ProcessEnv): Promise<GitHubConte
   const found = PULL_REQUEST_EVENTS.includes(event) ? await eventPullRequest(env) : undefined
   const pullRequest = found && 'pullRequest' in found ? found.pullRequest : undefined
   const sha = env['GITHUB_SHA'] ?? ''
-  const headSha = pullRequest?.headSha ?? (isCommitSha(sha) ? sha : undefined)
+  const headSha = pullRequest?.headSha ?? (isFullSha(sha) ? sha : undefined)
   const name = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '')
   const repository = name ? { owner: name[1]!, repo: name[2]! } : undefined
   const server = webBase(env['GITHUB_SERVER_URL'])

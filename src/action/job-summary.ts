@@ -2,7 +2,7 @@ import type { Log } from '../log.js'
 import { messageOf } from '../errors.js'
 
 /** What the job summary is written with: `@actions/core`'s summary, or a test's. */
-export interface SummaryWriter {
+interface SummaryWriter {
   addRaw(text: string, addEOL?: boolean): { write(): Promise<unknown> }
 }
 

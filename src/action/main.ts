@@ -1,5 +1,6 @@
 import * as core from '@actions/core'
 import { systemClock } from '../clock.js'
+import { abortAt, decorationDeadline, overallDeadline } from '../deadline.js'
 import { messageOf } from '../errors.js'
 import { checkQualityGates } from '../gate/check-analyses.js'
 import { runnerLog } from '../log.js'
@@ -42,19 +43,28 @@ export async function run(
     const cwd = process.cwd()
     const github = await githubContext(process.env)
     const settings = await withTheRunsAnalysis(inputs, github, process.env, log)
+    const deadline = overallDeadline(startedAt, settings.timeoutMs)
     const checked = await checkQualityGates(settings, {
       cwd,
       repoRoot: process.env['GITHUB_WORKSPACE'] || cwd,
       clock: systemClock,
       startedAt,
+      deadline,
       log,
       userAgent: USER_AGENT,
       findFiles: findReportFiles
     })
+    // GitHub's changed lines, check runs and comment: within the decoration's allowance.
+    const signal = abortAt(decorationDeadline({ clock: systemClock, deadline }))
     const token = settings.gitHubToken
-    const outcomes = await onThePullRequest(checked, github, { token, env: process.env, log })
+    const outcomes = await onThePullRequest(checked, github, {
+      token,
+      env: process.env,
+      log,
+      signal
+    })
     const verdict = stepVerdict(outcomes, settings.policy)
-    const context = { settings, github, log, sinks, summary, env: process.env }
+    const context = { settings, github, log, sinks, summary, env: process.env, signal }
     const outputsProblem = await reportOutcomes(outcomes, verdict, context)
     const failure = stepEnd(verdict, outcomes, { ...settings, outputsProblem }, log)
     if (failure) log.fail(failure)

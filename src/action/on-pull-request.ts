@@ -9,9 +9,9 @@ import type { GitHubContext } from './github-context.js'
 export async function onThePullRequest(
   outcomes: AnalysisOutcome[],
   { pullRequest }: GitHubContext,
-  { token, env, log }: { token: string | undefined; env: NodeJS.ProcessEnv; log: Log }
+  options: { token: string | undefined; env: NodeJS.ProcessEnv; log: Log; signal: AbortSignal }
 ): Promise<AnalysisOutcome[]> {
   if (!pullRequest) return outcomes
   const { onPullRequestLines } = await import('./pull-request-lines.js')
-  return onPullRequestLines(outcomes, { pullRequest, token, env, log })
+  return onPullRequestLines(outcomes, { ...options, pullRequest })
 }

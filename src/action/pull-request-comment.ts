@@ -29,17 +29,15 @@ import {
   type PullRequest
 } from './github-api.js'
 
-/** How much of GitHub's replies and the runner's event file the comment reads, and how long. */
+/** How much of GitHub's replies and the runner's event file the comment reads. */
 export const COMMENT_API_LIMITS = {
   ...GITHUB_API_LIMITS,
   /** Pages of comments searched for the marker, 100 comments each. */
   pages: 30,
-  perPage: 100,
-  /** Everything the comment does with GitHub's API, all projects together. */
-  totalMs: 120_000
+  perPage: 100
 } as const
 
-export interface PullRequestCommentOptions {
+interface PullRequestCommentOptions {
   /** When each project's comment is written (pullRequestComment): always by default. */
   when?: CommentWhen
   /** The githubToken input: the job's token by default. */
@@ -52,6 +50,8 @@ export interface PullRequestCommentOptions {
    * through it, with the GitHub token hidden too.
    */
   sink: Sink
+  /** Aborts GitHub's requests at the decoration's deadline (src/deadline.ts). */
+  signal: AbortSignal
   /** The fetch Octokit sends with (tests); by default `@actions/github`'s, which honours proxies. */
   fetch?: typeof globalThis.fetch
   /** Links a new issue's file to the file at the pull request's head, on GitHub. */
@@ -125,8 +125,7 @@ async function comment(
   }
 
   const octokit = await connect(token, apiUrl, options)
-  const signal = AbortSignal.timeout(COMMENT_API_LIMITS.totalMs)
-  const { sink, fileLink, policy } = options
+  const { sink, fileLink, policy, signal } = options
   const markerFor = (outcome: AnalysisOutcome) => sink.text(outcomeMarker(outcome))
 
   // Read only once a comment carries one of the markers: who may have written it matters then.

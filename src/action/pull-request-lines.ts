@@ -5,13 +5,15 @@ import type { Log } from '../log.js'
 import { apiBase, connect, githubSaid, type PullRequest } from './github-api.js'
 
 /** GitHub lists at most 3,000 files of a pull request, 100 a page. */
-export const PULL_REQUEST_FILES_LIMITS = { pages: 30, perPage: 100, totalMs: 60_000 } as const
+const PULL_REQUEST_FILES_LIMITS = { pages: 30, perPage: 100 } as const
 
-export interface PullRequestLinesOptions {
+interface PullRequestLinesOptions {
   pullRequest: PullRequest
   token: string | undefined
   env: NodeJS.ProcessEnv
   log: Log
+  /** Aborts GitHub's requests at the decoration's deadline (src/deadline.ts). */
+  signal: AbortSignal
   fetch?: typeof globalThis.fetch
 }
 
@@ -43,12 +45,11 @@ export async function onPullRequestLines(
 
 /** The pull request's changed lines per file, page by page (at most 30 pages of 100 files). */
 async function readChangedLines(options: PullRequestLinesOptions): Promise<ChangedLines> {
-  const { pullRequest, token } = options
+  const { pullRequest, token, signal } = options
   if (!token) throw new Error('no GitHub token')
   const base = apiBase(options.env['GITHUB_API_URL'])
   if (!base) throw new Error('GITHUB_API_URL is not an http(s) address')
   const octokit = await connect(token, base, options)
-  const signal = AbortSignal.timeout(PULL_REQUEST_FILES_LIMITS.totalMs)
   const changed: ChangedLines = new Map()
   for (let page = 1; page <= PULL_REQUEST_FILES_LIMITS.pages; page++) {
     const { data } = await octokit.rest.pulls.listFiles({

@@ -11,13 +11,15 @@ import { commentOnPullRequest } from './pull-request-comment.js'
 import type { ActionSettings } from './settings.js'
 import type { ActionSinks } from './sinks.js'
 
-export interface ReportContext {
+interface ReportContext {
   settings: ActionSettings
   github: GitHubContext
   log: RunnerLog
   sinks: ActionSinks
   summary: JobSummary
   env: NodeJS.ProcessEnv
+  /** Aborts GitHub's requests at the decoration's deadline (src/deadline.ts). */
+  signal: AbortSignal
 }
 
 /**
@@ -30,7 +32,7 @@ export interface ReportContext {
 export async function reportOutcomes(
   outcomes: readonly AnalysisOutcome[],
   verdict: StepVerdict,
-  { settings, github, log, sinks, summary, env }: ReportContext
+  { settings, github, log, sinks, summary, env, signal }: ReportContext
 ): Promise<string | undefined> {
   const { policy } = settings
   const { fileLink } = github
@@ -59,7 +61,8 @@ export async function reportOutcomes(
         token: settings.gitHubToken,
         env,
         log,
-        sink: sinks.checkRun
+        sink: sinks.checkRun,
+        signal
       })
     }
   }
@@ -71,7 +74,8 @@ export async function reportOutcomes(
       log,
       sink: sinks.comment,
       fileLink,
-      policy
+      policy,
+      signal
     })
   }
   return outputsProblem

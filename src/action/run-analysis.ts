@@ -10,7 +10,7 @@ import { pullRequestFinder } from './fork-pull-request.js'
 import type { ActionSettings } from './settings.js'
 
 /** Which analysis a workflow run is about (see RunScope). */
-export type RunAnalysis = RunScope
+type RunAnalysis = RunScope
 
 /**
  * With `projectKey`, the branch or pull request and the commit from the run, where the inputs
@@ -45,7 +45,7 @@ export async function withTheRunsAnalysis(
 }
 
 /** The run's analysis from its event, or why it cannot be known. */
-export async function runAnalysis(
+async function runAnalysis(
   github: GitHubContext,
   env: NodeJS.ProcessEnv,
   findPullRequest?: FindPullRequest

@@ -13,7 +13,7 @@ import { SETTING_KEYS, settingTitle } from '../words.js'
 import { ACTION_NAMES } from './names.js'
 
 /** Reads one input by its action.yml name; returns '' when unset, like `core.getInput`. */
-export type InputReader = (name: string) => string
+type InputReader = (name: string) => string
 
 /** The check's settings, and what only the action does with the verdict. */
 export interface ActionSettings extends Settings {
@@ -32,7 +32,7 @@ export interface ActionSettings extends Settings {
   sarifFile: string | undefined
 }
 
-export const ACTION_DEFAULTS = { annotate: true, checkRun: false } as const
+const ACTION_DEFAULTS = { annotate: true, checkRun: false } as const
 
 /**
  * The step's inputs (and the environment variables some fall back to) as ActionSettings, or a

@@ -17,9 +17,9 @@ import {
   type RestReply
 } from '../platform/rest-api.js'
 
-export const AZURE_API_VERSION = '7.1'
+const AZURE_API_VERSION = '7.1'
 
-export interface AzureApiOptions {
+interface AzureApiOptions {
   /** SYSTEM_COLLECTIONURI: `https://dev.azure.com/{organization}/`. */
   collectionUrl: URL
   /** `{collection}{project}/_apis/git/repositories/{repositoryId}/`, under the collection. */

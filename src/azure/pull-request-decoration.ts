@@ -57,12 +57,12 @@ export const AZURE_LIMITS = {
 const PROJECT_PROPERTY = 'sonarqube.project'
 const ISSUE_PROPERTY = 'sonarqube.issue'
 
-export interface AzurePullRequest {
+interface AzurePullRequest {
   /** SYSTEM_PULLREQUEST_PULLREQUESTID. */
   id: string
 }
 
-export interface AzureDecorationOptions {
+interface AzureDecorationOptions {
   /** The comments' sink: Markdown's escaped forms of both tokens hidden. */
   sink: Sink
   policy: FailPolicy

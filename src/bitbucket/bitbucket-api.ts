@@ -13,7 +13,7 @@ import { PlatformError, RestApi, type Method, type RestReply } from '../platform
 /** Bitbucket Cloud's API, unless BITBUCKET_API_URL names another (a proxy, a test). */
 export const BITBUCKET_API = 'https://api.bitbucket.org/2.0'
 
-export interface BitbucketApiOptions {
+interface BitbucketApiOptions {
   apiUrl: URL
   /** A repository or workspace access token; none: through Bitbucket Pipelines' proxy. */
   token: string | undefined

@@ -18,7 +18,7 @@ import type { Sink } from '../sink.js'
 import { cut, oneLine } from '../untrusted-text.js'
 import type { BitbucketApi } from './bitbucket-api.js'
 
-export const INSIGHTS_LIMITS = {
+const INSIGHTS_LIMITS = {
   annotationsPerRequest: 100,
   annotationsPerReport: 1000,
   summaryChars: 450,

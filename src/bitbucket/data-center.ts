@@ -33,7 +33,7 @@ import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { setting } from '../words.js'
 import { reportData, reportId } from './code-insights.js'
 
-export const DATA_CENTER_LIMITS = {
+const DATA_CENTER_LIMITS = {
   titleChars: 450,
   detailsChars: 2000,
   messageChars: 2000,
@@ -43,13 +43,13 @@ export const DATA_CENTER_LIMITS = {
 } as const
 
 /** The repository on the server, and the commit decorated. */
-export interface DataCenterRepository {
+interface DataCenterRepository {
   project: string
   repository: string
   commit: string
 }
 
-export interface DataCenterOptions {
+interface DataCenterOptions {
   sink: Sink
   policy: FailPolicy
   log: Log

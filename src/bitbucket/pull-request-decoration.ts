@@ -56,7 +56,7 @@ export interface BitbucketPipeline extends BitbucketCommit {
   pullRequestId: string | undefined
 }
 
-export interface BitbucketDecorationOptions {
+interface BitbucketDecorationOptions {
   /** The comment's sink: Markdown's escaped forms of both tokens hidden, the comment's limit. */
   sink: Sink
   policy: FailPolicy

@@ -7,13 +7,13 @@
  * and the comments; the Sonar token never goes to Azure DevOps. Nothing here changes the verdict
  * or the exit code: what is missing is one warning.
  */
+import { decorationDeadline } from '../deadline.js'
 import { AzureApi } from '../azure/azure-api.js'
 import { AZURE_LIMITS, decorateAzure } from '../azure/pull-request-decoration.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import { markdownForms } from '../report/markup.js'
 import {
   decoratedCommit,
-  decorationDeadline,
   httpUrl,
   platformSink,
   type DecorationContext

@@ -6,6 +6,7 @@
  * the comment, like the Sonar token, which never goes to Bitbucket. Nothing here changes the
  * verdict or the exit code: what is missing is one warning.
  */
+import { decorationDeadline } from '../deadline.js'
 import { BitbucketApi, BITBUCKET_API } from '../bitbucket/bitbucket-api.js'
 import {
   BITBUCKET_LIMITS,
@@ -18,7 +19,6 @@ import { RestApi } from '../platform/rest-api.js'
 import { markdownForms } from '../report/markup.js'
 import {
   decoratedCommit,
-  decorationDeadline,
   httpUrl,
   platformSink,
   type DecorationContext

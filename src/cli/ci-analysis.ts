@@ -23,7 +23,7 @@ import { oneLine } from '../untrusted-text.js'
 import { setting } from '../words.js'
 
 /** Which analysis the CI's run is about (see RunScope): `from` is the CI's name. */
-export type CiAnalysis = RunScope
+type CiAnalysis = RunScope
 
 type Env = NodeJS.ProcessEnv
 

@@ -1,6 +1,6 @@
 /**
  * What every platform's decoration edge of the command is given and shares: the context it runs
- * in, the time it has (DECORATION_ALLOWANCE_MS), the sink of what it writes (the Sonar
+ * in, the time it has (src/deadline.ts), the sink of what it writes (the Sonar
  * token's forms and the platform token's hidden, in the markup's escaped forms), and the check of
  * an address a variable or an option names.
  */
@@ -12,14 +12,6 @@ import { tokenForms } from '../secrets.js'
 import { createSink, type Sink } from '../sink.js'
 import { COMMAND_NAMES } from './names.js'
 import type { TerminalLog } from './terminal-log.js'
-
-/**
- * The decoration's allowance: it gets at least this long after the check, so that a check that
- * used the whole time-out still decorates, and never runs past the overall time-out by more. Every
- * wait of the decoration (a try, a retry's delay, a `Retry-After`) ends by then: the command
- * always ends within the time-out plus this (docs/command.md and --help say so).
- */
-export const DECORATION_ALLOWANCE_MS = 30_000
 
 export interface DecorationContext {
   env: NodeJS.ProcessEnv
@@ -50,22 +42,6 @@ export function decoratedCommit<Ci extends string | undefined>(
   fromTheCi: Ci
 ): string | Ci {
   return context.commit ?? fromTheCi
-}
-
-/**
- * The clock time the decoration must end by: the overall time-out, or the allowance past now when
- * that is later, and never later than the allowance past the time-out.
- *
- * @example decorationDeadline({ ...context, deadline: start + 60_000 }) // start + 60 s, after a check of 10 s
- */
-export function decorationDeadline({
-  clock,
-  deadline
-}: Pick<DecorationContext, 'clock' | 'deadline'>): number {
-  return Math.min(
-    deadline + DECORATION_ALLOWANCE_MS,
-    Math.max(deadline, clock.now() + DECORATION_ALLOWANCE_MS)
-  )
 }
 
 /**

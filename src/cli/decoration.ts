@@ -14,7 +14,7 @@ import { ciAnalysis } from './ci-analysis.js'
 import { decoratedCommit, type DecorationContext } from './decoration-context.js'
 import { decorateGitLab } from './gitlab-decoration.js'
 
-export type DecorateContext = DecorationContext & {
+type DecorateContext = DecorationContext & {
   /** Bitbucket Data Center's repository, from the options, which wins over the CI's platform. */
   bitbucketServer?: { url: string; project: string; repository: string } | undefined
   /** --commit, when given. */

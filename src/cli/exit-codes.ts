@@ -25,24 +25,20 @@ const PRECEDENCE: readonly ExitCode[] = [EXIT.usage, EXIT.noVerdict, EXIT.gateFa
 /**
  * The exit code of each error code: 2 for what the user must fix in the command line, the
  * environment, the report file or a result file's path; 3 for what leaves the gate unknown (the
- * server, the task, the time-out, the unforeseen); 1 for a failed gate. Every code has its row,
- * so a new code needs its choice here.
+ * server, the task, the time-out, the unforeseen). A failed gate is a verdict, not an error: its
+ * 1 comes from the verdict. Every code has its row, so a new code needs its choice here.
  */
 export const EXIT_CODE_OF: Readonly<Record<ErrorCode, ExitCode>> = {
   ERR_USAGE: EXIT.usage,
   ERR_SETTINGS: EXIT.usage,
   ERR_REPORT_FILE: EXIT.usage,
   ERR_RESULT_FILE: EXIT.usage,
-  // The action's alone (its runner's GITHUB_OUTPUT), a file as a result file is.
-  ERR_OUTPUT_FILE: EXIT.usage,
   ERR_UNSAFE_REQUEST: EXIT.noVerdict,
   ERR_SERVER_REQUEST: EXIT.noVerdict,
   ERR_TASK_FAILED: EXIT.noVerdict,
   ERR_TIMEOUT: EXIT.noVerdict,
   ERR_NO_ANALYSIS: EXIT.noVerdict,
-  ERR_ANALYSES_UNREAD: EXIT.noVerdict,
-  ERR_UNEXPECTED: EXIT.noVerdict,
-  ERR_QUALITY_GATE: EXIT.gateFailed
+  ERR_UNEXPECTED: EXIT.noVerdict
 }
 
 /**

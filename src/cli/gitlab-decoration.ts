@@ -6,6 +6,7 @@
  * token, which never goes to GitLab. Nothing here changes the verdict or the exit code: what is
  * missing is one warning.
  */
+import { decorationDeadline } from '../deadline.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import { GitLabApi } from '../gitlab/gitlab-api.js'
 import { decorateMergeRequest, type GitLabPipeline } from '../gitlab/merge-request-decoration.js'
@@ -14,7 +15,6 @@ import { fileLinkUnder } from '../report/new-issues-block.js'
 import { summaryForms } from '../report/summary-text.js'
 import {
   decoratedCommit,
-  decorationDeadline,
   httpUrl,
   platformSink,
   type DecorationContext

@@ -1,3 +1,4 @@
+import { overallDeadline } from '../deadline.js'
 import { systemClock } from '../clock.js'
 import { codeOf, messageOf } from '../errors.js'
 import { checkQualityGates } from '../gate/check-analyses.js'
@@ -10,18 +11,18 @@ import { COMMAND, parseCommandLine, USAGE } from './options.js'
 import { findReportFiles } from './report-globs.js'
 import { endCommand, reportOutcomes, wholeCheckFailed } from './report.js'
 import { readCommandSettings } from './settings.js'
-import { terminalLog, useColor, type TextSink } from './terminal-log.js'
+import { terminalLog, useColor, type TextStream } from './terminal-log.js'
 import { VERSION } from './version.js'
 
 /** What the command runs with: the process's, or a test's. */
-export interface CommandContext {
+interface CommandContext {
   argv: readonly string[]
   env: NodeJS.ProcessEnv
   cwd: string
   /** Where --help, --version and a result file given as `-` go. */
-  stdout: TextSink
+  stdout: TextStream
   /** The log. */
-  stderr: TextSink & { isTTY?: boolean }
+  stderr: TextStream & { isTTY?: boolean }
   /** Clock time the command started: the overall time-out counts from here. */
   startedAt: number
 }
@@ -52,9 +53,15 @@ export async function runCommand(context: CommandContext): Promise<ExitCode> {
     const short = settings.token ? shortTokenWarning(settings.token) : undefined
     if (short) log.warning(short)
 
-    const deps = { cwd, repoRoot: cwd, clock: systemClock, startedAt, log, userAgent: USER_AGENT }
+    const deadline = overallDeadline(startedAt, settings.timeoutMs)
     const outcomes = await checkQualityGates(settings, {
-      ...deps,
+      cwd,
+      repoRoot: cwd,
+      clock: systemClock,
+      startedAt,
+      deadline,
+      log,
+      userAgent: USER_AGENT,
       findFiles: findReportFiles
     }).catch((error: unknown) => [wholeCheckFailed(settings, error)])
     const verdict = stepVerdict(outcomes, settings.policy)
@@ -73,7 +80,7 @@ export async function runCommand(context: CommandContext): Promise<ExitCode> {
         // --commit, checked: with --project the first commit whose analysis was asked for.
         commit: line.commit === undefined ? undefined : (settings.commits[0] ?? line.commit),
         clock: systemClock,
-        deadline: startedAt + settings.timeoutMs,
+        deadline,
         userAgent: USER_AGENT
       })
     }

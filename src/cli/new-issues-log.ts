@@ -4,7 +4,7 @@ import type { Log } from '../log.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 
 /** New issues listed in the command's log per analysis; the files list them all. */
-export const ISSUES_LOGGED = 10
+const ISSUES_LOGGED = 10
 
 /**
  * The first new issues of each analysis in the command's log, most severe first, one line each:

@@ -1,3 +1,4 @@
+import { DECORATION_ALLOWANCE_MS } from '../deadline.js'
 import { parseArgs } from 'node:util'
 import { ActionError, asError } from '../errors.js'
 import { DEFAULT_REPORT_LOCATIONS } from '../report-file.js'
@@ -5,7 +6,6 @@ import { DEFAULTS, isFullSha, type RawSettings } from '../settings.js'
 import { SEVERITY_ORDER, type Severity } from '../findings/finding.js'
 import { COMMENT_WHEN, type CommentWhen } from '../report/pull-request-comment-body.js'
 import { DISCUSSION_LIMITS } from '../gitlab/merge-request-discussions.js'
-import { DECORATION_ALLOWANCE_MS } from './decoration-context.js'
 import { COMMAND } from './version.js'
 
 export { COMMAND }

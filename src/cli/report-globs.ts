@@ -11,7 +11,7 @@ import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
  * further is refused with a message, never cut short silently (nothing the action would find is
  * skipped). The action's `@actions/glob` has no such bound; a whole file system is a typo.
  */
-export const WALK_LIMITS = { depth: 100, entries: 500_000 } as const
+const WALK_LIMITS = { depth: 100, entries: 500_000 } as const
 
 const IS_WINDOWS = process.platform === 'win32'
 

@@ -8,16 +8,16 @@ import { EXIT, exitCodeOfVerdict, type ExitCode } from './exit-codes.js'
 import { logNewIssues } from './new-issues-log.js'
 import type { ResultFiles } from './options.js'
 import { writeResultFiles } from './result-files.js'
-import type { TerminalLog, TextSink } from './terminal-log.js'
+import type { TerminalLog, TextStream } from './terminal-log.js'
 
-export interface CommandReportContext {
+interface CommandReportContext {
   settings: Settings
   log: TerminalLog
   /** Every form of the token: removed from every file. */
   secrets: readonly string[]
   files: ResultFiles
   cwd: string
-  stdout: TextSink
+  stdout: TextStream
   startedAt: number
   now: number
 }

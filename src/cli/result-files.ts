@@ -17,10 +17,10 @@ import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { renderJunit, type JunitContext } from './junit.js'
 import { COMMAND_NAMES } from './names.js'
 import type { ResultFiles } from './options.js'
-import type { TextSink } from './terminal-log.js'
+import type { TextStream } from './terminal-log.js'
 
 /** What the check came to, for the result files. */
-export interface CheckReport {
+interface CheckReport {
   /**
    * Every analysis checked; when the check failed before finding any (no report file), one
    * unread outcome that stands for the whole check, with its message.
@@ -77,7 +77,7 @@ const FILE_SINKS: Record<keyof ResultFiles, Omit<SinkOptions, 'names' | 'secrets
 export async function writeResultFiles(
   files: ResultFiles,
   report: CheckReport,
-  { cwd, stdout }: { cwd: string; stdout: TextSink }
+  { cwd, stdout }: { cwd: string; stdout: TextStream }
 ): Promise<string[]> {
   const lines: string[] = []
   for (const kind of ['json', 'junit', 'markdown', 'sarif', 'codequality'] as const) {

@@ -4,7 +4,7 @@ import { messageOf, SettingsError } from '../errors.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 
 /** The largest CA file read: a whole system bundle is about 200 KiB. */
-export const MAX_ROOT_CERT_BYTES = 1024 * 1024
+const MAX_ROOT_CERT_BYTES = 1024 * 1024
 
 /**
  * The PEM text of --root-cert-file, or a SettingsError that says what is wrong with the file:

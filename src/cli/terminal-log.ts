@@ -4,7 +4,7 @@ import { cut, showInvisible } from '../untrusted-text.js'
 import type { Names } from '../words.js'
 
 /** Where the log goes: standard error, or anything that takes text. */
-export interface TextSink {
+export interface TextStream {
   write(text: string): unknown
 }
 
@@ -57,7 +57,7 @@ export function useColor(env: NodeJS.ProcessEnv, isTerminal: boolean): boolean {
  * @example const log = terminalLog(process.stderr, { color: useColor(process.env, process.stderr.isTTY), names: COMMAND_NAMES })
  */
 export function terminalLog(
-  out: TextSink,
+  out: TextStream,
   { color, names }: { color: boolean; names: Names }
 ): TerminalLog {
   let sink = createSink({ names, secrets: [] })

@@ -16,14 +16,14 @@ export const LEVEL_OF_SEVERITY: Readonly<Record<Severity, AnnotationLevel>> = {
 }
 
 /** One annotation: its level, its message (through the log's gate later) and where it points. */
-export interface Annotation {
+interface Annotation {
   level: AnnotationLevel
   message: string
   where: AnnotationWhere
 }
 
 /** The annotations to write, and how many findings were left out for want of room. */
-export interface AnnotationPlan {
+interface AnnotationPlan {
   annotations: Annotation[]
   leftOut: number
 }

@@ -27,7 +27,7 @@ export const CODE_QUALITY_LIMITS = {
 } as const
 
 /** GitLab's five severities. */
-export type CodeQualitySeverity = 'info' | 'minor' | 'major' | 'critical' | 'blocker'
+type CodeQualitySeverity = 'info' | 'minor' | 'major' | 'critical' | 'blocker'
 
 const SEVERITY = severityIn('codeQuality')
 
@@ -57,7 +57,7 @@ export interface CodeQualityIssue {
 }
 
 /** The report, and what it leaves out. */
-export interface CodeQualityReport {
+interface CodeQualityReport {
   /** The JSON array, 2-space indented, ending in a newline, through the sink. */
   json: string
   /** Issues written. */

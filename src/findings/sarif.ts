@@ -50,7 +50,7 @@ const LEVEL = severityIn('sarifLevel')
 const SEVERITY_RANK: Record<Severity, number> = { blocker: 0, high: 1, medium: 2, low: 3, info: 4 }
 
 /** The log, and what it leaves out. */
-export interface SarifLog {
+interface SarifLog {
   /** The SARIF 2.1.0 log as 2-space indented JSON, ending in a newline, through the sink. */
   json: string
   /** Results written, all runs together. */

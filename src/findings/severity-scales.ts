@@ -18,7 +18,7 @@
 import type { AnnotationLevel } from '../log.js'
 import type { Severity } from './finding.js'
 
-export interface SeverityScales {
+interface SeverityScales {
   annotation: AnnotationLevel
   sarifLevel: 'error' | 'warning' | 'note'
   securitySeverity: string

@@ -32,7 +32,7 @@ export interface AnalysisSource {
 }
 
 /** How many of the project's branches or pull requests a message lists when one is unknown. */
-export const BRANCHES_LISTED = 20
+const BRANCHES_LISTED = 20
 
 /** The analysis whose gate is read: the commit's, or the newest. */
 export interface FoundAnalysis {
@@ -182,7 +182,7 @@ function pick(page: ProjectAnalysesPage, commits: readonly string[]): FoundAnaly
 }
 
 /** Whether a task is of the branch or pull request waited for (a task names its own). */
-export function inScope(task: ComponentTask, on: AnalysisScope): boolean {
+function inScope(task: ComponentTask, on: AnalysisScope): boolean {
   if (on.pullRequest !== undefined) return task.pullRequest === on.pullRequest
   if (task.pullRequest !== undefined) return false
   // A task that names no branch is the main branch's (a server of one branch names none, and its

@@ -20,7 +20,7 @@ import { waitForAnalysis } from './wait-for-analysis.js'
 import { seconds, waitForTask, type FinishedTask } from './wait-for-task.js'
 
 /** The SonarSource action's output values, for drop-in compatibility. */
-export type QualityGateStatus = 'PASSED' | 'WARN' | 'FAILED' | 'NONE'
+type QualityGateStatus = 'PASSED' | 'WARN' | 'FAILED' | 'NONE'
 
 /** Everything the action learned: what its outputs, summary and verdict are made of. */
 export interface GateResult {
@@ -71,8 +71,10 @@ export interface GateResult {
 
 export interface CheckDependencies {
   clock: Clock
-  /** Clock time the step started: the overall time-out counts from here. */
+  /** Clock time the step started: elapsed times count from here. */
   startedAt: number
+  /** Clock time of the overall time-out (src/deadline.ts): every wait and request ends by it. */
+  deadline: number
   log: Log
   userAgent: string
   random?: () => number
@@ -93,7 +95,7 @@ export function clientFor(
   settings: Settings,
   deps: CheckDependencies
 ): SonarClient {
-  const { clock, startedAt, log } = deps
+  const { clock, deadline, log } = deps
   return new SonarClient({
     serverUrl: target.serverUrl,
     token: settings.token,
@@ -105,7 +107,7 @@ export function clientFor(
       if (warning) log.warning(warning)
     },
     clock,
-    deadline: startedAt + settings.timeoutMs,
+    deadline,
     random: deps.random,
     onRetry: (message) => log.info(message),
     projectKeyFrom: projectKeyFrom(target)
@@ -163,29 +165,9 @@ export async function checkTarget(
     log: deps.log
   })
   const conditions = await withServerMetrics(gate.conditions, client, deps.log)
-  // Read at once: none changes the verdict, and each failure is a line of its own.
-  const [readIssues, whatChanged] = projectKey
-    ? await Promise.all([
-        readNewIssues(client, projectKey, issueScope(on), {
-          serverUrl: target.serverUrl,
-          branch: on.branch,
-          pullRequest: on.pullRequest,
-          locate: deps.locateFiles?.(target) ?? (() => undefined)
-        }),
-        readWhatChanged(client, projectKey, on),
-        target.wait !== 'commit' && settings.runCommit && analysisId
-          ? warnOfAnotherCommit(
-              client,
-              { projectKey, on, analysisId },
-              settings.runCommit,
-              deps.log
-            )
-          : undefined
-      ])
-    : []
-  const newIssues = unlessHidden(readIssues, whatChanged)
-  if (newIssues) deps.log.info(newIssuesLine(newIssues))
-  if (whatChanged) deps.log.info(whatChangedLine(whatChanged))
+  const { newIssues, whatChanged } = projectKey
+    ? await readBesideTheGate(client, target, settings, deps, { projectKey, on, analysisId })
+    : {}
   return {
     status: gate.status,
     qualityGateStatus: toQualityGateStatus(gate.status),
@@ -217,6 +199,37 @@ export async function checkTarget(
     newIssues,
     ...(whatChanged ? { whatChanged } : {})
   }
+}
+
+/**
+ * What the check reads once the gate is known, all at once: none changes the verdict, and each
+ * failure is a line of its own. The new issues, unknown rather than none when the token may not
+ * see them; what changed; and a warning when the analysis is not of the run's commit.
+ */
+async function readBesideTheGate(
+  client: SonarClient,
+  target: Target,
+  settings: Settings,
+  deps: CheckDependencies,
+  analysis: { projectKey: string; on: AnalysisScope; analysisId: string | undefined }
+): Promise<{ newIssues: NewIssues | undefined; whatChanged: WhatChanged | undefined }> {
+  const { projectKey, on, analysisId } = analysis
+  const [readIssues, whatChanged] = await Promise.all([
+    readNewIssues(client, projectKey, issueScope(on), {
+      serverUrl: target.serverUrl,
+      branch: on.branch,
+      pullRequest: on.pullRequest,
+      locate: deps.locateFiles?.(target) ?? (() => undefined)
+    }),
+    readWhatChanged(client, projectKey, on),
+    target.wait !== 'commit' && settings.runCommit && analysisId
+      ? warnOfAnotherCommit(client, { projectKey, on, analysisId }, settings.runCommit, deps.log)
+      : undefined
+  ])
+  const newIssues = unlessHidden(readIssues, whatChanged)
+  if (newIssues) deps.log.info(newIssuesLine(newIssues))
+  if (whatChanged) deps.log.info(whatChangedLine(whatChanged))
+  return { newIssues, whatChanged }
 }
 
 /**
@@ -298,7 +311,7 @@ async function waitForCommit(
   target: Target & { wait: 'commit' },
   client: SonarClient,
   settings: Settings,
-  { clock, startedAt, log }: CheckDependencies
+  { clock, startedAt, deadline, log }: CheckDependencies
 ): Promise<FoundAnalysis> {
   // A pull request's analyses record no commit the server shows: its newest is the one.
   const what =
@@ -315,7 +328,7 @@ async function waitForCommit(
       ...(target.since ? { since: target.since } : {}),
       clock,
       startedAt,
-      deadline: startedAt + settings.timeoutMs,
+      deadline,
       intervalMs: settings.intervalMs,
       adaptive: settings.adaptivePolling,
       log
@@ -379,7 +392,7 @@ async function waitFor(
   target: Target & { wait: 'task' },
   client: SonarClient,
   settings: Settings,
-  { clock, startedAt, log }: CheckDependencies
+  { clock, startedAt, deadline, log }: CheckDependencies
 ): Promise<FinishedTask> {
   log.startGroup(`Waiting for analysis task ${target.taskId}`)
   try {
@@ -395,7 +408,7 @@ async function waitFor(
       fetchTask: () => client.getTask(taskUrl, target.taskId),
       clock,
       startedAt,
-      deadline: startedAt + settings.timeoutMs,
+      deadline,
       initialWaitMs: settings.initialWaitMs,
       intervalMs: settings.intervalMs,
       onPoll: (task, elapsedMs) => log.info(`${oneLine(task.status)} after ${seconds(elapsedMs)}`),

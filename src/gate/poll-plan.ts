@@ -52,7 +52,7 @@ export function predictEnd(polledAt: number, elapsedMs: number, previousMs: numb
   }
 }
 
-export interface Cadence {
+interface Cadence {
   /** Clock time the step started: the fixed cadence is anchored there. */
   startedAt: number
   initialWaitMs: number

@@ -42,7 +42,7 @@ export type Target = {
 )
 
 /** One analysis to check, or why its report file could not be used. */
-export type FoundTarget =
+type FoundTarget =
   { source: string; target: Target } | { source: string; projectKey: undefined; error: Error }
 
 /**
@@ -118,7 +118,7 @@ export async function findTargets(
     }))
   }
 
-  const read = withoutSecrets(sources.readFile ?? readTextFile, settings.token)
+  const read = reportTextWithoutToken(sources.readFile ?? readTextFile, settings.token)
   if (settings.reportFiles.length === 0) {
     const report = await loadReportFile(undefined, sources.cwd, read)
     return [{ source: report.file, target: reportTarget(report, host) }]
@@ -226,7 +226,7 @@ function shown(text: string): string {
 }
 
 /** `read`, with every form of the token removed from the text it returns. */
-function withoutSecrets(read: TextFileReader, token: string | undefined): TextFileReader {
+function reportTextWithoutToken(read: TextFileReader, token: string | undefined): TextFileReader {
   const forms = token ? tokenForms(token) : []
   if (forms.length === 0) return read
   return async (file) => {

@@ -20,7 +20,7 @@ import {
 import { nextPollAt, predictEnd, type Prediction } from './poll-plan.js'
 import { seconds } from './wait-for-task.js'
 
-export interface WaitForAnalysisOptions {
+interface WaitForAnalysisOptions {
   server: AnalysisSource
   projectKey: string
   /** The branch or pull request; neither: the project's main branch. */
@@ -67,116 +67,204 @@ export interface WaitForAnalysisOptions {
  * @example const found = await waitForAnalysis({ server: client, projectKey: 'shop', on: { branch: 'main' }, commits, clock, startedAt, deadline, intervalMs: 1000, log })
  */
 export async function waitForAnalysis(options: WaitForAnalysisOptions): Promise<FoundAnalysis> {
-  const { clock, deadline, startedAt, on, commits, log } = options
-  const pullRequest = on.pullRequest
-  const commit = commits.length > 0 && pullRequest === undefined ? shortShas(commits) : undefined
-  // A branch's newest analysis, no commit asked: waited for while a scan of it is pending.
-  const newest = commits.length === 0 && pullRequest === undefined
-  const project = oneLine(options.projectKey)
-  const where = `${project}${scopeWords(on)}`
-  const since = pullRequest !== undefined ? options.since : undefined
-  const sinceWords = since ? ` since ${isoSeconds(since.at)} (${since.what})` : ''
-  // What is waited for: a commit's analysis, a branch's newest, or a pull request's (since the start).
-  let wanted = `an analysis${sinceWords}`
-  if (newest) wanted = 'the newest analysis'
-  if (commit) wanted = `the analysis of ${commit}`
-  const awaited = (task: ComponentTask) => isAwaited(task, on, commits)
-  let last: Exclude<Sighting, { found: FoundAnalysis }> | undefined
-  let pending: ComponentTask[] = []
-  let said = ''
-  const timedOut = async (cause?: TimeoutError): Promise<TimeoutError> => {
-    const seen = await whatWasSeen(last, newest ? pending : [], pullRequest !== undefined)
-    const advice = newest
-      ? 'The server has not processed its scan yet (see the Background Tasks page)'
-      : `The scan may not have run for this ${pullRequest !== undefined ? 'pull request' : 'commit'}, or its task may still be queued`
-    return new TimeoutError(
-      `Timed out after ${seconds(clock.now() - startedAt)} waiting for ${wanted} of ${where}: ${seen}. ${advice}; raise ${setting('timeout')} (now ${seconds(deadline - startedAt)}).`,
-      cause && { cause }
-    )
-  }
-  // A first scan may be coming only when the run says which commit it scanned.
-  const expected = commits.length > 0 || since !== undefined
-  const now = () => clock.now()
-  const look = (): Promise<Sighting> => {
-    const { server, projectKey } = options
-    if (pullRequest !== undefined) {
-      return lookAtPullRequest(server, projectKey, pullRequest, since, expected, now)
-    }
-    if (newest) return lookAtNewest(server, projectKey, on, now)
-    return lookAtBranch(server, projectKey, on, commits, expected, now)
-  }
-
-  const failed = (task: Pick<ComponentTask, 'id' | 'status' | 'errorMessage'>) =>
-    new TaskFailedError(
-      `The newest background task of ${where}, ${oneLine(task.id)}, ended ${oneLine(task.status)} before ${wanted} appeared: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server.`
-    )
-
+  const { clock, deadline, log } = options
+  const wanted = wantedOf(options)
+  const seen: SeenSoFar = { last: undefined, pending: [] }
+  const timedOut = (cause?: TimeoutError) => analysisTimeout(wanted, seen, options, cause)
   // Polls keep a fixed cadence from the step's start, the first at once, or gather around the
   // end the running task and the previous analysis predict.
-  const cadence = { startedAt, initialWaitMs: 0, intervalMs: options.intervalMs }
+  const cadence = { startedAt: options.startedAt, initialWaitMs: 0, intervalMs: options.intervalMs }
   let prediction: Prediction | undefined
   let lastPollAt: number | undefined
-  // The branch's tasks seen queued or running; the newest of them once all ended while the
-  // project's last task names another (api/ce/component's `current` is of any branch): the next
-  // poll reads it alone, so that its failure ends the wait too.
-  const watched = new Map<string, ComponentTask>()
-  let endedUnseen: ComponentTask | undefined
+  const watch = taskWatch()
+  let said = ''
   for (;;) {
     const pollAt = nextPollAt(cadence, lastPollAt, prediction)
     const waitMs = Math.min(pollAt, deadline) - clock.now()
     if (waitMs > 0) await clock.sleep(waitMs)
     if (clock.now() >= deadline) throw await timedOut()
     lastPollAt = Math.max(pollAt, clock.now())
-    if (endedUnseen) {
-      const task = await endedAs(options.server, endedUnseen.id, timedOut)
-      endedUnseen = undefined
-      if (task && (task.status === 'FAILED' || task.status === 'CANCELED')) throw failed(task)
+    const unseen = watch.endedUnseen()
+    if (unseen) {
+      const task = await endedAs(options.server, unseen.id, timedOut)
+      if (task && (task.status === 'FAILED' || task.status === 'CANCELED')) {
+        throw taskFailed(wanted, task)
+      }
       continue
     }
     let sighting: Sighting
     try {
-      sighting = await look()
+      sighting = await look(options, wanted)
     } catch (error) {
       if (error instanceof TimeoutError) throw await timedOut(error)
       throw error
     }
     if ('found' in sighting) return sighting.found
-    last = sighting
+    seen.last = sighting
     const { tasks } = sighting
-    pending = tasks.queue.filter(awaited)
-    const ended = tasks.current && awaited(tasks.current) ? tasks.current : undefined
-    if (
-      pending.length === 0 &&
-      ended &&
-      (ended.status === 'FAILED' || ended.status === 'CANCELED')
-    ) {
-      throw failed(ended)
+    seen.pending = tasks.queue.filter((task) => isAwaited(task, options.on, options.commits))
+    const ended =
+      tasks.current && isAwaited(tasks.current, options.on, options.commits)
+        ? tasks.current
+        : undefined
+    if (seen.pending.length === 0 && ended && ['FAILED', 'CANCELED'].includes(ended.status)) {
+      throw taskFailed(wanted, ended)
     }
-    for (const task of pending) watched.set(task.id, task)
-    if (pending.length === 0 && watched.size > 0) {
-      const newestSeen = [...watched.values()].at(-1)
-      watched.clear()
-      if (newestSeen && tasks.current?.id !== newestSeen.id) endedUnseen = newestSeen
-    }
-    if (!expected && pending.length === 0 && !sighting.newest) {
+    watch.saw(seen.pending, tasks.current)
+    if (!wanted.expected && seen.pending.length === 0 && !sighting.newest) {
       throw new AnalysisNotFoundError(
-        `${where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${setting('branch')} or ${setting('pullRequest')}.`
+        `${wanted.where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${setting('branch')} or ${setting('pullRequest')}.`
       )
     }
-    // What the wait is waiting for: the analysis not there yet; the one a scan of the branch,
-    // queued or running, makes; the first of a branch or pull request the server does not know.
-    const scope = pullRequest !== undefined ? 'pull request' : 'branch'
-    let line = `No analysis of ${commit ? `${commit} of ${where}` : `${where}${sinceWords}`} yet; ${pending.length} pending.`
-    if (newest && pending.length > 0) {
-      line = `A scan of ${where} is queued or running: waiting for its analysis, the newest, rather than taking the one before it; ${pending.length} pending.`
-    }
-    if (sighting.unknown) {
-      line = `The server has no ${scope} ${oneLine(pullRequest ?? on.branch ?? '')} of ${project} yet: waiting for its first analysis (or check ${theSetting(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending.length} pending.`
-    }
+    const line = waitingLine(wanted, sighting, seen.pending.length, options.on)
     if (line !== said) log.info(line)
     said = line
-    if (options.adaptive && !prediction) prediction = predicted(tasks, pending, sighting.tasksAt)
+    if (options.adaptive && !prediction)
+      prediction = predicted(tasks, seen.pending, sighting.tasksAt)
   }
+}
+
+/** What is waited for, in the words every line and message of the wait uses. */
+interface Wanted {
+  project: string
+  /** The project and its branch or pull request. */
+  where: string
+  pullRequest: string | undefined
+  /** The commits asked for, short, on a branch. */
+  commit: string | undefined
+  /** A branch's newest analysis, no commit asked: waited for while a scan of it is pending. */
+  newest: boolean
+  since: RunStart | undefined
+  sinceWords: string
+  /** "the analysis of 1a2b3c4", "the newest analysis", "an analysis since …". */
+  what: string
+  /** Whether a first scan may be coming: only when the run says which commit it scanned. */
+  expected: boolean
+}
+
+function wantedOf({ projectKey, on, commits, since: given }: WaitForAnalysisOptions): Wanted {
+  const pullRequest = on.pullRequest
+  const commit = commits.length > 0 && pullRequest === undefined ? shortShas(commits) : undefined
+  const newest = commits.length === 0 && pullRequest === undefined
+  const project = oneLine(projectKey)
+  const since = pullRequest !== undefined ? given : undefined
+  const sinceWords = since ? ` since ${isoSeconds(since.at)} (${since.what})` : ''
+  let what = `an analysis${sinceWords}`
+  if (newest) what = 'the newest analysis'
+  if (commit) what = `the analysis of ${commit}`
+  return {
+    project,
+    where: `${project}${scopeWords(on)}`,
+    pullRequest,
+    commit,
+    newest,
+    since,
+    sinceWords,
+    what,
+    expected: commits.length > 0 || since !== undefined
+  }
+}
+
+/** One look at the server for what is wanted: a pull request's, a branch's newest, or a commit's. */
+function look(options: WaitForAnalysisOptions, wanted: Wanted): Promise<Sighting> {
+  const { server, projectKey, on, commits, clock } = options
+  const now = () => clock.now()
+  if (wanted.pullRequest !== undefined) {
+    return lookAtPullRequest(
+      server,
+      projectKey,
+      wanted.pullRequest,
+      wanted.since,
+      wanted.expected,
+      now
+    )
+  }
+  if (wanted.newest) return lookAtNewest(server, projectKey, on, now)
+  return lookAtBranch(server, projectKey, on, commits, wanted.expected, now)
+}
+
+/** What the polls have seen: the last sighting, and the tasks of what is wanted still pending. */
+interface SeenSoFar {
+  last: Exclude<Sighting, { found: FoundAnalysis }> | undefined
+  pending: ComponentTask[]
+}
+
+function analysisTimeout(
+  wanted: Wanted,
+  { last, pending }: SeenSoFar,
+  { clock, startedAt, deadline }: WaitForAnalysisOptions,
+  cause?: TimeoutError
+): Promise<TimeoutError> {
+  return whatWasSeen(last, wanted.newest ? pending : [], wanted.pullRequest !== undefined).then(
+    (seen) => {
+      const advice = wanted.newest
+        ? 'The server has not processed its scan yet (see the Background Tasks page)'
+        : `The scan may not have run for this ${wanted.pullRequest !== undefined ? 'pull request' : 'commit'}, or its task may still be queued`
+      return new TimeoutError(
+        `Timed out after ${seconds(clock.now() - startedAt)} waiting for ${wanted.what} of ${wanted.where}: ${seen}. ${advice}; raise ${setting('timeout')} (now ${seconds(deadline - startedAt)}).`,
+        cause && { cause }
+      )
+    }
+  )
+}
+
+function taskFailed(
+  wanted: Wanted,
+  task: Pick<ComponentTask, 'id' | 'status' | 'errorMessage'>
+): TaskFailedError {
+  return new TaskFailedError(
+    `The newest background task of ${wanted.where}, ${oneLine(task.id)}, ended ${oneLine(task.status)} before ${wanted.what} appeared: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server.`
+  )
+}
+
+/**
+ * The tasks of what is wanted seen queued or running; once all have ended while the project's
+ * last task names another (api/ce/component's `current` is of any branch), the newest of them,
+ * for the next poll to read alone, so that its failure ends the wait too.
+ */
+function taskWatch(): {
+  saw(pending: readonly ComponentTask[], current: ComponentTask | undefined): void
+  endedUnseen(): ComponentTask | undefined
+} {
+  const watched = new Map<string, ComponentTask>()
+  let unseen: ComponentTask | undefined
+  return {
+    saw(pending, current) {
+      for (const task of pending) watched.set(task.id, task)
+      if (pending.length > 0 || watched.size === 0) return
+      const newestSeen = [...watched.values()].at(-1)
+      watched.clear()
+      if (newestSeen && current?.id !== newestSeen.id) unseen = newestSeen
+    },
+    endedUnseen() {
+      const task = unseen
+      unseen = undefined
+      return task
+    }
+  }
+}
+
+/**
+ * The line that says what the wait is waiting for: the analysis not there yet; the one a scan of
+ * the branch, queued or running, makes; the first of a branch or pull request the server does
+ * not know.
+ */
+function waitingLine(
+  wanted: Wanted,
+  sighting: Exclude<Sighting, { found: FoundAnalysis }>,
+  pending: number,
+  on: AnalysisScope
+): string {
+  const { where, pullRequest } = wanted
+  if (sighting.unknown) {
+    const scope = pullRequest !== undefined ? 'pull request' : 'branch'
+    return `The server has no ${scope} ${oneLine(pullRequest ?? on.branch ?? '')} of ${wanted.project} yet: waiting for its first analysis (or check ${theSetting(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending} pending.`
+  }
+  if (wanted.newest && pending > 0) {
+    return `A scan of ${where} is queued or running: waiting for its analysis, the newest, rather than taking the one before it; ${pending} pending.`
+  }
+  const of = wanted.commit ? `${wanted.commit} of ${where}` : `${where}${wanted.sinceWords}`
+  return `No analysis of ${of} yet; ${pending} pending.`
 }
 
 /**

@@ -5,7 +5,7 @@ import { nextPollAt, predictEnd, type Prediction } from './poll-plan.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { setting, theSetting } from '../words.js'
 
-export interface WaitForTaskOptions {
+interface WaitForTaskOptions {
   /**
    * The task the action asked for (the report file's ceTaskId, or the task setting): every
    * message names it, whatever id a reply carries or lacks.
@@ -60,53 +60,19 @@ export type FinishedTask = Task & { analysisId: string }
  * @example const task = await waitForTask({ fetchTask, clock, startedAt, deadline, initialWaitMs: 3000, intervalMs: 1000 })
  */
 export async function waitForTask(options: WaitForTaskOptions): Promise<FinishedTask> {
-  const { clock, deadline, startedAt } = options
-  const elapsed = (): number => clock.now() - startedAt
+  const { clock, deadline } = options
   const taskId = oneLine(options.taskId)
-  let last: Task | undefined
-  /** Since when (clock time) the server has not answered, after it had, and why. */
-  let outage: { since: number; why: string } | undefined
-  /** @param cause The time-out a poll ran into, when one did. */
-  const timedOut = (cause?: TimeoutError): TimeoutError =>
-    new TimeoutError(
-      outage
-        ? `Timed out after ${seconds(elapsed())} waiting for the analysis task ${taskId}: the server has not answered since ${seconds(outage.since - startedAt)} (${outage.why}); its last status was ${oneLine(last?.status ?? '')}. Check that the server is running; raise ${setting('timeout')} (now ${seconds(deadline - startedAt)}) to wait out its restarts.`
-        : `Timed out after ${seconds(elapsed())} waiting for the analysis task ${taskId}: ${last ? `its last status was ${oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; raise ${setting('timeout')} (now ${seconds(deadline - startedAt)}).`,
-      cause && { cause }
-    )
-  const serverNotUp = async (): Promise<boolean> =>
-    (await options.serverNotUp?.().catch(() => true)) ?? false
-  /**
-   * Whether a failed poll is the server going away for a while: only after it has answered this
-   * task, and for a 401 or 404 only when the server itself says it is not up.
-   */
-  const isOutage = async (error: unknown): Promise<boolean> => {
-    if (!last || !(error instanceof ServerRequestError)) return false
-    if (error.noReply || (error.status !== undefined && OUTAGE_STATUSES.has(error.status)))
-      return true
-    if (error.status === undefined || !STARTING_STATUSES.has(error.status)) return false
-    return serverNotUp()
-  }
-
+  const seen: Seen = { last: undefined, outage: undefined }
+  const timedOut = (cause?: TimeoutError) => taskTimeout(taskId, seen, options, cause)
+  const previous = previousProcessing(options.readPreviousProcessingMs)
+  if (options.initialWaitMs > 0) previous.ask()
   // Polls keep a fixed cadence from the step's start (the first at initialWaitMs, then one
   // every intervalMs, however long each request took), or gather around a predicted end.
   const cadence = {
-    startedAt,
+    startedAt: options.startedAt,
     initialWaitMs: options.initialWaitMs,
     intervalMs: options.intervalMs
   }
-  let previousMs: number | undefined
-  let asked = false
-  const askPrevious = (): void => {
-    if (asked || !options.readPreviousProcessingMs) return
-    asked = true
-    // Without it the fixed cadence goes on: a failure changes nothing.
-    options.readPreviousProcessingMs().then(
-      (ms) => (previousMs = ms),
-      () => {}
-    )
-  }
-  if (options.initialWaitMs > 0) askPrevious()
   let prediction: Prediction | undefined
   let lastPollAt: number | undefined
   for (;;) {
@@ -117,58 +83,155 @@ export async function waitForTask(options: WaitForTaskOptions): Promise<Finished
     // must not make the same poll twice.
     lastPollAt = Math.max(pollAt, clock.now())
     // While the server is away, its status (one request, no retries) says when to ask again.
-    if (outage && (await serverNotUp())) continue
-    let task: Task
-    try {
-      task = await options.fetchTask()
-    } catch (error) {
-      // A poll the deadline cut short is a time-out like any other: say the last status seen.
-      if (error instanceof TimeoutError) throw timedOut(error)
-      // A server that answered a moment ago and stops (restarted, redeployed): polled through.
-      if (!(await isOutage(error))) throw error
-      if (!outage) {
-        outage = { since: lastPollAt, why: outageWords(error as ServerRequestError) }
-        options.onOutage?.(
-          `The server stopped answering (${outage.why}) after ${seconds(elapsed())}: polling on until it is back, within ${setting('timeout')}.`
-        )
-      }
-      continue
-    }
-    if (outage) {
-      options.onOutage?.(
-        `The server answers again after ${seconds(clock.now() - outage.since)} away.`
-      )
-      outage = undefined
-    }
-    last = task
-    options.onPoll?.(task, elapsed())
-
-    if (task.status === 'SUCCESS') {
-      if (!task.analysisId) {
-        throw new ServerRequestError(
-          `Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check ${theSetting('task')}.`
-        )
-      }
-      return { ...task, analysisId: task.analysisId }
-    }
-    if (task.status === 'FAILED' || task.status === 'CANCELED') {
-      throw new TaskFailedError(
-        `The analysis task ${taskId} ended ${task.status}${task.errorType ? ` (${oneLine(task.errorType)})` : ''}: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`
-      )
-    }
-    askPrevious()
-    // The server says how long a task in progress has been processing: with the previous
-    // analysis's time, that predicts its end.
-    if (
-      !prediction &&
-      previousMs !== undefined &&
-      task.status === 'IN_PROGRESS' &&
-      task.executionTimeMs !== undefined
-    ) {
-      prediction = predictEnd(lastPollAt, task.executionTimeMs, previousMs)
-      options.onPrediction?.(prediction)
+    if (seen.outage && (await serverNotUp(options))) continue
+    const task = await pollOnce(options, seen, lastPollAt, timedOut)
+    if (!task) continue
+    options.onPoll?.(task, clock.now() - options.startedAt)
+    const finished = endedTask(task, taskId)
+    if (finished) return finished
+    previous.ask()
+    if (!prediction) {
+      prediction = predictionFrom(task, previous.ms(), lastPollAt)
+      if (prediction) options.onPrediction?.(prediction)
     }
   }
+}
+
+/** What the polls have seen: the last task, and since when the server has been away, and why. */
+interface Seen {
+  last: Task | undefined
+  outage: { since: number; why: string } | undefined
+}
+
+/**
+ * The time-out of the wait, saying the last status seen, or since when the server has not
+ * answered. `cause` is the time-out a poll ran into, when one did.
+ */
+function taskTimeout(
+  taskId: string,
+  { last, outage }: Seen,
+  { clock, startedAt, deadline }: WaitForTaskOptions,
+  cause?: TimeoutError
+): TimeoutError {
+  const elapsed = seconds(clock.now() - startedAt)
+  const raise = `raise ${setting('timeout')} (now ${seconds(deadline - startedAt)})`
+  return new TimeoutError(
+    outage
+      ? `Timed out after ${elapsed} waiting for the analysis task ${taskId}: the server has not answered since ${seconds(outage.since - startedAt)} (${outage.why}); its last status was ${oneLine(last?.status ?? '')}. Check that the server is running; ${raise} to wait out its restarts.`
+      : `Timed out after ${elapsed} waiting for the analysis task ${taskId}: ${last ? `its last status was ${oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; ${raise}.`,
+    cause && { cause }
+  )
+}
+
+/**
+ * One poll of the task: the task, or undefined while the server is away (a server that answered
+ * this task a moment ago and stops, restarted or redeployed, is polled through). Says when the
+ * server goes and when it is back.
+ */
+async function pollOnce(
+  options: WaitForTaskOptions,
+  seen: Seen,
+  polledAt: number,
+  timedOut: (cause: TimeoutError) => TimeoutError
+): Promise<Task | undefined> {
+  let task: Task
+  try {
+    task = await options.fetchTask()
+  } catch (error) {
+    // A poll the deadline cut short is a time-out like any other: say the last status seen.
+    if (error instanceof TimeoutError) throw timedOut(error)
+    if (!(await isOutage(error, seen, options))) throw error
+    if (!seen.outage) {
+      seen.outage = { since: polledAt, why: outageWords(error as ServerRequestError) }
+      options.onOutage?.(
+        `The server stopped answering (${seen.outage.why}) after ${seconds(options.clock.now() - options.startedAt)}: polling on until it is back, within ${setting('timeout')}.`
+      )
+    }
+    return undefined
+  }
+  if (seen.outage) {
+    options.onOutage?.(
+      `The server answers again after ${seconds(options.clock.now() - seen.outage.since)} away.`
+    )
+    seen.outage = undefined
+  }
+  seen.last = task
+  return task
+}
+
+/**
+ * Whether a failed poll is the server going away for a while: only after it has answered this
+ * task, and for a 401 or 404 only when the server itself says it is not up.
+ */
+async function isOutage(error: unknown, seen: Seen, options: WaitForTaskOptions): Promise<boolean> {
+  if (!seen.last || !(error instanceof ServerRequestError)) return false
+  if (error.noReply || (error.status !== undefined && OUTAGE_STATUSES.has(error.status)))
+    return true
+  if (error.status === undefined || !STARTING_STATUSES.has(error.status)) return false
+  return serverNotUp(options)
+}
+
+async function serverNotUp(options: WaitForTaskOptions): Promise<boolean> {
+  return (await options.serverNotUp?.().catch(() => true)) ?? false
+}
+
+/**
+ * The task once it has ended SUCCESS, with its analysis; undefined while it is queued or
+ * running. FAILED and CANCELED throw with the server's message.
+ */
+function endedTask(task: Task, taskId: string): FinishedTask | undefined {
+  if (task.status === 'SUCCESS') {
+    if (!task.analysisId) {
+      throw new ServerRequestError(
+        `Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check ${theSetting('task')}.`
+      )
+    }
+    return { ...task, analysisId: task.analysisId }
+  }
+  if (task.status === 'FAILED' || task.status === 'CANCELED') {
+    throw new TaskFailedError(
+      `The analysis task ${taskId} ended ${task.status}${task.errorType ? ` (${oneLine(task.errorType)})` : ''}: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`
+    )
+  }
+  return undefined
+}
+
+/**
+ * How long the project's previous analysis took to process, read once when asked (never waited
+ * for: until it is known, `ms()` is undefined, and a failure leaves it so).
+ */
+function previousProcessing(read: (() => Promise<number | undefined>) | undefined): {
+  ask(): void
+  ms(): number | undefined
+} {
+  let asked = false
+  let previousMs: number | undefined
+  return {
+    ask: () => {
+      if (asked || !read) return
+      asked = true
+      // Without it the fixed cadence goes on: a failure changes nothing.
+      read().then(
+        (ms) => (previousMs = ms),
+        () => {}
+      )
+    },
+    ms: () => previousMs
+  }
+}
+
+/**
+ * The predicted end of a task in progress, polled at `polledAt`: the server says how long it has
+ * been processing, and with the previous analysis's time that predicts its end.
+ */
+function predictionFrom(
+  task: Task,
+  previousMs: number | undefined,
+  polledAt: number
+): Prediction | undefined {
+  if (previousMs === undefined || task.status !== 'IN_PROGRESS') return undefined
+  if (task.executionTimeMs === undefined) return undefined
+  return predictEnd(polledAt, task.executionTimeMs, previousMs)
 }
 
 /** A few words for why the server is taken to be away: "connection refused", "HTTP 503". */

@@ -28,7 +28,7 @@ export interface CodeFigures {
 
 /** What changed with an analysis, beside its verdict; each part read on its own. */
 /** Why a part of what changed is missing. */
-export interface Unread {
+interface Unread {
   unread: string
   /**
    * The server refused a user token (403): its user may not browse the project. The server then

@@ -9,12 +9,12 @@
 import type { Clock } from '../clock.js'
 import { PlatformError, RestApi, type Method } from '../platform/rest-api.js'
 
-export const GITLAB_LIMITS = {
+const GITLAB_LIMITS = {
   /** Items a page asks for: GitLab's maximum. */
   perPage: 100
 } as const
 
-export interface GitLabApiOptions {
+interface GitLabApiOptions {
   /** CI_API_V4_URL: `https://gitlab.example.com/api/v4`. */
   apiUrl: URL
   token: string
@@ -26,7 +26,7 @@ export interface GitLabApiOptions {
 }
 
 /** GitLab's reply: its status, its JSON body, and the next page `x-next-page` names. */
-export interface GitLabReply {
+interface GitLabReply {
   status: number
   body: unknown
   nextPage: number | undefined

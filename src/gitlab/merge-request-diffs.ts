@@ -10,7 +10,7 @@ import { PlatformError, PlatformRefusal } from '../platform/rest-api.js'
 import type { GitLabApi } from './gitlab-api.js'
 import { mergeRequestPath, type MergeRequestRef } from './merge-request-note.js'
 
-export const DIFF_LIMITS = { pages: 30 } as const
+const DIFF_LIMITS = { pages: 30 } as const
 
 /** The commits of the merge request's latest diff version. */
 export interface DiffRefs {

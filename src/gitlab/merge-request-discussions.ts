@@ -31,7 +31,7 @@ interface IssueDiscussion {
   ours: boolean
 }
 
-export interface DiscussionOptions {
+interface DiscussionOptions {
   /** The new issues of every analysis, narrowed to the merge request where they were. */
   findings: readonly Finding[]
   /**
@@ -54,7 +54,7 @@ export interface DiscussionOptions {
 }
 
 /** What the run did: discussions started, and resolved. */
-export interface DiscussionsDone {
+interface DiscussionsDone {
   started: number
   resolved: number
   /** Issues on the merge request's lines past the limit, left without a discussion. */

@@ -104,7 +104,7 @@ export async function whoAmI(gitlab: GitLabApi): Promise<number> {
 }
 
 /** A commit status's state, as GitLab names them. */
-export type CommitState = 'pending' | 'running' | 'success' | 'failed' | 'canceled'
+type CommitState = 'pending' | 'running' | 'success' | 'failed' | 'canceled'
 
 /**
  * The project's commit status on `sha` (`name` sonarqube/<project>), so that a merge-request rule

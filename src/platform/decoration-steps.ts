@@ -17,7 +17,7 @@ import { outsideReferences } from '../words.js'
 import { PlatformRefusal } from './rest-api.js'
 
 /** A platform as its decoration's one warning names it. */
-export interface DecorationPlatform {
+interface DecorationPlatform {
   /** `GitLab`, `Bitbucket`, `Azure DevOps`: the warning's first word. */
   name: string
   /** What to check when the platform does not answer as its API does: the address's variable. */
@@ -27,7 +27,7 @@ export interface DecorationPlatform {
 }
 
 /** A step of a decoration that failed: what it was doing; why is its `cause`. */
-export class DecorationStepFailure extends Error {
+class DecorationStepFailure extends Error {
   constructor(
     readonly what: string,
     options: { cause: unknown }

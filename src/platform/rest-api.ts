@@ -22,7 +22,7 @@ export const REST_LIMITS = {
   tryMs: 30_000
 } as const
 
-export interface RestApiOptions {
+interface RestApiOptions {
   /** The platform's name in messages: `GitLab`, `Bitbucket`, `Azure DevOps`. */
   platform: string
   /** The API's address: every request goes under it. */

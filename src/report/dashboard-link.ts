@@ -1,5 +1,5 @@
 /** The dashboard address as the action may show it: where it leads, and whether to link it. */
-export interface DashboardAddress {
+interface DashboardAddress {
   /** An http(s) address, credentials removed. */
   href: string
   /** true when it is on the server's origin: only then does the summary link it. */

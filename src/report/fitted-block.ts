@@ -2,7 +2,7 @@ import type { Fitted } from '../fit.js'
 import type { Sink } from '../sink.js'
 
 /** How an HTML block of lines is fitted (see fittedBlock). */
-export interface BlockOptions {
+interface BlockOptions {
   /** The line that opens the block: `<ul>`, a table's head. */
   open: string
   /** The line that closes it: `</ul>`. */

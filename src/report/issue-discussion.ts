@@ -18,7 +18,7 @@ const ISSUE_MARKER_NAME = 'sonar-issue: '
  *
  * @example issueMarker('AYIssue00001') // '<!-- sonar-issue: AYIssue00001 -->'
  */
-export function issueMarker(key: string, markup: Markup = HTML_MARKUP): string {
+function issueMarker(key: string, markup: Markup = HTML_MARKUP): string {
   return markup.hidden(
     `${ISSUE_MARKER_NAME}${encodeURIComponent(wellFormed(cut(key, QUOTE_LIMITS.short)))}`
   )

@@ -21,7 +21,7 @@ import { hotspotUrl } from './what-changed-block.js'
 export const OUTPUT_BYTES = 1_000_000
 
 /** The outputs of one gate, by their action.yml names, each bounded. */
-export interface GateOutputs {
+interface GateOutputs {
   values: {
     status: string
     'quality-gate-status': string
@@ -38,7 +38,7 @@ export interface GateOutputs {
 }
 
 /** The step's outputs: one gate's, `failedOn` and `results` for every analysis. */
-export interface StepOutputs {
+interface StepOutputs {
   values: GateOutputs['values'] & { failedOn: string; results: string }
   conditionsLeftOut: number
 }
@@ -89,7 +89,7 @@ export function analysesOutputs(
  *
  * @example failedStatuses(outcomes, new Set(['ERROR', 'WARN'])) // 'WARN'
  */
-export function failedStatuses(outcomes: readonly AnalysisOutcome[], policy: FailPolicy): string {
+function failedStatuses(outcomes: readonly AnalysisOutcome[], policy: FailPolicy): string {
   const failing = new Set(
     outcomes.flatMap((outcome) =>
       outcome.read && failsUnder(outcome.result.status, policy)
@@ -101,7 +101,7 @@ export function failedStatuses(outcomes: readonly AnalysisOutcome[], policy: Fai
 }
 
 /** How the results are written: through which sink, under which policy, with the issues or not. */
-export interface ResultsOptions {
+interface ResultsOptions {
   /** The destination's sink: its limit bounds the JSON (the outputs': OUTPUT_BYTES). */
   sink: Sink
   /** Each analysis whose issues were read also carries them. */
@@ -111,7 +111,7 @@ export interface ResultsOptions {
 }
 
 /** The results as JSON, with how many new issues it holds and how many did not fit. */
-export interface ResultsJson {
+interface ResultsJson {
   json: string
   /** New issues written, all analyses together (only when asked for them). */
   issuesWritten: number
@@ -308,7 +308,7 @@ function whatChangedOutput(result: GateResult): Record<string, unknown> {
 }
 
 /** A server value as an output: one line (control characters as escapes), at most 1,000 characters. */
-export function outputText(value: string): string {
+function outputText(value: string): string {
   return oneLine(value, QUOTE_LIMITS.long)
 }
 

@@ -4,7 +4,8 @@ import type { Log } from '../log.js'
 import type { Sink } from '../sink.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { dashboardAddress } from './dashboard-link.js'
-import { annotate, blocks, headline, renderSummary, SUMMARY_LIMITS } from './summary.js'
+import { annotateGate } from './gate-messages.js'
+import { blocks, headline, renderSummary, SUMMARY_LIMITS } from './summary.js'
 import type { FileLink } from './new-issues-block.js'
 import { summaryAddress, summaryText } from './summary-text.js'
 import { metricName } from './wording.js'
@@ -127,11 +128,11 @@ export function annotateAll(
   for (const outcome of outcomes) {
     if (!outcome.read) continue
     if (outcomes.length === 1) {
-      annotate(outcome.result, log, policy)
+      annotateGate(outcome.result, log, policy)
       continue
     }
     const prefix = `${oneLine(projectName(outcome), QUOTE_LIMITS.short)}: `
-    annotate(
+    annotateGate(
       outcome.result,
       {
         info: (message) => log.info(prefix + message),

@@ -92,7 +92,7 @@ export type CommentWhen = 'always' | 'failed' | 'changed'
 export const COMMENT_WHEN: readonly CommentWhen[] = ['always', 'failed', 'changed']
 
 /** What a comment said of its project: the gate passed, failed (by the policy), or was not read. */
-export type CommentVerdict = 'passed' | 'failed' | 'unread'
+type CommentVerdict = 'passed' | 'failed' | 'unread'
 
 /**
  * The verdict a comment on `outcome` says, under `policy`.
@@ -108,7 +108,7 @@ export function commentVerdict(
 }
 
 /** The comment's second line, hidden: the verdict it shows, for `changed`. */
-export function verdictLine(verdict: CommentVerdict, markup: Markup = HTML_MARKUP): string {
+function verdictLine(verdict: CommentVerdict, markup: Markup = HTML_MARKUP): string {
   return markup.hidden(`verdict: ${verdict}`)
 }
 
@@ -136,7 +136,7 @@ export function shouldWrite(
 }
 
 /** How commentBody draws a comment. */
-export interface CommentBodyOptions {
+interface CommentBodyOptions {
   /** The comment's sink: its words, its secrets, its unit (characters, as GitHub counts them). */
   sink: Sink
   /** The markup the platform renders (HTML blocks by default). */

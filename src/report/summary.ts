@@ -8,9 +8,8 @@ import {
 import type { GateResult } from '../gate/check.js'
 import type { EvaluatedCondition } from '../gate/evaluate.js'
 import { seconds } from '../gate/wait-for-task.js'
-import type { Log } from '../log.js'
 import type { Sink } from '../sink.js'
-import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
 import { analysisWarningText } from './analysis-warning.js'
 import { evidenceUrl } from './evidence-link.js'
 import { fittedBlock } from './fitted-block.js'
@@ -19,15 +18,8 @@ import { dashboardAddress } from './dashboard-link.js'
 import { summaryAddress, summaryCode, summaryText } from './summary-text.js'
 import { HTML_MARKUP, type Markup } from './markup.js'
 import { whatChangedBlock } from './what-changed-block.js'
-import {
-  caycWords,
-  describeCondition,
-  formatValue,
-  metricName,
-  newCodeWords,
-  thresholdWords
-} from './wording.js'
-import { place, setting } from '../words.js'
+import { caycWords, formatValue, metricName, newCodeWords, thresholdWords } from './wording.js'
+import { setting } from '../words.js'
 
 /**
  * How much the summary and the messages show. GitHub refuses a step summary over 1 MiB: the
@@ -62,7 +54,8 @@ const STATUS_ICONS: Record<string, string> = { OK: '✅', WARN: '⚠️', ERROR:
 /** Failing conditions first, then warning ones, then the rest, each in the server's order. */
 const STATUS_ORDER: Record<string, number> = { ERROR: 0, WARN: 1 }
 
-const isKnownStatus = (status: string): boolean => status in HEADLINES
+/** Whether a server sends this status for a gate: OK, WARN, ERROR or NONE. */
+export const isKnownStatus = (status: string): boolean => status in HEADLINES
 
 /**
  * The job summary, as HTML blocks (see summary-text.ts for why): verdict, one table row per
@@ -116,7 +109,7 @@ export function renderSummary(result: GateResult, options: SectionOptions): stri
 }
 
 /** How renderSummary draws a gate: on its own, or as one project's section of several. */
-export interface SectionOptions {
+interface SectionOptions {
   /** The summary's sink: its words, its secrets, its limit. */
   sink: Sink
   /** The project's name when it is one section among several (a smaller heading names it). */
@@ -139,98 +132,6 @@ export function renderFailureSummary(message: string, sink: Sink): string {
   const lines = cut(message, SUMMARY_LIMITS.messageChars).split('\n')
   const text = lines.map((line) => summaryText(line, SUMMARY_LIMITS.messageChars)).join('<br>')
   return sink.text(blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`]))
-}
-
-/**
- * `Quality Gate Failure` and why: for an ERROR gate each failing condition in words (the first
- * 20, then how many more); for a WARN gate that the policy fails on, each warning condition; for
- * NONE, that the project has no gate; for a status no server sends, which it is. The message the
- * step fails with; the log's gate escapes it.
- */
-export function gateFailureMessage(result: GateResult): string {
-  const where = result.projectKey ? ` for ${oneLine(result.projectKey, QUOTE_LIMITS.short)}` : ''
-  const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl)
-  const link = dashboard ? [`Details: ${dashboard.href}`] : []
-  const kind = statusClass(result.status)
-  if (kind === 'ERROR' || kind === 'WARN') {
-    const { head, lines } = conditionLines(result, kind)
-    const why =
-      kind === 'WARN' ? `the gate is WARN, which ${setting('failingStatuses')} names: ` : ''
-    return [`Quality Gate Failure${where}: ${why}${head}`, ...lines, ...link].join('\n')
-  }
-  const why =
-    result.status === 'NONE'
-      ? `the project has no quality gate (NONE), which ${setting('failingStatuses')} names: assign a quality gate to the project on the server.`
-      : `the gate's status is "${oneLine(result.status, QUOTE_LIMITS.short)}", which no server sends for a gate; ${setting('failingStatuses')} names NONE, which covers it.`
-  return [`Quality Gate Failure${where}: ${why}`, ...link].join('\n')
-}
-
-/**
- * The conditions of one status in words, each with its evidence (the first 20, then how many
- * more), after a count: "2 of 5 conditions failed." / "1 of 5 conditions warned."
- */
-function conditionLines(
-  result: GateResult,
-  status: 'ERROR' | 'WARN'
-): { head: string; lines: string[] } {
-  const matching = result.conditions.filter(({ condition }) => condition.status === status)
-  const listed = matching.slice(0, SUMMARY_LIMITS.failuresListed)
-  const lines = listed.map((evaluated) => {
-    const evidence = evidenceUrl(result, evaluated.condition)
-    return `- ${describeCondition(evaluated)}${evidence ? ` (${evidence})` : ''}`
-  })
-  if (matching.length > listed.length) {
-    lines.push(`- … and ${matching.length - listed.length} more: see ${place('details')}`)
-  }
-  const total = result.conditions.length
-  if (status === 'WARN' && matching.length === 0) {
-    return { head: `none of its ${total} conditions is WARN on the server.`, lines }
-  }
-  const verb = status === 'ERROR' ? 'failed' : 'warned'
-  return { head: `${matching.length} of ${total} conditions ${verb}.`, lines }
-}
-
-/**
- * Annotations: task warnings, a WARN, NONE or unknown gate, and conditions where the rule
- * disagrees. Server text is cut here and escaped by the log's gate.
- */
-export function annotate(result: GateResult, log: Log, policy: FailPolicy = FAIL_ON_ERROR): void {
-  const warnings = result.taskWarnings.slice(0, SUMMARY_LIMITS.warnings)
-  for (const warning of warnings) log.warning(`Analysis warning: ${analysisWarningText(warning)}`)
-  if (result.taskWarnings.length > warnings.length) {
-    log.info(`${result.taskWarnings.length - warnings.length} more analysis warnings not shown.`)
-  }
-
-  // A status the step fails on is said by the failure message itself.
-  if (!failsUnder(result.status, policy)) annotatePassingStatus(result, log)
-
-  const disagreeing = result.conditions.filter((evaluated) => !evaluated.agreesWithServer)
-  for (const evaluated of disagreeing.slice(0, SUMMARY_LIMITS.notices)) {
-    log.notice(
-      `The server says ${oneLine(evaluated.condition.status, QUOTE_LIMITS.short)} for ${describeCondition(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`
-    )
-  }
-  if (disagreeing.length > SUMMARY_LIMITS.notices) {
-    log.info(
-      `${disagreeing.length - SUMMARY_LIMITS.notices} more conditions where the rule disagrees with the server.`
-    )
-  }
-}
-
-/** The warning of a gate that passed without being OK: WARN (and which conditions), NONE, unknown. */
-function annotatePassingStatus(result: GateResult, log: Log): void {
-  if (result.status === 'WARN') {
-    const { head, lines } = conditionLines(result, 'WARN')
-    log.warning([`Quality Gate passed with warnings (WARN): ${head}`, ...lines].join('\n'))
-  } else if (result.status === 'NONE') {
-    log.warning(
-      `No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful, or name NONE in ${setting('failingStatuses')} to fail without one.`
-    )
-  } else if (!isKnownStatus(result.status)) {
-    log.warning(
-      `Unknown Quality Gate status "${oneLine(result.status, QUOTE_LIMITS.short)}": ${setting('failingStatuses')} does not name NONE, so the check passes (quality-gate-status NONE).`
-    )
-  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { FAIL_ON_ERROR, failsUnder, type FailPolicy } from '../fail-policy.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-import { gateFailureMessage } from './summary.js'
+import { gateFailureMessage } from './gate-messages.js'
 
 /**
  * What the step comes to, whichever edge reports it: every gate read and none of a status the

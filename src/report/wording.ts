@@ -25,7 +25,7 @@ const quoted = (value: string): string => oneLine(value, QUOTE_LIMITS.short)
  * A metric as the words need it: its key, or a condition, which may carry the server's own
  * definition of the metric (read from api/metrics/search for keys the action does not know).
  */
-export type MetricRef = string | Pick<Condition, 'metricKey' | 'metric'>
+type MetricRef = string | Pick<Condition, 'metricKey' | 'metric'>
 
 /** The metric as a person reads it: `new_coverage` → "Coverage on New Code". */
 export function metricName(metric: MetricRef): string {

@@ -84,7 +84,7 @@ const MAX_REDIRECTS = 5
  * that starts then must have a chance to bring a verdict that is there. Nothing runs past
  * deadline + DEADLINE_GRACE_MS: that is the exact bound of the overall time-out.
  */
-export const DEADLINE_GRACE_MS = 1000
+const DEADLINE_GRACE_MS = 1000
 
 /** What the caller wants to read: how messages name it, and how to decode it. */
 interface Resource<T> extends ResourceWords {
@@ -595,7 +595,7 @@ export class SonarClient {
     if (token !== undefined) headers['authorization'] = authorization(token, this.scheme)
     try {
       const reply = await this.transport.get(url, headers, Math.min(leftMs, requestTimeoutMs))
-      return withoutSecrets(reply, this.secrets)
+      return replyWithoutToken(reply, this.secrets)
     } catch (error) {
       if (cutByDeadline && error instanceof TransportFailure && error.reason === 'timeout') {
         throw deadlineReached(url, resource, error)
@@ -675,7 +675,7 @@ function decodeJson<T>(
  * sink recognises the token's forms, not what is made of them. A body is decoded only when it
  * holds one of them (a binary body stays as it is).
  */
-function withoutSecrets(reply: Reply, secrets: readonly string[]): Reply {
+function replyWithoutToken(reply: Reply, secrets: readonly string[]): Reply {
   if (secrets.length === 0) return reply
   const headers: Reply['headers'] = {}
   for (const [name, value] of Object.entries(reply.headers)) {

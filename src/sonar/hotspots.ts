@@ -11,7 +11,7 @@ import { UnexpectedShape } from './types.js'
 import { withScope, type IssueScope } from './issues.js'
 
 /** How many hotspots a verdict names: the first few; the count says the rest. */
-export const HOTSPOTS_LISTED = 5
+const HOTSPOTS_LISTED = 5
 
 /** A hotspot to review, as a verdict names it. */
 export interface Hotspot {

@@ -29,7 +29,7 @@ export type IssueScope =
   | { kind: 'new-code'; branch: string | undefined }
 
 /** A location inside a file, as the server gives it (1-based lines, 0-based offsets). */
-export interface TextRange {
+interface TextRange {
   startLine: number
   endLine: number
   startOffset: number | undefined

@@ -9,7 +9,7 @@ import { oneLine } from '../untrusted-text.js'
 import { setting } from '../words.js'
 
 /** Deeper than any Web API reply; keeps every later walk over the value far from the stack limit. */
-export const MAX_JSON_DEPTH = 64
+const MAX_JSON_DEPTH = 64
 
 /** Why a body is not the JSON asked for. `truncated` may heal on another try; the rest do not. */
 export class BodyProblem extends Error {

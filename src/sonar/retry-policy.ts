@@ -5,9 +5,9 @@ import { setting } from '../words.js'
  */
 
 /** Rate limiting, server errors and gateway trouble: worth another try. 401/403/404 are not. */
-export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504])
+const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504])
 
-export const BACKOFF = {
+const BACKOFF = {
   baseMs: 250,
   maxMs: 8000
 } as const
@@ -17,7 +17,7 @@ export const BACKOFF = {
  * address does not heal by waiting, so the step fails in about a second instead of at the
  * time-out.
  */
-export const MAX_TRIES_UNREACHABLE = 3
+const MAX_TRIES_UNREACHABLE = 3
 
 /** What went wrong with one try, as far as retrying is concerned. */
 export type Fault =
@@ -30,7 +30,7 @@ export type Fault =
   /** Waiting does not fix it: a certificate, a body too large, a redirect refused. */
   | { kind: 'final' }
 
-export type RetryDecision =
+type RetryDecision =
   | { retry: true; delayMs: number }
   /** `why` says why no other try is made, or is '' when the fault speaks for itself. */
   | { retry: false; why: string }

@@ -7,7 +7,7 @@
 export const TOKEN_EXPIRATION_HEADER = 'sonarqube-authentication-token-expiration'
 
 /** How near the expiry must be for a warning: the scanner's own threshold. */
-export const WARN_DAYS_BEFORE_EXPIRY = 7
+const WARN_DAYS_BEFORE_EXPIRY = 7
 
 const DAY_MS = 24 * 60 * 60 * 1000
 

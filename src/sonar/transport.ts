@@ -25,7 +25,7 @@ export interface Reply {
  * its dates or the names it holds), any other TLS failure, a reply too large, a reply that is not
  * HTTP at all or not valid HTTP.
  */
-export type TransportCause =
+type TransportCause =
   | 'refused'
   | 'dns'
   | 'unreachable'
@@ -68,7 +68,7 @@ export class TransportFailure extends Error {
   }
 }
 
-export interface TransportOptions {
+interface TransportOptions {
   userAgent: string
   /**
    * An HTTP forward proxy every plain-http request goes to, in absolute form (`GET

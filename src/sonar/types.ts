@@ -7,7 +7,7 @@
 import { idProblem } from '../identifier.js'
 import { oneLine } from '../untrusted-text.js'
 
-export type TaskStatus = 'PENDING' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILED' | 'CANCELED'
+type TaskStatus = 'PENDING' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILED' | 'CANCELED'
 
 export interface Task {
   id: string
@@ -29,7 +29,7 @@ export interface Task {
   executionTimeMs?: number | undefined
 }
 
-export type GateStatus = 'OK' | 'WARN' | 'ERROR' | 'NONE'
+type GateStatus = 'OK' | 'WARN' | 'ERROR' | 'NONE'
 
 export interface Condition {
   status: string
@@ -54,7 +54,7 @@ export interface MetricDefinition {
 }
 
 /** One page of `api/metrics/search`: its metrics, and how many there are in all. */
-export interface MetricsPage {
+interface MetricsPage {
   metrics: MetricDefinition[]
   total: number
 }
