@@ -1,5 +1,5 @@
 /**
- * How long the client's transport (`src/sonar/transport.ts`) takes to end each broken or large
+ * How long the client's transport (`src/http/transport.ts`) takes to end each broken or large
  * reply of the fault kit, against a loopback server in this process, beside the floor: a bare
  * `node:http` GET (no agent) that reads the body into a list of chunks, joins them once at the
  * end and drops the connection past 10 MB, the least a bounded client can do. In each round every
@@ -13,7 +13,7 @@
  */
 import { get, type IncomingMessage } from 'node:http'
 import { parseArgs } from 'node:util'
-import { MAX_BODY_BYTES, HttpTransport, TransportFailure } from '../src/sonar/transport.js'
+import { MAX_BODY_BYTES, HttpTransport, TransportFailure } from '../src/http/transport.js'
 import { taskExample } from '../__fixtures__/sonarqube/index.js'
 import { brokenReplies } from '../__tests__/fault-kit/faults.js'
 import { startLoopbackServer } from '../__tests__/fault-kit/http-server.js'

@@ -1572,7 +1572,7 @@ class DecodedURL extends URL {
     }
 }
 //# sourceMappingURL=proxy.js.map
-;// CONCATENATED MODULE: ./src/sonar/connection-agents.ts
+;// CONCATENATED MODULE: ./src/http/connection-agents.ts
 /**
  * The kept-alive agents a transport sends its requests through: a direct one per protocol, and
  * one that tunnels through the proxy the environment names (HTTPS_PROXY or HTTP_PROXY, unless
@@ -1670,7 +1670,7 @@ async function tunnelling(url, proxy) {
     return overHttps ? tunnel.httpOverHttps(options) : tunnel.httpOverHttp(options);
 }
 
-;// CONCATENATED MODULE: ./src/sonar/transport.ts
+;// CONCATENATED MODULE: ./src/http/transport.ts
 /**
  * One request on the wire (the server's GETs, GitLab's writes too): the connection (kept alive, one pool per protocol, through HTTPS_PROXY
  * when the environment says so), the private CA, a hard time-out on the whole exchange, and a
@@ -2120,7 +2120,7 @@ function certificateAdvice(code, rootCertGiven) {
         : `TLS certificate not trusted (${code}). For a server behind a private CA, set ${settingOrVariable('rootCert')} to that CA's certificate (PEM).`;
 }
 
-;// CONCATENATED MODULE: ./src/sonar/retry-policy.ts
+;// CONCATENATED MODULE: ./src/http/retry-policy.ts
 
 /**
  * When to try a request again and how long to wait first. Pure: the client supplies the time
@@ -6290,7 +6290,7 @@ function stepVerdict(outcomes, policy = FAIL_ON_ERROR) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/platform/rest-api.ts
+;// CONCATENATED MODULE: ./src/http/rest-api.ts
 
 
 

@@ -35599,7 +35599,7 @@ function startsWith(body, bytes) {
 var external_node_http_ = __nccwpck_require__(7067);
 // EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/proxy.js
 var lib_proxy = __nccwpck_require__(9783);
-;// CONCATENATED MODULE: ./src/sonar/connection-agents.ts
+;// CONCATENATED MODULE: ./src/http/connection-agents.ts
 /**
  * The kept-alive agents a transport sends its requests through: a direct one per protocol, and
  * one that tunnels through the proxy the environment names (HTTPS_PROXY or HTTP_PROXY, unless
@@ -35697,7 +35697,7 @@ async function tunnelling(url, proxy) {
     return overHttps ? tunnel.httpOverHttps(options) : tunnel.httpOverHttp(options);
 }
 
-;// CONCATENATED MODULE: ./src/sonar/transport.ts
+;// CONCATENATED MODULE: ./src/http/transport.ts
 /**
  * One request on the wire (the server's GETs, GitLab's writes too): the connection (kept alive, one pool per protocol, through HTTPS_PROXY
  * when the environment says so), the private CA, a hard time-out on the whole exchange, and a
@@ -36147,7 +36147,7 @@ function certificateAdvice(code, rootCertGiven) {
         : `TLS certificate not trusted (${code}). For a server behind a private CA, set ${(0,src_words/* settingOrVariable */.Od)('rootCert')} to that CA's certificate (PEM).`;
 }
 
-;// CONCATENATED MODULE: ./src/sonar/retry-policy.ts
+;// CONCATENATED MODULE: ./src/http/retry-policy.ts
 
 /**
  * When to try a request again and how long to wait first. Pure: the client supplies the time

@@ -66,7 +66,11 @@ export interface AnalysisScript {
   previousProcessingMs?: number
   /** The project's open issues, as api/issues/search serves them (in its generation's shape). */
   issues?: SimulatedIssue[]
-  /** api/issues/search answers with this status instead (403: a token without Browse). */
+  /**
+   * api/issues/search answers with this status instead, as a gateway in front of the server may.
+   * SonarQube itself answers a token without Browse with no issues, never 403 (recorded on 9.9,
+   * 10.7 and 26.9): that is `forbiddenToken`'s behaviour.
+   */
   issuesStatus?: number
   /** Its figures (coverage, duplication, issue counts), over the simulator's defaults. */
   measures?: SimulatedMeasures

@@ -108,7 +108,7 @@ describe.each(RUNTIMES)('the new issues where the developer looks, on $runtime',
       expect(annotationCommands(run.stdout, level).length).toBeLessThanOrEqual(10)
   })
 
-  it('a token without Browse on the issues (403): one line, no issue annotation, the verdict unchanged', async () => {
+  it('an issue search refused with 403 (by a gateway; the server itself answers none): one line, no issue annotation, the verdict unchanged', async () => {
     const { ws } = await analysed({
       ...(await scenario('issues-forbidden')),
       projectKey: 'shop-forbidden'

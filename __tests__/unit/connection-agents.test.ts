@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ConnectionAgents } from '../../src/sonar/connection-agents.js'
+import { ConnectionAgents } from '../../src/http/connection-agents.js'
 
 const CLI = path.resolve(import.meta.dirname, '../../dist/cli.js')
 const PROXY_VARIABLES = [

@@ -9,7 +9,7 @@ import { FakeClock } from '../../__fixtures__/clock.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
 import { DECORATION_ALLOWANCE_MS, decorationDeadline } from '../../src/deadline.js'
 import { decorating, decorationStep } from '../../src/platform/decoration-steps.js'
-import { PlatformError, PlatformRefusal } from '../../src/platform/rest-api.js'
+import { PlatformError, PlatformRefusal } from '../../src/http/rest-api.js'
 
 const PLATFORM = {
   name: 'GitLab',

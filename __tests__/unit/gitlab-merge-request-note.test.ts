@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { GitLabApi } from '../../src/gitlab/gitlab-api.js'
-import { PlatformError } from '../../src/platform/rest-api.js'
+import { PlatformError } from '../../src/http/rest-api.js'
 import { NOTE_LIMITS, setCommitStatus, upsertNote } from '../../src/gitlab/merge-request-note.js'
 import { commentMarker } from '../../src/report/pull-request-comment-body.js'
 

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest'
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['.'],
+  ['http'],
   ['sonar'],
   ['findings'],
   ['gate'],

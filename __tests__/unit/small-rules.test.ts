@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { isAllowedRedirect, isSameOrigin, serverBase } from '../../src/sonar/origin.js'
-import { backoffMs, decideRetry, parseRetryAfter } from '../../src/sonar/retry-policy.js'
+import { backoffMs, decideRetry, parseRetryAfter } from '../../src/http/retry-policy.js'
 import { shortTokenWarning, tokenForms } from '../../src/secrets.js'
 import { inActionWords } from '../../__fixtures__/sinks.js'
 

@@ -1,6 +1,6 @@
 /**
  * Azure DevOps's Git REST API as the command's decoration uses it, for one repository: the
- * platforms' one REST policy (src/platform/rest-api.ts: the repository's API address only, no
+ * platforms' one REST policy (src/http/rest-api.ts: the repository's API address only, no
  * redirect, replies bounded, 429 and 5xx tried again after Retry-After, 401/403/404 a
  * PlatformRefusal) with the pipeline's token as a Bearer and `api-version=7.1` on every request
  * (the fields used are the same in 7.0 and 7.1, Azure DevOps Server's included), and the
@@ -15,7 +15,7 @@ import {
   RestApi,
   type Method,
   type RestReply
-} from '../platform/rest-api.js'
+} from '../http/rest-api.js'
 
 const AZURE_API_VERSION = '7.1'
 

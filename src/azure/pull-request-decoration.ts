@@ -38,7 +38,7 @@ import {
   statusWords
 } from '../platform/decoration-steps.js'
 import { ownIdentity } from '../platform/own-identity.js'
-import { PlatformError, type PlatformRefusal } from '../platform/rest-api.js'
+import { PlatformError, type PlatformRefusal } from '../http/rest-api.js'
 import type { Sink } from '../sink.js'
 import { cut, oneLine } from '../untrusted-text.js'
 import { setting } from '../words.js'

@@ -1,6 +1,6 @@
 /**
  * Bitbucket Cloud's REST API (2.0) as the command's decoration uses it: the platforms' one REST
- * policy (src/platform/rest-api.ts: the API's address only, no redirect, replies bounded, 429 and
+ * policy (src/http/rest-api.ts: the API's address only, no redirect, replies bounded, 429 and
  * 5xx tried again, 401/403/404 a PlatformRefusal) with the token as a Bearer (a repository or
  * workspace access token), or without one through Bitbucket Pipelines' proxy (plain http to
  * `http://api.bitbucket.org/2.0`, sent to `localhost:29418`, which signs Code Insights requests
@@ -8,7 +8,7 @@
  * under the API's address, up to a bound.
  */
 import type { Clock } from '../clock.js'
-import { PlatformError, RestApi, type Method, type RestReply } from '../platform/rest-api.js'
+import { PlatformError, RestApi, type Method, type RestReply } from '../http/rest-api.js'
 
 /** Bitbucket Cloud's API, unless BITBUCKET_API_URL names another (a proxy, a test). */
 export const BITBUCKET_API = 'https://api.bitbucket.org/2.0'

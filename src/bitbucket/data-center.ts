@@ -27,7 +27,7 @@ import {
   nameOf,
   statusWords
 } from '../platform/decoration-steps.js'
-import { PlatformRefusal, type RestApi } from '../platform/rest-api.js'
+import { PlatformRefusal, type RestApi } from '../http/rest-api.js'
 import type { Sink } from '../sink.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { setting } from '../words.js'

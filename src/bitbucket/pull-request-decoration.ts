@@ -35,7 +35,7 @@ import {
   statusWords
 } from '../platform/decoration-steps.js'
 import { ownIdentity } from '../platform/own-identity.js'
-import type { PlatformRefusal } from '../platform/rest-api.js'
+import type { PlatformRefusal } from '../http/rest-api.js'
 import type { Sink } from '../sink.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { setting } from '../words.js'

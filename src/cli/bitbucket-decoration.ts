@@ -15,7 +15,7 @@ import {
 } from '../bitbucket/pull-request-decoration.js'
 import { decorateDataCenter } from '../bitbucket/data-center.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
-import { RestApi } from '../platform/rest-api.js'
+import { RestApi } from '../http/rest-api.js'
 import { markdownForms } from '../report/markup.js'
 import {
   decoratedCommit,

@@ -1,13 +1,13 @@
 /**
  * GitLab's REST API (v4) as the command's merge-request decoration uses it: the platforms' one
- * REST policy (src/platform/rest-api.ts: the address CI_API_V4_URL names and nowhere else, no
+ * REST policy (src/http/rest-api.ts: the address CI_API_V4_URL names and nowhere else, no
  * redirect followed, replies bounded, 429 and 5xx tried again, 401/403/404 a PlatformRefusal),
  * the token in `PRIVATE-TOKEN` (a project, group or personal access token with the `api` scope:
  * GitLab's CI_JOB_TOKEN may write no notes, discussions or statuses), and pages followed by
  * `x-next-page` up to a bound.
  */
 import type { Clock } from '../clock.js'
-import { PlatformError, RestApi, type Method } from '../platform/rest-api.js'
+import { PlatformError, RestApi, type Method } from '../http/rest-api.js'
 
 const GITLAB_LIMITS = {
   /** Items a page asks for: GitLab's maximum. */

@@ -32,7 +32,7 @@ import {
   statusWords
 } from '../platform/decoration-steps.js'
 import { ownIdentity } from '../platform/own-identity.js'
-import type { PlatformRefusal } from '../platform/rest-api.js'
+import type { PlatformRefusal } from '../http/rest-api.js'
 import type { GitLabApi } from './gitlab-api.js'
 import { readChangedLines, readDiffRefs } from './merge-request-diffs.js'
 import { discussIssues } from './merge-request-discussions.js'

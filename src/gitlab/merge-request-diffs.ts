@@ -6,7 +6,7 @@
  * changed-lines.ts reads a patch.
  */
 import { addedLines, type ChangedLines } from '../findings/changed-lines.js'
-import { PlatformError, PlatformRefusal } from '../platform/rest-api.js'
+import { PlatformError, PlatformRefusal } from '../http/rest-api.js'
 import type { GitLabApi } from './gitlab-api.js'
 import { mergeRequestPath, type MergeRequestRef } from './merge-request-note.js'
 

@@ -8,7 +8,7 @@
  */
 import { carriesMarker } from '../report/pull-request-comment-body.js'
 import { cut } from '../untrusted-text.js'
-import { PlatformError } from '../platform/rest-api.js'
+import { PlatformError } from '../http/rest-api.js'
 import type { GitLabApi } from './gitlab-api.js'
 
 export const NOTE_LIMITS = {

@@ -14,7 +14,7 @@ import { dashboardAddress } from '../report/dashboard-link.js'
 import { withoutReferences } from '../report/no-references.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { outsideReferences } from '../words.js'
-import { PlatformRefusal } from './rest-api.js'
+import { PlatformRefusal } from '../http/rest-api.js'
 
 /** A platform as its decoration's one warning names it. */
 interface DecorationPlatform {

@@ -17,13 +17,13 @@ import {
 } from './failed-try.js'
 import { BodyProblem, parseJsonBody } from './json-reply.js'
 import { isAllowedRedirect, isSameOrigin, serverBase, shownUrl } from './origin.js'
-import { decideRetry } from './retry-policy.js'
+import { decideRetry } from '../http/retry-policy.js'
 import { decodeIssuesPage, issuesQuery, type IssueScope, type IssuesPage } from './issues.js'
 import { decodeHotspotsPage, hotspotsQuery, type HotspotsPage } from './hotspots.js'
 import { decodeMeasureValues, type MeasureValues } from './measures.js'
 import { asksForTaskWarnings, firstAuthScheme, type ServerKind } from './server-kind.js'
 import { parseTokenExpiration, TOKEN_EXPIRATION_HEADER } from './token-expiration.js'
-import { headerValue, HttpTransport, TransportFailure, type Reply } from './transport.js'
+import { headerValue, HttpTransport, TransportFailure, type Reply } from '../http/transport.js'
 import {
   decodeBranchNames,
   decodeComponentTasks,

@@ -6,8 +6,8 @@ import { ServerRequestError } from '../errors.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { parseJsonBody } from './json-reply.js'
 import { shownUrl } from './origin.js'
-import type { Fault } from './retry-policy.js'
-import { headerValue, type Reply, type TransportFailure } from './transport.js'
+import type { Fault } from '../http/retry-policy.js'
+import { headerValue, type Reply, type TransportFailure } from '../http/transport.js'
 import { setting, settingOrVariable, theVariableOrSetting } from '../words.js'
 
 /** How messages name what was asked for, and what to check when the server says 404 or 400. */

@@ -11,8 +11,8 @@
 import type { Clock } from '../clock.js'
 import { messageOf } from '../errors.js'
 import { redactSecrets, tokenForms } from '../secrets.js'
-import { decideRetry } from '../sonar/retry-policy.js'
-import { headerValue, HttpTransport } from '../sonar/transport.js'
+import { decideRetry } from './retry-policy.js'
+import { headerValue, HttpTransport } from './transport.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 
 export const REST_LIMITS = {
