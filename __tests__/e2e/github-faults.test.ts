@@ -7,7 +7,6 @@
  * without the fields read, a connection reset mid-body, 401, 403, 404). Each run ends with the
  * gate's exit code, its verdict, its outputs, and no token shown.
  */
-import { writeFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createWorkspace, type Workspace } from '../../__fixtures__/built-action.js'
 import { DECORATION_ALLOWANCE_MS } from '../../src/deadline.js'
@@ -15,10 +14,9 @@ import { scenario, type AnalysisScript } from '../../__fixtures__/simulator/sona
 import { FRONT_FAULTS, startFaultyFront, type FaultyFront } from '../fault-kit/faulty-front.js'
 import { closedPort } from '../fault-kit/http-server.js'
 import { annotations, RUNTIMES, runAction, simulatedServer, TOKEN } from '../support/action-runs.js'
-import { FakeGitHub, NUMBER } from '../support/fake-github.js'
+import { FakeGitHub, writePullRequestEvent } from '../support/fake-github.js'
 
 const GITHUB_TOKEN = 'ghs_e2eFaultToken0123456789abcdefABCDEF01'
-const HEAD_SHA = '8f14e45fceea167a5a36dedd4bea2543b2c4d1a7'
 // The system's Node only: the bundle is the same on each.
 const { node } = RUNTIMES[0]!
 
@@ -55,11 +53,7 @@ describe.concurrent('the GitHub features never change the verdict or the failure
     apiUrl: string,
     { killAfterMs, inputs = {} }: { killAfterMs: number; inputs?: Record<string, string> }
   ) {
-    const eventFile = ws.file('../event.json')
-    await writeFile(
-      eventFile,
-      JSON.stringify({ pull_request: { number: NUMBER, head: { sha: HEAD_SHA } } })
-    )
+    const eventFile = await writePullRequestEvent(ws)
     return runAction(ws, {
       node,
       inputs: {

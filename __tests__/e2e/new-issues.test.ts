@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -8,7 +7,7 @@ import {
   scenario,
   type AnalysisScript
 } from '../../__fixtures__/simulator/sonar-simulator.js'
-import { FakeGitHub, NUMBER } from '../support/fake-github.js'
+import { FakeGitHub, HEAD_SHA, NUMBER, writePullRequestEvent } from '../support/fake-github.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
 import type { Workspace } from '../../__fixtures__/built-action.js'
 import {
@@ -21,7 +20,6 @@ import {
 } from '../support/action-runs.js'
 
 const GITHUB_TOKEN = 'ghs_e2eIssuesToken0123456789abcdefABCDEF'
-const HEAD_SHA = '8f14e45fceea167a5a36dedd4bea2543b2c4d1a7'
 
 /** The files the sample issues are in, created under `base` in the workspace. */
 const checkoutFiles = (ws: Workspace, base = '.') => writeSampleFiles(ws.file(base))
@@ -224,11 +222,7 @@ describe.each(RUNTIMES)('the new issues where the developer looks, on $runtime',
 
   describe('Community Edition on a pull request: the branch’s new issues on the lines it changes', () => {
     async function onPullRequest(ws: Workspace, inputs: Record<string, string> = {}) {
-      const eventFile = ws.file('../event.json')
-      await writeFile(
-        eventFile,
-        JSON.stringify({ pull_request: { number: NUMBER, head: { sha: HEAD_SHA } } })
-      )
+      const eventFile = await writePullRequestEvent(ws)
       return runAction(ws, {
         node,
         inputs: { sonarToken: TOKEN, githubToken: GITHUB_TOKEN, ...inputs },

@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   monorepoScenario,
@@ -13,10 +12,9 @@ import {
   TOKEN,
   workspace
 } from '../support/action-runs.js'
-import { FakeGitHub, NUMBER } from '../support/fake-github.js'
+import { FakeGitHub, HEAD_SHA, writePullRequestEvent } from '../support/fake-github.js'
 
 const GITHUB_TOKEN = 'ghs_e2eCommentToken0123456789abcdefABCDEF'
-const HEAD_SHA = '8f14e45fceea167a5a36dedd4bea2543b2c4d1a7'
 
 describe.each(RUNTIMES)('the verdict on the pull request, on $runtime', ({ node }) => {
   const server = simulatedServer(node)
@@ -37,11 +35,7 @@ describe.each(RUNTIMES)('the verdict on the pull request, on $runtime', ({ node 
   }
 
   async function runOnPullRequest(ws: Workspace, event = 'pull_request') {
-    const eventFile = ws.file('../event.json')
-    await writeFile(
-      eventFile,
-      JSON.stringify({ pull_request: { number: NUMBER, head: { sha: HEAD_SHA } } })
-    )
+    const eventFile = await writePullRequestEvent(ws)
     return runAction(ws, {
       node,
       inputs: {

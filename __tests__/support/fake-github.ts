@@ -1,8 +1,24 @@
+import { writeFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 /** The pull request the fake knows, in the repository octo/shop. */
 export const NUMBER = 7
+/** Its head commit. */
+export const HEAD_SHA = '8f14e45fceea167a5a36dedd4bea2543b2c4d1a7'
+
+/**
+ * The runner's event file of a pull_request event on that pull request, written beside the
+ * workspace's working directory; returns its path (GITHUB_EVENT_PATH).
+ */
+export async function writePullRequestEvent(ws: { file(name: string): string }): Promise<string> {
+  const eventFile = ws.file('../event.json')
+  await writeFile(
+    eventFile,
+    JSON.stringify({ pull_request: { number: NUMBER, head: { sha: HEAD_SHA } } })
+  )
+  return eventFile
+}
 
 /** An account, as a comment's `user` and `GET /user` give it. */
 export interface GitHubAccount {
