@@ -31,8 +31,11 @@ export type ErrorCode =
   /** Not an error of the family: something unforeseen (see codeOf). */
   | 'ERR_UNEXPECTED'
 
-/** The root of the family; each subclass fixes its code. */
-export class ActionError extends Error {
+/**
+ * The root of the family, the action's and the command's alike: a failure the product knows and
+ * explains in words, with a stable code. Each subclass fixes its code.
+ */
+export class ExplainedError extends Error {
   readonly code: ErrorCode
 
   constructor(code: ErrorCode, message: string, options?: ErrorOptions) {
@@ -43,7 +46,7 @@ export class ActionError extends Error {
 }
 
 /** An input or environment variable is missing or malformed. */
-export class SettingsError extends ActionError {
+export class SettingsError extends ExplainedError {
   static readonly code = 'ERR_SETTINGS'
   declare readonly code: typeof SettingsError.code
 
@@ -53,7 +56,7 @@ export class SettingsError extends ActionError {
 }
 
 /** The scanner's report-task.txt is missing or does not say what the action needs. */
-export class ReportFileError extends ActionError {
+export class ReportFileError extends ExplainedError {
   static readonly code = 'ERR_REPORT_FILE'
   declare readonly code: typeof ReportFileError.code
 
@@ -63,7 +66,7 @@ export class ReportFileError extends ActionError {
 }
 
 /** The action refused to do something unsafe (send the token to another origin). */
-export class UnsafeRequestError extends ActionError {
+export class UnsafeRequestError extends ExplainedError {
   static readonly code = 'ERR_UNSAFE_REQUEST'
   declare readonly code: typeof UnsafeRequestError.code
 
@@ -83,7 +86,7 @@ interface ServerRequestFailure extends ErrorOptions {
 }
 
 /** The server could not be reached or answered something other than the JSON we asked for. */
-export class ServerRequestError extends ActionError {
+export class ServerRequestError extends ExplainedError {
   static readonly code = 'ERR_SERVER_REQUEST'
   declare readonly code: typeof ServerRequestError.code
   /** HTTP status, or undefined when no reply came (network error, time-out). */
@@ -109,7 +112,7 @@ export class ServerRequestError extends ActionError {
 }
 
 /** The analysis task ended FAILED or CANCELED on the server. */
-export class TaskFailedError extends ActionError {
+export class TaskFailedError extends ExplainedError {
   static readonly code = 'ERR_TASK_FAILED'
   declare readonly code: typeof TaskFailedError.code
 
@@ -122,7 +125,7 @@ export class TaskFailedError extends ActionError {
  * The project has no analysis of the branch, pull request or commit asked for that can be
  * checked, and none is queued or running.
  */
-export class AnalysisNotFoundError extends ActionError {
+export class AnalysisNotFoundError extends ExplainedError {
   static readonly code = 'ERR_NO_ANALYSIS'
   declare readonly code: typeof AnalysisNotFoundError.code
 
@@ -132,7 +135,7 @@ export class AnalysisNotFoundError extends ActionError {
 }
 
 /** The overall time-out ran out before the verdict was known. */
-export class TimeoutError extends ActionError {
+export class TimeoutError extends ExplainedError {
   static readonly code = 'ERR_TIMEOUT'
   declare readonly code: typeof TimeoutError.code
 
@@ -148,7 +151,7 @@ export class TimeoutError extends ActionError {
  * @example codeOf(new TimeoutError('…')) // 'ERR_TIMEOUT'; codeOf(new TypeError('…')) // 'ERR_UNEXPECTED'
  */
 export function codeOf(error: unknown): ErrorCode {
-  return error instanceof ActionError ? error.code : 'ERR_UNEXPECTED'
+  return error instanceof ExplainedError ? error.code : 'ERR_UNEXPECTED'
 }
 
 /**

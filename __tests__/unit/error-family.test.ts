@@ -7,7 +7,7 @@ import { parseCommandLine, UsageError } from '../../src/cli/options.js'
 import { ResultFileError, writeResultFiles } from '../../src/cli/result-files.js'
 import { readRootCertFile } from '../../src/cli/root-cert-file.js'
 import {
-  ActionError,
+  ExplainedError,
   asError,
   codeOf,
   messageOf,
@@ -34,7 +34,7 @@ const CLASSES = [
 ] as const
 
 /** One of each, made as the code makes it, wrapping `cause`. */
-function made(Class: (typeof CLASSES)[number], cause: Error): ActionError {
+function made(Class: (typeof CLASSES)[number], cause: Error): ExplainedError {
   return Class === ServerRequestError
     ? new ServerRequestError('what went wrong', undefined, { cause })
     : new (Class as typeof SettingsError)('what went wrong', { cause })
@@ -48,11 +48,11 @@ async function folder(): Promise<string> {
 
 describe('every error of the project is one family with a stable code', () => {
   it.each(CLASSES.map((Class) => [Class.name, Class] as const))(
-    '%s is an ActionError whose code is its class’s',
+    '%s is an ExplainedError whose code is its class’s',
     (name, Class) => {
       const cause = new Error('underneath')
       const error = made(Class, cause)
-      expect(error).toBeInstanceOf(ActionError)
+      expect(error).toBeInstanceOf(ExplainedError)
       expect(error.name).toBe(name)
       expect(error.code).toBe(Class.code)
       expect(codeOf(error)).toBe(Class.code)

@@ -10,7 +10,8 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { GitLabApi } from '../../src/gitlab/gitlab-api.js'
 import { PlatformError } from '../../src/http/rest-api.js'
-import { NOTE_LIMITS, setCommitStatus, upsertNote } from '../../src/gitlab/merge-request-note.js'
+import { setCommitStatus } from '../../src/gitlab/commit-status.js'
+import { NOTE_LIMITS, upsertNote } from '../../src/gitlab/merge-request-note.js'
 import { commentMarker } from '../../src/report/pull-request-comment-body.js'
 
 const noteMarker = commentMarker

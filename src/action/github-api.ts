@@ -7,9 +7,7 @@
  */
 import type { getOctokit } from '@actions/github'
 import { RequestError } from '@octokit/request-error'
-import { readBoundedFile, type BoundedFile } from '../bounded-file.js'
-import { EVENT_FILE_BYTES } from '../github-event.js'
-import { isFullSha } from '../settings.js'
+import { EVENT_FILE_BYTES, pullRequestOf, readEventFile } from '../github-event.js'
 import { messageOf } from '../errors.js'
 import type { Log } from '../log.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
@@ -65,38 +63,18 @@ async function readEventPullRequest(env: NodeJS.ProcessEnv): Promise<EventPullRe
       problem: `GITHUB_REPOSITORY is not owner/name (${oneLine(env['GITHUB_REPOSITORY'] ?? '')})`
     }
   }
-  const path = env['GITHUB_EVENT_PATH']
-  if (!path) return { problem: 'GITHUB_EVENT_PATH is not set, so the pull request is unknown' }
-  const read = await readBoundedFile(path, GITHUB_API_LIMITS.eventFileBytes)
-  if (read.outcome !== 'read') {
-    return { problem: `the event file could not be read: ${unread(read)}` }
-  }
-  let payload: unknown
-  try {
-    payload = JSON.parse(read.bytes.toString('utf8'))
-  } catch (error) {
-    return { problem: `the event file could not be read: ${quote(error)}` }
-  }
-  const pull = (
-    payload as {
-      pull_request?: { number?: unknown; head?: { sha?: unknown }; updated_at?: unknown }
-    } | null
-  )?.pull_request
-  const number = pull?.number
-  const sha = pull?.head?.sha
-  if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) {
-    return { problem: 'the event file names no pull request number' }
-  }
-  if (typeof sha !== 'string' || !isFullSha(sha)) {
-    return { problem: 'the event file names no head commit' }
-  }
+  const file = await readEventFile(env['GITHUB_EVENT_PATH'])
+  if ('problem' in file) return file
+  const { number, headSha, updatedAt } = pullRequestOf(file.payload)
+  if (number === undefined) return { problem: 'the event file names no pull request number' }
+  if (headSha === undefined) return { problem: 'the event file names no head commit' }
   return {
     pullRequest: {
       owner: repository[1]!,
       repo: repository[2]!,
       issue_number: number,
-      headSha: sha,
-      ...(typeof pull?.updated_at === 'string' ? { updatedAt: pull.updated_at.slice(0, 40) } : {})
+      headSha,
+      ...(updatedAt === undefined ? {} : { updatedAt })
     }
   }
 }
@@ -172,19 +150,6 @@ function boundedFetch(fetch: typeof globalThis.fetch, maxBytes: number): typeof 
     })
     Object.defineProperty(bounded, 'url', { value: response.url })
     return bounded
-  }
-}
-
-/** Why the event file was not read, in a few words. */
-function unread(read: Exclude<BoundedFile, { outcome: 'read' }>): string {
-  switch (read.outcome) {
-    case 'missing':
-    case 'unreadable':
-      return quote(read.error)
-    case 'not-a-file':
-      return `it is ${read.kind}, not a regular file`
-    case 'too-large':
-      return `it is larger than ${GITHUB_API_LIMITS.eventFileBytes} bytes`
   }
 }
 

@@ -8,11 +8,7 @@
  */
 import { decorationDeadline } from '../deadline.js'
 import { BitbucketApi, BITBUCKET_API } from '../bitbucket/bitbucket-api.js'
-import {
-  BITBUCKET_LIMITS,
-  decorateBitbucket,
-  type BitbucketPipeline
-} from '../bitbucket/pull-request-decoration.js'
+import { BITBUCKET_LIMITS, decorateBitbucket, type BitbucketPipeline } from '../bitbucket/cloud.js'
 import { decorateDataCenter } from '../bitbucket/data-center.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import { RestApi } from '../http/rest-api.js'

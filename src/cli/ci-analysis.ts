@@ -10,7 +10,7 @@
 import { SettingsError } from '../errors.js'
 import type { Log } from '../log.js'
 import { takeRunScope, type RunScope } from '../run-scope.js'
-import { eventObject } from '../github-event.js'
+import { pullRequestOf, readEventFile } from '../github-event.js'
 import {
   isBranchName,
   isFullSha,
@@ -86,15 +86,17 @@ async function gitHubActions(env: Env): Promise<CiAnalysis | undefined> {
   const event = env['GITHUB_EVENT_NAME'] ?? ''
   const ref = env['GITHUB_REF'] ?? ''
   if (event === 'pull_request' || event === 'pull_request_target') {
-    const payload = await pullRequestOfEvent(env['GITHUB_EVENT_PATH'])
+    const file = await readEventFile(env['GITHUB_EVENT_PATH'])
+    const payload = pullRequestOf('payload' in file ? file.payload : undefined)
     const fromRef = /^refs\/pull\/([0-9]+)\/merge$/.exec(ref)?.[1]
-    const number = payload.number ?? (fromRef && NUMBER.test(fromRef) ? fromRef : undefined)
+    const number =
+      payload.number?.toString() ?? (fromRef && NUMBER.test(fromRef) ? fromRef : undefined)
     if (!number) {
       throw new SettingsError(
         `GitHub Actions runs for a ${oneLine(event)} event whose pull request is unknown (the event file names none, nor does GITHUB_REF): ${TO_PASS}`
       )
     }
-    const head = payload.headSha && isFullSha(payload.headSha) ? [payload.headSha] : []
+    const head = payload.headSha ? [payload.headSha] : []
     const since = runStart(payload.updatedAt, "the pull request's last update")
     return ci.analysis({ pullRequest: number }, [...head, ...ci.commit('GITHUB_SHA')], since)
   }
@@ -305,30 +307,5 @@ class CiVariables {
     throw new SettingsError(
       `${this.from} sets ${name} to "${oneLine(value)}", which is ${problem}: ${TO_PASS}`
     )
-  }
-}
-
-/** The pull request's number and head commit from GitHub's event file, as far as it says them. */
-async function pullRequestOfEvent(
-  path: string | undefined
-): Promise<{ number?: string; headSha?: string; updatedAt?: unknown }> {
-  const pull = await eventObject(path, 'pull_request')
-  if (!pull) return {}
-  const {
-    number,
-    head,
-    updated_at: updatedAt
-  } = pull as {
-    number?: unknown
-    head?: unknown
-    updated_at?: unknown
-  }
-  const sha = (head as { sha?: unknown } | null | undefined)?.sha
-  return {
-    ...(typeof number === 'number' && Number.isSafeInteger(number) && number > 0
-      ? { number: String(number) }
-      : {}),
-    ...(typeof sha === 'string' ? { headSha: sha.toLowerCase() } : {}),
-    updatedAt
   }
 }

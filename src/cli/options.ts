@@ -1,6 +1,6 @@
 import { DECORATION_ALLOWANCE_MS } from '../deadline.js'
 import { parseArgs } from 'node:util'
-import { ActionError, asError } from '../errors.js'
+import { ExplainedError, asError } from '../errors.js'
 import { DEFAULT_REPORT_LOCATIONS } from '../report-file.js'
 import { DEFAULTS, isFullSha, type RawSettings } from '../settings.js'
 import { SEVERITY_ORDER, type Severity } from '../findings/finding.js'
@@ -11,7 +11,7 @@ import { COMMAND } from './version.js'
 export { COMMAND }
 
 /** A mistake on the command line: its message says what is wrong; the exit code is 2. */
-export class UsageError extends ActionError {
+export class UsageError extends ExplainedError {
   static readonly code = 'ERR_USAGE'
   declare readonly code: typeof UsageError.code
 

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { ActionError, messageOf } from '../errors.js'
+import { ExplainedError, messageOf } from '../errors.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import { CODE_QUALITY_LIMITS, renderCodeQuality } from '../findings/code-quality.js'
 import { renderSarif, SARIF_LIMITS } from '../findings/sarif.js'
@@ -33,7 +33,7 @@ interface CheckReport {
 }
 
 /** A result file that could not be written: the exit code is 2. */
-export class ResultFileError extends ActionError {
+export class ResultFileError extends ExplainedError {
   static readonly code = 'ERR_RESULT_FILE'
   declare readonly code: typeof ResultFileError.code
 

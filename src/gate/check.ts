@@ -128,7 +128,7 @@ function projectKeyFrom(target: Target): string | undefined {
 
 /**
  * The check of one analysis: wait for its task (unless the target is an analysis already), read
- * its quality gate and re-evaluate the conditions. Throws an ActionError on any failure; an
+ * its quality gate and re-evaluate the conditions. Throws an ExplainedError on any failure; an
  * ERROR gate is a result, not an exception: the caller decides whether it fails the job.
  *
  * @example const result = await checkTarget(target, clientFor(target, settings, deps), settings, deps)

@@ -14,7 +14,7 @@ export type AnalysisOutcome =
       projectKey: string | undefined
       /** Why the gate could not be read, in words a user can act on. */
       message: string
-      /** The failure itself (an ActionError, unless something unforeseen happened). */
+      /** The failure itself (an ExplainedError, unless something unforeseen happened). */
       error: Error
     }
 

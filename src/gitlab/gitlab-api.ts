@@ -73,6 +73,20 @@ export class GitLabApi {
   }
 
   /**
+   * The token's own user's id (`GET /user`): only what it wrote is ever edited or resolved.
+   *
+   * @example const me = await gitlab.ownUserId() // 77
+   */
+  async ownUserId(): Promise<number> {
+    const id = (await this.request('GET', 'user')).body as { id?: unknown } | null | undefined
+    const me = id?.id
+    if (typeof me !== 'number' || !Number.isSafeInteger(me) || me < 1) {
+      throw new PlatformError("GitLab did not say who the token's user is.")
+    }
+    return me
+  }
+
+  /**
    * The items of a listing, page by page (`per_page` 100, `x-next-page`), at most `maxPages`
    * pages; `complete` is false when GitLab has more.
    */

@@ -36,7 +36,8 @@ import type { PlatformRefusal } from '../http/rest-api.js'
 import type { GitLabApi } from './gitlab-api.js'
 import { readChangedLines, readDiffRefs } from './merge-request-diffs.js'
 import { discussIssues } from './merge-request-discussions.js'
-import { setCommitStatus, upsertNote, whoAmI, type MergeRequestRef } from './merge-request-note.js'
+import { setCommitStatus } from './commit-status.js'
+import { upsertNote, type MergeRequestRef } from './merge-request-note.js'
 
 /** Where the decoration goes: the GitLab project, its commit, and its merge request if any. */
 export interface GitLabPipeline {
@@ -101,7 +102,7 @@ export async function decorateMergeRequest(
     }
     const mergeRequest = { projectId: pipeline.projectId, iid }
     // Unknown (undefined): the note is written anew, and no discussion is resolved.
-    const me = await ownIdentity(log, 'GitLab', () => whoAmI(gitlab))
+    const me = await ownIdentity(log, 'GitLab', () => gitlab.ownUserId())
     const wanted = hasBranchAnalyses(outcomes) || options.inlineLimit > 0
     const diff = wanted
       ? await decorationStep(`the lines merge request !${iid} changes`, async () => ({

@@ -7,7 +7,6 @@
  * `name`, `target_url` and `description`, each text at most 255 characters).
  */
 import { carriesMarker } from '../report/pull-request-comment-body.js'
-import { cut } from '../untrusted-text.js'
 import { PlatformError } from '../http/rest-api.js'
 import type { GitLabApi } from './gitlab-api.js'
 
@@ -15,9 +14,7 @@ export const NOTE_LIMITS = {
   /** GitLab's limit on a note's body. */
   bodyChars: 1_000_000,
   /** Pages of 100 notes read to find the project's: 2,000 notes. */
-  notePages: 20,
-  /** GitLab's limit on a commit status's texts. */
-  statusChars: 255
+  notePages: 20
 } as const
 
 /** Where a merge request is: the project's id (or URL-encoded path) and the request's IID. */
@@ -43,7 +40,7 @@ export async function upsertNote(
     /** Whether to write, given the note found (or undefined); by default always. */
     write?: (existing: string | undefined) => boolean
     /**
-     * The token's own user's id, when the caller has read it (`whoAmI`); undefined when it could
+     * The token's own user's id, when the caller has read it (`ownUserId`); undefined when it could
      * not be read, and then no note is ours: a new one is written. Read here when not given.
      */
     me?: number | undefined
@@ -60,7 +57,7 @@ export async function upsertNote(
   }
   const text = body
   const notes = `${mergeRequestPath(mergeRequest)}/notes`
-  const me = 'me' in options ? options.me : await whoAmI(gitlab)
+  const me = 'me' in options ? options.me : await gitlab.ownUserId()
   const { items } = await gitlab.pages(
     notes,
     { sort: 'asc', order_by: 'created_at' },
@@ -90,60 +87,6 @@ export async function upsertNote(
   const created = idOf((await gitlab.request('POST', notes, { body: { body: text } })).body)
   if (created === undefined) throw new PlatformError('GitLab created the note but named no id.')
   return { action: 'created', id: created }
-}
-
-/**
- * The token's own user's id (`GET /user`): only what it wrote is ever edited or resolved.
- *
- * @example const me = await whoAmI(gitlab)
- */
-export async function whoAmI(gitlab: GitLabApi): Promise<number> {
-  const me = idOf((await gitlab.request('GET', 'user')).body)
-  if (me === undefined) throw new PlatformError("GitLab did not say who the token's user is.")
-  return me
-}
-
-/** A commit status's state, as GitLab names them. */
-type CommitState = 'pending' | 'running' | 'success' | 'failed' | 'canceled'
-
-/**
- * The project's commit status on `sha` (`name` sonarqube/<project>), so that a merge-request rule
- * can require it: its description cut to GitLab's 255 characters, the dashboard as its target
- * when its address fits.
- */
-export async function setCommitStatus(
-  gitlab: GitLabApi,
-  status: {
-    projectId: string
-    sha: string
-    projectKey: string
-    state: CommitState
-    description: string
-    targetUrl: string | undefined
-    /** CI_PIPELINE_ID: the status joins the pipeline, whose success a merge-request rule requires. */
-    pipelineId?: string
-  }
-): Promise<void> {
-  const name = cut(`sonarqube/${status.projectKey}`, NOTE_LIMITS.statusChars)
-  const targetUrl =
-    status.targetUrl && status.targetUrl.length <= NOTE_LIMITS.statusChars
-      ? { target_url: status.targetUrl }
-      : {}
-  await gitlab.request(
-    'POST',
-    `projects/${encodeURIComponent(status.projectId)}/statuses/${encodeURIComponent(status.sha)}`,
-    {
-      body: {
-        state: status.state,
-        name,
-        description: cut(status.description, NOTE_LIMITS.statusChars),
-        ...targetUrl,
-        ...(status.pipelineId && /^\d{1,20}$/.test(status.pipelineId)
-          ? { pipeline_id: Number(status.pipelineId) }
-          : {})
-      }
-    }
-  )
 }
 
 /** The merge request's address under the API: `projects/7/merge_requests/42`. */

@@ -13,7 +13,7 @@ import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
  * The token's own identity as `read` finds it, or undefined, said in one warning, when it cannot
  * be read (a refusal, a failure, a reply that names none). Never throws.
  *
- * @example const me = await ownIdentity(log, 'GitLab', () => whoAmI(gitlab)) // 77, or undefined
+ * @example const me = await ownIdentity(log, 'GitLab', () => gitlab.ownUserId()) // 77, or undefined
  */
 export async function ownIdentity<T>(
   log: Pick<Log, 'info' | 'warning'>,
