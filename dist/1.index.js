@@ -103,8 +103,8 @@ function narrowToChangedLines(outcomes, changed, request, log) {
     });
 }
 
-// EXTERNAL MODULE: ./src/action/github-api.ts
-var github_api = __webpack_require__(2334);
+// EXTERNAL MODULE: ./src/action/github-api.ts + 1 modules
+var github_api = __webpack_require__(8475);
 ;// CONCATENATED MODULE: ./src/action/pull-request-lines.ts
 
 
@@ -135,24 +135,28 @@ async function onPullRequestLines(outcomes, options) {
 }
 /** The pull request's changed lines per file, page by page (at most 30 pages of 100 files). */
 async function readChangedLines(options) {
-    const { pullRequest, token, signal } = options;
+    const { pullRequest, token } = options;
     if (!token)
         throw new Error('no GitHub token');
-    const base = (0,github_api/* apiBase */.av)(options.env['GITHUB_API_URL']);
-    if (!base)
+    const apiUrl = (0,github_api/* apiBase */.av)(options.env['GITHUB_API_URL']);
+    if (!apiUrl)
         throw new Error('GITHUB_API_URL is not an http(s) address');
-    const octokit = await (0,github_api/* connect */.Ng)(token, base, options);
+    const api = new github_api/* GitHubApi */.yN({ token, apiUrl, deadline: options.decorateBy });
+    try {
+        return await listChangedLines(api, pullRequest);
+    }
+    finally {
+        api.close();
+    }
+}
+async function listChangedLines(api, pullRequest) {
+    const { owner, repo, issue_number: number } = pullRequest;
+    const path = `repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/pulls/${number}/files`;
     const changed = new Map();
     for (let page = 1; page <= PULL_REQUEST_FILES_LIMITS.pages; page++) {
-        const { data } = await octokit.rest.pulls.listFiles({
-            owner: pullRequest.owner,
-            repo: pullRequest.repo,
-            pull_number: pullRequest.issue_number,
-            per_page: PULL_REQUEST_FILES_LIMITS.perPage,
-            page,
-            request: { signal }
+        const { body: files } = await api.request('GET', path, {
+            query: { per_page: String(PULL_REQUEST_FILES_LIMITS.perPage), page: String(page) }
         });
-        const files = data;
         if (!Array.isArray(files))
             break;
         for (const file of files) {

@@ -14,7 +14,7 @@ export const modules = {
 /* harmony import */ var _report_new_issues_block_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(9437);
 /* harmony import */ var _report_summary_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(7994);
 /* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(8521);
-/* harmony import */ var _github_api_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(2334);
+/* harmony import */ var _github_api_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(8475);
 
 
 
@@ -51,16 +51,25 @@ async function createCheckRuns(outcomes, options) {
         : []);
     if (readOnes.length === 0)
         return;
-    const base = (0,_github_api_js__WEBPACK_IMPORTED_MODULE_5__/* .apiBase */ .av)(options.env['GITHUB_API_URL']);
-    if (!token || !github.repository || !github.headSha || !base) {
+    const apiUrl = (0,_github_api_js__WEBPACK_IMPORTED_MODULE_5__/* .apiBase */ .av)(options.env['GITHUB_API_URL']);
+    if (!token || !github.repository || !github.headSha || !apiUrl) {
         warn(`No issues check run was created: ${!token ? 'no GitHub token (leave githubToken at its default)' : !github.repository ? 'GITHUB_REPOSITORY is not owner/name' : !github.headSha ? 'the commit analysed is unknown (GITHUB_SHA)' : 'GITHUB_API_URL is not an http(s) address'}.`);
         return;
     }
-    const octokit = await (0,_github_api_js__WEBPACK_IMPORTED_MODULE_5__/* .connect */ .Ng)(token, base, options);
+    const api = new _github_api_js__WEBPACK_IMPORTED_MODULE_5__/* .GitHubApi */ .yN({ token, apiUrl, deadline: options.decorateBy });
+    try {
+        await createEach(api, readOnes, { ...options, sink }, warn);
+    }
+    finally {
+        api.close();
+    }
+}
+async function createEach(api, readOnes, options, warn) {
+    const { sink, log } = options;
     for (const { outcome, newIssues } of readOnes) {
         const name = sink.text(`Sonar issues: ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)((0,_gate_outcome_js__WEBPACK_IMPORTED_MODULE_6__/* .projectName */ .j)(outcome), 80)}`);
         try {
-            const sent = await publish(octokit, outcome, newIssues, { ...options, name, sink });
+            const sent = await publish(api, outcome, newIssues, { ...options, name });
             log.info(`Created the check run "${name}" with ${sent} annotations.`);
         }
         catch (error) {
@@ -75,7 +84,7 @@ async function createCheckRuns(outcomes, options) {
         }
     }
 }
-async function publish(octokit, outcome, newIssues, context) {
+async function publish(api, outcome, newIssues, context) {
     const { result } = outcome;
     const { sink } = context;
     const { owner, repo } = context.github.repository;
@@ -92,27 +101,21 @@ async function publish(octokit, outcome, newIssues, context) {
     for (let at = 0; at < annotations.length; at += CHECK_RUN_LIMITS.perRequest) {
         batches.push(annotations.slice(at, at + CHECK_RUN_LIMITS.perRequest));
     }
-    const { data } = await octokit.rest.checks.create({
-        owner,
-        repo,
-        name: context.name,
-        head_sha: context.github.headSha,
-        status: 'completed',
-        conclusion: result.status === 'ERROR' ? 'failure' : 'neutral',
-        output: output(batches[0] ?? []),
-        request: { signal: context.signal }
+    const checkRuns = `repos/${owner}/${repo}/check-runs`;
+    const { body } = await api.request('POST', checkRuns, {
+        body: {
+            name: context.name,
+            head_sha: context.github.headSha,
+            status: 'completed',
+            conclusion: result.status === 'ERROR' ? 'failure' : 'neutral',
+            output: output(batches[0] ?? [])
+        }
     });
-    const id = data?.id;
-    if (typeof id !== 'number')
+    const id = body?.id;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id))
         return batches[0]?.length ?? 0;
     for (const batch of batches.slice(1)) {
-        await octokit.rest.checks.update({
-            owner,
-            repo,
-            check_run_id: id,
-            output: output(batch),
-            request: { signal: context.signal }
-        });
+        await api.request('PATCH', `${checkRuns}/${id}`, { body: { output: output(batch) } });
     }
     return annotations.length;
 }

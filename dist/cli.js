@@ -482,15 +482,6 @@ function overallDeadline(startedAt, timeoutMs) {
 function decorationDeadline({ clock, deadline }) {
     return Math.min(deadline + DECORATION_ALLOWANCE_MS, Math.max(deadline, clock.now() + DECORATION_ALLOWANCE_MS));
 }
-/**
- * A signal that aborts at clock time `at` of the system clock (GitHub's requests take it):
- * already aborted when `at` is past.
- *
- * @example await octokit.rest.pulls.listFiles({ ...pr, request: { signal: abortAt(decorateBy) } })
- */
-function abortAt(at) {
-    return AbortSignal.timeout(Math.max(0, Math.ceil(at - Date.now())));
-}
 
 ;// CONCATENATED MODULE: ./src/errors.ts
 /**
@@ -499,8 +490,11 @@ function abortAt(at) {
  * can tell them apart without matching on words, a message a user can act on, and the failure
  * it wraps as its `cause`. No message ever contains the token.
  */
-/** The root of the family; each subclass fixes its code. */
-class ActionError extends Error {
+/**
+ * The root of the family, the action's and the command's alike: a failure the product knows and
+ * explains in words, with a stable code. Each subclass fixes its code.
+ */
+class ExplainedError extends Error {
     code;
     constructor(code, message, options) {
         super(message, options);
@@ -509,28 +503,28 @@ class ActionError extends Error {
     }
 }
 /** An input or environment variable is missing or malformed. */
-class errors_SettingsError extends ActionError {
+class errors_SettingsError extends ExplainedError {
     static code = 'ERR_SETTINGS';
     constructor(message, options) {
         super(errors_SettingsError.code, message, options);
     }
 }
 /** The scanner's report-task.txt is missing or does not say what the action needs. */
-class ReportFileError extends ActionError {
+class ReportFileError extends ExplainedError {
     static code = 'ERR_REPORT_FILE';
     constructor(message, options) {
         super(ReportFileError.code, message, options);
     }
 }
 /** The action refused to do something unsafe (send the token to another origin). */
-class UnsafeRequestError extends ActionError {
+class UnsafeRequestError extends ExplainedError {
     static code = 'ERR_UNSAFE_REQUEST';
     constructor(message, options) {
         super(UnsafeRequestError.code, message, options);
     }
 }
 /** The server could not be reached or answered something other than the JSON we asked for. */
-class ServerRequestError extends ActionError {
+class ServerRequestError extends ExplainedError {
     static code = 'ERR_SERVER_REQUEST';
     /** HTTP status, or undefined when no reply came (network error, time-out). */
     status;
@@ -549,7 +543,7 @@ class ServerRequestError extends ActionError {
     }
 }
 /** The analysis task ended FAILED or CANCELED on the server. */
-class TaskFailedError extends ActionError {
+class TaskFailedError extends ExplainedError {
     static code = 'ERR_TASK_FAILED';
     constructor(message, options) {
         super(TaskFailedError.code, message, options);
@@ -559,14 +553,14 @@ class TaskFailedError extends ActionError {
  * The project has no analysis of the branch, pull request or commit asked for that can be
  * checked, and none is queued or running.
  */
-class AnalysisNotFoundError extends ActionError {
+class AnalysisNotFoundError extends ExplainedError {
     static code = 'ERR_NO_ANALYSIS';
     constructor(message, options) {
         super(AnalysisNotFoundError.code, message, options);
     }
 }
 /** The overall time-out ran out before the verdict was known. */
-class TimeoutError extends ActionError {
+class TimeoutError extends ExplainedError {
     static code = 'ERR_TIMEOUT';
     constructor(message, options) {
         super(TimeoutError.code, message, options);
@@ -579,7 +573,7 @@ class TimeoutError extends ActionError {
  * @example codeOf(new TimeoutError('…')) // 'ERR_TIMEOUT'; codeOf(new TypeError('…')) // 'ERR_UNEXPECTED'
  */
 function codeOf(error) {
-    return error instanceof ActionError ? error.code : 'ERR_UNEXPECTED';
+    return error instanceof ExplainedError ? error.code : 'ERR_UNEXPECTED';
 }
 /**
  * Any thrown value as an Error: itself when it is one, else an Error whose message is the value
@@ -4529,7 +4523,7 @@ function projectKeyFrom(target) {
 }
 /**
  * The check of one analysis: wait for its task (unless the target is an analysis already), read
- * its quality gate and re-evaluate the conditions. Throws an ActionError on any failure; an
+ * its quality gate and re-evaluate the conditions. Throws an ExplainedError on any failure; an
  * ERROR gate is a result, not an exception: the caller decides whether it fails the job.
  *
  * @example const result = await checkTarget(target, clientFor(target, settings, deps), settings, deps)
@@ -6305,17 +6299,25 @@ const REST_LIMITS = {
 /** 401, 403 or 404: the token may not do this, or what it names is not there. */
 class PlatformRefusal extends Error {
     status;
-    constructor(message, status) {
+    answer;
+    constructor(message, status, answer = { status, said: '', rateLimited: false }) {
         super(message);
         this.status = status;
+        this.answer = answer;
         this.name = 'PlatformRefusal';
     }
 }
 /** Any other failure of a platform's request, in words. */
 class PlatformError extends Error {
-    constructor(message, options) {
-        super(message, options);
+    /** What the platform answered, when it answered (a 429 or 5xx tried no more). */
+    answer;
+    /** Why no answer came (the transport's words, the token out of them), when none came. */
+    unanswered;
+    constructor(message, options = {}) {
+        super(message, { cause: options.cause });
         this.name = 'PlatformError';
+        this.answer = options.answer;
+        this.unanswered = options.unanswered;
     }
 }
 /**
@@ -6335,7 +6337,7 @@ class RestApi {
         this.transport = new HttpTransport({
             userAgent: options.userAgent,
             rootCert: undefined,
-            maxBodyBytes: REST_LIMITS.replyBytes,
+            maxBodyBytes: options.maxReplyBytes ?? REST_LIMITS.replyBytes,
             ...(options.forwardProxy ? { forwardProxy: options.forwardProxy } : {})
         });
     }
@@ -6372,8 +6374,10 @@ class RestApi {
             }
             catch (error) {
                 // No answer, a reply too large: said as it is, the token out of it.
-                throw new PlatformError(`${platform}'s ${shown} failed: ${this.said(messageOf(error))}`, {
-                    cause: error
+                const unanswered = this.said(messageOf(error));
+                throw new PlatformError(`${platform}'s ${shown} failed: ${unanswered}`, {
+                    cause: error,
+                    unanswered
                 });
             }
             const { status } = reply;
@@ -6389,12 +6393,20 @@ class RestApi {
                 };
             }
             const said = this.said(errorText(text));
+            const answer = {
+                status,
+                said,
+                rateLimited: headerValue(reply, 'x-ratelimit-remaining') === '0' || /rate limit/i.test(said)
+            };
+            const words = `${platform} answered ${status} to ${shown}${said ? `: ${said}` : ''}`;
             if (status === 401 || status === 403 || status === 404) {
-                throw new PlatformRefusal(`${platform} answered ${status} to ${shown}${said}`, status);
+                throw new PlatformRefusal(words, status, answer);
             }
-            const decision = decideRetry({ kind: 'status', status, retryAfter: headerValue(reply, 'retry-after') }, attempt, deadline - clock.now(), this.options.random ?? Math.random, Date.now(), `the decoration's time (the overall time-out, or its allowance past the check)`);
+            const decision = attempt + 1 >= (this.options.maxTries ?? Infinity)
+                ? { retry: false, why: `Gave up after ${attempt + 1} tries.` }
+                : decideRetry({ kind: 'status', status, retryAfter: headerValue(reply, 'retry-after') }, attempt, deadline - clock.now(), this.options.random ?? Math.random, Date.now(), `the decoration's time (the overall time-out, or its allowance past the check)`);
             if (!decision.retry) {
-                throw new PlatformError(`${platform} answered ${status} to ${shown}${said}${decision.why ? ` ${decision.why}` : ''}`);
+                throw new PlatformError(`${words}${decision.why ? ` ${decision.why}` : ''}`, { answer });
             }
             await clock.sleep(decision.delayMs);
         }
@@ -6414,7 +6426,7 @@ function rest_api_parse(text, platform) {
         throw new PlatformError(`${platform} answered with a body that is not JSON.`);
     }
 }
-/** The platform's error body (`{"message": …}`, `{"error": …}`) as a few words after a colon. */
+/** The platform's error body (`{"message": …}`, `{"error": …}`) as a few words, or ''. */
 function errorText(text) {
     let message;
     try {
@@ -6424,8 +6436,7 @@ function errorText(text) {
     catch {
         return '';
     }
-    const words = typeof message === 'string' ? message : message ? JSON.stringify(message) : '';
-    return words ? `: ${words}` : '';
+    return typeof message === 'string' ? message : message ? JSON.stringify(message) : '';
 }
 
 ;// CONCATENATED MODULE: ./src/azure/azure-api.ts
@@ -6745,7 +6756,7 @@ function shouldWrite(when, verdict, existing) {
  * could not be read, the reason. Every server value goes through `summaryText`, and everything
  * through the comment's sink. Within `limit`.
  *
- * @example await octokit.rest.issues.createComment({ ...issue, body: commentBody(outcome, sha, { sink }) })
+ * @example await github.request('POST', commentsPath, { body: { body: commentBody(outcome, sha, { sink }) } })
  */
 function commentBody(outcome, commitSha, options) {
     const { sink, limit = Math.min(COMMENT_LIMITS.chars, sink.limit), markup = HTML_MARKUP } = options;
@@ -7023,7 +7034,7 @@ function dashboardOf(outcome) {
  * The token's own identity as `read` finds it, or undefined, said in one warning, when it cannot
  * be read (a refusal, a failure, a reply that names none). Never throws.
  *
- * @example const me = await ownIdentity(log, 'GitLab', () => whoAmI(gitlab)) // 77, or undefined
+ * @example const me = await ownIdentity(log, 'GitLab', () => gitlab.ownUserId()) // 77, or undefined
  */
 async function ownIdentity(log, platform, read, { instead = 'the verdict is written anew, and nothing is edited, resolved or closed', level = 'warning' } = {}) {
     let why;
@@ -7837,7 +7848,7 @@ function repositoryPath(fullName) {
     return `repositories/${encodeURIComponent(workspace)}/${encodeURIComponent(slug)}`;
 }
 
-;// CONCATENATED MODULE: ./src/bitbucket/pull-request-decoration.ts
+;// CONCATENATED MODULE: ./src/bitbucket/cloud.ts
 
 
 
@@ -7864,7 +7875,7 @@ async function decorateBitbucket(bitbucket, pipeline, outcomes, options) {
     const platform = {
         name: 'Bitbucket',
         check: "that BITBUCKET_API_URL, when set, is Bitbucket Cloud's API, and that Bitbucket is up",
-        refusal: (error) => pull_request_decoration_refusalWords(error, pipeline)
+        refusal: (error) => cloud_refusalWords(error, pipeline)
     };
     await decorating(log, platform, async (log) => {
         for (const outcome of outcomes) {
@@ -7982,7 +7993,7 @@ async function writeComment(bitbucket, comments, existing, me, pipeline, outcome
     return { written: 'created', author };
 }
 /** The one warning for a refusal: what the token, the repository or the pull request lacks. */
-function pull_request_decoration_refusalWords(error, pipeline) {
+function cloud_refusalWords(error, pipeline) {
     const base = 'Bitbucket refused the decoration; the verdict and the exit code are unchanged.';
     const repository = untrusted_text_oneLine(pipeline.repository, QUOTE_LIMITS.short);
     switch (error.status) {
@@ -8253,36 +8264,6 @@ async function decorateInBitbucketServer(outcomes, repository, commit, context) 
     finally {
         rest.close();
     }
-}
-
-;// CONCATENATED MODULE: ./src/github-event.ts
-
-/** The most of a GitHub Actions run's event file read (GitHub caps webhook payloads at 25 MB). */
-const EVENT_FILE_BYTES = 25 * 1024 * 1024;
-/**
- * One object of the run's event payload (`pull_request`, `workflow_run`), or undefined when the
- * file is not given, cannot be read within EVENT_FILE_BYTES, is not JSON or holds no such object.
- * Its fields are untrusted: each caller checks those it takes.
- *
- * @example const run = await eventObject(env['GITHUB_EVENT_PATH'], 'workflow_run')
- */
-async function eventObject(path, field) {
-    const read = path ? await readBoundedFile(path, EVENT_FILE_BYTES) : undefined;
-    if (read?.outcome !== 'read')
-        return undefined;
-    let payload;
-    try {
-        payload = JSON.parse(read.bytes.toString('utf8'));
-    }
-    catch {
-        return undefined;
-    }
-    const value = typeof payload === 'object' && payload !== null
-        ? payload[field]
-        : undefined;
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? value
-        : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/settings.ts
@@ -8606,6 +8587,84 @@ function integer(raw, key, { min }) {
     return Number(value);
 }
 
+;// CONCATENATED MODULE: ./src/github-event.ts
+/**
+ * GitHub Actions' event file (GITHUB_EVENT_PATH), read for the action and the command alike: the
+ * objects of its payload, and a `pull_request` event's pull request. Every field is untrusted:
+ * each is taken only once checked.
+ */
+
+
+
+
+/** The most of a GitHub Actions run's event file read (GitHub caps webhook payloads at 25 MB). */
+const EVENT_FILE_BYTES = 25 * 1024 * 1024;
+/**
+ * The event file's payload, read within EVENT_FILE_BYTES, or why it could not be read.
+ *
+ * @example const file = await readEventFile(env['GITHUB_EVENT_PATH'])
+ */
+async function readEventFile(path) {
+    if (!path)
+        return { problem: 'GITHUB_EVENT_PATH is not set, so the pull request is unknown' };
+    const read = await readBoundedFile(path, EVENT_FILE_BYTES);
+    if (read.outcome !== 'read')
+        return { problem: `the event file could not be read: ${unread(read)}` };
+    try {
+        return { payload: JSON.parse(read.bytes.toString('utf8')) };
+    }
+    catch (error) {
+        return { problem: `the event file could not be read: ${quote(error)}` };
+    }
+}
+/**
+ * One object of the run's event payload (`pull_request`, `workflow_run`), or undefined when the
+ * file is not given, cannot be read, is not JSON or holds no such object.
+ *
+ * @example const run = await eventObject(env['GITHUB_EVENT_PATH'], 'workflow_run')
+ */
+async function eventObject(path, field) {
+    const file = await readEventFile(path);
+    return 'payload' in file ? objectOf(objectOf(file.payload)?.[field]) : undefined;
+}
+/**
+ * The pull request a `pull_request` or `pull_request_target` payload names: each field only when
+ * it is what it should be.
+ *
+ * @example pullRequestOf(payload) // { number: 42, headSha: 'be6c75b8…', updatedAt: '2026-…' }
+ */
+function pullRequestOf(payload) {
+    const pull = objectOf(objectOf(payload)?.['pull_request']);
+    const number = pull?.['number'];
+    const sha = objectOf(pull?.['head'])?.['sha'];
+    const updatedAt = pull?.['updated_at'];
+    return {
+        ...(typeof number === 'number' && Number.isSafeInteger(number) && number > 0 ? { number } : {}),
+        ...(typeof sha === 'string' && isFullSha(sha) ? { headSha: sha.toLowerCase() } : {}),
+        ...(typeof updatedAt === 'string' ? { updatedAt: updatedAt.slice(0, 40) } : {})
+    };
+}
+function objectOf(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? value
+        : undefined;
+}
+/** Why the event file was not read, in a few words. */
+function unread(read) {
+    switch (read.outcome) {
+        case 'missing':
+        case 'unreadable':
+            return quote(read.error);
+        case 'not-a-file':
+            return `it is ${read.kind}, not a regular file`;
+        case 'too-large':
+            return `it is larger than ${EVENT_FILE_BYTES} bytes`;
+    }
+}
+function quote(error) {
+    return untrusted_text_oneLine(untrusted_text_cut(messageOf(error), QUOTE_LIMITS.long), QUOTE_LIMITS.long);
+}
+
 ;// CONCATENATED MODULE: ./src/cli/ci-analysis.ts
 /**
  * Which analysis the CI the command runs in is about: its branch or pull request, and the commit
@@ -8682,13 +8741,14 @@ async function gitHubActions(env) {
     const event = env['GITHUB_EVENT_NAME'] ?? '';
     const ref = env['GITHUB_REF'] ?? '';
     if (event === 'pull_request' || event === 'pull_request_target') {
-        const payload = await pullRequestOfEvent(env['GITHUB_EVENT_PATH']);
+        const file = await readEventFile(env['GITHUB_EVENT_PATH']);
+        const payload = pullRequestOf('payload' in file ? file.payload : undefined);
         const fromRef = /^refs\/pull\/([0-9]+)\/merge$/.exec(ref)?.[1];
-        const number = payload.number ?? (fromRef && NUMBER.test(fromRef) ? fromRef : undefined);
+        const number = payload.number?.toString() ?? (fromRef && NUMBER.test(fromRef) ? fromRef : undefined);
         if (!number) {
             throw new errors_SettingsError(`GitHub Actions runs for a ${untrusted_text_oneLine(event)} event whose pull request is unknown (the event file names none, nor does GITHUB_REF): ${TO_PASS}`);
         }
-        const head = payload.headSha && isFullSha(payload.headSha) ? [payload.headSha] : [];
+        const head = payload.headSha ? [payload.headSha] : [];
         const since = runStart(payload.updatedAt, "the pull request's last update");
         return ci.analysis({ pullRequest: number }, [...head, ...ci.commit('GITHUB_SHA')], since);
     }
@@ -8873,21 +8933,6 @@ class CiVariables {
         throw new errors_SettingsError(`${this.from} sets ${name} to "${untrusted_text_oneLine(value)}", which is ${problem}: ${TO_PASS}`);
     }
 }
-/** The pull request's number and head commit from GitHub's event file, as far as it says them. */
-async function pullRequestOfEvent(path) {
-    const pull = await eventObject(path, 'pull_request');
-    if (!pull)
-        return {};
-    const { number, head, updated_at: updatedAt } = pull;
-    const sha = head?.sha;
-    return {
-        ...(typeof number === 'number' && Number.isSafeInteger(number) && number > 0
-            ? { number: String(number) }
-            : {}),
-        ...(typeof sha === 'string' ? { headSha: sha.toLowerCase() } : {}),
-        updatedAt
-    };
-}
 
 ;// CONCATENATED MODULE: ./src/gitlab/gitlab-api.ts
 
@@ -8928,6 +8973,19 @@ class GitLabApi {
         };
     }
     /**
+     * The token's own user's id (`GET /user`): only what it wrote is ever edited or resolved.
+     *
+     * @example const me = await gitlab.ownUserId() // 77
+     */
+    async ownUserId() {
+        const id = (await this.request('GET', 'user')).body;
+        const me = id?.id;
+        if (typeof me !== 'number' || !Number.isSafeInteger(me) || me < 1) {
+            throw new PlatformError("GitLab did not say who the token's user is.");
+        }
+        return me;
+    }
+    /**
      * The items of a listing, page by page (`per_page` 100, `x-next-page`), at most `maxPages`
      * pages; `complete` is false when GitLab has more.
      */
@@ -8965,14 +9023,11 @@ function pageNumber(value) {
  */
 
 
-
 const NOTE_LIMITS = {
     /** GitLab's limit on a note's body. */
     bodyChars: 1_000_000,
     /** Pages of 100 notes read to find the project's: 2,000 notes. */
-    notePages: 20,
-    /** GitLab's limit on a commit status's texts. */
-    statusChars: 255
+    notePages: 20
 };
 /**
  * Writes `body` as the project's note on the merge request: edits the note the token's own user
@@ -8992,7 +9047,7 @@ async function upsertNote(gitlab, mergeRequest, marker, body, options = {}) {
     }
     const text = body;
     const notes = `${mergeRequestPath(mergeRequest)}/notes`;
-    const me = 'me' in options ? options.me : await whoAmI(gitlab);
+    const me = 'me' in options ? options.me : await gitlab.ownUserId();
     const { items } = await gitlab.pages(notes, { sort: 'asc', order_by: 'created_at' }, NOTE_LIMITS.notePages);
     const ours = items.find((note) => {
         const { body: noteBody, system, author } = (note ?? {});
@@ -9010,39 +9065,6 @@ async function upsertNote(gitlab, mergeRequest, marker, body, options = {}) {
     if (created === undefined)
         throw new PlatformError('GitLab created the note but named no id.');
     return { action: 'created', id: created };
-}
-/**
- * The token's own user's id (`GET /user`): only what it wrote is ever edited or resolved.
- *
- * @example const me = await whoAmI(gitlab)
- */
-async function whoAmI(gitlab) {
-    const me = idOf((await gitlab.request('GET', 'user')).body);
-    if (me === undefined)
-        throw new PlatformError("GitLab did not say who the token's user is.");
-    return me;
-}
-/**
- * The project's commit status on `sha` (`name` sonarqube/<project>), so that a merge-request rule
- * can require it: its description cut to GitLab's 255 characters, the dashboard as its target
- * when its address fits.
- */
-async function setCommitStatus(gitlab, status) {
-    const name = untrusted_text_cut(`sonarqube/${status.projectKey}`, NOTE_LIMITS.statusChars);
-    const targetUrl = status.targetUrl && status.targetUrl.length <= NOTE_LIMITS.statusChars
-        ? { target_url: status.targetUrl }
-        : {};
-    await gitlab.request('POST', `projects/${encodeURIComponent(status.projectId)}/statuses/${encodeURIComponent(status.sha)}`, {
-        body: {
-            state: status.state,
-            name,
-            description: untrusted_text_cut(status.description, NOTE_LIMITS.statusChars),
-            ...targetUrl,
-            ...(status.pipelineId && /^\d{1,20}$/.test(status.pipelineId)
-                ? { pipeline_id: Number(status.pipelineId) }
-                : {})
-        }
-    });
 }
 /** The merge request's address under the API: `projects/7/merge_requests/42`. */
 function mergeRequestPath({ projectId, iid }) {
@@ -9223,7 +9245,39 @@ async function issueDiscussions(gitlab, path, me) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/gitlab/commit-status.ts
+/**
+ * A project's commit status on GitLab (`POST projects/:id/statuses/:sha`), so that a
+ * merge-request rule can require it.
+ */
+
+/** GitLab's limit on a commit status's texts. */
+const STATUS_CHARS = 255;
+/**
+ * The project's commit status on `sha` (`name` sonarqube/<project>), so that a merge-request rule
+ * can require it: its description cut to GitLab's 255 characters, the dashboard as its target
+ * when its address fits.
+ */
+async function setCommitStatus(gitlab, status) {
+    const name = untrusted_text_cut(`sonarqube/${status.projectKey}`, STATUS_CHARS);
+    const targetUrl = status.targetUrl && status.targetUrl.length <= STATUS_CHARS
+        ? { target_url: status.targetUrl }
+        : {};
+    await gitlab.request('POST', `projects/${encodeURIComponent(status.projectId)}/statuses/${encodeURIComponent(status.sha)}`, {
+        body: {
+            state: status.state,
+            name,
+            description: untrusted_text_cut(status.description, STATUS_CHARS),
+            ...targetUrl,
+            ...(status.pipelineId && /^\d{1,20}$/.test(status.pipelineId)
+                ? { pipeline_id: Number(status.pipelineId) }
+                : {})
+        }
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/gitlab/merge-request-decoration.ts
+
 
 
 
@@ -9262,7 +9316,7 @@ async function decorateMergeRequest(gitlab, pipeline, outcomes, options) {
         }
         const mergeRequest = { projectId: pipeline.projectId, iid };
         // Unknown (undefined): the note is written anew, and no discussion is resolved.
-        const me = await ownIdentity(log, 'GitLab', () => whoAmI(gitlab));
+        const me = await ownIdentity(log, 'GitLab', () => gitlab.ownUserId());
         const wanted = hasBranchAnalyses(outcomes) || options.inlineLimit > 0;
         const diff = wanted
             ? await decorationStep(`the lines merge request !${iid} changes`, async () => ({
@@ -9578,7 +9632,7 @@ const COMMAND = package_namespaceObject.UU;
 
 
 /** A mistake on the command line: its message says what is wrong; the exit code is 2. */
-class UsageError extends ActionError {
+class UsageError extends ExplainedError {
     static code = 'ERR_USAGE';
     constructor(message, options) {
         super(UsageError.code, message, options);
@@ -14646,7 +14700,7 @@ function escapeXml(value) {
 
 
 /** A result file that could not be written: the exit code is 2. */
-class ResultFileError extends ActionError {
+class ResultFileError extends ExplainedError {
     static code = 'ERR_RESULT_FILE';
     constructor(message, options) {
         super(ResultFileError.code, message, options);

@@ -283,6 +283,7 @@ exports.debug = debug; // for test
 /***/ 6752:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
+var __webpack_unused_export__;
 
 
 const Client = __nccwpck_require__(3701)
@@ -310,29 +311,29 @@ const createRedirectInterceptor = __nccwpck_require__(5092)
 
 Object.assign(Dispatcher.prototype, api)
 
-module.exports.Dispatcher = Dispatcher
-module.exports.Client = Client
-module.exports.Pool = Pool
-module.exports.BalancedPool = BalancedPool
-module.exports.Agent = Agent
-module.exports.ProxyAgent = ProxyAgent
-module.exports.EnvHttpProxyAgent = EnvHttpProxyAgent
-module.exports.RetryAgent = RetryAgent
-module.exports.RetryHandler = RetryHandler
+__webpack_unused_export__ = Dispatcher
+__webpack_unused_export__ = Client
+__webpack_unused_export__ = Pool
+__webpack_unused_export__ = BalancedPool
+__webpack_unused_export__ = Agent
+module.exports.kT = ProxyAgent
+__webpack_unused_export__ = EnvHttpProxyAgent
+__webpack_unused_export__ = RetryAgent
+__webpack_unused_export__ = RetryHandler
 
-module.exports.DecoratorHandler = DecoratorHandler
-module.exports.RedirectHandler = RedirectHandler
-module.exports.createRedirectInterceptor = createRedirectInterceptor
-module.exports.interceptors = {
+__webpack_unused_export__ = DecoratorHandler
+__webpack_unused_export__ = RedirectHandler
+__webpack_unused_export__ = createRedirectInterceptor
+__webpack_unused_export__ = {
   redirect: __nccwpck_require__(1514),
   retry: __nccwpck_require__(2026),
   dump: __nccwpck_require__(8060),
   dns: __nccwpck_require__(379)
 }
 
-module.exports.buildConnector = buildConnector
-module.exports.errors = errors
-module.exports.util = {
+__webpack_unused_export__ = buildConnector
+__webpack_unused_export__ = errors
+__webpack_unused_export__ = {
   parseHeaders: util.parseHeaders,
   headerNameToString: util.headerNameToString
 }
@@ -386,11 +387,11 @@ function makeDispatcher (fn) {
   }
 }
 
-module.exports.setGlobalDispatcher = setGlobalDispatcher
-module.exports.getGlobalDispatcher = getGlobalDispatcher
+__webpack_unused_export__ = setGlobalDispatcher
+__webpack_unused_export__ = getGlobalDispatcher
 
 const fetchImpl = (__nccwpck_require__(4398).fetch)
-module.exports.fetch = async function fetch (init, options = undefined) {
+__webpack_unused_export__ = async function fetch (init, options = undefined) {
   try {
     return await fetchImpl(init, options)
   } catch (err) {
@@ -401,57 +402,57 @@ module.exports.fetch = async function fetch (init, options = undefined) {
     throw err
   }
 }
-module.exports.Headers = __nccwpck_require__(660).Headers
-module.exports.Response = __nccwpck_require__(9051).Response
-module.exports.Request = __nccwpck_require__(9967).Request
-module.exports.FormData = __nccwpck_require__(5910).FormData
-module.exports.File = globalThis.File ?? (__nccwpck_require__(4573).File)
-module.exports.FileReader = __nccwpck_require__(8355).FileReader
+/* unused reexport */ __nccwpck_require__(660).Headers
+/* unused reexport */ __nccwpck_require__(9051).Response
+/* unused reexport */ __nccwpck_require__(9967).Request
+/* unused reexport */ __nccwpck_require__(5910).FormData
+__webpack_unused_export__ = globalThis.File ?? (__nccwpck_require__(4573).File)
+/* unused reexport */ __nccwpck_require__(8355).FileReader
 
 const { setGlobalOrigin, getGlobalOrigin } = __nccwpck_require__(1059)
 
-module.exports.setGlobalOrigin = setGlobalOrigin
-module.exports.getGlobalOrigin = getGlobalOrigin
+__webpack_unused_export__ = setGlobalOrigin
+__webpack_unused_export__ = getGlobalOrigin
 
 const { CacheStorage } = __nccwpck_require__(3245)
 const { kConstruct } = __nccwpck_require__(109)
 
 // Cache & CacheStorage are tightly coupled with fetch. Even if it may run
 // in an older version of Node, it doesn't have any use without fetch.
-module.exports.caches = new CacheStorage(kConstruct)
+__webpack_unused_export__ = new CacheStorage(kConstruct)
 
 const { deleteCookie, getCookies, getSetCookies, setCookie } = __nccwpck_require__(9061)
 
-module.exports.deleteCookie = deleteCookie
-module.exports.getCookies = getCookies
-module.exports.getSetCookies = getSetCookies
-module.exports.setCookie = setCookie
+__webpack_unused_export__ = deleteCookie
+__webpack_unused_export__ = getCookies
+__webpack_unused_export__ = getSetCookies
+__webpack_unused_export__ = setCookie
 
 const { parseMIMEType, serializeAMimeType } = __nccwpck_require__(1900)
 
-module.exports.parseMIMEType = parseMIMEType
-module.exports.serializeAMimeType = serializeAMimeType
+__webpack_unused_export__ = parseMIMEType
+__webpack_unused_export__ = serializeAMimeType
 
 const { CloseEvent, ErrorEvent, MessageEvent } = __nccwpck_require__(5188)
-module.exports.WebSocket = __nccwpck_require__(3726).WebSocket
-module.exports.CloseEvent = CloseEvent
-module.exports.ErrorEvent = ErrorEvent
-module.exports.MessageEvent = MessageEvent
+/* unused reexport */ __nccwpck_require__(3726).WebSocket
+__webpack_unused_export__ = CloseEvent
+__webpack_unused_export__ = ErrorEvent
+__webpack_unused_export__ = MessageEvent
 
-module.exports.request = makeDispatcher(api.request)
-module.exports.stream = makeDispatcher(api.stream)
-module.exports.pipeline = makeDispatcher(api.pipeline)
-module.exports.connect = makeDispatcher(api.connect)
-module.exports.upgrade = makeDispatcher(api.upgrade)
+__webpack_unused_export__ = makeDispatcher(api.request)
+__webpack_unused_export__ = makeDispatcher(api.stream)
+__webpack_unused_export__ = makeDispatcher(api.pipeline)
+__webpack_unused_export__ = makeDispatcher(api.connect)
+__webpack_unused_export__ = makeDispatcher(api.upgrade)
 
-module.exports.MockClient = MockClient
-module.exports.MockPool = MockPool
-module.exports.MockAgent = MockAgent
-module.exports.mockErrors = mockErrors
+__webpack_unused_export__ = MockClient
+__webpack_unused_export__ = MockPool
+__webpack_unused_export__ = MockAgent
+__webpack_unused_export__ = mockErrors
 
 const { EventSource } = __nccwpck_require__(1238)
 
-module.exports.EventSource = EventSource
+__webpack_unused_export__ = EventSource
 
 
 /***/ }),
@@ -28368,28 +28369,201 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2334:
+/***/ 8475:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $s: () => (/* binding */ githubSaid),
-/* harmony export */   Ng: () => (/* binding */ connect),
-/* harmony export */   S3: () => (/* binding */ GITHUB_API_LIMITS),
-/* harmony export */   Z: () => (/* binding */ eventPullRequest),
-/* harmony export */   a5: () => (/* binding */ isRateLimit),
-/* harmony export */   av: () => (/* binding */ apiBase),
-/* harmony export */   c2: () => (/* binding */ statusOf),
-/* harmony export */   hD: () => (/* binding */ quote),
-/* harmony export */   m_: () => (/* binding */ PULL_REQUEST_EVENTS),
-/* harmony export */   vu: () => (/* binding */ isRefusal)
-/* harmony export */ });
-/* harmony import */ var _octokit_request_error__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1015);
-/* harmony import */ var _bounded_file_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2717);
-/* harmony import */ var _github_event_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2981);
-/* harmony import */ var _settings_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8750);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3916);
-/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8521);
 
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  S3: () => (/* binding */ GITHUB_API_LIMITS),
+  yN: () => (/* binding */ GitHubApi),
+  m_: () => (/* binding */ PULL_REQUEST_EVENTS),
+  av: () => (/* binding */ apiBase),
+  Z: () => (/* binding */ eventPullRequest),
+  $s: () => (/* binding */ githubSaid),
+  a5: () => (/* binding */ isRateLimit),
+  vu: () => (/* binding */ isRefusal),
+  hD: () => (/* binding */ quote),
+  c2: () => (/* binding */ statusOf)
+});
+
+// EXTERNAL MODULE: ./src/clock.ts
+var src_clock = __nccwpck_require__(9373);
+// EXTERNAL MODULE: ./src/github-event.ts
+var github_event = __nccwpck_require__(2981);
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(3916);
+// EXTERNAL MODULE: ./src/secrets.ts
+var secrets = __nccwpck_require__(7194);
+// EXTERNAL MODULE: ./src/http/retry-policy.ts
+var retry_policy = __nccwpck_require__(7593);
+// EXTERNAL MODULE: ./src/http/transport.ts + 1 modules
+var transport = __nccwpck_require__(7779);
+// EXTERNAL MODULE: ./src/untrusted-text.ts
+var untrusted_text = __nccwpck_require__(8521);
+;// CONCATENATED MODULE: ./src/http/rest-api.ts
+
+
+
+
+
+const REST_LIMITS = {
+    /** One reply's body: a page of 100 merge-request diffs fits. */
+    replyBytes: 16 * 1024 * 1024,
+    /** One try, at most; the overall time-out bounds them all. */
+    tryMs: 30_000
+};
+/** 401, 403 or 404: the token may not do this, or what it names is not there. */
+class PlatformRefusal extends Error {
+    status;
+    answer;
+    constructor(message, status, answer = { status, said: '', rateLimited: false }) {
+        super(message);
+        this.status = status;
+        this.answer = answer;
+        this.name = 'PlatformRefusal';
+    }
+}
+/** Any other failure of a platform's request, in words. */
+class PlatformError extends Error {
+    /** What the platform answered, when it answered (a 429 or 5xx tried no more). */
+    answer;
+    /** Why no answer came (the transport's words, the token out of them), when none came. */
+    unanswered;
+    constructor(message, options = {}) {
+        super(message, { cause: options.cause });
+        this.name = 'PlatformError';
+        this.answer = options.answer;
+        this.unanswered = options.unanswered;
+    }
+}
+/**
+ * One platform instance's API for one run.
+ *
+ * @example const api = new RestApi({ platform: 'GitLab', apiUrl, token, headers: { 'PRIVATE-TOKEN': token }, redirectAdvice: 'Set CI_API_V4_URL …', userAgent, clock, deadline })
+ */
+class RestApi {
+    options;
+    base;
+    forms;
+    transport;
+    constructor(options) {
+        this.options = options;
+        this.base = new URL(options.apiUrl.href.replace(/\/*$/, '/'));
+        this.forms = (0,secrets/* tokenForms */.py)(options.token);
+        this.transport = new transport/* HttpTransport */.G5({
+            userAgent: options.userAgent,
+            rootCert: undefined,
+            maxBodyBytes: options.maxReplyBytes ?? REST_LIMITS.replyBytes,
+            ...(options.forwardProxy ? { forwardProxy: options.forwardProxy } : {})
+        });
+    }
+    /** Ends the kept-alive connections. */
+    close() {
+        this.transport.close();
+    }
+    /**
+     * `method` on `path` (relative to the API's address, or an address a reply named, which must
+     * be under it), with the query and the JSON body given; tried again on 429 and 5xx while the
+     * time-out allows.
+     */
+    async request(method, path, { query, body } = {}) {
+        const { platform, clock, deadline } = this.options;
+        const url = new URL(path, this.base);
+        if (url.origin !== this.base.origin || !url.pathname.startsWith(this.base.pathname)) {
+            throw new PlatformError(`Refusing to send the ${platform} token outside ${this.base.href}.`);
+        }
+        for (const [name, value] of Object.entries(query ?? {}))
+            url.searchParams.set(name, value);
+        const shown = `${method} ${this.said(url.pathname.slice(this.base.pathname.length))}`;
+        for (let attempt = 0;; attempt++) {
+            const remaining = deadline - clock.now();
+            if (remaining <= 0)
+                throw new PlatformError(`${platform} did not answer ${shown} in time.`);
+            let reply;
+            try {
+                // A redirect is a reply like any other, never followed: the token could follow it.
+                reply = await this.transport.send(method, url, {
+                    ...this.options.headers,
+                    accept: 'application/json',
+                    ...(body === undefined ? {} : { 'content-type': 'application/json' })
+                }, body === undefined ? undefined : JSON.stringify(body), Math.min(remaining, REST_LIMITS.tryMs));
+            }
+            catch (error) {
+                // No answer, a reply too large: said as it is, the token out of it.
+                const unanswered = this.said((0,errors/* messageOf */.bD)(error));
+                throw new PlatformError(`${platform}'s ${shown} failed: ${unanswered}`, {
+                    cause: error,
+                    unanswered
+                });
+            }
+            const { status } = reply;
+            const text = reply.body.toString('utf8');
+            if (status >= 300 && status < 400) {
+                throw new PlatformError(`${platform} answered ${status} to ${shown}: a redirect, not followed (the token would go with it). ${this.options.redirectAdvice}`);
+            }
+            if (status >= 200 && status < 300) {
+                return {
+                    status,
+                    body: parse(text, platform),
+                    header: (name) => (0,transport/* headerValue */.Z)(reply, name)
+                };
+            }
+            const said = this.said(errorText(text));
+            const answer = {
+                status,
+                said,
+                rateLimited: (0,transport/* headerValue */.Z)(reply, 'x-ratelimit-remaining') === '0' || /rate limit/i.test(said)
+            };
+            const words = `${platform} answered ${status} to ${shown}${said ? `: ${said}` : ''}`;
+            if (status === 401 || status === 403 || status === 404) {
+                throw new PlatformRefusal(words, status, answer);
+            }
+            const decision = attempt + 1 >= (this.options.maxTries ?? Infinity)
+                ? { retry: false, why: `Gave up after ${attempt + 1} tries.` }
+                : (0,retry_policy/* decideRetry */.tE)({ kind: 'status', status, retryAfter: (0,transport/* headerValue */.Z)(reply, 'retry-after') }, attempt, deadline - clock.now(), this.options.random ?? Math.random, Date.now(), `the decoration's time (the overall time-out, or its allowance past the check)`);
+            if (!decision.retry) {
+                throw new PlatformError(`${words}${decision.why ? ` ${decision.why}` : ''}`, { answer });
+            }
+            await clock.sleep(decision.delayMs);
+        }
+    }
+    /** A text of the platform's, on one line, bounded, the token's forms out of it. */
+    said(text) {
+        return (0,untrusted_text/* oneLine */.TN)((0,secrets/* redactSecrets */.fp)(text, this.forms), untrusted_text/* QUOTE_LIMITS */.gJ.long);
+    }
+}
+function parse(text, platform) {
+    if (text.trim() === '')
+        return undefined;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        throw new PlatformError(`${platform} answered with a body that is not JSON.`);
+    }
+}
+/** The platform's error body (`{"message": …}`, `{"error": …}`) as a few words, or ''. */
+function errorText(text) {
+    let message;
+    try {
+        const body = JSON.parse(text);
+        message = body['message'] ?? body['error'];
+    }
+    catch {
+        return '';
+    }
+    return typeof message === 'string' ? message : message ? JSON.stringify(message) : '';
+}
+
+;// CONCATENATED MODULE: ./src/action/github-api.ts
+/**
+ * GitHub's API as the action's GitHub features use it (the pull-request comment, the issues
+ * check run, the lines a pull request changes, a fork's pull request): the event's pull request,
+ * GitHubApi (the platforms' one REST policy, src/http/rest-api.ts, with GitHub's token header and
+ * GraphQL beside it), and GitHub's failures in words, told apart by the fields of the policy's
+ * errors (the status, GitHub's words, its rate limit).
+ */
 
 
 
@@ -28399,10 +28573,14 @@ module.exports = {
 const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
 const GITHUB_API_LIMITS = {
     /** The event payload file (GitHub caps webhook payloads at 25 MB). */
-    eventFileBytes: _github_event_js__WEBPACK_IMPORTED_MODULE_1__/* .EVENT_FILE_BYTES */ .O,
+    eventFileBytes: github_event/* EVENT_FILE_BYTES */.Ot,
     /** One reply of the API (100 comments of 65,536 characters, JSON-escaped, fit). */
-    replyBytes: 64 * 1024 * 1024
+    replyBytes: 64 * 1024 * 1024,
+    /** Tries of one request answered 5xx or 429: Octokit's retry plugin makes 3 retries. */
+    tries: 4
 };
+/** Who asks GitHub: the action, its version and Node's. */
+const GITHUB_USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
 const DEFAULT_API_URL = 'https://api.github.com';
 /** The event files read, by path and repository: each is read once per run. */
 const eventsRead = new Map();
@@ -28424,39 +28602,24 @@ async function readEventPullRequest(env) {
     const repository = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
     if (!repository) {
         return {
-            problem: `GITHUB_REPOSITORY is not owner/name (${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(env['GITHUB_REPOSITORY'] ?? '')})`
+            problem: `GITHUB_REPOSITORY is not owner/name (${(0,untrusted_text/* oneLine */.TN)(env['GITHUB_REPOSITORY'] ?? '')})`
         };
     }
-    const path = env['GITHUB_EVENT_PATH'];
-    if (!path)
-        return { problem: 'GITHUB_EVENT_PATH is not set, so the pull request is unknown' };
-    const read = await (0,_bounded_file_js__WEBPACK_IMPORTED_MODULE_0__/* .readBoundedFile */ .M)(path, GITHUB_API_LIMITS.eventFileBytes);
-    if (read.outcome !== 'read') {
-        return { problem: `the event file could not be read: ${unread(read)}` };
-    }
-    let payload;
-    try {
-        payload = JSON.parse(read.bytes.toString('utf8'));
-    }
-    catch (error) {
-        return { problem: `the event file could not be read: ${quote(error)}` };
-    }
-    const pull = payload?.pull_request;
-    const number = pull?.number;
-    const sha = pull?.head?.sha;
-    if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) {
+    const file = await (0,github_event/* readEventFile */.zh)(env['GITHUB_EVENT_PATH']);
+    if ('problem' in file)
+        return file;
+    const { number, headSha, updatedAt } = (0,github_event/* pullRequestOf */._n)(file.payload);
+    if (number === undefined)
         return { problem: 'the event file names no pull request number' };
-    }
-    if (typeof sha !== 'string' || !(0,_settings_js__WEBPACK_IMPORTED_MODULE_2__/* .isFullSha */ .Wf)(sha)) {
+    if (headSha === undefined)
         return { problem: 'the event file names no head commit' };
-    }
     return {
         pullRequest: {
             owner: repository[1],
             repo: repository[2],
             issue_number: number,
-            headSha: sha,
-            ...(typeof pull?.updated_at === 'string' ? { updatedAt: pull.updated_at.slice(0, 40) } : {})
+            headSha,
+            ...(updatedAt === undefined ? {} : { updatedAt })
         }
     };
 }
@@ -28476,69 +28639,52 @@ function apiBase(value) {
     }
 }
 /**
- * `@actions/github`'s Octokit, loaded only now, with replies bounded in size and its own
- * warnings written to the log as information. `fetch` is the tests'; by default
- * `@actions/github`'s, which honours proxies.
+ * One GitHub API for one feature's requests: the platforms' REST policy (src/http/rest-api.ts:
+ * the API's address and nowhere else, no redirect followed, replies bounded, 401/403/404 a
+ * PlatformRefusal) with the token in `authorization`, 5xx and 429 tried at most
+ * GITHUB_API_LIMITS.tries times (as Octokit's retry plugin does) within the decoration's time,
+ * and GraphQL beside it (`/graphql`, or `/api/graphql` on GitHub Enterprise Server).
+ *
+ * @example const api = new GitHubApi({ token, apiUrl: 'https://api.github.com', deadline })
  */
-async function connect(token, baseUrl, { log, fetch: given }) {
-    const [{ getOctokit }, { defaults }] = await Promise.all([
-        Promise.all(/* import() */[__nccwpck_require__.e(83), __nccwpck_require__.e(351)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1351)),
-        __nccwpck_require__.e(/* import() */ 83).then(__nccwpck_require__.bind(__nccwpck_require__, 9083))
-    ]);
-    const fetch = given ?? defaults.request?.fetch ?? globalThis.fetch;
-    const quiet = {
-        debug: () => { },
-        info: () => { },
-        warn: (message) => log.info(`GitHub's API: ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .QUOTE_LIMITS */ .gJ.long)}`),
-        error: (message) => log.info(`GitHub's API: ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .QUOTE_LIMITS */ .gJ.long)}`)
-    };
-    return getOctokit(token, {
-        baseUrl,
-        log: quiet,
-        request: { fetch: boundedFetch(fetch, GITHUB_API_LIMITS.replyBytes), log: quiet }
-    });
-}
-/** A fetch whose replies fail once their body passes `maxBytes`. */
-function boundedFetch(fetch, maxBytes) {
-    return async (input, init) => {
-        const response = await fetch(input, init);
-        if (!response.body)
-            return response;
-        if (Number(response.headers.get('content-length')) > maxBytes) {
-            await response.body.cancel();
-            throw new Error(`GitHub's API replied with more than ${maxBytes} bytes`);
-        }
-        let bytes = 0;
-        const body = response.body.pipeThrough(new TransformStream({
-            transform(chunk, controller) {
-                bytes += chunk.byteLength;
-                if (bytes > maxBytes) {
-                    controller.error(new Error(`GitHub's API replied with more than ${maxBytes} bytes`));
-                }
-                else {
-                    controller.enqueue(chunk);
-                }
-            }
-        }));
-        const bounded = new Response(body, {
-            status: response.status,
-            statusText: response.statusText,
-            headers: response.headers
+class GitHubApi {
+    rest;
+    graphqlApi;
+    constructor({ token, apiUrl, deadline, clock = src_clock/* systemClock */.m, userAgent = GITHUB_USER_AGENT }) {
+        const api = (url) => new RestApi({
+            platform: 'GitHub',
+            apiUrl: new URL(url),
+            token,
+            headers: { authorization: `token ${token}`, 'x-github-api-version': '2022-11-28' },
+            redirectAdvice: "Set GITHUB_API_URL to the address GitHub's API answers at.",
+            userAgent,
+            clock,
+            deadline,
+            maxTries: GITHUB_API_LIMITS.tries,
+            maxReplyBytes: GITHUB_API_LIMITS.replyBytes
         });
-        Object.defineProperty(bounded, 'url', { value: response.url });
-        return bounded;
-    };
-}
-/** Why the event file was not read, in a few words. */
-function unread(read) {
-    switch (read.outcome) {
-        case 'missing':
-        case 'unreadable':
-            return quote(read.error);
-        case 'not-a-file':
-            return `it is ${read.kind}, not a regular file`;
-        case 'too-large':
-            return `it is larger than ${GITHUB_API_LIMITS.eventFileBytes} bytes`;
+        this.rest = api(apiUrl);
+        // GitHub Enterprise Server answers REST at /api/v3 and GraphQL at /api/graphql.
+        this.graphqlApi = api(apiUrl.replace(/\/api\/v3$/, '/api'));
+    }
+    /** `method` on `path` (under the API's address), with the query and the JSON body given. */
+    request(method, path, options = {}) {
+        return this.rest.request(method, path, options);
+    }
+    /** GraphQL's `data` for `query`; GraphQL's own errors are a PlatformError. */
+    async graphql(query) {
+        const reply = (await this.graphqlApi.request('POST', 'graphql', { body: { query } })).body;
+        if (Array.isArray(reply?.errors) && reply.errors.length > 0) {
+            const first = reply.errors[0];
+            const said = typeof first?.message === 'string' ? first.message : 'an error';
+            throw new PlatformError(`GitHub's GraphQL API answered: ${this.rest.said(said)}`);
+        }
+        return reply?.data;
+    }
+    /** Ends the kept-alive connections. */
+    close() {
+        this.rest.close();
+        this.graphqlApi.close();
     }
 }
 /** A 403 or 404 from GitHub: the token may not write (or see) what was asked. */
@@ -28548,24 +28694,31 @@ function isRefusal(error) {
 }
 /** A 403 or 429 that GitHub's rate limit gave. */
 function isRateLimit(error) {
-    if (!(error instanceof _octokit_request_error__WEBPACK_IMPORTED_MODULE_5__/* .RequestError */ .G))
-        return false;
-    return ((error.status === 403 || error.status === 429) &&
-        (error.response?.headers['x-ratelimit-remaining'] === '0' || /rate limit/i.test(error.message)));
+    const answer = answerOf(error);
+    return (answer !== undefined && (answer.status === 403 || answer.status === 429) && answer.rateLimited);
 }
-/** What GitHub said, or that it did not reply: Octokit gives a request with no reply status 500 too. */
+/** What GitHub said, or that it did not reply. */
 function githubSaid(error) {
-    return error instanceof _octokit_request_error__WEBPACK_IMPORTED_MODULE_5__/* .RequestError */ .G && error.response
-        ? `GitHub said: ${error.status} ${quote(error)}`
-        : `no reply from GitHub's API: ${quote(error)}`;
+    const answer = answerOf(error);
+    if (answer)
+        return `GitHub said: ${answer.status} ${answer.said}`.trimEnd();
+    if (error instanceof PlatformError && error.unanswered === undefined)
+        return quote(error);
+    const why = error instanceof PlatformError ? error.unanswered : undefined;
+    return `no reply from GitHub's API: ${why ?? quote(error)}`;
 }
-/** The HTTP status of Octokit's error (RequestError); undefined for any other failure. */
+/** The HTTP status GitHub answered with; undefined when it did not answer. */
 function statusOf(error) {
-    return error instanceof _octokit_request_error__WEBPACK_IMPORTED_MODULE_5__/* .RequestError */ .G ? error.status : undefined;
+    return answerOf(error)?.status;
+}
+function answerOf(error) {
+    return error instanceof PlatformRefusal || error instanceof PlatformError
+        ? error.answer
+        : undefined;
 }
 /** An error's message fit to quote: one line, cut. The log's gate escapes it. */
 function quote(error) {
-    return (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .cut */ .Jj)((0,_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .messageOf */ .bD)(error), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .QUOTE_LIMITS */ .gJ.long), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .QUOTE_LIMITS */ .gJ.long);
+    return (0,untrusted_text/* oneLine */.TN)((0,untrusted_text/* cut */.Jj)((0,errors/* messageOf */.bD)(error), untrusted_text/* QUOTE_LIMITS */.gJ.long), untrusted_text/* QUOTE_LIMITS */.gJ.long);
 }
 
 
@@ -28655,6 +28808,34 @@ function notRegular(stats) {
 
 /***/ }),
 
+/***/ 9373:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   m: () => (/* binding */ systemClock)
+/* harmony export */ });
+/* unused harmony export MAX_TIMER_MS */
+/**
+ * The longest delay setTimeout honours: past it the delay overflows a signed 32-bit integer and
+ * Node fires the timer at once (with a warning), which would turn a long wait into a hot loop.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const systemClock = {
+    now: () => Date.now(),
+    // Settings already bound every wait; sleeping in steps keeps any other delay safe too.
+    sleep: async (ms) => {
+        let left = Math.max(0, ms);
+        do {
+            const step = Math.min(left, MAX_TIMER_MS);
+            await new Promise((resolve) => setTimeout(resolve, step));
+            left -= step;
+        } while (left > 0);
+    }
+};
+
+
+/***/ }),
+
 /***/ 3916:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -28670,15 +28851,18 @@ function notRegular(stats) {
 /* harmony export */   zR: () => (/* binding */ asError),
 /* harmony export */   zX: () => (/* binding */ TaskFailedError)
 /* harmony export */ });
-/* unused harmony export ActionError */
+/* unused harmony export ExplainedError */
 /**
  * Every failure the action and the command report is one of these. Each carries a stable `code`
  * (one of ErrorCode, also on the class as a static, as jose's errors do) so tests and callers
  * can tell them apart without matching on words, a message a user can act on, and the failure
  * it wraps as its `cause`. No message ever contains the token.
  */
-/** The root of the family; each subclass fixes its code. */
-class ActionError extends Error {
+/**
+ * The root of the family, the action's and the command's alike: a failure the product knows and
+ * explains in words, with a stable code. Each subclass fixes its code.
+ */
+class ExplainedError extends Error {
     code;
     constructor(code, message, options) {
         super(message, options);
@@ -28687,28 +28871,28 @@ class ActionError extends Error {
     }
 }
 /** An input or environment variable is missing or malformed. */
-class SettingsError extends ActionError {
+class SettingsError extends ExplainedError {
     static code = 'ERR_SETTINGS';
     constructor(message, options) {
         super(SettingsError.code, message, options);
     }
 }
 /** The scanner's report-task.txt is missing or does not say what the action needs. */
-class ReportFileError extends ActionError {
+class ReportFileError extends ExplainedError {
     static code = 'ERR_REPORT_FILE';
     constructor(message, options) {
         super(ReportFileError.code, message, options);
     }
 }
 /** The action refused to do something unsafe (send the token to another origin). */
-class UnsafeRequestError extends ActionError {
+class UnsafeRequestError extends ExplainedError {
     static code = 'ERR_UNSAFE_REQUEST';
     constructor(message, options) {
         super(UnsafeRequestError.code, message, options);
     }
 }
 /** The server could not be reached or answered something other than the JSON we asked for. */
-class ServerRequestError extends ActionError {
+class ServerRequestError extends ExplainedError {
     static code = 'ERR_SERVER_REQUEST';
     /** HTTP status, or undefined when no reply came (network error, time-out). */
     status;
@@ -28727,7 +28911,7 @@ class ServerRequestError extends ActionError {
     }
 }
 /** The analysis task ended FAILED or CANCELED on the server. */
-class TaskFailedError extends ActionError {
+class TaskFailedError extends ExplainedError {
     static code = 'ERR_TASK_FAILED';
     constructor(message, options) {
         super(TaskFailedError.code, message, options);
@@ -28737,14 +28921,14 @@ class TaskFailedError extends ActionError {
  * The project has no analysis of the branch, pull request or commit asked for that can be
  * checked, and none is queued or running.
  */
-class AnalysisNotFoundError extends ActionError {
+class AnalysisNotFoundError extends ExplainedError {
     static code = 'ERR_NO_ANALYSIS';
     constructor(message, options) {
         super(AnalysisNotFoundError.code, message, options);
     }
 }
 /** The overall time-out ran out before the verdict was known. */
-class TimeoutError extends ActionError {
+class TimeoutError extends ExplainedError {
     static code = 'ERR_TIMEOUT';
     constructor(message, options) {
         super(TimeoutError.code, message, options);
@@ -28757,7 +28941,7 @@ class TimeoutError extends ActionError {
  * @example codeOf(new TimeoutError('…')) // 'ERR_TIMEOUT'; codeOf(new TypeError('…')) // 'ERR_UNEXPECTED'
  */
 function codeOf(error) {
-    return error instanceof ActionError ? error.code : 'ERR_UNEXPECTED';
+    return error instanceof ExplainedError ? error.code : 'ERR_UNEXPECTED';
 }
 /**
  * Any thrown value as an Error: itself when it is one, else an Error whose message is the value
@@ -29559,37 +29743,599 @@ function whatChangedLine(changed) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   O: () => (/* binding */ EVENT_FILE_BYTES),
-/* harmony export */   v: () => (/* binding */ eventObject)
+/* harmony export */   OA: () => (/* binding */ eventObject),
+/* harmony export */   Ot: () => (/* binding */ EVENT_FILE_BYTES),
+/* harmony export */   _n: () => (/* binding */ pullRequestOf),
+/* harmony export */   zh: () => (/* binding */ readEventFile)
 /* harmony export */ });
 /* harmony import */ var _bounded_file_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2717);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3916);
+/* harmony import */ var _settings_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8750);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8521);
+/**
+ * GitHub Actions' event file (GITHUB_EVENT_PATH), read for the action and the command alike: the
+ * objects of its payload, and a `pull_request` event's pull request. Every field is untrusted:
+ * each is taken only once checked.
+ */
+
+
+
 
 /** The most of a GitHub Actions run's event file read (GitHub caps webhook payloads at 25 MB). */
 const EVENT_FILE_BYTES = 25 * 1024 * 1024;
 /**
+ * The event file's payload, read within EVENT_FILE_BYTES, or why it could not be read.
+ *
+ * @example const file = await readEventFile(env['GITHUB_EVENT_PATH'])
+ */
+async function readEventFile(path) {
+    if (!path)
+        return { problem: 'GITHUB_EVENT_PATH is not set, so the pull request is unknown' };
+    const read = await (0,_bounded_file_js__WEBPACK_IMPORTED_MODULE_0__/* .readBoundedFile */ .M)(path, EVENT_FILE_BYTES);
+    if (read.outcome !== 'read')
+        return { problem: `the event file could not be read: ${unread(read)}` };
+    try {
+        return { payload: JSON.parse(read.bytes.toString('utf8')) };
+    }
+    catch (error) {
+        return { problem: `the event file could not be read: ${quote(error)}` };
+    }
+}
+/**
  * One object of the run's event payload (`pull_request`, `workflow_run`), or undefined when the
- * file is not given, cannot be read within EVENT_FILE_BYTES, is not JSON or holds no such object.
- * Its fields are untrusted: each caller checks those it takes.
+ * file is not given, cannot be read, is not JSON or holds no such object.
  *
  * @example const run = await eventObject(env['GITHUB_EVENT_PATH'], 'workflow_run')
  */
 async function eventObject(path, field) {
-    const read = path ? await (0,_bounded_file_js__WEBPACK_IMPORTED_MODULE_0__/* .readBoundedFile */ .M)(path, EVENT_FILE_BYTES) : undefined;
-    if (read?.outcome !== 'read')
-        return undefined;
-    let payload;
-    try {
-        payload = JSON.parse(read.bytes.toString('utf8'));
-    }
-    catch {
-        return undefined;
-    }
-    const value = typeof payload === 'object' && payload !== null
-        ? payload[field]
-        : undefined;
+    const file = await readEventFile(path);
+    return 'payload' in file ? objectOf(objectOf(file.payload)?.[field]) : undefined;
+}
+/**
+ * The pull request a `pull_request` or `pull_request_target` payload names: each field only when
+ * it is what it should be.
+ *
+ * @example pullRequestOf(payload) // { number: 42, headSha: 'be6c75b8…', updatedAt: '2026-…' }
+ */
+function pullRequestOf(payload) {
+    const pull = objectOf(objectOf(payload)?.['pull_request']);
+    const number = pull?.['number'];
+    const sha = objectOf(pull?.['head'])?.['sha'];
+    const updatedAt = pull?.['updated_at'];
+    return {
+        ...(typeof number === 'number' && Number.isSafeInteger(number) && number > 0 ? { number } : {}),
+        ...(typeof sha === 'string' && (0,_settings_js__WEBPACK_IMPORTED_MODULE_2__/* .isFullSha */ .Wf)(sha) ? { headSha: sha.toLowerCase() } : {}),
+        ...(typeof updatedAt === 'string' ? { updatedAt: updatedAt.slice(0, 40) } : {})
+    };
+}
+function objectOf(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value)
         ? value
         : undefined;
+}
+/** Why the event file was not read, in a few words. */
+function unread(read) {
+    switch (read.outcome) {
+        case 'missing':
+        case 'unreadable':
+            return quote(read.error);
+        case 'not-a-file':
+            return `it is ${read.kind}, not a regular file`;
+        case 'too-large':
+            return `it is larger than ${EVENT_FILE_BYTES} bytes`;
+    }
+}
+function quote(error) {
+    return (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .cut */ .Jj)((0,_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .messageOf */ .bD)(error), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.long), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.long);
+}
+
+
+/***/ }),
+
+/***/ 7593:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   tE: () => (/* binding */ decideRetry)
+/* harmony export */ });
+/* unused harmony exports backoffMs, parseRetryAfter */
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5846);
+
+/**
+ * When to try a request again and how long to wait first. Pure: the client supplies the time
+ * left, the attempt number and the random source.
+ */
+/** Rate limiting, server errors and gateway trouble: worth another try. 401/403/404 are not. */
+const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
+const BACKOFF = {
+    baseMs: 250,
+    maxMs: 8000
+};
+/**
+ * Tries in all when nothing answers at the address (connection refused, host not found): a wrong
+ * address does not heal by waiting, so the step fails in about a second instead of at the
+ * time-out.
+ */
+const MAX_TRIES_UNREACHABLE = 3;
+/**
+ * Whether to try again after try number `attempt` (0 for the first) failed with `fault`, and
+ * after how long. The delay is exponential backoff with equal jitter, never less: a server's
+ * `Retry-After` can lengthen it, never shorten it, so no reply can make a hot loop. A wait that
+ * would end past the deadline is not made; `timeLimit` names that time in the reason.
+ *
+ * @example decideRetry({ kind: 'transient' }, 0, 60_000, Math.random, Date.now()) // { retry: true, delayMs: 125..250 }
+ */
+function decideRetry(fault, attempt, remainingMs, random, nowEpochMs, timeLimit = `the overall time-out (${(0,_words_js__WEBPACK_IMPORTED_MODULE_0__/* .setting */ .Pe)('timeout')})`) {
+    const tries = attempt + 1;
+    if (fault.kind === 'final')
+        return { retry: false, why: '' };
+    if (fault.kind === 'status' && !RETRYABLE_STATUSES.has(fault.status)) {
+        return { retry: false, why: '' };
+    }
+    if (fault.kind === 'unreachable' && tries >= MAX_TRIES_UNREACHABLE) {
+        return { retry: false, why: `Gave up after ${tries} tries.` };
+    }
+    let delayMs = backoffMs(attempt, random);
+    if (fault.kind === 'status') {
+        const askedMs = parseRetryAfter(fault.retryAfter, nowEpochMs);
+        if (askedMs !== undefined && askedMs >= remainingMs) {
+            return {
+                retry: false,
+                why: `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than ${timeLimit} leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
+            };
+        }
+        delayMs = Math.max(delayMs, askedMs ?? 0);
+    }
+    if (delayMs >= remainingMs) {
+        return {
+            retry: false,
+            why: `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: ${timeLimit} leaves no time for another.`
+        };
+    }
+    return { retry: true, delayMs };
+}
+/**
+ * Delay before retry number `attempt` (0 for the first retry): exponential backoff with equal
+ * jitter, so concurrent jobs do not retry in step.
+ *
+ * @example backoffMs(2, Math.random) // between 500 and 1000
+ */
+function backoffMs(attempt, random) {
+    const ceiling = Math.min(BACKOFF.maxMs, BACKOFF.baseMs * 2 ** Math.min(attempt, 30));
+    return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+/**
+ * `Retry-After: 120` or `Retry-After: Wed, 21 Oct 2026 07:28:00 GMT` → milliseconds from now
+ * (0 for a date past). Anything else (`1.5`, `-5`, garbage) → undefined: the header is ignored.
+ */
+function parseRetryAfter(value, nowEpochMs) {
+    const text = value?.trim();
+    if (!text)
+        return undefined;
+    if (/^\d+$/.test(text))
+        return Number(text) * 1000;
+    // An HTTP date names its weekday; Date.parse alone would take "-5" or "1.5" for a year.
+    if (!/^[A-Za-z]{3},/.test(text))
+        return undefined;
+    const at = Date.parse(text);
+    return Number.isNaN(at) ? undefined : Math.max(0, at - nowEpochMs);
+}
+
+
+/***/ }),
+
+/***/ 7779:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  G5: () => (/* binding */ HttpTransport),
+  Az: () => (/* binding */ TransportFailure),
+  Z: () => (/* binding */ headerValue)
+});
+
+// UNUSED EXPORTS: MAX_BODY_BYTES
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+// EXTERNAL MODULE: ./src/untrusted-text.ts
+var untrusted_text = __nccwpck_require__(8521);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/proxy.js
+var lib_proxy = __nccwpck_require__(9783);
+;// CONCATENATED MODULE: ./src/http/connection-agents.ts
+/**
+ * The kept-alive agents a transport sends its requests through: a direct one per protocol, and
+ * one that tunnels through the proxy the environment names (HTTPS_PROXY or HTTP_PROXY, unless
+ * NO_PROXY names the host). They are built as `@actions/http-client`'s HttpClient builds its own,
+ * from the same proxy rules (`@actions/http-client/lib/proxy`) and the same `tunnel` package, so
+ * proxies work as in every other action. Not through HttpClient itself: its module also loads
+ * undici, for a fetch dispatcher nothing here uses, and that load is most of what the command
+ * costs at start-up beyond node's own (see docs/performance.md).
+ */
+
+
+// TLS and the tunnel are loaded when a request needs them, not at start-up: a server on http://
+// without a proxy needs neither (node:https, node:tls and tunnel's node:assert cost the command
+// several milliseconds at each start). "eager" keeps tunnel inside the one bundle file.
+const loadTunnel = async () => (await Promise.resolve(/* import() eager */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 770, 19))).default;
+const httpsModule = () => process.getBuiltinModule('node:https');
+class ConnectionAgents {
+    ca;
+    agents = new Map();
+    /**
+     * @param ca The CAs to trust (the usual roots and an extra one), or undefined for the usual
+     *   roots; a tunnelling agent opens TLS with its own options, so it needs them too.
+     */
+    constructor(ca) {
+        this.ca = ca;
+    }
+    /**
+     * The agent for `url`, one per protocol and route, its connections kept alive: the reads made
+     * at once after a gate (new issues, measures, hotspots) each take a connection of their own
+     * instead of queuing on one, and requests beyond `MAX_CONNECTIONS` take turns.
+     *
+     * @example https.request(url, { agent: await agents.for(url) })
+     */
+    async for(url) {
+        const proxy = (0,lib_proxy/* getProxyUrl */.s)(url);
+        const key = `${url.protocol} ${proxy?.hostname ? proxy.href : 'direct'}`;
+        let agent = this.agents.get(key);
+        if (!agent) {
+            agent = proxy?.hostname ? await tunnelling(url, proxy) : direct(url);
+            if (this.ca && agent.options)
+                agent.options.ca = this.ca;
+            this.agents.set(key, agent);
+        }
+        return agent;
+    }
+    /** The kept-alive agent for plain-http requests to a forward proxy. */
+    forProxy(proxy) {
+        const key = `forward ${proxy.href}`;
+        let agent = this.agents.get(key);
+        if (!agent) {
+            agent = new external_node_http_.Agent(OPTIONS);
+            this.agents.set(key, agent);
+        }
+        return agent;
+    }
+    /**
+     * Ends the kept-alive connections; the next request opens new ones. A tunnelling agent has no
+     * `destroy` (as in HttpClient's `dispose`, it is left to close its own sockets).
+     */
+    destroy() {
+        for (const agent of this.agents.values()) {
+            if (typeof agent.destroy === 'function')
+                agent.destroy();
+        }
+        this.agents.clear();
+    }
+}
+/**
+ * Connections open at once per agent. One made the reads after a gate queue: 218 ms from the
+ * gate's answer to the exit (median, 20 analyses on 9.9) where the slowest read alone took 62 ms
+ * (docs/performance.md). Four covers the reads a gate starts at once.
+ */
+const MAX_CONNECTIONS = 4;
+const OPTIONS = { keepAlive: true, maxSockets: MAX_CONNECTIONS };
+function direct(url) {
+    return url.protocol === 'https:' ? new (httpsModule().Agent)(OPTIONS) : new external_node_http_.Agent(OPTIONS);
+}
+/** A CONNECT tunnel through the proxy, its credentials from the proxy's URL when it has any. */
+async function tunnelling(url, proxy) {
+    const tunnel = await loadTunnel();
+    const options = {
+        ...OPTIONS,
+        proxy: {
+            host: proxy.hostname,
+            port: proxy.port,
+            ...(proxy.username || proxy.password
+                ? { proxyAuth: `${proxy.username}:${proxy.password}` }
+                : {})
+        }
+    };
+    const overHttps = proxy.protocol === 'https:';
+    if (url.protocol === 'https:') {
+        return overHttps ? tunnel.httpsOverHttps(options) : tunnel.httpsOverHttp(options);
+    }
+    return overHttps ? tunnel.httpOverHttps(options) : tunnel.httpOverHttp(options);
+}
+
+;// CONCATENATED MODULE: ./src/http/transport.ts
+/**
+ * One request on the wire (the server's GETs, GitLab's writes too): the connection (kept alive, one pool per protocol, through HTTPS_PROXY
+ * when the environment says so), the private CA, a hard time-out on the whole exchange, and a
+ * body read in linear time up to a size limit. Every way it can fail becomes a TransportFailure
+ * that names its cause; whether to try again is the retry policy's decision, not this module's.
+ */
+
+
+
+/** The largest reply body read: real replies are a few kilobytes. */
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+class TransportFailure extends Error {
+    reason;
+    code;
+    certificateNames;
+    constructor(reason, 
+    /** The cause in a few words of one line, without OpenSSL's internals. */
+    message, 
+    /** The error code Node gave (ECONNREFUSED, CERT_HAS_EXPIRED...), for the messages. */
+    code, 
+    /**
+     * For a certificate that does not name the host: the names it holds, as the server sent
+     * them (its subjectAltName, else its subject's CN). Server text, bounded where it is quoted.
+     */
+    certificateNames, 
+    /** Node's own error, for a reader with a debugger: its text is never shown. */
+    cause) {
+        super(message, cause === undefined ? undefined : { cause });
+        this.reason = reason;
+        this.code = code;
+        this.certificateNames = certificateNames;
+    }
+}
+/**
+ * Kept-alive connections for one server, through HTTPS_PROXY, HTTP_PROXY and NO_PROXY as every
+ * other action (connection-agents.ts); each protocol has its own agent because a kept-alive
+ * agent serves only the protocol of its first request (an http:// → https:// redirect would
+ * otherwise fail with ERR_INVALID_PROTOCOL).
+ */
+class HttpTransport {
+    options;
+    agents;
+    ca;
+    maxBodyBytes;
+    constructor(options) {
+        this.options = options;
+        // node:tls only when there is a CA to add: see connection-agents.ts.
+        this.ca = options.rootCert
+            ? [...process.getBuiltinModule('node:tls').rootCertificates, options.rootCert]
+            : undefined;
+        this.agents = new ConnectionAgents(this.ca);
+        this.maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+    }
+    /**
+     * GETs `url` and reads the whole body, or fails within `timeoutMs` (connection, headers and
+     * body together).
+     *
+     * @example const reply = await transport.get(new URL('https://sonar.example.com/api/ce/task?id=AY1'), { accept: 'application/json' }, 10_000)
+     */
+    async get(url, headers, timeoutMs) {
+        return this.send('GET', url, headers, undefined, timeoutMs);
+    }
+    /**
+     * `method` on `url` with `body` (sent as it is, its length given), and the whole reply read, or
+     * a failure within `timeoutMs`. A redirect is a reply like any other: never followed here.
+     *
+     * @example const reply = await transport.send('PUT', url, { 'content-type': 'application/json' }, '{"body":"…"}', 30_000)
+     */
+    async send(method, url, headers, body, timeoutMs) {
+        const abort = new AbortController();
+        const timer = setTimeout(() => abort.abort(), timeoutMs);
+        try {
+            return await this.exchange(method, url, headers, body, abort.signal);
+        }
+        catch (error) {
+            if (abort.signal.aborted) {
+                throw new TransportFailure('timeout', `no reply within ${seconds(timeoutMs)}`);
+            }
+            throw error instanceof TransportFailure ? error : describe(error);
+        }
+        finally {
+            clearTimeout(timer);
+        }
+    }
+    /** Ends the kept-alive connections; the next request opens new ones. */
+    close() {
+        this.agents.destroy();
+    }
+    async exchange(method, url, headers, body, signal) {
+        const secure = url.protocol === 'https:';
+        const forward = !secure ? this.options.forwardProxy : undefined;
+        const agent = forward ? this.agents.forProxy(forward) : await this.agents.for(url);
+        // node:https when a request needs it (see connection-agents.ts).
+        const protocol = secure ? process.getBuiltinModule('node:https') : external_node_http_;
+        return new Promise((resolve, reject) => {
+            // Node parses the URL itself: an IPv6 literal ([::1]) loses its brackets as it must.
+            const request = protocol.request(forward ?? url, {
+                method,
+                agent,
+                // Through a forward proxy: the proxy's address, the request's in absolute form.
+                ...(forward ? { path: url.href } : {}),
+                headers: {
+                    'user-agent': this.options.userAgent,
+                    ...(forward ? { host: url.host } : {}),
+                    ...headers,
+                    ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) })
+                },
+                signal,
+                ...(secure && this.ca ? { ca: this.ca } : {})
+            }, (message) => {
+                readBody(message, this.maxBodyBytes).then((body) => resolve({ status: message.statusCode ?? 0, headers: message.headers, body }), reject);
+            });
+            request.on('error', reject);
+            request.end(body);
+        });
+    }
+}
+/** A header's first value. */
+function headerValue(reply, name) {
+    const value = reply.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+}
+/** Reads a body into one buffer (chunks kept, joined once), failing past `limit` bytes. */
+function readBody(message, limit) {
+    return new Promise((resolve, reject) => {
+        const tooLarge = () => {
+            message.destroy();
+            return new TransportFailure('too-large', `the reply body is larger than ${megabytes(limit)}, the most that is read`);
+        };
+        const declared = Number(message.headers['content-length']);
+        if (declared > limit) {
+            reject(tooLarge());
+            return;
+        }
+        const chunks = [];
+        let size = 0;
+        let settled = false;
+        const fail = (failure) => {
+            if (settled)
+                return;
+            settled = true;
+            reject(failure);
+        };
+        message.on('data', (chunk) => {
+            size += chunk.length;
+            if (size > limit)
+                fail(tooLarge());
+            else
+                chunks.push(chunk);
+        });
+        message.on('end', () => {
+            if (settled)
+                return;
+            settled = true;
+            resolve(Buffer.concat(chunks, size));
+        });
+        // A connection reset or closed before the body is complete: seen at once, not at the
+        // time-out. A reset keeps Node's code (ECONNRESET).
+        const cutOff = (error) => fail(new TransportFailure('truncated', `the connection closed after ${size} bytes of the reply body, before its end`, error?.code, undefined, error));
+        message.on('error', cutOff);
+        message.on('close', () => {
+            if (!message.complete)
+                cutOff();
+        });
+    });
+}
+const CONNECT_CAUSES = {
+    ECONNREFUSED: 'refused',
+    ENOTFOUND: 'dns',
+    EAI_AGAIN: 'dns',
+    EAI_FAIL: 'dns',
+    EAI_NONAME: 'dns',
+    EHOSTUNREACH: 'unreachable',
+    ENETUNREACH: 'unreachable',
+    EHOSTDOWN: 'unreachable',
+    EADDRNOTAVAIL: 'unreachable',
+    ECONNRESET: 'reset',
+    EPIPE: 'reset',
+    ECONNABORTED: 'reset'
+};
+const CAUSE_WORDS = {
+    refused: 'connection refused',
+    dns: 'host not found (DNS)',
+    unreachable: 'host unreachable',
+    reset: 'connection reset'
+};
+/** Node's codes for a certificate that no CA this process trusts vouches for. */
+const UNTRUSTED_CERTIFICATE = new Set([
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'SELF_SIGNED_CERT_IN_CHAIN',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'UNABLE_TO_GET_ISSUER_CERT',
+    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+    'CERT_UNTRUSTED'
+]);
+const CERTIFICATE_CAUSES = {
+    CERT_HAS_EXPIRED: 'certificate-expired',
+    CERT_NOT_YET_VALID: 'certificate-not-yet-valid',
+    ERR_TLS_CERT_ALTNAME_INVALID: 'certificate-name',
+    HOSTNAME_MISMATCH: 'certificate-name'
+};
+/** Node's other codes for a certificate refused: a TLS failure of no more precise cause. */
+const OTHER_CERTIFICATE_CODES = new Set([
+    'CERT_SIGNATURE_FAILURE',
+    'CERT_CHAIN_TOO_LONG',
+    'CERT_REVOKED',
+    'CERT_REJECTED',
+    'INVALID_CA',
+    'INVALID_PURPOSE',
+    'PATH_LENGTH_EXCEEDED',
+    'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
+    'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY',
+    'UNABLE_TO_GET_CRL',
+    'CRL_SIGNATURE_FAILURE',
+    'CRL_NOT_YET_VALID',
+    'CRL_HAS_EXPIRED',
+    'ERROR_IN_CERT_NOT_BEFORE_FIELD',
+    'ERROR_IN_CERT_NOT_AFTER_FIELD',
+    'ERR_TLS_CERT_ALTNAME_FORMAT'
+]);
+/**
+ * OpenSSL's words when the first bytes back are not a TLS record. On Node 20 and 24 alike, Node
+ * gives them as EPROTO with OpenSSL's whole error line when the handshake fails under a pending
+ * write (a request's, direct or through a proxy's tunnel), and as ERR_SSL_WRONG_VERSION_NUMBER
+ * (and the like) with the reason apart when it fails on a read.
+ */
+const NOT_TLS_REASONS = new Set([
+    'wrong version number',
+    'packet length too long',
+    'unknown protocol'
+]);
+/** A Node network error as a TransportFailure with its cause in words. */
+function describe(error) {
+    const nodeError = error;
+    const { code } = nodeError;
+    const failure = (reason, words, names) => new TransportFailure(reason, words, code, names, error);
+    const certificateCause = certificateCauseOf(code);
+    if (certificateCause) {
+        return failure(certificateCause, nodeWords(nodeError), certificateNames(nodeError.cert));
+    }
+    if (code !== undefined &&
+        (code === 'EPROTO' || /^ERR_(SSL|TLS)_/.test(code) || OTHER_CERTIFICATE_CODES.has(code))) {
+        const reason = openSslReason(nodeError);
+        return failure(reason && NOT_TLS_REASONS.has(reason) ? 'not-tls' : 'tls', reason ?? nodeWords(nodeError));
+    }
+    // Node's HTTP parser refused the reply: at its first byte it is not HTTP at all; later, it is
+    // HTTP gone wrong.
+    if (code?.startsWith('HPE_')) {
+        return failure(nodeError.bytesParsed === 0 ? 'not-http' : 'malformed', typeof nodeError.reason === 'string' ? (0,untrusted_text/* oneLine */.TN)(nodeError.reason) : nodeWords(nodeError));
+    }
+    const cause = (code && CONNECT_CAUSES[code]) || 'other';
+    const words = CAUSE_WORDS[cause] ?? (code ? `${code}: ${nodeWords(nodeError)}` : nodeWords(nodeError));
+    return failure(cause, words);
+}
+/** The certificate causes with words of their own; other certificate codes are plain `tls`. */
+function certificateCauseOf(code) {
+    if (code === undefined)
+        return undefined;
+    if (UNTRUSTED_CERTIFICATE.has(code))
+        return 'certificate-untrusted';
+    return CERTIFICATE_CAUSES[code];
+}
+/**
+ * OpenSSL's reason ("wrong version number") from Node's error: its `reason` field when Node
+ * gives one, else from OpenSSL's error line in the message
+ * (`write EPROTO 80…:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/…`).
+ */
+function openSslReason(error) {
+    if (typeof error.reason === 'string' && error.reason)
+        return (0,untrusted_text/* oneLine */.TN)(error.reason);
+    const reason = /:error:[0-9A-F]+:[^:]*:[^:]*:([^:]+):/i.exec(error.message)?.[1];
+    return reason ? (0,untrusted_text/* oneLine */.TN)(reason) : undefined;
+}
+/** Node's message as one line, OpenSSL's internals (its source paths) left out. */
+function nodeWords(error) {
+    if (/:error:[0-9A-F]+:/i.test(error.message))
+        return openSslReason(error) ?? 'TLS error';
+    return (0,untrusted_text/* oneLine */.TN)(error.message.trim());
+}
+/** What a certificate says it is for: its subjectAltName, else its subject's CN. */
+function certificateNames(cert) {
+    const names = cert?.subjectaltname ?? cert?.subject?.CN;
+    if (typeof names === 'string')
+        return names;
+    // Node gives a CN that appears more than once as an array.
+    if (Array.isArray(names))
+        return names.filter((name) => typeof name === 'string').join(', ');
+    return undefined;
+}
+function seconds(ms) {
+    return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+function megabytes(bytes) {
+    return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 }
 
 
@@ -30792,6 +31538,84 @@ const CAYC_WORDS = (0,_lookup_table_js__WEBPACK_IMPORTED_MODULE_2__/* .lookupTab
 /** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
 function caycWords(status) {
     return CAYC_WORDS[status] ?? quoted(status);
+}
+
+
+/***/ }),
+
+/***/ 7194:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Eg: () => (/* binding */ jsonForms),
+/* harmony export */   fp: () => (/* binding */ redactSecrets),
+/* harmony export */   oI: () => (/* binding */ shortTokenWarning),
+/* harmony export */   py: () => (/* binding */ tokenForms),
+/* harmony export */   tB: () => (/* binding */ basicAuth)
+/* harmony export */ });
+/* unused harmony export REDACTED */
+/** What a secret becomes where it is removed. */
+const REDACTED = '***';
+/** `Basic base64(token + ':')`: the token as user name with an empty password. */
+function basicAuth(token) {
+    return `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
+}
+/**
+ * The shortest token hidden in the log and the files. Sonar's tokens are 40 characters or more;
+ * hiding a shorter text would hide every occurrence of it ("Comple***ity" for a token "x"),
+ * while a text that short protects nothing.
+ */
+const MIN_SECRET_LENGTH = 8;
+/**
+ * Every form of the token that could reach a log, the job summary or an output: itself, the
+ * Basic auth header, its base64 part, its URL-encoded form and its form inside a JSON string.
+ * The runner masks each of these in the log; `redactSecrets` removes them everywhere else. None
+ * for a token shorter than MIN_SECRET_LENGTH (see shortTokenWarning).
+ */
+function tokenForms(token) {
+    if (token.length < MIN_SECRET_LENGTH)
+        return [];
+    const header = basicAuth(token);
+    const forms = [
+        token,
+        header,
+        header.slice('Basic '.length),
+        encodeURIComponent(token),
+        JSON.stringify(token).slice(1, -1)
+    ];
+    return [...new Set(forms)];
+}
+/**
+ * The forms secrets take once written inside a JSON string (besides their own), for a JSON
+ * destination's sink: a form of the token that is itself quoted in JSON is escaped once more.
+ *
+ * @example jsonForms(['a"b']) // ['a"b', 'a\\"b']
+ */
+function jsonForms(secrets) {
+    return [...new Set([...secrets, ...secrets.map((secret) => JSON.stringify(secret).slice(1, -1))])];
+}
+/**
+ * `text` with every occurrence of every secret replaced by `***`, longest secret first (so a
+ * secret inside a longer one leaves nothing of the longer one). The runner masks the log, not
+ * the job summary or the output file: everything written there goes through this.
+ *
+ * @example redactSecrets('echoed squ_abc', tokenForms('squ_abc')) // 'echoed ***'
+ */
+function redactSecrets(text, secrets) {
+    const longestFirst = secrets.filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
+    return longestFirst.reduce((redacted, secret) => redacted.replaceAll(secret, REDACTED), text);
+}
+/**
+ * The warning for a token too short to be one of Sonar's, or undefined. It never quotes the
+ * token: it says how long it is and what to check.
+ *
+ * @example shortTokenWarning('x') // 'SONAR_TOKEN is 1 character long: …'
+ */
+function shortTokenWarning(token) {
+    if (token.length >= MIN_SECRET_LENGTH)
+        return undefined;
+    const length = `${token.length} ${token.length === 1 ? 'character' : 'characters'}`;
+    return `SONAR_TOKEN is ${length} long, too short to be a Sonar token (those are 40 characters or more): it is not hidden in the log, as hiding it would hide every occurrence of those characters. Check the secret it comes from.`;
 }
 
 
@@ -32658,7 +33482,7 @@ class HttpClient {
             return proxyAgent;
         }
         const usingSsl = parsedUrl.protocol === 'https:';
-        proxyAgent = new undici.ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
+        proxyAgent = new undici/* ProxyAgent */.kT(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
             token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
         })));
         this._proxyAgentDispatcher = proxyAgent;
@@ -34837,55 +35661,6 @@ class DecodedURL extends URL {
 }
 //# sourceMappingURL=proxy.js.map
 
-/***/ }),
-
-/***/ 1015:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   G: () => (/* binding */ RequestError)
-/* harmony export */ });
-class RequestError extends Error {
-  name;
-  /**
-   * http status code
-   */
-  status;
-  /**
-   * Request options that lead to the error.
-   */
-  request;
-  /**
-   * Response object if a response was received
-   */
-  response;
-  constructor(message, statusCode, options) {
-    super(message, { cause: options.cause });
-    this.name = "HttpError";
-    this.status = Number.parseInt(statusCode);
-    if (Number.isNaN(this.status)) {
-      this.status = 0;
-    }
-    /* v8 ignore else -- @preserve -- Bug with vitest coverage where it sees an else branch that doesn't exist */
-    if ("response" in options) {
-      this.response = options.response;
-    }
-    const requestCopy = Object.assign({}, options.request);
-    if (options.request.headers.authorization) {
-      requestCopy.headers = Object.assign({}, options.request.headers, {
-        authorization: options.request.headers.authorization.replace(
-          /(?<! ) .*$/,
-          " [REDACTED]"
-        )
-      });
-    }
-    requestCopy.url = requestCopy.url.replace(/\bclient_secret=\w+/g, "client_secret=[REDACTED]").replace(/\baccess_token=\w+/g, "access_token=[REDACTED]");
-    this.request = requestCopy;
-  }
-}
-
-
-
 /***/ })
 
 /******/ });
@@ -34910,7 +35685,7 @@ class RequestError extends Error {
 /******/ 	// Execute the module function
 /******/ 	var threw = true;
 /******/ 	try {
-/******/ 		__webpack_modules__[moduleId].call(module.exports, module, module.exports, __nccwpck_require__);
+/******/ 		__webpack_modules__[moduleId](module, module.exports, __nccwpck_require__);
 /******/ 		threw = false;
 /******/ 	} finally {
 /******/ 		if(threw) delete __webpack_module_cache__[moduleId];
@@ -35087,25 +35862,8 @@ var __webpack_exports__ = {};
 
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 15 modules
 var core = __nccwpck_require__(2275);
-;// CONCATENATED MODULE: ./src/clock.ts
-/**
- * The longest delay setTimeout honours: past it the delay overflows a signed 32-bit integer and
- * Node fires the timer at once (with a warning), which would turn a long wait into a hot loop.
- */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-const systemClock = {
-    now: () => Date.now(),
-    // Settings already bound every wait; sleeping in steps keeps any other delay safe too.
-    sleep: async (ms) => {
-        let left = Math.max(0, ms);
-        do {
-            const step = Math.min(left, MAX_TIMER_MS);
-            await new Promise((resolve) => setTimeout(resolve, step));
-            left -= step;
-        } while (left > 0);
-    }
-};
-
+// EXTERNAL MODULE: ./src/clock.ts
+var clock = __nccwpck_require__(9373);
 ;// CONCATENATED MODULE: ./src/deadline.ts
 /**
  * The decoration's allowance: it gets at least this long after the check, so that a check that
@@ -35129,15 +35887,6 @@ function overallDeadline(startedAt, timeoutMs) {
  */
 function decorationDeadline({ clock, deadline }) {
     return Math.min(deadline + DECORATION_ALLOWANCE_MS, Math.max(deadline, clock.now() + DECORATION_ALLOWANCE_MS));
-}
-/**
- * A signal that aborts at clock time `at` of the system clock (GitHub's requests take it):
- * already aborted when `at` is past.
- *
- * @example await octokit.rest.pulls.listFiles({ ...pr, request: { signal: abortAt(decorateBy) } })
- */
-function abortAt(at) {
-    return AbortSignal.timeout(Math.max(0, Math.ceil(at - Date.now())));
 }
 
 // EXTERNAL MODULE: ./src/errors.ts
@@ -35405,71 +36154,8 @@ function isSafeRelative(serverPath) {
 var origin = __nccwpck_require__(4305);
 // EXTERNAL MODULE: ./src/sonar/metrics.ts
 var metrics = __nccwpck_require__(2474);
-;// CONCATENATED MODULE: ./src/secrets.ts
-/** What a secret becomes where it is removed. */
-const REDACTED = '***';
-/** `Basic base64(token + ':')`: the token as user name with an empty password. */
-function basicAuth(token) {
-    return `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
-}
-/**
- * The shortest token hidden in the log and the files. Sonar's tokens are 40 characters or more;
- * hiding a shorter text would hide every occurrence of it ("Comple***ity" for a token "x"),
- * while a text that short protects nothing.
- */
-const MIN_SECRET_LENGTH = 8;
-/**
- * Every form of the token that could reach a log, the job summary or an output: itself, the
- * Basic auth header, its base64 part, its URL-encoded form and its form inside a JSON string.
- * The runner masks each of these in the log; `redactSecrets` removes them everywhere else. None
- * for a token shorter than MIN_SECRET_LENGTH (see shortTokenWarning).
- */
-function tokenForms(token) {
-    if (token.length < MIN_SECRET_LENGTH)
-        return [];
-    const header = basicAuth(token);
-    const forms = [
-        token,
-        header,
-        header.slice('Basic '.length),
-        encodeURIComponent(token),
-        JSON.stringify(token).slice(1, -1)
-    ];
-    return [...new Set(forms)];
-}
-/**
- * The forms secrets take once written inside a JSON string (besides their own), for a JSON
- * destination's sink: a form of the token that is itself quoted in JSON is escaped once more.
- *
- * @example jsonForms(['a"b']) // ['a"b', 'a\\"b']
- */
-function jsonForms(secrets) {
-    return [...new Set([...secrets, ...secrets.map((secret) => JSON.stringify(secret).slice(1, -1))])];
-}
-/**
- * `text` with every occurrence of every secret replaced by `***`, longest secret first (so a
- * secret inside a longer one leaves nothing of the longer one). The runner masks the log, not
- * the job summary or the output file: everything written there goes through this.
- *
- * @example redactSecrets('echoed squ_abc', tokenForms('squ_abc')) // 'echoed ***'
- */
-function redactSecrets(text, secrets) {
-    const longestFirst = secrets.filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
-    return longestFirst.reduce((redacted, secret) => redacted.replaceAll(secret, REDACTED), text);
-}
-/**
- * The warning for a token too short to be one of Sonar's, or undefined. It never quotes the
- * token: it says how long it is and what to check.
- *
- * @example shortTokenWarning('x') // 'SONAR_TOKEN is 1 character long: …'
- */
-function shortTokenWarning(token) {
-    if (token.length >= MIN_SECRET_LENGTH)
-        return undefined;
-    const length = `${token.length} ${token.length === 1 ? 'character' : 'characters'}`;
-    return `SONAR_TOKEN is ${length} long, too short to be a Sonar token (those are 40 characters or more): it is not hidden in the log, as hiding it would hide every occurrence of those characters. Check the secret it comes from.`;
-}
-
+// EXTERNAL MODULE: ./src/secrets.ts
+var src_secrets = __nccwpck_require__(7194);
 ;// CONCATENATED MODULE: ./src/sonar/authorization.ts
 
 /**
@@ -35479,7 +36165,7 @@ function shortTokenWarning(token) {
  * @example authorization('squ_abc', 'bearer') // 'Bearer squ_abc'
  */
 function authorization(token, scheme) {
-    return scheme === 'bearer' ? `Bearer ${token}` : basicAuth(token);
+    return scheme === 'bearer' ? `Bearer ${token}` : (0,src_secrets/* basicAuth */.tB)(token);
 }
 /** The other scheme, tried once when the server answers 401 to the first. */
 function otherScheme(scheme) {
@@ -35554,7 +36240,7 @@ function parseJsonBody(body, headers, secrets = []) {
         // A string the server wrote with \u escapes is the token only once parsed: removed then.
         if (secrets.length === 0)
             return JSON.parse(text);
-        return JSON.parse(text, (_, value) => typeof value === 'string' ? redactSecrets(value, secrets) : value);
+        return JSON.parse(text, (_, value) => typeof value === 'string' ? (0,src_secrets/* redactSecrets */.fp)(value, secrets) : value);
     }
     catch {
         if (shape === 'unfinished') {
@@ -35595,405 +36281,8 @@ function startsWith(body, bytes) {
     return bytes.every((byte, index) => body[index] === byte);
 }
 
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/proxy.js
-var lib_proxy = __nccwpck_require__(9783);
-;// CONCATENATED MODULE: ./src/http/connection-agents.ts
-/**
- * The kept-alive agents a transport sends its requests through: a direct one per protocol, and
- * one that tunnels through the proxy the environment names (HTTPS_PROXY or HTTP_PROXY, unless
- * NO_PROXY names the host). They are built as `@actions/http-client`'s HttpClient builds its own,
- * from the same proxy rules (`@actions/http-client/lib/proxy`) and the same `tunnel` package, so
- * proxies work as in every other action. Not through HttpClient itself: its module also loads
- * undici, for a fetch dispatcher nothing here uses, and that load is most of what the command
- * costs at start-up beyond node's own (see docs/performance.md).
- */
-
-
-// TLS and the tunnel are loaded when a request needs them, not at start-up: a server on http://
-// without a proxy needs neither (node:https, node:tls and tunnel's node:assert cost the command
-// several milliseconds at each start). "eager" keeps tunnel inside the one bundle file.
-const loadTunnel = async () => (await Promise.resolve(/* import() eager */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 770, 19))).default;
-const httpsModule = () => process.getBuiltinModule('node:https');
-class ConnectionAgents {
-    ca;
-    agents = new Map();
-    /**
-     * @param ca The CAs to trust (the usual roots and an extra one), or undefined for the usual
-     *   roots; a tunnelling agent opens TLS with its own options, so it needs them too.
-     */
-    constructor(ca) {
-        this.ca = ca;
-    }
-    /**
-     * The agent for `url`, one per protocol and route, its connections kept alive: the reads made
-     * at once after a gate (new issues, measures, hotspots) each take a connection of their own
-     * instead of queuing on one, and requests beyond `MAX_CONNECTIONS` take turns.
-     *
-     * @example https.request(url, { agent: await agents.for(url) })
-     */
-    async for(url) {
-        const proxy = (0,lib_proxy/* getProxyUrl */.s)(url);
-        const key = `${url.protocol} ${proxy?.hostname ? proxy.href : 'direct'}`;
-        let agent = this.agents.get(key);
-        if (!agent) {
-            agent = proxy?.hostname ? await tunnelling(url, proxy) : direct(url);
-            if (this.ca && agent.options)
-                agent.options.ca = this.ca;
-            this.agents.set(key, agent);
-        }
-        return agent;
-    }
-    /** The kept-alive agent for plain-http requests to a forward proxy. */
-    forProxy(proxy) {
-        const key = `forward ${proxy.href}`;
-        let agent = this.agents.get(key);
-        if (!agent) {
-            agent = new external_node_http_.Agent(OPTIONS);
-            this.agents.set(key, agent);
-        }
-        return agent;
-    }
-    /**
-     * Ends the kept-alive connections; the next request opens new ones. A tunnelling agent has no
-     * `destroy` (as in HttpClient's `dispose`, it is left to close its own sockets).
-     */
-    destroy() {
-        for (const agent of this.agents.values()) {
-            if (typeof agent.destroy === 'function')
-                agent.destroy();
-        }
-        this.agents.clear();
-    }
-}
-/**
- * Connections open at once per agent. One made the reads after a gate queue: 218 ms from the
- * gate's answer to the exit (median, 20 analyses on 9.9) where the slowest read alone took 62 ms
- * (docs/performance.md). Four covers the reads a gate starts at once.
- */
-const MAX_CONNECTIONS = 4;
-const OPTIONS = { keepAlive: true, maxSockets: MAX_CONNECTIONS };
-function direct(url) {
-    return url.protocol === 'https:' ? new (httpsModule().Agent)(OPTIONS) : new external_node_http_.Agent(OPTIONS);
-}
-/** A CONNECT tunnel through the proxy, its credentials from the proxy's URL when it has any. */
-async function tunnelling(url, proxy) {
-    const tunnel = await loadTunnel();
-    const options = {
-        ...OPTIONS,
-        proxy: {
-            host: proxy.hostname,
-            port: proxy.port,
-            ...(proxy.username || proxy.password
-                ? { proxyAuth: `${proxy.username}:${proxy.password}` }
-                : {})
-        }
-    };
-    const overHttps = proxy.protocol === 'https:';
-    if (url.protocol === 'https:') {
-        return overHttps ? tunnel.httpsOverHttps(options) : tunnel.httpsOverHttp(options);
-    }
-    return overHttps ? tunnel.httpOverHttps(options) : tunnel.httpOverHttp(options);
-}
-
-;// CONCATENATED MODULE: ./src/http/transport.ts
-/**
- * One request on the wire (the server's GETs, GitLab's writes too): the connection (kept alive, one pool per protocol, through HTTPS_PROXY
- * when the environment says so), the private CA, a hard time-out on the whole exchange, and a
- * body read in linear time up to a size limit. Every way it can fail becomes a TransportFailure
- * that names its cause; whether to try again is the retry policy's decision, not this module's.
- */
-
-
-
-/** The largest reply body read: real replies are a few kilobytes. */
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
-class TransportFailure extends Error {
-    reason;
-    code;
-    certificateNames;
-    constructor(reason, 
-    /** The cause in a few words of one line, without OpenSSL's internals. */
-    message, 
-    /** The error code Node gave (ECONNREFUSED, CERT_HAS_EXPIRED...), for the messages. */
-    code, 
-    /**
-     * For a certificate that does not name the host: the names it holds, as the server sent
-     * them (its subjectAltName, else its subject's CN). Server text, bounded where it is quoted.
-     */
-    certificateNames, 
-    /** Node's own error, for a reader with a debugger: its text is never shown. */
-    cause) {
-        super(message, cause === undefined ? undefined : { cause });
-        this.reason = reason;
-        this.code = code;
-        this.certificateNames = certificateNames;
-    }
-}
-/**
- * Kept-alive connections for one server, through HTTPS_PROXY, HTTP_PROXY and NO_PROXY as every
- * other action (connection-agents.ts); each protocol has its own agent because a kept-alive
- * agent serves only the protocol of its first request (an http:// → https:// redirect would
- * otherwise fail with ERR_INVALID_PROTOCOL).
- */
-class HttpTransport {
-    options;
-    agents;
-    ca;
-    maxBodyBytes;
-    constructor(options) {
-        this.options = options;
-        // node:tls only when there is a CA to add: see connection-agents.ts.
-        this.ca = options.rootCert
-            ? [...process.getBuiltinModule('node:tls').rootCertificates, options.rootCert]
-            : undefined;
-        this.agents = new ConnectionAgents(this.ca);
-        this.maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
-    }
-    /**
-     * GETs `url` and reads the whole body, or fails within `timeoutMs` (connection, headers and
-     * body together).
-     *
-     * @example const reply = await transport.get(new URL('https://sonar.example.com/api/ce/task?id=AY1'), { accept: 'application/json' }, 10_000)
-     */
-    async get(url, headers, timeoutMs) {
-        return this.send('GET', url, headers, undefined, timeoutMs);
-    }
-    /**
-     * `method` on `url` with `body` (sent as it is, its length given), and the whole reply read, or
-     * a failure within `timeoutMs`. A redirect is a reply like any other: never followed here.
-     *
-     * @example const reply = await transport.send('PUT', url, { 'content-type': 'application/json' }, '{"body":"…"}', 30_000)
-     */
-    async send(method, url, headers, body, timeoutMs) {
-        const abort = new AbortController();
-        const timer = setTimeout(() => abort.abort(), timeoutMs);
-        try {
-            return await this.exchange(method, url, headers, body, abort.signal);
-        }
-        catch (error) {
-            if (abort.signal.aborted) {
-                throw new TransportFailure('timeout', `no reply within ${seconds(timeoutMs)}`);
-            }
-            throw error instanceof TransportFailure ? error : describe(error);
-        }
-        finally {
-            clearTimeout(timer);
-        }
-    }
-    /** Ends the kept-alive connections; the next request opens new ones. */
-    close() {
-        this.agents.destroy();
-    }
-    async exchange(method, url, headers, body, signal) {
-        const secure = url.protocol === 'https:';
-        const forward = !secure ? this.options.forwardProxy : undefined;
-        const agent = forward ? this.agents.forProxy(forward) : await this.agents.for(url);
-        // node:https when a request needs it (see connection-agents.ts).
-        const protocol = secure ? process.getBuiltinModule('node:https') : external_node_http_;
-        return new Promise((resolve, reject) => {
-            // Node parses the URL itself: an IPv6 literal ([::1]) loses its brackets as it must.
-            const request = protocol.request(forward ?? url, {
-                method,
-                agent,
-                // Through a forward proxy: the proxy's address, the request's in absolute form.
-                ...(forward ? { path: url.href } : {}),
-                headers: {
-                    'user-agent': this.options.userAgent,
-                    ...(forward ? { host: url.host } : {}),
-                    ...headers,
-                    ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) })
-                },
-                signal,
-                ...(secure && this.ca ? { ca: this.ca } : {})
-            }, (message) => {
-                readBody(message, this.maxBodyBytes).then((body) => resolve({ status: message.statusCode ?? 0, headers: message.headers, body }), reject);
-            });
-            request.on('error', reject);
-            request.end(body);
-        });
-    }
-}
-/** A header's first value. */
-function headerValue(reply, name) {
-    const value = reply.headers[name];
-    return Array.isArray(value) ? value[0] : value;
-}
-/** Reads a body into one buffer (chunks kept, joined once), failing past `limit` bytes. */
-function readBody(message, limit) {
-    return new Promise((resolve, reject) => {
-        const tooLarge = () => {
-            message.destroy();
-            return new TransportFailure('too-large', `the reply body is larger than ${megabytes(limit)}, the most that is read`);
-        };
-        const declared = Number(message.headers['content-length']);
-        if (declared > limit) {
-            reject(tooLarge());
-            return;
-        }
-        const chunks = [];
-        let size = 0;
-        let settled = false;
-        const fail = (failure) => {
-            if (settled)
-                return;
-            settled = true;
-            reject(failure);
-        };
-        message.on('data', (chunk) => {
-            size += chunk.length;
-            if (size > limit)
-                fail(tooLarge());
-            else
-                chunks.push(chunk);
-        });
-        message.on('end', () => {
-            if (settled)
-                return;
-            settled = true;
-            resolve(Buffer.concat(chunks, size));
-        });
-        // A connection reset or closed before the body is complete: seen at once, not at the
-        // time-out. A reset keeps Node's code (ECONNRESET).
-        const cutOff = (error) => fail(new TransportFailure('truncated', `the connection closed after ${size} bytes of the reply body, before its end`, error?.code, undefined, error));
-        message.on('error', cutOff);
-        message.on('close', () => {
-            if (!message.complete)
-                cutOff();
-        });
-    });
-}
-const CONNECT_CAUSES = {
-    ECONNREFUSED: 'refused',
-    ENOTFOUND: 'dns',
-    EAI_AGAIN: 'dns',
-    EAI_FAIL: 'dns',
-    EAI_NONAME: 'dns',
-    EHOSTUNREACH: 'unreachable',
-    ENETUNREACH: 'unreachable',
-    EHOSTDOWN: 'unreachable',
-    EADDRNOTAVAIL: 'unreachable',
-    ECONNRESET: 'reset',
-    EPIPE: 'reset',
-    ECONNABORTED: 'reset'
-};
-const CAUSE_WORDS = {
-    refused: 'connection refused',
-    dns: 'host not found (DNS)',
-    unreachable: 'host unreachable',
-    reset: 'connection reset'
-};
-/** Node's codes for a certificate that no CA this process trusts vouches for. */
-const UNTRUSTED_CERTIFICATE = new Set([
-    'DEPTH_ZERO_SELF_SIGNED_CERT',
-    'SELF_SIGNED_CERT_IN_CHAIN',
-    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-    'UNABLE_TO_GET_ISSUER_CERT',
-    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-    'CERT_UNTRUSTED'
-]);
-const CERTIFICATE_CAUSES = {
-    CERT_HAS_EXPIRED: 'certificate-expired',
-    CERT_NOT_YET_VALID: 'certificate-not-yet-valid',
-    ERR_TLS_CERT_ALTNAME_INVALID: 'certificate-name',
-    HOSTNAME_MISMATCH: 'certificate-name'
-};
-/** Node's other codes for a certificate refused: a TLS failure of no more precise cause. */
-const OTHER_CERTIFICATE_CODES = new Set([
-    'CERT_SIGNATURE_FAILURE',
-    'CERT_CHAIN_TOO_LONG',
-    'CERT_REVOKED',
-    'CERT_REJECTED',
-    'INVALID_CA',
-    'INVALID_PURPOSE',
-    'PATH_LENGTH_EXCEEDED',
-    'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
-    'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY',
-    'UNABLE_TO_GET_CRL',
-    'CRL_SIGNATURE_FAILURE',
-    'CRL_NOT_YET_VALID',
-    'CRL_HAS_EXPIRED',
-    'ERROR_IN_CERT_NOT_BEFORE_FIELD',
-    'ERROR_IN_CERT_NOT_AFTER_FIELD',
-    'ERR_TLS_CERT_ALTNAME_FORMAT'
-]);
-/**
- * OpenSSL's words when the first bytes back are not a TLS record. On Node 20 and 24 alike, Node
- * gives them as EPROTO with OpenSSL's whole error line when the handshake fails under a pending
- * write (a request's, direct or through a proxy's tunnel), and as ERR_SSL_WRONG_VERSION_NUMBER
- * (and the like) with the reason apart when it fails on a read.
- */
-const NOT_TLS_REASONS = new Set([
-    'wrong version number',
-    'packet length too long',
-    'unknown protocol'
-]);
-/** A Node network error as a TransportFailure with its cause in words. */
-function describe(error) {
-    const nodeError = error;
-    const { code } = nodeError;
-    const failure = (reason, words, names) => new TransportFailure(reason, words, code, names, error);
-    const certificateCause = certificateCauseOf(code);
-    if (certificateCause) {
-        return failure(certificateCause, nodeWords(nodeError), certificateNames(nodeError.cert));
-    }
-    if (code !== undefined &&
-        (code === 'EPROTO' || /^ERR_(SSL|TLS)_/.test(code) || OTHER_CERTIFICATE_CODES.has(code))) {
-        const reason = openSslReason(nodeError);
-        return failure(reason && NOT_TLS_REASONS.has(reason) ? 'not-tls' : 'tls', reason ?? nodeWords(nodeError));
-    }
-    // Node's HTTP parser refused the reply: at its first byte it is not HTTP at all; later, it is
-    // HTTP gone wrong.
-    if (code?.startsWith('HPE_')) {
-        return failure(nodeError.bytesParsed === 0 ? 'not-http' : 'malformed', typeof nodeError.reason === 'string' ? (0,untrusted_text/* oneLine */.TN)(nodeError.reason) : nodeWords(nodeError));
-    }
-    const cause = (code && CONNECT_CAUSES[code]) || 'other';
-    const words = CAUSE_WORDS[cause] ?? (code ? `${code}: ${nodeWords(nodeError)}` : nodeWords(nodeError));
-    return failure(cause, words);
-}
-/** The certificate causes with words of their own; other certificate codes are plain `tls`. */
-function certificateCauseOf(code) {
-    if (code === undefined)
-        return undefined;
-    if (UNTRUSTED_CERTIFICATE.has(code))
-        return 'certificate-untrusted';
-    return CERTIFICATE_CAUSES[code];
-}
-/**
- * OpenSSL's reason ("wrong version number") from Node's error: its `reason` field when Node
- * gives one, else from OpenSSL's error line in the message
- * (`write EPROTO 80…:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/…`).
- */
-function openSslReason(error) {
-    if (typeof error.reason === 'string' && error.reason)
-        return (0,untrusted_text/* oneLine */.TN)(error.reason);
-    const reason = /:error:[0-9A-F]+:[^:]*:[^:]*:([^:]+):/i.exec(error.message)?.[1];
-    return reason ? (0,untrusted_text/* oneLine */.TN)(reason) : undefined;
-}
-/** Node's message as one line, OpenSSL's internals (its source paths) left out. */
-function nodeWords(error) {
-    if (/:error:[0-9A-F]+:/i.test(error.message))
-        return openSslReason(error) ?? 'TLS error';
-    return (0,untrusted_text/* oneLine */.TN)(error.message.trim());
-}
-/** What a certificate says it is for: its subjectAltName, else its subject's CN. */
-function certificateNames(cert) {
-    const names = cert?.subjectaltname ?? cert?.subject?.CN;
-    if (typeof names === 'string')
-        return names;
-    // Node gives a CN that appears more than once as an array.
-    if (Array.isArray(names))
-        return names.filter((name) => typeof name === 'string').join(', ');
-    return undefined;
-}
-function seconds(ms) {
-    return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
-}
-function megabytes(bytes) {
-    return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
-}
-
+// EXTERNAL MODULE: ./src/http/transport.ts + 1 modules
+var transport = __nccwpck_require__(7779);
 ;// CONCATENATED MODULE: ./src/sonar/failed-try.ts
 /**
  * One try that failed, in words a user can act on, with how it weighs for retrying: a status the
@@ -36073,7 +36362,7 @@ function statusFailure(reply, url, resource,
 authTried, 
 /** What analysis token the token is (`analysisTokenKind`); undefined for a user token. */
 analysisToken) {
-    const retryAfter = headerValue(reply, 'retry-after');
+    const retryAfter = (0,transport/* headerValue */.Z)(reply, 'retry-after');
     return {
         error: statusError(reply, url, resource, authTried, analysisToken),
         fault: { kind: 'status', status: reply.status, retryAfter },
@@ -36147,88 +36436,8 @@ function certificateAdvice(code, rootCertGiven) {
         : `TLS certificate not trusted (${code}). For a server behind a private CA, set ${(0,src_words/* settingOrVariable */.Od)('rootCert')} to that CA's certificate (PEM).`;
 }
 
-;// CONCATENATED MODULE: ./src/http/retry-policy.ts
-
-/**
- * When to try a request again and how long to wait first. Pure: the client supplies the time
- * left, the attempt number and the random source.
- */
-/** Rate limiting, server errors and gateway trouble: worth another try. 401/403/404 are not. */
-const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
-const BACKOFF = {
-    baseMs: 250,
-    maxMs: 8000
-};
-/**
- * Tries in all when nothing answers at the address (connection refused, host not found): a wrong
- * address does not heal by waiting, so the step fails in about a second instead of at the
- * time-out.
- */
-const MAX_TRIES_UNREACHABLE = 3;
-/**
- * Whether to try again after try number `attempt` (0 for the first) failed with `fault`, and
- * after how long. The delay is exponential backoff with equal jitter, never less: a server's
- * `Retry-After` can lengthen it, never shorten it, so no reply can make a hot loop. A wait that
- * would end past the deadline is not made; `timeLimit` names that time in the reason.
- *
- * @example decideRetry({ kind: 'transient' }, 0, 60_000, Math.random, Date.now()) // { retry: true, delayMs: 125..250 }
- */
-function decideRetry(fault, attempt, remainingMs, random, nowEpochMs, timeLimit = `the overall time-out (${(0,src_words/* setting */.Pe)('timeout')})`) {
-    const tries = attempt + 1;
-    if (fault.kind === 'final')
-        return { retry: false, why: '' };
-    if (fault.kind === 'status' && !RETRYABLE_STATUSES.has(fault.status)) {
-        return { retry: false, why: '' };
-    }
-    if (fault.kind === 'unreachable' && tries >= MAX_TRIES_UNREACHABLE) {
-        return { retry: false, why: `Gave up after ${tries} tries.` };
-    }
-    let delayMs = backoffMs(attempt, random);
-    if (fault.kind === 'status') {
-        const askedMs = parseRetryAfter(fault.retryAfter, nowEpochMs);
-        if (askedMs !== undefined && askedMs >= remainingMs) {
-            return {
-                retry: false,
-                why: `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than ${timeLimit} leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
-            };
-        }
-        delayMs = Math.max(delayMs, askedMs ?? 0);
-    }
-    if (delayMs >= remainingMs) {
-        return {
-            retry: false,
-            why: `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: ${timeLimit} leaves no time for another.`
-        };
-    }
-    return { retry: true, delayMs };
-}
-/**
- * Delay before retry number `attempt` (0 for the first retry): exponential backoff with equal
- * jitter, so concurrent jobs do not retry in step.
- *
- * @example backoffMs(2, Math.random) // between 500 and 1000
- */
-function backoffMs(attempt, random) {
-    const ceiling = Math.min(BACKOFF.maxMs, BACKOFF.baseMs * 2 ** Math.min(attempt, 30));
-    return Math.round(ceiling / 2 + (random() * ceiling) / 2);
-}
-/**
- * `Retry-After: 120` or `Retry-After: Wed, 21 Oct 2026 07:28:00 GMT` → milliseconds from now
- * (0 for a date past). Anything else (`1.5`, `-5`, garbage) → undefined: the header is ignored.
- */
-function parseRetryAfter(value, nowEpochMs) {
-    const text = value?.trim();
-    if (!text)
-        return undefined;
-    if (/^\d+$/.test(text))
-        return Number(text) * 1000;
-    // An HTTP date names its weekday; Date.parse alone would take "-5" or "1.5" for a year.
-    if (!/^[A-Za-z]{3},/.test(text))
-        return undefined;
-    const at = Date.parse(text);
-    return Number.isNaN(at) ? undefined : Math.max(0, at - nowEpochMs);
-}
-
+// EXTERNAL MODULE: ./src/http/retry-policy.ts
+var retry_policy = __nccwpck_require__(7593);
 // EXTERNAL MODULE: ./src/sonar/server-kind.ts
 var server_kind = __nccwpck_require__(6143);
 ;// CONCATENATED MODULE: ./src/sonar/types.ts
@@ -36908,8 +37117,8 @@ class SonarClient {
         // The spec: make the server address end in '/' before appending the API path.
         this.serverBase = (0,origin/* serverBase */.pT)(options.serverUrl);
         this.rootCertGiven = options.rootCert !== undefined;
-        this.secrets = options.token === undefined ? [] : tokenForms(options.token);
-        this.transport = new HttpTransport({
+        this.secrets = options.token === undefined ? [] : (0,src_secrets/* tokenForms */.py)(options.token);
+        this.transport = new transport/* HttpTransport */.G5({
             userAgent: options.userAgent,
             rootCert: options.rootCert,
             maxBodyBytes: options.maxBodyBytes
@@ -37221,13 +37430,13 @@ class SonarClient {
             }
             catch (error) {
                 // The one failure that arises outside the family: the transport's, worded here.
-                if (!(error instanceof TransportFailure))
+                if (!(error instanceof transport/* TransportFailure */.Az))
                     throw error;
                 failed = transportFailure(error, url, resource, this.rootCertGiven);
             }
             if (resource.once)
                 throw failed.error;
-            const decision = decideRetry(failed.fault, attempt, deadline - clock.now(), this.options.random, Date.now());
+            const decision = (0,retry_policy/* decideRetry */.tE)(failed.fault, attempt, deadline - clock.now(), this.options.random, Date.now());
             if (!decision.retry) {
                 if (!decision.why)
                     throw failed.error;
@@ -37281,7 +37490,7 @@ class SonarClient {
     noteTokenExpiration(reply) {
         if (this.expirationSeen)
             return;
-        const expiresAt = parseTokenExpiration(headerValue(reply, TOKEN_EXPIRATION_HEADER));
+        const expiresAt = parseTokenExpiration((0,transport/* headerValue */.Z)(reply, TOKEN_EXPIRATION_HEADER));
         if (!expiresAt)
             return;
         this.expirationSeen = true;
@@ -37292,7 +37501,7 @@ class SonarClient {
         let url = start;
         for (let hop = 0;; hop++) {
             const reply = await this.send(url, resource);
-            const location = headerValue(reply, 'location');
+            const location = (0,transport/* headerValue */.Z)(reply, 'location');
             if (reply.status < 300 || reply.status >= 400 || reply.status === 304 || !location) {
                 return reply;
             }
@@ -37324,7 +37533,7 @@ class SonarClient {
             return replyWithoutToken(reply, this.secrets);
         }
         catch (error) {
-            if (cutByDeadline && error instanceof TransportFailure && error.reason === 'timeout') {
+            if (cutByDeadline && error instanceof transport/* TransportFailure */.Az && error.reason === 'timeout') {
                 throw deadlineReached(url, resource, error);
             }
             throw error;
@@ -37394,13 +37603,13 @@ function replyWithoutToken(reply, secrets) {
     const headers = {};
     for (const [name, value] of Object.entries(reply.headers)) {
         headers[name] = Array.isArray(value)
-            ? value.map((each) => redactSecrets(each, secrets))
+            ? value.map((each) => (0,src_secrets/* redactSecrets */.fp)(each, secrets))
             : value === undefined
                 ? undefined
-                : redactSecrets(value, secrets);
+                : (0,src_secrets/* redactSecrets */.fp)(value, secrets);
     }
     const body = secrets.some((secret) => secret !== '' && reply.body.includes(secret))
-        ? Buffer.from(redactSecrets(reply.body.toString('utf8'), secrets))
+        ? Buffer.from((0,src_secrets/* redactSecrets */.fp)(reply.body.toString('utf8'), secrets))
         : reply.body;
     return { ...reply, headers, body };
 }
@@ -38018,7 +38227,7 @@ function projectKeyFrom(target) {
 }
 /**
  * The check of one analysis: wait for its task (unless the target is an analysis already), read
- * its quality gate and re-evaluate the conditions. Throws an ActionError on any failure; an
+ * its quality gate and re-evaluate the conditions. Throws an ExplainedError on any failure; an
  * ERROR gate is a result, not an exception: the caller decides whether it fails the job.
  *
  * @example const result = await checkTarget(target, clientFor(target, settings, deps), settings, deps)
@@ -38481,12 +38690,12 @@ function shown(text) {
 }
 /** `read`, with every form of the token removed from the text it returns. */
 function reportTextWithoutToken(read, token) {
-    const forms = token ? tokenForms(token) : [];
+    const forms = token ? (0,src_secrets/* tokenForms */.py)(token) : [];
     if (forms.length === 0)
         return read;
     return async (file) => {
         const text = await read(file);
-        return text === undefined ? undefined : redactSecrets(text, forms);
+        return text === undefined ? undefined : (0,src_secrets/* redactSecrets */.fp)(text, forms);
     };
 }
 
@@ -38684,7 +38893,7 @@ function createSink(options) {
     const { names, limit = Number.POSITIVE_INFINITY, unit = 'bytes' } = options;
     const hidden = options.escapedForms ? options.escapedForms(options.secrets) : options.secrets;
     const size = unit === 'bytes' ? utf8Bytes : characters;
-    const text = (value) => redactSecrets((0,src_words/* inWords */.r4)(value, names), hidden);
+    const text = (value) => (0,src_secrets/* redactSecrets */.fp)((0,src_words/* inWords */.r4)(value, names), hidden);
     return {
         limit,
         secrets: options.secrets,
@@ -38975,8 +39184,8 @@ function stepVerdict(outcomes, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
 var new_issues_block = __nccwpck_require__(9437);
 // EXTERNAL MODULE: ./src/settings.ts
 var src_settings = __nccwpck_require__(8750);
-// EXTERNAL MODULE: ./src/action/github-api.ts
-var github_api = __nccwpck_require__(2334);
+// EXTERNAL MODULE: ./src/action/github-api.ts + 1 modules
+var github_api = __nccwpck_require__(8475);
 ;// CONCATENATED MODULE: ./src/action/github-context.ts
 
 
@@ -39062,6 +39271,8 @@ async function onThePullRequest(outcomes, { pullRequest }, options) {
 }
 
 ;// CONCATENATED MODULE: ./src/action/names.ts
+/** How the action introduces itself to the server and to GitHub's API. */
+const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
 /**
  * The action's words for every setting: its action.yml inputs, and the environment variable an
  * input falls back to. The one place that knows the inputs' names (outside action.yml).
@@ -39755,7 +39966,7 @@ function shouldWrite(when, verdict, existing) {
  * could not be read, the reason. Every server value goes through `summaryText`, and everything
  * through the comment's sink. Within `limit`.
  *
- * @example await octokit.rest.issues.createComment({ ...issue, body: commentBody(outcome, sha, { sink }) })
+ * @example await github.request('POST', commentsPath, { body: { body: commentBody(outcome, sha, { sink }) } })
  */
 function commentBody(outcome, commitSha, options) {
     const { sink, limit = Math.min(COMMENT_LIMITS.chars, sink.limit), markup = report_markup/* HTML_MARKUP */.xe } = options;
@@ -39895,7 +40106,7 @@ function bounded(lines, frame) {
  * The token's own identity as `read` finds it, or undefined, said in one warning, when it cannot
  * be read (a refusal, a failure, a reply that names none). Never throws.
  *
- * @example const me = await ownIdentity(log, 'GitLab', () => whoAmI(gitlab)) // 77, or undefined
+ * @example const me = await ownIdentity(log, 'GitLab', () => gitlab.ownUserId()) // 77, or undefined
  */
 async function ownIdentity(log, platform, read, { instead = 'the verdict is written anew, and nothing is edited, resolved or closed', level = 'warning' } = {}) {
     let why;
@@ -39932,8 +40143,7 @@ const COMMENT_API_LIMITS = {
  * updated in place, or created (never another's copy of the marker), one project after
  * the other in the outcomes' order. Never throws: a token that may not comment (a fork's
  * read-only token), a missing event file or an unreachable API is a warning that says what to
- * do. On any other event it logs one line and sends nothing. `@actions/github` is loaded here
- * only, so a run without the comment never loads it.
+ * do. On any other event it logs one line and sends nothing.
  *
  * @example await commentOnPullRequest(outcomes, { token, env: process.env, log, sink: sinks.comment })
  */
@@ -39973,15 +40183,24 @@ async function comment(outcomes, options, warn) {
         warn(`The pull request was not commented on: GITHUB_API_URL is not an http(s) address (${(0,untrusted_text/* oneLine */.TN)(env['GITHUB_API_URL'] ?? '')}).`);
         return;
     }
-    const octokit = await (0,github_api/* connect */.Ng)(token, apiUrl, options);
-    const { sink, fileLink, policy, signal } = options;
+    const api = new github_api/* GitHubApi */.yN({ token, apiUrl, deadline: options.decorateBy });
+    try {
+        await commentEach(api, target, outcomes, options, warn);
+    }
+    finally {
+        api.close();
+    }
+}
+/** Each outcome's comment, found again or created, one after the other. */
+async function commentEach(api, target, outcomes, options, warn) {
+    const { sink, fileLink, policy, log } = options;
     const markerFor = (outcome) => sink.text(outcomeMarker(outcome));
     // Read only once a comment carries one of the markers: who may have written it matters then.
     let me;
-    const identity = () => (me ??= ownIdentity({ info: (line) => log.info(line), warning: warn }, 'GitHub', () => ownAccount(octokit, signal)));
+    const identity = () => (me ??= ownIdentity({ info: (line) => log.info(line), warning: warn }, 'GitHub', () => ownAccount(api)));
     let existing;
     try {
-        existing = await findComments(octokit, target, new Set(outcomes.map(markerFor)), identity, signal);
+        existing = await findComments(api, target, new Set(outcomes.map(markerFor)), identity);
     }
     catch (error) {
         warn(failureWords('read the comments of', target, error));
@@ -40000,7 +40219,7 @@ async function comment(outcomes, options, warn) {
             continue;
         }
         try {
-            const written = await publish(octokit, target, { id, body, signal });
+            const written = await publish(api, target, { id, body });
             // Two outcomes naming one project share one comment: the later one updates it.
             if (written.id !== undefined)
                 existing.set(marker, { id: written.id, body });
@@ -40020,16 +40239,10 @@ async function comment(outcomes, options, warn) {
  * Updates comment `id` in place, or creates the comment when there is none, or when it was
  * deleted since it was found (a 404 on the update).
  */
-async function publish(octokit, target, { id, body, signal }) {
-    const repo = repoOf(target);
+async function publish(api, target, { id, body }) {
     if (id !== undefined) {
         try {
-            await octokit.rest.issues.updateComment({
-                ...repo,
-                comment_id: id,
-                body,
-                request: { signal }
-            });
+            await api.request('PATCH', `${repoPath(target)}/issues/comments/${id}`, { body: { body } });
             return { updated: true, id };
         }
         catch (error) {
@@ -40037,14 +40250,8 @@ async function publish(octokit, target, { id, body, signal }) {
                 throw error;
         }
     }
-    const { data } = await octokit.rest.issues.createComment({
-        ...repo,
-        issue_number: target.issue_number,
-        body,
-        request: { signal }
-    });
-    const created = data?.id;
-    return { updated: false, id: typeof created === 'number' ? created : undefined };
+    const { body: reply } = await api.request('POST', commentsPath(target), { body: { body } });
+    return { updated: false, id: accountId(reply?.id) };
 }
 /**
  * The token's own account id. A user's token (a personal access token, a GitHub App's user
@@ -40053,18 +40260,16 @@ async function publish(octokit, target, { id, body, signal }) {
  * `viewer` names the app's bot account for it: `github-actions[bot]` for the job's token, and an
  * app's own bot, never another's, for an app's token.
  */
-async function ownAccount(octokit, signal) {
+async function ownAccount(api) {
     try {
-        const { data } = await octokit.rest.users.getAuthenticated({ request: { signal } });
-        return accountId(data?.id);
+        const { body } = await api.request('GET', 'user');
+        return accountId(body?.id);
     }
     catch (error) {
         if ((0,github_api/* statusOf */.c2)(error) !== 403)
             throw error;
     }
-    const reply = await octokit.graphql('query { viewer { databaseId } }', {
-        request: { signal }
-    });
+    const reply = await api.graphql('query { viewer { databaseId } }');
     return accountId(reply?.viewer?.databaseId);
 }
 function accountId(id) {
@@ -40077,17 +40282,13 @@ function accountId(id) {
  * is ours. The next page is asked for by its number, never by the address the reply names: the
  * token goes to the API's address only.
  */
-async function findComments(octokit, target, markers, identity, signal) {
+async function findComments(api, target, markers, identity) {
     const found = new Map();
     for (let page = 1; page <= COMMENT_API_LIMITS.pages && found.size < markers.size; page++) {
-        const response = await octokit.rest.issues.listComments({
-            ...repoOf(target),
-            issue_number: target.issue_number,
-            per_page: COMMENT_API_LIMITS.perPage,
-            page,
-            request: { signal }
+        const reply = await api.request('GET', commentsPath(target), {
+            query: { per_page: String(COMMENT_API_LIMITS.perPage), page: String(page) }
         });
-        const comments = response.data;
+        const comments = reply.body;
         if (!Array.isArray(comments))
             break;
         for (const item of comments) {
@@ -40101,7 +40302,7 @@ async function findComments(octokit, target, markers, identity, signal) {
             if (comment.author === me)
                 found.set(marker, { id: comment.id, body: comment.body });
         }
-        if (comments.length === 0 || !/rel="next"/.test(String(response.headers.link ?? '')))
+        if (comments.length === 0 || !/rel="next"/.test(reply.header('link') ?? ''))
             break;
     }
     return found;
@@ -40117,8 +40318,13 @@ function asComment(item) {
     const author = typeof user === 'object' && user !== null ? user.id : undefined;
     return { id, body, author: accountId(author) };
 }
-function repoOf({ owner, repo }) {
-    return { owner, repo };
+/** `repos/octo/app`: the pull request's repository under the API. */
+function repoPath({ owner, repo }) {
+    return `repos/${owner}/${repo}`;
+}
+/** The pull request's comments (an issue's, to GitHub). */
+function commentsPath(target) {
+    return `${repoPath(target)}/issues/${target.issue_number}/comments`;
 }
 /** What went wrong, in words that say what to do. */
 function failureWords(doing, target, error) {
@@ -40153,7 +40359,7 @@ function failureWords(doing, target, error) {
  * summary, and the comment. Returns what was wrong with the runner's output file, if anything:
  * the step fails for it after the verdict.
  */
-async function reportOutcomes(outcomes, verdict, { settings, github, log, sinks, summary, env, signal }) {
+async function reportOutcomes(outcomes, verdict, { settings, github, log, sinks, summary, env, decorateBy }) {
     const { policy } = settings;
     const { fileLink } = github;
     let outputsProblem;
@@ -40182,7 +40388,7 @@ async function reportOutcomes(outcomes, verdict, { settings, github, log, sinks,
                 env,
                 log,
                 sink: sinks.checkRun,
-                signal
+                decorateBy
             });
         }
     }
@@ -40195,7 +40401,7 @@ async function reportOutcomes(outcomes, verdict, { settings, github, log, sinks,
             sink: sinks.comment,
             fileLink,
             policy,
-            signal
+            decorateBy
         });
     }
     return outputsProblem;
@@ -40206,7 +40412,6 @@ var github_event = __nccwpck_require__(2981);
 ;// CONCATENATED MODULE: ./src/action/fork-pull-request.ts
 
 
-
 /** How many open pull requests of one head branch are read: one page. */
 const PULLS_READ = 100;
 /**
@@ -40215,32 +40420,33 @@ const PULLS_READ = 100;
  * pull-requests read permission): the one at the run's head commit, else the only one of that
  * branch. Undefined without a token or a repository to ask about.
  *
- * @example const find = pullRequestFinder(settings.gitHubToken, process.env, log)
+ * @example const find = pullRequestFinder(settings.gitHubToken, process.env, deadline)
  */
-function pullRequestFinder(token, env, log, fetch) {
+function pullRequestFinder(token, env, 
+/** Clock time the request ends by: the overall time-out's. */
+deadline) {
     const repository = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
-    const baseUrl = (0,github_api/* apiBase */.av)(env['GITHUB_API_URL']);
-    if (!token || !repository || !baseUrl)
+    const apiUrl = (0,github_api/* apiBase */.av)(env['GITHUB_API_URL']);
+    if (!token || !repository || !apiUrl)
         return undefined;
     const [, owner, repo] = repository;
     return async (head) => {
         const where = `${(0,untrusted_text/* oneLine */.TN)(head.owner)}:${(0,untrusted_text/* oneLine */.TN)(head.branch)}`;
         let pulls;
+        const api = new github_api/* GitHubApi */.yN({ token, apiUrl, deadline });
         try {
-            const octokit = await (0,github_api/* connect */.Ng)(token, baseUrl, { log, ...(fetch ? { fetch } : {}) });
-            const reply = await octokit.rest.pulls.list({
-                owner,
-                repo,
-                head: `${head.owner}:${head.branch}`,
-                state: 'open',
-                per_page: PULLS_READ
+            const { body } = await api.request('GET', `repos/${owner}/${repo}/pulls`, {
+                query: { head: `${head.owner}:${head.branch}`, state: 'open', per_page: String(PULLS_READ) }
             });
-            pulls = Array.isArray(reply.data) ? reply.data : [];
+            pulls = Array.isArray(body) ? body : [];
         }
         catch (error) {
             return {
-                problem: `GitHub's API could not list the pull requests of ${where} (${(0,untrusted_text/* oneLine */.TN)((0,errors/* messageOf */.bD)(error))}); the token needs the pull-requests read permission`
+                problem: `GitHub's API could not list the pull requests of ${where} (${(0,github_api/* githubSaid */.$s)(error)}); the token needs the pull-requests read permission`
             };
+        }
+        finally {
+            api.close();
         }
         const numbered = pulls.filter((pull) => typeof pull.number === 'number' && Number.isSafeInteger(pull.number));
         const atHead = numbered.filter((pull) => pull.head?.sha?.toLowerCase() === head.sha);
@@ -40275,14 +40481,16 @@ function pullRequestFinder(token, env, log, fetch) {
  * but cannot name is a SettingsError that says which input to pass: checking the main branch
  * instead would give another analysis's verdict.
  *
- * @example settings = await withTheRunsAnalysis(settings, github, process.env, log)
+ * @example settings = await withTheRunsAnalysis(settings, github, process.env, log, deadline)
  */
-async function withTheRunsAnalysis(settings, github, env, log, fetch) {
+async function withTheRunsAnalysis(settings, github, env, log, 
+/** Clock time of the overall time-out: a fork's pull request is asked of GitHub within it. */
+deadline) {
     if (settings.projectKeys.length === 0)
         return settings;
     if (settings.branch || settings.pullRequest || settings.commits.length > 0)
         return settings;
-    const run = await runAnalysis(github, env, pullRequestFinder(settings.gitHubToken, env, log, fetch));
+    const run = await runAnalysis(github, env, pullRequestFinder(settings.gitHubToken, env, deadline));
     // Checking the main branch instead would give another analysis's verdict: refused.
     if ('problem' in run)
         throw new errors/* SettingsError */.GN(run.problem);
@@ -40327,7 +40535,7 @@ async function runAnalysis(github, env, findPullRequest) {
  * branch, or the user is told which input to pass.
  */
 async function triggeringRun(env, from, findPullRequest) {
-    const run = await (0,github_event/* eventObject */.v)(env['GITHUB_EVENT_PATH'], 'workflow_run');
+    const run = await (0,github_event/* eventObject */.OA)(env['GITHUB_EVENT_PATH'], 'workflow_run');
     if (!run) {
         return {
             problem: 'The workflow_run event file names no triggering run: pass branch or pullRequest, and commit, to say which analysis to check.'
@@ -40455,7 +40663,7 @@ function actionSinks(secrets) {
             escapedForms: summary_text/* summaryForms */.cy,
             limit: report_summary/* SUMMARY_LIMITS */.QF.bytes
         }),
-        outputs: createSink({ names, secrets, escapedForms: jsonForms, limit: OUTPUT_BYTES }),
+        outputs: createSink({ names, secrets, escapedForms: src_secrets/* jsonForms */.Eg, limit: OUTPUT_BYTES }),
         comment: createSink({
             names,
             secrets,
@@ -40464,7 +40672,7 @@ function actionSinks(secrets) {
             unit: 'characters'
         }),
         checkRun: createSink({ names, secrets, escapedForms: summary_text/* summaryForms */.cy, unit: 'characters' }),
-        sarif: createSink({ names, secrets, escapedForms: jsonForms })
+        sarif: createSink({ names, secrets, escapedForms: src_secrets/* jsonForms */.Eg })
     };
 }
 
@@ -40525,33 +40733,32 @@ function gateStatuses(outcomes) {
 
 
 
-const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
 /**
  * The action: inputs → settings → the check of every analysis → its sinks → the verdict. The
  * time-out counts from `startedAt`: by default the process start, module loading included
  * (tests pass a time). Every failure is caught here, once.
  */
-async function run(startedAt = Math.min(systemClock.now(), Math.round(performance.timeOrigin))) {
+async function run(startedAt = Math.min(clock/* systemClock */.m.now(), Math.round(performance.timeOrigin))) {
     const log = runnerLog(core, ACTION_NAMES);
     const summary = jobSummary(core.summary, process.env, log);
     let sinks = actionSinks([]);
     try {
         // Masked first: a refused input's message is written with the token already hidden.
-        const secrets = tokenForms(givenToken(core.getInput, process.env));
+        const secrets = (0,src_secrets/* tokenForms */.py)(givenToken(core.getInput, process.env));
         log.hideSecrets(secrets);
         sinks = actionSinks(secrets);
         const inputs = readActionSettings(core.getInput, process.env);
-        const short = inputs.token ? shortTokenWarning(inputs.token) : undefined;
+        const short = inputs.token ? (0,src_secrets/* shortTokenWarning */.oI)(inputs.token) : undefined;
         if (short)
             log.warning(short);
         const cwd = process.cwd();
         const github = await githubContext(process.env);
-        const settings = await withTheRunsAnalysis(inputs, github, process.env, log);
-        const deadline = overallDeadline(startedAt, settings.timeoutMs);
+        const deadline = overallDeadline(startedAt, inputs.timeoutMs);
+        const settings = await withTheRunsAnalysis(inputs, github, process.env, log, deadline);
         const checked = await checkQualityGates(settings, {
             cwd,
             repoRoot: process.env['GITHUB_WORKSPACE'] || cwd,
-            clock: systemClock,
+            clock: clock/* systemClock */.m,
             startedAt,
             deadline,
             log,
@@ -40559,16 +40766,16 @@ async function run(startedAt = Math.min(systemClock.now(), Math.round(performanc
             findFiles: findReportFiles
         });
         // GitHub's changed lines, check runs and comment: within the decoration's allowance.
-        const signal = abortAt(decorationDeadline({ clock: systemClock, deadline }));
+        const decorateBy = decorationDeadline({ clock: clock/* systemClock */.m, deadline });
         const token = settings.gitHubToken;
         const outcomes = await onThePullRequest(checked, github, {
             token,
             env: process.env,
             log,
-            signal
+            decorateBy
         });
         const verdict = stepVerdict(outcomes, settings.policy);
-        const context = { settings, github, log, sinks, summary, env: process.env, signal };
+        const context = { settings, github, log, sinks, summary, env: process.env, decorateBy };
         const outputsProblem = await reportOutcomes(outcomes, verdict, context);
         const failure = stepEnd(verdict, outcomes, { ...settings, outputsProblem }, log);
         if (failure)

@@ -42,13 +42,3 @@ export function decorationDeadline({
     Math.max(deadline, clock.now() + DECORATION_ALLOWANCE_MS)
   )
 }
-
-/**
- * A signal that aborts at clock time `at` of the system clock (GitHub's requests take it):
- * already aborted when `at` is past.
- *
- * @example await octokit.rest.pulls.listFiles({ ...pr, request: { signal: abortAt(decorateBy) } })
- */
-export function abortAt(at: number): AbortSignal {
-  return AbortSignal.timeout(Math.max(0, Math.ceil(at - Date.now())))
-}

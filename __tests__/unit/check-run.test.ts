@@ -1,5 +1,7 @@
+import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { RecordingLog } from '../../__fixtures__/log.js'
+import { useMockServer } from '../../__fixtures__/msw.js'
 import { actionHtmlSink } from '../../__fixtures__/sinks.js'
 import { createCheckRuns } from '../../src/action/check-run.js'
 import type { GitHubContext } from '../../src/action/github-context.js'
@@ -12,6 +14,8 @@ import { tokenForms } from '../../src/secrets.js'
 const API = 'https://api.github.test'
 const SONAR_TOKEN = 'squ_sonarsecret456'
 const GITHUB_TOKEN = 'ghs_jobtoken123'
+
+const server = useMockServer()
 
 const github: GitHubContext = {
   event: 'push',
@@ -67,21 +71,20 @@ interface Sent {
   }
 }
 
-/** The check runs as the action creates them, through a fetch that records every request. */
+/** The check runs as the action creates them, GitHub's API recording every request. */
 async function checkRuns(outcomes: readonly AnalysisOutcome[]) {
   const sent: Sent[] = []
-  const fetch: typeof globalThis.fetch = (input, init) => {
-    const url = input instanceof Request ? input.url : String(input)
-    sent.push({
-      method: init?.method ?? 'GET',
-      url,
-      body: JSON.parse(String(init?.body ?? '{}')) as Sent['body']
+  server.use(
+    http.all(`${API}/*`, async ({ request }) => {
+      const text = await request.text()
+      sent.push({
+        method: request.method,
+        url: request.url,
+        body: JSON.parse(text || '{}') as Sent['body']
+      })
+      return HttpResponse.json({ id: 42 }, { status: 201 })
     })
-    const reply = JSON.stringify({ id: 42 })
-    return Promise.resolve(
-      new Response(reply, { status: 201, headers: { 'content-type': 'application/json' } })
-    )
-  }
+  )
   const log = new RecordingLog()
   await createCheckRuns(outcomes, {
     github,
@@ -89,8 +92,7 @@ async function checkRuns(outcomes: readonly AnalysisOutcome[]) {
     env: { GITHUB_API_URL: API },
     log,
     sink: actionHtmlSink({ token: SONAR_TOKEN, unit: 'characters' }),
-    signal: new AbortController().signal,
-    fetch
+    decorateBy: Date.now() + 30_000
   })
   return { sent, log }
 }

@@ -144,7 +144,7 @@ const read = (fields: Parameters<typeof gateResult>[0] = {}): AnalysisOutcome =>
   result: gateResult(fields)
 })
 
-/** The comment step as main.ts runs it, msw seeing its requests through the global fetch. */
+/** The comment step as main.ts runs it, msw seeing its requests. */
 async function comment(
   outcomes: readonly AnalysisOutcome[],
   fields: { env?: NodeJS.ProcessEnv; token?: string | undefined; when?: CommentWhen } = {}
@@ -160,8 +160,7 @@ async function comment(
       limit: COMMENT_LIMITS.githubChars,
       unit: 'characters'
     }),
-    signal: new AbortController().signal,
-    fetch: (input, init) => globalThis.fetch(input, init)
+    decorateBy: Date.now() + 30_000
   })
   await Promise.all(pending)
   return log

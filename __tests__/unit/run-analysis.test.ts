@@ -35,7 +35,7 @@ async function onRun(
   const log = new RecordingLog()
   const settings = readActionSettings((name) => inputs[name] ?? '', {})
   const github = await githubContext(runEnv)
-  const result = await withTheRunsAnalysis(settings, github, runEnv, log)
+  const result = await withTheRunsAnalysis(settings, github, runEnv, log, Date.now() + 60_000)
   return { settings: result, lines: log.lines.map(({ text }) => text) }
 }
 

@@ -178,23 +178,23 @@ const actionSettings = (inputs: Record<string, string> = {}) =>
 
 const temp = tempFolder('token-in-every-sink-')
 
-/** A fetch that records every request GitHub's API receives (method, address, body), and answers it. */
-function recordingFetch(sent: string[]): typeof globalThis.fetch {
+/**
+ * GitHub's API at `apiUrl`, recording every request it receives (method, address, body), and
+ * answering it; returns the environment that points the action at it.
+ */
+function recordingGitHub(apiUrl: string, sent: string[], env: NodeJS.ProcessEnv) {
   let id = 100
-  return (input, init) => {
-    const url = input instanceof Request ? input.url : String(input)
-    const method = init?.method ?? 'GET'
-    sent.push(`${method} ${url}`)
-    if (init?.body !== undefined && init.body !== null) sent.push(String(init.body))
-    // No comment yet on the pull request; each one created or check run made gets an id.
-    const reply = method === 'GET' ? [] : { id: id++ }
-    return Promise.resolve(
-      new Response(JSON.stringify(reply), {
-        status: method === 'POST' ? 201 : 200,
-        headers: { 'content-type': 'application/json' }
-      })
-    )
-  }
+  server.use(
+    http.all(`${apiUrl}/*`, async ({ request }) => {
+      sent.push(`${request.method} ${request.url}`)
+      const body = await request.text()
+      if (body) sent.push(body)
+      // No comment yet on the pull request; each one created or check run made gets an id.
+      const reply = request.method === 'GET' ? [] : { id: id++ }
+      return HttpResponse.json(reply, { status: request.method === 'POST' ? 201 : 200 })
+    })
+  )
+  return { ...env, GITHUB_API_URL: apiUrl }
 }
 
 /** The runner's environment on a pull request: the comment and the check run are made for it. */
@@ -260,22 +260,20 @@ async function actionWrites({ name, scenarios, outcomes: outcomesOf, settings }:
       await createCheckRuns(outcomes, {
         github,
         token: GITHUB_TOKEN,
-        env,
+        env: recordingGitHub('https://checks.github.test', written.checkRun, env),
         log,
         sink: sinks.checkRun,
-        signal: new AbortController().signal,
-        fetch: recordingFetch(written.checkRun)
+        decorateBy: Date.now() + 30_000
       })
     }
     await commentOnPullRequest(outcomes, {
       token: GITHUB_TOKEN,
-      env,
+      env: recordingGitHub('https://comments.github.test', written.comment, env),
       log,
       sink: sinks.comment,
       fileLink,
       policy,
-      signal: new AbortController().signal,
-      fetch: recordingFetch(written.comment)
+      decorateBy: Date.now() + 30_000
     })
     const failure = stepEnd(verdict, outcomes, { failStep: true, outputsProblem: undefined }, log)
     if (failure) log.fail(failure)

@@ -7,7 +7,7 @@ import { newIssuesBlock } from '../report/new-issues-block.js'
 import { blocks } from '../report/summary.js'
 import type { Sink } from '../sink.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-import { apiBase, connect, githubSaid, isRefusal, type Octokit } from './github-api.js'
+import { apiBase, GitHubApi, githubSaid, isRefusal } from './github-api.js'
 import type { GitHubContext } from './github-context.js'
 
 /**
@@ -35,9 +35,8 @@ interface CheckRunOptions {
    * goes through it, with the GitHub token hidden too.
    */
   sink: Sink
-  /** Aborts GitHub's requests at the decoration's deadline (src/deadline.ts). */
-  signal: AbortSignal
-  fetch?: typeof globalThis.fetch
+  /** Clock time GitHub's requests end by: the decoration's deadline (src/deadline.ts). */
+  decorateBy: number
 }
 
 /**
@@ -62,18 +61,32 @@ export async function createCheckRuns(
       : []
   )
   if (readOnes.length === 0) return
-  const base = apiBase(options.env['GITHUB_API_URL'])
-  if (!token || !github.repository || !github.headSha || !base) {
+  const apiUrl = apiBase(options.env['GITHUB_API_URL'])
+  if (!token || !github.repository || !github.headSha || !apiUrl) {
     warn(
       `No issues check run was created: ${!token ? 'no GitHub token (leave githubToken at its default)' : !github.repository ? 'GITHUB_REPOSITORY is not owner/name' : !github.headSha ? 'the commit analysed is unknown (GITHUB_SHA)' : 'GITHUB_API_URL is not an http(s) address'}.`
     )
     return
   }
-  const octokit = await connect(token, base, options)
+  const api = new GitHubApi({ token, apiUrl, deadline: options.decorateBy })
+  try {
+    await createEach(api, readOnes, { ...options, sink }, warn)
+  } finally {
+    api.close()
+  }
+}
+
+async function createEach(
+  api: GitHubApi,
+  readOnes: { outcome: AnalysisOutcome & { read: true }; newIssues: ReadNewIssues }[],
+  options: CheckRunOptions,
+  warn: (message: string) => void
+): Promise<void> {
+  const { sink, log } = options
   for (const { outcome, newIssues } of readOnes) {
     const name = sink.text(`Sonar issues: ${oneLine(projectName(outcome), 80)}`)
     try {
-      const sent = await publish(octokit, outcome, newIssues, { ...options, name, sink })
+      const sent = await publish(api, outcome, newIssues, { ...options, name })
       log.info(`Created the check run "${name}" with ${sent} annotations.`)
     } catch (error) {
       if (isRefusal(error)) {
@@ -93,7 +106,7 @@ export async function createCheckRuns(
 }
 
 async function publish(
-  octokit: Octokit,
+  api: GitHubApi,
   outcome: AnalysisOutcome & { read: true },
   newIssues: ReadNewIssues,
   context: CheckRunOptions & { name: string }
@@ -117,26 +130,20 @@ async function publish(
   for (let at = 0; at < annotations.length; at += CHECK_RUN_LIMITS.perRequest) {
     batches.push(annotations.slice(at, at + CHECK_RUN_LIMITS.perRequest))
   }
-  const { data } = await octokit.rest.checks.create({
-    owner,
-    repo,
-    name: context.name,
-    head_sha: context.github.headSha!,
-    status: 'completed',
-    conclusion: result.status === 'ERROR' ? 'failure' : 'neutral',
-    output: output(batches[0] ?? []),
-    request: { signal: context.signal }
+  const checkRuns = `repos/${owner}/${repo}/check-runs`
+  const { body } = await api.request('POST', checkRuns, {
+    body: {
+      name: context.name,
+      head_sha: context.github.headSha!,
+      status: 'completed',
+      conclusion: result.status === 'ERROR' ? 'failure' : 'neutral',
+      output: output(batches[0] ?? [])
+    }
   })
-  const id: unknown = (data as { id?: unknown } | undefined)?.id
-  if (typeof id !== 'number') return batches[0]?.length ?? 0
+  const id: unknown = (body as { id?: unknown } | undefined)?.id
+  if (typeof id !== 'number' || !Number.isSafeInteger(id)) return batches[0]?.length ?? 0
   for (const batch of batches.slice(1)) {
-    await octokit.rest.checks.update({
-      owner,
-      repo,
-      check_run_id: id,
-      output: output(batch),
-      request: { signal: context.signal }
-    })
+    await api.request('PATCH', `${checkRuns}/${id}`, { body: { output: output(batch) } })
   }
   return annotations.length
 }

@@ -1,7 +1,5 @@
-import { messageOf } from '../errors.js'
-import type { Log } from '../log.js'
 import { oneLine } from '../untrusted-text.js'
-import { apiBase, connect } from './github-api.js'
+import { apiBase, GitHubApi, githubSaid } from './github-api.js'
 import type { FindPullRequest } from './run-analysis.js'
 
 /** How many open pull requests of one head branch are read: one page. */
@@ -13,35 +11,33 @@ const PULLS_READ = 100
  * pull-requests read permission): the one at the run's head commit, else the only one of that
  * branch. Undefined without a token or a repository to ask about.
  *
- * @example const find = pullRequestFinder(settings.gitHubToken, process.env, log)
+ * @example const find = pullRequestFinder(settings.gitHubToken, process.env, deadline)
  */
 export function pullRequestFinder(
   token: string | undefined,
   env: NodeJS.ProcessEnv,
-  log: Log,
-  fetch?: typeof globalThis.fetch
+  /** Clock time the request ends by: the overall time-out's. */
+  deadline: number
 ): FindPullRequest | undefined {
   const repository = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '')
-  const baseUrl = apiBase(env['GITHUB_API_URL'])
-  if (!token || !repository || !baseUrl) return undefined
+  const apiUrl = apiBase(env['GITHUB_API_URL'])
+  if (!token || !repository || !apiUrl) return undefined
   const [, owner, repo] = repository as unknown as [string, string, string]
   return async (head) => {
     const where = `${oneLine(head.owner)}:${oneLine(head.branch)}`
     let pulls: { number: number; head: { sha: string } }[]
+    const api = new GitHubApi({ token, apiUrl, deadline })
     try {
-      const octokit = await connect(token, baseUrl, { log, ...(fetch ? { fetch } : {}) })
-      const reply = await octokit.rest.pulls.list({
-        owner,
-        repo,
-        head: `${head.owner}:${head.branch}`,
-        state: 'open',
-        per_page: PULLS_READ
+      const { body } = await api.request('GET', `repos/${owner}/${repo}/pulls`, {
+        query: { head: `${head.owner}:${head.branch}`, state: 'open', per_page: String(PULLS_READ) }
       })
-      pulls = Array.isArray(reply.data) ? reply.data : []
+      pulls = Array.isArray(body) ? (body as typeof pulls) : []
     } catch (error) {
       return {
-        problem: `GitHub's API could not list the pull requests of ${where} (${oneLine(messageOf(error))}); the token needs the pull-requests read permission`
+        problem: `GitHub's API could not list the pull requests of ${where} (${githubSaid(error)}); the token needs the pull-requests read permission`
       }
+    } finally {
+      api.close()
     }
     const numbered = pulls.filter(
       (pull) => typeof pull.number === 'number' && Number.isSafeInteger(pull.number)

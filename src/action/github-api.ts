@@ -1,15 +1,21 @@
 /**
  * GitHub's API as the action's GitHub features use it (the pull-request comment, the issues
- * check run, the lines a pull request changes): the event's pull request, an Octokit whose
- * replies are bounded and whose own messages go through the log, and GitHub's failures in words,
- * recognised as Octokit's RequestError. `@actions/github` is loaded here only, so a run that uses
- * none of them never loads it.
+ * check run, the lines a pull request changes, a fork's pull request): the event's pull request,
+ * GitHubApi (the platforms' one REST policy, src/http/rest-api.ts, with GitHub's token header and
+ * GraphQL beside it), and GitHub's failures in words, told apart by the fields of the policy's
+ * errors (the status, GitHub's words, its rate limit).
  */
-import type { getOctokit } from '@actions/github'
-import { RequestError } from '@octokit/request-error'
+import { systemClock, type Clock } from '../clock.js'
 import { EVENT_FILE_BYTES, pullRequestOf, readEventFile } from '../github-event.js'
 import { messageOf } from '../errors.js'
-import type { Log } from '../log.js'
+import {
+  PlatformError,
+  PlatformRefusal,
+  RestApi,
+  type Method,
+  type PlatformAnswer,
+  type RestReply
+} from '../http/rest-api.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 
 /** The events whose pull request the action knows. */
@@ -19,12 +25,15 @@ export const GITHUB_API_LIMITS = {
   /** The event payload file (GitHub caps webhook payloads at 25 MB). */
   eventFileBytes: EVENT_FILE_BYTES,
   /** One reply of the API (100 comments of 65,536 characters, JSON-escaped, fit). */
-  replyBytes: 64 * 1024 * 1024
+  replyBytes: 64 * 1024 * 1024,
+  /** Tries of one request answered 5xx or 429: Octokit's retry plugin makes 3 retries. */
+  tries: 4
 } as const
 
-const DEFAULT_API_URL = 'https://api.github.com'
+/** Who asks GitHub: the action, its version and Node's. */
+const GITHUB_USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`
 
-export type Octokit = ReturnType<typeof getOctokit>
+const DEFAULT_API_URL = 'https://api.github.com'
 
 /** The repository, and the pull request of the event with the commit it is at. */
 export interface PullRequest {
@@ -93,63 +102,78 @@ export function apiBase(value: string | undefined): string | undefined {
 }
 
 /**
- * `@actions/github`'s Octokit, loaded only now, with replies bounded in size and its own
- * warnings written to the log as information. `fetch` is the tests'; by default
- * `@actions/github`'s, which honours proxies.
+ * One GitHub API for one feature's requests: the platforms' REST policy (src/http/rest-api.ts:
+ * the API's address and nowhere else, no redirect followed, replies bounded, 401/403/404 a
+ * PlatformRefusal) with the token in `authorization`, 5xx and 429 tried at most
+ * GITHUB_API_LIMITS.tries times (as Octokit's retry plugin does) within the decoration's time,
+ * and GraphQL beside it (`/graphql`, or `/api/graphql` on GitHub Enterprise Server).
+ *
+ * @example const api = new GitHubApi({ token, apiUrl: 'https://api.github.com', deadline })
  */
-export async function connect(
-  token: string,
-  baseUrl: string,
-  { log, fetch: given }: { log: Log; fetch?: typeof globalThis.fetch }
-): Promise<Octokit> {
-  const [{ getOctokit }, { defaults }] = await Promise.all([
-    import('@actions/github'),
-    import('@actions/github/lib/utils')
-  ])
-  const fetch: typeof globalThis.fetch =
-    given ?? (defaults.request?.fetch as typeof globalThis.fetch | undefined) ?? globalThis.fetch
-  const quiet = {
-    debug: () => {},
-    info: () => {},
-    warn: (message: string) => log.info(`GitHub's API: ${oneLine(message, QUOTE_LIMITS.long)}`),
-    error: (message: string) => log.info(`GitHub's API: ${oneLine(message, QUOTE_LIMITS.long)}`)
-  }
-  return getOctokit(token, {
-    baseUrl,
-    log: quiet,
-    request: { fetch: boundedFetch(fetch, GITHUB_API_LIMITS.replyBytes), log: quiet }
-  })
-}
+export class GitHubApi {
+  private readonly rest: RestApi
+  private readonly graphqlApi: RestApi
 
-/** A fetch whose replies fail once their body passes `maxBytes`. */
-function boundedFetch(fetch: typeof globalThis.fetch, maxBytes: number): typeof globalThis.fetch {
-  return async (input, init) => {
-    const response = await fetch(input, init)
-    if (!response.body) return response
-    if (Number(response.headers.get('content-length')) > maxBytes) {
-      await response.body.cancel()
-      throw new Error(`GitHub's API replied with more than ${maxBytes} bytes`)
-    }
-    let bytes = 0
-    const body = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          bytes += chunk.byteLength
-          if (bytes > maxBytes) {
-            controller.error(new Error(`GitHub's API replied with more than ${maxBytes} bytes`))
-          } else {
-            controller.enqueue(chunk)
-          }
-        }
+  constructor({
+    token,
+    apiUrl,
+    deadline,
+    clock = systemClock,
+    userAgent = GITHUB_USER_AGENT
+  }: {
+    token: string
+    /** The API's address (apiBase's). */
+    apiUrl: string
+    /** Clock time the requests end by: the decoration's deadline (src/deadline.ts). */
+    deadline: number
+    clock?: Clock
+    userAgent?: string
+  }) {
+    const api = (url: string) =>
+      new RestApi({
+        platform: 'GitHub',
+        apiUrl: new URL(url),
+        token,
+        headers: { authorization: `token ${token}`, 'x-github-api-version': '2022-11-28' },
+        redirectAdvice: "Set GITHUB_API_URL to the address GitHub's API answers at.",
+        userAgent,
+        clock,
+        deadline,
+        maxTries: GITHUB_API_LIMITS.tries,
+        maxReplyBytes: GITHUB_API_LIMITS.replyBytes
       })
-    )
-    const bounded = new Response(body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers
-    })
-    Object.defineProperty(bounded, 'url', { value: response.url })
-    return bounded
+    this.rest = api(apiUrl)
+    // GitHub Enterprise Server answers REST at /api/v3 and GraphQL at /api/graphql.
+    this.graphqlApi = api(apiUrl.replace(/\/api\/v3$/, '/api'))
+  }
+
+  /** `method` on `path` (under the API's address), with the query and the JSON body given. */
+  request(
+    method: Method,
+    path: string,
+    options: { query?: Record<string, string>; body?: unknown } = {}
+  ): Promise<RestReply> {
+    return this.rest.request(method, path, options)
+  }
+
+  /** GraphQL's `data` for `query`; GraphQL's own errors are a PlatformError. */
+  async graphql(query: string): Promise<unknown> {
+    const reply = (await this.graphqlApi.request('POST', 'graphql', { body: { query } })).body as {
+      data?: unknown
+      errors?: unknown
+    } | null
+    if (Array.isArray(reply?.errors) && reply.errors.length > 0) {
+      const first = reply.errors[0] as { message?: unknown } | null
+      const said = typeof first?.message === 'string' ? first.message : 'an error'
+      throw new PlatformError(`GitHub's GraphQL API answered: ${this.rest.said(said)}`)
+    }
+    return reply?.data
+  }
+
+  /** Ends the kept-alive connections. */
+  close(): void {
+    this.rest.close()
+    this.graphqlApi.close()
   }
 }
 
@@ -161,23 +185,30 @@ export function isRefusal(error: unknown): boolean {
 
 /** A 403 or 429 that GitHub's rate limit gave. */
 export function isRateLimit(error: unknown): boolean {
-  if (!(error instanceof RequestError)) return false
+  const answer = answerOf(error)
   return (
-    (error.status === 403 || error.status === 429) &&
-    (error.response?.headers['x-ratelimit-remaining'] === '0' || /rate limit/i.test(error.message))
+    answer !== undefined && (answer.status === 403 || answer.status === 429) && answer.rateLimited
   )
 }
 
-/** What GitHub said, or that it did not reply: Octokit gives a request with no reply status 500 too. */
+/** What GitHub said, or that it did not reply. */
 export function githubSaid(error: unknown): string {
-  return error instanceof RequestError && error.response
-    ? `GitHub said: ${error.status} ${quote(error)}`
-    : `no reply from GitHub's API: ${quote(error)}`
+  const answer = answerOf(error)
+  if (answer) return `GitHub said: ${answer.status} ${answer.said}`.trimEnd()
+  if (error instanceof PlatformError && error.unanswered === undefined) return quote(error)
+  const why = error instanceof PlatformError ? error.unanswered : undefined
+  return `no reply from GitHub's API: ${why ?? quote(error)}`
 }
 
-/** The HTTP status of Octokit's error (RequestError); undefined for any other failure. */
+/** The HTTP status GitHub answered with; undefined when it did not answer. */
 export function statusOf(error: unknown): number | undefined {
-  return error instanceof RequestError ? error.status : undefined
+  return answerOf(error)?.status
+}
+
+function answerOf(error: unknown): PlatformAnswer | undefined {
+  return error instanceof PlatformRefusal || error instanceof PlatformError
+    ? error.answer
+    : undefined
 }
 
 /** An error's message fit to quote: one line, cut. The log's gate escapes it. */

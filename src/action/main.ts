@@ -1,6 +1,6 @@
 import * as core from '@actions/core'
 import { systemClock } from '../clock.js'
-import { abortAt, decorationDeadline, overallDeadline } from '../deadline.js'
+import { decorationDeadline, overallDeadline } from '../deadline.js'
 import { messageOf } from '../errors.js'
 import { checkQualityGates } from '../gate/check-analyses.js'
 import { runnerLog } from '../log.js'
@@ -10,15 +10,13 @@ import { shortTokenWarning, tokenForms } from '../secrets.js'
 import { githubContext } from './github-context.js'
 import { jobSummary } from './job-summary.js'
 import { onThePullRequest } from './on-pull-request.js'
-import { ACTION_NAMES } from './names.js'
+import { ACTION_NAMES, USER_AGENT } from './names.js'
 import { findReportFiles } from './report-globs.js'
 import { reportOutcomes } from './report.js'
 import { withTheRunsAnalysis } from './run-analysis.js'
 import { givenToken, readActionSettings } from './settings.js'
 import { actionSinks } from './sinks.js'
 import { stepEnd } from './step-end.js'
-
-const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`
 
 /**
  * The action: inputs → settings → the check of every analysis → its sinks → the verdict. The
@@ -42,8 +40,8 @@ export async function run(
 
     const cwd = process.cwd()
     const github = await githubContext(process.env)
-    const settings = await withTheRunsAnalysis(inputs, github, process.env, log)
-    const deadline = overallDeadline(startedAt, settings.timeoutMs)
+    const deadline = overallDeadline(startedAt, inputs.timeoutMs)
+    const settings = await withTheRunsAnalysis(inputs, github, process.env, log, deadline)
     const checked = await checkQualityGates(settings, {
       cwd,
       repoRoot: process.env['GITHUB_WORKSPACE'] || cwd,
@@ -55,16 +53,16 @@ export async function run(
       findFiles: findReportFiles
     })
     // GitHub's changed lines, check runs and comment: within the decoration's allowance.
-    const signal = abortAt(decorationDeadline({ clock: systemClock, deadline }))
+    const decorateBy = decorationDeadline({ clock: systemClock, deadline })
     const token = settings.gitHubToken
     const outcomes = await onThePullRequest(checked, github, {
       token,
       env: process.env,
       log,
-      signal
+      decorateBy
     })
     const verdict = stepVerdict(outcomes, settings.policy)
-    const context = { settings, github, log, sinks, summary, env: process.env, signal }
+    const context = { settings, github, log, sinks, summary, env: process.env, decorateBy }
     const outputsProblem = await reportOutcomes(outcomes, verdict, context)
     const failure = stepEnd(verdict, outcomes, { ...settings, outputsProblem }, log)
     if (failure) log.fail(failure)

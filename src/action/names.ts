@@ -1,5 +1,8 @@
 import type { Names } from '../words.js'
 
+/** How the action introduces itself to the server and to GitHub's API. */
+export const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`
+
 /**
  * The action's words for every setting: its action.yml inputs, and the environment variable an
  * input falls back to. The one place that knows the inputs' names (outside action.yml).

@@ -9,7 +9,7 @@ import type { GitHubContext } from './github-context.js'
 export async function onThePullRequest(
   outcomes: AnalysisOutcome[],
   { pullRequest }: GitHubContext,
-  options: { token: string | undefined; env: NodeJS.ProcessEnv; log: Log; signal: AbortSignal }
+  options: { token: string | undefined; env: NodeJS.ProcessEnv; log: Log; decorateBy: number }
 ): Promise<AnalysisOutcome[]> {
   if (!pullRequest) return outcomes
   const { onPullRequestLines } = await import('./pull-request-lines.js')

@@ -16,8 +16,8 @@ import type { Sink } from '../sink.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import {
   apiBase,
-  connect,
   eventPullRequest,
+  GitHubApi,
   GITHUB_API_LIMITS,
   githubSaid,
   isRateLimit,
@@ -25,7 +25,6 @@ import {
   PULL_REQUEST_EVENTS,
   quote,
   statusOf,
-  type Octokit,
   type PullRequest
 } from './github-api.js'
 
@@ -50,10 +49,8 @@ interface PullRequestCommentOptions {
    * through it, with the GitHub token hidden too.
    */
   sink: Sink
-  /** Aborts GitHub's requests at the decoration's deadline (src/deadline.ts). */
-  signal: AbortSignal
-  /** The fetch Octokit sends with (tests); by default `@actions/github`'s, which honours proxies. */
-  fetch?: typeof globalThis.fetch
+  /** Clock time GitHub's requests end by: the decoration's deadline (src/deadline.ts). */
+  decorateBy: number
   /** Links a new issue's file to the file at the pull request's head, on GitHub. */
   fileLink?: FileLink
   /** The statuses that fail the step: a WARN or NONE gate it names is a failed one. */
@@ -66,8 +63,7 @@ interface PullRequestCommentOptions {
  * updated in place, or created (never another's copy of the marker), one project after
  * the other in the outcomes' order. Never throws: a token that may not comment (a fork's
  * read-only token), a missing event file or an unreachable API is a warning that says what to
- * do. On any other event it logs one line and sends nothing. `@actions/github` is loaded here
- * only, so a run without the comment never loads it.
+ * do. On any other event it logs one line and sends nothing.
  *
  * @example await commentOnPullRequest(outcomes, { token, env: process.env, log, sink: sinks.comment })
  */
@@ -124,25 +120,34 @@ async function comment(
     return
   }
 
-  const octokit = await connect(token, apiUrl, options)
-  const { sink, fileLink, policy, signal } = options
+  const api = new GitHubApi({ token, apiUrl, deadline: options.decorateBy })
+  try {
+    await commentEach(api, target, outcomes, options, warn)
+  } finally {
+    api.close()
+  }
+}
+
+/** Each outcome's comment, found again or created, one after the other. */
+async function commentEach(
+  api: GitHubApi,
+  target: PullRequest,
+  outcomes: readonly AnalysisOutcome[],
+  options: PullRequestCommentOptions,
+  warn: Warn
+): Promise<void> {
+  const { sink, fileLink, policy, log } = options
   const markerFor = (outcome: AnalysisOutcome) => sink.text(outcomeMarker(outcome))
 
   // Read only once a comment carries one of the markers: who may have written it matters then.
   let me: Promise<number | undefined> | undefined
   const identity = () =>
     (me ??= ownIdentity({ info: (line) => log.info(line), warning: warn }, 'GitHub', () =>
-      ownAccount(octokit, signal)
+      ownAccount(api)
     ))
   let existing: Map<string, { id: number; body: string }>
   try {
-    existing = await findComments(
-      octokit,
-      target,
-      new Set(outcomes.map(markerFor)),
-      identity,
-      signal
-    )
+    existing = await findComments(api, target, new Set(outcomes.map(markerFor)), identity)
   } catch (error) {
     warn(failureWords('read the comments of', target, error))
     return
@@ -162,7 +167,7 @@ async function comment(
       continue
     }
     try {
-      const written = await publish(octokit, target, { id, body, signal })
+      const written = await publish(api, target, { id, body })
       // Two outcomes naming one project share one comment: the later one updates it.
       if (written.id !== undefined) existing.set(marker, { id: written.id, body })
       log.info(
@@ -183,32 +188,20 @@ async function comment(
  * deleted since it was found (a 404 on the update).
  */
 async function publish(
-  octokit: Octokit,
+  api: GitHubApi,
   target: PullRequest,
-  { id, body, signal }: { id: number | undefined; body: string; signal: AbortSignal }
+  { id, body }: { id: number | undefined; body: string }
 ): Promise<{ updated: boolean; id: number | undefined }> {
-  const repo = repoOf(target)
   if (id !== undefined) {
     try {
-      await octokit.rest.issues.updateComment({
-        ...repo,
-        comment_id: id,
-        body,
-        request: { signal }
-      })
+      await api.request('PATCH', `${repoPath(target)}/issues/comments/${id}`, { body: { body } })
       return { updated: true, id }
     } catch (error) {
       if (statusOf(error) !== 404) throw error
     }
   }
-  const { data } = await octokit.rest.issues.createComment({
-    ...repo,
-    issue_number: target.issue_number,
-    body,
-    request: { signal }
-  })
-  const created: unknown = data?.id
-  return { updated: false, id: typeof created === 'number' ? created : undefined }
+  const { body: reply } = await api.request('POST', commentsPath(target), { body: { body } })
+  return { updated: false, id: accountId((reply as { id?: unknown } | undefined)?.id) }
 }
 
 /**
@@ -218,16 +211,14 @@ async function publish(
  * `viewer` names the app's bot account for it: `github-actions[bot]` for the job's token, and an
  * app's own bot, never another's, for an app's token.
  */
-async function ownAccount(octokit: Octokit, signal: AbortSignal): Promise<number | undefined> {
+async function ownAccount(api: GitHubApi): Promise<number | undefined> {
   try {
-    const { data } = await octokit.rest.users.getAuthenticated({ request: { signal } })
-    return accountId((data as { id?: unknown } | undefined)?.id)
+    const { body } = await api.request('GET', 'user')
+    return accountId((body as { id?: unknown } | undefined)?.id)
   } catch (error) {
     if (statusOf(error) !== 403) throw error
   }
-  const reply: unknown = await octokit.graphql('query { viewer { databaseId } }', {
-    request: { signal }
-  })
+  const reply = await api.graphql('query { viewer { databaseId } }')
   return accountId((reply as { viewer?: { databaseId?: unknown } } | undefined)?.viewer?.databaseId)
 }
 
@@ -243,22 +234,17 @@ function accountId(id: unknown): number | undefined {
  * token goes to the API's address only.
  */
 async function findComments(
-  octokit: Octokit,
+  api: GitHubApi,
   target: PullRequest,
   markers: ReadonlySet<string>,
-  identity: () => Promise<number | undefined>,
-  signal: AbortSignal
+  identity: () => Promise<number | undefined>
 ): Promise<Map<string, { id: number; body: string }>> {
   const found = new Map<string, { id: number; body: string }>()
   for (let page = 1; page <= COMMENT_API_LIMITS.pages && found.size < markers.size; page++) {
-    const response = await octokit.rest.issues.listComments({
-      ...repoOf(target),
-      issue_number: target.issue_number,
-      per_page: COMMENT_API_LIMITS.perPage,
-      page,
-      request: { signal }
+    const reply = await api.request('GET', commentsPath(target), {
+      query: { per_page: String(COMMENT_API_LIMITS.perPage), page: String(page) }
     })
-    const comments: unknown = response.data
+    const comments: unknown = reply.body
     if (!Array.isArray(comments)) break
     for (const item of comments as unknown[]) {
       const comment = asComment(item)
@@ -268,7 +254,7 @@ async function findComments(
       if (me === undefined) return found
       if (comment.author === me) found.set(marker, { id: comment.id, body: comment.body })
     }
-    if (comments.length === 0 || !/rel="next"/.test(String(response.headers.link ?? ''))) break
+    if (comments.length === 0 || !/rel="next"/.test(reply.header('link') ?? '')) break
   }
   return found
 }
@@ -287,8 +273,14 @@ function asComment(
   return { id, body, author: accountId(author) }
 }
 
-function repoOf({ owner, repo }: PullRequest): { owner: string; repo: string } {
-  return { owner, repo }
+/** `repos/octo/app`: the pull request's repository under the API. */
+function repoPath({ owner, repo }: PullRequest): string {
+  return `repos/${owner}/${repo}`
+}
+
+/** The pull request's comments (an issue's, to GitHub). */
+function commentsPath(target: PullRequest): string {
+  return `${repoPath(target)}/issues/${target.issue_number}/comments`
 }
 
 /** What went wrong, in words that say what to do. */

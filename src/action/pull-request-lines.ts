@@ -2,7 +2,7 @@ import { addedLines, type ChangedLines } from '../findings/changed-lines.js'
 import { hasBranchAnalyses, narrowToChangedLines } from '../gate/on-changed-lines.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
-import { apiBase, connect, githubSaid, type PullRequest } from './github-api.js'
+import { apiBase, GitHubApi, githubSaid, type PullRequest } from './github-api.js'
 
 /** GitHub lists at most 3,000 files of a pull request, 100 a page. */
 const PULL_REQUEST_FILES_LIMITS = { pages: 30, perPage: 100 } as const
@@ -12,9 +12,8 @@ interface PullRequestLinesOptions {
   token: string | undefined
   env: NodeJS.ProcessEnv
   log: Log
-  /** Aborts GitHub's requests at the decoration's deadline (src/deadline.ts). */
-  signal: AbortSignal
-  fetch?: typeof globalThis.fetch
+  /** Clock time GitHub's requests end by: the decoration's deadline (src/deadline.ts). */
+  decorateBy: number
 }
 
 /**
@@ -45,22 +44,26 @@ export async function onPullRequestLines(
 
 /** The pull request's changed lines per file, page by page (at most 30 pages of 100 files). */
 async function readChangedLines(options: PullRequestLinesOptions): Promise<ChangedLines> {
-  const { pullRequest, token, signal } = options
+  const { pullRequest, token } = options
   if (!token) throw new Error('no GitHub token')
-  const base = apiBase(options.env['GITHUB_API_URL'])
-  if (!base) throw new Error('GITHUB_API_URL is not an http(s) address')
-  const octokit = await connect(token, base, options)
+  const apiUrl = apiBase(options.env['GITHUB_API_URL'])
+  if (!apiUrl) throw new Error('GITHUB_API_URL is not an http(s) address')
+  const api = new GitHubApi({ token, apiUrl, deadline: options.decorateBy })
+  try {
+    return await listChangedLines(api, pullRequest)
+  } finally {
+    api.close()
+  }
+}
+
+async function listChangedLines(api: GitHubApi, pullRequest: PullRequest): Promise<ChangedLines> {
+  const { owner, repo, issue_number: number } = pullRequest
+  const path = `repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/pulls/${number}/files`
   const changed: ChangedLines = new Map()
   for (let page = 1; page <= PULL_REQUEST_FILES_LIMITS.pages; page++) {
-    const { data } = await octokit.rest.pulls.listFiles({
-      owner: pullRequest.owner,
-      repo: pullRequest.repo,
-      pull_number: pullRequest.issue_number,
-      per_page: PULL_REQUEST_FILES_LIMITS.perPage,
-      page,
-      request: { signal }
+    const { body: files } = await api.request('GET', path, {
+      query: { per_page: String(PULL_REQUEST_FILES_LIMITS.perPage), page: String(page) }
     })
-    const files: unknown = data
     if (!Array.isArray(files)) break
     for (const file of files as unknown[]) {
       const { filename, patch, status } = (file ?? {}) as Record<string, unknown>

@@ -18,8 +18,8 @@ interface ReportContext {
   sinks: ActionSinks
   summary: JobSummary
   env: NodeJS.ProcessEnv
-  /** Aborts GitHub's requests at the decoration's deadline (src/deadline.ts). */
-  signal: AbortSignal
+  /** Clock time GitHub's requests end by: the decoration's deadline (src/deadline.ts). */
+  decorateBy: number
 }
 
 /**
@@ -32,7 +32,7 @@ interface ReportContext {
 export async function reportOutcomes(
   outcomes: readonly AnalysisOutcome[],
   verdict: StepVerdict,
-  { settings, github, log, sinks, summary, env, signal }: ReportContext
+  { settings, github, log, sinks, summary, env, decorateBy }: ReportContext
 ): Promise<string | undefined> {
   const { policy } = settings
   const { fileLink } = github
@@ -62,7 +62,7 @@ export async function reportOutcomes(
         env,
         log,
         sink: sinks.checkRun,
-        signal
+        decorateBy
       })
     }
   }
@@ -75,7 +75,7 @@ export async function reportOutcomes(
       sink: sinks.comment,
       fileLink,
       policy,
-      signal
+      decorateBy
     })
   }
   return outputsProblem

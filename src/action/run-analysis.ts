@@ -23,22 +23,19 @@ type RunAnalysis = RunScope
  * but cannot name is a SettingsError that says which input to pass: checking the main branch
  * instead would give another analysis's verdict.
  *
- * @example settings = await withTheRunsAnalysis(settings, github, process.env, log)
+ * @example settings = await withTheRunsAnalysis(settings, github, process.env, log, deadline)
  */
 export async function withTheRunsAnalysis(
   settings: ActionSettings,
   github: GitHubContext,
   env: NodeJS.ProcessEnv,
   log: Log,
-  fetch?: typeof globalThis.fetch
+  /** Clock time of the overall time-out: a fork's pull request is asked of GitHub within it. */
+  deadline: number
 ): Promise<ActionSettings> {
   if (settings.projectKeys.length === 0) return settings
   if (settings.branch || settings.pullRequest || settings.commits.length > 0) return settings
-  const run = await runAnalysis(
-    github,
-    env,
-    pullRequestFinder(settings.gitHubToken, env, log, fetch)
-  )
+  const run = await runAnalysis(github, env, pullRequestFinder(settings.gitHubToken, env, deadline))
   // Checking the main branch instead would give another analysis's verdict: refused.
   if ('problem' in run) throw new SettingsError(run.problem)
   return takeRunScope(settings, run, log)

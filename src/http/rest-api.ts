@@ -1,5 +1,5 @@
 /**
- * A code platform's REST API (GitLab, Bitbucket, Azure DevOps) as the decoration uses it, one
+ * A code platform's REST API (GitHub, GitLab, Bitbucket, Azure DevOps) as the decoration uses it, one
  * policy for all of them: requests to the API's address and nowhere else (a path or an address a
  * reply names that leaves it is refused before anything is sent), the token in the headers the
  * platform reads and out of every message, no redirect followed (it could carry the token
@@ -40,6 +40,10 @@ interface RestApiOptions {
   /** Clock time of the overall time-out. */
   deadline: number
   random?: () => number
+  /** Tries of one request at most, however much time is left; by default as many as it allows. */
+  maxTries?: number
+  /** One reply's body at most; by default REST_LIMITS.replyBytes. */
+  maxReplyBytes?: number
 }
 
 /** The platform's reply: its status, its headers, and its JSON body. */
@@ -49,11 +53,21 @@ export interface RestReply {
   header(name: string): string | undefined
 }
 
+/** What the platform answered to a request it did not carry out. */
+export interface PlatformAnswer {
+  status: number
+  /** Its own words (`message` or `error` of its body), on one line, the token out of them; or ''. */
+  said: string
+  /** Its rate limit said so: no request left (`x-ratelimit-remaining: 0`), or its words. */
+  rateLimited: boolean
+}
+
 /** 401, 403 or 404: the token may not do this, or what it names is not there. */
 export class PlatformRefusal extends Error {
   constructor(
     message: string,
-    readonly status: number
+    readonly status: number,
+    readonly answer: PlatformAnswer = { status, said: '', rateLimited: false }
   ) {
     super(message)
     this.name = 'PlatformRefusal'
@@ -62,9 +76,19 @@ export class PlatformRefusal extends Error {
 
 /** Any other failure of a platform's request, in words. */
 export class PlatformError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options)
+  /** What the platform answered, when it answered (a 429 or 5xx tried no more). */
+  readonly answer: PlatformAnswer | undefined
+  /** Why no answer came (the transport's words, the token out of them), when none came. */
+  readonly unanswered: string | undefined
+
+  constructor(
+    message: string,
+    options: { cause?: unknown; answer?: PlatformAnswer; unanswered?: string } = {}
+  ) {
+    super(message, { cause: options.cause })
     this.name = 'PlatformError'
+    this.answer = options.answer
+    this.unanswered = options.unanswered
   }
 }
 
@@ -86,7 +110,7 @@ export class RestApi {
     this.transport = new HttpTransport({
       userAgent: options.userAgent,
       rootCert: undefined,
-      maxBodyBytes: REST_LIMITS.replyBytes,
+      maxBodyBytes: options.maxReplyBytes ?? REST_LIMITS.replyBytes,
       ...(options.forwardProxy ? { forwardProxy: options.forwardProxy } : {})
     })
   }
@@ -132,8 +156,10 @@ export class RestApi {
         )
       } catch (error) {
         // No answer, a reply too large: said as it is, the token out of it.
-        throw new PlatformError(`${platform}'s ${shown} failed: ${this.said(messageOf(error))}`, {
-          cause: error
+        const unanswered = this.said(messageOf(error))
+        throw new PlatformError(`${platform}'s ${shown} failed: ${unanswered}`, {
+          cause: error,
+          unanswered
         })
       }
       const { status } = reply
@@ -151,21 +177,28 @@ export class RestApi {
         }
       }
       const said = this.said(errorText(text))
-      if (status === 401 || status === 403 || status === 404) {
-        throw new PlatformRefusal(`${platform} answered ${status} to ${shown}${said}`, status)
+      const answer: PlatformAnswer = {
+        status,
+        said,
+        rateLimited: headerValue(reply, 'x-ratelimit-remaining') === '0' || /rate limit/i.test(said)
       }
-      const decision = decideRetry(
-        { kind: 'status', status, retryAfter: headerValue(reply, 'retry-after') },
-        attempt,
-        deadline - clock.now(),
-        this.options.random ?? Math.random,
-        Date.now(),
-        `the decoration's time (the overall time-out, or its allowance past the check)`
-      )
+      const words = `${platform} answered ${status} to ${shown}${said ? `: ${said}` : ''}`
+      if (status === 401 || status === 403 || status === 404) {
+        throw new PlatformRefusal(words, status, answer)
+      }
+      const decision =
+        attempt + 1 >= (this.options.maxTries ?? Infinity)
+          ? { retry: false as const, why: `Gave up after ${attempt + 1} tries.` }
+          : decideRetry(
+              { kind: 'status', status, retryAfter: headerValue(reply, 'retry-after') },
+              attempt,
+              deadline - clock.now(),
+              this.options.random ?? Math.random,
+              Date.now(),
+              `the decoration's time (the overall time-out, or its allowance past the check)`
+            )
       if (!decision.retry) {
-        throw new PlatformError(
-          `${platform} answered ${status} to ${shown}${said}${decision.why ? ` ${decision.why}` : ''}`
-        )
+        throw new PlatformError(`${words}${decision.why ? ` ${decision.why}` : ''}`, { answer })
       }
       await clock.sleep(decision.delayMs)
     }
@@ -186,7 +219,7 @@ function parse(text: string, platform: string): unknown {
   }
 }
 
-/** The platform's error body (`{"message": …}`, `{"error": …}`) as a few words after a colon. */
+/** The platform's error body (`{"message": …}`, `{"error": …}`) as a few words, or ''. */
 function errorText(text: string): string {
   let message: unknown
   try {
@@ -195,6 +228,5 @@ function errorText(text: string): string {
   } catch {
     return ''
   }
-  const words = typeof message === 'string' ? message : message ? JSON.stringify(message) : ''
-  return words ? `: ${words}` : ''
+  return typeof message === 'string' ? message : message ? JSON.stringify(message) : ''
 }

@@ -156,7 +156,7 @@ interface CommentBodyOptions {
  * could not be read, the reason. Every server value goes through `summaryText`, and everything
  * through the comment's sink. Within `limit`.
  *
- * @example await octokit.rest.issues.createComment({ ...issue, body: commentBody(outcome, sha, { sink }) })
+ * @example await github.request('POST', commentsPath, { body: { body: commentBody(outcome, sha, { sink }) } })
  */
 export function commentBody(
   outcome: AnalysisOutcome,
