@@ -83,6 +83,8 @@ interface ServerRequestFailure extends ErrorOptions {
   analysisToken?: string | undefined
   /** Nothing answered, or the connection broke before a reply: a server restarting looks so. */
   noReply?: boolean | undefined
+  /** The origin of the server asked (`https://sonar.example.com`). */
+  origin?: string | undefined
 }
 
 /** The server could not be reached or answered something other than the JSON we asked for. */
@@ -97,17 +99,20 @@ export class ServerRequestError extends ExplainedError {
   readonly analysisToken: string | undefined
   /** Nothing answered (refused, unreachable) or the connection broke before a reply. */
   readonly noReply: boolean
+  /** The origin of the server asked, when the request was made. */
+  readonly origin: string | undefined
 
   constructor(
     message: string,
     status?: number,
-    { nodeCode, analysisToken, noReply, ...options }: ServerRequestFailure = {}
+    { nodeCode, analysisToken, noReply, origin, ...options }: ServerRequestFailure = {}
   ) {
     super(ServerRequestError.code, message, options)
     this.status = status
     this.nodeCode = nodeCode
     this.analysisToken = analysisToken
     this.noReply = noReply ?? false
+    this.origin = origin
   }
 }
 

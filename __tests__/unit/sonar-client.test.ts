@@ -282,6 +282,23 @@ describe('401, 403 and 404 are not retried, and each gets its own explanation', 
   )
 })
 
+describe('a failed request carries what it is about as fields, not only in its words', () => {
+  it.each([
+    ['a status the server answered', () => HttpResponse.json({}, { status: 403 }), 403, false],
+    ['no reply at all', () => HttpResponse.error(), undefined, true]
+  ])(
+    '%s: its status, whether any reply came, and the server’s origin',
+    async (_, reply, status, noReply) => {
+      taskReplies(reply)
+      const error = await client({ deadline: 0 })
+        .client.getTask(TASK_URL, 'AYTask1')
+        .catch((thrown: unknown) => thrown)
+      expect(error).toBeInstanceOf(ServerRequestError)
+      expect(error).toMatchObject({ status, noReply, origin: SERVER })
+    }
+  )
+})
+
 describe('a reply that is not the JSON asked for is a clear error that says so', () => {
   it('an HTML login page', async () => {
     taskReplies(() => HttpResponse.html('<!DOCTYPE html><html><body>Log in</body></html>'))
@@ -392,6 +409,23 @@ describe('the token goes to the server origin only', () => {
         .catch((e: Error) => e)
       expect((error as Error).message).not.toContain(TOKEN)
       expect((error as Error).message).not.toContain(Buffer.from(`${TOKEN}:`).toString('base64'))
+    }
+  })
+
+  it('a token the server spells in \\u escapes is out of its words before anything quotes them', async () => {
+    const escaped = [...TOKEN].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    for (const status of [400, 404, 500]) {
+      taskReplies(
+        () =>
+          new HttpResponse(`{"errors":[{"msg":"echo ${escaped.join('')} end"}]}`, {
+            status,
+            headers: { 'content-type': 'application/json' }
+          })
+      )
+      const error = await client({ deadline: 1 })
+        .client.getTask(TASK_URL, 'AYTask1')
+        .catch((e: Error) => e)
+      expect((error as Error).message).toContain('"echo *** end"')
     }
   })
 })

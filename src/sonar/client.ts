@@ -475,7 +475,7 @@ export class SonarClient {
           )
         } else {
           this.noteTokenExpiration(reply)
-          const decoded = decodeJson(url, reply, resource, this.secrets)
+          const decoded = decodeJson(url, reply, resource)
           if (!('failed' in decoded)) return decoded.value
           failed = decoded.failed
         }
@@ -494,11 +494,12 @@ export class SonarClient {
       )
       if (!decision.retry) {
         if (!decision.why) throw failed.error
-        const { message, status, nodeCode, analysisToken, noReply } = failed.error
+        const { message, status, nodeCode, analysisToken, noReply, origin } = failed.error
         throw new ServerRequestError(`${message} ${decision.why}`, status, {
           nodeCode,
           analysisToken,
           noReply,
+          origin,
           cause: failed.error
         })
       }
@@ -642,13 +643,12 @@ function redirectTarget(location: string, from: URL, resource: ResourceWords): U
 function decodeJson<T>(
   url: URL,
   reply: Reply,
-  resource: Resource<T>,
-  secrets: readonly string[]
+  resource: Resource<T>
 ): { value: T } | { failed: FailedTry } {
   const from = `for ${resource.what} from ${shownUrl(url)}`
   let json: unknown
   try {
-    json = parseJsonBody(reply.body, reply.headers, secrets)
+    json = parseJsonBody(reply.body, reply.headers)
   } catch (error) {
     if (!(error instanceof BodyProblem)) throw error
     const failure = new ServerRequestError(`The reply ${from} ${error.message}.`, reply.status, {
@@ -672,8 +672,9 @@ function decodeJson<T>(
 /**
  * The reply with every form of the token removed from its headers and its body, so that nothing
  * made of the server's text (a link, a value cut to a length, a quoted error) can hold it: a
- * sink recognises the token's forms, not what is made of them. A body is decoded only when it
- * holds one of them (a binary body stays as it is).
+ * sink recognises the token's forms, not what is made of them. The one place the server's
+ * replies lose the token (docs/security.md). A body is decoded only when it holds one of them,
+ * or escapes (`\u0073`, `\"`) that could spell one once parsed (a binary body stays as it is).
  */
 function replyWithoutToken(reply: Reply, secrets: readonly string[]): Reply {
   if (secrets.length === 0) return reply
@@ -688,7 +689,27 @@ function replyWithoutToken(reply: Reply, secrets: readonly string[]): Reply {
   const body = secrets.some((secret) => secret !== '' && reply.body.includes(secret))
     ? Buffer.from(redactSecrets(reply.body.toString('utf8'), secrets))
     : reply.body
-  return { ...reply, headers, body }
+  return { ...reply, headers, body: body.includes('\\') ? escapedTokenOut(body, secrets) : body }
+}
+
+/**
+ * A JSON body whose strings spell a form of the token with escapes, written again without it;
+ * any other body (one that is not JSON included) as it is, for the reader to judge.
+ */
+function escapedTokenOut(body: Buffer, secrets: readonly string[]): Buffer {
+  let changed = false
+  let json: unknown
+  try {
+    json = JSON.parse(body.toString('utf8').replace(/^\uFEFF/, ''), (_, value: unknown) => {
+      if (typeof value !== 'string') return value
+      const without = redactSecrets(value, secrets)
+      changed ||= without !== value
+      return without
+    })
+  } catch {
+    return body
+  }
+  return changed ? Buffer.from(JSON.stringify(json)) : body
 }
 
 /** Which analyses of a project: a branch's, a pull request's, or the main branch's (neither). */

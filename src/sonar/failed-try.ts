@@ -29,6 +29,100 @@ export interface FailedTry {
   cause: string
 }
 
+/** How one kind of failure on the way reads, and how it weighs for retrying. */
+interface TransportWords {
+  /** The message's start: the server could not be reached, its reply read, or was refused. */
+  opening: 'reach' | 'read' | 'refused'
+  fault: 'final' | 'unreachable' | 'transient'
+  /** A few words for the retry line; the failure's own message when undefined. */
+  cause?: string
+  /** The rest of the message: what happened and what to do. */
+  says(failure: TransportFailure, url: URL, rootCertGiven: boolean): string
+}
+
+const HOST = `${setting('host')} (or the report's serverUrl)`
+const OWN_ADDRESS = `Check that ${setting('host')} / the report's serverUrl is the server's own address`
+const PROXY = 'HTTPS_PROXY / NO_PROXY when a proxy is in the way'
+const UNREACHABLE: TransportWords = {
+  opening: 'reach',
+  fault: 'unreachable',
+  says: (failure) =>
+    `${withNodeCode(failure)}. Check the address (${setting('host')} or the report's serverUrl), that the server is running, and ${PROXY}.`
+}
+const BROKEN: TransportWords = {
+  opening: 'read',
+  fault: 'transient',
+  says: (failure) => `${withNodeCode(failure)}. Check the network, and ${PROXY}.`
+}
+
+/** Each cause of TransportFailure in words; those not named are BROKEN (they may heal). */
+const TRANSPORT_WORDS: Partial<Record<TransportFailure['reason'], TransportWords>> = {
+  'not-tls': {
+    opening: 'reach',
+    fault: 'final',
+    cause: 'not TLS',
+    says: (failure) =>
+      `it does not speak TLS there (${codeFirst(failure)}): a plain-HTTP server or port answers at this https:// address. Use http:// instead of https:// in ${HOST}, or the port where the server speaks HTTPS.`
+  },
+  'certificate-untrusted': {
+    opening: 'reach',
+    fault: 'final',
+    cause: 'TLS certificate not trusted',
+    says: (failure, _, rootCertGiven) => certificateAdvice(failure.code, rootCertGiven)
+  },
+  'certificate-expired': {
+    opening: 'reach',
+    fault: 'final',
+    cause: 'TLS certificate expired',
+    says: (failure) =>
+      `the server's TLS certificate has expired (${failure.code}). Renew it on the server; if it was renewed, check that this machine's clock is right.`
+  },
+  'certificate-not-yet-valid': {
+    opening: 'reach',
+    fault: 'final',
+    cause: 'TLS certificate not valid yet',
+    says: (failure) =>
+      `the server's TLS certificate is not valid yet (${failure.code}). Check that this machine's clock is right, and the certificate's start date on the server.`
+  },
+  'certificate-name': {
+    opening: 'reach',
+    fault: 'final',
+    cause: 'TLS certificate for another host',
+    says: (failure, url) =>
+      `the server's TLS certificate does not name ${url.hostname} (${failure.code})${namesHeld(failure.certificateNames)}. Use a host name the certificate holds in ${HOST}, or have the certificate reissued to name ${url.hostname}.`
+  },
+  tls: {
+    opening: 'reach',
+    fault: 'final',
+    cause: 'TLS failed',
+    says: (failure) =>
+      `TLS failed (${codeFirst(failure)}). Check that ${HOST} is the server's HTTPS address, and what the server (or what stands in front of it) requires: the action speaks TLS 1.2 and 1.3 and sends no client certificate.`
+  },
+  'not-http': {
+    opening: 'read',
+    fault: 'final',
+    cause: 'not HTTP',
+    says: (failure) =>
+      `the reply is not HTTP (${codeFirst(failure)}): something other than a web server answers on that port. Check the port in ${HOST}; for the server's HTTPS port, use https://.`
+  },
+  malformed: {
+    opening: 'read',
+    fault: 'final',
+    cause: 'invalid HTTP',
+    says: (failure) =>
+      `the reply is not valid HTTP (${codeFirst(failure)}). ${OWN_ADDRESS} and what stands in front of it.`
+  },
+  'too-large': {
+    opening: 'refused',
+    fault: 'final',
+    cause: 'reply too large',
+    says: (failure) => `${failure.message}. ${OWN_ADDRESS}.`
+  },
+  refused: UNREACHABLE,
+  dns: UNREACHABLE,
+  unreachable: UNREACHABLE
+}
+
 /**
  * A failure on the way to the server, in words, with how it weighs for retrying. A failure that
  * waiting does not fix fails at once, on one line that names the fix. Every message keeps Node's
@@ -40,83 +134,29 @@ export function transportFailure(
   resource: ResourceWords,
   rootCertGiven: boolean
 ): FailedTry {
+  const words = TRANSPORT_WORDS[failure.reason] ?? BROKEN
   const where = `for ${resource.what} at ${shownUrl(url)}`
-  const code = failure.code ? `${failure.code}: ` : ''
-  const failed = { nodeCode: failure.code, cause: failure }
-  const final = (words: string, cause: string): FailedTry => ({
-    error: new ServerRequestError(words, undefined, failed),
-    fault: { kind: 'final' },
-    cause
-  })
-  switch (failure.reason) {
-    case 'not-tls':
-      return final(
-        `Could not reach the server ${where}: it does not speak TLS there (${code}${failure.message}): a plain-HTTP server or port answers at this https:// address. Use http:// instead of https:// in ${setting('host')} (or the report's serverUrl), or the port where the server speaks HTTPS.`,
-        'not TLS'
-      )
-    case 'certificate-untrusted':
-      return final(
-        `Could not reach the server ${where}: ${certificateAdvice(failure.code, rootCertGiven)}`,
-        'TLS certificate not trusted'
-      )
-    case 'certificate-expired':
-      return final(
-        `Could not reach the server ${where}: the server's TLS certificate has expired (${failure.code}). Renew it on the server; if it was renewed, check that this machine's clock is right.`,
-        'TLS certificate expired'
-      )
-    case 'certificate-not-yet-valid':
-      return final(
-        `Could not reach the server ${where}: the server's TLS certificate is not valid yet (${failure.code}). Check that this machine's clock is right, and the certificate's start date on the server.`,
-        'TLS certificate not valid yet'
-      )
-    case 'certificate-name':
-      return final(
-        `Could not reach the server ${where}: the server's TLS certificate does not name ${url.hostname} (${failure.code})${namesHeld(failure.certificateNames)}. Use a host name the certificate holds in ${setting('host')} (or the report's serverUrl), or have the certificate reissued to name ${url.hostname}.`,
-        'TLS certificate for another host'
-      )
-    case 'tls':
-      return final(
-        `Could not reach the server ${where}: TLS failed (${code}${failure.message}). Check that ${setting('host')} (or the report's serverUrl) is the server's HTTPS address, and what the server (or what stands in front of it) requires: the action speaks TLS 1.2 and 1.3 and sends no client certificate.`,
-        'TLS failed'
-      )
-    case 'not-http':
-      return final(
-        `Could not read the server's reply ${where}: the reply is not HTTP (${code}${failure.message}): something other than a web server answers on that port. Check the port in ${setting('host')} (or the report's serverUrl); for the server's HTTPS port, use https://.`,
-        'not HTTP'
-      )
-    case 'malformed':
-      return final(
-        `Could not read the server's reply ${where}: the reply is not valid HTTP (${code}${failure.message}). Check that ${setting('host')} / the report's serverUrl is the server's own address and what stands in front of it.`,
-        'invalid HTTP'
-      )
-    case 'too-large':
-      return final(
-        `The server's reply ${where} was refused: ${failure.message}. Check that ${setting('host')} / the report's serverUrl is the server's own address.`,
-        'reply too large'
-      )
-    case 'refused':
-    case 'dns':
-    case 'unreachable':
-      return {
-        error: new ServerRequestError(
-          `Could not reach the server ${where}: ${withNodeCode(failure)}. Check the address (${setting('host')} or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`,
-          undefined,
-          { ...failed, noReply: true }
-        ),
-        fault: { kind: 'unreachable' },
-        cause: failure.message
-      }
-    default:
-      return {
-        error: new ServerRequestError(
-          `Could not read the server's reply ${where}: ${withNodeCode(failure)}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`,
-          undefined,
-          { ...failed, noReply: true }
-        ),
-        fault: { kind: 'transient' },
-        cause: failure.message
-      }
-  }
+  const opening = {
+    reach: `Could not reach the server ${where}: `,
+    read: `Could not read the server's reply ${where}: `,
+    refused: `The server's reply ${where} was refused: `
+  }[words.opening]
+  const error = new ServerRequestError(
+    opening + words.says(failure, url, rootCertGiven),
+    undefined,
+    {
+      nodeCode: failure.code,
+      cause: failure,
+      origin: url.origin,
+      ...(words.fault === 'final' ? {} : { noReply: true })
+    }
+  )
+  return { error, fault: { kind: words.fault }, cause: words.cause ?? failure.message }
+}
+
+/** Node's code before the failure's words: "EPROTO: wrong version number". */
+function codeFirst({ code, message }: TransportFailure): string {
+  return code ? `${code}: ${message}` : message
 }
 
 /**
@@ -164,41 +204,39 @@ function statusError(
   // The server's own words first: they name the task, the analysis or the permission (a 401's
   // "Authentication required" adds nothing to ours).
   const said = words && status !== 401 ? `The server says: ${words}. ` : ''
+  const failed = (message: string, fields: { analysisToken?: string } = {}) =>
+    new ServerRequestError(message, status, { ...fields, origin: url.origin })
   switch (status) {
     case 401:
-      return new ServerRequestError(
+      return failed(
         `${said}${
           authTried
             ? `The server rejected the token ${at}, sent with ${authTried} authentication: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
             : `The server requires a token ${at} and none was given: set ${theVariableOrSetting('token')}.`
-        }`,
-        status
+        }`
       )
     case 403:
       // A real server refuses analysis tokens what needs Browse, whatever their user may do.
       if (analysisToken) {
-        return new ServerRequestError(
+        return failed(
           `${said}The token may not read ${resource.what} ${at}: it is ${analysisToken}. SonarQube lets analysis tokens submit analyses and read their tasks and gates (a project analysis token its own project's only), and refuses them what needs Browse: a project's analyses, background tasks, measures and hotspots. Use a user token (squ_…, My Account → Security) of a user with the Browse permission on the project.`,
-          status,
           { analysisToken }
         )
       }
-      return new ServerRequestError(
-        `${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`,
-        status
+      return failed(
+        `${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`
       )
     case 404: {
       // A server without the address answers in these words (SonarQube 10.7, recorded).
       const noSuchAddress = words?.startsWith('"Unknown url') === true
       const advice = (noSuchAddress && resource.advice.unknownUrl) || resource.advice.notFound
-      return new ServerRequestError(`${said}${advice} ${at}`, status)
+      return failed(`${said}${advice} ${at}`)
     }
     case 400:
-      return new ServerRequestError(`${said}${resource.advice.badRequest} ${at}`, status)
+      return failed(`${said}${resource.advice.badRequest} ${at}`)
     default:
-      return new ServerRequestError(
-        `The server failed to answer for ${resource.what} ${at}${words ? `: ${words}` : ''}.`,
-        status
+      return failed(
+        `The server failed to answer for ${resource.what} ${at}${words ? `: ${words}` : ''}.`
       )
   }
 }

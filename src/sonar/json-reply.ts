@@ -3,7 +3,6 @@
  * deep, cut off, or other text. Each reason has its own words, so a user knows whether to look at
  * a proxy, the server address or the network.
  */
-import { redactSecrets } from '../secrets.js'
 import type { IncomingHttpHeaders } from 'node:http'
 import { oneLine } from '../untrusted-text.js'
 import { setting } from '../words.js'
@@ -30,11 +29,7 @@ const GZIP_MAGIC = [0x1f, 0x8b]
  *
  * @example parseJsonBody(Buffer.from('{"task":{}}'), { 'content-type': 'application/json' })
  */
-export function parseJsonBody(
-  body: Buffer,
-  headers: IncomingHttpHeaders,
-  secrets: readonly string[] = []
-): unknown {
+export function parseJsonBody(body: Buffer, headers: IncomingHttpHeaders): unknown {
   const encoding = headers['content-encoding']?.trim().toLowerCase()
   if (encoding && encoding !== 'identity') {
     throw new BodyProblem(
@@ -63,11 +58,7 @@ export function parseJsonBody(
     throw new BodyProblem(`nests deeper than ${MAX_JSON_DEPTH} levels: it is not a Web API reply`)
   }
   try {
-    // A string the server wrote with \u escapes is the token only once parsed: removed then.
-    if (secrets.length === 0) return JSON.parse(text) as unknown
-    return JSON.parse(text, (_, value: unknown) =>
-      typeof value === 'string' ? redactSecrets(value, secrets) : value
-    ) as unknown
+    return JSON.parse(text) as unknown
   } catch {
     if (shape === 'unfinished') {
       throw new BodyProblem(
