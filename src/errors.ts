@@ -4,6 +4,7 @@
  * can tell them apart without matching on words, a message a user can act on, and the failure
  * it wraps as its `cause`. No message ever contains the token.
  */
+import { Message, msg, type Said } from './words.js'
 
 /**
  * Every code an error of the family carries. Adding one makes the command's exit-code table
@@ -37,11 +38,14 @@ export type ErrorCode =
  */
 export class ExplainedError extends Error {
   readonly code: ErrorCode
+  /** What the error says, for a sink to say in its edge's words (`message` holds it as text). */
+  readonly said: Message
 
-  constructor(code: ErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options)
+  constructor(code: ErrorCode, said: Said, options?: ErrorOptions) {
+    super(String(said), options)
     this.name = new.target.name
     this.code = code
+    this.said = said instanceof Message ? said : msg`${said}`
   }
 }
 
@@ -50,7 +54,7 @@ export class SettingsError extends ExplainedError {
   static readonly code = 'ERR_SETTINGS'
   declare readonly code: typeof SettingsError.code
 
-  constructor(message: string, options?: ErrorOptions) {
+  constructor(message: Said, options?: ErrorOptions) {
     super(SettingsError.code, message, options)
   }
 }
@@ -60,7 +64,7 @@ export class ReportFileError extends ExplainedError {
   static readonly code = 'ERR_REPORT_FILE'
   declare readonly code: typeof ReportFileError.code
 
-  constructor(message: string, options?: ErrorOptions) {
+  constructor(message: Said, options?: ErrorOptions) {
     super(ReportFileError.code, message, options)
   }
 }
@@ -70,7 +74,7 @@ export class UnsafeRequestError extends ExplainedError {
   static readonly code = 'ERR_UNSAFE_REQUEST'
   declare readonly code: typeof UnsafeRequestError.code
 
-  constructor(message: string, options?: ErrorOptions) {
+  constructor(message: Said, options?: ErrorOptions) {
     super(UnsafeRequestError.code, message, options)
   }
 }
@@ -103,7 +107,7 @@ export class ServerRequestError extends ExplainedError {
   readonly origin: string | undefined
 
   constructor(
-    message: string,
+    message: Said,
     status?: number,
     { nodeCode, analysisToken, noReply, origin, ...options }: ServerRequestFailure = {}
   ) {
@@ -121,7 +125,7 @@ export class TaskFailedError extends ExplainedError {
   static readonly code = 'ERR_TASK_FAILED'
   declare readonly code: typeof TaskFailedError.code
 
-  constructor(message: string, options?: ErrorOptions) {
+  constructor(message: Said, options?: ErrorOptions) {
     super(TaskFailedError.code, message, options)
   }
 }
@@ -134,7 +138,7 @@ export class AnalysisNotFoundError extends ExplainedError {
   static readonly code = 'ERR_NO_ANALYSIS'
   declare readonly code: typeof AnalysisNotFoundError.code
 
-  constructor(message: string, options?: ErrorOptions) {
+  constructor(message: Said, options?: ErrorOptions) {
     super(AnalysisNotFoundError.code, message, options)
   }
 }
@@ -144,7 +148,7 @@ export class TimeoutError extends ExplainedError {
   static readonly code = 'ERR_TIMEOUT'
   declare readonly code: typeof TimeoutError.code
 
-  constructor(message: string, options?: ErrorOptions) {
+  constructor(message: Said, options?: ErrorOptions) {
     super(TimeoutError.code, message, options)
   }
 }

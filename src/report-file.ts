@@ -3,7 +3,7 @@ import { readBoundedFile } from './bounded-file.js'
 import { messageOf, ReportFileError } from './errors.js'
 import { idProblem } from './identifier.js'
 import { escapeInvisible, hideCredentials, oneLine, QUOTE_LIMITS } from './untrusted-text.js'
-import { place, setting, settingOrVariable, theSetting } from './words.js'
+import { msg, place, setting, settingOrVariable, theSetting } from './words.js'
 
 /**
  * What the scanner says about the analysis it submitted, from report-task.txt. Only the task id
@@ -52,7 +52,7 @@ export const readTextFile: TextFileReader = async (file) => {
   if (read.outcome === 'missing') return undefined
   if (read.outcome === 'unreadable') {
     throw new ReportFileError(
-      `Cannot read the report file ${oneLine(file, QUOTE_LIMITS.long)}: ${oneLine(messageOf(read.error), QUOTE_LIMITS.long)}. Check ${theSetting('reportFile')}.`,
+      msg`Cannot read the report file ${oneLine(file, QUOTE_LIMITS.long)}: ${oneLine(messageOf(read.error), QUOTE_LIMITS.long)}. Check ${theSetting('reportFile')}.`,
       { cause: read.error }
     )
   }
@@ -180,7 +180,7 @@ function httpUrl(name: string, key: string, text: string): URL {
   }
   if (parsed.username || parsed.password) {
     throw new ReportFileError(
-      `Report file ${name}: ${key} holds credentials (user:password@), which ${place('self')} never sends anywhere. Remove them from the address; the token goes in ${settingOrVariable('token')}.`
+      msg`Report file ${name}: ${key} holds credentials (user:password@), which ${place('self')} never sends anywhere. Remove them from the address; the token goes in ${settingOrVariable('token')}.`
     )
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
@@ -201,7 +201,7 @@ function taskId(name: string, fromKey: string | undefined, fromUrl: string | und
   const id = fromKey ?? fromUrl
   if (id === undefined) {
     throw new ReportFileError(
-      `Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: ${place('self')} needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with ${theSetting('host')} set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`
+      msg`Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: ${place('self')} needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with ${theSetting('host')} set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`
     )
   }
   return id
@@ -223,7 +223,7 @@ export function taskAddress(
     const url = report[key]
     if (!url) {
       throw new ReportFileError(
-        `Report file ${oneLine(report.file, QUOTE_LIMITS.long)} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run, or set ${theSetting('host')} to build the task address from the server's address.`
+        msg`Report file ${oneLine(report.file, QUOTE_LIMITS.long)} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run, or set ${theSetting('host')} to build the task address from the server's address.`
       )
     }
     return url
@@ -233,7 +233,7 @@ export function taskAddress(
   // The address is asked as written: without the id, the server would not know which task.
   if (!taskUrl.searchParams.get('id')) {
     throw new ReportFileError(
-      `Report file ${oneLine(report.file, QUOTE_LIMITS.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point ${setting('reportFile')} at the scanner's own file, or set ${theSetting('host')} to build the task address from the server's address.`
+      msg`Report file ${oneLine(report.file, QUOTE_LIMITS.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point ${setting('reportFile')} at the scanner's own file, or set ${theSetting('host')} to build the task address from the server's address.`
     )
   }
   return { serverUrl, taskUrl }

@@ -8,11 +8,12 @@ import {
 import { idProblem } from './identifier.js'
 import { hideCredentials, oneLine, QUOTE_LIMITS } from './untrusted-text.js'
 import {
-  SETTING_KEYS,
+  msg,
   setting,
+  SETTING_KEYS,
   settingOrVariable,
-  settingTitle,
   settingsTitle,
+  settingTitle,
   settingWithVariable,
   theSetting,
   type Names,
@@ -196,7 +197,7 @@ export function readSettings(raw: RawSettings): Settings {
 
   if (taskId && analysisId) {
     throw new SettingsError(
-      `${settingsTitle('task')} and ${setting('analysis')} are both set: set one of them (${setting('analysis')} skips the task).`
+      msg`${settingsTitle('task')} and ${setting('analysis')} are both set: set one of them (${setting('analysis')} skips the task).`
     )
   }
   const projectKeys = projectKeyLines(raw.project ?? '')
@@ -205,7 +206,7 @@ export function readSettings(raw: RawSettings): Settings {
   for (const key of ['task', 'analysis', 'project'] as const) {
     if (chosen[key] && !hostUrl) {
       throw new SettingsError(
-        `${settingTitle(key)} needs the server address: set ${theSetting('host')} or the SONAR_HOST_URL environment variable.`
+        msg`${settingTitle(key)} needs the server address: set ${theSetting('host')} or the SONAR_HOST_URL environment variable.`
       )
     }
   }
@@ -219,7 +220,7 @@ export function readSettings(raw: RawSettings): Settings {
           : undefined
     if (other) {
       throw new SettingsError(
-        `${settingsTitle('project')} and ${setting(other)} are both set: give the projects whose analyses to check, or ${setting(other)}, not both.`
+        msg`${settingsTitle('project')} and ${setting(other)} are both set: give the projects whose analyses to check, or ${setting(other)}, not both.`
       )
     }
   }
@@ -228,13 +229,13 @@ export function readSettings(raw: RawSettings): Settings {
   const commits = commitSetting(text('commit'))
   if (branch && pullRequest) {
     throw new SettingsError(
-      `${settingsTitle('branch')} and ${setting('pullRequest')} are both set: an analysis is of a branch or of a pull request; give one.`
+      msg`${settingsTitle('branch')} and ${setting('pullRequest')} are both set: an analysis is of a branch or of a pull request; give one.`
     )
   }
   for (const key of ['branch', 'pullRequest', 'commit'] as const) {
     if (text(key) && !chosen.project) {
       throw new SettingsError(
-        `${settingTitle(key)} is set without ${setting('project')}: it says which analysis of a project to check; give ${setting('project')} too.`
+        msg`${settingTitle(key)} is set without ${setting('project')}: it says which analysis of a project to check; give ${setting('project')} too.`
       )
     }
   }
@@ -268,14 +269,14 @@ function projectKeyLines(raw: string): string[] {
     .filter((line) => line !== '')
   if (keys.length > MAX_PROJECTS) {
     throw new SettingsError(
-      `${settingTitle('project')} has ${keys.length} lines: give at most ${MAX_PROJECTS} project keys, one per line.`
+      msg`${settingTitle('project')} has ${keys.length} lines: give at most ${MAX_PROJECTS} project keys, one per line.`
     )
   }
   for (const key of keys) {
     const problem = idProblem(key)
     if (problem) {
       throw new SettingsError(
-        `${settingTitle('project')} has the line "${oneLine(key)}", which ${problem}: give the project's key as the server shows it (Project Information), one per line.`
+        msg`${settingTitle('project')} has the line "${oneLine(key)}", which ${problem}: give the project's key as the server shows it (Project Information), one per line.`
       )
     }
   }
@@ -287,7 +288,7 @@ function nameSetting(key: 'branch' | 'pullRequest', value: string | undefined): 
   if (value === undefined) return undefined
   if (!isBranchName(value)) {
     throw new SettingsError(
-      `${settingTitle(key)} is "${oneLine(value)}": give the ${key === 'branch' ? 'branch' : 'pull request'} as the server names it (at most ${MAX_BRANCH_LENGTH} characters, no control characters)${key === 'pullRequest' ? ", GitHub's number for a pull request" : ''}.`
+      msg`${settingTitle(key)} is "${oneLine(value)}": give the ${key === 'branch' ? 'branch' : 'pull request'} as the server names it (at most ${MAX_BRANCH_LENGTH} characters, no control characters)${key === 'pullRequest' ? ", GitHub's number for a pull request" : ''}.`
     )
   }
   return value
@@ -306,13 +307,13 @@ function commitSetting(value: string | undefined): string[] {
   for (const sha of shas) {
     if (!isFullSha(sha)) {
       throw new SettingsError(
-        `${settingTitle('commit')} is "${oneLine(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`
+        msg`${settingTitle('commit')} is "${oneLine(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`
       )
     }
   }
   if (shas.length > 2) {
     throw new SettingsError(
-      `${settingTitle('commit')} has ${shas.length} commits: give one (or a pull request's head and merge commits).`
+      msg`${settingTitle('commit')} has ${shas.length} commits: give one (or a pull request's head and merge commits).`
     )
   }
   return [...new Set(shas)]
@@ -328,7 +329,7 @@ export function fileSetting(raw: RawSettings, key: SettingKey): string | undefin
   // eslint-disable-next-line no-control-regex
   if (value.length > 1000 || /[\u0000-\u001f\u007f]/.test(value)) {
     throw new SettingsError(
-      `${settingTitle(key)} "${oneLine(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`
+      msg`${settingTitle(key)} "${oneLine(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`
     )
   }
   return value
@@ -340,7 +341,9 @@ export function booleanSetting(raw: RawSettings, key: SettingKey, fallback: bool
   if (value === '') return fallback
   if (value === 'true') return true
   if (value === 'false') return false
-  throw new SettingsError(`${settingTitle(key)} is "${oneLine(value)}": it must be true or false.`)
+  throw new SettingsError(
+    msg`${settingTitle(key)} is "${oneLine(value)}": it must be true or false.`
+  )
 }
 
 /** The input's non-empty lines, each trimmed: paths or globs of report files. */
@@ -351,14 +354,14 @@ function reportPatterns(raw: string): string[] {
     .filter((line) => line !== '')
   if (lines.length > MAX_REPORT_PATTERNS) {
     throw new SettingsError(
-      `${settingTitle('reportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`
+      msg`${settingTitle('reportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`
     )
   }
   for (const line of lines) {
     const problem = patternProblem(line)
     if (problem) {
       throw new SettingsError(
-        `${settingTitle('reportFile')} has the line "${oneLine(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`
+        msg`${settingTitle('reportFile')} has the line "${oneLine(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`
       )
     }
   }
@@ -387,7 +390,7 @@ function optionalUrl(value: string | undefined): URL | undefined {
   }
   if (url.username || url.password) {
     throw new SettingsError(
-      `${host} must not contain credentials: pass the token in ${settingOrVariable('token')}.`
+      msg`${host} must not contain credentials: pass the token in ${settingOrVariable('token')}.`
     )
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
@@ -409,7 +412,7 @@ function optionalCertificate(value: string | undefined): string | undefined {
   if (value === undefined) return undefined
   if (!value.includes('-----BEGIN CERTIFICATE-----')) {
     throw new SettingsError(
-      `${settingWithVariable('rootCert')} is not a PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (the CA certificate itself, not a file path).`
+      msg`${settingWithVariable('rootCert')} is not a PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (the CA certificate itself, not a file path).`
     )
   }
   return value
@@ -423,7 +426,9 @@ function optionalId(key: 'task' | 'analysis', value: string | undefined): string
       key === 'task'
         ? 'the ceTaskId of report-task.txt, or the id of the task on the server'
         : "the analysisId of a finished task (the server's api/ce/task answer)"
-    throw new SettingsError(`${settingTitle(key)} "${oneLine(value)}" ${problem}: give ${where}.`)
+    throw new SettingsError(
+      msg`${settingTitle(key)} "${oneLine(value)}" ${problem}: give ${where}.`
+    )
   }
   return value
 }
@@ -443,14 +448,14 @@ function failPolicy(raw: string): FailPolicy {
   for (const word of words) {
     if (!(FAILING_STATUSES as readonly string[]).includes(word.toUpperCase())) {
       throw new SettingsError(
-        `${settingTitle('failingStatuses')} has "${oneLine(word, QUOTE_LIMITS.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`
+        msg`${settingTitle('failingStatuses')} has "${oneLine(word, QUOTE_LIMITS.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`
       )
     }
   }
   const policy = new Set(words.map((word) => word.toUpperCase() as FailingStatus))
   if (!policy.has('ERROR')) {
     throw new SettingsError(
-      `${settingTitle('failingStatuses')} is "${oneLine(raw.trim(), QUOTE_LIMITS.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${setting('failStep')}.`
+      msg`${settingTitle('failingStatuses')} is "${oneLine(raw.trim(), QUOTE_LIMITS.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${setting('failStep')}.`
     )
   }
   return policy
@@ -463,7 +468,7 @@ function integer(raw: RawSettings, key: keyof typeof LIMITS, { min }: { min: num
   if (value === '') return fallback
   if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
     throw new SettingsError(
-      `${settingTitle(key)} is "${oneLine(value)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`
+      msg`${settingTitle(key)} is "${oneLine(value)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`
     )
   }
   return Number(value)

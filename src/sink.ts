@@ -1,6 +1,6 @@
 import { characters, fitParts, utf8Bytes, type FitOptions, type Fitted, type Parts } from './fit.js'
 import { redactSecrets } from './secrets.js'
-import { inWords, type Names } from './words.js'
+import { inWords, type Names, type Said } from './words.js'
 
 /**
  * One destination the check writes to (the runner's log, the job summary, the outputs, the
@@ -18,7 +18,7 @@ export interface Sink {
   readonly secrets: readonly string[]
   readonly unit: 'bytes' | 'characters'
   /** `text` as it may be written here: references in the edge's words, secrets removed. */
-  text(text: string): string
+  text(text: Said): string
   /**
    * The parts (most important first), head, tail and foot made `text`, then as many parts as
    * fit in `limit` (the sink's own by default), then the tail for those left out.
@@ -57,7 +57,7 @@ export function createSink(options: SinkOptions): Sink {
   const { names, limit = Number.POSITIVE_INFINITY, unit = 'bytes' } = options
   const hidden = options.escapedForms ? options.escapedForms(options.secrets) : options.secrets
   const size = unit === 'bytes' ? utf8Bytes : characters
-  const text = (value: string): string => redactSecrets(inWords(value, names), hidden)
+  const text = (value: Said): string => redactSecrets(inWords(value, names), hidden)
   return {
     limit,
     secrets: options.secrets,

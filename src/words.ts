@@ -5,11 +5,16 @@
  * (`src/action/names.ts`: the action's inputs; `src/cli/names.ts`: the command's options and
  * environment variables).
  *
- * A reference is a short run of private-use characters, so a message stays a string (an Error's
- * message, a field of an outcome) until a sink resolves it. Text a server sends that forges one
- * resolves to a setting's name and nothing else.
+ * A message is a Message, made by the `msg` tagged template: its text and its references apart,
+ * so that a sink escapes the text for its destination and says each reference after, never
+ * escaped (`inWords`). The errors of the family keep theirs (`ExplainedError.said`).
  *
- * @example `raise ${setting('timeout')}` // each edge says its own name for the time-out
+ * Still in place while the rest of the core moves to Messages: a reference inside a string is a
+ * short run of private-use characters (`Reference.toString`), which `inWords` and
+ * `outsideReferences` read too. Text a server sends that forges one resolves to a setting's name
+ * and nothing else.
+ *
+ * @example msg`raise ${setting('timeout')}` // each edge says its own name for the time-out
  */
 
 /** The settings a message may name. */
@@ -88,36 +93,97 @@ const REFERENCE = new RegExp(`\uE000(${FORMS.join('|')}):([A-Za-z]+)\uE001`, 'g'
 
 /**
  * A reference to a setting or a place in one form: what `setting`, `theSetting`, `place` and the
- * others make.
+ * others make. A Message holds it as it is, for a sink to say; until every message is a Message,
+ * a reference in a string is a short run of private-use characters (`toString`), which the sinks
+ * read too (`inWords`).
  */
-export const reference = (form: Form, key: string): string => `${OPEN}${form}:${key}${CLOSE}`
+export class Reference {
+  constructor(
+    readonly form: Form,
+    readonly key: string
+  ) {}
+
+  toString(): string {
+    return `${OPEN}${this.form}:${this.key}${CLOSE}`
+  }
+}
+
+export const reference = (form: Form, key: string): Reference => new Reference(form, key)
 
 /** The setting's name; its variable when only a variable sets it. */
-export const setting = (key: SettingKey): string => reference('name', key)
+export const setting = (key: SettingKey): Reference => reference('name', key)
 
 /** With its kind: `the <name> input`, `the <name> option`; `the <VARIABLE> environment variable`. */
-export const theSetting = (key: SettingKey): string => reference('the', key)
+export const theSetting = (key: SettingKey): Reference => reference('the', key)
 
 /** At the start of a sentence: `Input <name>`, `Option <name>`; `<VARIABLE>` alone. */
-export const settingTitle = (key: SettingKey): string => reference('title', key)
+export const settingTitle = (key: SettingKey): Reference => reference('title', key)
 
 /** Two settings at the start of a sentence: `${settingsTitle('task')} and ${setting('analysis')}`. */
-export const settingsTitle = (key: SettingKey): string => reference('titles', key)
+export const settingsTitle = (key: SettingKey): Reference => reference('titles', key)
 
 /**
  * With its kind, the variable first: `the <VARIABLE> environment variable or the <name> input`;
  * `the <VARIABLE> environment variable` alone when the edge has no name for it.
  */
-export const theVariableOrSetting = (key: SettingKey): string => reference('variableFirst', key)
+export const theVariableOrSetting = (key: SettingKey): Reference => reference('variableFirst', key)
 
 /** The name or the variable: `<name> or <VARIABLE>`; either alone when the edge has one. */
-export const settingOrVariable = (key: SettingKey): string => reference('either', key)
+export const settingOrVariable = (key: SettingKey): Reference => reference('either', key)
 
 /** The name, the variable in brackets: `<name> (or <VARIABLE>)`; either alone when the edge has one. */
-export const settingWithVariable = (key: SettingKey): string => reference('withVariable', key)
+export const settingWithVariable = (key: SettingKey): Reference => reference('withVariable', key)
 
 /** Where the reader finds the details (the action's job summary, the command's files). */
-export const place = (key: PlaceKey): string => reference('place', key)
+export const place = (key: PlaceKey): Reference => reference('place', key)
+
+/**
+ * A message of ours: text and references, made by `msg`, said only by a sink, in its edge's
+ * words and through its destination's escaping (`inWords`). The text is escaped and the
+ * references are said: a reference is never escaped, and text is never read for one.
+ */
+export class Message {
+  private constructor(readonly parts: readonly (string | Reference)[]) {}
+
+  /** The message of `strings` and `values`, as `msg` makes it. */
+  static of(strings: readonly string[], values: readonly MessageValue[]): Message {
+    const parts: (string | Reference)[] = []
+    const add = (part: string | Reference) => {
+      const last = parts.at(-1)
+      if (typeof part === 'string' && typeof last === 'string')
+        parts[parts.length - 1] = last + part
+      else if (part !== '') parts.push(part)
+    }
+    strings.forEach((text, index) => {
+      add(text)
+      if (index >= values.length) return
+      const value = values[index]!
+      if (value instanceof Message) value.parts.forEach(add)
+      else add(value instanceof Reference ? value : String(value))
+    })
+    return new Message(parts)
+  }
+
+  /** Until every message is a Message: the text, each reference as its marker (see Reference). */
+  toString(): string {
+    return this.parts.join('')
+  }
+}
+
+/** What a message may hold: text (a server's too), numbers, references and other messages. */
+type MessageValue = string | number | Reference | Message
+
+/**
+ * A message of ours, by a tagged template.
+ *
+ * @example msg`raise ${setting('timeout')} (it is ${seconds} s)`
+ */
+export function msg(strings: TemplateStringsArray, ...values: MessageValue[]): Message {
+  return Message.of(strings, values)
+}
+
+/** What a sink says: a Message, or text (a server's, or ours without a reference). */
+export type Said = string | Message | Reference
 
 /**
  * `text` with every reference said in `names`' words. A reference to no known key is left as
@@ -125,7 +191,17 @@ export const place = (key: PlaceKey): string => reference('place', key)
  *
  * @example inWords(`raise ${setting('timeout')}`, ACTION_NAMES) // 'raise ' and the action's input for the time-out
  */
-export function inWords(text: string, names: Names): string {
+export function inWords(text: Said, names: Names, escape = (plain: string) => plain): string {
+  if (text instanceof Reference) return say(text.form, text.key, names)
+  if (text instanceof Message) {
+    return text.parts
+      .map((part) =>
+        part instanceof Reference
+          ? say(part.form, part.key, names)
+          : inWords(outsideReferences(part, escape), names)
+      )
+      .join('')
+  }
   if (!text.includes(OPEN)) return text
   // A reference cut short (in a message cut to its limit) leaves no private-use character.
   return text

@@ -102,7 +102,7 @@ describe("each edge's names live in that edge alone", () => {
 
 describe('inWords', () => {
   it('leaves no marker behind: an unknown key is said as its key, a cut reference is dropped', () => {
-    const cutShort = setting('timeout').slice(0, 6)
+    const cutShort = `${setting('timeout')}`.slice(0, 6)
     expect(inWords(`a ${cutShort}…`, ACTION_NAMES)).not.toMatch(/[\uE000\uE001]/)
     expect(inWords('\uE000name:nothing\uE001', ACTION_NAMES)).toBe('nothing')
   })

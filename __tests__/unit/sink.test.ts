@@ -19,7 +19,7 @@ describe('a sink says references in its edge’s words and hides every secret', 
 
   it('measures what it writes: the parts once resolved, in its unit', () => {
     const sink = commandSink({ limit: 40, unit: 'characters' })
-    const fitted = sink.fit(['é'.repeat(10), place('details'), 'x'], { tail: (n) => `+${n}` })
+    const fitted = sink.fit(['é'.repeat(10), `${place('details')}`, 'x'], { tail: (n) => `+${n}` })
     expect(fitted.text).toBe(`${'é'.repeat(10)}\n+2`)
     expect(sink.size('é')).toBe(1)
     expect(actionSink().size('é')).toBe(2)

@@ -9,7 +9,7 @@ import {
 import { COMMENT_WHEN, type CommentWhen } from '../report/pull-request-comment-body.js'
 import { SettingsError } from '../errors.js'
 import { oneLine } from '../untrusted-text.js'
-import { SETTING_KEYS, settingTitle } from '../words.js'
+import { msg, SETTING_KEYS, settingTitle } from '../words.js'
 import { ACTION_NAMES } from './names.js'
 
 /** Reads one input by its action.yml name; returns '' when unset, like `core.getInput`. */
@@ -70,7 +70,7 @@ function commentSetting(raw: RawSettings): CommentWhen | undefined {
   const when = COMMENT_WHEN.find((known) => known === value)
   if (when) return when
   throw new SettingsError(
-    `${settingTitle('comment')} is "${oneLine(value)}": it must be true, false, ${COMMENT_WHEN.join(', ')}.`
+    msg`${settingTitle('comment')} is "${oneLine(value)}": it must be true, false, ${COMMENT_WHEN.join(', ')}.`
   )
 }
 

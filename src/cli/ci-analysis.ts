@@ -20,7 +20,7 @@ import {
   type Settings
 } from '../settings.js'
 import { oneLine } from '../untrusted-text.js'
-import { setting } from '../words.js'
+import { msg, setting } from '../words.js'
 
 /** Which analysis the CI's run is about (see RunScope): `from` is the CI's name. */
 type CiAnalysis = RunScope
@@ -292,7 +292,7 @@ class CiVariables {
       const what = scope.pullRequest === undefined ? 'branch' : 'pull request'
       const unset = this.commitVariables.join(' nor ')
       throw new SettingsError(
-        `${this.from} names the ${what} but not its commit (${unset} is not set), so the newest analysis could be an earlier commit's: pass ${setting('commit')} with the commit the scan analysed.`
+        msg`${this.from} names the ${what} but not its commit (${unset} is not set), so the newest analysis could be an earlier commit's: pass ${setting('commit')} with the commit the scan analysed.`
       )
     }
     return {

@@ -15,7 +15,7 @@ import type {
 } from '../sonar/types.js'
 import { oneLine } from '../untrusted-text.js'
 import { shortShas } from '../run-scope.js'
-import { setting, theSetting } from '../words.js'
+import { msg, setting, theSetting } from '../words.js'
 
 /** What the wait reads from the server: a project's analyses, and its background tasks. */
 export interface AnalysisSource {
@@ -96,7 +96,7 @@ export async function lookAtBranch(
   if (commits.length > 0 && page.analyses.length > 0 && page.analyses.every((a) => !a.revision)) {
     const where = `${oneLine(projectKey)}${scopeWords(on)}`
     throw new AnalysisNotFoundError(
-      `The analyses of ${where} record no commit (scans without SCM data, e.g. no .git folder or sonar.scm.disabled): the analysis of ${shortShas(commits)} cannot be told from the others. Run the scan with the repository's history, or leave ${setting('commit')} out to check the newest analysis.`
+      msg`The analyses of ${where} record no commit (scans without SCM data, e.g. no .git folder or sonar.scm.disabled): the analysis of ${shortShas(commits)} cannot be told from the others. Run the scan with the repository's history, or leave ${setting('commit')} out to check the newest analysis.`
     )
   }
   return { ...(await tasks()), newest: page.analyses[0] }
@@ -156,7 +156,7 @@ export async function lookAtPullRequest(
   if (!pull) {
     const unknown = () => Promise.resolve(pullRequestsWords(projectKey, pullRequest, pulls))
     if (!expected)
-      throw new AnalysisNotFoundError(`${await unknown()}: check ${theSetting('pullRequest')}.`)
+      throw new AnalysisNotFoundError(msg`${await unknown()}: check ${theSetting('pullRequest')}.`)
     return { ...read, unknown }
   }
   const date = pull.analysisDate
@@ -234,7 +234,7 @@ async function unknownScope(
     return cause
   }
   return new AnalysisNotFoundError(
-    `${branchesWords(projectKey, on.branch, names)}. Check ${theSetting('branch')}; a server that analyses one branch only (Community Edition) has its main branch alone.`,
+    msg`${branchesWords(projectKey, on.branch, names)}. Check ${theSetting('branch')}; a server that analyses one branch only (Community Edition) has its main branch alone.`,
     { cause }
   )
 }

@@ -123,7 +123,7 @@ function projectKeyFrom(target: Target): string | undefined {
   if (target.wait === 'commit') return undefined
   // Several report files on one server share a client: the words name none of them.
   if (target.reportFile !== undefined) return 'the projectKey of the report file'
-  return target.wait === 'task' ? theSetting('task') : theSetting('analysis')
+  return `${target.wait === 'task' ? theSetting('task') : theSetting('analysis')}`
 }
 
 /**

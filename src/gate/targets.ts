@@ -15,7 +15,7 @@ import { scopeWords, type AnalysisScope } from '../sonar/client.js'
 import { serverBase } from '../sonar/origin.js'
 import { serverKind, type ServerKind } from '../sonar/server-kind.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-import { setting, theSetting } from '../words.js'
+import { msg, setting, theSetting } from '../words.js'
 
 /** Where to look: the server, and either a task to wait for or an analysis to read at once. */
 export type Target = {
@@ -88,7 +88,7 @@ export async function findTargets(
       analysisId: settings.analysisId,
       ...manual
     }
-    return [{ source: theSetting('analysis'), target }]
+    return [{ source: `${theSetting('analysis')}`, target }]
   }
   if (host && settings.taskId) {
     const target: Target = {
@@ -98,7 +98,7 @@ export async function findTargets(
       taskUrl: undefined,
       ...manual
     }
-    return [{ source: theSetting('task'), target }]
+    return [{ source: `${theSetting('task')}`, target }]
   }
 
   // A report file that quotes the token loses it before anything is made of its values.
@@ -175,7 +175,7 @@ async function reportFiles(lines: readonly string[], sources: TargetSources): Pr
     }
     if (files.size > MAX_ANALYSES) {
       throw new ReportFileError(
-        `${setting('reportFile')} matches more than ${MAX_ANALYSES} report files (${shown(line)} among them): one step checks at most ${MAX_ANALYSES} analyses. Narrow the globs, e.g. services/*/target/sonar/report-task.txt rather than **/report-task.txt, which also finds copies in dependencies.`
+        msg`${setting('reportFile')} matches more than ${MAX_ANALYSES} report files (${shown(line)} among them): one step checks at most ${MAX_ANALYSES} analyses. Narrow the globs, e.g. services/*/target/sonar/report-task.txt rather than **/report-task.txt, which also finds copies in dependencies.`
       )
     }
   }
@@ -188,7 +188,7 @@ async function reportFiles(lines: readonly string[], sources: TargetSources): Pr
       !(await Promise.all(found.map((file) => exists(sources.cwd, file)))).some(Boolean))
   if (nothing) {
     throw new ReportFileError(
-      `No report file matches ${setting('reportFile')}: ${lines.map(shown).join(', ')} (relative to ${shown(sources.cwd)}). Run this step after the analyses, in the same job and working directory; scanners write report-task.txt in .scannerwork/, target/sonar/, build/sonar/ or .sonarqube/out/.sonar/.`
+      msg`No report file matches ${setting('reportFile')}: ${lines.map(shown).join(', ')} (relative to ${shown(sources.cwd)}). Run this step after the analyses, in the same job and working directory; scanners write report-task.txt in .scannerwork/, target/sonar/, build/sonar/ or .sonarqube/out/.sonar/.`
     )
   }
   return found

@@ -6,7 +6,7 @@ import type { RunStart } from '../settings.js'
 import type { ComponentTask, ComponentTasks } from '../sonar/types.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { shortShas } from '../run-scope.js'
-import { setting, theSetting } from '../words.js'
+import { msg, setting, theSetting } from '../words.js'
 import {
   isAwaited,
   isoSeconds,
@@ -113,7 +113,7 @@ export async function waitForAnalysis(options: WaitForAnalysisOptions): Promise<
     watch.saw(seen.pending, tasks.current)
     if (!wanted.expected && seen.pending.length === 0 && !sighting.newest) {
       throw new AnalysisNotFoundError(
-        `${wanted.where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${setting('branch')} or ${setting('pullRequest')}.`
+        msg`${wanted.where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${setting('branch')} or ${setting('pullRequest')}.`
       )
     }
     const line = waitingLine(wanted, sighting, seen.pending.length, options.on)
@@ -201,7 +201,7 @@ function analysisTimeout(
         ? 'The server has not processed its scan yet (see the Background Tasks page)'
         : `The scan may not have run for this ${wanted.pullRequest !== undefined ? 'pull request' : 'commit'}, or its task may still be queued`
       return new TimeoutError(
-        `Timed out after ${seconds(clock.now() - startedAt)} waiting for ${wanted.what} of ${wanted.where}: ${seen}. ${advice}; raise ${setting('timeout')} (now ${seconds(deadline - startedAt)}).`,
+        msg`Timed out after ${seconds(clock.now() - startedAt)} waiting for ${wanted.what} of ${wanted.where}: ${seen}. ${advice}; raise ${setting('timeout')} (now ${seconds(deadline - startedAt)}).`,
         cause && { cause }
       )
     }

@@ -3,7 +3,7 @@ import { ServerRequestError, TaskFailedError, TimeoutError } from '../errors.js'
 import type { Task } from '../sonar/types.js'
 import { nextPollAt, predictEnd, type Prediction } from './poll-plan.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-import { setting, theSetting } from '../words.js'
+import { msg, setting, theSetting } from '../words.js'
 
 interface WaitForTaskOptions {
   /**
@@ -183,7 +183,7 @@ function endedTask(task: Task, taskId: string): FinishedTask | undefined {
   if (task.status === 'SUCCESS') {
     if (!task.analysisId) {
       throw new ServerRequestError(
-        `Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check ${theSetting('task')}.`
+        msg`Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check ${theSetting('task')}.`
       )
     }
     return { ...task, analysisId: task.analysisId }

@@ -43,7 +43,7 @@ import {
   type PullRequestOnServer,
   type Task
 } from './types.js'
-import { setting, theSetting } from '../words.js'
+import { msg, setting, theSetting } from '../words.js'
 
 export interface SonarClientOptions {
   /** The server the token belongs to: only its origin ever receives the token. */
@@ -457,7 +457,7 @@ export class SonarClient {
   private async getJson<T>(url: URL, resource: Resource<T>): Promise<T> {
     if (!isSameOrigin(url, this.options.serverUrl)) {
       throw new UnsafeRequestError(
-        `Refusing to send the token to ${shownUrl(url, 'origin')}: the task address is not on the server ${shownUrl(this.options.serverUrl, 'origin')}. The report file may be tampered with or from another server; set ${setting('host')} to the server you trust to build the task address from it.`
+        msg`Refusing to send the token to ${shownUrl(url, 'origin')}: the task address is not on the server ${shownUrl(this.options.serverUrl, 'origin')}. The report file may be tampered with or from another server; set ${setting('host')} to the server you trust to build the task address from it.`
       )
     }
     const { clock, deadline } = this.options
@@ -570,12 +570,12 @@ export class SonarClient {
       const next = redirectTarget(location, url, resource)
       if (!isAllowedRedirect(url, next)) {
         throw new UnsafeRequestError(
-          `Refusing to follow a redirect from ${shownUrl(url, 'origin')} to ${shownUrl(next, 'origin')} with the token: redirects are followed only on the same server (or its https:// address). Set ${setting('host')} to the address the server really answers on.`
+          msg`Refusing to follow a redirect from ${shownUrl(url, 'origin')} to ${shownUrl(next, 'origin')} with the token: redirects are followed only on the same server (or its https:// address). Set ${setting('host')} to the address the server really answers on.`
         )
       }
       if (hop + 1 >= MAX_REDIRECTS) {
         throw new ServerRequestError(
-          `Too many redirects (${MAX_REDIRECTS}) starting at ${shownUrl(start)}: set ${setting('host')} to the address the server really answers on.`,
+          msg`Too many redirects (${MAX_REDIRECTS}) starting at ${shownUrl(start)}: set ${setting('host')} to the address the server really answers on.`,
           reply.status
         )
       }
@@ -609,7 +609,7 @@ export class SonarClient {
 /** A request the overall deadline cut short: a time-out, not a server fault. */
 function deadlineReached(url: URL, resource: ResourceWords, cause?: unknown): TimeoutError {
   return new TimeoutError(
-    `The overall time-out (${setting('timeout')}) ran out while waiting for ${resource.what} from ${shownUrl(url)}.`,
+    msg`The overall time-out (${setting('timeout')}) ran out while waiting for ${resource.what} from ${shownUrl(url)}.`,
     cause === undefined ? undefined : { cause }
   )
 }
@@ -625,7 +625,7 @@ function redirectTarget(location: string, from: URL, resource: ResourceWords): U
   const quoted = `"${oneLine(location, QUOTE_LIMITS.short)}"`
   if (!next || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
     throw new ServerRequestError(
-      `The server redirected the request for ${resource.what} to ${next ? quoted : `${quoted}, which is not an address`}: only http:// and https:// addresses on the same server are followed. Set ${setting('host')} to the address the server really answers on.`
+      msg`The server redirected the request for ${resource.what} to ${next ? quoted : `${quoted}, which is not an address`}: only http:// and https:// addresses on the same server are followed. Set ${setting('host')} to the address the server really answers on.`
     )
   }
   if (next.username || next.password) {
