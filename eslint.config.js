@@ -38,7 +38,9 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/await-thenable': 'error',
       '@typescript-eslint/return-await': ['error', 'in-try-catch'],
-      '@typescript-eslint/no-unnecessary-type-assertion': 'error'
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+      // A Message or a Reference in a plain template would lose what it is: msg`` keeps it.
+      '@typescript-eslint/restrict-template-expressions': 'error'
     }
   },
   { files: ['**/*.{js,mjs,cjs}'], ...tseslint.configs.disableTypeChecked }

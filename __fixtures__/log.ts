@@ -1,4 +1,5 @@
 import type { AnnotationWhere, RunnerCommands } from '../src/log.js'
+import type { Said } from '../src/words.js'
 
 type Kind = 'info' | 'warning' | 'notice' | 'error' | 'group' | 'endgroup' | 'failed' | 'secret'
 
@@ -10,14 +11,14 @@ type Kind = 'info' | 'warning' | 'notice' | 'error' | 'group' | 'endgroup' | 'fa
 export class RecordingLog implements RunnerCommands {
   readonly lines: { kind: Kind; text: string; where?: AnnotationWhere }[] = []
 
-  info(text: string): void {
-    this.lines.push({ kind: 'info', text })
+  info(said: Said): void {
+    this.lines.push({ kind: 'info', text: String(said) })
   }
-  warning(text: string, where?: AnnotationWhere): void {
-    this.lines.push({ kind: 'warning', text, ...(where ? { where } : {}) })
+  warning(said: Said, where?: AnnotationWhere): void {
+    this.lines.push({ kind: 'warning', text: String(said), ...(where ? { where } : {}) })
   }
-  notice(text: string, where?: AnnotationWhere): void {
-    this.lines.push({ kind: 'notice', text, ...(where ? { where } : {}) })
+  notice(said: Said, where?: AnnotationWhere): void {
+    this.lines.push({ kind: 'notice', text: String(said), ...(where ? { where } : {}) })
   }
   error(text: string, where?: AnnotationWhere): void {
     this.lines.push({ kind: 'error', text, ...(where ? { where } : {}) })

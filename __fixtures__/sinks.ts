@@ -3,7 +3,7 @@ import { COMMAND_NAMES } from '../src/cli/names.js'
 import { summaryForms } from '../src/report/summary-text.js'
 import { tokenForms } from '../src/secrets.js'
 import { createSink, type Sink, type SinkOptions } from '../src/sink.js'
-import { inWords } from '../src/words.js'
+import { inWords, type Said } from '../src/words.js'
 
 /** A sink as the action builds one, for tests: its names, the token's forms, the given limit. */
 export function actionSink(options: Partial<SinkOptions> & { token?: string } = {}): Sink {
@@ -31,10 +31,10 @@ export function commandSink(options: Partial<SinkOptions> & { token?: string } =
 }
 
 /** A core message as the action says it. */
-export const inActionWords = (text: string): string => inWords(text, ACTION_NAMES)
+export const inActionWords = (text: Said): string => inWords(text, ACTION_NAMES)
 
 /** A core message as the command says it. */
-export const inCommandWords = (text: string): string => inWords(text, COMMAND_NAMES)
+export const inCommandWords = (text: Said): string => inWords(text, COMMAND_NAMES)
 
 /**
  * The error `run` throws, its message in an edge's words (the action's by default); fails the

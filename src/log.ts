@@ -1,12 +1,12 @@
 import { createSink } from './sink.js'
 import { cut, showInvisible } from './untrusted-text.js'
-import type { Names } from './words.js'
+import { msg, type Names, type Said } from './words.js'
 
 /** The log calls the core logic makes; `@actions/core` in the action, a recorder in tests. */
 export interface Log {
-  info(message: string): void
-  warning(message: string): void
-  notice(message: string): void
+  info(message: Said): void
+  warning(message: Said): void
+  notice(message: Said): void
   startGroup(name: string): void
   endGroup(): void
 }
@@ -53,10 +53,10 @@ export interface RunnerLog extends Log {
    * An annotation of any level, pointing at a file when `where` says; past GitHub's limit for
    * its level it is written as a plain line instead. Returns whether it was an annotation.
    */
-  annotate(level: AnnotationLevel, message: string, where?: AnnotationWhere): boolean
+  annotate(level: AnnotationLevel, message: Said, where?: AnnotationWhere): boolean
   /** Annotations of each level still shown; one error is always kept for the failure. */
   annotationsLeft(): Record<AnnotationLevel, number>
-  fail(message: string): void
+  fail(message: Said): void
   /**
    * Has the runner mask these, and removes them from every later message itself: a server that
    * echoes the token is not shown, even where no runner masks the log.
@@ -76,15 +76,15 @@ export const LOG_LIMITS = { lineChars: 4000, messageLines: 100 } as const
  */
 export function runnerLog(core: RunnerCommands, names: Names): RunnerLog {
   let sink = createSink({ names, secrets: [] })
-  const safe = (message: string) => forTheLog(sink.text(message))
+  const safe = (message: Said) => forTheLog(sink.text(message))
   const used: Record<AnnotationLevel, number> = { error: 0, warning: 0, notice: 0 }
   // One error is kept for the failure the step may end with.
   const limit = (level: AnnotationLevel) => ANNOTATION_LIMITS[level] - (level === 'error' ? 1 : 0)
-  const annotate = (level: AnnotationLevel, message: string, where?: AnnotationWhere) => {
+  const annotate = (level: AnnotationLevel, message: Said, where?: AnnotationWhere) => {
     if (used[level] >= limit(level)) {
       core.info(
         safe(
-          `${level} (not annotated: GitHub shows ${ANNOTATION_LIMITS[level]} per step): ${message}`
+          msg`${level} (not annotated: GitHub shows ${ANNOTATION_LIMITS[level]} per step): ${message}`
         )
       )
       return false

@@ -38,7 +38,7 @@ const WHERE_SCANNERS_WRITE = DEFAULT_REPORT_LOCATIONS.map(
   ({ file, scanner }) => `${file} (${scanner})`
 ).join(', ')
 
-const POINT_AT_THE_REPORT = `Scanners write ${WHERE_SCANNERS_WRITE}; point ${setting('reportFile')} at that file, not at another one.`
+const POINT_AT_THE_REPORT = msg`Scanners write ${WHERE_SCANNERS_WRITE}; point ${setting('reportFile')} at that file, not at another one.`
 
 /** Reads a file's text, or undefined when it does not exist. */
 export type TextFileReader = (file: string) => Promise<string | undefined>
@@ -58,12 +58,12 @@ export const readTextFile: TextFileReader = async (file) => {
   }
   if (read.outcome === 'not-a-file') {
     throw new ReportFileError(
-      `Report file ${oneLine(file, QUOTE_LIMITS.long)} is ${read.kind}, not a regular file. ${POINT_AT_THE_REPORT}`
+      msg`Report file ${oneLine(file, QUOTE_LIMITS.long)} is ${read.kind}, not a regular file. ${POINT_AT_THE_REPORT}`
     )
   }
   if (read.outcome === 'too-large') {
     throw new ReportFileError(
-      `Report file ${oneLine(file, QUOTE_LIMITS.long)} is larger than ${MAX_REPORT_BYTES / 1024} KiB, so it is not a scanner's report-task.txt (those are under 1 KiB). ${POINT_AT_THE_REPORT}`
+      msg`Report file ${oneLine(file, QUOTE_LIMITS.long)} is larger than ${MAX_REPORT_BYTES / 1024} KiB, so it is not a scanner's report-task.txt (those are under 1 KiB). ${POINT_AT_THE_REPORT}`
     )
   }
   try {
@@ -75,7 +75,7 @@ export const readTextFile: TextFileReader = async (file) => {
 
 function notTextError(name: string, why: string): ReportFileError {
   return new ReportFileError(
-    `Report file ${name} is not a text report file: ${why}. ${POINT_AT_THE_REPORT}`
+    msg`Report file ${name} is not a text report file: ${why}. ${POINT_AT_THE_REPORT}`
   )
 }
 
@@ -97,8 +97,8 @@ export async function loadReportFile(
   }
   throw new ReportFileError(
     given
-      ? `Report file not found at ${oneLine(given, QUOTE_LIMITS.long)}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set ${setting('reportFile')} to where yours is, and run this step after the analysis in the same job and working directory.`
-      : `No report file found: looked for ${WHERE_SCANNERS_WRITE}. Run this step after the analysis in the same job and working directory, or set ${setting('reportFile')}.`
+      ? msg`Report file not found at ${oneLine(given, QUOTE_LIMITS.long)}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set ${setting('reportFile')} to where yours is, and run this step after the analysis in the same job and working directory.`
+      : msg`No report file found: looked for ${WHERE_SCANNERS_WRITE}. Run this step after the analysis in the same job and working directory, or set ${setting('reportFile')}.`
   )
 }
 
@@ -130,7 +130,7 @@ export function parseReportFile(text: string, file: string): ReportTask {
     const separator = line.indexOf('=')
     if (separator <= 0) {
       throw new ReportFileError(
-        `Report file ${name} has a line that is not key=value: "${oneLine(line, 80)}". ${POINT_AT_THE_REPORT}`
+        msg`Report file ${name} has a line that is not key=value: "${oneLine(line, 80)}". ${POINT_AT_THE_REPORT}`
       )
     }
     values.set(line.slice(0, separator).trim(), line.slice(separator + 1).trim())
@@ -145,7 +145,7 @@ export function parseReportFile(text: string, file: string): ReportTask {
     const problem = text === undefined ? undefined : idProblem(text)
     if (problem) {
       throw new ReportFileError(
-        `Report file ${name}: ${key} "${oneLine(text ?? '')}" ${problem}. The scanner never writes such a value: ${POINT_AT_THE_REPORT}`
+        msg`Report file ${name}: ${key} "${oneLine(text ?? '')}" ${problem}. The scanner never writes such a value: ${POINT_AT_THE_REPORT}`
       )
     }
     return text
@@ -195,7 +195,7 @@ function httpUrl(name: string, key: string, text: string): URL {
 function taskId(name: string, fromKey: string | undefined, fromUrl: string | undefined): string {
   if (fromKey !== undefined && fromUrl !== undefined && fromKey !== fromUrl) {
     throw new ReportFileError(
-      `Report file ${name}: ceTaskId "${oneLine(fromKey)}" and the id in ceTaskUrl "${oneLine(fromUrl)}" differ, so it is not clear which analysis task to wait for. The scanner writes the same id in both: ${POINT_AT_THE_REPORT}`
+      msg`Report file ${name}: ceTaskId "${oneLine(fromKey)}" and the id in ceTaskUrl "${oneLine(fromUrl)}" differ, so it is not clear which analysis task to wait for. The scanner writes the same id in both: ${POINT_AT_THE_REPORT}`
     )
   }
   const id = fromKey ?? fromUrl

@@ -385,7 +385,7 @@ function optionalUrl(value: string | undefined): URL | undefined {
     url = new URL(value)
   } catch {
     throw new SettingsError(
-      `${host} "${oneLine(hideCredentials(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`
+      msg`${host} "${oneLine(hideCredentials(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`
     )
   }
   if (url.username || url.password) {
@@ -395,14 +395,14 @@ function optionalUrl(value: string | undefined): URL | undefined {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new SettingsError(
-      `${host} must start with https:// or http://, not ${oneLine(url.protocol)}//.`
+      msg`${host} must start with https:// or http://, not ${oneLine(url.protocol)}//.`
     )
   }
   // API paths are appended to the address: a query or fragment would end up in the middle.
   // The value is not quoted: a query is where a token pasted by mistake would be.
   if (/[?#]/.test(url.href)) {
     throw new SettingsError(
-      `${host} must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.`
+      msg`${host} must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.`
     )
   }
   return url

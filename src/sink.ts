@@ -23,7 +23,7 @@ export interface Sink {
    * The parts (most important first), head, tail and foot made `text`, then as many parts as
    * fit in `limit` (the sink's own by default), then the tail for those left out.
    */
-  fit(parts: Parts, options?: Partial<Omit<FitOptions, 'size'>>): Fitted
+  fit(parts: SaidParts, options?: Partial<Omit<FitOptions, 'size'>>): Fitted
   /** How long `text` is in this destination's unit. */
   size(text: string): number
   /**
@@ -31,6 +31,12 @@ export interface Sink {
    * token of the pull-request comment and the check run).
    */
   hiding(secrets: readonly string[]): Sink
+}
+
+/** Parts to fit (see Parts), each a Message or text that the sink says before measuring it. */
+interface SaidParts {
+  readonly length: number
+  at(index: number): Said | undefined
 }
 
 export interface SinkOptions {

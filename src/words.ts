@@ -171,7 +171,7 @@ export class Message {
 }
 
 /** What a message may hold: text (a server's too), numbers, references and other messages. */
-type MessageValue = string | number | Reference | Message
+type MessageValue = string | number | undefined | Reference | Message
 
 /**
  * A message of ours, by a tagged template.
@@ -180,6 +180,47 @@ type MessageValue = string | number | Reference | Message
  */
 export function msg(strings: TemplateStringsArray, ...values: MessageValue[]): Message {
   return Message.of(strings, values)
+}
+
+/**
+ * `items` one after the other, `separator` between them: the lines of one message.
+ *
+ * @example joined([msg`Quality Gate Failure: ${head}`, ...lines], '\n')
+ */
+export function joined(
+  items: readonly (string | Reference | Message)[],
+  separator: string
+): Message {
+  return Message.of(['', ...items.slice(1).map(() => separator), ''], items)
+}
+
+/** The first line of `said`: all of it up to its first line feed. */
+export function firstLine(said: Said): Said {
+  if (!(said instanceof Message))
+    return typeof said === 'string' ? (said.split('\n')[0] ?? '') : said
+  const parts: (string | Reference)[] = []
+  for (const part of said.parts) {
+    if (typeof part === 'string' && part.includes('\n')) {
+      parts.push(part.slice(0, part.indexOf('\n')))
+      break
+    }
+    parts.push(part)
+  }
+  return Message.of(['', ...parts.map(() => '')], parts)
+}
+
+/** Each reference by its key, for text no edge reads (an Error's `message`, a comparison). */
+const KEY_NAMES: Names = {
+  kind: 'Setting',
+  settings: Object.fromEntries(
+    SETTING_KEYS.map((key) => [key, { name: key }])
+  ) as Names['settings'],
+  places: { details: 'the details', self: 'the check' }
+}
+
+/** `said` as text with each reference by its key: for what no edge reads. */
+export function textOf(said: Said): string {
+  return inWords(said, KEY_NAMES)
 }
 
 /** What a sink says: a Message, or text (a server's, or ours without a reference). */

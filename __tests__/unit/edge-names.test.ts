@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { ACTION_NAMES } from '../../src/action/names.js'
 import { COMMAND_NAMES } from '../../src/cli/names.js'
 import { USAGE } from '../../src/cli/options.js'
-import { inWords, PLACE_KEYS, SETTING_KEYS, setting, theSetting } from '../../src/words.js'
+import { inWords, msg, PLACE_KEYS, SETTING_KEYS, setting, theSetting } from '../../src/words.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const src = path.join(root, 'src')
@@ -92,7 +92,7 @@ describe("each edge's names live in that edge alone", () => {
   })
 
   it('a reference is said in each edge its own way', () => {
-    const message = `raise ${setting('timeout')}, or check ${theSetting('task')}`
+    const message = msg`raise ${setting('timeout')}, or check ${theSetting('task')}`
     expect(inWords(message, ACTION_NAMES)).toBe(
       'raise pollingTimeoutSec, or check the taskId input'
     )
@@ -102,7 +102,7 @@ describe("each edge's names live in that edge alone", () => {
 
 describe('inWords', () => {
   it('leaves no marker behind: an unknown key is said as its key, a cut reference is dropped', () => {
-    const cutShort = `${setting('timeout')}`.slice(0, 6)
+    const cutShort = String(setting('timeout')).slice(0, 6)
     expect(inWords(`a ${cutShort}…`, ACTION_NAMES)).not.toMatch(/[\uE000\uE001]/)
     expect(inWords('\uE000name:nothing\uE001', ACTION_NAMES)).toBe('nothing')
   })

@@ -1,3 +1,4 @@
+import type { Said } from '../../src/words.js'
 import { describe, expect, it } from 'vitest'
 import { FAIL_ON_ERROR, failsUnder, statusClass, type FailPolicy } from '../../src/fail-policy.js'
 import { evaluateConditions } from '../../src/gate/evaluate.js'
@@ -20,7 +21,7 @@ const policy = (...statuses: Array<'ERROR' | 'WARN' | 'NONE'>): FailPolicy => ne
 const failOnInput = (value: string) => (name: string) => (name === 'failOn' ? value : '')
 
 /** The message `read` is refused with, in the edge's words (`words`). */
-const refusal = (read: () => unknown, words: (text: string) => string): string =>
+const refusal = (read: () => unknown, words: (text: Said) => string): string =>
   thrownInWords(read, words).message
 
 describe('failOn is read as a set of ERROR, WARN and NONE that holds ERROR', () => {

@@ -11,7 +11,7 @@ import { ACTION_NAMES } from '../../src/action/names.js'
 import { COMMAND_NAMES } from '../../src/cli/names.js'
 import { HTML_MARKUP, MARKDOWN_MARKUP } from '../../src/report/markup.js'
 import { createSink } from '../../src/sink.js'
-import { FORMS, inWords, PLACE_KEYS, reference, SETTING_KEYS } from '../../src/words.js'
+import { FORMS, inWords, msg, PLACE_KEYS, reference, SETTING_KEYS } from '../../src/words.js'
 import { renderAsGitHub, renderAsMarkdown } from '../support/summary-as-github.js'
 
 const REFERENCES = FORMS.flatMap((form) =>
@@ -34,8 +34,8 @@ describe.each(MARKUPS)('$name says each setting in the edge’s words', ({ marku
     expect(REFERENCES.length).toBe((FORMS.length - 1) * SETTING_KEYS.length + PLACE_KEYS.length)
     for (const named of REFERENCES) {
       const said = inWords(named, names)
-      const message = `Raise ${named} (now 3.0 s): check ${named}.`
-      const body = sink.text(markup.paragraph([markup.text(message)]))
+      const message = msg`Raise ${named} (now 3.0 s): check ${named}.`
+      const body = sink.text(markup.paragraph([markup.text(sink.text(message))]))
       expect(body).not.toMatch(/[\uE000\uE001]/)
       expect(render(`${body}\n`).text.trim()).toBe(`Raise ${said} (now 3.0 s): check ${said}.`)
     }

@@ -139,8 +139,8 @@ describe('the job summary (HTML, GitHub) makes no reference and no link', () => 
 describe("a status's text makes no reference and no link", () => {
   it.each(HOSTILE_REFERENCES)('%s as the status and as the reason it is unread', (text) => {
     for (const shown of [
-      statusWords(read(text), FAIL_ON_ERROR),
-      statusWords(unread(text), FAIL_ON_ERROR)
+      statusWords(read(text), FAIL_ON_ERROR, createSink({ names: COMMAND_NAMES, secrets: [] })),
+      statusWords(unread(text), FAIL_ON_ERROR, createSink({ names: COMMAND_NAMES, secrets: [] }))
     ]) {
       expect(referencesIn(shown)).toEqual([])
       expect(mentionsIn(shown)).toEqual([])

@@ -14,7 +14,7 @@ import {
   vi
 } from 'vitest'
 import { RecordingLog } from '../../__fixtures__/log.js'
-import { rejectionInWords } from '../../__fixtures__/sinks.js'
+import { inActionWords, rejectionInWords } from '../../__fixtures__/sinks.js'
 import { findReportFiles } from '../../src/action/report-globs.js'
 import { systemClock } from '../../src/clock.js'
 import { ReportFileError } from '../../src/errors.js'
@@ -91,7 +91,7 @@ function check(cwd: string, inputs: Record<string, string>, log = new RecordingL
 const refusal = (promise: Promise<unknown>): Promise<Error> => rejectionInWords(promise)
 
 const statusOf = (outcome: AnalysisOutcome | undefined) =>
-  outcome?.read ? outcome.result.status : `unread: ${outcome?.message}`
+  outcome?.read ? outcome.result.status : `unread: ${inActionWords(outcome?.message ?? '')}`
 
 describe('scanMetadataReportFile: paths and globs, each file and each task once', () => {
   it('a glob finds every project’s report file, hidden folders included, in a stable order', async () => {

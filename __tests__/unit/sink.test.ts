@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { actionHtmlSink, actionSink, commandSink } from '../../__fixtures__/sinks.js'
-import { place, setting } from '../../src/words.js'
+import { msg, place, setting } from '../../src/words.js'
 
 const TOKEN = 'squ_0123456789abcdef'
 
 describe('a sink says references in its edge’s words and hides every secret', () => {
   it('resolves references and redacts, in text and in every fitted part', () => {
     const sink = actionSink({ token: TOKEN })
-    expect(sink.text(`raise ${setting('timeout')}: ${TOKEN}`)).toBe('raise pollingTimeoutSec: ***')
-    const fitted = sink.fit([`a ${TOKEN}`, `see ${place('details')}`], {
+    expect(sink.text(msg`raise ${setting('timeout')}: ${TOKEN}`)).toBe(
+      'raise pollingTimeoutSec: ***'
+    )
+    const fitted = sink.fit([`a ${TOKEN}`, msg`see ${place('details')}`], {
       head: '[',
       foot: ']',
       separator: ','
@@ -19,7 +21,7 @@ describe('a sink says references in its edge’s words and hides every secret', 
 
   it('measures what it writes: the parts once resolved, in its unit', () => {
     const sink = commandSink({ limit: 40, unit: 'characters' })
-    const fitted = sink.fit(['é'.repeat(10), `${place('details')}`, 'x'], { tail: (n) => `+${n}` })
+    const fitted = sink.fit(['é'.repeat(10), place('details'), 'x'], { tail: (n) => `+${n}` })
     expect(fitted.text).toBe(`${'é'.repeat(10)}\n+2`)
     expect(sink.size('é')).toBe(1)
     expect(actionSink().size('é')).toBe(2)

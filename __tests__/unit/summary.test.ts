@@ -23,7 +23,7 @@ function rowsOf(summary: string): string[][] {
 
 describe('an ERROR gate fails with "Quality Gate Failure" and each failing condition in words', () => {
   it("words the server's own example", () => {
-    expect(gateFailureMessage(result())).toBe(
+    expect(inActionWords(gateFailureMessage(result()))).toBe(
       [
         'Quality Gate Failure for my-project: 4 of 7 conditions failed.',
         '- Coverage on New Code is 82.51% (fails when less than 85%) (https://sonar.example.com/component_measures?id=my-project&metric=new_coverage)',
@@ -37,12 +37,14 @@ describe('an ERROR gate fails with "Quality Gate Failure" and each failing condi
 
   it('words ratings as letters, worse or better', () => {
     const rating = condition({ metricKey: 'new_reliability_rating', comparator: 'GT' })
-    const message = gateFailureMessage(
-      result({
-        conditions: evaluateConditions([{ ...rating, errorThreshold: '1', actualValue: '3' }]),
-        dashboardUrl: undefined,
-        projectKey: undefined
-      })
+    const message = inActionWords(
+      gateFailureMessage(
+        result({
+          conditions: evaluateConditions([{ ...rating, errorThreshold: '1', actualValue: '3' }]),
+          dashboardUrl: undefined,
+          projectKey: undefined
+        })
+      )
     )
     expect(message).toBe(
       'Quality Gate Failure: 1 of 1 conditions failed.\n- Reliability Rating on New Code is C (fails when worse than A)'
@@ -60,12 +62,12 @@ describe('an ERROR gate fails with "Quality Gate Failure" and each failing condi
 
   it('shows the dashboard without credentials, and no address that is not http(s)', () => {
     const withCredentials = 'https://admin:secret@sonar.example.com/dashboard?id=my-project'
-    expect(gateFailureMessage(result({ dashboardUrl: withCredentials }))).toContain(
+    expect(inActionWords(gateFailureMessage(result({ dashboardUrl: withCredentials })))).toContain(
       'Details: https://sonar.example.com/dashboard?id=my-project'
     )
-    expect(gateFailureMessage(result({ dashboardUrl: 'javascript:alert(1)' }))).not.toMatch(
-      /Details/
-    )
+    expect(
+      inActionWords(gateFailureMessage(result({ dashboardUrl: 'javascript:alert(1)' })))
+    ).not.toMatch(/Details/)
   })
 })
 
@@ -298,7 +300,7 @@ describe('quoted server text stays on one line in the failure message and every 
   })
 
   it('the failure message: each line is one of ours, the server’s line breaks shown as \\n', () => {
-    const lines = gateFailureMessage(hostile).split('\n')
+    const lines = inActionWords(gateFailureMessage(hostile)).split('\n')
     expect(lines[0]).toBe(
       `Quality Gate Failure for my-project\\n${fake}: 1 of 2 conditions failed.`
     )

@@ -1,3 +1,4 @@
+import type { Said } from '../../src/words.js'
 import { describe, expect, it } from 'vitest'
 import { ServerRequestError, TaskFailedError, TimeoutError } from '../../src/errors.js'
 import { waitForTask } from '../../src/gate/wait-for-task.js'
@@ -238,7 +239,7 @@ describe('a server that stops answering after it has answered: polled through, w
       () => new ServerRequestError('HTTP 503', 503),
       refused
     ])
-    const said: string[] = []
+    const said: Said[] = []
     const finished = await waitForTask({
       ...options(clock, server.fetchTask),
       serverNotUp: async () => false,

@@ -10,7 +10,7 @@ import {
   type CommentWhen
 } from '../report/pull-request-comment-body.js'
 import { ownIdentity } from '../platform/own-identity.js'
-import { setting } from '../words.js'
+import { setting, msg } from '../words.js'
 import type { FileLink } from '../report/new-issues-block.js'
 import type { Sink } from '../sink.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
@@ -162,7 +162,7 @@ async function commentEach(
     const when = options.when ?? 'always'
     if (!shouldWrite(when, commentVerdict(outcome, policy), found?.body)) {
       log.info(
-        `The comment on pull request #${target.issue_number} for ${name} is left as it is (${setting('comment')}: ${when}).`
+        msg`The comment on pull request #${target.issue_number} for ${name} is left as it is (${setting('comment')}: ${when}).`
       )
       continue
     }

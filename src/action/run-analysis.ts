@@ -4,7 +4,7 @@ import { eventObject } from '../github-event.js'
 import { takeRunScope, type RunScope } from '../run-scope.js'
 import { isBranchName, isFullSha, runStart } from '../settings.js'
 import { oneLine } from '../untrusted-text.js'
-import { setting } from '../words.js'
+import { setting, msg, type Said } from '../words.js'
 import type { GitHubContext } from './github-context.js'
 import { pullRequestFinder } from './fork-pull-request.js'
 import type { ActionSettings } from './settings.js'
@@ -46,7 +46,7 @@ async function runAnalysis(
   github: GitHubContext,
   env: NodeJS.ProcessEnv,
   findPullRequest?: FindPullRequest
-): Promise<RunAnalysis | { problem: string }> {
+): Promise<RunAnalysis | { problem: Said }> {
   const event = github.event
   const from = `the ${oneLine(event || 'unknown')} event`
   const sha = (env['GITHUB_SHA'] ?? '').toLowerCase()
@@ -86,7 +86,7 @@ export type FindPullRequest = (head: {
   owner: string
   branch: string
   sha: string
-}) => Promise<{ number: number } | { problem: string }>
+}) => Promise<{ number: number } | { problem: Said }>
 
 /**
  * The run that triggered a workflow_run: its pull request, else its branch, and its head commit;
@@ -98,7 +98,7 @@ async function triggeringRun(
   env: NodeJS.ProcessEnv,
   from: string,
   findPullRequest: FindPullRequest | undefined
-): Promise<RunAnalysis | { problem: string }> {
+): Promise<RunAnalysis | { problem: Said }> {
   const run = await eventObject(env['GITHUB_EVENT_PATH'], 'workflow_run')
   if (!run) {
     return {
@@ -122,19 +122,19 @@ async function triggeringRun(
     const head = run['head_repository'] as { owner?: { login?: unknown } } | undefined
     const owner = head?.owner?.login
     const branch = run['head_branch']
-    const toPass = `pass ${setting('pullRequest')} to say which pull request to check.`
+    const toPass = msg`pass ${setting('pullRequest')} to say which pull request to check.`
     if (typeof owner !== 'string' || typeof branch !== 'string' || commits.length === 0) {
       return {
-        problem: `The triggering run is of a pull request from a fork, which GitHub does not name in the workflow_run event, and the event does not say its head repository and branch: ${toPass}`
+        problem: msg`The triggering run is of a pull request from a fork, which GitHub does not name in the workflow_run event, and the event does not say its head repository and branch: ${toPass}`
       }
     }
     if (!findPullRequest) {
       return {
-        problem: `The triggering run is of a pull request from a fork, which GitHub does not name in the workflow_run event: set ${setting('gitHubToken')} to let the action find it through GitHub's API, or ${toPass}`
+        problem: msg`The triggering run is of a pull request from a fork, which GitHub does not name in the workflow_run event: set ${setting('gitHubToken')} to let the action find it through GitHub's API, or ${toPass}`
       }
     }
     const found = await findPullRequest({ owner, branch, sha: commits[0]! })
-    if ('problem' in found) return { problem: `${found.problem}: ${toPass}` }
+    if ('problem' in found) return { problem: msg`${found.problem}: ${toPass}` }
     return {
       ...pullRequest(found.number),
       from: `${from} (its pull request found through GitHub's API)`

@@ -1,3 +1,4 @@
+import { msg, type Said } from '../words.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
 import type { StepVerdict } from '../report/verdict.js'
@@ -16,14 +17,14 @@ export function stepEnd(
   outcomes: readonly AnalysisOutcome[],
   { failStep, outputsProblem }: { failStep: boolean; outputsProblem: string | undefined },
   log: Log
-): string | undefined {
+): Said | undefined {
   switch (verdict.kind) {
     case 'unread':
       return verdict.message
     case 'gate-failed':
       if (failStep)
-        return outputsProblem ? `${verdict.message}\n${outputsProblem}` : verdict.message
-      log.warning(`${verdict.message}\nfailOnError is false: the job goes on.`)
+        return outputsProblem ? msg`${verdict.message}\n${outputsProblem}` : verdict.message
+      log.warning(msg`${verdict.message}\nfailOnError is false: the job goes on.`)
       break
     case 'passed':
       for (const line of verdict.statuses) log.info(line)

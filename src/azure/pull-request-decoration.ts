@@ -41,7 +41,7 @@ import { ownIdentity } from '../platform/own-identity.js'
 import { PlatformError, type PlatformRefusal } from '../http/rest-api.js'
 import type { Sink } from '../sink.js'
 import { cut, oneLine } from '../untrusted-text.js'
-import { setting } from '../words.js'
+import { setting, msg } from '../words.js'
 import { identityId, type AzureApi } from './azure-api.js'
 
 export const AZURE_LIMITS = {
@@ -122,7 +122,7 @@ export async function decorateAzure(
         const written = await writeVerdictThread(azure, base, threads, me, outcome, options)
         log.info(
           written === 'unchanged'
-            ? `Azure DevOps: the thread for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
+            ? msg`Azure DevOps: the thread for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
             : `Azure DevOps: the thread for ${nameOf(outcome)} is ${written} on pull request !${pullRequest.id}.`
         )
       })
@@ -149,7 +149,9 @@ async function postStatus(
   await azure.request('POST', `${base}/statuses`, {
     body: {
       state: failed ? 'failed' : 'succeeded',
-      description: sink.text(cut(statusWords(outcome, policy), AZURE_LIMITS.descriptionChars)),
+      description: sink.text(
+        cut(statusWords(outcome, policy, sink), AZURE_LIMITS.descriptionChars)
+      ),
       context: {
         genre: 'sonarqube',
         name: sink.text(cut(`quality-gate/${oneLine(projectName(outcome))}`, 200))

@@ -38,7 +38,7 @@ import { ownIdentity } from '../platform/own-identity.js'
 import type { PlatformRefusal } from '../http/rest-api.js'
 import type { Sink } from '../sink.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-import { setting } from '../words.js'
+import { setting, msg } from '../words.js'
 import type { BitbucketApi } from './bitbucket-api.js'
 import { repositoryPath, reportId, writeReport, type BitbucketCommit } from './code-insights.js'
 
@@ -135,7 +135,7 @@ export async function decorateBitbucket(
         me ??= author
         log.info(
           written === 'unchanged'
-            ? `Bitbucket: the comment for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
+            ? msg`Bitbucket: the comment for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
             : `Bitbucket: the comment for ${nameOf(outcome)} is ${written} on pull request #${id}.`
         )
       })
@@ -164,7 +164,9 @@ async function setBuildStatus(
         ),
         // Bitbucket requires an address: the dashboard, else the repository.
         url: dashboard ?? `https://bitbucket.org/${pipeline.repository}`,
-        description: sink.text(cut(statusWords(outcome, policy), BITBUCKET_LIMITS.statusChars))
+        description: sink.text(
+          cut(statusWords(outcome, policy, sink), BITBUCKET_LIMITS.statusChars)
+        )
       }
     }
   )

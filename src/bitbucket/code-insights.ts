@@ -67,7 +67,7 @@ export async function writeReport(
       title: sink.text(
         cut(`SonarQube: ${oneLine(projectName(outcome))}`, INSIGHTS_LIMITS.titleChars)
       ),
-      details: sink.text(cut(statusWords(outcome, policy), INSIGHTS_LIMITS.detailsChars)),
+      details: sink.text(cut(statusWords(outcome, policy, sink), INSIGHTS_LIMITS.detailsChars)),
       report_type: 'BUG',
       reporter: 'SonarQube',
       result: failing(outcome, policy) ? 'FAILED' : 'PASSED',

@@ -30,7 +30,7 @@ import {
 import { PlatformRefusal, type RestApi } from '../http/rest-api.js'
 import type { Sink } from '../sink.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-import { setting } from '../words.js'
+import { setting, msg, type Said } from '../words.js'
 import { reportData, reportId } from './code-insights.js'
 
 const DATA_CENTER_LIMITS = {
@@ -110,7 +110,7 @@ async function writeReport(
       title: sink.text(
         cut(`SonarQube: ${oneLine(projectName(outcome))}`, DATA_CENTER_LIMITS.titleChars)
       ),
-      details: sink.text(cut(statusWords(outcome, policy), DATA_CENTER_LIMITS.detailsChars)),
+      details: sink.text(cut(statusWords(outcome, policy, sink), DATA_CENTER_LIMITS.detailsChars)),
       result: failing(outcome, policy) ? 'FAIL' : 'PASS',
       reporter: 'SonarQube',
       ...(dashboard ? { link: dashboard } : {}),
@@ -159,7 +159,7 @@ async function setBuildStatus(
     ),
     // The server requires an address: the dashboard, else the server's own.
     url: dashboard ?? server.base.origin,
-    description: sink.text(cut(statusWords(outcome, policy), DATA_CENTER_LIMITS.textChars))
+    description: sink.text(cut(statusWords(outcome, policy, sink), DATA_CENTER_LIMITS.textChars))
   }
   try {
     await server.request('POST', `api/latest/${repositoryPath(where)}/builds`, { body })
@@ -172,7 +172,7 @@ async function setBuildStatus(
   }
 }
 
-function refusalWords(error: PlatformRefusal, where: DataCenterRepository): string {
+function refusalWords(error: PlatformRefusal, where: DataCenterRepository): Said {
   const base = 'Bitbucket refused the decoration; the verdict and the exit code are unchanged.'
   const repository = `${oneLine(where.project, QUOTE_LIMITS.short)}/${oneLine(where.repository, QUOTE_LIMITS.short)}`
   switch (error.status) {
@@ -181,6 +181,6 @@ function refusalWords(error: PlatformRefusal, where: DataCenterRepository): stri
     case 403:
       return `${base} The token in BITBUCKET_TOKEN may not write to ${repository} (403): it needs the repository write permission.`
     default:
-      return `${base} The server shows this token no repository ${repository}, or has no Code Insights (404: Bitbucket Data Center 5.15 or later has them): check ${setting('bitbucketProject')} and ${setting('bitbucketRepo')}.`
+      return msg`${base} The server shows this token no repository ${repository}, or has no Code Insights (404: Bitbucket Data Center 5.15 or later has them): check ${setting('bitbucketProject')} and ${setting('bitbucketRepo')}.`
   }
 }

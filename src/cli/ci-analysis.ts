@@ -93,7 +93,7 @@ async function gitHubActions(env: Env): Promise<CiAnalysis | undefined> {
       payload.number?.toString() ?? (fromRef && NUMBER.test(fromRef) ? fromRef : undefined)
     if (!number) {
       throw new SettingsError(
-        `GitHub Actions runs for a ${oneLine(event)} event whose pull request is unknown (the event file names none, nor does GITHUB_REF): ${TO_PASS}`
+        msg`GitHub Actions runs for a ${oneLine(event)} event whose pull request is unknown (the event file names none, nor does GITHUB_REF): ${TO_PASS}`
       )
     }
     const head = payload.headSha ? [payload.headSha] : []
@@ -146,7 +146,7 @@ function azurePipelines(env: Env): CiAnalysis | undefined {
   }
   if ((env['BUILD_SOURCEBRANCH'] ?? '').startsWith('refs/pull/')) {
     throw new SettingsError(
-      `Azure Pipelines builds a pull request (BUILD_SOURCEBRANCH is "${oneLine(env['BUILD_SOURCEBRANCH'] ?? '')}") but sets no SYSTEM_PULLREQUEST_PULLREQUESTID: ${TO_PASS}`
+      msg`Azure Pipelines builds a pull request (BUILD_SOURCEBRANCH is "${oneLine(env['BUILD_SOURCEBRANCH'] ?? '')}") but sets no SYSTEM_PULLREQUEST_PULLREQUESTID: ${TO_PASS}`
     )
   }
   return ci.analysis(ci.refScope('BUILD_SOURCEBRANCH'), commit)
@@ -182,7 +182,7 @@ function circleCi(env: Env): CiAnalysis | undefined {
   )
   if (urls.size > 1) {
     throw new SettingsError(
-      `CircleCI names ${urls.size} pull requests of this branch (CIRCLE_PULL_REQUESTS), and picks one at random: ${TO_PASS}`
+      msg`CircleCI names ${urls.size} pull requests of this branch (CIRCLE_PULL_REQUESTS), and picks one at random: ${TO_PASS}`
     )
   }
   if (ci.has('CIRCLE_PR_NUMBER')) {
@@ -214,7 +214,7 @@ function jenkins(env: Env): CiAnalysis | undefined {
 }
 
 /** What to do when the CI's facts cannot be taken, in the command's words. */
-const TO_PASS = `pass ${setting('pullRequest')} or ${setting('branch')}, and ${setting('commit')}, to say which analysis to check.`
+const TO_PASS = msg`pass ${setting('pullRequest')} or ${setting('branch')}, and ${setting('commit')}, to say which analysis to check.`
 
 type Scope = { branch?: string; pullRequest?: string }
 
@@ -305,7 +305,7 @@ class CiVariables {
 
   private refuse(name: string, value: string, problem: string): never {
     throw new SettingsError(
-      `${this.from} sets ${name} to "${oneLine(value)}", which is ${problem}: ${TO_PASS}`
+      msg`${this.from} sets ${name} to "${oneLine(value)}", which is ${problem}: ${TO_PASS}`
     )
   }
 }

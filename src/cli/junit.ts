@@ -8,6 +8,7 @@ import { gateFailureMessage } from '../report/gate-messages.js'
 import { headline, SUMMARY_LIMITS } from '../report/summary.js'
 import { describeCondition, metricName } from '../report/wording.js'
 import type { Sink } from '../sink.js'
+import { firstLine, joined, msg, type Said } from '../words.js'
 import { cut, oneLine, QUOTE_LIMITS, showInvisible } from '../untrusted-text.js'
 
 /** What the report says besides the outcomes (when and where the check ran), and its sink. */
@@ -59,7 +60,7 @@ export function renderJunit(outcomes: readonly AnalysisOutcome[], context: Junit
 
 interface Case {
   name: string
-  failure?: { type: string; message: string; text: string }
+  failure?: { type: string; message: Said; text: Said }
 }
 
 function suite(outcome: AnalysisOutcome, id: number, context: JunitContext): string[] {
@@ -72,13 +73,13 @@ function suite(outcome: AnalysisOutcome, id: number, context: JunitContext): str
             name: GATE_CASE,
             failure: {
               type: 'code' in outcome.error ? String(outcome.error.code) : outcome.error.name,
-              message: outcome.message.split('\n')[0] ?? '',
+              message: firstLine(outcome.message),
               text: outcome.message
             }
           }
         ],
         properties: { projectKey: outcome.projectKey, source: outcome.source },
-        out: `The gate could not be read: ${outcome.message}`,
+        out: msg`The gate could not be read: ${outcome.message}`,
         elapsedMs: context.elapsedMs
       }
   const failures = cases.filter((each) => each.failure).length
@@ -145,7 +146,7 @@ function gateSuite(result: GateResult, source: string, policy: FailPolicy) {
       name: GATE_CASE,
       ...(failed
         ? {
-            failure: { type, message: message.split('\n')[0] ?? '', text: message }
+            failure: { type, message: firstLine(message), text: message }
           }
         : {})
     })
@@ -155,10 +156,13 @@ function gateSuite(result: GateResult, source: string, policy: FailPolicy) {
   const out = [
     failed
       ? gateFailureMessage(result)
-      : [
-          `${headline(result.status, policy)} (${oneLine(result.status)})`,
-          ...(dashboard ? [`Details: ${dashboard}`] : [])
-        ].join('\n'),
+      : joined(
+          [
+            msg`${headline(result.status, policy)} (${oneLine(result.status)})`,
+            ...(dashboard ? [`Details: ${dashboard}`] : [])
+          ],
+          '\n'
+        ),
     ...(more > 0 ? [`… and ${more} more conditions: see the dashboard.`] : [])
   ].join('\n')
   return {
@@ -219,12 +223,12 @@ const NOT_XML =
   /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g
 
 /** A name or a value on one line: through the sink, cut, invisible characters shown, legal XML. */
-function line(value: string, { sink }: JunitContext): string {
+function line(value: Said, { sink }: JunitContext): string {
   return oneLine(sink.text(value), QUOTE_LIMITS.long).replace(NOT_XML, '')
 }
 
 /** An xs:token (names): one line, white space collapsed, at most 200 characters. */
-function token(value: string, { sink }: JunitContext): string {
+function token(value: Said, { sink }: JunitContext): string {
   return oneLine(sink.text(value), QUOTE_LIMITS.short)
     .replace(NOT_XML, '')
     .replace(/\s+/g, ' ')
@@ -232,7 +236,7 @@ function token(value: string, { sink }: JunitContext): string {
 }
 
 /** Element text: line feeds kept, each line made visible, the whole cut, legal, escaped. */
-function text(value: string, { sink }: JunitContext): string {
+function text(value: Said, { sink }: JunitContext): string {
   const said = cut(sink.text(value), SUMMARY_LIMITS.messageChars)
   const visible = said
     .split('\n')

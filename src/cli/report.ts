@@ -1,3 +1,4 @@
+import { msg } from '../words.js'
 import { hostname } from 'node:os'
 import { asError, messageOf } from '../errors.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
@@ -67,7 +68,7 @@ export function endCommand(verdict: StepVerdict, settings: Settings, log: Termin
       break
     case 'gate-failed':
       if (settings.failStep) log.error(verdict.message)
-      else log.warning(`${verdict.message}\n--no-fail is given: the exit code is 0.`)
+      else log.warning(msg`${verdict.message}\n--no-fail is given: the exit code is 0.`)
       break
     case 'unread':
       log.error(verdict.message)

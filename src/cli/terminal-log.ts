@@ -1,7 +1,7 @@
 import { LOG_LIMITS, type Log } from '../log.js'
 import { createSink } from '../sink.js'
 import { cut, showInvisible } from '../untrusted-text.js'
-import type { Names } from '../words.js'
+import type { Names, Said } from '../words.js'
 
 /** Where the log goes: standard error, or anything that takes text. */
 export interface TextStream {
@@ -11,9 +11,9 @@ export interface TextStream {
 /** The command's log: the core's Log, plus the lines only the command's edge writes. */
 export interface TerminalLog extends Log {
   /** The check failed, or could not be done: in red when colours are on. */
-  error(message: string): void
+  error(message: Said): void
   /** A gate passed: in green when colours are on. */
-  success(message: string): void
+  success(message: Said): void
   /** Removes every form of the token from every later line. */
   hideSecrets(secrets: readonly string[]): void
 }
@@ -64,7 +64,7 @@ export function terminalLog(
   let indent = ''
   const paint = (style: Style, text: string) =>
     color ? `${STYLES[style][0]}${text}${STYLES[style][1]}` : text
-  const write = (message: string, label?: { text: string; style: Style }, style?: Style) => {
+  const write = (message: Said, label?: { text: string; style: Style }, style?: Style) => {
     const lines = forTheTerminal(sink.text(message)).split('\n')
     const head = label ? `${paint(label.style, paint('bold', label.text))} ` : ''
     const hanging = ' '.repeat(label ? label.text.length + 1 : 0)

@@ -9,7 +9,7 @@ import { tokenExpiryWarning } from '../sonar/token-expiration.js'
 import type { IssueScope } from '../sonar/issues.js'
 import type { Condition, MetricDefinition, NewCodePeriod, ProjectStatus } from '../sonar/types.js'
 import { oneLine } from '../untrusted-text.js'
-import { setting, settingTitle, theSetting } from '../words.js'
+import { msg, setting, settingTitle, theSetting, type Said } from '../words.js'
 import { evaluateConditions, type EvaluatedCondition } from './evaluate.js'
 import { readNewIssues, type NewIssues } from './new-issues.js'
 import { readWhatChanged, whatChangedLine, type WhatChanged } from './what-changed.js'
@@ -119,11 +119,11 @@ export function clientFor(
  * (the client's default) for a project's analysis; else what the user gave, the report file or
  * the task or analysis whose project it is.
  */
-function projectKeyFrom(target: Target): string | undefined {
+function projectKeyFrom(target: Target): Said | undefined {
   if (target.wait === 'commit') return undefined
   // Several report files on one server share a client: the words name none of them.
   if (target.reportFile !== undefined) return 'the projectKey of the report file'
-  return `${target.wait === 'task' ? theSetting('task') : theSetting('analysis')}`
+  return target.wait === 'task' ? theSetting('task') : theSetting('analysis')
 }
 
 /**
@@ -295,7 +295,7 @@ async function warnOfAnotherCommit(
   const revision = page?.analyses.find(({ key }) => key === analysisId)?.revision
   if (!revision || commit.startsWith(revision)) return
   log.warning(
-    `${settingTitle('commit')} names commit ${commit.slice(0, 7)}, but the server records ${revision.slice(0, 7)} for the analysis checked, ${oneLine(analysisId)} of ${oneLine(projectKey)}${scopeWords(on)}: the verdict is that commit's. Check ${setting('commit')}, or leave it out to take the CI's commit.`
+    msg`${settingTitle('commit')} names commit ${commit.slice(0, 7)}, but the server records ${revision.slice(0, 7)} for the analysis checked, ${oneLine(analysisId)} of ${oneLine(projectKey)}${scopeWords(on)}: the verdict is that commit's. Check ${setting('commit')}, or leave it out to take the CI's commit.`
   )
 }
 

@@ -1,3 +1,4 @@
+import type { Said } from '../words.js'
 import type { GateResult } from './check.js'
 
 /**
@@ -13,7 +14,7 @@ export type AnalysisOutcome =
       /** The project, when the report file names it. */
       projectKey: string | undefined
       /** Why the gate could not be read, in words a user can act on. */
-      message: string
+      message: Said
       /** The failure itself (an ExplainedError, unless something unforeseen happened). */
       error: Error
     }

@@ -15,7 +15,7 @@ import { scopeWords, type AnalysisScope } from '../sonar/client.js'
 import { serverBase } from '../sonar/origin.js'
 import { serverKind, type ServerKind } from '../sonar/server-kind.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-import { msg, setting, theSetting } from '../words.js'
+import { msg, setting } from '../words.js'
 
 /** Where to look: the server, and either a task to wait for or an analysis to read at once. */
 export type Target = {
@@ -88,7 +88,7 @@ export async function findTargets(
       analysisId: settings.analysisId,
       ...manual
     }
-    return [{ source: `${theSetting('analysis')}`, target }]
+    return [{ source: `analysis ${oneLine(settings.analysisId)}`, target }]
   }
   if (host && settings.taskId) {
     const target: Target = {
@@ -98,7 +98,7 @@ export async function findTargets(
       taskUrl: undefined,
       ...manual
     }
-    return [{ source: `${theSetting('task')}`, target }]
+    return [{ source: `task ${oneLine(settings.taskId)}`, target }]
   }
 
   // A report file that quotes the token loses it before anything is made of its values.

@@ -6,7 +6,7 @@ import type { RunStart } from '../settings.js'
 import type { ComponentTask, ComponentTasks } from '../sonar/types.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { shortShas } from '../run-scope.js'
-import { msg, setting, theSetting } from '../words.js'
+import { msg, setting, theSetting, type Said } from '../words.js'
 import {
   isAwaited,
   isoSeconds,
@@ -117,8 +117,9 @@ export async function waitForAnalysis(options: WaitForAnalysisOptions): Promise<
       )
     }
     const line = waitingLine(wanted, sighting, seen.pending.length, options.on)
-    if (line !== said) log.info(line)
-    said = line
+    // One line each time what is waited for changes; its text tells.
+    if (String(line) !== said) log.info(line)
+    said = String(line)
     if (options.adaptive && !prediction)
       prediction = predicted(tasks, seen.pending, sighting.tasksAt)
   }
@@ -254,11 +255,11 @@ function waitingLine(
   sighting: Exclude<Sighting, { found: FoundAnalysis }>,
   pending: number,
   on: AnalysisScope
-): string {
+): Said {
   const { where, pullRequest } = wanted
   if (sighting.unknown) {
     const scope = pullRequest !== undefined ? 'pull request' : 'branch'
-    return `The server has no ${scope} ${oneLine(pullRequest ?? on.branch ?? '')} of ${wanted.project} yet: waiting for its first analysis (or check ${theSetting(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending} pending.`
+    return msg`The server has no ${scope} ${oneLine(pullRequest ?? on.branch ?? '')} of ${wanted.project} yet: waiting for its first analysis (or check ${theSetting(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending} pending.`
   }
   if (wanted.newest && pending > 0) {
     return `A scan of ${where} is queued or running: waiting for its analysis, the newest, rather than taking the one before it; ${pending} pending.`

@@ -3,7 +3,7 @@ import { ServerRequestError, TaskFailedError, TimeoutError } from '../errors.js'
 import type { Task } from '../sonar/types.js'
 import { nextPollAt, predictEnd, type Prediction } from './poll-plan.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-import { msg, setting, theSetting } from '../words.js'
+import { msg, setting, theSetting, type Said } from '../words.js'
 
 interface WaitForTaskOptions {
   /**
@@ -39,7 +39,7 @@ interface WaitForTaskOptions {
    */
   serverNotUp?: () => Promise<boolean>
   /** Called when the server stops answering after it had answered, and when it is back. */
-  onOutage?: (words: string) => void
+  onOutage?: (words: Said) => void
 }
 
 /** Statuses of a gateway or a server that is stopping or starting, once retries are spent. */
@@ -114,11 +114,11 @@ function taskTimeout(
   cause?: TimeoutError
 ): TimeoutError {
   const elapsed = seconds(clock.now() - startedAt)
-  const raise = `raise ${setting('timeout')} (now ${seconds(deadline - startedAt)})`
+  const raise = msg`raise ${setting('timeout')} (now ${seconds(deadline - startedAt)})`
   return new TimeoutError(
     outage
-      ? `Timed out after ${elapsed} waiting for the analysis task ${taskId}: the server has not answered since ${seconds(outage.since - startedAt)} (${outage.why}); its last status was ${oneLine(last?.status ?? '')}. Check that the server is running; ${raise} to wait out its restarts.`
-      : `Timed out after ${elapsed} waiting for the analysis task ${taskId}: ${last ? `its last status was ${oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; ${raise}.`,
+      ? msg`Timed out after ${elapsed} waiting for the analysis task ${taskId}: the server has not answered since ${seconds(outage.since - startedAt)} (${outage.why}); its last status was ${oneLine(last?.status ?? '')}. Check that the server is running; ${raise} to wait out its restarts.`
+      : msg`Timed out after ${elapsed} waiting for the analysis task ${taskId}: ${last ? `its last status was ${oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; ${raise}.`,
     cause && { cause }
   )
 }
@@ -144,7 +144,7 @@ async function pollOnce(
     if (!seen.outage) {
       seen.outage = { since: polledAt, why: outageWords(error as ServerRequestError) }
       options.onOutage?.(
-        `The server stopped answering (${seen.outage.why}) after ${seconds(options.clock.now() - options.startedAt)}: polling on until it is back, within ${setting('timeout')}.`
+        msg`The server stopped answering (${seen.outage.why}) after ${seconds(options.clock.now() - options.startedAt)}: polling on until it is back, within ${setting('timeout')}.`
       )
     }
     return undefined

@@ -19,7 +19,7 @@ import {
 } from '../report/pull-request-comment-body.js'
 import type { Sink } from '../sink.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-import { setting } from '../words.js'
+import { setting, msg } from '../words.js'
 import type { Severity } from '../findings/finding.js'
 import { hasBranchAnalyses, narrowToChangedLines } from '../gate/on-changed-lines.js'
 import {
@@ -118,7 +118,7 @@ export async function decorateMergeRequest(
         const written = await writeNote(gitlab, mergeRequest, pipeline, outcome, me, options)
         log.info(
           written === 'unchanged'
-            ? `GitLab: the note for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
+            ? msg`GitLab: the note for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
             : `GitLab: the note for ${nameOf(outcome)} is ${written} on merge request !${iid}.`
         )
       })
@@ -135,9 +135,10 @@ export async function decorateMergeRequest(
           lowest: options.inlineSeverity,
           sink: options.sink
         })
-        const past = done.leftOut > 0 ? `; ${done.leftOut} more past ${setting('inlineLimit')}` : ''
+        const past =
+          done.leftOut > 0 ? msg`; ${done.leftOut} more past ${setting('inlineLimit')}` : ''
         log.info(
-          `GitLab: ${done.started} discussions started on the diff${past}, ${done.resolved} resolved (their issues are gone).`
+          msg`GitLab: ${done.started} discussions started on the diff${past}, ${done.resolved} resolved (their issues are gone).`
         )
       })
     } else if (options.inlineLimit > 0 && diff) {
@@ -161,7 +162,7 @@ async function setStatus(
     // Through the sink like every text sent: a key that holds a secret is not sent with it.
     projectKey: sink.text(projectName(outcome)),
     state: failing(outcome, policy) ? 'failed' : 'success',
-    description: sink.text(statusWords(outcome, policy)),
+    description: sink.text(statusWords(outcome, policy, sink)),
     targetUrl: dashboardOf(outcome),
     pipelineId: pipeline.pipelineId
   })

@@ -14,6 +14,7 @@ import { redactSecrets, tokenForms } from '../secrets.js'
 import { decideRetry } from './retry-policy.js'
 import { headerValue, HttpTransport } from './transport.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+import { textOf } from '../words.js'
 
 export const REST_LIMITS = {
   /** One reply's body: a page of 100 merge-request diffs fits. */
@@ -198,7 +199,8 @@ export class RestApi {
               `the decoration's time (the overall time-out, or its allowance past the check)`
             )
       if (!decision.retry) {
-        throw new PlatformError(`${words}${decision.why ? ` ${decision.why}` : ''}`, { answer })
+        const why = decision.why ? ` ${textOf(decision.why)}` : ''
+        throw new PlatformError(`${words}${why}`, { answer })
       }
       await clock.sleep(decision.delayMs)
     }

@@ -1,4 +1,4 @@
-import { setting } from '../words.js'
+import { setting, msg, type Said } from '../words.js'
 /**
  * When to try a request again and how long to wait first. Pure: the client supplies the time
  * left, the attempt number and the random source.
@@ -33,7 +33,7 @@ export type Fault =
 type RetryDecision =
   | { retry: true; delayMs: number }
   /** `why` says why no other try is made, or is '' when the fault speaks for itself. */
-  | { retry: false; why: string }
+  | { retry: false; why: Said }
 
 /**
  * Whether to try again after try number `attempt` (0 for the first) failed with `fault`, and
@@ -49,7 +49,7 @@ export function decideRetry(
   remainingMs: number,
   random: () => number,
   nowEpochMs: number,
-  timeLimit = `the overall time-out (${setting('timeout')})`
+  timeLimit: Said = msg`the overall time-out (${setting('timeout')})`
 ): RetryDecision {
   const tries = attempt + 1
   if (fault.kind === 'final') return { retry: false, why: '' }
@@ -65,7 +65,7 @@ export function decideRetry(
     if (askedMs !== undefined && askedMs >= remainingMs) {
       return {
         retry: false,
-        why: `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than ${timeLimit} leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
+        why: msg`The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than ${timeLimit} leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
       }
     }
     delayMs = Math.max(delayMs, askedMs ?? 0)
@@ -73,7 +73,7 @@ export function decideRetry(
   if (delayMs >= remainingMs) {
     return {
       retry: false,
-      why: `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: ${timeLimit} leaves no time for another.`
+      why: msg`Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: ${timeLimit} leaves no time for another.`
     }
   }
   return { retry: true, delayMs }

@@ -13,7 +13,8 @@ import { messageOf } from '../errors.js'
 import { dashboardAddress } from '../report/dashboard-link.js'
 import { withoutReferences } from '../report/no-references.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-import { outsideReferences } from '../words.js'
+import type { Sink } from '../sink.js'
+import type { Said } from '../words.js'
 import { PlatformRefusal } from '../http/rest-api.js'
 
 /** A platform as its decoration's one warning names it. */
@@ -23,7 +24,7 @@ interface DecorationPlatform {
   /** What to check when the platform does not answer as its API does: the address's variable. */
   check: string
   /** The warning for a refusal (401, 403, 404): what the token, the repository or the review lacks. */
-  refusal(error: PlatformRefusal): string
+  refusal(error: PlatformRefusal): Said
 }
 
 /** A step of a decoration that failed: what it was doing; why is its `cause`. */
@@ -69,7 +70,7 @@ export async function decorating(
   platform: DecorationPlatform,
   run: (log: Log) => Promise<void>
 ): Promise<void> {
-  const held: string[] = []
+  const held: Said[] = []
   const holding: Log = {
     info: (message) => log.info(message),
     notice: (message) => log.notice(message),
@@ -87,7 +88,7 @@ export async function decorating(
 }
 
 /** The one warning for a decoration that ended early. */
-function endOfDecoration(platform: DecorationPlatform, error: unknown): string {
+function endOfDecoration(platform: DecorationPlatform, error: unknown): Said {
   const step = error instanceof DecorationStepFailure ? error : undefined
   const cause: unknown = step ? step.cause : error
   if (cause instanceof PlatformRefusal) return platform.refusal(cause)
@@ -126,14 +127,16 @@ export function nameOf(outcome: AnalysisOutcome): string {
  * A status's one-line description under the policy, the server's words in it making no
  * reference and no link where a platform shows it (`withoutReferences`).
  *
- * @example statusWords(outcome, FAIL_ON_ERROR) // 'Quality Gate failed: 2 of 7 conditions failed'
+ * @example statusWords(outcome, FAIL_ON_ERROR, sink) // 'Quality Gate failed: 2 of 7 conditions failed'
  */
-export function statusWords(outcome: AnalysisOutcome, policy: FailPolicy): string {
-  return outsideReferences(gateWords(outcome, policy), withoutReferences)
+export function statusWords(outcome: AnalysisOutcome, policy: FailPolicy, sink: Sink): string {
+  return withoutReferences(gateWords(outcome, policy, sink))
 }
 
-function gateWords(outcome: AnalysisOutcome, policy: FailPolicy): string {
-  if (!outcome.read) return `Quality Gate could not be read: ${oneLine(outcome.message, 200)}`
+function gateWords(outcome: AnalysisOutcome, policy: FailPolicy, sink: Sink): string {
+  if (!outcome.read) {
+    return `Quality Gate could not be read: ${oneLine(sink.text(outcome.message), 200)}`
+  }
   const { result } = outcome
   if (!failsUnder(result.status, policy)) {
     return result.status === 'OK'

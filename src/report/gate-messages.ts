@@ -7,7 +7,7 @@ import { FAIL_ON_ERROR, failsUnder, statusClass, type FailPolicy } from '../fail
 import type { GateResult } from '../gate/check.js'
 import type { Log } from '../log.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-import { place, setting } from '../words.js'
+import { joined, msg, place, setting, type Message, type Said } from '../words.js'
 import { analysisWarningText } from './analysis-warning.js'
 import { dashboardAddress } from './dashboard-link.js'
 import { evidenceUrl } from './evidence-link.js'
@@ -20,7 +20,7 @@ import { describeCondition } from './wording.js'
  * NONE, that the project has no gate; for a status no server sends, which it is. The message the
  * step fails with; the log's gate escapes it.
  */
-export function gateFailureMessage(result: GateResult): string {
+export function gateFailureMessage(result: GateResult): Message {
   const where = result.projectKey ? ` for ${oneLine(result.projectKey, QUOTE_LIMITS.short)}` : ''
   const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl)
   const link = dashboard ? [`Details: ${dashboard.href}`] : []
@@ -28,14 +28,14 @@ export function gateFailureMessage(result: GateResult): string {
   if (kind === 'ERROR' || kind === 'WARN') {
     const { head, lines } = conditionLines(result, kind)
     const why =
-      kind === 'WARN' ? `the gate is WARN, which ${setting('failingStatuses')} names: ` : ''
-    return [`Quality Gate Failure${where}: ${why}${head}`, ...lines, ...link].join('\n')
+      kind === 'WARN' ? msg`the gate is WARN, which ${setting('failingStatuses')} names: ` : ''
+    return joined([msg`Quality Gate Failure${where}: ${why}${head}`, ...lines, ...link], '\n')
   }
   const why =
     result.status === 'NONE'
-      ? `the project has no quality gate (NONE), which ${setting('failingStatuses')} names: assign a quality gate to the project on the server.`
-      : `the gate's status is "${oneLine(result.status, QUOTE_LIMITS.short)}", which no server sends for a gate; ${setting('failingStatuses')} names NONE, which covers it.`
-  return [`Quality Gate Failure${where}: ${why}`, ...link].join('\n')
+      ? msg`the project has no quality gate (NONE), which ${setting('failingStatuses')} names: assign a quality gate to the project on the server.`
+      : msg`the gate's status is "${oneLine(result.status, QUOTE_LIMITS.short)}", which no server sends for a gate; ${setting('failingStatuses')} names NONE, which covers it.`
+  return joined([msg`Quality Gate Failure${where}: ${why}`, ...link], '\n')
 }
 
 /**
@@ -45,15 +45,15 @@ export function gateFailureMessage(result: GateResult): string {
 function conditionLines(
   result: GateResult,
   status: 'ERROR' | 'WARN'
-): { head: string; lines: string[] } {
+): { head: string; lines: Said[] } {
   const matching = result.conditions.filter(({ condition }) => condition.status === status)
   const listed = matching.slice(0, SUMMARY_LIMITS.failuresListed)
-  const lines = listed.map((evaluated) => {
+  const lines: Said[] = listed.map((evaluated) => {
     const evidence = evidenceUrl(result, evaluated.condition)
     return `- ${describeCondition(evaluated)}${evidence ? ` (${evidence})` : ''}`
   })
   if (matching.length > listed.length) {
-    lines.push(`- … and ${matching.length - listed.length} more: see ${place('details')}`)
+    lines.push(msg`- … and ${matching.length - listed.length} more: see ${place('details')}`)
   }
   const total = result.conditions.length
   if (status === 'WARN' && matching.length === 0) {
@@ -98,14 +98,14 @@ export function annotateGate(
 function annotatePassingStatus(result: GateResult, log: Log): void {
   if (result.status === 'WARN') {
     const { head, lines } = conditionLines(result, 'WARN')
-    log.warning([`Quality Gate passed with warnings (WARN): ${head}`, ...lines].join('\n'))
+    log.warning(joined([`Quality Gate passed with warnings (WARN): ${head}`, ...lines], '\n'))
   } else if (result.status === 'NONE') {
     log.warning(
-      `No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful, or name NONE in ${setting('failingStatuses')} to fail without one.`
+      msg`No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful, or name NONE in ${setting('failingStatuses')} to fail without one.`
     )
   } else if (!isKnownStatus(result.status)) {
     log.warning(
-      `Unknown Quality Gate status "${oneLine(result.status, QUOTE_LIMITS.short)}": ${setting('failingStatuses')} does not name NONE, so the check passes (quality-gate-status NONE).`
+      msg`Unknown Quality Gate status "${oneLine(result.status, QUOTE_LIMITS.short)}": ${setting('failingStatuses')} does not name NONE, so the check passes (quality-gate-status NONE).`
     )
   }
 }

@@ -155,7 +155,9 @@ export function resultsJson(
       projectKey: outputText((outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? ''),
       source: outputText(outcome.source)
     }
-    if (!outcome.read) return sink.text(JSON.stringify({ ...common, ...failureFields(outcome) }))
+    if (!outcome.read) {
+      return sink.text(JSON.stringify({ ...common, ...failureFields(outcome, sink) }))
+    }
     const { result } = outcome
     return sink.text(
       JSON.stringify({
@@ -316,7 +318,10 @@ function outputText(value: string): string {
  * Why an analysis could not be read: the message, the error's code (ERR_SERVER_REQUEST,
  * ERR_TIMEOUT…) and, when a connection failed, Node's code (ECONNREFUSED, CERT_HAS_EXPIRED…).
  */
-function failureFields(outcome: Extract<AnalysisOutcome, { read: false }>): {
+function failureFields(
+  outcome: Extract<AnalysisOutcome, { read: false }>,
+  sink: Sink
+): {
   error: string
   errorCode: ErrorCode
   nodeCode?: string
@@ -324,7 +329,7 @@ function failureFields(outcome: Extract<AnalysisOutcome, { read: false }>): {
   const { error } = outcome
   const nodeCode = error instanceof ServerRequestError ? error.nodeCode : undefined
   return {
-    error: outputText(outcome.message),
+    error: outputText(sink.text(outcome.message)),
     errorCode: codeOf(error),
     ...(nodeCode ? { nodeCode: outputText(nodeCode) } : {})
   }

@@ -9,7 +9,7 @@ import { blocks, headline, renderSummary, SUMMARY_LIMITS } from './summary.js'
 import type { FileLink } from './new-issues-block.js'
 import { summaryAddress, summaryText } from './summary-text.js'
 import { metricName } from './wording.js'
-import { setting } from '../words.js'
+import { setting, msg } from '../words.js'
 
 const VERDICTS: Record<string, string> = {
   OK: '✅ passed',
@@ -39,9 +39,9 @@ export function renderOverviewSummary(
   const title =
     unread > 0
       ? `❌ ${unread} of ${outcomes.length} analyses could not be read`
-      : `${headline(worstFor(statuses, policy), policy)} (${outcomes.length} analyses)`
+      : msg`${headline(worstFor(statuses, policy), policy)} (${outcomes.length} analyses)`
   const head = [
-    `<h2>${title}</h2>`,
+    msg`<h2>${title}</h2>`,
     '<table>',
     '<thead><tr><th>Project</th><th>Verdict</th><th>Failing conditions</th><th>Analysis</th></tr></thead>',
     '<tbody>',
@@ -90,14 +90,14 @@ function overviewRow(outcome: AnalysisOutcome, policy: FailPolicy): string {
   if (failing.length > named.length) named.push(`${failing.length - named.length} more`)
   const verdict =
     result.status !== 'ERROR' && failsUnder(result.status, policy)
-      ? `❌ ${summaryText(result.status)}: fails (${setting('failingStatuses')})`
+      ? msg`❌ ${summaryText(result.status)}: fails (${setting('failingStatuses')})`
       : (VERDICTS[result.status] ?? `❔ ${summaryText(result.status)} (unknown: passes)`)
   const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl)
   const link = dashboard?.onServer
     ? `<a href="${summaryAddress(dashboard.href)}">dashboard</a>`
     : ''
   const cells = [project, verdict, named.join(', ') || '–', link]
-  return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`
+  return `<tr>${cells.map((cell) => msg`<td>${cell}</td>`).join('')}</tr>`
 }
 
 /**
@@ -111,7 +111,7 @@ function unreadSection(
 ): string {
   const heading = `<h3>❗ Not read · ${summaryText(projectName(outcome))}</h3>`
   const room = Math.max(0, Math.min(SUMMARY_LIMITS.messageChars, Math.floor(share / 8) - 200))
-  const lines = cut(outcome.message, room).split('\n')
+  const lines = cut(sink.text(outcome.message), room).split('\n')
   const text = lines.map((line) => summaryText(line, room)).join('<br>')
   return sink.text(blocks([heading, `<p>${text}</p>`]))
 }

@@ -12,7 +12,7 @@ import { hiddenLine, HTML_MARKUP, type Markup } from './markup.js'
 import { headline, SUMMARY_LIMITS } from './summary.js'
 import { whatChangedBlock } from './what-changed-block.js'
 import { describeCondition } from './wording.js'
-import { place } from '../words.js'
+import { place, msg } from '../words.js'
 
 /**
  * The pull-request comment of one project. GitHub renders a comment as it renders the job
@@ -176,7 +176,7 @@ export function commentBody(
   const frame = { hidden, sink, limit, markup, join }
   if (!outcome.read) {
     const heading = sink.text(markup.heading(3, `❗ Quality Gate could not be read · ${project}`))
-    const lines = cut(outcome.message, SUMMARY_LIMITS.messageChars).split('\n')
+    const lines = cut(sink.text(outcome.message), SUMMARY_LIMITS.messageChars).split('\n')
     const message = lines.map((line) => markup.text(line, SUMMARY_LIMITS.messageChars))
     return bounded(
       [hidden, heading, ...said([markup.paragraph(message), markup.paragraph([`For ${commit}`])])],
@@ -186,7 +186,10 @@ export function commentBody(
 
   const { result } = outcome
   const heading = sink.text(
-    markup.heading(3, `${headline(result.status, options.policy, markup)} · ${project}`)
+    markup.heading(
+      3,
+      sink.text(msg`${headline(result.status, options.policy, markup)} · ${project}`)
+    )
   )
   const facts = [
     `For ${commit}`,
@@ -264,7 +267,7 @@ function conditionsList(result: GateResult, sink: Sink, room: number, markup: Ma
     open: markup.list.open,
     close: markup.list.close,
     tail: (more) =>
-      markup.list.item(`… and ${more} more: see ${place('details')} or the dashboard`),
+      markup.list.item(`… and ${more} more: see ${sink.text(place('details'))} or the dashboard`),
     more: all.length - items.length,
     // The list's last line ends in a line feed too.
     limit: room - 1
@@ -311,7 +314,9 @@ function bounded(
   const body = join(lines)
   if (sink.size(body) <= limit) return body
   const tooLarge = sink.text(
-    frame.markup.paragraph([`The verdict is too large to show here: see ${place('details')}.`])
+    frame.markup.paragraph([
+      `The verdict is too large to show here: see ${sink.text(place('details'))}.`
+    ])
   )
   return sink.fit([], {
     head: join([frame.hidden, frame.heading, tooLarge]),

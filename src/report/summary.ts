@@ -19,7 +19,7 @@ import { summaryAddress, summaryCode, summaryText } from './summary-text.js'
 import { HTML_MARKUP, type Markup } from './markup.js'
 import { whatChangedBlock } from './what-changed-block.js'
 import { caycWords, formatValue, metricName, newCodeWords, thresholdWords } from './wording.js'
-import { setting } from '../words.js'
+import { msg, setting, type Said } from '../words.js'
 
 /**
  * How much the summary and the messages show. GitHub refuses a step summary over 1 MiB: the
@@ -74,10 +74,10 @@ export function renderSummary(result: GateResult, options: SectionOptions): stri
     'h3' | 'h4'
   ]
   const title = section === undefined ? '' : ` · ${summaryText(section)}`
-  const said = (lines: readonly string[]) => lines.map((line) => sink.text(line))
+  const said = (lines: readonly Said[]) => lines.map((line) => sink.text(line))
   const size = (lines: readonly string[]) => sink.size(blocks(lines))
   const head = said([
-    `<${h}>${headline(result.status, policy)}${title}</${h}>`,
+    msg`<${h}>${headline(result.status, policy)}${title}</${h}>`,
     `<p>${about(result)}</p>`,
     ...gateDetailsBlock(result)
   ])
@@ -128,8 +128,8 @@ interface SectionOptions {
  *
  * @example await summary.write(renderFailureSummary(error.message, sinks.summary))
  */
-export function renderFailureSummary(message: string, sink: Sink): string {
-  const lines = cut(message, SUMMARY_LIMITS.messageChars).split('\n')
+export function renderFailureSummary(message: Said, sink: Sink): string {
+  const lines = cut(sink.text(message), SUMMARY_LIMITS.messageChars).split('\n')
   const text = lines.map((line) => summaryText(line, SUMMARY_LIMITS.messageChars)).join('<br>')
   return sink.text(blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`]))
 }
@@ -142,10 +142,10 @@ export function headline(
   status: string,
   policy: FailPolicy = FAIL_ON_ERROR,
   markup: Markup = HTML_MARKUP
-): string {
+): Said {
   if (status !== 'ERROR' && failsUnder(status, policy)) {
     const named = statusClass(status) === 'NONE' && status !== 'NONE' ? ' (as NONE)' : ''
-    return `❌ Quality Gate failed: ${markup.text(status)}${named}, which ${setting('failingStatuses')} names (${policyText(policy)})`
+    return msg`❌ Quality Gate failed: ${markup.text(status)}${named}, which ${setting('failingStatuses')} names (${policyText(policy)})`
   }
   return (
     HEADLINES[status] ?? `❔ Unknown Quality Gate status ${markup.text(status)}: the check passes`

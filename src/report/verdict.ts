@@ -1,6 +1,7 @@
 import { FAIL_ON_ERROR, failsUnder, type FailPolicy } from '../fail-policy.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+import { firstLine, joined, msg, type Said } from '../words.js'
 import { gateFailureMessage } from './gate-messages.js'
 
 /**
@@ -13,8 +14,8 @@ import { gateFailureMessage } from './gate-messages.js'
  */
 export type StepVerdict =
   | { kind: 'passed'; statuses: string[] }
-  | { kind: 'gate-failed'; message: string }
-  | { kind: 'unread'; message: string; alone: boolean; errors: unknown[] }
+  | { kind: 'gate-failed'; message: Said }
+  | { kind: 'unread'; message: Said; alone: boolean; errors: unknown[] }
 
 /**
  * The step's verdict under the policy, with the message it fails with: `Quality Gate Failure`
@@ -41,17 +42,17 @@ export function stepVerdict(
   if (unread.length > 0) {
     const lines = unread.map(
       (outcome) =>
-        `- ${oneLine(projectName(outcome), QUOTE_LIMITS.long)}: ${outcome.message.split('\n')[0]}`
+        msg`- ${oneLine(projectName(outcome), QUOTE_LIMITS.long)}: ${firstLine(outcome.message)}`
     )
     const head = `${unread.length} of ${outcomes.length} analyses could not be read: their gates are unknown.`
     return {
       kind: 'unread',
-      message: [head, ...lines, ...failures].join('\n'),
+      message: joined([head, ...lines, ...failures], '\n'),
       alone: false,
       errors: unread.map((outcome) => outcome.error)
     }
   }
-  if (failures.length > 0) return { kind: 'gate-failed', message: failures.join('\n') }
+  if (failures.length > 0) return { kind: 'gate-failed', message: joined(failures, '\n') }
   const named = outcomes.length > 1
   return {
     kind: 'passed',

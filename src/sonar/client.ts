@@ -43,7 +43,7 @@ import {
   type PullRequestOnServer,
   type Task
 } from './types.js'
-import { msg, setting, theSetting } from '../words.js'
+import { msg, setting, theSetting, type Said } from '../words.js'
 
 export interface SonarClientOptions {
   /** The server the token belongs to: only its origin ever receives the token. */
@@ -72,7 +72,7 @@ export interface SonarClientOptions {
    * them (`theSetting('project')`); a report file's `projectKey` otherwise, since the user gave
    * no such setting.
    */
-  projectKeyFrom?: string
+  projectKeyFrom?: Said
 }
 
 const UNKNOWN_SERVER: ServerKind = { cloud: false, version: undefined }
@@ -125,8 +125,8 @@ export class SonarClient {
    * `scope`, the branch's or pull request's setting; or where the key came from when no setting
    * gave it.
    */
-  private keysFrom(scope = ''): string {
-    return this.options.projectKeyFrom ?? `${theSetting('project')}${scope}`
+  private keysFrom(scope: Said = ''): Said {
+    return this.options.projectKeyFrom ?? msg`${theSetting('project')}${scope}`
   }
 
   constructor(options: SonarClientOptions) {
@@ -164,8 +164,8 @@ export class SonarClient {
     return this.getJson(url, {
       what: `task ${task}`,
       advice: {
-        notFound: `Task ${task} was not found: the report file may come from another server or an earlier run, or ${theSetting('task')} is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
-        badRequest: `The server refused the request for task ${task}: check ${theSetting('task')} or the report file's ceTaskId.`
+        notFound: msg`Task ${task} was not found: the report file may come from another server or an earlier run, or ${theSetting('task')} is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
+        badRequest: msg`The server refused the request for task ${task}: check ${theSetting('task')} or the report file's ceTaskId.`
       },
       decode: decodeTask
     })
@@ -199,8 +199,8 @@ export class SonarClient {
     return this.getJson(url, {
       what: `the quality gate status of analysis ${analysis}`,
       advice: {
-        notFound: `Analysis ${analysis} was not found: check ${theSetting('analysis')}, or the analysis was deleted by the server's housekeeping.`,
-        badRequest: `The server refused the request for analysis ${analysis}: check ${theSetting('analysis')}.`
+        notFound: msg`Analysis ${analysis} was not found: check ${theSetting('analysis')}, or the analysis was deleted by the server's housekeeping.`,
+        badRequest: msg`The server refused the request for analysis ${analysis}: check ${theSetting('analysis')}.`
       },
       decode: decodeProjectStatus
     })
@@ -220,7 +220,7 @@ export class SonarClient {
     return this.getJson(url, {
       what: `the quality gate status of ${where}`,
       advice: {
-        notFound: `The server knows no analysis of ${where}: check ${this.keysFrom(` and ${theSetting('pullRequest')}`)}.`,
+        notFound: msg`The server knows no analysis of ${where}: check ${this.keysFrom(msg` and ${theSetting('pullRequest')}`)}.`,
         badRequest: `The server refused the request for the quality gate of ${where}.`
       },
       decode: decodeProjectStatus
@@ -239,7 +239,7 @@ export class SonarClient {
     return this.getJson(url, {
       what: `the pull requests of ${project}`,
       advice: {
-        notFound: `The server knows no project ${project}: check ${this.keysFrom()}, and that the token may browse the project.`,
+        notFound: msg`The server knows no project ${project}: check ${this.keysFrom()}, and that the token may browse the project.`,
         unknownUrl:
           'The server has no pull requests at all: Community Edition analyses the main branch only.',
         badRequest: `The server refused the request for the pull requests of ${project}.`
@@ -286,8 +286,8 @@ export class SonarClient {
     return this.getJson(url, {
       what: `the analyses of ${project}${where}`,
       advice: {
-        notFound: `The server knows no project ${project}${where}: check ${this.keysFrom(on.branch !== undefined ? ` and ${theSetting('branch')}` : on.pullRequest !== undefined ? ` and ${theSetting('pullRequest')}` : '')}, and that the token may browse the project.`,
-        badRequest: `The server refused the request for the analyses of ${project}${where}: check ${this.keysFrom()}${on.pullRequest !== undefined ? `; a server that analyses one branch only (Community Edition) has no pull requests` : ''}.`
+        notFound: msg`The server knows no project ${project}${where}: check ${this.keysFrom(on.branch !== undefined ? msg` and ${theSetting('branch')}` : on.pullRequest !== undefined ? msg` and ${theSetting('pullRequest')}` : '')}, and that the token may browse the project.`,
+        badRequest: msg`The server refused the request for the analyses of ${project}${where}: check ${this.keysFrom()}${on.pullRequest !== undefined ? `; a server that analyses one branch only (Community Edition) has no pull requests` : ''}.`
       },
       decode: decodeProjectAnalyses
     })
@@ -308,7 +308,7 @@ export class SonarClient {
     return this.getJson(url, {
       what: `the quality gate measures of ${project}${scopeWords(on)}`,
       advice: {
-        notFound: `The server knows no project ${project}${scopeWords(on)}: check ${this.keysFrom()}.`,
+        notFound: msg`The server knows no project ${project}${scopeWords(on)}: check ${this.keysFrom()}.`,
         badRequest: `The server refused the request for the quality gate measures of ${project}.`
       },
       decode: decodeGateMeasures,
@@ -335,7 +335,7 @@ export class SonarClient {
     return this.getJson(url, {
       what: `the measures of ${where}`,
       advice: {
-        notFound: `The server knows no project ${where}: check ${this.keysFrom()}.`,
+        notFound: msg`The server knows no project ${where}: check ${this.keysFrom()}.`,
         badRequest: `The server refused the request for the measures of ${where}.`
       },
       decode: decodeMeasureValues,
@@ -373,7 +373,7 @@ export class SonarClient {
     return this.getJson(url, {
       what: `the branches of ${project}`,
       advice: {
-        notFound: `The server knows no project ${project}: check ${this.keysFrom()}.`,
+        notFound: msg`The server knows no project ${project}: check ${this.keysFrom()}.`,
         badRequest: `The server refused the request for the branches of ${project}.`
       },
       decode: decodeBranchNames,
@@ -392,7 +392,7 @@ export class SonarClient {
     return this.getJson(url, {
       what: `the background tasks of ${project}`,
       advice: {
-        notFound: `The server knows no project ${project}: check ${this.keysFrom()}.`,
+        notFound: msg`The server knows no project ${project}: check ${this.keysFrom()}.`,
         badRequest: `The server refused the request for the background tasks of ${project}.`
       },
       decode: decodeComponentTasks
@@ -495,7 +495,7 @@ export class SonarClient {
       if (!decision.retry) {
         if (!decision.why) throw failed.error
         const { message, status, nodeCode, analysisToken, noReply, origin } = failed.error
-        throw new ServerRequestError(`${message} ${decision.why}`, status, {
+        throw new ServerRequestError(msg`${message} ${decision.why}`, status, {
           nodeCode,
           analysisToken,
           noReply,

@@ -8,16 +8,16 @@ import { parseJsonBody } from './json-reply.js'
 import { shownUrl } from './origin.js'
 import type { Fault } from '../http/retry-policy.js'
 import { headerValue, type Reply, type TransportFailure } from '../http/transport.js'
-import { setting, settingOrVariable, theVariableOrSetting } from '../words.js'
+import { setting, settingOrVariable, theVariableOrSetting, msg, type Said } from '../words.js'
 
 /** How messages name what was asked for, and what to check when the server says 404 or 400. */
 export interface ResourceWords {
   what: string
   advice: {
-    notFound: string
-    badRequest: string
+    notFound: Said
+    badRequest: Said
     /** Said instead of notFound when the server has no such address ("Unknown url : /api/…"). */
-    unknownUrl?: string
+    unknownUrl?: Said
   }
 }
 
@@ -37,17 +37,17 @@ interface TransportWords {
   /** A few words for the retry line; the failure's own message when undefined. */
   cause?: string
   /** The rest of the message: what happened and what to do. */
-  says(failure: TransportFailure, url: URL, rootCertGiven: boolean): string
+  says(failure: TransportFailure, url: URL, rootCertGiven: boolean): Said
 }
 
-const HOST = `${setting('host')} (or the report's serverUrl)`
-const OWN_ADDRESS = `Check that ${setting('host')} / the report's serverUrl is the server's own address`
+const HOST = msg`${setting('host')} (or the report's serverUrl)`
+const OWN_ADDRESS = msg`Check that ${setting('host')} / the report's serverUrl is the server's own address`
 const PROXY = 'HTTPS_PROXY / NO_PROXY when a proxy is in the way'
 const UNREACHABLE: TransportWords = {
   opening: 'reach',
   fault: 'unreachable',
   says: (failure) =>
-    `${withNodeCode(failure)}. Check the address (${setting('host')} or the report's serverUrl), that the server is running, and ${PROXY}.`
+    msg`${withNodeCode(failure)}. Check the address (${setting('host')} or the report's serverUrl), that the server is running, and ${PROXY}.`
 }
 const BROKEN: TransportWords = {
   opening: 'read',
@@ -62,7 +62,7 @@ const TRANSPORT_WORDS: Partial<Record<TransportFailure['reason'], TransportWords
     fault: 'final',
     cause: 'not TLS',
     says: (failure) =>
-      `it does not speak TLS there (${codeFirst(failure)}): a plain-HTTP server or port answers at this https:// address. Use http:// instead of https:// in ${HOST}, or the port where the server speaks HTTPS.`
+      msg`it does not speak TLS there (${codeFirst(failure)}): a plain-HTTP server or port answers at this https:// address. Use http:// instead of https:// in ${HOST}, or the port where the server speaks HTTPS.`
   },
   'certificate-untrusted': {
     opening: 'reach',
@@ -89,34 +89,34 @@ const TRANSPORT_WORDS: Partial<Record<TransportFailure['reason'], TransportWords
     fault: 'final',
     cause: 'TLS certificate for another host',
     says: (failure, url) =>
-      `the server's TLS certificate does not name ${url.hostname} (${failure.code})${namesHeld(failure.certificateNames)}. Use a host name the certificate holds in ${HOST}, or have the certificate reissued to name ${url.hostname}.`
+      msg`the server's TLS certificate does not name ${url.hostname} (${failure.code})${namesHeld(failure.certificateNames)}. Use a host name the certificate holds in ${HOST}, or have the certificate reissued to name ${url.hostname}.`
   },
   tls: {
     opening: 'reach',
     fault: 'final',
     cause: 'TLS failed',
     says: (failure) =>
-      `TLS failed (${codeFirst(failure)}). Check that ${HOST} is the server's HTTPS address, and what the server (or what stands in front of it) requires: the action speaks TLS 1.2 and 1.3 and sends no client certificate.`
+      msg`TLS failed (${codeFirst(failure)}). Check that ${HOST} is the server's HTTPS address, and what the server (or what stands in front of it) requires: the action speaks TLS 1.2 and 1.3 and sends no client certificate.`
   },
   'not-http': {
     opening: 'read',
     fault: 'final',
     cause: 'not HTTP',
     says: (failure) =>
-      `the reply is not HTTP (${codeFirst(failure)}): something other than a web server answers on that port. Check the port in ${HOST}; for the server's HTTPS port, use https://.`
+      msg`the reply is not HTTP (${codeFirst(failure)}): something other than a web server answers on that port. Check the port in ${HOST}; for the server's HTTPS port, use https://.`
   },
   malformed: {
     opening: 'read',
     fault: 'final',
     cause: 'invalid HTTP',
     says: (failure) =>
-      `the reply is not valid HTTP (${codeFirst(failure)}). ${OWN_ADDRESS} and what stands in front of it.`
+      msg`the reply is not valid HTTP (${codeFirst(failure)}). ${OWN_ADDRESS} and what stands in front of it.`
   },
   'too-large': {
     opening: 'refused',
     fault: 'final',
     cause: 'reply too large',
-    says: (failure) => `${failure.message}. ${OWN_ADDRESS}.`
+    says: (failure) => msg`${failure.message}. ${OWN_ADDRESS}.`
   },
   refused: UNREACHABLE,
   dns: UNREACHABLE,
@@ -204,15 +204,15 @@ function statusError(
   // The server's own words first: they name the task, the analysis or the permission (a 401's
   // "Authentication required" adds nothing to ours).
   const said = words && status !== 401 ? `The server says: ${words}. ` : ''
-  const failed = (message: string, fields: { analysisToken?: string } = {}) =>
+  const failed = (message: Said, fields: { analysisToken?: string } = {}) =>
     new ServerRequestError(message, status, { ...fields, origin: url.origin })
   switch (status) {
     case 401:
       return failed(
-        `${said}${
+        msg`${said}${
           authTried
             ? `The server rejected the token ${at}, sent with ${authTried} authentication: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
-            : `The server requires a token ${at} and none was given: set ${theVariableOrSetting('token')}.`
+            : msg`The server requires a token ${at} and none was given: set ${theVariableOrSetting('token')}.`
         }`
       )
     case 403:
@@ -230,10 +230,10 @@ function statusError(
       // A server without the address answers in these words (SonarQube 10.7, recorded).
       const noSuchAddress = words?.startsWith('"Unknown url') === true
       const advice = (noSuchAddress && resource.advice.unknownUrl) || resource.advice.notFound
-      return failed(`${said}${advice} ${at}`)
+      return failed(msg`${said}${advice} ${at}`)
     }
     case 400:
-      return failed(`${said}${resource.advice.badRequest} ${at}`)
+      return failed(msg`${said}${resource.advice.badRequest} ${at}`)
     default:
       return failed(
         `The server failed to answer for ${resource.what} ${at}${words ? `: ${words}` : ''}.`
@@ -268,11 +268,11 @@ function serverWords(reply: Reply): string | undefined {
   return messages.length ? messages.join('; ') : undefined
 }
 
-function certificateAdvice(code: string | undefined, rootCertGiven: boolean): string {
+function certificateAdvice(code: string | undefined, rootCertGiven: boolean): Said {
   if (rootCertGiven) {
-    return `TLS certificate not trusted (${code}) even with ${setting('rootCert')}: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`
+    return msg`TLS certificate not trusted (${code}) even with ${setting('rootCert')}: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`
   }
   return code === 'DEPTH_ZERO_SELF_SIGNED_CERT'
-    ? `TLS certificate not trusted (${code}): the server's certificate is self-signed. Set ${settingOrVariable('rootCert')} to that certificate (PEM), or give the server one that a CA issued.`
-    : `TLS certificate not trusted (${code}). For a server behind a private CA, set ${settingOrVariable('rootCert')} to that CA's certificate (PEM).`
+    ? msg`TLS certificate not trusted (${code}): the server's certificate is self-signed. Set ${settingOrVariable('rootCert')} to that certificate (PEM), or give the server one that a CA issued.`
+    : msg`TLS certificate not trusted (${code}). For a server behind a private CA, set ${settingOrVariable('rootCert')} to that CA's certificate (PEM).`
 }

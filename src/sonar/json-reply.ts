@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import { oneLine } from '../untrusted-text.js'
-import { setting } from '../words.js'
+import { setting, msg, type Said } from '../words.js'
 
 /** Deeper than any Web API reply; keeps every later walk over the value far from the stack limit. */
 const MAX_JSON_DEPTH = 64
@@ -13,10 +13,10 @@ const MAX_JSON_DEPTH = 64
 /** Why a body is not the JSON asked for. `truncated` may heal on another try; the rest do not. */
 export class BodyProblem extends Error {
   constructor(
-    message: string,
+    readonly said: Said,
     readonly truncated = false
   ) {
-    super(message)
+    super(String(said))
   }
 }
 
@@ -50,7 +50,7 @@ export function parseJsonBody(body: Buffer, headers: IncomingHttpHeaders): unkno
   const contentType = oneLine(headers['content-type'] ?? 'no content type', 80)
   if (/^\s*</.test(text)) {
     throw new BodyProblem(
-      `is an HTML page (${contentType}), not JSON: a login page or a proxy error page. Check that ${setting('host')} / the report's serverUrl is the server's own address and that no proxy or SSO page stands in front of its Web API`
+      msg`is an HTML page (${contentType}), not JSON: a login page or a proxy error page. Check that ${setting('host')} / the report's serverUrl is the server's own address and that no proxy or SSO page stands in front of its Web API`
     )
   }
   const shape = scanJson(text)
@@ -67,7 +67,7 @@ export function parseJsonBody(body: Buffer, headers: IncomingHttpHeaders): unkno
       )
     }
     throw new BodyProblem(
-      `is not JSON (${contentType}); it starts with "${oneLine(text.trimStart(), 80)}". Check that ${setting('host')} / the report's serverUrl is the server's own address`
+      msg`is not JSON (${contentType}); it starts with "${oneLine(text.trimStart(), 80)}". Check that ${setting('host')} / the report's serverUrl is the server's own address`
     )
   }
 }
