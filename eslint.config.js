@@ -40,7 +40,8 @@ export default tseslint.config(
       '@typescript-eslint/return-await': ['error', 'in-try-catch'],
       '@typescript-eslint/no-unnecessary-type-assertion': 'error',
       // A Message or a Reference in a plain template would lose what it is: msg`` keeps it.
-      '@typescript-eslint/restrict-template-expressions': 'error'
+      '@typescript-eslint/restrict-template-expressions': 'error',
+      '@typescript-eslint/restrict-plus-operands': 'error'
     }
   },
   { files: ['**/*.{js,mjs,cjs}'], ...tseslint.configs.disableTypeChecked }

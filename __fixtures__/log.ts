@@ -1,5 +1,6 @@
 import type { AnnotationWhere, RunnerCommands } from '../src/log.js'
-import type { Said } from '../src/words.js'
+import { ACTION_NAMES } from '../src/action/names.js'
+import { inWords, type Names, type Said } from '../src/words.js'
 
 type Kind = 'info' | 'warning' | 'notice' | 'error' | 'group' | 'endgroup' | 'failed' | 'secret'
 
@@ -11,14 +12,25 @@ type Kind = 'info' | 'warning' | 'notice' | 'error' | 'group' | 'endgroup' | 'fa
 export class RecordingLog implements RunnerCommands {
   readonly lines: { kind: Kind; text: string; where?: AnnotationWhere }[] = []
 
+  /** `names`: the edge whose words a message of the core is kept in (the action's by default). */
+  constructor(private readonly names: Names = ACTION_NAMES) {}
+
   info(said: Said): void {
-    this.lines.push({ kind: 'info', text: String(said) })
+    this.lines.push({ kind: 'info', text: inWords(said, this.names) })
   }
   warning(said: Said, where?: AnnotationWhere): void {
-    this.lines.push({ kind: 'warning', text: String(said), ...(where ? { where } : {}) })
+    this.lines.push({
+      kind: 'warning',
+      text: inWords(said, this.names),
+      ...(where ? { where } : {})
+    })
   }
   notice(said: Said, where?: AnnotationWhere): void {
-    this.lines.push({ kind: 'notice', text: String(said), ...(where ? { where } : {}) })
+    this.lines.push({
+      kind: 'notice',
+      text: inWords(said, this.names),
+      ...(where ? { where } : {})
+    })
   }
   error(text: string, where?: AnnotationWhere): void {
     this.lines.push({ kind: 'error', text, ...(where ? { where } : {}) })

@@ -3,6 +3,7 @@ import { COMMAND_NAMES } from '../src/cli/names.js'
 import { summaryForms } from '../src/report/summary-text.js'
 import { tokenForms } from '../src/secrets.js'
 import { createSink, type Sink, type SinkOptions } from '../src/sink.js'
+import { saidOf } from '../src/errors.js'
 import { inWords, type Said } from '../src/words.js'
 
 /** A sink as the action builds one, for tests: its names, the token's forms, the given limit. */
@@ -30,11 +31,13 @@ export function commandSink(options: Partial<SinkOptions> & { token?: string } =
   })
 }
 
-/** A core message as the action says it. */
-export const inActionWords = (text: Said): string => inWords(text, ACTION_NAMES)
+/** A core message (or what an error says) as the action says it. */
+export const inActionWords = (text: Said | Error): string =>
+  inWords(text instanceof Error ? saidOf(text) : text, ACTION_NAMES)
 
-/** A core message as the command says it. */
-export const inCommandWords = (text: Said): string => inWords(text, COMMAND_NAMES)
+/** A core message (or what an error says) as the command says it. */
+export const inCommandWords = (text: Said | Error): string =>
+  inWords(text instanceof Error ? saidOf(text) : text, COMMAND_NAMES)
 
 /**
  * The error `run` throws, its message in an edge's words (the action's by default); fails the
@@ -47,7 +50,7 @@ export function thrownInWords(run: () => unknown, words = inActionWords): Error 
     run()
   } catch (error) {
     const thrown = error as Error
-    return Object.assign(thrown, { message: words(thrown.message) })
+    return Object.assign(thrown, { message: words(thrown) })
   }
   throw new Error('nothing was thrown')
 }
@@ -61,7 +64,7 @@ export async function rejectionInWords(
     await promise
   } catch (error) {
     const thrown = error as Error
-    return Object.assign(thrown, { message: words(thrown.message) })
+    return Object.assign(thrown, { message: words(thrown) })
   }
   throw new Error('nothing was rejected')
 }

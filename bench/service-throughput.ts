@@ -528,7 +528,8 @@ async function main(): Promise<void> {
   if (options.pin) {
     // autocannon runs in this process: all its threads go to the load generator's CPU.
     const pinned = spawnSync('taskset', ['-a', '-p', '-c', String(LOAD_CPU), String(process.pid)])
-    if (pinned.status !== 0) throw new Error(`taskset could not pin the bench: ${pinned.stderr.toString()}`)
+    if (pinned.status !== 0)
+      throw new Error(`taskset could not pin the bench: ${pinned.stderr.toString()}`)
   }
   const pinning = options.pin
     ? `load generator on CPU ${LOAD_CPU}, servers on CPU ${SERVER_CPU}`

@@ -483,6 +483,339 @@ function decorationDeadline({ clock, deadline }) {
     return Math.min(deadline + DECORATION_ALLOWANCE_MS, Math.max(deadline, clock.now() + DECORATION_ALLOWANCE_MS));
 }
 
+;// CONCATENATED MODULE: ./src/untrusted-text.ts
+/**
+ * Text from a server, a report file or an input, made fit to quote inside one of our own
+ * messages. Every destination (the runner's log, the job summary, the outputs) has its own gate
+ * on top of this one; this one only keeps quoted text to one readable line of bounded length.
+ */
+/** How long quoted text may be: ids and keys, and free text such as a server's error message. */
+const QUOTE_LIMITS = { short: 200, long: 1000 };
+/**
+ * Control characters, and the Unicode ones that move text around without being seen: line and
+ * paragraph separators and bidirectional overrides (which can make a line read backwards).
+ */
+// eslint-disable-next-line no-control-regex
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+const NAMED_ESCAPES = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+/**
+ * The character as an escape a reader can see: `\n`, `\x1B`, `\u2028`.
+ *
+ * @example escapeInvisible('\u001b') // '\\x1B'
+ */
+function escapeInvisible(character) {
+    const named = NAMED_ESCAPES[character];
+    if (named)
+        return named;
+    const code = character.charCodeAt(0);
+    const hex = code.toString(16).toUpperCase();
+    return code <= 0xff ? `\\x${hex.padStart(2, '0')}` : `\\u${hex.padStart(4, '0')}`;
+}
+/** Every invisible or line-breaking character shown as its escape. */
+function untrusted_text_showInvisible(text) {
+    return text.replace(INVISIBLE, escapeInvisible);
+}
+/**
+ * Cuts `text` to at most `max` characters, the last of them an ellipsis, without splitting a
+ * surrogate pair.
+ *
+ * @example cut('abcdef', 4) // 'abc…'
+ */
+function untrusted_text_cut(text, max) {
+    if (text.length <= max)
+        return text;
+    let end = Math.max(0, max - 1);
+    const last = text.charCodeAt(end - 1);
+    if (last >= 0xd800 && last <= 0xdbff)
+        end--;
+    return `${text.slice(0, end)}…`;
+}
+/**
+ * Untrusted text as one line of bounded length: cut first (so a huge value costs nothing
+ * more), then every control character shown as an escape.
+ *
+ * @example oneLine('PENDING\n::error::x') // 'PENDING\\n::error::x'
+ */
+function untrusted_text_oneLine(text, max = QUOTE_LIMITS.short) {
+    return untrusted_text_showInvisible(untrusted_text_cut(text, max));
+}
+/**
+ * Text that may be a URL with credentials, fit to quote in an error: everything between the
+ * scheme and the last `@` hidden. Text that does not parse as a URL cannot be split into user,
+ * password and path reliably, so this hides more rather than less.
+ *
+ * @example hideCredentials('https://user:pass@host/x') // 'https://***@host/x'
+ */
+function hideCredentials(text) {
+    return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^]*@/i, (_, scheme) => `${scheme ?? ''}***@`);
+}
+/** The text with every lone surrogate replaced by U+FFFD, as String#toWellFormed does. */
+function wellFormed(text) {
+    return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
+;// CONCATENATED MODULE: ./src/words.ts
+/**
+ * Messages as data. The core never writes an edge's words: where a message speaks of a setting
+ * ("raise the time-out") or of where the details are, it holds a reference by key, and each
+ * destination's sink says it in its edge's words, from the edge's one table of names
+ * (`src/action/names.ts`: the action's inputs; `src/cli/names.ts`: the command's options and
+ * environment variables).
+ *
+ * A message is a Message, made by the `msg` tagged template: its text and its references apart,
+ * so that a sink escapes the text for its destination and says each reference after, never
+ * escaped (`inWords`). The errors of the family keep theirs (`ExplainedError.said`).
+ *
+ * Text is only text: a string (a server's words, a path) is never read for a reference, and
+ * nothing is taken out of it. A reference exists only as a value a Message holds.
+ *
+ * @example msg`raise ${setting('timeout')}` // each edge says its own name for the time-out
+ */
+
+/** The settings a message may name. */
+const SETTING_KEYS = [
+    'reportFile',
+    'token',
+    'host',
+    'rootCert',
+    'timeout',
+    'initialDelay',
+    'interval',
+    'failStep',
+    'failingStatuses',
+    'task',
+    'analysis',
+    'project',
+    'branch',
+    'pullRequest',
+    'commit',
+    'comment',
+    'gitHubToken',
+    'annotate',
+    'checkRun',
+    'sarif',
+    'inlineLimit',
+    'inlineSeverity',
+    'bitbucketProject',
+    'bitbucketRepo'
+];
+/** The places a message may send the reader to, and what the step calls itself (`self`). */
+const PLACE_KEYS = (/* unused pure expression or super */ null && (['details', 'self']));
+/** How a reference is said (see `inWords`): `place` for a place, the others for a setting. */
+const FORMS = (/* unused pure expression or super */ null && ([
+    'name',
+    'the',
+    'title',
+    'titles',
+    'either',
+    'withVariable',
+    'variableFirst',
+    'place'
+]));
+/**
+ * A reference to a setting or a place in one form: what `setting`, `theSetting`, `place` and the
+ * others make. A Message holds it as it is, for a sink to say (`inWords`).
+ */
+class Reference {
+    form;
+    key;
+    constructor(form, key) {
+        this.form = form;
+        this.key = key;
+    }
+    /** By its key (`timeout`): for text no edge reads. */
+    toString() {
+        return textOf(this);
+    }
+}
+const reference = (form, key) => new Reference(form, key);
+/** The setting's name; its variable when only a variable sets it. */
+const setting = (key) => reference('name', key);
+/** With its kind: `the <name> input`, `the <name> option`; `the <VARIABLE> environment variable`. */
+const theSetting = (key) => reference('the', key);
+/** At the start of a sentence: `Input <name>`, `Option <name>`; `<VARIABLE>` alone. */
+const words_settingTitle = (key) => reference('title', key);
+/** Two settings at the start of a sentence: `${settingsTitle('task')} and ${setting('analysis')}`. */
+const settingsTitle = (key) => reference('titles', key);
+/**
+ * With its kind, the variable first: `the <VARIABLE> environment variable or the <name> input`;
+ * `the <VARIABLE> environment variable` alone when the edge has no name for it.
+ */
+const theVariableOrSetting = (key) => reference('variableFirst', key);
+/** The name or the variable: `<name> or <VARIABLE>`; either alone when the edge has one. */
+const settingOrVariable = (key) => reference('either', key);
+/** The name, the variable in brackets: `<name> (or <VARIABLE>)`; either alone when the edge has one. */
+const settingWithVariable = (key) => reference('withVariable', key);
+/** Where the reader finds the details (the action's job summary, the command's files). */
+const place = (key) => reference('place', key);
+/**
+ * A message of ours: text and references, made by `msg`, said only by a sink, in its edge's
+ * words and through its destination's escaping (`inWords`). The text is escaped and the
+ * references are said: a reference is never escaped, and text is never read for one.
+ */
+class Message {
+    parts;
+    constructor(parts) {
+        this.parts = parts;
+    }
+    /** The message of `strings` and `values`, as `msg` makes it. */
+    static of(strings, values) {
+        const parts = [];
+        const add = (part) => {
+            const last = parts.at(-1);
+            if (typeof part === 'string' && typeof last === 'string')
+                parts[parts.length - 1] = last + part;
+            else if (part !== '')
+                parts.push(part);
+        };
+        strings.forEach((text, index) => {
+            add(text);
+            if (index >= values.length)
+                return;
+            const value = values[index];
+            if (value instanceof Message)
+                value.parts.forEach(add);
+            else
+                add(value instanceof Reference ? value : String(value));
+        });
+        return new Message(parts);
+    }
+    /** Each reference by its key: for text no edge reads (an Error's `message`). */
+    toString() {
+        return textOf(this);
+    }
+}
+/**
+ * A message of ours, by a tagged template: a Message when it names a setting or a place, else
+ * its text.
+ *
+ * @example msg`raise ${setting('timeout')} (it is ${seconds} s)`
+ */
+function words_msg(strings, ...values) {
+    return simplest(Message.of(strings, values));
+}
+/** `message` as text when it holds no reference: text needs no edge to be said. */
+function simplest(message) {
+    return message.parts.some((part) => part instanceof Reference) ? message : message.parts.join('');
+}
+/**
+ * `items` one after the other, `separator` between them: the lines of one message.
+ *
+ * @example joined([msg`Quality Gate Failure: ${head}`, ...lines], '\n')
+ */
+function joined(items, separator) {
+    return simplest(Message.of(['', ...items.slice(1).map(() => separator), ''], items));
+}
+/** `said` split at each line feed of its text: one Message or text per line. */
+function linesOf(said) {
+    if (!(said instanceof Message))
+        return typeof said === 'string' ? said.split('\n') : [said];
+    const lines = [[]];
+    for (const part of said.parts) {
+        const [first, ...others] = part instanceof Reference ? [part] : part.split('\n');
+        if (first !== undefined)
+            lines.at(-1).push(first);
+        for (const other of others)
+            lines.push([other]);
+    }
+    return lines.map((parts) => simplest(Message.of(['', ...parts.map(() => '')], parts)));
+}
+/**
+ * `said` within `max` characters of text (a reference counts as its key), cut with an ellipsis
+ * where its text passes them.
+ */
+function cutSaid(said, max) {
+    if (!(said instanceof Message))
+        return typeof said === 'string' ? untrusted_text_cut(said, max) : said;
+    const parts = [];
+    let left = max;
+    for (const part of said.parts) {
+        const length = part instanceof Reference ? part.key.length : part.length;
+        if (length > left) {
+            if (typeof part === 'string')
+                parts.push(untrusted_text_cut(part, Math.max(1, left)));
+            else
+                parts.push('…');
+            break;
+        }
+        parts.push(part);
+        left -= length;
+    }
+    return simplest(Message.of(['', ...parts.map(() => '')], parts));
+}
+/** The first line of `said`: all of it up to its first line feed. */
+function firstLine(said) {
+    if (!(said instanceof Message))
+        return typeof said === 'string' ? (said.split('\n')[0] ?? '') : said;
+    const parts = [];
+    for (const part of said.parts) {
+        if (typeof part === 'string' && part.includes('\n')) {
+            parts.push(part.slice(0, part.indexOf('\n')));
+            break;
+        }
+        parts.push(part);
+    }
+    return simplest(Message.of(['', ...parts.map(() => '')], parts));
+}
+/** Each reference by its key, for text no edge reads (an Error's `message`, a comparison). */
+const KEY_NAMES = {
+    kind: 'Setting',
+    settings: Object.fromEntries(SETTING_KEYS.map((key) => [key, { name: key }])),
+    places: { details: 'the details', self: 'the check' }
+};
+/** `said` as text with each reference by its key: for what no edge reads. */
+function textOf(said) {
+    return inWords(said, KEY_NAMES);
+}
+/**
+ * `text` as a destination writes it: a Message's text through `escape` (the destination's gate)
+ * and each of its references in `names`' words, never escaped; text alone through `escape`. Text
+ * is never read for a reference, and nothing is taken out of it.
+ *
+ * @example inWords(msg`raise ${setting('timeout')}`, ACTION_NAMES) // 'raise ' and the action's input for the time-out
+ */
+function inWords(text, names, escape = (plain) => plain) {
+    if (text instanceof Reference)
+        return say(text.form, text.key, names);
+    if (!(text instanceof Message))
+        return escape(text);
+    return text.parts
+        .map((part) => (part instanceof Reference ? say(part.form, part.key, names) : escape(part)))
+        .join('');
+}
+function say(form, key, names) {
+    if (form === 'place') {
+        return Object.hasOwn(names.places, key) ? names.places[key] : key;
+    }
+    if (!Object.hasOwn(names.settings, key))
+        return key;
+    const { name, variable, also } = names.settings[key];
+    const plain = name ?? variable ?? key;
+    switch (form) {
+        case 'name':
+            return plain;
+        case 'the':
+            if (name)
+                return `the ${name} ${names.kind.toLowerCase()}`;
+            return variable ? `the ${variable} environment variable` : key;
+        case 'title':
+            return name ? `${names.kind} ${name}` : plain;
+        case 'titles':
+            return name ? `${names.kind}s ${name}` : plain;
+        case 'variableFirst': {
+            const theName = name ? `the ${name} ${names.kind.toLowerCase()}` : undefined;
+            const theVariable = variable ? `the ${variable} environment variable` : undefined;
+            return [theVariable, theName].filter(Boolean).join(' or ') || key;
+        }
+        case 'either':
+            if (name && variable)
+                return `${name} or ${variable}`;
+            return also ? `${plain} or ${also}` : plain;
+        case 'withVariable':
+            return name && variable ? `${name} (or ${variable})` : plain;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/errors.ts
 /**
  * Every failure the action and the command report is one of these. Each carries a stable `code`
@@ -490,16 +823,27 @@ function decorationDeadline({ clock, deadline }) {
  * can tell them apart without matching on words, a message a user can act on, and the failure
  * it wraps as its `cause`. No message ever contains the token.
  */
+
+
 /**
  * The root of the family, the action's and the command's alike: a failure the product knows and
  * explains in words, with a stable code. Each subclass fixes its code.
  */
 class ExplainedError extends Error {
     code;
-    constructor(code, message, options) {
-        super(message, options);
+    /** What the error says, for a sink to say in its edge's words (`message` holds it as text). */
+    said;
+    constructor(code, said, options) {
+        super(String(said), options);
         this.name = new.target.name;
         this.code = code;
+        this.said = said;
+    }
+    /** The settings it names, by key, in the order it names them: what it is about. */
+    get settings() {
+        const named = this.said instanceof Message ? this.said.parts : [this.said];
+        const keys = named.flatMap((part) => (part instanceof Reference ? [part.key] : []));
+        return [...new Set(keys)];
     }
 }
 /** An input or environment variable is missing or malformed. */
@@ -534,12 +878,15 @@ class ServerRequestError extends ExplainedError {
     analysisToken;
     /** Nothing answered (refused, unreachable) or the connection broke before a reply. */
     noReply;
-    constructor(message, status, { nodeCode, analysisToken, noReply, ...options } = {}) {
+    /** The origin of the server asked, when the request was made. */
+    origin;
+    constructor(message, status, { nodeCode, analysisToken, noReply, origin, ...options } = {}) {
         super(ServerRequestError.code, message, options);
         this.status = status;
         this.nodeCode = nodeCode;
         this.analysisToken = analysisToken;
         this.noReply = noReply ?? false;
+        this.origin = origin;
     }
 }
 /** The analysis task ended FAILED or CANCELED on the server. */
@@ -583,6 +930,24 @@ function codeOf(error) {
  */
 function asError(error) {
     return error instanceof Error ? error : new Error(String(error), { cause: error });
+}
+/**
+ * `saidOf` fit to quote in a line of ours: a foreign error's text on one line and bounded; a
+ * Message of ours as it is.
+ */
+function quotedSaidOf(error) {
+    const said = saidOf(error);
+    return typeof said === 'string' ? untrusted_text_oneLine(said, QUOTE_LIMITS.long) : said;
+}
+/**
+ * What an error says, for a sink: the Message of an error that keeps one (the family's, a reply's
+ * BodyProblem), else its message as text.
+ *
+ * @example log.fail(saidOf(error))
+ */
+function saidOf(error) {
+    const said = error?.said;
+    return said instanceof Message ? said : asError(error).message;
 }
 /**
  * The message of any thrown value: an Error's message, or the value as text.
@@ -672,77 +1037,6 @@ function notRegular(stats) {
     return 'not a file';
 }
 
-;// CONCATENATED MODULE: ./src/untrusted-text.ts
-/**
- * Text from a server, a report file or an input, made fit to quote inside one of our own
- * messages. Every destination (the runner's log, the job summary, the outputs) has its own gate
- * on top of this one; this one only keeps quoted text to one readable line of bounded length.
- */
-/** How long quoted text may be: ids and keys, and free text such as a server's error message. */
-const QUOTE_LIMITS = { short: 200, long: 1000 };
-/**
- * Control characters, and the Unicode ones that move text around without being seen: line and
- * paragraph separators and bidirectional overrides (which can make a line read backwards).
- */
-// eslint-disable-next-line no-control-regex
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
-const NAMED_ESCAPES = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-/**
- * The character as an escape a reader can see: `\n`, `\x1B`, `\u2028`.
- *
- * @example escapeInvisible('\u001b') // '\\x1B'
- */
-function escapeInvisible(character) {
-    const named = NAMED_ESCAPES[character];
-    if (named)
-        return named;
-    const code = character.charCodeAt(0);
-    const hex = code.toString(16).toUpperCase();
-    return code <= 0xff ? `\\x${hex.padStart(2, '0')}` : `\\u${hex.padStart(4, '0')}`;
-}
-/** Every invisible or line-breaking character shown as its escape. */
-function untrusted_text_showInvisible(text) {
-    return text.replace(INVISIBLE, escapeInvisible);
-}
-/**
- * Cuts `text` to at most `max` characters, the last of them an ellipsis, without splitting a
- * surrogate pair.
- *
- * @example cut('abcdef', 4) // 'abc…'
- */
-function untrusted_text_cut(text, max) {
-    if (text.length <= max)
-        return text;
-    let end = Math.max(0, max - 1);
-    const last = text.charCodeAt(end - 1);
-    if (last >= 0xd800 && last <= 0xdbff)
-        end--;
-    return `${text.slice(0, end)}…`;
-}
-/**
- * Untrusted text as one line of bounded length: cut first (so a huge value costs nothing
- * more), then every control character shown as an escape.
- *
- * @example oneLine('PENDING\n::error::x') // 'PENDING\\n::error::x'
- */
-function untrusted_text_oneLine(text, max = QUOTE_LIMITS.short) {
-    return untrusted_text_showInvisible(untrusted_text_cut(text, max));
-}
-/**
- * Text that may be a URL with credentials, fit to quote in an error: everything between the
- * scheme and the last `@` hidden. Text that does not parse as a URL cannot be split into user,
- * password and path reliably, so this hides more rather than less.
- *
- * @example hideCredentials('https://user:pass@host/x') // 'https://***@host/x'
- */
-function hideCredentials(text) {
-    return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^]*@/i, (_, scheme) => `${scheme ?? ''}***@`);
-}
-/** The text with every lone surrogate replaced by U+FFFD, as String#toWellFormed does. */
-function wellFormed(text) {
-    return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
-}
-
 ;// CONCATENATED MODULE: ./src/identifier.ts
 /**
  * What an id or key may look like: task ids, analysis ids and project keys come from inputs, the
@@ -771,152 +1065,6 @@ function idProblem(value) {
     return /\s/.test(value) ? 'holds white space' : undefined;
 }
 
-;// CONCATENATED MODULE: ./src/words.ts
-/**
- * Messages as data. The core never writes an edge's words: where a message speaks of a setting
- * ("raise the time-out") or of where the details are, it holds a reference by key, and each
- * destination's sink says it in its edge's words, from the edge's one table of names
- * (`src/action/names.ts`: the action's inputs; `src/cli/names.ts`: the command's options and
- * environment variables).
- *
- * A reference is a short run of private-use characters, so a message stays a string (an Error's
- * message, a field of an outcome) until a sink resolves it. Text a server sends that forges one
- * resolves to a setting's name and nothing else.
- *
- * @example `raise ${setting('timeout')}` // each edge says its own name for the time-out
- */
-/** The settings a message may name. */
-const SETTING_KEYS = [
-    'reportFile',
-    'token',
-    'host',
-    'rootCert',
-    'timeout',
-    'initialDelay',
-    'interval',
-    'failStep',
-    'failingStatuses',
-    'task',
-    'analysis',
-    'project',
-    'branch',
-    'pullRequest',
-    'commit',
-    'comment',
-    'gitHubToken',
-    'annotate',
-    'checkRun',
-    'sarif',
-    'inlineLimit',
-    'inlineSeverity',
-    'bitbucketProject',
-    'bitbucketRepo'
-];
-/** The places a message may send the reader to, and what the step calls itself (`self`). */
-const PLACE_KEYS = (/* unused pure expression or super */ null && (['details', 'self']));
-/** How a reference is said (see `inWords`): `place` for a place, the others for a setting. */
-const FORMS = [
-    'name',
-    'the',
-    'title',
-    'titles',
-    'either',
-    'withVariable',
-    'variableFirst',
-    'place'
-];
-const OPEN = '\uE000';
-const CLOSE = '\uE001';
-const REFERENCE = new RegExp(`\uE000(${FORMS.join('|')}):([A-Za-z]+)\uE001`, 'g');
-/**
- * A reference to a setting or a place in one form: what `setting`, `theSetting`, `place` and the
- * others make.
- */
-const reference = (form, key) => `${OPEN}${form}:${key}${CLOSE}`;
-/** The setting's name; its variable when only a variable sets it. */
-const setting = (key) => reference('name', key);
-/** With its kind: `the <name> input`, `the <name> option`; `the <VARIABLE> environment variable`. */
-const theSetting = (key) => reference('the', key);
-/** At the start of a sentence: `Input <name>`, `Option <name>`; `<VARIABLE>` alone. */
-const words_settingTitle = (key) => reference('title', key);
-/** Two settings at the start of a sentence: `${settingsTitle('task')} and ${setting('analysis')}`. */
-const settingsTitle = (key) => reference('titles', key);
-/**
- * With its kind, the variable first: `the <VARIABLE> environment variable or the <name> input`;
- * `the <VARIABLE> environment variable` alone when the edge has no name for it.
- */
-const theVariableOrSetting = (key) => reference('variableFirst', key);
-/** The name or the variable: `<name> or <VARIABLE>`; either alone when the edge has one. */
-const settingOrVariable = (key) => reference('either', key);
-/** The name, the variable in brackets: `<name> (or <VARIABLE>)`; either alone when the edge has one. */
-const settingWithVariable = (key) => reference('withVariable', key);
-/** Where the reader finds the details (the action's job summary, the command's files). */
-const place = (key) => reference('place', key);
-/**
- * `text` with every reference said in `names`' words. A reference to no known key is left as
- * its key, so nothing is lost; a marker without its reference is dropped.
- *
- * @example inWords(`raise ${setting('timeout')}`, ACTION_NAMES) // 'raise ' and the action's input for the time-out
- */
-function inWords(text, names) {
-    if (!text.includes(OPEN))
-        return text;
-    // A reference cut short (in a message cut to its limit) leaves no private-use character.
-    return text
-        .replace(REFERENCE, (_, form, key) => say(form, key, names))
-        .replace(/[\uE000\uE001]/g, '');
-}
-/**
- * `text` with `transform` (a destination's escaping) applied to what lies between its
- * references, the references left whole for the sink to say: a markup's gate escapes the
- * server's words, never the marker of a setting's name (`\\:` inside one would leave it unsaid).
- *
- * @example outsideReferences(`raise ${setting('timeout')} (3 s)`, markdownEscape) // 'raise ' + the reference + ' \\(3 s\\)'
- */
-function outsideReferences(text, transform) {
-    if (!text.includes(OPEN))
-        return transform(text);
-    let done = '';
-    let from = 0;
-    for (const found of text.matchAll(REFERENCE)) {
-        done += transform(text.slice(from, found.index)) + found[0];
-        from = found.index + found[0].length;
-    }
-    return done + transform(text.slice(from));
-}
-function say(form, key, names) {
-    if (form === 'place') {
-        return Object.hasOwn(names.places, key) ? names.places[key] : key;
-    }
-    if (!Object.hasOwn(names.settings, key))
-        return key;
-    const { name, variable, also } = names.settings[key];
-    const plain = name ?? variable ?? key;
-    switch (form) {
-        case 'name':
-            return plain;
-        case 'the':
-            if (name)
-                return `the ${name} ${names.kind.toLowerCase()}`;
-            return variable ? `the ${variable} environment variable` : key;
-        case 'title':
-            return name ? `${names.kind} ${name}` : plain;
-        case 'titles':
-            return name ? `${names.kind}s ${name}` : plain;
-        case 'variableFirst': {
-            const theName = name ? `the ${name} ${names.kind.toLowerCase()}` : undefined;
-            const theVariable = variable ? `the ${variable} environment variable` : undefined;
-            return [theVariable, theName].filter(Boolean).join(' or ') || key;
-        }
-        case 'either':
-            if (name && variable)
-                return `${name} or ${variable}`;
-            return also ? `${plain} or ${also}` : plain;
-        case 'withVariable':
-            return name && variable ? `${name} (or ${variable})` : plain;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/report-file.ts
 
 
@@ -934,7 +1082,7 @@ const DEFAULT_REPORT_LOCATIONS = [
 /** The largest report file read. Real ones are under 1 KiB; this only stops a wrong file early. */
 const MAX_REPORT_BYTES = 64 * 1024;
 const WHERE_SCANNERS_WRITE = DEFAULT_REPORT_LOCATIONS.map(({ file, scanner }) => `${file} (${scanner})`).join(', ');
-const POINT_AT_THE_REPORT = `Scanners write ${WHERE_SCANNERS_WRITE}; point ${setting('reportFile')} at that file, not at another one.`;
+const POINT_AT_THE_REPORT = words_msg `Scanners write ${WHERE_SCANNERS_WRITE}; point ${setting('reportFile')} at that file, not at another one.`;
 /**
  * Reads a report file, refusing anything that is not a small regular text file (see
  * readBoundedFile: a pipe or a device is refused at once, never waited on).
@@ -944,13 +1092,13 @@ const readTextFile = async (file) => {
     if (read.outcome === 'missing')
         return undefined;
     if (read.outcome === 'unreadable') {
-        throw new ReportFileError(`Cannot read the report file ${untrusted_text_oneLine(file, QUOTE_LIMITS.long)}: ${untrusted_text_oneLine(messageOf(read.error), QUOTE_LIMITS.long)}. Check ${theSetting('reportFile')}.`, { cause: read.error });
+        throw new ReportFileError(words_msg `Cannot read the report file ${untrusted_text_oneLine(file, QUOTE_LIMITS.long)}: ${untrusted_text_oneLine(messageOf(read.error), QUOTE_LIMITS.long)}. Check ${theSetting('reportFile')}.`, { cause: read.error });
     }
     if (read.outcome === 'not-a-file') {
-        throw new ReportFileError(`Report file ${untrusted_text_oneLine(file, QUOTE_LIMITS.long)} is ${read.kind}, not a regular file. ${POINT_AT_THE_REPORT}`);
+        throw new ReportFileError(words_msg `Report file ${untrusted_text_oneLine(file, QUOTE_LIMITS.long)} is ${read.kind}, not a regular file. ${POINT_AT_THE_REPORT}`);
     }
     if (read.outcome === 'too-large') {
-        throw new ReportFileError(`Report file ${untrusted_text_oneLine(file, QUOTE_LIMITS.long)} is larger than ${MAX_REPORT_BYTES / 1024} KiB, so it is not a scanner's report-task.txt (those are under 1 KiB). ${POINT_AT_THE_REPORT}`);
+        throw new ReportFileError(words_msg `Report file ${untrusted_text_oneLine(file, QUOTE_LIMITS.long)} is larger than ${MAX_REPORT_BYTES / 1024} KiB, so it is not a scanner's report-task.txt (those are under 1 KiB). ${POINT_AT_THE_REPORT}`);
     }
     try {
         return new TextDecoder('utf-8', { fatal: true }).decode(read.bytes);
@@ -960,7 +1108,7 @@ const readTextFile = async (file) => {
     }
 };
 function notTextError(name, why) {
-    return new ReportFileError(`Report file ${name} is not a text report file: ${why}. ${POINT_AT_THE_REPORT}`);
+    return new ReportFileError(words_msg `Report file ${name} is not a text report file: ${why}. ${POINT_AT_THE_REPORT}`);
 }
 /**
  * Finds and parses report-task.txt: the given path, or else the first default location that
@@ -976,8 +1124,8 @@ async function loadReportFile(given, cwd, read = readTextFile) {
             return parseReportFile(text, file);
     }
     throw new ReportFileError(given
-        ? `Report file not found at ${untrusted_text_oneLine(given, QUOTE_LIMITS.long)}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set ${setting('reportFile')} to where yours is, and run this step after the analysis in the same job and working directory.`
-        : `No report file found: looked for ${WHERE_SCANNERS_WRITE}. Run this step after the analysis in the same job and working directory, or set ${setting('reportFile')}.`);
+        ? words_msg `Report file not found at ${untrusted_text_oneLine(given, QUOTE_LIMITS.long)}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set ${setting('reportFile')} to where yours is, and run this step after the analysis in the same job and working directory.`
+        : words_msg `No report file found: looked for ${WHERE_SCANNERS_WRITE}. Run this step after the analysis in the same job and working directory, or set ${setting('reportFile')}.`);
 }
 /**
  * Parses the key=value text a scanner writes. Tolerates CRLF, a UTF-8 BOM, blank lines and `#`
@@ -1003,7 +1151,7 @@ function parseReportFile(text, file) {
             continue;
         const separator = line.indexOf('=');
         if (separator <= 0) {
-            throw new ReportFileError(`Report file ${name} has a line that is not key=value: "${untrusted_text_oneLine(line, 80)}". ${POINT_AT_THE_REPORT}`);
+            throw new ReportFileError(words_msg `Report file ${name} has a line that is not key=value: "${untrusted_text_oneLine(line, 80)}". ${POINT_AT_THE_REPORT}`);
         }
         values.set(line.slice(0, separator).trim(), line.slice(separator + 1).trim());
     }
@@ -1015,7 +1163,7 @@ function parseReportFile(text, file) {
     const id = (key, text) => {
         const problem = text === undefined ? undefined : idProblem(text);
         if (problem) {
-            throw new ReportFileError(`Report file ${name}: ${key} "${untrusted_text_oneLine(text ?? '')}" ${problem}. The scanner never writes such a value: ${POINT_AT_THE_REPORT}`);
+            throw new ReportFileError(words_msg `Report file ${name}: ${key} "${untrusted_text_oneLine(text ?? '')}" ${problem}. The scanner never writes such a value: ${POINT_AT_THE_REPORT}`);
         }
         return text;
     };
@@ -1041,7 +1189,7 @@ function httpUrl(name, key, text) {
         throw new ReportFileError(`Report file ${name}: ${key} "${untrusted_text_oneLine(hideCredentials(text), QUOTE_LIMITS.long)}" is not a URL.`);
     }
     if (parsed.username || parsed.password) {
-        throw new ReportFileError(`Report file ${name}: ${key} holds credentials (user:password@), which ${place('self')} never sends anywhere. Remove them from the address; the token goes in ${settingOrVariable('token')}.`);
+        throw new ReportFileError(words_msg `Report file ${name}: ${key} holds credentials (user:password@), which ${place('self')} never sends anywhere. Remove them from the address; the token goes in ${settingOrVariable('token')}.`);
     }
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
         throw new ReportFileError(`Report file ${name}: ${key} "${untrusted_text_oneLine(text, QUOTE_LIMITS.long)}" must be an http:// or https:// address.`);
@@ -1051,11 +1199,11 @@ function httpUrl(name, key, text) {
 /** The task to wait for: ceTaskId, or else the id ceTaskUrl asks for; both must agree. */
 function taskId(name, fromKey, fromUrl) {
     if (fromKey !== undefined && fromUrl !== undefined && fromKey !== fromUrl) {
-        throw new ReportFileError(`Report file ${name}: ceTaskId "${untrusted_text_oneLine(fromKey)}" and the id in ceTaskUrl "${untrusted_text_oneLine(fromUrl)}" differ, so it is not clear which analysis task to wait for. The scanner writes the same id in both: ${POINT_AT_THE_REPORT}`);
+        throw new ReportFileError(words_msg `Report file ${name}: ceTaskId "${untrusted_text_oneLine(fromKey)}" and the id in ceTaskUrl "${untrusted_text_oneLine(fromUrl)}" differ, so it is not clear which analysis task to wait for. The scanner writes the same id in both: ${POINT_AT_THE_REPORT}`);
     }
     const id = fromKey ?? fromUrl;
     if (id === undefined) {
-        throw new ReportFileError(`Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: ${place('self')} needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with ${theSetting('host')} set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`);
+        throw new ReportFileError(words_msg `Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: ${place('self')} needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with ${theSetting('host')} set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`);
     }
     return id;
 }
@@ -1072,7 +1220,7 @@ function taskAddress(report, host) {
     const needed = (key) => {
         const url = report[key];
         if (!url) {
-            throw new ReportFileError(`Report file ${untrusted_text_oneLine(report.file, QUOTE_LIMITS.long)} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run, or set ${theSetting('host')} to build the task address from the server's address.`);
+            throw new ReportFileError(words_msg `Report file ${untrusted_text_oneLine(report.file, QUOTE_LIMITS.long)} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run, or set ${theSetting('host')} to build the task address from the server's address.`);
         }
         return url;
     };
@@ -1080,7 +1228,7 @@ function taskAddress(report, host) {
     const taskUrl = needed('ceTaskUrl');
     // The address is asked as written: without the id, the server would not know which task.
     if (!taskUrl.searchParams.get('id')) {
-        throw new ReportFileError(`Report file ${untrusted_text_oneLine(report.file, QUOTE_LIMITS.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point ${setting('reportFile')} at the scanner's own file, or set ${theSetting('host')} to build the task address from the server's address.`);
+        throw new ReportFileError(words_msg `Report file ${untrusted_text_oneLine(report.file, QUOTE_LIMITS.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point ${setting('reportFile')} at the scanner's own file, or set ${theSetting('host')} to build the task address from the server's address.`);
     }
     return { serverUrl, taskUrl };
 }
@@ -1382,21 +1530,17 @@ function analysisTokenKind(token) {
 }
 
 ;// CONCATENATED MODULE: ./src/sonar/json-reply.ts
-/**
- * A reply body as JSON, or the reason it is not: compressed, empty, an HTML page, nested too
- * deep, cut off, or other text. Each reason has its own words, so a user knows whether to look at
- * a proxy, the server address or the network.
- */
-
 
 
 /** Deeper than any Web API reply; keeps every later walk over the value far from the stack limit. */
 const MAX_JSON_DEPTH = 64;
 /** Why a body is not the JSON asked for. `truncated` may heal on another try; the rest do not. */
 class BodyProblem extends Error {
+    said;
     truncated;
-    constructor(message, truncated = false) {
-        super(message);
+    constructor(said, truncated = false) {
+        super(String(said));
+        this.said = said;
         this.truncated = truncated;
     }
 }
@@ -1408,7 +1552,7 @@ const GZIP_MAGIC = [0x1f, 0x8b];
  *
  * @example parseJsonBody(Buffer.from('{"task":{}}'), { 'content-type': 'application/json' })
  */
-function parseJsonBody(body, headers, secrets = []) {
+function parseJsonBody(body, headers) {
     const encoding = headers['content-encoding']?.trim().toLowerCase();
     if (encoding && encoding !== 'identity') {
         throw new BodyProblem(`is compressed (Content-Encoding: ${untrusted_text_oneLine(encoding, 40)}) though the action asks for none: a proxy in front of the server compresses it unasked; configure it to pass the Web API's replies through as they are`);
@@ -1422,23 +1566,20 @@ function parseJsonBody(body, headers, secrets = []) {
     }
     const contentType = untrusted_text_oneLine(headers['content-type'] ?? 'no content type', 80);
     if (/^\s*</.test(text)) {
-        throw new BodyProblem(`is an HTML page (${contentType}), not JSON: a login page or a proxy error page. Check that ${setting('host')} / the report's serverUrl is the server's own address and that no proxy or SSO page stands in front of its Web API`);
+        throw new BodyProblem(words_msg `is an HTML page (${contentType}), not JSON: a login page or a proxy error page. Check that ${setting('host')} / the report's serverUrl is the server's own address and that no proxy or SSO page stands in front of its Web API`);
     }
     const shape = scanJson(text);
     if (shape === 'too-deep') {
         throw new BodyProblem(`nests deeper than ${MAX_JSON_DEPTH} levels: it is not a Web API reply`);
     }
     try {
-        // A string the server wrote with \u escapes is the token only once parsed: removed then.
-        if (secrets.length === 0)
-            return JSON.parse(text);
-        return JSON.parse(text, (_, value) => typeof value === 'string' ? redactSecrets(value, secrets) : value);
+        return JSON.parse(text);
     }
     catch {
         if (shape === 'unfinished') {
             throw new BodyProblem(`ends in the middle of its JSON after ${body.length} bytes: it was cut off on the way`, true);
         }
-        throw new BodyProblem(`is not JSON (${contentType}); it starts with "${untrusted_text_oneLine(text.trimStart(), 80)}". Check that ${setting('host')} / the report's serverUrl is the server's own address`);
+        throw new BodyProblem(words_msg `is not JSON (${contentType}); it starts with "${untrusted_text_oneLine(text.trimStart(), 80)}". Check that ${setting('host')} / the report's serverUrl is the server's own address`);
     }
 }
 /**
@@ -1666,10 +1807,16 @@ async function tunnelling(url, proxy) {
 
 ;// CONCATENATED MODULE: ./src/http/transport.ts
 /**
- * One request on the wire (the server's GETs, GitLab's writes too): the connection (kept alive, one pool per protocol, through HTTPS_PROXY
- * when the environment says so), the private CA, a hard time-out on the whole exchange, and a
- * body read in linear time up to a size limit. Every way it can fail becomes a TransportFailure
- * that names its cause; whether to try again is the retry policy's decision, not this module's.
+ * One request on the wire (the server's GETs, the platforms' and GitHub's requests): the
+ * connection (kept alive, one pool per protocol, through HTTPS_PROXY when the environment says
+ * so), the private CA, a hard time-out on the whole exchange, and a body read in linear time up
+ * to a size limit. Every way it can fail becomes a TransportFailure that names its cause; whether
+ * to try again is the retry policy's decision, not this module's.
+ *
+ * By hand on `node:http`, not `fetch`: fetch's engine, undici, costs 96–108 ms to load, bundled
+ * alone, against 7–12 ms for `node:http` (`npm run bench:overhead`, 28 Nov 2026); the command
+ * starts in about 1.9 times the floor with this module, and would start in about 3 with undici.
+ * Node's own error codes are also what tells a TLS cause, a reset and a body cut off apart.
  */
 
 
@@ -1972,54 +2119,103 @@ function megabytes(bytes) {
 
 
 
+const HOST = words_msg `${setting('host')} (or the report's serverUrl)`;
+const OWN_ADDRESS = words_msg `Check that ${setting('host')} / the report's serverUrl is the server's own address`;
+const PROXY = 'HTTPS_PROXY / NO_PROXY when a proxy is in the way';
+const UNREACHABLE = {
+    opening: 'reach',
+    fault: 'unreachable',
+    says: (failure) => words_msg `${withNodeCode(failure)}. Check the address (${setting('host')} or the report's serverUrl), that the server is running, and ${PROXY}.`
+};
+const BROKEN = {
+    opening: 'read',
+    fault: 'transient',
+    says: (failure) => `${withNodeCode(failure)}. Check the network, and ${PROXY}.`
+};
+/** Each cause of TransportFailure in words; those not named are BROKEN (they may heal). */
+const TRANSPORT_WORDS = {
+    'not-tls': {
+        opening: 'reach',
+        fault: 'final',
+        cause: 'not TLS',
+        says: (failure) => words_msg `it does not speak TLS there (${codeFirst(failure)}): a plain-HTTP server or port answers at this https:// address. Use http:// instead of https:// in ${HOST}, or the port where the server speaks HTTPS.`
+    },
+    'certificate-untrusted': {
+        opening: 'reach',
+        fault: 'final',
+        cause: 'TLS certificate not trusted',
+        says: (failure, _, rootCertGiven) => certificateAdvice(failure.code, rootCertGiven)
+    },
+    'certificate-expired': {
+        opening: 'reach',
+        fault: 'final',
+        cause: 'TLS certificate expired',
+        says: (failure) => `the server's TLS certificate has expired (${failure.code}). Renew it on the server; if it was renewed, check that this machine's clock is right.`
+    },
+    'certificate-not-yet-valid': {
+        opening: 'reach',
+        fault: 'final',
+        cause: 'TLS certificate not valid yet',
+        says: (failure) => `the server's TLS certificate is not valid yet (${failure.code}). Check that this machine's clock is right, and the certificate's start date on the server.`
+    },
+    'certificate-name': {
+        opening: 'reach',
+        fault: 'final',
+        cause: 'TLS certificate for another host',
+        says: (failure, url) => words_msg `the server's TLS certificate does not name ${url.hostname} (${failure.code})${namesHeld(failure.certificateNames)}. Use a host name the certificate holds in ${HOST}, or have the certificate reissued to name ${url.hostname}.`
+    },
+    tls: {
+        opening: 'reach',
+        fault: 'final',
+        cause: 'TLS failed',
+        says: (failure) => words_msg `TLS failed (${codeFirst(failure)}). Check that ${HOST} is the server's HTTPS address, and what the server (or what stands in front of it) requires: the action speaks TLS 1.2 and 1.3 and sends no client certificate.`
+    },
+    'not-http': {
+        opening: 'read',
+        fault: 'final',
+        cause: 'not HTTP',
+        says: (failure) => words_msg `the reply is not HTTP (${codeFirst(failure)}): something other than a web server answers on that port. Check the port in ${HOST}; for the server's HTTPS port, use https://.`
+    },
+    malformed: {
+        opening: 'read',
+        fault: 'final',
+        cause: 'invalid HTTP',
+        says: (failure) => words_msg `the reply is not valid HTTP (${codeFirst(failure)}). ${OWN_ADDRESS} and what stands in front of it.`
+    },
+    'too-large': {
+        opening: 'refused',
+        fault: 'final',
+        cause: 'reply too large',
+        says: (failure) => words_msg `${failure.message}. ${OWN_ADDRESS}.`
+    },
+    refused: UNREACHABLE,
+    dns: UNREACHABLE,
+    unreachable: UNREACHABLE
+};
 /**
  * A failure on the way to the server, in words, with how it weighs for retrying. A failure that
  * waiting does not fix fails at once, on one line that names the fix. Every message keeps Node's
  * code, as does the error (`nodeCode`), and the error's cause is the transport's failure.
  */
 function transportFailure(failure, url, resource, rootCertGiven) {
+    const words = TRANSPORT_WORDS[failure.reason] ?? BROKEN;
     const where = `for ${resource.what} at ${shownUrl(url)}`;
-    const code = failure.code ? `${failure.code}: ` : '';
-    const failed = { nodeCode: failure.code, cause: failure };
-    const final = (words, cause) => ({
-        error: new ServerRequestError(words, undefined, failed),
-        fault: { kind: 'final' },
-        cause
+    const opening = {
+        reach: `Could not reach the server ${where}: `,
+        read: `Could not read the server's reply ${where}: `,
+        refused: `The server's reply ${where} was refused: `
+    }[words.opening];
+    const error = new ServerRequestError(words_msg `${opening}${words.says(failure, url, rootCertGiven)}`, undefined, {
+        nodeCode: failure.code,
+        cause: failure,
+        origin: url.origin,
+        ...(words.fault === 'final' ? {} : { noReply: true })
     });
-    switch (failure.reason) {
-        case 'not-tls':
-            return final(`Could not reach the server ${where}: it does not speak TLS there (${code}${failure.message}): a plain-HTTP server or port answers at this https:// address. Use http:// instead of https:// in ${setting('host')} (or the report's serverUrl), or the port where the server speaks HTTPS.`, 'not TLS');
-        case 'certificate-untrusted':
-            return final(`Could not reach the server ${where}: ${certificateAdvice(failure.code, rootCertGiven)}`, 'TLS certificate not trusted');
-        case 'certificate-expired':
-            return final(`Could not reach the server ${where}: the server's TLS certificate has expired (${failure.code}). Renew it on the server; if it was renewed, check that this machine's clock is right.`, 'TLS certificate expired');
-        case 'certificate-not-yet-valid':
-            return final(`Could not reach the server ${where}: the server's TLS certificate is not valid yet (${failure.code}). Check that this machine's clock is right, and the certificate's start date on the server.`, 'TLS certificate not valid yet');
-        case 'certificate-name':
-            return final(`Could not reach the server ${where}: the server's TLS certificate does not name ${url.hostname} (${failure.code})${namesHeld(failure.certificateNames)}. Use a host name the certificate holds in ${setting('host')} (or the report's serverUrl), or have the certificate reissued to name ${url.hostname}.`, 'TLS certificate for another host');
-        case 'tls':
-            return final(`Could not reach the server ${where}: TLS failed (${code}${failure.message}). Check that ${setting('host')} (or the report's serverUrl) is the server's HTTPS address, and what the server (or what stands in front of it) requires: the action speaks TLS 1.2 and 1.3 and sends no client certificate.`, 'TLS failed');
-        case 'not-http':
-            return final(`Could not read the server's reply ${where}: the reply is not HTTP (${code}${failure.message}): something other than a web server answers on that port. Check the port in ${setting('host')} (or the report's serverUrl); for the server's HTTPS port, use https://.`, 'not HTTP');
-        case 'malformed':
-            return final(`Could not read the server's reply ${where}: the reply is not valid HTTP (${code}${failure.message}). Check that ${setting('host')} / the report's serverUrl is the server's own address and what stands in front of it.`, 'invalid HTTP');
-        case 'too-large':
-            return final(`The server's reply ${where} was refused: ${failure.message}. Check that ${setting('host')} / the report's serverUrl is the server's own address.`, 'reply too large');
-        case 'refused':
-        case 'dns':
-        case 'unreachable':
-            return {
-                error: new ServerRequestError(`Could not reach the server ${where}: ${withNodeCode(failure)}. Check the address (${setting('host')} or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`, undefined, { ...failed, noReply: true }),
-                fault: { kind: 'unreachable' },
-                cause: failure.message
-            };
-        default:
-            return {
-                error: new ServerRequestError(`Could not read the server's reply ${where}: ${withNodeCode(failure)}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`, undefined, { ...failed, noReply: true }),
-                fault: { kind: 'transient' },
-                cause: failure.message
-            };
-    }
+    return { error, fault: { kind: words.fault }, cause: words.cause ?? failure.message };
+}
+/** Node's code before the failure's words: "EPROTO: wrong version number". */
+function codeFirst({ code, message }) {
+    return code ? `${code}: ${message}` : message;
 }
 /**
  * The failure's words with Node's code, when they do not hold it already: "connection refused
@@ -2054,27 +2250,28 @@ function statusError(reply, url, resource, authTried, analysisToken) {
     // The server's own words first: they name the task, the analysis or the permission (a 401's
     // "Authentication required" adds nothing to ours).
     const said = words && status !== 401 ? `The server says: ${words}. ` : '';
+    const failed = (message, fields = {}) => new ServerRequestError(message, status, { ...fields, origin: url.origin });
     switch (status) {
         case 401:
-            return new ServerRequestError(`${said}${authTried
+            return failed(words_msg `${said}${authTried
                 ? `The server rejected the token ${at}, sent with ${authTried} authentication: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
-                : `The server requires a token ${at} and none was given: set ${theVariableOrSetting('token')}.`}`, status);
+                : words_msg `The server requires a token ${at} and none was given: set ${theVariableOrSetting('token')}.`}`);
         case 403:
             // A real server refuses analysis tokens what needs Browse, whatever their user may do.
             if (analysisToken) {
-                return new ServerRequestError(`${said}The token may not read ${resource.what} ${at}: it is ${analysisToken}. SonarQube lets analysis tokens submit analyses and read their tasks and gates (a project analysis token its own project's only), and refuses them what needs Browse: a project's analyses, background tasks, measures and hotspots. Use a user token (squ_…, My Account → Security) of a user with the Browse permission on the project.`, status, { analysisToken });
+                return failed(`${said}The token may not read ${resource.what} ${at}: it is ${analysisToken}. SonarQube lets analysis tokens submit analyses and read their tasks and gates (a project analysis token its own project's only), and refuses them what needs Browse: a project's analyses, background tasks, measures and hotspots. Use a user token (squ_…, My Account → Security) of a user with the Browse permission on the project.`, { analysisToken });
             }
-            return new ServerRequestError(`${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`, status);
+            return failed(`${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`);
         case 404: {
             // A server without the address answers in these words (SonarQube 10.7, recorded).
             const noSuchAddress = words?.startsWith('"Unknown url') === true;
             const advice = (noSuchAddress && resource.advice.unknownUrl) || resource.advice.notFound;
-            return new ServerRequestError(`${said}${advice} ${at}`, status);
+            return failed(words_msg `${said}${advice} ${at}`);
         }
         case 400:
-            return new ServerRequestError(`${said}${resource.advice.badRequest} ${at}`, status);
+            return failed(words_msg `${said}${resource.advice.badRequest} ${at}`);
         default:
-            return new ServerRequestError(`The server failed to answer for ${resource.what} ${at}${words ? `: ${words}` : ''}.`, status);
+            return failed(`The server failed to answer for ${resource.what} ${at}${words ? `: ${words}` : ''}.`);
     }
 }
 /** The most error messages quoted from one reply. */
@@ -2107,11 +2304,11 @@ function serverWords(reply) {
 }
 function certificateAdvice(code, rootCertGiven) {
     if (rootCertGiven) {
-        return `TLS certificate not trusted (${code}) even with ${setting('rootCert')}: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`;
+        return words_msg `TLS certificate not trusted (${code}) even with ${setting('rootCert')}: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`;
     }
     return code === 'DEPTH_ZERO_SELF_SIGNED_CERT'
-        ? `TLS certificate not trusted (${code}): the server's certificate is self-signed. Set ${settingOrVariable('rootCert')} to that certificate (PEM), or give the server one that a CA issued.`
-        : `TLS certificate not trusted (${code}). For a server behind a private CA, set ${settingOrVariable('rootCert')} to that CA's certificate (PEM).`;
+        ? words_msg `TLS certificate not trusted (${code}): the server's certificate is self-signed. Set ${settingOrVariable('rootCert')} to that certificate (PEM), or give the server one that a CA issued.`
+        : words_msg `TLS certificate not trusted (${code}). For a server behind a private CA, set ${settingOrVariable('rootCert')} to that CA's certificate (PEM).`;
 }
 
 ;// CONCATENATED MODULE: ./src/http/retry-policy.ts
@@ -2140,7 +2337,7 @@ const MAX_TRIES_UNREACHABLE = 3;
  *
  * @example decideRetry({ kind: 'transient' }, 0, 60_000, Math.random, Date.now()) // { retry: true, delayMs: 125..250 }
  */
-function decideRetry(fault, attempt, remainingMs, random, nowEpochMs, timeLimit = `the overall time-out (${setting('timeout')})`) {
+function decideRetry(fault, attempt, remainingMs, random, nowEpochMs, timeLimit = words_msg `the overall time-out (${setting('timeout')})`) {
     const tries = attempt + 1;
     if (fault.kind === 'final')
         return { retry: false, why: '' };
@@ -2156,7 +2353,7 @@ function decideRetry(fault, attempt, remainingMs, random, nowEpochMs, timeLimit 
         if (askedMs !== undefined && askedMs >= remainingMs) {
             return {
                 retry: false,
-                why: `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than ${timeLimit} leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
+                why: words_msg `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than ${timeLimit} leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
             };
         }
         delayMs = Math.max(delayMs, askedMs ?? 0);
@@ -2164,7 +2361,7 @@ function decideRetry(fault, attempt, remainingMs, random, nowEpochMs, timeLimit 
     if (delayMs >= remainingMs) {
         return {
             retry: false,
-            why: `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: ${timeLimit} leaves no time for another.`
+            why: words_msg `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: ${timeLimit} leaves no time for another.`
         };
     }
     return { retry: true, delayMs };
@@ -2902,7 +3099,7 @@ class SonarClient {
      * gave it.
      */
     keysFrom(scope = '') {
-        return this.options.projectKeyFrom ?? `${theSetting('project')}${scope}`;
+        return this.options.projectKeyFrom ?? words_msg `${theSetting('project')}${scope}`;
     }
     constructor(options) {
         // Defaults by ??, not by spreading: an option passed as undefined still gets its default.
@@ -2938,8 +3135,8 @@ class SonarClient {
         return this.getJson(url, {
             what: `task ${task}`,
             advice: {
-                notFound: `Task ${task} was not found: the report file may come from another server or an earlier run, or ${theSetting('task')} is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
-                badRequest: `The server refused the request for task ${task}: check ${theSetting('task')} or the report file's ceTaskId.`
+                notFound: words_msg `Task ${task} was not found: the report file may come from another server or an earlier run, or ${theSetting('task')} is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
+                badRequest: words_msg `The server refused the request for task ${task}: check ${theSetting('task')} or the report file's ceTaskId.`
             },
             decode: decodeTask
         });
@@ -2968,8 +3165,8 @@ class SonarClient {
         return this.getJson(url, {
             what: `the quality gate status of analysis ${analysis}`,
             advice: {
-                notFound: `Analysis ${analysis} was not found: check ${theSetting('analysis')}, or the analysis was deleted by the server's housekeeping.`,
-                badRequest: `The server refused the request for analysis ${analysis}: check ${theSetting('analysis')}.`
+                notFound: words_msg `Analysis ${analysis} was not found: check ${theSetting('analysis')}, or the analysis was deleted by the server's housekeeping.`,
+                badRequest: words_msg `The server refused the request for analysis ${analysis}: check ${theSetting('analysis')}.`
             },
             decode: decodeProjectStatus
         });
@@ -2990,7 +3187,7 @@ class SonarClient {
         return this.getJson(url, {
             what: `the quality gate status of ${where}`,
             advice: {
-                notFound: `The server knows no analysis of ${where}: check ${this.keysFrom(` and ${theSetting('pullRequest')}`)}.`,
+                notFound: words_msg `The server knows no analysis of ${where}: check ${this.keysFrom(words_msg ` and ${theSetting('pullRequest')}`)}.`,
                 badRequest: `The server refused the request for the quality gate of ${where}.`
             },
             decode: decodeProjectStatus
@@ -3008,7 +3205,7 @@ class SonarClient {
         return this.getJson(url, {
             what: `the pull requests of ${project}`,
             advice: {
-                notFound: `The server knows no project ${project}: check ${this.keysFrom()}, and that the token may browse the project.`,
+                notFound: words_msg `The server knows no project ${project}: check ${this.keysFrom()}, and that the token may browse the project.`,
                 unknownUrl: 'The server has no pull requests at all: Community Edition analyses the main branch only.',
                 badRequest: `The server refused the request for the pull requests of ${project}.`
             },
@@ -3055,8 +3252,8 @@ class SonarClient {
         return this.getJson(url, {
             what: `the analyses of ${project}${where}`,
             advice: {
-                notFound: `The server knows no project ${project}${where}: check ${this.keysFrom(on.branch !== undefined ? ` and ${theSetting('branch')}` : on.pullRequest !== undefined ? ` and ${theSetting('pullRequest')}` : '')}, and that the token may browse the project.`,
-                badRequest: `The server refused the request for the analyses of ${project}${where}: check ${this.keysFrom()}${on.pullRequest !== undefined ? `; a server that analyses one branch only (Community Edition) has no pull requests` : ''}.`
+                notFound: words_msg `The server knows no project ${project}${where}: check ${this.keysFrom(on.branch !== undefined ? words_msg ` and ${theSetting('branch')}` : on.pullRequest !== undefined ? words_msg ` and ${theSetting('pullRequest')}` : '')}, and that the token may browse the project.`,
+                badRequest: words_msg `The server refused the request for the analyses of ${project}${where}: check ${this.keysFrom()}${on.pullRequest !== undefined ? `; a server that analyses one branch only (Community Edition) has no pull requests` : ''}.`
             },
             decode: decodeProjectAnalyses
         });
@@ -3078,7 +3275,7 @@ class SonarClient {
         return this.getJson(url, {
             what: `the quality gate measures of ${project}${scopeWords(on)}`,
             advice: {
-                notFound: `The server knows no project ${project}${scopeWords(on)}: check ${this.keysFrom()}.`,
+                notFound: words_msg `The server knows no project ${project}${scopeWords(on)}: check ${this.keysFrom()}.`,
                 badRequest: `The server refused the request for the quality gate measures of ${project}.`
             },
             decode: decodeGateMeasures,
@@ -3102,7 +3299,7 @@ class SonarClient {
         return this.getJson(url, {
             what: `the measures of ${where}`,
             advice: {
-                notFound: `The server knows no project ${where}: check ${this.keysFrom()}.`,
+                notFound: words_msg `The server knows no project ${where}: check ${this.keysFrom()}.`,
                 badRequest: `The server refused the request for the measures of ${where}.`
             },
             decode: decodeMeasureValues,
@@ -3138,7 +3335,7 @@ class SonarClient {
         return this.getJson(url, {
             what: `the branches of ${project}`,
             advice: {
-                notFound: `The server knows no project ${project}: check ${this.keysFrom()}.`,
+                notFound: words_msg `The server knows no project ${project}: check ${this.keysFrom()}.`,
                 badRequest: `The server refused the request for the branches of ${project}.`
             },
             decode: decodeBranchNames,
@@ -3156,7 +3353,7 @@ class SonarClient {
         return this.getJson(url, {
             what: `the background tasks of ${project}`,
             advice: {
-                notFound: `The server knows no project ${project}: check ${this.keysFrom()}.`,
+                notFound: words_msg `The server knows no project ${project}: check ${this.keysFrom()}.`,
                 badRequest: `The server refused the request for the background tasks of ${project}.`
             },
             decode: decodeComponentTasks
@@ -3211,7 +3408,7 @@ class SonarClient {
     }
     async getJson(url, resource) {
         if (!isSameOrigin(url, this.options.serverUrl)) {
-            throw new UnsafeRequestError(`Refusing to send the token to ${shownUrl(url, 'origin')}: the task address is not on the server ${shownUrl(this.options.serverUrl, 'origin')}. The report file may be tampered with or from another server; set ${setting('host')} to the server you trust to build the task address from it.`);
+            throw new UnsafeRequestError(words_msg `Refusing to send the token to ${shownUrl(url, 'origin')}: the task address is not on the server ${shownUrl(this.options.serverUrl, 'origin')}. The report file may be tampered with or from another server; set ${setting('host')} to the server you trust to build the task address from it.`);
         }
         const { clock, deadline } = this.options;
         for (let attempt = 0;; attempt++) {
@@ -3223,7 +3420,7 @@ class SonarClient {
                 }
                 else {
                     this.noteTokenExpiration(reply);
-                    const decoded = decodeJson(url, reply, resource, this.secrets);
+                    const decoded = decodeJson(url, reply, resource);
                     if (!('failed' in decoded))
                         return decoded.value;
                     failed = decoded.failed;
@@ -3241,11 +3438,12 @@ class SonarClient {
             if (!decision.retry) {
                 if (!decision.why)
                     throw failed.error;
-                const { message, status, nodeCode, analysisToken, noReply } = failed.error;
-                throw new ServerRequestError(`${message} ${decision.why}`, status, {
+                const { message, status, nodeCode, analysisToken, noReply, origin } = failed.error;
+                throw new ServerRequestError(words_msg `${message} ${decision.why}`, status, {
                     nodeCode,
                     analysisToken,
                     noReply,
+                    origin,
                     cause: failed.error
                 });
             }
@@ -3308,10 +3506,10 @@ class SonarClient {
             }
             const next = redirectTarget(location, url, resource);
             if (!isAllowedRedirect(url, next)) {
-                throw new UnsafeRequestError(`Refusing to follow a redirect from ${shownUrl(url, 'origin')} to ${shownUrl(next, 'origin')} with the token: redirects are followed only on the same server (or its https:// address). Set ${setting('host')} to the address the server really answers on.`);
+                throw new UnsafeRequestError(words_msg `Refusing to follow a redirect from ${shownUrl(url, 'origin')} to ${shownUrl(next, 'origin')} with the token: redirects are followed only on the same server (or its https:// address). Set ${setting('host')} to the address the server really answers on.`);
             }
             if (hop + 1 >= MAX_REDIRECTS) {
-                throw new ServerRequestError(`Too many redirects (${MAX_REDIRECTS}) starting at ${shownUrl(start)}: set ${setting('host')} to the address the server really answers on.`, reply.status);
+                throw new ServerRequestError(words_msg `Too many redirects (${MAX_REDIRECTS}) starting at ${shownUrl(start)}: set ${setting('host')} to the address the server really answers on.`, reply.status);
             }
             url = next;
         }
@@ -3343,7 +3541,7 @@ class SonarClient {
 }
 /** A request the overall deadline cut short: a time-out, not a server fault. */
 function deadlineReached(url, resource, cause) {
-    return new TimeoutError(`The overall time-out (${setting('timeout')}) ran out while waiting for ${resource.what} from ${shownUrl(url)}.`, cause === undefined ? undefined : { cause });
+    return new TimeoutError(words_msg `The overall time-out (${setting('timeout')}) ran out while waiting for ${resource.what} from ${shownUrl(url)}.`, cause === undefined ? undefined : { cause });
 }
 /** A redirect's Location as a URL, or a clear refusal: only http(s) addresses are followed. */
 function redirectTarget(location, from, resource) {
@@ -3356,7 +3554,7 @@ function redirectTarget(location, from, resource) {
     }
     const quoted = `"${untrusted_text_oneLine(location, QUOTE_LIMITS.short)}"`;
     if (!next || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
-        throw new ServerRequestError(`The server redirected the request for ${resource.what} to ${next ? quoted : `${quoted}, which is not an address`}: only http:// and https:// addresses on the same server are followed. Set ${setting('host')} to the address the server really answers on.`);
+        throw new ServerRequestError(words_msg `The server redirected the request for ${resource.what} to ${next ? quoted : `${quoted}, which is not an address`}: only http:// and https:// addresses on the same server are followed. Set ${setting('host')} to the address the server really answers on.`);
     }
     if (next.username || next.password) {
         throw new UnsafeRequestError(`Refusing to follow a redirect to an address with credentials in it (${shownUrl(next, 'origin')}): the action sends only its own token.`);
@@ -3367,16 +3565,16 @@ function redirectTarget(location, from, resource) {
  * A 2xx reply decoded, or why not: a body cut off mid-JSON is a failed try that may heal on
  * another; any other body or shape that is not the API's is thrown, as it will not.
  */
-function decodeJson(url, reply, resource, secrets) {
+function decodeJson(url, reply, resource) {
     const from = `for ${resource.what} from ${shownUrl(url)}`;
     let json;
     try {
-        json = parseJsonBody(reply.body, reply.headers, secrets);
+        json = parseJsonBody(reply.body, reply.headers);
     }
     catch (error) {
         if (!(error instanceof BodyProblem))
             throw error;
-        const failure = new ServerRequestError(`The reply ${from} ${error.message}.`, reply.status, {
+        const failure = new ServerRequestError(words_msg `The reply ${from} ${error.said}.`, reply.status, {
             cause: error
         });
         if (!error.truncated)
@@ -3395,8 +3593,9 @@ function decodeJson(url, reply, resource, secrets) {
 /**
  * The reply with every form of the token removed from its headers and its body, so that nothing
  * made of the server's text (a link, a value cut to a length, a quoted error) can hold it: a
- * sink recognises the token's forms, not what is made of them. A body is decoded only when it
- * holds one of them (a binary body stays as it is).
+ * sink recognises the token's forms, not what is made of them. The one place the server's
+ * replies lose the token (docs/security.md). A body is decoded only when it holds one of them,
+ * or escapes (`\u0073`, `\"`) that could spell one once parsed (a binary body stays as it is).
  */
 function replyWithoutToken(reply, secrets) {
     if (secrets.length === 0)
@@ -3412,7 +3611,28 @@ function replyWithoutToken(reply, secrets) {
     const body = secrets.some((secret) => secret !== '' && reply.body.includes(secret))
         ? Buffer.from(redactSecrets(reply.body.toString('utf8'), secrets))
         : reply.body;
-    return { ...reply, headers, body };
+    return { ...reply, headers, body: body.includes('\\') ? escapedTokenOut(body, secrets) : body };
+}
+/**
+ * A JSON body whose strings spell a form of the token with escapes, written again without it;
+ * any other body (one that is not JSON included) as it is, for the reader to judge.
+ */
+function escapedTokenOut(body, secrets) {
+    let changed = false;
+    let json;
+    try {
+        json = JSON.parse(body.toString('utf8').replace(/^\uFEFF/, ''), (_, value) => {
+            if (typeof value !== 'string')
+                return value;
+            const without = redactSecrets(value, secrets);
+            changed ||= without !== value;
+            return without;
+        });
+    }
+    catch {
+        return body;
+    }
+    return changed ? Buffer.from(JSON.stringify(json)) : body;
 }
 /** How many analyses one request lists: the newest are the ones a step waits for. */
 const ANALYSES_PAGE_SIZE = 100;
@@ -3568,6 +3788,7 @@ function issueUrl(key, context) {
 
 
 
+
 /**
  * How many issues are read per analysis: 10 pages of 500, well inside the server's own window
  * of 10,000. Past them the count still says how many there are.
@@ -3617,10 +3838,11 @@ function failureReason(error, readSoFar) {
     if (error instanceof ServerRequestError && error.status === 403) {
         return `The token may not browse the project's issues (HTTP 403)${partly}: new issues are not shown. Give the token's user the Browse permission on the project to see them.`;
     }
-    return `The new issues could not be read${partly}: ${messageOf(error)}`;
+    return words_msg `The new issues could not be read${partly}: ${saidOf(error)}`;
 }
 
 ;// CONCATENATED MODULE: ./src/gate/what-changed.ts
+
 
 /** The measures of new code a verdict shows: coverage and duplicated lines. */
 const NEW_CODE_MEASURES = ['new_coverage', 'new_duplicated_lines_density'];
@@ -3725,7 +3947,7 @@ async function unreadOr(read, what) {
                     browseRefused: true
                 };
         }
-        return { unread: `The ${what} could not be read: ${messageOf(error)}` };
+        return { unread: words_msg `The ${what} could not be read: ${saidOf(error)}` };
     }
 }
 /**
@@ -3854,7 +4076,7 @@ async function lookAtBranch(server, projectKey, on, commits, expected, now, read
         return { found };
     if (commits.length > 0 && page.analyses.length > 0 && page.analyses.every((a) => !a.revision)) {
         const where = `${untrusted_text_oneLine(projectKey)}${scopeWords(on)}`;
-        throw new AnalysisNotFoundError(`The analyses of ${where} record no commit (scans without SCM data, e.g. no .git folder or sonar.scm.disabled): the analysis of ${shortShas(commits)} cannot be told from the others. Run the scan with the repository's history, or leave ${setting('commit')} out to check the newest analysis.`);
+        throw new AnalysisNotFoundError(words_msg `The analyses of ${where} record no commit (scans without SCM data, e.g. no .git folder or sonar.scm.disabled): the analysis of ${shortShas(commits)} cannot be told from the others. Run the scan with the repository's history, or leave ${setting('commit')} out to check the newest analysis.`);
     }
     return { ...(await tasks()), newest: page.analyses[0] };
 }
@@ -3898,7 +4120,7 @@ async function lookAtPullRequest(server, projectKey, pullRequest, since, expecte
     if (!pull) {
         const unknown = () => Promise.resolve(pullRequestsWords(projectKey, pullRequest, pulls));
         if (!expected)
-            throw new AnalysisNotFoundError(`${await unknown()}: check ${theSetting('pullRequest')}.`);
+            throw new AnalysisNotFoundError(words_msg `${await unknown()}: check ${theSetting('pullRequest')}.`);
         return { ...read, unknown };
     }
     const date = pull.analysisDate;
@@ -3961,7 +4183,7 @@ async function unknownScope(server, projectKey, on, cause) {
     catch {
         return cause;
     }
-    return new AnalysisNotFoundError(`${branchesWords(projectKey, on.branch, names)}. Check ${theSetting('branch')}; a server that analyses one branch only (Community Edition) has its main branch alone.`, { cause });
+    return new AnalysisNotFoundError(words_msg `${branchesWords(projectKey, on.branch, names)}. Check ${theSetting('branch')}; a server that analyses one branch only (Community Edition) has its main branch alone.`, { cause });
 }
 /** For a time-out: the branches the server has, or why they could not be read. */
 async function unknownScopeWords(server, projectKey, on) {
@@ -4138,10 +4360,10 @@ async function waitForTask(options) {
  */
 function taskTimeout(taskId, { last, outage }, { clock, startedAt, deadline }, cause) {
     const elapsed = wait_for_task_seconds(clock.now() - startedAt);
-    const raise = `raise ${setting('timeout')} (now ${wait_for_task_seconds(deadline - startedAt)})`;
+    const raise = words_msg `raise ${setting('timeout')} (now ${wait_for_task_seconds(deadline - startedAt)})`;
     return new TimeoutError(outage
-        ? `Timed out after ${elapsed} waiting for the analysis task ${taskId}: the server has not answered since ${wait_for_task_seconds(outage.since - startedAt)} (${outage.why}); its last status was ${untrusted_text_oneLine(last?.status ?? '')}. Check that the server is running; ${raise} to wait out its restarts.`
-        : `Timed out after ${elapsed} waiting for the analysis task ${taskId}: ${last ? `its last status was ${untrusted_text_oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; ${raise}.`, cause && { cause });
+        ? words_msg `Timed out after ${elapsed} waiting for the analysis task ${taskId}: the server has not answered since ${wait_for_task_seconds(outage.since - startedAt)} (${outage.why}); its last status was ${untrusted_text_oneLine(last?.status ?? '')}. Check that the server is running; ${raise} to wait out its restarts.`
+        : words_msg `Timed out after ${elapsed} waiting for the analysis task ${taskId}: ${last ? `its last status was ${untrusted_text_oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; ${raise}.`, cause && { cause });
 }
 /**
  * One poll of the task: the task, or undefined while the server is away (a server that answered
@@ -4161,7 +4383,7 @@ async function pollOnce(options, seen, polledAt, timedOut) {
             throw error;
         if (!seen.outage) {
             seen.outage = { since: polledAt, why: outageWords(error) };
-            options.onOutage?.(`The server stopped answering (${seen.outage.why}) after ${wait_for_task_seconds(options.clock.now() - options.startedAt)}: polling on until it is back, within ${setting('timeout')}.`);
+            options.onOutage?.(words_msg `The server stopped answering (${seen.outage.why}) after ${wait_for_task_seconds(options.clock.now() - options.startedAt)}: polling on until it is back, within ${setting('timeout')}.`);
         }
         return undefined;
     }
@@ -4195,7 +4417,7 @@ async function serverNotUp(options) {
 function endedTask(task, taskId) {
     if (task.status === 'SUCCESS') {
         if (!task.analysisId) {
-            throw new ServerRequestError(`Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check ${theSetting('task')}.`);
+            throw new ServerRequestError(words_msg `Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check ${theSetting('task')}.`);
         }
         return { ...task, analysisId: task.analysisId };
     }
@@ -4320,12 +4542,13 @@ async function waitForAnalysis(options) {
         }
         watch.saw(seen.pending, tasks.current);
         if (!wanted.expected && seen.pending.length === 0 && !sighting.newest) {
-            throw new AnalysisNotFoundError(`${wanted.where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${setting('branch')} or ${setting('pullRequest')}.`);
+            throw new AnalysisNotFoundError(words_msg `${wanted.where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${setting('branch')} or ${setting('pullRequest')}.`);
         }
         const line = waitingLine(wanted, sighting, seen.pending.length, options.on);
-        if (line !== said)
+        // One line each time what is waited for changes; its text tells.
+        if (String(line) !== said)
             log.info(line);
-        said = line;
+        said = String(line);
         if (options.adaptive && !prediction)
             prediction = predicted(tasks, seen.pending, sighting.tasksAt);
     }
@@ -4370,7 +4593,7 @@ function analysisTimeout(wanted, { last, pending }, { clock, startedAt, deadline
         const advice = wanted.newest
             ? 'The server has not processed its scan yet (see the Background Tasks page)'
             : `The scan may not have run for this ${wanted.pullRequest !== undefined ? 'pull request' : 'commit'}, or its task may still be queued`;
-        return new TimeoutError(`Timed out after ${wait_for_task_seconds(clock.now() - startedAt)} waiting for ${wanted.what} of ${wanted.where}: ${seen}. ${advice}; raise ${setting('timeout')} (now ${wait_for_task_seconds(deadline - startedAt)}).`, cause && { cause });
+        return new TimeoutError(words_msg `Timed out after ${wait_for_task_seconds(clock.now() - startedAt)} waiting for ${wanted.what} of ${wanted.where}: ${seen}. ${advice}; raise ${setting('timeout')} (now ${wait_for_task_seconds(deadline - startedAt)}).`, cause && { cause });
     });
 }
 function taskFailed(wanted, task) {
@@ -4411,7 +4634,7 @@ function waitingLine(wanted, sighting, pending, on) {
     const { where, pullRequest } = wanted;
     if (sighting.unknown) {
         const scope = pullRequest !== undefined ? 'pull request' : 'branch';
-        return `The server has no ${scope} ${untrusted_text_oneLine(pullRequest ?? on.branch ?? '')} of ${wanted.project} yet: waiting for its first analysis (or check ${theSetting(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending} pending.`;
+        return words_msg `The server has no ${scope} ${untrusted_text_oneLine(pullRequest ?? on.branch ?? '')} of ${wanted.project} yet: waiting for its first analysis (or check ${theSetting(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending} pending.`;
     }
     if (wanted.newest && pending > 0) {
         return `A scan of ${where} is queued or running: waiting for its analysis, the newest, rather than taking the one before it; ${pending} pending.`;
@@ -4660,7 +4883,7 @@ async function warnOfAnotherCommit(client, analysis, commit, log) {
     const revision = page?.analyses.find(({ key }) => key === analysisId)?.revision;
     if (!revision || commit.startsWith(revision))
         return;
-    log.warning(`${words_settingTitle('commit')} names commit ${commit.slice(0, 7)}, but the server records ${revision.slice(0, 7)} for the analysis checked, ${untrusted_text_oneLine(analysisId)} of ${untrusted_text_oneLine(projectKey)}${scopeWords(on)}: the verdict is that commit's. Check ${setting('commit')}, or leave it out to take the CI's commit.`);
+    log.warning(words_msg `${words_settingTitle('commit')} names commit ${commit.slice(0, 7)}, but the server records ${revision.slice(0, 7)} for the analysis checked, ${untrusted_text_oneLine(analysisId)} of ${untrusted_text_oneLine(projectKey)}${scopeWords(on)}: the verdict is that commit's. Check ${setting('commit')}, or leave it out to take the CI's commit.`);
 }
 /** A pull request's issues when the analysis is of one, else the branch's new code. */
 function issueScope(on) {
@@ -4726,7 +4949,7 @@ async function withServerMetrics(conditions, client, log) {
     }
     catch (error) {
         if (!(error instanceof ServerRequestError && error.status === 403)) {
-            log.info(`Metric names could not be read, so metric keys are shown: ${messageOf(error)}`);
+            log.info(words_msg `Metric names could not be read, so metric keys are shown: ${saidOf(error)}`);
         }
         return conditions;
     }
@@ -4859,7 +5082,7 @@ async function findTargets(settings, sources) {
             analysisId: settings.analysisId,
             ...manual
         };
-        return [{ source: theSetting('analysis'), target }];
+        return [{ source: `analysis ${untrusted_text_oneLine(settings.analysisId)}`, target }];
     }
     if (host && settings.taskId) {
         const target = {
@@ -4869,7 +5092,7 @@ async function findTargets(settings, sources) {
             taskUrl: undefined,
             ...manual
         };
-        return [{ source: theSetting('task'), target }];
+        return [{ source: `task ${untrusted_text_oneLine(settings.taskId)}`, target }];
     }
     // A report file that quotes the token loses it before anything is made of its values.
     if (host && settings.projectKeys.length > 0) {
@@ -4940,7 +5163,7 @@ async function reportFiles(lines, sources) {
                 files.set(key, file);
         }
         if (files.size > MAX_ANALYSES) {
-            throw new ReportFileError(`${setting('reportFile')} matches more than ${MAX_ANALYSES} report files (${shown(line)} among them): one step checks at most ${MAX_ANALYSES} analyses. Narrow the globs, e.g. services/*/target/sonar/report-task.txt rather than **/report-task.txt, which also finds copies in dependencies.`);
+            throw new ReportFileError(words_msg `${setting('reportFile')} matches more than ${MAX_ANALYSES} report files (${shown(line)} among them): one step checks at most ${MAX_ANALYSES} analyses. Narrow the globs, e.g. services/*/target/sonar/report-task.txt rather than **/report-task.txt, which also finds copies in dependencies.`);
         }
     }
     // One path that is missing keeps its own message (where scanners write the file); several
@@ -4950,7 +5173,7 @@ async function reportFiles(lines, sources) {
         (lines.length > 1 &&
             !(await Promise.all(found.map((file) => exists(sources.cwd, file)))).some(Boolean));
     if (nothing) {
-        throw new ReportFileError(`No report file matches ${setting('reportFile')}: ${lines.map(shown).join(', ')} (relative to ${shown(sources.cwd)}). Run this step after the analyses, in the same job and working directory; scanners write report-task.txt in .scannerwork/, target/sonar/, build/sonar/ or .sonarqube/out/.sonar/.`);
+        throw new ReportFileError(words_msg `No report file matches ${setting('reportFile')}: ${lines.map(shown).join(', ')} (relative to ${shown(sources.cwd)}). Run this step after the analyses, in the same job and working directory; scanners write report-task.txt in .scannerwork/, target/sonar/, build/sonar/ or .sonarqube/out/.sonar/.`);
     }
     return found;
 }
@@ -4994,6 +5217,7 @@ function reportTextWithoutToken(read, token) {
 }
 
 ;// CONCATENATED MODULE: ./src/gate/check-analyses.ts
+
 
 
 
@@ -5048,12 +5272,12 @@ async function checkQualityGates(settings, deps) {
             }
             catch (error) {
                 const failure = asError(error);
-                group?.info(`The gate could not be read: ${failure.message}`);
+                group?.info(words_msg `The gate could not be read: ${saidOf(failure)}`);
                 return {
                     read: false,
                     source: entry.source,
                     projectKey,
-                    message: failure.message,
+                    message: saidOf(failure),
                     error: failure
                 };
             }
@@ -5387,7 +5611,6 @@ function withoutLinks(text) {
 ;// CONCATENATED MODULE: ./src/report/summary-text.ts
 
 
-
 /**
  * Why the job summary is HTML. GitHub renders the summary file as Markdown, where any server
  * string could start a heading (after a lone CR), end a code span (a backtick), split a table
@@ -5413,13 +5636,13 @@ function withoutLinks(text) {
  * characters shown as escapes such as `\r`), cut to `max` characters with an ellipsis, then
  * each of `< > & " ' [ ] ( ) | * _ \` ~ \` written as a decimal character reference
  * (`<` → `&#60;`), and a word joiner where a reference or an address would start
- * (`withoutReferences`). A setting's reference (words.ts) is left whole for the sink to say.
+ * (`withoutReferences`).
  * Everything else stays as it is.
  *
  * @example summaryText('<img src=x>') // '&#60;img src&#61;x&#62;'
  */
 function summaryText(value, max = QUOTE_LIMITS.short) {
-    return outsideReferences(untrusted_text_oneLine(value, max), (plain) => escapeHtml(withoutReferences(plain)));
+    return escapeHtml(withoutReferences(untrusted_text_oneLine(value, max)));
 }
 /**
  * Server text as code (`<code>…</code>`): escaped as `summaryText` escapes, a word joiner after
@@ -5470,7 +5693,6 @@ function escapeHtml(text) {
  * Markdown where raw HTML is not (Bitbucket, Azure DevOps). One body is written once through a
  * Markup, never copied per platform; each Markup holds its platform's one gate for server text.
  */
-
 
 
 
@@ -5529,12 +5751,12 @@ const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g;
 /**
  * Markdown's one gate for server text: one line, cut to `max`, a word joiner where a mention, a
  * reference or an address would start (`withoutLinks`), every ASCII punctuation character
- * backslash-escaped. A setting's reference (words.ts) is left whole for the sink to say.
+ * backslash-escaped.
  *
  * @example markdownText('*bold* [x](y)') // '\\*bold\\* \\[x\\]\\(y\\)'
  */
 function markdownText(value, max = QUOTE_LIMITS.short) {
-    return outsideReferences(untrusted_text_oneLine(value, max), (plain) => withoutLinks(plain).replace(ASCII_PUNCTUATION, (character) => `\\${character}`));
+    return withoutLinks(untrusted_text_oneLine(value, max)).replace(ASCII_PUNCTUATION, (character) => `\\${character}`);
 }
 /**
  * The forms secrets take once written through MARKDOWN_MARKUP (besides their own), for the sinks
@@ -5598,7 +5820,9 @@ function newIssuesBlock(newIssues, options) {
     if (!newIssues.read) {
         return [
             markup.heading(level, 'New issues'),
-            markup.paragraph([markup.text(newIssues.reason, QUOTE_LIMITS.long)])
+            markup.paragraph([
+                sink.say(newIssues.reason, (plain) => markup.text(plain, QUOTE_LIMITS.long))
+            ])
         ].map((line) => sink.text(line));
     }
     const { findings, total } = newIssues;
@@ -5648,6 +5872,7 @@ function issueItem(finding, fileLink, markup) {
 
 
 
+
 const PROBABILITY_ICONS = { HIGH: '🔴', MEDIUM: '🟠', LOW: '🟡' };
 /**
  * The block for one analysis, through `sink`, within `limit` (in the sink's unit; the hotspots
@@ -5662,11 +5887,16 @@ function whatChangedBlock(result, options) {
         return [];
     const head = [
         markup.heading(heading === 'h3' ? 3 : 4, 'What changed'),
-        markup.paragraph(figureLines(whatChanged, result.pullRequest !== undefined, markup))
+        markup.paragraph(figureLines(whatChanged, result.pullRequest !== undefined, markup, sink))
     ].map((line) => sink.text(line));
     const { hotspots } = whatChanged;
     if ('unread' in hotspots) {
-        return [...head, sink.text(markup.paragraph([markup.text(hotspots.unread, QUOTE_LIMITS.long)]))];
+        return [
+            ...head,
+            sink.text(markup.paragraph([
+                sink.say(hotspots.unread, (plain) => markup.text(plain, QUOTE_LIMITS.long))
+            ]))
+        ];
     }
     const where = result.pullRequest !== undefined ? 'in the pull request' : 'in the new code';
     const count = sink.text(markup.paragraph([
@@ -5688,17 +5918,17 @@ function whatChangedBlock(result, options) {
     return [...head, count, list.text];
 }
 /** Coverage, duplicated lines and the issue counts, one line each. */
-function figureLines(changed, pullRequest, markup) {
+function figureLines(changed, pullRequest, markup, sink) {
     const { newCode, target } = changed;
     if ('unread' in newCode)
-        return [markup.text(newCode.unread, QUOTE_LIMITS.long)];
+        return [sink.say(newCode.unread, (plain) => markup.text(plain, QUOTE_LIMITS.long))];
     const against = target && !('unread' in target) ? target : undefined;
     const lines = [
         `Coverage on new code: ${figure(newCode, against, 'coverage', markup)}`,
         `Duplicated lines on new code: ${figure(newCode, against, 'duplication', markup)}`
     ];
     if (target && 'unread' in target)
-        lines.push(markup.text(target.unread, QUOTE_LIMITS.long));
+        lines.push(sink.say(target.unread, (plain) => markup.text(plain, QUOTE_LIMITS.long)));
     const issues = changed.issues;
     if (issues) {
         const counts = [
@@ -5972,7 +6202,7 @@ function renderSummary(result, options) {
     const said = (lines) => lines.map((line) => sink.text(line));
     const size = (lines) => sink.size(blocks(lines));
     const head = said([
-        `<${h}>${headline(result.status, policy)}${title}</${h}>`,
+        words_msg `<${h}>${headline(result.status, policy)}${title}</${h}>`,
         `<p>${about(result)}</p>`,
         ...gateDetailsBlock(result)
     ]);
@@ -6006,8 +6236,9 @@ function renderSummary(result, options) {
  * @example await summary.write(renderFailureSummary(error.message, sinks.summary))
  */
 function renderFailureSummary(message, sink) {
-    const lines = untrusted_text_cut(message, SUMMARY_LIMITS.messageChars).split('\n');
-    const text = lines.map((line) => summaryText(line, SUMMARY_LIMITS.messageChars)).join('<br>');
+    const max = SUMMARY_LIMITS.messageChars;
+    const lines = linesOf(cutSaid(message, max));
+    const text = lines.map((line) => sink.say(line, (plain) => summaryText(plain, max))).join('<br>');
     return sink.text(blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`]));
 }
 /**
@@ -6017,7 +6248,7 @@ function renderFailureSummary(message, sink) {
 function headline(status, policy = FAIL_ON_ERROR, markup = HTML_MARKUP) {
     if (status !== 'ERROR' && fail_policy_failsUnder(status, policy)) {
         const named = fail_policy_statusClass(status) === 'NONE' && status !== 'NONE' ? ' (as NONE)' : '';
-        return `❌ Quality Gate failed: ${markup.text(status)}${named}, which ${setting('failingStatuses')} names (${policyText(policy)})`;
+        return words_msg `❌ Quality Gate failed: ${markup.text(status)}${named}, which ${setting('failingStatuses')} names (${policyText(policy)})`;
     }
     return (HEADLINES[status] ?? `❔ Unknown Quality Gate status ${markup.text(status)}: the check passes`);
 }
@@ -6178,13 +6409,13 @@ function gateFailureMessage(result) {
     const kind = fail_policy_statusClass(result.status);
     if (kind === 'ERROR' || kind === 'WARN') {
         const { head, lines } = conditionLines(result, kind);
-        const why = kind === 'WARN' ? `the gate is WARN, which ${setting('failingStatuses')} names: ` : '';
-        return [`Quality Gate Failure${where}: ${why}${head}`, ...lines, ...link].join('\n');
+        const why = kind === 'WARN' ? words_msg `the gate is WARN, which ${setting('failingStatuses')} names: ` : '';
+        return joined([words_msg `Quality Gate Failure${where}: ${why}${head}`, ...lines, ...link], '\n');
     }
     const why = result.status === 'NONE'
-        ? `the project has no quality gate (NONE), which ${setting('failingStatuses')} names: assign a quality gate to the project on the server.`
-        : `the gate's status is "${untrusted_text_oneLine(result.status, QUOTE_LIMITS.short)}", which no server sends for a gate; ${setting('failingStatuses')} names NONE, which covers it.`;
-    return [`Quality Gate Failure${where}: ${why}`, ...link].join('\n');
+        ? words_msg `the project has no quality gate (NONE), which ${setting('failingStatuses')} names: assign a quality gate to the project on the server.`
+        : words_msg `the gate's status is "${untrusted_text_oneLine(result.status, QUOTE_LIMITS.short)}", which no server sends for a gate; ${setting('failingStatuses')} names NONE, which covers it.`;
+    return joined([words_msg `Quality Gate Failure${where}: ${why}`, ...link], '\n');
 }
 /**
  * The conditions of one status in words, each with its evidence (the first 20, then how many
@@ -6198,7 +6429,7 @@ function conditionLines(result, status) {
         return `- ${describeCondition(evaluated)}${evidence ? ` (${evidence})` : ''}`;
     });
     if (matching.length > listed.length) {
-        lines.push(`- … and ${matching.length - listed.length} more: see ${place('details')}`);
+        lines.push(words_msg `- … and ${matching.length - listed.length} more: see ${place('details')}`);
     }
     const total = result.conditions.length;
     if (status === 'WARN' && matching.length === 0) {
@@ -6233,17 +6464,18 @@ function annotateGate(result, log, policy = FAIL_ON_ERROR) {
 function annotatePassingStatus(result, log) {
     if (result.status === 'WARN') {
         const { head, lines } = conditionLines(result, 'WARN');
-        log.warning([`Quality Gate passed with warnings (WARN): ${head}`, ...lines].join('\n'));
+        log.warning(joined([`Quality Gate passed with warnings (WARN): ${head}`, ...lines], '\n'));
     }
     else if (result.status === 'NONE') {
-        log.warning(`No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful, or name NONE in ${setting('failingStatuses')} to fail without one.`);
+        log.warning(words_msg `No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful, or name NONE in ${setting('failingStatuses')} to fail without one.`);
     }
     else if (!isKnownStatus(result.status)) {
-        log.warning(`Unknown Quality Gate status "${untrusted_text_oneLine(result.status, QUOTE_LIMITS.short)}": ${setting('failingStatuses')} does not name NONE, so the check passes (quality-gate-status NONE).`);
+        log.warning(words_msg `Unknown Quality Gate status "${untrusted_text_oneLine(result.status, QUOTE_LIMITS.short)}": ${setting('failingStatuses')} does not name NONE, so the check passes (quality-gate-status NONE).`);
     }
 }
 
 ;// CONCATENATED MODULE: ./src/report/verdict.ts
+
 
 
 
@@ -6266,17 +6498,17 @@ function stepVerdict(outcomes, policy = FAIL_ON_ERROR) {
         return { kind: 'unread', message: only.message, alone: true, errors: [only.error] };
     }
     if (unread.length > 0) {
-        const lines = unread.map((outcome) => `- ${untrusted_text_oneLine(projectName(outcome), QUOTE_LIMITS.long)}: ${outcome.message.split('\n')[0]}`);
+        const lines = unread.map((outcome) => words_msg `- ${untrusted_text_oneLine(projectName(outcome), QUOTE_LIMITS.long)}: ${firstLine(outcome.message)}`);
         const head = `${unread.length} of ${outcomes.length} analyses could not be read: their gates are unknown.`;
         return {
             kind: 'unread',
-            message: [head, ...lines, ...failures].join('\n'),
+            message: joined([head, ...lines, ...failures], '\n'),
             alone: false,
             errors: unread.map((outcome) => outcome.error)
         };
     }
     if (failures.length > 0)
-        return { kind: 'gate-failed', message: failures.join('\n') };
+        return { kind: 'gate-failed', message: joined(failures, '\n') };
     const named = outcomes.length > 1;
     return {
         kind: 'passed',
@@ -6285,6 +6517,7 @@ function stepVerdict(outcomes, policy = FAIL_ON_ERROR) {
 }
 
 ;// CONCATENATED MODULE: ./src/http/rest-api.ts
+
 
 
 
@@ -6406,7 +6639,8 @@ class RestApi {
                 ? { retry: false, why: `Gave up after ${attempt + 1} tries.` }
                 : decideRetry({ kind: 'status', status, retryAfter: headerValue(reply, 'retry-after') }, attempt, deadline - clock.now(), this.options.random ?? Math.random, Date.now(), `the decoration's time (the overall time-out, or its allowance past the check)`);
             if (!decision.retry) {
-                throw new PlatformError(`${words}${decision.why ? ` ${decision.why}` : ''}`, { answer });
+                const why = decision.why ? ` ${textOf(decision.why)}` : '';
+                throw new PlatformError(`${words}${why}`, { answer });
             }
             await clock.sleep(decision.delayMs);
         }
@@ -6772,12 +7006,13 @@ function commentBody(outcome, commitSha, options) {
     const frame = { hidden, sink, limit, markup, join };
     if (!outcome.read) {
         const heading = sink.text(markup.heading(3, `❗ Quality Gate could not be read · ${project}`));
-        const lines = untrusted_text_cut(outcome.message, SUMMARY_LIMITS.messageChars).split('\n');
-        const message = lines.map((line) => markup.text(line, SUMMARY_LIMITS.messageChars));
+        const max = SUMMARY_LIMITS.messageChars;
+        const lines = linesOf(cutSaid(outcome.message, max));
+        const message = lines.map((line) => sink.say(line, (plain) => markup.text(plain, max)));
         return bounded([hidden, heading, ...said([markup.paragraph(message), markup.paragraph([`For ${commit}`])])], { ...frame, heading });
     }
     const { result } = outcome;
-    const heading = sink.text(markup.heading(3, `${headline(result.status, options.policy, markup)} · ${project}`));
+    const heading = sink.text(markup.heading(3, sink.text(words_msg `${headline(result.status, options.policy, markup)} · ${project}`)));
     const facts = [
         `For ${commit}`,
         result.analysisId === undefined
@@ -6843,7 +7078,7 @@ function conditionsList(result, sink, room, markup) {
     const list = fittedBlock(sink, items, {
         open: markup.list.open,
         close: markup.list.close,
-        tail: (more) => markup.list.item(`… and ${more} more: see ${place('details')} or the dashboard`),
+        tail: (more) => markup.list.item(`… and ${more} more: see ${sink.text(place('details'))} or the dashboard`),
         more: all.length - items.length,
         // The list's last line ends in a line feed too.
         limit: room - 1
@@ -6875,7 +7110,9 @@ function bounded(lines, frame) {
     const body = join(lines);
     if (sink.size(body) <= limit)
         return body;
-    const tooLarge = sink.text(frame.markup.paragraph([`The verdict is too large to show here: see ${place('details')}.`]));
+    const tooLarge = sink.text(frame.markup.paragraph([
+        `The verdict is too large to show here: see ${sink.text(place('details'))}.`
+    ]));
     return sink.fit([], {
         head: join([frame.hidden, frame.heading, tooLarge]),
         limit
@@ -6960,11 +7197,11 @@ function endOfDecoration(platform, error) {
     const cause = step ? step.cause : error;
     if (cause instanceof PlatformRefusal)
         return platform.refusal(cause);
-    return [
+    return joined([
         `${platform.name}: ${step ? step.what : 'the decoration'} failed, and nothing more is decorated; the verdict and the exit code are unchanged.`,
-        `${untrusted_text_oneLine(messageOf(cause), QUOTE_LIMITS.long)}`,
+        quotedSaidOf(cause),
         `Check ${platform.check}; the next run decorates again.`
-    ].join(' ');
+    ], ' ');
 }
 /** Every analysis's new issues, and whether they are all of them (each read whole). */
 function issuesOf(outcomes) {
@@ -6990,14 +7227,15 @@ function nameOf(outcome) {
  * A status's one-line description under the policy, the server's words in it making no
  * reference and no link where a platform shows it (`withoutReferences`).
  *
- * @example statusWords(outcome, FAIL_ON_ERROR) // 'Quality Gate failed: 2 of 7 conditions failed'
+ * @example statusWords(outcome, FAIL_ON_ERROR, sink) // 'Quality Gate failed: 2 of 7 conditions failed'
  */
-function statusWords(outcome, policy) {
-    return outsideReferences(gateWords(outcome, policy), withoutReferences);
+function statusWords(outcome, policy, sink) {
+    return withoutReferences(gateWords(outcome, policy, sink));
 }
-function gateWords(outcome, policy) {
-    if (!outcome.read)
-        return `Quality Gate could not be read: ${untrusted_text_oneLine(outcome.message, 200)}`;
+function gateWords(outcome, policy, sink) {
+    if (!outcome.read) {
+        return `Quality Gate could not be read: ${untrusted_text_oneLine(sink.text(outcome.message), 200)}`;
+    }
     const { result } = outcome;
     if (!fail_policy_failsUnder(result.status, policy)) {
         return result.status === 'OK'
@@ -7109,7 +7347,7 @@ async function decorateAzure(azure, pullRequest, outcomes, options) {
             await decorationStep(`the thread for ${nameOf(outcome)}`, async () => {
                 const written = await writeVerdictThread(azure, base, threads, me, outcome, options);
                 log.info(written === 'unchanged'
-                    ? `Azure DevOps: the thread for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
+                    ? words_msg `Azure DevOps: the thread for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
                     : `Azure DevOps: the thread for ${nameOf(outcome)} is ${written} on pull request !${pullRequest.id}.`);
             });
         }
@@ -7127,7 +7365,7 @@ async function postStatus(azure, base, outcome, { sink, policy }) {
     await azure.request('POST', `${base}/statuses`, {
         body: {
             state: failed ? 'failed' : 'succeeded',
-            description: sink.text(untrusted_text_cut(statusWords(outcome, policy), AZURE_LIMITS.descriptionChars)),
+            description: sink.text(untrusted_text_cut(statusWords(outcome, policy, sink), AZURE_LIMITS.descriptionChars)),
             context: {
                 genre: 'sonarqube',
                 name: sink.text(untrusted_text_cut(`quality-gate/${untrusted_text_oneLine(projectName(outcome))}`, 200))
@@ -7413,6 +7651,7 @@ function sink_createSink(options) {
         unit,
         size,
         text,
+        say: (said, escape) => redactSecrets(inWords(said, names, escape), hidden),
         fit: (parts, fitOptions = {}) => {
             const { head, foot, separator, tail, more } = fitOptions;
             // Each part is made and said only when fitting reaches it.
@@ -7766,7 +8005,7 @@ async function writeReport(bitbucket, where, outcome, options) {
     await bitbucket.request('PUT', path, {
         body: {
             title: sink.text(untrusted_text_cut(`SonarQube: ${untrusted_text_oneLine(projectName(outcome))}`, INSIGHTS_LIMITS.titleChars)),
-            details: sink.text(untrusted_text_cut(statusWords(outcome, policy), INSIGHTS_LIMITS.detailsChars)),
+            details: sink.text(untrusted_text_cut(statusWords(outcome, policy, sink), INSIGHTS_LIMITS.detailsChars)),
             report_type: 'BUG',
             reporter: 'SonarQube',
             result: failing(outcome, policy) ? 'FAILED' : 'PASSED',
@@ -7908,7 +8147,7 @@ async function decorateBitbucket(bitbucket, pipeline, outcomes, options) {
                 const { written, author } = await writeComment(bitbucket, comments, existing, me, pipeline, outcome, options);
                 me ??= author;
                 log.info(written === 'unchanged'
-                    ? `Bitbucket: the comment for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
+                    ? words_msg `Bitbucket: the comment for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
                     : `Bitbucket: the comment for ${nameOf(outcome)} is ${written} on pull request #${id}.`);
             });
         }
@@ -7925,7 +8164,7 @@ async function setBuildStatus(bitbucket, pipeline, outcome, { sink, policy }) {
             name: sink.text(untrusted_text_cut(`sonarqube/${untrusted_text_oneLine(projectName(outcome))}`, BITBUCKET_LIMITS.statusChars)),
             // Bitbucket requires an address: the dashboard, else the repository.
             url: dashboard ?? `https://bitbucket.org/${pipeline.repository}`,
-            description: sink.text(untrusted_text_cut(statusWords(outcome, policy), BITBUCKET_LIMITS.statusChars))
+            description: sink.text(untrusted_text_cut(statusWords(outcome, policy, sink), BITBUCKET_LIMITS.statusChars))
         }
     });
 }
@@ -8062,7 +8301,7 @@ async function data_center_writeReport(server, where, outcome, { sink, policy })
     await server.request('PUT', path, {
         body: {
             title: sink.text(untrusted_text_cut(`SonarQube: ${untrusted_text_oneLine(projectName(outcome))}`, DATA_CENTER_LIMITS.titleChars)),
-            details: sink.text(untrusted_text_cut(statusWords(outcome, policy), DATA_CENTER_LIMITS.detailsChars)),
+            details: sink.text(untrusted_text_cut(statusWords(outcome, policy, sink), DATA_CENTER_LIMITS.detailsChars)),
             result: failing(outcome, policy) ? 'FAIL' : 'PASS',
             reporter: 'SonarQube',
             ...(dashboard ? { link: dashboard } : {}),
@@ -8100,7 +8339,7 @@ async function data_center_setBuildStatus(server, where, outcome, { sink, policy
         name: sink.text(untrusted_text_cut(`sonarqube/${untrusted_text_oneLine(projectName(outcome))}`, DATA_CENTER_LIMITS.textChars)),
         // The server requires an address: the dashboard, else the server's own.
         url: dashboard ?? server.base.origin,
-        description: sink.text(untrusted_text_cut(statusWords(outcome, policy), DATA_CENTER_LIMITS.textChars))
+        description: sink.text(untrusted_text_cut(statusWords(outcome, policy, sink), DATA_CENTER_LIMITS.textChars))
     };
     try {
         await server.request('POST', `api/latest/${data_center_repositoryPath(where)}/builds`, { body });
@@ -8123,7 +8362,7 @@ function data_center_refusalWords(error, where) {
         case 403:
             return `${base} The token in BITBUCKET_TOKEN may not write to ${repository} (403): it needs the repository write permission.`;
         default:
-            return `${base} The server shows this token no repository ${repository}, or has no Code Insights (404: Bitbucket Data Center 5.15 or later has them): check ${setting('bitbucketProject')} and ${setting('bitbucketRepo')}.`;
+            return words_msg `${base} The server shows this token no repository ${repository}, or has no Code Insights (404: Bitbucket Data Center 5.15 or later has them): check ${setting('bitbucketProject')} and ${setting('bitbucketRepo')}.`;
     }
 }
 
@@ -8354,14 +8593,14 @@ function readSettings(raw) {
     const taskId = settings_optionalId('task', text('task'));
     const analysisId = settings_optionalId('analysis', text('analysis'));
     if (taskId && analysisId) {
-        throw new errors_SettingsError(`${settingsTitle('task')} and ${setting('analysis')} are both set: set one of them (${setting('analysis')} skips the task).`);
+        throw new errors_SettingsError(words_msg `${settingsTitle('task')} and ${setting('analysis')} are both set: set one of them (${setting('analysis')} skips the task).`);
     }
     const projectKeys = projectKeyLines(raw.project ?? '');
     const reportFiles = reportPatterns(raw.reportFile ?? '');
     const chosen = { task: taskId, analysis: analysisId, project: projectKeys.length > 0 };
     for (const key of ['task', 'analysis', 'project']) {
         if (chosen[key] && !hostUrl) {
-            throw new errors_SettingsError(`${words_settingTitle(key)} needs the server address: set ${theSetting('host')} or the SONAR_HOST_URL environment variable.`);
+            throw new errors_SettingsError(words_msg `${words_settingTitle(key)} needs the server address: set ${theSetting('host')} or the SONAR_HOST_URL environment variable.`);
         }
     }
     if (chosen.project) {
@@ -8373,18 +8612,18 @@ function readSettings(raw) {
                     ? 'reportFile'
                     : undefined;
         if (other) {
-            throw new errors_SettingsError(`${settingsTitle('project')} and ${setting(other)} are both set: give the projects whose analyses to check, or ${setting(other)}, not both.`);
+            throw new errors_SettingsError(words_msg `${settingsTitle('project')} and ${setting(other)} are both set: give the projects whose analyses to check, or ${setting(other)}, not both.`);
         }
     }
     const branch = nameSetting('branch', text('branch'));
     const pullRequest = nameSetting('pullRequest', text('pullRequest'));
     const commits = commitSetting(text('commit'));
     if (branch && pullRequest) {
-        throw new errors_SettingsError(`${settingsTitle('branch')} and ${setting('pullRequest')} are both set: an analysis is of a branch or of a pull request; give one.`);
+        throw new errors_SettingsError(words_msg `${settingsTitle('branch')} and ${setting('pullRequest')} are both set: an analysis is of a branch or of a pull request; give one.`);
     }
     for (const key of ['branch', 'pullRequest', 'commit']) {
         if (text(key) && !chosen.project) {
-            throw new errors_SettingsError(`${words_settingTitle(key)} is set without ${setting('project')}: it says which analysis of a project to check; give ${setting('project')} too.`);
+            throw new errors_SettingsError(words_msg `${words_settingTitle(key)} is set without ${setting('project')}: it says which analysis of a project to check; give ${setting('project')} too.`);
         }
     }
     return {
@@ -8414,12 +8653,12 @@ function projectKeyLines(raw) {
         .map((line) => line.trim())
         .filter((line) => line !== '');
     if (keys.length > MAX_PROJECTS) {
-        throw new errors_SettingsError(`${words_settingTitle('project')} has ${keys.length} lines: give at most ${MAX_PROJECTS} project keys, one per line.`);
+        throw new errors_SettingsError(words_msg `${words_settingTitle('project')} has ${keys.length} lines: give at most ${MAX_PROJECTS} project keys, one per line.`);
     }
     for (const key of keys) {
         const problem = idProblem(key);
         if (problem) {
-            throw new errors_SettingsError(`${words_settingTitle('project')} has the line "${untrusted_text_oneLine(key)}", which ${problem}: give the project's key as the server shows it (Project Information), one per line.`);
+            throw new errors_SettingsError(words_msg `${words_settingTitle('project')} has the line "${untrusted_text_oneLine(key)}", which ${problem}: give the project's key as the server shows it (Project Information), one per line.`);
         }
     }
     return [...new Set(keys)];
@@ -8429,7 +8668,7 @@ function nameSetting(key, value) {
     if (value === undefined)
         return undefined;
     if (!isBranchName(value)) {
-        throw new errors_SettingsError(`${words_settingTitle(key)} is "${untrusted_text_oneLine(value)}": give the ${key === 'branch' ? 'branch' : 'pull request'} as the server names it (at most ${MAX_BRANCH_LENGTH} characters, no control characters)${key === 'pullRequest' ? ", GitHub's number for a pull request" : ''}.`);
+        throw new errors_SettingsError(words_msg `${words_settingTitle(key)} is "${untrusted_text_oneLine(value)}": give the ${key === 'branch' ? 'branch' : 'pull request'} as the server names it (at most ${MAX_BRANCH_LENGTH} characters, no control characters)${key === 'pullRequest' ? ", GitHub's number for a pull request" : ''}.`);
     }
     return value;
 }
@@ -8446,11 +8685,11 @@ function commitSetting(value) {
         .map((sha) => sha.toLowerCase());
     for (const sha of shas) {
         if (!isFullSha(sha)) {
-            throw new errors_SettingsError(`${words_settingTitle('commit')} is "${untrusted_text_oneLine(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`);
+            throw new errors_SettingsError(words_msg `${words_settingTitle('commit')} is "${untrusted_text_oneLine(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`);
         }
     }
     if (shas.length > 2) {
-        throw new errors_SettingsError(`${words_settingTitle('commit')} has ${shas.length} commits: give one (or a pull request's head and merge commits).`);
+        throw new errors_SettingsError(words_msg `${words_settingTitle('commit')} has ${shas.length} commits: give one (or a pull request's head and merge commits).`);
     }
     return [...new Set(shas)];
 }
@@ -8464,7 +8703,7 @@ function fileSetting(raw, key) {
         return undefined;
     // eslint-disable-next-line no-control-regex
     if (value.length > 1000 || /[\u0000-\u001f\u007f]/.test(value)) {
-        throw new SettingsError(`${settingTitle(key)} "${oneLine(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`);
+        throw new SettingsError(msg `${settingTitle(key)} "${oneLine(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`);
     }
     return value;
 }
@@ -8477,7 +8716,7 @@ function booleanSetting(raw, key, fallback) {
         return true;
     if (value === 'false')
         return false;
-    throw new errors_SettingsError(`${words_settingTitle(key)} is "${untrusted_text_oneLine(value)}": it must be true or false.`);
+    throw new errors_SettingsError(words_msg `${words_settingTitle(key)} is "${untrusted_text_oneLine(value)}": it must be true or false.`);
 }
 /** The input's non-empty lines, each trimmed: paths or globs of report files. */
 function reportPatterns(raw) {
@@ -8486,12 +8725,12 @@ function reportPatterns(raw) {
         .map((line) => line.trim())
         .filter((line) => line !== '');
     if (lines.length > MAX_REPORT_PATTERNS) {
-        throw new errors_SettingsError(`${words_settingTitle('reportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`);
+        throw new errors_SettingsError(words_msg `${words_settingTitle('reportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`);
     }
     for (const line of lines) {
         const problem = patternProblem(line);
         if (problem) {
-            throw new errors_SettingsError(`${words_settingTitle('reportFile')} has the line "${untrusted_text_oneLine(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`);
+            throw new errors_SettingsError(words_msg `${words_settingTitle('reportFile')} has the line "${untrusted_text_oneLine(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`);
         }
     }
     return lines;
@@ -8516,18 +8755,18 @@ function optionalUrl(value) {
         url = new URL(value);
     }
     catch {
-        throw new errors_SettingsError(`${host} "${untrusted_text_oneLine(hideCredentials(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`);
+        throw new errors_SettingsError(words_msg `${host} "${untrusted_text_oneLine(hideCredentials(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`);
     }
     if (url.username || url.password) {
-        throw new errors_SettingsError(`${host} must not contain credentials: pass the token in ${settingOrVariable('token')}.`);
+        throw new errors_SettingsError(words_msg `${host} must not contain credentials: pass the token in ${settingOrVariable('token')}.`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new errors_SettingsError(`${host} must start with https:// or http://, not ${untrusted_text_oneLine(url.protocol)}//.`);
+        throw new errors_SettingsError(words_msg `${host} must start with https:// or http://, not ${untrusted_text_oneLine(url.protocol)}//.`);
     }
     // API paths are appended to the address: a query or fragment would end up in the middle.
     // The value is not quoted: a query is where a token pasted by mistake would be.
     if (/[?#]/.test(url.href)) {
-        throw new errors_SettingsError(`${host} must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.`);
+        throw new errors_SettingsError(words_msg `${host} must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.`);
     }
     return url;
 }
@@ -8535,7 +8774,7 @@ function optionalCertificate(value) {
     if (value === undefined)
         return undefined;
     if (!value.includes('-----BEGIN CERTIFICATE-----')) {
-        throw new errors_SettingsError(`${settingWithVariable('rootCert')} is not a PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (the CA certificate itself, not a file path).`);
+        throw new errors_SettingsError(words_msg `${settingWithVariable('rootCert')} is not a PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (the CA certificate itself, not a file path).`);
     }
     return value;
 }
@@ -8547,7 +8786,7 @@ function settings_optionalId(key, value) {
         const where = key === 'task'
             ? 'the ceTaskId of report-task.txt, or the id of the task on the server'
             : "the analysisId of a finished task (the server's api/ce/task answer)";
-        throw new errors_SettingsError(`${words_settingTitle(key)} "${untrusted_text_oneLine(value)}" ${problem}: give ${where}.`);
+        throw new errors_SettingsError(words_msg `${words_settingTitle(key)} "${untrusted_text_oneLine(value)}" ${problem}: give ${where}.`);
     }
     return value;
 }
@@ -8566,12 +8805,12 @@ function failPolicy(raw) {
     const allowed = fail_policy_FAILING_STATUSES.join(', ');
     for (const word of words) {
         if (!fail_policy_FAILING_STATUSES.includes(word.toUpperCase())) {
-            throw new errors_SettingsError(`${words_settingTitle('failingStatuses')} has "${untrusted_text_oneLine(word, QUOTE_LIMITS.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`);
+            throw new errors_SettingsError(words_msg `${words_settingTitle('failingStatuses')} has "${untrusted_text_oneLine(word, QUOTE_LIMITS.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`);
         }
     }
     const policy = new Set(words.map((word) => word.toUpperCase()));
     if (!policy.has('ERROR')) {
-        throw new errors_SettingsError(`${words_settingTitle('failingStatuses')} is "${untrusted_text_oneLine(raw.trim(), QUOTE_LIMITS.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${setting('failStep')}.`);
+        throw new errors_SettingsError(words_msg `${words_settingTitle('failingStatuses')} is "${untrusted_text_oneLine(raw.trim(), QUOTE_LIMITS.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${setting('failStep')}.`);
     }
     return policy;
 }
@@ -8582,7 +8821,7 @@ function integer(raw, key, { min }) {
     if (value === '')
         return fallback;
     if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-        throw new errors_SettingsError(`${words_settingTitle(key)} is "${untrusted_text_oneLine(value)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`);
+        throw new errors_SettingsError(words_msg `${words_settingTitle(key)} is "${untrusted_text_oneLine(value)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`);
     }
     return Number(value);
 }
@@ -8746,7 +8985,7 @@ async function gitHubActions(env) {
         const fromRef = /^refs\/pull\/([0-9]+)\/merge$/.exec(ref)?.[1];
         const number = payload.number?.toString() ?? (fromRef && NUMBER.test(fromRef) ? fromRef : undefined);
         if (!number) {
-            throw new errors_SettingsError(`GitHub Actions runs for a ${untrusted_text_oneLine(event)} event whose pull request is unknown (the event file names none, nor does GITHUB_REF): ${TO_PASS}`);
+            throw new errors_SettingsError(words_msg `GitHub Actions runs for a ${untrusted_text_oneLine(event)} event whose pull request is unknown (the event file names none, nor does GITHUB_REF): ${TO_PASS}`);
         }
         const head = payload.headSha ? [payload.headSha] : [];
         const since = runStart(payload.updatedAt, "the pull request's last update");
@@ -8791,7 +9030,7 @@ function azurePipelines(env) {
         return ci.analysis({ pullRequest: ci.number(key) }, [...head, ...commit]);
     }
     if ((env['BUILD_SOURCEBRANCH'] ?? '').startsWith('refs/pull/')) {
-        throw new errors_SettingsError(`Azure Pipelines builds a pull request (BUILD_SOURCEBRANCH is "${untrusted_text_oneLine(env['BUILD_SOURCEBRANCH'] ?? '')}") but sets no SYSTEM_PULLREQUEST_PULLREQUESTID: ${TO_PASS}`);
+        throw new errors_SettingsError(words_msg `Azure Pipelines builds a pull request (BUILD_SOURCEBRANCH is "${untrusted_text_oneLine(env['BUILD_SOURCEBRANCH'] ?? '')}") but sets no SYSTEM_PULLREQUEST_PULLREQUESTID: ${TO_PASS}`);
     }
     return ci.analysis(ci.refScope('BUILD_SOURCEBRANCH'), commit);
 }
@@ -8822,7 +9061,7 @@ function circleCi(env) {
         .map((url) => url.trim())
         .filter((url) => url !== ''));
     if (urls.size > 1) {
-        throw new errors_SettingsError(`CircleCI names ${urls.size} pull requests of this branch (CIRCLE_PULL_REQUESTS), and picks one at random: ${TO_PASS}`);
+        throw new errors_SettingsError(words_msg `CircleCI names ${urls.size} pull requests of this branch (CIRCLE_PULL_REQUESTS), and picks one at random: ${TO_PASS}`);
     }
     if (ci.has('CIRCLE_PR_NUMBER')) {
         return ci.analysis({ pullRequest: ci.number('CIRCLE_PR_NUMBER') }, commit);
@@ -8854,7 +9093,7 @@ function jenkins(env) {
     return ci.analysis(ci.has('BRANCH_NAME') ? ci.branch('BRANCH_NAME') : {}, commit);
 }
 /** What to do when the CI's facts cannot be taken, in the command's words. */
-const TO_PASS = `pass ${setting('pullRequest')} or ${setting('branch')}, and ${setting('commit')}, to say which analysis to check.`;
+const TO_PASS = words_msg `pass ${setting('pullRequest')} or ${setting('branch')}, and ${setting('commit')}, to say which analysis to check.`;
 /** One CI's variables, each read as the fact it should be, or refused by name. */
 class CiVariables {
     from;
@@ -8920,7 +9159,7 @@ class CiVariables {
                 return undefined;
             const what = scope.pullRequest === undefined ? 'branch' : 'pull request';
             const unset = this.commitVariables.join(' nor ');
-            throw new errors_SettingsError(`${this.from} names the ${what} but not its commit (${unset} is not set), so the newest analysis could be an earlier commit's: pass ${setting('commit')} with the commit the scan analysed.`);
+            throw new errors_SettingsError(words_msg `${this.from} names the ${what} but not its commit (${unset} is not set), so the newest analysis could be an earlier commit's: pass ${setting('commit')} with the commit the scan analysed.`);
         }
         return {
             ...scope,
@@ -8930,7 +9169,7 @@ class CiVariables {
         };
     }
     refuse(name, value, problem) {
-        throw new errors_SettingsError(`${this.from} sets ${name} to "${untrusted_text_oneLine(value)}", which is ${problem}: ${TO_PASS}`);
+        throw new errors_SettingsError(words_msg `${this.from} sets ${name} to "${untrusted_text_oneLine(value)}", which is ${problem}: ${TO_PASS}`);
     }
 }
 
@@ -9331,7 +9570,7 @@ async function decorateMergeRequest(gitlab, pipeline, outcomes, options) {
             await decorationStep(`the note for ${nameOf(outcome)}`, async () => {
                 const written = await writeNote(gitlab, mergeRequest, pipeline, outcome, me, options);
                 log.info(written === 'unchanged'
-                    ? `GitLab: the note for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
+                    ? words_msg `GitLab: the note for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
                     : `GitLab: the note for ${nameOf(outcome)} is ${written} on merge request !${iid}.`);
             });
         }
@@ -9347,8 +9586,8 @@ async function decorateMergeRequest(gitlab, pipeline, outcomes, options) {
                     lowest: options.inlineSeverity,
                     sink: options.sink
                 });
-                const past = done.leftOut > 0 ? `; ${done.leftOut} more past ${setting('inlineLimit')}` : '';
-                log.info(`GitLab: ${done.started} discussions started on the diff${past}, ${done.resolved} resolved (their issues are gone).`);
+                const past = done.leftOut > 0 ? words_msg `; ${done.leftOut} more past ${setting('inlineLimit')}` : '';
+                log.info(words_msg `GitLab: ${done.started} discussions started on the diff${past}, ${done.resolved} resolved (their issues are gone).`);
             });
         }
         else if (options.inlineLimit > 0 && diff) {
@@ -9364,7 +9603,7 @@ async function setStatus(gitlab, pipeline, outcome, { sink, policy }) {
         // Through the sink like every text sent: a key that holds a secret is not sent with it.
         projectKey: sink.text(projectName(outcome)),
         state: failing(outcome, policy) ? 'failed' : 'success',
-        description: sink.text(statusWords(outcome, policy)),
+        description: sink.text(statusWords(outcome, policy, sink)),
         targetUrl: dashboardOf(outcome),
         pipelineId: pipeline.pipelineId
     });
@@ -9518,7 +9757,7 @@ async function decorate(outcomes, context) {
     catch (error) {
         // Each platform says its own failures in one warning (`decorating`, decoration-steps.ts); this
         // keeps the promise for anything else: the verdict and the exit code are the gate's.
-        context.log.warning(`--decorate failed, and nothing more is decorated; the verdict and the exit code are unchanged. ${untrusted_text_oneLine(messageOf(error), QUOTE_LIMITS.long)}`);
+        context.log.warning(words_msg `--decorate failed, and nothing more is decorated; the verdict and the exit code are unchanged. ${quotedSaidOf(error)}`);
     }
 }
 async function decorateFound(outcomes, context) {
@@ -13634,9 +13873,9 @@ function renderOverviewSummary(outcomes, options) {
     const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []));
     const title = unread > 0
         ? `❌ ${unread} of ${outcomes.length} analyses could not be read`
-        : `${headline(worstFor(statuses, policy), policy)} (${outcomes.length} analyses)`;
+        : words_msg `${headline(worstFor(statuses, policy), policy)} (${outcomes.length} analyses)`;
     const head = [
-        `<h2>${title}</h2>`,
+        words_msg `<h2>${title}</h2>`,
         '<table>',
         '<thead><tr><th>Project</th><th>Verdict</th><th>Failing conditions</th><th>Analysis</th></tr></thead>',
         '<tbody>',
@@ -13683,14 +13922,14 @@ function overviewRow(outcome, policy) {
     if (failing.length > named.length)
         named.push(`${failing.length - named.length} more`);
     const verdict = result.status !== 'ERROR' && fail_policy_failsUnder(result.status, policy)
-        ? `❌ ${summaryText(result.status)}: fails (${setting('failingStatuses')})`
+        ? words_msg `❌ ${summaryText(result.status)}: fails (${setting('failingStatuses')})`
         : (VERDICTS[result.status] ?? `❔ ${summaryText(result.status)} (unknown: passes)`);
     const dashboard = dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl);
     const link = dashboard?.onServer
         ? `<a href="${summaryAddress(dashboard.href)}">dashboard</a>`
         : '';
     const cells = [project, verdict, named.join(', ') || '–', link];
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+    return `<tr>${cells.map((cell) => words_msg `<td>${cell}</td>`).join('')}</tr>`;
 }
 /**
  * A project that could not be read: its name and the message, line by line, in characters
@@ -13699,8 +13938,8 @@ function overviewRow(outcome, policy) {
 function unreadSection(outcome, share, sink) {
     const heading = `<h3>❗ Not read · ${summaryText(projectName(outcome))}</h3>`;
     const room = Math.max(0, Math.min(SUMMARY_LIMITS.messageChars, Math.floor(share / 8) - 200));
-    const lines = untrusted_text_cut(outcome.message, room).split('\n');
-    const text = lines.map((line) => summaryText(line, room)).join('<br>');
+    const lines = linesOf(cutSaid(outcome.message, room));
+    const text = lines.map((line) => sink.say(line, (plain) => summaryText(plain, room))).join('<br>');
     return sink.text(blocks([heading, `<p>${text}</p>`]));
 }
 /**
@@ -13717,9 +13956,9 @@ function annotateAll(outcomes, log, policy = FAIL_ON_ERROR) {
         }
         const prefix = `${untrusted_text_oneLine(projectName(outcome), QUOTE_LIMITS.short)}: `;
         annotateGate(outcome.result, {
-            info: (message) => log.info(prefix + message),
-            warning: (message) => log.warning(prefix + message),
-            notice: (message) => log.notice(prefix + message),
+            info: (message) => log.info(words_msg `${prefix}${message}`),
+            warning: (message) => log.warning(words_msg `${prefix}${message}`),
+            notice: (message) => log.notice(words_msg `${prefix}${message}`),
             startGroup: (name) => log.startGroup(name),
             endGroup: () => log.endGroup()
         }, policy);
@@ -14209,6 +14448,7 @@ function issuesFileLine(how, file, tally, outcomes) {
 
 
 
+
 /** GitHub takes outputs of up to 1 MB: the outputs' sink is built with this limit (UTF-8 bytes). */
 const OUTPUT_BYTES = 1_000_000;
 /**
@@ -14287,8 +14527,9 @@ function resultsJson(outcomes, options) {
             projectKey: outputText((outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? ''),
             source: outputText(outcome.source)
         };
-        if (!outcome.read)
-            return sink.text(JSON.stringify({ ...common, ...failureFields(outcome) }));
+        if (!outcome.read) {
+            return sink.text(JSON.stringify({ ...common, ...failureFields(outcome, sink) }));
+        }
         const { result } = outcome;
         return sink.text(JSON.stringify({
             ...common,
@@ -14299,7 +14540,7 @@ function resultsJson(outcomes, options) {
             taskId: outputText(result.taskId ?? ''),
             dashboardUrl: dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
             ...(result.newIssues?.read ? { newIssues: result.newIssues.total } : {}),
-            ...(result.whatChanged ? { whatChanged: whatChangedOutput(result) } : {})
+            ...(result.whatChanged ? { whatChanged: whatChangedOutput(result, sink) } : {})
         }));
     });
     const frame = sink.size(`[${bases.join(',')}]`) + bases.length * '"conditions":[],'.length;
@@ -14388,22 +14629,22 @@ function newIssuesCount(result) {
  * `hotspotsError`, and `acceptedIssues` and `fixedIssues` where the server counts them. Bounded:
  * five hotspots at most, every string cut.
  */
-function whatChangedOutput(result) {
+function whatChangedOutput(result, sink) {
     const { newCode, target, hotspots, issues } = result.whatChanged;
     const figures = (read) => 'unread' in read
-        ? { error: outputText(read.unread) }
+        ? { error: outputText(sink.text(read.unread)) }
         : { coverage: read.coverage, duplicatedLines: read.duplication };
     return {
         newCode: figures(newCode),
         ...(target
             ? {
                 target: 'unread' in target
-                    ? { error: outputText(target.unread) }
+                    ? { error: outputText(sink.text(target.unread)) }
                     : { branch: outputText(target.branch), ...figures(target.figures) }
             }
             : {}),
         ...('unread' in hotspots
-            ? { hotspotsError: outputText(hotspots.unread) }
+            ? { hotspotsError: outputText(sink.text(hotspots.unread)) }
             : {
                 hotspotsToReview: hotspots.total,
                 hotspots: hotspots.hotspots.map((hotspot) => ({
@@ -14427,11 +14668,11 @@ function outputText(value) {
  * Why an analysis could not be read: the message, the error's code (ERR_SERVER_REQUEST,
  * ERR_TIMEOUT…) and, when a connection failed, Node's code (ECONNREFUSED, CERT_HAS_EXPIRED…).
  */
-function failureFields(outcome) {
+function failureFields(outcome, sink) {
     const { error } = outcome;
     const nodeCode = error instanceof ServerRequestError ? error.nodeCode : undefined;
     return {
-        error: outputText(outcome.message),
+        error: outputText(sink.text(outcome.message)),
         errorCode: codeOf(error),
         ...(nodeCode ? { nodeCode: outputText(nodeCode) } : {})
     };
@@ -14469,6 +14710,7 @@ function boundedCondition(condition) {
 }
 
 ;// CONCATENATED MODULE: ./src/cli/junit.ts
+
 
 
 
@@ -14518,13 +14760,13 @@ function suite(outcome, id, context) {
                     name: GATE_CASE,
                     failure: {
                         type: 'code' in outcome.error ? String(outcome.error.code) : outcome.error.name,
-                        message: outcome.message.split('\n')[0] ?? '',
+                        message: firstLine(outcome.message),
                         text: outcome.message
                     }
                 }
             ],
             properties: { projectKey: outcome.projectKey, source: outcome.source },
-            out: `The gate could not be read: ${outcome.message}`,
+            out: words_msg `The gate could not be read: ${outcome.message}`,
             elapsedMs: context.elapsedMs
         };
     const failures = cases.filter((each) => each.failure).length;
@@ -14585,7 +14827,7 @@ function gateSuite(result, source, policy) {
             name: GATE_CASE,
             ...(failed
                 ? {
-                    failure: { type, message: message.split('\n')[0] ?? '', text: message }
+                    failure: { type, message: firstLine(message), text: message }
                 }
                 : {})
         });
@@ -14595,10 +14837,10 @@ function gateSuite(result, source, policy) {
     const out = [
         failed
             ? gateFailureMessage(result)
-            : [
-                `${headline(result.status, policy)} (${untrusted_text_oneLine(result.status)})`,
+            : joined([
+                words_msg `${headline(result.status, policy)} (${untrusted_text_oneLine(result.status)})`,
                 ...(dashboard ? [`Details: ${dashboard}`] : [])
-            ].join('\n'),
+            ], '\n'),
         ...(more > 0 ? [`… and ${more} more conditions: see the dashboard.`] : [])
     ].join('\n');
     return {
@@ -14838,6 +15080,7 @@ function markdown(outcomes, policy, sink) {
 
 
 
+
 /**
  * The outcomes in every destination of the command: the log (each gate's annotations and new
  * issues, unless the check failed alone), then the result files asked for. Returns the exit
@@ -14863,7 +15106,7 @@ async function reportOutcomes(outcomes, verdict, context) {
         return EXIT.passed;
     }
     catch (error) {
-        log.error(messageOf(error));
+        log.error(saidOf(error));
         return EXIT.usage;
     }
 }
@@ -14882,7 +15125,7 @@ function endCommand(verdict, settings, log) {
             if (settings.failStep)
                 log.error(verdict.message);
             else
-                log.warning(`${verdict.message}\n--no-fail is given: the exit code is 0.`);
+                log.warning(words_msg `${verdict.message}\n--no-fail is given: the exit code is 0.`);
             break;
         case 'unread':
             log.error(verdict.message);
@@ -14905,7 +15148,7 @@ function safeHostname() {
 function wholeCheckFailed(settings, error) {
     const failure = asError(error);
     const source = settings.reportFiles.length > 0 ? settings.reportFiles.join(', ') : 'report-task.txt';
-    return { read: false, source, projectKey: undefined, message: failure.message, error: failure };
+    return { read: false, source, projectKey: undefined, message: saidOf(failure), error: failure };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/root-cert-file.ts
@@ -14970,6 +15213,7 @@ async function readCommandSettings(line, env, cwd, log) {
 ;// CONCATENATED MODULE: ./src/log.ts
 
 
+
 /**
  * How many annotations of each level GitHub shows for one step (10 errors, 10 warnings, and the
  * action keeps notices to 10 too): 30 at most, within the 50 GitHub shows for a whole job.
@@ -14996,7 +15240,7 @@ function runnerLog(core, names) {
     const limit = (level) => ANNOTATION_LIMITS[level] - (level === 'error' ? 1 : 0);
     const annotate = (level, message, where) => {
         if (used[level] >= limit(level)) {
-            core.info(safe(`${level} (not annotated: GitHub shows ${ANNOTATION_LIMITS[level]} per step): ${message}`));
+            core.info(safe(msg `${level} (not annotated: GitHub shows ${ANNOTATION_LIMITS[level]} per step): ${message}`));
             return false;
         }
         used[level]++;
@@ -15189,6 +15433,7 @@ function forTheTerminal(message) {
 
 
 
+
 const USER_AGENT = `${COMMAND}/${VERSION} (node ${process.version})`;
 /**
  * The command: command line → settings → the check of every analysis → the log and the result
@@ -15249,7 +15494,7 @@ async function runCommand(context) {
     }
     catch (error) {
         const usage = codeOf(error) === 'ERR_USAGE' || codeOf(error) === 'ERR_SETTINGS';
-        log.error(usage ? `${messageOf(error)}\nRun ${COMMAND} --help for the options.` : messageOf(error));
+        log.error(usage ? words_msg `${saidOf(error)}\nRun ${COMMAND} --help for the options.` : saidOf(error));
         return exitCodeOfError(error);
     }
 }

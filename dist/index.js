@@ -28401,7 +28401,10 @@ var retry_policy = __nccwpck_require__(7593);
 var transport = __nccwpck_require__(7779);
 // EXTERNAL MODULE: ./src/untrusted-text.ts
 var untrusted_text = __nccwpck_require__(8521);
+// EXTERNAL MODULE: ./src/words.ts
+var src_words = __nccwpck_require__(5846);
 ;// CONCATENATED MODULE: ./src/http/rest-api.ts
+
 
 
 
@@ -28523,7 +28526,8 @@ class RestApi {
                 ? { retry: false, why: `Gave up after ${attempt + 1} tries.` }
                 : (0,retry_policy/* decideRetry */.tE)({ kind: 'status', status, retryAfter: (0,transport/* headerValue */.Z)(reply, 'retry-after') }, attempt, deadline - clock.now(), this.options.random ?? Math.random, Date.now(), `the decoration's time (the overall time-out, or its allowance past the check)`);
             if (!decision.retry) {
-                throw new PlatformError(`${words}${decision.why ? ` ${decision.why}` : ''}`, { answer });
+                const why = decision.why ? ` ${(0,src_words/* textOf */.b6)(decision.why)}` : '';
+                throw new PlatformError(`${words}${why}`, { answer });
             }
             await clock.sleep(decision.delayMs);
         }
@@ -28842,6 +28846,7 @@ const systemClock = {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $N: () => (/* binding */ codeOf),
 /* harmony export */   GN: () => (/* binding */ SettingsError),
+/* harmony export */   Jo: () => (/* binding */ saidOf),
 /* harmony export */   MU: () => (/* binding */ TimeoutError),
 /* harmony export */   bD: () => (/* binding */ messageOf),
 /* harmony export */   g2: () => (/* binding */ AnalysisNotFoundError),
@@ -28851,23 +28856,36 @@ const systemClock = {
 /* harmony export */   zR: () => (/* binding */ asError),
 /* harmony export */   zX: () => (/* binding */ TaskFailedError)
 /* harmony export */ });
-/* unused harmony export ExplainedError */
+/* unused harmony exports ExplainedError, quotedSaidOf */
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5846);
 /**
  * Every failure the action and the command report is one of these. Each carries a stable `code`
  * (one of ErrorCode, also on the class as a static, as jose's errors do) so tests and callers
  * can tell them apart without matching on words, a message a user can act on, and the failure
  * it wraps as its `cause`. No message ever contains the token.
  */
+
+
 /**
  * The root of the family, the action's and the command's alike: a failure the product knows and
  * explains in words, with a stable code. Each subclass fixes its code.
  */
 class ExplainedError extends Error {
     code;
-    constructor(code, message, options) {
-        super(message, options);
+    /** What the error says, for a sink to say in its edge's words (`message` holds it as text). */
+    said;
+    constructor(code, said, options) {
+        super(String(said), options);
         this.name = new.target.name;
         this.code = code;
+        this.said = said;
+    }
+    /** The settings it names, by key, in the order it names them: what it is about. */
+    get settings() {
+        const named = this.said instanceof _words_js__WEBPACK_IMPORTED_MODULE_1__/* .Message */ .QB ? this.said.parts : [this.said];
+        const keys = named.flatMap((part) => (part instanceof _words_js__WEBPACK_IMPORTED_MODULE_1__/* .Reference */ .Or ? [part.key] : []));
+        return [...new Set(keys)];
     }
 }
 /** An input or environment variable is missing or malformed. */
@@ -28902,12 +28920,15 @@ class ServerRequestError extends ExplainedError {
     analysisToken;
     /** Nothing answered (refused, unreachable) or the connection broke before a reply. */
     noReply;
-    constructor(message, status, { nodeCode, analysisToken, noReply, ...options } = {}) {
+    /** The origin of the server asked, when the request was made. */
+    origin;
+    constructor(message, status, { nodeCode, analysisToken, noReply, origin, ...options } = {}) {
         super(ServerRequestError.code, message, options);
         this.status = status;
         this.nodeCode = nodeCode;
         this.analysisToken = analysisToken;
         this.noReply = noReply ?? false;
+        this.origin = origin;
     }
 }
 /** The analysis task ended FAILED or CANCELED on the server. */
@@ -28951,6 +28972,24 @@ function codeOf(error) {
  */
 function asError(error) {
     return error instanceof Error ? error : new Error(String(error), { cause: error });
+}
+/**
+ * `saidOf` fit to quote in a line of ours: a foreign error's text on one line and bounded; a
+ * Message of ours as it is.
+ */
+function quotedSaidOf(error) {
+    const said = saidOf(error);
+    return typeof said === 'string' ? oneLine(said, QUOTE_LIMITS.long) : said;
+}
+/**
+ * What an error says, for a sink: the Message of an error that keeps one (the family's, a reply's
+ * BodyProblem), else its message as text.
+ *
+ * @example log.fail(saidOf(error))
+ */
+function saidOf(error) {
+    const said = error?.said;
+    return said instanceof _words_js__WEBPACK_IMPORTED_MODULE_1__/* .Message */ .QB ? said : asError(error).message;
 }
 /**
  * The message of any thrown value: an Error's message, or the value as text.
@@ -29457,10 +29496,10 @@ async function waitForTask(options) {
  */
 function taskTimeout(taskId, { last, outage }, { clock, startedAt, deadline }, cause) {
     const elapsed = seconds(clock.now() - startedAt);
-    const raise = `raise ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .setting */ .Pe)('timeout')} (now ${seconds(deadline - startedAt)})`;
+    const raise = (0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .msg */ .ab) `raise ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .setting */ .Pe)('timeout')} (now ${seconds(deadline - startedAt)})`;
     return new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU(outage
-        ? `Timed out after ${elapsed} waiting for the analysis task ${taskId}: the server has not answered since ${seconds(outage.since - startedAt)} (${outage.why}); its last status was ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(last?.status ?? '')}. Check that the server is running; ${raise} to wait out its restarts.`
-        : `Timed out after ${elapsed} waiting for the analysis task ${taskId}: ${last ? `its last status was ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(last.status)}` : 'no status was received'}. The server's background tasks may be queued; ${raise}.`, cause && { cause });
+        ? (0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .msg */ .ab) `Timed out after ${elapsed} waiting for the analysis task ${taskId}: the server has not answered since ${seconds(outage.since - startedAt)} (${outage.why}); its last status was ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(last?.status ?? '')}. Check that the server is running; ${raise} to wait out its restarts.`
+        : (0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .msg */ .ab) `Timed out after ${elapsed} waiting for the analysis task ${taskId}: ${last ? `its last status was ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(last.status)}` : 'no status was received'}. The server's background tasks may be queued; ${raise}.`, cause && { cause });
 }
 /**
  * One poll of the task: the task, or undefined while the server is away (a server that answered
@@ -29480,7 +29519,7 @@ async function pollOnce(options, seen, polledAt, timedOut) {
             throw error;
         if (!seen.outage) {
             seen.outage = { since: polledAt, why: outageWords(error) };
-            options.onOutage?.(`The server stopped answering (${seen.outage.why}) after ${seconds(options.clock.now() - options.startedAt)}: polling on until it is back, within ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .setting */ .Pe)('timeout')}.`);
+            options.onOutage?.((0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .msg */ .ab) `The server stopped answering (${seen.outage.why}) after ${seconds(options.clock.now() - options.startedAt)}: polling on until it is back, within ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .setting */ .Pe)('timeout')}.`);
         }
         return undefined;
     }
@@ -29514,7 +29553,7 @@ async function serverNotUp(options) {
 function endedTask(task, taskId) {
     if (task.status === 'SUCCESS') {
         if (!task.analysisId) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerRequestError */ .hP(`Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .theSetting */ .w7)('task')}.`);
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerRequestError */ .hP((0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .msg */ .ab) `Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .theSetting */ .w7)('task')}.`);
         }
         return { ...task, analysisId: task.analysisId };
     }
@@ -29578,6 +29617,8 @@ function seconds(ms) {
 /* harmony export */ });
 /* unused harmony exports NEW_CODE_MEASURES, OVERALL_MEASURES, ISSUE_COUNT_MEASURES */
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5846);
+
 
 /** The measures of new code a verdict shows: coverage and duplicated lines. */
 const NEW_CODE_MEASURES = ['new_coverage', 'new_duplicated_lines_density'];
@@ -29682,7 +29723,7 @@ async function unreadOr(read, what) {
                     browseRefused: true
                 };
         }
-        return { unread: `The ${what} could not be read: ${(0,_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .messageOf */ .bD)(error)}` };
+        return { unread: (0,_words_js__WEBPACK_IMPORTED_MODULE_1__/* .msg */ .ab) `The ${what} could not be read: ${(0,_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .saidOf */ .Jo)(error)}` };
     }
 }
 /**
@@ -29865,7 +29906,7 @@ const MAX_TRIES_UNREACHABLE = 3;
  *
  * @example decideRetry({ kind: 'transient' }, 0, 60_000, Math.random, Date.now()) // { retry: true, delayMs: 125..250 }
  */
-function decideRetry(fault, attempt, remainingMs, random, nowEpochMs, timeLimit = `the overall time-out (${(0,_words_js__WEBPACK_IMPORTED_MODULE_0__/* .setting */ .Pe)('timeout')})`) {
+function decideRetry(fault, attempt, remainingMs, random, nowEpochMs, timeLimit = (0,_words_js__WEBPACK_IMPORTED_MODULE_0__/* .msg */ .ab) `the overall time-out (${(0,_words_js__WEBPACK_IMPORTED_MODULE_0__/* .setting */ .Pe)('timeout')})`) {
     const tries = attempt + 1;
     if (fault.kind === 'final')
         return { retry: false, why: '' };
@@ -29881,7 +29922,7 @@ function decideRetry(fault, attempt, remainingMs, random, nowEpochMs, timeLimit 
         if (askedMs !== undefined && askedMs >= remainingMs) {
             return {
                 retry: false,
-                why: `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than ${timeLimit} leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
+                why: (0,_words_js__WEBPACK_IMPORTED_MODULE_0__/* .msg */ .ab) `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than ${timeLimit} leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
             };
         }
         delayMs = Math.max(delayMs, askedMs ?? 0);
@@ -29889,7 +29930,7 @@ function decideRetry(fault, attempt, remainingMs, random, nowEpochMs, timeLimit 
     if (delayMs >= remainingMs) {
         return {
             retry: false,
-            why: `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: ${timeLimit} leaves no time for another.`
+            why: (0,_words_js__WEBPACK_IMPORTED_MODULE_0__/* .msg */ .ab) `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: ${timeLimit} leaves no time for another.`
         };
     }
     return { retry: true, delayMs };
@@ -30043,10 +30084,16 @@ async function tunnelling(url, proxy) {
 
 ;// CONCATENATED MODULE: ./src/http/transport.ts
 /**
- * One request on the wire (the server's GETs, GitLab's writes too): the connection (kept alive, one pool per protocol, through HTTPS_PROXY
- * when the environment says so), the private CA, a hard time-out on the whole exchange, and a
- * body read in linear time up to a size limit. Every way it can fail becomes a TransportFailure
- * that names its cause; whether to try again is the retry policy's decision, not this module's.
+ * One request on the wire (the server's GETs, the platforms' and GitHub's requests): the
+ * connection (kept alive, one pool per protocol, through HTTPS_PROXY when the environment says
+ * so), the private CA, a hard time-out on the whole exchange, and a body read in linear time up
+ * to a size limit. Every way it can fail becomes a TransportFailure that names its cause; whether
+ * to try again is the retry policy's decision, not this module's.
+ *
+ * By hand on `node:http`, not `fetch`: fetch's engine, undici, costs 96–108 ms to load, bundled
+ * alone, against 7–12 ms for `node:http` (`npm run bench:overhead`, 28 Nov 2026); the command
+ * starts in about 1.9 times the floor with this module, and would start in about 3 with undici.
+ * Node's own error codes are also what tells a TLS cause, a reset and a body cut off apart.
  */
 
 
@@ -30593,9 +30640,8 @@ function fittedBlock(sink, lines, options) {
 /* harmony export */ });
 /* unused harmony exports MARKDOWN_MARKUP, markdownText, markdownForms */
 /* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
-/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5846);
-/* harmony import */ var _no_references_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3282);
-/* harmony import */ var _summary_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2536);
+/* harmony import */ var _no_references_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3282);
+/* harmony import */ var _summary_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2536);
 /**
  * The markup a verdict is written in, for the platform that renders it: HTML blocks where
  * Markdown with raw HTML is rendered (GitHub's summary and comments, GitLab's notes), plain
@@ -30605,15 +30651,14 @@ function fittedBlock(sink, lines, options) {
 
 
 
-
 /**
  * HTML blocks, one per line (see summary-text.ts for why): GitHub and GitLab render them, and
  * no Markdown happens inside.
  */
 const HTML_MARKUP = {
-    text: (value, max) => (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_3__/* .summaryText */ .g5)(value, max),
-    code: (value, max) => (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_3__/* .summaryCode */ .gC)(value, max),
-    link: (href, label) => `<a href="${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_3__/* .summaryAddress */ .hA)(href)}">${label}</a>`,
+    text: (value, max) => (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_2__/* .summaryText */ .g5)(value, max),
+    code: (value, max) => (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_2__/* .summaryCode */ .gC)(value, max),
+    link: (href, label) => `<a href="${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_2__/* .summaryAddress */ .hA)(href)}">${label}</a>`,
     strong: (label) => `<strong>${label}</strong>`,
     heading: (level, content) => `<h${level}>${content}</h${level}>`,
     paragraph: (lines) => `<p>${lines.join('<br>')}</p>`,
@@ -30661,12 +30706,12 @@ const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g;
 /**
  * Markdown's one gate for server text: one line, cut to `max`, a word joiner where a mention, a
  * reference or an address would start (`withoutLinks`), every ASCII punctuation character
- * backslash-escaped. A setting's reference (words.ts) is left whole for the sink to say.
+ * backslash-escaped.
  *
  * @example markdownText('*bold* [x](y)') // '\\*bold\\* \\[x\\]\\(y\\)'
  */
 function markdownText(value, max = _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.short) {
-    return (0,_words_js__WEBPACK_IMPORTED_MODULE_1__/* .outsideReferences */ .kW)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, max), (plain) => (0,_no_references_js__WEBPACK_IMPORTED_MODULE_2__/* .withoutLinks */ .W_)(plain).replace(ASCII_PUNCTUATION, (character) => `\\${character}`));
+    return (0,_no_references_js__WEBPACK_IMPORTED_MODULE_1__/* .withoutLinks */ .W_)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, max)).replace(ASCII_PUNCTUATION, (character) => `\\${character}`);
 }
 /**
  * The forms secrets take once written through MARKDOWN_MARKUP (besides their own), for the sinks
@@ -30682,7 +30727,7 @@ function markdownForms(secrets) {
 function codeSpan(text) {
     const runs = text.match(/`+/g) ?? [];
     const fence = '`'.repeat(Math.max(0, ...runs.map((run) => run.length)) + 1);
-    const shown = text.replace(/@/g, `@${_no_references_js__WEBPACK_IMPORTED_MODULE_2__/* .WORD_JOINER */ .Pj}`);
+    const shown = text.replace(/@/g, `@${_no_references_js__WEBPACK_IMPORTED_MODULE_1__/* .WORD_JOINER */ .Pj}`);
     const pad = /^[`\s]|[`\s]$/.test(shown) || shown === '' ? ' ' : '';
     return `${fence}${pad}${shown}${pad}${fence}`;
 }
@@ -30744,7 +30789,9 @@ function newIssuesBlock(newIssues, options) {
     if (!newIssues.read) {
         return [
             markup.heading(level, 'New issues'),
-            markup.paragraph([markup.text(newIssues.reason, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)])
+            markup.paragraph([
+                sink.say(newIssues.reason, (plain) => markup.text(plain, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long))
+            ])
         ].map((line) => sink.text(line));
     }
     const { findings, total } = newIssues;
@@ -30894,9 +30941,7 @@ function withoutLinks(text) {
 /* harmony export */   hA: () => (/* binding */ summaryAddress)
 /* harmony export */ });
 /* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
-/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5846);
-/* harmony import */ var _no_references_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3282);
-
+/* harmony import */ var _no_references_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3282);
 
 
 /**
@@ -30924,13 +30969,13 @@ function withoutLinks(text) {
  * characters shown as escapes such as `\r`), cut to `max` characters with an ellipsis, then
  * each of `< > & " ' [ ] ( ) | * _ \` ~ \` written as a decimal character reference
  * (`<` → `&#60;`), and a word joiner where a reference or an address would start
- * (`withoutReferences`). A setting's reference (words.ts) is left whole for the sink to say.
+ * (`withoutReferences`).
  * Everything else stays as it is.
  *
  * @example summaryText('<img src=x>') // '&#60;img src&#61;x&#62;'
  */
 function summaryText(value, max = _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.short) {
-    return (0,_words_js__WEBPACK_IMPORTED_MODULE_1__/* .outsideReferences */ .kW)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, max), (plain) => escapeHtml((0,_no_references_js__WEBPACK_IMPORTED_MODULE_2__/* .withoutReferences */ .Xl)(plain)));
+    return escapeHtml((0,_no_references_js__WEBPACK_IMPORTED_MODULE_1__/* .withoutReferences */ .Xl)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, max)));
 }
 /**
  * Server text as code (`<code>…</code>`): escaped as `summaryText` escapes, a word joiner after
@@ -30943,7 +30988,7 @@ function summaryCode(value, max = _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0_
     return `<code>${codeText(value, max)}</code>`;
 }
 function codeText(value, max) {
-    return escapeHtml((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, max)).replace(/@/g, `@${_no_references_js__WEBPACK_IMPORTED_MODULE_2__/* .WORD_JOINER */ .Pj}`);
+    return escapeHtml((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, max)).replace(/@/g, `@${_no_references_js__WEBPACK_IMPORTED_MODULE_1__/* .WORD_JOINER */ .Pj}`);
 }
 /**
  * An address for an HTML attribute (`href`): on one line, escaped as `summaryText` escapes, whole
@@ -31062,7 +31107,7 @@ function renderSummary(result, options) {
     const said = (lines) => lines.map((line) => sink.text(line));
     const size = (lines) => sink.size(blocks(lines));
     const head = said([
-        `<${h}>${headline(result.status, policy)}${title}</${h}>`,
+        (0,_words_js__WEBPACK_IMPORTED_MODULE_10__/* .msg */ .ab) `<${h}>${headline(result.status, policy)}${title}</${h}>`,
         `<p>${about(result)}</p>`,
         ...gateDetailsBlock(result)
     ]);
@@ -31096,8 +31141,9 @@ function renderSummary(result, options) {
  * @example await summary.write(renderFailureSummary(error.message, sinks.summary))
  */
 function renderFailureSummary(message, sink) {
-    const lines = (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cut */ .Jj)(message, SUMMARY_LIMITS.messageChars).split('\n');
-    const text = lines.map((line) => (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)(line, SUMMARY_LIMITS.messageChars)).join('<br>');
+    const max = SUMMARY_LIMITS.messageChars;
+    const lines = (0,_words_js__WEBPACK_IMPORTED_MODULE_10__/* .linesOf */ .Dx)((0,_words_js__WEBPACK_IMPORTED_MODULE_10__/* .cutSaid */ .il)(message, max));
+    const text = lines.map((line) => sink.say(line, (plain) => (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)(plain, max))).join('<br>');
     return sink.text(blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`]));
 }
 /**
@@ -31107,7 +31153,7 @@ function renderFailureSummary(message, sink) {
 function headline(status, policy = _fail_policy_js__WEBPACK_IMPORTED_MODULE_0__/* .FAIL_ON_ERROR */ .qJ, markup = _markup_js__WEBPACK_IMPORTED_MODULE_7__/* .HTML_MARKUP */ .xe) {
     if (status !== 'ERROR' && (0,_fail_policy_js__WEBPACK_IMPORTED_MODULE_0__/* .failsUnder */ .mS)(status, policy)) {
         const named = (0,_fail_policy_js__WEBPACK_IMPORTED_MODULE_0__/* .statusClass */ .hI)(status) === 'NONE' && status !== 'NONE' ? ' (as NONE)' : '';
-        return `❌ Quality Gate failed: ${markup.text(status)}${named}, which ${(0,_words_js__WEBPACK_IMPORTED_MODULE_10__/* .setting */ .Pe)('failingStatuses')} names (${(0,_fail_policy_js__WEBPACK_IMPORTED_MODULE_0__/* .policyText */ .MJ)(policy)})`;
+        return (0,_words_js__WEBPACK_IMPORTED_MODULE_10__/* .msg */ .ab) `❌ Quality Gate failed: ${markup.text(status)}${named}, which ${(0,_words_js__WEBPACK_IMPORTED_MODULE_10__/* .setting */ .Pe)('failingStatuses')} names (${(0,_fail_policy_js__WEBPACK_IMPORTED_MODULE_0__/* .policyText */ .MJ)(policy)})`;
     }
     return (HEADLINES[status] ?? `❔ Unknown Quality Gate status ${markup.text(status)}: the check passes`);
 }
@@ -31254,8 +31300,10 @@ function blocks(lines) {
 /* harmony import */ var _gate_what_changed_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6400);
 /* harmony import */ var _sonar_origin_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4305);
 /* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8521);
-/* harmony import */ var _fitted_block_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6972);
+/* harmony import */ var _fitted_block_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6972);
 /* harmony import */ var _markup_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8132);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5846);
+
 
 
 
@@ -31275,11 +31323,16 @@ function whatChangedBlock(result, options) {
         return [];
     const head = [
         markup.heading(heading === 'h3' ? 3 : 4, 'What changed'),
-        markup.paragraph(figureLines(whatChanged, result.pullRequest !== undefined, markup))
+        markup.paragraph(figureLines(whatChanged, result.pullRequest !== undefined, markup, sink))
     ].map((line) => sink.text(line));
     const { hotspots } = whatChanged;
     if ('unread' in hotspots) {
-        return [...head, sink.text(markup.paragraph([markup.text(hotspots.unread, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)]))];
+        return [
+            ...head,
+            sink.text(markup.paragraph([
+                sink.say(hotspots.unread, (plain) => markup.text(plain, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long))
+            ]))
+        ];
     }
     const where = result.pullRequest !== undefined ? 'in the pull request' : 'in the new code';
     const count = sink.text(markup.paragraph([
@@ -31290,7 +31343,7 @@ function whatChangedBlock(result, options) {
     if (hotspots.hotspots.length === 0)
         return [...head, count];
     const items = hotspots.hotspots.map((hotspot) => markup.list.item(hotspotItem(hotspot, result, markup)));
-    const list = (0,_fitted_block_js__WEBPACK_IMPORTED_MODULE_4__/* .fittedBlock */ .C)(sink, items, {
+    const list = (0,_fitted_block_js__WEBPACK_IMPORTED_MODULE_5__/* .fittedBlock */ .C)(sink, items, {
         open: markup.list.open,
         close: markup.list.close,
         tail: (more) => markup.list.item(`… and ${more} more: see the server's security hotspots`),
@@ -31301,17 +31354,17 @@ function whatChangedBlock(result, options) {
     return [...head, count, list.text];
 }
 /** Coverage, duplicated lines and the issue counts, one line each. */
-function figureLines(changed, pullRequest, markup) {
+function figureLines(changed, pullRequest, markup, sink) {
     const { newCode, target } = changed;
     if ('unread' in newCode)
-        return [markup.text(newCode.unread, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)];
+        return [sink.say(newCode.unread, (plain) => markup.text(plain, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long))];
     const against = target && !('unread' in target) ? target : undefined;
     const lines = [
         `Coverage on new code: ${figure(newCode, against, 'coverage', markup)}`,
         `Duplicated lines on new code: ${figure(newCode, against, 'duplication', markup)}`
     ];
     if (target && 'unread' in target)
-        lines.push(markup.text(target.unread, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long));
+        lines.push(sink.say(target.unread, (plain) => markup.text(plain, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)));
     const issues = changed.issues;
     if (issues) {
         const counts = [
@@ -31726,14 +31779,14 @@ function readSettings(raw) {
     const taskId = optionalId('task', text('task'));
     const analysisId = optionalId('analysis', text('analysis'));
     if (taskId && analysisId) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingsTitle */ .uj)('task')} and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('analysis')} are both set: set one of them (${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('analysis')} skips the task).`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingsTitle */ .uj)('task')} and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('analysis')} are both set: set one of them (${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('analysis')} skips the task).`);
     }
     const projectKeys = projectKeyLines(raw.project ?? '');
     const reportFiles = reportPatterns(raw.reportFile ?? '');
     const chosen = { task: taskId, analysis: analysisId, project: projectKeys.length > 0 };
     for (const key of ['task', 'analysis', 'project']) {
         if (chosen[key] && !hostUrl) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} needs the server address: set ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .theSetting */ .w7)('host')} or the SONAR_HOST_URL environment variable.`);
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} needs the server address: set ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .theSetting */ .w7)('host')} or the SONAR_HOST_URL environment variable.`);
         }
     }
     if (chosen.project) {
@@ -31745,18 +31798,18 @@ function readSettings(raw) {
                     ? 'reportFile'
                     : undefined;
         if (other) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingsTitle */ .uj)('project')} and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)(other)} are both set: give the projects whose analyses to check, or ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)(other)}, not both.`);
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingsTitle */ .uj)('project')} and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)(other)} are both set: give the projects whose analyses to check, or ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)(other)}, not both.`);
         }
     }
     const branch = nameSetting('branch', text('branch'));
     const pullRequest = nameSetting('pullRequest', text('pullRequest'));
     const commits = commitSetting(text('commit'));
     if (branch && pullRequest) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingsTitle */ .uj)('branch')} and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('pullRequest')} are both set: an analysis is of a branch or of a pull request; give one.`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingsTitle */ .uj)('branch')} and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('pullRequest')} are both set: an analysis is of a branch or of a pull request; give one.`);
     }
     for (const key of ['branch', 'pullRequest', 'commit']) {
         if (text(key) && !chosen.project) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is set without ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('project')}: it says which analysis of a project to check; give ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('project')} too.`);
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is set without ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('project')}: it says which analysis of a project to check; give ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('project')} too.`);
         }
     }
     return {
@@ -31786,12 +31839,12 @@ function projectKeyLines(raw) {
         .map((line) => line.trim())
         .filter((line) => line !== '');
     if (keys.length > MAX_PROJECTS) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('project')} has ${keys.length} lines: give at most ${MAX_PROJECTS} project keys, one per line.`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('project')} has ${keys.length} lines: give at most ${MAX_PROJECTS} project keys, one per line.`);
     }
     for (const key of keys) {
         const problem = (0,_identifier_js__WEBPACK_IMPORTED_MODULE_2__/* .idProblem */ .l)(key);
         if (problem) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('project')} has the line "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(key)}", which ${problem}: give the project's key as the server shows it (Project Information), one per line.`);
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('project')} has the line "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(key)}", which ${problem}: give the project's key as the server shows it (Project Information), one per line.`);
         }
     }
     return [...new Set(keys)];
@@ -31801,7 +31854,7 @@ function nameSetting(key, value) {
     if (value === undefined)
         return undefined;
     if (!isBranchName(value)) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": give the ${key === 'branch' ? 'branch' : 'pull request'} as the server names it (at most ${MAX_BRANCH_LENGTH} characters, no control characters)${key === 'pullRequest' ? ", GitHub's number for a pull request" : ''}.`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": give the ${key === 'branch' ? 'branch' : 'pull request'} as the server names it (at most ${MAX_BRANCH_LENGTH} characters, no control characters)${key === 'pullRequest' ? ", GitHub's number for a pull request" : ''}.`);
     }
     return value;
 }
@@ -31818,11 +31871,11 @@ function commitSetting(value) {
         .map((sha) => sha.toLowerCase());
     for (const sha of shas) {
         if (!isFullSha(sha)) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('commit')} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`);
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('commit')} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`);
         }
     }
     if (shas.length > 2) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('commit')} has ${shas.length} commits: give one (or a pull request's head and merge commits).`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('commit')} has ${shas.length} commits: give one (or a pull request's head and merge commits).`);
     }
     return [...new Set(shas)];
 }
@@ -31836,7 +31889,7 @@ function fileSetting(raw, key) {
         return undefined;
     // eslint-disable-next-line no-control-regex
     if (value.length > 1000 || /[\u0000-\u001f\u007f]/.test(value)) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`);
     }
     return value;
 }
@@ -31849,7 +31902,7 @@ function booleanSetting(raw, key, fallback) {
         return true;
     if (value === 'false')
         return false;
-    throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": it must be true or false.`);
+    throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": it must be true or false.`);
 }
 /** The input's non-empty lines, each trimmed: paths or globs of report files. */
 function reportPatterns(raw) {
@@ -31858,12 +31911,12 @@ function reportPatterns(raw) {
         .map((line) => line.trim())
         .filter((line) => line !== '');
     if (lines.length > MAX_REPORT_PATTERNS) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('reportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('reportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`);
     }
     for (const line of lines) {
         const problem = patternProblem(line);
         if (problem) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('reportFile')} has the line "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`);
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('reportFile')} has the line "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`);
         }
     }
     return lines;
@@ -31888,18 +31941,18 @@ function optionalUrl(value) {
         url = new URL(value);
     }
     catch {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${host} "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .hideCredentials */ .RW)(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${host} "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .hideCredentials */ .RW)(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`);
     }
     if (url.username || url.password) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${host} must not contain credentials: pass the token in ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingOrVariable */ .Od)('token')}.`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${host} must not contain credentials: pass the token in ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingOrVariable */ .Od)('token')}.`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${host} must start with https:// or http://, not ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(url.protocol)}//.`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${host} must start with https:// or http://, not ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(url.protocol)}//.`);
     }
     // API paths are appended to the address: a query or fragment would end up in the middle.
     // The value is not quoted: a query is where a token pasted by mistake would be.
     if (/[?#]/.test(url.href)) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${host} must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${host} must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.`);
     }
     return url;
 }
@@ -31907,7 +31960,7 @@ function optionalCertificate(value) {
     if (value === undefined)
         return undefined;
     if (!value.includes('-----BEGIN CERTIFICATE-----')) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingWithVariable */ .XI)('rootCert')} is not a PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (the CA certificate itself, not a file path).`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingWithVariable */ .XI)('rootCert')} is not a PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (the CA certificate itself, not a file path).`);
     }
     return value;
 }
@@ -31919,7 +31972,7 @@ function optionalId(key, value) {
         const where = key === 'task'
             ? 'the ceTaskId of report-task.txt, or the id of the task on the server'
             : "the analysisId of a finished task (the server's api/ce/task answer)";
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}" ${problem}: give ${where}.`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}" ${problem}: give ${where}.`);
     }
     return value;
 }
@@ -31938,12 +31991,12 @@ function failPolicy(raw) {
     const allowed = _fail_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .FAILING_STATUSES */ .yV.join(', ');
     for (const word of words) {
         if (!_fail_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .FAILING_STATUSES */ .yV.includes(word.toUpperCase())) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('failingStatuses')} has "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(word, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`);
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('failingStatuses')} has "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(word, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`);
         }
     }
     const policy = new Set(words.map((word) => word.toUpperCase()));
     if (!policy.has('ERROR')) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('failingStatuses')} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(raw.trim(), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('failStep')}.`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('failingStatuses')} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(raw.trim(), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('failStep')}.`);
     }
     return policy;
 }
@@ -31954,7 +32007,7 @@ function integer(raw, key, { min }) {
     if (value === '')
         return fallback;
     if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN(`${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`);
     }
     return Number(value);
 }
@@ -32239,19 +32292,27 @@ function wellFormed(text) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Dx: () => (/* binding */ linesOf),
 /* harmony export */   GS: () => (/* binding */ SETTING_KEYS),
 /* harmony export */   Od: () => (/* binding */ settingOrVariable),
+/* harmony export */   Or: () => (/* binding */ Reference),
 /* harmony export */   Pe: () => (/* binding */ setting),
+/* harmony export */   QB: () => (/* binding */ Message),
+/* harmony export */   TM: () => (/* binding */ firstLine),
 /* harmony export */   XI: () => (/* binding */ settingWithVariable),
+/* harmony export */   ab: () => (/* binding */ msg),
+/* harmony export */   b6: () => (/* binding */ textOf),
 /* harmony export */   h3: () => (/* binding */ settingTitle),
 /* harmony export */   ik: () => (/* binding */ place),
-/* harmony export */   kW: () => (/* binding */ outsideReferences),
+/* harmony export */   il: () => (/* binding */ cutSaid),
+/* harmony export */   oR: () => (/* binding */ joined),
 /* harmony export */   r4: () => (/* binding */ inWords),
 /* harmony export */   rk: () => (/* binding */ theVariableOrSetting),
 /* harmony export */   uj: () => (/* binding */ settingsTitle),
 /* harmony export */   w7: () => (/* binding */ theSetting)
 /* harmony export */ });
 /* unused harmony exports PLACE_KEYS, FORMS, reference */
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
 /**
  * Messages as data. The core never writes an edge's words: where a message speaks of a setting
  * ("raise the time-out") or of where the details are, it holds a reference by key, and each
@@ -32259,12 +32320,16 @@ function wellFormed(text) {
  * (`src/action/names.ts`: the action's inputs; `src/cli/names.ts`: the command's options and
  * environment variables).
  *
- * A reference is a short run of private-use characters, so a message stays a string (an Error's
- * message, a field of an outcome) until a sink resolves it. Text a server sends that forges one
- * resolves to a setting's name and nothing else.
+ * A message is a Message, made by the `msg` tagged template: its text and its references apart,
+ * so that a sink escapes the text for its destination and says each reference after, never
+ * escaped (`inWords`). The errors of the family keep theirs (`ExplainedError.said`).
  *
- * @example `raise ${setting('timeout')}` // each edge says its own name for the time-out
+ * Text is only text: a string (a server's words, a path) is never read for a reference, and
+ * nothing is taken out of it. A reference exists only as a value a Message holds.
+ *
+ * @example msg`raise ${setting('timeout')}` // each edge says its own name for the time-out
  */
+
 /** The settings a message may name. */
 const SETTING_KEYS = [
     'reportFile',
@@ -32295,7 +32360,7 @@ const SETTING_KEYS = [
 /** The places a message may send the reader to, and what the step calls itself (`self`). */
 const PLACE_KEYS = (/* unused pure expression or super */ null && (['details', 'self']));
 /** How a reference is said (see `inWords`): `place` for a place, the others for a setting. */
-const FORMS = [
+const FORMS = (/* unused pure expression or super */ null && ([
     'name',
     'the',
     'title',
@@ -32304,15 +32369,24 @@ const FORMS = [
     'withVariable',
     'variableFirst',
     'place'
-];
-const OPEN = '\uE000';
-const CLOSE = '\uE001';
-const REFERENCE = new RegExp(`\uE000(${FORMS.join('|')}):([A-Za-z]+)\uE001`, 'g');
+]));
 /**
  * A reference to a setting or a place in one form: what `setting`, `theSetting`, `place` and the
- * others make.
+ * others make. A Message holds it as it is, for a sink to say (`inWords`).
  */
-const reference = (form, key) => `${OPEN}${form}:${key}${CLOSE}`;
+class Reference {
+    form;
+    key;
+    constructor(form, key) {
+        this.form = form;
+        this.key = key;
+    }
+    /** By its key (`timeout`): for text no edge reads. */
+    toString() {
+        return textOf(this);
+    }
+}
+const reference = (form, key) => new Reference(form, key);
 /** The setting's name; its variable when only a variable sets it. */
 const setting = (key) => reference('name', key);
 /** With its kind: `the <name> input`, `the <name> option`; `the <VARIABLE> environment variable`. */
@@ -32333,36 +32407,139 @@ const settingWithVariable = (key) => reference('withVariable', key);
 /** Where the reader finds the details (the action's job summary, the command's files). */
 const place = (key) => reference('place', key);
 /**
- * `text` with every reference said in `names`' words. A reference to no known key is left as
- * its key, so nothing is lost; a marker without its reference is dropped.
- *
- * @example inWords(`raise ${setting('timeout')}`, ACTION_NAMES) // 'raise ' and the action's input for the time-out
+ * A message of ours: text and references, made by `msg`, said only by a sink, in its edge's
+ * words and through its destination's escaping (`inWords`). The text is escaped and the
+ * references are said: a reference is never escaped, and text is never read for one.
  */
-function inWords(text, names) {
-    if (!text.includes(OPEN))
-        return text;
-    // A reference cut short (in a message cut to its limit) leaves no private-use character.
-    return text
-        .replace(REFERENCE, (_, form, key) => say(form, key, names))
-        .replace(/[\uE000\uE001]/g, '');
+class Message {
+    parts;
+    constructor(parts) {
+        this.parts = parts;
+    }
+    /** The message of `strings` and `values`, as `msg` makes it. */
+    static of(strings, values) {
+        const parts = [];
+        const add = (part) => {
+            const last = parts.at(-1);
+            if (typeof part === 'string' && typeof last === 'string')
+                parts[parts.length - 1] = last + part;
+            else if (part !== '')
+                parts.push(part);
+        };
+        strings.forEach((text, index) => {
+            add(text);
+            if (index >= values.length)
+                return;
+            const value = values[index];
+            if (value instanceof Message)
+                value.parts.forEach(add);
+            else
+                add(value instanceof Reference ? value : String(value));
+        });
+        return new Message(parts);
+    }
+    /** Each reference by its key: for text no edge reads (an Error's `message`). */
+    toString() {
+        return textOf(this);
+    }
 }
 /**
- * `text` with `transform` (a destination's escaping) applied to what lies between its
- * references, the references left whole for the sink to say: a markup's gate escapes the
- * server's words, never the marker of a setting's name (`\\:` inside one would leave it unsaid).
+ * A message of ours, by a tagged template: a Message when it names a setting or a place, else
+ * its text.
  *
- * @example outsideReferences(`raise ${setting('timeout')} (3 s)`, markdownEscape) // 'raise ' + the reference + ' \\(3 s\\)'
+ * @example msg`raise ${setting('timeout')} (it is ${seconds} s)`
  */
-function outsideReferences(text, transform) {
-    if (!text.includes(OPEN))
-        return transform(text);
-    let done = '';
-    let from = 0;
-    for (const found of text.matchAll(REFERENCE)) {
-        done += transform(text.slice(from, found.index)) + found[0];
-        from = found.index + found[0].length;
+function msg(strings, ...values) {
+    return simplest(Message.of(strings, values));
+}
+/** `message` as text when it holds no reference: text needs no edge to be said. */
+function simplest(message) {
+    return message.parts.some((part) => part instanceof Reference) ? message : message.parts.join('');
+}
+/**
+ * `items` one after the other, `separator` between them: the lines of one message.
+ *
+ * @example joined([msg`Quality Gate Failure: ${head}`, ...lines], '\n')
+ */
+function joined(items, separator) {
+    return simplest(Message.of(['', ...items.slice(1).map(() => separator), ''], items));
+}
+/** `said` split at each line feed of its text: one Message or text per line. */
+function linesOf(said) {
+    if (!(said instanceof Message))
+        return typeof said === 'string' ? said.split('\n') : [said];
+    const lines = [[]];
+    for (const part of said.parts) {
+        const [first, ...others] = part instanceof Reference ? [part] : part.split('\n');
+        if (first !== undefined)
+            lines.at(-1).push(first);
+        for (const other of others)
+            lines.push([other]);
     }
-    return done + transform(text.slice(from));
+    return lines.map((parts) => simplest(Message.of(['', ...parts.map(() => '')], parts)));
+}
+/**
+ * `said` within `max` characters of text (a reference counts as its key), cut with an ellipsis
+ * where its text passes them.
+ */
+function cutSaid(said, max) {
+    if (!(said instanceof Message))
+        return typeof said === 'string' ? (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cut */ .Jj)(said, max) : said;
+    const parts = [];
+    let left = max;
+    for (const part of said.parts) {
+        const length = part instanceof Reference ? part.key.length : part.length;
+        if (length > left) {
+            if (typeof part === 'string')
+                parts.push((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cut */ .Jj)(part, Math.max(1, left)));
+            else
+                parts.push('…');
+            break;
+        }
+        parts.push(part);
+        left -= length;
+    }
+    return simplest(Message.of(['', ...parts.map(() => '')], parts));
+}
+/** The first line of `said`: all of it up to its first line feed. */
+function firstLine(said) {
+    if (!(said instanceof Message))
+        return typeof said === 'string' ? (said.split('\n')[0] ?? '') : said;
+    const parts = [];
+    for (const part of said.parts) {
+        if (typeof part === 'string' && part.includes('\n')) {
+            parts.push(part.slice(0, part.indexOf('\n')));
+            break;
+        }
+        parts.push(part);
+    }
+    return simplest(Message.of(['', ...parts.map(() => '')], parts));
+}
+/** Each reference by its key, for text no edge reads (an Error's `message`, a comparison). */
+const KEY_NAMES = {
+    kind: 'Setting',
+    settings: Object.fromEntries(SETTING_KEYS.map((key) => [key, { name: key }])),
+    places: { details: 'the details', self: 'the check' }
+};
+/** `said` as text with each reference by its key: for what no edge reads. */
+function textOf(said) {
+    return inWords(said, KEY_NAMES);
+}
+/**
+ * `text` as a destination writes it: a Message's text through `escape` (the destination's gate)
+ * and each of its references in `names`' words, never escaped; text alone through `escape`. Text
+ * is never read for a reference, and nothing is taken out of it.
+ *
+ * @example inWords(msg`raise ${setting('timeout')}`, ACTION_NAMES) // 'raise ' and the action's input for the time-out
+ */
+function inWords(text, names, escape = (plain) => plain) {
+    if (text instanceof Reference)
+        return say(text.form, text.key, names);
+    if (!(text instanceof Message))
+        return escape(text);
+    return text.parts
+        .map((part) => (part instanceof Reference ? say(part.form, part.key, names) : escape(part)))
+        .join('');
 }
 function say(form, key, names) {
     if (form === 'place') {
@@ -35921,7 +36098,7 @@ const DEFAULT_REPORT_LOCATIONS = [
 /** The largest report file read. Real ones are under 1 KiB; this only stops a wrong file early. */
 const MAX_REPORT_BYTES = 64 * 1024;
 const WHERE_SCANNERS_WRITE = DEFAULT_REPORT_LOCATIONS.map(({ file, scanner }) => `${file} (${scanner})`).join(', ');
-const POINT_AT_THE_REPORT = `Scanners write ${WHERE_SCANNERS_WRITE}; point ${(0,src_words/* setting */.Pe)('reportFile')} at that file, not at another one.`;
+const POINT_AT_THE_REPORT = (0,src_words/* msg */.ab) `Scanners write ${WHERE_SCANNERS_WRITE}; point ${(0,src_words/* setting */.Pe)('reportFile')} at that file, not at another one.`;
 /**
  * Reads a report file, refusing anything that is not a small regular text file (see
  * readBoundedFile: a pipe or a device is refused at once, never waited on).
@@ -35931,13 +36108,13 @@ const readTextFile = async (file) => {
     if (read.outcome === 'missing')
         return undefined;
     if (read.outcome === 'unreadable') {
-        throw new errors/* ReportFileError */.tG(`Cannot read the report file ${(0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long)}: ${(0,untrusted_text/* oneLine */.TN)((0,errors/* messageOf */.bD)(read.error), untrusted_text/* QUOTE_LIMITS */.gJ.long)}. Check ${(0,src_words/* theSetting */.w7)('reportFile')}.`, { cause: read.error });
+        throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `Cannot read the report file ${(0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long)}: ${(0,untrusted_text/* oneLine */.TN)((0,errors/* messageOf */.bD)(read.error), untrusted_text/* QUOTE_LIMITS */.gJ.long)}. Check ${(0,src_words/* theSetting */.w7)('reportFile')}.`, { cause: read.error });
     }
     if (read.outcome === 'not-a-file') {
-        throw new errors/* ReportFileError */.tG(`Report file ${(0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long)} is ${read.kind}, not a regular file. ${POINT_AT_THE_REPORT}`);
+        throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `Report file ${(0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long)} is ${read.kind}, not a regular file. ${POINT_AT_THE_REPORT}`);
     }
     if (read.outcome === 'too-large') {
-        throw new errors/* ReportFileError */.tG(`Report file ${(0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long)} is larger than ${MAX_REPORT_BYTES / 1024} KiB, so it is not a scanner's report-task.txt (those are under 1 KiB). ${POINT_AT_THE_REPORT}`);
+        throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `Report file ${(0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long)} is larger than ${MAX_REPORT_BYTES / 1024} KiB, so it is not a scanner's report-task.txt (those are under 1 KiB). ${POINT_AT_THE_REPORT}`);
     }
     try {
         return new TextDecoder('utf-8', { fatal: true }).decode(read.bytes);
@@ -35947,7 +36124,7 @@ const readTextFile = async (file) => {
     }
 };
 function notTextError(name, why) {
-    return new errors/* ReportFileError */.tG(`Report file ${name} is not a text report file: ${why}. ${POINT_AT_THE_REPORT}`);
+    return new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `Report file ${name} is not a text report file: ${why}. ${POINT_AT_THE_REPORT}`);
 }
 /**
  * Finds and parses report-task.txt: the given path, or else the first default location that
@@ -35963,8 +36140,8 @@ async function loadReportFile(given, cwd, read = readTextFile) {
             return parseReportFile(text, file);
     }
     throw new errors/* ReportFileError */.tG(given
-        ? `Report file not found at ${(0,untrusted_text/* oneLine */.TN)(given, untrusted_text/* QUOTE_LIMITS */.gJ.long)}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set ${(0,src_words/* setting */.Pe)('reportFile')} to where yours is, and run this step after the analysis in the same job and working directory.`
-        : `No report file found: looked for ${WHERE_SCANNERS_WRITE}. Run this step after the analysis in the same job and working directory, or set ${(0,src_words/* setting */.Pe)('reportFile')}.`);
+        ? (0,src_words/* msg */.ab) `Report file not found at ${(0,untrusted_text/* oneLine */.TN)(given, untrusted_text/* QUOTE_LIMITS */.gJ.long)}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set ${(0,src_words/* setting */.Pe)('reportFile')} to where yours is, and run this step after the analysis in the same job and working directory.`
+        : (0,src_words/* msg */.ab) `No report file found: looked for ${WHERE_SCANNERS_WRITE}. Run this step after the analysis in the same job and working directory, or set ${(0,src_words/* setting */.Pe)('reportFile')}.`);
 }
 /**
  * Parses the key=value text a scanner writes. Tolerates CRLF, a UTF-8 BOM, blank lines and `#`
@@ -35990,7 +36167,7 @@ function parseReportFile(text, file) {
             continue;
         const separator = line.indexOf('=');
         if (separator <= 0) {
-            throw new errors/* ReportFileError */.tG(`Report file ${name} has a line that is not key=value: "${(0,untrusted_text/* oneLine */.TN)(line, 80)}". ${POINT_AT_THE_REPORT}`);
+            throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `Report file ${name} has a line that is not key=value: "${(0,untrusted_text/* oneLine */.TN)(line, 80)}". ${POINT_AT_THE_REPORT}`);
         }
         values.set(line.slice(0, separator).trim(), line.slice(separator + 1).trim());
     }
@@ -36002,7 +36179,7 @@ function parseReportFile(text, file) {
     const id = (key, text) => {
         const problem = text === undefined ? undefined : (0,identifier/* idProblem */.l)(text);
         if (problem) {
-            throw new errors/* ReportFileError */.tG(`Report file ${name}: ${key} "${(0,untrusted_text/* oneLine */.TN)(text ?? '')}" ${problem}. The scanner never writes such a value: ${POINT_AT_THE_REPORT}`);
+            throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `Report file ${name}: ${key} "${(0,untrusted_text/* oneLine */.TN)(text ?? '')}" ${problem}. The scanner never writes such a value: ${POINT_AT_THE_REPORT}`);
         }
         return text;
     };
@@ -36028,7 +36205,7 @@ function httpUrl(name, key, text) {
         throw new errors/* ReportFileError */.tG(`Report file ${name}: ${key} "${(0,untrusted_text/* oneLine */.TN)((0,untrusted_text/* hideCredentials */.RW)(text), untrusted_text/* QUOTE_LIMITS */.gJ.long)}" is not a URL.`);
     }
     if (parsed.username || parsed.password) {
-        throw new errors/* ReportFileError */.tG(`Report file ${name}: ${key} holds credentials (user:password@), which ${(0,src_words/* place */.ik)('self')} never sends anywhere. Remove them from the address; the token goes in ${(0,src_words/* settingOrVariable */.Od)('token')}.`);
+        throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `Report file ${name}: ${key} holds credentials (user:password@), which ${(0,src_words/* place */.ik)('self')} never sends anywhere. Remove them from the address; the token goes in ${(0,src_words/* settingOrVariable */.Od)('token')}.`);
     }
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
         throw new errors/* ReportFileError */.tG(`Report file ${name}: ${key} "${(0,untrusted_text/* oneLine */.TN)(text, untrusted_text/* QUOTE_LIMITS */.gJ.long)}" must be an http:// or https:// address.`);
@@ -36038,11 +36215,11 @@ function httpUrl(name, key, text) {
 /** The task to wait for: ceTaskId, or else the id ceTaskUrl asks for; both must agree. */
 function taskId(name, fromKey, fromUrl) {
     if (fromKey !== undefined && fromUrl !== undefined && fromKey !== fromUrl) {
-        throw new errors/* ReportFileError */.tG(`Report file ${name}: ceTaskId "${(0,untrusted_text/* oneLine */.TN)(fromKey)}" and the id in ceTaskUrl "${(0,untrusted_text/* oneLine */.TN)(fromUrl)}" differ, so it is not clear which analysis task to wait for. The scanner writes the same id in both: ${POINT_AT_THE_REPORT}`);
+        throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `Report file ${name}: ceTaskId "${(0,untrusted_text/* oneLine */.TN)(fromKey)}" and the id in ceTaskUrl "${(0,untrusted_text/* oneLine */.TN)(fromUrl)}" differ, so it is not clear which analysis task to wait for. The scanner writes the same id in both: ${POINT_AT_THE_REPORT}`);
     }
     const id = fromKey ?? fromUrl;
     if (id === undefined) {
-        throw new errors/* ReportFileError */.tG(`Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: ${(0,src_words/* place */.ik)('self')} needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with ${(0,src_words/* theSetting */.w7)('host')} set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`);
+        throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: ${(0,src_words/* place */.ik)('self')} needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with ${(0,src_words/* theSetting */.w7)('host')} set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`);
     }
     return id;
 }
@@ -36059,7 +36236,7 @@ function taskAddress(report, host) {
     const needed = (key) => {
         const url = report[key];
         if (!url) {
-            throw new errors/* ReportFileError */.tG(`Report file ${(0,untrusted_text/* oneLine */.TN)(report.file, untrusted_text/* QUOTE_LIMITS */.gJ.long)} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run, or set ${(0,src_words/* theSetting */.w7)('host')} to build the task address from the server's address.`);
+            throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `Report file ${(0,untrusted_text/* oneLine */.TN)(report.file, untrusted_text/* QUOTE_LIMITS */.gJ.long)} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run, or set ${(0,src_words/* theSetting */.w7)('host')} to build the task address from the server's address.`);
         }
         return url;
     };
@@ -36067,7 +36244,7 @@ function taskAddress(report, host) {
     const taskUrl = needed('ceTaskUrl');
     // The address is asked as written: without the id, the server would not know which task.
     if (!taskUrl.searchParams.get('id')) {
-        throw new errors/* ReportFileError */.tG(`Report file ${(0,untrusted_text/* oneLine */.TN)(report.file, untrusted_text/* QUOTE_LIMITS */.gJ.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point ${(0,src_words/* setting */.Pe)('reportFile')} at the scanner's own file, or set ${(0,src_words/* theSetting */.w7)('host')} to build the task address from the server's address.`);
+        throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `Report file ${(0,untrusted_text/* oneLine */.TN)(report.file, untrusted_text/* QUOTE_LIMITS */.gJ.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point ${(0,src_words/* setting */.Pe)('reportFile')} at the scanner's own file, or set ${(0,src_words/* theSetting */.w7)('host')} to build the task address from the server's address.`);
     }
     return { serverUrl, taskUrl };
 }
@@ -36190,21 +36367,17 @@ function analysisTokenKind(token) {
 }
 
 ;// CONCATENATED MODULE: ./src/sonar/json-reply.ts
-/**
- * A reply body as JSON, or the reason it is not: compressed, empty, an HTML page, nested too
- * deep, cut off, or other text. Each reason has its own words, so a user knows whether to look at
- * a proxy, the server address or the network.
- */
-
 
 
 /** Deeper than any Web API reply; keeps every later walk over the value far from the stack limit. */
 const MAX_JSON_DEPTH = 64;
 /** Why a body is not the JSON asked for. `truncated` may heal on another try; the rest do not. */
 class BodyProblem extends Error {
+    said;
     truncated;
-    constructor(message, truncated = false) {
-        super(message);
+    constructor(said, truncated = false) {
+        super(String(said));
+        this.said = said;
         this.truncated = truncated;
     }
 }
@@ -36216,7 +36389,7 @@ const GZIP_MAGIC = [0x1f, 0x8b];
  *
  * @example parseJsonBody(Buffer.from('{"task":{}}'), { 'content-type': 'application/json' })
  */
-function parseJsonBody(body, headers, secrets = []) {
+function parseJsonBody(body, headers) {
     const encoding = headers['content-encoding']?.trim().toLowerCase();
     if (encoding && encoding !== 'identity') {
         throw new BodyProblem(`is compressed (Content-Encoding: ${(0,untrusted_text/* oneLine */.TN)(encoding, 40)}) though the action asks for none: a proxy in front of the server compresses it unasked; configure it to pass the Web API's replies through as they are`);
@@ -36230,23 +36403,20 @@ function parseJsonBody(body, headers, secrets = []) {
     }
     const contentType = (0,untrusted_text/* oneLine */.TN)(headers['content-type'] ?? 'no content type', 80);
     if (/^\s*</.test(text)) {
-        throw new BodyProblem(`is an HTML page (${contentType}), not JSON: a login page or a proxy error page. Check that ${(0,src_words/* setting */.Pe)('host')} / the report's serverUrl is the server's own address and that no proxy or SSO page stands in front of its Web API`);
+        throw new BodyProblem((0,src_words/* msg */.ab) `is an HTML page (${contentType}), not JSON: a login page or a proxy error page. Check that ${(0,src_words/* setting */.Pe)('host')} / the report's serverUrl is the server's own address and that no proxy or SSO page stands in front of its Web API`);
     }
     const shape = scanJson(text);
     if (shape === 'too-deep') {
         throw new BodyProblem(`nests deeper than ${MAX_JSON_DEPTH} levels: it is not a Web API reply`);
     }
     try {
-        // A string the server wrote with \u escapes is the token only once parsed: removed then.
-        if (secrets.length === 0)
-            return JSON.parse(text);
-        return JSON.parse(text, (_, value) => typeof value === 'string' ? (0,src_secrets/* redactSecrets */.fp)(value, secrets) : value);
+        return JSON.parse(text);
     }
     catch {
         if (shape === 'unfinished') {
             throw new BodyProblem(`ends in the middle of its JSON after ${body.length} bytes: it was cut off on the way`, true);
         }
-        throw new BodyProblem(`is not JSON (${contentType}); it starts with "${(0,untrusted_text/* oneLine */.TN)(text.trimStart(), 80)}". Check that ${(0,src_words/* setting */.Pe)('host')} / the report's serverUrl is the server's own address`);
+        throw new BodyProblem((0,src_words/* msg */.ab) `is not JSON (${contentType}); it starts with "${(0,untrusted_text/* oneLine */.TN)(text.trimStart(), 80)}". Check that ${(0,src_words/* setting */.Pe)('host')} / the report's serverUrl is the server's own address`);
     }
 }
 /**
@@ -36294,54 +36464,103 @@ var transport = __nccwpck_require__(7779);
 
 
 
+const HOST = (0,src_words/* msg */.ab) `${(0,src_words/* setting */.Pe)('host')} (or the report's serverUrl)`;
+const OWN_ADDRESS = (0,src_words/* msg */.ab) `Check that ${(0,src_words/* setting */.Pe)('host')} / the report's serverUrl is the server's own address`;
+const PROXY = 'HTTPS_PROXY / NO_PROXY when a proxy is in the way';
+const UNREACHABLE = {
+    opening: 'reach',
+    fault: 'unreachable',
+    says: (failure) => (0,src_words/* msg */.ab) `${withNodeCode(failure)}. Check the address (${(0,src_words/* setting */.Pe)('host')} or the report's serverUrl), that the server is running, and ${PROXY}.`
+};
+const BROKEN = {
+    opening: 'read',
+    fault: 'transient',
+    says: (failure) => `${withNodeCode(failure)}. Check the network, and ${PROXY}.`
+};
+/** Each cause of TransportFailure in words; those not named are BROKEN (they may heal). */
+const TRANSPORT_WORDS = {
+    'not-tls': {
+        opening: 'reach',
+        fault: 'final',
+        cause: 'not TLS',
+        says: (failure) => (0,src_words/* msg */.ab) `it does not speak TLS there (${codeFirst(failure)}): a plain-HTTP server or port answers at this https:// address. Use http:// instead of https:// in ${HOST}, or the port where the server speaks HTTPS.`
+    },
+    'certificate-untrusted': {
+        opening: 'reach',
+        fault: 'final',
+        cause: 'TLS certificate not trusted',
+        says: (failure, _, rootCertGiven) => certificateAdvice(failure.code, rootCertGiven)
+    },
+    'certificate-expired': {
+        opening: 'reach',
+        fault: 'final',
+        cause: 'TLS certificate expired',
+        says: (failure) => `the server's TLS certificate has expired (${failure.code}). Renew it on the server; if it was renewed, check that this machine's clock is right.`
+    },
+    'certificate-not-yet-valid': {
+        opening: 'reach',
+        fault: 'final',
+        cause: 'TLS certificate not valid yet',
+        says: (failure) => `the server's TLS certificate is not valid yet (${failure.code}). Check that this machine's clock is right, and the certificate's start date on the server.`
+    },
+    'certificate-name': {
+        opening: 'reach',
+        fault: 'final',
+        cause: 'TLS certificate for another host',
+        says: (failure, url) => (0,src_words/* msg */.ab) `the server's TLS certificate does not name ${url.hostname} (${failure.code})${namesHeld(failure.certificateNames)}. Use a host name the certificate holds in ${HOST}, or have the certificate reissued to name ${url.hostname}.`
+    },
+    tls: {
+        opening: 'reach',
+        fault: 'final',
+        cause: 'TLS failed',
+        says: (failure) => (0,src_words/* msg */.ab) `TLS failed (${codeFirst(failure)}). Check that ${HOST} is the server's HTTPS address, and what the server (or what stands in front of it) requires: the action speaks TLS 1.2 and 1.3 and sends no client certificate.`
+    },
+    'not-http': {
+        opening: 'read',
+        fault: 'final',
+        cause: 'not HTTP',
+        says: (failure) => (0,src_words/* msg */.ab) `the reply is not HTTP (${codeFirst(failure)}): something other than a web server answers on that port. Check the port in ${HOST}; for the server's HTTPS port, use https://.`
+    },
+    malformed: {
+        opening: 'read',
+        fault: 'final',
+        cause: 'invalid HTTP',
+        says: (failure) => (0,src_words/* msg */.ab) `the reply is not valid HTTP (${codeFirst(failure)}). ${OWN_ADDRESS} and what stands in front of it.`
+    },
+    'too-large': {
+        opening: 'refused',
+        fault: 'final',
+        cause: 'reply too large',
+        says: (failure) => (0,src_words/* msg */.ab) `${failure.message}. ${OWN_ADDRESS}.`
+    },
+    refused: UNREACHABLE,
+    dns: UNREACHABLE,
+    unreachable: UNREACHABLE
+};
 /**
  * A failure on the way to the server, in words, with how it weighs for retrying. A failure that
  * waiting does not fix fails at once, on one line that names the fix. Every message keeps Node's
  * code, as does the error (`nodeCode`), and the error's cause is the transport's failure.
  */
 function transportFailure(failure, url, resource, rootCertGiven) {
+    const words = TRANSPORT_WORDS[failure.reason] ?? BROKEN;
     const where = `for ${resource.what} at ${(0,origin/* shownUrl */.zA)(url)}`;
-    const code = failure.code ? `${failure.code}: ` : '';
-    const failed = { nodeCode: failure.code, cause: failure };
-    const final = (words, cause) => ({
-        error: new errors/* ServerRequestError */.hP(words, undefined, failed),
-        fault: { kind: 'final' },
-        cause
+    const opening = {
+        reach: `Could not reach the server ${where}: `,
+        read: `Could not read the server's reply ${where}: `,
+        refused: `The server's reply ${where} was refused: `
+    }[words.opening];
+    const error = new errors/* ServerRequestError */.hP((0,src_words/* msg */.ab) `${opening}${words.says(failure, url, rootCertGiven)}`, undefined, {
+        nodeCode: failure.code,
+        cause: failure,
+        origin: url.origin,
+        ...(words.fault === 'final' ? {} : { noReply: true })
     });
-    switch (failure.reason) {
-        case 'not-tls':
-            return final(`Could not reach the server ${where}: it does not speak TLS there (${code}${failure.message}): a plain-HTTP server or port answers at this https:// address. Use http:// instead of https:// in ${(0,src_words/* setting */.Pe)('host')} (or the report's serverUrl), or the port where the server speaks HTTPS.`, 'not TLS');
-        case 'certificate-untrusted':
-            return final(`Could not reach the server ${where}: ${certificateAdvice(failure.code, rootCertGiven)}`, 'TLS certificate not trusted');
-        case 'certificate-expired':
-            return final(`Could not reach the server ${where}: the server's TLS certificate has expired (${failure.code}). Renew it on the server; if it was renewed, check that this machine's clock is right.`, 'TLS certificate expired');
-        case 'certificate-not-yet-valid':
-            return final(`Could not reach the server ${where}: the server's TLS certificate is not valid yet (${failure.code}). Check that this machine's clock is right, and the certificate's start date on the server.`, 'TLS certificate not valid yet');
-        case 'certificate-name':
-            return final(`Could not reach the server ${where}: the server's TLS certificate does not name ${url.hostname} (${failure.code})${namesHeld(failure.certificateNames)}. Use a host name the certificate holds in ${(0,src_words/* setting */.Pe)('host')} (or the report's serverUrl), or have the certificate reissued to name ${url.hostname}.`, 'TLS certificate for another host');
-        case 'tls':
-            return final(`Could not reach the server ${where}: TLS failed (${code}${failure.message}). Check that ${(0,src_words/* setting */.Pe)('host')} (or the report's serverUrl) is the server's HTTPS address, and what the server (or what stands in front of it) requires: the action speaks TLS 1.2 and 1.3 and sends no client certificate.`, 'TLS failed');
-        case 'not-http':
-            return final(`Could not read the server's reply ${where}: the reply is not HTTP (${code}${failure.message}): something other than a web server answers on that port. Check the port in ${(0,src_words/* setting */.Pe)('host')} (or the report's serverUrl); for the server's HTTPS port, use https://.`, 'not HTTP');
-        case 'malformed':
-            return final(`Could not read the server's reply ${where}: the reply is not valid HTTP (${code}${failure.message}). Check that ${(0,src_words/* setting */.Pe)('host')} / the report's serverUrl is the server's own address and what stands in front of it.`, 'invalid HTTP');
-        case 'too-large':
-            return final(`The server's reply ${where} was refused: ${failure.message}. Check that ${(0,src_words/* setting */.Pe)('host')} / the report's serverUrl is the server's own address.`, 'reply too large');
-        case 'refused':
-        case 'dns':
-        case 'unreachable':
-            return {
-                error: new errors/* ServerRequestError */.hP(`Could not reach the server ${where}: ${withNodeCode(failure)}. Check the address (${(0,src_words/* setting */.Pe)('host')} or the report's serverUrl), that the server is running, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`, undefined, { ...failed, noReply: true }),
-                fault: { kind: 'unreachable' },
-                cause: failure.message
-            };
-        default:
-            return {
-                error: new errors/* ServerRequestError */.hP(`Could not read the server's reply ${where}: ${withNodeCode(failure)}. Check the network, and HTTPS_PROXY / NO_PROXY when a proxy is in the way.`, undefined, { ...failed, noReply: true }),
-                fault: { kind: 'transient' },
-                cause: failure.message
-            };
-    }
+    return { error, fault: { kind: words.fault }, cause: words.cause ?? failure.message };
+}
+/** Node's code before the failure's words: "EPROTO: wrong version number". */
+function codeFirst({ code, message }) {
+    return code ? `${code}: ${message}` : message;
 }
 /**
  * The failure's words with Node's code, when they do not hold it already: "connection refused
@@ -36376,27 +36595,28 @@ function statusError(reply, url, resource, authTried, analysisToken) {
     // The server's own words first: they name the task, the analysis or the permission (a 401's
     // "Authentication required" adds nothing to ours).
     const said = words && status !== 401 ? `The server says: ${words}. ` : '';
+    const failed = (message, fields = {}) => new errors/* ServerRequestError */.hP(message, status, { ...fields, origin: url.origin });
     switch (status) {
         case 401:
-            return new errors/* ServerRequestError */.hP(`${said}${authTried
+            return failed((0,src_words/* msg */.ab) `${said}${authTried
                 ? `The server rejected the token ${at}, sent with ${authTried} authentication: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
-                : `The server requires a token ${at} and none was given: set ${(0,src_words/* theVariableOrSetting */.rk)('token')}.`}`, status);
+                : (0,src_words/* msg */.ab) `The server requires a token ${at} and none was given: set ${(0,src_words/* theVariableOrSetting */.rk)('token')}.`}`);
         case 403:
             // A real server refuses analysis tokens what needs Browse, whatever their user may do.
             if (analysisToken) {
-                return new errors/* ServerRequestError */.hP(`${said}The token may not read ${resource.what} ${at}: it is ${analysisToken}. SonarQube lets analysis tokens submit analyses and read their tasks and gates (a project analysis token its own project's only), and refuses them what needs Browse: a project's analyses, background tasks, measures and hotspots. Use a user token (squ_…, My Account → Security) of a user with the Browse permission on the project.`, status, { analysisToken });
+                return failed(`${said}The token may not read ${resource.what} ${at}: it is ${analysisToken}. SonarQube lets analysis tokens submit analyses and read their tasks and gates (a project analysis token its own project's only), and refuses them what needs Browse: a project's analyses, background tasks, measures and hotspots. Use a user token (squ_…, My Account → Security) of a user with the Browse permission on the project.`, { analysisToken });
             }
-            return new errors/* ServerRequestError */.hP(`${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`, status);
+            return failed(`${said}The token may not read ${resource.what} ${at}: its user needs the Browse permission on the project, and Execute Analysis to read analysis tasks. Use a token of such a user, or a project analysis token.`);
         case 404: {
             // A server without the address answers in these words (SonarQube 10.7, recorded).
             const noSuchAddress = words?.startsWith('"Unknown url') === true;
             const advice = (noSuchAddress && resource.advice.unknownUrl) || resource.advice.notFound;
-            return new errors/* ServerRequestError */.hP(`${said}${advice} ${at}`, status);
+            return failed((0,src_words/* msg */.ab) `${said}${advice} ${at}`);
         }
         case 400:
-            return new errors/* ServerRequestError */.hP(`${said}${resource.advice.badRequest} ${at}`, status);
+            return failed((0,src_words/* msg */.ab) `${said}${resource.advice.badRequest} ${at}`);
         default:
-            return new errors/* ServerRequestError */.hP(`The server failed to answer for ${resource.what} ${at}${words ? `: ${words}` : ''}.`, status);
+            return failed(`The server failed to answer for ${resource.what} ${at}${words ? `: ${words}` : ''}.`);
     }
 }
 /** The most error messages quoted from one reply. */
@@ -36429,11 +36649,11 @@ function serverWords(reply) {
 }
 function certificateAdvice(code, rootCertGiven) {
     if (rootCertGiven) {
-        return `TLS certificate not trusted (${code}) even with ${(0,src_words/* setting */.Pe)('rootCert')}: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`;
+        return (0,src_words/* msg */.ab) `TLS certificate not trusted (${code}) even with ${(0,src_words/* setting */.Pe)('rootCert')}: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`;
     }
     return code === 'DEPTH_ZERO_SELF_SIGNED_CERT'
-        ? `TLS certificate not trusted (${code}): the server's certificate is self-signed. Set ${(0,src_words/* settingOrVariable */.Od)('rootCert')} to that certificate (PEM), or give the server one that a CA issued.`
-        : `TLS certificate not trusted (${code}). For a server behind a private CA, set ${(0,src_words/* settingOrVariable */.Od)('rootCert')} to that CA's certificate (PEM).`;
+        ? (0,src_words/* msg */.ab) `TLS certificate not trusted (${code}): the server's certificate is self-signed. Set ${(0,src_words/* settingOrVariable */.Od)('rootCert')} to that certificate (PEM), or give the server one that a CA issued.`
+        : (0,src_words/* msg */.ab) `TLS certificate not trusted (${code}). For a server behind a private CA, set ${(0,src_words/* settingOrVariable */.Od)('rootCert')} to that CA's certificate (PEM).`;
 }
 
 // EXTERNAL MODULE: ./src/http/retry-policy.ts
@@ -37101,7 +37321,7 @@ class SonarClient {
      * gave it.
      */
     keysFrom(scope = '') {
-        return this.options.projectKeyFrom ?? `${(0,src_words/* theSetting */.w7)('project')}${scope}`;
+        return this.options.projectKeyFrom ?? (0,src_words/* msg */.ab) `${(0,src_words/* theSetting */.w7)('project')}${scope}`;
     }
     constructor(options) {
         // Defaults by ??, not by spreading: an option passed as undefined still gets its default.
@@ -37137,8 +37357,8 @@ class SonarClient {
         return this.getJson(url, {
             what: `task ${task}`,
             advice: {
-                notFound: `Task ${task} was not found: the report file may come from another server or an earlier run, or ${(0,src_words/* theSetting */.w7)('task')} is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
-                badRequest: `The server refused the request for task ${task}: check ${(0,src_words/* theSetting */.w7)('task')} or the report file's ceTaskId.`
+                notFound: (0,src_words/* msg */.ab) `Task ${task} was not found: the report file may come from another server or an earlier run, or ${(0,src_words/* theSetting */.w7)('task')} is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
+                badRequest: (0,src_words/* msg */.ab) `The server refused the request for task ${task}: check ${(0,src_words/* theSetting */.w7)('task')} or the report file's ceTaskId.`
             },
             decode: decodeTask
         });
@@ -37167,8 +37387,8 @@ class SonarClient {
         return this.getJson(url, {
             what: `the quality gate status of analysis ${analysis}`,
             advice: {
-                notFound: `Analysis ${analysis} was not found: check ${(0,src_words/* theSetting */.w7)('analysis')}, or the analysis was deleted by the server's housekeeping.`,
-                badRequest: `The server refused the request for analysis ${analysis}: check ${(0,src_words/* theSetting */.w7)('analysis')}.`
+                notFound: (0,src_words/* msg */.ab) `Analysis ${analysis} was not found: check ${(0,src_words/* theSetting */.w7)('analysis')}, or the analysis was deleted by the server's housekeeping.`,
+                badRequest: (0,src_words/* msg */.ab) `The server refused the request for analysis ${analysis}: check ${(0,src_words/* theSetting */.w7)('analysis')}.`
             },
             decode: decodeProjectStatus
         });
@@ -37189,7 +37409,7 @@ class SonarClient {
         return this.getJson(url, {
             what: `the quality gate status of ${where}`,
             advice: {
-                notFound: `The server knows no analysis of ${where}: check ${this.keysFrom(` and ${(0,src_words/* theSetting */.w7)('pullRequest')}`)}.`,
+                notFound: (0,src_words/* msg */.ab) `The server knows no analysis of ${where}: check ${this.keysFrom((0,src_words/* msg */.ab) ` and ${(0,src_words/* theSetting */.w7)('pullRequest')}`)}.`,
                 badRequest: `The server refused the request for the quality gate of ${where}.`
             },
             decode: decodeProjectStatus
@@ -37207,7 +37427,7 @@ class SonarClient {
         return this.getJson(url, {
             what: `the pull requests of ${project}`,
             advice: {
-                notFound: `The server knows no project ${project}: check ${this.keysFrom()}, and that the token may browse the project.`,
+                notFound: (0,src_words/* msg */.ab) `The server knows no project ${project}: check ${this.keysFrom()}, and that the token may browse the project.`,
                 unknownUrl: 'The server has no pull requests at all: Community Edition analyses the main branch only.',
                 badRequest: `The server refused the request for the pull requests of ${project}.`
             },
@@ -37254,8 +37474,8 @@ class SonarClient {
         return this.getJson(url, {
             what: `the analyses of ${project}${where}`,
             advice: {
-                notFound: `The server knows no project ${project}${where}: check ${this.keysFrom(on.branch !== undefined ? ` and ${(0,src_words/* theSetting */.w7)('branch')}` : on.pullRequest !== undefined ? ` and ${(0,src_words/* theSetting */.w7)('pullRequest')}` : '')}, and that the token may browse the project.`,
-                badRequest: `The server refused the request for the analyses of ${project}${where}: check ${this.keysFrom()}${on.pullRequest !== undefined ? `; a server that analyses one branch only (Community Edition) has no pull requests` : ''}.`
+                notFound: (0,src_words/* msg */.ab) `The server knows no project ${project}${where}: check ${this.keysFrom(on.branch !== undefined ? (0,src_words/* msg */.ab) ` and ${(0,src_words/* theSetting */.w7)('branch')}` : on.pullRequest !== undefined ? (0,src_words/* msg */.ab) ` and ${(0,src_words/* theSetting */.w7)('pullRequest')}` : '')}, and that the token may browse the project.`,
+                badRequest: (0,src_words/* msg */.ab) `The server refused the request for the analyses of ${project}${where}: check ${this.keysFrom()}${on.pullRequest !== undefined ? `; a server that analyses one branch only (Community Edition) has no pull requests` : ''}.`
             },
             decode: decodeProjectAnalyses
         });
@@ -37277,7 +37497,7 @@ class SonarClient {
         return this.getJson(url, {
             what: `the quality gate measures of ${project}${scopeWords(on)}`,
             advice: {
-                notFound: `The server knows no project ${project}${scopeWords(on)}: check ${this.keysFrom()}.`,
+                notFound: (0,src_words/* msg */.ab) `The server knows no project ${project}${scopeWords(on)}: check ${this.keysFrom()}.`,
                 badRequest: `The server refused the request for the quality gate measures of ${project}.`
             },
             decode: decodeGateMeasures,
@@ -37301,7 +37521,7 @@ class SonarClient {
         return this.getJson(url, {
             what: `the measures of ${where}`,
             advice: {
-                notFound: `The server knows no project ${where}: check ${this.keysFrom()}.`,
+                notFound: (0,src_words/* msg */.ab) `The server knows no project ${where}: check ${this.keysFrom()}.`,
                 badRequest: `The server refused the request for the measures of ${where}.`
             },
             decode: decodeMeasureValues,
@@ -37337,7 +37557,7 @@ class SonarClient {
         return this.getJson(url, {
             what: `the branches of ${project}`,
             advice: {
-                notFound: `The server knows no project ${project}: check ${this.keysFrom()}.`,
+                notFound: (0,src_words/* msg */.ab) `The server knows no project ${project}: check ${this.keysFrom()}.`,
                 badRequest: `The server refused the request for the branches of ${project}.`
             },
             decode: decodeBranchNames,
@@ -37355,7 +37575,7 @@ class SonarClient {
         return this.getJson(url, {
             what: `the background tasks of ${project}`,
             advice: {
-                notFound: `The server knows no project ${project}: check ${this.keysFrom()}.`,
+                notFound: (0,src_words/* msg */.ab) `The server knows no project ${project}: check ${this.keysFrom()}.`,
                 badRequest: `The server refused the request for the background tasks of ${project}.`
             },
             decode: decodeComponentTasks
@@ -37410,7 +37630,7 @@ class SonarClient {
     }
     async getJson(url, resource) {
         if (!(0,origin/* isSameOrigin */.J6)(url, this.options.serverUrl)) {
-            throw new errors/* UnsafeRequestError */.uP(`Refusing to send the token to ${(0,origin/* shownUrl */.zA)(url, 'origin')}: the task address is not on the server ${(0,origin/* shownUrl */.zA)(this.options.serverUrl, 'origin')}. The report file may be tampered with or from another server; set ${(0,src_words/* setting */.Pe)('host')} to the server you trust to build the task address from it.`);
+            throw new errors/* UnsafeRequestError */.uP((0,src_words/* msg */.ab) `Refusing to send the token to ${(0,origin/* shownUrl */.zA)(url, 'origin')}: the task address is not on the server ${(0,origin/* shownUrl */.zA)(this.options.serverUrl, 'origin')}. The report file may be tampered with or from another server; set ${(0,src_words/* setting */.Pe)('host')} to the server you trust to build the task address from it.`);
         }
         const { clock, deadline } = this.options;
         for (let attempt = 0;; attempt++) {
@@ -37422,7 +37642,7 @@ class SonarClient {
                 }
                 else {
                     this.noteTokenExpiration(reply);
-                    const decoded = decodeJson(url, reply, resource, this.secrets);
+                    const decoded = decodeJson(url, reply, resource);
                     if (!('failed' in decoded))
                         return decoded.value;
                     failed = decoded.failed;
@@ -37440,11 +37660,12 @@ class SonarClient {
             if (!decision.retry) {
                 if (!decision.why)
                     throw failed.error;
-                const { message, status, nodeCode, analysisToken, noReply } = failed.error;
-                throw new errors/* ServerRequestError */.hP(`${message} ${decision.why}`, status, {
+                const { message, status, nodeCode, analysisToken, noReply, origin } = failed.error;
+                throw new errors/* ServerRequestError */.hP((0,src_words/* msg */.ab) `${message} ${decision.why}`, status, {
                     nodeCode,
                     analysisToken,
                     noReply,
+                    origin,
                     cause: failed.error
                 });
             }
@@ -37507,10 +37728,10 @@ class SonarClient {
             }
             const next = redirectTarget(location, url, resource);
             if (!(0,origin/* isAllowedRedirect */.vU)(url, next)) {
-                throw new errors/* UnsafeRequestError */.uP(`Refusing to follow a redirect from ${(0,origin/* shownUrl */.zA)(url, 'origin')} to ${(0,origin/* shownUrl */.zA)(next, 'origin')} with the token: redirects are followed only on the same server (or its https:// address). Set ${(0,src_words/* setting */.Pe)('host')} to the address the server really answers on.`);
+                throw new errors/* UnsafeRequestError */.uP((0,src_words/* msg */.ab) `Refusing to follow a redirect from ${(0,origin/* shownUrl */.zA)(url, 'origin')} to ${(0,origin/* shownUrl */.zA)(next, 'origin')} with the token: redirects are followed only on the same server (or its https:// address). Set ${(0,src_words/* setting */.Pe)('host')} to the address the server really answers on.`);
             }
             if (hop + 1 >= MAX_REDIRECTS) {
-                throw new errors/* ServerRequestError */.hP(`Too many redirects (${MAX_REDIRECTS}) starting at ${(0,origin/* shownUrl */.zA)(start)}: set ${(0,src_words/* setting */.Pe)('host')} to the address the server really answers on.`, reply.status);
+                throw new errors/* ServerRequestError */.hP((0,src_words/* msg */.ab) `Too many redirects (${MAX_REDIRECTS}) starting at ${(0,origin/* shownUrl */.zA)(start)}: set ${(0,src_words/* setting */.Pe)('host')} to the address the server really answers on.`, reply.status);
             }
             url = next;
         }
@@ -37542,7 +37763,7 @@ class SonarClient {
 }
 /** A request the overall deadline cut short: a time-out, not a server fault. */
 function deadlineReached(url, resource, cause) {
-    return new errors/* TimeoutError */.MU(`The overall time-out (${(0,src_words/* setting */.Pe)('timeout')}) ran out while waiting for ${resource.what} from ${(0,origin/* shownUrl */.zA)(url)}.`, cause === undefined ? undefined : { cause });
+    return new errors/* TimeoutError */.MU((0,src_words/* msg */.ab) `The overall time-out (${(0,src_words/* setting */.Pe)('timeout')}) ran out while waiting for ${resource.what} from ${(0,origin/* shownUrl */.zA)(url)}.`, cause === undefined ? undefined : { cause });
 }
 /** A redirect's Location as a URL, or a clear refusal: only http(s) addresses are followed. */
 function redirectTarget(location, from, resource) {
@@ -37555,7 +37776,7 @@ function redirectTarget(location, from, resource) {
     }
     const quoted = `"${(0,untrusted_text/* oneLine */.TN)(location, untrusted_text/* QUOTE_LIMITS */.gJ.short)}"`;
     if (!next || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
-        throw new errors/* ServerRequestError */.hP(`The server redirected the request for ${resource.what} to ${next ? quoted : `${quoted}, which is not an address`}: only http:// and https:// addresses on the same server are followed. Set ${(0,src_words/* setting */.Pe)('host')} to the address the server really answers on.`);
+        throw new errors/* ServerRequestError */.hP((0,src_words/* msg */.ab) `The server redirected the request for ${resource.what} to ${next ? quoted : `${quoted}, which is not an address`}: only http:// and https:// addresses on the same server are followed. Set ${(0,src_words/* setting */.Pe)('host')} to the address the server really answers on.`);
     }
     if (next.username || next.password) {
         throw new errors/* UnsafeRequestError */.uP(`Refusing to follow a redirect to an address with credentials in it (${(0,origin/* shownUrl */.zA)(next, 'origin')}): the action sends only its own token.`);
@@ -37566,16 +37787,16 @@ function redirectTarget(location, from, resource) {
  * A 2xx reply decoded, or why not: a body cut off mid-JSON is a failed try that may heal on
  * another; any other body or shape that is not the API's is thrown, as it will not.
  */
-function decodeJson(url, reply, resource, secrets) {
+function decodeJson(url, reply, resource) {
     const from = `for ${resource.what} from ${(0,origin/* shownUrl */.zA)(url)}`;
     let json;
     try {
-        json = parseJsonBody(reply.body, reply.headers, secrets);
+        json = parseJsonBody(reply.body, reply.headers);
     }
     catch (error) {
         if (!(error instanceof BodyProblem))
             throw error;
-        const failure = new errors/* ServerRequestError */.hP(`The reply ${from} ${error.message}.`, reply.status, {
+        const failure = new errors/* ServerRequestError */.hP((0,src_words/* msg */.ab) `The reply ${from} ${error.said}.`, reply.status, {
             cause: error
         });
         if (!error.truncated)
@@ -37594,8 +37815,9 @@ function decodeJson(url, reply, resource, secrets) {
 /**
  * The reply with every form of the token removed from its headers and its body, so that nothing
  * made of the server's text (a link, a value cut to a length, a quoted error) can hold it: a
- * sink recognises the token's forms, not what is made of them. A body is decoded only when it
- * holds one of them (a binary body stays as it is).
+ * sink recognises the token's forms, not what is made of them. The one place the server's
+ * replies lose the token (docs/security.md). A body is decoded only when it holds one of them,
+ * or escapes (`\u0073`, `\"`) that could spell one once parsed (a binary body stays as it is).
  */
 function replyWithoutToken(reply, secrets) {
     if (secrets.length === 0)
@@ -37611,7 +37833,28 @@ function replyWithoutToken(reply, secrets) {
     const body = secrets.some((secret) => secret !== '' && reply.body.includes(secret))
         ? Buffer.from((0,src_secrets/* redactSecrets */.fp)(reply.body.toString('utf8'), secrets))
         : reply.body;
-    return { ...reply, headers, body };
+    return { ...reply, headers, body: body.includes('\\') ? escapedTokenOut(body, secrets) : body };
+}
+/**
+ * A JSON body whose strings spell a form of the token with escapes, written again without it;
+ * any other body (one that is not JSON included) as it is, for the reader to judge.
+ */
+function escapedTokenOut(body, secrets) {
+    let changed = false;
+    let json;
+    try {
+        json = JSON.parse(body.toString('utf8').replace(/^\uFEFF/, ''), (_, value) => {
+            if (typeof value !== 'string')
+                return value;
+            const without = (0,src_secrets/* redactSecrets */.fp)(value, secrets);
+            changed ||= without !== value;
+            return without;
+        });
+    }
+    catch {
+        return body;
+    }
+    return changed ? Buffer.from(JSON.stringify(json)) : body;
 }
 /** How many analyses one request lists: the newest are the ones a step waits for. */
 const ANALYSES_PAGE_SIZE = 100;
@@ -37678,6 +37921,7 @@ var finding = __nccwpck_require__(4879);
 
 
 
+
 /**
  * How many issues are read per analysis: 10 pages of 500, well inside the server's own window
  * of 10,000. Past them the count still says how many there are.
@@ -37727,7 +37971,7 @@ function failureReason(error, readSoFar) {
     if (error instanceof errors/* ServerRequestError */.hP && error.status === 403) {
         return `The token may not browse the project's issues (HTTP 403)${partly}: new issues are not shown. Give the token's user the Browse permission on the project to see them.`;
     }
-    return `The new issues could not be read${partly}: ${(0,errors/* messageOf */.bD)(error)}`;
+    return (0,src_words/* msg */.ab) `The new issues could not be read${partly}: ${(0,errors/* saidOf */.Jo)(error)}`;
 }
 
 // EXTERNAL MODULE: ./src/gate/what-changed.ts
@@ -37807,7 +38051,7 @@ async function lookAtBranch(server, projectKey, on, commits, expected, now, read
         return { found };
     if (commits.length > 0 && page.analyses.length > 0 && page.analyses.every((a) => !a.revision)) {
         const where = `${(0,untrusted_text/* oneLine */.TN)(projectKey)}${scopeWords(on)}`;
-        throw new errors/* AnalysisNotFoundError */.g2(`The analyses of ${where} record no commit (scans without SCM data, e.g. no .git folder or sonar.scm.disabled): the analysis of ${shortShas(commits)} cannot be told from the others. Run the scan with the repository's history, or leave ${(0,src_words/* setting */.Pe)('commit')} out to check the newest analysis.`);
+        throw new errors/* AnalysisNotFoundError */.g2((0,src_words/* msg */.ab) `The analyses of ${where} record no commit (scans without SCM data, e.g. no .git folder or sonar.scm.disabled): the analysis of ${shortShas(commits)} cannot be told from the others. Run the scan with the repository's history, or leave ${(0,src_words/* setting */.Pe)('commit')} out to check the newest analysis.`);
     }
     return { ...(await tasks()), newest: page.analyses[0] };
 }
@@ -37851,7 +38095,7 @@ async function lookAtPullRequest(server, projectKey, pullRequest, since, expecte
     if (!pull) {
         const unknown = () => Promise.resolve(pullRequestsWords(projectKey, pullRequest, pulls));
         if (!expected)
-            throw new errors/* AnalysisNotFoundError */.g2(`${await unknown()}: check ${(0,src_words/* theSetting */.w7)('pullRequest')}.`);
+            throw new errors/* AnalysisNotFoundError */.g2((0,src_words/* msg */.ab) `${await unknown()}: check ${(0,src_words/* theSetting */.w7)('pullRequest')}.`);
         return { ...read, unknown };
     }
     const date = pull.analysisDate;
@@ -37914,7 +38158,7 @@ async function unknownScope(server, projectKey, on, cause) {
     catch {
         return cause;
     }
-    return new errors/* AnalysisNotFoundError */.g2(`${branchesWords(projectKey, on.branch, names)}. Check ${(0,src_words/* theSetting */.w7)('branch')}; a server that analyses one branch only (Community Edition) has its main branch alone.`, { cause });
+    return new errors/* AnalysisNotFoundError */.g2((0,src_words/* msg */.ab) `${branchesWords(projectKey, on.branch, names)}. Check ${(0,src_words/* theSetting */.w7)('branch')}; a server that analyses one branch only (Community Edition) has its main branch alone.`, { cause });
 }
 /** For a time-out: the branches the server has, or why they could not be read. */
 async function unknownScopeWords(server, projectKey, on) {
@@ -38024,12 +38268,13 @@ async function waitForAnalysis(options) {
         }
         watch.saw(seen.pending, tasks.current);
         if (!wanted.expected && seen.pending.length === 0 && !sighting.newest) {
-            throw new errors/* AnalysisNotFoundError */.g2(`${wanted.where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${(0,src_words/* setting */.Pe)('branch')} or ${(0,src_words/* setting */.Pe)('pullRequest')}.`);
+            throw new errors/* AnalysisNotFoundError */.g2((0,src_words/* msg */.ab) `${wanted.where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${(0,src_words/* setting */.Pe)('branch')} or ${(0,src_words/* setting */.Pe)('pullRequest')}.`);
         }
         const line = waitingLine(wanted, sighting, seen.pending.length, options.on);
-        if (line !== said)
+        // One line each time what is waited for changes; its text tells.
+        if (String(line) !== said)
             log.info(line);
-        said = line;
+        said = String(line);
         if (options.adaptive && !prediction)
             prediction = predicted(tasks, seen.pending, sighting.tasksAt);
     }
@@ -38074,7 +38319,7 @@ function analysisTimeout(wanted, { last, pending }, { clock, startedAt, deadline
         const advice = wanted.newest
             ? 'The server has not processed its scan yet (see the Background Tasks page)'
             : `The scan may not have run for this ${wanted.pullRequest !== undefined ? 'pull request' : 'commit'}, or its task may still be queued`;
-        return new errors/* TimeoutError */.MU(`Timed out after ${(0,wait_for_task/* seconds */.Y)(clock.now() - startedAt)} waiting for ${wanted.what} of ${wanted.where}: ${seen}. ${advice}; raise ${(0,src_words/* setting */.Pe)('timeout')} (now ${(0,wait_for_task/* seconds */.Y)(deadline - startedAt)}).`, cause && { cause });
+        return new errors/* TimeoutError */.MU((0,src_words/* msg */.ab) `Timed out after ${(0,wait_for_task/* seconds */.Y)(clock.now() - startedAt)} waiting for ${wanted.what} of ${wanted.where}: ${seen}. ${advice}; raise ${(0,src_words/* setting */.Pe)('timeout')} (now ${(0,wait_for_task/* seconds */.Y)(deadline - startedAt)}).`, cause && { cause });
     });
 }
 function taskFailed(wanted, task) {
@@ -38115,7 +38360,7 @@ function waitingLine(wanted, sighting, pending, on) {
     const { where, pullRequest } = wanted;
     if (sighting.unknown) {
         const scope = pullRequest !== undefined ? 'pull request' : 'branch';
-        return `The server has no ${scope} ${(0,untrusted_text/* oneLine */.TN)(pullRequest ?? on.branch ?? '')} of ${wanted.project} yet: waiting for its first analysis (or check ${(0,src_words/* theSetting */.w7)(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending} pending.`;
+        return (0,src_words/* msg */.ab) `The server has no ${scope} ${(0,untrusted_text/* oneLine */.TN)(pullRequest ?? on.branch ?? '')} of ${wanted.project} yet: waiting for its first analysis (or check ${(0,src_words/* theSetting */.w7)(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending} pending.`;
     }
     if (wanted.newest && pending > 0) {
         return `A scan of ${where} is queued or running: waiting for its analysis, the newest, rather than taking the one before it; ${pending} pending.`;
@@ -38364,7 +38609,7 @@ async function warnOfAnotherCommit(client, analysis, commit, log) {
     const revision = page?.analyses.find(({ key }) => key === analysisId)?.revision;
     if (!revision || commit.startsWith(revision))
         return;
-    log.warning(`${(0,src_words/* settingTitle */.h3)('commit')} names commit ${commit.slice(0, 7)}, but the server records ${revision.slice(0, 7)} for the analysis checked, ${(0,untrusted_text/* oneLine */.TN)(analysisId)} of ${(0,untrusted_text/* oneLine */.TN)(projectKey)}${scopeWords(on)}: the verdict is that commit's. Check ${(0,src_words/* setting */.Pe)('commit')}, or leave it out to take the CI's commit.`);
+    log.warning((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('commit')} names commit ${commit.slice(0, 7)}, but the server records ${revision.slice(0, 7)} for the analysis checked, ${(0,untrusted_text/* oneLine */.TN)(analysisId)} of ${(0,untrusted_text/* oneLine */.TN)(projectKey)}${scopeWords(on)}: the verdict is that commit's. Check ${(0,src_words/* setting */.Pe)('commit')}, or leave it out to take the CI's commit.`);
 }
 /** A pull request's issues when the analysis is of one, else the branch's new code. */
 function issueScope(on) {
@@ -38430,7 +38675,7 @@ async function withServerMetrics(conditions, client, log) {
     }
     catch (error) {
         if (!(error instanceof errors/* ServerRequestError */.hP && error.status === 403)) {
-            log.info(`Metric names could not be read, so metric keys are shown: ${(0,errors/* messageOf */.bD)(error)}`);
+            log.info((0,src_words/* msg */.ab) `Metric names could not be read, so metric keys are shown: ${(0,errors/* saidOf */.Jo)(error)}`);
         }
         return conditions;
     }
@@ -38565,7 +38810,7 @@ async function findTargets(settings, sources) {
             analysisId: settings.analysisId,
             ...manual
         };
-        return [{ source: (0,src_words/* theSetting */.w7)('analysis'), target }];
+        return [{ source: `analysis ${(0,untrusted_text/* oneLine */.TN)(settings.analysisId)}`, target }];
     }
     if (host && settings.taskId) {
         const target = {
@@ -38575,7 +38820,7 @@ async function findTargets(settings, sources) {
             taskUrl: undefined,
             ...manual
         };
-        return [{ source: (0,src_words/* theSetting */.w7)('task'), target }];
+        return [{ source: `task ${(0,untrusted_text/* oneLine */.TN)(settings.taskId)}`, target }];
     }
     // A report file that quotes the token loses it before anything is made of its values.
     if (host && settings.projectKeys.length > 0) {
@@ -38646,7 +38891,7 @@ async function reportFiles(lines, sources) {
                 files.set(key, file);
         }
         if (files.size > MAX_ANALYSES) {
-            throw new errors/* ReportFileError */.tG(`${(0,src_words/* setting */.Pe)('reportFile')} matches more than ${MAX_ANALYSES} report files (${shown(line)} among them): one step checks at most ${MAX_ANALYSES} analyses. Narrow the globs, e.g. services/*/target/sonar/report-task.txt rather than **/report-task.txt, which also finds copies in dependencies.`);
+            throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `${(0,src_words/* setting */.Pe)('reportFile')} matches more than ${MAX_ANALYSES} report files (${shown(line)} among them): one step checks at most ${MAX_ANALYSES} analyses. Narrow the globs, e.g. services/*/target/sonar/report-task.txt rather than **/report-task.txt, which also finds copies in dependencies.`);
         }
     }
     // One path that is missing keeps its own message (where scanners write the file); several
@@ -38656,7 +38901,7 @@ async function reportFiles(lines, sources) {
         (lines.length > 1 &&
             !(await Promise.all(found.map((file) => exists(sources.cwd, file)))).some(Boolean));
     if (nothing) {
-        throw new errors/* ReportFileError */.tG(`No report file matches ${(0,src_words/* setting */.Pe)('reportFile')}: ${lines.map(shown).join(', ')} (relative to ${shown(sources.cwd)}). Run this step after the analyses, in the same job and working directory; scanners write report-task.txt in .scannerwork/, target/sonar/, build/sonar/ or .sonarqube/out/.sonar/.`);
+        throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `No report file matches ${(0,src_words/* setting */.Pe)('reportFile')}: ${lines.map(shown).join(', ')} (relative to ${shown(sources.cwd)}). Run this step after the analyses, in the same job and working directory; scanners write report-task.txt in .scannerwork/, target/sonar/, build/sonar/ or .sonarqube/out/.sonar/.`);
     }
     return found;
 }
@@ -38700,6 +38945,7 @@ function reportTextWithoutToken(read, token) {
 }
 
 ;// CONCATENATED MODULE: ./src/gate/check-analyses.ts
+
 
 
 
@@ -38754,12 +39000,12 @@ async function checkQualityGates(settings, deps) {
             }
             catch (error) {
                 const failure = (0,errors/* asError */.zR)(error);
-                group?.info(`The gate could not be read: ${failure.message}`);
+                group?.info((0,src_words/* msg */.ab) `The gate could not be read: ${(0,errors/* saidOf */.Jo)(failure)}`);
                 return {
                     read: false,
                     source: entry.source,
                     projectKey,
-                    message: failure.message,
+                    message: (0,errors/* saidOf */.Jo)(failure),
                     error: failure
                 };
             }
@@ -38900,6 +39146,7 @@ function createSink(options) {
         unit,
         size,
         text,
+        say: (said, escape) => (0,src_secrets/* redactSecrets */.fp)((0,src_words/* inWords */.r4)(said, names, escape), hidden),
         fit: (parts, fitOptions = {}) => {
             const { head, foot, separator, tail, more } = fitOptions;
             // Each part is made and said only when fitting reaches it.
@@ -38925,6 +39172,7 @@ function createSink(options) {
 }
 
 ;// CONCATENATED MODULE: ./src/log.ts
+
 
 
 /**
@@ -38953,7 +39201,7 @@ function runnerLog(core, names) {
     const limit = (level) => ANNOTATION_LIMITS[level] - (level === 'error' ? 1 : 0);
     const annotate = (level, message, where) => {
         if (used[level] >= limit(level)) {
-            core.info(safe(`${level} (not annotated: GitHub shows ${ANNOTATION_LIMITS[level]} per step): ${message}`));
+            core.info(safe((0,src_words/* msg */.ab) `${level} (not annotated: GitHub shows ${ANNOTATION_LIMITS[level]} per step): ${message}`));
             return false;
         }
         used[level]++;
@@ -39074,13 +39322,13 @@ function gateFailureMessage(result) {
     const kind = (0,fail_policy/* statusClass */.hI)(result.status);
     if (kind === 'ERROR' || kind === 'WARN') {
         const { head, lines } = conditionLines(result, kind);
-        const why = kind === 'WARN' ? `the gate is WARN, which ${(0,src_words/* setting */.Pe)('failingStatuses')} names: ` : '';
-        return [`Quality Gate Failure${where}: ${why}${head}`, ...lines, ...link].join('\n');
+        const why = kind === 'WARN' ? (0,src_words/* msg */.ab) `the gate is WARN, which ${(0,src_words/* setting */.Pe)('failingStatuses')} names: ` : '';
+        return (0,src_words/* joined */.oR)([(0,src_words/* msg */.ab) `Quality Gate Failure${where}: ${why}${head}`, ...lines, ...link], '\n');
     }
     const why = result.status === 'NONE'
-        ? `the project has no quality gate (NONE), which ${(0,src_words/* setting */.Pe)('failingStatuses')} names: assign a quality gate to the project on the server.`
-        : `the gate's status is "${(0,untrusted_text/* oneLine */.TN)(result.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)}", which no server sends for a gate; ${(0,src_words/* setting */.Pe)('failingStatuses')} names NONE, which covers it.`;
-    return [`Quality Gate Failure${where}: ${why}`, ...link].join('\n');
+        ? (0,src_words/* msg */.ab) `the project has no quality gate (NONE), which ${(0,src_words/* setting */.Pe)('failingStatuses')} names: assign a quality gate to the project on the server.`
+        : (0,src_words/* msg */.ab) `the gate's status is "${(0,untrusted_text/* oneLine */.TN)(result.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)}", which no server sends for a gate; ${(0,src_words/* setting */.Pe)('failingStatuses')} names NONE, which covers it.`;
+    return (0,src_words/* joined */.oR)([(0,src_words/* msg */.ab) `Quality Gate Failure${where}: ${why}`, ...link], '\n');
 }
 /**
  * The conditions of one status in words, each with its evidence (the first 20, then how many
@@ -39094,7 +39342,7 @@ function conditionLines(result, status) {
         return `- ${(0,wording/* describeCondition */.pu)(evaluated)}${evidence ? ` (${evidence})` : ''}`;
     });
     if (matching.length > listed.length) {
-        lines.push(`- … and ${matching.length - listed.length} more: see ${(0,src_words/* place */.ik)('details')}`);
+        lines.push((0,src_words/* msg */.ab) `- … and ${matching.length - listed.length} more: see ${(0,src_words/* place */.ik)('details')}`);
     }
     const total = result.conditions.length;
     if (status === 'WARN' && matching.length === 0) {
@@ -39129,17 +39377,18 @@ function annotateGate(result, log, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
 function annotatePassingStatus(result, log) {
     if (result.status === 'WARN') {
         const { head, lines } = conditionLines(result, 'WARN');
-        log.warning([`Quality Gate passed with warnings (WARN): ${head}`, ...lines].join('\n'));
+        log.warning((0,src_words/* joined */.oR)([`Quality Gate passed with warnings (WARN): ${head}`, ...lines], '\n'));
     }
     else if (result.status === 'NONE') {
-        log.warning(`No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful, or name NONE in ${(0,src_words/* setting */.Pe)('failingStatuses')} to fail without one.`);
+        log.warning((0,src_words/* msg */.ab) `No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful, or name NONE in ${(0,src_words/* setting */.Pe)('failingStatuses')} to fail without one.`);
     }
     else if (!(0,report_summary/* isKnownStatus */.ih)(result.status)) {
-        log.warning(`Unknown Quality Gate status "${(0,untrusted_text/* oneLine */.TN)(result.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)}": ${(0,src_words/* setting */.Pe)('failingStatuses')} does not name NONE, so the check passes (quality-gate-status NONE).`);
+        log.warning((0,src_words/* msg */.ab) `Unknown Quality Gate status "${(0,untrusted_text/* oneLine */.TN)(result.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)}": ${(0,src_words/* setting */.Pe)('failingStatuses')} does not name NONE, so the check passes (quality-gate-status NONE).`);
     }
 }
 
 ;// CONCATENATED MODULE: ./src/report/verdict.ts
+
 
 
 
@@ -39162,17 +39411,17 @@ function stepVerdict(outcomes, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
         return { kind: 'unread', message: only.message, alone: true, errors: [only.error] };
     }
     if (unread.length > 0) {
-        const lines = unread.map((outcome) => `- ${(0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.long)}: ${outcome.message.split('\n')[0]}`);
+        const lines = unread.map((outcome) => (0,src_words/* msg */.ab) `- ${(0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.long)}: ${(0,src_words/* firstLine */.TM)(outcome.message)}`);
         const head = `${unread.length} of ${outcomes.length} analyses could not be read: their gates are unknown.`;
         return {
             kind: 'unread',
-            message: [head, ...lines, ...failures].join('\n'),
+            message: (0,src_words/* joined */.oR)([head, ...lines, ...failures], '\n'),
             alone: false,
             errors: unread.map((outcome) => outcome.error)
         };
     }
     if (failures.length > 0)
-        return { kind: 'gate-failed', message: failures.join('\n') };
+        return { kind: 'gate-failed', message: (0,src_words/* joined */.oR)(failures, '\n') };
     const named = outcomes.length > 1;
     return {
         kind: 'passed',
@@ -39380,9 +39629,9 @@ function renderOverviewSummary(outcomes, options) {
     const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []));
     const title = unread > 0
         ? `❌ ${unread} of ${outcomes.length} analyses could not be read`
-        : `${(0,report_summary/* headline */.Pl)(worstFor(statuses, policy), policy)} (${outcomes.length} analyses)`;
+        : (0,src_words/* msg */.ab) `${(0,report_summary/* headline */.Pl)(worstFor(statuses, policy), policy)} (${outcomes.length} analyses)`;
     const head = [
-        `<h2>${title}</h2>`,
+        (0,src_words/* msg */.ab) `<h2>${title}</h2>`,
         '<table>',
         '<thead><tr><th>Project</th><th>Verdict</th><th>Failing conditions</th><th>Analysis</th></tr></thead>',
         '<tbody>',
@@ -39429,14 +39678,14 @@ function overviewRow(outcome, policy) {
     if (failing.length > named.length)
         named.push(`${failing.length - named.length} more`);
     const verdict = result.status !== 'ERROR' && (0,fail_policy/* failsUnder */.mS)(result.status, policy)
-        ? `❌ ${(0,summary_text/* summaryText */.g5)(result.status)}: fails (${(0,src_words/* setting */.Pe)('failingStatuses')})`
+        ? (0,src_words/* msg */.ab) `❌ ${(0,summary_text/* summaryText */.g5)(result.status)}: fails (${(0,src_words/* setting */.Pe)('failingStatuses')})`
         : (VERDICTS[result.status] ?? `❔ ${(0,summary_text/* summaryText */.g5)(result.status)} (unknown: passes)`);
     const dashboard = (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl);
     const link = dashboard?.onServer
         ? `<a href="${(0,summary_text/* summaryAddress */.hA)(dashboard.href)}">dashboard</a>`
         : '';
     const cells = [project, verdict, named.join(', ') || '–', link];
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+    return `<tr>${cells.map((cell) => (0,src_words/* msg */.ab) `<td>${cell}</td>`).join('')}</tr>`;
 }
 /**
  * A project that could not be read: its name and the message, line by line, in characters
@@ -39445,8 +39694,8 @@ function overviewRow(outcome, policy) {
 function unreadSection(outcome, share, sink) {
     const heading = `<h3>❗ Not read · ${(0,summary_text/* summaryText */.g5)((0,gate_outcome/* projectName */.j)(outcome))}</h3>`;
     const room = Math.max(0, Math.min(report_summary/* SUMMARY_LIMITS */.QF.messageChars, Math.floor(share / 8) - 200));
-    const lines = (0,untrusted_text/* cut */.Jj)(outcome.message, room).split('\n');
-    const text = lines.map((line) => (0,summary_text/* summaryText */.g5)(line, room)).join('<br>');
+    const lines = (0,src_words/* linesOf */.Dx)((0,src_words/* cutSaid */.il)(outcome.message, room));
+    const text = lines.map((line) => sink.say(line, (plain) => (0,summary_text/* summaryText */.g5)(plain, room))).join('<br>');
     return sink.text((0,report_summary/* blocks */.Bv)([heading, `<p>${text}</p>`]));
 }
 /**
@@ -39463,9 +39712,9 @@ function annotateAll(outcomes, log, policy = fail_policy/* FAIL_ON_ERROR */.qJ) 
         }
         const prefix = `${(0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.short)}: `;
         annotateGate(outcome.result, {
-            info: (message) => log.info(prefix + message),
-            warning: (message) => log.warning(prefix + message),
-            notice: (message) => log.notice(prefix + message),
+            info: (message) => log.info((0,src_words/* msg */.ab) `${prefix}${message}`),
+            warning: (message) => log.warning((0,src_words/* msg */.ab) `${prefix}${message}`),
+            notice: (message) => log.notice((0,src_words/* msg */.ab) `${prefix}${message}`),
             startGroup: (name) => log.startGroup(name),
             endGroup: () => log.endGroup()
         }, policy);
@@ -39518,6 +39767,7 @@ function annotateNewIssues(outcomes, log, { checkRun }) {
 // EXTERNAL MODULE: ./src/report/what-changed-block.ts
 var what_changed_block = __nccwpck_require__(563);
 ;// CONCATENATED MODULE: ./src/report/outputs.ts
+
 
 
 
@@ -39604,8 +39854,9 @@ function resultsJson(outcomes, options) {
             projectKey: outputText((outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? ''),
             source: outputText(outcome.source)
         };
-        if (!outcome.read)
-            return sink.text(JSON.stringify({ ...common, ...failureFields(outcome) }));
+        if (!outcome.read) {
+            return sink.text(JSON.stringify({ ...common, ...failureFields(outcome, sink) }));
+        }
         const { result } = outcome;
         return sink.text(JSON.stringify({
             ...common,
@@ -39616,7 +39867,7 @@ function resultsJson(outcomes, options) {
             taskId: outputText(result.taskId ?? ''),
             dashboardUrl: (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl)?.href ?? '',
             ...(result.newIssues?.read ? { newIssues: result.newIssues.total } : {}),
-            ...(result.whatChanged ? { whatChanged: whatChangedOutput(result) } : {})
+            ...(result.whatChanged ? { whatChanged: whatChangedOutput(result, sink) } : {})
         }));
     });
     const frame = sink.size(`[${bases.join(',')}]`) + bases.length * '"conditions":[],'.length;
@@ -39705,22 +39956,22 @@ function newIssuesCount(result) {
  * `hotspotsError`, and `acceptedIssues` and `fixedIssues` where the server counts them. Bounded:
  * five hotspots at most, every string cut.
  */
-function whatChangedOutput(result) {
+function whatChangedOutput(result, sink) {
     const { newCode, target, hotspots, issues } = result.whatChanged;
     const figures = (read) => 'unread' in read
-        ? { error: outputText(read.unread) }
+        ? { error: outputText(sink.text(read.unread)) }
         : { coverage: read.coverage, duplicatedLines: read.duplication };
     return {
         newCode: figures(newCode),
         ...(target
             ? {
                 target: 'unread' in target
-                    ? { error: outputText(target.unread) }
+                    ? { error: outputText(sink.text(target.unread)) }
                     : { branch: outputText(target.branch), ...figures(target.figures) }
             }
             : {}),
         ...('unread' in hotspots
-            ? { hotspotsError: outputText(hotspots.unread) }
+            ? { hotspotsError: outputText(sink.text(hotspots.unread)) }
             : {
                 hotspotsToReview: hotspots.total,
                 hotspots: hotspots.hotspots.map((hotspot) => ({
@@ -39744,11 +39995,11 @@ function outputText(value) {
  * Why an analysis could not be read: the message, the error's code (ERR_SERVER_REQUEST,
  * ERR_TIMEOUT…) and, when a connection failed, Node's code (ECONNREFUSED, CERT_HAS_EXPIRED…).
  */
-function failureFields(outcome) {
+function failureFields(outcome, sink) {
     const { error } = outcome;
     const nodeCode = error instanceof errors/* ServerRequestError */.hP ? error.nodeCode : undefined;
     return {
-        error: outputText(outcome.message),
+        error: outputText(sink.text(outcome.message)),
         errorCode: (0,errors/* codeOf */.$N)(error),
         ...(nodeCode ? { nodeCode: outputText(nodeCode) } : {})
     };
@@ -39982,12 +40233,13 @@ function commentBody(outcome, commitSha, options) {
     const frame = { hidden, sink, limit, markup, join };
     if (!outcome.read) {
         const heading = sink.text(markup.heading(3, `❗ Quality Gate could not be read · ${project}`));
-        const lines = (0,untrusted_text/* cut */.Jj)(outcome.message, report_summary/* SUMMARY_LIMITS */.QF.messageChars).split('\n');
-        const message = lines.map((line) => markup.text(line, report_summary/* SUMMARY_LIMITS */.QF.messageChars));
+        const max = report_summary/* SUMMARY_LIMITS */.QF.messageChars;
+        const lines = (0,src_words/* linesOf */.Dx)((0,src_words/* cutSaid */.il)(outcome.message, max));
+        const message = lines.map((line) => sink.say(line, (plain) => markup.text(plain, max)));
         return bounded([hidden, heading, ...said([markup.paragraph(message), markup.paragraph([`For ${commit}`])])], { ...frame, heading });
     }
     const { result } = outcome;
-    const heading = sink.text(markup.heading(3, `${(0,report_summary/* headline */.Pl)(result.status, options.policy, markup)} · ${project}`));
+    const heading = sink.text(markup.heading(3, sink.text((0,src_words/* msg */.ab) `${(0,report_summary/* headline */.Pl)(result.status, options.policy, markup)} · ${project}`)));
     const facts = [
         `For ${commit}`,
         result.analysisId === undefined
@@ -40053,7 +40305,7 @@ function conditionsList(result, sink, room, markup) {
     const list = (0,fitted_block/* fittedBlock */.C)(sink, items, {
         open: markup.list.open,
         close: markup.list.close,
-        tail: (more) => markup.list.item(`… and ${more} more: see ${(0,src_words/* place */.ik)('details')} or the dashboard`),
+        tail: (more) => markup.list.item(`… and ${more} more: see ${sink.text((0,src_words/* place */.ik)('details'))} or the dashboard`),
         more: all.length - items.length,
         // The list's last line ends in a line feed too.
         limit: room - 1
@@ -40085,7 +40337,9 @@ function bounded(lines, frame) {
     const body = join(lines);
     if (sink.size(body) <= limit)
         return body;
-    const tooLarge = sink.text(frame.markup.paragraph([`The verdict is too large to show here: see ${(0,src_words/* place */.ik)('details')}.`]));
+    const tooLarge = sink.text(frame.markup.paragraph([
+        `The verdict is too large to show here: see ${sink.text((0,src_words/* place */.ik)('details'))}.`
+    ]));
     return sink.fit([], {
         head: join([frame.hidden, frame.heading, tooLarge]),
         limit
@@ -40215,7 +40469,7 @@ async function commentEach(api, target, outcomes, options, warn) {
         const name = (0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.short);
         const when = options.when ?? 'always';
         if (!shouldWrite(when, commentVerdict(outcome, policy), found?.body)) {
-            log.info(`The comment on pull request #${target.issue_number} for ${name} is left as it is (${(0,src_words/* setting */.Pe)('comment')}: ${when}).`);
+            log.info((0,src_words/* msg */.ab) `The comment on pull request #${target.issue_number} for ${name} is left as it is (${(0,src_words/* setting */.Pe)('comment')}: ${when}).`);
             continue;
         }
         try {
@@ -40558,20 +40812,20 @@ async function triggeringRun(env, from, findPullRequest) {
         const head = run['head_repository'];
         const owner = head?.owner?.login;
         const branch = run['head_branch'];
-        const toPass = `pass ${(0,src_words/* setting */.Pe)('pullRequest')} to say which pull request to check.`;
+        const toPass = (0,src_words/* msg */.ab) `pass ${(0,src_words/* setting */.Pe)('pullRequest')} to say which pull request to check.`;
         if (typeof owner !== 'string' || typeof branch !== 'string' || commits.length === 0) {
             return {
-                problem: `The triggering run is of a pull request from a fork, which GitHub does not name in the workflow_run event, and the event does not say its head repository and branch: ${toPass}`
+                problem: (0,src_words/* msg */.ab) `The triggering run is of a pull request from a fork, which GitHub does not name in the workflow_run event, and the event does not say its head repository and branch: ${toPass}`
             };
         }
         if (!findPullRequest) {
             return {
-                problem: `The triggering run is of a pull request from a fork, which GitHub does not name in the workflow_run event: set ${(0,src_words/* setting */.Pe)('gitHubToken')} to let the action find it through GitHub's API, or ${toPass}`
+                problem: (0,src_words/* msg */.ab) `The triggering run is of a pull request from a fork, which GitHub does not name in the workflow_run event: set ${(0,src_words/* setting */.Pe)('gitHubToken')} to let the action find it through GitHub's API, or ${toPass}`
             };
         }
         const found = await findPullRequest({ owner, branch, sha: commits[0] });
         if ('problem' in found)
-            return { problem: `${found.problem}: ${toPass}` };
+            return { problem: (0,src_words/* msg */.ab) `${found.problem}: ${toPass}` };
         return {
             ...pullRequest(found.number),
             from: `${from} (its pull request found through GitHub's API)`
@@ -40634,7 +40888,7 @@ function commentSetting(raw) {
     const when = COMMENT_WHEN.find((known) => known === value);
     if (when)
         return when;
-    throw new errors/* SettingsError */.GN(`${(0,src_words/* settingTitle */.h3)('comment')} is "${(0,untrusted_text/* oneLine */.TN)(value)}": it must be true, false, ${COMMENT_WHEN.join(', ')}.`);
+    throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('comment')} is "${(0,untrusted_text/* oneLine */.TN)(value)}": it must be true, false, ${COMMENT_WHEN.join(', ')}.`);
 }
 /**
  * The token as given (its input, else SONAR_TOKEN), trimmed: read before anything else, so that
@@ -40678,6 +40932,7 @@ function actionSinks(secrets) {
 
 ;// CONCATENATED MODULE: ./src/action/step-end.ts
 
+
 /**
  * How the step ends, from its verdict: the message it fails with, or undefined when it passes
  * (each gate's status is then logged). A failed gate with failOnError false is a warning. Outputs
@@ -40692,8 +40947,8 @@ function stepEnd(verdict, outcomes, { failStep, outputsProblem }, log) {
             return verdict.message;
         case 'gate-failed':
             if (failStep)
-                return outputsProblem ? `${verdict.message}\n${outputsProblem}` : verdict.message;
-            log.warning(`${verdict.message}\nfailOnError is false: the job goes on.`);
+                return outputsProblem ? (0,src_words/* msg */.ab) `${verdict.message}\n${outputsProblem}` : verdict.message;
+            log.warning((0,src_words/* msg */.ab) `${verdict.message}\nfailOnError is false: the job goes on.`);
             break;
         case 'passed':
             for (const line of verdict.statuses)
@@ -40783,8 +41038,8 @@ async function run(startedAt = Math.min(clock/* systemClock */.m.now(), Math.rou
     }
     catch (error) {
         if (!summary.done)
-            await summary.write((0,report_summary/* renderFailureSummary */.Fr)((0,errors/* messageOf */.bD)(error), sinks.summary));
-        log.fail((0,errors/* messageOf */.bD)(error));
+            await summary.write((0,report_summary/* renderFailureSummary */.Fr)((0,errors/* saidOf */.Jo)(error), sinks.summary));
+        log.fail((0,errors/* saidOf */.Jo)(error));
     }
 }
 

@@ -4,7 +4,8 @@
  * can tell them apart without matching on words, a message a user can act on, and the failure
  * it wraps as its `cause`. No message ever contains the token.
  */
-import { Message, msg, type Said } from './words.js'
+import { oneLine, QUOTE_LIMITS } from './untrusted-text.js'
+import { Message, Reference, type Said } from './words.js'
 
 /**
  * Every code an error of the family carries. Adding one makes the command's exit-code table
@@ -39,13 +40,20 @@ export type ErrorCode =
 export class ExplainedError extends Error {
   readonly code: ErrorCode
   /** What the error says, for a sink to say in its edge's words (`message` holds it as text). */
-  readonly said: Message
+  readonly said: Said
 
   constructor(code: ErrorCode, said: Said, options?: ErrorOptions) {
     super(String(said), options)
     this.name = new.target.name
     this.code = code
-    this.said = said instanceof Message ? said : msg`${said}`
+    this.said = said
+  }
+
+  /** The settings it names, by key, in the order it names them: what it is about. */
+  get settings(): string[] {
+    const named = this.said instanceof Message ? this.said.parts : [this.said]
+    const keys = named.flatMap((part) => (part instanceof Reference ? [part.key] : []))
+    return [...new Set(keys)]
   }
 }
 
@@ -171,6 +179,26 @@ export function codeOf(error: unknown): ErrorCode {
  */
 export function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error), { cause: error })
+}
+
+/**
+ * `saidOf` fit to quote in a line of ours: a foreign error's text on one line and bounded; a
+ * Message of ours as it is.
+ */
+export function quotedSaidOf(error: unknown): Said {
+  const said = saidOf(error)
+  return typeof said === 'string' ? oneLine(said, QUOTE_LIMITS.long) : said
+}
+
+/**
+ * What an error says, for a sink: the Message of an error that keeps one (the family's, a reply's
+ * BodyProblem), else its message as text.
+ *
+ * @example log.fail(saidOf(error))
+ */
+export function saidOf(error: unknown): Said {
+  const said: unknown = (error as { said?: unknown } | null | undefined)?.said
+  return said instanceof Message ? said : asError(error).message
 }
 
 /**

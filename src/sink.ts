@@ -20,6 +20,11 @@ export interface Sink {
   /** `text` as it may be written here: references in the edge's words, secrets removed. */
   text(text: Said): string
   /**
+   * `said` as `text` says it, its text (never a reference) through `escape` first: a markup's
+   * gate for what a message quotes (`markup.text`, `summaryText`).
+   */
+  say(said: Said, escape: (plain: string) => string): string
+  /**
    * The parts (most important first), head, tail and foot made `text`, then as many parts as
    * fit in `limit` (the sink's own by default), then the tail for those left out.
    */
@@ -70,6 +75,7 @@ export function createSink(options: SinkOptions): Sink {
     unit,
     size,
     text,
+    say: (said, escape) => redactSecrets(inWords(said, names, escape), hidden),
     fit: (parts, fitOptions = {}) => {
       const { head, foot, separator, tail, more } = fitOptions
       // Each part is made and said only when fitting reaches it.

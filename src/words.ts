@@ -9,13 +9,12 @@
  * so that a sink escapes the text for its destination and says each reference after, never
  * escaped (`inWords`). The errors of the family keep theirs (`ExplainedError.said`).
  *
- * Still in place while the rest of the core moves to Messages: a reference inside a string is a
- * short run of private-use characters (`Reference.toString`), which `inWords` and
- * `outsideReferences` read too. Text a server sends that forges one resolves to a setting's name
- * and nothing else.
+ * Text is only text: a string (a server's words, a path) is never read for a reference, and
+ * nothing is taken out of it. A reference exists only as a value a Message holds.
  *
  * @example msg`raise ${setting('timeout')}` // each edge says its own name for the time-out
  */
+import { cut } from './untrusted-text.js'
 
 /** The settings a message may name. */
 export const SETTING_KEYS = [
@@ -87,15 +86,9 @@ export const FORMS = [
 
 type Form = (typeof FORMS)[number]
 
-const OPEN = '\uE000'
-const CLOSE = '\uE001'
-const REFERENCE = new RegExp(`\uE000(${FORMS.join('|')}):([A-Za-z]+)\uE001`, 'g')
-
 /**
  * A reference to a setting or a place in one form: what `setting`, `theSetting`, `place` and the
- * others make. A Message holds it as it is, for a sink to say; until every message is a Message,
- * a reference in a string is a short run of private-use characters (`toString`), which the sinks
- * read too (`inWords`).
+ * others make. A Message holds it as it is, for a sink to say (`inWords`).
  */
 export class Reference {
   constructor(
@@ -103,8 +96,9 @@ export class Reference {
     readonly key: string
   ) {}
 
+  /** By its key (`timeout`): for text no edge reads. */
   toString(): string {
-    return `${OPEN}${this.form}:${this.key}${CLOSE}`
+    return textOf(this)
   }
 }
 
@@ -164,9 +158,9 @@ export class Message {
     return new Message(parts)
   }
 
-  /** Until every message is a Message: the text, each reference as its marker (see Reference). */
+  /** Each reference by its key: for text no edge reads (an Error's `message`). */
   toString(): string {
-    return this.parts.join('')
+    return textOf(this)
   }
 }
 
@@ -174,12 +168,18 @@ export class Message {
 type MessageValue = string | number | undefined | Reference | Message
 
 /**
- * A message of ours, by a tagged template.
+ * A message of ours, by a tagged template: a Message when it names a setting or a place, else
+ * its text.
  *
  * @example msg`raise ${setting('timeout')} (it is ${seconds} s)`
  */
-export function msg(strings: TemplateStringsArray, ...values: MessageValue[]): Message {
-  return Message.of(strings, values)
+export function msg(strings: TemplateStringsArray, ...values: MessageValue[]): Said {
+  return simplest(Message.of(strings, values))
+}
+
+/** `message` as text when it holds no reference: text needs no edge to be said. */
+function simplest(message: Message): Said {
+  return message.parts.some((part) => part instanceof Reference) ? message : message.parts.join('')
 }
 
 /**
@@ -187,11 +187,42 @@ export function msg(strings: TemplateStringsArray, ...values: MessageValue[]): M
  *
  * @example joined([msg`Quality Gate Failure: ${head}`, ...lines], '\n')
  */
-export function joined(
-  items: readonly (string | Reference | Message)[],
-  separator: string
-): Message {
-  return Message.of(['', ...items.slice(1).map(() => separator), ''], items)
+export function joined(items: readonly Said[], separator: string): Said {
+  return simplest(Message.of(['', ...items.slice(1).map(() => separator), ''], items))
+}
+
+/** `said` split at each line feed of its text: one Message or text per line. */
+export function linesOf(said: Said): Said[] {
+  if (!(said instanceof Message)) return typeof said === 'string' ? said.split('\n') : [said]
+  const lines: (string | Reference)[][] = [[]]
+  for (const part of said.parts) {
+    const [first, ...others]: (string | Reference)[] =
+      part instanceof Reference ? [part] : part.split('\n')
+    if (first !== undefined) lines.at(-1)!.push(first)
+    for (const other of others) lines.push([other])
+  }
+  return lines.map((parts) => simplest(Message.of(['', ...parts.map(() => '')], parts)))
+}
+
+/**
+ * `said` within `max` characters of text (a reference counts as its key), cut with an ellipsis
+ * where its text passes them.
+ */
+export function cutSaid(said: Said, max: number): Said {
+  if (!(said instanceof Message)) return typeof said === 'string' ? cut(said, max) : said
+  const parts: (string | Reference)[] = []
+  let left = max
+  for (const part of said.parts) {
+    const length = part instanceof Reference ? part.key.length : part.length
+    if (length > left) {
+      if (typeof part === 'string') parts.push(cut(part, Math.max(1, left)))
+      else parts.push('…')
+      break
+    }
+    parts.push(part)
+    left -= length
+  }
+  return simplest(Message.of(['', ...parts.map(() => '')], parts))
 }
 
 /** The first line of `said`: all of it up to its first line feed. */
@@ -206,7 +237,7 @@ export function firstLine(said: Said): Said {
     }
     parts.push(part)
   }
-  return Message.of(['', ...parts.map(() => '')], parts)
+  return simplest(Message.of(['', ...parts.map(() => '')], parts))
 }
 
 /** Each reference by its key, for text no edge reads (an Error's `message`, a comparison). */
@@ -227,45 +258,18 @@ export function textOf(said: Said): string {
 export type Said = string | Message | Reference
 
 /**
- * `text` with every reference said in `names`' words. A reference to no known key is left as
- * its key, so nothing is lost; a marker without its reference is dropped.
+ * `text` as a destination writes it: a Message's text through `escape` (the destination's gate)
+ * and each of its references in `names`' words, never escaped; text alone through `escape`. Text
+ * is never read for a reference, and nothing is taken out of it.
  *
- * @example inWords(`raise ${setting('timeout')}`, ACTION_NAMES) // 'raise ' and the action's input for the time-out
+ * @example inWords(msg`raise ${setting('timeout')}`, ACTION_NAMES) // 'raise ' and the action's input for the time-out
  */
 export function inWords(text: Said, names: Names, escape = (plain: string) => plain): string {
   if (text instanceof Reference) return say(text.form, text.key, names)
-  if (text instanceof Message) {
-    return text.parts
-      .map((part) =>
-        part instanceof Reference
-          ? say(part.form, part.key, names)
-          : inWords(outsideReferences(part, escape), names)
-      )
-      .join('')
-  }
-  if (!text.includes(OPEN)) return text
-  // A reference cut short (in a message cut to its limit) leaves no private-use character.
-  return text
-    .replace(REFERENCE, (_, form: Form, key: string) => say(form, key, names))
-    .replace(/[\uE000\uE001]/g, '')
-}
-
-/**
- * `text` with `transform` (a destination's escaping) applied to what lies between its
- * references, the references left whole for the sink to say: a markup's gate escapes the
- * server's words, never the marker of a setting's name (`\\:` inside one would leave it unsaid).
- *
- * @example outsideReferences(`raise ${setting('timeout')} (3 s)`, markdownEscape) // 'raise ' + the reference + ' \\(3 s\\)'
- */
-export function outsideReferences(text: string, transform: (plain: string) => string): string {
-  if (!text.includes(OPEN)) return transform(text)
-  let done = ''
-  let from = 0
-  for (const found of text.matchAll(REFERENCE)) {
-    done += transform(text.slice(from, found.index)) + found[0]
-    from = found.index + found[0].length
-  }
-  return done + transform(text.slice(from))
+  if (!(text instanceof Message)) return escape(text)
+  return text.parts
+    .map((part) => (part instanceof Reference ? say(part.form, part.key, names) : escape(part)))
+    .join('')
 }
 
 function say(form: Form, key: string, names: Names): string {

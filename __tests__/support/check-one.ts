@@ -30,5 +30,5 @@ export async function checkOneQualityGate(
 
 /** The error, its message said as the action says it. */
 function inTheActionsWords(error: Error): Error {
-  return Object.assign(error, { message: inActionWords(error.message) })
+  return Object.assign(error, { message: inActionWords(error) })
 }

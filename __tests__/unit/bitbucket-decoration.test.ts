@@ -34,6 +34,7 @@ import { analysis, serverIssue } from '../support/findings.js'
 import { mentionsIn } from '../support/mentions.js'
 import { renderAsMarkdown } from '../support/summary-as-github.js'
 import { gateResult } from './summary-gate-result.js'
+import { COMMAND_NAMES } from '../../src/cli/names.js'
 
 const SONAR_TOKEN = 'squ_0123456789abcdef0123456789abcdef01234567'
 
@@ -86,7 +87,7 @@ async function decorate(
   outcomes: AnalysisOutcome[],
   options: { pullRequest?: string | undefined; commentWhen?: CommentWhen } = {}
 ) {
-  const log = new RecordingLog()
+  const log = new RecordingLog(COMMAND_NAMES)
   const bitbucket = new BitbucketApi({
     apiUrl: new URL(fake.url),
     token: BITBUCKET_TOKEN,

@@ -12,6 +12,9 @@ import {
   projectStatusExample,
   taskExample
 } from '../../__fixtures__/sonarqube/index.js'
+import { ACTION_NAMES } from '../../src/action/names.js'
+import { COMMAND_NAMES } from '../../src/cli/names.js'
+import { type Names } from '../../src/words.js'
 
 const server = useMockServer()
 const SERVER = 'https://sonar.example.com'
@@ -29,9 +32,12 @@ function settings(values: Record<string, string> = {}): Settings {
   return readSettings((name) => values[name] ?? '', { SONAR_TOKEN: 'squ_token' })
 }
 
-function deps(files: Record<string, string> = { '.scannerwork/report-task.txt': report() }) {
+function deps(
+  files: Record<string, string> = { '.scannerwork/report-task.txt': report() },
+  names: Names = ACTION_NAMES
+) {
   const clock = new FakeClock()
-  const log = new RecordingLog()
+  const log = new RecordingLog(names)
   return {
     clock,
     log,
@@ -203,7 +209,7 @@ describe("the run's commit (the command's --commit without --project) against th
   it("another commit recorded: one warning naming both; the analysis checked is the task's", async () => {
     serverWithTask()
     server.use(analyses(recorded))
-    const { deps: d, log } = deps()
+    const { deps: d, log } = deps(undefined, COMMAND_NAMES)
     const result = await checkOneQualityGate({ ...settings(), runCommit: 'a'.repeat(40) }, d)
     expect(result).toMatchObject({ analysisId: 'AYhSC3WDE6ILQDIMAPIp', status: 'ERROR' })
     expect(log.of('warning').map(inCommandWords)).toEqual([

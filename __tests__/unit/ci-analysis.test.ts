@@ -31,7 +31,7 @@ async function refusal(env: Record<string, string>): Promise<string> {
     (thrown: unknown) => thrown
   )
   expect(error).toBeInstanceOf(SettingsError)
-  return inWords((error as SettingsError).message, COMMAND_NAMES)
+  return inWords((error as SettingsError).said, COMMAND_NAMES)
 }
 
 async function eventFile(payload: unknown): Promise<string> {

@@ -4,7 +4,15 @@ import { describe, expect, it } from 'vitest'
 import { ACTION_NAMES } from '../../src/action/names.js'
 import { COMMAND_NAMES } from '../../src/cli/names.js'
 import { USAGE } from '../../src/cli/options.js'
-import { inWords, msg, PLACE_KEYS, SETTING_KEYS, setting, theSetting } from '../../src/words.js'
+import {
+  inWords,
+  msg,
+  PLACE_KEYS,
+  reference,
+  SETTING_KEYS,
+  setting,
+  theSetting
+} from '../../src/words.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const src = path.join(root, 'src')
@@ -101,15 +109,13 @@ describe("each edge's names live in that edge alone", () => {
 })
 
 describe('inWords', () => {
-  it('leaves no marker behind: an unknown key is said as its key, a cut reference is dropped', () => {
-    const cutShort = String(setting('timeout')).slice(0, 6)
-    expect(inWords(`a ${cutShort}…`, ACTION_NAMES)).not.toMatch(/[\uE000\uE001]/)
-    expect(inWords('\uE000name:nothing\uE001', ACTION_NAMES)).toBe('nothing')
+  it('an unknown key is said as its key: nothing is lost', () => {
+    expect(inWords(reference('name', 'nothing'), ACTION_NAMES)).toBe('nothing')
   })
 
-  it('text a server forges as a reference becomes a setting name and nothing more', () => {
+  it('text a server forges as a reference stays its text: never a setting name, nothing taken out', () => {
     expect(inWords('\uE000the:token\uE001<script>', COMMAND_NAMES)).toBe(
-      'the SONAR_TOKEN environment variable<script>'
+      '\uE000the:token\uE001<script>'
     )
   })
 })

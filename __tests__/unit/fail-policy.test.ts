@@ -21,7 +21,7 @@ const policy = (...statuses: Array<'ERROR' | 'WARN' | 'NONE'>): FailPolicy => ne
 const failOnInput = (value: string) => (name: string) => (name === 'failOn' ? value : '')
 
 /** The message `read` is refused with, in the edge's words (`words`). */
-const refusal = (read: () => unknown, words: (text: Said) => string): string =>
+const refusal = (read: () => unknown, words: (text: Said | Error) => string): string =>
   thrownInWords(read, words).message
 
 describe('failOn is read as a set of ERROR, WARN and NONE that holds ERROR', () => {

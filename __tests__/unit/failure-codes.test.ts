@@ -126,7 +126,7 @@ describe('the JSON results give an unread analysis its error code, and Node’s 
       {
         projectKey: 'shop',
         source: 'build/sonar/report-task.txt',
-        error: inActionWords(error.message),
+        error: inActionWords(error),
         errorCode: 'ERR_SERVER_REQUEST',
         nodeCode: 'ECONNREFUSED'
       }

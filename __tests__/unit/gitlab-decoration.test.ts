@@ -34,6 +34,7 @@ import { analysis, serverIssue } from '../support/findings.js'
 import { mentionsIn } from '../support/mentions.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
 import { gateResult } from './summary-gate-result.js'
+import { COMMAND_NAMES } from '../../src/cli/names.js'
 
 const TOKEN = 'glpat-fake-token'
 const SONAR_TOKEN = 'squ_0123456789abcdef0123456789abcdef01234567'
@@ -122,7 +123,7 @@ async function decorate(
   outcomes: AnalysisOutcome[],
   options: Partial<DecorationOptions> & { pipeline?: Partial<GitLabPipeline> } = {}
 ) {
-  const log = new RecordingLog()
+  const log = new RecordingLog(COMMAND_NAMES)
   const gitlab = new GitLabApi({
     apiUrl: new URL(fake.url),
     token: TOKEN,

@@ -69,7 +69,7 @@ async function settled<T>(promise: Promise<T>) {
     (value) => ({ value, error: undefined }),
     (error: Error) => ({
       value: undefined,
-      error: Object.assign(error, { message: inActionWords(error.message) })
+      error: Object.assign(error, { message: inActionWords(error) })
     })
   )
 }

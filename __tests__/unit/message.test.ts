@@ -19,7 +19,9 @@ import {
   Reference,
   setting,
   theSetting,
-  type Said
+  type Said,
+  cutSaid,
+  linesOf
 } from '../../src/words.js'
 
 const markdownEscape = (plain: string) => plain.replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`)
@@ -28,13 +30,29 @@ describe('msg keeps text and references apart', () => {
   it('text runs joined, references kept as values, numbers as text, messages inside flattened', () => {
     const inner = msg`raise ${setting('timeout')}`
     const message = msg`Timed out after ${60} s: ${inner}, or check ${theSetting('host')}.`
-    expect(message.parts).toEqual([
+    expect(message).toBeInstanceOf(Message)
+    expect((message as Message).parts).toEqual([
       'Timed out after 60 s: raise ',
       new Reference('name', 'timeout'),
       ', or check ',
       new Reference('the', 'host'),
       '.'
     ])
+  })
+
+  it('lines and cuts keep the references whole', () => {
+    const message = msg`Raise ${setting('timeout')}.\nOr check ${theSetting('host')} now.`
+    expect(linesOf(message).map((line) => inWords(line, COMMAND_NAMES))).toEqual([
+      'Raise --timeout.',
+      'Or check the --host option now.'
+    ])
+    expect(inWords(cutSaid(message, 14), COMMAND_NAMES)).toBe('Raise --timeout…')
+    expect(inWords(cutSaid(message, 12), COMMAND_NAMES)).toBe('Raise …')
+    expect(cutSaid('plain text', 6)).toBe('plain…')
+  })
+
+  it('a message that names no setting nor place is its text: no edge is needed to say it', () => {
+    expect(msg`Timed out after ${60} s.`).toBe('Timed out after 60 s.')
   })
 })
 
@@ -55,11 +73,27 @@ describe('a sink says the references in its edge’s words, after escaping the t
     expect(sink.text('plain text')).toBe('plain text')
   })
 
-  it('an error keeps what it says as a Message, and its text for what reads only text', () => {
+  it('an error keeps what it says as a Message; its text names each setting by its key', () => {
     const error = new SettingsError(msg`${setting('timeout')} is "x": give a whole number.`)
     expect(error.said).toBeInstanceOf(Message)
     expect(inWords(error.said, COMMAND_NAMES)).toBe('--timeout is "x": give a whole number.')
-    expect(inWords(error.message, COMMAND_NAMES)).toBe('--timeout is "x": give a whole number.')
+    expect(error.message).toBe('timeout is "x": give a whole number.')
+  })
+
+  it('an error says what it is about as a field: the settings it names, by key', () => {
+    const conflict = new SettingsError(
+      msg`${setting('task')} and ${setting('analysis')} are both set: set one (${setting('analysis')}).`
+    )
+    expect(conflict.settings).toEqual(['task', 'analysis'])
+    expect(new SettingsError('no setting named').settings).toEqual([])
+  })
+
+  it('text is only text: what looks like a reference in it is neither said nor taken out', () => {
+    const forged = 'see \uE000name:timeout\uE001 and \uE001'
+    expect(inWords(forged, ACTION_NAMES)).toBe(forged)
+    expect(inWords(msg`${forged} or ${setting('timeout')}`, ACTION_NAMES)).toBe(
+      `${forged} or pollingTimeoutSec`
+    )
   })
 })
 

@@ -15,7 +15,7 @@ import { taskExample } from '../../__fixtures__/sonarqube/index.js'
 /** `promise`, the message of its failure in the action's words. */
 const saidByTheAction = <T>(promise: Promise<T>): Promise<T> =>
   promise.catch((error: Error) => {
-    throw Object.assign(error, { message: inActionWords(error.message) })
+    throw Object.assign(error, { message: inActionWords(error) })
   })
 
 /** A name only the proxy knows: it sends every CONNECT to the loopback server. */

@@ -10,7 +10,7 @@ const saidByTheAction =
     try {
       return read()
     } catch (error) {
-      throw Object.assign(error as Error, { message: inActionWords((error as Error).message) })
+      throw Object.assign(error as Error, { message: inActionWords(error as Error) })
     }
   }
 

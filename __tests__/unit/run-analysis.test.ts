@@ -192,7 +192,7 @@ describe("projectKey's defaults come from the run", () => {
       )
       const noToken = await onRun('workflow_run', forkRun).catch((thrown: Error) => thrown)
       expect(noToken).toBeInstanceOf(SettingsError)
-      expect(inActionWords((noToken as Error).message)).toMatch(
+      expect(inActionWords(noToken as Error)).toMatch(
         /from a fork, which GitHub does not name in the workflow_run event: set githubToken to let the action find it through GitHub's API, or pass pullRequest to say/
       )
     })

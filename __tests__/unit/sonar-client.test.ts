@@ -15,7 +15,7 @@ const TASK_URL = new URL(`${SERVER}/api/ce/task?id=AYTask1`)
 /** `promise`, the message of its failure in the action's words. */
 const saidByTheAction = <T>(promise: Promise<T>): Promise<T> =>
   promise.catch((error: Error) => {
-    throw Object.assign(error, { message: inActionWords(error.message) })
+    throw Object.assign(error, { message: inActionWords(error) })
   })
 
 function client(options: Partial<SonarClientOptions> = {}): {

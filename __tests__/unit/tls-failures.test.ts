@@ -116,7 +116,7 @@ describe('a TLS or protocol failure is not tried again: one connection, one line
 
       expect(error).toBeInstanceOf(ServerRequestError)
       const failure = error as ServerRequestError
-      const message = inActionWords(failure.message)
+      const message = inActionWords(failure)
       expect(failure.nodeCode).toBe(TLS_FAULTS[fault])
       expect(message).toContain(`${TLS_FAULTS[fault]}`)
       expect(message).toMatch(FIXES[fault].client)

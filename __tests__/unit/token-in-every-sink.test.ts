@@ -87,6 +87,7 @@ import { REDACTED, tokenForms } from '../../src/secrets.js'
 import type { Settings } from '../../src/settings.js'
 import { tempFolder } from '../support/temp-files.js'
 import { condition, gateResult, SERVER } from './summary-gate-result.js'
+import { inActionWords } from '../../__fixtures__/sinks.js'
 
 /** A token with HTML's and JSON's special characters: each of its forms differs once escaped. */
 const TOKEN = `squ_<a&"'>_0123456789abcdef`
@@ -933,13 +934,17 @@ describe('a token the server quotes anywhere never reaches any destination (the 
       }
     })
     const unparsed = outcome('unparsed')
-    expect(unparsed?.read && unparsed.result.newIssues).toMatchObject({
-      read: false,
-      reason: expect.stringContaining(`"${PLANTED}-raw-reply`)
-    })
+    const unparsedIssues = unparsed?.read ? unparsed.result.newIssues : undefined
+    expect(unparsedIssues).toMatchObject({ read: false })
+    // The reason names the host setting: a Message, said in the action's words here.
+    expect(
+      unparsedIssues && !unparsedIssues.read ? inActionWords(unparsedIssues.reason) : undefined
+    ).toEqual(expect.stringContaining(`"${PLANTED}-raw-reply`))
     const failure = (analysis: Analysis) => {
       const unread = outcome(analysis)
-      return unread?.read === false ? unread.message : `${analysis}: ${String(unread?.read)}`
+      return unread?.read === false
+        ? inActionWords(unread.message)
+        : `${analysis}: ${String(unread?.read)}`
     }
     expect(failure('refused')).toMatch(/^The server says: "planted-in-error-reply .*HTTP 404/)
     expect(failure('failed')).toMatch(

@@ -1,7 +1,7 @@
 import * as core from '@actions/core'
 import { systemClock } from '../clock.js'
 import { decorationDeadline, overallDeadline } from '../deadline.js'
-import { messageOf } from '../errors.js'
+import { saidOf } from '../errors.js'
 import { checkQualityGates } from '../gate/check-analyses.js'
 import { runnerLog } from '../log.js'
 import { renderFailureSummary } from '../report/summary.js'
@@ -67,7 +67,7 @@ export async function run(
     const failure = stepEnd(verdict, outcomes, { ...settings, outputsProblem }, log)
     if (failure) log.fail(failure)
   } catch (error) {
-    if (!summary.done) await summary.write(renderFailureSummary(messageOf(error), sinks.summary))
-    log.fail(messageOf(error))
+    if (!summary.done) await summary.write(renderFailureSummary(saidOf(error), sinks.summary))
+    log.fail(saidOf(error))
   }
 }

@@ -5,14 +5,14 @@
  * CI; elsewhere one warning. Every platform decorates the commit decoratedCommit says: --commit,
  * else the CI's. Whatever happens, the verdict and the exit code are the gate's.
  */
-import { messageOf } from '../errors.js'
+import { quotedSaidOf } from '../errors.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
-import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { decorateInAzure } from './azure-decoration.js'
 import { decorateInBitbucket, decorateInBitbucketServer } from './bitbucket-decoration.js'
 import { ciAnalysis } from './ci-analysis.js'
 import { decoratedCommit, type DecorationContext } from './decoration-context.js'
 import { decorateGitLab } from './gitlab-decoration.js'
+import { msg } from '../words.js'
 
 type DecorateContext = DecorationContext & {
   /** Bitbucket Data Center's repository, from the options, which wins over the CI's platform. */
@@ -36,7 +36,7 @@ export async function decorate(
     // Each platform says its own failures in one warning (`decorating`, decoration-steps.ts); this
     // keeps the promise for anything else: the verdict and the exit code are the gate's.
     context.log.warning(
-      `--decorate failed, and nothing more is decorated; the verdict and the exit code are unchanged. ${oneLine(messageOf(error), QUOTE_LIMITS.long)}`
+      msg`--decorate failed, and nothing more is decorated; the verdict and the exit code are unchanged. ${quotedSaidOf(error)}`
     )
   }
 }

@@ -1,6 +1,6 @@
 import { overallDeadline } from '../deadline.js'
 import { systemClock } from '../clock.js'
-import { codeOf, messageOf } from '../errors.js'
+import { codeOf, saidOf } from '../errors.js'
 import { checkQualityGates } from '../gate/check-analyses.js'
 import { stepVerdict } from '../report/verdict.js'
 import { shortTokenWarning, tokenForms } from '../secrets.js'
@@ -13,6 +13,7 @@ import { endCommand, reportOutcomes, wholeCheckFailed } from './report.js'
 import { readCommandSettings } from './settings.js'
 import { terminalLog, useColor, type TextStream } from './terminal-log.js'
 import { VERSION } from './version.js'
+import { msg } from '../words.js'
 
 /** What the command runs with: the process's, or a test's. */
 interface CommandContext {
@@ -87,9 +88,7 @@ export async function runCommand(context: CommandContext): Promise<ExitCode> {
     return worstExitCode([written, endCommand(verdict, settings, log)])
   } catch (error) {
     const usage = codeOf(error) === 'ERR_USAGE' || codeOf(error) === 'ERR_SETTINGS'
-    log.error(
-      usage ? `${messageOf(error)}\nRun ${COMMAND} --help for the options.` : messageOf(error)
-    )
+    log.error(usage ? msg`${saidOf(error)}\nRun ${COMMAND} --help for the options.` : saidOf(error))
     return exitCodeOfError(error)
   }
 }

@@ -1,6 +1,6 @@
 import { msg } from '../words.js'
 import { hostname } from 'node:os'
-import { asError, messageOf } from '../errors.js'
+import { asError, saidOf } from '../errors.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import { annotateAll } from '../report/overview.js'
 import type { StepVerdict } from '../report/verdict.js'
@@ -51,7 +51,7 @@ export async function reportOutcomes(
     }
     return EXIT.passed
   } catch (error) {
-    log.error(messageOf(error))
+    log.error(saidOf(error))
     return EXIT.usage
   }
 }
@@ -93,5 +93,5 @@ export function wholeCheckFailed(settings: Settings, error: unknown): AnalysisOu
   const failure = asError(error)
   const source =
     settings.reportFiles.length > 0 ? settings.reportFiles.join(', ') : 'report-task.txt'
-  return { read: false, source, projectKey: undefined, message: failure.message, error: failure }
+  return { read: false, source, projectKey: undefined, message: saidOf(failure), error: failure }
 }

@@ -1,4 +1,4 @@
-import { asError } from '../errors.js'
+import { asError, saidOf } from '../errors.js'
 import { analysisBaseDir, locator, type FileCheck } from '../findings/locate.js'
 import type { Log } from '../log.js'
 import type { Settings } from '../settings.js'
@@ -8,6 +8,7 @@ import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { checkTarget, clientFor, type CheckDependencies } from './check.js'
 import type { AnalysisOutcome } from './outcome.js'
 import { findTargets, type Target, type TargetSources } from './targets.js'
+import { msg } from '../words.js'
 
 export type AnalysesDependencies = CheckDependencies &
   Omit<TargetSources, 'log'> & {
@@ -75,12 +76,12 @@ export async function checkQualityGates(
           return { read: true, source: entry.source, result }
         } catch (error) {
           const failure = asError(error)
-          group?.info(`The gate could not be read: ${failure.message}`)
+          group?.info(msg`The gate could not be read: ${saidOf(failure)}`)
           return {
             read: false,
             source: entry.source,
             projectKey,
-            message: failure.message,
+            message: saidOf(failure),
             error: failure
           }
         } finally {

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js'
-import { messageOf, ServerRequestError } from '../errors.js'
+import { ServerRequestError, saidOf } from '../errors.js'
 import type { Log } from '../log.js'
 import { isKnownMetric } from '../sonar/metrics.js'
 import type { Settings } from '../settings.js'
@@ -352,7 +352,7 @@ async function waitForCommit(
 }
 
 /** What was read, in one line: the count, and where the count goes past what was read. */
-function newIssuesLine(newIssues: NewIssues): string {
+function newIssuesLine(newIssues: NewIssues): Said {
   if (!newIssues.read) return newIssues.reason
   const { findings, total, requests } = newIssues
   const shown = findings.length < total ? `; the first ${findings.length} are shown` : ''
@@ -376,7 +376,7 @@ async function withServerMetrics(
     definitions = await client.getMetrics()
   } catch (error) {
     if (!(error instanceof ServerRequestError && error.status === 403)) {
-      log.info(`Metric names could not be read, so metric keys are shown: ${messageOf(error)}`)
+      log.info(msg`Metric names could not be read, so metric keys are shown: ${saidOf(error)}`)
     }
     return conditions
   }

@@ -1,4 +1,4 @@
-import { messageOf, ServerRequestError } from '../errors.js'
+import { saidOf, ServerRequestError } from '../errors.js'
 import { toFinding, type Finding, type FindingContext } from '../findings/finding.js'
 import type { SonarClient } from '../sonar/client.js'
 import {
@@ -7,6 +7,7 @@ import {
   type IssueScope,
   type SonarIssue
 } from '../sonar/issues.js'
+import { msg, type Said } from '../words.js'
 
 /**
  * How many issues are read per analysis: 10 pages of 500, well inside the server's own window
@@ -35,7 +36,7 @@ export type NewIssues =
   | {
       read: false
       /** One line that says why, and what to do. */
-      reason: string
+      reason: Said
     }
 
 /**
@@ -79,10 +80,10 @@ export async function readNewIssues(
   }
 }
 
-function failureReason(error: unknown, readSoFar: number): string {
+function failureReason(error: unknown, readSoFar: number): Said {
   const partly = readSoFar > 0 ? ` (after ${readSoFar} of them)` : ''
   if (error instanceof ServerRequestError && error.status === 403) {
     return `The token may not browse the project's issues (HTTP 403)${partly}: new issues are not shown. Give the token's user the Browse permission on the project to see them.`
   }
-  return `The new issues could not be read${partly}: ${messageOf(error)}`
+  return msg`The new issues could not be read${partly}: ${saidOf(error)}`
 }

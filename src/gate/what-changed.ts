@@ -1,9 +1,10 @@
-import { messageOf, ServerRequestError } from '../errors.js'
+import { saidOf, ServerRequestError } from '../errors.js'
 import type { AnalysisScope } from '../sonar/client.js'
 import type { HotspotsPage } from '../sonar/hotspots.js'
 import type { IssueScope } from '../sonar/issues.js'
 import type { MeasureValues } from '../sonar/measures.js'
 import type { PullRequestOnServer } from '../sonar/types.js'
+import { msg, type Said } from '../words.js'
 
 /** The measures of new code a verdict shows: coverage and duplicated lines. */
 export const NEW_CODE_MEASURES = ['new_coverage', 'new_duplicated_lines_density'] as const
@@ -29,7 +30,7 @@ export interface CodeFigures {
 /** What changed with an analysis, beside its verdict; each part read on its own. */
 /** Why a part of what changed is missing. */
 interface Unread {
-  unread: string
+  unread: Said
   /**
    * The server refused a user token (403): its user may not browse the project. The server then
    * hides the project's issues from it too, answering none rather than refusing.
@@ -41,7 +42,7 @@ export interface WhatChanged {
   /** Coverage and duplicated lines on new code (a pull request's code), or why not. */
   newCode: CodeFigures | Unread
   /** For a pull request: its target branch's figures over the whole code, when known. */
-  target?: { branch: string; figures: CodeFigures | { unread: string } } | { unread: string }
+  target?: { branch: string; figures: CodeFigures | { unread: Said } } | { unread: Said }
   /** The security hotspots still to review (the first few and the count), or why not. */
   hotspots: HotspotsPage | Unread
   /**
@@ -144,7 +145,7 @@ async function issueCounts(
 async function figures(
   read: Promise<MeasureValues>,
   prefix: 'new_' | ''
-): Promise<CodeFigures | { unread: string }> {
+): Promise<CodeFigures | { unread: Said }> {
   const values = await unreadOr(read, 'measures')
   if ('unread' in values) return values
   return {
@@ -173,7 +174,7 @@ async function unreadOr<T extends object>(read: Promise<T>, what: string): Promi
             browseRefused: true
           }
     }
-    return { unread: `The ${what} could not be read: ${messageOf(error)}` }
+    return { unread: msg`The ${what} could not be read: ${saidOf(error)}` }
   }
 }
 

@@ -9,13 +9,14 @@ import { failsUnder, type FailPolicy } from '../fail-policy.js'
 import type { Finding } from '../findings/finding.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
-import { messageOf } from '../errors.js'
+import { quotedSaidOf } from '../errors.js'
 import { dashboardAddress } from '../report/dashboard-link.js'
 import { withoutReferences } from '../report/no-references.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import type { Sink } from '../sink.js'
 import type { Said } from '../words.js'
 import { PlatformRefusal } from '../http/rest-api.js'
+import { joined } from '../words.js'
 
 /** A platform as its decoration's one warning names it. */
 interface DecorationPlatform {
@@ -92,11 +93,14 @@ function endOfDecoration(platform: DecorationPlatform, error: unknown): Said {
   const step = error instanceof DecorationStepFailure ? error : undefined
   const cause: unknown = step ? step.cause : error
   if (cause instanceof PlatformRefusal) return platform.refusal(cause)
-  return [
-    `${platform.name}: ${step ? step.what : 'the decoration'} failed, and nothing more is decorated; the verdict and the exit code are unchanged.`,
-    `${oneLine(messageOf(cause), QUOTE_LIMITS.long)}`,
-    `Check ${platform.check}; the next run decorates again.`
-  ].join(' ')
+  return joined(
+    [
+      `${platform.name}: ${step ? step.what : 'the decoration'} failed, and nothing more is decorated; the verdict and the exit code are unchanged.`,
+      quotedSaidOf(cause),
+      `Check ${platform.check}; the next run decorates again.`
+    ],
+    ' '
+  )
 }
 
 /** Every analysis's new issues, and whether they are all of them (each read whole). */

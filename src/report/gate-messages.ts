@@ -7,7 +7,7 @@ import { FAIL_ON_ERROR, failsUnder, statusClass, type FailPolicy } from '../fail
 import type { GateResult } from '../gate/check.js'
 import type { Log } from '../log.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-import { joined, msg, place, setting, type Message, type Said } from '../words.js'
+import { joined, msg, place, setting, type Said } from '../words.js'
 import { analysisWarningText } from './analysis-warning.js'
 import { dashboardAddress } from './dashboard-link.js'
 import { evidenceUrl } from './evidence-link.js'
@@ -20,7 +20,7 @@ import { describeCondition } from './wording.js'
  * NONE, that the project has no gate; for a status no server sends, which it is. The message the
  * step fails with; the log's gate escapes it.
  */
-export function gateFailureMessage(result: GateResult): Message {
+export function gateFailureMessage(result: GateResult): Said {
   const where = result.projectKey ? ` for ${oneLine(result.projectKey, QUOTE_LIMITS.short)}` : ''
   const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl)
   const link = dashboard ? [`Details: ${dashboard.href}`] : []

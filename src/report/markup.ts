@@ -5,7 +5,6 @@
  * Markup, never copied per platform; each Markup holds its platform's one gate for server text.
  */
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-import { outsideReferences } from '../words.js'
 import { withoutLinks, WORD_JOINER } from './no-references.js'
 import { summaryAddress, summaryCode, summaryText } from './summary-text.js'
 
@@ -85,13 +84,14 @@ const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g
 /**
  * Markdown's one gate for server text: one line, cut to `max`, a word joiner where a mention, a
  * reference or an address would start (`withoutLinks`), every ASCII punctuation character
- * backslash-escaped. A setting's reference (words.ts) is left whole for the sink to say.
+ * backslash-escaped.
  *
  * @example markdownText('*bold* [x](y)') // '\\*bold\\* \\[x\\]\\(y\\)'
  */
 export function markdownText(value: string, max: number = QUOTE_LIMITS.short): string {
-  return outsideReferences(oneLine(value, max), (plain) =>
-    withoutLinks(plain).replace(ASCII_PUNCTUATION, (character) => `\\${character}`)
+  return withoutLinks(oneLine(value, max)).replace(
+    ASCII_PUNCTUATION,
+    (character) => `\\${character}`
   )
 }
 

@@ -59,7 +59,9 @@ export function newIssuesBlock(
   if (!newIssues.read) {
     return [
       markup.heading(level, 'New issues'),
-      markup.paragraph([markup.text(newIssues.reason, QUOTE_LIMITS.long)])
+      markup.paragraph([
+        sink.say(newIssues.reason, (plain) => markup.text(plain, QUOTE_LIMITS.long))
+      ])
     ].map((line) => sink.text(line))
   }
   const { findings, total } = newIssues

@@ -16,6 +16,7 @@ import { partsOf, type Fitted, type Parts } from '../fit.js'
 import type { Sink } from '../sink.js'
 import { dashboardAddress } from './dashboard-link.js'
 import { hotspotUrl } from './what-changed-block.js'
+import { type Said } from '../words.js'
 
 /** GitHub takes outputs of up to 1 MB: the outputs' sink is built with this limit (UTF-8 bytes). */
 export const OUTPUT_BYTES = 1_000_000
@@ -169,7 +170,7 @@ export function resultsJson(
         taskId: outputText(result.taskId ?? ''),
         dashboardUrl: dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
         ...(result.newIssues?.read ? { newIssues: result.newIssues.total } : {}),
-        ...(result.whatChanged ? { whatChanged: whatChangedOutput(result) } : {})
+        ...(result.whatChanged ? { whatChanged: whatChangedOutput(result, sink) } : {})
       })
     )
   })
@@ -275,11 +276,11 @@ function newIssuesCount(result: GateResult): string {
  * `hotspotsError`, and `acceptedIssues` and `fixedIssues` where the server counts them. Bounded:
  * five hotspots at most, every string cut.
  */
-function whatChangedOutput(result: GateResult): Record<string, unknown> {
+function whatChangedOutput(result: GateResult, sink: Sink): Record<string, unknown> {
   const { newCode, target, hotspots, issues } = result.whatChanged!
-  const figures = (read: CodeFigures | { unread: string }) =>
+  const figures = (read: CodeFigures | { unread: Said }) =>
     'unread' in read
-      ? { error: outputText(read.unread) }
+      ? { error: outputText(sink.text(read.unread)) }
       : { coverage: read.coverage, duplicatedLines: read.duplication }
   return {
     newCode: figures(newCode),
@@ -287,12 +288,12 @@ function whatChangedOutput(result: GateResult): Record<string, unknown> {
       ? {
           target:
             'unread' in target
-              ? { error: outputText(target.unread) }
+              ? { error: outputText(sink.text(target.unread)) }
               : { branch: outputText(target.branch), ...figures(target.figures) }
         }
       : {}),
     ...('unread' in hotspots
-      ? { hotspotsError: outputText(hotspots.unread) }
+      ? { hotspotsError: outputText(sink.text(hotspots.unread)) }
       : {
           hotspotsToReview: hotspots.total,
           hotspots: hotspots.hotspots.map((hotspot) => ({

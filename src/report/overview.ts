@@ -2,14 +2,14 @@ import { FAIL_ON_ERROR, failsUnder, type FailPolicy } from '../fail-policy.js'
 import { projectName, worstStatus, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
 import type { Sink } from '../sink.js'
-import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { dashboardAddress } from './dashboard-link.js'
 import { annotateGate } from './gate-messages.js'
 import { blocks, headline, renderSummary, SUMMARY_LIMITS } from './summary.js'
 import type { FileLink } from './new-issues-block.js'
 import { summaryAddress, summaryText } from './summary-text.js'
 import { metricName } from './wording.js'
-import { setting, msg } from '../words.js'
+import { setting, msg, linesOf, cutSaid } from '../words.js'
 
 const VERDICTS: Record<string, string> = {
   OK: '✅ passed',
@@ -111,8 +111,8 @@ function unreadSection(
 ): string {
   const heading = `<h3>❗ Not read · ${summaryText(projectName(outcome))}</h3>`
   const room = Math.max(0, Math.min(SUMMARY_LIMITS.messageChars, Math.floor(share / 8) - 200))
-  const lines = cut(sink.text(outcome.message), room).split('\n')
-  const text = lines.map((line) => summaryText(line, room)).join('<br>')
+  const lines = linesOf(cutSaid(outcome.message, room))
+  const text = lines.map((line) => sink.say(line, (plain) => summaryText(plain, room))).join('<br>')
   return sink.text(blocks([heading, `<p>${text}</p>`]))
 }
 
@@ -135,9 +135,9 @@ export function annotateAll(
     annotateGate(
       outcome.result,
       {
-        info: (message) => log.info(prefix + message),
-        warning: (message) => log.warning(prefix + message),
-        notice: (message) => log.notice(prefix + message),
+        info: (message) => log.info(msg`${prefix}${message}`),
+        warning: (message) => log.warning(msg`${prefix}${message}`),
+        notice: (message) => log.notice(msg`${prefix}${message}`),
         startGroup: (name) => log.startGroup(name),
         endGroup: () => log.endGroup()
       },

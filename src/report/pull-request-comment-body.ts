@@ -12,7 +12,7 @@ import { hiddenLine, HTML_MARKUP, type Markup } from './markup.js'
 import { headline, SUMMARY_LIMITS } from './summary.js'
 import { whatChangedBlock } from './what-changed-block.js'
 import { describeCondition } from './wording.js'
-import { place, msg } from '../words.js'
+import { place, msg, linesOf, cutSaid } from '../words.js'
 
 /**
  * The pull-request comment of one project. GitHub renders a comment as it renders the job
@@ -176,8 +176,9 @@ export function commentBody(
   const frame = { hidden, sink, limit, markup, join }
   if (!outcome.read) {
     const heading = sink.text(markup.heading(3, `❗ Quality Gate could not be read · ${project}`))
-    const lines = cut(sink.text(outcome.message), SUMMARY_LIMITS.messageChars).split('\n')
-    const message = lines.map((line) => markup.text(line, SUMMARY_LIMITS.messageChars))
+    const max = SUMMARY_LIMITS.messageChars
+    const lines = linesOf(cutSaid(outcome.message, max))
+    const message = lines.map((line) => sink.say(line, (plain) => markup.text(plain, max)))
     return bounded(
       [hidden, heading, ...said([markup.paragraph(message), markup.paragraph([`For ${commit}`])])],
       { ...frame, heading }

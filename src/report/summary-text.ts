@@ -1,5 +1,4 @@
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-import { outsideReferences } from '../words.js'
 import { withoutReferences, WORD_JOINER } from './no-references.js'
 
 /**
@@ -28,13 +27,13 @@ import { withoutReferences, WORD_JOINER } from './no-references.js'
  * characters shown as escapes such as `\r`), cut to `max` characters with an ellipsis, then
  * each of `< > & " ' [ ] ( ) | * _ \` ~ \` written as a decimal character reference
  * (`<` → `&#60;`), and a word joiner where a reference or an address would start
- * (`withoutReferences`). A setting's reference (words.ts) is left whole for the sink to say.
+ * (`withoutReferences`).
  * Everything else stays as it is.
  *
  * @example summaryText('<img src=x>') // '&#60;img src&#61;x&#62;'
  */
 export function summaryText(value: string, max: number = QUOTE_LIMITS.short): string {
-  return outsideReferences(oneLine(value, max), (plain) => escapeHtml(withoutReferences(plain)))
+  return escapeHtml(withoutReferences(oneLine(value, max)))
 }
 
 /**

@@ -9,7 +9,7 @@ import type { GateResult } from '../gate/check.js'
 import type { EvaluatedCondition } from '../gate/evaluate.js'
 import { seconds } from '../gate/wait-for-task.js'
 import type { Sink } from '../sink.js'
-import { cut, QUOTE_LIMITS } from '../untrusted-text.js'
+import { QUOTE_LIMITS } from '../untrusted-text.js'
 import { analysisWarningText } from './analysis-warning.js'
 import { evidenceUrl } from './evidence-link.js'
 import { fittedBlock } from './fitted-block.js'
@@ -19,7 +19,7 @@ import { summaryAddress, summaryCode, summaryText } from './summary-text.js'
 import { HTML_MARKUP, type Markup } from './markup.js'
 import { whatChangedBlock } from './what-changed-block.js'
 import { caycWords, formatValue, metricName, newCodeWords, thresholdWords } from './wording.js'
-import { msg, setting, type Said } from '../words.js'
+import { msg, setting, type Said, linesOf, cutSaid } from '../words.js'
 
 /**
  * How much the summary and the messages show. GitHub refuses a step summary over 1 MiB: the
@@ -129,8 +129,9 @@ interface SectionOptions {
  * @example await summary.write(renderFailureSummary(error.message, sinks.summary))
  */
 export function renderFailureSummary(message: Said, sink: Sink): string {
-  const lines = cut(sink.text(message), SUMMARY_LIMITS.messageChars).split('\n')
-  const text = lines.map((line) => summaryText(line, SUMMARY_LIMITS.messageChars)).join('<br>')
+  const max = SUMMARY_LIMITS.messageChars
+  const lines = linesOf(cutSaid(message, max))
+  const text = lines.map((line) => sink.say(line, (plain) => summaryText(plain, max))).join('<br>')
   return sink.text(blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`]))
 }
 

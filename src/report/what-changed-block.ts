@@ -18,6 +18,7 @@ import type { Sink } from '../sink.js'
 import { QUOTE_LIMITS } from '../untrusted-text.js'
 import { fittedBlock } from './fitted-block.js'
 import { HTML_MARKUP, type Markup } from './markup.js'
+import { type Said } from '../words.js'
 
 const PROBABILITY_ICONS: Record<string, string> = { HIGH: '🔴', MEDIUM: '🟠', LOW: '🟡' }
 
@@ -36,11 +37,18 @@ export function whatChangedBlock(
   if (!whatChanged) return []
   const head = [
     markup.heading(heading === 'h3' ? 3 : 4, 'What changed'),
-    markup.paragraph(figureLines(whatChanged, result.pullRequest !== undefined, markup))
+    markup.paragraph(figureLines(whatChanged, result.pullRequest !== undefined, markup, sink))
   ].map((line) => sink.text(line))
   const { hotspots } = whatChanged
   if ('unread' in hotspots) {
-    return [...head, sink.text(markup.paragraph([markup.text(hotspots.unread, QUOTE_LIMITS.long)]))]
+    return [
+      ...head,
+      sink.text(
+        markup.paragraph([
+          sink.say(hotspots.unread, (plain) => markup.text(plain, QUOTE_LIMITS.long))
+        ])
+      )
+    ]
   }
   const where = result.pullRequest !== undefined ? 'in the pull request' : 'in the new code'
   const count = sink.text(
@@ -66,15 +74,22 @@ export function whatChangedBlock(
 }
 
 /** Coverage, duplicated lines and the issue counts, one line each. */
-function figureLines(changed: WhatChanged, pullRequest: boolean, markup: Markup): string[] {
+function figureLines(
+  changed: WhatChanged,
+  pullRequest: boolean,
+  markup: Markup,
+  sink: Sink
+): string[] {
   const { newCode, target } = changed
-  if ('unread' in newCode) return [markup.text(newCode.unread, QUOTE_LIMITS.long)]
+  if ('unread' in newCode)
+    return [sink.say(newCode.unread, (plain) => markup.text(plain, QUOTE_LIMITS.long))]
   const against = target && !('unread' in target) ? target : undefined
   const lines = [
     `Coverage on new code: ${figure(newCode, against, 'coverage', markup)}`,
     `Duplicated lines on new code: ${figure(newCode, against, 'duplication', markup)}`
   ]
-  if (target && 'unread' in target) lines.push(markup.text(target.unread, QUOTE_LIMITS.long))
+  if (target && 'unread' in target)
+    lines.push(sink.say(target.unread, (plain) => markup.text(plain, QUOTE_LIMITS.long)))
   const issues = changed.issues
   if (issues) {
     const counts = [
@@ -94,7 +109,7 @@ function figureLines(changed: WhatChanged, pullRequest: boolean, markup: Markup)
  */
 function figure(
   newCode: CodeFigures,
-  target: { branch: string; figures: CodeFigures | { unread: string } } | undefined,
+  target: { branch: string; figures: CodeFigures | { unread: Said } } | undefined,
   which: keyof CodeFigures,
   markup: Markup
 ): string {

@@ -651,7 +651,7 @@ function decodeJson<T>(
     json = parseJsonBody(reply.body, reply.headers)
   } catch (error) {
     if (!(error instanceof BodyProblem)) throw error
-    const failure = new ServerRequestError(`The reply ${from} ${error.message}.`, reply.status, {
+    const failure = new ServerRequestError(msg`The reply ${from} ${error.said}.`, reply.status, {
       cause: error
     })
     if (!error.truncated) throw failure

@@ -142,7 +142,7 @@ export function transportFailure(
     refused: `The server's reply ${where} was refused: `
   }[words.opening]
   const error = new ServerRequestError(
-    opening + words.says(failure, url, rootCertGiven),
+    msg`${opening}${words.says(failure, url, rootCertGiven)}`,
     undefined,
     {
       nodeCode: failure.code,
