@@ -44,5 +44,10 @@ export default tseslint.config(
       '@typescript-eslint/restrict-plus-operands': 'error'
     }
   },
+  {
+    // A Message has no text of its own: neither String(), .join() nor a template makes one.
+    files: ['src/**/*.ts'],
+    rules: { '@typescript-eslint/no-base-to-string': 'error' }
+  },
   { files: ['**/*.{js,mjs,cjs}'], ...tseslint.configs.disableTypeChecked }
 )

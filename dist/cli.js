@@ -623,10 +623,6 @@ class Reference {
         this.form = form;
         this.key = key;
     }
-    /** By its key (`timeout`): for text no edge reads. */
-    toString() {
-        return textOf(this);
-    }
 }
 const reference = (form, key) => new Reference(form, key);
 /** The setting's name; its variable when only a variable sets it. */
@@ -680,10 +676,6 @@ class Message {
         });
         return new Message(parts);
     }
-    /** Each reference by its key: for text no edge reads (an Error's `message`). */
-    toString() {
-        return textOf(this);
-    }
 }
 /**
  * A message of ours, by a tagged template: a Message when it names a setting or a place, else
@@ -696,7 +688,8 @@ function words_msg(strings, ...values) {
 }
 /** `message` as text when it holds no reference: text needs no edge to be said. */
 function simplest(message) {
-    return message.parts.some((part) => part instanceof Reference) ? message : message.parts.join('');
+    const references = message.parts.some((part) => part instanceof Reference);
+    return references ? message : message.parts.join('');
 }
 /**
  * `items` one after the other, `separator` between them: the lines of one message.
@@ -834,7 +827,7 @@ class ExplainedError extends Error {
     /** What the error says, for a sink to say in its edge's words (`message` holds it as text). */
     said;
     constructor(code, said, options) {
-        super(String(said), options);
+        super(textOf(said), options);
         this.name = new.target.name;
         this.code = code;
         this.said = said;
@@ -1539,7 +1532,7 @@ class BodyProblem extends Error {
     said;
     truncated;
     constructor(said, truncated = false) {
-        super(String(said));
+        super(textOf(said));
         this.said = said;
         this.truncated = truncated;
     }
@@ -3998,7 +3991,7 @@ function whatChangedLine(changed) {
             : `${issues.accepted} ${issues.accepted === 1 ? 'issue' : 'issues'} accepted`,
         issues?.fixed === undefined ? undefined : `${issues.fixed} fixed`
     ];
-    return `What changed: ${parts.filter((part) => part !== undefined).join(', ')}.`;
+    return words_msg `What changed: ${joined(parts.filter((part) => part !== undefined), ', ')}.`;
 }
 
 ;// CONCATENATED MODULE: ./src/run-scope.ts
@@ -4546,9 +4539,9 @@ async function waitForAnalysis(options) {
         }
         const line = waitingLine(wanted, sighting, seen.pending.length, options.on);
         // One line each time what is waited for changes; its text tells.
-        if (String(line) !== said)
+        if (textOf(line) !== said)
             log.info(line);
-        said = String(line);
+        said = textOf(line);
         if (options.adaptive && !prediction)
             prediction = predicted(tasks, seen.pending, sighting.tasksAt);
     }
@@ -13929,7 +13922,7 @@ function overviewRow(outcome, policy) {
         ? `<a href="${summaryAddress(dashboard.href)}">dashboard</a>`
         : '';
     const cells = [project, verdict, named.join(', ') || '–', link];
-    return `<tr>${cells.map((cell) => words_msg `<td>${cell}</td>`).join('')}</tr>`;
+    return words_msg `<tr>${joined(cells.map((cell) => words_msg `<td>${cell}</td>`), '')}</tr>`;
 }
 /**
  * A project that could not be read: its name and the message, line by line, in characters
@@ -14834,7 +14827,7 @@ function gateSuite(result, source, policy) {
     }
     const dashboard = dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl)?.href;
     const more = result.conditions.length - shown.length;
-    const out = [
+    const out = joined([
         failed
             ? gateFailureMessage(result)
             : joined([
@@ -14842,7 +14835,7 @@ function gateSuite(result, source, policy) {
                 ...(dashboard ? [`Details: ${dashboard}`] : [])
             ], '\n'),
         ...(more > 0 ? [`… and ${more} more conditions: see the dashboard.`] : [])
-    ].join('\n');
+    ], '\n');
     return {
         cases,
         properties: {

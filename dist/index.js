@@ -28876,7 +28876,7 @@ class ExplainedError extends Error {
     /** What the error says, for a sink to say in its edge's words (`message` holds it as text). */
     said;
     constructor(code, said, options) {
-        super(String(said), options);
+        super((0,_words_js__WEBPACK_IMPORTED_MODULE_1__/* .textOf */ .b6)(said), options);
         this.name = new.target.name;
         this.code = code;
         this.said = said;
@@ -29774,7 +29774,7 @@ function whatChangedLine(changed) {
             : `${issues.accepted} ${issues.accepted === 1 ? 'issue' : 'issues'} accepted`,
         issues?.fixed === undefined ? undefined : `${issues.fixed} fixed`
     ];
-    return `What changed: ${parts.filter((part) => part !== undefined).join(', ')}.`;
+    return (0,_words_js__WEBPACK_IMPORTED_MODULE_1__/* .msg */ .ab) `What changed: ${(0,_words_js__WEBPACK_IMPORTED_MODULE_1__/* .joined */ .oR)(parts.filter((part) => part !== undefined), ', ')}.`;
 }
 
 
@@ -32381,10 +32381,6 @@ class Reference {
         this.form = form;
         this.key = key;
     }
-    /** By its key (`timeout`): for text no edge reads. */
-    toString() {
-        return textOf(this);
-    }
 }
 const reference = (form, key) => new Reference(form, key);
 /** The setting's name; its variable when only a variable sets it. */
@@ -32438,10 +32434,6 @@ class Message {
         });
         return new Message(parts);
     }
-    /** Each reference by its key: for text no edge reads (an Error's `message`). */
-    toString() {
-        return textOf(this);
-    }
 }
 /**
  * A message of ours, by a tagged template: a Message when it names a setting or a place, else
@@ -32454,7 +32446,8 @@ function msg(strings, ...values) {
 }
 /** `message` as text when it holds no reference: text needs no edge to be said. */
 function simplest(message) {
-    return message.parts.some((part) => part instanceof Reference) ? message : message.parts.join('');
+    const references = message.parts.some((part) => part instanceof Reference);
+    return references ? message : message.parts.join('');
 }
 /**
  * `items` one after the other, `separator` between them: the lines of one message.
@@ -36376,7 +36369,7 @@ class BodyProblem extends Error {
     said;
     truncated;
     constructor(said, truncated = false) {
-        super(String(said));
+        super((0,src_words/* textOf */.b6)(said));
         this.said = said;
         this.truncated = truncated;
     }
@@ -38272,9 +38265,9 @@ async function waitForAnalysis(options) {
         }
         const line = waitingLine(wanted, sighting, seen.pending.length, options.on);
         // One line each time what is waited for changes; its text tells.
-        if (String(line) !== said)
+        if ((0,src_words/* textOf */.b6)(line) !== said)
             log.info(line);
-        said = String(line);
+        said = (0,src_words/* textOf */.b6)(line);
         if (options.adaptive && !prediction)
             prediction = predicted(tasks, seen.pending, sighting.tasksAt);
     }
@@ -39685,7 +39678,7 @@ function overviewRow(outcome, policy) {
         ? `<a href="${(0,summary_text/* summaryAddress */.hA)(dashboard.href)}">dashboard</a>`
         : '';
     const cells = [project, verdict, named.join(', ') || '–', link];
-    return `<tr>${cells.map((cell) => (0,src_words/* msg */.ab) `<td>${cell}</td>`).join('')}</tr>`;
+    return (0,src_words/* msg */.ab) `<tr>${(0,src_words/* joined */.oR)(cells.map((cell) => (0,src_words/* msg */.ab) `<td>${cell}</td>`), '')}</tr>`;
 }
 /**
  * A project that could not be read: its name and the message, line by line, in characters

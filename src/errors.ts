@@ -5,7 +5,7 @@
  * it wraps as its `cause`. No message ever contains the token.
  */
 import { oneLine, QUOTE_LIMITS } from './untrusted-text.js'
-import { Message, Reference, type Said } from './words.js'
+import { Message, Reference, textOf, type Said } from './words.js'
 
 /**
  * Every code an error of the family carries. Adding one makes the command's exit-code table
@@ -43,7 +43,7 @@ export class ExplainedError extends Error {
   readonly said: Said
 
   constructor(code: ErrorCode, said: Said, options?: ErrorOptions) {
-    super(String(said), options)
+    super(textOf(said), options)
     this.name = new.target.name
     this.code = code
     this.said = said

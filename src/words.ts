@@ -95,11 +95,6 @@ export class Reference {
     readonly form: Form,
     readonly key: string
   ) {}
-
-  /** By its key (`timeout`): for text no edge reads. */
-  toString(): string {
-    return textOf(this)
-  }
 }
 
 export const reference = (form: Form, key: string): Reference => new Reference(form, key)
@@ -157,11 +152,6 @@ export class Message {
     })
     return new Message(parts)
   }
-
-  /** Each reference by its key: for text no edge reads (an Error's `message`). */
-  toString(): string {
-    return textOf(this)
-  }
 }
 
 /** What a message may hold: text (a server's too), numbers, references and other messages. */
@@ -179,7 +169,8 @@ export function msg(strings: TemplateStringsArray, ...values: MessageValue[]): S
 
 /** `message` as text when it holds no reference: text needs no edge to be said. */
 function simplest(message: Message): Said {
-  return message.parts.some((part) => part instanceof Reference) ? message : message.parts.join('')
+  const references = message.parts.some((part) => part instanceof Reference)
+  return references ? message : (message.parts as readonly string[]).join('')
 }
 
 /**

@@ -86,6 +86,19 @@ describe('the summary of several analyses: an overview, then one section per pro
   })
 })
 
+describe('a setting the overview names is said in the edge’s words', () => {
+  it('a WARN gate that failOn fails: its row says the input, never its key', () => {
+    const outcomes = [
+      read({ projectKey: 'api', status: 'WARN', conditions: [] }),
+      read({ projectKey: 'web' })
+    ]
+    const policy = new Set(['ERROR', 'WARN'] as const)
+    const summary = renderOverviewSummary(outcomes, { sink: summarySink, policy })
+    expect(summary).toContain('fails (failOn)')
+    expect(summary).not.toContain('failingStatuses')
+  })
+})
+
 describe('the outputs of several analyses', () => {
   it('status is the worst verdict; the single-analysis outputs are empty; results lists each', () => {
     const outcomes = [

@@ -153,18 +153,21 @@ function gateSuite(result: GateResult, source: string, policy: FailPolicy) {
   }
   const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl)?.href
   const more = result.conditions.length - shown.length
-  const out = [
-    failed
-      ? gateFailureMessage(result)
-      : joined(
-          [
-            msg`${headline(result.status, policy)} (${oneLine(result.status)})`,
-            ...(dashboard ? [`Details: ${dashboard}`] : [])
-          ],
-          '\n'
-        ),
-    ...(more > 0 ? [`… and ${more} more conditions: see the dashboard.`] : [])
-  ].join('\n')
+  const out = joined(
+    [
+      failed
+        ? gateFailureMessage(result)
+        : joined(
+            [
+              msg`${headline(result.status, policy)} (${oneLine(result.status)})`,
+              ...(dashboard ? [`Details: ${dashboard}`] : [])
+            ],
+            '\n'
+          ),
+      ...(more > 0 ? [`… and ${more} more conditions: see the dashboard.`] : [])
+    ],
+    '\n'
+  )
   return {
     cases,
     properties: {

@@ -6,7 +6,7 @@ import type { RunStart } from '../settings.js'
 import type { ComponentTask, ComponentTasks } from '../sonar/types.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { shortShas } from '../run-scope.js'
-import { msg, setting, theSetting, type Said } from '../words.js'
+import { msg, setting, theSetting, type Said, textOf } from '../words.js'
 import {
   isAwaited,
   isoSeconds,
@@ -118,8 +118,8 @@ export async function waitForAnalysis(options: WaitForAnalysisOptions): Promise<
     }
     const line = waitingLine(wanted, sighting, seen.pending.length, options.on)
     // One line each time what is waited for changes; its text tells.
-    if (String(line) !== said) log.info(line)
-    said = String(line)
+    if (textOf(line) !== said) log.info(line)
+    said = textOf(line)
     if (options.adaptive && !prediction)
       prediction = predicted(tasks, seen.pending, sighting.tasksAt)
   }

@@ -4,7 +4,7 @@ import type { HotspotsPage } from '../sonar/hotspots.js'
 import type { IssueScope } from '../sonar/issues.js'
 import type { MeasureValues } from '../sonar/measures.js'
 import type { PullRequestOnServer } from '../sonar/types.js'
-import { msg, type Said } from '../words.js'
+import { msg, type Said, joined } from '../words.js'
 
 /** The measures of new code a verdict shows: coverage and duplicated lines. */
 export const NEW_CODE_MEASURES = ['new_coverage', 'new_duplicated_lines_density'] as const
@@ -203,7 +203,7 @@ export function pointsWords(difference: number): string {
  * duplicated lines on new code 1.2% (main 3%), 2 security hotspots to review, 2 issues accepted,
  * 3 fixed." Server text (the target branch) is quoted by the log's gate.
  */
-export function whatChangedLine(changed: WhatChanged): string {
+export function whatChangedLine(changed: WhatChanged): Said {
   const { newCode, target, hotspots, issues } = changed
   const against =
     target && !('unread' in target) && !('unread' in target.figures) ? target : undefined
@@ -227,5 +227,8 @@ export function whatChangedLine(changed: WhatChanged): string {
       : `${issues.accepted} ${issues.accepted === 1 ? 'issue' : 'issues'} accepted`,
     issues?.fixed === undefined ? undefined : `${issues.fixed} fixed`
   ]
-  return `What changed: ${parts.filter((part) => part !== undefined).join(', ')}.`
+  return msg`What changed: ${joined(
+    parts.filter((part) => part !== undefined),
+    ', '
+  )}.`
 }

@@ -9,7 +9,7 @@ import { blocks, headline, renderSummary, SUMMARY_LIMITS } from './summary.js'
 import type { FileLink } from './new-issues-block.js'
 import { summaryAddress, summaryText } from './summary-text.js'
 import { metricName } from './wording.js'
-import { setting, msg, linesOf, cutSaid } from '../words.js'
+import { setting, msg, linesOf, cutSaid, joined, type Said } from '../words.js'
 
 const VERDICTS: Record<string, string> = {
   OK: '✅ passed',
@@ -77,7 +77,7 @@ function worstFor(statuses: readonly string[], policy: FailPolicy): string {
   return statuses.find((status) => failsUnder(status, policy)) ?? worst
 }
 
-function overviewRow(outcome: AnalysisOutcome, policy: FailPolicy): string {
+function overviewRow(outcome: AnalysisOutcome, policy: FailPolicy): Said {
   const project = summaryText(projectName(outcome))
   if (!outcome.read) {
     return `<tr><td>${project}</td><td>❗ not read</td><td>see below</td><td></td></tr>`
@@ -97,7 +97,10 @@ function overviewRow(outcome: AnalysisOutcome, policy: FailPolicy): string {
     ? `<a href="${summaryAddress(dashboard.href)}">dashboard</a>`
     : ''
   const cells = [project, verdict, named.join(', ') || '–', link]
-  return `<tr>${cells.map((cell) => msg`<td>${cell}</td>`).join('')}</tr>`
+  return msg`<tr>${joined(
+    cells.map((cell) => msg`<td>${cell}</td>`),
+    ''
+  )}</tr>`
 }
 
 /**

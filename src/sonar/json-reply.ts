@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import { oneLine } from '../untrusted-text.js'
-import { setting, msg, type Said } from '../words.js'
+import { setting, msg, type Said, textOf } from '../words.js'
 
 /** Deeper than any Web API reply; keeps every later walk over the value far from the stack limit. */
 const MAX_JSON_DEPTH = 64
@@ -16,7 +16,7 @@ export class BodyProblem extends Error {
     readonly said: Said,
     readonly truncated = false
   ) {
-    super(String(said))
+    super(textOf(said))
   }
 }
 
