@@ -738,17 +738,7 @@ function cutSaid(said, max) {
 }
 /** The first line of `said`: all of it up to its first line feed. */
 function firstLine(said) {
-    if (!(said instanceof Message))
-        return typeof said === 'string' ? (said.split('\n')[0] ?? '') : said;
-    const parts = [];
-    for (const part of said.parts) {
-        if (typeof part === 'string' && part.includes('\n')) {
-            parts.push(part.slice(0, part.indexOf('\n')));
-            break;
-        }
-        parts.push(part);
-    }
-    return simplest(Message.of(['', ...parts.map(() => '')], parts));
+    return linesOf(said)[0] ?? '';
 }
 /** Each reference by its key, for text no edge reads (an Error's `message`, a comparison). */
 const KEY_NAMES = {
@@ -8893,6 +8883,7 @@ function unread(read) {
             return `it is larger than ${EVENT_FILE_BYTES} bytes`;
     }
 }
+/** An error's message fit to quote: one line, cut. The log's gate escapes it. */
 function quote(error) {
     return untrusted_text_oneLine(untrusted_text_cut(messageOf(error), QUOTE_LIMITS.long), QUOTE_LIMITS.long);
 }

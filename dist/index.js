@@ -28383,7 +28383,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   $s: () => (/* binding */ githubSaid),
   a5: () => (/* binding */ isRateLimit),
   vu: () => (/* binding */ isRefusal),
-  hD: () => (/* binding */ quote),
+  hD: () => (/* reexport */ github_event/* quote */.hD),
   c2: () => (/* binding */ statusOf)
 });
 
@@ -28707,9 +28707,9 @@ function githubSaid(error) {
     if (answer)
         return `GitHub said: ${answer.status} ${answer.said}`.trimEnd();
     if (error instanceof PlatformError && error.unanswered === undefined)
-        return quote(error);
+        return (0,github_event/* quote */.hD)(error);
     const why = error instanceof PlatformError ? error.unanswered : undefined;
-    return `no reply from GitHub's API: ${why ?? quote(error)}`;
+    return `no reply from GitHub's API: ${why ?? (0,github_event/* quote */.hD)(error)}`;
 }
 /** The HTTP status GitHub answered with; undefined when it did not answer. */
 function statusOf(error) {
@@ -28719,10 +28719,6 @@ function answerOf(error) {
     return error instanceof PlatformRefusal || error instanceof PlatformError
         ? error.answer
         : undefined;
-}
-/** An error's message fit to quote: one line, cut. The log's gate escapes it. */
-function quote(error) {
-    return (0,untrusted_text/* oneLine */.TN)((0,untrusted_text/* cut */.Jj)((0,errors/* messageOf */.bD)(error), untrusted_text/* QUOTE_LIMITS */.gJ.long), untrusted_text/* QUOTE_LIMITS */.gJ.long);
 }
 
 
@@ -29787,6 +29783,7 @@ function whatChangedLine(changed) {
 /* harmony export */   OA: () => (/* binding */ eventObject),
 /* harmony export */   Ot: () => (/* binding */ EVENT_FILE_BYTES),
 /* harmony export */   _n: () => (/* binding */ pullRequestOf),
+/* harmony export */   hD: () => (/* binding */ quote),
 /* harmony export */   zh: () => (/* binding */ readEventFile)
 /* harmony export */ });
 /* harmony import */ var _bounded_file_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2717);
@@ -29866,6 +29863,7 @@ function unread(read) {
             return `it is larger than ${EVENT_FILE_BYTES} bytes`;
     }
 }
+/** An error's message fit to quote: one line, cut. The log's gate escapes it. */
 function quote(error) {
     return (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .cut */ .Jj)((0,_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .messageOf */ .bD)(error), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.long), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.long);
 }
@@ -32496,17 +32494,7 @@ function cutSaid(said, max) {
 }
 /** The first line of `said`: all of it up to its first line feed. */
 function firstLine(said) {
-    if (!(said instanceof Message))
-        return typeof said === 'string' ? (said.split('\n')[0] ?? '') : said;
-    const parts = [];
-    for (const part of said.parts) {
-        if (typeof part === 'string' && part.includes('\n')) {
-            parts.push(part.slice(0, part.indexOf('\n')));
-            break;
-        }
-        parts.push(part);
-    }
-    return simplest(Message.of(['', ...parts.map(() => '')], parts));
+    return linesOf(said)[0] ?? '';
 }
 /** Each reference by its key, for text no edge reads (an Error's `message`, a comparison). */
 const KEY_NAMES = {

@@ -92,6 +92,7 @@ function unread(read: Exclude<BoundedFile, { outcome: 'read' }>): string {
   }
 }
 
-function quote(error: unknown): string {
+/** An error's message fit to quote: one line, cut. The log's gate escapes it. */
+export function quote(error: unknown): string {
   return oneLine(cut(messageOf(error), QUOTE_LIMITS.long), QUOTE_LIMITS.long)
 }

@@ -218,17 +218,7 @@ export function cutSaid(said: Said, max: number): Said {
 
 /** The first line of `said`: all of it up to its first line feed. */
 export function firstLine(said: Said): Said {
-  if (!(said instanceof Message))
-    return typeof said === 'string' ? (said.split('\n')[0] ?? '') : said
-  const parts: (string | Reference)[] = []
-  for (const part of said.parts) {
-    if (typeof part === 'string' && part.includes('\n')) {
-      parts.push(part.slice(0, part.indexOf('\n')))
-      break
-    }
-    parts.push(part)
-  }
-  return simplest(Message.of(['', ...parts.map(() => '')], parts))
+  return linesOf(said)[0] ?? ''
 }
 
 /** Each reference by its key, for text no edge reads (an Error's `message`, a comparison). */

@@ -6,8 +6,7 @@
  * errors (the status, GitHub's words, its rate limit).
  */
 import { systemClock, type Clock } from '../clock.js'
-import { EVENT_FILE_BYTES, pullRequestOf, readEventFile } from '../github-event.js'
-import { messageOf } from '../errors.js'
+import { EVENT_FILE_BYTES, pullRequestOf, quote, readEventFile } from '../github-event.js'
 import {
   PlatformError,
   PlatformRefusal,
@@ -16,7 +15,9 @@ import {
   type PlatformAnswer,
   type RestReply
 } from '../http/rest-api.js'
-import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+import { oneLine } from '../untrusted-text.js'
+
+export { quote }
 
 /** The events whose pull request the action knows. */
 export const PULL_REQUEST_EVENTS: readonly string[] = ['pull_request', 'pull_request_target']
@@ -209,9 +210,4 @@ function answerOf(error: unknown): PlatformAnswer | undefined {
   return error instanceof PlatformRefusal || error instanceof PlatformError
     ? error.answer
     : undefined
-}
-
-/** An error's message fit to quote: one line, cut. The log's gate escapes it. */
-export function quote(error: unknown): string {
-  return oneLine(cut(messageOf(error), QUOTE_LIMITS.long), QUOTE_LIMITS.long)
 }
