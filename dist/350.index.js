@@ -8,13 +8,15 @@ export const modules = {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   createCheckRuns: () => (/* binding */ createCheckRuns)
 /* harmony export */ });
-/* harmony import */ var _findings_annotations_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(4808);
-/* harmony import */ var _findings_finding_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(4879);
-/* harmony import */ var _gate_outcome_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(5163);
-/* harmony import */ var _report_new_issues_block_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(9437);
-/* harmony import */ var _report_summary_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(7994);
-/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(8521);
-/* harmony import */ var _github_api_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(8475);
+/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9373);
+/* harmony import */ var _findings_annotations_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(4808);
+/* harmony import */ var _findings_finding_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(4879);
+/* harmony import */ var _gate_outcome_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(5163);
+/* harmony import */ var _report_new_issues_block_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(9437);
+/* harmony import */ var _report_summary_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(7994);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(8521);
+/* harmony import */ var _platforms_github_github_api_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(4065);
+
 
 
 
@@ -51,12 +53,12 @@ async function createCheckRuns(outcomes, options) {
         : []);
     if (readOnes.length === 0)
         return;
-    const apiUrl = (0,_github_api_js__WEBPACK_IMPORTED_MODULE_5__/* .apiBase */ .av)(options.env['GITHUB_API_URL']);
+    const apiUrl = (0,_platforms_github_github_api_js__WEBPACK_IMPORTED_MODULE_6__/* .apiBase */ .av)(options.env['GITHUB_API_URL']);
     if (!token || !github.repository || !github.headSha || !apiUrl) {
         warn(`No issues check run was created: ${!token ? 'no GitHub token (leave githubToken at its default)' : !github.repository ? 'GITHUB_REPOSITORY is not owner/name' : !github.headSha ? 'the commit analysed is unknown (GITHUB_SHA)' : 'GITHUB_API_URL is not an http(s) address'}.`);
         return;
     }
-    const api = new _github_api_js__WEBPACK_IMPORTED_MODULE_5__/* .GitHubApi */ .yN({ token, apiUrl, deadline: options.decorateBy });
+    const api = new _platforms_github_github_api_js__WEBPACK_IMPORTED_MODULE_6__/* .GitHubApi */ .yN({ token, apiUrl, deadline: options.decorateBy, clock: _clock_js__WEBPACK_IMPORTED_MODULE_0__/* .systemClock */ .m });
     try {
         await createEach(api, readOnes, { ...options, sink }, warn);
     }
@@ -67,20 +69,20 @@ async function createCheckRuns(outcomes, options) {
 async function createEach(api, readOnes, options, warn) {
     const { sink, log } = options;
     for (const { outcome, newIssues } of readOnes) {
-        const name = sink.text(`Sonar issues: ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)((0,_gate_outcome_js__WEBPACK_IMPORTED_MODULE_6__/* .projectName */ .j)(outcome), 80)}`);
+        const name = sink.text(`Sonar issues: ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_5__/* .oneLine */ .TN)((0,_gate_outcome_js__WEBPACK_IMPORTED_MODULE_7__/* .projectName */ .j)(outcome), 80)}`);
         try {
             const sent = await publish(api, outcome, newIssues, { ...options, name });
             log.info(`Created the check run "${name}" with ${sent} annotations.`);
         }
         catch (error) {
-            if ((0,_github_api_js__WEBPACK_IMPORTED_MODULE_5__/* .isRefusal */ .vu)(error)) {
+            if ((0,_platforms_github_github_api_js__WEBPACK_IMPORTED_MODULE_6__/* .isRefusal */ .vu)(error)) {
                 warn([
-                    `The GitHub token may not create check runs (${(0,_github_api_js__WEBPACK_IMPORTED_MODULE_5__/* .githubSaid */ .$s)(error)}): the issues check run is left out.`,
+                    `The GitHub token may not create check runs (${(0,_platforms_github_github_api_js__WEBPACK_IMPORTED_MODULE_6__/* .githubSaid */ .$s)(error)}): the issues check run is left out.`,
                     'Grant the job `permissions: checks: write`. Pull requests from forks get a read-only token whatever the workflow asks.'
                 ].join('\n'));
                 return;
             }
-            warn(`Could not create the check run "${name}" (${(0,_github_api_js__WEBPACK_IMPORTED_MODULE_5__/* .githubSaid */ .$s)(error)}). The job goes on without it.`);
+            warn(`Could not create the check run "${name}" (${(0,_platforms_github_github_api_js__WEBPACK_IMPORTED_MODULE_6__/* .githubSaid */ .$s)(error)}). The job goes on without it.`);
         }
     }
 }
@@ -88,12 +90,12 @@ async function publish(api, outcome, newIssues, context) {
     const { result } = outcome;
     const { sink } = context;
     const { owner, repo } = context.github.repository;
-    const located = (0,_findings_finding_js__WEBPACK_IMPORTED_MODULE_1__/* .bySeverity */ .Np)(newIssues.findings).filter((finding) => finding.file !== undefined);
+    const located = (0,_findings_finding_js__WEBPACK_IMPORTED_MODULE_2__/* .bySeverity */ .Np)(newIssues.findings).filter((finding) => finding.file !== undefined);
     const annotations = located
         .slice(0, CHECK_RUN_LIMITS.annotations)
         .map((finding) => checkAnnotation(finding, sink));
     const output = (batch) => ({
-        title: (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .cut */ .Jj)(sink.text(`${newIssues.total} new ${newIssues.total === 1 ? 'issue' : 'issues'}`), 255),
+        title: (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cut */ .Jj)(sink.text(`${newIssues.total} new ${newIssues.total === 1 ? 'issue' : 'issues'}`), 255),
         summary: summary(outcome, newIssues, located.length, annotations.length, context),
         annotations: batch
     });
@@ -124,7 +126,7 @@ async function publish(api, outcome, newIssues, context) {
  * title and message through the sink: a token the server quotes in an issue never reaches GitHub.
  */
 function checkAnnotation(finding, sink) {
-    const { message, where } = (0,_findings_annotations_js__WEBPACK_IMPORTED_MODULE_0__/* .findingAnnotation */ .BN)(finding);
+    const { message, where } = (0,_findings_annotations_js__WEBPACK_IMPORTED_MODULE_1__/* .findingAnnotation */ .BN)(finding);
     const region = finding.region;
     const oneLineRegion = region && region.startLine === region.endLine;
     return {
@@ -135,9 +137,9 @@ function checkAnnotation(finding, sink) {
         ...(oneLineRegion && region.startColumn !== undefined && region.endColumn !== undefined
             ? { start_column: region.startColumn, end_column: region.endColumn }
             : {}),
-        annotation_level: CHECK_LEVEL[_findings_annotations_js__WEBPACK_IMPORTED_MODULE_0__/* .LEVEL_OF_SEVERITY */ .bA[finding.severity]],
-        title: (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .cut */ .Jj)(sink.text(where.title ?? finding.rule), 255),
-        message: (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .cut */ .Jj)(sink.text(message), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .QUOTE_LIMITS */ .gJ.long + 500)
+        annotation_level: CHECK_LEVEL[_findings_annotations_js__WEBPACK_IMPORTED_MODULE_1__/* .LEVEL_OF_SEVERITY */ .bA[finding.severity]],
+        title: (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cut */ .Jj)(sink.text(where.title ?? finding.rule), 255),
+        message: (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cut */ .Jj)(sink.text(message), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_5__/* .QUOTE_LIMITS */ .gJ.long + 500)
     };
 }
 /**
@@ -153,10 +155,10 @@ function summary({ result }, newIssues, located, annotated, { sink, github }) {
             ? `<p>${newIssues.findings.length - located} issues have no file in this checkout, so no annotation: they are listed here.</p>`
             : undefined
     ].filter((note) => note !== undefined);
-    const gate = `<p>Quality Gate: ${result.status === 'ERROR' ? '❌ failed' : '✅ passed'} (${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(result.status, 40)}).</p>`;
-    return (0,_report_summary_js__WEBPACK_IMPORTED_MODULE_3__/* .blocks */ .Bv)([
+    const gate = `<p>Quality Gate: ${result.status === 'ERROR' ? '❌ failed' : '✅ passed'} (${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_5__/* .oneLine */ .TN)(result.status, 40)}).</p>`;
+    return (0,_report_summary_js__WEBPACK_IMPORTED_MODULE_4__/* .blocks */ .Bv)([
         ...[gate, ...notes].map((line) => sink.text(line)),
-        ...(0,_report_new_issues_block_js__WEBPACK_IMPORTED_MODULE_2__/* .newIssuesBlock */ .Qs)(newIssues, {
+        ...(0,_report_new_issues_block_js__WEBPACK_IMPORTED_MODULE_3__/* .newIssuesBlock */ .Qs)(newIssues, {
             sink,
             heading: 'h3',
             listed: CHECK_RUN_LIMITS.issuesListed,

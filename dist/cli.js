@@ -15,13 +15,13 @@ module.exports = __nccwpck_require__(218);
 
 
 
-var net = __nccwpck_require__(278);
-var tls = __nccwpck_require__(756);
-var http = __nccwpck_require__(611);
-var https = __nccwpck_require__(692);
-var events = __nccwpck_require__(434);
-var assert = __nccwpck_require__(613);
-var util = __nccwpck_require__(23);
+var net = __nccwpck_require__(9278);
+var tls = __nccwpck_require__(4756);
+var http = __nccwpck_require__(8611);
+var https = __nccwpck_require__(5692);
+var events = __nccwpck_require__(4434);
+var assert = __nccwpck_require__(2613);
+var util = __nccwpck_require__(9023);
 
 
 exports.httpOverHttp = httpOverHttp;
@@ -281,184 +281,1280 @@ exports.debug = debug; // for test
 
 /***/ }),
 
-/***/ 613:
-/***/ ((module) => {
+/***/ 2717:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
-
-/***/ }),
-
-/***/ 434:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
-
-/***/ }),
-
-/***/ 611:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
-
-/***/ }),
-
-/***/ 692:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("https");
-
-/***/ }),
-
-/***/ 278:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
-
-/***/ }),
-
-/***/ 756:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
-
-/***/ }),
-
-/***/ 23:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
-
-/***/ })
-
-/******/ });
-/************************************************************************/
-/******/ // The module cache
-/******/ var __webpack_module_cache__ = {};
-/******/ 
-/******/ // The require function
-/******/ function __nccwpck_require__(moduleId) {
-/******/ 	// Check if module is in cache
-/******/ 	var cachedModule = __webpack_module_cache__[moduleId];
-/******/ 	if (cachedModule !== undefined) {
-/******/ 		return cachedModule.exports;
-/******/ 	}
-/******/ 	// Create a new module (and put it into the cache)
-/******/ 	var module = __webpack_module_cache__[moduleId] = {
-/******/ 		// no module.id needed
-/******/ 		// no module.loaded needed
-/******/ 		exports: {}
-/******/ 	};
-/******/ 
-/******/ 	// Execute the module function
-/******/ 	var threw = true;
-/******/ 	try {
-/******/ 		__webpack_modules__[moduleId](module, module.exports, __nccwpck_require__);
-/******/ 		threw = false;
-/******/ 	} finally {
-/******/ 		if(threw) delete __webpack_module_cache__[moduleId];
-/******/ 	}
-/******/ 
-/******/ 	// Return the exports of the module
-/******/ 	return module.exports;
-/******/ }
-/******/ 
-/************************************************************************/
-/******/ /* webpack/runtime/asset-relocator-loader */
-/******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
-/******/ 
-/******/ /* webpack/runtime/compat get default export */
-/******/ (() => {
-/******/ 	// getDefaultExport function for compatibility with non-harmony modules
-/******/ 	__nccwpck_require__.n = (module) => {
-/******/ 		var getter = module && module.__esModule ?
-/******/ 			() => (module['default']) :
-/******/ 			() => (module);
-/******/ 		__nccwpck_require__.d(getter, { a: getter });
-/******/ 		return getter;
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/create fake namespace object */
-/******/ (() => {
-/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
-/******/ 	var leafPrototypes;
-/******/ 	// create a fake namespace object
-/******/ 	// mode & 1: value is a module id, require it
-/******/ 	// mode & 2: merge all properties of value into the ns
-/******/ 	// mode & 4: return value when already ns object
-/******/ 	// mode & 16: return value when it's Promise-like
-/******/ 	// mode & 8|1: behave like require
-/******/ 	__nccwpck_require__.t = function(value, mode) {
-/******/ 		if(mode & 1) value = this(value);
-/******/ 		if(mode & 8) return value;
-/******/ 		if(typeof value === 'object' && value) {
-/******/ 			if((mode & 4) && value.__esModule) return value;
-/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
-/******/ 		}
-/******/ 		var ns = Object.create(null);
-/******/ 		__nccwpck_require__.r(ns);
-/******/ 		var def = {};
-/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
-/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
-/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
-/******/ 		}
-/******/ 		def['default'] = () => (value);
-/******/ 		__nccwpck_require__.d(ns, def);
-/******/ 		return ns;
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/define property getters */
-/******/ (() => {
-/******/ 	// define getter functions for harmony exports
-/******/ 	__nccwpck_require__.d = (exports, definition) => {
-/******/ 		for(var key in definition) {
-/******/ 			if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
-/******/ 				Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
-/******/ 			}
-/******/ 		}
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/hasOwnProperty shorthand */
-/******/ (() => {
-/******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/make namespace object */
-/******/ (() => {
-/******/ 	// define __esModule on exports
-/******/ 	__nccwpck_require__.r = (exports) => {
-/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
-/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
-/******/ 		}
-/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
-/******/ 	};
-/******/ })();
-/******/ 
-/************************************************************************/
-var __webpack_exports__ = {};
-
-;// CONCATENATED MODULE: ./src/clock.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   M: () => (/* binding */ readBoundedFile)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
 /**
- * The longest delay setTimeout honours: past it the delay overflows a signed 32-bit integer and
- * Node fires the timer at once (with a warning), which would turn a long wait into a hot loop.
+ * The one way a file that must be small is read (the report file, the CA file, the event file):
+ * opened without waiting (O_NONBLOCK: a named pipe with no writer opens at once), checked on the
+ * opened handle to be a regular file (so it cannot be swapped between the check and the read),
+ * and read up to one byte past the limit, whatever its size says (files in /proc say 0, a sparse
+ * file says terabytes, and a file may grow while it is read). It never throws: each caller words
+ * the outcome in its own message.
  */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-const systemClock = {
-    now: () => Date.now(),
-    // Settings already bound every wait; sleeping in steps keeps any other delay safe too.
-    sleep: async (ms) => {
-        let left = Math.max(0, ms);
-        do {
-            const step = Math.min(left, MAX_TIMER_MS);
-            await new Promise((resolve) => setTimeout(resolve, step));
-            left -= step;
-        } while (left > 0);
+
+
+/** How much is read at a time. */
+const CHUNK_BYTES = 64 * 1024;
+/**
+ * Reads `file` whole when it is a regular file of at most `maxBytes`.
+ *
+ * @example const read = await readBoundedFile('.scannerwork/report-task.txt', 64 * 1024) // { outcome: 'read', bytes }
+ */
+async function readBoundedFile(file, maxBytes) {
+    let handle;
+    try {
+        // O_NONBLOCK does not exist on Windows, where opening a pipe does not block either.
+        handle = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(file, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY | (node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NONBLOCK ?? 0));
     }
+    catch (error) {
+        return error.code === 'ENOENT'
+            ? { outcome: 'missing', error: error }
+            : { outcome: 'unreadable', error };
+    }
+    try {
+        const kind = notRegular(await handle.stat());
+        if (kind)
+            return { outcome: 'not-a-file', kind };
+        // Read in chunks, so a large limit costs memory only for what the file holds; one byte past
+        // the limit tells a file at the limit from a larger one.
+        const chunks = [];
+        let length = 0;
+        for (;;) {
+            const chunk = Buffer.alloc(Math.min(CHUNK_BYTES, maxBytes + 1 - length));
+            const { bytesRead } = await handle.read(chunk, 0, chunk.length, length);
+            if (bytesRead === 0)
+                break;
+            chunks.push(chunk.subarray(0, bytesRead));
+            length += bytesRead;
+            if (length > maxBytes)
+                return { outcome: 'too-large' };
+        }
+        return { outcome: 'read', bytes: Buffer.concat(chunks, length) };
+    }
+    catch (error) {
+        return { outcome: 'unreadable', error };
+    }
+    finally {
+        // A failure to close a file that was read changes nothing of what was read.
+        await handle.close().catch(() => undefined);
+    }
+}
+/** What a non-regular file is, for the message; undefined for a regular file. */
+function notRegular(stats) {
+    if (stats.isFile())
+        return undefined;
+    if (stats.isDirectory())
+        return 'a directory';
+    if (stats.isFIFO())
+        return 'a named pipe (FIFO)';
+    if (stats.isCharacterDevice() || stats.isBlockDevice())
+        return 'a device';
+    if (stats.isSocket())
+        return 'a socket';
+    return 'not a file';
+}
+
+
+/***/ }),
+
+/***/ 4385:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   P: () => (/* binding */ ciAnalysis),
+/* harmony export */   p: () => (/* binding */ withTheCisAnalysis)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/* harmony import */ var _run_scope_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7303);
+/* harmony import */ var _github_event_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2981);
+/* harmony import */ var _settings_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8750);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8521);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5846);
+/**
+ * Which analysis the CI the command runs in is about: its branch or pull request, and the commit
+ * a scan of this run records. The command's counterpart of the action's run-analysis.ts, read
+ * from each CI's own variables. Every value is untrusted: a commit is taken only as a full SHA, a
+ * branch only as a name the server can key, a pull request only as the number the server keys
+ * it by. What a CI says but cannot be taken is a SettingsError naming the variable and the
+ * options to pass: checking the main branch or the newest analysis instead would give another
+ * analysis's verdict.
+ */
+
+
+
+
+
+
+/** A pull or merge request's number: what SonarQube keys them by on every CI read here. */
+const NUMBER = /^[1-9][0-9]{0,18}$/;
+/** What a CI calls a pull request, for the log. */
+const REQUEST_WORDS = { 'GitLab CI': 'merge request' };
+/**
+ * With project keys and no branch, pull request or commit given, the branch or pull request
+ * and the commits from the CI the command runs in (an option given always wins; a branch or pull
+ * request given leaves the commit to the options too). One line of the log says what was taken
+ * and from which CI. Outside a CI it knows, the settings stay as they are: the newest analysis of
+ * the main branch.
+ *
+ * @example settings = await withTheCisAnalysis(settings, process.env, log)
+ */
+async function withTheCisAnalysis(settings, env, log) {
+    if (settings.projectKeys.length === 0)
+        return settings;
+    if (settings.branch || settings.pullRequest || settings.commits.length > 0)
+        return settings;
+    const ci = await ciAnalysis(env);
+    if (!ci)
+        return settings;
+    return (0,_run_scope_js__WEBPACK_IMPORTED_MODULE_1__/* .takeRunScope */ .T)(settings, ci, log, REQUEST_WORDS[ci.from]);
+}
+/**
+ * The analysis the CI's run is about, from the first CI whose own marker is set; undefined when
+ * none is, or when the CI names neither a commit nor a branch or pull request (nothing taken).
+ * Throws a SettingsError when the CI names a branch, pull request or commit that cannot be taken,
+ * or a branch or pull request without its commit.
+ *
+ * @example await ciAnalysis({ GITLAB_CI: 'true', CI_MERGE_REQUEST_IID: '42', CI_COMMIT_SHA: sha }) // { pullRequest: '42', commits: [sha], from: 'GitLab CI' }
+ */
+async function ciAnalysis(env) {
+    if (env['GITHUB_ACTIONS'] === 'true')
+        return gitHubActions(env);
+    if (env['GITLAB_CI'] === 'true')
+        return gitLabCi(env);
+    if (env['TF_BUILD']?.toLowerCase() === 'true')
+        return azurePipelines(env);
+    if (env['CI'] === 'true' && env['BITBUCKET_COMMIT'])
+        return bitbucketPipelines(env);
+    if (env['CIRCLECI'] === 'true')
+        return circleCi(env);
+    // JENKINS_URL alone is no proof: it is often set outside Jenkins (SonarQube's scanner asks for
+    // EXECUTOR_NUMBER too).
+    if (env['JENKINS_URL'] && env['EXECUTOR_NUMBER'])
+        return jenkins(env);
+    return undefined;
+}
+// GitHub Actions, when the command runs there (the action reads the same run on its own):
+// https://docs.github.com/en/actions/reference/workflows-and-actions/variables (GITHUB_ACTIONS,
+// GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REF: refs/heads/<branch>, refs/tags/<tag>, and on
+// pull_request refs/pull/<number>/merge; GITHUB_SHA: on pull_request the merge commit). The head
+// commit is only in the event file (pull_request.head.sha), which SonarQube's scanner records on
+// pull_request (sonar-scanner-engine, org/sonar/scanner/ci/vendors/GithubActions.java): both are
+// taken. SonarQube keys a GitHub pull request by its number.
+async function gitHubActions(env) {
+    const ci = new CiVariables('GitHub Actions', env);
+    const event = env['GITHUB_EVENT_NAME'] ?? '';
+    const ref = env['GITHUB_REF'] ?? '';
+    if (event === 'pull_request' || event === 'pull_request_target') {
+        const file = await (0,_github_event_js__WEBPACK_IMPORTED_MODULE_2__/* .readEventFile */ .zh)(env['GITHUB_EVENT_PATH']);
+        const payload = (0,_github_event_js__WEBPACK_IMPORTED_MODULE_2__/* .pullRequestOf */ ._n)('payload' in file ? file.payload : undefined);
+        const fromRef = /^refs\/pull\/([0-9]+)\/merge$/.exec(ref)?.[1];
+        const number = payload.number?.toString() ?? (fromRef && NUMBER.test(fromRef) ? fromRef : undefined);
+        if (!number) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_5__/* .msg */ .ab) `GitHub Actions runs for a ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(event)} event whose pull request is unknown (the event file names none, nor does GITHUB_REF): ${TO_PASS}`);
+        }
+        const head = payload.headSha ? [payload.headSha] : [];
+        const since = (0,_settings_js__WEBPACK_IMPORTED_MODULE_3__/* .runStart */ .cM)(payload.updatedAt, "the pull request's last update");
+        return ci.analysis({ pullRequest: number }, [...head, ...ci.commit('GITHUB_SHA')], since);
+    }
+    return ci.analysis(ci.refScope('GITHUB_REF'), ci.commit('GITHUB_SHA'));
+}
+// GitLab CI: https://docs.gitlab.com/ci/variables/predefined_variables/ (GITLAB_CI; CI_COMMIT_SHA;
+// CI_COMMIT_BRANCH, set in branch pipelines only, not in merge request or tag pipelines;
+// CI_MERGE_REQUEST_IID, the number in the merge request's address, which SonarQube keys a merge
+// request by; CI_MERGE_REQUEST_SOURCE_BRANCH_SHA, set in merged results pipelines only, where
+// CI_COMMIT_SHA is the merge commit they check out and the scanner records; CI_PIPELINE_CREATED_AT,
+// the pipeline's creation in ISO 8601, since GitLab 13.10: lib/gitlab/ci/variables/builder/pipeline.rb).
+function gitLabCi(env) {
+    const ci = new CiVariables('GitLab CI', env);
+    const commit = ci.commit('CI_COMMIT_SHA');
+    if (ci.has('CI_MERGE_REQUEST_IID')) {
+        const head = ci.commit('CI_MERGE_REQUEST_SOURCE_BRANCH_SHA');
+        const since = (0,_settings_js__WEBPACK_IMPORTED_MODULE_3__/* .runStart */ .cM)(env['CI_PIPELINE_CREATED_AT'], "the pipeline's creation");
+        return ci.analysis({ pullRequest: ci.number('CI_MERGE_REQUEST_IID') }, [...head, ...commit], since);
+    }
+    return ci.analysis(ci.has('CI_COMMIT_BRANCH') ? ci.branch('CI_COMMIT_BRANCH') : {}, commit);
+}
+// Azure Pipelines: https://learn.microsoft.com/en-us/azure/devops/pipelines/build/variables
+// (TF_BUILD; BUILD_SOURCEVERSION, the commit; BUILD_SOURCEBRANCH, refs/heads/<branch>,
+// refs/tags/<tag>, refs/pull/<id>/merge; BUILD_REPOSITORY_PROVIDER; on a pull request
+// SYSTEM_PULLREQUEST_PULLREQUESTID, and SYSTEM_PULLREQUEST_PULLREQUESTNUMBER for GitHub's, whose
+// id and number differ). SonarSource's extension keys a pull request by PULLREQUESTNUMBER on
+// GitHub and GitHub Enterprise, by PULLREQUESTID elsewhere (sonar-scanner-azdo,
+// src/common/latest/prepare-task.ts). A pull request build checks out the merge commit; the
+// scanner records SYSTEM_PULLREQUEST_SOURCECOMMITID, the head, when set (sonar-scanner-engine,
+// org/sonar/scanner/ci/vendors/AzureDevops.java; that variable is not on Microsoft's page): both
+// are taken.
+function azurePipelines(env) {
+    const ci = new CiVariables('Azure Pipelines', env);
+    const commit = ci.commit('BUILD_SOURCEVERSION');
+    if (ci.has('SYSTEM_PULLREQUEST_PULLREQUESTID')) {
+        const provider = env['BUILD_REPOSITORY_PROVIDER'] ?? '';
+        const github = provider === 'GitHub' || provider === 'GitHubEnterprise';
+        const key = github ? 'SYSTEM_PULLREQUEST_PULLREQUESTNUMBER' : 'SYSTEM_PULLREQUEST_PULLREQUESTID';
+        const head = ci.commit('SYSTEM_PULLREQUEST_SOURCECOMMITID');
+        return ci.analysis({ pullRequest: ci.number(key) }, [...head, ...commit]);
+    }
+    if ((env['BUILD_SOURCEBRANCH'] ?? '').startsWith('refs/pull/')) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_5__/* .msg */ .ab) `Azure Pipelines builds a pull request (BUILD_SOURCEBRANCH is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(env['BUILD_SOURCEBRANCH'] ?? '')}") but sets no SYSTEM_PULLREQUEST_PULLREQUESTID: ${TO_PASS}`);
+    }
+    return ci.analysis(ci.refScope('BUILD_SOURCEBRANCH'), commit);
+}
+// Bitbucket Pipelines: https://support.atlassian.com/bitbucket-cloud/docs/variables-and-secrets/
+// (CI; BITBUCKET_COMMIT, the commit that started the build, which the scanner records;
+// BITBUCKET_BRANCH, the source branch, not set for tags nor custom pipelines; BITBUCKET_TAG;
+// BITBUCKET_PR_ID, on pull request builds only, which SonarQube keys the pull request by).
+function bitbucketPipelines(env) {
+    const ci = new CiVariables('Bitbucket Pipelines', env);
+    const commit = ci.commit('BITBUCKET_COMMIT');
+    if (ci.has('BITBUCKET_PR_ID')) {
+        return ci.analysis({ pullRequest: ci.number('BITBUCKET_PR_ID') }, commit);
+    }
+    if (ci.has('BITBUCKET_TAG'))
+        return ci.analysis({}, commit);
+    return ci.analysis(ci.has('BITBUCKET_BRANCH') ? ci.branch('BITBUCKET_BRANCH') : {}, commit);
+}
+// CircleCI: https://circleci.com/docs/reference/variables/ (CIRCLECI; CIRCLE_SHA1; CIRCLE_BRANCH;
+// CIRCLE_TAG; CIRCLE_PULL_REQUEST, the address of the branch's pull request, one at random when
+// several: CIRCLE_PULL_REQUESTS lists them; CIRCLE_PR_NUMBER, on pull requests from forks only).
+// SonarQube's scanners do not detect pull requests on CircleCI: the scan's
+// sonar.pullrequest.key must be this number, or the analysis is the branch's (give the branch).
+function circleCi(env) {
+    const ci = new CiVariables('CircleCI', env);
+    const commit = ci.commit('CIRCLE_SHA1');
+    const urls = new Set((env['CIRCLE_PULL_REQUESTS'] ?? '')
+        .split(',')
+        .map((url) => url.trim())
+        .filter((url) => url !== ''));
+    if (urls.size > 1) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_5__/* .msg */ .ab) `CircleCI names ${urls.size} pull requests of this branch (CIRCLE_PULL_REQUESTS), and picks one at random: ${TO_PASS}`);
+    }
+    if (ci.has('CIRCLE_PR_NUMBER')) {
+        return ci.analysis({ pullRequest: ci.number('CIRCLE_PR_NUMBER') }, commit);
+    }
+    if (ci.has('CIRCLE_PULL_REQUEST')) {
+        return ci.analysis({ pullRequest: ci.numberInUrl('CIRCLE_PULL_REQUEST') }, commit);
+    }
+    if (ci.has('CIRCLE_TAG'))
+        return ci.analysis({}, commit);
+    return ci.analysis(ci.has('CIRCLE_BRANCH') ? ci.branch('CIRCLE_BRANCH') : {}, commit);
+}
+// Jenkins: the list every controller serves at <JENKINS_URL>/pipeline-syntax/globals#env, to
+// which https://docs.cloudbees.com/docs/cloudbees-ci/latest/automating-with-jenkinsfile/working-with-the-env
+// points (JENKINS_URL, EXECUTOR_NUMBER; for multibranch projects BRANCH_NAME, the tag's name on
+// tags, CHANGE_ID, the pull or merge request's number, which SonarQube keys it by, and TAG_NAME,
+// as the Branch API plugin sets them: jenkins/branch/BranchNameContributor.java); GIT_COMMIT,
+// "SHA-1 of the commit used in this build", from the Git plugin:
+// https://github.com/jenkinsci/git-plugin/blob/master/README.adoc#environment-variables (a
+// scripted pipeline sets it from checkout's result). With the merge strategy, GIT_COMMIT is
+// Jenkins' own merge of the target into the pull request, which no scan records (SonarQube's
+// scanner records the pull request's head): then the commit setting gives the head.
+function jenkins(env) {
+    const ci = new CiVariables('Jenkins', env);
+    const commit = ci.commit('GIT_COMMIT');
+    if (ci.has('CHANGE_ID'))
+        return ci.analysis({ pullRequest: ci.number('CHANGE_ID') }, commit);
+    if (ci.has('TAG_NAME'))
+        return ci.analysis({}, commit);
+    return ci.analysis(ci.has('BRANCH_NAME') ? ci.branch('BRANCH_NAME') : {}, commit);
+}
+/** What to do when the CI's facts cannot be taken, in the command's words. */
+const TO_PASS = (0,_words_js__WEBPACK_IMPORTED_MODULE_5__/* .msg */ .ab) `pass ${(0,_words_js__WEBPACK_IMPORTED_MODULE_5__/* .setting */ .Pe)('pullRequest')} or ${(0,_words_js__WEBPACK_IMPORTED_MODULE_5__/* .setting */ .Pe)('branch')}, and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_5__/* .setting */ .Pe)('commit')}, to say which analysis to check.`;
+/** One CI's variables, each read as the fact it should be, or refused by name. */
+class CiVariables {
+    from;
+    env;
+    /** The variables read for a commit, for a message that names them. */
+    commitVariables = [];
+    constructor(from, env) {
+        this.from = from;
+        this.env = env;
+    }
+    /** Whether the variable is set to something. */
+    has(name) {
+        return (this.env[name] ?? '') !== '';
+    }
+    /** The variable's commit, lower-cased, when set: a full SHA, or refused. */
+    commit(name) {
+        this.commitVariables.push(name);
+        const value = this.env[name] ?? '';
+        if (value === '')
+            return [];
+        const sha = value.toLowerCase();
+        if (!(0,_settings_js__WEBPACK_IMPORTED_MODULE_3__/* .isFullSha */ .Wf)(sha))
+            this.refuse(name, value, 'not a full commit SHA');
+        return [sha];
+    }
+    /** The variable's branch: a name the server keys (at most 255 characters, no control character). */
+    branch(name, value = this.env[name] ?? '') {
+        if (!(0,_settings_js__WEBPACK_IMPORTED_MODULE_3__/* .isBranchName */ .Q8)(value)) {
+            this.refuse(name, value, `no branch name (at most ${_settings_js__WEBPACK_IMPORTED_MODULE_3__/* .MAX_BRANCH_LENGTH */ .Bl} characters, no control characters)`);
+        }
+        return { branch: value };
+    }
+    /** A ref's branch (refs/heads/…); no branch for any other ref (a tag's). */
+    refScope(name) {
+        const ref = this.env[name] ?? '';
+        return ref.startsWith('refs/heads/') ? this.branch(name, ref.slice('refs/heads/'.length)) : {};
+    }
+    /** The variable's pull-request number. */
+    number(name) {
+        const value = this.env[name] ?? '';
+        if (!NUMBER.test(value))
+            this.refuse(name, value, 'not a pull request number');
+        return value;
+    }
+    /** The number a pull request's address ends with (…/pull/12, …/pull-requests/12). */
+    numberInUrl(name) {
+        const value = this.env[name] ?? '';
+        const number = /^https?:\/\/[^\s]+\/(?:pull|pull-requests|merge_requests)\/([0-9]+)\/?$/.exec(value)?.[1];
+        if (!number || !NUMBER.test(number)) {
+            this.refuse(name, value, "not a pull request's address");
+        }
+        return number;
+    }
+    /**
+     * The analysis the scope and commits make, the commits once each. A branch or pull request
+     * without its commit would be the newest analysis, maybe the previous one's: refused. Nothing
+     * at all: nothing taken.
+     */
+    analysis(scope, commits, since) {
+        const unique = [...new Set(commits)];
+        if (unique.length === 0) {
+            if (scope.branch === undefined && scope.pullRequest === undefined)
+                return undefined;
+            const what = scope.pullRequest === undefined ? 'branch' : 'pull request';
+            const unset = this.commitVariables.join(' nor ');
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_5__/* .msg */ .ab) `${this.from} names the ${what} but not its commit (${unset} is not set), so the newest analysis could be an earlier commit's: pass ${(0,_words_js__WEBPACK_IMPORTED_MODULE_5__/* .setting */ .Pe)('commit')} with the commit the scan analysed.`);
+        }
+        return {
+            ...scope,
+            commits: unique,
+            ...(since && scope.pullRequest !== undefined ? { since } : {}),
+            from: this.from
+        };
+    }
+    refuse(name, value, problem) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_5__/* .msg */ .ab) `${this.from} sets ${name} to "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(value)}", which is ${problem}: ${TO_PASS}`);
+    }
+}
+
+
+/***/ }),
+
+/***/ 6529:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  decorate: () => (/* binding */ decorate)
+});
+
+// EXTERNAL MODULE: ./src/ci/ci-analysis.ts
+var ci_analysis = __nccwpck_require__(4385);
+// EXTERNAL MODULE: ./src/github-event.ts
+var github_event = __nccwpck_require__(2981);
+// EXTERNAL MODULE: ./src/words.ts
+var words = __nccwpck_require__(5846);
+// EXTERNAL MODULE: ./src/report/new-issues-block.ts
+var new_issues_block = __nccwpck_require__(9437);
+;// CONCATENATED MODULE: ./src/ci/review-targets.ts
+/**
+ * Where the CI says the decoration writes: the platform's API, the repository or project, the
+ * commit and the review, read from the CI's own variables (or the options, which win). Every
+ * value is untrusted: an address must be http(s) without credentials, a commit a full SHA, a
+ * review a number. What is missing is said in words that name the variable; the platforms
+ * (src/platforms/) never read the environment.
+ */
+
+
+/** The variable's value, trimmed; undefined when unset or empty. */
+function variable(env, name) {
+    return env[name]?.trim() || undefined;
+}
+/** An http(s) address without credentials, or undefined. */
+function httpUrl(value) {
+    if (!value || !URL.canParse(value))
+        return undefined;
+    const url = new URL(value);
+    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
+        return undefined;
+    }
+    return url;
+}
+/**
+ * The commit a platform's decoration goes on, the same rule on every platform: the commit given
+ * given, which wins over the CI's; else the commit the CI names.
+ *
+ * @example const sha = decoratedCommit({ commit: line.commit }, env['CI_COMMIT_SHA'])
+ */
+function decoratedCommit(given, fromTheCi) {
+    return given.commit ?? fromTheCi;
+}
+const FULL_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
+const NUMBER = /^\d{1,20}$/;
+/**
+ * The pipeline GitLab's variables describe (CI_API_V4_URL, CI_PROJECT_ID, CI_PROJECT_URL,
+ * CI_COMMIT_SHA, CI_MERGE_REQUEST_IID, CI_PIPELINE_ID), or what is missing. The statuses go on
+ * `commit` (the commit given) when given, else on CI_COMMIT_SHA; on another commit than the pipeline's
+ * they name no pipeline (GitLab would find none of that commit with its id, and start one).
+ */
+function gitlabPipeline(env, commit) {
+    const apiUrl = httpUrl(variable(env, 'CI_API_V4_URL'));
+    if (!apiUrl)
+        return { missing: 'CI_API_V4_URL is not an http(s) address (not a GitLab CI job?)' };
+    const projectId = variable(env, 'CI_PROJECT_ID');
+    if (!projectId || !NUMBER.test(projectId)) {
+        return { missing: 'CI_PROJECT_ID is not a project id' };
+    }
+    const pipelineSha = variable(env, 'CI_COMMIT_SHA');
+    if (!pipelineSha || !FULL_SHA.test(pipelineSha)) {
+        return { missing: 'CI_COMMIT_SHA is not a full commit SHA' };
+    }
+    const sha = decoratedCommit({ commit }, pipelineSha);
+    const iid = variable(env, 'CI_MERGE_REQUEST_IID');
+    const projectUrl = httpUrl(variable(env, 'CI_PROJECT_URL'));
+    return {
+        apiUrl,
+        pipeline: {
+            projectId,
+            sha,
+            mergeRequestIid: iid && NUMBER.test(iid) ? iid : undefined,
+            pipelineId: sha.toLowerCase() === pipelineSha.toLowerCase()
+                ? variable(env, 'CI_PIPELINE_ID')
+                : undefined,
+            fileLink: projectUrl
+                ? (0,new_issues_block/* fileLinkUnder */.$2)(`${projectUrl.href.replace(/\/+$/, '')}/-/blob/${sha}`)
+                : undefined,
+            names: {
+                project: 'CI_PROJECT_ID',
+                mergeRequest: 'CI_MERGE_REQUEST_IID',
+                api: 'CI_API_V4_URL'
+            }
+        }
+    };
+}
+/** Bitbucket Cloud's API, unless BITBUCKET_API_URL names another (a proxy, a test). */
+const BITBUCKET_API = 'https://api.bitbucket.org/2.0';
+/**
+ * The pipeline Bitbucket's variables describe (BITBUCKET_REPO_FULL_NAME, BITBUCKET_COMMIT,
+ * BITBUCKET_PR_ID; BITBUCKET_API_URL overrides the API's address), or what is missing; its
+ * commit is `commit` (the commit given) when given, else BITBUCKET_COMMIT.
+ */
+function bitbucketPipeline(env, commit) {
+    const repository = variable(env, 'BITBUCKET_REPO_FULL_NAME');
+    if (!repository || !/^[\w.-]{1,100}\/[\w.-]{1,100}$/.test(repository)) {
+        return { missing: 'BITBUCKET_REPO_FULL_NAME is not workspace/repository' };
+    }
+    const pipelineCommit = variable(env, 'BITBUCKET_COMMIT');
+    if (!pipelineCommit || !/^[0-9a-f]{40}$/i.test(pipelineCommit)) {
+        return { missing: 'BITBUCKET_COMMIT is not a full commit SHA' };
+    }
+    const apiUrl = httpUrl(variable(env, 'BITBUCKET_API_URL') ?? BITBUCKET_API);
+    if (!apiUrl)
+        return { missing: 'BITBUCKET_API_URL is not an http(s) address' };
+    const id = variable(env, 'BITBUCKET_PR_ID');
+    return {
+        apiUrl,
+        pipeline: {
+            repository,
+            commit: decoratedCommit({ commit }, pipelineCommit),
+            pullRequestId: id && /^\d{1,12}$/.test(id) ? id : undefined
+        }
+    };
+}
+/**
+ * The pull request Azure Pipelines' variables name (SYSTEM_COLLECTIONURI, SYSTEM_TEAMPROJECT,
+ * BUILD_REPOSITORY_ID, SYSTEM_PULLREQUEST_PULLREQUESTID, BUILD_SOURCEVERSION), or what is missing.
+ */
+function azurePullRequest(env) {
+    const collection = httpUrl(variable(env, 'SYSTEM_COLLECTIONURI'));
+    if (!collection)
+        return { missing: 'SYSTEM_COLLECTIONURI is not an http(s) address' };
+    const project = variable(env, 'SYSTEM_TEAMPROJECT');
+    if (!project || project.length > 200)
+        return { missing: 'SYSTEM_TEAMPROJECT is not set' };
+    const repository = variable(env, 'BUILD_REPOSITORY_ID');
+    if (!repository || !/^[\w-]{1,100}$/.test(repository)) {
+        return { missing: 'BUILD_REPOSITORY_ID is not a repository id' };
+    }
+    const pullRequestId = variable(env, 'SYSTEM_PULLREQUEST_PULLREQUESTID');
+    if (!pullRequestId || !/^\d{1,12}$/.test(pullRequestId)) {
+        return {
+            missing: "not a pull-request build (no SYSTEM_PULLREQUEST_PULLREQUESTID): Azure DevOps statuses and threads are a pull request's"
+        };
+    }
+    const base = collection.href.replace(/\/*$/, '/');
+    return {
+        collectionUrl: new URL(base),
+        repositoryUrl: new URL(`${encodeURIComponent(project)}/_apis/git/repositories/${encodeURIComponent(repository)}/`, base),
+        pullRequestId,
+        commit: variable(env, 'BUILD_SOURCEVERSION') ?? ''
+    };
+}
+/**
+ * A GitLab project and merge request from any CI: the settings given (the address, the project
+ * by id or path, the merge request's iid, the commit) win; else the Jenkins GitLab plugin's
+ * variables (gitlabTargetRepoHttpUrl, gitlabMergeRequestTargetProjectId, gitlabMergeRequestIid,
+ * gitlabMergeRequestLastCommit, as its CauseData sets them; not in multibranch jobs), and the
+ * commit GIT_COMMIT names.
+ *
+ * @example gitlabProject(env, { url: 'https://gitlab.example.com', project: 'acme/shop', pullRequest: '7', commit })
+ */
+function gitlabProject(env, given) {
+    const fromPlugin = httpUrl(variable(env, 'gitlabTargetRepoHttpUrl'));
+    const address = given.url ?? fromPlugin?.origin;
+    const server = httpUrl(address);
+    if (!server) {
+        return {
+            missing: given.url === undefined
+                ? (0,words/* msg */.ab) `no GitLab address: give ${(0,words/* setting */.Pe)('gitlabUrl')}`
+                : (0,words/* msg */.ab) `${(0,words/* setting */.Pe)('gitlabUrl')} is not an http(s) address`
+        };
+    }
+    const base = server.href.replace(/\/+$/, '');
+    const apiUrl = new URL(/\/api\/v4$/.test(base) ? base : `${base}/api/v4`);
+    const pluginPath = fromPlugin?.pathname.replace(/^\/+|\.git$|\/+$/g, '');
+    const projectId = given.project ?? variable(env, 'gitlabMergeRequestTargetProjectId') ?? pluginPath;
+    if (!projectId || projectId.length > 500 || !/^[\w.\-/]+$/.test(projectId)) {
+        return { missing: (0,words/* msg */.ab) `no GitLab project (an id or a path): give ${(0,words/* setting */.Pe)('gitlabProject')}` };
+    }
+    const iid = given.pullRequest ?? variable(env, 'gitlabMergeRequestIid');
+    if (iid !== undefined && !NUMBER.test(iid)) {
+        return { missing: (0,words/* msg */.ab) `${(0,words/* setting */.Pe)('pullRequest')} is not a merge request's iid` };
+    }
+    const sha = given.commit ?? variable(env, 'gitlabMergeRequestLastCommit') ?? variable(env, 'GIT_COMMIT');
+    if (!sha || !FULL_SHA.test(sha)) {
+        return {
+            missing: (0,words/* msg */.ab) `no commit to decorate: give ${(0,words/* setting */.Pe)('commit')} with the commit the scan analysed`
+        };
+    }
+    const path = /^\d+$/.test(projectId) ? undefined : projectId;
+    return {
+        apiUrl,
+        pipeline: {
+            projectId,
+            sha: sha.toLowerCase(),
+            mergeRequestIid: iid,
+            pipelineId: undefined,
+            fileLink: path
+                ? (0,new_issues_block/* fileLinkUnder */.$2)(`${apiUrl.origin}/${path}/-/blob/${sha.toLowerCase()}`)
+                : undefined,
+            names: {
+                project: given.project === undefined
+                    ? 'gitlabMergeRequestTargetProjectId'
+                    : (0,words/* setting */.Pe)('gitlabProject'),
+                mergeRequest: given.pullRequest === undefined ? 'gitlabMergeRequestIid' : (0,words/* setting */.Pe)('pullRequest'),
+                api: given.url === undefined ? 'gitlabTargetRepoHttpUrl' : (0,words/* setting */.Pe)('gitlabUrl')
+            }
+        }
+    };
+}
+/** Whether the Jenkins GitLab plugin names a merge request's project. */
+function namesGitLabFromJenkins(env) {
+    return (variable(env, 'gitlabTargetRepoHttpUrl') !== undefined &&
+        variable(env, 'GITLAB_TOKEN') !== undefined);
+}
+
+;// CONCATENATED MODULE: ./src/ci/gitea-repository.ts
+/**
+ * The Gitea or Forgejo repository, pull request and commit a run names: in Gitea and Forgejo
+ * Actions from their variables, elsewhere from the settings given. Both runners set the
+ * `GITHUB_*` variables too (GITHUB_ACTIONS=true among them), so they are told apart by their
+ * own: Forgejo's runner sets FORGEJO_ACTIONS=true (and GITEA_ACTIONS=true as well), Gitea's
+ * act_runner GITEA_ACTIONS=true (gitea/act_runner internal/app/run/runner.go; forgejo/runner
+ * internal/app/run/runner.go). Both set GITHUB_API_URL to the server's `/api/v1` and
+ * GITHUB_SERVER_URL to the server; GITHUB_REPOSITORY, GITHUB_SHA and the event file as GitHub
+ * does.
+ */
+
+
+
+const OWNER_REPO = /^([\w.-]{1,100})\/([\w.-]{1,100})$/;
+const gitea_repository_FULL_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
+const gitea_repository_NUMBER = /^[1-9][0-9]{0,9}$/;
+/** Which of the two runs us, when one does. */
+function giteaActions(env) {
+    if (env['FORGEJO_ACTIONS'] === 'true')
+        return 'Forgejo';
+    if (env['GITEA_ACTIONS'] === 'true')
+        return 'Gitea';
+    return undefined;
+}
+/**
+ * The repository, pull request and commit to decorate on Gitea or Forgejo, or what is missing:
+ * `given` (the address, the repository, the pull request's number, the commit) wins over the
+ * Actions' variables; `ciCommit` is the commit another CI names.
+ *
+ * @example await giteaRepository(env, { url: 'https://gitea.example.com', repository: 'acme/shop', pullRequest: '7' }, sha)
+ */
+async function giteaRepository(env, given, ciCommit) {
+    const actions = giteaActions(env);
+    const run = actions ? await actionsRun(env) : undefined;
+    const address = given.url ?? variable(env, 'GITHUB_API_URL') ?? apiUnder(variable(env, 'GITHUB_SERVER_URL'));
+    const server = httpUrl(address);
+    const names = {
+        repository: given.repository === undefined && actions ? 'GITHUB_REPOSITORY' : (0,words/* setting */.Pe)('giteaRepository'),
+        pullRequest: given.pullRequest === undefined && actions ? 'the event file' : (0,words/* setting */.Pe)('pullRequest'),
+        api: given.url === undefined && actions ? 'GITHUB_API_URL' : (0,words/* setting */.Pe)('giteaUrl')
+    };
+    if (!server)
+        return { missing: (0,words/* msg */.ab) `${names.api} is not an http(s) address` };
+    const base = server.href.replace(/\/+$/, '');
+    const parts = OWNER_REPO.exec(given.repository ?? variable(env, 'GITHUB_REPOSITORY') ?? '');
+    if (!parts)
+        return { missing: (0,words/* msg */.ab) `${names.repository} is not owner/name` };
+    const number = given.pullRequest ?? run?.pullRequest;
+    if (number !== undefined && !gitea_repository_NUMBER.test(number)) {
+        return { missing: (0,words/* msg */.ab) `${names.pullRequest} is not a pull request's number` };
+    }
+    const commit = given.commit ?? run?.commit ?? ciCommit;
+    if (commit === undefined || !gitea_repository_FULL_SHA.test(commit)) {
+        return {
+            missing: (0,words/* msg */.ab) `no commit to decorate: give ${(0,words/* setting */.Pe)('commit')} with the commit the scan analysed`
+        };
+    }
+    return {
+        kind: actions ?? 'Gitea',
+        apiUrl: new URL(/\/api\/v1$/.test(base) ? base : `${base}/api/v1`),
+        owner: parts[1],
+        repo: parts[2],
+        pullRequest: number === undefined ? undefined : Number(number),
+        commit: commit.toLowerCase(),
+        names,
+        token: variable(env, 'GITEA_TOKEN') ??
+            variable(env, 'FORGEJO_TOKEN') ??
+            (actions ? variable(env, 'GITHUB_TOKEN') : undefined)
+    };
+}
+/** `<server>/api/v1`, when the server's address is given. */
+function apiUnder(server) {
+    return server === undefined ? undefined : `${server.replace(/\/+$/, '')}/api/v1`;
+}
+/** The pull request and commit of a Gitea or Forgejo Actions run, from its event file. */
+async function actionsRun(env) {
+    const event = env['GITHUB_EVENT_NAME'] ?? '';
+    if (event !== 'pull_request' && event !== 'pull_request_target') {
+        const sha = variable(env, 'GITHUB_SHA');
+        return sha ? { commit: sha } : {};
+    }
+    const file = await (0,github_event/* readEventFile */.zh)(env['GITHUB_EVENT_PATH']);
+    const payload = (0,github_event/* pullRequestOf */._n)('payload' in file ? file.payload : undefined);
+    const commit = payload.headSha ?? variable(env, 'GITHUB_SHA');
+    return {
+        ...(payload.number === undefined ? {} : { pullRequest: String(payload.number) }),
+        ...(commit === undefined ? {} : { commit })
+    };
+}
+
+;// CONCATENATED MODULE: ./src/ci/github-repository.ts
+/**
+ * The GitHub repository, pull request and commit a run names, from any CI: the settings given
+ * (the repository, the pull request's number, the commit) win; else the CI's own variables, each checked
+ * against the CI's documentation:
+ * - GitHub Actions: GITHUB_REPOSITORY; on pull_request events the event file's pull request and
+ *   head commit; else GITHUB_SHA (https://docs.github.com/en/actions/reference/workflows-and-actions/variables).
+ * - Jenkins (GitHub Branch Source): CHANGE_URL, the pull request's address
+ *   (`https://github.com/<owner>/<repo>/pull/<n>`), and CHANGE_ID, as the Branch API plugin sets
+ *   them on a change request (jenkins/branch/BranchNameContributor.java); GIT_URL, the remote,
+ *   and GIT_COMMIT, from the Git plugin (hudson/plugins/git/GitSCM/buildEnv.properties). With the
+ *   default "merge with target" strategy GIT_COMMIT is Jenkins' own merge: the commit given is the head.
+ * - CircleCI: CIRCLE_PROJECT_USERNAME and CIRCLE_PROJECT_REPONAME; CIRCLE_PULL_REQUEST, the pull
+ *   request's address (CIRCLE_PR_NUMBER on a fork's); CIRCLE_SHA1; CIRCLE_REPOSITORY_URL for the
+ *   host (https://circleci.com/docs/reference/variables/).
+ * - Buildkite: BUILDKITE_REPO, the remote (`git@github.com:acme/shop.git`); BUILDKITE_PULL_REQUEST,
+ *   the number or `false`; BUILDKITE_COMMIT, taken only as a full SHA (it may be `HEAD`)
+ *   (https://buildkite.com/docs/pipelines/configure/environment-variables).
+ * - Azure Pipelines with a GitHub repository (BUILD_REPOSITORY_PROVIDER GitHub or
+ *   GitHubEnterprise): BUILD_REPOSITORY_NAME, `owner/name`, and BUILD_REPOSITORY_URI for the host;
+ *   SYSTEM_PULLREQUEST_PULLREQUESTNUMBER, GitHub's number (PULLREQUESTID is Azure's own id);
+ *   SYSTEM_PULLREQUEST_SOURCECOMMITID, the head, else BUILD_SOURCEVERSION.
+ * - TeamCity: no variable names the repository or the pull request (its Pull Requests feature
+ *   has them as configuration parameters, not in the environment): the repository and the pull
+ *   request are given; BUILD_VCS_NUMBER is the commit.
+ * The API is GITHUB_API_URL when set, else api.github.com for github.com, else GitHub Enterprise
+ * Server's `https://<host>/api/v3`.
+ */
+
+
+
+const REPOSITORY = (0,words/* setting */.Pe)('githubRepository');
+const PULL_REQUEST = (0,words/* setting */.Pe)('pullRequest');
+const github_repository_OWNER_REPO = /^([\w.-]{1,100})\/([\w.-]{1,100})$/;
+const github_repository_FULL_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
+const github_repository_NUMBER = /^[1-9][0-9]{0,9}$/;
+/**
+ * Whether the run names a GitHub repository to decorate: given, or by a CI whose
+ * variables name one, with GITHUB_TOKEN set.
+ */
+function namesGitHub(env, given) {
+    if (given.repository !== undefined)
+        return true;
+    if (!variable(env, 'GITHUB_TOKEN'))
+        return false;
+    return ciOf(env) !== undefined;
+}
+/**
+ * The repository, pull request and commit to decorate on GitHub, or what is missing.
+ *
+ * @example await githubRepository({ JENKINS_URL: 'https://ci', CHANGE_URL: 'https://github.com/acme/shop/pull/7', CHANGE_ID: '7', GIT_COMMIT: sha }, {}) // { owner: 'acme', repo: 'shop', pullRequest: 7, … }
+ */
+async function githubRepository(env, given) {
+    const ci = await namedBy(env);
+    const repository = given.repository ?? ci?.repository;
+    const names = {
+        repository: given.repository === undefined && ci ? ci.names.repository : REPOSITORY,
+        pullRequest: given.pullRequest === undefined && ci ? ci.names.pullRequest : PULL_REQUEST,
+        api: 'GITHUB_API_URL'
+    };
+    const parts = repository === undefined ? undefined : github_repository_OWNER_REPO.exec(repository);
+    if (!parts) {
+        return {
+            missing: repository === undefined
+                ? (0,words/* msg */.ab) `no GitHub repository named${ci ? ` by ${ci.from}` : ''}: give ${REPOSITORY} owner/name`
+                : (0,words/* msg */.ab) `${names.repository} is not owner/name`
+        };
+    }
+    const number = given.pullRequest ?? ci?.pullRequest;
+    if (number !== undefined && !github_repository_NUMBER.test(number)) {
+        return { missing: (0,words/* msg */.ab) `${names.pullRequest} is not a pull request's number` };
+    }
+    const commit = given.commit ?? ci?.commit;
+    if (commit === undefined || !github_repository_FULL_SHA.test(commit)) {
+        return {
+            missing: (0,words/* msg */.ab) `no commit to decorate${ci ? ` (${ci.from} names none as a full SHA)` : ''}: give ${(0,words/* setting */.Pe)('commit')} with the commit the scan analysed`
+        };
+    }
+    const apiUrl = apiOf(env, ci?.host);
+    if (!apiUrl)
+        return { missing: 'GITHUB_API_URL is not an http(s) address' };
+    return {
+        apiUrl,
+        owner: parts[1],
+        repo: parts[2],
+        pullRequest: number === undefined ? undefined : Number(number),
+        commit: commit.toLowerCase(),
+        names
+    };
+}
+/** GITHUB_API_URL, or the API of the host the CI names (github.com's, or Enterprise Server's). */
+function apiOf(env, host) {
+    const given = variable(env, 'GITHUB_API_URL');
+    if (given !== undefined)
+        return httpUrl(given);
+    if (host === undefined || host === 'github.com' || host === 'www.github.com') {
+        return new URL('https://api.github.com');
+    }
+    return httpUrl(`https://${host}/api/v3`);
+}
+/** The CI the command runs in, when it is one this module reads. */
+function ciOf(env) {
+    if (env['GITHUB_ACTIONS'] === 'true' && !env['GITEA_ACTIONS'] && !env['FORGEJO_ACTIONS']) {
+        return gitHubActions;
+    }
+    if (env['JENKINS_URL'] && (env['CHANGE_URL'] || env['GIT_URL']))
+        return jenkins;
+    if (env['CIRCLECI'] === 'true' && env['CIRCLE_PROJECT_USERNAME'])
+        return circleCi;
+    if (env['BUILDKITE'] === 'true' && env['BUILDKITE_REPO'])
+        return buildkite;
+    const provider = env['BUILD_REPOSITORY_PROVIDER'] ?? '';
+    if (env['TF_BUILD']?.toLowerCase() === 'true' && /^GitHub(Enterprise)?$/.test(provider)) {
+        return azurePipelines;
+    }
+    if (env['TEAMCITY_VERSION'])
+        return teamCity;
+    return undefined;
+}
+async function namedBy(env) {
+    return ciOf(env)?.(env);
+}
+async function gitHubActions(env) {
+    const event = env['GITHUB_EVENT_NAME'] ?? '';
+    const onPullRequest = event === 'pull_request' || event === 'pull_request_target';
+    const file = onPullRequest ? await (0,github_event/* readEventFile */.zh)(env['GITHUB_EVENT_PATH']) : undefined;
+    const payload = (0,github_event/* pullRequestOf */._n)(file && 'payload' in file ? file.payload : undefined);
+    return {
+        from: 'GitHub Actions',
+        host: hostOf(variable(env, 'GITHUB_SERVER_URL')),
+        repository: variable(env, 'GITHUB_REPOSITORY'),
+        pullRequest: payload.number?.toString(),
+        commit: payload.headSha ?? variable(env, 'GITHUB_SHA'),
+        names: { repository: 'GITHUB_REPOSITORY', pullRequest: 'the event file' }
+    };
+}
+function jenkins(env) {
+    // CHANGE_URL of a GitHub pull request: https://<host>/<owner>/<repo>/pull/<number>.
+    const change = /^https?:\/\/([^/\s]+)\/([\w.-]+\/[\w.-]+)\/pull\/(\d+)\/?$/.exec(variable(env, 'CHANGE_URL') ?? '');
+    const remote = remoteOf(variable(env, 'GIT_URL'));
+    return {
+        from: 'Jenkins',
+        host: change?.[1] ?? remote?.host,
+        repository: change?.[2] ?? remote?.repository,
+        pullRequest: change ? (variable(env, 'CHANGE_ID') ?? change[3]) : undefined,
+        commit: variable(env, 'GIT_COMMIT'),
+        names: { repository: change ? 'CHANGE_URL' : 'GIT_URL', pullRequest: 'CHANGE_ID' }
+    };
+}
+function circleCi(env) {
+    const owner = variable(env, 'CIRCLE_PROJECT_USERNAME');
+    const name = variable(env, 'CIRCLE_PROJECT_REPONAME');
+    const address = /\/pull\/(\d+)\/?$/.exec(variable(env, 'CIRCLE_PULL_REQUEST') ?? '');
+    return {
+        from: 'CircleCI',
+        host: remoteOf(variable(env, 'CIRCLE_REPOSITORY_URL'))?.host ??
+            hostOf(variable(env, 'CIRCLE_PULL_REQUEST')),
+        repository: owner && name ? `${owner}/${name}` : undefined,
+        pullRequest: variable(env, 'CIRCLE_PR_NUMBER') ?? address?.[1],
+        commit: variable(env, 'CIRCLE_SHA1'),
+        names: {
+            repository: 'CIRCLE_PROJECT_USERNAME and CIRCLE_PROJECT_REPONAME',
+            pullRequest: 'CIRCLE_PULL_REQUEST'
+        }
+    };
+}
+function buildkite(env) {
+    const remote = remoteOf(variable(env, 'BUILDKITE_REPO'));
+    const number = variable(env, 'BUILDKITE_PULL_REQUEST');
+    return {
+        from: 'Buildkite',
+        host: remote?.host,
+        repository: remote?.repository,
+        pullRequest: number === 'false' ? undefined : number,
+        commit: variable(env, 'BUILDKITE_COMMIT'),
+        names: { repository: 'BUILDKITE_REPO', pullRequest: 'BUILDKITE_PULL_REQUEST' }
+    };
+}
+function azurePipelines(env) {
+    return {
+        from: 'Azure Pipelines',
+        host: hostOf(variable(env, 'BUILD_REPOSITORY_URI')),
+        repository: variable(env, 'BUILD_REPOSITORY_NAME'),
+        pullRequest: variable(env, 'SYSTEM_PULLREQUEST_PULLREQUESTNUMBER'),
+        commit: variable(env, 'SYSTEM_PULLREQUEST_SOURCECOMMITID') ?? variable(env, 'BUILD_SOURCEVERSION'),
+        names: {
+            repository: 'BUILD_REPOSITORY_NAME',
+            pullRequest: 'SYSTEM_PULLREQUEST_PULLREQUESTNUMBER'
+        }
+    };
+}
+function teamCity(env) {
+    return {
+        from: 'TeamCity',
+        host: undefined,
+        repository: undefined,
+        pullRequest: undefined,
+        commit: variable(env, 'BUILD_VCS_NUMBER'),
+        names: { repository: REPOSITORY, pullRequest: PULL_REQUEST }
+    };
+}
+/** The host of an http(s) address, lower-cased. */
+function hostOf(address) {
+    return httpUrl(address)?.hostname.toLowerCase();
+}
+/**
+ * A git remote's host and `owner/name`: `https://github.com/acme/shop(.git)`,
+ * `git@github.com:acme/shop(.git)`, `ssh://git@github.com/acme/shop(.git)`.
+ */
+function remoteOf(remote) {
+    const match = /^(?:https?:\/\/(?:[^@/\s]+@)?|ssh:\/\/(?:[^@/\s]+@)?|[\w.-]+@)([\w.-]+)(?::\d+)?[/:]([\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/.exec(remote ?? '');
+    return match ? { host: match[1].toLowerCase(), repository: match[2] } : undefined;
+}
+
+// EXTERNAL MODULE: ./src/deadline.ts
+var deadline = __nccwpck_require__(6683);
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(3916);
+// EXTERNAL MODULE: ./src/http/rest-api.ts
+var rest_api = __nccwpck_require__(9837);
+// EXTERNAL MODULE: ./src/report/markup.ts
+var markup = __nccwpck_require__(8132);
+// EXTERNAL MODULE: ./src/report/summary-text.ts
+var summary_text = __nccwpck_require__(2536);
+// EXTERNAL MODULE: ./src/secrets.ts
+var secrets = __nccwpck_require__(7194);
+// EXTERNAL MODULE: ./src/sink.ts
+var src_sink = __nccwpck_require__(808);
+// EXTERNAL MODULE: ./src/cli/names.ts
+var names = __nccwpck_require__(2010);
+;// CONCATENATED MODULE: ./src/cli/decoration.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** The platforms, in the order they are looked for: the options first, then the CI's own. */
+const PLATFORMS = [
+    { named: (context) => context.bitbucketServer !== undefined, find: bitbucketDataCenter },
+    { named: (context) => context.platform?.githubRepository !== undefined, find: github },
+    { named: (context) => context.platform?.gitlab !== undefined, find: gitlabFromAnyCi },
+    { named: (context) => context.platform?.gitea !== undefined, find: gitea },
+    { named: ({ env }) => giteaActions(env) !== undefined, find: gitea },
+    { named: ({ env }) => variable(env, 'CI_API_V4_URL') !== undefined, find: gitlab },
+    { named: ({ env }) => variable(env, 'BITBUCKET_REPO_FULL_NAME') !== undefined, find: bitbucket },
+    {
+        named: ({ env }) => variable(env, 'SYSTEM_COLLECTIONURI') !== undefined &&
+            !/^GitHub(Enterprise)?$/.test(variable(env, 'BUILD_REPOSITORY_PROVIDER') ?? ''),
+        find: azure
+    },
+    { named: ({ env }) => namesGitLabFromJenkins(env), find: gitlabFromAnyCi },
+    { named: ({ env }) => namesGitHub(env, {}), find: github }
+];
+/**
+ * Decorates the platform the run names with the outcomes; never throws.
+ *
+ * @example if (line.decorate) await decorate(outcomes, context)
+ */
+async function decorate(outcomes, context) {
+    const { log } = context;
+    try {
+        const row = PLATFORMS.find((platform) => platform.named(context));
+        if (!row) {
+            log.warning('--decorate: no platform found to decorate; nothing is decorated. GitLab CI, Bitbucket Pipelines and Azure Pipelines are found by their own variables; from any other CI, name the repository: --github-repository (with GITHUB_TOKEN), --gitlab-url and --gitlab-project (with GITLAB_TOKEN), --gitea-url and --gitea-repository (with GITEA_TOKEN), or --bitbucket-server.');
+            return;
+        }
+        const found = await row.find(context);
+        if ('missing' in found) {
+            const advice = found.advice === undefined ? '' : ` ${found.advice}`;
+            log.warning((0,words/* msg */.ab) `--decorate: ${found.missing}; nothing is decorated.${advice}`);
+            return;
+        }
+        if (found.noToken !== undefined && !found.token) {
+            log.warning(`--decorate: ${found.noToken}`);
+            return;
+        }
+        const forms = found.token ? (0,secrets/* tokenForms */.py)(found.token) : [];
+        log.hideSecrets(forms);
+        const sink = (0,src_sink/* createSink */.O)({
+            names: names/* COMMAND_NAMES */.n,
+            secrets: [...context.secrets, ...forms],
+            escapedForms: found.markup === 'html' ? summary_text/* summaryForms */.cy : markup/* markdownForms */.T2,
+            ...(found.limit === undefined ? {} : { limit: found.limit, unit: 'characters' })
+        });
+        const platform = await found.open({
+            token: found.token ?? '',
+            userAgent: context.userAgent,
+            clock: context.clock,
+            deadline: (0,deadline/* decorationDeadline */.bg)(context)
+        });
+        const { decorate: decoratePlatform } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 1379));
+        const options = {
+            sink,
+            policy: context.policy,
+            commentWhen: context.commentWhen,
+            inlineLimit: context.inlineLimit,
+            inlineSeverity: context.inlineSeverity,
+            fileLink: found.fileLink,
+            log
+        };
+        try {
+            await decoratePlatform(platform, outcomes, options);
+        }
+        finally {
+            platform.close();
+        }
+    }
+    catch (error) {
+        // Each platform says its own failures in one warning (`decorating`, src/platforms/decorate.ts);
+        // this keeps the promise for anything else: the verdict and the exit code are the gate's.
+        log.warning((0,words/* msg */.ab) `--decorate failed, and nothing more is decorated; the verdict and the exit code are unchanged. ${(0,errors/* quotedSaidOf */.Jm)(error)}`);
+    }
+}
+/** GitLab CI: a commit status per project, and on a merge request the note and discussions. */
+async function gitlab(context) {
+    const found = gitlabPipeline(context.env, context.commit);
+    if ('missing' in found) {
+        const advice = 'It runs in a GitLab CI job, with a project or group access token (api scope) in GITLAB_TOKEN.';
+        return { ...found, advice };
+    }
+    return gitlabFound(context, found);
+}
+/** A GitLab project found, with GITLAB_TOKEN. */
+function gitlabFound(context, found) {
+    return {
+        token: variable(context.env, 'GITLAB_TOKEN'),
+        noToken: 'GITLAB_TOKEN is not set; nothing is decorated. Set it to a project or group access token with the api scope, from a masked CI/CD variable (CI_JOB_TOKEN may not write notes or statuses).',
+        markup: 'html',
+        limit: 1_000_000,
+        fileLink: found.pipeline.fileLink,
+        async open(connection) {
+            const [{ GitLabApi }, { gitlabPlatform }] = await Promise.all([
+                Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 4742)),
+                Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 5611))
+            ]);
+            return gitlabPlatform(new GitLabApi({ ...connection, apiUrl: found.apiUrl }), found.pipeline);
+        }
+    };
+}
+/**
+ * GitHub from any CI: a commit status per project, and on a pull request the comment and the
+ * issues' comments as one review, with the token in GITHUB_TOKEN (a personal access token, or a
+ * GitHub App's installation token).
+ */
+async function github(context) {
+    const found = await githubRepository(context.env, {
+        repository: context.platform?.githubRepository,
+        pullRequest: context.review,
+        commit: context.commit
+    });
+    if ('missing' in found)
+        return found;
+    return {
+        token: variable(context.env, 'GITHUB_TOKEN'),
+        noToken: 'GITHUB_TOKEN is not set; nothing is decorated. Set it to a token that may write commit statuses and pull requests: a fine-grained personal access token, or a GitHub App installation token.',
+        markup: 'html',
+        limit: 65_536,
+        async open(connection) {
+            const [{ GitHubApi }, { githubPlatform }] = await Promise.all([
+                Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 5062)),
+                Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2875))
+            ]);
+            const api = new GitHubApi({ ...connection, apiUrl: found.apiUrl.href.replace(/\/+$/, '') });
+            return githubPlatform(api, found);
+        }
+    };
+}
+/**
+ * GitLab from any CI (--gitlab-url, --gitlab-project, --pull-request, or the Jenkins GitLab
+ * plugin's variables), with GITLAB_TOKEN.
+ */
+async function gitlabFromAnyCi(context) {
+    const given = context.platform?.gitlab;
+    const found = gitlabProject(context.env, {
+        url: given?.url,
+        project: given?.project,
+        pullRequest: context.review,
+        commit: context.commit
+    });
+    if ('missing' in found)
+        return found;
+    return gitlabFound(context, found);
+}
+/**
+ * Gitea or Forgejo: from their Actions, or from any CI with --gitea-url and --gitea-repository; a
+ * commit status per project, and on a pull request the comment and the issues' comments as one
+ * review, with GITEA_TOKEN (FORGEJO_TOKEN, or in their Actions the job's GITHUB_TOKEN).
+ */
+async function gitea(context) {
+    const given = context.platform?.gitea;
+    const fromTheCi = context.commit
+        ? undefined
+        : (await (0,ci_analysis/* ciAnalysis */.P)(context.env).catch(() => undefined))?.commits[0];
+    const found = await giteaRepository(context.env, {
+        url: given?.url,
+        repository: given?.repository,
+        pullRequest: context.review,
+        commit: context.commit
+    }, fromTheCi);
+    if ('missing' in found)
+        return found;
+    return {
+        token: found.token,
+        noToken: `GITEA_TOKEN is not set; nothing is decorated. Set it to an access token of a user who may write to the repository (scopes write:repository and write:issue).`,
+        markup: 'markdown',
+        limit: 65_536,
+        async open(connection) {
+            const { giteaPlatform } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 1691));
+            const rest = new rest_api/* RestApi */.RQ({
+                ...connection,
+                platform: found.kind,
+                apiUrl: found.apiUrl,
+                headers: { authorization: `token ${connection.token}` },
+                redirectAdvice: `Set the address of ${found.kind}'s API (/api/v1) it answers at.`
+            });
+            return giteaPlatform(rest, found);
+        }
+    };
+}
+/** Bitbucket Pipelines' proxy for Code Insights, as its documentation names it. */
+const PIPELINES_PROXY = 'http://localhost:29418';
+/**
+ * Bitbucket Pipelines: per project a build status and a report, and on a pull request the
+ * comment; without BITBUCKET_TOKEN, the reports alone, through Bitbucket Pipelines' proxy, which
+ * signs Code Insights requests for the build (plain http to the API, through localhost:29418;
+ * BITBUCKET_PIPELINES_PROXY overrides it).
+ */
+async function bitbucket(context) {
+    const { env } = context;
+    const found = bitbucketPipeline(env, context.commit);
+    if ('missing' in found)
+        return found;
+    const token = variable(env, 'BITBUCKET_TOKEN');
+    const pipelinesProxy = token
+        ? undefined
+        : httpUrl(variable(env, 'BITBUCKET_PIPELINES_PROXY') ?? PIPELINES_PROXY);
+    if (!token && !pipelinesProxy) {
+        return { missing: 'BITBUCKET_PIPELINES_PROXY is not an http address' };
+    }
+    return {
+        token,
+        noToken: undefined,
+        markup: 'markdown',
+        limit: 30_000,
+        async open(connection) {
+            const [{ BitbucketApi }, { bitbucketCloud }] = await Promise.all([
+                Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 286)),
+                Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6615))
+            ]);
+            const api = new BitbucketApi({
+                ...connection,
+                token,
+                apiUrl: token ? found.apiUrl : new URL(found.apiUrl.href.replace(/^https:/, 'http:')),
+                ...(pipelinesProxy ? { pipelinesProxy } : {})
+            });
+            return bitbucketCloud(api, { ...found.pipeline, reportsOnly: token === undefined });
+        }
+    };
+}
+/**
+ * Bitbucket Data Center from any CI (--bitbucket-server, --bitbucket-project, --bitbucket-repo):
+ * a Code Insights report and a build status per project, on the commit decoratedCommit gives
+ * (--commit, else the CI's).
+ */
+async function bitbucketDataCenter(context) {
+    const repository = context.bitbucketServer;
+    const server = httpUrl(repository.url);
+    if (!server)
+        return { missing: '--bitbucket-server is not an http(s) address' };
+    const fromTheCi = context.commit
+        ? undefined
+        : (await (0,ci_analysis/* ciAnalysis */.P)(context.env).catch(() => undefined))?.commits[0];
+    const commit = decoratedCommit(context, fromTheCi);
+    if (!commit || !/^[0-9a-f]{40}$/i.test(commit)) {
+        return {
+            missing: 'no commit to decorate on Bitbucket Data Center',
+            advice: 'Give --commit, or run in a CI that names it (Jenkins: GIT_COMMIT).'
+        };
+    }
+    return {
+        token: variable(context.env, 'BITBUCKET_TOKEN'),
+        noToken: 'BITBUCKET_TOKEN is not set; nothing is decorated. Set it to an HTTP access token of the repository or its project, with the repository write permission.',
+        markup: 'markdown',
+        async open(connection) {
+            const { bitbucketDataCenter } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 9883));
+            const rest = new rest_api/* RestApi */.RQ({
+                ...connection,
+                platform: 'Bitbucket',
+                apiUrl: new URL('rest/', server.href.replace(/\/*$/, '/')),
+                headers: { authorization: `Bearer ${connection.token}` },
+                redirectAdvice: 'Set --bitbucket-server to the address the server answers at.'
+            });
+            return bitbucketDataCenter(rest, {
+                project: repository.project,
+                repository: repository.repository,
+                commit
+            });
+        }
+    };
+}
+/**
+ * Azure Pipelines: the pull request's statuses and threads, with the token the step must map
+ * (`env: SYSTEM_ACCESSTOKEN: $(System.AccessToken)`).
+ */
+async function azure(context) {
+    const found = azurePullRequest(context.env);
+    if ('missing' in found)
+        return found;
+    return {
+        token: variable(context.env, 'SYSTEM_ACCESSTOKEN'),
+        noToken: 'SYSTEM_ACCESSTOKEN is not set; nothing is decorated. Map it in the step (env: SYSTEM_ACCESSTOKEN: $(System.AccessToken)), and give the build service "Contribute to pull requests" on the repository.',
+        markup: 'markdown',
+        limit: 150_000,
+        async open(connection) {
+            const [{ AzureApi }, { azureDevOps }] = await Promise.all([
+                Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 3516)),
+                Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2839))
+            ]);
+            const api = new AzureApi({ ...connection, ...found });
+            return azureDevOps(api, {
+                pullRequestId: found.pullRequestId,
+                commit: decoratedCommit(context, found.commit)
+            });
+        }
+    };
+}
+
+
+/***/ }),
+
+/***/ 2010:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   n: () => (/* binding */ COMMAND_NAMES)
+/* harmony export */ });
+/**
+ * The command's words for every setting: its options and environment variables. The token has
+ * no option (it would show in process lists), so messages name SONAR_TOKEN alone; the settings
+ * only the action has are named by their key, and no message of the command's path names them.
+ * The one place that knows the options' names besides the option parser and --help.
+ */
+const COMMAND_NAMES = {
+    kind: 'Option',
+    settings: {
+        reportFile: { name: '--report' },
+        token: { variable: 'SONAR_TOKEN' },
+        host: { name: '--host', variable: 'SONAR_HOST_URL' },
+        // The certificate's text comes from SONAR_ROOT_CERT, or from the file --root-cert-file names
+        // (read and checked before the settings): a message about the text names the variable.
+        rootCert: { variable: 'SONAR_ROOT_CERT', also: '--root-cert-file' },
+        timeout: { name: '--timeout' },
+        initialDelay: { name: '--initial-delay' },
+        interval: { name: '--interval' },
+        failStep: { name: '--no-fail' },
+        failingStatuses: { name: '--fail-on' },
+        task: { name: '--task-id' },
+        analysis: { name: '--analysis-id' },
+        project: { name: '--project' },
+        branch: { name: '--branch' },
+        pullRequest: { name: '--pull-request' },
+        commit: { name: '--commit' },
+        comment: { name: '--comment-when' },
+        gitHubToken: {},
+        annotate: {},
+        checkRun: {},
+        sarif: { name: '--sarif' },
+        inlineLimit: { name: '--inline-limit' },
+        inlineSeverity: { name: '--inline-severity' },
+        bitbucketProject: { name: '--bitbucket-project' },
+        bitbucketRepo: { name: '--bitbucket-repo' },
+        githubRepository: { name: '--github-repository' },
+        gitlabUrl: { name: '--gitlab-url' },
+        gitlabProject: { name: '--gitlab-project' },
+        giteaUrl: { name: '--gitea-url' },
+        giteaRepository: { name: '--gitea-repository' }
+    },
+    // The command writes no job summary: its files hold what the summary would.
+    places: { details: 'the --markdown or --json file', self: 'the command' }
 };
 
-;// CONCATENATED MODULE: ./src/deadline.ts
+
+/***/ }),
+
+/***/ 6683:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   VB: () => (/* binding */ DECORATION_ALLOWANCE_MS),
+/* harmony export */   bg: () => (/* binding */ decorationDeadline),
+/* harmony export */   sI: () => (/* binding */ overallDeadline)
+/* harmony export */ });
 /**
  * The decoration's allowance: it gets at least this long after the check, so that a check that
  * used the whole time-out still decorates, and never runs past the overall time-out by more.
@@ -483,323 +1579,29 @@ function decorationDeadline({ clock, deadline }) {
     return Math.min(deadline + DECORATION_ALLOWANCE_MS, Math.max(deadline, clock.now() + DECORATION_ALLOWANCE_MS));
 }
 
-;// CONCATENATED MODULE: ./src/untrusted-text.ts
-/**
- * Text from a server, a report file or an input, made fit to quote inside one of our own
- * messages. Every destination (the runner's log, the job summary, the outputs) has its own gate
- * on top of this one; this one only keeps quoted text to one readable line of bounded length.
- */
-/** How long quoted text may be: ids and keys, and free text such as a server's error message. */
-const QUOTE_LIMITS = { short: 200, long: 1000 };
-/**
- * Control characters, and the Unicode ones that move text around without being seen: line and
- * paragraph separators and bidirectional overrides (which can make a line read backwards).
- */
-// eslint-disable-next-line no-control-regex
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
-const NAMED_ESCAPES = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-/**
- * The character as an escape a reader can see: `\n`, `\x1B`, `\u2028`.
- *
- * @example escapeInvisible('\u001b') // '\\x1B'
- */
-function escapeInvisible(character) {
-    const named = NAMED_ESCAPES[character];
-    if (named)
-        return named;
-    const code = character.charCodeAt(0);
-    const hex = code.toString(16).toUpperCase();
-    return code <= 0xff ? `\\x${hex.padStart(2, '0')}` : `\\u${hex.padStart(4, '0')}`;
-}
-/** Every invisible or line-breaking character shown as its escape. */
-function untrusted_text_showInvisible(text) {
-    return text.replace(INVISIBLE, escapeInvisible);
-}
-/**
- * Cuts `text` to at most `max` characters, the last of them an ellipsis, without splitting a
- * surrogate pair.
- *
- * @example cut('abcdef', 4) // 'abc…'
- */
-function untrusted_text_cut(text, max) {
-    if (text.length <= max)
-        return text;
-    let end = Math.max(0, max - 1);
-    const last = text.charCodeAt(end - 1);
-    if (last >= 0xd800 && last <= 0xdbff)
-        end--;
-    return `${text.slice(0, end)}…`;
-}
-/**
- * Untrusted text as one line of bounded length: cut first (so a huge value costs nothing
- * more), then every control character shown as an escape.
- *
- * @example oneLine('PENDING\n::error::x') // 'PENDING\\n::error::x'
- */
-function untrusted_text_oneLine(text, max = QUOTE_LIMITS.short) {
-    return untrusted_text_showInvisible(untrusted_text_cut(text, max));
-}
-/**
- * Text that may be a URL with credentials, fit to quote in an error: everything between the
- * scheme and the last `@` hidden. Text that does not parse as a URL cannot be split into user,
- * password and path reliably, so this hides more rather than less.
- *
- * @example hideCredentials('https://user:pass@host/x') // 'https://***@host/x'
- */
-function hideCredentials(text) {
-    return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^]*@/i, (_, scheme) => `${scheme ?? ''}***@`);
-}
-/** The text with every lone surrogate replaced by U+FFFD, as String#toWellFormed does. */
-function wellFormed(text) {
-    return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
-}
 
-;// CONCATENATED MODULE: ./src/words.ts
-/**
- * Messages as data. The core never writes an edge's words: where a message speaks of a setting
- * ("raise the time-out") or of where the details are, it holds a reference by key, and each
- * destination's sink says it in its edge's words, from the edge's one table of names
- * (`src/action/names.ts`: the action's inputs; `src/cli/names.ts`: the command's options and
- * environment variables).
- *
- * A message is a Message, made by the `msg` tagged template: its text and its references apart,
- * so that a sink escapes the text for its destination and says each reference after, never
- * escaped (`inWords`). The errors of the family keep theirs (`ExplainedError.said`).
- *
- * Text is only text: a string (a server's words, a path) is never read for a reference, and
- * nothing is taken out of it. A reference exists only as a value a Message holds.
- *
- * @example msg`raise ${setting('timeout')}` // each edge says its own name for the time-out
- */
+/***/ }),
 
-/** The settings a message may name. */
-const SETTING_KEYS = [
-    'reportFile',
-    'token',
-    'host',
-    'rootCert',
-    'timeout',
-    'initialDelay',
-    'interval',
-    'failStep',
-    'failingStatuses',
-    'task',
-    'analysis',
-    'project',
-    'branch',
-    'pullRequest',
-    'commit',
-    'comment',
-    'gitHubToken',
-    'annotate',
-    'checkRun',
-    'sarif',
-    'inlineLimit',
-    'inlineSeverity',
-    'bitbucketProject',
-    'bitbucketRepo'
-];
-/** The places a message may send the reader to, and what the step calls itself (`self`). */
-const PLACE_KEYS = (/* unused pure expression or super */ null && (['details', 'self']));
-/** How a reference is said (see `inWords`): `place` for a place, the others for a setting. */
-const FORMS = (/* unused pure expression or super */ null && ([
-    'name',
-    'the',
-    'title',
-    'titles',
-    'either',
-    'withVariable',
-    'variableFirst',
-    'place'
-]));
-/**
- * A reference to a setting or a place in one form: what `setting`, `theSetting`, `place` and the
- * others make. A Message holds it as it is, for a sink to say (`inWords`).
- */
-class Reference {
-    form;
-    key;
-    constructor(form, key) {
-        this.form = form;
-        this.key = key;
-    }
-}
-const reference = (form, key) => new Reference(form, key);
-/** The setting's name; its variable when only a variable sets it. */
-const setting = (key) => reference('name', key);
-/** With its kind: `the <name> input`, `the <name> option`; `the <VARIABLE> environment variable`. */
-const theSetting = (key) => reference('the', key);
-/** At the start of a sentence: `Input <name>`, `Option <name>`; `<VARIABLE>` alone. */
-const words_settingTitle = (key) => reference('title', key);
-/** Two settings at the start of a sentence: `${settingsTitle('task')} and ${setting('analysis')}`. */
-const settingsTitle = (key) => reference('titles', key);
-/**
- * With its kind, the variable first: `the <VARIABLE> environment variable or the <name> input`;
- * `the <VARIABLE> environment variable` alone when the edge has no name for it.
- */
-const theVariableOrSetting = (key) => reference('variableFirst', key);
-/** The name or the variable: `<name> or <VARIABLE>`; either alone when the edge has one. */
-const settingOrVariable = (key) => reference('either', key);
-/** The name, the variable in brackets: `<name> (or <VARIABLE>)`; either alone when the edge has one. */
-const settingWithVariable = (key) => reference('withVariable', key);
-/** Where the reader finds the details (the action's job summary, the command's files). */
-const place = (key) => reference('place', key);
-/**
- * A message of ours: text and references, made by `msg`, said only by a sink, in its edge's
- * words and through its destination's escaping (`inWords`). The text is escaped and the
- * references are said: a reference is never escaped, and text is never read for one.
- */
-class Message {
-    parts;
-    constructor(parts) {
-        this.parts = parts;
-    }
-    /** The message of `strings` and `values`, as `msg` makes it. */
-    static of(strings, values) {
-        const parts = [];
-        const add = (part) => {
-            const last = parts.at(-1);
-            if (typeof part === 'string' && typeof last === 'string')
-                parts[parts.length - 1] = last + part;
-            else if (part !== '')
-                parts.push(part);
-        };
-        strings.forEach((text, index) => {
-            add(text);
-            if (index >= values.length)
-                return;
-            const value = values[index];
-            if (value instanceof Message)
-                value.parts.forEach(add);
-            else
-                add(value instanceof Reference ? value : String(value));
-        });
-        return new Message(parts);
-    }
-}
-/**
- * A message of ours, by a tagged template: a Message when it names a setting or a place, else
- * its text.
- *
- * @example msg`raise ${setting('timeout')} (it is ${seconds} s)`
- */
-function words_msg(strings, ...values) {
-    return simplest(Message.of(strings, values));
-}
-/** `message` as text when it holds no reference: text needs no edge to be said. */
-function simplest(message) {
-    const references = message.parts.some((part) => part instanceof Reference);
-    return references ? message : message.parts.join('');
-}
-/**
- * `items` one after the other, `separator` between them: the lines of one message.
- *
- * @example joined([msg`Quality Gate Failure: ${head}`, ...lines], '\n')
- */
-function joined(items, separator) {
-    return simplest(Message.of(['', ...items.slice(1).map(() => separator), ''], items));
-}
-/** `said` split at each line feed of its text: one Message or text per line. */
-function linesOf(said) {
-    if (!(said instanceof Message))
-        return typeof said === 'string' ? said.split('\n') : [said];
-    const lines = [[]];
-    for (const part of said.parts) {
-        const [first, ...others] = part instanceof Reference ? [part] : part.split('\n');
-        if (first !== undefined)
-            lines.at(-1).push(first);
-        for (const other of others)
-            lines.push([other]);
-    }
-    return lines.map((parts) => simplest(Message.of(['', ...parts.map(() => '')], parts)));
-}
-/**
- * `said` within `max` characters of text (a reference counts as its key), cut with an ellipsis
- * where its text passes them.
- */
-function cutSaid(said, max) {
-    if (!(said instanceof Message))
-        return typeof said === 'string' ? untrusted_text_cut(said, max) : said;
-    const parts = [];
-    let left = max;
-    for (const part of said.parts) {
-        const length = part instanceof Reference ? part.key.length : part.length;
-        if (length > left) {
-            if (typeof part === 'string')
-                parts.push(untrusted_text_cut(part, Math.max(1, left)));
-            else
-                parts.push('…');
-            break;
-        }
-        parts.push(part);
-        left -= length;
-    }
-    return simplest(Message.of(['', ...parts.map(() => '')], parts));
-}
-/** The first line of `said`: all of it up to its first line feed. */
-function firstLine(said) {
-    return linesOf(said)[0] ?? '';
-}
-/** Each reference by its key, for text no edge reads (an Error's `message`, a comparison). */
-const KEY_NAMES = {
-    kind: 'Setting',
-    settings: Object.fromEntries(SETTING_KEYS.map((key) => [key, { name: key }])),
-    places: { details: 'the details', self: 'the check' }
-};
-/** `said` as text with each reference by its key: for what no edge reads. */
-function textOf(said) {
-    return inWords(said, KEY_NAMES);
-}
-/**
- * `text` as a destination writes it: a Message's text through `escape` (the destination's gate)
- * and each of its references in `names`' words, never escaped; text alone through `escape`. Text
- * is never read for a reference, and nothing is taken out of it.
- *
- * @example inWords(msg`raise ${setting('timeout')}`, ACTION_NAMES) // 'raise ' and the action's input for the time-out
- */
-function inWords(text, names, escape = (plain) => plain) {
-    if (text instanceof Reference)
-        return say(text.form, text.key, names);
-    if (!(text instanceof Message))
-        return escape(text);
-    return text.parts
-        .map((part) => (part instanceof Reference ? say(part.form, part.key, names) : escape(part)))
-        .join('');
-}
-function say(form, key, names) {
-    if (form === 'place') {
-        return Object.hasOwn(names.places, key) ? names.places[key] : key;
-    }
-    if (!Object.hasOwn(names.settings, key))
-        return key;
-    const { name, variable, also } = names.settings[key];
-    const plain = name ?? variable ?? key;
-    switch (form) {
-        case 'name':
-            return plain;
-        case 'the':
-            if (name)
-                return `the ${name} ${names.kind.toLowerCase()}`;
-            return variable ? `the ${variable} environment variable` : key;
-        case 'title':
-            return name ? `${names.kind} ${name}` : plain;
-        case 'titles':
-            return name ? `${names.kind}s ${name}` : plain;
-        case 'variableFirst': {
-            const theName = name ? `the ${name} ${names.kind.toLowerCase()}` : undefined;
-            const theVariable = variable ? `the ${variable} environment variable` : undefined;
-            return [theVariable, theName].filter(Boolean).join(' or ') || key;
-        }
-        case 'either':
-            if (name && variable)
-                return `${name} or ${variable}`;
-            return also ? `${plain} or ${also}` : plain;
-        case 'withVariable':
-            return name && variable ? `${name} (or ${variable})` : plain;
-    }
-}
+/***/ 3916:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-;// CONCATENATED MODULE: ./src/errors.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $N: () => (/* binding */ codeOf),
+/* harmony export */   GN: () => (/* binding */ SettingsError),
+/* harmony export */   Jm: () => (/* binding */ quotedSaidOf),
+/* harmony export */   Jo: () => (/* binding */ saidOf),
+/* harmony export */   MU: () => (/* binding */ TimeoutError),
+/* harmony export */   bD: () => (/* binding */ messageOf),
+/* harmony export */   g2: () => (/* binding */ AnalysisNotFoundError),
+/* harmony export */   hM: () => (/* binding */ ExplainedError),
+/* harmony export */   hP: () => (/* binding */ ServerRequestError),
+/* harmony export */   tG: () => (/* binding */ ReportFileError),
+/* harmony export */   uP: () => (/* binding */ UnsafeRequestError),
+/* harmony export */   zR: () => (/* binding */ asError),
+/* harmony export */   zX: () => (/* binding */ TaskFailedError)
+/* harmony export */ });
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5846);
 /**
  * Every failure the action and the command report is one of these. Each carries a stable `code`
  * (one of ErrorCode, also on the class as a static, as jose's errors do) so tests and callers
@@ -817,23 +1619,23 @@ class ExplainedError extends Error {
     /** What the error says, for a sink to say in its edge's words (`message` holds it as text). */
     said;
     constructor(code, said, options) {
-        super(textOf(said), options);
+        super((0,_words_js__WEBPACK_IMPORTED_MODULE_1__/* .textOf */ .b6)(said), options);
         this.name = new.target.name;
         this.code = code;
         this.said = said;
     }
     /** The settings it names, by key, in the order it names them: what it is about. */
     get settings() {
-        const named = this.said instanceof Message ? this.said.parts : [this.said];
-        const keys = named.flatMap((part) => (part instanceof Reference ? [part.key] : []));
+        const named = this.said instanceof _words_js__WEBPACK_IMPORTED_MODULE_1__/* .Message */ .QB ? this.said.parts : [this.said];
+        const keys = named.flatMap((part) => (part instanceof _words_js__WEBPACK_IMPORTED_MODULE_1__/* .Reference */ .Or ? [part.key] : []));
         return [...new Set(keys)];
     }
 }
 /** An input or environment variable is missing or malformed. */
-class errors_SettingsError extends ExplainedError {
+class SettingsError extends ExplainedError {
     static code = 'ERR_SETTINGS';
     constructor(message, options) {
-        super(errors_SettingsError.code, message, options);
+        super(SettingsError.code, message, options);
     }
 }
 /** The scanner's report-task.txt is missing or does not say what the action needs. */
@@ -920,7 +1722,7 @@ function asError(error) {
  */
 function quotedSaidOf(error) {
     const said = saidOf(error);
-    return typeof said === 'string' ? untrusted_text_oneLine(said, QUOTE_LIMITS.long) : said;
+    return typeof said === 'string' ? (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(said, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.long) : said;
 }
 /**
  * What an error says, for a sink: the Message of an error that keeps one (the family's, a reply's
@@ -930,7 +1732,7 @@ function quotedSaidOf(error) {
  */
 function saidOf(error) {
     const said = error?.said;
-    return said instanceof Message ? said : asError(error).message;
+    return said instanceof _words_js__WEBPACK_IMPORTED_MODULE_1__/* .Message */ .QB ? said : asError(error).message;
 }
 /**
  * The message of any thrown value: an Error's message, or the value as text.
@@ -941,664 +1743,1229 @@ function messageOf(error) {
     return asError(error).message;
 }
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: ./src/bounded-file.ts
+
+/***/ }),
+
+/***/ 6654:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   MJ: () => (/* binding */ policyText),
+/* harmony export */   hI: () => (/* binding */ statusClass),
+/* harmony export */   mS: () => (/* binding */ failsUnder),
+/* harmony export */   qJ: () => (/* binding */ FAIL_ON_ERROR),
+/* harmony export */   yV: () => (/* binding */ FAILING_STATUSES)
+/* harmony export */ });
 /**
- * The one way a file that must be small is read (the report file, the CA file, the event file):
- * opened without waiting (O_NONBLOCK: a named pipe with no writer opens at once), checked on the
- * opened handle to be a regular file (so it cannot be swapped between the check and the read),
- * and read up to one byte past the limit, whatever its size says (files in /proc say 0, a sparse
- * file says terabytes, and a file may grow while it is read). It never throws: each caller words
- * the outcome in its own message.
+ * Which gate statuses fail the step: the user's policy (the failingStatuses setting). The
+ * specification fails on ERROR only, and that is the default; SonarSource's action also fails on
+ * WARN, and the scanner's `sonar.qualitygate.wait` on anything but OK.
  */
-
-
-/** How much is read at a time. */
-const CHUNK_BYTES = 64 * 1024;
+/** The specification's policy: only ERROR fails. */
+const FAIL_ON_ERROR = new Set(['ERROR']);
+/** Every status a policy may name, in the order they are listed. */
+const FAILING_STATUSES = ['ERROR', 'WARN', 'NONE'];
 /**
- * Reads `file` whole when it is a regular file of at most `maxBytes`.
+ * The class of a gate status as the server sent it: OK, WARN and ERROR as they are; NONE for no
+ * gate and for any other status (FAILED, say, which no server sends for a gate).
  *
- * @example const read = await readBoundedFile('.scannerwork/report-task.txt', 64 * 1024) // { outcome: 'read', bytes }
+ * @example statusClass('FAILED') // 'NONE'
  */
-async function readBoundedFile(file, maxBytes) {
-    let handle;
-    try {
-        // O_NONBLOCK does not exist on Windows, where opening a pipe does not block either.
-        handle = await (0,promises_namespaceObject.open)(file, external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NONBLOCK ?? 0));
-    }
-    catch (error) {
-        return error.code === 'ENOENT'
-            ? { outcome: 'missing', error: error }
-            : { outcome: 'unreadable', error };
-    }
-    try {
-        const kind = notRegular(await handle.stat());
-        if (kind)
-            return { outcome: 'not-a-file', kind };
-        // Read in chunks, so a large limit costs memory only for what the file holds; one byte past
-        // the limit tells a file at the limit from a larger one.
-        const chunks = [];
-        let length = 0;
-        for (;;) {
-            const chunk = Buffer.alloc(Math.min(CHUNK_BYTES, maxBytes + 1 - length));
-            const { bytesRead } = await handle.read(chunk, 0, chunk.length, length);
-            if (bytesRead === 0)
-                break;
-            chunks.push(chunk.subarray(0, bytesRead));
-            length += bytesRead;
-            if (length > maxBytes)
-                return { outcome: 'too-large' };
-        }
-        return { outcome: 'read', bytes: Buffer.concat(chunks, length) };
-    }
-    catch (error) {
-        return { outcome: 'unreadable', error };
-    }
-    finally {
-        // A failure to close a file that was read changes nothing of what was read.
-        await handle.close().catch(() => undefined);
-    }
+function statusClass(status) {
+    return status === 'OK' || status === 'WARN' || status === 'ERROR' ? status : 'NONE';
 }
-/** What a non-regular file is, for the message; undefined for a regular file. */
-function notRegular(stats) {
-    if (stats.isFile())
-        return undefined;
-    if (stats.isDirectory())
-        return 'a directory';
-    if (stats.isFIFO())
-        return 'a named pipe (FIFO)';
-    if (stats.isCharacterDevice() || stats.isBlockDevice())
-        return 'a device';
-    if (stats.isSocket())
-        return 'a socket';
-    return 'not a file';
-}
-
-;// CONCATENATED MODULE: ./src/identifier.ts
 /**
- * What an id or key may look like: task ids, analysis ids and project keys come from inputs, the
- * report file and the server, go back to the server in the next request and into every message.
- */
-
-/** No server makes a task id, analysis id or project key longer than this (project keys: 400). */
-const MAX_ID_LENGTH = 400;
-/**
- * Why `value` cannot be an id or key (too long, holding a control character, an invisible
- * format character such as a bidirectional override, or white space), or undefined when it can.
- * Shared by the inputs, the report file and the server's replies, so all refuse the same values.
+ * Whether a gate of this status fails the step under the policy.
  *
- * @example idProblem('AY\n1') // 'holds the control character \\n'
+ * @example failsUnder('WARN', new Set(['ERROR', 'WARN'])) // true
  */
-function idProblem(value) {
-    if (value.length > MAX_ID_LENGTH) {
-        return `is ${value.length} characters long, more than the ${MAX_ID_LENGTH} an id may have`;
-    }
-    const control = /\p{Cc}/u.exec(value);
-    if (control)
-        return `holds the control character ${escapeInvisible(control[0])}`;
-    const invisible = /[\p{Cf}\p{Zl}\p{Zp}]/u.exec(value);
-    if (invisible)
-        return `holds the invisible character ${escapeInvisible(invisible[0])}`;
-    return /\s/.test(value) ? 'holds white space' : undefined;
+function failsUnder(status, policy) {
+    const kind = statusClass(status);
+    return kind !== 'OK' && policy.has(kind);
+}
+/** The policy as it is written: `ERROR`, `ERROR,WARN,NONE`. */
+function policyText(policy) {
+    return FAILING_STATUSES.filter((status) => policy.has(status)).join(',');
 }
 
-;// CONCATENATED MODULE: ./src/report-file.ts
 
+/***/ }),
 
+/***/ 7424:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-
-
-/** Where each scanner writes the file, in the order the action looks for it. */
-const DEFAULT_REPORT_LOCATIONS = [
-    { file: '.scannerwork/report-task.txt', scanner: 'sonar-scanner CLI and the scan actions' },
-    { file: 'target/sonar/report-task.txt', scanner: 'Maven' },
-    { file: 'build/sonar/report-task.txt', scanner: 'Gradle' },
-    { file: '.sonarqube/out/.sonar/report-task.txt', scanner: 'SonarScanner for .NET' }
-];
-/** The largest report file read. Real ones are under 1 KiB; this only stops a wrong file early. */
-const MAX_REPORT_BYTES = 64 * 1024;
-const WHERE_SCANNERS_WRITE = DEFAULT_REPORT_LOCATIONS.map(({ file, scanner }) => `${file} (${scanner})`).join(', ');
-const POINT_AT_THE_REPORT = words_msg `Scanners write ${WHERE_SCANNERS_WRITE}; point ${setting('reportFile')} at that file, not at another one.`;
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   J: () => (/* binding */ onChangedLines),
+/* harmony export */   u: () => (/* binding */ addedLines)
+/* harmony export */ });
+/** The most lines of one patch looked at: GitHub's own patches stop well before. */
+const MAX_PATCH_LINES = 100_000;
 /**
- * Reads a report file, refusing anything that is not a small regular text file (see
- * readBoundedFile: a pipe or a device is refused at once, never waited on).
- */
-const readTextFile = async (file) => {
-    const read = await readBoundedFile(file, MAX_REPORT_BYTES);
-    if (read.outcome === 'missing')
-        return undefined;
-    if (read.outcome === 'unreadable') {
-        throw new ReportFileError(words_msg `Cannot read the report file ${untrusted_text_oneLine(file, QUOTE_LIMITS.long)}: ${untrusted_text_oneLine(messageOf(read.error), QUOTE_LIMITS.long)}. Check ${theSetting('reportFile')}.`, { cause: read.error });
-    }
-    if (read.outcome === 'not-a-file') {
-        throw new ReportFileError(words_msg `Report file ${untrusted_text_oneLine(file, QUOTE_LIMITS.long)} is ${read.kind}, not a regular file. ${POINT_AT_THE_REPORT}`);
-    }
-    if (read.outcome === 'too-large') {
-        throw new ReportFileError(words_msg `Report file ${untrusted_text_oneLine(file, QUOTE_LIMITS.long)} is larger than ${MAX_REPORT_BYTES / 1024} KiB, so it is not a scanner's report-task.txt (those are under 1 KiB). ${POINT_AT_THE_REPORT}`);
-    }
-    try {
-        return new TextDecoder('utf-8', { fatal: true }).decode(read.bytes);
-    }
-    catch {
-        throw notTextError(untrusted_text_oneLine(file, QUOTE_LIMITS.long), 'it is not UTF-8 text');
-    }
-};
-function notTextError(name, why) {
-    return new ReportFileError(words_msg `Report file ${name} is not a text report file: ${why}. ${POINT_AT_THE_REPORT}`);
-}
-/**
- * Finds and parses report-task.txt: the given path, or else the first default location that
- * exists, relative to `cwd`.
+ * The new-side line numbers a patch adds (`+` lines), hunk by hunk. Lines of a malformed hunk
+ * header are skipped, never guessed.
  *
- * @example await loadReportFile(undefined, process.cwd()) // finds target/sonar/report-task.txt after Maven
+ * @example addedLines('@@ -1,2 +1,3 @@\n a\n+b\n c') // Set { 2 }
  */
-async function loadReportFile(given, cwd, read = readTextFile) {
-    const candidates = given ? [given] : DEFAULT_REPORT_LOCATIONS.map(({ file }) => file);
-    for (const file of candidates) {
-        const text = await read(external_node_path_default().resolve(cwd, file));
-        if (text !== undefined)
-            return parseReportFile(text, file);
-    }
-    throw new ReportFileError(given
-        ? words_msg `Report file not found at ${untrusted_text_oneLine(given, QUOTE_LIMITS.long)}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set ${setting('reportFile')} to where yours is, and run this step after the analysis in the same job and working directory.`
-        : words_msg `No report file found: looked for ${WHERE_SCANNERS_WRITE}. Run this step after the analysis in the same job and working directory, or set ${setting('reportFile')}.`);
-}
-/**
- * Parses the key=value text a scanner writes. Tolerates CRLF, a UTF-8 BOM, blank lines and `#`
- * comments; values keep any `=` they contain. Throws a ReportFileError naming the file and key.
- *
- * @example parseReportFile('serverUrl=https://sonar.example.com\n...', 'target/sonar/report-task.txt')
- */
-function parseReportFile(text, file) {
-    const name = untrusted_text_oneLine(file, QUOTE_LIMITS.long);
-    const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-    lines.forEach((line, index) => {
-        // Tab, CR and LF are the only control characters a text file has any business holding.
-        // eslint-disable-next-line no-control-regex
-        const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.exec(line);
-        if (control) {
-            throw notTextError(name, `line ${index + 1} holds the control character ${escapeInvisible(control[0])}`);
-        }
-    });
-    const values = new Map();
-    for (const rawLine of lines) {
-        const line = rawLine.trim();
-        if (line === '' || line.startsWith('#'))
+function addedLines(patch) {
+    const added = new Set();
+    let next;
+    const lines = patch.split('\n', MAX_PATCH_LINES);
+    for (const line of lines) {
+        const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
+        if (hunk) {
+            next = Number(hunk[1]);
             continue;
-        const separator = line.indexOf('=');
-        if (separator <= 0) {
-            throw new ReportFileError(words_msg `Report file ${name} has a line that is not key=value: "${untrusted_text_oneLine(line, 80)}". ${POINT_AT_THE_REPORT}`);
         }
-        values.set(line.slice(0, separator).trim(), line.slice(separator + 1).trim());
+        if (next === undefined)
+            continue;
+        if (line.startsWith('+'))
+            added.add(next++);
+        else if (line.startsWith(' '))
+            next++;
+        // '-' lines and "\ No newline at end of file" do not move the new side.
     }
-    const value = (key) => values.get(key) || undefined;
-    const url = (key) => {
-        const text = value(key);
-        return text === undefined ? undefined : httpUrl(name, key, text);
-    };
-    const id = (key, text) => {
-        const problem = text === undefined ? undefined : idProblem(text);
-        if (problem) {
-            throw new ReportFileError(words_msg `Report file ${name}: ${key} "${untrusted_text_oneLine(text ?? '')}" ${problem}. The scanner never writes such a value: ${POINT_AT_THE_REPORT}`);
+    return added;
+}
+/**
+ * The findings on lines the pull request changes: in a changed file, and with a line of their
+ * region among its added lines (any line of a file GitHub gave no patch for). A finding with no
+ * file in the checkout, or no line, is not on the pull request's lines.
+ */
+function onChangedLines(findings, changed) {
+    return findings.filter((finding) => {
+        if (finding.file === undefined || finding.region === undefined)
+            return false;
+        const lines = changed.get(finding.file);
+        if (lines === undefined)
+            return false;
+        if (lines === 'whole')
+            return true;
+        const { startLine, endLine } = finding.region;
+        for (let line = startLine; line <= Math.min(endLine, startLine + 10_000); line++) {
+            if (lines.has(line))
+                return true;
         }
-        return text;
-    };
-    const ceTaskUrl = url('ceTaskUrl');
+        return false;
+    });
+}
+
+
+/***/ }),
+
+/***/ 4879:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B: () => (/* binding */ SEVERITY_ORDER),
+/* harmony export */   N6: () => (/* binding */ toFinding),
+/* harmony export */   Np: () => (/* binding */ bySeverity),
+/* harmony export */   Ot: () => (/* binding */ countBySeverity)
+/* harmony export */ });
+/* harmony import */ var _sonar_origin_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4305);
+/* harmony import */ var _lookup_table_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4196);
+
+
+/** Most severe first: the order annotations are given out in. */
+const SEVERITY_ORDER = ['blocker', 'high', 'medium', 'low', 'info'];
+const FROM_SERVER = (0,_lookup_table_js__WEBPACK_IMPORTED_MODULE_1__/* .lookupTable */ .z)({
+    BLOCKER: 'blocker',
+    CRITICAL: 'high',
+    HIGH: 'high',
+    MAJOR: 'medium',
+    MEDIUM: 'medium',
+    MINOR: 'low',
+    LOW: 'low',
+    INFO: 'info'
+});
+/**
+ * The issue as a finding: the most severe of its impacts' severities (10.2+) and its legacy
+ * severity (a 10.x BLOCKER has a HIGH impact: it stays a blocker; MAJOR when it has neither), its file located in the checkout, its region from the text range (or line).
+ *
+ * @example toFinding(issue, { serverUrl, projectKey: 'shop', locate: () => undefined }).severity // 'high'
+ */
+function toFinding(issue, ruleNames, context) {
+    const { severity, word } = severityOf(issue);
     return {
-        file,
-        serverUrl: url('serverUrl'),
-        ceTaskUrl,
-        ceTaskId: taskId(name, id('ceTaskId', value('ceTaskId')), ceTaskUrl && id('the id in ceTaskUrl', ceTaskUrl.searchParams.get('id') || undefined)),
-        dashboardUrl: url('dashboardUrl'),
-        projectKey: id('projectKey', value('projectKey')),
-        serverVersion: value('serverVersion'),
-        organization: value('organization')
+        key: issue.key,
+        rule: issue.rule,
+        ruleName: ruleNames.get(issue.rule),
+        message: issue.message,
+        severity,
+        severityWord: word,
+        type: issue.type,
+        file: issue.path === undefined ? undefined : context.locate(issue.path),
+        serverPath: issue.path,
+        region: regionOf(issue),
+        url: issueUrl(issue.key, context)
     };
 }
-/** An http(s) address without credentials, or a ReportFileError that never shows them. */
-function httpUrl(name, key, text) {
-    let parsed;
-    try {
-        parsed = new URL(text);
+/** Most severe first, the server's order kept among equals. */
+function bySeverity(findings) {
+    return [...findings].sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity));
+}
+/** How many findings there are of each severity, every severity named. */
+function countBySeverity(findings) {
+    const counts = Object.fromEntries(SEVERITY_ORDER.map((s) => [s, 0]));
+    for (const finding of findings)
+        counts[finding.severity]++;
+    return counts;
+}
+function severityOf(issue) {
+    const words = [...issue.impacts.map(({ severity }) => severity), issue.severity ?? ''];
+    const candidates = words.flatMap((word) => {
+        const scaled = FROM_SERVER[word];
+        return scaled ? [{ severity: scaled, word }] : [];
+    });
+    if (candidates.length === 0)
+        return { severity: 'medium', word: 'MAJOR' };
+    return candidates.reduce((worst, candidate) => SEVERITY_ORDER.indexOf(candidate.severity) < SEVERITY_ORDER.indexOf(worst.severity)
+        ? candidate
+        : worst);
+}
+function regionOf(issue) {
+    const range = issue.textRange;
+    if (range) {
+        const columns = range.startOffset !== undefined &&
+            range.endOffset !== undefined &&
+            (range.startLine < range.endLine || range.startOffset < range.endOffset);
+        return {
+            startLine: range.startLine,
+            endLine: range.endLine,
+            startColumn: columns ? range.startOffset + 1 : undefined,
+            endColumn: columns ? range.endOffset + 1 : undefined
+        };
     }
-    catch {
-        throw new ReportFileError(`Report file ${name}: ${key} "${untrusted_text_oneLine(hideCredentials(text), QUOTE_LIMITS.long)}" is not a URL.`);
-    }
-    if (parsed.username || parsed.password) {
-        throw new ReportFileError(words_msg `Report file ${name}: ${key} holds credentials (user:password@), which ${place('self')} never sends anywhere. Remove them from the address; the token goes in ${settingOrVariable('token')}.`);
-    }
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-        throw new ReportFileError(`Report file ${name}: ${key} "${untrusted_text_oneLine(text, QUOTE_LIMITS.long)}" must be an http:// or https:// address.`);
-    }
-    return parsed;
-}
-/** The task to wait for: ceTaskId, or else the id ceTaskUrl asks for; both must agree. */
-function taskId(name, fromKey, fromUrl) {
-    if (fromKey !== undefined && fromUrl !== undefined && fromKey !== fromUrl) {
-        throw new ReportFileError(words_msg `Report file ${name}: ceTaskId "${untrusted_text_oneLine(fromKey)}" and the id in ceTaskUrl "${untrusted_text_oneLine(fromUrl)}" differ, so it is not clear which analysis task to wait for. The scanner writes the same id in both: ${POINT_AT_THE_REPORT}`);
-    }
-    const id = fromKey ?? fromUrl;
-    if (id === undefined) {
-        throw new ReportFileError(words_msg `Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: ${place('self')} needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with ${theSetting('host')} set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`);
-    }
-    return id;
-}
-/**
- * Where to ask for the report's task. With the host setting, the address is built from the host
- * and the file needs only the task id; without it, the file must give serverUrl and ceTaskUrl.
- *
- * @example taskAddress(report, settings.hostUrl) // { serverUrl, taskUrl: undefined } with a host
- */
-function taskAddress(report, host) {
-    // The host replaces the file's addresses entirely: they are never used, whatever they say.
-    if (host)
-        return { serverUrl: host, taskUrl: undefined };
-    const needed = (key) => {
-        const url = report[key];
-        if (!url) {
-            throw new ReportFileError(words_msg `Report file ${untrusted_text_oneLine(report.file, QUOTE_LIMITS.long)} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run, or set ${theSetting('host')} to build the task address from the server's address.`);
-        }
-        return url;
-    };
-    const serverUrl = needed('serverUrl');
-    const taskUrl = needed('ceTaskUrl');
-    // The address is asked as written: without the id, the server would not know which task.
-    if (!taskUrl.searchParams.get('id')) {
-        throw new ReportFileError(words_msg `Report file ${untrusted_text_oneLine(report.file, QUOTE_LIMITS.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point ${setting('reportFile')} at the scanner's own file, or set ${theSetting('host')} to build the task address from the server's address.`);
-    }
-    return { serverUrl, taskUrl };
-}
-
-;// CONCATENATED MODULE: ./src/findings/locate.ts
-/**
- * Where an issue's file is in the checkout. The server gives each file's path relative to the
- * analysis's base directory (`sonar.projectBaseDir`), which the report file's own location tells
- * for each scanner; the annotation, check run and SARIF need it relative to the repository root.
- */
-
-
-
-/**
- * The analysis's base directory, from its report file (relative to `cwd`, or absolute): the
- * folder above the scanner's own (`.scannerwork/`, `target/sonar/`, `build/sonar/`,
- * `.sonarqube/out/.sonar/`), or else the folder above the report file's folder, where a custom
- * working directory usually sits. Without a report file (a task or an analysis asked for by its id): `cwd`.
- *
- * @example analysisBaseDir('services/api/target/sonar/report-task.txt', '/repo') // '/repo/services/api'
- */
-function analysisBaseDir(reportFile, cwd) {
-    if (reportFile === undefined)
-        return cwd;
-    const file = external_node_path_default().resolve(cwd, reportFile);
-    const slashed = file.split((external_node_path_default()).sep).join('/');
-    for (const { file: suffix } of DEFAULT_REPORT_LOCATIONS) {
-        if (slashed.endsWith(`/${suffix}`)) {
-            return external_node_path_default().resolve(file, ...suffix.split('/').map(() => '..'));
-        }
-    }
-    return external_node_path_default().resolve(external_node_path_default().dirname(file), '..');
-}
-const isFile = (absolutePath) => {
-    try {
-        return (0,external_node_fs_namespaceObject.statSync)(absolutePath).isFile();
-    }
-    catch {
-        return false;
-    }
-};
-/** The longest server path looked at: longer ones are not real files. */
-const MAX_PATH_CHARS = 1000;
-/**
- * A function from a server path (relative to `baseDir`) to the path relative to `repoRoot`, with
- * `/`, or undefined when the server path is absolute, holds a `..` segment, a control character
- * or a backslash, leaves the repository, or is not a file there.
- *
- * @example locator('/repo/services/api', '/repo')('src/app.ts') // 'services/api/src/app.ts'
- */
-function locator(baseDir, repoRoot, exists = isFile) {
-    const root = external_node_path_default().resolve(repoRoot);
-    // Many issues share a file: each path is checked once.
-    const known = new Map();
-    return (serverPath) => {
-        if (!known.has(serverPath))
-            known.set(serverPath, locate(serverPath));
-        return known.get(serverPath);
-    };
-    function locate(serverPath) {
-        if (!isSafeRelative(serverPath))
-            return undefined;
-        const absolute = external_node_path_default().resolve(baseDir, ...serverPath.split('/'));
-        const relative = external_node_path_default().relative(root, absolute);
-        if (relative === '' || relative.startsWith('..') || external_node_path_default().isAbsolute(relative))
-            return undefined;
-        if (!exists(absolute))
-            return undefined;
-        return relative.split((external_node_path_default()).sep).join('/');
-    }
-}
-function isSafeRelative(serverPath) {
-    if (serverPath === '' || serverPath.length > MAX_PATH_CHARS)
-        return false;
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029\\]/.test(serverPath))
-        return false;
-    if (serverPath.startsWith('/') || /^[a-z]:/i.test(serverPath))
-        return false;
-    return serverPath.split('/').every((segment) => segment !== '..' && segment !== '');
-}
-
-;// CONCATENATED MODULE: ./src/sonar/origin.ts
-
-/**
- * Where the token may go. The token belongs to one server: it is sent only to that server's
- * origin, and a redirect is followed only to the same origin or to the https:// form of the same
- * host (a server that upgrades plain http).
- */
-/** true when `target` is the server's own origin (scheme, host and port). */
-function isSameOrigin(target, server) {
-    return target.origin === server.origin;
-}
-/** true when a redirect from `from` to `to` may carry the token. */
-function isAllowedRedirect(from, to) {
-    if (isSameOrigin(to, from))
-        return true;
-    // http→https of the same host: the server upgrading plain http, whatever port TLS is on.
-    return from.protocol === 'http:' && to.protocol === 'https:' && from.hostname === to.hostname;
-}
-/** The server address ending in '/', so relative API paths append instead of replacing. */
-function serverBase(server) {
-    return new URL(server.href.endsWith('/') ? server.href : `${server.href}/`);
-}
-/**
- * A URL as messages show it: never with credentials, on one line of bounded length (a redirect's
- * Location is the server's text). `origin` shows only scheme, host and port.
- *
- * @example shownUrl(new URL('https://u:p@sonar.example.com/api?id=1')) // 'https://sonar.example.com/api?id=1'
- */
-function shownUrl(url, part = 'href') {
-    if (part === 'origin')
-        return untrusted_text_oneLine(url.origin, QUOTE_LIMITS.short);
-    const bare = new URL(url.href);
-    bare.username = '';
-    bare.password = '';
-    return untrusted_text_oneLine(bare.href, QUOTE_LIMITS.long);
-}
-
-;// CONCATENATED MODULE: ./src/lookup-table.ts
-/**
- * A lookup table for keys that come from a server or a file: it has no prototype, so no key
- * reaches Object.prototype's members (`constructor`, `toString`, `valueOf`, `__proto__`...),
- * which a plain object literal would hand back as a function.
- *
- * @example lookupTable({ compliant: 'compliant' })['valueOf'] // undefined
- */
-function lookupTable(entries) {
-    return Object.freeze(Object.assign(Object.create(null), entries));
-}
-
-;// CONCATENATED MODULE: ./src/sonar/metrics.ts
-/**
- * The metrics quality gates use, as the server names them: the words for conditions read names
- * and value kinds from here, and the check asks the server for a definition only of keys not
- * known here. Below both, so the core never imports its presentation.
- */
-
-/** The kind of value of each type api/metrics/search gives. */
-const KIND_OF_TYPE = lookupTable({
-    RATING: 'rating',
-    PERCENT: 'percent',
-    WORK_DUR: 'minutes',
-    MILLISEC: 'milliseconds',
-    INT: 'count',
-    FLOAT: 'count'
-});
-const rating = (name) => ({ name, kind: 'rating' });
-const percent = (name) => ({ name, kind: 'percent' });
-const count = (name) => ({ name, kind: 'count' });
-const minutes = (name) => ({ name, kind: 'minutes' });
-/** The metrics quality gates use, by the key the server sends ("new_" prefix: new code). */
-const KNOWN_METRICS = lookupTable({
-    coverage: percent('Coverage'),
-    line_coverage: percent('Line Coverage'),
-    branch_coverage: percent('Condition Coverage'),
-    duplicated_lines_density: percent('Duplicated Lines (%)'),
-    security_hotspots_reviewed: percent('Security Hotspots Reviewed'),
-    sqale_debt_ratio: percent('Technical Debt Ratio'),
-    reliability_rating: rating('Reliability Rating'),
-    security_rating: rating('Security Rating'),
-    sqale_rating: rating('Maintainability Rating'),
-    maintainability_rating: rating('Maintainability Rating'),
-    security_review_rating: rating('Security Review Rating'),
-    software_quality_reliability_rating: rating('Reliability Rating'),
-    software_quality_security_rating: rating('Security Rating'),
-    software_quality_maintainability_rating: rating('Maintainability Rating'),
-    sqale_index: minutes('Technical Debt'),
-    technical_debt: minutes('Technical Debt'),
-    violations: count('Issues'),
-    open_issues: count('Open Issues'),
-    reopened_issues: count('Reopened Issues'),
-    confirmed_issues: count('Confirmed Issues'),
-    accepted_issues: count('Accepted Issues'),
-    blocker_violations: count('Blocker Issues'),
-    critical_violations: count('Critical Issues'),
-    major_violations: count('Major Issues'),
-    minor_violations: count('Minor Issues'),
-    info_violations: count('Info Issues'),
-    bugs: count('Bugs'),
-    vulnerabilities: count('Vulnerabilities'),
-    code_smells: count('Code Smells'),
-    security_hotspots: count('Security Hotspots'),
-    lines_to_cover: count('Lines to Cover'),
-    uncovered_lines: count('Uncovered Lines'),
-    duplicated_lines: count('Duplicated Lines'),
-    skipped_tests: count('Skipped Unit Tests'),
-    test_failures: count('Unit Test Failures'),
-    test_errors: count('Unit Test Errors'),
-    software_quality_blocker_issues: count('Blocker Severity Issues'),
-    software_quality_high_issues: count('High Severity Issues')
-});
-const NEW_CODE_PREFIX = 'new_';
-/**
- * Whether the action words this metric from its own table (common metrics, and their new-code
- * variants): only for other keys is the server's definition worth a request.
- */
-function isKnownMetric(key) {
-    return (key in KNOWN_METRICS ||
-        (key.startsWith(NEW_CODE_PREFIX) && key.slice(NEW_CODE_PREFIX.length) in KNOWN_METRICS));
-}
-
-;// CONCATENATED MODULE: ./src/secrets.ts
-/** What a secret becomes where it is removed. */
-const REDACTED = '***';
-/** `Basic base64(token + ':')`: the token as user name with an empty password. */
-function basicAuth(token) {
-    return `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
-}
-/**
- * The shortest token hidden in the log and the files. Sonar's tokens are 40 characters or more;
- * hiding a shorter text would hide every occurrence of it ("Comple***ity" for a token "x"),
- * while a text that short protects nothing.
- */
-const MIN_SECRET_LENGTH = 8;
-/**
- * Every form of the token that could reach a log, the job summary or an output: itself, the
- * Basic auth header, its base64 part, its URL-encoded form and its form inside a JSON string.
- * The runner masks each of these in the log; `redactSecrets` removes them everywhere else. None
- * for a token shorter than MIN_SECRET_LENGTH (see shortTokenWarning).
- */
-function tokenForms(token) {
-    if (token.length < MIN_SECRET_LENGTH)
-        return [];
-    const header = basicAuth(token);
-    const forms = [
-        token,
-        header,
-        header.slice('Basic '.length),
-        encodeURIComponent(token),
-        JSON.stringify(token).slice(1, -1)
-    ];
-    return [...new Set(forms)];
-}
-/**
- * The forms secrets take once written inside a JSON string (besides their own), for a JSON
- * destination's sink: a form of the token that is itself quoted in JSON is escaped once more.
- *
- * @example jsonForms(['a"b']) // ['a"b', 'a\\"b']
- */
-function jsonForms(secrets) {
-    return [...new Set([...secrets, ...secrets.map((secret) => JSON.stringify(secret).slice(1, -1))])];
-}
-/**
- * `text` with every occurrence of every secret replaced by `***`, longest secret first (so a
- * secret inside a longer one leaves nothing of the longer one). The runner masks the log, not
- * the job summary or the output file: everything written there goes through this.
- *
- * @example redactSecrets('echoed squ_abc', tokenForms('squ_abc')) // 'echoed ***'
- */
-function redactSecrets(text, secrets) {
-    const longestFirst = secrets.filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
-    return longestFirst.reduce((redacted, secret) => redacted.replaceAll(secret, REDACTED), text);
-}
-/**
- * The warning for a token too short to be one of Sonar's, or undefined. It never quotes the
- * token: it says how long it is and what to check.
- *
- * @example shortTokenWarning('x') // 'SONAR_TOKEN is 1 character long: …'
- */
-function shortTokenWarning(token) {
-    if (token.length >= MIN_SECRET_LENGTH)
+    if (issue.line === undefined)
         return undefined;
-    const length = `${token.length} ${token.length === 1 ? 'character' : 'characters'}`;
-    return `SONAR_TOKEN is ${length} long, too short to be a Sonar token (those are 40 characters or more): it is not hidden in the log, as hiding it would hide every occurrence of those characters. Check the secret it comes from.`;
+    return {
+        startLine: issue.line,
+        endLine: issue.line,
+        startColumn: undefined,
+        endColumn: undefined
+    };
+}
+function issueUrl(key, context) {
+    const query = new URLSearchParams({ id: context.projectKey, open: key });
+    if (context.pullRequest !== undefined)
+        query.set('pullRequest', context.pullRequest);
+    else if (context.branch !== undefined)
+        query.set('branch', context.branch);
+    return new URL(`project/issues?${query.toString()}`, (0,_sonar_origin_js__WEBPACK_IMPORTED_MODULE_0__/* .serverBase */ .pT)(context.serverUrl)).href;
 }
 
-;// CONCATENATED MODULE: ./src/sonar/authorization.ts
 
-/**
- * The Authorization header for the token: `Bearer <token>`, or `Basic base64(token + ':')`, the
- * token as user name with an empty password.
- *
- * @example authorization('squ_abc', 'bearer') // 'Bearer squ_abc'
- */
-function authorization(token, scheme) {
-    return scheme === 'bearer' ? `Bearer ${token}` : basicAuth(token);
-}
-/** The other scheme, tried once when the server answers 401 to the first. */
-function otherScheme(scheme) {
-    return scheme === 'bearer' ? 'basic' : 'bearer';
-}
-const SCHEME_NAMES = { bearer: 'Bearer', basic: 'Basic' };
-/** The analysis tokens' prefixes (SonarQube 9.5 and later), and what each is. */
-const ANALYSIS_TOKENS = {
-    sqa_: 'a global analysis token (sqa_…)',
-    sqp_: 'a project analysis token (sqp_…)'
+/***/ }),
+
+/***/ 487:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   f: () => (/* binding */ severityIn)
+/* harmony export */ });
+/* unused harmony export SEVERITY_SCALES */
+const SEVERITY_SCALES = {
+    blocker: {
+        annotation: 'error',
+        sarifLevel: 'error',
+        securitySeverity: '9.5',
+        codeQuality: 'blocker',
+        bitbucketCloud: 'CRITICAL',
+        bitbucketServer: 'HIGH'
+    },
+    high: {
+        annotation: 'error',
+        sarifLevel: 'error',
+        securitySeverity: '8.0',
+        codeQuality: 'critical',
+        bitbucketCloud: 'HIGH',
+        bitbucketServer: 'HIGH'
+    },
+    medium: {
+        annotation: 'warning',
+        sarifLevel: 'warning',
+        securitySeverity: '5.5',
+        codeQuality: 'major',
+        bitbucketCloud: 'MEDIUM',
+        bitbucketServer: 'MEDIUM'
+    },
+    low: {
+        annotation: 'notice',
+        sarifLevel: 'note',
+        securitySeverity: '3.0',
+        codeQuality: 'minor',
+        bitbucketCloud: 'LOW',
+        bitbucketServer: 'LOW'
+    },
+    info: {
+        annotation: 'notice',
+        sarifLevel: 'note',
+        securitySeverity: '1.0',
+        codeQuality: 'info',
+        bitbucketCloud: 'LOW',
+        bitbucketServer: 'LOW'
+    }
 };
 /**
- * What kind of analysis token the token is, in words; undefined for a user token or one without
- * a known prefix. A real server lets an analysis token submit analyses and read their tasks and
- * gates, and refuses it (403) what needs Browse: a project's analyses, background tasks, measures
- * and hotspots.
+ * One column of the table.
  *
- * @example analysisTokenKind('sqa_0123') // 'a global analysis token (sqa_…)'
+ * @example severityIn('codeQuality')('high') // 'critical'
  */
-function analysisTokenKind(token) {
-    return token === undefined ? undefined : ANALYSIS_TOKENS[token.slice(0, 4)];
+function severityIn(scale) {
+    return (severity) => SEVERITY_SCALES[severity][scale];
 }
 
-;// CONCATENATED MODULE: ./src/sonar/json-reply.ts
 
+/***/ }),
 
-/** Deeper than any Web API reply; keeps every later walk over the value far from the stack limit. */
-const MAX_JSON_DEPTH = 64;
-/** Why a body is not the JSON asked for. `truncated` may heal on another try; the rest do not. */
-class BodyProblem extends Error {
-    said;
-    truncated;
-    constructor(said, truncated = false) {
-        super(textOf(said));
-        this.said = said;
-        this.truncated = truncated;
-    }
-}
-const UTF8_BOM = [0xef, 0xbb, 0xbf];
-const GZIP_MAGIC = [0x1f, 0x8b];
+/***/ 6184:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   CI: () => (/* binding */ partsOf),
+/* harmony export */   dy: () => (/* binding */ utf8Bytes),
+/* harmony export */   hg: () => (/* binding */ characters),
+/* harmony export */   u5: () => (/* binding */ fitParts)
+/* harmony export */ });
+/* unused harmony export cutToBytes */
 /**
- * Parses a reply body as JSON. A UTF-8 byte order mark before it is skipped (RFC 8259 lets a
- * reader ignore it). Throws a BodyProblem whose message completes "The reply …".
- *
- * @example parseJsonBody(Buffer.from('{"task":{}}'), { 'content-type': 'application/json' })
+ * The one fitting routine for every bounded destination (the job summary's tables and lists,
+ * the pull-request comment, the outputs, the result files): parts in order, most important
+ * first, as many as fit in a byte limit, then a tail that says how many were left out.
  */
-function parseJsonBody(body, headers) {
-    const encoding = headers['content-encoding']?.trim().toLowerCase();
-    if (encoding && encoding !== 'identity') {
-        throw new BodyProblem(`is compressed (Content-Encoding: ${untrusted_text_oneLine(encoding, 40)}) though the action asks for none: a proxy in front of the server compresses it unasked; configure it to pass the Web API's replies through as they are`);
+/**
+ * `items` as parts, each made by `part` when fitting reaches it.
+ *
+ * @example fitParts(partsOf(conditions, (condition) => JSON.stringify(condition)), { limit, head: '[', foot: ']', separator: ',' })
+ */
+function partsOf(items, part) {
+    return {
+        length: items.length,
+        at: (index) => (index >= 0 && index < items.length ? part(items[index]) : undefined)
+    };
+}
+/** UTF-8 bytes: what most destinations limit. */
+const utf8Bytes = (text) => Buffer.byteLength(text);
+/** UTF-16 code units: what GitHub's comment and check-run limits count. */
+const characters = (text) => text.length;
+/**
+ * `head`, then the first parts that fit, then `tail(leftOut)` when any were left out, then
+ * `foot`, within `limit`. When not even the frame fits, the text is the frame cut to the limit
+ * (never inside a character).
+ *
+ * @example fitParts(['<li>a</li>', '<li>b</li>'], { limit: 30, head: '<ul>', foot: '</ul>', tail: (n) => `<li>${n} more</li>` })
+ */
+function fitParts(parts, options) {
+    const { limit, head = '', foot = '', separator = '\n', tail = () => '', more = 0, size: bytes = utf8Bytes } = options;
+    const frame = bytes(head) + bytes(foot);
+    const tailOf = (count) => {
+        const leftOut = parts.length - count + more;
+        return leftOut > 0 ? tail(leftOut) : '';
+    };
+    // Each part is made once, when the loop reaches it; the text is made of those.
+    const made = [];
+    const text = (count) => {
+        const shown = made.slice(0, count).join(separator);
+        const tailText = tailOf(count);
+        const body = tailText === '' ? shown : count > 0 ? `${shown}${separator}${tailText}` : tailText;
+        return `${head}${body}${foot}`;
+    };
+    // The bytes of the first `count` parts and their separators, grown one part at a time: one
+    // pass, whatever the number of parts, and it stops at the first part that does not fit.
+    let used = 0;
+    let best = -1;
+    for (let count = 0; count <= parts.length; count++) {
+        if (count > 0) {
+            const part = parts.at(count - 1) ?? '';
+            made.push(part);
+            used += bytes(part) + (count > 1 ? bytes(separator) : 0);
+        }
+        if (frame + used > limit)
+            break;
+        const tailText = tailOf(count);
+        const tailBytes = tailText === '' ? 0 : bytes(tailText) + (count > 0 ? bytes(separator) : 0);
+        if (frame + used + tailBytes <= limit)
+            best = count;
     }
-    if (startsWith(body, GZIP_MAGIC)) {
-        throw new BodyProblem('is gzip-compressed data without a Content-Encoding header: a proxy in front of the server compresses it unasked; configure it to pass the Web API replies through as they are');
+    if (best < 0) {
+        const frameOnly = text(0);
+        const cutText = bytes === characters ? frameOnly.slice(0, limit) : cutToBytes(frameOnly, limit);
+        return { text: cutText, shown: 0, leftOut: parts.length + more };
     }
-    const text = body.toString('utf8', startsWith(body, UTF8_BOM) ? UTF8_BOM.length : 0);
-    if (text.trim() === '') {
-        throw new BodyProblem(`is empty (${body.length} bytes${headers['content-length'] === undefined ? '' : `, Content-Length ${untrusted_text_oneLine(String(headers['content-length']), 20)}`}): a server's Web API always answers with JSON; a proxy or load balancer in front of it may be dropping the body`);
+    return { text: text(best), shown: best, leftOut: parts.length - best + more };
+}
+/** `text` cut to at most `limit` bytes of UTF-8, never inside a character. */
+function cutToBytes(text, limit) {
+    const encoded = Buffer.from(text);
+    if (encoded.byteLength <= limit)
+        return text;
+    let end = Math.max(0, limit);
+    // Back up over continuation bytes (10xxxxxx) to the start of a character.
+    while (end > 0 && (encoded[end] & 0xc0) === 0x80)
+        end--;
+    return encoded.subarray(0, end).toString();
+}
+
+
+/***/ }),
+
+/***/ 5163:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (/* binding */ worstStatus),
+/* harmony export */   j: () => (/* binding */ projectName)
+/* harmony export */ });
+/**
+ * The project key, or else where the analysis came from (its report file): how every
+ * destination names the analysis.
+ */
+function projectName(outcome) {
+    return (outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? outcome.source;
+}
+/** The verdicts from worst to best: the step's `status` is the worst of its analyses'. */
+const VERDICT_ORDER = ['ERROR', 'WARN', 'NONE', 'OK'];
+/**
+ * The worst of the gate statuses (ERROR > WARN > NONE > OK); a status the action does not know
+ * counts as NONE; none at all is OK.
+ *
+ * @example worstStatus(['OK', 'ERROR', 'WARN']) // 'ERROR'
+ */
+function worstStatus(statuses) {
+    const rank = (status) => {
+        const index = VERDICT_ORDER.indexOf(status);
+        return index === -1 ? VERDICT_ORDER.indexOf('NONE') : index;
+    };
+    return VERDICT_ORDER[Math.min(VERDICT_ORDER.length - 1, ...statuses.map(rank))] ?? 'OK';
+}
+
+
+/***/ }),
+
+/***/ 716:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   R: () => (/* binding */ predictEnd),
+/* harmony export */   m: () => (/* binding */ nextPollAt)
+/* harmony export */ });
+/**
+ * When to poll the task. The fixed cadence of the specification (the first poll `initialWaitMs`
+ * after the step's start, then one every `intervalMs`, anchored to the start) unless the
+ * action can predict when the task ends: the project's previous analysis took `previousMs` to
+ * process, and a poll of the task in progress says how long it has been processing. Then polls
+ * at most `CLOSE_MS` apart cover a window around the predicted end, and the fixed polls just
+ * before and inside that window, which would find the task still running, are left out. Pure:
+ * the caller supplies every time.
+ */
+/**
+ * The window's polls, spread evenly over it, its first and last at its edges: at most `CLOSE_MS`
+ * apart, so a task that ends in the window is seen at most that long after (half of it on
+ * average); and at most `MAX_WINDOW_POLLS`, so a wide window (a long previous analysis) costs a
+ * bounded number of requests. Three polls over the window measured a median of 584 ms from the
+ * task's end to the poll that saw it on real servers, their windows up to 3.5 s wide
+ * (docs/performance.md).
+ */
+const CLOSE_MS = 250;
+const MAX_WINDOW_POLLS = 12;
+/**
+ * How far off a prediction may be: this analysis may take up to 1.2 times as long as the previous
+ * one, or as little as 1/1.2 of it, so it ends up to a sixth of the previous time early and up to
+ * a fifth late; never less than 150 ms, never more than 2 s either way. An end outside the window
+ * is caught by the fixed cadence, as without a prediction.
+ */
+const RATIO = 1.2;
+const EDGE = { minMs: 150, maxMs: 2000 };
+/**
+ * The predicted end of a task that has been processing `elapsedMs` (as the server said, at
+ * clock time `polledAt`) when the previous analysis took `previousMs`.
+ *
+ * @example predictEnd(3000, 800, 2400) // { endsAt: 4600, earlyMs: 400, lateMs: 480 }
+ */
+function predictEnd(polledAt, elapsedMs, previousMs) {
+    const edge = (ms) => Math.round(Math.min(EDGE.maxMs, Math.max(EDGE.minMs, ms)));
+    return {
+        endsAt: polledAt + Math.max(0, previousMs - elapsedMs),
+        earlyMs: edge(previousMs - previousMs / RATIO),
+        lateMs: edge(previousMs * (RATIO - 1))
+    };
+}
+/**
+ * Clock time of the next poll after the one at `lastPollAt` (undefined before the first).
+ *
+ * @example nextPollAt({ startedAt: 0, initialWaitMs: 3000, intervalMs: 1000 }, 3000, undefined) // 4000
+ */
+function nextPollAt(cadence, lastPollAt, prediction) {
+    const first = cadence.startedAt + cadence.initialWaitMs;
+    if (lastPollAt === undefined)
+        return first;
+    const fixed = nextFixedAfter(cadence, lastPollAt);
+    if (!prediction)
+        return fixed;
+    const { endsAt, earlyMs, lateMs } = prediction;
+    const windowStart = endsAt - earlyMs;
+    const windowEnd = endsAt + lateMs;
+    const width = earlyMs + lateMs;
+    const count = Math.min(MAX_WINDOW_POLLS, Math.ceil(width / CLOSE_MS) + 1);
+    const step = width / (count - 1);
+    const windowPolls = Array.from({ length: count }, (_, i) => windowStart + i * step);
+    const nextInWindow = windowPolls.find((at) => at > lastPollAt);
+    // Fixed polls within an interval before the window, inside it, or within a step after it would
+    // find the task still running or tell nothing new: left out. Earlier and later ones stay, so a
+    // prediction far off costs at most what the fixed cadence would.
+    let nextFixed = fixed;
+    while (nextFixed > windowStart - cadence.intervalMs && nextFixed <= windowEnd + step) {
+        nextFixed += cadence.intervalMs;
     }
-    const contentType = untrusted_text_oneLine(headers['content-type'] ?? 'no content type', 80);
-    if (/^\s*</.test(text)) {
-        throw new BodyProblem(words_msg `is an HTML page (${contentType}), not JSON: a login page or a proxy error page. Check that ${setting('host')} / the report's serverUrl is the server's own address and that no proxy or SSO page stands in front of its Web API`);
+    return nextInWindow === undefined ? nextFixed : Math.min(nextInWindow, nextFixed);
+}
+/** The first time of the fixed cadence after `time`. */
+function nextFixedAfter({ startedAt, initialWaitMs, intervalMs }, time) {
+    const first = startedAt + initialWaitMs;
+    if (time < first)
+        return first;
+    return first + (Math.floor((time - first) / intervalMs) + 1) * intervalMs;
+}
+
+
+/***/ }),
+
+/***/ 8648:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Y: () => (/* binding */ seconds),
+/* harmony export */   a: () => (/* binding */ waitForTask)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/* harmony import */ var _poll_plan_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(716);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8521);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5846);
+
+
+
+
+/** Statuses of a gateway or a server that is stopping or starting, once retries are spent. */
+const OUTAGE_STATUSES = new Set([502, 503, 504]);
+/** Statuses a starting server answers before its Web API or its sessions are ready (10.7). */
+const STARTING_STATUSES = new Set([401, 404]);
+/**
+ * Waits `initialWaitMs` from the step's start, then polls every `intervalMs` until the
+ * task is SUCCESS, or more closely around its predicted end when `readPreviousProcessingMs` gives
+ * the previous analysis's processing time.
+ * FAILED and CANCELED fail at once with the server's message; running out of time fails with the
+ * last status seen. Never sleeps past the deadline.
+ *
+ * @example const task = await waitForTask({ fetchTask, clock, startedAt, deadline, initialWaitMs: 3000, intervalMs: 1000 })
+ */
+async function waitForTask(options) {
+    const { clock, deadline } = options;
+    const taskId = (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(options.taskId);
+    const seen = { last: undefined, outage: undefined };
+    const timedOut = (cause) => taskTimeout(taskId, seen, options, cause);
+    const previous = previousProcessing(options.readPreviousProcessingMs);
+    if (options.initialWaitMs > 0)
+        previous.ask();
+    // Polls keep a fixed cadence from the step's start (the first at initialWaitMs, then one
+    // every intervalMs, however long each request took), or gather around a predicted end.
+    const cadence = {
+        startedAt: options.startedAt,
+        initialWaitMs: options.initialWaitMs,
+        intervalMs: options.intervalMs
+    };
+    let prediction;
+    let lastPollAt;
+    for (;;) {
+        const pollAt = (0,_poll_plan_js__WEBPACK_IMPORTED_MODULE_1__/* .nextPollAt */ .m)(cadence, lastPollAt, prediction);
+        await clock.sleep(Math.max(0, Math.min(pollAt, deadline) - clock.now()));
+        if (clock.now() >= deadline)
+            throw timedOut();
+        // The planned time, or later when the sleep ran late: a timer that fires a millisecond early
+        // must not make the same poll twice.
+        lastPollAt = Math.max(pollAt, clock.now());
+        // While the server is away, its status (one request, no retries) says when to ask again.
+        if (seen.outage && (await serverNotUp(options)))
+            continue;
+        const task = await pollOnce(options, seen, lastPollAt, timedOut);
+        if (!task)
+            continue;
+        options.onPoll?.(task, clock.now() - options.startedAt);
+        const finished = endedTask(task, taskId);
+        if (finished)
+            return finished;
+        previous.ask();
+        if (!prediction) {
+            prediction = predictionFrom(task, previous.ms(), lastPollAt);
+            if (prediction)
+                options.onPrediction?.(prediction);
+        }
     }
-    const shape = scanJson(text);
-    if (shape === 'too-deep') {
-        throw new BodyProblem(`nests deeper than ${MAX_JSON_DEPTH} levels: it is not a Web API reply`);
+}
+/**
+ * The time-out of the wait, saying the last status seen, or since when the server has not
+ * answered. `cause` is the time-out a poll ran into, when one did.
+ */
+function taskTimeout(taskId, { last, outage }, { clock, startedAt, deadline }, cause) {
+    const elapsed = seconds(clock.now() - startedAt);
+    const raise = (0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .msg */ .ab) `raise ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .setting */ .Pe)('timeout')} (now ${seconds(deadline - startedAt)})`;
+    return new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU(outage
+        ? (0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .msg */ .ab) `Timed out after ${elapsed} waiting for the analysis task ${taskId}: the server has not answered since ${seconds(outage.since - startedAt)} (${outage.why}); its last status was ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(last?.status ?? '')}. Check that the server is running; ${raise} to wait out its restarts.`
+        : (0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .msg */ .ab) `Timed out after ${elapsed} waiting for the analysis task ${taskId}: ${last ? `its last status was ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(last.status)}` : 'no status was received'}. The server's background tasks may be queued; ${raise}.`, cause && { cause });
+}
+/**
+ * One poll of the task: the task, or undefined while the server is away (a server that answered
+ * this task a moment ago and stops, restarted or redeployed, is polled through). Says when the
+ * server goes and when it is back.
+ */
+async function pollOnce(options, seen, polledAt, timedOut) {
+    let task;
+    try {
+        task = await options.fetchTask();
     }
+    catch (error) {
+        // A poll the deadline cut short is a time-out like any other: say the last status seen.
+        if (error instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU)
+            throw timedOut(error);
+        if (!(await isOutage(error, seen, options)))
+            throw error;
+        if (!seen.outage) {
+            seen.outage = { since: polledAt, why: outageWords(error) };
+            options.onOutage?.((0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .msg */ .ab) `The server stopped answering (${seen.outage.why}) after ${seconds(options.clock.now() - options.startedAt)}: polling on until it is back, within ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .setting */ .Pe)('timeout')}.`);
+        }
+        return undefined;
+    }
+    if (seen.outage) {
+        options.onOutage?.(`The server answers again after ${seconds(options.clock.now() - seen.outage.since)} away.`);
+        seen.outage = undefined;
+    }
+    seen.last = task;
+    return task;
+}
+/**
+ * Whether a failed poll is the server going away for a while: only after it has answered this
+ * task, and for a 401 or 404 only when the server itself says it is not up.
+ */
+async function isOutage(error, seen, options) {
+    if (!seen.last || !(error instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerRequestError */ .hP))
+        return false;
+    if (error.noReply || (error.status !== undefined && OUTAGE_STATUSES.has(error.status)))
+        return true;
+    if (error.status === undefined || !STARTING_STATUSES.has(error.status))
+        return false;
+    return serverNotUp(options);
+}
+async function serverNotUp(options) {
+    return (await options.serverNotUp?.().catch(() => true)) ?? false;
+}
+/**
+ * The task once it has ended SUCCESS, with its analysis; undefined while it is queued or
+ * running. FAILED and CANCELED throw with the server's message.
+ */
+function endedTask(task, taskId) {
+    if (task.status === 'SUCCESS') {
+        if (!task.analysisId) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerRequestError */ .hP((0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .msg */ .ab) `Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .theSetting */ .w7)('task')}.`);
+        }
+        return { ...task, analysisId: task.analysisId };
+    }
+    if (task.status === 'FAILED' || task.status === 'CANCELED') {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .TaskFailedError */ .zX(`The analysis task ${taskId} ended ${task.status}${task.errorType ? ` (${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(task.errorType)})` : ''}: ${task.errorMessage ? (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(task.errorMessage, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
+    }
+    return undefined;
+}
+/**
+ * How long the project's previous analysis took to process, read once when asked (never waited
+ * for: until it is known, `ms()` is undefined, and a failure leaves it so).
+ */
+function previousProcessing(read) {
+    let asked = false;
+    let previousMs;
+    return {
+        ask: () => {
+            if (asked || !read)
+                return;
+            asked = true;
+            // Without it the fixed cadence goes on: a failure changes nothing.
+            read().then((ms) => (previousMs = ms), () => { });
+        },
+        ms: () => previousMs
+    };
+}
+/**
+ * The predicted end of a task in progress, polled at `polledAt`: the server says how long it has
+ * been processing, and with the previous analysis's time that predicts its end.
+ */
+function predictionFrom(task, previousMs, polledAt) {
+    if (previousMs === undefined || task.status !== 'IN_PROGRESS')
+        return undefined;
+    if (task.executionTimeMs === undefined)
+        return undefined;
+    return (0,_poll_plan_js__WEBPACK_IMPORTED_MODULE_1__/* .predictEnd */ .R)(polledAt, task.executionTimeMs, previousMs);
+}
+/** A few words for why the server is taken to be away: "connection refused", "HTTP 503". */
+function outageWords(error) {
+    if (error.status === undefined)
+        return error.nodeCode ?? 'no reply';
+    return OUTAGE_STATUSES.has(error.status)
+        ? `HTTP ${error.status}`
+        : `HTTP ${error.status} while the server is not up`;
+}
+function seconds(ms) {
+    return `${(ms / 1000).toFixed(1)} s`;
+}
+
+
+/***/ }),
+
+/***/ 6400:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   BD: () => (/* binding */ pointsWords),
+/* harmony export */   XU: () => (/* binding */ percentWords),
+/* harmony export */   dU: () => (/* binding */ readWhatChanged),
+/* harmony export */   r6: () => (/* binding */ whatChangedLine)
+/* harmony export */ });
+/* unused harmony exports NEW_CODE_MEASURES, OVERALL_MEASURES, ISSUE_COUNT_MEASURES */
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5846);
+
+
+/** The measures of new code a verdict shows: coverage and duplicated lines. */
+const NEW_CODE_MEASURES = ['new_coverage', 'new_duplicated_lines_density'];
+/** The same figures over the whole code, for a pull request's target branch. */
+const OVERALL_MEASURES = ['coverage', 'duplicated_lines_density'];
+/**
+ * The issues of the new code that were accepted, and those a pull request fixes: counted by
+ * recent servers only (an older one refuses the unknown metric), so asked on their own.
+ */
+const ISSUE_COUNT_MEASURES = {
+    branch: ['new_accepted_issues'],
+    pullRequest: ['new_accepted_issues', 'pull_request_fixed_issues']
+};
+/**
+ * What changed with the analysis of `on`: the new code's coverage and duplication, for a pull
+ * request its target branch's (the branch the server compares it with, read from its list of
+ * pull requests), the hotspots to review, and the issues accepted and fixed where the server
+ * counts them. Three to five requests, read at once (the target's after its name) and never
+ * tried again; a failure is one line in its part, never a different verdict.
+ *
+ * @example const changed = await readWhatChanged(client, 'shop', { pullRequest: '42' })
+ */
+async function readWhatChanged(server, projectKey, on) {
+    const pullRequest = on.pullRequest;
+    const scope = pullRequest !== undefined
+        ? { kind: 'pull-request', pullRequest }
+        : { kind: 'new-code', branch: on.branch };
+    const [newCode, target, hotspots, issues] = await Promise.all([
+        figures(server.getMeasures(projectKey, on, NEW_CODE_MEASURES), 'new_'),
+        pullRequest === undefined ? undefined : targetOf(server, projectKey, pullRequest),
+        unreadOr(server.getHotspots(projectKey, scope), 'hotspots'),
+        issueCounts(server, projectKey, on)
+    ]);
+    return {
+        newCode,
+        ...(target ? { target } : {}),
+        hotspots,
+        ...(issues ? { issues } : {})
+    };
+}
+/**
+ * The pull request's target branch (the server's `base`, the branch it compares with, else the
+ * `target` the scanner named) and its overall figures; undefined when the server names none.
+ */
+async function targetOf(server, projectKey, pullRequest) {
+    const pulls = await unreadOr(server.getPullRequests(projectKey).then((list) => ({ list })), "pull request's target branch");
+    if ('unread' in pulls)
+        return pulls;
+    const pull = pulls.list.find(({ key }) => key === pullRequest);
+    const branch = pull?.base ?? pull?.target;
+    if (branch === undefined)
+        return undefined;
+    const read = server.getMeasures(projectKey, { branch }, OVERALL_MEASURES);
+    return { branch, figures: await figures(read, '') };
+}
+/** The counts the server keeps of accepted and fixed issues; undefined where it keeps none. */
+async function issueCounts(server, projectKey, on) {
+    const metrics = on.pullRequest === undefined ? ISSUE_COUNT_MEASURES.branch : ISSUE_COUNT_MEASURES.pullRequest;
+    try {
+        const values = await server.getMeasures(projectKey, on, metrics);
+        const count = (metric) => {
+            const value = values.get(metric);
+            return value !== undefined && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+        };
+        const counts = {
+            accepted: count('new_accepted_issues'),
+            fixed: count('pull_request_fixed_issues')
+        };
+        return counts.accepted === undefined && counts.fixed === undefined ? undefined : counts;
+    }
+    catch {
+        // A server before these metrics refuses them: it does not count them, which is no failure.
+        return undefined;
+    }
+}
+async function figures(read, prefix) {
+    const values = await unreadOr(read, 'measures');
+    if ('unread' in values)
+        return values;
+    return {
+        coverage: percent(values.get(`${prefix}coverage`)),
+        duplication: percent(values.get(`${prefix}duplicated_lines_density`))
+    };
+}
+/** A percentage the server could have written: 0 to 100. */
+function percent(value) {
+    return value !== undefined && value >= 0 && value <= 100 ? value : undefined;
+}
+/** The read's value, or one line that says why it is missing (403: the token may not browse). */
+async function unreadOr(read, what) {
+    try {
+        return await read;
+    }
+    catch (error) {
+        if (error instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerRequestError */ .hP && error.status === 403) {
+            return error.analysisToken
+                ? {
+                    unread: `The token may not read the ${what} (403): it is ${error.analysisToken}, and SonarQube refuses analysis tokens what needs Browse. A user token (squ_…) of a user with Browse shows them.`
+                }
+                : {
+                    unread: `The token may not read the ${what} (403): they need the Browse permission.`,
+                    browseRefused: true
+                };
+        }
+        return { unread: (0,_words_js__WEBPACK_IMPORTED_MODULE_1__/* .msg */ .ab) `The ${what} could not be read: ${(0,_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .saidOf */ .Jo)(error)}` };
+    }
+}
+/**
+ * A percentage as a verdict shows it: one decimal at most.
+ *
+ * @example percentWords(85.46) // '85.5%'
+ */
+function percentWords(value) {
+    return `${Number(value.toFixed(1))}%`;
+}
+/**
+ * A difference of percentages, signed, in points.
+ *
+ * @example pointsWords(-1.84) // '−1.8 points'
+ */
+function pointsWords(difference) {
+    const rounded = Number(difference.toFixed(1));
+    if (rounded === 0)
+        return 'no change';
+    return `${rounded > 0 ? '+' : '−'}${Math.abs(rounded)} points`;
+}
+/**
+ * What changed in one line of the log: "What changed: coverage on new code 85.5% (main 78.2%),
+ * duplicated lines on new code 1.2% (main 3%), 2 security hotspots to review, 2 issues accepted,
+ * 3 fixed." Server text (the target branch) is quoted by the log's gate.
+ */
+function whatChangedLine(changed) {
+    const { newCode, target, hotspots, issues } = changed;
+    const against = target && !('unread' in target) && !('unread' in target.figures) ? target : undefined;
+    const figure = (name, which) => {
+        if ('unread' in newCode)
+            return undefined;
+        const value = newCode[which];
+        const theirs = against && !('unread' in against.figures) ? against.figures[which] : undefined;
+        const own = value === undefined ? 'not computed' : percentWords(value);
+        return `${name} on new code ${own}${theirs === undefined ? '' : ` (${against.branch} ${percentWords(theirs)})`}`;
+    };
+    const parts = [
+        'unread' in newCode ? newCode.unread : undefined,
+        figure('coverage', 'coverage'),
+        figure('duplicated lines', 'duplication'),
+        target && 'unread' in target ? target.unread : undefined,
+        'unread' in hotspots
+            ? hotspots.unread
+            : `${hotspots.total} security ${hotspots.total === 1 ? 'hotspot' : 'hotspots'} to review`,
+        issues?.accepted === undefined
+            ? undefined
+            : `${issues.accepted} ${issues.accepted === 1 ? 'issue' : 'issues'} accepted`,
+        issues?.fixed === undefined ? undefined : `${issues.fixed} fixed`
+    ];
+    return (0,_words_js__WEBPACK_IMPORTED_MODULE_1__/* .msg */ .ab) `What changed: ${(0,_words_js__WEBPACK_IMPORTED_MODULE_1__/* .joined */ .oR)(parts.filter((part) => part !== undefined), ', ')}.`;
+}
+
+
+/***/ }),
+
+/***/ 2981:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   _n: () => (/* binding */ pullRequestOf),
+/* harmony export */   zh: () => (/* binding */ readEventFile)
+/* harmony export */ });
+/* unused harmony exports EVENT_FILE_BYTES, eventObject, quote */
+/* harmony import */ var _bounded_file_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2717);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3916);
+/* harmony import */ var _settings_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8750);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8521);
+/**
+ * GitHub Actions' event file (GITHUB_EVENT_PATH), read for the action and the command alike: the
+ * objects of its payload, and a `pull_request` event's pull request. Every field is untrusted:
+ * each is taken only once checked.
+ */
+
+
+
+
+/** The most of a GitHub Actions run's event file read (GitHub caps webhook payloads at 25 MB). */
+const EVENT_FILE_BYTES = 25 * 1024 * 1024;
+/**
+ * The event file's payload, read within EVENT_FILE_BYTES, or why it could not be read.
+ *
+ * @example const file = await readEventFile(env['GITHUB_EVENT_PATH'])
+ */
+async function readEventFile(path) {
+    if (!path)
+        return { problem: 'GITHUB_EVENT_PATH is not set, so the pull request is unknown' };
+    const read = await (0,_bounded_file_js__WEBPACK_IMPORTED_MODULE_0__/* .readBoundedFile */ .M)(path, EVENT_FILE_BYTES);
+    if (read.outcome !== 'read')
+        return { problem: `the event file could not be read: ${unread(read)}` };
+    try {
+        return { payload: JSON.parse(read.bytes.toString('utf8')) };
+    }
+    catch (error) {
+        return { problem: `the event file could not be read: ${quote(error)}` };
+    }
+}
+/**
+ * One object of the run's event payload (`pull_request`, `workflow_run`), or undefined when the
+ * file is not given, cannot be read, is not JSON or holds no such object.
+ *
+ * @example const run = await eventObject(env['GITHUB_EVENT_PATH'], 'workflow_run')
+ */
+async function eventObject(path, field) {
+    const file = await readEventFile(path);
+    return 'payload' in file ? objectOf(objectOf(file.payload)?.[field]) : undefined;
+}
+/**
+ * The pull request a `pull_request` or `pull_request_target` payload names: each field only when
+ * it is what it should be.
+ *
+ * @example pullRequestOf(payload) // { number: 42, headSha: 'be6c75b8…', updatedAt: '2026-…' }
+ */
+function pullRequestOf(payload) {
+    const pull = objectOf(objectOf(payload)?.['pull_request']);
+    const number = pull?.['number'];
+    const sha = objectOf(pull?.['head'])?.['sha'];
+    const updatedAt = pull?.['updated_at'];
+    return {
+        ...(typeof number === 'number' && Number.isSafeInteger(number) && number > 0 ? { number } : {}),
+        ...(typeof sha === 'string' && (0,_settings_js__WEBPACK_IMPORTED_MODULE_2__/* .isFullSha */ .Wf)(sha) ? { headSha: sha.toLowerCase() } : {}),
+        ...(typeof updatedAt === 'string' ? { updatedAt: updatedAt.slice(0, 40) } : {})
+    };
+}
+function objectOf(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? value
+        : undefined;
+}
+/** Why the event file was not read, in a few words. */
+function unread(read) {
+    switch (read.outcome) {
+        case 'missing':
+        case 'unreadable':
+            return quote(read.error);
+        case 'not-a-file':
+            return `it is ${read.kind}, not a regular file`;
+        case 'too-large':
+            return `it is larger than ${EVENT_FILE_BYTES} bytes`;
+    }
+}
+/** An error's message fit to quote: one line, cut. The log's gate escapes it. */
+function quote(error) {
+    return (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .cut */ .Jj)((0,_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .messageOf */ .bD)(error), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.long), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.long);
+}
+
+
+/***/ }),
+
+/***/ 9837:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E2: () => (/* binding */ PlatformRefusal),
+/* harmony export */   RQ: () => (/* binding */ RestApi),
+/* harmony export */   Wk: () => (/* binding */ PlatformError)
+/* harmony export */ });
+/* unused harmony export REST_LIMITS */
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7194);
+/* harmony import */ var _retry_policy_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7593);
+/* harmony import */ var _transport_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(221);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8521);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5846);
+
+
+
+
+
+
+const REST_LIMITS = {
+    /** One reply's body: a page of 100 merge-request diffs fits. */
+    replyBytes: 16 * 1024 * 1024,
+    /** One try, at most; the overall time-out bounds them all. */
+    tryMs: 30_000
+};
+/** 401, 403 or 404: the token may not do this, or what it names is not there. */
+class PlatformRefusal extends Error {
+    status;
+    answer;
+    constructor(message, status, answer = { status, said: '', rateLimited: false }) {
+        super(message);
+        this.status = status;
+        this.answer = answer;
+        this.name = 'PlatformRefusal';
+    }
+}
+/** Any other failure of a platform's request, in words. */
+class PlatformError extends Error {
+    /** What the platform answered, when it answered (a 429 or 5xx tried no more). */
+    answer;
+    /** Why no answer came (the transport's words, the token out of them), when none came. */
+    unanswered;
+    constructor(message, options = {}) {
+        super(message, { cause: options.cause });
+        this.name = 'PlatformError';
+        this.answer = options.answer;
+        this.unanswered = options.unanswered;
+    }
+}
+/**
+ * One platform instance's API for one run.
+ *
+ * @example const api = new RestApi({ platform: 'GitLab', apiUrl, token, headers: { 'PRIVATE-TOKEN': token }, redirectAdvice: 'Set CI_API_V4_URL …', userAgent, clock, deadline })
+ */
+class RestApi {
+    options;
+    base;
+    forms;
+    transport;
+    constructor(options) {
+        this.options = options;
+        this.base = new URL(options.apiUrl.href.replace(/\/*$/, '/'));
+        this.forms = (0,_secrets_js__WEBPACK_IMPORTED_MODULE_5__/* .tokenForms */ .py)(options.token);
+        this.transport = new _transport_js__WEBPACK_IMPORTED_MODULE_2__/* .HttpTransport */ .G5({
+            userAgent: options.userAgent,
+            rootCert: undefined,
+            maxBodyBytes: options.maxReplyBytes ?? REST_LIMITS.replyBytes,
+            ...(options.forwardProxy ? { forwardProxy: options.forwardProxy } : {})
+        });
+    }
+    /** Ends the kept-alive connections. */
+    close() {
+        this.transport.close();
+    }
+    /**
+     * `method` on `path` (relative to the API's address, or an address a reply named, which must
+     * be under it), with the query and the JSON body given; tried again on 429 and 5xx while the
+     * time-out allows. With `text`, the reply's body is its text (a diff), not JSON.
+     */
+    async request(method, path, { query, body, text: asText } = {}) {
+        const { platform, clock, deadline } = this.options;
+        const url = new URL(path, this.base);
+        if (url.origin !== this.base.origin || !url.pathname.startsWith(this.base.pathname)) {
+            throw new PlatformError(`Refusing to send the ${platform} token outside ${this.base.href}.`);
+        }
+        for (const [name, value] of Object.entries(query ?? {}))
+            url.searchParams.set(name, value);
+        const shown = `${method} ${this.said(url.pathname.slice(this.base.pathname.length))}`;
+        for (let attempt = 0;; attempt++) {
+            const remaining = deadline - clock.now();
+            if (remaining <= 0)
+                throw new PlatformError(`${platform} did not answer ${shown} in time.`);
+            let reply;
+            try {
+                // A redirect is a reply like any other, never followed: the token could follow it.
+                reply = await this.transport.send(method, url, {
+                    ...this.options.headers,
+                    accept: asText ? 'text/plain' : 'application/json',
+                    ...(body === undefined ? {} : { 'content-type': 'application/json' })
+                }, body === undefined ? undefined : JSON.stringify(body), Math.min(remaining, REST_LIMITS.tryMs));
+            }
+            catch (error) {
+                // No answer, a reply too large: said as it is, the token out of it.
+                const unanswered = this.said((0,_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .messageOf */ .bD)(error));
+                throw new PlatformError(`${platform}'s ${shown} failed: ${unanswered}`, {
+                    cause: error,
+                    unanswered
+                });
+            }
+            const { status } = reply;
+            const text = reply.body.toString('utf8');
+            if (status >= 300 && status < 400) {
+                throw new PlatformError(`${platform} answered ${status} to ${shown}: a redirect, not followed (the token would go with it). ${this.options.redirectAdvice}`);
+            }
+            if (status >= 200 && status < 300) {
+                return {
+                    status,
+                    body: asText ? text : parse(text, platform),
+                    header: (name) => (0,_transport_js__WEBPACK_IMPORTED_MODULE_2__/* .headerValue */ .Z)(reply, name)
+                };
+            }
+            const said = this.said(errorText(text));
+            const answer = {
+                status,
+                said,
+                rateLimited: (0,_transport_js__WEBPACK_IMPORTED_MODULE_2__/* .headerValue */ .Z)(reply, 'x-ratelimit-remaining') === '0' || /rate limit/i.test(said)
+            };
+            const words = `${platform} answered ${status} to ${shown}${said ? `: ${said}` : ''}`;
+            if (status === 401 || status === 403 || status === 404) {
+                throw new PlatformRefusal(words, status, answer);
+            }
+            const decision = attempt + 1 >= (this.options.maxTries ?? Infinity)
+                ? { retry: false, why: `Gave up after ${attempt + 1} tries.` }
+                : (0,_retry_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .decideRetry */ .tE)({ kind: 'status', status, retryAfter: (0,_transport_js__WEBPACK_IMPORTED_MODULE_2__/* .headerValue */ .Z)(reply, 'retry-after') }, attempt, deadline - clock.now(), this.options.random ?? Math.random, Date.now(), `the decoration's time (the overall time-out, or its allowance past the check)`);
+            if (!decision.retry) {
+                const why = decision.why ? ` ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .textOf */ .b6)(decision.why)}` : '';
+                throw new PlatformError(`${words}${why}`, { answer });
+            }
+            await clock.sleep(decision.delayMs);
+        }
+    }
+    /** A text of the platform's, on one line, bounded, the token's forms out of it. */
+    said(text) {
+        return (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_secrets_js__WEBPACK_IMPORTED_MODULE_5__/* .redactSecrets */ .fp)(text, this.forms), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.long);
+    }
+}
+function parse(text, platform) {
+    if (text.trim() === '')
+        return undefined;
     try {
         return JSON.parse(text);
     }
     catch {
-        if (shape === 'unfinished') {
-            throw new BodyProblem(`ends in the middle of its JSON after ${body.length} bytes: it was cut off on the way`, true);
-        }
-        throw new BodyProblem(words_msg `is not JSON (${contentType}); it starts with "${untrusted_text_oneLine(text.trimStart(), 80)}". Check that ${setting('host')} / the report's serverUrl is the server's own address`);
+        throw new PlatformError(`${platform} answered with a body that is not JSON.`);
     }
+}
+/** The platform's error body (`{"message": …}`, `{"error": …}`) as a few words, or ''. */
+function errorText(text) {
+    let message;
+    try {
+        const body = JSON.parse(text);
+        message = body['message'] ?? body['error'];
+    }
+    catch {
+        return '';
+    }
+    return typeof message === 'string' ? message : message ? JSON.stringify(message) : '';
+}
+
+
+/***/ }),
+
+/***/ 7593:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   tE: () => (/* binding */ decideRetry)
+/* harmony export */ });
+/* unused harmony exports backoffMs, parseRetryAfter */
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5846);
+
+/**
+ * When to try a request again and how long to wait first. Pure: the client supplies the time
+ * left, the attempt number and the random source.
+ */
+/** Rate limiting, server errors and gateway trouble: worth another try. 401/403/404 are not. */
+const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
+const BACKOFF = {
+    baseMs: 250,
+    maxMs: 8000
+};
+/**
+ * Tries in all when nothing answers at the address (connection refused, host not found): a wrong
+ * address does not heal by waiting, so the step fails in about a second instead of at the
+ * time-out.
+ */
+const MAX_TRIES_UNREACHABLE = 3;
+/**
+ * Whether to try again after try number `attempt` (0 for the first) failed with `fault`, and
+ * after how long. The delay is exponential backoff with equal jitter, never less: a server's
+ * `Retry-After` can lengthen it, never shorten it, so no reply can make a hot loop. A wait that
+ * would end past the deadline is not made; `timeLimit` names that time in the reason.
+ *
+ * @example decideRetry({ kind: 'transient' }, 0, 60_000, Math.random, Date.now()) // { retry: true, delayMs: 125..250 }
+ */
+function decideRetry(fault, attempt, remainingMs, random, nowEpochMs, timeLimit = (0,_words_js__WEBPACK_IMPORTED_MODULE_0__/* .msg */ .ab) `the overall time-out (${(0,_words_js__WEBPACK_IMPORTED_MODULE_0__/* .setting */ .Pe)('timeout')})`) {
+    const tries = attempt + 1;
+    if (fault.kind === 'final')
+        return { retry: false, why: '' };
+    if (fault.kind === 'status' && !RETRYABLE_STATUSES.has(fault.status)) {
+        return { retry: false, why: '' };
+    }
+    if (fault.kind === 'unreachable' && tries >= MAX_TRIES_UNREACHABLE) {
+        return { retry: false, why: `Gave up after ${tries} tries.` };
+    }
+    let delayMs = backoffMs(attempt, random);
+    if (fault.kind === 'status') {
+        const askedMs = parseRetryAfter(fault.retryAfter, nowEpochMs);
+        if (askedMs !== undefined && askedMs >= remainingMs) {
+            return {
+                retry: false,
+                why: (0,_words_js__WEBPACK_IMPORTED_MODULE_0__/* .msg */ .ab) `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than ${timeLimit} leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
+            };
+        }
+        delayMs = Math.max(delayMs, askedMs ?? 0);
+    }
+    if (delayMs >= remainingMs) {
+        return {
+            retry: false,
+            why: (0,_words_js__WEBPACK_IMPORTED_MODULE_0__/* .msg */ .ab) `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: ${timeLimit} leaves no time for another.`
+        };
+    }
+    return { retry: true, delayMs };
 }
 /**
- * One pass over the text that tracks strings and brackets, in linear time and constant stack:
- * whether the JSON nests too deep, or ends with a string or a bracket still open.
+ * Delay before retry number `attempt` (0 for the first retry): exponential backoff with equal
+ * jitter, so concurrent jobs do not retry in step.
+ *
+ * @example backoffMs(2, Math.random) // between 500 and 1000
  */
-function scanJson(text) {
-    let depth = 0;
-    let inString = false;
-    for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (inString) {
-            if (c === 0x5c)
-                i++; // backslash: skip the escaped character
-            else if (c === 0x22)
-                inString = false;
-        }
-        else if (c === 0x22) {
-            inString = true;
-        }
-        else if (c === 0x7b || c === 0x5b) {
-            if (++depth > MAX_JSON_DEPTH)
-                return 'too-deep';
-        }
-        else if (c === 0x7d || c === 0x5d) {
-            depth--;
-        }
-    }
-    return inString || depth > 0 ? 'unfinished' : 'closed';
+function backoffMs(attempt, random) {
+    const ceiling = Math.min(BACKOFF.maxMs, BACKOFF.baseMs * 2 ** Math.min(attempt, 30));
+    return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
-function startsWith(body, bytes) {
-    return bytes.every((byte, index) => body[index] === byte);
+/**
+ * `Retry-After: 120` or `Retry-After: Wed, 21 Oct 2026 07:28:00 GMT` → milliseconds from now
+ * (0 for a date past). Anything else (`1.5`, `-5`, garbage) → undefined: the header is ignored.
+ */
+function parseRetryAfter(value, nowEpochMs) {
+    const text = value?.trim();
+    if (!text)
+        return undefined;
+    if (/^\d+$/.test(text))
+        return Number(text) * 1000;
+    // An HTTP date names its weekday; Date.parse alone would take "-5" or "1.5" for a year.
+    if (!/^[A-Za-z]{3},/.test(text))
+        return undefined;
+    const at = Date.parse(text);
+    return Number.isNaN(at) ? undefined : Math.max(0, at - nowEpochMs);
 }
+
+
+/***/ }),
+
+/***/ 221:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  G5: () => (/* binding */ HttpTransport),
+  Az: () => (/* binding */ TransportFailure),
+  Z: () => (/* binding */ headerValue)
+});
+
+// UNUSED EXPORTS: MAX_BODY_BYTES
 
 ;// CONCATENATED MODULE: external "node:http"
 const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+// EXTERNAL MODULE: ./src/untrusted-text.ts
+var untrusted_text = __nccwpck_require__(8521);
 ;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
 function getProxyUrl(reqUrl) {
     const usingSsl = reqUrl.protocol === 'https:';
@@ -2043,7 +3410,7 @@ function describe(error) {
     // Node's HTTP parser refused the reply: at its first byte it is not HTTP at all; later, it is
     // HTTP gone wrong.
     if (code?.startsWith('HPE_')) {
-        return failure(nodeError.bytesParsed === 0 ? 'not-http' : 'malformed', typeof nodeError.reason === 'string' ? untrusted_text_oneLine(nodeError.reason) : nodeWords(nodeError));
+        return failure(nodeError.bytesParsed === 0 ? 'not-http' : 'malformed', typeof nodeError.reason === 'string' ? (0,untrusted_text/* oneLine */.TN)(nodeError.reason) : nodeWords(nodeError));
     }
     const cause = (code && CONNECT_CAUSES[code]) || 'other';
     const words = CAUSE_WORDS[cause] ?? (code ? `${code}: ${nodeWords(nodeError)}` : nodeWords(nodeError));
@@ -2064,15 +3431,15 @@ function certificateCauseOf(code) {
  */
 function openSslReason(error) {
     if (typeof error.reason === 'string' && error.reason)
-        return untrusted_text_oneLine(error.reason);
+        return (0,untrusted_text/* oneLine */.TN)(error.reason);
     const reason = /:error:[0-9A-F]+:[^:]*:[^:]*:([^:]+):/i.exec(error.message)?.[1];
-    return reason ? untrusted_text_oneLine(reason) : undefined;
+    return reason ? (0,untrusted_text/* oneLine */.TN)(reason) : undefined;
 }
 /** Node's message as one line, OpenSSL's internals (its source paths) left out. */
 function nodeWords(error) {
     if (/:error:[0-9A-F]+:/i.test(error.message))
         return openSslReason(error) ?? 'TLS error';
-    return untrusted_text_oneLine(error.message.trim());
+    return (0,untrusted_text/* oneLine */.TN)(error.message.trim());
 }
 /** What a certificate says it is for: its subjectAltName, else its subject's CN. */
 function certificateNames(cert) {
@@ -2091,6 +3458,5406 @@ function megabytes(bytes) {
     return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 }
 
+
+/***/ }),
+
+/***/ 8360:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Q: () => (/* binding */ MAX_ID_LENGTH),
+/* harmony export */   l: () => (/* binding */ idProblem)
+/* harmony export */ });
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
+/**
+ * What an id or key may look like: task ids, analysis ids and project keys come from inputs, the
+ * report file and the server, go back to the server in the next request and into every message.
+ */
+
+/** No server makes a task id, analysis id or project key longer than this (project keys: 400). */
+const MAX_ID_LENGTH = 400;
+/**
+ * Why `value` cannot be an id or key (too long, holding a control character, an invisible
+ * format character such as a bidirectional override, or white space), or undefined when it can.
+ * Shared by the inputs, the report file and the server's replies, so all refuse the same values.
+ *
+ * @example idProblem('AY\n1') // 'holds the control character \\n'
+ */
+function idProblem(value) {
+    if (value.length > MAX_ID_LENGTH) {
+        return `is ${value.length} characters long, more than the ${MAX_ID_LENGTH} an id may have`;
+    }
+    const control = /\p{Cc}/u.exec(value);
+    if (control)
+        return `holds the control character ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .escapeInvisible */ .ts)(control[0])}`;
+    const invisible = /[\p{Cf}\p{Zl}\p{Zp}]/u.exec(value);
+    if (invisible)
+        return `holds the invisible character ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .escapeInvisible */ .ts)(invisible[0])}`;
+    return /\s/.test(value) ? 'holds white space' : undefined;
+}
+
+
+/***/ }),
+
+/***/ 4196:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   z: () => (/* binding */ lookupTable)
+/* harmony export */ });
+/**
+ * A lookup table for keys that come from a server or a file: it has no prototype, so no key
+ * reaches Object.prototype's members (`constructor`, `toString`, `valueOf`, `__proto__`...),
+ * which a plain object literal would hand back as a function.
+ *
+ * @example lookupTable({ compliant: 'compliant' })['valueOf'] // undefined
+ */
+function lookupTable(entries) {
+    return Object.freeze(Object.assign(Object.create(null), entries));
+}
+
+
+/***/ }),
+
+/***/ 3516:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.r(__webpack_exports__);
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   AzureApi: () => (/* binding */ AzureApi),
+/* harmony export */   identityId: () => (/* binding */ identityId)
+/* harmony export */ });
+/* harmony import */ var _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9837);
+
+const AZURE_API_VERSION = '7.1';
+/**
+ * One Azure DevOps repository's API for one run.
+ *
+ * @example const azure = new AzureApi({ repositoryUrl, token, userAgent, clock, deadline })
+ */
+class AzureApi {
+    rest;
+    repository;
+    constructor(options) {
+        this.repository = new URL(options.repositoryUrl.href.replace(/\/*$/, '/'));
+        this.rest = new _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .RestApi */ .RQ({
+            ...options,
+            apiUrl: options.collectionUrl,
+            platform: 'Azure DevOps',
+            headers: { authorization: `Bearer ${options.token}` },
+            redirectAdvice: 'Check SYSTEM_COLLECTIONURI, and that the pipeline maps SYSTEM_ACCESSTOKEN (a token Azure DevOps does not take is sent to its sign-in page).'
+        });
+    }
+    close() {
+        this.rest.close();
+    }
+    /** `method` on `path` under the repository's address, with `api-version`. */
+    request(method, path, options = {}) {
+        return this.send(method, path, new URL(path, this.repository), options, AZURE_API_VERSION);
+    }
+    /**
+     * The token's own identity: `authenticatedUser.id` of the collection's connection data (the
+     * build service's identity for SYSTEM_ACCESSTOKEN), lower-cased, or undefined.
+     *
+     * @example await azure.ownIdentity() // '5c3a7e2b-…'
+     */
+    async ownIdentity() {
+        const path = '_apis/connectionData';
+        const { body } = await this.send('GET', path, path, {}, `${AZURE_API_VERSION}-preview`);
+        return identityId(body?.authenticatedUser);
+    }
+    async send(method, path, url, options, version) {
+        let reply;
+        try {
+            reply = await this.rest.request(method, url, {
+                ...options,
+                query: { ...options.query, 'api-version': version }
+            });
+        }
+        catch (error) {
+            // A sign-in page instead of JSON: the token was not taken.
+            if (error instanceof _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformError */ .Wk && /not JSON/.test(error.message)) {
+                throw new _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformRefusal */ .E2(`Azure DevOps answered ${method} ${path} with a sign-in page`, 401);
+            }
+            throw error;
+        }
+        if (reply.status === 203) {
+            throw new _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformRefusal */ .E2(`Azure DevOps answered ${method} ${path} with a sign-in page`, 401);
+        }
+        return reply;
+    }
+}
+/** An identity's (or an IdentityRef's) `id`: a GUID, lower-cased to compare. */
+function identityId(identity) {
+    const id = identity?.id;
+    return typeof id === 'string' && /^[0-9a-f-]{1,64}$/i.test(id) ? id.toLowerCase() : undefined;
+}
+
+
+/***/ }),
+
+/***/ 2839:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.r(__webpack_exports__);
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   AZURE_LIMITS: () => (/* binding */ AZURE_LIMITS),
+/* harmony export */   azureDevOps: () => (/* binding */ azureDevOps)
+/* harmony export */ });
+/* harmony import */ var _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9837);
+/* harmony import */ var _review_platform_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(448);
+/* harmony import */ var _azure_api_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3516);
+/**
+ * Azure DevOps as a review platform, for a pull request built by Azure Pipelines: per project a
+ * pull-request status (appended, never edited: the latest of a context is the one shown, and a
+ * branch policy can require it), one thread whose first comment is the verdict in Markdown,
+ * edited in place, and a thread per new issue on its file and line, closed once a later run no
+ * longer reports it. Threads are found again by their `properties` (as Microsoft's own clients
+ * do); who started them is their first comment's author, and the token's own identity is
+ * `authenticatedUser` of the collection's `_apis/connectionData`. Shapes from the REST API's
+ * specification (api-version 7.1): `POST .../pullRequests/{id}/statuses` (`state`, `description`,
+ * `context` {`genre`, `name`}, `targetUrl`), `GET`, `POST .../threads`, `PATCH
+ * .../threads/{id}` (`status`), `PATCH .../threads/{id}/comments/{commentId}` (`content`), and
+ * `GET .../iterations`, `.../iterations/{id}/changes` (`$top`, `$skip`): Azure DevOps gives the
+ * files a pull request changes, not its lines.
+ */
+
+
+
+const AZURE_LIMITS = {
+    /** A comment's content: Azure DevOps takes 150,000 characters. */
+    commentChars: 150_000,
+    descriptionChars: 255,
+    /** Changes read per request, and requests: 20,000 files. */
+    changesPerPage: 2000,
+    changePages: 10
+};
+/** The thread property that names the project of a verdict's thread, and an issue's key. */
+const PROJECT_PROPERTY = 'sonarqube.project';
+const ISSUE_PROPERTY = 'sonarqube.issue';
+/**
+ * The Azure DevOps pull request `target` names, as a review platform.
+ *
+ * @example await decorate(azureDevOps(api, { pullRequestId: '42', commit }), outcomes, options)
+ */
+function azureDevOps(azure, target) {
+    const id = target.pullRequestId;
+    const base = `pullRequests/${encodeURIComponent(id)}`;
+    // Listed once for the verdicts' threads and the issues' both.
+    let listed;
+    const threads = () => (listed ??= listThreads(azure, base));
+    const firstComments = new Map();
+    return {
+        words: {
+            name: 'Azure DevOps',
+            status: 'status',
+            comment: 'thread',
+            check: 'that SYSTEM_COLLECTIONURI is the collection of Azure DevOps, and that Azure DevOps is up'
+        },
+        refusal: (error) => refusalWords(error, target),
+        commit: target.commit,
+        setStatus: (verdict) => postStatus(azure, base, verdict),
+        review: {
+            name: `pull request !${id}`,
+            kind: 'pull request',
+            commit: target.commit,
+            markup: 'markdown',
+            commentChars: AZURE_LIMITS.commentChars,
+            ownIdentity: () => azure.ownIdentity(),
+            changedLines: () => changedFiles(azure, base),
+            granularity: 'files',
+            verdicts: {
+                keyedBy: 'project',
+                async list() {
+                    return (await threads()).flatMap((thread) => {
+                        const project = thread.properties[PROJECT_PROPERTY];
+                        const first = thread.firstComment;
+                        if (project === undefined || !first)
+                            return [];
+                        firstComments.set(thread.id, first.id);
+                        return [{ id: thread.id, body: first.content, author: thread.author, project }];
+                    });
+                },
+                async create(verdict, content) {
+                    const { body } = await azure.request('POST', `${base}/threads`, {
+                        body: {
+                            comments: [{ parentCommentId: 0, content, commentType: 1 }],
+                            status: 'active',
+                            properties: { [PROJECT_PROPERTY]: { $type: 'System.String', $value: verdict.label } }
+                        }
+                    });
+                    const created = (body ?? {});
+                    const thread = typeof created.id === 'number' ? created.id : undefined;
+                    const first = Array.isArray(created.comments)
+                        ? created.comments[0]?.id
+                        : undefined;
+                    if (thread !== undefined && typeof first === 'number')
+                        firstComments.set(thread, first);
+                    return { id: thread };
+                },
+                async update(thread, content) {
+                    const comment = firstComments.get(thread.id);
+                    if (comment === undefined)
+                        return false;
+                    await azure.request('PATCH', `${base}/threads/${thread.id}/comments/${comment}`, {
+                        body: { content }
+                    });
+                    return true;
+                }
+            },
+            inline: {
+                step: 'the issue threads',
+                started: 'issue threads started',
+                resolved: 'closed',
+                list: async () => (await threads()).flatMap((thread) => {
+                    const issueKey = thread.properties[ISSUE_PROPERTY];
+                    if (issueKey === undefined)
+                        return [];
+                    const resolved = thread.status === 'closed';
+                    return [
+                        { id: String(thread.id), body: undefined, issueKey, resolved, author: thread.author }
+                    ];
+                }),
+                async start(comments) {
+                    for (const { finding, file, line, body } of comments) {
+                        await azure.request('POST', `${base}/threads`, {
+                            body: {
+                                comments: [{ parentCommentId: 0, content: body, commentType: 1 }],
+                                status: 'active',
+                                threadContext: {
+                                    filePath: `/${file}`,
+                                    rightFileStart: { line, offset: 1 },
+                                    rightFileEnd: { line, offset: 1 }
+                                },
+                                properties: { [ISSUE_PROPERTY]: { $type: 'System.String', $value: finding.key } }
+                            }
+                        });
+                    }
+                },
+                async resolve(thread) {
+                    await azure.request('PATCH', `${base}/threads/${thread.id}`, {
+                        body: { status: 'closed' }
+                    });
+                    return true;
+                }
+            }
+        },
+        close: () => azure.close()
+    };
+}
+async function postStatus(azure, base, verdict) {
+    await azure.request('POST', `${base}/statuses`, {
+        body: {
+            state: verdict.failing ? 'failed' : 'succeeded',
+            description: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(verdict.words, AZURE_LIMITS.descriptionChars),
+            context: {
+                genre: 'sonarqube',
+                name: verdict.say((0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(`quality-gate/${(0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(verdict.key)}`, 200))
+            },
+            ...(verdict.dashboard ? { targetUrl: verdict.dashboard } : {})
+        }
+    });
+}
+async function listThreads(azure, base) {
+    const { body } = await azure.request('GET', `${base}/threads`);
+    const value = body?.value;
+    // A listing without its list is not an empty one: taken for one, a new thread would be started
+    // on every run.
+    if (!Array.isArray(value))
+        throw notAList('threads');
+    return value.flatMap((item) => {
+        const { id, status, comments, properties, isDeleted } = (item ?? {});
+        if (typeof id !== 'number' || isDeleted === true)
+            return [];
+        const first = Array.isArray(comments)
+            ? comments[0]
+            : undefined;
+        const own = {};
+        for (const [name, entry] of Object.entries((properties ?? {}))) {
+            const value = entry?.$value;
+            if (typeof value === 'string')
+                own[name] = value;
+        }
+        return [
+            {
+                id,
+                status: typeof status === 'string' ? status : undefined,
+                firstComment: first && typeof first['id'] === 'number' && typeof first['content'] === 'string'
+                    ? { id: first['id'], content: first['content'] }
+                    : undefined,
+                author: (0,_azure_api_js__WEBPACK_IMPORTED_MODULE_2__.identityId)(first?.['author']),
+                properties: own
+            }
+        ];
+    });
+}
+/**
+ * The files the pull request's latest iteration changes (its changes, paged by `$top` and
+ * `$skip`), each counting as changed throughout: Azure DevOps gives files, not lines.
+ */
+async function changedFiles(azure, base) {
+    const { body } = await azure.request('GET', `${base}/iterations`);
+    const iterations = body?.value;
+    if (!Array.isArray(iterations))
+        throw notAList('iterations');
+    const ids = iterations.flatMap((item) => {
+        const id = item?.id;
+        return typeof id === 'number' && Number.isSafeInteger(id) ? [id] : [];
+    });
+    const files = new Map();
+    if (ids.length === 0)
+        return files;
+    const latest = Math.max(...ids);
+    let skip = 0;
+    for (let page = 0; page < AZURE_LIMITS.changePages; page++) {
+        const { body: changes } = await azure.request('GET', `${base}/iterations/${latest}/changes`, {
+            query: { $top: String(AZURE_LIMITS.changesPerPage), $skip: String(skip) }
+        });
+        const reply = (changes ?? {});
+        for (const entry of Array.isArray(reply.changeEntries) ? reply.changeEntries : []) {
+            const { item, changeType } = (entry ?? {});
+            const path = typeof item?.path === 'string' ? item.path.replace(/^\//, '') : '';
+            const deleted = String(changeType)
+                .split(',')
+                .some((type) => type.trim() === 'delete');
+            if (path !== '' && !deleted)
+                files.set(path, 'whole');
+        }
+        const next = reply.nextSkip;
+        if (typeof next !== 'number' || next <= skip)
+            break;
+        skip = next;
+    }
+    return files;
+}
+/** A listing's reply without its `value` list. */
+function notAList(what) {
+    return new _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformError */ .Wk(`Azure DevOps's reply to GET pullRequests/…/${what} is not a list of ${what} (no "value").`);
+}
+/** The one warning for a refusal: the missing permission, said once. */
+function refusalWords(error, target) {
+    const base = 'Azure DevOps refused the decoration; the verdict and the exit code are unchanged.';
+    switch (error.status) {
+        case 401:
+            return `${base} SYSTEM_ACCESSTOKEN is not valid (401): map it in the step (env: SYSTEM_ACCESSTOKEN: $(System.AccessToken)).`;
+        case 403:
+            return `${base} The build service may not write to the pull request (403): give it "Contribute to pull requests" on the repository (Project settings › Repositories › Security).`;
+        default:
+            return `${base} Azure DevOps shows this token no pull request !${(0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(target.pullRequestId, 20)} in the repository (404): check SYSTEM_PULLREQUEST_PULLREQUESTID and BUILD_REPOSITORY_ID.`;
+    }
+}
+
+
+/***/ }),
+
+/***/ 286:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.r(__webpack_exports__);
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   BITBUCKET_API: () => (/* binding */ BITBUCKET_API),
+/* harmony export */   BitbucketApi: () => (/* binding */ BitbucketApi)
+/* harmony export */ });
+/* harmony import */ var _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9837);
+
+/** Bitbucket Cloud's API, unless BITBUCKET_API_URL names another (a proxy, a test). */
+const BITBUCKET_API = 'https://api.bitbucket.org/2.0';
+/**
+ * One Bitbucket Cloud API for one run.
+ *
+ * @example const bitbucket = new BitbucketApi({ apiUrl: new URL(BITBUCKET_API), token, userAgent, clock, deadline })
+ */
+class BitbucketApi {
+    rest;
+    constructor(options) {
+        const { token, pipelinesProxy, ...rest } = options;
+        this.rest = new _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .RestApi */ .RQ({
+            ...rest,
+            platform: 'Bitbucket',
+            token: token ?? '',
+            headers: token ? { authorization: `Bearer ${token}` } : {},
+            ...(pipelinesProxy ? { forwardProxy: pipelinesProxy } : {}),
+            redirectAdvice: 'Set BITBUCKET_API_URL to the address the API answers at.'
+        });
+    }
+    close() {
+        this.rest.close();
+    }
+    request(method, path, options = {}) {
+        return this.rest.request(method, path, options);
+    }
+    /**
+     * The `values` of a listing, page by page (`pagelen` 100, then each page's `next`), at most
+     * `maxPages` pages.
+     */
+    async pages(path, maxPages) {
+        const items = [];
+        let next = path;
+        let query = { pagelen: '100' };
+        for (let read = 0; read < maxPages && next !== undefined; read++) {
+            const { body } = await this.rest.request('GET', next, query ? { query } : {});
+            const page = (body ?? {});
+            if (!Array.isArray(page.values)) {
+                throw new _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformError */ .Wk(`Bitbucket's reply to GET ${path} is not a page of values.`);
+            }
+            items.push(...page.values);
+            next =
+                typeof page.next === 'string' && URL.canParse(page.next) ? new URL(page.next) : undefined;
+            // The next address carries its own query.
+            query = undefined;
+        }
+        return items;
+    }
+}
+
+
+/***/ }),
+
+/***/ 6615:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.r(__webpack_exports__);
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   BITBUCKET_LIMITS: () => (/* binding */ BITBUCKET_LIMITS),
+/* harmony export */   bitbucketCloud: () => (/* binding */ bitbucketCloud),
+/* harmony export */   externalId: () => (/* binding */ externalId),
+/* harmony export */   repositoryPath: () => (/* binding */ repositoryPath)
+/* harmony export */ });
+/* harmony import */ var _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9837);
+/* harmony import */ var _review_platform_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(448);
+/**
+ * Bitbucket Cloud as a review platform: per project a build status and a Code Insights report on
+ * the commit, with the new issues as the report's annotations, and on a pull request one comment
+ * per project, in Markdown (Bitbucket renders no raw HTML). Shapes from Bitbucket Cloud's
+ * OpenAPI description:
+ * - `POST .../commit/{commit}/statuses/build` (`key` at most 40 characters, `state`
+ *   SUCCESSFUL/FAILED, `name`, `url`, `description`; the same key replaces the status);
+ * - `PUT /repositories/{workspace}/{repo_slug}/commit/{commit}/reports/{reportId}` (title,
+ *   details, report_type, result PASSED/FAILED, link, at most 10 data fields), then `POST
+ *   .../reports/{reportId}/annotations`, a JSON array of at most 100 a request and 1,000 a report
+ *   (external_id, annotation_type, severity, path, line, summary of at most 450 characters,
+ *   link); a report PUT again keeps its old annotations, so it is deleted first;
+ * - `GET`, `POST`, `PUT`, `DELETE .../pullrequests/{id}/comments` (`content.raw`, `deleted`,
+ *   `user`, listed `pagelen` 100 with `next`), and the current account (`GET /user`: its `uuid`).
+ *
+ * A repository, project or workspace access token writes as a bot account of its own, which `GET
+ * /user` does not show (Bitbucket answers 401, "Token is invalid or not supported for this
+ * endpoint"): then the comment is written anew, the reply names the bot account, and that
+ * account's earlier comments carrying the marker are deleted (the driver's rule), so one stays.
+ */
+
+
+const BITBUCKET_LIMITS = {
+    /** What a comment's body may take: Bitbucket Cloud names no limit; Data Center's is 32,768. */
+    commentChars: 30_000,
+    /** Pages of 100 comments read to find the project's: 2,000 comments. */
+    commentPages: 20,
+    statusChars: 255,
+    annotationsPerRequest: 100,
+    annotationsPerReport: 1000,
+    summaryChars: 450,
+    detailsChars: 2000,
+    titleChars: 450
+};
+/**
+ * The Bitbucket Cloud repository and pull request `target` names, as a review platform.
+ *
+ * @example await decorate(bitbucketCloud(api, target), outcomes, options)
+ */
+function bitbucketCloud(bitbucket, target) {
+    const repository = repositoryPath(target.repository);
+    const commit = `${repository}/commit/${encodeURIComponent(target.commit)}`;
+    const id = target.pullRequestId;
+    const comments = `${repository}/pullrequests/${encodeURIComponent(id ?? '')}/comments`;
+    return {
+        words: {
+            name: 'Bitbucket',
+            status: 'build status',
+            comment: 'comment',
+            check: "that BITBUCKET_API_URL, when set, is Bitbucket Cloud's API, and that Bitbucket is up"
+        },
+        refusal: (error) => refusalWords(error, target),
+        commit: target.commit,
+        ...(target.reportsOnly
+            ? {}
+            : {
+                setStatus: (verdict) => setBuildStatus(bitbucket, commit, target, verdict)
+            }),
+        writeReport: (verdict) => writeReport(bitbucket, `${commit}/reports/${(0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .digestId */ .sX)(verdict.key)}`, verdict),
+        review: target.reportsOnly || id === undefined
+            ? undefined
+            : {
+                name: `pull request #${id}`,
+                kind: 'pull request',
+                commit: target.commit,
+                markup: 'markdown',
+                commentChars: BITBUCKET_LIMITS.commentChars,
+                ownIdentity: async () => uuidOf((await bitbucket.request('GET', 'user')).body),
+                identity: {
+                    level: 'info',
+                    instead: 'the comment is written anew, and the earlier ones by the account Bitbucket names as its author are deleted'
+                },
+                verdicts: {
+                    keyedBy: 'marker',
+                    list: async () => (await bitbucket.pages(comments, BITBUCKET_LIMITS.commentPages)).flatMap(asComment),
+                    async create(_verdict, raw) {
+                        const { body } = await bitbucket.request('POST', comments, {
+                            body: { content: { raw } }
+                        });
+                        const created = (body ?? {});
+                        return {
+                            id: typeof created.id === 'number' ? created.id : undefined,
+                            author: uuidOf(created.user)
+                        };
+                    },
+                    async update(comment, raw) {
+                        await bitbucket.request('PUT', `${comments}/${comment.id}`, {
+                            body: { content: { raw } }
+                        });
+                        return true;
+                    },
+                    async remove(comment) {
+                        await bitbucket.request('DELETE', `${comments}/${comment.id}`);
+                    }
+                }
+            },
+        noReview: target.reportsOnly
+            ? 'Bitbucket: without BITBUCKET_TOKEN the reports go through the Pipelines proxy, which takes Code Insights only: no build status, no comment.'
+            : 'Not a pull-request pipeline (no BITBUCKET_PR_ID): the build statuses and reports are set, and no comment is written.',
+        close: () => bitbucket.close()
+    };
+}
+/** The project's build status: SUCCESSFUL or FAILED as the policy judges the gate. */
+async function setBuildStatus(bitbucket, commit, target, verdict) {
+    const limit = BITBUCKET_LIMITS.statusChars;
+    await bitbucket.request('POST', `${commit}/statuses/build`, {
+        body: {
+            key: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .digestId */ .sX)(verdict.key),
+            state: verdict.failing ? 'FAILED' : 'SUCCESSFUL',
+            name: verdict.say((0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(`sonarqube/${(0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(verdict.key)}`, limit)),
+            // Bitbucket requires an address: the dashboard, else the repository.
+            url: verdict.dashboard ?? `https://bitbucket.org/${target.repository}`,
+            description: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(verdict.words, limit)
+        }
+    });
+}
+/**
+ * Writes the project's report and its annotations, the most severe new issues first, at most
+ * 1,000. Returns how many annotations were written.
+ */
+async function writeReport(bitbucket, path, verdict) {
+    try {
+        await bitbucket.request('DELETE', path);
+    }
+    catch (error) {
+        // No report yet: nothing to delete.
+        if (!(error instanceof _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformRefusal */ .E2 && error.status === 404))
+            throw error;
+    }
+    await bitbucket.request('PUT', path, {
+        body: {
+            title: verdict.say((0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(`SonarQube: ${(0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(verdict.key)}`, BITBUCKET_LIMITS.titleChars)),
+            details: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(verdict.words, BITBUCKET_LIMITS.detailsChars),
+            report_type: 'BUG',
+            reporter: 'SonarQube',
+            result: verdict.failing ? 'FAILED' : 'PASSED',
+            ...(verdict.dashboard ? { link: verdict.dashboard } : {}),
+            data: verdict.figures
+        }
+    });
+    const annotations = verdict.findings
+        .slice(0, BITBUCKET_LIMITS.annotationsPerReport)
+        .map((finding) => annotation(finding, verdict.say));
+    for (let at = 0; at < annotations.length; at += BITBUCKET_LIMITS.annotationsPerRequest) {
+        await bitbucket.request('POST', `${path}/annotations`, {
+            body: annotations.slice(at, at + BITBUCKET_LIMITS.annotationsPerRequest)
+        });
+    }
+    return annotations.length;
+}
+const BITBUCKET_SEVERITY = (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .severityIn */ .fR)('bitbucketCloud');
+const ANNOTATION_TYPES = new Set(['BUG', 'VULNERABILITY', 'CODE_SMELL']);
+/** One issue as an annotation: plain text (Bitbucket shows it as such), through the sink. */
+function annotation(finding, say) {
+    const rule = (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(finding.ruleName ?? finding.rule);
+    return {
+        external_id: externalId(finding.key),
+        annotation_type: ANNOTATION_TYPES.has(finding.type ?? '') ? finding.type : 'CODE_SMELL',
+        severity: BITBUCKET_SEVERITY(finding.severity),
+        summary: say((0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)((0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(finding.message, Infinity), BITBUCKET_LIMITS.summaryChars)),
+        details: say((0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(`${rule} (${finding.severityWord})`, BITBUCKET_LIMITS.detailsChars)),
+        link: say(finding.url),
+        ...(finding.file !== undefined && say(finding.file) === finding.file
+            ? { path: finding.file, ...(finding.region ? { line: finding.region.startLine } : {}) }
+            : {})
+    };
+}
+/**
+ * An annotation's id: the issue key, prefixed as Bitbucket asks; a key with other characters
+ * than those keys hold, by its digest.
+ *
+ * @example externalId('AYIssue00001') // 'sonarqube-AYIssue00001'
+ */
+function externalId(key) {
+    return /^[\w.:-]{1,200}$/.test(key) ? `sonarqube-${key}` : (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .digestId */ .sX)(key, 32);
+}
+/** `repositories/{workspace}/{repo_slug}`, each part encoded. */
+function repositoryPath(fullName) {
+    const [workspace = '', slug = ''] = fullName.split('/');
+    return `repositories/${encodeURIComponent(workspace)}/${encodeURIComponent(slug)}`;
+}
+/** An account's `uuid` (`{…}`, as Bitbucket writes it), lower-cased to compare. */
+function uuidOf(account) {
+    const uuid = account?.uuid;
+    return typeof uuid === 'string' && /^\{[0-9a-f-]{1,40}\}$/i.test(uuid)
+        ? uuid.toLowerCase()
+        : undefined;
+}
+/** A comment as the listing gives it, its shape checked. */
+function asComment(item) {
+    const { id, content, deleted, user } = (item ?? {});
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || deleted === true)
+        return [];
+    return typeof content?.raw === 'string' ? [{ id, body: content.raw, author: uuidOf(user) }] : [];
+}
+/** The one warning for a refusal: what the token, the repository or the pull request lacks. */
+function refusalWords(error, target) {
+    const base = 'Bitbucket refused the decoration; the verdict and the exit code are unchanged.';
+    const repository = (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(target.repository, _review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.short);
+    switch (error.status) {
+        case 401:
+            return `${base} The token in BITBUCKET_TOKEN is not valid (401): give a repository or workspace access token.`;
+        case 403:
+            return `${base} The token in BITBUCKET_TOKEN may not write to ${repository} (403): it needs the repository write scope for statuses and reports, and pull requests write for the comment.`;
+        default:
+            return `${base} Bitbucket shows this token no repository ${repository}${target.pullRequestId === undefined ? '' : ` or pull request #${(0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(target.pullRequestId, 20)}`} (404): check BITBUCKET_REPO_FULL_NAME and BITBUCKET_PR_ID, and that the token is this repository's or its workspace's.`;
+    }
+}
+
+
+/***/ }),
+
+/***/ 9883:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   bitbucketDataCenter: () => (/* binding */ bitbucketDataCenter)
+/* harmony export */ });
+/* harmony import */ var _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9837);
+/* harmony import */ var _review_platform_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(448);
+/**
+ * Bitbucket Data Center as a review platform, from any CI (Jenkins, Bamboo…): per project a Code
+ * Insights report on the commit with the new issues as its annotations, and a build status. Shapes
+ * from Bitbucket Data Center's REST specification (9.2), Code Insights since 5.15:
+ * - `PUT /rest/insights/1.0/projects/{projectKey}/repos/{repositorySlug}/commits/{commitId}/reports/{key}`
+ *   (`title` at most 450 characters, `details` at most 2,000, `result` PASS/FAIL, `data` at most
+ *   6 fields, `link`, `reporter`; the key at most 50 characters), deleted first, since a report
+ *   PUT again keeps its annotations;
+ * - `POST .../reports/{key}/annotations` (`{"annotations": [...]}`, at most 1,000 a report:
+ *   `externalId`, `path`, `line`, `message` at most 2,000, `severity` LOW/MEDIUM/HIGH, `type`,
+ *   `link`);
+ * - `POST /rest/api/latest/projects/{projectKey}/repos/{repositorySlug}/commits/{commitId}/builds`
+ *   (`key`, `state` SUCCESSFUL/FAILED, `url`, `name`, `description`), and on a server without it
+ *   (404) the older `POST /rest/build-status/1.0/commits/{commitId}`, deprecated since 7.14.
+ * The token is an HTTP access token, sent as a Bearer to the server's origin only.
+ */
+
+
+const DATA_CENTER_LIMITS = {
+    titleChars: 450,
+    detailsChars: 2000,
+    messageChars: 2000,
+    annotationsPerReport: 1000,
+    dataFields: 6,
+    textChars: 255
+};
+/**
+ * The Bitbucket Data Center repository `target` names, as a platform of commits (it has no
+ * review the decoration writes to).
+ *
+ * @example await decorate(bitbucketDataCenter(rest, { project: 'SHOP', repository: 'web', commit }), outcomes, options)
+ */
+function bitbucketDataCenter(server, target) {
+    const commit = `projects/${encodeURIComponent(target.project)}/repos/${encodeURIComponent(target.repository)}/commits/${encodeURIComponent(target.commit)}`;
+    return {
+        words: {
+            name: 'Bitbucket',
+            status: 'build status',
+            comment: 'comment',
+            check: 'that the Bitbucket Data Center server answers at the address given, and is up'
+        },
+        refusal: (error) => refusalWords(error, target),
+        commit: target.commit,
+        writeReport: (verdict) => writeReport(server, `insights/1.0/${commit}`, verdict),
+        setStatus: (verdict) => setBuildStatus(server, commit, target, verdict),
+        review: undefined,
+        close: () => server.close()
+    };
+}
+async function writeReport(server, commit, verdict) {
+    const path = `${commit}/reports/${(0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .digestId */ .sX)(verdict.key)}`;
+    try {
+        await server.request('DELETE', path);
+    }
+    catch (error) {
+        if (!(error instanceof _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformRefusal */ .E2 && error.status === 404))
+            throw error;
+    }
+    await server.request('PUT', path, {
+        body: {
+            title: verdict.say((0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(`SonarQube: ${(0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(verdict.key)}`, DATA_CENTER_LIMITS.titleChars)),
+            details: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(verdict.words, DATA_CENTER_LIMITS.detailsChars),
+            result: verdict.failing ? 'FAIL' : 'PASS',
+            reporter: 'SonarQube',
+            ...(verdict.dashboard ? { link: verdict.dashboard } : {}),
+            data: verdict.figures.slice(0, DATA_CENTER_LIMITS.dataFields)
+        }
+    });
+    const annotations = verdict.findings
+        .slice(0, DATA_CENTER_LIMITS.annotationsPerReport)
+        .map((finding) => annotation(finding, verdict.say));
+    if (annotations.length > 0) {
+        await server.request('POST', `${path}/annotations`, { body: { annotations } });
+    }
+    return annotations.length;
+}
+const SERVER_SEVERITY = (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .severityIn */ .fR)('bitbucketServer');
+const TYPES = new Set(['BUG', 'VULNERABILITY', 'CODE_SMELL']);
+function annotation(finding, say) {
+    return {
+        externalId: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .digestId */ .sX)(finding.key),
+        message: say((0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)((0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(finding.message, Infinity), DATA_CENTER_LIMITS.messageChars)),
+        severity: SERVER_SEVERITY(finding.severity),
+        type: TYPES.has(finding.type ?? '') ? finding.type : 'CODE_SMELL',
+        link: say(finding.url),
+        ...(finding.file !== undefined && say(finding.file) === finding.file
+            ? { path: finding.file, ...(finding.region ? { line: finding.region.startLine } : {}) }
+            : {})
+    };
+}
+async function setBuildStatus(server, commit, target, verdict) {
+    const body = {
+        key: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .digestId */ .sX)(verdict.key),
+        state: verdict.failing ? 'FAILED' : 'SUCCESSFUL',
+        name: verdict.say((0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(`sonarqube/${(0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(verdict.key)}`, DATA_CENTER_LIMITS.textChars)),
+        // The server requires an address: the dashboard, else the server's own.
+        url: verdict.dashboard ?? server.base.origin,
+        description: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(verdict.words, DATA_CENTER_LIMITS.textChars)
+    };
+    try {
+        await server.request('POST', `api/latest/${commit}/builds`, { body });
+    }
+    catch (error) {
+        if (!(error instanceof _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformRefusal */ .E2 && error.status === 404))
+            throw error;
+        // A server before the repository's builds API: the older, commit-wide one.
+        await server.request('POST', `build-status/1.0/commits/${encodeURIComponent(target.commit)}`, {
+            body
+        });
+    }
+}
+function refusalWords(error, target) {
+    const base = 'Bitbucket refused the decoration; the verdict and the exit code are unchanged.';
+    const repository = `${(0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(target.project, _review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.short)}/${(0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(target.repository, _review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.short)}`;
+    switch (error.status) {
+        case 401:
+            return `${base} The token in BITBUCKET_TOKEN is not valid (401): give an HTTP access token of the repository or its project.`;
+        case 403:
+            return `${base} The token in BITBUCKET_TOKEN may not write to ${repository} (403): it needs the repository write permission.`;
+        default:
+            return (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .msg */ .ab) `${base} The server shows this token no repository ${repository}, or has no Code Insights (404: Bitbucket Data Center 5.15 or later has them): check ${(0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .setting */ .Pe)('bitbucketProject')} and ${(0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .setting */ .Pe)('bitbucketRepo')}.`;
+    }
+}
+
+
+/***/ }),
+
+/***/ 1379:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  decorate: () => (/* binding */ decorate)
+});
+
+// UNUSED EXPORTS: decorating, decorationStep, issuesOf, nameOf, statusWords, verdictOf
+
+// EXTERNAL MODULE: ./src/fail-policy.ts
+var fail_policy = __nccwpck_require__(6654);
+// EXTERNAL MODULE: ./src/findings/finding.ts
+var findings_finding = __nccwpck_require__(4879);
+// EXTERNAL MODULE: ./src/findings/changed-lines.ts
+var changed_lines = __nccwpck_require__(7424);
+;// CONCATENATED MODULE: ./src/gate/on-changed-lines.ts
+
+/**
+ * Whether any analysis is of a branch whose new issues are the new code's, not a pull
+ * request's own: the analyses Community Edition makes of a pull or merge request's branch.
+ */
+function hasBranchAnalyses(outcomes) {
+    return outcomes.some(isBranchAnalysis);
+}
+function isBranchAnalysis(outcome) {
+    return (outcome.read &&
+        outcome.result.newIssues?.read === true &&
+        outcome.result.newIssues.scope.kind === 'new-code');
+}
+/**
+ * The branch analyses' new issues narrowed to the lines a pull or merge request changes (`request`
+ * names it: "pull request #12", "merge request !7"), each analysis's count in one line of the
+ * log; analyses of the request itself are left alone.
+ *
+ * @example outcomes = narrowToChangedLines(outcomes, changed, 'merge request !7', log)
+ */
+function narrowToChangedLines(outcomes, changed, request, log) {
+    return outcomes.map((outcome) => {
+        if (!isBranchAnalysis(outcome) || !outcome.read)
+            return outcome;
+        const newIssues = outcome.result.newIssues;
+        if (!newIssues?.read)
+            return outcome;
+        const findings = (0,changed_lines/* onChangedLines */.J)(newIssues.findings, changed);
+        log.info(`${findings.length} of the ${newIssues.findings.length} new-code issues read are on the lines ${request} changes.`);
+        return {
+            ...outcome,
+            result: {
+                ...outcome.result,
+                newIssues: { ...newIssues, findings, total: findings.length, onLinesOf: request }
+            }
+        };
+    });
+}
+
+// EXTERNAL MODULE: ./src/gate/outcome.ts
+var gate_outcome = __nccwpck_require__(5163);
+// EXTERNAL MODULE: ./src/http/rest-api.ts
+var rest_api = __nccwpck_require__(9837);
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(3916);
+// EXTERNAL MODULE: ./src/untrusted-text.ts
+var untrusted_text = __nccwpck_require__(8521);
+;// CONCATENATED MODULE: ./src/platforms/own-identity.ts
+/**
+ * Which comments are the decoration's own, on every platform: a comment, note, discussion or
+ * thread is ours only when it carries our marker (or our issue's key) **and** its author is the
+ * token's own identity, read from the platform once a run. Anyone who may comment on the pull
+ * request can copy a marker; nobody else can write as the token. When the identity cannot be
+ * read, nothing is edited, resolved or closed: the verdict is written anew, and one line says so.
+ */
+
+
+/**
+ * The token's own identity as `read` finds it, or undefined, said in one warning, when it cannot
+ * be read (a refusal, a failure, a reply that names none). Never throws.
+ *
+ * @example const me = await ownIdentity(log, 'GitLab', () => gitlab.ownUserId()) // 77, or undefined
+ */
+async function ownIdentity(log, platform, read, { instead = 'the verdict is written anew, and nothing is edited, resolved or closed', level = 'warning' } = {}) {
+    let why;
+    try {
+        const identity = await read();
+        if (identity !== undefined)
+            return identity;
+        why = 'the reply names none';
+    }
+    catch (error) {
+        why = (0,errors/* messageOf */.bD)(error);
+    }
+    log[level](`${platform}: the token's own identity could not be read (${(0,untrusted_text/* oneLine */.TN)(why, untrusted_text/* QUOTE_LIMITS */.gJ.short)}), so no comment is known as ours: ${instead}.`);
+    return undefined;
+}
+
+// EXTERNAL MODULE: ./src/report/dashboard-link.ts
+var dashboard_link = __nccwpck_require__(67);
+// EXTERNAL MODULE: ./src/report/new-issues-block.ts
+var new_issues_block = __nccwpck_require__(9437);
+// EXTERNAL MODULE: ./src/report/markup.ts
+var report_markup = __nccwpck_require__(8132);
+;// CONCATENATED MODULE: ./src/report/issue-discussion.ts
+
+
+
+const ISSUE_MARKER_NAME = 'sonar-issue: ';
+/**
+ * The hidden first line of a discussion about one issue: its key URL-encoded (no key can close
+ * the comment or break the line), by which a later run finds the discussion again.
+ *
+ * @example issueMarker('AYIssue00001') // '<!-- sonar-issue: AYIssue00001 -->'
+ */
+function issueMarker(key, markup = report_markup/* HTML_MARKUP */.xe) {
+    return markup.hidden(`${ISSUE_MARKER_NAME}${encodeURIComponent((0,untrusted_text/* wellFormed */.ES)((0,untrusted_text/* cut */.Jj)(key, untrusted_text/* QUOTE_LIMITS */.gJ.short)))}`);
+}
+/** The issue key a discussion's first note carries in its marker line, if any. */
+function issueKeyOf(body) {
+    const key = new RegExp(`^${ISSUE_MARKER_NAME}(\\S*)$`).exec((0,report_markup/* hiddenLine */.re)(body, 0) ?? '')?.[1];
+    if (key === undefined)
+        return undefined;
+    try {
+        return decodeURIComponent(key);
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * A discussion about one issue on the line it stands on: its marker line, then the issue in one
+ * paragraph (severity, message, rule linked to the issue on the server), in `markup` (HTML
+ * blocks by default), every server value through its gate, the whole through the sink.
+ *
+ * @example issueDiscussionBody(finding, sink)
+ */
+function issueDiscussionBody(finding, sink, markup = report_markup/* HTML_MARKUP */.xe) {
+    const rule = markup.text(finding.ruleName ?? finding.rule);
+    const words = `${new_issues_block/* SEVERITY_ICONS */.J3[finding.severity]} ${markup.strong(markup.text(finding.severityWord))} ${markup.text(finding.message, untrusted_text/* QUOTE_LIMITS */.gJ.long)} (${markup.link(finding.url, rule)})`;
+    return sink.text([issueMarker(finding.key, markup), markup.paragraph([words])].join(markup.between));
+}
+
+// EXTERNAL MODULE: ./src/report/no-references.ts
+var no_references = __nccwpck_require__(3282);
+// EXTERNAL MODULE: ./src/report/pull-request-comment-body.ts
+var pull_request_comment_body = __nccwpck_require__(9996);
+// EXTERNAL MODULE: ./src/words.ts
+var src_words = __nccwpck_require__(5846);
+;// CONCATENATED MODULE: ./src/platforms/decorate.ts
+/**
+ * The one driver of every review platform: from the outcomes, a status and a report per project
+ * on the commit, and on the review the project's verdict comment, found again and edited in
+ * place, and comments on the issues' lines, started together and resolved once their issue is
+ * gone. The rules every platform shares live here once:
+ * - nothing a platform does changes the verdict or the exit code: the first step that fails ends
+ *   the decoration with one warning naming the platform, the step and what to check (a refusal:
+ *   what the token or the review lacks, in the platform's words), and the driver never throws;
+ * - only our own comments are edited, deleted or resolved: a comment is ours when it carries our
+ *   marker (or our property) **and** its author is the token's own identity, read once a run
+ *   (anyone who may comment can copy a marker; nobody else can write as the token); unknown, and
+ *   nothing is edited or resolved;
+ * - the comment setting's noise rules, the severity floor and the inline limit;
+ * - every text is rendered and put through the sink here, before a platform sees it.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * Decorates `platform` with every outcome; resolves once done, whatever the platform answered
+ * (what happened is in the log), and never throws.
+ *
+ * @example await decorate(gitlabPlatform(api, pipeline), outcomes, { sink, policy, commentWhen: 'always', inlineLimit: 10, inlineSeverity: 'info', log })
+ */
+async function decorate(platform, outcomes, options) {
+    const { words } = platform;
+    await decorating(options.log, platformNamed(platform), async (log) => {
+        for (const outcome of outcomes) {
+            const verdict = verdictOf(outcome, options);
+            if (platform.setStatus) {
+                const set = platform.setStatus.bind(platform);
+                await decorationStep(`the ${words.status} for ${verdict.name}`, () => set(verdict));
+            }
+            if (platform.writeReport) {
+                const write = platform.writeReport.bind(platform);
+                await decorationStep(`the report for ${verdict.name}`, async () => {
+                    const annotations = await write(verdict);
+                    log.info(`${words.name}: the report for ${verdict.name} is on commit ${platform.commit.slice(0, 12)}, with ${annotations} annotations.`);
+                });
+            }
+        }
+        if (!platform.review) {
+            if (platform.noReview)
+                log.info(platform.noReview);
+            return;
+        }
+        await decorateReview(words, platform.review, outcomes, { ...options, log });
+    });
+}
+async function decorateReview(words, review, outcomes, options) {
+    const { log, inlineLimit } = options;
+    // Unknown (undefined): the verdict is written anew, and nothing is edited, resolved or closed.
+    const me = await ownIdentity(log, words.name, () => review.ownIdentity(), review.identity);
+    const readLines = review.changedLines?.bind(review);
+    const wanted = hasBranchAnalyses(outcomes) || (review.inline !== undefined && inlineLimit > 0);
+    const files = review.granularity === 'files';
+    const changed = readLines && wanted
+        ? await decorationStep(`the ${files ? 'files' : 'lines'} ${review.name} changes`, readLines)
+        : undefined;
+    const shown = changed ? narrowToChangedLines(outcomes, changed, review.name, log) : outcomes;
+    if (changed && files && hasBranchAnalyses(outcomes)) {
+        log.info(`${words.name} gives the files a ${review.kind} changes, not its lines: the issues are narrowed to those files.`);
+    }
+    await writeVerdicts(words, review, shown, me, options);
+    const inline = review.inline;
+    if (!inline || inlineLimit <= 0 || !changed)
+        return;
+    const notReady = inline.notReady?.();
+    if (notReady !== undefined) {
+        log.info(notReady);
+        return;
+    }
+    await decorationStep(inline.step, async () => {
+        const done = await commentOnLines(inline, review, me, issuesOf(shown), changed, options);
+        const past = done.leftOut > 0 ? (0,src_words/* msg */.ab) `; ${done.leftOut} more past ${(0,src_words/* setting */.Pe)('inlineLimit')}` : '';
+        log.info((0,src_words/* msg */.ab) `${words.name}: ${done.started} ${inline.started}${past}, ${done.resolved} ${inline.resolved} (their issues are gone).`);
+    });
+}
+/** Each project's verdict comment: ours edited in place, or a new one, as the comment setting says. */
+async function writeVerdicts(words, review, outcomes, me, options) {
+    const { verdicts } = review;
+    const existing = await decorationStep(`the ${words.comment}s of ${review.name}`, () => verdicts.list());
+    let author = me;
+    for (const outcome of outcomes) {
+        const name = nameOf(outcome);
+        await decorationStep(`the ${words.comment} for ${name}`, async () => {
+            const written = await writeVerdict(review, existing, author, outcome, options);
+            author ??= written.author;
+            options.log.info(written.action === 'unchanged'
+                ? (0,src_words/* msg */.ab) `${words.name}: the ${words.comment} for ${name} is left as it is (${(0,src_words/* setting */.Pe)('comment')} ${options.commentWhen}).`
+                : `${words.name}: the ${words.comment} for ${name} is ${written.action} on ${review.name}.`);
+        });
+    }
+}
+/**
+ * The project's verdict comment, unless the comment setting says to leave it: `failed` writes no
+ * new one for a passing gate (an existing one is still updated, so it never shows a failure that
+ * is gone); `changed` leaves it alone while its verdict is the same. Ours is the one carrying the
+ * project's marker (or property) whose author is `me`. With `me` unknown, a new one is written;
+ * where the platform may delete, the author its reply names is the token's, and that author's
+ * earlier ones carrying the marker are deleted, so one stays.
+ */
+async function writeVerdict(review, existing, me, outcome, { sink, policy, commentWhen, fileLink }) {
+    const { verdicts } = review;
+    const body = (0,pull_request_comment_body/* commentBody */.I2)(outcome, review.commit, {
+        sink,
+        policy,
+        ...(fileLink ? { fileLink } : {}),
+        markup: review.markup === 'markdown' ? report_markup/* MARKDOWN_MARKUP */.jx : report_markup/* HTML_MARKUP */.xe,
+        ...(review.commentChars === undefined ? {} : { limit: review.commentChars })
+    });
+    const verdict = verdictOf(outcome, { sink, policy });
+    const marker = (0,pull_request_comment_body/* markerOf */.we)(body);
+    const carrying = existing.filter((comment) => verdicts.keyedBy === 'project'
+        ? comment.project === verdict.label
+        : (0,pull_request_comment_body/* markerOf */.we)(comment.body) === marker);
+    const ours = me === undefined ? undefined : carrying.find(({ author }) => author === me);
+    const cleansUp = me === undefined && verdicts.remove !== undefined && carrying.length > 0;
+    if (!cleansUp && !(0,pull_request_comment_body/* shouldWrite */.he)(commentWhen, (0,pull_request_comment_body/* commentVerdict */.JN)(outcome, policy), ours?.body)) {
+        return { action: 'unchanged', author: me };
+    }
+    if (ours && (await verdicts.update(ours, body))) {
+        ours.body = body;
+        return { action: 'updated', author: me };
+    }
+    const created = await verdicts.create(verdict, body);
+    const author = me ?? created.author;
+    if (me === undefined && author !== undefined && verdicts.remove) {
+        for (const earlier of carrying.filter((comment) => comment.author === author)) {
+            await verdicts.remove(earlier);
+            existing.splice(existing.indexOf(earlier), 1);
+        }
+    }
+    // Two outcomes naming one project share one comment: the later one edits it.
+    if (created.id !== undefined) {
+        existing.push({ id: created.id, body, author, project: verdict.label });
+    }
+    return { action: 'created', author };
+}
+/**
+ * A comment per new issue on a line the review changes, the most severe first, at most
+ * `inlineLimit`, started together; none for an issue that has one of ours (with `me` unknown:
+ * anyone's); ours of issues no longer reported resolved, when every issue was read.
+ */
+async function commentOnLines(inline, review, me, issues, changed, { sink, inlineLimit, inlineSeverity }) {
+    const keyed = (await inline.list(me)).flatMap((comment) => {
+        const issueKey = comment.issueKey ?? issueKeyOf(comment.body);
+        return issueKey === undefined ? [] : [{ ...comment, issueKey }];
+    });
+    const ours = keyed.filter((comment) => me !== undefined && comment.author === me);
+    // Another's comment on an issue does not stand in for ours, unless ours cannot be known.
+    const discussed = new Set((me === undefined ? keyed : ours).map(({ issueKey }) => issueKey));
+    const markup = review.markup === 'markdown' ? report_markup/* MARKDOWN_MARKUP */.jx : report_markup/* HTML_MARKUP */.xe;
+    const floor = findings_finding/* SEVERITY_ORDER */.B.indexOf(inlineSeverity);
+    const candidates = (0,findings_finding/* bySeverity */.Np)(issues.findings).flatMap((finding) => {
+        if (discussed.has(finding.key) || findings_finding/* SEVERITY_ORDER */.B.indexOf(finding.severity) > floor)
+            return [];
+        const line = lineOn(finding, changed, review.granularity ?? 'lines');
+        // A path is sent as it is (the platform matches it to the diff): one that holds a secret is not.
+        const file = finding.file;
+        if (line === undefined || file === undefined || sink.text(file) !== file)
+            return [];
+        return [{ finding, file, line, body: issueDiscussionBody(finding, sink, markup) }];
+    });
+    const now = candidates.slice(0, Math.max(0, inlineLimit));
+    if (now.length > 0)
+        await inline.start(now);
+    let resolved = 0;
+    if (issues.complete) {
+        const current = new Set(issues.findings.map(({ key }) => key));
+        for (const comment of ours) {
+            if (comment.resolved || current.has(comment.issueKey))
+                continue;
+            if (await inline.resolve(comment))
+                resolved++;
+        }
+    }
+    return { started: now.length, resolved, leftOut: candidates.length - now.length };
+}
+/**
+ * The line of the finding's region a comment goes on: the first the review adds (a platform
+ * refuses a comment on a line its diff does not show); on a platform that gives files, its first
+ * line when the file is changed. A file whose diff the platform left out has no line known.
+ */
+function lineOn(finding, changed, granularity) {
+    if (finding.file === undefined || finding.region === undefined)
+        return undefined;
+    const added = changed.get(finding.file);
+    if (added === undefined)
+        return undefined;
+    const { startLine, endLine } = finding.region;
+    if (added === 'whole')
+        return granularity === 'files' ? startLine : undefined;
+    for (let line = startLine; line <= Math.min(endLine, startLine + 10_000); line++) {
+        if (added.has(line))
+            return line;
+    }
+    return undefined;
+}
+/** The project's verdict as a platform shows it, every text through the sink. */
+function verdictOf(outcome, { sink, policy }) {
+    const newIssues = outcome.read ? outcome.result.newIssues : undefined;
+    return {
+        key: (0,gate_outcome/* projectName */.j)(outcome),
+        label: sink.text((0,gate_outcome/* projectName */.j)(outcome)),
+        name: nameOf(outcome),
+        failing: failing(outcome, policy),
+        words: sink.text(statusWords(outcome, policy, sink)),
+        dashboard: dashboardOf(outcome),
+        findings: newIssues?.read ? (0,findings_finding/* bySeverity */.Np)(newIssues.findings) : [],
+        figures: figuresOf(outcome, sink),
+        say: (text) => sink.text(text)
+    };
+}
+/** A report's figures: the gate, the new issues, and the new code's figures it has (at most 4). */
+function figuresOf(outcome, sink) {
+    if (!outcome.read)
+        return [{ title: 'Quality Gate', type: 'TEXT', value: 'not read' }];
+    const { result } = outcome;
+    const figures = [
+        { title: 'Quality Gate', type: 'TEXT', value: sink.text((0,untrusted_text/* oneLine */.TN)(result.status, 40)) }
+    ];
+    if (result.newIssues?.read) {
+        figures.push({ title: 'New issues', type: 'NUMBER', value: result.newIssues.total });
+    }
+    const newCode = result.whatChanged?.newCode;
+    if (newCode && !('unread' in newCode)) {
+        if (newCode.coverage !== undefined) {
+            figures.push({ title: 'Coverage on new code', type: 'PERCENTAGE', value: newCode.coverage });
+        }
+        if (newCode.duplication !== undefined) {
+            const title = 'Duplicated lines on new code';
+            figures.push({ title, type: 'PERCENTAGE', value: newCode.duplication });
+        }
+    }
+    return figures;
+}
+/** Every analysis's new issues, and whether they are all of them (each read whole). */
+function issuesOf(outcomes) {
+    const findings = [];
+    let complete = true;
+    for (const outcome of outcomes) {
+        const newIssues = outcome.read ? outcome.result.newIssues : undefined;
+        if (!newIssues?.read) {
+            complete = false;
+            continue;
+        }
+        findings.push(...newIssues.findings);
+        if (newIssues.findings.length < newIssues.total)
+            complete = false;
+    }
+    return { findings, complete };
+}
+/** An analysis's name in a platform's log lines: its project key, on one line. */
+function nameOf(outcome) {
+    return (0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.short);
+}
+/**
+ * A status's one-line description under the policy, the server's words in it making no
+ * reference and no link where a platform shows it (`withoutReferences`).
+ *
+ * @example statusWords(outcome, FAIL_ON_ERROR, sink) // 'Quality Gate failed: 2 of 7 conditions failed'
+ */
+function statusWords(outcome, policy, sink) {
+    return (0,no_references/* withoutReferences */.Xl)(gateWords(outcome, policy, sink));
+}
+function gateWords(outcome, policy, sink) {
+    if (!outcome.read) {
+        return `Quality Gate could not be read: ${(0,untrusted_text/* oneLine */.TN)(sink.text(outcome.message), 200)}`;
+    }
+    const { result } = outcome;
+    if (!(0,fail_policy/* failsUnder */.mS)(result.status, policy)) {
+        return result.status === 'OK'
+            ? 'Quality Gate passed'
+            : `Quality Gate passed (${(0,untrusted_text/* oneLine */.TN)(result.status, 40)})`;
+    }
+    const failed = result.conditions.filter(({ condition }) => condition.status === 'ERROR').length;
+    return result.status === 'ERROR'
+        ? `Quality Gate failed: ${failed} of ${result.conditions.length} conditions failed`
+        : `Quality Gate failed: ${(0,untrusted_text/* oneLine */.TN)(result.status, 40)}`;
+}
+/** Whether a platform shows the analysis as failed: its gate fails the policy, or was not read. */
+function failing(outcome, policy) {
+    return !outcome.read || (0,fail_policy/* failsUnder */.mS)(outcome.result.status, policy);
+}
+/** The dashboard's address a platform links to (http(s), without credentials), when known. */
+function dashboardOf(outcome) {
+    return outcome.read
+        ? (0,dashboard_link/* dashboardAddress */.v)(outcome.result.dashboardUrl, outcome.result.serverUrl)?.href
+        : undefined;
+}
+function platformNamed(platform) {
+    return {
+        name: platform.words.name,
+        check: platform.words.check,
+        refusal: (error) => platform.refusal(error)
+    };
+}
+/** A step of a decoration that failed: what it was doing; why is its `cause`. */
+class DecorationStepFailure extends Error {
+    what;
+    constructor(what, options) {
+        super(`${what} failed`, options);
+        this.what = what;
+        this.name = 'DecorationStepFailure';
+    }
+}
+/**
+ * One step of a platform's decoration: its failure, whatever it is (a refusal, no answer in
+ * time, a reply not as documented), ends the decoration, said by `decorating` with `what`.
+ *
+ * @example const diff = await decorationStep('the lines merge request !7 changes', () => review.changedLines())
+ */
+async function decorationStep(what, run) {
+    try {
+        return await run();
+    }
+    catch (error) {
+        throw error instanceof DecorationStepFailure
+            ? error
+            : new DecorationStepFailure(what, { cause: error });
+    }
+}
+/**
+ * A platform's whole decoration, the one place its failures are caught: the first step that
+ * fails ends it (the platform, which shares one connection and one deadline across the steps,
+ * would fail the next ones too, each costing time and another line), said in one warning; it
+ * never throws, so the verdict and the exit code are the gate's whatever the platform does.
+ * `run` writes through the log it is handed, whose warnings are held until the decoration ends:
+ * said as warnings when it completes, and as plain lines before the one warning when it fails
+ * (an identity that could not be read matters less than the decoration that did not happen).
+ *
+ * @example await decorating(log, { name: 'GitLab', check: 'CI_API_V4_URL', refusal }, async (log) => { await decorationStep('the status', () => setStatus(log)) })
+ */
+async function decorating(log, platform, run) {
+    const held = [];
+    const holding = {
+        info: (message) => log.info(message),
+        notice: (message) => log.notice(message),
+        startGroup: (name) => log.startGroup(name),
+        endGroup: () => log.endGroup(),
+        warning: (message) => void held.push(message)
+    };
+    try {
+        await run(holding);
+        for (const message of held)
+            log.warning(message);
+    }
+    catch (error) {
+        for (const message of held)
+            log.info(message);
+        log.warning(endOfDecoration(platform, error));
+    }
+}
+/** The one warning for a decoration that ended early. */
+function endOfDecoration(platform, error) {
+    const step = error instanceof DecorationStepFailure ? error : undefined;
+    const cause = step ? step.cause : error;
+    if (cause instanceof rest_api/* PlatformRefusal */.E2)
+        return platform.refusal(cause);
+    return (0,src_words/* joined */.oR)([
+        `${platform.name}: ${step ? step.what : 'the decoration'} failed, and nothing more is decorated; the verdict and the exit code are unchanged.`,
+        (0,errors/* quotedSaidOf */.Jm)(cause),
+        (0,src_words/* msg */.ab) `Check ${platform.check}; the next run decorates again.`
+    ], ' ');
+}
+
+
+/***/ }),
+
+/***/ 1691:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   giteaPlatform: () => (/* binding */ giteaPlatform)
+/* harmony export */ });
+/* unused harmony export GITEA_LIMITS */
+/* harmony import */ var _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9837);
+/* harmony import */ var _review_platform_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(448);
+/**
+ * Gitea and Forgejo as a review platform (`/api/v1`, the same shapes on both): per project a
+ * commit status, and on a pull request the project's comment (Markdown, found again by its
+ * marker and its author, edited in place) and the issues on the lines the pull request adds as
+ * **one** review (one request, one notification), whose comments are resolved once their issue
+ * is gone where the server can. Shapes from Gitea's API description (templates/swagger/v1_json.tmpl,
+ * routers/api/v1/api.go) and Forgejo's:
+ * - `POST /repos/{owner}/{repo}/statuses/{sha}` (`CreateStatusOption`: `state`
+ *   pending/success/error/failure/warning, `target_url`, `description`, `context`);
+ * - `GET`, `POST /repos/{owner}/{repo}/issues/{index}/comments` (a pull request's index is its
+ *   issue's; the listing is not paged: every comment), `PATCH
+ *   /repos/{owner}/{repo}/issues/comments/{id}`; the token's own user: `GET /user`;
+ * - `GET /repos/{owner}/{repo}/pulls/{index}.diff`: the diff as text (the files listing carries
+ *   no patch), from which the lines the pull request adds;
+ * - `POST /repos/{owner}/{repo}/pulls/{index}/reviews` (`CreatePullReviewOptions`: `event`
+ *   COMMENT, `body`, `comments[]`: `path`, `body`, `new_position`, the file's line, and
+ *   `old_position` 0); `GET .../reviews` (`page`, `limit` at most 50) and `GET
+ *   .../reviews/{id}/comments` (`id`, `body`, `user`, `resolver`);
+ * - `POST /repos/{owner}/{repo}/pulls/comments/{id}/resolve` (Gitea 1.26 and later; Forgejo has
+ *   none: its comments stay as they are, said in one line).
+ * The token goes as `token <token>`, as the API description asks, to the API's origin only.
+ */
+
+
+const GITEA_LIMITS = {
+    /** A status's texts: the API names no limit; kept to a line. */
+    statusChars: 255,
+    /** Gitea's largest page (`[api] MAX_RESPONSE_ITEMS`, 50 by default). */
+    perPage: 50,
+    /** Pages of reviews read, and reviews whose comments are read: 500 and 100. */
+    reviewPages: 10,
+    reviewsRead: 100,
+    /** The pull request's diff: 16 MB, as any reply. */
+    diffFiles: 3000
+};
+/**
+ * The Gitea or Forgejo repository and pull request `target` names, as a review platform.
+ *
+ * @example await decorate(giteaPlatform(rest, target), outcomes, options)
+ */
+function giteaPlatform(gitea, target) {
+    const repository = (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .forgeRepository */ ._C)(target);
+    const number = target.pullRequest;
+    return {
+        words: {
+            name: target.kind,
+            status: 'commit status',
+            comment: 'comment',
+            check: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .msg */ .ab) `that ${target.names.api} is ${target.kind}'s API (/api/v1) and that ${target.kind} is up`
+        },
+        refusal: (error) => refusalWords(error, target),
+        commit: target.commit,
+        setStatus: (verdict) => setStatus(gitea, repository, target.commit, verdict),
+        review: number === undefined
+            ? undefined
+            : pullRequest(gitea, target, `${repository}/pulls/${number}`, `${repository}/issues/${number}`),
+        noReview: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .msg */ .ab) `Not a pull request (no ${target.names.pullRequest}): the commit statuses are set, and no comment is written.`,
+        close: () => gitea.close()
+    };
+}
+async function setStatus(gitea, repository, commit, verdict) {
+    await gitea.request('POST', `${repository}/statuses/${encodeURIComponent(commit)}`, {
+        body: {
+            state: verdict.failing ? 'failure' : 'success',
+            context: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(`sonarqube/${verdict.label}`, GITEA_LIMITS.statusChars),
+            description: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(verdict.words, GITEA_LIMITS.statusChars),
+            ...(verdict.dashboard ? { target_url: verdict.dashboard } : {})
+        }
+    });
+}
+function pullRequest(gitea, target, pull, issue) {
+    // Forgejo and Gitea before 1.26 have no API to resolve a comment: found once, said once.
+    let cannotResolve = false;
+    return {
+        name: `pull request #${target.pullRequest}`,
+        kind: 'pull request',
+        commit: target.commit,
+        markup: 'markdown',
+        ownIdentity: async () => (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .idOf */ .TH)((await gitea.request('GET', 'user')).body),
+        changedLines: () => changedLines(gitea, pull),
+        verdicts: {
+            keyedBy: 'marker',
+            async list() {
+                const { body } = await gitea.request('GET', `${issue}/comments`);
+                return (Array.isArray(body) ? body : []).flatMap((item) => {
+                    const { body: text, user } = (item ?? {});
+                    const id = (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .idOf */ .TH)(item);
+                    return id === undefined || typeof text !== 'string'
+                        ? []
+                        : [{ id, body: text, author: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .idOf */ .TH)(user) }];
+                });
+            },
+            async create(_verdict, body) {
+                const reply = await gitea.request('POST', `${issue}/comments`, { body: { body } });
+                return { id: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .idOf */ .TH)(reply.body) };
+            },
+            async update(comment, body) {
+                const path = `${issue.replace(/\/issues\/\d+$/, '/issues')}/comments/${comment.id}`;
+                try {
+                    await gitea.request('PATCH', path, { body: { body } });
+                    return true;
+                }
+                catch (error) {
+                    if (error instanceof _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformRefusal */ .E2 && error.status === 404)
+                        return false;
+                    throw error;
+                }
+            }
+        },
+        inline: {
+            step: 'the review of the new issues',
+            started: 'comments started in one review',
+            resolved: 'resolved',
+            list: (me) => reviewComments(gitea, pull, me),
+            async start(comments) {
+                await gitea.request('POST', `${pull}/reviews`, {
+                    body: {
+                        event: 'COMMENT',
+                        body: `SonarQube: ${comments.length} new ${comments.length === 1 ? 'issue' : 'issues'} on the lines this pull request changes.`,
+                        comments: comments.map(({ file, line, body }) => ({
+                            path: file,
+                            body,
+                            new_position: line,
+                            old_position: 0
+                        }))
+                    }
+                });
+            },
+            async resolve(comment) {
+                if (cannotResolve)
+                    return false;
+                const path = `${pull.replace(/\/pulls\/\d+$/, '/pulls')}/comments/${comment.id}/resolve`;
+                try {
+                    await gitea.request('POST', path);
+                    return true;
+                }
+                catch (error) {
+                    // No such route: Forgejo, or Gitea before 1.26.
+                    if (!(error instanceof _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformRefusal */ .E2 && error.status === 404))
+                        throw error;
+                    cannotResolve = true;
+                    return false;
+                }
+            }
+        }
+    };
+}
+/**
+ * The review comments of the pull request: its reviews, a page of 50 at a time (at most 10
+ * pages), and the comments of each review by `me` (of every review when `me` is unknown), at most
+ * 100 reviews' comments.
+ */
+async function reviewComments(gitea, pull, me) {
+    const reviews = [];
+    for (let page = 1; page <= GITEA_LIMITS.reviewPages; page++) {
+        const { body } = await gitea.request('GET', `${pull}/reviews`, {
+            query: { page: String(page), limit: String(GITEA_LIMITS.perPage) }
+        });
+        const items = Array.isArray(body) ? body : [];
+        for (const item of items) {
+            const id = (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .idOf */ .TH)(item);
+            const author = (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .idOf */ .TH)(item?.user);
+            if (id !== undefined && (me === undefined || author === me))
+                reviews.push(id);
+        }
+        if (items.length < GITEA_LIMITS.perPage)
+            break;
+    }
+    const comments = [];
+    for (const review of reviews.slice(-GITEA_LIMITS.reviewsRead)) {
+        const { body } = await gitea.request('GET', `${pull}/reviews/${review}/comments`);
+        for (const item of Array.isArray(body) ? body : []) {
+            const { body: text, user, resolver } = (item ?? {});
+            const id = (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .idOf */ .TH)(item);
+            if (id === undefined)
+                continue;
+            comments.push({
+                id: String(id),
+                body: typeof text === 'string' ? text : undefined,
+                resolved: resolver !== null && resolver !== undefined,
+                author: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .idOf */ .TH)(user)
+            });
+        }
+    }
+    return comments;
+}
+/**
+ * The lines the pull request adds, file by file, from its diff (`.diff`): a binary file counts as
+ * changed throughout; a deleted one has none.
+ */
+async function changedLines(gitea, pull) {
+    const { body } = await gitea.request('GET', `${pull}.diff`, { text: true });
+    const changed = new Map();
+    const sections = (typeof body === 'string' ? body : '').split(/^diff --git /m).slice(1);
+    for (const section of sections.slice(0, GITEA_LIMITS.diffFiles)) {
+        const path = /^\+\+\+ b\/(.+)$/m.exec(section)?.[1];
+        if (path !== undefined) {
+            changed.set(path, (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .addedLines */ .u4)(section.slice(section.search(/^@@/m))));
+            continue;
+        }
+        // A binary file names its path only in the header line: `a/<path> b/<path>`.
+        const binary = /^a\/(\S+) b\/(\S+)\n(?:(?!\+\+\+ )[^\n]*\n)*Binary files/.exec(section);
+        if (binary && !/^deleted file mode/m.test(section))
+            changed.set(binary[2], 'whole');
+    }
+    return changed;
+}
+/** The one warning for a refusal: what the token, the repository or the pull request lacks. */
+function refusalWords(error, target) {
+    const { kind } = target;
+    const base = `${kind} refused the decoration; the verdict and the exit code are unchanged.`;
+    const repository = (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(`${target.owner}/${target.repo}`, _review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.short);
+    switch (error.status) {
+        case 401:
+            return `${base} The token in GITEA_TOKEN is not valid (401): give an access token of a user who may write to the repository.`;
+        case 403:
+            return `${base} The token in GITEA_TOKEN may not write to ${repository} (403): it needs the write:repository and write:issue scopes.`;
+        default:
+            return (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .msg */ .ab) `${base} ${kind} shows this token no repository ${repository}${target.pullRequest === undefined ? '' : ` or pull request #${target.pullRequest}`} (404): check ${target.names.repository} and ${target.names.pullRequest}.`;
+    }
+}
+
+
+/***/ }),
+
+/***/ 5062:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.r(__webpack_exports__);
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   GITHUB_API_LIMITS: () => (/* binding */ GITHUB_API_LIMITS),
+/* harmony export */   GitHubApi: () => (/* binding */ GitHubApi),
+/* harmony export */   apiBase: () => (/* binding */ apiBase),
+/* harmony export */   githubSaid: () => (/* binding */ githubSaid),
+/* harmony export */   isRateLimit: () => (/* binding */ isRateLimit),
+/* harmony export */   isRefusal: () => (/* binding */ isRefusal),
+/* harmony export */   statusOf: () => (/* binding */ statusOf)
+/* harmony export */ });
+/* harmony import */ var _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9837);
+/* harmony import */ var _review_platform_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(448);
+/**
+ * GitHub's REST API as every GitHub feature asks it (the action's comment, check run and changed
+ * lines, the command's decoration of a GitHub pull request from any CI): GitHubApi, the
+ * platforms' one REST policy (src/http/rest-api.ts) with GitHub's token header and GraphQL beside
+ * it, and GitHub's failures in words, told apart by the fields of the policy's errors (the
+ * status, GitHub's words, its rate limit).
+ */
+
+
+const GITHUB_API_LIMITS = {
+    /** One reply of the API (100 comments of 65,536 characters, JSON-escaped, fit). */
+    replyBytes: 64 * 1024 * 1024,
+    /** Tries of one request answered 5xx or 429: Octokit's retry plugin makes 3 retries. */
+    tries: 4
+};
+/** Who asks GitHub, unless the edge says: the tool and Node's version. */
+const GITHUB_USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
+const DEFAULT_API_URL = 'https://api.github.com';
+/** The API's address without a trailing slash, or undefined when it is not http(s). */
+function apiBase(value) {
+    const text = value?.trim() || DEFAULT_API_URL;
+    try {
+        const url = new URL(text);
+        if (url.protocol !== 'https:' && url.protocol !== 'http:')
+            return undefined;
+        if (url.username || url.password)
+            return undefined;
+        return url.href.replace(/\/+$/, '');
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * One GitHub API for one feature's requests: the platforms' REST policy (src/http/rest-api.ts:
+ * the API's address and nowhere else, no redirect followed, replies bounded, 401/403/404 a
+ * PlatformRefusal) with the token in `authorization`, 5xx and 429 tried at most
+ * GITHUB_API_LIMITS.tries times (as Octokit's retry plugin does) within the decoration's time,
+ * and GraphQL beside it (`/graphql`, or `/api/graphql` on GitHub Enterprise Server).
+ *
+ * @example const api = new GitHubApi({ token, apiUrl: 'https://api.github.com', deadline })
+ */
+class GitHubApi {
+    rest;
+    graphqlApi;
+    constructor({ token, apiUrl, deadline, clock, userAgent = GITHUB_USER_AGENT }) {
+        const api = (url) => new _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .RestApi */ .RQ({
+            platform: 'GitHub',
+            apiUrl: new URL(url),
+            token,
+            headers: { authorization: `token ${token}`, 'x-github-api-version': '2022-11-28' },
+            redirectAdvice: "Set GITHUB_API_URL to the address GitHub's API answers at.",
+            userAgent,
+            clock,
+            deadline,
+            maxTries: GITHUB_API_LIMITS.tries,
+            maxReplyBytes: GITHUB_API_LIMITS.replyBytes
+        });
+        this.rest = api(apiUrl);
+        // GitHub Enterprise Server answers REST at /api/v3 and GraphQL at /api/graphql.
+        this.graphqlApi = api(apiUrl.replace(/\/api\/v3$/, '/api'));
+    }
+    /** `method` on `path` (under the API's address), with the query and the JSON body given. */
+    request(method, path, options = {}) {
+        return this.rest.request(method, path, options);
+    }
+    /** GraphQL's `data` for `query` and its variables; GraphQL's own errors are a PlatformError. */
+    async graphql(query, variables) {
+        const body = variables === undefined ? { query } : { query, variables };
+        const reply = (await this.graphqlApi.request('POST', 'graphql', { body })).body;
+        if (Array.isArray(reply?.errors) && reply.errors.length > 0) {
+            const first = reply.errors[0];
+            const said = typeof first?.message === 'string' ? first.message : 'an error';
+            throw new _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformError */ .Wk(`GitHub's GraphQL API answered: ${this.rest.said(said)}`);
+        }
+        return reply?.data;
+    }
+    /** Ends the kept-alive connections. */
+    close() {
+        this.rest.close();
+        this.graphqlApi.close();
+    }
+}
+/** A 403 or 404 from GitHub: the token may not write (or see) what was asked. */
+function isRefusal(error) {
+    const status = statusOf(error);
+    return (status === 403 || status === 404) && !isRateLimit(error);
+}
+/** A 403 or 429 that GitHub's rate limit gave. */
+function isRateLimit(error) {
+    const answer = answerOf(error);
+    return (answer !== undefined && (answer.status === 403 || answer.status === 429) && answer.rateLimited);
+}
+/** An error's message on one line, bounded. */
+function quote(error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)((0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(message, _review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.long), _review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.long);
+}
+/** What GitHub said, or that it did not reply. */
+function githubSaid(error) {
+    const answer = answerOf(error);
+    if (answer)
+        return `GitHub said: ${answer.status} ${answer.said}`.trimEnd();
+    if (error instanceof _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformError */ .Wk && error.unanswered === undefined)
+        return quote(error);
+    const why = error instanceof _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformError */ .Wk ? error.unanswered : undefined;
+    return `no reply from GitHub's API: ${why ?? quote(error)}`;
+}
+/** The HTTP status GitHub answered with; undefined when it did not answer. */
+function statusOf(error) {
+    return answerOf(error)?.status;
+}
+function answerOf(error) {
+    return error instanceof _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformRefusal */ .E2 || error instanceof _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformError */ .Wk
+        ? error.answer
+        : undefined;
+}
+
+
+/***/ }),
+
+/***/ 2875:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.r(__webpack_exports__);
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   GITHUB_LIMITS: () => (/* binding */ GITHUB_LIMITS),
+/* harmony export */   accountId: () => (/* binding */ accountId),
+/* harmony export */   githubPlatform: () => (/* binding */ githubPlatform),
+/* harmony export */   listChangedLines: () => (/* binding */ listChangedLines),
+/* harmony export */   ownAccount: () => (/* binding */ ownAccount)
+/* harmony export */ });
+/* harmony import */ var _review_platform_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(448);
+/* harmony import */ var _github_api_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5062);
+
+
+const GITHUB_LIMITS = {
+    /** GitHub refuses a status's description over 140 characters. */
+    descriptionChars: 140,
+    /** A status's context: GitHub names no limit; the key is cut to keep it readable. */
+    contextChars: 100,
+    /** Pages of 100 comments searched for ours: 3,000 comments. */
+    commentPages: 30,
+    /** Pages of 100 files: GitHub lists at most 3,000 files of a pull request. */
+    filePages: 30,
+    /** Pages of 100 review threads read to find ours: 1,000 threads. */
+    threadPages: 10,
+    perPage: 100
+};
+/**
+ * The GitHub repository and pull request `target` names, as a review platform.
+ *
+ * @example await decorate(githubPlatform(new GitHubApi({ token, apiUrl, clock, deadline }), target), outcomes, options)
+ */
+function githubPlatform(github, target) {
+    const repository = (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_0__/* .forgeRepository */ ._C)(target);
+    const number = target.pullRequest;
+    return {
+        words: {
+            name: 'GitHub',
+            status: 'commit status',
+            comment: 'comment',
+            check: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_0__/* .msg */ .ab) `that ${target.names.api} is GitHub's REST API and that GitHub is up`
+        },
+        refusal: (error) => refusalWords(error, target),
+        commit: target.commit,
+        setStatus: (verdict) => setStatus(github, repository, target.commit, verdict),
+        review: number === undefined
+            ? undefined
+            : pullRequest(github, {
+                repository,
+                number,
+                owner: target.owner,
+                repo: target.repo,
+                commit: target.commit
+            }),
+        noReview: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_0__/* .msg */ .ab) `Not a pull request (no ${target.names.pullRequest}): the commit statuses are set, and no comment is written.`,
+        close: () => github.close()
+    };
+}
+/** The project's commit status: success or failure as the policy judges the gate. */
+async function setStatus(github, repository, commit, verdict) {
+    await github.request('POST', `${repository}/statuses/${encodeURIComponent(commit)}`, {
+        body: {
+            state: verdict.failing ? 'failure' : 'success',
+            context: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_0__/* .cut */ .Jj)(`sonarqube/${verdict.label}`, GITHUB_LIMITS.contextChars),
+            description: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_0__/* .cut */ .Jj)(verdict.words, GITHUB_LIMITS.descriptionChars),
+            ...(verdict.dashboard ? { target_url: verdict.dashboard } : {})
+        }
+    });
+}
+function pullRequest(github, ref) {
+    const comments = `${ref.repository}/issues/${ref.number}/comments`;
+    return {
+        name: `pull request #${ref.number}`,
+        kind: 'pull request',
+        commit: ref.commit,
+        markup: 'html',
+        ownIdentity: () => ownAccount(github),
+        changedLines: () => listChangedLines(github, ref.repository, ref.number),
+        verdicts: {
+            keyedBy: 'marker',
+            list: () => listComments(github, comments),
+            async create(_verdict, body) {
+                const { body: reply } = await github.request('POST', comments, { body: { body } });
+                return { id: accountId(reply?.id) };
+            },
+            async update(comment, body) {
+                try {
+                    await github.request('PATCH', `${ref.repository}/issues/comments/${comment.id}`, {
+                        body: { body }
+                    });
+                    return true;
+                }
+                catch (error) {
+                    // Deleted since it was listed: written anew.
+                    if ((0,_github_api_js__WEBPACK_IMPORTED_MODULE_1__.statusOf)(error) === 404 && !(0,_github_api_js__WEBPACK_IMPORTED_MODULE_1__.isRateLimit)(error))
+                        return false;
+                    throw error;
+                }
+            }
+        },
+        inline: {
+            step: 'the review of the new issues',
+            started: 'comments started in one review',
+            resolved: 'resolved',
+            list: () => reviewThreads(github, ref),
+            async start(comments) {
+                await github.request('POST', `${ref.repository}/pulls/${ref.number}/reviews`, {
+                    body: {
+                        event: 'COMMENT',
+                        body: `SonarQube: ${comments.length} new ${comments.length === 1 ? 'issue' : 'issues'} on the lines this pull request changes.`,
+                        comments: comments.map(({ file, line, body }) => ({
+                            path: file,
+                            line,
+                            side: 'RIGHT',
+                            body
+                        }))
+                    }
+                });
+            },
+            async resolve(thread) {
+                await github.graphql('mutation($id: ID!) { resolveReviewThread(input: { threadId: $id }) { thread { id } } }', { id: thread.id });
+                return true;
+            }
+        }
+    };
+}
+/**
+ * The token's own account id. A user's token (a personal access token, a GitHub App's user
+ * token) reads it from `GET /user`. An installation token (the job's GITHUB_TOKEN, another
+ * app's) may not (GitHub answers 403, "Resource not accessible by integration"); GraphQL's
+ * `viewer` names the app's bot account for it: `github-actions[bot]` for the job's token, and an
+ * app's own bot, never another's, for an app's token.
+ */
+async function ownAccount(github) {
+    try {
+        const { body } = await github.request('GET', 'user');
+        return accountId(body?.id);
+    }
+    catch (error) {
+        if ((0,_github_api_js__WEBPACK_IMPORTED_MODULE_1__.statusOf)(error) !== 403)
+            throw error;
+    }
+    const reply = await github.graphql('query { viewer { databaseId } }');
+    return accountId(reply?.viewer?.databaseId);
+}
+/** A positive whole number id, or undefined. */
+function accountId(id) {
+    return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+/**
+ * The pull request's comments, a page at a time (at most 30 pages of 100). The next page is
+ * asked for by its number, never by the address the reply names: the token goes to the API's
+ * address only.
+ */
+async function listComments(github, path) {
+    const found = [];
+    for (let page = 1; page <= GITHUB_LIMITS.commentPages; page++) {
+        const reply = await github.request('GET', path, {
+            query: { per_page: String(GITHUB_LIMITS.perPage), page: String(page) }
+        });
+        const items = reply.body;
+        if (!Array.isArray(items))
+            break;
+        for (const item of items) {
+            const { id, body, user } = (item ?? {});
+            const comment = accountId(id);
+            if (comment === undefined || typeof body !== 'string')
+                continue;
+            found.push({ id: comment, body, author: accountId(user?.id) });
+        }
+        if (items.length === 0 || !/rel="next"/.test(reply.header('link') ?? ''))
+            break;
+    }
+    return found;
+}
+/**
+ * The lines the pull request adds or changes, per file, page by page (at most 30 pages of 100
+ * files): a file without a patch (GitHub leaves it out for a large diff, and for a binary file)
+ * counts as changed throughout; a removed file has none.
+ *
+ * @example const changed = await listChangedLines(github, 'repos/octo/shop', 7)
+ */
+async function listChangedLines(github, repository, number) {
+    const changed = new Map();
+    for (let page = 1; page <= GITHUB_LIMITS.filePages; page++) {
+        const { body: files } = await github.request('GET', `${repository}/pulls/${number}/files`, {
+            query: { per_page: String(GITHUB_LIMITS.perPage), page: String(page) }
+        });
+        if (!Array.isArray(files))
+            break;
+        for (const file of files) {
+            const { filename, patch, status } = (file ?? {});
+            if (typeof filename !== 'string' || status === 'removed')
+                continue;
+            changed.set(filename, typeof patch === 'string' ? (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_0__/* .addedLines */ .u4)(patch) : 'whole');
+        }
+        if (files.length < GITHUB_LIMITS.perPage)
+            break;
+    }
+    return changed;
+}
+const THREADS_QUERY = `query($owner: String!, $repo: String!, $number: Int!, $after: String) {
+  repository(owner: $owner, name: $repo) {
+    pullRequest(number: $number) {
+      reviewThreads(first: 100, after: $after) {
+        nodes { id isResolved comments(first: 1) { nodes { body author { ... on User { databaseId } ... on Bot { databaseId } } } } }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+}`;
+/** The pull request's review threads with their first comment, through GraphQL, bounded. */
+async function reviewThreads(github, ref) {
+    const threads = [];
+    let after = null;
+    for (let page = 0; page < GITHUB_LIMITS.threadPages; page++) {
+        const data = (await github.graphql(THREADS_QUERY, {
+            owner: ref.owner,
+            repo: ref.repo,
+            number: ref.number,
+            after
+        }));
+        const connection = data?.repository?.pullRequest?.reviewThreads;
+        for (const node of Array.isArray(connection?.nodes) ? connection.nodes : []) {
+            const first = node?.comments?.nodes?.[0];
+            if (typeof node?.id !== 'string' || !/^[\w=-]{1,200}$/.test(node.id))
+                continue;
+            threads.push({
+                id: node.id,
+                body: typeof first?.body === 'string' ? first.body : undefined,
+                resolved: node.isResolved === true,
+                author: accountId(first?.author?.databaseId)
+            });
+        }
+        const next = connection?.pageInfo;
+        if (next?.hasNextPage !== true || typeof next.endCursor !== 'string')
+            break;
+        after = next.endCursor;
+    }
+    return threads;
+}
+/** The one warning for a refusal: what the token, the repository or the pull request lacks. */
+function refusalWords(error, target) {
+    const base = 'GitHub refused the decoration; the verdict and the exit code are unchanged.';
+    const repository = (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(`${target.owner}/${target.repo}`, _review_platform_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.short);
+    if ((0,_github_api_js__WEBPACK_IMPORTED_MODULE_1__.isRateLimit)(error)) {
+        return `${base} GitHub's API rate limit was reached (${error.status}): the next run decorates again.`;
+    }
+    switch (error.status) {
+        case 401:
+            return `${base} The token in GITHUB_TOKEN is not valid (401): give a personal access token, or a GitHub App's installation token.`;
+        case 403:
+            return `${base} The token in GITHUB_TOKEN may not write to ${repository} (403): a fine-grained token needs "Commit statuses" and "Pull requests" read and write; a classic token the repo scope; an installation token the statuses and pull_requests permissions.`;
+        default:
+            return (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_0__/* .msg */ .ab) `${base} GitHub shows this token no repository ${repository}${target.pullRequest === undefined ? '' : ` or pull request #${target.pullRequest}`} (404): check ${target.names.repository} and ${target.names.pullRequest}, and that the token may see the repository.`;
+    }
+}
+
+
+/***/ }),
+
+/***/ 4742:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.r(__webpack_exports__);
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   GitLabApi: () => (/* binding */ GitLabApi)
+/* harmony export */ });
+/* harmony import */ var _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9837);
+
+const GITLAB_LIMITS = {
+    /** Items a page asks for: GitLab's maximum. */
+    perPage: 100
+};
+/**
+ * One GitLab instance's API for one run: the platform's REST policy (rest-api.ts) with GitLab's
+ * token header and its pages.
+ *
+ * @example const gitlab = new GitLabApi({ apiUrl: new URL(env.CI_API_V4_URL), token, userAgent, clock, deadline })
+ */
+class GitLabApi {
+    rest;
+    constructor(options) {
+        this.rest = new _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .RestApi */ .RQ({
+            ...options,
+            platform: 'GitLab',
+            headers: { 'PRIVATE-TOKEN': options.token },
+            redirectAdvice: 'Set CI_API_V4_URL to the address GitLab answers at.'
+        });
+    }
+    /** Ends the kept-alive connections. */
+    close() {
+        this.rest.close();
+    }
+    /**
+     * `method` on `path` (relative to the API's address: `projects/7/statuses/<sha>`), with the
+     * query and the JSON body given; tried again on 429 and 5xx while the time-out allows.
+     */
+    async request(method, path, options = {}) {
+        const reply = await this.rest.request(method, path, options);
+        return {
+            status: reply.status,
+            body: reply.body,
+            nextPage: pageNumber(reply.header('x-next-page'))
+        };
+    }
+    /**
+     * The token's own user's id (`GET /user`): only what it wrote is ever edited or resolved.
+     *
+     * @example const me = await gitlab.ownUserId() // 77
+     */
+    async ownUserId() {
+        const id = (await this.request('GET', 'user')).body;
+        const me = id?.id;
+        if (typeof me !== 'number' || !Number.isSafeInteger(me) || me < 1) {
+            throw new _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformError */ .Wk("GitLab did not say who the token's user is.");
+        }
+        return me;
+    }
+    /**
+     * The items of a listing, page by page (`per_page` 100, `x-next-page`), at most `maxPages`
+     * pages; `complete` is false when GitLab has more.
+     */
+    async pages(path, query, maxPages) {
+        const items = [];
+        let page = 1;
+        for (let read = 0; read < maxPages; read++) {
+            const reply = await this.request('GET', path, {
+                query: { ...query, per_page: String(GITLAB_LIMITS.perPage), page: String(page) }
+            });
+            if (!Array.isArray(reply.body)) {
+                throw new _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformError */ .Wk(`GitLab's reply to GET ${path} is not a list.`);
+            }
+            items.push(...reply.body);
+            if (reply.nextPage === undefined || reply.nextPage <= page)
+                return { items, complete: true };
+            page = reply.nextPage;
+        }
+        return { items, complete: false };
+    }
+}
+/** `x-next-page`: a page number, or undefined (empty on the last page). */
+function pageNumber(value) {
+    return value && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : undefined;
+}
+
+
+/***/ }),
+
+/***/ 5611:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.r(__webpack_exports__);
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   GITLAB_LIMITS: () => (/* binding */ GITLAB_LIMITS),
+/* harmony export */   gitlabPlatform: () => (/* binding */ gitlabPlatform)
+/* harmony export */ });
+/* harmony import */ var _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9837);
+/* harmony import */ var _review_platform_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(448);
+/**
+ * GitLab as a review platform: per project a commit status on the commit, and on a merge request
+ * the project's note (GitLab renders the same HTML blocks as GitHub) and discussions on the diff
+ * for the new issues. Shapes from GitLab's REST documentation:
+ * - commit statuses: `POST /projects/:id/statuses/:sha` (`state`, `name`, `target_url`,
+ *   `description`, each text at most 255 characters; `pipeline_id`);
+ * - notes: `GET`, `POST`, `PUT /projects/:id/merge_requests/:iid/notes[/:note_id]` (a body of at
+ *   most 1,000,000 characters); the current user: `GET /user`;
+ * - the merge request's `diff_refs` (`GET /projects/:id/merge_requests/:iid`) and its files'
+ *   diffs (`GET .../diffs`, 15.7 and later, paged; before, `GET .../changes`);
+ * - discussions: `GET`, `POST .../discussions` with a `position` (the `diff_refs` commits,
+ *   `position_type` text, `old_path`, `new_path`, the `new_line` the merge request adds), and
+ *   `PUT .../discussions/:id` with `resolved=true`.
+ */
+
+
+const GITLAB_LIMITS = {
+    /** GitLab's limit on a note's body. */
+    noteChars: 1_000_000,
+    /** Pages of 100 notes, or discussions, read to find ours: 2,000. */
+    notePages: 20,
+    /** Pages of 100 files of a diff: 3,000 files. */
+    diffPages: 30,
+    /** GitLab's limit on a commit status's texts. */
+    statusChars: 255
+};
+const SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
+/**
+ * The GitLab project and merge request `target` names, as a review platform.
+ *
+ * @example await decorate(gitlabPlatform(api, target), outcomes, options)
+ */
+function gitlabPlatform(gitlab, target) {
+    const project = `projects/${encodeURIComponent(target.projectId)}`;
+    const iid = target.mergeRequestIid;
+    return {
+        words: {
+            name: 'GitLab',
+            status: 'commit status',
+            comment: 'note',
+            check: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .msg */ .ab) `that ${target.names.api} is GitLab's REST API and that GitLab is up`
+        },
+        refusal: (error) => refusalWords(error, target),
+        commit: target.sha,
+        setStatus: (verdict) => setStatus(gitlab, project, target, verdict),
+        review: iid === undefined
+            ? undefined
+            : mergeRequest(gitlab, `${project}/merge_requests/${encodeURIComponent(iid)}`, iid, target.sha),
+        noReview: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .msg */ .ab) `Not a merge-request pipeline (no ${target.names.mergeRequest}): the commit statuses are set, and no note is written.`,
+        close: () => gitlab.close()
+    };
+}
+/** The project's commit status: success or failed as the policy judges the gate. */
+async function setStatus(gitlab, project, target, verdict) {
+    const limit = GITLAB_LIMITS.statusChars;
+    const pipeline = target.pipelineId;
+    await gitlab.request('POST', `${project}/statuses/${encodeURIComponent(target.sha)}`, {
+        body: {
+            state: verdict.failing ? 'failed' : 'success',
+            name: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(`sonarqube/${verdict.label}`, limit),
+            description: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(verdict.words, limit),
+            ...(verdict.dashboard && verdict.dashboard.length <= limit
+                ? { target_url: verdict.dashboard }
+                : {}),
+            ...(pipeline && /^\d{1,20}$/.test(pipeline) ? { pipeline_id: Number(pipeline) } : {})
+        }
+    });
+}
+function mergeRequest(gitlab, path, iid, sha) {
+    let diffRefs;
+    const oldPaths = new Map();
+    return {
+        name: `merge request !${iid}`,
+        kind: 'merge request',
+        commit: sha,
+        markup: 'html',
+        ownIdentity: () => gitlab.ownUserId(),
+        async changedLines() {
+            const [changes, refs] = [
+                await readChangedLines(gitlab, path, oldPaths),
+                await readDiffRefs(gitlab, path)
+            ];
+            diffRefs = refs;
+            return changes;
+        },
+        verdicts: {
+            keyedBy: 'marker',
+            async list() {
+                const { items } = await gitlab.pages(`${path}/notes`, { sort: 'asc', order_by: 'created_at' }, GITLAB_LIMITS.notePages);
+                return items.flatMap((item) => {
+                    const { body, system, author } = (item ?? {});
+                    const id = (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .idOf */ .TH)(item);
+                    return id === undefined || system === true || typeof body !== 'string'
+                        ? []
+                        : [{ id, body, author: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .idOf */ .TH)(author) }];
+                });
+            },
+            async create(_verdict, body) {
+                checkNote(body);
+                const reply = await gitlab.request('POST', `${path}/notes`, { body: { body } });
+                const id = (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .idOf */ .TH)(reply.body);
+                if (id === undefined)
+                    throw new _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformError */ .Wk('GitLab created the note but named no id.');
+                return { id };
+            },
+            async update(note, body) {
+                checkNote(body);
+                await gitlab.request('PUT', `${path}/notes/${note.id}`, { body: { body } });
+                return true;
+            }
+        },
+        inline: {
+            step: 'the discussions on the diff',
+            started: 'discussions started on the diff',
+            resolved: 'resolved',
+            notReady: () => diffRefs
+                ? undefined
+                : `GitLab has not computed merge request !${iid}'s diff yet (no diff_refs): no discussions this run.`,
+            list: () => discussions(gitlab, `${path}/discussions`),
+            async start(comments) {
+                for (const { file, line, body } of comments) {
+                    await gitlab.request('POST', `${path}/discussions`, {
+                        body: {
+                            body,
+                            position: {
+                                position_type: 'text',
+                                ...diffRefs,
+                                old_path: oldPaths.get(file) ?? file,
+                                new_path: file,
+                                new_line: line
+                            }
+                        }
+                    });
+                }
+            },
+            async resolve({ id }) {
+                await gitlab.request('PUT', `${path}/discussions/${encodeURIComponent(id)}`, {
+                    body: { resolved: true }
+                });
+                return true;
+            }
+        }
+    };
+}
+/** A note the API would refuse, refused before any request. */
+function checkNote(body) {
+    if (body.length > GITLAB_LIMITS.noteChars) {
+        throw new _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformError */ .Wk(`The note has ${body.length} characters, more than GitLab's ${GITLAB_LIMITS.noteChars}.`);
+    }
+}
+/** The discussions, page by page, each with its first note. */
+async function discussions(gitlab, path) {
+    const { items } = await gitlab.pages(path, {}, GITLAB_LIMITS.notePages);
+    return items.flatMap((item) => {
+        const { id, notes } = (item ?? {});
+        const first = (Array.isArray(notes) ? notes[0] : undefined);
+        if (typeof id !== 'string' || !/^[0-9a-f]{1,64}$/i.test(id))
+            return [];
+        return [
+            {
+                id,
+                body: typeof first?.body === 'string' ? first.body : undefined,
+                resolved: first?.resolved === true,
+                author: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .idOf */ .TH)(first?.author)
+            }
+        ];
+    });
+}
+/**
+ * The merge request's `diff_refs`, or undefined while GitLab has not filled them (they are
+ * computed after the merge request opens).
+ */
+async function readDiffRefs(gitlab, path) {
+    const { body } = await gitlab.request('GET', path);
+    const refs = body?.diff_refs;
+    const sha = (name) => {
+        const value = refs?.[name];
+        return typeof value === 'string' && SHA.test(value) ? value : undefined;
+    };
+    const [base, start, head] = [sha('base_sha'), sha('start_sha'), sha('head_sha')];
+    return base && start && head ? { base_sha: base, start_sha: start, head_sha: head } : undefined;
+}
+/**
+ * The lines the merge request adds, file by file: from `.../diffs`, or on a GitLab before 15.7
+ * (which answers it 404) from `.../changes`. A file whose diff GitLab left out (too large,
+ * collapsed) counts as changed throughout; a deleted file has no lines. Each renamed file's old
+ * path goes into `oldPaths` (a discussion's position names both).
+ */
+async function readChangedLines(gitlab, path, oldPaths) {
+    let files;
+    try {
+        files = (await gitlab.pages(`${path}/diffs`, {}, GITLAB_LIMITS.diffPages)).items;
+    }
+    catch (error) {
+        if (!(error instanceof _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformRefusal */ .E2 && error.status === 404))
+            throw error;
+        const { body } = await gitlab.request('GET', `${path}/changes`);
+        const changes = body?.changes;
+        if (!Array.isArray(changes)) {
+            throw new _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformError */ .Wk('GitLab sent no changes for the merge request.');
+        }
+        files = changes;
+    }
+    const lines = new Map();
+    for (const file of files) {
+        const entry = (file ?? {});
+        const path = entry['new_path'];
+        if (typeof path !== 'string' || path === '' || entry['deleted_file'] === true)
+            continue;
+        const diff = entry['diff'];
+        const left = entry['too_large'] === true || entry['collapsed'] === true;
+        lines.set(path, typeof diff === 'string' && diff !== '' && !left ? (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .addedLines */ .u4)(diff) : 'whole');
+        const old = entry['old_path'];
+        if (typeof old === 'string' && old !== '' && old !== path)
+            oldPaths.set(path, old);
+    }
+    return lines;
+}
+/** The one warning for a refusal: what the token or the merge request lacks. */
+function refusalWords(error, target) {
+    const where = `project ${(0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(target.projectId, _review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.short)}`;
+    const base = 'GitLab refused the decoration; the verdict and the exit code are unchanged.';
+    const { project, mergeRequest } = target.names;
+    switch (error.status) {
+        case 401:
+            return `${base} The token in GITLAB_TOKEN is not valid (401): give a project or group access token with the api scope (CI_JOB_TOKEN may not write notes or statuses).`;
+        case 403:
+            return `${base} The token in GITLAB_TOKEN may not write to ${where} (403): it needs the api scope, and the Developer role to set commit statuses.`;
+        default:
+            return (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .msg */ .ab) `${base} GitLab has no ${target.mergeRequestIid === undefined ? where : `merge request !${(0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(target.mergeRequestIid, 40)} in ${where}`} for this token (404): check ${project} and ${mergeRequest}, and that the token's project or group is this one.`;
+    }
+}
+
+
+/***/ }),
+
+/***/ 448:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Jj: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__.Jj),
+/* harmony export */   Pe: () => (/* reexport safe */ _words_js__WEBPACK_IMPORTED_MODULE_5__.Pe),
+/* harmony export */   TH: () => (/* binding */ idOf),
+/* harmony export */   TN: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__.TN),
+/* harmony export */   _C: () => (/* binding */ forgeRepository),
+/* harmony export */   ab: () => (/* reexport safe */ _words_js__WEBPACK_IMPORTED_MODULE_5__.ab),
+/* harmony export */   fR: () => (/* reexport safe */ _findings_severity_scales_js__WEBPACK_IMPORTED_MODULE_3__.f),
+/* harmony export */   gJ: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__.gJ),
+/* harmony export */   sX: () => (/* binding */ digestId),
+/* harmony export */   u4: () => (/* reexport safe */ _findings_changed_lines_js__WEBPACK_IMPORTED_MODULE_1__.u)
+/* harmony export */ });
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _findings_changed_lines_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7424);
+/* harmony import */ var _findings_finding_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4879);
+/* harmony import */ var _findings_severity_scales_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(487);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8521);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5846);
+/**
+ * What a review platform is to the decoration: the one interface every platform under
+ * `src/platforms/` implements, and everything a platform may use besides the HTTP layer. A
+ * platform only moves what the driver (`decorate.ts`) hands it to its API and back: the driver
+ * decides what is said (every body, status and report is rendered and passed through the sink
+ * before a platform sees it), which comments are ours, what is written, started and resolved,
+ * and that nothing a platform does changes the verdict or the exit code.
+ *
+ * To add a platform: a folder here with a `ReviewPlatform`, and one line in the driver's table
+ * (`platform-table.ts`). docs/architecture.md says more.
+ */
+
+
+
+
+
+
+/**
+ * The repository's address under a forge's API.
+ *
+ * @example forgeRepository({ owner: 'octo', repo: 'shop' }) // 'repos/octo/shop'
+ */
+function forgeRepository({ owner, repo }) {
+    return `repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
+}
+/**
+ * A project's id on a platform that keys statuses and reports by one: `sonarqube-` and the key's
+ * digest, so no key can break an address, and two keys never share one.
+ *
+ * @example digestId('shop') // 'sonarqube-5fa8a1…' (30 characters)
+ */
+function digestId(key, length = 20) {
+    return `sonarqube-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(key).digest('hex').slice(0, length)}`;
+}
+/** An object's `id` when it is a positive whole number. */
+function idOf(value) {
+    const id = value?.id;
+    return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
+
+/***/ }),
+
+/***/ 2207:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   g: () => (/* binding */ analysisWarningText)
+/* harmony export */ });
+/* harmony import */ var _sonar_origin_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4305);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8521);
+
+
+// A link as SonarQube writes it in a warning: <a href="https://docs…">the documentation</a>.
+const LINK = /<a\s[^>]*?href="([^"]*)"[^>]*>([^<]*)<\/a>/gi;
+const TAG = /<[^>]*>/g;
+/**
+ * A task warning as plain text on one line: its links become "text (address)", any other tag
+ * is dropped, the result is cut to 1,000 characters and its control characters are shown as
+ * escapes (a line break in it must not start a line of an annotation). The destination (log or
+ * summary) escapes it for itself.
+ *
+ * @example analysisWarningText('see <a href="https://docs.example/x">the docs</a>.')
+ * // 'see the docs (https://docs.example/x).'
+ */
+function analysisWarningText(warning) {
+    // Cut first: the patterns then run over a bounded text.
+    const text = (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(warning, 2 * _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.long)
+        .replace(LINK, (_, href, words) => `${words} (${address(href)})`)
+        .replace(TAG, '');
+    return (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(text, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.long);
+}
+/** The link's address without credentials, or as written when it is not a full URL. */
+function address(href) {
+    try {
+        return (0,_sonar_origin_js__WEBPACK_IMPORTED_MODULE_0__/* .shownUrl */ .zA)(new URL(href));
+    }
+    catch {
+        return href;
+    }
+}
+
+
+/***/ }),
+
+/***/ 67:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   v: () => (/* binding */ dashboardAddress)
+/* harmony export */ });
+/** Longer addresses are left out rather than cut: a cut address leads nowhere. */
+const MAX_ADDRESS_CHARS = 2000;
+/**
+ * The dashboard address as the log, the outputs and the summary may show it, or undefined when
+ * it is not an http(s) address (a `javascript:` one, say) or too long to be real. A user name
+ * or password in it is removed: no address with credentials is ever shown or linked.
+ *
+ * @example dashboardAddress('https://u:p@sonar.example.com/dashboard?id=a', 'https://sonar.example.com/')
+ * // { href: 'https://sonar.example.com/dashboard?id=a', onServer: true }
+ */
+function dashboardAddress(address, serverUrl) {
+    const url = parse(address);
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+        return undefined;
+    url.username = '';
+    url.password = '';
+    if (url.href.length > MAX_ADDRESS_CHARS)
+        return undefined;
+    return { href: url.href, onServer: url.origin === parse(serverUrl)?.origin };
+}
+function parse(address) {
+    if (address === undefined || address.length > MAX_ADDRESS_CHARS)
+        return undefined;
+    try {
+        return new URL(address);
+    }
+    catch {
+        return undefined;
+    }
+}
+
+
+/***/ }),
+
+/***/ 3398:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   j: () => (/* binding */ evidenceUrl)
+/* harmony export */ });
+/* harmony import */ var _sonar_origin_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4305);
+/* harmony import */ var _lookup_table_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4196);
+
+
+/** Issue-count metrics and the issues page's filter that lists what they count. */
+const ISSUE_FILTERS = (0,_lookup_table_js__WEBPACK_IMPORTED_MODULE_1__/* .lookupTable */ .z)({
+    violations: {},
+    blocker_violations: { severities: 'BLOCKER' },
+    critical_violations: { severities: 'CRITICAL' },
+    major_violations: { severities: 'MAJOR' },
+    minor_violations: { severities: 'MINOR' },
+    info_violations: { severities: 'INFO' },
+    bugs: { types: 'BUG' },
+    vulnerabilities: { types: 'VULNERABILITY' },
+    code_smells: { types: 'CODE_SMELL' },
+    software_quality_reliability_issues: { impactSoftwareQualities: 'RELIABILITY' },
+    software_quality_security_issues: { impactSoftwareQualities: 'SECURITY' },
+    software_quality_maintainability_issues: { impactSoftwareQualities: 'MAINTAINABILITY' },
+    software_quality_blocker_issues: { impactSeverities: 'BLOCKER' },
+    software_quality_high_issues: { impactSeverities: 'HIGH' }
+});
+/** Hotspot metrics: their page is the security hotspots'. */
+const HOTSPOT_METRICS = new Set([
+    'security_hotspots',
+    'security_hotspots_reviewed',
+    'security_review_rating'
+]);
+/**
+ * The address of the condition's evidence, or undefined when the project is unknown.
+ *
+ * @example evidenceUrl(result, { metricKey: 'new_blocker_violations', … })
+ * // 'https://sonar.example.com/project/issues?id=shop&resolved=false&inNewCodePeriod=true&severities=BLOCKER'
+ */
+function evidenceUrl(result, condition) {
+    if (!result.projectKey)
+        return undefined;
+    const base = (0,_sonar_origin_js__WEBPACK_IMPORTED_MODULE_0__/* .serverBase */ .pT)(new URL(result.serverUrl));
+    const onNewCode = condition.metricKey.startsWith('new_');
+    const metric = onNewCode ? condition.metricKey.slice('new_'.length) : condition.metricKey;
+    const query = new URLSearchParams({ id: result.projectKey });
+    if (result.pullRequest)
+        query.set('pullRequest', result.pullRequest);
+    else if (result.branch)
+        query.set('branch', result.branch);
+    const filter = ISSUE_FILTERS[metric];
+    if (filter) {
+        query.set('resolved', 'false');
+        if (onNewCode)
+            query.set('inNewCodePeriod', 'true');
+        for (const [name, value] of Object.entries(filter))
+            query.set(name, value);
+        return new URL(`project/issues?${query.toString()}`, base).href;
+    }
+    if (HOTSPOT_METRICS.has(metric)) {
+        if (onNewCode)
+            query.set('inNewCodePeriod', 'true');
+        return new URL(`security_hotspots?${query.toString()}`, base).href;
+    }
+    query.set('metric', condition.metricKey);
+    return new URL(`component_measures?${query.toString()}`, base).href;
+}
+
+
+/***/ }),
+
+/***/ 6972:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   C: () => (/* binding */ fittedBlock)
+/* harmony export */ });
+/**
+ * An HTML block (a list, a table) through the sink: `open`, the first `lines` that fit in
+ * `limit`, the tail for the rest, `close`, each on its own line. The frame and the tail are
+ * always written whole, however little room there is, so the block stays well-formed HTML: the
+ * page's writer keeps the page's own bound.
+ *
+ * @example fittedBlock(sink, items, { open: '<ul>', close: '</ul>', tail: (n) => `<li>… and ${n} more</li>`, limit: 10_000 }).text
+ */
+function fittedBlock(sink, lines, options) {
+    const { open, close, tail, more = 0, limit } = options;
+    const own = (line) => `\n${line}`;
+    const widestTail = tail && lines.length + more > 0 ? own(tail(lines.length + more)) : '';
+    const frame = sink.size(sink.text(`${open}${widestTail}${own(close)}`));
+    return sink.fit(lines.map(own), {
+        head: open,
+        foot: own(close),
+        separator: '',
+        ...(tail ? { tail: (leftOut) => own(tail(leftOut)) } : {}),
+        more,
+        limit: Math.max(limit, frame)
+    });
+}
+
+
+/***/ }),
+
+/***/ 8132:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   T2: () => (/* binding */ markdownForms),
+/* harmony export */   jx: () => (/* binding */ MARKDOWN_MARKUP),
+/* harmony export */   re: () => (/* binding */ hiddenLine),
+/* harmony export */   xe: () => (/* binding */ HTML_MARKUP)
+/* harmony export */ });
+/* unused harmony export markdownText */
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
+/* harmony import */ var _no_references_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3282);
+/* harmony import */ var _summary_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2536);
+/**
+ * The markup a verdict is written in, for the platform that renders it: HTML blocks where
+ * Markdown with raw HTML is rendered (GitHub's summary and comments, GitLab's notes), plain
+ * Markdown where raw HTML is not (Bitbucket, Azure DevOps). One body is written once through a
+ * Markup, never copied per platform; each Markup holds its platform's one gate for server text.
+ */
+
+
+
+/**
+ * HTML blocks, one per line (see summary-text.ts for why): GitHub and GitLab render them, and
+ * no Markdown happens inside.
+ */
+const HTML_MARKUP = {
+    text: (value, max) => (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_2__/* .summaryText */ .g5)(value, max),
+    code: (value, max) => (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_2__/* .summaryCode */ .gC)(value, max),
+    link: (href, label) => `<a href="${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_2__/* .summaryAddress */ .hA)(href)}">${label}</a>`,
+    strong: (label) => `<strong>${label}</strong>`,
+    heading: (level, content) => `<h${level}>${content}</h${level}>`,
+    paragraph: (lines) => `<p>${lines.join('<br>')}</p>`,
+    list: { open: '<ul>', item: (content) => `<li>${content}</li>`, close: '</ul>' },
+    hidden: (content) => `<!-- ${content} -->`,
+    between: '\n'
+};
+/**
+ * CommonMark, for platforms that render Markdown and no raw HTML: server text with every ASCII
+ * punctuation character backslash-escaped (no emphasis, link, autolink, table, heading, HTML or
+ * entity can start in it) and a word joiner where a mention, a reference or an address would
+ * start once rendered (`withoutLinks`: these platforms link bare addresses); code spans fenced by more backticks
+ * than the value holds; link targets in angle brackets, percent-encoded where they could end.
+ * Blocks are separated by a blank line, as Markdown needs.
+ */
+const MARKDOWN_MARKUP = {
+    text: (value, max) => markdownText(value, max),
+    code: (value, max = _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.short) => codeSpan((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, max)),
+    link: (href, label) => `[${label}](<${href.replace(/[<>\s]/g, encodeURIComponent)}>)`,
+    strong: (label) => `**${label}**`,
+    heading: (level, content) => `${'#'.repeat(level)} ${content}`,
+    // A line break in CommonMark is a backslash at the end of the line.
+    paragraph: (lines) => lines.join('\\\n'),
+    list: { open: '', item: (content) => `- ${content}`, close: '' },
+    // A link reference definition: defined, never shown.
+    hidden: (content) => `[//]: # "${content}"`,
+    between: '\n\n'
+};
+/**
+ * What a hidden line of a body says, in either markup (`<!-- x -->` or `[//]: # "x"`), when line
+ * `index` of `body` is one (a line end stored as CRLF counts as one): the one reader of the
+ * markers and the verdict line that Markup.hidden writes.
+ *
+ * @example hiddenLine('[//]: # "verdict: failed"\n…', 0) // 'verdict: failed'
+ */
+function hiddenLine(body, index) {
+    if (typeof body !== 'string')
+        return undefined;
+    const line = body.split('\n', index + 1)[index]?.replace(/\r$/, '');
+    if (line === undefined)
+        return undefined;
+    return /^(?:<!-- ([^\s"][^"]*?) -->|\[\/\/\]: # "([^"]*)")$/.exec(line)?.slice(1).find(Boolean);
+}
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g;
+/**
+ * Markdown's one gate for server text: one line, cut to `max`, a word joiner where a mention, a
+ * reference or an address would start (`withoutLinks`), every ASCII punctuation character
+ * backslash-escaped.
+ *
+ * @example markdownText('*bold* [x](y)') // '\\*bold\\* \\[x\\]\\(y\\)'
+ */
+function markdownText(value, max = _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.short) {
+    return (0,_no_references_js__WEBPACK_IMPORTED_MODULE_1__/* .withoutLinks */ .W_)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, max)).replace(ASCII_PUNCTUATION, (character) => `\\${character}`);
+}
+/**
+ * The forms secrets take once written through MARKDOWN_MARKUP (besides their own), for the sinks
+ * of Markdown destinations.
+ */
+function markdownForms(secrets) {
+    return [
+        ...secrets,
+        ...secrets.flatMap((secret) => [markdownText(secret, Infinity), codeSpan(secret)])
+    ];
+}
+/** A code span whose fence is longer than any run of backticks inside; padded where needed. */
+function codeSpan(text) {
+    const runs = text.match(/`+/g) ?? [];
+    const fence = '`'.repeat(Math.max(0, ...runs.map((run) => run.length)) + 1);
+    const shown = text.replace(/@/g, `@${_no_references_js__WEBPACK_IMPORTED_MODULE_1__/* .WORD_JOINER */ .Pj}`);
+    const pad = /^[`\s]|[`\s]$/.test(shown) || shown === '' ? ' ' : '';
+    return `${fence}${pad}${shown}${pad}${fence}`;
+}
+
+
+/***/ }),
+
+/***/ 9437:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $2: () => (/* binding */ fileLinkUnder),
+/* harmony export */   J3: () => (/* binding */ SEVERITY_ICONS),
+/* harmony export */   Qs: () => (/* binding */ newIssuesBlock)
+/* harmony export */ });
+/* harmony import */ var _findings_finding_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4879);
+/* harmony import */ var _fitted_block_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6972);
+/* harmony import */ var _markup_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8132);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8521);
+/**
+ * The "New issues" part of the job summary and the pull-request comment: how many there are by
+ * severity, then the first ones, most severe first, each with its file and line (linked to the
+ * file at the commit on GitHub when the action knows it) and its rule (linked to the issue on
+ * the server's origin). HTML blocks, every server value through `summaryText`, every line
+ * through the destination's sink.
+ */
+
+
+
+
+/**
+ * The FileLink of a platform's file view at a commit: each path segment encoded, the line as
+ * `#L<n>` (GitHub's and GitLab's anchor).
+ *
+ * @example fileLinkUnder('https://gitlab.example.com/shop/-/blob/0123abc')('src/a b.ts', 3) // 'https://gitlab.example.com/shop/-/blob/0123abc/src/a%20b.ts#L3'
+ */
+function fileLinkUnder(prefix) {
+    return (file, line) => `${prefix}/${file.split('/').map(encodeURIComponent).join('/')}${line === undefined ? '' : `#L${line}`}`;
+}
+const SEVERITY_ICONS = {
+    blocker: '🛑',
+    high: '🔴',
+    medium: '🟠',
+    low: '🟡',
+    info: '🔵'
+};
+/**
+ * The block for one analysis, through `sink`, within `limit` (in the sink's unit) and at most
+ * `listed` issues, in `markup` (HTML blocks by default); nothing when the issues were not asked
+ * for (an unknown project).
+ *
+ * @example newIssuesBlock(result.newIssues, { sink, heading: 'h3', listed: 20, limit: 100_000 })
+ */
+function newIssuesBlock(newIssues, options) {
+    const { sink, heading, listed, limit, fileLink, markup = _markup_js__WEBPACK_IMPORTED_MODULE_1__/* .HTML_MARKUP */ .xe } = options;
+    const level = heading === 'h3' ? 3 : 4;
+    if (!newIssues)
+        return [];
+    if (!newIssues.read) {
+        return [
+            markup.heading(level, 'New issues'),
+            markup.paragraph([
+                sink.say(newIssues.reason, (plain) => markup.text(plain, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long))
+            ])
+        ].map((line) => sink.text(line));
+    }
+    const { findings, total } = newIssues;
+    const scope = options.scope ?? scopeWords(newIssues);
+    const title = sink.text(markup.heading(level, `New issues: ${total}`));
+    if (total === 0)
+        return [title, sink.text(markup.paragraph([`No open issues ${scope}.`]))];
+    const counts = (0,_findings_finding_js__WEBPACK_IMPORTED_MODULE_0__/* .countBySeverity */ .Ot)(findings);
+    const bySeverityWords = _findings_finding_js__WEBPACK_IMPORTED_MODULE_0__/* .SEVERITY_ORDER */ .B.filter((severity) => counts[severity] > 0)
+        .map((severity) => `${SEVERITY_ICONS[severity]} ${counts[severity]} ${severity}`)
+        .join(' · ');
+    const head = [title, sink.text(markup.paragraph([`Open issues ${scope}: ${bySeverityWords}`]))];
+    const items = (0,_findings_finding_js__WEBPACK_IMPORTED_MODULE_0__/* .bySeverity */ .Np)(findings)
+        .slice(0, listed)
+        .map((finding) => markup.list.item(issueItem(finding, fileLink, markup)));
+    const list = (0,_fitted_block_js__WEBPACK_IMPORTED_MODULE_3__/* .fittedBlock */ .C)(sink, items, {
+        open: markup.list.open,
+        close: markup.list.close,
+        tail: (more) => markup.list.item(`… and ${more} more: see the server, the SARIF file or the check run`),
+        more: total - items.length,
+        // Every line of the block ends in a line feed, the list's last line too.
+        limit: limit - sink.size(`${head.join('\n')}\n`) - 1
+    });
+    return [...head, list.text];
+}
+function scopeWords(newIssues) {
+    if (newIssues.onLinesOf !== undefined) {
+        return `in the new code, on the lines ${newIssues.onLinesOf} changes`;
+    }
+    return newIssues.scope.kind === 'pull-request' ? 'in the pull request' : 'in the new code';
+}
+/** One issue: its severity, its place (linked to the file at the commit), message and rule. */
+function issueItem(finding, fileLink, markup) {
+    const line = finding.region?.startLine;
+    const place = finding.file ?? finding.serverPath;
+    const placeText = place === undefined ? '' : `${place}${line === undefined ? '' : `:${line}`}`;
+    const link = finding.file !== undefined ? fileLink?.(finding.file, line) : undefined;
+    const code = markup.code(placeText, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long);
+    const where = placeText === '' ? '' : `${link ? markup.link(link, code) : code} `;
+    const rule = markup.text(finding.ruleName ?? finding.rule);
+    return `${SEVERITY_ICONS[finding.severity]} ${where}${markup.text(finding.message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)} (${markup.link(finding.url, rule)})`;
+}
+
+
+/***/ }),
+
+/***/ 3282:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Pj: () => (/* binding */ WORD_JOINER),
+/* harmony export */   W_: () => (/* binding */ withoutLinks),
+/* harmony export */   Xl: () => (/* binding */ withoutReferences)
+/* harmony export */ });
+/**
+ * Why server text gets word joiners. The review platforms search a comment's text after it is
+ * rendered (character references decoded, so `&#126;bug` is `~bug` again), outside `pre`, `code`,
+ * `a` and `style` elements, and turn what they find into links: GitLab's reference filters
+ * (lib/banzai/filter/references/) find `#1` and `GL-1` (issues), `!2` (merge requests), `~bug`
+ * (labels), `%v1` (milestones), `&5` (epics), `$3` (snippets), `*iteration:`, `[vulnerability:1]`
+ * and the other bracketed forms, `^alert#1`, `group/project>`, 7 to 64 hexadecimal digits
+ * (commits, and `a...b` ranges), each also after another project's path (`group/project#1`),
+ * and post "mentioned in" notes on what they link; its AutolinkFilter links every `scheme://…`
+ * in the text. GitHub finds `#1`, `GH-1`, `owner/repo#1` and commit SHAs the same way, Bitbucket
+ * `#1` and commits, Azure DevOps `#1` (work items) and `!1` (pull requests), and an external
+ * issue tracker's keys (`JIRA-1`). Where a platform renders Markdown, its linkifier also turns
+ * bare addresses into links (`www.…`, `evil.com`, `mail@evil.com`).
+ *
+ * A word joiner (U+2060: no width, no break) placed where each of these patterns needs a
+ * particular character (after `#` before its digits, inside `://`, after every sixth digit of a
+ * long hexadecimal run) leaves the text as it reads, and no pattern finds anything in it. Text in
+ * code is never searched, so code keeps its characters as they are (a SHA copied from it works).
+ */
+/** U+2060 WORD JOINER: no width, no break, and not a character any reference is made of. */
+const WORD_JOINER = '\u2060';
+const J = WORD_JOINER;
+/**
+ * Where a reference needs the next character: a prefix and what follows it (GitLab's
+ * `Issue.reference_pattern` and the others in app/models), the `-` of a tracker's key before its
+ * digits, a project path before its `>`.
+ */
+const REFERENCE_STARTS = [
+    // Issues, merge requests, epics and snippets: a prefix before digits.
+    [/[#!&$](?=\d)/g, `$&${J}`],
+    // Labels: `~1`, `~bug`, `~"a b"`; milestones: `%1`, `%v1.0`, `%"a b"` (a run that holds a word character).
+    [/~(?=[\w\-?.&"])/g, `$&${J}`],
+    [/%(?=[^\s"<]*[\p{L}\p{N}_]|")/gu, `$&${J}`],
+    // `^alert#1`, `*iteration:1`, `[vulnerability:1]`, `[issue:1]`, `[[wiki]]`.
+    [/[\^*](?=[A-Za-z])|\[(?=[A-Za-z[])/g, `$&${J}`],
+    // Mentions: `@user`, `@group/team`, `@all`.
+    [/@/g, `@${J}`],
+    // An issue tracker's key: `GL-1`, `GH-1`, `JIRA-1`.
+    [/(?<=\b[A-Z][A-Z0-9_]*-)(?=\d)/g, J],
+    // A project: `group/project>`.
+    [/(?<=[\w.-])>/g, `${J}>`],
+    // An address: `scheme://…`, `www.…`.
+    [/:(?=\/\/)/g, `:${J}`],
+    [/\b(www)(?=\.)/gi, `$1${J}`]
+];
+/** Commits: 7 to 64 hexadecimal digits, alone or in a range `a...b`. */
+const HEX_RUN = /[0-9a-fA-F]{7,}/g;
+/**
+ * `text` with a word joiner wherever a platform's reference or autolink filter, searching the
+ * rendered text, would find a reference or an address: what an HTML body needs, where no
+ * Markdown (and so no linkifier) runs.
+ *
+ * @example withoutReferences('see #1') // 'see #\u20601'
+ */
+function withoutReferences(text) {
+    const split = text.replace(HEX_RUN, (run) => (run.match(/.{1,6}/g) ?? []).join(J));
+    return REFERENCE_STARTS.reduce((done, [pattern, by]) => done.replace(pattern, by), split);
+}
+/**
+ * What a Markdown linkifier finds in any text, besides the references: a scheme before its `:`
+ * (`mailto:`, `https:`), an e-mail address, `//` (an address without its scheme), and a dot
+ * before a letter (a domain's last label, which linkifiers check against the known top-level
+ * domains).
+ */
+const LINK_STARTS = [
+    [/:(?=[^\s\u2060])/g, `:${J}`],
+    // An e-mail address: the character before its `@` is one of its name's.
+    [/(?=@)/g, J],
+    [/\/(?=\/)/g, `/${J}`],
+    [/\.(?=\p{L})/gu, `.${J}`]
+];
+/**
+ * `text` that no reference filter and no linkifier finds anything in once rendered: what a
+ * Markdown body needs (markdown-it's linkify, commonmark-java's autolink, run on the rendered
+ * text).
+ *
+ * @example withoutLinks('www.evil.com') // 'www\u2060.\u2060evil.\u2060com'
+ */
+function withoutLinks(text) {
+    return LINK_STARTS.reduce((done, [pattern, by]) => done.replace(pattern, by), withoutReferences(text));
+}
+
+
+/***/ }),
+
+/***/ 9996:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   I2: () => (/* binding */ commentBody),
+/* harmony export */   JN: () => (/* binding */ commentVerdict),
+/* harmony export */   dh: () => (/* binding */ COMMENT_WHEN),
+/* harmony export */   he: () => (/* binding */ shouldWrite),
+/* harmony export */   we: () => (/* binding */ markerOf)
+/* harmony export */ });
+/* unused harmony exports COMMENT_LIMITS, commentMarker, outcomeMarker, carriesMarker */
+/* harmony import */ var _fail_policy_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6654);
+/* harmony import */ var _gate_outcome_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(5163);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8521);
+/* harmony import */ var _dashboard_link_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(67);
+/* harmony import */ var _evidence_link_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3398);
+/* harmony import */ var _fitted_block_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(6972);
+/* harmony import */ var _new_issues_block_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9437);
+/* harmony import */ var _markup_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8132);
+/* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7994);
+/* harmony import */ var _what_changed_block_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(563);
+/* harmony import */ var _wording_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(5594);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(5846);
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * The pull-request comment of one project. GitHub renders a comment as it renders the job
+ * summary (Markdown with raw HTML), so the comment is written the same way: HTML blocks with
+ * every server value through `summaryText` (see summary-text.ts for why). Its first line is a
+ * hidden marker naming the project, by which the next run finds the comment and updates it.
+ */
+/**
+ * How large a comment may be. GitHub refuses a comment body over 65,536 characters: the
+ * comment's sink counts UTF-16 units (never fewer than characters) within `githubChars`, and the
+ * comment keeps under `chars` whatever the server sends.
+ */
+const COMMENT_LIMITS = {
+    /** GitHub's own limit on a comment body: the comment sink's limit. */
+    githubChars: 65_536,
+    /** What commentBody aims for. */
+    chars: 60_000,
+    /** Conditions listed; past them (or past the room left) "… and N more". */
+    conditions: 50,
+    /** New issues listed, most severe first. */
+    issues: 10,
+    /** Characters of the project key or source the marker names. */
+    markerKeyChars: _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.long
+};
+const MARKER_NAME = 'sonar-quality-gate: ';
+/**
+ * The hidden first line of the comment for a project, in `markup` (an HTML comment by default;
+ * a link reference definition in Markdown). The key is URL-encoded, so no key can close the
+ * comment (`>` is `%3E`, `"` is `%22`), break its line or hide another marker inside it; it is
+ * cut to 1,000 characters first, and a lone surrogate (which encodeURIComponent refuses) becomes
+ * U+FFFD.
+ *
+ * @example commentMarker('my project') // '<!-- sonar-quality-gate: my%20project -->'
+ */
+function commentMarker(projectKey, markup = _markup_js__WEBPACK_IMPORTED_MODULE_4__/* .HTML_MARKUP */ .xe) {
+    const key = (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .wellFormed */ .ES)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(projectKey, COMMENT_LIMITS.markerKeyChars));
+    return markup.hidden(`${MARKER_NAME}${encodeURIComponent(key)}`);
+}
+/**
+ * The marker of an outcome's comment: its project key, or else where the analysis came from
+ * (the report file, or the task or analysis asked for by its id), as the job summary names it.
+ */
+function outcomeMarker(outcome, markup = _markup_js__WEBPACK_IMPORTED_MODULE_4__/* .HTML_MARKUP */ .xe) {
+    return commentMarker((0,_gate_outcome_js__WEBPACK_IMPORTED_MODULE_9__/* .projectName */ .j)(outcome), markup);
+}
+/**
+ * The marker a comment's body carries: its first line when that is a marker, in either markup,
+ * as commentBody writes it (a line end stored as CRLF counts as one); otherwise undefined. A
+ * marker quoted further down (a reply quoting the comment, say) does not count.
+ *
+ * @example markerOf(commentBody(outcome, sha, { sink })) === outcomeMarker(outcome) // true
+ */
+function markerOf(body) {
+    const said = (0,_markup_js__WEBPACK_IMPORTED_MODULE_4__/* .hiddenLine */ .re)(body, 0);
+    if (said === undefined || !new RegExp(`^${MARKER_NAME}\\S*$`).test(said))
+        return undefined;
+    return body.split('\n', 1)[0].replace(/\r$/, '');
+}
+/**
+ * Whether a comment's body is the comment carrying `marker` (see markerOf).
+ *
+ * @example carriesMarker(commentBody(outcome, sha, { sink }), outcomeMarker(outcome)) // true
+ */
+function carriesMarker(body, marker) {
+    return markerOf(body) === marker;
+}
+/** The values of CommentWhen, in the order the settings list them. */
+const COMMENT_WHEN = ['always', 'failed', 'changed'];
+/**
+ * The verdict a comment on `outcome` says, under `policy`.
+ *
+ * @example commentVerdict(outcome, FAIL_ON_ERROR) // 'failed'
+ */
+function commentVerdict(outcome, policy = _fail_policy_js__WEBPACK_IMPORTED_MODULE_0__/* .FAIL_ON_ERROR */ .qJ) {
+    if (!outcome.read)
+        return 'unread';
+    return (0,_fail_policy_js__WEBPACK_IMPORTED_MODULE_0__/* .failsUnder */ .mS)(outcome.result.status, policy) ? 'failed' : 'passed';
+}
+/** The comment's second line, hidden: the verdict it shows, for `changed`. */
+function verdictLine(verdict, markup = _markup_js__WEBPACK_IMPORTED_MODULE_4__/* .HTML_MARKUP */ .xe) {
+    return markup.hidden(`verdict: ${verdict}`);
+}
+/** The verdict an existing comment says on its second line, in either markup. */
+function saidVerdict(existing) {
+    return /^verdict: (passed|failed|unread)$/.exec((0,_markup_js__WEBPACK_IMPORTED_MODULE_4__/* .hiddenLine */ .re)(existing, 1) ?? '')?.[1];
+}
+/**
+ * Whether to write the project's comment now, given the one found (its body) or none: `always`;
+ * `failed` writes no new comment for a passing gate, but still updates one that exists (so it
+ * never shows a failure that is gone); `changed` leaves the comment alone while its verdict is
+ * the one it already says.
+ *
+ * @example shouldWrite('failed', 'passed', undefined) // false
+ */
+function shouldWrite(when, verdict, existing) {
+    if (when === 'failed')
+        return existing !== undefined || verdict !== 'passed';
+    if (when === 'changed')
+        return existing === undefined || saidVerdict(existing) !== verdict;
+    return true;
+}
+/**
+ * The comment for one project, as HTML blocks: the marker line, the verdict with its icon, the
+ * failing (then warning) conditions in words, what changed, the new issues, a link to the
+ * analysis when it is on the server's origin, and the commit it is for; for an analysis that
+ * could not be read, the reason. Every server value goes through `summaryText`, and everything
+ * through the comment's sink. Within `limit`.
+ *
+ * @example await github.request('POST', commentsPath, { body: { body: commentBody(outcome, sha, { sink }) } })
+ */
+function commentBody(outcome, commitSha, options) {
+    const { sink, limit = Math.min(COMMENT_LIMITS.chars, sink.limit), markup = _markup_js__WEBPACK_IMPORTED_MODULE_4__/* .HTML_MARKUP */ .xe } = options;
+    const said = (lines) => lines.map((line) => sink.text(line));
+    const join = (lines) => `${lines.join(markup.between)}\n`;
+    const size = (lines) => sink.size(join(lines));
+    const marker = sink.text(outcomeMarker(outcome, markup));
+    const verdict = verdictLine(commentVerdict(outcome, options.policy), markup);
+    const project = markup.code((0,_gate_outcome_js__WEBPACK_IMPORTED_MODULE_9__/* .projectName */ .j)(outcome));
+    const commit = `commit ${markup.code(shortSha(commitSha))}`;
+    // The two hidden lines are the body's first two lines in every markup: one block.
+    const hidden = `${marker}\n${verdict}`;
+    const frame = { hidden, sink, limit, markup, join };
+    if (!outcome.read) {
+        const heading = sink.text(markup.heading(3, `❗ Quality Gate could not be read · ${project}`));
+        const max = _summary_js__WEBPACK_IMPORTED_MODULE_5__/* .SUMMARY_LIMITS */ .QF.messageChars;
+        const lines = (0,_words_js__WEBPACK_IMPORTED_MODULE_8__/* .linesOf */ .Dx)((0,_words_js__WEBPACK_IMPORTED_MODULE_8__/* .cutSaid */ .il)(outcome.message, max));
+        const message = lines.map((line) => sink.say(line, (plain) => markup.text(plain, max)));
+        return bounded([hidden, heading, ...said([markup.paragraph(message), markup.paragraph([`For ${commit}`])])], { ...frame, heading });
+    }
+    const { result } = outcome;
+    const heading = sink.text(markup.heading(3, sink.text((0,_words_js__WEBPACK_IMPORTED_MODULE_8__/* .msg */ .ab) `${(0,_summary_js__WEBPACK_IMPORTED_MODULE_5__/* .headline */ .Pl)(result.status, options.policy, markup)} · ${project}`)));
+    const facts = [
+        `For ${commit}`,
+        result.analysisId === undefined
+            ? 'its newest analysis'
+            : `analysis ${markup.code(result.analysisId)}`
+    ];
+    const tail = said([markup.paragraph([[...facts, ...dashboardLink(result, markup)].join(' · ')])]);
+    const head = [hidden, heading, sink.text(conditionsIntro(result.conditions, markup))];
+    // What changed keeps within a sixth of what is left, the issues within a third.
+    const changed = (0,_what_changed_block_js__WEBPACK_IMPORTED_MODULE_6__/* .whatChangedBlock */ .a)(result, {
+        sink,
+        heading: 'h4',
+        limit: Math.floor((limit - size([...head, ...tail])) / 6),
+        markup
+    });
+    const issues = (0,_new_issues_block_js__WEBPACK_IMPORTED_MODULE_3__/* .newIssuesBlock */ .Qs)(result.newIssues, {
+        sink,
+        heading: 'h4',
+        listed: COMMENT_LIMITS.issues,
+        limit: Math.floor((limit - size([...head, ...changed, ...tail])) / 3),
+        fileLink: options.fileLink,
+        markup
+    });
+    const list = conditionsList(result, sink, limit - size([...head, ...changed, ...issues, ...tail]), markup);
+    return bounded([...head, ...list, ...changed, ...issues, ...tail], { ...frame, heading });
+}
+const LISTED_ICONS = { ERROR: '❌', WARN: '⚠️' };
+/** Failing conditions, then warning ones, each in the server's order. */
+function listed(conditions) {
+    const withStatus = (status) => conditions.filter(({ condition }) => condition.status === status);
+    return [...withStatus('ERROR'), ...withStatus('WARN')];
+}
+function conditionsIntro(conditions, markup) {
+    if (conditions.length === 0) {
+        return markup.paragraph(['The server returned no conditions for this analysis.']);
+    }
+    const count = (status) => conditions.filter(({ condition }) => condition.status === status).length;
+    const [failing, warning, total] = [count('ERROR'), count('WARN'), conditions.length];
+    if (failing === 0 && warning === 0) {
+        return markup.paragraph([
+            `${total === 1 ? 'The condition' : `All ${total} conditions`} passed.`
+        ]);
+    }
+    const parts = [
+        failing > 0 ? `${failing} of ${total} conditions failed` : undefined,
+        warning > 0
+            ? `${warning}${failing > 0 ? '' : ` of ${total} conditions`} passed with warnings`
+            : undefined
+    ];
+    return markup.paragraph([`${parts.filter(Boolean).join(', ')}:`]);
+}
+/** The failing and warning conditions in words, as many as the limits and `room` allow. */
+function conditionsList(result, sink, room, markup) {
+    const all = listed(result.conditions);
+    if (all.length === 0)
+        return [];
+    const items = all.slice(0, COMMENT_LIMITS.conditions).map((evaluated) => {
+        const icon = LISTED_ICONS[evaluated.condition.status] ?? '';
+        const words = markup.text((0,_wording_js__WEBPACK_IMPORTED_MODULE_7__/* .describeCondition */ .pu)(evaluated), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.long);
+        const evidence = (0,_evidence_link_js__WEBPACK_IMPORTED_MODULE_2__/* .evidenceUrl */ .j)(result, evaluated.condition);
+        return markup.list.item(`${icon} ${evidence ? markup.link(evidence, words) : words}`);
+    });
+    const list = (0,_fitted_block_js__WEBPACK_IMPORTED_MODULE_10__/* .fittedBlock */ .C)(sink, items, {
+        open: markup.list.open,
+        close: markup.list.close,
+        tail: (more) => markup.list.item(`… and ${more} more: see ${sink.text((0,_words_js__WEBPACK_IMPORTED_MODULE_8__/* .place */ .ik)('details'))} or the dashboard`),
+        more: all.length - items.length,
+        // The list's last line ends in a line feed too.
+        limit: room - 1
+    });
+    return [list.text];
+}
+/** A link on the server's origin; another http(s) address as code; anything else left out. */
+function dashboardLink(result, markup) {
+    const dashboard = (0,_dashboard_link_js__WEBPACK_IMPORTED_MODULE_11__/* .dashboardAddress */ .v)(result.dashboardUrl, result.serverUrl);
+    if (!dashboard)
+        return [];
+    return dashboard.onServer
+        ? [markup.link(dashboard.href, 'See the analysis on the dashboard')]
+        : [
+            `dashboard (not linked: not on the server's origin) ${markup.code(dashboard.href, Infinity)}`
+        ];
+}
+/** A commit id as GitHub shows it (7 characters); anything else as it is, to be escaped. */
+function shortSha(sha) {
+    return /^[0-9a-f]{7,64}$/i.test(sha) ? sha.slice(0, 7).toLowerCase() : sha;
+}
+/**
+ * The lines (each through the sink already) as one body, or, should they still exceed `limit`
+ * (the parts are bounded: this keeps the limit a guarantee, not a sum to trust), the marker and
+ * heading alone, cut to the limit should even they exceed it.
+ */
+function bounded(lines, frame) {
+    const { sink, limit, join } = frame;
+    const body = join(lines);
+    if (sink.size(body) <= limit)
+        return body;
+    const tooLarge = sink.text(frame.markup.paragraph([
+        `The verdict is too large to show here: see ${sink.text((0,_words_js__WEBPACK_IMPORTED_MODULE_8__/* .place */ .ik)('details'))}.`
+    ]));
+    return sink.fit([], {
+        head: join([frame.hidden, frame.heading, tooLarge]),
+        limit
+    }).text;
+}
+
+
+/***/ }),
+
+/***/ 2536:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   cy: () => (/* binding */ summaryForms),
+/* harmony export */   g5: () => (/* binding */ summaryText),
+/* harmony export */   gC: () => (/* binding */ summaryCode),
+/* harmony export */   hA: () => (/* binding */ summaryAddress)
+/* harmony export */ });
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
+/* harmony import */ var _no_references_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3282);
+
+
+/**
+ * Why the job summary is HTML. GitHub renders the summary file as Markdown, where any server
+ * string could start a heading (after a lone CR), end a code span (a backtick), split a table
+ * (a pipe), become a link (`[x](…)`, or a bare `https://…` autolinked) or carry raw HTML. So the
+ * summary is written as HTML blocks (`<h2>`, `<p>`, `<table>`), as `@actions/core`'s own
+ * `summary.addHeading` and `addTable` do: inside an HTML block GitHub does no Markdown and no
+ * autolinking, and such a block ends only at a blank line, which no escaped value can hold. Each
+ * server value reaches the summary only through `summaryText`, which also escapes the characters
+ * of Markdown's inline syntax (emphasis, code, links, tables), so a value stays inert even if it
+ * ever lands in a Markdown paragraph. Punctuation with no meaning mid-line (`. - : / % =`) stays
+ * as it is: the summary's source remains readable.
+ *
+ * Why an `@` is followed by a word joiner. GitHub and GitLab find mentions (`@user`, `@org/team`,
+ * `@all`) in the rendered text, after character references are decoded, so `&#64;user` still
+ * notifies; both need a letter, digit, `_` or `.` right after the `@`. A word joiner (U+2060,
+ * invisible, no width) there keeps a server's text from notifying anyone through a comment or a
+ * note. The same goes for every other reference they find there (`#1`, `!2`, `~bug`, a commit's
+ * SHA, `https://…`): see no-references.ts. Addresses in attributes (`href`) are not text and keep
+ * their `@`: `summaryAddress`; text in code is not searched: `summaryCode`.
+ */
+/**
+ * The one gate between server text and the job summary: the value on one line (control
+ * characters shown as escapes such as `\r`), cut to `max` characters with an ellipsis, then
+ * each of `< > & " ' [ ] ( ) | * _ \` ~ \` written as a decimal character reference
+ * (`<` → `&#60;`), and a word joiner where a reference or an address would start
+ * (`withoutReferences`).
+ * Everything else stays as it is.
+ *
+ * @example summaryText('<img src=x>') // '&#60;img src&#61;x&#62;'
+ */
+function summaryText(value, max = _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.short) {
+    return escapeHtml((0,_no_references_js__WEBPACK_IMPORTED_MODULE_1__/* .withoutReferences */ .Xl)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, max)));
+}
+/**
+ * Server text as code (`<code>…</code>`): escaped as `summaryText` escapes, a word joiner after
+ * each `@`, and otherwise its characters as they are, since no platform looks for references
+ * inside code (a SHA or a key copied from it is the server's).
+ *
+ * @example summaryCode('a<b') // '<code>a&#60;b</code>'
+ */
+function summaryCode(value, max = _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.short) {
+    return `<code>${codeText(value, max)}</code>`;
+}
+function codeText(value, max) {
+    return escapeHtml((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, max)).replace(/@/g, `@${_no_references_js__WEBPACK_IMPORTED_MODULE_1__/* .WORD_JOINER */ .Pj}`);
+}
+/**
+ * An address for an HTML attribute (`href`): on one line, escaped as `summaryText` escapes, whole
+ * (a cut address leads nowhere), its `@` kept, since an attribute is never searched for mentions.
+ *
+ * @example summaryAddress('https://sonar.example.com/dashboard?id=a&branch=b') // 'https://sonar.example.com/dashboard?id=a&#38;branch=b'
+ */
+function summaryAddress(address) {
+    return escapeHtml((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(address, Infinity));
+}
+/**
+ * The forms secrets take once written through `summaryText` (besides their own), for the sinks
+ * of HTML destinations (`escapedForms`): a token echoed by the server is in the summary escaped.
+ */
+function summaryForms(secrets) {
+    return [
+        ...secrets,
+        ...secrets.flatMap((secret) => [
+            summaryText(secret, Infinity),
+            codeText(secret, Infinity),
+            summaryAddress(secret)
+        ])
+    ];
+}
+// HTML's special characters, and Markdown's inline syntax: emphasis, code spans, links, tables.
+const PUNCTUATION = /[&<>"'`[\]()|*_~\\]/g;
+function escapeHtml(text) {
+    return text.replace(PUNCTUATION, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+
+/***/ }),
+
+/***/ 7994:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Br: () => (/* binding */ renderSummary),
+/* harmony export */   Bv: () => (/* binding */ blocks),
+/* harmony export */   Fr: () => (/* binding */ renderFailureSummary),
+/* harmony export */   Pl: () => (/* binding */ headline),
+/* harmony export */   QF: () => (/* binding */ SUMMARY_LIMITS),
+/* harmony export */   ih: () => (/* binding */ isKnownStatus)
+/* harmony export */ });
+/* harmony import */ var _fail_policy_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6654);
+/* harmony import */ var _gate_wait_for_task_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8648);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8521);
+/* harmony import */ var _analysis_warning_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2207);
+/* harmony import */ var _evidence_link_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3398);
+/* harmony import */ var _fitted_block_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(6972);
+/* harmony import */ var _new_issues_block_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9437);
+/* harmony import */ var _dashboard_link_js__WEBPACK_IMPORTED_MODULE_12__ = __nccwpck_require__(67);
+/* harmony import */ var _summary_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(2536);
+/* harmony import */ var _markup_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(8132);
+/* harmony import */ var _what_changed_block_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(563);
+/* harmony import */ var _wording_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(5594);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(5846);
+
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * How much the summary and the messages show. GitHub refuses a step summary over 1 MiB: the
+ * summary's sink is built with `bytes` (UTF-8), and the summary stays within it whatever the
+ * server sends.
+ */
+const SUMMARY_LIMITS = {
+    bytes: 1_000_000,
+    /** Table rows; past them (or past the room left) "… and N more conditions". */
+    rows: 100,
+    /** Analysis warnings, in the summary and as annotations. */
+    warnings: 20,
+    /** Failing conditions listed in the failure message. */
+    failuresListed: 20,
+    /** Notices where the rule and the server disagree. */
+    notices: 10,
+    /** The message of a check that could not reach a verdict. */
+    messageChars: 4000,
+    /** New issues listed, most severe first; the rest are counted. */
+    issuesListed: 20
+};
+const HEADLINES = {
+    OK: '✅ Quality Gate passed',
+    WARN: '⚠️ Quality Gate passed with warnings',
+    ERROR: '❌ Quality Gate failed',
+    NONE: '➖ No Quality Gate'
+};
+const STATUS_ICONS = { OK: '✅', WARN: '⚠️', ERROR: '❌' };
+/** Failing conditions first, then warning ones, then the rest, each in the server's order. */
+const STATUS_ORDER = { ERROR: 0, WARN: 1 };
+/** Whether a server sends this status for a gate: OK, WARN, ERROR or NONE. */
+const isKnownStatus = (status) => status in HEADLINES;
+/**
+ * The job summary, as HTML blocks (see summary-text.ts for why): verdict, one table row per
+ * condition (failing ones first), what changed (coverage and duplication on new code, hotspots
+ * to review), the new issues (counts and the first ones), analysis
+ * warnings, dashboard link, analysis id and time taken. Every server value goes through
+ * `summaryText`, and everything through the summary's sink; the dashboard is linked only when it
+ * is an http(s) address on the server's origin. Within `limit`, the sink's limit by default.
+ *
+ * @example await summary.write(renderSummary(result, { sink: sinks.summary }))
+ */
+function renderSummary(result, options) {
+    const { sink, section, limit = sink.limit, policy = _fail_policy_js__WEBPACK_IMPORTED_MODULE_0__/* .FAIL_ON_ERROR */ .qJ } = options;
+    const [h, sub] = (section === undefined ? ['h2', 'h3'] : ['h3', 'h4']);
+    const title = section === undefined ? '' : ` · ${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)(section)}`;
+    const said = (lines) => lines.map((line) => sink.text(line));
+    const size = (lines) => sink.size(blocks(lines));
+    const head = said([
+        (0,_words_js__WEBPACK_IMPORTED_MODULE_10__/* .msg */ .ab) `<${h}>${headline(result.status, policy)}${title}</${h}>`,
+        `<p>${about(result)}</p>`,
+        ...gateDetailsBlock(result)
+    ]);
+    const tail = [
+        ...warningsBlock(result.taskWarnings, sub, sink, Math.floor(limit / 4)),
+        ...said(dashboardBlock(result))
+    ];
+    const changed = (0,_what_changed_block_js__WEBPACK_IMPORTED_MODULE_8__/* .whatChangedBlock */ .a)(result, {
+        sink,
+        heading: sub,
+        limit: Math.floor((limit - size([...head, ...tail])) / 6)
+    });
+    const issues = (0,_new_issues_block_js__WEBPACK_IMPORTED_MODULE_5__/* .newIssuesBlock */ .Qs)(result.newIssues, {
+        sink,
+        heading: sub,
+        listed: SUMMARY_LIMITS.issuesListed,
+        limit: Math.floor((limit - size([...head, ...changed, ...tail])) / 3),
+        fileLink: options.fileLink
+    });
+    const table = conditionsBlock(result, sink, limit - size([...head, ...changed, ...issues, ...tail]));
+    const summary = blocks([...head, ...table, ...changed, ...issues, ...tail]);
+    // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
+    if (sink.size(summary) <= limit)
+        return summary;
+    return blocks([head[0], '<p>The summary is too large to show: see the log.</p>']);
+}
+/**
+ * The job summary of a check that could not reach a verdict: the message, line by line, cut to
+ * 4,000 characters, every line through `summaryText`, the whole through the summary's sink.
+ *
+ * @example await summary.write(renderFailureSummary(error.message, sinks.summary))
+ */
+function renderFailureSummary(message, sink) {
+    const max = SUMMARY_LIMITS.messageChars;
+    const lines = (0,_words_js__WEBPACK_IMPORTED_MODULE_10__/* .linesOf */ .Dx)((0,_words_js__WEBPACK_IMPORTED_MODULE_10__/* .cutSaid */ .il)(message, max));
+    const text = lines.map((line) => sink.say(line, (plain) => (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)(plain, max))).join('<br>');
+    return sink.text(blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`]));
+}
+/**
+ * The verdict in words with its icon, e.g. "✅ Quality Gate passed"; a WARN or NONE gate that
+ * the policy fails on says so ("❌ Quality Gate failed: WARN, which policy names (ERROR,WARN)").
+ */
+function headline(status, policy = _fail_policy_js__WEBPACK_IMPORTED_MODULE_0__/* .FAIL_ON_ERROR */ .qJ, markup = _markup_js__WEBPACK_IMPORTED_MODULE_7__/* .HTML_MARKUP */ .xe) {
+    if (status !== 'ERROR' && (0,_fail_policy_js__WEBPACK_IMPORTED_MODULE_0__/* .failsUnder */ .mS)(status, policy)) {
+        const named = (0,_fail_policy_js__WEBPACK_IMPORTED_MODULE_0__/* .statusClass */ .hI)(status) === 'NONE' && status !== 'NONE' ? ' (as NONE)' : '';
+        return (0,_words_js__WEBPACK_IMPORTED_MODULE_10__/* .msg */ .ab) `❌ Quality Gate failed: ${markup.text(status)}${named}, which ${(0,_words_js__WEBPACK_IMPORTED_MODULE_10__/* .setting */ .Pe)('failingStatuses')} names (${(0,_fail_policy_js__WEBPACK_IMPORTED_MODULE_0__/* .policyText */ .MJ)(policy)})`;
+    }
+    return (HEADLINES[status] ?? `❔ Unknown Quality Gate status ${markup.text(status)}: the check passes`);
+}
+function about(result) {
+    const parts = [
+        result.projectKey ? `Project ${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryCode */ .gC)(result.projectKey)}` : undefined,
+        result.pullRequest
+            ? `pull request ${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryCode */ .gC)(result.pullRequest)}`
+            : result.branch
+                ? `branch ${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryCode */ .gC)(result.branch)}${branchKind(result.branchType)}`
+                : undefined,
+        `${result.analysisId === undefined ? 'its newest analysis' : `analysis ${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryCode */ .gC)(result.analysisId)}`}${analysisWords(result)}`,
+        result.taskId ? `task ${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryCode */ .gC)(result.taskId)}` : undefined,
+        result.gateFromMeasures
+            ? `gate read from the ${result.pullRequest ? "pull request's" : "branch's"} measures (the server has no project_status)`
+            : undefined,
+        `checked in ${(0,_gate_wait_for_task_js__WEBPACK_IMPORTED_MODULE_1__/* .seconds */ .Y)(result.elapsedMs)}`
+    ];
+    return parts.filter(Boolean).join(' · ');
+}
+/**
+ * Which analysis it is, when it was found by project: its commit and date, and whether a newer
+ * one has landed since (its gate is then not the branch's latest).
+ */
+function analysisWords({ analysis }) {
+    if (!analysis)
+        return '';
+    if (analysis.basis)
+        return ` (${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)(analysis.date)}: ${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)(analysis.basis)})`;
+    const commit = analysis.revision
+        ? `of commit ${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryCode */ .gC)(analysis.revision.slice(0, 7))}`
+        : 'of no recorded commit';
+    const newer = analysis.newest ? '' : ', a newer one has landed since';
+    return ` (${commit}, ${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)(analysis.date)}${newer})`;
+}
+/** The branch's type when it says more than "a branch": LONG or SHORT on old servers. */
+function branchKind(branchType) {
+    return branchType && branchType !== 'BRANCH' ? ` (${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)(branchType)})` : '';
+}
+/**
+ * What the gate reply says beside its conditions: the new code period, Clean as You Code
+ * compliance, and conditions the server ignored.
+ */
+function gateDetailsBlock(result) {
+    const lines = [
+        result.period ? `New code: ${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)((0,_wording_js__WEBPACK_IMPORTED_MODULE_9__/* .newCodeWords */ .vT)(result.period))}` : undefined,
+        result.caycStatus
+            ? `Clean as You Code: ${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)((0,_wording_js__WEBPACK_IMPORTED_MODULE_9__/* .caycWords */ .gw)(result.caycStatus))}`
+            : undefined,
+        result.ignoredConditions
+            ? 'Some conditions on new code were ignored: the new code has too few lines to judge.'
+            : undefined
+    ].filter((line) => line !== undefined);
+    return lines.length ? [`<p>${lines.join('<br>')}</p>`] : [];
+}
+const TABLE_HEAD = [
+    '<table>',
+    '<thead><tr><th>Metric</th><th>Status</th><th>Actual</th><th>Threshold</th></tr></thead>',
+    '<tbody>'
+].join('\n');
+const TABLE_END = ['</tbody>', '</table>'].join('\n');
+const moreConditions = (more) => `<p>… and ${more} more conditions: see the dashboard or the conditions output.</p>`;
+/**
+ * The conditions table: as many rows as `SUMMARY_LIMITS.rows` and `room` allow, then after the
+ * table how many conditions it leaves out.
+ */
+function conditionsBlock(result, sink, room) {
+    const { conditions } = result;
+    if (conditions.length === 0) {
+        return [sink.text('<p>The server returned no conditions for this analysis.</p>')];
+    }
+    const ordered = [...conditions].sort((a, b) => (STATUS_ORDER[a.condition.status] ?? 2) - (STATUS_ORDER[b.condition.status] ?? 2));
+    const rows = ordered
+        .slice(0, SUMMARY_LIMITS.rows)
+        .map((evaluated) => tableRow(evaluated, (0,_evidence_link_js__WEBPACK_IMPORTED_MODULE_4__/* .evidenceUrl */ .j)(result, evaluated.condition)));
+    // The note after the table is kept room for, as wide as it can be; each line ends in a line feed.
+    const noteRoom = sink.size(sink.text(moreConditions(conditions.length))) + 1;
+    const table = (0,_fitted_block_js__WEBPACK_IMPORTED_MODULE_11__/* .fittedBlock */ .C)(sink, rows, {
+        open: TABLE_HEAD,
+        close: TABLE_END,
+        limit: room - noteRoom - 1
+    });
+    const more = conditions.length - table.shown;
+    return [table.text, ...(more > 0 ? [sink.text(moreConditions(more))] : [])];
+}
+function tableRow({ condition }, evidence) {
+    const { status, actualValue } = condition;
+    const threshold = (0,_wording_js__WEBPACK_IMPORTED_MODULE_9__/* .thresholdWords */ .DH)(condition) ?? 'no threshold sent';
+    const icon = STATUS_ICONS[status];
+    const name = (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)((0,_wording_js__WEBPACK_IMPORTED_MODULE_9__/* .metricName */ .Kh)(condition));
+    const cells = [
+        evidence ? `<a href="${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryAddress */ .hA)(evidence)}">${name}</a>` : name,
+        `${icon ? `${icon} ` : ''}${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)(status)}`,
+        (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)((0,_wording_js__WEBPACK_IMPORTED_MODULE_9__/* .formatValue */ .Fl)(condition, actualValue)),
+        (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)(threshold)
+    ];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+}
+/** The analysis warnings: the first `SUMMARY_LIMITS.warnings` that fit in `room`, then how many more. */
+function warningsBlock(warnings, heading, sink, room) {
+    if (warnings.length === 0)
+        return [];
+    const title = sink.text(`<${heading}>Analysis warnings</${heading}>`);
+    const items = warnings
+        .slice(0, SUMMARY_LIMITS.warnings)
+        .map((warning) => `<li>${(0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryText */ .g5)((0,_analysis_warning_js__WEBPACK_IMPORTED_MODULE_3__/* .analysisWarningText */ .g)(warning), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)}</li>`);
+    const list = (0,_fitted_block_js__WEBPACK_IMPORTED_MODULE_11__/* .fittedBlock */ .C)(sink, items, {
+        open: '<ul>',
+        close: '</ul>',
+        tail: (more) => `<li>… and ${more} more</li>`,
+        more: warnings.length - items.length,
+        limit: room - sink.size(title) - 2
+    });
+    return [title, list.text];
+}
+/** A link on the server's origin; another http(s) address as text; anything else left out. */
+function dashboardBlock(result) {
+    const dashboard = (0,_dashboard_link_js__WEBPACK_IMPORTED_MODULE_12__/* .dashboardAddress */ .v)(result.dashboardUrl, result.serverUrl);
+    if (!dashboard)
+        return [];
+    const address = (0,_summary_text_js__WEBPACK_IMPORTED_MODULE_6__/* .summaryAddress */ .hA)(dashboard.href);
+    return dashboard.onServer
+        ? [`<p><a href="${address}">See the analysis on the dashboard</a></p>`]
+        : [`<p>Dashboard (not linked: not on the server's origin): <code>${address}</code></p>`];
+}
+/**
+ * The blocks one per line, with no blank line between them: one HTML block for GitHub, which
+ * ends at the blank line after it.
+ */
+function blocks(lines) {
+    return `${lines.join('\n')}\n`;
+}
+
+
+/***/ }),
+
+/***/ 563:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $: () => (/* binding */ hotspotUrl),
+/* harmony export */   a: () => (/* binding */ whatChangedBlock)
+/* harmony export */ });
+/* harmony import */ var _gate_what_changed_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6400);
+/* harmony import */ var _sonar_origin_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4305);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8521);
+/* harmony import */ var _fitted_block_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6972);
+/* harmony import */ var _markup_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8132);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5846);
+
+
+
+
+
+
+const PROBABILITY_ICONS = { HIGH: '🔴', MEDIUM: '🟠', LOW: '🟡' };
+/**
+ * The block for one analysis, through `sink`, within `limit` (in the sink's unit; the hotspots
+ * listed are fitted to it); nothing when nothing was read (an unknown project).
+ *
+ * @example whatChangedBlock(result, { sink, heading: 'h3', limit: 20_000 })
+ */
+function whatChangedBlock(result, options) {
+    const { whatChanged } = result;
+    const { sink, heading, limit, markup = _markup_js__WEBPACK_IMPORTED_MODULE_3__/* .HTML_MARKUP */ .xe } = options;
+    if (!whatChanged)
+        return [];
+    const head = [
+        markup.heading(heading === 'h3' ? 3 : 4, 'What changed'),
+        markup.paragraph(figureLines(whatChanged, result.pullRequest !== undefined, markup, sink))
+    ].map((line) => sink.text(line));
+    const { hotspots } = whatChanged;
+    if ('unread' in hotspots) {
+        return [
+            ...head,
+            sink.text(markup.paragraph([
+                sink.say(hotspots.unread, (plain) => markup.text(plain, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long))
+            ]))
+        ];
+    }
+    const where = result.pullRequest !== undefined ? 'in the pull request' : 'in the new code';
+    const count = sink.text(markup.paragraph([
+        hotspots.total === 0
+            ? `No security hotspots to review ${where}.`
+            : `Security hotspots to review ${where}: ${hotspots.total}`
+    ]));
+    if (hotspots.hotspots.length === 0)
+        return [...head, count];
+    const items = hotspots.hotspots.map((hotspot) => markup.list.item(hotspotItem(hotspot, result, markup)));
+    const list = (0,_fitted_block_js__WEBPACK_IMPORTED_MODULE_5__/* .fittedBlock */ .C)(sink, items, {
+        open: markup.list.open,
+        close: markup.list.close,
+        tail: (more) => markup.list.item(`… and ${more} more: see the server's security hotspots`),
+        more: hotspots.total - items.length,
+        // Every line of the block ends in a line feed, the list's last line too.
+        limit: limit - sink.size(`${[...head, count].join('\n')}\n`) - 1
+    });
+    return [...head, count, list.text];
+}
+/** Coverage, duplicated lines and the issue counts, one line each. */
+function figureLines(changed, pullRequest, markup, sink) {
+    const { newCode, target } = changed;
+    if ('unread' in newCode)
+        return [sink.say(newCode.unread, (plain) => markup.text(plain, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long))];
+    const against = target && !('unread' in target) ? target : undefined;
+    const lines = [
+        `Coverage on new code: ${figure(newCode, against, 'coverage', markup)}`,
+        `Duplicated lines on new code: ${figure(newCode, against, 'duplication', markup)}`
+    ];
+    if (target && 'unread' in target)
+        lines.push(sink.say(target.unread, (plain) => markup.text(plain, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)));
+    const issues = changed.issues;
+    if (issues) {
+        const counts = [
+            issues.accepted === undefined ? undefined : `${issues.accepted} accepted`,
+            issues.fixed === undefined
+                ? undefined
+                : `${issues.fixed} fixed by this ${pullRequest ? 'pull request' : 'branch'}`
+        ].filter((part) => part !== undefined);
+        lines.push(`Issues: ${counts.join(' · ')}`);
+    }
+    return lines;
+}
+/**
+ * One figure and, against a target branch, the target's overall figure and the difference:
+ * "85.5% (main: 78.2% overall, +7.3 points)".
+ */
+function figure(newCode, target, which, markup) {
+    const value = newCode[which];
+    const own = value === undefined ? 'not computed' : (0,_gate_what_changed_js__WEBPACK_IMPORTED_MODULE_0__/* .percentWords */ .XU)(value);
+    if (!target || 'unread' in target.figures)
+        return own;
+    const theirs = target.figures[which];
+    if (theirs === undefined)
+        return own;
+    const difference = value === undefined ? '' : `, ${(0,_gate_what_changed_js__WEBPACK_IMPORTED_MODULE_0__/* .pointsWords */ .BD)(value - theirs)}`;
+    return `${own} (${markup.code(target.branch)}: ${(0,_gate_what_changed_js__WEBPACK_IMPORTED_MODULE_0__/* .percentWords */ .XU)(theirs)} overall${difference})`;
+}
+function hotspotItem(hotspot, result, markup) {
+    const icon = PROBABILITY_ICONS[hotspot.probability ?? ''] ?? '🔥';
+    const place = hotspot.path === undefined
+        ? ''
+        : `${markup.code(`${hotspot.path}${hotspot.line === undefined ? '' : `:${hotspot.line}`}`, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)} `;
+    const link = markup.link(hotspotUrl(hotspot.key, result), 'review');
+    return `${icon} ${place}${markup.text(hotspot.message, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .QUOTE_LIMITS */ .gJ.long)} (${link})`;
+}
+/** The hotspot on the server's security hotspots page, in its branch or pull request. */
+function hotspotUrl(key, result) {
+    const query = new URLSearchParams({ id: result.projectKey ?? '', hotspots: key });
+    if (result.pullRequest !== undefined)
+        query.set('pullRequest', result.pullRequest);
+    else if (result.branch !== undefined)
+        query.set('branch', result.branch);
+    return new URL(`security_hotspots?${query.toString()}`, (0,_sonar_origin_js__WEBPACK_IMPORTED_MODULE_1__/* .serverBase */ .pT)(new URL(result.serverUrl)))
+        .href;
+}
+
+
+/***/ }),
+
+/***/ 5594:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   DH: () => (/* binding */ thresholdWords),
+/* harmony export */   Fl: () => (/* binding */ formatValue),
+/* harmony export */   Kh: () => (/* binding */ metricName),
+/* harmony export */   gw: () => (/* binding */ caycWords),
+/* harmony export */   pu: () => (/* binding */ describeCondition),
+/* harmony export */   vT: () => (/* binding */ newCodeWords)
+/* harmony export */ });
+/* unused harmony export comparatorWords */
+/* harmony import */ var _sonar_metrics_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2474);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8521);
+/* harmony import */ var _lookup_table_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4196);
+
+
+
+/**
+ * Words for conditions. Every server value they quote (metric keys, values, comparators,
+ * statuses) is one line of at most 200 characters, its control characters shown as escapes: our
+ * messages have several lines, and a line break inside a server value must not start one of
+ * them. Escaping for the destination is left to its gate (the log's `forTheLog`, the summary's
+ * `summaryText`).
+ */
+/** A server value quoted in our words: one line, at most 200 characters. */
+const quoted = (value) => (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(value, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.short);
+/** The metric as a person reads it: `new_coverage` → "Coverage on New Code". */
+function metricName(metric) {
+    return describeMetric(metric).name;
+}
+function describeMetric(ref) {
+    const { metricKey, metric: server } = typeof ref === 'string' ? { metricKey: ref, metric: undefined } : ref;
+    const key = quoted(metricKey);
+    const known = _sonar_metrics_js__WEBPACK_IMPORTED_MODULE_0__/* .KNOWN_METRICS */ .yX[key];
+    if (known)
+        return known;
+    const base = key.startsWith(_sonar_metrics_js__WEBPACK_IMPORTED_MODULE_0__/* .NEW_CODE_PREFIX */ .G6)
+        ? _sonar_metrics_js__WEBPACK_IMPORTED_MODULE_0__/* .KNOWN_METRICS */ .yX[key.slice(_sonar_metrics_js__WEBPACK_IMPORTED_MODULE_0__/* .NEW_CODE_PREFIX */ .G6.length)]
+        : undefined;
+    if (base)
+        return { name: `${base.name} on New Code`, kind: base.kind };
+    // The server's own name and type, for custom and newer metrics (software quality, MQR...).
+    if (server)
+        return { name: quoted(server.name), kind: _sonar_metrics_js__WEBPACK_IMPORTED_MODULE_0__/* .KIND_OF_TYPE */ .gE[server.type] ?? 'text' };
+    if (key.startsWith(_sonar_metrics_js__WEBPACK_IMPORTED_MODULE_0__/* .NEW_CODE_PREFIX */ .G6)) {
+        return {
+            name: `${humanize(key.slice(_sonar_metrics_js__WEBPACK_IMPORTED_MODULE_0__/* .NEW_CODE_PREFIX */ .G6.length))} on New Code`,
+            kind: guessKind(key)
+        };
+    }
+    return { name: humanize(key), kind: guessKind(key) };
+}
+function guessKind(key) {
+    if (key.endsWith('_rating'))
+        return 'rating';
+    if (key.endsWith('_density') || key.endsWith('_coverage') || key.endsWith('_ratio')) {
+        return 'percent';
+    }
+    return 'count';
+}
+function humanize(key) {
+    const words = key.replace(/_/g, ' ').trim();
+    return words.charAt(0).toUpperCase() + words.slice(1);
+}
+const RATING_LETTERS = ['A', 'B', 'C', 'D', 'E'];
+/** A metric value as a person reads it: rating 3 → "C", 82.5056 → "82.51%". */
+function formatValue(metric, value) {
+    if (value === undefined || value === '')
+        return '–';
+    const number = Number(value);
+    if (!Number.isFinite(number))
+        return quoted(value);
+    switch (describeMetric(metric).kind) {
+        case 'rating':
+            return RATING_LETTERS[Math.round(number) - 1] ?? quoted(value);
+        case 'percent':
+            return `${round(number)}%`;
+        case 'minutes':
+            return formatMinutes(number);
+        case 'milliseconds':
+            return number >= 1000 ? `${round(number / 1000)} s` : `${round(number)} ms`;
+        case 'count':
+            return String(round(number));
+        case 'text':
+            return quoted(value);
+    }
+}
+function round(number) {
+    return Math.round(number * 100) / 100;
+}
+function formatMinutes(total) {
+    const hours = Math.floor(total / 60);
+    const rest = Math.round(total % 60);
+    return hours > 0 ? `${hours} h ${rest} min` : `${rest} min`;
+}
+/** How a comparator reads for a metric: ratings are worse or better, numbers greater or less. */
+function comparatorWords(metric, comparator) {
+    const isRating = describeMetric(metric).kind === 'rating';
+    switch (comparator) {
+        case 'GT':
+            return isRating ? 'worse than' : 'greater than';
+        case 'LT':
+            return isRating ? 'better than' : 'less than';
+        case 'EQ':
+            return 'equal to';
+        case 'NE':
+            return 'not equal to';
+        default:
+            return comparator ? quoted(comparator) : 'compared with';
+    }
+}
+/**
+ * One condition in words, e.g. "Coverage on New Code is 82.51% (fails when less than 85%)", or,
+ * without a threshold, "Open Issues is 17 (ERROR by the server, which sent no threshold)".
+ */
+function describeCondition({ condition }) {
+    const { actualValue, status } = condition;
+    const subject = `${metricName(condition)} is ${formatValue(condition, actualValue)}`;
+    const threshold = thresholdWords(condition);
+    if (threshold === undefined) {
+        return `${subject} (${quoted(status)} by the server, which sent no threshold)`;
+    }
+    return `${subject} (${threshold})`;
+}
+/**
+ * The condition's threshold in words: "fails when less than 85%", or, on old servers whose
+ * condition only warns, "warns when greater than 3"; undefined when the server sent neither.
+ */
+function thresholdWords(condition) {
+    const { comparator, errorThreshold, warningThreshold } = condition;
+    const [verb, threshold] = errorThreshold !== undefined ? ['fails', errorThreshold] : ['warns', warningThreshold];
+    if (threshold === undefined)
+        return undefined;
+    return `${verb} when ${comparatorWords(condition, comparator)} ${formatValue(condition, threshold)}`;
+}
+/**
+ * What the server counts as new code, in words: `previous_version` → "since the previous
+ * version", `days` 30 → "the last 30 days", `reference_branch` main → "compared with branch
+ * main"; the date it starts from follows when the server gives it. Old servers write the modes
+ * in capitals (PREVIOUS_VERSION, NUMBER_OF_DAYS...).
+ *
+ * @example newCodeWords({ mode: 'days', parameter: '30', date: undefined }) // 'the last 30 days'
+ */
+function newCodeWords(period) {
+    const parameter = period.parameter ? quoted(period.parameter) : undefined;
+    const words = (() => {
+        switch (period.mode.toLowerCase()) {
+            case 'previous_version':
+                return 'since the previous version';
+            case 'days':
+            case 'number_of_days':
+                return parameter ? `the last ${parameter} days` : 'the last days';
+            case 'date':
+            case 'specific_date':
+                return 'since a date';
+            case 'version':
+                return parameter ? `since version ${parameter}` : 'since a version';
+            case 'reference_branch':
+                return parameter ? `compared with branch ${parameter}` : 'compared with a reference branch';
+            case 'specific_analysis':
+            case 'previous_analysis':
+                return 'since an analysis';
+            default:
+                return quoted(period.mode);
+        }
+    })();
+    return period.date ? `${words} (${quoted(period.date)})` : words;
+}
+const CAYC_WORDS = (0,_lookup_table_js__WEBPACK_IMPORTED_MODULE_2__/* .lookupTable */ .z)({
+    compliant: 'compliant',
+    'non-compliant': 'not compliant',
+    'over-compliant': 'compliant, with conditions beyond it'
+});
+/** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
+function caycWords(status) {
+    return CAYC_WORDS[status] ?? quoted(status);
+}
+
+
+/***/ }),
+
+/***/ 7303:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Q: () => (/* binding */ shortShas),
+/* harmony export */   T: () => (/* binding */ takeRunScope)
+/* harmony export */ });
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
+
+/**
+ * The settings with the run's scope taken, and one line of the log that says which analysis
+ * will be checked and who said so (`request`: what the platform calls a pull request).
+ *
+ * @example settings = takeRunScope(settings, { pullRequest: '42', commits: [sha], from: 'GitLab CI' }, log, 'merge request')
+ */
+function takeRunScope(settings, run, log, request = 'pull request') {
+    const where = run.pullRequest !== undefined
+        ? ` on ${request} ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(run.pullRequest)}`
+        : run.branch !== undefined
+            ? ` on branch ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(run.branch)}`
+            : '';
+    // A pull request's analyses record no commit the server shows: its newest is the one.
+    const which = run.pullRequest !== undefined
+        ? `the newest analysis${where}${run.since ? ` made after ${run.since.what}` : ''}`
+        : run.commits.length > 0
+            ? `the analysis of ${shortShas(run.commits)}${where}`
+            : `the newest analysis${where || ' of the main branch'}`;
+    log.info(`Checking ${which}, as ${run.from} says.`);
+    return {
+        ...settings,
+        branch: run.branch,
+        pullRequest: run.pullRequest,
+        commits: run.commits,
+        ...(run.since ? { since: run.since } : {})
+    };
+}
+/** Commits as the log shows them: `abc1234`, or `abc1234 or def5678`. */
+function shortShas(commits) {
+    return commits.map((sha) => sha.slice(0, 7)).join(' or ');
+}
+
+
+/***/ }),
+
+/***/ 7194:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Eg: () => (/* binding */ jsonForms),
+/* harmony export */   fp: () => (/* binding */ redactSecrets),
+/* harmony export */   oI: () => (/* binding */ shortTokenWarning),
+/* harmony export */   py: () => (/* binding */ tokenForms),
+/* harmony export */   tB: () => (/* binding */ basicAuth)
+/* harmony export */ });
+/* unused harmony export REDACTED */
+/** What a secret becomes where it is removed. */
+const REDACTED = '***';
+/** `Basic base64(token + ':')`: the token as user name with an empty password. */
+function basicAuth(token) {
+    return `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
+}
+/**
+ * The shortest token hidden in the log and the files. Sonar's tokens are 40 characters or more;
+ * hiding a shorter text would hide every occurrence of it ("Comple***ity" for a token "x"),
+ * while a text that short protects nothing.
+ */
+const MIN_SECRET_LENGTH = 8;
+/**
+ * Every form of the token that could reach a log, the job summary or an output: itself, the
+ * Basic auth header, its base64 part, its URL-encoded form and its form inside a JSON string.
+ * The runner masks each of these in the log; `redactSecrets` removes them everywhere else. None
+ * for a token shorter than MIN_SECRET_LENGTH (see shortTokenWarning).
+ */
+function tokenForms(token) {
+    if (token.length < MIN_SECRET_LENGTH)
+        return [];
+    const header = basicAuth(token);
+    const forms = [
+        token,
+        header,
+        header.slice('Basic '.length),
+        encodeURIComponent(token),
+        JSON.stringify(token).slice(1, -1)
+    ];
+    return [...new Set(forms)];
+}
+/**
+ * The forms secrets take once written inside a JSON string (besides their own), for a JSON
+ * destination's sink: a form of the token that is itself quoted in JSON is escaped once more.
+ *
+ * @example jsonForms(['a"b']) // ['a"b', 'a\\"b']
+ */
+function jsonForms(secrets) {
+    return [...new Set([...secrets, ...secrets.map((secret) => JSON.stringify(secret).slice(1, -1))])];
+}
+/**
+ * `text` with every occurrence of every secret replaced by `***`, longest secret first (so a
+ * secret inside a longer one leaves nothing of the longer one). The runner masks the log, not
+ * the job summary or the output file: everything written there goes through this.
+ *
+ * @example redactSecrets('echoed squ_abc', tokenForms('squ_abc')) // 'echoed ***'
+ */
+function redactSecrets(text, secrets) {
+    const longestFirst = secrets.filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
+    return longestFirst.reduce((redacted, secret) => redacted.replaceAll(secret, REDACTED), text);
+}
+/**
+ * The warning for a token too short to be one of Sonar's, or undefined. It never quotes the
+ * token: it says how long it is and what to check.
+ *
+ * @example shortTokenWarning('x') // 'SONAR_TOKEN is 1 character long: …'
+ */
+function shortTokenWarning(token) {
+    if (token.length >= MIN_SECRET_LENGTH)
+        return undefined;
+    const length = `${token.length} ${token.length === 1 ? 'character' : 'characters'}`;
+    return `SONAR_TOKEN is ${length} long, too short to be a Sonar token (those are 40 characters or more): it is not hidden in the log, as hiding it would hide every occurrence of those characters. Check the secret it comes from.`;
+}
+
+
+/***/ }),
+
+/***/ 8750:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Bl: () => (/* binding */ MAX_BRANCH_LENGTH),
+/* harmony export */   Q8: () => (/* binding */ isBranchName),
+/* harmony export */   Wf: () => (/* binding */ isFullSha),
+/* harmony export */   cM: () => (/* binding */ runStart),
+/* harmony export */   sO: () => (/* binding */ withVariables),
+/* harmony export */   sb: () => (/* binding */ readSettings),
+/* harmony export */   zY: () => (/* binding */ DEFAULTS)
+/* harmony export */ });
+/* unused harmony exports LIMITS, fileSetting, booleanSetting */
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/* harmony import */ var _fail_policy_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6654);
+/* harmony import */ var _identifier_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8360);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8521);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5846);
+
+
+
+
+
+/**
+ * A RunStart from a timestamp the platform gave (ISO 8601), or undefined when it is not one.
+ *
+ * @example runStart('2026-11-24T10:00:03Z', "the pipeline's creation") // { at: 1795514403000, what: ... }
+ */
+function runStart(value, what) {
+    if (typeof value !== 'string' || value.length > 40)
+        return undefined;
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(value)) {
+        return undefined;
+    }
+    const at = Date.parse(value);
+    return Number.isFinite(at) ? { at, what } : undefined;
+}
+const DEFAULTS = {
+    timeout: 60,
+    initialDelay: 3000,
+    interval: 1000,
+    failStep: true
+};
+/** The most lines the report files may have (each a path or a glob). */
+const MAX_REPORT_PATTERNS = 100;
+/** The most projects one step checks by key (as many analyses as report files may give). */
+const MAX_PROJECTS = 50;
+/** The longest branch or pull-request name taken (the server keys them in 255 characters). */
+const MAX_BRANCH_LENGTH = 255;
+/**
+ * Whether `text` is a full commit id, as scanners record it: 40 hex digits (SHA-1) or 64
+ * (SHA-256), in either case.
+ *
+ * @example isFullSha('be6c75b85da526349c44e3978374c95e0b80a96d') // true
+ */
+function isFullSha(text) {
+    return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(text);
+}
+/**
+ * Whether `name` can be a branch or pull request as the server keys it: at most
+ * MAX_BRANCH_LENGTH characters, no control, format or line-separating character.
+ */
+function isBranchName(name) {
+    return (name !== '' && name.length <= MAX_BRANCH_LENGTH && !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(name));
+}
+/**
+ * The longest wait any setting may ask for: 5 days, the longest a job on a self-hosted runner
+ * may run (GitHub-hosted jobs stop at 6 hours). Anything longer is a typo, and a timer past
+ * 2^31 ms would overflow in Node and fire at once, turning the poll loop hot. The time-out is in
+ * seconds, the waits in milliseconds.
+ */
+const LIMITS = {
+    timeout: 432_000,
+    initialDelay: 432_000_000,
+    interval: 432_000_000
+};
+/**
+ * `raw` with each setting that was not given taken from its environment variable, when the
+ * edge's names give it one (SONAR_TOKEN, SONAR_HOST_URL, SONAR_ROOT_CERT…). A value given wins.
+ *
+ * @example withVariables({ host: '' }, ACTION_NAMES, { SONAR_HOST_URL: 'https://sonar.example' }) // { host: 'https://sonar.example' }
+ */
+function withVariables(raw, names, env) {
+    const filled = { ...raw };
+    for (const key of _words_js__WEBPACK_IMPORTED_MODULE_4__/* .SETTING_KEYS */ .GS) {
+        const variable = names.settings[key].variable;
+        if (variable && !raw[key]?.trim() && env[variable]?.trim())
+            filled[key] = env[variable];
+    }
+    return filled;
+}
+/**
+ * Turns the settings' text into Settings, or throws a SettingsError naming the setting that is
+ * wrong (by key: each edge says it in its own words). Defaults apply here: the bundle may run
+ * without the runner filling in action.yml's defaults.
+ *
+ * @example readSettings(withVariables({ timeout: '120' }, ACTION_NAMES, process.env))
+ */
+function readSettings(raw) {
+    const text = (key) => raw[key]?.trim() || undefined;
+    const hostUrl = optionalUrl(text('host'));
+    const rootCert = optionalCertificate(text('rootCert'));
+    const taskId = optionalId('task', text('task'));
+    const analysisId = optionalId('analysis', text('analysis'));
+    if (taskId && analysisId) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingsTitle */ .uj)('task')} and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('analysis')} are both set: set one of them (${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('analysis')} skips the task).`);
+    }
+    const projectKeys = projectKeyLines(raw.project ?? '');
+    const reportFiles = reportPatterns(raw.reportFile ?? '');
+    const chosen = { task: taskId, analysis: analysisId, project: projectKeys.length > 0 };
+    for (const key of ['task', 'analysis', 'project']) {
+        if (chosen[key] && !hostUrl) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} needs the server address: set ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .theSetting */ .w7)('host')} or the SONAR_HOST_URL environment variable.`);
+        }
+    }
+    if (chosen.project) {
+        const other = taskId
+            ? 'task'
+            : analysisId
+                ? 'analysis'
+                : reportFiles.length > 0
+                    ? 'reportFile'
+                    : undefined;
+        if (other) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingsTitle */ .uj)('project')} and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)(other)} are both set: give the projects whose analyses to check, or ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)(other)}, not both.`);
+        }
+    }
+    const branch = nameSetting('branch', text('branch'));
+    const pullRequest = nameSetting('pullRequest', text('pullRequest'));
+    const commits = commitSetting(text('commit'));
+    if (branch && pullRequest) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingsTitle */ .uj)('branch')} and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('pullRequest')} are both set: an analysis is of a branch or of a pull request; give one.`);
+    }
+    for (const key of ['branch', 'pullRequest', 'commit']) {
+        if (text(key) && !chosen.project) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is set without ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('project')}: it says which analysis of a project to check; give ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('project')} too.`);
+        }
+    }
+    return {
+        reportFiles,
+        // Trimmed like every setting: a secret pasted with a trailing newline still works.
+        token: text('token'),
+        hostUrl,
+        rootCert,
+        timeoutMs: integer(raw, 'timeout', { min: 1 }) * 1000,
+        initialWaitMs: integer(raw, 'initialDelay', { min: 0 }),
+        intervalMs: integer(raw, 'interval', { min: 1 }),
+        adaptivePolling: !raw.interval?.trim(),
+        failStep: booleanSetting(raw, 'failStep', DEFAULTS.failStep),
+        policy: failPolicy(raw.failingStatuses ?? ''),
+        taskId,
+        analysisId,
+        projectKeys,
+        branch,
+        pullRequest,
+        commits
+    };
+}
+/** The project keys, one per line: each a key the server could have made. */
+function projectKeyLines(raw) {
+    const keys = raw
+        .split(/\r\n|\r|\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== '');
+    if (keys.length > MAX_PROJECTS) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('project')} has ${keys.length} lines: give at most ${MAX_PROJECTS} project keys, one per line.`);
+    }
+    for (const key of keys) {
+        const problem = (0,_identifier_js__WEBPACK_IMPORTED_MODULE_2__/* .idProblem */ .l)(key);
+        if (problem) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('project')} has the line "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(key)}", which ${problem}: give the project's key as the server shows it (Project Information), one per line.`);
+        }
+    }
+    return [...new Set(keys)];
+}
+/** A branch or pull-request name: one line, no control or invisible character. */
+function nameSetting(key, value) {
+    if (value === undefined)
+        return undefined;
+    if (!isBranchName(value)) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": give the ${key === 'branch' ? 'branch' : 'pull request'} as the server names it (at most ${MAX_BRANCH_LENGTH} characters, no control characters)${key === 'pullRequest' ? ", GitHub's number for a pull request" : ''}.`);
+    }
+    return value;
+}
+/**
+ * The commit whose analysis to wait for: a full SHA-1 or SHA-256, as scanners record it. An
+ * abbreviated one cannot be told apart from another's start, so it is refused, never guessed.
+ */
+function commitSetting(value) {
+    if (value === undefined)
+        return [];
+    const shas = value
+        .split(/[,\s]+/)
+        .filter((sha) => sha !== '')
+        .map((sha) => sha.toLowerCase());
+    for (const sha of shas) {
+        if (!isFullSha(sha)) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('commit')} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`);
+        }
+    }
+    if (shas.length > 2) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('commit')} has ${shas.length} commits: give one (or a pull request's head and merge commits).`);
+    }
+    return [...new Set(shas)];
+}
+/**
+ * A file to write, relative to the working directory: one line, no control characters;
+ * undefined when not given.
+ */
+function fileSetting(raw, key) {
+    const value = raw[key]?.trim();
+    if (!value)
+        return undefined;
+    // eslint-disable-next-line no-control-regex
+    if (value.length > 1000 || /[\u0000-\u001f\u007f]/.test(value)) {
+        throw new SettingsError(msg `${settingTitle(key)} "${oneLine(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`);
+    }
+    return value;
+}
+/** `true` or `false` in any case; `fallback` when not given. */
+function booleanSetting(raw, key, fallback) {
+    const value = (raw[key] ?? '').trim().toLowerCase();
+    if (value === '')
+        return fallback;
+    if (value === 'true')
+        return true;
+    if (value === 'false')
+        return false;
+    throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": it must be true or false.`);
+}
+/** The input's non-empty lines, each trimmed: paths or globs of report files. */
+function reportPatterns(raw) {
+    const lines = raw
+        .split(/\r\n|\r|\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== '');
+    if (lines.length > MAX_REPORT_PATTERNS) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('reportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`);
+    }
+    for (const line of lines) {
+        const problem = patternProblem(line);
+        if (problem) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('reportFile')} has the line "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`);
+        }
+    }
+    return lines;
+}
+/** Why a report path or glob cannot be used, or undefined. */
+function patternProblem(line) {
+    if (line.length > 1000)
+        return 'it is longer than 1,000 characters';
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(line))
+        return 'it holds a control character';
+    if (line.startsWith('!'))
+        return 'exclusions (!) are not supported';
+    return undefined;
+}
+function optionalUrl(value) {
+    if (value === undefined)
+        return undefined;
+    const host = (0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingWithVariable */ .XI)('host');
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${host} "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .hideCredentials */ .RW)(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`);
+    }
+    if (url.username || url.password) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${host} must not contain credentials: pass the token in ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingOrVariable */ .Od)('token')}.`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${host} must start with https:// or http://, not ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(url.protocol)}//.`);
+    }
+    // API paths are appended to the address: a query or fragment would end up in the middle.
+    // The value is not quoted: a query is where a token pasted by mistake would be.
+    if (/[?#]/.test(url.href)) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${host} must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.`);
+    }
+    return url;
+}
+function optionalCertificate(value) {
+    if (value === undefined)
+        return undefined;
+    if (!value.includes('-----BEGIN CERTIFICATE-----')) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingWithVariable */ .XI)('rootCert')} is not a PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (the CA certificate itself, not a file path).`);
+    }
+    return value;
+}
+function optionalId(key, value) {
+    if (value === undefined)
+        return undefined;
+    const problem = (0,_identifier_js__WEBPACK_IMPORTED_MODULE_2__/* .idProblem */ .l)(value);
+    if (problem) {
+        const where = key === 'task'
+            ? 'the ceTaskId of report-task.txt, or the id of the task on the server'
+            : "the analysisId of a finished task (the server's api/ce/task answer)";
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}" ${problem}: give ${where}.`);
+    }
+    return value;
+}
+/**
+ * The statuses that fail the step: ERROR, WARN and NONE, separated by commas or lines, in any
+ * case; empty: ERROR alone. ERROR must be among them: a policy without it would let a failed
+ * gate pass, which is what failStep false says plainly.
+ */
+function failPolicy(raw) {
+    const words = raw
+        .split(/[,\r\n]/)
+        .map((word) => word.trim())
+        .filter((word) => word !== '');
+    if (words.length === 0)
+        return _fail_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .FAIL_ON_ERROR */ .qJ;
+    const allowed = _fail_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .FAILING_STATUSES */ .yV.join(', ');
+    for (const word of words) {
+        if (!_fail_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .FAILING_STATUSES */ .yV.includes(word.toUpperCase())) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('failingStatuses')} has "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(word, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`);
+        }
+    }
+    const policy = new Set(words.map((word) => word.toUpperCase()));
+    if (!policy.has('ERROR')) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('failingStatuses')} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(raw.trim(), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('failStep')}.`);
+    }
+    return policy;
+}
+/** A whole number between `min` and its limit; its default when not given. */
+function integer(raw, key, { min }) {
+    const value = (raw[key] ?? '').trim();
+    const [fallback, max] = [DEFAULTS[key], LIMITS[key]];
+    if (value === '')
+        return fallback;
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`);
+    }
+    return Number(value);
+}
+
+
+/***/ }),
+
+/***/ 808:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   O: () => (/* binding */ createSink)
+/* harmony export */ });
+/* harmony import */ var _fit_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6184);
+/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7194);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5846);
+
+
+
+/**
+ * A destination's sink.
+ *
+ * @example const summary = createSink({ names: ACTION_NAMES, secrets: tokenForms(token), escapedForms: summaryForms, limit: SUMMARY_LIMITS.bytes })
+ */
+function createSink(options) {
+    const { names, limit = Number.POSITIVE_INFINITY, unit = 'bytes' } = options;
+    const hidden = options.escapedForms ? options.escapedForms(options.secrets) : options.secrets;
+    const size = unit === 'bytes' ? _fit_js__WEBPACK_IMPORTED_MODULE_1__/* .utf8Bytes */ .dy : _fit_js__WEBPACK_IMPORTED_MODULE_1__/* .characters */ .hg;
+    const text = (value) => (0,_secrets_js__WEBPACK_IMPORTED_MODULE_2__/* .redactSecrets */ .fp)((0,_words_js__WEBPACK_IMPORTED_MODULE_0__/* .inWords */ .r4)(value, names), hidden);
+    return {
+        limit,
+        secrets: options.secrets,
+        unit,
+        size,
+        text,
+        say: (said, escape) => (0,_secrets_js__WEBPACK_IMPORTED_MODULE_2__/* .redactSecrets */ .fp)((0,_words_js__WEBPACK_IMPORTED_MODULE_0__/* .inWords */ .r4)(said, names, escape), hidden),
+        fit: (parts, fitOptions = {}) => {
+            const { head, foot, separator, tail, more } = fitOptions;
+            // Each part is made and said only when fitting reaches it.
+            const said = {
+                length: parts.length,
+                at: (index) => {
+                    const part = parts.at(index);
+                    return part === undefined ? undefined : text(part);
+                }
+            };
+            return (0,_fit_js__WEBPACK_IMPORTED_MODULE_1__/* .fitParts */ .u5)(said, {
+                limit: fitOptions.limit ?? limit,
+                size,
+                ...(head === undefined ? {} : { head: text(head) }),
+                ...(foot === undefined ? {} : { foot: text(foot) }),
+                ...(separator === undefined ? {} : { separator }),
+                ...(tail === undefined ? {} : { tail: (leftOut) => text(tail(leftOut)) }),
+                ...(more === undefined ? {} : { more })
+            });
+        },
+        hiding: (secrets) => createSink({ ...options, secrets: [...options.secrets, ...secrets] })
+    };
+}
+
+
+/***/ }),
+
+/***/ 2474:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   G6: () => (/* binding */ NEW_CODE_PREFIX),
+/* harmony export */   Oi: () => (/* binding */ isKnownMetric),
+/* harmony export */   gE: () => (/* binding */ KIND_OF_TYPE),
+/* harmony export */   yX: () => (/* binding */ KNOWN_METRICS)
+/* harmony export */ });
+/* harmony import */ var _lookup_table_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4196);
+/**
+ * The metrics quality gates use, as the server names them: the words for conditions read names
+ * and value kinds from here, and the check asks the server for a definition only of keys not
+ * known here. Below both, so the core never imports its presentation.
+ */
+
+/** The kind of value of each type api/metrics/search gives. */
+const KIND_OF_TYPE = (0,_lookup_table_js__WEBPACK_IMPORTED_MODULE_0__/* .lookupTable */ .z)({
+    RATING: 'rating',
+    PERCENT: 'percent',
+    WORK_DUR: 'minutes',
+    MILLISEC: 'milliseconds',
+    INT: 'count',
+    FLOAT: 'count'
+});
+const rating = (name) => ({ name, kind: 'rating' });
+const percent = (name) => ({ name, kind: 'percent' });
+const count = (name) => ({ name, kind: 'count' });
+const minutes = (name) => ({ name, kind: 'minutes' });
+/** The metrics quality gates use, by the key the server sends ("new_" prefix: new code). */
+const KNOWN_METRICS = (0,_lookup_table_js__WEBPACK_IMPORTED_MODULE_0__/* .lookupTable */ .z)({
+    coverage: percent('Coverage'),
+    line_coverage: percent('Line Coverage'),
+    branch_coverage: percent('Condition Coverage'),
+    duplicated_lines_density: percent('Duplicated Lines (%)'),
+    security_hotspots_reviewed: percent('Security Hotspots Reviewed'),
+    sqale_debt_ratio: percent('Technical Debt Ratio'),
+    reliability_rating: rating('Reliability Rating'),
+    security_rating: rating('Security Rating'),
+    sqale_rating: rating('Maintainability Rating'),
+    maintainability_rating: rating('Maintainability Rating'),
+    security_review_rating: rating('Security Review Rating'),
+    software_quality_reliability_rating: rating('Reliability Rating'),
+    software_quality_security_rating: rating('Security Rating'),
+    software_quality_maintainability_rating: rating('Maintainability Rating'),
+    sqale_index: minutes('Technical Debt'),
+    technical_debt: minutes('Technical Debt'),
+    violations: count('Issues'),
+    open_issues: count('Open Issues'),
+    reopened_issues: count('Reopened Issues'),
+    confirmed_issues: count('Confirmed Issues'),
+    accepted_issues: count('Accepted Issues'),
+    blocker_violations: count('Blocker Issues'),
+    critical_violations: count('Critical Issues'),
+    major_violations: count('Major Issues'),
+    minor_violations: count('Minor Issues'),
+    info_violations: count('Info Issues'),
+    bugs: count('Bugs'),
+    vulnerabilities: count('Vulnerabilities'),
+    code_smells: count('Code Smells'),
+    security_hotspots: count('Security Hotspots'),
+    lines_to_cover: count('Lines to Cover'),
+    uncovered_lines: count('Uncovered Lines'),
+    duplicated_lines: count('Duplicated Lines'),
+    skipped_tests: count('Skipped Unit Tests'),
+    test_failures: count('Unit Test Failures'),
+    test_errors: count('Unit Test Errors'),
+    software_quality_blocker_issues: count('Blocker Severity Issues'),
+    software_quality_high_issues: count('High Severity Issues')
+});
+const NEW_CODE_PREFIX = 'new_';
+/**
+ * Whether the action words this metric from its own table (common metrics, and their new-code
+ * variants): only for other keys is the server's definition worth a request.
+ */
+function isKnownMetric(key) {
+    return (key in KNOWN_METRICS ||
+        (key.startsWith(NEW_CODE_PREFIX) && key.slice(NEW_CODE_PREFIX.length) in KNOWN_METRICS));
+}
+
+
+/***/ }),
+
+/***/ 4305:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   J6: () => (/* binding */ isSameOrigin),
+/* harmony export */   pT: () => (/* binding */ serverBase),
+/* harmony export */   vU: () => (/* binding */ isAllowedRedirect),
+/* harmony export */   zA: () => (/* binding */ shownUrl)
+/* harmony export */ });
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
+
+/**
+ * Where the token may go. The token belongs to one server: it is sent only to that server's
+ * origin, and a redirect is followed only to the same origin or to the https:// form of the same
+ * host (a server that upgrades plain http).
+ */
+/** true when `target` is the server's own origin (scheme, host and port). */
+function isSameOrigin(target, server) {
+    return target.origin === server.origin;
+}
+/** true when a redirect from `from` to `to` may carry the token. */
+function isAllowedRedirect(from, to) {
+    if (isSameOrigin(to, from))
+        return true;
+    // http→https of the same host: the server upgrading plain http, whatever port TLS is on.
+    return from.protocol === 'http:' && to.protocol === 'https:' && from.hostname === to.hostname;
+}
+/** The server address ending in '/', so relative API paths append instead of replacing. */
+function serverBase(server) {
+    return new URL(server.href.endsWith('/') ? server.href : `${server.href}/`);
+}
+/**
+ * A URL as messages show it: never with credentials, on one line of bounded length (a redirect's
+ * Location is the server's text). `origin` shows only scheme, host and port.
+ *
+ * @example shownUrl(new URL('https://u:p@sonar.example.com/api?id=1')) // 'https://sonar.example.com/api?id=1'
+ */
+function shownUrl(url, part = 'href') {
+    if (part === 'origin')
+        return (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(url.origin, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.short);
+    const bare = new URL(url.href);
+    bare.username = '';
+    bare.password = '';
+    return (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(bare.href, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.long);
+}
+
+
+/***/ }),
+
+/***/ 8521:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   ES: () => (/* binding */ wellFormed),
+/* harmony export */   Jj: () => (/* binding */ cut),
+/* harmony export */   RW: () => (/* binding */ hideCredentials),
+/* harmony export */   TN: () => (/* binding */ oneLine),
+/* harmony export */   gJ: () => (/* binding */ QUOTE_LIMITS),
+/* harmony export */   jQ: () => (/* binding */ showInvisible),
+/* harmony export */   ts: () => (/* binding */ escapeInvisible)
+/* harmony export */ });
+/**
+ * Text from a server, a report file or an input, made fit to quote inside one of our own
+ * messages. Every destination (the runner's log, the job summary, the outputs) has its own gate
+ * on top of this one; this one only keeps quoted text to one readable line of bounded length.
+ */
+/** How long quoted text may be: ids and keys, and free text such as a server's error message. */
+const QUOTE_LIMITS = { short: 200, long: 1000 };
+/**
+ * Control characters, and the Unicode ones that move text around without being seen: line and
+ * paragraph separators and bidirectional overrides (which can make a line read backwards).
+ */
+// eslint-disable-next-line no-control-regex
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+const NAMED_ESCAPES = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+/**
+ * The character as an escape a reader can see: `\n`, `\x1B`, `\u2028`.
+ *
+ * @example escapeInvisible('\u001b') // '\\x1B'
+ */
+function escapeInvisible(character) {
+    const named = NAMED_ESCAPES[character];
+    if (named)
+        return named;
+    const code = character.charCodeAt(0);
+    const hex = code.toString(16).toUpperCase();
+    return code <= 0xff ? `\\x${hex.padStart(2, '0')}` : `\\u${hex.padStart(4, '0')}`;
+}
+/** Every invisible or line-breaking character shown as its escape. */
+function showInvisible(text) {
+    return text.replace(INVISIBLE, escapeInvisible);
+}
+/**
+ * Cuts `text` to at most `max` characters, the last of them an ellipsis, without splitting a
+ * surrogate pair.
+ *
+ * @example cut('abcdef', 4) // 'abc…'
+ */
+function cut(text, max) {
+    if (text.length <= max)
+        return text;
+    let end = Math.max(0, max - 1);
+    const last = text.charCodeAt(end - 1);
+    if (last >= 0xd800 && last <= 0xdbff)
+        end--;
+    return `${text.slice(0, end)}…`;
+}
+/**
+ * Untrusted text as one line of bounded length: cut first (so a huge value costs nothing
+ * more), then every control character shown as an escape.
+ *
+ * @example oneLine('PENDING\n::error::x') // 'PENDING\\n::error::x'
+ */
+function oneLine(text, max = QUOTE_LIMITS.short) {
+    return showInvisible(cut(text, max));
+}
+/**
+ * Text that may be a URL with credentials, fit to quote in an error: everything between the
+ * scheme and the last `@` hidden. Text that does not parse as a URL cannot be split into user,
+ * password and path reliably, so this hides more rather than less.
+ *
+ * @example hideCredentials('https://user:pass@host/x') // 'https://***@host/x'
+ */
+function hideCredentials(text) {
+    return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^]*@/i, (_, scheme) => `${scheme ?? ''}***@`);
+}
+/** The text with every lone surrogate replaced by U+FFFD, as String#toWellFormed does. */
+function wellFormed(text) {
+    return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
+
+/***/ }),
+
+/***/ 5846:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Dx: () => (/* binding */ linesOf),
+/* harmony export */   GS: () => (/* binding */ SETTING_KEYS),
+/* harmony export */   Od: () => (/* binding */ settingOrVariable),
+/* harmony export */   Or: () => (/* binding */ Reference),
+/* harmony export */   Pe: () => (/* binding */ setting),
+/* harmony export */   QB: () => (/* binding */ Message),
+/* harmony export */   TM: () => (/* binding */ firstLine),
+/* harmony export */   XI: () => (/* binding */ settingWithVariable),
+/* harmony export */   ab: () => (/* binding */ msg),
+/* harmony export */   b6: () => (/* binding */ textOf),
+/* harmony export */   h3: () => (/* binding */ settingTitle),
+/* harmony export */   ik: () => (/* binding */ place),
+/* harmony export */   il: () => (/* binding */ cutSaid),
+/* harmony export */   oR: () => (/* binding */ joined),
+/* harmony export */   r4: () => (/* binding */ inWords),
+/* harmony export */   rk: () => (/* binding */ theVariableOrSetting),
+/* harmony export */   uj: () => (/* binding */ settingsTitle),
+/* harmony export */   w7: () => (/* binding */ theSetting)
+/* harmony export */ });
+/* unused harmony exports PLACE_KEYS, FORMS, reference */
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
+/**
+ * Messages as data. The core never writes an edge's words: where a message speaks of a setting
+ * ("raise the time-out") or of where the details are, it holds a reference by key, and each
+ * destination's sink says it in its edge's words, from the edge's one table of names
+ * (`src/action/names.ts`: the action's inputs; `src/cli/names.ts`: the command's options and
+ * environment variables).
+ *
+ * A message is a Message, made by the `msg` tagged template: its text and its references apart,
+ * so that a sink escapes the text for its destination and says each reference after, never
+ * escaped (`inWords`). The errors of the family keep theirs (`ExplainedError.said`).
+ *
+ * Text is only text: a string (a server's words, a path) is never read for a reference, and
+ * nothing is taken out of it. A reference exists only as a value a Message holds.
+ *
+ * @example msg`raise ${setting('timeout')}` // each edge says its own name for the time-out
+ */
+
+/** The settings a message may name. */
+const SETTING_KEYS = [
+    'reportFile',
+    'token',
+    'host',
+    'rootCert',
+    'timeout',
+    'initialDelay',
+    'interval',
+    'failStep',
+    'failingStatuses',
+    'task',
+    'analysis',
+    'project',
+    'branch',
+    'pullRequest',
+    'commit',
+    'comment',
+    'gitHubToken',
+    'annotate',
+    'checkRun',
+    'sarif',
+    'inlineLimit',
+    'inlineSeverity',
+    'bitbucketProject',
+    'bitbucketRepo',
+    'githubRepository',
+    'gitlabUrl',
+    'gitlabProject',
+    'giteaUrl',
+    'giteaRepository'
+];
+/** The places a message may send the reader to, and what the step calls itself (`self`). */
+const PLACE_KEYS = (/* unused pure expression or super */ null && (['details', 'self']));
+/** How a reference is said (see `inWords`): `place` for a place, the others for a setting. */
+const FORMS = (/* unused pure expression or super */ null && ([
+    'name',
+    'the',
+    'title',
+    'titles',
+    'either',
+    'withVariable',
+    'variableFirst',
+    'place'
+]));
+/**
+ * A reference to a setting or a place in one form: what `setting`, `theSetting`, `place` and the
+ * others make. A Message holds it as it is, for a sink to say (`inWords`).
+ */
+class Reference {
+    form;
+    key;
+    constructor(form, key) {
+        this.form = form;
+        this.key = key;
+    }
+}
+const reference = (form, key) => new Reference(form, key);
+/** The setting's name; its variable when only a variable sets it. */
+const setting = (key) => reference('name', key);
+/** With its kind: `the <name> input`, `the <name> option`; `the <VARIABLE> environment variable`. */
+const theSetting = (key) => reference('the', key);
+/** At the start of a sentence: `Input <name>`, `Option <name>`; `<VARIABLE>` alone. */
+const settingTitle = (key) => reference('title', key);
+/** Two settings at the start of a sentence: `${settingsTitle('task')} and ${setting('analysis')}`. */
+const settingsTitle = (key) => reference('titles', key);
+/**
+ * With its kind, the variable first: `the <VARIABLE> environment variable or the <name> input`;
+ * `the <VARIABLE> environment variable` alone when the edge has no name for it.
+ */
+const theVariableOrSetting = (key) => reference('variableFirst', key);
+/** The name or the variable: `<name> or <VARIABLE>`; either alone when the edge has one. */
+const settingOrVariable = (key) => reference('either', key);
+/** The name, the variable in brackets: `<name> (or <VARIABLE>)`; either alone when the edge has one. */
+const settingWithVariable = (key) => reference('withVariable', key);
+/** Where the reader finds the details (the action's job summary, the command's files). */
+const place = (key) => reference('place', key);
+/**
+ * A message of ours: text and references, made by `msg`, said only by a sink, in its edge's
+ * words and through its destination's escaping (`inWords`). The text is escaped and the
+ * references are said: a reference is never escaped, and text is never read for one.
+ */
+class Message {
+    parts;
+    constructor(parts) {
+        this.parts = parts;
+    }
+    /** The message of `strings` and `values`, as `msg` makes it. */
+    static of(strings, values) {
+        const parts = [];
+        const add = (part) => {
+            const last = parts.at(-1);
+            if (typeof part === 'string' && typeof last === 'string')
+                parts[parts.length - 1] = last + part;
+            else if (part !== '')
+                parts.push(part);
+        };
+        strings.forEach((text, index) => {
+            add(text);
+            if (index >= values.length)
+                return;
+            const value = values[index];
+            if (value instanceof Message)
+                value.parts.forEach(add);
+            else
+                add(value instanceof Reference ? value : String(value));
+        });
+        return new Message(parts);
+    }
+}
+/**
+ * A message of ours, by a tagged template: a Message when it names a setting or a place, else
+ * its text.
+ *
+ * @example msg`raise ${setting('timeout')} (it is ${seconds} s)`
+ */
+function msg(strings, ...values) {
+    return simplest(Message.of(strings, values));
+}
+/** `message` as text when it holds no reference: text needs no edge to be said. */
+function simplest(message) {
+    const references = message.parts.some((part) => part instanceof Reference);
+    return references ? message : message.parts.join('');
+}
+/**
+ * `items` one after the other, `separator` between them: the lines of one message.
+ *
+ * @example joined([msg`Quality Gate Failure: ${head}`, ...lines], '\n')
+ */
+function joined(items, separator) {
+    return simplest(Message.of(['', ...items.slice(1).map(() => separator), ''], items));
+}
+/** `said` split at each line feed of its text: one Message or text per line. */
+function linesOf(said) {
+    if (!(said instanceof Message))
+        return typeof said === 'string' ? said.split('\n') : [said];
+    const lines = [[]];
+    for (const part of said.parts) {
+        const [first, ...others] = part instanceof Reference ? [part] : part.split('\n');
+        if (first !== undefined)
+            lines.at(-1).push(first);
+        for (const other of others)
+            lines.push([other]);
+    }
+    return lines.map((parts) => simplest(Message.of(['', ...parts.map(() => '')], parts)));
+}
+/**
+ * `said` within `max` characters of text (a reference counts as its key), cut with an ellipsis
+ * where its text passes them.
+ */
+function cutSaid(said, max) {
+    if (!(said instanceof Message))
+        return typeof said === 'string' ? (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cut */ .Jj)(said, max) : said;
+    const parts = [];
+    let left = max;
+    for (const part of said.parts) {
+        const length = part instanceof Reference ? part.key.length : part.length;
+        if (length > left) {
+            if (typeof part === 'string')
+                parts.push((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cut */ .Jj)(part, Math.max(1, left)));
+            else
+                parts.push('…');
+            break;
+        }
+        parts.push(part);
+        left -= length;
+    }
+    return simplest(Message.of(['', ...parts.map(() => '')], parts));
+}
+/** The first line of `said`: all of it up to its first line feed. */
+function firstLine(said) {
+    return linesOf(said)[0] ?? '';
+}
+/** Each reference by its key, for text no edge reads (an Error's `message`, a comparison). */
+const KEY_NAMES = {
+    kind: 'Setting',
+    settings: Object.fromEntries(SETTING_KEYS.map((key) => [key, { name: key }])),
+    places: { details: 'the details', self: 'the check' }
+};
+/** `said` as text with each reference by its key: for what no edge reads. */
+function textOf(said) {
+    return inWords(said, KEY_NAMES);
+}
+/**
+ * `text` as a destination writes it: a Message's text through `escape` (the destination's gate)
+ * and each of its references in `names`' words, never escaped; text alone through `escape`. Text
+ * is never read for a reference, and nothing is taken out of it.
+ *
+ * @example inWords(msg`raise ${setting('timeout')}`, ACTION_NAMES) // 'raise ' and the action's input for the time-out
+ */
+function inWords(text, names, escape = (plain) => plain) {
+    if (text instanceof Reference)
+        return say(text.form, text.key, names);
+    if (!(text instanceof Message))
+        return escape(text);
+    return text.parts
+        .map((part) => (part instanceof Reference ? say(part.form, part.key, names) : escape(part)))
+        .join('');
+}
+function say(form, key, names) {
+    if (form === 'place') {
+        return Object.hasOwn(names.places, key) ? names.places[key] : key;
+    }
+    if (!Object.hasOwn(names.settings, key))
+        return key;
+    const { name, variable, also } = names.settings[key];
+    const plain = name ?? variable ?? key;
+    switch (form) {
+        case 'name':
+            return plain;
+        case 'the':
+            if (name)
+                return `the ${name} ${names.kind.toLowerCase()}`;
+            return variable ? `the ${variable} environment variable` : key;
+        case 'title':
+            return name ? `${names.kind} ${name}` : plain;
+        case 'titles':
+            return name ? `${names.kind}s ${name}` : plain;
+        case 'variableFirst': {
+            const theName = name ? `the ${name} ${names.kind.toLowerCase()}` : undefined;
+            const theVariable = variable ? `the ${variable} environment variable` : undefined;
+            return [theVariable, theName].filter(Boolean).join(' or ') || key;
+        }
+        case 'either':
+            if (name && variable)
+                return `${name} or ${variable}`;
+            return also ? `${plain} or ${also}` : plain;
+        case 'withVariable':
+            return name && variable ? `${name} (or ${variable})` : plain;
+    }
+}
+
+
+/***/ }),
+
+/***/ 2613:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
+
+/***/ }),
+
+/***/ 4434:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
+
+/***/ }),
+
+/***/ 8611:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
+
+/***/ }),
+
+/***/ 5692:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("https");
+
+/***/ }),
+
+/***/ 9278:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
+
+/***/ }),
+
+/***/ 7598:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+
+/***/ }),
+
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
+/***/ 1455:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+
+/***/ }),
+
+/***/ 4756:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
+
+/***/ }),
+
+/***/ 9023:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
+
+/***/ })
+
+/******/ });
+/************************************************************************/
+/******/ // The module cache
+/******/ var __webpack_module_cache__ = {};
+/******/ 
+/******/ // The require function
+/******/ function __nccwpck_require__(moduleId) {
+/******/ 	// Check if module is in cache
+/******/ 	var cachedModule = __webpack_module_cache__[moduleId];
+/******/ 	if (cachedModule !== undefined) {
+/******/ 		return cachedModule.exports;
+/******/ 	}
+/******/ 	// Create a new module (and put it into the cache)
+/******/ 	var module = __webpack_module_cache__[moduleId] = {
+/******/ 		// no module.id needed
+/******/ 		// no module.loaded needed
+/******/ 		exports: {}
+/******/ 	};
+/******/ 
+/******/ 	// Execute the module function
+/******/ 	var threw = true;
+/******/ 	try {
+/******/ 		__webpack_modules__[moduleId](module, module.exports, __nccwpck_require__);
+/******/ 		threw = false;
+/******/ 	} finally {
+/******/ 		if(threw) delete __webpack_module_cache__[moduleId];
+/******/ 	}
+/******/ 
+/******/ 	// Return the exports of the module
+/******/ 	return module.exports;
+/******/ }
+/******/ 
+/************************************************************************/
+/******/ /* webpack/runtime/asset-relocator-loader */
+/******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
+/******/ 
+/******/ /* webpack/runtime/compat get default export */
+/******/ (() => {
+/******/ 	// getDefaultExport function for compatibility with non-harmony modules
+/******/ 	__nccwpck_require__.n = (module) => {
+/******/ 		var getter = module && module.__esModule ?
+/******/ 			() => (module['default']) :
+/******/ 			() => (module);
+/******/ 		__nccwpck_require__.d(getter, { a: getter });
+/******/ 		return getter;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/create fake namespace object */
+/******/ (() => {
+/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
+/******/ 	var leafPrototypes;
+/******/ 	// create a fake namespace object
+/******/ 	// mode & 1: value is a module id, require it
+/******/ 	// mode & 2: merge all properties of value into the ns
+/******/ 	// mode & 4: return value when already ns object
+/******/ 	// mode & 16: return value when it's Promise-like
+/******/ 	// mode & 8|1: behave like require
+/******/ 	__nccwpck_require__.t = function(value, mode) {
+/******/ 		if(mode & 1) value = this(value);
+/******/ 		if(mode & 8) return value;
+/******/ 		if(typeof value === 'object' && value) {
+/******/ 			if((mode & 4) && value.__esModule) return value;
+/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
+/******/ 		}
+/******/ 		var ns = Object.create(null);
+/******/ 		__nccwpck_require__.r(ns);
+/******/ 		var def = {};
+/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
+/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
+/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
+/******/ 		}
+/******/ 		def['default'] = () => (value);
+/******/ 		__nccwpck_require__.d(ns, def);
+/******/ 		return ns;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/define property getters */
+/******/ (() => {
+/******/ 	// define getter functions for harmony exports
+/******/ 	__nccwpck_require__.d = (exports, definition) => {
+/******/ 		for(var key in definition) {
+/******/ 			if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
+/******/ 				Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
+/******/ 			}
+/******/ 		}
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/hasOwnProperty shorthand */
+/******/ (() => {
+/******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
+/******/ })();
+/******/ 
+/************************************************************************/
+var __webpack_exports__ = {};
+
+;// CONCATENATED MODULE: ./src/clock.ts
+/**
+ * The longest delay setTimeout honours: past it the delay overflows a signed 32-bit integer and
+ * Node fires the timer at once (with a warning), which would turn a long wait into a hot loop.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const systemClock = {
+    now: () => Date.now(),
+    // Settings already bound every wait; sleeping in steps keeps any other delay safe too.
+    sleep: async (ms) => {
+        let left = Math.max(0, ms);
+        do {
+            const step = Math.min(left, MAX_TIMER_MS);
+            await new Promise((resolve) => setTimeout(resolve, step));
+            left -= step;
+        } while (left > 0);
+    }
+};
+
+// EXTERNAL MODULE: ./src/deadline.ts
+var src_deadline = __nccwpck_require__(6683);
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(3916);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
+// EXTERNAL MODULE: ./src/bounded-file.ts
+var bounded_file = __nccwpck_require__(2717);
+// EXTERNAL MODULE: ./src/identifier.ts
+var identifier = __nccwpck_require__(8360);
+// EXTERNAL MODULE: ./src/untrusted-text.ts
+var untrusted_text = __nccwpck_require__(8521);
+// EXTERNAL MODULE: ./src/words.ts
+var src_words = __nccwpck_require__(5846);
+;// CONCATENATED MODULE: ./src/report-file.ts
+
+
+
+
+
+
+/** Where each scanner writes the file, in the order the action looks for it. */
+const DEFAULT_REPORT_LOCATIONS = [
+    { file: '.scannerwork/report-task.txt', scanner: 'sonar-scanner CLI and the scan actions' },
+    { file: 'target/sonar/report-task.txt', scanner: 'Maven' },
+    { file: 'build/sonar/report-task.txt', scanner: 'Gradle' },
+    { file: '.sonarqube/out/.sonar/report-task.txt', scanner: 'SonarScanner for .NET' }
+];
+/** The largest report file read. Real ones are under 1 KiB; this only stops a wrong file early. */
+const MAX_REPORT_BYTES = 64 * 1024;
+const WHERE_SCANNERS_WRITE = DEFAULT_REPORT_LOCATIONS.map(({ file, scanner }) => `${file} (${scanner})`).join(', ');
+const POINT_AT_THE_REPORT = (0,src_words/* msg */.ab) `Scanners write ${WHERE_SCANNERS_WRITE}; point ${(0,src_words/* setting */.Pe)('reportFile')} at that file, not at another one.`;
+/**
+ * Reads a report file, refusing anything that is not a small regular text file (see
+ * readBoundedFile: a pipe or a device is refused at once, never waited on).
+ */
+const readTextFile = async (file) => {
+    const read = await (0,bounded_file/* readBoundedFile */.M)(file, MAX_REPORT_BYTES);
+    if (read.outcome === 'missing')
+        return undefined;
+    if (read.outcome === 'unreadable') {
+        throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `Cannot read the report file ${(0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long)}: ${(0,untrusted_text/* oneLine */.TN)((0,errors/* messageOf */.bD)(read.error), untrusted_text/* QUOTE_LIMITS */.gJ.long)}. Check ${(0,src_words/* theSetting */.w7)('reportFile')}.`, { cause: read.error });
+    }
+    if (read.outcome === 'not-a-file') {
+        throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `Report file ${(0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long)} is ${read.kind}, not a regular file. ${POINT_AT_THE_REPORT}`);
+    }
+    if (read.outcome === 'too-large') {
+        throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `Report file ${(0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long)} is larger than ${MAX_REPORT_BYTES / 1024} KiB, so it is not a scanner's report-task.txt (those are under 1 KiB). ${POINT_AT_THE_REPORT}`);
+    }
+    try {
+        return new TextDecoder('utf-8', { fatal: true }).decode(read.bytes);
+    }
+    catch {
+        throw notTextError((0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long), 'it is not UTF-8 text');
+    }
+};
+function notTextError(name, why) {
+    return new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `Report file ${name} is not a text report file: ${why}. ${POINT_AT_THE_REPORT}`);
+}
+/**
+ * Finds and parses report-task.txt: the given path, or else the first default location that
+ * exists, relative to `cwd`.
+ *
+ * @example await loadReportFile(undefined, process.cwd()) // finds target/sonar/report-task.txt after Maven
+ */
+async function loadReportFile(given, cwd, read = readTextFile) {
+    const candidates = given ? [given] : DEFAULT_REPORT_LOCATIONS.map(({ file }) => file);
+    for (const file of candidates) {
+        const text = await read(external_node_path_default().resolve(cwd, file));
+        if (text !== undefined)
+            return parseReportFile(text, file);
+    }
+    throw new errors/* ReportFileError */.tG(given
+        ? (0,src_words/* msg */.ab) `Report file not found at ${(0,untrusted_text/* oneLine */.TN)(given, untrusted_text/* QUOTE_LIMITS */.gJ.long)}. Scanners write it to ${WHERE_SCANNERS_WRITE}; set ${(0,src_words/* setting */.Pe)('reportFile')} to where yours is, and run this step after the analysis in the same job and working directory.`
+        : (0,src_words/* msg */.ab) `No report file found: looked for ${WHERE_SCANNERS_WRITE}. Run this step after the analysis in the same job and working directory, or set ${(0,src_words/* setting */.Pe)('reportFile')}.`);
+}
+/**
+ * Parses the key=value text a scanner writes. Tolerates CRLF, a UTF-8 BOM, blank lines and `#`
+ * comments; values keep any `=` they contain. Throws a ReportFileError naming the file and key.
+ *
+ * @example parseReportFile('serverUrl=https://sonar.example.com\n...', 'target/sonar/report-task.txt')
+ */
+function parseReportFile(text, file) {
+    const name = (0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long);
+    const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+    lines.forEach((line, index) => {
+        // Tab, CR and LF are the only control characters a text file has any business holding.
+        // eslint-disable-next-line no-control-regex
+        const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.exec(line);
+        if (control) {
+            throw notTextError(name, `line ${index + 1} holds the control character ${(0,untrusted_text/* escapeInvisible */.ts)(control[0])}`);
+        }
+    });
+    const values = new Map();
+    for (const rawLine of lines) {
+        const line = rawLine.trim();
+        if (line === '' || line.startsWith('#'))
+            continue;
+        const separator = line.indexOf('=');
+        if (separator <= 0) {
+            throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `Report file ${name} has a line that is not key=value: "${(0,untrusted_text/* oneLine */.TN)(line, 80)}". ${POINT_AT_THE_REPORT}`);
+        }
+        values.set(line.slice(0, separator).trim(), line.slice(separator + 1).trim());
+    }
+    const value = (key) => values.get(key) || undefined;
+    const url = (key) => {
+        const text = value(key);
+        return text === undefined ? undefined : httpUrl(name, key, text);
+    };
+    const id = (key, text) => {
+        const problem = text === undefined ? undefined : (0,identifier/* idProblem */.l)(text);
+        if (problem) {
+            throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `Report file ${name}: ${key} "${(0,untrusted_text/* oneLine */.TN)(text ?? '')}" ${problem}. The scanner never writes such a value: ${POINT_AT_THE_REPORT}`);
+        }
+        return text;
+    };
+    const ceTaskUrl = url('ceTaskUrl');
+    return {
+        file,
+        serverUrl: url('serverUrl'),
+        ceTaskUrl,
+        ceTaskId: taskId(name, id('ceTaskId', value('ceTaskId')), ceTaskUrl && id('the id in ceTaskUrl', ceTaskUrl.searchParams.get('id') || undefined)),
+        dashboardUrl: url('dashboardUrl'),
+        projectKey: id('projectKey', value('projectKey')),
+        serverVersion: value('serverVersion'),
+        organization: value('organization')
+    };
+}
+/** An http(s) address without credentials, or a ReportFileError that never shows them. */
+function httpUrl(name, key, text) {
+    let parsed;
+    try {
+        parsed = new URL(text);
+    }
+    catch {
+        throw new errors/* ReportFileError */.tG(`Report file ${name}: ${key} "${(0,untrusted_text/* oneLine */.TN)((0,untrusted_text/* hideCredentials */.RW)(text), untrusted_text/* QUOTE_LIMITS */.gJ.long)}" is not a URL.`);
+    }
+    if (parsed.username || parsed.password) {
+        throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `Report file ${name}: ${key} holds credentials (user:password@), which ${(0,src_words/* place */.ik)('self')} never sends anywhere. Remove them from the address; the token goes in ${(0,src_words/* settingOrVariable */.Od)('token')}.`);
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+        throw new errors/* ReportFileError */.tG(`Report file ${name}: ${key} "${(0,untrusted_text/* oneLine */.TN)(text, untrusted_text/* QUOTE_LIMITS */.gJ.long)}" must be an http:// or https:// address.`);
+    }
+    return parsed;
+}
+/** The task to wait for: ceTaskId, or else the id ceTaskUrl asks for; both must agree. */
+function taskId(name, fromKey, fromUrl) {
+    if (fromKey !== undefined && fromUrl !== undefined && fromKey !== fromUrl) {
+        throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `Report file ${name}: ceTaskId "${(0,untrusted_text/* oneLine */.TN)(fromKey)}" and the id in ceTaskUrl "${(0,untrusted_text/* oneLine */.TN)(fromUrl)}" differ, so it is not clear which analysis task to wait for. The scanner writes the same id in both: ${POINT_AT_THE_REPORT}`);
+    }
+    const id = fromKey ?? fromUrl;
+    if (id === undefined) {
+        throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `Report file ${name} has no ceTaskId and no ceTaskUrl with an id parameter: ${(0,src_words/* place */.ik)('self')} needs serverUrl and ceTaskUrl (…/api/ce/task?id=<task id>), or ceTaskId with ${(0,src_words/* theSetting */.w7)('host')} set. The scanner writes them with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run.`);
+    }
+    return id;
+}
+/**
+ * Where to ask for the report's task. With the host setting, the address is built from the host
+ * and the file needs only the task id; without it, the file must give serverUrl and ceTaskUrl.
+ *
+ * @example taskAddress(report, settings.hostUrl) // { serverUrl, taskUrl: undefined } with a host
+ */
+function taskAddress(report, host) {
+    // The host replaces the file's addresses entirely: they are never used, whatever they say.
+    if (host)
+        return { serverUrl: host, taskUrl: undefined };
+    const needed = (key) => {
+        const url = report[key];
+        if (!url) {
+            throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `Report file ${(0,untrusted_text/* oneLine */.TN)(report.file, untrusted_text/* QUOTE_LIMITS */.gJ.long)} has no ${key}. The scanner writes it with every analysis: make sure the file is the scanner's own report-task.txt (${WHERE_SCANNERS_WRITE}) from this run, or set ${(0,src_words/* theSetting */.w7)('host')} to build the task address from the server's address.`);
+        }
+        return url;
+    };
+    const serverUrl = needed('serverUrl');
+    const taskUrl = needed('ceTaskUrl');
+    // The address is asked as written: without the id, the server would not know which task.
+    if (!taskUrl.searchParams.get('id')) {
+        throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `Report file ${(0,untrusted_text/* oneLine */.TN)(report.file, untrusted_text/* QUOTE_LIMITS */.gJ.long)}: ceTaskUrl has no id parameter, so it does not say which task to ask for; the scanner writes …/api/ce/task?id=<ceTaskId>. Point ${(0,src_words/* setting */.Pe)('reportFile')} at the scanner's own file, or set ${(0,src_words/* theSetting */.w7)('host')} to build the task address from the server's address.`);
+    }
+    return { serverUrl, taskUrl };
+}
+
+;// CONCATENATED MODULE: ./src/findings/locate.ts
+/**
+ * Where an issue's file is in the checkout. The server gives each file's path relative to the
+ * analysis's base directory (`sonar.projectBaseDir`), which the report file's own location tells
+ * for each scanner; the annotation, check run and SARIF need it relative to the repository root.
+ */
+
+
+
+/**
+ * The analysis's base directory, from its report file (relative to `cwd`, or absolute): the
+ * folder above the scanner's own (`.scannerwork/`, `target/sonar/`, `build/sonar/`,
+ * `.sonarqube/out/.sonar/`), or else the folder above the report file's folder, where a custom
+ * working directory usually sits. Without a report file (a task or an analysis asked for by its id): `cwd`.
+ *
+ * @example analysisBaseDir('services/api/target/sonar/report-task.txt', '/repo') // '/repo/services/api'
+ */
+function analysisBaseDir(reportFile, cwd) {
+    if (reportFile === undefined)
+        return cwd;
+    const file = external_node_path_default().resolve(cwd, reportFile);
+    const slashed = file.split((external_node_path_default()).sep).join('/');
+    for (const { file: suffix } of DEFAULT_REPORT_LOCATIONS) {
+        if (slashed.endsWith(`/${suffix}`)) {
+            return external_node_path_default().resolve(file, ...suffix.split('/').map(() => '..'));
+        }
+    }
+    return external_node_path_default().resolve(external_node_path_default().dirname(file), '..');
+}
+const isFile = (absolutePath) => {
+    try {
+        return (0,external_node_fs_.statSync)(absolutePath).isFile();
+    }
+    catch {
+        return false;
+    }
+};
+/** The longest server path looked at: longer ones are not real files. */
+const MAX_PATH_CHARS = 1000;
+/**
+ * A function from a server path (relative to `baseDir`) to the path relative to `repoRoot`, with
+ * `/`, or undefined when the server path is absolute, holds a `..` segment, a control character
+ * or a backslash, leaves the repository, or is not a file there.
+ *
+ * @example locator('/repo/services/api', '/repo')('src/app.ts') // 'services/api/src/app.ts'
+ */
+function locator(baseDir, repoRoot, exists = isFile) {
+    const root = external_node_path_default().resolve(repoRoot);
+    // Many issues share a file: each path is checked once.
+    const known = new Map();
+    return (serverPath) => {
+        if (!known.has(serverPath))
+            known.set(serverPath, locate(serverPath));
+        return known.get(serverPath);
+    };
+    function locate(serverPath) {
+        if (!isSafeRelative(serverPath))
+            return undefined;
+        const absolute = external_node_path_default().resolve(baseDir, ...serverPath.split('/'));
+        const relative = external_node_path_default().relative(root, absolute);
+        if (relative === '' || relative.startsWith('..') || external_node_path_default().isAbsolute(relative))
+            return undefined;
+        if (!exists(absolute))
+            return undefined;
+        return relative.split((external_node_path_default()).sep).join('/');
+    }
+}
+function isSafeRelative(serverPath) {
+    if (serverPath === '' || serverPath.length > MAX_PATH_CHARS)
+        return false;
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029\\]/.test(serverPath))
+        return false;
+    if (serverPath.startsWith('/') || /^[a-z]:/i.test(serverPath))
+        return false;
+    return serverPath.split('/').every((segment) => segment !== '..' && segment !== '');
+}
+
+// EXTERNAL MODULE: ./src/sonar/origin.ts
+var origin = __nccwpck_require__(4305);
+// EXTERNAL MODULE: ./src/sonar/metrics.ts
+var metrics = __nccwpck_require__(2474);
+// EXTERNAL MODULE: ./src/secrets.ts
+var src_secrets = __nccwpck_require__(7194);
+;// CONCATENATED MODULE: ./src/sonar/authorization.ts
+
+/**
+ * The Authorization header for the token: `Bearer <token>`, or `Basic base64(token + ':')`, the
+ * token as user name with an empty password.
+ *
+ * @example authorization('squ_abc', 'bearer') // 'Bearer squ_abc'
+ */
+function authorization(token, scheme) {
+    return scheme === 'bearer' ? `Bearer ${token}` : (0,src_secrets/* basicAuth */.tB)(token);
+}
+/** The other scheme, tried once when the server answers 401 to the first. */
+function otherScheme(scheme) {
+    return scheme === 'bearer' ? 'basic' : 'bearer';
+}
+const SCHEME_NAMES = { bearer: 'Bearer', basic: 'Basic' };
+/** The analysis tokens' prefixes (SonarQube 9.5 and later), and what each is. */
+const ANALYSIS_TOKENS = {
+    sqa_: 'a global analysis token (sqa_…)',
+    sqp_: 'a project analysis token (sqp_…)'
+};
+/**
+ * What kind of analysis token the token is, in words; undefined for a user token or one without
+ * a known prefix. A real server lets an analysis token submit analyses and read their tasks and
+ * gates, and refuses it (403) what needs Browse: a project's analyses, background tasks, measures
+ * and hotspots.
+ *
+ * @example analysisTokenKind('sqa_0123') // 'a global analysis token (sqa_…)'
+ */
+function analysisTokenKind(token) {
+    return token === undefined ? undefined : ANALYSIS_TOKENS[token.slice(0, 4)];
+}
+
+;// CONCATENATED MODULE: ./src/sonar/json-reply.ts
+
+
+/** Deeper than any Web API reply; keeps every later walk over the value far from the stack limit. */
+const MAX_JSON_DEPTH = 64;
+/** Why a body is not the JSON asked for. `truncated` may heal on another try; the rest do not. */
+class BodyProblem extends Error {
+    said;
+    truncated;
+    constructor(said, truncated = false) {
+        super((0,src_words/* textOf */.b6)(said));
+        this.said = said;
+        this.truncated = truncated;
+    }
+}
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+const GZIP_MAGIC = [0x1f, 0x8b];
+/**
+ * Parses a reply body as JSON. A UTF-8 byte order mark before it is skipped (RFC 8259 lets a
+ * reader ignore it). Throws a BodyProblem whose message completes "The reply …".
+ *
+ * @example parseJsonBody(Buffer.from('{"task":{}}'), { 'content-type': 'application/json' })
+ */
+function parseJsonBody(body, headers) {
+    const encoding = headers['content-encoding']?.trim().toLowerCase();
+    if (encoding && encoding !== 'identity') {
+        throw new BodyProblem(`is compressed (Content-Encoding: ${(0,untrusted_text/* oneLine */.TN)(encoding, 40)}) though the action asks for none: a proxy in front of the server compresses it unasked; configure it to pass the Web API's replies through as they are`);
+    }
+    if (startsWith(body, GZIP_MAGIC)) {
+        throw new BodyProblem('is gzip-compressed data without a Content-Encoding header: a proxy in front of the server compresses it unasked; configure it to pass the Web API replies through as they are');
+    }
+    const text = body.toString('utf8', startsWith(body, UTF8_BOM) ? UTF8_BOM.length : 0);
+    if (text.trim() === '') {
+        throw new BodyProblem(`is empty (${body.length} bytes${headers['content-length'] === undefined ? '' : `, Content-Length ${(0,untrusted_text/* oneLine */.TN)(String(headers['content-length']), 20)}`}): a server's Web API always answers with JSON; a proxy or load balancer in front of it may be dropping the body`);
+    }
+    const contentType = (0,untrusted_text/* oneLine */.TN)(headers['content-type'] ?? 'no content type', 80);
+    if (/^\s*</.test(text)) {
+        throw new BodyProblem((0,src_words/* msg */.ab) `is an HTML page (${contentType}), not JSON: a login page or a proxy error page. Check that ${(0,src_words/* setting */.Pe)('host')} / the report's serverUrl is the server's own address and that no proxy or SSO page stands in front of its Web API`);
+    }
+    const shape = scanJson(text);
+    if (shape === 'too-deep') {
+        throw new BodyProblem(`nests deeper than ${MAX_JSON_DEPTH} levels: it is not a Web API reply`);
+    }
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        if (shape === 'unfinished') {
+            throw new BodyProblem(`ends in the middle of its JSON after ${body.length} bytes: it was cut off on the way`, true);
+        }
+        throw new BodyProblem((0,src_words/* msg */.ab) `is not JSON (${contentType}); it starts with "${(0,untrusted_text/* oneLine */.TN)(text.trimStart(), 80)}". Check that ${(0,src_words/* setting */.Pe)('host')} / the report's serverUrl is the server's own address`);
+    }
+}
+/**
+ * One pass over the text that tracks strings and brackets, in linear time and constant stack:
+ * whether the JSON nests too deep, or ends with a string or a bracket still open.
+ */
+function scanJson(text) {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === 0x5c)
+                i++; // backslash: skip the escaped character
+            else if (c === 0x22)
+                inString = false;
+        }
+        else if (c === 0x22) {
+            inString = true;
+        }
+        else if (c === 0x7b || c === 0x5b) {
+            if (++depth > MAX_JSON_DEPTH)
+                return 'too-deep';
+        }
+        else if (c === 0x7d || c === 0x5d) {
+            depth--;
+        }
+    }
+    return inString || depth > 0 ? 'unfinished' : 'closed';
+}
+function startsWith(body, bytes) {
+    return bytes.every((byte, index) => body[index] === byte);
+}
+
+// EXTERNAL MODULE: ./src/http/transport.ts + 3 modules
+var transport = __nccwpck_require__(221);
 ;// CONCATENATED MODULE: ./src/sonar/failed-try.ts
 /**
  * One try that failed, in words a user can act on, with how it weighs for retrying: a status the
@@ -2102,13 +8869,13 @@ function megabytes(bytes) {
 
 
 
-const HOST = words_msg `${setting('host')} (or the report's serverUrl)`;
-const OWN_ADDRESS = words_msg `Check that ${setting('host')} / the report's serverUrl is the server's own address`;
+const HOST = (0,src_words/* msg */.ab) `${(0,src_words/* setting */.Pe)('host')} (or the report's serverUrl)`;
+const OWN_ADDRESS = (0,src_words/* msg */.ab) `Check that ${(0,src_words/* setting */.Pe)('host')} / the report's serverUrl is the server's own address`;
 const PROXY = 'HTTPS_PROXY / NO_PROXY when a proxy is in the way';
 const UNREACHABLE = {
     opening: 'reach',
     fault: 'unreachable',
-    says: (failure) => words_msg `${withNodeCode(failure)}. Check the address (${setting('host')} or the report's serverUrl), that the server is running, and ${PROXY}.`
+    says: (failure) => (0,src_words/* msg */.ab) `${withNodeCode(failure)}. Check the address (${(0,src_words/* setting */.Pe)('host')} or the report's serverUrl), that the server is running, and ${PROXY}.`
 };
 const BROKEN = {
     opening: 'read',
@@ -2121,7 +8888,7 @@ const TRANSPORT_WORDS = {
         opening: 'reach',
         fault: 'final',
         cause: 'not TLS',
-        says: (failure) => words_msg `it does not speak TLS there (${codeFirst(failure)}): a plain-HTTP server or port answers at this https:// address. Use http:// instead of https:// in ${HOST}, or the port where the server speaks HTTPS.`
+        says: (failure) => (0,src_words/* msg */.ab) `it does not speak TLS there (${codeFirst(failure)}): a plain-HTTP server or port answers at this https:// address. Use http:// instead of https:// in ${HOST}, or the port where the server speaks HTTPS.`
     },
     'certificate-untrusted': {
         opening: 'reach',
@@ -2145,31 +8912,31 @@ const TRANSPORT_WORDS = {
         opening: 'reach',
         fault: 'final',
         cause: 'TLS certificate for another host',
-        says: (failure, url) => words_msg `the server's TLS certificate does not name ${url.hostname} (${failure.code})${namesHeld(failure.certificateNames)}. Use a host name the certificate holds in ${HOST}, or have the certificate reissued to name ${url.hostname}.`
+        says: (failure, url) => (0,src_words/* msg */.ab) `the server's TLS certificate does not name ${url.hostname} (${failure.code})${namesHeld(failure.certificateNames)}. Use a host name the certificate holds in ${HOST}, or have the certificate reissued to name ${url.hostname}.`
     },
     tls: {
         opening: 'reach',
         fault: 'final',
         cause: 'TLS failed',
-        says: (failure) => words_msg `TLS failed (${codeFirst(failure)}). Check that ${HOST} is the server's HTTPS address, and what the server (or what stands in front of it) requires: the action speaks TLS 1.2 and 1.3 and sends no client certificate.`
+        says: (failure) => (0,src_words/* msg */.ab) `TLS failed (${codeFirst(failure)}). Check that ${HOST} is the server's HTTPS address, and what the server (or what stands in front of it) requires: the action speaks TLS 1.2 and 1.3 and sends no client certificate.`
     },
     'not-http': {
         opening: 'read',
         fault: 'final',
         cause: 'not HTTP',
-        says: (failure) => words_msg `the reply is not HTTP (${codeFirst(failure)}): something other than a web server answers on that port. Check the port in ${HOST}; for the server's HTTPS port, use https://.`
+        says: (failure) => (0,src_words/* msg */.ab) `the reply is not HTTP (${codeFirst(failure)}): something other than a web server answers on that port. Check the port in ${HOST}; for the server's HTTPS port, use https://.`
     },
     malformed: {
         opening: 'read',
         fault: 'final',
         cause: 'invalid HTTP',
-        says: (failure) => words_msg `the reply is not valid HTTP (${codeFirst(failure)}). ${OWN_ADDRESS} and what stands in front of it.`
+        says: (failure) => (0,src_words/* msg */.ab) `the reply is not valid HTTP (${codeFirst(failure)}). ${OWN_ADDRESS} and what stands in front of it.`
     },
     'too-large': {
         opening: 'refused',
         fault: 'final',
         cause: 'reply too large',
-        says: (failure) => words_msg `${failure.message}. ${OWN_ADDRESS}.`
+        says: (failure) => (0,src_words/* msg */.ab) `${failure.message}. ${OWN_ADDRESS}.`
     },
     refused: UNREACHABLE,
     dns: UNREACHABLE,
@@ -2182,13 +8949,13 @@ const TRANSPORT_WORDS = {
  */
 function transportFailure(failure, url, resource, rootCertGiven) {
     const words = TRANSPORT_WORDS[failure.reason] ?? BROKEN;
-    const where = `for ${resource.what} at ${shownUrl(url)}`;
+    const where = `for ${resource.what} at ${(0,origin/* shownUrl */.zA)(url)}`;
     const opening = {
         reach: `Could not reach the server ${where}: `,
         read: `Could not read the server's reply ${where}: `,
         refused: `The server's reply ${where} was refused: `
     }[words.opening];
-    const error = new ServerRequestError(words_msg `${opening}${words.says(failure, url, rootCertGiven)}`, undefined, {
+    const error = new errors/* ServerRequestError */.hP((0,src_words/* msg */.ab) `${opening}${words.says(failure, url, rootCertGiven)}`, undefined, {
         nodeCode: failure.code,
         cause: failure,
         origin: url.origin,
@@ -2211,7 +8978,7 @@ function withNodeCode({ message, code }) {
 }
 /** The names a certificate holds, quoted: server text, one line and bounded. */
 function namesHeld(names) {
-    return names ? `: it names "${untrusted_text_oneLine(names, QUOTE_LIMITS.short)}"` : '';
+    return names ? `: it names "${(0,untrusted_text/* oneLine */.TN)(names, untrusted_text/* QUOTE_LIMITS */.gJ.short)}"` : '';
 }
 /** A status the server answered instead of the JSON asked for, in words. */
 function statusFailure(reply, url, resource, 
@@ -2219,7 +8986,7 @@ function statusFailure(reply, url, resource,
 authTried, 
 /** What analysis token the token is (`analysisTokenKind`); undefined for a user token. */
 analysisToken) {
-    const retryAfter = headerValue(reply, 'retry-after');
+    const retryAfter = (0,transport/* headerValue */.Z)(reply, 'retry-after');
     return {
         error: statusError(reply, url, resource, authTried, analysisToken),
         fault: { kind: 'status', status: reply.status, retryAfter },
@@ -2228,17 +8995,17 @@ analysisToken) {
 }
 function statusError(reply, url, resource, authTried, analysisToken) {
     const { status } = reply;
-    const at = `(HTTP ${status} at ${shownUrl(url)})`;
+    const at = `(HTTP ${status} at ${(0,origin/* shownUrl */.zA)(url)})`;
     const words = serverWords(reply);
     // The server's own words first: they name the task, the analysis or the permission (a 401's
     // "Authentication required" adds nothing to ours).
     const said = words && status !== 401 ? `The server says: ${words}. ` : '';
-    const failed = (message, fields = {}) => new ServerRequestError(message, status, { ...fields, origin: url.origin });
+    const failed = (message, fields = {}) => new errors/* ServerRequestError */.hP(message, status, { ...fields, origin: url.origin });
     switch (status) {
         case 401:
-            return failed(words_msg `${said}${authTried
+            return failed((0,src_words/* msg */.ab) `${said}${authTried
                 ? `The server rejected the token ${at}, sent with ${authTried} authentication: it is wrong, expired or revoked. Create a user token (My Account → Security) and store it as the SONAR_TOKEN secret.`
-                : words_msg `The server requires a token ${at} and none was given: set ${theVariableOrSetting('token')}.`}`);
+                : (0,src_words/* msg */.ab) `The server requires a token ${at} and none was given: set ${(0,src_words/* theVariableOrSetting */.rk)('token')}.`}`);
         case 403:
             // A real server refuses analysis tokens what needs Browse, whatever their user may do.
             if (analysisToken) {
@@ -2249,10 +9016,10 @@ function statusError(reply, url, resource, authTried, analysisToken) {
             // A server without the address answers in these words (SonarQube 10.7, recorded).
             const noSuchAddress = words?.startsWith('"Unknown url') === true;
             const advice = (noSuchAddress && resource.advice.unknownUrl) || resource.advice.notFound;
-            return failed(words_msg `${said}${advice} ${at}`);
+            return failed((0,src_words/* msg */.ab) `${said}${advice} ${at}`);
         }
         case 400:
-            return failed(words_msg `${said}${resource.advice.badRequest} ${at}`);
+            return failed((0,src_words/* msg */.ab) `${said}${resource.advice.badRequest} ${at}`);
         default:
             return failed(`The server failed to answer for ${resource.what} ${at}${words ? `: ${words}` : ''}.`);
     }
@@ -2278,7 +9045,7 @@ function serverWords(reply) {
     for (const entry of errors) {
         const msg = entry?.msg;
         if (typeof msg === 'string' && msg.trim() !== '') {
-            messages.push(`"${untrusted_text_oneLine(msg.trim(), QUOTE_LIMITS.long)}"`);
+            messages.push(`"${(0,untrusted_text/* oneLine */.TN)(msg.trim(), untrusted_text/* QUOTE_LIMITS */.gJ.long)}"`);
         }
         if (messages.length === MAX_SERVER_MESSAGES)
             break;
@@ -2287,95 +9054,15 @@ function serverWords(reply) {
 }
 function certificateAdvice(code, rootCertGiven) {
     if (rootCertGiven) {
-        return words_msg `TLS certificate not trusted (${code}) even with ${setting('rootCert')}: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`;
+        return (0,src_words/* msg */.ab) `TLS certificate not trusted (${code}) even with ${(0,src_words/* setting */.Pe)('rootCert')}: it must hold, as PEM, the CA certificate that issued the server's certificate (or an intermediate of its chain), and the server's certificate must name the host of the URL.`;
     }
     return code === 'DEPTH_ZERO_SELF_SIGNED_CERT'
-        ? words_msg `TLS certificate not trusted (${code}): the server's certificate is self-signed. Set ${settingOrVariable('rootCert')} to that certificate (PEM), or give the server one that a CA issued.`
-        : words_msg `TLS certificate not trusted (${code}). For a server behind a private CA, set ${settingOrVariable('rootCert')} to that CA's certificate (PEM).`;
+        ? (0,src_words/* msg */.ab) `TLS certificate not trusted (${code}): the server's certificate is self-signed. Set ${(0,src_words/* settingOrVariable */.Od)('rootCert')} to that certificate (PEM), or give the server one that a CA issued.`
+        : (0,src_words/* msg */.ab) `TLS certificate not trusted (${code}). For a server behind a private CA, set ${(0,src_words/* settingOrVariable */.Od)('rootCert')} to that CA's certificate (PEM).`;
 }
 
-;// CONCATENATED MODULE: ./src/http/retry-policy.ts
-
-/**
- * When to try a request again and how long to wait first. Pure: the client supplies the time
- * left, the attempt number and the random source.
- */
-/** Rate limiting, server errors and gateway trouble: worth another try. 401/403/404 are not. */
-const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
-const BACKOFF = {
-    baseMs: 250,
-    maxMs: 8000
-};
-/**
- * Tries in all when nothing answers at the address (connection refused, host not found): a wrong
- * address does not heal by waiting, so the step fails in about a second instead of at the
- * time-out.
- */
-const MAX_TRIES_UNREACHABLE = 3;
-/**
- * Whether to try again after try number `attempt` (0 for the first) failed with `fault`, and
- * after how long. The delay is exponential backoff with equal jitter, never less: a server's
- * `Retry-After` can lengthen it, never shorten it, so no reply can make a hot loop. A wait that
- * would end past the deadline is not made; `timeLimit` names that time in the reason.
- *
- * @example decideRetry({ kind: 'transient' }, 0, 60_000, Math.random, Date.now()) // { retry: true, delayMs: 125..250 }
- */
-function decideRetry(fault, attempt, remainingMs, random, nowEpochMs, timeLimit = words_msg `the overall time-out (${setting('timeout')})`) {
-    const tries = attempt + 1;
-    if (fault.kind === 'final')
-        return { retry: false, why: '' };
-    if (fault.kind === 'status' && !RETRYABLE_STATUSES.has(fault.status)) {
-        return { retry: false, why: '' };
-    }
-    if (fault.kind === 'unreachable' && tries >= MAX_TRIES_UNREACHABLE) {
-        return { retry: false, why: `Gave up after ${tries} tries.` };
-    }
-    let delayMs = backoffMs(attempt, random);
-    if (fault.kind === 'status') {
-        const askedMs = parseRetryAfter(fault.retryAfter, nowEpochMs);
-        if (askedMs !== undefined && askedMs >= remainingMs) {
-            return {
-                retry: false,
-                why: words_msg `The server asked to wait ${Math.ceil(askedMs / 1000)} s before another try (Retry-After), more than ${timeLimit} leaves (${Math.max(0, Math.floor(remainingMs / 1000))} s).`
-            };
-        }
-        delayMs = Math.max(delayMs, askedMs ?? 0);
-    }
-    if (delayMs >= remainingMs) {
-        return {
-            retry: false,
-            why: words_msg `Gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}: ${timeLimit} leaves no time for another.`
-        };
-    }
-    return { retry: true, delayMs };
-}
-/**
- * Delay before retry number `attempt` (0 for the first retry): exponential backoff with equal
- * jitter, so concurrent jobs do not retry in step.
- *
- * @example backoffMs(2, Math.random) // between 500 and 1000
- */
-function backoffMs(attempt, random) {
-    const ceiling = Math.min(BACKOFF.maxMs, BACKOFF.baseMs * 2 ** Math.min(attempt, 30));
-    return Math.round(ceiling / 2 + (random() * ceiling) / 2);
-}
-/**
- * `Retry-After: 120` or `Retry-After: Wed, 21 Oct 2026 07:28:00 GMT` → milliseconds from now
- * (0 for a date past). Anything else (`1.5`, `-5`, garbage) → undefined: the header is ignored.
- */
-function parseRetryAfter(value, nowEpochMs) {
-    const text = value?.trim();
-    if (!text)
-        return undefined;
-    if (/^\d+$/.test(text))
-        return Number(text) * 1000;
-    // An HTTP date names its weekday; Date.parse alone would take "-5" or "1.5" for a year.
-    if (!/^[A-Za-z]{3},/.test(text))
-        return undefined;
-    const at = Date.parse(text);
-    return Number.isNaN(at) ? undefined : Math.max(0, at - nowEpochMs);
-}
-
+// EXTERNAL MODULE: ./src/http/retry-policy.ts
+var retry_policy = __nccwpck_require__(7593);
 ;// CONCATENATED MODULE: ./src/sonar/server-kind.ts
 /**
  * Which server the action talks to, as far as it changes what the action sends: SonarQube Cloud
@@ -2441,7 +9128,7 @@ const isObject = (value) => typeof value === 'object' && value !== null && !Arra
 const STATUS_WORD = /^[A-Z][A-Z_]{0,39}$/;
 function statusWord(value, where) {
     if (typeof value !== 'string' || !STATUS_WORD.test(value)) {
-        throw new UnexpectedShape(`${where} is ${typeof value === 'string' ? `"${untrusted_text_oneLine(value, 60)}"` : untrusted_text_oneLine(String(JSON.stringify(value)), 60)}, not a status word like OK or ERROR`);
+        throw new UnexpectedShape(`${where} is ${typeof value === 'string' ? `"${(0,untrusted_text/* oneLine */.TN)(value, 60)}"` : (0,untrusted_text/* oneLine */.TN)(String(JSON.stringify(value)), 60)}, not a status word like OK or ERROR`);
     }
     return value;
 }
@@ -2450,9 +9137,9 @@ function optionalId(value, where) {
     const id = optionalString(value);
     if (id === undefined || id === '')
         return undefined;
-    const problem = idProblem(id);
+    const problem = (0,identifier/* idProblem */.l)(id);
     if (problem)
-        throw new UnexpectedShape(`${where} "${untrusted_text_oneLine(id, 60)}" ${problem}: it is not an id`);
+        throw new UnexpectedShape(`${where} "${(0,untrusted_text/* oneLine */.TN)(id, 60)}" ${problem}: it is not an id`);
     return id;
 }
 const optionalString = (value) => typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
@@ -2581,7 +9268,7 @@ function decodeProjectAnalyses(body) {
         return [
             {
                 key,
-                date: untrusted_text_oneLine(optionalString(analysis['date']) ?? '', 60),
+                date: (0,untrusted_text/* oneLine */.TN)(optionalString(analysis['date']) ?? '', 60),
                 revision: revision && /^[0-9a-f]{7,64}$/i.test(revision) ? revision.toLowerCase() : undefined
             }
         ];
@@ -2646,7 +9333,7 @@ function decodePullRequests(body) {
         return [
             {
                 key,
-                analysisDate: date ? untrusted_text_oneLine(date, 60) : undefined,
+                analysisDate: date ? (0,untrusted_text/* oneLine */.TN)(date, 60) : undefined,
                 ...(base ? { base } : {}),
                 ...(target ? { target } : {})
             }
@@ -2788,7 +9475,7 @@ function decodeIssuesPage(body) {
 }
 function decodeIssue(issue, paths) {
     const [key, rule, message, component] = ['key', 'rule', 'message', 'component'].map((name) => issues_text(issue[name]));
-    if (!key || idProblem(key) || !rule || message === undefined || !component)
+    if (!key || (0,identifier/* idProblem */.l)(key) || !rule || message === undefined || !component)
         return [];
     const project = issues_text(issue['project']);
     const fromKey = project !== undefined && component.startsWith(`${project}:`)
@@ -3082,7 +9769,7 @@ class SonarClient {
      * gave it.
      */
     keysFrom(scope = '') {
-        return this.options.projectKeyFrom ?? words_msg `${theSetting('project')}${scope}`;
+        return this.options.projectKeyFrom ?? (0,src_words/* msg */.ab) `${(0,src_words/* theSetting */.w7)('project')}${scope}`;
     }
     constructor(options) {
         // Defaults by ??, not by spreading: an option passed as undefined still gets its default.
@@ -3096,10 +9783,10 @@ class SonarClient {
         };
         this.scheme = firstAuthScheme(this.options.kind);
         // The spec: make the server address end in '/' before appending the API path.
-        this.serverBase = serverBase(options.serverUrl);
+        this.serverBase = (0,origin/* serverBase */.pT)(options.serverUrl);
         this.rootCertGiven = options.rootCert !== undefined;
-        this.secrets = options.token === undefined ? [] : tokenForms(options.token);
-        this.transport = new HttpTransport({
+        this.secrets = options.token === undefined ? [] : (0,src_secrets/* tokenForms */.py)(options.token);
+        this.transport = new transport/* HttpTransport */.G5({
             userAgent: options.userAgent,
             rootCert: options.rootCert,
             maxBodyBytes: options.maxBodyBytes
@@ -3110,7 +9797,7 @@ class SonarClient {
      * task's warnings only when asked (the cloud, SonarQube before 10.1) are asked for them.
      */
     async getTask(taskUrl, taskId) {
-        const task = untrusted_text_oneLine(taskId);
+        const task = (0,untrusted_text/* oneLine */.TN)(taskId);
         const url = new URL(taskUrl);
         if (asksForTaskWarnings(this.options.kind) && !url.searchParams.has('additionalFields')) {
             url.searchParams.set('additionalFields', 'warnings');
@@ -3118,8 +9805,8 @@ class SonarClient {
         return this.getJson(url, {
             what: `task ${task}`,
             advice: {
-                notFound: words_msg `Task ${task} was not found: the report file may come from another server or an earlier run, or ${theSetting('task')} is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
-                badRequest: words_msg `The server refused the request for task ${task}: check ${theSetting('task')} or the report file's ceTaskId.`
+                notFound: (0,src_words/* msg */.ab) `Task ${task} was not found: the report file may come from another server or an earlier run, or ${(0,src_words/* theSetting */.w7)('task')} is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
+                badRequest: (0,src_words/* msg */.ab) `The server refused the request for task ${task}: check ${(0,src_words/* theSetting */.w7)('task')} or the report file's ceTaskId.`
             },
             decode: decodeTask
         });
@@ -3144,12 +9831,12 @@ class SonarClient {
     /** `GET <server>/api/qualitygates/project_status?analysisId=`: the gate of one analysis. */
     async getProjectStatus(analysisId) {
         const url = new URL(`api/qualitygates/project_status?analysisId=${encodeURIComponent(analysisId)}`, this.serverBase);
-        const analysis = untrusted_text_oneLine(analysisId);
+        const analysis = (0,untrusted_text/* oneLine */.TN)(analysisId);
         return this.getJson(url, {
             what: `the quality gate status of analysis ${analysis}`,
             advice: {
-                notFound: words_msg `Analysis ${analysis} was not found: check ${theSetting('analysis')}, or the analysis was deleted by the server's housekeeping.`,
-                badRequest: words_msg `The server refused the request for analysis ${analysis}: check ${theSetting('analysis')}.`
+                notFound: (0,src_words/* msg */.ab) `Analysis ${analysis} was not found: check ${(0,src_words/* theSetting */.w7)('analysis')}, or the analysis was deleted by the server's housekeeping.`,
+                badRequest: (0,src_words/* msg */.ab) `The server refused the request for analysis ${analysis}: check ${(0,src_words/* theSetting */.w7)('analysis')}.`
             },
             decode: decodeProjectStatus
         });
@@ -3166,11 +9853,11 @@ class SonarClient {
             url.searchParams.set('branch', on.branch);
         else if (on.pullRequest !== undefined)
             url.searchParams.set('pullRequest', on.pullRequest);
-        const where = `${untrusted_text_oneLine(projectKey)}${scopeWords(on)}`;
+        const where = `${(0,untrusted_text/* oneLine */.TN)(projectKey)}${scopeWords(on)}`;
         return this.getJson(url, {
             what: `the quality gate status of ${where}`,
             advice: {
-                notFound: words_msg `The server knows no analysis of ${where}: check ${this.keysFrom(words_msg ` and ${theSetting('pullRequest')}`)}.`,
+                notFound: (0,src_words/* msg */.ab) `The server knows no analysis of ${where}: check ${this.keysFrom((0,src_words/* msg */.ab) ` and ${(0,src_words/* theSetting */.w7)('pullRequest')}`)}.`,
                 badRequest: `The server refused the request for the quality gate of ${where}.`
             },
             decode: decodeProjectStatus
@@ -3184,11 +9871,11 @@ class SonarClient {
     async getPullRequests(projectKey) {
         const url = new URL('api/project_pull_requests/list', this.serverBase);
         url.searchParams.set('project', projectKey);
-        const project = untrusted_text_oneLine(projectKey);
+        const project = (0,untrusted_text/* oneLine */.TN)(projectKey);
         return this.getJson(url, {
             what: `the pull requests of ${project}`,
             advice: {
-                notFound: words_msg `The server knows no project ${project}: check ${this.keysFrom()}, and that the token may browse the project.`,
+                notFound: (0,src_words/* msg */.ab) `The server knows no project ${project}: check ${this.keysFrom()}, and that the token may browse the project.`,
                 unknownUrl: 'The server has no pull requests at all: Community Edition analyses the main branch only.',
                 badRequest: `The server refused the request for the pull requests of ${project}.`
             },
@@ -3230,13 +9917,13 @@ class SonarClient {
         if (on.pullRequest !== undefined)
             url.searchParams.set('pullRequest', on.pullRequest);
         url.searchParams.set('ps', String(ANALYSES_PAGE_SIZE));
-        const project = untrusted_text_oneLine(projectKey);
+        const project = (0,untrusted_text/* oneLine */.TN)(projectKey);
         const where = scopeWords(on);
         return this.getJson(url, {
             what: `the analyses of ${project}${where}`,
             advice: {
-                notFound: words_msg `The server knows no project ${project}${where}: check ${this.keysFrom(on.branch !== undefined ? words_msg ` and ${theSetting('branch')}` : on.pullRequest !== undefined ? words_msg ` and ${theSetting('pullRequest')}` : '')}, and that the token may browse the project.`,
-                badRequest: words_msg `The server refused the request for the analyses of ${project}${where}: check ${this.keysFrom()}${on.pullRequest !== undefined ? `; a server that analyses one branch only (Community Edition) has no pull requests` : ''}.`
+                notFound: (0,src_words/* msg */.ab) `The server knows no project ${project}${where}: check ${this.keysFrom(on.branch !== undefined ? (0,src_words/* msg */.ab) ` and ${(0,src_words/* theSetting */.w7)('branch')}` : on.pullRequest !== undefined ? (0,src_words/* msg */.ab) ` and ${(0,src_words/* theSetting */.w7)('pullRequest')}` : '')}, and that the token may browse the project.`,
+                badRequest: (0,src_words/* msg */.ab) `The server refused the request for the analyses of ${project}${where}: check ${this.keysFrom()}${on.pullRequest !== undefined ? `; a server that analyses one branch only (Community Edition) has no pull requests` : ''}.`
             },
             decode: decodeProjectAnalyses
         });
@@ -3254,11 +9941,11 @@ class SonarClient {
         else if (on.pullRequest !== undefined)
             url.searchParams.set('pullRequest', on.pullRequest);
         url.searchParams.set('metricKeys', 'alert_status,quality_gate_details');
-        const project = untrusted_text_oneLine(projectKey);
+        const project = (0,untrusted_text/* oneLine */.TN)(projectKey);
         return this.getJson(url, {
             what: `the quality gate measures of ${project}${scopeWords(on)}`,
             advice: {
-                notFound: words_msg `The server knows no project ${project}${scopeWords(on)}: check ${this.keysFrom()}.`,
+                notFound: (0,src_words/* msg */.ab) `The server knows no project ${project}${scopeWords(on)}: check ${this.keysFrom()}.`,
                 badRequest: `The server refused the request for the quality gate measures of ${project}.`
             },
             decode: decodeGateMeasures,
@@ -3278,11 +9965,11 @@ class SonarClient {
         else if (on.pullRequest !== undefined)
             url.searchParams.set('pullRequest', on.pullRequest);
         url.searchParams.set('metricKeys', metricKeys.join(','));
-        const where = `${untrusted_text_oneLine(projectKey)}${scopeWords(on)}`;
+        const where = `${(0,untrusted_text/* oneLine */.TN)(projectKey)}${scopeWords(on)}`;
         return this.getJson(url, {
             what: `the measures of ${where}`,
             advice: {
-                notFound: words_msg `The server knows no project ${where}: check ${this.keysFrom()}.`,
+                notFound: (0,src_words/* msg */.ab) `The server knows no project ${where}: check ${this.keysFrom()}.`,
                 badRequest: `The server refused the request for the measures of ${where}.`
             },
             decode: decodeMeasureValues,
@@ -3296,7 +9983,7 @@ class SonarClient {
      */
     async getHotspots(projectKey, scope) {
         const query = hotspotsQuery(projectKey, scope, this.options.kind);
-        const project = untrusted_text_oneLine(projectKey);
+        const project = (0,untrusted_text/* oneLine */.TN)(projectKey);
         return this.getJson(new URL(`api/hotspots/search?${query.toString()}`, this.serverBase), {
             what: `the security hotspots of ${project}`,
             advice: {
@@ -3314,11 +10001,11 @@ class SonarClient {
     async getBranchNames(projectKey) {
         const url = new URL('api/project_branches/list', this.serverBase);
         url.searchParams.set('project', projectKey);
-        const project = untrusted_text_oneLine(projectKey);
+        const project = (0,untrusted_text/* oneLine */.TN)(projectKey);
         return this.getJson(url, {
             what: `the branches of ${project}`,
             advice: {
-                notFound: words_msg `The server knows no project ${project}: check ${this.keysFrom()}.`,
+                notFound: (0,src_words/* msg */.ab) `The server knows no project ${project}: check ${this.keysFrom()}.`,
                 badRequest: `The server refused the request for the branches of ${project}.`
             },
             decode: decodeBranchNames,
@@ -3332,11 +10019,11 @@ class SonarClient {
     async getComponentTasks(projectKey) {
         const url = new URL('api/ce/component', this.serverBase);
         url.searchParams.set('component', projectKey);
-        const project = untrusted_text_oneLine(projectKey);
+        const project = (0,untrusted_text/* oneLine */.TN)(projectKey);
         return this.getJson(url, {
             what: `the background tasks of ${project}`,
             advice: {
-                notFound: words_msg `The server knows no project ${project}: check ${this.keysFrom()}.`,
+                notFound: (0,src_words/* msg */.ab) `The server knows no project ${project}: check ${this.keysFrom()}.`,
                 badRequest: `The server refused the request for the background tasks of ${project}.`
             },
             decode: decodeComponentTasks
@@ -3350,9 +10037,9 @@ class SonarClient {
     async getPreviousProcessingMs(projectKey) {
         const url = new URL(`api/ce/component?component=${encodeURIComponent(projectKey)}`, this.serverBase);
         return this.getJson(url, {
-            what: `the last analysis of ${untrusted_text_oneLine(projectKey)}`,
+            what: `the last analysis of ${(0,untrusted_text/* oneLine */.TN)(projectKey)}`,
             advice: {
-                notFound: `The server does not know the project ${untrusted_text_oneLine(projectKey)}.`,
+                notFound: `The server does not know the project ${(0,untrusted_text/* oneLine */.TN)(projectKey)}.`,
                 badRequest: 'The server refused the request for the last analysis.'
             },
             decode: decodeLastProcessingMs,
@@ -3366,7 +10053,7 @@ class SonarClient {
      */
     async getIssuesPage(projectKey, scope, page) {
         const query = issuesQuery(projectKey, scope, this.options.kind, page);
-        const project = untrusted_text_oneLine(projectKey);
+        const project = (0,untrusted_text/* oneLine */.TN)(projectKey);
         return this.getJson(new URL(`api/issues/search?${query.toString()}`, this.serverBase), {
             what: `the new issues of ${project}`,
             advice: {
@@ -3390,8 +10077,8 @@ class SonarClient {
         this.transport.close();
     }
     async getJson(url, resource) {
-        if (!isSameOrigin(url, this.options.serverUrl)) {
-            throw new UnsafeRequestError(words_msg `Refusing to send the token to ${shownUrl(url, 'origin')}: the task address is not on the server ${shownUrl(this.options.serverUrl, 'origin')}. The report file may be tampered with or from another server; set ${setting('host')} to the server you trust to build the task address from it.`);
+        if (!(0,origin/* isSameOrigin */.J6)(url, this.options.serverUrl)) {
+            throw new errors/* UnsafeRequestError */.uP((0,src_words/* msg */.ab) `Refusing to send the token to ${(0,origin/* shownUrl */.zA)(url, 'origin')}: the task address is not on the server ${(0,origin/* shownUrl */.zA)(this.options.serverUrl, 'origin')}. The report file may be tampered with or from another server; set ${(0,src_words/* setting */.Pe)('host')} to the server you trust to build the task address from it.`);
         }
         const { clock, deadline } = this.options;
         for (let attempt = 0;; attempt++) {
@@ -3411,18 +10098,18 @@ class SonarClient {
             }
             catch (error) {
                 // The one failure that arises outside the family: the transport's, worded here.
-                if (!(error instanceof TransportFailure))
+                if (!(error instanceof transport/* TransportFailure */.Az))
                     throw error;
                 failed = transportFailure(error, url, resource, this.rootCertGiven);
             }
             if (resource.once)
                 throw failed.error;
-            const decision = decideRetry(failed.fault, attempt, deadline - clock.now(), this.options.random, Date.now());
+            const decision = (0,retry_policy/* decideRetry */.tE)(failed.fault, attempt, deadline - clock.now(), this.options.random, Date.now());
             if (!decision.retry) {
                 if (!decision.why)
                     throw failed.error;
                 const { message, status, nodeCode, analysisToken, noReply, origin } = failed.error;
-                throw new ServerRequestError(words_msg `${message} ${decision.why}`, status, {
+                throw new errors/* ServerRequestError */.hP((0,src_words/* msg */.ab) `${message} ${decision.why}`, status, {
                     nodeCode,
                     analysisToken,
                     noReply,
@@ -3472,7 +10159,7 @@ class SonarClient {
     noteTokenExpiration(reply) {
         if (this.expirationSeen)
             return;
-        const expiresAt = parseTokenExpiration(headerValue(reply, TOKEN_EXPIRATION_HEADER));
+        const expiresAt = parseTokenExpiration((0,transport/* headerValue */.Z)(reply, TOKEN_EXPIRATION_HEADER));
         if (!expiresAt)
             return;
         this.expirationSeen = true;
@@ -3483,16 +10170,16 @@ class SonarClient {
         let url = start;
         for (let hop = 0;; hop++) {
             const reply = await this.send(url, resource);
-            const location = headerValue(reply, 'location');
+            const location = (0,transport/* headerValue */.Z)(reply, 'location');
             if (reply.status < 300 || reply.status >= 400 || reply.status === 304 || !location) {
                 return reply;
             }
             const next = redirectTarget(location, url, resource);
-            if (!isAllowedRedirect(url, next)) {
-                throw new UnsafeRequestError(words_msg `Refusing to follow a redirect from ${shownUrl(url, 'origin')} to ${shownUrl(next, 'origin')} with the token: redirects are followed only on the same server (or its https:// address). Set ${setting('host')} to the address the server really answers on.`);
+            if (!(0,origin/* isAllowedRedirect */.vU)(url, next)) {
+                throw new errors/* UnsafeRequestError */.uP((0,src_words/* msg */.ab) `Refusing to follow a redirect from ${(0,origin/* shownUrl */.zA)(url, 'origin')} to ${(0,origin/* shownUrl */.zA)(next, 'origin')} with the token: redirects are followed only on the same server (or its https:// address). Set ${(0,src_words/* setting */.Pe)('host')} to the address the server really answers on.`);
             }
             if (hop + 1 >= MAX_REDIRECTS) {
-                throw new ServerRequestError(words_msg `Too many redirects (${MAX_REDIRECTS}) starting at ${shownUrl(start)}: set ${setting('host')} to the address the server really answers on.`, reply.status);
+                throw new errors/* ServerRequestError */.hP((0,src_words/* msg */.ab) `Too many redirects (${MAX_REDIRECTS}) starting at ${(0,origin/* shownUrl */.zA)(start)}: set ${(0,src_words/* setting */.Pe)('host')} to the address the server really answers on.`, reply.status);
             }
             url = next;
         }
@@ -3515,7 +10202,7 @@ class SonarClient {
             return replyWithoutToken(reply, this.secrets);
         }
         catch (error) {
-            if (cutByDeadline && error instanceof TransportFailure && error.reason === 'timeout') {
+            if (cutByDeadline && error instanceof transport/* TransportFailure */.Az && error.reason === 'timeout') {
                 throw deadlineReached(url, resource, error);
             }
             throw error;
@@ -3524,7 +10211,7 @@ class SonarClient {
 }
 /** A request the overall deadline cut short: a time-out, not a server fault. */
 function deadlineReached(url, resource, cause) {
-    return new TimeoutError(words_msg `The overall time-out (${setting('timeout')}) ran out while waiting for ${resource.what} from ${shownUrl(url)}.`, cause === undefined ? undefined : { cause });
+    return new errors/* TimeoutError */.MU((0,src_words/* msg */.ab) `The overall time-out (${(0,src_words/* setting */.Pe)('timeout')}) ran out while waiting for ${resource.what} from ${(0,origin/* shownUrl */.zA)(url)}.`, cause === undefined ? undefined : { cause });
 }
 /** A redirect's Location as a URL, or a clear refusal: only http(s) addresses are followed. */
 function redirectTarget(location, from, resource) {
@@ -3535,12 +10222,12 @@ function redirectTarget(location, from, resource) {
     catch {
         next = undefined;
     }
-    const quoted = `"${untrusted_text_oneLine(location, QUOTE_LIMITS.short)}"`;
+    const quoted = `"${(0,untrusted_text/* oneLine */.TN)(location, untrusted_text/* QUOTE_LIMITS */.gJ.short)}"`;
     if (!next || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
-        throw new ServerRequestError(words_msg `The server redirected the request for ${resource.what} to ${next ? quoted : `${quoted}, which is not an address`}: only http:// and https:// addresses on the same server are followed. Set ${setting('host')} to the address the server really answers on.`);
+        throw new errors/* ServerRequestError */.hP((0,src_words/* msg */.ab) `The server redirected the request for ${resource.what} to ${next ? quoted : `${quoted}, which is not an address`}: only http:// and https:// addresses on the same server are followed. Set ${(0,src_words/* setting */.Pe)('host')} to the address the server really answers on.`);
     }
     if (next.username || next.password) {
-        throw new UnsafeRequestError(`Refusing to follow a redirect to an address with credentials in it (${shownUrl(next, 'origin')}): the action sends only its own token.`);
+        throw new errors/* UnsafeRequestError */.uP(`Refusing to follow a redirect to an address with credentials in it (${(0,origin/* shownUrl */.zA)(next, 'origin')}): the action sends only its own token.`);
     }
     return next;
 }
@@ -3549,7 +10236,7 @@ function redirectTarget(location, from, resource) {
  * another; any other body or shape that is not the API's is thrown, as it will not.
  */
 function decodeJson(url, reply, resource) {
-    const from = `for ${resource.what} from ${shownUrl(url)}`;
+    const from = `for ${resource.what} from ${(0,origin/* shownUrl */.zA)(url)}`;
     let json;
     try {
         json = parseJsonBody(reply.body, reply.headers);
@@ -3557,7 +10244,7 @@ function decodeJson(url, reply, resource) {
     catch (error) {
         if (!(error instanceof BodyProblem))
             throw error;
-        const failure = new ServerRequestError(words_msg `The reply ${from} ${error.said}.`, reply.status, {
+        const failure = new errors/* ServerRequestError */.hP((0,src_words/* msg */.ab) `The reply ${from} ${error.said}.`, reply.status, {
             cause: error
         });
         if (!error.truncated)
@@ -3570,7 +10257,7 @@ function decodeJson(url, reply, resource) {
     catch (error) {
         if (!(error instanceof UnexpectedShape))
             throw error;
-        throw new ServerRequestError(`Unexpected reply ${from}: ${error.message}. Is this a SonarQube or SonarCloud server?`, reply.status, { cause: error });
+        throw new errors/* ServerRequestError */.hP(`Unexpected reply ${from}: ${error.message}. Is this a SonarQube or SonarCloud server?`, reply.status, { cause: error });
     }
 }
 /**
@@ -3586,13 +10273,13 @@ function replyWithoutToken(reply, secrets) {
     const headers = {};
     for (const [name, value] of Object.entries(reply.headers)) {
         headers[name] = Array.isArray(value)
-            ? value.map((each) => redactSecrets(each, secrets))
+            ? value.map((each) => (0,src_secrets/* redactSecrets */.fp)(each, secrets))
             : value === undefined
                 ? undefined
-                : redactSecrets(value, secrets);
+                : (0,src_secrets/* redactSecrets */.fp)(value, secrets);
     }
     const body = secrets.some((secret) => secret !== '' && reply.body.includes(secret))
-        ? Buffer.from(redactSecrets(reply.body.toString('utf8'), secrets))
+        ? Buffer.from((0,src_secrets/* redactSecrets */.fp)(reply.body.toString('utf8'), secrets))
         : reply.body;
     return { ...reply, headers, body: body.includes('\\') ? escapedTokenOut(body, secrets) : body };
 }
@@ -3607,7 +10294,7 @@ function escapedTokenOut(body, secrets) {
         json = JSON.parse(body.toString('utf8').replace(/^\uFEFF/, ''), (_, value) => {
             if (typeof value !== 'string')
                 return value;
-            const without = redactSecrets(value, secrets);
+            const without = (0,src_secrets/* redactSecrets */.fp)(value, secrets);
             changed ||= without !== value;
             return without;
         });
@@ -3622,9 +10309,9 @@ const ANALYSES_PAGE_SIZE = 100;
 /** ` on branch release/2.4`, ` on pull request 42`, or nothing for the main branch. */
 function scopeWords(on) {
     if (on.branch !== undefined)
-        return ` on branch ${untrusted_text_oneLine(on.branch)}`;
+        return ` on branch ${(0,untrusted_text/* oneLine */.TN)(on.branch)}`;
     if (on.pullRequest !== undefined)
-        return ` on pull request ${untrusted_text_oneLine(on.pullRequest)}`;
+        return ` on pull request ${(0,untrusted_text/* oneLine */.TN)(on.pullRequest)}`;
     return '';
 }
 
@@ -3676,97 +10363,8 @@ function toNumber(value) {
     return Number.isFinite(number) ? number : undefined;
 }
 
-;// CONCATENATED MODULE: ./src/findings/finding.ts
-
-
-/** Most severe first: the order annotations are given out in. */
-const SEVERITY_ORDER = ['blocker', 'high', 'medium', 'low', 'info'];
-const FROM_SERVER = lookupTable({
-    BLOCKER: 'blocker',
-    CRITICAL: 'high',
-    HIGH: 'high',
-    MAJOR: 'medium',
-    MEDIUM: 'medium',
-    MINOR: 'low',
-    LOW: 'low',
-    INFO: 'info'
-});
-/**
- * The issue as a finding: the most severe of its impacts' severities (10.2+) and its legacy
- * severity (a 10.x BLOCKER has a HIGH impact: it stays a blocker; MAJOR when it has neither), its file located in the checkout, its region from the text range (or line).
- *
- * @example toFinding(issue, { serverUrl, projectKey: 'shop', locate: () => undefined }).severity // 'high'
- */
-function toFinding(issue, ruleNames, context) {
-    const { severity, word } = severityOf(issue);
-    return {
-        key: issue.key,
-        rule: issue.rule,
-        ruleName: ruleNames.get(issue.rule),
-        message: issue.message,
-        severity,
-        severityWord: word,
-        type: issue.type,
-        file: issue.path === undefined ? undefined : context.locate(issue.path),
-        serverPath: issue.path,
-        region: regionOf(issue),
-        url: issueUrl(issue.key, context)
-    };
-}
-/** Most severe first, the server's order kept among equals. */
-function bySeverity(findings) {
-    return [...findings].sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity));
-}
-/** How many findings there are of each severity, every severity named. */
-function countBySeverity(findings) {
-    const counts = Object.fromEntries(SEVERITY_ORDER.map((s) => [s, 0]));
-    for (const finding of findings)
-        counts[finding.severity]++;
-    return counts;
-}
-function severityOf(issue) {
-    const words = [...issue.impacts.map(({ severity }) => severity), issue.severity ?? ''];
-    const candidates = words.flatMap((word) => {
-        const scaled = FROM_SERVER[word];
-        return scaled ? [{ severity: scaled, word }] : [];
-    });
-    if (candidates.length === 0)
-        return { severity: 'medium', word: 'MAJOR' };
-    return candidates.reduce((worst, candidate) => SEVERITY_ORDER.indexOf(candidate.severity) < SEVERITY_ORDER.indexOf(worst.severity)
-        ? candidate
-        : worst);
-}
-function regionOf(issue) {
-    const range = issue.textRange;
-    if (range) {
-        const columns = range.startOffset !== undefined &&
-            range.endOffset !== undefined &&
-            (range.startLine < range.endLine || range.startOffset < range.endOffset);
-        return {
-            startLine: range.startLine,
-            endLine: range.endLine,
-            startColumn: columns ? range.startOffset + 1 : undefined,
-            endColumn: columns ? range.endOffset + 1 : undefined
-        };
-    }
-    if (issue.line === undefined)
-        return undefined;
-    return {
-        startLine: issue.line,
-        endLine: issue.line,
-        startColumn: undefined,
-        endColumn: undefined
-    };
-}
-function issueUrl(key, context) {
-    const query = new URLSearchParams({ id: context.projectKey, open: key });
-    if (context.pullRequest !== undefined)
-        query.set('pullRequest', context.pullRequest);
-    else if (context.branch !== undefined)
-        query.set('branch', context.branch);
-    return new URL(`project/issues?${query.toString()}`, serverBase(context.serverUrl)).href;
-}
-
+// EXTERNAL MODULE: ./src/findings/finding.ts
+var finding = __nccwpck_require__(4879);
 ;// CONCATENATED MODULE: ./src/gate/new-issues.ts
 
 
@@ -3811,213 +10409,23 @@ async function readNewIssues(client, projectKey, scope, context) {
     return {
         read: true,
         scope,
-        findings: issues.map((issue) => toFinding(issue, ruleNames, full)),
+        findings: issues.map((issue) => (0,finding/* toFinding */.N6)(issue, ruleNames, full)),
         total,
         requests
     };
 }
 function failureReason(error, readSoFar) {
     const partly = readSoFar > 0 ? ` (after ${readSoFar} of them)` : '';
-    if (error instanceof ServerRequestError && error.status === 403) {
+    if (error instanceof errors/* ServerRequestError */.hP && error.status === 403) {
         return `The token may not browse the project's issues (HTTP 403)${partly}: new issues are not shown. Give the token's user the Browse permission on the project to see them.`;
     }
-    return words_msg `The new issues could not be read${partly}: ${saidOf(error)}`;
+    return (0,src_words/* msg */.ab) `The new issues could not be read${partly}: ${(0,errors/* saidOf */.Jo)(error)}`;
 }
 
-;// CONCATENATED MODULE: ./src/gate/what-changed.ts
-
-
-/** The measures of new code a verdict shows: coverage and duplicated lines. */
-const NEW_CODE_MEASURES = ['new_coverage', 'new_duplicated_lines_density'];
-/** The same figures over the whole code, for a pull request's target branch. */
-const OVERALL_MEASURES = ['coverage', 'duplicated_lines_density'];
-/**
- * The issues of the new code that were accepted, and those a pull request fixes: counted by
- * recent servers only (an older one refuses the unknown metric), so asked on their own.
- */
-const ISSUE_COUNT_MEASURES = {
-    branch: ['new_accepted_issues'],
-    pullRequest: ['new_accepted_issues', 'pull_request_fixed_issues']
-};
-/**
- * What changed with the analysis of `on`: the new code's coverage and duplication, for a pull
- * request its target branch's (the branch the server compares it with, read from its list of
- * pull requests), the hotspots to review, and the issues accepted and fixed where the server
- * counts them. Three to five requests, read at once (the target's after its name) and never
- * tried again; a failure is one line in its part, never a different verdict.
- *
- * @example const changed = await readWhatChanged(client, 'shop', { pullRequest: '42' })
- */
-async function readWhatChanged(server, projectKey, on) {
-    const pullRequest = on.pullRequest;
-    const scope = pullRequest !== undefined
-        ? { kind: 'pull-request', pullRequest }
-        : { kind: 'new-code', branch: on.branch };
-    const [newCode, target, hotspots, issues] = await Promise.all([
-        figures(server.getMeasures(projectKey, on, NEW_CODE_MEASURES), 'new_'),
-        pullRequest === undefined ? undefined : targetOf(server, projectKey, pullRequest),
-        unreadOr(server.getHotspots(projectKey, scope), 'hotspots'),
-        issueCounts(server, projectKey, on)
-    ]);
-    return {
-        newCode,
-        ...(target ? { target } : {}),
-        hotspots,
-        ...(issues ? { issues } : {})
-    };
-}
-/**
- * The pull request's target branch (the server's `base`, the branch it compares with, else the
- * `target` the scanner named) and its overall figures; undefined when the server names none.
- */
-async function targetOf(server, projectKey, pullRequest) {
-    const pulls = await unreadOr(server.getPullRequests(projectKey).then((list) => ({ list })), "pull request's target branch");
-    if ('unread' in pulls)
-        return pulls;
-    const pull = pulls.list.find(({ key }) => key === pullRequest);
-    const branch = pull?.base ?? pull?.target;
-    if (branch === undefined)
-        return undefined;
-    const read = server.getMeasures(projectKey, { branch }, OVERALL_MEASURES);
-    return { branch, figures: await figures(read, '') };
-}
-/** The counts the server keeps of accepted and fixed issues; undefined where it keeps none. */
-async function issueCounts(server, projectKey, on) {
-    const metrics = on.pullRequest === undefined ? ISSUE_COUNT_MEASURES.branch : ISSUE_COUNT_MEASURES.pullRequest;
-    try {
-        const values = await server.getMeasures(projectKey, on, metrics);
-        const count = (metric) => {
-            const value = values.get(metric);
-            return value !== undefined && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
-        };
-        const counts = {
-            accepted: count('new_accepted_issues'),
-            fixed: count('pull_request_fixed_issues')
-        };
-        return counts.accepted === undefined && counts.fixed === undefined ? undefined : counts;
-    }
-    catch {
-        // A server before these metrics refuses them: it does not count them, which is no failure.
-        return undefined;
-    }
-}
-async function figures(read, prefix) {
-    const values = await unreadOr(read, 'measures');
-    if ('unread' in values)
-        return values;
-    return {
-        coverage: what_changed_percent(values.get(`${prefix}coverage`)),
-        duplication: what_changed_percent(values.get(`${prefix}duplicated_lines_density`))
-    };
-}
-/** A percentage the server could have written: 0 to 100. */
-function what_changed_percent(value) {
-    return value !== undefined && value >= 0 && value <= 100 ? value : undefined;
-}
-/** The read's value, or one line that says why it is missing (403: the token may not browse). */
-async function unreadOr(read, what) {
-    try {
-        return await read;
-    }
-    catch (error) {
-        if (error instanceof ServerRequestError && error.status === 403) {
-            return error.analysisToken
-                ? {
-                    unread: `The token may not read the ${what} (403): it is ${error.analysisToken}, and SonarQube refuses analysis tokens what needs Browse. A user token (squ_…) of a user with Browse shows them.`
-                }
-                : {
-                    unread: `The token may not read the ${what} (403): they need the Browse permission.`,
-                    browseRefused: true
-                };
-        }
-        return { unread: words_msg `The ${what} could not be read: ${saidOf(error)}` };
-    }
-}
-/**
- * A percentage as a verdict shows it: one decimal at most.
- *
- * @example percentWords(85.46) // '85.5%'
- */
-function percentWords(value) {
-    return `${Number(value.toFixed(1))}%`;
-}
-/**
- * A difference of percentages, signed, in points.
- *
- * @example pointsWords(-1.84) // '−1.8 points'
- */
-function pointsWords(difference) {
-    const rounded = Number(difference.toFixed(1));
-    if (rounded === 0)
-        return 'no change';
-    return `${rounded > 0 ? '+' : '−'}${Math.abs(rounded)} points`;
-}
-/**
- * What changed in one line of the log: "What changed: coverage on new code 85.5% (main 78.2%),
- * duplicated lines on new code 1.2% (main 3%), 2 security hotspots to review, 2 issues accepted,
- * 3 fixed." Server text (the target branch) is quoted by the log's gate.
- */
-function whatChangedLine(changed) {
-    const { newCode, target, hotspots, issues } = changed;
-    const against = target && !('unread' in target) && !('unread' in target.figures) ? target : undefined;
-    const figure = (name, which) => {
-        if ('unread' in newCode)
-            return undefined;
-        const value = newCode[which];
-        const theirs = against && !('unread' in against.figures) ? against.figures[which] : undefined;
-        const own = value === undefined ? 'not computed' : percentWords(value);
-        return `${name} on new code ${own}${theirs === undefined ? '' : ` (${against.branch} ${percentWords(theirs)})`}`;
-    };
-    const parts = [
-        'unread' in newCode ? newCode.unread : undefined,
-        figure('coverage', 'coverage'),
-        figure('duplicated lines', 'duplication'),
-        target && 'unread' in target ? target.unread : undefined,
-        'unread' in hotspots
-            ? hotspots.unread
-            : `${hotspots.total} security ${hotspots.total === 1 ? 'hotspot' : 'hotspots'} to review`,
-        issues?.accepted === undefined
-            ? undefined
-            : `${issues.accepted} ${issues.accepted === 1 ? 'issue' : 'issues'} accepted`,
-        issues?.fixed === undefined ? undefined : `${issues.fixed} fixed`
-    ];
-    return words_msg `What changed: ${joined(parts.filter((part) => part !== undefined), ', ')}.`;
-}
-
-;// CONCATENATED MODULE: ./src/run-scope.ts
-
-/**
- * The settings with the run's scope taken, and one line of the log that says which analysis
- * will be checked and who said so (`request`: what the platform calls a pull request).
- *
- * @example settings = takeRunScope(settings, { pullRequest: '42', commits: [sha], from: 'GitLab CI' }, log, 'merge request')
- */
-function takeRunScope(settings, run, log, request = 'pull request') {
-    const where = run.pullRequest !== undefined
-        ? ` on ${request} ${untrusted_text_oneLine(run.pullRequest)}`
-        : run.branch !== undefined
-            ? ` on branch ${untrusted_text_oneLine(run.branch)}`
-            : '';
-    // A pull request's analyses record no commit the server shows: its newest is the one.
-    const which = run.pullRequest !== undefined
-        ? `the newest analysis${where}${run.since ? ` made after ${run.since.what}` : ''}`
-        : run.commits.length > 0
-            ? `the analysis of ${shortShas(run.commits)}${where}`
-            : `the newest analysis${where || ' of the main branch'}`;
-    log.info(`Checking ${which}, as ${run.from} says.`);
-    return {
-        ...settings,
-        branch: run.branch,
-        pullRequest: run.pullRequest,
-        commits: run.commits,
-        ...(run.since ? { since: run.since } : {})
-    };
-}
-/** Commits as the log shows them: `abc1234`, or `abc1234 or def5678`. */
-function shortShas(commits) {
-    return commits.map((sha) => sha.slice(0, 7)).join(' or ');
-}
-
+// EXTERNAL MODULE: ./src/gate/what-changed.ts
+var what_changed = __nccwpck_require__(6400);
+// EXTERNAL MODULE: ./src/run-scope.ts
+var run_scope = __nccwpck_require__(7303);
 ;// CONCATENATED MODULE: ./src/gate/analysis-sightings.ts
 /**
  * One poll of the wait for a project's analysis (wait-for-analysis.ts): what it reads of the
@@ -4044,7 +10452,7 @@ async function lookAtBranch(server, projectKey, on, commits, expected, now, read
     }
     catch (error) {
         const { branch } = on;
-        if (branch === undefined || !(error instanceof ServerRequestError) || error.status !== 404) {
+        if (branch === undefined || !(error instanceof errors/* ServerRequestError */.hP) || error.status !== 404) {
             throw error;
         }
         if (!expected)
@@ -4058,8 +10466,8 @@ async function lookAtBranch(server, projectKey, on, commits, expected, now, read
     if (found)
         return { found };
     if (commits.length > 0 && page.analyses.length > 0 && page.analyses.every((a) => !a.revision)) {
-        const where = `${untrusted_text_oneLine(projectKey)}${scopeWords(on)}`;
-        throw new AnalysisNotFoundError(words_msg `The analyses of ${where} record no commit (scans without SCM data, e.g. no .git folder or sonar.scm.disabled): the analysis of ${shortShas(commits)} cannot be told from the others. Run the scan with the repository's history, or leave ${setting('commit')} out to check the newest analysis.`);
+        const where = `${(0,untrusted_text/* oneLine */.TN)(projectKey)}${scopeWords(on)}`;
+        throw new errors/* AnalysisNotFoundError */.g2((0,src_words/* msg */.ab) `The analyses of ${where} record no commit (scans without SCM data, e.g. no .git folder or sonar.scm.disabled): the analysis of ${(0,run_scope/* shortShas */.Q)(commits)} cannot be told from the others. Run the scan with the repository's history, or leave ${(0,src_words/* setting */.Pe)('commit')} out to check the newest analysis.`);
     }
     return { ...(await tasks()), newest: page.analyses[0] };
 }
@@ -4103,7 +10511,7 @@ async function lookAtPullRequest(server, projectKey, pullRequest, since, expecte
     if (!pull) {
         const unknown = () => Promise.resolve(pullRequestsWords(projectKey, pullRequest, pulls));
         if (!expected)
-            throw new AnalysisNotFoundError(words_msg `${await unknown()}: check ${theSetting('pullRequest')}.`);
+            throw new errors/* AnalysisNotFoundError */.g2((0,src_words/* msg */.ab) `${await unknown()}: check ${(0,src_words/* theSetting */.w7)('pullRequest')}.`);
         return { ...read, unknown };
     }
     const date = pull.analysisDate;
@@ -4166,7 +10574,7 @@ async function unknownScope(server, projectKey, on, cause) {
     catch {
         return cause;
     }
-    return new AnalysisNotFoundError(words_msg `${branchesWords(projectKey, on.branch, names)}. Check ${theSetting('branch')}; a server that analyses one branch only (Community Edition) has its main branch alone.`, { cause });
+    return new errors/* AnalysisNotFoundError */.g2((0,src_words/* msg */.ab) `${branchesWords(projectKey, on.branch, names)}. Check ${(0,src_words/* theSetting */.w7)('branch')}; a server that analyses one branch only (Community Edition) has its main branch alone.`, { cause });
 }
 /** For a time-out: the branches the server has, or why they could not be read. */
 async function unknownScopeWords(server, projectKey, on) {
@@ -4174,21 +10582,21 @@ async function unknownScopeWords(server, projectKey, on) {
         return branchesWords(projectKey, on.branch, await server.getBranchNames(projectKey));
     }
     catch {
-        return `the project ${untrusted_text_oneLine(projectKey)} has no branch "${untrusted_text_oneLine(on.branch)}" on the server yet`;
+        return `the project ${(0,untrusted_text/* oneLine */.TN)(projectKey)} has no branch "${(0,untrusted_text/* oneLine */.TN)(on.branch)}" on the server yet`;
     }
 }
 function branchesWords(projectKey, branch, names) {
-    return `The project ${untrusted_text_oneLine(projectKey)} has no branch "${untrusted_text_oneLine(branch)}" on the server: it has ${listed(names)}`;
+    return `The project ${(0,untrusted_text/* oneLine */.TN)(projectKey)} has no branch "${(0,untrusted_text/* oneLine */.TN)(branch)}" on the server: it has ${listed(names)}`;
 }
 function pullRequestsWords(projectKey, pullRequest, pulls) {
     const none = pulls.length === 0
         ? ' (a server that analyses one branch only, Community Edition, has none)'
         : '';
-    return `The project ${untrusted_text_oneLine(projectKey)} has no pull request ${untrusted_text_oneLine(pullRequest)} on the server: it has ${listed(pulls.map(({ key }) => key))}${none}`;
+    return `The project ${(0,untrusted_text/* oneLine */.TN)(projectKey)} has no pull request ${(0,untrusted_text/* oneLine */.TN)(pullRequest)} on the server: it has ${listed(pulls.map(({ key }) => key))}${none}`;
 }
 /** Names as a message lists them: the first BRANCHES_LISTED, quoted, and how many more. */
 function listed(names) {
-    const shown = names.slice(0, BRANCHES_LISTED).map((name) => `"${untrusted_text_oneLine(name)}"`);
+    const shown = names.slice(0, BRANCHES_LISTED).map((name) => `"${(0,untrusted_text/* oneLine */.TN)(name)}"`);
     const more = names.length > shown.length ? ` and ${names.length - shown.length} more` : '';
     return `${shown.join(', ') || 'none'}${more}`;
 }
@@ -4197,259 +10605,10 @@ function isoSeconds(at) {
     return new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-;// CONCATENATED MODULE: ./src/gate/poll-plan.ts
-/**
- * When to poll the task. The fixed cadence of the specification (the first poll `initialWaitMs`
- * after the step's start, then one every `intervalMs`, anchored to the start) unless the
- * action can predict when the task ends: the project's previous analysis took `previousMs` to
- * process, and a poll of the task in progress says how long it has been processing. Then polls
- * at most `CLOSE_MS` apart cover a window around the predicted end, and the fixed polls just
- * before and inside that window, which would find the task still running, are left out. Pure:
- * the caller supplies every time.
- */
-/**
- * The window's polls, spread evenly over it, its first and last at its edges: at most `CLOSE_MS`
- * apart, so a task that ends in the window is seen at most that long after (half of it on
- * average); and at most `MAX_WINDOW_POLLS`, so a wide window (a long previous analysis) costs a
- * bounded number of requests. Three polls over the window measured a median of 584 ms from the
- * task's end to the poll that saw it on real servers, their windows up to 3.5 s wide
- * (docs/performance.md).
- */
-const CLOSE_MS = 250;
-const MAX_WINDOW_POLLS = 12;
-/**
- * How far off a prediction may be: this analysis may take up to 1.2 times as long as the previous
- * one, or as little as 1/1.2 of it, so it ends up to a sixth of the previous time early and up to
- * a fifth late; never less than 150 ms, never more than 2 s either way. An end outside the window
- * is caught by the fixed cadence, as without a prediction.
- */
-const RATIO = 1.2;
-const EDGE = { minMs: 150, maxMs: 2000 };
-/**
- * The predicted end of a task that has been processing `elapsedMs` (as the server said, at
- * clock time `polledAt`) when the previous analysis took `previousMs`.
- *
- * @example predictEnd(3000, 800, 2400) // { endsAt: 4600, earlyMs: 400, lateMs: 480 }
- */
-function predictEnd(polledAt, elapsedMs, previousMs) {
-    const edge = (ms) => Math.round(Math.min(EDGE.maxMs, Math.max(EDGE.minMs, ms)));
-    return {
-        endsAt: polledAt + Math.max(0, previousMs - elapsedMs),
-        earlyMs: edge(previousMs - previousMs / RATIO),
-        lateMs: edge(previousMs * (RATIO - 1))
-    };
-}
-/**
- * Clock time of the next poll after the one at `lastPollAt` (undefined before the first).
- *
- * @example nextPollAt({ startedAt: 0, initialWaitMs: 3000, intervalMs: 1000 }, 3000, undefined) // 4000
- */
-function nextPollAt(cadence, lastPollAt, prediction) {
-    const first = cadence.startedAt + cadence.initialWaitMs;
-    if (lastPollAt === undefined)
-        return first;
-    const fixed = nextFixedAfter(cadence, lastPollAt);
-    if (!prediction)
-        return fixed;
-    const { endsAt, earlyMs, lateMs } = prediction;
-    const windowStart = endsAt - earlyMs;
-    const windowEnd = endsAt + lateMs;
-    const width = earlyMs + lateMs;
-    const count = Math.min(MAX_WINDOW_POLLS, Math.ceil(width / CLOSE_MS) + 1);
-    const step = width / (count - 1);
-    const windowPolls = Array.from({ length: count }, (_, i) => windowStart + i * step);
-    const nextInWindow = windowPolls.find((at) => at > lastPollAt);
-    // Fixed polls within an interval before the window, inside it, or within a step after it would
-    // find the task still running or tell nothing new: left out. Earlier and later ones stay, so a
-    // prediction far off costs at most what the fixed cadence would.
-    let nextFixed = fixed;
-    while (nextFixed > windowStart - cadence.intervalMs && nextFixed <= windowEnd + step) {
-        nextFixed += cadence.intervalMs;
-    }
-    return nextInWindow === undefined ? nextFixed : Math.min(nextInWindow, nextFixed);
-}
-/** The first time of the fixed cadence after `time`. */
-function nextFixedAfter({ startedAt, initialWaitMs, intervalMs }, time) {
-    const first = startedAt + initialWaitMs;
-    if (time < first)
-        return first;
-    return first + (Math.floor((time - first) / intervalMs) + 1) * intervalMs;
-}
-
-;// CONCATENATED MODULE: ./src/gate/wait-for-task.ts
-
-
-
-
-/** Statuses of a gateway or a server that is stopping or starting, once retries are spent. */
-const OUTAGE_STATUSES = new Set([502, 503, 504]);
-/** Statuses a starting server answers before its Web API or its sessions are ready (10.7). */
-const STARTING_STATUSES = new Set([401, 404]);
-/**
- * Waits `initialWaitMs` from the step's start, then polls every `intervalMs` until the
- * task is SUCCESS, or more closely around its predicted end when `readPreviousProcessingMs` gives
- * the previous analysis's processing time.
- * FAILED and CANCELED fail at once with the server's message; running out of time fails with the
- * last status seen. Never sleeps past the deadline.
- *
- * @example const task = await waitForTask({ fetchTask, clock, startedAt, deadline, initialWaitMs: 3000, intervalMs: 1000 })
- */
-async function waitForTask(options) {
-    const { clock, deadline } = options;
-    const taskId = untrusted_text_oneLine(options.taskId);
-    const seen = { last: undefined, outage: undefined };
-    const timedOut = (cause) => taskTimeout(taskId, seen, options, cause);
-    const previous = previousProcessing(options.readPreviousProcessingMs);
-    if (options.initialWaitMs > 0)
-        previous.ask();
-    // Polls keep a fixed cadence from the step's start (the first at initialWaitMs, then one
-    // every intervalMs, however long each request took), or gather around a predicted end.
-    const cadence = {
-        startedAt: options.startedAt,
-        initialWaitMs: options.initialWaitMs,
-        intervalMs: options.intervalMs
-    };
-    let prediction;
-    let lastPollAt;
-    for (;;) {
-        const pollAt = nextPollAt(cadence, lastPollAt, prediction);
-        await clock.sleep(Math.max(0, Math.min(pollAt, deadline) - clock.now()));
-        if (clock.now() >= deadline)
-            throw timedOut();
-        // The planned time, or later when the sleep ran late: a timer that fires a millisecond early
-        // must not make the same poll twice.
-        lastPollAt = Math.max(pollAt, clock.now());
-        // While the server is away, its status (one request, no retries) says when to ask again.
-        if (seen.outage && (await serverNotUp(options)))
-            continue;
-        const task = await pollOnce(options, seen, lastPollAt, timedOut);
-        if (!task)
-            continue;
-        options.onPoll?.(task, clock.now() - options.startedAt);
-        const finished = endedTask(task, taskId);
-        if (finished)
-            return finished;
-        previous.ask();
-        if (!prediction) {
-            prediction = predictionFrom(task, previous.ms(), lastPollAt);
-            if (prediction)
-                options.onPrediction?.(prediction);
-        }
-    }
-}
-/**
- * The time-out of the wait, saying the last status seen, or since when the server has not
- * answered. `cause` is the time-out a poll ran into, when one did.
- */
-function taskTimeout(taskId, { last, outage }, { clock, startedAt, deadline }, cause) {
-    const elapsed = wait_for_task_seconds(clock.now() - startedAt);
-    const raise = words_msg `raise ${setting('timeout')} (now ${wait_for_task_seconds(deadline - startedAt)})`;
-    return new TimeoutError(outage
-        ? words_msg `Timed out after ${elapsed} waiting for the analysis task ${taskId}: the server has not answered since ${wait_for_task_seconds(outage.since - startedAt)} (${outage.why}); its last status was ${untrusted_text_oneLine(last?.status ?? '')}. Check that the server is running; ${raise} to wait out its restarts.`
-        : words_msg `Timed out after ${elapsed} waiting for the analysis task ${taskId}: ${last ? `its last status was ${untrusted_text_oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; ${raise}.`, cause && { cause });
-}
-/**
- * One poll of the task: the task, or undefined while the server is away (a server that answered
- * this task a moment ago and stops, restarted or redeployed, is polled through). Says when the
- * server goes and when it is back.
- */
-async function pollOnce(options, seen, polledAt, timedOut) {
-    let task;
-    try {
-        task = await options.fetchTask();
-    }
-    catch (error) {
-        // A poll the deadline cut short is a time-out like any other: say the last status seen.
-        if (error instanceof TimeoutError)
-            throw timedOut(error);
-        if (!(await isOutage(error, seen, options)))
-            throw error;
-        if (!seen.outage) {
-            seen.outage = { since: polledAt, why: outageWords(error) };
-            options.onOutage?.(words_msg `The server stopped answering (${seen.outage.why}) after ${wait_for_task_seconds(options.clock.now() - options.startedAt)}: polling on until it is back, within ${setting('timeout')}.`);
-        }
-        return undefined;
-    }
-    if (seen.outage) {
-        options.onOutage?.(`The server answers again after ${wait_for_task_seconds(options.clock.now() - seen.outage.since)} away.`);
-        seen.outage = undefined;
-    }
-    seen.last = task;
-    return task;
-}
-/**
- * Whether a failed poll is the server going away for a while: only after it has answered this
- * task, and for a 401 or 404 only when the server itself says it is not up.
- */
-async function isOutage(error, seen, options) {
-    if (!seen.last || !(error instanceof ServerRequestError))
-        return false;
-    if (error.noReply || (error.status !== undefined && OUTAGE_STATUSES.has(error.status)))
-        return true;
-    if (error.status === undefined || !STARTING_STATUSES.has(error.status))
-        return false;
-    return serverNotUp(options);
-}
-async function serverNotUp(options) {
-    return (await options.serverNotUp?.().catch(() => true)) ?? false;
-}
-/**
- * The task once it has ended SUCCESS, with its analysis; undefined while it is queued or
- * running. FAILED and CANCELED throw with the server's message.
- */
-function endedTask(task, taskId) {
-    if (task.status === 'SUCCESS') {
-        if (!task.analysisId) {
-            throw new ServerRequestError(words_msg `Task ${taskId} succeeded but names no analysis: it is not an analysis report task. Check ${theSetting('task')}.`);
-        }
-        return { ...task, analysisId: task.analysisId };
-    }
-    if (task.status === 'FAILED' || task.status === 'CANCELED') {
-        throw new TaskFailedError(`The analysis task ${taskId} ended ${task.status}${task.errorType ? ` (${untrusted_text_oneLine(task.errorType)})` : ''}: ${task.errorMessage ? untrusted_text_oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`);
-    }
-    return undefined;
-}
-/**
- * How long the project's previous analysis took to process, read once when asked (never waited
- * for: until it is known, `ms()` is undefined, and a failure leaves it so).
- */
-function previousProcessing(read) {
-    let asked = false;
-    let previousMs;
-    return {
-        ask: () => {
-            if (asked || !read)
-                return;
-            asked = true;
-            // Without it the fixed cadence goes on: a failure changes nothing.
-            read().then((ms) => (previousMs = ms), () => { });
-        },
-        ms: () => previousMs
-    };
-}
-/**
- * The predicted end of a task in progress, polled at `polledAt`: the server says how long it has
- * been processing, and with the previous analysis's time that predicts its end.
- */
-function predictionFrom(task, previousMs, polledAt) {
-    if (previousMs === undefined || task.status !== 'IN_PROGRESS')
-        return undefined;
-    if (task.executionTimeMs === undefined)
-        return undefined;
-    return predictEnd(polledAt, task.executionTimeMs, previousMs);
-}
-/** A few words for why the server is taken to be away: "connection refused", "HTTP 503". */
-function outageWords(error) {
-    if (error.status === undefined)
-        return error.nodeCode ?? 'no reply';
-    return OUTAGE_STATUSES.has(error.status)
-        ? `HTTP ${error.status}`
-        : `HTTP ${error.status} while the server is not up`;
-}
-function wait_for_task_seconds(ms) {
-    return `${(ms / 1000).toFixed(1)} s`;
-}
-
+// EXTERNAL MODULE: ./src/gate/poll-plan.ts
+var poll_plan = __nccwpck_require__(716);
+// EXTERNAL MODULE: ./src/gate/wait-for-task.ts
+var wait_for_task = __nccwpck_require__(8648);
 ;// CONCATENATED MODULE: ./src/gate/wait-for-analysis.ts
 
 
@@ -4488,7 +10647,7 @@ async function waitForAnalysis(options) {
     const watch = taskWatch();
     let said = '';
     for (;;) {
-        const pollAt = nextPollAt(cadence, lastPollAt, prediction);
+        const pollAt = (0,poll_plan/* nextPollAt */.m)(cadence, lastPollAt, prediction);
         const waitMs = Math.min(pollAt, deadline) - clock.now();
         if (waitMs > 0)
             await clock.sleep(waitMs);
@@ -4508,7 +10667,7 @@ async function waitForAnalysis(options) {
             sighting = await look(options, wanted);
         }
         catch (error) {
-            if (error instanceof TimeoutError)
+            if (error instanceof errors/* TimeoutError */.MU)
                 throw await timedOut(error);
             throw error;
         }
@@ -4525,22 +10684,22 @@ async function waitForAnalysis(options) {
         }
         watch.saw(seen.pending, tasks.current);
         if (!wanted.expected && seen.pending.length === 0 && !sighting.newest) {
-            throw new AnalysisNotFoundError(words_msg `${wanted.where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${setting('branch')} or ${setting('pullRequest')}.`);
+            throw new errors/* AnalysisNotFoundError */.g2((0,src_words/* msg */.ab) `${wanted.where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${(0,src_words/* setting */.Pe)('branch')} or ${(0,src_words/* setting */.Pe)('pullRequest')}.`);
         }
         const line = waitingLine(wanted, sighting, seen.pending.length, options.on);
         // One line each time what is waited for changes; its text tells.
-        if (textOf(line) !== said)
+        if ((0,src_words/* textOf */.b6)(line) !== said)
             log.info(line);
-        said = textOf(line);
+        said = (0,src_words/* textOf */.b6)(line);
         if (options.adaptive && !prediction)
             prediction = predicted(tasks, seen.pending, sighting.tasksAt);
     }
 }
 function wantedOf({ projectKey, on, commits, since: given }) {
     const pullRequest = on.pullRequest;
-    const commit = commits.length > 0 && pullRequest === undefined ? shortShas(commits) : undefined;
+    const commit = commits.length > 0 && pullRequest === undefined ? (0,run_scope/* shortShas */.Q)(commits) : undefined;
     const newest = commits.length === 0 && pullRequest === undefined;
-    const project = untrusted_text_oneLine(projectKey);
+    const project = (0,untrusted_text/* oneLine */.TN)(projectKey);
     const since = pullRequest !== undefined ? given : undefined;
     const sinceWords = since ? ` since ${isoSeconds(since.at)} (${since.what})` : '';
     let what = `an analysis${sinceWords}`;
@@ -4576,11 +10735,11 @@ function analysisTimeout(wanted, { last, pending }, { clock, startedAt, deadline
         const advice = wanted.newest
             ? 'The server has not processed its scan yet (see the Background Tasks page)'
             : `The scan may not have run for this ${wanted.pullRequest !== undefined ? 'pull request' : 'commit'}, or its task may still be queued`;
-        return new TimeoutError(words_msg `Timed out after ${wait_for_task_seconds(clock.now() - startedAt)} waiting for ${wanted.what} of ${wanted.where}: ${seen}. ${advice}; raise ${setting('timeout')} (now ${wait_for_task_seconds(deadline - startedAt)}).`, cause && { cause });
+        return new errors/* TimeoutError */.MU((0,src_words/* msg */.ab) `Timed out after ${(0,wait_for_task/* seconds */.Y)(clock.now() - startedAt)} waiting for ${wanted.what} of ${wanted.where}: ${seen}. ${advice}; raise ${(0,src_words/* setting */.Pe)('timeout')} (now ${(0,wait_for_task/* seconds */.Y)(deadline - startedAt)}).`, cause && { cause });
     });
 }
 function taskFailed(wanted, task) {
-    return new TaskFailedError(`The newest background task of ${wanted.where}, ${untrusted_text_oneLine(task.id)}, ended ${untrusted_text_oneLine(task.status)} before ${wanted.what} appeared: ${task.errorMessage ? untrusted_text_oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server.`);
+    return new errors/* TaskFailedError */.zX(`The newest background task of ${wanted.where}, ${(0,untrusted_text/* oneLine */.TN)(task.id)}, ended ${(0,untrusted_text/* oneLine */.TN)(task.status)} before ${wanted.what} appeared: ${task.errorMessage ? (0,untrusted_text/* oneLine */.TN)(task.errorMessage, untrusted_text/* QUOTE_LIMITS */.gJ.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server.`);
 }
 /**
  * The tasks of what is wanted seen queued or running; once all have ended while the project's
@@ -4617,7 +10776,7 @@ function waitingLine(wanted, sighting, pending, on) {
     const { where, pullRequest } = wanted;
     if (sighting.unknown) {
         const scope = pullRequest !== undefined ? 'pull request' : 'branch';
-        return words_msg `The server has no ${scope} ${untrusted_text_oneLine(pullRequest ?? on.branch ?? '')} of ${wanted.project} yet: waiting for its first analysis (or check ${theSetting(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending} pending.`;
+        return (0,src_words/* msg */.ab) `The server has no ${scope} ${(0,untrusted_text/* oneLine */.TN)(pullRequest ?? on.branch ?? '')} of ${wanted.project} yet: waiting for its first analysis (or check ${(0,src_words/* theSetting */.w7)(pullRequest !== undefined ? 'pullRequest' : 'branch')}); ${pending} pending.`;
     }
     if (wanted.newest && pending > 0) {
         return `A scan of ${where} is queued or running: waiting for its analysis, the newest, rather than taking the one before it; ${pending} pending.`;
@@ -4637,7 +10796,7 @@ async function whatWasSeen(last, pending, pullRequest) {
     const running = pending.find((task) => task.status === 'IN_PROGRESS') ?? pending[0];
     if (running) {
         const state = running.status === 'IN_PROGRESS' ? 'still running' : 'still queued';
-        return `its task ${untrusted_text_oneLine(running.id)} is ${state}${pending.length > 1 ? `, ${pending.length} pending in all` : ''}`;
+        return `its task ${(0,untrusted_text/* oneLine */.TN)(running.id)} is ${state}${pending.length > 1 ? `, ${pending.length} pending in all` : ''}`;
     }
     if (!last?.newest)
         return 'there is none yet';
@@ -4655,7 +10814,7 @@ async function endedAs(server, taskId, timedOut) {
         return await server.getTaskById(taskId);
     }
     catch (error) {
-        if (error instanceof TimeoutError)
+        if (error instanceof errors/* TimeoutError */.MU)
             throw await timedOut(error);
         return undefined;
     }
@@ -4672,7 +10831,7 @@ function predicted(tasks, pending, polledAt) {
     if (!previous || previous.status !== 'SUCCESS' || previous.executionTimeMs === undefined) {
         return undefined;
     }
-    return predictEnd(polledAt, running.executionTimeMs, previous.executionTimeMs);
+    return (0,poll_plan/* predictEnd */.R)(polledAt, running.executionTimeMs, previous.executionTimeMs);
 }
 
 ;// CONCATENATED MODULE: ./src/gate/check.ts
@@ -4725,7 +10884,7 @@ function projectKeyFrom(target) {
     // Several report files on one server share a client: the words name none of them.
     if (target.reportFile !== undefined)
         return 'the projectKey of the report file';
-    return target.wait === 'task' ? theSetting('task') : theSetting('analysis');
+    return target.wait === 'task' ? (0,src_words/* theSetting */.w7)('task') : (0,src_words/* theSetting */.w7)('analysis');
 }
 /**
  * The check of one analysis: wait for its task (unless the target is an analysis already), read
@@ -4810,7 +10969,7 @@ async function readBesideTheGate(client, target, settings, deps, analysis) {
             pullRequest: on.pullRequest,
             locate: deps.locateFiles?.(target) ?? (() => undefined)
         }),
-        readWhatChanged(client, projectKey, on),
+        (0,what_changed/* readWhatChanged */.dU)(client, projectKey, on),
         target.wait !== 'commit' && settings.runCommit && analysisId
             ? warnOfAnotherCommit(client, { projectKey, on, analysisId }, settings.runCommit, deps.log)
             : undefined
@@ -4819,7 +10978,7 @@ async function readBesideTheGate(client, target, settings, deps, analysis) {
     if (newIssues)
         deps.log.info(newIssuesLine(newIssues));
     if (whatChanged)
-        deps.log.info(whatChangedLine(whatChanged));
+        deps.log.info((0,what_changed/* whatChangedLine */.r6)(whatChanged));
     return { newIssues, whatChanged };
 }
 /**
@@ -4839,7 +10998,7 @@ async function readGate(client, analysisId, about) {
         return { gate, fromMeasures: false };
     }
     catch (error) {
-        const gone = error instanceof ServerRequestError && (error.status === 404 || error.status === 410);
+        const gone = error instanceof errors/* ServerRequestError */.hP && (error.status === 404 || error.status === 410);
         if (!gone || !projectKey)
             throw error;
         const newest = about.newest ??
@@ -4848,7 +11007,7 @@ async function readGate(client, analysisId, about) {
         if (!newest)
             throw error;
         const gate = await client.getGateMeasures(projectKey, on);
-        log.info(`api/qualitygates/project_status answered ${error.status}: the gate is read from the measures of ${untrusted_text_oneLine(projectKey)}${scopeWords(on)}, whose latest analysis is this one.`);
+        log.info(`api/qualitygates/project_status answered ${error.status}: the gate is read from the measures of ${(0,untrusted_text/* oneLine */.TN)(projectKey)}${scopeWords(on)}, whose latest analysis is this one.`);
         return { gate, fromMeasures: true };
     }
 }
@@ -4866,7 +11025,7 @@ async function warnOfAnotherCommit(client, analysis, commit, log) {
     const revision = page?.analyses.find(({ key }) => key === analysisId)?.revision;
     if (!revision || commit.startsWith(revision))
         return;
-    log.warning(words_msg `${words_settingTitle('commit')} names commit ${commit.slice(0, 7)}, but the server records ${revision.slice(0, 7)} for the analysis checked, ${untrusted_text_oneLine(analysisId)} of ${untrusted_text_oneLine(projectKey)}${scopeWords(on)}: the verdict is that commit's. Check ${setting('commit')}, or leave it out to take the CI's commit.`);
+    log.warning((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('commit')} names commit ${commit.slice(0, 7)}, but the server records ${revision.slice(0, 7)} for the analysis checked, ${(0,untrusted_text/* oneLine */.TN)(analysisId)} of ${(0,untrusted_text/* oneLine */.TN)(projectKey)}${scopeWords(on)}: the verdict is that commit's. Check ${(0,src_words/* setting */.Pe)('commit')}, or leave it out to take the CI's commit.`);
 }
 /** A pull request's issues when the analysis is of one, else the branch's new code. */
 function issueScope(on) {
@@ -4878,9 +11037,9 @@ function issueScope(on) {
 async function waitForCommit(target, client, settings, { clock, startedAt, deadline, log }) {
     // A pull request's analyses record no commit the server shows: its newest is the one.
     const what = target.commits.length > 0 && target.on.pullRequest === undefined
-        ? `the analysis of ${shortShas(target.commits)}`
+        ? `the analysis of ${(0,run_scope/* shortShas */.Q)(target.commits)}`
         : 'the newest analysis';
-    log.startGroup(`Waiting for ${what} of ${untrusted_text_oneLine(target.projectKey)}${scopeWords(target.on)}`);
+    log.startGroup(`Waiting for ${what} of ${(0,untrusted_text/* oneLine */.TN)(target.projectKey)}${scopeWords(target.on)}`);
     try {
         const found = await waitForAnalysis({
             server: client,
@@ -4896,13 +11055,13 @@ async function waitForCommit(target, client, settings, { clock, startedAt, deadl
             log
         });
         if (found.basis) {
-            log.info(`Taking the newest analysis of ${untrusted_text_oneLine(target.projectKey)}${scopeWords(target.on)}, ${found.date}: ${found.basis}.`);
+            log.info(`Taking the newest analysis of ${(0,untrusted_text/* oneLine */.TN)(target.projectKey)}${scopeWords(target.on)}, ${found.date}: ${found.basis}.`);
             return found;
         }
         const revision = found.revision
             ? ` of ${found.revision.slice(0, 7)}`
             : ', which records no commit';
-        log.info(`Analysis ${untrusted_text_oneLine(found.key ?? '')}${revision}, ${found.date}${found.newest ? '' : ' (a newer analysis of it has landed since)'}.`);
+        log.info(`Analysis ${(0,untrusted_text/* oneLine */.TN)(found.key ?? '')}${revision}, ${found.date}${found.newest ? '' : ' (a newer analysis of it has landed since)'}.`);
         return found;
     }
     finally {
@@ -4924,15 +11083,15 @@ function newIssuesLine(newIssues) {
  * are shown; any other failure says so in one line. The verdict never waits on a retry for this.
  */
 async function withServerMetrics(conditions, client, log) {
-    if (conditions.every(({ metricKey }) => isKnownMetric(metricKey)))
+    if (conditions.every(({ metricKey }) => (0,metrics/* isKnownMetric */.Oi)(metricKey)))
         return conditions;
     let definitions;
     try {
         definitions = await client.getMetrics();
     }
     catch (error) {
-        if (!(error instanceof ServerRequestError && error.status === 403)) {
-            log.info(words_msg `Metric names could not be read, so metric keys are shown: ${saidOf(error)}`);
+        if (!(error instanceof errors/* ServerRequestError */.hP && error.status === 403)) {
+            log.info((0,src_words/* msg */.ab) `Metric names could not be read, so metric keys are shown: ${(0,errors/* saidOf */.Jo)(error)}`);
         }
         return conditions;
     }
@@ -4952,7 +11111,7 @@ async function waitFor(target, client, settings, { clock, startedAt, deadline, l
         const readPreviousProcessingMs = settings.adaptivePolling && projectKey
             ? () => client.getPreviousProcessingMs(projectKey).catch(() => undefined)
             : undefined;
-        return await waitForTask({
+        return await (0,wait_for_task/* waitForTask */.a)({
             taskId: target.taskId,
             fetchTask: () => client.getTask(taskUrl, target.taskId),
             clock,
@@ -4960,11 +11119,11 @@ async function waitFor(target, client, settings, { clock, startedAt, deadline, l
             deadline,
             initialWaitMs: settings.initialWaitMs,
             intervalMs: settings.intervalMs,
-            onPoll: (task, elapsedMs) => log.info(`${untrusted_text_oneLine(task.status)} after ${wait_for_task_seconds(elapsedMs)}`),
+            onPoll: (task, elapsedMs) => log.info(`${(0,untrusted_text/* oneLine */.TN)(task.status)} after ${(0,wait_for_task/* seconds */.Y)(elapsedMs)}`),
             readPreviousProcessingMs,
-            serverNotUp: () => check_serverNotUp(client),
+            serverNotUp: () => serverNotUp(client),
             onOutage: (words) => log.info(words),
-            onPrediction: ({ endsAt, earlyMs, lateMs }) => log.info(`The project's previous analysis predicts the end at about ${wait_for_task_seconds(endsAt - startedAt)}: polling closer together from ${wait_for_task_seconds(endsAt - earlyMs - startedAt)} to ${wait_for_task_seconds(endsAt + lateMs - startedAt)}.`)
+            onPrediction: ({ endsAt, earlyMs, lateMs }) => log.info(`The project's previous analysis predicts the end at about ${(0,wait_for_task/* seconds */.Y)(endsAt - startedAt)}: polling closer together from ${(0,wait_for_task/* seconds */.Y)(endsAt - earlyMs - startedAt)} to ${(0,wait_for_task/* seconds */.Y)(endsAt + lateMs - startedAt)}.`)
         });
     }
     finally {
@@ -4992,12 +11151,12 @@ function unlessHidden(newIssues, whatChanged) {
  * DB_MIGRATION_RUNNING...), 5xx or nothing. A 4xx says nothing of it (a proxy that blocks the
  * address): then it is taken to be up, and the task is asked for.
  */
-async function check_serverNotUp(client) {
+async function serverNotUp(client) {
     try {
         return (await client.getSystemStatus()) !== 'UP';
     }
     catch (error) {
-        return error instanceof ServerRequestError && (error.noReply || (error.status ?? 0) >= 500);
+        return error instanceof errors/* ServerRequestError */.hP && (error.noReply || (error.status ?? 0) >= 500);
     }
 }
 /**
@@ -5021,7 +11180,7 @@ function check_toQualityGateStatus(status) {
 function dashboardFor(server, projectKey, on) {
     if (!projectKey)
         return undefined;
-    const url = new URL('dashboard', serverBase(server));
+    const url = new URL('dashboard', (0,origin/* serverBase */.pT)(server));
     url.searchParams.set('id', projectKey);
     if (on.pullRequest)
         url.searchParams.set('pullRequest', on.pullRequest);
@@ -5030,6 +11189,8 @@ function dashboardFor(server, projectKey, on) {
     return url.href;
 }
 
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
 ;// CONCATENATED MODULE: ./src/gate/targets.ts
 
 
@@ -5065,7 +11226,7 @@ async function findTargets(settings, sources) {
             analysisId: settings.analysisId,
             ...manual
         };
-        return [{ source: `analysis ${untrusted_text_oneLine(settings.analysisId)}`, target }];
+        return [{ source: `analysis ${(0,untrusted_text/* oneLine */.TN)(settings.analysisId)}`, target }];
     }
     if (host && settings.taskId) {
         const target = {
@@ -5075,7 +11236,7 @@ async function findTargets(settings, sources) {
             taskUrl: undefined,
             ...manual
         };
-        return [{ source: `task ${untrusted_text_oneLine(settings.taskId)}`, target }];
+        return [{ source: `task ${(0,untrusted_text/* oneLine */.TN)(settings.taskId)}`, target }];
     }
     // A report file that quotes the token loses it before anything is made of its values.
     if (host && settings.projectKeys.length > 0) {
@@ -5107,7 +11268,7 @@ async function findTargets(settings, sources) {
             };
         }
         catch (error) {
-            return { source: file, projectKey: undefined, error: asError(error) };
+            return { source: file, projectKey: undefined, error: (0,errors/* asError */.zR)(error) };
         }
     }));
     return withoutRepeatedTasks(found, sources.log);
@@ -5146,7 +11307,7 @@ async function reportFiles(lines, sources) {
                 files.set(key, file);
         }
         if (files.size > MAX_ANALYSES) {
-            throw new ReportFileError(words_msg `${setting('reportFile')} matches more than ${MAX_ANALYSES} report files (${shown(line)} among them): one step checks at most ${MAX_ANALYSES} analyses. Narrow the globs, e.g. services/*/target/sonar/report-task.txt rather than **/report-task.txt, which also finds copies in dependencies.`);
+            throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `${(0,src_words/* setting */.Pe)('reportFile')} matches more than ${MAX_ANALYSES} report files (${shown(line)} among them): one step checks at most ${MAX_ANALYSES} analyses. Narrow the globs, e.g. services/*/target/sonar/report-task.txt rather than **/report-task.txt, which also finds copies in dependencies.`);
         }
     }
     // One path that is missing keeps its own message (where scanners write the file); several
@@ -5156,7 +11317,7 @@ async function reportFiles(lines, sources) {
         (lines.length > 1 &&
             !(await Promise.all(found.map((file) => exists(sources.cwd, file)))).some(Boolean));
     if (nothing) {
-        throw new ReportFileError(words_msg `No report file matches ${setting('reportFile')}: ${lines.map(shown).join(', ')} (relative to ${shown(sources.cwd)}). Run this step after the analyses, in the same job and working directory; scanners write report-task.txt in .scannerwork/, target/sonar/, build/sonar/ or .sonarqube/out/.sonar/.`);
+        throw new errors/* ReportFileError */.tG((0,src_words/* msg */.ab) `No report file matches ${(0,src_words/* setting */.Pe)('reportFile')}: ${lines.map(shown).join(', ')} (relative to ${shown(sources.cwd)}). Run this step after the analyses, in the same job and working directory; scanners write report-task.txt in .scannerwork/, target/sonar/, build/sonar/ or .sonarqube/out/.sonar/.`);
     }
     return found;
 }
@@ -5166,19 +11327,19 @@ function withoutRepeatedTasks(found, log) {
     return found.filter((entry) => {
         if (!('target' in entry) || entry.target.wait !== 'task')
             return true;
-        const key = `${serverBase(entry.target.serverUrl).href} ${entry.target.taskId}`;
+        const key = `${(0,origin/* serverBase */.pT)(entry.target.serverUrl).href} ${entry.target.taskId}`;
         const first = seen.get(key);
         if (first === undefined) {
             seen.set(key, entry.source);
             return true;
         }
-        log.info(`${shown(entry.source)} is for the same task as ${shown(first)} (${untrusted_text_oneLine(entry.target.taskId)}): it is checked once.`);
+        log.info(`${shown(entry.source)} is for the same task as ${shown(first)} (${(0,untrusted_text/* oneLine */.TN)(entry.target.taskId)}): it is checked once.`);
         return false;
     });
 }
 async function exists(cwd, file) {
     try {
-        await (0,promises_namespaceObject.stat)(external_node_path_default().resolve(cwd, file));
+        await (0,promises_.stat)(external_node_path_default().resolve(cwd, file));
         return true;
     }
     catch {
@@ -5186,16 +11347,16 @@ async function exists(cwd, file) {
     }
 }
 function shown(text) {
-    return `"${untrusted_text_oneLine(text, QUOTE_LIMITS.long)}"`;
+    return `"${(0,untrusted_text/* oneLine */.TN)(text, untrusted_text/* QUOTE_LIMITS */.gJ.long)}"`;
 }
 /** `read`, with every form of the token removed from the text it returns. */
 function reportTextWithoutToken(read, token) {
-    const forms = token ? tokenForms(token) : [];
+    const forms = token ? (0,src_secrets/* tokenForms */.py)(token) : [];
     if (forms.length === 0)
         return read;
     return async (file) => {
         const text = await read(file);
-        return text === undefined ? undefined : redactSecrets(text, forms);
+        return text === undefined ? undefined : (0,src_secrets/* redactSecrets */.fp)(text, forms);
     };
 }
 
@@ -5226,7 +11387,7 @@ async function checkQualityGates(settings, deps) {
         : (target) => locator(analysisBaseDir(target.reportFile, deps.cwd), repoRoot, deps.fileExists);
     const clients = new Map();
     const clientOf = ({ target }) => {
-        const key = serverBase(target.serverUrl).href;
+        const key = (0,origin/* serverBase */.pT)(target.serverUrl).href;
         let client = clients.get(key);
         if (!client) {
             client = clientFor(target, settings, deps);
@@ -5254,13 +11415,13 @@ async function checkQualityGates(settings, deps) {
                 return { read: true, source: entry.source, result };
             }
             catch (error) {
-                const failure = asError(error);
-                group?.info(words_msg `The gate could not be read: ${saidOf(failure)}`);
+                const failure = (0,errors/* asError */.zR)(error);
+                group?.info((0,src_words/* msg */.ab) `The gate could not be read: ${(0,errors/* saidOf */.Jo)(failure)}`);
                 return {
                     read: false,
                     source: entry.source,
                     projectKey,
-                    message: saidOf(failure),
+                    message: (0,errors/* saidOf */.Jo)(failure),
                     error: failure
                 };
             }
@@ -5287,7 +11448,7 @@ function groupedLog(log) {
         startGroup: (name) => lines.push(() => log.info(name)),
         endGroup: () => { },
         writeAs(title) {
-            log.startGroup(`Analysis of ${untrusted_text_oneLine(title, QUOTE_LIMITS.long)}`);
+            log.startGroup(`Analysis of ${(0,untrusted_text/* oneLine */.TN)(title, untrusted_text/* QUOTE_LIMITS */.gJ.long)}`);
             try {
                 for (const line of lines.splice(0))
                     line();
@@ -5299,1072 +11460,23 @@ function groupedLog(log) {
     };
 }
 function quoted(text) {
-    return untrusted_text_oneLine(text, QUOTE_LIMITS.long);
+    return (0,untrusted_text/* oneLine */.TN)(text, untrusted_text/* QUOTE_LIMITS */.gJ.long);
 }
 
-;// CONCATENATED MODULE: ./src/fail-policy.ts
-/**
- * Which gate statuses fail the step: the user's policy (the failingStatuses setting). The
- * specification fails on ERROR only, and that is the default; SonarSource's action also fails on
- * WARN, and the scanner's `sonar.qualitygate.wait` on anything but OK.
- */
-/** The specification's policy: only ERROR fails. */
-const FAIL_ON_ERROR = new Set(['ERROR']);
-/** Every status a policy may name, in the order they are listed. */
-const fail_policy_FAILING_STATUSES = ['ERROR', 'WARN', 'NONE'];
-/**
- * The class of a gate status as the server sent it: OK, WARN and ERROR as they are; NONE for no
- * gate and for any other status (FAILED, say, which no server sends for a gate).
- *
- * @example statusClass('FAILED') // 'NONE'
- */
-function fail_policy_statusClass(status) {
-    return status === 'OK' || status === 'WARN' || status === 'ERROR' ? status : 'NONE';
-}
-/**
- * Whether a gate of this status fails the step under the policy.
- *
- * @example failsUnder('WARN', new Set(['ERROR', 'WARN'])) // true
- */
-function fail_policy_failsUnder(status, policy) {
-    const kind = fail_policy_statusClass(status);
-    return kind !== 'OK' && policy.has(kind);
-}
-/** The policy as it is written: `ERROR`, `ERROR,WARN,NONE`. */
-function policyText(policy) {
-    return fail_policy_FAILING_STATUSES.filter((status) => policy.has(status)).join(',');
-}
-
-;// CONCATENATED MODULE: ./src/gate/outcome.ts
-/**
- * The project key, or else where the analysis came from (its report file): how every
- * destination names the analysis.
- */
-function projectName(outcome) {
-    return (outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? outcome.source;
-}
-/** The verdicts from worst to best: the step's `status` is the worst of its analyses'. */
-const VERDICT_ORDER = ['ERROR', 'WARN', 'NONE', 'OK'];
-/**
- * The worst of the gate statuses (ERROR > WARN > NONE > OK); a status the action does not know
- * counts as NONE; none at all is OK.
- *
- * @example worstStatus(['OK', 'ERROR', 'WARN']) // 'ERROR'
- */
-function outcome_worstStatus(statuses) {
-    const rank = (status) => {
-        const index = VERDICT_ORDER.indexOf(status);
-        return index === -1 ? VERDICT_ORDER.indexOf('NONE') : index;
-    };
-    return VERDICT_ORDER[Math.min(VERDICT_ORDER.length - 1, ...statuses.map(rank))] ?? 'OK';
-}
-
-;// CONCATENATED MODULE: ./src/report/analysis-warning.ts
-
-
-// A link as SonarQube writes it in a warning: <a href="https://docs…">the documentation</a>.
-const LINK = /<a\s[^>]*?href="([^"]*)"[^>]*>([^<]*)<\/a>/gi;
-const TAG = /<[^>]*>/g;
-/**
- * A task warning as plain text on one line: its links become "text (address)", any other tag
- * is dropped, the result is cut to 1,000 characters and its control characters are shown as
- * escapes (a line break in it must not start a line of an annotation). The destination (log or
- * summary) escapes it for itself.
- *
- * @example analysisWarningText('see <a href="https://docs.example/x">the docs</a>.')
- * // 'see the docs (https://docs.example/x).'
- */
-function analysisWarningText(warning) {
-    // Cut first: the patterns then run over a bounded text.
-    const text = untrusted_text_cut(warning, 2 * QUOTE_LIMITS.long)
-        .replace(LINK, (_, href, words) => `${words} (${address(href)})`)
-        .replace(TAG, '');
-    return untrusted_text_oneLine(text, QUOTE_LIMITS.long);
-}
-/** The link's address without credentials, or as written when it is not a full URL. */
-function address(href) {
-    try {
-        return shownUrl(new URL(href));
-    }
-    catch {
-        return href;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/report/dashboard-link.ts
-/** Longer addresses are left out rather than cut: a cut address leads nowhere. */
-const MAX_ADDRESS_CHARS = 2000;
-/**
- * The dashboard address as the log, the outputs and the summary may show it, or undefined when
- * it is not an http(s) address (a `javascript:` one, say) or too long to be real. A user name
- * or password in it is removed: no address with credentials is ever shown or linked.
- *
- * @example dashboardAddress('https://u:p@sonar.example.com/dashboard?id=a', 'https://sonar.example.com/')
- * // { href: 'https://sonar.example.com/dashboard?id=a', onServer: true }
- */
-function dashboard_link_dashboardAddress(address, serverUrl) {
-    const url = parse(address);
-    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
-        return undefined;
-    url.username = '';
-    url.password = '';
-    if (url.href.length > MAX_ADDRESS_CHARS)
-        return undefined;
-    return { href: url.href, onServer: url.origin === parse(serverUrl)?.origin };
-}
-function parse(address) {
-    if (address === undefined || address.length > MAX_ADDRESS_CHARS)
-        return undefined;
-    try {
-        return new URL(address);
-    }
-    catch {
-        return undefined;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/report/evidence-link.ts
-
-
-/** Issue-count metrics and the issues page's filter that lists what they count. */
-const ISSUE_FILTERS = lookupTable({
-    violations: {},
-    blocker_violations: { severities: 'BLOCKER' },
-    critical_violations: { severities: 'CRITICAL' },
-    major_violations: { severities: 'MAJOR' },
-    minor_violations: { severities: 'MINOR' },
-    info_violations: { severities: 'INFO' },
-    bugs: { types: 'BUG' },
-    vulnerabilities: { types: 'VULNERABILITY' },
-    code_smells: { types: 'CODE_SMELL' },
-    software_quality_reliability_issues: { impactSoftwareQualities: 'RELIABILITY' },
-    software_quality_security_issues: { impactSoftwareQualities: 'SECURITY' },
-    software_quality_maintainability_issues: { impactSoftwareQualities: 'MAINTAINABILITY' },
-    software_quality_blocker_issues: { impactSeverities: 'BLOCKER' },
-    software_quality_high_issues: { impactSeverities: 'HIGH' }
-});
-/** Hotspot metrics: their page is the security hotspots'. */
-const HOTSPOT_METRICS = new Set([
-    'security_hotspots',
-    'security_hotspots_reviewed',
-    'security_review_rating'
-]);
-/**
- * The address of the condition's evidence, or undefined when the project is unknown.
- *
- * @example evidenceUrl(result, { metricKey: 'new_blocker_violations', … })
- * // 'https://sonar.example.com/project/issues?id=shop&resolved=false&inNewCodePeriod=true&severities=BLOCKER'
- */
-function evidenceUrl(result, condition) {
-    if (!result.projectKey)
-        return undefined;
-    const base = serverBase(new URL(result.serverUrl));
-    const onNewCode = condition.metricKey.startsWith('new_');
-    const metric = onNewCode ? condition.metricKey.slice('new_'.length) : condition.metricKey;
-    const query = new URLSearchParams({ id: result.projectKey });
-    if (result.pullRequest)
-        query.set('pullRequest', result.pullRequest);
-    else if (result.branch)
-        query.set('branch', result.branch);
-    const filter = ISSUE_FILTERS[metric];
-    if (filter) {
-        query.set('resolved', 'false');
-        if (onNewCode)
-            query.set('inNewCodePeriod', 'true');
-        for (const [name, value] of Object.entries(filter))
-            query.set(name, value);
-        return new URL(`project/issues?${query.toString()}`, base).href;
-    }
-    if (HOTSPOT_METRICS.has(metric)) {
-        if (onNewCode)
-            query.set('inNewCodePeriod', 'true');
-        return new URL(`security_hotspots?${query.toString()}`, base).href;
-    }
-    query.set('metric', condition.metricKey);
-    return new URL(`component_measures?${query.toString()}`, base).href;
-}
-
-;// CONCATENATED MODULE: ./src/report/fitted-block.ts
-/**
- * An HTML block (a list, a table) through the sink: `open`, the first `lines` that fit in
- * `limit`, the tail for the rest, `close`, each on its own line. The frame and the tail are
- * always written whole, however little room there is, so the block stays well-formed HTML: the
- * page's writer keeps the page's own bound.
- *
- * @example fittedBlock(sink, items, { open: '<ul>', close: '</ul>', tail: (n) => `<li>… and ${n} more</li>`, limit: 10_000 }).text
- */
-function fittedBlock(sink, lines, options) {
-    const { open, close, tail, more = 0, limit } = options;
-    const own = (line) => `\n${line}`;
-    const widestTail = tail && lines.length + more > 0 ? own(tail(lines.length + more)) : '';
-    const frame = sink.size(sink.text(`${open}${widestTail}${own(close)}`));
-    return sink.fit(lines.map(own), {
-        head: open,
-        foot: own(close),
-        separator: '',
-        ...(tail ? { tail: (leftOut) => own(tail(leftOut)) } : {}),
-        more,
-        limit: Math.max(limit, frame)
-    });
-}
-
-;// CONCATENATED MODULE: ./src/report/no-references.ts
-/**
- * Why server text gets word joiners. The review platforms search a comment's text after it is
- * rendered (character references decoded, so `&#126;bug` is `~bug` again), outside `pre`, `code`,
- * `a` and `style` elements, and turn what they find into links: GitLab's reference filters
- * (lib/banzai/filter/references/) find `#1` and `GL-1` (issues), `!2` (merge requests), `~bug`
- * (labels), `%v1` (milestones), `&5` (epics), `$3` (snippets), `*iteration:`, `[vulnerability:1]`
- * and the other bracketed forms, `^alert#1`, `group/project>`, 7 to 64 hexadecimal digits
- * (commits, and `a...b` ranges), each also after another project's path (`group/project#1`),
- * and post "mentioned in" notes on what they link; its AutolinkFilter links every `scheme://…`
- * in the text. GitHub finds `#1`, `GH-1`, `owner/repo#1` and commit SHAs the same way, Bitbucket
- * `#1` and commits, Azure DevOps `#1` (work items) and `!1` (pull requests), and an external
- * issue tracker's keys (`JIRA-1`). Where a platform renders Markdown, its linkifier also turns
- * bare addresses into links (`www.…`, `evil.com`, `mail@evil.com`).
- *
- * A word joiner (U+2060: no width, no break) placed where each of these patterns needs a
- * particular character (after `#` before its digits, inside `://`, after every sixth digit of a
- * long hexadecimal run) leaves the text as it reads, and no pattern finds anything in it. Text in
- * code is never searched, so code keeps its characters as they are (a SHA copied from it works).
- */
-/** U+2060 WORD JOINER: no width, no break, and not a character any reference is made of. */
-const WORD_JOINER = '\u2060';
-const J = WORD_JOINER;
-/**
- * Where a reference needs the next character: a prefix and what follows it (GitLab's
- * `Issue.reference_pattern` and the others in app/models), the `-` of a tracker's key before its
- * digits, a project path before its `>`.
- */
-const REFERENCE_STARTS = [
-    // Issues, merge requests, epics and snippets: a prefix before digits.
-    [/[#!&$](?=\d)/g, `$&${J}`],
-    // Labels: `~1`, `~bug`, `~"a b"`; milestones: `%1`, `%v1.0`, `%"a b"` (a run that holds a word character).
-    [/~(?=[\w\-?.&"])/g, `$&${J}`],
-    [/%(?=[^\s"<]*[\p{L}\p{N}_]|")/gu, `$&${J}`],
-    // `^alert#1`, `*iteration:1`, `[vulnerability:1]`, `[issue:1]`, `[[wiki]]`.
-    [/[\^*](?=[A-Za-z])|\[(?=[A-Za-z[])/g, `$&${J}`],
-    // Mentions: `@user`, `@group/team`, `@all`.
-    [/@/g, `@${J}`],
-    // An issue tracker's key: `GL-1`, `GH-1`, `JIRA-1`.
-    [/(?<=\b[A-Z][A-Z0-9_]*-)(?=\d)/g, J],
-    // A project: `group/project>`.
-    [/(?<=[\w.-])>/g, `${J}>`],
-    // An address: `scheme://…`, `www.…`.
-    [/:(?=\/\/)/g, `:${J}`],
-    [/\b(www)(?=\.)/gi, `$1${J}`]
-];
-/** Commits: 7 to 64 hexadecimal digits, alone or in a range `a...b`. */
-const HEX_RUN = /[0-9a-fA-F]{7,}/g;
-/**
- * `text` with a word joiner wherever a platform's reference or autolink filter, searching the
- * rendered text, would find a reference or an address: what an HTML body needs, where no
- * Markdown (and so no linkifier) runs.
- *
- * @example withoutReferences('see #1') // 'see #\u20601'
- */
-function withoutReferences(text) {
-    const split = text.replace(HEX_RUN, (run) => (run.match(/.{1,6}/g) ?? []).join(J));
-    return REFERENCE_STARTS.reduce((done, [pattern, by]) => done.replace(pattern, by), split);
-}
-/**
- * What a Markdown linkifier finds in any text, besides the references: a scheme before its `:`
- * (`mailto:`, `https:`), an e-mail address, `//` (an address without its scheme), and a dot
- * before a letter (a domain's last label, which linkifiers check against the known top-level
- * domains).
- */
-const LINK_STARTS = [
-    [/:(?=[^\s\u2060])/g, `:${J}`],
-    // An e-mail address: the character before its `@` is one of its name's.
-    [/(?=@)/g, J],
-    [/\/(?=\/)/g, `/${J}`],
-    [/\.(?=\p{L})/gu, `.${J}`]
-];
-/**
- * `text` that no reference filter and no linkifier finds anything in once rendered: what a
- * Markdown body needs (markdown-it's linkify, commonmark-java's autolink, run on the rendered
- * text).
- *
- * @example withoutLinks('www.evil.com') // 'www\u2060.\u2060evil.\u2060com'
- */
-function withoutLinks(text) {
-    return LINK_STARTS.reduce((done, [pattern, by]) => done.replace(pattern, by), withoutReferences(text));
-}
-
-;// CONCATENATED MODULE: ./src/report/summary-text.ts
-
-
-/**
- * Why the job summary is HTML. GitHub renders the summary file as Markdown, where any server
- * string could start a heading (after a lone CR), end a code span (a backtick), split a table
- * (a pipe), become a link (`[x](…)`, or a bare `https://…` autolinked) or carry raw HTML. So the
- * summary is written as HTML blocks (`<h2>`, `<p>`, `<table>`), as `@actions/core`'s own
- * `summary.addHeading` and `addTable` do: inside an HTML block GitHub does no Markdown and no
- * autolinking, and such a block ends only at a blank line, which no escaped value can hold. Each
- * server value reaches the summary only through `summaryText`, which also escapes the characters
- * of Markdown's inline syntax (emphasis, code, links, tables), so a value stays inert even if it
- * ever lands in a Markdown paragraph. Punctuation with no meaning mid-line (`. - : / % =`) stays
- * as it is: the summary's source remains readable.
- *
- * Why an `@` is followed by a word joiner. GitHub and GitLab find mentions (`@user`, `@org/team`,
- * `@all`) in the rendered text, after character references are decoded, so `&#64;user` still
- * notifies; both need a letter, digit, `_` or `.` right after the `@`. A word joiner (U+2060,
- * invisible, no width) there keeps a server's text from notifying anyone through a comment or a
- * note. The same goes for every other reference they find there (`#1`, `!2`, `~bug`, a commit's
- * SHA, `https://…`): see no-references.ts. Addresses in attributes (`href`) are not text and keep
- * their `@`: `summaryAddress`; text in code is not searched: `summaryCode`.
- */
-/**
- * The one gate between server text and the job summary: the value on one line (control
- * characters shown as escapes such as `\r`), cut to `max` characters with an ellipsis, then
- * each of `< > & " ' [ ] ( ) | * _ \` ~ \` written as a decimal character reference
- * (`<` → `&#60;`), and a word joiner where a reference or an address would start
- * (`withoutReferences`).
- * Everything else stays as it is.
- *
- * @example summaryText('<img src=x>') // '&#60;img src&#61;x&#62;'
- */
-function summaryText(value, max = QUOTE_LIMITS.short) {
-    return escapeHtml(withoutReferences(untrusted_text_oneLine(value, max)));
-}
-/**
- * Server text as code (`<code>…</code>`): escaped as `summaryText` escapes, a word joiner after
- * each `@`, and otherwise its characters as they are, since no platform looks for references
- * inside code (a SHA or a key copied from it is the server's).
- *
- * @example summaryCode('a<b') // '<code>a&#60;b</code>'
- */
-function summaryCode(value, max = QUOTE_LIMITS.short) {
-    return `<code>${codeText(value, max)}</code>`;
-}
-function codeText(value, max) {
-    return escapeHtml(untrusted_text_oneLine(value, max)).replace(/@/g, `@${WORD_JOINER}`);
-}
-/**
- * An address for an HTML attribute (`href`): on one line, escaped as `summaryText` escapes, whole
- * (a cut address leads nowhere), its `@` kept, since an attribute is never searched for mentions.
- *
- * @example summaryAddress('https://sonar.example.com/dashboard?id=a&branch=b') // 'https://sonar.example.com/dashboard?id=a&#38;branch=b'
- */
-function summaryAddress(address) {
-    return escapeHtml(untrusted_text_oneLine(address, Infinity));
-}
-/**
- * The forms secrets take once written through `summaryText` (besides their own), for the sinks
- * of HTML destinations (`escapedForms`): a token echoed by the server is in the summary escaped.
- */
-function summaryForms(secrets) {
-    return [
-        ...secrets,
-        ...secrets.flatMap((secret) => [
-            summaryText(secret, Infinity),
-            codeText(secret, Infinity),
-            summaryAddress(secret)
-        ])
-    ];
-}
-// HTML's special characters, and Markdown's inline syntax: emphasis, code spans, links, tables.
-const PUNCTUATION = /[&<>"'`[\]()|*_~\\]/g;
-function escapeHtml(text) {
-    return text.replace(PUNCTUATION, (character) => `&#${character.charCodeAt(0)};`);
-}
-
-;// CONCATENATED MODULE: ./src/report/markup.ts
-/**
- * The markup a verdict is written in, for the platform that renders it: HTML blocks where
- * Markdown with raw HTML is rendered (GitHub's summary and comments, GitLab's notes), plain
- * Markdown where raw HTML is not (Bitbucket, Azure DevOps). One body is written once through a
- * Markup, never copied per platform; each Markup holds its platform's one gate for server text.
- */
-
-
-
-/**
- * HTML blocks, one per line (see summary-text.ts for why): GitHub and GitLab render them, and
- * no Markdown happens inside.
- */
-const HTML_MARKUP = {
-    text: (value, max) => summaryText(value, max),
-    code: (value, max) => summaryCode(value, max),
-    link: (href, label) => `<a href="${summaryAddress(href)}">${label}</a>`,
-    strong: (label) => `<strong>${label}</strong>`,
-    heading: (level, content) => `<h${level}>${content}</h${level}>`,
-    paragraph: (lines) => `<p>${lines.join('<br>')}</p>`,
-    list: { open: '<ul>', item: (content) => `<li>${content}</li>`, close: '</ul>' },
-    hidden: (content) => `<!-- ${content} -->`,
-    between: '\n'
-};
-/**
- * CommonMark, for platforms that render Markdown and no raw HTML: server text with every ASCII
- * punctuation character backslash-escaped (no emphasis, link, autolink, table, heading, HTML or
- * entity can start in it) and a word joiner where a mention, a reference or an address would
- * start once rendered (`withoutLinks`: these platforms link bare addresses); code spans fenced by more backticks
- * than the value holds; link targets in angle brackets, percent-encoded where they could end.
- * Blocks are separated by a blank line, as Markdown needs.
- */
-const MARKDOWN_MARKUP = {
-    text: (value, max) => markdownText(value, max),
-    code: (value, max = QUOTE_LIMITS.short) => codeSpan(untrusted_text_oneLine(value, max)),
-    link: (href, label) => `[${label}](<${href.replace(/[<>\s]/g, encodeURIComponent)}>)`,
-    strong: (label) => `**${label}**`,
-    heading: (level, content) => `${'#'.repeat(level)} ${content}`,
-    // A line break in CommonMark is a backslash at the end of the line.
-    paragraph: (lines) => lines.join('\\\n'),
-    list: { open: '', item: (content) => `- ${content}`, close: '' },
-    // A link reference definition: defined, never shown.
-    hidden: (content) => `[//]: # "${content}"`,
-    between: '\n\n'
-};
-/**
- * What a hidden line of a body says, in either markup (`<!-- x -->` or `[//]: # "x"`), when line
- * `index` of `body` is one (a line end stored as CRLF counts as one): the one reader of the
- * markers and the verdict line that Markup.hidden writes.
- *
- * @example hiddenLine('[//]: # "verdict: failed"\n…', 0) // 'verdict: failed'
- */
-function hiddenLine(body, index) {
-    if (typeof body !== 'string')
-        return undefined;
-    const line = body.split('\n', index + 1)[index]?.replace(/\r$/, '');
-    if (line === undefined)
-        return undefined;
-    return /^(?:<!-- ([^\s"][^"]*?) -->|\[\/\/\]: # "([^"]*)")$/.exec(line)?.slice(1).find(Boolean);
-}
-const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g;
-/**
- * Markdown's one gate for server text: one line, cut to `max`, a word joiner where a mention, a
- * reference or an address would start (`withoutLinks`), every ASCII punctuation character
- * backslash-escaped.
- *
- * @example markdownText('*bold* [x](y)') // '\\*bold\\* \\[x\\]\\(y\\)'
- */
-function markdownText(value, max = QUOTE_LIMITS.short) {
-    return withoutLinks(untrusted_text_oneLine(value, max)).replace(ASCII_PUNCTUATION, (character) => `\\${character}`);
-}
-/**
- * The forms secrets take once written through MARKDOWN_MARKUP (besides their own), for the sinks
- * of Markdown destinations.
- */
-function markdownForms(secrets) {
-    return [
-        ...secrets,
-        ...secrets.flatMap((secret) => [markdownText(secret, Infinity), codeSpan(secret)])
-    ];
-}
-/** A code span whose fence is longer than any run of backticks inside; padded where needed. */
-function codeSpan(text) {
-    const runs = text.match(/`+/g) ?? [];
-    const fence = '`'.repeat(Math.max(0, ...runs.map((run) => run.length)) + 1);
-    const shown = text.replace(/@/g, `@${WORD_JOINER}`);
-    const pad = /^[`\s]|[`\s]$/.test(shown) || shown === '' ? ' ' : '';
-    return `${fence}${pad}${shown}${pad}${fence}`;
-}
-
-;// CONCATENATED MODULE: ./src/report/new-issues-block.ts
-/**
- * The "New issues" part of the job summary and the pull-request comment: how many there are by
- * severity, then the first ones, most severe first, each with its file and line (linked to the
- * file at the commit on GitHub when the action knows it) and its rule (linked to the issue on
- * the server's origin). HTML blocks, every server value through `summaryText`, every line
- * through the destination's sink.
- */
-
-
-
-
-/**
- * The FileLink of a platform's file view at a commit: each path segment encoded, the line as
- * `#L<n>` (GitHub's and GitLab's anchor).
- *
- * @example fileLinkUnder('https://gitlab.example.com/shop/-/blob/0123abc')('src/a b.ts', 3) // 'https://gitlab.example.com/shop/-/blob/0123abc/src/a%20b.ts#L3'
- */
-function fileLinkUnder(prefix) {
-    return (file, line) => `${prefix}/${file.split('/').map(encodeURIComponent).join('/')}${line === undefined ? '' : `#L${line}`}`;
-}
-const SEVERITY_ICONS = {
-    blocker: '🛑',
-    high: '🔴',
-    medium: '🟠',
-    low: '🟡',
-    info: '🔵'
-};
-/**
- * The block for one analysis, through `sink`, within `limit` (in the sink's unit) and at most
- * `listed` issues, in `markup` (HTML blocks by default); nothing when the issues were not asked
- * for (an unknown project).
- *
- * @example newIssuesBlock(result.newIssues, { sink, heading: 'h3', listed: 20, limit: 100_000 })
- */
-function newIssuesBlock(newIssues, options) {
-    const { sink, heading, listed, limit, fileLink, markup = HTML_MARKUP } = options;
-    const level = heading === 'h3' ? 3 : 4;
-    if (!newIssues)
-        return [];
-    if (!newIssues.read) {
-        return [
-            markup.heading(level, 'New issues'),
-            markup.paragraph([
-                sink.say(newIssues.reason, (plain) => markup.text(plain, QUOTE_LIMITS.long))
-            ])
-        ].map((line) => sink.text(line));
-    }
-    const { findings, total } = newIssues;
-    const scope = options.scope ?? new_issues_block_scopeWords(newIssues);
-    const title = sink.text(markup.heading(level, `New issues: ${total}`));
-    if (total === 0)
-        return [title, sink.text(markup.paragraph([`No open issues ${scope}.`]))];
-    const counts = countBySeverity(findings);
-    const bySeverityWords = SEVERITY_ORDER.filter((severity) => counts[severity] > 0)
-        .map((severity) => `${SEVERITY_ICONS[severity]} ${counts[severity]} ${severity}`)
-        .join(' · ');
-    const head = [title, sink.text(markup.paragraph([`Open issues ${scope}: ${bySeverityWords}`]))];
-    const items = bySeverity(findings)
-        .slice(0, listed)
-        .map((finding) => markup.list.item(issueItem(finding, fileLink, markup)));
-    const list = fittedBlock(sink, items, {
-        open: markup.list.open,
-        close: markup.list.close,
-        tail: (more) => markup.list.item(`… and ${more} more: see the server, the SARIF file or the check run`),
-        more: total - items.length,
-        // Every line of the block ends in a line feed, the list's last line too.
-        limit: limit - sink.size(`${head.join('\n')}\n`) - 1
-    });
-    return [...head, list.text];
-}
-function new_issues_block_scopeWords(newIssues) {
-    if (newIssues.onLinesOf !== undefined) {
-        return `in the new code, on the lines ${newIssues.onLinesOf} changes`;
-    }
-    return newIssues.scope.kind === 'pull-request' ? 'in the pull request' : 'in the new code';
-}
-/** One issue: its severity, its place (linked to the file at the commit), message and rule. */
-function issueItem(finding, fileLink, markup) {
-    const line = finding.region?.startLine;
-    const place = finding.file ?? finding.serverPath;
-    const placeText = place === undefined ? '' : `${place}${line === undefined ? '' : `:${line}`}`;
-    const link = finding.file !== undefined ? fileLink?.(finding.file, line) : undefined;
-    const code = markup.code(placeText, QUOTE_LIMITS.long);
-    const where = placeText === '' ? '' : `${link ? markup.link(link, code) : code} `;
-    const rule = markup.text(finding.ruleName ?? finding.rule);
-    return `${SEVERITY_ICONS[finding.severity]} ${where}${markup.text(finding.message, QUOTE_LIMITS.long)} (${markup.link(finding.url, rule)})`;
-}
-
-;// CONCATENATED MODULE: ./src/report/what-changed-block.ts
-
-
-
-
-
-
-const PROBABILITY_ICONS = { HIGH: '🔴', MEDIUM: '🟠', LOW: '🟡' };
-/**
- * The block for one analysis, through `sink`, within `limit` (in the sink's unit; the hotspots
- * listed are fitted to it); nothing when nothing was read (an unknown project).
- *
- * @example whatChangedBlock(result, { sink, heading: 'h3', limit: 20_000 })
- */
-function whatChangedBlock(result, options) {
-    const { whatChanged } = result;
-    const { sink, heading, limit, markup = HTML_MARKUP } = options;
-    if (!whatChanged)
-        return [];
-    const head = [
-        markup.heading(heading === 'h3' ? 3 : 4, 'What changed'),
-        markup.paragraph(figureLines(whatChanged, result.pullRequest !== undefined, markup, sink))
-    ].map((line) => sink.text(line));
-    const { hotspots } = whatChanged;
-    if ('unread' in hotspots) {
-        return [
-            ...head,
-            sink.text(markup.paragraph([
-                sink.say(hotspots.unread, (plain) => markup.text(plain, QUOTE_LIMITS.long))
-            ]))
-        ];
-    }
-    const where = result.pullRequest !== undefined ? 'in the pull request' : 'in the new code';
-    const count = sink.text(markup.paragraph([
-        hotspots.total === 0
-            ? `No security hotspots to review ${where}.`
-            : `Security hotspots to review ${where}: ${hotspots.total}`
-    ]));
-    if (hotspots.hotspots.length === 0)
-        return [...head, count];
-    const items = hotspots.hotspots.map((hotspot) => markup.list.item(hotspotItem(hotspot, result, markup)));
-    const list = fittedBlock(sink, items, {
-        open: markup.list.open,
-        close: markup.list.close,
-        tail: (more) => markup.list.item(`… and ${more} more: see the server's security hotspots`),
-        more: hotspots.total - items.length,
-        // Every line of the block ends in a line feed, the list's last line too.
-        limit: limit - sink.size(`${[...head, count].join('\n')}\n`) - 1
-    });
-    return [...head, count, list.text];
-}
-/** Coverage, duplicated lines and the issue counts, one line each. */
-function figureLines(changed, pullRequest, markup, sink) {
-    const { newCode, target } = changed;
-    if ('unread' in newCode)
-        return [sink.say(newCode.unread, (plain) => markup.text(plain, QUOTE_LIMITS.long))];
-    const against = target && !('unread' in target) ? target : undefined;
-    const lines = [
-        `Coverage on new code: ${figure(newCode, against, 'coverage', markup)}`,
-        `Duplicated lines on new code: ${figure(newCode, against, 'duplication', markup)}`
-    ];
-    if (target && 'unread' in target)
-        lines.push(sink.say(target.unread, (plain) => markup.text(plain, QUOTE_LIMITS.long)));
-    const issues = changed.issues;
-    if (issues) {
-        const counts = [
-            issues.accepted === undefined ? undefined : `${issues.accepted} accepted`,
-            issues.fixed === undefined
-                ? undefined
-                : `${issues.fixed} fixed by this ${pullRequest ? 'pull request' : 'branch'}`
-        ].filter((part) => part !== undefined);
-        lines.push(`Issues: ${counts.join(' · ')}`);
-    }
-    return lines;
-}
-/**
- * One figure and, against a target branch, the target's overall figure and the difference:
- * "85.5% (main: 78.2% overall, +7.3 points)".
- */
-function figure(newCode, target, which, markup) {
-    const value = newCode[which];
-    const own = value === undefined ? 'not computed' : percentWords(value);
-    if (!target || 'unread' in target.figures)
-        return own;
-    const theirs = target.figures[which];
-    if (theirs === undefined)
-        return own;
-    const difference = value === undefined ? '' : `, ${pointsWords(value - theirs)}`;
-    return `${own} (${markup.code(target.branch)}: ${percentWords(theirs)} overall${difference})`;
-}
-function hotspotItem(hotspot, result, markup) {
-    const icon = PROBABILITY_ICONS[hotspot.probability ?? ''] ?? '🔥';
-    const place = hotspot.path === undefined
-        ? ''
-        : `${markup.code(`${hotspot.path}${hotspot.line === undefined ? '' : `:${hotspot.line}`}`, QUOTE_LIMITS.long)} `;
-    const link = markup.link(hotspotUrl(hotspot.key, result), 'review');
-    return `${icon} ${place}${markup.text(hotspot.message, QUOTE_LIMITS.long)} (${link})`;
-}
-/** The hotspot on the server's security hotspots page, in its branch or pull request. */
-function hotspotUrl(key, result) {
-    const query = new URLSearchParams({ id: result.projectKey ?? '', hotspots: key });
-    if (result.pullRequest !== undefined)
-        query.set('pullRequest', result.pullRequest);
-    else if (result.branch !== undefined)
-        query.set('branch', result.branch);
-    return new URL(`security_hotspots?${query.toString()}`, serverBase(new URL(result.serverUrl)))
-        .href;
-}
-
-;// CONCATENATED MODULE: ./src/report/wording.ts
-
-
-
-/**
- * Words for conditions. Every server value they quote (metric keys, values, comparators,
- * statuses) is one line of at most 200 characters, its control characters shown as escapes: our
- * messages have several lines, and a line break inside a server value must not start one of
- * them. Escaping for the destination is left to its gate (the log's `forTheLog`, the summary's
- * `summaryText`).
- */
-/** A server value quoted in our words: one line, at most 200 characters. */
-const wording_quoted = (value) => untrusted_text_oneLine(value, QUOTE_LIMITS.short);
-/** The metric as a person reads it: `new_coverage` → "Coverage on New Code". */
-function metricName(metric) {
-    return describeMetric(metric).name;
-}
-function describeMetric(ref) {
-    const { metricKey, metric: server } = typeof ref === 'string' ? { metricKey: ref, metric: undefined } : ref;
-    const key = wording_quoted(metricKey);
-    const known = KNOWN_METRICS[key];
-    if (known)
-        return known;
-    const base = key.startsWith(NEW_CODE_PREFIX)
-        ? KNOWN_METRICS[key.slice(NEW_CODE_PREFIX.length)]
-        : undefined;
-    if (base)
-        return { name: `${base.name} on New Code`, kind: base.kind };
-    // The server's own name and type, for custom and newer metrics (software quality, MQR...).
-    if (server)
-        return { name: wording_quoted(server.name), kind: KIND_OF_TYPE[server.type] ?? 'text' };
-    if (key.startsWith(NEW_CODE_PREFIX)) {
-        return {
-            name: `${humanize(key.slice(NEW_CODE_PREFIX.length))} on New Code`,
-            kind: guessKind(key)
-        };
-    }
-    return { name: humanize(key), kind: guessKind(key) };
-}
-function guessKind(key) {
-    if (key.endsWith('_rating'))
-        return 'rating';
-    if (key.endsWith('_density') || key.endsWith('_coverage') || key.endsWith('_ratio')) {
-        return 'percent';
-    }
-    return 'count';
-}
-function humanize(key) {
-    const words = key.replace(/_/g, ' ').trim();
-    return words.charAt(0).toUpperCase() + words.slice(1);
-}
-const RATING_LETTERS = ['A', 'B', 'C', 'D', 'E'];
-/** A metric value as a person reads it: rating 3 → "C", 82.5056 → "82.51%". */
-function formatValue(metric, value) {
-    if (value === undefined || value === '')
-        return '–';
-    const number = Number(value);
-    if (!Number.isFinite(number))
-        return wording_quoted(value);
-    switch (describeMetric(metric).kind) {
-        case 'rating':
-            return RATING_LETTERS[Math.round(number) - 1] ?? wording_quoted(value);
-        case 'percent':
-            return `${round(number)}%`;
-        case 'minutes':
-            return formatMinutes(number);
-        case 'milliseconds':
-            return number >= 1000 ? `${round(number / 1000)} s` : `${round(number)} ms`;
-        case 'count':
-            return String(round(number));
-        case 'text':
-            return wording_quoted(value);
-    }
-}
-function round(number) {
-    return Math.round(number * 100) / 100;
-}
-function formatMinutes(total) {
-    const hours = Math.floor(total / 60);
-    const rest = Math.round(total % 60);
-    return hours > 0 ? `${hours} h ${rest} min` : `${rest} min`;
-}
-/** How a comparator reads for a metric: ratings are worse or better, numbers greater or less. */
-function comparatorWords(metric, comparator) {
-    const isRating = describeMetric(metric).kind === 'rating';
-    switch (comparator) {
-        case 'GT':
-            return isRating ? 'worse than' : 'greater than';
-        case 'LT':
-            return isRating ? 'better than' : 'less than';
-        case 'EQ':
-            return 'equal to';
-        case 'NE':
-            return 'not equal to';
-        default:
-            return comparator ? wording_quoted(comparator) : 'compared with';
-    }
-}
-/**
- * One condition in words, e.g. "Coverage on New Code is 82.51% (fails when less than 85%)", or,
- * without a threshold, "Open Issues is 17 (ERROR by the server, which sent no threshold)".
- */
-function describeCondition({ condition }) {
-    const { actualValue, status } = condition;
-    const subject = `${metricName(condition)} is ${formatValue(condition, actualValue)}`;
-    const threshold = thresholdWords(condition);
-    if (threshold === undefined) {
-        return `${subject} (${wording_quoted(status)} by the server, which sent no threshold)`;
-    }
-    return `${subject} (${threshold})`;
-}
-/**
- * The condition's threshold in words: "fails when less than 85%", or, on old servers whose
- * condition only warns, "warns when greater than 3"; undefined when the server sent neither.
- */
-function thresholdWords(condition) {
-    const { comparator, errorThreshold, warningThreshold } = condition;
-    const [verb, threshold] = errorThreshold !== undefined ? ['fails', errorThreshold] : ['warns', warningThreshold];
-    if (threshold === undefined)
-        return undefined;
-    return `${verb} when ${comparatorWords(condition, comparator)} ${formatValue(condition, threshold)}`;
-}
-/**
- * What the server counts as new code, in words: `previous_version` → "since the previous
- * version", `days` 30 → "the last 30 days", `reference_branch` main → "compared with branch
- * main"; the date it starts from follows when the server gives it. Old servers write the modes
- * in capitals (PREVIOUS_VERSION, NUMBER_OF_DAYS...).
- *
- * @example newCodeWords({ mode: 'days', parameter: '30', date: undefined }) // 'the last 30 days'
- */
-function newCodeWords(period) {
-    const parameter = period.parameter ? wording_quoted(period.parameter) : undefined;
-    const words = (() => {
-        switch (period.mode.toLowerCase()) {
-            case 'previous_version':
-                return 'since the previous version';
-            case 'days':
-            case 'number_of_days':
-                return parameter ? `the last ${parameter} days` : 'the last days';
-            case 'date':
-            case 'specific_date':
-                return 'since a date';
-            case 'version':
-                return parameter ? `since version ${parameter}` : 'since a version';
-            case 'reference_branch':
-                return parameter ? `compared with branch ${parameter}` : 'compared with a reference branch';
-            case 'specific_analysis':
-            case 'previous_analysis':
-                return 'since an analysis';
-            default:
-                return wording_quoted(period.mode);
-        }
-    })();
-    return period.date ? `${words} (${wording_quoted(period.date)})` : words;
-}
-const CAYC_WORDS = lookupTable({
-    compliant: 'compliant',
-    'non-compliant': 'not compliant',
-    'over-compliant': 'compliant, with conditions beyond it'
-});
-/** Clean as You Code compliance in words: `non-compliant` → "not compliant". */
-function caycWords(status) {
-    return CAYC_WORDS[status] ?? wording_quoted(status);
-}
-
-;// CONCATENATED MODULE: ./src/report/summary.ts
-
-
-
-
-
-
-
-
-
-
-
-
-
-/**
- * How much the summary and the messages show. GitHub refuses a step summary over 1 MiB: the
- * summary's sink is built with `bytes` (UTF-8), and the summary stays within it whatever the
- * server sends.
- */
-const SUMMARY_LIMITS = {
-    bytes: 1_000_000,
-    /** Table rows; past them (or past the room left) "… and N more conditions". */
-    rows: 100,
-    /** Analysis warnings, in the summary and as annotations. */
-    warnings: 20,
-    /** Failing conditions listed in the failure message. */
-    failuresListed: 20,
-    /** Notices where the rule and the server disagree. */
-    notices: 10,
-    /** The message of a check that could not reach a verdict. */
-    messageChars: 4000,
-    /** New issues listed, most severe first; the rest are counted. */
-    issuesListed: 20
-};
-const HEADLINES = {
-    OK: '✅ Quality Gate passed',
-    WARN: '⚠️ Quality Gate passed with warnings',
-    ERROR: '❌ Quality Gate failed',
-    NONE: '➖ No Quality Gate'
-};
-const STATUS_ICONS = { OK: '✅', WARN: '⚠️', ERROR: '❌' };
-/** Failing conditions first, then warning ones, then the rest, each in the server's order. */
-const STATUS_ORDER = { ERROR: 0, WARN: 1 };
-/** Whether a server sends this status for a gate: OK, WARN, ERROR or NONE. */
-const isKnownStatus = (status) => status in HEADLINES;
-/**
- * The job summary, as HTML blocks (see summary-text.ts for why): verdict, one table row per
- * condition (failing ones first), what changed (coverage and duplication on new code, hotspots
- * to review), the new issues (counts and the first ones), analysis
- * warnings, dashboard link, analysis id and time taken. Every server value goes through
- * `summaryText`, and everything through the summary's sink; the dashboard is linked only when it
- * is an http(s) address on the server's origin. Within `limit`, the sink's limit by default.
- *
- * @example await summary.write(renderSummary(result, { sink: sinks.summary }))
- */
-function renderSummary(result, options) {
-    const { sink, section, limit = sink.limit, policy = FAIL_ON_ERROR } = options;
-    const [h, sub] = (section === undefined ? ['h2', 'h3'] : ['h3', 'h4']);
-    const title = section === undefined ? '' : ` · ${summaryText(section)}`;
-    const said = (lines) => lines.map((line) => sink.text(line));
-    const size = (lines) => sink.size(blocks(lines));
-    const head = said([
-        words_msg `<${h}>${headline(result.status, policy)}${title}</${h}>`,
-        `<p>${about(result)}</p>`,
-        ...gateDetailsBlock(result)
-    ]);
-    const tail = [
-        ...warningsBlock(result.taskWarnings, sub, sink, Math.floor(limit / 4)),
-        ...said(dashboardBlock(result))
-    ];
-    const changed = whatChangedBlock(result, {
-        sink,
-        heading: sub,
-        limit: Math.floor((limit - size([...head, ...tail])) / 6)
-    });
-    const issues = newIssuesBlock(result.newIssues, {
-        sink,
-        heading: sub,
-        listed: SUMMARY_LIMITS.issuesListed,
-        limit: Math.floor((limit - size([...head, ...changed, ...tail])) / 3),
-        fileLink: options.fileLink
-    });
-    const table = conditionsBlock(result, sink, limit - size([...head, ...changed, ...issues, ...tail]));
-    const summary = blocks([...head, ...table, ...changed, ...issues, ...tail]);
-    // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
-    if (sink.size(summary) <= limit)
-        return summary;
-    return blocks([head[0], '<p>The summary is too large to show: see the log.</p>']);
-}
-/**
- * The job summary of a check that could not reach a verdict: the message, line by line, cut to
- * 4,000 characters, every line through `summaryText`, the whole through the summary's sink.
- *
- * @example await summary.write(renderFailureSummary(error.message, sinks.summary))
- */
-function renderFailureSummary(message, sink) {
-    const max = SUMMARY_LIMITS.messageChars;
-    const lines = linesOf(cutSaid(message, max));
-    const text = lines.map((line) => sink.say(line, (plain) => summaryText(plain, max))).join('<br>');
-    return sink.text(blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`]));
-}
-/**
- * The verdict in words with its icon, e.g. "✅ Quality Gate passed"; a WARN or NONE gate that
- * the policy fails on says so ("❌ Quality Gate failed: WARN, which policy names (ERROR,WARN)").
- */
-function headline(status, policy = FAIL_ON_ERROR, markup = HTML_MARKUP) {
-    if (status !== 'ERROR' && fail_policy_failsUnder(status, policy)) {
-        const named = fail_policy_statusClass(status) === 'NONE' && status !== 'NONE' ? ' (as NONE)' : '';
-        return words_msg `❌ Quality Gate failed: ${markup.text(status)}${named}, which ${setting('failingStatuses')} names (${policyText(policy)})`;
-    }
-    return (HEADLINES[status] ?? `❔ Unknown Quality Gate status ${markup.text(status)}: the check passes`);
-}
-function about(result) {
-    const parts = [
-        result.projectKey ? `Project ${summaryCode(result.projectKey)}` : undefined,
-        result.pullRequest
-            ? `pull request ${summaryCode(result.pullRequest)}`
-            : result.branch
-                ? `branch ${summaryCode(result.branch)}${branchKind(result.branchType)}`
-                : undefined,
-        `${result.analysisId === undefined ? 'its newest analysis' : `analysis ${summaryCode(result.analysisId)}`}${analysisWords(result)}`,
-        result.taskId ? `task ${summaryCode(result.taskId)}` : undefined,
-        result.gateFromMeasures
-            ? `gate read from the ${result.pullRequest ? "pull request's" : "branch's"} measures (the server has no project_status)`
-            : undefined,
-        `checked in ${wait_for_task_seconds(result.elapsedMs)}`
-    ];
-    return parts.filter(Boolean).join(' · ');
-}
-/**
- * Which analysis it is, when it was found by project: its commit and date, and whether a newer
- * one has landed since (its gate is then not the branch's latest).
- */
-function analysisWords({ analysis }) {
-    if (!analysis)
-        return '';
-    if (analysis.basis)
-        return ` (${summaryText(analysis.date)}: ${summaryText(analysis.basis)})`;
-    const commit = analysis.revision
-        ? `of commit ${summaryCode(analysis.revision.slice(0, 7))}`
-        : 'of no recorded commit';
-    const newer = analysis.newest ? '' : ', a newer one has landed since';
-    return ` (${commit}, ${summaryText(analysis.date)}${newer})`;
-}
-/** The branch's type when it says more than "a branch": LONG or SHORT on old servers. */
-function branchKind(branchType) {
-    return branchType && branchType !== 'BRANCH' ? ` (${summaryText(branchType)})` : '';
-}
-/**
- * What the gate reply says beside its conditions: the new code period, Clean as You Code
- * compliance, and conditions the server ignored.
- */
-function gateDetailsBlock(result) {
-    const lines = [
-        result.period ? `New code: ${summaryText(newCodeWords(result.period))}` : undefined,
-        result.caycStatus
-            ? `Clean as You Code: ${summaryText(caycWords(result.caycStatus))}`
-            : undefined,
-        result.ignoredConditions
-            ? 'Some conditions on new code were ignored: the new code has too few lines to judge.'
-            : undefined
-    ].filter((line) => line !== undefined);
-    return lines.length ? [`<p>${lines.join('<br>')}</p>`] : [];
-}
-const TABLE_HEAD = [
-    '<table>',
-    '<thead><tr><th>Metric</th><th>Status</th><th>Actual</th><th>Threshold</th></tr></thead>',
-    '<tbody>'
-].join('\n');
-const TABLE_END = ['</tbody>', '</table>'].join('\n');
-const moreConditions = (more) => `<p>… and ${more} more conditions: see the dashboard or the conditions output.</p>`;
-/**
- * The conditions table: as many rows as `SUMMARY_LIMITS.rows` and `room` allow, then after the
- * table how many conditions it leaves out.
- */
-function conditionsBlock(result, sink, room) {
-    const { conditions } = result;
-    if (conditions.length === 0) {
-        return [sink.text('<p>The server returned no conditions for this analysis.</p>')];
-    }
-    const ordered = [...conditions].sort((a, b) => (STATUS_ORDER[a.condition.status] ?? 2) - (STATUS_ORDER[b.condition.status] ?? 2));
-    const rows = ordered
-        .slice(0, SUMMARY_LIMITS.rows)
-        .map((evaluated) => tableRow(evaluated, evidenceUrl(result, evaluated.condition)));
-    // The note after the table is kept room for, as wide as it can be; each line ends in a line feed.
-    const noteRoom = sink.size(sink.text(moreConditions(conditions.length))) + 1;
-    const table = fittedBlock(sink, rows, {
-        open: TABLE_HEAD,
-        close: TABLE_END,
-        limit: room - noteRoom - 1
-    });
-    const more = conditions.length - table.shown;
-    return [table.text, ...(more > 0 ? [sink.text(moreConditions(more))] : [])];
-}
-function tableRow({ condition }, evidence) {
-    const { status, actualValue } = condition;
-    const threshold = thresholdWords(condition) ?? 'no threshold sent';
-    const icon = STATUS_ICONS[status];
-    const name = summaryText(metricName(condition));
-    const cells = [
-        evidence ? `<a href="${summaryAddress(evidence)}">${name}</a>` : name,
-        `${icon ? `${icon} ` : ''}${summaryText(status)}`,
-        summaryText(formatValue(condition, actualValue)),
-        summaryText(threshold)
-    ];
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
-}
-/** The analysis warnings: the first `SUMMARY_LIMITS.warnings` that fit in `room`, then how many more. */
-function warningsBlock(warnings, heading, sink, room) {
-    if (warnings.length === 0)
-        return [];
-    const title = sink.text(`<${heading}>Analysis warnings</${heading}>`);
-    const items = warnings
-        .slice(0, SUMMARY_LIMITS.warnings)
-        .map((warning) => `<li>${summaryText(analysisWarningText(warning), QUOTE_LIMITS.long)}</li>`);
-    const list = fittedBlock(sink, items, {
-        open: '<ul>',
-        close: '</ul>',
-        tail: (more) => `<li>… and ${more} more</li>`,
-        more: warnings.length - items.length,
-        limit: room - sink.size(title) - 2
-    });
-    return [title, list.text];
-}
-/** A link on the server's origin; another http(s) address as text; anything else left out. */
-function dashboardBlock(result) {
-    const dashboard = dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl);
-    if (!dashboard)
-        return [];
-    const address = summaryAddress(dashboard.href);
-    return dashboard.onServer
-        ? [`<p><a href="${address}">See the analysis on the dashboard</a></p>`]
-        : [`<p>Dashboard (not linked: not on the server's origin): <code>${address}</code></p>`];
-}
-/**
- * The blocks one per line, with no blank line between them: one HTML block for GitHub, which
- * ends at the blank line after it.
- */
-function blocks(lines) {
-    return `${lines.join('\n')}\n`;
-}
-
+// EXTERNAL MODULE: ./src/fail-policy.ts
+var fail_policy = __nccwpck_require__(6654);
+// EXTERNAL MODULE: ./src/gate/outcome.ts
+var gate_outcome = __nccwpck_require__(5163);
+// EXTERNAL MODULE: ./src/report/analysis-warning.ts
+var analysis_warning = __nccwpck_require__(2207);
+// EXTERNAL MODULE: ./src/report/dashboard-link.ts
+var dashboard_link = __nccwpck_require__(67);
+// EXTERNAL MODULE: ./src/report/evidence-link.ts
+var evidence_link = __nccwpck_require__(3398);
+// EXTERNAL MODULE: ./src/report/summary.ts
+var report_summary = __nccwpck_require__(7994);
+// EXTERNAL MODULE: ./src/report/wording.ts
+var wording = __nccwpck_require__(5594);
 ;// CONCATENATED MODULE: ./src/report/gate-messages.ts
 /**
  * The gate's verdict as the messages the step writes beside its summary: the message a failing
@@ -6386,19 +11498,19 @@ function blocks(lines) {
  * step fails with; the log's gate escapes it.
  */
 function gateFailureMessage(result) {
-    const where = result.projectKey ? ` for ${untrusted_text_oneLine(result.projectKey, QUOTE_LIMITS.short)}` : '';
-    const dashboard = dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl);
+    const where = result.projectKey ? ` for ${(0,untrusted_text/* oneLine */.TN)(result.projectKey, untrusted_text/* QUOTE_LIMITS */.gJ.short)}` : '';
+    const dashboard = (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl);
     const link = dashboard ? [`Details: ${dashboard.href}`] : [];
-    const kind = fail_policy_statusClass(result.status);
+    const kind = (0,fail_policy/* statusClass */.hI)(result.status);
     if (kind === 'ERROR' || kind === 'WARN') {
         const { head, lines } = conditionLines(result, kind);
-        const why = kind === 'WARN' ? words_msg `the gate is WARN, which ${setting('failingStatuses')} names: ` : '';
-        return joined([words_msg `Quality Gate Failure${where}: ${why}${head}`, ...lines, ...link], '\n');
+        const why = kind === 'WARN' ? (0,src_words/* msg */.ab) `the gate is WARN, which ${(0,src_words/* setting */.Pe)('failingStatuses')} names: ` : '';
+        return (0,src_words/* joined */.oR)([(0,src_words/* msg */.ab) `Quality Gate Failure${where}: ${why}${head}`, ...lines, ...link], '\n');
     }
     const why = result.status === 'NONE'
-        ? words_msg `the project has no quality gate (NONE), which ${setting('failingStatuses')} names: assign a quality gate to the project on the server.`
-        : words_msg `the gate's status is "${untrusted_text_oneLine(result.status, QUOTE_LIMITS.short)}", which no server sends for a gate; ${setting('failingStatuses')} names NONE, which covers it.`;
-    return joined([words_msg `Quality Gate Failure${where}: ${why}`, ...link], '\n');
+        ? (0,src_words/* msg */.ab) `the project has no quality gate (NONE), which ${(0,src_words/* setting */.Pe)('failingStatuses')} names: assign a quality gate to the project on the server.`
+        : (0,src_words/* msg */.ab) `the gate's status is "${(0,untrusted_text/* oneLine */.TN)(result.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)}", which no server sends for a gate; ${(0,src_words/* setting */.Pe)('failingStatuses')} names NONE, which covers it.`;
+    return (0,src_words/* joined */.oR)([(0,src_words/* msg */.ab) `Quality Gate Failure${where}: ${why}`, ...link], '\n');
 }
 /**
  * The conditions of one status in words, each with its evidence (the first 20, then how many
@@ -6406,13 +11518,13 @@ function gateFailureMessage(result) {
  */
 function conditionLines(result, status) {
     const matching = result.conditions.filter(({ condition }) => condition.status === status);
-    const listed = matching.slice(0, SUMMARY_LIMITS.failuresListed);
+    const listed = matching.slice(0, report_summary/* SUMMARY_LIMITS */.QF.failuresListed);
     const lines = listed.map((evaluated) => {
-        const evidence = evidenceUrl(result, evaluated.condition);
-        return `- ${describeCondition(evaluated)}${evidence ? ` (${evidence})` : ''}`;
+        const evidence = (0,evidence_link/* evidenceUrl */.j)(result, evaluated.condition);
+        return `- ${(0,wording/* describeCondition */.pu)(evaluated)}${evidence ? ` (${evidence})` : ''}`;
     });
     if (matching.length > listed.length) {
-        lines.push(words_msg `- … and ${matching.length - listed.length} more: see ${place('details')}`);
+        lines.push((0,src_words/* msg */.ab) `- … and ${matching.length - listed.length} more: see ${(0,src_words/* place */.ik)('details')}`);
     }
     const total = result.conditions.length;
     if (status === 'WARN' && matching.length === 0) {
@@ -6425,35 +11537,35 @@ function conditionLines(result, status) {
  * Annotations: task warnings, a WARN, NONE or unknown gate, and conditions where the rule
  * disagrees. Server text is cut here and escaped by the log's gate.
  */
-function annotateGate(result, log, policy = FAIL_ON_ERROR) {
-    const warnings = result.taskWarnings.slice(0, SUMMARY_LIMITS.warnings);
+function annotateGate(result, log, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
+    const warnings = result.taskWarnings.slice(0, report_summary/* SUMMARY_LIMITS */.QF.warnings);
     for (const warning of warnings)
-        log.warning(`Analysis warning: ${analysisWarningText(warning)}`);
+        log.warning(`Analysis warning: ${(0,analysis_warning/* analysisWarningText */.g)(warning)}`);
     if (result.taskWarnings.length > warnings.length) {
         log.info(`${result.taskWarnings.length - warnings.length} more analysis warnings not shown.`);
     }
     // A status the step fails on is said by the failure message itself.
-    if (!fail_policy_failsUnder(result.status, policy))
+    if (!(0,fail_policy/* failsUnder */.mS)(result.status, policy))
         annotatePassingStatus(result, log);
     const disagreeing = result.conditions.filter((evaluated) => !evaluated.agreesWithServer);
-    for (const evaluated of disagreeing.slice(0, SUMMARY_LIMITS.notices)) {
-        log.notice(`The server says ${untrusted_text_oneLine(evaluated.condition.status, QUOTE_LIMITS.short)} for ${describeCondition(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`);
+    for (const evaluated of disagreeing.slice(0, report_summary/* SUMMARY_LIMITS */.QF.notices)) {
+        log.notice(`The server says ${(0,untrusted_text/* oneLine */.TN)(evaluated.condition.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)} for ${(0,wording/* describeCondition */.pu)(evaluated)}, the rule says ${evaluated.recomputed}: the server's verdict is used.`);
     }
-    if (disagreeing.length > SUMMARY_LIMITS.notices) {
-        log.info(`${disagreeing.length - SUMMARY_LIMITS.notices} more conditions where the rule disagrees with the server.`);
+    if (disagreeing.length > report_summary/* SUMMARY_LIMITS */.QF.notices) {
+        log.info(`${disagreeing.length - report_summary/* SUMMARY_LIMITS */.QF.notices} more conditions where the rule disagrees with the server.`);
     }
 }
 /** The warning of a gate that passed without being OK: WARN (and which conditions), NONE, unknown. */
 function annotatePassingStatus(result, log) {
     if (result.status === 'WARN') {
         const { head, lines } = conditionLines(result, 'WARN');
-        log.warning(joined([`Quality Gate passed with warnings (WARN): ${head}`, ...lines], '\n'));
+        log.warning((0,src_words/* joined */.oR)([`Quality Gate passed with warnings (WARN): ${head}`, ...lines], '\n'));
     }
     else if (result.status === 'NONE') {
-        log.warning(words_msg `No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful, or name NONE in ${setting('failingStatuses')} to fail without one.`);
+        log.warning((0,src_words/* msg */.ab) `No Quality Gate is set for this project (NONE): the check passes. Assign a quality gate on the server to make it meaningful, or name NONE in ${(0,src_words/* setting */.Pe)('failingStatuses')} to fail without one.`);
     }
-    else if (!isKnownStatus(result.status)) {
-        log.warning(words_msg `Unknown Quality Gate status "${untrusted_text_oneLine(result.status, QUOTE_LIMITS.short)}": ${setting('failingStatuses')} does not name NONE, so the check passes (quality-gate-status NONE).`);
+    else if (!(0,report_summary/* isKnownStatus */.ih)(result.status)) {
+        log.warning((0,src_words/* msg */.ab) `Unknown Quality Gate status "${(0,untrusted_text/* oneLine */.TN)(result.status, untrusted_text/* QUOTE_LIMITS */.gJ.short)}": ${(0,src_words/* setting */.Pe)('failingStatuses')} does not name NONE, so the check passes (quality-gate-status NONE).`);
     }
 }
 
@@ -6470,10 +11582,10 @@ function annotatePassingStatus(result, log) {
  *
  * @example const verdict = stepVerdict(outcomes, settings.policy); if (verdict.kind !== 'passed') throw …
  */
-function stepVerdict(outcomes, policy = FAIL_ON_ERROR) {
+function stepVerdict(outcomes, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
     const results = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result] : []));
     const failures = results
-        .filter(({ status }) => fail_policy_failsUnder(status, policy))
+        .filter(({ status }) => (0,fail_policy/* failsUnder */.mS)(status, policy))
         .map(gateFailureMessage);
     const unread = outcomes.filter((outcome) => !outcome.read);
     const [only] = unread;
@@ -6481,3285 +11593,22 @@ function stepVerdict(outcomes, policy = FAIL_ON_ERROR) {
         return { kind: 'unread', message: only.message, alone: true, errors: [only.error] };
     }
     if (unread.length > 0) {
-        const lines = unread.map((outcome) => words_msg `- ${untrusted_text_oneLine(projectName(outcome), QUOTE_LIMITS.long)}: ${firstLine(outcome.message)}`);
+        const lines = unread.map((outcome) => (0,src_words/* msg */.ab) `- ${(0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.long)}: ${(0,src_words/* firstLine */.TM)(outcome.message)}`);
         const head = `${unread.length} of ${outcomes.length} analyses could not be read: their gates are unknown.`;
         return {
             kind: 'unread',
-            message: joined([head, ...lines, ...failures], '\n'),
+            message: (0,src_words/* joined */.oR)([head, ...lines, ...failures], '\n'),
             alone: false,
             errors: unread.map((outcome) => outcome.error)
         };
     }
     if (failures.length > 0)
-        return { kind: 'gate-failed', message: joined(failures, '\n') };
+        return { kind: 'gate-failed', message: (0,src_words/* joined */.oR)(failures, '\n') };
     const named = outcomes.length > 1;
     return {
         kind: 'passed',
-        statuses: results.map(({ projectKey, status }) => `${named ? `${untrusted_text_oneLine(projectKey ?? '', QUOTE_LIMITS.short)} ` : ''}Quality Gate status: ${untrusted_text_oneLine(status, QUOTE_LIMITS.short)}`)
+        statuses: results.map(({ projectKey, status }) => `${named ? `${(0,untrusted_text/* oneLine */.TN)(projectKey ?? '', untrusted_text/* QUOTE_LIMITS */.gJ.short)} ` : ''}Quality Gate status: ${(0,untrusted_text/* oneLine */.TN)(status, untrusted_text/* QUOTE_LIMITS */.gJ.short)}`)
     };
-}
-
-;// CONCATENATED MODULE: ./src/http/rest-api.ts
-
-
-
-
-
-
-const REST_LIMITS = {
-    /** One reply's body: a page of 100 merge-request diffs fits. */
-    replyBytes: 16 * 1024 * 1024,
-    /** One try, at most; the overall time-out bounds them all. */
-    tryMs: 30_000
-};
-/** 401, 403 or 404: the token may not do this, or what it names is not there. */
-class PlatformRefusal extends Error {
-    status;
-    answer;
-    constructor(message, status, answer = { status, said: '', rateLimited: false }) {
-        super(message);
-        this.status = status;
-        this.answer = answer;
-        this.name = 'PlatformRefusal';
-    }
-}
-/** Any other failure of a platform's request, in words. */
-class PlatformError extends Error {
-    /** What the platform answered, when it answered (a 429 or 5xx tried no more). */
-    answer;
-    /** Why no answer came (the transport's words, the token out of them), when none came. */
-    unanswered;
-    constructor(message, options = {}) {
-        super(message, { cause: options.cause });
-        this.name = 'PlatformError';
-        this.answer = options.answer;
-        this.unanswered = options.unanswered;
-    }
-}
-/**
- * One platform instance's API for one run.
- *
- * @example const api = new RestApi({ platform: 'GitLab', apiUrl, token, headers: { 'PRIVATE-TOKEN': token }, redirectAdvice: 'Set CI_API_V4_URL …', userAgent, clock, deadline })
- */
-class RestApi {
-    options;
-    base;
-    forms;
-    transport;
-    constructor(options) {
-        this.options = options;
-        this.base = new URL(options.apiUrl.href.replace(/\/*$/, '/'));
-        this.forms = tokenForms(options.token);
-        this.transport = new HttpTransport({
-            userAgent: options.userAgent,
-            rootCert: undefined,
-            maxBodyBytes: options.maxReplyBytes ?? REST_LIMITS.replyBytes,
-            ...(options.forwardProxy ? { forwardProxy: options.forwardProxy } : {})
-        });
-    }
-    /** Ends the kept-alive connections. */
-    close() {
-        this.transport.close();
-    }
-    /**
-     * `method` on `path` (relative to the API's address, or an address a reply named, which must
-     * be under it), with the query and the JSON body given; tried again on 429 and 5xx while the
-     * time-out allows.
-     */
-    async request(method, path, { query, body } = {}) {
-        const { platform, clock, deadline } = this.options;
-        const url = new URL(path, this.base);
-        if (url.origin !== this.base.origin || !url.pathname.startsWith(this.base.pathname)) {
-            throw new PlatformError(`Refusing to send the ${platform} token outside ${this.base.href}.`);
-        }
-        for (const [name, value] of Object.entries(query ?? {}))
-            url.searchParams.set(name, value);
-        const shown = `${method} ${this.said(url.pathname.slice(this.base.pathname.length))}`;
-        for (let attempt = 0;; attempt++) {
-            const remaining = deadline - clock.now();
-            if (remaining <= 0)
-                throw new PlatformError(`${platform} did not answer ${shown} in time.`);
-            let reply;
-            try {
-                // A redirect is a reply like any other, never followed: the token could follow it.
-                reply = await this.transport.send(method, url, {
-                    ...this.options.headers,
-                    accept: 'application/json',
-                    ...(body === undefined ? {} : { 'content-type': 'application/json' })
-                }, body === undefined ? undefined : JSON.stringify(body), Math.min(remaining, REST_LIMITS.tryMs));
-            }
-            catch (error) {
-                // No answer, a reply too large: said as it is, the token out of it.
-                const unanswered = this.said(messageOf(error));
-                throw new PlatformError(`${platform}'s ${shown} failed: ${unanswered}`, {
-                    cause: error,
-                    unanswered
-                });
-            }
-            const { status } = reply;
-            const text = reply.body.toString('utf8');
-            if (status >= 300 && status < 400) {
-                throw new PlatformError(`${platform} answered ${status} to ${shown}: a redirect, not followed (the token would go with it). ${this.options.redirectAdvice}`);
-            }
-            if (status >= 200 && status < 300) {
-                return {
-                    status,
-                    body: rest_api_parse(text, platform),
-                    header: (name) => headerValue(reply, name)
-                };
-            }
-            const said = this.said(errorText(text));
-            const answer = {
-                status,
-                said,
-                rateLimited: headerValue(reply, 'x-ratelimit-remaining') === '0' || /rate limit/i.test(said)
-            };
-            const words = `${platform} answered ${status} to ${shown}${said ? `: ${said}` : ''}`;
-            if (status === 401 || status === 403 || status === 404) {
-                throw new PlatformRefusal(words, status, answer);
-            }
-            const decision = attempt + 1 >= (this.options.maxTries ?? Infinity)
-                ? { retry: false, why: `Gave up after ${attempt + 1} tries.` }
-                : decideRetry({ kind: 'status', status, retryAfter: headerValue(reply, 'retry-after') }, attempt, deadline - clock.now(), this.options.random ?? Math.random, Date.now(), `the decoration's time (the overall time-out, or its allowance past the check)`);
-            if (!decision.retry) {
-                const why = decision.why ? ` ${textOf(decision.why)}` : '';
-                throw new PlatformError(`${words}${why}`, { answer });
-            }
-            await clock.sleep(decision.delayMs);
-        }
-    }
-    /** A text of the platform's, on one line, bounded, the token's forms out of it. */
-    said(text) {
-        return untrusted_text_oneLine(redactSecrets(text, this.forms), QUOTE_LIMITS.long);
-    }
-}
-function rest_api_parse(text, platform) {
-    if (text.trim() === '')
-        return undefined;
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        throw new PlatformError(`${platform} answered with a body that is not JSON.`);
-    }
-}
-/** The platform's error body (`{"message": …}`, `{"error": …}`) as a few words, or ''. */
-function errorText(text) {
-    let message;
-    try {
-        const body = JSON.parse(text);
-        message = body['message'] ?? body['error'];
-    }
-    catch {
-        return '';
-    }
-    return typeof message === 'string' ? message : message ? JSON.stringify(message) : '';
-}
-
-;// CONCATENATED MODULE: ./src/azure/azure-api.ts
-
-const AZURE_API_VERSION = '7.1';
-/**
- * One Azure DevOps repository's API for one run.
- *
- * @example const azure = new AzureApi({ repositoryUrl, token, userAgent, clock, deadline })
- */
-class AzureApi {
-    rest;
-    repository;
-    constructor(options) {
-        this.repository = new URL(options.repositoryUrl.href.replace(/\/*$/, '/'));
-        this.rest = new RestApi({
-            ...options,
-            apiUrl: options.collectionUrl,
-            platform: 'Azure DevOps',
-            headers: { authorization: `Bearer ${options.token}` },
-            redirectAdvice: 'Check SYSTEM_COLLECTIONURI, and that the pipeline maps SYSTEM_ACCESSTOKEN (a token Azure DevOps does not take is sent to its sign-in page).'
-        });
-    }
-    close() {
-        this.rest.close();
-    }
-    /** `method` on `path` under the repository's address, with `api-version`. */
-    request(method, path, options = {}) {
-        return this.send(method, path, new URL(path, this.repository), options, AZURE_API_VERSION);
-    }
-    /**
-     * The token's own identity: `authenticatedUser.id` of the collection's connection data (the
-     * build service's identity for SYSTEM_ACCESSTOKEN), lower-cased, or undefined.
-     *
-     * @example await azure.ownIdentity() // '5c3a7e2b-…'
-     */
-    async ownIdentity() {
-        const path = '_apis/connectionData';
-        const { body } = await this.send('GET', path, path, {}, `${AZURE_API_VERSION}-preview`);
-        return identityId(body?.authenticatedUser);
-    }
-    async send(method, path, url, options, version) {
-        let reply;
-        try {
-            reply = await this.rest.request(method, url, {
-                ...options,
-                query: { ...options.query, 'api-version': version }
-            });
-        }
-        catch (error) {
-            // A sign-in page instead of JSON: the token was not taken.
-            if (error instanceof PlatformError && /not JSON/.test(error.message)) {
-                throw new PlatformRefusal(`Azure DevOps answered ${method} ${path} with a sign-in page`, 401);
-            }
-            throw error;
-        }
-        if (reply.status === 203) {
-            throw new PlatformRefusal(`Azure DevOps answered ${method} ${path} with a sign-in page`, 401);
-        }
-        return reply;
-    }
-}
-/** An identity's (or an IdentityRef's) `id`: a GUID, lower-cased to compare. */
-function identityId(identity) {
-    const id = identity?.id;
-    return typeof id === 'string' && /^[0-9a-f-]{1,64}$/i.test(id) ? id.toLowerCase() : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/findings/changed-lines.ts
-/** The most lines of one patch looked at: GitHub's own patches stop well before. */
-const MAX_PATCH_LINES = 100_000;
-/**
- * The new-side line numbers a patch adds (`+` lines), hunk by hunk. Lines of a malformed hunk
- * header are skipped, never guessed.
- *
- * @example addedLines('@@ -1,2 +1,3 @@\n a\n+b\n c') // Set { 2 }
- */
-function addedLines(patch) {
-    const added = new Set();
-    let next;
-    const lines = patch.split('\n', MAX_PATCH_LINES);
-    for (const line of lines) {
-        const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
-        if (hunk) {
-            next = Number(hunk[1]);
-            continue;
-        }
-        if (next === undefined)
-            continue;
-        if (line.startsWith('+'))
-            added.add(next++);
-        else if (line.startsWith(' '))
-            next++;
-        // '-' lines and "\ No newline at end of file" do not move the new side.
-    }
-    return added;
-}
-/**
- * The findings on lines the pull request changes: in a changed file, and with a line of their
- * region among its added lines (any line of a file GitHub gave no patch for). A finding with no
- * file in the checkout, or no line, is not on the pull request's lines.
- */
-function onChangedLines(findings, changed) {
-    return findings.filter((finding) => {
-        if (finding.file === undefined || finding.region === undefined)
-            return false;
-        const lines = changed.get(finding.file);
-        if (lines === undefined)
-            return false;
-        if (lines === 'whole')
-            return true;
-        const { startLine, endLine } = finding.region;
-        for (let line = startLine; line <= Math.min(endLine, startLine + 10_000); line++) {
-            if (lines.has(line))
-                return true;
-        }
-        return false;
-    });
-}
-
-;// CONCATENATED MODULE: ./src/gate/on-changed-lines.ts
-
-/**
- * Whether any analysis is of a branch whose new issues are the new code's, not a pull
- * request's own: the analyses Community Edition makes of a pull or merge request's branch.
- */
-function hasBranchAnalyses(outcomes) {
-    return outcomes.some(isBranchAnalysis);
-}
-function isBranchAnalysis(outcome) {
-    return (outcome.read &&
-        outcome.result.newIssues?.read === true &&
-        outcome.result.newIssues.scope.kind === 'new-code');
-}
-/**
- * The branch analyses' new issues narrowed to the lines a pull or merge request changes (`request`
- * names it: "pull request #12", "merge request !7"), each analysis's count in one line of the
- * log; analyses of the request itself are left alone.
- *
- * @example outcomes = narrowToChangedLines(outcomes, changed, 'merge request !7', log)
- */
-function narrowToChangedLines(outcomes, changed, request, log) {
-    return outcomes.map((outcome) => {
-        if (!isBranchAnalysis(outcome) || !outcome.read)
-            return outcome;
-        const newIssues = outcome.result.newIssues;
-        if (!newIssues?.read)
-            return outcome;
-        const findings = onChangedLines(newIssues.findings, changed);
-        log.info(`${findings.length} of the ${newIssues.findings.length} new-code issues read are on the lines ${request} changes.`);
-        return {
-            ...outcome,
-            result: {
-                ...outcome.result,
-                newIssues: { ...newIssues, findings, total: findings.length, onLinesOf: request }
-            }
-        };
-    });
-}
-
-;// CONCATENATED MODULE: ./src/report/issue-discussion.ts
-
-
-
-const ISSUE_MARKER_NAME = 'sonar-issue: ';
-/**
- * The hidden first line of a discussion about one issue: its key URL-encoded (no key can close
- * the comment or break the line), by which a later run finds the discussion again.
- *
- * @example issueMarker('AYIssue00001') // '<!-- sonar-issue: AYIssue00001 -->'
- */
-function issueMarker(key, markup = HTML_MARKUP) {
-    return markup.hidden(`${ISSUE_MARKER_NAME}${encodeURIComponent(wellFormed(untrusted_text_cut(key, QUOTE_LIMITS.short)))}`);
-}
-/** The issue key a discussion's first note carries in its marker line, if any. */
-function issueKeyOf(body) {
-    const key = new RegExp(`^${ISSUE_MARKER_NAME}(\\S*)$`).exec(hiddenLine(body, 0) ?? '')?.[1];
-    if (key === undefined)
-        return undefined;
-    try {
-        return decodeURIComponent(key);
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * A discussion about one issue on the line it stands on: its marker line, then the issue in one
- * paragraph (severity, message, rule linked to the issue on the server), in `markup` (HTML
- * blocks by default), every server value through its gate, the whole through the sink.
- *
- * @example issueDiscussionBody(finding, sink)
- */
-function issueDiscussionBody(finding, sink, markup = HTML_MARKUP) {
-    const rule = markup.text(finding.ruleName ?? finding.rule);
-    const words = `${SEVERITY_ICONS[finding.severity]} ${markup.strong(markup.text(finding.severityWord))} ${markup.text(finding.message, QUOTE_LIMITS.long)} (${markup.link(finding.url, rule)})`;
-    return sink.text([issueMarker(finding.key, markup), markup.paragraph([words])].join(markup.between));
-}
-
-;// CONCATENATED MODULE: ./src/report/pull-request-comment-body.ts
-
-
-
-
-
-
-
-
-
-
-
-
-/**
- * The pull-request comment of one project. GitHub renders a comment as it renders the job
- * summary (Markdown with raw HTML), so the comment is written the same way: HTML blocks with
- * every server value through `summaryText` (see summary-text.ts for why). Its first line is a
- * hidden marker naming the project, by which the next run finds the comment and updates it.
- */
-/**
- * How large a comment may be. GitHub refuses a comment body over 65,536 characters: the
- * comment's sink counts UTF-16 units (never fewer than characters) within `githubChars`, and the
- * comment keeps under `chars` whatever the server sends.
- */
-const COMMENT_LIMITS = {
-    /** GitHub's own limit on a comment body: the comment sink's limit. */
-    githubChars: 65_536,
-    /** What commentBody aims for. */
-    chars: 60_000,
-    /** Conditions listed; past them (or past the room left) "… and N more". */
-    conditions: 50,
-    /** New issues listed, most severe first. */
-    issues: 10,
-    /** Characters of the project key or source the marker names. */
-    markerKeyChars: QUOTE_LIMITS.long
-};
-const MARKER_NAME = 'sonar-quality-gate: ';
-/**
- * The hidden first line of the comment for a project, in `markup` (an HTML comment by default;
- * a link reference definition in Markdown). The key is URL-encoded, so no key can close the
- * comment (`>` is `%3E`, `"` is `%22`), break its line or hide another marker inside it; it is
- * cut to 1,000 characters first, and a lone surrogate (which encodeURIComponent refuses) becomes
- * U+FFFD.
- *
- * @example commentMarker('my project') // '<!-- sonar-quality-gate: my%20project -->'
- */
-function commentMarker(projectKey, markup = HTML_MARKUP) {
-    const key = wellFormed(untrusted_text_cut(projectKey, COMMENT_LIMITS.markerKeyChars));
-    return markup.hidden(`${MARKER_NAME}${encodeURIComponent(key)}`);
-}
-/**
- * The marker of an outcome's comment: its project key, or else where the analysis came from
- * (the report file, or the task or analysis asked for by its id), as the job summary names it.
- */
-function outcomeMarker(outcome, markup = HTML_MARKUP) {
-    return commentMarker(projectName(outcome), markup);
-}
-/**
- * The marker a comment's body carries: its first line when that is a marker, in either markup,
- * as commentBody writes it (a line end stored as CRLF counts as one); otherwise undefined. A
- * marker quoted further down (a reply quoting the comment, say) does not count.
- *
- * @example markerOf(commentBody(outcome, sha, { sink })) === outcomeMarker(outcome) // true
- */
-function markerOf(body) {
-    const said = hiddenLine(body, 0);
-    if (said === undefined || !new RegExp(`^${MARKER_NAME}\\S*$`).test(said))
-        return undefined;
-    return body.split('\n', 1)[0].replace(/\r$/, '');
-}
-/**
- * Whether a comment's body is the comment carrying `marker` (see markerOf).
- *
- * @example carriesMarker(commentBody(outcome, sha, { sink }), outcomeMarker(outcome)) // true
- */
-function carriesMarker(body, marker) {
-    return markerOf(body) === marker;
-}
-/** The values of CommentWhen, in the order the settings list them. */
-const COMMENT_WHEN = ['always', 'failed', 'changed'];
-/**
- * The verdict a comment on `outcome` says, under `policy`.
- *
- * @example commentVerdict(outcome, FAIL_ON_ERROR) // 'failed'
- */
-function commentVerdict(outcome, policy = FAIL_ON_ERROR) {
-    if (!outcome.read)
-        return 'unread';
-    return fail_policy_failsUnder(outcome.result.status, policy) ? 'failed' : 'passed';
-}
-/** The comment's second line, hidden: the verdict it shows, for `changed`. */
-function verdictLine(verdict, markup = HTML_MARKUP) {
-    return markup.hidden(`verdict: ${verdict}`);
-}
-/** The verdict an existing comment says on its second line, in either markup. */
-function saidVerdict(existing) {
-    return /^verdict: (passed|failed|unread)$/.exec(hiddenLine(existing, 1) ?? '')?.[1];
-}
-/**
- * Whether to write the project's comment now, given the one found (its body) or none: `always`;
- * `failed` writes no new comment for a passing gate, but still updates one that exists (so it
- * never shows a failure that is gone); `changed` leaves the comment alone while its verdict is
- * the one it already says.
- *
- * @example shouldWrite('failed', 'passed', undefined) // false
- */
-function shouldWrite(when, verdict, existing) {
-    if (when === 'failed')
-        return existing !== undefined || verdict !== 'passed';
-    if (when === 'changed')
-        return existing === undefined || saidVerdict(existing) !== verdict;
-    return true;
-}
-/**
- * The comment for one project, as HTML blocks: the marker line, the verdict with its icon, the
- * failing (then warning) conditions in words, what changed, the new issues, a link to the
- * analysis when it is on the server's origin, and the commit it is for; for an analysis that
- * could not be read, the reason. Every server value goes through `summaryText`, and everything
- * through the comment's sink. Within `limit`.
- *
- * @example await github.request('POST', commentsPath, { body: { body: commentBody(outcome, sha, { sink }) } })
- */
-function commentBody(outcome, commitSha, options) {
-    const { sink, limit = Math.min(COMMENT_LIMITS.chars, sink.limit), markup = HTML_MARKUP } = options;
-    const said = (lines) => lines.map((line) => sink.text(line));
-    const join = (lines) => `${lines.join(markup.between)}\n`;
-    const size = (lines) => sink.size(join(lines));
-    const marker = sink.text(outcomeMarker(outcome, markup));
-    const verdict = verdictLine(commentVerdict(outcome, options.policy), markup);
-    const project = markup.code(projectName(outcome));
-    const commit = `commit ${markup.code(shortSha(commitSha))}`;
-    // The two hidden lines are the body's first two lines in every markup: one block.
-    const hidden = `${marker}\n${verdict}`;
-    const frame = { hidden, sink, limit, markup, join };
-    if (!outcome.read) {
-        const heading = sink.text(markup.heading(3, `❗ Quality Gate could not be read · ${project}`));
-        const max = SUMMARY_LIMITS.messageChars;
-        const lines = linesOf(cutSaid(outcome.message, max));
-        const message = lines.map((line) => sink.say(line, (plain) => markup.text(plain, max)));
-        return bounded([hidden, heading, ...said([markup.paragraph(message), markup.paragraph([`For ${commit}`])])], { ...frame, heading });
-    }
-    const { result } = outcome;
-    const heading = sink.text(markup.heading(3, sink.text(words_msg `${headline(result.status, options.policy, markup)} · ${project}`)));
-    const facts = [
-        `For ${commit}`,
-        result.analysisId === undefined
-            ? 'its newest analysis'
-            : `analysis ${markup.code(result.analysisId)}`
-    ];
-    const tail = said([markup.paragraph([[...facts, ...dashboardLink(result, markup)].join(' · ')])]);
-    const head = [hidden, heading, sink.text(conditionsIntro(result.conditions, markup))];
-    // What changed keeps within a sixth of what is left, the issues within a third.
-    const changed = whatChangedBlock(result, {
-        sink,
-        heading: 'h4',
-        limit: Math.floor((limit - size([...head, ...tail])) / 6),
-        markup
-    });
-    const issues = newIssuesBlock(result.newIssues, {
-        sink,
-        heading: 'h4',
-        listed: COMMENT_LIMITS.issues,
-        limit: Math.floor((limit - size([...head, ...changed, ...tail])) / 3),
-        fileLink: options.fileLink,
-        markup
-    });
-    const list = conditionsList(result, sink, limit - size([...head, ...changed, ...issues, ...tail]), markup);
-    return bounded([...head, ...list, ...changed, ...issues, ...tail], { ...frame, heading });
-}
-const LISTED_ICONS = { ERROR: '❌', WARN: '⚠️' };
-/** Failing conditions, then warning ones, each in the server's order. */
-function pull_request_comment_body_listed(conditions) {
-    const withStatus = (status) => conditions.filter(({ condition }) => condition.status === status);
-    return [...withStatus('ERROR'), ...withStatus('WARN')];
-}
-function conditionsIntro(conditions, markup) {
-    if (conditions.length === 0) {
-        return markup.paragraph(['The server returned no conditions for this analysis.']);
-    }
-    const count = (status) => conditions.filter(({ condition }) => condition.status === status).length;
-    const [failing, warning, total] = [count('ERROR'), count('WARN'), conditions.length];
-    if (failing === 0 && warning === 0) {
-        return markup.paragraph([
-            `${total === 1 ? 'The condition' : `All ${total} conditions`} passed.`
-        ]);
-    }
-    const parts = [
-        failing > 0 ? `${failing} of ${total} conditions failed` : undefined,
-        warning > 0
-            ? `${warning}${failing > 0 ? '' : ` of ${total} conditions`} passed with warnings`
-            : undefined
-    ];
-    return markup.paragraph([`${parts.filter(Boolean).join(', ')}:`]);
-}
-/** The failing and warning conditions in words, as many as the limits and `room` allow. */
-function conditionsList(result, sink, room, markup) {
-    const all = pull_request_comment_body_listed(result.conditions);
-    if (all.length === 0)
-        return [];
-    const items = all.slice(0, COMMENT_LIMITS.conditions).map((evaluated) => {
-        const icon = LISTED_ICONS[evaluated.condition.status] ?? '';
-        const words = markup.text(describeCondition(evaluated), QUOTE_LIMITS.long);
-        const evidence = evidenceUrl(result, evaluated.condition);
-        return markup.list.item(`${icon} ${evidence ? markup.link(evidence, words) : words}`);
-    });
-    const list = fittedBlock(sink, items, {
-        open: markup.list.open,
-        close: markup.list.close,
-        tail: (more) => markup.list.item(`… and ${more} more: see ${sink.text(place('details'))} or the dashboard`),
-        more: all.length - items.length,
-        // The list's last line ends in a line feed too.
-        limit: room - 1
-    });
-    return [list.text];
-}
-/** A link on the server's origin; another http(s) address as code; anything else left out. */
-function dashboardLink(result, markup) {
-    const dashboard = dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl);
-    if (!dashboard)
-        return [];
-    return dashboard.onServer
-        ? [markup.link(dashboard.href, 'See the analysis on the dashboard')]
-        : [
-            `dashboard (not linked: not on the server's origin) ${markup.code(dashboard.href, Infinity)}`
-        ];
-}
-/** A commit id as GitHub shows it (7 characters); anything else as it is, to be escaped. */
-function shortSha(sha) {
-    return /^[0-9a-f]{7,64}$/i.test(sha) ? sha.slice(0, 7).toLowerCase() : sha;
-}
-/**
- * The lines (each through the sink already) as one body, or, should they still exceed `limit`
- * (the parts are bounded: this keeps the limit a guarantee, not a sum to trust), the marker and
- * heading alone, cut to the limit should even they exceed it.
- */
-function bounded(lines, frame) {
-    const { sink, limit, join } = frame;
-    const body = join(lines);
-    if (sink.size(body) <= limit)
-        return body;
-    const tooLarge = sink.text(frame.markup.paragraph([
-        `The verdict is too large to show here: see ${sink.text(place('details'))}.`
-    ]));
-    return sink.fit([], {
-        head: join([frame.hidden, frame.heading, tooLarge]),
-        limit
-    }).text;
-}
-
-;// CONCATENATED MODULE: ./src/platform/decoration-steps.ts
-/**
- * What every platform's decoration does the same way: its steps run one after the other, and
- * the first that fails ends the decoration with one warning naming the platform and what to
- * check (a refusal: what the token or the review lacks), never changing the verdict or the exit
- * code; the issues it writes are every analysis's new issues, and a status says the verdict in
- * one line.
- */
-
-
-
-
-
-
-
-
-/** A step of a decoration that failed: what it was doing; why is its `cause`. */
-class DecorationStepFailure extends Error {
-    what;
-    constructor(what, options) {
-        super(`${what} failed`, options);
-        this.what = what;
-        this.name = 'DecorationStepFailure';
-    }
-}
-/**
- * One step of a platform's decoration: its failure, whatever it is (a refusal, no answer in
- * time, a reply not as documented), ends the decoration, said by `decorating` with `what`.
- *
- * @example const diff = await decorationStep('the lines merge request !7 changes', () => readChangedLines(gitlab, mr))
- */
-async function decorationStep(what, run) {
-    try {
-        return await run();
-    }
-    catch (error) {
-        throw error instanceof DecorationStepFailure
-            ? error
-            : new DecorationStepFailure(what, { cause: error });
-    }
-}
-/**
- * A platform's whole decoration, the one place its failures are caught: the first step that
- * fails ends it (the platform, which shares one connection and one deadline across the steps,
- * would fail the next ones too, each costing time and another line), said in one warning; it
- * never throws, so the verdict and the exit code are the gate's whatever the platform does.
- * `run` writes through the log it is handed, whose warnings are held until the decoration ends:
- * said as warnings when it completes, and as plain lines before the one warning when it fails
- * (an identity that could not be read matters less than the decoration that did not happen).
- *
- * @example await decorating(log, { name: 'GitLab', check: 'CI_API_V4_URL', refusal }, async (log) => { await decorationStep('the status', () => setStatus(log)) })
- */
-async function decorating(log, platform, run) {
-    const held = [];
-    const holding = {
-        info: (message) => log.info(message),
-        notice: (message) => log.notice(message),
-        startGroup: (name) => log.startGroup(name),
-        endGroup: () => log.endGroup(),
-        warning: (message) => void held.push(message)
-    };
-    try {
-        await run(holding);
-        for (const message of held)
-            log.warning(message);
-    }
-    catch (error) {
-        for (const message of held)
-            log.info(message);
-        log.warning(endOfDecoration(platform, error));
-    }
-}
-/** The one warning for a decoration that ended early. */
-function endOfDecoration(platform, error) {
-    const step = error instanceof DecorationStepFailure ? error : undefined;
-    const cause = step ? step.cause : error;
-    if (cause instanceof PlatformRefusal)
-        return platform.refusal(cause);
-    return joined([
-        `${platform.name}: ${step ? step.what : 'the decoration'} failed, and nothing more is decorated; the verdict and the exit code are unchanged.`,
-        quotedSaidOf(cause),
-        `Check ${platform.check}; the next run decorates again.`
-    ], ' ');
-}
-/** Every analysis's new issues, and whether they are all of them (each read whole). */
-function issuesOf(outcomes) {
-    const findings = [];
-    let complete = true;
-    for (const outcome of outcomes) {
-        const newIssues = outcome.read ? outcome.result.newIssues : undefined;
-        if (!newIssues?.read) {
-            complete = false;
-            continue;
-        }
-        findings.push(...newIssues.findings);
-        if (newIssues.findings.length < newIssues.total)
-            complete = false;
-    }
-    return { findings, complete };
-}
-/** An analysis's name in a platform's log lines: its project key, on one line. */
-function nameOf(outcome) {
-    return untrusted_text_oneLine(projectName(outcome), QUOTE_LIMITS.short);
-}
-/**
- * A status's one-line description under the policy, the server's words in it making no
- * reference and no link where a platform shows it (`withoutReferences`).
- *
- * @example statusWords(outcome, FAIL_ON_ERROR, sink) // 'Quality Gate failed: 2 of 7 conditions failed'
- */
-function statusWords(outcome, policy, sink) {
-    return withoutReferences(gateWords(outcome, policy, sink));
-}
-function gateWords(outcome, policy, sink) {
-    if (!outcome.read) {
-        return `Quality Gate could not be read: ${untrusted_text_oneLine(sink.text(outcome.message), 200)}`;
-    }
-    const { result } = outcome;
-    if (!fail_policy_failsUnder(result.status, policy)) {
-        return result.status === 'OK'
-            ? 'Quality Gate passed'
-            : `Quality Gate passed (${untrusted_text_oneLine(result.status, 40)})`;
-    }
-    const failed = result.conditions.filter(({ condition }) => condition.status === 'ERROR').length;
-    return result.status === 'ERROR'
-        ? `Quality Gate failed: ${failed} of ${result.conditions.length} conditions failed`
-        : `Quality Gate failed: ${untrusted_text_oneLine(result.status, 40)}`;
-}
-/** Whether a platform shows the analysis as failed: its gate fails the policy, or was not read. */
-function failing(outcome, policy) {
-    return !outcome.read || fail_policy_failsUnder(outcome.result.status, policy);
-}
-/** The dashboard's address a platform links to (http(s), without credentials), when known. */
-function dashboardOf(outcome) {
-    return outcome.read
-        ? dashboard_link_dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)?.href
-        : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/platform/own-identity.ts
-/**
- * Which comments are the decoration's own, on every platform: a comment, note, discussion or
- * thread is ours only when it carries our marker (or our issue's key) **and** its author is the
- * token's own identity, read from the platform once a run. Anyone who may comment on the pull
- * request can copy a marker; nobody else can write as the token. When the identity cannot be
- * read, nothing is edited, resolved or closed: the verdict is written anew, and one line says so.
- */
-
-
-/**
- * The token's own identity as `read` finds it, or undefined, said in one warning, when it cannot
- * be read (a refusal, a failure, a reply that names none). Never throws.
- *
- * @example const me = await ownIdentity(log, 'GitLab', () => gitlab.ownUserId()) // 77, or undefined
- */
-async function ownIdentity(log, platform, read, { instead = 'the verdict is written anew, and nothing is edited, resolved or closed', level = 'warning' } = {}) {
-    let why;
-    try {
-        const identity = await read();
-        if (identity !== undefined)
-            return identity;
-        why = 'the reply names none';
-    }
-    catch (error) {
-        why = messageOf(error);
-    }
-    log[level](`${platform}: the token's own identity could not be read (${untrusted_text_oneLine(why, QUOTE_LIMITS.short)}), so no comment is known as ours: ${instead}.`);
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/azure/pull-request-decoration.ts
-
-
-
-
-
-
-
-
-
-
-
-
-const AZURE_LIMITS = {
-    /** A comment's content: Azure DevOps takes 150,000 characters. */
-    commentChars: 150_000,
-    descriptionChars: 255,
-    /** Changes read per request, and requests: 20,000 files. */
-    changesPerPage: 2000,
-    changePages: 10
-};
-/** The thread property that names the project of a verdict's thread, and an issue's key. */
-const PROJECT_PROPERTY = 'sonarqube.project';
-const ISSUE_PROPERTY = 'sonarqube.issue';
-/**
- * Decorates the pull request for every outcome. Resolves once done, whatever Azure DevOps
- * answered; what happened is in the log.
- *
- * @example await decorateAzure(azure, { id: '42' }, outcomes, options)
- */
-async function decorateAzure(azure, pullRequest, outcomes, options) {
-    const { log } = options;
-    const base = `pullRequests/${encodeURIComponent(pullRequest.id)}`;
-    const platform = {
-        name: 'Azure DevOps',
-        check: 'that SYSTEM_COLLECTIONURI is the collection of Azure DevOps, and that Azure DevOps is up',
-        refusal: (error) => refusalWords(error, pullRequest)
-    };
-    await decorating(log, platform, async (log) => {
-        for (const outcome of outcomes) {
-            await decorationStep(`the status for ${nameOf(outcome)}`, () => postStatus(azure, base, outcome, options));
-        }
-        const files = hasBranchAnalyses(outcomes) || options.inlineLimit > 0
-            ? await decorationStep(`the files pull request !${pullRequest.id} changes`, () => changedFiles(azure, base))
-            : undefined;
-        const shown = files
-            ? narrowToChangedLines(outcomes, files, `pull request !${pullRequest.id}`, log)
-            : outcomes;
-        if (files && hasBranchAnalyses(outcomes)) {
-            log.info('Azure DevOps gives the files a pull request changes, not its lines: the issues are narrowed to those files.');
-        }
-        // Unknown (undefined): the verdict's thread is started anew, and no thread is closed.
-        const me = await ownIdentity(log, 'Azure DevOps', () => azure.ownIdentity());
-        const threads = await decorationStep('the threads', () => listThreads(azure, base));
-        for (const outcome of shown) {
-            await decorationStep(`the thread for ${nameOf(outcome)}`, async () => {
-                const written = await writeVerdictThread(azure, base, threads, me, outcome, options);
-                log.info(written === 'unchanged'
-                    ? words_msg `Azure DevOps: the thread for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
-                    : `Azure DevOps: the thread for ${nameOf(outcome)} is ${written} on pull request !${pullRequest.id}.`);
-            });
-        }
-        if (options.inlineLimit > 0 && files) {
-            await decorationStep('the issue threads', async () => {
-                const done = await issueThreads(azure, base, threads, me, issuesOf(shown), files, options);
-                log.info(`Azure DevOps: ${done.started} issue threads started, ${done.closed} closed (their issues are gone).`);
-            });
-        }
-    });
-}
-async function postStatus(azure, base, outcome, { sink, policy }) {
-    const failed = failing(outcome, policy);
-    const dashboard = dashboardOf(outcome);
-    await azure.request('POST', `${base}/statuses`, {
-        body: {
-            state: failed ? 'failed' : 'succeeded',
-            description: sink.text(untrusted_text_cut(statusWords(outcome, policy, sink), AZURE_LIMITS.descriptionChars)),
-            context: {
-                genre: 'sonarqube',
-                name: sink.text(untrusted_text_cut(`quality-gate/${untrusted_text_oneLine(projectName(outcome))}`, 200))
-            },
-            ...(dashboard ? { targetUrl: dashboard } : {})
-        }
-    });
-}
-async function listThreads(azure, base) {
-    const { body } = await azure.request('GET', `${base}/threads`);
-    const value = body?.value;
-    // A listing without its list is not an empty one: taken for one, a new thread would be started
-    // on every run.
-    if (!Array.isArray(value))
-        throw notAList('threads');
-    return value.flatMap((item) => {
-        const { id, status, comments, properties, isDeleted } = (item ?? {});
-        if (typeof id !== 'number' || isDeleted === true)
-            return [];
-        const first = Array.isArray(comments)
-            ? comments[0]
-            : undefined;
-        const own = {};
-        for (const [name, entry] of Object.entries((properties ?? {}))) {
-            const value = entry?.$value;
-            if (typeof value === 'string')
-                own[name] = value;
-        }
-        return [
-            {
-                id,
-                status: typeof status === 'string' ? status : undefined,
-                firstComment: first && typeof first['id'] === 'number' && typeof first['content'] === 'string'
-                    ? { id: first['id'], content: first['content'] }
-                    : undefined,
-                author: identityId(first?.['author']),
-                properties: own
-            }
-        ];
-    });
-}
-/** The project's verdict thread: its first comment edited, or the thread started. */
-async function writeVerdictThread(azure, base, threads, me, outcome, { sink, policy, commentWhen, commit }) {
-    const key = sink.text(projectName(outcome));
-    const body = commentBody(outcome, commit, {
-        sink,
-        policy,
-        markup: MARKDOWN_MARKUP,
-        limit: AZURE_LIMITS.commentChars
-    });
-    const ours = threads.find((thread) => thread.properties[PROJECT_PROPERTY] === key && me !== undefined && thread.author === me);
-    if (!shouldWrite(commentWhen, commentVerdict(outcome, policy), ours?.firstComment?.content)) {
-        return 'unchanged';
-    }
-    if (ours?.firstComment) {
-        await azure.request('PATCH', `${base}/threads/${ours.id}/comments/${ours.firstComment.id}`, {
-            body: { content: body }
-        });
-        return 'updated';
-    }
-    const { body: created } = await azure.request('POST', `${base}/threads`, {
-        body: {
-            comments: [{ parentCommentId: 0, content: body, commentType: 1 }],
-            status: 'active',
-            properties: { [PROJECT_PROPERTY]: { $type: 'System.String', $value: key } }
-        }
-    });
-    const id = created?.id;
-    if (typeof id === 'number') {
-        threads.push({
-            id,
-            status: 'active',
-            firstComment: undefined,
-            author: me,
-            properties: { [PROJECT_PROPERTY]: key }
-        });
-    }
-    return 'created';
-}
-/**
- * A thread per new issue in a file the pull request changes, the most severe first, at most
- * `inlineLimit`, none for an issue that has one of ours (with `me` unknown: any thread); our
- * threads of issues no longer reported closed, when every issue was read.
- */
-async function issueThreads(azure, base, threads, me, issues, files, { sink, inlineLimit, inlineSeverity }) {
-    const ours = threads.filter((thread) => me !== undefined && thread.author === me);
-    // Another's thread with an issue's property does not stand in for ours, unless ours is unknown.
-    const discussed = new Set((me === undefined ? threads : ours).flatMap((thread) => thread.properties[ISSUE_PROPERTY] ?? []));
-    const candidates = bySeverity(issues.findings).filter((finding) => !discussed.has(finding.key) &&
-        SEVERITY_ORDER.indexOf(finding.severity) <= SEVERITY_ORDER.indexOf(inlineSeverity) &&
-        finding.file !== undefined &&
-        finding.region !== undefined &&
-        files.has(finding.file) &&
-        sink.text(finding.file) === finding.file);
-    const now = candidates.slice(0, Math.max(0, inlineLimit));
-    for (const finding of now) {
-        const line = finding.region.startLine;
-        await azure.request('POST', `${base}/threads`, {
-            body: {
-                comments: [
-                    {
-                        parentCommentId: 0,
-                        content: issueDiscussionBody(finding, sink, MARKDOWN_MARKUP),
-                        commentType: 1
-                    }
-                ],
-                status: 'active',
-                threadContext: {
-                    filePath: `/${finding.file}`,
-                    rightFileStart: { line, offset: 1 },
-                    rightFileEnd: { line, offset: 1 }
-                },
-                properties: { [ISSUE_PROPERTY]: { $type: 'System.String', $value: finding.key } }
-            }
-        });
-    }
-    let closed = 0;
-    if (issues.complete) {
-        const current = new Set(issues.findings.map(({ key }) => key));
-        for (const thread of ours) {
-            const key = thread.properties[ISSUE_PROPERTY];
-            if (key === undefined || current.has(key) || thread.status === 'closed')
-                continue;
-            await azure.request('PATCH', `${base}/threads/${thread.id}`, { body: { status: 'closed' } });
-            closed++;
-        }
-    }
-    return { started: now.length, closed };
-}
-/**
- * The files the pull request's latest iteration changes (its changes, paged by `$top` and
- * `$skip`), each counting as changed throughout: Azure DevOps gives files, not lines.
- */
-async function changedFiles(azure, base) {
-    const { body } = await azure.request('GET', `${base}/iterations`);
-    const iterations = body?.value;
-    if (!Array.isArray(iterations))
-        throw notAList('iterations');
-    const ids = iterations.flatMap((item) => {
-        const id = item?.id;
-        return typeof id === 'number' && Number.isSafeInteger(id) ? [id] : [];
-    });
-    const files = new Map();
-    if (ids.length === 0)
-        return files;
-    const latest = Math.max(...ids);
-    let skip = 0;
-    for (let page = 0; page < AZURE_LIMITS.changePages; page++) {
-        const { body: changes } = await azure.request('GET', `${base}/iterations/${latest}/changes`, {
-            query: { $top: String(AZURE_LIMITS.changesPerPage), $skip: String(skip) }
-        });
-        const reply = (changes ?? {});
-        for (const entry of Array.isArray(reply.changeEntries) ? reply.changeEntries : []) {
-            const { item, changeType } = (entry ?? {});
-            const path = typeof item?.path === 'string' ? item.path.replace(/^\//, '') : '';
-            if (path === '' ||
-                String(changeType)
-                    .split(',')
-                    .some((type) => type.trim() === 'delete'))
-                continue;
-            files.set(path, 'whole');
-        }
-        const next = reply.nextSkip;
-        if (typeof next !== 'number' || next <= skip)
-            break;
-        skip = next;
-    }
-    return files;
-}
-/** A listing's reply without its `value` list. */
-function notAList(what) {
-    return new PlatformError(`Azure DevOps's reply to GET pullRequests/…/${what} is not a list of ${what} (no "value").`);
-}
-/** The one warning for a refusal: the missing permission, said once. */
-function refusalWords(error, pullRequest) {
-    const base = 'Azure DevOps refused the decoration; the verdict and the exit code are unchanged.';
-    switch (error.status) {
-        case 401:
-            return `${base} SYSTEM_ACCESSTOKEN is not valid (401): map it in the step (env: SYSTEM_ACCESSTOKEN: $(System.AccessToken)).`;
-        case 403:
-            return `${base} The build service may not write to the pull request (403): give it "Contribute to pull requests" on the repository (Project settings › Repositories › Security).`;
-        default:
-            return `${base} Azure DevOps shows this token no pull request !${untrusted_text_oneLine(pullRequest.id, 20)} in the repository (404): check SYSTEM_PULLREQUEST_PULLREQUESTID and BUILD_REPOSITORY_ID.`;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/fit.ts
-/**
- * The one fitting routine for every bounded destination (the job summary's tables and lists,
- * the pull-request comment, the outputs, the result files): parts in order, most important
- * first, as many as fit in a byte limit, then a tail that says how many were left out.
- */
-/**
- * `items` as parts, each made by `part` when fitting reaches it.
- *
- * @example fitParts(partsOf(conditions, (condition) => JSON.stringify(condition)), { limit, head: '[', foot: ']', separator: ',' })
- */
-function partsOf(items, part) {
-    return {
-        length: items.length,
-        at: (index) => (index >= 0 && index < items.length ? part(items[index]) : undefined)
-    };
-}
-/** UTF-8 bytes: what most destinations limit. */
-const utf8Bytes = (text) => Buffer.byteLength(text);
-/** UTF-16 code units: what GitHub's comment and check-run limits count. */
-const characters = (text) => text.length;
-/**
- * `head`, then the first parts that fit, then `tail(leftOut)` when any were left out, then
- * `foot`, within `limit`. When not even the frame fits, the text is the frame cut to the limit
- * (never inside a character).
- *
- * @example fitParts(['<li>a</li>', '<li>b</li>'], { limit: 30, head: '<ul>', foot: '</ul>', tail: (n) => `<li>${n} more</li>` })
- */
-function fitParts(parts, options) {
-    const { limit, head = '', foot = '', separator = '\n', tail = () => '', more = 0, size: bytes = utf8Bytes } = options;
-    const frame = bytes(head) + bytes(foot);
-    const tailOf = (count) => {
-        const leftOut = parts.length - count + more;
-        return leftOut > 0 ? tail(leftOut) : '';
-    };
-    // Each part is made once, when the loop reaches it; the text is made of those.
-    const made = [];
-    const text = (count) => {
-        const shown = made.slice(0, count).join(separator);
-        const tailText = tailOf(count);
-        const body = tailText === '' ? shown : count > 0 ? `${shown}${separator}${tailText}` : tailText;
-        return `${head}${body}${foot}`;
-    };
-    // The bytes of the first `count` parts and their separators, grown one part at a time: one
-    // pass, whatever the number of parts, and it stops at the first part that does not fit.
-    let used = 0;
-    let best = -1;
-    for (let count = 0; count <= parts.length; count++) {
-        if (count > 0) {
-            const part = parts.at(count - 1) ?? '';
-            made.push(part);
-            used += bytes(part) + (count > 1 ? bytes(separator) : 0);
-        }
-        if (frame + used > limit)
-            break;
-        const tailText = tailOf(count);
-        const tailBytes = tailText === '' ? 0 : bytes(tailText) + (count > 0 ? bytes(separator) : 0);
-        if (frame + used + tailBytes <= limit)
-            best = count;
-    }
-    if (best < 0) {
-        const frameOnly = text(0);
-        const cutText = bytes === characters ? frameOnly.slice(0, limit) : cutToBytes(frameOnly, limit);
-        return { text: cutText, shown: 0, leftOut: parts.length + more };
-    }
-    return { text: text(best), shown: best, leftOut: parts.length - best + more };
-}
-/** `text` cut to at most `limit` bytes of UTF-8, never inside a character. */
-function cutToBytes(text, limit) {
-    const encoded = Buffer.from(text);
-    if (encoded.byteLength <= limit)
-        return text;
-    let end = Math.max(0, limit);
-    // Back up over continuation bytes (10xxxxxx) to the start of a character.
-    while (end > 0 && (encoded[end] & 0xc0) === 0x80)
-        end--;
-    return encoded.subarray(0, end).toString();
-}
-
-;// CONCATENATED MODULE: ./src/sink.ts
-
-
-
-/**
- * A destination's sink.
- *
- * @example const summary = createSink({ names: ACTION_NAMES, secrets: tokenForms(token), escapedForms: summaryForms, limit: SUMMARY_LIMITS.bytes })
- */
-function sink_createSink(options) {
-    const { names, limit = Number.POSITIVE_INFINITY, unit = 'bytes' } = options;
-    const hidden = options.escapedForms ? options.escapedForms(options.secrets) : options.secrets;
-    const size = unit === 'bytes' ? utf8Bytes : characters;
-    const text = (value) => redactSecrets(inWords(value, names), hidden);
-    return {
-        limit,
-        secrets: options.secrets,
-        unit,
-        size,
-        text,
-        say: (said, escape) => redactSecrets(inWords(said, names, escape), hidden),
-        fit: (parts, fitOptions = {}) => {
-            const { head, foot, separator, tail, more } = fitOptions;
-            // Each part is made and said only when fitting reaches it.
-            const said = {
-                length: parts.length,
-                at: (index) => {
-                    const part = parts.at(index);
-                    return part === undefined ? undefined : text(part);
-                }
-            };
-            return fitParts(said, {
-                limit: fitOptions.limit ?? limit,
-                size,
-                ...(head === undefined ? {} : { head: text(head) }),
-                ...(foot === undefined ? {} : { foot: text(foot) }),
-                ...(separator === undefined ? {} : { separator }),
-                ...(tail === undefined ? {} : { tail: (leftOut) => text(tail(leftOut)) }),
-                ...(more === undefined ? {} : { more })
-            });
-        },
-        hiding: (secrets) => sink_createSink({ ...options, secrets: [...options.secrets, ...secrets] })
-    };
-}
-
-;// CONCATENATED MODULE: ./src/cli/names.ts
-/**
- * The command's words for every setting: its options and environment variables. The token has
- * no option (it would show in process lists), so messages name SONAR_TOKEN alone; the settings
- * only the action has are named by their key, and no message of the command's path names them.
- * The one place that knows the options' names besides the option parser and --help.
- */
-const COMMAND_NAMES = {
-    kind: 'Option',
-    settings: {
-        reportFile: { name: '--report' },
-        token: { variable: 'SONAR_TOKEN' },
-        host: { name: '--host', variable: 'SONAR_HOST_URL' },
-        // The certificate's text comes from SONAR_ROOT_CERT, or from the file --root-cert-file names
-        // (read and checked before the settings): a message about the text names the variable.
-        rootCert: { variable: 'SONAR_ROOT_CERT', also: '--root-cert-file' },
-        timeout: { name: '--timeout' },
-        initialDelay: { name: '--initial-delay' },
-        interval: { name: '--interval' },
-        failStep: { name: '--no-fail' },
-        failingStatuses: { name: '--fail-on' },
-        task: { name: '--task-id' },
-        analysis: { name: '--analysis-id' },
-        project: { name: '--project' },
-        branch: { name: '--branch' },
-        pullRequest: { name: '--pull-request' },
-        commit: { name: '--commit' },
-        comment: { name: '--comment-when' },
-        gitHubToken: {},
-        annotate: {},
-        checkRun: {},
-        sarif: { name: '--sarif' },
-        inlineLimit: { name: '--inline-limit' },
-        inlineSeverity: { name: '--inline-severity' },
-        bitbucketProject: { name: '--bitbucket-project' },
-        bitbucketRepo: { name: '--bitbucket-repo' }
-    },
-    // The command writes no job summary: its files hold what the summary would.
-    places: { details: 'the --markdown or --json file', self: 'the command' }
-};
-
-;// CONCATENATED MODULE: ./src/cli/decoration-context.ts
-
-
-
-/**
- * The commit a platform's decoration goes on, the same rule on every platform: --commit when
- * given, which wins over the CI's; else the commit the CI names (`fromTheCi`: the platform's own
- * variable, or the CI's commit for Bitbucket Data Center).
- *
- * @example const sha = decoratedCommit(context, env['CI_COMMIT_SHA'])
- */
-function decoratedCommit(context, fromTheCi) {
-    return context.commit ?? fromTheCi;
-}
-/**
- * The platform's token hidden from the log from now on, and the sink of what the decoration
- * writes: the command's words, both tokens' forms (escaped as `escapedForms` says), `limit`.
- *
- * @example const sink = platformSink(context, token, { escapedForms: markdownForms, limit: 30_000 })
- */
-function platformSink(context, token, options) {
-    const forms = token ? tokenForms(token) : [];
-    context.log.hideSecrets(forms);
-    return sink_createSink({
-        names: COMMAND_NAMES,
-        secrets: [...context.secrets, ...forms],
-        ...(options.escapedForms ? { escapedForms: options.escapedForms } : {}),
-        ...(options.limit === undefined ? {} : { limit: options.limit, unit: 'characters' })
-    });
-}
-/** An http(s) address without credentials, or undefined. */
-function decoration_context_httpUrl(value) {
-    if (!value || !URL.canParse(value))
-        return undefined;
-    const url = new URL(value);
-    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
-        return undefined;
-    }
-    return url;
-}
-
-;// CONCATENATED MODULE: ./src/cli/azure-decoration.ts
-/**
- * `--decorate` in Azure Pipelines: the pull request from the pipeline's variables
- * (SYSTEM_COLLECTIONURI, SYSTEM_TEAMPROJECT, BUILD_REPOSITORY_ID,
- * SYSTEM_PULLREQUEST_PULLREQUESTID, BUILD_SOURCEVERSION), the token from SYSTEM_ACCESSTOKEN
- * (which the step must map: `env: SYSTEM_ACCESSTOKEN: $(System.AccessToken)`), and the
- * decoration itself. The token goes to the collection's origin only and is hidden from the log
- * and the comments; the Sonar token never goes to Azure DevOps. Nothing here changes the verdict
- * or the exit code: what is missing is one warning.
- */
-
-
-
-
-
-/**
- * Decorates the Azure DevOps pull request with the outcomes, or says in one warning why it
- * cannot.
- *
- * @example await decorateInAzure(outcomes, context)
- */
-async function decorateInAzure(outcomes, context) {
-    const { env, log } = context;
-    const found = azurePullRequest(env);
-    if ('missing' in found) {
-        log.warning(`--decorate: ${found.missing}; nothing is decorated.`);
-        return;
-    }
-    const token = env['SYSTEM_ACCESSTOKEN']?.trim();
-    if (!token) {
-        log.warning('--decorate: SYSTEM_ACCESSTOKEN is not set; nothing is decorated. Map it in the step (env: SYSTEM_ACCESSTOKEN: $(System.AccessToken)), and give the build service "Contribute to pull requests" on the repository.');
-        return;
-    }
-    const sink = platformSink(context, token, {
-        escapedForms: markdownForms,
-        limit: AZURE_LIMITS.commentChars
-    });
-    const azure = new AzureApi({
-        collectionUrl: found.collectionUrl,
-        repositoryUrl: found.repositoryUrl,
-        token,
-        userAgent: context.userAgent,
-        clock: context.clock,
-        deadline: decorationDeadline(context)
-    });
-    try {
-        await decorateAzure(azure, { id: found.pullRequestId }, outcomes, {
-            sink,
-            policy: context.policy,
-            commentWhen: context.commentWhen,
-            inlineLimit: context.inlineLimit,
-            inlineSeverity: context.inlineSeverity,
-            commit: decoratedCommit(context, found.commit),
-            log
-        });
-    }
-    finally {
-        azure.close();
-    }
-}
-/** The pull request the pipeline's variables name, or what is missing. */
-function azurePullRequest(env) {
-    const value = (name) => env[name]?.trim() || undefined;
-    const collection = decoration_context_httpUrl(value('SYSTEM_COLLECTIONURI'));
-    if (!collection)
-        return { missing: 'SYSTEM_COLLECTIONURI is not an http(s) address' };
-    const project = value('SYSTEM_TEAMPROJECT');
-    if (!project || project.length > 200)
-        return { missing: 'SYSTEM_TEAMPROJECT is not set' };
-    const repository = value('BUILD_REPOSITORY_ID');
-    if (!repository || !/^[\w-]{1,100}$/.test(repository)) {
-        return { missing: 'BUILD_REPOSITORY_ID is not a repository id' };
-    }
-    const pullRequestId = value('SYSTEM_PULLREQUEST_PULLREQUESTID');
-    if (!pullRequestId || !/^\d{1,12}$/.test(pullRequestId)) {
-        return {
-            missing: "not a pull-request build (no SYSTEM_PULLREQUEST_PULLREQUESTID): Azure DevOps statuses and threads are a pull request's"
-        };
-    }
-    const commit = value('BUILD_SOURCEVERSION') ?? '';
-    const base = collection.href.replace(/\/*$/, '/');
-    return {
-        collectionUrl: new URL(base),
-        repositoryUrl: new URL(`${encodeURIComponent(project)}/_apis/git/repositories/${encodeURIComponent(repository)}/`, base),
-        pullRequestId,
-        commit
-    };
-}
-
-;// CONCATENATED MODULE: ./src/bitbucket/bitbucket-api.ts
-
-/** Bitbucket Cloud's API, unless BITBUCKET_API_URL names another (a proxy, a test). */
-const BITBUCKET_API = 'https://api.bitbucket.org/2.0';
-/**
- * One Bitbucket Cloud API for one run.
- *
- * @example const bitbucket = new BitbucketApi({ apiUrl: new URL(BITBUCKET_API), token, userAgent, clock, deadline })
- */
-class BitbucketApi {
-    rest;
-    constructor(options) {
-        const { token, pipelinesProxy, ...rest } = options;
-        this.rest = new RestApi({
-            ...rest,
-            platform: 'Bitbucket',
-            token: token ?? '',
-            headers: token ? { authorization: `Bearer ${token}` } : {},
-            ...(pipelinesProxy ? { forwardProxy: pipelinesProxy } : {}),
-            redirectAdvice: 'Set BITBUCKET_API_URL to the address the API answers at.'
-        });
-    }
-    close() {
-        this.rest.close();
-    }
-    request(method, path, options = {}) {
-        return this.rest.request(method, path, options);
-    }
-    /**
-     * The `values` of a listing, page by page (`pagelen` 100, then each page's `next`), at most
-     * `maxPages` pages.
-     */
-    async pages(path, maxPages) {
-        const items = [];
-        let next = path;
-        let query = { pagelen: '100' };
-        for (let read = 0; read < maxPages && next !== undefined; read++) {
-            const { body } = await this.rest.request('GET', next, query ? { query } : {});
-            const page = (body ?? {});
-            if (!Array.isArray(page.values)) {
-                throw new PlatformError(`Bitbucket's reply to GET ${path} is not a page of values.`);
-            }
-            items.push(...page.values);
-            next =
-                typeof page.next === 'string' && URL.canParse(page.next) ? new URL(page.next) : undefined;
-            // The next address carries its own query.
-            query = undefined;
-        }
-        return items;
-    }
-}
-
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: ./src/findings/severity-scales.ts
-const SEVERITY_SCALES = {
-    blocker: {
-        annotation: 'error',
-        sarifLevel: 'error',
-        securitySeverity: '9.5',
-        codeQuality: 'blocker',
-        bitbucketCloud: 'CRITICAL',
-        bitbucketServer: 'HIGH'
-    },
-    high: {
-        annotation: 'error',
-        sarifLevel: 'error',
-        securitySeverity: '8.0',
-        codeQuality: 'critical',
-        bitbucketCloud: 'HIGH',
-        bitbucketServer: 'HIGH'
-    },
-    medium: {
-        annotation: 'warning',
-        sarifLevel: 'warning',
-        securitySeverity: '5.5',
-        codeQuality: 'major',
-        bitbucketCloud: 'MEDIUM',
-        bitbucketServer: 'MEDIUM'
-    },
-    low: {
-        annotation: 'notice',
-        sarifLevel: 'note',
-        securitySeverity: '3.0',
-        codeQuality: 'minor',
-        bitbucketCloud: 'LOW',
-        bitbucketServer: 'LOW'
-    },
-    info: {
-        annotation: 'notice',
-        sarifLevel: 'note',
-        securitySeverity: '1.0',
-        codeQuality: 'info',
-        bitbucketCloud: 'LOW',
-        bitbucketServer: 'LOW'
-    }
-};
-/**
- * One column of the table.
- *
- * @example severityIn('codeQuality')('high') // 'critical'
- */
-function severityIn(scale) {
-    return (severity) => SEVERITY_SCALES[severity][scale];
-}
-
-;// CONCATENATED MODULE: ./src/bitbucket/code-insights.ts
-/**
- * A Code Insights report per project on a commit, with the new issues as its annotations, as
- * Bitbucket Cloud's API takes them (checked against its OpenAPI description): `PUT
- * /repositories/{workspace}/{repo_slug}/commit/{commit}/reports/{reportId}` (title, details,
- * report_type, result PASSED/FAILED, link, at most 10 data fields), then `POST
- * .../reports/{reportId}/annotations`, a JSON array of at most 100 a request and 1,000 a report
- * (external_id, annotation_type, severity, path, line, summary of at most 450 characters, link).
- * A report PUT again keeps its old annotations, so the report is deleted first.
- */
-
-
-
-
-
-
-
-const INSIGHTS_LIMITS = {
-    annotationsPerRequest: 100,
-    annotationsPerReport: 1000,
-    summaryChars: 450,
-    detailsChars: 2000,
-    titleChars: 450
-};
-/**
- * The id of a project's report and build status on a commit: `sonarqube-` and the project key's
- * digest, so no key can break the address, and two keys never share one.
- *
- * @example reportId('shop') // 'sonarqube-5fa8a1…' (30 characters)
- */
-function reportId(projectKey) {
-    return `sonarqube-${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(projectKey).digest('hex').slice(0, 20)}`;
-}
-/**
- * Writes the project's report and its annotations, the most severe new issues first, at most
- * 1,000. Returns how many annotations were written.
- */
-async function writeReport(bitbucket, where, outcome, options) {
-    const { sink, policy } = options;
-    const path = `${repositoryPath(where.repository)}/commit/${encodeURIComponent(where.commit)}/reports/${reportId(projectName(outcome))}`;
-    try {
-        await bitbucket.request('DELETE', path);
-    }
-    catch (error) {
-        // No report yet: nothing to delete.
-        if (!(error instanceof PlatformRefusal && error.status === 404))
-            throw error;
-    }
-    const dashboard = dashboardOf(outcome);
-    await bitbucket.request('PUT', path, {
-        body: {
-            title: sink.text(untrusted_text_cut(`SonarQube: ${untrusted_text_oneLine(projectName(outcome))}`, INSIGHTS_LIMITS.titleChars)),
-            details: sink.text(untrusted_text_cut(statusWords(outcome, policy, sink), INSIGHTS_LIMITS.detailsChars)),
-            report_type: 'BUG',
-            reporter: 'SonarQube',
-            result: failing(outcome, policy) ? 'FAILED' : 'PASSED',
-            ...(dashboard ? { link: dashboard } : {}),
-            data: reportData(outcome, sink)
-        }
-    });
-    const findings = outcome.read && outcome.result.newIssues?.read ? outcome.result.newIssues.findings : [];
-    const annotations = bySeverity(findings)
-        .slice(0, INSIGHTS_LIMITS.annotationsPerReport)
-        .map((finding) => annotation(finding, sink));
-    for (let at = 0; at < annotations.length; at += INSIGHTS_LIMITS.annotationsPerRequest) {
-        await bitbucket.request('POST', `${path}/annotations`, {
-            body: annotations.slice(at, at + INSIGHTS_LIMITS.annotationsPerRequest)
-        });
-    }
-    return { annotations: annotations.length };
-}
-/**
- * A report's data fields, on Bitbucket Cloud and Data Center alike: the gate, the new issues, and
- * the new code's figures it has (at most 4).
- */
-function reportData(outcome, sink) {
-    if (!outcome.read)
-        return [{ title: 'Quality Gate', type: 'TEXT', value: 'not read' }];
-    const { result } = outcome;
-    const data = [
-        { title: 'Quality Gate', type: 'TEXT', value: sink.text(untrusted_text_oneLine(result.status, 40)) }
-    ];
-    if (result.newIssues?.read) {
-        data.push({ title: 'New issues', type: 'NUMBER', value: result.newIssues.total });
-    }
-    const newCode = result.whatChanged?.newCode;
-    if (newCode && !('unread' in newCode)) {
-        if (newCode.coverage !== undefined) {
-            data.push({ title: 'Coverage on new code', type: 'PERCENTAGE', value: newCode.coverage });
-        }
-        if (newCode.duplication !== undefined) {
-            data.push({
-                title: 'Duplicated lines on new code',
-                type: 'PERCENTAGE',
-                value: newCode.duplication
-            });
-        }
-    }
-    return data;
-}
-const BITBUCKET_SEVERITY = severityIn('bitbucketCloud');
-const ANNOTATION_TYPES = new Set(['BUG', 'VULNERABILITY', 'CODE_SMELL']);
-/** One issue as an annotation: plain text (Bitbucket shows it as such), through the sink. */
-function annotation(finding, sink) {
-    const rule = untrusted_text_oneLine(finding.ruleName ?? finding.rule);
-    return {
-        external_id: externalId(finding.key),
-        annotation_type: ANNOTATION_TYPES.has(finding.type ?? '') ? finding.type : 'CODE_SMELL',
-        severity: BITBUCKET_SEVERITY(finding.severity),
-        summary: sink.text(untrusted_text_cut(untrusted_text_oneLine(finding.message, Infinity), INSIGHTS_LIMITS.summaryChars)),
-        details: sink.text(untrusted_text_cut(`${rule} (${finding.severityWord})`, INSIGHTS_LIMITS.detailsChars)),
-        link: sink.text(finding.url),
-        ...(finding.file !== undefined && sink.text(finding.file) === finding.file
-            ? { path: finding.file, ...(finding.region ? { line: finding.region.startLine } : {}) }
-            : {})
-    };
-}
-/**
- * An annotation's id: the issue key, prefixed as Bitbucket asks; a key with other characters
- * than those keys hold, by its digest.
- *
- * @example externalId('AYIssue00001') // 'sonarqube-AYIssue00001'
- */
-function externalId(key) {
-    return /^[\w.:-]{1,200}$/.test(key)
-        ? `sonarqube-${key}`
-        : `sonarqube-${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(key).digest('hex').slice(0, 32)}`;
-}
-/** `repositories/{workspace}/{repo_slug}`, each part encoded. */
-function repositoryPath(fullName) {
-    const [workspace = '', slug = ''] = fullName.split('/');
-    return `repositories/${encodeURIComponent(workspace)}/${encodeURIComponent(slug)}`;
-}
-
-;// CONCATENATED MODULE: ./src/bitbucket/cloud.ts
-
-
-
-
-
-
-
-
-const BITBUCKET_LIMITS = {
-    /** What a comment's body may take: Bitbucket Cloud names no limit; Data Center's is 32,768. */
-    commentChars: 30_000,
-    /** Pages of 100 comments read to find the project's: 2,000 comments. */
-    commentPages: 20,
-    statusChars: 255
-};
-/**
- * Decorates the commit (status and report) and the pull request (comment) for every outcome.
- * Resolves once done, whatever Bitbucket answered; what happened is in the log.
- *
- * @example await decorateBitbucket(bitbucket, pipeline, outcomes, { sink, policy, commentWhen: 'always', log })
- */
-async function decorateBitbucket(bitbucket, pipeline, outcomes, options) {
-    const { log } = options;
-    const platform = {
-        name: 'Bitbucket',
-        check: "that BITBUCKET_API_URL, when set, is Bitbucket Cloud's API, and that Bitbucket is up",
-        refusal: (error) => cloud_refusalWords(error, pipeline)
-    };
-    await decorating(log, platform, async (log) => {
-        for (const outcome of outcomes) {
-            if (!options.reportsOnly) {
-                await decorationStep(`the build status for ${nameOf(outcome)}`, () => setBuildStatus(bitbucket, pipeline, outcome, options));
-            }
-            await decorationStep(`the report for ${nameOf(outcome)}`, async () => {
-                const { annotations } = await writeReport(bitbucket, pipeline, outcome, options);
-                log.info(`Bitbucket: the report for ${nameOf(outcome)} is on commit ${pipeline.commit.slice(0, 12)}, with ${annotations} annotations.`);
-            });
-        }
-        if (options.reportsOnly) {
-            log.info('Bitbucket: without BITBUCKET_TOKEN the reports go through the Pipelines proxy, which takes Code Insights only: no build status, no comment.');
-            return;
-        }
-        const id = pipeline.pullRequestId;
-        if (id === undefined) {
-            log.info('Not a pull-request pipeline (no BITBUCKET_PR_ID): the build statuses and reports are set, and no comment is written.');
-            return;
-        }
-        const comments = `${repositoryPath(pipeline.repository)}/pullrequests/${encodeURIComponent(id)}/comments`;
-        const existing = await decorationStep(`the comments of pull request #${id}`, () => bitbucket.pages(comments, BITBUCKET_LIMITS.commentPages));
-        let me = await ownIdentity(log, 'Bitbucket', () => ownAccount(bitbucket), {
-            instead: 'the comment is written anew, and the earlier ones by the account Bitbucket names as its author are deleted',
-            // An access token's ordinary case: Bitbucket shows it no account.
-            level: 'info'
-        });
-        for (const outcome of outcomes) {
-            await decorationStep(`the comment for ${nameOf(outcome)}`, async () => {
-                const { written, author } = await writeComment(bitbucket, comments, existing, me, pipeline, outcome, options);
-                me ??= author;
-                log.info(written === 'unchanged'
-                    ? words_msg `Bitbucket: the comment for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
-                    : `Bitbucket: the comment for ${nameOf(outcome)} is ${written} on pull request #${id}.`);
-            });
-        }
-    });
-}
-/** The project's build status: SUCCESSFUL or FAILED as the policy judges the gate. */
-async function setBuildStatus(bitbucket, pipeline, outcome, { sink, policy }) {
-    const failed = failing(outcome, policy);
-    const dashboard = dashboardOf(outcome);
-    await bitbucket.request('POST', `${repositoryPath(pipeline.repository)}/commit/${encodeURIComponent(pipeline.commit)}/statuses/build`, {
-        body: {
-            key: reportId(projectName(outcome)),
-            state: failed ? 'FAILED' : 'SUCCESSFUL',
-            name: sink.text(untrusted_text_cut(`sonarqube/${untrusted_text_oneLine(projectName(outcome))}`, BITBUCKET_LIMITS.statusChars)),
-            // Bitbucket requires an address: the dashboard, else the repository.
-            url: dashboard ?? `https://bitbucket.org/${pipeline.repository}`,
-            description: sink.text(untrusted_text_cut(statusWords(outcome, policy, sink), BITBUCKET_LIMITS.statusChars))
-        }
-    });
-}
-/**
- * The token's own account (`GET /user`): its `uuid`, the one field every account has (an access
- * token's bot account has no Atlassian `account_id`).
- */
-async function ownAccount(bitbucket) {
-    return uuidOf((await bitbucket.request('GET', 'user')).body);
-}
-/** An account's `uuid` (`{…}`, as Bitbucket writes it), lower-cased to compare. */
-function uuidOf(account) {
-    const uuid = account?.uuid;
-    return typeof uuid === 'string' && /^\{[0-9a-f-]{1,40}\}$/i.test(uuid)
-        ? uuid.toLowerCase()
-        : undefined;
-}
-/** A comment as the listing gives it, its shape checked. */
-function asComment(item) {
-    const { id, content, deleted, user } = (item ?? {});
-    if (typeof id !== 'number' || !Number.isSafeInteger(id) || deleted === true)
-        return undefined;
-    return typeof content?.raw === 'string'
-        ? { id, raw: content.raw, author: uuidOf(user), item }
-        : undefined;
-}
-/**
- * The project's comment, edited in place or created, unless `commentWhen` says to leave it. Ours
- * is the one carrying the marker whose author is `me`, the token's account. With `me` unknown,
- * the comment is created, and its author, as Bitbucket's reply names it, is returned: the earlier
- * comments by that author carrying the marker are then deleted. While a comment that may be ours
- * is there, it is never left saying what is no longer so.
- */
-async function writeComment(bitbucket, comments, existing, me, pipeline, outcome, { sink, policy, commentWhen }) {
-    const body = commentBody(outcome, pipeline.commit, {
-        sink,
-        policy,
-        markup: MARKDOWN_MARKUP,
-        limit: BITBUCKET_LIMITS.commentChars
-    });
-    const marker = markerOf(body);
-    const carrying = existing
-        .map(asComment)
-        .filter((comment) => comment !== undefined && markerOf(comment.raw) === marker);
-    const ours = me === undefined ? undefined : carrying.find(({ author }) => author === me);
-    const write = (me === undefined && carrying.length > 0) ||
-        shouldWrite(commentWhen, commentVerdict(outcome, policy), ours?.raw);
-    if (!write)
-        return { written: 'unchanged', author: me };
-    const content = { content: { raw: body } };
-    if (ours) {
-        await bitbucket.request('PUT', `${comments}/${ours.id}`, { body: content });
-        return { written: 'updated', author: me };
-    }
-    const { body: created } = await bitbucket.request('POST', comments, { body: content });
-    const author = me ?? uuidOf(created?.user);
-    if (me === undefined && author !== undefined) {
-        for (const earlier of carrying.filter((comment) => comment.author === author)) {
-            await bitbucket.request('DELETE', `${comments}/${earlier.id}`);
-            existing.splice(existing.indexOf(earlier.item), 1);
-        }
-    }
-    // Two outcomes naming one project share one comment: the later one edits it.
-    existing.push(created);
-    return { written: 'created', author };
-}
-/** The one warning for a refusal: what the token, the repository or the pull request lacks. */
-function cloud_refusalWords(error, pipeline) {
-    const base = 'Bitbucket refused the decoration; the verdict and the exit code are unchanged.';
-    const repository = untrusted_text_oneLine(pipeline.repository, QUOTE_LIMITS.short);
-    switch (error.status) {
-        case 401:
-            return `${base} The token in BITBUCKET_TOKEN is not valid (401): give a repository or workspace access token.`;
-        case 403:
-            return `${base} The token in BITBUCKET_TOKEN may not write to ${repository} (403): it needs the repository write scope for statuses and reports, and pull requests write for the comment.`;
-        default:
-            return `${base} Bitbucket shows this token no repository ${repository}${pipeline.pullRequestId === undefined ? '' : ` or pull request #${untrusted_text_oneLine(pipeline.pullRequestId, 20)}`} (404): check BITBUCKET_REPO_FULL_NAME and BITBUCKET_PR_ID, and that the token is this repository's or its workspace's.`;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/bitbucket/data-center.ts
-
-
-
-
-
-
-
-
-const DATA_CENTER_LIMITS = {
-    titleChars: 450,
-    detailsChars: 2000,
-    messageChars: 2000,
-    annotationsPerReport: 1000,
-    dataFields: 6,
-    textChars: 255
-};
-/**
- * Decorates the commit for every outcome: the report with its annotations, and the build status.
- * Resolves once done, whatever the server answered; what happened is in the log.
- *
- * @example await decorateDataCenter(rest, { project: 'SHOP', repository: 'web', commit }, outcomes, options)
- */
-async function decorateDataCenter(server, where, outcomes, options) {
-    const { log } = options;
-    const platform = {
-        name: 'Bitbucket',
-        check: 'that the Bitbucket Data Center server answers at the address given, and is up',
-        refusal: (error) => data_center_refusalWords(error, where)
-    };
-    await decorating(log, platform, async (log) => {
-        for (const outcome of outcomes) {
-            await decorationStep(`the report for ${nameOf(outcome)}`, async () => {
-                const annotations = await data_center_writeReport(server, where, outcome, options);
-                log.info(`Bitbucket: the report for ${nameOf(outcome)} is on commit ${where.commit.slice(0, 12)}, with ${annotations} annotations.`);
-            });
-            await decorationStep(`the build status for ${nameOf(outcome)}`, () => data_center_setBuildStatus(server, where, outcome, options));
-        }
-    });
-}
-function data_center_repositoryPath({ project, repository, commit }) {
-    return `projects/${encodeURIComponent(project)}/repos/${encodeURIComponent(repository)}/commits/${encodeURIComponent(commit)}`;
-}
-async function data_center_writeReport(server, where, outcome, { sink, policy }) {
-    const path = `insights/1.0/${data_center_repositoryPath(where)}/reports/${reportId(projectName(outcome))}`;
-    try {
-        await server.request('DELETE', path);
-    }
-    catch (error) {
-        if (!(error instanceof PlatformRefusal && error.status === 404))
-            throw error;
-    }
-    const dashboard = dashboardOf(outcome);
-    await server.request('PUT', path, {
-        body: {
-            title: sink.text(untrusted_text_cut(`SonarQube: ${untrusted_text_oneLine(projectName(outcome))}`, DATA_CENTER_LIMITS.titleChars)),
-            details: sink.text(untrusted_text_cut(statusWords(outcome, policy, sink), DATA_CENTER_LIMITS.detailsChars)),
-            result: failing(outcome, policy) ? 'FAIL' : 'PASS',
-            reporter: 'SonarQube',
-            ...(dashboard ? { link: dashboard } : {}),
-            data: reportData(outcome, sink).slice(0, DATA_CENTER_LIMITS.dataFields)
-        }
-    });
-    const findings = outcome.read && outcome.result.newIssues?.read ? outcome.result.newIssues.findings : [];
-    const annotations = bySeverity(findings)
-        .slice(0, DATA_CENTER_LIMITS.annotationsPerReport)
-        .map((finding) => data_center_annotation(finding, sink));
-    if (annotations.length > 0) {
-        await server.request('POST', `${path}/annotations`, { body: { annotations } });
-    }
-    return annotations.length;
-}
-const SERVER_SEVERITY = severityIn('bitbucketServer');
-const TYPES = new Set(['BUG', 'VULNERABILITY', 'CODE_SMELL']);
-function data_center_annotation(finding, sink) {
-    return {
-        externalId: reportId(finding.key),
-        message: sink.text(untrusted_text_cut(untrusted_text_oneLine(finding.message, Infinity), DATA_CENTER_LIMITS.messageChars)),
-        severity: SERVER_SEVERITY(finding.severity),
-        type: TYPES.has(finding.type ?? '') ? finding.type : 'CODE_SMELL',
-        link: sink.text(finding.url),
-        ...(finding.file !== undefined && sink.text(finding.file) === finding.file
-            ? { path: finding.file, ...(finding.region ? { line: finding.region.startLine } : {}) }
-            : {})
-    };
-}
-async function data_center_setBuildStatus(server, where, outcome, { sink, policy }) {
-    const dashboard = dashboardOf(outcome);
-    const body = {
-        key: reportId(projectName(outcome)),
-        state: failing(outcome, policy) ? 'FAILED' : 'SUCCESSFUL',
-        name: sink.text(untrusted_text_cut(`sonarqube/${untrusted_text_oneLine(projectName(outcome))}`, DATA_CENTER_LIMITS.textChars)),
-        // The server requires an address: the dashboard, else the server's own.
-        url: dashboard ?? server.base.origin,
-        description: sink.text(untrusted_text_cut(statusWords(outcome, policy, sink), DATA_CENTER_LIMITS.textChars))
-    };
-    try {
-        await server.request('POST', `api/latest/${data_center_repositoryPath(where)}/builds`, { body });
-    }
-    catch (error) {
-        if (!(error instanceof PlatformRefusal && error.status === 404))
-            throw error;
-        // A server before the repository's builds API: the older, commit-wide one.
-        await server.request('POST', `build-status/1.0/commits/${encodeURIComponent(where.commit)}`, {
-            body
-        });
-    }
-}
-function data_center_refusalWords(error, where) {
-    const base = 'Bitbucket refused the decoration; the verdict and the exit code are unchanged.';
-    const repository = `${untrusted_text_oneLine(where.project, QUOTE_LIMITS.short)}/${untrusted_text_oneLine(where.repository, QUOTE_LIMITS.short)}`;
-    switch (error.status) {
-        case 401:
-            return `${base} The token in BITBUCKET_TOKEN is not valid (401): give an HTTP access token of the repository or its project.`;
-        case 403:
-            return `${base} The token in BITBUCKET_TOKEN may not write to ${repository} (403): it needs the repository write permission.`;
-        default:
-            return words_msg `${base} The server shows this token no repository ${repository}, or has no Code Insights (404: Bitbucket Data Center 5.15 or later has them): check ${setting('bitbucketProject')} and ${setting('bitbucketRepo')}.`;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/cli/bitbucket-decoration.ts
-/**
- * `--decorate` in Bitbucket Pipelines: the pipeline's facts from Bitbucket's variables
- * (BITBUCKET_REPO_FULL_NAME, BITBUCKET_COMMIT, BITBUCKET_PR_ID; BITBUCKET_API_URL overrides the
- * API's address), the token from BITBUCKET_TOKEN (a repository or workspace access token) or,
- * without one, Bitbucket Pipelines' proxy for Code Insights, and the decoration itself. The token goes to the API's origin only and is hidden from the log and
- * the comment, like the Sonar token, which never goes to Bitbucket. Nothing here changes the
- * verdict or the exit code: what is missing is one warning.
- */
-
-
-
-
-
-
-
-/**
- * Decorates the Bitbucket commit and pull request with the outcomes, or says in one warning why
- * it cannot.
- *
- * @example await decorateInBitbucket(outcomes, context)
- */
-async function decorateInBitbucket(outcomes, context) {
-    const { env, log } = context;
-    const found = bitbucketPipeline(env, context.commit);
-    if ('missing' in found) {
-        log.warning(`--decorate: ${found.missing}; nothing is decorated.`);
-        return;
-    }
-    const token = env['BITBUCKET_TOKEN']?.trim() || undefined;
-    // Without a token, Bitbucket Pipelines' proxy signs the Code Insights requests of the build:
-    // plain http to the API, through localhost:29418 (BITBUCKET_PIPELINES_PROXY overrides it).
-    const pipelinesProxy = token
-        ? undefined
-        : decoration_context_httpUrl(value(env, 'BITBUCKET_PIPELINES_PROXY') ?? PIPELINES_PROXY);
-    if (!token && !pipelinesProxy) {
-        log.warning('--decorate: BITBUCKET_PIPELINES_PROXY is not an http address; nothing is decorated.');
-        return;
-    }
-    const sink = platformSink(context, token, {
-        escapedForms: markdownForms,
-        limit: BITBUCKET_LIMITS.commentChars
-    });
-    const bitbucket = new BitbucketApi({
-        apiUrl: token ? found.apiUrl : new URL(found.apiUrl.href.replace(/^https:/, 'http:')),
-        token,
-        ...(pipelinesProxy ? { pipelinesProxy } : {}),
-        userAgent: context.userAgent,
-        clock: context.clock,
-        deadline: decorationDeadline(context)
-    });
-    try {
-        await decorateBitbucket(bitbucket, found.pipeline, outcomes, {
-            sink,
-            policy: context.policy,
-            commentWhen: context.commentWhen,
-            reportsOnly: token === undefined,
-            log
-        });
-    }
-    finally {
-        bitbucket.close();
-    }
-}
-/** Bitbucket Pipelines' proxy for Code Insights, as its documentation names it. */
-const PIPELINES_PROXY = 'http://localhost:29418';
-function value(env, name) {
-    return env[name]?.trim() || undefined;
-}
-/**
- * The pipeline Bitbucket's variables describe, or what is missing; its commit is `commit`
- * (--commit) when given, else BITBUCKET_COMMIT (decoratedCommit).
- */
-function bitbucketPipeline(env, commit) {
-    const value = (name) => env[name]?.trim() || undefined;
-    const repository = value('BITBUCKET_REPO_FULL_NAME');
-    if (!repository || !/^[\w.-]{1,100}\/[\w.-]{1,100}$/.test(repository)) {
-        return { missing: 'BITBUCKET_REPO_FULL_NAME is not workspace/repository' };
-    }
-    const pipelineCommit = value('BITBUCKET_COMMIT');
-    if (!pipelineCommit || !/^[0-9a-f]{40}$/i.test(pipelineCommit)) {
-        return { missing: 'BITBUCKET_COMMIT is not a full commit SHA' };
-    }
-    const apiUrl = decoration_context_httpUrl(value('BITBUCKET_API_URL') ?? BITBUCKET_API);
-    if (!apiUrl)
-        return { missing: 'BITBUCKET_API_URL is not an http(s) address' };
-    const id = value('BITBUCKET_PR_ID');
-    return {
-        apiUrl,
-        pipeline: {
-            repository,
-            commit: decoratedCommit({ commit }, pipelineCommit),
-            pullRequestId: id && /^\d{1,12}$/.test(id) ? id : undefined
-        }
-    };
-}
-/**
- * Decorates a commit on Bitbucket Data Center (--bitbucket-server, --bitbucket-project,
- * --bitbucket-repo) with the outcomes: a Code Insights report and a build status per project,
- * on the commit decoratedCommit gives (--commit, else the CI's); or says in one warning why it
- * cannot.
- *
- * @example await decorateInBitbucketServer(outcomes, { url, project, repository }, commit, context)
- */
-async function decorateInBitbucketServer(outcomes, repository, commit, context) {
-    const { env, log } = context;
-    const server = decoration_context_httpUrl(repository.url);
-    if (!server) {
-        log.warning('--decorate: --bitbucket-server is not an http(s) address; nothing is decorated.');
-        return;
-    }
-    if (!commit || !/^[0-9a-f]{40}$/i.test(commit)) {
-        log.warning('--decorate: no commit to decorate on Bitbucket Data Center; nothing is decorated. Give --commit, or run in a CI that names it (Jenkins: GIT_COMMIT).');
-        return;
-    }
-    const token = env['BITBUCKET_TOKEN']?.trim();
-    if (!token) {
-        log.warning('--decorate: BITBUCKET_TOKEN is not set; nothing is decorated. Set it to an HTTP access token of the repository or its project, with the repository write permission.');
-        return;
-    }
-    const sink = platformSink(context, token, {});
-    const rest = new RestApi({
-        platform: 'Bitbucket',
-        apiUrl: new URL('rest/', server.href.replace(/\/*$/, '/')),
-        token,
-        headers: { authorization: `Bearer ${token}` },
-        redirectAdvice: 'Set --bitbucket-server to the address the server answers at.',
-        userAgent: context.userAgent,
-        clock: context.clock,
-        deadline: decorationDeadline(context)
-    });
-    try {
-        await decorateDataCenter(rest, { project: repository.project, repository: repository.repository, commit }, outcomes, { sink, policy: context.policy, log });
-    }
-    finally {
-        rest.close();
-    }
-}
-
-;// CONCATENATED MODULE: ./src/settings.ts
-
-
-
-
-
-/**
- * A RunStart from a timestamp the platform gave (ISO 8601), or undefined when it is not one.
- *
- * @example runStart('2026-11-24T10:00:03Z', "the pipeline's creation") // { at: 1795514403000, what: ... }
- */
-function runStart(value, what) {
-    if (typeof value !== 'string' || value.length > 40)
-        return undefined;
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(value)) {
-        return undefined;
-    }
-    const at = Date.parse(value);
-    return Number.isFinite(at) ? { at, what } : undefined;
-}
-const DEFAULTS = {
-    timeout: 60,
-    initialDelay: 3000,
-    interval: 1000,
-    failStep: true
-};
-/** The most lines the report files may have (each a path or a glob). */
-const MAX_REPORT_PATTERNS = 100;
-/** The most projects one step checks by key (as many analyses as report files may give). */
-const MAX_PROJECTS = 50;
-/** The longest branch or pull-request name taken (the server keys them in 255 characters). */
-const MAX_BRANCH_LENGTH = 255;
-/**
- * Whether `text` is a full commit id, as scanners record it: 40 hex digits (SHA-1) or 64
- * (SHA-256), in either case.
- *
- * @example isFullSha('be6c75b85da526349c44e3978374c95e0b80a96d') // true
- */
-function isFullSha(text) {
-    return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(text);
-}
-/**
- * Whether `name` can be a branch or pull request as the server keys it: at most
- * MAX_BRANCH_LENGTH characters, no control, format or line-separating character.
- */
-function isBranchName(name) {
-    return (name !== '' && name.length <= MAX_BRANCH_LENGTH && !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(name));
-}
-/**
- * The longest wait any setting may ask for: 5 days, the longest a job on a self-hosted runner
- * may run (GitHub-hosted jobs stop at 6 hours). Anything longer is a typo, and a timer past
- * 2^31 ms would overflow in Node and fire at once, turning the poll loop hot. The time-out is in
- * seconds, the waits in milliseconds.
- */
-const LIMITS = {
-    timeout: 432_000,
-    initialDelay: 432_000_000,
-    interval: 432_000_000
-};
-/**
- * `raw` with each setting that was not given taken from its environment variable, when the
- * edge's names give it one (SONAR_TOKEN, SONAR_HOST_URL, SONAR_ROOT_CERT…). A value given wins.
- *
- * @example withVariables({ host: '' }, ACTION_NAMES, { SONAR_HOST_URL: 'https://sonar.example' }) // { host: 'https://sonar.example' }
- */
-function withVariables(raw, names, env) {
-    const filled = { ...raw };
-    for (const key of SETTING_KEYS) {
-        const variable = names.settings[key].variable;
-        if (variable && !raw[key]?.trim() && env[variable]?.trim())
-            filled[key] = env[variable];
-    }
-    return filled;
-}
-/**
- * Turns the settings' text into Settings, or throws a SettingsError naming the setting that is
- * wrong (by key: each edge says it in its own words). Defaults apply here: the bundle may run
- * without the runner filling in action.yml's defaults.
- *
- * @example readSettings(withVariables({ timeout: '120' }, ACTION_NAMES, process.env))
- */
-function readSettings(raw) {
-    const text = (key) => raw[key]?.trim() || undefined;
-    const hostUrl = optionalUrl(text('host'));
-    const rootCert = optionalCertificate(text('rootCert'));
-    const taskId = settings_optionalId('task', text('task'));
-    const analysisId = settings_optionalId('analysis', text('analysis'));
-    if (taskId && analysisId) {
-        throw new errors_SettingsError(words_msg `${settingsTitle('task')} and ${setting('analysis')} are both set: set one of them (${setting('analysis')} skips the task).`);
-    }
-    const projectKeys = projectKeyLines(raw.project ?? '');
-    const reportFiles = reportPatterns(raw.reportFile ?? '');
-    const chosen = { task: taskId, analysis: analysisId, project: projectKeys.length > 0 };
-    for (const key of ['task', 'analysis', 'project']) {
-        if (chosen[key] && !hostUrl) {
-            throw new errors_SettingsError(words_msg `${words_settingTitle(key)} needs the server address: set ${theSetting('host')} or the SONAR_HOST_URL environment variable.`);
-        }
-    }
-    if (chosen.project) {
-        const other = taskId
-            ? 'task'
-            : analysisId
-                ? 'analysis'
-                : reportFiles.length > 0
-                    ? 'reportFile'
-                    : undefined;
-        if (other) {
-            throw new errors_SettingsError(words_msg `${settingsTitle('project')} and ${setting(other)} are both set: give the projects whose analyses to check, or ${setting(other)}, not both.`);
-        }
-    }
-    const branch = nameSetting('branch', text('branch'));
-    const pullRequest = nameSetting('pullRequest', text('pullRequest'));
-    const commits = commitSetting(text('commit'));
-    if (branch && pullRequest) {
-        throw new errors_SettingsError(words_msg `${settingsTitle('branch')} and ${setting('pullRequest')} are both set: an analysis is of a branch or of a pull request; give one.`);
-    }
-    for (const key of ['branch', 'pullRequest', 'commit']) {
-        if (text(key) && !chosen.project) {
-            throw new errors_SettingsError(words_msg `${words_settingTitle(key)} is set without ${setting('project')}: it says which analysis of a project to check; give ${setting('project')} too.`);
-        }
-    }
-    return {
-        reportFiles,
-        // Trimmed like every setting: a secret pasted with a trailing newline still works.
-        token: text('token'),
-        hostUrl,
-        rootCert,
-        timeoutMs: integer(raw, 'timeout', { min: 1 }) * 1000,
-        initialWaitMs: integer(raw, 'initialDelay', { min: 0 }),
-        intervalMs: integer(raw, 'interval', { min: 1 }),
-        adaptivePolling: !raw.interval?.trim(),
-        failStep: booleanSetting(raw, 'failStep', DEFAULTS.failStep),
-        policy: failPolicy(raw.failingStatuses ?? ''),
-        taskId,
-        analysisId,
-        projectKeys,
-        branch,
-        pullRequest,
-        commits
-    };
-}
-/** The project keys, one per line: each a key the server could have made. */
-function projectKeyLines(raw) {
-    const keys = raw
-        .split(/\r\n|\r|\n/)
-        .map((line) => line.trim())
-        .filter((line) => line !== '');
-    if (keys.length > MAX_PROJECTS) {
-        throw new errors_SettingsError(words_msg `${words_settingTitle('project')} has ${keys.length} lines: give at most ${MAX_PROJECTS} project keys, one per line.`);
-    }
-    for (const key of keys) {
-        const problem = idProblem(key);
-        if (problem) {
-            throw new errors_SettingsError(words_msg `${words_settingTitle('project')} has the line "${untrusted_text_oneLine(key)}", which ${problem}: give the project's key as the server shows it (Project Information), one per line.`);
-        }
-    }
-    return [...new Set(keys)];
-}
-/** A branch or pull-request name: one line, no control or invisible character. */
-function nameSetting(key, value) {
-    if (value === undefined)
-        return undefined;
-    if (!isBranchName(value)) {
-        throw new errors_SettingsError(words_msg `${words_settingTitle(key)} is "${untrusted_text_oneLine(value)}": give the ${key === 'branch' ? 'branch' : 'pull request'} as the server names it (at most ${MAX_BRANCH_LENGTH} characters, no control characters)${key === 'pullRequest' ? ", GitHub's number for a pull request" : ''}.`);
-    }
-    return value;
-}
-/**
- * The commit whose analysis to wait for: a full SHA-1 or SHA-256, as scanners record it. An
- * abbreviated one cannot be told apart from another's start, so it is refused, never guessed.
- */
-function commitSetting(value) {
-    if (value === undefined)
-        return [];
-    const shas = value
-        .split(/[,\s]+/)
-        .filter((sha) => sha !== '')
-        .map((sha) => sha.toLowerCase());
-    for (const sha of shas) {
-        if (!isFullSha(sha)) {
-            throw new errors_SettingsError(words_msg `${words_settingTitle('commit')} is "${untrusted_text_oneLine(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`);
-        }
-    }
-    if (shas.length > 2) {
-        throw new errors_SettingsError(words_msg `${words_settingTitle('commit')} has ${shas.length} commits: give one (or a pull request's head and merge commits).`);
-    }
-    return [...new Set(shas)];
-}
-/**
- * A file to write, relative to the working directory: one line, no control characters;
- * undefined when not given.
- */
-function fileSetting(raw, key) {
-    const value = raw[key]?.trim();
-    if (!value)
-        return undefined;
-    // eslint-disable-next-line no-control-regex
-    if (value.length > 1000 || /[\u0000-\u001f\u007f]/.test(value)) {
-        throw new SettingsError(msg `${settingTitle(key)} "${oneLine(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`);
-    }
-    return value;
-}
-/** `true` or `false` in any case; `fallback` when not given. */
-function booleanSetting(raw, key, fallback) {
-    const value = (raw[key] ?? '').trim().toLowerCase();
-    if (value === '')
-        return fallback;
-    if (value === 'true')
-        return true;
-    if (value === 'false')
-        return false;
-    throw new errors_SettingsError(words_msg `${words_settingTitle(key)} is "${untrusted_text_oneLine(value)}": it must be true or false.`);
-}
-/** The input's non-empty lines, each trimmed: paths or globs of report files. */
-function reportPatterns(raw) {
-    const lines = raw
-        .split(/\r\n|\r|\n/)
-        .map((line) => line.trim())
-        .filter((line) => line !== '');
-    if (lines.length > MAX_REPORT_PATTERNS) {
-        throw new errors_SettingsError(words_msg `${words_settingTitle('reportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`);
-    }
-    for (const line of lines) {
-        const problem = patternProblem(line);
-        if (problem) {
-            throw new errors_SettingsError(words_msg `${words_settingTitle('reportFile')} has the line "${untrusted_text_oneLine(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`);
-        }
-    }
-    return lines;
-}
-/** Why a report path or glob cannot be used, or undefined. */
-function patternProblem(line) {
-    if (line.length > 1000)
-        return 'it is longer than 1,000 characters';
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f]/.test(line))
-        return 'it holds a control character';
-    if (line.startsWith('!'))
-        return 'exclusions (!) are not supported';
-    return undefined;
-}
-function optionalUrl(value) {
-    if (value === undefined)
-        return undefined;
-    const host = settingWithVariable('host');
-    let url;
-    try {
-        url = new URL(value);
-    }
-    catch {
-        throw new errors_SettingsError(words_msg `${host} "${untrusted_text_oneLine(hideCredentials(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`);
-    }
-    if (url.username || url.password) {
-        throw new errors_SettingsError(words_msg `${host} must not contain credentials: pass the token in ${settingOrVariable('token')}.`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new errors_SettingsError(words_msg `${host} must start with https:// or http://, not ${untrusted_text_oneLine(url.protocol)}//.`);
-    }
-    // API paths are appended to the address: a query or fragment would end up in the middle.
-    // The value is not quoted: a query is where a token pasted by mistake would be.
-    if (/[?#]/.test(url.href)) {
-        throw new errors_SettingsError(words_msg `${host} must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.`);
-    }
-    return url;
-}
-function optionalCertificate(value) {
-    if (value === undefined)
-        return undefined;
-    if (!value.includes('-----BEGIN CERTIFICATE-----')) {
-        throw new errors_SettingsError(words_msg `${settingWithVariable('rootCert')} is not a PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (the CA certificate itself, not a file path).`);
-    }
-    return value;
-}
-function settings_optionalId(key, value) {
-    if (value === undefined)
-        return undefined;
-    const problem = idProblem(value);
-    if (problem) {
-        const where = key === 'task'
-            ? 'the ceTaskId of report-task.txt, or the id of the task on the server'
-            : "the analysisId of a finished task (the server's api/ce/task answer)";
-        throw new errors_SettingsError(words_msg `${words_settingTitle(key)} "${untrusted_text_oneLine(value)}" ${problem}: give ${where}.`);
-    }
-    return value;
-}
-/**
- * The statuses that fail the step: ERROR, WARN and NONE, separated by commas or lines, in any
- * case; empty: ERROR alone. ERROR must be among them: a policy without it would let a failed
- * gate pass, which is what failStep false says plainly.
- */
-function failPolicy(raw) {
-    const words = raw
-        .split(/[,\r\n]/)
-        .map((word) => word.trim())
-        .filter((word) => word !== '');
-    if (words.length === 0)
-        return FAIL_ON_ERROR;
-    const allowed = fail_policy_FAILING_STATUSES.join(', ');
-    for (const word of words) {
-        if (!fail_policy_FAILING_STATUSES.includes(word.toUpperCase())) {
-            throw new errors_SettingsError(words_msg `${words_settingTitle('failingStatuses')} has "${untrusted_text_oneLine(word, QUOTE_LIMITS.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`);
-        }
-    }
-    const policy = new Set(words.map((word) => word.toUpperCase()));
-    if (!policy.has('ERROR')) {
-        throw new errors_SettingsError(words_msg `${words_settingTitle('failingStatuses')} is "${untrusted_text_oneLine(raw.trim(), QUOTE_LIMITS.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${setting('failStep')}.`);
-    }
-    return policy;
-}
-/** A whole number between `min` and its limit; its default when not given. */
-function integer(raw, key, { min }) {
-    const value = (raw[key] ?? '').trim();
-    const [fallback, max] = [DEFAULTS[key], LIMITS[key]];
-    if (value === '')
-        return fallback;
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-        throw new errors_SettingsError(words_msg `${words_settingTitle(key)} is "${untrusted_text_oneLine(value)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`);
-    }
-    return Number(value);
-}
-
-;// CONCATENATED MODULE: ./src/github-event.ts
-/**
- * GitHub Actions' event file (GITHUB_EVENT_PATH), read for the action and the command alike: the
- * objects of its payload, and a `pull_request` event's pull request. Every field is untrusted:
- * each is taken only once checked.
- */
-
-
-
-
-/** The most of a GitHub Actions run's event file read (GitHub caps webhook payloads at 25 MB). */
-const EVENT_FILE_BYTES = 25 * 1024 * 1024;
-/**
- * The event file's payload, read within EVENT_FILE_BYTES, or why it could not be read.
- *
- * @example const file = await readEventFile(env['GITHUB_EVENT_PATH'])
- */
-async function readEventFile(path) {
-    if (!path)
-        return { problem: 'GITHUB_EVENT_PATH is not set, so the pull request is unknown' };
-    const read = await readBoundedFile(path, EVENT_FILE_BYTES);
-    if (read.outcome !== 'read')
-        return { problem: `the event file could not be read: ${unread(read)}` };
-    try {
-        return { payload: JSON.parse(read.bytes.toString('utf8')) };
-    }
-    catch (error) {
-        return { problem: `the event file could not be read: ${quote(error)}` };
-    }
-}
-/**
- * One object of the run's event payload (`pull_request`, `workflow_run`), or undefined when the
- * file is not given, cannot be read, is not JSON or holds no such object.
- *
- * @example const run = await eventObject(env['GITHUB_EVENT_PATH'], 'workflow_run')
- */
-async function eventObject(path, field) {
-    const file = await readEventFile(path);
-    return 'payload' in file ? objectOf(objectOf(file.payload)?.[field]) : undefined;
-}
-/**
- * The pull request a `pull_request` or `pull_request_target` payload names: each field only when
- * it is what it should be.
- *
- * @example pullRequestOf(payload) // { number: 42, headSha: 'be6c75b8…', updatedAt: '2026-…' }
- */
-function pullRequestOf(payload) {
-    const pull = objectOf(objectOf(payload)?.['pull_request']);
-    const number = pull?.['number'];
-    const sha = objectOf(pull?.['head'])?.['sha'];
-    const updatedAt = pull?.['updated_at'];
-    return {
-        ...(typeof number === 'number' && Number.isSafeInteger(number) && number > 0 ? { number } : {}),
-        ...(typeof sha === 'string' && isFullSha(sha) ? { headSha: sha.toLowerCase() } : {}),
-        ...(typeof updatedAt === 'string' ? { updatedAt: updatedAt.slice(0, 40) } : {})
-    };
-}
-function objectOf(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? value
-        : undefined;
-}
-/** Why the event file was not read, in a few words. */
-function unread(read) {
-    switch (read.outcome) {
-        case 'missing':
-        case 'unreadable':
-            return quote(read.error);
-        case 'not-a-file':
-            return `it is ${read.kind}, not a regular file`;
-        case 'too-large':
-            return `it is larger than ${EVENT_FILE_BYTES} bytes`;
-    }
-}
-/** An error's message fit to quote: one line, cut. The log's gate escapes it. */
-function quote(error) {
-    return untrusted_text_oneLine(untrusted_text_cut(messageOf(error), QUOTE_LIMITS.long), QUOTE_LIMITS.long);
-}
-
-;// CONCATENATED MODULE: ./src/cli/ci-analysis.ts
-/**
- * Which analysis the CI the command runs in is about: its branch or pull request, and the commit
- * a scan of this run records. The command's counterpart of the action's run-analysis.ts, read
- * from each CI's own variables. Every value is untrusted: a commit is taken only as a full SHA, a
- * branch only as a name the server can key, a pull request only as the number the server keys
- * it by. What a CI says but cannot be taken is a SettingsError naming the variable and the
- * options to pass: checking the main branch or the newest analysis instead would give another
- * analysis's verdict.
- */
-
-
-
-
-
-
-/** A pull or merge request's number: what SonarQube keys them by on every CI read here. */
-const NUMBER = /^[1-9][0-9]{0,18}$/;
-/** What a CI calls a pull request, for the log. */
-const REQUEST_WORDS = { 'GitLab CI': 'merge request' };
-/**
- * With --project and none of --branch, --pull-request and --commit, the branch or pull request
- * and the commits from the CI the command runs in (an option given always wins; a branch or pull
- * request given leaves the commit to the options too). One line of the log says what was taken
- * and from which CI. Outside a CI it knows, the settings stay as they are: the newest analysis of
- * the main branch.
- *
- * @example settings = await withTheCisAnalysis(settings, process.env, log)
- */
-async function withTheCisAnalysis(settings, env, log) {
-    if (settings.projectKeys.length === 0)
-        return settings;
-    if (settings.branch || settings.pullRequest || settings.commits.length > 0)
-        return settings;
-    const ci = await ciAnalysis(env);
-    if (!ci)
-        return settings;
-    return takeRunScope(settings, ci, log, REQUEST_WORDS[ci.from]);
-}
-/**
- * The analysis the CI's run is about, from the first CI whose own marker is set; undefined when
- * none is, or when the CI names neither a commit nor a branch or pull request (nothing taken).
- * Throws a SettingsError when the CI names a branch, pull request or commit that cannot be taken,
- * or a branch or pull request without its commit.
- *
- * @example await ciAnalysis({ GITLAB_CI: 'true', CI_MERGE_REQUEST_IID: '42', CI_COMMIT_SHA: sha }) // { pullRequest: '42', commits: [sha], from: 'GitLab CI' }
- */
-async function ciAnalysis(env) {
-    if (env['GITHUB_ACTIONS'] === 'true')
-        return gitHubActions(env);
-    if (env['GITLAB_CI'] === 'true')
-        return gitLabCi(env);
-    if (env['TF_BUILD']?.toLowerCase() === 'true')
-        return azurePipelines(env);
-    if (env['CI'] === 'true' && env['BITBUCKET_COMMIT'])
-        return bitbucketPipelines(env);
-    if (env['CIRCLECI'] === 'true')
-        return circleCi(env);
-    // JENKINS_URL alone is no proof: it is often set outside Jenkins (SonarQube's scanner asks for
-    // EXECUTOR_NUMBER too).
-    if (env['JENKINS_URL'] && env['EXECUTOR_NUMBER'])
-        return jenkins(env);
-    return undefined;
-}
-// GitHub Actions, when the command runs there (the action reads the same run on its own):
-// https://docs.github.com/en/actions/reference/workflows-and-actions/variables (GITHUB_ACTIONS,
-// GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REF: refs/heads/<branch>, refs/tags/<tag>, and on
-// pull_request refs/pull/<number>/merge; GITHUB_SHA: on pull_request the merge commit). The head
-// commit is only in the event file (pull_request.head.sha), which SonarQube's scanner records on
-// pull_request (sonar-scanner-engine, org/sonar/scanner/ci/vendors/GithubActions.java): both are
-// taken. SonarQube keys a GitHub pull request by its number.
-async function gitHubActions(env) {
-    const ci = new CiVariables('GitHub Actions', env);
-    const event = env['GITHUB_EVENT_NAME'] ?? '';
-    const ref = env['GITHUB_REF'] ?? '';
-    if (event === 'pull_request' || event === 'pull_request_target') {
-        const file = await readEventFile(env['GITHUB_EVENT_PATH']);
-        const payload = pullRequestOf('payload' in file ? file.payload : undefined);
-        const fromRef = /^refs\/pull\/([0-9]+)\/merge$/.exec(ref)?.[1];
-        const number = payload.number?.toString() ?? (fromRef && NUMBER.test(fromRef) ? fromRef : undefined);
-        if (!number) {
-            throw new errors_SettingsError(words_msg `GitHub Actions runs for a ${untrusted_text_oneLine(event)} event whose pull request is unknown (the event file names none, nor does GITHUB_REF): ${TO_PASS}`);
-        }
-        const head = payload.headSha ? [payload.headSha] : [];
-        const since = runStart(payload.updatedAt, "the pull request's last update");
-        return ci.analysis({ pullRequest: number }, [...head, ...ci.commit('GITHUB_SHA')], since);
-    }
-    return ci.analysis(ci.refScope('GITHUB_REF'), ci.commit('GITHUB_SHA'));
-}
-// GitLab CI: https://docs.gitlab.com/ci/variables/predefined_variables/ (GITLAB_CI; CI_COMMIT_SHA;
-// CI_COMMIT_BRANCH, set in branch pipelines only, not in merge request or tag pipelines;
-// CI_MERGE_REQUEST_IID, the number in the merge request's address, which SonarQube keys a merge
-// request by; CI_MERGE_REQUEST_SOURCE_BRANCH_SHA, set in merged results pipelines only, where
-// CI_COMMIT_SHA is the merge commit they check out and the scanner records; CI_PIPELINE_CREATED_AT,
-// the pipeline's creation in ISO 8601, since GitLab 13.10: lib/gitlab/ci/variables/builder/pipeline.rb).
-function gitLabCi(env) {
-    const ci = new CiVariables('GitLab CI', env);
-    const commit = ci.commit('CI_COMMIT_SHA');
-    if (ci.has('CI_MERGE_REQUEST_IID')) {
-        const head = ci.commit('CI_MERGE_REQUEST_SOURCE_BRANCH_SHA');
-        const since = runStart(env['CI_PIPELINE_CREATED_AT'], "the pipeline's creation");
-        return ci.analysis({ pullRequest: ci.number('CI_MERGE_REQUEST_IID') }, [...head, ...commit], since);
-    }
-    return ci.analysis(ci.has('CI_COMMIT_BRANCH') ? ci.branch('CI_COMMIT_BRANCH') : {}, commit);
-}
-// Azure Pipelines: https://learn.microsoft.com/en-us/azure/devops/pipelines/build/variables
-// (TF_BUILD; BUILD_SOURCEVERSION, the commit; BUILD_SOURCEBRANCH, refs/heads/<branch>,
-// refs/tags/<tag>, refs/pull/<id>/merge; BUILD_REPOSITORY_PROVIDER; on a pull request
-// SYSTEM_PULLREQUEST_PULLREQUESTID, and SYSTEM_PULLREQUEST_PULLREQUESTNUMBER for GitHub's, whose
-// id and number differ). SonarSource's extension keys a pull request by PULLREQUESTNUMBER on
-// GitHub and GitHub Enterprise, by PULLREQUESTID elsewhere (sonar-scanner-azdo,
-// src/common/latest/prepare-task.ts). A pull request build checks out the merge commit; the
-// scanner records SYSTEM_PULLREQUEST_SOURCECOMMITID, the head, when set (sonar-scanner-engine,
-// org/sonar/scanner/ci/vendors/AzureDevops.java; that variable is not on Microsoft's page): both
-// are taken.
-function azurePipelines(env) {
-    const ci = new CiVariables('Azure Pipelines', env);
-    const commit = ci.commit('BUILD_SOURCEVERSION');
-    if (ci.has('SYSTEM_PULLREQUEST_PULLREQUESTID')) {
-        const provider = env['BUILD_REPOSITORY_PROVIDER'] ?? '';
-        const github = provider === 'GitHub' || provider === 'GitHubEnterprise';
-        const key = github ? 'SYSTEM_PULLREQUEST_PULLREQUESTNUMBER' : 'SYSTEM_PULLREQUEST_PULLREQUESTID';
-        const head = ci.commit('SYSTEM_PULLREQUEST_SOURCECOMMITID');
-        return ci.analysis({ pullRequest: ci.number(key) }, [...head, ...commit]);
-    }
-    if ((env['BUILD_SOURCEBRANCH'] ?? '').startsWith('refs/pull/')) {
-        throw new errors_SettingsError(words_msg `Azure Pipelines builds a pull request (BUILD_SOURCEBRANCH is "${untrusted_text_oneLine(env['BUILD_SOURCEBRANCH'] ?? '')}") but sets no SYSTEM_PULLREQUEST_PULLREQUESTID: ${TO_PASS}`);
-    }
-    return ci.analysis(ci.refScope('BUILD_SOURCEBRANCH'), commit);
-}
-// Bitbucket Pipelines: https://support.atlassian.com/bitbucket-cloud/docs/variables-and-secrets/
-// (CI; BITBUCKET_COMMIT, the commit that started the build, which the scanner records;
-// BITBUCKET_BRANCH, the source branch, not set for tags nor custom pipelines; BITBUCKET_TAG;
-// BITBUCKET_PR_ID, on pull request builds only, which SonarQube keys the pull request by).
-function bitbucketPipelines(env) {
-    const ci = new CiVariables('Bitbucket Pipelines', env);
-    const commit = ci.commit('BITBUCKET_COMMIT');
-    if (ci.has('BITBUCKET_PR_ID')) {
-        return ci.analysis({ pullRequest: ci.number('BITBUCKET_PR_ID') }, commit);
-    }
-    if (ci.has('BITBUCKET_TAG'))
-        return ci.analysis({}, commit);
-    return ci.analysis(ci.has('BITBUCKET_BRANCH') ? ci.branch('BITBUCKET_BRANCH') : {}, commit);
-}
-// CircleCI: https://circleci.com/docs/reference/variables/ (CIRCLECI; CIRCLE_SHA1; CIRCLE_BRANCH;
-// CIRCLE_TAG; CIRCLE_PULL_REQUEST, the address of the branch's pull request, one at random when
-// several: CIRCLE_PULL_REQUESTS lists them; CIRCLE_PR_NUMBER, on pull requests from forks only).
-// SonarQube's scanners do not detect pull requests on CircleCI: the scan's
-// sonar.pullrequest.key must be this number, or the analysis is the branch's (pass --branch).
-function circleCi(env) {
-    const ci = new CiVariables('CircleCI', env);
-    const commit = ci.commit('CIRCLE_SHA1');
-    const urls = new Set((env['CIRCLE_PULL_REQUESTS'] ?? '')
-        .split(',')
-        .map((url) => url.trim())
-        .filter((url) => url !== ''));
-    if (urls.size > 1) {
-        throw new errors_SettingsError(words_msg `CircleCI names ${urls.size} pull requests of this branch (CIRCLE_PULL_REQUESTS), and picks one at random: ${TO_PASS}`);
-    }
-    if (ci.has('CIRCLE_PR_NUMBER')) {
-        return ci.analysis({ pullRequest: ci.number('CIRCLE_PR_NUMBER') }, commit);
-    }
-    if (ci.has('CIRCLE_PULL_REQUEST')) {
-        return ci.analysis({ pullRequest: ci.numberInUrl('CIRCLE_PULL_REQUEST') }, commit);
-    }
-    if (ci.has('CIRCLE_TAG'))
-        return ci.analysis({}, commit);
-    return ci.analysis(ci.has('CIRCLE_BRANCH') ? ci.branch('CIRCLE_BRANCH') : {}, commit);
-}
-// Jenkins: the list every controller serves at <JENKINS_URL>/pipeline-syntax/globals#env, to
-// which https://docs.cloudbees.com/docs/cloudbees-ci/latest/automating-with-jenkinsfile/working-with-the-env
-// points (JENKINS_URL, EXECUTOR_NUMBER; for multibranch projects BRANCH_NAME, the tag's name on
-// tags, CHANGE_ID, the pull or merge request's number, which SonarQube keys it by, and TAG_NAME,
-// as the Branch API plugin sets them: jenkins/branch/BranchNameContributor.java); GIT_COMMIT,
-// "SHA-1 of the commit used in this build", from the Git plugin:
-// https://github.com/jenkinsci/git-plugin/blob/master/README.adoc#environment-variables (a
-// scripted pipeline sets it from checkout's result). With the merge strategy, GIT_COMMIT is
-// Jenkins' own merge of the target into the pull request, which no scan records (SonarQube's
-// scanner records the pull request's head): then --commit gives the head.
-function jenkins(env) {
-    const ci = new CiVariables('Jenkins', env);
-    const commit = ci.commit('GIT_COMMIT');
-    if (ci.has('CHANGE_ID'))
-        return ci.analysis({ pullRequest: ci.number('CHANGE_ID') }, commit);
-    if (ci.has('TAG_NAME'))
-        return ci.analysis({}, commit);
-    return ci.analysis(ci.has('BRANCH_NAME') ? ci.branch('BRANCH_NAME') : {}, commit);
-}
-/** What to do when the CI's facts cannot be taken, in the command's words. */
-const TO_PASS = words_msg `pass ${setting('pullRequest')} or ${setting('branch')}, and ${setting('commit')}, to say which analysis to check.`;
-/** One CI's variables, each read as the fact it should be, or refused by name. */
-class CiVariables {
-    from;
-    env;
-    /** The variables read for a commit, for a message that names them. */
-    commitVariables = [];
-    constructor(from, env) {
-        this.from = from;
-        this.env = env;
-    }
-    /** Whether the variable is set to something. */
-    has(name) {
-        return (this.env[name] ?? '') !== '';
-    }
-    /** The variable's commit, lower-cased, when set: a full SHA, or refused. */
-    commit(name) {
-        this.commitVariables.push(name);
-        const value = this.env[name] ?? '';
-        if (value === '')
-            return [];
-        const sha = value.toLowerCase();
-        if (!isFullSha(sha))
-            this.refuse(name, value, 'not a full commit SHA');
-        return [sha];
-    }
-    /** The variable's branch: a name the server keys (at most 255 characters, no control character). */
-    branch(name, value = this.env[name] ?? '') {
-        if (!isBranchName(value)) {
-            this.refuse(name, value, `no branch name (at most ${MAX_BRANCH_LENGTH} characters, no control characters)`);
-        }
-        return { branch: value };
-    }
-    /** A ref's branch (refs/heads/…); no branch for any other ref (a tag's). */
-    refScope(name) {
-        const ref = this.env[name] ?? '';
-        return ref.startsWith('refs/heads/') ? this.branch(name, ref.slice('refs/heads/'.length)) : {};
-    }
-    /** The variable's pull-request number. */
-    number(name) {
-        const value = this.env[name] ?? '';
-        if (!NUMBER.test(value))
-            this.refuse(name, value, 'not a pull request number');
-        return value;
-    }
-    /** The number a pull request's address ends with (…/pull/12, …/pull-requests/12). */
-    numberInUrl(name) {
-        const value = this.env[name] ?? '';
-        const number = /^https?:\/\/[^\s]+\/(?:pull|pull-requests|merge_requests)\/([0-9]+)\/?$/.exec(value)?.[1];
-        if (!number || !NUMBER.test(number)) {
-            this.refuse(name, value, "not a pull request's address");
-        }
-        return number;
-    }
-    /**
-     * The analysis the scope and commits make, the commits once each. A branch or pull request
-     * without its commit would be the newest analysis, maybe the previous one's: refused. Nothing
-     * at all: nothing taken.
-     */
-    analysis(scope, commits, since) {
-        const unique = [...new Set(commits)];
-        if (unique.length === 0) {
-            if (scope.branch === undefined && scope.pullRequest === undefined)
-                return undefined;
-            const what = scope.pullRequest === undefined ? 'branch' : 'pull request';
-            const unset = this.commitVariables.join(' nor ');
-            throw new errors_SettingsError(words_msg `${this.from} names the ${what} but not its commit (${unset} is not set), so the newest analysis could be an earlier commit's: pass ${setting('commit')} with the commit the scan analysed.`);
-        }
-        return {
-            ...scope,
-            commits: unique,
-            ...(since && scope.pullRequest !== undefined ? { since } : {}),
-            from: this.from
-        };
-    }
-    refuse(name, value, problem) {
-        throw new errors_SettingsError(words_msg `${this.from} sets ${name} to "${untrusted_text_oneLine(value)}", which is ${problem}: ${TO_PASS}`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/gitlab/gitlab-api.ts
-
-const GITLAB_LIMITS = {
-    /** Items a page asks for: GitLab's maximum. */
-    perPage: 100
-};
-/**
- * One GitLab instance's API for one run: the platform's REST policy (rest-api.ts) with GitLab's
- * token header and its pages.
- *
- * @example const gitlab = new GitLabApi({ apiUrl: new URL(env.CI_API_V4_URL), token, userAgent, clock, deadline })
- */
-class GitLabApi {
-    rest;
-    constructor(options) {
-        this.rest = new RestApi({
-            ...options,
-            platform: 'GitLab',
-            headers: { 'PRIVATE-TOKEN': options.token },
-            redirectAdvice: 'Set CI_API_V4_URL to the address GitLab answers at.'
-        });
-    }
-    /** Ends the kept-alive connections. */
-    close() {
-        this.rest.close();
-    }
-    /**
-     * `method` on `path` (relative to the API's address: `projects/7/statuses/<sha>`), with the
-     * query and the JSON body given; tried again on 429 and 5xx while the time-out allows.
-     */
-    async request(method, path, options = {}) {
-        const reply = await this.rest.request(method, path, options);
-        return {
-            status: reply.status,
-            body: reply.body,
-            nextPage: pageNumber(reply.header('x-next-page'))
-        };
-    }
-    /**
-     * The token's own user's id (`GET /user`): only what it wrote is ever edited or resolved.
-     *
-     * @example const me = await gitlab.ownUserId() // 77
-     */
-    async ownUserId() {
-        const id = (await this.request('GET', 'user')).body;
-        const me = id?.id;
-        if (typeof me !== 'number' || !Number.isSafeInteger(me) || me < 1) {
-            throw new PlatformError("GitLab did not say who the token's user is.");
-        }
-        return me;
-    }
-    /**
-     * The items of a listing, page by page (`per_page` 100, `x-next-page`), at most `maxPages`
-     * pages; `complete` is false when GitLab has more.
-     */
-    async pages(path, query, maxPages) {
-        const items = [];
-        let page = 1;
-        for (let read = 0; read < maxPages; read++) {
-            const reply = await this.request('GET', path, {
-                query: { ...query, per_page: String(GITLAB_LIMITS.perPage), page: String(page) }
-            });
-            if (!Array.isArray(reply.body)) {
-                throw new PlatformError(`GitLab's reply to GET ${path} is not a list.`);
-            }
-            items.push(...reply.body);
-            if (reply.nextPage === undefined || reply.nextPage <= page)
-                return { items, complete: true };
-            page = reply.nextPage;
-        }
-        return { items, complete: false };
-    }
-}
-/** `x-next-page`: a page number, or undefined (empty on the last page). */
-function pageNumber(value) {
-    return value && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/gitlab/merge-request-note.ts
-/**
- * The decoration's writes on a GitLab merge request: one note per project, found again by its
- * hidden marker line and edited in place (never a second), and a commit status per project. Shapes
- * from GitLab's REST documentation: notes (`GET`, `POST`, `PUT
- * /projects/:id/merge_requests/:iid/notes[/:note_id]`, a body of at most 1,000,000 characters),
- * the current user (`GET /user`), commit statuses (`POST /projects/:id/statuses/:sha`: `state`,
- * `name`, `target_url` and `description`, each text at most 255 characters).
- */
-
-
-const NOTE_LIMITS = {
-    /** GitLab's limit on a note's body. */
-    bodyChars: 1_000_000,
-    /** Pages of 100 notes read to find the project's: 2,000 notes. */
-    notePages: 20
-};
-/**
- * Writes `body` as the project's note on the merge request: edits the note the token's own user
- * wrote whose first line is `marker` (the body's own, hidden: see commentMarker), or creates it;
- * unless `write`, given the note found (or undefined), says to leave things as they are. Notes by anyone
- * else are never touched, so a note that copies the marker cannot take the verdict's place.
- *
- * @example await upsertNote(gitlab, { projectId: '7', iid: '42' }, marker, body) // { action: 'updated', id: 301 }
- */
-async function upsertNote(gitlab, mergeRequest, marker, body, options = {}) {
-    const { write = () => true } = options;
-    if (!body.startsWith(`${marker}\n`)) {
-        throw new PlatformError('The note does not start with its marker line.');
-    }
-    if (body.length > NOTE_LIMITS.bodyChars) {
-        throw new PlatformError(`The note has ${body.length} characters, more than GitLab's ${NOTE_LIMITS.bodyChars}.`);
-    }
-    const text = body;
-    const notes = `${mergeRequestPath(mergeRequest)}/notes`;
-    const me = 'me' in options ? options.me : await gitlab.ownUserId();
-    const { items } = await gitlab.pages(notes, { sort: 'asc', order_by: 'created_at' }, NOTE_LIMITS.notePages);
-    const ours = items.find((note) => {
-        const { body: noteBody, system, author } = (note ?? {});
-        return (system !== true && me !== undefined && idOf(author) === me && carriesMarker(noteBody, marker));
-    });
-    const id = idOf(ours);
-    const existing = id === undefined ? undefined : String(ours.body);
-    if (!write(existing))
-        return { action: 'unchanged', id };
-    if (id !== undefined) {
-        await gitlab.request('PUT', `${notes}/${id}`, { body: { body: text } });
-        return { action: 'updated', id };
-    }
-    const created = idOf((await gitlab.request('POST', notes, { body: { body: text } })).body);
-    if (created === undefined)
-        throw new PlatformError('GitLab created the note but named no id.');
-    return { action: 'created', id: created };
-}
-/** The merge request's address under the API: `projects/7/merge_requests/42`. */
-function mergeRequestPath({ projectId, iid }) {
-    return `projects/${encodeURIComponent(projectId)}/merge_requests/${encodeURIComponent(iid)}`;
-}
-/** An object's `id` when it is a positive whole number. */
-function idOf(value) {
-    const id = value?.id;
-    return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/gitlab/merge-request-diffs.ts
-/**
- * What a merge request changes, as GitLab's REST API says it: its `diff_refs` (the three commits
- * a diff discussion's position names: `GET /projects/:id/merge_requests/:iid`), and its files'
- * diffs (`GET .../diffs`, 15.7 and later, paged; before 15.7 `GET .../changes`, one reply), from
- * which the lines it adds. Bounded: at most 30 pages of 100 files, each diff read no further than
- * changed-lines.ts reads a patch.
- */
-
-
-
-const DIFF_LIMITS = { pages: 30 };
-const SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
-/**
- * The merge request's `diff_refs`, or undefined while GitLab has not filled them (they are
- * computed after the merge request opens).
- */
-async function readDiffRefs(gitlab, mergeRequest) {
-    const { body } = await gitlab.request('GET', mergeRequestPath(mergeRequest));
-    const refs = body?.diff_refs;
-    const sha = (name) => {
-        const value = refs?.[name];
-        return typeof value === 'string' && SHA.test(value) ? value : undefined;
-    };
-    const [base, start, head] = [sha('base_sha'), sha('start_sha'), sha('head_sha')];
-    return base && start && head ? { base_sha: base, start_sha: start, head_sha: head } : undefined;
-}
-/**
- * The lines the merge request adds, file by file: from `.../diffs`, or on a GitLab before 15.7
- * (which answers it 404) from `.../changes`. A file whose diff GitLab left out (too large,
- * collapsed) counts as changed throughout; a deleted file has no lines.
- */
-async function readChangedLines(gitlab, mergeRequest) {
-    let files;
-    try {
-        const { items } = await gitlab.pages(`${mergeRequestPath(mergeRequest)}/diffs`, {}, DIFF_LIMITS.pages);
-        files = items;
-    }
-    catch (error) {
-        if (!(error instanceof PlatformRefusal && error.status === 404))
-            throw error;
-        const { body } = await gitlab.request('GET', `${mergeRequestPath(mergeRequest)}/changes`);
-        const changes = body?.changes;
-        if (!Array.isArray(changes))
-            throw new PlatformError('GitLab sent no changes for the merge request.');
-        files = changes;
-    }
-    const lines = new Map();
-    const oldPaths = new Map();
-    for (const file of files) {
-        const entry = (file ?? {});
-        const path = entry['new_path'];
-        if (typeof path !== 'string' || path === '' || entry['deleted_file'] === true)
-            continue;
-        const diff = entry['diff'];
-        const left = entry['too_large'] === true || entry['collapsed'] === true;
-        lines.set(path, typeof diff === 'string' && diff !== '' && !left ? addedLines(diff) : 'whole');
-        const old = entry['old_path'];
-        if (typeof old === 'string' && old !== '' && old !== path)
-            oldPaths.set(path, old);
-    }
-    return { lines, oldPaths };
-}
-
-;// CONCATENATED MODULE: ./src/gitlab/merge-request-discussions.ts
-/**
- * Discussions on a merge request's diff for its most severe new issues, as GitLab's REST API
- * takes them (`POST /projects/:id/merge_requests/:iid/discussions` with a `position`: the
- * `diff_refs` commits, `position_type` text, `old_path`, `new_path` and the `new_line` the merge
- * request adds), at most `limit` a run, never two for one issue (a marker line carries its key),
- * and those whose issue a later run no longer reports resolved (`PUT .../discussions/:id` with
- * `resolved=true`). Only discussions the token's own user started are resolved or stand for an
- * issue's discussion; with that user unknown, none is resolved.
- */
-
-
-
-const DISCUSSION_LIMITS = {
-    /** The most discussions started a run, by default. */
-    perRun: 10,
-    /** Pages of 100 discussions read to find ours: 2,000 discussions. */
-    pages: 20
-};
-/**
- * Starts the discussions the new issues call for and resolves those of issues gone.
- *
- * @example await discussIssues(gitlab, mergeRequest, { findings, complete: true, changes, diffRefs, me, limit: 10, lowest: 'info', sink })
- */
-async function discussIssues(gitlab, mergeRequest, options) {
-    const path = `${mergeRequestPath(mergeRequest)}/discussions`;
-    const keyed = await issueDiscussions(gitlab, path, options.me);
-    const ours = keyed.filter((discussion) => discussion.ours);
-    // Another's copy of an issue's marker does not stand in for ours, unless ours cannot be known.
-    const discussed = new Set((options.me === undefined ? keyed : ours).map(({ issueKey }) => issueKey));
-    const candidates = bySeverity(options.findings).flatMap((finding) => {
-        if (discussed.has(finding.key))
-            return [];
-        if (SEVERITY_ORDER.indexOf(finding.severity) > SEVERITY_ORDER.indexOf(options.lowest)) {
-            return [];
-        }
-        const line = addedLineOf(finding, options.changes.lines);
-        // A path is sent as it is (GitLab matches it to the diff): one that holds a secret is not.
-        const file = finding.file ?? '';
-        const old = options.changes.oldPaths.get(file) ?? file;
-        const safe = options.sink.text(file) === file && options.sink.text(old) === old;
-        return line === undefined || !safe ? [] : [{ finding, line }];
-    });
-    const now = candidates.slice(0, Math.max(0, options.limit));
-    for (const { finding, line } of now) {
-        const file = finding.file;
-        await gitlab.request('POST', path, {
-            body: {
-                body: issueDiscussionBody(finding, options.sink),
-                position: {
-                    position_type: 'text',
-                    ...options.diffRefs,
-                    old_path: options.changes.oldPaths.get(file) ?? file,
-                    new_path: file,
-                    new_line: line
-                }
-            }
-        });
-    }
-    let resolved = 0;
-    if (options.complete) {
-        const current = new Set(options.findings.map(({ key }) => key));
-        for (const discussion of ours) {
-            if (discussion.resolved || current.has(discussion.issueKey))
-                continue;
-            await gitlab.request('PUT', `${path}/${encodeURIComponent(discussion.id)}`, {
-                body: { resolved: true }
-            });
-            resolved++;
-        }
-    }
-    return { started: now.length, resolved, leftOut: candidates.length - now.length };
-}
-/**
- * The first line of the finding's region that the merge request adds: a position's `new_line`
- * must be one, or GitLab refuses it (400, "line_code can't be blank"). A file whose diff GitLab
- * left out has no line known to be added.
- */
-function addedLineOf(finding, lines) {
-    if (finding.file === undefined || finding.region === undefined)
-        return undefined;
-    const added = lines.get(finding.file);
-    if (added === undefined || added === 'whole')
-        return undefined;
-    const { startLine, endLine } = finding.region;
-    for (let line = startLine; line <= Math.min(endLine, startLine + 10_000); line++) {
-        if (added.has(line))
-            return line;
-    }
-    return undefined;
-}
-/** The discussions whose first note carries an issue's marker, page by page. */
-async function issueDiscussions(gitlab, path, me) {
-    const { items } = await gitlab.pages(path, {}, DISCUSSION_LIMITS.pages);
-    return items.flatMap((item) => {
-        const { id, notes } = (item ?? {});
-        const first = (Array.isArray(notes) ? notes[0] : undefined);
-        const issueKey = issueKeyOf(first?.body);
-        if (typeof id !== 'string' || !/^[0-9a-f]{1,64}$/i.test(id) || issueKey === undefined)
-            return [];
-        const ours = me !== undefined && first?.author?.id === me;
-        return [{ id, issueKey, resolved: first?.resolved === true, ours }];
-    });
-}
-
-;// CONCATENATED MODULE: ./src/gitlab/commit-status.ts
-/**
- * A project's commit status on GitLab (`POST projects/:id/statuses/:sha`), so that a
- * merge-request rule can require it.
- */
-
-/** GitLab's limit on a commit status's texts. */
-const STATUS_CHARS = 255;
-/**
- * The project's commit status on `sha` (`name` sonarqube/<project>), so that a merge-request rule
- * can require it: its description cut to GitLab's 255 characters, the dashboard as its target
- * when its address fits.
- */
-async function setCommitStatus(gitlab, status) {
-    const name = untrusted_text_cut(`sonarqube/${status.projectKey}`, STATUS_CHARS);
-    const targetUrl = status.targetUrl && status.targetUrl.length <= STATUS_CHARS
-        ? { target_url: status.targetUrl }
-        : {};
-    await gitlab.request('POST', `projects/${encodeURIComponent(status.projectId)}/statuses/${encodeURIComponent(status.sha)}`, {
-        body: {
-            state: status.state,
-            name,
-            description: untrusted_text_cut(status.description, STATUS_CHARS),
-            ...targetUrl,
-            ...(status.pipelineId && /^\d{1,20}$/.test(status.pipelineId)
-                ? { pipeline_id: Number(status.pipelineId) }
-                : {})
-        }
-    });
-}
-
-;// CONCATENATED MODULE: ./src/gitlab/merge-request-decoration.ts
-
-
-
-
-
-
-
-
-
-
-
-/**
- * Decorates the pipeline for every outcome: the commit statuses; in a merge-request pipeline, the
- * lines the merge request adds (a branch analysis's issues narrowed to them, as Community Build
- * needs), each project's note, and the discussions on the diff. Resolves once done, whatever
- * GitLab answered; what happened is in the log.
- *
- * @example await decorateMergeRequest(gitlab, pipeline, outcomes, { sink, policy, commentWhen: 'always', inlineLimit: 10, inlineSeverity: 'info', log })
- */
-async function decorateMergeRequest(gitlab, pipeline, outcomes, options) {
-    const { log } = options;
-    const platform = {
-        name: 'GitLab',
-        check: "that CI_API_V4_URL is GitLab's REST API and that GitLab is up",
-        refusal: (error) => merge_request_decoration_refusalWords(error, pipeline)
-    };
-    await decorating(log, platform, async (log) => {
-        // One request at a time (GitLab's requests share one kept-alive connection), so a refusal
-        // stops the decoration before anything else is sent.
-        for (const outcome of outcomes) {
-            await decorationStep(`the commit status for ${nameOf(outcome)}`, () => setStatus(gitlab, pipeline, outcome, options));
-        }
-        const iid = pipeline.mergeRequestIid;
-        if (iid === undefined) {
-            log.info('Not a merge-request pipeline (no CI_MERGE_REQUEST_IID): the commit statuses are set, and no note is written.');
-            return;
-        }
-        const mergeRequest = { projectId: pipeline.projectId, iid };
-        // Unknown (undefined): the note is written anew, and no discussion is resolved.
-        const me = await ownIdentity(log, 'GitLab', () => gitlab.ownUserId());
-        const wanted = hasBranchAnalyses(outcomes) || options.inlineLimit > 0;
-        const diff = wanted
-            ? await decorationStep(`the lines merge request !${iid} changes`, async () => ({
-                changes: await readChangedLines(gitlab, mergeRequest),
-                refs: await readDiffRefs(gitlab, mergeRequest)
-            }))
-            : undefined;
-        const shown = diff
-            ? narrowToChangedLines(outcomes, diff.changes.lines, `merge request !${iid}`, log)
-            : outcomes;
-        for (const outcome of shown) {
-            await decorationStep(`the note for ${nameOf(outcome)}`, async () => {
-                const written = await writeNote(gitlab, mergeRequest, pipeline, outcome, me, options);
-                log.info(written === 'unchanged'
-                    ? words_msg `GitLab: the note for ${nameOf(outcome)} is left as it is (${setting('comment')} ${options.commentWhen}).`
-                    : `GitLab: the note for ${nameOf(outcome)} is ${written} on merge request !${iid}.`);
-            });
-        }
-        if (options.inlineLimit > 0 && diff?.refs) {
-            const refs = diff.refs;
-            await decorationStep('the discussions on the diff', async () => {
-                const done = await discussIssues(gitlab, mergeRequest, {
-                    ...issuesOf(shown),
-                    changes: diff.changes,
-                    diffRefs: refs,
-                    me,
-                    limit: options.inlineLimit,
-                    lowest: options.inlineSeverity,
-                    sink: options.sink
-                });
-                const past = done.leftOut > 0 ? words_msg `; ${done.leftOut} more past ${setting('inlineLimit')}` : '';
-                log.info(words_msg `GitLab: ${done.started} discussions started on the diff${past}, ${done.resolved} resolved (their issues are gone).`);
-            });
-        }
-        else if (options.inlineLimit > 0 && diff) {
-            log.info(`GitLab has not computed merge request !${iid}'s diff yet (no diff_refs): no discussions this run.`);
-        }
-    });
-}
-/** The project's commit status: success or failed as the policy judges the gate. */
-async function setStatus(gitlab, pipeline, outcome, { sink, policy }) {
-    await setCommitStatus(gitlab, {
-        projectId: pipeline.projectId,
-        sha: pipeline.sha,
-        // Through the sink like every text sent: a key that holds a secret is not sent with it.
-        projectKey: sink.text(projectName(outcome)),
-        state: failing(outcome, policy) ? 'failed' : 'success',
-        description: sink.text(statusWords(outcome, policy, sink)),
-        targetUrl: dashboardOf(outcome),
-        pipelineId: pipeline.pipelineId
-    });
-}
-/**
- * The note, unless `commentWhen` says to leave it: `failed` writes no new note for a passing
- * gate (an existing one is still updated, so it never shows a failure that is gone); `changed`
- * leaves the note alone while its verdict is the same.
- */
-async function writeNote(gitlab, mergeRequest, pipeline, outcome, me, { sink, policy, commentWhen }) {
-    const verdict = commentVerdict(outcome, policy);
-    const body = commentBody(outcome, pipeline.sha, { sink, policy, fileLink: pipeline.fileLink });
-    const marker = body.slice(0, body.indexOf('\n'));
-    const write = (existing) => shouldWrite(commentWhen, verdict, existing);
-    const { action } = await upsertNote(gitlab, mergeRequest, marker, body, { write, me });
-    return action;
-}
-/** The one warning for a refusal: what the token or the merge request lacks. */
-function merge_request_decoration_refusalWords(error, pipeline) {
-    const where = `project ${untrusted_text_oneLine(pipeline.projectId, QUOTE_LIMITS.short)}`;
-    const base = 'GitLab refused the decoration; the verdict and the exit code are unchanged.';
-    switch (error.status) {
-        case 401:
-            return `${base} The token in GITLAB_TOKEN is not valid (401): give a project or group access token with the api scope (CI_JOB_TOKEN may not write notes or statuses).`;
-        case 403:
-            return `${base} The token in GITLAB_TOKEN may not write to ${where} (403): it needs the api scope, and the Developer role to set commit statuses.`;
-        default:
-            return `${base} GitLab has no ${pipeline.mergeRequestIid === undefined ? where : `merge request !${untrusted_text_oneLine(pipeline.mergeRequestIid, 40)} in ${where}`} for this token (404): check CI_PROJECT_ID and CI_MERGE_REQUEST_IID, and that the token's project or group is this one.`;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/cli/gitlab-decoration.ts
-/**
- * `--decorate` in a GitLab pipeline: the pipeline's facts from GitLab's predefined variables
- * (CI_API_V4_URL, CI_PROJECT_ID, CI_PROJECT_URL, CI_COMMIT_SHA, CI_MERGE_REQUEST_IID,
- * CI_PIPELINE_ID), the token from GITLAB_TOKEN, and the decoration itself. The GitLab token goes
- * to the origin of CI_API_V4_URL only and is hidden from the log and the note, like the Sonar
- * token, which never goes to GitLab. Nothing here changes the verdict or the exit code: what is
- * missing is one warning.
- */
-
-
-
-
-
-
-
-/**
- * Decorates the GitLab pipeline with the outcomes, or says in one warning why it cannot.
- *
- * @example await decorateGitLab(outcomes, { env, log, secrets, policy, commentWhen: 'always', clock, deadline, userAgent })
- */
-async function decorateGitLab(outcomes, context) {
-    const { env, log } = context;
-    const found = gitlabPipeline(env, context.commit);
-    if ('missing' in found) {
-        log.warning(`--decorate: ${found.missing}; nothing is decorated. It runs in a GitLab CI job, with a project or group access token (api scope) in GITLAB_TOKEN.`);
-        return;
-    }
-    const token = env['GITLAB_TOKEN']?.trim();
-    if (!token) {
-        log.warning('--decorate: GITLAB_TOKEN is not set; nothing is decorated. Set it to a project or group access token with the api scope, from a masked CI/CD variable (CI_JOB_TOKEN may not write notes or statuses).');
-        return;
-    }
-    const sink = platformSink(context, token, {
-        escapedForms: summaryForms,
-        limit: NOTE_LIMITS.bodyChars
-    });
-    const { apiUrl, pipeline } = found;
-    const gitlab = new GitLabApi({
-        apiUrl,
-        token,
-        userAgent: context.userAgent,
-        clock: context.clock,
-        deadline: decorationDeadline(context)
-    });
-    try {
-        await decorateMergeRequest(gitlab, pipeline, outcomes, {
-            sink,
-            policy: context.policy,
-            commentWhen: context.commentWhen,
-            inlineLimit: context.inlineLimit,
-            inlineSeverity: context.inlineSeverity,
-            log
-        });
-    }
-    finally {
-        gitlab.close();
-    }
-}
-/**
- * The pipeline GitLab's variables describe, or what is missing. CI_API_V4_URL must be an http(s)
- * address without credentials; the commit a full SHA. The statuses go on `commit` (--commit)
- * when given, else on CI_COMMIT_SHA (decoratedCommit); on another commit than the pipeline's
- * they name no pipeline (GitLab would find none of that commit with its id, and start one).
- */
-function gitlabPipeline(env, commit) {
-    const value = (name) => env[name]?.trim() || undefined;
-    const apiUrl = decoration_context_httpUrl(value('CI_API_V4_URL'));
-    if (!apiUrl)
-        return { missing: 'CI_API_V4_URL is not an http(s) address (not a GitLab CI job?)' };
-    const projectId = value('CI_PROJECT_ID');
-    if (!projectId || !/^\d{1,20}$/.test(projectId)) {
-        return { missing: 'CI_PROJECT_ID is not a project id' };
-    }
-    const pipelineSha = value('CI_COMMIT_SHA');
-    if (!pipelineSha || !/^[0-9a-f]{40}$|^[0-9a-f]{64}$/i.test(pipelineSha)) {
-        return { missing: 'CI_COMMIT_SHA is not a full commit SHA' };
-    }
-    const sha = decoratedCommit({ commit }, pipelineSha);
-    const iid = value('CI_MERGE_REQUEST_IID');
-    const projectUrl = decoration_context_httpUrl(value('CI_PROJECT_URL'));
-    return {
-        apiUrl,
-        pipeline: {
-            projectId,
-            sha,
-            mergeRequestIid: iid && /^\d{1,20}$/.test(iid) ? iid : undefined,
-            pipelineId: sha.toLowerCase() === pipelineSha.toLowerCase() ? value('CI_PIPELINE_ID') : undefined,
-            fileLink: projectUrl
-                ? fileLinkUnder(`${projectUrl.href.replace(/\/+$/, '')}/-/blob/${sha}`)
-                : undefined
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/cli/decoration.ts
-/**
- * `--decorate`: the platform the CI runs on decorates, found from its variables: GitLab CI
- * (CI_API_V4_URL), Bitbucket Pipelines (BITBUCKET_REPO_FULL_NAME), Azure Pipelines
- * (SYSTEM_COLLECTIONURI); Bitbucket Data Center when its options name a repository, from any
- * CI; elsewhere one warning. Every platform decorates the commit decoratedCommit says: --commit,
- * else the CI's. Whatever happens, the verdict and the exit code are the gate's.
- */
-
-
-
-
-
-
-
-/**
- * Decorates the platform the CI runs on with the outcomes; never throws.
- *
- * @example if (line.decorate) await decorate(outcomes, context)
- */
-async function decorate(outcomes, context) {
-    try {
-        await decorateFound(outcomes, context);
-    }
-    catch (error) {
-        // Each platform says its own failures in one warning (`decorating`, decoration-steps.ts); this
-        // keeps the promise for anything else: the verdict and the exit code are the gate's.
-        context.log.warning(words_msg `--decorate failed, and nothing more is decorated; the verdict and the exit code are unchanged. ${quotedSaidOf(error)}`);
-    }
-}
-async function decorateFound(outcomes, context) {
-    const { env } = context;
-    if (context.bitbucketServer) {
-        const fromTheCi = context.commit
-            ? undefined
-            : (await ciAnalysis(env).catch(() => undefined))?.commits[0];
-        const commit = decoratedCommit(context, fromTheCi);
-        return decorateInBitbucketServer(outcomes, context.bitbucketServer, commit, context);
-    }
-    if (env['CI_API_V4_URL']?.trim())
-        return decorateGitLab(outcomes, context);
-    if (env['BITBUCKET_REPO_FULL_NAME']?.trim())
-        return decorateInBitbucket(outcomes, context);
-    if (env['SYSTEM_COLLECTIONURI']?.trim())
-        return decorateInAzure(outcomes, context);
-    context.log.warning('--decorate: no platform found to decorate (GitLab CI sets CI_API_V4_URL, Bitbucket Pipelines BITBUCKET_REPO_FULL_NAME, Azure Pipelines SYSTEM_COLLECTIONURI); nothing is decorated.');
 }
 
 ;// CONCATENATED MODULE: ./src/cli/exit-codes.ts
@@ -9806,7 +11655,7 @@ const EXIT_CODE_OF = {
  * @example exitCodeOfError(new TimeoutError('Timed out …')) // 3
  */
 function exitCodeOfError(error) {
-    return EXIT_CODE_OF[codeOf(error)];
+    return EXIT_CODE_OF[(0,errors/* codeOf */.$N)(error)];
 }
 /**
  * The exit code of a finished check: from the step's verdict (stepVerdict), with each analysis
@@ -9829,8 +11678,14 @@ function worstExitCode(codes) {
     return PRECEDENCE.find((code) => codes.includes(code)) ?? EXIT.passed;
 }
 
+// EXTERNAL MODULE: ./src/cli/names.ts
+var names = __nccwpck_require__(2010);
 ;// CONCATENATED MODULE: external "node:util"
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+// EXTERNAL MODULE: ./src/settings.ts
+var src_settings = __nccwpck_require__(8750);
+// EXTERNAL MODULE: ./src/report/pull-request-comment-body.ts
+var pull_request_comment_body = __nccwpck_require__(9996);
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = /*#__PURE__*/JSON.parse('{"UU":"sonar-quality-gate-check","rE":"1.0.0"}');
 ;// CONCATENATED MODULE: ./src/cli/version.ts
@@ -9853,15 +11708,14 @@ const COMMAND = package_namespaceObject.UU;
 
 
 
-
 /** A mistake on the command line: its message says what is wrong; the exit code is 2. */
-class UsageError extends ExplainedError {
+class UsageError extends errors/* ExplainedError */.hM {
     static code = 'ERR_USAGE';
     constructor(message, options) {
         super(UsageError.code, message, options);
     }
 }
-const options_OPTIONS = {
+const OPTIONS = {
     report: { type: 'string', short: 'r', multiple: true },
     host: { type: 'string' },
     'task-id': { type: 'string' },
@@ -9888,6 +11742,11 @@ const options_OPTIONS = {
     'bitbucket-server': { type: 'string' },
     'bitbucket-project': { type: 'string' },
     'bitbucket-repo': { type: 'string' },
+    'github-repository': { type: 'string' },
+    'gitlab-url': { type: 'string' },
+    'gitlab-project': { type: 'string' },
+    'gitea-url': { type: 'string' },
+    'gitea-repository': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'v' }
 };
@@ -9903,14 +11762,14 @@ function parseCommandLine(argv) {
     try {
         parsed = (0,external_node_util_namespaceObject.parseArgs)({
             args: [...argv],
-            options: options_OPTIONS,
+            options: OPTIONS,
             strict: true,
             allowPositionals: false,
             tokens: true
         });
     }
     catch (error) {
-        throw new UsageError(usageMessage(asError(error)), { cause: error });
+        throw new UsageError(usageMessage((0,errors/* asError */.zR)(error)), { cause: error });
     }
     const { values, tokens } = parsed;
     if (values.help)
@@ -9921,7 +11780,7 @@ function parseCommandLine(argv) {
     for (const token of tokens) {
         if (token.kind !== 'option')
             continue;
-        const option = options_OPTIONS[token.name];
+        const option = OPTIONS[token.name];
         if (option.type !== 'string')
             continue;
         if (token.value === undefined || token.value.trim() === '') {
@@ -9952,6 +11811,8 @@ function parseCommandLine(argv) {
         projects: values.project ?? [],
         branch: values.branch,
         pullRequest: values['pull-request'],
+        review: reviewOption(values['pull-request'], (values.project ?? []).length > 0, values.decorate ?? false),
+        platform: platformOptions(values, values.decorate ?? false),
         commit: commitOption(values.commit, (values.project ?? []).length > 0, values.decorate ?? false),
         timeout: values.timeout,
         initialDelay: values['initial-delay'],
@@ -9986,6 +11847,46 @@ function bitbucketServer(values, decorate) {
         repository: String(values['bitbucket-repo']).trim()
     };
 }
+/** The options that name a platform's repository or project, each with --decorate. */
+function platformOptions(values, decorate) {
+    const text = (name) => typeof values[name] === 'string' ? values[name].trim() : undefined;
+    for (const name of [
+        'github-repository',
+        'gitlab-url',
+        'gitlab-project',
+        'gitea-url',
+        'gitea-repository'
+    ]) {
+        if (text(name) !== undefined)
+            withDecorate(name, decorate);
+    }
+    const [giteaUrl, giteaRepository] = [text('gitea-url'), text('gitea-repository')];
+    if ((giteaUrl === undefined) !== (giteaRepository === undefined)) {
+        throw new UsageError(`${giteaUrl === undefined ? '--gitea-repository is given without --gitea-url' : '--gitea-url is given without --gitea-repository'}: a Gitea or Forgejo repository needs both (outside Gitea and Forgejo Actions).`);
+    }
+    const gitlab = text('gitlab-url') !== undefined || text('gitlab-project') !== undefined
+        ? { url: text('gitlab-url'), project: text('gitlab-project') }
+        : undefined;
+    return {
+        githubRepository: text('github-repository'),
+        gitlab,
+        gitea: giteaUrl && giteaRepository ? { url: giteaUrl, repository: giteaRepository } : undefined
+    };
+}
+/**
+ * --pull-request without --project: the pull or merge request --decorate writes to, so only
+ * with --decorate (without --decorate the settings refuse it, as ever: it chooses an analysis of
+ * a project), and a number.
+ */
+function reviewOption(value, project, decorate) {
+    if (value === undefined || project || !decorate)
+        return undefined;
+    const number = value.trim();
+    if (!/^[1-9][0-9]{0,9}$/.test(number)) {
+        throw new UsageError(`--pull-request "${value.slice(0, 80)}" is not a pull or merge request's number: without --project it names the one review --decorate writes to.`);
+    }
+    return number;
+}
 /**
  * --commit: with --project, as given (the settings check it); without, the commit to decorate,
  * so only with --decorate, and one full SHA: it does not choose the analysis checked (the report
@@ -9998,7 +11899,7 @@ function commitOption(value, project, decorate) {
         throw new UsageError("--commit is given without --project or --decorate: with --project it says which commit's analysis to check; without, which commit --decorate decorates (the analysis checked is the report file's). Give --project, or --decorate, or leave --commit out.");
     }
     const sha = value.trim().toLowerCase();
-    if (!isFullSha(sha)) {
+    if (!(0,src_settings/* isFullSha */.Wf)(sha)) {
         throw new UsageError(`--commit "${value.slice(0, 80)}" is not one full commit SHA: without --project it names the one commit --decorate decorates (40 hexadecimal characters, as git rev-parse HEAD prints them).`);
     }
     return sha;
@@ -10009,10 +11910,12 @@ function withDecorate(option, decorate) {
         throw new UsageError(`--${option} is given without --decorate: it shapes the decoration, and only --decorate decorates.`);
     }
 }
+/** The most comments on the issues' lines started a run, by default. */
+const INLINE_COMMENTS_PER_RUN = 10;
 /** --inline-limit: a whole number from 0 (no discussions) to 100 (default 10). */
 function inlineLimit(value, decorate) {
     if (value === undefined)
-        return DISCUSSION_LIMITS.perRun;
+        return INLINE_COMMENTS_PER_RUN;
     withDecorate('inline-limit', decorate);
     const limit = Number(value.trim());
     if (!/^\d{1,3}$/.test(value.trim()) || limit > 100) {
@@ -10025,9 +11928,9 @@ function inlineSeverity(value, decorate) {
     if (value === undefined)
         return 'info';
     withDecorate('inline-severity', decorate);
-    const known = SEVERITY_ORDER.find((severity) => severity === value.trim().toLowerCase());
+    const known = finding/* SEVERITY_ORDER */.B.find((severity) => severity === value.trim().toLowerCase());
     if (!known) {
-        throw new UsageError(`--inline-severity "${value.slice(0, 40)}" is not one of ${SEVERITY_ORDER.join(', ')}: the least severe issue that gets a discussion.`);
+        throw new UsageError(`--inline-severity "${value.slice(0, 40)}" is not one of ${finding/* SEVERITY_ORDER */.B.join(', ')}: the least severe issue that gets a discussion.`);
     }
     return known;
 }
@@ -10036,9 +11939,9 @@ function commentWhen(value, decorate) {
     if (value === undefined)
         return 'always';
     withDecorate('comment-when', decorate);
-    const known = COMMENT_WHEN.find((when) => when === value.trim().toLowerCase());
+    const known = pull_request_comment_body/* COMMENT_WHEN */.dh.find((when) => when === value.trim().toLowerCase());
     if (!known) {
-        throw new UsageError(`--comment-when "${value.slice(0, 40)}" is not one of ${COMMENT_WHEN.join(', ')}.`);
+        throw new UsageError(`--comment-when "${value.slice(0, 40)}" is not one of ${pull_request_comment_body/* COMMENT_WHEN */.dh.join(', ')}.`);
     }
     return known;
 }
@@ -10081,7 +11984,8 @@ function commandSettings(line, rootCert) {
         analysis: line.analysisId,
         project: line.projects.join('\n'),
         branch: line.branch,
-        pullRequest: line.pullRequest,
+        // Without --project and with --decorate, --pull-request is the review decorated alone.
+        pullRequest: line.review === undefined ? line.pullRequest : undefined,
         // Without --project, --commit is the decoration's commit alone: the analysis is the task's.
         commit: line.projects.length > 0 ? line.commit : undefined
     };
@@ -10109,15 +12013,16 @@ ${DEFAULT_REPORTS})
       --branch <name>       with --project: the branch analysed (default: the CI's branch,
                             else the project's main branch)
       --pull-request <id>   with --project: the pull or merge request analysed (default: the
-                            CI's)
+                            CI's). Without --project, with --decorate: the pull or merge
+                            request decorated, instead of the CI's
       --commit <sha>        with --project: the full SHA whose analysis to wait for (default:
                             the CI's commit; none: the newest analysis). Without --project,
                             with --decorate: the commit decorated, instead of the CI's (the
                             analysis checked stays the report file's; a warning when the
                             server records another commit for it)
-      --timeout <seconds>   overall time-out, counted from the start (default ${DEFAULTS.timeout})
-      --initial-delay <ms>  wait before the first poll (default ${DEFAULTS.initialDelay})
-      --interval <ms>       wait between polls (default ${DEFAULTS.interval}, closer together around
+      --timeout <seconds>   overall time-out, counted from the start (default ${src_settings/* DEFAULTS */.zY.timeout})
+      --initial-delay <ms>  wait before the first poll (default ${src_settings/* DEFAULTS */.zY.initialDelay})
+      --interval <ms>       wait between polls (default ${src_settings/* DEFAULTS */.zY.interval}, closer together around
                             the end the project's previous analysis predicts; a value given
                             is kept exactly)
       --fail-on <statuses>  the gate statuses that fail (exit 1), comma-separated: ERROR, WARN,
@@ -10138,19 +12043,31 @@ ${DEFAULT_REPORTS})
       --codequality <file>  write the new issues as GitLab's Code Quality report
                             (artifacts:reports:codequality)
                             (each: - for standard output; default: none)
-      --decorate            in GitLab CI, Bitbucket Pipelines or Azure Pipelines: a status
-                            per project and, on a merge or pull request, one note, comment
-                            or thread per project edited in place; the new issues on the
-                            diff (GitLab, Azure) or in a Code Insights report (Bitbucket)
-                            (token: GITLAB_TOKEN, BITBUCKET_TOKEN or SYSTEM_ACCESSTOKEN).
-                            Never changes the verdict or the exit code: a failure is one
-                            warning; it ends at most ${DECORATION_ALLOWANCE_MS / 1000} s past --timeout
+      --decorate            a status per project and, on a pull or merge request, one
+                            comment per project edited in place and the new issues on the
+                            changed lines (one review on GitHub and Gitea), or a Code
+                            Insights report (Bitbucket): GitLab CI, Bitbucket Pipelines,
+                            Azure Pipelines, Gitea and Forgejo Actions are found by their
+                            variables; GitHub from Jenkins, CircleCI, Buildkite, Azure
+                            Pipelines or GitHub Actions with GITHUB_TOKEN set; elsewhere
+                            the options below name the repository. Never changes the
+                            verdict or the exit code: a failure is one warning; it ends at
+                            most ${src_deadline/* DECORATION_ALLOWANCE_MS */.VB / 1000} s past --timeout
       --comment-when <when> with --decorate: always (default), failed (no new note while
                             the gate passes) or changed (only when the verdict changed)
       --inline-limit <n>    with --decorate: at most n discussions or threads started on the
                             diff a run, for the most severe new issues (default 10; 0: none)
       --inline-severity <s> with --decorate: the least severe issue that gets one: blocker,
                             high, medium, low or info (default info)
+      --github-repository <owner/name>
+                            with --decorate, from any CI: the GitHub repository (the API:
+                            GITHUB_API_URL, default api.github.com; token: GITHUB_TOKEN)
+      --gitlab-url <url>, --gitlab-project <id or path>
+                            with --decorate, from any CI: the GitLab project (token:
+                            GITLAB_TOKEN; default: the Jenkins GitLab plugin's variables)
+      --gitea-url <url>, --gitea-repository <owner/name>
+                            with --decorate, from any CI: the Gitea or Forgejo repository
+                            (token: GITEA_TOKEN)
       --bitbucket-server <url>, --bitbucket-project <key>, --bitbucket-repo <slug>
                             with --decorate, from any CI: Bitbucket Data Center's repository
                             (a Code Insights report and a build status on --commit, else
@@ -10167,6 +12084,10 @@ Environment:
                     (sent to CI_API_V4_URL's origin only)
   BITBUCKET_TOKEN   with --decorate in Bitbucket Pipelines: a repository access token
                     (sent to Bitbucket's API only; BITBUCKET_API_URL overrides its address)
+  GITHUB_TOKEN      with --decorate for GitHub: a token that may write commit statuses and
+                    pull requests (sent to GITHUB_API_URL's origin only)
+  GITEA_TOKEN       with --decorate for Gitea or Forgejo: an access token (FORGEJO_TOKEN, or
+                    in their Actions GITHUB_TOKEN, when unset)
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY   honoured; loopback addresses never use a proxy
   NO_COLOR          no colours; FORCE_COLOR=1: colours even when not on a terminal or in CI
                     (by default colours only on a terminal, never with CI set)
@@ -13759,7 +15680,7 @@ const findReportFiles = async (pattern, cwd, limit) => {
     const relative = (file) => external_node_path_default().relative(cwd, file) || file;
     let rootStats;
     try {
-        rootStats = await (0,promises_namespaceObject.lstat)(root);
+        rootStats = await (0,promises_.lstat)(root);
     }
     catch (error) {
         if (error.code === 'ENOENT')
@@ -13774,14 +15695,14 @@ const findReportFiles = async (pattern, cwd, limit) => {
         const { folder, depth } = stack.pop();
         let children;
         try {
-            children = await (0,promises_namespaceObject.readdir)(folder, { withFileTypes: true });
+            children = await (0,promises_.readdir)(folder, { withFileTypes: true });
         }
         catch (error) {
             throw searchError(pattern, folder, error);
         }
         entries += children.length;
         if (entries > WALK_LIMITS.entries) {
-            throw new ReportFileError(`The glob ${report_globs_shown(pattern)} searches more than ${WALK_LIMITS.entries.toLocaleString('en')} files and folders under ${report_globs_shown(root)}: narrow it, e.g. services/*/target/sonar/report-task.txt rather than **/report-task.txt.`);
+            throw new errors/* ReportFileError */.tG(`The glob ${report_globs_shown(pattern)} searches more than ${WALK_LIMITS.entries.toLocaleString('en')} files and folders under ${report_globs_shown(root)}: narrow it, e.g. services/*/target/sonar/report-task.txt rather than **/report-task.txt.`);
         }
         const folders = [];
         for (const child of children) {
@@ -13797,7 +15718,7 @@ const findReportFiles = async (pattern, cwd, limit) => {
             }
         }
         if (folders.length > 0 && depth + 1 > WALK_LIMITS.depth) {
-            throw new ReportFileError(`The glob ${report_globs_shown(pattern)} searches more than ${WALK_LIMITS.depth} folders deep under ${report_globs_shown(root)}: narrow it.`);
+            throw new errors/* ReportFileError */.tG(`The glob ${report_globs_shown(pattern)} searches more than ${WALK_LIMITS.depth} folders deep under ${report_globs_shown(root)}: narrow it.`);
         }
         // Depth first, in the folder's order, as `@actions/glob` walks; sorted at the end anyway.
         for (const child of folders.reverse())
@@ -13817,14 +15738,16 @@ function globEscape(text) {
         .replace(/\*/g, '[*]');
 }
 function searchError(pattern, folder, error) {
-    return new ReportFileError(`Cannot search ${report_globs_shown(folder)} for the glob ${report_globs_shown(pattern)}: ${untrusted_text_oneLine(messageOf(error), QUOTE_LIMITS.long)}.`, { cause: error });
+    return new errors/* ReportFileError */.tG(`Cannot search ${report_globs_shown(folder)} for the glob ${report_globs_shown(pattern)}: ${(0,untrusted_text/* oneLine */.TN)((0,errors/* messageOf */.bD)(error), untrusted_text/* QUOTE_LIMITS */.gJ.long)}.`, { cause: error });
 }
 function report_globs_shown(text) {
-    return `"${untrusted_text_oneLine(text, QUOTE_LIMITS.long)}"`;
+    return `"${(0,untrusted_text/* oneLine */.TN)(text, untrusted_text/* QUOTE_LIMITS */.gJ.long)}"`;
 }
 
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+// EXTERNAL MODULE: ./src/report/summary-text.ts
+var summary_text = __nccwpck_require__(2536);
 ;// CONCATENATED MODULE: ./src/report/overview.ts
 
 
@@ -13852,14 +15775,14 @@ const FAILURES_NAMED = 3;
  * @example await summary.write(renderOverviewSummary(outcomes, { sink: sinks.summary }))
  */
 function renderOverviewSummary(outcomes, options) {
-    const { sink, policy = FAIL_ON_ERROR } = options;
+    const { sink, policy = fail_policy/* FAIL_ON_ERROR */.qJ } = options;
     const unread = outcomes.filter((outcome) => !outcome.read).length;
     const statuses = outcomes.flatMap((outcome) => (outcome.read ? [outcome.result.status] : []));
     const title = unread > 0
         ? `❌ ${unread} of ${outcomes.length} analyses could not be read`
-        : words_msg `${headline(worstFor(statuses, policy), policy)} (${outcomes.length} analyses)`;
+        : (0,src_words/* msg */.ab) `${(0,report_summary/* headline */.Pl)(worstFor(statuses, policy), policy)} (${outcomes.length} analyses)`;
     const head = [
-        words_msg `<h2>${title}</h2>`,
+        (0,src_words/* msg */.ab) `<h2>${title}</h2>`,
         '<table>',
         '<thead><tr><th>Project</th><th>Verdict</th><th>Failing conditions</th><th>Analysis</th></tr></thead>',
         '<tbody>',
@@ -13867,34 +15790,34 @@ function renderOverviewSummary(outcomes, options) {
         '</tbody>',
         '</table>'
     ].map((line) => sink.text(line));
-    const share = Math.floor((sink.limit - sink.size(blocks(head))) / Math.max(1, outcomes.length));
+    const share = Math.floor((sink.limit - sink.size((0,report_summary/* blocks */.Bv)(head))) / Math.max(1, outcomes.length));
     const sections = outcomes.map((outcome) => outcome.read
-        ? renderSummary(outcome.result, {
+        ? (0,report_summary/* renderSummary */.Br)(outcome.result, {
             sink,
-            section: projectName(outcome),
+            section: (0,gate_outcome/* projectName */.j)(outcome),
             limit: share,
             fileLink: options.fileLink,
             policy
         })
         : unreadSection(outcome, share, sink));
-    const summary = blocks(head) + sections.join('');
+    const summary = (0,report_summary/* blocks */.Bv)(head) + sections.join('');
     // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
     if (sink.size(summary) <= sink.limit)
         return summary;
-    return blocks([head[0], '<p>The summary is too large to show: see the log.</p>']);
+    return (0,report_summary/* blocks */.Bv)([head[0], '<p>The summary is too large to show: see the log.</p>']);
 }
 /**
  * The status the overview's title speaks of: the worst, unless a better one fails the step and
  * the worst does not (policy names NONE, and a WARN gate is the worst).
  */
 function worstFor(statuses, policy) {
-    const worst = outcome_worstStatus(statuses);
-    if (fail_policy_failsUnder(worst, policy))
+    const worst = (0,gate_outcome/* worstStatus */.A)(statuses);
+    if ((0,fail_policy/* failsUnder */.mS)(worst, policy))
         return worst;
-    return statuses.find((status) => fail_policy_failsUnder(status, policy)) ?? worst;
+    return statuses.find((status) => (0,fail_policy/* failsUnder */.mS)(status, policy)) ?? worst;
 }
 function overviewRow(outcome, policy) {
-    const project = summaryText(projectName(outcome));
+    const project = (0,summary_text/* summaryText */.g5)((0,gate_outcome/* projectName */.j)(outcome));
     if (!outcome.read) {
         return `<tr><td>${project}</td><td>❗ not read</td><td>see below</td><td></td></tr>`;
     }
@@ -13902,35 +15825,35 @@ function overviewRow(outcome, policy) {
     const failing = result.conditions.filter(({ condition }) => condition.status === 'ERROR');
     const named = failing
         .slice(0, FAILURES_NAMED)
-        .map(({ condition }) => summaryText(metricName(condition)));
+        .map(({ condition }) => (0,summary_text/* summaryText */.g5)((0,wording/* metricName */.Kh)(condition)));
     if (failing.length > named.length)
         named.push(`${failing.length - named.length} more`);
-    const verdict = result.status !== 'ERROR' && fail_policy_failsUnder(result.status, policy)
-        ? words_msg `❌ ${summaryText(result.status)}: fails (${setting('failingStatuses')})`
-        : (VERDICTS[result.status] ?? `❔ ${summaryText(result.status)} (unknown: passes)`);
-    const dashboard = dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl);
+    const verdict = result.status !== 'ERROR' && (0,fail_policy/* failsUnder */.mS)(result.status, policy)
+        ? (0,src_words/* msg */.ab) `❌ ${(0,summary_text/* summaryText */.g5)(result.status)}: fails (${(0,src_words/* setting */.Pe)('failingStatuses')})`
+        : (VERDICTS[result.status] ?? `❔ ${(0,summary_text/* summaryText */.g5)(result.status)} (unknown: passes)`);
+    const dashboard = (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl);
     const link = dashboard?.onServer
-        ? `<a href="${summaryAddress(dashboard.href)}">dashboard</a>`
+        ? `<a href="${(0,summary_text/* summaryAddress */.hA)(dashboard.href)}">dashboard</a>`
         : '';
     const cells = [project, verdict, named.join(', ') || '–', link];
-    return words_msg `<tr>${joined(cells.map((cell) => words_msg `<td>${cell}</td>`), '')}</tr>`;
+    return (0,src_words/* msg */.ab) `<tr>${(0,src_words/* joined */.oR)(cells.map((cell) => (0,src_words/* msg */.ab) `<td>${cell}</td>`), '')}</tr>`;
 }
 /**
  * A project that could not be read: its name and the message, line by line, in characters
  * enough to stay within `share` once escaped (eight bytes a character at most).
  */
 function unreadSection(outcome, share, sink) {
-    const heading = `<h3>❗ Not read · ${summaryText(projectName(outcome))}</h3>`;
-    const room = Math.max(0, Math.min(SUMMARY_LIMITS.messageChars, Math.floor(share / 8) - 200));
-    const lines = linesOf(cutSaid(outcome.message, room));
-    const text = lines.map((line) => sink.say(line, (plain) => summaryText(plain, room))).join('<br>');
-    return sink.text(blocks([heading, `<p>${text}</p>`]));
+    const heading = `<h3>❗ Not read · ${(0,summary_text/* summaryText */.g5)((0,gate_outcome/* projectName */.j)(outcome))}</h3>`;
+    const room = Math.max(0, Math.min(report_summary/* SUMMARY_LIMITS */.QF.messageChars, Math.floor(share / 8) - 200));
+    const lines = (0,src_words/* linesOf */.Dx)((0,src_words/* cutSaid */.il)(outcome.message, room));
+    const text = lines.map((line) => sink.say(line, (plain) => (0,summary_text/* summaryText */.g5)(plain, room))).join('<br>');
+    return sink.text((0,report_summary/* blocks */.Bv)([heading, `<p>${text}</p>`]));
 }
 /**
  * The annotations of every gate read (see `annotate`); with several analyses each message
  * starts with its project's name, so an annotation says whose it is.
  */
-function annotateAll(outcomes, log, policy = FAIL_ON_ERROR) {
+function annotateAll(outcomes, log, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
     for (const outcome of outcomes) {
         if (!outcome.read)
             continue;
@@ -13938,11 +15861,11 @@ function annotateAll(outcomes, log, policy = FAIL_ON_ERROR) {
             annotateGate(outcome.result, log, policy);
             continue;
         }
-        const prefix = `${untrusted_text_oneLine(projectName(outcome), QUOTE_LIMITS.short)}: `;
+        const prefix = `${(0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.short)}: `;
         annotateGate(outcome.result, {
-            info: (message) => log.info(words_msg `${prefix}${message}`),
-            warning: (message) => log.warning(words_msg `${prefix}${message}`),
-            notice: (message) => log.notice(words_msg `${prefix}${message}`),
+            info: (message) => log.info((0,src_words/* msg */.ab) `${prefix}${message}`),
+            warning: (message) => log.warning((0,src_words/* msg */.ab) `${prefix}${message}`),
+            notice: (message) => log.notice((0,src_words/* msg */.ab) `${prefix}${message}`),
             startGroup: (name) => log.startGroup(name),
             endGroup: () => log.endGroup()
         }, policy);
@@ -13970,12 +15893,12 @@ function logNewIssues(outcomes, log) {
         const { findings, total } = outcome.result.newIssues;
         if (total === 0)
             continue;
-        const whose = several ? ` of ${untrusted_text_oneLine(projectName(outcome), QUOTE_LIMITS.short)}` : '';
-        const listed = bySeverity(findings).slice(0, ISSUES_LOGGED);
+        const whose = several ? ` of ${(0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.short)}` : '';
+        const listed = (0,finding/* bySeverity */.Np)(findings).slice(0, ISSUES_LOGGED);
         const lines = listed.map((finding) => {
             const place = finding.file ?? finding.serverPath ?? '(no file)';
             const line = finding.region ? `:${finding.region.startLine}` : '';
-            return `  ${untrusted_text_oneLine(place, QUOTE_LIMITS.short)}${line}  ${finding.severityWord}  ${untrusted_text_oneLine(finding.message, QUOTE_LIMITS.short)} (${untrusted_text_oneLine(finding.rule, QUOTE_LIMITS.short)})`;
+            return `  ${(0,untrusted_text/* oneLine */.TN)(place, untrusted_text/* QUOTE_LIMITS */.gJ.short)}${line}  ${finding.severityWord}  ${(0,untrusted_text/* oneLine */.TN)(finding.message, untrusted_text/* QUOTE_LIMITS */.gJ.short)} (${(0,untrusted_text/* oneLine */.TN)(finding.rule, untrusted_text/* QUOTE_LIMITS */.gJ.short)})`;
         });
         const more = total - listed.length;
         if (more > 0)
@@ -13984,6 +15907,8 @@ function logNewIssues(outcomes, log) {
     }
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/findings/written-item.ts
 /**
  * A value as it is written inside a report made with JSON.stringify(report, null, 2): what the
@@ -14000,6 +15925,8 @@ function writtenItem(value, indent) {
     return `${pad}${JSON.stringify(value, null, 2).replaceAll('\n', `\n${pad}`)}`;
 }
 
+// EXTERNAL MODULE: ./src/findings/severity-scales.ts
+var severity_scales = __nccwpck_require__(487);
 ;// CONCATENATED MODULE: ./src/findings/code-quality.ts
 /**
  * The new issues as a GitLab Code Quality report (`artifacts:reports:codequality`): a JSON array
@@ -14021,10 +15948,10 @@ function writtenItem(value, indent) {
 const CODE_QUALITY_LIMITS = {
     issuesPerAnalysis: 5_000,
     bytes: 8_000_000,
-    description: QUOTE_LIMITS.long,
-    text: QUOTE_LIMITS.short
+    description: untrusted_text/* QUOTE_LIMITS */.gJ.long,
+    text: untrusted_text/* QUOTE_LIMITS */.gJ.short
 };
-const SEVERITY = severityIn('codeQuality');
+const SEVERITY = (0,severity_scales/* severityIn */.f)('codeQuality');
 /** Code Climate's categories (one is required by its spec) by the server's issue type. */
 const CATEGORY = new Map([
     ['BUG', 'Bug Risk'],
@@ -14049,7 +15976,7 @@ const ARRAY_INDENT = 2;
  * @example renderCodeQuality(analysisFindings(outcomes), 'sonarqube', sink).json
  */
 function renderCodeQuality(analyses, engineName, sink) {
-    const engine = untrusted_text_oneLine(engineName, CODE_QUALITY_LIMITS.text);
+    const engine = (0,untrusted_text/* oneLine */.TN)(engineName, CODE_QUALITY_LIMITS.text);
     const issues = [];
     const fingerprints = new Set();
     let unlocated = 0;
@@ -14089,8 +16016,8 @@ function renderCodeQuality(analyses, engineName, sink) {
     };
 }
 function codeQualityIssue(finding, path, engine) {
-    const check = untrusted_text_oneLine(finding.rule, CODE_QUALITY_LIMITS.text);
-    const description = untrusted_text_oneLine(finding.message, CODE_QUALITY_LIMITS.description);
+    const check = (0,untrusted_text/* oneLine */.TN)(finding.rule, CODE_QUALITY_LIMITS.text);
+    const description = (0,untrusted_text/* oneLine */.TN)(finding.message, CODE_QUALITY_LIMITS.description);
     const { startLine, endLine } = finding.region ?? {};
     const begin = isLine(startLine) ? startLine : 1;
     const end = isLine(endLine) ? endLine : begin;
@@ -14098,7 +16025,7 @@ function codeQualityIssue(finding, path, engine) {
         type: 'issue',
         description: description === '' ? check : description,
         check_name: check,
-        fingerprint: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(finding.key).digest('hex'),
+        fingerprint: (0,external_node_crypto_.createHash)('sha256').update(finding.key).digest('hex'),
         severity: SEVERITY(finding.severity),
         categories: [CATEGORY.get(finding.type ?? '') ?? 'Clarity'],
         engine_name: engine,
@@ -14131,14 +16058,14 @@ const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 const SARIF_LIMITS = {
     resultsPerRun: 5_000,
     bytes: 8_000_000,
-    message: QUOTE_LIMITS.long,
-    text: QUOTE_LIMITS.short,
+    message: untrusted_text/* QUOTE_LIMITS */.gJ.long,
+    text: untrusted_text/* QUOTE_LIMITS */.gJ.short,
     /** A link longer than this (an issue key the server made huge) is left out, never cut. */
     url: 2_000
 };
-const SECURITY_SEVERITY = severityIn('securitySeverity');
+const SECURITY_SEVERITY = (0,severity_scales/* severityIn */.f)('securitySeverity');
 /** SARIF's result levels: GitHub shows error, warning and note as such. */
-const LEVEL = severityIn('sarifLevel');
+const LEVEL = (0,severity_scales/* severityIn */.f)('sarifLevel');
 const SEVERITY_RANK = { blocker: 0, high: 1, medium: 2, low: 3, info: 4 };
 /**
  * The SARIF log of the analyses' findings, through the file's sink: the results of every run, in
@@ -14190,7 +16117,7 @@ function candidateRun(analysis, times) {
     const located = analysis.findings.filter((finding) => finding.file !== undefined);
     const indexes = new Map();
     const results = located.slice(0, SARIF_LIMITS.resultsPerRun).map((finding) => {
-        const ruleId = untrusted_text_oneLine(finding.rule, SARIF_LIMITS.text);
+        const ruleId = (0,untrusted_text/* oneLine */.TN)(finding.rule, SARIF_LIMITS.text);
         const known = indexes.get(ruleId);
         const index = known ?? indexes.size;
         indexes.set(ruleId, index);
@@ -14226,15 +16153,15 @@ function sarifRun(run, shown, tool) {
         return result;
     });
     const omitted = run.findings - unlocated - shown;
-    const key = untrusted_text_oneLine(analysis.projectKey, SARIF_LIMITS.text);
+    const key = (0,untrusted_text/* oneLine */.TN)(analysis.projectKey, SARIF_LIMITS.text);
     return {
         tool: {
             driver: {
-                name: untrusted_text_oneLine(tool.name, SARIF_LIMITS.text),
+                name: (0,untrusted_text/* oneLine */.TN)(tool.name, SARIF_LIMITS.text),
                 informationUri: tool.informationUri,
                 ...(tool.version === undefined
                     ? {}
-                    : { version: untrusted_text_oneLine(tool.version, SARIF_LIMITS.text) }),
+                    : { version: (0,untrusted_text/* oneLine */.TN)(tool.version, SARIF_LIMITS.text) }),
                 rules: [...rules].map(([id, entry]) => sarifRule(id, entry, server))
             }
         },
@@ -14252,7 +16179,7 @@ function sarifRun(run, shown, tool) {
     };
 }
 function sarifRule(id, { finding, securitySeverity }, server) {
-    const named = untrusted_text_oneLine(finding.ruleName ?? finding.rule, SARIF_LIMITS.text);
+    const named = (0,untrusted_text/* oneLine */.TN)(finding.ruleName ?? finding.rule, SARIF_LIMITS.text);
     const name = named === '' ? id : named;
     const helpUri = server && ruleUrl(server, finding.rule);
     return {
@@ -14273,8 +16200,8 @@ function sarifRule(id, { finding, securitySeverity }, server) {
     };
 }
 function sarifResult(finding, file, ruleId, ruleIndex) {
-    const message = untrusted_text_oneLine(finding.message, SARIF_LIMITS.message);
-    const url = sarif_issueUrl(finding.url);
+    const message = (0,untrusted_text/* oneLine */.TN)(finding.message, SARIF_LIMITS.message);
+    const url = issueUrl(finding.url);
     const region = finding.region && sarifRegion(finding.region);
     return {
         ruleId,
@@ -14289,13 +16216,13 @@ function sarifResult(finding, file, ruleId, ruleIndex) {
                 }
             }
         ],
-        partialFingerprints: { 'sonarIssueKey/v1': untrusted_text_oneLine(finding.key, MAX_ID_LENGTH) },
+        partialFingerprints: { 'sonarIssueKey/v1': (0,untrusted_text/* oneLine */.TN)(finding.key, identifier/* MAX_ID_LENGTH */.Q) },
         ...(url ? { hostedViewerUri: url } : {}),
         properties: {
-            sonarSeverity: untrusted_text_oneLine(finding.severityWord, SARIF_LIMITS.text),
+            sonarSeverity: (0,untrusted_text/* oneLine */.TN)(finding.severityWord, SARIF_LIMITS.text),
             ...(finding.type === undefined
                 ? {}
-                : { sonarType: untrusted_text_oneLine(finding.type, SARIF_LIMITS.text) }),
+                : { sonarType: (0,untrusted_text/* oneLine */.TN)(finding.type, SARIF_LIMITS.text) }),
             ...(url ? { sonarIssueUrl: url } : {})
         }
     };
@@ -14322,12 +16249,12 @@ function fileUri(file) {
 }
 /** The rule's page on the server, e.g. `https://sonar.example.com/coding_rules?open=java%3AS1144&rule_key=java%3AS1144`. */
 function ruleUrl(server, rule) {
-    const key = untrusted_text_cut(rule, SARIF_LIMITS.text);
+    const key = (0,untrusted_text/* cut */.Jj)(rule, SARIF_LIMITS.text);
     const query = new URLSearchParams({ open: key, rule_key: key });
-    return new URL(`coding_rules?${query.toString()}`, serverBase(server)).href;
+    return new URL(`coding_rules?${query.toString()}`, (0,origin/* serverBase */.pT)(server)).href;
 }
 /** The issue's link, when it is an http(s) address of bounded length; never with credentials. */
-function sarif_issueUrl(url) {
+function issueUrl(url) {
     const href = serverWithoutCredentials(url)?.href;
     return href !== undefined && href.length <= SARIF_LIMITS.url ? href : undefined;
 }
@@ -14343,7 +16270,7 @@ function serverWithoutCredentials(href) {
 }
 /** A project key as part of a GitHub category, where `/` would end it early. */
 function categoryPart(projectKey) {
-    return untrusted_text_cut(projectKey, SARIF_LIMITS.text).replace(/[^\w.:-]/g, '_');
+    return (0,untrusted_text/* cut */.Jj)(projectKey, SARIF_LIMITS.text).replace(/[^\w.:-]/g, '_');
 }
 /** Where results and rules sit in the indented log: `runs[].results[]`, `runs[].tool.driver.rules[]`. */
 const RESULT_INDENT = 8;
@@ -14423,6 +16350,10 @@ function issuesFileLine(how, file, tally, outcomes) {
     return `Wrote ${tally.written} new issues ${how} to ${file}${left}${unread}.`;
 }
 
+// EXTERNAL MODULE: ./src/fit.ts
+var fit = __nccwpck_require__(6184);
+// EXTERNAL MODULE: ./src/report/what-changed-block.ts
+var what_changed_block = __nccwpck_require__(563);
 ;// CONCATENATED MODULE: ./src/report/outputs.ts
 
 
@@ -14505,7 +16436,7 @@ function resultsOutput(outcomes, options) {
  * @example resultsJson(outcomes, { sink, issues: true }).issuesWritten
  */
 function resultsJson(outcomes, options) {
-    const { sink, policy = FAIL_ON_ERROR } = options;
+    const { sink, policy = fail_policy/* FAIL_ON_ERROR */.qJ } = options;
     const bases = outcomes.map((outcome) => {
         const common = {
             projectKey: outputText((outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? ''),
@@ -14519,10 +16450,10 @@ function resultsJson(outcomes, options) {
             ...common,
             status: outputText(result.status),
             qualityGateStatus: result.qualityGateStatus,
-            gateFailed: fail_policy_failsUnder(result.status, policy),
+            gateFailed: (0,fail_policy/* failsUnder */.mS)(result.status, policy),
             analysisId: outputText(result.analysisId ?? ''),
             taskId: outputText(result.taskId ?? ''),
-            dashboardUrl: dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? '',
+            dashboardUrl: (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl)?.href ?? '',
             ...(result.newIssues?.read ? { newIssues: result.newIssues.total } : {}),
             ...(result.whatChanged ? { whatChanged: whatChangedOutput(result, sink) } : {})
         }));
@@ -14562,17 +16493,17 @@ function resultsJson(outcomes, options) {
  * path, lines, message, url), each string cut, as many as fit in `limit`.
  */
 function issuesOutput(findings, sink, limit) {
-    const items = partsOf(findings, (finding) => JSON.stringify({
-        key: untrusted_text_cut(finding.key, QUOTE_LIMITS.short),
-        rule: untrusted_text_cut(finding.rule, QUOTE_LIMITS.short),
+    const items = (0,fit/* partsOf */.CI)(findings, (finding) => JSON.stringify({
+        key: (0,untrusted_text/* cut */.Jj)(finding.key, untrusted_text/* QUOTE_LIMITS */.gJ.short),
+        rule: (0,untrusted_text/* cut */.Jj)(finding.rule, untrusted_text/* QUOTE_LIMITS */.gJ.short),
         severity: finding.severity,
         serverSeverity: finding.severityWord,
         type: finding.type,
         file: finding.file,
-        serverPath: finding.serverPath === undefined ? undefined : untrusted_text_cut(finding.serverPath, QUOTE_LIMITS.long),
+        serverPath: finding.serverPath === undefined ? undefined : (0,untrusted_text/* cut */.Jj)(finding.serverPath, untrusted_text/* QUOTE_LIMITS */.gJ.long),
         startLine: finding.region?.startLine,
         endLine: finding.region?.endLine,
-        message: untrusted_text_cut(finding.message, QUOTE_LIMITS.long),
+        message: (0,untrusted_text/* cut */.Jj)(finding.message, untrusted_text/* QUOTE_LIMITS */.gJ.long),
         url: finding.url
     }));
     return jsonArray(items, sink, limit);
@@ -14632,12 +16563,12 @@ function whatChangedOutput(result, sink) {
             : {
                 hotspotsToReview: hotspots.total,
                 hotspots: hotspots.hotspots.map((hotspot) => ({
-                    key: untrusted_text_cut(hotspot.key, QUOTE_LIMITS.short),
-                    message: untrusted_text_cut(hotspot.message, QUOTE_LIMITS.long),
-                    path: hotspot.path === undefined ? undefined : untrusted_text_cut(hotspot.path, QUOTE_LIMITS.long),
+                    key: (0,untrusted_text/* cut */.Jj)(hotspot.key, untrusted_text/* QUOTE_LIMITS */.gJ.short),
+                    message: (0,untrusted_text/* cut */.Jj)(hotspot.message, untrusted_text/* QUOTE_LIMITS */.gJ.long),
+                    path: hotspot.path === undefined ? undefined : (0,untrusted_text/* cut */.Jj)(hotspot.path, untrusted_text/* QUOTE_LIMITS */.gJ.long),
                     line: hotspot.line,
                     probability: hotspot.probability,
-                    url: hotspotUrl(hotspot.key, result)
+                    url: (0,what_changed_block/* hotspotUrl */.$)(hotspot.key, result)
                 }))
             }),
         ...(issues?.accepted === undefined ? {} : { acceptedIssues: issues.accepted }),
@@ -14646,7 +16577,7 @@ function whatChangedOutput(result, sink) {
 }
 /** A server value as an output: one line (control characters as escapes), at most 1,000 characters. */
 function outputText(value) {
-    return untrusted_text_oneLine(value, QUOTE_LIMITS.long);
+    return (0,untrusted_text/* oneLine */.TN)(value, untrusted_text/* QUOTE_LIMITS */.gJ.long);
 }
 /**
  * Why an analysis could not be read: the message, the error's code (ERR_SERVER_REQUEST,
@@ -14654,10 +16585,10 @@ function outputText(value) {
  */
 function failureFields(outcome, sink) {
     const { error } = outcome;
-    const nodeCode = error instanceof ServerRequestError ? error.nodeCode : undefined;
+    const nodeCode = error instanceof errors/* ServerRequestError */.hP ? error.nodeCode : undefined;
     return {
         error: outputText(sink.text(outcome.message)),
-        errorCode: codeOf(error),
+        errorCode: (0,errors/* codeOf */.$N)(error),
         ...(nodeCode ? { nodeCode: outputText(nodeCode) } : {})
     };
 }
@@ -14671,7 +16602,7 @@ function failureFields(outcome, sink) {
  */
 function conditionsOutput(conditions, sink, limit = sink.limit) {
     // Each condition is serialised only when fitting reaches it.
-    const items = partsOf(conditions, (condition) => JSON.stringify(boundedCondition(condition)));
+    const items = (0,fit/* partsOf */.CI)(conditions, (condition) => JSON.stringify(boundedCondition(condition)));
     const { text, leftOut } = jsonArray(items, sink, limit);
     return { json: text, leftOut };
 }
@@ -14681,7 +16612,7 @@ function jsonArray(items, sink, limit) {
 }
 /** The condition with each string cut; JSON.stringify leaves the undefined ones out. */
 function boundedCondition(condition) {
-    const bounded = (value) => value === undefined ? undefined : untrusted_text_cut(value, QUOTE_LIMITS.short);
+    const bounded = (value) => value === undefined ? undefined : (0,untrusted_text/* cut */.Jj)(value, untrusted_text/* QUOTE_LIMITS */.gJ.short);
     return {
         status: bounded(condition.status),
         metricKey: bounded(condition.metricKey),
@@ -14693,6 +16624,8 @@ function boundedCondition(condition) {
     };
 }
 
+// EXTERNAL MODULE: ./src/sink.ts
+var src_sink = __nccwpck_require__(808);
 ;// CONCATENATED MODULE: ./src/cli/junit.ts
 
 
@@ -14735,22 +16668,22 @@ function renderJunit(outcomes, context) {
     ].join('\n');
 }
 function suite(outcome, id, context) {
-    const name = token(projectName(outcome), context) || 'analysis';
+    const name = token((0,gate_outcome/* projectName */.j)(outcome), context) || 'analysis';
     const { cases, properties, out, elapsedMs } = outcome.read
-        ? gateSuite(outcome.result, outcome.source, context.policy ?? FAIL_ON_ERROR)
+        ? gateSuite(outcome.result, outcome.source, context.policy ?? fail_policy/* FAIL_ON_ERROR */.qJ)
         : {
             cases: [
                 {
                     name: GATE_CASE,
                     failure: {
                         type: 'code' in outcome.error ? String(outcome.error.code) : outcome.error.name,
-                        message: firstLine(outcome.message),
+                        message: (0,src_words/* firstLine */.TM)(outcome.message),
                         text: outcome.message
                     }
                 }
             ],
             properties: { projectKey: outcome.projectKey, source: outcome.source },
-            out: words_msg `The gate could not be read: ${outcome.message}`,
+            out: (0,src_words/* msg */.ab) `The gate could not be read: ${outcome.message}`,
             elapsedMs: context.elapsedMs
         };
     const failures = cases.filter((each) => each.failure).length;
@@ -14762,7 +16695,7 @@ function suite(outcome, id, context) {
         failures: String(failures),
         errors: '0',
         skipped: '0',
-        time: junit_seconds(elapsedMs),
+        time: seconds(elapsedMs),
         timestamp: context.startedAt.toISOString().slice(0, 19),
         hostname: token(context.hostname, context) || 'localhost'
     });
@@ -14782,13 +16715,13 @@ function gateSuite(result, source, policy) {
     // A WARN condition fails too when the policy fails a WARN gate.
     const isFailing = ({ condition }) => condition.status === 'ERROR' || (condition.status === 'WARN' && policy.has('WARN'));
     const ordered = [...result.conditions].sort((a, b) => Number(isFailing(b)) - Number(isFailing(a)));
-    const shown = ordered.slice(0, SUMMARY_LIMITS.rows);
+    const shown = ordered.slice(0, report_summary/* SUMMARY_LIMITS */.QF.rows);
     const names = new Map();
     const cases = shown.map((evaluated) => {
         const base = conditionName(evaluated);
         const seen = (names.get(base) ?? 0) + 1;
         names.set(base, seen);
-        const words = describeCondition(evaluated);
+        const words = (0,wording/* describeCondition */.pu)(evaluated);
         return {
             name: seen > 1 ? `${base} #${seen}` : base,
             ...(isFailing(evaluated)
@@ -14802,27 +16735,27 @@ function gateSuite(result, source, policy) {
                 : {})
         };
     });
-    const failed = fail_policy_failsUnder(result.status, policy);
+    const failed = (0,fail_policy/* failsUnder */.mS)(result.status, policy);
     const showsVerdict = result.conditions.length > 0 && (!failed || ordered.some(isFailing));
     if (!showsVerdict) {
-        const message = failed ? gateFailureMessage(result) : headline(result.status, policy);
-        const type = fail_policy_statusClass(result.status);
+        const message = failed ? gateFailureMessage(result) : (0,report_summary/* headline */.Pl)(result.status, policy);
+        const type = (0,fail_policy/* statusClass */.hI)(result.status);
         cases.unshift({
             name: GATE_CASE,
             ...(failed
                 ? {
-                    failure: { type, message: firstLine(message), text: message }
+                    failure: { type, message: (0,src_words/* firstLine */.TM)(message), text: message }
                 }
                 : {})
         });
     }
-    const dashboard = dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl)?.href;
+    const dashboard = (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl)?.href;
     const more = result.conditions.length - shown.length;
-    const out = joined([
+    const out = (0,src_words/* joined */.oR)([
         failed
             ? gateFailureMessage(result)
-            : joined([
-                words_msg `${headline(result.status, policy)} (${untrusted_text_oneLine(result.status)})`,
+            : (0,src_words/* joined */.oR)([
+                (0,src_words/* msg */.ab) `${(0,report_summary/* headline */.Pl)(result.status, policy)} (${(0,untrusted_text/* oneLine */.TN)(result.status)})`,
                 ...(dashboard ? [`Details: ${dashboard}`] : [])
             ], '\n'),
         ...(more > 0 ? [`… and ${more} more conditions: see the dashboard.`] : [])
@@ -14846,14 +16779,14 @@ function gateSuite(result, source, policy) {
 }
 /** "Coverage on New Code (new_coverage)"; the key alone when the metric has no other name. */
 function conditionName(evaluated) {
-    const name = metricName(evaluated.condition);
-    const key = untrusted_text_oneLine(evaluated.condition.metricKey);
+    const name = (0,wording/* metricName */.Kh)(evaluated.condition);
+    const key = (0,untrusted_text/* oneLine */.TN)(evaluated.condition.metricKey);
     return name === key ? key : `${name} (${key})`;
 }
 /** The condition in words, then its own evidence on the server (else the dashboard). */
 function failureText(words, evaluated, result) {
-    const details = evidenceUrl(result, evaluated.condition) ??
-        dashboard_link_dashboardAddress(result.dashboardUrl, result.serverUrl)?.href;
+    const details = (0,evidence_link/* evidenceUrl */.j)(result, evaluated.condition) ??
+        (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl)?.href;
     return details ? `${words}\nDetails: ${details}` : words;
 }
 function testcase(each, classname, context) {
@@ -14869,7 +16802,7 @@ function testcase(each, classname, context) {
     ];
 }
 /** Seconds with milliseconds, as xs:decimal: "2.345". */
-function junit_seconds(ms) {
+function seconds(ms) {
     return (Math.max(0, ms) / 1000).toFixed(3);
 }
 /**
@@ -14879,21 +16812,21 @@ function junit_seconds(ms) {
 const NOT_XML = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g;
 /** A name or a value on one line: through the sink, cut, invisible characters shown, legal XML. */
 function line(value, { sink }) {
-    return untrusted_text_oneLine(sink.text(value), QUOTE_LIMITS.long).replace(NOT_XML, '');
+    return (0,untrusted_text/* oneLine */.TN)(sink.text(value), untrusted_text/* QUOTE_LIMITS */.gJ.long).replace(NOT_XML, '');
 }
 /** An xs:token (names): one line, white space collapsed, at most 200 characters. */
 function token(value, { sink }) {
-    return untrusted_text_oneLine(sink.text(value), QUOTE_LIMITS.short)
+    return (0,untrusted_text/* oneLine */.TN)(sink.text(value), untrusted_text/* QUOTE_LIMITS */.gJ.short)
         .replace(NOT_XML, '')
         .replace(/\s+/g, ' ')
         .trim();
 }
 /** Element text: line feeds kept, each line made visible, the whole cut, legal, escaped. */
 function junit_text(value, { sink }) {
-    const said = untrusted_text_cut(sink.text(value), SUMMARY_LIMITS.messageChars);
+    const said = (0,untrusted_text/* cut */.Jj)(sink.text(value), report_summary/* SUMMARY_LIMITS */.QF.messageChars);
     const visible = said
         .split('\n')
-        .map((each) => each.split('\t').map(untrusted_text_showInvisible).join('\t'))
+        .map((each) => each.split('\t').map(untrusted_text/* showInvisible */.jQ).join('\t'))
         .join('\n');
     return escapeXml(visible.replace(NOT_XML, ''));
 }
@@ -14926,7 +16859,7 @@ function escapeXml(value) {
 
 
 /** A result file that could not be written: the exit code is 2. */
-class ResultFileError extends ExplainedError {
+class ResultFileError extends errors/* ExplainedError */.hM {
     static code = 'ERR_RESULT_FILE';
     constructor(message, options) {
         super(ResultFileError.code, message, options);
@@ -14945,11 +16878,11 @@ const WHAT = {
  * bounded as it is, then indented).
  */
 const FILE_SINKS = {
-    json: { escapedForms: jsonForms, limit: OUTPUT_BYTES },
-    junit: { escapedForms: summaryForms },
-    markdown: { escapedForms: summaryForms, limit: SUMMARY_LIMITS.bytes },
-    sarif: { escapedForms: jsonForms, limit: SARIF_LIMITS.bytes },
-    codequality: { escapedForms: jsonForms, limit: CODE_QUALITY_LIMITS.bytes }
+    json: { escapedForms: src_secrets/* jsonForms */.Eg, limit: OUTPUT_BYTES },
+    junit: { escapedForms: summary_text/* summaryForms */.cy },
+    markdown: { escapedForms: summary_text/* summaryForms */.cy, limit: report_summary/* SUMMARY_LIMITS */.QF.bytes },
+    sarif: { escapedForms: src_secrets/* jsonForms */.Eg, limit: SARIF_LIMITS.bytes },
+    codequality: { escapedForms: src_secrets/* jsonForms */.Eg, limit: CODE_QUALITY_LIMITS.bytes }
 };
 /**
  * The result files asked for: `--json` the action's `results` output (indented) with the new
@@ -14982,11 +16915,11 @@ async function writeResultFiles(files, report, { cwd, stdout }) {
         }
         const target = external_node_path_default().resolve(cwd, file);
         try {
-            await (0,promises_namespaceObject.mkdir)(external_node_path_default().dirname(target), { recursive: true });
-            await (0,promises_namespaceObject.writeFile)(target, content);
+            await (0,promises_.mkdir)(external_node_path_default().dirname(target), { recursive: true });
+            await (0,promises_.writeFile)(target, content);
         }
         catch (error) {
-            throw new ResultFileError(`Could not write ${WHAT[kind]} to "${untrusted_text_oneLine(file, QUOTE_LIMITS.long)}": ${untrusted_text_oneLine(messageOf(error), QUOTE_LIMITS.long)}.`, { cause: error });
+            throw new ResultFileError(`Could not write ${WHAT[kind]} to "${(0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long)}": ${(0,untrusted_text/* oneLine */.TN)((0,errors/* messageOf */.bD)(error), untrusted_text/* QUOTE_LIMITS */.gJ.long)}.`, { cause: error });
         }
         lines.push(line);
     }
@@ -14995,7 +16928,7 @@ async function writeResultFiles(files, report, { cwd, stdout }) {
 function render(kind, report) {
     const { outcomes, context, policy } = report;
     const { secrets, ...about } = context;
-    const sink = sink_createSink({ names: COMMAND_NAMES, secrets, ...FILE_SINKS[kind] });
+    const sink = (0,src_sink/* createSink */.O)({ names: names/* COMMAND_NAMES */.n, secrets, ...FILE_SINKS[kind] });
     switch (kind) {
         case 'json': {
             const results = resultsJson(outcomes, { sink, issues: true, policy });
@@ -15051,8 +16984,8 @@ function markdown(outcomes, policy, sink) {
     const [only] = outcomes;
     if (only && outcomes.length === 1) {
         return only.read
-            ? renderSummary(only.result, { sink, policy })
-            : renderFailureSummary(only.message, sink);
+            ? (0,report_summary/* renderSummary */.Br)(only.result, { sink, policy })
+            : (0,report_summary/* renderFailureSummary */.Fr)(only.message, sink);
     }
     return renderOverviewSummary(outcomes, { sink, policy });
 }
@@ -15090,7 +17023,7 @@ async function reportOutcomes(outcomes, verdict, context) {
         return EXIT.passed;
     }
     catch (error) {
-        log.error(saidOf(error));
+        log.error((0,errors/* saidOf */.Jo)(error));
         return EXIT.usage;
     }
 }
@@ -15109,7 +17042,7 @@ function endCommand(verdict, settings, log) {
             if (settings.failStep)
                 log.error(verdict.message);
             else
-                log.warning(words_msg `${verdict.message}\n--no-fail is given: the exit code is 0.`);
+                log.warning((0,src_words/* msg */.ab) `${verdict.message}\n--no-fail is given: the exit code is 0.`);
             break;
         case 'unread':
             log.error(verdict.message);
@@ -15130,11 +17063,13 @@ function safeHostname() {
  * stands for the whole check, so the verdict and the result files still say what happened.
  */
 function wholeCheckFailed(settings, error) {
-    const failure = asError(error);
+    const failure = (0,errors/* asError */.zR)(error);
     const source = settings.reportFiles.length > 0 ? settings.reportFiles.join(', ') : 'report-task.txt';
-    return { read: false, source, projectKey: undefined, message: saidOf(failure), error: failure };
+    return { read: false, source, projectKey: undefined, message: (0,errors/* saidOf */.Jo)(failure), error: failure };
 }
 
+// EXTERNAL MODULE: ./src/ci/ci-analysis.ts
+var ci_analysis = __nccwpck_require__(4385);
 ;// CONCATENATED MODULE: ./src/cli/root-cert-file.ts
 
 
@@ -15150,22 +17085,22 @@ const MAX_ROOT_CERT_BYTES = 1024 * 1024;
  * @example const pem = await readRootCertFile('certs/private-ca.pem', process.cwd())
  */
 async function readRootCertFile(file, cwd) {
-    const shown = `--root-cert-file "${untrusted_text_oneLine(file, QUOTE_LIMITS.long)}"`;
-    const read = await readBoundedFile(external_node_path_default().resolve(cwd, file), MAX_ROOT_CERT_BYTES);
+    const shown = `--root-cert-file "${(0,untrusted_text/* oneLine */.TN)(file, untrusted_text/* QUOTE_LIMITS */.gJ.long)}"`;
+    const read = await (0,bounded_file/* readBoundedFile */.M)(external_node_path_default().resolve(cwd, file), MAX_ROOT_CERT_BYTES);
     if (read.outcome === 'missing' || read.outcome === 'unreadable') {
-        throw new errors_SettingsError(read.outcome === 'missing'
+        throw new errors/* SettingsError */.GN(read.outcome === 'missing'
             ? `${shown}: there is no such file. Give the path of the CA certificate (PEM), relative to the working directory.`
-            : `${shown} cannot be read: ${untrusted_text_oneLine(messageOf(read.error), QUOTE_LIMITS.long)}.`, { cause: read.error });
+            : `${shown} cannot be read: ${(0,untrusted_text/* oneLine */.TN)((0,errors/* messageOf */.bD)(read.error), untrusted_text/* QUOTE_LIMITS */.gJ.long)}.`, { cause: read.error });
     }
     if (read.outcome === 'not-a-file') {
-        throw new errors_SettingsError(`${shown} is not a regular file: give the CA certificate's file.`);
+        throw new errors/* SettingsError */.GN(`${shown} is not a regular file: give the CA certificate's file.`);
     }
     if (read.outcome === 'too-large') {
-        throw new errors_SettingsError(`${shown} is larger than ${MAX_ROOT_CERT_BYTES / 1024 / 1024} MiB: give the CA certificate (PEM) alone.`);
+        throw new errors/* SettingsError */.GN(`${shown} is larger than ${MAX_ROOT_CERT_BYTES / 1024 / 1024} MiB: give the CA certificate (PEM) alone.`);
     }
     const text = read.bytes.toString('utf8');
     if (!text.includes('-----BEGIN CERTIFICATE-----')) {
-        throw new errors_SettingsError(`${shown} holds no PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (a DER file converts with: openssl x509 -inform der -in ca.cer -out ca.pem).`);
+        throw new errors/* SettingsError */.GN(`${shown} holds no PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (a DER file converts with: openssl x509 -inform der -in ca.cer -out ca.pem).`);
     }
     return text;
 }
@@ -15186,12 +17121,12 @@ async function readRootCertFile(file, cwd) {
  */
 async function readCommandSettings(line, env, cwd, log) {
     const rootCert = line.rootCertFile ? await readRootCertFile(line.rootCertFile, cwd) : undefined;
-    const settings = readSettings(withVariables(commandSettings(line, rootCert), COMMAND_NAMES, env));
+    const settings = (0,src_settings/* readSettings */.sb)((0,src_settings/* withVariables */.sO)(commandSettings(line, rootCert), names/* COMMAND_NAMES */.n, env));
     // Without --project, --commit does not choose the analysis: it is the commit decorated, which
     // the check compares with the one the server records for the analysis.
     if (line.projects.length === 0 && line.commit)
         return { ...settings, runCommit: line.commit };
-    return withTheCisAnalysis(settings, env, log);
+    return (0,ci_analysis/* withTheCisAnalysis */.p)(settings, env, log);
 }
 
 ;// CONCATENATED MODULE: ./src/log.ts
@@ -15347,7 +17282,7 @@ function useColor(env, isTerminal) {
  * @example const log = terminalLog(process.stderr, { color: useColor(process.env, process.stderr.isTTY), names: COMMAND_NAMES })
  */
 function terminalLog(out, { color, names }) {
-    let sink = sink_createSink({ names, secrets: [] });
+    let sink = (0,src_sink/* createSink */.O)({ names, secrets: [] });
     let indent = '';
     const paint = (style, text) => color ? `${STYLES[style][0]}${text}${STYLES[style][1]}` : text;
     const write = (message, label, style) => {
@@ -15372,7 +17307,7 @@ function terminalLog(out, { color, names }) {
             indent = '';
         },
         hideSecrets: (more) => {
-            sink = sink_createSink({ names, secrets: [...sink.secrets, ...more] });
+            sink = (0,src_sink/* createSink */.O)({ names, secrets: [...sink.secrets, ...more] });
         }
     };
 }
@@ -15389,11 +17324,11 @@ function forTheTerminal(message) {
     const lines = message.split('\n');
     const shown = lines.slice(0, LOG_LIMITS.messageLines).map((line) => {
         const max = LOG_LIMITS.lineChars;
-        const visible = untrusted_text_cut(line, max)
+        const visible = (0,untrusted_text/* cut */.Jj)(line, max)
             .split('\t')
-            .map((part) => untrusted_text_showInvisible(part))
+            .map((part) => (0,untrusted_text/* showInvisible */.jQ)(part))
             .join('\t');
-        return untrusted_text_cut(visible, max);
+        return (0,untrusted_text/* cut */.Jj)(visible, max);
     });
     const hidden = lines.length - shown.length;
     if (hidden > 0)
@@ -15402,7 +17337,6 @@ function forTheTerminal(message) {
 }
 
 ;// CONCATENATED MODULE: ./src/cli/main.ts
-
 
 
 
@@ -15430,7 +17364,7 @@ const USER_AGENT = `${COMMAND}/${VERSION} (node ${process.version})`;
 async function runCommand(context) {
     const { env, cwd, stdout, stderr, startedAt } = context;
     const color = useColor(env, stderr.isTTY === true);
-    const log = terminalLog(stderr, { color, names: COMMAND_NAMES });
+    const log = terminalLog(stderr, { color, names: names/* COMMAND_NAMES */.n });
     try {
         const line = parseCommandLine(context.argv);
         if (line.kind !== 'check') {
@@ -15438,12 +17372,12 @@ async function runCommand(context) {
             return EXIT.passed;
         }
         const settings = await readCommandSettings(line, env, cwd, log);
-        const secrets = settings.token ? tokenForms(settings.token) : [];
+        const secrets = settings.token ? (0,src_secrets/* tokenForms */.py)(settings.token) : [];
         log.hideSecrets(secrets);
-        const short = settings.token ? shortTokenWarning(settings.token) : undefined;
+        const short = settings.token ? (0,src_secrets/* shortTokenWarning */.oI)(settings.token) : undefined;
         if (short)
             log.warning(short);
-        const deadline = overallDeadline(startedAt, settings.timeoutMs);
+        const deadline = (0,src_deadline/* overallDeadline */.sI)(startedAt, settings.timeoutMs);
         const outcomes = await checkQualityGates(settings, {
             cwd,
             repoRoot: cwd,
@@ -15458,6 +17392,8 @@ async function runCommand(context) {
         const files = { settings, log, secrets, files: line.files, cwd, stdout, startedAt };
         const written = await reportOutcomes(outcomes, verdict, { ...files, now: systemClock.now() });
         if (line.decorate) {
+            // Platform code loads only when a platform is decorated.
+            const { decorate } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6529));
             await decorate(outcomes, {
                 env,
                 log,
@@ -15467,6 +17403,8 @@ async function runCommand(context) {
                 inlineLimit: line.inlineLimit,
                 inlineSeverity: line.inlineSeverity,
                 bitbucketServer: line.bitbucketServer,
+                review: line.review,
+                platform: line.platform,
                 // --commit, checked: with --project the first commit whose analysis was asked for.
                 commit: line.commit === undefined ? undefined : (settings.commits[0] ?? line.commit),
                 clock: systemClock,
@@ -15477,8 +17415,8 @@ async function runCommand(context) {
         return worstExitCode([written, endCommand(verdict, settings, log)]);
     }
     catch (error) {
-        const usage = codeOf(error) === 'ERR_USAGE' || codeOf(error) === 'ERR_SETTINGS';
-        log.error(usage ? words_msg `${saidOf(error)}\nRun ${COMMAND} --help for the options.` : saidOf(error));
+        const usage = (0,errors/* codeOf */.$N)(error) === 'ERR_USAGE' || (0,errors/* codeOf */.$N)(error) === 'ERR_SETTINGS';
+        log.error(usage ? (0,src_words/* msg */.ab) `${(0,errors/* saidOf */.Jo)(error)}\nRun ${COMMAND} --help for the options.` : (0,errors/* saidOf */.Jo)(error));
         return exitCodeOfError(error);
     }
 }

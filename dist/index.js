@@ -28369,445 +28369,6 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8475:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  S3: () => (/* binding */ GITHUB_API_LIMITS),
-  yN: () => (/* binding */ GitHubApi),
-  m_: () => (/* binding */ PULL_REQUEST_EVENTS),
-  av: () => (/* binding */ apiBase),
-  Z: () => (/* binding */ eventPullRequest),
-  $s: () => (/* binding */ githubSaid),
-  a5: () => (/* binding */ isRateLimit),
-  vu: () => (/* binding */ isRefusal),
-  hD: () => (/* reexport */ github_event/* quote */.hD),
-  c2: () => (/* binding */ statusOf)
-});
-
-// EXTERNAL MODULE: ./src/clock.ts
-var src_clock = __nccwpck_require__(9373);
-// EXTERNAL MODULE: ./src/github-event.ts
-var github_event = __nccwpck_require__(2981);
-// EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(3916);
-// EXTERNAL MODULE: ./src/secrets.ts
-var secrets = __nccwpck_require__(7194);
-// EXTERNAL MODULE: ./src/http/retry-policy.ts
-var retry_policy = __nccwpck_require__(7593);
-// EXTERNAL MODULE: ./src/http/transport.ts + 1 modules
-var transport = __nccwpck_require__(7779);
-// EXTERNAL MODULE: ./src/untrusted-text.ts
-var untrusted_text = __nccwpck_require__(8521);
-// EXTERNAL MODULE: ./src/words.ts
-var src_words = __nccwpck_require__(5846);
-;// CONCATENATED MODULE: ./src/http/rest-api.ts
-
-
-
-
-
-
-const REST_LIMITS = {
-    /** One reply's body: a page of 100 merge-request diffs fits. */
-    replyBytes: 16 * 1024 * 1024,
-    /** One try, at most; the overall time-out bounds them all. */
-    tryMs: 30_000
-};
-/** 401, 403 or 404: the token may not do this, or what it names is not there. */
-class PlatformRefusal extends Error {
-    status;
-    answer;
-    constructor(message, status, answer = { status, said: '', rateLimited: false }) {
-        super(message);
-        this.status = status;
-        this.answer = answer;
-        this.name = 'PlatformRefusal';
-    }
-}
-/** Any other failure of a platform's request, in words. */
-class PlatformError extends Error {
-    /** What the platform answered, when it answered (a 429 or 5xx tried no more). */
-    answer;
-    /** Why no answer came (the transport's words, the token out of them), when none came. */
-    unanswered;
-    constructor(message, options = {}) {
-        super(message, { cause: options.cause });
-        this.name = 'PlatformError';
-        this.answer = options.answer;
-        this.unanswered = options.unanswered;
-    }
-}
-/**
- * One platform instance's API for one run.
- *
- * @example const api = new RestApi({ platform: 'GitLab', apiUrl, token, headers: { 'PRIVATE-TOKEN': token }, redirectAdvice: 'Set CI_API_V4_URL …', userAgent, clock, deadline })
- */
-class RestApi {
-    options;
-    base;
-    forms;
-    transport;
-    constructor(options) {
-        this.options = options;
-        this.base = new URL(options.apiUrl.href.replace(/\/*$/, '/'));
-        this.forms = (0,secrets/* tokenForms */.py)(options.token);
-        this.transport = new transport/* HttpTransport */.G5({
-            userAgent: options.userAgent,
-            rootCert: undefined,
-            maxBodyBytes: options.maxReplyBytes ?? REST_LIMITS.replyBytes,
-            ...(options.forwardProxy ? { forwardProxy: options.forwardProxy } : {})
-        });
-    }
-    /** Ends the kept-alive connections. */
-    close() {
-        this.transport.close();
-    }
-    /**
-     * `method` on `path` (relative to the API's address, or an address a reply named, which must
-     * be under it), with the query and the JSON body given; tried again on 429 and 5xx while the
-     * time-out allows.
-     */
-    async request(method, path, { query, body } = {}) {
-        const { platform, clock, deadline } = this.options;
-        const url = new URL(path, this.base);
-        if (url.origin !== this.base.origin || !url.pathname.startsWith(this.base.pathname)) {
-            throw new PlatformError(`Refusing to send the ${platform} token outside ${this.base.href}.`);
-        }
-        for (const [name, value] of Object.entries(query ?? {}))
-            url.searchParams.set(name, value);
-        const shown = `${method} ${this.said(url.pathname.slice(this.base.pathname.length))}`;
-        for (let attempt = 0;; attempt++) {
-            const remaining = deadline - clock.now();
-            if (remaining <= 0)
-                throw new PlatformError(`${platform} did not answer ${shown} in time.`);
-            let reply;
-            try {
-                // A redirect is a reply like any other, never followed: the token could follow it.
-                reply = await this.transport.send(method, url, {
-                    ...this.options.headers,
-                    accept: 'application/json',
-                    ...(body === undefined ? {} : { 'content-type': 'application/json' })
-                }, body === undefined ? undefined : JSON.stringify(body), Math.min(remaining, REST_LIMITS.tryMs));
-            }
-            catch (error) {
-                // No answer, a reply too large: said as it is, the token out of it.
-                const unanswered = this.said((0,errors/* messageOf */.bD)(error));
-                throw new PlatformError(`${platform}'s ${shown} failed: ${unanswered}`, {
-                    cause: error,
-                    unanswered
-                });
-            }
-            const { status } = reply;
-            const text = reply.body.toString('utf8');
-            if (status >= 300 && status < 400) {
-                throw new PlatformError(`${platform} answered ${status} to ${shown}: a redirect, not followed (the token would go with it). ${this.options.redirectAdvice}`);
-            }
-            if (status >= 200 && status < 300) {
-                return {
-                    status,
-                    body: parse(text, platform),
-                    header: (name) => (0,transport/* headerValue */.Z)(reply, name)
-                };
-            }
-            const said = this.said(errorText(text));
-            const answer = {
-                status,
-                said,
-                rateLimited: (0,transport/* headerValue */.Z)(reply, 'x-ratelimit-remaining') === '0' || /rate limit/i.test(said)
-            };
-            const words = `${platform} answered ${status} to ${shown}${said ? `: ${said}` : ''}`;
-            if (status === 401 || status === 403 || status === 404) {
-                throw new PlatformRefusal(words, status, answer);
-            }
-            const decision = attempt + 1 >= (this.options.maxTries ?? Infinity)
-                ? { retry: false, why: `Gave up after ${attempt + 1} tries.` }
-                : (0,retry_policy/* decideRetry */.tE)({ kind: 'status', status, retryAfter: (0,transport/* headerValue */.Z)(reply, 'retry-after') }, attempt, deadline - clock.now(), this.options.random ?? Math.random, Date.now(), `the decoration's time (the overall time-out, or its allowance past the check)`);
-            if (!decision.retry) {
-                const why = decision.why ? ` ${(0,src_words/* textOf */.b6)(decision.why)}` : '';
-                throw new PlatformError(`${words}${why}`, { answer });
-            }
-            await clock.sleep(decision.delayMs);
-        }
-    }
-    /** A text of the platform's, on one line, bounded, the token's forms out of it. */
-    said(text) {
-        return (0,untrusted_text/* oneLine */.TN)((0,secrets/* redactSecrets */.fp)(text, this.forms), untrusted_text/* QUOTE_LIMITS */.gJ.long);
-    }
-}
-function parse(text, platform) {
-    if (text.trim() === '')
-        return undefined;
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        throw new PlatformError(`${platform} answered with a body that is not JSON.`);
-    }
-}
-/** The platform's error body (`{"message": …}`, `{"error": …}`) as a few words, or ''. */
-function errorText(text) {
-    let message;
-    try {
-        const body = JSON.parse(text);
-        message = body['message'] ?? body['error'];
-    }
-    catch {
-        return '';
-    }
-    return typeof message === 'string' ? message : message ? JSON.stringify(message) : '';
-}
-
-;// CONCATENATED MODULE: ./src/action/github-api.ts
-/**
- * GitHub's API as the action's GitHub features use it (the pull-request comment, the issues
- * check run, the lines a pull request changes, a fork's pull request): the event's pull request,
- * GitHubApi (the platforms' one REST policy, src/http/rest-api.ts, with GitHub's token header and
- * GraphQL beside it), and GitHub's failures in words, told apart by the fields of the policy's
- * errors (the status, GitHub's words, its rate limit).
- */
-
-
-
-
-
-/** The events whose pull request the action knows. */
-const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
-const GITHUB_API_LIMITS = {
-    /** The event payload file (GitHub caps webhook payloads at 25 MB). */
-    eventFileBytes: github_event/* EVENT_FILE_BYTES */.Ot,
-    /** One reply of the API (100 comments of 65,536 characters, JSON-escaped, fit). */
-    replyBytes: 64 * 1024 * 1024,
-    /** Tries of one request answered 5xx or 429: Octokit's retry plugin makes 3 retries. */
-    tries: 4
-};
-/** Who asks GitHub: the action, its version and Node's. */
-const GITHUB_USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
-const DEFAULT_API_URL = 'https://api.github.com';
-/** The event files read, by path and repository: each is read once per run. */
-const eventsRead = new Map();
-/**
- * The pull request of a `pull_request` or `pull_request_target` event, from the event file, and
- * the repository from GITHUB_REPOSITORY; or why it cannot be known, in words. The file is read
- * once however many features ask.
- */
-function eventPullRequest(env) {
-    const key = `${env['GITHUB_EVENT_PATH'] ?? ''}\n${env['GITHUB_REPOSITORY'] ?? ''}`;
-    let read = eventsRead.get(key);
-    if (!read) {
-        read = readEventPullRequest(env);
-        eventsRead.set(key, read);
-    }
-    return read;
-}
-async function readEventPullRequest(env) {
-    const repository = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
-    if (!repository) {
-        return {
-            problem: `GITHUB_REPOSITORY is not owner/name (${(0,untrusted_text/* oneLine */.TN)(env['GITHUB_REPOSITORY'] ?? '')})`
-        };
-    }
-    const file = await (0,github_event/* readEventFile */.zh)(env['GITHUB_EVENT_PATH']);
-    if ('problem' in file)
-        return file;
-    const { number, headSha, updatedAt } = (0,github_event/* pullRequestOf */._n)(file.payload);
-    if (number === undefined)
-        return { problem: 'the event file names no pull request number' };
-    if (headSha === undefined)
-        return { problem: 'the event file names no head commit' };
-    return {
-        pullRequest: {
-            owner: repository[1],
-            repo: repository[2],
-            issue_number: number,
-            headSha,
-            ...(updatedAt === undefined ? {} : { updatedAt })
-        }
-    };
-}
-/** The API's address without a trailing slash, or undefined when it is not http(s). */
-function apiBase(value) {
-    const text = value?.trim() || DEFAULT_API_URL;
-    try {
-        const url = new URL(text);
-        if (url.protocol !== 'https:' && url.protocol !== 'http:')
-            return undefined;
-        if (url.username || url.password)
-            return undefined;
-        return url.href.replace(/\/+$/, '');
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * One GitHub API for one feature's requests: the platforms' REST policy (src/http/rest-api.ts:
- * the API's address and nowhere else, no redirect followed, replies bounded, 401/403/404 a
- * PlatformRefusal) with the token in `authorization`, 5xx and 429 tried at most
- * GITHUB_API_LIMITS.tries times (as Octokit's retry plugin does) within the decoration's time,
- * and GraphQL beside it (`/graphql`, or `/api/graphql` on GitHub Enterprise Server).
- *
- * @example const api = new GitHubApi({ token, apiUrl: 'https://api.github.com', deadline })
- */
-class GitHubApi {
-    rest;
-    graphqlApi;
-    constructor({ token, apiUrl, deadline, clock = src_clock/* systemClock */.m, userAgent = GITHUB_USER_AGENT }) {
-        const api = (url) => new RestApi({
-            platform: 'GitHub',
-            apiUrl: new URL(url),
-            token,
-            headers: { authorization: `token ${token}`, 'x-github-api-version': '2022-11-28' },
-            redirectAdvice: "Set GITHUB_API_URL to the address GitHub's API answers at.",
-            userAgent,
-            clock,
-            deadline,
-            maxTries: GITHUB_API_LIMITS.tries,
-            maxReplyBytes: GITHUB_API_LIMITS.replyBytes
-        });
-        this.rest = api(apiUrl);
-        // GitHub Enterprise Server answers REST at /api/v3 and GraphQL at /api/graphql.
-        this.graphqlApi = api(apiUrl.replace(/\/api\/v3$/, '/api'));
-    }
-    /** `method` on `path` (under the API's address), with the query and the JSON body given. */
-    request(method, path, options = {}) {
-        return this.rest.request(method, path, options);
-    }
-    /** GraphQL's `data` for `query`; GraphQL's own errors are a PlatformError. */
-    async graphql(query) {
-        const reply = (await this.graphqlApi.request('POST', 'graphql', { body: { query } })).body;
-        if (Array.isArray(reply?.errors) && reply.errors.length > 0) {
-            const first = reply.errors[0];
-            const said = typeof first?.message === 'string' ? first.message : 'an error';
-            throw new PlatformError(`GitHub's GraphQL API answered: ${this.rest.said(said)}`);
-        }
-        return reply?.data;
-    }
-    /** Ends the kept-alive connections. */
-    close() {
-        this.rest.close();
-        this.graphqlApi.close();
-    }
-}
-/** A 403 or 404 from GitHub: the token may not write (or see) what was asked. */
-function isRefusal(error) {
-    const status = statusOf(error);
-    return (status === 403 || status === 404) && !isRateLimit(error);
-}
-/** A 403 or 429 that GitHub's rate limit gave. */
-function isRateLimit(error) {
-    const answer = answerOf(error);
-    return (answer !== undefined && (answer.status === 403 || answer.status === 429) && answer.rateLimited);
-}
-/** What GitHub said, or that it did not reply. */
-function githubSaid(error) {
-    const answer = answerOf(error);
-    if (answer)
-        return `GitHub said: ${answer.status} ${answer.said}`.trimEnd();
-    if (error instanceof PlatformError && error.unanswered === undefined)
-        return (0,github_event/* quote */.hD)(error);
-    const why = error instanceof PlatformError ? error.unanswered : undefined;
-    return `no reply from GitHub's API: ${why ?? (0,github_event/* quote */.hD)(error)}`;
-}
-/** The HTTP status GitHub answered with; undefined when it did not answer. */
-function statusOf(error) {
-    return answerOf(error)?.status;
-}
-function answerOf(error) {
-    return error instanceof PlatformRefusal || error instanceof PlatformError
-        ? error.answer
-        : undefined;
-}
-
-
-/***/ }),
-
-/***/ 2717:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   M: () => (/* binding */ readBoundedFile)
-/* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
-/**
- * The one way a file that must be small is read (the report file, the CA file, the event file):
- * opened without waiting (O_NONBLOCK: a named pipe with no writer opens at once), checked on the
- * opened handle to be a regular file (so it cannot be swapped between the check and the read),
- * and read up to one byte past the limit, whatever its size says (files in /proc say 0, a sparse
- * file says terabytes, and a file may grow while it is read). It never throws: each caller words
- * the outcome in its own message.
- */
-
-
-/** How much is read at a time. */
-const CHUNK_BYTES = 64 * 1024;
-/**
- * Reads `file` whole when it is a regular file of at most `maxBytes`.
- *
- * @example const read = await readBoundedFile('.scannerwork/report-task.txt', 64 * 1024) // { outcome: 'read', bytes }
- */
-async function readBoundedFile(file, maxBytes) {
-    let handle;
-    try {
-        // O_NONBLOCK does not exist on Windows, where opening a pipe does not block either.
-        handle = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(file, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY | (node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NONBLOCK ?? 0));
-    }
-    catch (error) {
-        return error.code === 'ENOENT'
-            ? { outcome: 'missing', error: error }
-            : { outcome: 'unreadable', error };
-    }
-    try {
-        const kind = notRegular(await handle.stat());
-        if (kind)
-            return { outcome: 'not-a-file', kind };
-        // Read in chunks, so a large limit costs memory only for what the file holds; one byte past
-        // the limit tells a file at the limit from a larger one.
-        const chunks = [];
-        let length = 0;
-        for (;;) {
-            const chunk = Buffer.alloc(Math.min(CHUNK_BYTES, maxBytes + 1 - length));
-            const { bytesRead } = await handle.read(chunk, 0, chunk.length, length);
-            if (bytesRead === 0)
-                break;
-            chunks.push(chunk.subarray(0, bytesRead));
-            length += bytesRead;
-            if (length > maxBytes)
-                return { outcome: 'too-large' };
-        }
-        return { outcome: 'read', bytes: Buffer.concat(chunks, length) };
-    }
-    catch (error) {
-        return { outcome: 'unreadable', error };
-    }
-    finally {
-        // A failure to close a file that was read changes nothing of what was read.
-        await handle.close().catch(() => undefined);
-    }
-}
-/** What a non-regular file is, for the message; undefined for a regular file. */
-function notRegular(stats) {
-    if (stats.isFile())
-        return undefined;
-    if (stats.isDirectory())
-        return 'a directory';
-    if (stats.isFIFO())
-        return 'a named pipe (FIFO)';
-    if (stats.isCharacterDevice() || stats.isBlockDevice())
-        return 'a device';
-    if (stats.isSocket())
-        return 'a socket';
-    return 'not a file';
-}
-
-
-/***/ }),
-
 /***/ 9373:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -29124,6 +28685,67 @@ function findingAnnotation(finding, label) {
         message: `${place}${message}\n${finding.url}`,
         where
     };
+}
+
+
+/***/ }),
+
+/***/ 7424:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   J: () => (/* binding */ onChangedLines),
+/* harmony export */   u: () => (/* binding */ addedLines)
+/* harmony export */ });
+/** The most lines of one patch looked at: GitHub's own patches stop well before. */
+const MAX_PATCH_LINES = 100_000;
+/**
+ * The new-side line numbers a patch adds (`+` lines), hunk by hunk. Lines of a malformed hunk
+ * header are skipped, never guessed.
+ *
+ * @example addedLines('@@ -1,2 +1,3 @@\n a\n+b\n c') // Set { 2 }
+ */
+function addedLines(patch) {
+    const added = new Set();
+    let next;
+    const lines = patch.split('\n', MAX_PATCH_LINES);
+    for (const line of lines) {
+        const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
+        if (hunk) {
+            next = Number(hunk[1]);
+            continue;
+        }
+        if (next === undefined)
+            continue;
+        if (line.startsWith('+'))
+            added.add(next++);
+        else if (line.startsWith(' '))
+            next++;
+        // '-' lines and "\ No newline at end of file" do not move the new side.
+    }
+    return added;
+}
+/**
+ * The findings on lines the pull request changes: in a changed file, and with a line of their
+ * region among its added lines (any line of a file GitHub gave no patch for). A finding with no
+ * file in the checkout, or no line, is not on the pull request's lines.
+ */
+function onChangedLines(findings, changed) {
+    return findings.filter((finding) => {
+        if (finding.file === undefined || finding.region === undefined)
+            return false;
+        const lines = changed.get(finding.file);
+        if (lines === undefined)
+            return false;
+        if (lines === 'whole')
+            return true;
+        const { startLine, endLine } = finding.region;
+        for (let line = startLine; line <= Math.min(endLine, startLine + 10_000); line++) {
+            if (lines.has(line))
+                return true;
+        }
+        return false;
+    });
 }
 
 
@@ -29776,101 +29398,6 @@ function whatChangedLine(changed) {
 
 /***/ }),
 
-/***/ 2981:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   OA: () => (/* binding */ eventObject),
-/* harmony export */   Ot: () => (/* binding */ EVENT_FILE_BYTES),
-/* harmony export */   _n: () => (/* binding */ pullRequestOf),
-/* harmony export */   hD: () => (/* binding */ quote),
-/* harmony export */   zh: () => (/* binding */ readEventFile)
-/* harmony export */ });
-/* harmony import */ var _bounded_file_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2717);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3916);
-/* harmony import */ var _settings_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8750);
-/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8521);
-/**
- * GitHub Actions' event file (GITHUB_EVENT_PATH), read for the action and the command alike: the
- * objects of its payload, and a `pull_request` event's pull request. Every field is untrusted:
- * each is taken only once checked.
- */
-
-
-
-
-/** The most of a GitHub Actions run's event file read (GitHub caps webhook payloads at 25 MB). */
-const EVENT_FILE_BYTES = 25 * 1024 * 1024;
-/**
- * The event file's payload, read within EVENT_FILE_BYTES, or why it could not be read.
- *
- * @example const file = await readEventFile(env['GITHUB_EVENT_PATH'])
- */
-async function readEventFile(path) {
-    if (!path)
-        return { problem: 'GITHUB_EVENT_PATH is not set, so the pull request is unknown' };
-    const read = await (0,_bounded_file_js__WEBPACK_IMPORTED_MODULE_0__/* .readBoundedFile */ .M)(path, EVENT_FILE_BYTES);
-    if (read.outcome !== 'read')
-        return { problem: `the event file could not be read: ${unread(read)}` };
-    try {
-        return { payload: JSON.parse(read.bytes.toString('utf8')) };
-    }
-    catch (error) {
-        return { problem: `the event file could not be read: ${quote(error)}` };
-    }
-}
-/**
- * One object of the run's event payload (`pull_request`, `workflow_run`), or undefined when the
- * file is not given, cannot be read, is not JSON or holds no such object.
- *
- * @example const run = await eventObject(env['GITHUB_EVENT_PATH'], 'workflow_run')
- */
-async function eventObject(path, field) {
-    const file = await readEventFile(path);
-    return 'payload' in file ? objectOf(objectOf(file.payload)?.[field]) : undefined;
-}
-/**
- * The pull request a `pull_request` or `pull_request_target` payload names: each field only when
- * it is what it should be.
- *
- * @example pullRequestOf(payload) // { number: 42, headSha: 'be6c75b8…', updatedAt: '2026-…' }
- */
-function pullRequestOf(payload) {
-    const pull = objectOf(objectOf(payload)?.['pull_request']);
-    const number = pull?.['number'];
-    const sha = objectOf(pull?.['head'])?.['sha'];
-    const updatedAt = pull?.['updated_at'];
-    return {
-        ...(typeof number === 'number' && Number.isSafeInteger(number) && number > 0 ? { number } : {}),
-        ...(typeof sha === 'string' && (0,_settings_js__WEBPACK_IMPORTED_MODULE_2__/* .isFullSha */ .Wf)(sha) ? { headSha: sha.toLowerCase() } : {}),
-        ...(typeof updatedAt === 'string' ? { updatedAt: updatedAt.slice(0, 40) } : {})
-    };
-}
-function objectOf(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? value
-        : undefined;
-}
-/** Why the event file was not read, in a few words. */
-function unread(read) {
-    switch (read.outcome) {
-        case 'missing':
-        case 'unreadable':
-            return quote(read.error);
-        case 'not-a-file':
-            return `it is ${read.kind}, not a regular file`;
-        case 'too-large':
-            return `it is larger than ${EVENT_FILE_BYTES} bytes`;
-    }
-}
-/** An error's message fit to quote: one line, cut. The log's gate escapes it. */
-function quote(error) {
-    return (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .cut */ .Jj)((0,_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .messageOf */ .bD)(error), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.long), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.long);
-}
-
-
-/***/ }),
-
 /***/ 7593:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -30439,6 +29966,634 @@ function idProblem(value) {
  */
 function lookupTable(entries) {
     return Object.freeze(Object.assign(Object.create(null), entries));
+}
+
+
+/***/ }),
+
+/***/ 4065:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  S3: () => (/* binding */ GITHUB_API_LIMITS),
+  yN: () => (/* binding */ GitHubApi),
+  av: () => (/* binding */ apiBase),
+  $s: () => (/* binding */ githubSaid),
+  a5: () => (/* binding */ isRateLimit),
+  vu: () => (/* binding */ isRefusal),
+  c2: () => (/* binding */ statusOf)
+});
+
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(3916);
+// EXTERNAL MODULE: ./src/secrets.ts
+var secrets = __nccwpck_require__(7194);
+// EXTERNAL MODULE: ./src/http/retry-policy.ts
+var retry_policy = __nccwpck_require__(7593);
+// EXTERNAL MODULE: ./src/http/transport.ts + 1 modules
+var transport = __nccwpck_require__(7779);
+// EXTERNAL MODULE: ./src/untrusted-text.ts
+var untrusted_text = __nccwpck_require__(8521);
+// EXTERNAL MODULE: ./src/words.ts
+var src_words = __nccwpck_require__(5846);
+;// CONCATENATED MODULE: ./src/http/rest-api.ts
+
+
+
+
+
+
+const REST_LIMITS = {
+    /** One reply's body: a page of 100 merge-request diffs fits. */
+    replyBytes: 16 * 1024 * 1024,
+    /** One try, at most; the overall time-out bounds them all. */
+    tryMs: 30_000
+};
+/** 401, 403 or 404: the token may not do this, or what it names is not there. */
+class PlatformRefusal extends Error {
+    status;
+    answer;
+    constructor(message, status, answer = { status, said: '', rateLimited: false }) {
+        super(message);
+        this.status = status;
+        this.answer = answer;
+        this.name = 'PlatformRefusal';
+    }
+}
+/** Any other failure of a platform's request, in words. */
+class PlatformError extends Error {
+    /** What the platform answered, when it answered (a 429 or 5xx tried no more). */
+    answer;
+    /** Why no answer came (the transport's words, the token out of them), when none came. */
+    unanswered;
+    constructor(message, options = {}) {
+        super(message, { cause: options.cause });
+        this.name = 'PlatformError';
+        this.answer = options.answer;
+        this.unanswered = options.unanswered;
+    }
+}
+/**
+ * One platform instance's API for one run.
+ *
+ * @example const api = new RestApi({ platform: 'GitLab', apiUrl, token, headers: { 'PRIVATE-TOKEN': token }, redirectAdvice: 'Set CI_API_V4_URL …', userAgent, clock, deadline })
+ */
+class RestApi {
+    options;
+    base;
+    forms;
+    transport;
+    constructor(options) {
+        this.options = options;
+        this.base = new URL(options.apiUrl.href.replace(/\/*$/, '/'));
+        this.forms = (0,secrets/* tokenForms */.py)(options.token);
+        this.transport = new transport/* HttpTransport */.G5({
+            userAgent: options.userAgent,
+            rootCert: undefined,
+            maxBodyBytes: options.maxReplyBytes ?? REST_LIMITS.replyBytes,
+            ...(options.forwardProxy ? { forwardProxy: options.forwardProxy } : {})
+        });
+    }
+    /** Ends the kept-alive connections. */
+    close() {
+        this.transport.close();
+    }
+    /**
+     * `method` on `path` (relative to the API's address, or an address a reply named, which must
+     * be under it), with the query and the JSON body given; tried again on 429 and 5xx while the
+     * time-out allows. With `text`, the reply's body is its text (a diff), not JSON.
+     */
+    async request(method, path, { query, body, text: asText } = {}) {
+        const { platform, clock, deadline } = this.options;
+        const url = new URL(path, this.base);
+        if (url.origin !== this.base.origin || !url.pathname.startsWith(this.base.pathname)) {
+            throw new PlatformError(`Refusing to send the ${platform} token outside ${this.base.href}.`);
+        }
+        for (const [name, value] of Object.entries(query ?? {}))
+            url.searchParams.set(name, value);
+        const shown = `${method} ${this.said(url.pathname.slice(this.base.pathname.length))}`;
+        for (let attempt = 0;; attempt++) {
+            const remaining = deadline - clock.now();
+            if (remaining <= 0)
+                throw new PlatformError(`${platform} did not answer ${shown} in time.`);
+            let reply;
+            try {
+                // A redirect is a reply like any other, never followed: the token could follow it.
+                reply = await this.transport.send(method, url, {
+                    ...this.options.headers,
+                    accept: asText ? 'text/plain' : 'application/json',
+                    ...(body === undefined ? {} : { 'content-type': 'application/json' })
+                }, body === undefined ? undefined : JSON.stringify(body), Math.min(remaining, REST_LIMITS.tryMs));
+            }
+            catch (error) {
+                // No answer, a reply too large: said as it is, the token out of it.
+                const unanswered = this.said((0,errors/* messageOf */.bD)(error));
+                throw new PlatformError(`${platform}'s ${shown} failed: ${unanswered}`, {
+                    cause: error,
+                    unanswered
+                });
+            }
+            const { status } = reply;
+            const text = reply.body.toString('utf8');
+            if (status >= 300 && status < 400) {
+                throw new PlatformError(`${platform} answered ${status} to ${shown}: a redirect, not followed (the token would go with it). ${this.options.redirectAdvice}`);
+            }
+            if (status >= 200 && status < 300) {
+                return {
+                    status,
+                    body: asText ? text : parse(text, platform),
+                    header: (name) => (0,transport/* headerValue */.Z)(reply, name)
+                };
+            }
+            const said = this.said(errorText(text));
+            const answer = {
+                status,
+                said,
+                rateLimited: (0,transport/* headerValue */.Z)(reply, 'x-ratelimit-remaining') === '0' || /rate limit/i.test(said)
+            };
+            const words = `${platform} answered ${status} to ${shown}${said ? `: ${said}` : ''}`;
+            if (status === 401 || status === 403 || status === 404) {
+                throw new PlatformRefusal(words, status, answer);
+            }
+            const decision = attempt + 1 >= (this.options.maxTries ?? Infinity)
+                ? { retry: false, why: `Gave up after ${attempt + 1} tries.` }
+                : (0,retry_policy/* decideRetry */.tE)({ kind: 'status', status, retryAfter: (0,transport/* headerValue */.Z)(reply, 'retry-after') }, attempt, deadline - clock.now(), this.options.random ?? Math.random, Date.now(), `the decoration's time (the overall time-out, or its allowance past the check)`);
+            if (!decision.retry) {
+                const why = decision.why ? ` ${(0,src_words/* textOf */.b6)(decision.why)}` : '';
+                throw new PlatformError(`${words}${why}`, { answer });
+            }
+            await clock.sleep(decision.delayMs);
+        }
+    }
+    /** A text of the platform's, on one line, bounded, the token's forms out of it. */
+    said(text) {
+        return (0,untrusted_text/* oneLine */.TN)((0,secrets/* redactSecrets */.fp)(text, this.forms), untrusted_text/* QUOTE_LIMITS */.gJ.long);
+    }
+}
+function parse(text, platform) {
+    if (text.trim() === '')
+        return undefined;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        throw new PlatformError(`${platform} answered with a body that is not JSON.`);
+    }
+}
+/** The platform's error body (`{"message": …}`, `{"error": …}`) as a few words, or ''. */
+function errorText(text) {
+    let message;
+    try {
+        const body = JSON.parse(text);
+        message = body['message'] ?? body['error'];
+    }
+    catch {
+        return '';
+    }
+    return typeof message === 'string' ? message : message ? JSON.stringify(message) : '';
+}
+
+// EXTERNAL MODULE: ./src/platforms/review-platform.ts
+var review_platform = __nccwpck_require__(448);
+;// CONCATENATED MODULE: ./src/platforms/github/github-api.ts
+/**
+ * GitHub's REST API as every GitHub feature asks it (the action's comment, check run and changed
+ * lines, the command's decoration of a GitHub pull request from any CI): GitHubApi, the
+ * platforms' one REST policy (src/http/rest-api.ts) with GitHub's token header and GraphQL beside
+ * it, and GitHub's failures in words, told apart by the fields of the policy's errors (the
+ * status, GitHub's words, its rate limit).
+ */
+
+
+const GITHUB_API_LIMITS = {
+    /** One reply of the API (100 comments of 65,536 characters, JSON-escaped, fit). */
+    replyBytes: 64 * 1024 * 1024,
+    /** Tries of one request answered 5xx or 429: Octokit's retry plugin makes 3 retries. */
+    tries: 4
+};
+/** Who asks GitHub, unless the edge says: the tool and Node's version. */
+const GITHUB_USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
+const DEFAULT_API_URL = 'https://api.github.com';
+/** The API's address without a trailing slash, or undefined when it is not http(s). */
+function apiBase(value) {
+    const text = value?.trim() || DEFAULT_API_URL;
+    try {
+        const url = new URL(text);
+        if (url.protocol !== 'https:' && url.protocol !== 'http:')
+            return undefined;
+        if (url.username || url.password)
+            return undefined;
+        return url.href.replace(/\/+$/, '');
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * One GitHub API for one feature's requests: the platforms' REST policy (src/http/rest-api.ts:
+ * the API's address and nowhere else, no redirect followed, replies bounded, 401/403/404 a
+ * PlatformRefusal) with the token in `authorization`, 5xx and 429 tried at most
+ * GITHUB_API_LIMITS.tries times (as Octokit's retry plugin does) within the decoration's time,
+ * and GraphQL beside it (`/graphql`, or `/api/graphql` on GitHub Enterprise Server).
+ *
+ * @example const api = new GitHubApi({ token, apiUrl: 'https://api.github.com', deadline })
+ */
+class GitHubApi {
+    rest;
+    graphqlApi;
+    constructor({ token, apiUrl, deadline, clock, userAgent = GITHUB_USER_AGENT }) {
+        const api = (url) => new RestApi({
+            platform: 'GitHub',
+            apiUrl: new URL(url),
+            token,
+            headers: { authorization: `token ${token}`, 'x-github-api-version': '2022-11-28' },
+            redirectAdvice: "Set GITHUB_API_URL to the address GitHub's API answers at.",
+            userAgent,
+            clock,
+            deadline,
+            maxTries: GITHUB_API_LIMITS.tries,
+            maxReplyBytes: GITHUB_API_LIMITS.replyBytes
+        });
+        this.rest = api(apiUrl);
+        // GitHub Enterprise Server answers REST at /api/v3 and GraphQL at /api/graphql.
+        this.graphqlApi = api(apiUrl.replace(/\/api\/v3$/, '/api'));
+    }
+    /** `method` on `path` (under the API's address), with the query and the JSON body given. */
+    request(method, path, options = {}) {
+        return this.rest.request(method, path, options);
+    }
+    /** GraphQL's `data` for `query` and its variables; GraphQL's own errors are a PlatformError. */
+    async graphql(query, variables) {
+        const body = variables === undefined ? { query } : { query, variables };
+        const reply = (await this.graphqlApi.request('POST', 'graphql', { body })).body;
+        if (Array.isArray(reply?.errors) && reply.errors.length > 0) {
+            const first = reply.errors[0];
+            const said = typeof first?.message === 'string' ? first.message : 'an error';
+            throw new PlatformError(`GitHub's GraphQL API answered: ${this.rest.said(said)}`);
+        }
+        return reply?.data;
+    }
+    /** Ends the kept-alive connections. */
+    close() {
+        this.rest.close();
+        this.graphqlApi.close();
+    }
+}
+/** A 403 or 404 from GitHub: the token may not write (or see) what was asked. */
+function isRefusal(error) {
+    const status = statusOf(error);
+    return (status === 403 || status === 404) && !isRateLimit(error);
+}
+/** A 403 or 429 that GitHub's rate limit gave. */
+function isRateLimit(error) {
+    const answer = answerOf(error);
+    return (answer !== undefined && (answer.status === 403 || answer.status === 429) && answer.rateLimited);
+}
+/** An error's message on one line, bounded. */
+function quote(error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return (0,review_platform/* oneLine */.TN)((0,review_platform/* cut */.Jj)(message, review_platform/* QUOTE_LIMITS */.gJ.long), review_platform/* QUOTE_LIMITS */.gJ.long);
+}
+/** What GitHub said, or that it did not reply. */
+function githubSaid(error) {
+    const answer = answerOf(error);
+    if (answer)
+        return `GitHub said: ${answer.status} ${answer.said}`.trimEnd();
+    if (error instanceof PlatformError && error.unanswered === undefined)
+        return quote(error);
+    const why = error instanceof PlatformError ? error.unanswered : undefined;
+    return `no reply from GitHub's API: ${why ?? quote(error)}`;
+}
+/** The HTTP status GitHub answered with; undefined when it did not answer. */
+function statusOf(error) {
+    return answerOf(error)?.status;
+}
+function answerOf(error) {
+    return error instanceof PlatformRefusal || error instanceof PlatformError
+        ? error.answer
+        : undefined;
+}
+
+
+/***/ }),
+
+/***/ 2875:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Wn: () => (/* binding */ listChangedLines),
+/* harmony export */   i5: () => (/* binding */ ownAccount),
+/* harmony export */   lS: () => (/* binding */ accountId)
+/* harmony export */ });
+/* unused harmony exports GITHUB_LIMITS, githubPlatform */
+/* harmony import */ var _review_platform_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(448);
+/* harmony import */ var _github_api_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4065);
+
+
+const GITHUB_LIMITS = {
+    /** GitHub refuses a status's description over 140 characters. */
+    descriptionChars: 140,
+    /** A status's context: GitHub names no limit; the key is cut to keep it readable. */
+    contextChars: 100,
+    /** Pages of 100 comments searched for ours: 3,000 comments. */
+    commentPages: 30,
+    /** Pages of 100 files: GitHub lists at most 3,000 files of a pull request. */
+    filePages: 30,
+    /** Pages of 100 review threads read to find ours: 1,000 threads. */
+    threadPages: 10,
+    perPage: 100
+};
+/**
+ * The GitHub repository and pull request `target` names, as a review platform.
+ *
+ * @example await decorate(githubPlatform(new GitHubApi({ token, apiUrl, clock, deadline }), target), outcomes, options)
+ */
+function githubPlatform(github, target) {
+    const repository = forgeRepository(target);
+    const number = target.pullRequest;
+    return {
+        words: {
+            name: 'GitHub',
+            status: 'commit status',
+            comment: 'comment',
+            check: msg `that ${target.names.api} is GitHub's REST API and that GitHub is up`
+        },
+        refusal: (error) => refusalWords(error, target),
+        commit: target.commit,
+        setStatus: (verdict) => setStatus(github, repository, target.commit, verdict),
+        review: number === undefined
+            ? undefined
+            : pullRequest(github, {
+                repository,
+                number,
+                owner: target.owner,
+                repo: target.repo,
+                commit: target.commit
+            }),
+        noReview: msg `Not a pull request (no ${target.names.pullRequest}): the commit statuses are set, and no comment is written.`,
+        close: () => github.close()
+    };
+}
+/** The project's commit status: success or failure as the policy judges the gate. */
+async function setStatus(github, repository, commit, verdict) {
+    await github.request('POST', `${repository}/statuses/${encodeURIComponent(commit)}`, {
+        body: {
+            state: verdict.failing ? 'failure' : 'success',
+            context: cut(`sonarqube/${verdict.label}`, GITHUB_LIMITS.contextChars),
+            description: cut(verdict.words, GITHUB_LIMITS.descriptionChars),
+            ...(verdict.dashboard ? { target_url: verdict.dashboard } : {})
+        }
+    });
+}
+function pullRequest(github, ref) {
+    const comments = `${ref.repository}/issues/${ref.number}/comments`;
+    return {
+        name: `pull request #${ref.number}`,
+        kind: 'pull request',
+        commit: ref.commit,
+        markup: 'html',
+        ownIdentity: () => ownAccount(github),
+        changedLines: () => listChangedLines(github, ref.repository, ref.number),
+        verdicts: {
+            keyedBy: 'marker',
+            list: () => listComments(github, comments),
+            async create(_verdict, body) {
+                const { body: reply } = await github.request('POST', comments, { body: { body } });
+                return { id: accountId(reply?.id) };
+            },
+            async update(comment, body) {
+                try {
+                    await github.request('PATCH', `${ref.repository}/issues/comments/${comment.id}`, {
+                        body: { body }
+                    });
+                    return true;
+                }
+                catch (error) {
+                    // Deleted since it was listed: written anew.
+                    if (statusOf(error) === 404 && !isRateLimit(error))
+                        return false;
+                    throw error;
+                }
+            }
+        },
+        inline: {
+            step: 'the review of the new issues',
+            started: 'comments started in one review',
+            resolved: 'resolved',
+            list: () => reviewThreads(github, ref),
+            async start(comments) {
+                await github.request('POST', `${ref.repository}/pulls/${ref.number}/reviews`, {
+                    body: {
+                        event: 'COMMENT',
+                        body: `SonarQube: ${comments.length} new ${comments.length === 1 ? 'issue' : 'issues'} on the lines this pull request changes.`,
+                        comments: comments.map(({ file, line, body }) => ({
+                            path: file,
+                            line,
+                            side: 'RIGHT',
+                            body
+                        }))
+                    }
+                });
+            },
+            async resolve(thread) {
+                await github.graphql('mutation($id: ID!) { resolveReviewThread(input: { threadId: $id }) { thread { id } } }', { id: thread.id });
+                return true;
+            }
+        }
+    };
+}
+/**
+ * The token's own account id. A user's token (a personal access token, a GitHub App's user
+ * token) reads it from `GET /user`. An installation token (the job's GITHUB_TOKEN, another
+ * app's) may not (GitHub answers 403, "Resource not accessible by integration"); GraphQL's
+ * `viewer` names the app's bot account for it: `github-actions[bot]` for the job's token, and an
+ * app's own bot, never another's, for an app's token.
+ */
+async function ownAccount(github) {
+    try {
+        const { body } = await github.request('GET', 'user');
+        return accountId(body?.id);
+    }
+    catch (error) {
+        if ((0,_github_api_js__WEBPACK_IMPORTED_MODULE_1__/* .statusOf */ .c2)(error) !== 403)
+            throw error;
+    }
+    const reply = await github.graphql('query { viewer { databaseId } }');
+    return accountId(reply?.viewer?.databaseId);
+}
+/** A positive whole number id, or undefined. */
+function accountId(id) {
+    return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+/**
+ * The pull request's comments, a page at a time (at most 30 pages of 100). The next page is
+ * asked for by its number, never by the address the reply names: the token goes to the API's
+ * address only.
+ */
+async function listComments(github, path) {
+    const found = [];
+    for (let page = 1; page <= GITHUB_LIMITS.commentPages; page++) {
+        const reply = await github.request('GET', path, {
+            query: { per_page: String(GITHUB_LIMITS.perPage), page: String(page) }
+        });
+        const items = reply.body;
+        if (!Array.isArray(items))
+            break;
+        for (const item of items) {
+            const { id, body, user } = (item ?? {});
+            const comment = accountId(id);
+            if (comment === undefined || typeof body !== 'string')
+                continue;
+            found.push({ id: comment, body, author: accountId(user?.id) });
+        }
+        if (items.length === 0 || !/rel="next"/.test(reply.header('link') ?? ''))
+            break;
+    }
+    return found;
+}
+/**
+ * The lines the pull request adds or changes, per file, page by page (at most 30 pages of 100
+ * files): a file without a patch (GitHub leaves it out for a large diff, and for a binary file)
+ * counts as changed throughout; a removed file has none.
+ *
+ * @example const changed = await listChangedLines(github, 'repos/octo/shop', 7)
+ */
+async function listChangedLines(github, repository, number) {
+    const changed = new Map();
+    for (let page = 1; page <= GITHUB_LIMITS.filePages; page++) {
+        const { body: files } = await github.request('GET', `${repository}/pulls/${number}/files`, {
+            query: { per_page: String(GITHUB_LIMITS.perPage), page: String(page) }
+        });
+        if (!Array.isArray(files))
+            break;
+        for (const file of files) {
+            const { filename, patch, status } = (file ?? {});
+            if (typeof filename !== 'string' || status === 'removed')
+                continue;
+            changed.set(filename, typeof patch === 'string' ? (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_0__/* .addedLines */ .u4)(patch) : 'whole');
+        }
+        if (files.length < GITHUB_LIMITS.perPage)
+            break;
+    }
+    return changed;
+}
+const THREADS_QUERY = (/* unused pure expression or super */ null && (`query($owner: String!, $repo: String!, $number: Int!, $after: String) {
+  repository(owner: $owner, name: $repo) {
+    pullRequest(number: $number) {
+      reviewThreads(first: 100, after: $after) {
+        nodes { id isResolved comments(first: 1) { nodes { body author { ... on User { databaseId } ... on Bot { databaseId } } } } }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+}`));
+/** The pull request's review threads with their first comment, through GraphQL, bounded. */
+async function reviewThreads(github, ref) {
+    const threads = [];
+    let after = null;
+    for (let page = 0; page < GITHUB_LIMITS.threadPages; page++) {
+        const data = (await github.graphql(THREADS_QUERY, {
+            owner: ref.owner,
+            repo: ref.repo,
+            number: ref.number,
+            after
+        }));
+        const connection = data?.repository?.pullRequest?.reviewThreads;
+        for (const node of Array.isArray(connection?.nodes) ? connection.nodes : []) {
+            const first = node?.comments?.nodes?.[0];
+            if (typeof node?.id !== 'string' || !/^[\w=-]{1,200}$/.test(node.id))
+                continue;
+            threads.push({
+                id: node.id,
+                body: typeof first?.body === 'string' ? first.body : undefined,
+                resolved: node.isResolved === true,
+                author: accountId(first?.author?.databaseId)
+            });
+        }
+        const next = connection?.pageInfo;
+        if (next?.hasNextPage !== true || typeof next.endCursor !== 'string')
+            break;
+        after = next.endCursor;
+    }
+    return threads;
+}
+/** The one warning for a refusal: what the token, the repository or the pull request lacks. */
+function refusalWords(error, target) {
+    const base = 'GitHub refused the decoration; the verdict and the exit code are unchanged.';
+    const repository = oneLine(`${target.owner}/${target.repo}`, QUOTE_LIMITS.short);
+    if (isRateLimit(error)) {
+        return `${base} GitHub's API rate limit was reached (${error.status}): the next run decorates again.`;
+    }
+    switch (error.status) {
+        case 401:
+            return `${base} The token in GITHUB_TOKEN is not valid (401): give a personal access token, or a GitHub App's installation token.`;
+        case 403:
+            return `${base} The token in GITHUB_TOKEN may not write to ${repository} (403): a fine-grained token needs "Commit statuses" and "Pull requests" read and write; a classic token the repo scope; an installation token the statuses and pull_requests permissions.`;
+        default:
+            return msg `${base} GitHub shows this token no repository ${repository}${target.pullRequest === undefined ? '' : ` or pull request #${target.pullRequest}`} (404): check ${target.names.repository} and ${target.names.pullRequest}, and that the token may see the repository.`;
+    }
+}
+
+
+/***/ }),
+
+/***/ 448:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Jj: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__.Jj),
+/* harmony export */   TN: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__.TN),
+/* harmony export */   gJ: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__.gJ),
+/* harmony export */   u4: () => (/* reexport safe */ _findings_changed_lines_js__WEBPACK_IMPORTED_MODULE_1__.u)
+/* harmony export */ });
+/* unused harmony exports forgeRepository, digestId, idOf */
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _findings_changed_lines_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7424);
+/* harmony import */ var _findings_finding_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4879);
+/* harmony import */ var _findings_severity_scales_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(487);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8521);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5846);
+/**
+ * What a review platform is to the decoration: the one interface every platform under
+ * `src/platforms/` implements, and everything a platform may use besides the HTTP layer. A
+ * platform only moves what the driver (`decorate.ts`) hands it to its API and back: the driver
+ * decides what is said (every body, status and report is rendered and passed through the sink
+ * before a platform sees it), which comments are ours, what is written, started and resolved,
+ * and that nothing a platform does changes the verdict or the exit code.
+ *
+ * To add a platform: a folder here with a `ReviewPlatform`, and one line in the driver's table
+ * (`platform-table.ts`). docs/architecture.md says more.
+ */
+
+
+
+
+
+
+/**
+ * The repository's address under a forge's API.
+ *
+ * @example forgeRepository({ owner: 'octo', repo: 'shop' }) // 'repos/octo/shop'
+ */
+function forgeRepository({ owner, repo }) {
+    return `repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
+}
+/**
+ * A project's id on a platform that keys statuses and reports by one: `sonarqube-` and the key's
+ * digest, so no key can break an address, and two keys never share one.
+ *
+ * @example digestId('shop') // 'sonarqube-5fa8a1…' (30 characters)
+ */
+function digestId(key, length = 20) {
+    return `sonarqube-${createHash('sha256').update(key).digest('hex').slice(0, length)}`;
+}
+/** An object's `id` when it is a positive whole number. */
+function idOf(value) {
+    const id = value?.id;
+    return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
 
 
@@ -31672,347 +31827,6 @@ function shortTokenWarning(token) {
 
 /***/ }),
 
-/***/ 8750:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Q8: () => (/* binding */ isBranchName),
-/* harmony export */   Wf: () => (/* binding */ isFullSha),
-/* harmony export */   Xp: () => (/* binding */ fileSetting),
-/* harmony export */   cM: () => (/* binding */ runStart),
-/* harmony export */   sO: () => (/* binding */ withVariables),
-/* harmony export */   sb: () => (/* binding */ readSettings),
-/* harmony export */   vF: () => (/* binding */ booleanSetting)
-/* harmony export */ });
-/* unused harmony exports DEFAULTS, MAX_BRANCH_LENGTH, LIMITS */
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
-/* harmony import */ var _fail_policy_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6654);
-/* harmony import */ var _identifier_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8360);
-/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8521);
-/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5846);
-
-
-
-
-
-/**
- * A RunStart from a timestamp the platform gave (ISO 8601), or undefined when it is not one.
- *
- * @example runStart('2026-11-24T10:00:03Z', "the pipeline's creation") // { at: 1795514403000, what: ... }
- */
-function runStart(value, what) {
-    if (typeof value !== 'string' || value.length > 40)
-        return undefined;
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(value)) {
-        return undefined;
-    }
-    const at = Date.parse(value);
-    return Number.isFinite(at) ? { at, what } : undefined;
-}
-const DEFAULTS = {
-    timeout: 60,
-    initialDelay: 3000,
-    interval: 1000,
-    failStep: true
-};
-/** The most lines the report files may have (each a path or a glob). */
-const MAX_REPORT_PATTERNS = 100;
-/** The most projects one step checks by key (as many analyses as report files may give). */
-const MAX_PROJECTS = 50;
-/** The longest branch or pull-request name taken (the server keys them in 255 characters). */
-const MAX_BRANCH_LENGTH = 255;
-/**
- * Whether `text` is a full commit id, as scanners record it: 40 hex digits (SHA-1) or 64
- * (SHA-256), in either case.
- *
- * @example isFullSha('be6c75b85da526349c44e3978374c95e0b80a96d') // true
- */
-function isFullSha(text) {
-    return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(text);
-}
-/**
- * Whether `name` can be a branch or pull request as the server keys it: at most
- * MAX_BRANCH_LENGTH characters, no control, format or line-separating character.
- */
-function isBranchName(name) {
-    return (name !== '' && name.length <= MAX_BRANCH_LENGTH && !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(name));
-}
-/**
- * The longest wait any setting may ask for: 5 days, the longest a job on a self-hosted runner
- * may run (GitHub-hosted jobs stop at 6 hours). Anything longer is a typo, and a timer past
- * 2^31 ms would overflow in Node and fire at once, turning the poll loop hot. The time-out is in
- * seconds, the waits in milliseconds.
- */
-const LIMITS = {
-    timeout: 432_000,
-    initialDelay: 432_000_000,
-    interval: 432_000_000
-};
-/**
- * `raw` with each setting that was not given taken from its environment variable, when the
- * edge's names give it one (SONAR_TOKEN, SONAR_HOST_URL, SONAR_ROOT_CERT…). A value given wins.
- *
- * @example withVariables({ host: '' }, ACTION_NAMES, { SONAR_HOST_URL: 'https://sonar.example' }) // { host: 'https://sonar.example' }
- */
-function withVariables(raw, names, env) {
-    const filled = { ...raw };
-    for (const key of _words_js__WEBPACK_IMPORTED_MODULE_4__/* .SETTING_KEYS */ .GS) {
-        const variable = names.settings[key].variable;
-        if (variable && !raw[key]?.trim() && env[variable]?.trim())
-            filled[key] = env[variable];
-    }
-    return filled;
-}
-/**
- * Turns the settings' text into Settings, or throws a SettingsError naming the setting that is
- * wrong (by key: each edge says it in its own words). Defaults apply here: the bundle may run
- * without the runner filling in action.yml's defaults.
- *
- * @example readSettings(withVariables({ timeout: '120' }, ACTION_NAMES, process.env))
- */
-function readSettings(raw) {
-    const text = (key) => raw[key]?.trim() || undefined;
-    const hostUrl = optionalUrl(text('host'));
-    const rootCert = optionalCertificate(text('rootCert'));
-    const taskId = optionalId('task', text('task'));
-    const analysisId = optionalId('analysis', text('analysis'));
-    if (taskId && analysisId) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingsTitle */ .uj)('task')} and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('analysis')} are both set: set one of them (${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('analysis')} skips the task).`);
-    }
-    const projectKeys = projectKeyLines(raw.project ?? '');
-    const reportFiles = reportPatterns(raw.reportFile ?? '');
-    const chosen = { task: taskId, analysis: analysisId, project: projectKeys.length > 0 };
-    for (const key of ['task', 'analysis', 'project']) {
-        if (chosen[key] && !hostUrl) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} needs the server address: set ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .theSetting */ .w7)('host')} or the SONAR_HOST_URL environment variable.`);
-        }
-    }
-    if (chosen.project) {
-        const other = taskId
-            ? 'task'
-            : analysisId
-                ? 'analysis'
-                : reportFiles.length > 0
-                    ? 'reportFile'
-                    : undefined;
-        if (other) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingsTitle */ .uj)('project')} and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)(other)} are both set: give the projects whose analyses to check, or ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)(other)}, not both.`);
-        }
-    }
-    const branch = nameSetting('branch', text('branch'));
-    const pullRequest = nameSetting('pullRequest', text('pullRequest'));
-    const commits = commitSetting(text('commit'));
-    if (branch && pullRequest) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingsTitle */ .uj)('branch')} and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('pullRequest')} are both set: an analysis is of a branch or of a pull request; give one.`);
-    }
-    for (const key of ['branch', 'pullRequest', 'commit']) {
-        if (text(key) && !chosen.project) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is set without ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('project')}: it says which analysis of a project to check; give ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('project')} too.`);
-        }
-    }
-    return {
-        reportFiles,
-        // Trimmed like every setting: a secret pasted with a trailing newline still works.
-        token: text('token'),
-        hostUrl,
-        rootCert,
-        timeoutMs: integer(raw, 'timeout', { min: 1 }) * 1000,
-        initialWaitMs: integer(raw, 'initialDelay', { min: 0 }),
-        intervalMs: integer(raw, 'interval', { min: 1 }),
-        adaptivePolling: !raw.interval?.trim(),
-        failStep: booleanSetting(raw, 'failStep', DEFAULTS.failStep),
-        policy: failPolicy(raw.failingStatuses ?? ''),
-        taskId,
-        analysisId,
-        projectKeys,
-        branch,
-        pullRequest,
-        commits
-    };
-}
-/** The project keys, one per line: each a key the server could have made. */
-function projectKeyLines(raw) {
-    const keys = raw
-        .split(/\r\n|\r|\n/)
-        .map((line) => line.trim())
-        .filter((line) => line !== '');
-    if (keys.length > MAX_PROJECTS) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('project')} has ${keys.length} lines: give at most ${MAX_PROJECTS} project keys, one per line.`);
-    }
-    for (const key of keys) {
-        const problem = (0,_identifier_js__WEBPACK_IMPORTED_MODULE_2__/* .idProblem */ .l)(key);
-        if (problem) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('project')} has the line "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(key)}", which ${problem}: give the project's key as the server shows it (Project Information), one per line.`);
-        }
-    }
-    return [...new Set(keys)];
-}
-/** A branch or pull-request name: one line, no control or invisible character. */
-function nameSetting(key, value) {
-    if (value === undefined)
-        return undefined;
-    if (!isBranchName(value)) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": give the ${key === 'branch' ? 'branch' : 'pull request'} as the server names it (at most ${MAX_BRANCH_LENGTH} characters, no control characters)${key === 'pullRequest' ? ", GitHub's number for a pull request" : ''}.`);
-    }
-    return value;
-}
-/**
- * The commit whose analysis to wait for: a full SHA-1 or SHA-256, as scanners record it. An
- * abbreviated one cannot be told apart from another's start, so it is refused, never guessed.
- */
-function commitSetting(value) {
-    if (value === undefined)
-        return [];
-    const shas = value
-        .split(/[,\s]+/)
-        .filter((sha) => sha !== '')
-        .map((sha) => sha.toLowerCase());
-    for (const sha of shas) {
-        if (!isFullSha(sha)) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('commit')} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`);
-        }
-    }
-    if (shas.length > 2) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('commit')} has ${shas.length} commits: give one (or a pull request's head and merge commits).`);
-    }
-    return [...new Set(shas)];
-}
-/**
- * A file to write, relative to the working directory: one line, no control characters;
- * undefined when not given.
- */
-function fileSetting(raw, key) {
-    const value = raw[key]?.trim();
-    if (!value)
-        return undefined;
-    // eslint-disable-next-line no-control-regex
-    if (value.length > 1000 || /[\u0000-\u001f\u007f]/.test(value)) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`);
-    }
-    return value;
-}
-/** `true` or `false` in any case; `fallback` when not given. */
-function booleanSetting(raw, key, fallback) {
-    const value = (raw[key] ?? '').trim().toLowerCase();
-    if (value === '')
-        return fallback;
-    if (value === 'true')
-        return true;
-    if (value === 'false')
-        return false;
-    throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": it must be true or false.`);
-}
-/** The input's non-empty lines, each trimmed: paths or globs of report files. */
-function reportPatterns(raw) {
-    const lines = raw
-        .split(/\r\n|\r|\n/)
-        .map((line) => line.trim())
-        .filter((line) => line !== '');
-    if (lines.length > MAX_REPORT_PATTERNS) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('reportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`);
-    }
-    for (const line of lines) {
-        const problem = patternProblem(line);
-        if (problem) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('reportFile')} has the line "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`);
-        }
-    }
-    return lines;
-}
-/** Why a report path or glob cannot be used, or undefined. */
-function patternProblem(line) {
-    if (line.length > 1000)
-        return 'it is longer than 1,000 characters';
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f]/.test(line))
-        return 'it holds a control character';
-    if (line.startsWith('!'))
-        return 'exclusions (!) are not supported';
-    return undefined;
-}
-function optionalUrl(value) {
-    if (value === undefined)
-        return undefined;
-    const host = (0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingWithVariable */ .XI)('host');
-    let url;
-    try {
-        url = new URL(value);
-    }
-    catch {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${host} "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .hideCredentials */ .RW)(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`);
-    }
-    if (url.username || url.password) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${host} must not contain credentials: pass the token in ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingOrVariable */ .Od)('token')}.`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${host} must start with https:// or http://, not ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(url.protocol)}//.`);
-    }
-    // API paths are appended to the address: a query or fragment would end up in the middle.
-    // The value is not quoted: a query is where a token pasted by mistake would be.
-    if (/[?#]/.test(url.href)) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${host} must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.`);
-    }
-    return url;
-}
-function optionalCertificate(value) {
-    if (value === undefined)
-        return undefined;
-    if (!value.includes('-----BEGIN CERTIFICATE-----')) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingWithVariable */ .XI)('rootCert')} is not a PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (the CA certificate itself, not a file path).`);
-    }
-    return value;
-}
-function optionalId(key, value) {
-    if (value === undefined)
-        return undefined;
-    const problem = (0,_identifier_js__WEBPACK_IMPORTED_MODULE_2__/* .idProblem */ .l)(value);
-    if (problem) {
-        const where = key === 'task'
-            ? 'the ceTaskId of report-task.txt, or the id of the task on the server'
-            : "the analysisId of a finished task (the server's api/ce/task answer)";
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}" ${problem}: give ${where}.`);
-    }
-    return value;
-}
-/**
- * The statuses that fail the step: ERROR, WARN and NONE, separated by commas or lines, in any
- * case; empty: ERROR alone. ERROR must be among them: a policy without it would let a failed
- * gate pass, which is what failStep false says plainly.
- */
-function failPolicy(raw) {
-    const words = raw
-        .split(/[,\r\n]/)
-        .map((word) => word.trim())
-        .filter((word) => word !== '');
-    if (words.length === 0)
-        return _fail_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .FAIL_ON_ERROR */ .qJ;
-    const allowed = _fail_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .FAILING_STATUSES */ .yV.join(', ');
-    for (const word of words) {
-        if (!_fail_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .FAILING_STATUSES */ .yV.includes(word.toUpperCase())) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('failingStatuses')} has "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(word, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`);
-        }
-    }
-    const policy = new Set(words.map((word) => word.toUpperCase()));
-    if (!policy.has('ERROR')) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('failingStatuses')} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(raw.trim(), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('failStep')}.`);
-    }
-    return policy;
-}
-/** A whole number between `min` and its limit; its default when not given. */
-function integer(raw, key, { min }) {
-    const value = (raw[key] ?? '').trim();
-    const [fallback, max] = [DEFAULTS[key], LIMITS[key]];
-    if (value === '')
-        return fallback;
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`);
-    }
-    return Number(value);
-}
-
-
-/***/ }),
-
 /***/ 2474:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -32353,7 +32167,12 @@ const SETTING_KEYS = [
     'inlineLimit',
     'inlineSeverity',
     'bitbucketProject',
-    'bitbucketRepo'
+    'bitbucketRepo',
+    'githubRepository',
+    'gitlabUrl',
+    'gitlabProject',
+    'giteaUrl',
+    'giteaRepository'
 ];
 /** The places a message may send the reader to, and what the step calls itself (`self`). */
 const PLACE_KEYS = (/* unused pure expression or super */ null && (['details', 'self']));
@@ -32660,13 +32479,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
-
-/***/ }),
-
-/***/ 3024:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 
 /***/ }),
 
@@ -36049,13 +35861,85 @@ function decorationDeadline({ clock, deadline }) {
 
 // EXTERNAL MODULE: ./src/errors.ts
 var errors = __nccwpck_require__(3916);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: ./src/bounded-file.ts
-var bounded_file = __nccwpck_require__(2717);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+;// CONCATENATED MODULE: ./src/bounded-file.ts
+/**
+ * The one way a file that must be small is read (the report file, the CA file, the event file):
+ * opened without waiting (O_NONBLOCK: a named pipe with no writer opens at once), checked on the
+ * opened handle to be a regular file (so it cannot be swapped between the check and the read),
+ * and read up to one byte past the limit, whatever its size says (files in /proc say 0, a sparse
+ * file says terabytes, and a file may grow while it is read). It never throws: each caller words
+ * the outcome in its own message.
+ */
+
+
+/** How much is read at a time. */
+const CHUNK_BYTES = 64 * 1024;
+/**
+ * Reads `file` whole when it is a regular file of at most `maxBytes`.
+ *
+ * @example const read = await readBoundedFile('.scannerwork/report-task.txt', 64 * 1024) // { outcome: 'read', bytes }
+ */
+async function readBoundedFile(file, maxBytes) {
+    let handle;
+    try {
+        // O_NONBLOCK does not exist on Windows, where opening a pipe does not block either.
+        handle = await (0,promises_.open)(file, external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NONBLOCK ?? 0));
+    }
+    catch (error) {
+        return error.code === 'ENOENT'
+            ? { outcome: 'missing', error: error }
+            : { outcome: 'unreadable', error };
+    }
+    try {
+        const kind = notRegular(await handle.stat());
+        if (kind)
+            return { outcome: 'not-a-file', kind };
+        // Read in chunks, so a large limit costs memory only for what the file holds; one byte past
+        // the limit tells a file at the limit from a larger one.
+        const chunks = [];
+        let length = 0;
+        for (;;) {
+            const chunk = Buffer.alloc(Math.min(CHUNK_BYTES, maxBytes + 1 - length));
+            const { bytesRead } = await handle.read(chunk, 0, chunk.length, length);
+            if (bytesRead === 0)
+                break;
+            chunks.push(chunk.subarray(0, bytesRead));
+            length += bytesRead;
+            if (length > maxBytes)
+                return { outcome: 'too-large' };
+        }
+        return { outcome: 'read', bytes: Buffer.concat(chunks, length) };
+    }
+    catch (error) {
+        return { outcome: 'unreadable', error };
+    }
+    finally {
+        // A failure to close a file that was read changes nothing of what was read.
+        await handle.close().catch(() => undefined);
+    }
+}
+/** What a non-regular file is, for the message; undefined for a regular file. */
+function notRegular(stats) {
+    if (stats.isFile())
+        return undefined;
+    if (stats.isDirectory())
+        return 'a directory';
+    if (stats.isFIFO())
+        return 'a named pipe (FIFO)';
+    if (stats.isCharacterDevice() || stats.isBlockDevice())
+        return 'a device';
+    if (stats.isSocket())
+        return 'a socket';
+    return 'not a file';
+}
+
 // EXTERNAL MODULE: ./src/identifier.ts
 var identifier = __nccwpck_require__(8360);
 // EXTERNAL MODULE: ./src/untrusted-text.ts
@@ -36085,7 +35969,7 @@ const POINT_AT_THE_REPORT = (0,src_words/* msg */.ab) `Scanners write ${WHERE_SC
  * readBoundedFile: a pipe or a device is refused at once, never waited on).
  */
 const readTextFile = async (file) => {
-    const read = await (0,bounded_file/* readBoundedFile */.M)(file, MAX_REPORT_BYTES);
+    const read = await readBoundedFile(file, MAX_REPORT_BYTES);
     if (read.outcome === 'missing')
         return undefined;
     if (read.outcome === 'unreadable') {
@@ -36261,7 +36145,7 @@ function analysisBaseDir(reportFile, cwd) {
 }
 const isFile = (absolutePath) => {
     try {
-        return (0,external_node_fs_.statSync)(absolutePath).isFile();
+        return (0,external_node_fs_namespaceObject.statSync)(absolutePath).isFile();
     }
     catch {
         return false;
@@ -38754,8 +38638,6 @@ function dashboardFor(server, projectKey, on) {
     return url.href;
 }
 
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
 ;// CONCATENATED MODULE: ./src/gate/targets.ts
 
 
@@ -39412,10 +39294,458 @@ function stepVerdict(outcomes, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
 
 // EXTERNAL MODULE: ./src/report/new-issues-block.ts
 var new_issues_block = __nccwpck_require__(9437);
-// EXTERNAL MODULE: ./src/settings.ts
-var src_settings = __nccwpck_require__(8750);
-// EXTERNAL MODULE: ./src/action/github-api.ts + 1 modules
-var github_api = __nccwpck_require__(8475);
+;// CONCATENATED MODULE: ./src/settings.ts
+
+
+
+
+
+/**
+ * A RunStart from a timestamp the platform gave (ISO 8601), or undefined when it is not one.
+ *
+ * @example runStart('2026-11-24T10:00:03Z', "the pipeline's creation") // { at: 1795514403000, what: ... }
+ */
+function runStart(value, what) {
+    if (typeof value !== 'string' || value.length > 40)
+        return undefined;
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(value)) {
+        return undefined;
+    }
+    const at = Date.parse(value);
+    return Number.isFinite(at) ? { at, what } : undefined;
+}
+const DEFAULTS = {
+    timeout: 60,
+    initialDelay: 3000,
+    interval: 1000,
+    failStep: true
+};
+/** The most lines the report files may have (each a path or a glob). */
+const MAX_REPORT_PATTERNS = 100;
+/** The most projects one step checks by key (as many analyses as report files may give). */
+const MAX_PROJECTS = 50;
+/** The longest branch or pull-request name taken (the server keys them in 255 characters). */
+const MAX_BRANCH_LENGTH = 255;
+/**
+ * Whether `text` is a full commit id, as scanners record it: 40 hex digits (SHA-1) or 64
+ * (SHA-256), in either case.
+ *
+ * @example isFullSha('be6c75b85da526349c44e3978374c95e0b80a96d') // true
+ */
+function isFullSha(text) {
+    return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(text);
+}
+/**
+ * Whether `name` can be a branch or pull request as the server keys it: at most
+ * MAX_BRANCH_LENGTH characters, no control, format or line-separating character.
+ */
+function isBranchName(name) {
+    return (name !== '' && name.length <= MAX_BRANCH_LENGTH && !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(name));
+}
+/**
+ * The longest wait any setting may ask for: 5 days, the longest a job on a self-hosted runner
+ * may run (GitHub-hosted jobs stop at 6 hours). Anything longer is a typo, and a timer past
+ * 2^31 ms would overflow in Node and fire at once, turning the poll loop hot. The time-out is in
+ * seconds, the waits in milliseconds.
+ */
+const LIMITS = {
+    timeout: 432_000,
+    initialDelay: 432_000_000,
+    interval: 432_000_000
+};
+/**
+ * `raw` with each setting that was not given taken from its environment variable, when the
+ * edge's names give it one (SONAR_TOKEN, SONAR_HOST_URL, SONAR_ROOT_CERT…). A value given wins.
+ *
+ * @example withVariables({ host: '' }, ACTION_NAMES, { SONAR_HOST_URL: 'https://sonar.example' }) // { host: 'https://sonar.example' }
+ */
+function withVariables(raw, names, env) {
+    const filled = { ...raw };
+    for (const key of src_words/* SETTING_KEYS */.GS) {
+        const variable = names.settings[key].variable;
+        if (variable && !raw[key]?.trim() && env[variable]?.trim())
+            filled[key] = env[variable];
+    }
+    return filled;
+}
+/**
+ * Turns the settings' text into Settings, or throws a SettingsError naming the setting that is
+ * wrong (by key: each edge says it in its own words). Defaults apply here: the bundle may run
+ * without the runner filling in action.yml's defaults.
+ *
+ * @example readSettings(withVariables({ timeout: '120' }, ACTION_NAMES, process.env))
+ */
+function readSettings(raw) {
+    const text = (key) => raw[key]?.trim() || undefined;
+    const hostUrl = optionalUrl(text('host'));
+    const rootCert = optionalCertificate(text('rootCert'));
+    const taskId = settings_optionalId('task', text('task'));
+    const analysisId = settings_optionalId('analysis', text('analysis'));
+    if (taskId && analysisId) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingsTitle */.uj)('task')} and ${(0,src_words/* setting */.Pe)('analysis')} are both set: set one of them (${(0,src_words/* setting */.Pe)('analysis')} skips the task).`);
+    }
+    const projectKeys = projectKeyLines(raw.project ?? '');
+    const reportFiles = reportPatterns(raw.reportFile ?? '');
+    const chosen = { task: taskId, analysis: analysisId, project: projectKeys.length > 0 };
+    for (const key of ['task', 'analysis', 'project']) {
+        if (chosen[key] && !hostUrl) {
+            throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)(key)} needs the server address: set ${(0,src_words/* theSetting */.w7)('host')} or the SONAR_HOST_URL environment variable.`);
+        }
+    }
+    if (chosen.project) {
+        const other = taskId
+            ? 'task'
+            : analysisId
+                ? 'analysis'
+                : reportFiles.length > 0
+                    ? 'reportFile'
+                    : undefined;
+        if (other) {
+            throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingsTitle */.uj)('project')} and ${(0,src_words/* setting */.Pe)(other)} are both set: give the projects whose analyses to check, or ${(0,src_words/* setting */.Pe)(other)}, not both.`);
+        }
+    }
+    const branch = nameSetting('branch', text('branch'));
+    const pullRequest = nameSetting('pullRequest', text('pullRequest'));
+    const commits = commitSetting(text('commit'));
+    if (branch && pullRequest) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingsTitle */.uj)('branch')} and ${(0,src_words/* setting */.Pe)('pullRequest')} are both set: an analysis is of a branch or of a pull request; give one.`);
+    }
+    for (const key of ['branch', 'pullRequest', 'commit']) {
+        if (text(key) && !chosen.project) {
+            throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)(key)} is set without ${(0,src_words/* setting */.Pe)('project')}: it says which analysis of a project to check; give ${(0,src_words/* setting */.Pe)('project')} too.`);
+        }
+    }
+    return {
+        reportFiles,
+        // Trimmed like every setting: a secret pasted with a trailing newline still works.
+        token: text('token'),
+        hostUrl,
+        rootCert,
+        timeoutMs: integer(raw, 'timeout', { min: 1 }) * 1000,
+        initialWaitMs: integer(raw, 'initialDelay', { min: 0 }),
+        intervalMs: integer(raw, 'interval', { min: 1 }),
+        adaptivePolling: !raw.interval?.trim(),
+        failStep: booleanSetting(raw, 'failStep', DEFAULTS.failStep),
+        policy: failPolicy(raw.failingStatuses ?? ''),
+        taskId,
+        analysisId,
+        projectKeys,
+        branch,
+        pullRequest,
+        commits
+    };
+}
+/** The project keys, one per line: each a key the server could have made. */
+function projectKeyLines(raw) {
+    const keys = raw
+        .split(/\r\n|\r|\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== '');
+    if (keys.length > MAX_PROJECTS) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('project')} has ${keys.length} lines: give at most ${MAX_PROJECTS} project keys, one per line.`);
+    }
+    for (const key of keys) {
+        const problem = (0,identifier/* idProblem */.l)(key);
+        if (problem) {
+            throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('project')} has the line "${(0,untrusted_text/* oneLine */.TN)(key)}", which ${problem}: give the project's key as the server shows it (Project Information), one per line.`);
+        }
+    }
+    return [...new Set(keys)];
+}
+/** A branch or pull-request name: one line, no control or invisible character. */
+function nameSetting(key, value) {
+    if (value === undefined)
+        return undefined;
+    if (!isBranchName(value)) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)(key)} is "${(0,untrusted_text/* oneLine */.TN)(value)}": give the ${key === 'branch' ? 'branch' : 'pull request'} as the server names it (at most ${MAX_BRANCH_LENGTH} characters, no control characters)${key === 'pullRequest' ? ", GitHub's number for a pull request" : ''}.`);
+    }
+    return value;
+}
+/**
+ * The commit whose analysis to wait for: a full SHA-1 or SHA-256, as scanners record it. An
+ * abbreviated one cannot be told apart from another's start, so it is refused, never guessed.
+ */
+function commitSetting(value) {
+    if (value === undefined)
+        return [];
+    const shas = value
+        .split(/[,\s]+/)
+        .filter((sha) => sha !== '')
+        .map((sha) => sha.toLowerCase());
+    for (const sha of shas) {
+        if (!isFullSha(sha)) {
+            throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('commit')} is "${(0,untrusted_text/* oneLine */.TN)(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`);
+        }
+    }
+    if (shas.length > 2) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('commit')} has ${shas.length} commits: give one (or a pull request's head and merge commits).`);
+    }
+    return [...new Set(shas)];
+}
+/**
+ * A file to write, relative to the working directory: one line, no control characters;
+ * undefined when not given.
+ */
+function fileSetting(raw, key) {
+    const value = raw[key]?.trim();
+    if (!value)
+        return undefined;
+    // eslint-disable-next-line no-control-regex
+    if (value.length > 1000 || /[\u0000-\u001f\u007f]/.test(value)) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)(key)} "${(0,untrusted_text/* oneLine */.TN)(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`);
+    }
+    return value;
+}
+/** `true` or `false` in any case; `fallback` when not given. */
+function booleanSetting(raw, key, fallback) {
+    const value = (raw[key] ?? '').trim().toLowerCase();
+    if (value === '')
+        return fallback;
+    if (value === 'true')
+        return true;
+    if (value === 'false')
+        return false;
+    throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)(key)} is "${(0,untrusted_text/* oneLine */.TN)(value)}": it must be true or false.`);
+}
+/** The input's non-empty lines, each trimmed: paths or globs of report files. */
+function reportPatterns(raw) {
+    const lines = raw
+        .split(/\r\n|\r|\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== '');
+    if (lines.length > MAX_REPORT_PATTERNS) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('reportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`);
+    }
+    for (const line of lines) {
+        const problem = patternProblem(line);
+        if (problem) {
+            throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('reportFile')} has the line "${(0,untrusted_text/* oneLine */.TN)(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`);
+        }
+    }
+    return lines;
+}
+/** Why a report path or glob cannot be used, or undefined. */
+function patternProblem(line) {
+    if (line.length > 1000)
+        return 'it is longer than 1,000 characters';
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(line))
+        return 'it holds a control character';
+    if (line.startsWith('!'))
+        return 'exclusions (!) are not supported';
+    return undefined;
+}
+function optionalUrl(value) {
+    if (value === undefined)
+        return undefined;
+    const host = (0,src_words/* settingWithVariable */.XI)('host');
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${host} "${(0,untrusted_text/* oneLine */.TN)((0,untrusted_text/* hideCredentials */.RW)(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`);
+    }
+    if (url.username || url.password) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${host} must not contain credentials: pass the token in ${(0,src_words/* settingOrVariable */.Od)('token')}.`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${host} must start with https:// or http://, not ${(0,untrusted_text/* oneLine */.TN)(url.protocol)}//.`);
+    }
+    // API paths are appended to the address: a query or fragment would end up in the middle.
+    // The value is not quoted: a query is where a token pasted by mistake would be.
+    if (/[?#]/.test(url.href)) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${host} must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.`);
+    }
+    return url;
+}
+function optionalCertificate(value) {
+    if (value === undefined)
+        return undefined;
+    if (!value.includes('-----BEGIN CERTIFICATE-----')) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingWithVariable */.XI)('rootCert')} is not a PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (the CA certificate itself, not a file path).`);
+    }
+    return value;
+}
+function settings_optionalId(key, value) {
+    if (value === undefined)
+        return undefined;
+    const problem = (0,identifier/* idProblem */.l)(value);
+    if (problem) {
+        const where = key === 'task'
+            ? 'the ceTaskId of report-task.txt, or the id of the task on the server'
+            : "the analysisId of a finished task (the server's api/ce/task answer)";
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)(key)} "${(0,untrusted_text/* oneLine */.TN)(value)}" ${problem}: give ${where}.`);
+    }
+    return value;
+}
+/**
+ * The statuses that fail the step: ERROR, WARN and NONE, separated by commas or lines, in any
+ * case; empty: ERROR alone. ERROR must be among them: a policy without it would let a failed
+ * gate pass, which is what failStep false says plainly.
+ */
+function failPolicy(raw) {
+    const words = raw
+        .split(/[,\r\n]/)
+        .map((word) => word.trim())
+        .filter((word) => word !== '');
+    if (words.length === 0)
+        return fail_policy/* FAIL_ON_ERROR */.qJ;
+    const allowed = fail_policy/* FAILING_STATUSES */.yV.join(', ');
+    for (const word of words) {
+        if (!fail_policy/* FAILING_STATUSES */.yV.includes(word.toUpperCase())) {
+            throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('failingStatuses')} has "${(0,untrusted_text/* oneLine */.TN)(word, untrusted_text/* QUOTE_LIMITS */.gJ.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`);
+        }
+    }
+    const policy = new Set(words.map((word) => word.toUpperCase()));
+    if (!policy.has('ERROR')) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('failingStatuses')} is "${(0,untrusted_text/* oneLine */.TN)(raw.trim(), untrusted_text/* QUOTE_LIMITS */.gJ.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${(0,src_words/* setting */.Pe)('failStep')}.`);
+    }
+    return policy;
+}
+/** A whole number between `min` and its limit; its default when not given. */
+function integer(raw, key, { min }) {
+    const value = (raw[key] ?? '').trim();
+    const [fallback, max] = [DEFAULTS[key], LIMITS[key]];
+    if (value === '')
+        return fallback;
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)(key)} is "${(0,untrusted_text/* oneLine */.TN)(value)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`);
+    }
+    return Number(value);
+}
+
+;// CONCATENATED MODULE: ./src/github-event.ts
+/**
+ * GitHub Actions' event file (GITHUB_EVENT_PATH), read for the action and the command alike: the
+ * objects of its payload, and a `pull_request` event's pull request. Every field is untrusted:
+ * each is taken only once checked.
+ */
+
+
+
+
+/** The most of a GitHub Actions run's event file read (GitHub caps webhook payloads at 25 MB). */
+const EVENT_FILE_BYTES = 25 * 1024 * 1024;
+/**
+ * The event file's payload, read within EVENT_FILE_BYTES, or why it could not be read.
+ *
+ * @example const file = await readEventFile(env['GITHUB_EVENT_PATH'])
+ */
+async function readEventFile(path) {
+    if (!path)
+        return { problem: 'GITHUB_EVENT_PATH is not set, so the pull request is unknown' };
+    const read = await readBoundedFile(path, EVENT_FILE_BYTES);
+    if (read.outcome !== 'read')
+        return { problem: `the event file could not be read: ${unread(read)}` };
+    try {
+        return { payload: JSON.parse(read.bytes.toString('utf8')) };
+    }
+    catch (error) {
+        return { problem: `the event file could not be read: ${quote(error)}` };
+    }
+}
+/**
+ * One object of the run's event payload (`pull_request`, `workflow_run`), or undefined when the
+ * file is not given, cannot be read, is not JSON or holds no such object.
+ *
+ * @example const run = await eventObject(env['GITHUB_EVENT_PATH'], 'workflow_run')
+ */
+async function eventObject(path, field) {
+    const file = await readEventFile(path);
+    return 'payload' in file ? objectOf(objectOf(file.payload)?.[field]) : undefined;
+}
+/**
+ * The pull request a `pull_request` or `pull_request_target` payload names: each field only when
+ * it is what it should be.
+ *
+ * @example pullRequestOf(payload) // { number: 42, headSha: 'be6c75b8…', updatedAt: '2026-…' }
+ */
+function pullRequestOf(payload) {
+    const pull = objectOf(objectOf(payload)?.['pull_request']);
+    const number = pull?.['number'];
+    const sha = objectOf(pull?.['head'])?.['sha'];
+    const updatedAt = pull?.['updated_at'];
+    return {
+        ...(typeof number === 'number' && Number.isSafeInteger(number) && number > 0 ? { number } : {}),
+        ...(typeof sha === 'string' && isFullSha(sha) ? { headSha: sha.toLowerCase() } : {}),
+        ...(typeof updatedAt === 'string' ? { updatedAt: updatedAt.slice(0, 40) } : {})
+    };
+}
+function objectOf(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? value
+        : undefined;
+}
+/** Why the event file was not read, in a few words. */
+function unread(read) {
+    switch (read.outcome) {
+        case 'missing':
+        case 'unreadable':
+            return quote(read.error);
+        case 'not-a-file':
+            return `it is ${read.kind}, not a regular file`;
+        case 'too-large':
+            return `it is larger than ${EVENT_FILE_BYTES} bytes`;
+    }
+}
+/** An error's message fit to quote: one line, cut. The log's gate escapes it. */
+function quote(error) {
+    return (0,untrusted_text/* oneLine */.TN)((0,untrusted_text/* cut */.Jj)((0,errors/* messageOf */.bD)(error), untrusted_text/* QUOTE_LIMITS */.gJ.long), untrusted_text/* QUOTE_LIMITS */.gJ.long);
+}
+
+;// CONCATENATED MODULE: ./src/action/event-pull-request.ts
+/**
+ * The pull request of the action's event: from the runner's event file on `pull_request` and
+ * `pull_request_target`, with the repository from GITHUB_REPOSITORY, read once however many
+ * features ask. GitHub's API itself is src/platforms/github/github-api.ts.
+ */
+
+
+/** The events whose pull request the action knows. */
+const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
+/** The event files read, by path and repository: each is read once per run. */
+const eventsRead = new Map();
+/**
+ * The pull request of a `pull_request` or `pull_request_target` event, from the event file, and
+ * the repository from GITHUB_REPOSITORY; or why it cannot be known, in words. The file is read
+ * once however many features ask.
+ */
+function eventPullRequest(env) {
+    const key = `${env['GITHUB_EVENT_PATH'] ?? ''}\n${env['GITHUB_REPOSITORY'] ?? ''}`;
+    let read = eventsRead.get(key);
+    if (!read) {
+        read = readEventPullRequest(env);
+        eventsRead.set(key, read);
+    }
+    return read;
+}
+async function readEventPullRequest(env) {
+    const repository = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
+    if (!repository) {
+        return {
+            problem: `GITHUB_REPOSITORY is not owner/name (${(0,untrusted_text/* oneLine */.TN)(env['GITHUB_REPOSITORY'] ?? '')})`
+        };
+    }
+    const file = await readEventFile(env['GITHUB_EVENT_PATH']);
+    if ('problem' in file)
+        return file;
+    const { number, headSha, updatedAt } = pullRequestOf(file.payload);
+    if (number === undefined)
+        return { problem: 'the event file names no pull request number' };
+    if (headSha === undefined)
+        return { problem: 'the event file names no head commit' };
+    return {
+        pullRequest: {
+            owner: repository[1],
+            repo: repository[2],
+            issue_number: number,
+            headSha,
+            ...(updatedAt === undefined ? {} : { updatedAt })
+        }
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/action/github-context.ts
 
 
@@ -39428,10 +39758,10 @@ var github_api = __nccwpck_require__(8475);
  */
 async function githubContext(env) {
     const event = env['GITHUB_EVENT_NAME'] ?? '';
-    const found = github_api/* PULL_REQUEST_EVENTS */.m_.includes(event) ? await (0,github_api/* eventPullRequest */.Z)(env) : undefined;
+    const found = PULL_REQUEST_EVENTS.includes(event) ? await eventPullRequest(env) : undefined;
     const pullRequest = found && 'pullRequest' in found ? found.pullRequest : undefined;
     const sha = env['GITHUB_SHA'] ?? '';
-    const headSha = pullRequest?.headSha ?? ((0,src_settings/* isFullSha */.Wf)(sha) ? sha : undefined);
+    const headSha = pullRequest?.headSha ?? (isFullSha(sha) ? sha : undefined);
     const name = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
     const repository = name ? { owner: name[1], repo: name[2] } : undefined;
     const server = webBase(env['GITHUB_SERVER_URL']);
@@ -39496,7 +39826,7 @@ function jobSummary(writer, env, log) {
 async function onThePullRequest(outcomes, { pullRequest }, options) {
     if (!pullRequest)
         return outcomes;
-    const { onPullRequestLines } = await __nccwpck_require__.e(/* import() */ 1).then(__nccwpck_require__.bind(__nccwpck_require__, 2001));
+    const { onPullRequestLines } = await __nccwpck_require__.e(/* import() */ 89).then(__nccwpck_require__.bind(__nccwpck_require__, 5089));
     return onPullRequestLines(outcomes, { ...options, pullRequest });
 }
 
@@ -39534,7 +39864,12 @@ const ACTION_NAMES = {
         inlineLimit: {},
         inlineSeverity: {},
         bitbucketProject: {},
-        bitbucketRepo: {}
+        bitbucketRepo: {},
+        githubRepository: {},
+        gitlabUrl: {},
+        gitlabProject: {},
+        giteaUrl: {},
+        giteaRepository: {}
     },
     places: { details: 'the job summary', self: 'the action' }
 };
@@ -40038,7 +40373,7 @@ function outputFileProblem(file, error) {
 function whatIsWrong(file, error) {
     const code = error?.code;
     try {
-        if ((0,external_node_fs_.statSync)(file).isDirectory())
+        if ((0,external_node_fs_namespaceObject.statSync)(file).isDirectory())
             return 'is a directory';
     }
     catch (statError) {
@@ -40327,7 +40662,7 @@ function bounded(lines, frame) {
     }).text;
 }
 
-;// CONCATENATED MODULE: ./src/platform/own-identity.ts
+;// CONCATENATED MODULE: ./src/platforms/own-identity.ts
 /**
  * Which comments are the decoration's own, on every platform: a comment, note, discussion or
  * thread is ours only when it carries our marker (or our issue's key) **and** its author is the
@@ -40358,7 +40693,15 @@ async function ownIdentity(log, platform, read, { instead = 'the verdict is writ
     return undefined;
 }
 
+// EXTERNAL MODULE: ./src/platforms/github/github-api.ts + 1 modules
+var github_api = __nccwpck_require__(4065);
+// EXTERNAL MODULE: ./src/platforms/github/github.ts
+var github = __nccwpck_require__(2875);
 ;// CONCATENATED MODULE: ./src/action/pull-request-comment.ts
+
+
+
+
 
 
 
@@ -40391,13 +40734,13 @@ async function commentOnPullRequest(outcomes, options) {
         await comment(outcomes, { ...options, sink }, (message) => log.warning(say(message)));
     }
     catch (error) {
-        log.warning(say(`The pull request was not commented on: ${(0,github_api/* quote */.hD)(error)}. The job goes on without it.`));
+        log.warning(say(`The pull request was not commented on: ${quote(error)}. The job goes on without it.`));
     }
 }
 async function comment(outcomes, options, warn) {
     const { env, log, token } = options;
     const event = env['GITHUB_EVENT_NAME'] ?? '';
-    if (!github_api/* PULL_REQUEST_EVENTS */.m_.includes(event)) {
+    if (!PULL_REQUEST_EVENTS.includes(event)) {
         log.info(`The pullRequestComment input does nothing on ${event ? `${(0,untrusted_text/* oneLine */.TN)(event)} events` : 'this event'}: it comments on pull_request and pull_request_target events only.`);
         return;
     }
@@ -40405,7 +40748,7 @@ async function comment(outcomes, options, warn) {
         warn('The pull request was not commented on: no GitHub token. Leave the githubToken input at its default (the job’s token, github.token) or set it to a token that may write pull requests.');
         return;
     }
-    const found = await (0,github_api/* eventPullRequest */.Z)(env);
+    const found = await eventPullRequest(env);
     if ('problem' in found) {
         warn(`The pull request was not commented on: ${found.problem}.`);
         return;
@@ -40418,7 +40761,7 @@ async function comment(outcomes, options, warn) {
         warn(`The pull request was not commented on: GITHUB_API_URL is not an http(s) address (${(0,untrusted_text/* oneLine */.TN)(env['GITHUB_API_URL'] ?? '')}).`);
         return;
     }
-    const api = new github_api/* GitHubApi */.yN({ token, apiUrl, deadline: options.decorateBy });
+    const api = new github_api/* GitHubApi */.yN({ token, apiUrl, deadline: options.decorateBy, clock: clock/* systemClock */.m });
     try {
         await commentEach(api, target, outcomes, options, warn);
     }
@@ -40432,7 +40775,7 @@ async function commentEach(api, target, outcomes, options, warn) {
     const markerFor = (outcome) => sink.text(outcomeMarker(outcome));
     // Read only once a comment carries one of the markers: who may have written it matters then.
     let me;
-    const identity = () => (me ??= ownIdentity({ info: (line) => log.info(line), warning: warn }, 'GitHub', () => ownAccount(api)));
+    const identity = () => (me ??= ownIdentity({ info: (line) => log.info(line), warning: warn }, 'GitHub', () => (0,github/* ownAccount */.i5)(api)));
     let existing;
     try {
         existing = await findComments(api, target, new Set(outcomes.map(markerFor)), identity);
@@ -40486,29 +40829,7 @@ async function publish(api, target, { id, body }) {
         }
     }
     const { body: reply } = await api.request('POST', commentsPath(target), { body: { body } });
-    return { updated: false, id: accountId(reply?.id) };
-}
-/**
- * The token's own account id. A user's token (a personal access token, a GitHub App's user
- * token) reads it from `GET /user`. An installation token (the job's GITHUB_TOKEN, another
- * app's) may not (GitHub answers 403, "Resource not accessible by integration"); GraphQL's
- * `viewer` names the app's bot account for it: `github-actions[bot]` for the job's token, and an
- * app's own bot, never another's, for an app's token.
- */
-async function ownAccount(api) {
-    try {
-        const { body } = await api.request('GET', 'user');
-        return accountId(body?.id);
-    }
-    catch (error) {
-        if ((0,github_api/* statusOf */.c2)(error) !== 403)
-            throw error;
-    }
-    const reply = await api.graphql('query { viewer { databaseId } }');
-    return accountId(reply?.viewer?.databaseId);
-}
-function accountId(id) {
-    return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
+    return { updated: false, id: (0,github/* accountId */.lS)(reply?.id) };
 }
 /**
  * Our comments, by marker, read a page at a time (at most 30 pages of 100): the first comment
@@ -40551,7 +40872,7 @@ function asComment(item) {
         return undefined;
     }
     const author = typeof user === 'object' && user !== null ? user.id : undefined;
-    return { id, body, author: accountId(author) };
+    return { id, body, author: (0,github/* accountId */.lS)(author) };
 }
 /** `repos/octo/app`: the pull request's repository under the API. */
 function repoPath({ owner, repo }) {
@@ -40642,9 +40963,8 @@ async function reportOutcomes(outcomes, verdict, { settings, github, log, sinks,
     return outputsProblem;
 }
 
-// EXTERNAL MODULE: ./src/github-event.ts
-var github_event = __nccwpck_require__(2981);
 ;// CONCATENATED MODULE: ./src/action/fork-pull-request.ts
+
 
 
 /** How many open pull requests of one head branch are read: one page. */
@@ -40668,7 +40988,7 @@ deadline) {
     return async (head) => {
         const where = `${(0,untrusted_text/* oneLine */.TN)(head.owner)}:${(0,untrusted_text/* oneLine */.TN)(head.branch)}`;
         let pulls;
-        const api = new github_api/* GitHubApi */.yN({ token, apiUrl, deadline });
+        const api = new github_api/* GitHubApi */.yN({ token, apiUrl, deadline, clock: clock/* systemClock */.m });
         try {
             const { body } = await api.request('GET', `repos/${owner}/${repo}/pulls`, {
                 query: { head: `${head.owner}:${head.branch}`, state: 'open', per_page: String(PULLS_READ) }
@@ -40736,7 +41056,7 @@ async function runAnalysis(github, env, findPullRequest) {
     const event = github.event;
     const from = `the ${(0,untrusted_text/* oneLine */.TN)(event || 'unknown')} event`;
     const sha = (env['GITHUB_SHA'] ?? '').toLowerCase();
-    const runSha = (0,src_settings/* isFullSha */.Wf)(sha) ? [sha] : [];
+    const runSha = isFullSha(sha) ? [sha] : [];
     switch (event) {
         case 'pull_request':
         case 'pull_request_target': {
@@ -40747,8 +41067,8 @@ async function runAnalysis(github, env, findPullRequest) {
                 };
             }
             const head = pull.headSha.toLowerCase();
-            const commits = [...new Set([head, ...runSha].filter(src_settings/* isFullSha */.Wf))];
-            const since = (0,src_settings/* runStart */.cM)(pull.updatedAt, "the pull request's last update");
+            const commits = [...new Set([head, ...runSha].filter(isFullSha))];
+            const since = runStart(pull.updatedAt, "the pull request's last update");
             return { pullRequest: String(pull.issue_number), commits, ...(since ? { since } : {}), from };
         }
         case 'workflow_dispatch':
@@ -40770,15 +41090,15 @@ async function runAnalysis(github, env, findPullRequest) {
  * branch, or the user is told which input to pass.
  */
 async function triggeringRun(env, from, findPullRequest) {
-    const run = await (0,github_event/* eventObject */.OA)(env['GITHUB_EVENT_PATH'], 'workflow_run');
+    const run = await eventObject(env['GITHUB_EVENT_PATH'], 'workflow_run');
     if (!run) {
         return {
             problem: 'The workflow_run event file names no triggering run: pass branch or pullRequest, and commit, to say which analysis to check.'
         };
     }
     const headSha = typeof run['head_sha'] === 'string' ? run['head_sha'].toLowerCase() : '';
-    const commits = (0,src_settings/* isFullSha */.Wf)(headSha) ? [headSha] : [];
-    const since = (0,src_settings/* runStart */.cM)(run['created_at'], "the triggering run's creation");
+    const commits = isFullSha(headSha) ? [headSha] : [];
+    const since = runStart(run['created_at'], "the triggering run's creation");
     const pullRequest = (number) => ({
         pullRequest: String(number),
         commits,
@@ -40820,7 +41140,7 @@ function isPullRequestNumber(value) {
 }
 /** A branch name from the run, if it can be one. */
 function run_analysis_branchName(name) {
-    return (0,src_settings/* isBranchName */.Q8)(name) ? name : undefined;
+    return isBranchName(name) ? name : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/action/settings.ts
@@ -40844,16 +41164,16 @@ function readActionSettings(input, env) {
         if (name)
             given[key] = input(name);
     }
-    const raw = (0,src_settings/* withVariables */.sO)(given, ACTION_NAMES, env);
-    const settings = (0,src_settings/* readSettings */.sb)(raw);
+    const raw = withVariables(given, ACTION_NAMES, env);
+    const settings = readSettings(raw);
     const comment = commentSetting(raw);
     return {
         ...settings,
         comment,
         gitHubToken: raw.gitHubToken?.trim() || undefined,
-        sarifFile: (0,src_settings/* fileSetting */.Xp)(raw, 'sarif'),
-        annotate: (0,src_settings/* booleanSetting */.vF)(raw, 'annotate', ACTION_DEFAULTS.annotate),
-        checkRun: (0,src_settings/* booleanSetting */.vF)(raw, 'checkRun', ACTION_DEFAULTS.checkRun)
+        sarifFile: fileSetting(raw, 'sarif'),
+        annotate: booleanSetting(raw, 'annotate', ACTION_DEFAULTS.annotate),
+        checkRun: booleanSetting(raw, 'checkRun', ACTION_DEFAULTS.checkRun)
     };
 }
 /**

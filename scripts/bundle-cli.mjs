@@ -8,9 +8,11 @@
  *   source), executable, run by `node` alone with nothing installed;
  * - dist/cli-licenses.txt: the licences of what it bundles.
  *
- * The command must stay one file: a dynamic import would make ncc emit a chunk (`<id>.index.js`)
- * that could collide with the action's chunks in dist/ and would not be shipped (package.json's
- * `files`). Such a chunk fails the build here.
+ * The command must stay one file: a plain dynamic import would make ncc emit a chunk
+ * (`<id>.index.js`) that could collide with the action's chunks in dist/ and would not be shipped
+ * (package.json's `files`). Such a chunk fails the build here. What the command loads only when
+ * it needs it (a platform's code, for --decorate) is imported with `/* webpackMode: "eager" *\/`:
+ * bundled into the one file, and evaluated only when the import runs.
  */
 import { Buffer } from 'node:buffer'
 import { chmod, readdir, rm, writeFile } from 'node:fs/promises'
@@ -36,7 +38,7 @@ const { code, assets } = await ncc(ENTRY, { license: 'licenses.txt', quiet: true
 const chunks = Object.keys(assets).filter((name) => /\.[cm]?js$/.test(name))
 if (chunks.length > 0) {
   console.error(
-    `bundle-cli: ncc emitted chunk files for the command (${chunks.join(', ')}): src/cli must not import anything dynamically, so that dist/cli.js stays one file.`
+    `bundle-cli: ncc emitted chunk files for the command (${chunks.join(', ')}): a dynamic import under src/cli must be eager (/* webpackMode: "eager" */), so that dist/cli.js stays one file.`
   )
   process.exit(1)
 }

@@ -41,7 +41,12 @@ export const SETTING_KEYS = [
   'inlineLimit',
   'inlineSeverity',
   'bitbucketProject',
-  'bitbucketRepo'
+  'bitbucketRepo',
+  'githubRepository',
+  'gitlabUrl',
+  'gitlabProject',
+  'giteaUrl',
+  'giteaRepository'
 ] as const
 
 export type SettingKey = (typeof SETTING_KEYS)[number]

@@ -55,10 +55,24 @@ export interface PullRequestFile {
   patch?: string
 }
 
+/** A review thread, as GraphQL's `reviewThreads` gives it, with its comments. */
+export interface ReviewThread {
+  id: string
+  isResolved: boolean
+  path: string
+  line: number
+  comments: Array<{ body: string; author: GitHubAccount }>
+}
+
 /**
- * A loopback stand-in for the parts of GitHub's API the action uses, for one pull request of
- * octo/shop: its issue comments (list, create, update: its author's only), its files (one page
- * of up to 100 per `page`), check runs (create, update), and who the token is: by default the
+ * A loopback stand-in for the parts of GitHub's API the action and the command use, shaped from
+ * GitHub's REST description (api.github.com, 2022-11-28), for one pull request of octo/shop: its
+ * issue comments (list, paged by `page` and `per_page` with a `Link` header; create; update: its
+ * author's only), its files (one page of up to 100 per `page`), commit statuses (`POST
+ * statuses/{sha}`), reviews (`POST pulls/7/reviews`: every comment on a line the files' patches
+ * add, or the whole review is refused, 422, as GitHub refuses it), review threads through
+ * GraphQL (`reviewThreads`, `resolveReviewThread`), check runs (create, update), and who the
+ * token is: by default the
  * job's token, an installation token, which `GET /user` refuses (403, "Resource not accessible
  * by integration") and GraphQL's `viewer` names as github-actions[bot]; `account` makes it a
  * user's token, which `GET /user` answers. `refuseWrites` answers 403 to every write, as GitHub
@@ -74,6 +88,11 @@ export class FakeGitHub {
     updates: Record<string, unknown>[]
   }> = []
   files: PullRequestFile[] = []
+  /** Commit statuses set, by commit. */
+  readonly statuses: Array<{ sha: string; body: Record<string, unknown> }> = []
+  /** Reviews submitted, as their requests' bodies. */
+  readonly reviews: Record<string, unknown>[] = []
+  readonly threads: ReviewThread[] = []
   refuseWrites = false
   refuseFiles = false
   /** The token's account when it is a user's; by default the job's token (github-actions[bot]). */
@@ -108,13 +127,19 @@ export class FakeGitHub {
           })
         }
         if (request.method === 'POST' && url.pathname === '/graphql') {
-          const { query } = JSON.parse(text) as { query?: string }
-          if (!/viewer\s*\{\s*databaseId\s*\}/.test(query ?? '')) {
-            return reply(200, { errors: [{ message: 'not a query this fake knows' }] })
-          }
-          return reply(200, { data: { viewer: { databaseId: writer.id } } })
+          return reply(200, this.graphql(text, writer))
         }
-        if (request.method === 'GET' && url.pathname === list) return reply(200, this.comments)
+        if (request.method === 'GET' && url.pathname === list) {
+          const page = Number(url.searchParams.get('page') ?? '1')
+          const size = Number(url.searchParams.get('per_page') ?? '30')
+          const more = page * size < this.comments.length
+          response.writeHead(200, {
+            'content-type': 'application/json',
+            ...(more ? { link: `<${this.url}${list}?page=${page + 1}>; rel="next"` } : {})
+          })
+          response.end(JSON.stringify(this.comments.slice((page - 1) * size, page * size)))
+          return
+        }
         if (request.method === 'GET' && url.pathname === `/repos/octo/shop/pulls/${NUMBER}/files`) {
           if (this.refuseFiles)
             return reply(403, { message: 'Resource not accessible by integration' })
@@ -142,6 +167,36 @@ export class FakeGitHub {
           existing.body = (JSON.parse(text) as { body: string }).body
           return reply(200, existing)
         }
+        const status = /^\/repos\/octo\/shop\/statuses\/([0-9a-f]{40})$/.exec(url.pathname)
+        if (request.method === 'POST' && status) {
+          this.statuses.push({ sha: status[1]!, body: JSON.parse(text) as Record<string, unknown> })
+          return reply(201, { id: this.next++, ...(JSON.parse(text) as object) })
+        }
+        if (
+          request.method === 'POST' &&
+          url.pathname === `/repos/octo/shop/pulls/${NUMBER}/reviews`
+        ) {
+          const review = JSON.parse(text) as { comments?: Array<Record<string, unknown>> }
+          const comments = review.comments ?? []
+          const off = comments.find((comment) => !this.inDiff(comment))
+          if (off) {
+            return reply(422, {
+              message: 'Unprocessable Entity',
+              errors: ['Pull request review thread line must be part of the diff']
+            })
+          }
+          this.reviews.push(review)
+          for (const comment of comments) {
+            this.threads.push({
+              id: `PRRT_${this.next++}`,
+              isResolved: false,
+              path: String(comment['path']),
+              line: Number(comment['line']),
+              comments: [{ body: String(comment['body']), author: writer }]
+            })
+          }
+          return reply(200, { id: this.next++, state: 'COMMENTED' })
+        }
         if (request.method === 'POST' && url.pathname === '/repos/octo/shop/check-runs') {
           const run = {
             id: this.next++,
@@ -161,6 +216,53 @@ export class FakeGitHub {
       })
     })
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve))
+  }
+
+  /** Whether a review comment stands on a line the pull request's patches add, on the right. */
+  private inDiff(comment: Record<string, unknown>): boolean {
+    const file = this.files.find(({ filename }) => filename === comment['path'])
+    if (!file?.patch || comment['side'] !== 'RIGHT') return false
+    const added = new Set<number>()
+    let line = 0
+    for (const text of file.patch.split('\n')) {
+      const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)/.exec(text)
+      if (hunk) line = Number(hunk[1])
+      else if (text.startsWith('+')) added.add(line++)
+      else if (!text.startsWith('-')) line++
+    }
+    return added.has(Number(comment['line']))
+  }
+
+  /** GraphQL: the token's account, the pull request's review threads, and resolving one. */
+  private graphql(text: string, writer: GitHubAccount): unknown {
+    const { query, variables } = JSON.parse(text) as {
+      query?: string
+      variables?: Record<string, unknown>
+    }
+    if (/viewer\s*\{\s*databaseId\s*\}/.test(query ?? '')) {
+      return { data: { viewer: { databaseId: writer.id } } }
+    }
+    if (/reviewThreads/.test(query ?? '') && variables?.['number'] === NUMBER) {
+      const nodes = this.threads.map((thread) => ({
+        id: thread.id,
+        isResolved: thread.isResolved,
+        comments: {
+          nodes: thread.comments.slice(0, 1).map(({ body, author }) => ({
+            body,
+            author: { databaseId: author.id }
+          }))
+        }
+      }))
+      const pageInfo = { hasNextPage: false, endCursor: null }
+      return { data: { repository: { pullRequest: { reviewThreads: { nodes, pageInfo } } } } }
+    }
+    const resolving = /resolveReviewThread/.test(query ?? '')
+    const thread = this.threads.find(({ id }) => id === variables?.['id'])
+    if (resolving && thread && !this.refuseWrites) {
+      thread.isResolved = true
+      return { data: { resolveReviewThread: { thread: { id: thread.id } } } }
+    }
+    return { errors: [{ message: 'not a query this fake knows' }] }
   }
 
   get url(): string {

@@ -17,7 +17,7 @@ import {
   type FakeAzureDevOps
 } from '../../__fixtures__/azure/fake-azure-devops.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
-import { decorateInAzure } from '../../src/cli/azure-decoration.js'
+import { decorate as decorateCommand } from '../../src/cli/decoration.js'
 import { COMMAND_NAMES } from '../../src/cli/names.js'
 import { terminalLog } from '../../src/cli/terminal-log.js'
 import { FAIL_ON_ERROR } from '../../src/fail-policy.js'
@@ -82,7 +82,7 @@ async function decorate(
     { write: (text) => written.push(text) },
     { color: false, names: COMMAND_NAMES }
   )
-  await decorateInAzure([failing(status)], {
+  await decorateCommand([failing(status)], {
     env: {
       SYSTEM_COLLECTIONURI: fake.collection,
       SYSTEM_TEAMPROJECT: AZURE_PROJECT,

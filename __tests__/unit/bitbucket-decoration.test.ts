@@ -22,9 +22,13 @@ import {
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
 import { commandSink, inCommandWords } from '../../__fixtures__/sinks.js'
-import { BitbucketApi } from '../../src/bitbucket/bitbucket-api.js'
-import { reportId } from '../../src/bitbucket/code-insights.js'
-import { decorateBitbucket, BITBUCKET_LIMITS } from '../../src/bitbucket/cloud.js'
+import { BitbucketApi } from '../../src/platforms/bitbucket-cloud/bitbucket-api.js'
+import {
+  bitbucketCloud,
+  BITBUCKET_LIMITS
+} from '../../src/platforms/bitbucket-cloud/bitbucket-cloud.js'
+import { decorate as decoratePlatform } from '../../src/platforms/decorate.js'
+import { digestId as reportId } from '../../src/platforms/review-platform.js'
 import { FAIL_ON_ERROR } from '../../src/fail-policy.js'
 import type { AnalysisOutcome } from '../../src/gate/outcome.js'
 import type { CommentWhen } from '../../src/report/pull-request-comment-body.js'
@@ -96,13 +100,13 @@ async function decorate(
     deadline: 60_000
   })
   try {
-    await decorateBitbucket(
-      bitbucket,
-      {
+    await decoratePlatform(
+      bitbucketCloud(bitbucket, {
         repository: REPOSITORY,
         commit: COMMIT,
-        pullRequestId: 'pullRequest' in options ? options.pullRequest : PULL_REQUEST
-      },
+        pullRequestId: 'pullRequest' in options ? options.pullRequest : PULL_REQUEST,
+        reportsOnly: false
+      }),
       outcomes,
       {
         sink: commandSink({
@@ -113,6 +117,8 @@ async function decorate(
         }),
         policy: FAIL_ON_ERROR,
         commentWhen: options.commentWhen ?? 'always',
+        inlineLimit: 0,
+        inlineSeverity: 'info',
         log
       }
     )

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import { RecordingLog } from '../../__fixtures__/log.js'
-import { ciAnalysis, withTheCisAnalysis } from '../../src/cli/ci-analysis.js'
+import { ciAnalysis, withTheCisAnalysis } from '../../src/ci/ci-analysis.js'
 import { COMMAND_NAMES } from '../../src/cli/names.js'
 import { parseCommandLine } from '../../src/cli/options.js'
 import { readCommandSettings } from '../../src/cli/settings.js'

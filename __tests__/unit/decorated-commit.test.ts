@@ -3,9 +3,7 @@
  * given, which wins over the CI's; else the commit the CI names.
  */
 import { describe, expect, it } from 'vitest'
-import { bitbucketPipeline } from '../../src/cli/bitbucket-decoration.js'
-import { decoratedCommit } from '../../src/cli/decoration-context.js'
-import { gitlabPipeline } from '../../src/cli/gitlab-decoration.js'
+import { bitbucketPipeline, decoratedCommit, gitlabPipeline } from '../../src/ci/review-targets.js'
 
 const CI = '1'.repeat(40)
 const GIVEN = 'a'.repeat(40)

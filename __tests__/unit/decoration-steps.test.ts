@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { RecordingLog } from '../../__fixtures__/log.js'
 import { DECORATION_ALLOWANCE_MS, decorationDeadline } from '../../src/deadline.js'
-import { decorating, decorationStep } from '../../src/platform/decoration-steps.js'
+import { decorating, decorationStep } from '../../src/platforms/decorate.js'
 import { PlatformError, PlatformRefusal } from '../../src/http/rest-api.js'
 
 const PLATFORM = {

@@ -13,7 +13,8 @@ import {
   isRateLimit,
   isRefusal,
   statusOf
-} from '../../src/action/github-api.js'
+} from '../../src/platforms/github/github-api.js'
+import { systemClock } from '../../src/clock.js'
 import { PlatformError, PlatformRefusal } from '../../src/http/rest-api.js'
 
 const API = 'https://api.github.test'
@@ -30,7 +31,12 @@ async function githubFailure(reply: () => Response): Promise<unknown> {
       return reply()
     })
   )
-  const api = new GitHubApi({ token: 'ghs_token', apiUrl: API, deadline: Date.now() + 30_000 })
+  const api = new GitHubApi({
+    token: 'ghs_token',
+    apiUrl: API,
+    deadline: Date.now() + 30_000,
+    clock: systemClock
+  })
   try {
     return await api
       .request('GET', 'repos/octo/app/issues/7/comments')
@@ -118,7 +124,12 @@ describe('GraphQL beside the REST API', () => {
     server.use(
       http.post(graphqlUrl, () => HttpResponse.json({ data: { viewer: { databaseId: 7 } } }))
     )
-    const api = new GitHubApi({ token: 'ghs_token', apiUrl, deadline: Date.now() + 30_000 })
+    const api = new GitHubApi({
+      token: 'ghs_token',
+      apiUrl,
+      deadline: Date.now() + 30_000,
+      clock: systemClock
+    })
     try {
       await expect(api.graphql('query { viewer { databaseId } }')).resolves.toEqual({
         viewer: { databaseId: 7 }
@@ -134,7 +145,12 @@ describe('GraphQL beside the REST API', () => {
         HttpResponse.json({ errors: [{ message: 'Something went wrong' }] })
       )
     )
-    const api = new GitHubApi({ token: 'ghs_token', apiUrl: API, deadline: Date.now() + 30_000 })
+    const api = new GitHubApi({
+      token: 'ghs_token',
+      apiUrl: API,
+      deadline: Date.now() + 30_000,
+      clock: systemClock
+    })
     try {
       await expect(api.graphql('query { viewer { databaseId } }')).rejects.toThrow(
         "GitHub's GraphQL API answered: Something went wrong"

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { FakeClock } from '../../__fixtures__/clock.js'
-import { GitLabApi } from '../../src/gitlab/gitlab-api.js'
+import { GitLabApi } from '../../src/platforms/gitlab/gitlab-api.js'
 import { PlatformError, PlatformRefusal, REST_LIMITS } from '../../src/http/rest-api.js'
 
 const TOKEN = 'glpat-0123456789abcdefghij'

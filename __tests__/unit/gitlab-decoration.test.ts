@@ -22,18 +22,20 @@ import { RecordingLog } from '../../__fixtures__/log.js'
 import { commandSink, inCommandWords } from '../../__fixtures__/sinks.js'
 import { FAIL_ON_ERROR } from '../../src/fail-policy.js'
 import type { AnalysisOutcome } from '../../src/gate/outcome.js'
-import { GitLabApi } from '../../src/gitlab/gitlab-api.js'
+import { GitLabApi } from '../../src/platforms/gitlab/gitlab-api.js'
 import {
-  decorateMergeRequest,
-  type DecorationOptions,
-  type GitLabPipeline
-} from '../../src/gitlab/merge-request-decoration.js'
+  decorate as decoratePlatform,
+  type DecorationOptions
+} from '../../src/platforms/decorate.js'
+import { gitlabPlatform, type GitLabTarget } from '../../src/platforms/gitlab/gitlab.js'
+import type { FileLink } from '../../src/report/new-issues-block.js'
+
+type GitLabPipeline = GitLabTarget & { fileLink: FileLink | undefined }
 import { summaryForms } from '../../src/report/summary-text.js'
 import { tokenForms } from '../../src/secrets.js'
-import { analysis, serverIssue } from '../support/findings.js'
+import { lineIssue, shopOutcome } from '../support/review-outcomes.js'
 import { mentionsIn } from '../support/mentions.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
-import { gateResult } from './summary-gate-result.js'
 import { COMMAND_NAMES } from '../../src/cli/names.js'
 
 const TOKEN = 'glpat-fake-token'
@@ -64,48 +66,12 @@ async function gitlabWith(options: FakeGitLabOptions = {}) {
   return fake
 }
 
-/** An issue of `severity` on `file` at `line`. */
-const issue = (key: string, file: string, line: number, severity = 'MAJOR', message?: string) =>
-  serverIssue(key, {
-    component: `shop:${file}`,
-    line,
-    textRange: { startLine: line, endLine: line, startOffset: 0, endOffset: 5 },
-    severity,
-    impacts: [],
-    ...(message === undefined ? {} : { message })
-  })
-
-/** The outcome of project shop: its gate and its new issues, of the merge request or the branch. */
-function outcome(
+const issue = lineIssue
+const outcome = (
   status: 'OK' | 'ERROR',
   issues: Record<string, unknown>[],
   scope: 'pull-request' | 'new-code' = 'pull-request'
-): AnalysisOutcome {
-  const { findings, total } = analysis({
-    issues: issues.map((one) => ({ ...one, component: String(one['component']) })),
-    projectKey: 'shop'
-  })
-  return {
-    read: true,
-    source: 'report-task.txt',
-    result: gateResult({
-      projectKey: 'shop',
-      status,
-      ...(status === 'OK' ? { conditions: [] } : {}),
-      ...(scope === 'pull-request' ? { pullRequest: '42' } : { branch: 'feature/login' }),
-      newIssues: {
-        read: true,
-        scope:
-          scope === 'pull-request'
-            ? { kind: 'pull-request', pullRequest: '42' }
-            : { kind: 'new-code', branch: 'feature/login' },
-        findings: findings.map((finding) => ({ ...finding, file: finding.serverPath })),
-        total,
-        requests: 1
-      }
-    })
-  }
-}
+) => shopOutcome(status, issues, { scope })
 
 function pipeline(fields: Partial<GitLabPipeline> = {}): GitLabPipeline {
   return {
@@ -114,6 +80,11 @@ function pipeline(fields: Partial<GitLabPipeline> = {}): GitLabPipeline {
     mergeRequestIid: MERGE_REQUEST_IID,
     pipelineId: '812',
     fileLink: undefined,
+    names: {
+      project: 'CI_PROJECT_ID',
+      mergeRequest: 'CI_MERGE_REQUEST_IID',
+      api: 'CI_API_V4_URL'
+    },
     ...fields
   }
 }
@@ -131,7 +102,9 @@ async function decorate(
     clock: new FakeClock(),
     deadline: 60_000
   })
-  await decorateMergeRequest(gitlab, pipeline(options.pipeline), outcomes, {
+  const target = pipeline(options.pipeline)
+  await decoratePlatform(gitlabPlatform(gitlab, target), outcomes, {
+    fileLink: target.fileLink,
     sink: commandSink({
       secrets: [...tokenForms(SONAR_TOKEN), ...tokenForms(TOKEN)],
       escapedForms: summaryForms,

@@ -1,5 +1,6 @@
 /**
- * The project's note on a merge request, edited in place, and its commit status, against a
+ * The project's note on a merge request, edited in place, and its commit status, as the driver
+ * (src/platforms/decorate.ts) writes them through the GitLab platform, against a
  * loopback GitLab whose notes, users and statuses are shaped from GitLab's REST documentation
  * (notes: id, body, author {id, username}, system; x-next-page pagination; statuses: state, name,
  * target_url, description).
@@ -8,11 +9,19 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { FakeClock } from '../../__fixtures__/clock.js'
-import { GitLabApi } from '../../src/gitlab/gitlab-api.js'
+import { RecordingLog } from '../../__fixtures__/log.js'
+import { commandSink } from '../../__fixtures__/sinks.js'
+import { COMMAND_NAMES } from '../../src/cli/names.js'
+import { FAIL_ON_ERROR } from '../../src/fail-policy.js'
+import type { AnalysisOutcome } from '../../src/gate/outcome.js'
+import { evaluateConditions } from '../../src/gate/evaluate.js'
 import { PlatformError } from '../../src/http/rest-api.js'
-import { setCommitStatus } from '../../src/gitlab/commit-status.js'
-import { NOTE_LIMITS, upsertNote } from '../../src/gitlab/merge-request-note.js'
-import { commentMarker } from '../../src/report/pull-request-comment-body.js'
+import { decorate, verdictOf } from '../../src/platforms/decorate.js'
+import { GitLabApi } from '../../src/platforms/gitlab/gitlab-api.js'
+import { GITLAB_LIMITS, gitlabPlatform } from '../../src/platforms/gitlab/gitlab.js'
+import type { Review } from '../../src/platforms/review-platform.js'
+import { commentMarker, type CommentWhen } from '../../src/report/pull-request-comment-body.js'
+import { condition, gateResult } from './summary-gate-result.js'
 
 const noteMarker = commentMarker
 const SHOP = noteMarker('shop')
@@ -86,21 +95,64 @@ async function fakeGitLab(notes: Note[] = [], perPage = 100) {
   return { gitlab, notes, requests, statuses }
 }
 
-const MR = { projectId: '7', iid: '42' }
+const SHA = 'a'.repeat(40)
 
-describe('upsertNote', () => {
+/** Project shop's outcome: its gate failed on one condition, or passed. */
+function shopOutcome(status: 'ERROR' | 'OK'): AnalysisOutcome {
+  return {
+    read: true,
+    source: 'report-task.txt',
+    result: gateResult({
+      projectKey: 'shop',
+      status,
+      conditions: status === 'OK' ? [] : evaluateConditions([condition()]),
+      dashboardUrl: 'https://sonar.example.com/dashboard?id=shop&pullRequest=42'
+    })
+  }
+}
+
+const sink = () => commandSink({ limit: 1_000_000, unit: 'characters' })
+
+function platform(fake: { gitlab: GitLabApi }, pipelineId?: string) {
+  return gitlabPlatform(fake.gitlab, {
+    projectId: '7',
+    sha: SHA,
+    mergeRequestIid: '42',
+    pipelineId,
+    names: { project: 'CI_PROJECT_ID', mergeRequest: 'CI_MERGE_REQUEST_IID', api: 'CI_API_V4_URL' }
+  })
+}
+
+/** One run of the decoration for shop's outcome; the log's lines. */
+async function run(
+  fake: { gitlab: GitLabApi },
+  status: 'ERROR' | 'OK',
+  commentWhen: CommentWhen = 'always'
+) {
+  const log = new RecordingLog(COMMAND_NAMES)
+  await decorate(platform(fake), [shopOutcome(status)], {
+    sink: sink(),
+    policy: FAIL_ON_ERROR,
+    commentWhen,
+    inlineLimit: 0,
+    inlineSeverity: 'info',
+    log
+  })
+  return log
+}
+
+/** The second line of a note as the fake holds it: what follows the marker. */
+const secondLine = (body: string) => body.split('\n')[1]
+
+describe("the project's note", () => {
   it('creates the note once, then edits it in place on every later run', async () => {
     const fake = await fakeGitLab()
-    await expect(upsertNote(fake.gitlab, MR, SHOP, shop('Quality Gate failed'))).resolves.toEqual({
-      action: 'created',
-      id: 1000
-    })
-    await expect(upsertNote(fake.gitlab, MR, SHOP, shop('Quality Gate passed'))).resolves.toEqual({
-      action: 'updated',
-      id: 1000
-    })
+    await run(fake, 'ERROR')
+    await run(fake, 'OK')
     expect(fake.notes).toHaveLength(1)
-    expect(fake.notes[0]!.body).toBe(shop('Quality Gate passed'))
+    expect(fake.notes[0]!.id).toBe(1000)
+    expect(fake.notes[0]!.body.startsWith(`${SHOP}\n`)).toBe(true)
+    expect(fake.notes[0]!.body).toContain('Quality Gate passed')
     expect(fake.requests.slice(-3)).toEqual([
       'GET /api/v4/user',
       'GET /api/v4/projects/7/merge_requests/42/notes',
@@ -115,15 +167,13 @@ describe('upsertNote', () => {
       { id: 2, body: `${marker}\nsystem`, author: BOT, system: true },
       { id: 3, body: `${noteMarker('shop-admin')}\nother project`, author: BOT, system: false }
     ])
-    await expect(upsertNote(fake.gitlab, MR, SHOP, shop('verdict'))).resolves.toMatchObject({
-      action: 'created'
-    })
-    expect(fake.notes.map(({ id, body }) => [id, body.split('\n')[1]])).toEqual([
+    await run(fake, 'ERROR')
+    expect(fake.notes.slice(0, 3).map(({ id, body }) => [id, secondLine(body)])).toEqual([
       [1, 'all good, merge it'],
       [2, 'system'],
-      [3, 'other project'],
-      [1000, 'verdict']
+      [3, 'other project']
     ])
+    expect(fake.notes.map(({ id }) => id)).toEqual([1, 2, 3, 1000])
   })
 
   it('finds its note on a later page', async () => {
@@ -135,10 +185,9 @@ describe('upsertNote', () => {
     }))
     const ours = { id: 999, body: `${noteMarker('shop')}\nold`, author: BOT, system: false }
     const fake = await fakeGitLab([...others, ours])
-    await expect(upsertNote(fake.gitlab, MR, SHOP, shop('new'))).resolves.toEqual({
-      action: 'updated',
-      id: 999
-    })
+    await run(fake, 'ERROR')
+    expect(fake.notes).toHaveLength(251)
+    expect(ours.body).toContain('Quality Gate failed')
     expect(fake.requests.filter((r) => r.startsWith('GET /api/v4/projects'))).toHaveLength(3)
   })
 
@@ -147,58 +196,47 @@ describe('upsertNote', () => {
       { id: 1, body: `${noteMarker('shop-admin')}\nother project`, author: BOT, system: false },
       { id: 2, body: `${SHOP}\r\nstored with CRLF`, author: BOT, system: false }
     ])
-    await expect(upsertNote(fake.gitlab, MR, SHOP, shop('new'))).resolves.toEqual({
-      action: 'updated',
-      id: 2
-    })
+    await run(fake, 'ERROR')
+    expect(fake.notes).toHaveLength(2)
+    expect(fake.notes[0]!.body).toBe(`${noteMarker('shop-admin')}\nother project`)
+    expect(fake.notes[1]!.body).toContain('Quality Gate failed')
   })
 
-  it('leaves the note as it is when told to, and says so; a body without its marker is refused', async () => {
-    const fake = await fakeGitLab([{ id: 9, body: shop('old'), author: BOT, system: false }])
-    const seen: Array<string | undefined> = []
-    const leave = (existing: string | undefined) => (seen.push(existing), false)
-    await expect(upsertNote(fake.gitlab, MR, SHOP, shop('new'), { write: leave })).resolves.toEqual(
-      {
-        action: 'unchanged',
-        id: 9
-      }
-    )
-    expect(seen).toEqual([shop('old')])
-    expect(fake.notes[0]!.body).toBe(shop('old'))
-    await expect(upsertNote(fake.gitlab, MR, SHOP, 'no marker')).rejects.toBeInstanceOf(
-      PlatformError
+  it('leaves the note as it is when --comment-when says so, and says so', async () => {
+    const fake = await fakeGitLab()
+    await run(fake, 'ERROR', 'changed')
+    const first = fake.notes[0]!.body
+    const again = await run(fake, 'ERROR', 'changed')
+    expect(fake.notes[0]!.body).toBe(first)
+    expect(fake.requests.filter((r) => r.startsWith('PUT'))).toEqual([])
+    expect(again.of('info').map(String)).toContain(
+      'GitLab: the note for shop is left as it is (--comment-when changed).'
     )
   })
 
   it("a body past GitLab's limit is refused before any request", async () => {
     const fake = await fakeGitLab()
+    const review = platform(fake).review as Review
+    const verdict = verdictOf(shopOutcome('ERROR'), { sink: sink(), policy: FAIL_ON_ERROR })
     await expect(
-      upsertNote(fake.gitlab, MR, SHOP, shop('x'.repeat(NOTE_LIMITS.bodyChars)))
+      review.verdicts.create(verdict, shop('x'.repeat(GITLAB_LIMITS.noteChars)))
     ).rejects.toBeInstanceOf(PlatformError)
     expect(fake.requests).toEqual([])
   })
 })
 
-describe('setCommitStatus', () => {
+describe('the commit status', () => {
   it('names the project, joins the pipeline, cuts the description to 255 characters, leaves out a target too long', async () => {
     const fake = await fakeGitLab()
-    const sha = 'a'.repeat(40)
-    await setCommitStatus(fake.gitlab, {
-      projectId: '7',
-      sha,
-      projectKey: 'shop',
-      state: 'failed',
-      description: `Quality Gate failed: ${'coverage on new code 12.5% < 80% · '.repeat(20)}`,
-      targetUrl: 'https://sonar.example.com/dashboard?id=shop&pullRequest=42',
-      pipelineId: '812'
+    const failed = verdictOf(shopOutcome('ERROR'), { sink: sink(), policy: FAIL_ON_ERROR })
+    await platform(fake, '812').setStatus!({
+      ...failed,
+      words: `Quality Gate failed: ${'coverage on new code 12.5% < 80% · '.repeat(20)}`
     })
-    await setCommitStatus(fake.gitlab, {
-      projectId: '7',
-      sha,
-      projectKey: 'shop',
-      state: 'success',
-      description: 'Quality Gate passed',
-      targetUrl: `https://sonar.example.com/dashboard?id=${'x'.repeat(300)}`
+    const passed = verdictOf(shopOutcome('OK'), { sink: sink(), policy: FAIL_ON_ERROR })
+    await platform(fake).setStatus!({
+      ...passed,
+      dashboard: `https://sonar.example.com/dashboard?id=${'x'.repeat(300)}`
     })
     expect(fake.statuses[0]).toMatchObject({
       state: 'failed',

@@ -16,10 +16,36 @@ const LAYERS: readonly (readonly string[])[] = [
   ['findings'],
   ['gate'],
   ['report'],
-  ['platform'],
-  ['gitlab', 'bitbucket', 'azure'],
+  ['ci'],
+  ['platforms'],
   ['action', 'cli']
 ]
+
+/**
+ * Inside src/platforms/, each platform's folder imports only its own folder, the interface's
+ * module (review-platform.ts) and the HTTP layer: never another platform, nor the driver. The
+ * driver's modules (the files directly in src/platforms/) import no platform: the edges open one.
+ */
+function platformViolations(files: ReadonlyMap<string, string>): Violation[] {
+  const violations: Violation[] = []
+  for (const [file, text] of files) {
+    const parts = file.split('/')
+    if (parts[0] !== 'platforms') continue
+    const own = parts.length === 3 ? `platforms/${parts[1]}/` : undefined
+    for (const specifier of importsOf(text)) {
+      if (!specifier.startsWith('.')) continue
+      const to = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier))
+      const allowed = own
+        ? to.startsWith(own) ||
+          to === 'platforms/review-platform.js' ||
+          to.startsWith('http/') ||
+          to.startsWith('../')
+        : to.split('/').length !== 3 || !to.startsWith('platforms/')
+      if (!allowed) violations.push({ from: file, to })
+    }
+  }
+  return violations
+}
 
 const SRC = path.resolve(import.meta.dirname, '../../src')
 
@@ -87,6 +113,26 @@ describe('layers point down: no module of src/ imports from a higher layer or a 
 
   it('no import in src/ runs upward or sideways between edges', () => {
     expect(layerViolations(files)).toEqual([])
+  })
+
+  it('a platform imports only its own folder, the interface and the HTTP layer; the driver no platform', () => {
+    expect(platformViolations(files)).toEqual([])
+    expect([...files.keys()].filter((file) => file.startsWith('platforms/gitlab/'))).not.toEqual([])
+    const planted = new Map<string, string>()
+      .set('platforms/gitea/planted.ts', "import { x } from '../github/github.js'\n")
+      .set('platforms/gitea/report.ts', "import { y } from '../../report/markup.js'\n")
+      .set('platforms/gitea/driver.ts', "import { z } from '../decorate.js'\n")
+      .set('platforms/planted.ts', "import { w } from './gitlab/gitlab.js'\n")
+      .set(
+        'platforms/gitea/fine.ts',
+        "import { v } from '../review-platform.js'\nimport './api.js'\nimport { u } from '../../http/rest-api.js'\n"
+      )
+    expect(platformViolations(planted).map(({ from }) => from)).toEqual([
+      'platforms/gitea/planted.ts',
+      'platforms/gitea/report.ts',
+      'platforms/gitea/driver.ts',
+      'platforms/planted.ts'
+    ])
   })
 
   it('the check sees the imports src/ has: the core on the foundation, the edges on the core', () => {

@@ -11,7 +11,7 @@ import { COMMAND_NAMES } from '../../src/cli/names.js'
 import { FAIL_ON_ERROR } from '../../src/fail-policy.js'
 import type { GateResult } from '../../src/gate/check.js'
 import type { AnalysisOutcome } from '../../src/gate/outcome.js'
-import { statusWords } from '../../src/platform/decoration-steps.js'
+import { statusWords } from '../../src/platforms/decorate.js'
 import { issueDiscussionBody } from '../../src/report/issue-discussion.js'
 import {
   HTML_MARKUP,

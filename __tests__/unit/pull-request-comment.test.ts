@@ -8,6 +8,7 @@ import { actionHtmlSink, inActionWords } from '../../__fixtures__/sinks.js'
 import { useMockServer } from '../../__fixtures__/msw.js'
 import { commentOnPullRequest, COMMENT_API_LIMITS } from '../../src/action/pull-request-comment.js'
 import { ReportFileError } from '../../src/errors.js'
+import { EVENT_FILE_BYTES } from '../../src/github-event.js'
 import { evaluateConditions } from '../../src/gate/evaluate.js'
 import type { AnalysisOutcome } from '../../src/gate/outcome.js'
 import {
@@ -453,7 +454,7 @@ describe('the event file and the API are not trusted', () => {
 
   it('an event file larger than the limit is not read', async () => {
     const file = eventFile('')
-    writeFileSync(file, ' '.repeat(COMMENT_API_LIMITS.eventFileBytes + 1))
+    writeFileSync(file, ' '.repeat(EVENT_FILE_BYTES + 1))
     const log = await comment([read()], { env: envFor({ GITHUB_EVENT_PATH: file }) })
     expect(requests).toEqual([])
     expect(log.of('warning')[0]).toMatch(/larger than/)

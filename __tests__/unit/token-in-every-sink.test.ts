@@ -67,9 +67,7 @@ import {
   AZURE_TOKEN,
   startFakeAzureDevOps
 } from '../../__fixtures__/azure/fake-azure-devops.js'
-import { decorateInAzure } from '../../src/cli/azure-decoration.js'
-import { decorateInBitbucket } from '../../src/cli/bitbucket-decoration.js'
-import { decorateGitLab } from '../../src/cli/gitlab-decoration.js'
+import { decorate } from '../../src/cli/decoration.js'
 import { endCommand, reportOutcomes } from '../../src/cli/report.js'
 import { terminalLog } from '../../src/cli/terminal-log.js'
 import type { Finding } from '../../src/findings/finding.js'
@@ -335,7 +333,7 @@ async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }
     endCommand(verdict, settings, log)
     const fake = await gitlabFor(outcomes)
     try {
-      await decorateGitLab(outcomes, {
+      await decorate(outcomes, {
         env: {
           CI_API_V4_URL: fake.url,
           CI_PROJECT_ID: GITLAB_PROJECT,
@@ -360,7 +358,7 @@ async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }
     const cloud = await startFakeBitbucketCloud()
     server.use(http.all(`${new URL(cloud.url).origin}/*`, () => passthrough()))
     try {
-      await decorateInBitbucket(outcomes, {
+      await decorate(outcomes, {
         env: {
           BITBUCKET_API_URL: cloud.url,
           BITBUCKET_REPO_FULL_NAME: REPOSITORY,
@@ -385,7 +383,7 @@ async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }
     const devops = await startFakeAzureDevOps({ changed: changedFiles(outcomes) })
     server.use(http.all(`${new URL(devops.collection).origin}/*`, () => passthrough()))
     try {
-      await decorateInAzure(outcomes, {
+      await decorate(outcomes, {
         env: {
           SYSTEM_COLLECTIONURI: devops.collection,
           SYSTEM_TEAMPROJECT: AZURE_PROJECT,

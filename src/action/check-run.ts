@@ -1,3 +1,4 @@
+import { systemClock } from '../clock.js'
 import { findingAnnotation, LEVEL_OF_SEVERITY } from '../findings/annotations.js'
 import { bySeverity, type Finding } from '../findings/finding.js'
 import type { NewIssues } from '../gate/new-issues.js'
@@ -7,7 +8,7 @@ import { newIssuesBlock } from '../report/new-issues-block.js'
 import { blocks } from '../report/summary.js'
 import type { Sink } from '../sink.js'
 import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-import { apiBase, GitHubApi, githubSaid, isRefusal } from './github-api.js'
+import { apiBase, GitHubApi, githubSaid, isRefusal } from '../platforms/github/github-api.js'
 import type { GitHubContext } from './github-context.js'
 
 /**
@@ -68,7 +69,7 @@ export async function createCheckRuns(
     )
     return
   }
-  const api = new GitHubApi({ token, apiUrl, deadline: options.decorateBy })
+  const api = new GitHubApi({ token, apiUrl, deadline: options.decorateBy, clock: systemClock })
   try {
     await createEach(api, readOnes, { ...options, sink }, warn)
   } finally {

@@ -1,5 +1,6 @@
+import { systemClock } from '../clock.js'
 import { oneLine } from '../untrusted-text.js'
-import { apiBase, GitHubApi, githubSaid } from './github-api.js'
+import { apiBase, GitHubApi, githubSaid } from '../platforms/github/github-api.js'
 import type { FindPullRequest } from './run-analysis.js'
 
 /** How many open pull requests of one head branch are read: one page. */
@@ -26,7 +27,7 @@ export function pullRequestFinder(
   return async (head) => {
     const where = `${oneLine(head.owner)}:${oneLine(head.branch)}`
     let pulls: { number: number; head: { sha: string } }[]
-    const api = new GitHubApi({ token, apiUrl, deadline })
+    const api = new GitHubApi({ token, apiUrl, deadline, clock: systemClock })
     try {
       const { body } = await api.request('GET', `repos/${owner}/${repo}/pulls`, {
         query: { head: `${head.owner}:${head.branch}`, state: 'open', per_page: String(PULLS_READ) }

@@ -1,6 +1,6 @@
 import { fileLinkUnder, type FileLink } from '../report/new-issues-block.js'
 import { isFullSha } from '../settings.js'
-import { eventPullRequest, PULL_REQUEST_EVENTS, type PullRequest } from './github-api.js'
+import { eventPullRequest, PULL_REQUEST_EVENTS, type PullRequest } from './event-pull-request.js'
 
 /** What the action knows of the workflow run on GitHub, for its GitHub features. */
 export interface GitHubContext {

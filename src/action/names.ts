@@ -34,7 +34,12 @@ export const ACTION_NAMES: Names = {
     inlineLimit: {},
     inlineSeverity: {},
     bitbucketProject: {},
-    bitbucketRepo: {}
+    bitbucketRepo: {},
+    githubRepository: {},
+    gitlabUrl: {},
+    gitlabProject: {},
+    giteaUrl: {},
+    giteaRepository: {}
   },
   places: { details: 'the job summary', self: 'the action' }
 }

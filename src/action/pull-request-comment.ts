@@ -1,3 +1,4 @@
+import { systemClock } from '../clock.js'
 import type { FailPolicy } from '../fail-policy.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
@@ -9,24 +10,23 @@ import {
   shouldWrite,
   type CommentWhen
 } from '../report/pull-request-comment-body.js'
-import { ownIdentity } from '../platform/own-identity.js'
+import { ownIdentity } from '../platforms/own-identity.js'
 import { setting, msg } from '../words.js'
 import type { FileLink } from '../report/new-issues-block.js'
 import type { Sink } from '../sink.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import {
   apiBase,
-  eventPullRequest,
   GitHubApi,
   GITHUB_API_LIMITS,
   githubSaid,
   isRateLimit,
   isRefusal,
-  PULL_REQUEST_EVENTS,
-  quote,
-  statusOf,
-  type PullRequest
-} from './github-api.js'
+  statusOf
+} from '../platforms/github/github-api.js'
+import { accountId, ownAccount } from '../platforms/github/github.js'
+import { eventPullRequest, PULL_REQUEST_EVENTS, type PullRequest } from './event-pull-request.js'
+import { quote } from '../github-event.js'
 
 /** How much of GitHub's replies and the runner's event file the comment reads. */
 export const COMMENT_API_LIMITS = {
@@ -120,7 +120,7 @@ async function comment(
     return
   }
 
-  const api = new GitHubApi({ token, apiUrl, deadline: options.decorateBy })
+  const api = new GitHubApi({ token, apiUrl, deadline: options.decorateBy, clock: systemClock })
   try {
     await commentEach(api, target, outcomes, options, warn)
   } finally {
@@ -202,28 +202,6 @@ async function publish(
   }
   const { body: reply } = await api.request('POST', commentsPath(target), { body: { body } })
   return { updated: false, id: accountId((reply as { id?: unknown } | undefined)?.id) }
-}
-
-/**
- * The token's own account id. A user's token (a personal access token, a GitHub App's user
- * token) reads it from `GET /user`. An installation token (the job's GITHUB_TOKEN, another
- * app's) may not (GitHub answers 403, "Resource not accessible by integration"); GraphQL's
- * `viewer` names the app's bot account for it: `github-actions[bot]` for the job's token, and an
- * app's own bot, never another's, for an app's token.
- */
-async function ownAccount(api: GitHubApi): Promise<number | undefined> {
-  try {
-    const { body } = await api.request('GET', 'user')
-    return accountId((body as { id?: unknown } | undefined)?.id)
-  } catch (error) {
-    if (statusOf(error) !== 403) throw error
-  }
-  const reply = await api.graphql('query { viewer { databaseId } }')
-  return accountId((reply as { viewer?: { databaseId?: unknown } } | undefined)?.viewer?.databaseId)
-}
-
-function accountId(id: unknown): number | undefined {
-  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined
 }
 
 /**

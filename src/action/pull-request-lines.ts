@@ -1,11 +1,11 @@
-import { addedLines, type ChangedLines } from '../findings/changed-lines.js'
+import { systemClock } from '../clock.js'
+import type { ChangedLines } from '../findings/changed-lines.js'
 import { hasBranchAnalyses, narrowToChangedLines } from '../gate/on-changed-lines.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
-import { apiBase, GitHubApi, githubSaid, type PullRequest } from './github-api.js'
-
-/** GitHub lists at most 3,000 files of a pull request, 100 a page. */
-const PULL_REQUEST_FILES_LIMITS = { pages: 30, perPage: 100 } as const
+import { apiBase, GitHubApi, githubSaid } from '../platforms/github/github-api.js'
+import { listChangedLines } from '../platforms/github/github.js'
+import type { PullRequest } from './event-pull-request.js'
 
 interface PullRequestLinesOptions {
   pullRequest: PullRequest
@@ -48,29 +48,15 @@ async function readChangedLines(options: PullRequestLinesOptions): Promise<Chang
   if (!token) throw new Error('no GitHub token')
   const apiUrl = apiBase(options.env['GITHUB_API_URL'])
   if (!apiUrl) throw new Error('GITHUB_API_URL is not an http(s) address')
-  const api = new GitHubApi({ token, apiUrl, deadline: options.decorateBy })
+  const api = new GitHubApi({ token, apiUrl, deadline: options.decorateBy, clock: systemClock })
   try {
-    return await listChangedLines(api, pullRequest)
+    const { owner, repo, issue_number: number } = pullRequest
+    return await listChangedLines(
+      api,
+      `repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`,
+      number
+    )
   } finally {
     api.close()
   }
-}
-
-async function listChangedLines(api: GitHubApi, pullRequest: PullRequest): Promise<ChangedLines> {
-  const { owner, repo, issue_number: number } = pullRequest
-  const path = `repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/pulls/${number}/files`
-  const changed: ChangedLines = new Map()
-  for (let page = 1; page <= PULL_REQUEST_FILES_LIMITS.pages; page++) {
-    const { body: files } = await api.request('GET', path, {
-      query: { per_page: String(PULL_REQUEST_FILES_LIMITS.perPage), page: String(page) }
-    })
-    if (!Array.isArray(files)) break
-    for (const file of files as unknown[]) {
-      const { filename, patch, status } = (file ?? {}) as Record<string, unknown>
-      if (typeof filename !== 'string' || status === 'removed') continue
-      changed.set(filename, typeof patch === 'string' ? addedLines(patch) : 'whole')
-    }
-    if (files.length < PULL_REQUEST_FILES_LIMITS.perPage) break
-  }
-  return changed
 }

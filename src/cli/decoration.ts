@@ -1,62 +1,404 @@
 /**
- * `--decorate`: the platform the CI runs on decorates, found from its variables: GitLab CI
- * (CI_API_V4_URL), Bitbucket Pipelines (BITBUCKET_REPO_FULL_NAME), Azure Pipelines
- * (SYSTEM_COLLECTIONURI); Bitbucket Data Center when its options name a repository, from any
- * CI; elsewhere one warning. Every platform decorates the commit decoratedCommit says: --commit,
- * else the CI's. Whatever happens, the verdict and the exit code are the gate's.
+ * `--decorate`: which platform the run writes to, from the options and the CI's variables
+ * (src/ci/review-targets.ts), opened with its token and handed to the one driver
+ * (src/platforms/decorate.ts). The table below is the one place a platform is named: each row
+ * finds its target or says what is missing, and opens its platform, loaded only then. The
+ * platform's token goes to its API's origin only and is hidden from the log and from everything
+ * written, like the Sonar token, which never goes to a platform. Whatever happens, the verdict
+ * and the exit code are the gate's.
  */
+import type { Clock } from '../clock.js'
+import { ciAnalysis } from '../ci/ci-analysis.js'
+import { giteaActions, giteaRepository } from '../ci/gitea-repository.js'
+import { githubRepository, namesGitHub } from '../ci/github-repository.js'
+import {
+  azurePullRequest,
+  bitbucketPipeline,
+  decoratedCommit,
+  gitlabPipeline,
+  gitlabProject,
+  httpUrl,
+  namesGitLabFromJenkins,
+  variable,
+  type GitLabPipeline
+} from '../ci/review-targets.js'
+import { decorationDeadline } from '../deadline.js'
 import { quotedSaidOf } from '../errors.js'
+import type { FailPolicy } from '../fail-policy.js'
+import type { Severity } from '../findings/finding.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
-import { decorateInAzure } from './azure-decoration.js'
-import { decorateInBitbucket, decorateInBitbucketServer } from './bitbucket-decoration.js'
-import { ciAnalysis } from './ci-analysis.js'
-import { decoratedCommit, type DecorationContext } from './decoration-context.js'
-import { decorateGitLab } from './gitlab-decoration.js'
-import { msg } from '../words.js'
+import { RestApi } from '../http/rest-api.js'
+import type { DecorationOptions } from '../platforms/decorate.js'
+import type { PlatformConnection, ReviewPlatform } from '../platforms/review-platform.js'
+import { markdownForms } from '../report/markup.js'
+import type { FileLink } from '../report/new-issues-block.js'
+import type { CommentWhen } from '../report/pull-request-comment-body.js'
+import { summaryForms } from '../report/summary-text.js'
+import { tokenForms } from '../secrets.js'
+import { createSink } from '../sink.js'
+import { msg, type Said } from '../words.js'
+import { COMMAND_NAMES } from './names.js'
+import type { PlatformOptions } from './options.js'
+import type { TerminalLog } from './terminal-log.js'
 
-type DecorateContext = DecorationContext & {
+/** What the command's decoration is given. */
+export interface DecorationContext {
+  env: NodeJS.ProcessEnv
+  log: TerminalLog
+  /** Every form of the Sonar token: hidden from what is written too. */
+  secrets: readonly string[]
+  policy: FailPolicy
+  commentWhen: CommentWhen
+  inlineLimit: number
+  inlineSeverity: Severity
+  clock: Clock
+  /** Clock time of the overall time-out; the decoration has its allowance past the check. */
+  deadline: number
+  userAgent: string
+  /** --commit, when given (lower case): the commit decorated on every platform (decoratedCommit). */
+  commit?: string | undefined
   /** Bitbucket Data Center's repository, from the options, which wins over the CI's platform. */
   bitbucketServer?: { url: string; project: string; repository: string } | undefined
-  /** --commit, when given. */
-  commit?: string | undefined
+  /** --pull-request without --project: the review decorated. */
+  review?: string | undefined
+  /** The repository or project the options name on GitHub, GitLab or Gitea. */
+  platform?: PlatformOptions | undefined
 }
 
+/** A platform found: how to open it, the token's variable, and how its comments are written. */
+interface Found {
+  token: string | undefined
+  /** What to do without a token, in one warning; undefined where none is needed. */
+  noToken: string | undefined
+  markup: 'html' | 'markdown'
+  /** The sink's limit on what is written, in characters. */
+  limit?: number
+  fileLink?: FileLink | undefined
+  open(connection: PlatformConnection): Promise<ReviewPlatform>
+}
+
+/** A row of the table: whether the run names this platform, and where it is. */
+/** What is missing, and what to do, said after "nothing is decorated". */
+type Missing = { missing: Said; advice?: string }
+
+interface PlatformRow {
+  /** Whether the options or the CI name this platform. */
+  named(context: DecorationContext): boolean
+  find(context: DecorationContext): Promise<Found | Missing>
+}
+
+/** The platforms, in the order they are looked for: the options first, then the CI's own. */
+const PLATFORMS: readonly PlatformRow[] = [
+  { named: (context) => context.bitbucketServer !== undefined, find: bitbucketDataCenter },
+  { named: (context) => context.platform?.githubRepository !== undefined, find: github },
+  { named: (context) => context.platform?.gitlab !== undefined, find: gitlabFromAnyCi },
+  { named: (context) => context.platform?.gitea !== undefined, find: gitea },
+  { named: ({ env }) => giteaActions(env) !== undefined, find: gitea },
+  { named: ({ env }) => variable(env, 'CI_API_V4_URL') !== undefined, find: gitlab },
+  { named: ({ env }) => variable(env, 'BITBUCKET_REPO_FULL_NAME') !== undefined, find: bitbucket },
+  {
+    named: ({ env }) =>
+      variable(env, 'SYSTEM_COLLECTIONURI') !== undefined &&
+      !/^GitHub(Enterprise)?$/.test(variable(env, 'BUILD_REPOSITORY_PROVIDER') ?? ''),
+    find: azure
+  },
+  { named: ({ env }) => namesGitLabFromJenkins(env), find: gitlabFromAnyCi },
+  { named: ({ env }) => namesGitHub(env, {}), find: github }
+]
+
 /**
- * Decorates the platform the CI runs on with the outcomes; never throws.
+ * Decorates the platform the run names with the outcomes; never throws.
  *
  * @example if (line.decorate) await decorate(outcomes, context)
  */
 export async function decorate(
   outcomes: readonly AnalysisOutcome[],
-  context: DecorateContext
+  context: DecorationContext
 ): Promise<void> {
+  const { log } = context
   try {
-    await decorateFound(outcomes, context)
+    const row = PLATFORMS.find((platform) => platform.named(context))
+    if (!row) {
+      log.warning(
+        '--decorate: no platform found to decorate; nothing is decorated. GitLab CI, Bitbucket Pipelines and Azure Pipelines are found by their own variables; from any other CI, name the repository: --github-repository (with GITHUB_TOKEN), --gitlab-url and --gitlab-project (with GITLAB_TOKEN), --gitea-url and --gitea-repository (with GITEA_TOKEN), or --bitbucket-server.'
+      )
+      return
+    }
+    const found = await row.find(context)
+    if ('missing' in found) {
+      const advice = found.advice === undefined ? '' : ` ${found.advice}`
+      log.warning(msg`--decorate: ${found.missing}; nothing is decorated.${advice}`)
+      return
+    }
+    if (found.noToken !== undefined && !found.token) {
+      log.warning(`--decorate: ${found.noToken}`)
+      return
+    }
+    const forms = found.token ? tokenForms(found.token) : []
+    log.hideSecrets(forms)
+    const sink = createSink({
+      names: COMMAND_NAMES,
+      secrets: [...context.secrets, ...forms],
+      escapedForms: found.markup === 'html' ? summaryForms : markdownForms,
+      ...(found.limit === undefined ? {} : { limit: found.limit, unit: 'characters' as const })
+    })
+    const platform = await found.open({
+      token: found.token ?? '',
+      userAgent: context.userAgent,
+      clock: context.clock,
+      deadline: decorationDeadline(context)
+    })
+    const { decorate: decoratePlatform } = await import(
+      /* webpackMode: "eager" */ '../platforms/decorate.js'
+    )
+    const options: DecorationOptions = {
+      sink,
+      policy: context.policy,
+      commentWhen: context.commentWhen,
+      inlineLimit: context.inlineLimit,
+      inlineSeverity: context.inlineSeverity,
+      fileLink: found.fileLink,
+      log
+    }
+    try {
+      await decoratePlatform(platform, outcomes, options)
+    } finally {
+      platform.close()
+    }
   } catch (error) {
-    // Each platform says its own failures in one warning (`decorating`, decoration-steps.ts); this
-    // keeps the promise for anything else: the verdict and the exit code are the gate's.
-    context.log.warning(
+    // Each platform says its own failures in one warning (`decorating`, src/platforms/decorate.ts);
+    // this keeps the promise for anything else: the verdict and the exit code are the gate's.
+    log.warning(
       msg`--decorate failed, and nothing more is decorated; the verdict and the exit code are unchanged. ${quotedSaidOf(error)}`
     )
   }
 }
 
-async function decorateFound(
-  outcomes: readonly AnalysisOutcome[],
-  context: DecorateContext
-): Promise<void> {
-  const { env } = context
-  if (context.bitbucketServer) {
-    const fromTheCi = context.commit
-      ? undefined
-      : (await ciAnalysis(env).catch(() => undefined))?.commits[0]
-    const commit = decoratedCommit(context, fromTheCi)
-    return decorateInBitbucketServer(outcomes, context.bitbucketServer, commit, context)
+/** GitLab CI: a commit status per project, and on a merge request the note and discussions. */
+async function gitlab(context: DecorationContext): Promise<Found | Missing> {
+  const found = gitlabPipeline(context.env, context.commit)
+  if ('missing' in found) {
+    const advice =
+      'It runs in a GitLab CI job, with a project or group access token (api scope) in GITLAB_TOKEN.'
+    return { ...found, advice }
   }
-  if (env['CI_API_V4_URL']?.trim()) return decorateGitLab(outcomes, context)
-  if (env['BITBUCKET_REPO_FULL_NAME']?.trim()) return decorateInBitbucket(outcomes, context)
-  if (env['SYSTEM_COLLECTIONURI']?.trim()) return decorateInAzure(outcomes, context)
-  context.log.warning(
-    '--decorate: no platform found to decorate (GitLab CI sets CI_API_V4_URL, Bitbucket Pipelines BITBUCKET_REPO_FULL_NAME, Azure Pipelines SYSTEM_COLLECTIONURI); nothing is decorated.'
+  return gitlabFound(context, found)
+}
+
+/** A GitLab project found, with GITLAB_TOKEN. */
+function gitlabFound(context: DecorationContext, found: GitLabPipeline): Found {
+  return {
+    token: variable(context.env, 'GITLAB_TOKEN'),
+    noToken:
+      'GITLAB_TOKEN is not set; nothing is decorated. Set it to a project or group access token with the api scope, from a masked CI/CD variable (CI_JOB_TOKEN may not write notes or statuses).',
+    markup: 'html',
+    limit: 1_000_000,
+    fileLink: found.pipeline.fileLink,
+    async open(connection) {
+      const [{ GitLabApi }, { gitlabPlatform }] = await Promise.all([
+        import(/* webpackMode: "eager" */ '../platforms/gitlab/gitlab-api.js'),
+        import(/* webpackMode: "eager" */ '../platforms/gitlab/gitlab.js')
+      ])
+      return gitlabPlatform(new GitLabApi({ ...connection, apiUrl: found.apiUrl }), found.pipeline)
+    }
+  }
+}
+
+/**
+ * GitHub from any CI: a commit status per project, and on a pull request the comment and the
+ * issues' comments as one review, with the token in GITHUB_TOKEN (a personal access token, or a
+ * GitHub App's installation token).
+ */
+async function github(context: DecorationContext): Promise<Found | Missing> {
+  const found = await githubRepository(context.env, {
+    repository: context.platform?.githubRepository,
+    pullRequest: context.review,
+    commit: context.commit
+  })
+  if ('missing' in found) return found
+  return {
+    token: variable(context.env, 'GITHUB_TOKEN'),
+    noToken:
+      'GITHUB_TOKEN is not set; nothing is decorated. Set it to a token that may write commit statuses and pull requests: a fine-grained personal access token, or a GitHub App installation token.',
+    markup: 'html',
+    limit: 65_536,
+    async open(connection) {
+      const [{ GitHubApi }, { githubPlatform }] = await Promise.all([
+        import(/* webpackMode: "eager" */ '../platforms/github/github-api.js'),
+        import(/* webpackMode: "eager" */ '../platforms/github/github.js')
+      ])
+      const api = new GitHubApi({ ...connection, apiUrl: found.apiUrl.href.replace(/\/+$/, '') })
+      return githubPlatform(api, found)
+    }
+  }
+}
+
+/**
+ * GitLab from any CI (--gitlab-url, --gitlab-project, --pull-request, or the Jenkins GitLab
+ * plugin's variables), with GITLAB_TOKEN.
+ */
+async function gitlabFromAnyCi(context: DecorationContext): Promise<Found | Missing> {
+  const given = context.platform?.gitlab
+  const found = gitlabProject(context.env, {
+    url: given?.url,
+    project: given?.project,
+    pullRequest: context.review,
+    commit: context.commit
+  })
+  if ('missing' in found) return found
+  return gitlabFound(context, found)
+}
+
+/**
+ * Gitea or Forgejo: from their Actions, or from any CI with --gitea-url and --gitea-repository; a
+ * commit status per project, and on a pull request the comment and the issues' comments as one
+ * review, with GITEA_TOKEN (FORGEJO_TOKEN, or in their Actions the job's GITHUB_TOKEN).
+ */
+async function gitea(context: DecorationContext): Promise<Found | Missing> {
+  const given = context.platform?.gitea
+  const fromTheCi = context.commit
+    ? undefined
+    : (await ciAnalysis(context.env).catch(() => undefined))?.commits[0]
+  const found = await giteaRepository(
+    context.env,
+    {
+      url: given?.url,
+      repository: given?.repository,
+      pullRequest: context.review,
+      commit: context.commit
+    },
+    fromTheCi
   )
+  if ('missing' in found) return found
+  return {
+    token: found.token,
+    noToken: `GITEA_TOKEN is not set; nothing is decorated. Set it to an access token of a user who may write to the repository (scopes write:repository and write:issue).`,
+    markup: 'markdown',
+    limit: 65_536,
+    async open(connection) {
+      const { giteaPlatform } = await import(
+        /* webpackMode: "eager" */ '../platforms/gitea/gitea.js'
+      )
+      const rest = new RestApi({
+        ...connection,
+        platform: found.kind,
+        apiUrl: found.apiUrl,
+        headers: { authorization: `token ${connection.token}` },
+        redirectAdvice: `Set the address of ${found.kind}'s API (/api/v1) it answers at.`
+      })
+      return giteaPlatform(rest, found)
+    }
+  }
+}
+
+/** Bitbucket Pipelines' proxy for Code Insights, as its documentation names it. */
+const PIPELINES_PROXY = 'http://localhost:29418'
+
+/**
+ * Bitbucket Pipelines: per project a build status and a report, and on a pull request the
+ * comment; without BITBUCKET_TOKEN, the reports alone, through Bitbucket Pipelines' proxy, which
+ * signs Code Insights requests for the build (plain http to the API, through localhost:29418;
+ * BITBUCKET_PIPELINES_PROXY overrides it).
+ */
+async function bitbucket(context: DecorationContext): Promise<Found | Missing> {
+  const { env } = context
+  const found = bitbucketPipeline(env, context.commit)
+  if ('missing' in found) return found
+  const token = variable(env, 'BITBUCKET_TOKEN')
+  const pipelinesProxy = token
+    ? undefined
+    : httpUrl(variable(env, 'BITBUCKET_PIPELINES_PROXY') ?? PIPELINES_PROXY)
+  if (!token && !pipelinesProxy) {
+    return { missing: 'BITBUCKET_PIPELINES_PROXY is not an http address' }
+  }
+  return {
+    token,
+    noToken: undefined,
+    markup: 'markdown',
+    limit: 30_000,
+    async open(connection) {
+      const [{ BitbucketApi }, { bitbucketCloud }] = await Promise.all([
+        import(/* webpackMode: "eager" */ '../platforms/bitbucket-cloud/bitbucket-api.js'),
+        import(/* webpackMode: "eager" */ '../platforms/bitbucket-cloud/bitbucket-cloud.js')
+      ])
+      const api = new BitbucketApi({
+        ...connection,
+        token,
+        apiUrl: token ? found.apiUrl : new URL(found.apiUrl.href.replace(/^https:/, 'http:')),
+        ...(pipelinesProxy ? { pipelinesProxy } : {})
+      })
+      return bitbucketCloud(api, { ...found.pipeline, reportsOnly: token === undefined })
+    }
+  }
+}
+
+/**
+ * Bitbucket Data Center from any CI (--bitbucket-server, --bitbucket-project, --bitbucket-repo):
+ * a Code Insights report and a build status per project, on the commit decoratedCommit gives
+ * (--commit, else the CI's).
+ */
+async function bitbucketDataCenter(context: DecorationContext): Promise<Found | Missing> {
+  const repository = context.bitbucketServer!
+  const server = httpUrl(repository.url)
+  if (!server) return { missing: '--bitbucket-server is not an http(s) address' }
+  const fromTheCi = context.commit
+    ? undefined
+    : (await ciAnalysis(context.env).catch(() => undefined))?.commits[0]
+  const commit = decoratedCommit(context, fromTheCi)
+  if (!commit || !/^[0-9a-f]{40}$/i.test(commit)) {
+    return {
+      missing: 'no commit to decorate on Bitbucket Data Center',
+      advice: 'Give --commit, or run in a CI that names it (Jenkins: GIT_COMMIT).'
+    }
+  }
+  return {
+    token: variable(context.env, 'BITBUCKET_TOKEN'),
+    noToken:
+      'BITBUCKET_TOKEN is not set; nothing is decorated. Set it to an HTTP access token of the repository or its project, with the repository write permission.',
+    markup: 'markdown',
+    async open(connection) {
+      const { bitbucketDataCenter } = await import(
+        /* webpackMode: "eager" */ '../platforms/bitbucket-data-center/bitbucket-data-center.js'
+      )
+      const rest = new RestApi({
+        ...connection,
+        platform: 'Bitbucket',
+        apiUrl: new URL('rest/', server.href.replace(/\/*$/, '/')),
+        headers: { authorization: `Bearer ${connection.token}` },
+        redirectAdvice: 'Set --bitbucket-server to the address the server answers at.'
+      })
+      return bitbucketDataCenter(rest, {
+        project: repository.project,
+        repository: repository.repository,
+        commit
+      })
+    }
+  }
+}
+
+/**
+ * Azure Pipelines: the pull request's statuses and threads, with the token the step must map
+ * (`env: SYSTEM_ACCESSTOKEN: $(System.AccessToken)`).
+ */
+async function azure(context: DecorationContext): Promise<Found | Missing> {
+  const found = azurePullRequest(context.env)
+  if ('missing' in found) return found
+  return {
+    token: variable(context.env, 'SYSTEM_ACCESSTOKEN'),
+    noToken:
+      'SYSTEM_ACCESSTOKEN is not set; nothing is decorated. Map it in the step (env: SYSTEM_ACCESSTOKEN: $(System.AccessToken)), and give the build service "Contribute to pull requests" on the repository.',
+    markup: 'markdown',
+    limit: 150_000,
+    async open(connection) {
+      const [{ AzureApi }, { azureDevOps }] = await Promise.all([
+        import(/* webpackMode: "eager" */ '../platforms/azure-devops/azure-api.js'),
+        import(/* webpackMode: "eager" */ '../platforms/azure-devops/azure-devops.js')
+      ])
+      const api = new AzureApi({ ...connection, ...found })
+      return azureDevOps(api, {
+        pullRequestId: found.pullRequestId,
+        commit: decoratedCommit(context, found.commit)
+      })
+    }
+  }
 }

@@ -4,7 +4,6 @@ import { codeOf, saidOf } from '../errors.js'
 import { checkQualityGates } from '../gate/check-analyses.js'
 import { stepVerdict } from '../report/verdict.js'
 import { shortTokenWarning, tokenForms } from '../secrets.js'
-import { decorate } from './decoration.js'
 import { EXIT, exitCodeOfError, worstExitCode, type ExitCode } from './exit-codes.js'
 import { COMMAND_NAMES } from './names.js'
 import { COMMAND, parseCommandLine, USAGE } from './options.js'
@@ -69,6 +68,8 @@ export async function runCommand(context: CommandContext): Promise<ExitCode> {
     const files = { settings, log, secrets, files: line.files, cwd, stdout, startedAt }
     const written = await reportOutcomes(outcomes, verdict, { ...files, now: systemClock.now() })
     if (line.decorate) {
+      // Platform code loads only when a platform is decorated.
+      const { decorate } = await import(/* webpackMode: "eager" */ './decoration.js')
       await decorate(outcomes, {
         env,
         log,
@@ -78,6 +79,8 @@ export async function runCommand(context: CommandContext): Promise<ExitCode> {
         inlineLimit: line.inlineLimit,
         inlineSeverity: line.inlineSeverity,
         bitbucketServer: line.bitbucketServer,
+        review: line.review,
+        platform: line.platform,
         // --commit, checked: with --project the first commit whose analysis was asked for.
         commit: line.commit === undefined ? undefined : (settings.commits[0] ?? line.commit),
         clock: systemClock,

@@ -34,7 +34,12 @@ export const COMMAND_NAMES: Names = {
     inlineLimit: { name: '--inline-limit' },
     inlineSeverity: { name: '--inline-severity' },
     bitbucketProject: { name: '--bitbucket-project' },
-    bitbucketRepo: { name: '--bitbucket-repo' }
+    bitbucketRepo: { name: '--bitbucket-repo' },
+    githubRepository: { name: '--github-repository' },
+    gitlabUrl: { name: '--gitlab-url' },
+    gitlabProject: { name: '--gitlab-project' },
+    giteaUrl: { name: '--gitea-url' },
+    giteaRepository: { name: '--gitea-repository' }
   },
   // The command writes no job summary: its files hold what the summary would.
   places: { details: 'the --markdown or --json file', self: 'the command' }

@@ -5,7 +5,6 @@ import { DEFAULT_REPORT_LOCATIONS } from '../report-file.js'
 import { DEFAULTS, isFullSha, type RawSettings } from '../settings.js'
 import { SEVERITY_ORDER, type Severity } from '../findings/finding.js'
 import { COMMENT_WHEN, type CommentWhen } from '../report/pull-request-comment-body.js'
-import { DISCUSSION_LIMITS } from '../gitlab/merge-request-discussions.js'
 import { COMMAND } from './version.js'
 
 export { COMMAND }
@@ -73,7 +72,18 @@ export type CommandLine =
       inlineSeverity: Severity
       /** Bitbucket Data Center's repository to decorate (with --decorate), when given. */
       bitbucketServer: { url: string; project: string; repository: string } | undefined
+      /** The review decorated (with --decorate, without --project: --pull-request's number). */
+      review: string | undefined
+      /** The platform's repository or project and address the options name (with --decorate). */
+      platform: PlatformOptions
     }
+
+/** --github-repository, --gitlab-url and --gitlab-project, --gitea-url and --gitea-repository. */
+export interface PlatformOptions {
+  githubRepository?: string | undefined
+  gitlab?: { url: string | undefined; project: string | undefined } | undefined
+  gitea?: { url: string; repository: string } | undefined
+}
 
 const OPTIONS = {
   report: { type: 'string', short: 'r', multiple: true },
@@ -102,6 +112,11 @@ const OPTIONS = {
   'bitbucket-server': { type: 'string' },
   'bitbucket-project': { type: 'string' },
   'bitbucket-repo': { type: 'string' },
+  'github-repository': { type: 'string' },
+  'gitlab-url': { type: 'string' },
+  'gitlab-project': { type: 'string' },
+  'gitea-url': { type: 'string' },
+  'gitea-repository': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' }
 } as const
@@ -166,6 +181,12 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     projects: values.project ?? [],
     branch: values.branch,
     pullRequest: values['pull-request'],
+    review: reviewOption(
+      values['pull-request'],
+      (values.project ?? []).length > 0,
+      values.decorate ?? false
+    ),
+    platform: platformOptions(values, values.decorate ?? false),
     commit: commitOption(
       values.commit,
       (values.project ?? []).length > 0,
@@ -210,6 +231,56 @@ function bitbucketServer(
   }
 }
 
+/** The options that name a platform's repository or project, each with --decorate. */
+function platformOptions(values: { [name: string]: unknown }, decorate: boolean): PlatformOptions {
+  const text = (name: string) =>
+    typeof values[name] === 'string' ? values[name].trim() : undefined
+  for (const name of [
+    'github-repository',
+    'gitlab-url',
+    'gitlab-project',
+    'gitea-url',
+    'gitea-repository'
+  ]) {
+    if (text(name) !== undefined) withDecorate(name, decorate)
+  }
+  const [giteaUrl, giteaRepository] = [text('gitea-url'), text('gitea-repository')]
+  if ((giteaUrl === undefined) !== (giteaRepository === undefined)) {
+    throw new UsageError(
+      `${giteaUrl === undefined ? '--gitea-repository is given without --gitea-url' : '--gitea-url is given without --gitea-repository'}: a Gitea or Forgejo repository needs both (outside Gitea and Forgejo Actions).`
+    )
+  }
+  const gitlab =
+    text('gitlab-url') !== undefined || text('gitlab-project') !== undefined
+      ? { url: text('gitlab-url'), project: text('gitlab-project') }
+      : undefined
+  return {
+    githubRepository: text('github-repository'),
+    gitlab,
+    gitea: giteaUrl && giteaRepository ? { url: giteaUrl, repository: giteaRepository } : undefined
+  }
+}
+
+/**
+ * --pull-request without --project: the pull or merge request --decorate writes to, so only
+ * with --decorate (without --decorate the settings refuse it, as ever: it chooses an analysis of
+ * a project), and a number.
+ */
+function reviewOption(
+  value: string | undefined,
+  project: boolean,
+  decorate: boolean
+): string | undefined {
+  if (value === undefined || project || !decorate) return undefined
+  const number = value.trim()
+  if (!/^[1-9][0-9]{0,9}$/.test(number)) {
+    throw new UsageError(
+      `--pull-request "${value.slice(0, 80)}" is not a pull or merge request's number: without --project it names the one review --decorate writes to.`
+    )
+  }
+  return number
+}
+
 /**
  * --commit: with --project, as given (the settings check it); without, the commit to decorate,
  * so only with --decorate, and one full SHA: it does not choose the analysis checked (the report
@@ -244,9 +315,12 @@ function withDecorate(option: string, decorate: boolean): void {
   }
 }
 
+/** The most comments on the issues' lines started a run, by default. */
+const INLINE_COMMENTS_PER_RUN = 10
+
 /** --inline-limit: a whole number from 0 (no discussions) to 100 (default 10). */
 function inlineLimit(value: string | undefined, decorate: boolean): number {
-  if (value === undefined) return DISCUSSION_LIMITS.perRun
+  if (value === undefined) return INLINE_COMMENTS_PER_RUN
   withDecorate('inline-limit', decorate)
   const limit = Number(value.trim())
   if (!/^\d{1,3}$/.test(value.trim()) || limit > 100) {
@@ -327,7 +401,8 @@ export function commandSettings(
     analysis: line.analysisId,
     project: line.projects.join('\n'),
     branch: line.branch,
-    pullRequest: line.pullRequest,
+    // Without --project and with --decorate, --pull-request is the review decorated alone.
+    pullRequest: line.review === undefined ? line.pullRequest : undefined,
     // Without --project, --commit is the decoration's commit alone: the analysis is the task's.
     commit: line.projects.length > 0 ? line.commit : undefined
   }
@@ -359,7 +434,8 @@ ${DEFAULT_REPORTS})
       --branch <name>       with --project: the branch analysed (default: the CI's branch,
                             else the project's main branch)
       --pull-request <id>   with --project: the pull or merge request analysed (default: the
-                            CI's)
+                            CI's). Without --project, with --decorate: the pull or merge
+                            request decorated, instead of the CI's
       --commit <sha>        with --project: the full SHA whose analysis to wait for (default:
                             the CI's commit; none: the newest analysis). Without --project,
                             with --decorate: the commit decorated, instead of the CI's (the
@@ -388,19 +464,31 @@ ${DEFAULT_REPORTS})
       --codequality <file>  write the new issues as GitLab's Code Quality report
                             (artifacts:reports:codequality)
                             (each: - for standard output; default: none)
-      --decorate            in GitLab CI, Bitbucket Pipelines or Azure Pipelines: a status
-                            per project and, on a merge or pull request, one note, comment
-                            or thread per project edited in place; the new issues on the
-                            diff (GitLab, Azure) or in a Code Insights report (Bitbucket)
-                            (token: GITLAB_TOKEN, BITBUCKET_TOKEN or SYSTEM_ACCESSTOKEN).
-                            Never changes the verdict or the exit code: a failure is one
-                            warning; it ends at most ${DECORATION_ALLOWANCE_MS / 1000} s past --timeout
+      --decorate            a status per project and, on a pull or merge request, one
+                            comment per project edited in place and the new issues on the
+                            changed lines (one review on GitHub and Gitea), or a Code
+                            Insights report (Bitbucket): GitLab CI, Bitbucket Pipelines,
+                            Azure Pipelines, Gitea and Forgejo Actions are found by their
+                            variables; GitHub from Jenkins, CircleCI, Buildkite, Azure
+                            Pipelines or GitHub Actions with GITHUB_TOKEN set; elsewhere
+                            the options below name the repository. Never changes the
+                            verdict or the exit code: a failure is one warning; it ends at
+                            most ${DECORATION_ALLOWANCE_MS / 1000} s past --timeout
       --comment-when <when> with --decorate: always (default), failed (no new note while
                             the gate passes) or changed (only when the verdict changed)
       --inline-limit <n>    with --decorate: at most n discussions or threads started on the
                             diff a run, for the most severe new issues (default 10; 0: none)
       --inline-severity <s> with --decorate: the least severe issue that gets one: blocker,
                             high, medium, low or info (default info)
+      --github-repository <owner/name>
+                            with --decorate, from any CI: the GitHub repository (the API:
+                            GITHUB_API_URL, default api.github.com; token: GITHUB_TOKEN)
+      --gitlab-url <url>, --gitlab-project <id or path>
+                            with --decorate, from any CI: the GitLab project (token:
+                            GITLAB_TOKEN; default: the Jenkins GitLab plugin's variables)
+      --gitea-url <url>, --gitea-repository <owner/name>
+                            with --decorate, from any CI: the Gitea or Forgejo repository
+                            (token: GITEA_TOKEN)
       --bitbucket-server <url>, --bitbucket-project <key>, --bitbucket-repo <slug>
                             with --decorate, from any CI: Bitbucket Data Center's repository
                             (a Code Insights report and a build status on --commit, else
@@ -417,6 +505,10 @@ Environment:
                     (sent to CI_API_V4_URL's origin only)
   BITBUCKET_TOKEN   with --decorate in Bitbucket Pipelines: a repository access token
                     (sent to Bitbucket's API only; BITBUCKET_API_URL overrides its address)
+  GITHUB_TOKEN      with --decorate for GitHub: a token that may write commit statuses and
+                    pull requests (sent to GITHUB_API_URL's origin only)
+  GITEA_TOKEN       with --decorate for Gitea or Forgejo: an access token (FORGEJO_TOKEN, or
+                    in their Actions GITHUB_TOKEN, when unset)
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY   honoured; loopback addresses never use a proxy
   NO_COLOR          no colours; FORCE_COLOR=1: colours even when not on a terminal or in CI
                     (by default colours only on a terminal, never with CI set)

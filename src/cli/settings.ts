@@ -1,6 +1,6 @@
 import type { Log } from '../log.js'
 import { readSettings, withVariables, type Settings } from '../settings.js'
-import { withTheCisAnalysis } from './ci-analysis.js'
+import { withTheCisAnalysis } from '../ci/ci-analysis.js'
 import { COMMAND_NAMES } from './names.js'
 import { commandSettings, type CommandLine } from './options.js'
 import { readRootCertFile } from './root-cert-file.js'

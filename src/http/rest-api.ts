@@ -124,12 +124,16 @@ export class RestApi {
   /**
    * `method` on `path` (relative to the API's address, or an address a reply named, which must
    * be under it), with the query and the JSON body given; tried again on 429 and 5xx while the
-   * time-out allows.
+   * time-out allows. With `text`, the reply's body is its text (a diff), not JSON.
    */
   async request(
     method: Method,
     path: string | URL,
-    { query, body }: { query?: Record<string, string>; body?: unknown } = {}
+    {
+      query,
+      body,
+      text: asText
+    }: { query?: Record<string, string>; body?: unknown; text?: boolean } = {}
   ): Promise<RestReply> {
     const { platform, clock, deadline } = this.options
     const url = new URL(path, this.base)
@@ -149,7 +153,7 @@ export class RestApi {
           url,
           {
             ...this.options.headers,
-            accept: 'application/json',
+            accept: asText ? 'text/plain' : 'application/json',
             ...(body === undefined ? {} : { 'content-type': 'application/json' })
           },
           body === undefined ? undefined : JSON.stringify(body),
@@ -173,7 +177,7 @@ export class RestApi {
       if (status >= 200 && status < 300) {
         return {
           status,
-          body: parse(text, platform),
+          body: asText ? text : parse(text, platform),
           header: (name) => headerValue(reply, name)
         }
       }

@@ -8,14 +8,14 @@
  * `authenticatedUser.id` is the token's own identity. A token Azure DevOps does not take may
  * answer 203 with a sign-in page: a reply that is not JSON is a refusal too.
  */
-import type { Clock } from '../clock.js'
+import type { Clock } from '../review-platform.js'
 import {
   PlatformError,
   PlatformRefusal,
   RestApi,
   type Method,
   type RestReply
-} from '../http/rest-api.js'
+} from '../../http/rest-api.js'
 
 const AZURE_API_VERSION = '7.1'
 

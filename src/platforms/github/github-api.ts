@@ -1,12 +1,10 @@
 /**
- * GitHub's API as the action's GitHub features use it (the pull-request comment, the issues
- * check run, the lines a pull request changes, a fork's pull request): the event's pull request,
- * GitHubApi (the platforms' one REST policy, src/http/rest-api.ts, with GitHub's token header and
- * GraphQL beside it), and GitHub's failures in words, told apart by the fields of the policy's
- * errors (the status, GitHub's words, its rate limit).
+ * GitHub's REST API as every GitHub feature asks it (the action's comment, check run and changed
+ * lines, the command's decoration of a GitHub pull request from any CI): GitHubApi, the
+ * platforms' one REST policy (src/http/rest-api.ts) with GitHub's token header and GraphQL beside
+ * it, and GitHub's failures in words, told apart by the fields of the policy's errors (the
+ * status, GitHub's words, its rate limit).
  */
-import { systemClock, type Clock } from '../clock.js'
-import { EVENT_FILE_BYTES, pullRequestOf, quote, readEventFile } from '../github-event.js'
 import {
   PlatformError,
   PlatformRefusal,
@@ -14,80 +12,20 @@ import {
   type Method,
   type PlatformAnswer,
   type RestReply
-} from '../http/rest-api.js'
-import { oneLine } from '../untrusted-text.js'
-
-export { quote }
-
-/** The events whose pull request the action knows. */
-export const PULL_REQUEST_EVENTS: readonly string[] = ['pull_request', 'pull_request_target']
+} from '../../http/rest-api.js'
+import { cut, oneLine, QUOTE_LIMITS, type Clock } from '../review-platform.js'
 
 export const GITHUB_API_LIMITS = {
-  /** The event payload file (GitHub caps webhook payloads at 25 MB). */
-  eventFileBytes: EVENT_FILE_BYTES,
   /** One reply of the API (100 comments of 65,536 characters, JSON-escaped, fit). */
   replyBytes: 64 * 1024 * 1024,
   /** Tries of one request answered 5xx or 429: Octokit's retry plugin makes 3 retries. */
   tries: 4
 } as const
 
-/** Who asks GitHub: the action, its version and Node's. */
+/** Who asks GitHub, unless the edge says: the tool and Node's version. */
 const GITHUB_USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`
 
 const DEFAULT_API_URL = 'https://api.github.com'
-
-/** The repository, and the pull request of the event with the commit it is at. */
-export interface PullRequest {
-  owner: string
-  repo: string
-  issue_number: number
-  headSha: string
-  /** When the pull request was last updated (a push to it, among others), as the event says. */
-  updatedAt?: string
-}
-
-type EventPullRequest = { pullRequest: PullRequest } | { problem: string }
-
-/** The event files read, by path and repository: each is read once per run. */
-const eventsRead = new Map<string, Promise<EventPullRequest>>()
-
-/**
- * The pull request of a `pull_request` or `pull_request_target` event, from the event file, and
- * the repository from GITHUB_REPOSITORY; or why it cannot be known, in words. The file is read
- * once however many features ask.
- */
-export function eventPullRequest(env: NodeJS.ProcessEnv): Promise<EventPullRequest> {
-  const key = `${env['GITHUB_EVENT_PATH'] ?? ''}\n${env['GITHUB_REPOSITORY'] ?? ''}`
-  let read = eventsRead.get(key)
-  if (!read) {
-    read = readEventPullRequest(env)
-    eventsRead.set(key, read)
-  }
-  return read
-}
-
-async function readEventPullRequest(env: NodeJS.ProcessEnv): Promise<EventPullRequest> {
-  const repository = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '')
-  if (!repository) {
-    return {
-      problem: `GITHUB_REPOSITORY is not owner/name (${oneLine(env['GITHUB_REPOSITORY'] ?? '')})`
-    }
-  }
-  const file = await readEventFile(env['GITHUB_EVENT_PATH'])
-  if ('problem' in file) return file
-  const { number, headSha, updatedAt } = pullRequestOf(file.payload)
-  if (number === undefined) return { problem: 'the event file names no pull request number' }
-  if (headSha === undefined) return { problem: 'the event file names no head commit' }
-  return {
-    pullRequest: {
-      owner: repository[1]!,
-      repo: repository[2]!,
-      issue_number: number,
-      headSha,
-      ...(updatedAt === undefined ? {} : { updatedAt })
-    }
-  }
-}
 
 /** The API's address without a trailing slash, or undefined when it is not http(s). */
 export function apiBase(value: string | undefined): string | undefined {
@@ -119,7 +57,7 @@ export class GitHubApi {
     token,
     apiUrl,
     deadline,
-    clock = systemClock,
+    clock,
     userAgent = GITHUB_USER_AGENT
   }: {
     token: string
@@ -127,7 +65,7 @@ export class GitHubApi {
     apiUrl: string
     /** Clock time the requests end by: the decoration's deadline (src/deadline.ts). */
     deadline: number
-    clock?: Clock
+    clock: Clock
     userAgent?: string
   }) {
     const api = (url: string) =>
@@ -157,9 +95,10 @@ export class GitHubApi {
     return this.rest.request(method, path, options)
   }
 
-  /** GraphQL's `data` for `query`; GraphQL's own errors are a PlatformError. */
-  async graphql(query: string): Promise<unknown> {
-    const reply = (await this.graphqlApi.request('POST', 'graphql', { body: { query } })).body as {
+  /** GraphQL's `data` for `query` and its variables; GraphQL's own errors are a PlatformError. */
+  async graphql(query: string, variables?: Record<string, unknown>): Promise<unknown> {
+    const body = variables === undefined ? { query } : { query, variables }
+    const reply = (await this.graphqlApi.request('POST', 'graphql', { body })).body as {
       data?: unknown
       errors?: unknown
     } | null
@@ -190,6 +129,12 @@ export function isRateLimit(error: unknown): boolean {
   return (
     answer !== undefined && (answer.status === 403 || answer.status === 429) && answer.rateLimited
   )
+}
+
+/** An error's message on one line, bounded. */
+function quote(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  return oneLine(cut(message, QUOTE_LIMITS.long), QUOTE_LIMITS.long)
 }
 
 /** What GitHub said, or that it did not reply. */

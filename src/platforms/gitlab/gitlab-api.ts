@@ -6,8 +6,8 @@
  * GitLab's CI_JOB_TOKEN may write no notes, discussions or statuses), and pages followed by
  * `x-next-page` up to a bound.
  */
-import type { Clock } from '../clock.js'
-import { PlatformError, RestApi, type Method } from '../http/rest-api.js'
+import type { Clock } from '../review-platform.js'
+import { PlatformError, RestApi, type Method } from '../../http/rest-api.js'
 
 const GITLAB_LIMITS = {
   /** Items a page asks for: GitLab's maximum. */

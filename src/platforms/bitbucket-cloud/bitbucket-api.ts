@@ -7,8 +7,8 @@
  * for the build), and listings followed by the `next` address each page names, which must stay
  * under the API's address, up to a bound.
  */
-import type { Clock } from '../clock.js'
-import { PlatformError, RestApi, type Method, type RestReply } from '../http/rest-api.js'
+import type { Clock } from '../review-platform.js'
+import { PlatformError, RestApi, type Method, type RestReply } from '../../http/rest-api.js'
 
 /** Bitbucket Cloud's API, unless BITBUCKET_API_URL names another (a proxy, a test). */
 export const BITBUCKET_API = 'https://api.bitbucket.org/2.0'

@@ -1,8 +1,8 @@
-export const id = 1;
-export const ids = [1];
+export const id = 89;
+export const ids = [89];
 export const modules = {
 
-/***/ 2001:
+/***/ 5089:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -11,58 +11,10 @@ __webpack_require__.d(__webpack_exports__, {
   onPullRequestLines: () => (/* binding */ onPullRequestLines)
 });
 
-;// CONCATENATED MODULE: ./src/findings/changed-lines.ts
-/** The most lines of one patch looked at: GitHub's own patches stop well before. */
-const MAX_PATCH_LINES = 100_000;
-/**
- * The new-side line numbers a patch adds (`+` lines), hunk by hunk. Lines of a malformed hunk
- * header are skipped, never guessed.
- *
- * @example addedLines('@@ -1,2 +1,3 @@\n a\n+b\n c') // Set { 2 }
- */
-function addedLines(patch) {
-    const added = new Set();
-    let next;
-    const lines = patch.split('\n', MAX_PATCH_LINES);
-    for (const line of lines) {
-        const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
-        if (hunk) {
-            next = Number(hunk[1]);
-            continue;
-        }
-        if (next === undefined)
-            continue;
-        if (line.startsWith('+'))
-            added.add(next++);
-        else if (line.startsWith(' '))
-            next++;
-        // '-' lines and "\ No newline at end of file" do not move the new side.
-    }
-    return added;
-}
-/**
- * The findings on lines the pull request changes: in a changed file, and with a line of their
- * region among its added lines (any line of a file GitHub gave no patch for). A finding with no
- * file in the checkout, or no line, is not on the pull request's lines.
- */
-function onChangedLines(findings, changed) {
-    return findings.filter((finding) => {
-        if (finding.file === undefined || finding.region === undefined)
-            return false;
-        const lines = changed.get(finding.file);
-        if (lines === undefined)
-            return false;
-        if (lines === 'whole')
-            return true;
-        const { startLine, endLine } = finding.region;
-        for (let line = startLine; line <= Math.min(endLine, startLine + 10_000); line++) {
-            if (lines.has(line))
-                return true;
-        }
-        return false;
-    });
-}
-
+// EXTERNAL MODULE: ./src/clock.ts
+var clock = __webpack_require__(9373);
+// EXTERNAL MODULE: ./src/findings/changed-lines.ts
+var changed_lines = __webpack_require__(7424);
 ;// CONCATENATED MODULE: ./src/gate/on-changed-lines.ts
 
 /**
@@ -91,7 +43,7 @@ function narrowToChangedLines(outcomes, changed, request, log) {
         const newIssues = outcome.result.newIssues;
         if (!newIssues?.read)
             return outcome;
-        const findings = onChangedLines(newIssues.findings, changed);
+        const findings = (0,changed_lines/* onChangedLines */.J)(newIssues.findings, changed);
         log.info(`${findings.length} of the ${newIssues.findings.length} new-code issues read are on the lines ${request} changes.`);
         return {
             ...outcome,
@@ -103,14 +55,15 @@ function narrowToChangedLines(outcomes, changed, request, log) {
     });
 }
 
-// EXTERNAL MODULE: ./src/action/github-api.ts + 1 modules
-var github_api = __webpack_require__(8475);
+// EXTERNAL MODULE: ./src/platforms/github/github-api.ts + 1 modules
+var github_api = __webpack_require__(4065);
+// EXTERNAL MODULE: ./src/platforms/github/github.ts
+var github = __webpack_require__(2875);
 ;// CONCATENATED MODULE: ./src/action/pull-request-lines.ts
 
 
 
-/** GitHub lists at most 3,000 files of a pull request, 100 a page. */
-const PULL_REQUEST_FILES_LIMITS = { pages: 30, perPage: 100 };
+
 /**
  * On a pull request whose analysis is of a branch (Community Edition has no pull-request
  * analysis): the branch's new-code issues narrowed to the lines the pull request adds or changes,
@@ -141,34 +94,14 @@ async function readChangedLines(options) {
     const apiUrl = (0,github_api/* apiBase */.av)(options.env['GITHUB_API_URL']);
     if (!apiUrl)
         throw new Error('GITHUB_API_URL is not an http(s) address');
-    const api = new github_api/* GitHubApi */.yN({ token, apiUrl, deadline: options.decorateBy });
+    const api = new github_api/* GitHubApi */.yN({ token, apiUrl, deadline: options.decorateBy, clock: clock/* systemClock */.m });
     try {
-        return await listChangedLines(api, pullRequest);
+        const { owner, repo, issue_number: number } = pullRequest;
+        return await (0,github/* listChangedLines */.Wn)(api, `repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`, number);
     }
     finally {
         api.close();
     }
-}
-async function listChangedLines(api, pullRequest) {
-    const { owner, repo, issue_number: number } = pullRequest;
-    const path = `repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/pulls/${number}/files`;
-    const changed = new Map();
-    for (let page = 1; page <= PULL_REQUEST_FILES_LIMITS.pages; page++) {
-        const { body: files } = await api.request('GET', path, {
-            query: { per_page: String(PULL_REQUEST_FILES_LIMITS.perPage), page: String(page) }
-        });
-        if (!Array.isArray(files))
-            break;
-        for (const file of files) {
-            const { filename, patch, status } = (file ?? {});
-            if (typeof filename !== 'string' || status === 'removed')
-                continue;
-            changed.set(filename, typeof patch === 'string' ? addedLines(patch) : 'whole');
-        }
-        if (files.length < PULL_REQUEST_FILES_LIMITS.perPage)
-            break;
-    }
-    return changed;
 }
 
 

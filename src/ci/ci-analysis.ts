@@ -34,7 +34,7 @@ const NUMBER = /^[1-9][0-9]{0,18}$/
 const REQUEST_WORDS: Readonly<Record<string, string>> = { 'GitLab CI': 'merge request' }
 
 /**
- * With --project and none of --branch, --pull-request and --commit, the branch or pull request
+ * With project keys and no branch, pull request or commit given, the branch or pull request
  * and the commits from the CI the command runs in (an option given always wins; a branch or pull
  * request given leaves the commit to the options too). One line of the log says what was taken
  * and from which CI. Outside a CI it knows, the settings stay as they are: the newest analysis of
@@ -170,7 +170,7 @@ function bitbucketPipelines(env: Env): CiAnalysis | undefined {
 // CIRCLE_TAG; CIRCLE_PULL_REQUEST, the address of the branch's pull request, one at random when
 // several: CIRCLE_PULL_REQUESTS lists them; CIRCLE_PR_NUMBER, on pull requests from forks only).
 // SonarQube's scanners do not detect pull requests on CircleCI: the scan's
-// sonar.pullrequest.key must be this number, or the analysis is the branch's (pass --branch).
+// sonar.pullrequest.key must be this number, or the analysis is the branch's (give the branch).
 function circleCi(env: Env): CiAnalysis | undefined {
   const ci = new CiVariables('CircleCI', env)
   const commit = ci.commit('CIRCLE_SHA1')
@@ -204,7 +204,7 @@ function circleCi(env: Env): CiAnalysis | undefined {
 // https://github.com/jenkinsci/git-plugin/blob/master/README.adoc#environment-variables (a
 // scripted pipeline sets it from checkout's result). With the merge strategy, GIT_COMMIT is
 // Jenkins' own merge of the target into the pull request, which no scan records (SonarQube's
-// scanner records the pull request's head): then --commit gives the head.
+// scanner records the pull request's head): then the commit setting gives the head.
 function jenkins(env: Env): CiAnalysis | undefined {
   const ci = new CiVariables('Jenkins', env)
   const commit = ci.commit('GIT_COMMIT')

@@ -1,0 +1,234 @@
+/**
+ * The decoration of a GitHub pull request from any CI, through the one driver and the GitHub
+ * platform, against a loopback GitHub shaped from its REST description
+ * (__tests__/support/fake-github.ts): a commit status per project, the project's comment (found
+ * again by its marker and its author, edited in place), the issues on the lines the pull request
+ * adds as **one** review (one request, however many issues), no second comment for an issue on
+ * a re-run, threads of issues gone resolved, another's copy of a marker never ours, and a
+ * refusal one warning that changes nothing else.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { FakeClock } from '../../__fixtures__/clock.js'
+import { RecordingLog } from '../../__fixtures__/log.js'
+import { commandSink, inCommandWords } from '../../__fixtures__/sinks.js'
+import { COMMAND_NAMES } from '../../src/cli/names.js'
+import { FAIL_ON_ERROR } from '../../src/fail-policy.js'
+import type { AnalysisOutcome } from '../../src/gate/outcome.js'
+import {
+  decorate as decoratePlatform,
+  type DecorationOptions
+} from '../../src/platforms/decorate.js'
+import { GitHubApi } from '../../src/platforms/github/github-api.js'
+import { githubPlatform, type GitHubTarget } from '../../src/platforms/github/github.js'
+import { summaryForms } from '../../src/report/summary-text.js'
+import { tokenForms } from '../../src/secrets.js'
+import { FakeGitHub, HEAD_SHA, NUMBER, type GitHubAccount } from '../support/fake-github.js'
+import { lineIssue, patchAdding, shopOutcome } from '../support/review-outcomes.js'
+import { renderAsGitHub } from '../support/summary-as-github.js'
+
+const TOKEN = 'ghp_fakeToken0123456789abcdefghijklmnopqrs'
+const BOT: GitHubAccount = { login: 'sonar-bot', id: 4242, type: 'User' }
+const SOMEONE: GitHubAccount = { login: 'mallory', id: 5, type: 'User' }
+
+const running: FakeGitHub[] = []
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((fake) => fake.stop()))
+})
+
+/** A GitHub whose pull request adds lines 41 to 45 of src/Cart.java; the token is sonar-bot's. */
+async function githubWith(account: GitHubAccount | undefined = BOT) {
+  const fake = new FakeGitHub()
+  fake.account = account
+  fake.files = [
+    { filename: 'src/Cart.java', status: 'modified', patch: patchAdding(40, 5) },
+    { filename: 'src/Huge.java', status: 'modified' }
+  ]
+  await fake.start()
+  running.push(fake)
+  return fake
+}
+
+const issue = lineIssue
+const outcome = (status: 'OK' | 'ERROR', issues: Record<string, unknown>[]) =>
+  shopOutcome(status, issues, { pullRequest: String(NUMBER) })
+
+const failing = () =>
+  outcome('ERROR', [
+    issue('AY-minor', 'src/Cart.java', 41, 'MINOR'),
+    issue('AY-blocker', 'src/Cart.java', 43, 'BLOCKER'),
+    issue('AY-unchanged', 'src/Cart.java', 12, 'BLOCKER'),
+    issue('AY-huge', 'src/Huge.java', 7, 'BLOCKER')
+  ])
+
+function target(fields: Partial<GitHubTarget> = {}): GitHubTarget {
+  return {
+    owner: 'octo',
+    repo: 'shop',
+    commit: HEAD_SHA,
+    pullRequest: NUMBER,
+    names: { repository: 'CHANGE_URL', pullRequest: 'CHANGE_ID', api: 'GITHUB_API_URL' },
+    ...fields
+  }
+}
+
+async function decorate(
+  fake: FakeGitHub,
+  outcomes: AnalysisOutcome[],
+  options: Partial<DecorationOptions> & { target?: Partial<GitHubTarget> } = {}
+) {
+  const log = new RecordingLog(COMMAND_NAMES)
+  const api = new GitHubApi({
+    token: TOKEN,
+    apiUrl: fake.url,
+    clock: new FakeClock(),
+    deadline: 60_000
+  })
+  await decoratePlatform(githubPlatform(api, target(options.target)), outcomes, {
+    sink: commandSink({
+      secrets: tokenForms(TOKEN),
+      escapedForms: summaryForms,
+      limit: 65_536,
+      unit: 'characters'
+    }),
+    policy: FAIL_ON_ERROR,
+    commentWhen: 'always',
+    inlineLimit: 10,
+    inlineSeverity: 'info',
+    log,
+    ...options
+  })
+  api.close()
+  return { of: (kind: 'info' | 'warning') => log.of(kind).map(inCommandWords) }
+}
+
+const reviewRequests = (fake: FakeGitHub) =>
+  fake.requests.filter(({ method, url }) => method === 'POST' && url.endsWith('/reviews'))
+
+describe('GitHub from any CI: a failing gate, then a re-run after the fix', () => {
+  it('a failure status, one comment, the issues on added lines in one review; then success, the comment edited, the gone issue resolved', async () => {
+    const fake = await githubWith()
+    const first = await decorate(fake, [failing()])
+
+    expect(fake.statuses).toEqual([
+      {
+        sha: HEAD_SHA,
+        body: {
+          state: 'failure',
+          context: 'sonarqube/shop',
+          description: expect.stringMatching(/^Quality Gate failed: \d+ of \d+ conditions failed$/),
+          target_url: 'https://sonar.example.com/dashboard?id=my-project'
+        }
+      }
+    ])
+    expect(fake.comments).toHaveLength(1)
+    expect(renderAsGitHub(fake.comments[0]!.body).of('h3')[0]!.text).toBe(
+      '❌ Quality Gate failed · shop'
+    )
+    // One request for every issue: the most severe first, on lines the pull request adds only.
+    expect(reviewRequests(fake)).toHaveLength(1)
+    expect(fake.reviews[0]).toMatchObject({ event: 'COMMENT' })
+    expect(fake.threads.map(({ path, line }) => [path, line])).toEqual([
+      ['src/Cart.java', 43],
+      ['src/Cart.java', 41]
+    ])
+    expect(first.of('info')).toContain(
+      'GitHub: 2 comments started in one review, 0 resolved (their issues are gone).'
+    )
+    expect(first.of('warning')).toEqual([])
+
+    // The fix: the blocker is gone and the gate passes.
+    const second = await decorate(fake, [
+      outcome('OK', [issue('AY-minor', 'src/Cart.java', 41, 'MINOR')])
+    ])
+    expect(fake.comments).toHaveLength(1)
+    expect(renderAsGitHub(fake.comments[0]!.body).of('h3')[0]!.text).toBe(
+      '✅ Quality Gate passed · shop'
+    )
+    expect(fake.statuses.at(-1)?.body).toMatchObject({ state: 'success' })
+    // No second review: the minor issue has its thread already; the blocker's is resolved.
+    expect(reviewRequests(fake)).toHaveLength(1)
+    expect(fake.threads.map(({ line, isResolved }) => [line, isResolved])).toEqual([
+      [43, true],
+      [41, false]
+    ])
+    expect(second.of('info')).toContain(
+      'GitHub: 0 comments started in one review, 1 resolved (their issues are gone).'
+    )
+  })
+
+  it('1,000 new issues on the changed lines: still one request, at most --inline-limit comments', async () => {
+    const fake = await githubWith()
+    fake.files = [{ filename: 'src/Cart.java', status: 'modified', patch: patchAdding(0, 1000) }]
+    const many = Array.from({ length: 1000 }, (_, i) => issue(`AY-${i}`, 'src/Cart.java', i + 1))
+    const log = await decorate(fake, [outcome('ERROR', many)], { inlineLimit: 100 })
+    expect(reviewRequests(fake)).toHaveLength(1)
+    expect(fake.threads).toHaveLength(100)
+    expect(log.of('info')).toContain(
+      'GitHub: 100 comments started in one review; 900 more past --inline-limit, 0 resolved (their issues are gone).'
+    )
+  })
+
+  it('an installation token: its bot account found through GraphQL, and its comment edited', async () => {
+    const fake = await githubWith(undefined)
+    await decorate(fake, [failing()])
+    await decorate(fake, [failing()])
+    expect(fake.comments).toHaveLength(1)
+    expect(reviewRequests(fake)).toHaveLength(1)
+  })
+})
+
+describe('only our own comments', () => {
+  it("another's copy of our marker and another's thread on our issue are never edited nor resolved", async () => {
+    const fake = await githubWith()
+    await decorate(fake, [failing()])
+    const ours = fake.comments[0]!.body
+    // Someone copies the comment, and starts a thread carrying the blocker's marker.
+    fake.comments.unshift({ id: 1, body: ours, user: SOMEONE })
+    fake.threads.push({
+      id: 'PRRT_theirs',
+      isResolved: false,
+      path: 'src/Cart.java',
+      line: 44,
+      comments: [{ body: '<!-- sonar-issue: AY-gone -->\nfake', author: SOMEONE }]
+    })
+    await decorate(fake, [outcome('OK', [])])
+    expect(fake.comments[0]).toMatchObject({ id: 1, body: ours, user: SOMEONE })
+    expect(renderAsGitHub(fake.comments[1]!.body).of('h3')[0]!.text).toBe(
+      '✅ Quality Gate passed · shop'
+    )
+    expect(fake.threads.find(({ id }) => id === 'PRRT_theirs')?.isResolved).toBe(false)
+  })
+})
+
+describe('never a failure, never silent', () => {
+  it("a token that may not write: one warning in GitHub's words, nothing thrown", async () => {
+    const fake = await githubWith()
+    fake.refuseWrites = true
+    const log = await decorate(fake, [failing()])
+    expect(log.of('warning')).toEqual([
+      expect.stringMatching(
+        /^GitHub refused the decoration; the verdict and the exit code are unchanged\. The token in GITHUB_TOKEN may not write to octo\/shop \(403\)/
+      )
+    ])
+  })
+
+  it('outside a pull request: the statuses, no comment, said in one line', async () => {
+    const fake = await githubWith()
+    const log = await decorate(fake, [failing()], { target: { pullRequest: undefined } })
+    expect(fake.statuses).toHaveLength(1)
+    expect(fake.comments).toEqual([])
+    expect(log.of('info')).toContain(
+      'Not a pull request (no CHANGE_ID): the commit statuses are set, and no comment is written.'
+    )
+  })
+
+  it('the token goes to the API alone, and never into what is written', async () => {
+    const fake = await githubWith()
+    await decorate(fake, [failing()])
+    expect(new Set(fake.requests.map(({ authorization }) => authorization))).toEqual(
+      new Set([`token ${TOKEN}`])
+    )
+    const written = fake.requests.map(({ body }) => body).join('\n')
+    expect(written).not.toContain(TOKEN)
+  })
+})

@@ -1,0 +1,193 @@
+/**
+ * Where a run from any CI decorates: the GitHub repository, pull request and commit each CI's
+ * variables name (as its documentation lists them), the settings given winning; GitLab from the
+ * Jenkins GitLab plugin's variables or the settings; and what is missing, said by name.
+ */
+import { describe, expect, it } from 'vitest'
+import { inCommandWords } from '../../__fixtures__/sinks.js'
+import { githubRepository, namesGitHub } from '../../src/ci/github-repository.js'
+import { gitlabProject } from '../../src/ci/review-targets.js'
+
+const SHA = 'a'.repeat(40)
+const HEAD = 'b'.repeat(40)
+
+/** The repository, pull request, commit and API a run names, or what is missing, in words. */
+async function named(env: NodeJS.ProcessEnv, given = {}) {
+  const found = await githubRepository(env, given)
+  if ('missing' in found) return { missing: inCommandWords(found.missing) }
+  const { owner, repo, pullRequest, commit, apiUrl } = found
+  return { repository: `${owner}/${repo}`, pullRequest, commit, api: apiUrl.href }
+}
+
+describe('GitHub from any CI', () => {
+  it('Jenkins: CHANGE_URL and CHANGE_ID on a pull request, GIT_URL on a branch', async () => {
+    const jenkins = { JENKINS_URL: 'https://ci.example.com/', GIT_COMMIT: SHA }
+    expect(
+      await named({
+        ...jenkins,
+        CHANGE_URL: 'https://github.com/acme/shop/pull/12',
+        CHANGE_ID: '12'
+      })
+    ).toEqual({
+      repository: 'acme/shop',
+      pullRequest: 12,
+      commit: SHA,
+      api: 'https://api.github.com/'
+    })
+    expect(await named({ ...jenkins, GIT_URL: 'git@github.com:acme/shop.git' })).toEqual({
+      repository: 'acme/shop',
+      pullRequest: undefined,
+      commit: SHA,
+      api: 'https://api.github.com/'
+    })
+    // GitHub Enterprise Server: its API under /api/v3 of the pull request's host.
+    expect(
+      await named({
+        ...jenkins,
+        CHANGE_URL: 'https://git.acme.io/acme/shop/pull/3',
+        CHANGE_ID: '3'
+      })
+    ).toMatchObject({ api: 'https://git.acme.io/api/v3' })
+    // --commit gives the head when GIT_COMMIT is Jenkins' own merge.
+    expect(
+      await named(
+        { ...jenkins, CHANGE_URL: 'https://github.com/acme/shop/pull/12', CHANGE_ID: '12' },
+        { commit: HEAD }
+      )
+    ).toMatchObject({ commit: HEAD })
+  })
+
+  it("CircleCI: the project's user and name, the pull request's address, CIRCLE_SHA1", async () => {
+    expect(
+      await named({
+        CIRCLECI: 'true',
+        CIRCLE_PROJECT_USERNAME: 'acme',
+        CIRCLE_PROJECT_REPONAME: 'shop',
+        CIRCLE_PULL_REQUEST: 'https://github.com/acme/shop/pull/34',
+        CIRCLE_SHA1: SHA
+      })
+    ).toEqual({
+      repository: 'acme/shop',
+      pullRequest: 34,
+      commit: SHA,
+      api: 'https://api.github.com/'
+    })
+  })
+
+  it('Buildkite: the remote, the number (or false), a commit only as a full SHA', async () => {
+    const buildkite = { BUILDKITE: 'true', BUILDKITE_REPO: 'https://github.com/acme/shop.git' }
+    expect(
+      await named({ ...buildkite, BUILDKITE_PULL_REQUEST: '5', BUILDKITE_COMMIT: SHA })
+    ).toMatchObject({ repository: 'acme/shop', pullRequest: 5, commit: SHA })
+    expect(
+      await named({ ...buildkite, BUILDKITE_PULL_REQUEST: 'false', BUILDKITE_COMMIT: SHA })
+    ).toMatchObject({ pullRequest: undefined })
+    expect(
+      await named({ ...buildkite, BUILDKITE_PULL_REQUEST: '5', BUILDKITE_COMMIT: 'HEAD' })
+    ).toEqual({
+      missing:
+        'no commit to decorate (Buildkite names none as a full SHA): give --commit with the commit the scan analysed'
+    })
+  })
+
+  it("Azure Pipelines with a GitHub repository: GitHub's number, not Azure's id; the head commit", async () => {
+    expect(
+      await named({
+        TF_BUILD: 'True',
+        BUILD_REPOSITORY_PROVIDER: 'GitHub',
+        BUILD_REPOSITORY_NAME: 'acme/shop',
+        BUILD_REPOSITORY_URI: 'https://github.com/acme/shop',
+        SYSTEM_PULLREQUEST_PULLREQUESTID: '987654',
+        SYSTEM_PULLREQUEST_PULLREQUESTNUMBER: '56',
+        SYSTEM_PULLREQUEST_SOURCECOMMITID: HEAD,
+        BUILD_SOURCEVERSION: SHA
+      })
+    ).toEqual({
+      repository: 'acme/shop',
+      pullRequest: 56,
+      commit: HEAD,
+      api: 'https://api.github.com/'
+    })
+  })
+
+  it('TeamCity names no repository: the settings say it, or the message asks for them', async () => {
+    const teamcity = { TEAMCITY_VERSION: '2025.07', BUILD_VCS_NUMBER: SHA }
+    expect(await named(teamcity)).toEqual({
+      missing: 'no GitHub repository named by TeamCity: give --github-repository owner/name'
+    })
+    expect(await named(teamcity, { repository: 'acme/shop', pullRequest: '9' })).toEqual({
+      repository: 'acme/shop',
+      pullRequest: 9,
+      commit: SHA,
+      api: 'https://api.github.com/'
+    })
+  })
+
+  it('GITHUB_API_URL wins; a bad repository, number or address is said by its name', async () => {
+    const jenkins = {
+      JENKINS_URL: 'https://ci.example.com/',
+      GIT_COMMIT: SHA,
+      CHANGE_URL: 'https://github.com/acme/shop/pull/12',
+      CHANGE_ID: '12'
+    }
+    expect(
+      await named({ ...jenkins, GITHUB_API_URL: 'https://ghe.example.com/api/v3' })
+    ).toMatchObject({ api: 'https://ghe.example.com/api/v3' })
+    expect(await named({ ...jenkins, GITHUB_API_URL: 'ftp://x' })).toEqual({
+      missing: 'GITHUB_API_URL is not an http(s) address'
+    })
+    expect(await named(jenkins, { repository: 'acme' })).toEqual({
+      missing: '--github-repository is not owner/name'
+    })
+    expect(await named({ ...jenkins, CHANGE_ID: '12; rm -rf' })).toEqual({
+      missing: "CHANGE_ID is not a pull request's number"
+    })
+  })
+
+  it('a CI names GitHub only with GITHUB_TOKEN set, and never Gitea or Forgejo Actions', () => {
+    const circle = { CIRCLECI: 'true', CIRCLE_PROJECT_USERNAME: 'acme' }
+    expect(namesGitHub(circle, {})).toBe(false)
+    expect(namesGitHub({ ...circle, GITHUB_TOKEN: 't' }, {})).toBe(true)
+    expect(namesGitHub({ GITHUB_ACTIONS: 'true', GITHUB_TOKEN: 't' }, {})).toBe(true)
+    expect(
+      namesGitHub({ GITHUB_ACTIONS: 'true', GITEA_ACTIONS: 'true', GITHUB_TOKEN: 't' }, {})
+    ).toBe(false)
+    expect(namesGitHub({}, { repository: 'acme/shop' })).toBe(true)
+  })
+})
+
+describe('GitLab from any CI', () => {
+  it("the Jenkins GitLab plugin's merge request: the target project, its iid, its last commit", () => {
+    const found = gitlabProject(
+      {
+        gitlabTargetRepoHttpUrl: 'https://gitlab.example.com/acme/shop.git',
+        gitlabMergeRequestTargetProjectId: '42',
+        gitlabMergeRequestIid: '7',
+        gitlabMergeRequestLastCommit: HEAD,
+        GIT_COMMIT: SHA
+      },
+      {}
+    )
+    expect(found).toMatchObject({
+      apiUrl: new URL('https://gitlab.example.com/api/v4'),
+      pipeline: { projectId: '42', mergeRequestIid: '7', sha: HEAD, pipelineId: undefined }
+    })
+  })
+
+  it('the settings: an address, a project by path, the merge request; a file links to it', () => {
+    const found = gitlabProject(
+      {},
+      { url: 'https://gitlab.example.com/', project: 'acme/shop', pullRequest: '7', commit: SHA }
+    )
+    if ('missing' in found) throw new Error('expected a project')
+    expect(found.apiUrl.href).toBe('https://gitlab.example.com/api/v4')
+    expect(found.pipeline.projectId).toBe('acme/shop')
+    expect(found.pipeline.fileLink?.('src/app.ts', 3)).toContain(
+      `https://gitlab.example.com/acme/shop/-/blob/${SHA}/src/app.ts`
+    )
+    const missing = gitlabProject({}, { url: 'https://gitlab.example.com', commit: SHA })
+    expect('missing' in missing ? inCommandWords(missing.missing) : '').toBe(
+      'no GitLab project (an id or a path): give --gitlab-project'
+    )
+  })
+})

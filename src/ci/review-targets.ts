@@ -1,0 +1,259 @@
+/**
+ * Where the CI says the decoration writes: the platform's API, the repository or project, the
+ * commit and the review, read from the CI's own variables (or the options, which win). Every
+ * value is untrusted: an address must be http(s) without credentials, a commit a full SHA, a
+ * review a number. What is missing is said in words that name the variable; the platforms
+ * (src/platforms/) never read the environment.
+ */
+import { fileLinkUnder, type FileLink } from '../report/new-issues-block.js'
+import { msg, setting, type Said } from '../words.js'
+
+type Env = NodeJS.ProcessEnv
+
+/** What cannot be taken, in words that name the variable or the option. */
+export interface Missing {
+  missing: Said
+}
+
+/** The variable's value, trimmed; undefined when unset or empty. */
+export function variable(env: Env, name: string): string | undefined {
+  return env[name]?.trim() || undefined
+}
+
+/** An http(s) address without credentials, or undefined. */
+export function httpUrl(value: string | undefined): URL | undefined {
+  if (!value || !URL.canParse(value)) return undefined
+  const url = new URL(value)
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
+    return undefined
+  }
+  return url
+}
+
+/**
+ * The commit a platform's decoration goes on, the same rule on every platform: the commit given
+ * given, which wins over the CI's; else the commit the CI names.
+ *
+ * @example const sha = decoratedCommit({ commit: line.commit }, env['CI_COMMIT_SHA'])
+ */
+export function decoratedCommit<Ci extends string | undefined>(
+  given: { commit?: string | undefined },
+  fromTheCi: Ci
+): string | Ci {
+  return given.commit ?? fromTheCi
+}
+
+const FULL_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i
+const NUMBER = /^\d{1,20}$/
+
+/** A GitLab CI pipeline: the project, its commit, its merge request and pipeline if any. */
+export interface GitLabPipeline {
+  apiUrl: URL
+  pipeline: {
+    projectId: string
+    sha: string
+    mergeRequestIid: string | undefined
+    pipelineId: string | undefined
+    /** Links a new issue's file to the file at the commit, on GitLab (from CI_PROJECT_URL). */
+    fileLink: FileLink | undefined
+    names: { project: Said; mergeRequest: Said; api: Said }
+  }
+}
+
+/**
+ * The pipeline GitLab's variables describe (CI_API_V4_URL, CI_PROJECT_ID, CI_PROJECT_URL,
+ * CI_COMMIT_SHA, CI_MERGE_REQUEST_IID, CI_PIPELINE_ID), or what is missing. The statuses go on
+ * `commit` (the commit given) when given, else on CI_COMMIT_SHA; on another commit than the pipeline's
+ * they name no pipeline (GitLab would find none of that commit with its id, and start one).
+ */
+export function gitlabPipeline(env: Env, commit?: string): GitLabPipeline | Missing {
+  const apiUrl = httpUrl(variable(env, 'CI_API_V4_URL'))
+  if (!apiUrl) return { missing: 'CI_API_V4_URL is not an http(s) address (not a GitLab CI job?)' }
+  const projectId = variable(env, 'CI_PROJECT_ID')
+  if (!projectId || !NUMBER.test(projectId)) {
+    return { missing: 'CI_PROJECT_ID is not a project id' }
+  }
+  const pipelineSha = variable(env, 'CI_COMMIT_SHA')
+  if (!pipelineSha || !FULL_SHA.test(pipelineSha)) {
+    return { missing: 'CI_COMMIT_SHA is not a full commit SHA' }
+  }
+  const sha = decoratedCommit({ commit }, pipelineSha)
+  const iid = variable(env, 'CI_MERGE_REQUEST_IID')
+  const projectUrl = httpUrl(variable(env, 'CI_PROJECT_URL'))
+  return {
+    apiUrl,
+    pipeline: {
+      projectId,
+      sha,
+      mergeRequestIid: iid && NUMBER.test(iid) ? iid : undefined,
+      pipelineId:
+        sha.toLowerCase() === pipelineSha.toLowerCase()
+          ? variable(env, 'CI_PIPELINE_ID')
+          : undefined,
+      fileLink: projectUrl
+        ? fileLinkUnder(`${projectUrl.href.replace(/\/+$/, '')}/-/blob/${sha}`)
+        : undefined,
+      names: {
+        project: 'CI_PROJECT_ID',
+        mergeRequest: 'CI_MERGE_REQUEST_IID',
+        api: 'CI_API_V4_URL'
+      }
+    }
+  }
+}
+
+/** Bitbucket Cloud's API, unless BITBUCKET_API_URL names another (a proxy, a test). */
+const BITBUCKET_API = 'https://api.bitbucket.org/2.0'
+
+/** A Bitbucket Pipelines build: the repository, its commit, its pull request if any. */
+export interface BitbucketPipeline {
+  apiUrl: URL
+  pipeline: { repository: string; commit: string; pullRequestId: string | undefined }
+}
+
+/**
+ * The pipeline Bitbucket's variables describe (BITBUCKET_REPO_FULL_NAME, BITBUCKET_COMMIT,
+ * BITBUCKET_PR_ID; BITBUCKET_API_URL overrides the API's address), or what is missing; its
+ * commit is `commit` (the commit given) when given, else BITBUCKET_COMMIT.
+ */
+export function bitbucketPipeline(env: Env, commit?: string): BitbucketPipeline | Missing {
+  const repository = variable(env, 'BITBUCKET_REPO_FULL_NAME')
+  if (!repository || !/^[\w.-]{1,100}\/[\w.-]{1,100}$/.test(repository)) {
+    return { missing: 'BITBUCKET_REPO_FULL_NAME is not workspace/repository' }
+  }
+  const pipelineCommit = variable(env, 'BITBUCKET_COMMIT')
+  if (!pipelineCommit || !/^[0-9a-f]{40}$/i.test(pipelineCommit)) {
+    return { missing: 'BITBUCKET_COMMIT is not a full commit SHA' }
+  }
+  const apiUrl = httpUrl(variable(env, 'BITBUCKET_API_URL') ?? BITBUCKET_API)
+  if (!apiUrl) return { missing: 'BITBUCKET_API_URL is not an http(s) address' }
+  const id = variable(env, 'BITBUCKET_PR_ID')
+  return {
+    apiUrl,
+    pipeline: {
+      repository,
+      commit: decoratedCommit({ commit }, pipelineCommit),
+      pullRequestId: id && /^\d{1,12}$/.test(id) ? id : undefined
+    }
+  }
+}
+
+/** An Azure Pipelines pull-request build: the repository's API, the pull request, the commit. */
+export interface AzurePullRequest {
+  collectionUrl: URL
+  repositoryUrl: URL
+  pullRequestId: string
+  commit: string
+}
+
+/**
+ * The pull request Azure Pipelines' variables name (SYSTEM_COLLECTIONURI, SYSTEM_TEAMPROJECT,
+ * BUILD_REPOSITORY_ID, SYSTEM_PULLREQUEST_PULLREQUESTID, BUILD_SOURCEVERSION), or what is missing.
+ */
+export function azurePullRequest(env: Env): AzurePullRequest | Missing {
+  const collection = httpUrl(variable(env, 'SYSTEM_COLLECTIONURI'))
+  if (!collection) return { missing: 'SYSTEM_COLLECTIONURI is not an http(s) address' }
+  const project = variable(env, 'SYSTEM_TEAMPROJECT')
+  if (!project || project.length > 200) return { missing: 'SYSTEM_TEAMPROJECT is not set' }
+  const repository = variable(env, 'BUILD_REPOSITORY_ID')
+  if (!repository || !/^[\w-]{1,100}$/.test(repository)) {
+    return { missing: 'BUILD_REPOSITORY_ID is not a repository id' }
+  }
+  const pullRequestId = variable(env, 'SYSTEM_PULLREQUEST_PULLREQUESTID')
+  if (!pullRequestId || !/^\d{1,12}$/.test(pullRequestId)) {
+    return {
+      missing:
+        "not a pull-request build (no SYSTEM_PULLREQUEST_PULLREQUESTID): Azure DevOps statuses and threads are a pull request's"
+    }
+  }
+  const base = collection.href.replace(/\/*$/, '/')
+  return {
+    collectionUrl: new URL(base),
+    repositoryUrl: new URL(
+      `${encodeURIComponent(project)}/_apis/git/repositories/${encodeURIComponent(repository)}/`,
+      base
+    ),
+    pullRequestId,
+    commit: variable(env, 'BUILD_SOURCEVERSION') ?? ''
+  }
+}
+
+/**
+ * A GitLab project and merge request from any CI: the settings given (the address, the project
+ * by id or path, the merge request's iid, the commit) win; else the Jenkins GitLab plugin's
+ * variables (gitlabTargetRepoHttpUrl, gitlabMergeRequestTargetProjectId, gitlabMergeRequestIid,
+ * gitlabMergeRequestLastCommit, as its CauseData sets them; not in multibranch jobs), and the
+ * commit GIT_COMMIT names.
+ *
+ * @example gitlabProject(env, { url: 'https://gitlab.example.com', project: 'acme/shop', pullRequest: '7', commit })
+ */
+export function gitlabProject(
+  env: Env,
+  given: {
+    url?: string | undefined
+    project?: string | undefined
+    pullRequest?: string | undefined
+    commit?: string | undefined
+  }
+): GitLabPipeline | Missing {
+  const fromPlugin = httpUrl(variable(env, 'gitlabTargetRepoHttpUrl'))
+  const address = given.url ?? fromPlugin?.origin
+  const server = httpUrl(address)
+  if (!server) {
+    return {
+      missing:
+        given.url === undefined
+          ? msg`no GitLab address: give ${setting('gitlabUrl')}`
+          : msg`${setting('gitlabUrl')} is not an http(s) address`
+    }
+  }
+  const base = server.href.replace(/\/+$/, '')
+  const apiUrl = new URL(/\/api\/v4$/.test(base) ? base : `${base}/api/v4`)
+  const pluginPath = fromPlugin?.pathname.replace(/^\/+|\.git$|\/+$/g, '')
+  const projectId =
+    given.project ?? variable(env, 'gitlabMergeRequestTargetProjectId') ?? pluginPath
+  if (!projectId || projectId.length > 500 || !/^[\w.\-/]+$/.test(projectId)) {
+    return { missing: msg`no GitLab project (an id or a path): give ${setting('gitlabProject')}` }
+  }
+  const iid = given.pullRequest ?? variable(env, 'gitlabMergeRequestIid')
+  if (iid !== undefined && !NUMBER.test(iid)) {
+    return { missing: msg`${setting('pullRequest')} is not a merge request's iid` }
+  }
+  const sha =
+    given.commit ?? variable(env, 'gitlabMergeRequestLastCommit') ?? variable(env, 'GIT_COMMIT')
+  if (!sha || !FULL_SHA.test(sha)) {
+    return {
+      missing: msg`no commit to decorate: give ${setting('commit')} with the commit the scan analysed`
+    }
+  }
+  const path = /^\d+$/.test(projectId) ? undefined : projectId
+  return {
+    apiUrl,
+    pipeline: {
+      projectId,
+      sha: sha.toLowerCase(),
+      mergeRequestIid: iid,
+      pipelineId: undefined,
+      fileLink: path
+        ? fileLinkUnder(`${apiUrl.origin}/${path}/-/blob/${sha.toLowerCase()}`)
+        : undefined,
+      names: {
+        project:
+          given.project === undefined
+            ? 'gitlabMergeRequestTargetProjectId'
+            : setting('gitlabProject'),
+        mergeRequest:
+          given.pullRequest === undefined ? 'gitlabMergeRequestIid' : setting('pullRequest'),
+        api: given.url === undefined ? 'gitlabTargetRepoHttpUrl' : setting('gitlabUrl')
+      }
+    }
+  }
+}
+
+/** Whether the Jenkins GitLab plugin names a merge request's project. */
+export function namesGitLabFromJenkins(env: Env): boolean {
+  return (
+    variable(env, 'gitlabTargetRepoHttpUrl') !== undefined &&
+    variable(env, 'GITLAB_TOKEN') !== undefined
+  )
+}

@@ -1,0 +1,486 @@
+/**
+ * The one driver of every review platform: from the outcomes, a status and a report per project
+ * on the commit, and on the review the project's verdict comment, found again and edited in
+ * place, and comments on the issues' lines, started together and resolved once their issue is
+ * gone. The rules every platform shares live here once:
+ * - nothing a platform does changes the verdict or the exit code: the first step that fails ends
+ *   the decoration with one warning naming the platform, the step and what to check (a refusal:
+ *   what the token or the review lacks, in the platform's words), and the driver never throws;
+ * - only our own comments are edited, deleted or resolved: a comment is ours when it carries our
+ *   marker (or our property) **and** its author is the token's own identity, read once a run
+ *   (anyone who may comment can copy a marker; nobody else can write as the token); unknown, and
+ *   nothing is edited or resolved;
+ * - the comment setting's noise rules, the severity floor and the inline limit;
+ * - every text is rendered and put through the sink here, before a platform sees it.
+ */
+import { failsUnder, type FailPolicy } from '../fail-policy.js'
+import type { ChangedLines } from '../findings/changed-lines.js'
+import { bySeverity, SEVERITY_ORDER, type Finding, type Severity } from '../findings/finding.js'
+import { hasBranchAnalyses, narrowToChangedLines } from '../gate/on-changed-lines.js'
+import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
+import { PlatformRefusal } from '../http/rest-api.js'
+import type { Log } from '../log.js'
+import { quotedSaidOf } from '../errors.js'
+import { ownIdentity } from './own-identity.js'
+import { dashboardAddress } from '../report/dashboard-link.js'
+import { issueDiscussionBody, issueKeyOf } from '../report/issue-discussion.js'
+import { HTML_MARKUP, MARKDOWN_MARKUP } from '../report/markup.js'
+import type { FileLink } from '../report/new-issues-block.js'
+import { withoutReferences } from '../report/no-references.js'
+import {
+  commentBody,
+  commentVerdict,
+  markerOf,
+  shouldWrite,
+  type CommentWhen
+} from '../report/pull-request-comment-body.js'
+import type { Sink } from '../sink.js'
+import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+import { joined, msg, setting, type Said } from '../words.js'
+import type {
+  Figure,
+  Identity,
+  InlineComment,
+  InlineComments,
+  NewInlineComment,
+  PlatformWords,
+  ProjectVerdict,
+  Review,
+  ReviewPlatform,
+  VerdictComment
+} from './review-platform.js'
+
+/** What the decoration is given besides the platform and the outcomes. */
+export interface DecorationOptions {
+  /** What the platform is sent goes through it: the edge's words, every token's forms hidden. */
+  sink: Sink
+  policy: FailPolicy
+  commentWhen: CommentWhen
+  /** At most this many new comments on the issues' lines a run (0: none, and none resolved). */
+  inlineLimit: number
+  /** The least severe issue that gets one. */
+  inlineSeverity: Severity
+  /** Links a new issue's file to the file at the commit, on the platform. */
+  fileLink?: FileLink | undefined
+  log: Log
+}
+
+/**
+ * Decorates `platform` with every outcome; resolves once done, whatever the platform answered
+ * (what happened is in the log), and never throws.
+ *
+ * @example await decorate(gitlabPlatform(api, pipeline), outcomes, { sink, policy, commentWhen: 'always', inlineLimit: 10, inlineSeverity: 'info', log })
+ */
+export async function decorate(
+  platform: ReviewPlatform,
+  outcomes: readonly AnalysisOutcome[],
+  options: DecorationOptions
+): Promise<void> {
+  const { words } = platform
+  await decorating(options.log, platformNamed(platform), async (log) => {
+    for (const outcome of outcomes) {
+      const verdict = verdictOf(outcome, options)
+      if (platform.setStatus) {
+        const set = platform.setStatus.bind(platform)
+        await decorationStep(`the ${words.status} for ${verdict.name}`, () => set(verdict))
+      }
+      if (platform.writeReport) {
+        const write = platform.writeReport.bind(platform)
+        await decorationStep(`the report for ${verdict.name}`, async () => {
+          const annotations = await write(verdict)
+          log.info(
+            `${words.name}: the report for ${verdict.name} is on commit ${platform.commit.slice(0, 12)}, with ${annotations} annotations.`
+          )
+        })
+      }
+    }
+    if (!platform.review) {
+      if (platform.noReview) log.info(platform.noReview)
+      return
+    }
+    await decorateReview(words, platform.review, outcomes, { ...options, log })
+  })
+}
+
+async function decorateReview(
+  words: PlatformWords,
+  review: Review,
+  outcomes: readonly AnalysisOutcome[],
+  options: DecorationOptions
+): Promise<void> {
+  const { log, inlineLimit } = options
+  // Unknown (undefined): the verdict is written anew, and nothing is edited, resolved or closed.
+  const me = await ownIdentity(log, words.name, () => review.ownIdentity(), review.identity)
+  const readLines = review.changedLines?.bind(review)
+  const wanted = hasBranchAnalyses(outcomes) || (review.inline !== undefined && inlineLimit > 0)
+  const files = review.granularity === 'files'
+  const changed =
+    readLines && wanted
+      ? await decorationStep(`the ${files ? 'files' : 'lines'} ${review.name} changes`, readLines)
+      : undefined
+  const shown = changed ? narrowToChangedLines(outcomes, changed, review.name, log) : outcomes
+  if (changed && files && hasBranchAnalyses(outcomes)) {
+    log.info(
+      `${words.name} gives the files a ${review.kind} changes, not its lines: the issues are narrowed to those files.`
+    )
+  }
+  await writeVerdicts(words, review, shown, me, options)
+  const inline = review.inline
+  if (!inline || inlineLimit <= 0 || !changed) return
+  const notReady = inline.notReady?.()
+  if (notReady !== undefined) {
+    log.info(notReady)
+    return
+  }
+  await decorationStep(inline.step, async () => {
+    const done = await commentOnLines(inline, review, me, issuesOf(shown), changed, options)
+    const past = done.leftOut > 0 ? msg`; ${done.leftOut} more past ${setting('inlineLimit')}` : ''
+    log.info(
+      msg`${words.name}: ${done.started} ${inline.started}${past}, ${done.resolved} ${inline.resolved} (their issues are gone).`
+    )
+  })
+}
+
+/** Each project's verdict comment: ours edited in place, or a new one, as the comment setting says. */
+async function writeVerdicts(
+  words: PlatformWords,
+  review: Review,
+  outcomes: readonly AnalysisOutcome[],
+  me: Identity | undefined,
+  options: DecorationOptions
+): Promise<void> {
+  const { verdicts } = review
+  const existing = await decorationStep(`the ${words.comment}s of ${review.name}`, () =>
+    verdicts.list()
+  )
+  let author = me
+  for (const outcome of outcomes) {
+    const name = nameOf(outcome)
+    await decorationStep(`the ${words.comment} for ${name}`, async () => {
+      const written = await writeVerdict(review, existing, author, outcome, options)
+      author ??= written.author
+      options.log.info(
+        written.action === 'unchanged'
+          ? msg`${words.name}: the ${words.comment} for ${name} is left as it is (${setting('comment')} ${options.commentWhen}).`
+          : `${words.name}: the ${words.comment} for ${name} is ${written.action} on ${review.name}.`
+      )
+    })
+  }
+}
+
+/**
+ * The project's verdict comment, unless the comment setting says to leave it: `failed` writes no
+ * new one for a passing gate (an existing one is still updated, so it never shows a failure that
+ * is gone); `changed` leaves it alone while its verdict is the same. Ours is the one carrying the
+ * project's marker (or property) whose author is `me`. With `me` unknown, a new one is written;
+ * where the platform may delete, the author its reply names is the token's, and that author's
+ * earlier ones carrying the marker are deleted, so one stays.
+ */
+async function writeVerdict(
+  review: Review,
+  existing: VerdictComment[],
+  me: Identity | undefined,
+  outcome: AnalysisOutcome,
+  { sink, policy, commentWhen, fileLink }: DecorationOptions
+): Promise<{ action: 'created' | 'updated' | 'unchanged'; author: Identity | undefined }> {
+  const { verdicts } = review
+  const body = commentBody(outcome, review.commit, {
+    sink,
+    policy,
+    ...(fileLink ? { fileLink } : {}),
+    markup: review.markup === 'markdown' ? MARKDOWN_MARKUP : HTML_MARKUP,
+    ...(review.commentChars === undefined ? {} : { limit: review.commentChars })
+  })
+  const verdict = verdictOf(outcome, { sink, policy })
+  const marker = markerOf(body)
+  const carrying = existing.filter((comment) =>
+    verdicts.keyedBy === 'project'
+      ? comment.project === verdict.label
+      : markerOf(comment.body) === marker
+  )
+  const ours = me === undefined ? undefined : carrying.find(({ author }) => author === me)
+  const cleansUp = me === undefined && verdicts.remove !== undefined && carrying.length > 0
+  if (!cleansUp && !shouldWrite(commentWhen, commentVerdict(outcome, policy), ours?.body)) {
+    return { action: 'unchanged', author: me }
+  }
+  if (ours && (await verdicts.update(ours, body))) {
+    ours.body = body
+    return { action: 'updated', author: me }
+  }
+  const created = await verdicts.create(verdict, body)
+  const author = me ?? created.author
+  if (me === undefined && author !== undefined && verdicts.remove) {
+    for (const earlier of carrying.filter((comment) => comment.author === author)) {
+      await verdicts.remove(earlier)
+      existing.splice(existing.indexOf(earlier), 1)
+    }
+  }
+  // Two outcomes naming one project share one comment: the later one edits it.
+  if (created.id !== undefined) {
+    existing.push({ id: created.id, body, author, project: verdict.label })
+  }
+  return { action: 'created', author }
+}
+
+/**
+ * A comment per new issue on a line the review changes, the most severe first, at most
+ * `inlineLimit`, started together; none for an issue that has one of ours (with `me` unknown:
+ * anyone's); ours of issues no longer reported resolved, when every issue was read.
+ */
+async function commentOnLines(
+  inline: InlineComments,
+  review: Review,
+  me: Identity | undefined,
+  issues: { findings: Finding[]; complete: boolean },
+  changed: ChangedLines,
+  { sink, inlineLimit, inlineSeverity }: DecorationOptions
+): Promise<{ started: number; resolved: number; leftOut: number }> {
+  const keyed = (await inline.list(me)).flatMap(
+    (comment): (InlineComment & { issueKey: string })[] => {
+      const issueKey = comment.issueKey ?? issueKeyOf(comment.body)
+      return issueKey === undefined ? [] : [{ ...comment, issueKey }]
+    }
+  )
+  const ours = keyed.filter((comment) => me !== undefined && comment.author === me)
+  // Another's comment on an issue does not stand in for ours, unless ours cannot be known.
+  const discussed = new Set((me === undefined ? keyed : ours).map(({ issueKey }) => issueKey))
+  const markup = review.markup === 'markdown' ? MARKDOWN_MARKUP : HTML_MARKUP
+  const floor = SEVERITY_ORDER.indexOf(inlineSeverity)
+  const candidates = bySeverity(issues.findings).flatMap((finding): NewInlineComment[] => {
+    if (discussed.has(finding.key) || SEVERITY_ORDER.indexOf(finding.severity) > floor) return []
+    const line = lineOn(finding, changed, review.granularity ?? 'lines')
+    // A path is sent as it is (the platform matches it to the diff): one that holds a secret is not.
+    const file = finding.file
+    if (line === undefined || file === undefined || sink.text(file) !== file) return []
+    return [{ finding, file, line, body: issueDiscussionBody(finding, sink, markup) }]
+  })
+  const now = candidates.slice(0, Math.max(0, inlineLimit))
+  if (now.length > 0) await inline.start(now)
+  let resolved = 0
+  if (issues.complete) {
+    const current = new Set(issues.findings.map(({ key }) => key))
+    for (const comment of ours) {
+      if (comment.resolved || current.has(comment.issueKey)) continue
+      if (await inline.resolve(comment)) resolved++
+    }
+  }
+  return { started: now.length, resolved, leftOut: candidates.length - now.length }
+}
+
+/**
+ * The line of the finding's region a comment goes on: the first the review adds (a platform
+ * refuses a comment on a line its diff does not show); on a platform that gives files, its first
+ * line when the file is changed. A file whose diff the platform left out has no line known.
+ */
+function lineOn(
+  finding: Finding,
+  changed: ChangedLines,
+  granularity: 'lines' | 'files'
+): number | undefined {
+  if (finding.file === undefined || finding.region === undefined) return undefined
+  const added = changed.get(finding.file)
+  if (added === undefined) return undefined
+  const { startLine, endLine } = finding.region
+  if (added === 'whole') return granularity === 'files' ? startLine : undefined
+  for (let line = startLine; line <= Math.min(endLine, startLine + 10_000); line++) {
+    if (added.has(line)) return line
+  }
+  return undefined
+}
+
+/** The project's verdict as a platform shows it, every text through the sink. */
+export function verdictOf(
+  outcome: AnalysisOutcome,
+  { sink, policy }: { sink: Sink; policy: FailPolicy }
+): ProjectVerdict {
+  const newIssues = outcome.read ? outcome.result.newIssues : undefined
+  return {
+    key: projectName(outcome),
+    label: sink.text(projectName(outcome)),
+    name: nameOf(outcome),
+    failing: failing(outcome, policy),
+    words: sink.text(statusWords(outcome, policy, sink)),
+    dashboard: dashboardOf(outcome),
+    findings: newIssues?.read ? bySeverity(newIssues.findings) : [],
+    figures: figuresOf(outcome, sink),
+    say: (text) => sink.text(text)
+  }
+}
+
+/** A report's figures: the gate, the new issues, and the new code's figures it has (at most 4). */
+function figuresOf(outcome: AnalysisOutcome, sink: Sink): Figure[] {
+  if (!outcome.read) return [{ title: 'Quality Gate', type: 'TEXT', value: 'not read' }]
+  const { result } = outcome
+  const figures: Figure[] = [
+    { title: 'Quality Gate', type: 'TEXT', value: sink.text(oneLine(result.status, 40)) }
+  ]
+  if (result.newIssues?.read) {
+    figures.push({ title: 'New issues', type: 'NUMBER', value: result.newIssues.total })
+  }
+  const newCode = result.whatChanged?.newCode
+  if (newCode && !('unread' in newCode)) {
+    if (newCode.coverage !== undefined) {
+      figures.push({ title: 'Coverage on new code', type: 'PERCENTAGE', value: newCode.coverage })
+    }
+    if (newCode.duplication !== undefined) {
+      const title = 'Duplicated lines on new code'
+      figures.push({ title, type: 'PERCENTAGE', value: newCode.duplication })
+    }
+  }
+  return figures
+}
+
+/** Every analysis's new issues, and whether they are all of them (each read whole). */
+export function issuesOf(outcomes: readonly AnalysisOutcome[]): {
+  findings: Finding[]
+  complete: boolean
+} {
+  const findings: Finding[] = []
+  let complete = true
+  for (const outcome of outcomes) {
+    const newIssues = outcome.read ? outcome.result.newIssues : undefined
+    if (!newIssues?.read) {
+      complete = false
+      continue
+    }
+    findings.push(...newIssues.findings)
+    if (newIssues.findings.length < newIssues.total) complete = false
+  }
+  return { findings, complete }
+}
+
+/** An analysis's name in a platform's log lines: its project key, on one line. */
+export function nameOf(outcome: AnalysisOutcome): string {
+  return oneLine(projectName(outcome), QUOTE_LIMITS.short)
+}
+
+/**
+ * A status's one-line description under the policy, the server's words in it making no
+ * reference and no link where a platform shows it (`withoutReferences`).
+ *
+ * @example statusWords(outcome, FAIL_ON_ERROR, sink) // 'Quality Gate failed: 2 of 7 conditions failed'
+ */
+export function statusWords(outcome: AnalysisOutcome, policy: FailPolicy, sink: Sink): string {
+  return withoutReferences(gateWords(outcome, policy, sink))
+}
+
+function gateWords(outcome: AnalysisOutcome, policy: FailPolicy, sink: Sink): string {
+  if (!outcome.read) {
+    return `Quality Gate could not be read: ${oneLine(sink.text(outcome.message), 200)}`
+  }
+  const { result } = outcome
+  if (!failsUnder(result.status, policy)) {
+    return result.status === 'OK'
+      ? 'Quality Gate passed'
+      : `Quality Gate passed (${oneLine(result.status, 40)})`
+  }
+  const failed = result.conditions.filter(({ condition }) => condition.status === 'ERROR').length
+  return result.status === 'ERROR'
+    ? `Quality Gate failed: ${failed} of ${result.conditions.length} conditions failed`
+    : `Quality Gate failed: ${oneLine(result.status, 40)}`
+}
+
+/** Whether a platform shows the analysis as failed: its gate fails the policy, or was not read. */
+function failing(outcome: AnalysisOutcome, policy: FailPolicy): boolean {
+  return !outcome.read || failsUnder(outcome.result.status, policy)
+}
+
+/** The dashboard's address a platform links to (http(s), without credentials), when known. */
+function dashboardOf(outcome: AnalysisOutcome): string | undefined {
+  return outcome.read
+    ? dashboardAddress(outcome.result.dashboardUrl, outcome.result.serverUrl)?.href
+    : undefined
+}
+
+/** A platform as its decoration's one warning names it. */
+interface DecorationPlatform {
+  /** `GitLab`, `Bitbucket`, `Azure DevOps`: the warning's first word. */
+  name: string
+  /** What to check when the platform does not answer as its API does. */
+  check: Said
+  /** The warning for a refusal (401, 403, 404): what the token, the repository or the review lacks. */
+  refusal(error: PlatformRefusal): Said
+}
+
+function platformNamed(platform: ReviewPlatform): DecorationPlatform {
+  return {
+    name: platform.words.name,
+    check: platform.words.check,
+    refusal: (error) => platform.refusal(error)
+  }
+}
+
+/** A step of a decoration that failed: what it was doing; why is its `cause`. */
+class DecorationStepFailure extends Error {
+  constructor(
+    readonly what: string,
+    options: { cause: unknown }
+  ) {
+    super(`${what} failed`, options)
+    this.name = 'DecorationStepFailure'
+  }
+}
+
+/**
+ * One step of a platform's decoration: its failure, whatever it is (a refusal, no answer in
+ * time, a reply not as documented), ends the decoration, said by `decorating` with `what`.
+ *
+ * @example const diff = await decorationStep('the lines merge request !7 changes', () => review.changedLines())
+ */
+export async function decorationStep<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    throw error instanceof DecorationStepFailure
+      ? error
+      : new DecorationStepFailure(what, { cause: error })
+  }
+}
+
+/**
+ * A platform's whole decoration, the one place its failures are caught: the first step that
+ * fails ends it (the platform, which shares one connection and one deadline across the steps,
+ * would fail the next ones too, each costing time and another line), said in one warning; it
+ * never throws, so the verdict and the exit code are the gate's whatever the platform does.
+ * `run` writes through the log it is handed, whose warnings are held until the decoration ends:
+ * said as warnings when it completes, and as plain lines before the one warning when it fails
+ * (an identity that could not be read matters less than the decoration that did not happen).
+ *
+ * @example await decorating(log, { name: 'GitLab', check: 'CI_API_V4_URL', refusal }, async (log) => { await decorationStep('the status', () => setStatus(log)) })
+ */
+export async function decorating(
+  log: Log,
+  platform: DecorationPlatform,
+  run: (log: Log) => Promise<void>
+): Promise<void> {
+  const held: Said[] = []
+  const holding: Log = {
+    info: (message) => log.info(message),
+    notice: (message) => log.notice(message),
+    startGroup: (name) => log.startGroup(name),
+    endGroup: () => log.endGroup(),
+    warning: (message) => void held.push(message)
+  }
+  try {
+    await run(holding)
+    for (const message of held) log.warning(message)
+  } catch (error) {
+    for (const message of held) log.info(message)
+    log.warning(endOfDecoration(platform, error))
+  }
+}
+
+/** The one warning for a decoration that ended early. */
+function endOfDecoration(platform: DecorationPlatform, error: unknown): Said {
+  const step = error instanceof DecorationStepFailure ? error : undefined
+  const cause: unknown = step ? step.cause : error
+  if (cause instanceof PlatformRefusal) return platform.refusal(cause)
+  return joined(
+    [
+      `${platform.name}: ${step ? step.what : 'the decoration'} failed, and nothing more is decorated; the verdict and the exit code are unchanged.`,
+      quotedSaidOf(cause),
+      msg`Check ${platform.check}; the next run decorates again.`
+    ],
+    ' '
+  )
+}

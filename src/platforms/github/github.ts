@@ -1,0 +1,321 @@
+/**
+ * GitHub as a review platform, from any CI: per project a commit status on the commit, and on a
+ * pull request the project's comment (HTML blocks, found again by its marker and its author) and
+ * the issues' comments on the lines the pull request changes, started as **one review** (one
+ * request, one notification) and resolved once their issue is gone. Shapes from GitHub's REST
+ * description (api.github.com, 2022-11-28) and its GraphQL API:
+ * - `POST /repos/{owner}/{repo}/statuses/{sha}` (`state` error/failure/pending/success,
+ *   `target_url`, `description`, `context`; GitHub refuses a description over 140 characters);
+ * - `GET`, `POST /repos/{owner}/{repo}/issues/{number}/comments` (paged by `page`, `per_page`
+ *   100, `Link`), `PATCH /repos/{owner}/{repo}/issues/comments/{id}`;
+ * - `GET /repos/{owner}/{repo}/pulls/{number}/files` (`filename`, `status`, `patch`; at most
+ *   3,000 files, 100 a page);
+ * - `POST /repos/{owner}/{repo}/pulls/{number}/reviews` (`event` COMMENT, `body`, `comments[]`:
+ *   `path`, `line`, `side` RIGHT, `body`): a line not in the diff fails the whole review (422), so
+ *   only lines the patch adds are commented on;
+ * - the review threads (`pullRequest.reviewThreads`: `id`, `isResolved`, the first comment's
+ *   `body` and author's `databaseId`) and `resolveReviewThread`, which only GraphQL has;
+ * - the token's own account: `GET /user`, or for an installation token (which GitHub refuses
+ *   it, 403) GraphQL's `viewer`.
+ */
+import type { PlatformRefusal } from '../../http/rest-api.js'
+import {
+  addedLines,
+  cut,
+  forgeRepository,
+  msg,
+  oneLine,
+  QUOTE_LIMITS,
+  type ChangedLines,
+  type ForgeTarget,
+  type InlineComment,
+  type NewInlineComment,
+  type ProjectVerdict,
+  type ReviewPlatform,
+  type Said,
+  type VerdictComment
+} from '../review-platform.js'
+import type { GitHubApi } from './github-api.js'
+import { isRateLimit, statusOf } from './github-api.js'
+
+export const GITHUB_LIMITS = {
+  /** GitHub refuses a status's description over 140 characters. */
+  descriptionChars: 140,
+  /** A status's context: GitHub names no limit; the key is cut to keep it readable. */
+  contextChars: 100,
+  /** Pages of 100 comments searched for ours: 3,000 comments. */
+  commentPages: 30,
+  /** Pages of 100 files: GitHub lists at most 3,000 files of a pull request. */
+  filePages: 30,
+  /** Pages of 100 review threads read to find ours: 1,000 threads. */
+  threadPages: 10,
+  perPage: 100
+} as const
+
+/** Where the decoration goes on GitHub: the repository, the commit, the pull request if any. */
+export type GitHubTarget = ForgeTarget
+
+/**
+ * The GitHub repository and pull request `target` names, as a review platform.
+ *
+ * @example await decorate(githubPlatform(new GitHubApi({ token, apiUrl, clock, deadline }), target), outcomes, options)
+ */
+export function githubPlatform(github: GitHubApi, target: GitHubTarget): ReviewPlatform {
+  const repository = forgeRepository(target)
+  const number = target.pullRequest
+  return {
+    words: {
+      name: 'GitHub',
+      status: 'commit status',
+      comment: 'comment',
+      check: msg`that ${target.names.api} is GitHub's REST API and that GitHub is up`
+    },
+    refusal: (error) => refusalWords(error, target),
+    commit: target.commit,
+    setStatus: (verdict) => setStatus(github, repository, target.commit, verdict),
+    review:
+      number === undefined
+        ? undefined
+        : pullRequest(github, {
+            repository,
+            number,
+            owner: target.owner,
+            repo: target.repo,
+            commit: target.commit
+          }),
+    noReview: msg`Not a pull request (no ${target.names.pullRequest}): the commit statuses are set, and no comment is written.`,
+    close: () => github.close()
+  }
+}
+
+/** The project's commit status: success or failure as the policy judges the gate. */
+async function setStatus(
+  github: GitHubApi,
+  repository: string,
+  commit: string,
+  verdict: ProjectVerdict
+): Promise<void> {
+  await github.request('POST', `${repository}/statuses/${encodeURIComponent(commit)}`, {
+    body: {
+      state: verdict.failing ? 'failure' : 'success',
+      context: cut(`sonarqube/${verdict.label}`, GITHUB_LIMITS.contextChars),
+      description: cut(verdict.words, GITHUB_LIMITS.descriptionChars),
+      ...(verdict.dashboard ? { target_url: verdict.dashboard } : {})
+    }
+  })
+}
+
+interface PullRequestRef {
+  repository: string
+  owner: string
+  repo: string
+  number: number
+  commit: string
+}
+
+function pullRequest(github: GitHubApi, ref: PullRequestRef) {
+  const comments = `${ref.repository}/issues/${ref.number}/comments`
+  return {
+    name: `pull request #${ref.number}`,
+    kind: 'pull request',
+    commit: ref.commit,
+    markup: 'html' as const,
+    ownIdentity: () => ownAccount(github),
+    changedLines: () => listChangedLines(github, ref.repository, ref.number),
+    verdicts: {
+      keyedBy: 'marker' as const,
+      list: () => listComments(github, comments),
+      async create(_verdict: ProjectVerdict, body: string) {
+        const { body: reply } = await github.request('POST', comments, { body: { body } })
+        return { id: accountId((reply as { id?: unknown } | undefined)?.id) }
+      },
+      async update(comment: VerdictComment, body: string) {
+        try {
+          await github.request('PATCH', `${ref.repository}/issues/comments/${comment.id}`, {
+            body: { body }
+          })
+          return true
+        } catch (error) {
+          // Deleted since it was listed: written anew.
+          if (statusOf(error) === 404 && !isRateLimit(error)) return false
+          throw error
+        }
+      }
+    },
+    inline: {
+      step: 'the review of the new issues',
+      started: 'comments started in one review',
+      resolved: 'resolved',
+      list: () => reviewThreads(github, ref),
+      async start(comments: readonly NewInlineComment[]) {
+        await github.request('POST', `${ref.repository}/pulls/${ref.number}/reviews`, {
+          body: {
+            event: 'COMMENT',
+            body: `SonarQube: ${comments.length} new ${comments.length === 1 ? 'issue' : 'issues'} on the lines this pull request changes.`,
+            comments: comments.map(({ file, line, body }) => ({
+              path: file,
+              line,
+              side: 'RIGHT',
+              body
+            }))
+          }
+        })
+      },
+      async resolve(thread: InlineComment) {
+        await github.graphql(
+          'mutation($id: ID!) { resolveReviewThread(input: { threadId: $id }) { thread { id } } }',
+          { id: thread.id }
+        )
+        return true
+      }
+    }
+  }
+}
+
+/**
+ * The token's own account id. A user's token (a personal access token, a GitHub App's user
+ * token) reads it from `GET /user`. An installation token (the job's GITHUB_TOKEN, another
+ * app's) may not (GitHub answers 403, "Resource not accessible by integration"); GraphQL's
+ * `viewer` names the app's bot account for it: `github-actions[bot]` for the job's token, and an
+ * app's own bot, never another's, for an app's token.
+ */
+export async function ownAccount(github: GitHubApi): Promise<number | undefined> {
+  try {
+    const { body } = await github.request('GET', 'user')
+    return accountId((body as { id?: unknown } | undefined)?.id)
+  } catch (error) {
+    if (statusOf(error) !== 403) throw error
+  }
+  const reply = await github.graphql('query { viewer { databaseId } }')
+  return accountId((reply as { viewer?: { databaseId?: unknown } } | undefined)?.viewer?.databaseId)
+}
+
+/** A positive whole number id, or undefined. */
+export function accountId(id: unknown): number | undefined {
+  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined
+}
+
+/**
+ * The pull request's comments, a page at a time (at most 30 pages of 100). The next page is
+ * asked for by its number, never by the address the reply names: the token goes to the API's
+ * address only.
+ */
+async function listComments(github: GitHubApi, path: string): Promise<VerdictComment[]> {
+  const found: VerdictComment[] = []
+  for (let page = 1; page <= GITHUB_LIMITS.commentPages; page++) {
+    const reply = await github.request('GET', path, {
+      query: { per_page: String(GITHUB_LIMITS.perPage), page: String(page) }
+    })
+    const items: unknown = reply.body
+    if (!Array.isArray(items)) break
+    for (const item of items as unknown[]) {
+      const { id, body, user } = (item ?? {}) as { id?: unknown; body?: unknown; user?: unknown }
+      const comment = accountId(id)
+      if (comment === undefined || typeof body !== 'string') continue
+      found.push({ id: comment, body, author: accountId((user as { id?: unknown } | null)?.id) })
+    }
+    if (items.length === 0 || !/rel="next"/.test(reply.header('link') ?? '')) break
+  }
+  return found
+}
+
+/**
+ * The lines the pull request adds or changes, per file, page by page (at most 30 pages of 100
+ * files): a file without a patch (GitHub leaves it out for a large diff, and for a binary file)
+ * counts as changed throughout; a removed file has none.
+ *
+ * @example const changed = await listChangedLines(github, 'repos/octo/shop', 7)
+ */
+export async function listChangedLines(
+  github: GitHubApi,
+  repository: string,
+  number: number
+): Promise<ChangedLines> {
+  const changed: ChangedLines = new Map()
+  for (let page = 1; page <= GITHUB_LIMITS.filePages; page++) {
+    const { body: files } = await github.request('GET', `${repository}/pulls/${number}/files`, {
+      query: { per_page: String(GITHUB_LIMITS.perPage), page: String(page) }
+    })
+    if (!Array.isArray(files)) break
+    for (const file of files as unknown[]) {
+      const { filename, patch, status } = (file ?? {}) as Record<string, unknown>
+      if (typeof filename !== 'string' || status === 'removed') continue
+      changed.set(filename, typeof patch === 'string' ? addedLines(patch) : 'whole')
+    }
+    if (files.length < GITHUB_LIMITS.perPage) break
+  }
+  return changed
+}
+
+const THREADS_QUERY = `query($owner: String!, $repo: String!, $number: Int!, $after: String) {
+  repository(owner: $owner, name: $repo) {
+    pullRequest(number: $number) {
+      reviewThreads(first: 100, after: $after) {
+        nodes { id isResolved comments(first: 1) { nodes { body author { ... on User { databaseId } ... on Bot { databaseId } } } } }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+}`
+
+/** The pull request's review threads with their first comment, through GraphQL, bounded. */
+async function reviewThreads(github: GitHubApi, ref: PullRequestRef): Promise<InlineComment[]> {
+  const threads: InlineComment[] = []
+  let after: string | null = null
+  for (let page = 0; page < GITHUB_LIMITS.threadPages; page++) {
+    const data = (await github.graphql(THREADS_QUERY, {
+      owner: ref.owner,
+      repo: ref.repo,
+      number: ref.number,
+      after
+    })) as ThreadsReply | undefined
+    const connection = data?.repository?.pullRequest?.reviewThreads
+    for (const node of Array.isArray(connection?.nodes) ? connection.nodes : []) {
+      const first = node?.comments?.nodes?.[0]
+      if (typeof node?.id !== 'string' || !/^[\w=-]{1,200}$/.test(node.id)) continue
+      threads.push({
+        id: node.id,
+        body: typeof first?.body === 'string' ? first.body : undefined,
+        resolved: node.isResolved === true,
+        author: accountId(first?.author?.databaseId)
+      })
+    }
+    const next = connection?.pageInfo
+    if (next?.hasNextPage !== true || typeof next.endCursor !== 'string') break
+    after = next.endCursor
+  }
+  return threads
+}
+
+/** GraphQL's reply to THREADS_QUERY, every field unchecked until read. */
+interface ThreadsReply {
+  repository?: {
+    pullRequest?: {
+      reviewThreads?: {
+        nodes?: Array<{
+          id?: unknown
+          isResolved?: unknown
+          comments?: { nodes?: Array<{ body?: unknown; author?: { databaseId?: unknown } | null }> }
+        } | null>
+        pageInfo?: { hasNextPage?: unknown; endCursor?: unknown }
+      }
+    }
+  }
+}
+
+/** The one warning for a refusal: what the token, the repository or the pull request lacks. */
+function refusalWords(error: PlatformRefusal, target: GitHubTarget): Said {
+  const base = 'GitHub refused the decoration; the verdict and the exit code are unchanged.'
+  const repository = oneLine(`${target.owner}/${target.repo}`, QUOTE_LIMITS.short)
+  if (isRateLimit(error)) {
+    return `${base} GitHub's API rate limit was reached (${error.status}): the next run decorates again.`
+  }
+  switch (error.status) {
+    case 401:
+      return `${base} The token in GITHUB_TOKEN is not valid (401): give a personal access token, or a GitHub App's installation token.`
+    case 403:
+      return `${base} The token in GITHUB_TOKEN may not write to ${repository} (403): a fine-grained token needs "Commit statuses" and "Pull requests" read and write; a classic token the repo scope; an installation token the statuses and pull_requests permissions.`
+    default:
+      return msg`${base} GitHub shows this token no repository ${repository}${target.pullRequest === undefined ? '' : ` or pull request #${target.pullRequest}`} (404): check ${target.names.repository} and ${target.names.pullRequest}, and that the token may see the repository.`
+  }
+}

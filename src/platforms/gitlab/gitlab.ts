@@ -1,0 +1,297 @@
+/**
+ * GitLab as a review platform: per project a commit status on the commit, and on a merge request
+ * the project's note (GitLab renders the same HTML blocks as GitHub) and discussions on the diff
+ * for the new issues. Shapes from GitLab's REST documentation:
+ * - commit statuses: `POST /projects/:id/statuses/:sha` (`state`, `name`, `target_url`,
+ *   `description`, each text at most 255 characters; `pipeline_id`);
+ * - notes: `GET`, `POST`, `PUT /projects/:id/merge_requests/:iid/notes[/:note_id]` (a body of at
+ *   most 1,000,000 characters); the current user: `GET /user`;
+ * - the merge request's `diff_refs` (`GET /projects/:id/merge_requests/:iid`) and its files'
+ *   diffs (`GET .../diffs`, 15.7 and later, paged; before, `GET .../changes`);
+ * - discussions: `GET`, `POST .../discussions` with a `position` (the `diff_refs` commits,
+ *   `position_type` text, `old_path`, `new_path`, the `new_line` the merge request adds), and
+ *   `PUT .../discussions/:id` with `resolved=true`.
+ */
+import { PlatformError, PlatformRefusal } from '../../http/rest-api.js'
+import {
+  addedLines,
+  cut,
+  idOf,
+  msg,
+  oneLine,
+  QUOTE_LIMITS,
+  type ChangedLines,
+  type InlineComment,
+  type NewInlineComment,
+  type ProjectVerdict,
+  type Review,
+  type ReviewPlatform,
+  type Said,
+  type VerdictComment
+} from '../review-platform.js'
+import type { GitLabApi } from './gitlab-api.js'
+
+export const GITLAB_LIMITS = {
+  /** GitLab's limit on a note's body. */
+  noteChars: 1_000_000,
+  /** Pages of 100 notes, or discussions, read to find ours: 2,000. */
+  notePages: 20,
+  /** Pages of 100 files of a diff: 3,000 files. */
+  diffPages: 30,
+  /** GitLab's limit on a commit status's texts. */
+  statusChars: 255
+} as const
+
+/** Where the decoration goes: the GitLab project, its commit, and its merge request if any. */
+export interface GitLabTarget {
+  /** The project's id, or its URL-encoded path. */
+  projectId: string
+  /** The commit the statuses are set on. */
+  sha: string
+  /** The merge request's iid, when there is one. */
+  mergeRequestIid: string | undefined
+  /** The pipeline the statuses join, so a rule on its success sees them. */
+  pipelineId: string | undefined
+  /** What names each value, for the messages: `CI_PROJECT_ID`, or the setting given. */
+  names: { project: Said; mergeRequest: Said; api: Said }
+}
+
+const SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i
+
+/**
+ * The GitLab project and merge request `target` names, as a review platform.
+ *
+ * @example await decorate(gitlabPlatform(api, target), outcomes, options)
+ */
+export function gitlabPlatform(gitlab: GitLabApi, target: GitLabTarget): ReviewPlatform {
+  const project = `projects/${encodeURIComponent(target.projectId)}`
+  const iid = target.mergeRequestIid
+  return {
+    words: {
+      name: 'GitLab',
+      status: 'commit status',
+      comment: 'note',
+      check: msg`that ${target.names.api} is GitLab's REST API and that GitLab is up`
+    },
+    refusal: (error) => refusalWords(error, target),
+    commit: target.sha,
+    setStatus: (verdict) => setStatus(gitlab, project, target, verdict),
+    review:
+      iid === undefined
+        ? undefined
+        : mergeRequest(
+            gitlab,
+            `${project}/merge_requests/${encodeURIComponent(iid)}`,
+            iid,
+            target.sha
+          ),
+    noReview: msg`Not a merge-request pipeline (no ${target.names.mergeRequest}): the commit statuses are set, and no note is written.`,
+    close: () => gitlab.close()
+  }
+}
+
+/** The project's commit status: success or failed as the policy judges the gate. */
+async function setStatus(
+  gitlab: GitLabApi,
+  project: string,
+  target: GitLabTarget,
+  verdict: ProjectVerdict
+): Promise<void> {
+  const limit = GITLAB_LIMITS.statusChars
+  const pipeline = target.pipelineId
+  await gitlab.request('POST', `${project}/statuses/${encodeURIComponent(target.sha)}`, {
+    body: {
+      state: verdict.failing ? 'failed' : 'success',
+      name: cut(`sonarqube/${verdict.label}`, limit),
+      description: cut(verdict.words, limit),
+      ...(verdict.dashboard && verdict.dashboard.length <= limit
+        ? { target_url: verdict.dashboard }
+        : {}),
+      ...(pipeline && /^\d{1,20}$/.test(pipeline) ? { pipeline_id: Number(pipeline) } : {})
+    }
+  })
+}
+
+function mergeRequest(gitlab: GitLabApi, path: string, iid: string, sha: string): Review {
+  let diffRefs: DiffRefs | undefined
+  const oldPaths = new Map<string, string>()
+  return {
+    name: `merge request !${iid}`,
+    kind: 'merge request',
+    commit: sha,
+    markup: 'html',
+    ownIdentity: () => gitlab.ownUserId(),
+    async changedLines() {
+      const [changes, refs] = [
+        await readChangedLines(gitlab, path, oldPaths),
+        await readDiffRefs(gitlab, path)
+      ]
+      diffRefs = refs
+      return changes
+    },
+    verdicts: {
+      keyedBy: 'marker',
+      async list() {
+        const { items } = await gitlab.pages(
+          `${path}/notes`,
+          { sort: 'asc', order_by: 'created_at' },
+          GITLAB_LIMITS.notePages
+        )
+        return items.flatMap((item): VerdictComment[] => {
+          const { body, system, author } = (item ?? {}) as Record<string, unknown>
+          const id = idOf(item)
+          return id === undefined || system === true || typeof body !== 'string'
+            ? []
+            : [{ id, body, author: idOf(author) }]
+        })
+      },
+      async create(_verdict, body) {
+        checkNote(body)
+        const reply = await gitlab.request('POST', `${path}/notes`, { body: { body } })
+        const id = idOf(reply.body)
+        if (id === undefined) throw new PlatformError('GitLab created the note but named no id.')
+        return { id }
+      },
+      async update(note, body) {
+        checkNote(body)
+        await gitlab.request('PUT', `${path}/notes/${note.id}`, { body: { body } })
+        return true
+      }
+    },
+    inline: {
+      step: 'the discussions on the diff',
+      started: 'discussions started on the diff',
+      resolved: 'resolved',
+      notReady: () =>
+        diffRefs
+          ? undefined
+          : `GitLab has not computed merge request !${iid}'s diff yet (no diff_refs): no discussions this run.`,
+      list: () => discussions(gitlab, `${path}/discussions`),
+      async start(comments: readonly NewInlineComment[]) {
+        for (const { file, line, body } of comments) {
+          await gitlab.request('POST', `${path}/discussions`, {
+            body: {
+              body,
+              position: {
+                position_type: 'text',
+                ...diffRefs,
+                old_path: oldPaths.get(file) ?? file,
+                new_path: file,
+                new_line: line
+              }
+            }
+          })
+        }
+      },
+      async resolve({ id }: InlineComment) {
+        await gitlab.request('PUT', `${path}/discussions/${encodeURIComponent(id)}`, {
+          body: { resolved: true }
+        })
+        return true
+      }
+    }
+  }
+}
+
+/** A note the API would refuse, refused before any request. */
+function checkNote(body: string): void {
+  if (body.length > GITLAB_LIMITS.noteChars) {
+    throw new PlatformError(
+      `The note has ${body.length} characters, more than GitLab's ${GITLAB_LIMITS.noteChars}.`
+    )
+  }
+}
+
+/** The discussions, page by page, each with its first note. */
+async function discussions(gitlab: GitLabApi, path: string): Promise<InlineComment[]> {
+  const { items } = await gitlab.pages(path, {}, GITLAB_LIMITS.notePages)
+  return items.flatMap((item): InlineComment[] => {
+    const { id, notes } = (item ?? {}) as { id?: unknown; notes?: unknown }
+    const first = (Array.isArray(notes) ? notes[0] : undefined) as
+      { body?: unknown; author?: unknown; resolved?: unknown } | undefined
+    if (typeof id !== 'string' || !/^[0-9a-f]{1,64}$/i.test(id)) return []
+    return [
+      {
+        id,
+        body: typeof first?.body === 'string' ? first.body : undefined,
+        resolved: first?.resolved === true,
+        author: idOf(first?.author)
+      }
+    ]
+  })
+}
+
+/** The commits of the merge request's latest diff version. */
+interface DiffRefs {
+  base_sha: string
+  start_sha: string
+  head_sha: string
+}
+
+/**
+ * The merge request's `diff_refs`, or undefined while GitLab has not filled them (they are
+ * computed after the merge request opens).
+ */
+async function readDiffRefs(gitlab: GitLabApi, path: string): Promise<DiffRefs | undefined> {
+  const { body } = await gitlab.request('GET', path)
+  const refs = (body as { diff_refs?: unknown } | null)?.diff_refs as
+    Record<string, unknown> | null | undefined
+  const sha = (name: string) => {
+    const value = refs?.[name]
+    return typeof value === 'string' && SHA.test(value) ? value : undefined
+  }
+  const [base, start, head] = [sha('base_sha'), sha('start_sha'), sha('head_sha')]
+  return base && start && head ? { base_sha: base, start_sha: start, head_sha: head } : undefined
+}
+
+/**
+ * The lines the merge request adds, file by file: from `.../diffs`, or on a GitLab before 15.7
+ * (which answers it 404) from `.../changes`. A file whose diff GitLab left out (too large,
+ * collapsed) counts as changed throughout; a deleted file has no lines. Each renamed file's old
+ * path goes into `oldPaths` (a discussion's position names both).
+ */
+async function readChangedLines(
+  gitlab: GitLabApi,
+  path: string,
+  oldPaths: Map<string, string>
+): Promise<ChangedLines> {
+  let files: unknown[]
+  try {
+    files = (await gitlab.pages(`${path}/diffs`, {}, GITLAB_LIMITS.diffPages)).items
+  } catch (error) {
+    if (!(error instanceof PlatformRefusal && error.status === 404)) throw error
+    const { body } = await gitlab.request('GET', `${path}/changes`)
+    const changes = (body as { changes?: unknown } | null)?.changes
+    if (!Array.isArray(changes)) {
+      throw new PlatformError('GitLab sent no changes for the merge request.')
+    }
+    files = changes
+  }
+  const lines: ChangedLines = new Map()
+  for (const file of files) {
+    const entry = (file ?? {}) as Record<string, unknown>
+    const path = entry['new_path']
+    if (typeof path !== 'string' || path === '' || entry['deleted_file'] === true) continue
+    const diff = entry['diff']
+    const left = entry['too_large'] === true || entry['collapsed'] === true
+    lines.set(path, typeof diff === 'string' && diff !== '' && !left ? addedLines(diff) : 'whole')
+    const old = entry['old_path']
+    if (typeof old === 'string' && old !== '' && old !== path) oldPaths.set(path, old)
+  }
+  return lines
+}
+
+/** The one warning for a refusal: what the token or the merge request lacks. */
+function refusalWords(error: PlatformRefusal, target: GitLabTarget): Said {
+  const where = `project ${oneLine(target.projectId, QUOTE_LIMITS.short)}`
+  const base = 'GitLab refused the decoration; the verdict and the exit code are unchanged.'
+  const { project, mergeRequest } = target.names
+  switch (error.status) {
+    case 401:
+      return `${base} The token in GITLAB_TOKEN is not valid (401): give a project or group access token with the api scope (CI_JOB_TOKEN may not write notes or statuses).`
+    case 403:
+      return `${base} The token in GITLAB_TOKEN may not write to ${where} (403): it needs the api scope, and the Developer role to set commit statuses.`
+    default:
+      return msg`${base} GitLab has no ${target.mergeRequestIid === undefined ? where : `merge request !${oneLine(target.mergeRequestIid, 40)} in ${where}`} for this token (404): check ${project} and ${mergeRequest}, and that the token's project or group is this one.`
+  }
+}

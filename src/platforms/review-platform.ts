@@ -1,0 +1,229 @@
+/**
+ * What a review platform is to the decoration: the one interface every platform under
+ * `src/platforms/` implements, and everything a platform may use besides the HTTP layer. A
+ * platform only moves what the driver (`decorate.ts`) hands it to its API and back: the driver
+ * decides what is said (every body, status and report is rendered and passed through the sink
+ * before a platform sees it), which comments are ours, what is written, started and resolved,
+ * and that nothing a platform does changes the verdict or the exit code.
+ *
+ * To add a platform: a folder here with a `ReviewPlatform`, and one line in the driver's table
+ * (`platform-table.ts`). docs/architecture.md says more.
+ */
+import { createHash } from 'node:crypto'
+import type { Clock } from '../clock.js'
+import type { ChangedLines } from '../findings/changed-lines.js'
+import type { Finding } from '../findings/finding.js'
+import type { PlatformRefusal } from '../http/rest-api.js'
+import type { Said } from '../words.js'
+
+export type { Clock } from '../clock.js'
+export { addedLines, type ChangedLines } from '../findings/changed-lines.js'
+export { bySeverity, type Finding, type Severity } from '../findings/finding.js'
+export { severityIn } from '../findings/severity-scales.js'
+export { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
+export { msg, setting, type Said } from '../words.js'
+
+/** The token's own identity on a platform: a user's, an account's or a bot's id. */
+export type Identity = string | number
+
+/** One project's verdict as a platform shows it, every text already through the sink. */
+export interface ProjectVerdict {
+  /** The project key as the server names it: only ever digested into an id (`digestId`). */
+  key: string
+  /** The project key as sent (through the sink, whole). */
+  label: string
+  /** The project key on one line, for the log. */
+  name: string
+  /** Whether the platform shows it failed: the gate fails the policy, or was not read. */
+  failing: boolean
+  /** The verdict in one line (`Quality Gate failed: 2 of 7 conditions failed`). */
+  words: string
+  /** The analysis's dashboard on the server (http(s), without credentials), when known. */
+  dashboard: string | undefined
+  /** The new issues read, most severe first. */
+  findings: readonly Finding[]
+  /** A text the platform sends, through the sink: every form of every secret hidden. */
+  say(text: string): string
+  /** The figures a report shows: the gate, the new issues, the new code's coverage, duplication. */
+  figures: readonly Figure[]
+}
+
+/** One figure of a report, as Code Insights' data fields take them. */
+export interface Figure {
+  title: string
+  type: 'TEXT' | 'NUMBER' | 'PERCENTAGE'
+  value: string | number
+}
+
+/** A verdict's comment on the review (a note, a comment, a thread's first comment). */
+export interface VerdictComment {
+  id: number
+  body: string
+  author: Identity | undefined
+  /** The project key its property names, where the platform keeps it apart (`keyedBy`). */
+  project?: string | undefined
+}
+
+/** A comment on one issue's line (a discussion, a review comment, a thread). */
+export interface InlineComment {
+  id: string
+  /** Its first comment: its marker line names its issue, unless the platform keeps it apart. */
+  body: string | undefined
+  /** The issue key its property names, where the platform keeps it apart. */
+  issueKey?: string | undefined
+  resolved: boolean
+  author: Identity | undefined
+}
+
+/** An issue's comment to start: its finding, the line it goes on, and its body. */
+export interface NewInlineComment {
+  finding: Finding
+  /** The file as the review names it (a path without a secret in it). */
+  file: string
+  line: number
+  body: string
+}
+
+/** A platform's words: its name, what it calls each thing it writes, and what to check. */
+export interface PlatformWords {
+  /** `GitLab`, `Bitbucket`, `Azure DevOps`, `GitHub`, `Gitea`: the first word of its lines. */
+  name: string
+  /** What a status is called: `commit status`, `build status`, `status`. */
+  status: string
+  /** What the verdict's comment is called: `note`, `comment`, `thread`. */
+  comment: string
+  /** What to check when the platform does not answer as its API does. */
+  check: Said
+}
+
+/**
+ * A platform the decoration writes to, for one commit and, when the CI names one, one review (a
+ * pull or merge request). Each method is one step: its failure, whatever it is, ends the
+ * decoration with one warning (a refusal in the platform's own words: `refusal`).
+ */
+export interface ReviewPlatform {
+  readonly words: PlatformWords
+  /** The one warning for a refusal (401, 403, 404): what the token or the review lacks. */
+  refusal(error: PlatformRefusal): Said
+  /** The project's status on the commit, so that a rule can require it. */
+  setStatus?(verdict: ProjectVerdict): Promise<void>
+  /** The project's report on the commit, with its new issues; how many annotations it has. */
+  writeReport?(verdict: ProjectVerdict): Promise<number>
+  /** The commit decorated. */
+  readonly commit: string
+  /** The review, when the CI names one and the platform may write to it. */
+  readonly review: Review | undefined
+  /** Why there is no review to write to, said in one line, when there is none. */
+  readonly noReview?: Said | undefined
+  /** Ends the kept-alive connections. */
+  close(): void
+}
+
+/** How a platform's review takes the decoration's comments. */
+export interface Review {
+  /** `merge request !7`, `pull request #7`. */
+  name: string
+  /** What the platform calls a review: `merge request`, `pull request`. */
+  kind: string
+  /** The commit the verdict's comment names. */
+  commit: string
+  /** The comments' markup and their limit, in characters. */
+  markup: 'html' | 'markdown'
+  /** At most this many characters a comment (default: the comment's own bound, GitHub's). */
+  commentChars?: number
+  /**
+   * The token's own identity, or undefined when the reply names none. `identity` says how an
+   * unknown one is taken: `warning` (the default), or `info` where it is a token's ordinary case.
+   */
+  ownIdentity(): Promise<Identity | undefined>
+  identity?: { level: 'info' | 'warning'; instead: string }
+  /**
+   * The lines the review changes (`whole` files where the platform gives files, not lines), or
+   * undefined while the platform has not computed them; `granularity` says which.
+   */
+  changedLines?(): Promise<ChangedLines | undefined>
+  granularity?: 'lines' | 'files'
+  verdicts: VerdictComments
+  inline?: InlineComments
+}
+
+/** The verdict comments of a review: one per project, ours found again and edited in place. */
+export interface VerdictComments {
+  /** A comment names its project by its marker line, or by its project key (a property). */
+  keyedBy: 'marker' | 'project'
+  /** Listed once a run, bounded. */
+  list(): Promise<VerdictComment[]>
+  /** Writes a new one; its id and author, when the reply names them. */
+  create(
+    verdict: ProjectVerdict,
+    body: string
+  ): Promise<{ id?: number | undefined; author?: Identity | undefined }>
+  /** Edits it in place; false when it is gone (deleted since it was listed). */
+  update(comment: VerdictComment, body: string): Promise<boolean>
+  /**
+   * Where a platform may delete: with the identity unknown, the earlier comments carrying the
+   * marker whose author the reply to `create` names (the token's own, then) are deleted.
+   */
+  remove?(comment: VerdictComment): Promise<void>
+}
+
+/** Comments on the issues' lines: started together where the platform can, resolved when gone. */
+export interface InlineComments {
+  /** The step's name and the log's words: `discussions started on the diff`, `resolved`. */
+  step: string
+  started: string
+  resolved: string
+  /** Listed once a run, bounded; `me`, when known, may narrow what is read to ours. */
+  list(me: Identity | undefined): Promise<InlineComment[]>
+  /** Why none can be started this run, once the changed lines are read (GitLab's diff not ready). */
+  notReady?(): string | undefined
+  /** Starts them all: one request where the platform has a review to batch them in. */
+  start(comments: readonly NewInlineComment[]): Promise<void>
+  /** Resolves it; false where the platform cannot (Forgejo, Gitea before 1.26). */
+  resolve(comment: InlineComment): Promise<boolean>
+}
+
+/** A repository a forge names `owner/name` (GitHub, Gitea, Forgejo): its commit and pull request. */
+export interface ForgeTarget {
+  owner: string
+  repo: string
+  /** The commit the statuses go on: the pull request's head, so the forge shows them on it. */
+  commit: string
+  pullRequest: number | undefined
+  /** What names each value, for the messages: `CHANGE_URL`, or the setting given. */
+  names: { repository: Said; pullRequest: Said; api: Said }
+}
+
+/**
+ * The repository's address under a forge's API.
+ *
+ * @example forgeRepository({ owner: 'octo', repo: 'shop' }) // 'repos/octo/shop'
+ */
+export function forgeRepository({ owner, repo }: Pick<ForgeTarget, 'owner' | 'repo'>): string {
+  return `repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`
+}
+
+/** What every platform is made with: the token's API, the time it has and who asks. */
+export interface PlatformConnection {
+  token: string
+  userAgent: string
+  clock: Clock
+  /** Clock time its requests end by: the decoration's deadline (src/deadline.ts). */
+  deadline: number
+}
+
+/**
+ * A project's id on a platform that keys statuses and reports by one: `sonarqube-` and the key's
+ * digest, so no key can break an address, and two keys never share one.
+ *
+ * @example digestId('shop') // 'sonarqube-5fa8a1…' (30 characters)
+ */
+export function digestId(key: string, length = 20): string {
+  return `sonarqube-${createHash('sha256').update(key).digest('hex').slice(0, length)}`
+}
+
+/** An object's `id` when it is a positive whole number. */
+export function idOf(value: unknown): number | undefined {
+  const id = (value as { id?: unknown } | null | undefined)?.id
+  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined
+}
