@@ -15,7 +15,7 @@ export const modules = {
 /* harmony import */ var _report_new_issues_block_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(9437);
 /* harmony import */ var _report_summary_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(7994);
 /* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(8521);
-/* harmony import */ var _platforms_github_github_api_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(4065);
+/* harmony import */ var _platforms_github_github_api_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(5062);
 
 
 

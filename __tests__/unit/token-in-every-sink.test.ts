@@ -41,6 +41,7 @@ import { githubContext } from '../../src/action/github-context.js'
 import { annotateNewIssues } from '../../src/action/issue-annotations.js'
 import { ACTION_NAMES } from '../../src/action/names.js'
 import { commentOnPullRequest } from '../../src/action/pull-request-comment.js'
+import { commentOnForge } from '../../src/action/forge-comment.js'
 import { writeSarifFile } from '../../src/action/sarif-file.js'
 import { readActionSettings } from '../../src/action/settings.js'
 import { actionSinks } from '../../src/action/sinks.js'
@@ -67,6 +68,12 @@ import {
   AZURE_TOKEN,
   startFakeAzureDevOps
 } from '../../__fixtures__/azure/fake-azure-devops.js'
+import {
+  FakeGitea,
+  GITEA_PULL_REQUEST,
+  GITEA_REPOSITORY
+} from '../../__fixtures__/gitea/fake-gitea.js'
+import { FakeGitHub, NUMBER as GITHUB_PULL_REQUEST } from '../support/fake-github.js'
 import { decorate } from '../../src/cli/decoration.js'
 import { endCommand, reportOutcomes } from '../../src/cli/report.js'
 import { terminalLog } from '../../src/cli/terminal-log.js'
@@ -140,6 +147,7 @@ const DESTINATIONS = [
   'action: job summary',
   'action: outputs',
   'action: pull-request comment',
+  'action: Gitea pull-request comment',
   'action: check run',
   'action: SARIF file',
   'command: terminal log',
@@ -150,7 +158,9 @@ const DESTINATIONS = [
   'command: --codequality file',
   'command: GitLab note, discussions and statuses',
   'command: Bitbucket comment, report and statuses',
-  'command: Azure DevOps threads and statuses'
+  'command: Azure DevOps threads and statuses',
+  'command: GitHub comment, review and statuses',
+  'command: Gitea comment, review and statuses'
 ] as const
 
 type Destination = (typeof DESTINATIONS)[number]
@@ -231,7 +241,8 @@ async function actionWrites({ name, scenarios, outcomes: outcomesOf, settings }:
     outputs: [] as string[],
     sarif: [] as string[],
     checkRun: [] as string[],
-    comment: [] as string[]
+    comment: [] as string[],
+    giteaComment: [] as string[]
   }
   for (const scenario of scenarios) {
     const log = runnerLog(core, ACTION_NAMES)
@@ -274,6 +285,17 @@ async function actionWrites({ name, scenarios, outcomes: outcomesOf, settings }:
       policy,
       decorateBy: Date.now() + 30_000
     })
+    // Gitea Actions: the same comment, in Markdown, to Gitea's own API.
+    const gitea = recordingGitHub('https://gitea.test/api/v1', written.giteaComment, env)
+    await commentOnForge(outcomes, {
+      when: 'always',
+      token: GITHUB_TOKEN,
+      env: { ...gitea, GITEA_ACTIONS: 'true', GITHUB_ACTIONS: 'true' },
+      log,
+      sink: sinks.markdownComment,
+      policy,
+      decorateBy: Date.now() + 30_000
+    })
     const failure = stepEnd(verdict, outcomes, { failStep: true, outputsProblem: undefined }, log)
     if (failure) log.fail(failure)
   }
@@ -286,6 +308,7 @@ async function actionWrites({ name, scenarios, outcomes: outcomesOf, settings }:
     'action: job summary': written.summary,
     'action: outputs': written.outputs,
     'action: pull-request comment': written.comment,
+    'action: Gitea pull-request comment': written.giteaComment,
     'action: check run': written.checkRun,
     'action: SARIF file': written.sarif
   }
@@ -309,6 +332,8 @@ async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }
   const gitlab: string[] = []
   const bitbucket: string[] = []
   const azure: string[] = []
+  const github: string[] = []
+  const gitea: string[] = []
   const files = { json: [], junit: [], markdown: [], sarif: [], codequality: [] } as Record<
     keyof ResultFiles,
     string[]
@@ -406,6 +431,67 @@ async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }
     } finally {
       await devops.stop()
     }
+    const hub = new FakeGitHub()
+    hub.account = { login: 'sonar-bot', id: 4242, type: 'User' }
+    hub.files = [...linesOf(outcomes)].map(([filename, lines]) => ({
+      filename,
+      status: 'modified',
+      patch: lines.map((line) => `@@ -${line - 1},0 +${line},1 @@\n+x`).join('\n')
+    }))
+    await hub.start()
+    server.use(http.all(`${new URL(hub.url).origin}/*`, () => passthrough()))
+    try {
+      await decorate(outcomes, {
+        env: {
+          JENKINS_URL: 'https://jenkins.example.com/',
+          CHANGE_URL: `https://github.com/octo/shop/pull/${GITHUB_PULL_REQUEST}`,
+          CHANGE_ID: String(GITHUB_PULL_REQUEST),
+          GIT_COMMIT: HEAD_SHA,
+          GITHUB_API_URL: hub.url,
+          GITHUB_TOKEN
+        },
+        ...decorationContext(log, settings)
+      })
+      for (const { body } of hub.requests) if (body) github.push(body)
+    } finally {
+      await hub.stop()
+    }
+    const forge = new FakeGitea({
+      diff: [...linesOf(outcomes)]
+        .map(([file, lines]) =>
+          [
+            `diff --git a/${file} b/${file}`,
+            `--- a/${file}`,
+            `+++ b/${file}`,
+            ...lines.map((line) => `@@ -${line - 1},0 +${line},1 @@\n+x`)
+          ].join('\n')
+        )
+        .join('\n')
+    })
+    await forge.start()
+    server.use(http.all(`${new URL(forge.url).origin}/*`, () => passthrough()))
+    try {
+      const event = path.join(cwd, 'gitea-event.json')
+      await writeFile(
+        event,
+        JSON.stringify({ pull_request: { number: GITEA_PULL_REQUEST, head: { sha: HEAD_SHA } } })
+      )
+      await decorate(outcomes, {
+        env: {
+          GITHUB_ACTIONS: 'true',
+          GITEA_ACTIONS: 'true',
+          GITHUB_API_URL: `${forge.url}/api/v1`,
+          GITHUB_REPOSITORY: GITEA_REPOSITORY,
+          GITHUB_EVENT_NAME: 'pull_request',
+          GITHUB_EVENT_PATH: event,
+          GITEA_TOKEN: GITHUB_TOKEN
+        },
+        ...decorationContext(log, settings)
+      })
+      for (const { body } of forge.requests) if (body) gitea.push(body)
+    } finally {
+      await forge.stop()
+    }
     for (const [kind, file] of Object.entries(RESULT_FILES)) {
       files[kind as keyof ResultFiles].push(await readFile(path.join(cwd, file), 'utf8'))
     }
@@ -419,11 +505,44 @@ async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }
     'command: --codequality file': files.codequality,
     'command: GitLab note, discussions and statuses': gitlab,
     'command: Bitbucket comment, report and statuses': bitbucket,
-    'command: Azure DevOps threads and statuses': azure
+    'command: Azure DevOps threads and statuses': azure,
+    'command: GitHub comment, review and statuses': github,
+    'command: Gitea comment, review and statuses': gitea
   }
 }
 
 /** The files of every issue read: the pull request changes them all, so each gets its thread. */
+/** The lines of every issue read, by file. */
+function linesOf(outcomes: readonly AnalysisOutcome[]): Map<string, number[]> {
+  const lines = new Map<string, number[]>()
+  for (const outcome of outcomes) {
+    if (!outcome.read || !outcome.result.newIssues?.read) continue
+    for (const { file, region } of outcome.result.newIssues.findings) {
+      if (file && region)
+        lines.set(
+          file,
+          [...new Set([...(lines.get(file) ?? []), region.startLine])].sort((a, b) => a - b)
+        )
+    }
+  }
+  return lines
+}
+
+/** What the command's decoration is given besides where it writes. */
+function decorationContext(log: ReturnType<typeof terminalLog>, settings: Settings) {
+  return {
+    log,
+    secrets: FORMS,
+    policy: settings.policy,
+    commentWhen: 'always' as const,
+    inlineLimit: 10,
+    inlineSeverity: 'info' as const,
+    clock: new FakeClock(),
+    deadline: 60_000,
+    userAgent: 'test'
+  }
+}
+
 function changedFiles(outcomes: readonly AnalysisOutcome[]): string[] {
   return outcomes.flatMap((outcome) =>
     outcome.read && outcome.result.newIssues?.read

@@ -1,3 +1,4 @@
+import { giteaActions } from '../ci/gitea-repository.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import type { RunnerLog } from '../log.js'
 import { annotateAll, renderOverviewSummary } from '../report/overview.js'
@@ -10,6 +11,7 @@ import { setOutputs } from './outputs.js'
 import { commentOnPullRequest } from './pull-request-comment.js'
 import type { ActionSettings } from './settings.js'
 import type { ActionSinks } from './sinks.js'
+import { msg, setting } from '../words.js'
 
 interface ReportContext {
   settings: ActionSettings
@@ -36,6 +38,8 @@ export async function reportOutcomes(
 ): Promise<string | undefined> {
   const { policy } = settings
   const { fileLink } = github
+  // Gitea and Forgejo Actions set GitHub's variables too: their own API is written to.
+  const forge = giteaActions(env)
   let outputsProblem: string | undefined
   if (verdict.kind === 'unread' && verdict.alone) {
     await summary.write(renderFailureSummary(verdict.message, sinks.summary))
@@ -54,7 +58,9 @@ export async function reportOutcomes(
       const { writeSarifFile } = await import('./sarif-file.js')
       await writeSarifFile(settings.sarifFile, outcomes, { log, sink: sinks.sarif })
     }
-    if (settings.checkRun) {
+    if (settings.checkRun && forge) {
+      log.info(msg`${forge} Actions has no check runs: ${setting('checkRun')} writes none there.`)
+    } else if (settings.checkRun) {
       const { createCheckRuns } = await import('./check-run.js')
       await createCheckRuns(outcomes, {
         github,
@@ -66,7 +72,18 @@ export async function reportOutcomes(
       })
     }
   }
-  if (settings.comment) {
+  if (settings.comment && forge) {
+    const { commentOnForge } = await import('./forge-comment.js')
+    await commentOnForge(outcomes, {
+      when: settings.comment,
+      token: settings.gitHubToken,
+      env,
+      log,
+      sink: sinks.markdownComment,
+      policy,
+      decorateBy
+    })
+  } else if (settings.comment) {
     await commentOnPullRequest(outcomes, {
       when: settings.comment,
       token: settings.gitHubToken,

@@ -1,3 +1,4 @@
+import { markdownForms } from '../report/markup.js'
 import { OUTPUT_BYTES } from '../report/outputs.js'
 import { COMMENT_LIMITS } from '../report/pull-request-comment-body.js'
 import { SUMMARY_LIMITS } from '../report/summary.js'
@@ -18,6 +19,8 @@ export interface ActionSinks {
   outputs: Sink
   /** The pull-request comment: HTML, counted in characters as GitHub counts them. */
   comment: Sink
+  /** The pull-request comment on Gitea or Forgejo: Markdown, in characters. */
+  markdownComment: Sink
   /** The check run's summary and annotations. */
   checkRun: Sink
   /** The SARIF file. */
@@ -39,6 +42,13 @@ export function actionSinks(secrets: readonly string[]): ActionSinks {
       names,
       secrets,
       escapedForms: summaryForms,
+      limit: COMMENT_LIMITS.githubChars,
+      unit: 'characters'
+    }),
+    markdownComment: createSink({
+      names,
+      secrets,
+      escapedForms: markdownForms,
       limit: COMMENT_LIMITS.githubChars,
       unit: 'characters'
     }),

@@ -1,0 +1,112 @@
+export const id = 129;
+export const ids = [129];
+export const modules = {
+
+/***/ 9129:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   onPullRequestLines: () => (/* binding */ onPullRequestLines)
+/* harmony export */ });
+/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9373);
+/* harmony import */ var _gate_on_changed_lines_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(7157);
+/* harmony import */ var _platforms_github_github_api_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(5062);
+/* harmony import */ var _platforms_github_github_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(2875);
+
+
+
+
+/**
+ * On a pull request whose analysis is of a branch (Community Edition has no pull-request
+ * analysis): the branch's new-code issues narrowed to the lines the pull request adds or changes,
+ * read once from GitHub's pull-request files API. When the lines cannot be read, one line says
+ * so and the issues stay as they are. Analyses of the pull request itself are left alone.
+ *
+ * @example outcomes = await onPullRequestLines(outcomes, { pullRequest, token, env: process.env, log })
+ */
+async function onPullRequestLines(outcomes, options) {
+    if (!(0,_gate_on_changed_lines_js__WEBPACK_IMPORTED_MODULE_3__/* .hasBranchAnalyses */ .h)(outcomes))
+        return outcomes;
+    const number = options.pullRequest.issue_number;
+    let changed;
+    try {
+        changed = await readChangedLines(options);
+    }
+    catch (error) {
+        options.log.info(`The lines pull request #${number} changes could not be read (${(0,_platforms_github_github_api_js__WEBPACK_IMPORTED_MODULE_1__/* .githubSaid */ .$s)(error)}): the new code's issues are shown as they are, not narrowed to its lines. Leave githubToken at its default, with permissions pull-requests: read.`);
+        return outcomes;
+    }
+    return (0,_gate_on_changed_lines_js__WEBPACK_IMPORTED_MODULE_3__/* .narrowToChangedLines */ .o)(outcomes, changed, `pull request #${number}`, options.log);
+}
+/** The pull request's changed lines per file, page by page (at most 30 pages of 100 files). */
+async function readChangedLines(options) {
+    const { pullRequest, token } = options;
+    if (!token)
+        throw new Error('no GitHub token');
+    const apiUrl = (0,_platforms_github_github_api_js__WEBPACK_IMPORTED_MODULE_1__/* .apiBase */ .av)(options.env['GITHUB_API_URL']);
+    if (!apiUrl)
+        throw new Error('GITHUB_API_URL is not an http(s) address');
+    const api = new _platforms_github_github_api_js__WEBPACK_IMPORTED_MODULE_1__/* .GitHubApi */ .yN({ token, apiUrl, deadline: options.decorateBy, clock: _clock_js__WEBPACK_IMPORTED_MODULE_0__/* .systemClock */ .m });
+    try {
+        const { owner, repo, issue_number: number } = pullRequest;
+        return await (0,_platforms_github_github_js__WEBPACK_IMPORTED_MODULE_2__/* .listChangedLines */ .Wn)(api, `repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`, number);
+    }
+    finally {
+        api.close();
+    }
+}
+
+
+/***/ }),
+
+/***/ 7157:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   h: () => (/* binding */ hasBranchAnalyses),
+/* harmony export */   o: () => (/* binding */ narrowToChangedLines)
+/* harmony export */ });
+/* harmony import */ var _findings_changed_lines_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7424);
+
+/**
+ * Whether any analysis is of a branch whose new issues are the new code's, not a pull
+ * request's own: the analyses Community Edition makes of a pull or merge request's branch.
+ */
+function hasBranchAnalyses(outcomes) {
+    return outcomes.some(isBranchAnalysis);
+}
+function isBranchAnalysis(outcome) {
+    return (outcome.read &&
+        outcome.result.newIssues?.read === true &&
+        outcome.result.newIssues.scope.kind === 'new-code');
+}
+/**
+ * The branch analyses' new issues narrowed to the lines a pull or merge request changes (`request`
+ * names it: "pull request #12", "merge request !7"), each analysis's count in one line of the
+ * log; analyses of the request itself are left alone.
+ *
+ * @example outcomes = narrowToChangedLines(outcomes, changed, 'merge request !7', log)
+ */
+function narrowToChangedLines(outcomes, changed, request, log) {
+    return outcomes.map((outcome) => {
+        if (!isBranchAnalysis(outcome) || !outcome.read)
+            return outcome;
+        const newIssues = outcome.result.newIssues;
+        if (!newIssues?.read)
+            return outcome;
+        const findings = (0,_findings_changed_lines_js__WEBPACK_IMPORTED_MODULE_0__/* .onChangedLines */ .J)(newIssues.findings, changed);
+        log.info(`${findings.length} of the ${newIssues.findings.length} new-code issues read are on the lines ${request} changes.`);
+        return {
+            ...outcome,
+            result: {
+                ...outcome.result,
+                newIssues: { ...newIssues, findings, total: findings.length, onLinesOf: request }
+            }
+        };
+    });
+}
+
+
+/***/ })
+
+};
