@@ -31126,34 +31126,20 @@ async function ownIdentity(log, platform, read, { instead = 'the verdict is writ
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Jj: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__.Jj),
+/* harmony export */   Jj: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__.Jj),
 /* harmony export */   TH: () => (/* binding */ idOf),
-/* harmony export */   TN: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__.TN),
+/* harmony export */   TN: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__.TN),
 /* harmony export */   _C: () => (/* binding */ forgeRepository),
-/* harmony export */   ab: () => (/* reexport safe */ _words_js__WEBPACK_IMPORTED_MODULE_5__.ab),
-/* harmony export */   gJ: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__.gJ),
-/* harmony export */   u4: () => (/* reexport safe */ _findings_changed_lines_js__WEBPACK_IMPORTED_MODULE_1__.u)
+/* harmony export */   ab: () => (/* reexport safe */ _words_js__WEBPACK_IMPORTED_MODULE_4__.ab),
+/* harmony export */   gJ: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__.gJ),
+/* harmony export */   u4: () => (/* reexport safe */ _findings_changed_lines_js__WEBPACK_IMPORTED_MODULE_0__.u)
 /* harmony export */ });
 /* unused harmony export digestId */
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _findings_changed_lines_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7424);
-/* harmony import */ var _findings_finding_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4879);
-/* harmony import */ var _findings_severity_scales_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(487);
-/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8521);
-/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5846);
-/**
- * What a review platform is to the decoration: the one interface every platform under
- * `src/platforms/` implements, and everything a platform may use besides the HTTP layer. A
- * platform only moves what the driver (`decorate.ts`) hands it to its API and back: the driver
- * decides what is said (every body, status and report is rendered and passed through the sink
- * before a platform sees it), which comments are ours, what is written, started and resolved,
- * and that nothing a platform does changes the verdict or the exit code.
- *
- * To add a platform: a folder here with a `ReviewPlatform`, and one line in the driver's table
- * (`platform-table.ts`). docs/architecture.md says more.
- */
-
+/* harmony import */ var _findings_changed_lines_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7424);
+/* harmony import */ var _findings_finding_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4879);
+/* harmony import */ var _findings_severity_scales_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(487);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8521);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5846);
 
 
 
@@ -31174,6 +31160,8 @@ function forgeRepository({ owner, repo }) {
  * @example digestId('shop') // 'sonarqube-5fa8a1…' (30 characters)
  */
 function digestId(key, length = 20) {
+    // Loaded when first used: the action's start does without node:crypto.
+    const { createHash } = process.getBuiltinModule('node:crypto');
     return `sonarqube-${createHash('sha256').update(key).digest('hex').slice(0, length)}`;
 }
 /** An object's `id` when it is a positive whole number. */

@@ -204,6 +204,18 @@ function read(request: IncomingMessage): Promise<string> {
   })
 }
 
+/** The command's options naming the fake's repository and pull request, from any CI. */
+export function giteaOptions(fake: FakeGitea): string[] {
+  return [
+    '--gitea-url',
+    fake.url,
+    '--gitea-repository',
+    GITEA_REPOSITORY,
+    '--pull-request',
+    String(GITEA_PULL_REQUEST)
+  ]
+}
+
 /**
  * A unified diff adding `count` lines after line `after` of each file, as git writes it.
  *

@@ -12,6 +12,7 @@ import { CLI_ENTRY, timeChild, type Workspace } from '../../__fixtures__/built-a
 import {
   diffAdding,
   FakeGitea,
+  giteaOptions,
   GITEA_PULL_REQUEST,
   GITEA_REPOSITORY
 } from '../../__fixtures__/gitea/fake-gitea.js'
@@ -68,14 +69,7 @@ const RUNS = [
       GIT_COMMIT: HEAD,
       GITEA_TOKEN
     }),
-    args: (fake: FakeGitea) => [
-      '--gitea-url',
-      fake.url,
-      '--gitea-repository',
-      GITEA_REPOSITORY,
-      '--pull-request',
-      String(GITEA_PULL_REQUEST)
-    ],
+    args: giteaOptions,
     name: 'Gitea'
   }
 ]

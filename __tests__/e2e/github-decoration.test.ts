@@ -11,8 +11,12 @@ import { CLI_ENTRY, timeChild, type Workspace } from '../../__fixtures__/built-a
 import { scenario } from '../../__fixtures__/simulator/sonar-simulator.js'
 import { RUNTIMES, TOKEN } from '../support/action-runs.js'
 import { decorationServer, QUICK } from '../support/decoration-runs.js'
-import { FakeGitHub, HEAD_SHA, NUMBER } from '../support/fake-github.js'
-import { patchAdding } from '../support/review-outcomes.js'
+import {
+  FakeGitHub,
+  HEAD_SHA,
+  NUMBER,
+  startGitHubForSamples
+} from '../../__fixtures__/github/fake-github.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
 
 const GITHUB_TOKEN = 'ghp_fakeToken0123456789abcdefghijklmnopqrs'
@@ -62,15 +66,7 @@ describe.each(CIS)('--decorate for a GitHub pull request built in $ci', ({ env: 
   }
 
   it('a failing gate, then a re-run after the fix: one review, the comment edited, the status flipped, the threads resolved', async () => {
-    const fake = new FakeGitHub()
-    fake.account = { login: 'sonar-bot', id: 4242, type: 'User' }
-    // The pull request adds lines 4 to 9 of src/app.ts and 4 to 8 of src/db/query.ts: four of
-    // the gate-error scenario's issues stand on them.
-    fake.files = [
-      { filename: 'src/app.ts', status: 'modified', patch: patchAdding(3, 6) },
-      { filename: 'src/db/query.ts', status: 'modified', patch: patchAdding(3, 5) }
-    ]
-    await fake.start()
+    const fake = await startGitHubForSamples()
     try {
       const failed = await decorate(
         await server.checkout({ ...(await scenario('gate-error')), finishAfterMs: 200 }),

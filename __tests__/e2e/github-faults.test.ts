@@ -14,7 +14,7 @@ import { scenario, type AnalysisScript } from '../../__fixtures__/simulator/sona
 import { FRONT_FAULTS, startFaultyFront, type FaultyFront } from '../fault-kit/faulty-front.js'
 import { closedPort } from '../fault-kit/http-server.js'
 import { annotations, RUNTIMES, runAction, simulatedServer, TOKEN } from '../support/action-runs.js'
-import { FakeGitHub, writePullRequestEvent } from '../support/fake-github.js'
+import { FakeGitHub, writePullRequestEvent } from '../../__fixtures__/github/fake-github.js'
 
 const GITHUB_TOKEN = 'ghs_e2eFaultToken0123456789abcdefABCDEF01'
 // The system's Node only: the bundle is the same on each.

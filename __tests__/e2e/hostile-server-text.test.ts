@@ -5,8 +5,8 @@
  * the built command's decorations: issue messages, rule names and the project's key written to
  * make references and links (`#1`, `!2`, `~bug`, `&5`, another project's `group/project#3`, a
  * SHA, `https://…`) make none in GitLab's note, discussions and status, Bitbucket's comment and
- * status, or Azure DevOps's threads and status, rendered as each platform renders them and
- * searched with its own patterns.
+ * status, Azure DevOps's threads and status, GitHub's comment, review and status, or Gitea's,
+ * rendered as each platform renders them and searched with its own patterns.
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { CLI_ENTRY, timeChild, type Workspace } from '../../__fixtures__/built-action.js'
@@ -31,6 +31,13 @@ import {
   MERGE_REQUEST_IID,
   startFakeGitLab
 } from '../../__fixtures__/gitlab/fake-gitlab.js'
+import {
+  diffAdding,
+  FakeGitea,
+  giteaOptions,
+  GITEA_PULL_REQUEST
+} from '../../__fixtures__/gitea/fake-gitea.js'
+import { HEAD_SHA, NUMBER, startGitHubForSamples } from '../../__fixtures__/github/fake-github.js'
 import { sampleIssues, scenario } from '../../__fixtures__/simulator/sonar-simulator.js'
 import { HOSTILE_STRINGS } from '../fault-kit/faults.js'
 import { json, startLoopbackServer, type LoopbackServer } from '../fault-kit/http-server.js'
@@ -348,6 +355,74 @@ describe.each(RUNTIMES)(
       for (const text of HOSTILE_REFERENCES) expect(shown.join('\n')).toContain(text)
       expect(fake.statuses.length).toBeGreaterThan(0)
       for (const status of fake.statuses) expectInertStatus(status)
+    })
+
+    it('GitHub from Jenkins: the comment, the review and the status make no reference and no link', async () => {
+      const fake = await startGitHubForSamples()
+      try {
+        const result = await run(await hostileCheckout(), {
+          GITHUB_TOKEN: 'ghp_fakeToken0123456789abcdefghijklmnopqrs',
+          GITHUB_API_URL: fake.url,
+          JENKINS_URL: 'https://jenkins.example.com/',
+          CHANGE_URL: `https://github.com/octo/shop/pull/${NUMBER}`,
+          CHANGE_ID: String(NUMBER),
+          GIT_COMMIT: HEAD_SHA
+        })
+        expect(result.exitCode).toBe(1)
+        const bodies = [
+          fake.comments[0]!.body,
+          ...fake.threads.map((thread) => thread.comments[0]!.body)
+        ]
+        expect(fake.threads.length).toBeGreaterThan(0)
+        const origins = [new URL(sonar.simulator.url).origin]
+        for (const body of bodies) {
+          expectNoReferenceNorLink(renderAsGitHub(body), {
+            origins,
+            ours: `#${NUMBER}`,
+            markdown: false
+          })
+        }
+        const shown = bodies.map((body) => renderAsGitHub(body).text).join('\n')
+        expect(HOSTILE_REFERENCES.filter((text) => shown.includes(text)).length).toBeGreaterThan(3)
+        expect(fake.statuses.length).toBeGreaterThan(0)
+        for (const { body } of fake.statuses) expectInertStatus(body)
+      } finally {
+        await fake.stop()
+      }
+    })
+
+    it('Gitea: the comment, the review and the status make no reference and no link', async () => {
+      const fake = new FakeGitea({
+        diff: diffAdding({ 'src/app.ts': [3, 6], 'src/db/query.ts': [3, 5] })
+      })
+      await fake.start()
+      try {
+        const result = await run(
+          await hostileCheckout(),
+          {
+            GITEA_TOKEN: 'gitea-token-0123456789abcdef0123456789abcdef',
+            JENKINS_URL: 'https://jenkins.example.com/',
+            EXECUTOR_NUMBER: '1',
+            GIT_COMMIT: HEAD_SHA
+          },
+          giteaOptions(fake)
+        )
+        expect(result.exitCode, result.stderr).toBe(1)
+        expect(fake.comments, result.stderr).toHaveLength(1)
+        const bodies = [fake.comments[0]!.body, ...fake.reviewComments.map(({ body }) => body)]
+        expect(fake.reviewComments.length).toBeGreaterThan(0)
+        const origins = [new URL(sonar.simulator.url).origin]
+        const ours = `#${GITEA_PULL_REQUEST}`
+        for (const body of bodies) {
+          expectNoReferenceNorLink(renderAsMarkdown(body), { origins, ours, markdown: true })
+        }
+        const shown = bodies.map((body) => renderAsMarkdown(body).text).join('\n')
+        expect(HOSTILE_REFERENCES.filter((text) => shown.includes(text)).length).toBeGreaterThan(3)
+        expect(fake.statuses.length).toBeGreaterThan(0)
+        for (const { body } of fake.statuses) expectInertStatus(body)
+      } finally {
+        await fake.stop()
+      }
     })
   }
 )

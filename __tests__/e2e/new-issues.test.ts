@@ -7,7 +7,12 @@ import {
   scenario,
   type AnalysisScript
 } from '../../__fixtures__/simulator/sonar-simulator.js'
-import { FakeGitHub, HEAD_SHA, NUMBER, writePullRequestEvent } from '../support/fake-github.js'
+import {
+  FakeGitHub,
+  HEAD_SHA,
+  NUMBER,
+  writePullRequestEvent
+} from '../../__fixtures__/github/fake-github.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
 import type { Workspace } from '../../__fixtures__/built-action.js'
 import {

@@ -12,7 +12,11 @@ import {
   TOKEN,
   workspace
 } from '../support/action-runs.js'
-import { FakeGitHub, HEAD_SHA, writePullRequestEvent } from '../support/fake-github.js'
+import {
+  FakeGitHub,
+  HEAD_SHA,
+  writePullRequestEvent
+} from '../../__fixtures__/github/fake-github.js'
 
 const GITHUB_TOKEN = 'ghs_e2eCommentToken0123456789abcdefABCDEF'
 

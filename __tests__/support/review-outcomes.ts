@@ -1,11 +1,13 @@
 /**
  * What the platforms' decoration tests share: an issue on one line of a file, a project's
  * outcome on a pull request (or a branch) with its gate and its new issues, and a patch adding
- * lines, as GitHub's files API gives it.
+ * (patchAdding, from the GitHub fake) lines.
  */
 import type { AnalysisOutcome } from '../../src/gate/outcome.js'
 import { gateResult } from '../unit/summary-gate-result.js'
 import { analysis, serverIssue } from './findings.js'
+
+export { patchAdding } from '../../__fixtures__/github/fake-github.js'
 
 /** An issue of project shop of `severity` on `file` at `line`, as the server sends it. */
 export function lineIssue(
@@ -61,10 +63,4 @@ export function shopOutcome(
       }
     })
   }
-}
-
-/** A patch's hunk adding `count` lines after line `after`. */
-export function patchAdding(after: number, count: number): string {
-  const lines = Array.from({ length: count }, (_, i) => `+line ${i}`)
-  return [`@@ -${after},0 +${after + 1},${count} @@`, ...lines].join('\n')
 }

@@ -1,7 +1,7 @@
 /**
  * The decoration of a GitHub pull request from any CI, through the one driver and the GitHub
  * platform, against a loopback GitHub shaped from its REST description
- * (__tests__/support/fake-github.ts): a commit status per project, the project's comment (found
+ * (__fixtures__/github/fake-github.ts): a commit status per project, the project's comment (found
  * again by its marker and its author, edited in place), the issues on the lines the pull request
  * adds as **one** review (one request, however many issues), no second comment for an issue on
  * a re-run, threads of issues gone resolved, another's copy of a marker never ours, and a
@@ -22,7 +22,12 @@ import { GitHubApi } from '../../src/platforms/github/github-api.js'
 import { githubPlatform, type GitHubTarget } from '../../src/platforms/github/github.js'
 import { summaryForms } from '../../src/report/summary-text.js'
 import { tokenForms } from '../../src/secrets.js'
-import { FakeGitHub, HEAD_SHA, NUMBER, type GitHubAccount } from '../support/fake-github.js'
+import {
+  FakeGitHub,
+  HEAD_SHA,
+  NUMBER,
+  type GitHubAccount
+} from '../../__fixtures__/github/fake-github.js'
 import { lineIssue, patchAdding, shopOutcome } from '../support/review-outcomes.js'
 import { renderAsGitHub } from '../support/summary-as-github.js'
 

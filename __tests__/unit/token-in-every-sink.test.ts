@@ -73,7 +73,7 @@ import {
   GITEA_PULL_REQUEST,
   GITEA_REPOSITORY
 } from '../../__fixtures__/gitea/fake-gitea.js'
-import { FakeGitHub, NUMBER as GITHUB_PULL_REQUEST } from '../support/fake-github.js'
+import { FakeGitHub, NUMBER as GITHUB_PULL_REQUEST } from '../../__fixtures__/github/fake-github.js'
 import { decorate } from '../../src/cli/decoration.js'
 import { endCommand, reportOutcomes } from '../../src/cli/report.js'
 import { terminalLog } from '../../src/cli/terminal-log.js'

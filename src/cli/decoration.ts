@@ -2,7 +2,7 @@
  * `--decorate`: which platform the run writes to, from the options and the CI's variables
  * (src/ci/review-targets.ts), opened with its token and handed to the one driver
  * (src/platforms/decorate.ts). The table below is the one place a platform is named: each row
- * finds its target or says what is missing, and opens its platform, loaded only then. The
+ * finds its target or says what is missing, and opens its platform. The
  * platform's token goes to its API's origin only and is hidden from the log and from everything
  * written, like the Sonar token, which never goes to a platform. Whatever happens, the verdict
  * and the exit code are the gate's.
@@ -28,7 +28,17 @@ import type { FailPolicy } from '../fail-policy.js'
 import type { Severity } from '../findings/finding.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import { RestApi } from '../http/rest-api.js'
-import type { DecorationOptions } from '../platforms/decorate.js'
+import { AzureApi } from '../platforms/azure-devops/azure-api.js'
+import { azureDevOps } from '../platforms/azure-devops/azure-devops.js'
+import { BitbucketApi } from '../platforms/bitbucket-cloud/bitbucket-api.js'
+import { bitbucketCloud } from '../platforms/bitbucket-cloud/bitbucket-cloud.js'
+import { bitbucketDataCenter as dataCenterPlatform } from '../platforms/bitbucket-data-center/bitbucket-data-center.js'
+import { decorate as decoratePlatform, type DecorationOptions } from '../platforms/decorate.js'
+import { giteaPlatform } from '../platforms/gitea/gitea.js'
+import { GitHubApi } from '../platforms/github/github-api.js'
+import { githubPlatform } from '../platforms/github/github.js'
+import { GitLabApi } from '../platforms/gitlab/gitlab-api.js'
+import { gitlabPlatform } from '../platforms/gitlab/gitlab.js'
 import type { PlatformConnection, ReviewPlatform } from '../platforms/review-platform.js'
 import { markdownForms } from '../report/markup.js'
 import type { FileLink } from '../report/new-issues-block.js'
@@ -74,13 +84,13 @@ interface Found {
   /** The sink's limit on what is written, in characters. */
   limit?: number
   fileLink?: FileLink | undefined
-  open(connection: PlatformConnection): Promise<ReviewPlatform>
+  open(connection: PlatformConnection): ReviewPlatform
 }
 
-/** A row of the table: whether the run names this platform, and where it is. */
 /** What is missing, and what to do, said after "nothing is decorated". */
 type Missing = { missing: Said; advice?: string }
 
+/** A row of the table: whether the run names this platform, and where it is. */
 interface PlatformRow {
   /** Whether the options or the CI name this platform. */
   named(context: DecorationContext): boolean
@@ -142,15 +152,12 @@ export async function decorate(
       escapedForms: found.markup === 'html' ? summaryForms : markdownForms,
       ...(found.limit === undefined ? {} : { limit: found.limit, unit: 'characters' as const })
     })
-    const platform = await found.open({
+    const platform = found.open({
       token: found.token ?? '',
       userAgent: context.userAgent,
       clock: context.clock,
       deadline: decorationDeadline(context)
     })
-    const { decorate: decoratePlatform } = await import(
-      /* webpackMode: "eager" */ '../platforms/decorate.js'
-    )
     const options: DecorationOptions = {
       sink,
       policy: context.policy,
@@ -194,11 +201,7 @@ function gitlabFound(context: DecorationContext, found: GitLabPipeline): Found {
     markup: 'html',
     limit: 1_000_000,
     fileLink: found.pipeline.fileLink,
-    async open(connection) {
-      const [{ GitLabApi }, { gitlabPlatform }] = await Promise.all([
-        import(/* webpackMode: "eager" */ '../platforms/gitlab/gitlab-api.js'),
-        import(/* webpackMode: "eager" */ '../platforms/gitlab/gitlab.js')
-      ])
+    open(connection) {
       return gitlabPlatform(new GitLabApi({ ...connection, apiUrl: found.apiUrl }), found.pipeline)
     }
   }
@@ -222,11 +225,7 @@ async function github(context: DecorationContext): Promise<Found | Missing> {
       'GITHUB_TOKEN is not set; nothing is decorated. Set it to a token that may write commit statuses and pull requests: a fine-grained personal access token, or a GitHub App installation token.',
     markup: 'html',
     limit: 65_536,
-    async open(connection) {
-      const [{ GitHubApi }, { githubPlatform }] = await Promise.all([
-        import(/* webpackMode: "eager" */ '../platforms/github/github-api.js'),
-        import(/* webpackMode: "eager" */ '../platforms/github/github.js')
-      ])
+    open(connection) {
       const api = new GitHubApi({ ...connection, apiUrl: found.apiUrl.href.replace(/\/+$/, '') })
       return githubPlatform(api, found)
     }
@@ -275,10 +274,7 @@ async function gitea(context: DecorationContext): Promise<Found | Missing> {
     noToken: `GITEA_TOKEN is not set; nothing is decorated. Set it to an access token of a user who may write to the repository (scopes write:repository and write:issue).`,
     markup: 'markdown',
     limit: 65_536,
-    async open(connection) {
-      const { giteaPlatform } = await import(
-        /* webpackMode: "eager" */ '../platforms/gitea/gitea.js'
-      )
+    open(connection) {
       const rest = new RestApi({
         ...connection,
         platform: found.kind,
@@ -316,11 +312,7 @@ async function bitbucket(context: DecorationContext): Promise<Found | Missing> {
     noToken: undefined,
     markup: 'markdown',
     limit: 30_000,
-    async open(connection) {
-      const [{ BitbucketApi }, { bitbucketCloud }] = await Promise.all([
-        import(/* webpackMode: "eager" */ '../platforms/bitbucket-cloud/bitbucket-api.js'),
-        import(/* webpackMode: "eager" */ '../platforms/bitbucket-cloud/bitbucket-cloud.js')
-      ])
+    open(connection) {
       const api = new BitbucketApi({
         ...connection,
         token,
@@ -356,10 +348,7 @@ async function bitbucketDataCenter(context: DecorationContext): Promise<Found | 
     noToken:
       'BITBUCKET_TOKEN is not set; nothing is decorated. Set it to an HTTP access token of the repository or its project, with the repository write permission.',
     markup: 'markdown',
-    async open(connection) {
-      const { bitbucketDataCenter } = await import(
-        /* webpackMode: "eager" */ '../platforms/bitbucket-data-center/bitbucket-data-center.js'
-      )
+    open(connection) {
       const rest = new RestApi({
         ...connection,
         platform: 'Bitbucket',
@@ -367,7 +356,7 @@ async function bitbucketDataCenter(context: DecorationContext): Promise<Found | 
         headers: { authorization: `Bearer ${connection.token}` },
         redirectAdvice: 'Set --bitbucket-server to the address the server answers at.'
       })
-      return bitbucketDataCenter(rest, {
+      return dataCenterPlatform(rest, {
         project: repository.project,
         repository: repository.repository,
         commit
@@ -389,11 +378,7 @@ async function azure(context: DecorationContext): Promise<Found | Missing> {
       'SYSTEM_ACCESSTOKEN is not set; nothing is decorated. Map it in the step (env: SYSTEM_ACCESSTOKEN: $(System.AccessToken)), and give the build service "Contribute to pull requests" on the repository.',
     markup: 'markdown',
     limit: 150_000,
-    async open(connection) {
-      const [{ AzureApi }, { azureDevOps }] = await Promise.all([
-        import(/* webpackMode: "eager" */ '../platforms/azure-devops/azure-api.js'),
-        import(/* webpackMode: "eager" */ '../platforms/azure-devops/azure-devops.js')
-      ])
+    open(connection) {
       const api = new AzureApi({ ...connection, ...found })
       return azureDevOps(api, {
         pullRequestId: found.pullRequestId,

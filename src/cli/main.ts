@@ -4,6 +4,7 @@ import { codeOf, saidOf } from '../errors.js'
 import { checkQualityGates } from '../gate/check-analyses.js'
 import { stepVerdict } from '../report/verdict.js'
 import { shortTokenWarning, tokenForms } from '../secrets.js'
+import { decorate } from './decoration.js'
 import { EXIT, exitCodeOfError, worstExitCode, type ExitCode } from './exit-codes.js'
 import { COMMAND_NAMES } from './names.js'
 import { COMMAND, parseCommandLine, USAGE } from './options.js'
@@ -68,8 +69,6 @@ export async function runCommand(context: CommandContext): Promise<ExitCode> {
     const files = { settings, log, secrets, files: line.files, cwd, stdout, startedAt }
     const written = await reportOutcomes(outcomes, verdict, { ...files, now: systemClock.now() })
     if (line.decorate) {
-      // Platform code loads only when a platform is decorated.
-      const { decorate } = await import(/* webpackMode: "eager" */ './decoration.js')
       await decorate(outcomes, {
         env,
         log,

@@ -95,6 +95,13 @@ export class PlatformError extends Error {
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
+/** A request's query, its JSON body, and whether its reply is text (a diff) rather than JSON. */
+interface RequestOptions {
+  query?: Record<string, string>
+  body?: unknown
+  text?: boolean
+}
+
 /**
  * One platform instance's API for one run.
  *
@@ -129,11 +136,7 @@ export class RestApi {
   async request(
     method: Method,
     path: string | URL,
-    {
-      query,
-      body,
-      text: asText
-    }: { query?: Record<string, string>; body?: unknown; text?: boolean } = {}
+    { query, body, text: asText }: RequestOptions = {}
   ): Promise<RestReply> {
     const { platform, clock, deadline } = this.options
     const url = new URL(path, this.base)

@@ -9,7 +9,6 @@
  * To add a platform: a folder here with a `ReviewPlatform`, and one line in the driver's table
  * (`platform-table.ts`). docs/architecture.md says more.
  */
-import { createHash } from 'node:crypto'
 import type { Clock } from '../clock.js'
 import type { ChangedLines } from '../findings/changed-lines.js'
 import type { Finding } from '../findings/finding.js'
@@ -219,6 +218,8 @@ export interface PlatformConnection {
  * @example digestId('shop') // 'sonarqube-5fa8a1…' (30 characters)
  */
 export function digestId(key: string, length = 20): string {
+  // Loaded when first used: the action's start does without node:crypto.
+  const { createHash } = process.getBuiltinModule('node:crypto')
   return `sonarqube-${createHash('sha256').update(key).digest('hex').slice(0, length)}`
 }
 

@@ -18,6 +18,7 @@ import {
   oneLine,
   type ChangedLines,
   type InlineComment,
+  type InlineComments,
   type ProjectVerdict,
   type ReviewPlatform,
   type VerdictComment
@@ -121,44 +122,53 @@ export function azureDevOps(azure: AzureApi, target: AzureTarget): ReviewPlatfor
           return true
         }
       },
-      inline: {
-        step: 'the issue threads',
-        started: 'issue threads started',
-        resolved: 'closed',
-        list: async () =>
-          (await threads()).flatMap((thread): InlineComment[] => {
-            const issueKey = thread.properties[ISSUE_PROPERTY]
-            if (issueKey === undefined) return []
-            const resolved = thread.status === 'closed'
-            return [
-              { id: String(thread.id), body: undefined, issueKey, resolved, author: thread.author }
-            ]
-          }),
-        async start(comments) {
-          for (const { finding, file, line, body } of comments) {
-            await azure.request('POST', `${base}/threads`, {
-              body: {
-                comments: [{ parentCommentId: 0, content: body, commentType: 1 }],
-                status: 'active',
-                threadContext: {
-                  filePath: `/${file}`,
-                  rightFileStart: { line, offset: 1 },
-                  rightFileEnd: { line, offset: 1 }
-                },
-                properties: { [ISSUE_PROPERTY]: { $type: 'System.String', $value: finding.key } }
-              }
-            })
-          }
-        },
-        async resolve(thread) {
-          await azure.request('PATCH', `${base}/threads/${thread.id}`, {
-            body: { status: 'closed' }
-          })
-          return true
-        }
-      }
+      inline: issueThreads(azure, base, threads)
     },
     close: () => azure.close()
+  }
+}
+
+/** The issues' threads on their files' lines, found again by their issue's property. */
+function issueThreads(
+  azure: AzureApi,
+  base: string,
+  threads: () => Promise<Thread[]>
+): InlineComments {
+  return {
+    step: 'the issue threads',
+    started: 'issue threads started',
+    resolved: 'closed',
+    list: async () =>
+      (await threads()).flatMap((thread): InlineComment[] => {
+        const issueKey = thread.properties[ISSUE_PROPERTY]
+        if (issueKey === undefined) return []
+        const resolved = thread.status === 'closed'
+        return [
+          { id: String(thread.id), body: undefined, issueKey, resolved, author: thread.author }
+        ]
+      }),
+    async start(comments) {
+      for (const { finding, file, line, body } of comments) {
+        await azure.request('POST', `${base}/threads`, {
+          body: {
+            comments: [{ parentCommentId: 0, content: body, commentType: 1 }],
+            status: 'active',
+            threadContext: {
+              filePath: `/${file}`,
+              rightFileStart: { line, offset: 1 },
+              rightFileEnd: { line, offset: 1 }
+            },
+            properties: { [ISSUE_PROPERTY]: { $type: 'System.String', $value: finding.key } }
+          }
+        })
+      }
+    },
+    async resolve(thread) {
+      await azure.request('PATCH', `${base}/threads/${thread.id}`, {
+        body: { status: 'closed' }
+      })
+      return true
+    }
   }
 }
 

@@ -20,6 +20,27 @@ export async function writePullRequestEvent(ws: { file(name: string): string }):
   return eventFile
 }
 
+/**
+ * A started fake whose token is a user's (sonar-bot) and whose pull request adds lines 4 to 9 of
+ * src/app.ts and 4 to 8 of src/db/query.ts: four of the gate-error scenario's issues stand on them.
+ */
+export async function startGitHubForSamples(): Promise<FakeGitHub> {
+  const fake = new FakeGitHub()
+  fake.account = { login: 'sonar-bot', id: 4242, type: 'User' }
+  fake.files = [
+    { filename: 'src/app.ts', status: 'modified', patch: patchAdding(3, 6) },
+    { filename: 'src/db/query.ts', status: 'modified', patch: patchAdding(3, 5) }
+  ]
+  await fake.start()
+  return fake
+}
+
+/** A patch's hunk adding `count` lines after line `after`, as GitHub's files API gives it. */
+export function patchAdding(after: number, count: number): string {
+  const lines = Array.from({ length: count }, (_, i) => `+line ${i}`)
+  return [`@@ -${after},0 +${after + 1},${count} @@`, ...lines].join('\n')
+}
+
 /** An account, as a comment's `user` and `GET /user` give it. */
 export interface GitHubAccount {
   login: string
