@@ -5,8 +5,9 @@
  * - GitHub Actions: GITHUB_REPOSITORY; on pull_request events the event file's pull request and
  *   head commit; else GITHUB_SHA (https://docs.github.com/en/actions/reference/workflows-and-actions/variables).
  * - Jenkins (GitHub Branch Source): CHANGE_URL, the pull request's address
- *   (`https://github.com/<owner>/<repo>/pull/<n>`), and CHANGE_ID, as the Branch API plugin sets
- *   them on a change request (jenkins/branch/BranchNameContributor.java); GIT_URL, the remote,
+ *   (`https://github.com/<owner>/<repo>/pull/<n>`: its `html_url`, which GitHubSCMSource gives
+ *   the head's ObjectMetadataAction), and CHANGE_ID, as the Branch API plugin sets them on a
+ *   change request (jenkins/branch/BranchNameContributor.java); GIT_URL, the remote,
  *   and GIT_COMMIT, from the Git plugin (hudson/plugins/git/GitSCM/buildEnv.properties). With the
  *   default "merge with target" strategy GIT_COMMIT is Jenkins' own merge: the commit given is the head.
  * - CircleCI: CIRCLE_PROJECT_USERNAME and CIRCLE_PROJECT_REPONAME; CIRCLE_PULL_REQUEST, the pull
