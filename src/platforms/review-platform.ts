@@ -6,8 +6,8 @@
  * before a platform sees it), which comments are ours, what is written, started and resolved,
  * and that nothing a platform does changes the verdict or the exit code.
  *
- * To add a platform: a folder here with a `ReviewPlatform`, and one line in the driver's table
- * (`platform-table.ts`). docs/architecture.md says more.
+ * To add a platform: a folder here with a `ReviewPlatform`, and one row in the table of
+ * `src/cli/decoration.ts`, which opens it. docs/architecture.md says more.
  */
 import type { Clock } from '../clock.js'
 import type { ChangedLines } from '../findings/changed-lines.js'
@@ -136,11 +136,9 @@ export interface Review {
    */
   ownIdentity(): Promise<Identity | undefined>
   identity?: { level: 'info' | 'warning'; instead: string }
-  /**
-   * The lines the review changes (`whole` files where the platform gives files, not lines), or
-   * undefined while the platform has not computed them; `granularity` says which.
-   */
-  changedLines?(): Promise<ChangedLines | undefined>
+  /** The lines the review changes (`whole` files where the platform gives files, not lines). */
+  changedLines?(): Promise<ChangedLines>
+  /** Whether `changedLines` names lines (the default) or files. */
   granularity?: 'lines' | 'files'
   verdicts: VerdictComments
   inline?: InlineComments
