@@ -31,7 +31,7 @@ __webpack_require__.r(__webpack_exports__);
  *   `old_position` 0); `GET .../reviews` (`page`, `limit` at most 50) and `GET
  *   .../reviews/{id}/comments` (`id`, `body`, `user`, `resolver`);
  * - `POST /repos/{owner}/{repo}/pulls/comments/{id}/resolve` (Gitea 1.26 and later; Forgejo has
- *   none: its comments stay as they are, said in one line).
+ *   none: its comments stay as they are, and none is counted resolved).
  * The token goes as `token <token>`, as the API description asks, to the API's origin only.
  */
 
@@ -83,7 +83,7 @@ async function setStatus(gitea, repository, commit, verdict) {
     });
 }
 function pullRequest(gitea, target, pull, issue) {
-    // Forgejo and Gitea before 1.26 have no API to resolve a comment: found once, said once.
+    // Forgejo and Gitea before 1.26 have no API to resolve a comment: found once, asked no more.
     let cannotResolve = false;
     return {
         name: `pull request #${target.pullRequest}`,

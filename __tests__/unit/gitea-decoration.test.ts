@@ -4,7 +4,7 @@
  * (__fixtures__/gitea/fake-gitea.ts): a commit status per project, the project's comment in
  * Markdown (edited in place, another's copy of the marker never ours), the issues on the lines
  * the diff adds as one review, none twice, resolved once gone where the server can (Gitea 1.26
- * and later; Forgejo cannot: said, never a failure), and a refusal one warning.
+ * and later; Forgejo cannot: none counted, never a failure), and a refusal one warning.
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import {

@@ -17,7 +17,7 @@
  *   `old_position` 0); `GET .../reviews` (`page`, `limit` at most 50) and `GET
  *   .../reviews/{id}/comments` (`id`, `body`, `user`, `resolver`);
  * - `POST /repos/{owner}/{repo}/pulls/comments/{id}/resolve` (Gitea 1.26 and later; Forgejo has
- *   none: its comments stay as they are, said in one line).
+ *   none: its comments stay as they are, and none is counted resolved).
  * The token goes as `token <token>`, as the API description asks, to the API's origin only.
  */
 import { PlatformRefusal } from '../../http/rest-api.js'
@@ -108,7 +108,7 @@ async function setStatus(
 }
 
 function pullRequest(gitea: RestApi, target: GiteaTarget, pull: string, issue: string) {
-  // Forgejo and Gitea before 1.26 have no API to resolve a comment: found once, said once.
+  // Forgejo and Gitea before 1.26 have no API to resolve a comment: found once, asked no more.
   let cannotResolve = false
   return {
     name: `pull request #${target.pullRequest}`,
