@@ -63,8 +63,6 @@ __webpack_require__.d(__webpack_exports__, {
   decorate: () => (/* binding */ decorate),
   decorating: () => (/* binding */ decorating),
   decorationStep: () => (/* binding */ decorationStep),
-  issuesOf: () => (/* binding */ issuesOf),
-  nameOf: () => (/* binding */ nameOf),
   statusWords: () => (/* binding */ statusWords),
   verdictOf: () => (/* binding */ verdictOf)
 });

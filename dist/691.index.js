@@ -7,7 +7,6 @@ export const modules = {
 
 __webpack_require__.r(__webpack_exports__);
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   GITEA_LIMITS: () => (/* binding */ GITEA_LIMITS),
 /* harmony export */   giteaPlatform: () => (/* binding */ giteaPlatform)
 /* harmony export */ });
 /* harmony import */ var _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9837);
@@ -74,12 +73,10 @@ function giteaPlatform(gitea, target) {
 }
 async function setStatus(gitea, repository, commit, verdict) {
     await gitea.request('POST', `${repository}/statuses/${encodeURIComponent(commit)}`, {
-        body: {
-            state: verdict.failing ? 'failure' : 'success',
-            context: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(`sonarqube/${verdict.label}`, GITEA_LIMITS.statusChars),
-            description: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(verdict.words, GITEA_LIMITS.statusChars),
-            ...(verdict.dashboard ? { target_url: verdict.dashboard } : {})
-        }
+        body: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .forgeStatus */ .M)(verdict, {
+            contextChars: GITEA_LIMITS.statusChars,
+            descriptionChars: GITEA_LIMITS.statusChars
+        })
     });
 }
 function pullRequest(gitea, target, pull, issue) {
@@ -130,7 +127,7 @@ function pullRequest(gitea, target, pull, issue) {
                 await gitea.request('POST', `${pull}/reviews`, {
                     body: {
                         event: 'COMMENT',
-                        body: `SonarQube: ${comments.length} new ${comments.length === 1 ? 'issue' : 'issues'} on the lines this pull request changes.`,
+                        body: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .reviewSummary */ .ll)(comments.length),
                         comments: comments.map(({ file, line, body }) => ({
                             path: file,
                             body,

@@ -30829,7 +30829,7 @@ function answerOf(error) {
 /* harmony export */   i5: () => (/* binding */ ownAccount),
 /* harmony export */   lS: () => (/* binding */ accountId)
 /* harmony export */ });
-/* unused harmony exports GITHUB_LIMITS, githubPlatform */
+/* unused harmony export githubPlatform */
 /* harmony import */ var _review_platform_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(448);
 /* harmony import */ var _github_api_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5062);
 
@@ -30881,12 +30881,7 @@ function githubPlatform(github, target) {
 /** The project's commit status: success or failure as the policy judges the gate. */
 async function setStatus(github, repository, commit, verdict) {
     await github.request('POST', `${repository}/statuses/${encodeURIComponent(commit)}`, {
-        body: {
-            state: verdict.failing ? 'failure' : 'success',
-            context: cut(`sonarqube/${verdict.label}`, GITHUB_LIMITS.contextChars),
-            description: cut(verdict.words, GITHUB_LIMITS.descriptionChars),
-            ...(verdict.dashboard ? { target_url: verdict.dashboard } : {})
-        }
+        body: forgeStatus(verdict, GITHUB_LIMITS)
     });
 }
 function pullRequest(github, ref) {
@@ -30929,7 +30924,7 @@ function pullRequest(github, ref) {
                 await github.request('POST', `${ref.repository}/pulls/${ref.number}/reviews`, {
                     body: {
                         event: 'COMMENT',
-                        body: `SonarQube: ${comments.length} new ${comments.length === 1 ? 'issue' : 'issues'} on the lines this pull request changes.`,
+                        body: reviewSummary(comments.length),
                         comments: comments.map(({ file, line, body }) => ({
                             path: file,
                             line,
@@ -31126,20 +31121,23 @@ async function ownIdentity(log, platform, read, { instead = 'the verdict is writ
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Jj: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__.Jj),
+/* harmony export */   Jj: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__.Jj),
+/* harmony export */   M: () => (/* binding */ forgeStatus),
 /* harmony export */   TH: () => (/* binding */ idOf),
-/* harmony export */   TN: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__.TN),
+/* harmony export */   TN: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__.TN),
 /* harmony export */   _C: () => (/* binding */ forgeRepository),
 /* harmony export */   ab: () => (/* reexport safe */ _words_js__WEBPACK_IMPORTED_MODULE_4__.ab),
-/* harmony export */   gJ: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__.gJ),
-/* harmony export */   u4: () => (/* reexport safe */ _findings_changed_lines_js__WEBPACK_IMPORTED_MODULE_0__.u)
+/* harmony export */   gJ: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__.gJ),
+/* harmony export */   ll: () => (/* binding */ reviewSummary),
+/* harmony export */   u4: () => (/* reexport safe */ _findings_changed_lines_js__WEBPACK_IMPORTED_MODULE_1__.u)
 /* harmony export */ });
 /* unused harmony export digestId */
-/* harmony import */ var _findings_changed_lines_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7424);
-/* harmony import */ var _findings_finding_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4879);
-/* harmony import */ var _findings_severity_scales_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(487);
-/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8521);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
+/* harmony import */ var _findings_changed_lines_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7424);
+/* harmony import */ var _findings_finding_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4879);
+/* harmony import */ var _findings_severity_scales_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(487);
 /* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5846);
+
 
 
 
@@ -31152,6 +31150,23 @@ async function ownIdentity(log, platform, read, { instead = 'the verdict is writ
  */
 function forgeRepository({ owner, repo }) {
     return `repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
+}
+/**
+ * A project's commit status as GitHub's API takes it, and Gitea's and Forgejo's, which follow it
+ * (`state`, `context`, `description`, `target_url`): success or failure as the gate is judged,
+ * its texts cut to `limits`.
+ */
+function forgeStatus(verdict, limits) {
+    return {
+        state: verdict.failing ? 'failure' : 'success',
+        context: (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cut */ .Jj)(`sonarqube/${verdict.label}`, limits.contextChars),
+        description: (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cut */ .Jj)(verdict.words, limits.descriptionChars),
+        ...(verdict.dashboard ? { target_url: verdict.dashboard } : {})
+    };
+}
+/** The one line of a forge's review that holds the issues' comments (GitHub, Gitea). */
+function reviewSummary(comments) {
+    return `SonarQube: ${comments} new ${comments === 1 ? 'issue' : 'issues'} on the lines this pull request changes.`;
 }
 /**
  * A project's id on a platform that keys statuses and reports by one: `sonarqube-` and the key's

@@ -331,7 +331,7 @@ function figuresOf(outcome: AnalysisOutcome, sink: Sink): Figure[] {
 }
 
 /** Every analysis's new issues, and whether they are all of them (each read whole). */
-export function issuesOf(outcomes: readonly AnalysisOutcome[]): {
+function issuesOf(outcomes: readonly AnalysisOutcome[]): {
   findings: Finding[]
   complete: boolean
 } {
@@ -350,7 +350,7 @@ export function issuesOf(outcomes: readonly AnalysisOutcome[]): {
 }
 
 /** An analysis's name in a platform's log lines: its project key, on one line. */
-export function nameOf(outcome: AnalysisOutcome): string {
+function nameOf(outcome: AnalysisOutcome): string {
   return oneLine(projectName(outcome), QUOTE_LIMITS.short)
 }
 

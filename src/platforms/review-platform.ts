@@ -14,6 +14,7 @@ import type { ChangedLines } from '../findings/changed-lines.js'
 import type { Finding } from '../findings/finding.js'
 import type { PlatformRefusal } from '../http/rest-api.js'
 import type { Said } from '../words.js'
+import { cut } from '../untrusted-text.js'
 
 export type { Clock } from '../clock.js'
 export { addedLines, type ChangedLines } from '../findings/changed-lines.js'
@@ -198,6 +199,28 @@ export interface ForgeTarget {
  */
 export function forgeRepository({ owner, repo }: Pick<ForgeTarget, 'owner' | 'repo'>): string {
   return `repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`
+}
+
+/**
+ * A project's commit status as GitHub's API takes it, and Gitea's and Forgejo's, which follow it
+ * (`state`, `context`, `description`, `target_url`): success or failure as the gate is judged,
+ * its texts cut to `limits`.
+ */
+export function forgeStatus(
+  verdict: ProjectVerdict,
+  limits: { contextChars: number; descriptionChars: number }
+): Record<string, string> {
+  return {
+    state: verdict.failing ? 'failure' : 'success',
+    context: cut(`sonarqube/${verdict.label}`, limits.contextChars),
+    description: cut(verdict.words, limits.descriptionChars),
+    ...(verdict.dashboard ? { target_url: verdict.dashboard } : {})
+  }
+}
+
+/** The one line of a forge's review that holds the issues' comments (GitHub, Gitea). */
+export function reviewSummary(comments: number): string {
+  return `SonarQube: ${comments} new ${comments === 1 ? 'issue' : 'issues'} on the lines this pull request changes.`
 }
 
 /** What every platform is made with: the token's API, the time it has and who asks. */

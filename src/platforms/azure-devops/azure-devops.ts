@@ -25,7 +25,7 @@ import {
 } from '../review-platform.js'
 import { identityId, type AzureApi } from './azure-api.js'
 
-export const AZURE_LIMITS = {
+const AZURE_LIMITS = {
   /** A comment's content: Azure DevOps takes 150,000 characters. */
   commentChars: 150_000,
   descriptionChars: 255,

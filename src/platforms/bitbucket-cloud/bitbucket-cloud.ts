@@ -216,7 +216,7 @@ export function externalId(key: string): string {
 }
 
 /** `repositories/{workspace}/{repo_slug}`, each part encoded. */
-export function repositoryPath(fullName: string): string {
+function repositoryPath(fullName: string): string {
   const [workspace = '', slug = ''] = fullName.split('/')
   return `repositories/${encodeURIComponent(workspace)}/${encodeURIComponent(slug)}`
 }

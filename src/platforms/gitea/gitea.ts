@@ -24,12 +24,13 @@ import { PlatformRefusal } from '../../http/rest-api.js'
 import type { RestApi } from '../../http/rest-api.js'
 import {
   addedLines,
-  cut,
   forgeRepository,
+  forgeStatus,
   idOf,
   msg,
   oneLine,
   QUOTE_LIMITS,
+  reviewSummary,
   type ChangedLines,
   type ForgeTarget,
   type Identity,
@@ -41,7 +42,7 @@ import {
   type VerdictComment
 } from '../review-platform.js'
 
-export const GITEA_LIMITS = {
+const GITEA_LIMITS = {
   /** A status's texts: the API names no limit; kept to a line. */
   statusChars: 255,
   /** Gitea's largest page (`[api] MAX_RESPONSE_ITEMS`, 50 by default). */
@@ -98,12 +99,10 @@ async function setStatus(
   verdict: ProjectVerdict
 ): Promise<void> {
   await gitea.request('POST', `${repository}/statuses/${encodeURIComponent(commit)}`, {
-    body: {
-      state: verdict.failing ? 'failure' : 'success',
-      context: cut(`sonarqube/${verdict.label}`, GITEA_LIMITS.statusChars),
-      description: cut(verdict.words, GITEA_LIMITS.statusChars),
-      ...(verdict.dashboard ? { target_url: verdict.dashboard } : {})
-    }
+    body: forgeStatus(verdict, {
+      contextChars: GITEA_LIMITS.statusChars,
+      descriptionChars: GITEA_LIMITS.statusChars
+    })
   })
 }
 
@@ -153,7 +152,7 @@ function pullRequest(gitea: RestApi, target: GiteaTarget, pull: string, issue: s
         await gitea.request('POST', `${pull}/reviews`, {
           body: {
             event: 'COMMENT',
-            body: `SonarQube: ${comments.length} new ${comments.length === 1 ? 'issue' : 'issues'} on the lines this pull request changes.`,
+            body: reviewSummary(comments.length),
             comments: comments.map(({ file, line, body }) => ({
               path: file,
               body,

@@ -21,11 +21,12 @@
 import type { PlatformRefusal } from '../../http/rest-api.js'
 import {
   addedLines,
-  cut,
   forgeRepository,
+  forgeStatus,
   msg,
   oneLine,
   QUOTE_LIMITS,
+  reviewSummary,
   type ChangedLines,
   type ForgeTarget,
   type InlineComment,
@@ -38,7 +39,7 @@ import {
 import type { GitHubApi } from './github-api.js'
 import { isRateLimit, statusOf } from './github-api.js'
 
-export const GITHUB_LIMITS = {
+const GITHUB_LIMITS = {
   /** GitHub refuses a status's description over 140 characters. */
   descriptionChars: 140,
   /** A status's context: GitHub names no limit; the key is cut to keep it readable. */
@@ -96,12 +97,7 @@ async function setStatus(
   verdict: ProjectVerdict
 ): Promise<void> {
   await github.request('POST', `${repository}/statuses/${encodeURIComponent(commit)}`, {
-    body: {
-      state: verdict.failing ? 'failure' : 'success',
-      context: cut(`sonarqube/${verdict.label}`, GITHUB_LIMITS.contextChars),
-      description: cut(verdict.words, GITHUB_LIMITS.descriptionChars),
-      ...(verdict.dashboard ? { target_url: verdict.dashboard } : {})
-    }
+    body: forgeStatus(verdict, GITHUB_LIMITS)
   })
 }
 
@@ -151,7 +147,7 @@ function pullRequest(github: GitHubApi, ref: PullRequestRef) {
         await github.request('POST', `${ref.repository}/pulls/${ref.number}/reviews`, {
           body: {
             event: 'COMMENT',
-            body: `SonarQube: ${comments.length} new ${comments.length === 1 ? 'issue' : 'issues'} on the lines this pull request changes.`,
+            body: reviewSummary(comments.length),
             comments: comments.map(({ file, line, body }) => ({
               path: file,
               line,
