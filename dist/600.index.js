@@ -55,17 +55,13 @@ function narrowToChangedLines(outcomes, changed, request, log) {
 /***/ 8600:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
-// ESM COMPAT FLAG
-__webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  decorate: () => (/* binding */ decorate),
-  decorating: () => (/* binding */ decorating),
-  decorationStep: () => (/* binding */ decorationStep),
-  statusWords: () => (/* binding */ statusWords),
-  verdictOf: () => (/* binding */ verdictOf)
+  decorate: () => (/* binding */ decorate)
 });
+
+// UNUSED EXPORTS: decorating, decorationStep, statusWords, verdictOf
 
 // EXTERNAL MODULE: ./src/fail-policy.ts
 var fail_policy = __webpack_require__(6654);
@@ -79,8 +75,6 @@ var gate_outcome = __webpack_require__(5163);
 var rest_api = __webpack_require__(9837);
 // EXTERNAL MODULE: ./src/errors.ts
 var errors = __webpack_require__(3916);
-// EXTERNAL MODULE: ./src/platforms/own-identity.ts
-var own_identity = __webpack_require__(2355);
 // EXTERNAL MODULE: ./src/report/dashboard-link.ts
 var dashboard_link = __webpack_require__(67);
 // EXTERNAL MODULE: ./src/untrusted-text.ts
@@ -144,13 +138,12 @@ var src_words = __webpack_require__(5846);
  *   the decoration with one warning naming the platform, the step and what to check (a refusal:
  *   what the token or the review lacks, in the platform's words), and the driver never throws;
  * - only our own comments are edited, deleted or resolved: a comment is ours when it carries our
- *   marker (or our property) **and** its author is the token's own identity, read once a run
- *   (anyone who may comment can copy a marker; nobody else can write as the token); unknown, and
+ *   marker (or our property) **and** its author is the token's own identity, read at most once a run,
+ *   once a listed comment carries a marker or names an issue (anyone who may comment can copy a marker; nobody else can write as the token); unknown, and
  *   nothing is edited or resolved;
  * - the comment setting's noise rules, the severity floor and the inline limit;
  * - every text is rendered and put through the sink here, before a platform sees it.
  */
-
 
 
 
@@ -197,8 +190,10 @@ async function decorate(platform, outcomes, options) {
 }
 async function decorateReview(words, review, outcomes, options) {
     const { log, inlineLimit } = options;
+    // Read once, when first needed: a listed comment carries our marker or names an issue.
     // Unknown (undefined): the verdict is written anew, and nothing is edited, resolved or closed.
-    const me = await (0,own_identity/* ownIdentity */.h)(log, words.name, () => review.ownIdentity(), review.identity);
+    let read;
+    const identity = () => (read ??= ownIdentity(log, words.name, () => review.ownIdentity(), review.identity));
     const readLines = review.changedLines?.bind(review);
     const wanted = (0,on_changed_lines/* hasBranchAnalyses */.h)(outcomes) || (review.inline !== undefined && inlineLimit > 0);
     const files = review.granularity === 'files';
@@ -209,7 +204,7 @@ async function decorateReview(words, review, outcomes, options) {
     if (changed && files && (0,on_changed_lines/* hasBranchAnalyses */.h)(outcomes)) {
         log.info(`${words.name} gives the files a ${review.kind} changes, not its lines: the issues are narrowed to those files.`);
     }
-    await writeVerdicts(words, review, shown, me, options);
+    await writeVerdicts(words, review, shown, identity, options);
     const inline = review.inline;
     if (!inline || inlineLimit <= 0 || !changed)
         return;
@@ -219,24 +214,47 @@ async function decorateReview(words, review, outcomes, options) {
         return;
     }
     await decorationStep(inline.step, async () => {
-        const done = await commentOnLines(inline, review, me, issuesOf(shown), changed, options);
+        const done = await commentOnLines(inline, review, identity, issuesOf(shown), changed, options);
         const past = done.leftOut > 0 ? (0,src_words/* msg */.ab) `; ${done.leftOut} more past ${(0,src_words/* setting */.Pe)('inlineLimit')}` : '';
         log.info((0,src_words/* msg */.ab) `${words.name}: ${done.started} ${inline.started}${past}, ${done.resolved} ${inline.resolved} (their issues are gone).`);
     });
 }
+/**
+ * The token's own identity as `read` finds it, or undefined, said in one warning, when it cannot
+ * be read (a refusal, a failure, a reply that names none). Never throws.
+ *
+ * @example const me = await ownIdentity(log, 'GitLab', () => gitlab.ownUserId()) // 77, or undefined
+ */
+async function ownIdentity(log, platform, read, { instead = 'the verdict is written anew, and nothing is edited, resolved or closed', level = 'warning' } = {}) {
+    let why;
+    try {
+        const identity = await read();
+        if (identity !== undefined)
+            return identity;
+        why = 'the reply names none';
+    }
+    catch (error) {
+        why = (0,errors/* messageOf */.bD)(error);
+    }
+    log[level](`${platform}: the token's own identity could not be read (${(0,untrusted_text/* oneLine */.TN)(why, untrusted_text/* QUOTE_LIMITS */.gJ.short)}), so no comment is known as ours: ${instead}.`);
+    return undefined;
+}
 /** Each project's verdict comment: ours edited in place, or a new one, as the comment setting says. */
-async function writeVerdicts(words, review, outcomes, me, options) {
+async function writeVerdicts(words, review, outcomes, identity, options) {
     const { verdicts } = review;
     const existing = await decorationStep(`the ${words.comment}s of ${review.name}`, () => verdicts.list());
-    let author = me;
+    // With the identity unknown, the author a create's reply names: the token's own.
+    let written;
+    const me = async () => (await identity()) ?? written;
+    const madeNow = new WeakSet();
     for (const outcome of outcomes) {
         const name = nameOf(outcome);
         await decorationStep(`the ${words.comment} for ${name}`, async () => {
-            const written = await writeVerdict(review, existing, author, outcome, options);
-            author ??= written.author;
-            options.log.info(written.action === 'unchanged'
+            const result = await writeVerdict(review, existing, me, madeNow, outcome, options);
+            written ??= result.author;
+            options.log.info(result.action === 'unchanged'
                 ? (0,src_words/* msg */.ab) `${words.name}: the ${words.comment} for ${name} is left as it is (${(0,src_words/* setting */.Pe)('comment')} ${options.commentWhen}).`
-                : `${words.name}: the ${words.comment} for ${name} is ${written.action} on ${review.name}.`);
+                : `${words.name}: the ${words.comment} for ${name} is ${result.action} on ${review.name}.`);
         });
     }
 }
@@ -244,11 +262,12 @@ async function writeVerdicts(words, review, outcomes, me, options) {
  * The project's verdict comment, unless the comment setting says to leave it: `failed` writes no
  * new one for a passing gate (an existing one is still updated, so it never shows a failure that
  * is gone); `changed` leaves it alone while its verdict is the same. Ours is the one carrying the
- * project's marker (or property) whose author is `me`. With `me` unknown, a new one is written;
+ * project's marker (or property) whose author is `me`, asked once one carries it. With `me`
+ * unknown, a new one is written;
  * where the platform may delete, the author its reply names is the token's, and that author's
  * earlier ones carrying the marker are deleted, so one stays.
  */
-async function writeVerdict(review, existing, me, outcome, { sink, policy, commentWhen, fileLink }) {
+async function writeVerdict(review, existing, identity, madeNow, outcome, { sink, policy, commentWhen, fileLink }) {
     const { verdicts } = review;
     const body = (0,pull_request_comment_body/* commentBody */.I2)(outcome, review.commit, {
         sink,
@@ -262,8 +281,11 @@ async function writeVerdict(review, existing, me, outcome, { sink, policy, comme
     const carrying = existing.filter((comment) => verdicts.keyedBy === 'project'
         ? comment.project === verdict.label
         : (0,pull_request_comment_body/* markerOf */.we)(comment.body) === marker);
-    const ours = me === undefined ? undefined : carrying.find(({ author }) => author === me);
-    const cleansUp = me === undefined && verdicts.remove !== undefined && carrying.length > 0;
+    // One this run wrote (two outcomes naming one project share it) is ours without asking.
+    const made = carrying.find((comment) => madeNow.has(comment));
+    const me = made || carrying.length === 0 ? undefined : await identity();
+    const ours = made ?? (me === undefined ? undefined : carrying.find(({ author }) => author === me));
+    const cleansUp = !ours && me === undefined && verdicts.remove !== undefined && carrying.length > 0;
     if (!cleansUp && !(0,pull_request_comment_body/* shouldWrite */.he)(commentWhen, (0,pull_request_comment_body/* commentVerdict */.JN)(outcome, policy), ours?.body)) {
         return { action: 'unchanged', author: me };
     }
@@ -279,9 +301,10 @@ async function writeVerdict(review, existing, me, outcome, { sink, policy, comme
             existing.splice(existing.indexOf(earlier), 1);
         }
     }
-    // Two outcomes naming one project share one comment: the later one edits it.
     if (created.id !== undefined) {
-        existing.push({ id: created.id, body, author, project: verdict.label });
+        const comment = { id: created.id, body, author, project: verdict.label };
+        existing.push(comment);
+        madeNow.add(comment);
     }
     return { action: 'created', author };
 }
@@ -290,11 +313,13 @@ async function writeVerdict(review, existing, me, outcome, { sink, policy, comme
  * `inlineLimit`, started together; none for an issue that has one of ours (with `me` unknown:
  * anyone's); ours of issues no longer reported resolved, when every issue was read.
  */
-async function commentOnLines(inline, review, me, issues, changed, { sink, inlineLimit, inlineSeverity }) {
-    const keyed = (await inline.list(me)).flatMap((comment) => {
+async function commentOnLines(inline, review, identity, issues, changed, { sink, inlineLimit, inlineSeverity }) {
+    const keyed = (await inline.list(identity)).flatMap((comment) => {
         const issueKey = comment.issueKey ?? issueKeyOf(comment.body);
         return issueKey === undefined ? [] : [{ ...comment, issueKey }];
     });
+    // Who the token is matters once a comment names an issue.
+    const me = keyed.length > 0 ? await identity() : undefined;
     const ours = keyed.filter((comment) => me !== undefined && comment.author === me);
     // Another's comment on an issue does not stand in for ours, unless ours cannot be known.
     const discussed = new Set((me === undefined ? keyed : ours).map(({ issueKey }) => issueKey));
@@ -508,9 +533,13 @@ function endOfDecoration(platform, error) {
         return platform.refusal(cause);
     return (0,src_words/* joined */.oR)([
         `${platform.name}: ${step ? step.what : 'the decoration'} failed, and nothing more is decorated; the verdict and the exit code are unchanged.`,
-        (0,errors/* quotedSaidOf */.Jm)(cause),
+        asSentence((0,errors/* quotedSaidOf */.Jm)(cause)),
         (0,src_words/* msg */.ab) `Check ${platform.check}; the next run decorates again.`
     ], ' ');
+}
+/** What an error said, ended with a full stop unless it ends with one of its own. */
+function asSentence(said) {
+    return typeof said === 'string' && /[.!?]$/.test(said) ? said : (0,src_words/* msg */.ab) `${said}.`;
 }
 
 

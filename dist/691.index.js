@@ -5,7 +5,6 @@ export const modules = {
 /***/ 1691:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
-__webpack_require__.r(__webpack_exports__);
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   giteaPlatform: () => (/* binding */ giteaPlatform)
 /* harmony export */ });
@@ -122,7 +121,7 @@ function pullRequest(gitea, target, pull, issue) {
             step: 'the review of the new issues',
             started: 'comments started in one review',
             resolved: 'resolved',
-            list: (me) => reviewComments(gitea, pull, me),
+            list: (identity) => reviewComments(gitea, pull, identity),
             async start(comments) {
                 await gitea.request('POST', `${pull}/reviews`, {
                     body: {
@@ -161,13 +160,15 @@ function pullRequest(gitea, target, pull, issue) {
  * pages), and the comments of each review by `me` (of every review when `me` is unknown), at most
  * 100 reviews' comments.
  */
-async function reviewComments(gitea, pull, me) {
+async function reviewComments(gitea, pull, identity) {
     const reviews = [];
+    // Asked once there is a review: then only the token's own are read.
     for (let page = 1; page <= GITEA_LIMITS.reviewPages; page++) {
         const { body } = await gitea.request('GET', `${pull}/reviews`, {
             query: { page: String(page), limit: String(GITEA_LIMITS.perPage) }
         });
         const items = Array.isArray(body) ? body : [];
+        const me = items.length > 0 ? await identity() : undefined;
         for (const item of items) {
             const id = (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .idOf */ .TH)(item);
             const author = (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .idOf */ .TH)(item?.user);

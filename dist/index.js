@@ -28369,451 +28369,6 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2814:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   G: () => (/* binding */ ACTION_NAMES),
-/* harmony export */   _: () => (/* binding */ USER_AGENT)
-/* harmony export */ });
-/** How the action introduces itself to the server and to GitHub's API. */
-const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
-/**
- * The action's words for every setting: its action.yml inputs, and the environment variable an
- * input falls back to. The one place that knows the inputs' names (outside action.yml).
- */
-const ACTION_NAMES = {
-    kind: 'Input',
-    settings: {
-        reportFile: { name: 'scanMetadataReportFile' },
-        token: { name: 'sonarToken', variable: 'SONAR_TOKEN' },
-        host: { name: 'sonarHostUrl', variable: 'SONAR_HOST_URL' },
-        rootCert: { name: 'sonarRootCert', variable: 'SONAR_ROOT_CERT' },
-        timeout: { name: 'pollingTimeoutSec' },
-        initialDelay: { name: 'initialDelayMs' },
-        interval: { name: 'pollingIntervalMs' },
-        failStep: { name: 'failOnError' },
-        failingStatuses: { name: 'failOn' },
-        task: { name: 'taskId' },
-        analysis: { name: 'analysisId' },
-        project: { name: 'projectKey' },
-        branch: { name: 'branch' },
-        pullRequest: { name: 'pullRequest' },
-        commit: { name: 'commit' },
-        comment: { name: 'pullRequestComment' },
-        gitHubToken: { name: 'githubToken', variable: 'GITHUB_TOKEN' },
-        annotate: { name: 'annotateIssues' },
-        checkRun: { name: 'issuesCheckRun' },
-        sarif: { name: 'sarifFile' },
-        // The decoration of GitLab merge requests is the command's alone.
-        inlineLimit: {},
-        inlineSeverity: {},
-        bitbucketProject: {},
-        bitbucketRepo: {},
-        githubRepository: {},
-        gitlabUrl: {},
-        gitlabProject: {},
-        giteaUrl: {},
-        giteaRepository: {}
-    },
-    places: { details: 'the job summary', self: 'the action' }
-};
-
-
-/***/ }),
-
-/***/ 2717:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   M: () => (/* binding */ readBoundedFile)
-/* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
-/**
- * The one way a file that must be small is read (the report file, the CA file, the event file):
- * opened without waiting (O_NONBLOCK: a named pipe with no writer opens at once), checked on the
- * opened handle to be a regular file (so it cannot be swapped between the check and the read),
- * and read up to one byte past the limit, whatever its size says (files in /proc say 0, a sparse
- * file says terabytes, and a file may grow while it is read). It never throws: each caller words
- * the outcome in its own message.
- */
-
-
-/** How much is read at a time. */
-const CHUNK_BYTES = 64 * 1024;
-/**
- * Reads `file` whole when it is a regular file of at most `maxBytes`.
- *
- * @example const read = await readBoundedFile('.scannerwork/report-task.txt', 64 * 1024) // { outcome: 'read', bytes }
- */
-async function readBoundedFile(file, maxBytes) {
-    let handle;
-    try {
-        // O_NONBLOCK does not exist on Windows, where opening a pipe does not block either.
-        handle = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(file, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY | (node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NONBLOCK ?? 0));
-    }
-    catch (error) {
-        return error.code === 'ENOENT'
-            ? { outcome: 'missing', error: error }
-            : { outcome: 'unreadable', error };
-    }
-    try {
-        const kind = notRegular(await handle.stat());
-        if (kind)
-            return { outcome: 'not-a-file', kind };
-        // Read in chunks, so a large limit costs memory only for what the file holds; one byte past
-        // the limit tells a file at the limit from a larger one.
-        const chunks = [];
-        let length = 0;
-        for (;;) {
-            const chunk = Buffer.alloc(Math.min(CHUNK_BYTES, maxBytes + 1 - length));
-            const { bytesRead } = await handle.read(chunk, 0, chunk.length, length);
-            if (bytesRead === 0)
-                break;
-            chunks.push(chunk.subarray(0, bytesRead));
-            length += bytesRead;
-            if (length > maxBytes)
-                return { outcome: 'too-large' };
-        }
-        return { outcome: 'read', bytes: Buffer.concat(chunks, length) };
-    }
-    catch (error) {
-        return { outcome: 'unreadable', error };
-    }
-    finally {
-        // A failure to close a file that was read changes nothing of what was read.
-        await handle.close().catch(() => undefined);
-    }
-}
-/** What a non-regular file is, for the message; undefined for a regular file. */
-function notRegular(stats) {
-    if (stats.isFile())
-        return undefined;
-    if (stats.isDirectory())
-        return 'a directory';
-    if (stats.isFIFO())
-        return 'a named pipe (FIFO)';
-    if (stats.isCharacterDevice() || stats.isBlockDevice())
-        return 'a device';
-    if (stats.isSocket())
-        return 'a socket';
-    return 'not a file';
-}
-
-
-/***/ }),
-
-/***/ 3694:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  a: () => (/* binding */ giteaActions),
-  T: () => (/* binding */ giteaRepository)
-});
-
-// EXTERNAL MODULE: ./src/github-event.ts
-var github_event = __nccwpck_require__(2981);
-// EXTERNAL MODULE: ./src/words.ts
-var words = __nccwpck_require__(5846);
-// EXTERNAL MODULE: ./src/report/new-issues-block.ts
-var new_issues_block = __nccwpck_require__(9437);
-;// CONCATENATED MODULE: ./src/ci/review-targets.ts
-/**
- * Where the CI says the decoration writes: the platform's API, the repository or project, the
- * commit and the review, read from the CI's own variables (or the options, which win). Every
- * value is untrusted: an address must be http(s) without credentials, a commit a full SHA, a
- * review a number. What is missing is said in words that name the variable; the platforms
- * (src/platforms/) never read the environment.
- */
-
-
-/** The variable's value, trimmed; undefined when unset or empty. */
-function variable(env, name) {
-    return env[name]?.trim() || undefined;
-}
-/** An http(s) address without credentials, or undefined. */
-function httpUrl(value) {
-    if (!value || !URL.canParse(value))
-        return undefined;
-    const url = new URL(value);
-    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
-        return undefined;
-    }
-    return url;
-}
-/**
- * The commit a platform's decoration goes on, the same rule on every platform: the commit given
- * given, which wins over the CI's; else the commit the CI names.
- *
- * @example const sha = decoratedCommit({ commit: line.commit }, env['CI_COMMIT_SHA'])
- */
-function decoratedCommit(given, fromTheCi) {
-    return given.commit ?? fromTheCi;
-}
-const FULL_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
-const NUMBER = /^\d{1,20}$/;
-/**
- * The pipeline GitLab's variables describe (CI_API_V4_URL, CI_PROJECT_ID, CI_PROJECT_URL,
- * CI_COMMIT_SHA, CI_MERGE_REQUEST_IID, CI_PIPELINE_ID), or what is missing. The statuses go on
- * `commit` (the commit given) when given, else on CI_COMMIT_SHA; on another commit than the pipeline's
- * they name no pipeline (GitLab would find none of that commit with its id, and start one).
- */
-function gitlabPipeline(env, commit) {
-    const apiUrl = httpUrl(variable(env, 'CI_API_V4_URL'));
-    if (!apiUrl)
-        return { missing: 'CI_API_V4_URL is not an http(s) address (not a GitLab CI job?)' };
-    const projectId = variable(env, 'CI_PROJECT_ID');
-    if (!projectId || !NUMBER.test(projectId)) {
-        return { missing: 'CI_PROJECT_ID is not a project id' };
-    }
-    const pipelineSha = variable(env, 'CI_COMMIT_SHA');
-    if (!pipelineSha || !FULL_SHA.test(pipelineSha)) {
-        return { missing: 'CI_COMMIT_SHA is not a full commit SHA' };
-    }
-    const sha = decoratedCommit({ commit }, pipelineSha);
-    const iid = variable(env, 'CI_MERGE_REQUEST_IID');
-    const projectUrl = httpUrl(variable(env, 'CI_PROJECT_URL'));
-    return {
-        apiUrl,
-        pipeline: {
-            projectId,
-            sha,
-            mergeRequestIid: iid && NUMBER.test(iid) ? iid : undefined,
-            pipelineId: sha.toLowerCase() === pipelineSha.toLowerCase()
-                ? variable(env, 'CI_PIPELINE_ID')
-                : undefined,
-            fileLink: projectUrl
-                ? fileLinkUnder(`${projectUrl.href.replace(/\/+$/, '')}/-/blob/${sha}`)
-                : undefined,
-            names: {
-                project: 'CI_PROJECT_ID',
-                mergeRequest: 'CI_MERGE_REQUEST_IID',
-                api: 'CI_API_V4_URL'
-            }
-        }
-    };
-}
-/** Bitbucket Cloud's API, unless BITBUCKET_API_URL names another (a proxy, a test). */
-const BITBUCKET_API = 'https://api.bitbucket.org/2.0';
-/**
- * The pipeline Bitbucket's variables describe (BITBUCKET_REPO_FULL_NAME, BITBUCKET_COMMIT,
- * BITBUCKET_PR_ID; BITBUCKET_API_URL overrides the API's address), or what is missing; its
- * commit is `commit` (the commit given) when given, else BITBUCKET_COMMIT.
- */
-function bitbucketPipeline(env, commit) {
-    const repository = variable(env, 'BITBUCKET_REPO_FULL_NAME');
-    if (!repository || !/^[\w.-]{1,100}\/[\w.-]{1,100}$/.test(repository)) {
-        return { missing: 'BITBUCKET_REPO_FULL_NAME is not workspace/repository' };
-    }
-    const pipelineCommit = variable(env, 'BITBUCKET_COMMIT');
-    if (!pipelineCommit || !/^[0-9a-f]{40}$/i.test(pipelineCommit)) {
-        return { missing: 'BITBUCKET_COMMIT is not a full commit SHA' };
-    }
-    const apiUrl = httpUrl(variable(env, 'BITBUCKET_API_URL') ?? BITBUCKET_API);
-    if (!apiUrl)
-        return { missing: 'BITBUCKET_API_URL is not an http(s) address' };
-    const id = variable(env, 'BITBUCKET_PR_ID');
-    return {
-        apiUrl,
-        pipeline: {
-            repository,
-            commit: decoratedCommit({ commit }, pipelineCommit),
-            pullRequestId: id && /^\d{1,12}$/.test(id) ? id : undefined
-        }
-    };
-}
-/**
- * The pull request Azure Pipelines' variables name (SYSTEM_COLLECTIONURI, SYSTEM_TEAMPROJECT,
- * BUILD_REPOSITORY_ID, SYSTEM_PULLREQUEST_PULLREQUESTID, BUILD_SOURCEVERSION), or what is missing.
- */
-function azurePullRequest(env) {
-    const collection = httpUrl(variable(env, 'SYSTEM_COLLECTIONURI'));
-    if (!collection)
-        return { missing: 'SYSTEM_COLLECTIONURI is not an http(s) address' };
-    const project = variable(env, 'SYSTEM_TEAMPROJECT');
-    if (!project || project.length > 200)
-        return { missing: 'SYSTEM_TEAMPROJECT is not set' };
-    const repository = variable(env, 'BUILD_REPOSITORY_ID');
-    if (!repository || !/^[\w-]{1,100}$/.test(repository)) {
-        return { missing: 'BUILD_REPOSITORY_ID is not a repository id' };
-    }
-    const pullRequestId = variable(env, 'SYSTEM_PULLREQUEST_PULLREQUESTID');
-    if (!pullRequestId || !/^\d{1,12}$/.test(pullRequestId)) {
-        return {
-            missing: "not a pull-request build (no SYSTEM_PULLREQUEST_PULLREQUESTID): Azure DevOps statuses and threads are a pull request's"
-        };
-    }
-    const base = collection.href.replace(/\/*$/, '/');
-    return {
-        collectionUrl: new URL(base),
-        repositoryUrl: new URL(`${encodeURIComponent(project)}/_apis/git/repositories/${encodeURIComponent(repository)}/`, base),
-        pullRequestId,
-        commit: variable(env, 'BUILD_SOURCEVERSION') ?? ''
-    };
-}
-/**
- * A GitLab project and merge request from any CI: the settings given (the address, the project
- * by id or path, the merge request's iid, the commit) win; else the Jenkins GitLab plugin's
- * variables (gitlabTargetRepoHttpUrl, gitlabMergeRequestTargetProjectId, gitlabMergeRequestIid,
- * gitlabMergeRequestLastCommit, as its CauseData sets them; not in multibranch jobs), and the
- * commit GIT_COMMIT names.
- *
- * @example gitlabProject(env, { url: 'https://gitlab.example.com', project: 'acme/shop', pullRequest: '7', commit })
- */
-function gitlabProject(env, given) {
-    const fromPlugin = httpUrl(variable(env, 'gitlabTargetRepoHttpUrl'));
-    const address = given.url ?? fromPlugin?.origin;
-    const server = httpUrl(address);
-    if (!server) {
-        return {
-            missing: given.url === undefined
-                ? msg `no GitLab address: give ${setting('gitlabUrl')}`
-                : msg `${setting('gitlabUrl')} is not an http(s) address`
-        };
-    }
-    const base = server.href.replace(/\/+$/, '');
-    const apiUrl = new URL(/\/api\/v4$/.test(base) ? base : `${base}/api/v4`);
-    const pluginPath = fromPlugin?.pathname.replace(/^\/+|\.git$|\/+$/g, '');
-    const projectId = given.project ?? variable(env, 'gitlabMergeRequestTargetProjectId') ?? pluginPath;
-    if (!projectId || projectId.length > 500 || !/^[\w.\-/]+$/.test(projectId)) {
-        return { missing: msg `no GitLab project (an id or a path): give ${setting('gitlabProject')}` };
-    }
-    const iid = given.pullRequest ?? variable(env, 'gitlabMergeRequestIid');
-    if (iid !== undefined && !NUMBER.test(iid)) {
-        return { missing: msg `${setting('pullRequest')} is not a merge request's iid` };
-    }
-    const sha = given.commit ?? variable(env, 'gitlabMergeRequestLastCommit') ?? variable(env, 'GIT_COMMIT');
-    if (!sha || !FULL_SHA.test(sha)) {
-        return {
-            missing: msg `no commit to decorate: give ${setting('commit')} with the commit the scan analysed`
-        };
-    }
-    const path = /^\d+$/.test(projectId) ? undefined : projectId;
-    return {
-        apiUrl,
-        pipeline: {
-            projectId,
-            sha: sha.toLowerCase(),
-            mergeRequestIid: iid,
-            pipelineId: undefined,
-            fileLink: path
-                ? fileLinkUnder(`${apiUrl.origin}/${path}/-/blob/${sha.toLowerCase()}`)
-                : undefined,
-            names: {
-                project: given.project === undefined
-                    ? 'gitlabMergeRequestTargetProjectId'
-                    : setting('gitlabProject'),
-                mergeRequest: given.pullRequest === undefined ? 'gitlabMergeRequestIid' : setting('pullRequest'),
-                api: given.url === undefined ? 'gitlabTargetRepoHttpUrl' : setting('gitlabUrl')
-            }
-        }
-    };
-}
-/** Whether the Jenkins GitLab plugin names a merge request's project. */
-function namesGitLabFromJenkins(env) {
-    return (variable(env, 'gitlabTargetRepoHttpUrl') !== undefined &&
-        variable(env, 'GITLAB_TOKEN') !== undefined);
-}
-
-;// CONCATENATED MODULE: ./src/ci/gitea-repository.ts
-/**
- * The Gitea or Forgejo repository, pull request and commit a run names: in Gitea and Forgejo
- * Actions from their variables, elsewhere from the settings given. Both runners set the
- * `GITHUB_*` variables too (GITHUB_ACTIONS=true among them), so they are told apart by their
- * own: Forgejo's runner sets FORGEJO_ACTIONS=true (and GITEA_ACTIONS=true as well), Gitea's
- * act_runner GITEA_ACTIONS=true (gitea/act_runner internal/app/run/runner.go; forgejo/runner
- * internal/app/run/runner.go). Both set GITHUB_API_URL to the server's `/api/v1` and
- * GITHUB_SERVER_URL to the server; GITHUB_REPOSITORY, GITHUB_SHA and the event file as GitHub
- * does.
- */
-
-
-
-const OWNER_REPO = /^([\w.-]{1,100})\/([\w.-]{1,100})$/;
-const gitea_repository_FULL_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
-const gitea_repository_NUMBER = /^[1-9][0-9]{0,9}$/;
-/** Which of the two runs us, when one does. */
-function giteaActions(env) {
-    if (env['FORGEJO_ACTIONS'] === 'true')
-        return 'Forgejo';
-    if (env['GITEA_ACTIONS'] === 'true')
-        return 'Gitea';
-    return undefined;
-}
-/**
- * The repository, pull request and commit to decorate on Gitea or Forgejo, or what is missing:
- * `given` (the address, the repository, the pull request's number, the commit) wins over the
- * Actions' variables; `ciCommit` is the commit another CI names.
- *
- * @example await giteaRepository(env, { url: 'https://gitea.example.com', repository: 'acme/shop', pullRequest: '7' }, sha)
- */
-async function giteaRepository(env, given, ciCommit) {
-    const actions = giteaActions(env);
-    const run = actions ? await actionsRun(env) : undefined;
-    const address = given.url ?? variable(env, 'GITHUB_API_URL') ?? apiUnder(variable(env, 'GITHUB_SERVER_URL'));
-    const server = httpUrl(address);
-    const names = {
-        repository: given.repository === undefined && actions ? 'GITHUB_REPOSITORY' : (0,words/* setting */.Pe)('giteaRepository'),
-        pullRequest: given.pullRequest === undefined && actions ? 'the event file' : (0,words/* setting */.Pe)('pullRequest'),
-        api: given.url === undefined && actions ? 'GITHUB_API_URL' : (0,words/* setting */.Pe)('giteaUrl')
-    };
-    if (!server)
-        return { missing: (0,words/* msg */.ab) `${names.api} is not an http(s) address` };
-    const base = server.href.replace(/\/+$/, '');
-    const parts = OWNER_REPO.exec(given.repository ?? variable(env, 'GITHUB_REPOSITORY') ?? '');
-    if (!parts)
-        return { missing: (0,words/* msg */.ab) `${names.repository} is not owner/name` };
-    const number = given.pullRequest ?? run?.pullRequest;
-    if (number !== undefined && !gitea_repository_NUMBER.test(number)) {
-        return { missing: (0,words/* msg */.ab) `${names.pullRequest} is not a pull request's number` };
-    }
-    const commit = given.commit ?? run?.commit ?? ciCommit;
-    if (commit === undefined || !gitea_repository_FULL_SHA.test(commit)) {
-        return {
-            missing: (0,words/* msg */.ab) `no commit to decorate: give ${(0,words/* setting */.Pe)('commit')} with the commit the scan analysed`
-        };
-    }
-    return {
-        kind: actions ?? 'Gitea',
-        apiUrl: new URL(/\/api\/v1$/.test(base) ? base : `${base}/api/v1`),
-        owner: parts[1],
-        repo: parts[2],
-        pullRequest: number === undefined ? undefined : Number(number),
-        commit: commit.toLowerCase(),
-        names,
-        token: variable(env, 'GITEA_TOKEN') ??
-            variable(env, 'FORGEJO_TOKEN') ??
-            (actions ? variable(env, 'GITHUB_TOKEN') : undefined)
-    };
-}
-/** `<server>/api/v1`, when the server's address is given. */
-function apiUnder(server) {
-    return server === undefined ? undefined : `${server.replace(/\/+$/, '')}/api/v1`;
-}
-/** The pull request and commit of a Gitea or Forgejo Actions run, from its event file. */
-async function actionsRun(env) {
-    const event = env['GITHUB_EVENT_NAME'] ?? '';
-    if (event !== 'pull_request' && event !== 'pull_request_target') {
-        const sha = variable(env, 'GITHUB_SHA');
-        return sha ? { commit: sha } : {};
-    }
-    const file = await (0,github_event/* readEventFile */.zh)(env['GITHUB_EVENT_PATH']);
-    const payload = (0,github_event/* pullRequestOf */._n)('payload' in file ? file.payload : undefined);
-    const commit = payload.headSha ?? variable(env, 'GITHUB_SHA');
-    return {
-        ...(payload.number === undefined ? {} : { pullRequest: String(payload.number) }),
-        ...(commit === undefined ? {} : { commit })
-    };
-}
-
-
-/***/ }),
-
 /***/ 9373:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -29844,101 +29399,6 @@ function whatChangedLine(changed) {
 
 /***/ }),
 
-/***/ 2981:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   OA: () => (/* binding */ eventObject),
-/* harmony export */   _n: () => (/* binding */ pullRequestOf),
-/* harmony export */   hD: () => (/* binding */ quote),
-/* harmony export */   zh: () => (/* binding */ readEventFile)
-/* harmony export */ });
-/* unused harmony export EVENT_FILE_BYTES */
-/* harmony import */ var _bounded_file_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2717);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3916);
-/* harmony import */ var _settings_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8750);
-/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8521);
-/**
- * GitHub Actions' event file (GITHUB_EVENT_PATH), read for the action and the command alike: the
- * objects of its payload, and a `pull_request` event's pull request. Every field is untrusted:
- * each is taken only once checked.
- */
-
-
-
-
-/** The most of a GitHub Actions run's event file read (GitHub caps webhook payloads at 25 MB). */
-const EVENT_FILE_BYTES = 25 * 1024 * 1024;
-/**
- * The event file's payload, read within EVENT_FILE_BYTES, or why it could not be read.
- *
- * @example const file = await readEventFile(env['GITHUB_EVENT_PATH'])
- */
-async function readEventFile(path) {
-    if (!path)
-        return { problem: 'GITHUB_EVENT_PATH is not set, so the pull request is unknown' };
-    const read = await (0,_bounded_file_js__WEBPACK_IMPORTED_MODULE_0__/* .readBoundedFile */ .M)(path, EVENT_FILE_BYTES);
-    if (read.outcome !== 'read')
-        return { problem: `the event file could not be read: ${unread(read)}` };
-    try {
-        return { payload: JSON.parse(read.bytes.toString('utf8')) };
-    }
-    catch (error) {
-        return { problem: `the event file could not be read: ${quote(error)}` };
-    }
-}
-/**
- * One object of the run's event payload (`pull_request`, `workflow_run`), or undefined when the
- * file is not given, cannot be read, is not JSON or holds no such object.
- *
- * @example const run = await eventObject(env['GITHUB_EVENT_PATH'], 'workflow_run')
- */
-async function eventObject(path, field) {
-    const file = await readEventFile(path);
-    return 'payload' in file ? objectOf(objectOf(file.payload)?.[field]) : undefined;
-}
-/**
- * The pull request a `pull_request` or `pull_request_target` payload names: each field only when
- * it is what it should be.
- *
- * @example pullRequestOf(payload) // { number: 42, headSha: 'be6c75b8…', updatedAt: '2026-…' }
- */
-function pullRequestOf(payload) {
-    const pull = objectOf(objectOf(payload)?.['pull_request']);
-    const number = pull?.['number'];
-    const sha = objectOf(pull?.['head'])?.['sha'];
-    const updatedAt = pull?.['updated_at'];
-    return {
-        ...(typeof number === 'number' && Number.isSafeInteger(number) && number > 0 ? { number } : {}),
-        ...(typeof sha === 'string' && (0,_settings_js__WEBPACK_IMPORTED_MODULE_2__/* .isFullSha */ .Wf)(sha) ? { headSha: sha.toLowerCase() } : {}),
-        ...(typeof updatedAt === 'string' ? { updatedAt: updatedAt.slice(0, 40) } : {})
-    };
-}
-function objectOf(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? value
-        : undefined;
-}
-/** Why the event file was not read, in a few words. */
-function unread(read) {
-    switch (read.outcome) {
-        case 'missing':
-        case 'unreadable':
-            return quote(read.error);
-        case 'not-a-file':
-            return `it is ${read.kind}, not a regular file`;
-        case 'too-large':
-            return `it is larger than ${EVENT_FILE_BYTES} bytes`;
-    }
-}
-/** An error's message fit to quote: one line, cut. The log's gate escapes it. */
-function quote(error) {
-    return (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .cut */ .Jj)((0,_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .messageOf */ .bD)(error), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.long), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.long);
-}
-
-
-/***/ }),
-
 /***/ 9837:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -30691,13 +30151,13 @@ function lookupTable(entries) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $s: () => (/* binding */ githubSaid),
-/* harmony export */   S3: () => (/* binding */ GITHUB_API_LIMITS),
 /* harmony export */   a5: () => (/* binding */ isRateLimit),
 /* harmony export */   av: () => (/* binding */ apiBase),
 /* harmony export */   c2: () => (/* binding */ statusOf),
 /* harmony export */   vu: () => (/* binding */ isRefusal),
 /* harmony export */   yN: () => (/* binding */ GitHubApi)
 /* harmony export */ });
+/* unused harmony export GITHUB_API_LIMITS */
 /* harmony import */ var _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9837);
 /* harmony import */ var _review_platform_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(448);
 /**
@@ -30816,302 +30276,6 @@ function answerOf(error) {
     return error instanceof _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformRefusal */ .E2 || error instanceof _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformError */ .Wk
         ? error.answer
         : undefined;
-}
-
-
-/***/ }),
-
-/***/ 2875:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Wn: () => (/* binding */ listChangedLines),
-/* harmony export */   i5: () => (/* binding */ ownAccount),
-/* harmony export */   lS: () => (/* binding */ accountId)
-/* harmony export */ });
-/* unused harmony export githubPlatform */
-/* harmony import */ var _review_platform_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(448);
-/* harmony import */ var _github_api_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5062);
-
-
-const GITHUB_LIMITS = {
-    /** GitHub refuses a status's description over 140 characters. */
-    descriptionChars: 140,
-    /** A status's context: GitHub names no limit; the key is cut to keep it readable. */
-    contextChars: 100,
-    /** Pages of 100 comments searched for ours: 3,000 comments. */
-    commentPages: 30,
-    /** Pages of 100 files: GitHub lists at most 3,000 files of a pull request. */
-    filePages: 30,
-    /** Pages of 100 review threads read to find ours: 1,000 threads. */
-    threadPages: 10,
-    perPage: 100
-};
-/**
- * The GitHub repository and pull request `target` names, as a review platform.
- *
- * @example await decorate(githubPlatform(new GitHubApi({ token, apiUrl, clock, deadline }), target), outcomes, options)
- */
-function githubPlatform(github, target) {
-    const repository = forgeRepository(target);
-    const number = target.pullRequest;
-    return {
-        words: {
-            name: 'GitHub',
-            status: 'commit status',
-            comment: 'comment',
-            check: msg `that ${target.names.api} is GitHub's REST API and that GitHub is up`
-        },
-        refusal: (error) => refusalWords(error, target),
-        commit: target.commit,
-        setStatus: (verdict) => setStatus(github, repository, target.commit, verdict),
-        review: number === undefined
-            ? undefined
-            : pullRequest(github, {
-                repository,
-                number,
-                owner: target.owner,
-                repo: target.repo,
-                commit: target.commit
-            }),
-        noReview: msg `Not a pull request (no ${target.names.pullRequest}): the commit statuses are set, and no comment is written.`,
-        close: () => github.close()
-    };
-}
-/** The project's commit status: success or failure as the policy judges the gate. */
-async function setStatus(github, repository, commit, verdict) {
-    await github.request('POST', `${repository}/statuses/${encodeURIComponent(commit)}`, {
-        body: forgeStatus(verdict, GITHUB_LIMITS)
-    });
-}
-function pullRequest(github, ref) {
-    const comments = `${ref.repository}/issues/${ref.number}/comments`;
-    return {
-        name: `pull request #${ref.number}`,
-        kind: 'pull request',
-        commit: ref.commit,
-        markup: 'html',
-        ownIdentity: () => ownAccount(github),
-        changedLines: () => listChangedLines(github, ref.repository, ref.number),
-        verdicts: {
-            keyedBy: 'marker',
-            list: () => listComments(github, comments),
-            async create(_verdict, body) {
-                const { body: reply } = await github.request('POST', comments, { body: { body } });
-                return { id: accountId(reply?.id) };
-            },
-            async update(comment, body) {
-                try {
-                    await github.request('PATCH', `${ref.repository}/issues/comments/${comment.id}`, {
-                        body: { body }
-                    });
-                    return true;
-                }
-                catch (error) {
-                    // Deleted since it was listed: written anew.
-                    if (statusOf(error) === 404 && !isRateLimit(error))
-                        return false;
-                    throw error;
-                }
-            }
-        },
-        inline: {
-            step: 'the review of the new issues',
-            started: 'comments started in one review',
-            resolved: 'resolved',
-            list: () => reviewThreads(github, ref),
-            async start(comments) {
-                await github.request('POST', `${ref.repository}/pulls/${ref.number}/reviews`, {
-                    body: {
-                        event: 'COMMENT',
-                        body: reviewSummary(comments.length),
-                        comments: comments.map(({ file, line, body }) => ({
-                            path: file,
-                            line,
-                            side: 'RIGHT',
-                            body
-                        }))
-                    }
-                });
-            },
-            async resolve(thread) {
-                await github.graphql('mutation($id: ID!) { resolveReviewThread(input: { threadId: $id }) { thread { id } } }', { id: thread.id });
-                return true;
-            }
-        }
-    };
-}
-/**
- * The token's own account id. A user's token (a personal access token, a GitHub App's user
- * token) reads it from `GET /user`. An installation token (the job's GITHUB_TOKEN, another
- * app's) may not (GitHub answers 403, "Resource not accessible by integration"); GraphQL's
- * `viewer` names the app's bot account for it: `github-actions[bot]` for the job's token, and an
- * app's own bot, never another's, for an app's token.
- */
-async function ownAccount(github) {
-    try {
-        const { body } = await github.request('GET', 'user');
-        return accountId(body?.id);
-    }
-    catch (error) {
-        if ((0,_github_api_js__WEBPACK_IMPORTED_MODULE_1__/* .statusOf */ .c2)(error) !== 403)
-            throw error;
-    }
-    const reply = await github.graphql('query { viewer { databaseId } }');
-    return accountId(reply?.viewer?.databaseId);
-}
-/** A positive whole number id, or undefined. */
-function accountId(id) {
-    return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
-}
-/**
- * The pull request's comments, a page at a time (at most 30 pages of 100). The next page is
- * asked for by its number, never by the address the reply names: the token goes to the API's
- * address only.
- */
-async function listComments(github, path) {
-    const found = [];
-    for (let page = 1; page <= GITHUB_LIMITS.commentPages; page++) {
-        const reply = await github.request('GET', path, {
-            query: { per_page: String(GITHUB_LIMITS.perPage), page: String(page) }
-        });
-        const items = reply.body;
-        if (!Array.isArray(items))
-            break;
-        for (const item of items) {
-            const { id, body, user } = (item ?? {});
-            const comment = accountId(id);
-            if (comment === undefined || typeof body !== 'string')
-                continue;
-            found.push({ id: comment, body, author: accountId(user?.id) });
-        }
-        if (items.length === 0 || !/rel="next"/.test(reply.header('link') ?? ''))
-            break;
-    }
-    return found;
-}
-/**
- * The lines the pull request adds or changes, per file, page by page (at most 30 pages of 100
- * files): a file without a patch (GitHub leaves it out for a large diff, and for a binary file)
- * counts as changed throughout; a removed file has none.
- *
- * @example const changed = await listChangedLines(github, 'repos/octo/shop', 7)
- */
-async function listChangedLines(github, repository, number) {
-    const changed = new Map();
-    for (let page = 1; page <= GITHUB_LIMITS.filePages; page++) {
-        const { body: files } = await github.request('GET', `${repository}/pulls/${number}/files`, {
-            query: { per_page: String(GITHUB_LIMITS.perPage), page: String(page) }
-        });
-        if (!Array.isArray(files))
-            break;
-        for (const file of files) {
-            const { filename, patch, status } = (file ?? {});
-            if (typeof filename !== 'string' || status === 'removed')
-                continue;
-            changed.set(filename, typeof patch === 'string' ? (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_0__/* .addedLines */ .u4)(patch) : 'whole');
-        }
-        if (files.length < GITHUB_LIMITS.perPage)
-            break;
-    }
-    return changed;
-}
-const THREADS_QUERY = (/* unused pure expression or super */ null && (`query($owner: String!, $repo: String!, $number: Int!, $after: String) {
-  repository(owner: $owner, name: $repo) {
-    pullRequest(number: $number) {
-      reviewThreads(first: 100, after: $after) {
-        nodes { id isResolved comments(first: 1) { nodes { body author { ... on User { databaseId } ... on Bot { databaseId } } } } }
-        pageInfo { hasNextPage endCursor }
-      }
-    }
-  }
-}`));
-/** The pull request's review threads with their first comment, through GraphQL, bounded. */
-async function reviewThreads(github, ref) {
-    const threads = [];
-    let after = null;
-    for (let page = 0; page < GITHUB_LIMITS.threadPages; page++) {
-        const data = (await github.graphql(THREADS_QUERY, {
-            owner: ref.owner,
-            repo: ref.repo,
-            number: ref.number,
-            after
-        }));
-        const connection = data?.repository?.pullRequest?.reviewThreads;
-        for (const node of Array.isArray(connection?.nodes) ? connection.nodes : []) {
-            const first = node?.comments?.nodes?.[0];
-            if (typeof node?.id !== 'string' || !/^[\w=-]{1,200}$/.test(node.id))
-                continue;
-            threads.push({
-                id: node.id,
-                body: typeof first?.body === 'string' ? first.body : undefined,
-                resolved: node.isResolved === true,
-                author: accountId(first?.author?.databaseId)
-            });
-        }
-        const next = connection?.pageInfo;
-        if (next?.hasNextPage !== true || typeof next.endCursor !== 'string')
-            break;
-        after = next.endCursor;
-    }
-    return threads;
-}
-/** The one warning for a refusal: what the token, the repository or the pull request lacks. */
-function refusalWords(error, target) {
-    const base = 'GitHub refused the decoration; the verdict and the exit code are unchanged.';
-    const repository = oneLine(`${target.owner}/${target.repo}`, QUOTE_LIMITS.short);
-    if (isRateLimit(error)) {
-        return `${base} GitHub's API rate limit was reached (${error.status}): the next run decorates again.`;
-    }
-    switch (error.status) {
-        case 401:
-            return `${base} The token in GITHUB_TOKEN is not valid (401): give a personal access token, or a GitHub App's installation token.`;
-        case 403:
-            return `${base} The token in GITHUB_TOKEN may not write to ${repository} (403): a fine-grained token needs "Commit statuses" and "Pull requests" read and write; a classic token the repo scope; an installation token the statuses and pull_requests permissions.`;
-        default:
-            return msg `${base} GitHub shows this token no repository ${repository}${target.pullRequest === undefined ? '' : ` or pull request #${target.pullRequest}`} (404): check ${target.names.repository} and ${target.names.pullRequest}, and that the token may see the repository.`;
-    }
-}
-
-
-/***/ }),
-
-/***/ 2355:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   h: () => (/* binding */ ownIdentity)
-/* harmony export */ });
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
-/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8521);
-/**
- * Which comments are the decoration's own, on every platform: a comment, note, discussion or
- * thread is ours only when it carries our marker (or our issue's key) **and** its author is the
- * token's own identity, read from the platform once a run. Anyone who may comment on the pull
- * request can copy a marker; nobody else can write as the token. When the identity cannot be
- * read, nothing is edited, resolved or closed: the verdict is written anew, and one line says so.
- */
-
-
-/**
- * The token's own identity as `read` finds it, or undefined, said in one warning, when it cannot
- * be read (a refusal, a failure, a reply that names none). Never throws.
- *
- * @example const me = await ownIdentity(log, 'GitLab', () => gitlab.ownUserId()) // 77, or undefined
- */
-async function ownIdentity(log, platform, read, { instead = 'the verdict is written anew, and nothing is edited, resolved or closed', level = 'warning' } = {}) {
-    let why;
-    try {
-        const identity = await read();
-        if (identity !== undefined)
-            return identity;
-        why = 'the reply names none';
-    }
-    catch (error) {
-        why = (0,_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .messageOf */ .bD)(error);
-    }
-    log[level](`${platform}: the token's own identity could not be read (${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(why, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.short)}), so no comment is known as ours: ${instead}.`);
-    return undefined;
 }
 
 
@@ -31684,10 +30848,9 @@ function withoutLinks(text) {
 /* harmony export */   RV: () => (/* binding */ COMMENT_LIMITS),
 /* harmony export */   dh: () => (/* binding */ COMMENT_WHEN),
 /* harmony export */   he: () => (/* binding */ shouldWrite),
-/* harmony export */   we: () => (/* binding */ markerOf),
-/* harmony export */   xk: () => (/* binding */ outcomeMarker)
+/* harmony export */   we: () => (/* binding */ markerOf)
 /* harmony export */ });
-/* unused harmony exports commentMarker, carriesMarker */
+/* unused harmony exports commentMarker, outcomeMarker, carriesMarker */
 /* harmony import */ var _fail_policy_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6654);
 /* harmony import */ var _gate_outcome_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(5163);
 /* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8521);
@@ -32694,347 +31857,6 @@ function shortTokenWarning(token) {
 
 /***/ }),
 
-/***/ 8750:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Q8: () => (/* binding */ isBranchName),
-/* harmony export */   Wf: () => (/* binding */ isFullSha),
-/* harmony export */   Xp: () => (/* binding */ fileSetting),
-/* harmony export */   cM: () => (/* binding */ runStart),
-/* harmony export */   sO: () => (/* binding */ withVariables),
-/* harmony export */   sb: () => (/* binding */ readSettings),
-/* harmony export */   vF: () => (/* binding */ booleanSetting)
-/* harmony export */ });
-/* unused harmony exports DEFAULTS, MAX_BRANCH_LENGTH, LIMITS */
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
-/* harmony import */ var _fail_policy_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6654);
-/* harmony import */ var _identifier_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8360);
-/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8521);
-/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5846);
-
-
-
-
-
-/**
- * A RunStart from a timestamp the platform gave (ISO 8601), or undefined when it is not one.
- *
- * @example runStart('2026-11-24T10:00:03Z', "the pipeline's creation") // { at: 1795514403000, what: ... }
- */
-function runStart(value, what) {
-    if (typeof value !== 'string' || value.length > 40)
-        return undefined;
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(value)) {
-        return undefined;
-    }
-    const at = Date.parse(value);
-    return Number.isFinite(at) ? { at, what } : undefined;
-}
-const DEFAULTS = {
-    timeout: 60,
-    initialDelay: 3000,
-    interval: 1000,
-    failStep: true
-};
-/** The most lines the report files may have (each a path or a glob). */
-const MAX_REPORT_PATTERNS = 100;
-/** The most projects one step checks by key (as many analyses as report files may give). */
-const MAX_PROJECTS = 50;
-/** The longest branch or pull-request name taken (the server keys them in 255 characters). */
-const MAX_BRANCH_LENGTH = 255;
-/**
- * Whether `text` is a full commit id, as scanners record it: 40 hex digits (SHA-1) or 64
- * (SHA-256), in either case.
- *
- * @example isFullSha('be6c75b85da526349c44e3978374c95e0b80a96d') // true
- */
-function isFullSha(text) {
-    return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(text);
-}
-/**
- * Whether `name` can be a branch or pull request as the server keys it: at most
- * MAX_BRANCH_LENGTH characters, no control, format or line-separating character.
- */
-function isBranchName(name) {
-    return (name !== '' && name.length <= MAX_BRANCH_LENGTH && !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(name));
-}
-/**
- * The longest wait any setting may ask for: 5 days, the longest a job on a self-hosted runner
- * may run (GitHub-hosted jobs stop at 6 hours). Anything longer is a typo, and a timer past
- * 2^31 ms would overflow in Node and fire at once, turning the poll loop hot. The time-out is in
- * seconds, the waits in milliseconds.
- */
-const LIMITS = {
-    timeout: 432_000,
-    initialDelay: 432_000_000,
-    interval: 432_000_000
-};
-/**
- * `raw` with each setting that was not given taken from its environment variable, when the
- * edge's names give it one (SONAR_TOKEN, SONAR_HOST_URL, SONAR_ROOT_CERT…). A value given wins.
- *
- * @example withVariables({ host: '' }, ACTION_NAMES, { SONAR_HOST_URL: 'https://sonar.example' }) // { host: 'https://sonar.example' }
- */
-function withVariables(raw, names, env) {
-    const filled = { ...raw };
-    for (const key of _words_js__WEBPACK_IMPORTED_MODULE_4__/* .SETTING_KEYS */ .GS) {
-        const variable = names.settings[key].variable;
-        if (variable && !raw[key]?.trim() && env[variable]?.trim())
-            filled[key] = env[variable];
-    }
-    return filled;
-}
-/**
- * Turns the settings' text into Settings, or throws a SettingsError naming the setting that is
- * wrong (by key: each edge says it in its own words). Defaults apply here: the bundle may run
- * without the runner filling in action.yml's defaults.
- *
- * @example readSettings(withVariables({ timeout: '120' }, ACTION_NAMES, process.env))
- */
-function readSettings(raw) {
-    const text = (key) => raw[key]?.trim() || undefined;
-    const hostUrl = optionalUrl(text('host'));
-    const rootCert = optionalCertificate(text('rootCert'));
-    const taskId = optionalId('task', text('task'));
-    const analysisId = optionalId('analysis', text('analysis'));
-    if (taskId && analysisId) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingsTitle */ .uj)('task')} and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('analysis')} are both set: set one of them (${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('analysis')} skips the task).`);
-    }
-    const projectKeys = projectKeyLines(raw.project ?? '');
-    const reportFiles = reportPatterns(raw.reportFile ?? '');
-    const chosen = { task: taskId, analysis: analysisId, project: projectKeys.length > 0 };
-    for (const key of ['task', 'analysis', 'project']) {
-        if (chosen[key] && !hostUrl) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} needs the server address: set ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .theSetting */ .w7)('host')} or the SONAR_HOST_URL environment variable.`);
-        }
-    }
-    if (chosen.project) {
-        const other = taskId
-            ? 'task'
-            : analysisId
-                ? 'analysis'
-                : reportFiles.length > 0
-                    ? 'reportFile'
-                    : undefined;
-        if (other) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingsTitle */ .uj)('project')} and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)(other)} are both set: give the projects whose analyses to check, or ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)(other)}, not both.`);
-        }
-    }
-    const branch = nameSetting('branch', text('branch'));
-    const pullRequest = nameSetting('pullRequest', text('pullRequest'));
-    const commits = commitSetting(text('commit'));
-    if (branch && pullRequest) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingsTitle */ .uj)('branch')} and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('pullRequest')} are both set: an analysis is of a branch or of a pull request; give one.`);
-    }
-    for (const key of ['branch', 'pullRequest', 'commit']) {
-        if (text(key) && !chosen.project) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is set without ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('project')}: it says which analysis of a project to check; give ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('project')} too.`);
-        }
-    }
-    return {
-        reportFiles,
-        // Trimmed like every setting: a secret pasted with a trailing newline still works.
-        token: text('token'),
-        hostUrl,
-        rootCert,
-        timeoutMs: integer(raw, 'timeout', { min: 1 }) * 1000,
-        initialWaitMs: integer(raw, 'initialDelay', { min: 0 }),
-        intervalMs: integer(raw, 'interval', { min: 1 }),
-        adaptivePolling: !raw.interval?.trim(),
-        failStep: booleanSetting(raw, 'failStep', DEFAULTS.failStep),
-        policy: failPolicy(raw.failingStatuses ?? ''),
-        taskId,
-        analysisId,
-        projectKeys,
-        branch,
-        pullRequest,
-        commits
-    };
-}
-/** The project keys, one per line: each a key the server could have made. */
-function projectKeyLines(raw) {
-    const keys = raw
-        .split(/\r\n|\r|\n/)
-        .map((line) => line.trim())
-        .filter((line) => line !== '');
-    if (keys.length > MAX_PROJECTS) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('project')} has ${keys.length} lines: give at most ${MAX_PROJECTS} project keys, one per line.`);
-    }
-    for (const key of keys) {
-        const problem = (0,_identifier_js__WEBPACK_IMPORTED_MODULE_2__/* .idProblem */ .l)(key);
-        if (problem) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('project')} has the line "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(key)}", which ${problem}: give the project's key as the server shows it (Project Information), one per line.`);
-        }
-    }
-    return [...new Set(keys)];
-}
-/** A branch or pull-request name: one line, no control or invisible character. */
-function nameSetting(key, value) {
-    if (value === undefined)
-        return undefined;
-    if (!isBranchName(value)) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": give the ${key === 'branch' ? 'branch' : 'pull request'} as the server names it (at most ${MAX_BRANCH_LENGTH} characters, no control characters)${key === 'pullRequest' ? ", GitHub's number for a pull request" : ''}.`);
-    }
-    return value;
-}
-/**
- * The commit whose analysis to wait for: a full SHA-1 or SHA-256, as scanners record it. An
- * abbreviated one cannot be told apart from another's start, so it is refused, never guessed.
- */
-function commitSetting(value) {
-    if (value === undefined)
-        return [];
-    const shas = value
-        .split(/[,\s]+/)
-        .filter((sha) => sha !== '')
-        .map((sha) => sha.toLowerCase());
-    for (const sha of shas) {
-        if (!isFullSha(sha)) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('commit')} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`);
-        }
-    }
-    if (shas.length > 2) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('commit')} has ${shas.length} commits: give one (or a pull request's head and merge commits).`);
-    }
-    return [...new Set(shas)];
-}
-/**
- * A file to write, relative to the working directory: one line, no control characters;
- * undefined when not given.
- */
-function fileSetting(raw, key) {
-    const value = raw[key]?.trim();
-    if (!value)
-        return undefined;
-    // eslint-disable-next-line no-control-regex
-    if (value.length > 1000 || /[\u0000-\u001f\u007f]/.test(value)) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`);
-    }
-    return value;
-}
-/** `true` or `false` in any case; `fallback` when not given. */
-function booleanSetting(raw, key, fallback) {
-    const value = (raw[key] ?? '').trim().toLowerCase();
-    if (value === '')
-        return fallback;
-    if (value === 'true')
-        return true;
-    if (value === 'false')
-        return false;
-    throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": it must be true or false.`);
-}
-/** The input's non-empty lines, each trimmed: paths or globs of report files. */
-function reportPatterns(raw) {
-    const lines = raw
-        .split(/\r\n|\r|\n/)
-        .map((line) => line.trim())
-        .filter((line) => line !== '');
-    if (lines.length > MAX_REPORT_PATTERNS) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('reportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`);
-    }
-    for (const line of lines) {
-        const problem = patternProblem(line);
-        if (problem) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('reportFile')} has the line "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`);
-        }
-    }
-    return lines;
-}
-/** Why a report path or glob cannot be used, or undefined. */
-function patternProblem(line) {
-    if (line.length > 1000)
-        return 'it is longer than 1,000 characters';
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f]/.test(line))
-        return 'it holds a control character';
-    if (line.startsWith('!'))
-        return 'exclusions (!) are not supported';
-    return undefined;
-}
-function optionalUrl(value) {
-    if (value === undefined)
-        return undefined;
-    const host = (0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingWithVariable */ .XI)('host');
-    let url;
-    try {
-        url = new URL(value);
-    }
-    catch {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${host} "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .hideCredentials */ .RW)(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`);
-    }
-    if (url.username || url.password) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${host} must not contain credentials: pass the token in ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingOrVariable */ .Od)('token')}.`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${host} must start with https:// or http://, not ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(url.protocol)}//.`);
-    }
-    // API paths are appended to the address: a query or fragment would end up in the middle.
-    // The value is not quoted: a query is where a token pasted by mistake would be.
-    if (/[?#]/.test(url.href)) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${host} must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.`);
-    }
-    return url;
-}
-function optionalCertificate(value) {
-    if (value === undefined)
-        return undefined;
-    if (!value.includes('-----BEGIN CERTIFICATE-----')) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingWithVariable */ .XI)('rootCert')} is not a PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (the CA certificate itself, not a file path).`);
-    }
-    return value;
-}
-function optionalId(key, value) {
-    if (value === undefined)
-        return undefined;
-    const problem = (0,_identifier_js__WEBPACK_IMPORTED_MODULE_2__/* .idProblem */ .l)(value);
-    if (problem) {
-        const where = key === 'task'
-            ? 'the ceTaskId of report-task.txt, or the id of the task on the server'
-            : "the analysisId of a finished task (the server's api/ce/task answer)";
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}" ${problem}: give ${where}.`);
-    }
-    return value;
-}
-/**
- * The statuses that fail the step: ERROR, WARN and NONE, separated by commas or lines, in any
- * case; empty: ERROR alone. ERROR must be among them: a policy without it would let a failed
- * gate pass, which is what failStep false says plainly.
- */
-function failPolicy(raw) {
-    const words = raw
-        .split(/[,\r\n]/)
-        .map((word) => word.trim())
-        .filter((word) => word !== '');
-    if (words.length === 0)
-        return _fail_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .FAIL_ON_ERROR */ .qJ;
-    const allowed = _fail_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .FAILING_STATUSES */ .yV.join(', ');
-    for (const word of words) {
-        if (!_fail_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .FAILING_STATUSES */ .yV.includes(word.toUpperCase())) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('failingStatuses')} has "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(word, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`);
-        }
-    }
-    const policy = new Set(words.map((word) => word.toUpperCase()));
-    if (!policy.has('ERROR')) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('failingStatuses')} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(raw.trim(), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('failStep')}.`);
-    }
-    return policy;
-}
-/** A whole number between `min` and its limit; its default when not given. */
-function integer(raw, key, { min }) {
-    const value = (raw[key] ?? '').trim();
-    const [fallback, max] = [DEFAULTS[key], LIMITS[key]];
-    if (value === '')
-        return fallback;
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`);
-    }
-    return Number(value);
-}
-
-
-/***/ }),
-
 /***/ 2474:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -33687,13 +32509,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
-
-/***/ }),
-
-/***/ 3024:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 
 /***/ }),
 
@@ -37076,13 +35891,85 @@ function decorationDeadline({ clock, deadline }) {
 
 // EXTERNAL MODULE: ./src/errors.ts
 var errors = __nccwpck_require__(3916);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: ./src/bounded-file.ts
-var bounded_file = __nccwpck_require__(2717);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+;// CONCATENATED MODULE: ./src/bounded-file.ts
+/**
+ * The one way a file that must be small is read (the report file, the CA file, the event file):
+ * opened without waiting (O_NONBLOCK: a named pipe with no writer opens at once), checked on the
+ * opened handle to be a regular file (so it cannot be swapped between the check and the read),
+ * and read up to one byte past the limit, whatever its size says (files in /proc say 0, a sparse
+ * file says terabytes, and a file may grow while it is read). It never throws: each caller words
+ * the outcome in its own message.
+ */
+
+
+/** How much is read at a time. */
+const CHUNK_BYTES = 64 * 1024;
+/**
+ * Reads `file` whole when it is a regular file of at most `maxBytes`.
+ *
+ * @example const read = await readBoundedFile('.scannerwork/report-task.txt', 64 * 1024) // { outcome: 'read', bytes }
+ */
+async function readBoundedFile(file, maxBytes) {
+    let handle;
+    try {
+        // O_NONBLOCK does not exist on Windows, where opening a pipe does not block either.
+        handle = await (0,promises_.open)(file, external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NONBLOCK ?? 0));
+    }
+    catch (error) {
+        return error.code === 'ENOENT'
+            ? { outcome: 'missing', error: error }
+            : { outcome: 'unreadable', error };
+    }
+    try {
+        const kind = notRegular(await handle.stat());
+        if (kind)
+            return { outcome: 'not-a-file', kind };
+        // Read in chunks, so a large limit costs memory only for what the file holds; one byte past
+        // the limit tells a file at the limit from a larger one.
+        const chunks = [];
+        let length = 0;
+        for (;;) {
+            const chunk = Buffer.alloc(Math.min(CHUNK_BYTES, maxBytes + 1 - length));
+            const { bytesRead } = await handle.read(chunk, 0, chunk.length, length);
+            if (bytesRead === 0)
+                break;
+            chunks.push(chunk.subarray(0, bytesRead));
+            length += bytesRead;
+            if (length > maxBytes)
+                return { outcome: 'too-large' };
+        }
+        return { outcome: 'read', bytes: Buffer.concat(chunks, length) };
+    }
+    catch (error) {
+        return { outcome: 'unreadable', error };
+    }
+    finally {
+        // A failure to close a file that was read changes nothing of what was read.
+        await handle.close().catch(() => undefined);
+    }
+}
+/** What a non-regular file is, for the message; undefined for a regular file. */
+function notRegular(stats) {
+    if (stats.isFile())
+        return undefined;
+    if (stats.isDirectory())
+        return 'a directory';
+    if (stats.isFIFO())
+        return 'a named pipe (FIFO)';
+    if (stats.isCharacterDevice() || stats.isBlockDevice())
+        return 'a device';
+    if (stats.isSocket())
+        return 'a socket';
+    return 'not a file';
+}
+
 // EXTERNAL MODULE: ./src/identifier.ts
 var identifier = __nccwpck_require__(8360);
 // EXTERNAL MODULE: ./src/untrusted-text.ts
@@ -37112,7 +35999,7 @@ const POINT_AT_THE_REPORT = (0,src_words/* msg */.ab) `Scanners write ${WHERE_SC
  * readBoundedFile: a pipe or a device is refused at once, never waited on).
  */
 const readTextFile = async (file) => {
-    const read = await (0,bounded_file/* readBoundedFile */.M)(file, MAX_REPORT_BYTES);
+    const read = await readBoundedFile(file, MAX_REPORT_BYTES);
     if (read.outcome === 'missing')
         return undefined;
     if (read.outcome === 'unreadable') {
@@ -37288,7 +36175,7 @@ function analysisBaseDir(reportFile, cwd) {
 }
 const isFile = (absolutePath) => {
     try {
-        return (0,external_node_fs_.statSync)(absolutePath).isFile();
+        return (0,external_node_fs_namespaceObject.statSync)(absolutePath).isFile();
     }
     catch {
         return false;
@@ -39781,8 +38668,6 @@ function dashboardFor(server, projectKey, on) {
     return url.href;
 }
 
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
 ;// CONCATENATED MODULE: ./src/gate/targets.ts
 
 
@@ -40439,10 +39324,406 @@ function stepVerdict(outcomes, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
 
 // EXTERNAL MODULE: ./src/report/new-issues-block.ts
 var new_issues_block = __nccwpck_require__(9437);
-// EXTERNAL MODULE: ./src/settings.ts
-var src_settings = __nccwpck_require__(8750);
-// EXTERNAL MODULE: ./src/github-event.ts
-var github_event = __nccwpck_require__(2981);
+;// CONCATENATED MODULE: ./src/settings.ts
+
+
+
+
+
+/**
+ * A RunStart from a timestamp the platform gave (ISO 8601), or undefined when it is not one.
+ *
+ * @example runStart('2026-11-24T10:00:03Z', "the pipeline's creation") // { at: 1795514403000, what: ... }
+ */
+function runStart(value, what) {
+    if (typeof value !== 'string' || value.length > 40)
+        return undefined;
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(value)) {
+        return undefined;
+    }
+    const at = Date.parse(value);
+    return Number.isFinite(at) ? { at, what } : undefined;
+}
+const DEFAULTS = {
+    timeout: 60,
+    initialDelay: 3000,
+    interval: 1000,
+    failStep: true
+};
+/** The most lines the report files may have (each a path or a glob). */
+const MAX_REPORT_PATTERNS = 100;
+/** The most projects one step checks by key (as many analyses as report files may give). */
+const MAX_PROJECTS = 50;
+/** The longest branch or pull-request name taken (the server keys them in 255 characters). */
+const MAX_BRANCH_LENGTH = 255;
+/**
+ * Whether `text` is a full commit id, as scanners record it: 40 hex digits (SHA-1) or 64
+ * (SHA-256), in either case.
+ *
+ * @example isFullSha('be6c75b85da526349c44e3978374c95e0b80a96d') // true
+ */
+function isFullSha(text) {
+    return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(text);
+}
+/**
+ * Whether `name` can be a branch or pull request as the server keys it: at most
+ * MAX_BRANCH_LENGTH characters, no control, format or line-separating character.
+ */
+function isBranchName(name) {
+    return (name !== '' && name.length <= MAX_BRANCH_LENGTH && !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(name));
+}
+/**
+ * The longest wait any setting may ask for: 5 days, the longest a job on a self-hosted runner
+ * may run (GitHub-hosted jobs stop at 6 hours). Anything longer is a typo, and a timer past
+ * 2^31 ms would overflow in Node and fire at once, turning the poll loop hot. The time-out is in
+ * seconds, the waits in milliseconds.
+ */
+const LIMITS = {
+    timeout: 432_000,
+    initialDelay: 432_000_000,
+    interval: 432_000_000
+};
+/**
+ * `raw` with each setting that was not given taken from its environment variable, when the
+ * edge's names give it one (SONAR_TOKEN, SONAR_HOST_URL, SONAR_ROOT_CERT…). A value given wins.
+ *
+ * @example withVariables({ host: '' }, ACTION_NAMES, { SONAR_HOST_URL: 'https://sonar.example' }) // { host: 'https://sonar.example' }
+ */
+function withVariables(raw, names, env) {
+    const filled = { ...raw };
+    for (const key of src_words/* SETTING_KEYS */.GS) {
+        const variable = names.settings[key].variable;
+        if (variable && !raw[key]?.trim() && env[variable]?.trim())
+            filled[key] = env[variable];
+    }
+    return filled;
+}
+/**
+ * Turns the settings' text into Settings, or throws a SettingsError naming the setting that is
+ * wrong (by key: each edge says it in its own words). Defaults apply here: the bundle may run
+ * without the runner filling in action.yml's defaults.
+ *
+ * @example readSettings(withVariables({ timeout: '120' }, ACTION_NAMES, process.env))
+ */
+function readSettings(raw) {
+    const text = (key) => raw[key]?.trim() || undefined;
+    const hostUrl = optionalUrl(text('host'));
+    const rootCert = optionalCertificate(text('rootCert'));
+    const taskId = settings_optionalId('task', text('task'));
+    const analysisId = settings_optionalId('analysis', text('analysis'));
+    if (taskId && analysisId) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingsTitle */.uj)('task')} and ${(0,src_words/* setting */.Pe)('analysis')} are both set: set one of them (${(0,src_words/* setting */.Pe)('analysis')} skips the task).`);
+    }
+    const projectKeys = projectKeyLines(raw.project ?? '');
+    const reportFiles = reportPatterns(raw.reportFile ?? '');
+    const chosen = { task: taskId, analysis: analysisId, project: projectKeys.length > 0 };
+    for (const key of ['task', 'analysis', 'project']) {
+        if (chosen[key] && !hostUrl) {
+            throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)(key)} needs the server address: set ${(0,src_words/* theSetting */.w7)('host')} or the SONAR_HOST_URL environment variable.`);
+        }
+    }
+    if (chosen.project) {
+        const other = taskId
+            ? 'task'
+            : analysisId
+                ? 'analysis'
+                : reportFiles.length > 0
+                    ? 'reportFile'
+                    : undefined;
+        if (other) {
+            throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingsTitle */.uj)('project')} and ${(0,src_words/* setting */.Pe)(other)} are both set: give the projects whose analyses to check, or ${(0,src_words/* setting */.Pe)(other)}, not both.`);
+        }
+    }
+    const branch = nameSetting('branch', text('branch'));
+    const pullRequest = nameSetting('pullRequest', text('pullRequest'));
+    const commits = commitSetting(text('commit'));
+    if (branch && pullRequest) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingsTitle */.uj)('branch')} and ${(0,src_words/* setting */.Pe)('pullRequest')} are both set: an analysis is of a branch or of a pull request; give one.`);
+    }
+    for (const key of ['branch', 'pullRequest', 'commit']) {
+        if (text(key) && !chosen.project) {
+            throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)(key)} is set without ${(0,src_words/* setting */.Pe)('project')}: it says which analysis of a project to check; give ${(0,src_words/* setting */.Pe)('project')} too.`);
+        }
+    }
+    return {
+        reportFiles,
+        // Trimmed like every setting: a secret pasted with a trailing newline still works.
+        token: text('token'),
+        hostUrl,
+        rootCert,
+        timeoutMs: integer(raw, 'timeout', { min: 1 }) * 1000,
+        initialWaitMs: integer(raw, 'initialDelay', { min: 0 }),
+        intervalMs: integer(raw, 'interval', { min: 1 }),
+        adaptivePolling: !raw.interval?.trim(),
+        failStep: booleanSetting(raw, 'failStep', DEFAULTS.failStep),
+        policy: failPolicy(raw.failingStatuses ?? ''),
+        taskId,
+        analysisId,
+        projectKeys,
+        branch,
+        pullRequest,
+        commits
+    };
+}
+/** The project keys, one per line: each a key the server could have made. */
+function projectKeyLines(raw) {
+    const keys = raw
+        .split(/\r\n|\r|\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== '');
+    if (keys.length > MAX_PROJECTS) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('project')} has ${keys.length} lines: give at most ${MAX_PROJECTS} project keys, one per line.`);
+    }
+    for (const key of keys) {
+        const problem = (0,identifier/* idProblem */.l)(key);
+        if (problem) {
+            throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('project')} has the line "${(0,untrusted_text/* oneLine */.TN)(key)}", which ${problem}: give the project's key as the server shows it (Project Information), one per line.`);
+        }
+    }
+    return [...new Set(keys)];
+}
+/** A branch or pull-request name: one line, no control or invisible character. */
+function nameSetting(key, value) {
+    if (value === undefined)
+        return undefined;
+    if (!isBranchName(value)) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)(key)} is "${(0,untrusted_text/* oneLine */.TN)(value)}": give the ${key === 'branch' ? 'branch' : 'pull request'} as the server names it (at most ${MAX_BRANCH_LENGTH} characters, no control characters)${key === 'pullRequest' ? ", GitHub's number for a pull request" : ''}.`);
+    }
+    return value;
+}
+/**
+ * The commit whose analysis to wait for: a full SHA-1 or SHA-256, as scanners record it. An
+ * abbreviated one cannot be told apart from another's start, so it is refused, never guessed.
+ */
+function commitSetting(value) {
+    if (value === undefined)
+        return [];
+    const shas = value
+        .split(/[,\s]+/)
+        .filter((sha) => sha !== '')
+        .map((sha) => sha.toLowerCase());
+    for (const sha of shas) {
+        if (!isFullSha(sha)) {
+            throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('commit')} is "${(0,untrusted_text/* oneLine */.TN)(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`);
+        }
+    }
+    if (shas.length > 2) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('commit')} has ${shas.length} commits: give one (or a pull request's head and merge commits).`);
+    }
+    return [...new Set(shas)];
+}
+/**
+ * A file to write, relative to the working directory: one line, no control characters;
+ * undefined when not given.
+ */
+function fileSetting(raw, key) {
+    const value = raw[key]?.trim();
+    if (!value)
+        return undefined;
+    // eslint-disable-next-line no-control-regex
+    if (value.length > 1000 || /[\u0000-\u001f\u007f]/.test(value)) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)(key)} "${(0,untrusted_text/* oneLine */.TN)(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`);
+    }
+    return value;
+}
+/** `true` or `false` in any case; `fallback` when not given. */
+function booleanSetting(raw, key, fallback) {
+    const value = (raw[key] ?? '').trim().toLowerCase();
+    if (value === '')
+        return fallback;
+    if (value === 'true')
+        return true;
+    if (value === 'false')
+        return false;
+    throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)(key)} is "${(0,untrusted_text/* oneLine */.TN)(value)}": it must be true or false.`);
+}
+/** The input's non-empty lines, each trimmed: paths or globs of report files. */
+function reportPatterns(raw) {
+    const lines = raw
+        .split(/\r\n|\r|\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== '');
+    if (lines.length > MAX_REPORT_PATTERNS) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('reportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`);
+    }
+    for (const line of lines) {
+        const problem = patternProblem(line);
+        if (problem) {
+            throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('reportFile')} has the line "${(0,untrusted_text/* oneLine */.TN)(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`);
+        }
+    }
+    return lines;
+}
+/** Why a report path or glob cannot be used, or undefined. */
+function patternProblem(line) {
+    if (line.length > 1000)
+        return 'it is longer than 1,000 characters';
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(line))
+        return 'it holds a control character';
+    if (line.startsWith('!'))
+        return 'exclusions (!) are not supported';
+    return undefined;
+}
+function optionalUrl(value) {
+    if (value === undefined)
+        return undefined;
+    const host = (0,src_words/* settingWithVariable */.XI)('host');
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${host} "${(0,untrusted_text/* oneLine */.TN)((0,untrusted_text/* hideCredentials */.RW)(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`);
+    }
+    if (url.username || url.password) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${host} must not contain credentials: pass the token in ${(0,src_words/* settingOrVariable */.Od)('token')}.`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${host} must start with https:// or http://, not ${(0,untrusted_text/* oneLine */.TN)(url.protocol)}//.`);
+    }
+    // API paths are appended to the address: a query or fragment would end up in the middle.
+    // The value is not quoted: a query is where a token pasted by mistake would be.
+    if (/[?#]/.test(url.href)) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${host} must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.`);
+    }
+    return url;
+}
+function optionalCertificate(value) {
+    if (value === undefined)
+        return undefined;
+    if (!value.includes('-----BEGIN CERTIFICATE-----')) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingWithVariable */.XI)('rootCert')} is not a PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (the CA certificate itself, not a file path).`);
+    }
+    return value;
+}
+function settings_optionalId(key, value) {
+    if (value === undefined)
+        return undefined;
+    const problem = (0,identifier/* idProblem */.l)(value);
+    if (problem) {
+        const where = key === 'task'
+            ? 'the ceTaskId of report-task.txt, or the id of the task on the server'
+            : "the analysisId of a finished task (the server's api/ce/task answer)";
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)(key)} "${(0,untrusted_text/* oneLine */.TN)(value)}" ${problem}: give ${where}.`);
+    }
+    return value;
+}
+/**
+ * The statuses that fail the step: ERROR, WARN and NONE, separated by commas or lines, in any
+ * case; empty: ERROR alone. ERROR must be among them: a policy without it would let a failed
+ * gate pass, which is what failStep false says plainly.
+ */
+function failPolicy(raw) {
+    const words = raw
+        .split(/[,\r\n]/)
+        .map((word) => word.trim())
+        .filter((word) => word !== '');
+    if (words.length === 0)
+        return fail_policy/* FAIL_ON_ERROR */.qJ;
+    const allowed = fail_policy/* FAILING_STATUSES */.yV.join(', ');
+    for (const word of words) {
+        if (!fail_policy/* FAILING_STATUSES */.yV.includes(word.toUpperCase())) {
+            throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('failingStatuses')} has "${(0,untrusted_text/* oneLine */.TN)(word, untrusted_text/* QUOTE_LIMITS */.gJ.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`);
+        }
+    }
+    const policy = new Set(words.map((word) => word.toUpperCase()));
+    if (!policy.has('ERROR')) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('failingStatuses')} is "${(0,untrusted_text/* oneLine */.TN)(raw.trim(), untrusted_text/* QUOTE_LIMITS */.gJ.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${(0,src_words/* setting */.Pe)('failStep')}.`);
+    }
+    return policy;
+}
+/** A whole number between `min` and its limit; its default when not given. */
+function integer(raw, key, { min }) {
+    const value = (raw[key] ?? '').trim();
+    const [fallback, max] = [DEFAULTS[key], LIMITS[key]];
+    if (value === '')
+        return fallback;
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)(key)} is "${(0,untrusted_text/* oneLine */.TN)(value)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`);
+    }
+    return Number(value);
+}
+
+;// CONCATENATED MODULE: ./src/github-event.ts
+/**
+ * GitHub Actions' event file (GITHUB_EVENT_PATH), read for the action and the command alike: the
+ * objects of its payload, and a `pull_request` event's pull request. Every field is untrusted:
+ * each is taken only once checked.
+ */
+
+
+
+
+/** The most of a GitHub Actions run's event file read (GitHub caps webhook payloads at 25 MB). */
+const EVENT_FILE_BYTES = 25 * 1024 * 1024;
+/**
+ * The event file's payload, read within EVENT_FILE_BYTES, or why it could not be read.
+ *
+ * @example const file = await readEventFile(env['GITHUB_EVENT_PATH'])
+ */
+async function readEventFile(path) {
+    if (!path)
+        return { problem: 'GITHUB_EVENT_PATH is not set, so the pull request is unknown' };
+    const read = await readBoundedFile(path, EVENT_FILE_BYTES);
+    if (read.outcome !== 'read')
+        return { problem: `the event file could not be read: ${unread(read)}` };
+    try {
+        return { payload: JSON.parse(read.bytes.toString('utf8')) };
+    }
+    catch (error) {
+        return { problem: `the event file could not be read: ${quote(error)}` };
+    }
+}
+/**
+ * One object of the run's event payload (`pull_request`, `workflow_run`), or undefined when the
+ * file is not given, cannot be read, is not JSON or holds no such object.
+ *
+ * @example const run = await eventObject(env['GITHUB_EVENT_PATH'], 'workflow_run')
+ */
+async function eventObject(path, field) {
+    const file = await readEventFile(path);
+    return 'payload' in file ? objectOf(objectOf(file.payload)?.[field]) : undefined;
+}
+/**
+ * The pull request a `pull_request` or `pull_request_target` payload names: each field only when
+ * it is what it should be.
+ *
+ * @example pullRequestOf(payload) // { number: 42, headSha: 'be6c75b8…', updatedAt: '2026-…' }
+ */
+function pullRequestOf(payload) {
+    const pull = objectOf(objectOf(payload)?.['pull_request']);
+    const number = pull?.['number'];
+    const sha = objectOf(pull?.['head'])?.['sha'];
+    const updatedAt = pull?.['updated_at'];
+    return {
+        ...(typeof number === 'number' && Number.isSafeInteger(number) && number > 0 ? { number } : {}),
+        ...(typeof sha === 'string' && isFullSha(sha) ? { headSha: sha.toLowerCase() } : {}),
+        ...(typeof updatedAt === 'string' ? { updatedAt: updatedAt.slice(0, 40) } : {})
+    };
+}
+function objectOf(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? value
+        : undefined;
+}
+/** Why the event file was not read, in a few words. */
+function unread(read) {
+    switch (read.outcome) {
+        case 'missing':
+        case 'unreadable':
+            return quote(read.error);
+        case 'not-a-file':
+            return `it is ${read.kind}, not a regular file`;
+        case 'too-large':
+            return `it is larger than ${EVENT_FILE_BYTES} bytes`;
+    }
+}
+/** An error's message fit to quote: one line, cut. The log's gate escapes it. */
+function quote(error) {
+    return (0,untrusted_text/* oneLine */.TN)((0,untrusted_text/* cut */.Jj)((0,errors/* messageOf */.bD)(error), untrusted_text/* QUOTE_LIMITS */.gJ.long), untrusted_text/* QUOTE_LIMITS */.gJ.long);
+}
+
 ;// CONCATENATED MODULE: ./src/action/event-pull-request.ts
 /**
  * The pull request of the action's event: from the runner's event file on `pull_request` and
@@ -40476,10 +39757,10 @@ async function readEventPullRequest(env) {
             problem: `GITHUB_REPOSITORY is not owner/name (${(0,untrusted_text/* oneLine */.TN)(env['GITHUB_REPOSITORY'] ?? '')})`
         };
     }
-    const file = await (0,github_event/* readEventFile */.zh)(env['GITHUB_EVENT_PATH']);
+    const file = await readEventFile(env['GITHUB_EVENT_PATH']);
     if ('problem' in file)
         return file;
-    const { number, headSha, updatedAt } = (0,github_event/* pullRequestOf */._n)(file.payload);
+    const { number, headSha, updatedAt } = pullRequestOf(file.payload);
     if (number === undefined)
         return { problem: 'the event file names no pull request number' };
     if (headSha === undefined)
@@ -40510,7 +39791,7 @@ async function githubContext(env) {
     const found = PULL_REQUEST_EVENTS.includes(event) ? await eventPullRequest(env) : undefined;
     const pullRequest = found && 'pullRequest' in found ? found.pullRequest : undefined;
     const sha = env['GITHUB_SHA'] ?? '';
-    const headSha = pullRequest?.headSha ?? ((0,src_settings/* isFullSha */.Wf)(sha) ? sha : undefined);
+    const headSha = pullRequest?.headSha ?? (isFullSha(sha) ? sha : undefined);
     const name = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
     const repository = name ? { owner: name[1], repo: name[2] } : undefined;
     const server = webBase(env['GITHUB_SERVER_URL']);
@@ -40579,8 +39860,50 @@ async function onThePullRequest(outcomes, { pullRequest }, options) {
     return onPullRequestLines(outcomes, { ...options, pullRequest });
 }
 
-// EXTERNAL MODULE: ./src/action/names.ts
-var action_names = __nccwpck_require__(2814);
+;// CONCATENATED MODULE: ./src/action/names.ts
+/** How the action introduces itself to the server and to GitHub's API. */
+const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
+/**
+ * The action's words for every setting: its action.yml inputs, and the environment variable an
+ * input falls back to. The one place that knows the inputs' names (outside action.yml).
+ */
+const ACTION_NAMES = {
+    kind: 'Input',
+    settings: {
+        reportFile: { name: 'scanMetadataReportFile' },
+        token: { name: 'sonarToken', variable: 'SONAR_TOKEN' },
+        host: { name: 'sonarHostUrl', variable: 'SONAR_HOST_URL' },
+        rootCert: { name: 'sonarRootCert', variable: 'SONAR_ROOT_CERT' },
+        timeout: { name: 'pollingTimeoutSec' },
+        initialDelay: { name: 'initialDelayMs' },
+        interval: { name: 'pollingIntervalMs' },
+        failStep: { name: 'failOnError' },
+        failingStatuses: { name: 'failOn' },
+        task: { name: 'taskId' },
+        analysis: { name: 'analysisId' },
+        project: { name: 'projectKey' },
+        branch: { name: 'branch' },
+        pullRequest: { name: 'pullRequest' },
+        commit: { name: 'commit' },
+        comment: { name: 'pullRequestComment' },
+        gitHubToken: { name: 'githubToken', variable: 'GITHUB_TOKEN' },
+        annotate: { name: 'annotateIssues' },
+        checkRun: { name: 'issuesCheckRun' },
+        sarif: { name: 'sarifFile' },
+        // The decoration of GitLab merge requests is the command's alone.
+        inlineLimit: {},
+        inlineSeverity: {},
+        bitbucketProject: {},
+        bitbucketRepo: {},
+        githubRepository: {},
+        gitlabUrl: {},
+        gitlabProject: {},
+        giteaUrl: {},
+        giteaRepository: {}
+    },
+    places: { details: 'the job summary', self: 'the action' }
+};
+
 ;// CONCATENATED MODULE: ./src/action/report-globs.ts
 
 /**
@@ -40618,8 +39941,295 @@ function globEscape(text) {
         .replace(/\*/g, '[*]');
 }
 
-// EXTERNAL MODULE: ./src/ci/gitea-repository.ts + 1 modules
-var gitea_repository = __nccwpck_require__(3694);
+;// CONCATENATED MODULE: ./src/ci/review-targets.ts
+/**
+ * Where the CI says the decoration writes: the platform's API, the repository or project, the
+ * commit and the review, read from the CI's own variables (or the options, which win). Every
+ * value is untrusted: an address must be http(s) without credentials, a commit a full SHA, a
+ * review a number. What is missing is said in words that name the variable; the platforms
+ * (src/platforms/) never read the environment.
+ */
+
+
+/** The variable's value, trimmed; undefined when unset or empty. */
+function variable(env, name) {
+    return env[name]?.trim() || undefined;
+}
+/** An http(s) address without credentials, or undefined. */
+function review_targets_httpUrl(value) {
+    if (!value || !URL.canParse(value))
+        return undefined;
+    const url = new URL(value);
+    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
+        return undefined;
+    }
+    return url;
+}
+/**
+ * The commit a platform's decoration goes on, the same rule on every platform: the commit given
+ * given, which wins over the CI's; else the commit the CI names.
+ *
+ * @example const sha = decoratedCommit({ commit: line.commit }, env['CI_COMMIT_SHA'])
+ */
+function decoratedCommit(given, fromTheCi) {
+    return given.commit ?? fromTheCi;
+}
+const FULL_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
+const NUMBER = /^\d{1,20}$/;
+/**
+ * The pipeline GitLab's variables describe (CI_API_V4_URL, CI_PROJECT_ID, CI_PROJECT_URL,
+ * CI_COMMIT_SHA, CI_MERGE_REQUEST_IID, CI_PIPELINE_ID), or what is missing. The statuses go on
+ * `commit` (the commit given) when given, else on CI_COMMIT_SHA; on another commit than the pipeline's
+ * they name no pipeline (GitLab would find none of that commit with its id, and start one).
+ */
+function gitlabPipeline(env, commit) {
+    const apiUrl = review_targets_httpUrl(variable(env, 'CI_API_V4_URL'));
+    if (!apiUrl)
+        return { missing: 'CI_API_V4_URL is not an http(s) address (not a GitLab CI job?)' };
+    const projectId = variable(env, 'CI_PROJECT_ID');
+    if (!projectId || !NUMBER.test(projectId)) {
+        return { missing: 'CI_PROJECT_ID is not a project id' };
+    }
+    const pipelineSha = variable(env, 'CI_COMMIT_SHA');
+    if (!pipelineSha || !FULL_SHA.test(pipelineSha)) {
+        return { missing: 'CI_COMMIT_SHA is not a full commit SHA' };
+    }
+    const sha = decoratedCommit({ commit }, pipelineSha);
+    const iid = variable(env, 'CI_MERGE_REQUEST_IID');
+    const projectUrl = review_targets_httpUrl(variable(env, 'CI_PROJECT_URL'));
+    return {
+        apiUrl,
+        pipeline: {
+            projectId,
+            sha,
+            mergeRequestIid: iid && NUMBER.test(iid) ? iid : undefined,
+            pipelineId: sha.toLowerCase() === pipelineSha.toLowerCase()
+                ? variable(env, 'CI_PIPELINE_ID')
+                : undefined,
+            fileLink: projectUrl
+                ? fileLinkUnder(`${projectUrl.href.replace(/\/+$/, '')}/-/blob/${sha}`)
+                : undefined,
+            names: {
+                project: 'CI_PROJECT_ID',
+                mergeRequest: 'CI_MERGE_REQUEST_IID',
+                api: 'CI_API_V4_URL'
+            }
+        }
+    };
+}
+/** Bitbucket Cloud's API, unless BITBUCKET_API_URL names another (a proxy, a test). */
+const BITBUCKET_API = 'https://api.bitbucket.org/2.0';
+/**
+ * The pipeline Bitbucket's variables describe (BITBUCKET_REPO_FULL_NAME, BITBUCKET_COMMIT,
+ * BITBUCKET_PR_ID; BITBUCKET_API_URL overrides the API's address), or what is missing; its
+ * commit is `commit` (the commit given) when given, else BITBUCKET_COMMIT.
+ */
+function bitbucketPipeline(env, commit) {
+    const repository = variable(env, 'BITBUCKET_REPO_FULL_NAME');
+    if (!repository || !/^[\w.-]{1,100}\/[\w.-]{1,100}$/.test(repository)) {
+        return { missing: 'BITBUCKET_REPO_FULL_NAME is not workspace/repository' };
+    }
+    const pipelineCommit = variable(env, 'BITBUCKET_COMMIT');
+    if (!pipelineCommit || !/^[0-9a-f]{40}$/i.test(pipelineCommit)) {
+        return { missing: 'BITBUCKET_COMMIT is not a full commit SHA' };
+    }
+    const apiUrl = review_targets_httpUrl(variable(env, 'BITBUCKET_API_URL') ?? BITBUCKET_API);
+    if (!apiUrl)
+        return { missing: 'BITBUCKET_API_URL is not an http(s) address' };
+    const id = variable(env, 'BITBUCKET_PR_ID');
+    return {
+        apiUrl,
+        pipeline: {
+            repository,
+            commit: decoratedCommit({ commit }, pipelineCommit),
+            pullRequestId: id && /^\d{1,12}$/.test(id) ? id : undefined
+        }
+    };
+}
+/**
+ * The pull request Azure Pipelines' variables name (SYSTEM_COLLECTIONURI, SYSTEM_TEAMPROJECT,
+ * BUILD_REPOSITORY_ID, SYSTEM_PULLREQUEST_PULLREQUESTID, BUILD_SOURCEVERSION), or what is missing.
+ */
+function azurePullRequest(env) {
+    const collection = review_targets_httpUrl(variable(env, 'SYSTEM_COLLECTIONURI'));
+    if (!collection)
+        return { missing: 'SYSTEM_COLLECTIONURI is not an http(s) address' };
+    const project = variable(env, 'SYSTEM_TEAMPROJECT');
+    if (!project || project.length > 200)
+        return { missing: 'SYSTEM_TEAMPROJECT is not set' };
+    const repository = variable(env, 'BUILD_REPOSITORY_ID');
+    if (!repository || !/^[\w-]{1,100}$/.test(repository)) {
+        return { missing: 'BUILD_REPOSITORY_ID is not a repository id' };
+    }
+    const pullRequestId = variable(env, 'SYSTEM_PULLREQUEST_PULLREQUESTID');
+    if (!pullRequestId || !/^\d{1,12}$/.test(pullRequestId)) {
+        return {
+            missing: "not a pull-request build (no SYSTEM_PULLREQUEST_PULLREQUESTID): Azure DevOps statuses and threads are a pull request's"
+        };
+    }
+    const base = collection.href.replace(/\/*$/, '/');
+    return {
+        collectionUrl: new URL(base),
+        repositoryUrl: new URL(`${encodeURIComponent(project)}/_apis/git/repositories/${encodeURIComponent(repository)}/`, base),
+        pullRequestId,
+        commit: variable(env, 'BUILD_SOURCEVERSION') ?? ''
+    };
+}
+/**
+ * A GitLab project and merge request from any CI: the settings given (the address, the project
+ * by id or path, the merge request's iid, the commit) win; else the Jenkins GitLab plugin's
+ * variables (gitlabTargetRepoHttpUrl, gitlabMergeRequestTargetProjectId, gitlabMergeRequestIid,
+ * gitlabMergeRequestLastCommit, as its CauseData sets them; not in multibranch jobs), and the
+ * commit GIT_COMMIT names.
+ *
+ * @example gitlabProject(env, { url: 'https://gitlab.example.com', project: 'acme/shop', pullRequest: '7', commit })
+ */
+function gitlabProject(env, given) {
+    const fromPlugin = review_targets_httpUrl(variable(env, 'gitlabTargetRepoHttpUrl'));
+    const address = given.url ?? fromPlugin?.origin;
+    const server = review_targets_httpUrl(address);
+    if (!server) {
+        return {
+            missing: given.url === undefined
+                ? msg `no GitLab address: give ${setting('gitlabUrl')}`
+                : msg `${setting('gitlabUrl')} is not an http(s) address`
+        };
+    }
+    const base = server.href.replace(/\/+$/, '');
+    const apiUrl = new URL(/\/api\/v4$/.test(base) ? base : `${base}/api/v4`);
+    const pluginPath = fromPlugin?.pathname.replace(/^\/+|\.git$|\/+$/g, '');
+    const projectId = given.project ?? variable(env, 'gitlabMergeRequestTargetProjectId') ?? pluginPath;
+    if (!projectId || projectId.length > 500 || !/^[\w.\-/]+$/.test(projectId)) {
+        return { missing: msg `no GitLab project (an id or a path): give ${setting('gitlabProject')}` };
+    }
+    const iid = given.pullRequest ?? variable(env, 'gitlabMergeRequestIid');
+    if (iid !== undefined && !NUMBER.test(iid)) {
+        return { missing: msg `${setting('pullRequest')} is not a merge request's iid` };
+    }
+    const sha = given.commit ?? variable(env, 'gitlabMergeRequestLastCommit') ?? variable(env, 'GIT_COMMIT');
+    if (!sha || !FULL_SHA.test(sha)) {
+        return {
+            missing: msg `no commit to decorate: give ${setting('commit')} with the commit the scan analysed`
+        };
+    }
+    const path = /^\d+$/.test(projectId) ? undefined : projectId;
+    return {
+        apiUrl,
+        pipeline: {
+            projectId,
+            sha: sha.toLowerCase(),
+            mergeRequestIid: iid,
+            pipelineId: undefined,
+            fileLink: path
+                ? fileLinkUnder(`${apiUrl.origin}/${path}/-/blob/${sha.toLowerCase()}`)
+                : undefined,
+            names: {
+                project: given.project === undefined
+                    ? 'gitlabMergeRequestTargetProjectId'
+                    : setting('gitlabProject'),
+                mergeRequest: given.pullRequest === undefined ? 'gitlabMergeRequestIid' : setting('pullRequest'),
+                api: given.url === undefined ? 'gitlabTargetRepoHttpUrl' : setting('gitlabUrl')
+            }
+        }
+    };
+}
+/** Whether the Jenkins GitLab plugin names a merge request's project. */
+function namesGitLabFromJenkins(env) {
+    return (variable(env, 'gitlabTargetRepoHttpUrl') !== undefined &&
+        variable(env, 'GITLAB_TOKEN') !== undefined);
+}
+
+;// CONCATENATED MODULE: ./src/ci/gitea-repository.ts
+/**
+ * The Gitea or Forgejo repository, pull request and commit a run names: in Gitea and Forgejo
+ * Actions from their variables, elsewhere from the settings given. Both runners set the
+ * `GITHUB_*` variables too (GITHUB_ACTIONS=true among them), so they are told apart by their
+ * own: Forgejo's runner sets FORGEJO_ACTIONS=true (and GITEA_ACTIONS=true as well), Gitea's
+ * act_runner GITEA_ACTIONS=true (gitea/act_runner internal/app/run/runner.go; forgejo/runner
+ * internal/app/run/runner.go). Both set GITHUB_API_URL to the server's `/api/v1` and
+ * GITHUB_SERVER_URL to the server; GITHUB_REPOSITORY, GITHUB_SHA and the event file as GitHub
+ * does.
+ */
+
+
+
+const OWNER_REPO = /^([\w.-]{1,100})\/([\w.-]{1,100})$/;
+const gitea_repository_FULL_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
+const gitea_repository_NUMBER = /^[1-9][0-9]{0,9}$/;
+/** Which of the two runs us, when one does. */
+function giteaActions(env) {
+    if (env['FORGEJO_ACTIONS'] === 'true')
+        return 'Forgejo';
+    if (env['GITEA_ACTIONS'] === 'true')
+        return 'Gitea';
+    return undefined;
+}
+/**
+ * The repository, pull request and commit to decorate on Gitea or Forgejo, or what is missing:
+ * `given` (the address, the repository, the pull request's number, the commit) wins over the
+ * Actions' variables; `ciCommit` is the commit another CI names.
+ *
+ * @example await giteaRepository(env, { url: 'https://gitea.example.com', repository: 'acme/shop', pullRequest: '7' }, sha)
+ */
+async function giteaRepository(env, given, ciCommit) {
+    const actions = giteaActions(env);
+    const run = actions ? await actionsRun(env) : undefined;
+    const address = given.url ?? variable(env, 'GITHUB_API_URL') ?? apiUnder(variable(env, 'GITHUB_SERVER_URL'));
+    const server = review_targets_httpUrl(address);
+    const names = {
+        repository: given.repository === undefined && actions ? 'GITHUB_REPOSITORY' : (0,src_words/* setting */.Pe)('giteaRepository'),
+        pullRequest: given.pullRequest === undefined && actions ? 'the event file' : (0,src_words/* setting */.Pe)('pullRequest'),
+        api: given.url === undefined && actions ? 'GITHUB_API_URL' : (0,src_words/* setting */.Pe)('giteaUrl')
+    };
+    if (!server)
+        return { missing: (0,src_words/* msg */.ab) `${names.api} is not an http(s) address` };
+    const base = server.href.replace(/\/+$/, '');
+    const parts = OWNER_REPO.exec(given.repository ?? variable(env, 'GITHUB_REPOSITORY') ?? '');
+    if (!parts)
+        return { missing: (0,src_words/* msg */.ab) `${names.repository} is not owner/name` };
+    const number = given.pullRequest ?? run?.pullRequest;
+    if (number !== undefined && !gitea_repository_NUMBER.test(number)) {
+        return { missing: (0,src_words/* msg */.ab) `${names.pullRequest} is not a pull request's number` };
+    }
+    const commit = given.commit ?? run?.commit ?? ciCommit;
+    if (commit === undefined || !gitea_repository_FULL_SHA.test(commit)) {
+        return {
+            missing: (0,src_words/* msg */.ab) `no commit to decorate: give ${(0,src_words/* setting */.Pe)('commit')} with the commit the scan analysed`
+        };
+    }
+    return {
+        kind: actions ?? 'Gitea',
+        apiUrl: new URL(/\/api\/v1$/.test(base) ? base : `${base}/api/v1`),
+        owner: parts[1],
+        repo: parts[2],
+        pullRequest: number === undefined ? undefined : Number(number),
+        commit: commit.toLowerCase(),
+        names,
+        token: variable(env, 'GITEA_TOKEN') ??
+            variable(env, 'FORGEJO_TOKEN') ??
+            (actions ? variable(env, 'GITHUB_TOKEN') : undefined)
+    };
+}
+/** `<server>/api/v1`, when the server's address is given. */
+function apiUnder(server) {
+    return server === undefined ? undefined : `${server.replace(/\/+$/, '')}/api/v1`;
+}
+/** The pull request and commit of a Gitea or Forgejo Actions run, from its event file. */
+async function actionsRun(env) {
+    const event = env['GITHUB_EVENT_NAME'] ?? '';
+    if (event !== 'pull_request' && event !== 'pull_request_target') {
+        const sha = variable(env, 'GITHUB_SHA');
+        return sha ? { commit: sha } : {};
+    }
+    const file = await readEventFile(env['GITHUB_EVENT_PATH']);
+    const payload = pullRequestOf('payload' in file ? file.payload : undefined);
+    const commit = payload.headSha ?? variable(env, 'GITHUB_SHA');
+    return {
+        ...(payload.number === undefined ? {} : { pullRequest: String(payload.number) }),
+        ...(commit === undefined ? {} : { commit })
+    };
+}
+
 // EXTERNAL MODULE: ./src/report/summary-text.ts
 var summary_text = __nccwpck_require__(2536);
 ;// CONCATENATED MODULE: ./src/report/overview.ts
@@ -41082,7 +40692,7 @@ function outputFileProblem(file, error) {
 function whatIsWrong(file, error) {
     const code = error?.code;
     try {
-        if ((0,external_node_fs_.statSync)(file).isDirectory())
+        if ((0,external_node_fs_namespaceObject.statSync)(file).isDirectory())
             return 'is a directory';
     }
     catch (statError) {
@@ -41118,217 +40728,169 @@ function setOutputs(outcomes, policy, { sink, log, env }) {
     return undefined;
 }
 
-// EXTERNAL MODULE: ./src/report/pull-request-comment-body.ts
-var pull_request_comment_body = __nccwpck_require__(9996);
-// EXTERNAL MODULE: ./src/platforms/own-identity.ts
-var own_identity = __nccwpck_require__(2355);
+// EXTERNAL MODULE: ./src/http/rest-api.ts
+var rest_api = __nccwpck_require__(9837);
 // EXTERNAL MODULE: ./src/platforms/github/github-api.ts
 var github_api = __nccwpck_require__(5062);
-// EXTERNAL MODULE: ./src/platforms/github/github.ts
-var github = __nccwpck_require__(2875);
 ;// CONCATENATED MODULE: ./src/action/pull-request-comment.ts
-
-
-
-
-
-
-
-
-
-
-/** How much of GitHub's replies and the runner's event file the comment reads. */
-const COMMENT_API_LIMITS = {
-    ...github_api/* GITHUB_API_LIMITS */.S3,
-    /** Pages of comments searched for the marker, 100 comments each. */
-    pages: 30,
-    perPage: 100
-};
 /**
- * On `pull_request` and `pull_request_target` events, one comment per project on the pull
- * request: found again by its hidden marker and its author, the token's own account, and
- * updated in place, or created (never another's copy of the marker), one project after
- * the other in the outcomes' order. Never throws: a token that may not comment (a fork's
- * read-only token), a missing event file or an unreachable API is a warning that says what to
- * do. On any other event it logs one line and sends nothing.
+ * The action's pull-request comment: the one driver (src/platforms/decorate.ts) with the comment
+ * alone (no status, no inline comments: the job's own check is the forge's status, and the check
+ * run carries the issues), on GitHub, or on Gitea and Forgejo when their Actions run the action.
+ * Those runners set the `GITHUB_*` variables too, GITHUB_API_URL being their own `/api/v1`: the
+ * comment goes to their API, never to GitHub's, in Markdown. One comment per project, found again
+ * by its marker and the token's own identity, edited in place. Never throws: what goes wrong is
+ * one line that says what to do, and the verdict is the gate's.
+ */
+
+
+
+
+
+
+
+
+
+/**
+ * Each project's comment on the run's pull request; on any other event one line, and nothing
+ * sent.
  *
- * @example await commentOnPullRequest(outcomes, { token, env: process.env, log, sink: sinks.comment })
+ * @example await commentOnPullRequest(outcomes, { token, env: process.env, log, sinks, policy, decorateBy })
  */
 async function commentOnPullRequest(outcomes, options) {
-    const { token, log } = options;
-    // Every form of both tokens, as written and as the comment escapes it, is removed.
-    const sink = options.sink.hiding(token ? [token] : []);
-    const say = (message) => sink.text(message);
+    const { log } = options;
     try {
-        await comment(outcomes, { ...options, sink }, (message) => log.warning(say(message)));
+        const opened = giteaActions(options.env)
+            ? await onForge(options)
+            : await onGitHub(options, outcomes.length);
+        if (!opened)
+            return;
+        if ('problem' in opened) {
+            log.warning((0,src_words/* msg */.ab) `The pull request was not commented on: ${opened.problem}.`);
+            return;
+        }
+        const { platform, secret, markdown } = opened;
+        const { decorate } = await __nccwpck_require__.e(/* import() */ 600).then(__nccwpck_require__.bind(__nccwpck_require__, 8600));
+        const sink = (markdown ? options.sinks.markdown : options.sinks.html).hiding([secret]);
+        const decoration = {
+            sink,
+            policy: options.policy,
+            commentWhen: options.when ?? 'always',
+            inlineLimit: 0,
+            inlineSeverity: 'info',
+            fileLink: markdown ? undefined : options.fileLink,
+            log
+        };
+        try {
+            await decorate(platform, outcomes, decoration);
+        }
+        finally {
+            platform.close();
+        }
     }
     catch (error) {
-        log.warning(say(`The pull request was not commented on: ${(0,github_event/* quote */.hD)(error)}. The job goes on without it.`));
+        log.warning((0,src_words/* msg */.ab) `The pull request was not commented on: ${(0,errors/* quotedSaidOf */.Jm)(error)}. The job goes on without it.`);
     }
 }
-async function comment(outcomes, options, warn) {
-    const { env, log, token } = options;
+/** GitHub's pull request of a `pull_request` or `pull_request_target` event. */
+async function onGitHub(options, count) {
+    const { env, token, log } = options;
     const event = env['GITHUB_EVENT_NAME'] ?? '';
     if (!PULL_REQUEST_EVENTS.includes(event)) {
         log.info(`The pullRequestComment input does nothing on ${event ? `${(0,untrusted_text/* oneLine */.TN)(event)} events` : 'this event'}: it comments on pull_request and pull_request_target events only.`);
-        return;
+        return undefined;
     }
     if (!token) {
-        warn('The pull request was not commented on: no GitHub token. Leave the githubToken input at its default (the job’s token, github.token) or set it to a token that may write pull requests.');
-        return;
+        return {
+            problem: 'no GitHub token. Leave the githubToken input at its default (the job’s token, github.token) or set it to a token that may write pull requests'
+        };
     }
     const found = await eventPullRequest(env);
-    if ('problem' in found) {
-        warn(`The pull request was not commented on: ${found.problem}.`);
-        return;
-    }
-    const target = found.pullRequest;
-    if (outcomes.length === 0)
-        return;
+    if ('problem' in found)
+        return found;
+    if (count === 0)
+        return undefined;
+    const { githubPlatform } = await __nccwpck_require__.e(/* import() */ 875).then(__nccwpck_require__.bind(__nccwpck_require__, 2875));
     const apiUrl = (0,github_api/* apiBase */.av)(env['GITHUB_API_URL']);
     if (!apiUrl) {
-        warn(`The pull request was not commented on: GITHUB_API_URL is not an http(s) address (${(0,untrusted_text/* oneLine */.TN)(env['GITHUB_API_URL'] ?? '')}).`);
-        return;
+        return {
+            problem: `GITHUB_API_URL is not an http(s) address (${(0,untrusted_text/* oneLine */.TN)(env['GITHUB_API_URL'] ?? '')})`
+        };
     }
+    const target = found.pullRequest;
     const api = new github_api/* GitHubApi */.yN({ token, apiUrl, deadline: options.decorateBy, clock: clock/* systemClock */.m });
-    try {
-        await commentEach(api, target, outcomes, options, warn);
-    }
-    finally {
-        api.close();
-    }
+    const github = githubPlatform(api, {
+        owner: target.owner,
+        repo: target.repo,
+        commit: target.headSha,
+        pullRequest: target.issue_number,
+        names: { repository: 'GITHUB_REPOSITORY', pullRequest: 'the event file', api: 'GITHUB_API_URL' }
+    });
+    const platform = commentOnly(github);
+    platform.refusal = (error) => refusalWords(error, target);
+    return { platform, secret: token, markdown: false };
 }
-/** Each outcome's comment, found again or created, one after the other. */
-async function commentEach(api, target, outcomes, options, warn) {
-    const { sink, fileLink, policy, log } = options;
-    const markerFor = (outcome) => sink.text((0,pull_request_comment_body/* outcomeMarker */.xk)(outcome));
-    // Read only once a comment carries one of the markers: who may have written it matters then.
-    let me;
-    const identity = () => (me ??= (0,own_identity/* ownIdentity */.h)({ info: (line) => log.info(line), warning: warn }, 'GitHub', () => (0,github/* ownAccount */.i5)(api)));
-    let existing;
-    try {
-        existing = await findComments(api, target, new Set(outcomes.map(markerFor)), identity);
-    }
-    catch (error) {
-        warn(failureWords('read the comments of', target, error));
-        return;
-    }
-    for (const outcome of outcomes) {
-        const marker = markerFor(outcome);
-        // Within GitHub's limit, as the sink measures what it writes.
-        const body = (0,pull_request_comment_body/* commentBody */.I2)(outcome, target.headSha, { sink, fileLink, policy });
-        const found = existing.get(marker);
-        const id = found?.id;
-        const name = (0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.short);
-        const when = options.when ?? 'always';
-        if (!(0,pull_request_comment_body/* shouldWrite */.he)(when, (0,pull_request_comment_body/* commentVerdict */.JN)(outcome, policy), found?.body)) {
-            log.info((0,src_words/* msg */.ab) `The comment on pull request #${target.issue_number} for ${name} is left as it is (${(0,src_words/* setting */.Pe)('comment')}: ${when}).`);
-            continue;
-        }
-        try {
-            const written = await publish(api, target, { id, body });
-            // Two outcomes naming one project share one comment: the later one updates it.
-            if (written.id !== undefined)
-                existing.set(marker, { id: written.id, body });
-            log.info(written.updated
-                ? `Updated the comment on pull request #${target.issue_number} for ${name}.`
-                : `Commented on pull request #${target.issue_number} for ${name}.`);
-        }
-        catch (error) {
-            warn(failureWords(id !== undefined ? 'update its comment on' : 'comment on', target, error));
-            // The same token fails the same way for every project: one warning says it.
-            if ((0,github_api/* isRefusal */.vu)(error))
-                return;
-        }
-    }
-}
-/**
- * Updates comment `id` in place, or creates the comment when there is none, or when it was
- * deleted since it was found (a 404 on the update).
- */
-async function publish(api, target, { id, body }) {
-    if (id !== undefined) {
-        try {
-            await api.request('PATCH', `${repoPath(target)}/issues/comments/${id}`, { body: { body } });
-            return { updated: true, id };
-        }
-        catch (error) {
-            if ((0,github_api/* statusOf */.c2)(error) !== 404)
-                throw error;
-        }
-    }
-    const { body: reply } = await api.request('POST', commentsPath(target), { body: { body } });
-    return { updated: false, id: (0,github/* accountId */.lS)(reply?.id) };
-}
-/**
- * Our comments, by marker, read a page at a time (at most 30 pages of 100): the first comment
- * carrying the marker whose author is the token's own account, asked of `identity` once a
- * comment carries one. Anyone's copy of a marker is left alone; with the account unknown, none
- * is ours. The next page is asked for by its number, never by the address the reply names: the
- * token goes to the API's address only.
- */
-async function findComments(api, target, markers, identity) {
-    const found = new Map();
-    for (let page = 1; page <= COMMENT_API_LIMITS.pages && found.size < markers.size; page++) {
-        const reply = await api.request('GET', commentsPath(target), {
-            query: { per_page: String(COMMENT_API_LIMITS.perPage), page: String(page) }
-        });
-        const comments = reply.body;
-        if (!Array.isArray(comments))
-            break;
-        for (const item of comments) {
-            const comment = asComment(item);
-            const marker = (0,pull_request_comment_body/* markerOf */.we)(comment?.body);
-            if (!comment || marker === undefined || !markers.has(marker) || found.has(marker))
-                continue;
-            const me = await identity();
-            if (me === undefined)
-                return found;
-            if (comment.author === me)
-                found.set(marker, { id: comment.id, body: comment.body });
-        }
-        if (comments.length === 0 || !/rel="next"/.test(reply.header('link') ?? ''))
-            break;
-    }
-    return found;
-}
-/** A comment as the listing gives it, its shape checked: the reply is not trusted. */
-function asComment(item) {
-    if (typeof item !== 'object' || item === null)
-        return undefined;
-    const { id, body, user } = item;
-    if (typeof id !== 'number' || !Number.isSafeInteger(id) || typeof body !== 'string') {
+/** Gitea's or Forgejo's pull request, when their Actions run the action. */
+async function onForge(options) {
+    const { env, log } = options;
+    const found = await giteaRepository(env, {});
+    if ('missing' in found)
+        return { problem: found.missing };
+    if (found.pullRequest === undefined) {
+        log.info(`The comment is written on pull request events only: ${found.kind} Actions names no pull request here.`);
         return undefined;
     }
-    const author = typeof user === 'object' && user !== null ? user.id : undefined;
-    return { id, body, author: (0,github/* accountId */.lS)(author) };
+    const secret = options.token ?? found.token;
+    if (!secret) {
+        return {
+            problem: `no token. Leave the githubToken input at its default (the job's token), or set it to a ${found.kind} token that may write issues`
+        };
+    }
+    const { giteaPlatform } = await __nccwpck_require__.e(/* import() */ 691).then(__nccwpck_require__.bind(__nccwpck_require__, 1691));
+    const rest = new rest_api/* RestApi */.RQ({
+        platform: found.kind,
+        apiUrl: found.apiUrl,
+        token: secret,
+        headers: { authorization: `token ${secret}` },
+        redirectAdvice: `GITHUB_API_URL must be the address ${found.kind}'s API answers at.`,
+        userAgent: USER_AGENT,
+        clock: clock/* systemClock */.m,
+        deadline: options.decorateBy
+    });
+    return { platform: commentOnly(giteaPlatform(rest, found)), secret, markdown: true };
 }
-/** `repos/octo/app`: the pull request's repository under the API. */
-function repoPath({ owner, repo }) {
-    return `repos/${owner}/${repo}`;
+/**
+ * The platform with the pull request's comment alone: the job's own check is the forge's status,
+ * the check run and the annotations carry the issues, and the action has narrowed them to the
+ * pull request's lines before its summary (src/action/pull-request-lines.ts).
+ */
+function commentOnly(platform) {
+    const { review } = platform;
+    return {
+        ...platform,
+        setStatus: undefined,
+        writeReport: undefined,
+        review: review && { ...review, changedLines: undefined, inline: undefined }
+    };
 }
-/** The pull request's comments (an issue's, to GitHub). */
-function commentsPath(target) {
-    return `${repoPath(target)}/issues/${target.issue_number}/comments`;
-}
-/** What went wrong, in words that say what to do. */
-function failureWords(doing, target, error) {
+/**
+ * GitHub's refusal, in the action's words: what to grant the job, and the forks' case (their
+ * pull requests get a read-only token whatever the workflow asks).
+ */
+function refusalWords(error, target) {
     const where = `pull request #${target.issue_number}`;
     const said = (0,github_api/* githubSaid */.$s)(error);
     if ((0,github_api/* isRateLimit */.a5)(error)) {
-        return `Could not ${doing} ${where}: GitHub's API rate limit was reached (${said}). The comment is left as it was; the next run updates it.`;
+        return `Could not comment on ${where}: GitHub's API rate limit was reached (${said}). The comment is left as it was; the next run updates it.`;
     }
-    if ((0,github_api/* isRefusal */.vu)(error)) {
-        return [
-            `The GitHub token may not ${doing} ${where} (${said}).`,
-            'Grant the job `permissions: pull-requests: write`.',
-            'Pull requests from forks get a read-only token whatever the workflow asks: to comment on them, run on `pull_request_target`, which runs the base branch’s workflow with a writable token (never build or run the fork’s code with it).'
-        ].join('\n');
+    if (error.status === 401) {
+        return `The GitHub token was refused when trying to comment on ${where} (${said}): check the githubToken input.`;
     }
-    if ((0,github_api/* statusOf */.c2)(error) === 401) {
-        return `The GitHub token was refused when trying to ${doing} ${where} (${said}): check the githubToken input.`;
-    }
-    return `Could not ${doing} ${where} (${said}). The job goes on without the comment.`;
+    return [
+        `The GitHub token may not comment on ${where} (${said}).`,
+        'Grant the job `permissions: pull-requests: write`.',
+        'Pull requests from forks get a read-only token whatever the workflow asks: to comment on them, run on `pull_request_target`, which runs the base branch’s workflow with a writable token (never build or run the fork’s code with it).'
+    ].join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/action/report.ts
@@ -41350,7 +40912,7 @@ async function reportOutcomes(outcomes, verdict, { settings, github, log, sinks,
     const { policy } = settings;
     const { fileLink } = github;
     // Gitea and Forgejo Actions set GitHub's variables too: their own API is written to.
-    const forge = (0,gitea_repository/* giteaActions */.a)(env);
+    const forge = giteaActions(env);
     let outputsProblem;
     if (verdict.kind === 'unread' && verdict.alone) {
         await summary.write((0,report_summary/* renderFailureSummary */.Fr)(verdict.message, sinks.summary));
@@ -41384,25 +40946,13 @@ async function reportOutcomes(outcomes, verdict, { settings, github, log, sinks,
             });
         }
     }
-    if (settings.comment && forge) {
-        const { commentOnForge } = await __nccwpck_require__.e(/* import() */ 385).then(__nccwpck_require__.bind(__nccwpck_require__, 7385));
-        await commentOnForge(outcomes, {
-            when: settings.comment,
-            token: settings.gitHubToken,
-            env,
-            log,
-            sink: sinks.markdownComment,
-            policy,
-            decorateBy
-        });
-    }
-    else if (settings.comment) {
+    if (settings.comment) {
         await commentOnPullRequest(outcomes, {
             when: settings.comment,
             token: settings.gitHubToken,
             env,
             log,
-            sink: sinks.comment,
+            sinks: { html: sinks.comment, markdown: sinks.markdownComment },
             fileLink,
             policy,
             decorateBy
@@ -41504,7 +41054,7 @@ async function runAnalysis(github, env, findPullRequest) {
     const event = github.event;
     const from = `the ${(0,untrusted_text/* oneLine */.TN)(event || 'unknown')} event`;
     const sha = (env['GITHUB_SHA'] ?? '').toLowerCase();
-    const runSha = (0,src_settings/* isFullSha */.Wf)(sha) ? [sha] : [];
+    const runSha = isFullSha(sha) ? [sha] : [];
     switch (event) {
         case 'pull_request':
         case 'pull_request_target': {
@@ -41515,8 +41065,8 @@ async function runAnalysis(github, env, findPullRequest) {
                 };
             }
             const head = pull.headSha.toLowerCase();
-            const commits = [...new Set([head, ...runSha].filter(src_settings/* isFullSha */.Wf))];
-            const since = (0,src_settings/* runStart */.cM)(pull.updatedAt, "the pull request's last update");
+            const commits = [...new Set([head, ...runSha].filter(isFullSha))];
+            const since = runStart(pull.updatedAt, "the pull request's last update");
             return { pullRequest: String(pull.issue_number), commits, ...(since ? { since } : {}), from };
         }
         case 'workflow_dispatch':
@@ -41538,15 +41088,15 @@ async function runAnalysis(github, env, findPullRequest) {
  * branch, or the user is told which input to pass.
  */
 async function triggeringRun(env, from, findPullRequest) {
-    const run = await (0,github_event/* eventObject */.OA)(env['GITHUB_EVENT_PATH'], 'workflow_run');
+    const run = await eventObject(env['GITHUB_EVENT_PATH'], 'workflow_run');
     if (!run) {
         return {
             problem: 'The workflow_run event file names no triggering run: pass branch or pullRequest, and commit, to say which analysis to check.'
         };
     }
     const headSha = typeof run['head_sha'] === 'string' ? run['head_sha'].toLowerCase() : '';
-    const commits = (0,src_settings/* isFullSha */.Wf)(headSha) ? [headSha] : [];
-    const since = (0,src_settings/* runStart */.cM)(run['created_at'], "the triggering run's creation");
+    const commits = isFullSha(headSha) ? [headSha] : [];
+    const since = runStart(run['created_at'], "the triggering run's creation");
     const pullRequest = (number) => ({
         pullRequest: String(number),
         commits,
@@ -41588,9 +41138,11 @@ function isPullRequestNumber(value) {
 }
 /** A branch name from the run, if it can be one. */
 function run_analysis_branchName(name) {
-    return (0,src_settings/* isBranchName */.Q8)(name) ? name : undefined;
+    return isBranchName(name) ? name : undefined;
 }
 
+// EXTERNAL MODULE: ./src/report/pull-request-comment-body.ts
+var pull_request_comment_body = __nccwpck_require__(9996);
 ;// CONCATENATED MODULE: ./src/action/settings.ts
 
 
@@ -41608,20 +41160,20 @@ const ACTION_DEFAULTS = { annotate: true, checkRun: false };
 function readActionSettings(input, env) {
     const given = {};
     for (const key of src_words/* SETTING_KEYS */.GS) {
-        const { name } = action_names/* ACTION_NAMES */.G.settings[key];
+        const { name } = ACTION_NAMES.settings[key];
         if (name)
             given[key] = input(name);
     }
-    const raw = (0,src_settings/* withVariables */.sO)(given, action_names/* ACTION_NAMES */.G, env);
-    const settings = (0,src_settings/* readSettings */.sb)(raw);
+    const raw = withVariables(given, ACTION_NAMES, env);
+    const settings = readSettings(raw);
     const comment = commentSetting(raw);
     return {
         ...settings,
         comment,
         gitHubToken: raw.gitHubToken?.trim() || undefined,
-        sarifFile: (0,src_settings/* fileSetting */.Xp)(raw, 'sarif'),
-        annotate: (0,src_settings/* booleanSetting */.vF)(raw, 'annotate', ACTION_DEFAULTS.annotate),
-        checkRun: (0,src_settings/* booleanSetting */.vF)(raw, 'checkRun', ACTION_DEFAULTS.checkRun)
+        sarifFile: fileSetting(raw, 'sarif'),
+        annotate: booleanSetting(raw, 'annotate', ACTION_DEFAULTS.annotate),
+        checkRun: booleanSetting(raw, 'checkRun', ACTION_DEFAULTS.checkRun)
     };
 }
 /**
@@ -41644,7 +41196,7 @@ function commentSetting(raw) {
  * the runner masks it even when another input is refused.
  */
 function givenToken(input, env) {
-    const { name, variable } = action_names/* ACTION_NAMES */.G.settings.token;
+    const { name, variable } = ACTION_NAMES.settings.token;
     return (name ? input(name).trim() : '') || (variable ? (env[variable]?.trim() ?? '') : '');
 }
 
@@ -41661,7 +41213,7 @@ var markup = __nccwpck_require__(8132);
 
 /** The sinks for a step whose token has these forms (none without a token). */
 function actionSinks(secrets) {
-    const names = action_names/* ACTION_NAMES */.G;
+    const names = ACTION_NAMES;
     return {
         summary: createSink({
             names,
@@ -41753,7 +41305,7 @@ function gateStatuses(outcomes) {
  * (tests pass a time). Every failure is caught here, once.
  */
 async function run(startedAt = Math.min(clock/* systemClock */.m.now(), Math.round(performance.timeOrigin))) {
-    const log = runnerLog(core, action_names/* ACTION_NAMES */.G);
+    const log = runnerLog(core, ACTION_NAMES);
     const summary = jobSummary(core.summary, process.env, log);
     let sinks = actionSinks([]);
     try {
@@ -41776,7 +41328,7 @@ async function run(startedAt = Math.min(clock/* systemClock */.m.now(), Math.rou
             startedAt,
             deadline,
             log,
-            userAgent: action_names/* USER_AGENT */._,
+            userAgent: USER_AGENT,
             findFiles: findReportFiles
         });
         // GitHub's changed lines, check runs and comment: within the decoration's allowance.

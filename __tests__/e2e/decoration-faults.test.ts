@@ -110,7 +110,7 @@ const PLATFORMS: Platform[] = [
     }),
     endpoints: [
       { method: 'POST', path: new RegExp(`^/api/v4/projects/${GITLAB_PROJECT}/statuses/`) },
-      { method: 'GET', path: /^\/api\/v4\/user(\?|$)/ },
+      { method: 'GET', path: /^\/api\/v4\/user(\?|$)/, again: true },
       { method: 'GET', path: new RegExp(`^${gitlabMergeRequest}(\\?|$)`) },
       { method: 'GET', path: new RegExp(`^${gitlabMergeRequest}/diffs`) },
       { method: 'GET', path: new RegExp(`^${gitlabMergeRequest}/notes`) },

@@ -35,7 +35,7 @@ describe('a decoration ends at its first failure, with one warning, and never th
     })
     expect(ran).toEqual(['status', 'note'])
     expect(log.of('warning')).toEqual([
-      'GitLab: the note for shop failed, and nothing more is decorated; the verdict and the exit code are unchanged. GitLab answered 503 to POST …/notes: Service Unavailable Check that CI_API_V4_URL is GitLab’s REST API; the next run decorates again.'
+      'GitLab: the note for shop failed, and nothing more is decorated; the verdict and the exit code are unchanged. GitLab answered 503 to POST …/notes: Service Unavailable. Check that CI_API_V4_URL is GitLab’s REST API; the next run decorates again.'
     ])
   })
 
@@ -55,7 +55,7 @@ describe('a decoration ends at its first failure, with one warning, and never th
     await expect(decorated).resolves.toBeUndefined()
     expect(log.of('warning')).toHaveLength(1)
     expect(log.of('warning')[0]).toMatch(
-      /^GitLab: the decoration failed, and nothing more is decorated; the verdict and the exit code are unchanged\. no reply\\nat all Check /
+      /^GitLab: the decoration failed, and nothing more is decorated; the verdict and the exit code are unchanged\. no reply\\nat all\. Check /
     )
   })
 })

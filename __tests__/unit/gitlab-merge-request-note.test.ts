@@ -153,9 +153,10 @@ describe("the project's note", () => {
     expect(fake.notes[0]!.id).toBe(1000)
     expect(fake.notes[0]!.body.startsWith(`${SHOP}\n`)).toBe(true)
     expect(fake.notes[0]!.body).toContain('Quality Gate passed')
+    // Who the token is, asked once a note carries the marker.
     expect(fake.requests.slice(-3)).toEqual([
-      'GET /api/v4/user',
       'GET /api/v4/projects/7/merge_requests/42/notes',
+      'GET /api/v4/user',
       'PUT /api/v4/projects/7/merge_requests/42/notes/1000'
     ])
   })

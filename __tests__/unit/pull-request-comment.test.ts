@@ -6,7 +6,8 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { RecordingLog } from '../../__fixtures__/log.js'
 import { actionHtmlSink, inActionWords } from '../../__fixtures__/sinks.js'
 import { useMockServer } from '../../__fixtures__/msw.js'
-import { commentOnPullRequest, COMMENT_API_LIMITS } from '../../src/action/pull-request-comment.js'
+import { commentOnPullRequest } from '../../src/action/pull-request-comment.js'
+import { GITHUB_LIMITS } from '../../src/platforms/github/github.js'
 import { ReportFileError } from '../../src/errors.js'
 import { EVENT_FILE_BYTES } from '../../src/github-event.js'
 import { evaluateConditions } from '../../src/gate/evaluate.js'
@@ -18,6 +19,8 @@ import {
 } from '../../src/report/pull-request-comment-body.js'
 import { summaryForms } from '../../src/report/summary-text.js'
 import { tokenForms } from '../../src/secrets.js'
+import { actionSinks } from '../../src/action/sinks.js'
+import { FAIL_ON_ERROR } from '../../src/fail-policy.js'
 import { condition, gateResult } from './summary-gate-result.js'
 
 const API = 'https://api.github.test'
@@ -156,11 +159,15 @@ async function comment(
     token: 'token' in fields ? fields.token : GITHUB_TOKEN,
     env: fields.env ?? envFor(),
     log,
-    sink: actionHtmlSink({
-      token: SONAR_TOKEN,
-      limit: COMMENT_LIMITS.githubChars,
-      unit: 'characters'
-    }),
+    sinks: {
+      html: actionHtmlSink({
+        token: SONAR_TOKEN,
+        limit: COMMENT_LIMITS.githubChars,
+        unit: 'characters'
+      }),
+      markdown: actionSinks(tokenForms(SONAR_TOKEN)).markdownComment
+    },
+    policy: FAIL_ON_ERROR,
     decorateBy: Date.now() + 30_000
   })
   await Promise.all(pending)
@@ -185,7 +192,7 @@ describe('pullRequestComment failed and changed: fewer comments, never a stale o
     const quiet = await comment([passing()], { when: 'failed' })
     expect(sent('POST')).toEqual([])
     expect(quiet.of('info').map(inActionWords)).toEqual([
-      'The comment on pull request #7 for web is left as it is (pullRequestComment: failed).'
+      'GitHub: the comment for web is left as it is (pullRequestComment failed).'
     ])
     await comment([failing()], { when: 'failed' })
     await comment([passing()], { when: 'failed' })
@@ -223,7 +230,7 @@ describe('one comment per project, found again by its marker and updated in plac
     expect(bodyOf(created!)).toContain('❌ Quality Gate failed')
     expect(bodyOf(created!)).toContain('<code>abcdef0</code>')
     expect(log.of('warning')).toEqual([])
-    expect(log.of('info')).toEqual(['Commented on pull request #7 for web.'])
+    expect(log.of('info')).toEqual(['GitHub: the comment for web is created on pull request #7.'])
   })
 
   it('updates that comment in place on the next run: no new comment', async () => {
@@ -239,7 +246,7 @@ describe('one comment per project, found again by its marker and updated in plac
     ])
     expect(comments).toHaveLength(1)
     expect(comments[0]!.body).toContain('✅ Quality Gate passed')
-    expect(log.of('info')).toEqual(['Updated the comment on pull request #7 for web.'])
+    expect(log.of('info')).toEqual(['GitHub: the comment for web is updated on pull request #7.'])
   })
 
   it('finds the comment on the second page of comments, following the Link header', async () => {
@@ -393,7 +400,7 @@ describe('a token that may not comment is a warning that says how to grant it, n
     const log = await comment([read()])
     expect(log.of('warning')).toHaveLength(1)
     expect(log.of('warning')[0]).toMatch(
-      /^Could not read the comments of pull request #7 \(no reply from GitHub's API: .+\)\. The job goes on without the comment\.$/
+      /^GitHub: the comments of pull request #7 failed, and nothing more is decorated; the verdict and the exit code are unchanged\. .+\. Check that GITHUB_API_URL is GitHub's REST API and that GitHub is up; the next run decorates again\.$/
     )
   })
 
@@ -477,7 +484,7 @@ describe('the event file and the API are not trusted', () => {
       http.post(COMMENTS, () => HttpResponse.json({ id: 1 }, { status: 201 }))
     )
     await comment([read()])
-    expect(sent('GET')).toHaveLength(COMMENT_API_LIMITS.pages)
+    expect(sent('GET')).toHaveLength(GITHUB_LIMITS.commentPages)
     // The next page is asked of the API by its number, never at the address the reply names.
     expect(requests.every(({ url }) => url.origin === API)).toBe(true)
     expect(sent('POST')).toHaveLength(1)

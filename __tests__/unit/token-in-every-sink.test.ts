@@ -41,7 +41,6 @@ import { githubContext } from '../../src/action/github-context.js'
 import { annotateNewIssues } from '../../src/action/issue-annotations.js'
 import { ACTION_NAMES } from '../../src/action/names.js'
 import { commentOnPullRequest } from '../../src/action/pull-request-comment.js'
-import { commentOnForge } from '../../src/action/forge-comment.js'
 import { writeSarifFile } from '../../src/action/sarif-file.js'
 import { readActionSettings } from '../../src/action/settings.js'
 import { actionSinks } from '../../src/action/sinks.js'
@@ -280,19 +279,19 @@ async function actionWrites({ name, scenarios, outcomes: outcomesOf, settings }:
       token: GITHUB_TOKEN,
       env: recordingGitHub('https://comments.github.test', written.comment, env),
       log,
-      sink: sinks.comment,
+      sinks: { html: sinks.comment, markdown: sinks.markdownComment },
       fileLink,
       policy,
       decorateBy: Date.now() + 30_000
     })
     // Gitea Actions: the same comment, in Markdown, to Gitea's own API.
     const gitea = recordingGitHub('https://gitea.test/api/v1', written.giteaComment, env)
-    await commentOnForge(outcomes, {
+    await commentOnPullRequest(outcomes, {
       when: 'always',
       token: GITHUB_TOKEN,
       env: { ...gitea, GITEA_ACTIONS: 'true', GITHUB_ACTIONS: 'true' },
       log,
-      sink: sinks.markdownComment,
+      sinks: { html: sinks.comment, markdown: sinks.markdownComment },
       policy,
       decorateBy: Date.now() + 30_000
     })

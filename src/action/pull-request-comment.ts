@@ -1,282 +1,198 @@
+/**
+ * The action's pull-request comment: the one driver (src/platforms/decorate.ts) with the comment
+ * alone (no status, no inline comments: the job's own check is the forge's status, and the check
+ * run carries the issues), on GitHub, or on Gitea and Forgejo when their Actions run the action.
+ * Those runners set the `GITHUB_*` variables too, GITHUB_API_URL being their own `/api/v1`: the
+ * comment goes to their API, never to GitHub's, in Markdown. One comment per project, found again
+ * by its marker and the token's own identity, edited in place. Never throws: what goes wrong is
+ * one line that says what to do, and the verdict is the gate's.
+ */
+import { giteaActions, giteaRepository } from '../ci/gitea-repository.js'
 import { systemClock } from '../clock.js'
+import { quotedSaidOf } from '../errors.js'
 import type { FailPolicy } from '../fail-policy.js'
-import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
+import type { AnalysisOutcome } from '../gate/outcome.js'
+import { RestApi, type PlatformRefusal } from '../http/rest-api.js'
 import type { Log } from '../log.js'
-import {
-  commentBody,
-  commentVerdict,
-  markerOf,
-  outcomeMarker,
-  shouldWrite,
-  type CommentWhen
-} from '../report/pull-request-comment-body.js'
-import { ownIdentity } from '../platforms/own-identity.js'
-import { setting, msg } from '../words.js'
+import type { DecorationOptions } from '../platforms/decorate.js'
+import { apiBase, GitHubApi, githubSaid, isRateLimit } from '../platforms/github/github-api.js'
+import type { ReviewPlatform } from '../platforms/review-platform.js'
+import type { CommentWhen } from '../report/pull-request-comment-body.js'
 import type { FileLink } from '../report/new-issues-block.js'
 import type { Sink } from '../sink.js'
-import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
-import {
-  apiBase,
-  GitHubApi,
-  GITHUB_API_LIMITS,
-  githubSaid,
-  isRateLimit,
-  isRefusal,
-  statusOf
-} from '../platforms/github/github-api.js'
-import { accountId, ownAccount } from '../platforms/github/github.js'
+import { oneLine } from '../untrusted-text.js'
+import { msg, type Said } from '../words.js'
 import { eventPullRequest, PULL_REQUEST_EVENTS, type PullRequest } from './event-pull-request.js'
-import { quote } from '../github-event.js'
-
-/** How much of GitHub's replies and the runner's event file the comment reads. */
-export const COMMENT_API_LIMITS = {
-  ...GITHUB_API_LIMITS,
-  /** Pages of comments searched for the marker, 100 comments each. */
-  pages: 30,
-  perPage: 100
-} as const
+import { USER_AGENT } from './names.js'
 
 interface PullRequestCommentOptions {
   /** When each project's comment is written (pullRequestComment): always by default. */
   when?: CommentWhen
-  /** The githubToken input: the job's token by default. */
+  /** The githubToken input: the job's token by default, which is the forge's own there. */
   token: string | undefined
-  /** GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REPOSITORY and GITHUB_API_URL are read here. */
+  /** The event, the repository and the API are read from the runner's variables. */
   env: NodeJS.ProcessEnv
   log: Log
-  /**
-   * The comment's sink (HTML, counted in characters, within GitHub's limit): every comment goes
-   * through it, with the GitHub token hidden too.
-   */
-  sink: Sink
-  /** Clock time GitHub's requests end by: the decoration's deadline (src/deadline.ts). */
+  /** The comment's sinks, every token's forms hidden: HTML on GitHub, Markdown on the forges. */
+  sinks: { html: Sink; markdown: Sink }
+  /** Clock time the requests end by: the decoration's deadline (src/deadline.ts). */
   decorateBy: number
   /** Links a new issue's file to the file at the pull request's head, on GitHub. */
-  fileLink?: FileLink
+  fileLink?: FileLink | undefined
   /** The statuses that fail the step: a WARN or NONE gate it names is a failed one. */
-  policy?: FailPolicy
+  policy: FailPolicy
 }
 
 /**
- * On `pull_request` and `pull_request_target` events, one comment per project on the pull
- * request: found again by its hidden marker and its author, the token's own account, and
- * updated in place, or created (never another's copy of the marker), one project after
- * the other in the outcomes' order. Never throws: a token that may not comment (a fork's
- * read-only token), a missing event file or an unreachable API is a warning that says what to
- * do. On any other event it logs one line and sends nothing.
+ * Each project's comment on the run's pull request; on any other event one line, and nothing
+ * sent.
  *
- * @example await commentOnPullRequest(outcomes, { token, env: process.env, log, sink: sinks.comment })
+ * @example await commentOnPullRequest(outcomes, { token, env: process.env, log, sinks, policy, decorateBy })
  */
 export async function commentOnPullRequest(
   outcomes: readonly AnalysisOutcome[],
   options: PullRequestCommentOptions
 ): Promise<void> {
-  const { token, log } = options
-  // Every form of both tokens, as written and as the comment escapes it, is removed.
-  const sink = options.sink.hiding(token ? [token] : [])
-  const say = (message: string) => sink.text(message)
+  const { log } = options
   try {
-    await comment(outcomes, { ...options, sink }, (message) => log.warning(say(message)))
+    const opened = giteaActions(options.env)
+      ? await onForge(options)
+      : await onGitHub(options, outcomes.length)
+    if (!opened) return
+    if ('problem' in opened) {
+      log.warning(msg`The pull request was not commented on: ${opened.problem}.`)
+      return
+    }
+    const { platform, secret, markdown } = opened
+    const { decorate } = await import('../platforms/decorate.js')
+    const sink = (markdown ? options.sinks.markdown : options.sinks.html).hiding([secret])
+    const decoration: DecorationOptions = {
+      sink,
+      policy: options.policy,
+      commentWhen: options.when ?? 'always',
+      inlineLimit: 0,
+      inlineSeverity: 'info',
+      fileLink: markdown ? undefined : options.fileLink,
+      log
+    }
+    try {
+      await decorate(platform, outcomes, decoration)
+    } finally {
+      platform.close()
+    }
   } catch (error) {
     log.warning(
-      say(`The pull request was not commented on: ${quote(error)}. The job goes on without it.`)
+      msg`The pull request was not commented on: ${quotedSaidOf(error)}. The job goes on without it.`
     )
   }
 }
 
-type Warn = (message: string) => void
+/** The platform to comment on, why not (a warning's words), or undefined for a line said. */
+type Opened =
+  { platform: ReviewPlatform; secret: string; markdown: boolean } | { problem: Said } | undefined
 
-async function comment(
-  outcomes: readonly AnalysisOutcome[],
-  options: PullRequestCommentOptions,
-  warn: Warn
-): Promise<void> {
-  const { env, log, token } = options
+/** GitHub's pull request of a `pull_request` or `pull_request_target` event. */
+async function onGitHub(options: PullRequestCommentOptions, count: number): Promise<Opened> {
+  const { env, token, log } = options
   const event = env['GITHUB_EVENT_NAME'] ?? ''
   if (!PULL_REQUEST_EVENTS.includes(event)) {
     log.info(
       `The pullRequestComment input does nothing on ${event ? `${oneLine(event)} events` : 'this event'}: it comments on pull_request and pull_request_target events only.`
     )
-    return
-  }
-  if (!token) {
-    warn(
-      'The pull request was not commented on: no GitHub token. Leave the githubToken input at its default (the job’s token, github.token) or set it to a token that may write pull requests.'
-    )
-    return
-  }
-  const found = await eventPullRequest(env)
-  if ('problem' in found) {
-    warn(`The pull request was not commented on: ${found.problem}.`)
-    return
-  }
-  const target = found.pullRequest
-  if (outcomes.length === 0) return
-  const apiUrl = apiBase(env['GITHUB_API_URL'])
-  if (!apiUrl) {
-    warn(
-      `The pull request was not commented on: GITHUB_API_URL is not an http(s) address (${oneLine(env['GITHUB_API_URL'] ?? '')}).`
-    )
-    return
-  }
-
-  const api = new GitHubApi({ token, apiUrl, deadline: options.decorateBy, clock: systemClock })
-  try {
-    await commentEach(api, target, outcomes, options, warn)
-  } finally {
-    api.close()
-  }
-}
-
-/** Each outcome's comment, found again or created, one after the other. */
-async function commentEach(
-  api: GitHubApi,
-  target: PullRequest,
-  outcomes: readonly AnalysisOutcome[],
-  options: PullRequestCommentOptions,
-  warn: Warn
-): Promise<void> {
-  const { sink, fileLink, policy, log } = options
-  const markerFor = (outcome: AnalysisOutcome) => sink.text(outcomeMarker(outcome))
-
-  // Read only once a comment carries one of the markers: who may have written it matters then.
-  let me: Promise<number | undefined> | undefined
-  const identity = () =>
-    (me ??= ownIdentity({ info: (line) => log.info(line), warning: warn }, 'GitHub', () =>
-      ownAccount(api)
-    ))
-  let existing: Map<string, { id: number; body: string }>
-  try {
-    existing = await findComments(api, target, new Set(outcomes.map(markerFor)), identity)
-  } catch (error) {
-    warn(failureWords('read the comments of', target, error))
-    return
-  }
-  for (const outcome of outcomes) {
-    const marker = markerFor(outcome)
-    // Within GitHub's limit, as the sink measures what it writes.
-    const body = commentBody(outcome, target.headSha, { sink, fileLink, policy })
-    const found = existing.get(marker)
-    const id = found?.id
-    const name = oneLine(projectName(outcome), QUOTE_LIMITS.short)
-    const when = options.when ?? 'always'
-    if (!shouldWrite(when, commentVerdict(outcome, policy), found?.body)) {
-      log.info(
-        msg`The comment on pull request #${target.issue_number} for ${name} is left as it is (${setting('comment')}: ${when}).`
-      )
-      continue
-    }
-    try {
-      const written = await publish(api, target, { id, body })
-      // Two outcomes naming one project share one comment: the later one updates it.
-      if (written.id !== undefined) existing.set(marker, { id: written.id, body })
-      log.info(
-        written.updated
-          ? `Updated the comment on pull request #${target.issue_number} for ${name}.`
-          : `Commented on pull request #${target.issue_number} for ${name}.`
-      )
-    } catch (error) {
-      warn(failureWords(id !== undefined ? 'update its comment on' : 'comment on', target, error))
-      // The same token fails the same way for every project: one warning says it.
-      if (isRefusal(error)) return
-    }
-  }
-}
-
-/**
- * Updates comment `id` in place, or creates the comment when there is none, or when it was
- * deleted since it was found (a 404 on the update).
- */
-async function publish(
-  api: GitHubApi,
-  target: PullRequest,
-  { id, body }: { id: number | undefined; body: string }
-): Promise<{ updated: boolean; id: number | undefined }> {
-  if (id !== undefined) {
-    try {
-      await api.request('PATCH', `${repoPath(target)}/issues/comments/${id}`, { body: { body } })
-      return { updated: true, id }
-    } catch (error) {
-      if (statusOf(error) !== 404) throw error
-    }
-  }
-  const { body: reply } = await api.request('POST', commentsPath(target), { body: { body } })
-  return { updated: false, id: accountId((reply as { id?: unknown } | undefined)?.id) }
-}
-
-/**
- * Our comments, by marker, read a page at a time (at most 30 pages of 100): the first comment
- * carrying the marker whose author is the token's own account, asked of `identity` once a
- * comment carries one. Anyone's copy of a marker is left alone; with the account unknown, none
- * is ours. The next page is asked for by its number, never by the address the reply names: the
- * token goes to the API's address only.
- */
-async function findComments(
-  api: GitHubApi,
-  target: PullRequest,
-  markers: ReadonlySet<string>,
-  identity: () => Promise<number | undefined>
-): Promise<Map<string, { id: number; body: string }>> {
-  const found = new Map<string, { id: number; body: string }>()
-  for (let page = 1; page <= COMMENT_API_LIMITS.pages && found.size < markers.size; page++) {
-    const reply = await api.request('GET', commentsPath(target), {
-      query: { per_page: String(COMMENT_API_LIMITS.perPage), page: String(page) }
-    })
-    const comments: unknown = reply.body
-    if (!Array.isArray(comments)) break
-    for (const item of comments as unknown[]) {
-      const comment = asComment(item)
-      const marker = markerOf(comment?.body)
-      if (!comment || marker === undefined || !markers.has(marker) || found.has(marker)) continue
-      const me = await identity()
-      if (me === undefined) return found
-      if (comment.author === me) found.set(marker, { id: comment.id, body: comment.body })
-    }
-    if (comments.length === 0 || !/rel="next"/.test(reply.header('link') ?? '')) break
-  }
-  return found
-}
-
-/** A comment as the listing gives it, its shape checked: the reply is not trusted. */
-function asComment(
-  item: unknown
-): { id: number; body: string; author: number | undefined } | undefined {
-  if (typeof item !== 'object' || item === null) return undefined
-  const { id, body, user } = item as { id?: unknown; body?: unknown; user?: unknown }
-  if (typeof id !== 'number' || !Number.isSafeInteger(id) || typeof body !== 'string') {
     return undefined
   }
-  const author =
-    typeof user === 'object' && user !== null ? (user as { id?: unknown }).id : undefined
-  return { id, body, author: accountId(author) }
+  if (!token) {
+    return {
+      problem:
+        'no GitHub token. Leave the githubToken input at its default (the job’s token, github.token) or set it to a token that may write pull requests'
+    }
+  }
+  const found = await eventPullRequest(env)
+  if ('problem' in found) return found
+  if (count === 0) return undefined
+  const { githubPlatform } = await import('../platforms/github/github.js')
+  const apiUrl = apiBase(env['GITHUB_API_URL'])
+  if (!apiUrl) {
+    return {
+      problem: `GITHUB_API_URL is not an http(s) address (${oneLine(env['GITHUB_API_URL'] ?? '')})`
+    }
+  }
+  const target = found.pullRequest
+  const api = new GitHubApi({ token, apiUrl, deadline: options.decorateBy, clock: systemClock })
+  const github = githubPlatform(api, {
+    owner: target.owner,
+    repo: target.repo,
+    commit: target.headSha,
+    pullRequest: target.issue_number,
+    names: { repository: 'GITHUB_REPOSITORY', pullRequest: 'the event file', api: 'GITHUB_API_URL' }
+  })
+  const platform = commentOnly(github)
+  platform.refusal = (error) => refusalWords(error, target)
+  return { platform, secret: token, markdown: false }
 }
 
-/** `repos/octo/app`: the pull request's repository under the API. */
-function repoPath({ owner, repo }: PullRequest): string {
-  return `repos/${owner}/${repo}`
+/** Gitea's or Forgejo's pull request, when their Actions run the action. */
+async function onForge(options: PullRequestCommentOptions): Promise<Opened> {
+  const { env, log } = options
+  const found = await giteaRepository(env, {})
+  if ('missing' in found) return { problem: found.missing }
+  if (found.pullRequest === undefined) {
+    log.info(
+      `The comment is written on pull request events only: ${found.kind} Actions names no pull request here.`
+    )
+    return undefined
+  }
+  const secret = options.token ?? found.token
+  if (!secret) {
+    return {
+      problem: `no token. Leave the githubToken input at its default (the job's token), or set it to a ${found.kind} token that may write issues`
+    }
+  }
+  const { giteaPlatform } = await import('../platforms/gitea/gitea.js')
+  const rest = new RestApi({
+    platform: found.kind,
+    apiUrl: found.apiUrl,
+    token: secret,
+    headers: { authorization: `token ${secret}` },
+    redirectAdvice: `GITHUB_API_URL must be the address ${found.kind}'s API answers at.`,
+    userAgent: USER_AGENT,
+    clock: systemClock,
+    deadline: options.decorateBy
+  })
+  return { platform: commentOnly(giteaPlatform(rest, found)), secret, markdown: true }
 }
 
-/** The pull request's comments (an issue's, to GitHub). */
-function commentsPath(target: PullRequest): string {
-  return `${repoPath(target)}/issues/${target.issue_number}/comments`
+/**
+ * The platform with the pull request's comment alone: the job's own check is the forge's status,
+ * the check run and the annotations carry the issues, and the action has narrowed them to the
+ * pull request's lines before its summary (src/action/pull-request-lines.ts).
+ */
+function commentOnly(platform: ReviewPlatform): ReviewPlatform {
+  const { review } = platform
+  return {
+    ...platform,
+    setStatus: undefined,
+    writeReport: undefined,
+    review: review && { ...review, changedLines: undefined, inline: undefined }
+  }
 }
 
-/** What went wrong, in words that say what to do. */
-function failureWords(doing: string, target: PullRequest, error: unknown): string {
+/**
+ * GitHub's refusal, in the action's words: what to grant the job, and the forks' case (their
+ * pull requests get a read-only token whatever the workflow asks).
+ */
+function refusalWords(error: PlatformRefusal, target: PullRequest): string {
   const where = `pull request #${target.issue_number}`
   const said = githubSaid(error)
   if (isRateLimit(error)) {
-    return `Could not ${doing} ${where}: GitHub's API rate limit was reached (${said}). The comment is left as it was; the next run updates it.`
+    return `Could not comment on ${where}: GitHub's API rate limit was reached (${said}). The comment is left as it was; the next run updates it.`
   }
-  if (isRefusal(error)) {
-    return [
-      `The GitHub token may not ${doing} ${where} (${said}).`,
-      'Grant the job `permissions: pull-requests: write`.',
-      'Pull requests from forks get a read-only token whatever the workflow asks: to comment on them, run on `pull_request_target`, which runs the base branch’s workflow with a writable token (never build or run the fork’s code with it).'
-    ].join('\n')
+  if (error.status === 401) {
+    return `The GitHub token was refused when trying to comment on ${where} (${said}): check the githubToken input.`
   }
-  if (statusOf(error) === 401) {
-    return `The GitHub token was refused when trying to ${doing} ${where} (${said}): check the githubToken input.`
-  }
-  return `Could not ${doing} ${where} (${said}). The job goes on without the comment.`
+  return [
+    `The GitHub token may not comment on ${where} (${said}).`,
+    'Grant the job `permissions: pull-requests: write`.',
+    'Pull requests from forks get a read-only token whatever the workflow asks: to comment on them, run on `pull_request_target`, which runs the base branch’s workflow with a writable token (never build or run the fork’s code with it).'
+  ].join('\n')
 }

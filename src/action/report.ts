@@ -72,24 +72,13 @@ export async function reportOutcomes(
       })
     }
   }
-  if (settings.comment && forge) {
-    const { commentOnForge } = await import('./forge-comment.js')
-    await commentOnForge(outcomes, {
-      when: settings.comment,
-      token: settings.gitHubToken,
-      env,
-      log,
-      sink: sinks.markdownComment,
-      policy,
-      decorateBy
-    })
-  } else if (settings.comment) {
+  if (settings.comment) {
     await commentOnPullRequest(outcomes, {
       when: settings.comment,
       token: settings.gitHubToken,
       env,
       log,
-      sink: sinks.comment,
+      sinks: { html: sinks.comment, markdown: sinks.markdownComment },
       fileLink,
       policy,
       decorateBy

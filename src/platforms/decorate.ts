@@ -7,8 +7,8 @@
  *   the decoration with one warning naming the platform, the step and what to check (a refusal:
  *   what the token or the review lacks, in the platform's words), and the driver never throws;
  * - only our own comments are edited, deleted or resolved: a comment is ours when it carries our
- *   marker (or our property) **and** its author is the token's own identity, read once a run
- *   (anyone who may comment can copy a marker; nobody else can write as the token); unknown, and
+ *   marker (or our property) **and** its author is the token's own identity, read at most once a run,
+ *   once a listed comment carries a marker or names an issue (anyone who may comment can copy a marker; nobody else can write as the token); unknown, and
  *   nothing is edited or resolved;
  * - the comment setting's noise rules, the severity floor and the inline limit;
  * - every text is rendered and put through the sink here, before a platform sees it.
@@ -20,8 +20,7 @@ import { hasBranchAnalyses, narrowToChangedLines } from '../gate/on-changed-line
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import { PlatformRefusal } from '../http/rest-api.js'
 import type { Log } from '../log.js'
-import { quotedSaidOf } from '../errors.js'
-import { ownIdentity } from './own-identity.js'
+import { messageOf, quotedSaidOf } from '../errors.js'
 import { dashboardAddress } from '../report/dashboard-link.js'
 import { issueDiscussionBody, issueKeyOf } from '../report/issue-discussion.js'
 import { HTML_MARKUP, MARKDOWN_MARKUP } from '../report/markup.js'
@@ -109,8 +108,11 @@ async function decorateReview(
   options: DecorationOptions
 ): Promise<void> {
   const { log, inlineLimit } = options
+  // Read once, when first needed: a listed comment carries our marker or names an issue.
   // Unknown (undefined): the verdict is written anew, and nothing is edited, resolved or closed.
-  const me = await ownIdentity(log, words.name, () => review.ownIdentity(), review.identity)
+  let read: Promise<Identity | undefined> | undefined
+  const identity = () =>
+    (read ??= ownIdentity(log, words.name, () => review.ownIdentity(), review.identity))
   const readLines = review.changedLines?.bind(review)
   const wanted = hasBranchAnalyses(outcomes) || (review.inline !== undefined && inlineLimit > 0)
   const files = review.granularity === 'files'
@@ -124,7 +126,7 @@ async function decorateReview(
       `${words.name} gives the files a ${review.kind} changes, not its lines: the issues are narrowed to those files.`
     )
   }
-  await writeVerdicts(words, review, shown, me, options)
+  await writeVerdicts(words, review, shown, identity, options)
   const inline = review.inline
   if (!inline || inlineLimit <= 0 || !changed) return
   const notReady = inline.notReady?.()
@@ -133,7 +135,7 @@ async function decorateReview(
     return
   }
   await decorationStep(inline.step, async () => {
-    const done = await commentOnLines(inline, review, me, issuesOf(shown), changed, options)
+    const done = await commentOnLines(inline, review, identity, issuesOf(shown), changed, options)
     const past = done.leftOut > 0 ? msg`; ${done.leftOut} more past ${setting('inlineLimit')}` : ''
     log.info(
       msg`${words.name}: ${done.started} ${inline.started}${past}, ${done.resolved} ${inline.resolved} (their issues are gone).`
@@ -141,28 +143,65 @@ async function decorateReview(
   })
 }
 
+/**
+ * The token's own identity as `read` finds it, or undefined, said in one warning, when it cannot
+ * be read (a refusal, a failure, a reply that names none). Never throws.
+ *
+ * @example const me = await ownIdentity(log, 'GitLab', () => gitlab.ownUserId()) // 77, or undefined
+ */
+async function ownIdentity<T>(
+  log: Pick<Log, 'info' | 'warning'>,
+  platform: string,
+  read: () => Promise<T | undefined>,
+  {
+    instead = 'the verdict is written anew, and nothing is edited, resolved or closed',
+    level = 'warning'
+  }: {
+    /** What the platform does instead, said in the line; by default the rule above. */
+    instead?: string
+    /** `info` where an unknown identity is a token's ordinary case (Bitbucket's access tokens). */
+    level?: 'info' | 'warning'
+  } = {}
+): Promise<T | undefined> {
+  let why: string
+  try {
+    const identity = await read()
+    if (identity !== undefined) return identity
+    why = 'the reply names none'
+  } catch (error) {
+    why = messageOf(error)
+  }
+  log[level](
+    `${platform}: the token's own identity could not be read (${oneLine(why, QUOTE_LIMITS.short)}), so no comment is known as ours: ${instead}.`
+  )
+  return undefined
+}
+
 /** Each project's verdict comment: ours edited in place, or a new one, as the comment setting says. */
 async function writeVerdicts(
   words: PlatformWords,
   review: Review,
   outcomes: readonly AnalysisOutcome[],
-  me: Identity | undefined,
+  identity: () => Promise<Identity | undefined>,
   options: DecorationOptions
 ): Promise<void> {
   const { verdicts } = review
   const existing = await decorationStep(`the ${words.comment}s of ${review.name}`, () =>
     verdicts.list()
   )
-  let author = me
+  // With the identity unknown, the author a create's reply names: the token's own.
+  let written: Identity | undefined
+  const me = async () => (await identity()) ?? written
+  const madeNow = new WeakSet<VerdictComment>()
   for (const outcome of outcomes) {
     const name = nameOf(outcome)
     await decorationStep(`the ${words.comment} for ${name}`, async () => {
-      const written = await writeVerdict(review, existing, author, outcome, options)
-      author ??= written.author
+      const result = await writeVerdict(review, existing, me, madeNow, outcome, options)
+      written ??= result.author
       options.log.info(
-        written.action === 'unchanged'
+        result.action === 'unchanged'
           ? msg`${words.name}: the ${words.comment} for ${name} is left as it is (${setting('comment')} ${options.commentWhen}).`
-          : `${words.name}: the ${words.comment} for ${name} is ${written.action} on ${review.name}.`
+          : `${words.name}: the ${words.comment} for ${name} is ${result.action} on ${review.name}.`
       )
     })
   }
@@ -172,14 +211,16 @@ async function writeVerdicts(
  * The project's verdict comment, unless the comment setting says to leave it: `failed` writes no
  * new one for a passing gate (an existing one is still updated, so it never shows a failure that
  * is gone); `changed` leaves it alone while its verdict is the same. Ours is the one carrying the
- * project's marker (or property) whose author is `me`. With `me` unknown, a new one is written;
+ * project's marker (or property) whose author is `me`, asked once one carries it. With `me`
+ * unknown, a new one is written;
  * where the platform may delete, the author its reply names is the token's, and that author's
  * earlier ones carrying the marker are deleted, so one stays.
  */
 async function writeVerdict(
   review: Review,
   existing: VerdictComment[],
-  me: Identity | undefined,
+  identity: () => Promise<Identity | undefined>,
+  madeNow: WeakSet<VerdictComment>,
   outcome: AnalysisOutcome,
   { sink, policy, commentWhen, fileLink }: DecorationOptions
 ): Promise<{ action: 'created' | 'updated' | 'unchanged'; author: Identity | undefined }> {
@@ -198,8 +239,11 @@ async function writeVerdict(
       ? comment.project === verdict.label
       : markerOf(comment.body) === marker
   )
-  const ours = me === undefined ? undefined : carrying.find(({ author }) => author === me)
-  const cleansUp = me === undefined && verdicts.remove !== undefined && carrying.length > 0
+  // One this run wrote (two outcomes naming one project share it) is ours without asking.
+  const made = carrying.find((comment) => madeNow.has(comment))
+  const me = made || carrying.length === 0 ? undefined : await identity()
+  const ours = made ?? (me === undefined ? undefined : carrying.find(({ author }) => author === me))
+  const cleansUp = !ours && me === undefined && verdicts.remove !== undefined && carrying.length > 0
   if (!cleansUp && !shouldWrite(commentWhen, commentVerdict(outcome, policy), ours?.body)) {
     return { action: 'unchanged', author: me }
   }
@@ -215,9 +259,10 @@ async function writeVerdict(
       existing.splice(existing.indexOf(earlier), 1)
     }
   }
-  // Two outcomes naming one project share one comment: the later one edits it.
   if (created.id !== undefined) {
-    existing.push({ id: created.id, body, author, project: verdict.label })
+    const comment = { id: created.id, body, author, project: verdict.label }
+    existing.push(comment)
+    madeNow.add(comment)
   }
   return { action: 'created', author }
 }
@@ -230,17 +275,19 @@ async function writeVerdict(
 async function commentOnLines(
   inline: InlineComments,
   review: Review,
-  me: Identity | undefined,
+  identity: () => Promise<Identity | undefined>,
   issues: { findings: Finding[]; complete: boolean },
   changed: ChangedLines,
   { sink, inlineLimit, inlineSeverity }: DecorationOptions
 ): Promise<{ started: number; resolved: number; leftOut: number }> {
-  const keyed = (await inline.list(me)).flatMap(
+  const keyed = (await inline.list(identity)).flatMap(
     (comment): (InlineComment & { issueKey: string })[] => {
       const issueKey = comment.issueKey ?? issueKeyOf(comment.body)
       return issueKey === undefined ? [] : [{ ...comment, issueKey }]
     }
   )
+  // Who the token is matters once a comment names an issue.
+  const me = keyed.length > 0 ? await identity() : undefined
   const ours = keyed.filter((comment) => me !== undefined && comment.author === me)
   // Another's comment on an issue does not stand in for ours, unless ours cannot be known.
   const discussed = new Set((me === undefined ? keyed : ours).map(({ issueKey }) => issueKey))
@@ -478,9 +525,14 @@ function endOfDecoration(platform: DecorationPlatform, error: unknown): Said {
   return joined(
     [
       `${platform.name}: ${step ? step.what : 'the decoration'} failed, and nothing more is decorated; the verdict and the exit code are unchanged.`,
-      quotedSaidOf(cause),
+      asSentence(quotedSaidOf(cause)),
       msg`Check ${platform.check}; the next run decorates again.`
     ],
     ' '
   )
+}
+
+/** What an error said, ended with a full stop unless it ends with one of its own. */
+function asSentence(said: Said): Said {
+  return typeof said === 'string' && /[.!?]$/.test(said) ? said : msg`${said}.`
 }

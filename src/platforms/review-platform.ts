@@ -171,8 +171,8 @@ export interface InlineComments {
   step: string
   started: string
   resolved: string
-  /** Listed once a run, bounded; `me`, when known, may narrow what is read to ours. */
-  list(me: Identity | undefined): Promise<InlineComment[]>
+  /** Listed once a run, bounded; `identity`, when the platform asks it, narrows what is read. */
+  list(identity: () => Promise<Identity | undefined>): Promise<InlineComment[]>
   /** Why none can be started this run, once the changed lines are read (GitLab's diff not ready). */
   notReady?(): string | undefined
   /** Starts them all: one request where the platform has a review to batch them in. */

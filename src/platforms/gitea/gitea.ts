@@ -147,7 +147,8 @@ function pullRequest(gitea: RestApi, target: GiteaTarget, pull: string, issue: s
       step: 'the review of the new issues',
       started: 'comments started in one review',
       resolved: 'resolved',
-      list: (me: Identity | undefined) => reviewComments(gitea, pull, me),
+      list: (identity: () => Promise<Identity | undefined>) =>
+        reviewComments(gitea, pull, identity),
       async start(comments: readonly NewInlineComment[]) {
         await gitea.request('POST', `${pull}/reviews`, {
           body: {
@@ -187,14 +188,16 @@ function pullRequest(gitea: RestApi, target: GiteaTarget, pull: string, issue: s
 async function reviewComments(
   gitea: RestApi,
   pull: string,
-  me: Identity | undefined
+  identity: () => Promise<Identity | undefined>
 ): Promise<InlineComment[]> {
   const reviews: number[] = []
+  // Asked once there is a review: then only the token's own are read.
   for (let page = 1; page <= GITEA_LIMITS.reviewPages; page++) {
     const { body } = await gitea.request('GET', `${pull}/reviews`, {
       query: { page: String(page), limit: String(GITEA_LIMITS.perPage) }
     })
     const items = Array.isArray(body) ? (body as unknown[]) : []
+    const me = items.length > 0 ? await identity() : undefined
     for (const item of items) {
       const id = idOf(item)
       const author = idOf((item as { user?: unknown } | null)?.user)

@@ -39,7 +39,8 @@ import {
 import type { GitHubApi } from './github-api.js'
 import { isRateLimit, statusOf } from './github-api.js'
 
-const GITHUB_LIMITS = {
+/** GitHub's bounds as the decoration keeps them (exported for the tests that read them). */
+export const GITHUB_LIMITS = {
   /** GitHub refuses a status's description over 140 characters. */
   descriptionChars: 140,
   /** A status's context: GitHub names no limit; the key is cut to keep it readable. */

@@ -1,0 +1,260 @@
+export const id = 875;
+export const ids = [875];
+export const modules = {
+
+/***/ 2875:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Wn: () => (/* binding */ listChangedLines),
+/* harmony export */   githubPlatform: () => (/* binding */ githubPlatform)
+/* harmony export */ });
+/* unused harmony exports GITHUB_LIMITS, ownAccount, accountId */
+/* harmony import */ var _review_platform_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(448);
+/* harmony import */ var _github_api_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(5062);
+
+
+/** GitHub's bounds as the decoration keeps them (exported for the tests that read them). */
+const GITHUB_LIMITS = {
+    /** GitHub refuses a status's description over 140 characters. */
+    descriptionChars: 140,
+    /** A status's context: GitHub names no limit; the key is cut to keep it readable. */
+    contextChars: 100,
+    /** Pages of 100 comments searched for ours: 3,000 comments. */
+    commentPages: 30,
+    /** Pages of 100 files: GitHub lists at most 3,000 files of a pull request. */
+    filePages: 30,
+    /** Pages of 100 review threads read to find ours: 1,000 threads. */
+    threadPages: 10,
+    perPage: 100
+};
+/**
+ * The GitHub repository and pull request `target` names, as a review platform.
+ *
+ * @example await decorate(githubPlatform(new GitHubApi({ token, apiUrl, clock, deadline }), target), outcomes, options)
+ */
+function githubPlatform(github, target) {
+    const repository = (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_0__/* .forgeRepository */ ._C)(target);
+    const number = target.pullRequest;
+    return {
+        words: {
+            name: 'GitHub',
+            status: 'commit status',
+            comment: 'comment',
+            check: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_0__/* .msg */ .ab) `that ${target.names.api} is GitHub's REST API and that GitHub is up`
+        },
+        refusal: (error) => refusalWords(error, target),
+        commit: target.commit,
+        setStatus: (verdict) => setStatus(github, repository, target.commit, verdict),
+        review: number === undefined
+            ? undefined
+            : pullRequest(github, {
+                repository,
+                number,
+                owner: target.owner,
+                repo: target.repo,
+                commit: target.commit
+            }),
+        noReview: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_0__/* .msg */ .ab) `Not a pull request (no ${target.names.pullRequest}): the commit statuses are set, and no comment is written.`,
+        close: () => github.close()
+    };
+}
+/** The project's commit status: success or failure as the policy judges the gate. */
+async function setStatus(github, repository, commit, verdict) {
+    await github.request('POST', `${repository}/statuses/${encodeURIComponent(commit)}`, {
+        body: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_0__/* .forgeStatus */ .M)(verdict, GITHUB_LIMITS)
+    });
+}
+function pullRequest(github, ref) {
+    const comments = `${ref.repository}/issues/${ref.number}/comments`;
+    return {
+        name: `pull request #${ref.number}`,
+        kind: 'pull request',
+        commit: ref.commit,
+        markup: 'html',
+        ownIdentity: () => ownAccount(github),
+        changedLines: () => listChangedLines(github, ref.repository, ref.number),
+        verdicts: {
+            keyedBy: 'marker',
+            list: () => listComments(github, comments),
+            async create(_verdict, body) {
+                const { body: reply } = await github.request('POST', comments, { body: { body } });
+                return { id: accountId(reply?.id) };
+            },
+            async update(comment, body) {
+                try {
+                    await github.request('PATCH', `${ref.repository}/issues/comments/${comment.id}`, {
+                        body: { body }
+                    });
+                    return true;
+                }
+                catch (error) {
+                    // Deleted since it was listed: written anew.
+                    if ((0,_github_api_js__WEBPACK_IMPORTED_MODULE_1__/* .statusOf */ .c2)(error) === 404 && !(0,_github_api_js__WEBPACK_IMPORTED_MODULE_1__/* .isRateLimit */ .a5)(error))
+                        return false;
+                    throw error;
+                }
+            }
+        },
+        inline: {
+            step: 'the review of the new issues',
+            started: 'comments started in one review',
+            resolved: 'resolved',
+            list: () => reviewThreads(github, ref),
+            async start(comments) {
+                await github.request('POST', `${ref.repository}/pulls/${ref.number}/reviews`, {
+                    body: {
+                        event: 'COMMENT',
+                        body: (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_0__/* .reviewSummary */ .ll)(comments.length),
+                        comments: comments.map(({ file, line, body }) => ({
+                            path: file,
+                            line,
+                            side: 'RIGHT',
+                            body
+                        }))
+                    }
+                });
+            },
+            async resolve(thread) {
+                await github.graphql('mutation($id: ID!) { resolveReviewThread(input: { threadId: $id }) { thread { id } } }', { id: thread.id });
+                return true;
+            }
+        }
+    };
+}
+/**
+ * The token's own account id. A user's token (a personal access token, a GitHub App's user
+ * token) reads it from `GET /user`. An installation token (the job's GITHUB_TOKEN, another
+ * app's) may not (GitHub answers 403, "Resource not accessible by integration"); GraphQL's
+ * `viewer` names the app's bot account for it: `github-actions[bot]` for the job's token, and an
+ * app's own bot, never another's, for an app's token.
+ */
+async function ownAccount(github) {
+    try {
+        const { body } = await github.request('GET', 'user');
+        return accountId(body?.id);
+    }
+    catch (error) {
+        if ((0,_github_api_js__WEBPACK_IMPORTED_MODULE_1__/* .statusOf */ .c2)(error) !== 403)
+            throw error;
+    }
+    const reply = await github.graphql('query { viewer { databaseId } }');
+    return accountId(reply?.viewer?.databaseId);
+}
+/** A positive whole number id, or undefined. */
+function accountId(id) {
+    return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+/**
+ * The pull request's comments, a page at a time (at most 30 pages of 100). The next page is
+ * asked for by its number, never by the address the reply names: the token goes to the API's
+ * address only.
+ */
+async function listComments(github, path) {
+    const found = [];
+    for (let page = 1; page <= GITHUB_LIMITS.commentPages; page++) {
+        const reply = await github.request('GET', path, {
+            query: { per_page: String(GITHUB_LIMITS.perPage), page: String(page) }
+        });
+        const items = reply.body;
+        if (!Array.isArray(items))
+            break;
+        for (const item of items) {
+            const { id, body, user } = (item ?? {});
+            const comment = accountId(id);
+            if (comment === undefined || typeof body !== 'string')
+                continue;
+            found.push({ id: comment, body, author: accountId(user?.id) });
+        }
+        if (items.length === 0 || !/rel="next"/.test(reply.header('link') ?? ''))
+            break;
+    }
+    return found;
+}
+/**
+ * The lines the pull request adds or changes, per file, page by page (at most 30 pages of 100
+ * files): a file without a patch (GitHub leaves it out for a large diff, and for a binary file)
+ * counts as changed throughout; a removed file has none.
+ *
+ * @example const changed = await listChangedLines(github, 'repos/octo/shop', 7)
+ */
+async function listChangedLines(github, repository, number) {
+    const changed = new Map();
+    for (let page = 1; page <= GITHUB_LIMITS.filePages; page++) {
+        const { body: files } = await github.request('GET', `${repository}/pulls/${number}/files`, {
+            query: { per_page: String(GITHUB_LIMITS.perPage), page: String(page) }
+        });
+        if (!Array.isArray(files))
+            break;
+        for (const file of files) {
+            const { filename, patch, status } = (file ?? {});
+            if (typeof filename !== 'string' || status === 'removed')
+                continue;
+            changed.set(filename, typeof patch === 'string' ? (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_0__/* .addedLines */ .u4)(patch) : 'whole');
+        }
+        if (files.length < GITHUB_LIMITS.perPage)
+            break;
+    }
+    return changed;
+}
+const THREADS_QUERY = `query($owner: String!, $repo: String!, $number: Int!, $after: String) {
+  repository(owner: $owner, name: $repo) {
+    pullRequest(number: $number) {
+      reviewThreads(first: 100, after: $after) {
+        nodes { id isResolved comments(first: 1) { nodes { body author { ... on User { databaseId } ... on Bot { databaseId } } } } }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+}`;
+/** The pull request's review threads with their first comment, through GraphQL, bounded. */
+async function reviewThreads(github, ref) {
+    const threads = [];
+    let after = null;
+    for (let page = 0; page < GITHUB_LIMITS.threadPages; page++) {
+        const data = (await github.graphql(THREADS_QUERY, {
+            owner: ref.owner,
+            repo: ref.repo,
+            number: ref.number,
+            after
+        }));
+        const connection = data?.repository?.pullRequest?.reviewThreads;
+        for (const node of Array.isArray(connection?.nodes) ? connection.nodes : []) {
+            const first = node?.comments?.nodes?.[0];
+            if (typeof node?.id !== 'string' || !/^[\w=-]{1,200}$/.test(node.id))
+                continue;
+            threads.push({
+                id: node.id,
+                body: typeof first?.body === 'string' ? first.body : undefined,
+                resolved: node.isResolved === true,
+                author: accountId(first?.author?.databaseId)
+            });
+        }
+        const next = connection?.pageInfo;
+        if (next?.hasNextPage !== true || typeof next.endCursor !== 'string')
+            break;
+        after = next.endCursor;
+    }
+    return threads;
+}
+/** The one warning for a refusal: what the token, the repository or the pull request lacks. */
+function refusalWords(error, target) {
+    const base = 'GitHub refused the decoration; the verdict and the exit code are unchanged.';
+    const repository = (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(`${target.owner}/${target.repo}`, _review_platform_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.short);
+    if ((0,_github_api_js__WEBPACK_IMPORTED_MODULE_1__/* .isRateLimit */ .a5)(error)) {
+        return `${base} GitHub's API rate limit was reached (${error.status}): the next run decorates again.`;
+    }
+    switch (error.status) {
+        case 401:
+            return `${base} The token in GITHUB_TOKEN is not valid (401): give a personal access token, or a GitHub App's installation token.`;
+        case 403:
+            return `${base} The token in GITHUB_TOKEN may not write to ${repository} (403): a fine-grained token needs "Commit statuses" and "Pull requests" read and write; a classic token the repo scope; an installation token the statuses and pull_requests permissions.`;
+        default:
+            return (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_0__/* .msg */ .ab) `${base} GitHub shows this token no repository ${repository}${target.pullRequest === undefined ? '' : ` or pull request #${target.pullRequest}`} (404): check ${target.names.repository} and ${target.names.pullRequest}, and that the token may see the repository.`;
+    }
+}
+
+
+/***/ })
+
+};
