@@ -153,36 +153,9 @@ const PLATFORMS: Platform[] = [
       }
     }
   },
-  {
-    name: 'GitHub (from Jenkins)',
-    async start() {
-      const fake = new FakeGitHub()
-      fake.account = { login: 'sonar-bot', id: 4242, type: 'User' }
-      fake.files = SAMPLE_FILES.map((filename) => ({
-        filename,
-        status: 'modified',
-        patch: `@@ -1,0 +2,44 @@\n${Array.from({ length: 44 }, () => '+x').join('\n')}`
-      }))
-      await fake.start()
-      return {
-        env: {
-          JENKINS_URL: 'https://jenkins.example.com/',
-          EXECUTOR_NUMBER: '1',
-          CHANGE_URL: `https://github.com/octo/shop/pull/${NUMBER}`,
-          CHANGE_ID: String(NUMBER),
-          GIT_COMMIT: HEAD_SHA,
-          GITHUB_API_URL: fake.url,
-          GITHUB_TOKEN: 'ghp_fakeToken0123456789abcdefghijklmnopqrs'
-        },
-        args: [],
-        sent: () => ({
-          requests: fake.requests.map(({ method, url }) => ({ method, path: url })),
-          inline: ({ method, path }) => method === 'POST' && path.endsWith('/reviews')
-        }),
-        stop: () => fake.stop()
-      }
-    }
-  },
+  githubFromJenkins('GitHub (from Jenkins)', 'ghp_fakeToken0123456789abcdefghijklmnopqrs'),
+  // An installation token: a check run per project, whose annotations carry the issues too.
+  githubFromJenkins("GitHub, an app's token", 'ghs_fakeToken0123456789abcdefghijklmnopqrs'),
   {
     name: 'Gitea (from Jenkins)',
     async start() {
@@ -207,6 +180,41 @@ const PLATFORMS: Platform[] = [
     }
   }
 ]
+
+/** GitHub from Jenkins, with a personal token (statuses) or an installation token (check runs). */
+function githubFromJenkins(name: string, token: string): Platform {
+  return {
+    name,
+    async start() {
+      const fake = new FakeGitHub()
+      fake.account = { login: 'sonar-bot', id: 4242, type: 'User' }
+      fake.files = SAMPLE_FILES.map((filename) => ({
+        filename,
+        status: 'modified',
+        patch: `@@ -1,0 +2,44 @@\n${Array.from({ length: 44 }, () => '+x').join('\n')}`
+      }))
+      await fake.start()
+      return {
+        env: {
+          JENKINS_URL: 'https://jenkins.example.com/',
+          EXECUTOR_NUMBER: '1',
+          CHANGE_URL: `https://github.com/octo/shop/pull/${NUMBER}`,
+          CHANGE_ID: String(NUMBER),
+          GIT_COMMIT: HEAD_SHA,
+          GITHUB_API_URL: fake.url,
+          GITHUB_TOKEN: token
+        },
+        args: [],
+        sent: () => ({
+          requests: fake.requests.map(({ method, url }) => ({ method, path: url })),
+          inline: ({ method, path }) =>
+            (method === 'POST' && path.endsWith('/reviews')) || path.includes('/check-runs')
+        }),
+        stop: () => fake.stop()
+      }
+    }
+  }
+}
 
 const simulator = await Simulator.start({ token: TOKEN })
 const workspaces = new Map<number, Workspace>()

@@ -55,13 +55,17 @@ function narrowToChangedLines(outcomes, changed, request, log) {
 /***/ 8600:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
+// ESM COMPAT FLAG
+__webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  decorate: () => (/* binding */ decorate)
+  decorate: () => (/* binding */ decorate),
+  decorating: () => (/* binding */ decorating),
+  decorationStep: () => (/* binding */ decorationStep),
+  statusWords: () => (/* binding */ statusWords),
+  verdictOf: () => (/* binding */ verdictOf)
 });
-
-// UNUSED EXPORTS: decorating, decorationStep, statusWords, verdictOf
 
 // EXTERNAL MODULE: ./src/fail-policy.ts
 var fail_policy = __webpack_require__(6654);
@@ -157,6 +161,7 @@ var src_words = __webpack_require__(5846);
 
 
 
+
 /**
  * Decorates `platform` with every outcome; resolves once done, whatever the platform answered
  * (what happened is in the log), and never throws.
@@ -174,9 +179,12 @@ async function decorate(platform, outcomes, options) {
             }
             if (platform.writeReport) {
                 const write = platform.writeReport.bind(platform);
-                await decorationStep(`the report for ${verdict.name}`, async () => {
+                const report = words.report ?? 'report';
+                await decorationStep(`the ${report} for ${verdict.name}`, async () => {
                     const annotations = await write(verdict);
-                    log.info(`${words.name}: the report for ${verdict.name} is on commit ${platform.commit.slice(0, 12)}, with ${annotations} annotations.`);
+                    if (typeof annotations !== 'number')
+                        return log.info(annotations);
+                    log.info(`${words.name}: the ${report} for ${verdict.name} is on commit ${platform.commit.slice(0, 12)}, with ${annotations} annotations.`);
                 });
             }
         }
@@ -276,7 +284,7 @@ async function writeVerdict(review, existing, identity, madeNow, outcome, { sink
         markup: review.markup === 'markdown' ? report_markup/* MARKDOWN_MARKUP */.jx : report_markup/* HTML_MARKUP */.xe,
         ...(review.commentChars === undefined ? {} : { limit: review.commentChars })
     });
-    const verdict = verdictOf(outcome, { sink, policy });
+    const verdict = verdictOf(outcome, { sink, policy, fileLink });
     const marker = (0,pull_request_comment_body/* markerOf */.we)(body);
     const carrying = existing.filter((comment) => verdicts.keyedBy === 'project'
         ? comment.project === verdict.label
@@ -371,20 +379,36 @@ function lineOn(finding, changed, granularity) {
     return undefined;
 }
 /** The project's verdict as a platform shows it, every text through the sink. */
-function verdictOf(outcome, { sink, policy }) {
+function verdictOf(outcome, { sink, policy, fileLink }) {
     const newIssues = outcome.read ? outcome.result.newIssues : undefined;
+    const words = statusWords(outcome, policy, sink);
     return {
         key: (0,gate_outcome/* projectName */.j)(outcome),
         label: sink.text((0,gate_outcome/* projectName */.j)(outcome)),
         name: nameOf(outcome),
         failing: failing(outcome, policy),
-        words: sink.text(statusWords(outcome, policy, sink)),
+        words: sink.text(words),
         dashboard: dashboardOf(outcome),
         findings: newIssues?.read ? (0,findings_finding/* bySeverity */.Np)(newIssues.findings) : [],
+        newIssues: newIssues?.read ? newIssues.total : undefined,
+        reportHtml: (limit) => [
+            sink.text(report_markup/* HTML_MARKUP */.xe.paragraph([
+                `${failing(outcome, policy) ? '❌' : '✅'} ${report_markup/* HTML_MARKUP */.xe.text(words, 300)}`
+            ])),
+            ...(0,new_issues_block/* newIssuesBlock */.Qs)(newIssues, {
+                sink,
+                heading: 'h3',
+                listed: REPORT_ISSUES_LISTED,
+                limit: limit - 2000,
+                ...(fileLink ? { fileLink } : {})
+            })
+        ].join('\n'),
         figures: figuresOf(outcome, sink),
         say: (text) => sink.text(text)
     };
 }
+/** The new issues a report's HTML lists; the annotations carry them all. */
+const REPORT_ISSUES_LISTED = 50;
 /** A report's figures: the gate, the new issues, and the new code's figures it has (at most 4). */
 function figuresOf(outcome, sink) {
     if (!outcome.read)

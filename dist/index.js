@@ -30154,10 +30154,9 @@ function lookupTable(entries) {
 /* harmony export */   a5: () => (/* binding */ isRateLimit),
 /* harmony export */   av: () => (/* binding */ apiBase),
 /* harmony export */   c2: () => (/* binding */ statusOf),
-/* harmony export */   vu: () => (/* binding */ isRefusal),
 /* harmony export */   yN: () => (/* binding */ GitHubApi)
 /* harmony export */ });
-/* unused harmony export GITHUB_API_LIMITS */
+/* unused harmony exports GITHUB_API_LIMITS, isRefusal */
 /* harmony import */ var _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9837);
 /* harmony import */ var _review_platform_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(448);
 /**
@@ -30285,12 +30284,14 @@ function answerOf(error) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   BN: () => (/* reexport safe */ _findings_annotations_js__WEBPACK_IMPORTED_MODULE_2__.BN),
 /* harmony export */   Jj: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__.Jj),
 /* harmony export */   M: () => (/* binding */ forgeStatus),
 /* harmony export */   TH: () => (/* binding */ idOf),
 /* harmony export */   TN: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__.TN),
 /* harmony export */   _C: () => (/* binding */ forgeRepository),
-/* harmony export */   ab: () => (/* reexport safe */ _words_js__WEBPACK_IMPORTED_MODULE_4__.ab),
+/* harmony export */   ab: () => (/* reexport safe */ _words_js__WEBPACK_IMPORTED_MODULE_5__.ab),
+/* harmony export */   bA: () => (/* reexport safe */ _findings_annotations_js__WEBPACK_IMPORTED_MODULE_2__.bA),
 /* harmony export */   gJ: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__.gJ),
 /* harmony export */   ll: () => (/* binding */ reviewSummary),
 /* harmony export */   u4: () => (/* reexport safe */ _findings_changed_lines_js__WEBPACK_IMPORTED_MODULE_1__.u)
@@ -30298,9 +30299,11 @@ function answerOf(error) {
 /* unused harmony export digestId */
 /* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
 /* harmony import */ var _findings_changed_lines_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7424);
-/* harmony import */ var _findings_finding_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4879);
-/* harmony import */ var _findings_severity_scales_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(487);
-/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5846);
+/* harmony import */ var _findings_annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4808);
+/* harmony import */ var _findings_finding_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4879);
+/* harmony import */ var _findings_severity_scales_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(487);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5846);
+
 
 
 
@@ -40810,7 +40813,7 @@ async function onGitHub(options, count) {
         return found;
     if (count === 0)
         return undefined;
-    const { githubPlatform } = await __nccwpck_require__.e(/* import() */ 875).then(__nccwpck_require__.bind(__nccwpck_require__, 2875));
+    const { githubPlatform } = await __nccwpck_require__.e(/* import() */ 701).then(__nccwpck_require__.bind(__nccwpck_require__, 1701));
     const apiUrl = (0,github_api/* apiBase */.av)(env['GITHUB_API_URL']);
     if (!apiUrl) {
         return {
@@ -40942,6 +40945,8 @@ async function reportOutcomes(outcomes, verdict, { settings, github, log, sinks,
                 env,
                 log,
                 sink: sinks.checkRun,
+                policy,
+                fileLink,
                 decorateBy
             });
         }

@@ -97,7 +97,8 @@ export interface ReviewThread {
  * job's token, an installation token, which `GET /user` refuses (403, "Resource not accessible
  * by integration") and GraphQL's `viewer` names as github-actions[bot]; `account` makes it a
  * user's token, which `GET /user` answers. `refuseWrites` answers 403 to every write, as GitHub
- * does to a fork's token; `refuseFiles` answers 403 to the files list.
+ * does to a fork's token; `refuseFiles` answers 403 to the files list. Check runs are refused
+ * (403) to any token but an installation token (`ghs_`), and to it too with `refuseChecks`.
  */
 export class FakeGitHub {
   readonly comments: Comment[] = []
@@ -116,6 +117,8 @@ export class FakeGitHub {
   readonly threads: ReviewThread[] = []
   refuseWrites = false
   refuseFiles = false
+  /** Refuses check runs to an installation token too (an app without the checks permission). */
+  refuseChecks = false
   /** The token's account when it is a user's; by default the job's token (github-actions[bot]). */
   account: GitHubAccount | undefined = undefined
   private next = 1000
@@ -219,6 +222,13 @@ export class FakeGitHub {
           return reply(200, { id: this.next++, state: 'COMMENTED' })
         }
         if (request.method === 'POST' && url.pathname === '/repos/octo/shop/check-runs') {
+          // Only a GitHub App's installation token may create one.
+          if (!/^(token|Bearer) ghs_/.test(request.headers.authorization ?? '')) {
+            return reply(403, { message: 'You must authenticate via a GitHub App.' })
+          }
+          if (this.refuseChecks) {
+            return reply(403, { message: 'Resource not accessible by integration' })
+          }
           const run = {
             id: this.next++,
             create: JSON.parse(text) as Record<string, unknown>,

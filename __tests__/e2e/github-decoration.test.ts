@@ -51,13 +51,13 @@ const CIS = [
 describe.each(CIS)('--decorate for a GitHub pull request built in $ci', ({ env: ciEnv }) => {
   const { node } = RUNTIMES[0]!
 
-  function decorate(ws: Workspace, fake: FakeGitHub) {
+  function decorate(ws: Workspace, fake: FakeGitHub, token = GITHUB_TOKEN) {
     return timeChild(node, [CLI_ENTRY, ...QUICK, '--decorate'], {
       cwd: ws.cwd,
       env: {
         PATH: process.env['PATH'] ?? '/usr/bin:/bin',
         SONAR_TOKEN: TOKEN,
-        GITHUB_TOKEN,
+        GITHUB_TOKEN: token,
         GITHUB_API_URL: fake.url,
         ...ciEnv
       },
@@ -117,6 +117,34 @@ describe.each(CIS)('--decorate for a GitHub pull request built in $ci', ({ env: 
         fake.requests.every(({ authorization }) => authorization === `token ${GITHUB_TOKEN}`)
       ).toBe(true)
       expect(JSON.stringify(server.simulator.requests)).not.toContain(GITHUB_TOKEN)
+    } finally {
+      await fake.stop()
+    }
+  })
+
+  it("a GitHub App's installation token: a check run per project in place of its status, the issues as its annotations", async () => {
+    const fake = await startGitHubForSamples()
+    fake.account = undefined
+    const appToken = 'ghs_e2eInstallationToken0123456789abcdefAB'
+    try {
+      const run = await decorate(
+        await server.checkout({ ...(await scenario('gate-error')), finishAfterMs: 200 }),
+        fake,
+        appToken
+      )
+      expect(run.exitCode).toBe(1)
+      expect(fake.statuses).toEqual([])
+      expect(fake.checkRuns).toHaveLength(1)
+      expect(fake.checkRuns[0]!.create).toMatchObject({
+        name: 'sonarqube/demo-project',
+        head_sha: HEAD_SHA,
+        conclusion: 'failure'
+      })
+      expect(run.stderr).toMatch(
+        /GitHub: the check run for demo-project is on commit [0-9a-f]{12}, with \d+ annotations\./
+      )
+      expect(fake.comments).toHaveLength(1)
+      expect(run.stderr).not.toContain(appToken)
     } finally {
       await fake.stop()
     }

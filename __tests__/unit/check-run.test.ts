@@ -10,6 +10,7 @@ import type { GateResult } from '../../src/gate/check.js'
 import type { AnalysisOutcome } from '../../src/gate/outcome.js'
 import { summaryForms } from '../../src/report/summary-text.js'
 import { tokenForms } from '../../src/secrets.js'
+import { FAIL_ON_ERROR } from '../../src/fail-policy.js'
 
 const API = 'https://api.github.test'
 const SONAR_TOKEN = 'squ_sonarsecret456'
@@ -92,6 +93,7 @@ async function checkRuns(outcomes: readonly AnalysisOutcome[]) {
     env: { GITHUB_API_URL: API },
     log,
     sink: actionHtmlSink({ token: SONAR_TOKEN, unit: 'characters' }),
+    policy: FAIL_ON_ERROR,
     decorateBy: Date.now() + 30_000
   })
   return { sent, log }
@@ -124,7 +126,7 @@ describe('the check run sends every text through its sink', () => {
     }
     expect(everything).not.toMatch(/squ_sonarsecret|ghs_jobtoken/)
     expect(log.of('info')).toEqual([
-      'Created the check run "Sonar issues: shop" with 2 annotations.'
+      'GitHub: the check run for shop is on commit abcdef012345, with 2 annotations.'
     ])
   })
 

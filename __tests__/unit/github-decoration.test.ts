@@ -19,7 +19,12 @@ import {
   type DecorationOptions
 } from '../../src/platforms/decorate.js'
 import { GitHubApi } from '../../src/platforms/github/github-api.js'
-import { githubPlatform, type GitHubTarget } from '../../src/platforms/github/github.js'
+import type { CheckRunStyle } from '../../src/platforms/github/check-run.js'
+import {
+  GATE_CHECK_RUN,
+  githubPlatform,
+  type GitHubTarget
+} from '../../src/platforms/github/github.js'
 import { summaryForms } from '../../src/report/summary-text.js'
 import { tokenForms } from '../../src/secrets.js'
 import {
@@ -79,18 +84,23 @@ function target(fields: Partial<GitHubTarget> = {}): GitHubTarget {
 async function decorate(
   fake: FakeGitHub,
   outcomes: AnalysisOutcome[],
-  options: Partial<DecorationOptions> & { target?: Partial<GitHubTarget> } = {}
+  options: Partial<DecorationOptions> & {
+    target?: Partial<GitHubTarget>
+    token?: string
+    checkRuns?: CheckRunStyle
+  } = {}
 ) {
   const log = new RecordingLog(COMMAND_NAMES)
   const api = new GitHubApi({
-    token: TOKEN,
+    token: options.token ?? TOKEN,
     apiUrl: fake.url,
     clock: new FakeClock(),
     deadline: 60_000
   })
-  await decoratePlatform(githubPlatform(api, target(options.target)), outcomes, {
+  const platform = githubPlatform(api, target(options.target), { checkRuns: options.checkRuns })
+  await decoratePlatform(platform, outcomes, {
     sink: commandSink({
-      secrets: tokenForms(TOKEN),
+      secrets: tokenForms(options.token ?? TOKEN),
       escapedForms: summaryForms,
       limit: 65_536,
       unit: 'characters'
@@ -235,5 +245,76 @@ describe('never a failure, never silent', () => {
     )
     const written = fake.requests.map(({ body }) => body).join('\n')
     expect(written).not.toContain(TOKEN)
+  })
+})
+
+describe('a check run where the token may: an installation token from any CI', () => {
+  const APP_TOKEN = 'ghs_installationToken0123456789abcdefABCD'
+
+  it('one check run per project stands for its status: the same name, the gate as conclusion, the issues as annotations', async () => {
+    const fake = await githubWith(undefined)
+    const log = await decorate(fake, [failing()], { token: APP_TOKEN, checkRuns: GATE_CHECK_RUN })
+    expect(fake.statuses).toEqual([])
+    expect(fake.checkRuns).toHaveLength(1)
+    const { create } = fake.checkRuns[0]!
+    expect(create).toMatchObject({
+      name: 'sonarqube/shop',
+      head_sha: HEAD_SHA,
+      status: 'completed',
+      conclusion: 'failure'
+    })
+    const output = create['output'] as {
+      title: string
+      summary: string
+      annotations: Array<{ path: string; start_line: number; annotation_level: string }>
+    }
+    expect(output.title).toBe('4 new issues')
+    expect(output.summary).toMatch(/^<p>❌ Quality Gate failed: \d+ of \d+ conditions failed<\/p>/)
+    expect(output.annotations.map(({ path, start_line }) => `${path}:${start_line}`)).toEqual([
+      'src/Cart.java:43',
+      'src/Cart.java:12',
+      'src/Huge.java:7',
+      'src/Cart.java:41'
+    ])
+    expect(log.of('info')).toContain(
+      `GitHub: the check run for shop is on commit ${HEAD_SHA.slice(0, 12)}, with 4 annotations.`
+    )
+    expect(log.of('warning')).toEqual([])
+    // The comment and the review still follow.
+    expect(fake.comments).toHaveLength(1)
+    expect(reviewRequests(fake)).toHaveLength(1)
+
+    await decorate(fake, [outcome('OK', [])], { token: APP_TOKEN, checkRuns: GATE_CHECK_RUN })
+    expect(fake.checkRuns[1]!.create).toMatchObject({
+      name: 'sonarqube/shop',
+      conclusion: 'success'
+    })
+  })
+
+  it('a token GitHub refuses check runs to: the commit status instead, said in one line, and the rest decorated', async () => {
+    for (const [token, refuseChecks, said] of [
+      [TOKEN, false, 'You must authenticate via a GitHub App.'],
+      [APP_TOKEN, true, 'Resource not accessible by integration']
+    ] as const) {
+      const fake = await githubWith(token === TOKEN ? BOT : undefined)
+      fake.refuseChecks = refuseChecks
+      const log = await decorate(fake, [failing(), { ...failing() }], {
+        token,
+        checkRuns: GATE_CHECK_RUN
+      })
+      expect(fake.checkRuns).toEqual([])
+      expect(fake.statuses.map(({ body }) => [body['context'], body['state']])).toEqual([
+        ['sonarqube/shop', 'failure'],
+        ['sonarqube/shop', 'failure']
+      ])
+      // Asked once: the second project goes straight to its status.
+      const asked = fake.requests.filter(({ url }) => url.endsWith('/check-runs'))
+      expect(asked).toHaveLength(1)
+      expect(log.of('info')).toContain(
+        `GitHub: the token may not create check runs (GitHub said: 403 ${said}); a GitHub App's installation token with the checks write permission may. The commit status for shop is set instead.`
+      )
+      expect(log.of('warning')).toEqual([])
+      expect(fake.comments).toHaveLength(1)
+    }
   })
 })

@@ -272,6 +272,7 @@ async function actionWrites({ name, scenarios, outcomes: outcomesOf, settings }:
         env: recordingGitHub('https://checks.github.test', written.checkRun, env),
         log,
         sink: sinks.checkRun,
+        policy,
         decorateBy: Date.now() + 30_000
       })
     }

@@ -68,6 +68,8 @@ export async function reportOutcomes(
         env,
         log,
         sink: sinks.checkRun,
+        policy,
+        fileLink,
         decorateBy
       })
     }

@@ -36,7 +36,7 @@ import { bitbucketDataCenter as dataCenterPlatform } from '../platforms/bitbucke
 import { decorate as decoratePlatform, type DecorationOptions } from '../platforms/decorate.js'
 import { giteaPlatform } from '../platforms/gitea/gitea.js'
 import { GitHubApi } from '../platforms/github/github-api.js'
-import { githubPlatform } from '../platforms/github/github.js'
+import { GATE_CHECK_RUN, githubPlatform } from '../platforms/github/github.js'
 import { GitLabApi } from '../platforms/gitlab/gitlab-api.js'
 import { gitlabPlatform } from '../platforms/gitlab/gitlab.js'
 import type { PlatformConnection, ReviewPlatform } from '../platforms/review-platform.js'
@@ -210,7 +210,9 @@ function gitlabFound(context: DecorationContext, found: GitLabPipeline): Found {
 /**
  * GitHub from any CI: a commit status per project, and on a pull request the comment and the
  * issues' comments as one review, with the token in GITHUB_TOKEN (a personal access token, or a
- * GitHub App's installation token).
+ * GitHub App's installation token). With an installation token (`ghs_`, which alone may create
+ * check runs), a check run per project stands for its status: the same name, the new issues as
+ * its annotations; where the app may not write checks, the status is set.
  */
 async function github(context: DecorationContext): Promise<Found | Missing> {
   const found = await githubRepository(context.env, {
@@ -227,7 +229,8 @@ async function github(context: DecorationContext): Promise<Found | Missing> {
     limit: 65_536,
     open(connection) {
       const api = new GitHubApi({ ...connection, apiUrl: found.apiUrl.href.replace(/\/+$/, '') })
-      return githubPlatform(api, found)
+      const installation = connection.token.startsWith('ghs_')
+      return githubPlatform(api, found, { checkRuns: installation ? GATE_CHECK_RUN : undefined })
     }
   }
 }

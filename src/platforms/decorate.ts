@@ -24,7 +24,7 @@ import { messageOf, quotedSaidOf } from '../errors.js'
 import { dashboardAddress } from '../report/dashboard-link.js'
 import { issueDiscussionBody, issueKeyOf } from '../report/issue-discussion.js'
 import { HTML_MARKUP, MARKDOWN_MARKUP } from '../report/markup.js'
-import type { FileLink } from '../report/new-issues-block.js'
+import { newIssuesBlock, type FileLink } from '../report/new-issues-block.js'
 import { withoutReferences } from '../report/no-references.js'
 import {
   commentBody,
@@ -85,10 +85,12 @@ export async function decorate(
       }
       if (platform.writeReport) {
         const write = platform.writeReport.bind(platform)
-        await decorationStep(`the report for ${verdict.name}`, async () => {
+        const report = words.report ?? 'report'
+        await decorationStep(`the ${report} for ${verdict.name}`, async () => {
           const annotations = await write(verdict)
+          if (typeof annotations !== 'number') return log.info(annotations)
           log.info(
-            `${words.name}: the report for ${verdict.name} is on commit ${platform.commit.slice(0, 12)}, with ${annotations} annotations.`
+            `${words.name}: the ${report} for ${verdict.name} is on commit ${platform.commit.slice(0, 12)}, with ${annotations} annotations.`
           )
         })
       }
@@ -232,7 +234,7 @@ async function writeVerdict(
     markup: review.markup === 'markdown' ? MARKDOWN_MARKUP : HTML_MARKUP,
     ...(review.commentChars === undefined ? {} : { limit: review.commentChars })
   })
-  const verdict = verdictOf(outcome, { sink, policy })
+  const verdict = verdictOf(outcome, { sink, policy, fileLink })
   const marker = markerOf(body)
   const carrying = existing.filter((comment) =>
     verdicts.keyedBy === 'project'
@@ -338,21 +340,41 @@ function lineOn(
 /** The project's verdict as a platform shows it, every text through the sink. */
 export function verdictOf(
   outcome: AnalysisOutcome,
-  { sink, policy }: { sink: Sink; policy: FailPolicy }
+  { sink, policy, fileLink }: { sink: Sink; policy: FailPolicy; fileLink?: FileLink | undefined }
 ): ProjectVerdict {
   const newIssues = outcome.read ? outcome.result.newIssues : undefined
+  const words = statusWords(outcome, policy, sink)
   return {
     key: projectName(outcome),
     label: sink.text(projectName(outcome)),
     name: nameOf(outcome),
     failing: failing(outcome, policy),
-    words: sink.text(statusWords(outcome, policy, sink)),
+    words: sink.text(words),
     dashboard: dashboardOf(outcome),
     findings: newIssues?.read ? bySeverity(newIssues.findings) : [],
+    newIssues: newIssues?.read ? newIssues.total : undefined,
+    reportHtml: (limit) =>
+      [
+        sink.text(
+          HTML_MARKUP.paragraph([
+            `${failing(outcome, policy) ? '❌' : '✅'} ${HTML_MARKUP.text(words, 300)}`
+          ])
+        ),
+        ...newIssuesBlock(newIssues, {
+          sink,
+          heading: 'h3',
+          listed: REPORT_ISSUES_LISTED,
+          limit: limit - 2000,
+          ...(fileLink ? { fileLink } : {})
+        })
+      ].join('\n'),
     figures: figuresOf(outcome, sink),
     say: (text) => sink.text(text)
   }
 }
+
+/** The new issues a report's HTML lists; the annotations carry them all. */
+const REPORT_ISSUES_LISTED = 50
 
 /** A report's figures: the gate, the new issues, and the new code's figures it has (at most 4). */
 function figuresOf(outcome: AnalysisOutcome, sink: Sink): Figure[] {

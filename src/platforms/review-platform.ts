@@ -18,6 +18,7 @@ import { cut } from '../untrusted-text.js'
 
 export type { Clock } from '../clock.js'
 export { addedLines, type ChangedLines } from '../findings/changed-lines.js'
+export { findingAnnotation, LEVEL_OF_SEVERITY } from '../findings/annotations.js'
 export { bySeverity, type Finding, type Severity } from '../findings/finding.js'
 export { severityIn } from '../findings/severity-scales.js'
 export { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
@@ -42,6 +43,10 @@ export interface ProjectVerdict {
   dashboard: string | undefined
   /** The new issues read, most severe first. */
   findings: readonly Finding[]
+  /** How many new issues the server counts, when they were read. */
+  newIssues: number | undefined
+  /** The verdict and the first new issues as HTML blocks, within `limit` characters. */
+  reportHtml(limit: number): string
   /** A text the platform sends, through the sink: every form of every secret hidden. */
   say(text: string): string
   /** The figures a report shows: the gate, the new issues, the new code's coverage, duplication. */
@@ -92,6 +97,8 @@ export interface PlatformWords {
   status: string
   /** What the verdict's comment is called: `note`, `comment`, `thread`. */
   comment: string
+  /** What a report is called (`report` by default; GitHub's: `check run`). */
+  report?: string
   /** What to check when the platform does not answer as its API does. */
   check: Said
 }
@@ -107,8 +114,11 @@ export interface ReviewPlatform {
   refusal(error: PlatformRefusal): Said
   /** The project's status on the commit, so that a rule can require it. */
   setStatus?(verdict: ProjectVerdict): Promise<void>
-  /** The project's report on the commit, with its new issues; how many annotations it has. */
-  writeReport?(verdict: ProjectVerdict): Promise<number>
+  /**
+   * The project's report on the commit, with its new issues: how many annotations it has, or
+   * what was done instead, in one line.
+   */
+  writeReport?(verdict: ProjectVerdict): Promise<number | Said>
   /** The commit decorated. */
   readonly commit: string
   /** The review, when the CI names one and the platform may write to it. */

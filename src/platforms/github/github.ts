@@ -1,5 +1,6 @@
 /**
- * GitHub as a review platform, from any CI: per project a commit status on the commit, and on a
+ * GitHub as a review platform, from any CI: per project a commit status on the commit (or, where
+ * asked, a check run standing for it: check-run.ts), and on a
  * pull request the project's comment (HTML blocks, found again by its marker and its author) and
  * the issues' comments on the lines the pull request changes, started as **one review** (one
  * request, one notification) and resolved once their issue is gone. Shapes from GitHub's REST
@@ -18,7 +19,7 @@
  * - the token's own account: `GET /user`, or for an installation token (which GitHub refuses
  *   it, 403) GraphQL's `viewer`.
  */
-import type { PlatformRefusal } from '../../http/rest-api.js'
+import { PlatformRefusal } from '../../http/rest-api.js'
 import {
   addedLines,
   forgeRepository,
@@ -36,8 +37,9 @@ import {
   type Said,
   type VerdictComment
 } from '../review-platform.js'
+import { writeCheckRun, type CheckRunStyle } from './check-run.js'
 import type { GitHubApi } from './github-api.js'
-import { isRateLimit, statusOf } from './github-api.js'
+import { githubSaid, isRateLimit, statusOf } from './github-api.js'
 
 /** GitHub's bounds as the decoration keeps them (exported for the tests that read them). */
 export const GITHUB_LIMITS = {
@@ -54,6 +56,16 @@ export const GITHUB_LIMITS = {
   perPage: 100
 } as const
 
+/**
+ * A project's check run standing for its commit status: the status's name, concluded as the
+ * gate is judged; a commit status where the token may not create check runs.
+ */
+export const GATE_CHECK_RUN: CheckRunStyle = {
+  name: (verdict) => forgeStatus(verdict, GITHUB_LIMITS).context!,
+  passing: 'success',
+  orStatus: true
+}
+
 /** Where the decoration goes on GitHub: the repository, the commit, the pull request if any. */
 export type GitHubTarget = ForgeTarget
 
@@ -62,19 +74,44 @@ export type GitHubTarget = ForgeTarget
  *
  * @example await decorate(githubPlatform(new GitHubApi({ token, apiUrl, clock, deadline }), target), outcomes, options)
  */
-export function githubPlatform(github: GitHubApi, target: GitHubTarget): ReviewPlatform {
+export function githubPlatform(
+  github: GitHubApi,
+  target: GitHubTarget,
+  { checkRuns }: { checkRuns?: CheckRunStyle | undefined } = {}
+): ReviewPlatform {
   const repository = forgeRepository(target)
   const number = target.pullRequest
+  const status = (verdict: ProjectVerdict) => setStatus(github, repository, target.commit, verdict)
+  // Check runs where the token may; once refused (not an app's token, or no checks permission),
+  // each project's commit status stands for its check run.
+  let checksRefused: PlatformRefusal | undefined
+  const checkRun =
+    checkRuns &&
+    (async (verdict: ProjectVerdict): Promise<number | Said> => {
+      if (!checksRefused) {
+        try {
+          return await writeCheckRun(github, repository, target.commit, verdict, checkRuns)
+        } catch (error) {
+          const refused = error instanceof PlatformRefusal && error.status === 403
+          if (!refused || !checkRuns.orStatus || isRateLimit(error)) throw error
+          checksRefused = error
+        }
+      }
+      await status(verdict)
+      return `GitHub: the token may not create check runs (${githubSaid(checksRefused)}); a GitHub App's installation token with the checks write permission may. The commit status for ${verdict.name} is set instead.`
+    })
   return {
     words: {
       name: 'GitHub',
       status: 'commit status',
       comment: 'comment',
+      report: 'check run',
       check: msg`that ${target.names.api} is GitHub's REST API and that GitHub is up`
     },
     refusal: (error) => refusalWords(error, target),
     commit: target.commit,
-    setStatus: (verdict) => setStatus(github, repository, target.commit, verdict),
+    setStatus: checkRun ? undefined : status,
+    writeReport: checkRun,
     review:
       number === undefined
         ? undefined
