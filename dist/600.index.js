@@ -188,6 +188,7 @@ async function decorate(platform, outcomes, options) {
                 });
             }
         }
+        await notAnalysed(platform, outcomes, { ...options, log });
         if (!platform.review) {
             if (platform.noReview)
                 log.info(platform.noReview);
@@ -195,6 +196,49 @@ async function decorate(platform, outcomes, options) {
         }
         await decorateReview(words, platform.review, outcomes, { ...options, log });
     });
+}
+/**
+ * A passing status for each project `allProjects` names that this run did not analyse (a
+ * monorepo's project with no change), so a rule that requires its status holds; a check run where
+ * one stands for the status. None while an analysis's project is unknown: it may be one of them.
+ */
+async function notAnalysed(platform, outcomes, { allProjects = [], sink, log }) {
+    const write = (platform.setStatus ?? platform.writeReport)?.bind(platform);
+    if (allProjects.length === 0 || !write)
+        return;
+    const { words } = platform;
+    const keys = outcomes.map((outcome) => outcome.read ? outcome.result.projectKey : outcome.projectKey);
+    if (keys.includes(undefined)) {
+        log.info((0,src_words/* msg */.ab) `${words.name}: no status for the projects of ${(0,src_words/* setting */.Pe)('allProjects')} not analysed: an analysis's project is unknown, and may be one of them.`);
+        return;
+    }
+    const missing = allProjects.filter((key) => !keys.includes(key));
+    const what = platform.setStatus ? words.status : (words.report ?? 'report');
+    for (const key of missing) {
+        const verdict = notAnalysedVerdict(key, sink);
+        await decorationStep(`the ${what} for ${verdict.name}`, () => write(verdict));
+    }
+    if (missing.length > 0) {
+        log.info(`${words.name}: not analysed in this run, a passing ${what} each: ${missing.map((key) => (0,untrusted_text/* oneLine */.TN)(key, untrusted_text/* QUOTE_LIMITS */.gJ.short)).join(', ')}.`);
+    }
+}
+/** A project this run did not analyse, as a platform shows it: passing, and saying so. */
+function notAnalysedVerdict(key, sink) {
+    const words = 'Not analysed in this run';
+    return {
+        key,
+        label: sink.text(key),
+        name: (0,untrusted_text/* oneLine */.TN)(key, untrusted_text/* QUOTE_LIMITS */.gJ.short),
+        failing: false,
+        notAnalysed: true,
+        words,
+        dashboard: undefined,
+        findings: [],
+        newIssues: undefined,
+        reportHtml: () => sink.text(report_markup/* HTML_MARKUP */.xe.paragraph([`➖ ${words}.`])),
+        figures: [{ title: 'Quality Gate', type: 'TEXT', value: 'not analysed' }],
+        say: (text) => sink.text(text)
+    };
 }
 async function decorateReview(words, review, outcomes, options) {
     const { log, inlineLimit } = options;

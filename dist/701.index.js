@@ -76,7 +76,7 @@ async function writeCheckRun(github, repository, commit, verdict, style) {
             name: (0,review_platform/* cut */.Jj)(style.name(verdict), 255),
             head_sha: commit,
             status: 'completed',
-            conclusion: verdict.failing ? 'failure' : style.passing,
+            conclusion: verdict.failing ? 'failure' : verdict.notAnalysed ? 'neutral' : style.passing,
             output: output(first)
         }
     });

@@ -32205,7 +32205,8 @@ const SETTING_KEYS = [
     'gitlabUrl',
     'gitlabProject',
     'giteaUrl',
-    'giteaRepository'
+    'giteaRepository',
+    'allProjects'
 ];
 /** The places a message may send the reader to, and what the step calls itself (`self`). */
 const PLACE_KEYS = (/* unused pure expression or super */ null && (['details', 'self']));
@@ -39902,7 +39903,8 @@ const ACTION_NAMES = {
         gitlabUrl: {},
         gitlabProject: {},
         giteaUrl: {},
-        giteaRepository: {}
+        giteaRepository: {},
+        allProjects: {}
     },
     places: { details: 'the job summary', self: 'the action' }
 };

@@ -46,7 +46,8 @@ export const SETTING_KEYS = [
   'gitlabUrl',
   'gitlabProject',
   'giteaUrl',
-  'giteaRepository'
+  'giteaRepository',
+  'allProjects'
 ] as const
 
 export type SettingKey = (typeof SETTING_KEYS)[number]

@@ -202,6 +202,31 @@ describe.each(RUNTIMES)(
       )
     })
 
+    it('--all-projects in a monorepo: each project the pipeline did not analyse gets a passing status that says so, in the pipeline', async () => {
+      const fake = await gitlabWith()
+      const run = await decorate(
+        await checkout({ ...(await scenario('gate-error')), finishAfterMs: 0 }),
+        fake,
+        ['--all-projects', 'billing,demo-project', '--all-projects', 'search']
+      )
+      expect(run.exitCode).toBe(1)
+      expect(
+        fake.statuses.map(({ name, state, description, pipeline_id }) => [
+          name,
+          state,
+          description,
+          pipeline_id
+        ])
+      ).toEqual([
+        ['sonarqube/demo-project', 'failed', expect.stringMatching(/^Quality Gate failed/), 812],
+        ['sonarqube/billing', 'success', 'Not analysed in this run', 812],
+        ['sonarqube/search', 'success', 'Not analysed in this run', 812]
+      ])
+      expect(run.stderr).toContain(
+        'GitLab: not analysed in this run, a passing commit status each: billing, search.'
+      )
+    })
+
     it('GET /user names no one: one warning, the note written anew, the exit code the verdict’s', async () => {
       const fake = await gitlabWith({ user: 'no-id' })
       const dir = await checkout({ ...(await scenario('gate-error')), finishAfterMs: 0 })

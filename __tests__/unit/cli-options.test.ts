@@ -185,10 +185,26 @@ describe('usage errors', () => {
     [
       ['--decorate', '--inline-severity', 'CRITICAL'],
       '--inline-severity "CRITICAL" is not one of blocker, high, medium, low, info'
+    ],
+    [['--all-projects', 'web'], '--all-projects is given without --decorate'],
+    [
+      ['--decorate', '--all-projects', 'web,my project'],
+      '--all-projects names "my project", which holds white space: give project keys as the server shows them, separated by commas.'
+    ],
+    [
+      ['--decorate', '--all-projects', Array.from({ length: 101 }, (_, i) => `p${i}`).join(',')],
+      '--all-projects names 101 projects: give at most 100.'
     ]
   ])('%j', (argv, message) => {
     expect(() => parseCommandLine(argv)).toThrow(UsageError)
     expect(() => parseCommandLine(argv)).toThrow(message)
+  })
+
+  it('--all-projects: comma-separated and repeatable, each key once', () => {
+    expect(check([]).allProjects).toEqual([])
+    expect(
+      check(['--decorate', '--all-projects', 'web, api,', '--all-projects', 'shop,web']).allProjects
+    ).toEqual(['web', 'api', 'shop'])
   })
 
   it('--decorate and its options: the defaults, and the values given', () => {

@@ -318,3 +318,56 @@ describe('a check run where the token may: an installation token from any CI', (
     }
   })
 })
+
+describe('--all-projects: a passing status for each project this run did not analyse', () => {
+  it('each project not analysed gets a success status saying so; the analysed one its verdict', async () => {
+    const fake = await githubWith()
+    const log = await decorate(fake, [failing()], { allProjects: ['web', 'shop', 'api'] })
+    expect(
+      fake.statuses.map(({ body }) => [body['context'], body['state'], body['description']])
+    ).toEqual([
+      ['sonarqube/shop', 'failure', expect.stringMatching(/^Quality Gate failed/)],
+      ['sonarqube/web', 'success', 'Not analysed in this run'],
+      ['sonarqube/api', 'success', 'Not analysed in this run']
+    ])
+    expect(log.of('info')).toContain(
+      'GitHub: not analysed in this run, a passing commit status each: web, api.'
+    )
+    // Their statuses only: no comment, no report of their own.
+    expect(fake.comments).toHaveLength(1)
+  })
+
+  it('with a check run standing for the status: a neutral one, which a required check takes as passing', async () => {
+    const fake = await githubWith(undefined)
+    await decorate(fake, [failing()], {
+      token: 'ghs_installationToken0123456789abcdefABCD',
+      checkRuns: GATE_CHECK_RUN,
+      allProjects: ['web']
+    })
+    expect(fake.checkRuns.map(({ create }) => [create['name'], create['conclusion']])).toEqual([
+      ['sonarqube/shop', 'failure'],
+      ['sonarqube/web', 'neutral']
+    ])
+    const output = fake.checkRuns[1]!.create['output'] as { title: string; annotations: unknown[] }
+    expect(output).toMatchObject({ title: 'Not analysed in this run', annotations: [] })
+  })
+
+  it('an analysis whose project is unknown: no status for any, said in one line', async () => {
+    const fake = await githubWith()
+    const unknown: AnalysisOutcome = {
+      read: false,
+      source: 'web/.scannerwork/report-task.txt',
+      projectKey: undefined,
+      message: 'The report file could not be read.',
+      error: new Error('x')
+    }
+    const log = await decorate(fake, [failing(), unknown], { allProjects: ['web', 'api'] })
+    expect(fake.statuses.map(({ body }) => body['context'])).toEqual([
+      'sonarqube/shop',
+      'sonarqube/web/.scannerwork/report-task.txt'
+    ])
+    expect(log.of('info')).toContain(
+      "GitHub: no status for the projects of --all-projects not analysed: an analysis's project is unknown, and may be one of them."
+    )
+  })
+})

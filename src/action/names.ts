@@ -39,7 +39,8 @@ export const ACTION_NAMES: Names = {
     gitlabUrl: {},
     gitlabProject: {},
     giteaUrl: {},
-    giteaRepository: {}
+    giteaRepository: {},
+    allProjects: {}
   },
   places: { details: 'the job summary', self: 'the action' }
 }

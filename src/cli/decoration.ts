@@ -73,6 +73,8 @@ export interface DecorationContext {
   review?: string | undefined
   /** The repository or project the options name on GitHub, GitLab or Gitea. */
   platform?: PlatformOptions | undefined
+  /** --all-projects: those this run did not analyse get a passing status. */
+  allProjects?: readonly string[] | undefined
 }
 
 /** A platform found: how to open it, the token's variable, and how its comments are written. */
@@ -165,6 +167,7 @@ export async function decorate(
       inlineLimit: context.inlineLimit,
       inlineSeverity: context.inlineSeverity,
       fileLink: found.fileLink,
+      allProjects: context.allProjects,
       log
     }
     try {

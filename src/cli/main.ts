@@ -80,6 +80,7 @@ export async function runCommand(context: CommandContext): Promise<ExitCode> {
         bitbucketServer: line.bitbucketServer,
         review: line.review,
         platform: line.platform,
+        allProjects: line.allProjects,
         // --commit, checked: with --project the first commit whose analysis was asked for.
         commit: line.commit === undefined ? undefined : (settings.commits[0] ?? line.commit),
         clock: systemClock,

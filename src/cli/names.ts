@@ -39,7 +39,8 @@ export const COMMAND_NAMES: Names = {
     gitlabUrl: { name: '--gitlab-url' },
     gitlabProject: { name: '--gitlab-project' },
     giteaUrl: { name: '--gitea-url' },
-    giteaRepository: { name: '--gitea-repository' }
+    giteaRepository: { name: '--gitea-repository' },
+    allProjects: { name: '--all-projects' }
   },
   // The command writes no job summary: its files hold what the summary would.
   places: { details: 'the --markdown or --json file', self: 'the command' }

@@ -6,6 +6,8 @@ import { DEFAULTS, isFullSha, type RawSettings } from '../settings.js'
 import { SEVERITY_ORDER, type Severity } from '../findings/finding.js'
 import { COMMENT_WHEN, type CommentWhen } from '../report/pull-request-comment-body.js'
 import { COMMAND } from './version.js'
+import { idProblem } from '../identifier.js'
+import { oneLine } from '../untrusted-text.js'
 
 export { COMMAND }
 
@@ -74,6 +76,8 @@ export type CommandLine =
       bitbucketServer: { url: string; project: string; repository: string } | undefined
       /** The review decorated (with --decorate, without --project: --pull-request's number). */
       review: string | undefined
+      /** --all-projects: every project a rule may require a status of (with --decorate). */
+      allProjects: string[]
       /** The platform's repository or project and address the options name (with --decorate). */
       platform: PlatformOptions
     }
@@ -109,6 +113,7 @@ const OPTIONS = {
   'comment-when': { type: 'string' },
   'inline-limit': { type: 'string' },
   'inline-severity': { type: 'string' },
+  'all-projects': { type: 'string', multiple: true },
   'bitbucket-server': { type: 'string' },
   'bitbucket-project': { type: 'string' },
   'bitbucket-repo': { type: 'string' },
@@ -203,8 +208,35 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     commentWhen: commentWhen(values['comment-when'], values.decorate ?? false),
     inlineLimit: inlineLimit(values['inline-limit'], values.decorate ?? false),
     inlineSeverity: inlineSeverity(values['inline-severity'], values.decorate ?? false),
-    bitbucketServer: bitbucketServer(values, values.decorate ?? false)
+    bitbucketServer: bitbucketServer(values, values.decorate ?? false),
+    allProjects: allProjects(values['all-projects'], values.decorate ?? false)
   }
+}
+
+/** The most keys --all-projects takes: each not analysed is one request a platform. */
+const MAX_ALL_PROJECTS = 100
+
+/** --all-projects: project keys, comma-separated and repeatable, with --decorate. */
+function allProjects(values: string[] | undefined, decorate: boolean): string[] {
+  if (values === undefined) return []
+  withDecorate('all-projects', decorate)
+  const keys = [
+    ...new Set(values.flatMap((value) => value.split(',').map((key) => key.trim())))
+  ].filter((key) => key !== '')
+  if (keys.length > MAX_ALL_PROJECTS) {
+    throw new UsageError(
+      `--all-projects names ${keys.length} projects: give at most ${MAX_ALL_PROJECTS}.`
+    )
+  }
+  for (const key of keys) {
+    const problem = idProblem(key)
+    if (problem) {
+      throw new UsageError(
+        `--all-projects names "${oneLine(key, 80)}", which ${problem}: give project keys as the server shows them, separated by commas.`
+      )
+    }
+  }
+  return keys
 }
 
 /** --bitbucket-server, --bitbucket-project and --bitbucket-repo: all three, with --decorate. */
@@ -480,6 +512,9 @@ ${DEFAULT_REPORTS})
                             diff a run, for the most severe new issues (default 10; 0: none)
       --inline-severity <s> with --decorate: the least severe issue that gets one: blocker,
                             high, medium, low or info (default info)
+      --all-projects <keys> with --decorate: every project a rule may require a status of,
+                            separated by commas; each this run did not analyse gets a
+                            passing status that says so (a monorepo's unchanged project)
       --github-repository <owner/name>
                             with --decorate, from any CI: the GitHub repository (the API:
                             GITHUB_API_URL, default api.github.com; token: GITHUB_TOKEN)

@@ -61,6 +61,8 @@ export interface DecorationOptions {
   inlineSeverity: Severity
   /** Links a new issue's file to the file at the commit, on the platform. */
   fileLink?: FileLink | undefined
+  /** Every project a rule may require a status of: those not analysed get a passing one. */
+  allProjects?: readonly string[] | undefined
   log: Log
 }
 
@@ -95,12 +97,69 @@ export async function decorate(
         })
       }
     }
+    await notAnalysed(platform, outcomes, { ...options, log })
     if (!platform.review) {
       if (platform.noReview) log.info(platform.noReview)
       return
     }
     await decorateReview(words, platform.review, outcomes, { ...options, log })
   })
+}
+
+/**
+ * A passing status for each project `allProjects` names that this run did not analyse (a
+ * monorepo's project with no change), so a rule that requires its status holds; a check run where
+ * one stands for the status. None while an analysis's project is unknown: it may be one of them.
+ */
+async function notAnalysed(
+  platform: ReviewPlatform,
+  outcomes: readonly AnalysisOutcome[],
+  { allProjects = [], sink, log }: DecorationOptions
+): Promise<void> {
+  const write: ((verdict: ProjectVerdict) => Promise<unknown>) | undefined = (
+    platform.setStatus ?? platform.writeReport
+  )?.bind(platform)
+  if (allProjects.length === 0 || !write) return
+  const { words } = platform
+  const keys = outcomes.map((outcome) =>
+    outcome.read ? outcome.result.projectKey : outcome.projectKey
+  )
+  if (keys.includes(undefined)) {
+    log.info(
+      msg`${words.name}: no status for the projects of ${setting('allProjects')} not analysed: an analysis's project is unknown, and may be one of them.`
+    )
+    return
+  }
+  const missing = allProjects.filter((key) => !keys.includes(key))
+  const what = platform.setStatus ? words.status : (words.report ?? 'report')
+  for (const key of missing) {
+    const verdict = notAnalysedVerdict(key, sink)
+    await decorationStep(`the ${what} for ${verdict.name}`, () => write(verdict))
+  }
+  if (missing.length > 0) {
+    log.info(
+      `${words.name}: not analysed in this run, a passing ${what} each: ${missing.map((key) => oneLine(key, QUOTE_LIMITS.short)).join(', ')}.`
+    )
+  }
+}
+
+/** A project this run did not analyse, as a platform shows it: passing, and saying so. */
+function notAnalysedVerdict(key: string, sink: Sink): ProjectVerdict {
+  const words = 'Not analysed in this run'
+  return {
+    key,
+    label: sink.text(key),
+    name: oneLine(key, QUOTE_LIMITS.short),
+    failing: false,
+    notAnalysed: true,
+    words,
+    dashboard: undefined,
+    findings: [],
+    newIssues: undefined,
+    reportHtml: () => sink.text(HTML_MARKUP.paragraph([`➖ ${words}.`])),
+    figures: [{ title: 'Quality Gate', type: 'TEXT', value: 'not analysed' }],
+    say: (text) => sink.text(text)
+  }
 }
 
 async function decorateReview(

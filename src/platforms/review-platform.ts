@@ -37,6 +37,8 @@ export interface ProjectVerdict {
   name: string
   /** Whether the platform shows it failed: the gate fails the policy, or was not read. */
   failing: boolean
+  /** A project this run did not analyse (`allProjects`): shown passing, neutral where it can be. */
+  notAnalysed?: true
   /** The verdict in one line (`Quality Gate failed: 2 of 7 conditions failed`). */
   words: string
   /** The analysis's dashboard on the server (http(s), without credentials), when known. */

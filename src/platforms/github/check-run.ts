@@ -81,7 +81,7 @@ export async function writeCheckRun(
       name: cut(style.name(verdict), 255),
       head_sha: commit,
       status: 'completed',
-      conclusion: verdict.failing ? 'failure' : style.passing,
+      conclusion: verdict.failing ? 'failure' : verdict.notAnalysed ? 'neutral' : style.passing,
       output: output(first)
     }
   })
