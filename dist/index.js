@@ -32206,7 +32206,8 @@ const SETTING_KEYS = [
     'gitlabProject',
     'giteaUrl',
     'giteaRepository',
-    'allProjects'
+    'allProjects',
+    'bitbucketRepository'
 ];
 /** The places a message may send the reader to, and what the step calls itself (`self`). */
 const PLACE_KEYS = (/* unused pure expression or super */ null && (['details', 'self']));
@@ -39904,7 +39905,8 @@ const ACTION_NAMES = {
         gitlabProject: {},
         giteaUrl: {},
         giteaRepository: {},
-        allProjects: {}
+        allProjects: {},
+        bitbucketRepository: {}
     },
     places: { details: 'the job summary', self: 'the action' }
 };
@@ -40050,6 +40052,62 @@ function bitbucketPipeline(env, commit) {
             pullRequestId: id && /^\d{1,12}$/.test(id) ? id : undefined
         }
     };
+}
+/**
+ * Whether Jenkins names a Bitbucket Cloud repository (Bitbucket Branch Source's CHANGE_URL, else
+ * GIT_URL, on bitbucket.org) and BITBUCKET_TOKEN is set.
+ */
+function namesBitbucketFromJenkins(env) {
+    return Boolean(variable(env, 'BITBUCKET_TOKEN') && variable(env, 'JENKINS_URL') && jenkinsBitbucket(env));
+}
+/**
+ * Bitbucket Cloud from any CI: the repository from `given` (the bitbucketRepository setting,
+ * workspace/slug) or Jenkins (CHANGE_URL `https://bitbucket.org/<workspace>/<slug>/pull-requests/<id>`,
+ * as Bitbucket Branch Source sets it from the pull request's link, else GIT_URL), the pull
+ * request from `given` or CHANGE_ID, the commit from `given`, GIT_COMMIT or `fromTheCi`.
+ */
+function bitbucketRepository(env, given, fromTheCi) {
+    const jenkins = variable(env, 'JENKINS_URL') ? jenkinsBitbucket(env) : undefined;
+    const repository = given.repository ?? jenkins?.repository;
+    const named = given.repository === undefined && jenkins ? jenkins.names : BITBUCKET_OPTION;
+    if (!repository || !/^[\w.-]{1,100}\/[\w.-]{1,100}$/.test(repository)) {
+        return {
+            missing: repository === undefined
+                ? msg `no Bitbucket repository named: give ${setting('bitbucketRepository')} workspace/repository`
+                : msg `${named} is not workspace/repository`
+        };
+    }
+    const pullRequest = given.pullRequest ?? jenkins?.pullRequest;
+    if (pullRequest !== undefined && !/^\d{1,12}$/.test(pullRequest)) {
+        return { missing: msg `${setting('pullRequest')} is not a pull request's id` };
+    }
+    const commit = given.commit ?? variable(env, 'GIT_COMMIT') ?? fromTheCi;
+    if (!commit || !/^[0-9a-f]{40}$/i.test(commit)) {
+        return {
+            missing: msg `no commit to decorate: give ${setting('commit')} with the commit the scan analysed`
+        };
+    }
+    const apiUrl = review_targets_httpUrl(variable(env, 'BITBUCKET_API_URL') ?? BITBUCKET_API);
+    if (!apiUrl)
+        return { missing: 'BITBUCKET_API_URL is not an http(s) address' };
+    return {
+        apiUrl,
+        pipeline: { repository, commit: commit.toLowerCase(), pullRequestId: pullRequest }
+    };
+}
+const BITBUCKET_OPTION = (0,src_words/* setting */.Pe)('bitbucketRepository');
+/** What Jenkins names on bitbucket.org: the repository, and the pull request of CHANGE_URL. */
+function jenkinsBitbucket(env) {
+    const change = /^https:\/\/bitbucket\.org\/([\w.-]+\/[\w.-]+)\/pull-requests\/(\d+)\/?$/i.exec(variable(env, 'CHANGE_URL') ?? '');
+    if (change) {
+        return {
+            repository: change[1],
+            pullRequest: variable(env, 'CHANGE_ID') ?? change[2],
+            names: 'CHANGE_URL'
+        };
+    }
+    const remote = /^(?:https:\/\/(?:[^@/\s]+@)?|ssh:\/\/git@|git@)bitbucket\.org[/:]([\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/i.exec(variable(env, 'GIT_URL') ?? '');
+    return remote ? { repository: remote[1], pullRequest: undefined, names: 'GIT_URL' } : undefined;
 }
 /**
  * The pull request Azure Pipelines' variables name (SYSTEM_COLLECTIONURI, SYSTEM_TEAMPROJECT,

@@ -47,7 +47,8 @@ export const SETTING_KEYS = [
   'gitlabProject',
   'giteaUrl',
   'giteaRepository',
-  'allProjects'
+  'allProjects',
+  'bitbucketRepository'
 ] as const
 
 export type SettingKey = (typeof SETTING_KEYS)[number]

@@ -196,3 +196,65 @@ describe.each(RUNTIMES)('--decorate in Bitbucket Pipelines, on $runtime', ({ nod
     expect(fake.requests).toHaveLength(1)
   })
 })
+
+describe('--decorate for a Bitbucket Cloud pull request built in Jenkins (Bitbucket Branch Source)', () => {
+  const { node } = RUNTIMES[0]!
+
+  function fromJenkins(
+    ws: Workspace,
+    fake: FakeBitbucketCloud,
+    args: string[],
+    env: NodeJS.ProcessEnv
+  ) {
+    return timeChild(node, [CLI_ENTRY, ...QUICK, '--decorate', ...args], {
+      cwd: ws.cwd,
+      env: {
+        PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+        SONAR_TOKEN: TOKEN,
+        BITBUCKET_TOKEN,
+        BITBUCKET_API_URL: fake.url,
+        JENKINS_URL: 'https://jenkins.example.com/',
+        EXECUTOR_NUMBER: '1',
+        GIT_COMMIT: COMMIT,
+        ...env
+      },
+      killAfterMs: 30_000
+    })
+  }
+
+  it('CHANGE_URL names the repository and the pull request: the status, the report and the comment', async () => {
+    const fake = await bitbucketWith({ account: TOKEN_USER })
+    const run = await fromJenkins(
+      await checkout({ ...(await scenario('gate-error')), finishAfterMs: 0 }),
+      fake,
+      [],
+      {
+        CHANGE_URL: `https://bitbucket.org/${REPOSITORY}/pull-requests/${PULL_REQUEST}`,
+        CHANGE_ID: PULL_REQUEST,
+        BRANCH_NAME: `PR-${PULL_REQUEST}`
+      }
+    )
+    expect(run.exitCode).toBe(1)
+    expect([...fake.statuses.values()]).toEqual([
+      expect.objectContaining({ state: 'FAILED', name: 'sonarqube/demo-project' })
+    ])
+    expect([...fake.reports.values()][0]!.annotations).toHaveLength(18)
+    expect(fake.comments).toHaveLength(1)
+    expect(run.stderr).not.toContain(BITBUCKET_TOKEN)
+    expect(fake.requests.every(({ path }) => path.startsWith('/2.0/'))).toBe(true)
+  })
+
+  it('--bitbucket-repository from any CI, without a pull request: the status and the report, said in one line', async () => {
+    const fake = await bitbucketWith({ account: TOKEN_USER })
+    const run = await fromJenkins(
+      await checkout(await scenario('done')),
+      fake,
+      ['--bitbucket-repository', REPOSITORY],
+      {}
+    )
+    expect(run.exitCode).toBe(0)
+    expect([...fake.statuses.values()].map(({ state }) => state)).toEqual(['SUCCESSFUL'])
+    expect(fake.reports.size).toBe(1)
+    expect(fake.comments).toEqual([])
+  })
+})

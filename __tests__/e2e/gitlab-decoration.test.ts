@@ -287,3 +287,44 @@ describe.each(RUNTIMES)(
     })
   }
 )
+
+describe('--decorate for a GitLab merge request built in Jenkins (the GitLab plugin)', () => {
+  const { node } = RUNTIMES[0]!
+
+  it("the plugin's variables name the project, the merge request and the commit: the status, the note and the discussions", async () => {
+    const fake = await gitlabWith()
+    const origin = new URL(fake.url).origin
+    const ws = await checkout({ ...(await scenario('gate-error')), finishAfterMs: 0 })
+    const run = await timeChild(node, [CLI_ENTRY, ...QUICK, '--decorate'], {
+      cwd: ws.cwd,
+      env: {
+        PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+        SONAR_TOKEN: TOKEN,
+        GITLAB_TOKEN,
+        JENKINS_URL: 'https://jenkins.example.com/',
+        EXECUTOR_NUMBER: '1',
+        gitlabTargetRepoHttpUrl: `${origin}/acme/shop.git`,
+        gitlabMergeRequestTargetProjectId: GITLAB_PROJECT,
+        gitlabMergeRequestIid: MERGE_REQUEST_IID,
+        gitlabMergeRequestLastCommit: DIFF_REFS.head_sha
+      },
+      killAfterMs: 30_000
+    })
+    expect(run.exitCode).toBe(1)
+    // Outside GitLab CI there is no pipeline to join: the status stands on the commit alone.
+    expect(fake.statuses).toEqual([
+      expect.objectContaining({
+        sha: DIFF_REFS.head_sha,
+        state: 'failed',
+        name: 'sonarqube/demo-project'
+      })
+    ])
+    expect(fake.statuses[0]).not.toHaveProperty('pipeline_id')
+    expect(run.stderr).toContain(
+      `GitLab: the note for demo-project is created on merge request !${MERGE_REQUEST_IID}.`
+    )
+    expect(fake.discussions.length).toBeGreaterThan(0)
+    expect(fake.requests.every(({ path }) => path.startsWith('/api/v4/'))).toBe(true)
+    expect(run.stderr).not.toContain(GITLAB_TOKEN)
+  })
+})

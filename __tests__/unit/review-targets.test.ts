@@ -6,7 +6,11 @@
 import { describe, expect, it } from 'vitest'
 import { inCommandWords } from '../../__fixtures__/sinks.js'
 import { githubRepository, namesGitHub } from '../../src/ci/github-repository.js'
-import { gitlabProject } from '../../src/ci/review-targets.js'
+import {
+  bitbucketRepository,
+  gitlabProject,
+  namesBitbucketFromJenkins
+} from '../../src/ci/review-targets.js'
 
 const SHA = 'a'.repeat(40)
 const HEAD = 'b'.repeat(40)
@@ -189,5 +193,73 @@ describe('GitLab from any CI', () => {
     expect('missing' in missing ? inCommandWords(missing.missing) : '').toBe(
       'no GitLab project (an id or a path): give --gitlab-project'
     )
+  })
+})
+
+describe('Bitbucket Cloud from any CI', () => {
+  const jenkins = {
+    JENKINS_URL: 'https://jenkins.example.com/',
+    BITBUCKET_TOKEN: 'bb-token',
+    GIT_COMMIT: HEAD
+  }
+
+  it("Jenkins' Bitbucket Branch Source: CHANGE_URL's workspace and repository, CHANGE_ID, GIT_COMMIT", () => {
+    const env = {
+      ...jenkins,
+      CHANGE_URL: 'https://bitbucket.org/acme/shop/pull-requests/12',
+      CHANGE_ID: '12'
+    }
+    expect(namesBitbucketFromJenkins(env)).toBe(true)
+    expect(bitbucketRepository(env, {})).toEqual({
+      apiUrl: new URL('https://api.bitbucket.org/2.0'),
+      pipeline: { repository: 'acme/shop', commit: HEAD, pullRequestId: '12' }
+    })
+  })
+
+  it('GIT_URL on bitbucket.org outside a pull request; another host, or no token, is not Bitbucket', () => {
+    for (const remote of [
+      'https://bitbucket.org/acme/shop.git',
+      'https://ci-user@bitbucket.org/acme/shop.git',
+      'git@bitbucket.org:acme/shop.git'
+    ]) {
+      const env = { ...jenkins, GIT_URL: remote }
+      expect(namesBitbucketFromJenkins(env)).toBe(true)
+      expect(bitbucketRepository(env, {})).toMatchObject({
+        pipeline: { repository: 'acme/shop', pullRequestId: undefined }
+      })
+    }
+    expect(
+      namesBitbucketFromJenkins({ ...jenkins, GIT_URL: 'https://github.com/acme/shop.git' })
+    ).toBe(false)
+    expect(
+      namesBitbucketFromJenkins({
+        ...jenkins,
+        BITBUCKET_TOKEN: '',
+        CHANGE_URL: 'https://bitbucket.org/acme/shop/pull-requests/12'
+      })
+    ).toBe(false)
+  })
+
+  it('the settings win; what is missing is said by name', () => {
+    expect(
+      bitbucketRepository(
+        {},
+        { repository: 'acme/web', pullRequest: '3', commit: SHA.toUpperCase() }
+      )
+    ).toMatchObject({ pipeline: { repository: 'acme/web', pullRequestId: '3', commit: SHA } })
+    const words = (found: ReturnType<typeof bitbucketRepository>) =>
+      'missing' in found ? inCommandWords(found.missing) : ''
+    expect(words(bitbucketRepository({}, { commit: SHA }))).toBe(
+      'no Bitbucket repository named: give --bitbucket-repository workspace/repository'
+    )
+    expect(words(bitbucketRepository({}, { repository: 'acme', commit: SHA }))).toBe(
+      '--bitbucket-repository is not workspace/repository'
+    )
+    expect(words(bitbucketRepository({}, { repository: 'acme/web', commit: 'abc' }))).toBe(
+      'no commit to decorate: give --commit with the commit the scan analysed'
+    )
+    expect(
+      words(bitbucketRepository({}, { repository: 'acme/web', pullRequest: 'x', commit: SHA }))
+    ).toBe("--pull-request is not a pull request's id")
   })
 })

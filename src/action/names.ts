@@ -40,7 +40,8 @@ export const ACTION_NAMES: Names = {
     gitlabProject: {},
     giteaUrl: {},
     giteaRepository: {},
-    allProjects: {}
+    allProjects: {},
+    bitbucketRepository: {}
   },
   places: { details: 'the job summary', self: 'the action' }
 }

@@ -14,10 +14,12 @@ import { githubRepository, namesGitHub } from '../ci/github-repository.js'
 import {
   azurePullRequest,
   bitbucketPipeline,
+  bitbucketRepository,
   decoratedCommit,
   gitlabPipeline,
   gitlabProject,
   httpUrl,
+  namesBitbucketFromJenkins,
   namesGitLabFromJenkins,
   variable,
   type GitLabPipeline
@@ -103,6 +105,10 @@ interface PlatformRow {
 const PLATFORMS: readonly PlatformRow[] = [
   { named: (context) => context.bitbucketServer !== undefined, find: bitbucketDataCenter },
   { named: (context) => context.platform?.githubRepository !== undefined, find: github },
+  {
+    named: (context) => context.platform?.bitbucketRepository !== undefined,
+    find: bitbucketFromAnyCi
+  },
   { named: (context) => context.platform?.gitlab !== undefined, find: gitlabFromAnyCi },
   { named: (context) => context.platform?.gitea !== undefined, find: gitea },
   { named: ({ env }) => giteaActions(env) !== undefined, find: gitea },
@@ -115,6 +121,7 @@ const PLATFORMS: readonly PlatformRow[] = [
     find: azure
   },
   { named: ({ env }) => namesGitLabFromJenkins(env), find: gitlabFromAnyCi },
+  { named: ({ env }) => namesBitbucketFromJenkins(env), find: bitbucketFromAnyCi },
   { named: ({ env }) => namesGitHub(env, {}), find: github }
 ]
 
@@ -132,7 +139,7 @@ export async function decorate(
     const row = PLATFORMS.find((platform) => platform.named(context))
     if (!row) {
       log.warning(
-        '--decorate: no platform found to decorate; nothing is decorated. GitLab CI, Bitbucket Pipelines and Azure Pipelines are found by their own variables; from any other CI, name the repository: --github-repository (with GITHUB_TOKEN), --gitlab-url and --gitlab-project (with GITLAB_TOKEN), --gitea-url and --gitea-repository (with GITEA_TOKEN), or --bitbucket-server.'
+        '--decorate: no platform found to decorate; nothing is decorated. GitLab CI, Bitbucket Pipelines and Azure Pipelines are found by their own variables; from any other CI, name the repository: --github-repository (with GITHUB_TOKEN), --gitlab-url and --gitlab-project (with GITLAB_TOKEN), --gitea-url and --gitea-repository (with GITEA_TOKEN), --bitbucket-repository (Bitbucket Cloud, with BITBUCKET_TOKEN), or --bitbucket-server (Data Center).'
       )
       return
     }
@@ -326,6 +333,39 @@ async function bitbucket(context: DecorationContext): Promise<Found | Missing> {
         ...(pipelinesProxy ? { pipelinesProxy } : {})
       })
       return bitbucketCloud(api, { ...found.pipeline, reportsOnly: token === undefined })
+    }
+  }
+}
+
+/**
+ * Bitbucket Cloud from any CI (--bitbucket-repository, or Jenkins' CHANGE_URL or GIT_URL on
+ * bitbucket.org), with BITBUCKET_TOKEN: a build status and a report per project on the commit,
+ * and on a pull request the comment. Outside Bitbucket Pipelines there is no proxy to sign for
+ * the build: the token is needed.
+ */
+async function bitbucketFromAnyCi(context: DecorationContext): Promise<Found | Missing> {
+  const fromTheCi = context.commit
+    ? undefined
+    : (await ciAnalysis(context.env).catch(() => undefined))?.commits[0]
+  const found = bitbucketRepository(
+    context.env,
+    {
+      repository: context.platform?.bitbucketRepository,
+      pullRequest: context.review,
+      commit: context.commit
+    },
+    fromTheCi
+  )
+  if ('missing' in found) return found
+  return {
+    token: variable(context.env, 'BITBUCKET_TOKEN'),
+    noToken:
+      'BITBUCKET_TOKEN is not set; nothing is decorated. Set it to a repository access token with the pull requests write scope (outside Bitbucket Pipelines there is no proxy to sign for the build).',
+    markup: 'markdown',
+    limit: 30_000,
+    open(connection) {
+      const api = new BitbucketApi({ ...connection, apiUrl: found.apiUrl })
+      return bitbucketCloud(api, { ...found.pipeline, reportsOnly: false })
     }
   }
 }

@@ -40,7 +40,8 @@ export const COMMAND_NAMES: Names = {
     gitlabProject: { name: '--gitlab-project' },
     giteaUrl: { name: '--gitea-url' },
     giteaRepository: { name: '--gitea-repository' },
-    allProjects: { name: '--all-projects' }
+    allProjects: { name: '--all-projects' },
+    bitbucketRepository: { name: '--bitbucket-repository' }
   },
   // The command writes no job summary: its files hold what the summary would.
   places: { details: 'the --markdown or --json file', self: 'the command' }

@@ -85,6 +85,8 @@ export type CommandLine =
 /** --github-repository, --gitlab-url and --gitlab-project, --gitea-url and --gitea-repository. */
 export interface PlatformOptions {
   githubRepository?: string | undefined
+  /** Bitbucket Cloud's workspace/repository. */
+  bitbucketRepository?: string | undefined
   gitlab?: { url: string | undefined; project: string | undefined } | undefined
   gitea?: { url: string; repository: string } | undefined
 }
@@ -122,6 +124,7 @@ const OPTIONS = {
   'gitlab-project': { type: 'string' },
   'gitea-url': { type: 'string' },
   'gitea-repository': { type: 'string' },
+  'bitbucket-repository': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' }
 } as const
@@ -272,7 +275,8 @@ function platformOptions(values: { [name: string]: unknown }, decorate: boolean)
     'gitlab-url',
     'gitlab-project',
     'gitea-url',
-    'gitea-repository'
+    'gitea-repository',
+    'bitbucket-repository'
   ]) {
     if (text(name) !== undefined) withDecorate(name, decorate)
   }
@@ -288,6 +292,7 @@ function platformOptions(values: { [name: string]: unknown }, decorate: boolean)
       : undefined
   return {
     githubRepository: text('github-repository'),
+    bitbucketRepository: text('bitbucket-repository'),
     gitlab,
     gitea: giteaUrl && giteaRepository ? { url: giteaUrl, repository: giteaRepository } : undefined
   }
@@ -524,6 +529,10 @@ ${DEFAULT_REPORTS})
       --gitea-url <url>, --gitea-repository <owner/name>
                             with --decorate, from any CI: the Gitea or Forgejo repository
                             (token: GITEA_TOKEN)
+      --bitbucket-repository <workspace/slug>
+                            with --decorate, from any CI: the Bitbucket Cloud repository
+                            (token: BITBUCKET_TOKEN; default: Jenkins' CHANGE_URL or GIT_URL
+                            on bitbucket.org)
       --bitbucket-server <url>, --bitbucket-project <key>, --bitbucket-repo <slug>
                             with --decorate, from any CI: Bitbucket Data Center's repository
                             (a Code Insights report and a build status on --commit, else
