@@ -268,9 +268,7 @@ async function gitlabFromAnyCi(context: DecorationContext): Promise<Found | Miss
  */
 async function gitea(context: DecorationContext): Promise<Found | Missing> {
   const given = context.platform?.gitea
-  const fromTheCi = context.commit
-    ? undefined
-    : (await ciAnalysis(context.env).catch(() => undefined))?.commits[0]
+  const fromTheCi = await ciCommit(context)
   const found = await giteaRepository(
     context.env,
     {
@@ -298,6 +296,12 @@ async function gitea(context: DecorationContext): Promise<Found | Missing> {
       return giteaPlatform(rest, found)
     }
   }
+}
+
+/** The commit the CI names, when --commit is not given and a platform has no variable of its own. */
+async function ciCommit(context: DecorationContext): Promise<string | undefined> {
+  if (context.commit) return undefined
+  return (await ciAnalysis(context.env).catch(() => undefined))?.commits[0]
 }
 
 /** Bitbucket Pipelines' proxy for Code Insights, as its documentation names it. */
@@ -344,9 +348,7 @@ async function bitbucket(context: DecorationContext): Promise<Found | Missing> {
  * the build: the token is needed.
  */
 async function bitbucketFromAnyCi(context: DecorationContext): Promise<Found | Missing> {
-  const fromTheCi = context.commit
-    ? undefined
-    : (await ciAnalysis(context.env).catch(() => undefined))?.commits[0]
+  const fromTheCi = await ciCommit(context)
   const found = bitbucketRepository(
     context.env,
     {
@@ -379,9 +381,7 @@ async function bitbucketDataCenter(context: DecorationContext): Promise<Found | 
   const repository = context.bitbucketServer!
   const server = httpUrl(repository.url)
   if (!server) return { missing: '--bitbucket-server is not an http(s) address' }
-  const fromTheCi = context.commit
-    ? undefined
-    : (await ciAnalysis(context.env).catch(() => undefined))?.commits[0]
+  const fromTheCi = await ciCommit(context)
   const commit = decoratedCommit(context, fromTheCi)
   if (!commit || !/^[0-9a-f]{40}$/i.test(commit)) {
     return {
