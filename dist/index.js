@@ -32207,7 +32207,8 @@ const SETTING_KEYS = [
     'giteaUrl',
     'giteaRepository',
     'allProjects',
-    'bitbucketRepository'
+    'bitbucketRepository',
+    'azureRepository'
 ];
 /** The places a message may send the reader to, and what the step calls itself (`self`). */
 const PLACE_KEYS = (/* unused pure expression or super */ null && (['details', 'self']));
@@ -39906,7 +39907,8 @@ const ACTION_NAMES = {
         giteaUrl: {},
         giteaRepository: {},
         allProjects: {},
-        bitbucketRepository: {}
+        bitbucketRepository: {},
+        azureRepository: {}
     },
     places: { details: 'the job summary', self: 'the action' }
 };
@@ -40137,6 +40139,76 @@ function azurePullRequest(env) {
         pullRequestId,
         commit: variable(env, 'BUILD_SOURCEVERSION') ?? ''
     };
+}
+/**
+ * Azure DevOps from any CI: the repository from its address (the azureRepository setting, else
+ * Jenkins' GIT_URL on dev.azure.com or visualstudio.com): `https://dev.azure.com/<organization>/<project>/_git/<repository>`,
+ * `https://<organization>.visualstudio.com/<project>/_git/<repository>`, or Azure DevOps
+ * Server's `https://<host>/<collection>/<project>/_git/<repository>`; the pull request from
+ * `given` (statuses and threads are a pull request's); the commit from `given`, GIT_COMMIT or
+ * `fromTheCi`.
+ */
+function azureRepository(env, given, fromTheCi) {
+    const fromJenkins = variable(env, 'JENKINS_URL')
+        ? azureRemote(variable(env, 'GIT_URL'))
+        : undefined;
+    const address = given.repository === undefined ? fromJenkins : azureRemote(given.repository);
+    const named = given.repository === undefined && fromJenkins ? 'GIT_URL' : setting('azureRepository');
+    if (!address) {
+        return {
+            missing: given.repository === undefined
+                ? msg `no Azure DevOps repository named: give ${setting('azureRepository')} with its address (…/<project>/_git/<repository>)`
+                : msg `${named} is not an Azure DevOps repository's address (…/<project>/_git/<repository>)`
+        };
+    }
+    const pullRequestId = given.pullRequest;
+    if (!pullRequestId || !/^\d{1,12}$/.test(pullRequestId)) {
+        return {
+            missing: msg `no pull request: give ${setting('pullRequest')} with its id (Azure DevOps statuses and threads are a pull request's)`
+        };
+    }
+    const commit = given.commit ?? variable(env, 'GIT_COMMIT') ?? fromTheCi;
+    if (!commit || !FULL_SHA.test(commit)) {
+        return {
+            missing: msg `no commit to decorate: give ${setting('commit')} with the commit the scan analysed`
+        };
+    }
+    return { ...address, pullRequestId, commit: commit.toLowerCase() };
+}
+/** A repository's address, split: its collection's, and its API's under it. */
+function azureRemote(address) {
+    const url = review_targets_httpUrl(address?.replace(/^(https?:\/\/)[^@/\s]+@/, '$1'));
+    const parts = url && /^(.*\/)([^/]+)\/_git\/([^/]+?)\/?$/.exec(url.origin + url.pathname);
+    if (!parts || url.search || url.hash)
+        return undefined;
+    const [, collection, project, repository] = parts;
+    // dev.azure.com/<organization>/_git/<repository> (the project named as the repository): the
+    // organization would be taken for the project, so the whole address is asked for.
+    if (!URL.canParse(collection) || /^https:\/\/dev\.azure\.com\/$/i.test(collection)) {
+        return undefined;
+    }
+    const decode = (part) => {
+        try {
+            return decodeURIComponent(part);
+        }
+        catch {
+            return undefined;
+        }
+    };
+    const [projectName, repositoryName] = [decode(project), decode(repository)];
+    if (!projectName || !repositoryName || projectName.length > 200 || repositoryName.length > 200) {
+        return undefined;
+    }
+    return {
+        collectionUrl: new URL(collection),
+        repositoryUrl: new URL(`${encodeURIComponent(projectName)}/_apis/git/repositories/${encodeURIComponent(repositoryName)}/`, collection)
+    };
+}
+/** Whether Jenkins names an Azure DevOps repository (GIT_URL) and AZURE_DEVOPS_TOKEN is set. */
+function namesAzureFromJenkins(env) {
+    return Boolean(variable(env, 'AZURE_DEVOPS_TOKEN') &&
+        variable(env, 'JENKINS_URL') &&
+        azureRemote(variable(env, 'GIT_URL')));
 }
 /**
  * A GitLab project and merge request from any CI: the settings given (the address, the project

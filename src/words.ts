@@ -48,7 +48,8 @@ export const SETTING_KEYS = [
   'giteaUrl',
   'giteaRepository',
   'allProjects',
-  'bitbucketRepository'
+  'bitbucketRepository',
+  'azureRepository'
 ] as const
 
 export type SettingKey = (typeof SETTING_KEYS)[number]

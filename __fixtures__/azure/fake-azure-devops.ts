@@ -111,7 +111,9 @@ export async function startFakeAzureDevOps(
         response.writeHead(203, { 'content-type': 'text/html' })
         return void response.end('<html><body>Sign in</body></html>')
       }
-      if (request.headers.authorization !== `Bearer ${AZURE_TOKEN}`) {
+      // The pipeline's token as a Bearer; a personal access token as Basic, its user empty.
+      const basic = `Basic ${Buffer.from(`:${AZURE_TOKEN}`).toString('base64')}`
+      if (![`Bearer ${AZURE_TOKEN}`, basic].includes(request.headers.authorization ?? '')) {
         return send(response, 401, { message: 'TF400813: not authorized' })
       }
       if (options.refuse) {

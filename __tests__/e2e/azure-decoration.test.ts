@@ -184,3 +184,45 @@ describe.each(RUNTIMES)('--decorate in Azure Pipelines, on $runtime', ({ node })
     }
   )
 })
+
+describe('--decorate for an Azure DevOps pull request built in Jenkins', () => {
+  const { node } = RUNTIMES[0]!
+  const HEAD = 'b'.repeat(40)
+
+  it('GIT_URL names the repository, --pull-request the pull request; a personal access token in AZURE_DEVOPS_TOKEN: the status and the threads', async () => {
+    const fake = await azureWith()
+    const run = await timeChild(
+      node,
+      [CLI_ENTRY, ...QUICK, '--decorate', '--pull-request', AZURE_PULL_REQUEST],
+      {
+        cwd: (await checkout({ ...(await scenario('gate-error')), finishAfterMs: 0 })).cwd,
+        env: {
+          PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+          SONAR_TOKEN: TOKEN,
+          AZURE_DEVOPS_TOKEN: AZURE_TOKEN,
+          JENKINS_URL: 'https://jenkins.example.com/',
+          EXECUTOR_NUMBER: '1',
+          GIT_URL: `${fake.collection}${AZURE_PROJECT}/_git/${AZURE_REPOSITORY}`,
+          GIT_COMMIT: HEAD
+        },
+        killAfterMs: 30_000
+      }
+    )
+    expect(run.exitCode).toBe(1)
+    expect(fake.statuses).toEqual([
+      expect.objectContaining({
+        state: 'failed',
+        context: { genre: 'sonarqube', name: 'quality-gate/demo-project' }
+      })
+    ])
+    expect(fake.threads.some((thread) => thread.properties?.['sonarqube.project'])).toBe(true)
+    // The token as Basic, its user empty, as Azure DevOps takes a personal access token.
+    expect(
+      fake.requests.every(
+        ({ authorization }) =>
+          authorization === `Basic ${Buffer.from(`:${AZURE_TOKEN}`).toString('base64')}`
+      )
+    ).toBe(true)
+    expect(run.stderr).not.toContain(AZURE_TOKEN)
+  })
+})

@@ -7,8 +7,10 @@ import { describe, expect, it } from 'vitest'
 import { inCommandWords } from '../../__fixtures__/sinks.js'
 import { githubRepository, namesGitHub } from '../../src/ci/github-repository.js'
 import {
+  azureRepository,
   bitbucketRepository,
   gitlabProject,
+  namesAzureFromJenkins,
   namesBitbucketFromJenkins
 } from '../../src/ci/review-targets.js'
 
@@ -261,5 +263,74 @@ describe('Bitbucket Cloud from any CI', () => {
     expect(
       words(bitbucketRepository({}, { repository: 'acme/web', pullRequest: 'x', commit: SHA }))
     ).toBe("--pull-request is not a pull request's id")
+  })
+})
+
+describe('Azure DevOps from any CI', () => {
+  const addresses = (found: ReturnType<typeof azureRepository>) =>
+    'missing' in found
+      ? inCommandWords(found.missing)
+      : [found.collectionUrl.href, found.repositoryUrl.href, found.pullRequestId, found.commit]
+
+  it.each([
+    [
+      'https://dev.azure.com/acme/Shop%20Web/_git/web',
+      'https://dev.azure.com/acme/',
+      'https://dev.azure.com/acme/Shop%20Web/_apis/git/repositories/web/'
+    ],
+    [
+      'https://ci@dev.azure.com/acme/shop/_git/web',
+      'https://dev.azure.com/acme/',
+      'https://dev.azure.com/acme/shop/_apis/git/repositories/web/'
+    ],
+    [
+      'https://acme.visualstudio.com/DefaultCollection/shop/_git/web',
+      'https://acme.visualstudio.com/DefaultCollection/',
+      'https://acme.visualstudio.com/DefaultCollection/shop/_apis/git/repositories/web/'
+    ],
+    [
+      'https://tfs.example.com/tfs/Main/shop/_git/web/',
+      'https://tfs.example.com/tfs/Main/',
+      'https://tfs.example.com/tfs/Main/shop/_apis/git/repositories/web/'
+    ]
+  ])('%s: the collection and the repository under it', (address, collection, repository) => {
+    expect(
+      addresses(azureRepository({}, { repository: address, pullRequest: '9', commit: SHA }))
+    ).toEqual([collection, repository, '9', SHA])
+  })
+
+  it("Jenkins' GIT_URL with AZURE_DEVOPS_TOKEN; the pull request must be given; what is missing is said", () => {
+    const env = {
+      JENKINS_URL: 'https://jenkins.example.com/',
+      AZURE_DEVOPS_TOKEN: 'pat',
+      GIT_URL: 'https://dev.azure.com/acme/shop/_git/web',
+      GIT_COMMIT: HEAD
+    }
+    expect(namesAzureFromJenkins(env)).toBe(true)
+    expect(namesAzureFromJenkins({ ...env, GIT_URL: 'https://github.com/acme/web.git' })).toBe(
+      false
+    )
+    expect(addresses(azureRepository(env, { pullRequest: '9' }))).toEqual([
+      'https://dev.azure.com/acme/',
+      'https://dev.azure.com/acme/shop/_apis/git/repositories/web/',
+      '9',
+      HEAD
+    ])
+    expect(addresses(azureRepository(env, {}))).toBe(
+      "no pull request: give --pull-request with its id (Azure DevOps statuses and threads are a pull request's)"
+    )
+    expect(
+      addresses(
+        azureRepository(
+          {},
+          { repository: 'https://dev.azure.com/acme/_git/web', pullRequest: '9', commit: SHA }
+        )
+      )
+    ).toBe(
+      "--azure-repository is not an Azure DevOps repository's address (…/<project>/_git/<repository>)"
+    )
+    expect(addresses(azureRepository({}, { pullRequest: '9', commit: SHA }))).toBe(
+      'no Azure DevOps repository named: give --azure-repository with its address (…/<project>/_git/<repository>)'
+    )
   })
 })

@@ -428,6 +428,29 @@ async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }
         userAgent: 'test'
       })
       for (const { body } of devops.requests) if (body) azure.push(JSON.stringify(body))
+      // The same pull request from Jenkins: a personal access token, the repository's address.
+      const before = devops.requests.length
+      await decorate(outcomes, {
+        env: {
+          JENKINS_URL: 'https://jenkins.example.com/',
+          GIT_URL: `${devops.collection}${AZURE_PROJECT}/_git/${AZURE_REPOSITORY}`,
+          GIT_COMMIT: HEAD_SHA,
+          AZURE_DEVOPS_TOKEN: AZURE_TOKEN
+        },
+        review: AZURE_PULL_REQUEST,
+        log,
+        secrets: FORMS,
+        policy: settings.policy,
+        commentWhen: 'always',
+        inlineLimit: 10,
+        inlineSeverity: 'info',
+        clock: new FakeClock(),
+        deadline: 60_000,
+        userAgent: 'test'
+      })
+      const fromJenkins = devops.requests.slice(before)
+      expect(fromJenkins.length).toBeGreaterThan(0)
+      for (const { body } of fromJenkins) if (body) azure.push(JSON.stringify(body))
     } finally {
       await devops.stop()
     }

@@ -41,7 +41,8 @@ export const ACTION_NAMES: Names = {
     giteaUrl: {},
     giteaRepository: {},
     allProjects: {},
-    bitbucketRepository: {}
+    bitbucketRepository: {},
+    azureRepository: {}
   },
   places: { details: 'the job summary', self: 'the action' }
 }

@@ -256,6 +256,94 @@ export function azurePullRequest(env: Env): AzurePullRequest | Missing {
 }
 
 /**
+ * Azure DevOps from any CI: the repository from its address (the azureRepository setting, else
+ * Jenkins' GIT_URL on dev.azure.com or visualstudio.com): `https://dev.azure.com/<organization>/<project>/_git/<repository>`,
+ * `https://<organization>.visualstudio.com/<project>/_git/<repository>`, or Azure DevOps
+ * Server's `https://<host>/<collection>/<project>/_git/<repository>`; the pull request from
+ * `given` (statuses and threads are a pull request's); the commit from `given`, GIT_COMMIT or
+ * `fromTheCi`.
+ */
+export function azureRepository(
+  env: Env,
+  given: {
+    repository?: string | undefined
+    pullRequest?: string | undefined
+    commit?: string | undefined
+  },
+  fromTheCi?: string
+): AzurePullRequest | Missing {
+  const fromJenkins = variable(env, 'JENKINS_URL')
+    ? azureRemote(variable(env, 'GIT_URL'))
+    : undefined
+  const address = given.repository === undefined ? fromJenkins : azureRemote(given.repository)
+  const named =
+    given.repository === undefined && fromJenkins ? 'GIT_URL' : setting('azureRepository')
+  if (!address) {
+    return {
+      missing:
+        given.repository === undefined
+          ? msg`no Azure DevOps repository named: give ${setting('azureRepository')} with its address (…/<project>/_git/<repository>)`
+          : msg`${named} is not an Azure DevOps repository's address (…/<project>/_git/<repository>)`
+    }
+  }
+  const pullRequestId = given.pullRequest
+  if (!pullRequestId || !/^\d{1,12}$/.test(pullRequestId)) {
+    return {
+      missing: msg`no pull request: give ${setting('pullRequest')} with its id (Azure DevOps statuses and threads are a pull request's)`
+    }
+  }
+  const commit = given.commit ?? variable(env, 'GIT_COMMIT') ?? fromTheCi
+  if (!commit || !FULL_SHA.test(commit)) {
+    return {
+      missing: msg`no commit to decorate: give ${setting('commit')} with the commit the scan analysed`
+    }
+  }
+  return { ...address, pullRequestId, commit: commit.toLowerCase() }
+}
+
+/** A repository's address, split: its collection's, and its API's under it. */
+function azureRemote(
+  address: string | undefined
+): Pick<AzurePullRequest, 'collectionUrl' | 'repositoryUrl'> | undefined {
+  const url = httpUrl(address?.replace(/^(https?:\/\/)[^@/\s]+@/, '$1'))
+  const parts = url && /^(.*\/)([^/]+)\/_git\/([^/]+?)\/?$/.exec(url.origin + url.pathname)
+  if (!parts || url.search || url.hash) return undefined
+  const [, collection, project, repository] = parts as unknown as [string, string, string, string]
+  // dev.azure.com/<organization>/_git/<repository> (the project named as the repository): the
+  // organization would be taken for the project, so the whole address is asked for.
+  if (!URL.canParse(collection) || /^https:\/\/dev\.azure\.com\/$/i.test(collection)) {
+    return undefined
+  }
+  const decode = (part: string) => {
+    try {
+      return decodeURIComponent(part)
+    } catch {
+      return undefined
+    }
+  }
+  const [projectName, repositoryName] = [decode(project), decode(repository)]
+  if (!projectName || !repositoryName || projectName.length > 200 || repositoryName.length > 200) {
+    return undefined
+  }
+  return {
+    collectionUrl: new URL(collection),
+    repositoryUrl: new URL(
+      `${encodeURIComponent(projectName)}/_apis/git/repositories/${encodeURIComponent(repositoryName)}/`,
+      collection
+    )
+  }
+}
+
+/** Whether Jenkins names an Azure DevOps repository (GIT_URL) and AZURE_DEVOPS_TOKEN is set. */
+export function namesAzureFromJenkins(env: Env): boolean {
+  return Boolean(
+    variable(env, 'AZURE_DEVOPS_TOKEN') &&
+    variable(env, 'JENKINS_URL') &&
+    azureRemote(variable(env, 'GIT_URL'))
+  )
+}
+
+/**
  * A GitLab project and merge request from any CI: the settings given (the address, the project
  * by id or path, the merge request's iid, the commit) win; else the Jenkins GitLab plugin's
  * variables (gitlabTargetRepoHttpUrl, gitlabMergeRequestTargetProjectId, gitlabMergeRequestIid,

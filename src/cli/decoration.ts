@@ -13,12 +13,14 @@ import { giteaActions, giteaRepository } from '../ci/gitea-repository.js'
 import { githubRepository, namesGitHub } from '../ci/github-repository.js'
 import {
   azurePullRequest,
+  azureRepository,
   bitbucketPipeline,
   bitbucketRepository,
   decoratedCommit,
   gitlabPipeline,
   gitlabProject,
   httpUrl,
+  namesAzureFromJenkins,
   namesBitbucketFromJenkins,
   namesGitLabFromJenkins,
   variable,
@@ -109,6 +111,7 @@ const PLATFORMS: readonly PlatformRow[] = [
     named: (context) => context.platform?.bitbucketRepository !== undefined,
     find: bitbucketFromAnyCi
   },
+  { named: (context) => context.platform?.azureRepository !== undefined, find: azureFromAnyCi },
   { named: (context) => context.platform?.gitlab !== undefined, find: gitlabFromAnyCi },
   { named: (context) => context.platform?.gitea !== undefined, find: gitea },
   { named: ({ env }) => giteaActions(env) !== undefined, find: gitea },
@@ -122,6 +125,7 @@ const PLATFORMS: readonly PlatformRow[] = [
   },
   { named: ({ env }) => namesGitLabFromJenkins(env), find: gitlabFromAnyCi },
   { named: ({ env }) => namesBitbucketFromJenkins(env), find: bitbucketFromAnyCi },
+  { named: ({ env }) => namesAzureFromJenkins(env), find: azureFromAnyCi },
   { named: ({ env }) => namesGitHub(env, {}), find: github }
 ]
 
@@ -139,7 +143,7 @@ export async function decorate(
     const row = PLATFORMS.find((platform) => platform.named(context))
     if (!row) {
       log.warning(
-        '--decorate: no platform found to decorate; nothing is decorated. GitLab CI, Bitbucket Pipelines and Azure Pipelines are found by their own variables; from any other CI, name the repository: --github-repository (with GITHUB_TOKEN), --gitlab-url and --gitlab-project (with GITLAB_TOKEN), --gitea-url and --gitea-repository (with GITEA_TOKEN), --bitbucket-repository (Bitbucket Cloud, with BITBUCKET_TOKEN), or --bitbucket-server (Data Center).'
+        '--decorate: no platform found to decorate; nothing is decorated. GitLab CI, Bitbucket Pipelines and Azure Pipelines are found by their own variables; from any other CI, name the repository: --github-repository (with GITHUB_TOKEN), --gitlab-url and --gitlab-project (with GITLAB_TOKEN), --gitea-url and --gitea-repository (with GITEA_TOKEN), --bitbucket-repository (Bitbucket Cloud, with BITBUCKET_TOKEN), --azure-repository (with AZURE_DEVOPS_TOKEN), or --bitbucket-server (Data Center).'
       )
       return
     }
@@ -407,6 +411,35 @@ async function bitbucketDataCenter(context: DecorationContext): Promise<Found | 
         repository: repository.repository,
         commit
       })
+    }
+  }
+}
+
+/**
+ * Azure DevOps from any CI (--azure-repository, or Jenkins' GIT_URL), with --pull-request and a
+ * personal access token in AZURE_DEVOPS_TOKEN, sent as Basic: the statuses and threads as from
+ * Azure Pipelines.
+ */
+async function azureFromAnyCi(context: DecorationContext): Promise<Found | Missing> {
+  const found = azureRepository(
+    context.env,
+    {
+      repository: context.platform?.azureRepository,
+      pullRequest: context.review,
+      commit: context.commit
+    },
+    await ciCommit(context)
+  )
+  if ('missing' in found) return found
+  return {
+    token: variable(context.env, 'AZURE_DEVOPS_TOKEN'),
+    noToken:
+      'AZURE_DEVOPS_TOKEN is not set; nothing is decorated. Set it to a personal access token with the Code (read and write) scope.',
+    markup: 'markdown',
+    limit: 150_000,
+    open(connection) {
+      const api = new AzureApi({ ...connection, ...found, scheme: 'Basic' })
+      return azureDevOps(api, { pullRequestId: found.pullRequestId, commit: found.commit })
     }
   }
 }

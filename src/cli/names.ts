@@ -41,7 +41,8 @@ export const COMMAND_NAMES: Names = {
     giteaUrl: { name: '--gitea-url' },
     giteaRepository: { name: '--gitea-repository' },
     allProjects: { name: '--all-projects' },
-    bitbucketRepository: { name: '--bitbucket-repository' }
+    bitbucketRepository: { name: '--bitbucket-repository' },
+    azureRepository: { name: '--azure-repository' }
   },
   // The command writes no job summary: its files hold what the summary would.
   places: { details: 'the --markdown or --json file', self: 'the command' }

@@ -87,6 +87,8 @@ export interface PlatformOptions {
   githubRepository?: string | undefined
   /** Bitbucket Cloud's workspace/repository. */
   bitbucketRepository?: string | undefined
+  /** An Azure DevOps repository's address. */
+  azureRepository?: string | undefined
   gitlab?: { url: string | undefined; project: string | undefined } | undefined
   gitea?: { url: string; repository: string } | undefined
 }
@@ -125,6 +127,7 @@ const OPTIONS = {
   'gitea-url': { type: 'string' },
   'gitea-repository': { type: 'string' },
   'bitbucket-repository': { type: 'string' },
+  'azure-repository': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' }
 } as const
@@ -276,7 +279,8 @@ function platformOptions(values: { [name: string]: unknown }, decorate: boolean)
     'gitlab-project',
     'gitea-url',
     'gitea-repository',
-    'bitbucket-repository'
+    'bitbucket-repository',
+    'azure-repository'
   ]) {
     if (text(name) !== undefined) withDecorate(name, decorate)
   }
@@ -293,6 +297,7 @@ function platformOptions(values: { [name: string]: unknown }, decorate: boolean)
   return {
     githubRepository: text('github-repository'),
     bitbucketRepository: text('bitbucket-repository'),
+    azureRepository: text('azure-repository'),
     gitlab,
     gitea: giteaUrl && giteaRepository ? { url: giteaUrl, repository: giteaRepository } : undefined
   }
@@ -533,6 +538,11 @@ ${DEFAULT_REPORTS})
                             with --decorate, from any CI: the Bitbucket Cloud repository
                             (token: BITBUCKET_TOKEN; default: Jenkins' CHANGE_URL or GIT_URL
                             on bitbucket.org)
+      --azure-repository <url>
+                            with --decorate, from any CI: the Azure DevOps repository's
+                            address (…/<project>/_git/<repository>; default: Jenkins'
+                            GIT_URL), with --pull-request (token: AZURE_DEVOPS_TOKEN, a
+                            personal access token)
       --bitbucket-server <url>, --bitbucket-project <key>, --bitbucket-repo <slug>
                             with --decorate, from any CI: Bitbucket Data Center's repository
                             (a Code Insights report and a build status on --commit, else
@@ -553,6 +563,8 @@ Environment:
                     pull requests (sent to GITHUB_API_URL's origin only)
   GITEA_TOKEN       with --decorate for Gitea or Forgejo: an access token (FORGEJO_TOKEN, or
                     in their Actions GITHUB_TOKEN, when unset)
+  AZURE_DEVOPS_TOKEN  with --decorate for Azure DevOps from another CI: a personal access
+                    token (Code read & write); in Azure Pipelines, SYSTEM_ACCESSTOKEN
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY   honoured; loopback addresses never use a proxy
   NO_COLOR          no colours; FORCE_COLOR=1: colours even when not on a terminal or in CI
                     (by default colours only on a terminal, never with CI set)

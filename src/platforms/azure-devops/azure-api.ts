@@ -25,6 +25,8 @@ interface AzureApiOptions {
   /** `{collection}{project}/_apis/git/repositories/{repositoryId}/`, under the collection. */
   repositoryUrl: URL
   token: string
+  /** How the token is sent: the pipeline's as a Bearer (the default), a personal one as Basic. */
+  scheme?: 'Bearer' | 'Basic'
   userAgent: string
   clock: Clock
   deadline: number
@@ -46,9 +48,16 @@ export class AzureApi {
       ...options,
       apiUrl: options.collectionUrl,
       platform: 'Azure DevOps',
-      headers: { authorization: `Bearer ${options.token}` },
+      headers: {
+        authorization:
+          options.scheme === 'Basic'
+            ? `Basic ${Buffer.from(`:${options.token}`).toString('base64')}`
+            : `Bearer ${options.token}`
+      },
       redirectAdvice:
-        'Check SYSTEM_COLLECTIONURI, and that the pipeline maps SYSTEM_ACCESSTOKEN (a token Azure DevOps does not take is sent to its sign-in page).'
+        options.scheme === 'Basic'
+          ? 'Check the repository address and AZURE_DEVOPS_TOKEN (a token Azure DevOps does not take is sent to its sign-in page).'
+          : 'Check SYSTEM_COLLECTIONURI, and that the pipeline maps SYSTEM_ACCESSTOKEN (a token Azure DevOps does not take is sent to its sign-in page).'
     })
   }
 
