@@ -138,6 +138,13 @@ export function bitbucketPipeline(env: Env, commit?: string): BitbucketPipeline 
   }
 }
 
+/** What the settings name of a repository from any CI: the repository, the review, the commit. */
+export interface GivenRepository {
+  repository?: string | undefined
+  pullRequest?: string | undefined
+  commit?: string | undefined
+}
+
 /**
  * Whether Jenkins names a Bitbucket Cloud repository (Bitbucket Branch Source's CHANGE_URL, else
  * GIT_URL, on bitbucket.org) and BITBUCKET_TOKEN is set.
@@ -156,11 +163,7 @@ export function namesBitbucketFromJenkins(env: Env): boolean {
  */
 export function bitbucketRepository(
   env: Env,
-  given: {
-    repository?: string | undefined
-    pullRequest?: string | undefined
-    commit?: string | undefined
-  },
+  given: GivenRepository,
   fromTheCi?: string
 ): BitbucketPipeline | Missing {
   const jenkins = variable(env, 'JENKINS_URL') ? jenkinsBitbucket(env) : undefined
@@ -265,11 +268,7 @@ export function azurePullRequest(env: Env): AzurePullRequest | Missing {
  */
 export function azureRepository(
   env: Env,
-  given: {
-    repository?: string | undefined
-    pullRequest?: string | undefined
-    commit?: string | undefined
-  },
+  given: GivenRepository,
   fromTheCi?: string
 ): AzurePullRequest | Missing {
   const fromJenkins = variable(env, 'JENKINS_URL')
