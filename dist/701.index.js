@@ -188,7 +188,7 @@ function githubPlatform(github, target, { checkRuns } = {}) {
                 }
             }
             await status(verdict);
-            return `GitHub: the token may not create check runs (${(0,github_api/* githubSaid */.$s)(checksRefused)}); a GitHub App's installation token with the checks write permission may. The commit status for ${verdict.name} is set instead.`;
+            return `GitHub: the token may not create check runs (${(0,github_api.githubSaid)(checksRefused)}); a GitHub App's installation token with the checks write permission may. The commit status for ${verdict.name} is set instead.`;
         });
     return {
         words: {

@@ -28369,6 +28369,643 @@ module.exports = {
 
 /***/ }),
 
+/***/ 4072:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Z: () => (/* binding */ eventPullRequest),
+/* harmony export */   m: () => (/* binding */ PULL_REQUEST_EVENTS)
+/* harmony export */ });
+/* harmony import */ var _github_event_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2981);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8521);
+/**
+ * The pull request of the action's event: from the runner's event file on `pull_request` and
+ * `pull_request_target`, with the repository from GITHUB_REPOSITORY, read once however many
+ * features ask. GitHub's API itself is src/platforms/github/github-api.ts.
+ */
+
+
+/** The events whose pull request the action knows. */
+const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
+/** The event files read, by path and repository: each is read once per run. */
+const eventsRead = new Map();
+/**
+ * The pull request of a `pull_request` or `pull_request_target` event, from the event file, and
+ * the repository from GITHUB_REPOSITORY; or why it cannot be known, in words. The file is read
+ * once however many features ask.
+ */
+function eventPullRequest(env) {
+    const key = `${env['GITHUB_EVENT_PATH'] ?? ''}\n${env['GITHUB_REPOSITORY'] ?? ''}`;
+    let read = eventsRead.get(key);
+    if (!read) {
+        read = readEventPullRequest(env);
+        eventsRead.set(key, read);
+    }
+    return read;
+}
+async function readEventPullRequest(env) {
+    const repository = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
+    if (!repository) {
+        return {
+            problem: `GITHUB_REPOSITORY is not owner/name (${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(env['GITHUB_REPOSITORY'] ?? '')})`
+        };
+    }
+    const file = await (0,_github_event_js__WEBPACK_IMPORTED_MODULE_0__/* .readEventFile */ .zh)(env['GITHUB_EVENT_PATH']);
+    if ('problem' in file)
+        return file;
+    const { number, headSha, updatedAt } = (0,_github_event_js__WEBPACK_IMPORTED_MODULE_0__/* .pullRequestOf */ ._n)(file.payload);
+    if (number === undefined)
+        return { problem: 'the event file names no pull request number' };
+    if (headSha === undefined)
+        return { problem: 'the event file names no head commit' };
+    return {
+        pullRequest: {
+            owner: repository[1],
+            repo: repository[2],
+            issue_number: number,
+            headSha,
+            ...(updatedAt === undefined ? {} : { updatedAt })
+        }
+    };
+}
+
+
+/***/ }),
+
+/***/ 2814:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   G: () => (/* binding */ ACTION_NAMES),
+/* harmony export */   _: () => (/* binding */ USER_AGENT)
+/* harmony export */ });
+/** How the action introduces itself to the server and to GitHub's API. */
+const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
+/**
+ * The action's words for every setting: its action.yml inputs, and the environment variable an
+ * input falls back to. The one place that knows the inputs' names (outside action.yml).
+ */
+const ACTION_NAMES = {
+    kind: 'Input',
+    settings: {
+        reportFile: { name: 'scanMetadataReportFile' },
+        token: { name: 'sonarToken', variable: 'SONAR_TOKEN' },
+        host: { name: 'sonarHostUrl', variable: 'SONAR_HOST_URL' },
+        rootCert: { name: 'sonarRootCert', variable: 'SONAR_ROOT_CERT' },
+        timeout: { name: 'pollingTimeoutSec' },
+        initialDelay: { name: 'initialDelayMs' },
+        interval: { name: 'pollingIntervalMs' },
+        failStep: { name: 'failOnError' },
+        failingStatuses: { name: 'failOn' },
+        task: { name: 'taskId' },
+        analysis: { name: 'analysisId' },
+        project: { name: 'projectKey' },
+        branch: { name: 'branch' },
+        pullRequest: { name: 'pullRequest' },
+        commit: { name: 'commit' },
+        comment: { name: 'pullRequestComment' },
+        gitHubToken: { name: 'githubToken', variable: 'GITHUB_TOKEN' },
+        annotate: { name: 'annotateIssues' },
+        checkRun: { name: 'issuesCheckRun' },
+        sarif: { name: 'sarifFile' },
+        // The decoration of GitLab merge requests is the command's alone.
+        inlineLimit: {},
+        inlineSeverity: {},
+        bitbucketProject: {},
+        bitbucketRepo: {},
+        githubRepository: {},
+        gitlabUrl: {},
+        gitlabProject: {},
+        giteaUrl: {},
+        giteaRepository: {},
+        allProjects: {},
+        bitbucketRepository: {},
+        azureRepository: {}
+    },
+    places: { details: 'the job summary', self: 'the action' }
+};
+
+
+/***/ }),
+
+/***/ 2717:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   M: () => (/* binding */ readBoundedFile)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
+/**
+ * The one way a file that must be small is read (the report file, the CA file, the event file):
+ * opened without waiting (O_NONBLOCK: a named pipe with no writer opens at once), checked on the
+ * opened handle to be a regular file (so it cannot be swapped between the check and the read),
+ * and read up to one byte past the limit, whatever its size says (files in /proc say 0, a sparse
+ * file says terabytes, and a file may grow while it is read). It never throws: each caller words
+ * the outcome in its own message.
+ */
+
+
+/** How much is read at a time. */
+const CHUNK_BYTES = 64 * 1024;
+/**
+ * Reads `file` whole when it is a regular file of at most `maxBytes`.
+ *
+ * @example const read = await readBoundedFile('.scannerwork/report-task.txt', 64 * 1024) // { outcome: 'read', bytes }
+ */
+async function readBoundedFile(file, maxBytes) {
+    let handle;
+    try {
+        // O_NONBLOCK does not exist on Windows, where opening a pipe does not block either.
+        handle = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(file, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY | (node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NONBLOCK ?? 0));
+    }
+    catch (error) {
+        return error.code === 'ENOENT'
+            ? { outcome: 'missing', error: error }
+            : { outcome: 'unreadable', error };
+    }
+    try {
+        const kind = notRegular(await handle.stat());
+        if (kind)
+            return { outcome: 'not-a-file', kind };
+        // Read in chunks, so a large limit costs memory only for what the file holds; one byte past
+        // the limit tells a file at the limit from a larger one.
+        const chunks = [];
+        let length = 0;
+        for (;;) {
+            const chunk = Buffer.alloc(Math.min(CHUNK_BYTES, maxBytes + 1 - length));
+            const { bytesRead } = await handle.read(chunk, 0, chunk.length, length);
+            if (bytesRead === 0)
+                break;
+            chunks.push(chunk.subarray(0, bytesRead));
+            length += bytesRead;
+            if (length > maxBytes)
+                return { outcome: 'too-large' };
+        }
+        return { outcome: 'read', bytes: Buffer.concat(chunks, length) };
+    }
+    catch (error) {
+        return { outcome: 'unreadable', error };
+    }
+    finally {
+        // A failure to close a file that was read changes nothing of what was read.
+        await handle.close().catch(() => undefined);
+    }
+}
+/** What a non-regular file is, for the message; undefined for a regular file. */
+function notRegular(stats) {
+    if (stats.isFile())
+        return undefined;
+    if (stats.isDirectory())
+        return 'a directory';
+    if (stats.isFIFO())
+        return 'a named pipe (FIFO)';
+    if (stats.isCharacterDevice() || stats.isBlockDevice())
+        return 'a device';
+    if (stats.isSocket())
+        return 'a socket';
+    return 'not a file';
+}
+
+
+/***/ }),
+
+/***/ 3694:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  a: () => (/* binding */ giteaActions),
+  T: () => (/* binding */ giteaRepository)
+});
+
+// EXTERNAL MODULE: ./src/github-event.ts
+var github_event = __nccwpck_require__(2981);
+// EXTERNAL MODULE: ./src/words.ts
+var words = __nccwpck_require__(5846);
+// EXTERNAL MODULE: ./src/report/new-issues-block.ts
+var new_issues_block = __nccwpck_require__(9437);
+;// CONCATENATED MODULE: ./src/ci/review-targets.ts
+/**
+ * Where the CI says the decoration writes: the platform's API, the repository or project, the
+ * commit and the review, read from the CI's own variables (or the options, which win). Every
+ * value is untrusted: an address must be http(s) without credentials, a commit a full SHA, a
+ * review a number. What is missing is said in words that name the variable; the platforms
+ * (src/platforms/) never read the environment.
+ */
+
+
+/** The variable's value, trimmed; undefined when unset or empty. */
+function variable(env, name) {
+    return env[name]?.trim() || undefined;
+}
+/** An http(s) address without credentials, or undefined. */
+function httpUrl(value) {
+    if (!value || !URL.canParse(value))
+        return undefined;
+    const url = new URL(value);
+    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
+        return undefined;
+    }
+    return url;
+}
+/**
+ * The commit a platform's decoration goes on, the same rule on every platform: the commit given
+ * given, which wins over the CI's; else the commit the CI names.
+ *
+ * @example const sha = decoratedCommit({ commit: line.commit }, env['CI_COMMIT_SHA'])
+ */
+function decoratedCommit(given, fromTheCi) {
+    return given.commit ?? fromTheCi;
+}
+const FULL_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
+const NUMBER = /^\d{1,20}$/;
+/**
+ * The pipeline GitLab's variables describe (CI_API_V4_URL, CI_PROJECT_ID, CI_PROJECT_URL,
+ * CI_COMMIT_SHA, CI_MERGE_REQUEST_IID, CI_PIPELINE_ID), or what is missing. The statuses go on
+ * `commit` (the commit given) when given, else on CI_COMMIT_SHA; on another commit than the pipeline's
+ * they name no pipeline (GitLab would find none of that commit with its id, and start one).
+ */
+function gitlabPipeline(env, commit) {
+    const apiUrl = httpUrl(variable(env, 'CI_API_V4_URL'));
+    if (!apiUrl)
+        return { missing: 'CI_API_V4_URL is not an http(s) address (not a GitLab CI job?)' };
+    const projectId = variable(env, 'CI_PROJECT_ID');
+    if (!projectId || !NUMBER.test(projectId)) {
+        return { missing: 'CI_PROJECT_ID is not a project id' };
+    }
+    const pipelineSha = variable(env, 'CI_COMMIT_SHA');
+    if (!pipelineSha || !FULL_SHA.test(pipelineSha)) {
+        return { missing: 'CI_COMMIT_SHA is not a full commit SHA' };
+    }
+    const sha = decoratedCommit({ commit }, pipelineSha);
+    const iid = variable(env, 'CI_MERGE_REQUEST_IID');
+    const projectUrl = httpUrl(variable(env, 'CI_PROJECT_URL'));
+    return {
+        apiUrl,
+        pipeline: {
+            projectId,
+            sha,
+            mergeRequestIid: iid && NUMBER.test(iid) ? iid : undefined,
+            pipelineId: sha.toLowerCase() === pipelineSha.toLowerCase()
+                ? variable(env, 'CI_PIPELINE_ID')
+                : undefined,
+            fileLink: projectUrl
+                ? fileLinkUnder(`${projectUrl.href.replace(/\/+$/, '')}/-/blob/${sha}`)
+                : undefined,
+            names: {
+                project: 'CI_PROJECT_ID',
+                mergeRequest: 'CI_MERGE_REQUEST_IID',
+                api: 'CI_API_V4_URL'
+            }
+        }
+    };
+}
+/** Bitbucket Cloud's API, unless BITBUCKET_API_URL names another (a proxy, a test). */
+const BITBUCKET_API = 'https://api.bitbucket.org/2.0';
+/**
+ * The pipeline Bitbucket's variables describe (BITBUCKET_REPO_FULL_NAME, BITBUCKET_COMMIT,
+ * BITBUCKET_PR_ID; BITBUCKET_API_URL overrides the API's address), or what is missing; its
+ * commit is `commit` (the commit given) when given, else BITBUCKET_COMMIT.
+ */
+function bitbucketPipeline(env, commit) {
+    const repository = variable(env, 'BITBUCKET_REPO_FULL_NAME');
+    if (!repository || !/^[\w.-]{1,100}\/[\w.-]{1,100}$/.test(repository)) {
+        return { missing: 'BITBUCKET_REPO_FULL_NAME is not workspace/repository' };
+    }
+    const pipelineCommit = variable(env, 'BITBUCKET_COMMIT');
+    if (!pipelineCommit || !/^[0-9a-f]{40}$/i.test(pipelineCommit)) {
+        return { missing: 'BITBUCKET_COMMIT is not a full commit SHA' };
+    }
+    const apiUrl = httpUrl(variable(env, 'BITBUCKET_API_URL') ?? BITBUCKET_API);
+    if (!apiUrl)
+        return { missing: 'BITBUCKET_API_URL is not an http(s) address' };
+    const id = variable(env, 'BITBUCKET_PR_ID');
+    return {
+        apiUrl,
+        pipeline: {
+            repository,
+            commit: decoratedCommit({ commit }, pipelineCommit),
+            pullRequestId: id && /^\d{1,12}$/.test(id) ? id : undefined
+        }
+    };
+}
+/**
+ * Whether Jenkins names a Bitbucket Cloud repository (Bitbucket Branch Source's CHANGE_URL, else
+ * GIT_URL, on bitbucket.org) and BITBUCKET_TOKEN is set.
+ */
+function namesBitbucketFromJenkins(env) {
+    return Boolean(variable(env, 'BITBUCKET_TOKEN') && variable(env, 'JENKINS_URL') && jenkinsBitbucket(env));
+}
+/**
+ * Bitbucket Cloud from any CI: the repository from `given` (the bitbucketRepository setting,
+ * workspace/slug) or Jenkins (CHANGE_URL `https://bitbucket.org/<workspace>/<slug>/pull-requests/<id>`,
+ * as Bitbucket Branch Source sets it from the pull request's link, else GIT_URL), the pull
+ * request from `given` or CHANGE_ID, the commit from `given`, GIT_COMMIT or `fromTheCi`.
+ */
+function bitbucketRepository(env, given, fromTheCi) {
+    const jenkins = variable(env, 'JENKINS_URL') ? jenkinsBitbucket(env) : undefined;
+    const repository = given.repository ?? jenkins?.repository;
+    const named = given.repository === undefined && jenkins ? jenkins.names : BITBUCKET_OPTION;
+    if (!repository || !/^[\w.-]{1,100}\/[\w.-]{1,100}$/.test(repository)) {
+        return {
+            missing: repository === undefined
+                ? msg `no Bitbucket repository named: give ${setting('bitbucketRepository')} workspace/repository`
+                : msg `${named} is not workspace/repository`
+        };
+    }
+    const pullRequest = given.pullRequest ?? jenkins?.pullRequest;
+    if (pullRequest !== undefined && !/^\d{1,12}$/.test(pullRequest)) {
+        return { missing: msg `${setting('pullRequest')} is not a pull request's id` };
+    }
+    const commit = given.commit ?? variable(env, 'GIT_COMMIT') ?? fromTheCi;
+    if (!commit || !/^[0-9a-f]{40}$/i.test(commit)) {
+        return {
+            missing: msg `no commit to decorate: give ${setting('commit')} with the commit the scan analysed`
+        };
+    }
+    const apiUrl = httpUrl(variable(env, 'BITBUCKET_API_URL') ?? BITBUCKET_API);
+    if (!apiUrl)
+        return { missing: 'BITBUCKET_API_URL is not an http(s) address' };
+    return {
+        apiUrl,
+        pipeline: { repository, commit: commit.toLowerCase(), pullRequestId: pullRequest }
+    };
+}
+const BITBUCKET_OPTION = (0,words/* setting */.Pe)('bitbucketRepository');
+/** What Jenkins names on bitbucket.org: the repository, and the pull request of CHANGE_URL. */
+function jenkinsBitbucket(env) {
+    const change = /^https:\/\/bitbucket\.org\/([\w.-]+\/[\w.-]+)\/pull-requests\/(\d+)\/?$/i.exec(variable(env, 'CHANGE_URL') ?? '');
+    if (change) {
+        return {
+            repository: change[1],
+            pullRequest: variable(env, 'CHANGE_ID') ?? change[2],
+            names: 'CHANGE_URL'
+        };
+    }
+    const remote = /^(?:https:\/\/(?:[^@/\s]+@)?|ssh:\/\/git@|git@)bitbucket\.org[/:]([\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/i.exec(variable(env, 'GIT_URL') ?? '');
+    return remote ? { repository: remote[1], pullRequest: undefined, names: 'GIT_URL' } : undefined;
+}
+/**
+ * The pull request Azure Pipelines' variables name (SYSTEM_COLLECTIONURI, SYSTEM_TEAMPROJECT,
+ * BUILD_REPOSITORY_ID, SYSTEM_PULLREQUEST_PULLREQUESTID, BUILD_SOURCEVERSION), or what is missing.
+ */
+function azurePullRequest(env) {
+    const collection = httpUrl(variable(env, 'SYSTEM_COLLECTIONURI'));
+    if (!collection)
+        return { missing: 'SYSTEM_COLLECTIONURI is not an http(s) address' };
+    const project = variable(env, 'SYSTEM_TEAMPROJECT');
+    if (!project || project.length > 200)
+        return { missing: 'SYSTEM_TEAMPROJECT is not set' };
+    const repository = variable(env, 'BUILD_REPOSITORY_ID');
+    if (!repository || !/^[\w-]{1,100}$/.test(repository)) {
+        return { missing: 'BUILD_REPOSITORY_ID is not a repository id' };
+    }
+    const pullRequestId = variable(env, 'SYSTEM_PULLREQUEST_PULLREQUESTID');
+    if (!pullRequestId || !/^\d{1,12}$/.test(pullRequestId)) {
+        return {
+            missing: "not a pull-request build (no SYSTEM_PULLREQUEST_PULLREQUESTID): Azure DevOps statuses and threads are a pull request's"
+        };
+    }
+    const base = collection.href.replace(/\/*$/, '/');
+    return {
+        collectionUrl: new URL(base),
+        repositoryUrl: new URL(`${encodeURIComponent(project)}/_apis/git/repositories/${encodeURIComponent(repository)}/`, base),
+        pullRequestId,
+        commit: variable(env, 'BUILD_SOURCEVERSION') ?? ''
+    };
+}
+/**
+ * Azure DevOps from any CI: the repository from its address (the azureRepository setting, else
+ * Jenkins' GIT_URL on dev.azure.com or visualstudio.com): `https://dev.azure.com/<organization>/<project>/_git/<repository>`,
+ * `https://<organization>.visualstudio.com/<project>/_git/<repository>`, or Azure DevOps
+ * Server's `https://<host>/<collection>/<project>/_git/<repository>`; the pull request from
+ * `given` (statuses and threads are a pull request's); the commit from `given`, GIT_COMMIT or
+ * `fromTheCi`.
+ */
+function azureRepository(env, given, fromTheCi) {
+    const fromJenkins = variable(env, 'JENKINS_URL')
+        ? azureRemote(variable(env, 'GIT_URL'))
+        : undefined;
+    const address = given.repository === undefined ? fromJenkins : azureRemote(given.repository);
+    const named = given.repository === undefined && fromJenkins ? 'GIT_URL' : setting('azureRepository');
+    if (!address) {
+        return {
+            missing: given.repository === undefined
+                ? msg `no Azure DevOps repository named: give ${setting('azureRepository')} with its address (…/<project>/_git/<repository>)`
+                : msg `${named} is not an Azure DevOps repository's address (…/<project>/_git/<repository>)`
+        };
+    }
+    const pullRequestId = given.pullRequest;
+    if (!pullRequestId || !/^\d{1,12}$/.test(pullRequestId)) {
+        return {
+            missing: msg `no pull request: give ${setting('pullRequest')} with its id (Azure DevOps statuses and threads are a pull request's)`
+        };
+    }
+    const commit = given.commit ?? variable(env, 'GIT_COMMIT') ?? fromTheCi;
+    if (!commit || !FULL_SHA.test(commit)) {
+        return {
+            missing: msg `no commit to decorate: give ${setting('commit')} with the commit the scan analysed`
+        };
+    }
+    return { ...address, pullRequestId, commit: commit.toLowerCase() };
+}
+/** A repository's address, split: its collection's, and its API's under it. */
+function azureRemote(address) {
+    const url = httpUrl(address?.replace(/^(https?:\/\/)[^@/\s]+@/, '$1'));
+    const parts = url && /^(.*\/)([^/]+)\/_git\/([^/]+?)\/?$/.exec(url.origin + url.pathname);
+    if (!parts || url.search || url.hash)
+        return undefined;
+    const [, collection, project, repository] = parts;
+    // dev.azure.com/<organization>/_git/<repository> (the project named as the repository): the
+    // organization would be taken for the project, so the whole address is asked for.
+    if (!URL.canParse(collection) || /^https:\/\/dev\.azure\.com\/$/i.test(collection)) {
+        return undefined;
+    }
+    const decode = (part) => {
+        try {
+            return decodeURIComponent(part);
+        }
+        catch {
+            return undefined;
+        }
+    };
+    const [projectName, repositoryName] = [decode(project), decode(repository)];
+    if (!projectName || !repositoryName || projectName.length > 200 || repositoryName.length > 200) {
+        return undefined;
+    }
+    return {
+        collectionUrl: new URL(collection),
+        repositoryUrl: new URL(`${encodeURIComponent(projectName)}/_apis/git/repositories/${encodeURIComponent(repositoryName)}/`, collection)
+    };
+}
+/** Whether Jenkins names an Azure DevOps repository (GIT_URL) and AZURE_DEVOPS_TOKEN is set. */
+function namesAzureFromJenkins(env) {
+    return Boolean(variable(env, 'AZURE_DEVOPS_TOKEN') &&
+        variable(env, 'JENKINS_URL') &&
+        azureRemote(variable(env, 'GIT_URL')));
+}
+/**
+ * A GitLab project and merge request from any CI: the settings given (the address, the project
+ * by id or path, the merge request's iid, the commit) win; else the Jenkins GitLab plugin's
+ * variables (gitlabTargetRepoHttpUrl, gitlabMergeRequestTargetProjectId, gitlabMergeRequestIid,
+ * gitlabMergeRequestLastCommit, as its CauseData sets them; not in multibranch jobs), and the
+ * commit GIT_COMMIT names.
+ *
+ * @example gitlabProject(env, { url: 'https://gitlab.example.com', project: 'acme/shop', pullRequest: '7', commit })
+ */
+function gitlabProject(env, given) {
+    const fromPlugin = httpUrl(variable(env, 'gitlabTargetRepoHttpUrl'));
+    const address = given.url ?? fromPlugin?.origin;
+    const server = httpUrl(address);
+    if (!server) {
+        return {
+            missing: given.url === undefined
+                ? msg `no GitLab address: give ${setting('gitlabUrl')}`
+                : msg `${setting('gitlabUrl')} is not an http(s) address`
+        };
+    }
+    const base = server.href.replace(/\/+$/, '');
+    const apiUrl = new URL(/\/api\/v4$/.test(base) ? base : `${base}/api/v4`);
+    const pluginPath = fromPlugin?.pathname.replace(/^\/+|\.git$|\/+$/g, '');
+    const projectId = given.project ?? variable(env, 'gitlabMergeRequestTargetProjectId') ?? pluginPath;
+    if (!projectId || projectId.length > 500 || !/^[\w.\-/]+$/.test(projectId)) {
+        return { missing: msg `no GitLab project (an id or a path): give ${setting('gitlabProject')}` };
+    }
+    const iid = given.pullRequest ?? variable(env, 'gitlabMergeRequestIid');
+    if (iid !== undefined && !NUMBER.test(iid)) {
+        return { missing: msg `${setting('pullRequest')} is not a merge request's iid` };
+    }
+    const sha = given.commit ?? variable(env, 'gitlabMergeRequestLastCommit') ?? variable(env, 'GIT_COMMIT');
+    if (!sha || !FULL_SHA.test(sha)) {
+        return {
+            missing: msg `no commit to decorate: give ${setting('commit')} with the commit the scan analysed`
+        };
+    }
+    const path = /^\d+$/.test(projectId) ? undefined : projectId;
+    return {
+        apiUrl,
+        pipeline: {
+            projectId,
+            sha: sha.toLowerCase(),
+            mergeRequestIid: iid,
+            pipelineId: undefined,
+            fileLink: path
+                ? fileLinkUnder(`${apiUrl.origin}/${path}/-/blob/${sha.toLowerCase()}`)
+                : undefined,
+            names: {
+                project: given.project === undefined
+                    ? 'gitlabMergeRequestTargetProjectId'
+                    : setting('gitlabProject'),
+                mergeRequest: given.pullRequest === undefined ? 'gitlabMergeRequestIid' : setting('pullRequest'),
+                api: given.url === undefined ? 'gitlabTargetRepoHttpUrl' : setting('gitlabUrl')
+            }
+        }
+    };
+}
+/** Whether the Jenkins GitLab plugin names a merge request's project. */
+function namesGitLabFromJenkins(env) {
+    return (variable(env, 'gitlabTargetRepoHttpUrl') !== undefined &&
+        variable(env, 'GITLAB_TOKEN') !== undefined);
+}
+
+;// CONCATENATED MODULE: ./src/ci/gitea-repository.ts
+/**
+ * The Gitea or Forgejo repository, pull request and commit a run names: in Gitea and Forgejo
+ * Actions from their variables, elsewhere from the settings given. Both runners set the
+ * `GITHUB_*` variables too (GITHUB_ACTIONS=true among them), so they are told apart by their
+ * own: Forgejo's runner sets FORGEJO_ACTIONS=true (and GITEA_ACTIONS=true as well), Gitea's
+ * act_runner GITEA_ACTIONS=true (gitea/act_runner internal/app/run/runner.go; forgejo/runner
+ * internal/app/run/runner.go). Both set GITHUB_API_URL to the server's `/api/v1` and
+ * GITHUB_SERVER_URL to the server; GITHUB_REPOSITORY, GITHUB_SHA and the event file as GitHub
+ * does.
+ */
+
+
+
+const OWNER_REPO = /^([\w.-]{1,100})\/([\w.-]{1,100})$/;
+const gitea_repository_FULL_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
+const gitea_repository_NUMBER = /^[1-9][0-9]{0,9}$/;
+/** Which of the two runs us, when one does. */
+function giteaActions(env) {
+    if (env['FORGEJO_ACTIONS'] === 'true')
+        return 'Forgejo';
+    if (env['GITEA_ACTIONS'] === 'true')
+        return 'Gitea';
+    return undefined;
+}
+/**
+ * The repository, pull request and commit to decorate on Gitea or Forgejo, or what is missing:
+ * `given` (the address, the repository, the pull request's number, the commit) wins over the
+ * Actions' variables; `ciCommit` is the commit another CI names.
+ *
+ * @example await giteaRepository(env, { url: 'https://gitea.example.com', repository: 'acme/shop', pullRequest: '7' }, sha)
+ */
+async function giteaRepository(env, given, ciCommit) {
+    const actions = giteaActions(env);
+    const run = actions ? await actionsRun(env) : undefined;
+    const address = given.url ?? variable(env, 'GITHUB_API_URL') ?? apiUnder(variable(env, 'GITHUB_SERVER_URL'));
+    const server = httpUrl(address);
+    const names = {
+        repository: given.repository === undefined && actions ? 'GITHUB_REPOSITORY' : (0,words/* setting */.Pe)('giteaRepository'),
+        pullRequest: given.pullRequest === undefined && actions ? 'the event file' : (0,words/* setting */.Pe)('pullRequest'),
+        api: given.url === undefined && actions ? 'GITHUB_API_URL' : (0,words/* setting */.Pe)('giteaUrl')
+    };
+    if (!server)
+        return { missing: (0,words/* msg */.ab) `${names.api} is not an http(s) address` };
+    const base = server.href.replace(/\/+$/, '');
+    const parts = OWNER_REPO.exec(given.repository ?? variable(env, 'GITHUB_REPOSITORY') ?? '');
+    if (!parts)
+        return { missing: (0,words/* msg */.ab) `${names.repository} is not owner/name` };
+    const number = given.pullRequest ?? run?.pullRequest;
+    if (number !== undefined && !gitea_repository_NUMBER.test(number)) {
+        return { missing: (0,words/* msg */.ab) `${names.pullRequest} is not a pull request's number` };
+    }
+    const commit = given.commit ?? run?.commit ?? ciCommit;
+    if (commit === undefined || !gitea_repository_FULL_SHA.test(commit)) {
+        return {
+            missing: (0,words/* msg */.ab) `no commit to decorate: give ${(0,words/* setting */.Pe)('commit')} with the commit the scan analysed`
+        };
+    }
+    return {
+        kind: actions ?? 'Gitea',
+        apiUrl: new URL(/\/api\/v1$/.test(base) ? base : `${base}/api/v1`),
+        owner: parts[1],
+        repo: parts[2],
+        pullRequest: number === undefined ? undefined : Number(number),
+        commit: commit.toLowerCase(),
+        names,
+        token: variable(env, 'GITEA_TOKEN') ??
+            variable(env, 'FORGEJO_TOKEN') ??
+            (actions ? variable(env, 'GITHUB_TOKEN') : undefined)
+    };
+}
+/** `<server>/api/v1`, when the server's address is given. */
+function apiUnder(server) {
+    return server === undefined ? undefined : `${server.replace(/\/+$/, '')}/api/v1`;
+}
+/** The pull request and commit of a Gitea or Forgejo Actions run, from its event file. */
+async function actionsRun(env) {
+    const event = env['GITHUB_EVENT_NAME'] ?? '';
+    if (event !== 'pull_request' && event !== 'pull_request_target') {
+        const sha = variable(env, 'GITHUB_SHA');
+        return sha ? { commit: sha } : {};
+    }
+    const file = await (0,github_event/* readEventFile */.zh)(env['GITHUB_EVENT_PATH']);
+    const payload = (0,github_event/* pullRequestOf */._n)('payload' in file ? file.payload : undefined);
+    const commit = payload.headSha ?? variable(env, 'GITHUB_SHA');
+    return {
+        ...(payload.number === undefined ? {} : { pullRequest: String(payload.number) }),
+        ...(commit === undefined ? {} : { commit })
+    };
+}
+
+
+/***/ }),
+
 /***/ 9373:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -28686,67 +29323,6 @@ function findingAnnotation(finding, label) {
         message: `${place}${message}\n${finding.url}`,
         where
     };
-}
-
-
-/***/ }),
-
-/***/ 7424:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   J: () => (/* binding */ onChangedLines),
-/* harmony export */   u: () => (/* binding */ addedLines)
-/* harmony export */ });
-/** The most lines of one patch looked at: GitHub's own patches stop well before. */
-const MAX_PATCH_LINES = 100_000;
-/**
- * The new-side line numbers a patch adds (`+` lines), hunk by hunk. Lines of a malformed hunk
- * header are skipped, never guessed.
- *
- * @example addedLines('@@ -1,2 +1,3 @@\n a\n+b\n c') // Set { 2 }
- */
-function addedLines(patch) {
-    const added = new Set();
-    let next;
-    const lines = patch.split('\n', MAX_PATCH_LINES);
-    for (const line of lines) {
-        const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
-        if (hunk) {
-            next = Number(hunk[1]);
-            continue;
-        }
-        if (next === undefined)
-            continue;
-        if (line.startsWith('+'))
-            added.add(next++);
-        else if (line.startsWith(' '))
-            next++;
-        // '-' lines and "\ No newline at end of file" do not move the new side.
-    }
-    return added;
-}
-/**
- * The findings on lines the pull request changes: in a changed file, and with a line of their
- * region among its added lines (any line of a file GitHub gave no patch for). A finding with no
- * file in the checkout, or no line, is not on the pull request's lines.
- */
-function onChangedLines(findings, changed) {
-    return findings.filter((finding) => {
-        if (finding.file === undefined || finding.region === undefined)
-            return false;
-        const lines = changed.get(finding.file);
-        if (lines === undefined)
-            return false;
-        if (lines === 'whole')
-            return true;
-        const { startLine, endLine } = finding.region;
-        for (let line = startLine; line <= Math.min(endLine, startLine + 10_000); line++) {
-            if (lines.has(line))
-                return true;
-        }
-        return false;
-    });
 }
 
 
@@ -29399,175 +29975,95 @@ function whatChangedLine(changed) {
 
 /***/ }),
 
-/***/ 9837:
+/***/ 2981:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   E2: () => (/* binding */ PlatformRefusal),
-/* harmony export */   RQ: () => (/* binding */ RestApi),
-/* harmony export */   Wk: () => (/* binding */ PlatformError)
+/* harmony export */   OA: () => (/* binding */ eventObject),
+/* harmony export */   _n: () => (/* binding */ pullRequestOf),
+/* harmony export */   zh: () => (/* binding */ readEventFile)
 /* harmony export */ });
-/* unused harmony export REST_LIMITS */
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
-/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7194);
-/* harmony import */ var _retry_policy_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7593);
-/* harmony import */ var _transport_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7779);
+/* unused harmony exports EVENT_FILE_BYTES, quote */
+/* harmony import */ var _bounded_file_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2717);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3916);
+/* harmony import */ var _settings_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8750);
 /* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8521);
-/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5846);
+/**
+ * GitHub Actions' event file (GITHUB_EVENT_PATH), read for the action and the command alike: the
+ * objects of its payload, and a `pull_request` event's pull request. Every field is untrusted:
+ * each is taken only once checked.
+ */
 
 
 
 
-
-
-const REST_LIMITS = {
-    /** One reply's body: a page of 100 merge-request diffs fits. */
-    replyBytes: 16 * 1024 * 1024,
-    /** One try, at most; the overall time-out bounds them all. */
-    tryMs: 30_000
-};
-/** 401, 403 or 404: the token may not do this, or what it names is not there. */
-class PlatformRefusal extends Error {
-    status;
-    answer;
-    constructor(message, status, answer = { status, said: '', rateLimited: false }) {
-        super(message);
-        this.status = status;
-        this.answer = answer;
-        this.name = 'PlatformRefusal';
+/** The most of a GitHub Actions run's event file read (GitHub caps webhook payloads at 25 MB). */
+const EVENT_FILE_BYTES = 25 * 1024 * 1024;
+/**
+ * The event file's payload, read within EVENT_FILE_BYTES, or why it could not be read.
+ *
+ * @example const file = await readEventFile(env['GITHUB_EVENT_PATH'])
+ */
+async function readEventFile(path) {
+    if (!path)
+        return { problem: 'GITHUB_EVENT_PATH is not set, so the pull request is unknown' };
+    const read = await (0,_bounded_file_js__WEBPACK_IMPORTED_MODULE_0__/* .readBoundedFile */ .M)(path, EVENT_FILE_BYTES);
+    if (read.outcome !== 'read')
+        return { problem: `the event file could not be read: ${unread(read)}` };
+    try {
+        return { payload: JSON.parse(read.bytes.toString('utf8')) };
     }
-}
-/** Any other failure of a platform's request, in words. */
-class PlatformError extends Error {
-    /** What the platform answered, when it answered (a 429 or 5xx tried no more). */
-    answer;
-    /** Why no answer came (the transport's words, the token out of them), when none came. */
-    unanswered;
-    constructor(message, options = {}) {
-        super(message, { cause: options.cause });
-        this.name = 'PlatformError';
-        this.answer = options.answer;
-        this.unanswered = options.unanswered;
+    catch (error) {
+        return { problem: `the event file could not be read: ${quote(error)}` };
     }
 }
 /**
- * One platform instance's API for one run.
+ * One object of the run's event payload (`pull_request`, `workflow_run`), or undefined when the
+ * file is not given, cannot be read, is not JSON or holds no such object.
  *
- * @example const api = new RestApi({ platform: 'GitLab', apiUrl, token, headers: { 'PRIVATE-TOKEN': token }, redirectAdvice: 'Set CI_API_V4_URL …', userAgent, clock, deadline })
+ * @example const run = await eventObject(env['GITHUB_EVENT_PATH'], 'workflow_run')
  */
-class RestApi {
-    options;
-    base;
-    forms;
-    transport;
-    constructor(options) {
-        this.options = options;
-        this.base = new URL(options.apiUrl.href.replace(/\/*$/, '/'));
-        this.forms = (0,_secrets_js__WEBPACK_IMPORTED_MODULE_5__/* .tokenForms */ .py)(options.token);
-        this.transport = new _transport_js__WEBPACK_IMPORTED_MODULE_2__/* .HttpTransport */ .G5({
-            userAgent: options.userAgent,
-            rootCert: undefined,
-            maxBodyBytes: options.maxReplyBytes ?? REST_LIMITS.replyBytes,
-            ...(options.forwardProxy ? { forwardProxy: options.forwardProxy } : {})
-        });
-    }
-    /** Ends the kept-alive connections. */
-    close() {
-        this.transport.close();
-    }
-    /**
-     * `method` on `path` (relative to the API's address, or an address a reply named, which must
-     * be under it), with the query and the JSON body given; tried again on 429 and 5xx while the
-     * time-out allows. With `text`, the reply's body is its text (a diff), not JSON.
-     */
-    async request(method, path, { query, body, text: asText } = {}) {
-        const { platform, clock, deadline } = this.options;
-        const url = new URL(path, this.base);
-        if (url.origin !== this.base.origin || !url.pathname.startsWith(this.base.pathname)) {
-            throw new PlatformError(`Refusing to send the ${platform} token outside ${this.base.href}.`);
-        }
-        for (const [name, value] of Object.entries(query ?? {}))
-            url.searchParams.set(name, value);
-        const shown = `${method} ${this.said(url.pathname.slice(this.base.pathname.length))}`;
-        for (let attempt = 0;; attempt++) {
-            const remaining = deadline - clock.now();
-            if (remaining <= 0)
-                throw new PlatformError(`${platform} did not answer ${shown} in time.`);
-            let reply;
-            try {
-                // A redirect is a reply like any other, never followed: the token could follow it.
-                reply = await this.transport.send(method, url, {
-                    ...this.options.headers,
-                    accept: asText ? 'text/plain' : 'application/json',
-                    ...(body === undefined ? {} : { 'content-type': 'application/json' })
-                }, body === undefined ? undefined : JSON.stringify(body), Math.min(remaining, REST_LIMITS.tryMs));
-            }
-            catch (error) {
-                // No answer, a reply too large: said as it is, the token out of it.
-                const unanswered = this.said((0,_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .messageOf */ .bD)(error));
-                throw new PlatformError(`${platform}'s ${shown} failed: ${unanswered}`, {
-                    cause: error,
-                    unanswered
-                });
-            }
-            const { status } = reply;
-            const text = reply.body.toString('utf8');
-            if (status >= 300 && status < 400) {
-                throw new PlatformError(`${platform} answered ${status} to ${shown}: a redirect, not followed (the token would go with it). ${this.options.redirectAdvice}`);
-            }
-            if (status >= 200 && status < 300) {
-                return {
-                    status,
-                    body: asText ? text : parse(text, platform),
-                    header: (name) => (0,_transport_js__WEBPACK_IMPORTED_MODULE_2__/* .headerValue */ .Z)(reply, name)
-                };
-            }
-            const said = this.said(errorText(text));
-            const answer = {
-                status,
-                said,
-                rateLimited: (0,_transport_js__WEBPACK_IMPORTED_MODULE_2__/* .headerValue */ .Z)(reply, 'x-ratelimit-remaining') === '0' || /rate limit/i.test(said)
-            };
-            const words = `${platform} answered ${status} to ${shown}${said ? `: ${said}` : ''}`;
-            if (status === 401 || status === 403 || status === 404) {
-                throw new PlatformRefusal(words, status, answer);
-            }
-            const decision = attempt + 1 >= (this.options.maxTries ?? Infinity)
-                ? { retry: false, why: `Gave up after ${attempt + 1} tries.` }
-                : (0,_retry_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .decideRetry */ .tE)({ kind: 'status', status, retryAfter: (0,_transport_js__WEBPACK_IMPORTED_MODULE_2__/* .headerValue */ .Z)(reply, 'retry-after') }, attempt, deadline - clock.now(), this.options.random ?? Math.random, Date.now(), `the decoration's time (the overall time-out, or its allowance past the check)`);
-            if (!decision.retry) {
-                const why = decision.why ? ` ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .textOf */ .b6)(decision.why)}` : '';
-                throw new PlatformError(`${words}${why}`, { answer });
-            }
-            await clock.sleep(decision.delayMs);
-        }
-    }
-    /** A text of the platform's, on one line, bounded, the token's forms out of it. */
-    said(text) {
-        return (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_secrets_js__WEBPACK_IMPORTED_MODULE_5__/* .redactSecrets */ .fp)(text, this.forms), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.long);
+async function eventObject(path, field) {
+    const file = await readEventFile(path);
+    return 'payload' in file ? objectOf(objectOf(file.payload)?.[field]) : undefined;
+}
+/**
+ * The pull request a `pull_request` or `pull_request_target` payload names: each field only when
+ * it is what it should be.
+ *
+ * @example pullRequestOf(payload) // { number: 42, headSha: 'be6c75b8…', updatedAt: '2026-…' }
+ */
+function pullRequestOf(payload) {
+    const pull = objectOf(objectOf(payload)?.['pull_request']);
+    const number = pull?.['number'];
+    const sha = objectOf(pull?.['head'])?.['sha'];
+    const updatedAt = pull?.['updated_at'];
+    return {
+        ...(typeof number === 'number' && Number.isSafeInteger(number) && number > 0 ? { number } : {}),
+        ...(typeof sha === 'string' && (0,_settings_js__WEBPACK_IMPORTED_MODULE_2__/* .isFullSha */ .Wf)(sha) ? { headSha: sha.toLowerCase() } : {}),
+        ...(typeof updatedAt === 'string' ? { updatedAt: updatedAt.slice(0, 40) } : {})
+    };
+}
+function objectOf(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? value
+        : undefined;
+}
+/** Why the event file was not read, in a few words. */
+function unread(read) {
+    switch (read.outcome) {
+        case 'missing':
+        case 'unreadable':
+            return quote(read.error);
+        case 'not-a-file':
+            return `it is ${read.kind}, not a regular file`;
+        case 'too-large':
+            return `it is larger than ${EVENT_FILE_BYTES} bytes`;
     }
 }
-function parse(text, platform) {
-    if (text.trim() === '')
-        return undefined;
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        throw new PlatformError(`${platform} answered with a body that is not JSON.`);
-    }
-}
-/** The platform's error body (`{"message": …}`, `{"error": …}`) as a few words, or ''. */
-function errorText(text) {
-    let message;
-    try {
-        const body = JSON.parse(text);
-        message = body['message'] ?? body['error'];
-    }
-    catch {
-        return '';
-    }
-    return typeof message === 'string' ? message : message ? JSON.stringify(message) : '';
+/** An error's message fit to quote: one line, cut. The log's gate escapes it. */
+function quote(error) {
+    return (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .cut */ .Jj)((0,_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .messageOf */ .bD)(error), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.long), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.long);
 }
 
 
@@ -30141,215 +30637,6 @@ function idProblem(value) {
  */
 function lookupTable(entries) {
     return Object.freeze(Object.assign(Object.create(null), entries));
-}
-
-
-/***/ }),
-
-/***/ 5062:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $s: () => (/* binding */ githubSaid),
-/* harmony export */   a5: () => (/* binding */ isRateLimit),
-/* harmony export */   av: () => (/* binding */ apiBase),
-/* harmony export */   c2: () => (/* binding */ statusOf),
-/* harmony export */   yN: () => (/* binding */ GitHubApi)
-/* harmony export */ });
-/* unused harmony exports GITHUB_API_LIMITS, isRefusal */
-/* harmony import */ var _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9837);
-/* harmony import */ var _review_platform_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(448);
-/**
- * GitHub's REST API as every GitHub feature asks it (the action's comment, check run and changed
- * lines, the command's decoration of a GitHub pull request from any CI): GitHubApi, the
- * platforms' one REST policy (src/http/rest-api.ts) with GitHub's token header and GraphQL beside
- * it, and GitHub's failures in words, told apart by the fields of the policy's errors (the
- * status, GitHub's words, its rate limit).
- */
-
-
-const GITHUB_API_LIMITS = {
-    /** One reply of the API (100 comments of 65,536 characters, JSON-escaped, fit). */
-    replyBytes: 64 * 1024 * 1024,
-    /** Tries of one request answered 5xx or 429: Octokit's retry plugin makes 3 retries. */
-    tries: 4
-};
-/** Who asks GitHub, unless the edge says: the tool and Node's version. */
-const GITHUB_USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
-const DEFAULT_API_URL = 'https://api.github.com';
-/** The API's address without a trailing slash, or undefined when it is not http(s). */
-function apiBase(value) {
-    const text = value?.trim() || DEFAULT_API_URL;
-    try {
-        const url = new URL(text);
-        if (url.protocol !== 'https:' && url.protocol !== 'http:')
-            return undefined;
-        if (url.username || url.password)
-            return undefined;
-        return url.href.replace(/\/+$/, '');
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * One GitHub API for one feature's requests: the platforms' REST policy (src/http/rest-api.ts:
- * the API's address and nowhere else, no redirect followed, replies bounded, 401/403/404 a
- * PlatformRefusal) with the token in `authorization`, 5xx and 429 tried at most
- * GITHUB_API_LIMITS.tries times (as Octokit's retry plugin does) within the decoration's time,
- * and GraphQL beside it (`/graphql`, or `/api/graphql` on GitHub Enterprise Server).
- *
- * @example const api = new GitHubApi({ token, apiUrl: 'https://api.github.com', deadline })
- */
-class GitHubApi {
-    rest;
-    graphqlApi;
-    constructor({ token, apiUrl, deadline, clock, userAgent = GITHUB_USER_AGENT }) {
-        const api = (url) => new _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .RestApi */ .RQ({
-            platform: 'GitHub',
-            apiUrl: new URL(url),
-            token,
-            headers: { authorization: `token ${token}`, 'x-github-api-version': '2022-11-28' },
-            redirectAdvice: "Set GITHUB_API_URL to the address GitHub's API answers at.",
-            userAgent,
-            clock,
-            deadline,
-            maxTries: GITHUB_API_LIMITS.tries,
-            maxReplyBytes: GITHUB_API_LIMITS.replyBytes
-        });
-        this.rest = api(apiUrl);
-        // GitHub Enterprise Server answers REST at /api/v3 and GraphQL at /api/graphql.
-        this.graphqlApi = api(apiUrl.replace(/\/api\/v3$/, '/api'));
-    }
-    /** `method` on `path` (under the API's address), with the query and the JSON body given. */
-    request(method, path, options = {}) {
-        return this.rest.request(method, path, options);
-    }
-    /** GraphQL's `data` for `query` and its variables; GraphQL's own errors are a PlatformError. */
-    async graphql(query, variables) {
-        const body = variables === undefined ? { query } : { query, variables };
-        const reply = (await this.graphqlApi.request('POST', 'graphql', { body })).body;
-        if (Array.isArray(reply?.errors) && reply.errors.length > 0) {
-            const first = reply.errors[0];
-            const said = typeof first?.message === 'string' ? first.message : 'an error';
-            throw new _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformError */ .Wk(`GitHub's GraphQL API answered: ${this.rest.said(said)}`);
-        }
-        return reply?.data;
-    }
-    /** Ends the kept-alive connections. */
-    close() {
-        this.rest.close();
-        this.graphqlApi.close();
-    }
-}
-/** A 403 or 404 from GitHub: the token may not write (or see) what was asked. */
-function isRefusal(error) {
-    const status = statusOf(error);
-    return (status === 403 || status === 404) && !isRateLimit(error);
-}
-/** A 403 or 429 that GitHub's rate limit gave. */
-function isRateLimit(error) {
-    const answer = answerOf(error);
-    return (answer !== undefined && (answer.status === 403 || answer.status === 429) && answer.rateLimited);
-}
-/** An error's message on one line, bounded. */
-function quote(error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return (0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)((0,_review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(message, _review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.long), _review_platform_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.long);
-}
-/** What GitHub said, or that it did not reply. */
-function githubSaid(error) {
-    const answer = answerOf(error);
-    if (answer)
-        return `GitHub said: ${answer.status} ${answer.said}`.trimEnd();
-    if (error instanceof _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformError */ .Wk && error.unanswered === undefined)
-        return quote(error);
-    const why = error instanceof _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformError */ .Wk ? error.unanswered : undefined;
-    return `no reply from GitHub's API: ${why ?? quote(error)}`;
-}
-/** The HTTP status GitHub answered with; undefined when it did not answer. */
-function statusOf(error) {
-    return answerOf(error)?.status;
-}
-function answerOf(error) {
-    return error instanceof _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformRefusal */ .E2 || error instanceof _http_rest_api_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformError */ .Wk
-        ? error.answer
-        : undefined;
-}
-
-
-/***/ }),
-
-/***/ 448:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   BN: () => (/* reexport safe */ _findings_annotations_js__WEBPACK_IMPORTED_MODULE_2__.BN),
-/* harmony export */   Jj: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__.Jj),
-/* harmony export */   M: () => (/* binding */ forgeStatus),
-/* harmony export */   TH: () => (/* binding */ idOf),
-/* harmony export */   TN: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__.TN),
-/* harmony export */   _C: () => (/* binding */ forgeRepository),
-/* harmony export */   ab: () => (/* reexport safe */ _words_js__WEBPACK_IMPORTED_MODULE_5__.ab),
-/* harmony export */   bA: () => (/* reexport safe */ _findings_annotations_js__WEBPACK_IMPORTED_MODULE_2__.bA),
-/* harmony export */   gJ: () => (/* reexport safe */ _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__.gJ),
-/* harmony export */   ll: () => (/* binding */ reviewSummary),
-/* harmony export */   u4: () => (/* reexport safe */ _findings_changed_lines_js__WEBPACK_IMPORTED_MODULE_1__.u)
-/* harmony export */ });
-/* unused harmony export digestId */
-/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
-/* harmony import */ var _findings_changed_lines_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7424);
-/* harmony import */ var _findings_annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4808);
-/* harmony import */ var _findings_finding_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4879);
-/* harmony import */ var _findings_severity_scales_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(487);
-/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5846);
-
-
-
-
-
-
-
-/**
- * The repository's address under a forge's API.
- *
- * @example forgeRepository({ owner: 'octo', repo: 'shop' }) // 'repos/octo/shop'
- */
-function forgeRepository({ owner, repo }) {
-    return `repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
-}
-/**
- * A project's commit status as GitHub's API takes it, and Gitea's and Forgejo's, which follow it
- * (`state`, `context`, `description`, `target_url`): success or failure as the gate is judged,
- * its texts cut to `limits`.
- */
-function forgeStatus(verdict, limits) {
-    return {
-        state: verdict.failing ? 'failure' : 'success',
-        context: (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cut */ .Jj)(`sonarqube/${verdict.label}`, limits.contextChars),
-        description: (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .cut */ .Jj)(verdict.words, limits.descriptionChars),
-        ...(verdict.dashboard ? { target_url: verdict.dashboard } : {})
-    };
-}
-/** The one line of a forge's review that holds the issues' comments (GitHub, Gitea). */
-function reviewSummary(comments) {
-    return `SonarQube: ${comments} new ${comments === 1 ? 'issue' : 'issues'} on the lines this pull request changes.`;
-}
-/**
- * A project's id on a platform that keys statuses and reports by one: `sonarqube-` and the key's
- * digest, so no key can break an address, and two keys never share one.
- *
- * @example digestId('shop') // 'sonarqube-5fa8a1…' (30 characters)
- */
-function digestId(key, length = 20) {
-    // Loaded when first used: the action's start does without node:crypto.
-    const { createHash } = process.getBuiltinModule('node:crypto');
-    return `sonarqube-${createHash('sha256').update(key).digest('hex').slice(0, length)}`;
-}
-/** An object's `id` when it is a positive whole number. */
-function idOf(value) {
-    const id = value?.id;
-    return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
 
 
@@ -31860,6 +32147,347 @@ function shortTokenWarning(token) {
 
 /***/ }),
 
+/***/ 8750:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Q8: () => (/* binding */ isBranchName),
+/* harmony export */   Wf: () => (/* binding */ isFullSha),
+/* harmony export */   Xp: () => (/* binding */ fileSetting),
+/* harmony export */   cM: () => (/* binding */ runStart),
+/* harmony export */   sO: () => (/* binding */ withVariables),
+/* harmony export */   sb: () => (/* binding */ readSettings),
+/* harmony export */   vF: () => (/* binding */ booleanSetting)
+/* harmony export */ });
+/* unused harmony exports DEFAULTS, MAX_BRANCH_LENGTH, LIMITS */
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/* harmony import */ var _fail_policy_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6654);
+/* harmony import */ var _identifier_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8360);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8521);
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5846);
+
+
+
+
+
+/**
+ * A RunStart from a timestamp the platform gave (ISO 8601), or undefined when it is not one.
+ *
+ * @example runStart('2026-11-24T10:00:03Z', "the pipeline's creation") // { at: 1795514403000, what: ... }
+ */
+function runStart(value, what) {
+    if (typeof value !== 'string' || value.length > 40)
+        return undefined;
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(value)) {
+        return undefined;
+    }
+    const at = Date.parse(value);
+    return Number.isFinite(at) ? { at, what } : undefined;
+}
+const DEFAULTS = {
+    timeout: 60,
+    initialDelay: 3000,
+    interval: 1000,
+    failStep: true
+};
+/** The most lines the report files may have (each a path or a glob). */
+const MAX_REPORT_PATTERNS = 100;
+/** The most projects one step checks by key (as many analyses as report files may give). */
+const MAX_PROJECTS = 50;
+/** The longest branch or pull-request name taken (the server keys them in 255 characters). */
+const MAX_BRANCH_LENGTH = 255;
+/**
+ * Whether `text` is a full commit id, as scanners record it: 40 hex digits (SHA-1) or 64
+ * (SHA-256), in either case.
+ *
+ * @example isFullSha('be6c75b85da526349c44e3978374c95e0b80a96d') // true
+ */
+function isFullSha(text) {
+    return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(text);
+}
+/**
+ * Whether `name` can be a branch or pull request as the server keys it: at most
+ * MAX_BRANCH_LENGTH characters, no control, format or line-separating character.
+ */
+function isBranchName(name) {
+    return (name !== '' && name.length <= MAX_BRANCH_LENGTH && !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(name));
+}
+/**
+ * The longest wait any setting may ask for: 5 days, the longest a job on a self-hosted runner
+ * may run (GitHub-hosted jobs stop at 6 hours). Anything longer is a typo, and a timer past
+ * 2^31 ms would overflow in Node and fire at once, turning the poll loop hot. The time-out is in
+ * seconds, the waits in milliseconds.
+ */
+const LIMITS = {
+    timeout: 432_000,
+    initialDelay: 432_000_000,
+    interval: 432_000_000
+};
+/**
+ * `raw` with each setting that was not given taken from its environment variable, when the
+ * edge's names give it one (SONAR_TOKEN, SONAR_HOST_URL, SONAR_ROOT_CERT…). A value given wins.
+ *
+ * @example withVariables({ host: '' }, ACTION_NAMES, { SONAR_HOST_URL: 'https://sonar.example' }) // { host: 'https://sonar.example' }
+ */
+function withVariables(raw, names, env) {
+    const filled = { ...raw };
+    for (const key of _words_js__WEBPACK_IMPORTED_MODULE_4__/* .SETTING_KEYS */ .GS) {
+        const variable = names.settings[key].variable;
+        if (variable && !raw[key]?.trim() && env[variable]?.trim())
+            filled[key] = env[variable];
+    }
+    return filled;
+}
+/**
+ * Turns the settings' text into Settings, or throws a SettingsError naming the setting that is
+ * wrong (by key: each edge says it in its own words). Defaults apply here: the bundle may run
+ * without the runner filling in action.yml's defaults.
+ *
+ * @example readSettings(withVariables({ timeout: '120' }, ACTION_NAMES, process.env))
+ */
+function readSettings(raw) {
+    const text = (key) => raw[key]?.trim() || undefined;
+    const hostUrl = optionalUrl(text('host'));
+    const rootCert = optionalCertificate(text('rootCert'));
+    const taskId = optionalId('task', text('task'));
+    const analysisId = optionalId('analysis', text('analysis'));
+    if (taskId && analysisId) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingsTitle */ .uj)('task')} and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('analysis')} are both set: set one of them (${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('analysis')} skips the task).`);
+    }
+    const projectKeys = projectKeyLines(raw.project ?? '');
+    const reportFiles = reportPatterns(raw.reportFile ?? '');
+    const chosen = { task: taskId, analysis: analysisId, project: projectKeys.length > 0 };
+    for (const key of ['task', 'analysis', 'project']) {
+        if (chosen[key] && !hostUrl) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} needs the server address: set ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .theSetting */ .w7)('host')} or the SONAR_HOST_URL environment variable.`);
+        }
+    }
+    if (chosen.project) {
+        const other = taskId
+            ? 'task'
+            : analysisId
+                ? 'analysis'
+                : reportFiles.length > 0
+                    ? 'reportFile'
+                    : undefined;
+        if (other) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingsTitle */ .uj)('project')} and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)(other)} are both set: give the projects whose analyses to check, or ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)(other)}, not both.`);
+        }
+    }
+    const branch = nameSetting('branch', text('branch'));
+    const pullRequest = nameSetting('pullRequest', text('pullRequest'));
+    const commits = commitSetting(text('commit'));
+    if (branch && pullRequest) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingsTitle */ .uj)('branch')} and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('pullRequest')} are both set: an analysis is of a branch or of a pull request; give one.`);
+    }
+    for (const key of ['branch', 'pullRequest', 'commit']) {
+        if (text(key) && !chosen.project) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is set without ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('project')}: it says which analysis of a project to check; give ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('project')} too.`);
+        }
+    }
+    return {
+        reportFiles,
+        // Trimmed like every setting: a secret pasted with a trailing newline still works.
+        token: text('token'),
+        hostUrl,
+        rootCert,
+        timeoutMs: integer(raw, 'timeout', { min: 1 }) * 1000,
+        initialWaitMs: integer(raw, 'initialDelay', { min: 0 }),
+        intervalMs: integer(raw, 'interval', { min: 1 }),
+        adaptivePolling: !raw.interval?.trim(),
+        failStep: booleanSetting(raw, 'failStep', DEFAULTS.failStep),
+        policy: failPolicy(raw.failingStatuses ?? ''),
+        taskId,
+        analysisId,
+        projectKeys,
+        branch,
+        pullRequest,
+        commits
+    };
+}
+/** The project keys, one per line: each a key the server could have made. */
+function projectKeyLines(raw) {
+    const keys = raw
+        .split(/\r\n|\r|\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== '');
+    if (keys.length > MAX_PROJECTS) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('project')} has ${keys.length} lines: give at most ${MAX_PROJECTS} project keys, one per line.`);
+    }
+    for (const key of keys) {
+        const problem = (0,_identifier_js__WEBPACK_IMPORTED_MODULE_2__/* .idProblem */ .l)(key);
+        if (problem) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('project')} has the line "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(key)}", which ${problem}: give the project's key as the server shows it (Project Information), one per line.`);
+        }
+    }
+    return [...new Set(keys)];
+}
+/** A branch or pull-request name: one line, no control or invisible character. */
+function nameSetting(key, value) {
+    if (value === undefined)
+        return undefined;
+    if (!isBranchName(value)) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": give the ${key === 'branch' ? 'branch' : 'pull request'} as the server names it (at most ${MAX_BRANCH_LENGTH} characters, no control characters)${key === 'pullRequest' ? ", GitHub's number for a pull request" : ''}.`);
+    }
+    return value;
+}
+/**
+ * The commit whose analysis to wait for: a full SHA-1 or SHA-256, as scanners record it. An
+ * abbreviated one cannot be told apart from another's start, so it is refused, never guessed.
+ */
+function commitSetting(value) {
+    if (value === undefined)
+        return [];
+    const shas = value
+        .split(/[,\s]+/)
+        .filter((sha) => sha !== '')
+        .map((sha) => sha.toLowerCase());
+    for (const sha of shas) {
+        if (!isFullSha(sha)) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('commit')} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`);
+        }
+    }
+    if (shas.length > 2) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('commit')} has ${shas.length} commits: give one (or a pull request's head and merge commits).`);
+    }
+    return [...new Set(shas)];
+}
+/**
+ * A file to write, relative to the working directory: one line, no control characters;
+ * undefined when not given.
+ */
+function fileSetting(raw, key) {
+    const value = raw[key]?.trim();
+    if (!value)
+        return undefined;
+    // eslint-disable-next-line no-control-regex
+    if (value.length > 1000 || /[\u0000-\u001f\u007f]/.test(value)) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`);
+    }
+    return value;
+}
+/** `true` or `false` in any case; `fallback` when not given. */
+function booleanSetting(raw, key, fallback) {
+    const value = (raw[key] ?? '').trim().toLowerCase();
+    if (value === '')
+        return fallback;
+    if (value === 'true')
+        return true;
+    if (value === 'false')
+        return false;
+    throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": it must be true or false.`);
+}
+/** The input's non-empty lines, each trimmed: paths or globs of report files. */
+function reportPatterns(raw) {
+    const lines = raw
+        .split(/\r\n|\r|\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== '');
+    if (lines.length > MAX_REPORT_PATTERNS) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('reportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`);
+    }
+    for (const line of lines) {
+        const problem = patternProblem(line);
+        if (problem) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('reportFile')} has the line "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`);
+        }
+    }
+    return lines;
+}
+/** Why a report path or glob cannot be used, or undefined. */
+function patternProblem(line) {
+    if (line.length > 1000)
+        return 'it is longer than 1,000 characters';
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(line))
+        return 'it holds a control character';
+    if (line.startsWith('!'))
+        return 'exclusions (!) are not supported';
+    return undefined;
+}
+function optionalUrl(value) {
+    if (value === undefined)
+        return undefined;
+    const host = (0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingWithVariable */ .XI)('host');
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${host} "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .hideCredentials */ .RW)(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`);
+    }
+    if (url.username || url.password) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${host} must not contain credentials: pass the token in ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingOrVariable */ .Od)('token')}.`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${host} must start with https:// or http://, not ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(url.protocol)}//.`);
+    }
+    // API paths are appended to the address: a query or fragment would end up in the middle.
+    // The value is not quoted: a query is where a token pasted by mistake would be.
+    if (/[?#]/.test(url.href)) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${host} must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.`);
+    }
+    return url;
+}
+function optionalCertificate(value) {
+    if (value === undefined)
+        return undefined;
+    if (!value.includes('-----BEGIN CERTIFICATE-----')) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingWithVariable */ .XI)('rootCert')} is not a PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (the CA certificate itself, not a file path).`);
+    }
+    return value;
+}
+function optionalId(key, value) {
+    if (value === undefined)
+        return undefined;
+    const problem = (0,_identifier_js__WEBPACK_IMPORTED_MODULE_2__/* .idProblem */ .l)(value);
+    if (problem) {
+        const where = key === 'task'
+            ? 'the ceTaskId of report-task.txt, or the id of the task on the server'
+            : "the analysisId of a finished task (the server's api/ce/task answer)";
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}" ${problem}: give ${where}.`);
+    }
+    return value;
+}
+/**
+ * The statuses that fail the step: ERROR, WARN and NONE, separated by commas or lines, in any
+ * case; empty: ERROR alone. ERROR must be among them: a policy without it would let a failed
+ * gate pass, which is what failStep false says plainly.
+ */
+function failPolicy(raw) {
+    const words = raw
+        .split(/[,\r\n]/)
+        .map((word) => word.trim())
+        .filter((word) => word !== '');
+    if (words.length === 0)
+        return _fail_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .FAIL_ON_ERROR */ .qJ;
+    const allowed = _fail_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .FAILING_STATUSES */ .yV.join(', ');
+    for (const word of words) {
+        if (!_fail_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .FAILING_STATUSES */ .yV.includes(word.toUpperCase())) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('failingStatuses')} has "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(word, _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`);
+        }
+    }
+    const policy = new Set(words.map((word) => word.toUpperCase()));
+    if (!policy.has('ERROR')) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)('failingStatuses')} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(raw.trim(), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .QUOTE_LIMITS */ .gJ.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .setting */ .Pe)('failStep')}.`);
+    }
+    return policy;
+}
+/** A whole number between `min` and its limit; its default when not given. */
+function integer(raw, key, { min }) {
+    const value = (raw[key] ?? '').trim();
+    const [fallback, max] = [DEFAULTS[key], LIMITS[key]];
+    if (value === '')
+        return fallback;
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingsError */ .GN((0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .msg */ .ab) `${(0,_words_js__WEBPACK_IMPORTED_MODULE_4__/* .settingTitle */ .h3)(key)} is "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(value)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`);
+    }
+    return Number(value);
+}
+
+
+/***/ }),
+
 /***/ 2474:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -32515,6 +33143,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
+
+/***/ }),
+
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 
 /***/ }),
 
@@ -35897,85 +36532,13 @@ function decorationDeadline({ clock, deadline }) {
 
 // EXTERNAL MODULE: ./src/errors.ts
 var errors = __nccwpck_require__(3916);
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
-;// CONCATENATED MODULE: ./src/bounded-file.ts
-/**
- * The one way a file that must be small is read (the report file, the CA file, the event file):
- * opened without waiting (O_NONBLOCK: a named pipe with no writer opens at once), checked on the
- * opened handle to be a regular file (so it cannot be swapped between the check and the read),
- * and read up to one byte past the limit, whatever its size says (files in /proc say 0, a sparse
- * file says terabytes, and a file may grow while it is read). It never throws: each caller words
- * the outcome in its own message.
- */
-
-
-/** How much is read at a time. */
-const CHUNK_BYTES = 64 * 1024;
-/**
- * Reads `file` whole when it is a regular file of at most `maxBytes`.
- *
- * @example const read = await readBoundedFile('.scannerwork/report-task.txt', 64 * 1024) // { outcome: 'read', bytes }
- */
-async function readBoundedFile(file, maxBytes) {
-    let handle;
-    try {
-        // O_NONBLOCK does not exist on Windows, where opening a pipe does not block either.
-        handle = await (0,promises_.open)(file, external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NONBLOCK ?? 0));
-    }
-    catch (error) {
-        return error.code === 'ENOENT'
-            ? { outcome: 'missing', error: error }
-            : { outcome: 'unreadable', error };
-    }
-    try {
-        const kind = notRegular(await handle.stat());
-        if (kind)
-            return { outcome: 'not-a-file', kind };
-        // Read in chunks, so a large limit costs memory only for what the file holds; one byte past
-        // the limit tells a file at the limit from a larger one.
-        const chunks = [];
-        let length = 0;
-        for (;;) {
-            const chunk = Buffer.alloc(Math.min(CHUNK_BYTES, maxBytes + 1 - length));
-            const { bytesRead } = await handle.read(chunk, 0, chunk.length, length);
-            if (bytesRead === 0)
-                break;
-            chunks.push(chunk.subarray(0, bytesRead));
-            length += bytesRead;
-            if (length > maxBytes)
-                return { outcome: 'too-large' };
-        }
-        return { outcome: 'read', bytes: Buffer.concat(chunks, length) };
-    }
-    catch (error) {
-        return { outcome: 'unreadable', error };
-    }
-    finally {
-        // A failure to close a file that was read changes nothing of what was read.
-        await handle.close().catch(() => undefined);
-    }
-}
-/** What a non-regular file is, for the message; undefined for a regular file. */
-function notRegular(stats) {
-    if (stats.isFile())
-        return undefined;
-    if (stats.isDirectory())
-        return 'a directory';
-    if (stats.isFIFO())
-        return 'a named pipe (FIFO)';
-    if (stats.isCharacterDevice() || stats.isBlockDevice())
-        return 'a device';
-    if (stats.isSocket())
-        return 'a socket';
-    return 'not a file';
-}
-
+// EXTERNAL MODULE: ./src/bounded-file.ts
+var bounded_file = __nccwpck_require__(2717);
 // EXTERNAL MODULE: ./src/identifier.ts
 var identifier = __nccwpck_require__(8360);
 // EXTERNAL MODULE: ./src/untrusted-text.ts
@@ -36005,7 +36568,7 @@ const POINT_AT_THE_REPORT = (0,src_words/* msg */.ab) `Scanners write ${WHERE_SC
  * readBoundedFile: a pipe or a device is refused at once, never waited on).
  */
 const readTextFile = async (file) => {
-    const read = await readBoundedFile(file, MAX_REPORT_BYTES);
+    const read = await (0,bounded_file/* readBoundedFile */.M)(file, MAX_REPORT_BYTES);
     if (read.outcome === 'missing')
         return undefined;
     if (read.outcome === 'unreadable') {
@@ -36181,7 +36744,7 @@ function analysisBaseDir(reportFile, cwd) {
 }
 const isFile = (absolutePath) => {
     try {
-        return (0,external_node_fs_namespaceObject.statSync)(absolutePath).isFile();
+        return (0,external_node_fs_.statSync)(absolutePath).isFile();
     }
     catch {
         return false;
@@ -38674,6 +39237,8 @@ function dashboardFor(server, projectKey, on) {
     return url.href;
 }
 
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
 ;// CONCATENATED MODULE: ./src/gate/targets.ts
 
 
@@ -39330,458 +39895,10 @@ function stepVerdict(outcomes, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
 
 // EXTERNAL MODULE: ./src/report/new-issues-block.ts
 var new_issues_block = __nccwpck_require__(9437);
-;// CONCATENATED MODULE: ./src/settings.ts
-
-
-
-
-
-/**
- * A RunStart from a timestamp the platform gave (ISO 8601), or undefined when it is not one.
- *
- * @example runStart('2026-11-24T10:00:03Z', "the pipeline's creation") // { at: 1795514403000, what: ... }
- */
-function runStart(value, what) {
-    if (typeof value !== 'string' || value.length > 40)
-        return undefined;
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(value)) {
-        return undefined;
-    }
-    const at = Date.parse(value);
-    return Number.isFinite(at) ? { at, what } : undefined;
-}
-const DEFAULTS = {
-    timeout: 60,
-    initialDelay: 3000,
-    interval: 1000,
-    failStep: true
-};
-/** The most lines the report files may have (each a path or a glob). */
-const MAX_REPORT_PATTERNS = 100;
-/** The most projects one step checks by key (as many analyses as report files may give). */
-const MAX_PROJECTS = 50;
-/** The longest branch or pull-request name taken (the server keys them in 255 characters). */
-const MAX_BRANCH_LENGTH = 255;
-/**
- * Whether `text` is a full commit id, as scanners record it: 40 hex digits (SHA-1) or 64
- * (SHA-256), in either case.
- *
- * @example isFullSha('be6c75b85da526349c44e3978374c95e0b80a96d') // true
- */
-function isFullSha(text) {
-    return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(text);
-}
-/**
- * Whether `name` can be a branch or pull request as the server keys it: at most
- * MAX_BRANCH_LENGTH characters, no control, format or line-separating character.
- */
-function isBranchName(name) {
-    return (name !== '' && name.length <= MAX_BRANCH_LENGTH && !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(name));
-}
-/**
- * The longest wait any setting may ask for: 5 days, the longest a job on a self-hosted runner
- * may run (GitHub-hosted jobs stop at 6 hours). Anything longer is a typo, and a timer past
- * 2^31 ms would overflow in Node and fire at once, turning the poll loop hot. The time-out is in
- * seconds, the waits in milliseconds.
- */
-const LIMITS = {
-    timeout: 432_000,
-    initialDelay: 432_000_000,
-    interval: 432_000_000
-};
-/**
- * `raw` with each setting that was not given taken from its environment variable, when the
- * edge's names give it one (SONAR_TOKEN, SONAR_HOST_URL, SONAR_ROOT_CERT…). A value given wins.
- *
- * @example withVariables({ host: '' }, ACTION_NAMES, { SONAR_HOST_URL: 'https://sonar.example' }) // { host: 'https://sonar.example' }
- */
-function withVariables(raw, names, env) {
-    const filled = { ...raw };
-    for (const key of src_words/* SETTING_KEYS */.GS) {
-        const variable = names.settings[key].variable;
-        if (variable && !raw[key]?.trim() && env[variable]?.trim())
-            filled[key] = env[variable];
-    }
-    return filled;
-}
-/**
- * Turns the settings' text into Settings, or throws a SettingsError naming the setting that is
- * wrong (by key: each edge says it in its own words). Defaults apply here: the bundle may run
- * without the runner filling in action.yml's defaults.
- *
- * @example readSettings(withVariables({ timeout: '120' }, ACTION_NAMES, process.env))
- */
-function readSettings(raw) {
-    const text = (key) => raw[key]?.trim() || undefined;
-    const hostUrl = optionalUrl(text('host'));
-    const rootCert = optionalCertificate(text('rootCert'));
-    const taskId = settings_optionalId('task', text('task'));
-    const analysisId = settings_optionalId('analysis', text('analysis'));
-    if (taskId && analysisId) {
-        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingsTitle */.uj)('task')} and ${(0,src_words/* setting */.Pe)('analysis')} are both set: set one of them (${(0,src_words/* setting */.Pe)('analysis')} skips the task).`);
-    }
-    const projectKeys = projectKeyLines(raw.project ?? '');
-    const reportFiles = reportPatterns(raw.reportFile ?? '');
-    const chosen = { task: taskId, analysis: analysisId, project: projectKeys.length > 0 };
-    for (const key of ['task', 'analysis', 'project']) {
-        if (chosen[key] && !hostUrl) {
-            throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)(key)} needs the server address: set ${(0,src_words/* theSetting */.w7)('host')} or the SONAR_HOST_URL environment variable.`);
-        }
-    }
-    if (chosen.project) {
-        const other = taskId
-            ? 'task'
-            : analysisId
-                ? 'analysis'
-                : reportFiles.length > 0
-                    ? 'reportFile'
-                    : undefined;
-        if (other) {
-            throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingsTitle */.uj)('project')} and ${(0,src_words/* setting */.Pe)(other)} are both set: give the projects whose analyses to check, or ${(0,src_words/* setting */.Pe)(other)}, not both.`);
-        }
-    }
-    const branch = nameSetting('branch', text('branch'));
-    const pullRequest = nameSetting('pullRequest', text('pullRequest'));
-    const commits = commitSetting(text('commit'));
-    if (branch && pullRequest) {
-        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingsTitle */.uj)('branch')} and ${(0,src_words/* setting */.Pe)('pullRequest')} are both set: an analysis is of a branch or of a pull request; give one.`);
-    }
-    for (const key of ['branch', 'pullRequest', 'commit']) {
-        if (text(key) && !chosen.project) {
-            throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)(key)} is set without ${(0,src_words/* setting */.Pe)('project')}: it says which analysis of a project to check; give ${(0,src_words/* setting */.Pe)('project')} too.`);
-        }
-    }
-    return {
-        reportFiles,
-        // Trimmed like every setting: a secret pasted with a trailing newline still works.
-        token: text('token'),
-        hostUrl,
-        rootCert,
-        timeoutMs: integer(raw, 'timeout', { min: 1 }) * 1000,
-        initialWaitMs: integer(raw, 'initialDelay', { min: 0 }),
-        intervalMs: integer(raw, 'interval', { min: 1 }),
-        adaptivePolling: !raw.interval?.trim(),
-        failStep: booleanSetting(raw, 'failStep', DEFAULTS.failStep),
-        policy: failPolicy(raw.failingStatuses ?? ''),
-        taskId,
-        analysisId,
-        projectKeys,
-        branch,
-        pullRequest,
-        commits
-    };
-}
-/** The project keys, one per line: each a key the server could have made. */
-function projectKeyLines(raw) {
-    const keys = raw
-        .split(/\r\n|\r|\n/)
-        .map((line) => line.trim())
-        .filter((line) => line !== '');
-    if (keys.length > MAX_PROJECTS) {
-        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('project')} has ${keys.length} lines: give at most ${MAX_PROJECTS} project keys, one per line.`);
-    }
-    for (const key of keys) {
-        const problem = (0,identifier/* idProblem */.l)(key);
-        if (problem) {
-            throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('project')} has the line "${(0,untrusted_text/* oneLine */.TN)(key)}", which ${problem}: give the project's key as the server shows it (Project Information), one per line.`);
-        }
-    }
-    return [...new Set(keys)];
-}
-/** A branch or pull-request name: one line, no control or invisible character. */
-function nameSetting(key, value) {
-    if (value === undefined)
-        return undefined;
-    if (!isBranchName(value)) {
-        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)(key)} is "${(0,untrusted_text/* oneLine */.TN)(value)}": give the ${key === 'branch' ? 'branch' : 'pull request'} as the server names it (at most ${MAX_BRANCH_LENGTH} characters, no control characters)${key === 'pullRequest' ? ", GitHub's number for a pull request" : ''}.`);
-    }
-    return value;
-}
-/**
- * The commit whose analysis to wait for: a full SHA-1 or SHA-256, as scanners record it. An
- * abbreviated one cannot be told apart from another's start, so it is refused, never guessed.
- */
-function commitSetting(value) {
-    if (value === undefined)
-        return [];
-    const shas = value
-        .split(/[,\s]+/)
-        .filter((sha) => sha !== '')
-        .map((sha) => sha.toLowerCase());
-    for (const sha of shas) {
-        if (!isFullSha(sha)) {
-            throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('commit')} is "${(0,untrusted_text/* oneLine */.TN)(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`);
-        }
-    }
-    if (shas.length > 2) {
-        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('commit')} has ${shas.length} commits: give one (or a pull request's head and merge commits).`);
-    }
-    return [...new Set(shas)];
-}
-/**
- * A file to write, relative to the working directory: one line, no control characters;
- * undefined when not given.
- */
-function fileSetting(raw, key) {
-    const value = raw[key]?.trim();
-    if (!value)
-        return undefined;
-    // eslint-disable-next-line no-control-regex
-    if (value.length > 1000 || /[\u0000-\u001f\u007f]/.test(value)) {
-        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)(key)} "${(0,untrusted_text/* oneLine */.TN)(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`);
-    }
-    return value;
-}
-/** `true` or `false` in any case; `fallback` when not given. */
-function booleanSetting(raw, key, fallback) {
-    const value = (raw[key] ?? '').trim().toLowerCase();
-    if (value === '')
-        return fallback;
-    if (value === 'true')
-        return true;
-    if (value === 'false')
-        return false;
-    throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)(key)} is "${(0,untrusted_text/* oneLine */.TN)(value)}": it must be true or false.`);
-}
-/** The input's non-empty lines, each trimmed: paths or globs of report files. */
-function reportPatterns(raw) {
-    const lines = raw
-        .split(/\r\n|\r|\n/)
-        .map((line) => line.trim())
-        .filter((line) => line !== '');
-    if (lines.length > MAX_REPORT_PATTERNS) {
-        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('reportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`);
-    }
-    for (const line of lines) {
-        const problem = patternProblem(line);
-        if (problem) {
-            throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('reportFile')} has the line "${(0,untrusted_text/* oneLine */.TN)(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`);
-        }
-    }
-    return lines;
-}
-/** Why a report path or glob cannot be used, or undefined. */
-function patternProblem(line) {
-    if (line.length > 1000)
-        return 'it is longer than 1,000 characters';
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f]/.test(line))
-        return 'it holds a control character';
-    if (line.startsWith('!'))
-        return 'exclusions (!) are not supported';
-    return undefined;
-}
-function optionalUrl(value) {
-    if (value === undefined)
-        return undefined;
-    const host = (0,src_words/* settingWithVariable */.XI)('host');
-    let url;
-    try {
-        url = new URL(value);
-    }
-    catch {
-        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${host} "${(0,untrusted_text/* oneLine */.TN)((0,untrusted_text/* hideCredentials */.RW)(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`);
-    }
-    if (url.username || url.password) {
-        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${host} must not contain credentials: pass the token in ${(0,src_words/* settingOrVariable */.Od)('token')}.`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${host} must start with https:// or http://, not ${(0,untrusted_text/* oneLine */.TN)(url.protocol)}//.`);
-    }
-    // API paths are appended to the address: a query or fragment would end up in the middle.
-    // The value is not quoted: a query is where a token pasted by mistake would be.
-    if (/[?#]/.test(url.href)) {
-        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${host} must not have a query (?...) or a fragment (#...): give the server's address only, e.g. https://sonar.example.com or https://sonar.example.com/sonar.`);
-    }
-    return url;
-}
-function optionalCertificate(value) {
-    if (value === undefined)
-        return undefined;
-    if (!value.includes('-----BEGIN CERTIFICATE-----')) {
-        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingWithVariable */.XI)('rootCert')} is not a PEM certificate: it must contain a "-----BEGIN CERTIFICATE-----" block (the CA certificate itself, not a file path).`);
-    }
-    return value;
-}
-function settings_optionalId(key, value) {
-    if (value === undefined)
-        return undefined;
-    const problem = (0,identifier/* idProblem */.l)(value);
-    if (problem) {
-        const where = key === 'task'
-            ? 'the ceTaskId of report-task.txt, or the id of the task on the server'
-            : "the analysisId of a finished task (the server's api/ce/task answer)";
-        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)(key)} "${(0,untrusted_text/* oneLine */.TN)(value)}" ${problem}: give ${where}.`);
-    }
-    return value;
-}
-/**
- * The statuses that fail the step: ERROR, WARN and NONE, separated by commas or lines, in any
- * case; empty: ERROR alone. ERROR must be among them: a policy without it would let a failed
- * gate pass, which is what failStep false says plainly.
- */
-function failPolicy(raw) {
-    const words = raw
-        .split(/[,\r\n]/)
-        .map((word) => word.trim())
-        .filter((word) => word !== '');
-    if (words.length === 0)
-        return fail_policy/* FAIL_ON_ERROR */.qJ;
-    const allowed = fail_policy/* FAILING_STATUSES */.yV.join(', ');
-    for (const word of words) {
-        if (!fail_policy/* FAILING_STATUSES */.yV.includes(word.toUpperCase())) {
-            throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('failingStatuses')} has "${(0,untrusted_text/* oneLine */.TN)(word, untrusted_text/* QUOTE_LIMITS */.gJ.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`);
-        }
-    }
-    const policy = new Set(words.map((word) => word.toUpperCase()));
-    if (!policy.has('ERROR')) {
-        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('failingStatuses')} is "${(0,untrusted_text/* oneLine */.TN)(raw.trim(), untrusted_text/* QUOTE_LIMITS */.gJ.short)}": it must include ERROR, or a failed gate would pass (e.g. ERROR,WARN). To report a failed gate without failing, see ${(0,src_words/* setting */.Pe)('failStep')}.`);
-    }
-    return policy;
-}
-/** A whole number between `min` and its limit; its default when not given. */
-function integer(raw, key, { min }) {
-    const value = (raw[key] ?? '').trim();
-    const [fallback, max] = [DEFAULTS[key], LIMITS[key]];
-    if (value === '')
-        return fallback;
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-        throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)(key)} is "${(0,untrusted_text/* oneLine */.TN)(value)}": it must be a whole number from ${min} to ${max} (at most 5 days, the longest a job may run on a self-hosted runner); default ${fallback}.`);
-    }
-    return Number(value);
-}
-
-;// CONCATENATED MODULE: ./src/github-event.ts
-/**
- * GitHub Actions' event file (GITHUB_EVENT_PATH), read for the action and the command alike: the
- * objects of its payload, and a `pull_request` event's pull request. Every field is untrusted:
- * each is taken only once checked.
- */
-
-
-
-
-/** The most of a GitHub Actions run's event file read (GitHub caps webhook payloads at 25 MB). */
-const EVENT_FILE_BYTES = 25 * 1024 * 1024;
-/**
- * The event file's payload, read within EVENT_FILE_BYTES, or why it could not be read.
- *
- * @example const file = await readEventFile(env['GITHUB_EVENT_PATH'])
- */
-async function readEventFile(path) {
-    if (!path)
-        return { problem: 'GITHUB_EVENT_PATH is not set, so the pull request is unknown' };
-    const read = await readBoundedFile(path, EVENT_FILE_BYTES);
-    if (read.outcome !== 'read')
-        return { problem: `the event file could not be read: ${unread(read)}` };
-    try {
-        return { payload: JSON.parse(read.bytes.toString('utf8')) };
-    }
-    catch (error) {
-        return { problem: `the event file could not be read: ${quote(error)}` };
-    }
-}
-/**
- * One object of the run's event payload (`pull_request`, `workflow_run`), or undefined when the
- * file is not given, cannot be read, is not JSON or holds no such object.
- *
- * @example const run = await eventObject(env['GITHUB_EVENT_PATH'], 'workflow_run')
- */
-async function eventObject(path, field) {
-    const file = await readEventFile(path);
-    return 'payload' in file ? objectOf(objectOf(file.payload)?.[field]) : undefined;
-}
-/**
- * The pull request a `pull_request` or `pull_request_target` payload names: each field only when
- * it is what it should be.
- *
- * @example pullRequestOf(payload) // { number: 42, headSha: 'be6c75b8…', updatedAt: '2026-…' }
- */
-function pullRequestOf(payload) {
-    const pull = objectOf(objectOf(payload)?.['pull_request']);
-    const number = pull?.['number'];
-    const sha = objectOf(pull?.['head'])?.['sha'];
-    const updatedAt = pull?.['updated_at'];
-    return {
-        ...(typeof number === 'number' && Number.isSafeInteger(number) && number > 0 ? { number } : {}),
-        ...(typeof sha === 'string' && isFullSha(sha) ? { headSha: sha.toLowerCase() } : {}),
-        ...(typeof updatedAt === 'string' ? { updatedAt: updatedAt.slice(0, 40) } : {})
-    };
-}
-function objectOf(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? value
-        : undefined;
-}
-/** Why the event file was not read, in a few words. */
-function unread(read) {
-    switch (read.outcome) {
-        case 'missing':
-        case 'unreadable':
-            return quote(read.error);
-        case 'not-a-file':
-            return `it is ${read.kind}, not a regular file`;
-        case 'too-large':
-            return `it is larger than ${EVENT_FILE_BYTES} bytes`;
-    }
-}
-/** An error's message fit to quote: one line, cut. The log's gate escapes it. */
-function quote(error) {
-    return (0,untrusted_text/* oneLine */.TN)((0,untrusted_text/* cut */.Jj)((0,errors/* messageOf */.bD)(error), untrusted_text/* QUOTE_LIMITS */.gJ.long), untrusted_text/* QUOTE_LIMITS */.gJ.long);
-}
-
-;// CONCATENATED MODULE: ./src/action/event-pull-request.ts
-/**
- * The pull request of the action's event: from the runner's event file on `pull_request` and
- * `pull_request_target`, with the repository from GITHUB_REPOSITORY, read once however many
- * features ask. GitHub's API itself is src/platforms/github/github-api.ts.
- */
-
-
-/** The events whose pull request the action knows. */
-const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
-/** The event files read, by path and repository: each is read once per run. */
-const eventsRead = new Map();
-/**
- * The pull request of a `pull_request` or `pull_request_target` event, from the event file, and
- * the repository from GITHUB_REPOSITORY; or why it cannot be known, in words. The file is read
- * once however many features ask.
- */
-function eventPullRequest(env) {
-    const key = `${env['GITHUB_EVENT_PATH'] ?? ''}\n${env['GITHUB_REPOSITORY'] ?? ''}`;
-    let read = eventsRead.get(key);
-    if (!read) {
-        read = readEventPullRequest(env);
-        eventsRead.set(key, read);
-    }
-    return read;
-}
-async function readEventPullRequest(env) {
-    const repository = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
-    if (!repository) {
-        return {
-            problem: `GITHUB_REPOSITORY is not owner/name (${(0,untrusted_text/* oneLine */.TN)(env['GITHUB_REPOSITORY'] ?? '')})`
-        };
-    }
-    const file = await readEventFile(env['GITHUB_EVENT_PATH']);
-    if ('problem' in file)
-        return file;
-    const { number, headSha, updatedAt } = pullRequestOf(file.payload);
-    if (number === undefined)
-        return { problem: 'the event file names no pull request number' };
-    if (headSha === undefined)
-        return { problem: 'the event file names no head commit' };
-    return {
-        pullRequest: {
-            owner: repository[1],
-            repo: repository[2],
-            issue_number: number,
-            headSha,
-            ...(updatedAt === undefined ? {} : { updatedAt })
-        }
-    };
-}
-
+// EXTERNAL MODULE: ./src/settings.ts
+var src_settings = __nccwpck_require__(8750);
+// EXTERNAL MODULE: ./src/action/event-pull-request.ts
+var event_pull_request = __nccwpck_require__(4072);
 ;// CONCATENATED MODULE: ./src/action/github-context.ts
 
 
@@ -39794,10 +39911,10 @@ async function readEventPullRequest(env) {
  */
 async function githubContext(env) {
     const event = env['GITHUB_EVENT_NAME'] ?? '';
-    const found = PULL_REQUEST_EVENTS.includes(event) ? await eventPullRequest(env) : undefined;
+    const found = event_pull_request/* PULL_REQUEST_EVENTS */.m.includes(event) ? await (0,event_pull_request/* eventPullRequest */.Z)(env) : undefined;
     const pullRequest = found && 'pullRequest' in found ? found.pullRequest : undefined;
     const sha = env['GITHUB_SHA'] ?? '';
-    const headSha = pullRequest?.headSha ?? (isFullSha(sha) ? sha : undefined);
+    const headSha = pullRequest?.headSha ?? ((0,src_settings/* isFullSha */.Wf)(sha) ? sha : undefined);
     const name = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
     const repository = name ? { owner: name[1], repo: name[2] } : undefined;
     const server = webBase(env['GITHUB_SERVER_URL']);
@@ -39866,53 +39983,8 @@ async function onThePullRequest(outcomes, { pullRequest }, options) {
     return onPullRequestLines(outcomes, { ...options, pullRequest });
 }
 
-;// CONCATENATED MODULE: ./src/action/names.ts
-/** How the action introduces itself to the server and to GitHub's API. */
-const USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
-/**
- * The action's words for every setting: its action.yml inputs, and the environment variable an
- * input falls back to. The one place that knows the inputs' names (outside action.yml).
- */
-const ACTION_NAMES = {
-    kind: 'Input',
-    settings: {
-        reportFile: { name: 'scanMetadataReportFile' },
-        token: { name: 'sonarToken', variable: 'SONAR_TOKEN' },
-        host: { name: 'sonarHostUrl', variable: 'SONAR_HOST_URL' },
-        rootCert: { name: 'sonarRootCert', variable: 'SONAR_ROOT_CERT' },
-        timeout: { name: 'pollingTimeoutSec' },
-        initialDelay: { name: 'initialDelayMs' },
-        interval: { name: 'pollingIntervalMs' },
-        failStep: { name: 'failOnError' },
-        failingStatuses: { name: 'failOn' },
-        task: { name: 'taskId' },
-        analysis: { name: 'analysisId' },
-        project: { name: 'projectKey' },
-        branch: { name: 'branch' },
-        pullRequest: { name: 'pullRequest' },
-        commit: { name: 'commit' },
-        comment: { name: 'pullRequestComment' },
-        gitHubToken: { name: 'githubToken', variable: 'GITHUB_TOKEN' },
-        annotate: { name: 'annotateIssues' },
-        checkRun: { name: 'issuesCheckRun' },
-        sarif: { name: 'sarifFile' },
-        // The decoration of GitLab merge requests is the command's alone.
-        inlineLimit: {},
-        inlineSeverity: {},
-        bitbucketProject: {},
-        bitbucketRepo: {},
-        githubRepository: {},
-        gitlabUrl: {},
-        gitlabProject: {},
-        giteaUrl: {},
-        giteaRepository: {},
-        allProjects: {},
-        bitbucketRepository: {},
-        azureRepository: {}
-    },
-    places: { details: 'the job summary', self: 'the action' }
-};
-
+// EXTERNAL MODULE: ./src/action/names.ts
+var action_names = __nccwpck_require__(2814);
 ;// CONCATENATED MODULE: ./src/action/report-globs.ts
 
 /**
@@ -39950,421 +40022,8 @@ function globEscape(text) {
         .replace(/\*/g, '[*]');
 }
 
-;// CONCATENATED MODULE: ./src/ci/review-targets.ts
-/**
- * Where the CI says the decoration writes: the platform's API, the repository or project, the
- * commit and the review, read from the CI's own variables (or the options, which win). Every
- * value is untrusted: an address must be http(s) without credentials, a commit a full SHA, a
- * review a number. What is missing is said in words that name the variable; the platforms
- * (src/platforms/) never read the environment.
- */
-
-
-/** The variable's value, trimmed; undefined when unset or empty. */
-function variable(env, name) {
-    return env[name]?.trim() || undefined;
-}
-/** An http(s) address without credentials, or undefined. */
-function review_targets_httpUrl(value) {
-    if (!value || !URL.canParse(value))
-        return undefined;
-    const url = new URL(value);
-    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
-        return undefined;
-    }
-    return url;
-}
-/**
- * The commit a platform's decoration goes on, the same rule on every platform: the commit given
- * given, which wins over the CI's; else the commit the CI names.
- *
- * @example const sha = decoratedCommit({ commit: line.commit }, env['CI_COMMIT_SHA'])
- */
-function decoratedCommit(given, fromTheCi) {
-    return given.commit ?? fromTheCi;
-}
-const FULL_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
-const NUMBER = /^\d{1,20}$/;
-/**
- * The pipeline GitLab's variables describe (CI_API_V4_URL, CI_PROJECT_ID, CI_PROJECT_URL,
- * CI_COMMIT_SHA, CI_MERGE_REQUEST_IID, CI_PIPELINE_ID), or what is missing. The statuses go on
- * `commit` (the commit given) when given, else on CI_COMMIT_SHA; on another commit than the pipeline's
- * they name no pipeline (GitLab would find none of that commit with its id, and start one).
- */
-function gitlabPipeline(env, commit) {
-    const apiUrl = review_targets_httpUrl(variable(env, 'CI_API_V4_URL'));
-    if (!apiUrl)
-        return { missing: 'CI_API_V4_URL is not an http(s) address (not a GitLab CI job?)' };
-    const projectId = variable(env, 'CI_PROJECT_ID');
-    if (!projectId || !NUMBER.test(projectId)) {
-        return { missing: 'CI_PROJECT_ID is not a project id' };
-    }
-    const pipelineSha = variable(env, 'CI_COMMIT_SHA');
-    if (!pipelineSha || !FULL_SHA.test(pipelineSha)) {
-        return { missing: 'CI_COMMIT_SHA is not a full commit SHA' };
-    }
-    const sha = decoratedCommit({ commit }, pipelineSha);
-    const iid = variable(env, 'CI_MERGE_REQUEST_IID');
-    const projectUrl = review_targets_httpUrl(variable(env, 'CI_PROJECT_URL'));
-    return {
-        apiUrl,
-        pipeline: {
-            projectId,
-            sha,
-            mergeRequestIid: iid && NUMBER.test(iid) ? iid : undefined,
-            pipelineId: sha.toLowerCase() === pipelineSha.toLowerCase()
-                ? variable(env, 'CI_PIPELINE_ID')
-                : undefined,
-            fileLink: projectUrl
-                ? fileLinkUnder(`${projectUrl.href.replace(/\/+$/, '')}/-/blob/${sha}`)
-                : undefined,
-            names: {
-                project: 'CI_PROJECT_ID',
-                mergeRequest: 'CI_MERGE_REQUEST_IID',
-                api: 'CI_API_V4_URL'
-            }
-        }
-    };
-}
-/** Bitbucket Cloud's API, unless BITBUCKET_API_URL names another (a proxy, a test). */
-const BITBUCKET_API = 'https://api.bitbucket.org/2.0';
-/**
- * The pipeline Bitbucket's variables describe (BITBUCKET_REPO_FULL_NAME, BITBUCKET_COMMIT,
- * BITBUCKET_PR_ID; BITBUCKET_API_URL overrides the API's address), or what is missing; its
- * commit is `commit` (the commit given) when given, else BITBUCKET_COMMIT.
- */
-function bitbucketPipeline(env, commit) {
-    const repository = variable(env, 'BITBUCKET_REPO_FULL_NAME');
-    if (!repository || !/^[\w.-]{1,100}\/[\w.-]{1,100}$/.test(repository)) {
-        return { missing: 'BITBUCKET_REPO_FULL_NAME is not workspace/repository' };
-    }
-    const pipelineCommit = variable(env, 'BITBUCKET_COMMIT');
-    if (!pipelineCommit || !/^[0-9a-f]{40}$/i.test(pipelineCommit)) {
-        return { missing: 'BITBUCKET_COMMIT is not a full commit SHA' };
-    }
-    const apiUrl = review_targets_httpUrl(variable(env, 'BITBUCKET_API_URL') ?? BITBUCKET_API);
-    if (!apiUrl)
-        return { missing: 'BITBUCKET_API_URL is not an http(s) address' };
-    const id = variable(env, 'BITBUCKET_PR_ID');
-    return {
-        apiUrl,
-        pipeline: {
-            repository,
-            commit: decoratedCommit({ commit }, pipelineCommit),
-            pullRequestId: id && /^\d{1,12}$/.test(id) ? id : undefined
-        }
-    };
-}
-/**
- * Whether Jenkins names a Bitbucket Cloud repository (Bitbucket Branch Source's CHANGE_URL, else
- * GIT_URL, on bitbucket.org) and BITBUCKET_TOKEN is set.
- */
-function namesBitbucketFromJenkins(env) {
-    return Boolean(variable(env, 'BITBUCKET_TOKEN') && variable(env, 'JENKINS_URL') && jenkinsBitbucket(env));
-}
-/**
- * Bitbucket Cloud from any CI: the repository from `given` (the bitbucketRepository setting,
- * workspace/slug) or Jenkins (CHANGE_URL `https://bitbucket.org/<workspace>/<slug>/pull-requests/<id>`,
- * as Bitbucket Branch Source sets it from the pull request's link, else GIT_URL), the pull
- * request from `given` or CHANGE_ID, the commit from `given`, GIT_COMMIT or `fromTheCi`.
- */
-function bitbucketRepository(env, given, fromTheCi) {
-    const jenkins = variable(env, 'JENKINS_URL') ? jenkinsBitbucket(env) : undefined;
-    const repository = given.repository ?? jenkins?.repository;
-    const named = given.repository === undefined && jenkins ? jenkins.names : BITBUCKET_OPTION;
-    if (!repository || !/^[\w.-]{1,100}\/[\w.-]{1,100}$/.test(repository)) {
-        return {
-            missing: repository === undefined
-                ? msg `no Bitbucket repository named: give ${setting('bitbucketRepository')} workspace/repository`
-                : msg `${named} is not workspace/repository`
-        };
-    }
-    const pullRequest = given.pullRequest ?? jenkins?.pullRequest;
-    if (pullRequest !== undefined && !/^\d{1,12}$/.test(pullRequest)) {
-        return { missing: msg `${setting('pullRequest')} is not a pull request's id` };
-    }
-    const commit = given.commit ?? variable(env, 'GIT_COMMIT') ?? fromTheCi;
-    if (!commit || !/^[0-9a-f]{40}$/i.test(commit)) {
-        return {
-            missing: msg `no commit to decorate: give ${setting('commit')} with the commit the scan analysed`
-        };
-    }
-    const apiUrl = review_targets_httpUrl(variable(env, 'BITBUCKET_API_URL') ?? BITBUCKET_API);
-    if (!apiUrl)
-        return { missing: 'BITBUCKET_API_URL is not an http(s) address' };
-    return {
-        apiUrl,
-        pipeline: { repository, commit: commit.toLowerCase(), pullRequestId: pullRequest }
-    };
-}
-const BITBUCKET_OPTION = (0,src_words/* setting */.Pe)('bitbucketRepository');
-/** What Jenkins names on bitbucket.org: the repository, and the pull request of CHANGE_URL. */
-function jenkinsBitbucket(env) {
-    const change = /^https:\/\/bitbucket\.org\/([\w.-]+\/[\w.-]+)\/pull-requests\/(\d+)\/?$/i.exec(variable(env, 'CHANGE_URL') ?? '');
-    if (change) {
-        return {
-            repository: change[1],
-            pullRequest: variable(env, 'CHANGE_ID') ?? change[2],
-            names: 'CHANGE_URL'
-        };
-    }
-    const remote = /^(?:https:\/\/(?:[^@/\s]+@)?|ssh:\/\/git@|git@)bitbucket\.org[/:]([\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/i.exec(variable(env, 'GIT_URL') ?? '');
-    return remote ? { repository: remote[1], pullRequest: undefined, names: 'GIT_URL' } : undefined;
-}
-/**
- * The pull request Azure Pipelines' variables name (SYSTEM_COLLECTIONURI, SYSTEM_TEAMPROJECT,
- * BUILD_REPOSITORY_ID, SYSTEM_PULLREQUEST_PULLREQUESTID, BUILD_SOURCEVERSION), or what is missing.
- */
-function azurePullRequest(env) {
-    const collection = review_targets_httpUrl(variable(env, 'SYSTEM_COLLECTIONURI'));
-    if (!collection)
-        return { missing: 'SYSTEM_COLLECTIONURI is not an http(s) address' };
-    const project = variable(env, 'SYSTEM_TEAMPROJECT');
-    if (!project || project.length > 200)
-        return { missing: 'SYSTEM_TEAMPROJECT is not set' };
-    const repository = variable(env, 'BUILD_REPOSITORY_ID');
-    if (!repository || !/^[\w-]{1,100}$/.test(repository)) {
-        return { missing: 'BUILD_REPOSITORY_ID is not a repository id' };
-    }
-    const pullRequestId = variable(env, 'SYSTEM_PULLREQUEST_PULLREQUESTID');
-    if (!pullRequestId || !/^\d{1,12}$/.test(pullRequestId)) {
-        return {
-            missing: "not a pull-request build (no SYSTEM_PULLREQUEST_PULLREQUESTID): Azure DevOps statuses and threads are a pull request's"
-        };
-    }
-    const base = collection.href.replace(/\/*$/, '/');
-    return {
-        collectionUrl: new URL(base),
-        repositoryUrl: new URL(`${encodeURIComponent(project)}/_apis/git/repositories/${encodeURIComponent(repository)}/`, base),
-        pullRequestId,
-        commit: variable(env, 'BUILD_SOURCEVERSION') ?? ''
-    };
-}
-/**
- * Azure DevOps from any CI: the repository from its address (the azureRepository setting, else
- * Jenkins' GIT_URL on dev.azure.com or visualstudio.com): `https://dev.azure.com/<organization>/<project>/_git/<repository>`,
- * `https://<organization>.visualstudio.com/<project>/_git/<repository>`, or Azure DevOps
- * Server's `https://<host>/<collection>/<project>/_git/<repository>`; the pull request from
- * `given` (statuses and threads are a pull request's); the commit from `given`, GIT_COMMIT or
- * `fromTheCi`.
- */
-function azureRepository(env, given, fromTheCi) {
-    const fromJenkins = variable(env, 'JENKINS_URL')
-        ? azureRemote(variable(env, 'GIT_URL'))
-        : undefined;
-    const address = given.repository === undefined ? fromJenkins : azureRemote(given.repository);
-    const named = given.repository === undefined && fromJenkins ? 'GIT_URL' : setting('azureRepository');
-    if (!address) {
-        return {
-            missing: given.repository === undefined
-                ? msg `no Azure DevOps repository named: give ${setting('azureRepository')} with its address (…/<project>/_git/<repository>)`
-                : msg `${named} is not an Azure DevOps repository's address (…/<project>/_git/<repository>)`
-        };
-    }
-    const pullRequestId = given.pullRequest;
-    if (!pullRequestId || !/^\d{1,12}$/.test(pullRequestId)) {
-        return {
-            missing: msg `no pull request: give ${setting('pullRequest')} with its id (Azure DevOps statuses and threads are a pull request's)`
-        };
-    }
-    const commit = given.commit ?? variable(env, 'GIT_COMMIT') ?? fromTheCi;
-    if (!commit || !FULL_SHA.test(commit)) {
-        return {
-            missing: msg `no commit to decorate: give ${setting('commit')} with the commit the scan analysed`
-        };
-    }
-    return { ...address, pullRequestId, commit: commit.toLowerCase() };
-}
-/** A repository's address, split: its collection's, and its API's under it. */
-function azureRemote(address) {
-    const url = review_targets_httpUrl(address?.replace(/^(https?:\/\/)[^@/\s]+@/, '$1'));
-    const parts = url && /^(.*\/)([^/]+)\/_git\/([^/]+?)\/?$/.exec(url.origin + url.pathname);
-    if (!parts || url.search || url.hash)
-        return undefined;
-    const [, collection, project, repository] = parts;
-    // dev.azure.com/<organization>/_git/<repository> (the project named as the repository): the
-    // organization would be taken for the project, so the whole address is asked for.
-    if (!URL.canParse(collection) || /^https:\/\/dev\.azure\.com\/$/i.test(collection)) {
-        return undefined;
-    }
-    const decode = (part) => {
-        try {
-            return decodeURIComponent(part);
-        }
-        catch {
-            return undefined;
-        }
-    };
-    const [projectName, repositoryName] = [decode(project), decode(repository)];
-    if (!projectName || !repositoryName || projectName.length > 200 || repositoryName.length > 200) {
-        return undefined;
-    }
-    return {
-        collectionUrl: new URL(collection),
-        repositoryUrl: new URL(`${encodeURIComponent(projectName)}/_apis/git/repositories/${encodeURIComponent(repositoryName)}/`, collection)
-    };
-}
-/** Whether Jenkins names an Azure DevOps repository (GIT_URL) and AZURE_DEVOPS_TOKEN is set. */
-function namesAzureFromJenkins(env) {
-    return Boolean(variable(env, 'AZURE_DEVOPS_TOKEN') &&
-        variable(env, 'JENKINS_URL') &&
-        azureRemote(variable(env, 'GIT_URL')));
-}
-/**
- * A GitLab project and merge request from any CI: the settings given (the address, the project
- * by id or path, the merge request's iid, the commit) win; else the Jenkins GitLab plugin's
- * variables (gitlabTargetRepoHttpUrl, gitlabMergeRequestTargetProjectId, gitlabMergeRequestIid,
- * gitlabMergeRequestLastCommit, as its CauseData sets them; not in multibranch jobs), and the
- * commit GIT_COMMIT names.
- *
- * @example gitlabProject(env, { url: 'https://gitlab.example.com', project: 'acme/shop', pullRequest: '7', commit })
- */
-function gitlabProject(env, given) {
-    const fromPlugin = review_targets_httpUrl(variable(env, 'gitlabTargetRepoHttpUrl'));
-    const address = given.url ?? fromPlugin?.origin;
-    const server = review_targets_httpUrl(address);
-    if (!server) {
-        return {
-            missing: given.url === undefined
-                ? msg `no GitLab address: give ${setting('gitlabUrl')}`
-                : msg `${setting('gitlabUrl')} is not an http(s) address`
-        };
-    }
-    const base = server.href.replace(/\/+$/, '');
-    const apiUrl = new URL(/\/api\/v4$/.test(base) ? base : `${base}/api/v4`);
-    const pluginPath = fromPlugin?.pathname.replace(/^\/+|\.git$|\/+$/g, '');
-    const projectId = given.project ?? variable(env, 'gitlabMergeRequestTargetProjectId') ?? pluginPath;
-    if (!projectId || projectId.length > 500 || !/^[\w.\-/]+$/.test(projectId)) {
-        return { missing: msg `no GitLab project (an id or a path): give ${setting('gitlabProject')}` };
-    }
-    const iid = given.pullRequest ?? variable(env, 'gitlabMergeRequestIid');
-    if (iid !== undefined && !NUMBER.test(iid)) {
-        return { missing: msg `${setting('pullRequest')} is not a merge request's iid` };
-    }
-    const sha = given.commit ?? variable(env, 'gitlabMergeRequestLastCommit') ?? variable(env, 'GIT_COMMIT');
-    if (!sha || !FULL_SHA.test(sha)) {
-        return {
-            missing: msg `no commit to decorate: give ${setting('commit')} with the commit the scan analysed`
-        };
-    }
-    const path = /^\d+$/.test(projectId) ? undefined : projectId;
-    return {
-        apiUrl,
-        pipeline: {
-            projectId,
-            sha: sha.toLowerCase(),
-            mergeRequestIid: iid,
-            pipelineId: undefined,
-            fileLink: path
-                ? fileLinkUnder(`${apiUrl.origin}/${path}/-/blob/${sha.toLowerCase()}`)
-                : undefined,
-            names: {
-                project: given.project === undefined
-                    ? 'gitlabMergeRequestTargetProjectId'
-                    : setting('gitlabProject'),
-                mergeRequest: given.pullRequest === undefined ? 'gitlabMergeRequestIid' : setting('pullRequest'),
-                api: given.url === undefined ? 'gitlabTargetRepoHttpUrl' : setting('gitlabUrl')
-            }
-        }
-    };
-}
-/** Whether the Jenkins GitLab plugin names a merge request's project. */
-function namesGitLabFromJenkins(env) {
-    return (variable(env, 'gitlabTargetRepoHttpUrl') !== undefined &&
-        variable(env, 'GITLAB_TOKEN') !== undefined);
-}
-
-;// CONCATENATED MODULE: ./src/ci/gitea-repository.ts
-/**
- * The Gitea or Forgejo repository, pull request and commit a run names: in Gitea and Forgejo
- * Actions from their variables, elsewhere from the settings given. Both runners set the
- * `GITHUB_*` variables too (GITHUB_ACTIONS=true among them), so they are told apart by their
- * own: Forgejo's runner sets FORGEJO_ACTIONS=true (and GITEA_ACTIONS=true as well), Gitea's
- * act_runner GITEA_ACTIONS=true (gitea/act_runner internal/app/run/runner.go; forgejo/runner
- * internal/app/run/runner.go). Both set GITHUB_API_URL to the server's `/api/v1` and
- * GITHUB_SERVER_URL to the server; GITHUB_REPOSITORY, GITHUB_SHA and the event file as GitHub
- * does.
- */
-
-
-
-const OWNER_REPO = /^([\w.-]{1,100})\/([\w.-]{1,100})$/;
-const gitea_repository_FULL_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
-const gitea_repository_NUMBER = /^[1-9][0-9]{0,9}$/;
-/** Which of the two runs us, when one does. */
-function giteaActions(env) {
-    if (env['FORGEJO_ACTIONS'] === 'true')
-        return 'Forgejo';
-    if (env['GITEA_ACTIONS'] === 'true')
-        return 'Gitea';
-    return undefined;
-}
-/**
- * The repository, pull request and commit to decorate on Gitea or Forgejo, or what is missing:
- * `given` (the address, the repository, the pull request's number, the commit) wins over the
- * Actions' variables; `ciCommit` is the commit another CI names.
- *
- * @example await giteaRepository(env, { url: 'https://gitea.example.com', repository: 'acme/shop', pullRequest: '7' }, sha)
- */
-async function giteaRepository(env, given, ciCommit) {
-    const actions = giteaActions(env);
-    const run = actions ? await actionsRun(env) : undefined;
-    const address = given.url ?? variable(env, 'GITHUB_API_URL') ?? apiUnder(variable(env, 'GITHUB_SERVER_URL'));
-    const server = review_targets_httpUrl(address);
-    const names = {
-        repository: given.repository === undefined && actions ? 'GITHUB_REPOSITORY' : (0,src_words/* setting */.Pe)('giteaRepository'),
-        pullRequest: given.pullRequest === undefined && actions ? 'the event file' : (0,src_words/* setting */.Pe)('pullRequest'),
-        api: given.url === undefined && actions ? 'GITHUB_API_URL' : (0,src_words/* setting */.Pe)('giteaUrl')
-    };
-    if (!server)
-        return { missing: (0,src_words/* msg */.ab) `${names.api} is not an http(s) address` };
-    const base = server.href.replace(/\/+$/, '');
-    const parts = OWNER_REPO.exec(given.repository ?? variable(env, 'GITHUB_REPOSITORY') ?? '');
-    if (!parts)
-        return { missing: (0,src_words/* msg */.ab) `${names.repository} is not owner/name` };
-    const number = given.pullRequest ?? run?.pullRequest;
-    if (number !== undefined && !gitea_repository_NUMBER.test(number)) {
-        return { missing: (0,src_words/* msg */.ab) `${names.pullRequest} is not a pull request's number` };
-    }
-    const commit = given.commit ?? run?.commit ?? ciCommit;
-    if (commit === undefined || !gitea_repository_FULL_SHA.test(commit)) {
-        return {
-            missing: (0,src_words/* msg */.ab) `no commit to decorate: give ${(0,src_words/* setting */.Pe)('commit')} with the commit the scan analysed`
-        };
-    }
-    return {
-        kind: actions ?? 'Gitea',
-        apiUrl: new URL(/\/api\/v1$/.test(base) ? base : `${base}/api/v1`),
-        owner: parts[1],
-        repo: parts[2],
-        pullRequest: number === undefined ? undefined : Number(number),
-        commit: commit.toLowerCase(),
-        names,
-        token: variable(env, 'GITEA_TOKEN') ??
-            variable(env, 'FORGEJO_TOKEN') ??
-            (actions ? variable(env, 'GITHUB_TOKEN') : undefined)
-    };
-}
-/** `<server>/api/v1`, when the server's address is given. */
-function apiUnder(server) {
-    return server === undefined ? undefined : `${server.replace(/\/+$/, '')}/api/v1`;
-}
-/** The pull request and commit of a Gitea or Forgejo Actions run, from its event file. */
-async function actionsRun(env) {
-    const event = env['GITHUB_EVENT_NAME'] ?? '';
-    if (event !== 'pull_request' && event !== 'pull_request_target') {
-        const sha = variable(env, 'GITHUB_SHA');
-        return sha ? { commit: sha } : {};
-    }
-    const file = await readEventFile(env['GITHUB_EVENT_PATH']);
-    const payload = pullRequestOf('payload' in file ? file.payload : undefined);
-    const commit = payload.headSha ?? variable(env, 'GITHUB_SHA');
-    return {
-        ...(payload.number === undefined ? {} : { pullRequest: String(payload.number) }),
-        ...(commit === undefined ? {} : { commit })
-    };
-}
-
+// EXTERNAL MODULE: ./src/ci/gitea-repository.ts + 1 modules
+var gitea_repository = __nccwpck_require__(3694);
 // EXTERNAL MODULE: ./src/report/summary-text.ts
 var summary_text = __nccwpck_require__(2536);
 ;// CONCATENATED MODULE: ./src/report/overview.ts
@@ -40827,7 +40486,7 @@ function outputFileProblem(file, error) {
 function whatIsWrong(file, error) {
     const code = error?.code;
     try {
-        if ((0,external_node_fs_namespaceObject.statSync)(file).isDirectory())
+        if ((0,external_node_fs_.statSync)(file).isDirectory())
             return 'is a directory';
     }
     catch (statError) {
@@ -40863,173 +40522,7 @@ function setOutputs(outcomes, policy, { sink, log, env }) {
     return undefined;
 }
 
-// EXTERNAL MODULE: ./src/http/rest-api.ts
-var rest_api = __nccwpck_require__(9837);
-// EXTERNAL MODULE: ./src/platforms/github/github-api.ts
-var github_api = __nccwpck_require__(5062);
-;// CONCATENATED MODULE: ./src/action/pull-request-comment.ts
-/**
- * The action's pull-request comment: the one driver (src/platforms/decorate.ts) with the comment
- * alone (no status, no inline comments: the job's own check is the forge's status, and the check
- * run carries the issues), on GitHub, or on Gitea and Forgejo when their Actions run the action.
- * Those runners set the `GITHUB_*` variables too, GITHUB_API_URL being their own `/api/v1`: the
- * comment goes to their API, never to GitHub's, in Markdown. One comment per project, found again
- * by its marker and the token's own identity, edited in place. Never throws: what goes wrong is
- * one line that says what to do, and the verdict is the gate's.
- */
-
-
-
-
-
-
-
-
-
-/**
- * Each project's comment on the run's pull request; on any other event one line, and nothing
- * sent.
- *
- * @example await commentOnPullRequest(outcomes, { token, env: process.env, log, sinks, policy, decorateBy })
- */
-async function commentOnPullRequest(outcomes, options) {
-    const { log } = options;
-    try {
-        const opened = giteaActions(options.env)
-            ? await onForge(options)
-            : await onGitHub(options, outcomes.length);
-        if (!opened)
-            return;
-        if ('problem' in opened) {
-            log.warning((0,src_words/* msg */.ab) `The pull request was not commented on: ${opened.problem}.`);
-            return;
-        }
-        const { platform, secret, markdown } = opened;
-        const { decorate } = await __nccwpck_require__.e(/* import() */ 600).then(__nccwpck_require__.bind(__nccwpck_require__, 8600));
-        const sink = (markdown ? options.sinks.markdown : options.sinks.html).hiding([secret]);
-        const decoration = {
-            sink,
-            policy: options.policy,
-            commentWhen: options.when ?? 'always',
-            inlineLimit: 0,
-            inlineSeverity: 'info',
-            fileLink: markdown ? undefined : options.fileLink,
-            log
-        };
-        try {
-            await decorate(platform, outcomes, decoration);
-        }
-        finally {
-            platform.close();
-        }
-    }
-    catch (error) {
-        log.warning((0,src_words/* msg */.ab) `The pull request was not commented on: ${(0,errors/* quotedSaidOf */.Jm)(error)}. The job goes on without it.`);
-    }
-}
-/** GitHub's pull request of a `pull_request` or `pull_request_target` event. */
-async function onGitHub(options, count) {
-    const { env, token, log } = options;
-    const event = env['GITHUB_EVENT_NAME'] ?? '';
-    if (!PULL_REQUEST_EVENTS.includes(event)) {
-        log.info(`The pullRequestComment input does nothing on ${event ? `${(0,untrusted_text/* oneLine */.TN)(event)} events` : 'this event'}: it comments on pull_request and pull_request_target events only.`);
-        return undefined;
-    }
-    if (!token) {
-        return {
-            problem: 'no GitHub token. Leave the githubToken input at its default (the job’s token, github.token) or set it to a token that may write pull requests'
-        };
-    }
-    const found = await eventPullRequest(env);
-    if ('problem' in found)
-        return found;
-    if (count === 0)
-        return undefined;
-    const { githubPlatform } = await __nccwpck_require__.e(/* import() */ 701).then(__nccwpck_require__.bind(__nccwpck_require__, 1701));
-    const apiUrl = (0,github_api/* apiBase */.av)(env['GITHUB_API_URL']);
-    if (!apiUrl) {
-        return {
-            problem: `GITHUB_API_URL is not an http(s) address (${(0,untrusted_text/* oneLine */.TN)(env['GITHUB_API_URL'] ?? '')})`
-        };
-    }
-    const target = found.pullRequest;
-    const api = new github_api/* GitHubApi */.yN({ token, apiUrl, deadline: options.decorateBy, clock: clock/* systemClock */.m });
-    const github = githubPlatform(api, {
-        owner: target.owner,
-        repo: target.repo,
-        commit: target.headSha,
-        pullRequest: target.issue_number,
-        names: { repository: 'GITHUB_REPOSITORY', pullRequest: 'the event file', api: 'GITHUB_API_URL' }
-    });
-    const platform = commentOnly(github);
-    platform.refusal = (error) => refusalWords(error, target);
-    return { platform, secret: token, markdown: false };
-}
-/** Gitea's or Forgejo's pull request, when their Actions run the action. */
-async function onForge(options) {
-    const { env, log } = options;
-    const found = await giteaRepository(env, {});
-    if ('missing' in found)
-        return { problem: found.missing };
-    if (found.pullRequest === undefined) {
-        log.info(`The comment is written on pull request events only: ${found.kind} Actions names no pull request here.`);
-        return undefined;
-    }
-    const secret = options.token ?? found.token;
-    if (!secret) {
-        return {
-            problem: `no token. Leave the githubToken input at its default (the job's token), or set it to a ${found.kind} token that may write issues`
-        };
-    }
-    const { giteaPlatform } = await __nccwpck_require__.e(/* import() */ 691).then(__nccwpck_require__.bind(__nccwpck_require__, 1691));
-    const rest = new rest_api/* RestApi */.RQ({
-        platform: found.kind,
-        apiUrl: found.apiUrl,
-        token: secret,
-        headers: { authorization: `token ${secret}` },
-        redirectAdvice: `GITHUB_API_URL must be the address ${found.kind}'s API answers at.`,
-        userAgent: USER_AGENT,
-        clock: clock/* systemClock */.m,
-        deadline: options.decorateBy
-    });
-    return { platform: commentOnly(giteaPlatform(rest, found)), secret, markdown: true };
-}
-/**
- * The platform with the pull request's comment alone: the job's own check is the forge's status,
- * the check run and the annotations carry the issues, and the action has narrowed them to the
- * pull request's lines before its summary (src/action/pull-request-lines.ts).
- */
-function commentOnly(platform) {
-    const { review } = platform;
-    return {
-        ...platform,
-        setStatus: undefined,
-        writeReport: undefined,
-        review: review && { ...review, changedLines: undefined, inline: undefined }
-    };
-}
-/**
- * GitHub's refusal, in the action's words: what to grant the job, and the forks' case (their
- * pull requests get a read-only token whatever the workflow asks).
- */
-function refusalWords(error, target) {
-    const where = `pull request #${target.issue_number}`;
-    const said = (0,github_api/* githubSaid */.$s)(error);
-    if ((0,github_api/* isRateLimit */.a5)(error)) {
-        return `Could not comment on ${where}: GitHub's API rate limit was reached (${said}). The comment is left as it was; the next run updates it.`;
-    }
-    if (error.status === 401) {
-        return `The GitHub token was refused when trying to comment on ${where} (${said}): check the githubToken input.`;
-    }
-    return [
-        `The GitHub token may not comment on ${where} (${said}).`,
-        'Grant the job `permissions: pull-requests: write`.',
-        'Pull requests from forks get a read-only token whatever the workflow asks: to comment on them, run on `pull_request_target`, which runs the base branch’s workflow with a writable token (never build or run the fork’s code with it).'
-    ].join('\n');
-}
-
 ;// CONCATENATED MODULE: ./src/action/report.ts
-
 
 
 
@@ -41047,7 +40540,7 @@ async function reportOutcomes(outcomes, verdict, { settings, github, log, sinks,
     const { policy } = settings;
     const { fileLink } = github;
     // Gitea and Forgejo Actions set GitHub's variables too: their own API is written to.
-    const forge = giteaActions(env);
+    const forge = (0,gitea_repository/* giteaActions */.a)(env);
     let outputsProblem;
     if (verdict.kind === 'unread' && verdict.alone) {
         await summary.write((0,report_summary/* renderFailureSummary */.Fr)(verdict.message, sinks.summary));
@@ -41084,6 +40577,7 @@ async function reportOutcomes(outcomes, verdict, { settings, github, log, sinks,
         }
     }
     if (settings.comment) {
+        const { commentOnPullRequest } = await __nccwpck_require__.e(/* import() */ 347).then(__nccwpck_require__.bind(__nccwpck_require__, 6347));
         await commentOnPullRequest(outcomes, {
             when: settings.comment,
             token: settings.gitHubToken,
@@ -41098,8 +40592,9 @@ async function reportOutcomes(outcomes, verdict, { settings, github, log, sinks,
     return outputsProblem;
 }
 
+// EXTERNAL MODULE: ./src/github-event.ts
+var github_event = __nccwpck_require__(2981);
 ;// CONCATENATED MODULE: ./src/action/fork-pull-request.ts
-
 
 
 /** How many open pull requests of one head branch are read: one page. */
@@ -41116,14 +40611,18 @@ function pullRequestFinder(token, env,
 /** Clock time the request ends by: the overall time-out's. */
 deadline) {
     const repository = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
-    const apiUrl = (0,github_api/* apiBase */.av)(env['GITHUB_API_URL']);
-    if (!token || !repository || !apiUrl)
+    if (!token || !repository)
         return undefined;
     const [, owner, repo] = repository;
     return async (head) => {
+        // Loaded when a fork's run is looked for, not at every start.
+        const { apiBase, GitHubApi, githubSaid } = await __nccwpck_require__.e(/* import() */ 62).then(__nccwpck_require__.bind(__nccwpck_require__, 5062));
+        const apiUrl = apiBase(env['GITHUB_API_URL']);
+        if (!apiUrl)
+            return { problem: 'GITHUB_API_URL is not an http(s) address' };
         const where = `${(0,untrusted_text/* oneLine */.TN)(head.owner)}:${(0,untrusted_text/* oneLine */.TN)(head.branch)}`;
         let pulls;
-        const api = new github_api/* GitHubApi */.yN({ token, apiUrl, deadline, clock: clock/* systemClock */.m });
+        const api = new GitHubApi({ token, apiUrl, deadline, clock: clock/* systemClock */.m });
         try {
             const { body } = await api.request('GET', `repos/${owner}/${repo}/pulls`, {
                 query: { head: `${head.owner}:${head.branch}`, state: 'open', per_page: String(PULLS_READ) }
@@ -41132,7 +40631,7 @@ deadline) {
         }
         catch (error) {
             return {
-                problem: `GitHub's API could not list the pull requests of ${where} (${(0,github_api/* githubSaid */.$s)(error)}); the token needs the pull-requests read permission`
+                problem: `GitHub's API could not list the pull requests of ${where} (${githubSaid(error)}); the token needs the pull-requests read permission`
             };
         }
         finally {
@@ -41191,7 +40690,7 @@ async function runAnalysis(github, env, findPullRequest) {
     const event = github.event;
     const from = `the ${(0,untrusted_text/* oneLine */.TN)(event || 'unknown')} event`;
     const sha = (env['GITHUB_SHA'] ?? '').toLowerCase();
-    const runSha = isFullSha(sha) ? [sha] : [];
+    const runSha = (0,src_settings/* isFullSha */.Wf)(sha) ? [sha] : [];
     switch (event) {
         case 'pull_request':
         case 'pull_request_target': {
@@ -41202,8 +40701,8 @@ async function runAnalysis(github, env, findPullRequest) {
                 };
             }
             const head = pull.headSha.toLowerCase();
-            const commits = [...new Set([head, ...runSha].filter(isFullSha))];
-            const since = runStart(pull.updatedAt, "the pull request's last update");
+            const commits = [...new Set([head, ...runSha].filter(src_settings/* isFullSha */.Wf))];
+            const since = (0,src_settings/* runStart */.cM)(pull.updatedAt, "the pull request's last update");
             return { pullRequest: String(pull.issue_number), commits, ...(since ? { since } : {}), from };
         }
         case 'workflow_dispatch':
@@ -41225,15 +40724,15 @@ async function runAnalysis(github, env, findPullRequest) {
  * branch, or the user is told which input to pass.
  */
 async function triggeringRun(env, from, findPullRequest) {
-    const run = await eventObject(env['GITHUB_EVENT_PATH'], 'workflow_run');
+    const run = await (0,github_event/* eventObject */.OA)(env['GITHUB_EVENT_PATH'], 'workflow_run');
     if (!run) {
         return {
             problem: 'The workflow_run event file names no triggering run: pass branch or pullRequest, and commit, to say which analysis to check.'
         };
     }
     const headSha = typeof run['head_sha'] === 'string' ? run['head_sha'].toLowerCase() : '';
-    const commits = isFullSha(headSha) ? [headSha] : [];
-    const since = runStart(run['created_at'], "the triggering run's creation");
+    const commits = (0,src_settings/* isFullSha */.Wf)(headSha) ? [headSha] : [];
+    const since = (0,src_settings/* runStart */.cM)(run['created_at'], "the triggering run's creation");
     const pullRequest = (number) => ({
         pullRequest: String(number),
         commits,
@@ -41275,7 +40774,7 @@ function isPullRequestNumber(value) {
 }
 /** A branch name from the run, if it can be one. */
 function run_analysis_branchName(name) {
-    return isBranchName(name) ? name : undefined;
+    return (0,src_settings/* isBranchName */.Q8)(name) ? name : undefined;
 }
 
 // EXTERNAL MODULE: ./src/report/pull-request-comment-body.ts
@@ -41297,20 +40796,20 @@ const ACTION_DEFAULTS = { annotate: true, checkRun: false };
 function readActionSettings(input, env) {
     const given = {};
     for (const key of src_words/* SETTING_KEYS */.GS) {
-        const { name } = ACTION_NAMES.settings[key];
+        const { name } = action_names/* ACTION_NAMES */.G.settings[key];
         if (name)
             given[key] = input(name);
     }
-    const raw = withVariables(given, ACTION_NAMES, env);
-    const settings = readSettings(raw);
+    const raw = (0,src_settings/* withVariables */.sO)(given, action_names/* ACTION_NAMES */.G, env);
+    const settings = (0,src_settings/* readSettings */.sb)(raw);
     const comment = commentSetting(raw);
     return {
         ...settings,
         comment,
         gitHubToken: raw.gitHubToken?.trim() || undefined,
-        sarifFile: fileSetting(raw, 'sarif'),
-        annotate: booleanSetting(raw, 'annotate', ACTION_DEFAULTS.annotate),
-        checkRun: booleanSetting(raw, 'checkRun', ACTION_DEFAULTS.checkRun)
+        sarifFile: (0,src_settings/* fileSetting */.Xp)(raw, 'sarif'),
+        annotate: (0,src_settings/* booleanSetting */.vF)(raw, 'annotate', ACTION_DEFAULTS.annotate),
+        checkRun: (0,src_settings/* booleanSetting */.vF)(raw, 'checkRun', ACTION_DEFAULTS.checkRun)
     };
 }
 /**
@@ -41333,7 +40832,7 @@ function commentSetting(raw) {
  * the runner masks it even when another input is refused.
  */
 function givenToken(input, env) {
-    const { name, variable } = ACTION_NAMES.settings.token;
+    const { name, variable } = action_names/* ACTION_NAMES */.G.settings.token;
     return (name ? input(name).trim() : '') || (variable ? (env[variable]?.trim() ?? '') : '');
 }
 
@@ -41350,7 +40849,7 @@ var markup = __nccwpck_require__(8132);
 
 /** The sinks for a step whose token has these forms (none without a token). */
 function actionSinks(secrets) {
-    const names = ACTION_NAMES;
+    const names = action_names/* ACTION_NAMES */.G;
     return {
         summary: createSink({
             names,
@@ -41442,7 +40941,7 @@ function gateStatuses(outcomes) {
  * (tests pass a time). Every failure is caught here, once.
  */
 async function run(startedAt = Math.min(clock/* systemClock */.m.now(), Math.round(performance.timeOrigin))) {
-    const log = runnerLog(core, ACTION_NAMES);
+    const log = runnerLog(core, action_names/* ACTION_NAMES */.G);
     const summary = jobSummary(core.summary, process.env, log);
     let sinks = actionSinks([]);
     try {
@@ -41465,7 +40964,7 @@ async function run(startedAt = Math.min(clock/* systemClock */.m.now(), Math.rou
             startedAt,
             deadline,
             log,
-            userAgent: USER_AGENT,
+            userAgent: action_names/* USER_AGENT */._,
             findFiles: findReportFiles
         });
         // GitHub's changed lines, check runs and comment: within the decoration's allowance.

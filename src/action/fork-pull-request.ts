@@ -1,6 +1,5 @@
 import { systemClock } from '../clock.js'
 import { oneLine } from '../untrusted-text.js'
-import { apiBase, GitHubApi, githubSaid } from '../platforms/github/github-api.js'
 import type { FindPullRequest } from './run-analysis.js'
 
 /** How many open pull requests of one head branch are read: one page. */
@@ -21,10 +20,13 @@ export function pullRequestFinder(
   deadline: number
 ): FindPullRequest | undefined {
   const repository = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '')
-  const apiUrl = apiBase(env['GITHUB_API_URL'])
-  if (!token || !repository || !apiUrl) return undefined
+  if (!token || !repository) return undefined
   const [, owner, repo] = repository as unknown as [string, string, string]
   return async (head) => {
+    // Loaded when a fork's run is looked for, not at every start.
+    const { apiBase, GitHubApi, githubSaid } = await import('../platforms/github/github-api.js')
+    const apiUrl = apiBase(env['GITHUB_API_URL'])
+    if (!apiUrl) return { problem: 'GITHUB_API_URL is not an http(s) address' }
     const where = `${oneLine(head.owner)}:${oneLine(head.branch)}`
     let pulls: { number: number; head: { sha: string } }[]
     const api = new GitHubApi({ token, apiUrl, deadline, clock: systemClock })

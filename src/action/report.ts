@@ -8,7 +8,6 @@ import { annotateNewIssues } from './issue-annotations.js'
 import type { GitHubContext } from './github-context.js'
 import type { JobSummary } from './job-summary.js'
 import { setOutputs } from './outputs.js'
-import { commentOnPullRequest } from './pull-request-comment.js'
 import type { ActionSettings } from './settings.js'
 import type { ActionSinks } from './sinks.js'
 import { msg, setting } from '../words.js'
@@ -75,6 +74,7 @@ export async function reportOutcomes(
     }
   }
   if (settings.comment) {
+    const { commentOnPullRequest } = await import('./pull-request-comment.js')
     await commentOnPullRequest(outcomes, {
       when: settings.comment,
       token: settings.gitHubToken,
