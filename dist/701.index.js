@@ -76,7 +76,7 @@ async function writeCheckRun(github, repository, commit, verdict, style) {
             name: (0,review_platform/* cut */.Jj)(style.name(verdict), 255),
             head_sha: commit,
             status: 'completed',
-            conclusion: verdict.failing ? 'failure' : verdict.notAnalysed ? 'neutral' : style.passing,
+            conclusion: conclusionOf(verdict, style),
             output: output(first)
         }
     });
@@ -88,6 +88,12 @@ async function writeCheckRun(github, repository, commit, verdict, style) {
         await github.request('PATCH', `${checkRuns}/${id}`, { body: { output: output(batch) } });
     }
     return annotations.length;
+}
+/** Failure for a failing gate; neutral for a project not analysed (a required check passes it). */
+function conclusionOf(verdict, style) {
+    if (verdict.failing)
+        return 'failure';
+    return verdict.notAnalysed ? 'neutral' : style.passing;
 }
 /**
  * A located finding as a check run's annotation (findingAnnotation's words), its title and

@@ -43,17 +43,8 @@ export async function createCheckRuns(
   const withIssues = outcomes.filter((outcome) => outcome.read && outcome.result.newIssues?.read)
   if (withIssues.length === 0) return
   const apiUrl = apiBase(options.env['GITHUB_API_URL'])
-  const missing = !token
-    ? 'no GitHub token (leave githubToken at its default)'
-    : !github.repository
-      ? 'GITHUB_REPOSITORY is not owner/name'
-      : !github.headSha
-        ? 'the commit analysed is unknown (GITHUB_SHA)'
-        : !apiUrl
-          ? 'GITHUB_API_URL is not an http(s) address'
-          : undefined
-  if (missing || !token || !github.repository || !github.headSha || !apiUrl) {
-    log.warning(`No issues check run was created: ${missing}.`)
+  if (!token || !github.repository || !github.headSha || !apiUrl) {
+    log.warning(`No issues check run was created: ${whatIsMissing(token, github)}.`)
     return
   }
   const [{ decorate }, { githubPlatform }] = await Promise.all([
@@ -93,6 +84,14 @@ export async function createCheckRuns(
   } finally {
     api.close()
   }
+}
+
+/** What the check run lacks, first things first (called once something is). */
+function whatIsMissing(token: string | undefined, { repository, headSha }: GitHubContext): string {
+  if (!token) return 'no GitHub token (leave githubToken at its default)'
+  if (!repository) return 'GITHUB_REPOSITORY is not owner/name'
+  if (!headSha) return 'the commit analysed is unknown (GITHUB_SHA)'
+  return 'GITHUB_API_URL is not an http(s) address'
 }
 
 /** GitHub's refusal, in the action's words: the permission to grant, and the forks' case. */

@@ -81,7 +81,7 @@ export async function writeCheckRun(
       name: cut(style.name(verdict), 255),
       head_sha: commit,
       status: 'completed',
-      conclusion: verdict.failing ? 'failure' : verdict.notAnalysed ? 'neutral' : style.passing,
+      conclusion: conclusionOf(verdict, style),
       output: output(first)
     }
   })
@@ -92,6 +92,12 @@ export async function writeCheckRun(
     await github.request('PATCH', `${checkRuns}/${id}`, { body: { output: output(batch) } })
   }
   return annotations.length
+}
+
+/** Failure for a failing gate; neutral for a project not analysed (a required check passes it). */
+function conclusionOf(verdict: ProjectVerdict, style: CheckRunStyle): string {
+  if (verdict.failing) return 'failure'
+  return verdict.notAnalysed ? 'neutral' : style.passing
 }
 
 /**
