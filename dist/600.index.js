@@ -188,7 +188,7 @@ async function decorate(platform, outcomes, options) {
                 });
             }
         }
-        await notAnalysed(platform, outcomes, { ...options, log });
+        await statusesNotAnalysed(platform, outcomes, { ...options, log });
         if (!platform.review) {
             if (platform.noReview)
                 log.info(platform.noReview);
@@ -202,17 +202,16 @@ async function decorate(platform, outcomes, options) {
  * monorepo's project with no change), so a rule that requires its status holds; a check run where
  * one stands for the status. None while an analysis's project is unknown: it may be one of them.
  */
-async function notAnalysed(platform, outcomes, { allProjects = [], sink, log }) {
+async function statusesNotAnalysed(platform, outcomes, { allProjects = [], sink, log }) {
     const write = (platform.setStatus ?? platform.writeReport)?.bind(platform);
     if (allProjects.length === 0 || !write)
         return;
     const { words } = platform;
-    const keys = outcomes.map((outcome) => outcome.read ? outcome.result.projectKey : outcome.projectKey);
-    if (keys.includes(undefined)) {
+    const missing = (0,gate_outcome/* notAnalysed */.vL)(outcomes, allProjects);
+    if (missing === undefined) {
         log.info((0,src_words/* msg */.ab) `${words.name}: no status for the projects of ${(0,src_words/* setting */.Pe)('allProjects')} not analysed: an analysis's project is unknown, and may be one of them.`);
         return;
     }
-    const missing = allProjects.filter((key) => !keys.includes(key));
     const what = platform.setStatus ? words.status : (words.report ?? 'report');
     for (const key of missing) {
         const verdict = notAnalysedVerdict(key, sink);
@@ -427,8 +426,8 @@ function verdictOf(outcome, { sink, policy, fileLink }) {
     const newIssues = outcome.read ? outcome.result.newIssues : undefined;
     const words = statusWords(outcome, policy, sink);
     return {
-        key: (0,gate_outcome/* projectName */.j)(outcome),
-        label: sink.text((0,gate_outcome/* projectName */.j)(outcome)),
+        key: (0,gate_outcome/* projectName */.j1)(outcome),
+        label: sink.text((0,gate_outcome/* projectName */.j1)(outcome)),
         name: nameOf(outcome),
         failing: failing(outcome, policy),
         words: sink.text(words),
@@ -494,7 +493,7 @@ function issuesOf(outcomes) {
 }
 /** An analysis's name in a platform's log lines: its project key, on one line. */
 function nameOf(outcome) {
-    return (0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.short);
+    return (0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j1)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.short);
 }
 /**
  * A status's one-line description under the policy, the server's words in it making no

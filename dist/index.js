@@ -29497,8 +29497,9 @@ function severityIn(scale) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   A: () => (/* binding */ worstStatus),
-/* harmony export */   j: () => (/* binding */ projectName)
+/* harmony export */   A4: () => (/* binding */ worstStatus),
+/* harmony export */   j1: () => (/* binding */ projectName),
+/* harmony export */   vL: () => (/* binding */ notAnalysed)
 /* harmony export */ });
 /**
  * The project key, or else where the analysis came from (its report file): how every
@@ -29506,6 +29507,19 @@ function severityIn(scale) {
  */
 function projectName(outcome) {
     return (outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? outcome.source;
+}
+/**
+ * The projects of `all` that no outcome is about: those this run did not analyse (a monorepo's
+ * project with no change). Undefined while an outcome's project is unknown (a report file that
+ * could not be read): it may be one of them, and none can be said not analysed.
+ *
+ * @example notAnalysed(outcomes, ['web', 'api']) // ['api'] when only web was analysed
+ */
+function notAnalysed(outcomes, all) {
+    const keys = outcomes.map((outcome) => outcome.read ? outcome.result.projectKey : outcome.projectKey);
+    if (keys.includes(undefined))
+        return undefined;
+    return all.filter((key) => !keys.includes(key));
 }
 /** The verdicts from worst to best: the step's `status` is the worst of its analyses'. */
 const VERDICT_ORDER = ['ERROR', 'WARN', 'NONE', 'OK'];
@@ -31207,7 +31221,7 @@ function commentMarker(projectKey, markup = _markup_js__WEBPACK_IMPORTED_MODULE_
  * (the report file, or the task or analysis asked for by its id), as the job summary names it.
  */
 function outcomeMarker(outcome, markup = _markup_js__WEBPACK_IMPORTED_MODULE_4__/* .HTML_MARKUP */ .xe) {
-    return commentMarker((0,_gate_outcome_js__WEBPACK_IMPORTED_MODULE_9__/* .projectName */ .j)(outcome), markup);
+    return commentMarker((0,_gate_outcome_js__WEBPACK_IMPORTED_MODULE_9__/* .projectName */ .j1)(outcome), markup);
 }
 /**
  * The marker a comment's body carries: its first line when that is a marker, in either markup,
@@ -31281,7 +31295,7 @@ function commentBody(outcome, commitSha, options) {
     const size = (lines) => sink.size(join(lines));
     const marker = sink.text(outcomeMarker(outcome, markup));
     const verdict = verdictLine(commentVerdict(outcome, options.policy), markup);
-    const project = markup.code((0,_gate_outcome_js__WEBPACK_IMPORTED_MODULE_9__/* .projectName */ .j)(outcome));
+    const project = markup.code((0,_gate_outcome_js__WEBPACK_IMPORTED_MODULE_9__/* .projectName */ .j1)(outcome));
     const commit = `commit ${markup.code(shortSha(commitSha))}`;
     // The two hidden lines are the body's first two lines in every markup: one block.
     const hidden = `${marker}\n${verdict}`;
@@ -39875,7 +39889,7 @@ function stepVerdict(outcomes, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
         return { kind: 'unread', message: only.message, alone: true, errors: [only.error] };
     }
     if (unread.length > 0) {
-        const lines = unread.map((outcome) => (0,src_words/* msg */.ab) `- ${(0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.long)}: ${(0,src_words/* firstLine */.TM)(outcome.message)}`);
+        const lines = unread.map((outcome) => (0,src_words/* msg */.ab) `- ${(0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j1)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.long)}: ${(0,src_words/* firstLine */.TM)(outcome.message)}`);
         const head = `${unread.length} of ${outcomes.length} analyses could not be read: their gates are unknown.`;
         return {
             kind: 'unread',
@@ -40072,7 +40086,7 @@ function renderOverviewSummary(outcomes, options) {
     const sections = outcomes.map((outcome) => outcome.read
         ? (0,report_summary/* renderSummary */.Br)(outcome.result, {
             sink,
-            section: (0,gate_outcome/* projectName */.j)(outcome),
+            section: (0,gate_outcome/* projectName */.j1)(outcome),
             limit: share,
             fileLink: options.fileLink,
             policy
@@ -40089,13 +40103,13 @@ function renderOverviewSummary(outcomes, options) {
  * the worst does not (policy names NONE, and a WARN gate is the worst).
  */
 function worstFor(statuses, policy) {
-    const worst = (0,gate_outcome/* worstStatus */.A)(statuses);
+    const worst = (0,gate_outcome/* worstStatus */.A4)(statuses);
     if ((0,fail_policy/* failsUnder */.mS)(worst, policy))
         return worst;
     return statuses.find((status) => (0,fail_policy/* failsUnder */.mS)(status, policy)) ?? worst;
 }
 function overviewRow(outcome, policy) {
-    const project = (0,summary_text/* summaryText */.g5)((0,gate_outcome/* projectName */.j)(outcome));
+    const project = (0,summary_text/* summaryText */.g5)((0,gate_outcome/* projectName */.j1)(outcome));
     if (!outcome.read) {
         return `<tr><td>${project}</td><td>❗ not read</td><td>see below</td><td></td></tr>`;
     }
@@ -40121,7 +40135,7 @@ function overviewRow(outcome, policy) {
  * enough to stay within `share` once escaped (eight bytes a character at most).
  */
 function unreadSection(outcome, share, sink) {
-    const heading = `<h3>❗ Not read · ${(0,summary_text/* summaryText */.g5)((0,gate_outcome/* projectName */.j)(outcome))}</h3>`;
+    const heading = `<h3>❗ Not read · ${(0,summary_text/* summaryText */.g5)((0,gate_outcome/* projectName */.j1)(outcome))}</h3>`;
     const room = Math.max(0, Math.min(report_summary/* SUMMARY_LIMITS */.QF.messageChars, Math.floor(share / 8) - 200));
     const lines = (0,src_words/* linesOf */.Dx)((0,src_words/* cutSaid */.il)(outcome.message, room));
     const text = lines.map((line) => sink.say(line, (plain) => (0,summary_text/* summaryText */.g5)(plain, room))).join('<br>');
@@ -40139,7 +40153,7 @@ function annotateAll(outcomes, log, policy = fail_policy/* FAIL_ON_ERROR */.qJ) 
             annotateGate(outcome.result, log, policy);
             continue;
         }
-        const prefix = `${(0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.short)}: `;
+        const prefix = `${(0,untrusted_text/* oneLine */.TN)((0,gate_outcome/* projectName */.j1)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.short)}: `;
         annotateGate(outcome.result, {
             info: (message) => log.info((0,src_words/* msg */.ab) `${prefix}${message}`),
             warning: (message) => log.warning((0,src_words/* msg */.ab) `${prefix}${message}`),
@@ -40170,7 +40184,7 @@ function annotateNewIssues(outcomes, log, { checkRun }) {
     for (const outcome of outcomes) {
         if (!outcome.read || !outcome.result.newIssues?.read)
             continue;
-        const label = several ? (0,untrusted_text/* cut */.Jj)((0,gate_outcome/* projectName */.j)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.short) : undefined;
+        const label = several ? (0,untrusted_text/* cut */.Jj)((0,gate_outcome/* projectName */.j1)(outcome), untrusted_text/* QUOTE_LIMITS */.gJ.short) : undefined;
         for (const finding of outcome.result.newIssues.findings)
             findings.push({ finding, label });
     }
@@ -40223,7 +40237,7 @@ function analysesOutputs(outcomes, policy, sink) {
         const single = gateOutputs(only.result, sink);
         return { ...single, values: { ...single.values, failedOn, results } };
     }
-    const worst = (0,gate_outcome/* worstStatus */.A)(outcomes.flatMap((o) => (o.read ? [o.result.status] : [])));
+    const worst = (0,gate_outcome/* worstStatus */.A4)(outcomes.flatMap((o) => (o.read ? [o.result.status] : [])));
     return {
         values: {
             status: sink.text(worst),

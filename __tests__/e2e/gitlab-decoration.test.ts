@@ -6,6 +6,7 @@
  * after the fix (the note edited, the status success, the discussions resolved), a refusal and a
  * rate limit that change nothing else, and each token kept to its own server.
  */
+import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import { CLI_ENTRY, timeChild, type Workspace } from '../../__fixtures__/built-action.js'
 import {
@@ -204,11 +205,15 @@ describe.each(RUNTIMES)(
 
     it('--all-projects in a monorepo: each project the pipeline did not analyse gets a passing status that says so, in the pipeline', async () => {
       const fake = await gitlabWith()
-      const run = await decorate(
-        await checkout({ ...(await scenario('gate-error')), finishAfterMs: 0 }),
-        fake,
-        ['--all-projects', 'billing,demo-project', '--all-projects', 'search']
-      )
+      const ws = await checkout({ ...(await scenario('gate-error')), finishAfterMs: 0 })
+      const run = await decorate(ws, fake, [
+        '--all-projects',
+        'billing,demo-project',
+        '--all-projects',
+        'search',
+        '--markdown',
+        'summary.md'
+      ])
       expect(run.exitCode).toBe(1)
       expect(
         fake.statuses.map(({ name, state, description, pipeline_id }) => [
@@ -224,6 +229,11 @@ describe.each(RUNTIMES)(
       ])
       expect(run.stderr).toContain(
         'GitLab: not analysed in this run, a passing commit status each: billing, search.'
+      )
+      // The summary names them too.
+      const summary = await readFile(ws.file('summary.md'), 'utf8')
+      expect(summary).toContain(
+        '<p>➖ Not analysed in this run (a passing status each): <code>billing</code>, <code>search</code>.</p>'
       )
     })
 

@@ -19,7 +19,7 @@ import { findReportFiles } from '../../src/action/report-globs.js'
 import { systemClock } from '../../src/clock.js'
 import { ReportFileError } from '../../src/errors.js'
 import { checkQualityGates } from '../../src/gate/check-analyses.js'
-import { worstStatus, type AnalysisOutcome } from '../../src/gate/outcome.js'
+import { notAnalysed, worstStatus, type AnalysisOutcome } from '../../src/gate/outcome.js'
 import { findTargets, MAX_ANALYSES } from '../../src/gate/targets.js'
 import { readActionSettings as readSettings } from '../../src/action/settings.js'
 import {
@@ -260,5 +260,32 @@ describe('the worst verdict', () => {
     [[], 'OK']
   ])('of %j is %s', (statuses, worst) => {
     expect(worstStatus(statuses)).toBe(worst)
+  })
+})
+
+describe('the projects a run did not analyse (--all-projects)', () => {
+  const readOf = (projectKey: string) =>
+    ({
+      read: true,
+      source: `${projectKey}/report-task.txt`,
+      result: { projectKey }
+    }) as unknown as AnalysisOutcome
+  const unread = (projectKey: string | undefined): AnalysisOutcome => ({
+    read: false,
+    source: 'x/report-task.txt',
+    projectKey,
+    message: 'not read',
+    error: new Error('x')
+  })
+
+  it('those no outcome is about, in the order given; an unread one with its key counts as analysed', () => {
+    expect(
+      notAnalysed([readOf('web'), unread('api')], ['api', 'billing', 'web', 'search'])
+    ).toEqual(['billing', 'search'])
+    expect(notAnalysed([readOf('web')], [])).toEqual([])
+  })
+
+  it('none while an outcome names no project: it may be any of them', () => {
+    expect(notAnalysed([readOf('web'), unread(undefined)], ['api', 'web'])).toBeUndefined()
   })
 })

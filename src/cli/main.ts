@@ -67,7 +67,12 @@ export async function runCommand(context: CommandContext): Promise<ExitCode> {
     }).catch((error: unknown) => [wholeCheckFailed(settings, error)])
     const verdict = stepVerdict(outcomes, settings.policy)
     const files = { settings, log, secrets, files: line.files, cwd, stdout, startedAt }
-    const written = await reportOutcomes(outcomes, verdict, { ...files, now: systemClock.now() })
+    const allProjects = line.allProjects
+    const written = await reportOutcomes(outcomes, verdict, {
+      ...files,
+      allProjects,
+      now: systemClock.now()
+    })
     if (line.decorate) {
       await decorate(outcomes, {
         env,
@@ -80,7 +85,7 @@ export async function runCommand(context: CommandContext): Promise<ExitCode> {
         bitbucketServer: line.bitbucketServer,
         review: line.review,
         platform: line.platform,
-        allProjects: line.allProjects,
+        allProjects,
         // --commit, checked: with --project the first commit whose analysis was asked for.
         commit: line.commit === undefined ? undefined : (settings.commits[0] ?? line.commit),
         clock: systemClock,

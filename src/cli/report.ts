@@ -17,6 +17,8 @@ interface CommandReportContext {
   /** Every form of the token: removed from every file. */
   secrets: readonly string[]
   files: ResultFiles
+  /** --all-projects: the Markdown summary names those this run did not analyse. */
+  allProjects?: readonly string[]
   cwd: string
   stdout: TextStream
   startedAt: number
@@ -45,7 +47,12 @@ export async function reportOutcomes(
     elapsedMs: context.now - context.startedAt
   }
   try {
-    const report = { outcomes, context: about, policy: settings.policy }
+    const report = {
+      outcomes,
+      context: about,
+      policy: settings.policy,
+      allProjects: context.allProjects ?? []
+    }
     for (const line of await writeResultFiles(context.files, report, { cwd, stdout })) {
       log.info(line)
     }

@@ -1,13 +1,14 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { ExplainedError, messageOf } from '../errors.js'
-import type { AnalysisOutcome } from '../gate/outcome.js'
+import { notAnalysed, type AnalysisOutcome } from '../gate/outcome.js'
 import { CODE_QUALITY_LIMITS, renderCodeQuality } from '../findings/code-quality.js'
 import { renderSarif, SARIF_LIMITS } from '../findings/sarif.js'
 import { analysisFindings, sarifTool } from '../report/analysis-findings.js'
 import type { FailPolicy } from '../fail-policy.js'
 import { issuesFileLine, type IssuesFileTally } from '../report/issues-file-line.js'
 import { OUTPUT_BYTES, resultsJson } from '../report/outputs.js'
+import { HTML_MARKUP } from '../report/markup.js'
 import { renderOverviewSummary } from '../report/overview.js'
 import { renderFailureSummary, renderSummary, SUMMARY_LIMITS } from '../report/summary.js'
 import { summaryForms } from '../report/summary-text.js'
@@ -30,6 +31,8 @@ interface CheckReport {
   context: Omit<JunitContext, 'sink' | 'policy'> & { secrets: readonly string[] }
   /** The statuses that fail the step. */
   policy: FailPolicy
+  /** --all-projects: the summary names those this run did not analyse. */
+  allProjects?: readonly string[]
 }
 
 /** A result file that could not be written: the exit code is 2. */
@@ -142,7 +145,7 @@ function render(kind: keyof ResultFiles, report: CheckReport): Rendered {
     case 'junit':
       return { content: renderJunit(outcomes, { ...about, sink, policy }) }
     case 'markdown':
-      return { content: markdown(outcomes, policy, sink) }
+      return { content: markdown(outcomes, policy, sink, report.allProjects ?? []) }
     case 'sarif': {
       const sarif = renderSarif(analysisFindings(outcomes), sarifTool(outcomes), sink)
       return {
@@ -170,13 +173,28 @@ function render(kind: keyof ResultFiles, report: CheckReport): Rendered {
   }
 }
 
-/** The job summary the action would write for the same outcomes, through the file's sink. */
-function markdown(outcomes: readonly AnalysisOutcome[], policy: FailPolicy, sink: Sink): string {
+/**
+ * The job summary the action would write for the same outcomes, through the file's sink, and
+ * the projects of --all-projects this run did not analyse.
+ */
+function markdown(
+  outcomes: readonly AnalysisOutcome[],
+  policy: FailPolicy,
+  sink: Sink,
+  allProjects: readonly string[]
+): string {
+  const summary = summaryOf(outcomes, policy, sink)
+  const missing = notAnalysed(outcomes, allProjects) ?? []
+  if (missing.length === 0) return summary
+  const names = missing.map((key) => HTML_MARKUP.code(key, QUOTE_LIMITS.short)).join(', ')
+  return `${summary}${sink.text(HTML_MARKUP.paragraph([`➖ Not analysed in this run (a passing status each): ${names}.`]))}\n`
+}
+
+/** One analysis's summary, its failure's, or the overview of several. */
+function summaryOf(outcomes: readonly AnalysisOutcome[], policy: FailPolicy, sink: Sink): string {
   const [only] = outcomes
-  if (only && outcomes.length === 1) {
-    return only.read
-      ? renderSummary(only.result, { sink, policy })
-      : renderFailureSummary(only.message, sink)
-  }
-  return renderOverviewSummary(outcomes, { sink, policy })
+  if (!only || outcomes.length > 1) return renderOverviewSummary(outcomes, { sink, policy })
+  return only.read
+    ? renderSummary(only.result, { sink, policy })
+    : renderFailureSummary(only.message, sink)
 }

@@ -27,6 +27,24 @@ export function projectName(outcome: AnalysisOutcome): string {
   return (outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? outcome.source
 }
 
+/**
+ * The projects of `all` that no outcome is about: those this run did not analyse (a monorepo's
+ * project with no change). Undefined while an outcome's project is unknown (a report file that
+ * could not be read): it may be one of them, and none can be said not analysed.
+ *
+ * @example notAnalysed(outcomes, ['web', 'api']) // ['api'] when only web was analysed
+ */
+export function notAnalysed(
+  outcomes: readonly AnalysisOutcome[],
+  all: readonly string[]
+): string[] | undefined {
+  const keys = outcomes.map((outcome) =>
+    outcome.read ? outcome.result.projectKey : outcome.projectKey
+  )
+  if (keys.includes(undefined)) return undefined
+  return all.filter((key) => !keys.includes(key))
+}
+
 /** The verdicts from worst to best: the step's `status` is the worst of its analyses'. */
 const VERDICT_ORDER = ['ERROR', 'WARN', 'NONE', 'OK'] as const
 

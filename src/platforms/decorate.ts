@@ -17,7 +17,7 @@ import { failsUnder, type FailPolicy } from '../fail-policy.js'
 import type { ChangedLines } from '../findings/changed-lines.js'
 import { bySeverity, SEVERITY_ORDER, type Finding, type Severity } from '../findings/finding.js'
 import { hasBranchAnalyses, narrowToChangedLines } from '../gate/on-changed-lines.js'
-import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
+import { notAnalysed, projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import { PlatformRefusal } from '../http/rest-api.js'
 import type { Log } from '../log.js'
 import { messageOf, quotedSaidOf } from '../errors.js'
@@ -97,7 +97,7 @@ export async function decorate(
         })
       }
     }
-    await notAnalysed(platform, outcomes, { ...options, log })
+    await statusesNotAnalysed(platform, outcomes, { ...options, log })
     if (!platform.review) {
       if (platform.noReview) log.info(platform.noReview)
       return
@@ -111,7 +111,7 @@ export async function decorate(
  * monorepo's project with no change), so a rule that requires its status holds; a check run where
  * one stands for the status. None while an analysis's project is unknown: it may be one of them.
  */
-async function notAnalysed(
+async function statusesNotAnalysed(
   platform: ReviewPlatform,
   outcomes: readonly AnalysisOutcome[],
   { allProjects = [], sink, log }: DecorationOptions
@@ -121,16 +121,13 @@ async function notAnalysed(
   )?.bind(platform)
   if (allProjects.length === 0 || !write) return
   const { words } = platform
-  const keys = outcomes.map((outcome) =>
-    outcome.read ? outcome.result.projectKey : outcome.projectKey
-  )
-  if (keys.includes(undefined)) {
+  const missing = notAnalysed(outcomes, allProjects)
+  if (missing === undefined) {
     log.info(
       msg`${words.name}: no status for the projects of ${setting('allProjects')} not analysed: an analysis's project is unknown, and may be one of them.`
     )
     return
   }
-  const missing = allProjects.filter((key) => !keys.includes(key))
   const what = platform.setStatus ? words.status : (words.report ?? 'report')
   for (const key of missing) {
     const verdict = notAnalysedVerdict(key, sink)
