@@ -7,9 +7,11 @@
  *   the decoration with one warning naming the platform, the step and what to check (a refusal:
  *   what the token or the review lacks, in the platform's words), and the driver never throws;
  * - only our own comments are edited, deleted or resolved: a comment is ours when it carries our
- *   marker (or our property) **and** its author is the token's own identity, read at most once a run,
- *   once a listed comment carries a marker or names an issue (anyone who may comment can copy a marker; nobody else can write as the token); unknown, and
- *   nothing is edited or resolved;
+ *   marker (or our property) **and** its author is the token's own identity, read at most once a
+ *   run, once a listed comment carries a marker or names an issue (anyone who may comment can
+ *   copy a marker; nobody else can write as the token); unknown, and nothing is edited or
+ *   resolved;
+ * - a project `allProjects` names that this run did not analyse gets a passing status saying so;
  * - the comment setting's noise rules, the severity floor and the inline limit;
  * - every text is rendered and put through the sink here, before a platform sees it.
  */
