@@ -28666,6 +28666,12 @@ function gitlabPipeline(env, commit) {
 }
 /** Bitbucket Cloud's API, unless BITBUCKET_API_URL names another (a proxy, a test). */
 const BITBUCKET_API = 'https://api.bitbucket.org/2.0';
+/** Bitbucket Cloud's API address: BITBUCKET_API_URL, else its own; undefined if not http(s). */
+function bitbucketApi(env) {
+    return httpUrl(variable(env, 'BITBUCKET_API_URL') ?? BITBUCKET_API);
+}
+/** A Bitbucket Cloud repository's `workspace/slug`. */
+const WORKSPACE_REPOSITORY = /^[\w.-]{1,100}\/[\w.-]{1,100}$/;
 /**
  * The pipeline Bitbucket's variables describe (BITBUCKET_REPO_FULL_NAME, BITBUCKET_COMMIT,
  * BITBUCKET_PR_ID; BITBUCKET_API_URL overrides the API's address), or what is missing; its
@@ -28673,14 +28679,14 @@ const BITBUCKET_API = 'https://api.bitbucket.org/2.0';
  */
 function bitbucketPipeline(env, commit) {
     const repository = variable(env, 'BITBUCKET_REPO_FULL_NAME');
-    if (!repository || !/^[\w.-]{1,100}\/[\w.-]{1,100}$/.test(repository)) {
+    if (!repository || !WORKSPACE_REPOSITORY.test(repository)) {
         return { missing: 'BITBUCKET_REPO_FULL_NAME is not workspace/repository' };
     }
     const pipelineCommit = variable(env, 'BITBUCKET_COMMIT');
     if (!pipelineCommit || !/^[0-9a-f]{40}$/i.test(pipelineCommit)) {
         return { missing: 'BITBUCKET_COMMIT is not a full commit SHA' };
     }
-    const apiUrl = httpUrl(variable(env, 'BITBUCKET_API_URL') ?? BITBUCKET_API);
+    const apiUrl = bitbucketApi(env);
     if (!apiUrl)
         return { missing: 'BITBUCKET_API_URL is not an http(s) address' };
     const id = variable(env, 'BITBUCKET_PR_ID');
@@ -28710,7 +28716,7 @@ function bitbucketRepository(env, given, fromTheCi) {
     const jenkins = variable(env, 'JENKINS_URL') ? jenkinsBitbucket(env) : undefined;
     const repository = given.repository ?? jenkins?.repository;
     const named = given.repository === undefined && jenkins ? jenkins.names : BITBUCKET_OPTION;
-    if (!repository || !/^[\w.-]{1,100}\/[\w.-]{1,100}$/.test(repository)) {
+    if (!repository || !WORKSPACE_REPOSITORY.test(repository)) {
         return {
             missing: repository === undefined
                 ? msg `no Bitbucket repository named: give ${setting('bitbucketRepository')} workspace/repository`
@@ -28727,7 +28733,7 @@ function bitbucketRepository(env, given, fromTheCi) {
             missing: msg `no commit to decorate: give ${setting('commit')} with the commit the scan analysed`
         };
     }
-    const apiUrl = httpUrl(variable(env, 'BITBUCKET_API_URL') ?? BITBUCKET_API);
+    const apiUrl = bitbucketApi(env);
     if (!apiUrl)
         return { missing: 'BITBUCKET_API_URL is not an http(s) address' };
     return {
@@ -28746,8 +28752,10 @@ function jenkinsBitbucket(env) {
             names: 'CHANGE_URL'
         };
     }
-    const remote = /^(?:https:\/\/(?:[^@/\s]+@)?|ssh:\/\/git@|git@)bitbucket\.org[/:]([\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/i.exec(variable(env, 'GIT_URL') ?? '');
-    return remote ? { repository: remote[1], pullRequest: undefined, names: 'GIT_URL' } : undefined;
+    const remote = remoteOf(variable(env, 'GIT_URL'));
+    return remote?.host === 'bitbucket.org'
+        ? { repository: remote.repository, pullRequest: undefined, names: 'GIT_URL' }
+        : undefined;
 }
 /**
  * The pull request Azure Pipelines' variables name (SYSTEM_COLLECTIONURI, SYSTEM_TEAMPROJECT,
@@ -28910,6 +28918,14 @@ function gitlabProject(env, given) {
 function namesGitLabFromJenkins(env) {
     return (variable(env, 'gitlabTargetRepoHttpUrl') !== undefined &&
         variable(env, 'GITLAB_TOKEN') !== undefined);
+}
+/**
+ * A git remote's host and `owner/name`: `https://github.com/acme/shop(.git)`,
+ * `git@github.com:acme/shop(.git)`, `ssh://git@github.com/acme/shop(.git)`.
+ */
+function remoteOf(remote) {
+    const match = /^(?:https?:\/\/(?:[^@/\s]+@)?|ssh:\/\/(?:[^@/\s]+@)?|[\w.-]+@)([\w.-]+)(?::\d+)?[/:]([\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/.exec(remote ?? '');
+    return match ? { host: match[1].toLowerCase(), repository: match[2] } : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/ci/gitea-repository.ts
@@ -40630,7 +40646,7 @@ deadline) {
     const [, owner, repo] = repository;
     return async (head) => {
         // Loaded when a fork's run is looked for, not at every start.
-        const { apiBase, GitHubApi, githubSaid } = await __nccwpck_require__.e(/* import() */ 62).then(__nccwpck_require__.bind(__nccwpck_require__, 5062));
+        const { apiBase, GitHubApi, githubSaid } = await Promise.all(/* import() */[__nccwpck_require__.e(675), __nccwpck_require__.e(157)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8675));
         const apiUrl = apiBase(env['GITHUB_API_URL']);
         if (!apiUrl)
             return { problem: 'GITHUB_API_URL is not an http(s) address' };

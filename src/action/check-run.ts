@@ -11,11 +11,11 @@ import type { FailPolicy } from '../fail-policy.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import type { PlatformRefusal } from '../http/rest-api.js'
 import type { Log } from '../log.js'
-import { apiBase, GitHubApi, githubSaid, isRateLimit } from '../platforms/github/github-api.js'
 import type { FileLink } from '../report/new-issues-block.js'
 import type { Sink } from '../sink.js'
 import { oneLine } from '../untrusted-text.js'
 import type { GitHubContext } from './github-context.js'
+import type * as GitHubModule from './platforms.js'
 
 interface CheckRunOptions {
   github: GitHubContext
@@ -42,17 +42,19 @@ export async function createCheckRuns(
   const { github, token, log } = options
   const withIssues = outcomes.filter((outcome) => outcome.read && outcome.result.newIssues?.read)
   if (withIssues.length === 0) return
-  const apiUrl = apiBase(options.env['GITHUB_API_URL'])
+  const GitHub = await import('./platforms.js')
+  const apiUrl = GitHub.apiBase(options.env['GITHUB_API_URL'])
   if (!token || !github.repository || !github.headSha || !apiUrl) {
     log.warning(`No issues check run was created: ${whatIsMissing(token, github)}.`)
     return
   }
-  const [{ decorate }, { githubPlatform }] = await Promise.all([
-    import('../platforms/decorate.js'),
-    import('../platforms/github/github.js')
-  ])
-  const api = new GitHubApi({ token, apiUrl, deadline: options.decorateBy, clock: systemClock })
-  const platform = githubPlatform(
+  const api = new GitHub.GitHubApi({
+    token,
+    apiUrl,
+    deadline: options.decorateBy,
+    clock: systemClock
+  })
+  const platform = GitHub.githubPlatform(
     api,
     {
       ...github.repository,
@@ -68,8 +70,13 @@ export async function createCheckRuns(
     }
   )
   try {
-    await decorate(
-      { ...platform, review: undefined, noReview: undefined, refusal: refusalWords },
+    await GitHub.decorate(
+      {
+        ...platform,
+        review: undefined,
+        noReview: undefined,
+        refusal: (error) => refusalWords(error, GitHub)
+      },
       withIssues,
       {
         sink: options.sink.hiding([token]),
@@ -95,7 +102,10 @@ function whatIsMissing(token: string | undefined, { repository, headSha }: GitHu
 }
 
 /** GitHub's refusal, in the action's words: the permission to grant, and the forks' case. */
-function refusalWords(error: PlatformRefusal): string {
+function refusalWords(
+  error: PlatformRefusal,
+  { githubSaid, isRateLimit }: typeof GitHubModule
+): string {
   if (isRateLimit(error) || error.status === 401) {
     return `Could not create the issues check run (${githubSaid(error)}): ${isRateLimit(error) ? "GitHub's API rate limit was reached" : 'the token was refused; check the githubToken input'}. The job goes on without it.`
   }

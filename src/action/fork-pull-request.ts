@@ -24,7 +24,7 @@ export function pullRequestFinder(
   const [, owner, repo] = repository as unknown as [string, string, string]
   return async (head) => {
     // Loaded when a fork's run is looked for, not at every start.
-    const { apiBase, GitHubApi, githubSaid } = await import('../platforms/github/github-api.js')
+    const { apiBase, GitHubApi, githubSaid } = await import('./platforms.js')
     const apiUrl = apiBase(env['GITHUB_API_URL'])
     if (!apiUrl) return { problem: 'GITHUB_API_URL is not an http(s) address' }
     const where = `${oneLine(head.owner)}:${oneLine(head.branch)}`

@@ -12,10 +12,9 @@ import { systemClock } from '../clock.js'
 import { quotedSaidOf } from '../errors.js'
 import type { FailPolicy } from '../fail-policy.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
-import { RestApi, type PlatformRefusal } from '../http/rest-api.js'
+import type { PlatformRefusal } from '../http/rest-api.js'
 import type { Log } from '../log.js'
 import type { DecorationOptions } from '../platforms/decorate.js'
-import { apiBase, GitHubApi, githubSaid, isRateLimit } from '../platforms/github/github-api.js'
 import type { ReviewPlatform } from '../platforms/review-platform.js'
 import type { CommentWhen } from '../report/pull-request-comment-body.js'
 import type { FileLink } from '../report/new-issues-block.js'
@@ -24,6 +23,7 @@ import { oneLine } from '../untrusted-text.js'
 import { msg, type Said } from '../words.js'
 import { eventPullRequest, PULL_REQUEST_EVENTS, type PullRequest } from './event-pull-request.js'
 import { USER_AGENT } from './names.js'
+import type * as GitHubModule from './platforms.js'
 
 interface PullRequestCommentOptions {
   /** When each project's comment is written (pullRequestComment): always by default. */
@@ -64,7 +64,7 @@ export async function commentOnPullRequest(
       return
     }
     const { platform, secret, markdown } = opened
-    const { decorate } = await import('../platforms/decorate.js')
+    const { decorate } = await import('./platforms.js')
     const sink = (markdown ? options.sinks.markdown : options.sinks.html).hiding([secret])
     const decoration: DecorationOptions = {
       sink,
@@ -110,16 +110,21 @@ async function onGitHub(options: PullRequestCommentOptions, count: number): Prom
   const found = await eventPullRequest(env)
   if ('problem' in found) return found
   if (count === 0) return undefined
-  const { githubPlatform } = await import('../platforms/github/github.js')
-  const apiUrl = apiBase(env['GITHUB_API_URL'])
+  const GitHub = await import('./platforms.js')
+  const apiUrl = GitHub.apiBase(env['GITHUB_API_URL'])
   if (!apiUrl) {
     return {
       problem: `GITHUB_API_URL is not an http(s) address (${oneLine(env['GITHUB_API_URL'] ?? '')})`
     }
   }
   const target = found.pullRequest
-  const api = new GitHubApi({ token, apiUrl, deadline: options.decorateBy, clock: systemClock })
-  const github = githubPlatform(api, {
+  const api = new GitHub.GitHubApi({
+    token,
+    apiUrl,
+    deadline: options.decorateBy,
+    clock: systemClock
+  })
+  const github = GitHub.githubPlatform(api, {
     owner: target.owner,
     repo: target.repo,
     commit: target.headSha,
@@ -127,7 +132,7 @@ async function onGitHub(options: PullRequestCommentOptions, count: number): Prom
     names: { repository: 'GITHUB_REPOSITORY', pullRequest: 'the event file', api: 'GITHUB_API_URL' }
   })
   const platform = commentOnly(github)
-  platform.refusal = (error) => refusalWords(error, target)
+  platform.refusal = (error) => refusalWords(error, target, GitHub)
   return { platform, secret: token, markdown: false }
 }
 
@@ -148,7 +153,7 @@ async function onForge(options: PullRequestCommentOptions): Promise<Opened> {
       problem: `no token. Leave the githubToken input at its default (the job's token), or set it to a ${found.kind} token that may write issues`
     }
   }
-  const { giteaPlatform } = await import('../platforms/gitea/gitea.js')
+  const { giteaPlatform, RestApi } = await import('./platforms.js')
   const rest = new RestApi({
     platform: found.kind,
     apiUrl: found.apiUrl,
@@ -181,7 +186,11 @@ function commentOnly(platform: ReviewPlatform): ReviewPlatform {
  * GitHub's refusal, in the action's words: what to grant the job, and the forks' case (their
  * pull requests get a read-only token whatever the workflow asks).
  */
-function refusalWords(error: PlatformRefusal, target: PullRequest): string {
+function refusalWords(
+  error: PlatformRefusal,
+  target: PullRequest,
+  { githubSaid, isRateLimit }: typeof GitHubModule
+): string {
   const where = `pull request #${target.issue_number}`
   const said = githubSaid(error)
   if (isRateLimit(error)) {

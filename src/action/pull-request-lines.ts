@@ -3,9 +3,8 @@ import type { ChangedLines } from '../findings/changed-lines.js'
 import { hasBranchAnalyses, narrowToChangedLines } from '../gate/on-changed-lines.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
-import { apiBase, GitHubApi, githubSaid } from '../platforms/github/github-api.js'
-import { listChangedLines } from '../platforms/github/github.js'
 import type { PullRequest } from './event-pull-request.js'
+import type * as GitHubModule from './platforms.js'
 
 interface PullRequestLinesOptions {
   pullRequest: PullRequest
@@ -30,12 +29,13 @@ export async function onPullRequestLines(
 ): Promise<AnalysisOutcome[]> {
   if (!hasBranchAnalyses(outcomes)) return outcomes
   const number = options.pullRequest.issue_number
+  const GitHub = await import('./platforms.js')
   let changed: ChangedLines
   try {
-    changed = await readChangedLines(options)
+    changed = await readChangedLines(options, GitHub)
   } catch (error) {
     options.log.info(
-      `The lines pull request #${number} changes could not be read (${githubSaid(error)}): the new code's issues are shown as they are, not narrowed to its lines. Leave githubToken at its default, with permissions pull-requests: read.`
+      `The lines pull request #${number} changes could not be read (${GitHub.githubSaid(error)}): the new code's issues are shown as they are, not narrowed to its lines. Leave githubToken at its default, with permissions pull-requests: read.`
     )
     return outcomes
   }
@@ -43,7 +43,10 @@ export async function onPullRequestLines(
 }
 
 /** The pull request's changed lines per file, page by page (at most 30 pages of 100 files). */
-async function readChangedLines(options: PullRequestLinesOptions): Promise<ChangedLines> {
+async function readChangedLines(
+  options: PullRequestLinesOptions,
+  { apiBase, GitHubApi, listChangedLines }: typeof GitHubModule
+): Promise<ChangedLines> {
   const { pullRequest, token } = options
   if (!token) throw new Error('no GitHub token')
   const apiUrl = apiBase(options.env['GITHUB_API_URL'])

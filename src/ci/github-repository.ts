@@ -28,7 +28,7 @@
  */
 import { pullRequestOf, readEventFile } from '../github-event.js'
 import { msg, setting, type Said } from '../words.js'
-import { httpUrl, variable, type Missing } from './review-targets.js'
+import { httpUrl, remoteOf, variable, type Missing } from './review-targets.js'
 
 type Env = NodeJS.ProcessEnv
 
@@ -248,16 +248,4 @@ function teamCity(env: Env): Named {
 /** The host of an http(s) address, lower-cased. */
 function hostOf(address: string | undefined): string | undefined {
   return httpUrl(address)?.hostname.toLowerCase()
-}
-
-/**
- * A git remote's host and `owner/name`: `https://github.com/acme/shop(.git)`,
- * `git@github.com:acme/shop(.git)`, `ssh://git@github.com/acme/shop(.git)`.
- */
-function remoteOf(remote: string | undefined): { host: string; repository: string } | undefined {
-  const match =
-    /^(?:https?:\/\/(?:[^@/\s]+@)?|ssh:\/\/(?:[^@/\s]+@)?|[\w.-]+@)([\w.-]+)(?::\d+)?[/:]([\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/.exec(
-      remote ?? ''
-    )
-  return match ? { host: match[1]!.toLowerCase(), repository: match[2]! } : undefined
 }

@@ -105,6 +105,14 @@ export function gitlabPipeline(env: Env, commit?: string): GitLabPipeline | Miss
 /** Bitbucket Cloud's API, unless BITBUCKET_API_URL names another (a proxy, a test). */
 const BITBUCKET_API = 'https://api.bitbucket.org/2.0'
 
+/** Bitbucket Cloud's API address: BITBUCKET_API_URL, else its own; undefined if not http(s). */
+function bitbucketApi(env: Env): URL | undefined {
+  return httpUrl(variable(env, 'BITBUCKET_API_URL') ?? BITBUCKET_API)
+}
+
+/** A Bitbucket Cloud repository's `workspace/slug`. */
+const WORKSPACE_REPOSITORY = /^[\w.-]{1,100}\/[\w.-]{1,100}$/
+
 /** A Bitbucket Pipelines build: the repository, its commit, its pull request if any. */
 export interface BitbucketPipeline {
   apiUrl: URL
@@ -118,14 +126,14 @@ export interface BitbucketPipeline {
  */
 export function bitbucketPipeline(env: Env, commit?: string): BitbucketPipeline | Missing {
   const repository = variable(env, 'BITBUCKET_REPO_FULL_NAME')
-  if (!repository || !/^[\w.-]{1,100}\/[\w.-]{1,100}$/.test(repository)) {
+  if (!repository || !WORKSPACE_REPOSITORY.test(repository)) {
     return { missing: 'BITBUCKET_REPO_FULL_NAME is not workspace/repository' }
   }
   const pipelineCommit = variable(env, 'BITBUCKET_COMMIT')
   if (!pipelineCommit || !/^[0-9a-f]{40}$/i.test(pipelineCommit)) {
     return { missing: 'BITBUCKET_COMMIT is not a full commit SHA' }
   }
-  const apiUrl = httpUrl(variable(env, 'BITBUCKET_API_URL') ?? BITBUCKET_API)
+  const apiUrl = bitbucketApi(env)
   if (!apiUrl) return { missing: 'BITBUCKET_API_URL is not an http(s) address' }
   const id = variable(env, 'BITBUCKET_PR_ID')
   return {
@@ -169,7 +177,7 @@ export function bitbucketRepository(
   const jenkins = variable(env, 'JENKINS_URL') ? jenkinsBitbucket(env) : undefined
   const repository = given.repository ?? jenkins?.repository
   const named = given.repository === undefined && jenkins ? jenkins.names : BITBUCKET_OPTION
-  if (!repository || !/^[\w.-]{1,100}\/[\w.-]{1,100}$/.test(repository)) {
+  if (!repository || !WORKSPACE_REPOSITORY.test(repository)) {
     return {
       missing:
         repository === undefined
@@ -187,7 +195,7 @@ export function bitbucketRepository(
       missing: msg`no commit to decorate: give ${setting('commit')} with the commit the scan analysed`
     }
   }
-  const apiUrl = httpUrl(variable(env, 'BITBUCKET_API_URL') ?? BITBUCKET_API)
+  const apiUrl = bitbucketApi(env)
   if (!apiUrl) return { missing: 'BITBUCKET_API_URL is not an http(s) address' }
   return {
     apiUrl,
@@ -211,11 +219,10 @@ function jenkinsBitbucket(
       names: 'CHANGE_URL'
     }
   }
-  const remote =
-    /^(?:https:\/\/(?:[^@/\s]+@)?|ssh:\/\/git@|git@)bitbucket\.org[/:]([\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/i.exec(
-      variable(env, 'GIT_URL') ?? ''
-    )
-  return remote ? { repository: remote[1]!, pullRequest: undefined, names: 'GIT_URL' } : undefined
+  const remote = remoteOf(variable(env, 'GIT_URL'))
+  return remote?.host === 'bitbucket.org'
+    ? { repository: remote.repository, pullRequest: undefined, names: 'GIT_URL' }
+    : undefined
 }
 
 /** An Azure Pipelines pull-request build: the repository's API, the pull request, the commit. */
@@ -420,4 +427,18 @@ export function namesGitLabFromJenkins(env: Env): boolean {
     variable(env, 'gitlabTargetRepoHttpUrl') !== undefined &&
     variable(env, 'GITLAB_TOKEN') !== undefined
   )
+}
+
+/**
+ * A git remote's host and `owner/name`: `https://github.com/acme/shop(.git)`,
+ * `git@github.com:acme/shop(.git)`, `ssh://git@github.com/acme/shop(.git)`.
+ */
+export function remoteOf(
+  remote: string | undefined
+): { host: string; repository: string } | undefined {
+  const match =
+    /^(?:https?:\/\/(?:[^@/\s]+@)?|ssh:\/\/(?:[^@/\s]+@)?|[\w.-]+@)([\w.-]+)(?::\d+)?[/:]([\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/.exec(
+      remote ?? ''
+    )
+  return match ? { host: match[1]!.toLowerCase(), repository: match[2]! } : undefined
 }
