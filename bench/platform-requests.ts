@@ -100,7 +100,8 @@ const PLATFORMS: Platform[] = [
         args: [],
         sent: () => ({
           requests: fake.requests,
-          inline: ({ method, path }) => method === 'POST' && path.endsWith('/discussions')
+          inline: ({ method, path }) =>
+            method === 'POST' && (path.endsWith('/discussions') || path.endsWith('/draft_notes'))
         }),
         stop: () => fake.stop()
       }

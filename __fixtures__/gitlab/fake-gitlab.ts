@@ -2,11 +2,13 @@
  * A GitLab REST API (v4) on loopback for the merge-request decoration's tests, its requests and
  * replies shaped from GitLab's documentation (doc/api/notes.md, discussions.md,
  * merge_requests.md, commits.md, rest/index.md) and sources (lib/api/entities/diff.rb,
- * app/models/diff_note.rb): one project (7) and its merge request (42), the token's user,
- * notes, diff discussions with positions (a `new_line` that is not an added line is refused as
- * GitLab refuses it: 400, "line_code can't be blank"), resolving, commit statuses, the merge
- * request's `diff_refs` and paged `diffs`, `x-next-page` pagination, and on demand a refusal of
- * every request (401, 403, 404) or 429 with `Retry-After` first.
+ * app/models/diff_note.rb, lib/api/draft_notes.rb): one project (7) and its merge request (42),
+ * the token's user, notes, diff discussions with positions (a `new_line` that is not an added line
+ * is refused as GitLab refuses it: 400, "line_code can't be blank"), the discussions listing that
+ * holds every note (a note in an individual discussion of its own), draft notes published at once
+ * by `bulk_publish` (each becomes a discussion; every publishing counted), resolving, commit
+ * statuses, the merge request's `diff_refs` and paged `diffs`, `x-next-page` pagination, and on
+ * demand a refusal of every request (401, 403, 404) or 429 with `Retry-After` first.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -77,6 +79,21 @@ export interface FakeGitLabOptions {
   token?: string
   /** `GET /user` refused (403), or answered without the user's `id`: who the token is is unknown. */
   user?: 403 | 'no-id'
+  /**
+   * Draft notes: `absent` (a GitLab without them: 404), `no-position` (one whose API takes no
+   * `position`: the draft keeps none), or the token's user's drafts already pending.
+   */
+  drafts?: 'absent' | 'no-position' | FakeDraft[]
+  /** The draft written Nth (from 1) is refused: 400, as GitLab answers a draft it cannot save. */
+  refuseDraft?: number
+}
+
+/** A draft note of the token's user, as `GET .../draft_notes` gives it. */
+export interface FakeDraft {
+  id: number
+  author_id: number
+  note: string
+  position: Record<string, unknown> | null
 }
 
 /**
@@ -100,6 +117,10 @@ export async function startFakeGitLab(options: FakeGitLabOptions = {}) {
   const notes: FakeNote[] = options.notes ?? []
   const discussions: FakeDiscussion[] = options.discussions ?? []
   const statuses: Record<string, unknown>[] = []
+  const drafts: FakeDraft[] = Array.isArray(options.drafts) ? options.drafts : []
+  /** How many drafts each `bulk_publish` published. */
+  const reviews: number[] = []
+  let draftsWritten = 0
   const diffs = options.diffs ?? []
   let nextId = 1000
   let tooMany = options.tooManyFirst ?? 0
@@ -182,10 +203,13 @@ export async function startFakeGitLab(options: FakeGitLabOptions = {}) {
       note.body = String(body?.['body'])
       return send(response, 200, note)
     }
-    if (path === `${mr}/discussions` && method === 'GET') return page(response, url, discussions)
+    if (path === `${mr}/discussions` && method === 'GET') return page(response, url, everyNote())
     if (path === `${mr}/discussions` && method === 'POST') {
-      return createDiscussion(body, response)
+      const refused = refusedPosition(body?.['body'], body?.['position'])
+      if (refused) return send(response, 400, refused)
+      return send(response, 201, startDiscussion(String(body?.['body']), body?.['position']))
     }
+    if (path.startsWith(`${mr}/draft_notes`)) return draftNotes(method, path, body, response)
     const resolve = new RegExp(`^${mr}/discussions/([0-9a-f]+)$`).exec(path)
     if (resolve && method === 'PUT') {
       const discussion = discussions.find(({ id }) => id === resolve[1])
@@ -217,30 +241,43 @@ export async function startFakeGitLab(options: FakeGitLabOptions = {}) {
     send(response, 404, { message: '404 Not Found' })
   }
 
-  /** A diff discussion: its position must name the diff's commits and an added line. */
-  function createDiscussion(body: Record<string, unknown> | undefined, response: ServerResponse) {
-    const position = body?.['position'] as Record<string, unknown> | undefined
-    const text = body?.['body']
-    if (typeof text !== 'string' || text === '') {
-      return send(response, 400, { error: 'body is missing' })
-    }
-    if (position) {
-      const sameRefs = Object.entries(DIFF_REFS).every(([key, sha]) => position[key] === sha)
-      const file = diffs.find((diff) => diff.new_path === position['new_path'])
-      const added = file ? addedOf(file.diff) : new Set<number>()
-      if (
-        position['position_type'] !== 'text' ||
-        !sameRefs ||
-        !file ||
-        position['old_path'] !== file.old_path ||
-        !added.has(Number(position['new_line']))
-      ) {
-        return send(response, 400, {
+  /**
+   * GitLab's discussions listing: every note, a note written with `POST .../notes` in an
+   * individual discussion of its own, in the order they were written.
+   */
+  function everyNote(): FakeDiscussion[] {
+    const own = notes.map((note) => ({
+      id: note.id.toString(16).padStart(40, '0'),
+      individual_note: true,
+      notes: [note]
+    }))
+    return [...own, ...discussions].sort((a, b) => (a.notes[0]?.id ?? 0) - (b.notes[0]?.id ?? 0))
+  }
+
+  /** Why GitLab refuses this note's body and position (400), or undefined when it takes them. */
+  function refusedPosition(text: unknown, given: unknown): Record<string, string> | undefined {
+    if (typeof text !== 'string' || text === '') return { error: 'body is missing' }
+    if (!given) return undefined
+    const position = given as Record<string, unknown>
+    const sameRefs = Object.entries(DIFF_REFS).every(([key, sha]) => position[key] === sha)
+    const file = diffs.find((diff) => diff.new_path === position['new_path'])
+    const added = file ? addedOf(file.diff) : new Set<number>()
+    const valid =
+      position['position_type'] === 'text' &&
+      sameRefs &&
+      file &&
+      position['old_path'] === file.old_path &&
+      added.has(Number(position['new_line']))
+    return valid
+      ? undefined
+      : {
           message:
             '400 Bad request - Note {:line_code=>["can\'t be blank", "must be a valid line code"]}'
-        })
-      }
-    }
+        }
+  }
+
+  /** A discussion started by the token's user: on the diff when a position is given. */
+  function startDiscussion(text: string, position: unknown): FakeDiscussion {
     const note: FakeNote = {
       id: nextId++,
       body: text,
@@ -249,7 +286,7 @@ export async function startFakeGitLab(options: FakeGitLabOptions = {}) {
       type: position ? 'DiffNote' : 'DiscussionNote',
       resolvable: true,
       resolved: false,
-      ...(position ? { position } : {})
+      ...(position ? { position: position as Record<string, unknown> } : {})
     }
     const discussion = {
       id: (nextId++).toString(16).padStart(40, 'a'),
@@ -257,7 +294,52 @@ export async function startFakeGitLab(options: FakeGitLabOptions = {}) {
       notes: [note]
     }
     discussions.push(discussion)
-    return send(response, 201, discussion)
+    return discussion
+  }
+
+  /** The token's user's draft notes: listed, created, deleted, and published all at once. */
+  function draftNotes(
+    method: string,
+    path: string,
+    body: Record<string, unknown> | undefined,
+    response: ServerResponse
+  ): void {
+    if (options.drafts === 'absent') return send(response, 404, { message: '404 Not Found' })
+    if (path === `${mr}/draft_notes` && method === 'GET') return send(response, 200, drafts)
+    if (path === `${mr}/draft_notes` && method === 'POST') {
+      const text = body?.['note']
+      // GitLab checks a draft's position when it is published, not when it is written.
+      if (typeof text !== 'string' || text === '')
+        return send(response, 400, { error: 'note is missing' })
+      if (++draftsWritten === options.refuseDraft) {
+        return send(response, 400, {
+          message: { note: ['is too long (maximum is 1000000 characters)'] }
+        })
+      }
+      const position =
+        options.drafts === 'no-position'
+          ? null
+          : ((body?.['position'] as FakeDraft['position']) ?? null)
+      const draft = { id: nextId++, author_id: BOT.id, note: text, position }
+      drafts.push(draft)
+      return send(response, 201, draft)
+    }
+    if (path === `${mr}/draft_notes/bulk_publish` && method === 'POST') {
+      for (const draft of drafts) {
+        if (!refusedPosition(draft.note, draft.position))
+          startDiscussion(draft.note, draft.position)
+      }
+      reviews.push(drafts.length)
+      drafts.length = 0
+      return send(response, 204, '')
+    }
+    const one = new RegExp(`^${mr}/draft_notes/(\\d+)$`).exec(path)
+    const index = one ? drafts.findIndex(({ id }) => id === Number(one[1])) : -1
+    if (one && method === 'DELETE' && index >= 0) {
+      drafts.splice(index, 1)
+      return send(response, 204, '')
+    }
+    send(response, 404, { message: '404 Not Found' })
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -267,6 +349,8 @@ export async function startFakeGitLab(options: FakeGitLabOptions = {}) {
     requests,
     notes,
     discussions,
+    drafts,
+    reviews,
     statuses,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve()))
   }
@@ -286,7 +370,7 @@ function send(
   headers: Record<string, string> = {}
 ): void {
   response.writeHead(status, { 'content-type': 'application/json', ...headers })
-  response.end(JSON.stringify(body))
+  response.end(status === 204 ? undefined : JSON.stringify(body))
 }
 
 /** `page` and `per_page` (at most 100, default 20), `x-next-page` empty on the last page. */

@@ -113,11 +113,12 @@ const PLATFORMS: Platform[] = [
       { method: 'GET', path: /^\/api\/v4\/user(\?|$)/, again: true },
       { method: 'GET', path: new RegExp(`^${gitlabMergeRequest}(\\?|$)`) },
       { method: 'GET', path: new RegExp(`^${gitlabMergeRequest}/diffs`) },
-      { method: 'GET', path: new RegExp(`^${gitlabMergeRequest}/notes`) },
       { method: 'POST', path: new RegExp(`^${gitlabMergeRequest}/notes`) },
       { method: 'PUT', path: new RegExp(`^${gitlabMergeRequest}/notes/`), again: true },
       { method: 'GET', path: new RegExp(`^${gitlabMergeRequest}/discussions`) },
-      { method: 'POST', path: new RegExp(`^${gitlabMergeRequest}/discussions`) },
+      { method: 'GET', path: new RegExp(`^${gitlabMergeRequest}/draft_notes(\\?|$)`) },
+      { method: 'POST', path: new RegExp(`^${gitlabMergeRequest}/draft_notes$`) },
+      { method: 'POST', path: new RegExp(`^${gitlabMergeRequest}/draft_notes/bulk_publish`) },
       { method: 'PUT', path: new RegExp(`^${gitlabMergeRequest}/discussions/`), again: true }
     ]
   },

@@ -238,9 +238,14 @@ describe('a failing gate on a merge request, then a re-run after the fix', () =>
     expect(severe.discussions.map((d) => d.notes[0]!.position!['new_line'])).toEqual([43, 10])
     const none = await gitlabWith()
     await decorate(none, [failing()], { inlineLimit: 0 })
+    // The one listing of the merge request's discussions finds its notes too.
     expect(
-      none.requests.filter(({ path }) => path.includes('/discussions') || path.includes('/diffs'))
+      none.requests.filter(
+        ({ method, path }) =>
+          (path.includes('/discussions') && method !== 'GET') || path.includes('/diffs')
+      )
     ).toEqual([])
+    expect(none.requests.filter(({ path }) => path.includes('/discussions'))).toHaveLength(1)
   })
 
   it("another's discussion carrying an issue's marker is not ours: ours is started, theirs never resolved", async () => {
@@ -487,4 +492,83 @@ describe('only our own note and discussions: the marker and the token’s own us
       expect(again.discussions).toHaveLength(started)
     }
   )
+})
+
+describe('one review: the discussions written as draft notes and published at once', () => {
+  const writes = (fake: FakeGitLab) =>
+    fake.requests
+      .filter(({ method }) => method !== 'GET')
+      .map(({ method, path }) => `${method} ${path.replace(/^\/api\/v4\/projects\/7\//, '')}`)
+
+  it('several: a draft each, then one bulk_publish (one notification); none started one by one', async () => {
+    const fake = await gitlabWith()
+    const log = await decorate(fake, [failing()])
+    expect(writes(fake)).toEqual([
+      `POST statuses/${SHA}`,
+      'POST merge_requests/42/notes',
+      'POST merge_requests/42/draft_notes',
+      'POST merge_requests/42/draft_notes',
+      'POST merge_requests/42/draft_notes',
+      'POST merge_requests/42/draft_notes/bulk_publish'
+    ])
+    expect(fake.reviews).toEqual([3])
+    expect(fake.drafts).toEqual([])
+    expect(fake.discussions.map((d) => d.notes[0]!.position!['new_line'])).toEqual([43, 10, 41])
+    expect(log.of('info')).toContain(
+      'GitLab: 3 discussions started on the diff, 0 resolved (their issues are gone).'
+    )
+  })
+
+  it('one: its discussion started at once, no draft', async () => {
+    const fake = await gitlabWith()
+    await decorate(fake, [outcome('ERROR', [issue('AY-blocker', 'src/Cart.java', 43, 'BLOCKER')])])
+    expect(writes(fake).slice(2)).toEqual(['POST merge_requests/42/discussions'])
+    expect(fake.requests.some(({ path }) => path.includes('draft_notes'))).toBe(false)
+  })
+
+  const pending = () => ({
+    id: 3,
+    author_id: BOT.id,
+    note: 'a review half written',
+    position: null
+  })
+
+  it.each([
+    ['a GitLab without draft notes (404)', 'absent' as const, []],
+    ['a GitLab that keeps no position on a draft', 'no-position' as const, ['DELETE']],
+    ["the token's user with a draft of their own pending", [pending()], []]
+  ])(
+    '%s: the discussions are started one by one; no draft left, no one’s draft published',
+    async (_, drafts, deleted) => {
+      const fake = await gitlabWith({ drafts })
+      const log = await decorate(fake, [failing()])
+      expect(fake.reviews).toEqual([])
+      expect(fake.drafts).toEqual(Array.isArray(drafts) ? [pending()] : [])
+      expect(
+        writes(fake)
+          .filter((line) => line.startsWith('DELETE'))
+          .map((l) => l.split(' ')[0])
+      ).toEqual(deleted)
+      expect(writes(fake).filter((line) => line.endsWith('/discussions'))).toHaveLength(3)
+      expect(fake.discussions.map((d) => d.notes[0]!.position!['new_line'])).toEqual([43, 10, 41])
+      expect(log.of('warning')).toEqual([])
+    }
+  )
+
+  it('a draft refused half-way: the drafts made are deleted, nothing is published, one warning', async () => {
+    const fake = await gitlabWith({ refuseDraft: 2 })
+    const log = await decorate(fake, [failing()])
+    expect(writes(fake).slice(2)).toEqual([
+      'POST merge_requests/42/draft_notes',
+      'POST merge_requests/42/draft_notes',
+      `DELETE merge_requests/42/draft_notes/${fake.notes[0]!.id + 1}`
+    ])
+    expect(fake.drafts).toEqual([])
+    expect(fake.reviews).toEqual([])
+    expect(fake.discussions).toEqual([])
+    const warning = log.of('warning')
+    expect(warning).toHaveLength(1)
+    expect(warning[0]).toContain('the discussions on the diff failed')
+    expect(warning[0]).toContain('the verdict and the exit code are unchanged')
+  })
 })

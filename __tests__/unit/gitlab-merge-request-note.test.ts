@@ -2,8 +2,8 @@
  * The project's note on a merge request, edited in place, and its commit status, as the driver
  * (src/platforms/decorate.ts) writes them through the GitLab platform, against a
  * loopback GitLab whose notes, users and statuses are shaped from GitLab's REST documentation
- * (notes: id, body, author {id, username}, system; x-next-page pagination; statuses: state, name,
- * target_url, description).
+ * (notes: id, body, author {id, username}, system, listed each in its individual discussion by
+ * `GET .../discussions`; x-next-page pagination; statuses: state, name, target_url, description).
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -56,10 +56,14 @@ async function fakeGitLab(notes: Note[] = [], perPage = 100) {
       const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {}
       const notesPath = '/api/v4/projects/7/merge_requests/42/notes'
       if (url.pathname === '/api/v4/user') return send(200, BOT)
-      if (url.pathname === notesPath && request.method === 'GET') {
+      if (url.pathname === '/api/v4/projects/7/merge_requests/42/discussions') {
         const page = Number(url.searchParams.get('page') ?? '1')
         const size = Math.min(perPage, Number(url.searchParams.get('per_page') ?? '20'))
-        const slice = notes.slice((page - 1) * size, page * size)
+        const slice = notes.slice((page - 1) * size, page * size).map((note) => ({
+          id: note.id.toString(16).padStart(40, '0'),
+          individual_note: true,
+          notes: [note]
+        }))
         const more = page * size < notes.length
         return send(200, slice, more ? { 'x-next-page': String(page + 1) } : {})
       }
@@ -155,7 +159,7 @@ describe("the project's note", () => {
     expect(fake.notes[0]!.body).toContain('Quality Gate passed')
     // Who the token is, asked once a note carries the marker.
     expect(fake.requests.slice(-3)).toEqual([
-      'GET /api/v4/projects/7/merge_requests/42/notes',
+      'GET /api/v4/projects/7/merge_requests/42/discussions',
       'GET /api/v4/user',
       'PUT /api/v4/projects/7/merge_requests/42/notes/1000'
     ])

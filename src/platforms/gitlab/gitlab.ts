@@ -4,13 +4,18 @@
  * for the new issues. Shapes from GitLab's REST documentation:
  * - commit statuses: `POST /projects/:id/statuses/:sha` (`state`, `name`, `target_url`,
  *   `description`, each text at most 255 characters; `pipeline_id`);
- * - notes: `GET`, `POST`, `PUT /projects/:id/merge_requests/:iid/notes[/:note_id]` (a body of at
- *   most 1,000,000 characters); the current user: `GET /user`;
+ * - notes: `POST`, `PUT /projects/:id/merge_requests/:iid/notes[/:note_id]` (a body of at most
+ *   1,000,000 characters); the current user: `GET /user`;
  * - the merge request's `diff_refs` (`GET /projects/:id/merge_requests/:iid`) and its files'
  *   diffs (`GET .../diffs`, 15.7 and later, paged; before, `GET .../changes`);
- * - discussions: `GET`, `POST .../discussions` with a `position` (the `diff_refs` commits,
- *   `position_type` text, `old_path`, `new_path`, the `new_line` the merge request adds), and
- *   `PUT .../discussions/:id` with `resolved=true`.
+ * - discussions: `GET .../discussions` (every note of the merge request, each in its discussion:
+ *   one listing finds the verdict notes and the diff discussions), `POST .../discussions` with a
+ *   `position` (the `diff_refs` commits, `position_type` text, `old_path`, `new_path`, the
+ *   `new_line` the merge request adds), and `PUT .../discussions/:id` with `resolved=true`;
+ * - draft notes (lib/api/draft_notes.rb): `GET .../draft_notes` (the token's user's, unpaged),
+ *   `POST .../draft_notes` (`note`, and the same `position`), `DELETE .../draft_notes/:id`, and
+ *   `POST .../draft_notes/bulk_publish`, which publishes every pending draft of the token's user
+ *   on the merge request as one review: one notification.
  */
 import { PlatformError, PlatformRefusal } from '../../http/rest-api.js'
 import {
@@ -115,6 +120,16 @@ async function setStatus(
 function mergeRequest(gitlab: GitLabApi, path: string, iid: string, sha: string): Review {
   let diffRefs: DiffRefs | undefined
   const oldPaths = new Map<string, string>()
+  // One listing for the verdict notes and the diff discussions: GitLab's holds every note.
+  let listed: Promise<Discussion[]> | undefined
+  const listing = () => (listed ??= discussions(gitlab, `${path}/discussions`))
+  const positionOf = ({ file, line }: NewInlineComment) => ({
+    position_type: 'text',
+    ...diffRefs,
+    old_path: oldPaths.get(file) ?? file,
+    new_path: file,
+    new_line: line
+  })
   return {
     name: `merge request !${iid}`,
     kind: 'merge request',
@@ -132,14 +147,9 @@ function mergeRequest(gitlab: GitLabApi, path: string, iid: string, sha: string)
     verdicts: {
       keyedBy: 'marker',
       async list() {
-        const { items } = await gitlab.pages(
-          `${path}/notes`,
-          { sort: 'asc', order_by: 'created_at' },
-          GITLAB_LIMITS.notePages
-        )
-        return items.flatMap((item): VerdictComment[] => {
-          const { body, system, author } = (item ?? {}) as Record<string, unknown>
-          const id = idOf(item)
+        return (await listing()).flatMap((discussion): VerdictComment[] => {
+          const { body, system, author } = discussion.first
+          const id = idOf(discussion.first)
           return id === undefined || system === true || typeof body !== 'string'
             ? []
             : [{ id, body, author: idOf(author) }]
@@ -166,20 +176,19 @@ function mergeRequest(gitlab: GitLabApi, path: string, iid: string, sha: string)
         diffRefs
           ? undefined
           : `GitLab has not computed merge request !${iid}'s diff yet (no diff_refs): no discussions this run.`,
-      list: () => discussions(gitlab, `${path}/discussions`),
+      list: async () =>
+        (await listing()).map(({ id, first }): InlineComment => ({
+          id,
+          body: typeof first.body === 'string' ? first.body : undefined,
+          resolved: first.resolved === true,
+          author: idOf(first.author)
+        })),
       async start(comments: readonly NewInlineComment[]) {
-        for (const { file, line, body } of comments) {
+        // One discussion is one notification already, in one request.
+        if (comments.length > 1 && (await asOneReview(gitlab, path, comments, positionOf))) return
+        for (const comment of comments) {
           await gitlab.request('POST', `${path}/discussions`, {
-            body: {
-              body,
-              position: {
-                position_type: 'text',
-                ...diffRefs,
-                old_path: oldPaths.get(file) ?? file,
-                new_path: file,
-                new_line: line
-              }
-            }
+            body: { body: comment.body, position: positionOf(comment) }
           })
         }
       },
@@ -202,23 +211,73 @@ function checkNote(body: string): void {
   }
 }
 
+/** A discussion of the merge request: its id and its first note as GitLab sent it. */
+interface Discussion {
+  id: string
+  first: { id?: unknown; body?: unknown; author?: unknown; resolved?: unknown; system?: unknown }
+}
+
 /** The discussions, page by page, each with its first note. */
-async function discussions(gitlab: GitLabApi, path: string): Promise<InlineComment[]> {
+async function discussions(gitlab: GitLabApi, path: string): Promise<Discussion[]> {
   const { items } = await gitlab.pages(path, {}, GITLAB_LIMITS.notePages)
-  return items.flatMap((item): InlineComment[] => {
+  return items.flatMap((item): Discussion[] => {
     const { id, notes } = (item ?? {}) as { id?: unknown; notes?: unknown }
-    const first = (Array.isArray(notes) ? notes[0] : undefined) as
-      { body?: unknown; author?: unknown; resolved?: unknown } | undefined
+    const first = (Array.isArray(notes) ? notes[0] : undefined) as Discussion['first'] | undefined
     if (typeof id !== 'string' || !/^[0-9a-f]{1,64}$/i.test(id)) return []
-    return [
-      {
-        id,
-        body: typeof first?.body === 'string' ? first.body : undefined,
-        resolved: first?.resolved === true,
-        author: idOf(first?.author)
-      }
-    ]
+    return [{ id, first: first ?? {} }]
   })
+}
+
+/**
+ * The comments as draft notes published at once (`bulk_publish`): one review, one notification.
+ * False, with nothing left behind, where that cannot be done safely: a GitLab without draft notes
+ * (404), one that keeps no position on a draft (its first is deleted), or a token's user with
+ * drafts of their own pending, which publishing would send too (a person's unsent review).
+ * Drafts this call made are deleted when it fails, so none stays pending.
+ */
+async function asOneReview(
+  gitlab: GitLabApi,
+  path: string,
+  comments: readonly NewInlineComment[],
+  positionOf: (comment: NewInlineComment) => Record<string, unknown>
+): Promise<boolean> {
+  let pending: unknown
+  try {
+    pending = (await gitlab.request('GET', `${path}/draft_notes`)).body
+  } catch (error) {
+    if (error instanceof PlatformRefusal && error.status === 404) return false
+    throw error
+  }
+  if (!Array.isArray(pending) || pending.length > 0) return false
+  const made: number[] = []
+  try {
+    for (const comment of comments) {
+      const position = positionOf(comment)
+      const { body } = await gitlab.request('POST', `${path}/draft_notes`, {
+        body: { note: comment.body, position }
+      })
+      const id = idOf(body)
+      if (id === undefined) throw new PlatformError('GitLab created a draft note but named no id.')
+      made.push(id)
+      const kept = (body as { position?: Record<string, unknown> | null }).position
+      if (kept?.['new_line'] !== position['new_line'] || kept?.['new_path'] !== comment.file) {
+        await discard(gitlab, path, made)
+        return false
+      }
+    }
+    await gitlab.request('POST', `${path}/draft_notes/bulk_publish`)
+    return true
+  } catch (error) {
+    await discard(gitlab, path, made)
+    throw error
+  }
+}
+
+/** Deletes the drafts this run made; one already published or gone is no failure. */
+async function discard(gitlab: GitLabApi, path: string, ids: readonly number[]): Promise<void> {
+  for (const id of ids) {
+    await gitlab.request('DELETE', `${path}/draft_notes/${id}`).catch(() => undefined)
+  }
 }
 
 /** The commits of the merge request's latest diff version. */
