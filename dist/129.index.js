@@ -24,7 +24,7 @@ async function onPullRequestLines(outcomes, options) {
     if (!(0,_gate_on_changed_lines_js__WEBPACK_IMPORTED_MODULE_1__/* .hasBranchAnalyses */ .h)(outcomes))
         return outcomes;
     const number = options.pullRequest.issue_number;
-    const GitHub = await __webpack_require__.e(/* import() */ 675).then(__webpack_require__.bind(__webpack_require__, 8675));
+    const GitHub = await __webpack_require__.e(/* import() */ 819).then(__webpack_require__.bind(__webpack_require__, 819));
     let changed;
     try {
         changed = await readChangedLines(options, GitHub);

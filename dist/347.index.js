@@ -8,7 +8,7 @@ export const modules = {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   commentOnPullRequest: () => (/* binding */ commentOnPullRequest)
 /* harmony export */ });
-/* harmony import */ var _ci_gitea_repository_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3694);
+/* harmony import */ var _ci_gitea_repository_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3663);
 /* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9373);
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(3916);
 /* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(8521);
@@ -50,7 +50,7 @@ async function commentOnPullRequest(outcomes, options) {
             return;
         }
         const { platform, secret, markdown } = opened;
-        const { decorate } = await Promise.all(/* import() */[__webpack_require__.e(675), __webpack_require__.e(157)]).then(__webpack_require__.bind(__webpack_require__, 8675));
+        const { decorate } = await Promise.all(/* import() */[__webpack_require__.e(819), __webpack_require__.e(157)]).then(__webpack_require__.bind(__webpack_require__, 819));
         const sink = (markdown ? options.sinks.markdown : options.sinks.html).hiding([secret]);
         const decoration = {
             sink,
@@ -90,7 +90,7 @@ async function onGitHub(options, count) {
         return found;
     if (count === 0)
         return undefined;
-    const GitHub = await Promise.all(/* import() */[__webpack_require__.e(675), __webpack_require__.e(157)]).then(__webpack_require__.bind(__webpack_require__, 8675));
+    const GitHub = await Promise.all(/* import() */[__webpack_require__.e(819), __webpack_require__.e(157)]).then(__webpack_require__.bind(__webpack_require__, 819));
     const apiUrl = GitHub.apiBase(env['GITHUB_API_URL']);
     if (!apiUrl) {
         return {
@@ -131,7 +131,7 @@ async function onForge(options) {
             problem: `no token. Leave the githubToken input at its default (the job's token), or set it to a ${found.kind} token that may write issues`
         };
     }
-    const { giteaPlatform, RestApi } = await Promise.all(/* import() */[__webpack_require__.e(675), __webpack_require__.e(157)]).then(__webpack_require__.bind(__webpack_require__, 8675));
+    const { giteaPlatform, RestApi } = await Promise.all(/* import() */[__webpack_require__.e(819), __webpack_require__.e(157)]).then(__webpack_require__.bind(__webpack_require__, 819));
     const rest = new RestApi({
         platform: found.kind,
         apiUrl: found.apiUrl,

@@ -30,7 +30,7 @@ async function createCheckRuns(outcomes, options) {
     const withIssues = outcomes.filter((outcome) => outcome.read && outcome.result.newIssues?.read);
     if (withIssues.length === 0)
         return;
-    const GitHub = await Promise.all(/* import() */[__webpack_require__.e(675), __webpack_require__.e(157)]).then(__webpack_require__.bind(__webpack_require__, 8675));
+    const GitHub = await Promise.all(/* import() */[__webpack_require__.e(819), __webpack_require__.e(157)]).then(__webpack_require__.bind(__webpack_require__, 819));
     const apiUrl = GitHub.apiBase(options.env['GITHUB_API_URL']);
     if (!token || !github.repository || !github.headSha || !apiUrl) {
         log.warning(`No issues check run was created: ${whatIsMissing(token, github)}.`);

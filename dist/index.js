@@ -28572,7 +28572,7 @@ function notRegular(stats) {
 
 /***/ }),
 
-/***/ 3694:
+/***/ 3663:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -28586,18 +28586,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 var github_event = __nccwpck_require__(2981);
 // EXTERNAL MODULE: ./src/words.ts
 var words = __nccwpck_require__(5846);
-// EXTERNAL MODULE: ./src/report/new-issues-block.ts
-var new_issues_block = __nccwpck_require__(9437);
-;// CONCATENATED MODULE: ./src/ci/review-targets.ts
-/**
- * Where the CI says the decoration writes: the platform's API, the repository or project, the
- * commit and the review, read from the CI's own variables (or the options, which win). Every
- * value is untrusted: an address must be http(s) without credentials, a commit a full SHA, a
- * review a number. What is missing is said in words that name the variable; the platforms
- * (src/platforms/) never read the environment.
- */
-
-
+;// CONCATENATED MODULE: ./src/ci/variables.ts
 /** The variable's value, trimmed; undefined when unset or empty. */
 function variable(env, name) {
     return env[name]?.trim() || undefined;
@@ -28611,321 +28600,6 @@ function httpUrl(value) {
         return undefined;
     }
     return url;
-}
-/**
- * The commit a platform's decoration goes on, the same rule on every platform: the commit given
- * given, which wins over the CI's; else the commit the CI names.
- *
- * @example const sha = decoratedCommit({ commit: line.commit }, env['CI_COMMIT_SHA'])
- */
-function decoratedCommit(given, fromTheCi) {
-    return given.commit ?? fromTheCi;
-}
-const FULL_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
-const NUMBER = /^\d{1,20}$/;
-/**
- * The pipeline GitLab's variables describe (CI_API_V4_URL, CI_PROJECT_ID, CI_PROJECT_URL,
- * CI_COMMIT_SHA, CI_MERGE_REQUEST_IID, CI_PIPELINE_ID), or what is missing. The statuses go on
- * `commit` (the commit given) when given, else on CI_COMMIT_SHA; on another commit than the pipeline's
- * they name no pipeline (GitLab would find none of that commit with its id, and start one).
- */
-function gitlabPipeline(env, commit) {
-    const apiUrl = httpUrl(variable(env, 'CI_API_V4_URL'));
-    if (!apiUrl)
-        return { missing: 'CI_API_V4_URL is not an http(s) address (not a GitLab CI job?)' };
-    const projectId = variable(env, 'CI_PROJECT_ID');
-    if (!projectId || !NUMBER.test(projectId)) {
-        return { missing: 'CI_PROJECT_ID is not a project id' };
-    }
-    const pipelineSha = variable(env, 'CI_COMMIT_SHA');
-    if (!pipelineSha || !FULL_SHA.test(pipelineSha)) {
-        return { missing: 'CI_COMMIT_SHA is not a full commit SHA' };
-    }
-    const sha = decoratedCommit({ commit }, pipelineSha);
-    const iid = variable(env, 'CI_MERGE_REQUEST_IID');
-    const projectUrl = httpUrl(variable(env, 'CI_PROJECT_URL'));
-    return {
-        apiUrl,
-        pipeline: {
-            projectId,
-            sha,
-            mergeRequestIid: iid && NUMBER.test(iid) ? iid : undefined,
-            pipelineId: sha.toLowerCase() === pipelineSha.toLowerCase()
-                ? variable(env, 'CI_PIPELINE_ID')
-                : undefined,
-            fileLink: projectUrl
-                ? fileLinkUnder(`${projectUrl.href.replace(/\/+$/, '')}/-/blob/${sha}`)
-                : undefined,
-            names: {
-                project: 'CI_PROJECT_ID',
-                mergeRequest: 'CI_MERGE_REQUEST_IID',
-                api: 'CI_API_V4_URL'
-            }
-        }
-    };
-}
-/** Bitbucket Cloud's API, unless BITBUCKET_API_URL names another (a proxy, a test). */
-const BITBUCKET_API = 'https://api.bitbucket.org/2.0';
-/** Bitbucket Cloud's API address: BITBUCKET_API_URL, else its own; undefined if not http(s). */
-function bitbucketApi(env) {
-    return httpUrl(variable(env, 'BITBUCKET_API_URL') ?? BITBUCKET_API);
-}
-/** A Bitbucket Cloud repository's `workspace/slug`. */
-const WORKSPACE_REPOSITORY = /^[\w.-]{1,100}\/[\w.-]{1,100}$/;
-/**
- * The pipeline Bitbucket's variables describe (BITBUCKET_REPO_FULL_NAME, BITBUCKET_COMMIT,
- * BITBUCKET_PR_ID; BITBUCKET_API_URL overrides the API's address), or what is missing; its
- * commit is `commit` (the commit given) when given, else BITBUCKET_COMMIT.
- */
-function bitbucketPipeline(env, commit) {
-    const repository = variable(env, 'BITBUCKET_REPO_FULL_NAME');
-    if (!repository || !WORKSPACE_REPOSITORY.test(repository)) {
-        return { missing: 'BITBUCKET_REPO_FULL_NAME is not workspace/repository' };
-    }
-    const pipelineCommit = variable(env, 'BITBUCKET_COMMIT');
-    if (!pipelineCommit || !/^[0-9a-f]{40}$/i.test(pipelineCommit)) {
-        return { missing: 'BITBUCKET_COMMIT is not a full commit SHA' };
-    }
-    const apiUrl = bitbucketApi(env);
-    if (!apiUrl)
-        return { missing: 'BITBUCKET_API_URL is not an http(s) address' };
-    const id = variable(env, 'BITBUCKET_PR_ID');
-    return {
-        apiUrl,
-        pipeline: {
-            repository,
-            commit: decoratedCommit({ commit }, pipelineCommit),
-            pullRequestId: id && /^\d{1,12}$/.test(id) ? id : undefined
-        }
-    };
-}
-/**
- * Whether Jenkins names a Bitbucket Cloud repository (Bitbucket Branch Source's CHANGE_URL, else
- * GIT_URL, on bitbucket.org) and BITBUCKET_TOKEN is set.
- */
-function namesBitbucketFromJenkins(env) {
-    return Boolean(variable(env, 'BITBUCKET_TOKEN') && variable(env, 'JENKINS_URL') && jenkinsBitbucket(env));
-}
-/**
- * Bitbucket Cloud from any CI: the repository from `given` (the bitbucketRepository setting,
- * workspace/slug) or Jenkins (CHANGE_URL `https://bitbucket.org/<workspace>/<slug>/pull-requests/<id>`,
- * as Bitbucket Branch Source sets it from the pull request's link, else GIT_URL), the pull
- * request from `given` or CHANGE_ID, the commit from `given`, GIT_COMMIT or `fromTheCi`.
- */
-function bitbucketRepository(env, given, fromTheCi) {
-    const jenkins = variable(env, 'JENKINS_URL') ? jenkinsBitbucket(env) : undefined;
-    const repository = given.repository ?? jenkins?.repository;
-    const named = given.repository === undefined && jenkins ? jenkins.names : BITBUCKET_OPTION;
-    if (!repository || !WORKSPACE_REPOSITORY.test(repository)) {
-        return {
-            missing: repository === undefined
-                ? msg `no Bitbucket repository named: give ${setting('bitbucketRepository')} workspace/repository`
-                : msg `${named} is not workspace/repository`
-        };
-    }
-    const pullRequest = given.pullRequest ?? jenkins?.pullRequest;
-    if (pullRequest !== undefined && !/^\d{1,12}$/.test(pullRequest)) {
-        return { missing: msg `${setting('pullRequest')} is not a pull request's id` };
-    }
-    const commit = given.commit ?? variable(env, 'GIT_COMMIT') ?? fromTheCi;
-    if (!commit || !/^[0-9a-f]{40}$/i.test(commit)) {
-        return {
-            missing: msg `no commit to decorate: give ${setting('commit')} with the commit the scan analysed`
-        };
-    }
-    const apiUrl = bitbucketApi(env);
-    if (!apiUrl)
-        return { missing: 'BITBUCKET_API_URL is not an http(s) address' };
-    return {
-        apiUrl,
-        pipeline: { repository, commit: commit.toLowerCase(), pullRequestId: pullRequest }
-    };
-}
-const BITBUCKET_OPTION = (0,words/* setting */.Pe)('bitbucketRepository');
-/** What Jenkins names on bitbucket.org: the repository, and the pull request of CHANGE_URL. */
-function jenkinsBitbucket(env) {
-    const change = /^https:\/\/bitbucket\.org\/([\w.-]+\/[\w.-]+)\/pull-requests\/(\d+)\/?$/i.exec(variable(env, 'CHANGE_URL') ?? '');
-    if (change) {
-        return {
-            repository: change[1],
-            pullRequest: variable(env, 'CHANGE_ID') ?? change[2],
-            names: 'CHANGE_URL'
-        };
-    }
-    const remote = remoteOf(variable(env, 'GIT_URL'));
-    return remote?.host === 'bitbucket.org'
-        ? { repository: remote.repository, pullRequest: undefined, names: 'GIT_URL' }
-        : undefined;
-}
-/**
- * The pull request Azure Pipelines' variables name (SYSTEM_COLLECTIONURI, SYSTEM_TEAMPROJECT,
- * BUILD_REPOSITORY_ID, SYSTEM_PULLREQUEST_PULLREQUESTID, BUILD_SOURCEVERSION), or what is missing.
- */
-function azurePullRequest(env) {
-    const collection = httpUrl(variable(env, 'SYSTEM_COLLECTIONURI'));
-    if (!collection)
-        return { missing: 'SYSTEM_COLLECTIONURI is not an http(s) address' };
-    const project = variable(env, 'SYSTEM_TEAMPROJECT');
-    if (!project || project.length > 200)
-        return { missing: 'SYSTEM_TEAMPROJECT is not set' };
-    const repository = variable(env, 'BUILD_REPOSITORY_ID');
-    if (!repository || !/^[\w-]{1,100}$/.test(repository)) {
-        return { missing: 'BUILD_REPOSITORY_ID is not a repository id' };
-    }
-    const pullRequestId = variable(env, 'SYSTEM_PULLREQUEST_PULLREQUESTID');
-    if (!pullRequestId || !/^\d{1,12}$/.test(pullRequestId)) {
-        return {
-            missing: "not a pull-request build (no SYSTEM_PULLREQUEST_PULLREQUESTID): Azure DevOps statuses and threads are a pull request's"
-        };
-    }
-    const base = collection.href.replace(/\/*$/, '/');
-    return {
-        collectionUrl: new URL(base),
-        repositoryUrl: new URL(`${encodeURIComponent(project)}/_apis/git/repositories/${encodeURIComponent(repository)}/`, base),
-        pullRequestId,
-        commit: variable(env, 'BUILD_SOURCEVERSION') ?? ''
-    };
-}
-/**
- * Azure DevOps from any CI: the repository from its address (the azureRepository setting, else
- * Jenkins' GIT_URL on dev.azure.com or visualstudio.com): `https://dev.azure.com/<organization>/<project>/_git/<repository>`,
- * `https://<organization>.visualstudio.com/<project>/_git/<repository>`, or Azure DevOps
- * Server's `https://<host>/<collection>/<project>/_git/<repository>`; the pull request from
- * `given` (statuses and threads are a pull request's); the commit from `given`, GIT_COMMIT or
- * `fromTheCi`.
- */
-function azureRepository(env, given, fromTheCi) {
-    const fromJenkins = variable(env, 'JENKINS_URL')
-        ? azureRemote(variable(env, 'GIT_URL'))
-        : undefined;
-    const address = given.repository === undefined ? fromJenkins : azureRemote(given.repository);
-    const named = given.repository === undefined && fromJenkins ? 'GIT_URL' : setting('azureRepository');
-    if (!address) {
-        return {
-            missing: given.repository === undefined
-                ? msg `no Azure DevOps repository named: give ${setting('azureRepository')} with its address (…/<project>/_git/<repository>)`
-                : msg `${named} is not an Azure DevOps repository's address (…/<project>/_git/<repository>)`
-        };
-    }
-    const pullRequestId = given.pullRequest;
-    if (!pullRequestId || !/^\d{1,12}$/.test(pullRequestId)) {
-        return {
-            missing: msg `no pull request: give ${setting('pullRequest')} with its id (Azure DevOps statuses and threads are a pull request's)`
-        };
-    }
-    const commit = given.commit ?? variable(env, 'GIT_COMMIT') ?? fromTheCi;
-    if (!commit || !FULL_SHA.test(commit)) {
-        return {
-            missing: msg `no commit to decorate: give ${setting('commit')} with the commit the scan analysed`
-        };
-    }
-    return { ...address, pullRequestId, commit: commit.toLowerCase() };
-}
-/** A repository's address, split: its collection's, and its API's under it. */
-function azureRemote(address) {
-    const url = httpUrl(address?.replace(/^(https?:\/\/)[^@/\s]+@/, '$1'));
-    const parts = url && /^(.*\/)([^/]+)\/_git\/([^/]+?)\/?$/.exec(url.origin + url.pathname);
-    if (!parts || url.search || url.hash)
-        return undefined;
-    const [, collection, project, repository] = parts;
-    // dev.azure.com/<organization>/_git/<repository> (the project named as the repository): the
-    // organization would be taken for the project, so the whole address is asked for.
-    if (!URL.canParse(collection) || /^https:\/\/dev\.azure\.com\/$/i.test(collection)) {
-        return undefined;
-    }
-    const decode = (part) => {
-        try {
-            return decodeURIComponent(part);
-        }
-        catch {
-            return undefined;
-        }
-    };
-    const [projectName, repositoryName] = [decode(project), decode(repository)];
-    if (!projectName || !repositoryName || projectName.length > 200 || repositoryName.length > 200) {
-        return undefined;
-    }
-    return {
-        collectionUrl: new URL(collection),
-        repositoryUrl: new URL(`${encodeURIComponent(projectName)}/_apis/git/repositories/${encodeURIComponent(repositoryName)}/`, collection)
-    };
-}
-/** Whether Jenkins names an Azure DevOps repository (GIT_URL) and AZURE_DEVOPS_TOKEN is set. */
-function namesAzureFromJenkins(env) {
-    return Boolean(variable(env, 'AZURE_DEVOPS_TOKEN') &&
-        variable(env, 'JENKINS_URL') &&
-        azureRemote(variable(env, 'GIT_URL')));
-}
-/**
- * A GitLab project and merge request from any CI: the settings given (the address, the project
- * by id or path, the merge request's iid, the commit) win; else the Jenkins GitLab plugin's
- * variables (gitlabTargetRepoHttpUrl, gitlabMergeRequestTargetProjectId, gitlabMergeRequestIid,
- * gitlabMergeRequestLastCommit, as its CauseData sets them; not in multibranch jobs), and the
- * commit GIT_COMMIT names.
- *
- * @example gitlabProject(env, { url: 'https://gitlab.example.com', project: 'acme/shop', pullRequest: '7', commit })
- */
-function gitlabProject(env, given) {
-    const fromPlugin = httpUrl(variable(env, 'gitlabTargetRepoHttpUrl'));
-    const address = given.url ?? fromPlugin?.origin;
-    const server = httpUrl(address);
-    if (!server) {
-        return {
-            missing: given.url === undefined
-                ? msg `no GitLab address: give ${setting('gitlabUrl')}`
-                : msg `${setting('gitlabUrl')} is not an http(s) address`
-        };
-    }
-    const base = server.href.replace(/\/+$/, '');
-    const apiUrl = new URL(/\/api\/v4$/.test(base) ? base : `${base}/api/v4`);
-    const pluginPath = fromPlugin?.pathname.replace(/^\/+|\.git$|\/+$/g, '');
-    const projectId = given.project ?? variable(env, 'gitlabMergeRequestTargetProjectId') ?? pluginPath;
-    if (!projectId || projectId.length > 500 || !/^[\w.\-/]+$/.test(projectId)) {
-        return { missing: msg `no GitLab project (an id or a path): give ${setting('gitlabProject')}` };
-    }
-    const iid = given.pullRequest ?? variable(env, 'gitlabMergeRequestIid');
-    if (iid !== undefined && !NUMBER.test(iid)) {
-        return { missing: msg `${setting('pullRequest')} is not a merge request's iid` };
-    }
-    const sha = given.commit ?? variable(env, 'gitlabMergeRequestLastCommit') ?? variable(env, 'GIT_COMMIT');
-    if (!sha || !FULL_SHA.test(sha)) {
-        return {
-            missing: msg `no commit to decorate: give ${setting('commit')} with the commit the scan analysed`
-        };
-    }
-    const path = /^\d+$/.test(projectId) ? undefined : projectId;
-    return {
-        apiUrl,
-        pipeline: {
-            projectId,
-            sha: sha.toLowerCase(),
-            mergeRequestIid: iid,
-            pipelineId: undefined,
-            fileLink: path
-                ? fileLinkUnder(`${apiUrl.origin}/${path}/-/blob/${sha.toLowerCase()}`)
-                : undefined,
-            names: {
-                project: given.project === undefined
-                    ? 'gitlabMergeRequestTargetProjectId'
-                    : setting('gitlabProject'),
-                mergeRequest: given.pullRequest === undefined ? 'gitlabMergeRequestIid' : setting('pullRequest'),
-                api: given.url === undefined ? 'gitlabTargetRepoHttpUrl' : setting('gitlabUrl')
-            }
-        }
-    };
-}
-/** Whether the Jenkins GitLab plugin names a merge request's project. */
-function namesGitLabFromJenkins(env) {
-    return (variable(env, 'gitlabTargetRepoHttpUrl') !== undefined &&
-        variable(env, 'GITLAB_TOKEN') !== undefined);
-}
-/**
- * A git remote's host and `owner/name`: `https://github.com/acme/shop(.git)`,
- * `git@github.com:acme/shop(.git)`, `ssh://git@github.com/acme/shop(.git)`.
- */
-function remoteOf(remote) {
-    const match = /^(?:https?:\/\/(?:[^@/\s]+@)?|ssh:\/\/(?:[^@/\s]+@)?|[\w.-]+@)([\w.-]+)(?::\d+)?[/:]([\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/.exec(remote ?? '');
-    return match ? { host: match[1].toLowerCase(), repository: match[2] } : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/ci/gitea-repository.ts
@@ -28943,8 +28617,8 @@ function remoteOf(remote) {
 
 
 const OWNER_REPO = /^([\w.-]{1,100})\/([\w.-]{1,100})$/;
-const gitea_repository_FULL_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
-const gitea_repository_NUMBER = /^[1-9][0-9]{0,9}$/;
+const FULL_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
+const NUMBER = /^[1-9][0-9]{0,9}$/;
 /** Which of the two runs us, when one does. */
 function giteaActions(env) {
     if (env['FORGEJO_ACTIONS'] === 'true')
@@ -28977,11 +28651,11 @@ async function giteaRepository(env, given, ciCommit) {
     if (!parts)
         return { missing: (0,words/* msg */.ab) `${names.repository} is not owner/name` };
     const number = given.pullRequest ?? run?.pullRequest;
-    if (number !== undefined && !gitea_repository_NUMBER.test(number)) {
+    if (number !== undefined && !NUMBER.test(number)) {
         return { missing: (0,words/* msg */.ab) `${names.pullRequest} is not a pull request's number` };
     }
     const commit = given.commit ?? run?.commit ?? ciCommit;
-    if (commit === undefined || !gitea_repository_FULL_SHA.test(commit)) {
+    if (commit === undefined || !FULL_SHA.test(commit)) {
         return {
             missing: (0,words/* msg */.ab) `no commit to decorate: give ${(0,words/* setting */.Pe)('commit')} with the commit the scan analysed`
         };
@@ -30714,6 +30388,43 @@ function address(href) {
 
 /***/ }),
 
+/***/ 7349:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   R: () => (/* binding */ COMMENT_LIMITS),
+/* harmony export */   d: () => (/* binding */ COMMENT_WHEN)
+/* harmony export */ });
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8521);
+/**
+ * What the settings say of a project's pull-request comment, note or thread, and its bounds: apart
+ * from the body's rendering (pull-request-comment-body.ts), so a run that writes no comment loads
+ * none of it.
+ */
+
+/**
+ * How large a comment may be. GitHub refuses a comment body over 65,536 characters: the
+ * comment's sink counts UTF-16 units (never fewer than characters) within `githubChars`, and the
+ * comment keeps under `chars` whatever the server sends.
+ */
+const COMMENT_LIMITS = {
+    /** GitHub's own limit on a comment body: the comment sink's limit. */
+    githubChars: 65_536,
+    /** What commentBody aims for. */
+    chars: 60_000,
+    /** Conditions listed; past them (or past the room left) "… and N more". */
+    conditions: 50,
+    /** New issues listed, most severe first. */
+    issues: 10,
+    /** Characters of the project key or source the marker names. */
+    markerKeyChars: _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .QUOTE_LIMITS */ .gJ.long
+};
+/** The values of CommentWhen, in the order the settings list them. */
+const COMMENT_WHEN = ['always', 'failed', 'changed'];
+
+
+/***/ }),
+
 /***/ 67:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -31154,281 +30865,6 @@ const LINK_STARTS = [
  */
 function withoutLinks(text) {
     return LINK_STARTS.reduce((done, [pattern, by]) => done.replace(pattern, by), withoutReferences(text));
-}
-
-
-/***/ }),
-
-/***/ 9996:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   I2: () => (/* binding */ commentBody),
-/* harmony export */   JN: () => (/* binding */ commentVerdict),
-/* harmony export */   RV: () => (/* binding */ COMMENT_LIMITS),
-/* harmony export */   dh: () => (/* binding */ COMMENT_WHEN),
-/* harmony export */   he: () => (/* binding */ shouldWrite),
-/* harmony export */   we: () => (/* binding */ markerOf)
-/* harmony export */ });
-/* unused harmony exports commentMarker, outcomeMarker, carriesMarker */
-/* harmony import */ var _fail_policy_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6654);
-/* harmony import */ var _gate_outcome_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(5163);
-/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8521);
-/* harmony import */ var _dashboard_link_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(67);
-/* harmony import */ var _evidence_link_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3398);
-/* harmony import */ var _fitted_block_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(6972);
-/* harmony import */ var _new_issues_block_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9437);
-/* harmony import */ var _markup_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8132);
-/* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7994);
-/* harmony import */ var _what_changed_block_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(563);
-/* harmony import */ var _wording_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(5594);
-/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(5846);
-
-
-
-
-
-
-
-
-
-
-
-
-/**
- * The pull-request comment of one project. GitHub renders a comment as it renders the job
- * summary (Markdown with raw HTML), so the comment is written the same way: HTML blocks with
- * every server value through `summaryText` (see summary-text.ts for why). Its first line is a
- * hidden marker naming the project, by which the next run finds the comment and updates it.
- */
-/**
- * How large a comment may be. GitHub refuses a comment body over 65,536 characters: the
- * comment's sink counts UTF-16 units (never fewer than characters) within `githubChars`, and the
- * comment keeps under `chars` whatever the server sends.
- */
-const COMMENT_LIMITS = {
-    /** GitHub's own limit on a comment body: the comment sink's limit. */
-    githubChars: 65_536,
-    /** What commentBody aims for. */
-    chars: 60_000,
-    /** Conditions listed; past them (or past the room left) "… and N more". */
-    conditions: 50,
-    /** New issues listed, most severe first. */
-    issues: 10,
-    /** Characters of the project key or source the marker names. */
-    markerKeyChars: _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.long
-};
-const MARKER_NAME = 'sonar-quality-gate: ';
-/**
- * The hidden first line of the comment for a project, in `markup` (an HTML comment by default;
- * a link reference definition in Markdown). The key is URL-encoded, so no key can close the
- * comment (`>` is `%3E`, `"` is `%22`), break its line or hide another marker inside it; it is
- * cut to 1,000 characters first, and a lone surrogate (which encodeURIComponent refuses) becomes
- * U+FFFD.
- *
- * @example commentMarker('my project') // '<!-- sonar-quality-gate: my%20project -->'
- */
-function commentMarker(projectKey, markup = _markup_js__WEBPACK_IMPORTED_MODULE_4__/* .HTML_MARKUP */ .xe) {
-    const key = (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .wellFormed */ .ES)((0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .Jj)(projectKey, COMMENT_LIMITS.markerKeyChars));
-    return markup.hidden(`${MARKER_NAME}${encodeURIComponent(key)}`);
-}
-/**
- * The marker of an outcome's comment: its project key, or else where the analysis came from
- * (the report file, or the task or analysis asked for by its id), as the job summary names it.
- */
-function outcomeMarker(outcome, markup = _markup_js__WEBPACK_IMPORTED_MODULE_4__/* .HTML_MARKUP */ .xe) {
-    return commentMarker((0,_gate_outcome_js__WEBPACK_IMPORTED_MODULE_9__/* .projectName */ .j1)(outcome), markup);
-}
-/**
- * The marker a comment's body carries: its first line when that is a marker, in either markup,
- * as commentBody writes it (a line end stored as CRLF counts as one); otherwise undefined. A
- * marker quoted further down (a reply quoting the comment, say) does not count.
- *
- * @example markerOf(commentBody(outcome, sha, { sink })) === outcomeMarker(outcome) // true
- */
-function markerOf(body) {
-    const said = (0,_markup_js__WEBPACK_IMPORTED_MODULE_4__/* .hiddenLine */ .re)(body, 0);
-    if (said === undefined || !new RegExp(`^${MARKER_NAME}\\S*$`).test(said))
-        return undefined;
-    return body.split('\n', 1)[0].replace(/\r$/, '');
-}
-/**
- * Whether a comment's body is the comment carrying `marker` (see markerOf).
- *
- * @example carriesMarker(commentBody(outcome, sha, { sink }), outcomeMarker(outcome)) // true
- */
-function carriesMarker(body, marker) {
-    return markerOf(body) === marker;
-}
-/** The values of CommentWhen, in the order the settings list them. */
-const COMMENT_WHEN = ['always', 'failed', 'changed'];
-/**
- * The verdict a comment on `outcome` says, under `policy`.
- *
- * @example commentVerdict(outcome, FAIL_ON_ERROR) // 'failed'
- */
-function commentVerdict(outcome, policy = _fail_policy_js__WEBPACK_IMPORTED_MODULE_0__/* .FAIL_ON_ERROR */ .qJ) {
-    if (!outcome.read)
-        return 'unread';
-    return (0,_fail_policy_js__WEBPACK_IMPORTED_MODULE_0__/* .failsUnder */ .mS)(outcome.result.status, policy) ? 'failed' : 'passed';
-}
-/** The comment's second line, hidden: the verdict it shows, for `changed`. */
-function verdictLine(verdict, markup = _markup_js__WEBPACK_IMPORTED_MODULE_4__/* .HTML_MARKUP */ .xe) {
-    return markup.hidden(`verdict: ${verdict}`);
-}
-/** The verdict an existing comment says on its second line, in either markup. */
-function saidVerdict(existing) {
-    return /^verdict: (passed|failed|unread)$/.exec((0,_markup_js__WEBPACK_IMPORTED_MODULE_4__/* .hiddenLine */ .re)(existing, 1) ?? '')?.[1];
-}
-/**
- * Whether to write the project's comment now, given the one found (its body) or none: `always`;
- * `failed` writes no new comment for a passing gate, but still updates one that exists (so it
- * never shows a failure that is gone); `changed` leaves the comment alone while its verdict is
- * the one it already says.
- *
- * @example shouldWrite('failed', 'passed', undefined) // false
- */
-function shouldWrite(when, verdict, existing) {
-    if (when === 'failed')
-        return existing !== undefined || verdict !== 'passed';
-    if (when === 'changed')
-        return existing === undefined || saidVerdict(existing) !== verdict;
-    return true;
-}
-/**
- * The comment for one project, as HTML blocks: the marker line, the verdict with its icon, the
- * failing (then warning) conditions in words, what changed, the new issues, a link to the
- * analysis when it is on the server's origin, and the commit it is for; for an analysis that
- * could not be read, the reason. Every server value goes through `summaryText`, and everything
- * through the comment's sink. Within `limit`.
- *
- * @example await github.request('POST', commentsPath, { body: { body: commentBody(outcome, sha, { sink }) } })
- */
-function commentBody(outcome, commitSha, options) {
-    const { sink, limit = Math.min(COMMENT_LIMITS.chars, sink.limit), markup = _markup_js__WEBPACK_IMPORTED_MODULE_4__/* .HTML_MARKUP */ .xe } = options;
-    const said = (lines) => lines.map((line) => sink.text(line));
-    const join = (lines) => `${lines.join(markup.between)}\n`;
-    const size = (lines) => sink.size(join(lines));
-    const marker = sink.text(outcomeMarker(outcome, markup));
-    const verdict = verdictLine(commentVerdict(outcome, options.policy), markup);
-    const project = markup.code((0,_gate_outcome_js__WEBPACK_IMPORTED_MODULE_9__/* .projectName */ .j1)(outcome));
-    const commit = `commit ${markup.code(shortSha(commitSha))}`;
-    // The two hidden lines are the body's first two lines in every markup: one block.
-    const hidden = `${marker}\n${verdict}`;
-    const frame = { hidden, sink, limit, markup, join };
-    if (!outcome.read) {
-        const heading = sink.text(markup.heading(3, `❗ Quality Gate could not be read · ${project}`));
-        const max = _summary_js__WEBPACK_IMPORTED_MODULE_5__/* .SUMMARY_LIMITS */ .QF.messageChars;
-        const lines = (0,_words_js__WEBPACK_IMPORTED_MODULE_8__/* .linesOf */ .Dx)((0,_words_js__WEBPACK_IMPORTED_MODULE_8__/* .cutSaid */ .il)(outcome.message, max));
-        const message = lines.map((line) => sink.say(line, (plain) => markup.text(plain, max)));
-        return bounded([hidden, heading, ...said([markup.paragraph(message), markup.paragraph([`For ${commit}`])])], { ...frame, heading });
-    }
-    const { result } = outcome;
-    const heading = sink.text(markup.heading(3, sink.text((0,_words_js__WEBPACK_IMPORTED_MODULE_8__/* .msg */ .ab) `${(0,_summary_js__WEBPACK_IMPORTED_MODULE_5__/* .headline */ .Pl)(result.status, options.policy, markup)} · ${project}`)));
-    const facts = [
-        `For ${commit}`,
-        result.analysisId === undefined
-            ? 'its newest analysis'
-            : `analysis ${markup.code(result.analysisId)}`
-    ];
-    const tail = said([markup.paragraph([[...facts, ...dashboardLink(result, markup)].join(' · ')])]);
-    const head = [hidden, heading, sink.text(conditionsIntro(result.conditions, markup))];
-    // What changed keeps within a sixth of what is left, the issues within a third.
-    const changed = (0,_what_changed_block_js__WEBPACK_IMPORTED_MODULE_6__/* .whatChangedBlock */ .a)(result, {
-        sink,
-        heading: 'h4',
-        limit: Math.floor((limit - size([...head, ...tail])) / 6),
-        markup
-    });
-    const issues = (0,_new_issues_block_js__WEBPACK_IMPORTED_MODULE_3__/* .newIssuesBlock */ .Qs)(result.newIssues, {
-        sink,
-        heading: 'h4',
-        listed: COMMENT_LIMITS.issues,
-        limit: Math.floor((limit - size([...head, ...changed, ...tail])) / 3),
-        fileLink: options.fileLink,
-        markup
-    });
-    const list = conditionsList(result, sink, limit - size([...head, ...changed, ...issues, ...tail]), markup);
-    return bounded([...head, ...list, ...changed, ...issues, ...tail], { ...frame, heading });
-}
-const LISTED_ICONS = { ERROR: '❌', WARN: '⚠️' };
-/** Failing conditions, then warning ones, each in the server's order. */
-function listed(conditions) {
-    const withStatus = (status) => conditions.filter(({ condition }) => condition.status === status);
-    return [...withStatus('ERROR'), ...withStatus('WARN')];
-}
-function conditionsIntro(conditions, markup) {
-    if (conditions.length === 0) {
-        return markup.paragraph(['The server returned no conditions for this analysis.']);
-    }
-    const count = (status) => conditions.filter(({ condition }) => condition.status === status).length;
-    const [failing, warning, total] = [count('ERROR'), count('WARN'), conditions.length];
-    if (failing === 0 && warning === 0) {
-        return markup.paragraph([
-            `${total === 1 ? 'The condition' : `All ${total} conditions`} passed.`
-        ]);
-    }
-    const parts = [
-        failing > 0 ? `${failing} of ${total} conditions failed` : undefined,
-        warning > 0
-            ? `${warning}${failing > 0 ? '' : ` of ${total} conditions`} passed with warnings`
-            : undefined
-    ];
-    return markup.paragraph([`${parts.filter(Boolean).join(', ')}:`]);
-}
-/** The failing and warning conditions in words, as many as the limits and `room` allow. */
-function conditionsList(result, sink, room, markup) {
-    const all = listed(result.conditions);
-    if (all.length === 0)
-        return [];
-    const items = all.slice(0, COMMENT_LIMITS.conditions).map((evaluated) => {
-        const icon = LISTED_ICONS[evaluated.condition.status] ?? '';
-        const words = markup.text((0,_wording_js__WEBPACK_IMPORTED_MODULE_7__/* .describeCondition */ .pu)(evaluated), _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .QUOTE_LIMITS */ .gJ.long);
-        const evidence = (0,_evidence_link_js__WEBPACK_IMPORTED_MODULE_2__/* .evidenceUrl */ .j)(result, evaluated.condition);
-        return markup.list.item(`${icon} ${evidence ? markup.link(evidence, words) : words}`);
-    });
-    const list = (0,_fitted_block_js__WEBPACK_IMPORTED_MODULE_10__/* .fittedBlock */ .C)(sink, items, {
-        open: markup.list.open,
-        close: markup.list.close,
-        tail: (more) => markup.list.item(`… and ${more} more: see ${sink.text((0,_words_js__WEBPACK_IMPORTED_MODULE_8__/* .place */ .ik)('details'))} or the dashboard`),
-        more: all.length - items.length,
-        // The list's last line ends in a line feed too.
-        limit: room - 1
-    });
-    return [list.text];
-}
-/** A link on the server's origin; another http(s) address as code; anything else left out. */
-function dashboardLink(result, markup) {
-    const dashboard = (0,_dashboard_link_js__WEBPACK_IMPORTED_MODULE_11__/* .dashboardAddress */ .v)(result.dashboardUrl, result.serverUrl);
-    if (!dashboard)
-        return [];
-    return dashboard.onServer
-        ? [markup.link(dashboard.href, 'See the analysis on the dashboard')]
-        : [
-            `dashboard (not linked: not on the server's origin) ${markup.code(dashboard.href, Infinity)}`
-        ];
-}
-/** A commit id as GitHub shows it (7 characters); anything else as it is, to be escaped. */
-function shortSha(sha) {
-    return /^[0-9a-f]{7,64}$/i.test(sha) ? sha.slice(0, 7).toLowerCase() : sha;
-}
-/**
- * The lines (each through the sink already) as one body, or, should they still exceed `limit`
- * (the parts are bounded: this keeps the limit a guarantee, not a sum to trust), the marker and
- * heading alone, cut to the limit should even they exceed it.
- */
-function bounded(lines, frame) {
-    const { sink, limit, join } = frame;
-    const body = join(lines);
-    if (sink.size(body) <= limit)
-        return body;
-    const tooLarge = sink.text(frame.markup.paragraph([
-        `The verdict is too large to show here: see ${sink.text((0,_words_js__WEBPACK_IMPORTED_MODULE_8__/* .place */ .ik)('details'))}.`
-    ]));
-    return sink.fit([], {
-        head: join([frame.hidden, frame.heading, tooLarge]),
-        limit
-    }).text;
 }
 
 
@@ -40053,7 +39489,7 @@ function globEscape(text) {
 }
 
 // EXTERNAL MODULE: ./src/ci/gitea-repository.ts + 1 modules
-var gitea_repository = __nccwpck_require__(3694);
+var gitea_repository = __nccwpck_require__(3663);
 // EXTERNAL MODULE: ./src/report/summary-text.ts
 var summary_text = __nccwpck_require__(2536);
 ;// CONCATENATED MODULE: ./src/report/overview.ts
@@ -40646,7 +40082,7 @@ deadline) {
     const [, owner, repo] = repository;
     return async (head) => {
         // Loaded when a fork's run is looked for, not at every start.
-        const { apiBase, GitHubApi, githubSaid } = await Promise.all(/* import() */[__nccwpck_require__.e(675), __nccwpck_require__.e(157)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8675));
+        const { apiBase, GitHubApi, githubSaid } = await Promise.all(/* import() */[__nccwpck_require__.e(819), __nccwpck_require__.e(157)]).then(__nccwpck_require__.bind(__nccwpck_require__, 819));
         const apiUrl = apiBase(env['GITHUB_API_URL']);
         if (!apiUrl)
             return { problem: 'GITHUB_API_URL is not an http(s) address' };
@@ -40807,8 +40243,8 @@ function run_analysis_branchName(name) {
     return (0,src_settings/* isBranchName */.Q8)(name) ? name : undefined;
 }
 
-// EXTERNAL MODULE: ./src/report/pull-request-comment-body.ts
-var pull_request_comment_body = __nccwpck_require__(9996);
+// EXTERNAL MODULE: ./src/report/comment-settings.ts
+var comment_settings = __nccwpck_require__(7349);
 ;// CONCATENATED MODULE: ./src/action/settings.ts
 
 
@@ -40852,10 +40288,10 @@ function commentSetting(raw) {
         return undefined;
     if (value === 'true')
         return 'always';
-    const when = pull_request_comment_body/* COMMENT_WHEN */.dh.find((known) => known === value);
+    const when = comment_settings/* COMMENT_WHEN */.d.find((known) => known === value);
     if (when)
         return when;
-    throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('comment')} is "${(0,untrusted_text/* oneLine */.TN)(value)}": it must be true, false, ${pull_request_comment_body/* COMMENT_WHEN */.dh.join(', ')}.`);
+    throw new errors/* SettingsError */.GN((0,src_words/* msg */.ab) `${(0,src_words/* settingTitle */.h3)('comment')} is "${(0,untrusted_text/* oneLine */.TN)(value)}": it must be true, false, ${comment_settings/* COMMENT_WHEN */.d.join(', ')}.`);
 }
 /**
  * The token as given (its input, else SONAR_TOKEN), trimmed: read before anything else, so that
@@ -40892,14 +40328,14 @@ function actionSinks(secrets) {
             names,
             secrets,
             escapedForms: summary_text/* summaryForms */.cy,
-            limit: pull_request_comment_body/* COMMENT_LIMITS */.RV.githubChars,
+            limit: comment_settings/* COMMENT_LIMITS */.R.githubChars,
             unit: 'characters'
         }),
         markdownComment: createSink({
             names,
             secrets,
             escapedForms: markup/* markdownForms */.T2,
-            limit: pull_request_comment_body/* COMMENT_LIMITS */.RV.githubChars,
+            limit: comment_settings/* COMMENT_LIMITS */.R.githubChars,
             unit: 'characters'
         }),
         checkRun: createSink({ names, secrets, escapedForms: summary_text/* summaryForms */.cy, unit: 'characters' }),

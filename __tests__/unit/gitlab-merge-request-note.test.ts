@@ -20,7 +20,8 @@ import { decorate, verdictOf } from '../../src/platforms/decorate.js'
 import { GitLabApi } from '../../src/platforms/gitlab/gitlab-api.js'
 import { GITLAB_LIMITS, gitlabPlatform } from '../../src/platforms/gitlab/gitlab.js'
 import type { Review } from '../../src/platforms/review-platform.js'
-import { commentMarker, type CommentWhen } from '../../src/report/pull-request-comment-body.js'
+import type { CommentWhen } from '../../src/report/comment-settings.js'
+import { commentMarker } from '../../src/report/pull-request-comment-body.js'
 import { condition, gateResult } from './summary-gate-result.js'
 
 const noteMarker = commentMarker

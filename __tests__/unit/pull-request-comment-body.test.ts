@@ -4,9 +4,9 @@ import { actionHtmlSink } from '../../__fixtures__/sinks.js'
 import { ReportFileError } from '../../src/errors.js'
 import { evaluateConditions } from '../../src/gate/evaluate.js'
 import type { AnalysisOutcome } from '../../src/gate/outcome.js'
+import { COMMENT_LIMITS } from '../../src/report/comment-settings.js'
 import {
   carriesMarker,
-  COMMENT_LIMITS,
   commentBody,
   commentMarker,
   markerOf,

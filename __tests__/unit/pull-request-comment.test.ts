@@ -12,11 +12,8 @@ import { ReportFileError } from '../../src/errors.js'
 import { EVENT_FILE_BYTES } from '../../src/github-event.js'
 import { evaluateConditions } from '../../src/gate/evaluate.js'
 import type { AnalysisOutcome } from '../../src/gate/outcome.js'
-import {
-  COMMENT_LIMITS,
-  commentMarker,
-  type CommentWhen
-} from '../../src/report/pull-request-comment-body.js'
+import { COMMENT_LIMITS, type CommentWhen } from '../../src/report/comment-settings.js'
+import { commentMarker } from '../../src/report/pull-request-comment-body.js'
 import { summaryForms } from '../../src/report/summary-text.js'
 import { tokenForms } from '../../src/secrets.js'
 import { actionSinks } from '../../src/action/sinks.js'

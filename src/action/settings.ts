@@ -6,7 +6,7 @@ import {
   type RawSettings,
   type Settings
 } from '../settings.js'
-import { COMMENT_WHEN, type CommentWhen } from '../report/pull-request-comment-body.js'
+import { COMMENT_WHEN, type CommentWhen } from '../report/comment-settings.js'
 import { SettingsError } from '../errors.js'
 import { oneLine } from '../untrusted-text.js'
 import { msg, SETTING_KEYS, settingTitle } from '../words.js'

@@ -1,6 +1,6 @@
 import { markdownForms } from '../report/markup.js'
 import { OUTPUT_BYTES } from '../report/outputs.js'
-import { COMMENT_LIMITS } from '../report/pull-request-comment-body.js'
+import { COMMENT_LIMITS } from '../report/comment-settings.js'
 import { SUMMARY_LIMITS } from '../report/summary.js'
 import { summaryForms } from '../report/summary-text.js'
 import { jsonForms } from '../secrets.js'

@@ -10,7 +10,7 @@
  */
 import { pullRequestOf, readEventFile } from '../github-event.js'
 import { msg, setting, type Said } from '../words.js'
-import { httpUrl, variable, type Missing } from './review-targets.js'
+import { httpUrl, variable, type Missing } from './variables.js'
 
 type Env = NodeJS.ProcessEnv
 

@@ -28,7 +28,8 @@
  */
 import { pullRequestOf, readEventFile } from '../github-event.js'
 import { msg, setting, type Said } from '../words.js'
-import { httpUrl, remoteOf, variable, type Missing } from './review-targets.js'
+import { remoteOf } from './review-targets.js'
+import { httpUrl, variable, type Missing } from './variables.js'
 
 type Env = NodeJS.ProcessEnv
 

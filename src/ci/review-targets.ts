@@ -7,28 +7,9 @@
  */
 import { fileLinkUnder, type FileLink } from '../report/new-issues-block.js'
 import { msg, setting, type Said } from '../words.js'
+import { httpUrl, variable, type Missing } from './variables.js'
 
 type Env = NodeJS.ProcessEnv
-
-/** What cannot be taken, in words that name the variable or the option. */
-export interface Missing {
-  missing: Said
-}
-
-/** The variable's value, trimmed; undefined when unset or empty. */
-export function variable(env: Env, name: string): string | undefined {
-  return env[name]?.trim() || undefined
-}
-
-/** An http(s) address without credentials, or undefined. */
-export function httpUrl(value: string | undefined): URL | undefined {
-  if (!value || !URL.canParse(value)) return undefined
-  const url = new URL(value)
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
-    return undefined
-  }
-  return url
-}
 
 /**
  * The commit a platform's decoration goes on, the same rule on every platform: the commit given

@@ -19,13 +19,12 @@ import {
   decoratedCommit,
   gitlabPipeline,
   gitlabProject,
-  httpUrl,
   namesAzureFromJenkins,
   namesBitbucketFromJenkins,
   namesGitLabFromJenkins,
-  variable,
   type GitLabPipeline
 } from '../ci/review-targets.js'
+import { httpUrl, variable } from '../ci/variables.js'
 import { decorationDeadline } from '../deadline.js'
 import { quotedSaidOf } from '../errors.js'
 import type { FailPolicy } from '../fail-policy.js'
@@ -46,7 +45,7 @@ import { gitlabPlatform } from '../platforms/gitlab/gitlab.js'
 import type { PlatformConnection, ReviewPlatform } from '../platforms/review-platform.js'
 import { markdownForms } from '../report/markup.js'
 import type { FileLink } from '../report/new-issues-block.js'
-import type { CommentWhen } from '../report/pull-request-comment-body.js'
+import type { CommentWhen } from '../report/comment-settings.js'
 import { summaryForms } from '../report/summary-text.js'
 import { tokenForms } from '../secrets.js'
 import { createSink } from '../sink.js'

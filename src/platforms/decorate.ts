@@ -28,12 +28,12 @@ import { issueDiscussionBody, issueKeyOf } from '../report/issue-discussion.js'
 import { HTML_MARKUP, MARKDOWN_MARKUP } from '../report/markup.js'
 import { newIssuesBlock, type FileLink } from '../report/new-issues-block.js'
 import { withoutReferences } from '../report/no-references.js'
+import type { CommentWhen } from '../report/comment-settings.js'
 import {
   commentBody,
   commentVerdict,
   markerOf,
-  shouldWrite,
-  type CommentWhen
+  shouldWrite
 } from '../report/pull-request-comment-body.js'
 import type { Sink } from '../sink.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'

@@ -4,6 +4,7 @@ import type { GateResult } from '../gate/check.js'
 import { projectName, type AnalysisOutcome } from '../gate/outcome.js'
 import type { Sink } from '../sink.js'
 import { cut, QUOTE_LIMITS, wellFormed } from '../untrusted-text.js'
+import { COMMENT_LIMITS, type CommentWhen } from './comment-settings.js'
 import { dashboardAddress } from './dashboard-link.js'
 import { evidenceUrl } from './evidence-link.js'
 import { fittedBlock } from './fitted-block.js'
@@ -20,24 +21,6 @@ import { place, msg, linesOf, cutSaid } from '../words.js'
  * every server value through `summaryText` (see summary-text.ts for why). Its first line is a
  * hidden marker naming the project, by which the next run finds the comment and updates it.
  */
-
-/**
- * How large a comment may be. GitHub refuses a comment body over 65,536 characters: the
- * comment's sink counts UTF-16 units (never fewer than characters) within `githubChars`, and the
- * comment keeps under `chars` whatever the server sends.
- */
-export const COMMENT_LIMITS = {
-  /** GitHub's own limit on a comment body: the comment sink's limit. */
-  githubChars: 65_536,
-  /** What commentBody aims for. */
-  chars: 60_000,
-  /** Conditions listed; past them (or past the room left) "… and N more". */
-  conditions: 50,
-  /** New issues listed, most severe first. */
-  issues: 10,
-  /** Characters of the project key or source the marker names. */
-  markerKeyChars: QUOTE_LIMITS.long
-} as const
 
 const MARKER_NAME = 'sonar-quality-gate: '
 
@@ -84,12 +67,6 @@ export function markerOf(body: unknown): string | undefined {
 export function carriesMarker(body: unknown, marker: string): boolean {
   return markerOf(body) === marker
 }
-
-/** When a project's comment or note is written: always, only while it fails, or when its verdict changed. */
-export type CommentWhen = 'always' | 'failed' | 'changed'
-
-/** The values of CommentWhen, in the order the settings list them. */
-export const COMMENT_WHEN: readonly CommentWhen[] = ['always', 'failed', 'changed']
 
 /** What a comment said of its project: the gate passed, failed (by the policy), or was not read. */
 type CommentVerdict = 'passed' | 'failed' | 'unread'

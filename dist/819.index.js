@@ -1,8 +1,8 @@
-export const id = 675;
-export const ids = [675];
+export const id = 819;
+export const ids = [819];
 export const modules = {
 
-/***/ 8675:
+/***/ 819:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -245,8 +245,249 @@ function issueDiscussionBody(finding, sink, markup = report_markup/* HTML_MARKUP
 
 // EXTERNAL MODULE: ./src/report/no-references.ts
 var no_references = __webpack_require__(3282);
-// EXTERNAL MODULE: ./src/report/pull-request-comment-body.ts
-var pull_request_comment_body = __webpack_require__(9996);
+// EXTERNAL MODULE: ./src/report/comment-settings.ts
+var comment_settings = __webpack_require__(7349);
+// EXTERNAL MODULE: ./src/report/evidence-link.ts
+var evidence_link = __webpack_require__(3398);
+// EXTERNAL MODULE: ./src/report/fitted-block.ts
+var fitted_block = __webpack_require__(6972);
+// EXTERNAL MODULE: ./src/report/summary.ts
+var summary = __webpack_require__(7994);
+// EXTERNAL MODULE: ./src/report/what-changed-block.ts
+var what_changed_block = __webpack_require__(563);
+// EXTERNAL MODULE: ./src/report/wording.ts
+var wording = __webpack_require__(5594);
+;// CONCATENATED MODULE: ./src/report/pull-request-comment-body.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * The pull-request comment of one project. GitHub renders a comment as it renders the job
+ * summary (Markdown with raw HTML), so the comment is written the same way: HTML blocks with
+ * every server value through `summaryText` (see summary-text.ts for why). Its first line is a
+ * hidden marker naming the project, by which the next run finds the comment and updates it.
+ */
+const MARKER_NAME = 'sonar-quality-gate: ';
+/**
+ * The hidden first line of the comment for a project, in `markup` (an HTML comment by default;
+ * a link reference definition in Markdown). The key is URL-encoded, so no key can close the
+ * comment (`>` is `%3E`, `"` is `%22`), break its line or hide another marker inside it; it is
+ * cut to 1,000 characters first, and a lone surrogate (which encodeURIComponent refuses) becomes
+ * U+FFFD.
+ *
+ * @example commentMarker('my project') // '<!-- sonar-quality-gate: my%20project -->'
+ */
+function commentMarker(projectKey, markup = report_markup/* HTML_MARKUP */.xe) {
+    const key = (0,untrusted_text/* wellFormed */.ES)((0,untrusted_text/* cut */.Jj)(projectKey, comment_settings/* COMMENT_LIMITS */.R.markerKeyChars));
+    return markup.hidden(`${MARKER_NAME}${encodeURIComponent(key)}`);
+}
+/**
+ * The marker of an outcome's comment: its project key, or else where the analysis came from
+ * (the report file, or the task or analysis asked for by its id), as the job summary names it.
+ */
+function outcomeMarker(outcome, markup = report_markup/* HTML_MARKUP */.xe) {
+    return commentMarker((0,gate_outcome/* projectName */.j1)(outcome), markup);
+}
+/**
+ * The marker a comment's body carries: its first line when that is a marker, in either markup,
+ * as commentBody writes it (a line end stored as CRLF counts as one); otherwise undefined. A
+ * marker quoted further down (a reply quoting the comment, say) does not count.
+ *
+ * @example markerOf(commentBody(outcome, sha, { sink })) === outcomeMarker(outcome) // true
+ */
+function markerOf(body) {
+    const said = (0,report_markup/* hiddenLine */.re)(body, 0);
+    if (said === undefined || !new RegExp(`^${MARKER_NAME}\\S*$`).test(said))
+        return undefined;
+    return body.split('\n', 1)[0].replace(/\r$/, '');
+}
+/**
+ * Whether a comment's body is the comment carrying `marker` (see markerOf).
+ *
+ * @example carriesMarker(commentBody(outcome, sha, { sink }), outcomeMarker(outcome)) // true
+ */
+function carriesMarker(body, marker) {
+    return markerOf(body) === marker;
+}
+/**
+ * The verdict a comment on `outcome` says, under `policy`.
+ *
+ * @example commentVerdict(outcome, FAIL_ON_ERROR) // 'failed'
+ */
+function commentVerdict(outcome, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
+    if (!outcome.read)
+        return 'unread';
+    return (0,fail_policy/* failsUnder */.mS)(outcome.result.status, policy) ? 'failed' : 'passed';
+}
+/** The comment's second line, hidden: the verdict it shows, for `changed`. */
+function verdictLine(verdict, markup = report_markup/* HTML_MARKUP */.xe) {
+    return markup.hidden(`verdict: ${verdict}`);
+}
+/** The verdict an existing comment says on its second line, in either markup. */
+function saidVerdict(existing) {
+    return /^verdict: (passed|failed|unread)$/.exec((0,report_markup/* hiddenLine */.re)(existing, 1) ?? '')?.[1];
+}
+/**
+ * Whether to write the project's comment now, given the one found (its body) or none: `always`;
+ * `failed` writes no new comment for a passing gate, but still updates one that exists (so it
+ * never shows a failure that is gone); `changed` leaves the comment alone while its verdict is
+ * the one it already says.
+ *
+ * @example shouldWrite('failed', 'passed', undefined) // false
+ */
+function shouldWrite(when, verdict, existing) {
+    if (when === 'failed')
+        return existing !== undefined || verdict !== 'passed';
+    if (when === 'changed')
+        return existing === undefined || saidVerdict(existing) !== verdict;
+    return true;
+}
+/**
+ * The comment for one project, as HTML blocks: the marker line, the verdict with its icon, the
+ * failing (then warning) conditions in words, what changed, the new issues, a link to the
+ * analysis when it is on the server's origin, and the commit it is for; for an analysis that
+ * could not be read, the reason. Every server value goes through `summaryText`, and everything
+ * through the comment's sink. Within `limit`.
+ *
+ * @example await github.request('POST', commentsPath, { body: { body: commentBody(outcome, sha, { sink }) } })
+ */
+function commentBody(outcome, commitSha, options) {
+    const { sink, limit = Math.min(comment_settings/* COMMENT_LIMITS */.R.chars, sink.limit), markup = report_markup/* HTML_MARKUP */.xe } = options;
+    const said = (lines) => lines.map((line) => sink.text(line));
+    const join = (lines) => `${lines.join(markup.between)}\n`;
+    const size = (lines) => sink.size(join(lines));
+    const marker = sink.text(outcomeMarker(outcome, markup));
+    const verdict = verdictLine(commentVerdict(outcome, options.policy), markup);
+    const project = markup.code((0,gate_outcome/* projectName */.j1)(outcome));
+    const commit = `commit ${markup.code(shortSha(commitSha))}`;
+    // The two hidden lines are the body's first two lines in every markup: one block.
+    const hidden = `${marker}\n${verdict}`;
+    const frame = { hidden, sink, limit, markup, join };
+    if (!outcome.read) {
+        const heading = sink.text(markup.heading(3, `❗ Quality Gate could not be read · ${project}`));
+        const max = summary/* SUMMARY_LIMITS */.QF.messageChars;
+        const lines = (0,src_words/* linesOf */.Dx)((0,src_words/* cutSaid */.il)(outcome.message, max));
+        const message = lines.map((line) => sink.say(line, (plain) => markup.text(plain, max)));
+        return bounded([hidden, heading, ...said([markup.paragraph(message), markup.paragraph([`For ${commit}`])])], { ...frame, heading });
+    }
+    const { result } = outcome;
+    const heading = sink.text(markup.heading(3, sink.text((0,src_words/* msg */.ab) `${(0,summary/* headline */.Pl)(result.status, options.policy, markup)} · ${project}`)));
+    const facts = [
+        `For ${commit}`,
+        result.analysisId === undefined
+            ? 'its newest analysis'
+            : `analysis ${markup.code(result.analysisId)}`
+    ];
+    const tail = said([markup.paragraph([[...facts, ...dashboardLink(result, markup)].join(' · ')])]);
+    const head = [hidden, heading, sink.text(conditionsIntro(result.conditions, markup))];
+    // What changed keeps within a sixth of what is left, the issues within a third.
+    const changed = (0,what_changed_block/* whatChangedBlock */.a)(result, {
+        sink,
+        heading: 'h4',
+        limit: Math.floor((limit - size([...head, ...tail])) / 6),
+        markup
+    });
+    const issues = (0,new_issues_block/* newIssuesBlock */.Qs)(result.newIssues, {
+        sink,
+        heading: 'h4',
+        listed: comment_settings/* COMMENT_LIMITS */.R.issues,
+        limit: Math.floor((limit - size([...head, ...changed, ...tail])) / 3),
+        fileLink: options.fileLink,
+        markup
+    });
+    const list = conditionsList(result, sink, limit - size([...head, ...changed, ...issues, ...tail]), markup);
+    return bounded([...head, ...list, ...changed, ...issues, ...tail], { ...frame, heading });
+}
+const LISTED_ICONS = { ERROR: '❌', WARN: '⚠️' };
+/** Failing conditions, then warning ones, each in the server's order. */
+function listed(conditions) {
+    const withStatus = (status) => conditions.filter(({ condition }) => condition.status === status);
+    return [...withStatus('ERROR'), ...withStatus('WARN')];
+}
+function conditionsIntro(conditions, markup) {
+    if (conditions.length === 0) {
+        return markup.paragraph(['The server returned no conditions for this analysis.']);
+    }
+    const count = (status) => conditions.filter(({ condition }) => condition.status === status).length;
+    const [failing, warning, total] = [count('ERROR'), count('WARN'), conditions.length];
+    if (failing === 0 && warning === 0) {
+        return markup.paragraph([
+            `${total === 1 ? 'The condition' : `All ${total} conditions`} passed.`
+        ]);
+    }
+    const parts = [
+        failing > 0 ? `${failing} of ${total} conditions failed` : undefined,
+        warning > 0
+            ? `${warning}${failing > 0 ? '' : ` of ${total} conditions`} passed with warnings`
+            : undefined
+    ];
+    return markup.paragraph([`${parts.filter(Boolean).join(', ')}:`]);
+}
+/** The failing and warning conditions in words, as many as the limits and `room` allow. */
+function conditionsList(result, sink, room, markup) {
+    const all = listed(result.conditions);
+    if (all.length === 0)
+        return [];
+    const items = all.slice(0, comment_settings/* COMMENT_LIMITS */.R.conditions).map((evaluated) => {
+        const icon = LISTED_ICONS[evaluated.condition.status] ?? '';
+        const words = markup.text((0,wording/* describeCondition */.pu)(evaluated), untrusted_text/* QUOTE_LIMITS */.gJ.long);
+        const evidence = (0,evidence_link/* evidenceUrl */.j)(result, evaluated.condition);
+        return markup.list.item(`${icon} ${evidence ? markup.link(evidence, words) : words}`);
+    });
+    const list = (0,fitted_block/* fittedBlock */.C)(sink, items, {
+        open: markup.list.open,
+        close: markup.list.close,
+        tail: (more) => markup.list.item(`… and ${more} more: see ${sink.text((0,src_words/* place */.ik)('details'))} or the dashboard`),
+        more: all.length - items.length,
+        // The list's last line ends in a line feed too.
+        limit: room - 1
+    });
+    return [list.text];
+}
+/** A link on the server's origin; another http(s) address as code; anything else left out. */
+function dashboardLink(result, markup) {
+    const dashboard = (0,dashboard_link/* dashboardAddress */.v)(result.dashboardUrl, result.serverUrl);
+    if (!dashboard)
+        return [];
+    return dashboard.onServer
+        ? [markup.link(dashboard.href, 'See the analysis on the dashboard')]
+        : [
+            `dashboard (not linked: not on the server's origin) ${markup.code(dashboard.href, Infinity)}`
+        ];
+}
+/** A commit id as GitHub shows it (7 characters); anything else as it is, to be escaped. */
+function shortSha(sha) {
+    return /^[0-9a-f]{7,64}$/i.test(sha) ? sha.slice(0, 7).toLowerCase() : sha;
+}
+/**
+ * The lines (each through the sink already) as one body, or, should they still exceed `limit`
+ * (the parts are bounded: this keeps the limit a guarantee, not a sum to trust), the marker and
+ * heading alone, cut to the limit should even they exceed it.
+ */
+function bounded(lines, frame) {
+    const { sink, limit, join } = frame;
+    const body = join(lines);
+    if (sink.size(body) <= limit)
+        return body;
+    const tooLarge = sink.text(frame.markup.paragraph([
+        `The verdict is too large to show here: see ${sink.text((0,src_words/* place */.ik)('details'))}.`
+    ]));
+    return sink.fit([], {
+        head: join([frame.hidden, frame.heading, tooLarge]),
+        limit
+    }).text;
+}
+
 ;// CONCATENATED MODULE: ./src/platforms/decorate.ts
 /**
  * The one driver of every review platform: from the outcomes, a status and a report per project
@@ -437,7 +678,7 @@ async function writeVerdicts(words, review, outcomes, identity, options) {
  */
 async function writeVerdict(review, existing, identity, madeNow, outcome, { sink, policy, commentWhen, fileLink }) {
     const { verdicts } = review;
-    const body = (0,pull_request_comment_body/* commentBody */.I2)(outcome, review.commit, {
+    const body = commentBody(outcome, review.commit, {
         sink,
         policy,
         ...(fileLink ? { fileLink } : {}),
@@ -445,16 +686,16 @@ async function writeVerdict(review, existing, identity, madeNow, outcome, { sink
         ...(review.commentChars === undefined ? {} : { limit: review.commentChars })
     });
     const verdict = verdictOf(outcome, { sink, policy, fileLink });
-    const marker = (0,pull_request_comment_body/* markerOf */.we)(body);
+    const marker = markerOf(body);
     const carrying = existing.filter((comment) => verdicts.keyedBy === 'project'
         ? comment.project === verdict.label
-        : (0,pull_request_comment_body/* markerOf */.we)(comment.body) === marker);
+        : markerOf(comment.body) === marker);
     // One this run wrote (two outcomes naming one project share it) is ours without asking.
     const made = carrying.find((comment) => madeNow.has(comment));
     const me = made || carrying.length === 0 ? undefined : await identity();
     const ours = made ?? (me === undefined ? undefined : carrying.find(({ author }) => author === me));
     const cleansUp = !ours && me === undefined && verdicts.remove !== undefined && carrying.length > 0;
-    if (!cleansUp && !(0,pull_request_comment_body/* shouldWrite */.he)(commentWhen, (0,pull_request_comment_body/* commentVerdict */.JN)(outcome, policy), ours?.body)) {
+    if (!cleansUp && !shouldWrite(commentWhen, commentVerdict(outcome, policy), ours?.body)) {
         return { action: 'unchanged', author: me };
     }
     if (ours && (await verdicts.update(ours, body))) {
