@@ -14,12 +14,13 @@ export const MAX_TIMER_MS = 2 ** 31 - 1
 export const systemClock: Clock = {
   now: () => Date.now(),
   // Settings already bound every wait; sleeping in steps keeps any other delay safe too.
+  // Nothing to wait is no timer: Node makes setTimeout(0) a millisecond or more.
   sleep: async (ms) => {
     let left = Math.max(0, ms)
-    do {
+    while (left > 0) {
       const step = Math.min(left, MAX_TIMER_MS)
       await new Promise((resolve) => setTimeout(resolve, step))
       left -= step
-    } while (left > 0)
+    }
   }
 }

@@ -80,10 +80,10 @@ export interface FakeGitLabOptions {
   /** `GET /user` refused (403), or answered without the user's `id`: who the token is is unknown. */
   user?: 403 | 'no-id'
   /**
-   * Draft notes: `absent` (a GitLab without them: 404), `no-position` (one whose API takes no
+   * Draft notes: `absent` (a GitLab without them: 404), `refused` to the token (403), `no-position` (one whose API takes no
    * `position`: the draft keeps none), or the token's user's drafts already pending.
    */
-  drafts?: 'absent' | 'no-position' | FakeDraft[]
+  drafts?: 'absent' | 'refused' | 'no-position' | FakeDraft[]
   /** The draft written Nth (from 1) is refused: 400, as GitLab answers a draft it cannot save. */
   refuseDraft?: number
 }
@@ -305,6 +305,7 @@ export async function startFakeGitLab(options: FakeGitLabOptions = {}) {
     response: ServerResponse
   ): void {
     if (options.drafts === 'absent') return send(response, 404, { message: '404 Not Found' })
+    if (options.drafts === 'refused') return send(response, 403, { message: '403 Forbidden' })
     if (path === `${mr}/draft_notes` && method === 'GET') return send(response, 200, drafts)
     if (path === `${mr}/draft_notes` && method === 'POST') {
       const text = body?.['note']

@@ -535,6 +535,7 @@ describe('one review: the discussions written as draft notes and published at on
 
   it.each([
     ['a GitLab without draft notes (404)', 'absent' as const, []],
+    ['a GitLab that refuses the token draft notes (403)', 'refused' as const, []],
     ['a GitLab that keeps no position on a draft', 'no-position' as const, ['DELETE']],
     ["the token's user with a draft of their own pending", [pending()], []]
   ])(

@@ -231,7 +231,7 @@ async function discussions(gitlab: GitLabApi, path: string): Promise<Discussion[
 /**
  * The comments as draft notes published at once (`bulk_publish`): one review, one notification.
  * False, with nothing left behind, where that cannot be done safely: a GitLab without draft notes
- * (404), one that keeps no position on a draft (its first is deleted), or a token's user with
+ * (404) or that refuses them to the token (403), one that keeps no position on a draft (its first is deleted), or a token's user with
  * drafts of their own pending, which publishing would send too (a person's unsent review).
  * Drafts this call made are deleted when it fails, so none stays pending.
  */
@@ -245,7 +245,10 @@ async function asOneReview(
   try {
     pending = (await gitlab.request('GET', `${path}/draft_notes`)).body
   } catch (error) {
-    if (error instanceof PlatformRefusal && error.status === 404) return false
+    // No draft notes here (404), or none for this token (403): the discussions say the rest.
+    if (error instanceof PlatformRefusal && (error.status === 404 || error.status === 403)) {
+      return false
+    }
     throw error
   }
   if (!Array.isArray(pending) || pending.length > 0) return false
