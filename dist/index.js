@@ -29688,7 +29688,7 @@ function whatChangedLine(changed) {
 /* harmony export */   _n: () => (/* binding */ pullRequestOf),
 /* harmony export */   zh: () => (/* binding */ readEventFile)
 /* harmony export */ });
-/* unused harmony exports EVENT_FILE_BYTES, quote */
+/* unused harmony export EVENT_FILE_BYTES */
 /* harmony import */ var _bounded_file_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2717);
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3916);
 /* harmony import */ var _settings_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8750);

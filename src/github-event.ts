@@ -15,7 +15,7 @@ export const EVENT_FILE_BYTES = 25 * 1024 * 1024
 type EventFile = { payload: unknown } | { problem: string }
 
 /** A `pull_request` event's pull request, as far as its file says it. */
-export interface EventPullRequest {
+interface EventPullRequest {
   /** Its number. */
   number?: number
   /** Its head commit, in lower case, when the file gives a full SHA. */
@@ -93,6 +93,6 @@ function unread(read: Exclude<BoundedFile, { outcome: 'read' }>): string {
 }
 
 /** An error's message fit to quote: one line, cut. The log's gate escapes it. */
-export function quote(error: unknown): string {
+function quote(error: unknown): string {
   return oneLine(cut(messageOf(error), QUOTE_LIMITS.long), QUOTE_LIMITS.long)
 }

@@ -15,7 +15,7 @@ import { httpUrl, variable, type Missing } from './variables.js'
 type Env = NodeJS.ProcessEnv
 
 /** A Gitea or Forgejo repository to decorate, and what names each of its values. */
-export interface GiteaRepository {
+interface GiteaRepository {
   kind: 'Gitea' | 'Forgejo'
   apiUrl: URL
   owner: string

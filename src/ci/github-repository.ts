@@ -34,7 +34,7 @@ import { httpUrl, variable, type Missing } from './variables.js'
 type Env = NodeJS.ProcessEnv
 
 /** A GitHub repository to decorate, and what names each of its values, for the messages. */
-export interface GitHubRepository {
+interface GitHubRepository {
   apiUrl: URL
   owner: string
   repo: string
@@ -44,7 +44,7 @@ export interface GitHubRepository {
 }
 
 /** What the settings give. */
-export interface Given {
+interface Given {
   /** The repository, `owner/name`. */
   repository?: string | undefined
   /** The review's number. */

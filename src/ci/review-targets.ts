@@ -95,7 +95,7 @@ function bitbucketApi(env: Env): URL | undefined {
 const WORKSPACE_REPOSITORY = /^[\w.-]{1,100}\/[\w.-]{1,100}$/
 
 /** A Bitbucket Pipelines build: the repository, its commit, its pull request if any. */
-export interface BitbucketPipeline {
+interface BitbucketPipeline {
   apiUrl: URL
   pipeline: { repository: string; commit: string; pullRequestId: string | undefined }
 }
@@ -128,7 +128,7 @@ export function bitbucketPipeline(env: Env, commit?: string): BitbucketPipeline 
 }
 
 /** What the settings name of a repository from any CI: the repository, the review, the commit. */
-export interface GivenRepository {
+interface GivenRepository {
   repository?: string | undefined
   pullRequest?: string | undefined
   commit?: string | undefined
@@ -207,7 +207,7 @@ function jenkinsBitbucket(
 }
 
 /** An Azure Pipelines pull-request build: the repository's API, the pull request, the commit. */
-export interface AzurePullRequest {
+interface AzurePullRequest {
   collectionUrl: URL
   repositoryUrl: URL
   pullRequestId: string

@@ -55,7 +55,7 @@ import type { PlatformOptions } from './options.js'
 import type { TerminalLog } from './terminal-log.js'
 
 /** What the command's decoration is given. */
-export interface DecorationContext {
+interface DecorationContext {
   env: NodeJS.ProcessEnv
   log: TerminalLog
   /** Every form of the Sonar token: hidden from what is written too. */

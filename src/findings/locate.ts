@@ -30,7 +30,7 @@ export function analysisBaseDir(reportFile: string | undefined, cwd: string): st
 /** Whether a path is a regular file (the existence check of `locator`). */
 export type FileCheck = (absolutePath: string) => boolean
 
-export const isFile: FileCheck = (absolutePath) => {
+const isFile: FileCheck = (absolutePath) => {
   try {
     return statSync(absolutePath).isFile()
   } catch {

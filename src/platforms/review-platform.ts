@@ -158,7 +158,7 @@ export interface Review {
 }
 
 /** The verdict comments of a review: one per project, ours found again and edited in place. */
-export interface VerdictComments {
+interface VerdictComments {
   /** A comment names its project by its marker line, or by its project key (a property). */
   keyedBy: 'marker' | 'project'
   /** Listed once a run, bounded. */

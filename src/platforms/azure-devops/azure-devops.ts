@@ -39,7 +39,7 @@ const PROJECT_PROPERTY = 'sonarqube.project'
 const ISSUE_PROPERTY = 'sonarqube.issue'
 
 /** The pull request, and the commit its verdict is of (the build's: the merge commit). */
-export interface AzureTarget {
+interface AzureTarget {
   pullRequestId: string
   commit: string
 }

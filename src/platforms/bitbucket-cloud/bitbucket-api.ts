@@ -10,9 +10,6 @@
 import type { Clock } from '../review-platform.js'
 import { PlatformError, RestApi, type Method, type RestReply } from '../../http/rest-api.js'
 
-/** Bitbucket Cloud's API, unless BITBUCKET_API_URL names another (a proxy, a test). */
-export const BITBUCKET_API = 'https://api.bitbucket.org/2.0'
-
 interface BitbucketApiOptions {
   apiUrl: URL
   /** A repository or workspace access token; none: through Bitbucket Pipelines' proxy. */
@@ -28,7 +25,7 @@ interface BitbucketApiOptions {
 /**
  * One Bitbucket Cloud API for one run.
  *
- * @example const bitbucket = new BitbucketApi({ apiUrl: new URL(BITBUCKET_API), token, userAgent, clock, deadline })
+ * @example const bitbucket = new BitbucketApi({ apiUrl: new URL('https://api.bitbucket.org/2.0'), token, userAgent, clock, deadline })
  */
 export class BitbucketApi {
   private readonly rest: RestApi

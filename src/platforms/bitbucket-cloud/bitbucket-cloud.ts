@@ -46,7 +46,7 @@ export const BITBUCKET_LIMITS = {
 } as const
 
 /** Where the decoration goes: the repository, its commit, and its pull request if any. */
-export interface BitbucketTarget {
+interface BitbucketTarget {
   /** `workspace/repo_slug`. */
   repository: string
   commit: string
@@ -211,7 +211,7 @@ function annotation(finding: Finding, say: (text: string) => string): Record<str
  *
  * @example externalId('AYIssue00001') // 'sonarqube-AYIssue00001'
  */
-export function externalId(key: string): string {
+function externalId(key: string): string {
   return /^[\w.:-]{1,200}$/.test(key) ? `sonarqube-${key}` : digestId(key, 32)
 }
 

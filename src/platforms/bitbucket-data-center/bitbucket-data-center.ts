@@ -39,7 +39,7 @@ const DATA_CENTER_LIMITS = {
 } as const
 
 /** The repository on the server, and the commit decorated. */
-export interface DataCenterTarget {
+interface DataCenterTarget {
   project: string
   repository: string
   commit: string

@@ -15,7 +15,7 @@ import {
 } from '../../http/rest-api.js'
 import { cut, oneLine, QUOTE_LIMITS, type Clock } from '../review-platform.js'
 
-export const GITHUB_API_LIMITS = {
+const GITHUB_API_LIMITS = {
   /** One reply of the API (100 comments of 65,536 characters, JSON-escaped, fit). */
   replyBytes: 64 * 1024 * 1024,
   /** Tries of one request answered 5xx or 429: Octokit's retry plugin makes 3 retries. */

@@ -213,7 +213,7 @@ function pullRequest(github: GitHubApi, ref: PullRequestRef) {
  * `viewer` names the app's bot account for it: `github-actions[bot]` for the job's token, and an
  * app's own bot, never another's, for an app's token.
  */
-export async function ownAccount(github: GitHubApi): Promise<number | undefined> {
+async function ownAccount(github: GitHubApi): Promise<number | undefined> {
   try {
     const { body } = await github.request('GET', 'user')
     return accountId((body as { id?: unknown } | undefined)?.id)
@@ -225,7 +225,7 @@ export async function ownAccount(github: GitHubApi): Promise<number | undefined>
 }
 
 /** A positive whole number id, or undefined. */
-export function accountId(id: unknown): number | undefined {
+function accountId(id: unknown): number | undefined {
   return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined
 }
 
