@@ -39068,16 +39068,18 @@ function cutToBytes(text, limit) {
  */
 function createSink(options) {
     const { names, limit = Number.POSITIVE_INFINITY, unit = 'bytes' } = options;
-    const hidden = options.escapedForms ? options.escapedForms(options.secrets) : options.secrets;
+    // The token's escaped forms, made when the sink first writes: most sinks of a run never do.
+    let forms;
+    const hidden = () => (forms ??= options.escapedForms ? options.escapedForms(options.secrets) : options.secrets);
     const size = unit === 'bytes' ? utf8Bytes : characters;
-    const text = (value) => (0,src_secrets/* redactSecrets */.fp)((0,src_words/* inWords */.r4)(value, names), hidden);
+    const text = (value) => (0,src_secrets/* redactSecrets */.fp)((0,src_words/* inWords */.r4)(value, names), hidden());
     return {
         limit,
         secrets: options.secrets,
         unit,
         size,
         text,
-        say: (said, escape) => (0,src_secrets/* redactSecrets */.fp)((0,src_words/* inWords */.r4)(said, names, escape), hidden),
+        say: (said, escape) => (0,src_secrets/* redactSecrets */.fp)((0,src_words/* inWords */.r4)(said, names, escape), hidden()),
         fit: (parts, fitOptions = {}) => {
             const { head, foot, separator, tail, more } = fitOptions;
             // Each part is made and said only when fitting reaches it.

@@ -66,16 +66,19 @@ export interface SinkOptions {
  */
 export function createSink(options: SinkOptions): Sink {
   const { names, limit = Number.POSITIVE_INFINITY, unit = 'bytes' } = options
-  const hidden = options.escapedForms ? options.escapedForms(options.secrets) : options.secrets
+  // The token's escaped forms, made when the sink first writes: most sinks of a run never do.
+  let forms: readonly string[] | undefined
+  const hidden = () =>
+    (forms ??= options.escapedForms ? options.escapedForms(options.secrets) : options.secrets)
   const size = unit === 'bytes' ? utf8Bytes : characters
-  const text = (value: Said): string => redactSecrets(inWords(value, names), hidden)
+  const text = (value: Said): string => redactSecrets(inWords(value, names), hidden())
   return {
     limit,
     secrets: options.secrets,
     unit,
     size,
     text,
-    say: (said, escape) => redactSecrets(inWords(said, names, escape), hidden),
+    say: (said, escape) => redactSecrets(inWords(said, names, escape), hidden()),
     fit: (parts, fitOptions = {}) => {
       const { head, foot, separator, tail, more } = fitOptions
       // Each part is made and said only when fitting reaches it.
