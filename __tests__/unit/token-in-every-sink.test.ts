@@ -327,6 +327,12 @@ const RESULT_FILES: Required<{ [kind in keyof ResultFiles]: string }> = {
  * forms, and holding what the check logged) with the verdict last, and every result file, each
  * through the sink `writeResultFiles` builds for it from the token's forms.
  */
+/**
+ * GitLab's discussions go as draft notes published at once when there are two or more: requests
+ * to `.../draft_notes` over every part, so the last test can tell that destination was reached.
+ */
+let gitlabDraftsSent = 0
+
 async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }: Part) {
   const terminal: string[] = []
   const gitlab: string[] = []
@@ -377,6 +383,7 @@ async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }
         userAgent: 'test'
       })
       for (const { body } of fake.requests) if (body) gitlab.push(JSON.stringify(body))
+      gitlabDraftsSent += fake.requests.filter(({ path }) => path.endsWith('/draft_notes')).length
     } finally {
       await fake.stop()
     }
@@ -579,15 +586,13 @@ function changedFiles(outcomes: readonly AnalysisOutcome[]): string[] {
  * merge request adds the line of every issue read, so each gets its discussion.
  */
 function gitlabFor(outcomes: readonly AnalysisOutcome[]) {
-  const findings = outcomes.flatMap((outcome) =>
-    outcome.read && outcome.result.newIssues?.read ? outcome.result.newIssues.findings : []
-  )
+  // One diff a file, a hunk for each issue's line: the discussions go as one review of drafts.
   const started = startFakeGitLab({
-    diffs: findings.flatMap(({ file, region }) =>
-      file && region
-        ? [{ old_path: file, new_path: file, diff: addingLines(region.startLine - 1, 1) }]
-        : []
-    )
+    diffs: [...linesOf(outcomes)].map(([file, lines]) => ({
+      old_path: file,
+      new_path: file,
+      diff: lines.map((line) => addingLines(line - 1, 1)).join('\n')
+    }))
   })
   // The loopback GitLab is a real server: its requests go through the mock server untouched.
   return started.then((fake) => {
@@ -1211,5 +1216,11 @@ describe('a token in any value of an outcome is written by no sink, as written o
     const pieces = written[destination]
     expectNoFormWrittenOrEscaped(pieces.flatMap(decoded))
     expectTheServersTextWritten(pieces)
+  })
+})
+
+describe("GitLab's draft notes, a destination of their own", () => {
+  it('were written to by the parts above: their bodies are among those searched for the token', () => {
+    expect(gitlabDraftsSent).toBeGreaterThan(0)
   })
 })
