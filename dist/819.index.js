@@ -722,7 +722,7 @@ async function writeVerdict(review, existing, identity, madeNow, outcome, { sink
  * `inlineLimit`, started together; none for an issue that has one of ours (with `me` unknown:
  * anyone's); ours of issues no longer reported resolved, when every issue was read.
  */
-async function commentOnLines(inline, review, identity, issues, changed, { sink, inlineLimit, inlineSeverity }) {
+async function commentOnLines(inline, review, identity, issues, changed, { sink, inlineLimit, inlineSeverity, log }) {
     const keyed = (await inline.list(identity)).flatMap((comment) => {
         const issueKey = comment.issueKey ?? issueKeyOf(comment.body);
         return issueKey === undefined ? [] : [{ ...comment, issueKey }];
@@ -745,8 +745,9 @@ async function commentOnLines(inline, review, identity, issues, changed, { sink,
         return [{ finding, file, line, body: issueDiscussionBody(finding, sink, markup) }];
     });
     const now = candidates.slice(0, Math.max(0, inlineLimit));
-    if (now.length > 0)
-        await inline.start(now);
+    const oneByOne = now.length > 0 ? await inline.start(now) : undefined;
+    if (oneByOne)
+        log.info(oneByOne);
     let resolved = 0;
     if (issues.complete) {
         const current = new Set(issues.findings.map(({ key }) => key));

@@ -517,11 +517,15 @@ describe('one review: the discussions written as draft notes and published at on
     expect(log.of('info')).toContain(
       'GitLab: 3 discussions started on the diff, 0 resolved (their issues are gone).'
     )
+    expect(log.of('info').filter((line) => line.includes('one by one'))).toEqual([])
   })
 
-  it('one: its discussion started at once, no draft', async () => {
+  it('one: its discussion started at once, no draft, nothing said of a review', async () => {
     const fake = await gitlabWith()
-    await decorate(fake, [outcome('ERROR', [issue('AY-blocker', 'src/Cart.java', 43, 'BLOCKER')])])
+    const log = await decorate(fake, [
+      outcome('ERROR', [issue('AY-blocker', 'src/Cart.java', 43, 'BLOCKER')])
+    ])
+    expect(log.of('info').filter((line) => line.includes('one by one'))).toEqual([])
     expect(writes(fake).slice(2)).toEqual(['POST merge_requests/42/discussions'])
     expect(fake.requests.some(({ path }) => path.includes('draft_notes'))).toBe(false)
   })
@@ -534,13 +538,33 @@ describe('one review: the discussions written as draft notes and published at on
   })
 
   it.each([
-    ['a GitLab without draft notes (404)', 'absent' as const, []],
-    ['a GitLab that refuses the token draft notes (403)', 'refused' as const, []],
-    ['a GitLab that keeps no position on a draft', 'no-position' as const, ['DELETE']],
-    ["the token's user with a draft of their own pending", [pending()], []]
+    [
+      'a GitLab without draft notes (404)',
+      'absent' as const,
+      [],
+      'no draft notes for this token (404)'
+    ],
+    [
+      'a GitLab that refuses the token draft notes (403)',
+      'refused' as const,
+      [],
+      'no draft notes for this token (403)'
+    ],
+    [
+      'a GitLab that keeps no position on a draft',
+      'no-position' as const,
+      ['DELETE'],
+      'GitLab kept no position on a draft note (it is deleted)'
+    ],
+    [
+      "the token's user with a draft of their own pending",
+      [pending()],
+      [],
+      "the token's user has 1 draft note of their own pending on the merge request, which publishing would send too"
+    ]
   ])(
-    '%s: the discussions are started one by one; no draft left, no one’s draft published',
-    async (_, drafts, deleted) => {
+    '%s: the discussions are started one by one, said in a line; no draft left, no one’s draft published',
+    async (_, drafts, deleted, why) => {
       const fake = await gitlabWith({ drafts })
       const log = await decorate(fake, [failing()])
       expect(fake.reviews).toEqual([])
@@ -553,6 +577,12 @@ describe('one review: the discussions written as draft notes and published at on
       expect(writes(fake).filter((line) => line.endsWith('/discussions'))).toHaveLength(3)
       expect(fake.discussions.map((d) => d.notes[0]!.position!['new_line'])).toEqual([43, 10, 41])
       expect(log.of('warning')).toEqual([])
+      const said = log.of('info').filter((line) => line.includes('one by one'))
+      expect(said).toHaveLength(1)
+      expect(said[0]).toMatch(
+        /^GitLab: the discussions are started one by one, not as one review: /
+      )
+      expect(said[0]).toContain(why)
     }
   )
 

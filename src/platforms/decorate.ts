@@ -338,7 +338,7 @@ async function commentOnLines(
   identity: () => Promise<Identity | undefined>,
   issues: { findings: Finding[]; complete: boolean },
   changed: ChangedLines,
-  { sink, inlineLimit, inlineSeverity }: DecorationOptions
+  { sink, inlineLimit, inlineSeverity, log }: DecorationOptions
 ): Promise<{ started: number; resolved: number; leftOut: number }> {
   const keyed = (await inline.list(identity)).flatMap(
     (comment): (InlineComment & { issueKey: string })[] => {
@@ -362,7 +362,8 @@ async function commentOnLines(
     return [{ finding, file, line, body: issueDiscussionBody(finding, sink, markup) }]
   })
   const now = candidates.slice(0, Math.max(0, inlineLimit))
-  if (now.length > 0) await inline.start(now)
+  const oneByOne = now.length > 0 ? await inline.start(now) : undefined
+  if (oneByOne) log.info(oneByOne)
   let resolved = 0
   if (issues.complete) {
     const current = new Set(issues.findings.map(({ key }) => key))

@@ -187,8 +187,11 @@ export interface InlineComments {
   list(identity: () => Promise<Identity | undefined>): Promise<InlineComment[]>
   /** Why none can be started this run, once the changed lines are read (GitLab's diff not ready). */
   notReady?(): string | undefined
-  /** Starts them all: one request where the platform has a review to batch them in. */
-  start(comments: readonly NewInlineComment[]): Promise<void>
+  /**
+   * Starts them all: one request where the platform has a review to batch them in. Says why, in
+   * a line for the log, when they could not go as that one review and went one by one.
+   */
+  start(comments: readonly NewInlineComment[]): Promise<string | void>
   /** Resolves it; false where the platform cannot (Forgejo, Gitea before 1.26). */
   resolve(comment: InlineComment): Promise<boolean>
 }

@@ -185,12 +185,14 @@ function mergeRequest(gitlab: GitLabApi, path: string, iid: string, sha: string)
         })),
       async start(comments: readonly NewInlineComment[]) {
         // One discussion is one notification already, in one request.
-        if (comments.length > 1 && (await asOneReview(gitlab, path, comments, positionOf))) return
+        const why = comments.length > 1 ? await asOneReview(gitlab, path, comments, positionOf) : ''
+        if (why === undefined) return undefined
         for (const comment of comments) {
           await gitlab.request('POST', `${path}/discussions`, {
             body: { body: comment.body, position: positionOf(comment) }
           })
         }
+        return why && `GitLab: the discussions are started one by one, not as one review: ${why}.`
       },
       async resolve({ id }: InlineComment) {
         await gitlab.request('PUT', `${path}/discussions/${encodeURIComponent(id)}`, {
@@ -229,29 +231,32 @@ async function discussions(gitlab: GitLabApi, path: string): Promise<Discussion[
 }
 
 /**
- * The comments as draft notes published at once (`bulk_publish`): one review, one notification.
- * False, with nothing left behind, where that cannot be done safely: a GitLab without draft notes
- * (404) or that refuses them to the token (403), one that keeps no position on a draft (its first is deleted), or a token's user with
- * drafts of their own pending, which publishing would send too (a person's unsent review).
- * Drafts this call made are deleted when it fails, so none stays pending.
+ * The comments as draft notes published at once (`bulk_publish`): one review, one notification;
+ * undefined when they went so. Otherwise why not, with nothing left behind: a GitLab without draft
+ * notes for the token (404, 403), one that keeps no position on a draft (the draft is deleted), or
+ * a token's user with drafts of their own pending, which publishing would send too (a person's
+ * unsent review). Drafts this call made are deleted when it fails, so none stays pending.
  */
+
 async function asOneReview(
   gitlab: GitLabApi,
   path: string,
   comments: readonly NewInlineComment[],
   positionOf: (comment: NewInlineComment) => Record<string, unknown>
-): Promise<boolean> {
+): Promise<string | undefined> {
   let pending: unknown
   try {
     pending = (await gitlab.request('GET', `${path}/draft_notes`)).body
   } catch (error) {
-    // No draft notes here (404), or none for this token (403): the discussions say the rest.
     if (error instanceof PlatformRefusal && (error.status === 404 || error.status === 403)) {
-      return false
+      return `GitLab has no draft notes for this token (${error.status})`
     }
     throw error
   }
-  if (!Array.isArray(pending) || pending.length > 0) return false
+  if (!Array.isArray(pending)) return 'GitLab listed no draft notes'
+  if (pending.length > 0) {
+    return `the token's user has ${pending.length} draft note${pending.length === 1 ? '' : 's'} of their own pending on the merge request, which publishing would send too`
+  }
   const made: number[] = []
   try {
     for (const comment of comments) {
@@ -265,11 +270,11 @@ async function asOneReview(
       const kept = (body as { position?: Record<string, unknown> | null }).position
       if (kept?.['new_line'] !== position['new_line'] || kept?.['new_path'] !== comment.file) {
         await discard(gitlab, path, made)
-        return false
+        return 'GitLab kept no position on a draft note (it is deleted)'
       }
     }
     await gitlab.request('POST', `${path}/draft_notes/bulk_publish`)
-    return true
+    return undefined
   } catch (error) {
     await discard(gitlab, path, made)
     throw error
