@@ -27,6 +27,7 @@ import {
   QUOTE_LIMITS,
   type ChangedLines,
   type InlineComment,
+  type InlineComments,
   type NewInlineComment,
   type ProjectVerdict,
   type Review,
@@ -118,18 +119,10 @@ async function setStatus(
 }
 
 function mergeRequest(gitlab: GitLabApi, path: string, iid: string, sha: string): Review {
-  let diffRefs: DiffRefs | undefined
-  const oldPaths = new Map<string, string>()
+  const diff: Diff = { refs: undefined, oldPaths: new Map() }
   // One listing for the verdict notes and the diff discussions: GitLab's holds every note.
   let listed: Promise<Discussion[]> | undefined
   const listing = () => (listed ??= discussions(gitlab, `${path}/discussions`))
-  const positionOf = ({ file, line }: NewInlineComment) => ({
-    position_type: 'text',
-    ...diffRefs,
-    old_path: oldPaths.get(file) ?? file,
-    new_path: file,
-    new_line: line
-  })
   return {
     name: `merge request !${iid}`,
     kind: 'merge request',
@@ -138,10 +131,10 @@ function mergeRequest(gitlab: GitLabApi, path: string, iid: string, sha: string)
     ownIdentity: () => gitlab.ownUserId(),
     async changedLines() {
       const [changes, refs] = [
-        await readChangedLines(gitlab, path, oldPaths),
+        await readChangedLines(gitlab, path, diff.oldPaths),
         await readDiffRefs(gitlab, path)
       ]
-      diffRefs = refs
+      diff.refs = refs
       return changes
     },
     verdicts: {
@@ -168,38 +161,62 @@ function mergeRequest(gitlab: GitLabApi, path: string, iid: string, sha: string)
         return true
       }
     },
-    inline: {
-      step: 'the discussions on the diff',
-      started: 'discussions started on the diff',
-      resolved: 'resolved',
-      notReady: () =>
-        diffRefs
-          ? undefined
-          : `GitLab has not computed merge request !${iid}'s diff yet (no diff_refs): no discussions this run.`,
-      list: async () =>
-        (await listing()).map(({ id, first }): InlineComment => ({
-          id,
-          body: typeof first.body === 'string' ? first.body : undefined,
-          resolved: first.resolved === true,
-          author: idOf(first.author)
-        })),
-      async start(comments: readonly NewInlineComment[]) {
-        // One discussion is one notification already, in one request.
-        const why = comments.length > 1 ? await asOneReview(gitlab, path, comments, positionOf) : ''
-        if (why === undefined) return undefined
-        for (const comment of comments) {
-          await gitlab.request('POST', `${path}/discussions`, {
-            body: { body: comment.body, position: positionOf(comment) }
-          })
-        }
-        return why && `GitLab: the discussions are started one by one, not as one review: ${why}.`
-      },
-      async resolve({ id }: InlineComment) {
-        await gitlab.request('PUT', `${path}/discussions/${encodeURIComponent(id)}`, {
-          body: { resolved: true }
+    inline: diffDiscussions(gitlab, path, iid, diff, listing)
+  }
+}
+
+/** The merge request's latest diff, once read: its commits and each renamed file's old path. */
+interface Diff {
+  refs: DiffRefs | undefined
+  oldPaths: Map<string, string>
+}
+
+/** The discussions on the diff: listed, started (as one review where GitLab can), resolved. */
+function diffDiscussions(
+  gitlab: GitLabApi,
+  path: string,
+  iid: string,
+  diff: Diff,
+  listing: () => Promise<Discussion[]>
+): InlineComments {
+  const positionOf = ({ file, line }: NewInlineComment) => ({
+    position_type: 'text',
+    ...diff.refs,
+    old_path: diff.oldPaths.get(file) ?? file,
+    new_path: file,
+    new_line: line
+  })
+  return {
+    step: 'the discussions on the diff',
+    started: 'discussions started on the diff',
+    resolved: 'resolved',
+    notReady: () =>
+      diff.refs
+        ? undefined
+        : `GitLab has not computed merge request !${iid}'s diff yet (no diff_refs): no discussions this run.`,
+    list: async () =>
+      (await listing()).map(({ id, first }): InlineComment => ({
+        id,
+        body: typeof first.body === 'string' ? first.body : undefined,
+        resolved: first.resolved === true,
+        author: idOf(first.author)
+      })),
+    async start(comments: readonly NewInlineComment[]) {
+      // One discussion is one notification already, in one request.
+      const why = comments.length > 1 ? await asOneReview(gitlab, path, comments, positionOf) : ''
+      if (why === undefined) return undefined
+      for (const comment of comments) {
+        await gitlab.request('POST', `${path}/discussions`, {
+          body: { body: comment.body, position: positionOf(comment) }
         })
-        return true
       }
+      return why && `GitLab: the discussions are started one by one, not as one review: ${why}.`
+    },
+    async resolve({ id }: InlineComment) {
+      await gitlab.request('PUT', `${path}/discussions/${encodeURIComponent(id)}`, {
+        body: { resolved: true }
+      })
+      return true
     }
   }
 }
