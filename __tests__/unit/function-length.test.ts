@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest'
 
 /**
  * No function in src/ longer than a screen: past 80 lines a function does several things, and
- * each should have a name. Counted from its first line to its last, as
- * the file shows it, for every function, method and arrow function with a body.
+ * each should have a name. Counted from its first line to its last, as the file shows it, for
+ * every function, method and arrow function with a body.
  */
 const MAX_LINES = 80
 
