@@ -254,7 +254,6 @@ async function discussions(gitlab: GitLabApi, path: string): Promise<Discussion[
  * a token's user with drafts of their own pending, which publishing would send too (a person's
  * unsent review). Drafts this call made are deleted when it fails, so none stays pending.
  */
-
 async function asOneReview(
   gitlab: GitLabApi,
   path: string,
