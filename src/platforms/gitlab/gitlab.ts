@@ -15,7 +15,8 @@
  * - draft notes (lib/api/draft_notes.rb): `GET .../draft_notes` (the token's user's, unpaged),
  *   `POST .../draft_notes` (`note`, and the same `position`), `DELETE .../draft_notes/:id`, and
  *   `POST .../draft_notes/bulk_publish`, which publishes every pending draft of the token's user
- *   on the merge request as one review: one notification.
+ *   on the merge request as one review: one notification (app/workers/new_note_worker.rb sends
+ *   none for a note of a review; the review's published event notifies once).
  */
 import { PlatformError, PlatformRefusal } from '../../http/rest-api.js'
 import {
