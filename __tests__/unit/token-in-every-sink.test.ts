@@ -372,15 +372,7 @@ async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }
           CI_MERGE_REQUEST_IID: MERGE_REQUEST_IID,
           GITLAB_TOKEN: 'glpat-fake-token'
         },
-        log,
-        secrets: FORMS,
-        policy: settings.policy,
-        commentWhen: 'always',
-        inlineLimit: 10,
-        inlineSeverity: 'info',
-        clock: new FakeClock(),
-        deadline: 60_000,
-        userAgent: 'test'
+        ...decorationContext(log, settings)
       })
       for (const { body } of fake.requests) if (body) gitlab.push(JSON.stringify(body))
       gitlabDraftsSent += fake.requests.filter(({ path }) => path.endsWith('/draft_notes')).length
@@ -398,15 +390,7 @@ async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }
           BITBUCKET_PR_ID: PULL_REQUEST,
           BITBUCKET_TOKEN
         },
-        log,
-        secrets: FORMS,
-        policy: settings.policy,
-        commentWhen: 'always',
-        inlineLimit: 10,
-        inlineSeverity: 'info',
-        clock: new FakeClock(),
-        deadline: 60_000,
-        userAgent: 'test'
+        ...decorationContext(log, settings)
       })
       for (const { body } of cloud.requests) if (body) bitbucket.push(JSON.stringify(body))
     } finally {
@@ -424,15 +408,7 @@ async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }
           BUILD_SOURCEVERSION: HEAD_SHA,
           SYSTEM_ACCESSTOKEN: AZURE_TOKEN
         },
-        log,
-        secrets: FORMS,
-        policy: settings.policy,
-        commentWhen: 'always',
-        inlineLimit: 10,
-        inlineSeverity: 'info',
-        clock: new FakeClock(),
-        deadline: 60_000,
-        userAgent: 'test'
+        ...decorationContext(log, settings)
       })
       for (const { body } of devops.requests) if (body) azure.push(JSON.stringify(body))
       // The same pull request from Jenkins: a personal access token, the repository's address.
@@ -445,15 +421,7 @@ async function commandWrites({ name, scenarios, outcomes: outcomesOf, settings }
           AZURE_DEVOPS_TOKEN: AZURE_TOKEN
         },
         review: AZURE_PULL_REQUEST,
-        log,
-        secrets: FORMS,
-        policy: settings.policy,
-        commentWhen: 'always',
-        inlineLimit: 10,
-        inlineSeverity: 'info',
-        clock: new FakeClock(),
-        deadline: 60_000,
-        userAgent: 'test'
+        ...decorationContext(log, settings)
       })
       const fromJenkins = devops.requests.slice(before)
       expect(fromJenkins.length).toBeGreaterThan(0)
