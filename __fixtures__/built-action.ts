@@ -240,6 +240,8 @@ export interface ActionRunOptions extends RunnerFiles {
   cwd: string
   /** The process is killed after this long; default 20 s. */
   killAfterMs?: number
+  /** Another build's entry point (a bench compares two); default dist/index.js. */
+  entry?: string
 }
 
 export interface ActionRun extends Exit {
@@ -255,7 +257,7 @@ export interface ActionRun extends Exit {
  * @example const run = await runBuiltAction({ cwd, outputFile, summaryFile, inputs: { initialDelayMs: '0' }, env: { SONAR_TOKEN: token } })
  */
 export async function runBuiltAction(options: ActionRunOptions): Promise<ActionRun> {
-  const exit = await timeChild(options.node ?? process.execPath, [ACTION_ENTRY], {
+  const exit = await timeChild(options.node ?? process.execPath, [options.entry ?? ACTION_ENTRY], {
     cwd: options.cwd,
     env: runnerEnv(options, { ...options.env, ...inputVariables(options.inputs) }),
     killAfterMs: options.killAfterMs ?? 20_000

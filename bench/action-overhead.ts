@@ -7,7 +7,11 @@
  * Beside them, to show where the time goes: node alone, node:http loaded both ways, and
  * `@actions/core` and `undici` each bundled alone by ncc as the action's bundle holds them.
  *
- * npm run bench:overhead -- [--rounds 30] [--warmup 2] [--node <path>] [--sonarsource-script <path>]
+ * With `--before <folder>`, another build of the action (a folder holding its index.js and chunks,
+ * e.g. `git archive <commit> dist | tar -x -C /tmp/before` gives /tmp/before/dist) runs in the same
+ * rounds as "action (before)": a change's effect measured against the same floor at the same time.
+ *
+ * npm run bench:overhead -- [--rounds 30] [--warmup 2] [--node <path>] [--sonarsource-script <path>] [--before <folder>]
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import os from 'node:os'
@@ -55,7 +59,8 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '30' },
     warmup: { type: 'string', default: '2' },
     node: { type: 'string' },
-    'sonarsource-script': { type: 'string' }
+    'sonarsource-script': { type: 'string' },
+    before: { type: 'string' }
   }
 })
 
@@ -104,13 +109,25 @@ function programs(
   workspace: Workspace,
   ceTaskUrl: string,
   bundles: { core: string; undici: string },
-  script?: string
+  script?: string,
+  before?: string
 ): Program[] {
   /** A `nodeEval` of `code` that must exit 0. */
   const evalProgram = (name: string, code: string): Program => ({
     name,
     run: nodeEval(node, workspace, code),
     check: (e) => expectExit(name, e, 0)
+  })
+  /** The built action (or another build's, at `entry`) on the done analysis: it must pass. */
+  const actionProgram = (name: string, entry?: string): Program => ({
+    name,
+    run: () =>
+      runBuiltAction({ ...workspace, node, entry, inputs: { initialDelayMs: '0' }, env: STEP_ENV }),
+    check: async (e) => {
+      expectExit(name, e, 0)
+      const status = (await readOutputs(workspace))['status']
+      if (status !== 'OK') throw new Error(`${name} wrote status=${status}, expected OK`)
+    }
   })
   const list: Program[] = [
     evalProgram('node start', ''),
@@ -142,16 +159,7 @@ function programs(
       run: () => runFloor(node, workspace, ceTaskUrl),
       check: (e) => expectExit('floor', e, 0, 'OK')
     },
-    {
-      name: 'action',
-      run: () =>
-        runBuiltAction({ ...workspace, node, inputs: { initialDelayMs: '0' }, env: STEP_ENV }),
-      check: async (e) => {
-        expectExit('action', e, 0)
-        const status = (await readOutputs(workspace))['status']
-        if (status !== 'OK') throw new Error(`action wrote status=${status}, expected OK`)
-      }
-    },
+    actionProgram('action'),
     {
       name: 'command, no report file',
       run: () => runCli(node, workspace, ['--report', 'missing/report-task.txt']),
@@ -168,6 +176,7 @@ function programs(
       }
     }
   ]
+  if (before) list.push(actionProgram('action (before)', path.resolve(before, 'index.js')))
   if (script) {
     list.push({
       name: 'SonarSource script',
@@ -231,18 +240,19 @@ function printRatios(samples: Samples): void {
     ],
     ['command / action', ms(perRound(samples, 'command', 'action', ratio), 2), '']
   ]
-  if (samples.has('SonarSource script')) {
-    rows.push([
-      'SonarSource script / floor',
-      ms(perRound(samples, 'SonarSource script', 'floor', ratio), 2),
-      ''
-    ])
-    rows.push([
-      'action / SonarSource script',
-      ms(perRound(samples, 'action', 'SonarSource script', ratio), 2),
-      ''
-    ])
+  /** "a / b" and "a − b" of two programs that ran, each a row. */
+  const against = (a: string, b: string, difference = false): void => {
+    if (!samples.has(a) || !samples.has(b)) return
+    rows.push(
+      difference
+        ? [`${a} − ${b}, ms`, ms(perRound(samples, a, b, minus), 1), '']
+        : [`${a} / ${b}`, ms(perRound(samples, a, b, ratio), 2), '']
+    )
   }
+  against('action (before)', 'floor')
+  against('action', 'action (before)', true)
+  against('SonarSource script', 'floor')
+  against('action', 'SonarSource script')
   printTable(['median of per-round ratios', 'ratio', ''], rows)
 }
 
@@ -342,7 +352,7 @@ async function main(): Promise<void> {
       core: await bundleAlone('@actions/core'),
       undici: await bundleAlone('undici')
     }
-    const list = programs(node, workspace, ceTaskUrl, bundles, script)
+    const list = programs(node, workspace, ceTaskUrl, bundles, script, args.before)
 
     console.log(
       `${new Date().toISOString()} · ${os.cpus().length} CPUs · load ${os
