@@ -1,5 +1,5 @@
 /**
- * `--decorate` with Bitbucket Data Center from any CI (here, Jenkins): the bundle dist/cli.js
+ * `--decorate` with Bitbucket Data Center from any CI (here, Jenkins and Bamboo): the bundle dist/cli.js
  * against the simulated server and a loopback Bitbucket Data Center shaped from its REST
  * specification: the Code Insights report with its annotations and the build status, replaced on
  * a re-run; the older build-status API on a server without the newer; 1,200 issues kept to
@@ -38,18 +38,28 @@ async function serverWith(options: Parameters<typeof startFakeBitbucketServer>[0
 describe.each(RUNTIMES)(
   '--decorate with Bitbucket Data Center from Jenkins, on $runtime',
   ({ node }) => {
-    /** The built command with a report file, in Jenkins (none: outside any CI), `more` options. */
+    /** The built command with a report file, in Jenkins or Bamboo (none: outside any CI). */
     function decorate(
       ws: Workspace,
       fake: FakeBitbucketServer,
       more: string[] = [],
-      ci: 'jenkins' | 'none' = 'jenkins'
+      ci: 'jenkins' | 'bamboo' | 'none' = 'jenkins'
     ) {
-      const jenkins = {
-        JENKINS_URL: 'https://jenkins.example.com/',
-        EXECUTOR_NUMBER: '1',
-        GIT_COMMIT: COMMIT,
-        BRANCH_NAME: 'main'
+      const variables = {
+        jenkins: {
+          JENKINS_URL: 'https://jenkins.example.com/',
+          EXECUTOR_NUMBER: '1',
+          GIT_COMMIT: COMMIT,
+          BRANCH_NAME: 'main'
+        },
+        // As a Bamboo plan's script task sees them (bamboo.<name>, dots as underscores).
+        bamboo: {
+          bamboo_buildNumber: '41',
+          bamboo_planKey: 'SHOP-MAIN',
+          bamboo_planRepository_revision: COMMIT,
+          bamboo_planRepository_branchName: 'main'
+        },
+        none: {}
       }
       return timeChild(
         node,
@@ -71,7 +81,7 @@ describe.each(RUNTIMES)(
             PATH: process.env['PATH'] ?? '/usr/bin:/bin',
             SONAR_TOKEN: TOKEN,
             BITBUCKET_TOKEN: SERVER_TOKEN,
-            ...(ci === 'jenkins' ? jenkins : {})
+            ...variables[ci]
           },
           killAfterMs: 30_000
         }
@@ -93,6 +103,27 @@ describe.each(RUNTIMES)(
       expect(fake.builds).toEqual([expect.objectContaining({ state: 'FAILED' })])
       // The server records the same commit for the analysis: nothing to warn of.
       expect(result.stderr).not.toContain('Option --commit names')
+    })
+
+    it('in Bamboo, without --commit: the commit the plan built (bamboo_planRepository_revision) decorated', async () => {
+      const fake = await serverWith()
+      const script = { ...(await scenario('gate-error')), finishAfterMs: 200, revision: COMMIT }
+      const result = await decorate(await checkout(script), fake, [], 'bamboo')
+
+      expect(result.exitCode).toBe(1)
+      expect(result.stderr).toContain('Quality Gate Failure for demo-project')
+      expect([...fake.reports.keys()].map((key) => key.split('/')[0])).toEqual([COMMIT])
+      expect(fake.builds).toEqual([expect.objectContaining({ state: 'FAILED' })])
+    })
+
+    it('outside any CI, without --commit: nothing decorated, said with what names the commit', async () => {
+      const fake = await serverWith()
+      const result = await decorate(await checkout(await scenario('gate-error')), fake, [], 'none')
+
+      expect(result.exitCode).toBe(1)
+      expect(fake.requests).toEqual([])
+      expect(result.stderr).toContain('no commit to decorate on Bitbucket Data Center')
+      expect(result.stderr).toContain('Bamboo: bamboo_planRepository_revision')
     })
 
     it('--commit wins over the CI’s commit; another commit recorded for the analysis is said once', async () => {

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import { RecordingLog } from '../../__fixtures__/log.js'
-import { ciAnalysis, withTheCisAnalysis } from '../../src/ci/ci-analysis.js'
+import { builtCommit, ciAnalysis, withTheCisAnalysis } from '../../src/ci/ci-analysis.js'
 import { COMMAND_NAMES } from '../../src/cli/names.js'
 import { parseCommandLine } from '../../src/cli/options.js'
 import { readCommandSettings } from '../../src/cli/settings.js'
@@ -496,6 +496,30 @@ describe('hostile values are refused, never taken', () => {
   it('an upper-case SHA is taken lower-cased', async () => {
     const analysis = await ciAnalysis({ ...gitlab, CI_COMMIT_SHA: 'ABCDEF'.repeat(6) + 'ABCD' })
     expect(analysis).toEqual({ commits: ['abcdef'.repeat(6) + 'abcd'], from: 'GitLab CI' })
+  })
+})
+
+describe('Bamboo and TeamCity: the commit built, for a decoration; no run scope', () => {
+  const bamboo = { bamboo_buildNumber: '41', bamboo_planRepository_revision: HEAD.toUpperCase() }
+
+  it("Bamboo's bamboo_planRepository_revision, as SonarQube's scanner reads it", async () => {
+    expect(builtCommit(bamboo)).toBe(HEAD)
+    // Nothing of the run's scope is taken: the newest analysis, as without a CI.
+    expect(await ciAnalysis(bamboo)).toBe(undefined)
+  })
+
+  it("TeamCity's BUILD_VCS_NUMBER", () => {
+    expect(
+      builtCommit({ TEAMCITY_VERSION: '2025.07 (build 197242)', BUILD_VCS_NUMBER: HEAD })
+    ).toBe(HEAD)
+  })
+
+  it('only a full SHA, and only in the CI that sets it', () => {
+    expect(builtCommit({ ...bamboo, bamboo_planRepository_revision: 'aaaaaaa' })).toBe(undefined)
+    expect(builtCommit({ TEAMCITY_VERSION: '2025.07', BUILD_VCS_NUMBER: '1234' })).toBe(undefined)
+    expect(builtCommit({ bamboo_planRepository_revision: HEAD, BUILD_VCS_NUMBER: HEAD })).toBe(
+      undefined
+    )
   })
 })
 

@@ -213,6 +213,24 @@ function jenkins(env: Env): CiAnalysis | undefined {
   return ci.analysis(ci.has('BRANCH_NAME') ? ci.branch('BRANCH_NAME') : {}, commit)
 }
 
+/**
+ * The commit a CI builds whose run scope is not read (no branch or pull request is taken from
+ * it), for a decoration that goes on a commit: Bamboo's, found as SonarQube's scanner finds it
+ * (sonar-scanner-engine, org/sonar/scanner/ci/vendors/Bamboo.java: bamboo_buildNumber, the commit
+ * in bamboo_planRepository_revision; Bamboo's variables reach a script as bamboo_<name>), and
+ * TeamCity's BUILD_VCS_NUMBER (TEAMCITY_VERSION; set when the build has one VCS root). Only a full
+ * SHA is taken.
+ *
+ * @example builtCommit({ bamboo_buildNumber: '7', bamboo_planRepository_revision: sha }) // sha
+ */
+export function builtCommit(env: Env): string | undefined {
+  let commit: string | undefined
+  if (env['bamboo_buildNumber']) commit = env['bamboo_planRepository_revision']
+  else if (env['TEAMCITY_VERSION']) commit = env['BUILD_VCS_NUMBER']
+  const sha = commit?.toLowerCase()
+  return sha && isFullSha(sha) ? sha : undefined
+}
+
 /** What to do when the CI's facts cannot be taken, in the command's words. */
 const TO_PASS = msg`pass ${setting('pullRequest')} or ${setting('branch')}, and ${setting('commit')}, to say which analysis to check.`
 

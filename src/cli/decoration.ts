@@ -8,7 +8,7 @@
  * and the exit code are the gate's.
  */
 import type { Clock } from '../clock.js'
-import { ciAnalysis } from '../ci/ci-analysis.js'
+import { builtCommit, ciAnalysis } from '../ci/ci-analysis.js'
 import { giteaActions, giteaRepository } from '../ci/gitea-repository.js'
 import { githubRepository, namesGitHub } from '../ci/github-repository.js'
 import {
@@ -304,7 +304,8 @@ async function gitea(context: DecorationContext): Promise<Found | Missing> {
 /** The commit the CI names, when --commit is not given and a platform has no variable of its own. */
 async function ciCommit(context: DecorationContext): Promise<string | undefined> {
   if (context.commit) return undefined
-  return (await ciAnalysis(context.env).catch(() => undefined))?.commits[0]
+  const scoped = await ciAnalysis(context.env).catch(() => undefined)
+  return scoped?.commits[0] ?? builtCommit(context.env)
 }
 
 /** Bitbucket Pipelines' proxy for Code Insights, as its documentation names it. */
@@ -389,7 +390,8 @@ async function bitbucketDataCenter(context: DecorationContext): Promise<Found | 
   if (!commit || !/^[0-9a-f]{40}$/i.test(commit)) {
     return {
       missing: 'no commit to decorate on Bitbucket Data Center',
-      advice: 'Give --commit, or run in a CI that names it (Jenkins: GIT_COMMIT).'
+      advice:
+        'Give --commit, or run in a CI that names it (Jenkins: GIT_COMMIT; Bamboo: bamboo_planRepository_revision; TeamCity: BUILD_VCS_NUMBER).'
     }
   }
   return {
