@@ -13,7 +13,7 @@
  * stopped at the end.
  *
  * REAL_SERVER_VERSIONS=10.7.0.96327 npm run bench:real-server -- [--analyses 20] [--port-base 9300]
- *   [--warmup 1] [--node <path>] [--reuse] [--json <file>]
+ *   [--warmup 1] [--node <path>] [--reuse] [--json <file>] [--action-initial-delay <ms>]
  * npm run bench:real-server -- --from-json <file>   (the report again, from a run's --json)
  */
 import { execFileSync } from 'node:child_process'
@@ -73,7 +73,10 @@ const { values: args } = parseArgs({
     // Every analysis, its end and each contender's requests, as JSON, e.g. .tmp/latency.json.
     json: { type: 'string' },
     // No run: the report of a run's --json again.
-    'from-json': { type: 'string' }
+    'from-json': { type: 'string' },
+    // The action's initialDelayMs, instead of its default (the specification's 3000): what the
+    // initial wait costs, beside the same peers. The report says which.
+    'action-initial-delay': { type: 'string' }
   }
 })
 
@@ -269,6 +272,9 @@ async function analyse(
       const exit = await runBuiltAction({
         ...workspaces.action,
         node,
+        ...(args['action-initial-delay'] === undefined
+          ? {}
+          : { inputs: { initialDelayMs: args['action-initial-delay'] } }),
         env: { HOME: env.HOME, SONAR_TOKEN: token },
         killAfterMs: 300_000
       })
@@ -409,7 +415,13 @@ function engineEnds(distribution: Distribution, server: RunningServer): Map<stri
 function report(
   analyses: Analysis[],
   ends: Map<string, number>,
-  meta: { version: string; load: number[][]; startedAt: Date; endedAt: Date }
+  meta: {
+    version: string
+    load: number[][]
+    startedAt: Date
+    endedAt: Date
+    actionInitialDelay?: string | undefined
+  }
 ): void {
   const endOf = (analysis: Analysis) =>
     ends.get(analysis.taskId) ?? serverMoment(analysis.executedAt)
@@ -425,7 +437,10 @@ function report(
     `The task's end: the compute engine's CE_ACTIVITY.EXECUTED_AT (ms) for ${precise} of ${analyses.length}, else api/ce/task's executedAt (${analyses.some((analysis) => hasMilliseconds(analysis.executedAt)) ? 'with ms' : 'whole seconds'}, e.g. ${analyses[0]?.executedAt}); the two agree to the second for ${secondsAgree} of ${precise}.`
   )
   console.log(
-    'The verdict: the process exit of the action, the command and the fixed poll; the scanner: its "QUALITY GATE STATUS" log line (ms).\n'
+    'The verdict: the process exit of the action, the command and the fixed poll; the scanner: its "QUALITY GATE STATUS" log line (ms).'
+  )
+  console.log(
+    `The action's initialDelayMs: ${meta.actionInitialDelay ?? "its default (3000, the specification's)"}; the command's: its default.\n`
   )
   printTable(
     ['run', 'report → end ms', ...CONTENDERS.map((tool) => `${tool} ms`)],
@@ -507,9 +522,12 @@ function report(
 
 /** The report of a run's --json file again, with no server. */
 function reportFromJson(file: string): void {
-  const { version, load, analyses } = JSON.parse(readFileSync(file, 'utf8')) as {
+  const { version, load, actionInitialDelay, analyses } = JSON.parse(
+    readFileSync(file, 'utf8')
+  ) as {
     version: string
     load: number[][]
+    actionInitialDelay?: string
     analyses: Array<Analysis & { engineEnd: number | null }>
   }
   const ends = new Map(
@@ -519,7 +537,7 @@ function reportFromJson(file: string): void {
   )
   const startedAt = new Date(Math.min(...analyses.map((analysis) => analysis.reportAt)))
   const endedAt = new Date(Math.max(...analyses.map((analysis) => analysis.scannerExitAt)))
-  report(analyses, ends, { version, load, startedAt, endedAt })
+  report(analyses, ends, { version, load, startedAt, endedAt, actionInitialDelay })
 }
 
 async function main(): Promise<void> {
@@ -577,14 +595,22 @@ async function main(): Promise<void> {
     }
     load.push(os.loadavg())
     const ends = engineEnds(distribution, server)
-    report(analyses, ends, { version, load, startedAt, endedAt: new Date() })
+    report(analyses, ends, {
+      version,
+      load,
+      startedAt,
+      endedAt: new Date(),
+      actionInitialDelay: args['action-initial-delay']
+    })
     if (args.json) {
       const records = analyses.map((analysis) => ({
         ...analysis,
         engineEnd: ends.get(analysis.taskId) ?? null
       }))
       mkdirSync(path.dirname(path.resolve(args.json)), { recursive: true })
-      writeFileSync(args.json, `${JSON.stringify({ version, load, analyses: records }, null, 2)}\n`)
+      const actionInitialDelay = args['action-initial-delay']
+      const json = { version, load, actionInitialDelay, analyses: records }
+      writeFileSync(args.json, `${JSON.stringify(json, null, 2)}\n`)
       console.log(`Written: ${args.json}`)
     }
   } finally {
