@@ -43,7 +43,8 @@ import {
 } from './baselines.js'
 import { median, ms, printTable, quantile } from './stats.js'
 
-const TARGET_RATIO = 2.0
+/** The bounds the start-up is held to, as times the floor (docs/performance.md). */
+const BOUNDS = { action: 2.5, command: 1.9 }
 
 /** One program the bench times, and how to tell that its run was a real one. */
 interface Program {
@@ -229,19 +230,17 @@ function printWallTimes(samples: Samples): void {
 
 function printRatios(samples: Samples): void {
   const actionFloor = perRound(samples, 'action', 'floor', ratio)
-  const verdict = actionFloor <= TARGET_RATIO ? 'meets' : 'MISSES'
   const commandFloor = perRound(samples, 'command', 'floor', ratio)
+  /** "meets bound ≤ x" or "MISSES bound ≤ x". */
+  const against = (value: number, bound: number): string =>
+    `${value <= bound ? 'meets' : 'MISSES'} bound ≤ ${bound}`
   const rows = [
-    ['action / floor', ms(actionFloor, 2), `${verdict} target ≤ ${TARGET_RATIO}`],
-    [
-      'command / floor',
-      ms(commandFloor, 2),
-      `${commandFloor <= TARGET_RATIO ? 'meets' : 'MISSES'} target ≤ ${TARGET_RATIO}`
-    ],
+    ['action / floor', ms(actionFloor, 2), against(actionFloor, BOUNDS.action)],
+    ['command / floor', ms(commandFloor, 2), against(commandFloor, BOUNDS.command)],
     ['command / action', ms(perRound(samples, 'command', 'action', ratio), 2), '']
   ]
   /** "a / b" and "a − b" of two programs that ran, each a row. */
-  const against = (a: string, b: string, difference = false): void => {
+  const row = (a: string, b: string, difference = false): void => {
     if (!samples.has(a) || !samples.has(b)) return
     rows.push(
       difference
@@ -249,10 +248,10 @@ function printRatios(samples: Samples): void {
         : [`${a} / ${b}`, ms(perRound(samples, a, b, ratio), 2), '']
     )
   }
-  against('action (before)', 'floor')
-  against('action', 'action (before)', true)
-  against('SonarSource script', 'floor')
-  against('action', 'SonarSource script')
+  row('action (before)', 'floor')
+  row('action', 'action (before)', true)
+  row('SonarSource script', 'floor')
+  row('action', 'SonarSource script')
   printTable(['median of per-round ratios', 'ratio', ''], rows)
 }
 

@@ -1,8 +1,7 @@
 /**
- * Bundles the command-line tool (src/cli/index.ts) into dist/cli.js with ncc, beside the action's
- * dist/index.js: `npm run package` runs it after the action's build. ncc's own command line
- * always names its output index.js and first deletes every .js file of its output folder, so the
- * command is built through ncc's API and written here under its own names:
+ * Bundles the command-line tool (src/cli/index.ts) into dist/cli.js with ncc's API, beside the
+ * action's dist/index.js: `npm run package` runs it after the action's build
+ * (scripts/bundle-action.mjs), and writes it under its own names:
  *
  * - dist/cli.js: the whole command in one file (it keeps the `#!/usr/bin/env node` line of its
  *   source), executable, run by `node` alone with nothing installed;
@@ -20,7 +19,7 @@
  * adds 66 kB of module wrappers (docs/performance.md).
  */
 import { Buffer } from 'node:buffer'
-import { chmod, readdir, rm, writeFile } from 'node:fs/promises'
+import { chmod, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ncc from '@vercel/ncc'
@@ -28,15 +27,6 @@ import ncc from '@vercel/ncc'
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const ENTRY = path.join(ROOT, 'src/cli/index.ts')
 const DIST = path.join(ROOT, 'dist')
-
-// `--clean`, before the action's build: ncc writes its chunks (`<id>.index.js`) but never removes
-// those of an earlier build, so a chunk no longer imported would stay in dist/ unnoticed.
-if (process.argv.includes('--clean')) {
-  for (const name of await readdir(DIST)) {
-    if (/^\d+\.index\.js$/.test(name)) await rm(path.join(DIST, name))
-  }
-  process.exit(0)
-}
 
 const { code, assets } = await ncc(ENTRY, { license: 'licenses.txt', quiet: true, minify: true })
 
