@@ -1,7 +1,7 @@
 /**
  * Bundles the command-line tool (src/cli/index.ts) into dist/cli.js with ncc's API, beside the
  * action's dist/index.js: `npm run package` runs it after the action's build
- * (scripts/bundle-action.mjs), and writes it under its own names:
+ * (scripts/bundle-action.ts), and writes it under its own names:
  *
  * - dist/cli.js: the whole command in one file (it keeps the `#!/usr/bin/env node` line of its
  *   source), executable, run by `node` alone with nothing installed;

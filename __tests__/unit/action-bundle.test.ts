@@ -1,32 +1,20 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
+import { inParentheses, moduleFactories } from '../../scripts/module-map.js'
 
 /**
- * dist/index.js as scripts/bundle-action.mjs builds it: minified, and every module of webpack's
+ * dist/index.js as scripts/bundle-action.ts builds it: minified, and every module of webpack's
  * map in parentheses, so that V8 compiles the modules with the file instead of pre-parsing them
  * and parsing them again when they are required. A build that loses the parentheses still works,
  * 3–4 ms slower to start than not minified at all (docs/performance.md): only this test sees it.
  */
 const ACTION = path.resolve(import.meta.dirname, '../../dist/index.js')
 
-/** The module map's factories: how many, and how many are not in parentheses. */
-function moduleFactories(code: string): { modules: number; bare: number } {
-  const file = ts.createSourceFile('index.js', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS)
-  for (const statement of file.statements) {
-    if (!ts.isVariableStatement(statement)) continue
-    for (const { initializer } of statement.declarationList.declarations) {
-      if (!initializer || !ts.isObjectLiteralExpression(initializer)) continue
-      const values = initializer.properties.map((p) =>
-        ts.isPropertyAssignment(p) && ts.isNumericLiteral(p.name) ? p.initializer : undefined
-      )
-      if (values.length === 0 || values.some((v) => v === undefined)) continue
-      const bare = values.filter((v) => v && !ts.isParenthesizedExpression(v)).length
-      return { modules: values.length, bare }
-    }
-  }
-  return { modules: 0, bare: 0 }
+/** How many modules the bundle's map has, and how many of them are not in parentheses. */
+function counted(code: string): { modules: number; bare: number } {
+  const modules = moduleFactories(code)
+  return { modules: modules.length, bare: modules.filter((m) => !m.inParentheses).length }
 }
 
 describe('the action bundle', () => {
@@ -38,13 +26,20 @@ describe('the action bundle', () => {
   })
 
   it('has every module of its map in parentheses, compiled with the file', () => {
-    const { modules, bare } = moduleFactories(code)
+    const { modules, bare } = counted(code)
     expect(modules).toBeGreaterThan(100)
     expect(bare).toBe(0)
   })
 
-  it('is told from a bundle that lost them (a planted one)', () => {
+  it('is told from a bundle that lost them (a planted one), which the build mends', () => {
     const planted = 'var t={770:((e,t,A)=>{e.exports=A(218)}),218:(e,t,A)=>{t.x=1}};'
-    expect(moduleFactories(planted)).toEqual({ modules: 2, bare: 1 })
+    expect(counted(planted)).toEqual({ modules: 2, bare: 1 })
+    expect(inParentheses(planted)).toBe(
+      'var t={770:((e,t,A)=>{e.exports=A(218)}),218:((e,t,A)=>{t.x=1})};'
+    )
+  })
+
+  it('is refused by the build when its map cannot be found', () => {
+    expect(() => moduleFactories('var t={a:1};')).toThrow(/expected one module map/)
   })
 })
