@@ -19,6 +19,7 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import ncc from '@vercel/ncc'
 import { scenario, Simulator } from '../__fixtures__/simulator/sonar-simulator.js'
+import { inParentheses } from '../scripts/module-map.js'
 import {
   CLI_ENTRY,
   createWorkspace,
@@ -85,17 +86,18 @@ function runCli(node: string, workspace: Workspace, args: string[] = []): Promis
 const BUNDLES = path.join(REPO, '.tmp/bench-bundles')
 
 /**
- * `import '<name>'` bundled by ncc as `npm run package` bundles the action, in its own folder
- * with a `type: module` package.json like dist/: what loading that package costs the bundle.
+ * `import '<name>'` bundled by ncc as `npm run package` bundles the action (minified, its modules
+ * in parentheses: scripts/bundle-action.ts), in its own folder with a `type: module` package.json
+ * like dist/: what loading that package costs the bundle.
  */
 async function bundleAlone(name: string): Promise<string> {
   const folder = path.join(BUNDLES, name.replace(/[@/]/g, '_'))
   await mkdir(folder, { recursive: true })
   const entry = path.join(folder, 'entry.mjs')
   await writeFile(entry, `import * as loaded from '${name}'\nglobalThis.loaded = loaded\n`)
-  const { code } = await ncc(entry, { quiet: true })
+  const { code } = await ncc(entry, { quiet: true, minify: true })
   await writeFile(path.join(folder, 'package.json'), '{ "type": "module" }\n')
-  await writeFile(path.join(folder, 'index.js'), code)
+  await writeFile(path.join(folder, 'index.js'), inParentheses(code))
   return path.join(folder, 'index.js')
 }
 
