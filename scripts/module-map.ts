@@ -55,11 +55,11 @@ export function moduleFactories(code: string): ModuleFactory[] {
   return maps[0]
 }
 
-/** `code` with every module of its map in parentheses. */
-export function inParentheses(code: string): string {
+/** `code` with every module of its map (`moduleFactories(code)`) in parentheses. */
+export function inParentheses(code: string, modules = moduleFactories(code)): string {
   let out = ''
   let at = 0
-  for (const { start, end, inParentheses: already } of moduleFactories(code)) {
+  for (const { start, end, inParentheses: already } of modules) {
     if (already) continue
     out += `${code.slice(at, start)}(${code.slice(start, end)})`
     at = end
