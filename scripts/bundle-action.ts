@@ -1,12 +1,13 @@
 /**
  * Bundles the action (src/action/index.ts) into dist/ with ncc's API, as `npm run package`'s
- * first step (scripts/bundle-cli.mjs then adds the command):
+ * first step (scripts/bundle-cli.ts then adds the command):
  *
  * - dist/index.js: the action, minified as the command is (ncc's terser: white space, comments
  *   and local names; nothing compressed, every function's and class's name kept);
  * - dist/<id>.index.js: the chunks it loads only when asked for (globs, SARIF, the check run, the
  *   comment, a pull request's lines), as ncc writes them;
- * - dist/licenses.txt and dist/package.json (`"type": "module"`).
+ * - dist/licenses.txt, the licences of what it bundles (scripts/licenses.ts), and
+ *   dist/package.json (`"type": "module"`).
  *
  * **Why each module of webpack's map is wrapped in parentheses again.** ncc writes every module
  * of the bundle's map as `((module, exports, require) => { … })`, and V8 compiles a function
@@ -23,6 +24,7 @@ import { readdir, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ncc from '@vercel/ncc'
+import { bundledLicences } from './licenses.js'
 import { inParentheses, moduleFactories } from './module-map.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -35,13 +37,18 @@ for (const name of await readdir(DIST)) {
   if (/^\d+\.index\.js$/.test(name)) await rm(path.join(DIST, name))
 }
 
-const { code, assets } = await ncc(ENTRY, { license: 'licenses.txt', quiet: true, minify: true })
+const { code, assets, stats } = await ncc(ENTRY, { quiet: true, minify: true })
 const modules = moduleFactories(code)
 const main = inParentheses(code, modules)
 await writeFile(path.join(DIST, 'index.js'), main)
 for (const [name, asset] of Object.entries(assets)) {
   await writeFile(path.join(DIST, name), asset.source)
 }
+const licences = await bundledLicences(
+  ROOT,
+  stats.toJson({ modules: true, nestedModules: true }).modules ?? []
+)
+await writeFile(path.join(DIST, 'licenses.txt'), licences)
 console.log(
-  `dist/index.js ${(Buffer.byteLength(main) / 1024).toFixed(0)} kB (${modules.length} modules compiled with the file), ${Object.keys(assets).join(', ')}`
+  `dist/index.js ${(Buffer.byteLength(main) / 1024).toFixed(0)} kB (${modules.length} modules compiled with the file), ${Object.keys(assets).join(', ')}, licenses.txt`
 )

@@ -5,7 +5,7 @@
  *
  * - dist/cli.js: the whole command in one file (it keeps the `#!/usr/bin/env node` line of its
  *   source), executable, run by `node` alone with nothing installed;
- * - dist/cli-licenses.txt: the licences of what it bundles.
+ * - dist/cli-licenses.txt: the licences of what it bundles (scripts/licenses.ts).
  *
  * The command must stay one file: a dynamic import would make ncc emit a chunk (`<id>.index.js`)
  * that could collide with the action's chunks in dist/ and would not be shipped (package.json's
@@ -24,12 +24,13 @@ import { chmod, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ncc from '@vercel/ncc'
+import { bundledLicences } from './licenses.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const ENTRY = path.join(ROOT, 'src/cli/index.ts')
 const DIST = path.join(ROOT, 'dist')
 
-const { code, assets } = await ncc(ENTRY, { license: 'licenses.txt', quiet: true, minify: true })
+const { code, assets, stats } = await ncc(ENTRY, { quiet: true, minify: true })
 
 const chunks = Object.keys(assets).filter((name) => /\.[cm]?js$/.test(name))
 if (chunks.length > 0) {
@@ -47,8 +48,9 @@ await writeFile(path.join(DIST, 'cli.js'), code)
 // The executable bit matters for running dist/cli.js directly from the repository; npm sets it
 // on the installed bin itself.
 await chmod(path.join(DIST, 'cli.js'), 0o755)
-const licenses = assets['licenses.txt']?.source
-if (licenses !== undefined) await writeFile(path.join(DIST, 'cli-licenses.txt'), licenses)
-console.log(
-  `dist/cli.js ${(Buffer.byteLength(code) / 1024).toFixed(0)} kB${licenses !== undefined ? ', dist/cli-licenses.txt' : ''}`
+const licences = await bundledLicences(
+  ROOT,
+  stats.toJson({ modules: true, nestedModules: true }).modules ?? []
 )
+await writeFile(path.join(DIST, 'cli-licenses.txt'), licences)
+console.log(`dist/cli.js ${(Buffer.byteLength(code) / 1024).toFixed(0)} kB, dist/cli-licenses.txt`)
