@@ -90,9 +90,11 @@ async function readWithTransport(url: string): Promise<{ ends: string; ms: numbe
   const transport = new HttpTransport({ userAgent: 'bench', rootCert: undefined })
   const started = performance.now()
   try {
-    const reply = await transport.get(
+    const reply = await transport.send(
+      'GET',
       new URL('/api/ce/task?id=AYBench', url),
       {},
+      undefined,
       REQUEST_TIMEOUT_MS
     )
     const ms = performance.now() - started

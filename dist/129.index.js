@@ -8,9 +8,7 @@ export const modules = {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   onPullRequestLines: () => (/* binding */ onPullRequestLines)
 /* harmony export */ });
-/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9373);
-/* harmony import */ var _gate_on_changed_lines_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7157);
-
+/* harmony import */ var _gate_on_changed_lines_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7157);
 
 /**
  * On a pull request whose analysis is of a branch (Community Edition has no pull-request
@@ -21,7 +19,7 @@ export const modules = {
  * @example outcomes = await onPullRequestLines(outcomes, { pullRequest, token, env: process.env, log })
  */
 async function onPullRequestLines(outcomes, options) {
-    if (!(0,_gate_on_changed_lines_js__WEBPACK_IMPORTED_MODULE_1__/* .hasBranchAnalyses */ .h)(outcomes))
+    if (!(0,_gate_on_changed_lines_js__WEBPACK_IMPORTED_MODULE_0__/* .hasBranchAnalyses */ .h)(outcomes))
         return outcomes;
     const number = options.pullRequest.issue_number;
     const GitHub = await __webpack_require__.e(/* import() */ 819).then(__webpack_require__.bind(__webpack_require__, 819));
@@ -33,17 +31,16 @@ async function onPullRequestLines(outcomes, options) {
         options.log.info(`The lines pull request #${number} changes could not be read (${GitHub.githubSaid(error)}): the new code's issues are shown as they are, not narrowed to its lines. Leave githubToken at its default, with permissions pull-requests: read.`);
         return outcomes;
     }
-    return (0,_gate_on_changed_lines_js__WEBPACK_IMPORTED_MODULE_1__/* .narrowToChangedLines */ .o)(outcomes, changed, `pull request #${number}`, options.log);
+    return (0,_gate_on_changed_lines_js__WEBPACK_IMPORTED_MODULE_0__/* .narrowToChangedLines */ .o)(outcomes, changed, `pull request #${number}`, options.log);
 }
 /** The pull request's changed lines per file, page by page (at most 30 pages of 100 files). */
-async function readChangedLines(options, { apiBase, GitHubApi, listChangedLines }) {
+async function readChangedLines(options, { gitHubApiOf, listChangedLines }) {
     const { pullRequest, token } = options;
     if (!token)
         throw new Error('no GitHub token');
-    const apiUrl = apiBase(options.env['GITHUB_API_URL']);
-    if (!apiUrl)
+    const api = gitHubApiOf(token, options.env, options.decorateBy);
+    if (!api)
         throw new Error('GITHUB_API_URL is not an http(s) address');
-    const api = new GitHubApi({ token, apiUrl, deadline: options.decorateBy, clock: _clock_js__WEBPACK_IMPORTED_MODULE_0__/* .systemClock */ .m });
     try {
         const { owner, repo, issue_number: number } = pullRequest;
         return await listChangedLines(api, `repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`, number);
@@ -131,12 +128,12 @@ function onChangedLines(findings, changed) {
  * request's own: the analyses Community Edition makes of a pull or merge request's branch.
  */
 function hasBranchAnalyses(outcomes) {
-    return outcomes.some(isBranchAnalysis);
+    return outcomes.some((outcome) => branchNewIssues(outcome) !== undefined);
 }
-function isBranchAnalysis(outcome) {
-    return (outcome.read &&
-        outcome.result.newIssues?.read === true &&
-        outcome.result.newIssues.scope.kind === 'new-code');
+/** The new issues read of a branch's new code (not a pull request's own), if the outcome has them. */
+function branchNewIssues(outcome) {
+    const newIssues = outcome.read ? outcome.result.newIssues : undefined;
+    return newIssues?.read && newIssues.scope.kind === 'new-code' ? newIssues : undefined;
 }
 /**
  * The branch analyses' new issues narrowed to the lines a pull or merge request changes (`request`
@@ -147,10 +144,8 @@ function isBranchAnalysis(outcome) {
  */
 function narrowToChangedLines(outcomes, changed, request, log) {
     return outcomes.map((outcome) => {
-        if (!isBranchAnalysis(outcome) || !outcome.read)
-            return outcome;
-        const newIssues = outcome.result.newIssues;
-        if (!newIssues?.read)
+        const newIssues = branchNewIssues(outcome);
+        if (!newIssues || !outcome.read)
             return outcome;
         const findings = (0,_findings_changed_lines_js__WEBPACK_IMPORTED_MODULE_0__/* .onChangedLines */ .J)(newIssues.findings, changed);
         log.info(`${findings.length} of the ${newIssues.findings.length} new-code issues read are on the lines ${request} changes.`);

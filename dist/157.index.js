@@ -77,12 +77,12 @@ function onChangedLines(findings, changed) {
  * request's own: the analyses Community Edition makes of a pull or merge request's branch.
  */
 function hasBranchAnalyses(outcomes) {
-    return outcomes.some(isBranchAnalysis);
+    return outcomes.some((outcome) => branchNewIssues(outcome) !== undefined);
 }
-function isBranchAnalysis(outcome) {
-    return (outcome.read &&
-        outcome.result.newIssues?.read === true &&
-        outcome.result.newIssues.scope.kind === 'new-code');
+/** The new issues read of a branch's new code (not a pull request's own), if the outcome has them. */
+function branchNewIssues(outcome) {
+    const newIssues = outcome.read ? outcome.result.newIssues : undefined;
+    return newIssues?.read && newIssues.scope.kind === 'new-code' ? newIssues : undefined;
 }
 /**
  * The branch analyses' new issues narrowed to the lines a pull or merge request changes (`request`
@@ -93,10 +93,8 @@ function isBranchAnalysis(outcome) {
  */
 function narrowToChangedLines(outcomes, changed, request, log) {
     return outcomes.map((outcome) => {
-        if (!isBranchAnalysis(outcome) || !outcome.read)
-            return outcome;
-        const newIssues = outcome.result.newIssues;
-        if (!newIssues?.read)
+        const newIssues = branchNewIssues(outcome);
+        if (!newIssues || !outcome.read)
             return outcome;
         const findings = (0,_findings_changed_lines_js__WEBPACK_IMPORTED_MODULE_0__/* .onChangedLines */ .J)(newIssues.findings, changed);
         log.info(`${findings.length} of the ${newIssues.findings.length} new-code issues read are on the lines ${request} changes.`);

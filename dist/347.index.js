@@ -17,8 +17,7 @@ export const modules = {
 /* harmony import */ var _names_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(2814);
 /**
  * The action's pull-request comment: the one driver (src/platforms/decorate.ts) with the comment
- * alone (no status, no inline comments: the job's own check is the forge's status, and the check
- * run carries the issues), on GitHub, or on Gitea and Forgejo when their Actions run the action.
+ * alone (`commentOnly`), on GitHub, or on Gitea and Forgejo when their Actions run the action.
  * Those runners set the `GITHUB_*` variables too, GITHUB_API_URL being their own `/api/v1`: the
  * comment goes to their API, never to GitHub's, in Markdown. One comment per project, found again
  * by its marker and the token's own identity, edited in place. Never throws: what goes wrong is
@@ -51,18 +50,16 @@ async function commentOnPullRequest(outcomes, options) {
         }
         const { platform, secret, markdown } = opened;
         const { decorate } = await Promise.all(/* import() */[__webpack_require__.e(819), __webpack_require__.e(157)]).then(__webpack_require__.bind(__webpack_require__, 819));
-        const sink = (markdown ? options.sinks.markdown : options.sinks.html).hiding([secret]);
-        const decoration = {
-            sink,
-            policy: options.policy,
-            commentWhen: options.when ?? 'always',
-            inlineLimit: 0,
-            inlineSeverity: 'info',
-            fileLink: markdown ? undefined : options.fileLink,
-            log
-        };
         try {
-            await decorate(platform, outcomes, decoration);
+            await decorate(platform, outcomes, {
+                sink: (markdown ? options.sinks.markdown : options.sinks.html).hiding([secret]),
+                policy: options.policy,
+                commentWhen: options.when ?? 'always',
+                inlineLimit: 0,
+                inlineSeverity: 'info',
+                fileLink: markdown ? undefined : options.fileLink,
+                log
+            });
         }
         finally {
             platform.close();
@@ -76,7 +73,7 @@ async function commentOnPullRequest(outcomes, options) {
 async function onGitHub(options, count) {
     const { env, token, log } = options;
     const event = env['GITHUB_EVENT_NAME'] ?? '';
-    if (!_event_pull_request_js__WEBPACK_IMPORTED_MODULE_5__/* .PULL_REQUEST_EVENTS */ .m.includes(event)) {
+    if (!_event_pull_request_js__WEBPACK_IMPORTED_MODULE_5__/* .PULL_REQUEST_EVENTS */ .m_.includes(event)) {
         log.info(`The pullRequestComment input does nothing on ${event ? `${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(event)} events` : 'this event'}: it comments on pull_request and pull_request_target events only.`);
         return undefined;
     }
@@ -91,19 +88,13 @@ async function onGitHub(options, count) {
     if (count === 0)
         return undefined;
     const GitHub = await Promise.all(/* import() */[__webpack_require__.e(819), __webpack_require__.e(157)]).then(__webpack_require__.bind(__webpack_require__, 819));
-    const apiUrl = GitHub.apiBase(env['GITHUB_API_URL']);
-    if (!apiUrl) {
+    const api = GitHub.gitHubApiOf(token, env, options.decorateBy);
+    if (!api) {
         return {
             problem: `GITHUB_API_URL is not an http(s) address (${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(env['GITHUB_API_URL'] ?? '')})`
         };
     }
     const target = found.pullRequest;
-    const api = new GitHub.GitHubApi({
-        token,
-        apiUrl,
-        deadline: options.decorateBy,
-        clock: _clock_js__WEBPACK_IMPORTED_MODULE_1__/* .systemClock */ .m
-    });
     const github = GitHub.githubPlatform(api, {
         owner: target.owner,
         repo: target.repo,

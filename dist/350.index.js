@@ -8,17 +8,7 @@ export const modules = {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   createCheckRuns: () => (/* binding */ createCheckRuns)
 /* harmony export */ });
-/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9373);
-/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(8521);
-/**
- * The action's issues check run (issuesCheckRun): the one driver (src/platforms/decorate.ts) with
- * GitHub's check run alone, one per project whose new issues were read, "Sonar issues: <project>",
- * on the commit analysed (the pull request's head, not the merge commit), every located issue an
- * annotation (src/platforms/github/check-run.ts), concluded `failure` when the gate fails the
- * policy and `neutral` otherwise: the job's own check carries the verdict. Never throws: a token
- * that may not create check runs (a fork's, or without `checks: write`) is one warning.
- */
-
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8521);
 
 /**
  * One completed check run per project whose new issues were read.
@@ -31,17 +21,13 @@ async function createCheckRuns(outcomes, options) {
     if (withIssues.length === 0)
         return;
     const GitHub = await Promise.all(/* import() */[__webpack_require__.e(819), __webpack_require__.e(157)]).then(__webpack_require__.bind(__webpack_require__, 819));
-    const apiUrl = GitHub.apiBase(options.env['GITHUB_API_URL']);
-    if (!token || !github.repository || !github.headSha || !apiUrl) {
+    const api = token && github.repository && github.headSha
+        ? GitHub.gitHubApiOf(token, options.env, options.decorateBy)
+        : undefined;
+    if (!token || !github.repository || !github.headSha || !api) {
         log.warning(`No issues check run was created: ${whatIsMissing(token, github)}.`);
         return;
     }
-    const api = new GitHub.GitHubApi({
-        token,
-        apiUrl,
-        deadline: options.decorateBy,
-        clock: _clock_js__WEBPACK_IMPORTED_MODULE_0__/* .systemClock */ .m
-    });
     const platform = GitHub.githubPlatform(api, {
         ...github.repository,
         commit: github.headSha,
@@ -49,7 +35,7 @@ async function createCheckRuns(outcomes, options) {
         names: { repository: 'GITHUB_REPOSITORY', pullRequest: 'the event', api: 'GITHUB_API_URL' }
     }, {
         checkRuns: {
-            name: (verdict) => `Sonar issues: ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(verdict.label, 80)}`,
+            name: (verdict) => `Sonar issues: ${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(verdict.label, 80)}`,
             passing: 'neutral'
         }
     });

@@ -26,12 +26,9 @@ var origin = __webpack_require__(4305);
 var untrusted_text = __webpack_require__(8521);
 ;// CONCATENATED MODULE: ./src/findings/written-item.ts
 /**
- * A value as it is written inside a report made with JSON.stringify(report, null, 2): what the
- * writers hand their sink to fit, so that it measures what the file holds.
- */
-/**
- * `value` as an item of an indented array whose items start `indent` spaces in: every line of it
- * indented, as JSON.stringify writes it there.
+ * `value` as an item of an indented array whose items start `indent` spaces in, as
+ * JSON.stringify(report, null, 2) writes it there: what the writers hand their sink to fit, so
+ * that it measures what the file holds.
  *
  * @example writtenItem({ a: 1 }, 2) // '  {\n    "a": 1\n  }'
  */
@@ -42,6 +39,8 @@ function writtenItem(value, indent) {
 
 // EXTERNAL MODULE: ./src/findings/severity-scales.ts
 var severity_scales = __webpack_require__(487);
+// EXTERNAL MODULE: ./src/findings/finding.ts
+var finding = __webpack_require__(4879);
 ;// CONCATENATED MODULE: ./src/findings/sarif.ts
 /**
  * The new issues as a SARIF 2.1.0 log, the file GitHub code scanning (and any SARIF viewer)
@@ -50,6 +49,7 @@ var severity_scales = __webpack_require__(487);
  * GitHub's upload limits. Every string comes from the server: each is bounded and kept to one
  * line, and the same findings always give the same bytes.
  */
+
 
 
 
@@ -74,7 +74,6 @@ const SARIF_LIMITS = {
 const SECURITY_SEVERITY = (0,severity_scales/* severityIn */.f)('securitySeverity');
 /** SARIF's result levels: GitHub shows error, warning and note as such. */
 const LEVEL = (0,severity_scales/* severityIn */.f)('sarifLevel');
-const SEVERITY_RANK = { blocker: 0, high: 1, medium: 2, low: 3, info: 4 };
 /**
  * The SARIF log of the analyses' findings, through the file's sink: the results of every run, in
  * order, as many as fit in SARIF_LIMITS.bytes (and the sink's limit), each new rule counted with
@@ -132,7 +131,7 @@ function candidateRun(analysis, times) {
         const result = sarifResult(finding, finding.file, ruleId, index);
         // What the result adds to the log, each item with its comma and line break: itself, and a
         // new rule with the result that first uses it, at its largest (with a security severity).
-        const rule = sarifRule(ruleId, { index, finding, securitySeverity: 'blocker' }, server);
+        const rule = sarifRule(ruleId, { finding, securitySeverity: 'blocker' }, server);
         const written = [
             `${writtenItem(result, RESULT_INDENT)},\n`,
             known === undefined ? `${writtenItem(rule, RULE_INDENT)},\n` : ''
@@ -153,7 +152,7 @@ function sarifRun(run, shown, tool) {
     const { analysis, times, server, unlocated } = run;
     const rules = new Map();
     const results = run.results.slice(0, shown).map(({ result, finding, ruleId }) => {
-        const entry = rules.get(ruleId) ?? { index: rules.size, finding, securitySeverity: undefined };
+        const entry = rules.get(ruleId) ?? { finding, securitySeverity: undefined };
         if (finding.type === 'VULNERABILITY') {
             entry.securitySeverity = worse(entry.securitySeverity, finding.severity);
         }
@@ -238,10 +237,12 @@ function sarifResult(finding, file, ruleId, ruleIndex) {
 /** Lines always; columns only when both are given and the range is not empty (SARIF §3.30). */
 function sarifRegion(region) {
     const { startLine, startColumn, endColumn } = region;
-    if (!isCount(startLine))
+    if (!(0,finding/* isLineNumber */.o2)(startLine))
         return undefined;
-    const endLine = isCount(region.endLine) && region.endLine >= startLine ? region.endLine : startLine;
-    const columns = isCount(startColumn) && isCount(endColumn) && (endLine > startLine || endColumn > startColumn);
+    const endLine = (0,finding/* isLineNumber */.o2)(region.endLine) && region.endLine >= startLine ? region.endLine : startLine;
+    const columns = (0,finding/* isLineNumber */.o2)(startColumn) &&
+        (0,finding/* isLineNumber */.o2)(endColumn) &&
+        (endLine > startLine || endColumn > startColumn);
     return {
         startLine,
         endLine,
@@ -284,9 +285,8 @@ function categoryPart(projectKey) {
 const RESULT_INDENT = 8;
 const RULE_INDENT = 12;
 function worse(a, b) {
-    return a !== undefined && SEVERITY_RANK[a] <= SEVERITY_RANK[b] ? a : b;
+    return a !== undefined && finding/* SEVERITY_ORDER */.B.indexOf(a) <= finding/* SEVERITY_ORDER */.B.indexOf(b) ? a : b;
 }
-const isCount = (value) => value !== undefined && Number.isSafeInteger(value) && value >= 1;
 
 // EXTERNAL MODULE: ./src/sonar/server-kind.ts
 var server_kind = __webpack_require__(6143);

@@ -10,10 +10,9 @@ __webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  GitHubApi: () => (/* reexport */ GitHubApi),
   RestApi: () => (/* reexport */ RestApi),
-  apiBase: () => (/* reexport */ apiBase),
   decorate: () => (/* reexport */ decorate),
+  gitHubApiOf: () => (/* binding */ gitHubApiOf),
   giteaPlatform: () => (/* reexport */ giteaPlatform),
   githubPlatform: () => (/* reexport */ githubPlatform),
   githubSaid: () => (/* reexport */ githubSaid),
@@ -21,14 +20,8 @@ __webpack_require__.d(__webpack_exports__, {
   listChangedLines: () => (/* reexport */ listChangedLines)
 });
 
-// EXTERNAL MODULE: ./src/fail-policy.ts
-var fail_policy = __webpack_require__(6654);
-// EXTERNAL MODULE: ./src/findings/finding.ts
-var findings_finding = __webpack_require__(4879);
-// EXTERNAL MODULE: ./src/gate/on-changed-lines.ts
-var on_changed_lines = __webpack_require__(7157);
-// EXTERNAL MODULE: ./src/gate/outcome.ts
-var gate_outcome = __webpack_require__(5163);
+// EXTERNAL MODULE: ./src/clock.ts
+var clock = __webpack_require__(9373);
 // EXTERNAL MODULE: ./src/errors.ts
 var errors = __webpack_require__(3916);
 // EXTERNAL MODULE: ./src/secrets.ts
@@ -198,6 +191,266 @@ function errorText(text) {
     return typeof message === 'string' ? message : message ? JSON.stringify(message) : '';
 }
 
+// EXTERNAL MODULE: ./src/findings/changed-lines.ts
+var changed_lines = __webpack_require__(7424);
+// EXTERNAL MODULE: ./src/findings/annotations.ts
+var annotations = __webpack_require__(4808);
+// EXTERNAL MODULE: ./src/findings/finding.ts
+var findings_finding = __webpack_require__(4879);
+// EXTERNAL MODULE: ./src/findings/severity-scales.ts
+var severity_scales = __webpack_require__(487);
+;// CONCATENATED MODULE: ./src/platforms/review-platform.ts
+
+
+
+
+
+
+
+
+
+/**
+ * The repository's address under a forge's API.
+ *
+ * @example forgeRepository({ owner: 'octo', repo: 'shop' }) // 'repos/octo/shop'
+ */
+function forgeRepository({ owner, repo }) {
+    return `repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
+}
+/**
+ * A project's commit status as GitHub's API takes it, and Gitea's and Forgejo's, which follow it
+ * (`state`, `context`, `description`, `target_url`): success or failure as the gate is judged,
+ * its texts cut to `limits`.
+ */
+function forgeStatus(verdict, limits) {
+    return {
+        state: verdict.failing ? 'failure' : 'success',
+        context: (0,untrusted_text/* cut */.Jj)(`sonarqube/${verdict.label}`, limits.contextChars),
+        description: (0,untrusted_text/* cut */.Jj)(verdict.words, limits.descriptionChars),
+        ...(verdict.dashboard ? { target_url: verdict.dashboard } : {})
+    };
+}
+/** Sets the project's commit status (forgeStatus's) on the target's commit. */
+async function setForgeStatus(api, target, verdict, limits) {
+    const path = `${forgeRepository(target)}/statuses/${encodeURIComponent(target.commit)}`;
+    await api.request('POST', path, { body: forgeStatus(verdict, limits) });
+}
+/**
+ * A forge's verdict comments: its pull request's issue's comments, found again by their marker,
+ * listed by `list` from their address; one deleted since it was listed (404) is written anew.
+ */
+function forgeVerdicts(api, target, list) {
+    const repository = forgeRepository(target);
+    const comments = `${repository}/issues/${target.pullRequest}/comments`;
+    return {
+        keyedBy: 'marker',
+        list: () => list(comments),
+        async create(_verdict, body) {
+            return { id: idOf((await api.request('POST', comments, { body: { body } })).body) };
+        },
+        async update(comment, body) {
+            const path = `${repository}/issues/comments/${comment.id}`;
+            try {
+                await api.request('PATCH', path, { body: { body } });
+                return true;
+            }
+            catch (error) {
+                if (isNotFound(error))
+                    return false;
+                throw error;
+            }
+        }
+    };
+}
+/** A forge's comment as listed (`id`, `body`, `user`), its shape checked. */
+function forgeComment(item) {
+    const { body, user } = (item ?? {});
+    const id = idOf(item);
+    return id === undefined || typeof body !== 'string' ? [] : [{ id, body, author: idOf(user) }];
+}
+/**
+ * Starts the issues' comments as one review of a forge's pull request (`event` COMMENT): one
+ * request, one notification; `onLine` places each on its line as the forge asks.
+ */
+async function startForgeReview(api, target, comments, onLine) {
+    const issues = comments.length === 1 ? 'issue' : 'issues';
+    await api.request('POST', `${forgeRepository(target)}/pulls/${target.pullRequest}/reviews`, {
+        body: {
+            event: 'COMMENT',
+            body: `SonarQube: ${comments.length} new ${issues} on the lines this pull request changes.`,
+            comments: comments.map(onLine)
+        }
+    });
+}
+/**
+ * A project's id on a platform that keys statuses and reports by one: `sonarqube-` and the key's
+ * digest, so no key can break an address, and two keys never share one.
+ *
+ * @example digestId('shop') // 'sonarqube-5fa8a1…' (30 characters)
+ */
+function digestId(key, length = 20) {
+    // Loaded when first used: the action's start does without node:crypto.
+    const { createHash } = process.getBuiltinModule('node:crypto');
+    return `sonarqube-${createHash('sha256').update(key).digest('hex').slice(0, length)}`;
+}
+/** An object's `id` when it is a positive whole number. */
+function idOf(value) {
+    return positiveId(value?.id);
+}
+/** `id` when it is a positive whole number. */
+function positiveId(id) {
+    return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+/** A 404: what was asked is not there (deleted, or a route an older server lacks). */
+function isNotFound(error) {
+    return error instanceof PlatformRefusal && error.status === 404;
+}
+/** Rethrows `error` unless it is a 404: a request's `.catch` where nothing there is no failure. */
+function ignoreNotFound(error) {
+    if (!isNotFound(error))
+        throw error;
+}
+/** What a build status's texts may take on both Bitbucket's. */
+const BUILD_STATUS_CHARS = 255;
+/**
+ * A project's build status as both Bitbucket's take it: keyed by the project key's digest, so the
+ * same key replaces it; `url` is required, so `orUrl` when the dashboard is unknown.
+ */
+function buildStatus(verdict, orUrl) {
+    return {
+        key: digestId(verdict.key),
+        state: verdict.failing ? 'FAILED' : 'SUCCESSFUL',
+        name: verdict.say(cut(`sonarqube/${oneLine(verdict.key)}`, BUILD_STATUS_CHARS)),
+        url: verdict.dashboard ?? orUrl,
+        description: cut(verdict.words, BUILD_STATUS_CHARS)
+    };
+}
+/**
+ * A platform's one warning for a refusal: that it refused, and what the token (401), its rights
+ * (403) or what it names (404, and any other status) lack.
+ */
+function refusalSaid(name, status, lacks) {
+    const why = status === 401 || status === 403 ? lacks[status] : lacks[404];
+    return (0,src_words/* msg */.ab) `${name} refused the decoration; the verdict and the exit code are unchanged. ${why}`;
+}
+
+;// CONCATENATED MODULE: ./src/platforms/github/github-api.ts
+/**
+ * GitHub's REST API as every GitHub feature asks it (the action's comment, check run and changed
+ * lines, the command's decoration of a GitHub pull request from any CI): GitHubApi, and GitHub's
+ * failures in words, told apart by the fields of the policy's errors (the status, GitHub's words,
+ * its rate limit).
+ */
+
+
+const GITHUB_API_LIMITS = {
+    /** One reply of the API (100 comments of 65,536 characters, JSON-escaped, fit). */
+    replyBytes: 64 * 1024 * 1024,
+    /** Tries of one request answered 5xx or 429: Octokit's retry plugin makes 3 retries. */
+    tries: 4
+};
+/** Who asks GitHub, unless the edge says: the tool and Node's version. */
+const GITHUB_USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
+const DEFAULT_API_URL = 'https://api.github.com';
+/** The API's address without a trailing slash, or undefined when it is not http(s). */
+function apiBase(value) {
+    const text = value?.trim() || DEFAULT_API_URL;
+    try {
+        const url = new URL(text);
+        if (url.protocol !== 'https:' && url.protocol !== 'http:')
+            return undefined;
+        if (url.username || url.password)
+            return undefined;
+        return url.href.replace(/\/+$/, '');
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * One GitHub API for one feature's requests: the platforms' REST policy (src/http/rest-api.ts)
+ * with the token in `authorization`, 5xx and 429 tried at most GITHUB_API_LIMITS.tries times (as
+ * Octokit's retry plugin does) within the decoration's time, and GraphQL beside it (`/graphql`,
+ * or `/api/graphql` on GitHub Enterprise Server).
+ *
+ * @example const api = new GitHubApi({ token, apiUrl: 'https://api.github.com', deadline })
+ */
+class GitHubApi extends RestApi {
+    graphqlApi;
+    constructor({ token, apiUrl, deadline, clock, userAgent = GITHUB_USER_AGENT }) {
+        const options = (url) => ({
+            platform: 'GitHub',
+            apiUrl: new URL(url),
+            token,
+            headers: { authorization: `token ${token}`, 'x-github-api-version': '2022-11-28' },
+            redirectAdvice: "Set GITHUB_API_URL to the address GitHub's API answers at.",
+            userAgent,
+            clock,
+            deadline,
+            maxTries: GITHUB_API_LIMITS.tries,
+            maxReplyBytes: GITHUB_API_LIMITS.replyBytes
+        });
+        super(options(apiUrl));
+        // GitHub Enterprise Server answers REST at /api/v3 and GraphQL at /api/graphql.
+        this.graphqlApi = new RestApi(options(apiUrl.replace(/\/api\/v3$/, '/api')));
+    }
+    /** GraphQL's `data` for `query` and its variables; GraphQL's own errors are a PlatformError. */
+    async graphql(query, variables) {
+        const body = variables === undefined ? { query } : { query, variables };
+        const reply = (await this.graphqlApi.request('POST', 'graphql', { body })).body;
+        if (Array.isArray(reply?.errors) && reply.errors.length > 0) {
+            const first = reply.errors[0];
+            const said = typeof first?.message === 'string' ? first.message : 'an error';
+            throw new PlatformError(`GitHub's GraphQL API answered: ${this.said(said)}`);
+        }
+        return reply?.data;
+    }
+    close() {
+        super.close();
+        this.graphqlApi.close();
+    }
+}
+/** A 403 or 404 from GitHub: the token may not write (or see) what was asked. */
+function isRefusal(error) {
+    const status = statusOf(error);
+    return (status === 403 || status === 404) && !isRateLimit(error);
+}
+/** A 403 or 429 that GitHub's rate limit gave. */
+function isRateLimit(error) {
+    const answer = answerOf(error);
+    return (answer !== undefined && (answer.status === 403 || answer.status === 429) && answer.rateLimited);
+}
+/** An error's message on one line, bounded. */
+function quote(error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return (0,untrusted_text/* oneLine */.TN)((0,untrusted_text/* cut */.Jj)(message, untrusted_text/* QUOTE_LIMITS */.gJ.long), untrusted_text/* QUOTE_LIMITS */.gJ.long);
+}
+/** What GitHub said, or that it did not reply. */
+function githubSaid(error) {
+    const answer = answerOf(error);
+    if (answer)
+        return `GitHub said: ${answer.status} ${answer.said}`.trimEnd();
+    if (error instanceof PlatformError && error.unanswered === undefined)
+        return quote(error);
+    const why = error instanceof PlatformError ? error.unanswered : undefined;
+    return `no reply from GitHub's API: ${why ?? quote(error)}`;
+}
+/** The HTTP status GitHub answered with; undefined when it did not answer. */
+function statusOf(error) {
+    return answerOf(error)?.status;
+}
+function answerOf(error) {
+    return error instanceof PlatformRefusal || error instanceof PlatformError
+        ? error.answer
+        : undefined;
+}
+
+// EXTERNAL MODULE: ./src/fail-policy.ts
+var fail_policy = __webpack_require__(6654);
+// EXTERNAL MODULE: ./src/gate/on-changed-lines.ts
+var on_changed_lines = __webpack_require__(7157);
+// EXTERNAL MODULE: ./src/gate/outcome.ts
+var gate_outcome = __webpack_require__(5163);
 // EXTERNAL MODULE: ./src/report/dashboard-link.ts
 var dashboard_link = __webpack_require__(67);
 // EXTERNAL MODULE: ./src/report/new-issues-block.ts
@@ -231,9 +484,10 @@ function issueKeyOf(body) {
     }
 }
 /**
- * A discussion about one issue on the line it stands on: its marker line, then the issue in one
- * paragraph (severity, message, rule linked to the issue on the server), in `markup` (HTML
- * blocks by default), every server value through its gate, the whole through the sink.
+ * A discussion about one new issue on the line of the diff it stands on: its hidden marker line
+ * (by which a later run finds it again: never a second one for the issue, and resolved once the
+ * issue is gone), then the issue in one paragraph (severity, message, rule linked to the issue on
+ * the server), in `markup`, every server value through its gate, the whole through the sink.
  *
  * @example issueDiscussionBody(finding, sink)
  */
@@ -253,8 +507,6 @@ var evidence_link = __webpack_require__(3398);
 var fitted_block = __webpack_require__(6972);
 // EXTERNAL MODULE: ./src/report/summary.ts
 var summary = __webpack_require__(7994);
-// EXTERNAL MODULE: ./src/report/what-changed-block.ts
-var what_changed_block = __webpack_require__(563);
 // EXTERNAL MODULE: ./src/report/wording.ts
 var wording = __webpack_require__(5594);
 ;// CONCATENATED MODULE: ./src/report/pull-request-comment-body.ts
@@ -269,14 +521,6 @@ var wording = __webpack_require__(5594);
 
 
 
-
-
-/**
- * The pull-request comment of one project. GitHub renders a comment as it renders the job
- * summary (Markdown with raw HTML), so the comment is written the same way: HTML blocks with
- * every server value through `summaryText` (see summary-text.ts for why). Its first line is a
- * hidden marker naming the project, by which the next run finds the comment and updates it.
- */
 const MARKER_NAME = 'sonar-quality-gate: ';
 /**
  * The hidden first line of the comment for a project, in `markup` (an HTML comment by default;
@@ -329,59 +573,50 @@ function commentVerdict(outcome, policy = fail_policy/* FAIL_ON_ERROR */.qJ) {
         return 'unread';
     return (0,fail_policy/* failsUnder */.mS)(outcome.result.status, policy) ? 'failed' : 'passed';
 }
-/** The comment's second line, hidden: the verdict it shows, for `changed`. */
-function verdictLine(verdict, markup = report_markup/* HTML_MARKUP */.xe) {
-    return markup.hidden(`verdict: ${verdict}`);
-}
-/** The verdict an existing comment says on its second line, in either markup. */
-function saidVerdict(existing) {
-    return /^verdict: (passed|failed|unread)$/.exec((0,report_markup/* hiddenLine */.re)(existing, 1) ?? '')?.[1];
-}
 /**
  * Whether to write the project's comment now, given the one found (its body) or none: `always`;
  * `failed` writes no new comment for a passing gate, but still updates one that exists (so it
  * never shows a failure that is gone); `changed` leaves the comment alone while its verdict is
- * the one it already says.
+ * the one it already says (its second, hidden line, in either markup).
  *
  * @example shouldWrite('failed', 'passed', undefined) // false
  */
 function shouldWrite(when, verdict, existing) {
     if (when === 'failed')
         return existing !== undefined || verdict !== 'passed';
-    if (when === 'changed')
-        return existing === undefined || saidVerdict(existing) !== verdict;
+    if (when === 'changed') {
+        return existing === undefined || (0,report_markup/* hiddenLine */.re)(existing, 1) !== `verdict: ${verdict}`;
+    }
     return true;
 }
 /**
- * The comment for one project, as HTML blocks: the marker line, the verdict with its icon, the
- * failing (then warning) conditions in words, what changed, the new issues, a link to the
- * analysis when it is on the server's origin, and the commit it is for; for an analysis that
- * could not be read, the reason. Every server value goes through `summaryText`, and everything
- * through the comment's sink. Within `limit`.
+ * The comment for one project, in `markup`: the hidden marker line (by which the next run finds
+ * the comment and updates it), the verdict with its icon, the failing (then warning) conditions
+ * in words, what changed, the new issues, a link to the analysis when it is on the server's
+ * origin, and the commit it is for; for an analysis that could not be read, the reason. Every
+ * server value goes through the markup's gate, and everything through the sink. Within `limit`.
  *
  * @example await github.request('POST', commentsPath, { body: { body: commentBody(outcome, sha, { sink }) } })
  */
 function commentBody(outcome, commitSha, options) {
     const { sink, limit = Math.min(comment_settings/* COMMENT_LIMITS */.R.chars, sink.limit), markup = report_markup/* HTML_MARKUP */.xe } = options;
     const said = (lines) => lines.map((line) => sink.text(line));
-    const join = (lines) => `${lines.join(markup.between)}\n`;
-    const size = (lines) => sink.size(join(lines));
     const marker = sink.text(outcomeMarker(outcome, markup));
-    const verdict = verdictLine(commentVerdict(outcome, options.policy), markup);
+    // The verdict shown, which `changed` compares (shouldWrite).
+    const verdict = markup.hidden(`verdict: ${commentVerdict(outcome, options.policy)}`);
     const project = markup.code((0,gate_outcome/* projectName */.j1)(outcome));
     const commit = `commit ${markup.code(shortSha(commitSha))}`;
     // The two hidden lines are the body's first two lines in every markup: one block.
     const hidden = `${marker}\n${verdict}`;
-    const frame = { hidden, sink, limit, markup, join };
     if (!outcome.read) {
-        const heading = sink.text(markup.heading(3, `❗ Quality Gate could not be read · ${project}`));
-        const max = summary/* SUMMARY_LIMITS */.QF.messageChars;
-        const lines = (0,src_words/* linesOf */.Dx)((0,src_words/* cutSaid */.il)(outcome.message, max));
-        const message = lines.map((line) => sink.say(line, (plain) => markup.text(plain, max)));
-        return bounded([hidden, heading, ...said([markup.paragraph(message), markup.paragraph([`For ${commit}`])])], { ...frame, heading });
+        const heading = markup.heading(3, `❗ Quality Gate could not be read · ${project}`);
+        const message = (0,summary/* messageParagraph */.Ov)(outcome.message, summary/* SUMMARY_LIMITS */.QF.messageChars, sink, markup);
+        const lines = said([heading, message, markup.paragraph([`For ${commit}`])]);
+        return bounded([hidden, ...lines], sink, limit, markup);
     }
     const { result } = outcome;
-    const heading = sink.text(markup.heading(3, sink.text((0,src_words/* msg */.ab) `${(0,summary/* headline */.Pl)(result.status, options.policy, markup)} · ${project}`)));
+    const title = sink.text((0,src_words/* msg */.ab) `${(0,summary/* headline */.Pl)(result.status, options.policy, markup)} · ${project}`);
+    const heading = sink.text(markup.heading(3, title));
     const facts = [
         `For ${commit}`,
         result.analysisId === undefined
@@ -390,29 +625,16 @@ function commentBody(outcome, commitSha, options) {
     ];
     const tail = said([markup.paragraph([[...facts, ...dashboardLink(result, markup)].join(' · ')])]);
     const head = [hidden, heading, sink.text(conditionsIntro(result.conditions, markup))];
-    // What changed keeps within a sixth of what is left, the issues within a third.
-    const changed = (0,what_changed_block/* whatChangedBlock */.a)(result, {
+    const lines = (0,summary/* verdictBlocks */.wx)(result, head, tail, {
         sink,
-        heading: 'h4',
-        limit: Math.floor((limit - size([...head, ...tail])) / 6),
-        markup
-    });
-    const issues = (0,new_issues_block/* newIssuesBlock */.Qs)(result.newIssues, {
-        sink,
+        markup,
+        limit,
         heading: 'h4',
         listed: comment_settings/* COMMENT_LIMITS */.R.issues,
-        limit: Math.floor((limit - size([...head, ...changed, ...tail])) / 3),
         fileLink: options.fileLink,
-        markup
+        conditions: (room) => conditionsList(result, sink, room, markup)
     });
-    const list = conditionsList(result, sink, limit - size([...head, ...changed, ...issues, ...tail]), markup);
-    return bounded([...head, ...list, ...changed, ...issues, ...tail], { ...frame, heading });
-}
-const LISTED_ICONS = { ERROR: '❌', WARN: '⚠️' };
-/** Failing conditions, then warning ones, each in the server's order. */
-function listed(conditions) {
-    const withStatus = (status) => conditions.filter(({ condition }) => condition.status === status);
-    return [...withStatus('ERROR'), ...withStatus('WARN')];
+    return bounded(lines, sink, limit, markup);
 }
 function conditionsIntro(conditions, markup) {
     if (conditions.length === 0) {
@@ -435,18 +657,17 @@ function conditionsIntro(conditions, markup) {
 }
 /** The failing and warning conditions in words, as many as the limits and `room` allow. */
 function conditionsList(result, sink, room, markup) {
-    const all = listed(result.conditions);
+    const all = (0,summary/* inStatusOrder */.g7)(result.conditions).filter(({ condition }) => condition.status === 'ERROR' || condition.status === 'WARN');
     if (all.length === 0)
         return [];
     const items = all.slice(0, comment_settings/* COMMENT_LIMITS */.R.conditions).map((evaluated) => {
-        const icon = LISTED_ICONS[evaluated.condition.status] ?? '';
+        const icon = summary/* STATUS_ICONS */.I[evaluated.condition.status] ?? '';
         const words = markup.text((0,wording/* describeCondition */.pu)(evaluated), untrusted_text/* QUOTE_LIMITS */.gJ.long);
         const evidence = (0,evidence_link/* evidenceUrl */.j)(result, evaluated.condition);
         return markup.list.item(`${icon} ${evidence ? markup.link(evidence, words) : words}`);
     });
     const list = (0,fitted_block/* fittedBlock */.C)(sink, items, {
-        open: markup.list.open,
-        close: markup.list.close,
+        ...markup.list,
         tail: (more) => markup.list.item(`… and ${more} more: see ${sink.text((0,src_words/* place */.ik)('details'))} or the dashboard`),
         more: all.length - items.length,
         // The list's last line ends in a line feed too.
@@ -470,22 +691,17 @@ function shortSha(sha) {
     return /^[0-9a-f]{7,64}$/i.test(sha) ? sha.slice(0, 7).toLowerCase() : sha;
 }
 /**
- * The lines (each through the sink already) as one body, or, should they still exceed `limit`
- * (the parts are bounded: this keeps the limit a guarantee, not a sum to trust), the marker and
- * heading alone, cut to the limit should even they exceed it.
+ * The lines (each through the sink already; the hidden lines, then the heading) as one body, or,
+ * should they still exceed `limit` (the parts are bounded: this keeps the limit a guarantee, not
+ * a sum to trust), the hidden lines and heading alone, cut to the limit should even they exceed it.
  */
-function bounded(lines, frame) {
-    const { sink, limit, join } = frame;
+function bounded(lines, sink, limit, markup) {
+    const join = (blocks) => `${blocks.join(markup.between)}\n`;
     const body = join(lines);
     if (sink.size(body) <= limit)
         return body;
-    const tooLarge = sink.text(frame.markup.paragraph([
-        `The verdict is too large to show here: see ${sink.text((0,src_words/* place */.ik)('details'))}.`
-    ]));
-    return sink.fit([], {
-        head: join([frame.hidden, frame.heading, tooLarge]),
-        limit
-    }).text;
+    const tooLarge = sink.text(markup.paragraph([`The verdict is too large to show here: see ${sink.text((0,src_words/* place */.ik)('details'))}.`]));
+    return sink.fit([], { head: join([...lines.slice(0, 2), tooLarge]), limit }).text;
 }
 
 ;// CONCATENATED MODULE: ./src/platforms/decorate.ts
@@ -528,7 +744,8 @@ function bounded(lines, frame) {
  */
 async function decorate(platform, outcomes, options) {
     const { words } = platform;
-    await decorating(options.log, platformNamed(platform), async (log) => {
+    const named = { ...words, refusal: (error) => platform.refusal(error) };
+    await decorating(options.log, named, async (log) => {
         for (const outcome of outcomes) {
             const verdict = verdictOf(outcome, options);
             if (platform.setStatus) {
@@ -888,13 +1105,6 @@ function dashboardOf(outcome) {
         ? (0,dashboard_link/* dashboardAddress */.v)(outcome.result.dashboardUrl, outcome.result.serverUrl)?.href
         : undefined;
 }
-function platformNamed(platform) {
-    return {
-        name: platform.words.name,
-        check: platform.words.check,
-        refusal: (error) => platform.refusal(error)
-    };
-}
 /** A step of a decoration that failed: what it was doing; why is its `cause`. */
 class DecorationStepFailure extends Error {
     what;
@@ -966,181 +1176,6 @@ function endOfDecoration(platform, error) {
 /** What an error said, ended with a full stop unless it ends with one of its own. */
 function asSentence(said) {
     return typeof said === 'string' && /[.!?]$/.test(said) ? said : (0,src_words/* msg */.ab) `${said}.`;
-}
-
-// EXTERNAL MODULE: ./src/findings/changed-lines.ts
-var changed_lines = __webpack_require__(7424);
-// EXTERNAL MODULE: ./src/findings/annotations.ts
-var annotations = __webpack_require__(4808);
-// EXTERNAL MODULE: ./src/findings/severity-scales.ts
-var severity_scales = __webpack_require__(487);
-;// CONCATENATED MODULE: ./src/platforms/review-platform.ts
-
-
-
-
-
-
-
-/**
- * The repository's address under a forge's API.
- *
- * @example forgeRepository({ owner: 'octo', repo: 'shop' }) // 'repos/octo/shop'
- */
-function forgeRepository({ owner, repo }) {
-    return `repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
-}
-/**
- * A project's commit status as GitHub's API takes it, and Gitea's and Forgejo's, which follow it
- * (`state`, `context`, `description`, `target_url`): success or failure as the gate is judged,
- * its texts cut to `limits`.
- */
-function forgeStatus(verdict, limits) {
-    return {
-        state: verdict.failing ? 'failure' : 'success',
-        context: (0,untrusted_text/* cut */.Jj)(`sonarqube/${verdict.label}`, limits.contextChars),
-        description: (0,untrusted_text/* cut */.Jj)(verdict.words, limits.descriptionChars),
-        ...(verdict.dashboard ? { target_url: verdict.dashboard } : {})
-    };
-}
-/** The one line of a forge's review that holds the issues' comments (GitHub, Gitea). */
-function reviewSummary(comments) {
-    return `SonarQube: ${comments} new ${comments === 1 ? 'issue' : 'issues'} on the lines this pull request changes.`;
-}
-/**
- * A project's id on a platform that keys statuses and reports by one: `sonarqube-` and the key's
- * digest, so no key can break an address, and two keys never share one.
- *
- * @example digestId('shop') // 'sonarqube-5fa8a1…' (30 characters)
- */
-function digestId(key, length = 20) {
-    // Loaded when first used: the action's start does without node:crypto.
-    const { createHash } = process.getBuiltinModule('node:crypto');
-    return `sonarqube-${createHash('sha256').update(key).digest('hex').slice(0, length)}`;
-}
-/** An object's `id` when it is a positive whole number. */
-function idOf(value) {
-    const id = value?.id;
-    return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/platforms/github/github-api.ts
-/**
- * GitHub's REST API as every GitHub feature asks it (the action's comment, check run and changed
- * lines, the command's decoration of a GitHub pull request from any CI): GitHubApi, the
- * platforms' one REST policy (src/http/rest-api.ts) with GitHub's token header and GraphQL beside
- * it, and GitHub's failures in words, told apart by the fields of the policy's errors (the
- * status, GitHub's words, its rate limit).
- */
-
-
-const GITHUB_API_LIMITS = {
-    /** One reply of the API (100 comments of 65,536 characters, JSON-escaped, fit). */
-    replyBytes: 64 * 1024 * 1024,
-    /** Tries of one request answered 5xx or 429: Octokit's retry plugin makes 3 retries. */
-    tries: 4
-};
-/** Who asks GitHub, unless the edge says: the tool and Node's version. */
-const GITHUB_USER_AGENT = `sonar-quality-gate-action/1 (node ${process.version})`;
-const DEFAULT_API_URL = 'https://api.github.com';
-/** The API's address without a trailing slash, or undefined when it is not http(s). */
-function apiBase(value) {
-    const text = value?.trim() || DEFAULT_API_URL;
-    try {
-        const url = new URL(text);
-        if (url.protocol !== 'https:' && url.protocol !== 'http:')
-            return undefined;
-        if (url.username || url.password)
-            return undefined;
-        return url.href.replace(/\/+$/, '');
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * One GitHub API for one feature's requests: the platforms' REST policy (src/http/rest-api.ts:
- * the API's address and nowhere else, no redirect followed, replies bounded, 401/403/404 a
- * PlatformRefusal) with the token in `authorization`, 5xx and 429 tried at most
- * GITHUB_API_LIMITS.tries times (as Octokit's retry plugin does) within the decoration's time,
- * and GraphQL beside it (`/graphql`, or `/api/graphql` on GitHub Enterprise Server).
- *
- * @example const api = new GitHubApi({ token, apiUrl: 'https://api.github.com', deadline })
- */
-class GitHubApi {
-    rest;
-    graphqlApi;
-    constructor({ token, apiUrl, deadline, clock, userAgent = GITHUB_USER_AGENT }) {
-        const api = (url) => new RestApi({
-            platform: 'GitHub',
-            apiUrl: new URL(url),
-            token,
-            headers: { authorization: `token ${token}`, 'x-github-api-version': '2022-11-28' },
-            redirectAdvice: "Set GITHUB_API_URL to the address GitHub's API answers at.",
-            userAgent,
-            clock,
-            deadline,
-            maxTries: GITHUB_API_LIMITS.tries,
-            maxReplyBytes: GITHUB_API_LIMITS.replyBytes
-        });
-        this.rest = api(apiUrl);
-        // GitHub Enterprise Server answers REST at /api/v3 and GraphQL at /api/graphql.
-        this.graphqlApi = api(apiUrl.replace(/\/api\/v3$/, '/api'));
-    }
-    /** `method` on `path` (under the API's address), with the query and the JSON body given. */
-    request(method, path, options = {}) {
-        return this.rest.request(method, path, options);
-    }
-    /** GraphQL's `data` for `query` and its variables; GraphQL's own errors are a PlatformError. */
-    async graphql(query, variables) {
-        const body = variables === undefined ? { query } : { query, variables };
-        const reply = (await this.graphqlApi.request('POST', 'graphql', { body })).body;
-        if (Array.isArray(reply?.errors) && reply.errors.length > 0) {
-            const first = reply.errors[0];
-            const said = typeof first?.message === 'string' ? first.message : 'an error';
-            throw new PlatformError(`GitHub's GraphQL API answered: ${this.rest.said(said)}`);
-        }
-        return reply?.data;
-    }
-    /** Ends the kept-alive connections. */
-    close() {
-        this.rest.close();
-        this.graphqlApi.close();
-    }
-}
-/** A 403 or 404 from GitHub: the token may not write (or see) what was asked. */
-function isRefusal(error) {
-    const status = statusOf(error);
-    return (status === 403 || status === 404) && !isRateLimit(error);
-}
-/** A 403 or 429 that GitHub's rate limit gave. */
-function isRateLimit(error) {
-    const answer = answerOf(error);
-    return (answer !== undefined && (answer.status === 403 || answer.status === 429) && answer.rateLimited);
-}
-/** An error's message on one line, bounded. */
-function quote(error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return (0,untrusted_text/* oneLine */.TN)((0,untrusted_text/* cut */.Jj)(message, untrusted_text/* QUOTE_LIMITS */.gJ.long), untrusted_text/* QUOTE_LIMITS */.gJ.long);
-}
-/** What GitHub said, or that it did not reply. */
-function githubSaid(error) {
-    const answer = answerOf(error);
-    if (answer)
-        return `GitHub said: ${answer.status} ${answer.said}`.trimEnd();
-    if (error instanceof PlatformError && error.unanswered === undefined)
-        return quote(error);
-    const why = error instanceof PlatformError ? error.unanswered : undefined;
-    return `no reply from GitHub's API: ${why ?? quote(error)}`;
-}
-/** The HTTP status GitHub answered with; undefined when it did not answer. */
-function statusOf(error) {
-    return answerOf(error)?.status;
-}
-function answerOf(error) {
-    return error instanceof PlatformRefusal || error instanceof PlatformError
-        ? error.answer
-        : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/platforms/github/check-run.ts
@@ -1241,11 +1276,11 @@ function checkAnnotation(finding, say) {
 ;// CONCATENATED MODULE: ./src/platforms/github/github.ts
 /**
  * GitHub as a review platform, from any CI: per project a commit status on the commit (or, where
- * asked, a check run standing for it: check-run.ts), and on a
- * pull request the project's comment (HTML blocks, found again by its marker and its author) and
- * the issues' comments on the lines the pull request changes, started as **one review** (one
- * request, one notification) and resolved once their issue is gone. Shapes from GitHub's REST
- * description (api.github.com, 2022-11-28) and its GraphQL API:
+ * asked, a check run standing for it: check-run.ts), and on a pull request the project's comment
+ * (HTML blocks, found again by its marker and its author) and the issues' comments on the lines
+ * the pull request changes, started as **one review** (one request, one notification) and
+ * resolved once their issue is gone. Shapes from GitHub's REST description (api.github.com,
+ * 2022-11-28) and its GraphQL API:
  * - `POST /repos/{owner}/{repo}/statuses/{sha}` (`state` error/failure/pending/success,
  *   `target_url`, `description`, `context`; GitHub refuses a description over 140 characters);
  * - `GET`, `POST /repos/{owner}/{repo}/issues/{number}/comments` (paged by `page`, `per_page`
@@ -1295,7 +1330,7 @@ const GATE_CHECK_RUN = {
 function githubPlatform(github, target, { checkRuns } = {}) {
     const repository = forgeRepository(target);
     const number = target.pullRequest;
-    const status = (verdict) => setStatus(github, repository, target.commit, verdict);
+    const status = (verdict) => setForgeStatus(github, target, verdict, GITHUB_LIMITS);
     // Check runs where the token may; once refused (not an app's token, or no checks permission),
     // each project's commit status stands for its check run.
     let checksRefused;
@@ -1327,75 +1362,31 @@ function githubPlatform(github, target, { checkRuns } = {}) {
         commit: target.commit,
         setStatus: checkRun ? undefined : status,
         writeReport: checkRun,
-        review: number === undefined
-            ? undefined
-            : pullRequest(github, {
-                repository,
-                number,
-                owner: target.owner,
-                repo: target.repo,
-                commit: target.commit
-            }),
+        review: number === undefined ? undefined : pullRequest(github, { ...target, pullRequest: number }),
         noReview: (0,src_words/* msg */.ab) `Not a pull request (no ${target.names.pullRequest}): the commit statuses are set, and no comment is written.`,
         close: () => github.close()
     };
 }
-/** The project's commit status: success or failure as the policy judges the gate. */
-async function setStatus(github, repository, commit, verdict) {
-    await github.request('POST', `${repository}/statuses/${encodeURIComponent(commit)}`, {
-        body: forgeStatus(verdict, GITHUB_LIMITS)
-    });
-}
-function pullRequest(github, ref) {
-    const comments = `${ref.repository}/issues/${ref.number}/comments`;
+function pullRequest(github, target) {
     return {
-        name: `pull request #${ref.number}`,
+        name: `pull request #${target.pullRequest}`,
         kind: 'pull request',
-        commit: ref.commit,
+        commit: target.commit,
         markup: 'html',
         ownIdentity: () => ownAccount(github),
-        changedLines: () => listChangedLines(github, ref.repository, ref.number),
-        verdicts: {
-            keyedBy: 'marker',
-            list: () => listComments(github, comments),
-            async create(_verdict, body) {
-                const { body: reply } = await github.request('POST', comments, { body: { body } });
-                return { id: accountId(reply?.id) };
-            },
-            async update(comment, body) {
-                try {
-                    await github.request('PATCH', `${ref.repository}/issues/comments/${comment.id}`, {
-                        body: { body }
-                    });
-                    return true;
-                }
-                catch (error) {
-                    // Deleted since it was listed: written anew.
-                    if (statusOf(error) === 404 && !isRateLimit(error))
-                        return false;
-                    throw error;
-                }
-            }
-        },
+        changedLines: () => listChangedLines(github, forgeRepository(target), target.pullRequest),
+        verdicts: forgeVerdicts(github, target, (path) => listComments(github, path)),
         inline: {
             step: 'the review of the new issues',
             started: 'comments started in one review',
             resolved: 'resolved',
-            list: () => reviewThreads(github, ref),
-            async start(comments) {
-                await github.request('POST', `${ref.repository}/pulls/${ref.number}/reviews`, {
-                    body: {
-                        event: 'COMMENT',
-                        body: reviewSummary(comments.length),
-                        comments: comments.map(({ file, line, body }) => ({
-                            path: file,
-                            line,
-                            side: 'RIGHT',
-                            body
-                        }))
-                    }
-                });
-            },
+            list: () => reviewThreads(github, target),
+            start: (comments) => startForgeReview(github, target, comments, ({ file, line, body }) => ({
+                path: file,
+                line,
+                side: 'RIGHT',
+                body
+            })),
             async resolve(thread) {
                 await github.graphql('mutation($id: ID!) { resolveReviewThread(input: { threadId: $id }) { thread { id } } }', { id: thread.id });
                 return true;
@@ -1412,19 +1403,14 @@ function pullRequest(github, ref) {
  */
 async function ownAccount(github) {
     try {
-        const { body } = await github.request('GET', 'user');
-        return accountId(body?.id);
+        return idOf((await github.request('GET', 'user')).body);
     }
     catch (error) {
         if (statusOf(error) !== 403)
             throw error;
     }
     const reply = await github.graphql('query { viewer { databaseId } }');
-    return accountId(reply?.viewer?.databaseId);
-}
-/** A positive whole number id, or undefined. */
-function accountId(id) {
-    return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
+    return positiveId(reply?.viewer?.databaseId);
 }
 /**
  * The pull request's comments, a page at a time (at most 30 pages of 100). The next page is
@@ -1440,13 +1426,7 @@ async function listComments(github, path) {
         const items = reply.body;
         if (!Array.isArray(items))
             break;
-        for (const item of items) {
-            const { id, body, user } = (item ?? {});
-            const comment = accountId(id);
-            if (comment === undefined || typeof body !== 'string')
-                continue;
-            found.push({ id: comment, body, author: accountId(user?.id) });
-        }
+        found.push(...items.flatMap(forgeComment));
         if (items.length === 0 || !/rel="next"/.test(reply.header('link') ?? ''))
             break;
     }
@@ -1489,14 +1469,14 @@ const THREADS_QUERY = `query($owner: String!, $repo: String!, $number: Int!, $af
   }
 }`;
 /** The pull request's review threads with their first comment, through GraphQL, bounded. */
-async function reviewThreads(github, ref) {
+async function reviewThreads(github, target) {
     const threads = [];
     let after = null;
     for (let page = 0; page < GITHUB_LIMITS.threadPages; page++) {
         const data = (await github.graphql(THREADS_QUERY, {
-            owner: ref.owner,
-            repo: ref.repo,
-            number: ref.number,
+            owner: target.owner,
+            repo: target.repo,
+            number: target.pullRequest,
             after
         }));
         const connection = data?.repository?.pullRequest?.reviewThreads;
@@ -1508,7 +1488,7 @@ async function reviewThreads(github, ref) {
                 id: node.id,
                 body: typeof first?.body === 'string' ? first.body : undefined,
                 resolved: node.isResolved === true,
-                author: accountId(first?.author?.databaseId)
+                author: positiveId(first?.author?.databaseId)
             });
         }
         const next = connection?.pageInfo;
@@ -1518,51 +1498,24 @@ async function reviewThreads(github, ref) {
     }
     return threads;
 }
-/** The one warning for a refusal: what the token, the repository or the pull request lacks. */
 function refusalWords(error, target) {
-    const base = 'GitHub refused the decoration; the verdict and the exit code are unchanged.';
     const repository = (0,untrusted_text/* oneLine */.TN)(`${target.owner}/${target.repo}`, untrusted_text/* QUOTE_LIMITS */.gJ.short);
-    if (isRateLimit(error)) {
-        return `${base} GitHub's API rate limit was reached (${error.status}): the next run decorates again.`;
-    }
-    switch (error.status) {
-        case 401:
-            return `${base} The token in GITHUB_TOKEN is not valid (401): give a personal access token, or a GitHub App's installation token.`;
-        case 403:
-            return `${base} The token in GITHUB_TOKEN may not write to ${repository} (403): a fine-grained token needs "Commit statuses" and "Pull requests" read and write; a classic token the repo scope; an installation token the statuses and pull_requests permissions.`;
-        default:
-            return (0,src_words/* msg */.ab) `${base} GitHub shows this token no repository ${repository}${target.pullRequest === undefined ? '' : ` or pull request #${target.pullRequest}`} (404): check ${target.names.repository} and ${target.names.pullRequest}, and that the token may see the repository.`;
-    }
+    return refusalSaid('GitHub', error.status, {
+        401: "The token in GITHUB_TOKEN is not valid (401): give a personal access token, or a GitHub App's installation token.",
+        // A refusal the rate limit gave is a 403 (a 429 is tried again, never a refusal).
+        403: isRateLimit(error)
+            ? `GitHub's API rate limit was reached (${error.status}): the next run decorates again.`
+            : `The token in GITHUB_TOKEN may not write to ${repository} (403): a fine-grained token needs "Commit statuses" and "Pull requests" read and write; a classic token the repo scope; an installation token the statuses and pull_requests permissions.`,
+        404: (0,src_words/* msg */.ab) `GitHub shows this token no repository ${repository}${target.pullRequest === undefined ? '' : ` or pull request #${target.pullRequest}`} (404): check ${target.names.repository} and ${target.names.pullRequest}, and that the token may see the repository.`
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/platforms/gitea/gitea.ts
-/**
- * Gitea and Forgejo as a review platform (`/api/v1`, the same shapes on both): per project a
- * commit status, and on a pull request the project's comment (Markdown, found again by its
- * marker and its author, edited in place) and the issues on the lines the pull request adds as
- * **one** review (one request, one notification), whose comments are resolved once their issue
- * is gone where the server can. Shapes from Gitea's API description (templates/swagger/v1_json.tmpl,
- * routers/api/v1/api.go) and Forgejo's:
- * - `POST /repos/{owner}/{repo}/statuses/{sha}` (`CreateStatusOption`: `state`
- *   pending/success/error/failure/warning, `target_url`, `description`, `context`);
- * - `GET`, `POST /repos/{owner}/{repo}/issues/{index}/comments` (a pull request's index is its
- *   issue's; the listing is not paged: every comment), `PATCH
- *   /repos/{owner}/{repo}/issues/comments/{id}`; the token's own user: `GET /user`;
- * - `GET /repos/{owner}/{repo}/pulls/{index}.diff`: the diff as text (the files listing carries
- *   no patch), from which the lines the pull request adds;
- * - `POST /repos/{owner}/{repo}/pulls/{index}/reviews` (`CreatePullReviewOptions`: `event`
- *   COMMENT, `body`, `comments[]`: `path`, `body`, `new_position`, the file's line, and
- *   `old_position` 0); `GET .../reviews` (`page`, `limit` at most 50) and `GET
- *   .../reviews/{id}/comments` (`id`, `body`, `user`, `resolver`);
- * - `POST /repos/{owner}/{repo}/pulls/comments/{id}/resolve` (Gitea 1.26 and later; Forgejo has
- *   none: its comments stay as they are, and none is counted resolved).
- * The token goes as `token <token>`, as the API description asks, to the API's origin only.
- */
-
 
 const GITEA_LIMITS = {
     /** A status's texts: the API names no limit; kept to a line. */
-    statusChars: 255,
+    contextChars: 255,
+    descriptionChars: 255,
     /** Gitea's largest page (`[api] MAX_RESPONSE_ITEMS`, 50 by default). */
     perPage: 50,
     /** Pages of reviews read, and reviews whose comments are read: 500 and 100. */
@@ -1577,7 +1530,6 @@ const GITEA_LIMITS = {
  * @example await decorate(giteaPlatform(rest, target), outcomes, options)
  */
 function giteaPlatform(gitea, target) {
-    const repository = forgeRepository(target);
     const number = target.pullRequest;
     return {
         words: {
@@ -1588,23 +1540,15 @@ function giteaPlatform(gitea, target) {
         },
         refusal: (error) => gitea_refusalWords(error, target),
         commit: target.commit,
-        setStatus: (verdict) => gitea_setStatus(gitea, repository, target.commit, verdict),
-        review: number === undefined
-            ? undefined
-            : gitea_pullRequest(gitea, target, `${repository}/pulls/${number}`, `${repository}/issues/${number}`),
+        setStatus: (verdict) => setForgeStatus(gitea, target, verdict, GITEA_LIMITS),
+        review: number === undefined ? undefined : gitea_pullRequest(gitea, { ...target, pullRequest: number }),
         noReview: (0,src_words/* msg */.ab) `Not a pull request (no ${target.names.pullRequest}): the commit statuses are set, and no comment is written.`,
         close: () => gitea.close()
     };
 }
-async function gitea_setStatus(gitea, repository, commit, verdict) {
-    await gitea.request('POST', `${repository}/statuses/${encodeURIComponent(commit)}`, {
-        body: forgeStatus(verdict, {
-            contextChars: GITEA_LIMITS.statusChars,
-            descriptionChars: GITEA_LIMITS.statusChars
-        })
-    });
-}
-function gitea_pullRequest(gitea, target, pull, issue) {
+function gitea_pullRequest(gitea, target) {
+    const pulls = `${forgeRepository(target)}/pulls`;
+    const pull = `${pulls}/${target.pullRequest}`;
     // Forgejo and Gitea before 1.26 have no API to resolve a comment: found once, asked no more.
     let cannotResolve = false;
     return {
@@ -1614,65 +1558,32 @@ function gitea_pullRequest(gitea, target, pull, issue) {
         markup: 'markdown',
         ownIdentity: async () => idOf((await gitea.request('GET', 'user')).body),
         changedLines: () => changedLines(gitea, pull),
-        verdicts: {
-            keyedBy: 'marker',
-            async list() {
-                const { body } = await gitea.request('GET', `${issue}/comments`);
-                return (Array.isArray(body) ? body : []).flatMap((item) => {
-                    const { body: text, user } = (item ?? {});
-                    const id = idOf(item);
-                    return id === undefined || typeof text !== 'string'
-                        ? []
-                        : [{ id, body: text, author: idOf(user) }];
-                });
-            },
-            async create(_verdict, body) {
-                const reply = await gitea.request('POST', `${issue}/comments`, { body: { body } });
-                return { id: idOf(reply.body) };
-            },
-            async update(comment, body) {
-                const path = `${issue.replace(/\/issues\/\d+$/, '/issues')}/comments/${comment.id}`;
-                try {
-                    await gitea.request('PATCH', path, { body: { body } });
-                    return true;
-                }
-                catch (error) {
-                    if (error instanceof PlatformRefusal && error.status === 404)
-                        return false;
-                    throw error;
-                }
-            }
-        },
+        // The listing is not paged: every comment.
+        verdicts: forgeVerdicts(gitea, target, async (path) => {
+            const { body } = await gitea.request('GET', path);
+            return (Array.isArray(body) ? body : []).flatMap(forgeComment);
+        }),
         inline: {
             step: 'the review of the new issues',
             started: 'comments started in one review',
             resolved: 'resolved',
             list: (identity) => reviewComments(gitea, pull, identity),
-            async start(comments) {
-                await gitea.request('POST', `${pull}/reviews`, {
-                    body: {
-                        event: 'COMMENT',
-                        body: reviewSummary(comments.length),
-                        comments: comments.map(({ file, line, body }) => ({
-                            path: file,
-                            body,
-                            new_position: line,
-                            old_position: 0
-                        }))
-                    }
-                });
-            },
+            start: (comments) => startForgeReview(gitea, target, comments, ({ file, line, body }) => ({
+                path: file,
+                body,
+                new_position: line,
+                old_position: 0
+            })),
             async resolve(comment) {
                 if (cannotResolve)
                     return false;
-                const path = `${pull.replace(/\/pulls\/\d+$/, '/pulls')}/comments/${comment.id}/resolve`;
                 try {
-                    await gitea.request('POST', path);
+                    await gitea.request('POST', `${pulls}/comments/${comment.id}/resolve`);
                     return true;
                 }
                 catch (error) {
                     // No such route: Forgejo, or Gitea before 1.26.
-                    if (!(error instanceof PlatformRefusal && error.status === 404))
+                    if (!isNotFound(error))
                         throw error;
                     cannotResolve = true;
                     return false;
@@ -1743,19 +1654,14 @@ async function changedLines(gitea, pull) {
     }
     return changed;
 }
-/** The one warning for a refusal: what the token, the repository or the pull request lacks. */
 function gitea_refusalWords(error, target) {
     const { kind } = target;
-    const base = `${kind} refused the decoration; the verdict and the exit code are unchanged.`;
     const repository = (0,untrusted_text/* oneLine */.TN)(`${target.owner}/${target.repo}`, untrusted_text/* QUOTE_LIMITS */.gJ.short);
-    switch (error.status) {
-        case 401:
-            return `${base} The token in GITEA_TOKEN is not valid (401): give an access token of a user who may write to the repository.`;
-        case 403:
-            return `${base} The token in GITEA_TOKEN may not write to ${repository} (403): it needs the write:repository and write:issue scopes.`;
-        default:
-            return (0,src_words/* msg */.ab) `${base} ${kind} shows this token no repository ${repository}${target.pullRequest === undefined ? '' : ` or pull request #${target.pullRequest}`} (404): check ${target.names.repository} and ${target.names.pullRequest}.`;
-    }
+    return refusalSaid(kind, error.status, {
+        401: 'The token in GITEA_TOKEN is not valid (401): give an access token of a user who may write to the repository.',
+        403: `The token in GITEA_TOKEN may not write to ${repository} (403): it needs the write:repository and write:issue scopes.`,
+        404: (0,src_words/* msg */.ab) `${kind} shows this token no repository ${repository}${target.pullRequest === undefined ? '' : ` or pull request #${target.pullRequest}`} (404): check ${target.names.repository} and ${target.names.pullRequest}.`
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/action/platforms.ts
@@ -1770,6 +1676,18 @@ function gitea_refusalWords(error, target) {
 
 
 
+
+
+/**
+ * GitHub's API at GITHUB_API_URL for `token`, its requests ending by `deadline`; undefined when
+ * GITHUB_API_URL is not an http(s) address.
+ *
+ * @example const api = gitHubApiOf(token, process.env, decorateBy)
+ */
+function gitHubApiOf(token, env, deadline) {
+    const apiUrl = apiBase(env['GITHUB_API_URL']);
+    return apiUrl ? new GitHubApi({ token, apiUrl, deadline, clock: clock/* systemClock */.m }) : undefined;
+}
 
 
 /***/ })

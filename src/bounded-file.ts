@@ -12,7 +12,6 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs'
 
-/** How much is read at a time. */
 const CHUNK_BYTES = 64 * 1024
 
 /** What a path is when it is not a regular file, in words for a message. */
@@ -65,11 +64,10 @@ export async function readBoundedFile(file: string, maxBytes: number): Promise<B
   } catch (error) {
     return { outcome: 'unreadable', error }
   } finally {
-    // A failure to close a file that was read changes nothing of what was read.
     try {
       closeSync(fd)
     } catch {
-      // nothing to do
+      // A failure to close a file that was read changes nothing of what was read.
     }
   }
 }

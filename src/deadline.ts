@@ -1,10 +1,9 @@
 /**
  * The step's one time budget. The overall time-out (the timeout setting) counts from the step's
- * start; it is computed here once, and the value is passed to everything that waits or asks: the
- * check's polls and requests end by it. What the step writes afterwards where the developer
- * looks (GitHub's comment, check run and changed lines; the command's platforms) has
- * `DECORATION_ALLOWANCE_MS` past it, and no more: the step always ends within the time-out plus
- * the allowance (docs/command.md and docs/troubleshooting.md say so).
+ * start; it is computed here once and passed to everything that waits or asks. What the step
+ * writes afterwards where the developer looks (GitHub's comment, check run and changed lines; the
+ * command's platforms) has `DECORATION_ALLOWANCE_MS` more, so the step always ends within the
+ * time-out plus the allowance (docs/command.md and docs/troubleshooting.md say so).
  */
 import type { Clock } from './clock.js'
 

@@ -8,27 +8,19 @@ import { oneLine, QUOTE_LIMITS } from './untrusted-text.js'
 import { Message, Reference, textOf, type Said } from './words.js'
 
 /**
- * Every code an error of the family carries. Adding one makes the command's exit-code table
- * (src/cli/exit-codes.ts) choose an exit code for it.
+ * Every code an error of the family carries: each is the static `code` of one class, whose
+ * comment says what it means (UsageError and ResultFileError are the command's, in src/cli/).
+ * Adding one makes the command's exit-code table (src/cli/exit-codes.ts) choose its exit code.
  */
 export type ErrorCode =
-  /** An input or environment variable is missing or malformed. */
   | 'ERR_SETTINGS'
-  /** A mistake on the command line (the command's alone). */
   | 'ERR_USAGE'
-  /** The scanner's report-task.txt is missing or does not say what is needed. */
   | 'ERR_REPORT_FILE'
-  /** A result file of the command could not be written. */
   | 'ERR_RESULT_FILE'
-  /** Refused: the token would have gone to another origin. */
   | 'ERR_UNSAFE_REQUEST'
-  /** The server could not be reached or did not answer with the JSON asked for. */
   | 'ERR_SERVER_REQUEST'
-  /** The analysis task ended FAILED or CANCELED. */
   | 'ERR_TASK_FAILED'
-  /** The project has no analysis of what was asked for, and none is coming. */
   | 'ERR_NO_ANALYSIS'
-  /** The overall time-out ran out before the verdict was known. */
   | 'ERR_TIMEOUT'
   /** Not an error of the family: something unforeseen (see codeOf). */
   | 'ERR_UNEXPECTED'
@@ -57,47 +49,36 @@ export class ExplainedError extends Error {
   }
 }
 
-/** An input or environment variable is missing or malformed. */
-export class SettingsError extends ExplainedError {
-  static readonly code = 'ERR_SETTINGS'
-  declare readonly code: typeof SettingsError.code
+/** A member of the family made of its message alone: its code is its class's static `code`. */
+abstract class CodedError extends ExplainedError {
+  declare static readonly code: ErrorCode
 
   constructor(message: Said, options?: ErrorOptions) {
-    super(SettingsError.code, message, options)
+    super(new.target.code, message, options)
   }
+}
+
+/** An input or environment variable is missing or malformed. */
+export class SettingsError extends CodedError {
+  static override readonly code = 'ERR_SETTINGS'
+  declare readonly code: typeof SettingsError.code
 }
 
 /** The scanner's report-task.txt is missing or does not say what the action needs. */
-export class ReportFileError extends ExplainedError {
-  static readonly code = 'ERR_REPORT_FILE'
+export class ReportFileError extends CodedError {
+  static override readonly code = 'ERR_REPORT_FILE'
   declare readonly code: typeof ReportFileError.code
-
-  constructor(message: Said, options?: ErrorOptions) {
-    super(ReportFileError.code, message, options)
-  }
 }
 
 /** The action refused to do something unsafe (send the token to another origin). */
-export class UnsafeRequestError extends ExplainedError {
-  static readonly code = 'ERR_UNSAFE_REQUEST'
+export class UnsafeRequestError extends CodedError {
+  static override readonly code = 'ERR_UNSAFE_REQUEST'
   declare readonly code: typeof UnsafeRequestError.code
-
-  constructor(message: Said, options?: ErrorOptions) {
-    super(UnsafeRequestError.code, message, options)
-  }
 }
 
-/** What is known of a request that failed, besides its message. */
-interface ServerRequestFailure extends ErrorOptions {
-  /** Node's error code when no reply came (ECONNREFUSED, EPROTO, CERT_HAS_EXPIRED...). */
-  nodeCode?: string | undefined
-  /** The token's kind when a 403 refused an analysis token ('a global analysis token (sqa_…)'). */
-  analysisToken?: string | undefined
-  /** Nothing answered, or the connection broke before a reply: a server restarting looks so. */
-  noReply?: boolean | undefined
-  /** The origin of the server asked (`https://sonar.example.com`). */
-  origin?: string | undefined
-}
+/** What is known of a request that failed, besides its message and status. */
+type ServerRequestFailure = ErrorOptions &
+  Partial<Pick<ServerRequestError, 'nodeCode' | 'analysisToken' | 'noReply' | 'origin'>>
 
 /** The server could not be reached or answered something other than the JSON we asked for. */
 export class ServerRequestError extends ExplainedError {
@@ -107,11 +88,11 @@ export class ServerRequestError extends ExplainedError {
   readonly status: number | undefined
   /** Node's error code when no reply came (ECONNREFUSED, EPROTO, CERT_HAS_EXPIRED...). */
   readonly nodeCode: string | undefined
-  /** The token's kind when a 403 refused an analysis token; undefined otherwise. */
+  /** The kind of analysis token a 403 refused ('a global analysis token (sqa_…)'). */
   readonly analysisToken: string | undefined
-  /** Nothing answered (refused, unreachable) or the connection broke before a reply. */
+  /** Nothing answered, or the connection broke before a reply: a server restarting looks so. */
   readonly noReply: boolean
-  /** The origin of the server asked, when the request was made. */
+  /** The origin of the server asked (`https://sonar.example.com`), when the request was made. */
   readonly origin: string | undefined
 
   constructor(
@@ -129,36 +110,24 @@ export class ServerRequestError extends ExplainedError {
 }
 
 /** The analysis task ended FAILED or CANCELED on the server. */
-export class TaskFailedError extends ExplainedError {
-  static readonly code = 'ERR_TASK_FAILED'
+export class TaskFailedError extends CodedError {
+  static override readonly code = 'ERR_TASK_FAILED'
   declare readonly code: typeof TaskFailedError.code
-
-  constructor(message: Said, options?: ErrorOptions) {
-    super(TaskFailedError.code, message, options)
-  }
 }
 
 /**
  * The project has no analysis of the branch, pull request or commit asked for that can be
  * checked, and none is queued or running.
  */
-export class AnalysisNotFoundError extends ExplainedError {
-  static readonly code = 'ERR_NO_ANALYSIS'
+export class AnalysisNotFoundError extends CodedError {
+  static override readonly code = 'ERR_NO_ANALYSIS'
   declare readonly code: typeof AnalysisNotFoundError.code
-
-  constructor(message: Said, options?: ErrorOptions) {
-    super(AnalysisNotFoundError.code, message, options)
-  }
 }
 
 /** The overall time-out ran out before the verdict was known. */
-export class TimeoutError extends ExplainedError {
-  static readonly code = 'ERR_TIMEOUT'
+export class TimeoutError extends CodedError {
+  static override readonly code = 'ERR_TIMEOUT'
   declare readonly code: typeof TimeoutError.code
-
-  constructor(message: Said, options?: ErrorOptions) {
-    super(TimeoutError.code, message, options)
-  }
 }
 
 /**
@@ -198,7 +167,7 @@ export function quotedSaidOf(error: unknown): Said {
  */
 export function saidOf(error: unknown): Said {
   const said: unknown = (error as { said?: unknown } | null | undefined)?.said
-  return said instanceof Message ? said : asError(error).message
+  return said instanceof Message ? said : messageOf(error)
 }
 
 /**

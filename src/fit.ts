@@ -84,10 +84,9 @@ export function fitParts(parts: Parts, options: FitOptions): Fitted {
   // Each part is made once, when the loop reaches it; the text is made of those.
   const made: string[] = []
   const text = (count: number): string => {
-    const shown = made.slice(0, count).join(separator)
     const tailText = tailOf(count)
-    const body = tailText === '' ? shown : count > 0 ? `${shown}${separator}${tailText}` : tailText
-    return `${head}${body}${foot}`
+    const shown = [...made.slice(0, count), ...(tailText === '' ? [] : [tailText])]
+    return `${head}${shown.join(separator)}${foot}`
   }
 
   // The bytes of the first `count` parts and their separators, grown one part at a time: one

@@ -6,7 +6,7 @@
 import { readBoundedFile, type BoundedFile } from './bounded-file.js'
 import { messageOf } from './errors.js'
 import { isFullSha } from './settings.js'
-import { cut, oneLine, QUOTE_LIMITS } from './untrusted-text.js'
+import { oneLine, QUOTE_LIMITS } from './untrusted-text.js'
 
 /** The most of a GitHub Actions run's event file read (GitHub caps webhook payloads at 25 MB). */
 export const EVENT_FILE_BYTES = 25 * 1024 * 1024
@@ -16,7 +16,6 @@ type EventFile = { payload: unknown } | { problem: string }
 
 /** A `pull_request` event's pull request, as far as its file says it. */
 interface EventPullRequest {
-  /** Its number. */
   number?: number
   /** Its head commit, in lower case, when the file gives a full SHA. */
   headSha?: string
@@ -94,5 +93,5 @@ function unread(read: Exclude<BoundedFile, { outcome: 'read' }>): string {
 
 /** An error's message fit to quote: one line, cut. The log's gate escapes it. */
 function quote(error: unknown): string {
-  return oneLine(cut(messageOf(error), QUOTE_LIMITS.long), QUOTE_LIMITS.long)
+  return oneLine(messageOf(error), QUOTE_LIMITS.long)
 }

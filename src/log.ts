@@ -117,10 +117,9 @@ export function runnerLog(core: RunnerCommands, names: Names): RunnerLog {
 
 /** The annotation's title through the line gate; its file and numbers as the caller checked them. */
 function safeWhere(where: AnnotationWhere, text: (value: string) => string): AnnotationWhere {
-  const title = where.title === undefined ? undefined : logLine(text(where.title))
   return {
     ...where,
-    ...(title === undefined ? {} : { title: cut(title, 200) }),
+    ...(where.title === undefined ? {} : { title: cut(logLine(text(where.title)), 200) }),
     // The file is the checkout's: one whose name held the token would not be placed, nor leak it.
     ...(where.file === undefined ? {} : { file: text(where.file) })
   }

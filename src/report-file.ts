@@ -170,14 +170,12 @@ export function parseReportFile(text: string, file: string): ReportTask {
 
 /** An http(s) address without credentials, or a ReportFileError that never shows them. */
 function httpUrl(name: string, key: string, text: string): URL {
-  let parsed: URL
-  try {
-    parsed = new URL(text)
-  } catch {
+  if (!URL.canParse(text)) {
     throw new ReportFileError(
       `Report file ${name}: ${key} "${oneLine(hideCredentials(text), QUOTE_LIMITS.long)}" is not a URL.`
     )
   }
+  const parsed = new URL(text)
   if (parsed.username || parsed.password) {
     throw new ReportFileError(
       msg`Report file ${name}: ${key} holds credentials (user:password@), which ${place('self')} never sends anywhere. Remove them from the address; the token goes in ${settingOrVariable('token')}.`

@@ -202,27 +202,17 @@ export function readSettings(raw: RawSettings): Settings {
   }
   const projectKeys = projectKeyLines(raw.project ?? '')
   const reportFiles = reportPatterns(raw.reportFile ?? '')
-  const chosen = { task: taskId, analysis: analysisId, project: projectKeys.length > 0 }
-  for (const key of ['task', 'analysis', 'project'] as const) {
-    if (chosen[key] && !hostUrl) {
-      throw new SettingsError(
-        msg`${settingTitle(key)} needs the server address: set ${theSetting('host')} or the SONAR_HOST_URL environment variable.`
-      )
-    }
+  const needsHost = (['task', 'analysis', 'project'] as const).find((key) => text(key))
+  if (needsHost && !hostUrl) {
+    throw new SettingsError(
+      msg`${settingTitle(needsHost)} needs the server address: set ${theSetting('host')} or the SONAR_HOST_URL environment variable.`
+    )
   }
-  if (chosen.project) {
-    const other = taskId
-      ? 'task'
-      : analysisId
-        ? 'analysis'
-        : reportFiles.length > 0
-          ? 'reportFile'
-          : undefined
-    if (other) {
-      throw new SettingsError(
-        msg`${settingsTitle('project')} and ${setting(other)} are both set: give the projects whose analyses to check, or ${setting(other)}, not both.`
-      )
-    }
+  const other = (['task', 'analysis', 'reportFile'] as const).find((key) => text(key))
+  if (projectKeys.length > 0 && other) {
+    throw new SettingsError(
+      msg`${settingsTitle('project')} and ${setting(other)} are both set: give the projects whose analyses to check, or ${setting(other)}, not both.`
+    )
   }
   const branch = nameSetting('branch', text('branch'))
   const pullRequest = nameSetting('pullRequest', text('pullRequest'))
@@ -232,12 +222,11 @@ export function readSettings(raw: RawSettings): Settings {
       msg`${settingsTitle('branch')} and ${setting('pullRequest')} are both set: an analysis is of a branch or of a pull request; give one.`
     )
   }
-  for (const key of ['branch', 'pullRequest', 'commit'] as const) {
-    if (text(key) && !chosen.project) {
-      throw new SettingsError(
-        msg`${settingTitle(key)} is set without ${setting('project')}: it says which analysis of a project to check; give ${setting('project')} too.`
-      )
-    }
+  const scoping = (['branch', 'pullRequest', 'commit'] as const).find((key) => text(key))
+  if (scoping && projectKeys.length === 0) {
+    throw new SettingsError(
+      msg`${settingTitle(scoping)} is set without ${setting('project')}: it says which analysis of a project to check; give ${setting('project')} too.`
+    )
   }
 
   return {
@@ -261,12 +250,17 @@ export function readSettings(raw: RawSettings): Settings {
   }
 }
 
+/** A list setting's items: split at `separator`, each trimmed, the empty ones dropped. */
+function listOf(raw: string, separator: RegExp): string[] {
+  return raw
+    .split(separator)
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+}
+
 /** The project keys, one per line: each a key the server could have made. */
 function projectKeyLines(raw: string): string[] {
-  const keys = raw
-    .split(/\r\n|\r|\n/)
-    .map((line) => line.trim())
-    .filter((line) => line !== '')
+  const keys = listOf(raw, /\r\n|\r|\n/)
   if (keys.length > MAX_PROJECTS) {
     throw new SettingsError(
       msg`${settingTitle('project')} has ${keys.length} lines: give at most ${MAX_PROJECTS} project keys, one per line.`
@@ -300,16 +294,11 @@ function nameSetting(key: 'branch' | 'pullRequest', value: string | undefined): 
  */
 function commitSetting(value: string | undefined): string[] {
   if (value === undefined) return []
-  const shas = value
-    .split(/[,\s]+/)
-    .filter((sha) => sha !== '')
-    .map((sha) => sha.toLowerCase())
-  for (const sha of shas) {
-    if (!isFullSha(sha)) {
-      throw new SettingsError(
-        msg`${settingTitle('commit')} is "${oneLine(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`
-      )
-    }
+  const shas = listOf(value, /[,\s]+/).map((sha) => sha.toLowerCase())
+  if (!shas.every(isFullSha)) {
+    throw new SettingsError(
+      msg`${settingTitle('commit')} is "${oneLine(value)}": give the full commit SHA (40 hexadecimal characters, as git rev-parse HEAD prints it); an abbreviated one could match another commit's analysis.`
+    )
   }
   if (shas.length > 2) {
     throw new SettingsError(
@@ -326,8 +315,7 @@ function commitSetting(value: string | undefined): string[] {
 export function fileSetting(raw: RawSettings, key: SettingKey): string | undefined {
   const value = raw[key]?.trim()
   if (!value) return undefined
-  // eslint-disable-next-line no-control-regex
-  if (value.length > 1000 || /[\u0000-\u001f\u007f]/.test(value)) {
+  if (pathProblem(value)) {
     throw new SettingsError(
       msg`${settingTitle(key)} "${oneLine(value)}" is not a file path: give one path, relative to the working directory, e.g. sonar-issues.sarif.`
     )
@@ -348,17 +336,15 @@ export function booleanSetting(raw: RawSettings, key: SettingKey, fallback: bool
 
 /** The input's non-empty lines, each trimmed: paths or globs of report files. */
 function reportPatterns(raw: string): string[] {
-  const lines = raw
-    .split(/\r\n|\r|\n/)
-    .map((line) => line.trim())
-    .filter((line) => line !== '')
+  const lines = listOf(raw, /\r\n|\r|\n/)
   if (lines.length > MAX_REPORT_PATTERNS) {
     throw new SettingsError(
       msg`${settingTitle('reportFile')} has ${lines.length} lines: give at most ${MAX_REPORT_PATTERNS} paths or globs (one glob such as **/report-task.txt finds every analysis in the workspace).`
     )
   }
   for (const line of lines) {
-    const problem = patternProblem(line)
+    const problem =
+      pathProblem(line) ?? (line.startsWith('!') ? 'exclusions (!) are not supported' : undefined)
     if (problem) {
       throw new SettingsError(
         msg`${settingTitle('reportFile')} has the line "${oneLine(line)}": ${problem}. Give paths or globs of report-task.txt files relative to the working directory, one per line.`
@@ -368,26 +354,23 @@ function reportPatterns(raw: string): string[] {
   return lines
 }
 
-/** Why a report path or glob cannot be used, or undefined. */
-function patternProblem(line: string): string | undefined {
-  if (line.length > 1000) return 'it is longer than 1,000 characters'
+/** Why `path` (a file or a report glob) cannot be used, or undefined. */
+function pathProblem(path: string): string | undefined {
+  if (path.length > 1000) return 'it is longer than 1,000 characters'
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(line)) return 'it holds a control character'
-  if (line.startsWith('!')) return 'exclusions (!) are not supported'
+  if (/[\u0000-\u001f\u007f]/.test(path)) return 'it holds a control character'
   return undefined
 }
 
 function optionalUrl(value: string | undefined): URL | undefined {
   if (value === undefined) return undefined
   const host = settingWithVariable('host')
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
+  if (!URL.canParse(value)) {
     throw new SettingsError(
       msg`${host} "${oneLine(hideCredentials(value))}" is not a URL: give the server's address, e.g. https://sonarcloud.io or https://sonar.example.com.`
     )
   }
+  const url = new URL(value)
   if (url.username || url.password) {
     throw new SettingsError(
       msg`${host} must not contain credentials: pass the token in ${settingOrVariable('token')}.`
@@ -439,16 +422,12 @@ function optionalId(key: 'task' | 'analysis', value: string | undefined): string
  * gate pass, which is what failStep false says plainly.
  */
 function failPolicy(raw: string): FailPolicy {
-  const words = raw
-    .split(/[,\r\n]/)
-    .map((word) => word.trim())
-    .filter((word) => word !== '')
+  const words = listOf(raw, /[,\r\n]/)
   if (words.length === 0) return FAIL_ON_ERROR
-  const allowed = FAILING_STATUSES.join(', ')
   for (const word of words) {
     if (!(FAILING_STATUSES as readonly string[]).includes(word.toUpperCase())) {
       throw new SettingsError(
-        msg`${settingTitle('failingStatuses')} has "${oneLine(word, QUOTE_LIMITS.short)}": give the gate statuses that fail the step, separated by commas, from ${allowed} (NONE: a project without a gate, or a status no server sends); default ERROR.`
+        msg`${settingTitle('failingStatuses')} has "${oneLine(word, QUOTE_LIMITS.short)}": give the gate statuses that fail the step, separated by commas, from ${FAILING_STATUSES.join(', ')} (NONE: a project without a gate, or a status no server sends); default ERROR.`
       )
     }
   }

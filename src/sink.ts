@@ -92,11 +92,11 @@ export function createSink(options: SinkOptions): Sink {
       return fitParts(said, {
         limit: fitOptions.limit ?? limit,
         size,
+        separator,
+        more,
         ...(head === undefined ? {} : { head: text(head) }),
         ...(foot === undefined ? {} : { foot: text(foot) }),
-        ...(separator === undefined ? {} : { separator }),
-        ...(tail === undefined ? {} : { tail: (leftOut: number) => text(tail(leftOut)) }),
-        ...(more === undefined ? {} : { more })
+        ...(tail === undefined ? {} : { tail: (leftOut: number) => text(tail(leftOut)) })
       })
     },
     hiding: (secrets) => createSink({ ...options, secrets: [...options.secrets, ...secrets] })

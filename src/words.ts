@@ -134,11 +134,7 @@ export const settingWithVariable = (key: SettingKey): Reference => reference('wi
 /** Where the reader finds the details (the action's job summary, the command's files). */
 export const place = (key: PlaceKey): Reference => reference('place', key)
 
-/**
- * A message of ours: text and references, made by `msg`, said only by a sink, in its edge's
- * words and through its destination's escaping (`inWords`). The text is escaped and the
- * references are said: a reference is never escaped, and text is never read for one.
- */
+/** A message of ours: text and references, made by `msg`, said only by a sink (`inWords`). */
 export class Message {
   private constructor(readonly parts: readonly (string | Reference)[]) {}
 
@@ -248,8 +244,7 @@ export type Said = string | Message | Reference
 
 /**
  * `text` as a destination writes it: a Message's text through `escape` (the destination's gate)
- * and each of its references in `names`' words, never escaped; text alone through `escape`. Text
- * is never read for a reference, and nothing is taken out of it.
+ * and each of its references in `names`' words, never escaped; text alone through `escape`.
  *
  * @example inWords(msg`raise ${setting('timeout')}`, ACTION_NAMES) // 'raise ' and the action's input for the time-out
  */
@@ -268,21 +263,19 @@ function say(form: Form, key: string, names: Names): string {
   if (!Object.hasOwn(names.settings, key)) return key
   const { name, variable, also } = names.settings[key as SettingKey]
   const plain = name ?? variable ?? key
+  const theName = name ? `the ${name} ${names.kind.toLowerCase()}` : undefined
+  const theVariable = variable ? `the ${variable} environment variable` : undefined
   switch (form) {
     case 'name':
       return plain
     case 'the':
-      if (name) return `the ${name} ${names.kind.toLowerCase()}`
-      return variable ? `the ${variable} environment variable` : key
+      return theName ?? theVariable ?? key
     case 'title':
       return name ? `${names.kind} ${name}` : plain
     case 'titles':
       return name ? `${names.kind}s ${name}` : plain
-    case 'variableFirst': {
-      const theName = name ? `the ${name} ${names.kind.toLowerCase()}` : undefined
-      const theVariable = variable ? `the ${variable} environment variable` : undefined
+    case 'variableFirst':
       return [theVariable, theName].filter(Boolean).join(' or ') || key
-    }
     case 'either':
       if (name && variable) return `${name} or ${variable}`
       return also ? `${plain} or ${also}` : plain

@@ -6,28 +6,21 @@
  * policy and `neutral` otherwise: the job's own check carries the verdict. Never throws: a token
  * that may not create check runs (a fork's, or without `checks: write`) is one warning.
  */
-import { systemClock } from '../clock.js'
 import type { FailPolicy } from '../fail-policy.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import type { PlatformRefusal } from '../http/rest-api.js'
-import type { Log } from '../log.js'
 import type { FileLink } from '../report/new-issues-block.js'
 import type { Sink } from '../sink.js'
 import { oneLine } from '../untrusted-text.js'
-import type { GitHubContext } from './github-context.js'
+import type { GitHubAccess, GitHubContext } from './github-context.js'
 import type * as GitHubModule from './platforms.js'
 
-interface CheckRunOptions {
+interface CheckRunOptions extends GitHubAccess {
   github: GitHubContext
-  token: string | undefined
-  env: NodeJS.ProcessEnv
-  log: Log
   /** Every text sent (the summary, each annotation's title and message) goes through it. */
   sink: Sink
   policy: FailPolicy
   fileLink?: FileLink | undefined
-  /** Clock time GitHub's requests end by: the decoration's deadline (src/deadline.ts). */
-  decorateBy: number
 }
 
 /**
@@ -43,17 +36,14 @@ export async function createCheckRuns(
   const withIssues = outcomes.filter((outcome) => outcome.read && outcome.result.newIssues?.read)
   if (withIssues.length === 0) return
   const GitHub = await import('./platforms.js')
-  const apiUrl = GitHub.apiBase(options.env['GITHUB_API_URL'])
-  if (!token || !github.repository || !github.headSha || !apiUrl) {
+  const api =
+    token && github.repository && github.headSha
+      ? GitHub.gitHubApiOf(token, options.env, options.decorateBy)
+      : undefined
+  if (!token || !github.repository || !github.headSha || !api) {
     log.warning(`No issues check run was created: ${whatIsMissing(token, github)}.`)
     return
   }
-  const api = new GitHub.GitHubApi({
-    token,
-    apiUrl,
-    deadline: options.decorateBy,
-    clock: systemClock
-  })
   const platform = GitHub.githubPlatform(
     api,
     {

@@ -1,8 +1,3 @@
-/**
- * The pull request of the action's event: from the runner's event file on `pull_request` and
- * `pull_request_target`, with the repository from GITHUB_REPOSITORY, read once however many
- * features ask. GitHub's API itself is src/platforms/github/github-api.ts.
- */
 import { pullRequestOf, readEventFile } from '../github-event.js'
 import { oneLine } from '../untrusted-text.js'
 
@@ -21,13 +16,13 @@ export interface PullRequest {
 
 type EventPullRequest = { pullRequest: PullRequest } | { problem: string }
 
-/** The event files read, by path and repository: each is read once per run. */
+/** The event files read, by path and repository. */
 const eventsRead = new Map<string, Promise<EventPullRequest>>()
 
 /**
- * The pull request of a `pull_request` or `pull_request_target` event, from the event file, and
- * the repository from GITHUB_REPOSITORY; or why it cannot be known, in words. The file is read
- * once however many features ask.
+ * The pull request of a `pull_request` or `pull_request_target` event, from the runner's event
+ * file, and the repository from GITHUB_REPOSITORY; or why it cannot be known, in words. The file
+ * is read once however many features ask.
  */
 export function eventPullRequest(env: NodeJS.ProcessEnv): Promise<EventPullRequest> {
   const key = `${env['GITHUB_EVENT_PATH'] ?? ''}\n${env['GITHUB_REPOSITORY'] ?? ''}`
@@ -39,8 +34,14 @@ export function eventPullRequest(env: NodeJS.ProcessEnv): Promise<EventPullReque
   return read
 }
 
+/** owner/name from GITHUB_REPOSITORY, when it is one. */
+export function repositoryOf(env: NodeJS.ProcessEnv): { owner: string; repo: string } | undefined {
+  const name = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '')
+  return name ? { owner: name[1]!, repo: name[2]! } : undefined
+}
+
 async function readEventPullRequest(env: NodeJS.ProcessEnv): Promise<EventPullRequest> {
-  const repository = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '')
+  const repository = repositoryOf(env)
   if (!repository) {
     return {
       problem: `GITHUB_REPOSITORY is not owner/name (${oneLine(env['GITHUB_REPOSITORY'] ?? '')})`
@@ -53,8 +54,7 @@ async function readEventPullRequest(env: NodeJS.ProcessEnv): Promise<EventPullRe
   if (headSha === undefined) return { problem: 'the event file names no head commit' }
   return {
     pullRequest: {
-      owner: repository[1]!,
-      repo: repository[2]!,
+      ...repository,
       issue_number: number,
       headSha,
       ...(updatedAt === undefined ? {} : { updatedAt })

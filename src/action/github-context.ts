@@ -1,6 +1,24 @@
+import type { AnalysisOutcome } from '../gate/outcome.js'
 import { fileLinkUnder, type FileLink } from '../report/new-issues-block.js'
+import type { Log } from '../log.js'
 import { isFullSha } from '../settings.js'
-import { eventPullRequest, PULL_REQUEST_EVENTS, type PullRequest } from './event-pull-request.js'
+import {
+  eventPullRequest,
+  PULL_REQUEST_EVENTS,
+  repositoryOf,
+  type PullRequest
+} from './event-pull-request.js'
+
+/** What each GitHub feature of the action (comment, check run, changed lines) is given. */
+export interface GitHubAccess {
+  /** The githubToken input. */
+  token: string | undefined
+  /** The runner's variables: the event, the repository, GITHUB_API_URL. */
+  env: NodeJS.ProcessEnv
+  log: Log
+  /** Clock time GitHub's requests end by: the decoration's deadline (src/deadline.ts). */
+  decorateBy: number
+}
 
 /** What the action knows of the workflow run on GitHub, for its GitHub features. */
 export interface GitHubContext {
@@ -33,8 +51,7 @@ export async function githubContext(env: NodeJS.ProcessEnv): Promise<GitHubConte
   const pullRequest = found && 'pullRequest' in found ? found.pullRequest : undefined
   const sha = env['GITHUB_SHA'] ?? ''
   const headSha = pullRequest?.headSha ?? (isFullSha(sha) ? sha : undefined)
-  const name = /^([\w.-]+)\/([\w.-]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '')
-  const repository = name ? { owner: name[1]!, repo: name[2]! } : undefined
+  const repository = repositoryOf(env)
   const server = webBase(env['GITHUB_SERVER_URL'])
   return {
     event,
@@ -47,6 +64,20 @@ export async function githubContext(env: NodeJS.ProcessEnv): Promise<GitHubConte
         ? fileLinkUnder(`${server}/${repository.owner}/${repository.repo}/blob/${headSha}`)
         : undefined
   }
+}
+
+/**
+ * On a pull request, the branch analyses' new issues narrowed to the lines it changes; loaded
+ * only then.
+ */
+export async function onThePullRequest(
+  outcomes: AnalysisOutcome[],
+  { pullRequest }: GitHubContext,
+  options: GitHubAccess
+): Promise<AnalysisOutcome[]> {
+  if (!pullRequest) return outcomes
+  const { onPullRequestLines } = await import('./pull-request-lines.js')
+  return onPullRequestLines(outcomes, { ...options, pullRequest })
 }
 
 /** GitHub's web address (GITHUB_SERVER_URL, default github.com) when it is http(s). */

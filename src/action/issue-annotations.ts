@@ -18,28 +18,23 @@ export function annotateNewIssues(
   { checkRun }: { checkRun: boolean }
 ): void {
   const several = outcomes.length > 1
-  const findings: Array<{ finding: Finding; label: string | undefined }> = []
+  const findings: Finding[] = []
+  const labels = new Map<Finding, string | undefined>()
+  // Issues the server counts past those read.
+  let unread = 0
   for (const outcome of outcomes) {
     if (!outcome.read || !outcome.result.newIssues?.read) continue
+    const { newIssues } = outcome.result
     const label = several ? cut(projectName(outcome), QUOTE_LIMITS.short) : undefined
-    for (const finding of outcome.result.newIssues.findings) findings.push({ finding, label })
+    for (const finding of newIssues.findings) {
+      findings.push(finding)
+      labels.set(finding, label)
+    }
+    unread += newIssues.total - newIssues.findings.length
   }
   if (findings.length === 0) return
-  const labels = new Map(findings.map(({ finding, label }) => [finding, label]))
-  const plan = planAnnotations(
-    findings.map(({ finding }) => finding),
-    log.annotationsLeft(),
-    (finding) => labels.get(finding)
-  )
+  const plan = planAnnotations(findings, log.annotationsLeft(), (finding) => labels.get(finding))
   for (const { level, message, where } of plan.annotations) log.annotate(level, message, where)
-  const unread = outcomes.reduce(
-    (more, outcome) =>
-      more +
-      (outcome.read && outcome.result.newIssues?.read
-        ? outcome.result.newIssues.total - outcome.result.newIssues.findings.length
-        : 0),
-    0
-  )
   const more = plan.leftOut + unread
   if (more > 0) {
     const where = checkRun

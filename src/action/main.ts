@@ -7,9 +7,8 @@ import { runnerLog } from '../log.js'
 import { renderFailureSummary } from '../report/summary.js'
 import { stepVerdict } from '../report/verdict.js'
 import { shortTokenWarning, tokenForms } from '../secrets.js'
-import { githubContext } from './github-context.js'
+import { githubContext, onThePullRequest } from './github-context.js'
 import { jobSummary } from './job-summary.js'
-import { onThePullRequest } from './on-pull-request.js'
 import { ACTION_NAMES, USER_AGENT } from './names.js'
 import { findReportFiles } from './report-globs.js'
 import { reportOutcomes } from './report.js'
@@ -54,13 +53,8 @@ export async function run(
     })
     // GitHub's changed lines, check runs and comment: within the decoration's allowance.
     const decorateBy = decorationDeadline({ clock: systemClock, deadline })
-    const token = settings.gitHubToken
-    const outcomes = await onThePullRequest(checked, github, {
-      token,
-      env: process.env,
-      log,
-      decorateBy
-    })
+    const access = { token: settings.gitHubToken, env: process.env, log, decorateBy }
+    const outcomes = await onThePullRequest(checked, github, access)
     const verdict = stepVerdict(outcomes, settings.policy)
     const context = { settings, github, log, sinks, summary, env: process.env, decorateBy }
     const outputsProblem = await reportOutcomes(outcomes, verdict, context)

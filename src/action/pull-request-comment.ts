@@ -1,7 +1,6 @@
 /**
  * The action's pull-request comment: the one driver (src/platforms/decorate.ts) with the comment
- * alone (no status, no inline comments: the job's own check is the forge's status, and the check
- * run carries the issues), on GitHub, or on Gitea and Forgejo when their Actions run the action.
+ * alone (`commentOnly`), on GitHub, or on Gitea and Forgejo when their Actions run the action.
  * Those runners set the `GITHUB_*` variables too, GITHUB_API_URL being their own `/api/v1`: the
  * comment goes to their API, never to GitHub's, in Markdown. One comment per project, found again
  * by its marker and the token's own identity, edited in place. Never throws: what goes wrong is
@@ -13,8 +12,6 @@ import { quotedSaidOf } from '../errors.js'
 import type { FailPolicy } from '../fail-policy.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import type { PlatformRefusal } from '../http/rest-api.js'
-import type { Log } from '../log.js'
-import type { DecorationOptions } from '../platforms/decorate.js'
 import type { ReviewPlatform } from '../platforms/review-platform.js'
 import type { CommentWhen } from '../report/comment-settings.js'
 import type { FileLink } from '../report/new-issues-block.js'
@@ -22,21 +19,16 @@ import type { Sink } from '../sink.js'
 import { oneLine } from '../untrusted-text.js'
 import { msg, type Said } from '../words.js'
 import { eventPullRequest, PULL_REQUEST_EVENTS, type PullRequest } from './event-pull-request.js'
+import type { GitHubAccess } from './github-context.js'
 import { USER_AGENT } from './names.js'
 import type * as GitHubModule from './platforms.js'
 
-interface PullRequestCommentOptions {
+/** On Gitea and Forgejo, the githubToken input (the job's token by default) is the forge's own. */
+interface PullRequestCommentOptions extends GitHubAccess {
   /** When each project's comment is written (pullRequestComment): always by default. */
   when?: CommentWhen
-  /** The githubToken input: the job's token by default, which is the forge's own there. */
-  token: string | undefined
-  /** The event, the repository and the API are read from the runner's variables. */
-  env: NodeJS.ProcessEnv
-  log: Log
   /** The comment's sinks, every token's forms hidden: HTML on GitHub, Markdown on the forges. */
   sinks: { html: Sink; markdown: Sink }
-  /** Clock time the requests end by: the decoration's deadline (src/deadline.ts). */
-  decorateBy: number
   /** Links a new issue's file to the file at the pull request's head, on GitHub. */
   fileLink?: FileLink | undefined
   /** The statuses that fail the step: a WARN or NONE gate it names is a failed one. */
@@ -65,18 +57,16 @@ export async function commentOnPullRequest(
     }
     const { platform, secret, markdown } = opened
     const { decorate } = await import('./platforms.js')
-    const sink = (markdown ? options.sinks.markdown : options.sinks.html).hiding([secret])
-    const decoration: DecorationOptions = {
-      sink,
-      policy: options.policy,
-      commentWhen: options.when ?? 'always',
-      inlineLimit: 0,
-      inlineSeverity: 'info',
-      fileLink: markdown ? undefined : options.fileLink,
-      log
-    }
     try {
-      await decorate(platform, outcomes, decoration)
+      await decorate(platform, outcomes, {
+        sink: (markdown ? options.sinks.markdown : options.sinks.html).hiding([secret]),
+        policy: options.policy,
+        commentWhen: options.when ?? 'always',
+        inlineLimit: 0,
+        inlineSeverity: 'info',
+        fileLink: markdown ? undefined : options.fileLink,
+        log
+      })
     } finally {
       platform.close()
     }
@@ -111,19 +101,13 @@ async function onGitHub(options: PullRequestCommentOptions, count: number): Prom
   if ('problem' in found) return found
   if (count === 0) return undefined
   const GitHub = await import('./platforms.js')
-  const apiUrl = GitHub.apiBase(env['GITHUB_API_URL'])
-  if (!apiUrl) {
+  const api = GitHub.gitHubApiOf(token, env, options.decorateBy)
+  if (!api) {
     return {
       problem: `GITHUB_API_URL is not an http(s) address (${oneLine(env['GITHUB_API_URL'] ?? '')})`
     }
   }
   const target = found.pullRequest
-  const api = new GitHub.GitHubApi({
-    token,
-    apiUrl,
-    deadline: options.decorateBy,
-    clock: systemClock
-  })
   const github = GitHub.githubPlatform(api, {
     owner: target.owner,
     repo: target.repo,

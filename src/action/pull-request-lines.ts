@@ -1,18 +1,12 @@
-import { systemClock } from '../clock.js'
 import type { ChangedLines } from '../findings/changed-lines.js'
 import { hasBranchAnalyses, narrowToChangedLines } from '../gate/on-changed-lines.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
-import type { Log } from '../log.js'
 import type { PullRequest } from './event-pull-request.js'
+import type { GitHubAccess } from './github-context.js'
 import type * as GitHubModule from './platforms.js'
 
-interface PullRequestLinesOptions {
+interface PullRequestLinesOptions extends GitHubAccess {
   pullRequest: PullRequest
-  token: string | undefined
-  env: NodeJS.ProcessEnv
-  log: Log
-  /** Clock time GitHub's requests end by: the decoration's deadline (src/deadline.ts). */
-  decorateBy: number
 }
 
 /**
@@ -45,13 +39,12 @@ export async function onPullRequestLines(
 /** The pull request's changed lines per file, page by page (at most 30 pages of 100 files). */
 async function readChangedLines(
   options: PullRequestLinesOptions,
-  { apiBase, GitHubApi, listChangedLines }: typeof GitHubModule
+  { gitHubApiOf, listChangedLines }: typeof GitHubModule
 ): Promise<ChangedLines> {
   const { pullRequest, token } = options
   if (!token) throw new Error('no GitHub token')
-  const apiUrl = apiBase(options.env['GITHUB_API_URL'])
-  if (!apiUrl) throw new Error('GITHUB_API_URL is not an http(s) address')
-  const api = new GitHubApi({ token, apiUrl, deadline: options.decorateBy, clock: systemClock })
+  const api = gitHubApiOf(token, options.env, options.decorateBy)
+  if (!api) throw new Error('GITHUB_API_URL is not an http(s) address')
   try {
     const { owner, repo, issue_number: number } = pullRequest
     return await listChangedLines(

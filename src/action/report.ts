@@ -5,22 +5,19 @@ import { annotateAll, renderOverviewSummary } from '../report/overview.js'
 import { renderFailureSummary, renderSummary } from '../report/summary.js'
 import type { StepVerdict } from '../report/verdict.js'
 import { annotateNewIssues } from './issue-annotations.js'
-import type { GitHubContext } from './github-context.js'
+import type { GitHubAccess, GitHubContext } from './github-context.js'
 import type { JobSummary } from './job-summary.js'
 import { setOutputs } from './outputs.js'
 import type { ActionSettings } from './settings.js'
 import type { ActionSinks } from './sinks.js'
 import { msg, setting } from '../words.js'
 
-interface ReportContext {
+interface ReportContext extends Omit<GitHubAccess, 'token'> {
   settings: ActionSettings
   github: GitHubContext
   log: RunnerLog
   sinks: ActionSinks
   summary: JobSummary
-  env: NodeJS.ProcessEnv
-  /** Clock time GitHub's requests end by: the decoration's deadline (src/deadline.ts). */
-  decorateBy: number
 }
 
 /**
@@ -37,6 +34,7 @@ export async function reportOutcomes(
 ): Promise<string | undefined> {
   const { policy } = settings
   const { fileLink } = github
+  const access = { token: settings.gitHubToken, env, log, decorateBy }
   // Gitea and Forgejo Actions set GitHub's variables too: their own API is written to.
   const forge = giteaActions(env)
   let outputsProblem: string | undefined
@@ -61,29 +59,17 @@ export async function reportOutcomes(
       log.info(msg`${forge} Actions has no check runs: ${setting('checkRun')} writes none there.`)
     } else if (settings.checkRun) {
       const { createCheckRuns } = await import('./check-run.js')
-      await createCheckRuns(outcomes, {
-        github,
-        token: settings.gitHubToken,
-        env,
-        log,
-        sink: sinks.checkRun,
-        policy,
-        fileLink,
-        decorateBy
-      })
+      await createCheckRuns(outcomes, { ...access, github, sink: sinks.checkRun, policy, fileLink })
     }
   }
   if (settings.comment) {
     const { commentOnPullRequest } = await import('./pull-request-comment.js')
     await commentOnPullRequest(outcomes, {
+      ...access,
       when: settings.comment,
-      token: settings.gitHubToken,
-      env,
-      log,
       sinks: { html: sinks.comment, markdown: sinks.markdownComment },
       fileLink,
-      policy,
-      decorateBy
+      policy
     })
   }
   return outputsProblem

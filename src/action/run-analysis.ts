@@ -6,11 +6,7 @@ import { isBranchName, isFullSha, runStart } from '../settings.js'
 import { oneLine } from '../untrusted-text.js'
 import { setting, msg, type Said } from '../words.js'
 import type { GitHubContext } from './github-context.js'
-import { pullRequestFinder } from './fork-pull-request.js'
 import type { ActionSettings } from './settings.js'
-
-/** Which analysis a workflow run is about (see RunScope). */
-type RunAnalysis = RunScope
 
 /**
  * With `projectKey`, the branch or pull request and the commit from the run, where the inputs
@@ -35,8 +31,8 @@ export async function withTheRunsAnalysis(
 ): Promise<ActionSettings> {
   if (settings.projectKeys.length === 0) return settings
   if (settings.branch || settings.pullRequest || settings.commits.length > 0) return settings
-  const run = await runAnalysis(github, env, pullRequestFinder(settings.gitHubToken, env, deadline))
-  // Checking the main branch instead would give another analysis's verdict: refused.
+  const find = pullRequestFinder(settings.gitHubToken, github.repository, env, deadline)
+  const run = await runAnalysis(github, env, find)
   if ('problem' in run) throw new SettingsError(run.problem)
   return takeRunScope(settings, run, log)
 }
@@ -46,7 +42,7 @@ async function runAnalysis(
   github: GitHubContext,
   env: NodeJS.ProcessEnv,
   findPullRequest?: FindPullRequest
-): Promise<RunAnalysis | { problem: Said }> {
+): Promise<RunScope | { problem: Said }> {
   const event = github.event
   const from = `the ${oneLine(event || 'unknown')} event`
   const sha = (env['GITHUB_SHA'] ?? '').toLowerCase()
@@ -82,7 +78,7 @@ async function runAnalysis(
  * Finds the open pull request whose head is `branch` of the repository `owner` (a fork's, when
  * GitHub names none in a workflow_run event): its number, or why it cannot be found.
  */
-export type FindPullRequest = (head: {
+type FindPullRequest = (head: {
   owner: string
   branch: string
   sha: string
@@ -98,7 +94,7 @@ async function triggeringRun(
   env: NodeJS.ProcessEnv,
   from: string,
   findPullRequest: FindPullRequest | undefined
-): Promise<RunAnalysis | { problem: Said }> {
+): Promise<RunScope | { problem: Said }> {
   const run = await eventObject(env['GITHUB_EVENT_PATH'], 'workflow_run')
   if (!run) {
     return {
@@ -109,7 +105,7 @@ async function triggeringRun(
   const headSha = typeof run['head_sha'] === 'string' ? run['head_sha'].toLowerCase() : ''
   const commits = isFullSha(headSha) ? [headSha] : []
   const since = runStart(run['created_at'], "the triggering run's creation")
-  const pullRequest = (number: number): RunAnalysis => ({
+  const pullRequest = (number: number): RunScope => ({
     pullRequest: String(number),
     commits,
     ...(since ? { since } : {}),
@@ -151,4 +147,60 @@ function isPullRequestNumber(value: unknown): value is number {
 /** A branch name from the run, if it can be one. */
 function branchName(name: string): string | undefined {
   return isBranchName(name) ? name : undefined
+}
+
+/** How many open pull requests of one head branch are read: one page. */
+const PULLS_READ = 100
+
+/**
+ * Finds a workflow_run's pull request from a fork through GitHub's API (`GET
+ * /repos/{owner}/{repo}/pulls?head={fork owner}:{branch}&state=open`, one page, the token's
+ * pull-requests read permission): the one at the run's head commit, else the only one of that
+ * branch. Undefined without a token or a repository to ask about.
+ *
+ * @example const find = pullRequestFinder(settings.gitHubToken, github.repository, process.env, deadline)
+ */
+function pullRequestFinder(
+  token: string | undefined,
+  repository: GitHubContext['repository'],
+  env: NodeJS.ProcessEnv,
+  /** Clock time the request ends by: the overall time-out's. */
+  deadline: number
+): FindPullRequest | undefined {
+  if (!token || !repository) return undefined
+  const { owner, repo } = repository
+  return async (head) => {
+    // Loaded when a fork's run is looked for, not at every start.
+    const { gitHubApiOf, githubSaid } = await import('./platforms.js')
+    const api = gitHubApiOf(token, env, deadline)
+    if (!api) return { problem: 'GITHUB_API_URL is not an http(s) address' }
+    const where = `${oneLine(head.owner)}:${oneLine(head.branch)}`
+    let pulls: { number: number; head: { sha: string } }[]
+    try {
+      const { body } = await api.request('GET', `repos/${owner}/${repo}/pulls`, {
+        query: { head: `${head.owner}:${head.branch}`, state: 'open', per_page: String(PULLS_READ) }
+      })
+      pulls = Array.isArray(body) ? (body as typeof pulls) : []
+    } catch (error) {
+      return {
+        problem: `GitHub's API could not list the pull requests of ${where} (${githubSaid(error)}); the token needs the pull-requests read permission`
+      }
+    } finally {
+      api.close()
+    }
+    const numbered = pulls.filter(
+      (pull) => typeof pull.number === 'number' && Number.isSafeInteger(pull.number)
+    )
+    const atHead = numbered.filter((pull) => pull.head?.sha?.toLowerCase() === head.sha)
+    const [found] = atHead.length > 0 ? atHead : numbered.length === 1 ? numbered : []
+    if (atHead.length > 1 || !found) {
+      return {
+        problem:
+          numbered.length === 0
+            ? `GitHub has no open pull request of ${where}`
+            : `GitHub has ${numbered.length} open pull requests of ${where}, none at its commit ${head.sha.slice(0, 7)}`
+      }
+    }
+    return { number: found.number }
+  }
 }

@@ -24,15 +24,13 @@ export interface ActionSettings extends Settings {
   comment: CommentWhen | undefined
   /** Token for GitHub's API: the pull-request comment, the check run, the pull request's lines. */
   gitHubToken: string | undefined
-  /** Annotate the new issues on the diff (the summary and files list them either way). */
+  /** Annotate the new issues on the diff, by default (the summary and files list them anyway). */
   annotate: boolean
-  /** One check run per project carrying every new issue as an annotation. */
+  /** One check run per project carrying every new issue as an annotation; off by default. */
   checkRun: boolean
   /** Where to write the new issues as SARIF 2.1.0; undefined: nowhere. */
   sarifFile: string | undefined
 }
-
-const ACTION_DEFAULTS = { annotate: true, checkRun: false } as const
 
 /**
  * The step's inputs (and the environment variables some fall back to) as ActionSettings, or a
@@ -47,15 +45,13 @@ export function readActionSettings(input: InputReader, env: NodeJS.ProcessEnv): 
     if (name) given[key] = input(name)
   }
   const raw = withVariables(given, ACTION_NAMES, env)
-  const settings = readSettings(raw)
-  const comment = commentSetting(raw)
   return {
-    ...settings,
-    comment,
+    ...readSettings(raw),
+    comment: commentSetting(raw),
     gitHubToken: raw.gitHubToken?.trim() || undefined,
     sarifFile: fileSetting(raw, 'sarif'),
-    annotate: booleanSetting(raw, 'annotate', ACTION_DEFAULTS.annotate),
-    checkRun: booleanSetting(raw, 'checkRun', ACTION_DEFAULTS.checkRun)
+    annotate: booleanSetting(raw, 'annotate', true),
+    checkRun: booleanSetting(raw, 'checkRun', false)
   }
 }
 

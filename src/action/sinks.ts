@@ -4,7 +4,7 @@ import { COMMENT_LIMITS } from '../report/comment-settings.js'
 import { SUMMARY_LIMITS } from '../report/summary.js'
 import { summaryForms } from '../report/summary-text.js'
 import { jsonForms } from '../secrets.js'
-import { createSink, type Sink } from '../sink.js'
+import { createSink, type Sink, type SinkOptions } from '../sink.js'
 import { ACTION_NAMES } from './names.js'
 
 /**
@@ -23,36 +23,22 @@ export interface ActionSinks {
   markdownComment: Sink
   /** The check run's summary and annotations. */
   checkRun: Sink
-  /** The SARIF file. */
   sarif: Sink
 }
 
 /** The sinks for a step whose token has these forms (none without a token). */
 export function actionSinks(secrets: readonly string[]): ActionSinks {
-  const names = ACTION_NAMES
+  const sink = (options: Omit<SinkOptions, 'names' | 'secrets'>) =>
+    createSink({ names: ACTION_NAMES, secrets, ...options })
+  // GitHub counts a comment's length in characters.
+  const comment = (escapedForms: SinkOptions['escapedForms']) =>
+    sink({ escapedForms, limit: COMMENT_LIMITS.githubChars, unit: 'characters' })
   return {
-    summary: createSink({
-      names,
-      secrets,
-      escapedForms: summaryForms,
-      limit: SUMMARY_LIMITS.bytes
-    }),
-    outputs: createSink({ names, secrets, escapedForms: jsonForms, limit: OUTPUT_BYTES }),
-    comment: createSink({
-      names,
-      secrets,
-      escapedForms: summaryForms,
-      limit: COMMENT_LIMITS.githubChars,
-      unit: 'characters'
-    }),
-    markdownComment: createSink({
-      names,
-      secrets,
-      escapedForms: markdownForms,
-      limit: COMMENT_LIMITS.githubChars,
-      unit: 'characters'
-    }),
-    checkRun: createSink({ names, secrets, escapedForms: summaryForms, unit: 'characters' }),
-    sarif: createSink({ names, secrets, escapedForms: jsonForms })
+    summary: sink({ escapedForms: summaryForms, limit: SUMMARY_LIMITS.bytes }),
+    outputs: sink({ escapedForms: jsonForms, limit: OUTPUT_BYTES }),
+    comment: comment(summaryForms),
+    markdownComment: comment(markdownForms),
+    checkRun: sink({ escapedForms: summaryForms, unit: 'characters' }),
+    sarif: sink({ escapedForms: jsonForms })
   }
 }

@@ -10,7 +10,6 @@
 import { SettingsError } from '../errors.js'
 import type { Log } from '../log.js'
 import { takeRunScope, type RunScope } from '../run-scope.js'
-import { pullRequestOf, readEventFile } from '../github-event.js'
 import {
   isBranchName,
   isFullSha,
@@ -21,11 +20,10 @@ import {
 } from '../settings.js'
 import { oneLine } from '../untrusted-text.js'
 import { msg, setting } from '../words.js'
+import { eventPullRequest, type Env } from './variables.js'
 
 /** Which analysis the CI's run is about (see RunScope): `from` is the CI's name. */
 type CiAnalysis = RunScope
-
-type Env = NodeJS.ProcessEnv
 
 /** A pull or merge request's number: what SonarQube keys them by on every CI read here. */
 const NUMBER = /^[1-9][0-9]{0,18}$/
@@ -83,17 +81,14 @@ export async function ciAnalysis(env: Env): Promise<CiAnalysis | undefined> {
 // taken. SonarQube keys a GitHub pull request by its number.
 async function gitHubActions(env: Env): Promise<CiAnalysis | undefined> {
   const ci = new CiVariables('GitHub Actions', env)
-  const event = env['GITHUB_EVENT_NAME'] ?? ''
-  const ref = env['GITHUB_REF'] ?? ''
-  if (event === 'pull_request' || event === 'pull_request_target') {
-    const file = await readEventFile(env['GITHUB_EVENT_PATH'])
-    const payload = pullRequestOf('payload' in file ? file.payload : undefined)
-    const fromRef = /^refs\/pull\/([0-9]+)\/merge$/.exec(ref)?.[1]
+  const payload = await eventPullRequest(env)
+  if (payload) {
+    const fromRef = /^refs\/pull\/([0-9]+)\/merge$/.exec(env['GITHUB_REF'] ?? '')?.[1]
     const number =
       payload.number?.toString() ?? (fromRef && NUMBER.test(fromRef) ? fromRef : undefined)
     if (!number) {
       throw new SettingsError(
-        msg`GitHub Actions runs for a ${oneLine(event)} event whose pull request is unknown (the event file names none, nor does GITHUB_REF): ${TO_PASS}`
+        msg`GitHub Actions runs for a ${oneLine(env['GITHUB_EVENT_NAME'] ?? '')} event whose pull request is unknown (the event file names none, nor does GITHUB_REF): ${TO_PASS}`
       )
     }
     const head = payload.headSha ? [payload.headSha] : []
@@ -246,7 +241,6 @@ class CiVariables {
     private readonly env: Env
   ) {}
 
-  /** Whether the variable is set to something. */
   has(name: string): boolean {
     return (this.env[name] ?? '') !== ''
   }

@@ -8,11 +8,20 @@
  * GITHUB_SERVER_URL to the server; GITHUB_REPOSITORY, GITHUB_SHA and the event file as GitHub
  * does.
  */
-import { pullRequestOf, readEventFile } from '../github-event.js'
+import { isFullSha } from '../settings.js'
 import { msg, setting, type Said } from '../words.js'
-import { httpUrl, variable, type Missing } from './variables.js'
-
-type Env = NodeJS.ProcessEnv
+import {
+  apiBelow,
+  eventPullRequest,
+  httpUrl,
+  NO_COMMIT,
+  OWNER_REPO,
+  PULL_NUMBER,
+  variable,
+  type Env,
+  type Given,
+  type Missing
+} from './variables.js'
 
 /** A Gitea or Forgejo repository to decorate, and what names each of its values. */
 interface GiteaRepository {
@@ -26,10 +35,6 @@ interface GiteaRepository {
   /** The token's variable found set: GITEA_TOKEN, FORGEJO_TOKEN, or the job's GITHUB_TOKEN. */
   token: string | undefined
 }
-
-const OWNER_REPO = /^([\w.-]{1,100})\/([\w.-]{1,100})$/
-const FULL_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i
-const NUMBER = /^[1-9][0-9]{0,9}$/
 
 /** Which of the two runs us, when one does. */
 export function giteaActions(env: Env): 'Gitea' | 'Forgejo' | undefined {
@@ -47,12 +52,7 @@ export function giteaActions(env: Env): 'Gitea' | 'Forgejo' | undefined {
  */
 export async function giteaRepository(
   env: Env,
-  given: {
-    url?: string | undefined
-    repository?: string | undefined
-    pullRequest?: string | undefined
-    commit?: string | undefined
-  },
+  given: Given & { url?: string | undefined },
   ciCommit?: string
 ): Promise<GiteaRepository | Missing> {
   const actions = giteaActions(env)
@@ -68,22 +68,17 @@ export async function giteaRepository(
     api: given.url === undefined && actions ? 'GITHUB_API_URL' : setting('giteaUrl')
   }
   if (!server) return { missing: msg`${names.api} is not an http(s) address` }
-  const base = server.href.replace(/\/+$/, '')
   const parts = OWNER_REPO.exec(given.repository ?? variable(env, 'GITHUB_REPOSITORY') ?? '')
   if (!parts) return { missing: msg`${names.repository} is not owner/name` }
   const number = given.pullRequest ?? run?.pullRequest
-  if (number !== undefined && !NUMBER.test(number)) {
+  if (number !== undefined && !PULL_NUMBER.test(number)) {
     return { missing: msg`${names.pullRequest} is not a pull request's number` }
   }
   const commit = given.commit ?? run?.commit ?? ciCommit
-  if (commit === undefined || !FULL_SHA.test(commit)) {
-    return {
-      missing: msg`no commit to decorate: give ${setting('commit')} with the commit the scan analysed`
-    }
-  }
+  if (commit === undefined || !isFullSha(commit)) return { missing: NO_COMMIT }
   return {
     kind: actions ?? 'Gitea',
-    apiUrl: new URL(/\/api\/v1$/.test(base) ? base : `${base}/api/v1`),
+    apiUrl: apiBelow(server, '/api/v1'),
     owner: parts[1]!,
     repo: parts[2]!,
     pullRequest: number === undefined ? undefined : Number(number),
@@ -102,17 +97,10 @@ function apiUnder(server: string | undefined): string | undefined {
 }
 
 /** The pull request and commit of a Gitea or Forgejo Actions run, from its event file. */
-async function actionsRun(env: Env): Promise<{ pullRequest?: string; commit?: string }> {
-  const event = env['GITHUB_EVENT_NAME'] ?? ''
-  if (event !== 'pull_request' && event !== 'pull_request_target') {
-    const sha = variable(env, 'GITHUB_SHA')
-    return sha ? { commit: sha } : {}
-  }
-  const file = await readEventFile(env['GITHUB_EVENT_PATH'])
-  const payload = pullRequestOf('payload' in file ? file.payload : undefined)
-  const commit = payload.headSha ?? variable(env, 'GITHUB_SHA')
+async function actionsRun(env: Env): Promise<Pick<Given, 'pullRequest' | 'commit'>> {
+  const payload = await eventPullRequest(env)
   return {
-    ...(payload.number === undefined ? {} : { pullRequest: String(payload.number) }),
-    ...(commit === undefined ? {} : { commit })
+    pullRequest: payload?.number?.toString(),
+    commit: payload?.headSha ?? variable(env, 'GITHUB_SHA')
   }
 }

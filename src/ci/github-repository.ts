@@ -26,12 +26,19 @@
  * The API is GITHUB_API_URL when set, else api.github.com for github.com, else GitHub Enterprise
  * Server's `https://<host>/api/v3`.
  */
-import { pullRequestOf, readEventFile } from '../github-event.js'
+import { isFullSha } from '../settings.js'
 import { msg, setting, type Said } from '../words.js'
 import { remoteOf } from './review-targets.js'
-import { httpUrl, variable, type Missing } from './variables.js'
-
-type Env = NodeJS.ProcessEnv
+import {
+  eventPullRequest,
+  httpUrl,
+  OWNER_REPO,
+  PULL_NUMBER,
+  variable,
+  type Env,
+  type Given,
+  type Missing
+} from './variables.js'
 
 /** A GitHub repository to decorate, and what names each of its values, for the messages. */
 interface GitHubRepository {
@@ -41,16 +48,6 @@ interface GitHubRepository {
   pullRequest: number | undefined
   commit: string
   names: { repository: Said; pullRequest: Said; api: string }
-}
-
-/** What the settings give. */
-interface Given {
-  /** The repository, `owner/name`. */
-  repository?: string | undefined
-  /** The review's number. */
-  pullRequest?: string | undefined
-  /** The commit, checked. */
-  commit?: string | undefined
 }
 
 /** What a CI names: the repository's host and path, the pull request, the commit. */
@@ -65,10 +62,6 @@ interface Named {
 
 const REPOSITORY = setting('githubRepository')
 const PULL_REQUEST = setting('pullRequest')
-
-const OWNER_REPO = /^([\w.-]{1,100})\/([\w.-]{1,100})$/
-const FULL_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i
-const NUMBER = /^[1-9][0-9]{0,9}$/
 
 /**
  * Whether the run names a GitHub repository to decorate: given, or by a CI whose
@@ -89,7 +82,7 @@ export async function githubRepository(
   env: Env,
   given: Given
 ): Promise<GitHubRepository | Missing> {
-  const ci = await namedBy(env)
+  const ci = await ciOf(env)?.(env)
   const repository = given.repository ?? ci?.repository
   const names = {
     repository: given.repository === undefined && ci ? ci.names.repository : REPOSITORY,
@@ -106,11 +99,11 @@ export async function githubRepository(
     }
   }
   const number = given.pullRequest ?? ci?.pullRequest
-  if (number !== undefined && !NUMBER.test(number)) {
+  if (number !== undefined && !PULL_NUMBER.test(number)) {
     return { missing: msg`${names.pullRequest} is not a pull request's number` }
   }
   const commit = given.commit ?? ci?.commit
-  if (commit === undefined || !FULL_SHA.test(commit)) {
+  if (commit === undefined || !isFullSha(commit)) {
     return {
       missing: msg`no commit to decorate${ci ? ` (${ci.from} names none as a full SHA)` : ''}: give ${setting('commit')} with the commit the scan analysed`
     }
@@ -153,15 +146,8 @@ function ciOf(env: Env): ((env: Env) => Named | Promise<Named>) | undefined {
   return undefined
 }
 
-async function namedBy(env: Env): Promise<Named | undefined> {
-  return ciOf(env)?.(env)
-}
-
 async function gitHubActions(env: Env): Promise<Named> {
-  const event = env['GITHUB_EVENT_NAME'] ?? ''
-  const onPullRequest = event === 'pull_request' || event === 'pull_request_target'
-  const file = onPullRequest ? await readEventFile(env['GITHUB_EVENT_PATH']) : undefined
-  const payload = pullRequestOf(file && 'payload' in file ? file.payload : undefined)
+  const payload = (await eventPullRequest(env)) ?? {}
   return {
     from: 'GitHub Actions',
     host: hostOf(variable(env, 'GITHUB_SERVER_URL')),

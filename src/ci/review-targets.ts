@@ -6,14 +6,21 @@
  * (src/platforms/) never read the environment.
  */
 import { fileLinkUnder, type FileLink } from '../report/new-issues-block.js'
+import { isFullSha } from '../settings.js'
 import { msg, setting, type Said } from '../words.js'
-import { httpUrl, variable, type Missing } from './variables.js'
-
-type Env = NodeJS.ProcessEnv
+import {
+  apiBelow,
+  httpUrl,
+  NO_COMMIT,
+  variable,
+  type Env,
+  type Given,
+  type Missing
+} from './variables.js'
 
 /**
- * The commit a platform's decoration goes on, the same rule on every platform: the commit given
- * given, which wins over the CI's; else the commit the CI names.
+ * The commit a platform's decoration goes on, the same rule on every platform: the commit given,
+ * which wins over the CI's; else the commit the CI names.
  *
  * @example const sha = decoratedCommit({ commit: line.commit }, env['CI_COMMIT_SHA'])
  */
@@ -24,7 +31,6 @@ export function decoratedCommit<Ci extends string | undefined>(
   return given.commit ?? fromTheCi
 }
 
-const FULL_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i
 const NUMBER = /^\d{1,20}$/
 
 /** A GitLab CI pipeline: the project, its commit, its merge request and pipeline if any. */
@@ -55,7 +61,7 @@ export function gitlabPipeline(env: Env, commit?: string): GitLabPipeline | Miss
     return { missing: 'CI_PROJECT_ID is not a project id' }
   }
   const pipelineSha = variable(env, 'CI_COMMIT_SHA')
-  if (!pipelineSha || !FULL_SHA.test(pipelineSha)) {
+  if (!pipelineSha || !isFullSha(pipelineSha)) {
     return { missing: 'CI_COMMIT_SHA is not a full commit SHA' }
   }
   const sha = decoratedCommit({ commit }, pipelineSha)
@@ -83,10 +89,9 @@ export function gitlabPipeline(env: Env, commit?: string): GitLabPipeline | Miss
   }
 }
 
-/** Bitbucket Cloud's API, unless BITBUCKET_API_URL names another (a proxy, a test). */
 const BITBUCKET_API = 'https://api.bitbucket.org/2.0'
 
-/** Bitbucket Cloud's API address: BITBUCKET_API_URL, else its own; undefined if not http(s). */
+/** BITBUCKET_API_URL (a proxy, a test), else Bitbucket Cloud's API; undefined if not http(s). */
 function bitbucketApi(env: Env): URL | undefined {
   return httpUrl(variable(env, 'BITBUCKET_API_URL') ?? BITBUCKET_API)
 }
@@ -127,21 +132,12 @@ export function bitbucketPipeline(env: Env, commit?: string): BitbucketPipeline 
   }
 }
 
-/** What the settings name of a repository from any CI: the repository, the review, the commit. */
-interface GivenRepository {
-  repository?: string | undefined
-  pullRequest?: string | undefined
-  commit?: string | undefined
-}
-
 /**
  * Whether Jenkins names a Bitbucket Cloud repository (Bitbucket Branch Source's CHANGE_URL, else
  * GIT_URL, on bitbucket.org) and BITBUCKET_TOKEN is set.
  */
 export function namesBitbucketFromJenkins(env: Env): boolean {
-  return Boolean(
-    variable(env, 'BITBUCKET_TOKEN') && variable(env, 'JENKINS_URL') && jenkinsBitbucket(env)
-  )
+  return Boolean(variable(env, 'BITBUCKET_TOKEN') && jenkinsBitbucket(env))
 }
 
 /**
@@ -152,12 +148,13 @@ export function namesBitbucketFromJenkins(env: Env): boolean {
  */
 export function bitbucketRepository(
   env: Env,
-  given: GivenRepository,
+  given: Given,
   fromTheCi?: string
 ): BitbucketPipeline | Missing {
-  const jenkins = variable(env, 'JENKINS_URL') ? jenkinsBitbucket(env) : undefined
+  const jenkins = jenkinsBitbucket(env)
   const repository = given.repository ?? jenkins?.repository
-  const named = given.repository === undefined && jenkins ? jenkins.names : BITBUCKET_OPTION
+  const named =
+    given.repository === undefined && jenkins ? jenkins.names : setting('bitbucketRepository')
   if (!repository || !WORKSPACE_REPOSITORY.test(repository)) {
     return {
       missing:
@@ -171,11 +168,7 @@ export function bitbucketRepository(
     return { missing: msg`${setting('pullRequest')} is not a pull request's id` }
   }
   const commit = given.commit ?? variable(env, 'GIT_COMMIT') ?? fromTheCi
-  if (!commit || !/^[0-9a-f]{40}$/i.test(commit)) {
-    return {
-      missing: msg`no commit to decorate: give ${setting('commit')} with the commit the scan analysed`
-    }
-  }
+  if (!commit || !/^[0-9a-f]{40}$/i.test(commit)) return { missing: NO_COMMIT }
   const apiUrl = bitbucketApi(env)
   if (!apiUrl) return { missing: 'BITBUCKET_API_URL is not an http(s) address' }
   return {
@@ -184,12 +177,11 @@ export function bitbucketRepository(
   }
 }
 
-const BITBUCKET_OPTION = setting('bitbucketRepository')
-
 /** What Jenkins names on bitbucket.org: the repository, and the pull request of CHANGE_URL. */
 function jenkinsBitbucket(
   env: Env
 ): { repository: string; pullRequest: string | undefined; names: Said } | undefined {
+  if (!variable(env, 'JENKINS_URL')) return undefined
   const change = /^https:\/\/bitbucket\.org\/([\w.-]+\/[\w.-]+)\/pull-requests\/(\d+)\/?$/i.exec(
     variable(env, 'CHANGE_URL') ?? ''
   )
@@ -234,13 +226,8 @@ export function azurePullRequest(env: Env): AzurePullRequest | Missing {
         "not a pull-request build (no SYSTEM_PULLREQUEST_PULLREQUESTID): Azure DevOps statuses and threads are a pull request's"
     }
   }
-  const base = collection.href.replace(/\/*$/, '/')
   return {
-    collectionUrl: new URL(base),
-    repositoryUrl: new URL(
-      `${encodeURIComponent(project)}/_apis/git/repositories/${encodeURIComponent(repository)}/`,
-      base
-    ),
+    ...azureUrls(collection.href.replace(/\/*$/, '/'), project, repository),
     pullRequestId,
     commit: variable(env, 'BUILD_SOURCEVERSION') ?? ''
   }
@@ -256,21 +243,16 @@ export function azurePullRequest(env: Env): AzurePullRequest | Missing {
  */
 export function azureRepository(
   env: Env,
-  given: GivenRepository,
+  given: Given,
   fromTheCi?: string
 ): AzurePullRequest | Missing {
-  const fromJenkins = variable(env, 'JENKINS_URL')
-    ? azureRemote(variable(env, 'GIT_URL'))
-    : undefined
-  const address = given.repository === undefined ? fromJenkins : azureRemote(given.repository)
-  const named =
-    given.repository === undefined && fromJenkins ? 'GIT_URL' : setting('azureRepository')
+  const address = given.repository === undefined ? jenkinsAzure(env) : azureRemote(given.repository)
   if (!address) {
     return {
       missing:
         given.repository === undefined
           ? msg`no Azure DevOps repository named: give ${setting('azureRepository')} with its address (…/<project>/_git/<repository>)`
-          : msg`${named} is not an Azure DevOps repository's address (…/<project>/_git/<repository>)`
+          : msg`${setting('azureRepository')} is not an Azure DevOps repository's address (…/<project>/_git/<repository>)`
     }
   }
   const pullRequestId = given.pullRequest
@@ -280,11 +262,7 @@ export function azureRepository(
     }
   }
   const commit = given.commit ?? variable(env, 'GIT_COMMIT') ?? fromTheCi
-  if (!commit || !FULL_SHA.test(commit)) {
-    return {
-      missing: msg`no commit to decorate: give ${setting('commit')} with the commit the scan analysed`
-    }
-  }
+  if (!commit || !isFullSha(commit)) return { missing: NO_COMMIT }
   return { ...address, pullRequestId, commit: commit.toLowerCase() }
 }
 
@@ -312,22 +290,27 @@ function azureRemote(
   if (!projectName || !repositoryName || projectName.length > 200 || repositoryName.length > 200) {
     return undefined
   }
-  return {
-    collectionUrl: new URL(collection),
-    repositoryUrl: new URL(
-      `${encodeURIComponent(projectName)}/_apis/git/repositories/${encodeURIComponent(repositoryName)}/`,
-      collection
-    )
-  }
+  return azureUrls(collection, projectName, repositoryName)
+}
+
+/** A repository's addresses: its collection's (ending with `/`), and its API's under it. */
+function azureUrls(
+  collection: string,
+  project: string,
+  repository: string
+): Pick<AzurePullRequest, 'collectionUrl' | 'repositoryUrl'> {
+  const path = `${encodeURIComponent(project)}/_apis/git/repositories/${encodeURIComponent(repository)}/`
+  return { collectionUrl: new URL(collection), repositoryUrl: new URL(path, collection) }
 }
 
 /** Whether Jenkins names an Azure DevOps repository (GIT_URL) and AZURE_DEVOPS_TOKEN is set. */
 export function namesAzureFromJenkins(env: Env): boolean {
-  return Boolean(
-    variable(env, 'AZURE_DEVOPS_TOKEN') &&
-    variable(env, 'JENKINS_URL') &&
-    azureRemote(variable(env, 'GIT_URL'))
-  )
+  return Boolean(variable(env, 'AZURE_DEVOPS_TOKEN') && jenkinsAzure(env))
+}
+
+/** The Azure DevOps repository Jenkins' GIT_URL names. */
+function jenkinsAzure(env: Env): ReturnType<typeof azureRemote> {
+  return variable(env, 'JENKINS_URL') ? azureRemote(variable(env, 'GIT_URL')) : undefined
 }
 
 /**
@@ -341,12 +324,7 @@ export function namesAzureFromJenkins(env: Env): boolean {
  */
 export function gitlabProject(
   env: Env,
-  given: {
-    url?: string | undefined
-    project?: string | undefined
-    pullRequest?: string | undefined
-    commit?: string | undefined
-  }
+  given: Omit<Given, 'repository'> & { url?: string | undefined; project?: string | undefined }
 ): GitLabPipeline | Missing {
   const fromPlugin = httpUrl(variable(env, 'gitlabTargetRepoHttpUrl'))
   const address = given.url ?? fromPlugin?.origin
@@ -359,8 +337,7 @@ export function gitlabProject(
           : msg`${setting('gitlabUrl')} is not an http(s) address`
     }
   }
-  const base = server.href.replace(/\/+$/, '')
-  const apiUrl = new URL(/\/api\/v4$/.test(base) ? base : `${base}/api/v4`)
+  const apiUrl = apiBelow(server, '/api/v4')
   const pluginPath = fromPlugin?.pathname.replace(/^\/+|\.git$|\/+$/g, '')
   const projectId =
     given.project ?? variable(env, 'gitlabMergeRequestTargetProjectId') ?? pluginPath
@@ -373,11 +350,7 @@ export function gitlabProject(
   }
   const sha =
     given.commit ?? variable(env, 'gitlabMergeRequestLastCommit') ?? variable(env, 'GIT_COMMIT')
-  if (!sha || !FULL_SHA.test(sha)) {
-    return {
-      missing: msg`no commit to decorate: give ${setting('commit')} with the commit the scan analysed`
-    }
-  }
+  if (!sha || !isFullSha(sha)) return { missing: NO_COMMIT }
   const path = /^\d+$/.test(projectId) ? undefined : projectId
   return {
     apiUrl,

@@ -28,7 +28,6 @@ import { httpUrl, variable } from '../ci/variables.js'
 import { decorationDeadline } from '../deadline.js'
 import { quotedSaidOf } from '../errors.js'
 import type { FailPolicy } from '../fail-policy.js'
-import type { Severity } from '../findings/finding.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import { RestApi } from '../http/rest-api.js'
 import { AzureApi } from '../platforms/azure-devops/azure-api.js'
@@ -45,37 +44,31 @@ import { gitlabPlatform } from '../platforms/gitlab/gitlab.js'
 import type { PlatformConnection, ReviewPlatform } from '../platforms/review-platform.js'
 import { markdownForms } from '../report/markup.js'
 import type { FileLink } from '../report/new-issues-block.js'
-import type { CommentWhen } from '../report/comment-settings.js'
 import { summaryForms } from '../report/summary-text.js'
 import { tokenForms } from '../secrets.js'
 import { createSink } from '../sink.js'
 import { msg, type Said } from '../words.js'
 import { COMMAND_NAMES } from './names.js'
-import type { PlatformOptions } from './options.js'
+import type { CheckLine } from './options.js'
 import type { TerminalLog } from './terminal-log.js'
 
-/** What the command's decoration is given. */
-interface DecorationContext {
+/**
+ * What the command's decoration is given: the options' (the commit decorated on every platform,
+ * lower case: decoratedCommit), and the run's.
+ */
+interface DecorationContext
+  extends
+    Pick<CheckLine, 'commentWhen' | 'inlineLimit' | 'inlineSeverity'>,
+    Partial<Pick<CheckLine, 'commit' | 'bitbucketServer' | 'review' | 'platform'>> {
   env: NodeJS.ProcessEnv
   log: TerminalLog
   /** Every form of the Sonar token: hidden from what is written too. */
   secrets: readonly string[]
   policy: FailPolicy
-  commentWhen: CommentWhen
-  inlineLimit: number
-  inlineSeverity: Severity
   clock: Clock
   /** Clock time of the overall time-out; the decoration has its allowance past the check. */
   deadline: number
   userAgent: string
-  /** --commit, when given (lower case): the commit decorated on every platform (decoratedCommit). */
-  commit?: string | undefined
-  /** Bitbucket Data Center's repository, from the options, which wins over the CI's platform. */
-  bitbucketServer?: { url: string; project: string; repository: string } | undefined
-  /** --pull-request without --project: the review decorated. */
-  review?: string | undefined
-  /** The repository or project the options name on GitHub, GitLab or Gitea. */
-  platform?: PlatformOptions | undefined
   /** --all-projects: those this run did not analyse get a passing status. */
   allProjects?: readonly string[] | undefined
 }
@@ -228,11 +221,10 @@ function gitlabFound(context: DecorationContext, found: GitLabPipeline): Found {
  * its annotations; where the app may not write checks, the status is set.
  */
 async function github(context: DecorationContext): Promise<Found | Missing> {
-  const found = await githubRepository(context.env, {
-    repository: context.platform?.githubRepository,
-    pullRequest: context.review,
-    commit: context.commit
-  })
+  const found = await githubRepository(
+    context.env,
+    given(context, { repository: context.platform?.githubRepository })
+  )
   if ('missing' in found) return found
   return {
     token: variable(context.env, 'GITHUB_TOKEN'),
@@ -253,15 +245,8 @@ async function github(context: DecorationContext): Promise<Found | Missing> {
  * plugin's variables), with GITLAB_TOKEN.
  */
 async function gitlabFromAnyCi(context: DecorationContext): Promise<Found | Missing> {
-  const given = context.platform?.gitlab
-  const found = gitlabProject(context.env, {
-    url: given?.url,
-    project: given?.project,
-    pullRequest: context.review,
-    commit: context.commit
-  })
-  if ('missing' in found) return found
-  return gitlabFound(context, found)
+  const found = gitlabProject(context.env, given(context, context.platform?.gitlab))
+  return 'missing' in found ? found : gitlabFound(context, found)
 }
 
 /**
@@ -270,17 +255,10 @@ async function gitlabFromAnyCi(context: DecorationContext): Promise<Found | Miss
  * review, with GITEA_TOKEN (FORGEJO_TOKEN, or in their Actions the job's GITHUB_TOKEN).
  */
 async function gitea(context: DecorationContext): Promise<Found | Missing> {
-  const given = context.platform?.gitea
-  const fromTheCi = await ciCommit(context)
   const found = await giteaRepository(
     context.env,
-    {
-      url: given?.url,
-      repository: given?.repository,
-      pullRequest: context.review,
-      commit: context.commit
-    },
-    fromTheCi
+    given(context, context.platform?.gitea),
+    await ciCommit(context)
   )
   if ('missing' in found) return found
   return {
@@ -299,6 +277,11 @@ async function gitea(context: DecorationContext): Promise<Found | Missing> {
       return giteaPlatform(rest, found)
     }
   }
+}
+
+/** What the options name of a platform's target, with the review and the commit decorated. */
+function given<Target extends object>(context: DecorationContext, target: Target | undefined) {
+  return { ...target, pullRequest: context.review, commit: context.commit }
 }
 
 /** The commit the CI names, when --commit is not given and a platform has no variable of its own. */
@@ -352,15 +335,10 @@ async function bitbucket(context: DecorationContext): Promise<Found | Missing> {
  * the build: the token is needed.
  */
 async function bitbucketFromAnyCi(context: DecorationContext): Promise<Found | Missing> {
-  const fromTheCi = await ciCommit(context)
   const found = bitbucketRepository(
     context.env,
-    {
-      repository: context.platform?.bitbucketRepository,
-      pullRequest: context.review,
-      commit: context.commit
-    },
-    fromTheCi
+    given(context, { repository: context.platform?.bitbucketRepository }),
+    await ciCommit(context)
   )
   if ('missing' in found) return found
   return {
@@ -424,11 +402,7 @@ async function bitbucketDataCenter(context: DecorationContext): Promise<Found | 
 async function azureFromAnyCi(context: DecorationContext): Promise<Found | Missing> {
   const found = azureRepository(
     context.env,
-    {
-      repository: context.platform?.azureRepository,
-      pullRequest: context.review,
-      commit: context.commit
-    },
+    given(context, { repository: context.platform?.azureRepository }),
     await ciCommit(context)
   )
   if ('missing' in found) return found

@@ -15,7 +15,6 @@ import { cut, oneLine, QUOTE_LIMITS, showInvisible } from '../untrusted-text.js'
 export interface JunitContext {
   /** The report's sink: every text goes through it (the edge's words, no secret). */
   sink: Sink
-  /** When the check started. */
   startedAt: Date
   /** The machine it ran on ('localhost' when unknown). */
   hostname: string
@@ -124,32 +123,19 @@ function gateSuite(result: GateResult, source: string, policy: FailPolicy) {
     const seen = (names.get(base) ?? 0) + 1
     names.set(base, seen)
     const words = describeCondition(evaluated)
-    return {
-      name: seen > 1 ? `${base} #${seen}` : base,
-      ...(isFailing(evaluated)
-        ? {
-            failure: {
-              type: evaluated.condition.status,
-              message: words,
-              text: failureText(words, evaluated, result)
-            }
-          }
-        : {})
-    }
+    const failure = isFailing(evaluated)
+      ? {
+          type: evaluated.condition.status,
+          message: words,
+          text: failureText(words, evaluated, result)
+        }
+      : undefined
+    return { name: seen > 1 ? `${base} #${seen}` : base, failure }
   })
   const failed = failsUnder(result.status, policy)
   const showsVerdict = result.conditions.length > 0 && (!failed || ordered.some(isFailing))
   if (!showsVerdict) {
-    const message = failed ? gateFailureMessage(result) : headline(result.status, policy)
-    const type = statusClass(result.status)
-    cases.unshift({
-      name: GATE_CASE,
-      ...(failed
-        ? {
-            failure: { type, message: firstLine(message), text: message }
-          }
-        : {})
-    })
+    cases.unshift({ name: GATE_CASE, failure: failed ? gateFailure(result) : undefined })
   }
   const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl)?.href
   const more = result.conditions.length - shown.length
@@ -184,6 +170,12 @@ function gateSuite(result: GateResult, source: string, policy: FailPolicy) {
     out,
     elapsedMs: result.elapsedMs
   }
+}
+
+/** The gate's failure, when its conditions alone do not show it. */
+function gateFailure(result: GateResult): Case['failure'] {
+  const message = gateFailureMessage(result)
+  return { type: statusClass(result.status), message: firstLine(message), text: message }
 }
 
 /** "Coverage on New Code (new_coverage)"; the key alone when the metric has no other name. */
@@ -226,16 +218,13 @@ const NOT_XML =
   /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g
 
 /** A name or a value on one line: through the sink, cut, invisible characters shown, legal XML. */
-function line(value: Said, { sink }: JunitContext): string {
-  return oneLine(sink.text(value), QUOTE_LIMITS.long).replace(NOT_XML, '')
+function line(value: Said, { sink }: JunitContext, limit: number = QUOTE_LIMITS.long): string {
+  return oneLine(sink.text(value), limit).replace(NOT_XML, '')
 }
 
 /** An xs:token (names): one line, white space collapsed, at most 200 characters. */
-function token(value: Said, { sink }: JunitContext): string {
-  return oneLine(sink.text(value), QUOTE_LIMITS.short)
-    .replace(NOT_XML, '')
-    .replace(/\s+/g, ' ')
-    .trim()
+function token(value: Said, context: JunitContext): string {
+  return line(value, context, QUOTE_LIMITS.short).replace(/\s+/g, ' ').trim()
 }
 
 /** Element text: line feeds kept, each line made visible, the whole cut, legal, escaped. */

@@ -22,7 +22,6 @@ interface CommandContext {
   cwd: string
   /** Where --help, --version and a result file given as `-` go. */
   stdout: TextStream
-  /** The log. */
   stderr: TextStream & { isTTY?: boolean }
   /** Clock time the command started: the overall time-out counts from here. */
   startedAt: number

@@ -21,69 +21,54 @@ export class UsageError extends ExplainedError {
   }
 }
 
-/** Where the command writes what it found besides its log; `-` is standard output. */
-export interface ResultFiles {
-  /** The action's `results` output: one object per analysis. */
-  json: string | undefined
-  /** A JUnit XML report: one testsuite per analysis, one testcase per condition. */
-  junit: string | undefined
-  /** The job summary (Markdown with HTML blocks), e.g. for a merge-request note. */
-  markdown: string | undefined
-  /** The new issues as SARIF 2.1.0. */
-  sarif: string | undefined
-  /** The new issues as GitLab's Code Quality report. */
-  codequality: string | undefined
-}
+/** The result files' options, in the order they are written (see writeResultFiles). */
+export const RESULT_FILES = ['json', 'junit', 'markdown', 'sarif', 'codequality'] as const
+
+/** Where the command writes what it found besides its log, by option; `-` is standard output. */
+export type ResultFiles = Record<(typeof RESULT_FILES)[number], string | undefined>
 
 /** What the command line asks for. */
-export type CommandLine =
-  | { kind: 'help' }
-  | { kind: 'version' }
-  | {
-      kind: 'check'
-      /** Paths or globs of report files, one per --report. */
-      reports: string[]
-      host: string | undefined
-      taskId: string | undefined
-      analysisId: string | undefined
-      /** Project keys, one per --project. */
-      projects: string[]
-      branch: string | undefined
-      pullRequest: string | undefined
-      /**
-       * --commit: with --project, the commit whose analysis to check (checked with the
-       * settings); without, the commit --decorate decorates (a full SHA, lower case), which wins
-       * over the CI's. Either way the decoration's commit.
-       */
-      commit: string | undefined
-      timeout: string | undefined
-      initialDelay: string | undefined
-      interval: string | undefined
-      noFail: boolean
-      /** The gate statuses that fail: comma-separated, repeatable. */
-      failingStatuses: string[]
-      rootCertFile: string | undefined
-      files: ResultFiles
-      /** Decorate the GitLab pipeline: commit statuses, and the merge request's note. */
-      decorate: boolean
-      /** When the note is written (with --decorate). */
-      commentWhen: CommentWhen
-      /** At most this many discussions on the diff a run (with --decorate). */
-      inlineLimit: number
-      /** The least severe issue that gets a discussion (with --decorate). */
-      inlineSeverity: Severity
-      /** Bitbucket Data Center's repository to decorate (with --decorate), when given. */
-      bitbucketServer: { url: string; project: string; repository: string } | undefined
-      /** The review decorated (with --decorate, without --project: --pull-request's number). */
-      review: string | undefined
-      /** --all-projects: every project a rule may require a status of (with --decorate). */
-      allProjects: string[]
-      /** The platform's repository or project and address the options name (with --decorate). */
-      platform: PlatformOptions
-    }
+type CommandLine = { kind: 'help' } | { kind: 'version' } | CheckLine
+
+/** A check, as the command line asks for it. */
+export interface CheckLine {
+  kind: 'check'
+  /**
+   * The settings' text as the options give it (see commandSettings): the lines of --report and
+   * --project, --fail-on's statuses comma-separated, and --pull-request and --commit only when
+   * they choose the analysis.
+   */
+  settings: RawSettings
+  /** Project keys, one per --project. */
+  projects: string[]
+  /**
+   * --commit: with --project, the commit whose analysis to check (checked with the
+   * settings); without, the commit --decorate decorates (a full SHA, lower case), which wins
+   * over the CI's. Either way the decoration's commit.
+   */
+  commit: string | undefined
+  rootCertFile: string | undefined
+  files: ResultFiles
+  /** Decorate the platform the run names: statuses, and the review's comment (decoration.ts). */
+  decorate: boolean
+  /** When the note is written (with --decorate). */
+  commentWhen: CommentWhen
+  /** At most this many discussions on the diff a run (with --decorate). */
+  inlineLimit: number
+  /** The least severe issue that gets a discussion (with --decorate). */
+  inlineSeverity: Severity
+  /** Bitbucket Data Center's repository to decorate (with --decorate), when given. */
+  bitbucketServer: { url: string; project: string; repository: string } | undefined
+  /** The review decorated (with --decorate, without --project: --pull-request's number). */
+  review: string | undefined
+  /** --all-projects: every project a rule may require a status of (with --decorate). */
+  allProjects: string[]
+  /** The platform's repository or project and address the options name (with --decorate). */
+  platform: PlatformOptions
+}
 
 /** --github-repository, --gitlab-url and --gitlab-project, --gitea-url and --gitea-repository. */
-export interface PlatformOptions {
+interface PlatformOptions {
   githubRepository?: string | undefined
   /** Bitbucket Cloud's workspace/repository. */
   bitbucketRepository?: string | undefined
@@ -153,6 +138,8 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     throw new UsageError(usageMessage(asError(error)), { cause: error })
   }
   const { values, tokens } = parsed
+  const decorate = values.decorate ?? false
+  const projects = values.project ?? []
   if (values.help) return { kind: 'help' }
   if (values.version) return { kind: 'version' }
 
@@ -170,53 +157,60 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     seen.add(token.name)
   }
 
-  const files: ResultFiles = {
-    json: values.json,
-    junit: values.junit,
-    markdown: values.markdown,
-    sarif: values.sarif,
-    codequality: values.codequality
+  const files = resultFiles(values)
+  const review = reviewOption(values['pull-request'], projects.length > 0, decorate)
+  const platform = platformOptions(values, decorate)
+  const commit = commitOption(values.commit, projects.length > 0, decorate)
+  return {
+    kind: 'check',
+    settings: {
+      reportFile: (values.report ?? []).join('\n'),
+      host: values.host,
+      timeout: values.timeout,
+      initialDelay: values['initial-delay'],
+      interval: values.interval,
+      failStep: values['no-fail'] ? 'false' : 'true',
+      failingStatuses: (values['fail-on'] ?? []).join(','),
+      task: values['task-id'],
+      analysis: values['analysis-id'],
+      project: projects.join('\n'),
+      branch: values.branch,
+      // Without --project and with --decorate, --pull-request is the review decorated alone.
+      pullRequest: review === undefined ? values['pull-request'] : undefined,
+      // Without --project, --commit is the decoration's commit alone: the analysis is the task's.
+      commit: projects.length > 0 ? commit : undefined
+    },
+    projects,
+    review,
+    platform,
+    commit,
+    rootCertFile: values['root-cert-file'],
+    files,
+    decorate,
+    commentWhen: oneOf('comment-when', values['comment-when'], decorate, COMMENT_WHEN, 'always'),
+    inlineLimit: inlineLimit(values['inline-limit'], decorate),
+    inlineSeverity: oneOf(
+      'inline-severity',
+      values['inline-severity'],
+      decorate,
+      SEVERITY_ORDER,
+      'info'
+    ),
+    bitbucketServer: bitbucketServer(values, decorate),
+    allProjects: allProjects(values['all-projects'], decorate)
   }
+}
+
+/** The result files: at most one of them on standard output. */
+function resultFiles(values: Partial<ResultFiles>): ResultFiles {
+  const files = Object.fromEntries(RESULT_FILES.map((kind) => [kind, values[kind]])) as ResultFiles
   const onStdout = Object.entries(files).filter(([, file]) => file === '-')
   if (onStdout.length > 1) {
     throw new UsageError(
       `${onStdout.map(([name]) => `--${name}`).join(' and ')} both write to standard output (-): give at most one of them -, the others a file.`
     )
   }
-  return {
-    kind: 'check',
-    reports: values.report ?? [],
-    host: values.host,
-    taskId: values['task-id'],
-    analysisId: values['analysis-id'],
-    projects: values.project ?? [],
-    branch: values.branch,
-    pullRequest: values['pull-request'],
-    review: reviewOption(
-      values['pull-request'],
-      (values.project ?? []).length > 0,
-      values.decorate ?? false
-    ),
-    platform: platformOptions(values, values.decorate ?? false),
-    commit: commitOption(
-      values.commit,
-      (values.project ?? []).length > 0,
-      values.decorate ?? false
-    ),
-    timeout: values.timeout,
-    initialDelay: values['initial-delay'],
-    interval: values.interval,
-    noFail: values['no-fail'] ?? false,
-    failingStatuses: values['fail-on'] ?? [],
-    rootCertFile: values['root-cert-file'],
-    files,
-    decorate: values.decorate ?? false,
-    commentWhen: commentWhen(values['comment-when'], values.decorate ?? false),
-    inlineLimit: inlineLimit(values['inline-limit'], values.decorate ?? false),
-    inlineSeverity: inlineSeverity(values['inline-severity'], values.decorate ?? false),
-    bitbucketServer: bitbucketServer(values, values.decorate ?? false),
-    allProjects: allProjects(values['all-projects'], values.decorate ?? false)
-  }
+  return files
 }
 
 /** The most keys --all-projects takes: each not analysed is one request a platform. */
@@ -249,7 +243,7 @@ function allProjects(values: string[] | undefined, decorate: boolean): string[] 
 function bitbucketServer(
   values: { [name: string]: unknown },
   decorate: boolean
-): { url: string; project: string; repository: string } | undefined {
+): CheckLine['bitbucketServer'] {
   const names = ['bitbucket-server', 'bitbucket-project', 'bitbucket-repo'] as const
   const given = names.filter((name) => typeof values[name] === 'string')
   if (given.length === 0) return undefined
@@ -373,27 +367,25 @@ function inlineLimit(value: string | undefined, decorate: boolean): number {
   return limit
 }
 
-/** --inline-severity: one of the severities, most severe first (default info: every issue). */
-function inlineSeverity(value: string | undefined, decorate: boolean): Severity {
-  if (value === undefined) return 'info'
-  withDecorate('inline-severity', decorate)
-  const known = SEVERITY_ORDER.find((severity) => severity === value.trim().toLowerCase())
+/**
+ * --comment-when (COMMENT_WHEN, default always) or --inline-severity (the severities, most
+ * severe first; default info: every issue): one of its words, in any case, with --decorate.
+ */
+function oneOf<Word extends string>(
+  option: 'comment-when' | 'inline-severity',
+  value: string | undefined,
+  decorate: boolean,
+  words: readonly Word[],
+  fallback: Word
+): Word {
+  if (value === undefined) return fallback
+  withDecorate(option, decorate)
+  const known = words.find((word) => word === value.trim().toLowerCase())
   if (!known) {
+    const purpose =
+      option === 'inline-severity' ? ': the least severe issue that gets a discussion' : ''
     throw new UsageError(
-      `--inline-severity "${value.slice(0, 40)}" is not one of ${SEVERITY_ORDER.join(', ')}: the least severe issue that gets a discussion.`
-    )
-  }
-  return known
-}
-
-/** --comment-when: one of COMMENT_WHEN, and only with --decorate (default always). */
-function commentWhen(value: string | undefined, decorate: boolean): CommentWhen {
-  if (value === undefined) return 'always'
-  withDecorate('comment-when', decorate)
-  const known = COMMENT_WHEN.find((when) => when === value.trim().toLowerCase())
-  if (!known) {
-    throw new UsageError(
-      `--comment-when "${value.slice(0, 40)}" is not one of ${COMMENT_WHEN.join(', ')}.`
+      `--${option} "${value.slice(0, 40)}" is not one of ${words.join(', ')}${purpose}.`
     )
   }
   return known
@@ -426,28 +418,8 @@ function usageMessage(error: Error): string {
  * option gives them, come from the environment (SONAR_TOKEN, SONAR_HOST_URL, SONAR_ROOT_CERT:
  * see COMMAND_NAMES and withVariables).
  */
-export function commandSettings(
-  line: Extract<CommandLine, { kind: 'check' }>,
-  rootCert: string | undefined
-): RawSettings {
-  return {
-    reportFile: line.reports.join('\n'),
-    host: line.host,
-    rootCert,
-    timeout: line.timeout,
-    initialDelay: line.initialDelay,
-    interval: line.interval,
-    failStep: line.noFail ? 'false' : 'true',
-    failingStatuses: line.failingStatuses.join(','),
-    task: line.taskId,
-    analysis: line.analysisId,
-    project: line.projects.join('\n'),
-    branch: line.branch,
-    // Without --project and with --decorate, --pull-request is the review decorated alone.
-    pullRequest: line.review === undefined ? line.pullRequest : undefined,
-    // Without --project, --commit is the decoration's commit alone: the analysis is the task's.
-    commit: line.projects.length > 0 ? line.commit : undefined
-  }
+export function commandSettings(line: CheckLine, rootCert: string | undefined): RawSettings {
+  return { ...line.settings, rootCert }
 }
 
 /** The scanners' default locations, one per line under the option's description. */

@@ -17,7 +17,7 @@ import { createSink, type Sink, type SinkOptions } from '../sink.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { renderJunit, type JunitContext } from './junit.js'
 import { COMMAND_NAMES } from './names.js'
-import type { ResultFiles } from './options.js'
+import { RESULT_FILES, type ResultFiles } from './options.js'
 import type { TextStream } from './terminal-log.js'
 
 /** What the check came to, for the result files. */
@@ -83,7 +83,7 @@ export async function writeResultFiles(
   { cwd, stdout }: { cwd: string; stdout: TextStream }
 ): Promise<string[]> {
   const lines: string[] = []
-  for (const kind of ['json', 'junit', 'markdown', 'sarif', 'codequality'] as const) {
+  for (const kind of RESULT_FILES) {
     const file = files[kind]
     if (file === undefined) continue
     const { content, issues } = render(kind, report)

@@ -2,7 +2,7 @@ import type { Log } from '../log.js'
 import { readSettings, withVariables, type Settings } from '../settings.js'
 import { withTheCisAnalysis } from '../ci/ci-analysis.js'
 import { COMMAND_NAMES } from './names.js'
-import { commandSettings, type CommandLine } from './options.js'
+import { commandSettings, type CheckLine } from './options.js'
 import { readRootCertFile } from './root-cert-file.js'
 
 /**
@@ -14,7 +14,7 @@ import { readRootCertFile } from './root-cert-file.js'
  * @example const settings = await readCommandSettings(line, process.env, process.cwd(), log)
  */
 export async function readCommandSettings(
-  line: Extract<CommandLine, { kind: 'check' }>,
+  line: CheckLine,
   env: NodeJS.ProcessEnv,
   cwd: string,
   log: Log

@@ -107,10 +107,7 @@ export function forTheTerminal(message: string): string {
   const lines = message.split('\n')
   const shown = lines.slice(0, LOG_LIMITS.messageLines).map((line) => {
     const max = LOG_LIMITS.lineChars
-    const visible = cut(line, max)
-      .split('\t')
-      .map((part) => showInvisible(part))
-      .join('\t')
+    const visible = cut(line, max).split('\t').map(showInvisible).join('\t')
     return cut(visible, max)
   })
   const hidden = lines.length - shown.length

@@ -11,8 +11,8 @@ import type { Sink } from '../sink.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import type { AnalysisFindings } from './analyses.js'
 import { writtenItem } from './written-item.js'
-import type { Finding } from './finding.js'
-import { severityIn } from './severity-scales.js'
+import { isLineNumber, type Finding } from './finding.js'
+import { severityIn, type SeverityScales } from './severity-scales.js'
 
 /**
  * Bounds of the report: at most 5,000 issues of an analysis (as many as are read), and `bytes`
@@ -25,9 +25,6 @@ export const CODE_QUALITY_LIMITS = {
   description: QUOTE_LIMITS.long,
   text: QUOTE_LIMITS.short
 } as const
-
-/** GitLab's five severities. */
-type CodeQualitySeverity = 'info' | 'minor' | 'major' | 'critical' | 'blocker'
 
 const SEVERITY = severityIn('codeQuality')
 
@@ -50,7 +47,7 @@ export interface CodeQualityIssue {
   check_name: string
   /** SHA-256 (hex) of the issue key: GitLab shows issues with the same fingerprint once. */
   fingerprint: string
-  severity: CodeQualitySeverity
+  severity: SeverityScales['codeQuality']
   categories: string[]
   engine_name: string
   location: { path: string; lines: { begin: number; end?: number } }
@@ -133,8 +130,8 @@ function codeQualityIssue(finding: Finding, path: string, engine: string): CodeQ
   const check = oneLine(finding.rule, CODE_QUALITY_LIMITS.text)
   const description = oneLine(finding.message, CODE_QUALITY_LIMITS.description)
   const { startLine, endLine } = finding.region ?? {}
-  const begin = isLine(startLine) ? startLine : 1
-  const end = isLine(endLine) ? endLine : begin
+  const begin = isLineNumber(startLine) ? startLine : 1
+  const end = isLineNumber(endLine) ? endLine : begin
   return {
     type: 'issue',
     description: description === '' ? check : description,
@@ -146,6 +143,3 @@ function codeQualityIssue(finding: Finding, path: string, engine: string): CodeQ
     location: { path, lines: end > begin ? { begin, end } : { begin } }
   }
 }
-
-const isLine = (value: number | undefined): value is number =>
-  value !== undefined && Number.isSafeInteger(value) && value >= 1

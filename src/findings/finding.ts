@@ -27,6 +27,10 @@ const FROM_SERVER: Readonly<Record<string, Severity>> = lookupTable({
   INFO: 'info'
 })
 
+/** Whether a number from the server can be a line or a column: a whole number from 1. */
+export const isLineNumber = (value: number | undefined): value is number =>
+  value !== undefined && Number.isSafeInteger(value) && value >= 1
+
 /** Lines (1-based) and columns (1-based, end exclusive as SARIF counts) of a finding. */
 export interface Region {
   startLine: number

@@ -12,7 +12,13 @@ import { cut, oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import type { AnalysisFindings } from './analyses.js'
 import { writtenItem } from './written-item.js'
 import { severityIn } from './severity-scales.js'
-import type { Finding, Region, Severity } from './finding.js'
+import {
+  isLineNumber,
+  SEVERITY_ORDER,
+  type Finding,
+  type Region,
+  type Severity
+} from './finding.js'
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json'
 
@@ -46,8 +52,6 @@ const SECURITY_SEVERITY = severityIn('securitySeverity')
 
 /** SARIF's result levels: GitHub shows error, warning and note as such. */
 const LEVEL = severityIn('sarifLevel')
-
-const SEVERITY_RANK: Record<Severity, number> = { blocker: 0, high: 1, medium: 2, low: 3, info: 4 }
 
 /** The log, and what it leaves out. */
 interface SarifLog {
@@ -115,9 +119,8 @@ export function renderSarif(
   }
 }
 
+/** A rule of a run: `rules` lists them in the order of their first results (their `ruleIndex`). */
 interface RuleEntry {
-  /** Its place in the run's `rules`: the results' `ruleIndex`. */
-  index: number
   /** The first finding of the rule: its name and key. */
   finding: Finding
   /** The most severe of the rule's vulnerabilities in the run, if it has any. */
@@ -148,7 +151,7 @@ function candidateRun(analysis: AnalysisFindings, times: number): CandidateRun {
     const result = sarifResult(finding, finding.file!, ruleId, index)
     // What the result adds to the log, each item with its comma and line break: itself, and a
     // new rule with the result that first uses it, at its largest (with a security severity).
-    const rule = sarifRule(ruleId, { index, finding, securitySeverity: 'blocker' }, server)
+    const rule = sarifRule(ruleId, { finding, securitySeverity: 'blocker' }, server)
     const written = [
       `${writtenItem(result, RESULT_INDENT)},\n`,
       known === undefined ? `${writtenItem(rule, RULE_INDENT)},\n` : ''
@@ -170,7 +173,7 @@ function sarifRun(run: CandidateRun, shown: number, tool: SarifTool) {
   const { analysis, times, server, unlocated } = run
   const rules = new Map<string, RuleEntry>()
   const results = run.results.slice(0, shown).map(({ result, finding, ruleId }) => {
-    const entry = rules.get(ruleId) ?? { index: rules.size, finding, securitySeverity: undefined }
+    const entry = rules.get(ruleId) ?? { finding, securitySeverity: undefined }
     if (finding.type === 'VULNERABILITY') {
       entry.securitySeverity = worse(entry.securitySeverity, finding.severity)
     }
@@ -258,11 +261,13 @@ function sarifResult(finding: Finding, file: string, ruleId: string, ruleIndex: 
 /** Lines always; columns only when both are given and the range is not empty (SARIF §3.30). */
 function sarifRegion(region: Region) {
   const { startLine, startColumn, endColumn } = region
-  if (!isCount(startLine)) return undefined
+  if (!isLineNumber(startLine)) return undefined
   const endLine =
-    isCount(region.endLine) && region.endLine >= startLine ? region.endLine : startLine
+    isLineNumber(region.endLine) && region.endLine >= startLine ? region.endLine : startLine
   const columns =
-    isCount(startColumn) && isCount(endColumn) && (endLine > startLine || endColumn > startColumn)
+    isLineNumber(startColumn) &&
+    isLineNumber(endColumn) &&
+    (endLine > startLine || endColumn > startColumn)
   return {
     startLine,
     endLine,
@@ -310,8 +315,5 @@ const RESULT_INDENT = 8
 const RULE_INDENT = 12
 
 function worse(a: Severity | undefined, b: Severity): Severity {
-  return a !== undefined && SEVERITY_RANK[a] <= SEVERITY_RANK[b] ? a : b
+  return a !== undefined && SEVERITY_ORDER.indexOf(a) <= SEVERITY_ORDER.indexOf(b) ? a : b
 }
-
-const isCount = (value: number | undefined): value is number =>
-  value !== undefined && Number.isSafeInteger(value) && value >= 1

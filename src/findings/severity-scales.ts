@@ -3,14 +3,6 @@
  * finding.ts) compressed to each destination's, in one table. Where a destination has fewer
  * levels, ours are merged from the bottom up: info joins low first, then blocker joins high.
  *
- * | ours    | GitHub annotation | SARIF level | security-severity | GitLab Code Quality | Bitbucket Cloud | Bitbucket Data Center |
- * | ------- | ----------------- | ----------- | ----------------- | ------------------- | --------------- | --------------------- |
- * | blocker | error             | error       | 9.5               | blocker             | CRITICAL        | HIGH                  |
- * | high    | error             | error       | 8.0               | critical            | HIGH            | HIGH                  |
- * | medium  | warning           | warning     | 5.5               | major               | MEDIUM          | MEDIUM                |
- * | low     | notice            | note        | 3.0               | minor               | LOW             | LOW                   |
- * | info    | notice            | note        | 1.0               | info                | LOW             | LOW                   |
- *
  * GitHub's security-severity is a CVSS-like score it shows as critical (9.0 and over), high (7.0
  * to 8.9), medium (4.0 to 6.9) or low. GitLab's discussions and Azure DevOps's threads carry no
  * severity: their text names ours.
@@ -18,12 +10,14 @@
 import type { AnnotationLevel } from '../log.js'
 import type { Severity } from './finding.js'
 
-interface SeverityScales {
+export interface SeverityScales {
   annotation: AnnotationLevel
   sarifLevel: 'error' | 'warning' | 'note'
   securitySeverity: string
+  /** GitLab's five severities. */
   codeQuality: 'info' | 'minor' | 'major' | 'critical' | 'blocker'
   bitbucketCloud: 'CRITICAL' | 'HIGH' | 'MEDIUM' | 'LOW'
+  /** Bitbucket Data Center's. */
   bitbucketServer: 'HIGH' | 'MEDIUM' | 'LOW'
 }
 

@@ -16,6 +16,7 @@ import type {
 import { oneLine } from '../untrusted-text.js'
 import { shortShas } from '../run-scope.js'
 import { msg, setting, theSetting } from '../words.js'
+import { hasFailed } from './wait-for-task.js'
 
 /** What the wait reads from the server: a project's analyses, and its background tasks. */
 export interface AnalysisSource {
@@ -47,20 +48,21 @@ export interface FoundAnalysis {
 }
 
 /** What one poll saw: the analysis, or what is pending and what the server has instead. */
-export type Sighting =
-  | { found: FoundAnalysis }
-  | {
-      tasks: ComponentTasks
-      /**
-       * Clock time halfway through the tasks' request, when the server measured how long its
-       * running task has been processing: a predicted end counts from here.
-       */
-      tasksAt: number
-      /** The newest analysis of the branch or pull request, when it has one. */
-      newest?: { date: string; revision?: string | undefined }
-      /** The branch or pull request is not on the server (yet): the names it has, for the time-out. */
-      unknown?: () => Promise<string>
-    }
+export type Sighting = { found: FoundAnalysis } | NotYet
+
+/** A poll that did not find the analysis: the project's tasks, and what the server has. */
+export interface NotYet {
+  tasks: ComponentTasks
+  /**
+   * Clock time halfway through the tasks' request, when the server measured how long its
+   * running task has been processing: a predicted end counts from here.
+   */
+  tasksAt: number
+  /** The newest analysis of the branch or pull request, when it has one. */
+  newest?: { date: string; revision?: string | undefined }
+  /** The branch or pull request is not on the server (yet): the names it has, for the time-out. */
+  unknown?: () => Promise<string>
+}
 
 /**
  * A branch's poll: its newest analyses (the commit's among them, or the newest), else the
@@ -85,11 +87,11 @@ export async function lookAtBranch(
     if (branch === undefined || !(error instanceof ServerRequestError) || error.status !== 404) {
       throw error
     }
-    if (!expected) throw await unknownScope(server, projectKey, { branch }, error)
-    return {
-      ...(await tasks()),
-      unknown: () => unknownScopeWords(server, projectKey, { branch })
-    }
+    if (!expected) throw await unknownBranch(server, projectKey, branch, error)
+    const unknown = async () =>
+      (await branchesOnServer(server, projectKey, branch)) ??
+      `the project ${oneLine(projectKey)} has no branch "${oneLine(branch)}" on the server yet`
+    return { ...(await tasks()), unknown }
   }
   const found = pick(page, commits)
   if (found) return { found }
@@ -115,7 +117,7 @@ export async function lookAtNewest(
   now: () => number
 ): Promise<Sighting> {
   const read = await readTasks(server, projectKey, now)
-  if (unsettled(read.tasks, on, [])) return read
+  if (unsettled(read.tasks, on)) return read
   return lookAtBranch(server, projectKey, on, [], false, now, read)
 }
 
@@ -123,13 +125,23 @@ export async function lookAtNewest(
  * Whether a task of the scope is queued or running, or its newest failed (which ends the wait,
  * wait-for-analysis.ts): then no analysis of it is taken.
  */
-function unsettled(tasks: ComponentTasks, on: AnalysisScope, commits: readonly string[]): boolean {
-  const ended = tasks.current && isAwaited(tasks.current, on, commits) ? tasks.current : undefined
-  return (
-    tasks.queue.some((task) => isAwaited(task, on, commits)) ||
-    ended?.status === 'FAILED' ||
-    ended?.status === 'CANCELED'
-  )
+function unsettled(tasks: ComponentTasks, on: AnalysisScope): boolean {
+  const { pending, failed } = awaitedTasks(tasks, on, [])
+  return pending.length > 0 || failed !== undefined
+}
+
+/**
+ * The awaited tasks (isAwaited) queued or running, and the project's last ended task when it is
+ * one of them and ended FAILED or CANCELED.
+ */
+export function awaitedTasks(
+  { queue, current }: ComponentTasks,
+  on: AnalysisScope,
+  commits: readonly string[]
+): { pending: ComponentTask[]; failed: ComponentTask | undefined } {
+  const failed =
+    current && isAwaited(current, on, commits) && hasFailed(current) ? current : undefined
+  return { pending: queue.filter((task) => isAwaited(task, on, commits)), failed }
 }
 
 /**
@@ -149,7 +161,7 @@ export async function lookAtPullRequest(
   const read = await readTasks(server, projectKey, now)
   const { tasks } = read
   const on = { pullRequest }
-  if (unsettled(tasks, on, [])) return read
+  if (unsettled(tasks, on)) return read
   const ended = tasks.current && inScope(tasks.current, on) ? tasks.current : undefined
   const pulls = await server.getPullRequests(projectKey)
   const pull = pulls.find(({ key }) => key === pullRequest)
@@ -195,11 +207,7 @@ function inScope(task: ComponentTask, on: AnalysisScope): boolean {
  * named by no name, only a task that names no branch: the main branch's name is not known, and
  * another branch's scan must not hold the wait.
  */
-export function isAwaited(
-  task: ComponentTask,
-  on: AnalysisScope,
-  commits: readonly string[]
-): boolean {
+function isAwaited(task: ComponentTask, on: AnalysisScope, commits: readonly string[]): boolean {
   if (commits.length === 0 && on.branch === undefined && on.pullRequest === undefined) {
     return task.branch === undefined && task.pullRequest === undefined
   }
@@ -221,38 +229,28 @@ async function readTasks(
  * A 404 for a branch: the project's branches, when they can be read, say whether the project or
  * the branch is unknown, and which branches there are (the first BRANCHES_LISTED).
  */
-async function unknownScope(
+async function unknownBranch(
   server: AnalysisSource,
   projectKey: string,
-  on: { branch: string },
+  branch: string,
   cause: ServerRequestError
 ): Promise<Error> {
-  let names: string[]
-  try {
-    names = await server.getBranchNames(projectKey)
-  } catch {
-    return cause
-  }
+  const words = await branchesOnServer(server, projectKey, branch)
+  if (words === undefined) return cause
   return new AnalysisNotFoundError(
-    msg`${branchesWords(projectKey, on.branch, names)}. Check ${theSetting('branch')}; a server that analyses one branch only (Community Edition) has its main branch alone.`,
+    msg`${words}. Check ${theSetting('branch')}; a server that analyses one branch only (Community Edition) has its main branch alone.`,
     { cause }
   )
 }
 
-/** For a time-out: the branches the server has, or why they could not be read. */
-async function unknownScopeWords(
+/** That the project has no such branch, and the branches it has; undefined when they cannot be read. */
+async function branchesOnServer(
   server: AnalysisSource,
   projectKey: string,
-  on: { branch: string }
-): Promise<string> {
-  try {
-    return branchesWords(projectKey, on.branch, await server.getBranchNames(projectKey))
-  } catch {
-    return `the project ${oneLine(projectKey)} has no branch "${oneLine(on.branch)}" on the server yet`
-  }
-}
-
-function branchesWords(projectKey: string, branch: string, names: readonly string[]): string {
+  branch: string
+): Promise<string | undefined> {
+  const names = await server.getBranchNames(projectKey).catch(() => undefined)
+  if (names === undefined) return undefined
   return `The project ${oneLine(projectKey)} has no branch "${oneLine(branch)}" on the server: it has ${listed(names)}`
 }
 

@@ -57,7 +57,7 @@ export async function checkQualityGates(
   const several = found.length > 1
   if (several) {
     deps.log.info(
-      `Checking ${found.length} analyses at once: ${found.map(({ source }) => quoted(source)).join(', ')}.`
+      `Checking ${found.length} analyses at once: ${found.map(({ source }) => oneLine(source, QUOTE_LIMITS.long)).join(', ')}.`
     )
   }
   try {
@@ -67,10 +67,9 @@ export async function checkQualityGates(
         const projectKey = 'target' in entry ? entry.target.projectKey : undefined
         try {
           if (!('target' in entry)) throw entry.error
-          const log = group ?? deps.log
           const result = await checkTarget(entry.target, clientOf(entry), settings, {
             ...deps,
-            log,
+            log: group ?? deps.log,
             locateFiles
           })
           return { read: true, source: entry.source, result }
@@ -115,8 +114,4 @@ function groupedLog(log: Log): Log & { writeAs(title: string): void } {
       }
     }
   }
-}
-
-function quoted(text: string): string {
-  return oneLine(text, QUOTE_LIMITS.long)
 }

@@ -1,4 +1,3 @@
-import type { Clock } from '../clock.js'
 import { ServerRequestError, saidOf } from '../errors.js'
 import type { Log } from '../log.js'
 import { isKnownMetric } from '../sonar/metrics.js'
@@ -6,18 +5,18 @@ import type { Settings } from '../settings.js'
 import { scopeWords, SonarClient, type AnalysisScope } from '../sonar/client.js'
 import { serverBase } from '../sonar/origin.js'
 import { tokenExpiryWarning } from '../sonar/token-expiration.js'
-import type { IssueScope } from '../sonar/issues.js'
 import type { Condition, MetricDefinition, NewCodePeriod, ProjectStatus } from '../sonar/types.js'
 import { oneLine } from '../untrusted-text.js'
 import { msg, setting, settingTitle, theSetting, type Said } from '../words.js'
 import { evaluateConditions, type EvaluatedCondition } from './evaluate.js'
 import { readNewIssues, type NewIssues } from './new-issues.js'
-import { readWhatChanged, whatChangedLine, type WhatChanged } from './what-changed.js'
+import { issueScope, readWhatChanged, whatChangedLine, type WhatChanged } from './what-changed.js'
 import type { Target } from './targets.js'
 import { shortShas } from '../run-scope.js'
 import type { FoundAnalysis } from './analysis-sightings.js'
 import { waitForAnalysis } from './wait-for-analysis.js'
-import { seconds, waitForTask, type FinishedTask } from './wait-for-task.js'
+import { seconds, waitForTask, type FinishedTask, type WaitClock } from './wait-for-task.js'
+import { lookupTable } from '../lookup-table.js'
 
 /** The SonarSource action's output values, for drop-in compatibility. */
 type QualityGateStatus = 'PASSED' | 'WARN' | 'FAILED' | 'NONE'
@@ -48,10 +47,7 @@ export interface GateResult {
    * branch or pull request; undefined when it came from a task or was asked for by its id.
    */
   analysis?: { date: string; revision: string | undefined; newest: boolean; basis?: string }
-  /**
-   * true when the server has no api/qualitygates/project_status (404 or 410) and the gate was
-   * read from the measures of the branch's or pull request's latest analysis, this one.
-   */
+  /** true when the gate was read from the measures, the server having no project_status (readGate). */
   gateFromMeasures?: boolean
   /** What the server counts as new code for this gate. */
   period?: NewCodePeriod
@@ -61,20 +57,11 @@ export interface GateResult {
   ignoredConditions?: boolean
   /** The analysis's open new issues, read after the verdict; undefined when the project is unknown. */
   newIssues?: NewIssues
-  /**
-   * What changed with the analysis (coverage and duplication on new code, hotspots, accepted and
-   * fixed issues), read after the verdict beside the new issues; undefined when the project is
-   * unknown.
-   */
+  /** What changed with the analysis, read beside the new issues; undefined when the project is unknown. */
   whatChanged?: WhatChanged
 }
 
-export interface CheckDependencies {
-  clock: Clock
-  /** Clock time the step started: elapsed times count from here. */
-  startedAt: number
-  /** Clock time of the overall time-out (src/deadline.ts): every wait and request ends by it. */
-  deadline: number
+export interface CheckDependencies extends WaitClock {
   log: Log
   userAgent: string
   random?: () => number
@@ -139,18 +126,12 @@ export async function checkTarget(
   settings: Settings,
   deps: CheckDependencies
 ): Promise<GateResult> {
-  let finished: FinishedTask | undefined
-  let found: FoundAnalysis | undefined
-  let analysisId: string | undefined
-  if (target.wait === 'task') {
-    finished = await waitFor(target, client, settings, deps)
-    analysisId = finished.analysisId
-  } else if (target.wait === 'commit') {
-    found = await waitForCommit(target, client, settings, deps)
-    analysisId = found.key
-  } else {
-    analysisId = target.analysisId
-  }
+  const finished =
+    target.wait === 'task' ? await waitFor(target, client, settings, deps) : undefined
+  const found =
+    target.wait === 'commit' ? await waitForCommit(target, client, settings, deps) : undefined
+  const analysisId =
+    target.wait === 'analysis' ? target.analysisId : (finished?.analysisId ?? found?.key)
   const projectKey = target.projectKey ?? finished?.componentKey
   // The branch or pull request: as the task says, or as the settings asked for.
   const on =
@@ -297,13 +278,6 @@ async function warnOfAnotherCommit(
   log.warning(
     msg`${settingTitle('commit')} names commit ${commit.slice(0, 7)}, but the server records ${revision.slice(0, 7)} for the analysis checked, ${oneLine(analysisId)} of ${oneLine(projectKey)}${scopeWords(on)}: the verdict is that commit's. Check ${setting('commit')}, or leave it out to take the CI's commit.`
   )
-}
-
-/** A pull request's issues when the analysis is of one, else the branch's new code. */
-function issueScope(on: AnalysisScope): IssueScope {
-  return on.pullRequest
-    ? { kind: 'pull-request', pullRequest: on.pullRequest }
-    : { kind: 'new-code', branch: on.branch }
 }
 
 /** Waits for the commit's analysis (or takes the newest), in one collapsed group of the log. */
@@ -466,17 +440,14 @@ async function serverNotUp(client: SonarClient): Promise<boolean> {
  * @example toQualityGateStatus('ERROR') // 'FAILED'
  */
 export function toQualityGateStatus(status: string): QualityGateStatus {
-  switch (status) {
-    case 'OK':
-      return 'PASSED'
-    case 'WARN':
-      return 'WARN'
-    case 'ERROR':
-      return 'FAILED'
-    default:
-      return 'NONE'
-  }
+  return QUALITY_GATE_STATUS[status] ?? 'NONE'
 }
+
+const QUALITY_GATE_STATUS = lookupTable<QualityGateStatus>({
+  OK: 'PASSED',
+  WARN: 'WARN',
+  ERROR: 'FAILED'
+})
 
 function dashboardFor(
   server: URL,

@@ -1,5 +1,6 @@
 import { onChangedLines, type ChangedLines } from '../findings/changed-lines.js'
 import type { Log } from '../log.js'
+import type { NewIssues } from './new-issues.js'
 import type { AnalysisOutcome } from './outcome.js'
 
 /**
@@ -7,15 +8,13 @@ import type { AnalysisOutcome } from './outcome.js'
  * request's own: the analyses Community Edition makes of a pull or merge request's branch.
  */
 export function hasBranchAnalyses(outcomes: readonly AnalysisOutcome[]): boolean {
-  return outcomes.some(isBranchAnalysis)
+  return outcomes.some((outcome) => branchNewIssues(outcome) !== undefined)
 }
 
-function isBranchAnalysis(outcome: AnalysisOutcome): boolean {
-  return (
-    outcome.read &&
-    outcome.result.newIssues?.read === true &&
-    outcome.result.newIssues.scope.kind === 'new-code'
-  )
+/** The new issues read of a branch's new code (not a pull request's own), if the outcome has them. */
+function branchNewIssues(outcome: AnalysisOutcome): Extract<NewIssues, { read: true }> | undefined {
+  const newIssues = outcome.read ? outcome.result.newIssues : undefined
+  return newIssues?.read && newIssues.scope.kind === 'new-code' ? newIssues : undefined
 }
 
 /**
@@ -32,9 +31,8 @@ export function narrowToChangedLines(
   log: Log
 ): AnalysisOutcome[] {
   return outcomes.map((outcome) => {
-    if (!isBranchAnalysis(outcome) || !outcome.read) return outcome
-    const newIssues = outcome.result.newIssues
-    if (!newIssues?.read) return outcome
+    const newIssues = branchNewIssues(outcome)
+    if (!newIssues || !outcome.read) return outcome
     const findings = onChangedLines(newIssues.findings, changed)
     log.info(
       `${findings.length} of the ${newIssues.findings.length} new-code issues read are on the lines ${request} changes.`

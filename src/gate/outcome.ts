@@ -24,7 +24,11 @@ export type AnalysisOutcome =
  * destination names the analysis.
  */
 export function projectName(outcome: AnalysisOutcome): string {
-  return (outcome.read ? outcome.result.projectKey : outcome.projectKey) ?? outcome.source
+  return projectKeyOf(outcome) ?? outcome.source
+}
+
+function projectKeyOf(outcome: AnalysisOutcome): string | undefined {
+  return outcome.read ? outcome.result.projectKey : outcome.projectKey
 }
 
 /**
@@ -38,9 +42,7 @@ export function notAnalysed(
   outcomes: readonly AnalysisOutcome[],
   all: readonly string[]
 ): string[] | undefined {
-  const keys = outcomes.map((outcome) =>
-    outcome.read ? outcome.result.projectKey : outcome.projectKey
-  )
+  const keys = outcomes.map(projectKeyOf)
   if (keys.includes(undefined)) return undefined
   return all.filter((key) => !keys.includes(key))
 }

@@ -81,27 +81,15 @@ export async function findTargets(
   const host = settings.hostUrl
   const known = (server: URL) => ({ serverUrl: server, kind: serverKind(server) })
   const manual = { dashboardUrl: undefined, projectKey: undefined }
-  if (host && settings.analysisId) {
-    const target: Target = {
-      wait: 'analysis',
-      ...known(host),
-      analysisId: settings.analysisId,
-      ...manual
-    }
-    return [{ source: `analysis ${oneLine(settings.analysisId)}`, target }]
+  const { analysisId, taskId } = settings
+  if (host && analysisId) {
+    const target: Target = { wait: 'analysis', ...known(host), analysisId, ...manual }
+    return [{ source: `analysis ${oneLine(analysisId)}`, target }]
   }
-  if (host && settings.taskId) {
-    const target: Target = {
-      wait: 'task',
-      ...known(host),
-      taskId: settings.taskId,
-      taskUrl: undefined,
-      ...manual
-    }
-    return [{ source: `task ${oneLine(settings.taskId)}`, target }]
+  if (host && taskId) {
+    const target: Target = { wait: 'task', ...known(host), taskId, taskUrl: undefined, ...manual }
+    return [{ source: `task ${oneLine(taskId)}`, target }]
   }
-
-  // A report file that quotes the token loses it before anything is made of its values.
   if (host && settings.projectKeys.length > 0) {
     const on = { branch: settings.branch, pullRequest: settings.pullRequest }
     return settings.projectKeys.map((projectKey) => ({
@@ -118,6 +106,7 @@ export async function findTargets(
     }))
   }
 
+  // A report file that quotes the token loses it before anything is made of its values.
   const read = reportTextWithoutToken(sources.readFile ?? readTextFile, settings.token)
   if (settings.reportFiles.length === 0) {
     const report = await loadReportFile(undefined, sources.cwd, read)

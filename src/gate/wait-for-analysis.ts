@@ -1,26 +1,32 @@
-import type { Clock } from '../clock.js'
 import { AnalysisNotFoundError, TaskFailedError, TimeoutError } from '../errors.js'
 import type { Log } from '../log.js'
 import { scopeWords, type AnalysisScope } from '../sonar/client.js'
 import type { RunStart } from '../settings.js'
-import type { ComponentTask, ComponentTasks } from '../sonar/types.js'
+import type { ComponentTask } from '../sonar/types.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { shortShas } from '../run-scope.js'
 import { msg, setting, theSetting, type Said, textOf } from '../words.js'
 import {
-  isAwaited,
+  awaitedTasks,
   isoSeconds,
   lookAtBranch,
   lookAtNewest,
   lookAtPullRequest,
   type AnalysisSource,
   type FoundAnalysis,
+  type NotYet,
   type Sighting
 } from './analysis-sightings.js'
-import { nextPollAt, predictEnd, type Prediction } from './poll-plan.js'
-import { seconds } from './wait-for-task.js'
+import { nextPollAt, type Prediction } from './poll-plan.js'
+import {
+  hasFailed,
+  predictRunning,
+  raiseTimeout,
+  seconds,
+  type WaitClock
+} from './wait-for-task.js'
 
-interface WaitForAnalysisOptions {
+interface WaitForAnalysisOptions extends WaitClock {
   server: AnalysisSource
   projectKey: string
   /** The branch or pull request; neither: the project's main branch. */
@@ -35,11 +41,6 @@ interface WaitForAnalysisOptions {
    * made after this is the run's. None: its newest, said to be unconfirmed.
    */
   since?: RunStart
-  clock: Clock
-  /** Clock time the step started: elapsed times count from here. */
-  startedAt: number
-  /** Clock time of the overall time-out. */
-  deadline: number
   intervalMs: number
   /**
    * true when no interval was given: once a task of the branch is running and the project's last
@@ -51,18 +52,13 @@ interface WaitForAnalysisOptions {
 }
 
 /**
- * Waits for the analysis of `commit` on the branch or pull request: each poll lists the newest
- * analyses, and while the commit's is not among them, the project's background tasks, to say
- * what is pending and to end at once when the newest task of that branch or pull request failed.
- * Without a commit, the branch's newest analysis: each poll reads the tasks first, and while a
- * task of the branch is queued or running, waits for the analysis it makes rather than taking
- * the one before it (and ends at once when it failed). A pull request's analyses record no commit
- * the server shows: its newest analysis is taken once none of its tasks is pending, and, when the
- * run says when its scan started (`since`), only if made after that. A branch or pull request the
- * server does not know is waited for while a commit is (its first scan may be coming), and
- * refused at once otherwise, with the names the server has. One line of the log each time what
- * it waits for changes. Never sleeps past the deadline; two requests a poll at most (and the
- * branches' list to refuse an unknown one), none once found.
+ * Waits for the analysis of `commits` on the branch or pull request, or for its newest. Each poll
+ * looks at the server as analysis-sightings.ts says (a commit's analysis, a branch's newest once
+ * no scan of it is pending, a pull request's made after `since`), and the wait ends at once when
+ * the awaited task failed, or when the branch or pull request is unknown and no first scan of it
+ * is expected. One line of the log each time what it waits for changes. Never sleeps past the
+ * deadline; two requests a poll at most (and the branches' list to refuse an unknown one), none
+ * once found.
  *
  * @example const found = await waitForAnalysis({ server: client, projectKey: 'shop', on: { branch: 'main' }, commits, clock, startedAt, deadline, intervalMs: 1000, log })
  */
@@ -87,9 +83,7 @@ export async function waitForAnalysis(options: WaitForAnalysisOptions): Promise<
     const unseen = watch.endedUnseen()
     if (unseen) {
       const task = await endedAs(options.server, unseen.id, timedOut)
-      if (task && (task.status === 'FAILED' || task.status === 'CANCELED')) {
-        throw taskFailed(wanted, task)
-      }
+      if (task && hasFailed(task)) throw taskFailed(wanted, task)
       continue
     }
     let sighting: Sighting
@@ -102,26 +96,25 @@ export async function waitForAnalysis(options: WaitForAnalysisOptions): Promise<
     if ('found' in sighting) return sighting.found
     seen.last = sighting
     const { tasks } = sighting
-    seen.pending = tasks.queue.filter((task) => isAwaited(task, options.on, options.commits))
-    const ended =
-      tasks.current && isAwaited(tasks.current, options.on, options.commits)
-        ? tasks.current
-        : undefined
-    if (seen.pending.length === 0 && ended && ['FAILED', 'CANCELED'].includes(ended.status)) {
-      throw taskFailed(wanted, ended)
-    }
-    watch.saw(seen.pending, tasks.current)
-    if (!wanted.expected && seen.pending.length === 0 && !sighting.newest) {
+    const { pending, failed } = awaitedTasks(tasks, options.on, options.commits)
+    seen.pending = pending
+    if (pending.length === 0 && failed) throw taskFailed(wanted, failed)
+    watch.saw(pending, tasks.current)
+    if (!wanted.expected && pending.length === 0 && !sighting.newest) {
       throw new AnalysisNotFoundError(
         msg`${wanted.where} has no analysis yet, and no analysis of it is queued or running: run the scan first, or check ${setting('branch')} or ${setting('pullRequest')}.`
       )
     }
-    const line = waitingLine(wanted, sighting, seen.pending.length, options.on)
+    const line = waitingLine(wanted, sighting, pending.length, options.on)
     // One line each time what is waited for changes; its text tells.
     if (textOf(line) !== said) log.info(line)
     said = textOf(line)
-    if (options.adaptive && !prediction)
-      prediction = predicted(tasks, seen.pending, sighting.tasksAt)
+    if (options.adaptive && !prediction) {
+      // The project's last finished analysis says how long one takes (api/ce/component gives both).
+      const running = pending.find((task) => task.status === 'IN_PROGRESS')
+      const previous = tasks.current?.status === 'SUCCESS' ? tasks.current : undefined
+      prediction = predictRunning(sighting.tasksAt, running, previous?.executionTimeMs)
+    }
   }
 }
 
@@ -186,26 +179,24 @@ function look(options: WaitForAnalysisOptions, wanted: Wanted): Promise<Sighting
 
 /** What the polls have seen: the last sighting, and the tasks of what is wanted still pending. */
 interface SeenSoFar {
-  last: Exclude<Sighting, { found: FoundAnalysis }> | undefined
+  last: NotYet | undefined
   pending: ComponentTask[]
 }
 
-function analysisTimeout(
+async function analysisTimeout(
   wanted: Wanted,
   { last, pending }: SeenSoFar,
-  { clock, startedAt, deadline }: WaitForAnalysisOptions,
+  options: WaitForAnalysisOptions,
   cause?: TimeoutError
 ): Promise<TimeoutError> {
-  return whatWasSeen(last, wanted.newest ? pending : [], wanted.pullRequest !== undefined).then(
-    (seen) => {
-      const advice = wanted.newest
-        ? 'The server has not processed its scan yet (see the Background Tasks page)'
-        : `The scan may not have run for this ${wanted.pullRequest !== undefined ? 'pull request' : 'commit'}, or its task may still be queued`
-      return new TimeoutError(
-        msg`Timed out after ${seconds(clock.now() - startedAt)} waiting for ${wanted.what} of ${wanted.where}: ${seen}. ${advice}; raise ${setting('timeout')} (now ${seconds(deadline - startedAt)}).`,
-        cause && { cause }
-      )
-    }
+  const pullRequest = wanted.pullRequest !== undefined
+  const seen = await whatWasSeen(last, wanted.newest ? pending : [], pullRequest)
+  const advice = wanted.newest
+    ? 'The server has not processed its scan yet (see the Background Tasks page)'
+    : `The scan may not have run for this ${pullRequest ? 'pull request' : 'commit'}, or its task may still be queued`
+  return new TimeoutError(
+    msg`Timed out after ${seconds(options.clock.now() - options.startedAt)} waiting for ${wanted.what} of ${wanted.where}: ${seen}. ${advice}; ${raiseTimeout(options)}.`,
+    cause && { cause }
   )
 }
 
@@ -250,12 +241,7 @@ function taskWatch(): {
  * the branch, queued or running, makes; the first of a branch or pull request the server does
  * not know.
  */
-function waitingLine(
-  wanted: Wanted,
-  sighting: Exclude<Sighting, { found: FoundAnalysis }>,
-  pending: number,
-  on: AnalysisScope
-): Said {
+function waitingLine(wanted: Wanted, sighting: NotYet, pending: number, on: AnalysisScope): Said {
   const { where, pullRequest } = wanted
   if (sighting.unknown) {
     const scope = pullRequest !== undefined ? 'pull request' : 'branch'
@@ -275,7 +261,7 @@ function waitingLine(
  * else that there is none.
  */
 async function whatWasSeen(
-  last: Exclude<Sighting, { found: FoundAnalysis }> | undefined,
+  last: NotYet | undefined,
   pending: readonly ComponentTask[],
   pullRequest: boolean
 ): Promise<string> {
@@ -306,22 +292,4 @@ async function endedAs(
     if (error instanceof TimeoutError) throw await timedOut(error)
     return undefined
   }
-}
-
-/**
- * The end of the branch's running task, when the project's last finished analysis says how long
- * one takes (api/ce/component gives both): undefined until a task of the branch runs.
- */
-function predicted(
-  tasks: ComponentTasks,
-  pending: readonly ComponentTask[],
-  polledAt: number
-): Prediction | undefined {
-  const running = pending.find((task) => task.status === 'IN_PROGRESS')
-  const previous = tasks.current
-  if (!running || running.executionTimeMs === undefined) return undefined
-  if (!previous || previous.status !== 'SUCCESS' || previous.executionTimeMs === undefined) {
-    return undefined
-  }
-  return predictEnd(polledAt, running.executionTimeMs, previous.executionTimeMs)
 }

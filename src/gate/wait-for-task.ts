@@ -5,7 +5,16 @@ import { nextPollAt, predictEnd, type Prediction } from './poll-plan.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { msg, setting, theSetting, type Said } from '../words.js'
 
-interface WaitForTaskOptions {
+/** The clock of a wait, and its bounds. */
+export interface WaitClock {
+  clock: Clock
+  /** Clock time the step started: elapsed times count from here. */
+  startedAt: number
+  /** Clock time of the overall time-out (src/deadline.ts): every wait and request ends by it. */
+  deadline: number
+}
+
+interface WaitForTaskOptions extends WaitClock {
   /**
    * The task the action asked for (the report file's ceTaskId, or the task setting): every
    * message names it, whatever id a reply carries or lacks.
@@ -13,11 +22,6 @@ interface WaitForTaskOptions {
   taskId: string
   /** One poll of the task; retries of a single request happen inside it. */
   fetchTask: () => Promise<Task>
-  clock: Clock
-  /** Clock time the step started: elapsed times count from here. */
-  startedAt: number
-  /** Clock time of the overall time-out. */
-  deadline: number
   initialWaitMs: number
   intervalMs: number
   /** Called after every poll with what the server said. */
@@ -66,17 +70,12 @@ export async function waitForTask(options: WaitForTaskOptions): Promise<Finished
   const timedOut = (cause?: TimeoutError) => taskTimeout(taskId, seen, options, cause)
   const previous = previousProcessing(options.readPreviousProcessingMs)
   if (options.initialWaitMs > 0) previous.ask()
-  // Polls keep a fixed cadence from the step's start (the first at initialWaitMs, then one
-  // every intervalMs, however long each request took), or gather around a predicted end.
-  const cadence = {
-    startedAt: options.startedAt,
-    initialWaitMs: options.initialWaitMs,
-    intervalMs: options.intervalMs
-  }
   let prediction: Prediction | undefined
   let lastPollAt: number | undefined
   for (;;) {
-    const pollAt = nextPollAt(cadence, lastPollAt, prediction)
+    // Polls keep a fixed cadence from the step's start (the first at initialWaitMs, then one
+    // every intervalMs, however long each request took), or gather around a predicted end.
+    const pollAt = nextPollAt(options, lastPollAt, prediction)
     await clock.sleep(Math.max(0, Math.min(pollAt, deadline) - clock.now()))
     if (clock.now() >= deadline) throw timedOut()
     // The planned time, or later when the sleep ran late: a timer that fires a millisecond early
@@ -91,7 +90,7 @@ export async function waitForTask(options: WaitForTaskOptions): Promise<Finished
     if (finished) return finished
     previous.ask()
     if (!prediction) {
-      prediction = predictionFrom(task, previous.ms(), lastPollAt)
+      prediction = predictRunning(lastPollAt, task, previous.ms())
       if (prediction) options.onPrediction?.(prediction)
     }
   }
@@ -110,11 +109,12 @@ interface Seen {
 function taskTimeout(
   taskId: string,
   { last, outage }: Seen,
-  { clock, startedAt, deadline }: WaitForTaskOptions,
+  options: WaitForTaskOptions,
   cause?: TimeoutError
 ): TimeoutError {
+  const { clock, startedAt } = options
   const elapsed = seconds(clock.now() - startedAt)
-  const raise = msg`raise ${setting('timeout')} (now ${seconds(deadline - startedAt)})`
+  const raise = raiseTimeout(options)
   return new TimeoutError(
     outage
       ? msg`Timed out after ${elapsed} waiting for the analysis task ${taskId}: the server has not answered since ${seconds(outage.since - startedAt)} (${outage.why}); its last status was ${oneLine(last?.status ?? '')}. Check that the server is running; ${raise} to wait out its restarts.`
@@ -188,12 +188,17 @@ function endedTask(task: Task, taskId: string): FinishedTask | undefined {
     }
     return { ...task, analysisId: task.analysisId }
   }
-  if (task.status === 'FAILED' || task.status === 'CANCELED') {
+  if (hasFailed(task)) {
     throw new TaskFailedError(
       `The analysis task ${taskId} ended ${task.status}${task.errorType ? ` (${oneLine(task.errorType)})` : ''}: ${task.errorMessage ? oneLine(task.errorMessage, QUOTE_LIMITS.long) : 'the server gave no reason'}. See the project's Background Tasks page on the server for details.`
     )
   }
   return undefined
+}
+
+/** Whether a task ended FAILED or CANCELED. */
+export function hasFailed(task: { status: string }): boolean {
+  return task.status === 'FAILED' || task.status === 'CANCELED'
 }
 
 /**
@@ -221,16 +226,18 @@ function previousProcessing(read: (() => Promise<number | undefined>) | undefine
 }
 
 /**
- * The predicted end of a task in progress, polled at `polledAt`: the server says how long it has
- * been processing, and with the previous analysis's time that predicts its end.
+ * The predicted end of `task`, polled at `polledAt`: when it is in progress, the server says how
+ * long it has been processing, and the previous analysis took `previousMs`; else undefined.
+ *
+ * @example predictRunning(3000, { status: 'IN_PROGRESS', executionTimeMs: 800 }, 2400)?.endsAt // 4600
  */
-function predictionFrom(
-  task: Task,
-  previousMs: number | undefined,
-  polledAt: number
+export function predictRunning(
+  polledAt: number,
+  task: { status: string; executionTimeMs?: number | undefined } | undefined,
+  previousMs: number | undefined
 ): Prediction | undefined {
-  if (previousMs === undefined || task.status !== 'IN_PROGRESS') return undefined
-  if (task.executionTimeMs === undefined) return undefined
+  if (task?.status !== 'IN_PROGRESS' || task.executionTimeMs === undefined) return undefined
+  if (previousMs === undefined) return undefined
   return predictEnd(polledAt, task.executionTimeMs, previousMs)
 }
 
@@ -244,4 +251,9 @@ function outageWords(error: ServerRequestError): string {
 
 export function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`
+}
+
+/** The advice of a wait's time-out message: raise the setting, whose value it says. */
+export function raiseTimeout({ startedAt, deadline }: WaitClock): Said {
+  return msg`raise ${setting('timeout')} (now ${seconds(deadline - startedAt)})`
 }

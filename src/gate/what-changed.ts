@@ -27,7 +27,6 @@ export interface CodeFigures {
   duplication: number | undefined
 }
 
-/** What changed with an analysis, beside its verdict; each part read on its own. */
 /** Why a part of what changed is missing. */
 interface Unread {
   unread: Said
@@ -38,6 +37,7 @@ interface Unread {
   browseRefused?: true
 }
 
+/** What changed with an analysis, beside its verdict; each part read on its own. */
 export interface WhatChanged {
   /** Coverage and duplicated lines on new code (a pull request's code), or why not. */
   newCode: CodeFigures | Unread
@@ -78,14 +78,10 @@ export async function readWhatChanged(
   on: AnalysisScope
 ): Promise<WhatChanged> {
   const pullRequest = on.pullRequest
-  const scope: IssueScope =
-    pullRequest !== undefined
-      ? { kind: 'pull-request', pullRequest }
-      : { kind: 'new-code', branch: on.branch }
   const [newCode, target, hotspots, issues] = await Promise.all([
     figures(server.getMeasures(projectKey, on, NEW_CODE_MEASURES), 'new_'),
     pullRequest === undefined ? undefined : targetOf(server, projectKey, pullRequest),
-    unreadOr(server.getHotspots(projectKey, scope), 'hotspots'),
+    unreadOr(server.getHotspots(projectKey, issueScope(on)), 'hotspots'),
     issueCounts(server, projectKey, on)
   ])
   return {
@@ -94,6 +90,17 @@ export async function readWhatChanged(
     hotspots,
     ...(issues ? { issues } : {})
   }
+}
+
+/**
+ * The issues of an analysis: a pull request's when it is of one, else the branch's new code.
+ *
+ * @example issueScope({ pullRequest: '42' }) // { kind: 'pull-request', pullRequest: '42' }
+ */
+export function issueScope(on: AnalysisScope): IssueScope {
+  return on.pullRequest !== undefined
+    ? { kind: 'pull-request', pullRequest: on.pullRequest }
+    : { kind: 'new-code', branch: on.branch }
 }
 
 /**

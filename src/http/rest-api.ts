@@ -12,7 +12,7 @@ import type { Clock } from '../clock.js'
 import { messageOf } from '../errors.js'
 import { redactSecrets, tokenForms } from '../secrets.js'
 import { decideRetry } from './retry-policy.js'
-import { headerValue, HttpTransport } from './transport.js'
+import { headerValue, HttpTransport, type Method } from './transport.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { textOf } from '../words.js'
 
@@ -93,7 +93,7 @@ export class PlatformError extends Error {
   }
 }
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+export type { Method }
 
 /** A request's query, its JSON body, and whether its reply is text (a diff) rather than JSON. */
 interface RequestOptions {

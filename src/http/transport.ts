@@ -17,6 +17,8 @@ import { ConnectionAgents } from './connection-agents.js'
 /** The largest reply body read: real replies are a few kilobytes. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024
 
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
 /** A reply read in full. */
 export interface Reply {
   status: number
@@ -27,9 +29,7 @@ export interface Reply {
 /**
  * Why no reply came. `refused`, `dns` and `unreachable` mean nothing answers at that address;
  * `reset`, `truncated` and `timeout` are faults on the way that may heal. The others do not heal
- * by waiting: an https:// address that does not speak TLS, a certificate refused (by its issuer,
- * its dates or the names it holds), any other TLS failure, a reply too large, a reply that is not
- * HTTP at all or not valid HTTP.
+ * by waiting.
  */
 type TransportCause =
   | 'refused'
@@ -108,23 +108,14 @@ export class HttpTransport {
   }
 
   /**
-   * GETs `url` and reads the whole body, or fails within `timeoutMs` (connection, headers and
-   * body together).
-   *
-   * @example const reply = await transport.get(new URL('https://sonar.example.com/api/ce/task?id=AY1'), { accept: 'application/json' }, 10_000)
-   */
-  async get(url: URL, headers: Record<string, string>, timeoutMs: number): Promise<Reply> {
-    return this.send('GET', url, headers, undefined, timeoutMs)
-  }
-
-  /**
    * `method` on `url` with `body` (sent as it is, its length given), and the whole reply read, or
-   * a failure within `timeoutMs`. A redirect is a reply like any other: never followed here.
+   * a failure within `timeoutMs` (connection, headers and body together). A redirect is a reply
+   * like any other: never followed here.
    *
    * @example const reply = await transport.send('PUT', url, { 'content-type': 'application/json' }, '{"body":"…"}', 30_000)
    */
   async send(
-    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    method: Method,
     url: URL,
     headers: Record<string, string>,
     body: string | undefined,
@@ -150,7 +141,7 @@ export class HttpTransport {
   }
 
   private async exchange(
-    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    method: Method,
     url: URL,
     headers: Record<string, string>,
     body: string | undefined,

@@ -80,7 +80,8 @@ export async function decorate(
   options: DecorationOptions
 ): Promise<void> {
   const { words } = platform
-  await decorating(options.log, platformNamed(platform), async (log) => {
+  const named = { ...words, refusal: (error: PlatformRefusal) => platform.refusal(error) }
+  await decorating(options.log, named, async (log) => {
     for (const outcome of outcomes) {
       const verdict = verdictOf(outcome, options)
       if (platform.setStatus) {
@@ -216,12 +217,7 @@ async function ownIdentity<T>(
   {
     instead = 'the verdict is written anew, and nothing is edited, resolved or closed',
     level = 'warning'
-  }: {
-    /** What the platform does instead, said in the line; by default the rule above. */
-    instead?: string
-    /** `info` where an unknown identity is a token's ordinary case (Bitbucket's access tokens). */
-    level?: 'info' | 'warning'
-  } = {}
+  }: Partial<Review['identity']> = {}
 ): Promise<T | undefined> {
   let why: string
   try {
@@ -399,7 +395,7 @@ function lineOn(
 /** The project's verdict as a platform shows it, every text through the sink. */
 export function verdictOf(
   outcome: AnalysisOutcome,
-  { sink, policy, fileLink }: { sink: Sink; policy: FailPolicy; fileLink?: FileLink | undefined }
+  { sink, policy, fileLink }: Pick<DecorationOptions, 'sink' | 'policy' | 'fileLink'>
 ): ProjectVerdict {
   const newIssues = outcome.read ? outcome.result.newIssues : undefined
   const words = statusWords(outcome, policy, sink)
@@ -521,22 +517,7 @@ function dashboardOf(outcome: AnalysisOutcome): string | undefined {
 }
 
 /** A platform as its decoration's one warning names it. */
-interface DecorationPlatform {
-  /** `GitLab`, `Bitbucket`, `Azure DevOps`: the warning's first word. */
-  name: string
-  /** What to check when the platform does not answer as its API does. */
-  check: Said
-  /** The warning for a refusal (401, 403, 404): what the token, the repository or the review lacks. */
-  refusal(error: PlatformRefusal): Said
-}
-
-function platformNamed(platform: ReviewPlatform): DecorationPlatform {
-  return {
-    name: platform.words.name,
-    check: platform.words.check,
-    refusal: (error) => platform.refusal(error)
-  }
-}
+type DecorationPlatform = Pick<PlatformWords, 'name' | 'check'> & Pick<ReviewPlatform, 'refusal'>
 
 /** A step of a decoration that failed: what it was doing; why is its `cause`. */
 class DecorationStepFailure extends Error {

@@ -1,10 +1,9 @@
 /**
  * What a review platform is to the decoration: the one interface every platform under
  * `src/platforms/` implements, and everything a platform may use besides the HTTP layer. A
- * platform only moves what the driver (`decorate.ts`) hands it to its API and back: the driver
- * decides what is said (every body, status and report is rendered and passed through the sink
- * before a platform sees it), which comments are ours, what is written, started and resolved,
- * and that nothing a platform does changes the verdict or the exit code.
+ * platform only moves what the driver (`decorate.ts`, which holds the rules they share) hands it
+ * to its API and back: the driver decides what is said, which comments are ours, and what is
+ * written, started and resolved.
  *
  * To add a platform: a folder here with a `ReviewPlatform`, and one row in the table of
  * `src/cli/decoration.ts`, which opens it. docs/architecture.md says more.
@@ -12,9 +11,9 @@
 import type { Clock } from '../clock.js'
 import type { ChangedLines } from '../findings/changed-lines.js'
 import type { Finding } from '../findings/finding.js'
-import type { PlatformRefusal } from '../http/rest-api.js'
-import type { Said } from '../words.js'
-import { cut } from '../untrusted-text.js'
+import { PlatformRefusal, type RestApi } from '../http/rest-api.js'
+import { msg, type Said } from '../words.js'
+import { cut, oneLine } from '../untrusted-text.js'
 
 export type { Clock } from '../clock.js'
 export { addedLines, type ChangedLines } from '../findings/changed-lines.js'
@@ -145,7 +144,8 @@ export interface Review {
   commentChars?: number
   /**
    * The token's own identity, or undefined when the reply names none. `identity` says how an
-   * unknown one is taken: `warning` (the default), or `info` where it is a token's ordinary case.
+   * unknown one is taken: said as a `warning` (the default), or as `info` where it is a token's
+   * ordinary case, and what the platform does `instead`.
    */
   ownIdentity(): Promise<Identity | undefined>
   identity?: { level: 'info' | 'warning'; instead: string }
@@ -207,6 +207,9 @@ export interface ForgeTarget {
   names: { repository: Said; pullRequest: Said; api: Said }
 }
 
+/** A forge's pull request: its target, with the pull request's number. */
+export type ForgePullRequest = ForgeTarget & { pullRequest: number }
+
 /**
  * The repository's address under a forge's API.
  *
@@ -233,9 +236,72 @@ export function forgeStatus(
   }
 }
 
-/** The one line of a forge's review that holds the issues' comments (GitHub, Gitea). */
-export function reviewSummary(comments: number): string {
-  return `SonarQube: ${comments} new ${comments === 1 ? 'issue' : 'issues'} on the lines this pull request changes.`
+/** Sets the project's commit status (forgeStatus's) on the target's commit. */
+export async function setForgeStatus(
+  api: RestApi,
+  target: ForgeTarget,
+  verdict: ProjectVerdict,
+  limits: { contextChars: number; descriptionChars: number }
+): Promise<void> {
+  const path = `${forgeRepository(target)}/statuses/${encodeURIComponent(target.commit)}`
+  await api.request('POST', path, { body: forgeStatus(verdict, limits) })
+}
+
+/**
+ * A forge's verdict comments: its pull request's issue's comments, found again by their marker,
+ * listed by `list` from their address; one deleted since it was listed (404) is written anew.
+ */
+export function forgeVerdicts(
+  api: RestApi,
+  target: ForgePullRequest,
+  list: (path: string) => Promise<VerdictComment[]>
+): VerdictComments {
+  const repository = forgeRepository(target)
+  const comments = `${repository}/issues/${target.pullRequest}/comments`
+  return {
+    keyedBy: 'marker',
+    list: () => list(comments),
+    async create(_verdict, body) {
+      return { id: idOf((await api.request('POST', comments, { body: { body } })).body) }
+    },
+    async update(comment, body) {
+      const path = `${repository}/issues/comments/${comment.id}`
+      try {
+        await api.request('PATCH', path, { body: { body } })
+        return true
+      } catch (error) {
+        if (isNotFound(error)) return false
+        throw error
+      }
+    }
+  }
+}
+
+/** A forge's comment as listed (`id`, `body`, `user`), its shape checked. */
+export function forgeComment(item: unknown): VerdictComment[] {
+  const { body, user } = (item ?? {}) as { body?: unknown; user?: unknown }
+  const id = idOf(item)
+  return id === undefined || typeof body !== 'string' ? [] : [{ id, body, author: idOf(user) }]
+}
+
+/**
+ * Starts the issues' comments as one review of a forge's pull request (`event` COMMENT): one
+ * request, one notification; `onLine` places each on its line as the forge asks.
+ */
+export async function startForgeReview(
+  api: RestApi,
+  target: ForgePullRequest,
+  comments: readonly NewInlineComment[],
+  onLine: (comment: NewInlineComment) => Record<string, unknown>
+): Promise<void> {
+  const issues = comments.length === 1 ? 'issue' : 'issues'
+  await api.request('POST', `${forgeRepository(target)}/pulls/${target.pullRequest}/reviews`, {
+    body: {
+      event: 'COMMENT',
+      body: `SonarQube: ${comments.length} new ${issues} on the lines this pull request changes.`,
+      comments: comments.map(onLine)
+    }
+  })
 }
 
 /** What every platform is made with: the token's API, the time it has and who asks. */
@@ -261,6 +327,50 @@ export function digestId(key: string, length = 20): string {
 
 /** An object's `id` when it is a positive whole number. */
 export function idOf(value: unknown): number | undefined {
-  const id = (value as { id?: unknown } | null | undefined)?.id
+  return positiveId((value as { id?: unknown } | null | undefined)?.id)
+}
+
+/** `id` when it is a positive whole number. */
+export function positiveId(id: unknown): number | undefined {
   return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined
+}
+
+/** A 404: what was asked is not there (deleted, or a route an older server lacks). */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof PlatformRefusal && error.status === 404
+}
+
+/** Rethrows `error` unless it is a 404: a request's `.catch` where nothing there is no failure. */
+export function ignoreNotFound(error: unknown): void {
+  if (!isNotFound(error)) throw error
+}
+
+/** What a build status's texts may take on both Bitbucket's. */
+const BUILD_STATUS_CHARS = 255
+
+/**
+ * A project's build status as both Bitbucket's take it: keyed by the project key's digest, so the
+ * same key replaces it; `url` is required, so `orUrl` when the dashboard is unknown.
+ */
+export function buildStatus(verdict: ProjectVerdict, orUrl: string): Record<string, string> {
+  return {
+    key: digestId(verdict.key),
+    state: verdict.failing ? 'FAILED' : 'SUCCESSFUL',
+    name: verdict.say(cut(`sonarqube/${oneLine(verdict.key)}`, BUILD_STATUS_CHARS)),
+    url: verdict.dashboard ?? orUrl,
+    description: cut(verdict.words, BUILD_STATUS_CHARS)
+  }
+}
+
+/**
+ * A platform's one warning for a refusal: that it refused, and what the token (401), its rights
+ * (403) or what it names (404, and any other status) lack.
+ */
+export function refusalSaid(
+  name: string,
+  status: number,
+  lacks: Record<401 | 403 | 404, Said>
+): Said {
+  const why = status === 401 || status === 403 ? lacks[status] : lacks[404]
+  return msg`${name} refused the decoration; the verdict and the exit code are unchanged. ${why}`
 }

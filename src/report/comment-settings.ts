@@ -24,7 +24,6 @@ export const COMMENT_LIMITS = {
 } as const
 
 /** When a project's comment or note is written: always, only while it fails, or when its verdict changed. */
-export type CommentWhen = 'always' | 'failed' | 'changed'
+export const COMMENT_WHEN = ['always', 'failed', 'changed'] as const
 
-/** The values of CommentWhen, in the order the settings list them. */
-export const COMMENT_WHEN: readonly CommentWhen[] = ['always', 'failed', 'changed']
+export type CommentWhen = (typeof COMMENT_WHEN)[number]

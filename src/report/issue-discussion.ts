@@ -1,9 +1,3 @@
-/**
- * A discussion about one new issue, on the line of the diff it stands on (GitLab's merge-request
- * discussions): a hidden marker line with the issue's key, by which a later run finds it again
- * (never a second one for the issue, and resolved once the issue is gone), then the issue in one
- * paragraph, written as the comments are (HTML blocks, server values through `summaryText`).
- */
 import type { Finding } from '../findings/finding.js'
 import type { Sink } from '../sink.js'
 import { cut, QUOTE_LIMITS, wellFormed } from '../untrusted-text.js'
@@ -36,9 +30,10 @@ export function issueKeyOf(body: unknown): string | undefined {
 }
 
 /**
- * A discussion about one issue on the line it stands on: its marker line, then the issue in one
- * paragraph (severity, message, rule linked to the issue on the server), in `markup` (HTML
- * blocks by default), every server value through its gate, the whole through the sink.
+ * A discussion about one new issue on the line of the diff it stands on: its hidden marker line
+ * (by which a later run finds it again: never a second one for the issue, and resolved once the
+ * issue is gone), then the issue in one paragraph (severity, message, rule linked to the issue on
+ * the server), in `markup`, every server value through its gate, the whole through the sink.
  *
  * @example issueDiscussionBody(finding, sink)
  */

@@ -44,12 +44,9 @@ export const HTML_MARKUP: Markup = {
 }
 
 /**
- * CommonMark, for platforms that render Markdown and no raw HTML: server text with every ASCII
- * punctuation character backslash-escaped (no emphasis, link, autolink, table, heading, HTML or
- * entity can start in it) and a word joiner where a mention, a reference or an address would
- * start once rendered (`withoutLinks`: these platforms link bare addresses); code spans fenced by more backticks
- * than the value holds; link targets in angle brackets, percent-encoded where they could end.
- * Blocks are separated by a blank line, as Markdown needs.
+ * CommonMark, for platforms that render Markdown and no raw HTML: server text through
+ * `markdownText`; code spans fenced by more backticks than the value holds; link targets in angle
+ * brackets, percent-encoded where they could end; a blank line between blocks, as Markdown needs.
  */
 export const MARKDOWN_MARKUP: Markup = {
   text: (value, max) => markdownText(value, max),
@@ -83,8 +80,9 @@ const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g
 
 /**
  * Markdown's one gate for server text: one line, cut to `max`, a word joiner where a mention, a
- * reference or an address would start (`withoutLinks`), every ASCII punctuation character
- * backslash-escaped.
+ * reference or an address would start once rendered (`withoutLinks`: these platforms link bare
+ * addresses), and every ASCII punctuation character backslash-escaped, so that no emphasis, link,
+ * autolink, table, heading, HTML or entity can start in it.
  *
  * @example markdownText('*bold* [x](y)') // '\\*bold\\* \\[x\\]\\(y\\)'
  */

@@ -1,10 +1,3 @@
-/**
- * The "New issues" part of the job summary and the pull-request comment: how many there are by
- * severity, then the first ones, most severe first, each with its file and line (linked to the
- * file at the commit on GitHub when the action knows it) and its rule (linked to the issue on
- * the server's origin). HTML blocks, every server value through `summaryText`, every line
- * through the destination's sink.
- */
 import { bySeverity, countBySeverity, SEVERITY_ORDER, type Finding } from '../findings/finding.js'
 import type { NewIssues } from '../gate/new-issues.js'
 import type { Sink } from '../sink.js'
@@ -26,6 +19,15 @@ export function fileLinkUnder(prefix: string): FileLink {
     `${prefix}/${file.split('/').map(encodeURIComponent).join('/')}${line === undefined ? '' : `#L${line}`}`
 }
 
+export interface NewIssuesOptions {
+  sink: Sink
+  heading: 'h3' | 'h4'
+  listed: number
+  limit: number
+  fileLink?: FileLink | undefined
+  markup?: Markup
+}
+
 export const SEVERITY_ICONS: Record<Finding['severity'], string> = {
   blocker: '🛑',
   high: '🔴',
@@ -35,23 +37,16 @@ export const SEVERITY_ICONS: Record<Finding['severity'], string> = {
 }
 
 /**
- * The block for one analysis, through `sink`, within `limit` (in the sink's unit) and at most
- * `listed` issues, in `markup` (HTML blocks by default); nothing when the issues were not asked
- * for (an unknown project).
+ * The "New issues" part of every verdict: how many there are by severity, then the first `listed`,
+ * most severe first, each with its file and line (linked to the file at the commit when
+ * `fileLink` knows it) and its rule (linked to the issue on the server). In `markup` (HTML blocks
+ * by default), through `sink`, within `limit`; nothing when the issues were not asked for.
  *
  * @example newIssuesBlock(result.newIssues, { sink, heading: 'h3', listed: 20, limit: 100_000 })
  */
 export function newIssuesBlock(
   newIssues: NewIssues | undefined,
-  options: {
-    sink: Sink
-    heading: 'h3' | 'h4'
-    listed: number
-    limit: number
-    fileLink?: FileLink
-    scope?: string
-    markup?: Markup
-  }
+  options: NewIssuesOptions
 ): string[] {
   const { sink, heading, listed, limit, fileLink, markup = HTML_MARKUP } = options
   const level = heading === 'h3' ? 3 : 4
@@ -65,7 +60,7 @@ export function newIssuesBlock(
     ].map((line) => sink.text(line))
   }
   const { findings, total } = newIssues
-  const scope = options.scope ?? scopeWords(newIssues)
+  const scope = scopeWords(newIssues)
   const title = sink.text(markup.heading(level, `New issues: ${total}`))
   if (total === 0) return [title, sink.text(markup.paragraph([`No open issues ${scope}.`]))]
   const counts = countBySeverity(findings)
@@ -77,8 +72,7 @@ export function newIssuesBlock(
     .slice(0, listed)
     .map((finding) => markup.list.item(issueItem(finding, fileLink, markup)))
   const list = fittedBlock(sink, items, {
-    open: markup.list.open,
-    close: markup.list.close,
+    ...markup.list,
     tail: (more) =>
       markup.list.item(`… and ${more} more: see the server, the SARIF file or the check run`),
     more: total - items.length,

@@ -39,16 +39,14 @@ interface GateOutputs {
 }
 
 /** The step's outputs: one gate's, `failedOn` and `results` for every analysis. */
-interface StepOutputs {
+interface StepOutputs extends GateOutputs {
   values: GateOutputs['values'] & { failedOn: string; results: string }
-  conditionsLeftOut: number
 }
 
 /**
- * The outputs of the step, as they are set: through the outputs' sink, each within its limit.
- * With one analysis read, its gate's (`gateOutputs`); with several, `status` and
- * `quality-gate-status` are the worst verdict (ERROR > WARN > NONE > OK) and the
- * single-analysis outputs are empty. `results` always lists every analysis (`resultsOutput`).
+ * The step's outputs, through the outputs' sink: with one analysis read, its gate's
+ * (`gateOutputs`); with several, `status` and `quality-gate-status` are the worst verdict (ERROR >
+ * WARN > NONE > OK) and the single-analysis outputs are empty. `results` lists every analysis.
  *
  * @example for (const [name, value] of Object.entries(analysesOutputs(outcomes, policy, sink).values)) core.setOutput(name, value)
  */
@@ -101,7 +99,6 @@ function failedStatuses(outcomes: readonly AnalysisOutcome[], policy: FailPolicy
   return FAILING_STATUSES.filter((status) => failing.has(status)).join(',')
 }
 
-/** How the results are written: through which sink, under which policy, with the issues or not. */
 interface ResultsOptions {
   /** The destination's sink: its limit bounds the JSON (the outputs': OUTPUT_BYTES). */
   sink: Sink
@@ -111,7 +108,6 @@ interface ResultsOptions {
   policy?: FailPolicy
 }
 
-/** The results as JSON, with how many new issues it holds and how many did not fit. */
 interface ResultsJson {
   json: string
   /** New issues written, all analyses together (only when asked for them). */
@@ -125,8 +121,8 @@ interface ResultsJson {
  * found: projectKey, source (the report file), status, qualityGateStatus, analysisId, taskId,
  * dashboardUrl and conditions (as in the `conditions` output), or projectKey, source and error
  * for one that could not be read, with the error's code (errorCode) and, when a connection
- * failed, Node's (nodeCode). Through the sink and within its limit: each analysis gets an equal
- * share for its conditions. Always valid JSON.
+ * failed, Node's (nodeCode). Within the sink's limit, each analysis getting an equal share for
+ * its conditions. Always valid JSON.
  *
  * @example JSON.parse(resultsOutput(outcomes, { sink }))[0].qualityGateStatus // 'PASSED'
  */
@@ -176,10 +172,10 @@ export function resultsJson(
   })
   const frame = sink.size(`[${bases.join(',')}]`) + bases.length * '"conditions":[],'.length
   const share = Math.max(2, Math.floor((sink.limit - frame) / Math.max(1, outcomes.length)))
-  const written: number[] = []
+  const written = outcomes.map(() => 0)
+  let issuesRead = 0
   const items = outcomes.map((outcome, index) => {
     const base = bases[index]!
-    written.push(0)
     if (!outcome.read) return base
     const newIssues = options.issues ? outcome.result.newIssues : undefined
     const conditions = conditionsOutput(
@@ -190,6 +186,7 @@ export function resultsJson(
     // The base object's fields, then its conditions: `{ ...base, conditions }`.
     const open = `${base.slice(0, -1)},"conditions":${conditions.json}`
     if (!newIssues?.read) return `${open}}`
+    issuesRead += newIssues.findings.length
     // Counts as wide as they can be, so the room left for the issues is never overstated.
     const widest = `${open},"issuesWritten":9999999,"issuesLeftOut":9999999,"issues":}`
     const issues = issuesOutput(newIssues.findings, sink, share - sink.size(widest))
@@ -200,14 +197,6 @@ export function resultsJson(
   // Each item is bounded; fitting them keeps the limit a guarantee, not a sum to trust.
   const results = sink.fit(items, { head: '[', foot: ']', separator: ',', limit: sink.limit })
   const issuesWritten = written.slice(0, results.shown).reduce((sum, count) => sum + count, 0)
-  const issuesRead = outcomes.reduce(
-    (sum, outcome) =>
-      sum +
-      (options.issues && outcome.read && outcome.result.newIssues?.read
-        ? outcome.result.newIssues.findings.length
-        : 0),
-    0
-  )
   return { json: results.text, issuesWritten, issuesOmitted: issuesRead - issuesWritten }
 }
 
@@ -247,26 +236,21 @@ export function gateOutputs(result: GateResult, sink: Sink): GateOutputs {
     result.conditions.map(({ condition }) => condition),
     sink
   )
-  const said = (value: string) => sink.text(value)
+  const said = (value: string | undefined) => sink.text(outputText(value ?? ''))
   return {
     values: {
-      status: said(outputText(result.status)),
+      status: said(result.status),
       'quality-gate-status': result.qualityGateStatus,
-      analysisId: said(outputText(result.analysisId ?? '')),
-      taskId: said(outputText(result.taskId ?? '')),
-      dashboardUrl: said(dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? ''),
+      analysisId: said(result.analysisId),
+      taskId: said(result.taskId),
+      dashboardUrl: sink.text(dashboardAddress(result.dashboardUrl, result.serverUrl)?.href ?? ''),
       conditions: conditions.json,
-      branch: said(outputText(result.branch ?? '')),
-      pullRequest: said(outputText(result.pullRequest ?? '')),
-      newIssues: newIssuesCount(result)
+      branch: said(result.branch),
+      pullRequest: said(result.pullRequest),
+      newIssues: result.newIssues?.read ? String(result.newIssues.total) : ''
     },
     conditionsLeftOut: conditions.leftOut
   }
-}
-
-/** The count of new issues, or '' when they were not read. */
-function newIssuesCount(result: GateResult): string {
-  return result.newIssues?.read ? String(result.newIssues.total) : ''
 }
 
 /**
@@ -278,9 +262,10 @@ function newIssuesCount(result: GateResult): string {
  */
 function whatChangedOutput(result: GateResult, sink: Sink): Record<string, unknown> {
   const { newCode, target, hotspots, issues } = result.whatChanged!
+  const error = (unread: Said) => outputText(sink.text(unread))
   const figures = (read: CodeFigures | { unread: Said }) =>
     'unread' in read
-      ? { error: outputText(sink.text(read.unread)) }
+      ? { error: error(read.unread) }
       : { coverage: read.coverage, duplicatedLines: read.duplication }
   return {
     newCode: figures(newCode),
@@ -288,12 +273,12 @@ function whatChangedOutput(result: GateResult, sink: Sink): Record<string, unkno
       ? {
           target:
             'unread' in target
-              ? { error: outputText(sink.text(target.unread)) }
+              ? { error: error(target.unread) }
               : { branch: outputText(target.branch), ...figures(target.figures) }
         }
       : {}),
     ...('unread' in hotspots
-      ? { hotspotsError: outputText(sink.text(hotspots.unread)) }
+      ? { hotspotsError: error(hotspots.unread) }
       : {
           hotspotsToReview: hotspots.total,
           hotspots: hotspots.hotspots.map((hotspot) => ({
@@ -322,11 +307,7 @@ function outputText(value: string): string {
 function failureFields(
   outcome: Extract<AnalysisOutcome, { read: false }>,
   sink: Sink
-): {
-  error: string
-  errorCode: ErrorCode
-  nodeCode?: string
-} {
+): { error: string; errorCode: ErrorCode; nodeCode?: string } {
   const { error } = outcome
   const nodeCode = error instanceof ServerRequestError ? error.nodeCode : undefined
   return {

@@ -5,11 +5,19 @@ import type { Sink } from '../sink.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { dashboardAddress } from './dashboard-link.js'
 import { annotateGate } from './gate-messages.js'
-import { blocks, headline, renderSummary, SUMMARY_LIMITS } from './summary.js'
+import { HTML_MARKUP } from './markup.js'
 import type { FileLink } from './new-issues-block.js'
-import { summaryAddress, summaryText } from './summary-text.js'
+import {
+  blocks,
+  headline,
+  htmlTable,
+  messageParagraph,
+  renderSummary,
+  SUMMARY_LIMITS
+} from './summary.js'
+import { summaryText } from './summary-text.js'
 import { metricName } from './wording.js'
-import { setting, msg, linesOf, cutSaid, joined, type Said } from '../words.js'
+import { setting, msg, joined, type Said } from '../words.js'
 
 const VERDICTS: Record<string, string> = {
   OK: '✅ passed',
@@ -17,6 +25,8 @@ const VERDICTS: Record<string, string> = {
   ERROR: '❌ failed',
   NONE: '➖ no gate'
 }
+
+const OVERVIEW_TABLE = htmlTable(['Project', 'Verdict', 'Failing conditions', 'Analysis'])
 
 /** Failing conditions named in a row of the overview; the rest are counted. */
 const FAILURES_NAMED = 3
@@ -42,12 +52,9 @@ export function renderOverviewSummary(
       : msg`${headline(worstFor(statuses, policy), policy)} (${outcomes.length} analyses)`
   const head = [
     msg`<h2>${title}</h2>`,
-    '<table>',
-    '<thead><tr><th>Project</th><th>Verdict</th><th>Failing conditions</th><th>Analysis</th></tr></thead>',
-    '<tbody>',
+    OVERVIEW_TABLE.open,
     ...outcomes.map((outcome) => overviewRow(outcome, policy)),
-    '</tbody>',
-    '</table>'
+    OVERVIEW_TABLE.close
   ].map((line) => sink.text(line))
   const share = Math.floor((sink.limit - sink.size(blocks(head))) / Math.max(1, outcomes.length))
   const sections = outcomes.map((outcome) =>
@@ -93,9 +100,7 @@ function overviewRow(outcome: AnalysisOutcome, policy: FailPolicy): Said {
       ? msg`❌ ${summaryText(result.status)}: fails (${setting('failingStatuses')})`
       : (VERDICTS[result.status] ?? `❔ ${summaryText(result.status)} (unknown: passes)`)
   const dashboard = dashboardAddress(result.dashboardUrl, result.serverUrl)
-  const link = dashboard?.onServer
-    ? `<a href="${summaryAddress(dashboard.href)}">dashboard</a>`
-    : ''
+  const link = dashboard?.onServer ? HTML_MARKUP.link(dashboard.href, 'dashboard') : ''
   const cells = [project, verdict, named.join(', ') || '–', link]
   return msg`<tr>${joined(
     cells.map((cell) => msg`<td>${cell}</td>`),
@@ -114,9 +119,7 @@ function unreadSection(
 ): string {
   const heading = `<h3>❗ Not read · ${summaryText(projectName(outcome))}</h3>`
   const room = Math.max(0, Math.min(SUMMARY_LIMITS.messageChars, Math.floor(share / 8) - 200))
-  const lines = linesOf(cutSaid(outcome.message, room))
-  const text = lines.map((line) => sink.say(line, (plain) => summaryText(plain, room))).join('<br>')
-  return sink.text(blocks([heading, `<p>${text}</p>`]))
+  return sink.text(blocks([heading, messageParagraph(outcome.message, room, sink)]))
 }
 
 /**
@@ -130,21 +133,14 @@ export function annotateAll(
 ): void {
   for (const outcome of outcomes) {
     if (!outcome.read) continue
-    if (outcomes.length === 1) {
-      annotateGate(outcome.result, log, policy)
-      continue
-    }
     const prefix = `${oneLine(projectName(outcome), QUOTE_LIMITS.short)}: `
-    annotateGate(
-      outcome.result,
-      {
-        info: (message) => log.info(msg`${prefix}${message}`),
-        warning: (message) => log.warning(msg`${prefix}${message}`),
-        notice: (message) => log.notice(msg`${prefix}${message}`),
-        startGroup: (name) => log.startGroup(name),
-        endGroup: () => log.endGroup()
-      },
-      policy
-    )
+    const named: Log = {
+      info: (message) => log.info(msg`${prefix}${message}`),
+      warning: (message) => log.warning(msg`${prefix}${message}`),
+      notice: (message) => log.notice(msg`${prefix}${message}`),
+      startGroup: (name) => log.startGroup(name),
+      endGroup: () => log.endGroup()
+    }
+    annotateGate(outcome.result, outcomes.length === 1 ? log : named, policy)
   }
 }

@@ -8,19 +8,18 @@ import { COMMENT_LIMITS, type CommentWhen } from './comment-settings.js'
 import { dashboardAddress } from './dashboard-link.js'
 import { evidenceUrl } from './evidence-link.js'
 import { fittedBlock } from './fitted-block.js'
-import { newIssuesBlock, type FileLink } from './new-issues-block.js'
+import type { FileLink } from './new-issues-block.js'
 import { hiddenLine, HTML_MARKUP, type Markup } from './markup.js'
-import { headline, SUMMARY_LIMITS } from './summary.js'
-import { whatChangedBlock } from './what-changed-block.js'
+import {
+  headline,
+  inStatusOrder,
+  messageParagraph,
+  STATUS_ICONS,
+  SUMMARY_LIMITS,
+  verdictBlocks
+} from './summary.js'
 import { describeCondition } from './wording.js'
-import { place, msg, linesOf, cutSaid } from '../words.js'
-
-/**
- * The pull-request comment of one project. GitHub renders a comment as it renders the job
- * summary (Markdown with raw HTML), so the comment is written the same way: HTML blocks with
- * every server value through `summaryText` (see summary-text.ts for why). Its first line is a
- * hidden marker naming the project, by which the next run finds the comment and updates it.
- */
+import { place, msg } from '../words.js'
 
 const MARKER_NAME = 'sonar-quality-gate: '
 
@@ -84,21 +83,11 @@ export function commentVerdict(
   return failsUnder(outcome.result.status, policy) ? 'failed' : 'passed'
 }
 
-/** The comment's second line, hidden: the verdict it shows, for `changed`. */
-function verdictLine(verdict: CommentVerdict, markup: Markup = HTML_MARKUP): string {
-  return markup.hidden(`verdict: ${verdict}`)
-}
-
-/** The verdict an existing comment says on its second line, in either markup. */
-function saidVerdict(existing: string): string | undefined {
-  return /^verdict: (passed|failed|unread)$/.exec(hiddenLine(existing, 1) ?? '')?.[1]
-}
-
 /**
  * Whether to write the project's comment now, given the one found (its body) or none: `always`;
  * `failed` writes no new comment for a passing gate, but still updates one that exists (so it
  * never shows a failure that is gone); `changed` leaves the comment alone while its verdict is
- * the one it already says.
+ * the one it already says (its second, hidden line, in either markup).
  *
  * @example shouldWrite('failed', 'passed', undefined) // false
  */
@@ -108,11 +97,12 @@ export function shouldWrite(
   existing: string | undefined
 ): boolean {
   if (when === 'failed') return existing !== undefined || verdict !== 'passed'
-  if (when === 'changed') return existing === undefined || saidVerdict(existing) !== verdict
+  if (when === 'changed') {
+    return existing === undefined || hiddenLine(existing, 1) !== `verdict: ${verdict}`
+  }
   return true
 }
 
-/** How commentBody draws a comment. */
 interface CommentBodyOptions {
   /** The comment's sink: its words, its secrets, its unit (characters, as GitHub counts them). */
   sink: Sink
@@ -127,11 +117,11 @@ interface CommentBodyOptions {
 }
 
 /**
- * The comment for one project, as HTML blocks: the marker line, the verdict with its icon, the
- * failing (then warning) conditions in words, what changed, the new issues, a link to the
- * analysis when it is on the server's origin, and the commit it is for; for an analysis that
- * could not be read, the reason. Every server value goes through `summaryText`, and everything
- * through the comment's sink. Within `limit`.
+ * The comment for one project, in `markup`: the hidden marker line (by which the next run finds
+ * the comment and updates it), the verdict with its icon, the failing (then warning) conditions
+ * in words, what changed, the new issues, a link to the analysis when it is on the server's
+ * origin, and the commit it is for; for an analysis that could not be read, the reason. Every
+ * server value goes through the markup's gate, and everything through the sink. Within `limit`.
  *
  * @example await github.request('POST', commentsPath, { body: { body: commentBody(outcome, sha, { sink }) } })
  */
@@ -142,33 +132,22 @@ export function commentBody(
 ): string {
   const { sink, limit = Math.min(COMMENT_LIMITS.chars, sink.limit), markup = HTML_MARKUP } = options
   const said = (lines: readonly string[]) => lines.map((line) => sink.text(line))
-  const join = (lines: readonly string[]) => `${lines.join(markup.between)}\n`
-  const size = (lines: readonly string[]) => sink.size(join(lines))
   const marker = sink.text(outcomeMarker(outcome, markup))
-  const verdict = verdictLine(commentVerdict(outcome, options.policy), markup)
+  // The verdict shown, which `changed` compares (shouldWrite).
+  const verdict = markup.hidden(`verdict: ${commentVerdict(outcome, options.policy)}`)
   const project = markup.code(projectName(outcome))
   const commit = `commit ${markup.code(shortSha(commitSha))}`
   // The two hidden lines are the body's first two lines in every markup: one block.
   const hidden = `${marker}\n${verdict}`
-  const frame = { hidden, sink, limit, markup, join }
   if (!outcome.read) {
-    const heading = sink.text(markup.heading(3, `❗ Quality Gate could not be read · ${project}`))
-    const max = SUMMARY_LIMITS.messageChars
-    const lines = linesOf(cutSaid(outcome.message, max))
-    const message = lines.map((line) => sink.say(line, (plain) => markup.text(plain, max)))
-    return bounded(
-      [hidden, heading, ...said([markup.paragraph(message), markup.paragraph([`For ${commit}`])])],
-      { ...frame, heading }
-    )
+    const heading = markup.heading(3, `❗ Quality Gate could not be read · ${project}`)
+    const message = messageParagraph(outcome.message, SUMMARY_LIMITS.messageChars, sink, markup)
+    const lines = said([heading, message, markup.paragraph([`For ${commit}`])])
+    return bounded([hidden, ...lines], sink, limit, markup)
   }
-
   const { result } = outcome
-  const heading = sink.text(
-    markup.heading(
-      3,
-      sink.text(msg`${headline(result.status, options.policy, markup)} · ${project}`)
-    )
-  )
+  const title = sink.text(msg`${headline(result.status, options.policy, markup)} · ${project}`)
+  const heading = sink.text(markup.heading(3, title))
   const facts = [
     `For ${commit}`,
     result.analysisId === undefined
@@ -177,37 +156,16 @@ export function commentBody(
   ]
   const tail = said([markup.paragraph([[...facts, ...dashboardLink(result, markup)].join(' · ')])])
   const head = [hidden, heading, sink.text(conditionsIntro(result.conditions, markup))]
-  // What changed keeps within a sixth of what is left, the issues within a third.
-  const changed = whatChangedBlock(result, {
+  const lines = verdictBlocks(result, head, tail, {
     sink,
-    heading: 'h4',
-    limit: Math.floor((limit - size([...head, ...tail])) / 6),
-    markup
-  })
-  const issues = newIssuesBlock(result.newIssues, {
-    sink,
+    markup,
+    limit,
     heading: 'h4',
     listed: COMMENT_LIMITS.issues,
-    limit: Math.floor((limit - size([...head, ...changed, ...tail])) / 3),
     fileLink: options.fileLink,
-    markup
+    conditions: (room) => conditionsList(result, sink, room, markup)
   })
-  const list = conditionsList(
-    result,
-    sink,
-    limit - size([...head, ...changed, ...issues, ...tail]),
-    markup
-  )
-  return bounded([...head, ...list, ...changed, ...issues, ...tail], { ...frame, heading })
-}
-
-const LISTED_ICONS: Record<string, string> = { ERROR: '❌', WARN: '⚠️' }
-
-/** Failing conditions, then warning ones, each in the server's order. */
-function listed(conditions: readonly EvaluatedCondition[]): EvaluatedCondition[] {
-  const withStatus = (status: string) =>
-    conditions.filter(({ condition }) => condition.status === status)
-  return [...withStatus('ERROR'), ...withStatus('WARN')]
+  return bounded(lines, sink, limit, markup)
 }
 
 function conditionsIntro(conditions: readonly EvaluatedCondition[], markup: Markup): string {
@@ -233,17 +191,18 @@ function conditionsIntro(conditions: readonly EvaluatedCondition[], markup: Mark
 
 /** The failing and warning conditions in words, as many as the limits and `room` allow. */
 function conditionsList(result: GateResult, sink: Sink, room: number, markup: Markup): string[] {
-  const all = listed(result.conditions)
+  const all = inStatusOrder(result.conditions).filter(
+    ({ condition }) => condition.status === 'ERROR' || condition.status === 'WARN'
+  )
   if (all.length === 0) return []
   const items = all.slice(0, COMMENT_LIMITS.conditions).map((evaluated) => {
-    const icon = LISTED_ICONS[evaluated.condition.status] ?? ''
+    const icon = STATUS_ICONS[evaluated.condition.status] ?? ''
     const words = markup.text(describeCondition(evaluated), QUOTE_LIMITS.long)
     const evidence = evidenceUrl(result, evaluated.condition)
     return markup.list.item(`${icon} ${evidence ? markup.link(evidence, words) : words}`)
   })
   const list = fittedBlock(sink, items, {
-    open: markup.list.open,
-    close: markup.list.close,
+    ...markup.list,
     tail: (more) =>
       markup.list.item(`… and ${more} more: see ${sink.text(place('details'))} or the dashboard`),
     more: all.length - items.length,
@@ -273,31 +232,16 @@ function shortSha(sha: string): string {
 }
 
 /**
- * The lines (each through the sink already) as one body, or, should they still exceed `limit`
- * (the parts are bounded: this keeps the limit a guarantee, not a sum to trust), the marker and
- * heading alone, cut to the limit should even they exceed it.
+ * The lines (each through the sink already; the hidden lines, then the heading) as one body, or,
+ * should they still exceed `limit` (the parts are bounded: this keeps the limit a guarantee, not
+ * a sum to trust), the hidden lines and heading alone, cut to the limit should even they exceed it.
  */
-function bounded(
-  lines: readonly string[],
-  frame: {
-    hidden: string
-    heading: string
-    sink: Sink
-    limit: number
-    markup: Markup
-    join: (lines: readonly string[]) => string
-  }
-): string {
-  const { sink, limit, join } = frame
+function bounded(lines: readonly string[], sink: Sink, limit: number, markup: Markup): string {
+  const join = (blocks: readonly string[]) => `${blocks.join(markup.between)}\n`
   const body = join(lines)
   if (sink.size(body) <= limit) return body
   const tooLarge = sink.text(
-    frame.markup.paragraph([
-      `The verdict is too large to show here: see ${sink.text(place('details'))}.`
-    ])
+    markup.paragraph([`The verdict is too large to show here: see ${sink.text(place('details'))}.`])
   )
-  return sink.fit([], {
-    head: join([frame.hidden, frame.heading, tooLarge]),
-    limit
-  }).text
+  return sink.fit([], { head: join([...lines.slice(0, 2), tooLarge]), limit }).text
 }

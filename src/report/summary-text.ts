@@ -13,22 +13,17 @@ import { withoutReferences, WORD_JOINER } from './no-references.js'
  * ever lands in a Markdown paragraph. Punctuation with no meaning mid-line (`. - : / % =`) stays
  * as it is: the summary's source remains readable.
  *
- * Why an `@` is followed by a word joiner. GitHub and GitLab find mentions (`@user`, `@org/team`,
- * `@all`) in the rendered text, after character references are decoded, so `&#64;user` still
- * notifies; both need a letter, digit, `_` or `.` right after the `@`. A word joiner (U+2060,
- * invisible, no width) there keeps a server's text from notifying anyone through a comment or a
- * note. The same goes for every other reference they find there (`#1`, `!2`, `~bug`, a commit's
- * SHA, `https://…`): see no-references.ts. Addresses in attributes (`href`) are not text and keep
- * their `@`: `summaryAddress`; text in code is not searched: `summaryCode`.
+ * Why an `@` is followed by a word joiner: GitHub and GitLab find mentions in the rendered text,
+ * after character references are decoded (`&#64;user` still notifies), and every other reference
+ * too (`#1`, `!2`, a commit's SHA): see no-references.ts. Addresses in attributes (`href`) are
+ * not text and keep their `@` (`summaryAddress`); text in code is not searched (`summaryCode`).
  */
 
 /**
  * The one gate between server text and the job summary: the value on one line (control
- * characters shown as escapes such as `\r`), cut to `max` characters with an ellipsis, then
- * each of `< > & " ' [ ] ( ) | * _ \` ~ \` written as a decimal character reference
- * (`<` → `&#60;`), and a word joiner where a reference or an address would start
- * (`withoutReferences`).
- * Everything else stays as it is.
+ * characters shown as escapes such as `\r`), cut to `max` characters with an ellipsis, a word
+ * joiner where a reference or an address would start (`withoutReferences`), and each of
+ * `< > & " ' [ ] ( ) | * _ \` ~ \` written as a decimal character reference (`<` → `&#60;`).
  *
  * @example summaryText('<img src=x>') // '&#60;img src&#61;x&#62;'
  */

@@ -13,7 +13,7 @@ import { QUOTE_LIMITS } from '../untrusted-text.js'
 import { analysisWarningText } from './analysis-warning.js'
 import { evidenceUrl } from './evidence-link.js'
 import { fittedBlock } from './fitted-block.js'
-import { newIssuesBlock, type FileLink } from './new-issues-block.js'
+import { newIssuesBlock, type FileLink, type NewIssuesOptions } from './new-issues-block.js'
 import { dashboardAddress } from './dashboard-link.js'
 import { summaryAddress, summaryCode, summaryText } from './summary-text.js'
 import { HTML_MARKUP, type Markup } from './markup.js'
@@ -49,33 +49,34 @@ const HEADLINES: Record<string, string> = {
   NONE: '➖ No Quality Gate'
 }
 
-const STATUS_ICONS: Record<string, string> = { OK: '✅', WARN: '⚠️', ERROR: '❌' }
+export const STATUS_ICONS: Record<string, string> = { OK: '✅', WARN: '⚠️', ERROR: '❌' }
+
+const STATUS_ORDER: Record<string, number> = { ERROR: 0, WARN: 1 }
 
 /** Failing conditions first, then warning ones, then the rest, each in the server's order. */
-const STATUS_ORDER: Record<string, number> = { ERROR: 0, WARN: 1 }
+export function inStatusOrder(conditions: readonly EvaluatedCondition[]): EvaluatedCondition[] {
+  return [...conditions].sort(
+    (a, b) => (STATUS_ORDER[a.condition.status] ?? 2) - (STATUS_ORDER[b.condition.status] ?? 2)
+  )
+}
 
 /** Whether a server sends this status for a gate: OK, WARN, ERROR or NONE. */
 export const isKnownStatus = (status: string): boolean => status in HEADLINES
 
 /**
- * The job summary, as HTML blocks (see summary-text.ts for why): verdict, one table row per
- * condition (failing ones first), what changed (coverage and duplication on new code, hotspots
- * to review), the new issues (counts and the first ones), analysis
- * warnings, dashboard link, analysis id and time taken. Every server value goes through
- * `summaryText`, and everything through the summary's sink; the dashboard is linked only when it
- * is an http(s) address on the server's origin. Within `limit`, the sink's limit by default.
+ * The job summary, as HTML blocks (see summary-text.ts for why): verdict, analysis id and time
+ * taken, one table row per condition (failing ones first), what changed, the new issues, analysis
+ * warnings, dashboard link (linked only when on the server's origin). Every server value goes
+ * through `summaryText`, everything through the sink. Within `limit`, the sink's by default.
  *
  * @example await summary.write(renderSummary(result, { sink: sinks.summary }))
  */
 export function renderSummary(result: GateResult, options: SectionOptions): string {
   const { sink, section, limit = sink.limit, policy = FAIL_ON_ERROR } = options
-  const [h, sub] = (section === undefined ? ['h2', 'h3'] : ['h3', 'h4']) as [
-    'h2' | 'h3',
-    'h3' | 'h4'
-  ]
+  const h = section === undefined ? 'h2' : 'h3'
+  const sub = section === undefined ? 'h3' : 'h4'
   const title = section === undefined ? '' : ` · ${summaryText(section)}`
   const said = (lines: readonly Said[]) => lines.map((line) => sink.text(line))
-  const size = (lines: readonly string[]) => sink.size(blocks(lines))
   const head = said([
     msg`<${h}>${headline(result.status, policy)}${title}</${h}>`,
     `<p>${about(result)}</p>`,
@@ -85,27 +86,41 @@ export function renderSummary(result: GateResult, options: SectionOptions): stri
     ...warningsBlock(result.taskWarnings, sub, sink, Math.floor(limit / 4)),
     ...said(dashboardBlock(result))
   ]
-  const changed = whatChangedBlock(result, {
-    sink,
-    heading: sub,
-    limit: Math.floor((limit - size([...head, ...tail])) / 6)
-  })
-  const issues = newIssuesBlock(result.newIssues, {
-    sink,
-    heading: sub,
-    listed: SUMMARY_LIMITS.issuesListed,
-    limit: Math.floor((limit - size([...head, ...changed, ...tail])) / 3),
-    fileLink: options.fileLink
-  })
-  const table = conditionsBlock(
-    result,
-    sink,
-    limit - size([...head, ...changed, ...issues, ...tail])
+  const summary = blocks(
+    verdictBlocks(result, head, tail, {
+      sink,
+      limit,
+      heading: sub,
+      listed: SUMMARY_LIMITS.issuesListed,
+      fileLink: options.fileLink,
+      conditions: (room) => conditionsBlock(result, sink, room)
+    })
   )
-  const summary = blocks([...head, ...table, ...changed, ...issues, ...tail])
   // The parts are bounded; this guard keeps the limit a guarantee, not a sum to trust.
   if (sink.size(summary) <= limit) return summary
   return blocks([head[0]!, '<p>The summary is too large to show: see the log.</p>'])
+}
+
+/**
+ * A verdict's blocks (the summary's, a comment's): `head`, the conditions, what changed, the new
+ * issues, `tail`, each part within its share of `limit`: what changed a sixth of what head and
+ * tail leave, the new issues a third of what is left then, the conditions (`conditions(room)`)
+ * all the rest.
+ */
+export function verdictBlocks(
+  result: GateResult,
+  head: readonly string[],
+  tail: readonly string[],
+  options: NewIssuesOptions & { conditions: (room: number) => string[] }
+): string[] {
+  const { sink, markup = HTML_MARKUP, limit } = options
+  const size = (lines: readonly string[]) => sink.size(`${lines.join(markup.between)}\n`)
+  const share = (parts: readonly string[], divisor: number) =>
+    Math.floor((limit - size([...head, ...parts, ...tail])) / divisor)
+  const changed = whatChangedBlock(result, { ...options, limit: share([], 6) })
+  const issues = newIssuesBlock(result.newIssues, { ...options, limit: share(changed, 3) })
+  const conditions = options.conditions(limit - size([...head, ...changed, ...issues, ...tail]))
+  return [...head, ...conditions, ...changed, ...issues, ...tail]
 }
 
 /** How renderSummary draws a gate: on its own, or as one project's section of several. */
@@ -123,16 +138,30 @@ interface SectionOptions {
 }
 
 /**
- * The job summary of a check that could not reach a verdict: the message, line by line, cut to
- * 4,000 characters, every line through `summaryText`, the whole through the summary's sink.
+ * The job summary of a check that could not reach a verdict: its message (`messageParagraph`),
+ * the whole through the summary's sink.
  *
  * @example await summary.write(renderFailureSummary(error.message, sinks.summary))
  */
 export function renderFailureSummary(message: Said, sink: Sink): string {
-  const max = SUMMARY_LIMITS.messageChars
+  const text = messageParagraph(message, SUMMARY_LIMITS.messageChars, sink)
+  return sink.text(blocks(['<h2>❌ Quality Gate check failed</h2>', text]))
+}
+
+/**
+ * Why a check could not reach a verdict, as one paragraph: line by line, cut to `max`
+ * characters, each line through the sink and `markup`'s gate.
+ *
+ * @example messageParagraph(outcome.message, 4000, sink) // '<p>…<br>…</p>'
+ */
+export function messageParagraph(
+  message: Said,
+  max: number,
+  sink: Sink,
+  markup: Markup = HTML_MARKUP
+): string {
   const lines = linesOf(cutSaid(message, max))
-  const text = lines.map((line) => sink.say(line, (plain) => summaryText(plain, max))).join('<br>')
-  return sink.text(blocks(['<h2>❌ Quality Gate check failed</h2>', `<p>${text}</p>`]))
+  return markup.paragraph(lines.map((line) => sink.say(line, (plain) => markup.text(plain, max))))
 }
 
 /**
@@ -204,15 +233,16 @@ function gateDetailsBlock(result: GateResult): string[] {
       ? 'Some conditions on new code were ignored: the new code has too few lines to judge.'
       : undefined
   ].filter((line) => line !== undefined)
-  return lines.length ? [`<p>${lines.join('<br>')}</p>`] : []
+  return lines.length ? [HTML_MARKUP.paragraph(lines)] : []
 }
 
-const TABLE_HEAD = [
-  '<table>',
-  '<thead><tr><th>Metric</th><th>Status</th><th>Actual</th><th>Threshold</th></tr></thead>',
-  '<tbody>'
-].join('\n')
-const TABLE_END = ['</tbody>', '</table>'].join('\n')
+/** An HTML table's lines before its rows, with these column headers, and after them. */
+export function htmlTable(headers: readonly string[]): { open: string; close: string } {
+  const cells = headers.map((header) => `<th>${header}</th>`).join('')
+  return { open: `<table>\n<thead><tr>${cells}</tr></thead>\n<tbody>`, close: '</tbody>\n</table>' }
+}
+
+const CONDITIONS_TABLE = htmlTable(['Metric', 'Status', 'Actual', 'Threshold'])
 
 const moreConditions = (more: number): string =>
   `<p>… and ${more} more conditions: see the dashboard or the conditions output.</p>`
@@ -226,19 +256,12 @@ function conditionsBlock(result: GateResult, sink: Sink, room: number): string[]
   if (conditions.length === 0) {
     return [sink.text('<p>The server returned no conditions for this analysis.</p>')]
   }
-  const ordered = [...conditions].sort(
-    (a, b) => (STATUS_ORDER[a.condition.status] ?? 2) - (STATUS_ORDER[b.condition.status] ?? 2)
-  )
-  const rows = ordered
+  const rows = inStatusOrder(conditions)
     .slice(0, SUMMARY_LIMITS.rows)
     .map((evaluated) => tableRow(evaluated, evidenceUrl(result, evaluated.condition)))
   // The note after the table is kept room for, as wide as it can be; each line ends in a line feed.
   const noteRoom = sink.size(sink.text(moreConditions(conditions.length))) + 1
-  const table = fittedBlock(sink, rows, {
-    open: TABLE_HEAD,
-    close: TABLE_END,
-    limit: room - noteRoom - 1
-  })
+  const table = fittedBlock(sink, rows, { ...CONDITIONS_TABLE, limit: room - noteRoom - 1 })
   const more = conditions.length - table.shown
   return [table.text, ...(more > 0 ? [sink.text(moreConditions(more))] : [])]
 }
@@ -249,7 +272,7 @@ function tableRow({ condition }: EvaluatedCondition, evidence: string | undefine
   const icon = STATUS_ICONS[status]
   const name = summaryText(metricName(condition))
   const cells = [
-    evidence ? `<a href="${summaryAddress(evidence)}">${name}</a>` : name,
+    evidence ? HTML_MARKUP.link(evidence, name) : name,
     `${icon ? `${icon} ` : ''}${summaryText(status)}`,
     summaryText(formatValue(condition, actualValue)),
     summaryText(threshold)
@@ -270,8 +293,7 @@ function warningsBlock(
     .slice(0, SUMMARY_LIMITS.warnings)
     .map((warning) => `<li>${summaryText(analysisWarningText(warning), QUOTE_LIMITS.long)}</li>`)
   const list = fittedBlock(sink, items, {
-    open: '<ul>',
-    close: '</ul>',
+    ...HTML_MARKUP.list,
     tail: (more) => `<li>… and ${more} more</li>`,
     more: warnings.length - items.length,
     limit: room - sink.size(title) - 2

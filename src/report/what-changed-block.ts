@@ -1,10 +1,3 @@
-/**
- * The "What changed" part of every verdict (the job summary, the pull-request comment, the
- * merge-request note, the command's Markdown): coverage and duplicated lines on new code, for a
- * pull request against its target branch's, the issues accepted and fixed where the server counts
- * them, and the security hotspots still to review, the first few linked to the server. HTML
- * blocks, every server value through `summaryText`, every line through the destination's sink.
- */
 import type { GateResult } from '../gate/check.js'
 import {
   percentWords,
@@ -23,8 +16,11 @@ import { type Said } from '../words.js'
 const PROBABILITY_ICONS: Record<string, string> = { HIGH: '🔴', MEDIUM: '🟠', LOW: '🟡' }
 
 /**
- * The block for one analysis, through `sink`, within `limit` (in the sink's unit; the hotspots
- * listed are fitted to it); nothing when nothing was read (an unknown project).
+ * The "What changed" part of every verdict (the job summary, the comments and notes): coverage
+ * and duplicated lines on new code, for a pull request against its target branch's, the issues
+ * accepted and fixed where the server counts them, and the security hotspots still to review, the
+ * first few linked to the server. In `markup` (HTML blocks by default), through `sink`, within
+ * `limit` (the hotspots listed are fitted to it); nothing when nothing was read.
  *
  * @example whatChangedBlock(result, { sink, heading: 'h3', limit: 20_000 })
  */
@@ -35,21 +31,14 @@ export function whatChangedBlock(
   const { whatChanged } = result
   const { sink, heading, limit, markup = HTML_MARKUP } = options
   if (!whatChanged) return []
+  // Why a part could not be read: our words, quoting the server's.
+  const unread = (why: Said) => sink.say(why, (plain) => markup.text(plain, QUOTE_LIMITS.long))
   const head = [
     markup.heading(heading === 'h3' ? 3 : 4, 'What changed'),
-    markup.paragraph(figureLines(whatChanged, result.pullRequest !== undefined, markup, sink))
+    markup.paragraph(figureLines(whatChanged, result.pullRequest !== undefined, markup, unread))
   ].map((line) => sink.text(line))
   const { hotspots } = whatChanged
-  if ('unread' in hotspots) {
-    return [
-      ...head,
-      sink.text(
-        markup.paragraph([
-          sink.say(hotspots.unread, (plain) => markup.text(plain, QUOTE_LIMITS.long))
-        ])
-      )
-    ]
-  }
+  if ('unread' in hotspots) return [...head, sink.text(markup.paragraph([unread(hotspots.unread)]))]
   const where = result.pullRequest !== undefined ? 'in the pull request' : 'in the new code'
   const count = sink.text(
     markup.paragraph([
@@ -63,8 +52,7 @@ export function whatChangedBlock(
     markup.list.item(hotspotItem(hotspot, result, markup))
   )
   const list = fittedBlock(sink, items, {
-    open: markup.list.open,
-    close: markup.list.close,
+    ...markup.list,
     tail: (more) => markup.list.item(`… and ${more} more: see the server's security hotspots`),
     more: hotspots.total - items.length,
     // Every line of the block ends in a line feed, the list's last line too.
@@ -78,18 +66,16 @@ function figureLines(
   changed: WhatChanged,
   pullRequest: boolean,
   markup: Markup,
-  sink: Sink
+  unread: (why: Said) => string
 ): string[] {
   const { newCode, target } = changed
-  if ('unread' in newCode)
-    return [sink.say(newCode.unread, (plain) => markup.text(plain, QUOTE_LIMITS.long))]
+  if ('unread' in newCode) return [unread(newCode.unread)]
   const against = target && !('unread' in target) ? target : undefined
   const lines = [
     `Coverage on new code: ${figure(newCode, against, 'coverage', markup)}`,
     `Duplicated lines on new code: ${figure(newCode, against, 'duplication', markup)}`
   ]
-  if (target && 'unread' in target)
-    lines.push(sink.say(target.unread, (plain) => markup.text(plain, QUOTE_LIMITS.long)))
+  if (target && 'unread' in target) lines.push(unread(target.unread))
   const issues = changed.issues
   if (issues) {
     const counts = [

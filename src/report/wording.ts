@@ -38,18 +38,13 @@ function describeMetric(ref: MetricRef): Metric {
   const key = quoted(metricKey)
   const known = KNOWN_METRICS[key]
   if (known) return known
-  const base = key.startsWith(NEW_CODE_PREFIX)
-    ? KNOWN_METRICS[key.slice(NEW_CODE_PREFIX.length)]
-    : undefined
+  const onNewCode = key.startsWith(NEW_CODE_PREFIX)
+  const measured = key.slice(NEW_CODE_PREFIX.length)
+  const base = onNewCode ? KNOWN_METRICS[measured] : undefined
   if (base) return { name: `${base.name} on New Code`, kind: base.kind }
   // The server's own name and type, for custom and newer metrics (software quality, MQR...).
   if (server) return { name: quoted(server.name), kind: KIND_OF_TYPE[server.type] ?? 'text' }
-  if (key.startsWith(NEW_CODE_PREFIX)) {
-    return {
-      name: `${humanize(key.slice(NEW_CODE_PREFIX.length))} on New Code`,
-      kind: guessKind(key)
-    }
-  }
+  if (onNewCode) return { name: `${humanize(measured)} on New Code`, kind: guessKind(key) }
   return { name: humanize(key), kind: guessKind(key) }
 }
 

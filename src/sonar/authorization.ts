@@ -1,7 +1,6 @@
 import { basicAuth } from '../secrets.js'
 
 /** How the token is sent to the server. */
-
 export type AuthScheme = 'bearer' | 'basic'
 
 /**

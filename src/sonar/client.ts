@@ -67,10 +67,8 @@ export interface SonarClientOptions {
   /** Called once, with the expiry the server gives for the token on its first reply that has one. */
   onTokenExpiration?: (expiresAt: Date) => void
   /**
-   * Where the project key (and its branch or pull request) came from, as a message asks the
-   * reader to check it when the server knows no such project: by default the settings that give
-   * them (`theSetting('project')`); a report file's `projectKey` otherwise, since the user gave
-   * no such setting.
+   * What a message asks to check when the server knows no such project: by default the settings
+   * that give the key (and branch or pull request); a report file's `projectKey` when none did.
    */
   projectKeyFrom?: Said
 }
@@ -120,11 +118,7 @@ export class SonarClient {
   /** Every form of the token: removed from each reply before anything is made of it. */
   private readonly secrets: readonly string[]
 
-  /**
-   * What a message asks the reader to check about the project: the project setting and, in
-   * `scope`, the branch's or pull request's setting; or where the key came from when no setting
-   * gave it.
-   */
+  /** What to check about the project: `projectKeyFrom`, else its setting and `scope`'s. */
   private keysFrom(scope: Said = ''): Said {
     return this.options.projectKeyFrom ?? msg`${theSetting('project')}${scope}`
   }
@@ -163,26 +157,22 @@ export class SonarClient {
     }
     return this.getJson(url, {
       what: `task ${task}`,
-      advice: {
-        notFound: msg`Task ${task} was not found: the report file may come from another server or an earlier run, or ${theSetting('task')} is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
-        badRequest: msg`The server refused the request for task ${task}: check ${theSetting('task')} or the report file's ceTaskId.`
-      },
+      notFound: msg`Task ${task} was not found: the report file may come from another server or an earlier run, or ${theSetting('task')} is wrong. On SonarCloud, also check that the token belongs to the project's organization.`,
+      badRequest: msg`The server refused the request for task ${task}: check ${theSetting('task')} or the report file's ceTaskId.`,
       decode: decodeTask
     })
   }
 
   /**
    * `GET <server>/api/system/status`'s `status`: UP, STARTING, DB_MIGRATION_NEEDED... (no
-   * permission needed). Asked once, not tried again: it tells whether a server that stopped
-   * answering is starting again.
+   * permission needed). Read once: it tells whether a server that stopped answering is starting
+   * again.
    */
   async getSystemStatus(): Promise<string> {
-    const reply = await this.getJson(new URL('api/system/status', this.serverBase), {
+    const reply = await this.getJson(this.apiUrl('api/system/status'), {
       what: "the server's status",
-      advice: {
-        notFound: 'The server has no api/system/status.',
-        badRequest: 'The server refused the request for its status.'
-      },
+      notFound: 'The server has no api/system/status.',
+      badRequest: 'The server refused the request for its status.',
       decode: decodeSystemStatus,
       once: true
     })
@@ -198,10 +188,8 @@ export class SonarClient {
     const analysis = oneLine(analysisId)
     return this.getJson(url, {
       what: `the quality gate status of analysis ${analysis}`,
-      advice: {
-        notFound: msg`Analysis ${analysis} was not found: check ${theSetting('analysis')}, or the analysis was deleted by the server's housekeeping.`,
-        badRequest: msg`The server refused the request for analysis ${analysis}: check ${theSetting('analysis')}.`
-      },
+      notFound: msg`Analysis ${analysis} was not found: check ${theSetting('analysis')}, or the analysis was deleted by the server's housekeeping.`,
+      badRequest: msg`The server refused the request for analysis ${analysis}: check ${theSetting('analysis')}.`,
       decode: decodeProjectStatus
     })
   }
@@ -212,17 +200,12 @@ export class SonarClient {
    * for a pull request, whose analyses the server lists by no key.
    */
   async getScopeStatus(projectKey: string, on: AnalysisScope): Promise<ProjectStatus> {
-    const url = new URL('api/qualitygates/project_status', this.serverBase)
-    url.searchParams.set('projectKey', projectKey)
-    if (on.branch !== undefined) url.searchParams.set('branch', on.branch)
-    else if (on.pullRequest !== undefined) url.searchParams.set('pullRequest', on.pullRequest)
+    const url = this.apiUrl('api/qualitygates/project_status', { projectKey, ...oneScope(on) })
     const where = `${oneLine(projectKey)}${scopeWords(on)}`
     return this.getJson(url, {
       what: `the quality gate status of ${where}`,
-      advice: {
-        notFound: msg`The server knows no analysis of ${where}: check ${this.keysFrom(msg` and ${theSetting('pullRequest')}`)}.`,
-        badRequest: `The server refused the request for the quality gate of ${where}.`
-      },
+      notFound: msg`The server knows no analysis of ${where}: check ${this.keysFrom(msg` and ${theSetting('pullRequest')}`)}.`,
+      badRequest: `The server refused the request for the quality gate of ${where}.`,
       decode: decodeProjectStatus
     })
   }
@@ -233,24 +216,20 @@ export class SonarClient {
    * request's analyses nowhere else.
    */
   async getPullRequests(projectKey: string): Promise<PullRequestOnServer[]> {
-    const url = new URL('api/project_pull_requests/list', this.serverBase)
-    url.searchParams.set('project', projectKey)
     const project = oneLine(projectKey)
-    return this.getJson(url, {
+    return this.getJson(this.apiUrl('api/project_pull_requests/list', { project: projectKey }), {
       what: `the pull requests of ${project}`,
-      advice: {
-        notFound: msg`The server knows no project ${project}: check ${this.keysFrom()}, and that the token may browse the project.`,
-        unknownUrl:
-          'The server has no pull requests at all: Community Edition analyses the main branch only.',
-        badRequest: `The server refused the request for the pull requests of ${project}.`
-      },
+      notFound: msg`The server knows no project ${project}: check ${this.keysFrom()}, and that the token may browse the project.`,
+      unknownUrl:
+        'The server has no pull requests at all: Community Edition analyses the main branch only.',
+      badRequest: `The server refused the request for the pull requests of ${project}.`,
       decode: decodePullRequests
     })
   }
 
   /**
    * Every metric the server defines (`GET api/metrics/search`, page by page), for the names and
-   * value types of metrics the action does not know. Read once: a failure is not tried again.
+   * value types of metrics the action does not know. Read once.
    */
   async getMetrics(): Promise<MetricDefinition[]> {
     const metrics: MetricDefinition[] = []
@@ -258,10 +237,8 @@ export class SonarClient {
       const url = new URL(`api/metrics/search?ps=${METRICS_PAGE_SIZE}&p=${page}`, this.serverBase)
       const reply = await this.getJson(url, {
         what: 'the metric definitions',
-        advice: {
-          notFound: 'The server has no api/metrics/search.',
-          badRequest: 'The server refused the metrics request.'
-        },
+        notFound: 'The server has no api/metrics/search.',
+        badRequest: 'The server refused the metrics request.',
         decode: decodeMetricsPage,
         once: true
       })
@@ -276,19 +253,18 @@ export class SonarClient {
    * Browse permission), newest first: the main branch's without either.
    */
   async getProjectAnalyses(projectKey: string, on: AnalysisScope): Promise<ProjectAnalysesPage> {
-    const url = new URL('api/project_analyses/search', this.serverBase)
-    url.searchParams.set('project', projectKey)
-    if (on.branch !== undefined) url.searchParams.set('branch', on.branch)
-    if (on.pullRequest !== undefined) url.searchParams.set('pullRequest', on.pullRequest)
-    url.searchParams.set('ps', String(ANALYSES_PAGE_SIZE))
+    const url = this.apiUrl('api/project_analyses/search', {
+      project: projectKey,
+      branch: on.branch,
+      pullRequest: on.pullRequest,
+      ps: String(ANALYSES_PAGE_SIZE)
+    })
     const project = oneLine(projectKey)
     const where = scopeWords(on)
     return this.getJson(url, {
       what: `the analyses of ${project}${where}`,
-      advice: {
-        notFound: msg`The server knows no project ${project}${where}: check ${this.keysFrom(on.branch !== undefined ? msg` and ${theSetting('branch')}` : on.pullRequest !== undefined ? msg` and ${theSetting('pullRequest')}` : '')}, and that the token may browse the project.`,
-        badRequest: msg`The server refused the request for the analyses of ${project}${where}: check ${this.keysFrom()}${on.pullRequest !== undefined ? `; a server that analyses one branch only (Community Edition) has no pull requests` : ''}.`
-      },
+      notFound: msg`The server knows no project ${project}${where}: check ${this.keysFrom(on.branch !== undefined ? msg` and ${theSetting('branch')}` : on.pullRequest !== undefined ? msg` and ${theSetting('pullRequest')}` : '')}, and that the token may browse the project.`,
+      badRequest: msg`The server refused the request for the analyses of ${project}${where}: check ${this.keysFrom()}${on.pullRequest !== undefined ? `; a server that analyses one branch only (Community Edition) has no pull requests` : ''}.`,
       decode: decodeProjectAnalyses
     })
   }
@@ -299,18 +275,11 @@ export class SonarClient {
    * `project_status` is gone, and only while the analysis asked for is the newest. Read once.
    */
   async getGateMeasures(projectKey: string, on: AnalysisScope): Promise<ProjectStatus> {
-    const url = new URL('api/measures/component', this.serverBase)
-    url.searchParams.set('component', projectKey)
-    if (on.branch !== undefined) url.searchParams.set('branch', on.branch)
-    else if (on.pullRequest !== undefined) url.searchParams.set('pullRequest', on.pullRequest)
-    url.searchParams.set('metricKeys', 'alert_status,quality_gate_details')
     const project = oneLine(projectKey)
-    return this.getJson(url, {
+    return this.getJson(this.measuresUrl(projectKey, on, 'alert_status,quality_gate_details'), {
       what: `the quality gate measures of ${project}${scopeWords(on)}`,
-      advice: {
-        notFound: msg`The server knows no project ${project}${scopeWords(on)}: check ${this.keysFrom()}.`,
-        badRequest: `The server refused the request for the quality gate measures of ${project}.`
-      },
+      notFound: msg`The server knows no project ${project}${scopeWords(on)}: check ${this.keysFrom()}.`,
+      badRequest: `The server refused the request for the quality gate measures of ${project}.`,
       decode: decodeGateMeasures,
       once: true
     })
@@ -319,25 +288,18 @@ export class SonarClient {
   /**
    * Measures of a branch or pull request (`GET api/measures/component`, Browse), as numbers by
    * metric key, each generation's shape read (see measures.ts). Read once: they are never the
-   * verdict, so a failure is not tried again.
+   * verdict.
    */
   async getMeasures(
     projectKey: string,
     on: AnalysisScope,
     metricKeys: readonly string[]
   ): Promise<MeasureValues> {
-    const url = new URL('api/measures/component', this.serverBase)
-    url.searchParams.set('component', projectKey)
-    if (on.branch !== undefined) url.searchParams.set('branch', on.branch)
-    else if (on.pullRequest !== undefined) url.searchParams.set('pullRequest', on.pullRequest)
-    url.searchParams.set('metricKeys', metricKeys.join(','))
     const where = `${oneLine(projectKey)}${scopeWords(on)}`
-    return this.getJson(url, {
+    return this.getJson(this.measuresUrl(projectKey, on, metricKeys.join(',')), {
       what: `the measures of ${where}`,
-      advice: {
-        notFound: msg`The server knows no project ${where}: check ${this.keysFrom()}.`,
-        badRequest: `The server refused the request for the measures of ${where}.`
-      },
+      notFound: msg`The server knows no project ${where}: check ${this.keysFrom()}.`,
+      badRequest: `The server refused the request for the measures of ${where}.`,
       decode: decodeMeasureValues,
       once: true
     })
@@ -353,10 +315,8 @@ export class SonarClient {
     const project = oneLine(projectKey)
     return this.getJson(new URL(`api/hotspots/search?${query.toString()}`, this.serverBase), {
       what: `the security hotspots of ${project}`,
-      advice: {
-        notFound: `The server has no api/hotspots/search (before 8.1), or does not know the project ${project}.`,
-        badRequest: `The server refused the hotspots request for ${project}.`
-      },
+      notFound: `The server has no api/hotspots/search (before 8.1), or does not know the project ${project}.`,
+      badRequest: `The server refused the hotspots request for ${project}.`,
       decode: decodeHotspotsPage,
       once: true
     })
@@ -367,15 +327,11 @@ export class SonarClient {
    * to say what the server has when a branch asked for is not among them. Read once.
    */
   async getBranchNames(projectKey: string): Promise<string[]> {
-    const url = new URL('api/project_branches/list', this.serverBase)
-    url.searchParams.set('project', projectKey)
     const project = oneLine(projectKey)
-    return this.getJson(url, {
+    return this.getJson(this.apiUrl('api/project_branches/list', { project: projectKey }), {
       what: `the branches of ${project}`,
-      advice: {
-        notFound: msg`The server knows no project ${project}: check ${this.keysFrom()}.`,
-        badRequest: `The server refused the request for the branches of ${project}.`
-      },
+      notFound: msg`The server knows no project ${project}: check ${this.keysFrom()}.`,
+      badRequest: `The server refused the request for the branches of ${project}.`,
       decode: decodeBranchNames,
       once: true
     })
@@ -386,23 +342,18 @@ export class SonarClient {
    * (`GET api/ce/component`, Browse permission).
    */
   async getComponentTasks(projectKey: string): Promise<ComponentTasks> {
-    const url = new URL('api/ce/component', this.serverBase)
-    url.searchParams.set('component', projectKey)
     const project = oneLine(projectKey)
-    return this.getJson(url, {
+    return this.getJson(this.apiUrl('api/ce/component', { component: projectKey }), {
       what: `the background tasks of ${project}`,
-      advice: {
-        notFound: msg`The server knows no project ${project}: check ${this.keysFrom()}.`,
-        badRequest: `The server refused the request for the background tasks of ${project}.`
-      },
+      notFound: msg`The server knows no project ${project}: check ${this.keysFrom()}.`,
+      badRequest: `The server refused the request for the background tasks of ${project}.`,
       decode: decodeComponentTasks
     })
   }
 
   /**
    * How long the project's last finished analysis took to process (`GET api/ce/component`,
-   * Browse permission), or undefined when the server names none. Read once: a failure is not
-   * tried again.
+   * Browse permission), or undefined when the server names none. Read once.
    */
   async getPreviousProcessingMs(projectKey: string): Promise<number | undefined> {
     const url = new URL(
@@ -411,10 +362,8 @@ export class SonarClient {
     )
     return this.getJson(url, {
       what: `the last analysis of ${oneLine(projectKey)}`,
-      advice: {
-        notFound: `The server does not know the project ${oneLine(projectKey)}.`,
-        badRequest: 'The server refused the request for the last analysis.'
-      },
+      notFound: `The server does not know the project ${oneLine(projectKey)}.`,
+      badRequest: 'The server refused the request for the last analysis.',
       decode: decodeLastProcessingMs,
       once: true
     })
@@ -422,18 +371,16 @@ export class SonarClient {
 
   /**
    * One page of the project's open new issues (`GET api/issues/search`, Browse permission), in
-   * the parameters the server's generation takes (see issuesQuery). Read once: a failure is not
-   * tried again, since the verdict never waits on the issues.
+   * the parameters the server's generation takes (see issuesQuery). Read once: the verdict never
+   * waits on the issues.
    */
   async getIssuesPage(projectKey: string, scope: IssueScope, page: number): Promise<IssuesPage> {
     const query = issuesQuery(projectKey, scope, this.options.kind, page)
     const project = oneLine(projectKey)
     return this.getJson(new URL(`api/issues/search?${query.toString()}`, this.serverBase), {
       what: `the new issues of ${project}`,
-      advice: {
-        notFound: `The server has no api/issues/search, or does not know the project ${project}.`,
-        badRequest: `The server refused the issues request for ${project}.`
-      },
+      notFound: `The server has no api/issues/search, or does not know the project ${project}.`,
+      badRequest: `The server refused the issues request for ${project}.`,
       decode: decodeIssuesPage,
       once: true
     })
@@ -447,6 +394,24 @@ export class SonarClient {
   /** The task address for a task id on this server: `<server>/api/ce/task?id=<id>`. */
   taskUrl(taskId: string): URL {
     return new URL(`api/ce/task?id=${encodeURIComponent(taskId)}`, this.serverBase)
+  }
+
+  /** `<server>/<path>` with these query parameters, in order; one that is undefined is left out. */
+  private apiUrl(path: string, query: Record<string, string | undefined> = {}): URL {
+    const url = new URL(path, this.serverBase)
+    for (const [name, value] of Object.entries(query)) {
+      if (value !== undefined) url.searchParams.set(name, value)
+    }
+    return url
+  }
+
+  /** `api/measures/component` for these metrics (comma-separated) of a branch or pull request. */
+  private measuresUrl(projectKey: string, on: AnalysisScope, metricKeys: string): URL {
+    return this.apiUrl('api/measures/component', {
+      component: projectKey,
+      ...oneScope(on),
+      metricKeys
+    })
   }
 
   /** Ends the kept-alive connections; the client reconnects if used again. */
@@ -595,7 +560,8 @@ export class SonarClient {
     const headers: Record<string, string> = { accept: 'application/json' }
     if (token !== undefined) headers['authorization'] = authorization(token, this.scheme)
     try {
-      const reply = await this.transport.get(url, headers, Math.min(leftMs, requestTimeoutMs))
+      const timeoutMs = Math.min(leftMs, requestTimeoutMs)
+      const reply = await this.transport.send('GET', url, headers, undefined, timeoutMs)
       return replyWithoutToken(reply, this.secrets)
     } catch (error) {
       if (cutByDeadline && error instanceof TransportFailure && error.reason === 'timeout') {
@@ -720,6 +686,11 @@ export interface AnalysisScope {
 
 /** How many analyses one request lists: the newest are the ones a step waits for. */
 export const ANALYSES_PAGE_SIZE = 100
+
+/** The branch, else the pull request: the one scope a gate or measures request names. */
+function oneScope(on: AnalysisScope): AnalysisScope {
+  return on.branch !== undefined ? { branch: on.branch } : { pullRequest: on.pullRequest }
+}
 
 /** ` on branch release/2.4`, ` on pull request 42`, or nothing for the main branch. */
 export function scopeWords(on: AnalysisScope): string {

@@ -13,12 +13,10 @@ import { setting, settingOrVariable, theVariableOrSetting, msg, type Said } from
 /** How messages name what was asked for, and what to check when the server says 404 or 400. */
 export interface ResourceWords {
   what: string
-  advice: {
-    notFound: Said
-    badRequest: Said
-    /** Said instead of notFound when the server has no such address ("Unknown url : /api/…"). */
-    unknownUrl?: Said
-  }
+  notFound: Said
+  badRequest: Said
+  /** Said instead of notFound when the server has no such address ("Unknown url : /api/…"). */
+  unknownUrl?: Said
 }
 
 /** One try that failed: the error to report, how it weighs for retrying, and a short cause. */
@@ -33,7 +31,8 @@ export interface FailedTry {
 interface TransportWords {
   /** The message's start: the server could not be reached, its reply read, or was refused. */
   opening: 'reach' | 'read' | 'refused'
-  fault: 'final' | 'unreachable' | 'transient'
+  /** How it weighs for retrying; 'final' (waiting does not fix it) when not said. */
+  fault?: 'unreachable' | 'transient'
   /** A few words for the retry line; the failure's own message when undefined. */
   cause?: string
   /** The rest of the message: what happened and what to do. */
@@ -59,62 +58,53 @@ const BROKEN: TransportWords = {
 const TRANSPORT_WORDS: Partial<Record<TransportFailure['reason'], TransportWords>> = {
   'not-tls': {
     opening: 'reach',
-    fault: 'final',
     cause: 'not TLS',
     says: (failure) =>
       msg`it does not speak TLS there (${codeFirst(failure)}): a plain-HTTP server or port answers at this https:// address. Use http:// instead of https:// in ${HOST}, or the port where the server speaks HTTPS.`
   },
   'certificate-untrusted': {
     opening: 'reach',
-    fault: 'final',
     cause: 'TLS certificate not trusted',
     says: (failure, _, rootCertGiven) => certificateAdvice(failure.code, rootCertGiven)
   },
   'certificate-expired': {
     opening: 'reach',
-    fault: 'final',
     cause: 'TLS certificate expired',
     says: (failure) =>
       `the server's TLS certificate has expired (${failure.code}). Renew it on the server; if it was renewed, check that this machine's clock is right.`
   },
   'certificate-not-yet-valid': {
     opening: 'reach',
-    fault: 'final',
     cause: 'TLS certificate not valid yet',
     says: (failure) =>
       `the server's TLS certificate is not valid yet (${failure.code}). Check that this machine's clock is right, and the certificate's start date on the server.`
   },
   'certificate-name': {
     opening: 'reach',
-    fault: 'final',
     cause: 'TLS certificate for another host',
     says: (failure, url) =>
       msg`the server's TLS certificate does not name ${url.hostname} (${failure.code})${namesHeld(failure.certificateNames)}. Use a host name the certificate holds in ${HOST}, or have the certificate reissued to name ${url.hostname}.`
   },
   tls: {
     opening: 'reach',
-    fault: 'final',
     cause: 'TLS failed',
     says: (failure) =>
       msg`TLS failed (${codeFirst(failure)}). Check that ${HOST} is the server's HTTPS address, and what the server (or what stands in front of it) requires: the action speaks TLS 1.2 and 1.3 and sends no client certificate.`
   },
   'not-http': {
     opening: 'read',
-    fault: 'final',
     cause: 'not HTTP',
     says: (failure) =>
       msg`the reply is not HTTP (${codeFirst(failure)}): something other than a web server answers on that port. Check the port in ${HOST}; for the server's HTTPS port, use https://.`
   },
   malformed: {
     opening: 'read',
-    fault: 'final',
     cause: 'invalid HTTP',
     says: (failure) =>
       msg`the reply is not valid HTTP (${codeFirst(failure)}). ${OWN_ADDRESS} and what stands in front of it.`
   },
   'too-large': {
     opening: 'refused',
-    fault: 'final',
     cause: 'reply too large',
     says: (failure) => msg`${failure.message}. ${OWN_ADDRESS}.`
   },
@@ -135,6 +125,7 @@ export function transportFailure(
   rootCertGiven: boolean
 ): FailedTry {
   const words = TRANSPORT_WORDS[failure.reason] ?? BROKEN
+  const fault = words.fault ?? 'final'
   const where = `for ${resource.what} at ${shownUrl(url)}`
   const opening = {
     reach: `Could not reach the server ${where}: `,
@@ -148,10 +139,10 @@ export function transportFailure(
       nodeCode: failure.code,
       cause: failure,
       origin: url.origin,
-      ...(words.fault === 'final' ? {} : { noReply: true })
+      ...(fault === 'final' ? {} : { noReply: true })
     }
   )
-  return { error, fault: { kind: words.fault }, cause: words.cause ?? failure.message }
+  return { error, fault: { kind: fault }, cause: words.cause ?? failure.message }
 }
 
 /** Node's code before the failure's words: "EPROTO: wrong version number". */
@@ -183,10 +174,9 @@ export function statusFailure(
   /** What analysis token the token is (`analysisTokenKind`); undefined for a user token. */
   analysisToken?: string
 ): FailedTry {
-  const retryAfter = headerValue(reply, 'retry-after')
   return {
     error: statusError(reply, url, resource, authTried, analysisToken),
-    fault: { kind: 'status', status: reply.status, retryAfter },
+    fault: { kind: 'status', status: reply.status, retryAfter: headerValue(reply, 'retry-after') },
     cause: `HTTP ${reply.status}`
   }
 }
@@ -229,11 +219,11 @@ function statusError(
     case 404: {
       // A server without the address answers in these words (SonarQube 10.7, recorded).
       const noSuchAddress = words?.startsWith('"Unknown url') === true
-      const advice = (noSuchAddress && resource.advice.unknownUrl) || resource.advice.notFound
+      const advice = (noSuchAddress && resource.unknownUrl) || resource.notFound
       return failed(msg`${said}${advice} ${at}`)
     }
     case 400:
-      return failed(msg`${said}${resource.advice.badRequest} ${at}`)
+      return failed(msg`${said}${resource.badRequest} ${at}`)
     default:
       return failed(
         `The server failed to answer for ${resource.what} ${at}${words ? `: ${words}` : ''}.`

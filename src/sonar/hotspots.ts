@@ -7,8 +7,8 @@
  * hotspots are all its own), `ps` at most 500.
  */
 import { atLeast, type ServerKind } from './server-kind.js'
-import { UnexpectedShape } from './types.js'
-import { withScope, type IssueScope } from './issues.js'
+import { expectList, isObject, lineNumber, safeInteger, text } from './types.js'
+import { byKey, withScope, type IssueScope } from './issues.js'
 
 /** How many hotspots a verdict names: the first few; the count says the rest. */
 const HOTSPOTS_LISTED = 5
@@ -52,13 +52,6 @@ export function hotspotsQuery(
   return withScope(query, scope, olderThan95 ? 'sinceLeakPeriod' : 'inNewCodePeriod')
 }
 
-type Json = Record<string, unknown>
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
-
 const PROBABILITY = /^(HIGH|MEDIUM|LOW)$/
 
 /** How many entries of a reply are read at most. */
@@ -70,45 +63,31 @@ const MAX_READ = 100
  * without a key or message is left out; a reply without `hotspots` is not the server's.
  */
 export function decodeHotspotsPage(body: unknown): HotspotsPage {
-  const hotspots = isObject(body) ? body['hotspots'] : undefined
-  if (!isObject(body) || !Array.isArray(hotspots)) {
-    throw new UnexpectedShape('expected {"hotspots": [...]}')
-  }
+  expectList(body, 'hotspots')
   const components = Array.isArray(body['components']) ? body['components'] : []
-  const paths = new Map<string, string>()
-  for (const component of components.slice(0, 100)) {
-    if (!isObject(component)) continue
-    const key = text(component['key'])
-    const path = text(component['path'])
-    if (key !== undefined && path !== undefined) paths.set(key, path)
-  }
+  const paths = byKey(components.slice(0, MAX_READ), 'path')
   // Asked for HOTSPOTS_LISTED: a longer reply is read no further than MAX_READ entries.
-  const decoded = hotspots.slice(0, MAX_READ).flatMap((hotspot): Hotspot[] => {
+  const decoded = body.hotspots.slice(0, MAX_READ).flatMap((hotspot): Hotspot[] => {
     if (!isObject(hotspot)) return []
     const key = text(hotspot['key'])
     const message = text(hotspot['message'])
     if (!key || !message) return []
-    const line = hotspot['line']
     const probability = text(hotspot['vulnerabilityProbability'])
     return [
       {
         key,
         message,
         path: paths.get(text(hotspot['component']) ?? ''),
-        line:
-          typeof line === 'number' && Number.isSafeInteger(line) && line >= 1 ? line : undefined,
+        line: lineNumber(hotspot['line']),
         probability: probability && PROBABILITY.test(probability) ? probability : undefined
       }
     ]
   })
-  const listed = decoded.slice(0, HOTSPOTS_LISTED)
   const paging = body['paging']
-  const total = isObject(paging) ? paging['total'] : undefined
+  const total = safeInteger(isObject(paging) ? paging['total'] : undefined)
+  // Never fewer than were read.
   return {
-    hotspots: listed,
-    total:
-      typeof total === 'number' && Number.isSafeInteger(total) && total >= decoded.length
-        ? total
-        : decoded.length
+    hotspots: decoded.slice(0, HOTSPOTS_LISTED),
+    total: Math.max(total ?? 0, decoded.length)
   }
 }

@@ -15,7 +15,16 @@
  */
 import { idProblem } from '../identifier.js'
 import { atLeast, type ServerKind } from './server-kind.js'
-import { UnexpectedShape } from './types.js'
+import {
+  expectList,
+  isObject,
+  lineNumber,
+  optionalCount,
+  safeInteger,
+  text,
+  WORD,
+  type Json
+} from './types.js'
 
 /** The largest page api/issues/search serves, and the last result it serves at all. */
 export const ISSUES_PAGE_SIZE = 500
@@ -109,23 +118,7 @@ export function withScope(
   return query
 }
 
-type Json = Record<string, unknown>
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
-
-/** A line number: a whole number of at least 1, or undefined. */
-const lineNumber = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 ? value : undefined
-
-/** An offset in a line: a whole number of at least 0, or undefined. */
-const offset = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined
-
 /** Severity and type words: upper case, short; anything else is dropped. */
-const WORD = /^[A-Z][A-Z_]{0,39}$/
 const word = (value: unknown): string | undefined => {
   const found = text(value)
   return found !== undefined && WORD.test(found) ? found : undefined
@@ -137,25 +130,12 @@ const word = (value: unknown): string | undefined => {
  * `total` is `paging.total` (9.8+) or the deprecated top-level `total`.
  */
 export function decodeIssuesPage(body: unknown): IssuesPage {
-  const issues = isObject(body) ? body['issues'] : undefined
-  if (!isObject(body) || !Array.isArray(issues)) {
-    throw new UnexpectedShape('expected {"issues": [...]}')
-  }
-  const paths = new Map<string, string>()
-  for (const component of arrayOf(body['components'])) {
-    const [key, path] = [text(component['key']), text(component['path'])]
-    if (key !== undefined && path !== undefined) paths.set(key, path)
-  }
-  const ruleNames = new Map<string, string>()
-  for (const rule of arrayOf(body['rules'])) {
-    const [key, name] = [text(rule['key']), text(rule['name'])]
-    if (key !== undefined && name !== undefined) ruleNames.set(key, name)
-  }
+  expectList(body, 'issues')
+  const paths = byKey(body['components'], 'path')
+  const ruleNames = byKey(body['rules'], 'name')
   const paging = isObject(body['paging']) ? body['paging'] : {}
-  const total = [paging['total'], body['total']].find(
-    (value): value is number => typeof value === 'number' && Number.isSafeInteger(value)
-  )
-  const decoded = issues.filter(isObject).flatMap((issue) => decodeIssue(issue, paths))
+  const total = safeInteger(paging['total']) ?? safeInteger(body['total'])
+  const decoded = body.issues.filter(isObject).flatMap((issue) => decodeIssue(issue, paths))
   return { issues: decoded, ruleNames, total: Math.max(0, total ?? decoded.length) }
 }
 
@@ -197,11 +177,21 @@ function decodeTextRange(value: unknown): TextRange | undefined {
   return {
     startLine,
     endLine,
-    startOffset: offset(value['startOffset']),
-    endOffset: offset(value['endOffset'])
+    startOffset: optionalCount(value['startOffset']),
+    endOffset: optionalCount(value['endOffset'])
   }
 }
 
 function arrayOf(value: unknown): Json[] {
   return Array.isArray(value) ? value.filter(isObject) : []
+}
+
+/** A list of `{key, <field>}` (components' paths, rules' names) by key; other entries skipped. */
+export function byKey(list: unknown, field: string): Map<string, string> {
+  const found = new Map<string, string>()
+  for (const entry of arrayOf(list)) {
+    const [key, value] = [text(entry['key']), text(entry[field])]
+    if (key !== undefined && value !== undefined) found.set(key, value)
+  }
+  return found
 }

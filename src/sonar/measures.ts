@@ -7,7 +7,7 @@
  * later as `period` alone; any other measure has `value` (older servers add its variation over the
  * new code period in `period`, which is not its value).
  */
-import { UnexpectedShape } from './types.js'
+import { isObject, UnexpectedShape, type Json } from './types.js'
 
 /** The measures read: each a number the server writes as text. */
 export type MeasureValues = ReadonlyMap<string, number>
@@ -23,11 +23,6 @@ const METRIC_KEY = /^[a-z][a-z0-9_]{0,99}$/
  * with every digit (`82.50562381034781`) or, below 0.001, in its exponent form (`1.0E-4`).
  */
 const DECIMAL = /^-?\d{1,15}(\.\d{1,20})?(E-?\d{1,3})?$/
-
-type Json = Record<string, unknown>
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /**
  * Decodes `GET api/measures/component`: `{component: {measures: [{metric, value | period |

@@ -82,19 +82,50 @@ export interface ProjectStatus {
 /** A reply that is JSON but not of the expected shape; the caller turns it into a user message. */
 export class UnexpectedShape extends Error {}
 
-type Json = Record<string, unknown>
+export type Json = Record<string, unknown>
 
-const isObject = (value: unknown): value is Json =>
+export const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
+export const text = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : undefined
+
+/** A safe integer (a total the server counts), or undefined. */
+export const safeInteger = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined
+
+/** A whole number of at least 0 (a duration, a count, an offset), or undefined. */
+export function optionalCount(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined
+}
+
+/** A line number: a whole number of at least 1, or undefined. */
+export const lineNumber = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 ? value : undefined
+
 /**
- * Statuses are words (PENDING, IN_PROGRESS, OK, ERROR...). Anything else — new lines above all,
- * which could smuggle workflow commands into the log — means the reply is not a server's.
+ * Throws unless `body` is an object whose `key` is an array (`shape` says what was expected): a
+ * reply without it is not the server's.
  */
-const STATUS_WORD = /^[A-Z][A-Z_]{0,39}$/
+export function expectList<K extends string>(
+  body: unknown,
+  key: K,
+  shape = `{"${key}": [...]}`
+): asserts body is Json & Record<K, unknown[]> {
+  if (!isObject(body) || !Array.isArray(body[key])) {
+    throw new UnexpectedShape(`expected ${shape}`)
+  }
+}
+
+/**
+ * The server's words for statuses, severities and types (PENDING, OK, MAJOR, CODE_SMELL...).
+ * Anything else — new lines above all, which could smuggle workflow commands into the log — is
+ * not a server's word.
+ */
+export const WORD = /^[A-Z][A-Z_]{0,39}$/
 
 function statusWord(value: unknown, where: string): string {
-  if (typeof value !== 'string' || !STATUS_WORD.test(value)) {
+  if (typeof value !== 'string' || !WORD.test(value)) {
     throw new UnexpectedShape(
       `${where} is ${typeof value === 'string' ? `"${oneLine(value, 60)}"` : oneLine(String(JSON.stringify(value)), 60)}, not a status word like OK or ERROR`
     )
@@ -121,7 +152,6 @@ const branchName = (value: unknown): string | undefined =>
     ? value
     : undefined
 
-/** Decodes the body of `GET api/ce/task?id=`. */
 /** `api/system/status`'s reply: `{"id", "version", "status": "UP"}`. */
 export function decodeSystemStatus(body: unknown): { status: string } {
   if (!isObject(body) || typeof body['status'] !== 'string') {
@@ -130,6 +160,7 @@ export function decodeSystemStatus(body: unknown): { status: string } {
   return { status: statusWord(body['status'], 'status') }
 }
 
+/** Decodes the body of `GET api/ce/task?id=`. */
 export function decodeTask(body: unknown): Task {
   const task = isObject(body) ? body['task'] : undefined
   if (!isObject(task) || task['status'] === undefined) {
@@ -183,11 +214,6 @@ function decodePeriod(period: unknown): NewCodePeriod | undefined {
   }
 }
 
-/** A whole number of at least 0 (a duration, a count), or undefined. */
-function optionalCount(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined
-}
-
 function decodeCondition(condition: Json): Condition {
   const periodIndex = condition['periodIndex']
   return {
@@ -206,30 +232,26 @@ function decodeCondition(condition: Json): Condition {
 
 /** Decodes a page of `GET api/metrics/search` (`{metrics, total, p, ps}`); odd entries are skipped. */
 export function decodeMetricsPage(body: unknown): MetricsPage {
-  const metrics = isObject(body) ? body['metrics'] : undefined
-  if (!isObject(body) || !Array.isArray(metrics)) {
-    throw new UnexpectedShape('expected {"metrics": [...]}')
-  }
-  const total = body['total']
+  expectList(body, 'metrics')
   return {
-    metrics: metrics.filter(isObject).flatMap((metric) => {
+    metrics: body.metrics.filter(isObject).flatMap((metric) => {
       const [key, name, type] = [metric['key'], metric['name'], metric['type']]
       return typeof key === 'string' && typeof name === 'string' && typeof type === 'string'
         ? [{ key, name, type }]
         : []
     }),
-    total: typeof total === 'number' && Number.isSafeInteger(total) ? total : metrics.length
+    total: safeInteger(body['total']) ?? body.metrics.length
   }
 }
+
+const COMPONENT_SHAPE = '{"queue": [...], "current": {...}}'
 
 /**
  * Decodes `GET api/ce/component` (`{queue: [...], current: {...}}`): how long the last finished
  * task (`current`) took to process, when it succeeded and says so.
  */
 export function decodeLastProcessingMs(body: unknown): number | undefined {
-  if (!isObject(body) || !Array.isArray(body['queue'])) {
-    throw new UnexpectedShape('expected {"queue": [...], "current": {...}}')
-  }
+  expectList(body, 'queue', COMPONENT_SHAPE)
   const current = body['current']
   if (!isObject(current) || current['status'] !== 'SUCCESS') return undefined
   return optionalCount(current['executionTimeMs'])
@@ -252,10 +274,8 @@ export interface ProjectAnalysesPage {
 
 /** Decodes `GET api/project_analyses/search`: `{paging, analyses: [{key, date, revision}]}`. */
 export function decodeProjectAnalyses(body: unknown): ProjectAnalysesPage {
-  if (!isObject(body) || !Array.isArray(body['analyses'])) {
-    throw new UnexpectedShape('expected {"analyses": [...]}')
-  }
-  const analyses = body['analyses'].flatMap((analysis, index): ProjectAnalysis[] => {
+  expectList(body, 'analyses')
+  const analyses = body.analyses.flatMap((analysis, index): ProjectAnalysis[] => {
     if (!isObject(analysis)) return []
     const key = optionalId(analysis['key'], `analyses[${index}].key`)
     if (key === undefined) return []
@@ -270,10 +290,9 @@ export function decodeProjectAnalyses(body: unknown): ProjectAnalysesPage {
     ]
   })
   const paging = body['paging']
-  const total = isObject(paging) ? paging['total'] : undefined
   return {
     analyses,
-    total: typeof total === 'number' && Number.isSafeInteger(total) ? total : analyses.length
+    total: safeInteger(isObject(paging) ? paging['total'] : undefined) ?? analyses.length
   }
 }
 
@@ -299,9 +318,7 @@ export interface ComponentTasks {
 
 /** Decodes `GET api/ce/component` whole: `{queue: [...], current: {...}}`. */
 export function decodeComponentTasks(body: unknown): ComponentTasks {
-  if (!isObject(body) || !Array.isArray(body['queue'])) {
-    throw new UnexpectedShape('expected {"queue": [...], "current": {...}}')
-  }
+  expectList(body, 'queue', COMPONENT_SHAPE)
   const task = (value: unknown, where: string): ComponentTask | undefined => {
     if (!isObject(value) || value['status'] === undefined) return undefined
     return {
@@ -316,17 +333,15 @@ export function decodeComponentTasks(body: unknown): ComponentTasks {
     }
   }
   return {
-    queue: body['queue'].flatMap((value, index) => task(value, `queue[${index}]`) ?? []),
+    queue: body.queue.flatMap((value, index) => task(value, `queue[${index}]`) ?? []),
     current: task(body['current'], 'current')
   }
 }
 
 /** Decodes `GET api/project_branches/list`: the names of the project's branches, main first. */
 export function decodeBranchNames(body: unknown): string[] {
-  if (!isObject(body) || !Array.isArray(body['branches'])) {
-    throw new UnexpectedShape('expected {"branches": [...]}')
-  }
-  const branches = body['branches'].filter(isObject)
+  expectList(body, 'branches')
+  const branches = body.branches.filter(isObject)
   const named = (branch: Json) => (typeof branch['name'] === 'string' ? [branch['name']] : [])
   return [
     ...branches.filter((branch) => branch['isMain'] === true).flatMap(named),
@@ -350,10 +365,8 @@ export interface PullRequestOnServer {
  * every pull request of the project in one unpaged reply (its size bounded by the transport).
  */
 export function decodePullRequests(body: unknown): PullRequestOnServer[] {
-  if (!isObject(body) || !Array.isArray(body['pullRequests'])) {
-    throw new UnexpectedShape('expected {"pullRequests": [...]}')
-  }
-  return body['pullRequests'].filter(isObject).flatMap((pull): PullRequestOnServer[] => {
+  expectList(body, 'pullRequests')
+  return body.pullRequests.filter(isObject).flatMap((pull): PullRequestOnServer[] => {
     const key = optionalString(pull['key'])
     if (!key) return []
     const date = optionalString(pull['analysisDate'])

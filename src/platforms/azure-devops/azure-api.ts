@@ -1,14 +1,13 @@
 /**
  * Azure DevOps's Git REST API as the command's decoration uses it, for one repository: the
- * platforms' one REST policy (src/http/rest-api.ts: the repository's API address only, no
- * redirect, replies bounded, 429 and 5xx tried again after Retry-After, 401/403/404 a
- * PlatformRefusal) with the pipeline's token as a Bearer and `api-version=7.1` on every request
- * (the fields used are the same in 7.0 and 7.1, Azure DevOps Server's included), and the
- * collection's `_apis/connectionData` (a preview resource: `api-version=7.1-preview`), whose
+ * platforms' one REST policy (src/http/rest-api.ts) under the collection's address, with the
+ * pipeline's token as a Bearer and `api-version=7.1` on every request (the fields used are the
+ * same in 7.0 and 7.1, Azure DevOps Server's included), and the collection's
+ * `_apis/connectionData` (a preview resource: `api-version=7.1-preview`), whose
  * `authenticatedUser.id` is the token's own identity. A token Azure DevOps does not take may
  * answer 203 with a sign-in page: a reply that is not JSON is a refusal too.
  */
-import type { Clock } from '../review-platform.js'
+import type { PlatformConnection } from '../review-platform.js'
 import {
   PlatformError,
   PlatformRefusal,
@@ -19,17 +18,13 @@ import {
 
 const AZURE_API_VERSION = '7.1'
 
-interface AzureApiOptions {
+interface AzureApiOptions extends PlatformConnection {
   /** SYSTEM_COLLECTIONURI: `https://dev.azure.com/{organization}/`. */
   collectionUrl: URL
   /** `{collection}{project}/_apis/git/repositories/{repositoryId}/`, under the collection. */
   repositoryUrl: URL
-  token: string
   /** How the token is sent: the pipeline's as a Bearer (the default), a personal one as Basic. */
   scheme?: 'Bearer' | 'Basic'
-  userAgent: string
-  clock: Clock
-  deadline: number
   random?: () => number
 }
 
@@ -93,23 +88,13 @@ export class AzureApi {
     options: { query?: Record<string, string>; body?: unknown },
     version: string
   ): Promise<RestReply> {
-    let reply: RestReply
-    try {
-      reply = await this.rest.request(method, url, {
-        ...options,
-        query: { ...options.query, 'api-version': version }
-      })
-    } catch (error) {
+    const query = { ...options.query, 'api-version': version }
+    const reply = await this.rest.request(method, url, { ...options, query }).catch((error) => {
       // A sign-in page instead of JSON: the token was not taken.
-      if (error instanceof PlatformError && /not JSON/.test(error.message)) {
-        throw new PlatformRefusal(
-          `Azure DevOps answered ${method} ${path} with a sign-in page`,
-          401
-        )
-      }
+      if (error instanceof PlatformError && /not JSON/.test(error.message)) return undefined
       throw error
-    }
-    if (reply.status === 203) {
+    })
+    if (reply === undefined || reply.status === 203) {
       throw new PlatformRefusal(`Azure DevOps answered ${method} ${path} with a sign-in page`, 401)
     }
     return reply

@@ -16,11 +16,13 @@ import { PlatformError, type PlatformRefusal } from '../../http/rest-api.js'
 import {
   cut,
   oneLine,
+  refusalSaid,
   type ChangedLines,
   type InlineComment,
   type InlineComments,
   type ProjectVerdict,
   type ReviewPlatform,
+  type Said,
   type VerdictComment
 } from '../review-platform.js'
 import { identityId, type AzureApi } from './azure-api.js'
@@ -264,15 +266,10 @@ function notAList(what: 'threads' | 'iterations'): PlatformError {
   )
 }
 
-/** The one warning for a refusal: the missing permission, said once. */
-function refusalWords(error: PlatformRefusal, target: AzureTarget): string {
-  const base = 'Azure DevOps refused the decoration; the verdict and the exit code are unchanged.'
-  switch (error.status) {
-    case 401:
-      return `${base} SYSTEM_ACCESSTOKEN is not valid (401): map it in the step (env: SYSTEM_ACCESSTOKEN: $(System.AccessToken)).`
-    case 403:
-      return `${base} The build service may not write to the pull request (403): give it "Contribute to pull requests" on the repository (Project settings › Repositories › Security).`
-    default:
-      return `${base} Azure DevOps shows this token no pull request !${oneLine(target.pullRequestId, 20)} in the repository (404): check SYSTEM_PULLREQUEST_PULLREQUESTID and BUILD_REPOSITORY_ID.`
-  }
+function refusalWords(error: PlatformRefusal, target: AzureTarget): Said {
+  return refusalSaid('Azure DevOps', error.status, {
+    401: 'SYSTEM_ACCESSTOKEN is not valid (401): map it in the step (env: SYSTEM_ACCESSTOKEN: $(System.AccessToken)).',
+    403: 'The build service may not write to the pull request (403): give it "Contribute to pull requests" on the repository (Project settings › Repositories › Security).',
+    404: `Azure DevOps shows this token no pull request !${oneLine(target.pullRequestId, 20)} in the repository (404): check SYSTEM_PULLREQUEST_PULLREQUESTID and BUILD_REPOSITORY_ID.`
+  })
 }

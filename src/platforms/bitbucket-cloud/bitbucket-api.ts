@@ -1,24 +1,20 @@
 /**
  * Bitbucket Cloud's REST API (2.0) as the command's decoration uses it: the platforms' one REST
- * policy (src/http/rest-api.ts: the API's address only, no redirect, replies bounded, 429 and
- * 5xx tried again, 401/403/404 a PlatformRefusal) with the token as a Bearer (a repository or
- * workspace access token), or without one through Bitbucket Pipelines' proxy (plain http to
+ * policy (src/http/rest-api.ts) with the token as a Bearer (a repository or workspace access
+ * token), or without one through Bitbucket Pipelines' proxy (plain http to
  * `http://api.bitbucket.org/2.0`, sent to `localhost:29418`, which signs Code Insights requests
  * for the build), and listings followed by the `next` address each page names, which must stay
  * under the API's address, up to a bound.
  */
-import type { Clock } from '../review-platform.js'
-import { PlatformError, RestApi, type Method, type RestReply } from '../../http/rest-api.js'
+import type { PlatformConnection } from '../review-platform.js'
+import { PlatformError, RestApi } from '../../http/rest-api.js'
 
-interface BitbucketApiOptions {
+interface BitbucketApiOptions extends Omit<PlatformConnection, 'token'> {
   apiUrl: URL
   /** A repository or workspace access token; none: through Bitbucket Pipelines' proxy. */
   token: string | undefined
   /** Bitbucket Pipelines' proxy, which signs Code Insights requests for the build (no token). */
   pipelinesProxy?: URL
-  userAgent: string
-  clock: Clock
-  deadline: number
   random?: () => number
 }
 
@@ -27,31 +23,16 @@ interface BitbucketApiOptions {
  *
  * @example const bitbucket = new BitbucketApi({ apiUrl: new URL('https://api.bitbucket.org/2.0'), token, userAgent, clock, deadline })
  */
-export class BitbucketApi {
-  private readonly rest: RestApi
-
-  constructor(options: BitbucketApiOptions) {
-    const { token, pipelinesProxy, ...rest } = options
-    this.rest = new RestApi({
-      ...rest,
+export class BitbucketApi extends RestApi {
+  constructor({ token, pipelinesProxy, ...options }: BitbucketApiOptions) {
+    super({
+      ...options,
       platform: 'Bitbucket',
       token: token ?? '',
       headers: token ? { authorization: `Bearer ${token}` } : {},
       ...(pipelinesProxy ? { forwardProxy: pipelinesProxy } : {}),
       redirectAdvice: 'Set BITBUCKET_API_URL to the address the API answers at.'
     })
-  }
-
-  close(): void {
-    this.rest.close()
-  }
-
-  request(
-    method: Method,
-    path: string | URL,
-    options: { query?: Record<string, string>; body?: unknown } = {}
-  ): Promise<RestReply> {
-    return this.rest.request(method, path, options)
   }
 
   /**
@@ -63,7 +44,7 @@ export class BitbucketApi {
     let next: string | URL | undefined = path
     let query: Record<string, string> | undefined = { pagelen: '100' }
     for (let read = 0; read < maxPages && next !== undefined; read++) {
-      const { body } = await this.rest.request('GET', next, query ? { query } : {})
+      const { body } = await this.request('GET', next, query ? { query } : {})
       const page = (body ?? {}) as { values?: unknown; next?: unknown }
       if (!Array.isArray(page.values)) {
         throw new PlatformError(`Bitbucket's reply to GET ${path} is not a page of values.`)

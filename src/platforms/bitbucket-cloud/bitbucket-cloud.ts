@@ -18,16 +18,20 @@
  * endpoint"): then the comment is written anew, the reply names the bot account, and that
  * account's earlier comments carrying the marker are deleted (the driver's rule), so one stays.
  */
-import { PlatformRefusal } from '../../http/rest-api.js'
+import type { PlatformRefusal } from '../../http/rest-api.js'
 import {
+  buildStatus,
   cut,
   digestId,
+  ignoreNotFound,
   oneLine,
   QUOTE_LIMITS,
+  refusalSaid,
   severityIn,
   type Finding,
   type ProjectVerdict,
   type ReviewPlatform,
+  type Said,
   type VerdictComment
 } from '../review-platform.js'
 import type { BitbucketApi } from './bitbucket-api.js'
@@ -37,7 +41,6 @@ export const BITBUCKET_LIMITS = {
   commentChars: 30_000,
   /** Pages of 100 comments read to find the project's: 2,000 comments. */
   commentPages: 20,
-  statusChars: 255,
   annotationsPerRequest: 100,
   annotationsPerReport: 1000,
   summaryChars: 450,
@@ -77,7 +80,11 @@ export function bitbucketCloud(bitbucket: BitbucketApi, target: BitbucketTarget)
     ...(target.reportsOnly
       ? {}
       : {
-          setStatus: (verdict: ProjectVerdict) => setBuildStatus(bitbucket, commit, target, verdict)
+          setStatus: async (verdict: ProjectVerdict) => {
+            await bitbucket.request('POST', `${commit}/statuses/build`, {
+              body: buildStatus(verdict, `https://bitbucket.org/${target.repository}`)
+            })
+          }
         }),
     writeReport: (verdict) =>
       writeReport(bitbucket, `${commit}/reports/${digestId(verdict.key)}`, verdict),
@@ -128,26 +135,6 @@ export function bitbucketCloud(bitbucket: BitbucketApi, target: BitbucketTarget)
   }
 }
 
-/** The project's build status: SUCCESSFUL or FAILED as the policy judges the gate. */
-async function setBuildStatus(
-  bitbucket: BitbucketApi,
-  commit: string,
-  target: BitbucketTarget,
-  verdict: ProjectVerdict
-): Promise<void> {
-  const limit = BITBUCKET_LIMITS.statusChars
-  await bitbucket.request('POST', `${commit}/statuses/build`, {
-    body: {
-      key: digestId(verdict.key),
-      state: verdict.failing ? 'FAILED' : 'SUCCESSFUL',
-      name: verdict.say(cut(`sonarqube/${oneLine(verdict.key)}`, limit)),
-      // Bitbucket requires an address: the dashboard, else the repository.
-      url: verdict.dashboard ?? `https://bitbucket.org/${target.repository}`,
-      description: cut(verdict.words, limit)
-    }
-  })
-}
-
 /**
  * Writes the project's report and its annotations, the most severe new issues first, at most
  * 1,000. Returns how many annotations were written.
@@ -157,12 +144,8 @@ async function writeReport(
   path: string,
   verdict: ProjectVerdict
 ): Promise<number> {
-  try {
-    await bitbucket.request('DELETE', path)
-  } catch (error) {
-    // No report yet: nothing to delete.
-    if (!(error instanceof PlatformRefusal && error.status === 404)) throw error
-  }
+  // No report yet: nothing to delete.
+  await bitbucket.request('DELETE', path).catch(ignoreNotFound)
   await bitbucket.request('PUT', path, {
     body: {
       title: verdict.say(cut(`SonarQube: ${oneLine(verdict.key)}`, BITBUCKET_LIMITS.titleChars)),
@@ -241,16 +224,11 @@ function asComment(item: unknown): VerdictComment[] {
   return typeof content?.raw === 'string' ? [{ id, body: content.raw, author: uuidOf(user) }] : []
 }
 
-/** The one warning for a refusal: what the token, the repository or the pull request lacks. */
-function refusalWords(error: PlatformRefusal, target: BitbucketTarget): string {
-  const base = 'Bitbucket refused the decoration; the verdict and the exit code are unchanged.'
+function refusalWords(error: PlatformRefusal, target: BitbucketTarget): Said {
   const repository = oneLine(target.repository, QUOTE_LIMITS.short)
-  switch (error.status) {
-    case 401:
-      return `${base} The token in BITBUCKET_TOKEN is not valid (401): give a repository or workspace access token.`
-    case 403:
-      return `${base} The token in BITBUCKET_TOKEN may not write to ${repository} (403): it needs the repository write scope for statuses and reports, and pull requests write for the comment.`
-    default:
-      return `${base} Bitbucket shows this token no repository ${repository}${target.pullRequestId === undefined ? '' : ` or pull request #${oneLine(target.pullRequestId, 20)}`} (404): check BITBUCKET_REPO_FULL_NAME and BITBUCKET_PR_ID, and that the token is this repository's or its workspace's.`
-  }
+  return refusalSaid('Bitbucket', error.status, {
+    401: 'The token in BITBUCKET_TOKEN is not valid (401): give a repository or workspace access token.',
+    403: `The token in BITBUCKET_TOKEN may not write to ${repository} (403): it needs the repository write scope for statuses and reports, and pull requests write for the comment.`,
+    404: `Bitbucket shows this token no repository ${repository}${target.pullRequestId === undefined ? '' : ` or pull request #${oneLine(target.pullRequestId, 20)}`} (404): check BITBUCKET_REPO_FULL_NAME and BITBUCKET_PR_ID, and that the token is this repository's or its workspace's.`
+  })
 }

@@ -14,13 +14,17 @@
  *   (404) the older `POST /rest/build-status/1.0/commits/{commitId}`, deprecated since 7.14.
  * The token is an HTTP access token, sent as a Bearer to the server's origin only.
  */
-import { PlatformRefusal, type RestApi } from '../../http/rest-api.js'
+import type { PlatformRefusal, RestApi } from '../../http/rest-api.js'
 import {
+  buildStatus,
   cut,
   digestId,
+  ignoreNotFound,
+  isNotFound,
   msg,
   oneLine,
   QUOTE_LIMITS,
+  refusalSaid,
   setting,
   severityIn,
   type Finding,
@@ -34,8 +38,7 @@ const DATA_CENTER_LIMITS = {
   detailsChars: 2000,
   messageChars: 2000,
   annotationsPerReport: 1000,
-  dataFields: 6,
-  textChars: 255
+  dataFields: 6
 } as const
 
 /** The repository on the server, and the commit decorated. */
@@ -75,11 +78,7 @@ async function writeReport(
   verdict: ProjectVerdict
 ): Promise<number> {
   const path = `${commit}/reports/${digestId(verdict.key)}`
-  try {
-    await server.request('DELETE', path)
-  } catch (error) {
-    if (!(error instanceof PlatformRefusal && error.status === 404)) throw error
-  }
+  await server.request('DELETE', path).catch(ignoreNotFound)
   await server.request('PUT', path, {
     body: {
       title: verdict.say(cut(`SonarQube: ${oneLine(verdict.key)}`, DATA_CENTER_LIMITS.titleChars)),
@@ -121,18 +120,11 @@ async function setBuildStatus(
   target: DataCenterTarget,
   verdict: ProjectVerdict
 ): Promise<void> {
-  const body = {
-    key: digestId(verdict.key),
-    state: verdict.failing ? 'FAILED' : 'SUCCESSFUL',
-    name: verdict.say(cut(`sonarqube/${oneLine(verdict.key)}`, DATA_CENTER_LIMITS.textChars)),
-    // The server requires an address: the dashboard, else the server's own.
-    url: verdict.dashboard ?? server.base.origin,
-    description: cut(verdict.words, DATA_CENTER_LIMITS.textChars)
-  }
+  const body = buildStatus(verdict, server.base.origin)
   try {
     await server.request('POST', `api/latest/${commit}/builds`, { body })
   } catch (error) {
-    if (!(error instanceof PlatformRefusal && error.status === 404)) throw error
+    if (!isNotFound(error)) throw error
     // A server before the repository's builds API: the older, commit-wide one.
     await server.request('POST', `build-status/1.0/commits/${encodeURIComponent(target.commit)}`, {
       body
@@ -141,14 +133,10 @@ async function setBuildStatus(
 }
 
 function refusalWords(error: PlatformRefusal, target: DataCenterTarget): Said {
-  const base = 'Bitbucket refused the decoration; the verdict and the exit code are unchanged.'
   const repository = `${oneLine(target.project, QUOTE_LIMITS.short)}/${oneLine(target.repository, QUOTE_LIMITS.short)}`
-  switch (error.status) {
-    case 401:
-      return `${base} The token in BITBUCKET_TOKEN is not valid (401): give an HTTP access token of the repository or its project.`
-    case 403:
-      return `${base} The token in BITBUCKET_TOKEN may not write to ${repository} (403): it needs the repository write permission.`
-    default:
-      return msg`${base} The server shows this token no repository ${repository}, or has no Code Insights (404: Bitbucket Data Center 5.15 or later has them): check ${setting('bitbucketProject')} and ${setting('bitbucketRepo')}.`
-  }
+  return refusalSaid('Bitbucket', error.status, {
+    401: 'The token in BITBUCKET_TOKEN is not valid (401): give an HTTP access token of the repository or its project.',
+    403: `The token in BITBUCKET_TOKEN may not write to ${repository} (403): it needs the repository write permission.`,
+    404: msg`The server shows this token no repository ${repository}, or has no Code Insights (404: Bitbucket Data Center 5.15 or later has them): check ${setting('bitbucketProject')} and ${setting('bitbucketRepo')}.`
+  })
 }

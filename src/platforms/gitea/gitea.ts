@@ -20,31 +20,34 @@
  *   none: its comments stay as they are, and none is counted resolved).
  * The token goes as `token <token>`, as the API description asks, to the API's origin only.
  */
-import { PlatformRefusal } from '../../http/rest-api.js'
-import type { RestApi } from '../../http/rest-api.js'
+import type { PlatformRefusal, RestApi } from '../../http/rest-api.js'
 import {
   addedLines,
+  forgeComment,
   forgeRepository,
-  forgeStatus,
+  forgeVerdicts,
   idOf,
+  isNotFound,
   msg,
   oneLine,
   QUOTE_LIMITS,
-  reviewSummary,
+  refusalSaid,
+  setForgeStatus,
+  startForgeReview,
   type ChangedLines,
+  type ForgePullRequest,
   type ForgeTarget,
   type Identity,
   type InlineComment,
-  type NewInlineComment,
-  type ProjectVerdict,
+  type Review,
   type ReviewPlatform,
-  type Said,
-  type VerdictComment
+  type Said
 } from '../review-platform.js'
 
 const GITEA_LIMITS = {
   /** A status's texts: the API names no limit; kept to a line. */
-  statusChars: 255,
+  contextChars: 255,
+  descriptionChars: 255,
   /** Gitea's largest page (`[api] MAX_RESPONSE_ITEMS`, 50 by default). */
   perPage: 50,
   /** Pages of reviews read, and reviews whose comments are read: 500 and 100. */
@@ -66,7 +69,6 @@ export interface GiteaTarget extends ForgeTarget {
  * @example await decorate(giteaPlatform(rest, target), outcomes, options)
  */
 export function giteaPlatform(gitea: RestApi, target: GiteaTarget): ReviewPlatform {
-  const repository = forgeRepository(target)
   const number = target.pullRequest
   return {
     words: {
@@ -77,101 +79,51 @@ export function giteaPlatform(gitea: RestApi, target: GiteaTarget): ReviewPlatfo
     },
     refusal: (error) => refusalWords(error, target),
     commit: target.commit,
-    setStatus: (verdict) => setStatus(gitea, repository, target.commit, verdict),
+    setStatus: (verdict) => setForgeStatus(gitea, target, verdict, GITEA_LIMITS),
     review:
-      number === undefined
-        ? undefined
-        : pullRequest(
-            gitea,
-            target,
-            `${repository}/pulls/${number}`,
-            `${repository}/issues/${number}`
-          ),
+      number === undefined ? undefined : pullRequest(gitea, { ...target, pullRequest: number }),
     noReview: msg`Not a pull request (no ${target.names.pullRequest}): the commit statuses are set, and no comment is written.`,
     close: () => gitea.close()
   }
 }
 
-async function setStatus(
-  gitea: RestApi,
-  repository: string,
-  commit: string,
-  verdict: ProjectVerdict
-): Promise<void> {
-  await gitea.request('POST', `${repository}/statuses/${encodeURIComponent(commit)}`, {
-    body: forgeStatus(verdict, {
-      contextChars: GITEA_LIMITS.statusChars,
-      descriptionChars: GITEA_LIMITS.statusChars
-    })
-  })
-}
-
-function pullRequest(gitea: RestApi, target: GiteaTarget, pull: string, issue: string) {
+function pullRequest(gitea: RestApi, target: ForgePullRequest): Review {
+  const pulls = `${forgeRepository(target)}/pulls`
+  const pull = `${pulls}/${target.pullRequest}`
   // Forgejo and Gitea before 1.26 have no API to resolve a comment: found once, asked no more.
   let cannotResolve = false
   return {
     name: `pull request #${target.pullRequest}`,
     kind: 'pull request',
     commit: target.commit,
-    markup: 'markdown' as const,
+    markup: 'markdown',
     ownIdentity: async () => idOf((await gitea.request('GET', 'user')).body),
     changedLines: () => changedLines(gitea, pull),
-    verdicts: {
-      keyedBy: 'marker' as const,
-      async list(): Promise<VerdictComment[]> {
-        const { body } = await gitea.request('GET', `${issue}/comments`)
-        return (Array.isArray(body) ? (body as unknown[]) : []).flatMap((item) => {
-          const { body: text, user } = (item ?? {}) as { body?: unknown; user?: unknown }
-          const id = idOf(item)
-          return id === undefined || typeof text !== 'string'
-            ? []
-            : [{ id, body: text, author: idOf(user) }]
-        })
-      },
-      async create(_verdict: ProjectVerdict, body: string) {
-        const reply = await gitea.request('POST', `${issue}/comments`, { body: { body } })
-        return { id: idOf(reply.body) }
-      },
-      async update(comment: VerdictComment, body: string) {
-        const path = `${issue.replace(/\/issues\/\d+$/, '/issues')}/comments/${comment.id}`
-        try {
-          await gitea.request('PATCH', path, { body: { body } })
-          return true
-        } catch (error) {
-          if (error instanceof PlatformRefusal && error.status === 404) return false
-          throw error
-        }
-      }
-    },
+    // The listing is not paged: every comment.
+    verdicts: forgeVerdicts(gitea, target, async (path) => {
+      const { body } = await gitea.request('GET', path)
+      return (Array.isArray(body) ? (body as unknown[]) : []).flatMap(forgeComment)
+    }),
     inline: {
       step: 'the review of the new issues',
       started: 'comments started in one review',
       resolved: 'resolved',
-      list: (identity: () => Promise<Identity | undefined>) =>
-        reviewComments(gitea, pull, identity),
-      async start(comments: readonly NewInlineComment[]) {
-        await gitea.request('POST', `${pull}/reviews`, {
-          body: {
-            event: 'COMMENT',
-            body: reviewSummary(comments.length),
-            comments: comments.map(({ file, line, body }) => ({
-              path: file,
-              body,
-              new_position: line,
-              old_position: 0
-            }))
-          }
-        })
-      },
-      async resolve(comment: InlineComment) {
+      list: (identity) => reviewComments(gitea, pull, identity),
+      start: (comments) =>
+        startForgeReview(gitea, target, comments, ({ file, line, body }) => ({
+          path: file,
+          body,
+          new_position: line,
+          old_position: 0
+        })),
+      async resolve(comment) {
         if (cannotResolve) return false
-        const path = `${pull.replace(/\/pulls\/\d+$/, '/pulls')}/comments/${comment.id}/resolve`
         try {
-          await gitea.request('POST', path)
+          await gitea.request('POST', `${pulls}/comments/${comment.id}/resolve`)
           return true
         } catch (error) {
           // No such route: Forgejo, or Gitea before 1.26.
-          if (!(error instanceof PlatformRefusal && error.status === 404)) throw error
+          if (!isNotFound(error)) throw error
           cannotResolve = true
           return false
         }
@@ -244,17 +196,12 @@ async function changedLines(gitea: RestApi, pull: string): Promise<ChangedLines>
   return changed
 }
 
-/** The one warning for a refusal: what the token, the repository or the pull request lacks. */
 function refusalWords(error: PlatformRefusal, target: GiteaTarget): Said {
   const { kind } = target
-  const base = `${kind} refused the decoration; the verdict and the exit code are unchanged.`
   const repository = oneLine(`${target.owner}/${target.repo}`, QUOTE_LIMITS.short)
-  switch (error.status) {
-    case 401:
-      return `${base} The token in GITEA_TOKEN is not valid (401): give an access token of a user who may write to the repository.`
-    case 403:
-      return `${base} The token in GITEA_TOKEN may not write to ${repository} (403): it needs the write:repository and write:issue scopes.`
-    default:
-      return msg`${base} ${kind} shows this token no repository ${repository}${target.pullRequest === undefined ? '' : ` or pull request #${target.pullRequest}`} (404): check ${target.names.repository} and ${target.names.pullRequest}.`
-  }
+  return refusalSaid(kind, error.status, {
+    401: 'The token in GITEA_TOKEN is not valid (401): give an access token of a user who may write to the repository.',
+    403: `The token in GITEA_TOKEN may not write to ${repository} (403): it needs the write:repository and write:issue scopes.`,
+    404: msg`${kind} shows this token no repository ${repository}${target.pullRequest === undefined ? '' : ` or pull request #${target.pullRequest}`} (404): check ${target.names.repository} and ${target.names.pullRequest}.`
+  })
 }

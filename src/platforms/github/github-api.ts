@@ -1,19 +1,16 @@
 /**
  * GitHub's REST API as every GitHub feature asks it (the action's comment, check run and changed
- * lines, the command's decoration of a GitHub pull request from any CI): GitHubApi, the
- * platforms' one REST policy (src/http/rest-api.ts) with GitHub's token header and GraphQL beside
- * it, and GitHub's failures in words, told apart by the fields of the policy's errors (the
- * status, GitHub's words, its rate limit).
+ * lines, the command's decoration of a GitHub pull request from any CI): GitHubApi, and GitHub's
+ * failures in words, told apart by the fields of the policy's errors (the status, GitHub's words,
+ * its rate limit).
  */
 import {
   PlatformError,
   PlatformRefusal,
   RestApi,
-  type Method,
-  type PlatformAnswer,
-  type RestReply
+  type PlatformAnswer
 } from '../../http/rest-api.js'
-import { cut, oneLine, QUOTE_LIMITS, type Clock } from '../review-platform.js'
+import { cut, oneLine, QUOTE_LIMITS, type PlatformConnection } from '../review-platform.js'
 
 const GITHUB_API_LIMITS = {
   /** One reply of the API (100 comments of 65,536 characters, JSON-escaped, fit). */
@@ -41,16 +38,14 @@ export function apiBase(value: string | undefined): string | undefined {
 }
 
 /**
- * One GitHub API for one feature's requests: the platforms' REST policy (src/http/rest-api.ts:
- * the API's address and nowhere else, no redirect followed, replies bounded, 401/403/404 a
- * PlatformRefusal) with the token in `authorization`, 5xx and 429 tried at most
- * GITHUB_API_LIMITS.tries times (as Octokit's retry plugin does) within the decoration's time,
- * and GraphQL beside it (`/graphql`, or `/api/graphql` on GitHub Enterprise Server).
+ * One GitHub API for one feature's requests: the platforms' REST policy (src/http/rest-api.ts)
+ * with the token in `authorization`, 5xx and 429 tried at most GITHUB_API_LIMITS.tries times (as
+ * Octokit's retry plugin does) within the decoration's time, and GraphQL beside it (`/graphql`,
+ * or `/api/graphql` on GitHub Enterprise Server).
  *
  * @example const api = new GitHubApi({ token, apiUrl: 'https://api.github.com', deadline })
  */
-export class GitHubApi {
-  private readonly rest: RestApi
+export class GitHubApi extends RestApi {
   private readonly graphqlApi: RestApi
 
   constructor({
@@ -59,40 +54,26 @@ export class GitHubApi {
     deadline,
     clock,
     userAgent = GITHUB_USER_AGENT
-  }: {
-    token: string
+  }: Omit<PlatformConnection, 'userAgent'> & {
     /** The API's address (apiBase's). */
     apiUrl: string
-    /** Clock time the requests end by: the decoration's deadline (src/deadline.ts). */
-    deadline: number
-    clock: Clock
     userAgent?: string
   }) {
-    const api = (url: string) =>
-      new RestApi({
-        platform: 'GitHub',
-        apiUrl: new URL(url),
-        token,
-        headers: { authorization: `token ${token}`, 'x-github-api-version': '2022-11-28' },
-        redirectAdvice: "Set GITHUB_API_URL to the address GitHub's API answers at.",
-        userAgent,
-        clock,
-        deadline,
-        maxTries: GITHUB_API_LIMITS.tries,
-        maxReplyBytes: GITHUB_API_LIMITS.replyBytes
-      })
-    this.rest = api(apiUrl)
+    const options = (url: string) => ({
+      platform: 'GitHub',
+      apiUrl: new URL(url),
+      token,
+      headers: { authorization: `token ${token}`, 'x-github-api-version': '2022-11-28' },
+      redirectAdvice: "Set GITHUB_API_URL to the address GitHub's API answers at.",
+      userAgent,
+      clock,
+      deadline,
+      maxTries: GITHUB_API_LIMITS.tries,
+      maxReplyBytes: GITHUB_API_LIMITS.replyBytes
+    })
+    super(options(apiUrl))
     // GitHub Enterprise Server answers REST at /api/v3 and GraphQL at /api/graphql.
-    this.graphqlApi = api(apiUrl.replace(/\/api\/v3$/, '/api'))
-  }
-
-  /** `method` on `path` (under the API's address), with the query and the JSON body given. */
-  request(
-    method: Method,
-    path: string,
-    options: { query?: Record<string, string>; body?: unknown } = {}
-  ): Promise<RestReply> {
-    return this.rest.request(method, path, options)
+    this.graphqlApi = new RestApi(options(apiUrl.replace(/\/api\/v3$/, '/api')))
   }
 
   /** GraphQL's `data` for `query` and its variables; GraphQL's own errors are a PlatformError. */
@@ -105,14 +86,13 @@ export class GitHubApi {
     if (Array.isArray(reply?.errors) && reply.errors.length > 0) {
       const first = reply.errors[0] as { message?: unknown } | null
       const said = typeof first?.message === 'string' ? first.message : 'an error'
-      throw new PlatformError(`GitHub's GraphQL API answered: ${this.rest.said(said)}`)
+      throw new PlatformError(`GitHub's GraphQL API answered: ${this.said(said)}`)
     }
     return reply?.data
   }
 
-  /** Ends the kept-alive connections. */
-  close(): void {
-    this.rest.close()
+  override close(): void {
+    super.close()
     this.graphqlApi.close()
   }
 }

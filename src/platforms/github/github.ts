@@ -1,10 +1,10 @@
 /**
  * GitHub as a review platform, from any CI: per project a commit status on the commit (or, where
- * asked, a check run standing for it: check-run.ts), and on a
- * pull request the project's comment (HTML blocks, found again by its marker and its author) and
- * the issues' comments on the lines the pull request changes, started as **one review** (one
- * request, one notification) and resolved once their issue is gone. Shapes from GitHub's REST
- * description (api.github.com, 2022-11-28) and its GraphQL API:
+ * asked, a check run standing for it: check-run.ts), and on a pull request the project's comment
+ * (HTML blocks, found again by its marker and its author) and the issues' comments on the lines
+ * the pull request changes, started as **one review** (one request, one notification) and
+ * resolved once their issue is gone. Shapes from GitHub's REST description (api.github.com,
+ * 2022-11-28) and its GraphQL API:
  * - `POST /repos/{owner}/{repo}/statuses/{sha}` (`state` error/failure/pending/success,
  *   `target_url`, `description`, `context`; GitHub refuses a description over 140 characters);
  * - `GET`, `POST /repos/{owner}/{repo}/issues/{number}/comments` (paged by `page`, `per_page`
@@ -22,17 +22,24 @@
 import { PlatformRefusal } from '../../http/rest-api.js'
 import {
   addedLines,
+  forgeComment,
   forgeRepository,
   forgeStatus,
+  forgeVerdicts,
+  idOf,
   msg,
   oneLine,
+  positiveId,
   QUOTE_LIMITS,
-  reviewSummary,
+  refusalSaid,
+  setForgeStatus,
+  startForgeReview,
   type ChangedLines,
+  type ForgePullRequest,
   type ForgeTarget,
   type InlineComment,
-  type NewInlineComment,
   type ProjectVerdict,
+  type Review,
   type ReviewPlatform,
   type Said,
   type VerdictComment
@@ -81,7 +88,7 @@ export function githubPlatform(
 ): ReviewPlatform {
   const repository = forgeRepository(target)
   const number = target.pullRequest
-  const status = (verdict: ProjectVerdict) => setStatus(github, repository, target.commit, verdict)
+  const status = (verdict: ProjectVerdict) => setForgeStatus(github, target, verdict, GITHUB_LIMITS)
   // Check runs where the token may; once refused (not an app's token, or no checks permission),
   // each project's commit status stands for its check run.
   let checksRefused: PlatformRefusal | undefined
@@ -113,89 +120,34 @@ export function githubPlatform(
     setStatus: checkRun ? undefined : status,
     writeReport: checkRun,
     review:
-      number === undefined
-        ? undefined
-        : pullRequest(github, {
-            repository,
-            number,
-            owner: target.owner,
-            repo: target.repo,
-            commit: target.commit
-          }),
+      number === undefined ? undefined : pullRequest(github, { ...target, pullRequest: number }),
     noReview: msg`Not a pull request (no ${target.names.pullRequest}): the commit statuses are set, and no comment is written.`,
     close: () => github.close()
   }
 }
 
-/** The project's commit status: success or failure as the policy judges the gate. */
-async function setStatus(
-  github: GitHubApi,
-  repository: string,
-  commit: string,
-  verdict: ProjectVerdict
-): Promise<void> {
-  await github.request('POST', `${repository}/statuses/${encodeURIComponent(commit)}`, {
-    body: forgeStatus(verdict, GITHUB_LIMITS)
-  })
-}
-
-interface PullRequestRef {
-  repository: string
-  owner: string
-  repo: string
-  number: number
-  commit: string
-}
-
-function pullRequest(github: GitHubApi, ref: PullRequestRef) {
-  const comments = `${ref.repository}/issues/${ref.number}/comments`
+function pullRequest(github: GitHubApi, target: ForgePullRequest): Review {
   return {
-    name: `pull request #${ref.number}`,
+    name: `pull request #${target.pullRequest}`,
     kind: 'pull request',
-    commit: ref.commit,
-    markup: 'html' as const,
+    commit: target.commit,
+    markup: 'html',
     ownIdentity: () => ownAccount(github),
-    changedLines: () => listChangedLines(github, ref.repository, ref.number),
-    verdicts: {
-      keyedBy: 'marker' as const,
-      list: () => listComments(github, comments),
-      async create(_verdict: ProjectVerdict, body: string) {
-        const { body: reply } = await github.request('POST', comments, { body: { body } })
-        return { id: accountId((reply as { id?: unknown } | undefined)?.id) }
-      },
-      async update(comment: VerdictComment, body: string) {
-        try {
-          await github.request('PATCH', `${ref.repository}/issues/comments/${comment.id}`, {
-            body: { body }
-          })
-          return true
-        } catch (error) {
-          // Deleted since it was listed: written anew.
-          if (statusOf(error) === 404 && !isRateLimit(error)) return false
-          throw error
-        }
-      }
-    },
+    changedLines: () => listChangedLines(github, forgeRepository(target), target.pullRequest),
+    verdicts: forgeVerdicts(github, target, (path) => listComments(github, path)),
     inline: {
       step: 'the review of the new issues',
       started: 'comments started in one review',
       resolved: 'resolved',
-      list: () => reviewThreads(github, ref),
-      async start(comments: readonly NewInlineComment[]) {
-        await github.request('POST', `${ref.repository}/pulls/${ref.number}/reviews`, {
-          body: {
-            event: 'COMMENT',
-            body: reviewSummary(comments.length),
-            comments: comments.map(({ file, line, body }) => ({
-              path: file,
-              line,
-              side: 'RIGHT',
-              body
-            }))
-          }
-        })
-      },
-      async resolve(thread: InlineComment) {
+      list: () => reviewThreads(github, target),
+      start: (comments) =>
+        startForgeReview(github, target, comments, ({ file, line, body }) => ({
+          path: file,
+          line,
+          side: 'RIGHT',
+          body
+        })),
+      async resolve(thread) {
         await github.graphql(
           'mutation($id: ID!) { resolveReviewThread(input: { threadId: $id }) { thread { id } } }',
           { id: thread.id }
@@ -215,18 +167,14 @@ function pullRequest(github: GitHubApi, ref: PullRequestRef) {
  */
 async function ownAccount(github: GitHubApi): Promise<number | undefined> {
   try {
-    const { body } = await github.request('GET', 'user')
-    return accountId((body as { id?: unknown } | undefined)?.id)
+    return idOf((await github.request('GET', 'user')).body)
   } catch (error) {
     if (statusOf(error) !== 403) throw error
   }
   const reply = await github.graphql('query { viewer { databaseId } }')
-  return accountId((reply as { viewer?: { databaseId?: unknown } } | undefined)?.viewer?.databaseId)
-}
-
-/** A positive whole number id, or undefined. */
-function accountId(id: unknown): number | undefined {
-  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined
+  return positiveId(
+    (reply as { viewer?: { databaseId?: unknown } } | undefined)?.viewer?.databaseId
+  )
 }
 
 /**
@@ -242,12 +190,7 @@ async function listComments(github: GitHubApi, path: string): Promise<VerdictCom
     })
     const items: unknown = reply.body
     if (!Array.isArray(items)) break
-    for (const item of items as unknown[]) {
-      const { id, body, user } = (item ?? {}) as { id?: unknown; body?: unknown; user?: unknown }
-      const comment = accountId(id)
-      if (comment === undefined || typeof body !== 'string') continue
-      found.push({ id: comment, body, author: accountId((user as { id?: unknown } | null)?.id) })
-    }
+    found.push(...(items as unknown[]).flatMap(forgeComment))
     if (items.length === 0 || !/rel="next"/.test(reply.header('link') ?? '')) break
   }
   return found
@@ -293,14 +236,17 @@ const THREADS_QUERY = `query($owner: String!, $repo: String!, $number: Int!, $af
 }`
 
 /** The pull request's review threads with their first comment, through GraphQL, bounded. */
-async function reviewThreads(github: GitHubApi, ref: PullRequestRef): Promise<InlineComment[]> {
+async function reviewThreads(
+  github: GitHubApi,
+  target: ForgePullRequest
+): Promise<InlineComment[]> {
   const threads: InlineComment[] = []
   let after: string | null = null
   for (let page = 0; page < GITHUB_LIMITS.threadPages; page++) {
     const data = (await github.graphql(THREADS_QUERY, {
-      owner: ref.owner,
-      repo: ref.repo,
-      number: ref.number,
+      owner: target.owner,
+      repo: target.repo,
+      number: target.pullRequest,
       after
     })) as ThreadsReply | undefined
     const connection = data?.repository?.pullRequest?.reviewThreads
@@ -311,7 +257,7 @@ async function reviewThreads(github: GitHubApi, ref: PullRequestRef): Promise<In
         id: node.id,
         body: typeof first?.body === 'string' ? first.body : undefined,
         resolved: node.isResolved === true,
-        author: accountId(first?.author?.databaseId)
+        author: positiveId(first?.author?.databaseId)
       })
     }
     const next = connection?.pageInfo
@@ -337,19 +283,14 @@ interface ThreadsReply {
   }
 }
 
-/** The one warning for a refusal: what the token, the repository or the pull request lacks. */
 function refusalWords(error: PlatformRefusal, target: GitHubTarget): Said {
-  const base = 'GitHub refused the decoration; the verdict and the exit code are unchanged.'
   const repository = oneLine(`${target.owner}/${target.repo}`, QUOTE_LIMITS.short)
-  if (isRateLimit(error)) {
-    return `${base} GitHub's API rate limit was reached (${error.status}): the next run decorates again.`
-  }
-  switch (error.status) {
-    case 401:
-      return `${base} The token in GITHUB_TOKEN is not valid (401): give a personal access token, or a GitHub App's installation token.`
-    case 403:
-      return `${base} The token in GITHUB_TOKEN may not write to ${repository} (403): a fine-grained token needs "Commit statuses" and "Pull requests" read and write; a classic token the repo scope; an installation token the statuses and pull_requests permissions.`
-    default:
-      return msg`${base} GitHub shows this token no repository ${repository}${target.pullRequest === undefined ? '' : ` or pull request #${target.pullRequest}`} (404): check ${target.names.repository} and ${target.names.pullRequest}, and that the token may see the repository.`
-  }
+  return refusalSaid('GitHub', error.status, {
+    401: "The token in GITHUB_TOKEN is not valid (401): give a personal access token, or a GitHub App's installation token.",
+    // A refusal the rate limit gave is a 403 (a 429 is tried again, never a refusal).
+    403: isRateLimit(error)
+      ? `GitHub's API rate limit was reached (${error.status}): the next run decorates again.`
+      : `The token in GITHUB_TOKEN may not write to ${repository} (403): a fine-grained token needs "Commit statuses" and "Pull requests" read and write; a classic token the repo scope; an installation token the statuses and pull_requests permissions.`,
+    404: msg`GitHub shows this token no repository ${repository}${target.pullRequest === undefined ? '' : ` or pull request #${target.pullRequest}`} (404): check ${target.names.repository} and ${target.names.pullRequest}, and that the token may see the repository.`
+  })
 }

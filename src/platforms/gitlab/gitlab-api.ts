@@ -1,40 +1,29 @@
 /**
  * GitLab's REST API (v4) as the command's merge-request decoration uses it: the platforms' one
- * REST policy (src/http/rest-api.ts: the address CI_API_V4_URL names and nowhere else, no
- * redirect followed, replies bounded, 429 and 5xx tried again, 401/403/404 a PlatformRefusal),
- * the token in `PRIVATE-TOKEN` (a project, group or personal access token with the `api` scope:
- * GitLab's CI_JOB_TOKEN may write no notes, discussions or statuses), and pages followed by
- * `x-next-page` up to a bound.
+ * REST policy (src/http/rest-api.ts) under the address CI_API_V4_URL names, the token in
+ * `PRIVATE-TOKEN` (a project, group or personal access token with the `api` scope: GitLab's
+ * CI_JOB_TOKEN may write no notes, discussions or statuses), and pages followed by `x-next-page`
+ * up to a bound.
  */
-import type { Clock } from '../review-platform.js'
-import { PlatformError, RestApi, type Method } from '../../http/rest-api.js'
+import { idOf, type PlatformConnection } from '../review-platform.js'
+import { PlatformError, RestApi, type Method, type RestReply } from '../../http/rest-api.js'
 
 const GITLAB_LIMITS = {
   /** Items a page asks for: GitLab's maximum. */
   perPage: 100
 } as const
 
-interface GitLabApiOptions {
+interface GitLabApiOptions extends PlatformConnection {
   /** CI_API_V4_URL: `https://gitlab.example.com/api/v4`. */
   apiUrl: URL
-  token: string
-  userAgent: string
-  clock: Clock
-  /** Clock time of the overall time-out. */
-  deadline: number
   random?: () => number
 }
 
 /** GitLab's reply: its status, its JSON body, and the next page `x-next-page` names. */
-interface GitLabReply {
-  status: number
-  body: unknown
-  nextPage: number | undefined
-}
+type GitLabReply = Pick<RestReply, 'status' | 'body'> & { nextPage: number | undefined }
 
 /**
- * One GitLab instance's API for one run: the platform's REST policy (rest-api.ts) with GitLab's
- * token header and its pages.
+ * One GitLab instance's API for one run.
  *
  * @example const gitlab = new GitLabApi({ apiUrl: new URL(env.CI_API_V4_URL), token, userAgent, clock, deadline })
  */
@@ -50,15 +39,11 @@ export class GitLabApi {
     })
   }
 
-  /** Ends the kept-alive connections. */
   close(): void {
     this.rest.close()
   }
 
-  /**
-   * `method` on `path` (relative to the API's address: `projects/7/statuses/<sha>`), with the
-   * query and the JSON body given; tried again on 429 and 5xx while the time-out allows.
-   */
+  /** `method` on `path` under the API's address (`projects/7/statuses/<sha>`), as RestApi's. */
   async request(
     method: Method,
     path: string,
@@ -78,11 +63,8 @@ export class GitLabApi {
    * @example const me = await gitlab.ownUserId() // 77
    */
   async ownUserId(): Promise<number> {
-    const id = (await this.request('GET', 'user')).body as { id?: unknown } | null | undefined
-    const me = id?.id
-    if (typeof me !== 'number' || !Number.isSafeInteger(me) || me < 1) {
-      throw new PlatformError("GitLab did not say who the token's user is.")
-    }
+    const me = idOf((await this.request('GET', 'user')).body)
+    if (me === undefined) throw new PlatformError("GitLab did not say who the token's user is.")
     return me
   }
 

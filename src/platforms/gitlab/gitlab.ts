@@ -23,9 +23,11 @@ import {
   addedLines,
   cut,
   idOf,
+  isNotFound,
   msg,
   oneLine,
   QUOTE_LIMITS,
+  refusalSaid,
   type ChangedLines,
   type InlineComment,
   type InlineComments,
@@ -131,11 +133,8 @@ function mergeRequest(gitlab: GitLabApi, path: string, iid: string, sha: string)
     markup: 'html',
     ownIdentity: () => gitlab.ownUserId(),
     async changedLines() {
-      const [changes, refs] = [
-        await readChangedLines(gitlab, path, diff.oldPaths),
-        await readDiffRefs(gitlab, path)
-      ]
-      diff.refs = refs
+      const changes = await readChangedLines(gitlab, path, diff.oldPaths)
+      diff.refs = await readDiffRefs(gitlab, path)
       return changes
     },
     verdicts: {
@@ -343,7 +342,7 @@ async function readChangedLines(
   try {
     files = (await gitlab.pages(`${path}/diffs`, {}, GITLAB_LIMITS.diffPages)).items
   } catch (error) {
-    if (!(error instanceof PlatformRefusal && error.status === 404)) throw error
+    if (!isNotFound(error)) throw error
     const { body } = await gitlab.request('GET', `${path}/changes`)
     const changes = (body as { changes?: unknown } | null)?.changes
     if (!Array.isArray(changes)) {
@@ -365,17 +364,12 @@ async function readChangedLines(
   return lines
 }
 
-/** The one warning for a refusal: what the token or the merge request lacks. */
 function refusalWords(error: PlatformRefusal, target: GitLabTarget): Said {
   const where = `project ${oneLine(target.projectId, QUOTE_LIMITS.short)}`
-  const base = 'GitLab refused the decoration; the verdict and the exit code are unchanged.'
   const { project, mergeRequest } = target.names
-  switch (error.status) {
-    case 401:
-      return `${base} The token in GITLAB_TOKEN is not valid (401): give a project or group access token with the api scope (CI_JOB_TOKEN may not write notes or statuses).`
-    case 403:
-      return `${base} The token in GITLAB_TOKEN may not write to ${where} (403): it needs the api scope, and the Developer role to set commit statuses.`
-    default:
-      return msg`${base} GitLab has no ${target.mergeRequestIid === undefined ? where : `merge request !${oneLine(target.mergeRequestIid, 40)} in ${where}`} for this token (404): check ${project} and ${mergeRequest}, and that the token's project or group is this one.`
-  }
+  return refusalSaid('GitLab', error.status, {
+    401: 'The token in GITLAB_TOKEN is not valid (401): give a project or group access token with the api scope (CI_JOB_TOKEN may not write notes or statuses).',
+    403: `The token in GITLAB_TOKEN may not write to ${where} (403): it needs the api scope, and the Developer role to set commit statuses.`,
+    404: msg`GitLab has no ${target.mergeRequestIid === undefined ? where : `merge request !${oneLine(target.mergeRequestIid, 40)} in ${where}`} for this token (404): check ${project} and ${mergeRequest}, and that the token's project or group is this one.`
+  })
 }
