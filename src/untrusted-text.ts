@@ -9,10 +9,13 @@ export const QUOTE_LIMITS = { short: 200, long: 1000 } as const
 
 /**
  * Control characters, and the Unicode ones that move text around without being seen: line and
- * paragraph separators and bidirectional overrides (which can make a line read backwards).
+ * paragraph separators and all twelve bidirectional controls (Unicode's Bidi_Control: the
+ * overrides, which can make a line read backwards, and the marks ALM, LRM and RLM, which reorder
+ * numbers and punctuation around them).
  */
-// eslint-disable-next-line no-control-regex
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g
+const INVISIBLE =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g
 
 const NAMED_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' }
 

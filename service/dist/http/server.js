@@ -1,12 +1,13 @@
 import { applyFilter } from '../auth/filter.js';
 import { logRequest } from '../log/logger.js';
+import { refuseClient } from './refusals.js';
 import { firstHeaderValue, pathOf, relativePath } from './request.js';
 import { requestIdOf } from './request-id.js';
 import { corsHeaders, headerList, INTERNAL_ERROR, preflightReply, UNAUTHORISED, writeReply } from './responses.js';
 import { createTurnBatch } from './turn-batch.js';
 // node:http comes through getBuiltinModule: its ES import also loads Node's internal fetch
 // implementation (undici), which the service does not use (see auth/remote-json.ts).
-const { createServer } = process.getBuiltinModule('node:http');
+const { createServer, ServerResponse: ConnectResponse } = process.getBuiltinModule('node:http');
 export const DEFAULT_LIMITS = {
     maxHeaderSize: 16 * 1024,
     headersTimeoutMs: 10_000,
@@ -18,11 +19,8 @@ export const DEFAULT_LIMITS = {
 function errorFields(error, id) {
     return { id, error: error instanceof Error ? error.name : 'unknown' };
 }
-export function createServiceServer(options) {
-    const { basePath, verify, routes, logger } = options;
-    const limits = { ...DEFAULT_LIMITS, ...options.limits };
-    const cors = corsHeaders(options.allowedOrigin);
-    const preflight = preflightReply(cors);
+function createReplies(allowedOrigin, logger) {
+    const cors = corsHeaders(allowedOrigin);
     // Replies are mostly constants: remember the header list of the last reply with CORS,
     // so that the common case (the same reply again) costs no lookup.
     let lastReply;
@@ -50,16 +48,19 @@ export function createServiceServer(options) {
     const replyFailed = (error) => logger.error('reply failed', errorFields(error));
     const send = createTurnBatch(write, replyFailed);
     const finish = (exchange, reply) => send({ exchange, reply });
-    const handlerFailed = (error, exchange) => {
-        logger.error('handler failed', errorFields(error, exchange.id));
-        finish(exchange, INTERNAL_ERROR);
+    return {
+        finish,
+        failed: (message, error, exchange) => {
+            logger.error(message, errorFields(error, exchange.id));
+            finish(exchange, INTERNAL_ERROR);
+        }
     };
-    // The filter's promise never rejects (filter.ts). Should a defect make it, the request still
-    // gets a reply, a 500, and the process no unhandled rejection, which would stop it.
-    const filterFailed = (error, exchange) => {
-        logger.error('filter failed', errorFields(error, exchange.id));
-        finish(exchange, INTERNAL_ERROR);
-    };
+}
+/** The filter of spec 4.3 in front of the routes, for one request and its response. */
+function createRequestListener(options) {
+    const { basePath, verify, routes } = options;
+    const { finish, failed } = createReplies(options.allowedOrigin, options.logger);
+    const preflight = preflightReply(corsHeaders(options.allowedOrigin));
     const runHandler = (handler, exchange) => {
         const { method, target, subject } = exchange;
         let reply;
@@ -67,37 +68,47 @@ export function createServiceServer(options) {
             reply = handler({ method, path: relativePath(target, basePath), subject });
         }
         catch (error) {
-            return handlerFailed(error, exchange);
+            return failed('handler failed', error, exchange);
         }
         if (reply instanceof Promise) {
-            reply.then((value) => finish(exchange, value), (error) => handlerFailed(error, exchange));
+            reply.then((value) => finish(exchange, value), (error) => failed('handler failed', error, exchange));
         }
         else {
             finish(exchange, reply);
         }
     };
-    const act = (decision, res, id, method, target, startedAt) => {
-        const subject = decision.kind === 'handler' ? decision.subject : undefined;
-        const reason = decision.kind === 'unauthorised' ? decision.reason : undefined;
-        const exchange = { res, id, method, target, startedAt, subject, reason };
+    const act = (decision, exchange) => {
         switch (decision.kind) {
             case 'root':
                 return runHandler(routes.root, exchange);
             case 'preflight':
                 return finish(exchange, preflight);
             case 'unauthorised':
+                exchange.reason = decision.reason;
                 return finish(exchange, UNAUTHORISED);
             case 'handler':
+                exchange.subject = decision.subject;
                 return runHandler(routes.protected, exchange);
         }
     };
     // Synchronous from request to queued reply when the verifier answers synchronously (a
-    // verification-cache hit): no promise is created on that path.
-    const onRequest = (req, res) => {
+    // verification-cache hit): no promise is created on that path. The filter's promise never
+    // rejects (filter.ts); should a defect make it, the request still gets a reply, a 500, and
+    // the process no unhandled rejection, which would stop it.
+    return (req, res) => {
         const startedAt = performance.now();
         const id = requestIdOf(req.rawHeaders);
         const method = req.method ?? '';
         const target = req.url ?? '';
+        const exchange = {
+            res,
+            id,
+            method,
+            target,
+            startedAt,
+            subject: undefined,
+            reason: undefined
+        };
         const decision = applyFilter({
             method,
             target,
@@ -105,20 +116,36 @@ export function createServiceServer(options) {
             connection: req.socket
         }, basePath, verify);
         if (decision instanceof Promise) {
-            decision.then((value) => act(value, res, id, method, target, startedAt), (error) => filterFailed(error, {
-                res,
-                id,
-                method,
-                target,
-                startedAt,
-                subject: undefined,
-                reason: undefined
-            }));
+            decision.then((value) => act(value, exchange), (error) => failed('filter failed', error, exchange));
         }
         else {
-            act(decision, res, id, method, target, startedAt);
+            act(decision, exchange);
         }
     };
+}
+/**
+ * CONNECT: Node parses its head, then hands over the bare connection (the `connect` event) and
+ * would destroy it unanswered without a listener. It gets a response of its own on that
+ * connection and the path of every other request — the filter, then the routes, which allow
+ * only GET and HEAD — and the connection is closed once the reply is sent.
+ */
+function answerConnect(onRequest) {
+    return (req, socket) => {
+        // Node took its own listeners off the connection when it handed it over.
+        socket.on('error', () => socket.destroy());
+        const connection = socket;
+        const res = new ConnectResponse(req);
+        res.shouldKeepAlive = false;
+        res.assignSocket(connection);
+        // As Node does after a reply with Connection: close: end, and destroy once the reply is
+        // out, whether or not the client closes its side (end() alone would wait for that).
+        res.on('finish', () => connection.destroySoon());
+        onRequest(req, res);
+    };
+}
+export function createServiceServer(options) {
+    const limits = { ...DEFAULT_LIMITS, ...options.limits };
+    const onRequest = createRequestListener(options);
     const server = createServer({
         maxHeaderSize: limits.maxHeaderSize,
         headersTimeout: limits.headersTimeoutMs,
@@ -126,5 +153,11 @@ export function createServiceServer(options) {
         connectionsCheckingInterval: limits.checkIntervalMs
     }, onRequest);
     server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+    // An Expect other than 100-continue: the spec's filter decides, the expectation is ignored
+    // (RFC 9110 10.1.1 allows a 417 but does not require it; without this listener Node sends one).
+    server.on('checkExpectation', onRequest);
+    server.on('connect', answerConnect(onRequest));
+    // Requests Node refuses before they are parsed: its own reply, and a line in the log.
+    server.on('clientError', refuseClient(options.logger));
     return server;
 }

@@ -1,7 +1,10 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
 import type { Handler, Routes } from '../app/routes.js'
 import { applyFilter, type FilterDecision, type TokenVerifier } from '../auth/filter.js'
 import { logRequest, type LogFields, type Logger } from '../log/logger.js'
+import { refuseClient } from './refusals.js'
 import { firstHeaderValue, pathOf, relativePath } from './request.js'
 import { requestIdOf } from './request-id.js'
 import {
@@ -17,7 +20,7 @@ import { createTurnBatch } from './turn-batch.js'
 
 // node:http comes through getBuiltinModule: its ES import also loads Node's internal fetch
 // implementation (undici), which the service does not use (see auth/remote-json.ts).
-const { createServer } = process.getBuiltinModule('node:http')
+const { createServer, ServerResponse: ConnectResponse } = process.getBuiltinModule('node:http')
 
 /** One request on its way from the filter to its reply. */
 interface Exchange {
@@ -74,12 +77,15 @@ function errorFields(error: unknown, id?: string): LogFields {
   return { id, error: error instanceof Error ? error.name : 'unknown' }
 }
 
-export function createServiceServer(options: ServiceServerOptions): Server {
-  const { basePath, verify, routes, logger } = options
-  const limits = { ...DEFAULT_LIMITS, ...options.limits }
-  const cors = corsHeaders(options.allowedOrigin)
-  const preflight = preflightReply(cors)
+/** Replies and failures: how an exchange ends, written at the end of its turn and logged. */
+interface Replies {
+  finish(exchange: Exchange, reply: Reply): void
+  /** A handler or the filter failed: a 500, and a line naming which, with the error's class. */
+  failed(message: 'handler failed' | 'filter failed', error: unknown, exchange: Exchange): void
+}
 
+function createReplies(allowedOrigin: string, logger: Logger): Replies {
+  const cors = corsHeaders(allowedOrigin)
   // Replies are mostly constants: remember the header list of the last reply with CORS,
   // so that the common case (the same reply again) costs no lookup.
   let lastReply: Reply | undefined
@@ -106,20 +112,23 @@ export function createServiceServer(options: ServiceServerOptions): Server {
   }
   const replyFailed = (error: unknown): void => logger.error('reply failed', errorFields(error))
   const send = createTurnBatch(write, replyFailed)
-
   const finish = (exchange: Exchange, reply: Reply): void => send({ exchange, reply })
-
-  const handlerFailed = (error: unknown, exchange: Exchange): void => {
-    logger.error('handler failed', errorFields(error, exchange.id))
-    finish(exchange, INTERNAL_ERROR)
+  return {
+    finish,
+    failed: (message, error, exchange) => {
+      logger.error(message, errorFields(error, exchange.id))
+      finish(exchange, INTERNAL_ERROR)
+    }
   }
+}
 
-  // The filter's promise never rejects (filter.ts). Should a defect make it, the request still
-  // gets a reply, a 500, and the process no unhandled rejection, which would stop it.
-  const filterFailed = (error: unknown, exchange: Exchange): void => {
-    logger.error('filter failed', errorFields(error, exchange.id))
-    finish(exchange, INTERNAL_ERROR)
-  }
+type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
+
+/** The filter of spec 4.3 in front of the routes, for one request and its response. */
+function createRequestListener(options: ServiceServerOptions): RequestListener {
+  const { basePath, verify, routes } = options
+  const { finish, failed } = createReplies(options.allowedOrigin, options.logger)
+  const preflight = preflightReply(corsHeaders(options.allowedOrigin))
 
   const runHandler = (handler: Handler, exchange: Exchange): void => {
     const { method, target, subject } = exchange
@@ -127,48 +136,51 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     try {
       reply = handler({ method, path: relativePath(target, basePath), subject })
     } catch (error) {
-      return handlerFailed(error, exchange)
+      return failed('handler failed', error, exchange)
     }
     if (reply instanceof Promise) {
       reply.then(
         (value) => finish(exchange, value),
-        (error: unknown) => handlerFailed(error, exchange)
+        (error: unknown) => failed('handler failed', error, exchange)
       )
     } else {
       finish(exchange, reply)
     }
   }
 
-  const act = (
-    decision: FilterDecision,
-    res: ServerResponse,
-    id: string,
-    method: string,
-    target: string,
-    startedAt: number
-  ): void => {
-    const subject = decision.kind === 'handler' ? decision.subject : undefined
-    const reason = decision.kind === 'unauthorised' ? decision.reason : undefined
-    const exchange: Exchange = { res, id, method, target, startedAt, subject, reason }
+  const act = (decision: FilterDecision, exchange: Exchange): void => {
     switch (decision.kind) {
       case 'root':
         return runHandler(routes.root, exchange)
       case 'preflight':
         return finish(exchange, preflight)
       case 'unauthorised':
+        exchange.reason = decision.reason
         return finish(exchange, UNAUTHORISED)
       case 'handler':
+        exchange.subject = decision.subject
         return runHandler(routes.protected, exchange)
     }
   }
 
   // Synchronous from request to queued reply when the verifier answers synchronously (a
-  // verification-cache hit): no promise is created on that path.
-  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+  // verification-cache hit): no promise is created on that path. The filter's promise never
+  // rejects (filter.ts); should a defect make it, the request still gets a reply, a 500, and
+  // the process no unhandled rejection, which would stop it.
+  return (req, res) => {
     const startedAt = performance.now()
     const id = requestIdOf(req.rawHeaders)
     const method = req.method ?? ''
     const target = req.url ?? ''
+    const exchange: Exchange = {
+      res,
+      id,
+      method,
+      target,
+      startedAt,
+      subject: undefined,
+      reason: undefined
+    }
     const decision = applyFilter(
       {
         method,
@@ -181,23 +193,39 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     )
     if (decision instanceof Promise) {
       decision.then(
-        (value) => act(value, res, id, method, target, startedAt),
-        (error: unknown) =>
-          filterFailed(error, {
-            res,
-            id,
-            method,
-            target,
-            startedAt,
-            subject: undefined,
-            reason: undefined
-          })
+        (value) => act(value, exchange),
+        (error: unknown) => failed('filter failed', error, exchange)
       )
     } else {
-      act(decision, res, id, method, target, startedAt)
+      act(decision, exchange)
     }
   }
+}
 
+/**
+ * CONNECT: Node parses its head, then hands over the bare connection (the `connect` event) and
+ * would destroy it unanswered without a listener. It gets a response of its own on that
+ * connection and the path of every other request — the filter, then the routes, which allow
+ * only GET and HEAD — and the connection is closed once the reply is sent.
+ */
+function answerConnect(onRequest: RequestListener) {
+  return (req: IncomingMessage, socket: Duplex): void => {
+    // Node took its own listeners off the connection when it handed it over.
+    socket.on('error', () => socket.destroy())
+    const connection = socket as Socket
+    const res = new ConnectResponse(req)
+    res.shouldKeepAlive = false
+    res.assignSocket(connection)
+    // As Node does after a reply with Connection: close: end, and destroy once the reply is
+    // out, whether or not the client closes its side (end() alone would wait for that).
+    res.on('finish', () => connection.destroySoon())
+    onRequest(req, res)
+  }
+}
+
+export function createServiceServer(options: ServiceServerOptions): Server {
+  const limits = { ...DEFAULT_LIMITS, ...options.limits }
+  const onRequest = createRequestListener(options)
   const server = createServer(
     {
       maxHeaderSize: limits.maxHeaderSize,
@@ -208,5 +236,11 @@ export function createServiceServer(options: ServiceServerOptions): Server {
     onRequest
   )
   server.keepAliveTimeout = limits.keepAliveTimeoutMs
+  // An Expect other than 100-continue: the spec's filter decides, the expectation is ignored
+  // (RFC 9110 10.1.1 allows a 417 but does not require it; without this listener Node sends one).
+  server.on('checkExpectation', onRequest)
+  server.on('connect', answerConnect(onRequest))
+  // Requests Node refuses before they are parsed: its own reply, and a line in the log.
+  server.on('clientError', refuseClient(options.logger))
   return server
 }
