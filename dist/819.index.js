@@ -157,8 +157,7 @@ class RestApi {
                 ? { retry: false, why: `Gave up after ${attempt + 1} tries.` }
                 : (0,retry_policy/* decideRetry */.tE)({ kind: 'status', status, retryAfter: (0,transport/* headerValue */.Z)(reply, 'retry-after') }, attempt, deadline - clock.now(), this.options.random ?? Math.random, Date.now(), `the decoration's time (the overall time-out, or its allowance past the check)`);
             if (!decision.retry) {
-                const why = decision.why ? ` ${(0,src_words/* textOf */.b6)(decision.why)}` : '';
-                throw new PlatformError(`${words}${why}`, { answer });
+                throw new PlatformError((0,src_words/* textOf */.b6)((0,retry_policy/* afterLastTry */.kS)(words, decision.why)), { answer });
             }
             await clock.sleep(decision.delayMs);
         }

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { actionSink, inActionWords } from '../../__fixtures__/sinks.js'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { runCommand } from '../../src/cli/main.js'
-import { ServerRequestError } from '../../src/errors.js'
+import { saidOf, ServerRequestError } from '../../src/errors.js'
 import type { AnalysisOutcome } from '../../src/gate/outcome.js'
 import { resultsOutput } from '../../src/report/outputs.js'
 import { SonarClient, type SonarClientOptions } from '../../src/sonar/client.js'
@@ -119,7 +119,8 @@ describe('the JSON results give an unread analysis its error code, and Node’s 
       read: false,
       source: 'build/sonar/report-task.txt',
       projectKey: 'shop',
-      message: error.message,
+      // As the check builds it (check-analyses.ts): the message said, its settings named.
+      message: saidOf(error),
       error
     }
     expect(JSON.parse(resultsOutput([unread], { sink: actionSink() }))).toEqual([

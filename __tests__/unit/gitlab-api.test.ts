@@ -128,7 +128,7 @@ describe('GitLabApi.request', () => {
       .request('GET', 'projects/7')
       .catch((thrown: Error) => thrown)
     expect((error as Error).message).toMatch(
-      /^GitLab answered 429 to GET projects\/7: Too Many Requests The server asked to wait 120 s/
+      /^GitLab answered 429 to GET projects\/7: Too Many Requests\. The server asked to wait 120 s/
     )
     expect(clock.sleeps).toEqual([])
   })

@@ -1,7 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises'
+import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { messageOf } from '../errors.js'
 import { renderSarif } from '../findings/sarif.js'
+import { makeFolders } from '../folders.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import type { Log } from '../log.js'
 import { analysisFindings, sarifTool } from '../report/analysis-findings.js'
@@ -23,7 +24,7 @@ export async function writeSarifFile(
   const sarif = renderSarif(analysisFindings(outcomes), sarifTool(outcomes), sink)
   try {
     const target = path.resolve(file)
-    await mkdir(path.dirname(target), { recursive: true })
+    await makeFolders(path.dirname(target))
     await writeFile(target, sarif.json)
     const tally = { written: sarif.results, unlocated: sarif.unlocated, omitted: sarif.omitted }
     log.info(issuesFileLine('as SARIF', file, tally, outcomes))

@@ -63,7 +63,7 @@ export async function runCommand(context: CommandContext): Promise<ExitCode> {
       log,
       userAgent: USER_AGENT,
       findFiles: findReportFiles
-    }).catch((error: unknown) => [wholeCheckFailed(settings, error)])
+    }).catch(async (error: unknown) => [await wholeCheckFailed(settings, error, cwd)])
     const verdict = stepVerdict(outcomes, settings.policy)
     const files = { settings, log, secrets, files: line.files, cwd, stdout, startedAt }
     const allProjects = line.allProjects

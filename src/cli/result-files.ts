@@ -1,6 +1,7 @@
-import { mkdir, writeFile } from 'node:fs/promises'
+import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { ExplainedError, messageOf } from '../errors.js'
+import { makeFolders } from '../folders.js'
 import { notAnalysed, type AnalysisOutcome } from '../gate/outcome.js'
 import { CODE_QUALITY_LIMITS, renderCodeQuality } from '../findings/code-quality.js'
 import { renderSarif, SARIF_LIMITS } from '../findings/sarif.js'
@@ -99,7 +100,7 @@ export async function writeResultFiles(
     }
     const target = path.resolve(cwd, file)
     try {
-      await mkdir(path.dirname(target), { recursive: true })
+      await makeFolders(path.dirname(target))
       await writeFile(target, content)
     } catch (error) {
       throw new ResultFileError(

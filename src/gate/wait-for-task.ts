@@ -66,7 +66,7 @@ export type FinishedTask = Task & { analysisId: string }
 export async function waitForTask(options: WaitForTaskOptions): Promise<FinishedTask> {
   const { clock, deadline } = options
   const taskId = oneLine(options.taskId)
-  const seen: Seen = { last: undefined, outage: undefined }
+  const seen: Seen = { polled: false, last: undefined, outage: undefined }
   const timedOut = (cause?: TimeoutError) => taskTimeout(taskId, seen, options, cause)
   const previous = previousProcessing(options.readPreviousProcessingMs)
   if (options.initialWaitMs > 0) previous.ask()
@@ -96,31 +96,53 @@ export async function waitForTask(options: WaitForTaskOptions): Promise<Finished
   }
 }
 
-/** What the polls have seen: the last task, and since when the server has been away, and why. */
+/**
+ * What the polls have seen: whether one was made, the last task, and since when the server has
+ * been away, and why.
+ */
 interface Seen {
+  polled: boolean
   last: Task | undefined
   outage: { since: number; why: string } | undefined
 }
 
 /**
  * The time-out of the wait, saying the last status seen, or since when the server has not
- * answered. `cause` is the time-out a poll ran into, when one did.
+ * answered, or why no request was made. `cause` is the time-out a poll ran into, when one did.
  */
 function taskTimeout(
   taskId: string,
-  { last, outage }: Seen,
+  { polled, last, outage }: Seen,
   options: WaitForTaskOptions,
   cause?: TimeoutError
 ): TimeoutError {
   const { clock, startedAt } = options
   const elapsed = seconds(clock.now() - startedAt)
   const raise = raiseTimeout(options)
+  if (!polled) {
+    return new TimeoutError(
+      msg`Timed out after ${elapsed} waiting for the analysis task ${taskId}: ${noPollWords(options)}`
+    )
+  }
   return new TimeoutError(
     outage
       ? msg`Timed out after ${elapsed} waiting for the analysis task ${taskId}: the server has not answered since ${seconds(outage.since - startedAt)} (${outage.why}); its last status was ${oneLine(last?.status ?? '')}. Check that the server is running; ${raise} to wait out its restarts.`
       : msg`Timed out after ${elapsed} waiting for the analysis task ${taskId}: ${last ? `its last status was ${oneLine(last.status)}` : 'no status was received'}. The server's background tasks may be queued; ${raise}.`,
     cause && { cause }
   )
+}
+
+/**
+ * Why no status was received when the time-out ran out before the first poll: the initial wait
+ * took the whole time-out (a setting to change: the task may well have ended, nothing asked), or
+ * the step's earlier requests used the time up to the first poll.
+ */
+function noPollWords(options: WaitForTaskOptions): Said {
+  const { startedAt, deadline, initialWaitMs } = options
+  if (startedAt + initialWaitMs >= deadline) {
+    return msg`no status was received, and no request was made, because the initial wait, ${setting('initialDelay')} (now ${seconds(initialWaitMs)}), took the whole time-out, ${setting('timeout')} (now ${seconds(deadline - startedAt)}). Raise ${setting('timeout')} above the initial wait, or lower ${setting('initialDelay')}.`
+  }
+  return msg`no status was received, and no request was made: the time-out ran out before the first poll, due at ${seconds(initialWaitMs)}; ${raiseTimeout(options)}.`
 }
 
 /**
@@ -135,6 +157,7 @@ async function pollOnce(
   timedOut: (cause: TimeoutError) => TimeoutError
 ): Promise<Task | undefined> {
   let task: Task
+  seen.polled = true
   try {
     task = await options.fetchTask()
   } catch (error) {

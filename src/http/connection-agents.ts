@@ -20,6 +20,26 @@ const httpsModule = () => process.getBuiltinModule('node:https')
 /** An agent whose options the TLS connections it opens are made with. */
 type Agent = http.Agent & { options?: { ca?: https.AgentOptions['ca'] } }
 
+/** The proxy a tunnel goes through, as messages name it: never with its credentials. */
+export interface ProxyRoute {
+  /** Its origin (`http://proxy.example:3128`), without the credentials its URL may hold. */
+  origin: string
+  /** The variable that names it: HTTPS_PROXY for an https:// server, HTTP_PROXY for http://. */
+  variable: 'HTTPS_PROXY' | 'HTTP_PROXY'
+  /** Whether its URL holds credentials (sent to it as Proxy-Authorization). */
+  withCredentials: boolean
+}
+
+/**
+ * How a proxy turned a request's tunnel down: the status it answered CONNECT with (its
+ * Retry-After too), or the error that kept the CONNECT from being answered at all.
+ */
+export type TunnelRefusal = ProxyRoute &
+  ({ status: number; retryAfter: string | undefined } | { error: unknown })
+
+/** The refusals seen, by the request whose tunnel it was: read once the request fails. */
+const refusals = new WeakMap<http.ClientRequest, TunnelRefusal>()
+
 export class ConnectionAgents {
   private readonly agents = new Map<string, Agent>()
 
@@ -46,6 +66,15 @@ export class ConnectionAgents {
       this.agents.set(key, agent)
     }
     return agent
+  }
+
+  /**
+   * How the proxy turned `request`'s tunnel down, when it did. `tunnel` fails the request with
+   * ECONNRESET and a sentence either way ("tunneling socket could not be established,
+   * statusCode=407"): the status and the cause's code are only seen here.
+   */
+  tunnelRefusal(request: http.ClientRequest): TunnelRefusal | undefined {
+    return refusals.get(request)
   }
 
   /** The kept-alive agent for plain-http requests to a forward proxy. */
@@ -97,8 +126,56 @@ async function tunnelling(url: URL, proxy: URL): Promise<Agent> {
     }
   }
   const overHttps = proxy.protocol === 'https:'
+  let agent: Agent
   if (url.protocol === 'https:') {
-    return overHttps ? tunnel.httpsOverHttps(options) : tunnel.httpsOverHttp(options)
+    agent = overHttps ? tunnel.httpsOverHttps(options) : tunnel.httpsOverHttp(options)
+  } else {
+    agent = overHttps ? tunnel.httpOverHttps(options) : tunnel.httpOverHttp(options)
   }
-  return overHttps ? tunnel.httpOverHttps(options) : tunnel.httpOverHttp(options)
+  watchConnects(agent as unknown as TunnelInternals, {
+    origin: proxy.origin,
+    variable: url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY',
+    withCredentials: Boolean(proxy.username || proxy.password)
+  })
+  return agent
+}
+
+/** What `watchConnects` uses of a `tunnel` agent (0.0.6): none of it is documented. */
+interface TunnelInternals {
+  /** Opens a tunnel for the request in `options`, calling `request` at once for its CONNECT. */
+  createSocket(this: TunnelInternals, options: { request?: unknown }, onSocket: unknown): void
+  /** http.request or https.request, to the proxy. */
+  request(options: unknown): http.ClientRequest
+}
+
+/**
+ * Notes, for each request whose tunnel the proxy turns down, how: the status it answered the
+ * CONNECT with, or the CONNECT's own error (the proxy refused the connection, its host not
+ * found). The agent makes the CONNECT with its `request`, from `createSocket` and before it
+ * returns, for the request in its options; the listeners added here run before tunnel's, which
+ * then fails that request. An agent of another shape is left as it is: its failures read as
+ * they did (a connection reset).
+ */
+function watchConnects(agent: TunnelInternals, route: ProxyRoute): void {
+  const { createSocket, request } = agent
+  if (typeof createSocket !== 'function' || typeof request !== 'function') return
+  agent.createSocket = function (options, onSocket) {
+    const waiting = options.request
+    if (!(waiting instanceof http.ClientRequest)) return createSocket.call(this, options, onSocket)
+    this.request = (connectOptions) => {
+      const connect = request(connectOptions)
+      connect.once('connect', (response: http.IncomingMessage) => {
+        if (response.statusCode === 200) return
+        const retryAfter = response.headers['retry-after']
+        refusals.set(waiting, { ...route, status: response.statusCode ?? 0, retryAfter })
+      })
+      connect.once('error', (error) => refusals.set(waiting, { ...route, error }))
+      return connect
+    }
+    try {
+      createSocket.call(this, options, onSocket)
+    } finally {
+      this.request = request
+    }
+  }
 }

@@ -11,7 +11,7 @@
 import type { Clock } from '../clock.js'
 import { messageOf } from '../errors.js'
 import { redactSecrets, tokenForms } from '../secrets.js'
-import { decideRetry } from './retry-policy.js'
+import { afterLastTry, decideRetry } from './retry-policy.js'
 import { headerValue, HttpTransport, type Method } from './transport.js'
 import { oneLine, QUOTE_LIMITS } from '../untrusted-text.js'
 import { textOf } from '../words.js'
@@ -206,8 +206,7 @@ export class RestApi {
               `the decoration's time (the overall time-out, or its allowance past the check)`
             )
       if (!decision.retry) {
-        const why = decision.why ? ` ${textOf(decision.why)}` : ''
-        throw new PlatformError(`${words}${why}`, { answer })
+        throw new PlatformError(textOf(afterLastTry(words, decision.why)), { answer })
       }
       await clock.sleep(decision.delayMs)
     }

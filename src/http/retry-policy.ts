@@ -1,4 +1,4 @@
-import { setting, msg, type Said } from '../words.js'
+import { setting, msg, textOf, type Said } from '../words.js'
 /**
  * When to try a request again and how long to wait first. Pure: the client supplies the time
  * left, the attempt number and the random source.
@@ -77,6 +77,18 @@ export function decideRetry(
     }
   }
   return { retry: true, delayMs }
+}
+
+/**
+ * `failure`, then `why` no other try was made: a full stop between them unless `failure` ends
+ * with one of its own (a server's quoted words may or may not); `failure` alone when `why` is ''.
+ * Each keeps its references, for the sink to say in its edge's words.
+ *
+ * @example afterLastTry('GitLab answered 500 to GET …: boom', 'Gave up after 9 tries.') // '…: boom. Gave up after 9 tries.'
+ */
+export function afterLastTry(failure: Said, why: Said): Said {
+  if (textOf(why) === '') return failure
+  return /[.!?]$/.test(textOf(failure).trimEnd()) ? msg`${failure} ${why}` : msg`${failure}. ${why}`
 }
 
 /**

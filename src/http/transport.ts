@@ -12,7 +12,7 @@
  */
 import * as http from 'node:http'
 import { oneLine } from '../untrusted-text.js'
-import { ConnectionAgents } from './connection-agents.js'
+import { ConnectionAgents, type ProxyRoute, type TunnelRefusal } from './connection-agents.js'
 
 /** The largest reply body read: real replies are a few kilobytes. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024
@@ -53,6 +53,8 @@ type TransportCause =
   | 'not-http'
   /** An HTTP reply Node's parser refused part-way. */
   | 'malformed'
+  /** The proxy answered the tunnel's CONNECT with a status, not 200 (407, 403, 502…). */
+  | 'proxy-refused'
   | 'other'
 
 export class TransportFailure extends Error {
@@ -68,7 +70,12 @@ export class TransportFailure extends Error {
      */
     readonly certificateNames?: string,
     /** Node's own error, for a reader with a debugger: its text is never shown. */
-    cause?: unknown
+    cause?: unknown,
+    /**
+     * The proxy at fault, when the tunnel through it failed: it answered CONNECT with a status
+     * (`proxy-refused`), or could not be reached (`refused`, `dns`, `unreachable`).
+     */
+    readonly proxy?: ProxyRoute & { status?: number; retryAfter?: string }
   ) {
     super(message, cause === undefined ? undefined : { cause })
   }
@@ -177,7 +184,9 @@ export class HttpTransport {
           )
         }
       )
-      request.on('error', reject)
+      request.on('error', (error) =>
+        reject(proxyFailure(this.agents.tunnelRefusal(request), error) ?? error)
+      )
       request.end(body)
     })
   }
@@ -348,6 +357,47 @@ function describe(error: unknown): TransportFailure {
   const words =
     CAUSE_WORDS[cause] ?? (code ? `${code}: ${nodeWords(nodeError)}` : nodeWords(nodeError))
   return failure(cause, words)
+}
+
+/** The causes that mean nothing answers at the proxy's address. */
+const PROXY_UNREACHABLE: ReadonlySet<TransportCause> = new Set(['refused', 'dns', 'unreachable'])
+
+/**
+ * A tunnel the proxy turned down, as a failure that names the proxy (its origin, never its
+ * credentials): the status it answered CONNECT with, or, when it could not be reached, the same
+ * cause as a server that cannot be. Any other failure of the CONNECT is undefined: it reads as
+ * tunnel says it, a connection reset.
+ */
+function proxyFailure(
+  refusal: TunnelRefusal | undefined,
+  error: unknown
+): TransportFailure | undefined {
+  if (!refusal) return undefined
+  const { origin, variable, withCredentials } = refusal
+  const route = { origin, variable, withCredentials }
+  const proxy = `the proxy ${origin} (${variable})`
+  if ('status' in refusal) {
+    const { status, retryAfter } = refusal
+    const name = http.STATUS_CODES[status]
+    return new TransportFailure(
+      'proxy-refused',
+      `${proxy} answered HTTP ${status}${name ? ` ${name}` : ''} to the tunnel's CONNECT`,
+      undefined,
+      undefined,
+      error,
+      { ...route, status, ...(retryAfter === undefined ? {} : { retryAfter }) }
+    )
+  }
+  const cause = describe(refusal.error)
+  if (!PROXY_UNREACHABLE.has(cause.reason)) return undefined
+  return new TransportFailure(
+    cause.reason,
+    `${cause.message} at ${proxy}`,
+    cause.code,
+    undefined,
+    refusal.error,
+    route
+  )
 }
 
 /** The certificate causes with words of their own; other certificate codes are plain `tls`. */

@@ -17,7 +17,7 @@ import {
 } from './failed-try.js'
 import { BodyProblem, parseJsonBody } from './json-reply.js'
 import { isAllowedRedirect, isSameOrigin, serverBase, shownUrl } from './origin.js'
-import { decideRetry } from '../http/retry-policy.js'
+import { afterLastTry, decideRetry } from '../http/retry-policy.js'
 import { decodeIssuesPage, issuesQuery, type IssueScope, type IssuesPage } from './issues.js'
 import { decodeHotspotsPage, hotspotsQuery, type HotspotsPage } from './hotspots.js'
 import { decodeMeasureValues, type MeasureValues } from './measures.js'
@@ -459,8 +459,9 @@ export class SonarClient {
       )
       if (!decision.retry) {
         if (!decision.why) throw failed.error
-        const { message, status, nodeCode, analysisToken, noReply, origin } = failed.error
-        throw new ServerRequestError(msg`${message} ${decision.why}`, status, {
+        // Its Message, not its text: the setting it names is said in each edge's words.
+        const { said, status, nodeCode, analysisToken, noReply, origin } = failed.error
+        throw new ServerRequestError(afterLastTry(said, decision.why), status, {
           nodeCode,
           analysisToken,
           noReply,

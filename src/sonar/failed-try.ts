@@ -124,9 +124,13 @@ export function transportFailure(
   resource: ResourceWords,
   rootCertGiven: boolean
 ): FailedTry {
+  const where = `for ${resource.what} at ${shownUrl(url)}`
+  if (failure.proxy) {
+    const throughProxy = proxyFailure(failure, failure.proxy, url, where)
+    if (throughProxy) return throughProxy
+  }
   const words = TRANSPORT_WORDS[failure.reason] ?? BROKEN
   const fault = words.fault ?? 'final'
-  const where = `for ${resource.what} at ${shownUrl(url)}`
   const opening = {
     reach: `Could not reach the server ${where}: `,
     read: `Could not read the server's reply ${where}: `,
@@ -143,6 +147,66 @@ export function transportFailure(
     }
   )
   return { error, fault: { kind: fault }, cause: words.cause ?? failure.message }
+}
+
+/**
+ * A tunnel the proxy turned down, in words that name the proxy (never its credentials) and what
+ * to do. A status it answered weighs as a server's would: 407 and 403 fail at once, a 502, 503 or
+ * 504 (the proxy could not reach the server, or is failing) is tried again. A proxy that cannot
+ * be reached weighs as a server that cannot be. undefined for a failure of another cause.
+ */
+function proxyFailure(
+  failure: TransportFailure,
+  proxy: NonNullable<TransportFailure['proxy']>,
+  url: URL,
+  where: string
+): FailedTry | undefined {
+  // The server's origin, as every ServerRequestError keeps it; the proxy's is in the words.
+  const origin = url.origin
+  const bypass = `if the server needs no proxy, add ${url.hostname} to NO_PROXY`
+  if (failure.reason === 'proxy-refused' && proxy.status !== undefined) {
+    const { status } = proxy
+    const error = new ServerRequestError(
+      msg`The proxy refused the tunnel to the server ${where}: ${failure.message}. ${proxyAdvice(proxy, url, bypass)}`,
+      undefined,
+      { cause: failure, origin, ...(status >= 500 ? { noReply: true } : {}) }
+    )
+    const fault: Fault = { kind: 'status', status, retryAfter: proxy.retryAfter }
+    return { error, fault, cause: `proxy HTTP ${status}` }
+  }
+  if (
+    failure.reason !== 'refused' &&
+    failure.reason !== 'dns' &&
+    failure.reason !== 'unreachable'
+  ) {
+    return undefined
+  }
+  const error = new ServerRequestError(
+    `Could not reach the proxy on the way to the server ${where}: ${withNodeCode(failure)}. Check the proxy's address in ${proxy.variable}, and that the proxy is running; ${bypass}.`,
+    undefined,
+    { nodeCode: failure.code, cause: failure, origin, noReply: true }
+  )
+  return { error, fault: { kind: 'unreachable' }, cause: failure.message }
+}
+
+/** What to do about a proxy's answer to CONNECT. */
+function proxyAdvice(
+  { status, variable, withCredentials }: NonNullable<TransportFailure['proxy']>,
+  url: URL,
+  bypass: string
+): Said {
+  if (status === 407) {
+    return withCredentials
+      ? `It refused the credentials ${variable} gives: check the user and the password in it (http://user:password@host:port).`
+      : `It asks for credentials: give them in ${variable}, as http://user:password@host:port.`
+  }
+  if (status === 403) {
+    return `It does not let this machine reach ${url.host}: have the proxy allow that host, or, ${bypass}.`
+  }
+  if (status !== undefined && status >= 500) {
+    return msg`The proxy could not connect to ${url.host}, or is failing: check that ${HOST} is the server's address as the proxy reaches it, and the proxy itself; ${bypass}.`
+  }
+  return `Check the proxy ${variable} names; ${bypass}.`
 }
 
 /** Node's code before the failure's words: "EPROTO: wrong version number". */

@@ -1,8 +1,8 @@
-export const id = 414;
-export const ids = [414];
+export const id = 582;
+export const ids = [582];
 export const modules = {
 
-/***/ 4414:
+/***/ 582:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -288,6 +288,68 @@ function worse(a, b) {
     return a !== undefined && finding/* SEVERITY_ORDER */.B.indexOf(a) <= finding/* SEVERITY_ORDER */.B.indexOf(b) ? a : b;
 }
 
+;// CONCATENATED MODULE: ./src/folders.ts
+/**
+ * The one way a folder for a file we write is created (the command's result files, the action's
+ * SARIF file): never `mkdir(…, { recursive: true })`, which spins forever under /proc in Node 20
+ * and 24 (a missing level there is refused with ENOENT while its parent exists, and Node creates
+ * the parent and tries again without end). Instead the nearest ancestor that exists is found by a
+ * walk of at most the path's depth, and each missing level below it is created by a plain mkdir,
+ * so any refusal (EACCES, ENOENT, ENOTDIR, EEXIST on a file) is thrown once, as the system says it.
+ */
+
+
+/**
+ * Creates `folder` and the folders missing above it; nothing when it is a folder already. Throws
+ * the system's error for the first level that cannot be created (`EEXIST` when `folder` or a level
+ * above it is a file).
+ *
+ * @example await makeFolders(path.dirname(path.resolve(cwd, file)))
+ */
+async function makeFolders(folder) {
+    for (const level of (await missingLevels(external_node_path_default().resolve(folder))).reverse()) {
+        try {
+            await (0,promises_.mkdir)(level);
+        }
+        catch (error) {
+            // Created meanwhile by another process: fine when it is a folder.
+            if (!(isCode(error, 'EEXIST') && (await isFolder(level))))
+                throw error;
+        }
+    }
+}
+/**
+ * `folder` and each level above it up to the nearest that is a folder (not included), deepest
+ * first. A level that exists but is no folder, or that cannot be looked at (ENOTDIR, EACCES), ends
+ * the walk: creating it throws the reason.
+ */
+async function missingLevels(folder) {
+    const levels = [];
+    const depth = folder.split((external_node_path_default()).sep).length;
+    let level = folder;
+    for (let step = 0; step < depth; step += 1) {
+        try {
+            if ((await (0,promises_.stat)(level)).isDirectory())
+                return levels;
+            return [...levels, level];
+        }
+        catch (error) {
+            levels.push(level);
+            const parent = external_node_path_default().dirname(level);
+            if (!isCode(error, 'ENOENT') || parent === level)
+                return levels;
+            level = parent;
+        }
+    }
+    return levels;
+}
+async function isFolder(level) {
+    return (0,promises_.stat)(level).then((stats) => stats.isDirectory(), () => false);
+}
+function isCode(error, code) {
+    return error?.code === code;
+}
+
 // EXTERNAL MODULE: ./src/sonar/server-kind.ts
 var server_kind = __webpack_require__(6143);
 ;// CONCATENATED MODULE: ./src/report/analysis-findings.ts
@@ -367,6 +429,7 @@ function issuesFileLine(how, file, tally, outcomes) {
 
 
 
+
 /**
  * The new issues as SARIF (see renderSarif), through the file's sink: every form of the token
  * removed. A file that cannot be written is a warning: the verdict never changes because of the
@@ -378,7 +441,7 @@ async function writeSarifFile(file, outcomes, { log, sink }) {
     const sarif = renderSarif(analysisFindings(outcomes), sarifTool(outcomes), sink);
     try {
         const target = external_node_path_default().resolve(file);
-        await (0,promises_.mkdir)(external_node_path_default().dirname(target), { recursive: true });
+        await makeFolders(external_node_path_default().dirname(target));
         await (0,promises_.writeFile)(target, sarif.json);
         const tally = { written: sarif.results, unlocated: sarif.unlocated, omitted: sarif.omitted };
         log.info(issuesFileLine('as SARIF', file, tally, outcomes));
