@@ -422,7 +422,10 @@ function issuesFileLine(how, file, tally, outcomes) {
     return `Wrote ${tally.written} new issues ${how} to ${file}${left}${unread}.`;
 }
 
+// EXTERNAL MODULE: ./src/words.ts
+var words = __webpack_require__(5846);
 ;// CONCATENATED MODULE: ./src/action/sarif-file.ts
+
 
 
 
@@ -447,7 +450,7 @@ async function writeSarifFile(file, outcomes, { log, sink }) {
         log.info(issuesFileLine('as SARIF', file, tally, outcomes));
     }
     catch (error) {
-        log.warning(`The SARIF file was not written to ${file}: ${(0,errors/* messageOf */.bD)(error)}. Check the sarifFile input.`);
+        log.warning((0,words/* msg */.ab) `The SARIF file was not written to ${file}: ${(0,errors/* messageOf */.bD)(error)}. Check ${(0,words/* theSetting */.w7)('sarif')}.`);
     }
 }
 

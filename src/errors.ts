@@ -68,6 +68,8 @@ export class SettingsError extends CodedError {
 export class ReportFileError extends CodedError {
   static override readonly code = 'ERR_REPORT_FILE'
   declare readonly code: typeof ReportFileError.code
+  /** The report file it is about, as given or found at a default location; none when none was. */
+  file: string | undefined
 }
 
 /** The action refused to do something unsafe (send the token to another origin). */

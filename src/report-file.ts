@@ -92,8 +92,13 @@ export async function loadReportFile(
 ): Promise<ReportTask> {
   const candidates = given ? [given] : DEFAULT_REPORT_LOCATIONS.map(({ file }) => file)
   for (const file of candidates) {
-    const text = await read(path.resolve(cwd, file))
-    if (text !== undefined) return parseReportFile(text, file)
+    try {
+      const text = await read(path.resolve(cwd, file))
+      if (text !== undefined) return parseReportFile(text, file)
+    } catch (error) {
+      if (error instanceof ReportFileError) error.file = file
+      throw error
+    }
   }
   throw new ReportFileError(
     given

@@ -18,6 +18,7 @@ import type { AnalysisOutcome } from '../../src/gate/outcome.js'
 import type { Log } from '../../src/log.js'
 import { createSink } from '../../src/sink.js'
 import { tempFolder } from '../support/temp-files.js'
+import { inWords } from '../../src/words.js'
 
 const temp = tempFolder('result-file-folders-')
 
@@ -102,7 +103,7 @@ describe('the action’s SARIF file', () => {
       const warnings: string[] = []
       const log: Log = {
         info: () => undefined,
-        warning: (message) => warnings.push(String(message)),
+        warning: (message) => warnings.push(inWords(message, ACTION_NAMES)),
         notice: () => undefined,
         startGroup: () => undefined,
         endGroup: () => undefined

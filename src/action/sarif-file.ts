@@ -8,6 +8,7 @@ import type { Log } from '../log.js'
 import { analysisFindings, sarifTool } from '../report/analysis-findings.js'
 import { issuesFileLine } from '../report/issues-file-line.js'
 import type { Sink } from '../sink.js'
+import { msg, theSetting } from '../words.js'
 
 /**
  * The new issues as SARIF (see renderSarif), through the file's sink: every form of the token
@@ -30,7 +31,7 @@ export async function writeSarifFile(
     log.info(issuesFileLine('as SARIF', file, tally, outcomes))
   } catch (error) {
     log.warning(
-      `The SARIF file was not written to ${file}: ${messageOf(error)}. Check the sarifFile input.`
+      msg`The SARIF file was not written to ${file}: ${messageOf(error)}. Check ${theSetting('sarif')}.`
     )
   }
 }

@@ -63,7 +63,7 @@ export async function runCommand(context: CommandContext): Promise<ExitCode> {
       log,
       userAgent: USER_AGENT,
       findFiles: findReportFiles
-    }).catch(async (error: unknown) => [await wholeCheckFailed(settings, error, cwd)])
+    }).catch((error: unknown) => [wholeCheckFailed(settings, error)])
     const verdict = stepVerdict(outcomes, settings.policy)
     const files = { settings, log, secrets, files: line.files, cwd, stdout, startedAt }
     const allProjects = line.allProjects

@@ -1,11 +1,8 @@
 import { msg } from '../words.js'
-import { stat } from 'node:fs/promises'
 import { hostname } from 'node:os'
-import path from 'node:path'
-import { asError, codeOf, saidOf } from '../errors.js'
+import { asError, ReportFileError, saidOf } from '../errors.js'
 import type { AnalysisOutcome } from '../gate/outcome.js'
 import { annotateAll } from '../report/overview.js'
-import { DEFAULT_REPORT_LOCATIONS } from '../report-file.js'
 import type { StepVerdict } from '../report/verdict.js'
 import type { Settings } from '../settings.js'
 import { EXIT, exitCodeOfVerdict, type ExitCode } from './exit-codes.js'
@@ -98,35 +95,13 @@ function safeHostname(): string {
 /**
  * The outcome of a check that found nothing to check (no report file, or the one found refused):
  * one unread outcome stands for the whole check, so the verdict and the result files still say
- * what happened. Its source is what was asked for, or the report file found at a default
+ * what happened. Its source is what was asked for, else the report file found at a default
  * location and refused (as a file read is named), else what was looked for.
  */
-export async function wholeCheckFailed(
-  settings: Settings,
-  error: unknown,
-  cwd: string
-): Promise<AnalysisOutcome> {
+export function wholeCheckFailed(settings: Settings, error: unknown): AnalysisOutcome {
   const failure = asError(error)
-  const source =
-    settings.reportFiles.length > 0
-      ? settings.reportFiles.join(', ')
-      : await defaultReportSource(failure, cwd)
+  const asked = settings.reportFiles.length > 0 ? settings.reportFiles.join(', ') : undefined
+  const refused = failure instanceof ReportFileError ? failure.file : undefined
+  const source = asked ?? refused ?? 'report-task.txt'
   return { read: false, source, projectKey: undefined, message: saidOf(failure), error: failure }
-}
-
-/**
- * For a report file refused with no report file asked for: the default location read, the first
- * that exists (as loadReportFile takes it). Else `report-task.txt`, what was looked for.
- */
-async function defaultReportSource(failure: Error, cwd: string): Promise<string> {
-  if (codeOf(failure) === 'ERR_REPORT_FILE') {
-    for (const { file } of DEFAULT_REPORT_LOCATIONS) {
-      const missing = await stat(path.resolve(cwd, file)).then(
-        () => false,
-        (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT'
-      )
-      if (!missing) return file
-    }
-  }
-  return 'report-task.txt'
 }
