@@ -7,31 +7,19 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ConnectionAgents } from '../../src/http/connection-agents.js'
+import { clearProxyVariables } from '../support/proxy-variables.js'
 
 const CLI = path.resolve(import.meta.dirname, '../../dist/cli.js')
-const PROXY_VARIABLES = [
-  'HTTPS_PROXY',
-  'https_proxy',
-  'HTTP_PROXY',
-  'http_proxy',
-  'NO_PROXY',
-  'no_proxy'
-]
-
 describe('connections go through the proxy the environment names, as in every other action', () => {
-  let saved: Record<string, string | undefined>
+  let restoreProxyVariables: () => void
   let agents: ConnectionAgents
   beforeEach(() => {
-    saved = Object.fromEntries(PROXY_VARIABLES.map((name) => [name, process.env[name]]))
-    for (const name of PROXY_VARIABLES) delete process.env[name]
+    restoreProxyVariables = clearProxyVariables()
     agents = new ConnectionAgents(undefined)
   })
   afterEach(() => {
     agents.destroy()
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name]
-      else process.env[name] = value
-    }
+    restoreProxyVariables()
   })
 
   it('without a proxy: one kept-alive agent of the protocol, four connections at a time', async () => {

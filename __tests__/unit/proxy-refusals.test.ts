@@ -14,19 +14,11 @@ import { TransportFailure } from '../../src/http/transport.js'
 import { SonarClient } from '../../src/sonar/client.js'
 import { FakeClock } from '../../__fixtures__/clock.js'
 import { inActionWords } from '../../__fixtures__/sinks.js'
+import { clearProxyVariables } from '../support/proxy-variables.js'
 
 const TASK = 'AYTask1'
 const USER = 'puser'
 const PASSWORD = 'pr0xy-s3cret'
-const PROXY_VARIABLES = [
-  'HTTPS_PROXY',
-  'https_proxy',
-  'HTTP_PROXY',
-  'http_proxy',
-  'NO_PROXY',
-  'no_proxy'
-]
-
 /** A proxy on loopback that answers every CONNECT with `status`, recording what it was asked. */
 interface RefusingProxy {
   port: number
@@ -102,19 +94,15 @@ function expectNoCredentials(text: string): void {
 }
 
 describe('a proxy that turns the tunnel down is named, with its status and the fix', () => {
-  let saved: Record<string, string | undefined>
+  let restoreProxyVariables: () => void
   let proxy: RefusingProxy | undefined
   beforeEach(() => {
-    saved = Object.fromEntries(PROXY_VARIABLES.map((name) => [name, process.env[name]]))
-    for (const name of PROXY_VARIABLES) delete process.env[name]
+    restoreProxyVariables = clearProxyVariables()
   })
   afterEach(async () => {
     await proxy?.close()
     proxy = undefined
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name]
-      else process.env[name] = value
-    }
+    restoreProxyVariables()
   })
 
   it('407 with credentials: fails after one CONNECT, naming the proxy without them', async () => {
