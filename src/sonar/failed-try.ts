@@ -125,10 +125,7 @@ export function transportFailure(
   rootCertGiven: boolean
 ): FailedTry {
   const where = `for ${resource.what} at ${shownUrl(url)}`
-  if (failure.proxy) {
-    const throughProxy = proxyFailure(failure, failure.proxy, url, where)
-    if (throughProxy) return throughProxy
-  }
+  if (failure.proxy) return proxyFailure(failure, failure.proxy, url, where)
   const words = TRANSPORT_WORDS[failure.reason] ?? BROKEN
   const fault = words.fault ?? 'final'
   const opening = {
@@ -152,19 +149,20 @@ export function transportFailure(
 /**
  * A tunnel the proxy turned down, in words that name the proxy (never its credentials) and what
  * to do. A status it answered weighs as a server's would: 407 and 403 fail at once, a 502, 503 or
- * 504 (the proxy could not reach the server, or is failing) is tried again. A proxy that cannot
- * be reached weighs as a server that cannot be. undefined for a failure of another cause.
+ * 504 (the proxy could not reach the server, or is failing) is tried again. Without a status the
+ * proxy could not be reached (the transport names the proxy for nothing else), which weighs as a
+ * server that cannot be.
  */
 function proxyFailure(
   failure: TransportFailure,
   proxy: NonNullable<TransportFailure['proxy']>,
   url: URL,
   where: string
-): FailedTry | undefined {
+): FailedTry {
   // The server's origin, as every ServerRequestError keeps it; the proxy's is in the words.
   const origin = url.origin
   const bypass = `if the server needs no proxy, add ${url.hostname} to NO_PROXY`
-  if (failure.reason === 'proxy-refused' && proxy.status !== undefined) {
+  if (proxy.status !== undefined) {
     const { status } = proxy
     const error = new ServerRequestError(
       msg`The proxy refused the tunnel to the server ${where}: ${failure.message}. ${proxyAdvice(proxy, url, bypass)}`,
@@ -173,13 +171,6 @@ function proxyFailure(
     )
     const fault: Fault = { kind: 'status', status, retryAfter: proxy.retryAfter }
     return { error, fault, cause: `proxy HTTP ${status}` }
-  }
-  if (
-    failure.reason !== 'refused' &&
-    failure.reason !== 'dns' &&
-    failure.reason !== 'unreachable'
-  ) {
-    return undefined
   }
   const error = new ServerRequestError(
     `Could not reach the proxy on the way to the server ${where}: ${withNodeCode(failure)}. Check the proxy's address in ${proxy.variable}, and that the proxy is running; ${bypass}.`,
